@@ -1,0 +1,38 @@
+# cardtable developer tasks. `make help` lists them.
+PYTHON ?= python3
+PYTEST_ARGS ?=
+
+.PHONY: help install lint test bench compare ci rust-test py-test fmt
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+install:  ## Build the Rust extension (release) and install the package with the dev extras
+	$(PYTHON) -m pip install --quiet --root-user-action=ignore --upgrade pip
+	$(PYTHON) -m pip install --quiet --root-user-action=ignore -e ".[dev]"
+
+fmt:  ## Format Rust and Python sources
+	cargo fmt --all
+	$(PYTHON) -m ruff format python tests benches
+	$(PYTHON) -m ruff check --fix python tests benches
+
+lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy -D warnings
+	$(PYTHON) -m ruff check python tests benches
+	$(PYTHON) -m ruff format --check python tests benches
+	$(PYTHON) -m mypy
+	$(PYTHON) -m mypy.stubtest cardtable._core
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+rust-test:  ## Rust unit and integration tests of the engine
+	cargo test -p cardtable-engine --release
+
+py-test:  ## pytest: API conformance, rule scenarios, differential and seeded tests, benches once
+	$(PYTHON) -m pytest tests benches $(PYTEST_ARGS)
+
+test: rust-test py-test  ## All tests
+
+bench:  ## Run the pytest-benchmark suites for real
+	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-only --benchmark-columns=mean,ops,rounds --benchmark-sort=name
+
+ci: install lint test  ## Everything CI runs: install, lint, test

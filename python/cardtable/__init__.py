@@ -1,0 +1,48 @@
+"""cardtable: exact, fast rules engines for tabletop card games.
+
+Quick start::
+
+    import cardtable
+    game = cardtable.make("turn_the_tide", players=4)   # Rust engine
+    state = game.new_state(seed=7)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    print(state.scores, state.winners)
+
+The same API is offered by the pure-Python reference (``backend="reference"``), which reads like the
+rulebook and behaves identically.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata as _metadata
+
+from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, games, make
+from cardtable.errors import (
+    CardtableError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidStateError,
+)
+from cardtable.protocols import GameProtocol, StateProtocol
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Backend",
+    "CardtableError",
+    "GameInfo",
+    "GameProtocol",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "InvalidStateError",
+    "OptionInfo",
+    "StateProtocol",
+    "games",
+    "make",
+]
+
+try:
+    __version__ = _metadata.version("cardtable")
+except _metadata.PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"

@@ -1,0 +1,109 @@
+"""``cardtable.make`` and ``cardtable.games``: the entry points of the package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from cardtable.errors import InvalidOptionError
+from cardtable.protocols import GameProtocol
+
+__all__ = ["CHANCE", "TERMINAL", "Backend", "GameInfo", "OptionInfo", "games", "make"]
+
+CHANCE = -1
+"""``state.current_player`` at a chance node."""
+TERMINAL = -2
+"""``state.current_player`` once the game is over."""
+
+Backend = Literal["rust", "reference"]
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a game.
+
+    Attributes:
+        name: Keyword name for :func:`make`.
+        type: ``"bool"``, ``"int"``, ``"int | None"`` or ``"str"``.
+        default: The default (``None`` where it depends on other options; see ``doc``).
+        choices: Accepted values of a ``"str"`` option.
+        doc: What it does.
+    """
+
+    name: str
+    type: str
+    default: Any
+    choices: tuple[str, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A registered game.
+
+    Attributes:
+        id: The game id for :func:`make`.
+        min_players: Smallest player count.
+        max_players: Largest player count.
+        options: The options besides ``players``.
+        bots: Names of the built-in bots (``"random"`` first).
+    """
+
+    id: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionInfo, ...]
+    bots: tuple[str, ...]
+
+
+def games() -> list[GameInfo]:
+    """Lists the registered games with their player counts, options and built-in bots."""
+    from cardtable import _core
+
+    return [
+        GameInfo(
+            id=g["id"],
+            min_players=g["min_players"],
+            max_players=g["max_players"],
+            options=tuple(
+                OptionInfo(o["name"], o["type"], o["default"], tuple(o["choices"]), o["doc"])
+                for o in g["options"]
+            ),
+            bots=tuple(g["bots"]),
+        )
+        for g in _core.games()
+    ]
+
+
+def make(game_id: str, *, players: int, backend: Backend = "rust", **options: Any) -> GameProtocol:
+    """Creates a game with fixed options.
+
+    Args:
+        game_id: A registered game id (see :func:`games`), e.g. ``"turn_the_tide"``.
+        players: The number of players.
+        backend: ``"rust"`` (fast engine) or ``"reference"`` (pure-Python rulebook implementation);
+            both behave identically.
+        **options: The game's options (see ``cardtable.games()``).
+
+    Returns:
+        The game; ``game.new_state(seed=...)`` starts a game.
+
+    Raises:
+        InvalidOptionError: On an unknown game or backend, a bad player count or a bad option.
+
+    Example:
+        >>> import cardtable
+        >>> game = cardtable.make("turn_the_tide", players=4)
+        >>> state = game.new_state(seed=7)
+        >>> state.current_player
+        0
+    """
+    if backend == "rust":
+        from cardtable import _core
+
+        return cast(GameProtocol, _core.Game(game_id, players, options))
+    if backend == "reference":
+        from cardtable import reference
+
+        return reference.make(game_id, players=players, **options)
+    raise InvalidOptionError(f"backend must be 'rust' or 'reference', got {backend!r}")

@@ -1,0 +1,65 @@
+"""The deterministic RNG shared bit-for-bit with the Rust engine.
+
+SplitMix64 for the stream, Lemire's multiply-and-reject method for :meth:`SplitMix64.below`, and the
+weighted pick used by every seeded chance node (see ``docs/rng.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["SplitMix64", "derive_seed"]
+
+_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """SplitMix64 generator; ``state`` is the whole internal state."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        """Starts the stream at internal state ``seed`` (taken modulo 2**64)."""
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        """Returns the next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Returns a uniform integer in ``0..n-1`` (Lemire's method); ``n`` must be positive."""
+        if n <= 0:
+            raise ValueError(f"below(n) needs n > 0, got {n}")
+        m = self.next() * n
+        low = m & _MASK
+        if low < n:
+            threshold = ((1 << 64) - n) % n
+            while low < threshold:
+                m = self.next() * n
+                low = m & _MASK
+        return m >> 64
+
+    def pick_weighted(self, outcomes: Sequence[tuple[int, int]]) -> int:
+        """Picks from ``(outcome, weight)`` pairs in increasing outcome order.
+
+        Draws ``u = below(sum of weights)`` and returns the first outcome whose running sum of
+        weights exceeds ``u``.
+        """
+        total = sum(w for _, w in outcomes)
+        u = self.below(total)
+        running = 0
+        for outcome, weight in outcomes:
+            running += weight
+            if running > u:
+                return outcome
+        raise AssertionError("unreachable: u < total")
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """Seed of sub-stream ``index`` of ``seed`` (per-game and per-bot seeds of batch runs)."""
+    base = SplitMix64(seed).next()
+    return SplitMix64(base ^ ((index * 0xD1B54A32D192ED03) & _MASK)).next()

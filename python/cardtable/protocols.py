@@ -1,0 +1,108 @@
+"""The state-machine protocol every backend follows (Rust, reference, or your own).
+
+Any object with these members can be driven by :mod:`cardtable.testing`, so an implementation of
+your own can be property-tested against ours without inheriting from anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, Self, runtime_checkable
+
+__all__ = ["GameProtocol", "StateProtocol"]
+
+
+@runtime_checkable
+class StateProtocol(Protocol):
+    """One game in progress (see ``DESIGN.md``, "The state machine")."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
+        ...
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a chance outcome is due."""
+        ...
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions, or the chance outcomes at a chance node."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node, else ``[]``."""
+        ...
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        """Applies an action or chance outcome; raises ``IllegalActionError`` if illegal."""
+        ...
+
+    def action_label(self, action: int) -> str:
+        """A readable label of an action id."""
+        ...
+
+    @property
+    def scores(self) -> list[int]:
+        """Running points per seat."""
+        ...
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats (empty before the end)."""
+        ...
+
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """What seat ``player`` may know, JSON-compatible."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical full state."""
+        ...
+
+    @property
+    def history(self) -> list[int]:
+        """Every applied action and chance outcome."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        ...
+
+
+@runtime_checkable
+class GameProtocol(Protocol):
+    """A game with fixed options that creates states."""
+
+    @property
+    def game_id(self) -> str:
+        """The registered game id."""
+        ...
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the action space (ids ``0..num_actions-1``)."""
+        ...
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its effective value."""
+        ...
+
+    def new_state(self, seed: int | None = None) -> StateProtocol:
+        """Starts a game; with ``seed`` chance nodes resolve themselves."""
+        ...
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> StateProtocol:
+        """Rebuilds a state from :meth:`StateProtocol.to_dict` output."""
+        ...

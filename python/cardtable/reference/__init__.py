@@ -1,0 +1,31 @@
+"""The pure-Python reference implementations, one module per game, written like the rulebook.
+
+They follow the same state-machine API as the Rust engine and are the specification the differential
+tests hold the engine to. Use them through ``cardtable.make(..., backend="reference")``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.errors import InvalidOptionError
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference.turn_the_tide import TurnTheTideGame
+
+__all__ = ["CHANCE", "GAMES", "TERMINAL", "ReferenceGame", "ReferenceState", "make"]
+
+GAMES: dict[str, type[ReferenceGame[Any]]] = {
+    "turn_the_tide": TurnTheTideGame,
+}
+"""Every reference game class by game id."""
+
+
+def make(game_id: str, *, players: int, **options: Any) -> ReferenceGame[Any]:
+    """Creates a reference game (see :func:`cardtable.make`)."""
+    try:
+        cls = GAMES[game_id]
+    except (KeyError, TypeError):
+        raise InvalidOptionError(
+            f"unknown game {game_id!r}; registered games: {', '.join(GAMES)}"
+        ) from None
+    return cls(players=players, **options)

@@ -1,0 +1,348 @@
+"""The machinery every reference game shares.
+
+Legality checks, history, seeded chance and the canonical dict live here. The rules themselves
+live in one module per game, which subclasses
+:class:`ReferenceGame` and :class:`ReferenceState` and implements their ``_``-prefixed hooks.
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from cardtable._rng import SplitMix64
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from cardtable.reference._options import OptionReader, OptionSpec
+
+__all__ = ["CHANCE", "TERMINAL", "ReferenceGame", "ReferenceState"]
+
+CHANCE = -1
+"""``current_player`` of a chance node."""
+TERMINAL = -2
+"""``current_player`` of a terminal state."""
+
+StateT = TypeVar("StateT", bound="ReferenceState")
+
+
+class ReferenceGame(ABC, Generic[StateT]):
+    """A game with fixed options in the reference backend.
+
+    Subclasses set the class attributes, read their options in :meth:`_configure` and build the
+    initial rules state in :meth:`_initial_state`.
+    """
+
+    game_id: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+
+    def __init__(self, *, players: int, **options: object) -> None:
+        """Validates ``players`` and the options.
+
+        Raises:
+            InvalidOptionError: On a bad player count or a bad or unknown option.
+        """
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not self.min_players <= players <= self.max_players
+        ):
+            raise InvalidOptionError(
+                f"{self.game_id}: players must be in {self.min_players}..={self.max_players}, "
+                f"got {players!r}"
+            )
+        self.players = players
+        reader = OptionReader(self.game_id, options)
+        self._configure(reader)
+        reader.finish()
+
+    @abstractmethod
+    def _configure(self, options: OptionReader) -> None:
+        """Reads and stores every option (defaults filled in)."""
+
+    @property
+    @abstractmethod
+    def options(self) -> dict[str, object]:
+        """Every option with its effective value."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """The size of the action space (ids ``0..num_actions-1``)."""
+
+    @abstractmethod
+    def _initial_state(self) -> StateT:
+        """The state before the first chance node or decision."""
+
+    def new_state(self, seed: int | None = None) -> StateT:
+        """Starts a game; with ``seed`` every chance node resolves itself (seeded SplitMix64)."""
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64
+        ):
+            raise InvalidOptionError(f"seed must be None or an int in 0..2**64, got {seed!r}")
+        state = self._initial_state()
+        if seed is not None:
+            state._rng = SplitMix64(seed)
+            state._resolve_chance()
+        return state
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> StateT:
+        """Rebuilds a state from :meth:`ReferenceState.to_dict` output.
+
+        The history is replayed and the result must equal the given ``state``.
+
+        Raises:
+            InvalidStateError: If the dict is malformed, belongs to another game or configuration,
+                or does not match its own history.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidStateError("a state must be a dict")
+        keys = ("game", "players", "options", "history", "rng", "state")
+        for key in keys:
+            if key not in data:
+                raise InvalidStateError(f"state dict lacks the key {key!r}")
+        for key in data:
+            if key not in keys:
+                raise InvalidStateError(f"state dict has an unknown key {key!r}")
+        if data["game"] != self.game_id:
+            raise InvalidStateError(f"state is of game {data['game']!r}, not {self.game_id}")
+        if not _json_equal(data["players"], self.players) or not _json_equal(
+            data["options"], self.options
+        ):
+            raise InvalidStateError(
+                f"state has players={data['players']!r} options={data['options']!r}, but this "
+                f"game has players={self.players} options={self.options}"
+            )
+        history = data["history"]
+        if not isinstance(history, list):
+            raise InvalidStateError("history must be a list of ints")
+        rng = data["rng"]
+        if rng is not None and (
+            not isinstance(rng, int) or isinstance(rng, bool) or not 0 <= rng < 1 << 64
+        ):
+            raise InvalidStateError("rng must be null or an int in 0..2**64")
+        state = self._initial_state()
+        for i, action in enumerate(history):
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise InvalidStateError(f"history[{i}] = {action!r} is not an int")
+            try:
+                state.apply(action)
+            except IllegalActionError as err:
+                raise InvalidStateError(
+                    f"history[{i}] = {action} cannot be replayed: {err}"
+                ) from None
+        if rng is not None:
+            state._rng = SplitMix64(rng)
+            if state.current_player == CHANCE:
+                raise InvalidStateError("a seeded state cannot rest at a chance node")
+        replayed = state._state_dict()
+        if not _json_equal(replayed, data["state"]):
+            raise InvalidStateError(
+                f"state does not match its history; replaying the history gives {replayed}"
+            )
+        return state
+
+
+def _as_int(value: object) -> int | None:
+    """``value`` as an int if it is an integer type other than bool (NumPy integers included)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _json_equal(a: object, b: object) -> bool:
+    """Equality as JSON sees it: ``True`` differs from ``1``, tuples equal lists."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+class ReferenceState(ABC):
+    """One game in progress in the reference backend.
+
+    The public methods check every request and keep the history; subclasses implement the rules in
+    the ``_``-prefixed hooks and may assume that ``_apply`` only receives a legal action or outcome.
+    """
+
+    def __init__(self, game: ReferenceGame[Any]) -> None:
+        """Creates the generic part of a state of ``game``."""
+        self._game = game
+        self._history: list[int] = []
+        self._rng: SplitMix64 | None = None
+
+    # ----- rule hooks -----
+    @abstractmethod
+    def _current_player(self) -> int:
+        """A seat, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """Sorted legal actions of the player to move (chance outcomes at a chance node)."""
+
+    @abstractmethod
+    def _chance_outcomes(self) -> list[tuple[int, int]]:
+        """``(outcome, positive integer weight)`` pairs in increasing order at a chance node."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Applies a legal action or chance outcome."""
+
+    @abstractmethod
+    def _action_label(self, action: int) -> str:
+        """A readable label of any action id in range."""
+
+    @abstractmethod
+    def _scores(self) -> list[int]:
+        """Running points per seat."""
+
+    @abstractmethod
+    def _winners(self) -> list[int]:
+        """Winning seats of a terminal state."""
+
+    @abstractmethod
+    def _observation(self, player: int) -> Mapping[str, Any]:
+        """Exactly what ``player`` may know."""
+
+    @abstractmethod
+    def _state_dict(self) -> dict[str, Any]:
+        """The canonical game state (the ``state`` part of :meth:`to_dict`)."""
+
+    # ----- public API -----
+    @property
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
+        return self._current_player()
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a chance outcome is due."""
+        return self._current_player() == CHANCE
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._current_player() == TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        """The sorted legal actions, or the chance outcomes at a chance node."""
+        if self.is_terminal:
+            return []
+        return list(self._legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node, else ``[]``."""
+        if not self.is_chance_node:
+            return []
+        weighted = self._chance_outcomes()
+        total = sum(w for _, w in weighted)
+        return [(o, w / total) for o, w in weighted]
+
+    def _check_range(self, action: object) -> int:
+        a = _as_int(action)
+        if a is None:
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        if not 0 <= a < self._game.num_actions:
+            raise IllegalActionError(f"action {a} is out of range 0..{self._game.num_actions}")
+        return a
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        """Applies an action or chance outcome.
+
+        Args:
+            action: A legal action of the player to move, or a chance outcome at a chance node.
+            player: If given, the seat that means to act; it must be the seat to move.
+
+        Raises:
+            IllegalActionError: If the action is not legal here; the state is then unchanged.
+        """
+        current = self._current_player()
+        if current == TERMINAL:
+            raise IllegalActionError(f"the game is over; action {action!r} cannot be applied")
+        if player is not None and _as_int(player) != current:
+            whose = "a chance node" if current == CHANCE else f"seat {current}'s turn"
+            raise IllegalActionError(f"it is {whose}, not seat {player}'s")
+        a = self._check_range(action)
+        legal = self._legal_actions()
+        if a not in legal:
+            label = self._action_label(a)
+            if current == CHANCE:
+                msg = f"{a} ({label}) is not a possible chance outcome here; outcomes: {legal}"
+            else:
+                msg = f"action {a} ({label}) is not legal for seat {current}; legal: {legal}"
+            raise IllegalActionError(msg)
+        self._apply(a)
+        self._history.append(a)
+        self._resolve_chance()
+
+    def _resolve_chance(self) -> None:
+        rng = self._rng
+        if rng is None:
+            return
+        while self._current_player() == CHANCE:
+            outcome = rng.pick_weighted(self._chance_outcomes())
+            self._apply(outcome)
+            self._history.append(outcome)
+
+    def action_label(self, action: int) -> str:
+        """A readable label of an action id, e.g. ``"play 37"``."""
+        return self._action_label(self._check_range(action))
+
+    @property
+    def scores(self) -> list[int]:
+        """Running points per seat in the game's own scoring."""
+        return list(self._scores())
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won (empty before the game is over)."""
+        return list(self._winners()) if self.is_terminal else []
+
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """Exactly what seat ``player`` may know, as a JSON-compatible dict."""
+        seat = _as_int(player)
+        if seat is None or not 0 <= seat < self._game.players:
+            raise IllegalActionError(f"seat {player!r} is out of range 0..{self._game.players}")
+        return self._observation(seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical full state, identical across backends."""
+        return {
+            "game": self._game.game_id,
+            "players": self._game.players,
+            "options": dict(self._game.options),
+            "history": list(self._history),
+            "rng": None if self._rng is None else self._rng.state,
+            "state": self._state_dict(),
+        }
+
+    def clone(self: StateT) -> StateT:
+        """An independent copy."""
+        game = self._game
+        self._game = None  # type: ignore[assignment]
+        try:
+            twin = copy.deepcopy(self)
+        finally:
+            self._game = game
+        twin._game = game
+        return twin
+
+    @property
+    def history(self) -> list[int]:
+        """Every applied action and chance outcome, in order."""
+        return list(self._history)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self._game.game_id} reference state: player {self.current_player}, "
+            f"{len(self._history)} steps>"
+        )

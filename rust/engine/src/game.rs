@@ -1,0 +1,124 @@
+//! The state-machine contract every game implements, and the bot contract.
+
+use crate::error::Result;
+use crate::options::OptionSpec;
+use crate::rng::SplitMix64;
+use serde_json::{Map, Value};
+
+/// `current_player` of a chance node.
+pub const CHANCE: i32 = -1;
+/// `current_player` of a terminal state.
+pub const TERMINAL: i32 = -2;
+
+/// The rules of one game with fixed options.
+///
+/// A game value is immutable configuration (player count and options); all mutable data lives in
+/// [`Game::State`]. The generic [`crate::session::Session`] adds legality checks, history, seeded
+/// chance and serialization on top, so an implementation may assume that `apply` only ever receives
+/// an action listed by `legal_actions` (or a chance outcome listed by `chance_outcomes`).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The full mutable state of one game. It must be cheap to clone.
+    type State: Clone + Send + Sync + 'static;
+
+    /// The registered game id, e.g. `"turn_the_tide"`.
+    const ID: &'static str;
+
+    /// The options this game accepts (not counting `players`).
+    fn option_specs() -> Vec<OptionSpec>;
+
+    /// The accepted player counts, inclusive.
+    fn player_range() -> (usize, usize);
+
+    /// Builds the game from a player count and options; rejects anything invalid with
+    /// [`crate::EngineError::InvalidOption`].
+    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self>;
+
+    /// Every option with its effective value (defaults filled in), as JSON.
+    fn options(&self) -> Map<String, Value>;
+
+    /// The number of players.
+    fn players(&self) -> usize;
+
+    /// The size of the action space: player actions and chance outcomes are ids `0..num_actions`.
+    fn num_actions(&self) -> u32;
+
+    /// The state before the first chance node or decision.
+    fn initial_state(&self) -> Self::State;
+
+    /// A seat `0..players`, [`CHANCE`] or [`TERMINAL`].
+    fn current_player(&self, state: &Self::State) -> i32;
+
+    /// Writes the legal actions of the player to move, in increasing order, into `out` (cleared
+    /// first). At a chance node it writes the possible outcomes; at a terminal state nothing.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<u32>);
+
+    /// Writes `(outcome, integer weight)` pairs of a chance node, in increasing outcome order and
+    /// with positive weights, into `out` (cleared first). Nothing at other nodes.
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(u32, u64)>);
+
+    /// Applies a legal action or chance outcome.
+    fn apply(&self, state: &mut Self::State, action: u32);
+
+    /// Resolves a chance node with `rng` exactly as [`SplitMix64::pick_weighted`] over
+    /// `chance_outcomes` would (the default does just that; games may override it with a faster
+    /// computation that returns the same outcome for the same generator state).
+    fn sample_chance(&self, state: &Self::State, rng: &mut SplitMix64, buf: &mut Vec<(u32, u64)>) -> u32 {
+        self.chance_outcomes(state, buf);
+        rng.pick_weighted(buf).unwrap_or(0)
+    }
+
+    /// A readable label of an action (or chance outcome) in this state, e.g. `"play 37"`.
+    fn action_label(&self, state: &Self::State, action: u32) -> String;
+
+    /// Running points per seat, in the game's own scoring, written into `out` (length `players`).
+    fn scores(&self, state: &Self::State, out: &mut [i64]);
+
+    /// The seats that won; only called on terminal states.
+    fn winners(&self, state: &Self::State) -> Vec<usize>;
+
+    /// Exactly what `player` may know, as a JSON object (keys fixed by the rules doc).
+    fn observation(&self, state: &Self::State, player: usize) -> Value;
+
+    /// The canonical full game state as JSON (the `state` part of `to_dict`), identical to the
+    /// reference implementation's.
+    fn state_json(&self, state: &Self::State) -> Value;
+
+    /// Names of the built-in bots of this game besides `random`.
+    fn bot_names() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Creates the built-in bot `name` (with an optional parameter after a colon, e.g.
+    /// `"forgetful:0.2"`), or `None` if this game has no such bot. `random` is provided generically.
+    fn make_bot(&self, _name: &str, _param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
+        None
+    }
+}
+
+/// A built-in automatic player. Bots read only what their seat's observation contains.
+pub trait Bot<G: Game>: Send {
+    /// Called at the start of every game with the bot's seat and its own random stream.
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64);
+
+    /// Chooses one of `legal` (non-empty, sorted) for the bot's seat in `state`.
+    fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32;
+
+    /// Called after every applied action or chance outcome, so bots with memory can update it.
+    fn observe(&mut self, _game: &G, _state: &G::State) {}
+}
+
+/// The `random` bot: uniform over the legal actions, using its own seeded stream.
+#[derive(Clone, Debug, Default)]
+pub struct RandomBot {
+    rng: SplitMix64,
+}
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn reset(&mut self, _game: &G, _seat: usize, rng: SplitMix64) {
+        self.rng = rng;
+    }
+
+    fn act(&mut self, _game: &G, _state: &G::State, legal: &[u32]) -> u32 {
+        legal[self.rng.below(legal.len() as u64) as usize]
+    }
+}

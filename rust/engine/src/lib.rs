@@ -1,0 +1,22 @@
+//! `cardtable-engine`: exact, fast rules engines for the games of `cardtable`, with the shared
+//! deterministic RNG, built-in bots and batch simulation. Pure Rust; the Python bindings live in a
+//! separate crate and only convert types and errors.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod game;
+pub mod games;
+pub mod options;
+pub mod registry;
+pub mod rng;
+pub mod session;
+pub mod sim;
+
+pub use error::{EngineError, Result};
+pub use game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+pub use options::{OptionKind, OptionReader, OptionSpec};
+pub use registry::{games, make, GameInfo};
+pub use rng::{derive_seed, SplitMix64};
+pub use session::{AnyGame, AnySession, GameHandle, Session};
+pub use sim::{SimConfig, SimResult};

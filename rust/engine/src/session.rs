@@ -1,0 +1,300 @@
+//! A playable game session on top of any [`Game`]: legality checks with clear errors, the action
+//! history, seeded chance, serialization, and the object-safe [`AnyGame`] / [`AnySession`] used by
+//! the Python bindings.
+
+use crate::error::{EngineError, Result};
+use crate::game::{Game, CHANCE, TERMINAL};
+use crate::rng::SplitMix64;
+use crate::sim::{self, SimConfig, SimResult};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// One game in progress with its history; chance nodes resolve themselves when seeded.
+#[derive(Clone)]
+pub struct Session<G: Game> {
+    game: Arc<G>,
+    state: G::State,
+    history: Vec<u32>,
+    rng: Option<SplitMix64>,
+}
+
+impl<G: Game> Session<G> {
+    /// A new game; with `seed`, every chance node is resolved with a SplitMix64 seeded with it.
+    pub fn new(game: Arc<G>, seed: Option<u64>) -> Self {
+        let state = game.initial_state();
+        let mut session = Self { game, state, history: Vec::new(), rng: seed.map(SplitMix64::new) };
+        session.resolve_chance();
+        session
+    }
+
+    /// The rules state.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    fn resolve_chance(&mut self) {
+        if let Some(rng) = self.rng.as_mut() {
+            let mut buf = Vec::new();
+            while self.game.current_player(&self.state) == CHANCE {
+                let outcome = self.game.sample_chance(&self.state, rng, &mut buf);
+                self.game.apply(&mut self.state, outcome);
+                self.history.push(outcome);
+            }
+        }
+    }
+
+    fn check_action(&self, action: i64) -> Result<u32> {
+        let n = self.game.num_actions();
+        u32::try_from(action).ok().filter(|a| *a < n).ok_or_else(|| {
+            EngineError::IllegalAction(format!("action {action} is out of range 0..{n}"))
+        })
+    }
+
+    /// Applies an action or chance outcome after checking that it is legal (and, when `player` is
+    /// given, that it is that seat's turn). On error the state is unchanged.
+    pub fn apply(&mut self, action: i64, player: Option<i64>) -> Result<()> {
+        let current = self.game.current_player(&self.state);
+        if current == TERMINAL {
+            return Err(EngineError::IllegalAction(format!(
+                "the game is over; action {action} cannot be applied"
+            )));
+        }
+        if let Some(p) = player {
+            if p != i64::from(current) {
+                let whose = if current == CHANCE {
+                    "a chance node".to_string()
+                } else {
+                    format!("seat {current}'s turn")
+                };
+                return Err(EngineError::IllegalAction(format!(
+                    "it is {whose}, not seat {p}'s"
+                )));
+            }
+        }
+        let a = self.check_action(action)?;
+        let mut legal = Vec::new();
+        self.game.legal_actions(&self.state, &mut legal);
+        if legal.binary_search(&a).is_err() {
+            let label = self.game.action_label(&self.state, a);
+            let msg = if current == CHANCE {
+                format!("{a} ({label}) is not a possible chance outcome here; outcomes: {legal:?}")
+            } else {
+                format!("action {a} ({label}) is not legal for seat {current}; legal: {legal:?}")
+            };
+            return Err(EngineError::IllegalAction(msg));
+        }
+        self.game.apply(&mut self.state, a);
+        self.history.push(a);
+        self.resolve_chance();
+        Ok(())
+    }
+
+    /// The canonical dict: game id, players, options, history, RNG state and the game state.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "game": G::ID,
+            "players": self.game.players(),
+            "options": Value::Object(self.game.options()),
+            "history": self.history,
+            "rng": self.rng.map(|r| r.state()),
+            "state": self.game.state_json(&self.state),
+        })
+    }
+
+    /// Rebuilds a session from [`Session::to_json`] output: replays the history, restores the RNG
+    /// and checks that the result equals the given state.
+    pub fn from_json(game: Arc<G>, v: &Value) -> Result<Self> {
+        let bad = |m: String| EngineError::InvalidState(m);
+        let obj = v.as_object().ok_or_else(|| bad("a state must be a dict".into()))?;
+        let keys = ["game", "players", "options", "history", "rng", "state"];
+        for k in keys {
+            if !obj.contains_key(k) {
+                return Err(bad(format!("state dict lacks the key {k:?}")));
+            }
+        }
+        if let Some(k) = obj.keys().find(|k| !keys.contains(&k.as_str())) {
+            return Err(bad(format!("state dict has an unknown key {k:?}")));
+        }
+        if obj["game"] != json!(G::ID) {
+            return Err(bad(format!("state is of game {}, not {}", obj["game"], G::ID)));
+        }
+        if obj["players"] != json!(game.players()) || obj["options"] != Value::Object(game.options())
+        {
+            return Err(bad(format!(
+                "state has players={} options={}, but this game has players={} options={}",
+                obj["players"],
+                obj["options"],
+                game.players(),
+                Value::Object(game.options())
+            )));
+        }
+        let history = obj["history"]
+            .as_array()
+            .ok_or_else(|| bad("history must be a list of ints".into()))?;
+        let rng = match &obj["rng"] {
+            Value::Null => None,
+            r => Some(SplitMix64::new(
+                r.as_u64().ok_or_else(|| bad("rng must be null or an int in 0..2**64".into()))?,
+            )),
+        };
+        let mut session = Self::new(game, None);
+        for (i, a) in history.iter().enumerate() {
+            let a = a.as_i64().filter(|_| a.is_i64() || a.is_u64()).ok_or_else(|| {
+                bad(format!("history[{i}] = {a} is not an int"))
+            })?;
+            session
+                .apply(a, None)
+                .map_err(|e| bad(format!("history[{i}] = {a} cannot be replayed: {e}")))?;
+        }
+        session.rng = rng;
+        if rng.is_some() && session.game.current_player(&session.state) == CHANCE {
+            return Err(bad("a seeded state cannot rest at a chance node".into()));
+        }
+        let replayed = session.game.state_json(&session.state);
+        if replayed != obj["state"] {
+            return Err(bad(format!(
+                "state does not match its history; replaying the history gives {replayed}"
+            )));
+        }
+        Ok(session)
+    }
+}
+
+/// A game of any registered type, with fixed options (object-safe view of [`Game`]).
+pub trait AnyGame: Send + Sync {
+    /// The game id.
+    fn id(&self) -> &'static str;
+    /// The number of players.
+    fn players(&self) -> usize;
+    /// The size of the action space.
+    fn num_actions(&self) -> u32;
+    /// Every option with its effective value.
+    fn options(&self) -> Map<String, Value>;
+    /// A new session, seeded or with explicit chance nodes.
+    fn new_session(&self, seed: Option<u64>) -> Box<dyn AnySession>;
+    /// A session rebuilt from its canonical dict.
+    fn session_from_json(&self, v: &Value) -> Result<Box<dyn AnySession>>;
+    /// Runs a batch of whole games with built-in bots (see [`crate::sim::simulate`]).
+    fn simulate(&self, config: &SimConfig, progress: &dyn Fn(u64) -> bool) -> Result<SimResult>;
+}
+
+/// A session of any registered game (object-safe view of [`Session`]).
+pub trait AnySession: Send + Sync {
+    /// A seat, [`CHANCE`] or [`TERMINAL`].
+    fn current_player(&self) -> i32;
+    /// Sorted legal actions, or chance outcomes at a chance node.
+    fn legal_actions(&self) -> Vec<u32>;
+    /// `(outcome, probability)` pairs at a chance node, else empty.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)>;
+    /// See [`Session::apply`].
+    fn apply(&mut self, action: i64, player: Option<i64>) -> Result<()>;
+    /// A readable label of any action id in range.
+    fn action_label(&self, action: i64) -> Result<String>;
+    /// Running scores per seat.
+    fn scores(&self) -> Vec<i64>;
+    /// The winning seats (empty before the end).
+    fn winners(&self) -> Vec<usize>;
+    /// What seat `player` may know.
+    fn observation(&self, player: i64) -> Result<Value>;
+    /// The canonical dict.
+    fn to_json(&self) -> Value;
+    /// Every applied action and chance outcome.
+    fn history(&self) -> &[u32];
+    /// An independent copy.
+    fn clone_box(&self) -> Box<dyn AnySession>;
+}
+
+impl<G: Game> AnySession for Session<G> {
+    fn current_player(&self) -> i32 {
+        self.game.current_player(&self.state)
+    }
+
+    fn legal_actions(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.game.legal_actions(&self.state, &mut out);
+        out
+    }
+
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        let mut out = Vec::new();
+        self.game.chance_outcomes(&self.state, &mut out);
+        let total: u64 = out.iter().map(|&(_, w)| w).sum();
+        out.into_iter().map(|(o, w)| (o, w as f64 / total as f64)).collect()
+    }
+
+    fn apply(&mut self, action: i64, player: Option<i64>) -> Result<()> {
+        Session::apply(self, action, player)
+    }
+
+    fn action_label(&self, action: i64) -> Result<String> {
+        let a = self.check_action(action)?;
+        Ok(self.game.action_label(&self.state, a))
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        let mut out = vec![0; self.game.players()];
+        self.game.scores(&self.state, &mut out);
+        out
+    }
+
+    fn winners(&self) -> Vec<usize> {
+        if self.game.current_player(&self.state) == TERMINAL {
+            self.game.winners(&self.state)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn observation(&self, player: i64) -> Result<Value> {
+        let n = self.game.players();
+        match usize::try_from(player) {
+            Ok(p) if p < n => Ok(self.game.observation(&self.state, p)),
+            _ => Err(EngineError::IllegalAction(format!("seat {player} is out of range 0..{n}"))),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        Session::to_json(self)
+    }
+
+    fn history(&self) -> &[u32] {
+        &self.history
+    }
+
+    fn clone_box(&self) -> Box<dyn AnySession> {
+        Box::new(self.clone())
+    }
+}
+
+/// A [`Game`] behind an `Arc`, usable as [`AnyGame`].
+pub struct GameHandle<G: Game>(pub Arc<G>);
+
+impl<G: Game> AnyGame for GameHandle<G> {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+
+    fn players(&self) -> usize {
+        self.0.players()
+    }
+
+    fn num_actions(&self) -> u32 {
+        self.0.num_actions()
+    }
+
+    fn options(&self) -> Map<String, Value> {
+        self.0.options()
+    }
+
+    fn new_session(&self, seed: Option<u64>) -> Box<dyn AnySession> {
+        Box::new(Session::new(Arc::clone(&self.0), seed))
+    }
+
+    fn session_from_json(&self, v: &Value) -> Result<Box<dyn AnySession>> {
+        Ok(Box::new(Session::from_json(Arc::clone(&self.0), v)?))
+    }
+
+    fn simulate(&self, config: &SimConfig, progress: &dyn Fn(u64) -> bool) -> Result<SimResult> {
+        sim::simulate(&*self.0, config, progress)
+    }
+}

@@ -1,0 +1,338 @@
+//! Batch simulation: whole games with built-in bots, on all cores, deterministic for any thread
+//! count.
+//!
+//! Game `g` of a run with seed `s` is the seeded game `derive_seed(s, g)` (exactly what
+//! `new_state(seed=derive_seed(s, g))` plays), and the bot in seat `p` draws from
+//! `SplitMix64::new(derive_seed(derive_seed(s, g), p + 1))`. Games are grouped into fixed chunks that
+//! threads take in any order; every per-game result lands at its game's index and the summary is made
+//! of exact integer sums, so the output never depends on the number of threads or machines.
+
+use crate::error::{EngineError, Result};
+use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+use crate::rng::{derive_seed, SplitMix64};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Games per unit of work handed to a thread.
+pub const CHUNK: u64 = 1024;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Number of games.
+    pub games: u64,
+    /// Index of the first game (a run split over machines gives each part its own range).
+    pub first_game: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// One bot spec per seat: a name with an optional `:parameter` (e.g. `"random"`, `"greedy"`).
+    pub bots: Vec<String>,
+    /// Keep per-game scores, winners and lengths (otherwise only the summary).
+    pub keep_games: bool,
+}
+
+/// Exact integer totals per seat, mergeable in any order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatStats {
+    /// Games in which the seat was among the winners (shared wins count for every co-winner).
+    pub wins: u64,
+    /// Sum over games of 1/(number of winners), times [`SHARE_DENOMINATOR`] (exact).
+    pub win_shares: u128,
+    /// Sum of final scores.
+    pub score_sum: i128,
+    /// Sum of squared final scores.
+    pub score_sq_sum: i128,
+    /// Smallest final score.
+    pub score_min: i64,
+    /// Largest final score.
+    pub score_max: i64,
+}
+
+/// Denominator of [`SeatStats::win_shares`]: divisible by every winner count 1..=12.
+pub const SHARE_DENOMINATOR: u128 = 27_720;
+
+/// The outcome of a batch.
+#[derive(Clone, Debug, Default)]
+pub struct SimResult {
+    /// Games completed (fewer than asked only when stopped early).
+    pub games_played: u64,
+    /// Whether the run was stopped before the end.
+    pub interrupted: bool,
+    /// Per seat totals.
+    pub seats: Vec<SeatStats>,
+    /// Total decisions (player actions) over all completed games.
+    pub decisions: u64,
+    /// Total chance outcomes over all completed games.
+    pub chance_steps: u64,
+    /// With `keep_games`: final scores, `games × players`, row-major.
+    pub scores: Vec<i64>,
+    /// With `keep_games`: winners as a `games × players` 0/1 matrix, row-major.
+    pub winners: Vec<u8>,
+    /// With `keep_games`: decisions per game (0 for a game not played because the run stopped).
+    pub lengths: Vec<u32>,
+}
+
+impl SimResult {
+    fn merge(&mut self, other: &SimResult) {
+        self.games_played += other.games_played;
+        self.decisions += other.decisions;
+        self.chance_steps += other.chance_steps;
+        for (a, b) in self.seats.iter_mut().zip(&other.seats) {
+            a.wins += b.wins;
+            a.win_shares += b.win_shares;
+            a.score_sum += b.score_sum;
+            a.score_sq_sum += b.score_sq_sum;
+            a.score_min = a.score_min.min(b.score_min);
+            a.score_max = a.score_max.max(b.score_max);
+        }
+    }
+}
+
+/// Creates the bot named by `spec` (`name` or `name:param`) for `game`.
+pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
+    let (name, param) = match spec.split_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (spec, None),
+    };
+    if name == "random" {
+        if let Some(p) = param {
+            return Err(EngineError::InvalidOption(format!(
+                "bot random takes no parameter, got {p:?}"
+            )));
+        }
+        return Ok(Box::new(RandomBot::default()));
+    }
+    match game.make_bot(name, param) {
+        Some(bot) => bot,
+        None => {
+            let mut known = vec!["random"];
+            known.extend_from_slice(G::bot_names());
+            Err(EngineError::InvalidOption(format!(
+                "{}: unknown bot {name:?}; built-in bots: {}",
+                G::ID,
+                known.join(", ")
+            )))
+        }
+    }
+}
+
+/// Plays one whole seeded game with `bots` (one per seat); returns (decisions, chance steps) and
+/// leaves the final state in `state`.
+pub fn play_game<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    game_seed: u64,
+    state: &mut G::State,
+    legal: &mut Vec<u32>,
+    chance: &mut Vec<(u32, u64)>,
+) -> Result<(u32, u32)> {
+    *state = game.initial_state();
+    let mut rng = SplitMix64::new(game_seed);
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.reset(game, seat, SplitMix64::new(derive_seed(game_seed, seat as u64 + 1)));
+    }
+    let (mut decisions, mut chance_steps) = (0u32, 0u32);
+    loop {
+        let player = game.current_player(state);
+        if player == TERMINAL {
+            return Ok((decisions, chance_steps));
+        }
+        if player == CHANCE {
+            let outcome = game.sample_chance(state, &mut rng, chance);
+            game.apply(state, outcome);
+            chance_steps += 1;
+        } else {
+            game.legal_actions(state, legal);
+            let seat = player as usize;
+            let action = bots[seat].act(game, state, legal);
+            if legal.binary_search(&action).is_err() {
+                return Err(EngineError::InvalidState(format!(
+                    "{}: the bot in seat {seat} chose the illegal action {action}",
+                    G::ID
+                )));
+            }
+            game.apply(state, action);
+            decisions += 1;
+        }
+        for bot in bots.iter_mut() {
+            bot.observe(game, state);
+        }
+    }
+}
+
+/// Per-game output rows of one chunk: scores, winners (`count × players`) and lengths (`count`).
+type Rows<'a> = (&'a mut [i64], &'a mut [u8], &'a mut [u32]);
+
+fn empty_result(players: usize) -> SimResult {
+    SimResult {
+        seats: vec![
+            SeatStats { score_min: i64::MAX, score_max: i64::MIN, ..Default::default() };
+            players
+        ],
+        ..Default::default()
+    }
+}
+
+fn run_chunk<G: Game>(
+    game: &G,
+    config: &SimConfig,
+    first: u64,
+    count: u64,
+    mut rows: Option<Rows<'_>>,
+    stop: &AtomicBool,
+    done: &AtomicU64,
+) -> Result<SimResult> {
+    let n = game.players();
+    let mut out = empty_result(n);
+    if stop.load(Ordering::Relaxed) {
+        out.interrupted = true;
+        return Ok(out);
+    }
+    let mut bots = config.bots.iter().map(|b| make_bot(game, b)).collect::<Result<Vec<_>>>()?;
+    let mut state = game.initial_state();
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    let mut scores = vec![0i64; n];
+    for (i, g) in (first..first + count).enumerate() {
+        let game_seed = derive_seed(config.seed, g);
+        let (decisions, chance_steps) =
+            play_game(game, &mut bots, game_seed, &mut state, &mut legal, &mut chance)?;
+        game.scores(&state, &mut scores);
+        let winners = game.winners(&state);
+        let share = SHARE_DENOMINATOR / winners.len().max(1) as u128;
+        for (seat, stats) in out.seats.iter_mut().enumerate() {
+            let s = scores[seat];
+            let won = winners.contains(&seat);
+            stats.wins += u64::from(won);
+            stats.win_shares += if won { share } else { 0 };
+            stats.score_sum += i128::from(s);
+            stats.score_sq_sum += i128::from(s) * i128::from(s);
+            stats.score_min = stats.score_min.min(s);
+            stats.score_max = stats.score_max.max(s);
+            if let Some((sc, wi, _)) = rows.as_mut() {
+                sc[i * n + seat] = s;
+                wi[i * n + seat] = u8::from(won);
+            }
+        }
+        if let Some((_, _, le)) = rows.as_mut() {
+            le[i] = decisions;
+        }
+        out.games_played += 1;
+        out.decisions += u64::from(decisions);
+        out.chance_steps += u64::from(chance_steps);
+    }
+    done.fetch_add(count, Ordering::Relaxed);
+    Ok(out)
+}
+
+fn merged(mut a: SimResult, b: SimResult) -> SimResult {
+    a.merge(&b);
+    a.interrupted |= b.interrupted;
+    a
+}
+
+/// Runs `config.games` games of `game` on a thread pool.
+///
+/// `progress` is called from the calling thread about ten times a second with the number of games
+/// completed so far; returning `false` stops the run after the chunks in progress (the result is
+/// then marked `interrupted` and holds the completed games only).
+pub fn simulate<G: Game>(
+    game: &G,
+    config: &SimConfig,
+    progress: &dyn Fn(u64) -> bool,
+) -> Result<SimResult> {
+    let n = game.players();
+    if config.bots.len() != n {
+        return Err(EngineError::InvalidOption(format!(
+            "{}: {} bots given for {n} players",
+            G::ID,
+            config.bots.len()
+        )));
+    }
+    for spec in &config.bots {
+        make_bot(game, spec)?;
+    }
+    if config.threads == Some(0) {
+        return Err(EngineError::InvalidOption("threads must be at least 1".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))?;
+    let total_chunks = config.games.div_ceil(CHUNK);
+    let span = |c: u64| (config.first_game + c * CHUNK, CHUNK.min(config.games - c * CHUNK));
+    let (mut scores, mut winners, mut lengths) = if config.keep_games {
+        let g = usize::try_from(config.games)
+            .map_err(|_| EngineError::InvalidOption("too many games to keep".into()))?;
+        (vec![0i64; g * n], vec![0u8; g * n], vec![0u32; g])
+    } else {
+        (Vec::new(), Vec::new(), Vec::new())
+    };
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let stop_on_err = |part: Result<SimResult>| {
+        if part.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        part
+    };
+    let outcome: Result<SimResult> = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = pool.install(|| {
+                if config.keep_games {
+                    let chunk = CHUNK as usize;
+                    scores
+                        .par_chunks_mut(chunk * n)
+                        .zip(winners.par_chunks_mut(chunk * n))
+                        .zip(lengths.par_chunks_mut(chunk))
+                        .enumerate()
+                        .map(|(c, ((sc, wi), le))| {
+                            let (first, count) = span(c as u64);
+                            stop_on_err(run_chunk(
+                                game,
+                                config,
+                                first,
+                                count,
+                                Some((sc, wi, le)),
+                                &stop,
+                                &done,
+                            ))
+                        })
+                        .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
+                } else {
+                    (0..total_chunks)
+                        .into_par_iter()
+                        .map(|c| {
+                            let (first, count) = span(c);
+                            stop_on_err(run_chunk(game, config, first, count, None, &stop, &done))
+                        })
+                        .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
+                }
+            });
+            finished.store(true, Ordering::Release);
+            result
+        });
+        let mut last_report = Instant::now();
+        while !finished.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(5));
+            if last_report.elapsed() >= Duration::from_millis(100) {
+                last_report = Instant::now();
+                if !progress(done.load(Ordering::Relaxed)) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        worker
+            .join()
+            .unwrap_or_else(|_| Err(EngineError::InvalidState("a simulation thread failed".into())))
+    });
+    let mut result = outcome?;
+    result.scores = scores;
+    result.winners = winners;
+    result.lengths = lengths;
+    progress(result.games_played);
+    Ok(result)
+}

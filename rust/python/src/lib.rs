@@ -1,0 +1,358 @@
+//! `cardtable._core`: the Python bindings of the Rust engine. This crate converts types and errors
+//! and nothing else; every rule lives in `cardtable-engine`.
+
+use cardtable_engine as engine;
+use engine::{AnyGame, AnySession, EngineError};
+use pyo3::exceptions::PyTypeError;
+use numpy::PyArrayMethods;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyType};
+use serde_json::{Map, Value};
+
+/// Converts an engine error to the class of the same name in `cardtable.errors` (the one mapping
+/// site between the two error hierarchies).
+fn to_py_err(err: EngineError) -> PyErr {
+    Python::attach(|py| {
+        let (class, msg) = match err {
+            EngineError::IllegalAction(m) => ("IllegalActionError", m),
+            EngineError::InvalidOption(m) => ("InvalidOptionError", m),
+            EngineError::InvalidState(m) => ("InvalidStateError", m),
+        };
+        let cls = py
+            .import("cardtable.errors")
+            .and_then(|m| m.getattr(class))
+            .and_then(|c| Ok(c.cast_into::<PyType>()?));
+        match cls {
+            Ok(cls) => PyErr::from_type(cls, msg),
+            Err(e) => e,
+        }
+    })
+}
+
+/// An `int` argument (not a `bool`) as `i64`, or the given error.
+fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -> PyResult<i64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(to_py_err(err(format!("{what} must be an int, got {obj}"))));
+    }
+    obj.extract::<i64>().map_err(|_| to_py_err(err(format!("{what} must be an int, got {obj}"))))
+}
+
+fn to_py(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
+    Ok(pythonize::pythonize(py, value)?.unbind())
+}
+
+fn from_py(obj: &Bound<'_, PyAny>, err: fn(String) -> EngineError) -> PyResult<Value> {
+    pythonize::depythonize::<Value>(obj)
+        .map_err(|e| to_py_err(err(format!("not JSON-compatible: {e}"))))
+}
+
+/// A game with fixed options; creates states.
+#[pyclass(module = "cardtable._core", name = "Game", frozen)]
+struct PyGame {
+    inner: Box<dyn AnyGame>,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (game_id, players, options=None))]
+    fn new(
+        game_id: &str,
+        players: &Bound<'_, PyAny>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let players = int_arg(players, "players", EngineError::InvalidOption)?;
+        let options = match options {
+            None => Map::new(),
+            Some(d) => match from_py(d.as_any(), EngineError::InvalidOption)? {
+                Value::Object(m) => m,
+                _ => return Err(PyTypeError::new_err("options must be a dict")),
+            },
+        };
+        let inner = engine::make(game_id, players, &options).map_err(to_py_err)?;
+        Ok(Self { inner })
+    }
+
+    /// The game id.
+    #[getter]
+    fn game_id(&self) -> &'static str {
+        self.inner.id()
+    }
+
+    /// The number of players.
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+
+    /// The size of the action space.
+    #[getter]
+    fn num_actions(&self) -> u32 {
+        self.inner.num_actions()
+    }
+
+    /// Every option with its effective value.
+    #[getter]
+    fn options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, &Value::Object(self.inner.options()))
+    }
+
+    /// Starts a game; with `seed` chance nodes resolve themselves.
+    #[pyo3(signature = (seed=None))]
+    fn new_state(&self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyState> {
+        let seed = match seed {
+            None => None,
+            Some(s) => {
+                let bad = || {
+                    to_py_err(EngineError::InvalidOption(format!(
+                        "seed must be None or an int in 0..2**64, got {s}"
+                    )))
+                };
+                if s.is_instance_of::<pyo3::types::PyBool>() {
+                    return Err(bad());
+                }
+                Some(s.extract::<u64>().map_err(|_| bad())?)
+            }
+        };
+        Ok(PyState { inner: self.inner.new_session(seed) })
+    }
+
+    /// Rebuilds a state from `State.to_dict()` output.
+    fn state_from_dict(&self, data: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let value = from_py(data, EngineError::InvalidState)?;
+        let inner = self.inner.session_from_json(&value).map_err(to_py_err)?;
+        Ok(PyState { inner })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game {} players={} options={}>",
+            self.inner.id(),
+            self.inner.players(),
+            Value::Object(self.inner.options())
+        )
+    }
+}
+
+/// One game in progress.
+#[pyclass(module = "cardtable._core", name = "State")]
+struct PyState {
+    inner: Box<dyn AnySession>,
+}
+
+#[pymethods]
+impl PyState {
+    /// The seat to move, `CHANCE` (-1) or `TERMINAL` (-2).
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.inner.current_player()
+    }
+
+    /// Whether a chance outcome is due.
+    #[getter]
+    fn is_chance_node(&self) -> bool {
+        self.inner.current_player() == engine::CHANCE
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.inner.current_player() == engine::TERMINAL
+    }
+
+    /// Sorted legal actions, or the chance outcomes at a chance node.
+    fn legal_actions(&self) -> Vec<u32> {
+        self.inner.legal_actions()
+    }
+
+    /// `(outcome, probability)` pairs at a chance node.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        self.inner.chance_outcomes()
+    }
+
+    /// Applies an action or chance outcome.
+    #[pyo3(signature = (action, player=None))]
+    fn apply(&mut self, action: &Bound<'_, PyAny>, player: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let a = int_arg(action, "action", EngineError::IllegalAction)?;
+        let p = match player {
+            None => None,
+            Some(p) => Some(int_arg(p, "player", EngineError::IllegalAction)?),
+        };
+        self.inner.apply(a, p).map_err(to_py_err)
+    }
+
+    /// A readable label of an action id.
+    fn action_label(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let a = int_arg(action, "action", EngineError::IllegalAction)?;
+        self.inner.action_label(a).map_err(to_py_err)
+    }
+
+    /// Running points per seat.
+    #[getter]
+    fn scores(&self) -> Vec<i64> {
+        self.inner.scores()
+    }
+
+    /// The winning seats (empty before the end).
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        self.inner.winners()
+    }
+
+    /// What seat `player` may know.
+    fn observation(&self, py: Python<'_>, player: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let p = int_arg(player, "player", EngineError::IllegalAction)?;
+        let obs = self.inner.observation(p).map_err(to_py_err)?;
+        to_py(py, &obs)
+    }
+
+    /// The canonical full state.
+    fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, &self.inner.to_json())
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone_box() }
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Every applied action and chance outcome.
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.inner.history())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<State player {} after {} steps>",
+            self.inner.current_player(),
+            self.inner.history().len()
+        )
+    }
+}
+
+/// Runs a batch of whole games inside Rust with the GIL released; see `cardtable.simulate`.
+///
+/// `progress(done)` is called about ten times a second (with the GIL); if it returns `False`, raises,
+/// or Ctrl-C is pressed, the run stops after the chunks in progress and the partial result comes back
+/// with `interrupted=True` (an exception raised by `progress` is re-raised instead).
+#[pyfunction]
+#[pyo3(signature = (game, *, games, seed, bots, threads=None, keep_games=true, first_game=0, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    game: &PyGame,
+    games: u64,
+    seed: u64,
+    bots: Vec<String>,
+    threads: Option<usize>,
+    keep_games: bool,
+    first_game: u64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let config = engine::SimConfig { games, first_game, seed, threads, bots, keep_games };
+    let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
+    let interrupted = std::sync::atomic::AtomicBool::new(false);
+    let report = |done: u64| -> bool {
+        Python::attach(|py| {
+            if py.check_signals().is_err() {
+                interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
+                return false;
+            }
+            match &progress {
+                None => true,
+                Some(cb) => match cb.call1(py, (done,)) {
+                    Ok(ret) => !matches!(ret.extract::<bool>(py), Ok(false)),
+                    Err(e) => {
+                        if let Ok(mut slot) = failure.lock() {
+                            *slot = Some(e);
+                        }
+                        false
+                    }
+                },
+            }
+        })
+    };
+    let inner = &*game.inner;
+    let result = py.detach(|| inner.simulate(&config, &report)).map_err(to_py_err)?;
+    if let Some(err) = failure.lock().ok().and_then(|mut slot| slot.take()) {
+        return Err(err);
+    }
+    let n = inner.players();
+    let out = PyDict::new(py);
+    out.set_item("games_played", result.games_played)?;
+    out.set_item("interrupted", result.interrupted)?;
+    out.set_item("decisions", result.decisions)?;
+    out.set_item("chance_steps", result.chance_steps)?;
+    out.set_item("share_denominator", engine::sim::SHARE_DENOMINATOR)?;
+    let seats = PyList::empty(py);
+    for s in &result.seats {
+        let d = PyDict::new(py);
+        d.set_item("wins", s.wins)?;
+        d.set_item("win_shares", s.win_shares)?;
+        d.set_item("score_sum", s.score_sum)?;
+        d.set_item("score_sq_sum", s.score_sq_sum)?;
+        d.set_item("score_min", s.score_min)?;
+        d.set_item("score_max", s.score_max)?;
+        seats.append(d)?;
+    }
+    out.set_item("seats", seats)?;
+    if keep_games {
+        let g = result.lengths.len();
+        let scores = numpy::PyArray1::from_vec(py, result.scores).reshape([g, n])?;
+        let winners = numpy::PyArray1::from_vec(py, result.winners)
+            .reshape([g, n])?
+            .call_method1("astype", ("bool",))?;
+        out.set_item("scores", scores)?;
+        out.set_item("winners", winners)?;
+        out.set_item("lengths", numpy::PyArray1::from_vec(py, result.lengths))?;
+    }
+    Ok(out)
+}
+
+/// The registered games with their player ranges, options and built-in bots.
+#[pyfunction]
+fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    let list: Vec<Value> = engine::games()
+        .into_iter()
+        .map(|g| {
+            serde_json::json!({
+                "id": g.id,
+                "min_players": g.players.0,
+                "max_players": g.players.1,
+                "bots": g.bots,
+                "options": g.options.iter().map(|o| serde_json::json!({
+                    "name": o.name,
+                    "type": o.kind.name(),
+                    "default": o.default,
+                    "choices": match o.kind {
+                        engine::OptionKind::Choice(c) => c.to_vec(),
+                        _ => Vec::new(),
+                    },
+                    "doc": o.doc,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    to_py(py, &Value::Array(list))
+}
+
+/// The compiled module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add("CHANCE", engine::CHANCE)?;
+    m.add("TERMINAL", engine::TERMINAL)?;
+    Ok(())
+}

@@ -1,0 +1,140 @@
+"""Conformance of every registered game on both backends with the state-machine API of DESIGN.md."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import CHANCE, TERMINAL, GameProtocol, StateProtocol
+from cardtable._rng import SplitMix64
+from tests.configs import ALL, CONFIGS, IDS
+
+
+def make(game_id: str, config: dict[str, Any], backend: str) -> GameProtocol:
+    return cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+
+
+def play(state: StateProtocol, seed: int, checks: bool = True, max_steps: int = 100_000) -> None:
+    """Plays to the end with random choices (chance outcomes too), checking invariants each step."""
+    rng = SplitMix64(seed)
+    for _ in range(max_steps):
+        if state.is_terminal:
+            assert state.legal_actions() == []
+            assert state.current_player == TERMINAL
+            return
+        legal = state.legal_actions()
+        assert legal, "no legal action at a non-terminal state"
+        if checks:
+            assert legal == sorted(set(legal))
+            if state.is_chance_node:
+                assert state.current_player == CHANCE
+                outcomes = state.chance_outcomes()
+                assert [o for o, _ in outcomes] == legal
+                assert all(p > 0 for _, p in outcomes)
+                assert math.isclose(sum(p for _, p in outcomes), 1.0, rel_tol=1e-9)
+            else:
+                assert state.chance_outcomes() == []
+                assert state.current_player >= 0
+        state.apply(legal[rng.below(len(legal))])
+    raise AssertionError("game did not end")
+
+
+def test_registry_lists_every_game() -> None:
+    ids = [g.id for g in cardtable.games()]
+    assert sorted(ids) == sorted(CONFIGS)
+    from cardtable import reference
+
+    assert set(reference.GAMES) == set(ids)
+    for info in cardtable.games():
+        assert info.bots[0] == "random"
+        assert info.min_players <= info.max_players
+        ref_specs = {s.name: s for s in reference.GAMES[info.id].option_specs}
+        assert [o.name for o in info.options] == list(ref_specs)
+        for o in info.options:
+            assert o.type == ref_specs[o.name].kind
+            assert o.default == ref_specs[o.name].default
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_game_properties_match(game_id: str, config: dict[str, Any]) -> None:
+    rust = make(game_id, config, "rust")
+    ref = make(game_id, config, "reference")
+    assert rust.game_id == ref.game_id == game_id
+    assert rust.players == ref.players == config["players"]
+    assert rust.num_actions == ref.num_actions
+    assert rust.options == ref.options
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_random_playthroughs_respect_the_api(
+    game_id: str, config: dict[str, Any], backend: str
+) -> None:
+    game = make(game_id, config, backend)
+    for seed in range(3):
+        state = game.new_state()
+        play(state, seed)
+        assert state.winners, "a finished game has winners"
+        assert all(0 <= w < game.players for w in state.winners)
+        assert len(state.scores) == game.players
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_clone_and_dict_round_trip(game_id: str, config: dict[str, Any], backend: str) -> None:
+    game = make(game_id, config, backend)
+    state = game.new_state()
+    rng = SplitMix64(11)
+    step = 0
+    while not state.is_terminal:
+        if step % 17 == 0:
+            d = state.to_dict()
+            json.dumps(d)  # JSON-compatible
+            back = game.state_from_dict(json.loads(json.dumps(d)))
+            assert back.to_dict() == d
+            twin = state.clone()
+            assert twin.to_dict() == d
+            assert copy.deepcopy(state).to_dict() == d
+            for p in range(game.players):
+                json.dumps(state.observation(p))
+            legal = state.legal_actions()
+            twin.apply(legal[0])
+            assert state.to_dict() == d, "applying to a clone changed the original"
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+        step += 1
+    d = state.to_dict()
+    assert game.state_from_dict(d).to_dict() == d
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_seeded_state_never_rests_at_chance(
+    game_id: str, config: dict[str, Any], backend: str
+) -> None:
+    game = make(game_id, config, backend)
+    state = game.new_state(seed=5)
+    rng = SplitMix64(5)
+    while not state.is_terminal:
+        assert not state.is_chance_node
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    d = state.to_dict()
+    assert d["rng"] is not None
+    assert game.state_from_dict(d).to_dict() == d
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_history_replays_to_the_same_state(
+    game_id: str, config: dict[str, Any], backend: str
+) -> None:
+    game = make(game_id, config, backend)
+    state = game.new_state(seed=3)
+    play(state, 3, checks=False)
+    replay = game.new_state()
+    for a in state.history:
+        replay.apply(a)
+    assert replay.to_dict()["state"] == state.to_dict()["state"]
+    assert replay.scores == state.scores

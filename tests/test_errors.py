@@ -1,0 +1,111 @@
+"""Bad input gives the package's own errors on both backends, never a crash, and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError
+from tests.configs import ALL, IDS
+
+
+def test_error_hierarchy() -> None:
+    for cls in (IllegalActionError, InvalidOptionError, InvalidStateError):
+        assert issubclass(cls, cardtable.CardtableError)
+        assert issubclass(cls, ValueError)
+
+
+def test_unknown_game_and_backend(backend: str) -> None:
+    with pytest.raises(InvalidOptionError, match="unknown game"):
+        cardtable.make("chess", players=2, backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="backend"):
+        cardtable.make("turn_the_tide", players=4, backend="cuda")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [True, 4.0, "4", None, -1, 2**70])
+def test_players_must_be_an_int(players: Any, backend: str) -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("turn_the_tide", players=players, backend=backend)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "7", True])
+def test_bad_seed(seed: Any, backend: str) -> None:
+    game = cardtable.make("turn_the_tide", players=4, backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        game.new_state(seed=seed)
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_bad_actions_leave_the_state_unchanged(
+    game_id: str, config: dict[str, Any], backend: str
+) -> None:
+    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+    state = game.new_state(seed=1)
+    for _ in range(30):
+        before = state.to_dict()
+        legal = state.legal_actions()
+        illegal = [a for a in range(game.num_actions) if a not in legal][:5]
+        for bad in [*illegal, -1, game.num_actions, 2**70, True, 1.0, "3", None]:
+            with pytest.raises(IllegalActionError):
+                state.apply(bad)  # type: ignore[arg-type]
+            assert state.to_dict() == before
+        if state.current_player >= 0:
+            other = (state.current_player + 1) % game.players
+            with pytest.raises(IllegalActionError, match="turn"):
+                state.apply(legal[0], player=other)
+            assert state.to_dict() == before
+        for bad_seat in (-1, game.players, True):
+            with pytest.raises(IllegalActionError):
+                state.observation(bad_seat)
+        with pytest.raises(IllegalActionError):
+            state.action_label(game.num_actions)
+        state.apply(legal[0])
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[-1])
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError, match="over"):
+        state.apply(0)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_malformed_state_dicts(game_id: str, config: dict[str, Any], backend: str) -> None:
+    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+    state = game.new_state(seed=2)
+    state.apply(state.legal_actions()[0])
+    good = state.to_dict()
+    bad_dicts: list[Any] = [
+        None,
+        [],
+        {},
+        {**good, "game": "other"},
+        {**good, "players": good["players"] + 1},
+        {**good, "options": {}},
+        {**good, "history": "abc"},
+        {**good, "history": [*good["history"], 10**6]},
+        {**good, "history": [True]},
+        {**good, "rng": -5},
+        {**good, "rng": "x"},
+        {**good, "state": {}},
+        {**good, "extra": 1},
+        {k: v for k, v in good.items() if k != "history"},
+    ]
+    for bad in bad_dicts:
+        with pytest.raises(InvalidStateError):
+            game.state_from_dict(bad)
+
+
+def test_unknown_and_mistyped_options(backend: str) -> None:
+    for options in (
+        {"nonsense": 1},
+        {"recheck_after_elimination": 1},
+        {"recheck_after_elimination": "yes"},
+        {"rounds": 0},
+        {"rounds": 6},
+        {"rounds": True},
+        {"rounds": 2.0},
+    ):
+        with pytest.raises(InvalidOptionError):
+            cardtable.make("turn_the_tide", players=5, backend=backend, **options)  # type: ignore[arg-type]
