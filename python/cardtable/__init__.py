@@ -18,6 +18,7 @@ from __future__ import annotations
 from importlib import metadata as _metadata
 
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, games, make
+from cardtable.bots import BuiltinBot, bot
 from cardtable.errors import (
     CardtableError,
     IllegalActionError,
@@ -25,11 +26,13 @@ from cardtable.errors import (
     InvalidStateError,
 )
 from cardtable.protocols import GameProtocol, StateProtocol
+from cardtable.sim import PolicyBatch, SimulationResult, simulate
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
     "Backend",
+    "BuiltinBot",
     "CardtableError",
     "GameInfo",
     "GameProtocol",
@@ -37,9 +40,13 @@ __all__ = [
     "InvalidOptionError",
     "InvalidStateError",
     "OptionInfo",
+    "PolicyBatch",
+    "SimulationResult",
     "StateProtocol",
+    "bot",
     "games",
     "make",
+    "simulate",
 ]
 
 try:

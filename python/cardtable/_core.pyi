@@ -1,6 +1,6 @@
 """Type stubs of the compiled module ``cardtable._core`` (the Rust engine's bindings)."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, final
 
 CHANCE: int
@@ -49,3 +49,49 @@ class State:
     def history(self) -> list[int]: ...
 
 def games() -> list[dict[str, Any]]: ...
+def simulate(
+    game: Game,
+    *,
+    games: int,
+    seed: int,
+    bots: list[str],
+    threads: int | None = None,
+    keep_games: bool = True,
+    first_game: int = 0,
+    progress: Callable[[int], object] | None = None,
+) -> dict[str, Any]: ...
+@final
+class Lockstep:
+    """Games stepped together for Python policies."""
+
+    def __new__(
+        cls,
+        game: Game,
+        *,
+        games: int,
+        seed: int,
+        bots: list[str | None],
+        batch: int,
+        keep_games: bool = True,
+    ) -> Lockstep: ...
+    def pending(self) -> list[tuple[int, int]]: ...
+    def observations(self) -> list[dict[str, Any]]: ...
+    def legal_actions(self) -> list[list[int]]: ...
+    def act(self, actions: list[int]) -> None: ...
+    @property
+    def games_played(self) -> int: ...
+    @property
+    def is_done(self) -> bool: ...
+    def take_result(self) -> dict[str, Any]: ...
+
+@final
+class Bot:
+    """A built-in bot seated in one game."""
+
+    def __new__(cls, game: Game, name: str, seat: int, seed: int = 0) -> Bot: ...
+    def act(self, state: State) -> int: ...
+    def observe(self, state: State) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seat(self) -> int: ...

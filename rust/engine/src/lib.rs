@@ -7,6 +7,7 @@
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod lockstep;
 pub mod options;
 pub mod registry;
 pub mod rng;

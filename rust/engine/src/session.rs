@@ -3,10 +3,12 @@
 //! the Python bindings.
 
 use crate::error::{EngineError, Result};
-use crate::game::{Game, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::lockstep::{AnyLockstep, Lockstep};
 use crate::rng::SplitMix64;
 use crate::sim::{self, SimConfig, SimResult};
 use serde_json::{json, Map, Value};
+use std::any::Any;
 use std::sync::Arc;
 
 /// One game in progress with its history; chance nodes resolve themselves when seeded.
@@ -176,6 +178,15 @@ pub trait AnyGame: Send + Sync {
     fn session_from_json(&self, v: &Value) -> Result<Box<dyn AnySession>>;
     /// Runs a batch of whole games with built-in bots (see [`crate::sim::simulate`]).
     fn simulate(&self, config: &SimConfig, progress: &dyn Fn(u64) -> bool) -> Result<SimResult>;
+    /// The built-in bot `spec` (e.g. `"greedy"`) for `seat`, with its own random stream `seed`.
+    fn bot(&self, spec: &str, seat: usize, seed: u64) -> Result<Box<dyn AnyBot>>;
+    /// Games stepped together for external seats (`None` in `bots`; see [`crate::lockstep`]).
+    fn lockstep(
+        &self,
+        config: SimConfig,
+        bots: Vec<Option<String>>,
+        batch: usize,
+    ) -> Result<Box<dyn AnyLockstep>>;
 }
 
 /// A session of any registered game (object-safe view of [`Session`]).
@@ -202,6 +213,52 @@ pub trait AnySession: Send + Sync {
     fn history(&self) -> &[u32];
     /// An independent copy.
     fn clone_box(&self) -> Box<dyn AnySession>;
+    /// The concrete session, for [`AnyBot`] to recover its game's state type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A built-in bot seated in one game, driving sessions of that game (object-safe view of [`Bot`]).
+pub trait AnyBot: Send {
+    /// The bot's choice for its seat in `session` (which must be its game and its turn).
+    fn act(&mut self, session: &dyn AnySession) -> Result<u32>;
+    /// Lets a bot with memory see the state after any step.
+    fn observe(&mut self, session: &dyn AnySession) -> Result<()>;
+}
+
+struct BotHandle<G: Game> {
+    game: Arc<G>,
+    bot: Box<dyn Bot<G>>,
+    seat: usize,
+    legal: Vec<u32>,
+}
+
+impl<G: Game> BotHandle<G> {
+    fn state_of<'a>(&self, session: &'a dyn AnySession) -> Result<&'a G::State> {
+        session.as_any().downcast_ref::<Session<G>>().map(|s| &s.state).ok_or_else(|| {
+            EngineError::IllegalAction(format!("this bot plays {}, not that state's game", G::ID))
+        })
+    }
+}
+
+impl<G: Game> AnyBot for BotHandle<G> {
+    fn act(&mut self, session: &dyn AnySession) -> Result<u32> {
+        let state = self.state_of(session)?;
+        let current = self.game.current_player(state);
+        if current != self.seat as i32 {
+            return Err(EngineError::IllegalAction(format!(
+                "the bot sits in seat {}, but the player to move is {current}",
+                self.seat
+            )));
+        }
+        self.game.legal_actions(state, &mut self.legal);
+        Ok(self.bot.act(&self.game, state, &self.legal))
+    }
+
+    fn observe(&mut self, session: &dyn AnySession) -> Result<()> {
+        let state = self.state_of(session)?;
+        self.bot.observe(&self.game, state);
+        Ok(())
+    }
 }
 
 impl<G: Game> AnySession for Session<G> {
@@ -264,6 +321,10 @@ impl<G: Game> AnySession for Session<G> {
     fn clone_box(&self) -> Box<dyn AnySession> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A [`Game`] behind an `Arc`, usable as [`AnyGame`].
@@ -296,5 +357,24 @@ impl<G: Game> AnyGame for GameHandle<G> {
 
     fn simulate(&self, config: &SimConfig, progress: &dyn Fn(u64) -> bool) -> Result<SimResult> {
         sim::simulate(&*self.0, config, progress)
+    }
+
+    fn bot(&self, spec: &str, seat: usize, seed: u64) -> Result<Box<dyn AnyBot>> {
+        let n = self.0.players();
+        if seat >= n {
+            return Err(EngineError::InvalidOption(format!("seat {seat} is out of range 0..{n}")));
+        }
+        let mut bot = sim::make_bot(&*self.0, spec)?;
+        bot.reset(&self.0, seat, SplitMix64::new(seed));
+        Ok(Box::new(BotHandle { game: Arc::clone(&self.0), bot, seat, legal: Vec::new() }))
+    }
+
+    fn lockstep(
+        &self,
+        config: SimConfig,
+        bots: Vec<Option<String>>,
+        batch: usize,
+    ) -> Result<Box<dyn AnyLockstep>> {
+        Ok(Box::new(Lockstep::new(Arc::clone(&self.0), config, bots, batch)?))
     }
 }

@@ -239,6 +239,44 @@ impl PyState {
     }
 }
 
+/// Converts a batch result to the dict `cardtable.sim` reads (NumPy arrays for per-game data).
+fn result_to_py(
+    py: Python<'_>,
+    result: engine::SimResult,
+    n: usize,
+    keep_games: bool,
+) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("games_played", result.games_played)?;
+    out.set_item("interrupted", result.interrupted)?;
+    out.set_item("decisions", result.decisions)?;
+    out.set_item("chance_steps", result.chance_steps)?;
+    out.set_item("share_denominator", engine::sim::SHARE_DENOMINATOR)?;
+    let seats = PyList::empty(py);
+    for s in &result.seats {
+        let d = PyDict::new(py);
+        d.set_item("wins", s.wins)?;
+        d.set_item("win_shares", s.win_shares)?;
+        d.set_item("score_sum", s.score_sum)?;
+        d.set_item("score_sq_sum", s.score_sq_sum)?;
+        d.set_item("score_min", s.score_min)?;
+        d.set_item("score_max", s.score_max)?;
+        seats.append(d)?;
+    }
+    out.set_item("seats", seats)?;
+    if keep_games {
+        let g = result.lengths.len();
+        let scores = numpy::PyArray1::from_vec(py, result.scores).reshape([g, n])?;
+        let winners = numpy::PyArray1::from_vec(py, result.winners)
+            .reshape([g, n])?
+            .call_method1("astype", ("bool",))?;
+        out.set_item("scores", scores)?;
+        out.set_item("winners", winners)?;
+        out.set_item("lengths", numpy::PyArray1::from_vec(py, result.lengths))?;
+    }
+    Ok(out)
+}
+
 /// Runs a batch of whole games inside Rust with the GIL released; see `cardtable.simulate`.
 ///
 /// `progress(done)` is called about ten times a second (with the GIL); if it returns `False`, raises,
@@ -286,36 +324,153 @@ fn simulate<'py>(
     if let Some(err) = failure.lock().ok().and_then(|mut slot| slot.take()) {
         return Err(err);
     }
-    let n = inner.players();
-    let out = PyDict::new(py);
-    out.set_item("games_played", result.games_played)?;
-    out.set_item("interrupted", result.interrupted)?;
-    out.set_item("decisions", result.decisions)?;
-    out.set_item("chance_steps", result.chance_steps)?;
-    out.set_item("share_denominator", engine::sim::SHARE_DENOMINATOR)?;
-    let seats = PyList::empty(py);
-    for s in &result.seats {
-        let d = PyDict::new(py);
-        d.set_item("wins", s.wins)?;
-        d.set_item("win_shares", s.win_shares)?;
-        d.set_item("score_sum", s.score_sum)?;
-        d.set_item("score_sq_sum", s.score_sq_sum)?;
-        d.set_item("score_min", s.score_min)?;
-        d.set_item("score_max", s.score_max)?;
-        seats.append(d)?;
+    result_to_py(py, result, inner.players(), keep_games)
+}
+
+/// A built-in bot seated in one game; see `cardtable.bot`.
+#[pyclass(module = "cardtable._core", name = "Bot")]
+struct PyBot {
+    inner: std::sync::Mutex<Box<dyn engine::session::AnyBot>>,
+    name: String,
+    seat: usize,
+}
+
+impl PyBot {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::session::AnyBot>>> {
+        self.inner
+            .lock()
+            .map_err(|_| to_py_err(EngineError::InvalidState("bot was poisoned".into())))
     }
-    out.set_item("seats", seats)?;
-    if keep_games {
-        let g = result.lengths.len();
-        let scores = numpy::PyArray1::from_vec(py, result.scores).reshape([g, n])?;
-        let winners = numpy::PyArray1::from_vec(py, result.winners)
-            .reshape([g, n])?
-            .call_method1("astype", ("bool",))?;
-        out.set_item("scores", scores)?;
-        out.set_item("winners", winners)?;
-        out.set_item("lengths", numpy::PyArray1::from_vec(py, result.lengths))?;
+}
+
+#[pymethods]
+impl PyBot {
+    #[new]
+    #[pyo3(signature = (game, name, seat, seed=None))]
+    fn new(
+        game: &PyGame,
+        name: String,
+        seat: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let bad = |m: String| to_py_err(EngineError::InvalidOption(m));
+        let seat = int_arg(seat, "seat", EngineError::InvalidOption)?;
+        let seat = usize::try_from(seat).map_err(|_| bad(format!("seat {seat} is out of range")))?;
+        let seed = match seed {
+            None => 0,
+            Some(s) => u64::try_from(int_arg(s, "seed", EngineError::InvalidOption)?)
+                .map_err(|_| bad(format!("seed must be in 0..2**63, got {s}")))?,
+        };
+        let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
+        Ok(Self { inner: std::sync::Mutex::new(inner), name, seat })
     }
-    Ok(out)
+
+    /// The bot's action for its seat in `state`.
+    fn act(&self, state: &PyState) -> PyResult<u32> {
+        self.lock()?.act(&*state.inner).map_err(to_py_err)
+    }
+
+    /// Lets a bot with memory see `state` (call after every step).
+    fn observe(&self, state: &PyState) -> PyResult<()> {
+        self.lock()?.observe(&*state.inner).map_err(to_py_err)
+    }
+
+    /// The bot's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The bot's seat.
+    #[getter]
+    fn seat(&self) -> usize {
+        self.seat
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Bot {} in seat {}>", self.name, self.seat)
+    }
+}
+
+/// Games stepped together for Python policies; see `cardtable.sim`.
+#[pyclass(module = "cardtable._core", name = "Lockstep")]
+struct PyLockstep {
+    inner: std::sync::Mutex<Box<dyn engine::lockstep::AnyLockstep>>,
+    players: usize,
+    keep_games: bool,
+}
+
+impl PyLockstep {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::lockstep::AnyLockstep>>> {
+        self.inner
+            .lock()
+            .map_err(|_| to_py_err(EngineError::InvalidState("lockstep runner was poisoned".into())))
+    }
+}
+
+#[pymethods]
+impl PyLockstep {
+    #[new]
+    #[pyo3(signature = (game, *, games, seed, bots, batch, keep_games=true))]
+    fn new(
+        game: &PyGame,
+        games: u64,
+        seed: u64,
+        bots: Vec<Option<String>>,
+        batch: usize,
+        keep_games: bool,
+    ) -> PyResult<Self> {
+        let config = engine::SimConfig {
+            games,
+            first_game: 0,
+            seed,
+            threads: Some(1),
+            bots: Vec::new(),
+            keep_games,
+        };
+        let inner = game.inner.lockstep(config, bots, batch).map_err(to_py_err)?;
+        Ok(Self { inner: std::sync::Mutex::new(inner), players: game.inner.players(), keep_games })
+    }
+
+    /// `(game index, seat)` of every game waiting for a decision.
+    fn pending(&self) -> PyResult<Vec<(u64, usize)>> {
+        Ok(self.lock()?.pending())
+    }
+
+    /// The waiting seats' observations.
+    fn observations(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let obs = self.lock()?.observations();
+        obs.iter().map(|o| to_py(py, o)).collect()
+    }
+
+    /// The waiting seats' legal actions.
+    fn legal_actions(&self) -> PyResult<Vec<Vec<u32>>> {
+        Ok(self.lock()?.legal_actions())
+    }
+
+    /// Applies one action per pending game, then plays on until the next decisions.
+    fn act(&self, py: Python<'_>, actions: Vec<i64>) -> PyResult<()> {
+        let runner: &mut dyn engine::lockstep::AnyLockstep = &mut **self.lock()?;
+        py.detach(|| runner.act(&actions)).map_err(to_py_err)
+    }
+
+    /// Games completed so far.
+    #[getter]
+    fn games_played(&self) -> PyResult<u64> {
+        Ok(self.lock()?.games_played())
+    }
+
+    /// Whether every game is finished.
+    #[getter]
+    fn is_done(&self) -> PyResult<bool> {
+        Ok(self.lock()?.is_done())
+    }
+
+    /// The results (like `simulate`'s); interrupted if not done.
+    fn take_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let result = self.lock()?.take_result();
+        result_to_py(py, result, self.players, self.keep_games)
+    }
 }
 
 /// The registered games with their player ranges, options and built-in bots.
@@ -350,6 +505,8 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
+    m.add_class::<PyLockstep>()?;
+    m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add("CHANCE", engine::CHANCE)?;

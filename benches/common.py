@@ -1,0 +1,94 @@
+"""Shared pytest-benchmark bodies: every game's bench file calls these with its own configs.
+
+Each benchmark sets ``benchmark.group`` to the operation and records the backend (and game) in
+``benchmark.extra_info``, so ``make bench`` prints Rust and reference side by side per operation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_benchmark.fixture import BenchmarkFixture
+
+import cardtable
+from cardtable._rng import SplitMix64
+from cardtable.protocols import StateProtocol
+
+BACKENDS = ("rust", "reference")
+
+
+def _label(benchmark: BenchmarkFixture, op: str, game_id: str, backend: str, **info: Any) -> None:
+    benchmark.group = f"{game_id}: {op}"
+    benchmark.extra_info.update({"game": game_id, "backend": backend, "operation": op, **info})
+
+
+def _random_game(game: cardtable.GameProtocol, seed: int) -> StateProtocol:
+    state = game.new_state(seed=seed)
+    rng = SplitMix64(seed)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    return state
+
+
+def _midgame(game: cardtable.GameProtocol) -> StateProtocol:
+    """A state about a third of the way through a seeded random game."""
+    full = _random_game(game, 1)
+    state = game.new_state()
+    for action in full.history[: len(full.history) // 3]:
+        state.apply(action)
+    return state
+
+
+def bench_full_game(
+    benchmark: BenchmarkFixture, game_id: str, backend: str, config: dict[str, Any]
+) -> None:
+    """One whole seeded game with uniformly random players through the per-step API."""
+    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+    _label(benchmark, "full random game (per-step API)", game_id, backend, **config)
+    seeds = iter(range(10**9))
+    benchmark(lambda: _random_game(game, next(seeds)))
+
+
+def bench_batch(
+    benchmark: BenchmarkFixture, game_id: str, threads: int, games: int, config: dict[str, Any]
+) -> None:
+    """``games`` whole games with random bots in the Rust batch runner on ``threads`` threads."""
+    _label(benchmark, "batch of random games", game_id, "rust", threads=threads, games=games)
+    benchmark(
+        lambda: cardtable.simulate(
+            game_id, games=games, threads=threads, keep_games=False, progress=False, **config
+        )
+    )
+
+
+def bench_operations(
+    benchmark: BenchmarkFixture, game_id: str, backend: str, op: str, config: dict[str, Any]
+) -> None:
+    """One hot operation on a mid-game state."""
+    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+    state = _midgame(game)
+    _label(benchmark, op, game_id, backend, **config)
+    if op == "new_state":
+        benchmark(lambda: game.new_state(seed=3))
+    elif op == "legal_actions":
+        benchmark(state.legal_actions)
+    elif op == "clone":
+        benchmark(state.clone)
+    elif op == "apply":
+        action = state.legal_actions()[0]
+
+        def clone_and_apply() -> None:
+            twin = state.clone()
+            twin.apply(action)
+
+        benchmark(clone_and_apply)
+    elif op == "observation":
+        benchmark(lambda: state.observation(0))
+    elif op == "to_dict":
+        benchmark(state.to_dict)
+    else:
+        raise ValueError(op)
+
+
+OPERATIONS = ("new_state", "legal_actions", "clone", "apply", "observation", "to_dict")

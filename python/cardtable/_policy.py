@@ -1,0 +1,68 @@
+"""Python policies in batch runs: the engine steps many games together and asks each policy for a
+whole batch of decisions at once (see :func:`cardtable.simulate`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardtable import _core
+from cardtable.errors import IllegalActionError
+from cardtable.sim import PolicyBatch, PythonPolicy, _Progress
+
+__all__ = ["run_with_policies"]
+
+
+def run_with_policies(
+    game: _core.Game,
+    bots: Sequence[str | PythonPolicy],
+    *,
+    games: int,
+    seed: int,
+    keep_games: bool,
+    batch_size: int,
+    progress: bool | Callable[[int, int], object],
+) -> dict[str, Any]:
+    """Plays ``games`` games where some seats are Python policies; returns the raw result dict.
+
+    Seats with the same policy object share one call per step. Ctrl-C stops the run cleanly and the
+    games completed so far are returned (marked interrupted).
+    """
+    specs = [b if isinstance(b, str) else None for b in bots]
+    runner = _core.Lockstep(
+        game, games=games, seed=seed, bots=specs, batch=batch_size, keep_games=keep_games
+    )
+    with _Progress(progress, games) as report:
+        try:
+            while not runner.is_done:
+                pending = runner.pending()
+                observations = runner.observations()
+                legal = runner.legal_actions()
+                actions = [0] * len(pending)
+                groups: dict[int, list[int]] = {}
+                for row, (_, seat) in enumerate(pending):
+                    groups.setdefault(id(bots[seat]), []).append(row)
+                for rows in groups.values():
+                    policy = bots[pending[rows[0]][1]]
+                    assert not isinstance(policy, str)
+                    batch = PolicyBatch(
+                        games=[pending[r][0] for r in rows],
+                        seats=[pending[r][1] for r in rows],
+                        observations=[observations[r] for r in rows],
+                        legal_actions=[legal[r] for r in rows],
+                    )
+                    chosen = list(policy(batch))
+                    if len(chosen) != len(rows):
+                        raise IllegalActionError(
+                            f"policy {getattr(policy, '__name__', policy)!r} returned "
+                            f"{len(chosen)} actions for a batch of {len(rows)}"
+                        )
+                    for r, a in zip(rows, chosen, strict=True):
+                        actions[r] = int(a)
+                runner.act(actions)
+                if report is not None and not report(runner.games_played):
+                    break
+        except KeyboardInterrupt:
+            pass
+    result: dict[str, Any] = runner.take_result()
+    return result

@@ -1,0 +1,111 @@
+"""Many machines: a batch run split into game ranges run as Ray tasks.
+
+Game ``g``'s seeds depend only on the run's seed and ``g``, so the merged result is identical to a
+local run with the same seed, whatever the number of tasks or machines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cardtable.errors import InvalidOptionError
+
+__all__ = ["simulate_ray"]
+
+
+def _run_range(
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    first: int,
+    count: int,
+    seed: int,
+    bots: list[str],
+    keep_games: bool,
+) -> dict[str, Any]:
+    from cardtable import _core
+
+    game = _core.Game(game_id, players, options)
+    raw: dict[str, Any] = _core.simulate(
+        game,
+        games=count,
+        first_game=first,
+        seed=seed,
+        bots=bots,
+        threads=1,
+        keep_games=keep_games,
+        progress=None,
+    )
+    return raw
+
+
+def simulate_ray(
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    *,
+    games: int,
+    seed: int,
+    bots: list[str],
+    keep_games: bool,
+    chunks: int | None,
+    progress: bool | Callable[[int, int], object],
+) -> dict[str, Any]:
+    """Runs the games as Ray tasks over contiguous game ranges and merges them in order.
+
+    Connects to the running Ray cluster (``ray.init()``) if none is connected yet.
+
+    Raises:
+        InvalidOptionError: If Ray is not installed.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise InvalidOptionError(
+            "backend='ray' needs Ray: pip install 'cardtable[ray]'"
+        ) from None
+    from cardtable.sim import _Progress, merge_raw
+
+    if not ray.is_initialized():
+        ray.init(include_dashboard=False, log_to_driver=False)
+    if chunks is None:
+        chunks = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    if not isinstance(chunks, int) or isinstance(chunks, bool) or chunks < 1:
+        raise InvalidOptionError(f"ray_chunks must be a positive int, got {chunks!r}")
+    chunks = min(chunks, max(games, 1))
+    bounds = [games * i // chunks for i in range(chunks + 1)]
+    task = ray.remote(_run_range)
+    refs = [
+        task.remote(game_id, players, options, lo, hi - lo, seed, bots, keep_games)
+        for lo, hi in zip(bounds, bounds[1:], strict=False)
+    ]
+    sizes = {ref: hi - lo for ref, lo, hi in zip(refs, bounds, bounds[1:], strict=False)}
+    finished: set[Any] = set()
+    stopped = False
+    with _Progress(progress, games) as report:
+        waiting = list(refs)
+        try:
+            while waiting:
+                ready, waiting = ray.wait(waiting, num_returns=1, timeout=0.2)
+                finished.update(ready)
+                done = sum(sizes[r] for r in finished)
+                if report is not None and not report(done):
+                    stopped = True
+                    break
+        except KeyboardInterrupt:
+            stopped = True
+    if not stopped:
+        return merge_raw(ray.get(refs), players)
+    for ref in refs:
+        if ref not in finished:
+            ray.cancel(ref)
+    parts = ray.get([r for r in refs if r in finished]) if finished else []
+    if not parts:
+        parts = [_run_range(game_id, players, options, 0, 0, seed, bots, keep_games)]
+    raw = merge_raw(parts, players)
+    raw["interrupted"] = True
+    # The completed ranges need not be contiguous: keep only the summary.
+    for key in ("scores", "winners", "lengths"):
+        raw.pop(key, None)
+    return raw

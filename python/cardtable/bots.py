@@ -1,0 +1,77 @@
+"""Built-in bots for your own game loops (the same bots ``simulate`` uses)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtable.errors import InvalidOptionError
+from cardtable.protocols import GameProtocol, StateProtocol
+
+if TYPE_CHECKING:
+    from cardtable import _core
+
+__all__ = ["BuiltinBot", "bot"]
+
+
+class BuiltinBot:
+    """A built-in bot seated in one game; works with states of either backend.
+
+    It reads only what its seat's observation contains. Call :meth:`observe` after every step if
+    the bot keeps a memory (e.g. the memory game's ``forgetful`` bot); others ignore it.
+    """
+
+    def __init__(self, game: GameProtocol, name: str, seat: int, seed: int = 0) -> None:
+        """Seats bot ``name`` (e.g. ``"greedy"``, ``"forgetful:0.2"``) in ``seat`` of ``game``.
+
+        Raises:
+            InvalidOptionError: On an unknown bot, a bad parameter or seat.
+        """
+        from cardtable import _core
+
+        self._rust_game = _core.Game(game.game_id, game.players, dict(game.options))
+        self._bot = _core.Bot(self._rust_game, name, seat, seed)
+
+    @property
+    def name(self) -> str:
+        """The bot's name."""
+        return self._bot.name
+
+    @property
+    def seat(self) -> int:
+        """The bot's seat."""
+        return self._bot.seat
+
+    def _rust_state(self, state: StateProtocol) -> _core.State:
+        from cardtable import _core
+
+        if isinstance(state, _core.State):
+            return state
+        return self._rust_game.state_from_dict(state.to_dict())
+
+    def act(self, state: StateProtocol) -> int:
+        """The bot's action in ``state``, where it must be the bot's turn.
+
+        Raises:
+            IllegalActionError: If it is not the bot's turn or the state is of another game.
+        """
+        return self._bot.act(self._rust_state(state))
+
+    def observe(self, state: StateProtocol) -> None:
+        """Shows the bot the state after a step (for bots with memory)."""
+        self._bot.observe(self._rust_state(state))
+
+
+def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:
+    """Seats built-in bot ``name`` in ``seat`` of ``game`` (see ``cardtable.games()`` for names).
+
+    Example:
+        >>> import cardtable
+        >>> game = cardtable.make("turn_the_tide", players=3)
+        >>> state = game.new_state(seed=1)
+        >>> greedy = cardtable.bot(game, "greedy", seat=state.current_player)
+        >>> greedy.act(state) in state.legal_actions()
+        True
+    """
+    if not isinstance(name, str):
+        raise InvalidOptionError(f"bot name must be a str, got {name!r}")
+    return BuiltinBot(game, name, seat, seed)

@@ -1,0 +1,311 @@
+//! Many games stepped together for players outside the engine (Python policies): the engine plays
+//! chance and the built-in bots, and stops each game where an external seat must decide, so the
+//! caller answers a whole batch of decisions at once.
+//!
+//! Game `g` uses exactly the seeds of [`crate::sim`], so a run whose external policy behaves like a
+//! built-in bot reproduces [`crate::sim::simulate`].
+
+use crate::error::{EngineError, Result};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::rng::{derive_seed, SplitMix64};
+use crate::sim::{make_bot, SeatStats, SimConfig, SimResult, SHARE_DENOMINATOR};
+use serde_json::Value;
+use std::sync::Arc;
+
+struct Slot<G: Game> {
+    game_index: u64,
+    state: G::State,
+    rng: SplitMix64,
+    decisions: u32,
+    chance_steps: u32,
+    active: bool,
+}
+
+/// A batch of games in progress that waits for external decisions.
+pub struct Lockstep<G: Game> {
+    game: Arc<G>,
+    config: SimConfig,
+    external: Vec<bool>,
+    next_game: u64,
+    slots: Vec<Slot<G>>,
+    bots: Vec<Vec<Option<Box<dyn Bot<G>>>>>,
+    legal: Vec<Vec<u32>>,
+    pending: Vec<usize>,
+    result: SimResult,
+    chance_buf: Vec<(u32, u64)>,
+    scores_buf: Vec<i64>,
+}
+
+impl<G: Game> Lockstep<G> {
+    /// Prepares `config.games` games; seats whose bot spec is `None` in `bots` are external.
+    pub fn new(game: Arc<G>, config: SimConfig, bots: Vec<Option<String>>, batch: usize) -> Result<Self> {
+        let n = game.players();
+        if bots.len() != n {
+            return Err(EngineError::InvalidOption(format!(
+                "{}: {} bots given for {n} players",
+                G::ID,
+                bots.len()
+            )));
+        }
+        if batch == 0 {
+            return Err(EngineError::InvalidOption("batch size must be at least 1".into()));
+        }
+        let width = batch.min(config.games.max(1) as usize);
+        let mut seat_bots = Vec::with_capacity(width);
+        for _ in 0..width {
+            let row = bots
+                .iter()
+                .map(|b| b.as_deref().map(|spec| make_bot(&*game, spec)).transpose())
+                .collect::<Result<Vec<_>>>()?;
+            seat_bots.push(row);
+        }
+        let g = config.games as usize;
+        let result = SimResult {
+            seats: vec![
+                SeatStats { score_min: i64::MAX, score_max: i64::MIN, ..Default::default() };
+                n
+            ],
+            scores: if config.keep_games { vec![0; g * n] } else { Vec::new() },
+            winners: if config.keep_games { vec![0; g * n] } else { Vec::new() },
+            lengths: if config.keep_games { vec![0; g] } else { Vec::new() },
+            ..Default::default()
+        };
+        let mut me = Self {
+            external: bots.iter().map(Option::is_none).collect(),
+            next_game: 0,
+            slots: Vec::with_capacity(width),
+            bots: seat_bots,
+            legal: vec![Vec::new(); width],
+            pending: Vec::new(),
+            result,
+            chance_buf: Vec::new(),
+            scores_buf: vec![0; n],
+            config,
+            game,
+        };
+        for i in 0..width {
+            let slot = me.start_slot(i);
+            me.slots.push(slot);
+        }
+        me.advance()?;
+        Ok(me)
+    }
+
+    fn start_slot(&mut self, i: usize) -> Slot<G> {
+        let active = self.next_game < self.config.games;
+        let game_index = self.config.first_game + self.next_game;
+        self.next_game += u64::from(active);
+        let seed = derive_seed(self.config.seed, game_index);
+        for (seat, bot) in self.bots[i].iter_mut().enumerate() {
+            if let Some(b) = bot {
+                b.reset(&*self.game, seat, SplitMix64::new(derive_seed(seed, seat as u64 + 1)));
+            }
+        }
+        Slot {
+            game_index,
+            state: self.game.initial_state(),
+            rng: SplitMix64::new(seed),
+            decisions: 0,
+            chance_steps: 0,
+            active,
+        }
+    }
+
+    fn record(&mut self, i: usize) {
+        let n = self.game.players();
+        let slot = &self.slots[i];
+        self.game.scores(&slot.state, &mut self.scores_buf);
+        let winners = self.game.winners(&slot.state);
+        let share = SHARE_DENOMINATOR / winners.len().max(1) as u128;
+        let row = (slot.game_index - self.config.first_game) as usize;
+        for (seat, stats) in self.result.seats.iter_mut().enumerate() {
+            let s = self.scores_buf[seat];
+            let won = winners.contains(&seat);
+            stats.wins += u64::from(won);
+            stats.win_shares += if won { share } else { 0 };
+            stats.score_sum += i128::from(s);
+            stats.score_sq_sum += i128::from(s) * i128::from(s);
+            stats.score_min = stats.score_min.min(s);
+            stats.score_max = stats.score_max.max(s);
+            if self.config.keep_games {
+                self.result.scores[row * n + seat] = s;
+                self.result.winners[row * n + seat] = u8::from(won);
+            }
+        }
+        if self.config.keep_games {
+            self.result.lengths[row] = slot.decisions;
+        }
+        self.result.games_played += 1;
+        self.result.decisions += u64::from(slot.decisions);
+        self.result.chance_steps += u64::from(slot.chance_steps);
+    }
+
+    /// Plays chance and built-in bots in every game until each waits for an external seat or the
+    /// run is over; finished games are recorded and replaced by the next ones.
+    pub fn advance(&mut self) -> Result<()> {
+        self.pending.clear();
+        for i in 0..self.slots.len() {
+            loop {
+                if !self.slots[i].active {
+                    break;
+                }
+                let game = &*self.game;
+                let slot = &mut self.slots[i];
+                let player = game.current_player(&slot.state);
+                if player == TERMINAL {
+                    self.record(i);
+                    self.slots[i] = self.start_slot(i);
+                    continue;
+                }
+                if player == CHANCE {
+                    let o = game.sample_chance(&slot.state, &mut slot.rng, &mut self.chance_buf);
+                    game.apply(&mut slot.state, o);
+                    slot.chance_steps += 1;
+                } else {
+                    let seat = player as usize;
+                    game.legal_actions(&slot.state, &mut self.legal[i]);
+                    if self.external[seat] {
+                        self.pending.push(i);
+                        break;
+                    }
+                    let bot = self.bots[i][seat].as_mut().ok_or_else(|| {
+                        EngineError::InvalidState(format!("no bot for seat {seat}"))
+                    })?;
+                    let action = bot.act(game, &slot.state, &self.legal[i]);
+                    if self.legal[i].binary_search(&action).is_err() {
+                        return Err(EngineError::InvalidState(format!(
+                            "{}: the bot in seat {seat} chose the illegal action {action}",
+                            G::ID
+                        )));
+                    }
+                    game.apply(&mut slot.state, action);
+                    slot.decisions += 1;
+                }
+                for bot in self.bots[i].iter_mut().flatten() {
+                    bot.observe(game, &slot.state);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `(game index, seat)` of every game waiting for an external decision, in slot order.
+    pub fn pending(&self) -> Vec<(u64, usize)> {
+        self.pending
+            .iter()
+            .map(|&i| {
+                let slot = &self.slots[i];
+                (slot.game_index, self.game.current_player(&slot.state) as usize)
+            })
+            .collect()
+    }
+
+    /// The observation of the waiting seat of every pending game.
+    pub fn observations(&self) -> Vec<Value> {
+        self.pending
+            .iter()
+            .map(|&i| {
+                let slot = &self.slots[i];
+                self.game.observation(&slot.state, self.game.current_player(&slot.state) as usize)
+            })
+            .collect()
+    }
+
+    /// The legal actions of every pending game.
+    pub fn legal_actions(&self) -> Vec<Vec<u32>> {
+        self.pending.iter().map(|&i| self.legal[i].clone()).collect()
+    }
+
+    /// Applies one action per pending game (all are checked before any is applied), then advances.
+    pub fn act(&mut self, actions: &[i64]) -> Result<()> {
+        if actions.len() != self.pending.len() {
+            return Err(EngineError::IllegalAction(format!(
+                "{} actions given for {} pending games",
+                actions.len(),
+                self.pending.len()
+            )));
+        }
+        let mut checked = Vec::with_capacity(actions.len());
+        for (&i, &a) in self.pending.iter().zip(actions) {
+            let ok = u32::try_from(a).ok().filter(|a| self.legal[i].binary_search(a).is_ok());
+            match ok {
+                Some(a) => checked.push(a),
+                None => {
+                    return Err(EngineError::IllegalAction(format!(
+                        "game {}: action {a} is not legal; legal: {:?}",
+                        self.slots[i].game_index, self.legal[i]
+                    )))
+                }
+            }
+        }
+        for (&i, &a) in self.pending.iter().zip(&checked) {
+            let game = &*self.game;
+            let slot = &mut self.slots[i];
+            game.apply(&mut slot.state, a);
+            slot.decisions += 1;
+            for bot in self.bots[i].iter_mut().flatten() {
+                bot.observe(game, &slot.state);
+            }
+        }
+        self.advance()
+    }
+
+    /// Games completed so far.
+    pub fn games_played(&self) -> u64 {
+        self.result.games_played
+    }
+
+    /// Whether every game is finished.
+    pub fn is_done(&self) -> bool {
+        self.slots.iter().all(|s| !s.active)
+    }
+
+    /// The results so far (complete once [`Lockstep::is_done`]); marks them interrupted otherwise.
+    pub fn take_result(&mut self) -> SimResult {
+        let mut result = std::mem::take(&mut self.result);
+        result.interrupted = !self.is_done();
+        result
+    }
+}
+
+/// Object-safe view of [`Lockstep`].
+pub trait AnyLockstep: Send {
+    /// See [`Lockstep::pending`].
+    fn pending(&self) -> Vec<(u64, usize)>;
+    /// See [`Lockstep::observations`].
+    fn observations(&self) -> Vec<Value>;
+    /// See [`Lockstep::legal_actions`].
+    fn legal_actions(&self) -> Vec<Vec<u32>>;
+    /// See [`Lockstep::act`].
+    fn act(&mut self, actions: &[i64]) -> Result<()>;
+    /// See [`Lockstep::games_played`].
+    fn games_played(&self) -> u64;
+    /// See [`Lockstep::is_done`].
+    fn is_done(&self) -> bool;
+    /// See [`Lockstep::take_result`].
+    fn take_result(&mut self) -> SimResult;
+}
+
+impl<G: Game> AnyLockstep for Lockstep<G> {
+    fn pending(&self) -> Vec<(u64, usize)> {
+        Lockstep::pending(self)
+    }
+    fn observations(&self) -> Vec<Value> {
+        Lockstep::observations(self)
+    }
+    fn legal_actions(&self) -> Vec<Vec<u32>> {
+        Lockstep::legal_actions(self)
+    }
+    fn act(&mut self, actions: &[i64]) -> Result<()> {
+        Lockstep::act(self, actions)
+    }
+    fn games_played(&self) -> u64 {
+        Lockstep::games_played(self)
+    }
+    fn is_done(&self) -> bool {
+        Lockstep::is_done(self)
+    }
+    fn take_result(&mut self) -> SimResult {
+        Lockstep::take_result(self)
+    }
+}

@@ -1,0 +1,67 @@
+"""Many machines: a run split into Ray tasks on a local cluster equals the local run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+import cardtable
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def local_cluster() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+@pytest.mark.usefixtures("local_cluster")
+@pytest.mark.parametrize("chunks", [None, 3, 7])
+def test_ray_run_equals_local_run(chunks: int | None) -> None:
+    kwargs = {
+        "players": 4,
+        "games": 5000,
+        "seed": 77,
+        "bots": ["greedy", "random", "random", "random"],
+        "progress": False,
+    }
+    local = cardtable.simulate("turn_the_tide", **kwargs)  # type: ignore[arg-type]
+    remote = cardtable.simulate(
+        "turn_the_tide", backend="ray", ray_chunks=chunks, **kwargs  # type: ignore[arg-type]
+    )
+    assert remote.seats == local.seats
+    assert remote.decisions == local.decisions
+    assert local.scores is not None and remote.scores is not None
+    np.testing.assert_array_equal(remote.scores, local.scores)
+    np.testing.assert_array_equal(remote.winners, local.winners)
+    np.testing.assert_array_equal(remote.lengths, local.lengths)
+
+
+@pytest.mark.usefixtures("local_cluster")
+def test_ray_summary_only_run() -> None:
+    local = cardtable.simulate(
+        "turn_the_tide", players=3, games=3000, keep_games=False, progress=False
+    )
+    remote = cardtable.simulate(
+        "turn_the_tide", players=3, games=3000, keep_games=False, progress=False, backend="ray"
+    )
+    assert remote.scores is None
+    assert remote.seats == local.seats
+
+
+def test_python_policies_are_local_only() -> None:
+    with pytest.raises(cardtable.InvalidOptionError):
+        cardtable.simulate(
+            "turn_the_tide",
+            players=3,
+            games=3,
+            bots=[lambda b: [x[0] for x in b.legal_actions], "random", "random"],
+            backend="ray",
+            progress=False,
+        )

@@ -1,0 +1,240 @@
+"""Batch simulation: determinism, agreement with per-step play, summaries, Python policies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cardtable
+from cardtable import InvalidOptionError, PolicyBatch
+from cardtable._rng import SplitMix64, derive_seed
+from tests.configs import ALL, IDS
+
+BOTS = {g.id: g.bots for g in cardtable.games()}
+
+
+def replay_random_game(
+    game: cardtable.GameProtocol, seed: int, index: int, first_policy: bool = False
+) -> list[int]:
+    """Game ``index`` of a run with ``seed`` and random bots, played through the per-step API."""
+    game_seed = derive_seed(seed, index)
+    rngs = [SplitMix64(derive_seed(game_seed, p + 1)) for p in range(game.players)]
+    state = game.new_state(seed=game_seed)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        p = state.current_player
+        if first_policy and p == 0:
+            state.apply(legal[0])
+        else:
+            state.apply(legal[rngs[p].below(len(legal))])
+    return state.scores
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_batch_games_are_the_seeded_games_of_the_reference(
+    game_id: str, config: dict[str, Any]
+) -> None:
+    result = cardtable.simulate(game_id, games=6, seed=42, progress=False, **config)
+    ref = cardtable.make(game_id, backend="reference", **config)
+    assert result.scores is not None
+    for g in range(6):
+        assert list(result.scores[g]) == replay_random_game(ref, 42, g)
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_same_result_for_any_thread_count(game_id: str, config: dict[str, Any]) -> None:
+    bots = [BOTS[game_id][-1]] + ["random"] * (config["players"] - 1)
+    runs = [
+        cardtable.simulate(
+            game_id, games=2500, seed=9, threads=t, bots=bots, progress=False, **config
+        )
+        for t in (1, 2, 3)
+    ]
+    for other in runs[1:]:
+        assert other.scores is not None and runs[0].scores is not None
+        np.testing.assert_array_equal(other.scores, runs[0].scores)
+        np.testing.assert_array_equal(other.winners, runs[0].winners)
+        np.testing.assert_array_equal(other.lengths, runs[0].lengths)
+        assert other.seats == runs[0].seats
+
+
+def test_summary_matches_the_arrays() -> None:
+    result = cardtable.simulate(
+        "turn_the_tide",
+        players=4,
+        games=3000,
+        bots=["greedy", "random", "random", "random"],
+        progress=False,
+    )
+    assert result.scores is not None and result.winners is not None
+    assert result.lengths is not None
+    assert result.games_played == 3000 and not result.interrupted
+    for s in result.seats:
+        col = result.scores[:, s.seat]
+        assert s.score_mean == pytest.approx(col.mean())
+        assert s.score_std == pytest.approx(col.std(ddof=1))
+        assert s.score_min == col.min() and s.score_max == col.max()
+        assert s.wins == result.winners[:, s.seat].sum()
+        assert s.win_rate_ci95[0] < s.win_rate < s.win_rate_ci95[1]
+    assert sum(s.win_share for s in result.seats) == pytest.approx(3000)
+    assert result.decisions == int(result.lengths.sum())
+    by_bot = {b.bot: b for b in result.by_bot}
+    assert by_bot["random"].seats == (1, 2, 3)
+    assert by_bot["random"].games == 9000
+    pooled = result.scores[:, 1:].ravel()
+    assert by_bot["random"].score_mean == pytest.approx(pooled.mean())
+    assert by_bot["random"].score_std == pytest.approx(pooled.std(ddof=1))
+    text = result.summary_table()
+    assert "greedy" in text and "random" in text and "3,000 games" in text
+
+
+def test_summary_only_runs_agree_with_full_runs() -> None:
+    full = cardtable.simulate("turn_the_tide", players=3, games=2100, seed=3, progress=False)
+    lean = cardtable.simulate(
+        "turn_the_tide", players=3, games=2100, seed=3, keep_games=False, progress=False
+    )
+    assert lean.scores is None and lean.winners is None and lean.lengths is None
+    assert lean.seats == full.seats
+    assert lean.decisions == full.decisions
+    with pytest.raises(InvalidOptionError):
+        lean.to_arrow()
+
+
+def test_heuristic_bots_beat_random() -> None:
+    for info in cardtable.games():
+        if len(info.bots) < 2:
+            continue
+        players = max(info.min_players, min(4, info.max_players))
+        for bot in info.bots[1:]:
+            result = cardtable.simulate(
+                info.id,
+                players=players,
+                games=4000,
+                bots=[bot] + ["random"] * (players - 1),
+                progress=False,
+            )
+            by_bot = {b.bot: b for b in result.by_bot}
+            assert by_bot[bot].win_rate_ci95[0] > by_bot["random"].win_rate_ci95[1], (
+                info.id,
+                bot,
+                by_bot,
+            )
+
+
+def test_python_policy_in_batches_matches_per_step_play() -> None:
+    calls: list[int] = []
+
+    def first_legal(batch: PolicyBatch) -> list[int]:
+        calls.append(len(batch))
+        assert all(s == 0 for s in batch.seats)
+        assert all(obs["seat"] == 0 for obs in batch.observations)
+        return [legal[0] for legal in batch.legal_actions]
+
+    result = cardtable.simulate(
+        "turn_the_tide",
+        players=4,
+        games=40,
+        seed=5,
+        bots=[first_legal, "random", "random", "random"],
+        batch_size=16,
+        progress=False,
+    )
+    assert result.bots[0] == "first_legal"
+    assert max(calls) == 16, "the policy is called with whole batches"
+    game = cardtable.make("turn_the_tide", players=4)
+    assert result.scores is not None
+    for g in range(40):
+        assert list(result.scores[g]) == replay_random_game(game, 5, g, first_policy=True)
+
+
+def test_python_policy_returning_an_illegal_action_is_refused() -> None:
+    def bad(batch: PolicyBatch) -> list[int]:
+        return [0] * len(batch)
+
+    with pytest.raises(cardtable.IllegalActionError):
+        cardtable.simulate(
+            "turn_the_tide", players=3, games=3, bots=[bad, "random", "random"], progress=False
+        )
+
+    def short(batch: PolicyBatch) -> list[int]:
+        return []
+
+    with pytest.raises(cardtable.IllegalActionError):
+        cardtable.simulate(
+            "turn_the_tide", players=3, games=3, bots=[short, "random", "random"], progress=False
+        )
+
+
+def test_progress_callback_and_stopping_early() -> None:
+    seen: list[tuple[int, int]] = []
+
+    def stop_soon(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return False
+
+    result = cardtable.simulate(
+        "turn_the_tide", players=4, games=3_000_000, threads=1, progress=stop_soon
+    )
+    assert seen and seen[0][1] == 3_000_000
+    assert result.interrupted
+    assert 0 < result.games_played < 3_000_000
+    assert result.lengths is not None
+    played = result.lengths > 0
+    assert played.sum() == result.games_played
+    assert result.to_arrow().num_rows == result.games_played
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"games": -1},
+        {"games": 1.5},
+        {"bots": ["random"] * 3},
+        {"bots": ["nonsense"] * 4},
+        {"bots": ["random:3"] * 4},
+        {"threads": 0},
+        {"seed": -1},
+        {"backend": "cluster"},
+        {"nonsense_option": 1},
+    ],
+)
+def test_bad_simulation_requests(kwargs: dict[str, Any]) -> None:
+    args: dict[str, Any] = {"games": 10, "players": 4, "progress": False, **kwargs}
+    with pytest.raises(InvalidOptionError):
+        cardtable.simulate("turn_the_tide", **args)
+
+
+def test_arrow_and_parquet_round_trip(tmp_path: Any) -> None:
+    import pyarrow.parquet as pq
+
+    result = cardtable.simulate("turn_the_tide", players=3, games=500, progress=False)
+    path = tmp_path / "runs.parquet"
+    result.to_parquet(path)
+    table = pq.read_table(path)
+    assert table.num_rows == 500
+    assert table.column_names == [
+        "game", "length", "score_0", "score_1", "score_2", "win_0", "win_1", "win_2",
+    ]
+    assert result.scores is not None
+    np.testing.assert_array_equal(table.column("score_1").to_numpy(), result.scores[:, 1])
+    assert table.schema.metadata[b"game_id"] == b"turn_the_tide"
+
+
+def test_builtin_bots_drive_states_of_both_backends(backend: str) -> None:
+    game = cardtable.make("turn_the_tide", players=3, backend=backend)  # type: ignore[arg-type]
+    state = game.new_state(seed=4)
+    bots = [cardtable.bot(game, "greedy", seat=p, seed=p) for p in range(3)]
+    while not state.is_terminal:
+        action = bots[state.current_player].act(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert state.winners
+    with pytest.raises(InvalidOptionError):
+        cardtable.bot(game, "nonsense", seat=0)
+    with pytest.raises(InvalidOptionError):
+        cardtable.bot(game, "greedy", seat=5)
+    fresh = game.new_state(seed=4)
+    with pytest.raises(cardtable.IllegalActionError):
+        bots[(fresh.current_player + 1) % 3].act(fresh)
