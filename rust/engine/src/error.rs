@@ -17,7 +17,9 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::IllegalAction(m) | Self::InvalidOption(m) | Self::InvalidState(m) => f.write_str(m),
+            Self::IllegalAction(m) | Self::InvalidOption(m) | Self::InvalidState(m) => {
+                f.write_str(m)
+            }
         }
     }
 }

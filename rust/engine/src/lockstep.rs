@@ -38,7 +38,12 @@ pub struct Lockstep<G: Game> {
 
 impl<G: Game> Lockstep<G> {
     /// Prepares `config.games` games; seats whose bot spec is `None` in `bots` are external.
-    pub fn new(game: Arc<G>, config: SimConfig, bots: Vec<Option<String>>, batch: usize) -> Result<Self> {
+    pub fn new(
+        game: Arc<G>,
+        config: SimConfig,
+        bots: Vec<Option<String>>,
+        batch: usize,
+    ) -> Result<Self> {
         let n = game.players();
         if bots.len() != n {
             return Err(EngineError::InvalidOption(format!(
@@ -48,7 +53,9 @@ impl<G: Game> Lockstep<G> {
             )));
         }
         if batch == 0 {
-            return Err(EngineError::InvalidOption("batch size must be at least 1".into()));
+            return Err(EngineError::InvalidOption(
+                "batch size must be at least 1".into(),
+            ));
         }
         let width = batch.min(config.games.max(1) as usize);
         let mut seat_bots = Vec::with_capacity(width);
@@ -62,12 +69,28 @@ impl<G: Game> Lockstep<G> {
         let g = config.games as usize;
         let result = SimResult {
             seats: vec![
-                SeatStats { score_min: i64::MAX, score_max: i64::MIN, ..Default::default() };
+                SeatStats {
+                    score_min: i64::MAX,
+                    score_max: i64::MIN,
+                    ..Default::default()
+                };
                 n
             ],
-            scores: if config.keep_games { vec![0; g * n] } else { Vec::new() },
-            winners: if config.keep_games { vec![0; g * n] } else { Vec::new() },
-            lengths: if config.keep_games { vec![0; g] } else { Vec::new() },
+            scores: if config.keep_games {
+                vec![0; g * n]
+            } else {
+                Vec::new()
+            },
+            winners: if config.keep_games {
+                vec![0; g * n]
+            } else {
+                Vec::new()
+            },
+            lengths: if config.keep_games {
+                vec![0; g]
+            } else {
+                Vec::new()
+            },
             ..Default::default()
         };
         let mut me = Self {
@@ -98,7 +121,11 @@ impl<G: Game> Lockstep<G> {
         let seed = derive_seed(self.config.seed, game_index);
         for (seat, bot) in self.bots[i].iter_mut().enumerate() {
             if let Some(b) = bot {
-                b.reset(&*self.game, seat, SplitMix64::new(derive_seed(seed, seat as u64 + 1)));
+                b.reset(
+                    &*self.game,
+                    seat,
+                    SplitMix64::new(derive_seed(seed, seat as u64 + 1)),
+                );
             }
         }
         Slot {
@@ -195,7 +222,10 @@ impl<G: Game> Lockstep<G> {
             .iter()
             .map(|&i| {
                 let slot = &self.slots[i];
-                (slot.game_index, self.game.current_player(&slot.state) as usize)
+                (
+                    slot.game_index,
+                    self.game.current_player(&slot.state) as usize,
+                )
             })
             .collect()
     }
@@ -206,14 +236,18 @@ impl<G: Game> Lockstep<G> {
             .iter()
             .map(|&i| {
                 let slot = &self.slots[i];
-                self.game.observation(&slot.state, self.game.current_player(&slot.state) as usize)
+                self.game
+                    .observation(&slot.state, self.game.current_player(&slot.state) as usize)
             })
             .collect()
     }
 
     /// The legal actions of every pending game.
     pub fn legal_actions(&self) -> Vec<Vec<u32>> {
-        self.pending.iter().map(|&i| self.legal[i].clone()).collect()
+        self.pending
+            .iter()
+            .map(|&i| self.legal[i].clone())
+            .collect()
     }
 
     /// Applies one action per pending game (all are checked before any is applied), then advances.
@@ -227,7 +261,9 @@ impl<G: Game> Lockstep<G> {
         }
         let mut checked = Vec::with_capacity(actions.len());
         for (&i, &a) in self.pending.iter().zip(actions) {
-            let ok = u32::try_from(a).ok().filter(|a| self.legal[i].binary_search(a).is_ok());
+            let ok = u32::try_from(a)
+                .ok()
+                .filter(|a| self.legal[i].binary_search(a).is_ok());
             match ok {
                 Some(a) => checked.push(a),
                 None => {

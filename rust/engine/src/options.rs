@@ -52,7 +52,11 @@ pub struct OptionReader<'a> {
 impl<'a> OptionReader<'a> {
     /// Wraps the given options of game `game`.
     pub fn new(game: &'static str, given: &'a Map<String, Value>) -> Self {
-        Self { game, given, used: Vec::new() }
+        Self {
+            game,
+            given,
+            used: Vec::new(),
+        }
     }
 
     fn bad(&self, name: &str, expected: &str, v: &Value) -> EngineError {
@@ -121,7 +125,10 @@ impl<'a> OptionReader<'a> {
     ) -> Result<usize> {
         match self.get(name) {
             None => Ok(default),
-            Some(v) => match v.as_str().and_then(|s| choices.iter().position(|c| *c == s)) {
+            Some(v) => match v
+                .as_str()
+                .and_then(|s| choices.iter().position(|c| *c == s))
+            {
                 Some(i) => Ok(i),
                 None => Err(self.bad(name, &format!("one of {choices:?}"), v)),
             },
@@ -130,8 +137,11 @@ impl<'a> OptionReader<'a> {
 
     /// Fails on any option that was given but never read.
     pub fn finish(self) -> Result<()> {
-        let mut unknown: Vec<&String> =
-            self.given.keys().filter(|k| !self.used.contains(&k.as_str())).collect();
+        let mut unknown: Vec<&String> = self
+            .given
+            .keys()
+            .filter(|k| !self.used.contains(&k.as_str()))
+            .collect();
         unknown.sort();
         match unknown.first() {
             None => Ok(()),

@@ -8,7 +8,11 @@ fn vectors() -> Value {
 }
 
 fn u64s(v: &Value) -> Vec<u64> {
-    v.as_array().expect("array").iter().map(|x| x.as_u64().expect("u64")).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_u64().expect("u64"))
+        .collect()
 }
 
 #[test]
@@ -43,8 +47,9 @@ fn pick_weighted_matches_vectors() {
             .iter()
             .map(|p| (p[0].as_u64().expect("o") as u32, p[1].as_u64().expect("w")))
             .collect();
-        let got: Vec<u64> =
-            (0..20).map(|_| u64::from(rng.pick_weighted(&weights).expect("non-empty"))).collect();
+        let got: Vec<u64> = (0..20)
+            .map(|_| u64::from(rng.pick_weighted(&weights).expect("non-empty")))
+            .collect();
         assert_eq!(got, u64s(&case["outputs"]));
     }
 }
@@ -54,7 +59,10 @@ fn derive_seed_matches_vectors() {
     let v = vectors();
     for case in v["derive_seed"].as_array().expect("cases") {
         let seed = case["seed"].as_u64().expect("seed");
-        let got: Vec<u64> = u64s(&case["index"]).into_iter().map(|i| derive_seed(seed, i)).collect();
+        let got: Vec<u64> = u64s(&case["index"])
+            .into_iter()
+            .map(|i| derive_seed(seed, i))
+            .collect();
         assert_eq!(got, u64s(&case["outputs"]));
     }
 }
