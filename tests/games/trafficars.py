@@ -1,0 +1,986 @@
+"""Rule scenarios of Trafficars, the traffic jam (rules doc ``rules/trafficars.md``, game 1).
+
+Every state starts without a seed, so every chance node is explicit: the tests choose the lane
+starters and the hands, commit the cards they want and make the resolution decisions, then check
+the exact lanes, car counts and penalties the rules and ``docs/games/trafficars.md`` prescribe.
+Lanes are written as in the observation: a list of places front to end, each a list of card ids
+bottom to top, or ``None`` for a free place.
+
+Card ids: cars 1..50 (number = id), trailers 51/52/53 (numbers 10/20/30), ambulances 54-56,
+police cars 57-59, tow trucks 60-62.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
+from cardtable.errors import IllegalActionError, InvalidOptionError
+
+TRAILER_10, TRAILER_20, TRAILER_30 = 51, 52, 53
+AMBULANCE_A, AMBULANCE_B = 54, 55
+POLICE_A, POLICE_B, POLICE_C = 57, 58, 59
+TOW_A, TOW_B, TOW_C = 60, 61, 62
+
+LANE_0, LANE_1, LANE_2 = 100, 101, 102
+FREE_0, FREE_1, FREE_2 = 110, 111, 112
+
+
+# ----- helpers -----
+
+
+def new_game(backend: Backend, players: int = 3, **options: Any) -> GameProtocol:
+    return cardtable.make("trafficars", players=players, backend=backend, **options)
+
+
+def start(
+    backend: Backend, starters: Sequence[int], hands: Sequence[Sequence[int]], **options: Any
+) -> StateProtocol:
+    """A new game with the given lane starters and hands dealt (one hand per seat).
+
+    The hand size is the length of the hands: the game lasts that many turns.
+    """
+    game = new_game(backend, players=len(hands), hand_size=len(hands[0]), **options)
+    state = game.new_state()
+    for card in starters:
+        assert state.is_chance_node
+        state.apply(card)
+    for hand in hands:
+        for card in hand:
+            assert state.is_chance_node
+            state.apply(card)
+    assert not state.is_chance_node
+    return state
+
+
+def commit(state: StateProtocol, plays: Sequence[int]) -> None:
+    """Commits ``plays[seat]`` for every seat, checking that the seats are asked in seat order."""
+    for seat, card in enumerate(plays):
+        assert view(state)["decision"] == "commit"
+        assert state.current_player == seat
+        state.apply(card, player=seat)
+
+
+def decide(
+    state: StateProtocol, owner: int, decision: str, options: list[int], choice: int
+) -> None:
+    """Checks the pending resolution decision, then makes ``choice``."""
+    assert view(state)["phase"] == "resolve"
+    assert state.current_player == owner
+    assert view(state)["decision"] == decision
+    assert state.legal_actions() == options
+    state.apply(choice, player=owner)
+
+
+def play_turn(state: StateProtocol, plays: Sequence[int]) -> None:
+    """A turn in which every card is resolved without a choice."""
+    turn = view(state)["turn"]
+    commit(state, plays)
+    assert view(state)["turn"] == turn + 1, "the turn needed a resolution decision"
+
+
+def view(state: StateProtocol, seat: int = 0) -> Mapping[str, Any]:
+    """The observation of ``seat`` (seat 0 by default, for the public parts)."""
+    return state.observation(seat)
+
+
+def lanes(state: StateProtocol) -> list[Any]:
+    return list(view(state)["lanes"])
+
+
+def penalties(state: StateProtocol) -> list[int]:
+    return list(view(state)["penalties"])
+
+
+def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
+    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(action, player=player)
+    assert state.to_dict() == before
+
+
+# ----- setup: options, deck and deal -----
+
+
+def test_options_list_all_six_with_their_effective_values(backend: Backend) -> None:
+    assert new_game(backend).options == {
+        "max_number": 50,
+        "hand_size": 10,
+        "lanes": 3,
+        "special_cards": True,
+        "max_cars": 4,
+        "too_low": "take",
+    }
+    game = new_game(backend, 2, max_cars=None, too_low="insert", lanes=2, special_cards=False)
+    assert game.options["max_cars"] is None
+    assert game.options["too_low"] == "insert"
+    assert game.num_actions == 115
+
+
+def test_lane_starters_are_dealt_first_and_are_cars_only(backend: Backend) -> None:
+    state = new_game(backend, 2, hand_size=2).new_state()
+    assert state.current_player == CHANCE
+    assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
+    assert state.action_label(7) == "lane 0 starts with 7"
+    assert state.action_label(54) == "lane 0 starts with 54"
+    assert state.action_label(0) == "action 0"
+    assert state.action_label(100) == "action 100"
+    observation = view(state)
+    assert observation["phase"] == "deal"
+    assert observation["decision"] is None
+    assert observation["turn"] == 0
+    assert observation["lanes"] == [[], [], []]
+    assert observation["place_cars"] == [[], [], []]
+    assert observation["cars"] == [0, 0, 0]
+    assert observation["hand"] == []
+    state.apply(7)
+    assert lanes(state) == [[[7]], [], []]
+    assert view(state)["place_cars"] == [[1], [], []]
+    assert view(state)["cars"] == [1, 0, 0]
+    assert state.action_label(8) == "lane 1 starts with 8"
+    assert 7 not in state.legal_actions()
+    state.apply(8)
+    state.apply(9)
+    left = [card for card in range(1, 63) if card not in (7, 8, 9)]
+    assert state.chance_outcomes() == [(card, 1 / 59) for card in left]
+    assert state.action_label(54) == "deal 54 to seat 0"
+
+
+def test_seat_0_is_dealt_its_hand_first(backend: Backend) -> None:
+    state = new_game(backend, 2, hand_size=2).new_state()
+    for card in (7, 8, 9, 60, 54):
+        state.apply(card)
+    assert view(state, 0)["hand"] == [54, 60]
+    assert state.action_label(1) == "deal 1 to seat 1"
+    state.apply(51)
+    assert view(state, 1)["hand"] == [51]
+    assert view(state, 0)["hand"] == [54, 60]
+    state.apply(1)
+    assert view(state)["phase"] == "commit"
+    assert view(state)["decision"] == "commit"
+    assert state.current_player == 0
+    assert state.to_dict()["state"]["hands"] == [[54, 60], [1, 51]]
+
+
+@pytest.mark.parametrize(
+    ("options", "hand_cards"),
+    [
+        ({"max_number": 10}, [*range(4, 11), 51, *range(54, 63)]),
+        ({"max_number": 20}, [*range(4, 21), 51, 52, *range(54, 63)]),
+        ({"max_number": 30}, [*range(4, 31), 51, 52, 53, *range(54, 63)]),
+        ({"special_cards": False}, list(range(4, 51))),
+        ({"max_number": 20, "special_cards": False}, list(range(4, 21))),
+    ],
+)
+def test_the_deck_follows_max_number_and_special_cards(
+    backend: Backend, options: dict[str, Any], hand_cards: list[int]
+) -> None:
+    state = new_game(backend, 3, hand_size=2, **options).new_state()
+    max_number = options.get("max_number", 50)
+    assert state.legal_actions() == list(range(1, max_number + 1))
+    for card in (1, 2, 3):
+        state.apply(card)
+    assert state.legal_actions() == hand_cards
+
+
+def test_max_number_20_hand_size_5_deals_and_plays_five_turns(backend: Backend) -> None:
+    game = new_game(backend, 3, max_number=20, hand_size=5)
+    state = game.new_state(seed=4)
+    turns = 0
+    while not state.is_terminal:
+        if view(state)["decision"] == "commit" and state.current_player == 0:
+            assert view(state)["turn"] == turns
+            turns += 1
+        assert all(card <= 20 or card in (51, 52) or card >= 54 for card in view(state)["hand"])
+        state.apply(state.legal_actions()[0])
+    assert turns == 5
+    assert view(state)["turn"] == 5
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 5, "lanes": 2},
+        {"players": 5, "hand_size": 12},
+        {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 4},
+        {"players": 5, "max_number": 10, "hand_size": 4},
+    ],
+)
+def test_a_deck_too_small_for_the_deal_is_an_invalid_option(
+    backend: Backend, options: dict[str, Any]
+) -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars", backend=backend, **options)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 4, "lanes": 2},
+        {"players": 5, "hand_size": 11},
+        {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 3},
+        {"players": 5, "max_number": 10, "hand_size": 3},
+    ],
+)
+def test_a_deck_just_large_enough_is_accepted(backend: Backend, options: dict[str, Any]) -> None:
+    game = cardtable.make("trafficars", backend=backend, **options)
+    state = game.new_state(seed=1)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[-1])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 1},
+        {"players": 6},
+        {"players": 3, "max_number": 4},
+        {"players": 3, "max_number": 51},
+        {"players": 3, "hand_size": 0},
+        {"players": 3, "hand_size": 31},
+        {"players": 3, "lanes": 0},
+        {"players": 3, "lanes": 6},
+        {"players": 3, "max_cars": 0},
+        {"players": 3, "max_cars": 51},
+        {"players": 3, "max_cars": "4"},
+        {"players": 3, "max_cars": True},
+        {"players": 3, "special_cards": 1},
+        {"players": 3, "too_low": "skip"},
+        {"players": 3, "too_low": None},
+        {"players": 3, "lanes": 2.0},
+        {"players": 3, "rush_hour": False},
+    ],
+)
+def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars", backend=backend, **options)
+
+
+# ----- a turn: commit, reveal, resolution order -----
+
+
+def test_players_commit_in_seat_order_and_the_card_leaves_the_hand(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[11, 12], [21, 22], [31, 32]])
+    assert state.current_player == 0
+    assert state.legal_actions() == [11, 12]
+    assert state.action_label(37) == "play 37"
+    assert state.action_label(100) == "action 100"
+    state.apply(12)
+    assert view(state, 0)["hand"] == [11]
+    assert view(state, 0)["own_commitment"] == 12
+    assert view(state, 1)["own_commitment"] is None
+    assert view(state, 1)["committed"] == [True, False, False]
+    assert view(state, 1)["revealed"] is None
+    assert state.to_dict()["state"]["commitments"] == [12, None, None]
+    assert state.to_dict()["state"]["hands"] == [[11], [21, 22], [31, 32]]
+    assert state.current_player == 1
+    assert state.legal_actions() == [21, 22]
+    state.apply(22)
+    state.apply(32)
+    assert lanes(state) == [[[10], [12]], [[20], [22]], [[30], [32]]]
+    observation = view(state)
+    assert observation["turn"] == 1
+    assert observation["revealed"] is None
+    assert observation["committed"] == [False, False, False]
+    assert observation["own_commitment"] is None
+    assert state.to_dict()["state"]["commitments"] == [None, None, None]
+
+
+def test_committing_is_a_decision_even_with_one_card_in_hand(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[11], [21], [31]])
+    assert state.current_player == 0
+    assert state.legal_actions() == [11]
+    commit(state, [11, 21, 31])
+    assert state.is_terminal
+    assert state.history == [10, 20, 30, 11, 21, 31, 11, 21, 31]
+
+
+def test_a_pending_commitment_stays_hidden_from_the_others(backend: Backend) -> None:
+    views = []
+    for card in (11, 12):
+        state = start(backend, [10, 20, 30], [[11, 12], [21, 22], [31, 32]])
+        state.apply(card)
+        assert view(state, 0)["own_commitment"] == card
+        views.append((view(state, 1), view(state, 2)))
+    assert views[0] == views[1]
+
+
+def test_the_observation_hides_the_other_hands(backend: Backend) -> None:
+    one = start(backend, [10, 20, 30], [[11, 12], [21, 22], [31, 32]])
+    other = start(backend, [10, 20, 30], [[11, 12], [23, 24], [31, 32]])
+    assert one.observation(0) == other.observation(0)
+    assert one.observation(2) == other.observation(2)
+    assert one.observation(1) != other.observation(1)
+    assert set(one.observation(0)) == {
+        "seat",
+        "phase",
+        "decision",
+        "turn",
+        "hand",
+        "lanes",
+        "place_cars",
+        "cars",
+        "penalties",
+        "committed",
+        "own_commitment",
+        "revealed",
+        "resolving",
+        "queue",
+    }
+    assert one.observation(2)["seat"] == 2
+    assert set(one.to_dict()["state"]) == {
+        "phase",
+        "turn",
+        "lanes",
+        "place_cars",
+        "penalties",
+        "revealed",
+        "queue",
+        "hands",
+        "commitments",
+    }
+
+
+def test_specials_resolve_first_ambulance_police_tow_truck_then_numbers(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[15, 16], [TOW_A, 17], [POLICE_A, 18], [AMBULANCE_A, 19]])
+    commit(state, [15, TOW_A, POLICE_A, AMBULANCE_A])
+    observation = view(state, 1)
+    assert observation["phase"] == "resolve"
+    assert observation["revealed"] == [15, TOW_A, POLICE_A, AMBULANCE_A]
+    assert observation["queue"] == [3, 2, 1, 0]
+    assert observation["resolving"] == AMBULANCE_A
+    assert observation["committed"] == [False] * 4
+    assert state.to_dict()["state"]["commitments"] == [None] * 4
+    assert state.action_label(LANE_1) == "ambulance to lane 1"
+    decide(state, 3, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [[AMBULANCE_A], [10]]
+    assert view(state)["queue"] == [2, 1, 0]
+    assert view(state)["resolving"] == POLICE_A
+    assert state.action_label(LANE_2) == "police to lane 2"
+    decide(state, 2, "police", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state)[2] == [[30], [POLICE_A]]
+    assert view(state)["resolving"] == TOW_A
+    assert state.action_label(LANE_1) == "tow truck to lane 1"
+    decide(state, 1, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [None, [TOW_A, 20]]
+    # 15: the end of lane 0 (10) is the closest smaller number; lane 2 ends in a police car and
+    # the free place at the front of lane 1 are open.
+    assert view(state)["queue"] == [0]
+    assert state.action_label(LANE_0) == "to lane 0"
+    assert state.action_label(FREE_1) == "fill the free place in lane 1"
+    decide(state, 0, "target", [LANE_0, LANE_2, FREE_1], FREE_1)
+    observation = view(state)
+    assert observation["lanes"] == [[[AMBULANCE_A], [10]], [[15], [TOW_A, 20]], [[30], [POLICE_A]]]
+    assert observation["place_cars"] == [[1, 1], [1, 1], [1, 1]]
+    assert observation["turn"] == 1
+    assert observation["revealed"] is None
+    assert observation["resolving"] is None
+    assert observation["queue"] == []
+    assert observation["phase"] == "commit"
+
+
+def test_equal_specials_resolve_in_seat_order(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[AMBULANCE_B], [AMBULANCE_A], [12]])
+    commit(state, [AMBULANCE_B, AMBULANCE_A, 12])
+    assert view(state)["queue"] == [0, 1, 2]
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
+    decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state) == [[[10], [12]], [[AMBULANCE_B, AMBULANCE_A], [20]], [[30]]]
+
+
+def test_a_car_and_a_trailer_of_equal_number_resolve_in_seat_order(backend: Backend) -> None:
+    # The car of seat 0 first: it follows 5, and the trailer (10) no longer fits anywhere.
+    state = start(backend, [5, 30, 40], [[10], [TRAILER_10], [41]])
+    commit(state, [10, TRAILER_10, 41])
+    assert lanes(state)[0] == [[5], [10]]
+    assert view(state)["queue"] == [1, 2]
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state) == [[[TRAILER_10]], [[30]], [[40], [41]]]
+    assert penalties(state) == [0, 2, 0]
+    # The trailer of seat 0 first: it is stacked on 5, and the car 10 no longer fits.
+    state = start(backend, [5, 30, 40], [[TRAILER_10], [10], [41]])
+    commit(state, [TRAILER_10, 10, 41])
+    assert lanes(state)[0] == [[5, TRAILER_10]]
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state) == [[[5, TRAILER_10]], [[10]], [[40], [41]]]
+    assert penalties(state) == [0, 1, 0]
+
+
+# ----- placing numbered cards: rules 1 and 2 -----
+
+
+def test_a_card_follows_the_closest_smaller_end_number(backend: Backend) -> None:
+    # 22 resolves before 25: both go to lane 1, whose end is the closest below them.
+    state = start(backend, [10, 20, 30], [[25], [22], [35]])
+    commit(state, [25, 22, 35])
+    assert lanes(state) == [[[10]], [[20], [22], [25]], [[30], [35]]]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_cards_of_one_turn_resolve_in_increasing_number(backend: Backend) -> None:
+    # 11 goes first and makes lane 0 end at 11; 12 and 14 follow it.
+    state = start(backend, [10, 20, 30], [[14], [12], [11]])
+    commit(state, [14, 12, 11])
+    assert lanes(state)[0] == [[10], [11], [12], [14]]
+
+
+def test_equal_closest_numbers_let_the_owner_choose(backend: Backend) -> None:
+    # The trailer 20 follows 15 in lane 1; then lanes 0 and 1 both end at 20.
+    state = start(backend, [20, 15, 40], [[TRAILER_20], [23], [41]])
+    commit(state, [TRAILER_20, 23, 41])
+    assert lanes(state)[1] == [[15, TRAILER_20]]
+    assert state.action_label(LANE_1) == "to lane 1"
+    decide(state, 1, "target", [LANE_0, LANE_1], LANE_1)
+    assert lanes(state) == [[[20]], [[15, TRAILER_20], [23]], [[40], [41]]]
+
+
+# ----- rule 3: lane full -----
+
+
+def test_a_car_into_a_lane_with_four_cars_takes_the_lane(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[11, 14], [12, 15], [13, 31]])
+    play_turn(state, [11, 12, 13])
+    assert lanes(state)[0] == [[10], [11], [12], [13]]
+    assert view(state)["cars"] == [4, 1, 1]
+    commit(state, [14, 15, 31])
+    assert lanes(state) == [[[14], [15]], [[20]], [[30], [31]]]
+    assert penalties(state) == [4, 0, 0]
+    assert state.is_terminal
+    assert state.scores == [4, 0, 0]
+    assert state.winners == [1, 2]
+
+
+def test_max_cars_sets_when_a_lane_is_full(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[11], [12], [31]], max_cars=2)
+    commit(state, [11, 12, 31])
+    assert lanes(state) == [[[12]], [[20]], [[30], [31]]]
+    assert penalties(state) == [0, 2, 0]
+
+
+def test_without_max_cars_lanes_grow_without_limit(backend: Backend) -> None:
+    hands = [[11, 14, AMBULANCE_A], [12, 15, POLICE_A], [13, 16, TOW_A]]
+    state = start(backend, [10, 20, 30], hands, max_cars=None)
+    play_turn(state, [11, 12, 13])
+    play_turn(state, [14, 15, 16])
+    assert view(state)["cars"] == [7, 1, 1]
+    commit(state, [AMBULANCE_A, POLICE_A, TOW_A])
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert view(state)["cars"] == [8, 1, 1]
+    decide(state, 1, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert view(state)["cars"] == [9, 1, 1]
+    decide(state, 2, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    cars = [[c] for c in range(10, 17)]
+    assert lanes(state)[0] == [[AMBULANCE_A], *cars, [TOW_A, POLICE_A]]
+    # The tow truck left alone counts 2: it added one car to the lane.
+    assert view(state)["place_cars"][0] == [1] * 8 + [2]
+    assert view(state)["cars"] == [10, 1, 1]
+    assert penalties(state) == [0, 0, 0]
+    assert state.winners == [0, 1, 2]
+
+
+# ----- rule 4: too low -----
+
+
+def test_a_too_low_card_takes_a_lane_of_the_owners_choice(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[5], [21], [31]])
+    commit(state, [5, 21, 31])
+    observation = view(state, 2)
+    assert observation["resolving"] == 5
+    assert observation["queue"] == [0, 1, 2]
+    assert state.action_label(LANE_1) == "take lane 1"
+    decide(state, 0, "take", [LANE_0, LANE_1, LANE_2], LANE_1)
+    # 21 resolves after 5: lane 1 now ends at 5, so 21 follows 10 in lane 0.
+    assert lanes(state) == [[[10], [21]], [[5]], [[30], [31]]]
+    assert penalties(state) == [1, 0, 0]
+    assert state.winners == [1, 2]
+
+
+def test_a_too_low_trailer_starts_the_lane_it_takes(backend: Backend) -> None:
+    state = start(backend, [11, 20, 30], [[TRAILER_10], [21], [31]])
+    commit(state, [TRAILER_10, 21, 31])
+    decide(state, 0, "take", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state) == [[[TRAILER_10]], [[20], [21]], [[30], [31]]]
+    assert penalties(state) == [1, 0, 0]
+
+
+def test_too_low_insert_puts_the_card_in_order_skipping_open_stacks(backend: Backend) -> None:
+    hands = [[AMBULANCE_A, 12], [27, 34], [33, 28]]
+    state = start(backend, [31, 25, 36], hands, too_low="insert")
+    commit(state, [AMBULANCE_A, 27, 33])
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state) == [[[31], [33]], [[25], [27]], [[AMBULANCE_A], [36]]]
+    commit(state, [12, 34, 28])
+    assert state.action_label(LANE_2) == "insert into lane 2"
+    decide(state, 0, "insert", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state) == [[[31], [33], [34]], [[25], [27], [28]], [[AMBULANCE_A], [12], [36]]]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_insert_goes_before_an_equal_number_and_ignores_the_car_limit(backend: Backend) -> None:
+    hands = [[21, TRAILER_20], [22, 41], [23, 42]]
+    state = start(backend, [20, 30, 40], hands, too_low="insert")
+    play_turn(state, [21, 22, 23])
+    commit(state, [TRAILER_20, 41, 42])
+    decide(state, 0, "insert", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state) == [
+        [[TRAILER_20], [20], [21], [22], [23]],
+        [[30]],
+        [[40], [41], [42]],
+    ]
+    assert view(state)["cars"] == [5, 1, 3]
+    assert penalties(state) == [0, 0, 0]
+
+
+# ----- rule 5: trailers -----
+
+
+def test_a_trailer_is_stacked_and_never_makes_a_lane_full(backend: Backend) -> None:
+    state = start(backend, [15, 30, 40], [[16, TRAILER_20], [17, 21], [18, 41]])
+    play_turn(state, [16, 17, 18])
+    commit(state, [TRAILER_20, 21, 41])
+    # The trailer joins the 4-car lane 0 without a penalty; 21 then follows its 20 and takes
+    # the full lane, trailer included.
+    assert lanes(state) == [[[21]], [[30]], [[40], [41]]]
+    assert penalties(state) == [0, 5, 0]
+
+
+def test_a_trailer_on_a_full_lane_counts_no_car(backend: Backend) -> None:
+    state = start(backend, [15, 30, 40], [[16, TRAILER_20], [17, 31], [18, 41]])
+    play_turn(state, [16, 17, 18])
+    play_turn(state, [TRAILER_20, 31, 41])
+    assert lanes(state)[0] == [[15], [16], [17], [18, TRAILER_20]]
+    assert view(state)["place_cars"][0] == [1, 1, 1, 1]
+    assert view(state)["cars"] == [4, 2, 2]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_a_trailer_on_a_police_car_cancels_the_open_lane(backend: Backend) -> None:
+    state = start(backend, [5, 25, 40], [[POLICE_A], [TRAILER_30], [35]])
+    commit(state, [POLICE_A, TRAILER_30, 35])
+    decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # The trailer 30 may follow 25 (closest) or go to the open lane 0.
+    decide(state, 1, "target", [LANE_0, LANE_1], LANE_0)
+    # Lane 0 now ends at 30, no longer open: 35 must follow it.
+    assert state.is_terminal
+    assert lanes(state) == [[[5], [POLICE_A, TRAILER_30], [35]], [[25]], [[40]]]
+
+
+# ----- ambulance -----
+
+
+def test_an_ambulance_goes_to_the_front_and_does_not_open_the_lane(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[AMBULANCE_A], [25], [5]])
+    commit(state, [AMBULANCE_A, 25, 5])
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [[AMBULANCE_A], [20]]
+    # Lane 1 ends at 20: 5 fits no lane.
+    decide(state, 2, "take", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state) == [[[5]], [[AMBULANCE_A], [20], [25]], [[30]]]
+    assert penalties(state) == [0, 0, 1]
+
+
+def test_an_ambulance_making_a_fifth_car_takes_the_other_cards(backend: Backend) -> None:
+    hands = [[33, 12], [35, AMBULANCE_A], [38, AMBULANCE_B]]
+    state = start(backend, [10, 30, 45], hands)
+    play_turn(state, [33, 35, 38])
+    assert lanes(state)[1] == [[30], [33], [35], [38]]
+    commit(state, [12, AMBULANCE_A, AMBULANCE_B])
+    assert view(state)["queue"] == [1, 2, 0]
+    decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [[AMBULANCE_A]]
+    assert penalties(state) == [0, 4, 0]
+    # A second ambulance of this turn is stacked on the first.
+    decide(state, 2, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [[AMBULANCE_A, AMBULANCE_B]]
+    assert view(state)["cars"] == [1, 1, 1]
+    # Lane 1 now shows ambulances: open for 12, as well as lane 0 ending at 10.
+    decide(state, 0, "target", [LANE_0, LANE_1], LANE_1)
+    assert lanes(state) == [[[10]], [[AMBULANCE_A, AMBULANCE_B], [12]], [[45]]]
+    assert penalties(state) == [0, 4, 0]
+    assert state.winners == [0, 2]
+
+
+def test_an_ambulance_of_an_earlier_turn_is_not_stacked_on(backend: Backend) -> None:
+    hands = [[AMBULANCE_A, 11], [AMBULANCE_B, 21], [31, 32]]
+    state = start(backend, [10, 20, 30], hands)
+    commit(state, [AMBULANCE_A, 21, 31])
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    commit(state, [11, AMBULANCE_B, 32])
+    decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state) == [
+        [[AMBULANCE_B], [AMBULANCE_A], [10], [11]],
+        [[20], [21]],
+        [[30], [31], [32]],
+    ]
+
+
+def test_an_ambulance_counts_a_tow_truck_left_alone_as_two_cars(backend: Backend) -> None:
+    # Lane 0 = 12, 15, tow truck carrying 20 (2 cars) = 4 cars; the ambulance makes 5.
+    hands = [[15, TOW_A, 16], [20, 33, AMBULANCE_A], [42, 43, 44]]
+    state = start(backend, [12, 30, 41], hands)
+    play_turn(state, [15, 20, 42])
+    commit(state, [TOW_A, 33, 43])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert view(state)["place_cars"][0] == [1, 1, 2]
+    commit(state, [16, AMBULANCE_A, 44])
+    decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # 16 follows the ambulance alone in the open lane 0 (no smaller end number elsewhere).
+    assert lanes(state) == [[[AMBULANCE_A], [16]], [[30], [33]], [[41], [42], [43], [44]]]
+    assert penalties(state) == [0, 4, 0]
+
+
+# ----- police car -----
+
+
+def test_a_police_car_goes_to_the_end_and_opens_the_lane(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[POLICE_A], [35], [5]])
+    commit(state, [POLICE_A, 35, 5])
+    decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # 5 may follow the police car (any number may); 35 then follows 30, the closest below it.
+    assert state.is_terminal
+    assert lanes(state) == [[[10], [POLICE_A], [5]], [[20]], [[30], [35]]]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_a_police_car_avoids_full_lanes_and_stacks_on_one_of_this_turn(backend: Backend) -> None:
+    hands = [[11, POLICE_A], [12, POLICE_B], [13, POLICE_C]]
+    state = start(backend, [10, 20, 30], hands)
+    play_turn(state, [11, 12, 13])
+    commit(state, [POLICE_A, POLICE_B, POLICE_C])
+    assert state.action_label(LANE_0) == "police to lane 0"
+    decide(state, 0, "police", [LANE_1, LANE_2], LANE_1)
+    decide(state, 1, "police", [LANE_1, LANE_2], LANE_1)
+    decide(state, 2, "police", [LANE_1, LANE_2], LANE_2)
+    assert lanes(state) == [
+        [[10], [11], [12], [13]],
+        [[20], [POLICE_A, POLICE_B]],
+        [[30], [POLICE_C]],
+    ]
+    assert view(state)["cars"] == [4, 2, 2]
+
+
+def test_a_police_car_stacks_even_on_a_full_lane(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[POLICE_A], [POLICE_B], [11]], max_cars=2)
+    commit(state, [POLICE_A, POLICE_B, 11])
+    decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert view(state)["cars"] == [1, 2, 1]
+    decide(state, 1, "police", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [[20], [POLICE_A, POLICE_B]]
+    # 11 may follow 10 or go to the open lane 1, which is full: a car there takes it.
+    decide(state, 2, "target", [LANE_0, LANE_1], LANE_1)
+    assert lanes(state) == [[[10]], [[11]], [[30]]]
+    assert penalties(state) == [0, 0, 3]
+
+
+def test_a_police_car_with_every_lane_full_takes_a_lane(backend: Backend) -> None:
+    hands = [[11, POLICE_A], [21, POLICE_B], [31, POLICE_C]]
+    state = start(backend, [10, 20, 30], hands, max_cars=2)
+    play_turn(state, [11, 21, 31])
+    assert view(state)["cars"] == [2, 2, 2]
+    commit(state, [POLICE_A, POLICE_B, POLICE_C])
+    assert state.action_label(LANE_1) == "take lane 1"
+    decide(state, 0, "police_take", [LANE_0, LANE_1, LANE_2], LANE_1)
+    # The other police cars can only go to lane 1, where they are stacked on the first.
+    assert state.is_terminal
+    assert lanes(state) == [[[10], [11]], [[POLICE_A, POLICE_B, POLICE_C]], [[30], [31]]]
+    assert penalties(state) == [2, 0, 0]
+    assert state.winners == [1, 2]
+
+
+# ----- tow truck -----
+
+TOW_START = [12, 30, 41]
+"""Lane starters of the tow-truck examples; after the first turn of ``tow_lanes`` lane 0 is
+12, 15, 20 (3 cars), lane 1 is 30 and lane 2 is 41, 42."""
+
+
+def tow_lanes(backend: Backend, seat_1: Sequence[int], seat_2: Sequence[int]) -> StateProtocol:
+    """The tow-truck example of the contract: seat 0 holds 15 and tow truck 60."""
+    state = start(backend, TOW_START, [[15, TOW_A, 21], [20, *seat_1], [42, *seat_2]])
+    play_turn(state, [15, 20, 42])
+    assert lanes(state) == [[[12], [15], [20]], [[30]], [[41], [42]]]
+    return state
+
+
+def test_a_tow_truck_lifts_the_last_car_and_a_card_fills_the_free_place(backend: Backend) -> None:
+    state = tow_lanes(backend, [18, 34], [25, 44])
+    commit(state, [TOW_A, 18, 25])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # 18 fills the free place (after 15); 25 follows 20 in the lane that has 4 cars: it takes it.
+    assert lanes(state) == [[[25]], [[30]], [[41], [42]]]
+    assert penalties(state) == [0, 0, 5]
+
+
+def test_the_free_place_counts_as_a_car(backend: Backend) -> None:
+    state = tow_lanes(backend, [33, 34], [25, 44])
+    commit(state, [TOW_A, 33, 25])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state) == [[[25]], [[30], [33]], [[41], [42]]]
+    assert penalties(state) == [0, 0, 4]
+
+
+def test_an_unfilled_free_place_disappears_and_the_tow_truck_counts_two(backend: Backend) -> None:
+    state = tow_lanes(backend, [33, 34], [43, 44])
+    commit(state, [TOW_A, 33, 43])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    observation = view(state)
+    assert observation["lanes"] == [[[12], [15], [TOW_A, 20]], [[30], [33]], [[41], [42], [43]]]
+    assert observation["place_cars"] == [[1, 1, 2], [1, 1], [1, 1, 1]]
+    assert observation["cars"] == [4, 2, 3]
+    commit(state, [21, 34, 44])
+    # 21 follows 20 on the tow truck: lane 0 has 4 cars, so seat 0 takes its 4 cards.
+    assert lanes(state) == [[[21]], [[30], [33], [34]], [[41], [42], [43], [44]]]
+    assert penalties(state) == [4, 0, 0]
+
+
+def test_the_free_place_is_shown_as_null_while_the_turn_lasts(backend: Backend) -> None:
+    state = tow_lanes(backend, [TOW_B, 34], [16, 44])
+    commit(state, [TOW_A, TOW_B, 16])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    observation = view(state, 2)
+    assert observation["lanes"][0] == [[12], [15], None, [TOW_A, 20]]
+    assert observation["place_cars"][0] == [1, 1, 1, 1]
+    assert observation["cars"] == [4, 1, 2]
+    assert observation["resolving"] == TOW_B
+    assert observation["queue"] == [1, 2]
+    decide(state, 1, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
+    # 16: the free place of lane 0 (after 15) is the closest; lane 2's free place follows 41.
+    assert lanes(state) == [[[12], [15], [16], [TOW_A, 20]], [[30]], [[41], [TOW_B, 42]]]
+    assert view(state)["place_cars"] == [[1, 1, 1, 1], [1], [1, 2]]
+
+
+def test_a_tow_truck_as_fifth_car_takes_the_first_three(backend: Backend) -> None:
+    hands = [[9, TOW_B], [14, 41], [22, 46]]
+    state = start(backend, [40, 5, 45], hands)
+    play_turn(state, [9, 14, 22])
+    assert lanes(state)[1] == [[5], [9], [14], [22]]
+    commit(state, [TOW_B, 41, 46])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [None, [TOW_B, 22]]
+    assert view(state)["cars"] == [1, 2, 1]
+    assert penalties(state) == [3, 0, 0]
+    # The free place at the front is open: 41 may fill it or follow 40.
+    assert state.action_label(FREE_1) == "fill the free place in lane 1"
+    decide(state, 1, "target", [LANE_0, FREE_1], FREE_1)
+    assert lanes(state) == [[[40]], [[41], [TOW_B, 22]], [[45], [46]]]
+    assert view(state)["place_cars"] == [[1], [1, 1], [1, 1]]
+
+
+def test_a_free_place_at_the_front_left_unfilled(backend: Backend) -> None:
+    hands = [[9, TOW_B], [14, 41], [22, 46]]
+    state = start(backend, [40, 5, 45], hands)
+    play_turn(state, [9, 14, 22])
+    commit(state, [TOW_B, 41, 46])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    decide(state, 1, "target", [LANE_0, FREE_1], LANE_0)
+    # The open free place is still there for 46 too.
+    decide(state, 2, "target", [LANE_2, FREE_1], LANE_2)
+    assert lanes(state) == [[[40], [41]], [[TOW_B, 22]], [[45], [46]]]
+    assert view(state)["place_cars"] == [[1, 1], [2], [1, 1]]
+
+
+def test_a_low_card_fills_an_open_free_place_alone(backend: Backend) -> None:
+    hands = [[9, TOW_B], [14, 3], [22, 46]]
+    state = start(backend, [40, 5, 45], hands)
+    play_turn(state, [9, 14, 22])
+    commit(state, [TOW_B, 3, 46])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state) == [[[40]], [[3], [TOW_B, 22]], [[45], [46]]]
+    assert penalties(state) == [3, 0, 0]
+
+
+def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> None:
+    hands = [[13, TOW_A], [31, 10], [41, TOW_C]]
+    state = start(backend, [30, 40, 7], hands)
+    play_turn(state, [13, 31, 41])
+    commit(state, [TOW_A, 10, TOW_C])
+    assert view(state)["queue"] == [0, 2, 1]
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state)[2] == [[7], None, [TOW_A, 13]]
+    assert view(state)["cars"] == [2, 2, 3]
+    decide(state, 2, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
+    # One free place, before the newest tow truck; 10 fills it (after 7).
+    assert lanes(state) == [[[30], [31]], [[40], [41]], [[7], [10], [TOW_C, TOW_A, 13]]]
+    assert view(state)["place_cars"] == [[1, 1], [1, 1], [1, 1, 1]]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_a_second_tow_truck_as_fifth_car(backend: Backend) -> None:
+    hands = [[9, TOW_A], [13, 32], [31, TOW_C]]
+    state = start(backend, [30, 40, 7], hands)
+    play_turn(state, [9, 13, 31])
+    commit(state, [TOW_A, 32, TOW_C])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state)[2] == [[7], [9], None, [TOW_A, 13]]
+    assert view(state)["cars"] == [2, 1, 4]
+    decide(state, 2, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state)[2] == [None, [TOW_C, TOW_A, 13]]
+    assert penalties(state) == [0, 0, 2]
+    decide(state, 1, "target", [LANE_0, FREE_2], LANE_0)
+    assert lanes(state) == [[[30], [31], [32]], [[40]], [[TOW_C, TOW_A, 13]]]
+    assert view(state)["place_cars"] == [[1, 1, 1], [1], [2]]
+
+
+def test_a_tow_truck_carrying_a_police_car_leaves_the_lane_open(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[POLICE_A], [TOW_A], [5]])
+    commit(state, [POLICE_A, TOW_A, 5])
+    decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 1, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # 5 fits only the open end of lane 0 (the free place follows 10).
+    assert state.is_terminal
+    assert lanes(state) == [[[10], [TOW_A, POLICE_A], [5]], [[20]], [[30]]]
+    assert view(state)["place_cars"] == [[1, 2, 1], [1], [1]]
+    assert view(state)["cars"] == [4, 1, 1]
+
+
+# ----- fewer lanes -----
+
+
+def test_two_lanes_without_special_cards(backend: Backend) -> None:
+    state = start(backend, [10, 20], [[5], [15]], lanes=2, special_cards=False)
+    assert view(state)["lanes"] == [[[10]], [[20]]]
+    commit(state, [5, 15])
+    assert state.action_label(LANE_2) == "action 102"
+    assert state.action_label(FREE_0) == "action 110"
+    decide(state, 0, "take", [LANE_0, LANE_1], LANE_1)
+    assert lanes(state) == [[[10], [15]], [[5]]]
+    assert penalties(state) == [1, 0]
+
+
+def test_a_single_option_is_applied_automatically(backend: Backend) -> None:
+    state = start(backend, [10], [[AMBULANCE_A], [5]], lanes=1)
+    commit(state, [AMBULANCE_A, 5])
+    # The ambulance has one lane to go to, and 5 fits nowhere and takes the only lane.
+    assert state.is_terminal
+    assert lanes(state) == [[[5]]]
+    assert penalties(state) == [0, 2]
+    assert state.history == [10, AMBULANCE_A, 5, AMBULANCE_A, 5]
+
+
+# ----- end and scoring -----
+
+
+def test_the_game_ends_after_hand_size_turns_fewest_penalties_win(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[5, 6], [21, 7], [31, 32]])
+    commit(state, [5, 21, 31])
+    decide(state, 0, "take", [LANE_0, LANE_1, LANE_2], LANE_2)
+    # 31 then follows 21, the closest below it.
+    assert lanes(state) == [[[10]], [[20], [21], [31]], [[5]]]
+    assert state.scores == [1, 0, 0]
+    assert state.winners == []
+    commit(state, [6, 7, 32])
+    assert lanes(state) == [[[10]], [[20], [21], [31], [32]], [[5], [6], [7]]]
+    assert state.is_terminal
+    assert state.current_player == TERMINAL
+    assert state.legal_actions() == []
+    assert state.scores == [1, 0, 0]
+    assert state.winners == [1, 2]
+    observation = view(state)
+    assert observation["phase"] == "over"
+    assert observation["decision"] is None
+    assert observation["turn"] == 2
+    assert observation["revealed"] is None
+    assert observation["resolving"] is None
+    assert observation["queue"] == []
+    assert observation["hand"] == []
+    assert state.action_label(5) == "action 5"
+    assert state.action_label(100) == "action 100"
+
+
+def test_a_single_winner(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[5], [21]])
+    commit(state, [5, 21])
+    decide(state, 0, "take", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert state.is_terminal
+    assert lanes(state) == [[[5]], [[20], [21]], [[30]]]
+    assert state.scores == [1, 0]
+    assert state.winners == [1]
+
+
+# ----- labels -----
+
+
+def test_labels_depend_on_the_node_not_on_legality(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[5, 6], [21, 7], [31, 32]])
+    assert state.action_label(62) == "play 62"
+    assert state.action_label(63) == "action 63"
+    assert state.action_label(0) == "action 0"
+    assert state.action_label(110) == "action 110"
+    commit(state, [5, 21, 31])
+    assert view(state)["decision"] == "take"
+    assert state.action_label(LANE_0) == "take lane 0"
+    assert state.action_label(103) == "action 103"
+    assert state.action_label(FREE_0) == "action 110"
+    assert state.action_label(5) == "action 5"
+    state = start(backend, [10, 20, 30], [[AMBULANCE_A], [22], [31]])
+    commit(state, [AMBULANCE_A, 22, 31])
+    assert state.action_label(FREE_2) == "action 112"
+    assert state.action_label(114) == "action 114"
+    state = start(backend, [20, 15, 40], [[TRAILER_20], [23], [41]])
+    commit(state, [TRAILER_20, 23, 41])
+    assert view(state)["decision"] == "target"
+    assert state.action_label(LANE_2) == "to lane 2"
+    assert state.action_label(FREE_2) == "fill the free place in lane 2"
+    assert state.action_label(113) == "action 113"
+    assert state.action_label(103) == "action 103"
+
+
+# ----- bad input -----
+
+
+def test_a_special_card_cannot_start_a_lane(backend: Backend) -> None:
+    state = new_game(backend).new_state()
+    for card in (TRAILER_10, AMBULANCE_A, POLICE_A, TOW_A):
+        assert_rejected(state, card)
+    state.apply(7)
+    assert_rejected(state, 7)
+
+
+def test_a_card_cannot_be_dealt_twice_or_outside_the_deck(backend: Backend) -> None:
+    state = new_game(backend, 2, hand_size=2, max_number=20).new_state()
+    assert_rejected(state, 21)
+    for card in (7, 8, 9, 12):
+        state.apply(card)
+    for card in (7, 12, 30, TRAILER_30, 0, 100):
+        assert_rejected(state, card)
+
+
+def test_illegal_commitments_are_rejected(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[11, 12], [21, 22], [31, 32]])
+    for card in (21, 13, 0, 100, 114, 115, -1):
+        assert_rejected(state, card)
+    assert_rejected(state, 11, player=1)
+    state.apply(11)
+    assert_rejected(state, 12)
+    assert_rejected(state, 11)
+
+
+def test_illegal_resolution_choices_are_rejected(backend: Backend) -> None:
+    hands = [[11, POLICE_A], [12, 22], [13, 31]]
+    state = start(backend, [10, 20, 30], hands)
+    play_turn(state, [11, 12, 13])
+    commit(state, [POLICE_A, 22, 31])
+    assert state.legal_actions() == [LANE_1, LANE_2]
+    for action in (LANE_0, 103, FREE_1, POLICE_A, 22, 115):
+        assert_rejected(state, action)
+    assert_rejected(state, LANE_1, player=1)
+    state.apply(LANE_1)
+    # 22 may follow 13 in the full lane 0 or the police car in the open lane 1.
+    assert state.current_player == 1
+    assert state.legal_actions() == [LANE_0, LANE_1]
+    for action in (LANE_2, FREE_0, FREE_1, 22, 0):
+        assert_rejected(state, action)
+    assert_rejected(state, LANE_1, player=0)
+
+
+def test_nothing_can_be_applied_after_the_end(backend: Backend) -> None:
+    state = start(backend, [10, 20, 30], [[11], [21], [31]])
+    commit(state, [11, 21, 31])
+    assert state.is_terminal
+    for action in (11, 100, 0):
+        assert_rejected(state, action)
