@@ -1,0 +1,386 @@
+"""Trafficars, game 2 — the memory game: the reference rules, one method per rule step.
+
+The rules are ``rules/trafficars.md`` ("Game 2 — memory"); the options, the run and end rules, the
+action ids, labels, observation and canonical state are fixed by
+``docs/games/trafficars_memory.md``. This module is written to be read next to them: each method
+quotes the rule it carries out.
+
+A game, as the engine sees it:
+
+1. The layout: one chance node per grid position, position 0 first; the outcome is the card laid
+   face down there.
+2. Turns, seat 0 ("the youngest") first, then the next seat, and so on: the seat to move flips one
+   face-down position after another until the flipped cards may no longer become a run (the last
+   card turns back), or no face-down card is left. A collectable set is taken; otherwise every card
+   turns back.
+3. After the layout and after every turn: if the cards on the table contain no collectable set, the
+   game is over. Most cards taken wins; ties share.
+
+Decisions on points the rules doc and the contract leave open (the simplest reading each time):
+
+- During the layout no turn has started: ``current`` is null, nothing is face up or seen, and every
+  seat has taken 0 cards (which are also the scores).
+- The end test after the layout is done as the contract says, although it can never end the game
+  there: every car ``min_number..max_number`` lies on the table and two neighbour numbers always
+  form a collectable set.
+
+Note (no rule added): neither the rules doc nor the contract limits the number of turns. A turn
+that takes nothing only adds to ``seen``, so a player who repeats the same flips (a fixed policy
+such as "always the first legal position") can make the game go on forever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+from typing import Literal, TypedDict
+
+from cardtable.errors import InvalidOptionError
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._options import OptionReader, OptionSpec
+
+__all__ = ["TrafficarsMemoryGame", "TrafficarsMemoryObservation", "TrafficarsMemoryState"]
+
+CAR_NUMBERS = range(1, 51)
+"""The 50 car cards; a car's card id is its number."""
+FIRST_JOKER = 51
+"""The id of the first special card; the jokers are the special cards ``51 .. 51 + J - 1``."""
+SPECIAL_CARDS = 12
+"""The number of special cards in the box (ids 51..62)."""
+NUM_ACTIONS = 63
+"""Action ids 0..62: grid positions 0..61 for flips, card ids 1..62 at the layout."""
+CARS_TO_COLLECT = 2
+"""A set is collectable only with at least two car cards ("only together with two car cards")."""
+
+Phase = Literal["layout", "flip", "over"]
+"""What the game is waiting for (the observation's ``phase``)."""
+
+
+class TrafficarsMemoryObservation(TypedDict):
+    """What one seat may know (the contract's observation, exactly these keys)."""
+
+    seat: int
+    """The observing seat."""
+    phase: Phase
+    """``"layout"``, ``"flip"`` or ``"over"``."""
+    current: int | None
+    """The seat to flip; None during the layout and at the end."""
+    faces: list[int | None]
+    """Per position: the card id if it is face up now (flipped this turn), else None."""
+    seen: list[int | None]
+    """Per position: the card id if it is still on the table and was ever flipped, else None."""
+    on_table: list[bool]
+    """Per position: whether a card lies there."""
+    taken: list[int]
+    """Per seat: the number of cards taken."""
+    flipped: list[int]
+    """This turn's face-up positions in flip order."""
+
+
+def is_joker(card: int) -> bool:
+    """Tell whether ``card`` is a joker: every special card used is just a joker."""
+    return card >= FIRST_JOKER
+
+
+def gaps(cars: set[int]) -> int:
+    """Count the numbers missing inside the span of the car numbers ``cars`` (not empty).
+
+    "gaps(C) = max(C) - min(C) + 1 - |C|".
+    """
+    return max(cars) - min(cars) + 1 - len(cars)
+
+
+def cars_and_jokers(cards: Iterable[int]) -> tuple[set[int], int]:
+    """Split ``cards`` into the set C of their car numbers and the number j of their jokers."""
+    cars: set[int] = set()
+    jokers = 0
+    for card in cards:
+        if is_joker(card):
+            jokers += 1
+        else:
+            cars.add(card)
+    return cars, jokers
+
+
+def is_collectable(cards: Iterable[int]) -> bool:
+    """Tell whether the cards may be taken.
+
+    "K is collectable iff |C| >= 2 and gaps(C) <= j": at least two car cards, and the jokers fill
+    the gaps (any further jokers extend the run at either end).
+    """
+    cars, jokers = cars_and_jokers(cards)
+    return len(cars) >= CARS_TO_COLLECT and gaps(cars) <= jokers
+
+
+def may_continue(cards: Iterable[int]) -> bool:
+    """Tell whether the cards flipped this turn may still become a run.
+
+    "K may continue iff |C| <= 1 or gaps(C) <= j": with fewer than two cars anything continues;
+    from the second car on, every gap must already be covered by a joker flipped this turn.
+    """
+    cars, jokers = cars_and_jokers(cards)
+    return len(cars) < CARS_TO_COLLECT or gaps(cars) <= jokers
+
+
+def contains_collectable_set(cards: Iterable[int]) -> bool:
+    """Tell whether a collectable set can be found among ``cards`` (the cards on the table).
+
+    "With c_1 < c_2 < ... < c_r its car numbers and t its jokers, some adjacent pair satisfies
+    c_{i+1} - c_i - 1 <= t. With r < 2 it contains none."
+    """
+    cars, jokers = cars_and_jokers(cards)
+    numbers = sorted(cars)
+    return any(higher - lower - 1 <= jokers for lower, higher in pairwise(numbers))
+
+
+class TrafficarsMemoryState(ReferenceState):
+    """A game of Trafficars memory in progress."""
+
+    def __init__(self, game: TrafficarsMemoryGame) -> None:
+        """Set up an empty table: no card laid out yet, nobody has taken anything."""
+        super().__init__(game)
+        self._players = game.players
+        self._deck = game.deck
+        n = len(self._deck)
+        self._layout: list[int] = []
+        self._on_table = [False] * n
+        self._seen: list[int | None] = [None] * n
+        self._taken = [0] * self._players
+        self._flipped: list[int] = []
+        self._current: int | None = None
+        self._phase: Phase = "layout"
+
+    # ----- the layout -----
+    def _grid_size(self) -> int:
+        """Count the positions of the grid: every card of the deck is laid out."""
+        return len(self._deck)
+
+    def _cards_not_laid_out(self) -> list[int]:
+        """List the deck cards not laid out yet, in increasing order."""
+        laid = set(self._layout)
+        return [card for card in self._deck if card not in laid]
+
+    def _lay_out(self, card: int) -> None:
+        """Lay ``card`` face down at the next position of the grid.
+
+        "The cards lie face down in a grid (positions 0..N-1)", position 0 first. After the last
+        card the end test; then "seat 0 (the youngest) starts".
+        """
+        position = len(self._layout)
+        self._layout.append(card)
+        self._on_table[position] = True
+        if len(self._layout) == self._grid_size():
+            self._next_turn_or_end(first_seat=0)
+
+    # ----- a turn -----
+    def _face_down_positions(self) -> list[int]:
+        """List the positions whose card is on the table and face down (not flipped this turn)."""
+        return [
+            position
+            for position in range(self._grid_size())
+            if self._on_table[position] and position not in self._flipped
+        ]
+
+    def _flipped_cards(self) -> list[int]:
+        """List the cards at the positions flipped this turn, in flip order."""
+        return [self._layout[position] for position in self._flipped]
+
+    def _flip(self, position: int) -> None:
+        """Flip the card at ``position`` face up for everyone to see (step 2).
+
+        "If K may not continue: position i is removed from flipped (that card turns face down
+        again; it stays seen) and the turn ends with the remaining flipped cards. Else if no card
+        on the table is face down any more: the turn ends with K. Else the same seat flips again."
+        """
+        self._flipped.append(position)
+        self._seen[position] = self._layout[position]
+        if not may_continue(self._flipped_cards()):
+            self._turn_back_breaker()
+            self._end_turn()
+        elif not self._face_down_positions():
+            self._end_turn()
+
+    def _turn_back_breaker(self) -> None:
+        """Turn the card just flipped face down again.
+
+        "The first card that breaks the run is turned face down again"; it stays where it is, and
+        everyone remembers it.
+        """
+        self._flipped.pop()
+
+    def _end_turn(self) -> None:
+        """End the turn with the kept cards K' (step 3), then pass the turn on or end the game.
+
+        "If K' is collectable, the seat takes them; otherwise every card of K' turns face down
+        again and stays on the table, nothing is taken." Then the next seat plays, "whatever
+        happened in the turn".
+        """
+        kept = list(self._flipped)
+        if is_collectable(self._layout[position] for position in kept):
+            self._take(kept)
+        self._flipped = []
+        assert self._current is not None
+        self._next_turn_or_end(first_seat=(self._current + 1) % self._players)
+
+    def _take(self, positions: list[int]) -> None:
+        """Let the seat to move take the cards at ``positions``.
+
+        "The player keeps all other cards flipped this turn": they leave the table, and jokers
+        count as cards.
+        """
+        assert self._current is not None
+        for position in positions:
+            self._on_table[position] = False
+            self._seen[position] = None
+        self._taken[self._current] += len(positions)
+
+    # ----- the end -----
+    def _cards_on_table(self) -> list[int]:
+        """List the cards still on the table."""
+        return [card for card, there in zip(self._layout, self._on_table, strict=True) if there]
+
+    def _next_turn_or_end(self, first_seat: int) -> None:
+        """Run the end test, then give ``first_seat`` the turn if the game goes on.
+
+        "End: when the face-down cards contain no collectable set."
+        """
+        if contains_collectable_set(self._cards_on_table()):
+            self._current = first_seat
+            self._phase = "flip"
+        else:
+            self._current = None
+            self._phase = "over"
+
+    # ----- rule hooks -----
+    def _current_player(self) -> int:
+        if self._phase == "layout":
+            return CHANCE
+        if self._phase == "over":
+            return TERMINAL
+        assert self._current is not None
+        return self._current
+
+    def _legal_actions(self) -> list[int]:
+        """The layout outcomes, or the face-down positions to flip.
+
+        "Flipping is always a decision, even with one legal position."
+        """
+        if self._phase == "layout":
+            return self._cards_not_laid_out()
+        if self._phase == "flip":
+            return self._face_down_positions()
+        return []
+
+    def _chance_outcomes(self) -> list[tuple[int, int]]:
+        if self._phase == "layout":
+            return [(card, 1) for card in self._cards_not_laid_out()]
+        return []
+
+    def _apply(self, action: int) -> None:
+        if self._phase == "layout":
+            self._lay_out(action)
+        elif self._phase == "flip":
+            self._flip(action)
+
+    def _action_label(self, action: int) -> str:
+        if self._phase == "layout" and 1 <= action < FIRST_JOKER + SPECIAL_CARDS:
+            return f"lay {action} at position {len(self._layout)}"
+        if self._phase == "flip" and action < self._grid_size():
+            return f"flip position {action}"
+        return f"action {action}"
+
+    def _scores(self) -> list[int]:
+        """The score of a seat is the number of cards it has taken."""
+        return list(self._taken)
+
+    def _winners(self) -> list[int]:
+        """Name the winners: "most cards kept wins; ties share" (also at 0)."""
+        best = max(self._taken)
+        return [seat for seat, taken in enumerate(self._taken) if taken == best]
+
+    def _faces(self) -> list[int | None]:
+        """Show the card at every position flipped this turn; the others are face down."""
+        return [
+            self._layout[position] if position in self._flipped else None
+            for position in range(self._grid_size())
+        ]
+
+    def _observation(self, player: int) -> TrafficarsMemoryObservation:
+        """Show ``player`` the table: everything flipped is seen by every player.
+
+        "All players must see the flipped cards so they can remember them and their places":
+        ``seen`` is that perfect memory.
+        """
+        return {
+            "seat": player,
+            "phase": self._phase,
+            "current": self._current,
+            "faces": self._faces(),
+            "seen": list(self._seen),
+            "on_table": list(self._on_table),
+            "taken": list(self._taken),
+            "flipped": list(self._flipped),
+        }
+
+    def _state_dict(self) -> dict[str, object]:
+        return {
+            "phase": self._phase,
+            "current": self._current,
+            "seen": list(self._seen),
+            "on_table": list(self._on_table),
+            "taken": list(self._taken),
+            "flipped": list(self._flipped),
+            "layout": list(self._layout),
+        }
+
+
+class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
+    """Trafficars memory for 2 to 5 players with fixed options."""
+
+    game_id = "trafficars_memory"
+    min_players = 2
+    max_players = 5
+    option_specs = (
+        OptionSpec("min_number", "int", 1, "lowest car number used (1..50, below max_number)"),
+        OptionSpec("max_number", "int", 50, "highest car number used (1..50, above min_number)"),
+        OptionSpec("jokers", "bool", False, "add special cards as jokers, floor(12 * cars / 50)"),
+    )
+
+    def _configure(self, options: OptionReader) -> None:
+        """Read the options; "min_number < max_number is required (at least two cars)"."""
+        self.min_number = options.int("min_number", 1, 1, 50)
+        self.max_number = options.int("max_number", 50, 1, 50)
+        self.jokers = options.bool("jokers", False)
+        if not self.min_number < self.max_number:
+            raise InvalidOptionError(
+                f"{self.game_id}: min_number must be below max_number (at least two cars), "
+                f"got min_number={self.min_number}, max_number={self.max_number}"
+            )
+
+    @property
+    def options(self) -> dict[str, object]:
+        """Every option with its effective value, in the contract's order."""
+        return {
+            "min_number": self.min_number,
+            "max_number": self.max_number,
+            "jokers": self.jokers,
+        }
+
+    @property
+    def deck(self) -> list[int]:
+        """The cards laid out, in increasing id order.
+
+        "The deck is the cars min_number..=max_number plus the jokers with ids 51 .. 51 + J - 1",
+        J = floor(12 * m / 50) with m the number of cars used, if ``jokers`` (else 0).
+        """
+        cars = list(range(self.min_number, self.max_number + 1))
+        joker_count = SPECIAL_CARDS * len(cars) // len(CAR_NUMBERS) if self.jokers else 0
+        return cars + list(range(FIRST_JOKER, FIRST_JOKER + joker_count))
+
+    @property
+    def num_actions(self) -> int:
+        """63 for every option setting: positions 0..61, card ids 1..62."""
+        return NUM_ACTIONS
+
+    def _initial_state(self) -> TrafficarsMemoryState:
+        return TrafficarsMemoryState(self)

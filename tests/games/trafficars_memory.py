@@ -1,0 +1,619 @@
+"""Rule scenarios of Trafficars game 2, the memory game (rules doc ``rules/trafficars.md``).
+
+Every state starts without a seed, so every chance node is explicit: the tests lay out the grid they
+want (position 0 first) and flip the cards they want, then check the exact outcome the rules and the
+contract (``docs/games/trafficars_memory.md``) prescribe. The tests name cards, not positions: the
+layouts are given as card lists and :func:`flip` finds where a card lies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
+from cardtable.errors import IllegalActionError, InvalidOptionError
+
+# ----- layouts -----
+
+DEFAULT_LAYOUT = [*range(50, 0, -1)]
+"""The 50 cars of the default game, highest first: card c lies at position 50 - c."""
+
+JOKER_LAYOUT = [7, 52, 1, 12, 5, 9, 3, 51, 11, 2, 8, 4, 10, 6]
+"""``min_number=1, max_number=12, jokers=True``: 12 cars and the jokers 51, 52 in a mixed order."""
+
+
+# ----- helpers -----
+
+
+def new_game(backend: Backend, players: int = 2, **options: Any) -> GameProtocol:
+    return cardtable.make("trafficars_memory", players=players, backend=backend, **options)
+
+
+def lay_out(state: StateProtocol, layout: Sequence[int]) -> None:
+    """Lays the cards out, position 0 first."""
+    for card in layout:
+        assert state.is_chance_node
+        state.apply(card)
+
+
+def laid(
+    backend: Backend, layout: Sequence[int] = DEFAULT_LAYOUT, players: int = 2, **options: Any
+) -> StateProtocol:
+    """A new game with the given layout."""
+    state = new_game(backend, players, **options).new_state()
+    lay_out(state, layout)
+    return state
+
+
+def position(state: StateProtocol, card: int) -> int:
+    """Where ``card`` lies in the layout."""
+    layout: list[int] = state.to_dict()["state"]["layout"]
+    return layout.index(card)
+
+
+def flip(state: StateProtocol, *cards: int) -> None:
+    """Flips the given cards one after another, all by the seat to move."""
+    for card in cards:
+        seat = state.current_player
+        assert seat >= 0
+        state.apply(position(state, card), player=seat)
+
+
+def public(state: StateProtocol) -> dict[str, Any]:
+    """The observation of seat 0."""
+    return dict(state.observation(0))
+
+
+def cards_face_up(state: StateProtocol) -> list[int]:
+    """The cards face up now, in flip order."""
+    layout: list[int] = state.to_dict()["state"]["layout"]
+    return [layout[p] for p in public(state)["flipped"]]
+
+
+def cards_on_table(state: StateProtocol) -> list[int]:
+    """The cards still on the table, sorted."""
+    observation = public(state)
+    layout: list[int] = state.to_dict()["state"]["layout"]
+    return sorted(
+        card for card, there in zip(layout, observation["on_table"], strict=True) if there
+    )
+
+
+def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
+    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(action, player=player)
+    assert state.to_dict() == before
+
+
+# ----- options and the deck -----
+
+
+def test_options_default_to_the_cars_1_to_50_without_jokers(backend: Backend) -> None:
+    game = new_game(backend)
+    assert game.options == {"min_number": 1, "max_number": 50, "jokers": False}
+    assert game.num_actions == 63
+    state = game.new_state()
+    assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
+
+
+@pytest.mark.parametrize(
+    ("min_number", "max_number", "jokers"),
+    [
+        (1, 12, [51, 52]),
+        (1, 30, list(range(51, 58))),
+        (26, 50, list(range(51, 57))),
+        (1, 50, list(range(51, 63))),
+        (1, 4, []),
+        (20, 24, [51]),
+    ],
+)
+def test_jokers_are_floor_12_per_50_cars_used(
+    backend: Backend, min_number: int, max_number: int, jokers: list[int]
+) -> None:
+    # "floor(12 * cars used / 50) of them, ids 51.. in deck order"
+    game = new_game(backend, min_number=min_number, max_number=max_number, jokers=True)
+    assert game.num_actions == 63
+    outcomes = [card for card, _ in game.new_state().chance_outcomes()]
+    assert outcomes == [*range(min_number, max_number + 1), *jokers]
+    grid = max_number - min_number + 1 + len(jokers)
+    assert len(public(game.new_state())["seen"]) == grid
+
+
+def test_the_number_range_limits_the_cars_without_jokers(backend: Backend) -> None:
+    state = new_game(backend, min_number=26, max_number=50).new_state()
+    assert state.chance_outcomes() == [(card, 1 / 25) for card in range(26, 51)]
+    assert len(public(state)["on_table"]) == 25
+
+
+def test_two_neighbour_cars_are_the_smallest_game(backend: Backend) -> None:
+    state = laid(backend, [8, 7], min_number=7, max_number=8)
+    assert state.current_player == 0
+    flip(state, 7)
+    assert state.current_player == 0
+    flip(state, 8)
+    # No face-down card is left: the turn ends keeping the run, and the table is empty.
+    assert state.is_terminal
+    assert state.scores == [2, 0]
+    assert state.winners == [0]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"min_number": 0},
+        {"min_number": 51},
+        {"max_number": 0},
+        {"max_number": 51},
+        {"min_number": 12, "max_number": 12},
+        {"min_number": 30, "max_number": 20},
+        {"min_number": 50},
+        {"max_number": 1},
+        {"min_number": 1.0},
+        {"max_number": "12"},
+        {"min_number": True},
+        {"jokers": 1},
+        {"jokers": "yes"},
+        {"jokers": None},
+        {"colour": "red"},
+        {"players": 1},
+        {"players": 6},
+    ],
+)
+def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
+    config = {"players": 2, **options}
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars_memory", backend=backend, **config)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_two_to_five_players(backend: Backend, players: int) -> None:
+    state = laid(backend, players=players)
+    assert public(state)["taken"] == [0] * players
+    assert state.scores == [0] * players
+
+
+# ----- the layout -----
+
+
+def test_the_layout_fills_position_0_first(backend: Backend) -> None:
+    state = new_game(backend, min_number=1, max_number=12, jokers=True).new_state()
+    assert state.current_player == CHANCE
+    assert state.action_label(52) == "lay 52 at position 0"
+    observation = public(state)
+    assert observation == {
+        "seat": 0,
+        "phase": "layout",
+        "current": None,
+        "faces": [None] * 14,
+        "seen": [None] * 14,
+        "on_table": [False] * 14,
+        "taken": [0, 0],
+        "flipped": [],
+    }
+    lay_out(state, JOKER_LAYOUT[:3])
+    assert state.action_label(12) == "lay 12 at position 3"
+    assert public(state)["on_table"] == [True] * 3 + [False] * 11
+    assert state.to_dict()["state"]["layout"] == [7, 52, 1]
+    left = [*sorted(set(range(1, 13)) - {7, 1}), 51]
+    assert state.chance_outcomes() == [(card, 1 / 11) for card in left]
+    lay_out(state, JOKER_LAYOUT[3:])
+    assert state.current_player == 0
+    observation = public(state)
+    assert observation["phase"] == "flip"
+    assert observation["current"] == 0
+    assert observation["on_table"] == [True] * 14
+    assert observation["seen"] == [None] * 14
+    assert state.to_dict()["state"] == {
+        "phase": "flip",
+        "current": 0,
+        "seen": [None] * 14,
+        "on_table": [True] * 14,
+        "taken": [0, 0],
+        "flipped": [],
+        "layout": JOKER_LAYOUT,
+    }
+
+
+def test_the_youngest_seat_0_starts_and_may_flip_any_position(backend: Backend) -> None:
+    state = laid(backend, players=3)
+    assert state.current_player == 0
+    assert state.legal_actions() == list(range(50))
+    assert state.action_label(49) == "flip position 49"
+    assert state.action_label(50) == "action 50"
+
+
+# ----- runs of neighbour numbers -----
+
+
+def test_neighbour_numbers_let_the_player_flip_on_until_a_card_breaks_the_run(
+    backend: Backend,
+) -> None:
+    state = laid(backend)
+    flip(state, 10)
+    assert public(state)["faces"][position(state, 10)] == 10
+    assert state.legal_actions() == [p for p in range(50) if p != position(state, 10)]
+    flip(state, 9)
+    assert state.current_player == 0
+    flip(state, 11, 12)
+    assert state.current_player == 0
+    assert cards_face_up(state) == [10, 9, 11, 12]
+    flip(state, 30)
+    # "The first card that breaks the run is turned face down again and the turn ends; the player
+    # keeps all other cards flipped this turn."
+    observation = public(state)
+    assert observation["taken"] == [4, 0]
+    assert observation["flipped"] == []
+    assert observation["faces"] == [None] * 50
+    assert observation["current"] == 1
+    assert state.current_player == 1
+    for card in (9, 10, 11, 12):
+        assert not observation["on_table"][position(state, card)]
+        assert observation["seen"][position(state, card)] is None
+    assert observation["on_table"][position(state, 30)]
+    assert observation["seen"][position(state, 30)] == 30
+    assert state.scores == [4, 0]
+    assert position(state, 30) in state.legal_actions()
+    assert position(state, 10) not in state.legal_actions()
+
+
+def test_a_run_grows_at_either_end(backend: Backend) -> None:
+    state = laid(backend)
+    flip(state, 20, 19, 21, 18, 17, 22, 23, 16)
+    assert state.current_player == 0
+    assert cards_face_up(state) == [20, 19, 21, 18, 17, 22, 23, 16]
+    flip(state, 40)
+    assert public(state)["taken"] == [8, 0]
+
+
+def test_a_card_next_to_the_run_but_not_to_its_ends_breaks_it(backend: Backend) -> None:
+    # Each new card must be "a neighbour of the run's lowest or highest number": after 10, 11 the
+    # card 13 leaves a gap.
+    state = laid(backend)
+    flip(state, 10, 11, 13)
+    assert public(state)["taken"] == [2, 0]
+    assert cards_on_table(state) == [c for c in range(1, 51) if c not in (10, 11)]
+    assert public(state)["seen"][position(state, 13)] == 13
+
+
+def test_the_first_two_not_neighbours_both_turn_back(backend: Backend) -> None:
+    # "If the first two are not neighbours, both are turned back and the player keeps nothing."
+    state = laid(backend)
+    flip(state, 10, 22)
+    observation = public(state)
+    assert observation["taken"] == [0, 0]
+    assert observation["flipped"] == []
+    assert observation["faces"] == [None] * 50
+    assert observation["on_table"] == [True] * 50
+    assert observation["seen"][position(state, 10)] == 10
+    assert observation["seen"][position(state, 22)] == 22
+    assert state.current_player == 1
+    assert state.legal_actions() == list(range(50))
+
+
+def test_the_turn_ends_keeping_the_run_when_no_face_down_card_is_left(backend: Backend) -> None:
+    state = laid(backend, [3, 1, 2], min_number=1, max_number=3)
+    flip(state, 2, 1)
+    # One face-down position left: flipping it is still a decision.
+    assert state.current_player == 0
+    assert state.legal_actions() == [0]
+    flip(state, 3)
+    assert state.is_terminal
+    assert public(state)["taken"] == [3, 0]
+    assert public(state)["on_table"] == [False] * 3
+    assert public(state)["seen"] == [None] * 3
+    assert public(state)["phase"] == "over"
+    assert public(state)["current"] is None
+
+
+def test_the_turn_passes_to_the_next_seat_whatever_happened(backend: Backend) -> None:
+    state = laid(backend, players=3)
+    assert state.current_player == 0
+    flip(state, 1, 2, 40)  # takes 2
+    assert state.current_player == 1
+    flip(state, 10, 20)  # takes nothing
+    assert state.current_player == 2
+    flip(state, 30, 31, 29, 5)  # takes 3
+    assert state.current_player == 0
+    flip(state, 44, 41)
+    assert state.current_player == 1
+    assert public(state)["taken"] == [2, 0, 3]
+    assert state.scores == [2, 0, 3]
+
+
+# ----- perfect memory -----
+
+
+def test_seen_remembers_every_card_flipped_while_it_is_on_the_table(backend: Backend) -> None:
+    state = laid(backend, players=3)
+    flip(state, 10, 22)
+    flip(state, 23)
+    assert public(state)["seen"][position(state, 22)] == 22
+    flip(state, 22)  # 23 and 22 are neighbours: seat 1 continues
+    flip(state, 10)  # 10 breaks: seat 1 takes 23 and 22
+    seen: list[int | None] = [None] * 50
+    seen[position(state, 10)] = 10
+    for seat in range(3):
+        observation = state.observation(seat)
+        assert observation["seat"] == seat
+        assert observation["seen"] == seen
+        assert observation["taken"] == [0, 2, 0]
+        assert observation["current"] == 2
+    assert state.to_dict()["state"]["seen"] == seen
+
+
+def test_everyone_sees_the_cards_face_up_during_a_turn(backend: Backend) -> None:
+    state = laid(backend, players=3)
+    flip(state, 25, 26)
+    faces: list[int | None] = [None] * 50
+    faces[position(state, 25)] = 25
+    faces[position(state, 26)] = 26
+    for seat in range(3):
+        observation = state.observation(seat)
+        assert observation["faces"] == faces
+        assert observation["flipped"] == [position(state, 25), position(state, 26)]
+    assert state.to_dict()["state"]["flipped"] == [position(state, 25), position(state, 26)]
+
+
+# ----- jokers -----
+
+
+def test_the_contract_example_with_jokers(backend: Backend) -> None:
+    state = laid(backend, JOKER_LAYOUT, min_number=1, max_number=12, jokers=True)
+    flip(state, 5, 51, 7)
+    assert state.current_player == 0
+    flip(state, 9)  # gaps 2 > 1 joker: breaks
+    assert public(state)["taken"] == [3, 0]
+    assert public(state)["seen"][position(state, 9)] == 9
+    assert state.current_player == 1
+    flip(state, 3, 4, 52, 1, 2, 6)
+    assert state.current_player == 1
+    flip(state, 8)
+    assert public(state)["taken"] == [3, 6]
+    assert cards_on_table(state) == [8, 9, 10, 11, 12]
+    # The table still holds 8 and 9: the game goes on.
+    assert state.current_player == 0
+
+
+def test_a_joker_alone_with_one_car_is_not_collectable(backend: Backend) -> None:
+    # "Had seat 1 flipped 52, 8, 11 instead": {52, 8} continues, 11 breaks, {52, 8} has one car.
+    state = laid(backend, JOKER_LAYOUT, min_number=1, max_number=12, jokers=True)
+    flip(state, 5, 51, 7, 9)
+    flip(state, 52, 8)
+    assert state.current_player == 1
+    flip(state, 11)
+    observation = public(state)
+    assert observation["taken"] == [3, 0]
+    assert observation["flipped"] == []
+    for card in (52, 8, 11):
+        assert observation["on_table"][position(state, card)]
+        assert observation["seen"][position(state, card)] == card
+    assert state.current_player == 0
+
+
+def test_21_and_a_joker_may_continue_and_23_completes_the_run(backend: Backend) -> None:
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 21, 51)
+    assert state.current_player == 0
+    flip(state, 23)  # the joker is 22
+    assert state.current_player == 0
+    flip(state, 40)
+    assert public(state)["taken"] == [3, 0]
+
+
+def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 21, 51, 25)
+    assert public(state)["taken"] == [0, 0]
+    assert state.current_player == 1
+    assert public(state)["on_table"] == [True] * 62
+
+
+@pytest.mark.parametrize("fourth", [2, 5])
+def test_after_3_and_4_a_joker_is_2_or_5(backend: Backend, fourth: int) -> None:
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 3, 4, 51, fourth)
+    assert state.current_player == 0
+    flip(state, 20)
+    assert public(state)["taken"] == [4, 0]
+
+
+def test_after_3_4_and_a_joker_the_card_7_breaks(backend: Backend) -> None:
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 3, 4, 51)
+    assert state.current_player == 0
+    flip(state, 7)
+    assert public(state)["taken"] == [3, 0]
+    assert state.current_player == 1
+
+
+def test_two_jokers_first_then_two_cars_within_reach(backend: Backend) -> None:
+    # With fewer than two cars anything continues; 10 and 13 leave two gaps for two jokers.
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 51, 52, 10, 13)
+    assert state.current_player == 0
+    flip(state, 20)
+    assert public(state)["taken"] == [4, 0]
+
+
+def test_a_joker_flipped_later_must_already_cover_the_gap(backend: Backend) -> None:
+    # 10 and 12 are not neighbours: the turn does not wait for a joker still face down.
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 10, 12)
+    assert public(state)["taken"] == [0, 0]
+    assert state.current_player == 1
+
+
+def test_jokers_count_as_cards_taken_and_extend_the_run(backend: Backend) -> None:
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 30, 51, 31, 52, 53, 28)
+    assert state.current_player == 0
+    flip(state, 45)  # C = {28, 30, 31, 45}: gaps 14 > 3
+    assert public(state)["taken"] == [6, 0]
+
+
+# ----- the end -----
+
+
+def test_the_game_ends_when_no_neighbour_numbers_are_left(backend: Backend) -> None:
+    state = laid(backend, [7, 6, 5, 4, 3, 2, 1], min_number=1, max_number=7)
+    flip(state, 2, 3, 7)
+    assert public(state)["taken"] == [2, 0]
+    flip(state, 4, 5, 6, 1)
+    # The table holds 1 and 7: no neighbour numbers, the game is over.
+    assert cards_on_table(state) == [1, 7]
+    assert state.is_terminal
+    assert state.current_player == TERMINAL
+    assert state.legal_actions() == []
+    assert public(state)["phase"] == "over"
+    assert public(state)["current"] is None
+    assert state.scores == [2, 3]
+    assert state.winners == [1]
+    # Cards left on the table stay as they were, seen ones included.
+    assert public(state)["seen"][position(state, 1)] == 1
+    assert public(state)["seen"][position(state, 7)] == 7
+
+
+def test_the_game_goes_on_while_two_neighbours_are_on_the_table(backend: Backend) -> None:
+    state = laid(backend, [1, 2, 3, 4, 5, 6], min_number=1, max_number=6)
+    flip(state, 3, 4, 1)
+    assert cards_on_table(state) == [1, 2, 5, 6]
+    assert state.current_player == 1
+    flip(state, 2, 1, 5)
+    assert cards_on_table(state) == [5, 6]
+    assert state.current_player == 0
+    flip(state, 6, 5)
+    assert state.is_terminal
+    assert state.scores == [4, 2]
+    assert state.winners == [0]
+
+
+def test_the_end_test_counts_the_jokers_on_the_table(backend: Backend) -> None:
+    # The contract's example: a table with the cars 2, 6, 10 and one joker holds no collectable set.
+    state = laid(backend, JOKER_LAYOUT, min_number=1, max_number=12, jokers=True)
+    flip(state, 1, 52, 3, 4, 5, 10)
+    assert public(state)["taken"] == [5, 0]
+    flip(state, 7, 8, 9, 2)
+    assert public(state)["taken"] == [5, 3]
+    assert not state.is_terminal
+    flip(state, 11, 12, 2)
+    assert cards_on_table(state) == [2, 6, 10, 51]
+    assert state.is_terminal
+    assert state.scores == [7, 3]
+    assert state.winners == [0]
+
+
+def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -> None:
+    # 1..9 with jokers: 2 jokers (51, 52).
+    state = laid(
+        backend, [9, 51, 8, 7, 52, 6, 5, 4, 3, 2, 1], min_number=1, max_number=9, jokers=True
+    )
+    flip(state, 2, 52, 4, 5, 6, 9)
+    flip(state, 7, 8, 9, 1)
+    assert state.scores == [5, 3]
+    # The table holds 1, 3 and the joker 51, which can be 2.
+    assert cards_on_table(state) == [1, 3, 51]
+    assert state.current_player == 0
+    flip(state, 1, 51, 3)
+    assert state.is_terminal
+    assert state.scores == [8, 3]
+    assert state.winners == [0]
+
+
+def test_a_gap_without_a_joker_on_the_table_ends_the_game(backend: Backend) -> None:
+    state = laid(
+        backend, [9, 51, 8, 7, 52, 6, 5, 4, 3, 2, 1], min_number=1, max_number=9, jokers=True
+    )
+    flip(state, 2, 52, 4, 5, 6, 51, 9)
+    flip(state, 7, 8, 9, 1)
+    assert cards_on_table(state) == [1, 3]
+    assert state.is_terminal
+    assert state.scores == [6, 3]
+
+
+def test_ties_share_the_win(backend: Backend) -> None:
+    state = laid(backend, [1, 2, 3, 4], min_number=1, max_number=4)
+    flip(state, 1, 2, 4)
+    flip(state, 4, 3)
+    assert state.is_terminal
+    assert state.scores == [2, 2]
+    assert state.winners == [0, 1]
+
+
+def test_most_cards_taken_wins_with_five_players(backend: Backend) -> None:
+    state = laid(backend, list(range(1, 11)), players=5, min_number=1, max_number=10)
+    flip(state, 1, 2, 5)  # seat 0: 2
+    flip(state, 3, 4, 5, 6, 9)  # seat 1: 4
+    flip(state, 7, 9)  # seat 2: 0
+    flip(state, 8, 7, 10)  # seat 3: 2
+    flip(state, 9, 10)  # seat 4: 2
+    assert state.is_terminal
+    assert state.scores == [2, 4, 0, 2, 2]
+    assert state.winners == [1]
+
+
+# ----- labels and bad input -----
+
+
+def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
+    state = new_game(backend, min_number=1, max_number=4).new_state()
+    assert state.action_label(0) == "action 0"
+    assert state.action_label(1) == "lay 1 at position 0"
+    assert state.action_label(62) == "lay 62 at position 0"
+    lay_out(state, [1, 2, 3, 4])
+    assert state.action_label(0) == "flip position 0"
+    assert state.action_label(3) == "flip position 3"
+    assert state.action_label(4) == "action 4"
+    assert state.action_label(62) == "action 62"
+    flip(state, 1)
+    assert state.action_label(0) == "flip position 0"
+    flip(state, 2, 4)
+    flip(state, 3, 4)
+    assert state.is_terminal
+    assert state.action_label(0) == "action 0"
+    assert state.action_label(5) == "action 5"
+
+
+def test_laying_out_a_card_not_in_the_deck_is_rejected(backend: Backend) -> None:
+    state = new_game(backend, min_number=1, max_number=12, jokers=True).new_state()
+    for card in (0, 13, 50, 53, 62, 63, -1):
+        assert_rejected(state, card)
+    lay_out(state, [7])
+    assert_rejected(state, 7)
+    assert_rejected(state, 5, player=0)
+    state = new_game(backend).new_state()
+    assert_rejected(state, 51)
+
+
+def test_flipping_a_face_up_taken_or_missing_position_is_rejected(backend: Backend) -> None:
+    state = laid(backend, [4, 3, 2, 1], min_number=1, max_number=4)
+    assert_rejected(state, 4)
+    assert_rejected(state, 62)
+    flip(state, 2)
+    assert_rejected(state, position(state, 2))
+    flip(state, 1, 4)
+    assert state.current_player == 1
+    assert_rejected(state, position(state, 1))
+    assert_rejected(state, position(state, 2))
+    assert_rejected(state, position(state, 3), player=0)
+    flip(state, 3, 4)
+    assert state.is_terminal
+    assert_rejected(state, 0)
+
+
+def test_a_state_dict_round_trip_keeps_the_memory(backend: Backend) -> None:
+    game = new_game(backend, players=3, min_number=1, max_number=12, jokers=True)
+    state = game.new_state()
+    lay_out(state, JOKER_LAYOUT)
+    flip(state, 5, 51, 7, 9)
+    flip(state, 3, 10)
+    flip(state, 1)
+    twin = game.state_from_dict(state.to_dict())
+    assert twin.to_dict() == state.to_dict()
+    for seat in range(3):
+        assert twin.observation(seat) == state.observation(seat)

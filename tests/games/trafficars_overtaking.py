@@ -1,0 +1,662 @@
+"""Rule scenarios of Trafficars game 3, the overtaking lane (rules doc ``rules/trafficars.md``).
+
+Every state starts without a seed, so every chance node is explicit: the tests remove the cards and
+deal the piles they want (each pile top first), then play and check the exact outcome the rules and
+the contract (``docs/games/trafficars_overtaking.md``) prescribe. A pile is given by its top cards;
+:func:`complete` puts the cards nobody named at the bottom of the piles in increasing order, where
+the scenarios never reach them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
+from cardtable.errors import IllegalActionError, InvalidOptionError
+
+OVERTAKE = 51
+LET_GO = 52
+PASS = 53
+
+# ----- deals -----
+
+FIVE_PLAYERS_START_FROM_HAND = (
+    [3, 10, 20, 30, 40, 48, 25, 2, 15, 35],
+    [4, 5, 6, 7, 8, 9, 49, 50, 11, 12],
+    [13, 14, 16, 17, 18, 19, 21, 22, 23, 24],
+    [26, 27, 28, 29, 31, 32, 33, 34, 36, 37],
+    [1, 38, 39, 41, 42, 43, 44, 45, 46, 47],
+)
+"""Five full piles. Seat 0 holds 3, 10, 20, 30, 40, 48, starts the row with 25 and has 2, 15, 35
+left in its pile; seat 4 holds the 1 that lets seat 0 overtake with 2."""
+
+FIVE_PLAYERS_WIN_BY_START_CARD = (
+    [4, 10, 20, 30, 40, 48, 25, 2, 3, 35],
+    [5, 6, 7, 8, 9, 11, 49, 50, 12, 13],
+    [14, 15, 16, 17, 18, 19, 21, 22, 23, 24],
+    [26, 27, 28, 29, 31, 32, 33, 34, 36, 37],
+    [1, 38, 39, 41, 42, 43, 44, 45, 46, 47],
+)
+"""Like the deal above, but seat 0 overtakes with 2 and 3 and keeps only 35."""
+
+FIVE_PLAYERS_WIN_BY_OVERTAKING = (
+    [5, 10, 20, 30, 40, 48, 25, 2, 3, 4],
+    [6, 7, 8, 9, 11, 12, 49, 50, 13, 35],
+    [14, 15, 16, 17, 18, 19, 21, 22, 23, 24],
+    [26, 27, 28, 29, 31, 32, 33, 34, 36, 37],
+    [1, 38, 39, 41, 42, 43, 44, 45, 46, 47],
+)
+"""Like the deals above, but seat 0 overtakes with its last three cards 2, 3, 4."""
+
+
+# ----- helpers -----
+
+
+def new_game(backend: Backend, players: int = 2) -> GameProtocol:
+    return cardtable.make("trafficars_overtaking", players=players, backend=backend)
+
+
+def complete(players: int, tops: Sequence[Sequence[int]], removed: Sequence[int] = ()) -> list[int]:
+    """The deal outcomes: ``removed``, then every pile: its ``tops``, then leftover cards."""
+    size = 50 // players
+    named = {*removed, *(card for top in tops for card in top)}
+    leftover = [card for card in range(1, 51) if card not in named]
+    piles = []
+    for top in tops:
+        missing = size - len(top)
+        piles.append([*top, *leftover[:missing]])
+        leftover = leftover[missing:]
+    assert not leftover
+    assert sorted(card for pile in piles for card in pile) == sorted(
+        set(range(1, 51)) - set(removed)
+    )
+    return [*removed, *(card for pile in piles for card in pile)]
+
+
+def dealt(
+    backend: Backend, tops: Sequence[Sequence[int]], removed: Sequence[int] = ()
+) -> StateProtocol:
+    """A new game with the given removed cards and pile tops dealt."""
+    state = new_game(backend, players=len(tops)).new_state()
+    for card in complete(len(tops), tops, removed):
+        assert state.is_chance_node
+        state.apply(card)
+    return state
+
+
+def public(state: StateProtocol) -> dict[str, Any]:
+    """The observation of seat 0 without its hand."""
+    observation = dict(state.observation(0))
+    del observation["seat"], observation["hand"]
+    return observation
+
+
+def hand(state: StateProtocol, seat: int) -> list[int]:
+    """The hand of ``seat``."""
+    cards: list[int] = state.observation(seat)["hand"]
+    return cards
+
+
+def row(state: StateProtocol) -> list[int]:
+    """The row, left to right."""
+    cards: list[int] = state.observation(0)["row"]
+    return cards
+
+
+def act(state: StateProtocol, seat: int, action: int) -> None:
+    """``seat`` takes ``action``; it must be that seat's turn."""
+    assert state.current_player == seat
+    state.apply(action, player=seat)
+
+
+def play_letting_go(state: StateProtocol, seat: int, *cards: int) -> None:
+    """``seat`` plays the cards one after another; the overtaker lets every card go."""
+    for card in cards:
+        act(state, seat, card)
+        if state.observation(0)["phase"] == "overtake":
+            state.apply(LET_GO)
+
+
+def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
+    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(action, player=player)
+    assert state.to_dict() == before
+
+
+def worked_example(backend: Backend) -> StateProtocol:
+    """The contract's two-player example, dealt: seat 0 starts the row with 18."""
+    return dealt(
+        backend,
+        (
+            [3, 11, 20, 26, 40, 47, 18, 1],
+            [8, 21, 24, 30, 33, 45, 14, 49],
+        ),
+    )
+
+
+def passing_example(backend: Backend) -> StateProtocol:
+    """Three players, 1 and 50 removed; play up to the contract's passing example.
+
+    Seat 0 plays 44 onto the start card 20 and is overtaken by seat 1 with 30; seat 1 plays 10 and
+    is overtaken by seat 2 with 15; the row is then [10, 15, 20, 30, 44] with seat 2 active.
+    """
+    state = dealt(
+        backend,
+        (
+            [44, 11, 12, 13, 14, 16, 20, 17],
+            [10, 30, 45, 46, 47, 48, 21, 22],
+            [15, 49, 31, 32, 33, 34, 35, 36, 37],
+        ),
+        removed=[50, 1],
+    )
+    act(state, 0, 44)
+    act(state, 1, OVERTAKE)
+    act(state, 1, 10)
+    act(state, 2, OVERTAKE)
+    return state
+
+
+# ----- the deal -----
+
+
+def test_two_players_share_the_50_cards_without_removing_any(backend: Backend) -> None:
+    state = new_game(backend).new_state()
+    assert state.current_player == CHANCE
+    assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
+    assert state.action_label(7) == "deal 7 to seat 0"
+    assert public(state) == {
+        "phase": "deal",
+        "row": [],
+        "pile_sizes": [0, 0],
+        "hand_sizes": [0, 0],
+        "active": 0,
+        "overtaker": 1,
+        "passes": 0,
+        "overtake_card": None,
+        "winner": None,
+    }
+    for card in range(50, 25, -1):
+        state.apply(card)
+    assert public(state)["pile_sizes"] == [25, 0]
+    assert state.action_label(7) == "deal 7 to seat 1"
+    assert state.to_dict()["state"]["piles"][0] == list(range(50, 25, -1))
+    assert state.scores == [-25, 0]
+
+
+@pytest.mark.parametrize(("players", "pile"), [(2, 25), (3, 16), (4, 12), (5, 10)])
+def test_everyone_draws_six_and_seat_0_turns_its_pile_top_as_start_card(
+    backend: Backend, players: int, pile: int
+) -> None:
+    removed = list(range(50, 50 - 50 % players, -1))
+    deal = complete(players, [[] for _ in range(players)], removed)
+    state = new_game(backend, players).new_state()
+    for card in deal:
+        state.apply(card)
+    piles = [deal[len(removed) + seat * pile :][:pile] for seat in range(players)]
+    assert state.current_player == 0
+    observation = public(state)
+    assert observation["phase"] == "play"
+    assert observation["row"] == [piles[0][6]]
+    assert observation["hand_sizes"] == [6] * players
+    assert observation["pile_sizes"] == [pile - 7] + [pile - 6] * (players - 1)
+    assert (observation["active"], observation["overtaker"]) == (0, 1)
+    for seat in range(players):
+        assert hand(state, seat) == sorted(piles[seat][:6])
+    assert state.to_dict()["state"]["piles"] == [piles[0][7:]] + [p[6:] for p in piles[1:]]
+    assert state.to_dict()["state"]["removed"] == removed
+    assert state.scores == [-(pile - 1)] + [-pile] * (players - 1)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_leftover_two_cards_are_removed_unseen(backend: Backend, players: int) -> None:
+    state = new_game(backend, players).new_state()
+    assert state.action_label(33) == "remove 33"
+    assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
+    state.apply(33)
+    assert state.action_label(33) == "remove 33"
+    assert [card for card, _ in state.chance_outcomes()] == [c for c in range(1, 51) if c != 33]
+    state.apply(7)
+    assert state.action_label(33) == "deal 33 to seat 0"
+    assert state.chance_outcomes() == [
+        (card, 1 / 48) for card in range(1, 51) if card not in (7, 33)
+    ]
+    assert state.to_dict()["state"]["removed"] == [33, 7]
+    assert public(state)["pile_sizes"] == [0] * players
+    for card in [c for c in range(1, 51) if c not in (7, 33)]:
+        state.apply(card)
+    pile = 50 // players
+    assert public(state)["pile_sizes"] == [pile - 7] + [pile - 6] * (players - 1)
+    for seat in range(players):
+        assert "removed" not in state.observation(seat)
+        assert 7 not in hand(state, seat) and 33 not in hand(state, seat)
+    assert all(7 not in p and 33 not in p for p in state.to_dict()["state"]["piles"])
+
+
+def test_two_and_five_players_remove_nothing(backend: Backend) -> None:
+    for players in (2, 5):
+        state = new_game(backend, players).new_state()
+        assert state.action_label(33) == "deal 33 to seat 0"
+        state.apply(33)
+        assert state.to_dict()["state"]["removed"] == []
+        assert state.to_dict()["state"]["piles"][0] == [33]
+
+
+# ----- the row and its two ends -----
+
+
+def test_every_hand_card_fits_a_row_of_one_start_card(backend: Backend) -> None:
+    state = worked_example(backend)
+    assert row(state) == [18]
+    assert state.legal_actions() == [3, 11, 20, 26, 40, 47]
+    assert state.action_label(26) == "play 26"
+
+
+def test_cards_go_left_if_smaller_and_right_if_larger(backend: Backend) -> None:
+    state = dealt(backend, ([10, 20, 30, 40, 45, 5, 25], [1, 2, 3, 4, 46, 47]))
+    assert row(state) == [25]
+    act(state, 0, 30)
+    act(state, 0, 20)
+    assert row(state) == [20, 25, 30]
+    # Only cards below the leftmost or above the rightmost fit.
+    assert state.legal_actions() == [5, 10, 40, 45]
+    act(state, 0, 45)
+    act(state, 0, 5)
+    assert row(state) == [5, 20, 25, 30, 45]
+    assert hand(state, 0) == [10, 40]
+    assert state.legal_actions() == [PASS]
+
+
+def test_the_worked_example_overtake(backend: Backend) -> None:
+    state = worked_example(backend)
+    act(state, 0, 26)
+    assert row(state) == [18, 26]
+    # Seat 1 holds 21 and 24, strictly between 18 and 26.
+    observation = public(state)
+    assert observation["phase"] == "overtake"
+    assert observation["overtake_card"] == 26
+    assert state.current_player == 1
+    assert state.legal_actions() == [OVERTAKE, LET_GO]
+    assert state.action_label(OVERTAKE) == "overtake"
+    assert state.action_label(LET_GO) == "let go"
+    act(state, 1, OVERTAKE)
+    assert row(state) == [18, 21, 24, 26]
+    observation = public(state)
+    assert observation["phase"] == "play"
+    assert (observation["active"], observation["overtaker"]) == (1, 0)
+    assert observation["overtake_card"] is None
+    # The refill: seat 0 (5 cards) draws 1, seat 1 (4 cards) draws 2.
+    assert hand(state, 0) == [1, 3, 11, 20, 40, 47]
+    assert hand(state, 1) == [8, 14, 30, 33, 45, 49]
+    assert state.legal_actions() == [8, 14, 30, 33, 45, 49]
+    act(state, 1, 14)
+    # Seat 0 holds nothing in 15..17: no overtake node, seat 1 plays on.
+    assert row(state) == [14, 18, 21, 24, 26]
+    assert public(state)["phase"] == "play"
+    assert state.current_player == 1
+    act(state, 1, 8)
+    observation = public(state)
+    assert observation["phase"] == "overtake"
+    assert observation["overtake_card"] == 8
+    act(state, 0, LET_GO)
+    observation = public(state)
+    assert observation["phase"] == "play"
+    assert (observation["active"], observation["overtaker"]) == (1, 0)
+    assert observation["overtake_card"] is None
+    assert row(state) == [8, 14, 18, 21, 24, 26]
+    assert hand(state, 0) == [1, 3, 11, 20, 40, 47]
+    assert state.legal_actions() == [30, 33, 45, 49]
+
+
+def test_overtaking_puts_every_card_between_into_the_row(backend: Backend) -> None:
+    state = dealt(backend, ([2, 30, 31, 32, 33, 34, 40], [3, 5, 7, 38, 39, 41]))
+    act(state, 0, 2)
+    # Between 2 and its neighbour 40: seat 1 holds 3, 5, 7, 38 and 39 (not 41).
+    assert public(state)["overtake_card"] == 2
+    act(state, 1, OVERTAKE)
+    assert row(state) == [2, 3, 5, 7, 38, 39, 40]
+    assert 41 in hand(state, 1)
+    assert public(state)["hand_sizes"] == [6, 6]
+    assert public(state)["pile_sizes"] == [25 - 8, 25 - 11]
+
+
+def test_only_cards_between_the_played_card_and_its_neighbour_overtake(backend: Backend) -> None:
+    state = dealt(backend, ([10, 30, 1, 2, 3, 4, 20], [15, 35, 36, 37, 38, 39]))
+    act(state, 0, 10)
+    # Seat 1 holds 15 between 10 and 20.
+    act(state, 1, LET_GO)
+    assert state.current_player == 0
+    act(state, 0, 30)
+    # 15 lies inside the row but not between 30 and its neighbour 20: no overtake node.
+    assert public(state)["phase"] == "play"
+    assert state.current_player == 0
+    assert row(state) == [10, 20, 30]
+
+
+def test_letting_go_lets_the_active_player_play_on(backend: Backend) -> None:
+    state = worked_example(backend)
+    act(state, 0, 26)
+    act(state, 1, LET_GO)
+    observation = public(state)
+    assert observation["phase"] == "play"
+    assert (observation["active"], observation["overtaker"]) == (0, 1)
+    assert row(state) == [18, 26]
+    assert hand(state, 0) == [3, 11, 20, 40, 47]
+    # No change of the active player: no refill.
+    assert observation["hand_sizes"] == [5, 6]
+    assert state.legal_actions() == [3, 11, 40, 47]
+
+
+def test_a_start_card_or_overtaking_cards_give_no_overtake_chance(backend: Backend) -> None:
+    state = worked_example(backend)
+    # Seat 1 holds cards on both sides of the start card 18: no overtake node before seat 0 plays.
+    assert public(state)["phase"] == "play"
+    act(state, 0, 26)
+    act(state, 1, OVERTAKE)
+    # Seat 0 holds 20, between the overtaking cards: the new active seat plays at once.
+    assert public(state)["phase"] == "play"
+    assert state.current_player == 1
+
+
+# ----- passing and new rows -----
+
+
+def test_a_pass_is_forced_and_only_allowed_when_nothing_fits(backend: Backend) -> None:
+    state = passing_example(backend)
+    assert row(state) == [10, 15, 20, 30, 44]
+    assert (public(state)["active"], public(state)["overtaker"]) == (2, 0)
+    assert state.legal_actions() == [49]
+    assert_rejected(state, PASS)
+    act(state, 2, 49)
+    # Seat 0 holds nothing in 45..48; seat 2 plays on but nothing fits: it must pass.
+    assert public(state)["phase"] == "play"
+    assert state.current_player == 2
+    assert state.legal_actions() == [PASS]
+    assert state.action_label(PASS) == "pass"
+    assert hand(state, 2) == [31, 32, 33, 34, 35]
+
+
+def test_everyone_passing_clears_the_row_and_the_next_seat_starts_a_new_one(
+    backend: Backend,
+) -> None:
+    state = passing_example(backend)
+    act(state, 2, 49)
+    act(state, 2, PASS)
+    observation = public(state)
+    assert observation["passes"] == 1
+    assert (observation["active"], observation["overtaker"]) == (0, 1)
+    # The change of the active player refills seat 2's hand from its pile.
+    assert hand(state, 2) == [31, 32, 33, 34, 35, 36]
+    assert row(state) == [10, 15, 20, 30, 44, 49]
+    act(state, 0, PASS)
+    assert public(state)["passes"] == 2
+    assert state.current_player == 1
+    act(state, 1, PASS)
+    observation = public(state)
+    # Three passes by three players: the row leaves the game, seat 2 starts with its pile top.
+    assert observation["passes"] == 0
+    assert observation["row"] == [37]
+    assert observation["phase"] == "play"
+    assert (observation["active"], observation["overtaker"]) == (2, 0)
+    assert state.current_player == 2
+    assert observation["hand_sizes"] == [6, 6, 6]
+    assert observation["pile_sizes"] == [16 - 8, 16 - 8, 16 - 9]
+
+
+def test_a_card_placed_resets_the_passes(backend: Backend) -> None:
+    state = dealt(
+        backend,
+        (
+            [1, 40, 20, 21, 22, 23, 25, 24, 26],
+            [45, 30, 31, 32, 33, 34],
+            [2, 3, 4, 5, 6, 7],
+        ),
+        removed=[48, 49],
+    )
+    act(state, 0, 1)
+    act(state, 0, 40)
+    act(state, 1, LET_GO)  # seat 1 holds 30..34, between 25 and 40
+    assert state.legal_actions() == [PASS]
+    act(state, 0, PASS)
+    assert public(state)["passes"] == 1
+    assert hand(state, 0) == [20, 21, 22, 23, 24, 26]
+    assert state.legal_actions() == [45]
+    act(state, 1, 45)
+    assert public(state)["passes"] == 0
+    assert row(state) == [1, 25, 40, 45]
+
+
+def test_an_emptied_hand_moves_the_turn_on_without_a_pass(backend: Backend) -> None:
+    state = dealt(
+        backend,
+        (
+            [30, 31, 32, 33, 34, 35, 20, 36],
+            [1, 2, 3, 4, 5, 6],
+            [7, 8, 9, 10, 11, 12],
+        ),
+        removed=[49, 50],
+    )
+    play_letting_go(state, 0, 30, 31, 32, 33, 34, 35)
+    observation = public(state)
+    assert (observation["active"], observation["overtaker"]) == (1, 2)
+    assert observation["passes"] == 0
+    assert observation["hand_sizes"] == [6, 6, 6]
+    assert 36 in hand(state, 0)
+    assert state.legal_actions() == [1, 2, 3, 4, 5, 6]
+
+
+def test_an_emptied_hand_moves_the_turn_on_and_refills(backend: Backend) -> None:
+    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND)
+    play_letting_go(state, 0, 30, 40, 48, 20, 10)
+    assert hand(state, 0) == [3]
+    assert public(state)["pile_sizes"][0] == 3
+    act(state, 0, 3)
+    # Seat 1 holds 4..9 between 3 and 10.
+    assert public(state)["phase"] == "overtake"
+    act(state, 1, LET_GO)
+    observation = public(state)
+    assert (observation["active"], observation["overtaker"]) == (1, 2)
+    assert observation["passes"] == 0
+    assert hand(state, 0) == [2, 15, 35]
+    assert observation["pile_sizes"] == [0, 4, 4, 4, 4]
+    assert observation["hand_sizes"] == [3, 6, 6, 6, 6]
+    assert row(state) == [3, 10, 20, 25, 30, 40, 48]
+
+
+def test_with_an_empty_pile_the_start_card_comes_from_the_hand(backend: Backend) -> None:
+    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND)
+    play_letting_go(state, 0, 30, 40, 48, 20, 10, 3)
+    for seat in (1, 2, 3):
+        assert state.legal_actions() == [PASS]
+        act(state, seat, PASS)
+    assert public(state)["passes"] == 3
+    assert state.legal_actions() == [1]
+    act(state, 4, 1)
+    assert public(state)["passes"] == 0
+    assert public(state)["overtake_card"] == 1
+    act(state, 0, OVERTAKE)
+    assert row(state) == [1, 2, 3, 10, 20, 25, 30, 40, 48]
+    observation = public(state)
+    assert (observation["active"], observation["overtaker"]) == (0, 1)
+    assert hand(state, 4) == [38, 39, 41, 42, 43, 44]
+    assert hand(state, 0) == [15, 35]
+    for seat in (0, 1, 2, 3, 4):
+        act(state, seat, PASS)
+    observation = public(state)
+    assert observation["phase"] == "start"
+    assert observation["row"] == []
+    assert observation["passes"] == 0
+    assert (observation["active"], observation["overtaker"]) == (0, 1)
+    assert state.current_player == 0
+    assert state.legal_actions() == [15, 35]
+    assert state.action_label(15) == "start the row with 15"
+    assert state.action_label(PASS) == "action 53"
+    act(state, 0, 15)
+    assert row(state) == [15]
+    assert public(state)["phase"] == "play"
+    assert state.legal_actions() == [35]
+    act(state, 0, 35)
+    assert state.is_terminal
+    assert state.winners == [0]
+    assert public(state)["winner"] == 0
+
+
+def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Backend) -> None:
+    state = dealt(backend, FIVE_PLAYERS_WIN_BY_START_CARD)
+    play_letting_go(state, 0, 30, 40, 48, 20, 10, 4)
+    for seat in (1, 2, 3):
+        act(state, seat, PASS)
+    act(state, 4, 1)
+    act(state, 0, OVERTAKE)
+    assert row(state)[:4] == [1, 2, 3, 4]
+    assert hand(state, 0) == [35]
+    for seat in (0, 1, 2, 3, 4):
+        act(state, seat, PASS)
+    assert public(state)["phase"] == "start"
+    assert state.legal_actions() == [35]
+    act(state, 0, 35)
+    # The start card was seat 0's last card: it wins at once.
+    observation = public(state)
+    assert observation["phase"] == "over"
+    assert observation["winner"] == 0
+    assert observation["row"] == [35]
+    assert state.current_player == TERMINAL
+    assert state.winners == [0]
+    assert state.scores == [0, -10, -10, -10, -9]
+
+
+# ----- the win -----
+
+
+def test_the_first_player_without_cards_wins_even_by_overtaking(backend: Backend) -> None:
+    state = dealt(backend, FIVE_PLAYERS_WIN_BY_OVERTAKING)
+    play_letting_go(state, 0, 30, 40, 48, 20, 10, 5)
+    assert hand(state, 0) == [2, 3, 4]
+    for seat in (1, 2, 3):
+        act(state, seat, PASS)
+    act(state, 4, 1)
+    act(state, 0, OVERTAKE)
+    observation = public(state)
+    # Nothing else happens: no change of the active player, no refill.
+    assert observation == {
+        "phase": "over",
+        "row": [1, 2, 3, 4, 5, 10, 20, 25, 30, 40, 48],
+        "pile_sizes": [0, 4, 4, 4, 4],
+        "hand_sizes": [0, 6, 6, 6, 5],
+        "active": 4,
+        "overtaker": 0,
+        "passes": 0,
+        "overtake_card": None,
+        "winner": 0,
+    }
+    assert state.is_terminal
+    assert state.legal_actions() == []
+    assert state.winners == [0]
+    assert state.scores == [0, -10, -10, -10, -9]
+    assert state.action_label(OVERTAKE) == "action 51"
+    assert_rejected(state, 1)
+
+
+def test_scores_count_the_cards_left_in_hand_and_pile(backend: Backend) -> None:
+    state = worked_example(backend)
+    assert state.scores == [-24, -25]
+    act(state, 0, 26)
+    act(state, 1, OVERTAKE)
+    assert state.scores == [-23, -23]
+    assert state.winners == []
+
+
+# ----- labels and bad input -----
+
+
+def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
+    state = worked_example(backend)
+    assert state.action_label(0) == "action 0"
+    assert state.action_label(50) == "play 50"
+    assert state.action_label(OVERTAKE) == "action 51"
+    assert state.action_label(LET_GO) == "action 52"
+    assert state.action_label(PASS) == "pass"
+    act(state, 0, 26)
+    assert state.action_label(26) == "action 26"
+    assert state.action_label(PASS) == "action 53"
+    assert state.action_label(0) == "action 0"
+    fresh = new_game(backend, 3).new_state()
+    assert fresh.action_label(0) == "action 0"
+    assert fresh.action_label(51) == "action 51"
+    assert fresh.action_label(50) == "remove 50"
+
+
+def test_illegal_plays_are_rejected(backend: Backend) -> None:
+    state = worked_example(backend)
+    act(state, 0, 26)
+    act(state, 1, LET_GO)
+    for action in (0, 20, 18, 21, 26, OVERTAKE, LET_GO, PASS, 54, -1):
+        assert_rejected(state, action)
+    assert_rejected(state, 40, player=1)
+    act(state, 0, 40)
+    act(state, 1, OVERTAKE)  # 30 and 33 lie between 26 and 40
+    assert row(state) == [18, 26, 30, 33, 40]
+
+
+def test_the_overtaker_may_only_overtake_or_let_go(backend: Backend) -> None:
+    state = worked_example(backend)
+    act(state, 0, 26)
+    for action in (21, 24, 3, PASS, 0):
+        assert_rejected(state, action)
+    assert_rejected(state, OVERTAKE, player=0)
+
+
+def test_the_start_card_must_come_from_the_hand(backend: Backend) -> None:
+    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND)
+    play_letting_go(state, 0, 30, 40, 48, 20, 10, 3)
+    for seat in (1, 2, 3):
+        act(state, seat, PASS)
+    act(state, 4, 1)
+    act(state, 0, OVERTAKE)
+    for seat in (0, 1, 2, 3, 4):
+        act(state, seat, PASS)
+    for action in (2, 25, 38, PASS, OVERTAKE, 0):
+        assert_rejected(state, action)
+    assert_rejected(state, 15, player=1)
+
+
+def test_removed_or_dealt_cards_cannot_be_dealt_again(backend: Backend) -> None:
+    state = new_game(backend, 4).new_state()
+    state.apply(12)
+    assert_rejected(state, 12)
+    assert_rejected(state, 0)
+    assert_rejected(state, 51)
+    state.apply(13)
+    assert_rejected(state, 13)
+    state.apply(14)
+    assert_rejected(state, 14)
+    assert_rejected(state, 15, player=0)
+
+
+@pytest.mark.parametrize(
+    "options", [{"players": 1}, {"players": 6}, {"players": 2, "jokers": True}]
+)
+def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars_overtaking", backend=backend, **options)
+
+
+def test_there_are_no_options_and_54_actions(backend: Backend) -> None:
+    game = new_game(backend, 3)
+    assert game.options == {}
+    assert game.num_actions == 54
+
+
+def test_a_state_dict_round_trip_keeps_piles_and_hands(backend: Backend) -> None:
+    game = new_game(backend, 3)
+    state = passing_example(backend)
+    act(state, 2, 49)
+    twin = game.state_from_dict(state.to_dict())
+    assert twin.to_dict() == state.to_dict()
+    for seat in range(3):
+        assert twin.observation(seat) == state.observation(seat)
