@@ -1,0 +1,173 @@
+"""Goofspiel, the reference implementation (OpenSpiel's rules and ids).
+
+Each player holds bid cards 1..N and the point cards 1..N are shuffled. Every turn the next point
+card is revealed, both players bid one remaining card in secret, and the higher bid takes the point
+card's value; equal bids take nothing. After N turns the player with more points wins; equal points
+is a draw. The simultaneous bids are sequentialized: seat 0 bids, then seat 1, and neither sees the
+other's bid before both have bid. As in OpenSpiel, once a turn is scored and exactly one turn
+remains, that turn is played at once (its point card and both bids are forced).
+
+Ids are OpenSpiel's: a bid of card ``v`` is action ``v - 1`` and point card ``v`` is chance outcome
+``v - 1``. See ``docs/games/goofspiel.md`` for the observation and state formats.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, TypedDict
+
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._options import OptionReader, OptionSpec
+
+__all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
+
+
+class GoofspielObservation(TypedDict):
+    """What one seat knows in goofspiel."""
+
+    seat: int
+    turn: int
+    point_card: int | None
+    remaining_points: list[int]
+    hands: list[list[int]]
+    points: list[int]
+    bids: list[list[int]]
+    point_history: list[int]
+    committed: list[bool]
+    own_bid: int | None
+
+
+class GoofspielGame(ReferenceGame["GoofspielState"]):
+    """Goofspiel with ``num_cards`` cards per suit, for two players."""
+
+    game_id: ClassVar[str] = "goofspiel"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("num_cards", "int", 13, "cards per player and point cards, 1..=60"),
+    )
+
+    def _configure(self, options: OptionReader) -> None:
+        self.num_cards = options.int("num_cards", 13, 1, 60)
+
+    @property
+    def options(self) -> dict[str, object]:
+        """Every option with its effective value."""
+        return {"num_cards": self.num_cards}
+
+    @property
+    def num_actions(self) -> int:
+        """One id per card value: a bid of card ``v`` is ``v - 1``."""
+        return self.num_cards
+
+    def _initial_state(self) -> GoofspielState:
+        return GoofspielState(self)
+
+
+class GoofspielState(ReferenceState):
+    """A goofspiel game in progress."""
+
+    def __init__(self, game: GoofspielGame) -> None:
+        super().__init__(game)
+        self.n = game.num_cards
+        cards = list(range(1, self.n + 1))
+        self.turn = 0
+        self.point_card: int | None = None
+        self.remaining_points = list(cards)
+        self.hands = [list(cards), list(cards)]
+        self.points = [0, 0]
+        self.bids: list[list[int]] = []
+        self.point_history: list[int] = []
+        self.pending: list[int | None] = [None, None]
+
+    # ----- whose move -----
+    def _current_player(self) -> int:
+        if self.turn == self.n:
+            return TERMINAL
+        if self.point_card is None:
+            return CHANCE  # "the next point card is revealed"
+        return 0 if self.pending[0] is None else 1  # seat 0 bids first, then seat 1
+
+    def _legal_actions(self) -> list[int]:
+        if self._current_player() == CHANCE:
+            return [v - 1 for v in self.remaining_points]
+        return [v - 1 for v in self.hands[self._current_player()]]
+
+    def _chance_outcomes(self) -> list[tuple[int, int]]:
+        return [(v - 1, 1) for v in self.remaining_points]
+
+    # ----- rules -----
+    def _apply(self, action: int) -> None:
+        player = self._current_player()
+        value = action + 1
+        if player == CHANCE:
+            self.point_card = value
+            self.remaining_points.remove(value)
+            return
+        self.pending[player] = value
+        if player == 1:
+            self._reveal_and_score()
+
+    def _reveal_and_score(self) -> None:
+        """Both bids are revealed; the higher bid takes the point card, equal bids take nothing."""
+        bid0, bid1 = self.pending
+        assert bid0 is not None and bid1 is not None and self.point_card is not None
+        if bid0 > bid1:
+            self.points[0] += self.point_card
+        elif bid1 > bid0:
+            self.points[1] += self.point_card
+        self.hands[0].remove(bid0)
+        self.hands[1].remove(bid1)
+        self.bids.append([bid0, bid1])
+        self.point_history.append(self.point_card)
+        self.pending = [None, None]
+        self.point_card = None
+        self.turn += 1
+        if self.turn == self.n - 1:
+            self._play_forced_last_turn()
+
+    def _play_forced_last_turn(self) -> None:
+        """With one turn left nothing is a choice: it is played at once, as OpenSpiel does."""
+        self.point_card = self.remaining_points.pop()
+        self.pending = [self.hands[0][0], self.hands[1][0]]
+        self._reveal_and_score()
+
+    def _action_label(self, action: int) -> str:
+        player = self._current_player()
+        if player == CHANCE:
+            return f"point card {action + 1}"
+        if player >= 0:
+            return f"bid {action + 1}"
+        return f"action {action}"
+
+    def _scores(self) -> list[int]:
+        return list(self.points)
+
+    def _winners(self) -> list[int]:
+        best = max(self.points)
+        return [p for p in (0, 1) if self.points[p] == best]
+
+    def _observation(self, player: int) -> GoofspielObservation:
+        return {
+            "seat": player,
+            "turn": self.turn,
+            "point_card": self.point_card,
+            "remaining_points": list(self.remaining_points),
+            "hands": [list(h) for h in self.hands],
+            "points": list(self.points),
+            "bids": [list(b) for b in self.bids],
+            "point_history": list(self.point_history),
+            "committed": [b is not None for b in self.pending],
+            "own_bid": self.pending[player],
+        }
+
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "point_card": self.point_card,
+            "remaining_points": list(self.remaining_points),
+            "hands": [list(h) for h in self.hands],
+            "points": list(self.points),
+            "bids": [list(b) for b in self.bids],
+            "point_history": list(self.point_history),
+            "pending": list(self.pending),
+        }
