@@ -1,0 +1,1 @@
+"""Helpers of the Deep Regrets reference (:mod:`cardtable.reference.deep_regrets`)."""

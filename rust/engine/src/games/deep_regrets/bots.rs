@@ -1,0 +1,554 @@
+//! The `greedy` bot: a rule-of-thumb player that reads only what its seat's observation holds
+//! (public dice, depths, money, mounted fish, face-up tops and discard piles; its own hand, items,
+//! regret values, peeks and shop draws; the card data).
+//!
+//! At sea it drops a sinker when it has dice to spare, casts at the shoal with the best expected
+//! fish it can pay for (face-up or peeked tops are known; face-down tops are judged by the depth's
+//! averages), pays with the fewest dice, uses difficulty items only when they make the catch
+//! possible, declines worthless fish and passes when nothing useful is left. It makes port to
+//! mount fish (the best one in the ×3 slot), buys rods, reels and tackle dice with its money,
+//! discards its worst regrets when it can and draws dinks while its regrets are low.
+
+use super::data::Prim;
+use super::{
+    DeepRegrets, DeepRegretsState as S, ItemSrc, Node, CLASSES, CLASS_FACE, CLASS_KIND, NONE,
+    TOP_CLASS,
+};
+use crate::game::Bot;
+use crate::rng::SplitMix64;
+
+/// Rods in order of preference (Lucky Pole, Narwhal Rod, the conditional ones).
+const ROD_RANK: [u8; 10] = [6, 0, 1, 4, 5, 3, 2, 7, 8, 9];
+/// Reels in order of preference.
+const REEL_RANK: [u8; 10] = [5, 4, 1, 3, 0, 2, 7, 6, 8, 9];
+/// Supplies in order of preference.
+const SUPPLY_RANK: [u8; 20] = [
+    10, 9, 6, 5, 1, 4, 0, 7, 8, 17, 2, 3, 12, 13, 14, 11, 15, 16, 18, 19,
+];
+
+/// The greedy heuristic player.
+#[derive(Clone, Debug, Default)]
+pub struct GreedyBot {
+    seat: usize,
+    /// Average value and difficulty of the in-play fish of each depth.
+    avg_value: [f64; 3],
+    avg_difficulty: [f64; 3],
+}
+
+fn rank_of(rank: &[u8], id: u32) -> usize {
+    rank.iter()
+        .position(|&r| u32::from(r) == id)
+        .unwrap_or(rank.len())
+}
+
+impl GreedyBot {
+    /// My Fresh dice faces, highest first (at most 15).
+    fn dice(st: &S, p: usize) -> ([u8; 16], usize) {
+        let mut out = [0u8; 16];
+        let mut n = 0;
+        for c in (0..CLASSES).rev() {
+            for _ in 0..st.seats[p].fresh[c] {
+                if n < 16 {
+                    out[n] = CLASS_FACE[c];
+                    n += 1;
+                }
+            }
+        }
+        out[..n].sort_unstable_by(|a, b| b.cmp(a));
+        (out, n)
+    }
+
+    /// Whether dice (highest first) can pay difficulty `d` (exactly `exact` dice when > 0).
+    fn can_pay(dice: &[u8], d: i32, exact: usize) -> bool {
+        if exact > 0 {
+            dice.len() >= exact && dice[..exact].iter().map(|&f| i32::from(f)).sum::<i32>() >= d
+        } else {
+            dice.iter().map(|&f| i32::from(f)).sum::<i32>() >= d
+        }
+    }
+
+    /// The rod modifier of my equipped rod for fish `f`.
+    fn rod_mod(g: &DeepRegrets, st: &S, p: usize, f: usize) -> i32 {
+        let seat = &st.seats[p];
+        let (Some(fish), true) = (g.data.fish.get(f), seat.rod != NONE) else {
+            return 0;
+        };
+        match g
+            .data
+            .rods
+            .get(usize::from(seat.rod))
+            .and_then(|r| r.rod_passive)
+        {
+            Some((a, when)) => {
+                let ok = match when {
+                    super::data::When::All => true,
+                    super::data::When::Foul(x) => fish.foul == x,
+                    super::data::When::Size(s) => fish.size == s,
+                    super::data::When::FirstCatch => !seat.caught_today,
+                };
+                if ok {
+                    i32::from(a)
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        }
+    }
+
+    /// The fish on top of shoal s if I can see it (face up or peeked).
+    fn visible_top(st: &S, me: usize, s: usize) -> Option<u8> {
+        let f = st.top_fish(s)?;
+        let up = st.face_up >> s & 1 == 1;
+        if up || st.known[me] >> s & 1 == 1 {
+            Some(f)
+        } else {
+            None
+        }
+    }
+
+    /// Expected worth of casting at shoal s with `dice`: (worth, payable).
+    fn shoal_worth(&self, g: &DeepRegrets, st: &S, me: usize, s: usize, dice: &[u8]) -> f64 {
+        match Self::visible_top(st, me, s) {
+            Some(f) => {
+                let Some(fish) = g.data.fish.get(usize::from(f)) else {
+                    return -1.0;
+                };
+                if fish.special {
+                    return 0.1;
+                }
+                let d =
+                    (i32::from(fish.difficulty) + Self::rod_mod(g, st, me, usize::from(f))).max(0);
+                if !Self::can_pay(dice, d, usize::from(fish.exact)) {
+                    return -1.0;
+                }
+                let v = g.value(st, usize::from(f), me);
+                if v <= 0 {
+                    return -1.0;
+                }
+                f64::from(v) - 0.3 * f64::from(d)
+            }
+            None => {
+                let depth = s / 3;
+                let total: i32 = dice.iter().map(|&f| i32::from(f)).sum();
+                let need = self.avg_difficulty[depth] - 0.5;
+                if f64::from(total) < need {
+                    return -1.0;
+                }
+                let madness = g.tier(st, me).fair;
+                self.avg_value[depth] + 0.5 * f64::from(madness) - 0.3 * need - 0.5
+            }
+        }
+    }
+
+    fn turn_at_sea(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        let me = self.seat;
+        let seat = &st.seats[me];
+        // free actions first: the reel, refreshes, regret discards
+        if legal.contains(&13) {
+            return 13;
+        }
+        if let Some(a) = self.useful_free_item(g, st, legal) {
+            return a;
+        }
+        let (dice, n) = Self::dice(st, me);
+        let dice = &dice[..n];
+        if n == 0 {
+            return 0;
+        }
+        // sinker: spend the lowest die when the rest still pays for the next depth
+        let depth = usize::from(seat.depth);
+        if depth < 3 && n >= 3 {
+            let rest: i32 = dice[..n - 1].iter().map(|&f| i32::from(f)).sum();
+            let next_nonempty = (depth * 3..depth * 3 + 3).any(|s| st.shoal_len[s] > 0);
+            if next_nonempty && f64::from(rest) >= self.avg_difficulty[depth] + 1.0 {
+                let low = (0..CLASSES).find(|&c| seat.fresh[c] > 0 && CLASS_FACE[c] == dice[n - 1]);
+                if let Some(c) = low {
+                    let a = 50 + c as u32;
+                    if legal.contains(&a) {
+                        return a;
+                    }
+                }
+            }
+        }
+        let mut best: Option<(f64, u32)> = None;
+        for s in 0..9 {
+            let cast = 32 + s as u32;
+            if !legal.contains(&cast) {
+                continue;
+            }
+            let w = self.shoal_worth(g, st, me, s, dice);
+            if w <= 0.0 {
+                continue;
+            }
+            let worms = 41 + s as u32;
+            let a = if legal.contains(&worms) && Self::visible_top(st, me, s).is_none() {
+                worms
+            } else {
+                cast
+            };
+            if best.is_none_or(|(b, _)| w > b) {
+                best = Some((w, a));
+            }
+        }
+        best.map_or(0, |(_, a)| a)
+    }
+
+    /// Free items worth using whenever they are ready (regret discards, refreshes at sea).
+    fn useful_free_item(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> Option<u32> {
+        let at_sea = st.seats[self.seat].depth > 0;
+        for &a in legal {
+            let src = match a {
+                100..=124 => ItemSrc::Dink((a - 100) as u8),
+                125..=144 => ItemSrc::Supply((a - 125) as u8),
+                _ => continue,
+            };
+            let item = g.item(src);
+            let Some(u) = item.uses.first() else { continue };
+            let good = u.iter().all(|p| match p {
+                Prim::DiscardRegret(_) | Prim::DiscardRandomRegret(_) => true,
+                Prim::Refresh(_) => at_sea,
+                _ => false,
+            });
+            if good {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    fn mountable(g: &DeepRegrets, st: &S, me: usize) -> ([(i32, u8); 16], usize) {
+        let mut out = [(0i32, 0u8); 16];
+        let mut n = 0;
+        st.seats[me].hand.and(&g.sellable).each(|f| {
+            if n < 16 {
+                out[n] = (g.value(st, usize::from(f), me), f);
+                n += 1;
+            }
+        });
+        out[..n].sort_unstable_by(|a, b| b.cmp(a));
+        (out, n)
+    }
+
+    fn turn_in_port(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        let me = self.seat;
+        let seat = &st.seats[me];
+        if let Some(a) = self.useful_free_item(g, st, legal) {
+            return a;
+        }
+        let (fish, n) = Self::mountable(g, st, me);
+        if legal.contains(&11) && n > 0 && fish[0].0 >= 2 {
+            return 11;
+        }
+        let slots_full = !seat.mounted.contains(&NONE);
+        if legal.contains(&10) && slots_full && st.day <= 4 && seat.money < 4 {
+            return 10;
+        }
+        // shops: the best tier affordable among rods (if none), reels (if none), tackle
+        let wants = [
+            (0usize, seat.rods == 0),
+            (1, seat.reels == 0),
+            (3, true),
+            (2, seat.supplies.count_ones() < 2),
+        ];
+        for (k, want) in wants {
+            if !want {
+                continue;
+            }
+            for t in (0..3).rev() {
+                let a = 82 + 3 * k as u32 + t;
+                if legal.contains(&a) {
+                    // discounts first
+                    for &d in legal {
+                        if (100..=144).contains(&d) || d == 12 {
+                            let src = match d {
+                                12 => ItemSrc::LifePreserver,
+                                100..=124 => ItemSrc::Dink((d - 100) as u8),
+                                _ => ItemSrc::Supply((d - 125) as u8),
+                            };
+                            if g.item(src)
+                                .uses
+                                .iter()
+                                .any(|u| u.iter().any(|p| matches!(p, Prim::ShopDiscount(_))))
+                                && g.ready_use(st, me, src, Node::Turn).is_some_and(|i| {
+                                    g.item(src).uses[i]
+                                        .iter()
+                                        .all(|p| matches!(p, Prim::ShopDiscount(_)))
+                                })
+                            {
+                                return d;
+                            }
+                        }
+                    }
+                    return a;
+                }
+            }
+        }
+        0
+    }
+
+    fn pay(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        let me = self.seat;
+        let s = usize::from(st.cast_shoal);
+        let f = st.top_fish(s).map_or(0, usize::from);
+        let value = g.value(st, f, me);
+        if value <= 0 {
+            return 7;
+        }
+        if legal.contains(&6) {
+            return 6;
+        }
+        let d = g.effective_difficulty(st, me);
+        let exact = g.data.fish.get(f).map_or(0, |x| usize::from(x.exact));
+        let (mut paid_n, mut paid) = (0usize, 0i32);
+        for c in 0..CLASSES {
+            paid_n += usize::from(st.payment[c]);
+            paid += i32::from(st.payment[c]) * i32::from(CLASS_FACE[c]);
+        }
+        let (dice, n) = Self::dice(st, me);
+        let dice = &dice[..n];
+        let need = d - paid;
+        let left_n = exact.saturating_sub(paid_n);
+        let ok = if exact > 0 {
+            Self::can_pay(dice, need, left_n) && left_n > 0
+        } else {
+            Self::can_pay(dice, need, 0)
+        };
+        if ok {
+            // the smallest die that completes, else the largest
+            let pick = if exact > 0 && left_n > 1 {
+                dice[0]
+            } else {
+                dice.iter()
+                    .rev()
+                    .copied()
+                    .find(|&x| i32::from(x) >= need)
+                    .unwrap_or(dice[0])
+            };
+            let c = (0..CLASSES).find(|&c| st.seats[me].fresh[c] > 0 && CLASS_FACE[c] == pick);
+            if let Some(c) = c {
+                let a = 50 + c as u32;
+                if legal.contains(&a) {
+                    return a;
+                }
+            }
+        }
+        // a difficulty item that makes it payable (never the regret-drawing Bucket of Chum)
+        for &a in legal {
+            let src = match a {
+                12 => ItemSrc::LifePreserver,
+                13 => ItemSrc::Reel(st.seats[me].reel),
+                100..=124 => ItemSrc::Dink((a - 100) as u8),
+                125..=144 => ItemSrc::Supply((a - 125) as u8),
+                _ => continue,
+            };
+            let Some(u) = g.ready_use(st, me, src, Node::Pay) else {
+                continue;
+            };
+            let prims = &g.item(src).uses[u];
+            let red: i32 = prims
+                .iter()
+                .map(|p| {
+                    if let Prim::Difficulty(x) = p {
+                        i32::from(*x)
+                    } else {
+                        0
+                    }
+                })
+                .sum();
+            let safe = prims
+                .iter()
+                .all(|p| matches!(p, Prim::Difficulty(_) | Prim::Refresh(_)));
+            if !safe {
+                continue;
+            }
+            let helps = if red < 0 {
+                let need2 = (d + red).max(0) - paid;
+                if exact > 0 {
+                    left_n > 0 && Self::can_pay(dice, need2, left_n)
+                } else {
+                    Self::can_pay(dice, need2, 0)
+                }
+            } else {
+                true
+            };
+            if helps {
+                return a;
+            }
+        }
+        7
+    }
+}
+
+impl Bot<DeepRegrets> for GreedyBot {
+    fn reset(&mut self, game: &DeepRegrets, seat: usize, _rng: SplitMix64) {
+        self.seat = seat;
+        let mut sum_v = [0f64; 3];
+        let mut sum_d = [0f64; 3];
+        let mut cnt = [0f64; 3];
+        game.in_play.each(|f| {
+            if let Some(fish) = game.data.fish.get(usize::from(f)) {
+                let d = usize::from(fish.depth.clamp(1, 3) - 1);
+                sum_v[d] += f64::from(fish.value.unwrap_or(0));
+                sum_d[d] += f64::from(fish.difficulty);
+                cnt[d] += 1.0;
+            }
+        });
+        for d in 0..3 {
+            self.avg_value[d] = sum_v[d] / cnt[d].max(1.0);
+            self.avg_difficulty[d] = sum_d[d] / cnt[d].max(1.0);
+        }
+    }
+
+    fn observes(&self) -> bool {
+        false
+    }
+
+    fn act(&mut self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        let me = self.seat;
+        let seat = &st.seats[me];
+        let first = legal[0];
+        let has = |a: u32| legal.contains(&a);
+        match st.node {
+            Node::MusterSelect | Node::RerollSelect => {
+                for &a in legal {
+                    if (50..65).contains(&a) && CLASS_FACE[(a - 50) as usize] <= 1 {
+                        return a;
+                    }
+                }
+                first
+            }
+            Node::MusterKeep => *legal
+                .iter()
+                .max_by_key(|&&a| (CLASS_FACE[(a - 50) as usize], a))
+                .unwrap_or(&first),
+            Node::LifePreserver => *legal
+                .iter()
+                .min_by_key(|&&a| st.seats[(a - 74) as usize].money)
+                .unwrap_or(&first),
+            Node::Declare => {
+                let (fish, n) = Self::mountable(g, st, me);
+                let empty = seat.mounted.iter().filter(|&&m| m == NONE).count();
+                let good = fish[..n].iter().filter(|x| x.0 >= 3).count();
+                let port =
+                    empty > 0 && (good >= empty.min(2) || (st.day == 6 && n > 0 && fish[0].0 >= 2));
+                if port {
+                    2
+                } else {
+                    1
+                }
+            }
+            Node::PortDiscard | Node::DiscardRegret => *legal.iter().max().unwrap_or(&first),
+            Node::EquipRod => *legal
+                .iter()
+                .min_by_key(|&&a| rank_of(&ROD_RANK, a - 145))
+                .unwrap_or(&first),
+            Node::EquipReel => *legal
+                .iter()
+                .min_by_key(|&&a| rank_of(&REEL_RANK, a - 155))
+                .unwrap_or(&first),
+            Node::Turn => {
+                if seat.depth > 0 {
+                    self.turn_at_sea(g, st, legal)
+                } else {
+                    self.turn_in_port(g, st, legal)
+                }
+            }
+            Node::Worms => {
+                let f = usize::from(st.peek);
+                let v = g.value(st, f, me);
+                let fish = g.data.fish.get(f);
+                let (dice, n) = Self::dice(st, me);
+                let payable = fish.is_some_and(|x| {
+                    Self::can_pay(
+                        &dice[..n],
+                        (i32::from(x.difficulty) + Self::rod_mod(g, st, me, f)).max(0),
+                        usize::from(x.exact),
+                    )
+                });
+                if v >= 2 && payable {
+                    4
+                } else {
+                    5
+                }
+            }
+            Node::Pay => self.pay(g, st, legal),
+            Node::DeclineDie => *legal
+                .iter()
+                .min_by_key(|&&a| (CLASS_FACE[(a - 50) as usize], a))
+                .unwrap_or(&first),
+            Node::Reward => {
+                if has(9) && (seat.regret_value() >= 3 || !has(8)) {
+                    9
+                } else {
+                    8
+                }
+            }
+            Node::Sell => {
+                let (fish, n) = Self::mountable(g, st, me);
+                // sell the cheapest fish while money is short
+                if seat.money < 5 && n > 0 {
+                    let (_, f) = fish[n - 1];
+                    let a = 165 + u32::from(f);
+                    if has(a) {
+                        return a;
+                    }
+                }
+                if has(0) {
+                    0
+                } else {
+                    first
+                }
+            }
+            Node::MountSlot => {
+                let (fish, n) = Self::mountable(g, st, me);
+                if has(0) && (n == 0 || fish[0].0 < 2) {
+                    return 0;
+                }
+                for a in [80, 79, 81] {
+                    if has(a) {
+                        return a;
+                    }
+                }
+                first
+            }
+            Node::MountFish => {
+                let (fish, n) = Self::mountable(g, st, me);
+                if n > 0 {
+                    165 + u32::from(fish[0].1)
+                } else {
+                    first
+                }
+            }
+            Node::ShopKeep => {
+                let rank: &[u8] = match st.shop {
+                    0 => &ROD_RANK,
+                    1 => &REEL_RANK,
+                    _ => &SUPPLY_RANK,
+                };
+                let base = super::flow::shop_base(st.shop);
+                *legal
+                    .iter()
+                    .min_by_key(|&&a| rank_of(rank, a - base))
+                    .unwrap_or(&first)
+            }
+            Node::RefreshDie => {
+                // orange, green, player, blue
+                for a in [68, 67, 65, 66] {
+                    if has(a) {
+                        return a;
+                    }
+                }
+                first
+            }
+            Node::SetMax => *legal
+                .iter()
+                .max_by_key(|&&a| {
+                    let c = (a - 50) as usize;
+                    CLASS_FACE[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])] - CLASS_FACE[c]
+                })
+                .unwrap_or(&first),
+            _ => first,
+        }
+    }
+}

@@ -1,0 +1,611 @@
+//! Canonical state, observation (contract §11) and action labels (contract §10).
+
+use super::flow::{first_kind, shop_base};
+use super::{
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Phase, CLASSES, CLASS_FACE,
+    CLASS_KIND, CLASS_NAME, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
+};
+use serde_json::{json, Value};
+
+fn opt(x: u8) -> Value {
+    if x == NONE {
+        Value::Null
+    } else {
+        json!(x)
+    }
+}
+
+fn dice(pool: &[u8; CLASSES]) -> Value {
+    let mut v = Vec::new();
+    for (c, &k) in pool.iter().enumerate() {
+        for _ in 0..k {
+            v.push(json!(CLASS_NAME[c]));
+        }
+    }
+    Value::Array(v)
+}
+
+fn kinds(pool: &[u8; KINDS]) -> Value {
+    let mut v = Vec::new();
+    for (k, &c) in pool.iter().enumerate() {
+        for _ in 0..c {
+            v.push(json!(KIND_LETTER[k]));
+        }
+    }
+    Value::Array(v)
+}
+
+fn ids(mask: u32) -> Value {
+    let mut v = Vec::new();
+    each_bit(mask, |b| v.push(json!(b)));
+    Value::Array(v)
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Setup => "setup",
+        Phase::Refresh => "refresh",
+        Phase::Declaration => "declaration",
+        Phase::Actions => "actions",
+        Phase::Over => "over",
+    }
+}
+
+impl DeepRegrets {
+    fn names(&self, mask: u32, list: &'static [super::data::Item]) -> Value {
+        let mut v = Vec::new();
+        each_bit(mask, |b| {
+            v.push(json!(list.get(b as usize).map_or("?", |i| i.name.as_str())))
+        });
+        Value::Array(v)
+    }
+
+    fn item_name(&self, list: &'static [super::data::Item], id: u8) -> Value {
+        if id == NONE {
+            Value::Null
+        } else {
+            json!(list.get(usize::from(id)).map_or("?", |i| i.name.as_str()))
+        }
+    }
+
+    fn fish_opt(&self, f: u8) -> Value {
+        if f == NONE {
+            Value::Null
+        } else {
+            json!(self.fish_name(usize::from(f)))
+        }
+    }
+
+    /// `ctx.left` as shown at the current node.
+    fn left_json(&self, st: &S) -> Value {
+        match st.node {
+            Node::MusterSelect => Value::Null,
+            Node::RerollSelect => opt(st.left),
+            Node::MusterKeep
+            | Node::ShopKeep
+            | Node::DiscardRegret
+            | Node::RefreshDie
+            | Node::SetMax
+            | Node::PeekShoal
+            | Node::PeekRow
+            | Node::PeekColumn => json!(st.left),
+            _ => json!(0),
+        }
+    }
+
+    fn item_json(&self, st: &S) -> Value {
+        match st.item {
+            None => Value::Null,
+            Some(src) => {
+                let (kind, id) = match src {
+                    ItemSrc::Dink(i) => ("dink", json!(i)),
+                    ItemSrc::Supply(i) => ("supply", json!(i)),
+                    ItemSrc::Reel(i) => ("reel", json!(i)),
+                    ItemSrc::LifePreserver => ("life_preserver", Value::Null),
+                };
+                json!({"kind": kind, "id": id})
+            }
+        }
+    }
+
+    fn drawn<'a>(&self, st: &'a S) -> &'a [u8] {
+        &st.drawn[..usize::from(st.drawn_len).min(st.drawn.len())]
+    }
+
+    fn seat_list<T: Into<Value>>(&self, f: impl Fn(usize) -> T) -> Value {
+        Value::Array((0..self.n()).map(|p| f(p).into()).collect())
+    }
+
+    fn end_json(&self, st: &S, with_scores: bool, names: bool) -> Value {
+        if !st.ended {
+            return Value::Null;
+        }
+        let rv = self.seat_list(|p| json!(st.regret_values[p]));
+        let discarded = self.seat_list(|p| {
+            if names {
+                self.fish_opt(st.discarded[p])
+            } else {
+                opt(st.discarded[p])
+            }
+        });
+        if with_scores {
+            json!({"regret_value": rv, "discarded": discarded,
+                   "scores": self.seat_list(|p| json!(st.final_scores[p]))})
+        } else {
+            json!({"regret_value": rv, "discarded": discarded})
+        }
+    }
+
+    fn scores_json(&self, st: &S) -> Value {
+        self.seat_list(|p| {
+            if st.ended {
+                json!(st.final_scores[p])
+            } else {
+                json!(0)
+            }
+        })
+    }
+
+    /// The canonical state (contract §11.2).
+    pub(super) fn state_value(&self, st: &S) -> Value {
+        let d = self.data;
+        let shoals: Vec<Value> = (0..9)
+            .map(|s| {
+                let len = usize::from(st.shoal_len[s]);
+                Value::Array(
+                    st.shoals[s][..len]
+                        .iter()
+                        .rev()
+                        .map(|&f| json!(f))
+                        .collect(),
+                )
+            })
+            .collect();
+        let face_up: Vec<Value> = (0..9).map(|s| json!(st.face_up >> s & 1 == 1)).collect();
+        let known = self.seat_list(|p| {
+            let v: Vec<Value> = (0..9)
+                .filter(|&s| st.known[p] >> s & 1 == 1)
+                .map(|s| json!(s))
+                .collect();
+            Value::Array(v)
+        });
+        let discard: Vec<Value> = (0..3)
+            .map(|d| {
+                let len = usize::from(st.discard_len[d]);
+                Value::Array(
+                    st.fish_discard[d][..len]
+                        .iter()
+                        .map(|&f| json!(f))
+                        .collect(),
+                )
+            })
+            .collect();
+        let players = self.seat_list(|p| {
+            let s = &st.seats[p];
+            let mut hand = Vec::new();
+            s.hand.each(|f| hand.push(json!(f)));
+            json!({
+                "money": s.money,
+                "depth": s.depth,
+                "regrets": s.regrets.to_vec(),
+                "fresh": dice(&s.fresh),
+                "spent": kinds(&s.spent),
+                "hand": hand,
+                "mounted": s.mounted.iter().map(|&f| opt(f)).collect::<Vec<_>>(),
+                "dinks": ids(s.dinks),
+                "supplies": ids(s.supplies),
+                "rods": ids(s.rods),
+                "reels": ids(s.reels),
+                "rod": opt(s.rod),
+                "reel": opt(s.reel),
+                "worms": s.worms,
+                "lifeboat_used": s.lifeboat_used,
+                "passed": s.passed,
+                "reel_used": s.reel_used,
+                "caught_today": s.caught_today,
+                "shops_used": s.shops_used.to_vec(),
+            })
+        });
+        let cast = if st.cast_on {
+            json!({"shoal": st.cast_shoal, "reduction": st.cast_reduction,
+                   "zero": st.cast_zero, "payment": dice(&st.payment)})
+        } else {
+            Value::Null
+        };
+        let shop = if st.shop == NONE {
+            Value::Null
+        } else {
+            json!({"shop": st.shop, "drawn": self.drawn(st).to_vec()})
+        };
+        let ctx = json!({
+            "to_roll": kinds(&st.to_roll),
+            "rolled": dice(&st.rolled),
+            "left": self.left_json(st),
+            "cast": cast,
+            "peek": opt(st.peek),
+            "shop": shop,
+            "count": st.count,
+            "foul": st.foul,
+            "slot": opt(st.slot),
+            "discount": st.discount,
+            "item": self.item_json(st),
+        });
+        let _ = d;
+        json!({
+            "day": st.day,
+            "phase": phase_name(st.phase),
+            "node": st.node.name(),
+            "actor": opt(st.actor),
+            "turn": opt(st.turn),
+            "first_player": st.first_player,
+            "last_turns": opt(st.last_turns),
+            "life_preserver": opt(st.life_preserver),
+            "shoals": shoals,
+            "face_up": face_up,
+            "known": known,
+            "fish_discard": discard,
+            "regret_deck": st.regret_deck.to_vec(),
+            "regret_discard": st.regret_discard.to_vec(),
+            "bag": st.bag.to_vec(),
+            "dink_deck": ids(st.dink_deck),
+            "dink_discard": ids(st.dink_discard),
+            "supply_deck": ids(st.supply_deck),
+            "supply_discard": ids(st.supply_discard),
+            "rod_deck": ids(st.rod_deck),
+            "rod_discard": ids(st.rod_discard),
+            "reel_deck": ids(st.reel_deck),
+            "reel_discard": ids(st.reel_discard),
+            "players": players,
+            "ctx": ctx,
+            "end": self.end_json(st, true, false),
+        })
+    }
+
+    /// The observation of seat `me` (contract §11.3).
+    pub(super) fn observation_json(&self, st: &S, me: usize) -> Value {
+        let d = self.data;
+        let me_seat = &st.seats[me.min(super::MAX_SEATS - 1)];
+        let current = {
+            use crate::game::Game;
+            self.current_player(st)
+        };
+        let mut regrets = Vec::new();
+        for (v, &c) in me_seat.regrets.iter().enumerate() {
+            for _ in 0..c {
+                regrets.push(json!(v));
+            }
+        }
+        let mut hand = Vec::new();
+        me_seat
+            .hand
+            .each(|f| hand.push(json!(self.fish_name(usize::from(f)))));
+        let shoals: Vec<Value> = (0..9)
+            .map(|s| {
+                let up = st.face_up >> s & 1 == 1;
+                let top = st.top_fish(s);
+                let top_name = match top {
+                    Some(f) if up => self.fish_opt(f),
+                    _ => Value::Null,
+                };
+                let known = match top {
+                    Some(f) if !up && st.known[me.min(4)] >> s & 1 == 1 => self.fish_opt(f),
+                    _ => Value::Null,
+                };
+                json!({"size": st.shoal_len[s], "top": top_name, "known": known})
+            })
+            .collect();
+        let discard: Vec<Value> = (0..3)
+            .map(|d| {
+                let len = usize::from(st.discard_len[d]);
+                Value::Array(
+                    st.fish_discard[d][..len]
+                        .iter()
+                        .map(|&f| self.fish_opt(f))
+                        .collect(),
+                )
+            })
+            .collect();
+        let count = |m: u32| m.count_ones();
+        let decks = json!({
+            "regret": st.regret_deck.iter().map(|&c| u32::from(c)).sum::<u32>(),
+            "regret_discard": st.regret_discard.iter().map(|&c| u32::from(c)).sum::<u32>(),
+            "dink": count(st.dink_deck),
+            "dink_discard": count(st.dink_discard),
+            "supply": count(st.supply_deck),
+            "supply_discard": count(st.supply_discard),
+            "rod": count(st.rod_deck),
+            "rod_discard": count(st.rod_discard),
+            "reel": count(st.reel_deck),
+            "reel_discard": count(st.reel_discard),
+        });
+        let is_actor = usize::from(st.actor) == me;
+        let cast = if st.cast_on {
+            let s = usize::from(st.cast_shoal);
+            let up = st.face_up >> s & 1 == 1;
+            let top = st.top_fish(s).filter(|_| up);
+            let fish = top.and_then(|f| d.fish.get(usize::from(f)));
+            json!({
+                "shoal": st.cast_shoal,
+                "fish": top.map_or(Value::Null, |f| self.fish_opt(f)),
+                "difficulty": if fish.is_some() {
+                    json!(self.effective_difficulty(st, usize::from(st.actor).min(4)))
+                } else {
+                    Value::Null
+                },
+                "exact": match fish {
+                    Some(f) if f.exact > 0 => json!(f.exact),
+                    _ => Value::Null,
+                },
+                "payment": dice(&st.payment),
+            })
+        } else {
+            Value::Null
+        };
+        let shop = if st.shop == NONE {
+            Value::Null
+        } else {
+            let list: &'static [super::data::Item] = match st.shop {
+                0 => &d.rods,
+                1 => &d.reels,
+                _ => &d.supplies,
+            };
+            let drawn: Vec<Value> = self
+                .drawn(st)
+                .iter()
+                .map(|&i| {
+                    if is_actor {
+                        self.item_name(list, i)
+                    } else {
+                        Value::Null
+                    }
+                })
+                .collect();
+            json!({"shop": SHOP_NAMES[usize::from(st.shop).min(3)], "drawn": drawn})
+        };
+        let item = match st.item {
+            None => Value::Null,
+            Some(src) => json!(self.item(src).name),
+        };
+        let ctx = json!({
+            "to_roll": kinds(&st.to_roll),
+            "rolled": dice(&st.rolled),
+            "left": self.left_json(st),
+            "cast": cast,
+            "peek": if is_actor && st.peek != NONE { self.fish_opt(st.peek) } else { Value::Null },
+            "shop": shop,
+            "count": st.count,
+            "foul": st.foul,
+            "slot": opt(st.slot),
+            "discount": st.discount,
+            "item": item,
+        });
+        json!({
+            "seat": me,
+            "day": st.day,
+            "phase": phase_name(st.phase),
+            "node": st.node.name(),
+            "actor": opt(st.actor),
+            "turn": opt(st.turn),
+            "first_player": st.first_player,
+            "last_turns": opt(st.last_turns),
+            "life_preserver": opt(st.life_preserver),
+            "current_player": current,
+            "money": self.seat_list(|p| json!(st.seats[p].money)),
+            "depth": self.seat_list(|p| json!(st.seats[p].depth)),
+            "regret_count": self.seat_list(|p| json!(st.seats[p].regret_count())),
+            "regrets": regrets,
+            "fresh": self.seat_list(|p| dice(&st.seats[p].fresh)),
+            "spent": self.seat_list(|p| kinds(&st.seats[p].spent)),
+            "hand": hand,
+            "hand_count": self.seat_list(|p| json!(st.seats[p].hand.count())),
+            "mounted": self.seat_list(|p| {
+                Value::Array(st.seats[p].mounted.iter().map(|&f| self.fish_opt(f)).collect())
+            }),
+            "dinks": self.names(me_seat.dinks, &d.dinks),
+            "supplies": self.names(me_seat.supplies, &d.supplies),
+            "dink_count": self.seat_list(|p| json!(st.seats[p].dinks.count_ones())),
+            "supply_count": self.seat_list(|p| json!(st.seats[p].supplies.count_ones())),
+            "rods": self.seat_list(|p| self.names(st.seats[p].rods, &d.rods)),
+            "reels": self.seat_list(|p| self.names(st.seats[p].reels, &d.reels)),
+            "rod": self.seat_list(|p| self.item_name(&d.rods, st.seats[p].rod)),
+            "reel": self.seat_list(|p| self.item_name(&d.reels, st.seats[p].reel)),
+            "worms": self.seat_list(|p| json!(st.seats[p].worms)),
+            "lifeboat_used": self.seat_list(|p| json!(st.seats[p].lifeboat_used)),
+            "passed": self.seat_list(|p| json!(st.seats[p].passed)),
+            "reel_used": self.seat_list(|p| json!(st.seats[p].reel_used)),
+            "caught_today": self.seat_list(|p| json!(st.seats[p].caught_today)),
+            "shops_used": self.seat_list(|p| json!(st.seats[p].shops_used.to_vec())),
+            "shoals": shoals,
+            "fish_discard": discard,
+            "bag": st.bag.to_vec(),
+            "decks": decks,
+            "ctx": ctx,
+            "scores": self.scores_json(st),
+            "end": self.end_json(st, false, true),
+        })
+    }
+
+    /// `action_label` (contract §10).
+    pub(super) fn label(&self, st: &S, a: u32) -> String {
+        let d = self.data;
+        let fallback = || {
+            if st.node.is_chance() {
+                format!("outcome {a}")
+            } else {
+                format!("action {a}")
+            }
+        };
+        let die = |a: u32| CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
+        let item_name = |list: &'static [super::data::Item], i: u32| {
+            list.get(i as usize).map(|x| x.name.as_str())
+        };
+        let fish = |i: u32| d.fish.get(i as usize).map(|x| x.name.as_str());
+        let r = |lo: u32, hi: u32| (lo..=hi).contains(&a);
+        let out: Option<String> = match st.node {
+            Node::Deal => fish(a).map(|f| format!("deal {f} to shoal {}", self.dealing_shoal(st))),
+            Node::Roll | Node::RollHigh => (a <= 4).then(|| {
+                let k = first_kind(&st.to_roll).map_or("?", |k| KIND_LETTER[k]);
+                format!("{k} die rolls {a}")
+            }),
+            Node::DrawRegret => (a <= 3).then(|| format!("draw a regret of value {a}")),
+            Node::StealRegret => (a <= 3).then(|| {
+                let q = if st.victim == NONE {
+                    "?".to_string()
+                } else {
+                    st.victim.to_string()
+                };
+                format!("take a regret of value {a} from seat {q}")
+            }),
+            Node::DiscardRandomRegret => {
+                (a <= 3).then(|| format!("discard a random regret of value {a}"))
+            }
+            Node::DrawDink => item_name(&d.dinks, a).map(|n| format!("draw {n}")),
+            Node::DrawSupply => item_name(&d.supplies, a).map(|n| format!("draw {n}")),
+            Node::DrawRod => item_name(&d.rods, a).map(|n| format!("draw {n}")),
+            Node::DrawReel => item_name(&d.reels, a).map(|n| format!("draw {n}")),
+            Node::DrawBag => ["blue", "green", "orange"]
+                .get(a as usize)
+                .map(|c| format!("draw a {c} tackle die")),
+            Node::MusterSelect | Node::RerollSelect => {
+                if a == 0 {
+                    Some("roll".into())
+                } else {
+                    die(a).map(|x| format!("reroll {x}"))
+                }
+            }
+            Node::MusterKeep => die(a).map(|x| format!("keep {x}")),
+            Node::LifePreserver => {
+                r(74, 78).then(|| format!("give the Life Preserver to seat {}", a - 74))
+            }
+            Node::Declare => match a {
+                1 => Some("stay at sea".into()),
+                2 => Some("make port".into()),
+                _ => None,
+            },
+            Node::PortDiscard | Node::DiscardRegret => {
+                if a == 0 && st.node == Node::PortDiscard {
+                    Some("keep all regrets".into())
+                } else {
+                    r(70, 73).then(|| format!("discard a regret of value {}", a - 70))
+                }
+            }
+            Node::EquipRod => {
+                if r(145, 154) {
+                    item_name(&d.rods, a - 145).map(|n| format!("equip {n}"))
+                } else {
+                    None
+                }
+            }
+            Node::EquipReel => {
+                if r(155, 164) {
+                    item_name(&d.reels, a - 155).map(|n| format!("equip {n}"))
+                } else {
+                    None
+                }
+            }
+            Node::Turn | Node::Pay => self.turn_pay_label(st, a),
+            Node::Worms => match a {
+                4 => Some("leave it on top".into()),
+                5 => Some("put it at the bottom".into()),
+                _ => None,
+            },
+            Node::DeclineDie => die(a).map(|x| format!("spend {x} for a dink")),
+            Node::Reward => match a {
+                8 => Some("draw a dink".into()),
+                9 => Some("discard a random regret".into()),
+                _ => None,
+            },
+            Node::Sell => {
+                if a == 0 {
+                    Some("done selling".into())
+                } else if r(165, 299) {
+                    fish(a - 165).map(|f| format!("sell {f}"))
+                } else {
+                    None
+                }
+            }
+            Node::MountSlot => {
+                if a == 0 {
+                    Some("done mounting".into())
+                } else if r(79, 81) {
+                    let k = (a - 79) as usize;
+                    Some(format!("mount in slot {k} (x{})", d.mount_multipliers[k]))
+                } else {
+                    None
+                }
+            }
+            Node::MountFish => {
+                if r(165, 299) {
+                    fish(a - 165).map(|f| format!("mount {f}"))
+                } else {
+                    None
+                }
+            }
+            Node::ShopKeep => {
+                let base = shop_base(st.shop);
+                let list: &'static [super::data::Item] = match st.shop {
+                    0 => &d.rods,
+                    1 => &d.reels,
+                    _ => &d.supplies,
+                };
+                if a >= base {
+                    item_name(list, a - base).map(|n| format!("keep {n}"))
+                } else {
+                    None
+                }
+            }
+            Node::RefreshDie => KIND_LETTER
+                .get((a as usize).wrapping_sub(65))
+                .map(|k| format!("refresh a {k} die")),
+            Node::SetMax => die(a).map(|x| {
+                let c = a as usize - 50;
+                let top = CLASS_FACE[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])];
+                format!("set {x} to {top}")
+            }),
+            Node::PeekShoal => r(32, 40).then(|| format!("peek at shoal {}", a - 32)),
+            Node::PeekRow => r(94, 96).then(|| format!("peek at depth {}", a - 94 + 1)),
+            Node::PeekColumn => r(97, 99).then(|| format!("peek at column {}", a - 97)),
+            Node::Over => None,
+        };
+        out.unwrap_or_else(fallback)
+    }
+
+    fn turn_pay_label(&self, st: &S, a: u32) -> Option<String> {
+        let d = self.data;
+        let turn = st.node == Node::Turn;
+        let die = CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
+        match a {
+            0 if turn => Some("pass".into()),
+            3 if turn => Some("abandon ship".into()),
+            6 if !turn => Some("catch".into()),
+            7 if !turn => Some("decline".into()),
+            10 if turn => Some("sell".into()),
+            11 if turn => Some("mount".into()),
+            12 => Some("use the Life Preserver".into()),
+            13 => Some("use the equipped reel".into()),
+            32..=40 if turn => Some(format!("cast at shoal {}", a - 32)),
+            41..=49 if turn => Some(format!("cast at shoal {} with the Can of Worms", a - 41)),
+            50..=64 => die.map(|x| {
+                if turn {
+                    format!("drop a sinker with {x}")
+                } else {
+                    format!("pay with {x}")
+                }
+            }),
+            82..=93 if turn => {
+                let k = (a - 82) as usize / 3;
+                let price = d.shops[k][(a - 82) as usize % 3].price;
+                Some(format!("{} shop ${price}", SHOP_NAMES[k]))
+            }
+            100..=124 => d
+                .dinks
+                .get((a - 100) as usize)
+                .map(|x| format!("use {}", x.name)),
+            125..=144 => d
+                .supplies
+                .get((a - 125) as usize)
+                .map(|x| format!("use {}", x.name)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,1042 @@
+//! Deep Regrets, 2–5 players: step 1 of the rules (the whole game flow with every number, the items
+//! whose effects are plain modifiers, fish as plain cards).
+//!
+//! Rules: `rules/deep_regrets/README.md` (binding defaults, scope, engine model) with `sources.md`;
+//! engine contract (chance order and weights, decision steps, action ids, labels, observation,
+//! canonical state): `docs/games/deep_regrets.md`. Card data:
+//! `python/cardtable/data/deep_regrets.json`, embedded and parsed once into static tables (module
+//! `data`).
+//!
+//! Layout: the state is one `Copy` struct of fixed arrays. Fish sets are three `u64` words (one per
+//! depth block of 45 ids), dinks / supplies / rods / reels are bit masks, dice pools are counts per
+//! die class (Fresh, rolled, payment) or per kind (Spent, to-roll), regrets are counts per value,
+//! shoals are fixed stacks of at most 15 fish (bottom first). The continuation of the procedure in
+//! progress is a small fixed-capacity stack of tasks (module `flow`); `apply` resolves the node's
+//! action, then runs tasks until the next node is reached. Nothing allocates per step.
+//!
+//! Readings of the contract where it leaves room (the simplest one, reported to the lead):
+//! - `ctx.left` is non-default only while the state rests at one of the nodes that list it
+//!   (`muster_select`: null; `reroll_select`: int or null; `muster_keep`, `shop_keep`,
+//!   `discard_regret`, `refresh_die`, `set_max`, `peek_*`: the picks still to make); at every
+//!   other node (including the `roll` chance nodes that follow a selection) it is 0.
+//! - Labels at decision nodes follow the id ranges of §9 whether or not the id is legal now (e.g.
+//!   `give the Life Preserver to seat 4` in a 3-player game); `draw_bag` labels substitute the
+//!   colour literally: `draw a blue tackle die`, `draw a green tackle die`, `draw a orange tackle
+//!   die`.
+//! - A `peek` primitive with a row or column target loops `amount` times like a shoal peek (the
+//!   data only has amount 1, so `ctx.left` is 1 as the contract says).
+//! - `reroll_low` moves only dice whose kind has a face above `at_most` (with the data's
+//!   `at_most` = 1 that is every die showing ≤ 1).
+//! - At the end of the game everything not named by §8 stays as it was, including `last_turns`,
+//!   `passed` and the other day flags.
+//! - The victim of a `steal_regret` node is internal (no `ctx` key); only its label names it.
+//! - `observation.ctx.cast.difficulty` is the effective difficulty for the casting seat (its rod,
+//!   its `caught_today`), shown to every seat.
+//!
+//! Bot: `greedy` ([`bots`]), a rule-of-thumb player reading only its seat's observation.
+
+// Index loops over the parallel fixed arrays (die classes, kinds, seats) read best as they are.
+#![allow(clippy::needless_range_loop)]
+
+mod data;
+mod flow;
+mod json;
+
+pub mod bots;
+#[cfg(test)]
+mod tests;
+
+use crate::error::{EngineError, Result};
+use crate::game::{Bot, Game};
+use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::rng::SplitMix64;
+use data::{Data, Item, Tier};
+use serde_json::{json, Map, Value};
+
+/// Most seats a game can have.
+pub const MAX_SEATS: usize = 5;
+/// "None" marker for small ids (seat, fish, slot, item, …).
+const NONE: u8 = u8::MAX;
+/// Die classes `P1 P2 P3 B0 B1 B2 G1 G2 G3 O2 O3 M1 M2 M3 M4`.
+const CLASSES: usize = 15;
+/// Die kinds P B G O M.
+const KINDS: usize = 5;
+/// Kind of each class.
+const CLASS_KIND: [u8; CLASSES] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 4];
+/// Face of each class.
+const CLASS_FACE: [u8; CLASSES] = [1, 2, 3, 0, 1, 2, 1, 2, 3, 2, 3, 1, 2, 3, 4];
+/// Die strings of the classes.
+const CLASS_NAME: [&str; CLASSES] = [
+    "P1", "P2", "P3", "B0", "B1", "B2", "G1", "G2", "G3", "O2", "O3", "M1", "M2", "M3", "M4",
+];
+/// Kind letters.
+const KIND_LETTER: [&str; KINDS] = ["P", "B", "G", "O", "M"];
+/// The top face class of each kind.
+const TOP_CLASS: [u8; KINDS] = [2, 5, 8, 10, 14];
+/// Stack capacity of a shoal.
+const SHOAL_CAP: usize = 15;
+/// Fish ids per depth block.
+const BLOCK: usize = 45;
+/// Capacity of the task stack.
+const STACK_CAP: usize = 24;
+/// Shop names in shop order.
+const SHOP_NAMES: [&str; 4] = ["rod", "reel", "supply", "tackle"];
+
+/// The class of a die of `kind` showing `face`, if any.
+fn class_of(kind: usize, face: u32) -> Option<usize> {
+    (0..CLASSES).find(|&c| CLASS_KIND[c] as usize == kind && u32::from(CLASS_FACE[c]) == face)
+}
+
+/// A set of fish ids: one word per depth block, bit `id mod 45`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FishSet([u64; 3]);
+
+impl FishSet {
+    #[inline]
+    fn insert(&mut self, f: u8) {
+        let f = usize::from(f);
+        if f < 3 * BLOCK {
+            self.0[f / BLOCK] |= 1u64 << (f % BLOCK);
+        }
+    }
+    #[inline]
+    fn remove(&mut self, f: u8) {
+        let f = usize::from(f);
+        if f < 3 * BLOCK {
+            self.0[f / BLOCK] &= !(1u64 << (f % BLOCK));
+        }
+    }
+    #[inline]
+    fn contains(&self, f: usize) -> bool {
+        f < 3 * BLOCK && self.0[f / BLOCK] >> (f % BLOCK) & 1 == 1
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0 == [0; 3]
+    }
+    #[inline]
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn and(&self, o: &FishSet) -> FishSet {
+        FishSet([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+    /// Calls `f` with every id in increasing order.
+    #[inline]
+    fn each(&self, mut f: impl FnMut(u8)) {
+        for (w, &word) in self.0.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                f((w * BLOCK + b) as u8);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every set bit of `mask` in increasing order.
+#[inline]
+fn each_bit(mask: u32, mut f: impl FnMut(u32)) {
+    let mut m = mask;
+    while m != 0 {
+        let b = m.trailing_zeros();
+        m &= m - 1;
+        f(b);
+    }
+}
+
+/// The phase of the day (`setup` before the first Refresh).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Dealing the shoals.
+    Setup,
+    /// Refresh phase.
+    Refresh,
+    /// Declaration phase.
+    Declaration,
+    /// Actions phase.
+    Actions,
+    /// The game is over.
+    Over,
+}
+
+/// The kind of the node the state rests at (contract §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// Chance: a fish dealt to a shoal.
+    Deal,
+    /// Chance: the first die of `to_roll` is rolled.
+    Roll,
+    /// Chance: a low die is rolled over its higher faces.
+    RollHigh,
+    /// Chance: a regret drawn from the deck.
+    DrawRegret,
+    /// Chance: a regret taken from the victim.
+    StealRegret,
+    /// Chance: a random regret discarded.
+    DiscardRandomRegret,
+    /// Chance: a dink drawn.
+    DrawDink,
+    /// Chance: a supply drawn (shop).
+    DrawSupply,
+    /// Chance: a rod drawn (shop).
+    DrawRod,
+    /// Chance: a reel drawn (shop).
+    DrawReel,
+    /// Chance: a tackle die drawn from the bag.
+    DrawBag,
+    /// Choose Fresh dice to reroll at a muster.
+    MusterSelect,
+    /// Choose Fresh dice to reroll with a reel.
+    RerollSelect,
+    /// Choose rolled dice to keep.
+    MusterKeep,
+    /// Give the Life Preserver.
+    LifePreserver,
+    /// Stay at sea or make port.
+    Declare,
+    /// Discard a regret on making port.
+    PortDiscard,
+    /// Equip a rod.
+    EquipRod,
+    /// Equip a reel.
+    EquipReel,
+    /// A player's turn.
+    Turn,
+    /// The Can of Worms choice.
+    Worms,
+    /// Paying for the revealed fish.
+    Pay,
+    /// Spending a die after declining.
+    DeclineDie,
+    /// The pass reward.
+    Reward,
+    /// Selling fish.
+    Sell,
+    /// Choosing a mount slot.
+    MountSlot,
+    /// Choosing the fish to mount.
+    MountFish,
+    /// Keeping shop cards.
+    ShopKeep,
+    /// Discarding a regret of one's choice (item effect).
+    DiscardRegret,
+    /// Refreshing a Spent die (item effect).
+    RefreshDie,
+    /// Setting a die to its top face (item effect).
+    SetMax,
+    /// Peeking at a shoal.
+    PeekShoal,
+    /// Peeking at a row.
+    PeekRow,
+    /// Peeking at a column.
+    PeekColumn,
+    /// Terminal.
+    Over,
+}
+
+impl Node {
+    /// The node kind's name in the contract.
+    pub fn name(self) -> &'static str {
+        match self {
+            Node::Deal => "deal",
+            Node::Roll => "roll",
+            Node::RollHigh => "roll_high",
+            Node::DrawRegret => "draw_regret",
+            Node::StealRegret => "steal_regret",
+            Node::DiscardRandomRegret => "discard_random_regret",
+            Node::DrawDink => "draw_dink",
+            Node::DrawSupply => "draw_supply",
+            Node::DrawRod => "draw_rod",
+            Node::DrawReel => "draw_reel",
+            Node::DrawBag => "draw_bag",
+            Node::MusterSelect => "muster_select",
+            Node::RerollSelect => "reroll_select",
+            Node::MusterKeep => "muster_keep",
+            Node::LifePreserver => "life_preserver",
+            Node::Declare => "declare",
+            Node::PortDiscard => "port_discard",
+            Node::EquipRod => "equip_rod",
+            Node::EquipReel => "equip_reel",
+            Node::Turn => "turn",
+            Node::Worms => "worms",
+            Node::Pay => "pay",
+            Node::DeclineDie => "decline_die",
+            Node::Reward => "reward",
+            Node::Sell => "sell",
+            Node::MountSlot => "mount_slot",
+            Node::MountFish => "mount_fish",
+            Node::ShopKeep => "shop_keep",
+            Node::DiscardRegret => "discard_regret",
+            Node::RefreshDie => "refresh_die",
+            Node::SetMax => "set_max",
+            Node::PeekShoal => "peek_shoal",
+            Node::PeekRow => "peek_row",
+            Node::PeekColumn => "peek_column",
+            Node::Over => "over",
+        }
+    }
+
+    /// Whether it is a chance node.
+    pub fn is_chance(self) -> bool {
+        matches!(
+            self,
+            Node::Deal
+                | Node::Roll
+                | Node::RollHigh
+                | Node::DrawRegret
+                | Node::StealRegret
+                | Node::DiscardRandomRegret
+                | Node::DrawDink
+                | Node::DrawSupply
+                | Node::DrawRod
+                | Node::DrawReel
+                | Node::DrawBag
+        )
+    }
+}
+
+/// Where a used item comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemSrc {
+    /// A dink card.
+    Dink(u8),
+    /// A supply card.
+    Supply(u8),
+    /// The equipped reel.
+    Reel(u8),
+    /// The Life Preserver.
+    LifePreserver,
+}
+
+/// One step of the continuation (what follows the current node); see [`flow`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Task {
+    /// The Start phase of the next day.
+    StartDay,
+    /// Muster of the i-th seat in turn order (Refresh phase).
+    RefreshSeat(u8),
+    /// The Life Preserver gift.
+    GiveLifePreserver,
+    /// The Declaration phase begins.
+    Declaration,
+    /// Declaration of the i-th seat in turn order.
+    DeclareSeat(u8),
+    /// Rod choice of a seat.
+    EquipRod(u8),
+    /// Reel choice of a seat.
+    EquipReel(u8),
+    /// The Actions phase begins.
+    Actions,
+    /// The `turn` seat arrives.
+    Arrive,
+    /// The turn passes on.
+    Advance,
+    /// The day ends.
+    DayEnd,
+    /// Pass reward of a seat.
+    Reward(u8),
+    /// End of a main action (seat, was abandon ship).
+    EndTurn(u8, bool),
+    /// Muster step 1.
+    MusterStart(u8),
+    /// Muster steps 2–3.
+    MusterRoll(u8),
+    /// Muster step 4.
+    MusterKeep(u8),
+    /// MakePort after its muster.
+    MakePortAfter(u8),
+    /// Draw regrets (seat, count).
+    DrawRegrets(u8, u8),
+    /// Draw dinks (seat, count).
+    DrawDinks(u8, u8),
+    /// Card shop draws (seat, count left).
+    ShopDraw(u8, u8),
+    /// Card shop keep step (seat, tier keep).
+    ShopKeep(u8, u8),
+    /// Tackle dice draws (seat, count left).
+    TackleDraw(u8, u8),
+    /// The empty-sea check.
+    SeaCheck,
+    /// Primitives of an item use (seat, item, use index, next primitive).
+    Prims(u8, ItemSrc, u8, u8),
+    /// `discard_regret` loop.
+    DiscardRegretLoop(u8, u8),
+    /// `discard_random_regret` loop.
+    DiscardRandomLoop(u8, u8),
+    /// `refresh` loop.
+    RefreshLoop(u8, u8),
+    /// `set_max` loop.
+    SetMaxLoop(u8, u8),
+    /// `peek` loop (seat, target, count).
+    PeekLoop(u8, data::PeekTarget, u8),
+    /// Back to the `turn` or `pay` node after an item use.
+    ReturnTo(Node, u8),
+}
+
+/// One seat's private and public holdings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seat {
+    money: u8,
+    depth: u8,
+    regrets: [u8; 4],
+    fresh: [u8; CLASSES],
+    spent: [u8; KINDS],
+    hand: FishSet,
+    mounted: [u8; 3],
+    dinks: u32,
+    supplies: u32,
+    rods: u32,
+    reels: u32,
+    rod: u8,
+    reel: u8,
+    worms: bool,
+    lifeboat_used: bool,
+    passed: bool,
+    reel_used: bool,
+    caught_today: bool,
+    shops_used: [bool; 4],
+}
+
+impl Seat {
+    fn new() -> Self {
+        Seat {
+            money: 0,
+            depth: 1,
+            regrets: [0; 4],
+            fresh: [0; CLASSES],
+            spent: [3, 0, 0, 0, 0],
+            hand: FishSet::default(),
+            mounted: [NONE; 3],
+            dinks: 0,
+            supplies: 0,
+            rods: 0,
+            reels: 0,
+            rod: NONE,
+            reel: NONE,
+            worms: true,
+            lifeboat_used: false,
+            passed: false,
+            reel_used: false,
+            caught_today: false,
+            shops_used: [false; 4],
+        }
+    }
+    #[inline]
+    fn regret_count(&self) -> u32 {
+        self.regrets.iter().map(|&c| u32::from(c)).sum()
+    }
+    #[inline]
+    fn fresh_count(&self) -> u32 {
+        self.fresh.iter().map(|&c| u32::from(c)).sum()
+    }
+    #[inline]
+    fn fresh_total(&self) -> u32 {
+        self.fresh
+            .iter()
+            .zip(CLASS_FACE)
+            .map(|(&c, f)| u32::from(c) * u32::from(f))
+            .sum()
+    }
+    #[inline]
+    fn spent_count(&self) -> u32 {
+        self.spent.iter().map(|&c| u32::from(c)).sum()
+    }
+    #[inline]
+    fn regret_value(&self) -> u32 {
+        self.regrets
+            .iter()
+            .enumerate()
+            .map(|(v, &c)| v as u32 * u32::from(c))
+            .sum()
+    }
+}
+
+/// The full state of a game of Deep Regrets.
+#[derive(Clone, Copy, Debug)]
+pub struct DeepRegretsState {
+    day: u8,
+    phase: Phase,
+    node: Node,
+    actor: u8,
+    turn: u8,
+    first_player: u8,
+    last_turns: u8,
+    life_preserver: u8,
+    shoals: [[u8; SHOAL_CAP]; 9],
+    shoal_len: [u8; 9],
+    face_up: u16,
+    known: [u16; MAX_SEATS],
+    fish_discard: [[u8; BLOCK]; 3],
+    discard_len: [u8; 3],
+    deal_left: FishSet,
+    regret_deck: [u8; 4],
+    regret_discard: [u8; 4],
+    bag: [u8; 3],
+    dink_deck: u32,
+    dink_discard: u32,
+    supply_deck: u32,
+    supply_discard: u32,
+    rod_deck: u32,
+    rod_discard: u32,
+    reel_deck: u32,
+    reel_discard: u32,
+    seats: [Seat; MAX_SEATS],
+    // ctx
+    to_roll: [u8; KINDS],
+    rolled: [u8; CLASSES],
+    left: u8,
+    cast_on: bool,
+    cast_shoal: u8,
+    cast_reduction: i8,
+    cast_zero: bool,
+    payment: [u8; CLASSES],
+    peek: u8,
+    shop: u8,
+    drawn: [u8; 5],
+    drawn_len: u8,
+    count: u8,
+    foul: u8,
+    slot: u8,
+    discount: u8,
+    item: Option<ItemSrc>,
+    // internal continuation
+    roll_to_rolled: bool,
+    roll_above: u8,
+    victim: u8,
+    stack: [Task; STACK_CAP],
+    stack_len: u8,
+    // end
+    ended: bool,
+    regret_values: [u8; MAX_SEATS],
+    discarded: [u8; MAX_SEATS],
+    final_scores: [i16; MAX_SEATS],
+}
+
+impl DeepRegretsState {
+    #[inline]
+    fn push(&mut self, t: Task) {
+        let i = usize::from(self.stack_len);
+        debug_assert!(i < STACK_CAP, "task stack overflow");
+        if i < STACK_CAP {
+            self.stack[i] = t;
+            self.stack_len += 1;
+        }
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<Task> {
+        if self.stack_len == 0 {
+            return None;
+        }
+        self.stack_len -= 1;
+        Some(self.stack[usize::from(self.stack_len)])
+    }
+    #[inline]
+    fn top_fish(&self, s: usize) -> Option<u8> {
+        let len = usize::from(self.shoal_len[s]);
+        if len == 0 {
+            None
+        } else {
+            Some(self.shoals[s][len - 1])
+        }
+    }
+    #[inline]
+    fn sea_empty(&self) -> bool {
+        self.shoal_len.iter().all(|&l| l == 0)
+    }
+    /// Removes shoal `s` from every seat's known set (its top changed or turned face up).
+    #[inline]
+    fn forget(&mut self, s: usize) {
+        let m = !(1u16 << s);
+        for k in self.known.iter_mut() {
+            *k &= m;
+        }
+    }
+    /// Removes the top of shoal `s` (the next top is face down).
+    fn take_top(&mut self, s: usize) -> u8 {
+        let len = usize::from(self.shoal_len[s]);
+        let f = if len > 0 {
+            self.shoals[s][len - 1]
+        } else {
+            NONE
+        };
+        if len > 0 {
+            self.shoal_len[s] -= 1;
+        }
+        self.face_up &= !(1u16 << s);
+        self.forget(s);
+        f
+    }
+    /// Puts `f` under the cards of shoal `s`.
+    fn put_bottom(&mut self, s: usize, f: u8) {
+        let len = usize::from(self.shoal_len[s]);
+        if len < SHOAL_CAP {
+            self.shoals[s].copy_within(0..len, 1);
+            self.shoals[s][0] = f;
+            self.shoal_len[s] += 1;
+        }
+    }
+    fn discard_fish(&mut self, f: u8, depth: u8) {
+        let d = usize::from(depth.clamp(1, 3) - 1);
+        let i = usize::from(self.discard_len[d]);
+        if i < BLOCK {
+            self.fish_discard[d][i] = f;
+            self.discard_len[d] += 1;
+        }
+    }
+    /// Spends one Fresh die of class `c` (P/M to Spent, tackle to the bag).
+    fn spend(&mut self, p: usize, c: usize) {
+        if self.seats[p].fresh[c] == 0 {
+            return;
+        }
+        self.seats[p].fresh[c] -= 1;
+        self.release(p, c);
+    }
+    /// A die of class `c` that left Fresh (or the payment) is spent.
+    fn release(&mut self, p: usize, c: usize) {
+        let k = usize::from(CLASS_KIND[c]);
+        if k == 0 || k == 4 {
+            self.seats[p].spent[k] += 1;
+        } else {
+            self.bag[k - 1] += 1;
+        }
+    }
+    #[inline]
+    fn peekable(&self, p: usize) -> u16 {
+        let mut m = 0u16;
+        for s in 0..9 {
+            if self.shoal_len[s] > 0 {
+                m |= 1 << s;
+            }
+        }
+        m & !self.face_up & !self.known[p]
+    }
+    fn reset_ctx(&mut self) {
+        self.to_roll = [0; KINDS];
+        self.rolled = [0; CLASSES];
+        self.left = 0;
+        self.cast_on = false;
+        self.cast_shoal = 0;
+        self.cast_reduction = 0;
+        self.cast_zero = false;
+        self.payment = [0; CLASSES];
+        self.peek = NONE;
+        self.shop = NONE;
+        self.drawn_len = 0;
+        self.count = 0;
+        self.foul = 0;
+        self.slot = NONE;
+        self.discount = 0;
+        self.item = None;
+    }
+}
+
+/// Deep Regrets with fixed player count and options.
+#[derive(Clone, Debug)]
+pub struct DeepRegrets {
+    players: usize,
+    days: u8,
+    split: usize,
+    tentacles: bool,
+    data: &'static Data,
+    /// Fish in play.
+    in_play: FishSet,
+    /// In-play fish that can be sold or mounted.
+    sellable: FishSet,
+    /// Foul fish.
+    foul_set: FishSet,
+    /// Fish per shoal.
+    per_shoal: u8,
+    /// Madness tier index by regret count (capped at 13).
+    tier_of: [u8; 14],
+    /// Roll outcomes per kind: (face, weight) pairs, `roll_len` of them.
+    roll_faces: [[(u8, u8); 4]; KINDS],
+    roll_len: [u8; KINDS],
+    /// The four faces of each kind, ascending (a seeded roll picks `sorted_faces[k][below(4)]`).
+    sorted_faces: [[u8; 4]; KINDS],
+    /// The `regret_split` copies of values 0..3.
+    regret_copies: [u8; 4],
+    /// Readiness requirement masks of every item's uses (see `flow::use_req`).
+    req_dink: [[u32; 2]; data::DINK_COUNT],
+    req_supply: [[u32; 2]; data::SUPPLY_COUNT],
+    req_reel: [[u32; 2]; data::REEL_COUNT],
+    req_lp: [u32; 2],
+    /// Dinks and supplies grouped by requirement mask (fast legality).
+    dink_groups: flow::ReqGroups,
+    supply_groups: flow::ReqGroups,
+}
+
+/// The accepted `regret_split` strings.
+const SPLITS: [&str; 2] = ["6/24/20/10", "10/20/20/10"];
+
+impl DeepRegrets {
+    /// The first day (1 = Monday, or 2 with `days = 5`).
+    fn first_day(&self) -> u8 {
+        7 - self.days
+    }
+    #[inline]
+    fn n(&self) -> usize {
+        self.players
+    }
+    #[inline]
+    fn tier(&self, st: &DeepRegretsState, p: usize) -> &Tier {
+        let c = st.seats[p].regret_count().min(13) as usize;
+        &self.data.madness[usize::from(self.tier_of[c])]
+    }
+    #[inline]
+    fn max_fresh(&self, st: &DeepRegretsState, p: usize) -> u32 {
+        u32::from(self.tier(st, p).max_fresh)
+    }
+    /// value(f, p) of the contract.
+    #[inline]
+    fn value(&self, st: &DeepRegretsState, f: usize, p: usize) -> i32 {
+        let Some(fish) = self.data.fish.get(f) else {
+            return 0;
+        };
+        match fish.value {
+            None => 0,
+            Some(_) if fish.fixed3 => 3,
+            Some(v) => {
+                let t = self.tier(st, p);
+                let m = if fish.foul { t.foul } else { t.fair };
+                (i32::from(v) + i32::from(m)).max(0)
+            }
+        }
+    }
+    fn gain(&self, st: &mut DeepRegretsState, p: usize, amount: i32) {
+        let m = (i32::from(st.seats[p].money) + amount).clamp(0, i32::from(self.data.money_cap));
+        st.seats[p].money = m as u8;
+    }
+    /// The item behind `src`.
+    fn item(&self, src: ItemSrc) -> &'static Item {
+        let d = self.data;
+        let get = |v: &'static Vec<Item>, i: u8| v.get(usize::from(i)).unwrap_or(&d.life_preserver);
+        match src {
+            ItemSrc::Dink(i) => get(&d.dinks, i),
+            ItemSrc::Supply(i) => get(&d.supplies, i),
+            ItemSrc::Reel(i) => get(&d.reels, i),
+            ItemSrc::LifePreserver => &d.life_preserver,
+        }
+    }
+    /// Dinks drawn per "draw a dink" event of seat `p`.
+    fn dinks_per_draw(&self, st: &DeepRegretsState, p: usize) -> u8 {
+        let r = st.seats[p].reel;
+        if r == NONE {
+            return 1;
+        }
+        self.data
+            .reels
+            .get(usize::from(r))
+            .and_then(|i| i.dink_draw)
+            .unwrap_or(1)
+    }
+    fn fish_name(&self, f: usize) -> &'static str {
+        self.data.fish.get(f).map_or("?", |x| x.name.as_str())
+    }
+}
+
+impl Game for DeepRegrets {
+    type State = DeepRegretsState;
+
+    const ID: &'static str = "deep_regrets";
+
+    fn option_specs() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec {
+                name: "days",
+                kind: OptionKind::Int,
+                default: json!(6),
+                doc: "6 = Monday..Saturday; 5 = the short game starting on Tuesday",
+            },
+            OptionSpec {
+                name: "regret_split",
+                kind: OptionKind::Choice(&SPLITS),
+                default: json!(SPLITS[0]),
+                doc: "copies of regret values 0/1/2/3 in the 60-card regret deck",
+            },
+            OptionSpec {
+                name: "expansion_tentacles",
+                kind: OptionKind::Bool,
+                default: json!(false),
+                doc: "add the 18 Lamentable Tentacles fish (6 per depth) to the sea",
+            },
+        ]
+    }
+
+    fn player_range() -> (usize, usize) {
+        (2, 5)
+    }
+
+    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
+        let mut r = OptionReader::new(Self::ID, options);
+        let days = r.int("days", 6, 5, 6)?;
+        let split = r.choice("regret_split", 0, &SPLITS)?;
+        let tentacles = r.bool("expansion_tentacles", false)?;
+        r.finish()?;
+        let (lo, hi) = Self::player_range();
+        if !(lo..=hi).contains(&players) {
+            return Err(EngineError::InvalidOption(format!(
+                "{}: players must be in {lo}..={hi}, got {players}",
+                Self::ID
+            )));
+        }
+        let data = data::data().map_err(|e| {
+            EngineError::InvalidState(format!("{}: the card data is broken: {e}", Self::ID))
+        })?;
+        let mut in_play = FishSet::default();
+        let mut sellable = FishSet::default();
+        let mut foul_set = FishSet::default();
+        for (i, f) in data.fish.iter().enumerate() {
+            let id = i as u8;
+            if f.base || tentacles {
+                in_play.insert(id);
+                if f.sellable() {
+                    sellable.insert(id);
+                }
+            }
+            if f.foul {
+                foul_set.insert(id);
+            }
+        }
+        let mut tier_of = [0u8; 14];
+        for (c, t) in tier_of.iter_mut().enumerate() {
+            *t = data
+                .madness
+                .iter()
+                .rposition(|m| usize::from(m.min_regrets) <= c)
+                .unwrap_or(0) as u8;
+        }
+        let mut sorted_faces = data.faces;
+        for f in sorted_faces.iter_mut() {
+            f.sort_unstable();
+        }
+        let mut roll_faces = [[(0u8, 0u8); 4]; KINDS];
+        let mut roll_len = [0u8; KINDS];
+        for k in 0..KINDS {
+            let mut faces = data.faces[k];
+            faces.sort_unstable();
+            for f in faces {
+                let l = usize::from(roll_len[k]);
+                if l > 0 && roll_faces[k][l - 1].0 == f {
+                    roll_faces[k][l - 1].1 += 1;
+                } else {
+                    roll_faces[k][l] = (f, 1);
+                    roll_len[k] += 1;
+                }
+            }
+        }
+        let regret_copies = data
+            .regret_decks
+            .iter()
+            .find(|(k, _)| k == SPLITS[split])
+            .map(|(_, c)| *c)
+            .ok_or_else(|| EngineError::InvalidState("regret split missing in the data".into()))?;
+        let bad = || EngineError::InvalidState("the item uses do not fit the tables".into());
+        let mut req_dink = [[0u32; 2]; data::DINK_COUNT];
+        for (r, i) in req_dink.iter_mut().zip(&data.dinks) {
+            *r = flow::item_reqs(i).ok_or_else(bad)?;
+        }
+        let mut req_supply = [[0u32; 2]; data::SUPPLY_COUNT];
+        for (r, i) in req_supply.iter_mut().zip(&data.supplies) {
+            *r = flow::item_reqs(i).ok_or_else(bad)?;
+        }
+        let mut req_reel = [[0u32; 2]; data::REEL_COUNT];
+        for (r, i) in req_reel.iter_mut().zip(&data.reels) {
+            *r = flow::item_reqs(i).ok_or_else(bad)?;
+        }
+        let req_lp = flow::item_reqs(&data.life_preserver).ok_or_else(bad)?;
+        let dink_groups = flow::ReqGroups::new(&req_dink).ok_or_else(bad)?;
+        let supply_groups = flow::ReqGroups::new(&req_supply).ok_or_else(bad)?;
+        Ok(Self {
+            dink_groups,
+            supply_groups,
+            req_dink,
+            req_supply,
+            req_reel,
+            req_lp,
+            players,
+            days: days as u8,
+            split,
+            tentacles,
+            data,
+            in_play,
+            sellable,
+            foul_set,
+            per_shoal: if tentacles { 15 } else { 13 },
+            tier_of,
+            roll_faces,
+            roll_len,
+            sorted_faces,
+            regret_copies,
+        })
+    }
+
+    fn options(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("days".into(), json!(self.days));
+        m.insert("regret_split".into(), json!(SPLITS[self.split]));
+        m.insert("expansion_tentacles".into(), json!(self.tentacles));
+        m
+    }
+
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    fn num_actions(&self) -> u32 {
+        512
+    }
+
+    fn initial_state(&self) -> DeepRegretsState {
+        let d = self.data;
+        let full = |n: usize| ((1u64 << n) - 1) as u32;
+        DeepRegretsState {
+            day: self.first_day(),
+            phase: Phase::Setup,
+            node: Node::Deal,
+            actor: NONE,
+            turn: NONE,
+            first_player: 0,
+            last_turns: NONE,
+            life_preserver: NONE,
+            shoals: [[0; SHOAL_CAP]; 9],
+            shoal_len: [0; 9],
+            face_up: 0,
+            known: [0; MAX_SEATS],
+            fish_discard: [[0; BLOCK]; 3],
+            discard_len: [0; 3],
+            deal_left: self.in_play,
+            regret_deck: self.regret_copies,
+            regret_discard: [0; 4],
+            bag: [d.dice_count[1], d.dice_count[2], d.dice_count[3]],
+            dink_deck: full(d.dinks.len()),
+            dink_discard: 0,
+            supply_deck: full(d.supplies.len()),
+            supply_discard: 0,
+            rod_deck: full(d.rods.len()),
+            rod_discard: 0,
+            reel_deck: full(d.reels.len()),
+            reel_discard: 0,
+            seats: [Seat::new(); MAX_SEATS],
+            to_roll: [0; KINDS],
+            rolled: [0; CLASSES],
+            left: 0,
+            cast_on: false,
+            cast_shoal: 0,
+            cast_reduction: 0,
+            cast_zero: false,
+            payment: [0; CLASSES],
+            peek: NONE,
+            shop: NONE,
+            drawn: [0; 5],
+            drawn_len: 0,
+            count: 0,
+            foul: 0,
+            slot: NONE,
+            discount: 0,
+            item: None,
+            roll_to_rolled: false,
+            roll_above: 0,
+            victim: NONE,
+            stack: [Task::SeaCheck; STACK_CAP],
+            stack_len: 0,
+            ended: false,
+            regret_values: [0; MAX_SEATS],
+            discarded: [NONE; MAX_SEATS],
+            final_scores: [0; MAX_SEATS],
+        }
+    }
+
+    fn current_player(&self, st: &DeepRegretsState) -> i32 {
+        if st.node == Node::Over {
+            crate::game::TERMINAL
+        } else if st.node.is_chance() {
+            crate::game::CHANCE
+        } else {
+            i32::from(st.actor)
+        }
+    }
+
+    fn legal_actions(&self, st: &DeepRegretsState, out: &mut Vec<u32>) {
+        out.clear();
+        if st.node.is_chance() {
+            self.chance_each(st, |o, _| out.push(o));
+        } else {
+            self.legal(st, out);
+        }
+    }
+
+    fn chance_outcomes(&self, st: &DeepRegretsState, out: &mut Vec<(u32, u64)>) {
+        out.clear();
+        if st.node.is_chance() {
+            self.chance_each(st, |o, w| out.push((o, w)));
+        }
+    }
+
+    fn sample_chance(
+        &self,
+        st: &DeepRegretsState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<(u32, u64)>,
+    ) -> u32 {
+        self.sample(st, rng)
+    }
+
+    fn apply(&self, st: &mut DeepRegretsState, action: u32) {
+        self.apply_action(st, action);
+    }
+
+    fn action_label(&self, st: &DeepRegretsState, action: u32) -> String {
+        self.label(st, action)
+    }
+
+    fn scores(&self, st: &DeepRegretsState, out: &mut [i64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = if st.ended && p < MAX_SEATS {
+                i64::from(st.final_scores[p])
+            } else {
+                0
+            };
+        }
+    }
+
+    fn winners(&self, st: &DeepRegretsState) -> Vec<usize> {
+        if !st.ended {
+            return Vec::new();
+        }
+        let key = |p: usize| {
+            (
+                i64::from(st.final_scores[p]),
+                -i64::from(st.regret_values[p]),
+                -i64::from(st.seats[p].regret_count()),
+            )
+        };
+        let best = (0..self.n()).map(key).max();
+        (0..self.n()).filter(|&p| Some(key(p)) == best).collect()
+    }
+
+    fn observation(&self, st: &DeepRegretsState, player: usize) -> Value {
+        self.observation_json(st, player)
+    }
+
+    fn state_json(&self, st: &DeepRegretsState) -> Value {
+        self.state_value(st)
+    }
+
+    fn bot_names() -> &'static [&'static str] {
+        &["greedy"]
+    }
+
+    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
+        match (name, param) {
+            ("greedy", None) => Some(Ok(Box::new(bots::GreedyBot::default()))),
+            ("greedy", Some(p)) => Some(Err(EngineError::InvalidOption(format!(
+                "{}: bot greedy takes no parameter, got {p:?}",
+                Self::ID
+            )))),
+            _ => None,
+        }
+    }
+}

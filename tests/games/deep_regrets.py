@@ -1,0 +1,2388 @@
+"""Rule scenarios of Deep Regrets, step 1 (``rules/deep_regrets/README.md`` and the contract
+``docs/games/deep_regrets.md``) on both backends.
+
+Every state starts without a seed, so every chance node is explicit: the tests deal the sea they
+want, roll the faces they want and draw the cards they want, then check the exact outcome the rules
+prescribe. Only the public API is used; the canonical state (``to_dict()["state"]``) tells where the
+game stands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from importlib.resources import files
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
+from cardtable._rng import SplitMix64
+from cardtable.errors import IllegalActionError, InvalidOptionError
+
+DATA: dict[str, Any] = json.loads(
+    (files("cardtable") / "data" / "deep_regrets.json").read_text(encoding="utf-8")
+)
+FISH: dict[str, int] = {f["name"]: f["id"] for f in DATA["fish"]}
+DINKS: dict[str, int] = {d["name"]: d["id"] for d in DATA["dinks"]}
+SUPPLIES: dict[str, int] = {s["name"]: s["id"] for s in DATA["supplies"]}
+RODS: dict[str, int] = {r["name"]: r["id"] for r in DATA["rods"]}
+REELS: dict[str, int] = {r["name"]: r["id"] for r in DATA["reels"]}
+
+# ----- action ids (contract §9) -----
+PASS = ROLL_NOW = KEEP_ALL = DONE = 0
+STAY, MAKE_PORT, ABANDON = 1, 2, 3
+LEAVE_ON_TOP, PUT_AT_BOTTOM, CATCH, DECLINE = 4, 5, 6, 7
+DRAW_A_DINK, DISCARD_RANDOM = 8, 9
+SELL, MOUNT, USE_LP, USE_REEL = 10, 11, 12, 13
+CAST, WORMS, DIE, DIE_KIND, REGRET, GIVE, SLOT, SHOP = 32, 41, 50, 65, 70, 74, 79, 82
+ROW, COLUMN, DINK, SUPPLY, ROD, REEL, FISH_ID = 94, 97, 100, 125, 145, 155, 165
+CLASSES = ["P1", "P2", "P3", "B0", "B1", "B2", "G1", "G2", "G3", "O2", "O3", "M1", "M2", "M3", "M4"]
+
+
+def die(name: str) -> int:
+    """The action id 50+c of a die string such as ``P3``."""
+    return DIE + CLASSES.index(name)
+
+
+def shop(k: str, price: int) -> int:
+    """The action id of a shop visit, e.g. ``shop("supply", 5)``."""
+    return SHOP + 3 * ["rod", "reel", "supply", "tackle"].index(k) + [1, 3, 5].index(price)
+
+
+def sell(name: str) -> int:
+    return FISH_ID + FISH[name]
+
+
+# ----- the table -----
+
+
+class Table:
+    """A game driven step by step, with short-hands for the common moves."""
+
+    def __init__(self, backend: Backend, players: int = 2, **options: Any) -> None:
+        self.game: GameProtocol = cardtable.make(
+            "deep_regrets", players=players, backend=backend, **options
+        )
+        self.state: StateProtocol = self.game.new_state()
+        self.players = players
+        self.options = options
+
+    # --- reading ---
+    @property
+    def st(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.state.to_dict()["state"]
+        return state
+
+    @property
+    def node(self) -> str:
+        node: str = self.st["node"]
+        return node
+
+    def seat(self, p: int) -> dict[str, Any]:
+        seat: dict[str, Any] = self.st["players"][p]
+        return seat
+
+    def obs(self, p: int) -> Mapping[str, Any]:
+        return self.state.observation(p)
+
+    def legal(self) -> list[int]:
+        return self.state.legal_actions()
+
+    def at(self, node: str, actor: int | None = None) -> bool:
+        st = self.st
+        return bool(st["node"] == node and (actor is None or st["actor"] == actor))
+
+    # --- acting ---
+    def act(self, action: int, node: str | None = None, actor: int | None = None) -> None:
+        """Applies ``action``, first checking the node kind (and actor) it is meant for."""
+        st = self.st
+        if node is not None:
+            assert st["node"] == node, f"expected node {node}, at {st['node']} ({st['actor']})"
+        if actor is not None:
+            assert st["actor"] == actor, f"expected actor {actor} at {node}, got {st['actor']}"
+        self.state.apply(action)
+
+    def acts(self, node: str, *actions: int) -> None:
+        for action in actions:
+            self.act(action, node)
+
+    def rolls(self, *faces: int) -> None:
+        for face in faces:
+            self.act(face, "roll")
+
+    def default(self) -> None:
+        """One default step: the first legal action or outcome, but a dink as the reward."""
+        legal = self.legal()
+        if self.node == "reward" and DRAW_A_DINK in legal:
+            self.state.apply(DRAW_A_DINK)
+        else:
+            self.state.apply(legal[0])
+
+    def auto(self, until: Callable[[Table], bool], limit: int = 5000) -> None:
+        """Default steps (everybody passes) until ``until`` holds."""
+        for _ in range(limit):
+            if until(self):
+                return
+            assert not self.state.is_terminal, "the game ended first"
+            self.default()
+        raise AssertionError("auto: limit reached")
+
+    def to_turn(self, p: int, day: int | None = None) -> None:
+        self.auto(lambda t: t.at("turn", p) and (day is None or t.st["day"] == day))
+
+    def to_end(self) -> None:
+        self.auto(lambda t: t.state.is_terminal, limit=20000)
+
+    # --- common moves ---
+    def deal(self, tops: Mapping[int, Sequence[int]] | None = None) -> None:
+        """Deals the sea: ``tops[s]`` on top of shoal s, top first; then the lowest fish ids."""
+        tops = tops or {}
+        per_shoal = 15 if self.options.get("expansion_tentacles") else 13
+        expansions = {"base", "tentacles"} if self.options.get("expansion_tentacles") else {"base"}
+        reserved = {f for fish in tops.values() for f in fish}
+        used: set[int] = set()
+        for s in range(9):
+            depth = s // 3 + 1
+            wanted = list(tops.get(s, []))
+            filler = [
+                f["id"]
+                for f in DATA["fish"]
+                if f["depth"] == depth and f["expansion"] in expansions and f["id"] not in reserved
+            ]
+            for k in range(per_shoal):
+                f = wanted[k] if k < len(wanted) else next(x for x in filler if x not in used)
+                used.add(f)
+                self.act(f, "deal")
+
+    def first_muster(self, dice: Mapping[int, Sequence[int]] | None = None) -> None:
+        """The first day's Refresh: each seat rolls its three Spent P dice (faces given)."""
+        dice = dice or {}
+        for p in range(self.players):
+            for face in dice.get(p, (1, 2, 3)):
+                self.act(face, "roll", p)
+
+    def give_life_preserver(self, to: int | None = None) -> None:
+        legal = self.legal()
+        self.act(legal[0] if to is None else GIVE + to, "life_preserver")
+
+    def catch(self, p: int, s: int, *dice: str, worms: bool = False) -> None:
+        """Seat p casts at shoal s, pays with ``dice`` and catches."""
+        self.act((WORMS if worms else CAST) + s, "turn", p)
+        if worms:
+            self.act(LEAVE_ON_TOP, "worms")
+        for d in dice:
+            self.act(die(d), "pay", p)
+        self.act(CATCH, "pay", p)
+
+    def decline(self, p: int, s: int, spend: str, dink: int) -> None:
+        """Seat p casts at shoal s, declines, spends ``spend`` and draws dink ``dink``."""
+        self.act(CAST + s, "turn", p)
+        self.act(DECLINE, "pay", p)
+        self.act(die(spend), "decline_die", p)
+        self.act(dink, "draw_dink", p)
+
+    def pass_turn(self, p: int, reward: int | None = None) -> None:
+        """Seat p passes and takes its reward (the dink ``reward``, or none if impossible)."""
+        self.act(PASS, "turn", p)
+        self.take_reward(p, reward)
+
+    def take_reward(self, p: int, dink: int | None) -> None:
+        if self.at("reward", p):
+            if dink is None:
+                self.act(DRAW_A_DINK, "reward", p)
+                self.act(self.legal()[0], "draw_dink", p)
+            else:
+                self.act(DRAW_A_DINK, "reward", p)
+                self.act(dink, "draw_dink", p)
+
+
+def monday(
+    backend: Backend,
+    players: int = 2,
+    tops: Mapping[int, Sequence[int]] | None = None,
+    dice: Mapping[int, Sequence[int]] | None = None,
+    give: int | None = None,
+    **options: Any,
+) -> Table:
+    """A game dealt, mustered and with the Life Preserver thrown: the first turn is due."""
+    t = Table(backend, players, **options)
+    t.deal(tops)
+    t.first_muster(dice)
+    t.give_life_preserver(give)
+    return t
+
+
+def snapshot(t: Table) -> dict[str, Any]:
+    return t.state.to_dict()
+
+
+# ======================================================================================
+# Options and setup (contract §1, §5)
+# ======================================================================================
+
+
+def test_options_and_their_defaults(backend: Backend) -> None:
+    game = cardtable.make("deep_regrets", players=3, backend=backend)
+    assert game.options == {
+        "days": 6,
+        "expansion_tentacles": False,
+        "regret_split": "6/24/20/10",
+    }
+    assert game.num_actions == 512
+    game = cardtable.make(
+        "deep_regrets",
+        players=5,
+        backend=backend,
+        days=5,
+        regret_split="10/20/20/10",
+        expansion_tentacles=True,
+    )
+    assert game.options == {
+        "days": 5,
+        "expansion_tentacles": True,
+        "regret_split": "10/20/20/10",
+    }
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 1},
+        {"players": 6},
+        {"players": 3, "days": 4},
+        {"players": 3, "days": 7},
+        {"players": 3, "days": "6"},
+        {"players": 3, "days": True},
+        {"players": 3, "regret_split": "6/24/20/11"},
+        {"players": 3, "regret_split": 6},
+        {"players": 3, "expansion_tentacles": 1},
+        {"players": 3, "expansion_tentacles": "yes"},
+        {"players": 3, "seas": 2},
+    ],
+)
+def test_bad_options_are_refused(backend: Backend, kwargs: dict[str, Any]) -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("deep_regrets", backend=backend, **kwargs)
+
+
+def test_setup_before_the_deal(backend: Backend) -> None:
+    t = Table(backend, 3)
+    st = t.st
+    assert (st["node"], st["phase"], st["actor"], st["turn"]) == ("deal", "setup", None, None)
+    assert (st["day"], st["first_player"], st["last_turns"], st["life_preserver"]) == (
+        1,
+        0,
+        None,
+        None,
+    )
+    assert st["shoals"] == [[]] * 9
+    assert st["face_up"] == [False] * 9
+    assert st["known"] == [[], [], []]
+    assert st["fish_discard"] == [[], [], []]
+    assert st["regret_deck"] == [6, 24, 20, 10]
+    assert st["regret_discard"] == [0, 0, 0, 0]
+    assert st["bag"] == [9, 8, 7]
+    assert st["dink_deck"] == list(range(25))
+    assert st["supply_deck"] == list(range(20))
+    assert st["rod_deck"] == st["reel_deck"] == list(range(10))
+    assert st["dink_discard"] == st["supply_discard"] == [] == st["rod_discard"]
+    assert st["end"] is None
+    assert st["players"][2] == {
+        "money": 0,
+        "depth": 1,
+        "regrets": [0, 0, 0, 0],
+        "fresh": [],
+        "spent": ["P", "P", "P"],
+        "hand": [],
+        "mounted": [None, None, None],
+        "dinks": [],
+        "supplies": [],
+        "rods": [],
+        "reels": [],
+        "rod": None,
+        "reel": None,
+        "worms": True,
+        "lifeboat_used": False,
+        "passed": False,
+        "reel_used": False,
+        "caught_today": False,
+        "shops_used": [False, False, False, False],
+    }
+    assert st["ctx"] == {
+        "to_roll": [],
+        "rolled": [],
+        "left": 0,
+        "cast": None,
+        "peek": None,
+        "shop": None,
+        "count": 0,
+        "foul": 0,
+        "slot": None,
+        "discount": 0,
+        "item": None,
+    }
+    assert t.state.current_player == CHANCE
+    assert t.state.scores == [0, 0, 0]
+    # The first deal: every base fish of depth I, weight 1 each.
+    base_depth_1 = [f["id"] for f in DATA["fish"] if f["depth"] == 1 and f["expansion"] == "base"]
+    assert len(base_depth_1) == 39
+    outcomes = t.state.chance_outcomes()
+    assert [o for o, _ in outcomes] == base_depth_1
+    assert all(p == pytest.approx(1 / 39) for _, p in outcomes)
+    assert t.state.action_label(0) == "deal Hammerhead Shark to shoal 0"
+    assert t.state.action_label(134) == "deal Human to shoal 0"
+
+
+def test_regret_split_option_sets_the_deck(backend: Backend) -> None:
+    t = Table(backend, 2, regret_split="10/20/20/10")
+    assert t.st["regret_deck"] == [10, 20, 20, 10]
+
+
+def test_the_deal_puts_the_first_fish_on_top(backend: Backend) -> None:
+    t = Table(backend, 2)
+    tops = {0: [FISH["Sheepshead"], FISH["Goliath Grouper"]], 4: [FISH["Monkfish"]]}
+    t.deal(tops)
+    st = t.st
+    assert st["shoals"][0][:2] == tops[0]
+    assert st["shoals"][4][0] == FISH["Monkfish"]
+    assert [len(shoal) for shoal in st["shoals"]] == [13] * 9
+    assert all(DATA["fish"][f]["depth"] == s // 3 + 1 for s in range(9) for f in st["shoals"][s])
+    assert st["face_up"] == [False] * 9
+    # Then the first day's Refresh phase: seat 0 rolls its three Spent dice.
+    assert (st["node"], st["phase"], st["actor"], st["day"]) == ("roll", "refresh", 0, 1)
+    assert st["ctx"]["to_roll"] == ["P", "P", "P"]
+    assert st["players"][0]["spent"] == []
+
+
+def test_the_expansion_adds_six_fish_per_depth(backend: Backend) -> None:
+    t = Table(backend, 2, expansion_tentacles=True)
+    assert len(t.state.chance_outcomes()) == 45
+    t.deal({})
+    st = t.st
+    assert [len(shoal) for shoal in st["shoals"]] == [15] * 9
+    assert sorted(f for shoal in st["shoals"] for f in shoal) == list(range(135))
+
+
+def test_days_option_starts_the_short_game_on_tuesday(backend: Backend) -> None:
+    t = monday(backend, 2, days=5)
+    st = t.st
+    assert (st["day"], st["node"], st["phase"], st["actor"]) == (2, "turn", "actions", 0)
+    # Tuesday is the first day: no Start and no Declaration phase.
+    t.to_turn(1, day=3)
+    assert t.st["day"] == 3
+
+
+# ======================================================================================
+# The first day: Refresh and the Life Preserver (§6.2, §7.1)
+# ======================================================================================
+
+
+def test_muster_rolls_the_spent_dice_in_kind_order(backend: Backend) -> None:
+    t = Table(backend, 2)
+    t.deal()
+    assert t.state.chance_outcomes() == [(1, 0.5), (2, 0.25), (3, 0.25)]
+    assert t.state.action_label(3) == "P die rolls 3"
+    assert t.state.action_label(5) == "outcome 5"
+    t.act(3, "roll", 0)
+    assert t.st["ctx"]["rolled"] == ["P3"]
+    assert t.st["ctx"]["to_roll"] == ["P", "P"]
+    t.rolls(1, 2)
+    # Three dice fit under the max of 4 (no regrets): all go to Fresh, in class order.
+    assert t.seat(0)["fresh"] == ["P1", "P2", "P3"]
+    assert t.seat(0)["spent"] == []
+    assert t.st["ctx"]["rolled"] == []
+    assert t.at("roll", 1)
+
+
+def test_life_preserver_goes_from_the_highest_fresh_total(backend: Backend) -> None:
+    t = Table(backend, 3)
+    t.deal()
+    t.first_muster({0: (1, 1, 1), 1: (3, 3, 2), 2: (2, 3, 3)})
+    # Seats 1 and 2 tie at 8: the first in turn order from the first player (seat 0) throws.
+    assert t.at("life_preserver", 1)
+    assert t.legal() == [GIVE + 0, GIVE + 2]
+    assert t.state.action_label(GIVE + 2) == "give the Life Preserver to seat 2"
+    t.act(GIVE + 2, "life_preserver")
+    st = t.st
+    assert st["life_preserver"] == 2
+    # Monday has no Declaration phase: the Actions phase starts with the first player.
+    assert (st["node"], st["phase"], st["actor"], st["turn"]) == ("turn", "actions", 0, 0)
+
+
+# ======================================================================================
+# The turn at sea: sinkers, casting, paying, declining (§7.3, §7.4)
+# ======================================================================================
+
+
+def test_turn_actions_at_sea(backend: Backend) -> None:
+    t = monday(backend, 2)
+    assert t.legal() == [PASS, ABANDON, 32, 33, 34, 41, 42, 43, 50, 51, 52]
+    labels = {
+        0: "pass",
+        3: "abandon ship",
+        10: "sell",
+        11: "mount",
+        12: "use the Life Preserver",
+        13: "use the equipped reel",
+        32: "cast at shoal 0",
+        40: "cast at shoal 8",
+        41: "cast at shoal 0 with the Can of Worms",
+        50: "drop a sinker with P1",
+        64: "drop a sinker with M4",
+        82: "rod shop $1",
+        90: "supply shop $5",
+        93: "tackle shop $5",
+        100: "use Moon Jellyfish",
+        125: "use Scotch Egg",
+        1: "action 1",
+        200: "action 200",
+        511: "action 511",
+    }
+    for action, label in labels.items():
+        assert t.state.action_label(action) == label
+
+
+def test_sinkers_spend_dice_to_go_down(backend: Backend) -> None:
+    t = monday(backend, 2)
+    t.act(die("P1"), "turn", 0)
+    assert (t.seat(0)["depth"], t.seat(0)["fresh"], t.seat(0)["spent"]) == (2, ["P2", "P3"], ["P"])
+    # A sinker is a free action: still seat 0's turn, with depth II shoals reachable.
+    assert t.legal() == [PASS, ABANDON, *range(32, 38), *range(41, 47), 51, 52]
+    t.act(die("P2"), "turn", 0)
+    assert t.seat(0)["depth"] == 3
+    # At depth III no sinker is left to drop.
+    assert t.legal() == [PASS, ABANDON, *range(32, 50)]
+
+
+def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Sheepshead"], FISH["Barracuda"]]})
+    t.act(CAST + 0, "turn", 0)
+    st = t.st
+    assert st["face_up"][0] is True
+    assert st["ctx"]["cast"] == {"shoal": 0, "reduction": 0, "zero": False, "payment": []}
+    assert (st["node"], st["actor"]) == ("pay", 0)
+    assert t.obs(1)["ctx"]["cast"] == {
+        "shoal": 0,
+        "fish": "Sheepshead",
+        "difficulty": 1,
+        "exact": None,
+        "payment": [],
+    }
+    assert t.obs(1)["shoals"][0] == {"size": 13, "top": "Sheepshead", "known": None}
+    assert t.legal() == [DECLINE, 50, 51, 52]
+    assert t.state.action_label(50) == "pay with P1"
+    assert t.state.action_label(CATCH) == "catch"
+    assert t.state.action_label(DECLINE) == "decline"
+    assert t.state.action_label(32) == "action 32"
+    t.act(die("P1"), "pay", 0)
+    assert t.st["ctx"]["cast"]["payment"] == ["P1"]
+    # Complete: no more dice may be added.
+    assert t.legal() == [CATCH, DECLINE]
+    t.act(CATCH, "pay", 0)
+    st = t.st
+    assert st["players"][0]["hand"] == [FISH["Sheepshead"]]
+    assert st["players"][0]["fresh"] == ["P2", "P3"]
+    assert st["players"][0]["spent"] == ["P"]
+    assert st["players"][0]["caught_today"] is True
+    assert st["shoals"][0][0] == FISH["Barracuda"]
+    assert st["face_up"][0] is False
+    assert st["ctx"]["cast"] is None
+    assert t.obs(0)["hand"] == ["Sheepshead"]
+    assert t.obs(1)["hand"] == []
+    assert t.obs(1)["hand_count"] == [1, 0]
+    # The turn is over.
+    assert t.at("turn", 1)
+
+
+def test_payment_adds_dice_until_the_sum_reaches_the_difficulty(backend: Backend) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Hammerhead Shark"]]}, dice={0: (1, 1, 2)})
+    # Seat 0 has the lower total, so it holds the Life Preserver (usable while D > 0).
+    assert t.st["life_preserver"] == 0
+    t.act(CAST + 0, "turn", 0)
+    assert t.legal() == [DECLINE, USE_LP, die("P1"), die("P2")]
+    t.act(die("P1"), "pay")
+    assert t.legal() == [DECLINE, USE_LP, die("P1"), die("P2")]
+    t.act(die("P1"), "pay")
+    assert t.legal() == [DECLINE, USE_LP, die("P2")]
+    t.act(die("P2"), "pay")
+    assert t.legal() == [CATCH, DECLINE, USE_LP]
+    t.act(CATCH, "pay")
+    assert t.seat(0)["fresh"] == []
+    assert t.seat(0)["spent"] == ["P", "P", "P"]
+
+
+def test_exact_dice_fish_needs_exactly_that_many_dice(backend: Backend) -> None:
+    # Day Octopus: difficulty 2, pay with exactly 1 die.
+    t = monday(backend, 2, tops={0: [FISH["Day Octopus"]]})
+    t.act(CAST + 0, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["exact"] == 1
+    t.act(die("P1"), "pay")
+    # One die paid, sum 1 < 2: not complete and no die may be added.
+    assert t.legal() == [DECLINE]
+    t.act(DECLINE, "pay")
+    # The payment returns; declining spends a die of the player's choice for a dink.
+    assert t.seat(0)["fresh"] == ["P1", "P2", "P3"]
+    t.act(die("P1"), "decline_die")
+    t.act(DINKS["Scad"], "draw_dink")
+    # Seat 1 casts at the face-up Day Octopus and pays exactly one die of 3.
+    t.act(CAST + 0, "turn", 1)
+    t.act(die("P3"), "pay", 1)
+    assert t.legal() == [CATCH, DECLINE, USE_LP]  # seat 1 holds the Life Preserver
+
+
+def test_declining_spends_a_die_for_a_dink_and_leaves_the_fish_face_up(backend: Backend) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Hammerhead Shark"]]})
+    t.act(CAST + 0, "turn", 0)
+    t.act(die("P1"), "pay")
+    t.act(DECLINE, "pay")
+    st = t.st
+    assert st["ctx"]["cast"] is None
+    assert (st["node"], st["actor"]) == ("decline_die", 0)
+    assert t.legal() == [50, 51, 52]
+    assert t.state.action_label(51) == "spend P2 for a dink"
+    t.act(die("P2"), "decline_die")
+    assert t.seat(0)["fresh"] == ["P1", "P3"]
+    assert t.seat(0)["spent"] == ["P"]
+    assert t.at("draw_dink", 0)
+    assert t.state.chance_outcomes() == [(d, 1 / 25) for d in range(25)]
+    assert t.state.action_label(DINKS["Scad"]) == "draw Scad"
+    t.act(DINKS["Scad"], "draw_dink")
+    st = t.st
+    assert st["players"][0]["dinks"] == [DINKS["Scad"]]
+    assert st["dink_deck"] == [d for d in range(25) if d != DINKS["Scad"]]
+    assert st["shoals"][0][0] == FISH["Hammerhead Shark"]
+    assert st["face_up"][0] is True
+    assert t.obs(0)["dinks"] == ["Scad"]
+    assert t.obs(1)["dinks"] == []
+    assert t.obs(1)["dink_count"] == [1, 0]
+    # The next caster meets the face-up fish without a reveal; the worms cannot be used on it.
+    assert t.at("turn", 1)
+    assert CAST + 0 in t.legal() and WORMS + 0 not in t.legal()
+
+
+def test_can_of_worms_peeks_and_may_put_the_fish_at_the_bottom(backend: Backend) -> None:
+    tops = {1: [FISH["Hammerhead Shark"], FISH["Sheepshead"]]}
+    t = monday(backend, 2, tops=tops)
+    t.act(WORMS + 1, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("worms", 0)
+    assert st["players"][0]["worms"] is False
+    assert st["ctx"]["peek"] == FISH["Hammerhead Shark"]
+    assert st["face_up"][1] is False
+    assert t.obs(0)["ctx"]["peek"] == "Hammerhead Shark"
+    assert t.obs(1)["ctx"]["peek"] is None
+    assert t.obs(1)["ctx"]["cast"] == {
+        "shoal": 1,
+        "fish": None,
+        "difficulty": None,
+        "exact": None,
+        "payment": [],
+    }
+    assert t.legal() == [LEAVE_ON_TOP, PUT_AT_BOTTOM]
+    assert t.state.action_label(4) == "leave it on top"
+    assert t.state.action_label(5) == "put it at the bottom"
+    t.act(PUT_AT_BOTTOM, "worms")
+    st = t.st
+    assert st["shoals"][1][0] == FISH["Sheepshead"]
+    assert st["shoals"][1][-1] == FISH["Hammerhead Shark"]
+    assert st["face_up"][1] is True
+    assert st["ctx"]["peek"] is None
+    assert t.at("pay", 0)
+    assert t.obs(0)["ctx"]["cast"]["fish"] == "Sheepshead"
+    t.act(die("P1"), "pay")
+    t.act(CATCH, "pay")
+    # The can is face down: no more casting with it today.
+    t.act(PASS, "turn", 1)
+    t.take_reward(1, DINKS["Scad"])
+    assert t.at("turn", 0)
+    assert not any(WORMS <= a < WORMS + 9 for a in t.legal())
+
+
+def test_can_of_worms_may_leave_the_fish_on_top(backend: Backend) -> None:
+    t = monday(backend, 2, tops={2: [FISH["Sheepshead"]]})
+    t.act(WORMS + 2, "turn", 0)
+    t.act(LEAVE_ON_TOP, "worms")
+    assert t.st["shoals"][2][0] == FISH["Sheepshead"]
+    assert t.st["face_up"][2] is True
+    assert t.at("pay", 0)
+
+
+def test_special_card_is_discarded_when_revealed(backend: Backend) -> None:
+    tops = {2: [FISH["Tidal Trafficker"], FISH["Sheepshead"]]}
+    t = monday(backend, 2, tops=tops)
+    t.act(CAST + 2, "turn", 0)
+    st = t.st
+    assert st["fish_discard"] == [[FISH["Tidal Trafficker"]], [], []]
+    assert st["shoals"][2][0] == FISH["Sheepshead"]
+    assert len(st["shoals"][2]) == 12
+    assert st["face_up"][2] is False
+    assert st["ctx"]["cast"] is None
+    # The cast used the turn's main action; nothing was spent or drawn.
+    assert st["players"][0]["fresh"] == ["P1", "P2", "P3"]
+    assert st["players"][0]["dinks"] == []
+    assert t.at("turn", 1)
+    assert t.obs(1)["fish_discard"] == [["Tidal Trafficker"], [], []]
+
+
+# ======================================================================================
+# Passing, rewards and the last player's turns (§6.4)
+# ======================================================================================
+
+
+def test_passing_gives_a_reward_and_the_last_player_two_more_turns(backend: Backend) -> None:
+    tops = {0: [FISH["Osteofish"], FISH["Geist"], FISH["Foot"]]}
+    t = monday(backend, 2, tops=tops)
+    t.act(PASS, "turn", 0)
+    st = t.st
+    assert st["players"][0]["passed"] is True
+    assert st["last_turns"] == 2
+    assert (st["node"], st["actor"], st["turn"]) == ("reward", 0, 0)
+    # No regret to discard: only the dink.
+    assert t.legal() == [DRAW_A_DINK]
+    assert t.state.action_label(DRAW_A_DINK) == "draw a dink"
+    assert t.state.action_label(DISCARD_RANDOM) == "discard a random regret"
+    t.act(DRAW_A_DINK, "reward")
+    t.act(DINKS["Moon Jellyfish"], "draw_dink", 0)
+    # Seat 1 catches a difficulty-0 fish without paying.
+    t.act(CAST + 0, "turn", 1)
+    assert t.legal() == [CATCH, DECLINE]
+    t.act(CATCH, "pay")
+    assert t.st["last_turns"] == 1
+    # Seat 0 is skipped and rewarded again.
+    assert t.at("reward", 0) and t.st["turn"] == 0
+    t.act(DRAW_A_DINK, "reward")
+    t.act(DINKS["Whitebait"], "draw_dink")
+    t.catch(1, 0)
+    # The second extra turn ends the day at once: no more reward, Tuesday begins.
+    st = t.st
+    assert st["players"][0]["dinks"] == [DINKS["Moon Jellyfish"], DINKS["Whitebait"]]
+    assert st["players"][1]["hand"] == [FISH["Osteofish"], FISH["Geist"]]
+    assert (st["day"], st["first_player"], st["last_turns"], st["turn"]) == (2, 1, None, None)
+    assert (st["phase"], st["node"], st["actor"]) == ("refresh", "muster_select", 1)
+    assert [seat["passed"] for seat in st["players"]] == [False, False]
+
+
+def test_last_turns_start_when_the_second_last_seat_passes(backend: Backend) -> None:
+    tops = {0: [FISH["Osteofish"], FISH["Geist"], FISH["Foot"]]}
+    t = monday(backend, 3, tops=tops)
+    t.pass_turn(0, DINKS["Toe"])
+    assert t.st["last_turns"] is None
+    t.pass_turn(1, DINKS["Shrimp"])
+    assert t.st["last_turns"] == 2
+    t.catch(2, 0)
+    assert t.st["last_turns"] == 1
+    # Both passed seats are rewarded at their skips, in turn order.
+    t.take_reward(0, DINKS["Eel"])
+    t.take_reward(1, DINKS["Crab"])
+    t.catch(2, 0)
+    st = t.st
+    assert st["day"] == 2
+    assert st["players"][0]["dinks"] == [DINKS["Toe"], DINKS["Eel"]]
+    assert st["players"][1]["dinks"] == [DINKS["Shrimp"], DINKS["Crab"]]
+    assert st["players"][2]["dinks"] == []
+
+
+def test_the_day_ends_when_everybody_has_passed(backend: Backend) -> None:
+    t = monday(backend, 2)
+    t.pass_turn(0, DINKS["Toe"])
+    t.act(PASS, "turn", 1)
+    # The last pass still earns its reward, then the day ends.
+    t.take_reward(1, DINKS["Eel"])
+    st = t.st
+    assert (st["day"], st["phase"], st["node"]) == (2, "refresh", "muster_select")
+    assert st["players"][1]["dinks"] == [DINKS["Eel"]]
+
+
+def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, DINKS["Toe"])
+    t.catch(0, 0, "P3")
+    assert t.st["last_turns"] == 1
+    t.take_reward(1, DINKS["Eel"])
+    # Abandon ship: the lifeboat is used, the boat makes port (muster again), 4 port actions.
+    t.act(ABANDON, "turn", 0)
+    st = t.st
+    assert st["last_turns"] == 4
+    assert st["players"][0]["lifeboat_used"] is True
+    assert st["players"][0]["depth"] == 0
+    assert (st["node"], st["actor"]) == ("muster_select", 0)
+    assert st["ctx"]["left"] is None
+    assert t.legal() == [ROLL_NOW, die("P3")]
+    assert t.state.action_label(ROLL_NOW) == "roll"
+    assert t.state.action_label(die("P3")) == "reroll P3"
+    t.act(ROLL_NOW, "muster_select")
+    assert t.st["ctx"]["to_roll"] == ["P", "P"]
+    t.rolls(1, 2)
+    assert t.seat(0)["fresh"] == ["P1", "P2", "P3"]
+    # No regret: no discard node; the abandon turn does not count.
+    assert t.st["last_turns"] == 4
+    t.take_reward(1, DINKS["Crab"])
+    # In port: sell, mount (no money for a shop).
+    assert t.legal() == [PASS, SELL, MOUNT]
+    t.act(SELL, "turn", 0)
+    assert t.legal() == [sell("Goliath Grouper"), sell("Coelacanth")]
+    assert t.state.action_label(sell("Coelacanth")) == "sell Coelacanth"
+    # Labels do not depend on legality: "done" is listed for the sell node.
+    assert t.state.action_label(DONE) == "done selling"
+    t.act(sell("Goliath Grouper"), "sell")
+    st = t.st
+    # Fair value 4 + 2 (no regrets) = $6.
+    assert st["players"][0]["money"] == 6
+    assert (st["ctx"]["count"], st["ctx"]["foul"]) == (1, 0)
+    assert st["fish_discard"][0] == [FISH["Goliath Grouper"]]
+    assert t.legal() == [DONE, sell("Coelacanth")]
+    assert t.state.action_label(DONE) == "done selling"
+    t.act(sell("Coelacanth"), "sell")
+    # 6 + 6 = 12, capped at $10; the sale ends by itself with no sellable fish left.
+    st = t.st
+    assert st["players"][0]["money"] == 10
+    assert (st["ctx"]["count"], st["last_turns"]) == (0, 3)
+    t.take_reward(1, DINKS["Scad"])
+    t.act(shop("rod", 1), "turn", 0)
+    assert t.at("draw_rod", 0)
+    assert t.st["ctx"]["shop"] == {"shop": 0, "drawn": []}
+    assert t.state.chance_outcomes() == [(r, 0.1) for r in range(10)]
+    assert t.state.action_label(RODS["Narwhal Rod"]) == "draw Narwhal Rod"
+    t.act(RODS["Narwhal Rod"], "draw_rod")
+    # $1: draw 1, keep 1, automatically; not equipped before the next Declaration.
+    st = t.st
+    assert st["players"][0]["rods"] == [RODS["Narwhal Rod"]]
+    assert st["players"][0]["rod"] is None
+    assert st["players"][0]["money"] == 9
+    assert st["players"][0]["shops_used"] == [True, False, False, False]
+    assert st["ctx"]["shop"] is None
+    assert st["last_turns"] == 2
+    assert t.obs(1)["rods"] == [["Narwhal Rod"], []]
+    t.take_reward(1, DINKS["Pinfish"])
+    assert t.legal() == [PASS, *range(85, 94)]
+    # Tackle $3: two dice from the bag; the first fits under the max of 4, the second does not.
+    t.act(shop("tackle", 3), "turn", 0)
+    assert t.at("draw_bag", 0)
+    assert t.state.chance_outcomes() == [(0, 9 / 24), (1, 8 / 24), (2, 7 / 24)]
+    assert t.state.action_label(0) == "draw a blue tackle die"
+    assert t.state.action_label(1) == "draw a green tackle die"
+    assert t.state.action_label(2) == "draw a orange tackle die"
+    t.act(2, "draw_bag")
+    assert t.at("roll", 0)
+    assert t.st["ctx"]["to_roll"] == ["O"]
+    assert t.state.chance_outcomes() == [(2, 0.5), (3, 0.5)]
+    assert t.state.action_label(3) == "O die rolls 3"
+    t.act(3, "roll")
+    t.act(1, "draw_bag")
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P1", "P2", "P3", "O3"]
+    assert st["players"][0]["spent"] == ["G"]
+    assert st["bag"] == [9, 7, 6]
+    assert st["players"][0]["money"] == 6
+    assert st["last_turns"] == 1
+    t.take_reward(1, DINKS["Finger"])
+    t.act(shop("supply", 5), "turn", 0)
+    t.acts("draw_supply", 0, 9, 12, 4, 19)
+    t.acts("shop_keep", SUPPLY + 9, SUPPLY + 0, SUPPLY + 4)
+    # The fourth port action ends the day at once.
+    st = t.st
+    assert st["players"][0]["money"] == 1
+    assert st["players"][0]["supplies"] == [0, 4, 9]
+    assert (st["day"], st["first_player"]) == (2, 1)
+    # Tuesday: the boat in port goes to sea at depth I without a choice and equips its rod.
+    t.auto(lambda t: t.st["phase"] == "declaration")
+    assert t.at("declare", 1)
+    t.act(STAY, "declare", 1)
+    st = t.st
+    assert (st["node"], st["actor"], st["phase"]) == ("turn", 1, "actions")
+    assert st["players"][0]["depth"] == 1
+    assert st["players"][0]["rod"] == RODS["Narwhal Rod"]
+
+
+def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, DINKS["Toe"])
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1)
+    t.take_reward(1, DINKS["Eel"])
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    t.take_reward(1, DINKS["Crab"])
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag")
+    t.act(2, "roll")
+    t.acts("draw_bag", 1, 0)
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P1", "P3", "P3", "O2"]
+    assert st["players"][0]["spent"] == ["B", "G"]
+    assert st["bag"] == [8, 7, 6]
+    t.take_reward(1, DINKS["Scad"])
+    t.act(PASS, "turn", 0)
+    t.take_reward(0, DINKS["Pinfish"])
+    # Tuesday, seat 1 musters first; then seat 0: rerolling nothing, the two Spent dice find no
+    # room (4 Fresh, max 4) and stay Spent.
+    t.act(ROLL_NOW, "muster_select", 1)
+    assert t.at("muster_select", 0)
+    t.act(ROLL_NOW, "muster_select", 0)
+    assert t.st["ctx"]["to_roll"] == ["B", "G"]
+    t.rolls(2, 3)
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P1", "P3", "P3", "O2"]
+    assert st["players"][0]["spent"] == ["B", "G"]
+
+
+def test_muster_chooses_which_rolled_dice_to_keep(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, DINKS["Toe"])
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1)
+    t.take_reward(1, DINKS["Eel"])
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    t.take_reward(1, DINKS["Crab"])
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag")
+    t.act(2, "roll")
+    t.acts("draw_bag", 1, 0)
+    t.take_reward(1, DINKS["Scad"])
+    t.act(PASS, "turn", 0)
+    t.take_reward(0, DINKS["Pinfish"])
+    t.act(ROLL_NOW, "muster_select", 1)
+    # Seat 0 rerolls P1 and O2: with the two Spent dice, four dice roll for two free places.
+    t.act(die("P1"), "muster_select", 0)
+    assert t.st["ctx"]["to_roll"] == ["P"]
+    assert t.st["ctx"]["left"] is None
+    assert t.legal() == [ROLL_NOW, die("P3"), die("O2")]
+    t.act(die("O2"), "muster_select", 0)
+    t.act(ROLL_NOW, "muster_select", 0)
+    assert t.st["ctx"]["to_roll"] == ["P", "B", "G", "O"]
+    assert t.st["players"][0]["spent"] == []
+    assert t.st["ctx"]["left"] == 0
+    t.rolls(2, 0, 3, 3)
+    st = t.st
+    assert st["ctx"]["rolled"] == ["P2", "B0", "G3", "O3"]
+    assert (st["node"], st["actor"], st["ctx"]["left"]) == ("muster_keep", 0, 2)
+    assert t.legal() == [die("P2"), die("B0"), die("G3"), die("O3")]
+    assert t.state.action_label(die("G3")) == "keep G3"
+    t.act(die("G3"), "muster_keep")
+    assert t.st["ctx"]["left"] == 1
+    assert t.st["ctx"]["rolled"] == ["P2", "B0", "O3"]
+    t.act(die("O3"), "muster_keep")
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P3", "P3", "G3", "O3"]
+    assert st["players"][0]["spent"] == ["P", "B"]
+    assert st["ctx"]["rolled"] == []
+    assert st["ctx"]["left"] == 0
+    assert t.at("life_preserver")
+
+
+# ======================================================================================
+# The Start phase and the weekdays (§6.1)
+# ======================================================================================
+
+
+def test_start_phase_discards_revealed_fish_and_reels_boats_in(backend: Backend) -> None:
+    t = monday(backend, 3, tops={1: [FISH["Hammerhead Shark"]]}, give=1)
+    t.act(die("P1"), "turn", 0)
+    t.act(die("P2"), "turn", 0)
+    t.pass_turn(0, DINKS["Toe"])
+    t.decline(1, 1, "P1", DINKS["Eel"])
+    t.pass_turn(2, DINKS["Crab"])
+    t.take_reward(0, DINKS["Scad"])
+    t.act(die("P2"), "turn", 1)
+    t.pass_turn(1, DINKS["Shrimp"])
+    st = t.st
+    assert st["day"] == 2
+    assert st["first_player"] == 1
+    assert st["fish_discard"] == [[FISH["Hammerhead Shark"]], [], []]
+    assert len(st["shoals"][1]) == 12
+    assert st["face_up"][1] is False
+    assert [seat["depth"] for seat in st["players"]] == [2, 1, 1]
+    assert [seat["passed"] for seat in st["players"]] == [False, False, False]
+    assert (st["last_turns"], st["life_preserver"], st["turn"]) == (None, None, None)
+    # The Refresh phase starts with the new first player.
+    assert (st["phase"], st["node"], st["actor"]) == ("refresh", "muster_select", 1)
+
+
+def test_first_player_marker_moves_each_day(backend: Backend) -> None:
+    t = monday(backend, 3)
+    firsts = []
+    for day in range(2, 7):
+
+        def actions_of(t: Table, day: int = day) -> bool:
+            return bool(t.st["day"] == day and t.st["phase"] == "actions")
+
+        t.auto(actions_of)
+        firsts.append((t.st["first_player"], t.st["turn"]))
+    assert firsts == [(1, 1), (2, 2), (0, 0), (1, 1), (2, 2)]
+
+
+def test_can_of_worms_turns_face_up_on_wednesday_and_friday(backend: Backend) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Sheepshead"], FISH["Osteofish"]]})
+    t.catch(0, 0, "P1", worms=True)
+    t.to_turn(0, day=2)
+    assert t.seat(0)["worms"] is False
+    assert not any(WORMS <= a < WORMS + 9 for a in t.legal())
+    t.catch(0, 0)  # Osteofish, difficulty 0
+    t.to_turn(0, day=3)
+    assert t.seat(0)["worms"] is True
+    t.act(WORMS + 2, "turn", 0)
+    t.act(LEAVE_ON_TOP, "worms")
+    t.act(DECLINE, "pay")
+    t.act(die("P1"), "decline_die")
+    t.act(DINKS["Toe"], "draw_dink")
+    t.to_turn(0, day=4)
+    assert t.seat(0)["worms"] is False
+    t.to_turn(0, day=5)
+    assert t.seat(0)["worms"] is True
+
+
+def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, DINKS["Toe"])
+    t.catch(0, 0, "P3")
+    t.take_reward(1, DINKS["Eel"])
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1, 1)
+    t.take_reward(1, DINKS["Crab"])
+    t.act(SELL, "turn", 0)
+    t.acts("sell", sell("Goliath Grouper"), sell("Sheepshead"))
+    # Goliath Grouper 4 + 2 and Sheepshead 2 + 2: $10.
+    assert t.seat(0)["money"] == 10
+    t.auto(lambda t: t.st["day"] == 4)
+    assert [t.seat(p)["money"] for p in range(2)] == [10, 3]
+
+
+def test_saturday_every_seat_takes_an_orange_die(backend: Backend) -> None:
+    t = monday(backend, 2)
+    t.auto(lambda t: t.st["day"] == 6)
+    st = t.st
+    assert st["bag"] == [9, 8, 5]
+    assert [seat["spent"] for seat in st["players"]] == [["O"], ["O"]]
+    assert [seat["fresh"] for seat in st["players"]] == [["P1", "P2", "P3"]] * 2
+
+
+def test_saturday_falls_back_to_green_without_orange_for_everyone(backend: Backend) -> None:
+    t = monday(backend, 5, tops={0: [FISH["Goliath Grouper"]]}, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    for p in range(1, 5):
+        t.pass_turn(p, None)
+    assert t.st["last_turns"] == 2
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1)
+    for p in range(1, 5):
+        t.take_reward(p, None)
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    for p in range(1, 5):
+        t.take_reward(p, None)
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag")
+    t.act(2, "roll")
+    t.acts("draw_bag", 2, 2)
+    assert t.st["bag"] == [9, 8, 4]
+    t.auto(lambda t: t.st["day"] == 6)
+    st = t.st
+    # Only 4 orange dice for 5 seats: everyone takes a green one.
+    assert st["bag"] == [9, 3, 4]
+    assert st["players"][0]["spent"] == ["G", "O", "O"]
+    assert all(st["players"][p]["spent"] == ["G"] for p in range(1, 5))
+
+
+# ======================================================================================
+# Declaration (§6.3) and making port (§7.2)
+# ======================================================================================
+
+
+def syringe_monday(backend: Backend, players: int = 2, **options: Any) -> Table:
+    """Seat 0 passes at once and draws the Syringe (draw 2 regrets) as its reward."""
+    t = monday(backend, players, **options)
+    t.pass_turn(0, DINKS["Syringe"])
+    return t
+
+
+def test_declaration_lets_a_boat_at_sea_make_port(backend: Backend) -> None:
+    t = monday(backend, 2)
+    t.pass_turn(0, DINKS["Toe"])
+    t.pass_turn(1, DINKS["Eel"])
+    t.auto(lambda t: t.st["phase"] == "declaration")
+    st = t.st
+    assert (st["node"], st["actor"], st["day"]) == ("declare", 1, 2)
+    assert t.legal() == [STAY, MAKE_PORT]
+    assert t.state.action_label(STAY) == "stay at sea"
+    assert t.state.action_label(MAKE_PORT) == "make port"
+    t.act(MAKE_PORT, "declare", 1)
+    # Making port musters again: the Fresh dice may be rerolled.
+    st = t.st
+    assert st["players"][1]["depth"] == 0
+    assert (st["node"], st["actor"]) == ("muster_select", 1)
+    t.act(ROLL_NOW, "muster_select", 1)
+    # No regret held: no discard; seat 0 declares next.
+    t.act(STAY, "declare", 0)
+    st = t.st
+    assert (st["phase"], st["node"], st["actor"]) == ("actions", "turn", 1)
+    assert [seat["depth"] for seat in st["players"]] == [1, 0]
+    assert t.legal() == [PASS]
+
+
+def test_making_port_turns_the_worms_up_and_may_discard_a_regret(backend: Backend) -> None:
+    t = syringe_monday(backend, 2, tops={0: [FISH["Sheepshead"]]})
+    t.catch(1, 0, "P1", worms=True)
+    assert t.seat(1)["worms"] is False
+    t.take_reward(0, DINKS["Toe"])
+    t.pass_turn(1, DINKS["Eel"])
+    # Tuesday: seat 1 (first player) makes port: it musters and its can turns face up.
+    t.auto(lambda t: t.at("declare", 1))
+    t.act(MAKE_PORT, "declare", 1)
+    t.act(ROLL_NOW, "muster_select", 1)  # its Spent die was rolled at the Refresh already
+    assert t.seat(1)["worms"] is True
+    assert t.seat(1)["fresh"] == ["P1", "P2", "P3"]
+    t.act(STAY, "declare", 0)
+    t.to_turn(0, day=2)
+    t.act(DINK + DINKS["Syringe"], "turn", 0)
+    t.acts("draw_regret", 1, 3)
+    t.pass_turn(0, DINKS["Scad"])
+    # Wednesday: seat 0 makes port and may discard one regret of its choice.
+    t.auto(lambda t: t.at("declare", 0))
+    t.act(MAKE_PORT, "declare", 0)
+    t.auto(lambda t: not t.at("muster_select") and not t.at("roll"))
+    st = t.st
+    assert (st["node"], st["actor"], st["day"]) == ("port_discard", 0, 3)
+    assert t.legal() == [KEEP_ALL, REGRET + 1, REGRET + 3]
+    assert t.state.action_label(KEEP_ALL) == "keep all regrets"
+    assert t.state.action_label(REGRET + 3) == "discard a regret of value 3"
+    t.act(REGRET + 3, "port_discard")
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 1, 0, 0]
+    assert st["regret_discard"] == [0, 0, 0, 1]
+    # Seat 1 was in port: back to sea at depth I without a node; the Actions phase begins.
+    assert st["players"][1]["depth"] == 1
+    assert (st["node"], st["actor"], st["phase"]) == ("turn", 0, "actions")
+
+
+def test_rods_and_reels_are_equipped_at_declaration(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, None)
+    t.catch(0, 0, "P3")
+    t.take_reward(1, None)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1, 1)
+    t.take_reward(1, None)
+    t.act(SELL, "turn", 0)
+    t.acts("sell", sell("Goliath Grouper"), sell("Coelacanth"))
+    t.take_reward(1, None)
+    t.act(shop("rod", 5), "turn", 0)
+    t.acts("draw_rod", 1, 6, 0, 2, 3)
+    st = t.st
+    assert (st["node"], st["ctx"]["left"]) == ("shop_keep", 2)
+    assert st["ctx"]["shop"] == {"shop": 0, "drawn": [1, 6, 0, 2, 3]}
+    assert t.obs(0)["ctx"]["shop"] == {
+        "shop": "rod",
+        "drawn": [
+            "Rod of Fortune",
+            "Lucky Pole",
+            "Narwhal Rod",
+            "Rod of Manchineel",
+            "Split Bamboo Pole",
+        ],
+    }
+    assert t.obs(1)["ctx"]["shop"] == {"shop": "rod", "drawn": [None] * 5}
+    assert t.legal() == [ROD + 0, ROD + 1, ROD + 2, ROD + 3, ROD + 6]
+    assert t.state.action_label(ROD + 6) == "keep Lucky Pole"
+    assert t.state.action_label(REEL + 6) == "action 161"
+    t.act(ROD + 6, "shop_keep")
+    assert t.st["ctx"]["left"] == 1
+    assert t.st["ctx"]["shop"]["drawn"] == [1, 0, 2, 3]
+    t.act(ROD + 1, "shop_keep")
+    st = t.st
+    assert st["players"][0]["rods"] == [1, 6]
+    assert st["rod_deck"] == [0, 2, 3, 4, 5, 7, 8, 9]
+    assert st["players"][0]["money"] == 5
+    t.take_reward(1, None)
+    t.act(shop("reel", 1), "turn", 0)
+    t.act(REELS["Stop-Latch"], "draw_reel")
+    t.take_reward(1, None)
+    t.act(PASS, "turn", 0)
+    t.take_reward(0, None)
+    t.auto(lambda t: t.st["phase"] == "declaration")
+    t.act(STAY, "declare", 1)
+    # Seat 0 comes back from port: depth 1 without a choice, then chooses among its two rods.
+    st = t.st
+    assert (st["node"], st["actor"]) == ("equip_rod", 0)
+    assert st["players"][0]["depth"] == 1
+    assert t.legal() == [ROD + 1, ROD + 6]
+    assert t.state.action_label(ROD + 1) == "equip Rod of Fortune"
+    t.act(ROD + 6, "equip_rod")
+    # The only reel is equipped automatically.
+    st = t.st
+    assert (st["players"][0]["rod"], st["players"][0]["reel"]) == (6, REELS["Stop-Latch"])
+    assert t.obs(1)["rod"] == ["Lucky Pole", None]
+    assert t.obs(1)["reel"] == ["Stop-Latch", None]
+    assert st["phase"] == "actions"
+
+
+# ======================================================================================
+# Port actions: selling, mounting (§7.3)
+# ======================================================================================
+
+
+def test_selling_foul_fish_draws_regrets_after_the_sale(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Ghoul Ray"], FISH["Halley's Folly"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")  # Goliath Grouper
+    t.decline(1, 1, "P1", 0)
+    t.catch(0, 0, "P3")  # Ghoul Ray
+    t.decline(1, 1, "P2", 1)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    t.act(CAST + 1, "turn", 1)
+    t.act(DECLINE, "pay")
+    t.act(die("P3"), "decline_die")
+    t.act(2, "draw_dink")
+    t.act(SELL, "turn", 0)
+    t.act(sell("Ghoul Ray"), "sell")
+    st = t.st
+    # Foul 2 - 2 (no regrets) = $0; the regret comes after the sale.
+    assert (st["players"][0]["money"], st["ctx"]["count"], st["ctx"]["foul"]) == (0, 1, 1)
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert t.obs(1)["ctx"]["foul"] == 1
+    t.act(sell("Goliath Grouper"), "sell")
+    st = t.st
+    assert st["players"][0]["money"] == 6
+    assert st["fish_discard"][0] == [FISH["Ghoul Ray"], FISH["Goliath Grouper"]]
+    # The sale ended (no sellable fish left): one regret per foul fish sold.
+    assert (st["node"], st["actor"]) == ("draw_regret", 0)
+    assert (st["ctx"]["count"], st["ctx"]["foul"]) == (0, 0)
+    assert t.state.chance_outcomes() == [(0, 0.1), (1, 0.4), (2, 20 / 60), (3, 10 / 60)]
+    assert t.state.action_label(2) == "draw a regret of value 2"
+    t.act(2, "draw_regret")
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 0, 1, 0]
+    assert st["regret_deck"] == [6, 24, 19, 10]
+    assert t.obs(0)["regrets"] == [2]
+    assert t.obs(1)["regrets"] == []
+    assert t.obs(1)["regret_count"] == [1, 0]
+    assert t.obs(1)["decks"]["regret"] == 59
+    assert t.at("turn", 1)
+
+
+def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
+    tops = {0: [FISH["Ghoul Ray"], FISH["Tumorous Fish"], FISH["Goliath Grouper"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P1", 0)
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P2", 1)
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P3", 2)
+    t.act(ABANDON, "turn", 0)
+    t.rolls(1, 1, 1)  # no Fresh die left: no choice, the three Spent dice roll
+    t.act(PASS, "turn", 1)
+    t.take_reward(1, 3)
+    t.act(SELL, "turn", 0)
+    t.act(sell("Ghoul Ray"), "sell")
+    t.act(sell("Tumorous Fish"), "sell")
+    t.act(DONE, "sell")
+    t.acts("draw_regret", 1, 1)
+    assert t.seat(0)["regrets"] == [0, 2, 0, 0]
+    t.take_reward(1, 4)
+    # With 2 regrets (tier 1-3: fair +1): Goliath Grouper sells for 4 + 1.
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    assert t.seat(0)["money"] == 5
+
+
+def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P1", 0)
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P2", 1)
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P3", 2)
+    t.act(ABANDON, "turn", 0)
+    t.rolls(1, 1, 1)  # no Fresh die left: no choice, the three Spent dice roll
+    t.act(PASS, "turn", 1)
+    t.take_reward(1, 3)
+    t.act(MOUNT, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("mount_slot", 0)
+    assert t.legal() == [SLOT + 0, SLOT + 1, SLOT + 2]
+    assert t.state.action_label(SLOT + 1) == "mount in slot 1 (x3)"
+    assert t.state.action_label(SLOT + 2) == "mount in slot 2 (x2)"
+    assert t.state.action_label(DONE) == "done mounting"
+    t.act(SLOT + 1, "mount_slot")
+    assert t.st["ctx"]["slot"] == 1
+    assert t.legal() == [sell("Sheepshead"), sell("Goliath Grouper"), sell("Coelacanth")][:0] + [
+        FISH_ID + f
+        for f in sorted([FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]])
+    ]
+    assert t.state.action_label(FISH_ID + FISH["Coelacanth"]) == "mount Coelacanth"
+    t.act(FISH_ID + FISH["Coelacanth"], "mount_fish")
+    st = t.st
+    assert st["players"][0]["mounted"] == [None, FISH["Coelacanth"], None]
+    assert (st["ctx"]["slot"], st["ctx"]["count"]) == (None, 1)
+    assert t.legal() == [DONE, SLOT + 0, SLOT + 2]
+    t.act(SLOT + 2, "mount_slot")
+    t.act(FISH_ID + FISH["Sheepshead"], "mount_fish")
+    t.act(DONE, "mount_slot")
+    st = t.st
+    assert st["players"][0]["mounted"] == [None, FISH["Coelacanth"], FISH["Sheepshead"]]
+    assert st["players"][0]["hand"] == [FISH["Goliath Grouper"]]
+    assert st["ctx"]["count"] == 0
+    assert t.obs(1)["mounted"][0] == [None, "Coelacanth", "Sheepshead"]
+    t.take_reward(1, 4)
+    # The last empty slot is filled and the action ends by itself.
+    t.act(MOUNT, "turn", 0)
+    t.act(SLOT + 0, "mount_slot")
+    t.act(FISH_ID + FISH["Goliath Grouper"], "mount_fish")
+    assert t.seat(0)["mounted"] == [FISH["Goliath Grouper"], FISH["Coelacanth"], FISH["Sheepshead"]]
+    # The day ends (last turns used up); nothing is left to mount.
+    assert t.st["day"] == 2
+
+
+def test_fish_without_value_cannot_be_sold_or_mounted(backend: Backend) -> None:
+    tops = {3: [FISH["Whispering Skull"]], 0: [FISH["Sheepshead"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.act(die("P3"), "turn", 0)
+    t.catch(0, 3, "P3")  # Whispering Skull: no value
+    t.pass_turn(1, 0)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1, 1)
+    t.take_reward(1, 1)
+    assert t.legal() == [PASS]
+
+
+# ======================================================================================
+# Overfishing, regret draws (§7.4, §7.5)
+# ======================================================================================
+
+
+def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> None:
+    ones = ["Sheepshead", "Sockeye Salmon", "Eyefish", "Triggerfish", "Filefish", "Mahi-Mahi"]
+    zeros = ["Man O' War", "Osteofish", "Parasitic Larvae", "Misery Stalker", "Geist", "Foot"]
+    shoal = (
+        [FISH[name] for name in ones] + [FISH["Tidal Trafficker"]] + [FISH[name] for name in zeros]
+    )
+    t = monday(backend, 3, tops={0: shoal}, dice={p: (1, 1, 1) for p in range(3)})
+    for i in range(13):
+        p = i % 3
+        fish = shoal[i]
+        if DATA["fish"][fish]["flags"] == ["special"]:
+            t.act(CAST + 0, "turn", p)
+            continue
+        t.catch(p, 0, *(["P1"] if DATA["fish"][fish]["difficulty"] else []))
+        if i < 12:
+            assert t.at("turn", (p + 1) % 3)
+    st = t.st
+    assert st["shoals"][0] == []
+    assert (st["node"], st["actor"]) == ("draw_regret", 0)
+    t.act(2, "draw_regret")
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 0, 1, 0]
+    assert st["face_up"][0] is False
+    assert t.obs(1)["shoals"][0] == {"size": 0, "top": None, "known": None}
+    assert t.at("turn", 1)
+    assert CAST + 0 not in t.legal()
+
+
+def test_a_passed_seat_may_discard_a_random_regret(backend: Backend) -> None:
+    t = syringe_monday(backend, 2)
+    t.pass_turn(1, 0)
+    t.to_turn(0, day=2)
+    t.act(DINK + DINKS["Syringe"], "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("draw_regret", 0)
+    assert st["ctx"]["item"] == {"kind": "dink", "id": DINKS["Syringe"]}
+    assert t.obs(1)["ctx"]["item"] == "Syringe"
+    assert st["dink_discard"] == [DINKS["Syringe"]]
+    t.acts("draw_regret", 3, 1)
+    assert t.st["ctx"]["item"] is None
+    t.act(PASS, "turn", 0)
+    assert t.legal() == [DRAW_A_DINK, DISCARD_RANDOM]
+    t.act(DISCARD_RANDOM, "reward")
+    st = t.st
+    assert (st["node"], st["actor"]) == ("discard_random_regret", 0)
+    assert t.state.chance_outcomes() == [(1, 0.5), (3, 0.5)]
+    assert t.state.action_label(3) == "discard a random regret of value 3"
+    t.act(3, "discard_random_regret")
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 1, 0, 0]
+    assert st["regret_discard"] == [0, 0, 0, 1]
+    assert t.obs(0)["decks"]["regret_discard"] == 1
+
+
+# ======================================================================================
+# Items (§2.1, §7.3, §7.6)
+# ======================================================================================
+
+
+def rich_monday(
+    backend: Backend,
+    players: int = 2,
+    tops: Mapping[int, Sequence[int]] | None = None,
+    port_faces: Sequence[int] = (3, 3),
+    give: int | None = None,
+) -> Table:
+    """Seat 0 catches Goliath Grouper and Coelacanth while the others pass, abandons ship and
+    sells both: $10 in port, three port actions left (``last_turns`` 3), its turn."""
+    all_tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]], **(tops or {})}
+    t = monday(backend, players, tops=all_tops, dice={0: (3, 3, 3)}, give=give)
+    t.catch(0, 0, "P3")
+    for p in range(1, players):
+        t.pass_turn(p, None)
+    t.catch(0, 0, "P3")
+    skip(t)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(*port_faces)
+    skip(t)
+    t.act(SELL, "turn", 0)
+    t.acts("sell", sell("Goliath Grouper"), sell("Coelacanth"))
+    skip(t)
+    assert t.at("turn", 0) and t.seat(0)["money"] == 10 and t.st["last_turns"] == 3
+    return t
+
+
+def skip(t: Table) -> None:
+    """The passed seats 1.. take their skip rewards (the first dink in the deck)."""
+    for p in range(1, t.players):
+        t.take_reward(p, None)
+
+
+def buy_supplies(t: Table, keep: Sequence[str], others: Sequence[str]) -> None:
+    """Seat 0 visits the $5 supply shop: draws ``keep`` + ``others`` and keeps ``keep``."""
+    t.act(shop("supply", 5), "turn", 0)
+    t.acts("draw_supply", *[SUPPLIES[name] for name in [*keep, *others]])
+    t.acts("shop_keep", *[SUPPLY + SUPPLIES[name] for name in keep])
+    skip(t)
+
+
+def buy_reel(t: Table, name: str) -> None:
+    t.act(shop("reel", 1), "turn", 0)
+    t.act(REELS[name], "draw_reel")
+    skip(t)
+
+
+def buy_rod(t: Table, name: str) -> None:
+    t.act(shop("rod", 1), "turn", 0)
+    t.act(RODS[name], "draw_rod")
+    skip(t)
+
+
+def tuesday(t: Table) -> None:
+    """Seat 0 passes (a dink), and everything runs to seat 0's first turn on Tuesday."""
+    if t.st["day"] == 1 and t.at("turn", 0):
+        t.pass_turn(0, None)
+    t.to_turn(0, day=2)
+
+
+@pytest.mark.parametrize(
+    ("rod", "hammerhead", "halleys_folly"),
+    [
+        ("Narwhal Rod", 2, 3),
+        ("Rod of Fortune", 2, 4),
+        ("Rod of Manchineel", 3, 3),
+        ("Split Bamboo Pole", 3, 4),
+        ("Wood and Brass Rod", 3, 4),
+        ("Trolling Rod", 2, 3),
+        ("Lucky Pole", 1, 2),
+        ("Rod of the Deep", 3, 4),
+    ],
+)
+def test_the_equipped_rod_lowers_matching_difficulties(
+    backend: Backend, rod: str, hammerhead: int, halleys_folly: int
+) -> None:
+    # Hammerhead Shark: large fair, 3; Halley's Folly: large foul, 4.
+    tops = {1: [FISH["Hammerhead Shark"]], 2: [FISH["Halley's Folly"]]}
+    t = rich_monday(backend, tops=tops)
+    buy_rod(t, rod)
+    tuesday(t)
+    assert t.seat(0)["rod"] == RODS[rod]
+    t.act(CAST + 1, "turn", 0)
+    assert t.obs(1)["ctx"]["cast"]["difficulty"] == hammerhead
+    t.act(DECLINE, "pay")
+    t.act(die("P3"), "decline_die")
+    t.act(t.legal()[0], "draw_dink")
+    t.take_reward(1, None)
+    t.act(CAST + 2, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == halleys_folly
+
+
+def test_lucky_pole_helps_only_the_first_catch_of_the_day(backend: Backend) -> None:
+    tops = {1: [FISH["Hammerhead Shark"], FISH["Tiger Shark"]]}
+    t = rich_monday(backend, tops=tops)
+    buy_rod(t, "Lucky Pole")
+    tuesday(t)
+    t.act(CAST + 1, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 1
+    t.act(die("P3"), "pay")
+    t.act(CATCH, "pay")
+    t.take_reward(1, None)
+    t.act(CAST + 1, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 3
+
+
+def test_stop_latch_sets_a_die_to_its_top_face_once_a_day(backend: Backend) -> None:
+    t = rich_monday(backend, port_faces=(1, 2))
+    buy_reel(t, "Stop-Latch")
+    tuesday(t)
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P1", "P2", "P3"]
+    assert USE_REEL in t.legal()
+    t.act(USE_REEL, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"], st["ctx"]["left"]) == ("set_max", 0, 1)
+    assert st["ctx"]["item"] == {"kind": "reel", "id": REELS["Stop-Latch"]}
+    assert t.obs(1)["ctx"]["item"] == "Stop-Latch"
+    assert t.legal() == [die("P1"), die("P2")]
+    assert t.state.action_label(die("P1")) == "set P1 to 3"
+    t.act(die("P1"), "set_max")
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P2", "P3", "P3"]
+    assert st["players"][0]["reel_used"] is True
+    assert (st["node"], st["ctx"]["item"], st["ctx"]["left"]) == ("turn", None, 0)
+    assert USE_REEL not in t.legal()
+    # The reel stays equipped and is ready again the next day.
+    t.act(PASS, "turn", 0)
+    t.take_reward(0, None)
+    t.to_turn(0, day=3)
+    assert t.seat(0)["reel"] == REELS["Stop-Latch"]
+    assert t.seat(0)["reel_used"] is False
+    assert USE_REEL in t.legal()
+
+
+def test_manifold_reel_sets_two_dice(backend: Backend) -> None:
+    t = rich_monday(backend, port_faces=(1, 2))
+    buy_reel(t, "Manifold Reel")
+    tuesday(t)
+    t.act(USE_REEL, "turn", 0)
+    assert t.st["ctx"]["left"] == 2
+    t.act(die("P2"), "set_max")
+    assert t.st["ctx"]["left"] == 1
+    assert t.legal() == [die("P1")]
+    t.act(die("P1"), "set_max")
+    assert t.seat(0)["fresh"] == ["P3", "P3", "P3"]
+    assert t.at("turn", 0)
+
+
+def test_wood_and_brass_reel_rerolls_up_to_two_dice(backend: Backend) -> None:
+    t = rich_monday(backend, port_faces=(1, 2))
+    buy_reel(t, "Wood and Brass Reel")
+    tuesday(t)
+    t.act(USE_REEL, "turn", 0)
+    st = t.st
+    assert (st["node"], st["ctx"]["left"]) == ("reroll_select", 2)
+    assert t.legal() == [ROLL_NOW, die("P1"), die("P2"), die("P3")]
+    assert t.state.action_label(ROLL_NOW) == "roll"
+    assert t.state.action_label(die("P2")) == "reroll P2"
+    t.act(die("P1"), "reroll_select")
+    assert (t.st["ctx"]["left"], t.st["ctx"]["to_roll"]) == (1, ["P"])
+    t.act(die("P2"), "reroll_select")
+    # Two dice chosen: they roll at once.
+    st = t.st
+    assert (st["node"], st["ctx"]["to_roll"], st["ctx"]["left"]) == ("roll", ["P", "P"], 0)
+    t.rolls(3, 2)
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P2", "P3", "P3"]
+    assert st["ctx"]["item"] is None
+    assert t.at("turn", 0)
+
+
+def test_solid_brass_reel_rerolls_any_number_of_dice(backend: Backend) -> None:
+    t = rich_monday(backend, port_faces=(1, 2))
+    buy_reel(t, "Solid Brass Reel")
+    tuesday(t)
+    t.act(USE_REEL, "turn", 0)
+    assert t.st["ctx"]["left"] is None
+    t.act(die("P1"), "reroll_select")
+    assert t.st["ctx"]["left"] is None
+    t.act(ROLL_NOW, "reroll_select")
+    t.rolls(2)
+    assert t.seat(0)["fresh"] == ["P2", "P2", "P3"]
+
+
+def test_reel_of_fortune_rerolls_low_dice_on_their_higher_faces(backend: Backend) -> None:
+    t = rich_monday(backend, port_faces=(1, 1))
+    buy_reel(t, "Reel of Fortune")
+    tuesday(t)
+    assert t.seat(0)["fresh"] == ["P1", "P1", "P3"]
+    t.act(USE_REEL, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"], st["ctx"]["to_roll"]) == ("roll_high", 0, ["P", "P"])
+    assert t.state.chance_outcomes() == [(2, 0.5), (3, 0.5)]
+    assert t.state.action_label(2) == "P die rolls 2"
+    t.act(2, "roll_high")
+    t.act(3, "roll_high")
+    assert t.seat(0)["fresh"] == ["P2", "P3", "P3"]
+    assert t.at("turn", 0)
+
+
+@pytest.mark.parametrize(("reel", "depth"), [("Reel of the Deep", 2), ("Reel of the Infinite", 2)])
+def test_depth_reels_move_the_boat(backend: Backend, reel: str, depth: int) -> None:
+    t = rich_monday(backend)
+    buy_reel(t, reel)
+    # In port the reel is not ready.
+    assert USE_REEL not in t.legal()
+    tuesday(t)
+    t.act(USE_REEL, "turn", 0)
+    assert t.seat(0)["depth"] == depth
+    assert t.at("turn", 0)
+
+
+def test_reel_of_the_deep_is_not_ready_at_depth_two(backend: Backend) -> None:
+    t = rich_monday(backend)
+    buy_reel(t, "Reel of the Deep")
+    tuesday(t)
+    t.act(die("P3"), "turn", 0)
+    assert USE_REEL not in t.legal()
+    t.act(die("P3"), "turn", 0)
+    t.act(USE_REEL, "turn", 0)
+    assert t.seat(0)["depth"] == 2
+
+
+def test_centerpin_reel_draws_three_dinks(backend: Backend) -> None:
+    t = rich_monday(backend, tops={1: [FISH["Hammerhead Shark"]]})
+    buy_reel(t, "Centerpin Reel")
+    tuesday(t)
+    assert USE_REEL not in t.legal()
+    held = t.seat(0)["dinks"]  # the dink of Monday's pass
+    t.act(CAST + 1, "turn", 0)
+    t.act(DECLINE, "pay")
+    t.act(die("P3"), "decline_die")
+    t.acts("draw_dink", 20, 21, 22)
+    assert t.seat(0)["dinks"] == [*held, 20, 21, 22]
+    t.take_reward(1, None)
+    # The pass reward is tripled too.
+    t.act(PASS, "turn", 0)
+    t.act(DRAW_A_DINK, "reward")
+    t.acts("draw_dink", 23, 24, 19)
+    assert t.seat(0)["dinks"] == sorted([*held, 19, 20, 21, 22, 23, 24])
+
+
+def test_bone_wheel_is_a_step_two_reel_without_effect(backend: Backend) -> None:
+    t = rich_monday(backend, port_faces=(1, 2))
+    buy_reel(t, "Bone Wheel")
+    tuesday(t)
+    assert t.seat(0)["reel"] == REELS["Bone Wheel"]
+    assert USE_REEL not in t.legal()
+
+
+def test_supplies_refresh_and_move_and_step_two_ones_do_nothing(backend: Backend) -> None:
+    t = rich_monday(backend)
+    buy_supplies(t, ["Scotch Egg", "Halley's Diving Bell", "Cloche"], ["Black Tea", "Absinthe"])
+    st = t.st
+    assert st["players"][0]["supplies"] == [0, 17, 19]
+    assert st["supply_deck"] == [i for i in range(20) if i not in (0, 17, 19)]
+    # In port: nothing is ready (no Spent die, not at sea; the Cloche has no effect yet).
+    assert t.legal() == [PASS, 82, 83, 84, 85, 86, 87, 91, 92, 93]
+    tuesday(t)
+    assert SUPPLY + 0 not in t.legal()  # Fresh 3 dice, none Spent
+    assert SUPPLY + 19 not in t.legal()
+    t.act(SUPPLY + 17, "turn", 0)  # Halley's Diving Bell: one depth down
+    assert t.seat(0)["depth"] == 2
+    assert t.st["supply_discard"] == [17]
+    t.act(die("P3"), "turn", 0)  # a sinker: depth III, one die Spent
+    t.act(SUPPLY + 0, "turn", 0)  # Scotch Egg: refresh one die
+    st = t.st
+    assert (st["node"], st["actor"], st["ctx"]["left"]) == ("refresh_die", 0, 1)
+    assert t.obs(1)["ctx"]["item"] == "Scotch Egg"
+    assert t.legal() == [DIE_KIND + 0]
+    assert t.state.action_label(DIE_KIND + 0) == "refresh a P die"
+    t.act(DIE_KIND + 0, "refresh_die")
+    assert (t.st["ctx"]["to_roll"], t.st["ctx"]["left"]) == (["P"], 0)
+    t.act(1, "roll")
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P1", "P3", "P3"]
+    assert st["players"][0]["spent"] == []
+    assert st["ctx"]["item"] is None
+    assert st["supply_discard"] == [0, 17]
+
+
+def test_bucket_of_chum_and_regret_discards(backend: Backend) -> None:
+    tops = {1: [FISH["Hammerhead Shark"]]}
+    t = rich_monday(backend, tops=tops)
+    buy_supplies(t, ["Bucket of Chum", "Cask Ale", "Moonshine"], ["Scotch Egg", "Absinthe"])
+    tuesday(t)
+    # Regret discards are not ready without regrets; Bucket of Chum only while paying.
+    assert not any(SUPPLY <= a < ROD for a in t.legal())
+    t.act(CAST + 1, "turn", 0)
+    assert SUPPLY + SUPPLIES["Bucket of Chum"] in t.legal()
+    t.act(SUPPLY + SUPPLIES["Bucket of Chum"], "pay")
+    t.acts("draw_regret", 1, 2, 3)
+    # Then the difficulty is 0: the catch is free.
+    st = t.st
+    assert st["ctx"]["cast"] == {"shoal": 1, "reduction": 0, "zero": True, "payment": []}
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 0
+    # The regret discards are ready now (also while paying).
+    assert t.legal() == [
+        CATCH,
+        DECLINE,
+        SUPPLY + SUPPLIES["Cask Ale"],
+        SUPPLY + SUPPLIES["Moonshine"],
+    ]
+    t.act(CATCH, "pay")
+    assert t.seat(0)["regrets"] == [0, 1, 1, 1]
+    t.take_reward(1, None)
+    t.act(SUPPLY + SUPPLIES["Cask Ale"], "turn", 0)
+    st = t.st
+    assert (st["node"], st["ctx"]["left"]) == ("discard_regret", 2)
+    assert t.legal() == [REGRET + 1, REGRET + 2, REGRET + 3]
+    assert t.state.action_label(REGRET + 2) == "discard a regret of value 2"
+    t.act(REGRET + 3, "discard_regret")
+    assert t.st["ctx"]["left"] == 1
+    t.act(REGRET + 1, "discard_regret")
+    assert t.seat(0)["regrets"] == [0, 0, 1, 0]
+    # Moonshine discards 4 random regrets, but stops when none is left.
+    t.act(SUPPLY + SUPPLIES["Moonshine"], "turn", 0)
+    assert t.at("discard_random_regret", 0)
+    t.act(2, "discard_random_regret")
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert st["regret_discard"] == [0, 1, 1, 1]
+    assert (st["node"], st["ctx"]["item"]) == ("turn", None)
+
+
+def test_peeks_show_a_top_to_one_seat_until_it_changes(backend: Backend) -> None:
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"], FISH["Sheepshead"]]}
+    t = rich_monday(backend, tops=tops)
+    buy_supplies(
+        t, ["Mermaid Eyes", "Curious Spyglass", "Book of the Deep"], ["Cloche", "Absinthe"]
+    )
+    tuesday(t)
+    t.act(SUPPLY + SUPPLIES["Mermaid Eyes"], "turn", 0)
+    st = t.st
+    assert (st["node"], st["ctx"]["left"]) == ("peek_shoal", 2)
+    assert t.legal() == list(range(CAST, CAST + 9))
+    assert t.state.action_label(CAST + 4) == "peek at shoal 4"
+    t.act(CAST + 0, "peek_shoal")
+    assert t.st["ctx"]["left"] == 1
+    assert t.legal() == list(range(CAST + 1, CAST + 9))
+    t.act(CAST + 4, "peek_shoal")
+    st = t.st
+    assert st["known"] == [[0, 4], []]
+    assert t.obs(0)["shoals"][0] == {"size": 11, "top": None, "known": "Sheepshead"}
+    assert t.obs(1)["shoals"][0] == {"size": 11, "top": None, "known": None}
+    # A column: the peekable shoals of column 1 (shoal 4 is known already).
+    t.act(SUPPLY + SUPPLIES["Curious Spyglass"], "turn", 0)
+    assert (t.st["node"], t.st["ctx"]["left"]) == ("peek_column", 1)
+    assert t.legal() == [COLUMN + 0, COLUMN + 1, COLUMN + 2]
+    assert t.state.action_label(COLUMN + 2) == "peek at column 2"
+    t.act(COLUMN + 1, "peek_column")
+    assert t.st["known"] == [[0, 1, 4, 7], []]
+    # A row, after a regret.
+    t.act(SUPPLY + SUPPLIES["Book of the Deep"], "turn", 0)
+    t.act(0, "draw_regret")
+    assert t.at("peek_row", 0)
+    assert t.legal() == [ROW + 0, ROW + 1, ROW + 2]
+    assert t.state.action_label(ROW + 1) == "peek at depth 2"
+    t.act(ROW + 2, "peek_row")
+    assert t.st["known"] == [[0, 1, 4, 6, 7, 8], []]
+    # Revealing a known top forgets it.
+    t.catch(0, 0, "P3")
+    assert t.st["known"] == [[1, 4, 6, 7, 8], []]
+
+
+def test_difficulty_dinks_are_used_while_paying(backend: Backend) -> None:
+    tops = {0: [FISH["Osteofish"]], 1: [FISH["Hammerhead Shark"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (1, 3, 3)})
+    t.decline(0, 1, "P3", DINKS["Crab"])
+    t.pass_turn(1, None)
+    # Not at the turn node.
+    assert DINK + DINKS["Crab"] not in t.legal()
+    t.act(CAST + 1, "turn", 0)
+    assert DINK + DINKS["Crab"] in t.legal()
+    assert t.state.action_label(DINK + DINKS["Crab"]) == "use Crab"
+    t.act(DINK + DINKS["Crab"], "pay")
+    st = t.st
+    assert st["ctx"]["cast"]["reduction"] == -2
+    assert st["dink_discard"] == [DINKS["Crab"]]
+    assert t.obs(1)["ctx"]["cast"]["difficulty"] == 1
+    assert t.legal() == [DECLINE, die("P1"), die("P3")]
+    t.act(die("P1"), "pay")
+    t.act(CATCH, "pay")
+    assert t.seat(0)["hand"] == [FISH["Hammerhead Shark"]]
+
+
+def test_life_preserver_lowers_a_difficulty_by_two(backend: Backend) -> None:
+    tops = {1: [FISH["Hammerhead Shark"]], 0: [FISH["Osteofish"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (1, 1, 1), 1: (3, 3, 3)})
+    assert t.st["life_preserver"] == 0
+    # Not ready at sea at the turn node.
+    assert USE_LP not in t.legal()
+    # Not ready on a difficulty-0 fish.
+    t.act(CAST + 0, "turn", 0)
+    assert t.legal() == [CATCH, DECLINE]
+    t.act(CATCH, "pay")
+    t.pass_turn(1, None)
+    t.act(CAST + 1, "turn", 0)
+    t.act(USE_LP, "pay")
+    st = t.st
+    assert st["life_preserver"] is None
+    assert st["ctx"]["cast"]["reduction"] == -2
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 1
+    assert USE_LP not in t.legal()
+
+
+def test_shop_discounts_from_the_life_preserver_and_dinks(backend: Backend) -> None:
+    t = monday(backend, 2, dice={0: (3, 3, 3), 1: (1, 1, 1)}, give=1)
+    t.pass_turn(0, None)
+    t.pass_turn(1, DINKS["Pearl"])
+    t.auto(lambda t: t.at("life_preserver"))
+    t.give_life_preserver(1)
+    t.act(MAKE_PORT, "declare", 1)
+    t.act(ROLL_NOW, "muster_select", 1)
+    t.act(STAY, "declare", 0)
+    # Seat 1 in port with $0, the Pearl ($2 off) and the Life Preserver ($2 off).
+    assert t.at("turn", 1)
+    assert t.legal() == [PASS, USE_LP, DINK + DINKS["Pearl"]]
+    t.act(DINK + DINKS["Pearl"], "turn", 1)
+    assert t.st["ctx"]["discount"] == 2
+    assert t.obs(0)["ctx"]["discount"] == 2
+    assert t.legal() == [PASS, USE_LP, 82, 85, 88, 91]
+    t.act(USE_LP, "turn", 1)
+    assert t.st["ctx"]["discount"] == 4
+    assert t.st["life_preserver"] is None
+    assert t.legal() == [PASS, 82, 83, 85, 86, 88, 89, 91, 92]
+    t.act(shop("supply", 3), "turn", 1)
+    st = t.st
+    assert (st["players"][1]["money"], st["ctx"]["discount"]) == (0, 0)
+    t.acts("draw_supply", 1, 2, 3)
+    t.acts("shop_keep", SUPPLY + 3, SUPPLY + 1)
+    assert t.seat(1)["supplies"] == [1, 3]
+    assert t.st["supply_deck"] == [i for i in range(20) if i not in (1, 3)]
+
+
+def test_an_unused_shop_discount_lapses_at_the_end_of_the_turn(backend: Backend) -> None:
+    t = monday(backend, 2)
+    t.pass_turn(0, None)
+    t.pass_turn(1, DINKS["Ear"])
+    t.auto(lambda t: t.at("declare", 1))
+    t.act(MAKE_PORT, "declare", 1)
+    t.act(ROLL_NOW, "muster_select", 1)
+    t.act(STAY, "declare", 0)
+    # The Ear: -1 difficulty or $1 off; in port only the shop use is ready.
+    t.act(DINK + DINKS["Ear"], "turn", 1)
+    assert t.st["ctx"]["discount"] == 1
+    t.act(PASS, "turn", 1)
+    assert t.st["ctx"]["discount"] == 0
+
+
+def test_items_without_use_can_never_be_used(backend: Backend) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Hammerhead Shark"]]})
+    t.decline(0, 0, "P1", DINKS["Old Boot"])
+    t.pass_turn(1, None)
+    assert DINK + DINKS["Old Boot"] not in t.legal()
+    t.act(CAST + 0, "turn", 0)
+    assert DINK + DINKS["Old Boot"] not in t.legal()
+
+
+def test_rod_and_reel_shop_tiers_draw_and_keep(backend: Backend) -> None:
+    t = rich_monday(backend)
+    # Rod shop $3: draw 3, keep 1.
+    t.act(shop("rod", 3), "turn", 0)
+    t.acts("draw_rod", 7, 2, 5)
+    assert (t.st["node"], t.st["ctx"]["left"]) == ("shop_keep", 1)
+    assert t.legal() == [ROD + 2, ROD + 5, ROD + 7]
+    t.act(ROD + 7, "shop_keep")
+    st = t.st
+    assert st["players"][0]["rods"] == [7]
+    assert st["rod_deck"] == [0, 1, 2, 3, 4, 5, 6, 8, 9]
+    assert st["players"][0]["money"] == 7
+    skip(t)
+    # Reel shop $5: draw 5, keep 2.
+    t.act(shop("reel", 5), "turn", 0)
+    t.acts("draw_reel", 9, 8, 0, 1, 2)
+    assert (t.st["node"], t.st["ctx"]["left"]) == ("shop_keep", 2)
+    assert t.state.action_label(REEL + 8) == "keep Centerpin Reel"
+    assert t.state.action_label(SUPPLY + 8) == "action 133"
+    t.acts("shop_keep", REEL + 0, REEL + 9)
+    st = t.st
+    assert st["players"][0]["reels"] == [0, 9]
+    assert st["reel_deck"] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert st["players"][0]["money"] == 2
+    assert st["players"][0]["shops_used"] == [True, True, False, False]
+
+
+def test_observation_has_exactly_the_contract_keys(backend: Backend) -> None:
+    t = monday(backend, 3)
+    t.act(CAST + 0, "turn", 0)
+    obs = t.obs(1)
+    assert set(obs) == {
+        "seat", "day", "phase", "node", "actor", "turn", "first_player", "last_turns",
+        "life_preserver", "current_player", "money", "depth", "regret_count", "regrets", "fresh",
+        "spent", "hand", "hand_count", "mounted", "dinks", "supplies", "dink_count",
+        "supply_count", "rods", "reels", "rod", "reel", "worms", "lifeboat_used", "passed",
+        "reel_used", "caught_today", "shops_used", "shoals", "fish_discard", "bag", "decks",
+        "ctx", "scores", "end",
+    }  # fmt: skip
+    assert set(obs["ctx"]) == {
+        "to_roll", "rolled", "left", "cast", "peek", "shop", "count", "foul", "slot",
+        "discount", "item",
+    }  # fmt: skip
+    assert set(obs["decks"]) == {
+        "regret", "regret_discard", "dink", "dink_discard", "supply", "supply_discard", "rod",
+        "rod_discard", "reel", "reel_discard",
+    }  # fmt: skip
+    assert (obs["seat"], obs["current_player"], obs["actor"], obs["node"]) == (1, 0, 0, "pay")
+    assert obs["decks"]["dink"] == 25 and obs["decks"]["regret"] == 60
+    assert obs["fresh"][0] == ["P1", "P2", "P3"]
+    assert obs["spent"] == [[], [], []]
+    assert set(t.st) == {
+        "day", "phase", "node", "actor", "turn", "first_player", "last_turns", "life_preserver",
+        "shoals", "face_up", "known", "fish_discard", "regret_deck", "regret_discard", "bag",
+        "dink_deck", "dink_discard", "supply_deck", "supply_discard", "rod_deck", "rod_discard",
+        "reel_deck", "reel_discard", "players", "ctx", "end",
+    }  # fmt: skip
+
+
+# ======================================================================================
+# The end of the game and the scores (§8)
+# ======================================================================================
+
+
+def test_the_game_ends_after_saturday(backend: Backend) -> None:
+    t = monday(backend, 2)
+    t.auto(lambda t: t.st["day"] == 6 and t.st["phase"] == "actions")
+    assert t.state.scores == [0, 0]
+    t.to_end()
+    st = t.st
+    assert (st["day"], st["phase"], st["node"], st["actor"], st["turn"]) == (
+        6,
+        "over",
+        "over",
+        None,
+        None,
+    )
+    assert st["ctx"]["to_roll"] == [] and st["ctx"]["cast"] is None
+    # Thursday's $3 is worth one point; nobody has a regret or a fish: a shared win.
+    assert st["end"] == {"regret_value": [0, 0], "discarded": [None, None], "scores": [1, 1]}
+    assert t.state.current_player == TERMINAL
+    assert t.state.legal_actions() == []
+    assert t.state.scores == [1, 1]
+    assert t.state.winners == [0, 1]
+    assert t.obs(0)["end"] == {"regret_value": [0, 0], "discarded": [None, None]}
+    assert t.obs(1)["current_player"] == TERMINAL
+    assert t.state.action_label(0) == "action 0"
+
+
+def test_the_short_game_ends_after_saturday_too(backend: Backend) -> None:
+    t = monday(backend, 3, days=5)
+    t.to_end()
+    assert t.st["day"] == 6
+    assert t.state.scores == [1, 1, 1]
+
+
+def test_end_penalty_takes_the_best_mounted_fish_with_three_players(backend: Backend) -> None:
+    tops = {
+        0: [FISH["Goliath Grouper"], FISH["Sunfish"]],
+        1: [FISH["Coelacanth"]],
+        2: [FISH["Sheepshead"], FISH["Mahi-Mahi"]],
+    }
+    dice = {p: (3, 3, 3) for p in range(3)}
+    t = monday(backend, 3, tops=tops, dice=dice, days=5)
+    t.catch(0, 0, "P3")
+    t.catch(1, 1, "P3")
+    t.catch(2, 2, "P3")
+    t.catch(0, 0, "P3")
+    t.act(ABANDON, "turn", 1)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3)
+    t.catch(2, 2, "P3")
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    t.act(MOUNT, "turn", 1)
+    t.act(SLOT + 1, "mount_slot")
+    t.act(FISH_ID + FISH["Coelacanth"], "mount_fish")
+    t.pass_turn(2, None)
+    t.act(MOUNT, "turn", 0)
+    t.act(SLOT + 0, "mount_slot")
+    t.act(FISH_ID + FISH["Goliath Grouper"], "mount_fish")
+    t.act(SLOT + 1, "mount_slot")
+    t.act(FISH_ID + FISH["Sunfish"], "mount_fish")
+    t.to_end()
+    st = t.st
+    # RV: 10, 10 (lifeboats), 0. Seat 0 loses Sunfish (6 x 3 = 18 > Goliath 6 x 2 = 12).
+    assert st["end"] == {
+        "regret_value": [10, 10, 0],
+        "discarded": [FISH["Sunfish"], FISH["Coelacanth"], None],
+        # 12 + $3 // 2; 0 + 1; Sheepshead 4 + Mahi-Mahi 4 + 1.
+        "scores": [13, 1, 9],
+    }
+    assert st["players"][0]["mounted"] == [FISH["Goliath Grouper"], None, None]
+    assert st["fish_discard"][0][-2:] == [FISH["Sunfish"], FISH["Coelacanth"]]
+    assert t.obs(2)["end"] == {
+        "regret_value": [10, 10, 0],
+        "discarded": ["Sunfish", "Coelacanth", None],
+    }
+    assert t.state.winners == [0]
+
+
+def two_player_mounts(backend: Backend, second: str) -> Table:
+    """Short game: seat 0 mounts Goliath Grouper (slot 0) and ``second`` (slot 2 if it is
+    Coelacanth, else slot 1); seat 1 mounts Mahi-Mahi (slot 1) and Sheepshead (slot 2)."""
+    tops = {0: [FISH["Goliath Grouper"], FISH[second]], 2: [FISH["Sheepshead"], FISH["Mahi-Mahi"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3), 1: (3, 3, 3)}, days=5)
+    t.catch(0, 0, "P3")
+    t.catch(1, 2, "P3")
+    t.catch(0, 0, "P3")
+    t.catch(1, 2, "P3")
+    t.pass_turn(0, None)
+    t.pass_turn(1, None)
+    # Wednesday: both make port (seat 1 is the first player) and mount.
+    t.auto(lambda t: t.at("declare", 1))
+    t.act(MAKE_PORT, "declare", 1)
+    t.auto(lambda t: t.at("declare", 0))
+    t.act(MAKE_PORT, "declare", 0)
+    t.auto(lambda t: t.at("turn", 1))
+    t.act(MOUNT, "turn", 1)
+    t.act(SLOT + 1, "mount_slot")
+    t.act(FISH_ID + FISH["Mahi-Mahi"], "mount_fish")
+    t.act(SLOT + 2, "mount_slot")
+    t.act(FISH_ID + FISH["Sheepshead"], "mount_fish")
+    t.act(MOUNT, "turn", 0)
+    t.act(SLOT + 0, "mount_slot")
+    t.act(FISH_ID + FISH["Goliath Grouper"], "mount_fish")
+    t.act(SLOT + (2 if second == "Coelacanth" else 1), "mount_slot")
+    t.act(FISH_ID + FISH[second], "mount_fish")
+    t.to_end()
+    return t
+
+
+def test_end_penalty_takes_the_worst_mounted_fish_with_two_players(backend: Backend) -> None:
+    t = two_player_mounts(backend, "Sunfish")
+    # Both have RV 0, the highest: both lose their lowest mounted fish.
+    assert t.st["end"] == {
+        "regret_value": [0, 0],
+        "discarded": [FISH["Goliath Grouper"], FISH["Sheepshead"]],
+        # Sunfish 6 x 3 + $3 // 2; Mahi-Mahi 4 x 3 + 1.
+        "scores": [19, 13],
+    }
+    assert t.state.winners == [0]
+
+
+def test_end_penalty_ties_lose_the_lowest_slot(backend: Backend) -> None:
+    t = two_player_mounts(backend, "Coelacanth")
+    # Goliath Grouper (slot 0) and Coelacanth (slot 2) both score 6 x 2: slot 0 goes.
+    assert t.st["end"]["discarded"][0] == FISH["Goliath Grouper"]
+    assert t.st["players"][0]["mounted"] == [None, None, FISH["Coelacanth"]]
+
+
+def test_ties_go_to_the_lower_regret_value_then_fewer_regret_cards(backend: Backend) -> None:
+    t = monday(backend, 3, days=5)
+    t.pass_turn(0, DINKS["Syringe"])
+    t.pass_turn(1, DINKS["Odd Ring"])
+    t.act(ABANDON, "turn", 2)
+    t.act(ROLL_NOW, "muster_select")
+    t.take_reward(0, None)
+    t.take_reward(1, None)
+    t.pass_turn(2, None)
+    # Wednesday (seat 1 first): both draw two regrets.
+    t.to_turn(1, day=3)
+    t.act(DINK + DINKS["Odd Ring"], "turn", 1)
+    t.acts("draw_regret", 1, 2)
+    t.pass_turn(1, None)
+    t.to_turn(0, day=3)
+    t.act(DINK + DINKS["Syringe"], "turn", 0)
+    t.acts("draw_regret", 1, 3)
+    t.pass_turn(0, None)
+    # Thursday: seat 0 makes port and discards its 1.
+    t.auto(lambda t: t.at("declare", 0))
+    t.act(MAKE_PORT, "declare", 0)
+    t.auto(lambda t: t.at("port_discard", 0))
+    t.act(REGRET + 1, "port_discard")
+    t.to_end()
+    st = t.st
+    # Scores tie at 1; RV 3, 3, 10: seat 0 has one regret card, seat 1 two.
+    assert st["end"] == {"regret_value": [3, 3, 10], "discarded": [None] * 3, "scores": [1, 1, 1]}
+    assert [seat["regrets"] for seat in st["players"]] == [[0, 0, 0, 1], [0, 1, 1, 0], [0] * 4]
+    assert t.state.winners == [0]
+
+
+# ======================================================================================
+# The madness table (§3)
+# ======================================================================================
+
+
+class Farm:
+    """Seat 0 fills its hand with foul fish while seats 1 and 2 keep the day going."""
+
+    DINKS_FOR_OTHERS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 18, 19, 20, 23, 24)
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+
+    def dink(self) -> int:
+        """A dink for seats 1 and 2 (never the Syringe, kept for seat 0) at a draw_dink node."""
+        legal = self.t.legal()
+        return next((d for d in self.DINKS_FOR_OTHERS if d in legal), legal[0])
+
+    def decline(self, p: int) -> None:
+        t = self.t
+        t.act(CAST + 1, "turn", p)
+        t.act(DECLINE, "pay", p)
+        t.act(t.legal()[0], "decline_die", p)
+        if t.at("draw_dink"):
+            t.act(self.dink(), "draw_dink")
+
+    def reward(self, p: int) -> None:
+        t = self.t
+        if t.at("reward", p):
+            t.act(DRAW_A_DINK, "reward")
+            t.act(self.dink(), "draw_dink")
+
+
+def test_the_madness_table(backend: Backend) -> None:
+    shoal0 = [
+        "Osteofish",
+        "Parasitic Larvae",
+        "Misery Stalker",
+        "Geist",
+        "Foot",
+        "Ghoul Ray",
+        "Eyefish",
+        "Pram",
+        "Corpse",
+        "Scrat",
+        "Tumorous Fish",
+    ]
+    tops = {0: [FISH[name] for name in shoal0], 1: [FISH["Hammerhead Shark"]]}
+    dice = {0: (2, 2, 2), 1: (3, 3, 3), 2: (3, 3, 3)}
+    t = monday(backend, 3, tops=tops, dice=dice, give=0)
+    farm = Farm(t)
+    discount = {1: [11, 12], 2: [13, 14]}  # Ear, Doll Head; Locket, Tire: $1 off each
+    # Monday, rounds 1-3: seat 0 catches difficulty-0 fish, the others decline (3 dice each).
+    for r in range(3):
+        t.catch(0, 0)
+        for p in (1, 2):
+            t.act(CAST + 1, "turn", p)
+            t.act(DECLINE, "pay", p)
+            t.act(t.legal()[0], "decline_die", p)
+            t.act(discount[p][r] if r < 2 else farm.dink(), "draw_dink")
+    # Round 4: the others abandon ship; round 5-6: they shop for free with their dinks.
+    t.catch(0, 0)
+    for p in (1, 2):
+        t.act(ABANDON, "turn", p)
+        t.rolls(1, 1, 1)
+    t.catch(0, 0)  # Foot
+    for p in (1, 2):
+        t.act(DINK + discount[p][0], "turn", p)
+        t.act(shop("rod", 1), "turn", p)
+        t.act(t.legal()[0], "draw_rod")
+    t.act(CAST + 0, "turn", 0)  # Ghoul Ray, difficulty 2: the Life Preserver makes it free
+    t.act(USE_LP, "pay", 0)
+    t.act(CATCH, "pay", 0)
+    for p in (1, 2):
+        t.act(DINK + discount[p][1], "turn", p)
+        t.act(shop("reel", 1), "turn", p)
+        t.act(t.legal()[0], "draw_reel")
+    t.catch(0, 0, "P2")  # Eyefish
+    for p in (1, 2):
+        t.act(PASS, "turn", p)
+        farm.reward(p)
+    t.catch(0, 0, "P2")  # Pram
+    for p in (1, 2):
+        farm.reward(p)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    for p in (1, 2):
+        farm.reward(p)
+
+    def sale(*names: str, regrets: Sequence[int]) -> None:
+        t.act(SELL, "turn", 0)
+        for name in names:
+            t.act(sell(name), "sell")
+        if t.at("sell"):
+            t.act(DONE, "sell")
+        t.acts("draw_regret", *regrets)
+
+    # No regret (foul -2): Osteofish 0.
+    sale("Osteofish", regrets=[0])
+    assert t.seat(0)["money"] == 0
+    for p in (1, 2):
+        farm.reward(p)
+    # 1-3 regrets (foul -1): Geist 0, Foot 0, Misery Stalker 1.
+    sale("Geist", "Foot", "Misery Stalker", regrets=[0, 0, 0])
+    assert t.seat(0)["money"] == 1
+    for p in (1, 2):
+        farm.reward(p)
+    # 4-6 regrets (foul 0): Ghoul Ray 2, Eyefish 0, Pram 0, Parasitic Larvae 1.
+    sale("Ghoul Ray", "Eyefish", "Pram", "Parasitic Larvae", regrets=[0, 0, 1, 1])
+    assert t.seat(0)["money"] == 4
+    assert t.seat(0)["regrets"] == [6, 2, 0, 0]
+    for p in (1, 2):
+        farm.reward(p)
+    t.pass_turn(0, DINKS["Syringe"])
+    # Tuesday: seat 0 (back at sea) catches three more foul fish.
+    assert t.st["day"] == 2
+    for _ in range(3):
+        t.auto(lambda t: t.at("turn"))
+        while not t.at("turn", 0):
+            farm.decline(t.st["actor"])
+            t.auto(lambda t: t.at("turn"))
+        fresh = t.seat(0)["fresh"]
+        t.catch(0, 0, fresh[-1])
+    assert t.seat(0)["hand"] == sorted([FISH["Corpse"], FISH["Tumorous Fish"], FISH["Scrat"]])
+    t.auto(lambda t: t.st["day"] == 3 and t.at("declare", 0))
+    t.act(MAKE_PORT, "declare", 0)
+    t.auto(lambda t: t.at("port_discard", 0))
+    t.act(KEEP_ALL, "port_discard")
+
+    def next_turn_of_seat_0() -> None:
+        t.auto(lambda t: t.at("turn"))
+        while not t.at("turn", 0):
+            farm.decline(t.st["actor"])
+            t.auto(lambda t: t.at("turn"))
+
+    # 7-9 regrets (foul +1): Corpse 1 + 1.
+    next_turn_of_seat_0()
+    sale("Corpse", regrets=[1])
+    assert t.seat(0)["money"] == 6
+    # 10-12 regrets (foul +1): Tumorous Fish 3, Scrat 4; $13 is capped at $10.
+    next_turn_of_seat_0()
+    t.act(DINK + DINKS["Syringe"], "turn", 0)
+    t.acts("draw_regret", 1, 1)
+    assert t.seat(0)["regrets"] == [6, 5, 0, 0]
+    sale("Tumorous Fish", "Scrat", regrets=[1, 1])
+    assert t.seat(0)["money"] == 10
+    assert t.obs(1)["regret_count"][0] == 13
+    # 13+ regrets: every shop $1 cheaper, tackle dice included.
+    next_turn_of_seat_0()
+    t.act(shop("tackle", 5), "turn", 0)
+    assert t.seat(0)["money"] == 6
+
+
+# ======================================================================================
+# Bad input
+# ======================================================================================
+
+
+def test_illegal_actions_are_refused_and_change_nothing(backend: Backend) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Sheepshead"]]})
+    before = snapshot(t)
+    for bad in (SELL, MOUNT, 40 + 0 * 1 + 8, die("P1") + 3, shop("rod", 1), 14, 300, 511):
+        with pytest.raises(IllegalActionError):
+            t.state.apply(bad)
+        assert snapshot(t) == before
+    for bad_value in (-1, 512, 10**6):
+        with pytest.raises(IllegalActionError):
+            t.state.apply(bad_value)
+    with pytest.raises(IllegalActionError):
+        t.state.apply("0")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        t.state.apply(True)
+    with pytest.raises(IllegalActionError):
+        t.state.apply(PASS, player=1)
+    assert snapshot(t) == before
+    # At a chance node: an impossible outcome.
+    t.act(CAST + 0, "turn", 0)
+    t.act(die("P1"), "pay")
+    t.act(CATCH, "pay")
+    t.act(PASS, "turn", 1)
+    assert t.at("reward", 1)
+    t.act(DRAW_A_DINK, "reward")
+    before = snapshot(t)
+    with pytest.raises(IllegalActionError):
+        t.state.apply(25)
+    with pytest.raises(IllegalActionError):
+        t.state.apply(0, player=1)
+    assert snapshot(t) == before
+    with pytest.raises(IllegalActionError):
+        t.state.observation(2)
+    with pytest.raises(IllegalActionError):
+        t.state.action_label(512)
+
+
+def test_nothing_can_be_applied_after_the_end(backend: Backend) -> None:
+    t = monday(backend, 2, days=5)
+    t.to_end()
+    before = snapshot(t)
+    with pytest.raises(IllegalActionError):
+        t.state.apply(0)
+    assert snapshot(t) == before
+
+
+def test_a_deal_outcome_cannot_repeat_a_fish(backend: Backend) -> None:
+    t = Table(backend, 2)
+    t.act(5, "deal")
+    before = snapshot(t)
+    for bad in (5, FISH["Monkfish"], FISH["Giant Cuttlefish"]):  # dealt, depth II, expansion
+        with pytest.raises(IllegalActionError):
+            t.state.apply(bad)
+    assert snapshot(t) == before
+    assert t.state.action_label(FISH["Monkfish"]) == "deal Monkfish to shoal 0"
+
+
+# ======================================================================================
+# Random play keeps every card and die
+# ======================================================================================
+
+
+def check_invariants(st: dict[str, Any], players: int, options: Mapping[str, Any]) -> None:
+    """Cards conserved, dice counted, money and depth in range."""
+    expansion = bool(options.get("expansion_tentacles"))
+    in_play = sum(1 for f in DATA["fish"] if f["expansion"] == "base" or expansion)
+    seats = st["players"]
+    fish = (
+        [f for shoal in st["shoals"] for f in shoal]
+        + [f for pile in st["fish_discard"] for f in pile]
+        + [f for seat in seats for f in seat["hand"]]
+        + [f for seat in seats for f in seat["mounted"] if f is not None]
+    )
+    if st["phase"] != "setup":
+        assert sorted(fish) == sorted(set(fish)) and len(fish) == in_play
+    split = [int(x) for x in options.get("regret_split", "6/24/20/10").split("/")]
+    for v in range(4):
+        held = sum(seat["regrets"][v] for seat in seats)
+        assert st["regret_deck"][v] + st["regret_discard"][v] + held == split[v]
+    for kind, plural, size in (
+        ("dink", "dinks", 25),
+        ("supply", "supplies", 20),
+        ("rod", "rods", 10),
+        ("reel", "reels", 10),
+    ):
+        cards = st[f"{kind}_deck"] + st[f"{kind}_discard"] + [i for s in seats for i in s[plural]]
+        shop = st["ctx"]["shop"]
+        if shop is not None and ["rod", "reel", "supply"][shop["shop"]] == kind:
+            cards += shop["drawn"]
+        assert sorted(cards) == list(range(size))
+    ctx = st["ctx"]
+    actor = st["actor"]
+    in_ctx = [d[0] for d in ctx["rolled"]] + list(ctx["to_roll"])
+    if ctx["cast"] is not None:
+        in_ctx += [d[0] for d in ctx["cast"]["payment"]]
+    tackle = {"B": st["bag"][0], "G": st["bag"][1], "O": st["bag"][2]}
+    for p, seat in enumerate(seats):
+        dice = [d[0] for d in seat["fresh"]] + list(seat["spent"])
+        if p == actor:
+            dice += in_ctx
+        assert dice.count("P") == 3
+        for k in "BGO":
+            tackle[k] += dice.count(k)
+        assert 0 <= seat["money"] <= 10
+        assert 0 <= seat["depth"] <= 3
+        assert seat["fresh"] == sorted(seat["fresh"], key=CLASSES.index)
+    if actor is None:
+        assert not in_ctx
+    assert tackle == {"B": 9, "G": 8, "O": 7}
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"players": 2},
+        {"players": 3, "days": 5},
+        {"players": 4, "regret_split": "10/20/20/10"},
+        {"players": 5, "expansion_tentacles": True},
+    ],
+)
+def test_random_games_keep_every_card_and_die(backend: Backend, config: dict[str, Any]) -> None:
+    options = {k: v for k, v in config.items() if k != "players"}
+    game = cardtable.make("deep_regrets", backend=backend, **config)
+    for seed in range(3):
+        state = game.new_state()
+        rng = SplitMix64(seed)
+        for _ in range(20000):
+            if state.is_terminal:
+                break
+            st = state.to_dict()["state"]
+            check_invariants(st, config["players"], options)
+            if st["phase"] != "over":
+                assert state.scores == [0] * config["players"]
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+        assert state.is_terminal, "the game did not end"
+        st = state.to_dict()["state"]
+        check_invariants(st, config["players"], options)
+        assert st["end"]["scores"] == state.scores
+        assert state.winners
+
+
+# ======================================================================================
+# Paths no real game reaches in step 1 (reference only, white-box)
+#
+# Emptying all 117 fish of the sea takes far more dice than six days give, and the regret deck
+# holds 60 cards: the rules for an empty sea and an empty regret deck are checked here by editing
+# the reference state directly. The Rust engine needs its own unit tests for them.
+# ======================================================================================
+
+
+def reference_monday(**kwargs: Any) -> Table:
+    return monday("reference", 2, tops={0: [FISH["Sheepshead"]]}, **kwargs)
+
+
+def empty_all_but(t: Table, keep: int, fish: Sequence[int], face_up: bool = False) -> None:
+    """Leaves only shoal ``keep`` with ``fish`` in the sea (white-box edit)."""
+    inner: Any = t.state
+    for s in range(9):
+        inner._shoals[s] = list(fish) if s == keep else []
+        inner._face_up[s] = face_up and s == keep
+    inner._fish_discard[0] += [
+        f for f in range(45) if f not in fish and DATA["fish"][f]["expansion"] == "base"
+    ]
+
+
+@pytest.mark.parametrize("how", ["catch", "special", "start"])
+def test_an_empty_sea_ends_the_game_at_once(how: str) -> None:
+    t = reference_monday()
+    if how == "catch":
+        empty_all_but(t, 0, [FISH["Sheepshead"]])
+        t.act(CAST + 0, "turn", 0)
+        t.act(die("P1"), "pay")
+        t.act(CATCH, "pay")
+        # Overfishing first, then the empty sea ends the game.
+        t.act(1, "draw_regret", 0)
+    elif how == "special":
+        empty_all_but(t, 0, [FISH["Tidal Trafficker"]])
+        t.act(CAST + 0, "turn", 0)
+    else:
+        empty_all_but(t, 0, [FISH["Sheepshead"]], face_up=True)
+        t.pass_turn(0, None)
+        t.pass_turn(1, None)
+    st = t.st
+    assert (st["phase"], st["node"], st["actor"], st["turn"]) == ("over", "over", None, None)
+    assert st["day"] == (2 if how == "start" else 1)
+    assert st["shoals"] == [[]] * 9
+    assert st["end"] is not None
+    assert t.state.is_terminal
+
+
+def test_an_empty_regret_deck_reshuffles_then_steals() -> None:
+    t = syringe_monday("reference", 2)
+    t.pass_turn(1, None)
+    t.to_turn(0, day=2)
+    inner: Any = t.state
+    inner._regret_deck = [0, 0, 0, 0]
+    inner._regret_discard = [0, 1, 0, 0]
+    inner._seats[1].regrets = [0, 0, 2, 1]
+    t.act(DINK + DINKS["Syringe"], "turn", 0)
+    # The discard pile becomes the deck.
+    assert t.at("draw_regret", 0)
+    assert t.state.chance_outcomes() == [(1, 1.0)]
+    t.act(1, "draw_regret")
+    # Both empty: a random regret of the seat with the most.
+    assert t.at("steal_regret", 0)
+    assert t.state.chance_outcomes() == [(2, 2 / 3), (3, 1 / 3)]
+    assert t.state.action_label(2) == "take a regret of value 2 from seat 1"
+    t.act(3, "steal_regret")
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 1, 0, 1]
+    assert st["players"][1]["regrets"] == [0, 0, 2, 0]
+    assert st["regret_deck"] == st["regret_discard"] == [0, 0, 0, 0]
