@@ -10,11 +10,21 @@ from typing import Any
 
 from cardtable.errors import InvalidOptionError
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference.deep_regrets import DeepRegretsGame
+from cardtable.reference.goofspiel import GoofspielGame
+from cardtable.reference.trafficars import TrafficarsGame
+from cardtable.reference.trafficars_memory import TrafficarsMemoryGame
+from cardtable.reference.trafficars_overtaking import TrafficarsOvertakingGame
 from cardtable.reference.turn_the_tide import TurnTheTideGame
 
 __all__ = ["CHANCE", "GAMES", "TERMINAL", "ReferenceGame", "ReferenceState", "make"]
 
 GAMES: dict[str, type[ReferenceGame[Any]]] = {
+    "deep_regrets": DeepRegretsGame,
+    "goofspiel": GoofspielGame,
+    "trafficars": TrafficarsGame,
+    "trafficars_memory": TrafficarsMemoryGame,
+    "trafficars_overtaking": TrafficarsOvertakingGame,
     "turn_the_tide": TurnTheTideGame,
 }
 """Every reference game class by game id."""
