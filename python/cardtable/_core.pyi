@@ -3,6 +3,8 @@
 from collections.abc import Callable, Mapping
 from typing import Any, final
 
+__all__ = ["Bot", "CHANCE", "Game", "Lockstep", "State", "TERMINAL", "games", "simulate"]
+
 CHANCE: int
 TERMINAL: int
 
@@ -47,6 +49,7 @@ class State:
     def __deepcopy__(self, memo: Any, /) -> State: ...
     @property
     def history(self) -> list[int]: ...
+    def perft(self, depth: int) -> int: ...
 
 def games() -> list[dict[str, Any]]: ...
 def simulate(
@@ -60,6 +63,7 @@ def simulate(
     first_game: int = 0,
     progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]: ...
+
 @final
 class Lockstep:
     """Games stepped together for Python policies."""
@@ -88,7 +92,7 @@ class Lockstep:
 class Bot:
     """A built-in bot seated in one game."""
 
-    def __new__(cls, game: Game, name: str, seat: int, seed: int = 0) -> Bot: ...
+    def __new__(cls, game: Game, name: str, seat: int, seed: int | None = None) -> Bot: ...
     def act(self, state: State) -> int: ...
     def observe(self, state: State) -> None: ...
     @property

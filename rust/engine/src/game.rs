@@ -62,7 +62,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Resolves a chance node with `rng` exactly as [`SplitMix64::pick_weighted`] over
     /// `chance_outcomes` would (the default does just that; games may override it with a faster
     /// computation that returns the same outcome for the same generator state).
-    fn sample_chance(&self, state: &Self::State, rng: &mut SplitMix64, buf: &mut Vec<(u32, u64)>) -> u32 {
+    fn sample_chance(
+        &self,
+        state: &Self::State,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<(u32, u64)>,
+    ) -> u32 {
         self.chance_outcomes(state, buf);
         rng.pick_weighted(buf).unwrap_or(0)
     }
@@ -105,6 +110,11 @@ pub trait Bot<G: Game>: Send {
 
     /// Called after every applied action or chance outcome, so bots with memory can update it.
     fn observe(&mut self, _game: &G, _state: &G::State) {}
+
+    /// Whether [`Bot::observe`] does anything; runners skip the call for bots that say `false`.
+    fn observes(&self) -> bool {
+        true
+    }
 }
 
 /// The `random` bot: uniform over the legal actions, using its own seeded stream.
@@ -120,5 +130,9 @@ impl<G: Game> Bot<G> for RandomBot {
 
     fn act(&mut self, _game: &G, _state: &G::State, legal: &[u32]) -> u32 {
         legal[self.rng.below(legal.len() as u64) as usize]
+    }
+
+    fn observes(&self) -> bool {
+        false
     }
 }

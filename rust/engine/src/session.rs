@@ -24,7 +24,12 @@ impl<G: Game> Session<G> {
     /// A new game; with `seed`, every chance node is resolved with a SplitMix64 seeded with it.
     pub fn new(game: Arc<G>, seed: Option<u64>) -> Self {
         let state = game.initial_state();
-        let mut session = Self { game, state, history: Vec::new(), rng: seed.map(SplitMix64::new) };
+        let mut session = Self {
+            game,
+            state,
+            history: Vec::new(),
+            rng: seed.map(SplitMix64::new),
+        };
         session.resolve_chance();
         session
     }
@@ -47,9 +52,12 @@ impl<G: Game> Session<G> {
 
     fn check_action(&self, action: i64) -> Result<u32> {
         let n = self.game.num_actions();
-        u32::try_from(action).ok().filter(|a| *a < n).ok_or_else(|| {
-            EngineError::IllegalAction(format!("action {action} is out of range 0..{n}"))
-        })
+        u32::try_from(action)
+            .ok()
+            .filter(|a| *a < n)
+            .ok_or_else(|| {
+                EngineError::IllegalAction(format!("action {action} is out of range 0..{n}"))
+            })
     }
 
     /// Applies an action or chance outcome after checking that it is legal (and, when `player` is
@@ -107,7 +115,9 @@ impl<G: Game> Session<G> {
     /// and checks that the result equals the given state.
     pub fn from_json(game: Arc<G>, v: &Value) -> Result<Self> {
         let bad = |m: String| EngineError::InvalidState(m);
-        let obj = v.as_object().ok_or_else(|| bad("a state must be a dict".into()))?;
+        let obj = v
+            .as_object()
+            .ok_or_else(|| bad("a state must be a dict".into()))?;
         let keys = ["game", "players", "options", "history", "rng", "state"];
         for k in keys {
             if !obj.contains_key(k) {
@@ -118,9 +128,14 @@ impl<G: Game> Session<G> {
             return Err(bad(format!("state dict has an unknown key {k:?}")));
         }
         if obj["game"] != json!(G::ID) {
-            return Err(bad(format!("state is of game {}, not {}", obj["game"], G::ID)));
+            return Err(bad(format!(
+                "state is of game {}, not {}",
+                obj["game"],
+                G::ID
+            )));
         }
-        if obj["players"] != json!(game.players()) || obj["options"] != Value::Object(game.options())
+        if obj["players"] != json!(game.players())
+            || obj["options"] != Value::Object(game.options())
         {
             return Err(bad(format!(
                 "state has players={} options={}, but this game has players={} options={}",
@@ -135,15 +150,16 @@ impl<G: Game> Session<G> {
             .ok_or_else(|| bad("history must be a list of ints".into()))?;
         let rng = match &obj["rng"] {
             Value::Null => None,
-            r => Some(SplitMix64::new(
-                r.as_u64().ok_or_else(|| bad("rng must be null or an int in 0..2**64".into()))?,
-            )),
+            r => Some(SplitMix64::new(r.as_u64().ok_or_else(|| {
+                bad("rng must be null or an int in 0..2**64".into())
+            })?)),
         };
         let mut session = Self::new(game, None);
         for (i, a) in history.iter().enumerate() {
-            let a = a.as_i64().filter(|_| a.is_i64() || a.is_u64()).ok_or_else(|| {
-                bad(format!("history[{i}] = {a} is not an int"))
-            })?;
+            let a = a
+                .as_i64()
+                .filter(|_| a.is_i64() || a.is_u64())
+                .ok_or_else(|| bad(format!("history[{i}] = {a} is not an int")))?;
             session
                 .apply(a, None)
                 .map_err(|e| bad(format!("history[{i}] = {a} cannot be replayed: {e}")))?;
@@ -215,6 +231,43 @@ pub trait AnySession: Send + Sync {
     fn clone_box(&self) -> Box<dyn AnySession>;
     /// The concrete session, for [`AnyBot`] to recover its game's state type.
     fn as_any(&self) -> &dyn Any;
+    /// The number of distinct sequences of `depth` steps (actions and chance outcomes alike) from
+    /// this state; a sequence that reaches the end of the game earlier counts once.
+    fn perft(&self, depth: u32) -> u64;
+}
+
+/// Counts the step sequences of length `depth` from `state` (see [`AnySession::perft`]); the first
+/// level is split over threads.
+pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+    use rayon::prelude::*;
+    fn count<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+        if depth == 0 || game.current_player(state) == TERMINAL {
+            return 1;
+        }
+        let mut legal = Vec::new();
+        game.legal_actions(state, &mut legal);
+        legal
+            .iter()
+            .map(|&a| {
+                let mut child = state.clone();
+                game.apply(&mut child, a);
+                count(game, &child, depth - 1)
+            })
+            .sum()
+    }
+    if depth < 3 || game.current_player(state) == TERMINAL {
+        return count(game, state, depth);
+    }
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    legal
+        .par_iter()
+        .map(|&a| {
+            let mut child = state.clone();
+            game.apply(&mut child, a);
+            count(game, &child, depth - 1)
+        })
+        .sum()
 }
 
 /// A built-in bot seated in one game, driving sessions of that game (object-safe view of [`Bot`]).
@@ -234,9 +287,16 @@ struct BotHandle<G: Game> {
 
 impl<G: Game> BotHandle<G> {
     fn state_of<'a>(&self, session: &'a dyn AnySession) -> Result<&'a G::State> {
-        session.as_any().downcast_ref::<Session<G>>().map(|s| &s.state).ok_or_else(|| {
-            EngineError::IllegalAction(format!("this bot plays {}, not that state's game", G::ID))
-        })
+        session
+            .as_any()
+            .downcast_ref::<Session<G>>()
+            .map(|s| &s.state)
+            .ok_or_else(|| {
+                EngineError::IllegalAction(format!(
+                    "this bot plays {}, not that state's game",
+                    G::ID
+                ))
+            })
     }
 }
 
@@ -276,7 +336,9 @@ impl<G: Game> AnySession for Session<G> {
         let mut out = Vec::new();
         self.game.chance_outcomes(&self.state, &mut out);
         let total: u64 = out.iter().map(|&(_, w)| w).sum();
-        out.into_iter().map(|(o, w)| (o, w as f64 / total as f64)).collect()
+        out.into_iter()
+            .map(|(o, w)| (o, w as f64 / total as f64))
+            .collect()
     }
 
     fn apply(&mut self, action: i64, player: Option<i64>) -> Result<()> {
@@ -306,7 +368,9 @@ impl<G: Game> AnySession for Session<G> {
         let n = self.game.players();
         match usize::try_from(player) {
             Ok(p) if p < n => Ok(self.game.observation(&self.state, p)),
-            _ => Err(EngineError::IllegalAction(format!("seat {player} is out of range 0..{n}"))),
+            _ => Err(EngineError::IllegalAction(format!(
+                "seat {player} is out of range 0..{n}"
+            ))),
         }
     }
 
@@ -324,6 +388,10 @@ impl<G: Game> AnySession for Session<G> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(&*self.game, &self.state, depth)
     }
 }
 
@@ -362,11 +430,18 @@ impl<G: Game> AnyGame for GameHandle<G> {
     fn bot(&self, spec: &str, seat: usize, seed: u64) -> Result<Box<dyn AnyBot>> {
         let n = self.0.players();
         if seat >= n {
-            return Err(EngineError::InvalidOption(format!("seat {seat} is out of range 0..{n}")));
+            return Err(EngineError::InvalidOption(format!(
+                "seat {seat} is out of range 0..{n}"
+            )));
         }
         let mut bot = sim::make_bot(&*self.0, spec)?;
         bot.reset(&self.0, seat, SplitMix64::new(seed));
-        Ok(Box::new(BotHandle { game: Arc::clone(&self.0), bot, seat, legal: Vec::new() }))
+        Ok(Box::new(BotHandle {
+            game: Arc::clone(&self.0),
+            bot,
+            seat,
+            legal: Vec::new(),
+        }))
     }
 
     fn lockstep(
@@ -375,6 +450,11 @@ impl<G: Game> AnyGame for GameHandle<G> {
         bots: Vec<Option<String>>,
         batch: usize,
     ) -> Result<Box<dyn AnyLockstep>> {
-        Ok(Box::new(Lockstep::new(Arc::clone(&self.0), config, bots, batch)?))
+        Ok(Box::new(Lockstep::new(
+            Arc::clone(&self.0),
+            config,
+            bots,
+            batch,
+        )?))
     }
 }

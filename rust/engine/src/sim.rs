@@ -132,9 +132,14 @@ pub fn play_game<G: Game>(
     *state = game.initial_state();
     let mut rng = SplitMix64::new(game_seed);
     for (seat, bot) in bots.iter_mut().enumerate() {
-        bot.reset(game, seat, SplitMix64::new(derive_seed(game_seed, seat as u64 + 1)));
+        bot.reset(
+            game,
+            seat,
+            SplitMix64::new(derive_seed(game_seed, seat as u64 + 1)),
+        );
     }
     let (mut decisions, mut chance_steps) = (0u32, 0u32);
+    let observing: Vec<usize> = (0..bots.len()).filter(|&s| bots[s].observes()).collect();
     loop {
         let player = game.current_player(state);
         if player == TERMINAL {
@@ -157,8 +162,8 @@ pub fn play_game<G: Game>(
             game.apply(state, action);
             decisions += 1;
         }
-        for bot in bots.iter_mut() {
-            bot.observe(game, state);
+        for &seat in &observing {
+            bots[seat].observe(game, state);
         }
     }
 }
@@ -169,7 +174,11 @@ type Rows<'a> = (&'a mut [i64], &'a mut [u8], &'a mut [u32]);
 fn empty_result(players: usize) -> SimResult {
     SimResult {
         seats: vec![
-            SeatStats { score_min: i64::MAX, score_max: i64::MIN, ..Default::default() };
+            SeatStats {
+                score_min: i64::MAX,
+                score_max: i64::MIN,
+                ..Default::default()
+            };
             players
         ],
         ..Default::default()
@@ -191,14 +200,24 @@ fn run_chunk<G: Game>(
         out.interrupted = true;
         return Ok(out);
     }
-    let mut bots = config.bots.iter().map(|b| make_bot(game, b)).collect::<Result<Vec<_>>>()?;
+    let mut bots = config
+        .bots
+        .iter()
+        .map(|b| make_bot(game, b))
+        .collect::<Result<Vec<_>>>()?;
     let mut state = game.initial_state();
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut scores = vec![0i64; n];
     for (i, g) in (first..first + count).enumerate() {
         let game_seed = derive_seed(config.seed, g);
-        let (decisions, chance_steps) =
-            play_game(game, &mut bots, game_seed, &mut state, &mut legal, &mut chance)?;
+        let (decisions, chance_steps) = play_game(
+            game,
+            &mut bots,
+            game_seed,
+            &mut state,
+            &mut legal,
+            &mut chance,
+        )?;
         game.scores(&state, &mut scores);
         let winners = game.winners(&state);
         let share = SHARE_DENOMINATOR / winners.len().max(1) as u128;
@@ -255,14 +274,21 @@ pub fn simulate<G: Game>(
         make_bot(game, spec)?;
     }
     if config.threads == Some(0) {
-        return Err(EngineError::InvalidOption("threads must be at least 1".into()));
+        return Err(EngineError::InvalidOption(
+            "threads must be at least 1".into(),
+        ));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.unwrap_or(0))
         .build()
         .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))?;
     let total_chunks = config.games.div_ceil(CHUNK);
-    let span = |c: u64| (config.first_game + c * CHUNK, CHUNK.min(config.games - c * CHUNK));
+    let span = |c: u64| {
+        (
+            config.first_game + c * CHUNK,
+            CHUNK.min(config.games - c * CHUNK),
+        )
+    };
     let (mut scores, mut winners, mut lengths) = if config.keep_games {
         let g = usize::try_from(config.games)
             .map_err(|_| EngineError::InvalidOption("too many games to keep".into()))?;
@@ -325,9 +351,11 @@ pub fn simulate<G: Game>(
                 }
             }
         }
-        worker
-            .join()
-            .unwrap_or_else(|_| Err(EngineError::InvalidState("a simulation thread failed".into())))
+        worker.join().unwrap_or_else(|_| {
+            Err(EngineError::InvalidState(
+                "a simulation thread failed".into(),
+            ))
+        })
     });
     let mut result = outcome?;
     result.scores = scores;

@@ -3,8 +3,8 @@
 
 use cardtable_engine as engine;
 use engine::{AnyGame, AnySession, EngineError};
-use pyo3::exceptions::PyTypeError;
 use numpy::PyArrayMethods;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyType};
 use serde_json::{Map, Value};
@@ -34,7 +34,8 @@ fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
     if obj.is_instance_of::<pyo3::types::PyBool>() {
         return Err(to_py_err(err(format!("{what} must be an int, got {obj}"))));
     }
-    obj.extract::<i64>().map_err(|_| to_py_err(err(format!("{what} must be an int, got {obj}"))))
+    obj.extract::<i64>()
+        .map_err(|_| to_py_err(err(format!("{what} must be an int, got {obj}"))))
 }
 
 fn to_py(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
@@ -114,7 +115,9 @@ impl PyGame {
                 Some(s.extract::<u64>().map_err(|_| bad())?)
             }
         };
-        Ok(PyState { inner: self.inner.new_session(seed) })
+        Ok(PyState {
+            inner: self.inner.new_session(seed),
+        })
     }
 
     /// Rebuilds a state from `State.to_dict()` output.
@@ -172,7 +175,11 @@ impl PyState {
 
     /// Applies an action or chance outcome.
     #[pyo3(signature = (action, player=None))]
-    fn apply(&mut self, action: &Bound<'_, PyAny>, player: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn apply(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let a = int_arg(action, "action", EngineError::IllegalAction)?;
         let p = match player {
             None => None,
@@ -213,7 +220,9 @@ impl PyState {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Self { inner: self.inner.clone_box() }
+        Self {
+            inner: self.inner.clone_box(),
+        }
     }
 
     fn __copy__(&self) -> Self {
@@ -222,6 +231,12 @@ impl PyState {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         self.clone()
+    }
+
+    /// The number of distinct step sequences of length `depth` from this state (perft).
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let session = &*self.inner;
+        py.detach(|| session.perft(depth))
     }
 
     /// Every applied action and chance outcome.
@@ -296,7 +311,14 @@ fn simulate<'py>(
     first_game: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let config = engine::SimConfig { games, first_game, seed, threads, bots, keep_games };
+    let config = engine::SimConfig {
+        games,
+        first_game,
+        seed,
+        threads,
+        bots,
+        keep_games,
+    };
     let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
     let interrupted = std::sync::atomic::AtomicBool::new(false);
     let report = |done: u64| -> bool {
@@ -320,7 +342,9 @@ fn simulate<'py>(
         })
     };
     let inner = &*game.inner;
-    let result = py.detach(|| inner.simulate(&config, &report)).map_err(to_py_err)?;
+    let result = py
+        .detach(|| inner.simulate(&config, &report))
+        .map_err(to_py_err)?;
     if let Some(err) = failure.lock().ok().and_then(|mut slot| slot.take()) {
         return Err(err);
     }
@@ -355,14 +379,19 @@ impl PyBot {
     ) -> PyResult<Self> {
         let bad = |m: String| to_py_err(EngineError::InvalidOption(m));
         let seat = int_arg(seat, "seat", EngineError::InvalidOption)?;
-        let seat = usize::try_from(seat).map_err(|_| bad(format!("seat {seat} is out of range")))?;
+        let seat =
+            usize::try_from(seat).map_err(|_| bad(format!("seat {seat} is out of range")))?;
         let seed = match seed {
             None => 0,
             Some(s) => u64::try_from(int_arg(s, "seed", EngineError::InvalidOption)?)
                 .map_err(|_| bad(format!("seed must be in 0..2**63, got {s}")))?,
         };
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
-        Ok(Self { inner: std::sync::Mutex::new(inner), name, seat })
+        Ok(Self {
+            inner: std::sync::Mutex::new(inner),
+            name,
+            seat,
+        })
     }
 
     /// The bot's action for its seat in `state`.
@@ -402,9 +431,11 @@ struct PyLockstep {
 
 impl PyLockstep {
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::lockstep::AnyLockstep>>> {
-        self.inner
-            .lock()
-            .map_err(|_| to_py_err(EngineError::InvalidState("lockstep runner was poisoned".into())))
+        self.inner.lock().map_err(|_| {
+            to_py_err(EngineError::InvalidState(
+                "lockstep runner was poisoned".into(),
+            ))
+        })
     }
 }
 
@@ -428,8 +459,15 @@ impl PyLockstep {
             bots: Vec::new(),
             keep_games,
         };
-        let inner = game.inner.lockstep(config, bots, batch).map_err(to_py_err)?;
-        Ok(Self { inner: std::sync::Mutex::new(inner), players: game.inner.players(), keep_games })
+        let inner = game
+            .inner
+            .lockstep(config, bots, batch)
+            .map_err(to_py_err)?;
+        Ok(Self {
+            inner: std::sync::Mutex::new(inner),
+            players: game.inner.players(),
+            keep_games,
+        })
     }
 
     /// `(game index, seat)` of every game waiting for a decision.

@@ -1,0 +1,46 @@
+//! Games per second of random play in the batch runner, for profiling:
+//! `cargo run --release --example sim_speed -- <game_id> <players> <games> [threads]`.
+
+use cardtable_engine::{make, SimConfig};
+use serde_json::Map;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let game_id = args.get(1).map_or("turn_the_tide", String::as_str);
+    let players: i64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
+    let games: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let game = match make(game_id, players, &Map::new()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let config = SimConfig {
+        games,
+        first_game: 0,
+        seed: 0,
+        threads: Some(threads),
+        bots: vec!["random".to_string(); game.players()],
+        keep_games: false,
+    };
+    let start = Instant::now();
+    match game.simulate(&config, &|_| true) {
+        Ok(r) => {
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{game_id}: {} games in {secs:.3} s = {:.0} games/s, {:.0} decisions/s, {:.0} chance steps/s",
+                r.games_played,
+                r.games_played as f64 / secs,
+                r.decisions as f64 / secs,
+                r.chance_steps as f64 / secs
+            );
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    }
+}
