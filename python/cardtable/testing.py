@@ -37,8 +37,13 @@ __all__ = [
     "assert_same_state",
     "choice_sequences",
     "compare_states",
+    "equivalence_test",
+    "game_configs",
+    "perft",
     "play_random",
+    "playthrough",
     "random_choices",
+    "reachable_states",
 ]
 
 
@@ -134,8 +139,8 @@ def random_choices(seed: int) -> Iterator[int]:
 def choice_sequences(max_length: int = 2000) -> st.SearchStrategy[list[int]]:
     """Hypothesis strategy for choice sequences: each value picks ``legal[value % len(legal)]``.
 
-    Shrinking makes sequences shorter and values smaller, which means earlier legal actions and
-    shorter games; an exhausted sequence continues with the first legal action.
+    Shrinking makes sequences shorter and values smaller, which means earlier legal actions; an
+    exhausted sequence continues with seeded random choices.
     """
     return st.lists(st.integers(min_value=0, max_value=1023), max_size=max_length)
 
@@ -151,9 +156,10 @@ def assert_equivalent(
     """Plays the same game on two implementations and checks they agree after every step.
 
     Both start with ``new_state(seed)``. At each step the next value ``c`` of ``choices`` selects
-    ``legal[c % len(legal)]`` (the first legal action once ``choices`` is exhausted) for a decision
-    or an explicit chance node; both states must then agree on everything :func:`compare_states`
-    checks.
+    ``legal[c % len(legal)]`` for a decision or an explicit chance node; once ``choices`` is
+    exhausted the game continues with seeded random choices (so it ends even in games that a fixed
+    policy could loop in forever). After every step both states must agree on everything
+    :func:`compare_states` checks.
 
     Args:
         game_a: One implementation (e.g. ``cardtable.make(..., backend="reference")``).
@@ -173,11 +179,13 @@ def assert_equivalent(
     players = game_a.players
     assert_same_state(a, b, players)
     it = iter(choices)
+    fallback = SplitMix64(len(a.history))
     for _ in range(max_steps):
         if a.is_terminal:
             break
         legal = a.legal_actions()
-        action = legal[next(it, 0) % len(legal)]
+        choice = next(it, None)
+        action = legal[(fallback.next() if choice is None else choice) % len(legal)]
         a.apply(action)
         b.apply(action)
         assert_same_state(a, b, players)
@@ -197,3 +205,163 @@ def play_random(
         legal = state.legal_actions()
         state.apply(policy(legal) if policy else legal[rng.below(len(legal))])
     return state
+
+
+def _valid_config(game_id: str, config: dict[str, Any]) -> bool:
+    from cardtable import reference
+    from cardtable.errors import InvalidOptionError
+
+    try:
+        reference.make(game_id, **config)
+    except InvalidOptionError:
+        return False
+    return True
+
+
+def game_configs(game_id: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Hypothesis strategy for valid ``make`` keyword arguments (``players`` included) of a game.
+
+    Each option keeps its default or takes a value near it (booleans either way, choices any), and
+    only combinations the game accepts are generated. Needs no compiled extension.
+    """
+    from cardtable import reference
+
+    cls = reference.GAMES[game_id]
+    fields: dict[str, st.SearchStrategy[Any]] = {
+        "players": st.integers(cls.min_players, cls.max_players)
+    }
+    optional: dict[str, st.SearchStrategy[Any]] = {}
+    for spec in cls.option_specs:
+        if spec.kind == "bool":
+            optional[spec.name] = st.booleans()
+        elif spec.kind == "str":
+            optional[spec.name] = st.sampled_from(spec.choices)
+        else:
+            centre = spec.default if isinstance(spec.default, int) else 3
+            values: st.SearchStrategy[Any] = st.integers(max(0, centre - 8), centre + 8)
+            if spec.kind == "int | None":
+                values = st.none() | values
+            optional[spec.name] = values
+    return st.fixed_dictionaries(fields, optional=optional).filter(
+        lambda config: _valid_config(game_id, config)
+    )
+
+
+@st.composite
+def reachable_states(draw: st.DrawFn, game: GameProtocol, max_steps: int = 400) -> StateProtocol:
+    """Hypothesis strategy for states of ``game`` reached by up to ``max_steps`` chosen steps.
+
+    Chance outcomes are chosen like actions, so any reachable state can come out.
+    """
+    state = game.new_state()
+    steps = draw(st.integers(0, max_steps))
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[draw(st.integers(0, len(legal) - 1))])
+    return state
+
+
+def perft(state: StateProtocol, depth: int) -> int:
+    """The number of distinct sequences of ``depth`` steps from ``state``.
+
+    Actions and chance outcomes both count as steps; a sequence that ends the game earlier counts
+    once. Rust states count in Rust (all cores); any other state is explored by cloning.
+    """
+    native = getattr(state, "perft", None)
+    if callable(native):
+        result: int = native(depth)
+        return result
+    if depth == 0 or state.is_terminal:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        total += perft(child, depth - 1)
+    return total
+
+
+def playthrough(game: GameProtocol, seed: int) -> str:
+    """A text record of the seeded game played with the ``random`` choice rule of ``play_random``.
+
+    Every step lists the player to move, the legal actions with their labels, the observation of the
+    player to move (at decisions), the scores and the action taken; any rule change shows up as a
+    diff of this text (see ``make golden``).
+    """
+    import json
+
+    state = game.new_state(seed=seed)
+    rng = SplitMix64(seed)
+    lines = [
+        f"game: {game.game_id}",
+        f"players: {game.players}",
+        f"options: {json.dumps(game.options, sort_keys=True)}",
+        f"seed: {seed}",
+        f"history at start: {state.history}",
+    ]
+    step = 0
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        player = state.current_player
+        lines.append(f"-- step {step}: player {player}")
+        lines.append("legal: " + ", ".join(f"{a}={state.action_label(a)}" for a in legal))
+        lines.append("observation: " + json.dumps(state.observation(player), sort_keys=True))
+        lines.append(f"scores: {state.scores}")
+        action = legal[rng.below(len(legal))]
+        before = len(state.history)
+        state.apply(action)
+        lines.append(f"apply: {action} ({state.history[before + 1 :] or 'no chance'})")
+        step += 1
+    lines.append("-- terminal")
+    for p in range(game.players):
+        lines.append(f"observation {p}: {json.dumps(state.observation(p), sort_keys=True)}")
+    lines.append(f"scores: {state.scores}")
+    lines.append(f"winners: {state.winners}")
+    return "\n".join(lines) + "\n"
+
+
+def equivalence_test(
+    game_id: str,
+    factory: Callable[..., GameProtocol],
+    *,
+    reference_backend: str = "rust",
+    max_examples: int | None = None,
+    **fixed: Any,
+) -> Callable[[], None]:
+    """Builds a Hypothesis test that your implementation of ``game_id`` follows our rules.
+
+    ``factory(**config)`` must return your game for the ``make`` keyword arguments ``config``
+    (``players`` and options). Hypothesis draws configurations (``fixed`` keyword arguments pin
+    some) and choice sequences; the test fails with the shrunk first divergence::
+
+        from cardtable.testing import equivalence_test
+        test_my_tide = equivalence_test("turn_the_tide", MyTurnTheTide)
+
+    Args:
+        game_id: The registered game.
+        factory: Creates your implementation from ``make`` keyword arguments.
+        reference_backend: Our backend to compare against (``"rust"`` or ``"reference"``).
+        max_examples: Hypothesis examples (default: the active profile's).
+        **fixed: Keyword arguments held fixed, e.g. ``players=4``.
+    """
+    from hypothesis import given, settings
+
+    import cardtable
+
+    configs = (
+        game_configs(game_id)
+        .map(lambda c: {**c, **fixed})
+        .filter(lambda c: _valid_config(game_id, c))
+    )
+
+    @given(config=configs, choices=choice_sequences())
+    def test(config: dict[str, Any], choices: list[int]) -> None:
+        ours = cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
+        assert_equivalent(ours, factory(**config), choices)
+
+    if max_examples is not None:
+        test = settings(max_examples=max_examples)(test)
+    test.__name__ = f"test_{game_id}_equivalence"
+    return test
