@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PYTEST_ARGS ?=
 
-.PHONY: help install lint test bench compare ci rust-test py-test fmt
+.PHONY: help install lint test bench compare golden ci rust-test py-test fmt
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -34,5 +34,11 @@ test: rust-test py-test  ## All tests
 
 bench:  ## Run the pytest-benchmark suites for real
 	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-only --benchmark-columns=mean,ops,rounds --benchmark-sort=name
+
+compare:  ## Speed table: Rust batch/per-step, reference, OpenSpiel (saved to benches/compare.json)
+	$(PYTHON) benches/compare.py --json benches/compare.json
+
+golden:  ## Regenerate the golden playthroughs and perft counts (after checking both backends agree)
+	$(PYTHON) -m tests.golden
 
 ci: install lint test  ## Everything CI runs: install, lint, test

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import cardtable
@@ -92,3 +93,26 @@ def bench_operations(
 
 
 OPERATIONS = ("new_state", "legal_actions", "clone", "apply", "observation", "to_dict")
+
+
+def define_benchmarks(game_id: str, config: dict[str, Any], batch_games: int) -> tuple[Any, ...]:
+    """The standard benchmark tests of one game, for a bench file to bind at module level.
+
+    Returns ``(test_full_game, test_batch, test_operation)``: full games per backend, batches of
+    ``batch_games`` games on 1 and 2 threads, and every hot operation per backend.
+    """
+
+    @pytest.mark.parametrize("backend", BACKENDS)
+    def test_full_game(benchmark: BenchmarkFixture, backend: str) -> None:
+        bench_full_game(benchmark, game_id, backend, config)
+
+    @pytest.mark.parametrize("threads", [1, 2])
+    def test_batch(benchmark: BenchmarkFixture, threads: int) -> None:
+        bench_batch(benchmark, game_id, threads, batch_games, config)
+
+    @pytest.mark.parametrize("op", OPERATIONS)
+    @pytest.mark.parametrize("backend", BACKENDS)
+    def test_operation(benchmark: BenchmarkFixture, backend: str, op: str) -> None:
+        bench_operations(benchmark, game_id, backend, op, config)
+
+    return test_full_game, test_batch, test_operation

@@ -8,6 +8,8 @@ import pytest
 
 import cardtable
 from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError
+from cardtable._rng import SplitMix64
+from cardtable.testing import play_random
 from tests.configs import ALL, IDS
 
 
@@ -43,7 +45,10 @@ def test_bad_actions_leave_the_state_unchanged(
 ) -> None:
     game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
     state = game.new_state(seed=1)
+    rng = SplitMix64(1)
     for _ in range(30):
+        if state.is_terminal:
+            break
         before = state.to_dict()
         legal = state.legal_actions()
         illegal = [a for a in range(game.num_actions) if a not in legal][:5]
@@ -61,9 +66,8 @@ def test_bad_actions_leave_the_state_unchanged(
                 state.observation(bad_seat)
         with pytest.raises(IllegalActionError):
             state.action_label(game.num_actions)
-        state.apply(legal[0])
-    while not state.is_terminal:
-        state.apply(state.legal_actions()[-1])
+        state.apply(legal[rng.below(len(legal))])
+    play_random(state, 2)
     before = state.to_dict()
     with pytest.raises(IllegalActionError, match="over"):
         state.apply(0)
@@ -82,7 +86,7 @@ def test_malformed_state_dicts(game_id: str, config: dict[str, Any], backend: st
         {},
         {**good, "game": "other"},
         {**good, "players": good["players"] + 1},
-        {**good, "options": {}},
+        {**good, "options": {**good["options"], "nonsense": 1}},
         {**good, "history": "abc"},
         {**good, "history": [*good["history"], 10**6]},
         {**good, "history": [True]},

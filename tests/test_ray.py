@@ -33,7 +33,10 @@ def test_ray_run_equals_local_run(chunks: int | None) -> None:
     }
     local = cardtable.simulate("turn_the_tide", **kwargs)  # type: ignore[arg-type]
     remote = cardtable.simulate(
-        "turn_the_tide", backend="ray", ray_chunks=chunks, **kwargs  # type: ignore[arg-type]
+        "turn_the_tide",
+        backend="ray",
+        ray_chunks=chunks,
+        **kwargs,  # type: ignore[arg-type]
     )
     assert remote.seats == local.seats
     assert remote.decisions == local.decisions

@@ -29,5 +29,6 @@ def test_different_seeds_give_different_games(
     game_id: str, config: dict[str, Any], backend: str
 ) -> None:
     game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
-    histories = {tuple(game.new_state(seed=s).history) for s in range(5)}
-    assert len(histories) == 5
+    histories = {tuple(play_random(game.new_state(seed=s), 0).history) for s in range(8)}
+    first_outcomes = len(game.new_state().chance_outcomes())
+    assert len(histories) >= min(2, first_outcomes)

@@ -215,7 +215,14 @@ def test_arrow_and_parquet_round_trip(tmp_path: Any) -> None:
     table = pq.read_table(path)
     assert table.num_rows == 500
     assert table.column_names == [
-        "game", "length", "score_0", "score_1", "score_2", "win_0", "win_1", "win_2",
+        "game",
+        "length",
+        "score_0",
+        "score_1",
+        "score_2",
+        "win_0",
+        "win_1",
+        "win_2",
     ]
     assert result.scores is not None
     np.testing.assert_array_equal(table.column("score_1").to_numpy(), result.scores[:, 1])

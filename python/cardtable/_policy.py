@@ -1,5 +1,8 @@
-"""Python policies in batch runs: the engine steps many games together and asks each policy for a
-whole batch of decisions at once (see :func:`cardtable.simulate`)."""
+"""Python policies in batch runs.
+
+The engine steps many games together and asks each policy for a whole batch of decisions at once
+(see :func:`cardtable.simulate`).
+"""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ local run with the same seed, whatever the number of tasks or machines.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 from cardtable.errors import InvalidOptionError
@@ -62,15 +63,13 @@ def simulate_ray(
     try:
         import ray
     except ImportError:
-        raise InvalidOptionError(
-            "backend='ray' needs Ray: pip install 'cardtable[ray]'"
-        ) from None
+        raise InvalidOptionError("backend='ray' needs Ray: pip install 'cardtable[ray]'") from None
     from cardtable.sim import _Progress, merge_raw
 
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
     if chunks is None:
-        chunks = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+        chunks = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
     if not isinstance(chunks, int) or isinstance(chunks, bool) or chunks < 1:
         raise InvalidOptionError(f"ray_chunks must be a positive int, got {chunks!r}")
     chunks = min(chunks, max(games, 1))
@@ -78,9 +77,9 @@ def simulate_ray(
     task = ray.remote(_run_range)
     refs = [
         task.remote(game_id, players, options, lo, hi - lo, seed, bots, keep_games)
-        for lo, hi in zip(bounds, bounds[1:], strict=False)
+        for lo, hi in pairwise(bounds)
     ]
-    sizes = {ref: hi - lo for ref, lo, hi in zip(refs, bounds, bounds[1:], strict=False)}
+    sizes = {ref: hi - lo for ref, (lo, hi) in zip(refs, pairwise(bounds), strict=True)}
     finished: set[Any] = set()
     stopped = False
     with _Progress(progress, games) as report:

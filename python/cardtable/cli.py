@@ -55,7 +55,7 @@ def games_command() -> None:
             f"bots: {', '.join(info.bots)})",
             title_justify="left",
         )
-        table.add_column("option")
+        table.add_column("option", no_wrap=True)
         table.add_column("type")
         table.add_column("default")
         table.add_column("meaning")
@@ -70,13 +70,12 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     assert result.scores is not None and result.lengths is not None
     scores = result.scores[result.lengths > 0]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     low, high = int(scores.min()), int(scores.max())
-    bins = np.arange(low, high + 2) - 0.5
+    bins = [b - 0.5 for b in range(low, high + 2)]
     for seat in range(result.players):
         ax.hist(
             scores[:, seat],
@@ -106,7 +105,9 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 @click.option(
     "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
 )
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write a Parquet file.")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write a Parquet file."
+)
 @click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write a score plot (PNG)."
 )
@@ -219,8 +220,10 @@ def play_command(
         }
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
-    console.print(f"[bold]{game_id}[/bold], {game.players} players, you are seat {seat} "
-                  f"(seed {seed}). Bots: " + ", ".join(f"{s}={b.name}" for s, b in seated.items()))
+    console.print(
+        f"[bold]{game_id}[/bold], {game.players} players, you are seat {seat} "
+        f"(seed {seed}). Bots: " + ", ".join(f"{s}={b.name}" for s, b in seated.items())
+    )
     while not state.is_terminal:
         player = state.current_player
         if player == seat:

@@ -1,8 +1,9 @@
 """Batch simulation: millions of whole games in Rust on all cores, summarized.
 
-``simulate`` runs every game inside the Rust engine with the GIL released; per-game results come back
-as NumPy arrays and the summary is computed from exact integer totals, so the same seed gives the same
-result for any number of threads, and for a run split over many machines with ``backend="ray"``.
+``simulate`` runs every game inside the Rust engine with the GIL released; per-game results come
+back as NumPy arrays and the summary is computed from exact integer totals, so the same seed gives
+the same result for any number of threads, and for a run split over many machines with
+``backend="ray"``.
 
 Game ``g`` of a run with seed ``s`` is exactly the seeded game
 ``make(...).new_state(seed=derive_seed(s, g))`` and the bot in seat ``p`` draws from
@@ -11,6 +12,7 @@ Game ``g`` of a run with seed ``s`` is exactly the seeded game
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -81,7 +83,8 @@ class SeatSummary:
         seat: The seat.
         bot: The bot that played it.
         games: Games counted.
-        wins: Games in which the seat was among the winners (a shared win counts for every co-winner).
+        wins: Games in which the seat was among the winners (a shared win counts for each
+            co-winner).
         win_share: Wins with a shared win split evenly among its winners (sums to ``games`` over
             all seats).
         win_rate: ``wins / games``.
@@ -234,7 +237,7 @@ class SimulationResult:
                     "",
                     "",
                 )
-        console = Console(width=110, record=True, file=_NullFile())
+        console = Console(width=110, record=True, file=io.StringIO())
         console.print(table)
         return console.export_text()
 
@@ -274,16 +277,6 @@ class SimulationResult:
         import pyarrow.parquet as pq
 
         pq.write_table(self.to_arrow(), str(path))
-
-
-class _NullFile:
-    """A text sink for rendering tables to a string."""
-
-    def write(self, _text: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        return None
 
 
 def _result_from_raw(
@@ -405,7 +398,8 @@ def simulate(
         progress: Show a progress bar (``True``), nothing (``False``), or call
             ``progress(done, total)`` about ten times a second (return ``False`` to stop).
         backend: ``"local"``, or ``"ray"`` to split the games into chunks run as Ray tasks (needs
-            ``pip install cardtable[ray]`` and a running or local Ray cluster); results are identical.
+            ``pip install cardtable[ray]`` and a running or a local Ray cluster); the results
+            are identical.
         ray_chunks: Number of Ray tasks (default: twice the cluster's CPUs).
         batch_size: With Python policies: games stepped together per policy call.
         **options: The game's options.
@@ -430,15 +424,19 @@ def simulate(
     if len(bots) != game.players:
         raise InvalidOptionError(f"{game_id}: {len(bots)} bots given for {game.players} players")
     names = [b if isinstance(b, str) else getattr(b, "__name__", "policy") for b in bots]
-    common = {"game_id": game_id, "players": game.players, "options": game.options}
     if any(not isinstance(b, str) for b in bots):
         if backend != "local":
             raise InvalidOptionError("Python policies run only with backend='local'")
         from cardtable._policy import run_with_policies
 
         raw = run_with_policies(
-            game, bots, games=games, seed=seed, keep_games=keep_games,
-            batch_size=batch_size, progress=progress,
+            game,
+            bots,
+            games=games,
+            seed=seed,
+            keep_games=keep_games,
+            batch_size=batch_size,
+            progress=progress,
         )
     elif backend == "local":
         with _Progress(progress, games) as report:
@@ -455,12 +453,27 @@ def simulate(
         from cardtable._ray import simulate_ray
 
         raw = simulate_ray(
-            game_id, game.players, options, games=games, seed=seed, bots=names,
-            keep_games=keep_games, chunks=ray_chunks, progress=progress,
+            game_id,
+            game.players,
+            options,
+            games=games,
+            seed=seed,
+            bots=names,
+            keep_games=keep_games,
+            chunks=ray_chunks,
+            progress=progress,
         )
     else:
         raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return _result_from_raw(raw, bots=names, seed=seed, games=games, **common)
+    return _result_from_raw(
+        raw,
+        game_id=game_id,
+        players=game.players,
+        options=game.options,
+        bots=names,
+        seed=seed,
+        games=games,
+    )
 
 
 class _Progress:
