@@ -3,7 +3,7 @@
 from collections.abc import Callable, Mapping
 from typing import Any, final
 
-__all__ = ["Bot", "CHANCE", "Game", "Lockstep", "State", "TERMINAL", "games", "simulate"]
+__all__ = ["CHANCE", "TERMINAL", "Bot", "Game", "Lockstep", "State", "games", "simulate"]
 
 CHANCE: int
 TERMINAL: int

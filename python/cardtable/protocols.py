@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, Self, runtime_checkable
 
-__all__ = ["GameProtocol", "StateProtocol"]
+__all__ = ["GameProtocol", "RulesGame", "RulesState", "StateProtocol"]
 
 
 @runtime_checkable
@@ -105,4 +105,55 @@ class GameProtocol(Protocol):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> StateProtocol:
         """Rebuilds a state from :meth:`StateProtocol.to_dict` output."""
+        ...
+
+
+@runtime_checkable
+class RulesState(Protocol):
+    """The least a state must offer to be checked with :data:`cardtable.testing.RULES_FIELDS`.
+
+    An engine of your own needs nothing more to be property-tested against ours; the fields it is
+    compared on decide which further members it needs (e.g. ``to_dict`` for ``"to_dict"``).
+    """
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
+        ...
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions, or the chance outcomes at a chance node."""
+        ...
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        """Applies an action or chance outcome."""
+        ...
+
+    @property
+    def scores(self) -> list[int]:
+        """Running points per seat."""
+        ...
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats (empty before the end)."""
+        ...
+
+
+@runtime_checkable
+class RulesGame(Protocol):
+    """The least a game must offer to be checked against ours (see :class:`RulesState`)."""
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        ...
+
+    def new_state(self, seed: int | None = None) -> RulesState:
+        """Starts a game (``seed=None``: explicit chance nodes)."""
         ...

@@ -28,9 +28,13 @@ from typing import Any
 from hypothesis import strategies as st
 
 from cardtable._rng import SplitMix64
-from cardtable.protocols import GameProtocol, StateProtocol
+from cardtable.protocols import GameProtocol, RulesGame, RulesState, StateProtocol
 
 __all__ = [
+    "ALL_FIELDS",
+    "DEFAULT_MAX_EXAMPLES",
+    "FIRST_LEGAL_STEPS",
+    "RULES_FIELDS",
     "Divergence",
     "DivergenceError",
     "assert_equivalent",
@@ -98,32 +102,99 @@ def _canonical(value: Any) -> Any:
     return value
 
 
-def compare_states(a: StateProtocol, b: StateProtocol, players: int) -> list[str]:
-    """Lists every observable difference between two states (empty if none).
+DEFAULT_MAX_EXAMPLES: int | None = None
+"""Hypothesis examples of :func:`equivalence_test` tests that set none (``None``: the active
+profile's); the pytest option ``--cardtable-examples`` sets it."""
 
-    Compared: ``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions()``,
-    ``chance_outcomes()``, ``scores``, ``winners``, ``to_dict()`` and every seat's
-    ``observation(p)``.
+FIRST_LEGAL_STEPS = 200
+"""Steps played with the first legal action after a choice sequence runs out (then random)."""
+
+ALL_FIELDS: tuple[str, ...] = (
+    "current_player",
+    "is_chance_node",
+    "is_terminal",
+    "legal_actions",
+    "chance_outcomes",
+    "scores",
+    "winners",
+    "to_dict",
+    "observations",
+)
+"""Everything :func:`compare_states` can compare (the default: all of it)."""
+
+RULES_FIELDS: tuple[str, ...] = (
+    "current_player",
+    "is_terminal",
+    "legal_actions",
+    "chance_outcomes",
+    "scores",
+    "winners",
+)
+"""What any implementation of the rules must agree on, whatever its own state and observation
+formats: a sensible choice of ``fields`` for checking an engine of your own against ours."""
+
+
+def compare_states(
+    a: RulesState,
+    b: RulesState,
+    players: int,
+    fields: Sequence[str] = ALL_FIELDS,
+) -> list[str]:
+    """Lists every difference between two states in the chosen ``fields`` (empty if none).
+
+    Args:
+        a: One state.
+        b: The other state.
+        players: Number of seats (for ``observations``).
+        fields: Any of :data:`ALL_FIELDS`: ``current_player``, ``is_chance_node``, ``is_terminal``,
+            ``legal_actions`` (sorted legal actions), ``chance_outcomes`` (with probabilities),
+            ``scores``, ``winners``, ``to_dict`` (the canonical state) and ``observations`` (every
+            seat's ``observation(p)``).
+
+    Raises:
+        ValueError: On an unknown field name.
     """
+    unknown = [f for f in fields if f not in ALL_FIELDS]
+    if unknown:
+        raise ValueError(f"unknown fields {unknown}; choose from {list(ALL_FIELDS)}")
+    getters: dict[str, Callable[[Any], Any]] = {
+        "current_player": lambda s: s.current_player,
+        "is_chance_node": lambda s: s.is_chance_node,
+        "is_terminal": lambda s: s.is_terminal,
+        "legal_actions": lambda s: s.legal_actions(),
+        "chance_outcomes": lambda s: s.chance_outcomes(),
+        "scores": lambda s: s.scores,
+        "winners": lambda s: s.winners,
+        "to_dict": lambda s: s.to_dict(),
+    }
     out: list[str] = []
-    _diff("current_player", a.current_player, b.current_player, out)
-    _diff("is_chance_node", a.is_chance_node, b.is_chance_node, out)
-    _diff("is_terminal", a.is_terminal, b.is_terminal, out)
-    _diff("legal_actions()", a.legal_actions(), b.legal_actions(), out)
-    _diff("chance_outcomes()", a.chance_outcomes(), b.chance_outcomes(), out)
-    _diff("scores", a.scores, b.scores, out)
-    _diff("winners", a.winners, b.winners, out)
-    _diff("to_dict()", a.to_dict(), b.to_dict(), out)
-    for p in range(players):
-        _diff(f"observation({p})", a.observation(p), b.observation(p), out)
+    for name in fields:
+        if name == "observations":
+            for p in range(players):
+                obs_a = getattr(a, "observation")(p)  # noqa: B009 - not part of RulesState
+                obs_b = getattr(b, "observation")(p)  # noqa: B009
+                _diff(f"observation({p})", obs_a, obs_b, out)
+        else:
+            label = name + ("()" if name in ("legal_actions", "chance_outcomes", "to_dict") else "")
+            _diff(label, getters[name](a), getters[name](b), out)
     return out
 
 
-def assert_same_state(a: StateProtocol, b: StateProtocol, players: int) -> None:
-    """Raises :class:`DivergenceError` if :func:`compare_states` finds any difference."""
-    differences = compare_states(a, b, players)
+def assert_same_state(
+    a: RulesState,
+    b: RulesState,
+    players: int,
+    fields: Sequence[str] = ALL_FIELDS,
+    history: Sequence[int] | None = None,
+) -> None:
+    """Raises :class:`DivergenceError` if :func:`compare_states` finds any difference.
+
+    ``history`` (default: ``a.history``) is what the error reports as the reproduction.
+    """
+    differences = compare_states(a, b, players, fields)
     if differences:
-        raise DivergenceError(Divergence(list(a.history), differences))
+        played = list(getattr(a, "history", [])) if history is None else list(history)
+        raise DivergenceError(Divergence(played, differences))
 
 
 def random_choices(seed: int) -> Iterator[int]:
@@ -139,32 +210,36 @@ def random_choices(seed: int) -> Iterator[int]:
 def choice_sequences(max_length: int = 2000) -> st.SearchStrategy[list[int]]:
     """Hypothesis strategy for choice sequences: each value picks ``legal[value % len(legal)]``.
 
-    Shrinking makes sequences shorter and values smaller, which means earlier legal actions; an
-    exhausted sequence continues with seeded random choices.
+    Shrinking makes sequences shorter and values smaller, which means earlier legal actions; see
+    :func:`assert_equivalent` for how an exhausted sequence continues.
     """
     return st.lists(st.integers(min_value=0, max_value=1023), max_size=max_length)
 
 
 def assert_equivalent(
-    game_a: GameProtocol,
-    game_b: GameProtocol,
+    game_a: RulesGame,
+    game_b: RulesGame,
     choices: Iterable[int],
     *,
+    fields: Sequence[str] = ALL_FIELDS,
     max_steps: int = 100_000,
     seed: int | None = None,
 ) -> list[int]:
     """Plays the same game on two implementations and checks they agree after every step.
 
     Both start with ``new_state(seed)``. At each step the next value ``c`` of ``choices`` selects
-    ``legal[c % len(legal)]`` for a decision or an explicit chance node; once ``choices`` is
-    exhausted the game continues with seeded random choices (so it ends even in games that a fixed
-    policy could loop in forever). After every step both states must agree on everything
-    :func:`compare_states` checks.
+    ``legal[c % len(legal)]`` (from ``game_a``'s legal actions) for a decision or an explicit chance
+    node. Once ``choices`` is exhausted the game continues with the first legal action for
+    :data:`FIRST_LEGAL_STEPS` steps (which shrinks well), then with seeded random choices (so it
+    ends even in games that a fixed policy could loop in forever). After every step both states must
+    agree on ``fields`` (see :func:`compare_states`).
 
     Args:
         game_a: One implementation (e.g. ``cardtable.make(..., backend="reference")``).
         game_b: The other, with the same players and options.
         choices: Choice values, e.g. from :func:`choice_sequences` or :func:`random_choices`.
+        fields: What must agree: everything by default (right for our two backends); use
+            :data:`RULES_FIELDS` for an implementation with its own state and observation formats.
         max_steps: Stop after this many steps even if the game is not over.
         seed: Passed to both ``new_state`` calls (``None``: explicit chance nodes).
 
@@ -177,19 +252,31 @@ def assert_equivalent(
     a = game_a.new_state(seed)
     b = game_b.new_state(seed)
     players = game_a.players
-    assert_same_state(a, b, players)
+    history: list[int] = []
+    assert_same_state(a, b, players, fields, history)
     it = iter(choices)
-    fallback = SplitMix64(len(a.history))
-    for _ in range(max_steps):
+    fallback = SplitMix64(0x5EED)
+    exhausted_at: int | None = None
+    for step in range(max_steps):
         if a.is_terminal:
             break
         legal = a.legal_actions()
         choice = next(it, None)
-        action = legal[(fallback.next() if choice is None else choice) % len(legal)]
+        if choice is None:
+            # First legal actions shrink best; random ones end games a fixed policy could loop in.
+            exhausted_at = step if exhausted_at is None else exhausted_at
+            choice = 0 if step - exhausted_at < FIRST_LEGAL_STEPS else fallback.next()
+        action = legal[choice % len(legal)]
+        history.append(action)
         a.apply(action)
-        b.apply(action)
-        assert_same_state(a, b, players)
-    return list(a.history)
+        try:
+            b.apply(action)
+        except Exception as err:
+            raise DivergenceError(
+                Divergence(history[:-1], [f"apply({action}): A accepts it, B raises {err!r}"])
+            ) from err
+        assert_same_state(a, b, players, fields, history)
+    return history
 
 
 def play_random(
@@ -324,9 +411,10 @@ def playthrough(game: GameProtocol, seed: int) -> str:
 
 def equivalence_test(
     game_id: str,
-    factory: Callable[..., GameProtocol],
+    factory: Callable[..., RulesGame],
     *,
     reference_backend: str = "rust",
+    fields: Sequence[str] = RULES_FIELDS,
     max_examples: int | None = None,
     **fixed: Any,
 ) -> Callable[[], None]:
@@ -343,6 +431,9 @@ def equivalence_test(
         game_id: The registered game.
         factory: Creates your implementation from ``make`` keyword arguments.
         reference_backend: Our backend to compare against (``"rust"`` or ``"reference"``).
+        fields: What must agree after every step (default :data:`RULES_FIELDS`; use
+            :data:`ALL_FIELDS` if your implementation also reproduces our observation and state
+            formats).
         max_examples: Hypothesis examples (default: the active profile's).
         **fixed: Keyword arguments held fixed, e.g. ``players=4``.
     """
@@ -359,9 +450,10 @@ def equivalence_test(
     @given(config=configs, choices=choice_sequences())
     def test(config: dict[str, Any], choices: list[int]) -> None:
         ours = cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
-        assert_equivalent(ours, factory(**config), choices)
+        assert_equivalent(ours, factory(**config), choices, fields=fields)
 
-    if max_examples is not None:
-        test = settings(max_examples=max_examples)(test)
+    examples = max_examples if max_examples is not None else DEFAULT_MAX_EXAMPLES
+    if examples is not None:
+        test = settings(max_examples=examples)(test)
     test.__name__ = f"test_{game_id}_equivalence"
     return test

@@ -1,0 +1,44 @@
+"""The cardtable pytest plugin (registered automatically when cardtable is installed).
+
+It adds:
+
+- the fixture ``cardtable_backend``, which runs a test once per backend of ours (``"rust"`` and
+  ``"reference"``), for suites that compare an implementation of their own with both;
+- the option ``--cardtable-examples N``, the number of Hypothesis examples of every test made with
+  :func:`cardtable.testing.equivalence_test` that does not set its own (for a quick run or a deep
+  one without editing the tests).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable import testing
+
+__all__ = ["cardtable_backend", "pytest_addoption", "pytest_configure"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Adds ``--cardtable-examples``."""
+    group = parser.getgroup("cardtable")
+    group.addoption(
+        "--cardtable-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Hypothesis examples per cardtable equivalence test (default: the active profile's)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Applies ``--cardtable-examples``."""
+    examples = config.getoption("--cardtable-examples", default=None)
+    if examples is not None:
+        testing.DEFAULT_MAX_EXAMPLES = int(examples)
+
+
+@pytest.fixture(params=["rust", "reference"])
+def cardtable_backend(request: pytest.FixtureRequest) -> str:
+    """Each test using it runs once with our Rust engine and once with our reference."""
+    backend: str = request.param
+    return backend
