@@ -80,3 +80,36 @@ def test_play_a_seat_against_bots() -> None:
     assert "your turn (seat 1)" in result.output
     assert "hand" in result.output
     assert "game over" in result.output and "winners" in result.output
+
+
+def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "simulate",
+            "turn_the_tide",
+            "-p",
+            "4",
+            "-n",
+            "1000000000",
+            "--summary-only",
+            "--no-progress",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0, out
+    assert "(interrupted)" in out and "interrupted:" in out
+    assert "Traceback" not in out
