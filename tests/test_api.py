@@ -138,3 +138,22 @@ def test_history_replays_to_the_same_state(
         replay.apply(a)
     assert replay.to_dict()["state"] == state.to_dict()["state"]
     assert replay.scores == state.scores
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_observations_have_exactly_the_typed_keys(
+    game_id: str, config: dict[str, Any], backend: str
+) -> None:
+    from cardtable.observations import OBSERVATION_TYPES
+
+    keys = set(OBSERVATION_TYPES[game_id].__annotations__)
+    game = make(game_id, config, backend)
+    state = game.new_state(seed=8)
+    rng = SplitMix64(8)
+    for _ in range(60):
+        for p in range(game.players):
+            assert set(state.observation(p)) == keys
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
