@@ -72,6 +72,25 @@ pub trait Game: Clone + Send + Sync + 'static {
         rng.pick_weighted(buf).unwrap_or(0)
     }
 
+    /// The action the `random` bot takes at a decision node: `legal[rng.below(legal.len())]` over
+    /// the list [`Game::legal_actions`] writes, or `None` (drawing nothing) when that list is empty.
+    /// The default does just that, using `buf`. Games may override it with a faster computation
+    /// that returns the same action and draws from `rng` exactly as the default does; the batch
+    /// runner relies on that and does not check the result again.
+    fn random_action(
+        &self,
+        state: &Self::State,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        self.legal_actions(state, buf);
+        if buf.is_empty() {
+            return None;
+        }
+        let i = rng.below(buf.len() as u64) as usize;
+        buf.get(i).copied()
+    }
+
     /// A readable label of an action (or chance outcome) in this state, e.g. `"play 37"`.
     fn action_label(&self, state: &Self::State, action: u32) -> String;
 
@@ -80,6 +99,14 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The seats that won; only called on terminal states.
     fn winners(&self, state: &Self::State) -> Vec<usize>;
+
+    /// [`Game::winners`] as a bitset (bit `s` set when seat `s` won), for the batch runner. The
+    /// default converts `winners`; games may override it to avoid the allocation.
+    fn winner_mask(&self, state: &Self::State) -> u64 {
+        self.winners(state)
+            .iter()
+            .fold(0, |m, &s| m | 1u64.checked_shl(s as u32).unwrap_or(0))
+    }
 
     /// Exactly what `player` may know, as a JSON object (keys fixed by the rules doc).
     fn observation(&self, state: &Self::State, player: usize) -> Value;

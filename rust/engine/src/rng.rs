@@ -69,9 +69,32 @@ impl SplitMix64 {
 /// Derives the seed of sub-stream `index` of `seed` (used for per-game and per-bot seeds in batch
 /// simulation): the first output of a SplitMix64 seeded with the first output of `seed` mixed with
 /// `index`, so results never depend on how games are split across threads or machines.
+#[inline]
 pub fn derive_seed(seed: u64, index: u64) -> u64 {
-    let base = SplitMix64::new(seed).next();
-    SplitMix64::new(base ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)).next()
+    SeedDeriver::new(seed).derive(index)
+}
+
+/// [`derive_seed`] for many indices of one seed: the part that depends on the seed only is
+/// computed once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedDeriver {
+    base: u64,
+}
+
+impl SeedDeriver {
+    /// Prepares the sub-streams of `seed`.
+    #[inline]
+    pub fn new(seed: u64) -> Self {
+        Self {
+            base: SplitMix64::new(seed).next(),
+        }
+    }
+
+    /// Exactly `derive_seed(seed, index)`.
+    #[inline]
+    pub fn derive(&self, index: u64) -> u64 {
+        SplitMix64::new(self.base ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)).next()
+    }
 }
 
 #[cfg(test)]
@@ -84,6 +107,18 @@ mod tests {
         for n in 1..200u64 {
             assert!(r.below(n) < n);
         }
+    }
+
+    #[test]
+    fn deriver_matches_derive_seed() {
+        for seed in [0, 1, 42, u64::MAX] {
+            let d = SeedDeriver::new(seed);
+            for index in [0, 1, 2, 1000, u64::MAX] {
+                assert_eq!(d.derive(index), derive_seed(seed, index));
+            }
+        }
+        assert_eq!(derive_seed(0, 0), 0xa706dd2f4d197e6f);
+        assert_eq!(derive_seed(42, 7), 0xd4471d7a7c7c61c);
     }
 
     #[test]

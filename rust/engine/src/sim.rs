@@ -9,7 +9,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-use crate::rng::{derive_seed, SplitMix64};
+use crate::rng::{SeedDeriver, SplitMix64};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -119,11 +119,136 @@ pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
     }
 }
 
+/// A seat as the batch runner drives it: any boxed [`Bot`], or the `random` bot played inline
+/// through [`Game::random_action`] (no virtual call, no list of legal actions).
+pub trait SimSeat<G: Game> {
+    /// Called at the start of every game with the seat and its own random stream.
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64);
+
+    /// Whether [`SimSeat::observe`] does anything.
+    fn observes(&self) -> bool;
+
+    /// Lets a bot with memory see the state after a step.
+    fn observe(&mut self, game: &G, state: &G::State);
+
+    /// The seat's action at a decision node where it is to move (`legal` is scratch space); an
+    /// error if the bot chose an action that is not legal.
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> Result<u32>;
+}
+
+fn illegal<G: Game>(seat: usize, action: Option<u32>) -> EngineError {
+    EngineError::InvalidState(match action {
+        Some(a) => format!(
+            "{}: the bot in seat {seat} chose the illegal action {a}",
+            G::ID
+        ),
+        None => format!("{}: seat {seat} is to move but has no legal action", G::ID),
+    })
+}
+
+impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        (**self).reset(game, seat, rng);
+    }
+
+    fn observes(&self) -> bool {
+        (**self).observes()
+    }
+
+    fn observe(&mut self, game: &G, state: &G::State) {
+        (**self).observe(game, state);
+    }
+
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> Result<u32> {
+        game.legal_actions(state, legal);
+        if legal.is_empty() {
+            return Err(illegal::<G>(seat, None));
+        }
+        let action = self.act(game, state, legal);
+        if legal.binary_search(&action).is_err() {
+            return Err(illegal::<G>(seat, Some(action)));
+        }
+        Ok(action)
+    }
+}
+
+/// A seat of the batch runner: the `random` bot inline, or any other bot.
+pub enum SeatBot<G: Game> {
+    /// The `random` bot: its own stream, drawn from by [`Game::random_action`].
+    Random(SplitMix64),
+    /// Any other built-in bot.
+    Other(Box<dyn Bot<G>>),
+}
+
+impl<G: Game> SeatBot<G> {
+    /// Creates the bot named by `spec` (see [`make_bot`]), keeping `random` inline.
+    pub fn new(game: &G, spec: &str) -> Result<Self> {
+        if spec == "random" {
+            Ok(Self::Random(SplitMix64::default()))
+        } else {
+            make_bot(game, spec).map(Self::Other)
+        }
+    }
+}
+
+impl<G: Game> SimSeat<G> for SeatBot<G> {
+    #[inline]
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        match self {
+            Self::Random(r) => *r = rng,
+            Self::Other(b) => b.reset(game, seat, rng),
+        }
+    }
+
+    #[inline]
+    fn observes(&self) -> bool {
+        match self {
+            Self::Random(_) => false,
+            Self::Other(b) => b.observes(),
+        }
+    }
+
+    #[inline]
+    fn observe(&mut self, game: &G, state: &G::State) {
+        if let Self::Other(b) = self {
+            b.observe(game, state);
+        }
+    }
+
+    #[inline]
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> Result<u32> {
+        match self {
+            Self::Random(rng) => game
+                .random_action(state, rng, legal)
+                .ok_or_else(|| illegal::<G>(seat, None)),
+            Self::Other(b) => SimSeat::decide(b, game, state, seat, legal),
+        }
+    }
+}
+
 /// Plays one whole seeded game with `bots` (one per seat); returns (decisions, chance steps) and
 /// leaves the final state in `state`.
-pub fn play_game<G: Game>(
+pub fn play_game<G: Game, B: SimSeat<G>>(
     game: &G,
-    bots: &mut [Box<dyn Bot<G>>],
+    bots: &mut [B],
     game_seed: u64,
     state: &mut G::State,
     legal: &mut Vec<u32>,
@@ -131,15 +256,16 @@ pub fn play_game<G: Game>(
 ) -> Result<(u32, u32)> {
     *state = game.initial_state();
     let mut rng = SplitMix64::new(game_seed);
+    let seeds = SeedDeriver::new(game_seed);
+    // Seats whose bots observe every step, as a bitset (tables have far fewer than 64 seats).
+    let mut observing = 0u64;
     for (seat, bot) in bots.iter_mut().enumerate() {
-        bot.reset(
-            game,
-            seat,
-            SplitMix64::new(derive_seed(game_seed, seat as u64 + 1)),
-        );
+        bot.reset(game, seat, SplitMix64::new(seeds.derive(seat as u64 + 1)));
+        if bot.observes() {
+            observing |= 1u64.checked_shl(seat as u32).unwrap_or(0);
+        }
     }
     let (mut decisions, mut chance_steps) = (0u32, 0u32);
-    let observing: Vec<usize> = (0..bots.len()).filter(|&s| bots[s].observes()).collect();
     loop {
         let player = game.current_player(state);
         if player == TERMINAL {
@@ -150,20 +276,24 @@ pub fn play_game<G: Game>(
             game.apply(state, outcome);
             chance_steps += 1;
         } else {
-            game.legal_actions(state, legal);
             let seat = player as usize;
-            let action = bots[seat].act(game, state, legal);
-            if legal.binary_search(&action).is_err() {
+            let Some(bot) = bots.get_mut(seat) else {
                 return Err(EngineError::InvalidState(format!(
-                    "{}: the bot in seat {seat} chose the illegal action {action}",
+                    "{}: seat {seat} is to move but has no bot",
                     G::ID
                 )));
-            }
+            };
+            let action = bot.decide(game, state, seat, legal)?;
             game.apply(state, action);
             decisions += 1;
         }
-        for &seat in &observing {
-            bots[seat].observe(game, state);
+        let mut watchers = observing;
+        while watchers != 0 {
+            let seat = watchers.trailing_zeros() as usize;
+            watchers &= watchers - 1;
+            if let Some(bot) = bots.get_mut(seat) {
+                bot.observe(game, state);
+            }
         }
     }
 }
@@ -203,13 +333,14 @@ fn run_chunk<G: Game>(
     let mut bots = config
         .bots
         .iter()
-        .map(|b| make_bot(game, b))
+        .map(|b| SeatBot::new(game, b))
         .collect::<Result<Vec<_>>>()?;
     let mut state = game.initial_state();
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut scores = vec![0i64; n];
+    let seeds = SeedDeriver::new(config.seed);
     for (i, g) in (first..first + count).enumerate() {
-        let game_seed = derive_seed(config.seed, g);
+        let game_seed = seeds.derive(g);
         let (decisions, chance_steps) = play_game(
             game,
             &mut bots,
@@ -219,11 +350,11 @@ fn run_chunk<G: Game>(
             &mut chance,
         )?;
         game.scores(&state, &mut scores);
-        let winners = game.winners(&state);
-        let share = SHARE_DENOMINATOR / winners.len().max(1) as u128;
+        let winners = game.winner_mask(&state);
+        let share = SHARE_DENOMINATOR / u128::from(winners.count_ones().max(1));
         for (seat, stats) in out.seats.iter_mut().enumerate() {
             let s = scores[seat];
-            let won = winners.contains(&seat);
+            let won = seat < 64 && winners >> seat & 1 != 0;
             stats.wins += u64::from(won);
             stats.win_shares += if won { share } else { 0 };
             stats.score_sum += i128::from(s);
@@ -363,4 +494,52 @@ pub fn simulate<G: Game>(
     result.lengths = lengths;
     progress(result.games_played);
     Ok(result)
+}
+
+/// Checks for the tests of every game that its fast paths agree with the definitions.
+#[cfg(test)]
+pub(crate) mod fast_paths {
+    use crate::game::{Game, CHANCE, TERMINAL};
+    use crate::rng::{derive_seed, SplitMix64};
+
+    /// Plays `games` random games of `game` and asserts at every node that
+    /// [`Game::sample_chance`] and [`Game::random_action`] return what the definitions give
+    /// (a weighted pick over `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and
+    /// leave the generator in the same state, for several generator states per node.
+    pub(crate) fn assert_match<G: Game>(game: &G, games: u64, seed: u64) {
+        let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
+        let mut buf2 = Vec::new();
+        for g in 0..games {
+            let mut state = game.initial_state();
+            let mut rng = SplitMix64::new(derive_seed(seed, g));
+            loop {
+                let player = game.current_player(&state);
+                if player == TERMINAL {
+                    break;
+                }
+                for k in 0..4u64 {
+                    let probe = SplitMix64::new(rng.state() ^ k.wrapping_mul(0x9E37_79B9));
+                    let (mut fast, mut slow) = (probe, probe);
+                    if player == CHANCE {
+                        let a = game.sample_chance(&state, &mut fast, &mut buf);
+                        game.chance_outcomes(&state, &mut chance);
+                        assert_eq!(Some(a), slow.pick_weighted(&chance), "{}", G::ID);
+                    } else {
+                        let a = game.random_action(&state, &mut fast, &mut buf2);
+                        game.legal_actions(&state, &mut legal);
+                        let i = slow.below(legal.len() as u64) as usize;
+                        assert_eq!(a, Some(legal[i]), "{} at {legal:?}", G::ID);
+                    }
+                    assert_eq!(fast, slow, "{}: generator states differ", G::ID);
+                }
+                let action = if player == CHANCE {
+                    game.sample_chance(&state, &mut rng, &mut buf)
+                } else {
+                    game.legal_actions(&state, &mut legal);
+                    legal[rng.below(legal.len() as u64) as usize]
+                };
+                game.apply(&mut state, action);
+            }
+        }
+    }
 }

@@ -9,8 +9,11 @@
 //! A lane is a fixed array of one-byte tokens, front to end and bottom to top inside a place: the
 //! low six bits hold a card id (0 for the free place), bit 6 marks the first token of a place and
 //! bit 7 marks a place that counts as two cars (an unfilled tow truck). At most 62 cards and one
-//! free place can ever be in a lane, so 64 tokens always suffice. The whole state is `Copy` and
-//! `apply` / `legal_actions` never allocate.
+//! free place can ever be in a lane, so 64 tokens always suffice. Each lane also keeps a summary
+//! (its last place, its free place, its car count) that its own methods update, so the options of
+//! a card are found without scanning the lanes; the options of the card being resolved are kept
+//! in the state while a player chooses. The whole state is `Copy` and `apply` / `legal_actions`
+//! never allocate.
 //!
 //! Points the rules doc and the contract leave open (the simplest reading, as implemented):
 //! - During the deal `turn` is 0, `decision`, `revealed` and `resolving` are null and `queue` is [];
@@ -27,6 +30,7 @@
 //!   "cars(L) ≥ max_cars"). Likewise a tow truck always leaves its place and the free place (or
 //!   a place counting 2), so with `max_cars = 1` such a lane holds 2 cars.
 
+use crate::bits;
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionReader, OptionSpec};
@@ -86,25 +90,6 @@ fn ids_of(mut mask: u64) -> Vec<u32> {
     out
 }
 
-/// The id of rank `u` (0-based, increasing) among the set bits of `mask` (`u` < popcount).
-#[inline]
-fn select_bit(mut mask: u64, mut u: u32) -> u32 {
-    let mut base = 0u32;
-    while base < 48 {
-        let c = (mask & 0xFFFF).count_ones();
-        if u < c {
-            break;
-        }
-        u -= c;
-        mask >>= 16;
-        base += 16;
-    }
-    for _ in 0..u {
-        mask &= mask.wrapping_sub(1);
-    }
-    base + mask.trailing_zeros()
-}
-
 /// The card id held by a lane token.
 #[inline]
 fn tok_id(t: u8) -> u8 {
@@ -154,6 +139,9 @@ impl Kind {
 struct CardTable {
     kind: [Kind; ID_SLOTS],
     number: [u8; ID_SLOTS],
+    /// The value of a stack with this card on top: its number for a car or trailer, 0 (open)
+    /// for a special card or the free place (id 0).
+    top_value: [u8; ID_SLOTS],
 }
 
 /// Parses the JSON deck table: 62 objects `{"id", "kind", "number"}` in id order.
@@ -169,6 +157,7 @@ fn parse_cards(text: &str) -> std::result::Result<CardTable, String> {
     let mut t = CardTable {
         kind: [Kind::Car; ID_SLOTS],
         number: [0; ID_SLOTS],
+        top_value: [0; ID_SLOTS],
     };
     for (i, e) in list.iter().enumerate() {
         let id = i + 1;
@@ -193,6 +182,9 @@ fn parse_cards(text: &str) -> std::result::Result<CardTable, String> {
         };
         t.kind[id] = kind;
         t.number[id] = number;
+        if matches!(kind, Kind::Car | Kind::Trailer) {
+            t.top_value[id] = number;
+        }
     }
     Ok(t)
 }
@@ -206,17 +198,34 @@ fn card_table() -> Result<&'static CardTable> {
         .map_err(|e| EngineError::InvalidOption(format!("trafficars: {e}")))
 }
 
-/// One lane: places front to end as tokens (see the module doc).
+/// One lane: places front to end as tokens (see the module doc), with a summary of them
+/// (`last_start`, `free`, `free_first`, `cars`) that every method changing the tokens keeps up
+/// to date; the tokens are changed nowhere else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Lane {
     tok: [u8; LANE_CAP],
     len: u8,
+    /// Token index of the first token of the last place, or [`Lane::NONE`].
+    last_start: u8,
+    /// Token index of the (first) free place, or [`Lane::NONE`].
+    free: u8,
+    /// Whether that free place is the lane's first place.
+    free_first: bool,
+    /// cars(L): the sum of the place counts.
+    cars: u8,
 }
 
 impl Lane {
+    /// "No such token" in the summary.
+    const NONE: u8 = u8::MAX;
+
     const EMPTY: Lane = Lane {
         tok: [0; LANE_CAP],
         len: 0,
+        last_start: Lane::NONE,
+        free: Lane::NONE,
+        free_first: false,
+        cars: 0,
     };
 
     #[inline]
@@ -224,15 +233,46 @@ impl Lane {
         &self.tok[..usize::from(self.len).min(LANE_CAP)]
     }
 
-    fn clear(&mut self) {
-        self.len = 0;
+    /// Adds token `i` (the last one) to the summary.
+    #[inline]
+    fn note(&mut self, i: usize) {
+        let t = self.tok[i];
+        if t & START != 0 {
+            if tok_id(t) == 0 && self.free == Lane::NONE {
+                self.free = i as u8;
+                self.free_first = self.last_start == Lane::NONE;
+            }
+            self.last_start = i as u8;
+            self.cars += 1 + u8::from(t & DOUBLE != 0);
+        }
     }
 
+    /// Rebuilds the summary from the tokens.
+    fn summarize(&mut self) {
+        let len = usize::from(self.len).min(LANE_CAP);
+        self.len = 0;
+        self.clear();
+        for i in 0..len {
+            self.len += 1;
+            self.note(i);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.last_start = Lane::NONE;
+        self.free = Lane::NONE;
+        self.free_first = false;
+        self.cars = 0;
+    }
+
+    #[inline]
     fn push(&mut self, t: u8) {
         let l = usize::from(self.len);
         if l < LANE_CAP {
             self.tok[l] = t;
             self.len += 1;
+            self.note(l);
         }
     }
 
@@ -244,6 +284,7 @@ impl Lane {
         self.tok.copy_within(pos..l, pos + 1);
         self.tok[pos] = t;
         self.len += 1;
+        self.summarize();
     }
 
     fn remove(&mut self, pos: usize) {
@@ -253,17 +294,28 @@ impl Lane {
         }
         self.tok.copy_within(pos + 1..l, pos);
         self.len -= 1;
+        self.summarize();
+    }
+
+    /// Replaces token `pos` (if there is one) with `t`.
+    fn set(&mut self, pos: usize, t: u8) {
+        if pos < usize::from(self.len) {
+            self.tok[pos] = t;
+            self.summarize();
+        }
     }
 
     fn truncate(&mut self, pos: usize) {
         if pos < usize::from(self.len) {
             self.len = pos as u8;
+            self.summarize();
         }
     }
 
     /// Token index of the first token of the last place.
+    #[inline]
     fn last_start(&self) -> Option<usize> {
-        self.toks().iter().rposition(|&t| t & START != 0)
+        (self.last_start != Lane::NONE).then_some(usize::from(self.last_start))
     }
 
     /// Token index just past the place starting at `start`.
@@ -275,27 +327,16 @@ impl Lane {
             .map_or(t.len(), |p| start + 1 + p)
     }
 
-    /// The free place: (place index, token index).
-    fn free_place(&self) -> Option<(usize, usize)> {
-        let mut place = 0;
-        for (i, &t) in self.toks().iter().enumerate() {
-            if t & START != 0 {
-                if tok_id(t) == 0 {
-                    return Some((place, i));
-                }
-                place += 1;
-            }
-        }
-        None
+    /// Token index of the (first) free place.
+    #[inline]
+    fn free_place(&self) -> Option<usize> {
+        (self.free != Lane::NONE).then_some(usize::from(self.free))
     }
 
     /// cars(L): the sum of the place counts.
+    #[inline]
     fn cars(&self) -> u32 {
-        self.toks()
-            .iter()
-            .filter(|&&t| t & START != 0)
-            .map(|&t| 1 + u32::from(t & DOUBLE != 0))
-            .sum()
+        u32::from(self.cars)
     }
 
     /// Number of card ids in the lane.
@@ -309,6 +350,35 @@ impl Lane {
             .iter()
             .fold(0, |m, &t| m | bit(u32::from(tok_id(t))))
     }
+}
+
+/// What choosing a target needs to know of a lane (see [`Trafficars::view`]).
+#[derive(Clone, Copy, Debug)]
+struct LaneView {
+    /// Whether the lane has a place at all.
+    has_place: bool,
+    /// The card id at the bottom of the last place (0 for the free place or no place).
+    last_bottom: u8,
+    /// The stack value of the last place (0 = open, or no place).
+    last_value: u8,
+    /// Whether the lane has a free place.
+    has_free: bool,
+    /// The stack value of the place before the free place (0 if it is first, or no free place).
+    free_after: u8,
+    /// cars(L).
+    cars: u32,
+}
+
+impl LaneView {
+    /// The view of a lane without places.
+    const EMPTY: LaneView = LaneView {
+        has_place: false,
+        last_bottom: 0,
+        last_value: 0,
+        has_free: false,
+        free_after: 0,
+        cars: 0,
+    };
 }
 
 /// The table: lanes, penalties and this turn's reveal and resolution queue.
@@ -389,7 +459,7 @@ impl Decision {
 }
 
 /// The options of the card being resolved, in increasing action order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Choice {
     kind: Decision,
     acts: [u8; MAX_OPTIONS],
@@ -397,6 +467,13 @@ struct Choice {
 }
 
 impl Choice {
+    /// No pending choice (outside phase `Resolve`).
+    const NONE: Choice = Choice {
+        kind: Decision::Commit,
+        acts: [0; MAX_OPTIONS],
+        n: 0,
+    };
+
     fn new(kind: Decision) -> Self {
         Self {
             kind,
@@ -475,6 +552,9 @@ pub struct TrafficarsState {
     /// Pending commitment per seat, 0 = none.
     commitments: [u8; MAX_SEATS],
     board: Board,
+    /// In phase `Resolve`: the options of the card being resolved (what `card_choice` gives
+    /// for it, kept from the moment resolution stopped there); [`Choice::NONE`] otherwise.
+    choice: Choice,
 }
 
 impl Trafficars {
@@ -492,17 +572,44 @@ impl Trafficars {
         self.cards.number.get(usize::from(id)).copied().unwrap_or(0)
     }
 
+    /// The value of a stack whose top token is `top`: the top card's number, or 0 = open.
+    #[inline]
+    fn top_value(&self, top: u8) -> u8 {
+        self.cards
+            .top_value
+            .get(usize::from(tok_id(top)))
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Value of the stack starting at token `start`: its top card's number, or 0 = open.
     fn stack_value(&self, lane: &Lane, start: usize) -> u8 {
         let end = lane.place_end(start);
-        let top = lane
-            .toks()
-            .get(end.wrapping_sub(1))
-            .map_or(0, |&t| tok_id(t));
-        match self.kind(top) {
-            Kind::Car | Kind::Trailer => self.number(top),
-            _ => 0,
+        self.top_value(lane.toks().get(end.wrapping_sub(1)).copied().unwrap_or(0))
+    }
+
+    /// What choosing a target needs to know of `lane` (from its summary).
+    #[inline]
+    fn view(&self, lane: &Lane) -> LaneView {
+        let t = lane.toks();
+        let token = |i: usize| t.get(i).copied().unwrap_or(0);
+        let mut v = LaneView::EMPTY;
+        if let Some(s) = lane.last_start() {
+            v.has_place = true;
+            v.last_bottom = tok_id(token(s));
+            v.last_value = self.top_value(token(t.len().wrapping_sub(1)));
         }
+        if let Some(i) = lane.free_place() {
+            v.has_free = true;
+            // The value of the place before the free place: its top token is the one just before.
+            v.free_after = if lane.free_first {
+                0
+            } else {
+                self.top_value(token(i.wrapping_sub(1)))
+            };
+        }
+        v.cars = lane.cars();
+        v
     }
 
     /// Whether lane `k` is "full" for a car: `max_cars` is set and cars(L) ≥ max_cars.
@@ -533,13 +640,19 @@ impl Trafficars {
     /// The resolution options of `card` on board `b`.
     fn card_choice(&self, b: &Board, card: u8) -> Choice {
         let lanes = &b.lanes[..self.lanes];
+        let revealed =
+            |id: u8, kind: Kind| self.kind(id) == kind && b.revealed_mask & bit(u32::from(id)) != 0;
+        let full = |v: &LaneView| self.max_cars.is_some_and(|m| v.cars >= m);
         match self.kind(card) {
             Kind::Ambulance => self.every_lane(Decision::Ambulance),
             Kind::TowTruck => self.every_lane(Decision::TowTruck),
             Kind::Police => {
                 let mut c = Choice::new(Decision::Police);
                 for (k, lane) in lanes.iter().enumerate() {
-                    if self.police_stacks(b, lane) || !self.full(lane) {
+                    let v = self.view(lane);
+                    // A police car stacks on a police car revealed this turn at the lane end.
+                    let stacks = v.has_place && revealed(v.last_bottom, Kind::Police);
+                    if stacks || !full(&v) {
                         c.push(LANE_ACTION + k as u32);
                     }
                 }
@@ -550,37 +663,28 @@ impl Trafficars {
             }
             Kind::Car | Kind::Trailer => {
                 let x = self.number(card);
-                let mut targets = [(0u32, 0u8); MAX_OPTIONS];
-                let mut nt = 0;
-                for (k, lane) in lanes.iter().enumerate() {
-                    if let Some(s) = lane.last_start() {
-                        targets[nt] = (LANE_ACTION + k as u32, self.stack_value(lane, s));
-                        nt += 1;
+                let mut views = [LaneView::EMPTY; MAX_LANES];
+                // Rules 1–2: the closest numbered value below X (0 = none) ...
+                let mut best = 0;
+                for (v, lane) in views.iter_mut().zip(lanes) {
+                    *v = self.view(lane);
+                    for (has, value) in [(v.has_place, v.last_value), (v.has_free, v.free_after)] {
+                        if has && value != 0 && value < x {
+                            best = best.max(value);
+                        }
                     }
                 }
-                for (k, lane) in lanes.iter().enumerate() {
-                    if let Some((place, i)) = lane.free_place() {
-                        let v = if place == 0 {
-                            0
-                        } else {
-                            let prev = lane.toks()[..i].iter().rposition(|&t| t & START != 0);
-                            prev.map_or(0, |p| self.stack_value(lane, p))
-                        };
-                        targets[nt] = (FREE_ACTION + k as u32, v);
-                        nt += 1;
-                    }
-                }
-                let targets = &targets[..nt];
-                // Rules 1–2: the closest numbered value below X, plus every open target.
-                let best = targets
-                    .iter()
-                    .map(|&(_, v)| v)
-                    .filter(|&v| v != 0 && v < x)
-                    .max();
+                // ... and every open target; lane ends (100 + k) first, then free places (110 + k).
+                let fits = |value: u8| value == 0 || value == best;
                 let mut c = Choice::new(Decision::Target);
-                for &(a, v) in targets {
-                    if v == 0 || Some(v) == best {
-                        c.push(a);
+                for (k, v) in views[..lanes.len()].iter().enumerate() {
+                    if v.has_place && fits(v.last_value) {
+                        c.push(LANE_ACTION + k as u32);
+                    }
+                }
+                for (k, v) in views[..lanes.len()].iter().enumerate() {
+                    if v.has_free && fits(v.free_after) {
+                        c.push(FREE_ACTION + k as u32);
                     }
                 }
                 if c.n == 0 {
@@ -707,8 +811,8 @@ impl Trafficars {
             }
             Decision::Target => {
                 if act >= FREE_ACTION {
-                    if let Some((_, i)) = lane.free_place() {
-                        lane.tok[i] = START | card;
+                    if let Some(i) = lane.free_place() {
+                        lane.set(i, START | card);
                     }
                 } else if self.kind(card) == Kind::Trailer {
                     lane.push(card);
@@ -773,30 +877,29 @@ impl Trafficars {
         }
     }
 
-    /// Resolves queued cards while each has a single option; returns true when the queue is empty.
-    fn resolve_forced(&self, b: &mut Board) -> bool {
+    /// Resolves queued cards while each has a single option; returns the options of the first
+    /// card with two or more, or `None` when the queue is empty.
+    fn resolve_forced(&self, b: &mut Board) -> Option<Choice> {
         while let Some((seat, card, c)) = self.head_choice(b) {
             if c.n >= 2 {
-                return false;
+                return Some(c);
             }
             if let Some(&a) = c.acts().first() {
                 self.carry_out(b, seat, card, c.kind, u32::from(a));
             }
             b.qhead += 1;
         }
-        true
+        None
     }
 
     /// Flow step 6 on the board: free places disappear, their tow trucks count 2; the reveal
     /// and the queue are cleared.
     fn end_turn_board(&self, b: &mut Board) {
         for lane in &mut b.lanes[..self.lanes] {
-            if let Some((_, i)) = lane.free_place() {
+            if let Some(i) = lane.free_place() {
                 lane.remove(i);
-                if let Some(t) = lane.tok.get_mut(i) {
-                    if i < usize::from(lane.len) {
-                        *t |= DOUBLE;
-                    }
+                if let Some(&t) = lane.toks().get(i) {
+                    lane.set(i, t | DOUBLE);
                 }
             }
         }
@@ -809,10 +912,12 @@ impl Trafficars {
 
     /// Runs resolution until a decision with two or more options, or the end of the turn.
     fn advance(&self, st: &mut TrafficarsState) {
-        if !self.resolve_forced(&mut st.board) {
+        if let Some(c) = self.resolve_forced(&mut st.board) {
+            st.choice = c;
             st.phase = Phase::Resolve;
             return;
         }
+        st.choice = Choice::NONE;
         self.end_turn_board(&mut st.board);
         st.turn += 1;
         st.phase = if st.turn >= self.hand_size {
@@ -820,6 +925,28 @@ impl Trafficars {
         } else {
             Phase::Commit
         };
+    }
+
+    /// The cards a deal or commit node offers, as a bitset: the undealt deck (only its cars while
+    /// the lane starters are dealt) or the committing seat's hand; 0 at other nodes.
+    #[inline]
+    fn card_actions(&self, st: &TrafficarsState) -> u64 {
+        match st.phase {
+            Phase::Deal if usize::from(st.dealt) < self.lanes => st.deck & self.cars,
+            Phase::Deal => st.deck,
+            Phase::Commit => st.hands.get(self.committer(st)).copied().unwrap_or(0),
+            Phase::Resolve | Phase::Over => 0,
+        }
+    }
+
+    /// Flow steps 4–5 once every seat has committed: the reveal and the resolution up to the
+    /// first real choice (or the end of the turn).
+    #[inline(never)]
+    fn reveal_and_resolve(&self, st: &mut TrafficarsState) {
+        let cards = st.commitments;
+        st.commitments = [0; MAX_SEATS];
+        self.reveal(&mut st.board, &cards);
+        self.advance(st);
     }
 
     /// The lowest seat without a commitment (`NO_SEAT` if all have one).
@@ -837,7 +964,7 @@ impl Trafficars {
     fn decision(&self, st: &TrafficarsState) -> Option<Decision> {
         match st.phase {
             Phase::Commit => Some(Decision::Commit),
-            Phase::Resolve => self.head_choice(&st.board).map(|(_, _, c)| c.kind),
+            Phase::Resolve => Some(st.choice.kind),
             Phase::Deal | Phase::Over => None,
         }
     }
@@ -1037,9 +1164,11 @@ impl Game for Trafficars {
             hands: [0; MAX_SEATS],
             commitments: [0; MAX_SEATS],
             board: Board::EMPTY,
+            choice: Choice::NONE,
         }
     }
 
+    #[inline]
     fn current_player(&self, st: &TrafficarsState) -> i32 {
         match st.phase {
             Phase::Deal => CHANCE,
@@ -1051,26 +1180,33 @@ impl Game for Trafficars {
 
     fn legal_actions(&self, st: &TrafficarsState, out: &mut Vec<u32>) {
         out.clear();
-        let mut mask = 0u64;
-        match st.phase {
-            Phase::Deal => {
-                mask = st.deck;
-                if usize::from(st.dealt) < self.lanes {
-                    mask &= self.cars;
-                }
-            }
-            Phase::Commit => mask = st.hands.get(self.committer(st)).copied().unwrap_or(0),
-            Phase::Resolve => {
-                if let Some((_, _, c)) = self.head_choice(&st.board) {
-                    out.extend(c.acts().iter().map(|&a| u32::from(a)));
-                }
-            }
-            Phase::Over => {}
+        if st.phase == Phase::Resolve {
+            out.extend(st.choice.acts().iter().map(|&a| u32::from(a)));
+            return;
         }
+        let mut mask = self.card_actions(st);
         while mask != 0 {
             out.push(mask.trailing_zeros());
             mask &= mask - 1;
         }
+    }
+
+    #[inline]
+    fn random_action(
+        &self,
+        st: &TrafficarsState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        if st.phase == Phase::Resolve {
+            let acts = st.choice.acts();
+            if acts.is_empty() {
+                return None;
+            }
+            let i = rng.below(acts.len() as u64) as usize;
+            return acts.get(i).map(|&a| u32::from(a));
+        }
+        bits::pick(self.card_actions(st), rng)
     }
 
     fn chance_outcomes(&self, st: &TrafficarsState, out: &mut Vec<(u32, u64)>) {
@@ -1078,16 +1214,14 @@ impl Game for Trafficars {
         if st.phase != Phase::Deal {
             return;
         }
-        let mut mask = st.deck;
-        if usize::from(st.dealt) < self.lanes {
-            mask &= self.cars;
-        }
+        let mut mask = self.card_actions(st);
         while mask != 0 {
             out.push((mask.trailing_zeros(), 1));
             mask &= mask - 1;
         }
     }
 
+    #[inline]
     fn sample_chance(
         &self,
         st: &TrafficarsState,
@@ -1097,17 +1231,10 @@ impl Game for Trafficars {
         if st.phase != Phase::Deal {
             return 0;
         }
-        let mut mask = st.deck;
-        if usize::from(st.dealt) < self.lanes {
-            mask &= self.cars;
-        }
-        let total = mask.count_ones();
-        if total == 0 {
-            return 0;
-        }
-        select_bit(mask, rng.below(u64::from(total)) as u32)
+        bits::pick(self.card_actions(st), rng).unwrap_or(0)
     }
 
+    #[inline]
     fn apply(&self, st: &mut TrafficarsState, action: u32) {
         match st.phase {
             Phase::Deal => {
@@ -1146,19 +1273,18 @@ impl Game for Trafficars {
                 *h &= !b;
                 st.commitments[seat] = action as u8;
                 if seat + 1 == self.players {
-                    let cards = st.commitments;
-                    st.commitments = [0; MAX_SEATS];
-                    self.reveal(&mut st.board, &cards);
-                    self.advance(st);
+                    self.reveal_and_resolve(st);
                 }
             }
             Phase::Resolve => {
-                let Some((seat, card, c)) = self.head_choice(&st.board) else {
+                let Some(seat) = st.board.head() else {
                     return;
                 };
+                let c = st.choice;
                 if !c.contains(action) {
                     return;
                 }
+                let card = st.board.revealed.get(seat).copied().unwrap_or(0);
                 self.carry_out(&mut st.board, seat, card, c.kind, action);
                 st.board.qhead += 1;
                 self.advance(st);
@@ -1219,6 +1345,14 @@ impl Game for Trafficars {
         let pens = &st.board.penalties[..self.players];
         let best = pens.iter().copied().min().unwrap_or(0);
         (0..self.players).filter(|&s| pens[s] == best).collect()
+    }
+
+    fn winner_mask(&self, st: &TrafficarsState) -> u64 {
+        let pens = &st.board.penalties[..self.players];
+        let best = pens.iter().copied().min().unwrap_or(0);
+        (0..self.players)
+            .filter(|&s| pens[s] == best)
+            .fold(0, |m, s| m | 1 << s)
     }
 
     fn observation(&self, st: &TrafficarsState, player: usize) -> Value {
@@ -1372,7 +1506,7 @@ impl GreedyBot {
                 if s == me || left == 0 {
                     continue;
                 }
-                let pick = select_bit(left, self.rng.below(u64::from(left.count_ones())) as u32);
+                let pick = bits::select(left, self.rng.below(u64::from(left.count_ones())) as u32);
                 *slot = pick as u8;
                 left &= !bit(pick);
             }
@@ -1548,7 +1682,8 @@ mod tests {
         let starts: Vec<usize> = (0..usize::from(l.len))
             .filter(|&i| l.tok[i] & START != 0)
             .collect();
-        l.tok[starts[place]] |= DOUBLE;
+        let i = starts[place];
+        l.set(i, l.tok[i] | DOUBLE);
     }
 
     /// Applies `a`, checking that seat `seat` (or chance, -1) is to move and that `a` is legal.
@@ -2571,6 +2706,9 @@ mod tests {
         for (k, lane) in x.board.lanes[..g.lanes].iter().enumerate() {
             add(lane.cards_mask());
             assert_eq!(lane.cards_mask().count_ones(), lane.card_count());
+            let mut fresh = *lane;
+            fresh.summarize();
+            assert_eq!(&fresh, lane, "the lane summary is stale");
             if x.phase != Phase::Deal || usize::from(x.dealt) > k {
                 assert!(lane.len > 0);
             }
@@ -2579,7 +2717,7 @@ mod tests {
             assert!(frees <= 1);
             if frees == 1 {
                 assert_eq!(x.phase, Phase::Resolve);
-                let (_, i) = lane.free_place().unwrap();
+                let i = lane.free_place().unwrap();
                 let next = lane.toks()[i + 1];
                 assert!(next & START != 0 && g.kind(tok_id(next)) == Kind::TowTruck);
             }
@@ -2749,6 +2887,39 @@ mod tests {
         let mut r = SplitMix64::new(1);
         assert_eq!(g.sample_chance(&x, &mut r, &mut buf), 0);
         assert_eq!(r, SplitMix64::new(1));
+    }
+
+    #[test]
+    fn fast_paths_equal_definitions() {
+        for gi in 0..60u64 {
+            let (n, opts) = random_options(gi);
+            crate::sim::fast_paths::assert_match(&*game(n, opts), 20, gi);
+        }
+    }
+
+    #[test]
+    fn kept_choice_equals_a_fresh_one() {
+        let mut legal_v = Vec::new();
+        let mut resolve_nodes = 0;
+        for gi in 0..300u64 {
+            let (n, opts) = random_options(gi);
+            let g = game(n, opts);
+            let mut x = g.initial_state();
+            let mut walk = SplitMix64::new(derive_seed(11, gi));
+            while g.current_player(&x) != TERMINAL {
+                if x.phase == Phase::Resolve {
+                    resolve_nodes += 1;
+                    let (_, _, fresh) = g.head_choice(&x.board).unwrap();
+                    assert_eq!(x.choice, fresh);
+                } else {
+                    assert_eq!(x.choice, Choice::NONE);
+                }
+                g.legal_actions(&x, &mut legal_v);
+                let a = legal_v[walk.below(legal_v.len() as u64) as usize];
+                g.apply(&mut x, a);
+            }
+        }
+        assert!(resolve_nodes > 1000);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! state): `docs/games/turn_the_tide.md`.
 //!
 //! Data layout: hands are `u64` bitsets of card numbers (bit `c` = weather card `c`), the tide deck
-//! is an array of counts per value, everything else lives in fixed arrays sized for five seats, so
-//! the state is `Copy` and `apply` / `legal_actions` never allocate.
+//! is a bitset of the copies left (see [`TideDeck`]), everything else lives in fixed arrays sized
+//! for five seats, so the state is `Copy` and `apply` / `legal_actions` never allocate. Chance
+//! nodes and the random bot pick the element of a given rank of such a bitset in constant time.
 //!
 //! Decisions taken where the rules doc and the contract leave room (the simplest reading):
 //! - A committed card stays in its seat's `hand` until the reveal: `hand` is the round's 12-card
@@ -26,6 +27,7 @@
 //!   `revealed_tide` is [], commitments are cleared, `chooser` is null, the tide deck, hands,
 //!   lifebuoys, tides, eliminations and `played` are those of the last round.
 
+use crate::bits;
 use crate::error::Result;
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionReader, OptionSpec};
@@ -38,16 +40,23 @@ const MAX_SEATS: usize = 5;
 const HAND_SIZE: usize = 12;
 /// Distinct tide values (1..=12).
 const TIDE_VALUES: usize = 12;
-/// Copies of each tide value.
-const TIDE_COPIES: u8 = 2;
 /// Bits 1..=60: every weather card.
 const ALL_CARDS: u64 = ((1u64 << 61) - 1) ^ 1;
+/// Weather cards 13..=48: one half-lifebuoy each.
+const ONE_HALF: u64 = ((1u64 << 49) - 1) & !((1u64 << 13) - 1);
+/// Weather cards 25..=36: a second half-lifebuoy each.
+const TWO_HALVES: u64 = ((1u64 << 37) - 1) & !((1u64 << 25) - 1);
 /// "No seat" marker.
 const NO_SEAT: u8 = u8::MAX;
 
 /// Half-lifebuoys printed on weather card `card` (1..=60).
 pub fn halves(card: u32) -> u32 {
     u32::from((13..=48).contains(&card)) + u32::from((25..=36).contains(&card))
+}
+
+/// Half-lifebuoys printed on the cards of a hand bitset (the sum of [`halves`]).
+fn halves_of(hand: u64) -> u32 {
+    bits::count(hand & ONE_HALF) + bits::count(hand & TWO_HALVES)
 }
 
 /// The bit of card `card` in a hand bitset (0 for anything out of range).
@@ -70,24 +79,59 @@ fn cards_of(mut mask: u64) -> Vec<u32> {
     out
 }
 
-/// The card of rank `u` (0-based, increasing) among the set bits of `mask`; `u` must be below the
-/// number of set bits.
-#[inline]
-fn select_bit(mut mask: u64, mut u: u32) -> u32 {
-    let mut base = 0u32;
-    while base < 48 {
-        let c = (mask & 0xFFFF).count_ones();
-        if u < c {
-            break;
+/// The tide deck: the copies (two at the start) of each value 1..=12 still in it.
+///
+/// Value `v` owns bits `2(v − 1)` and `2(v − 1) + 1`; its copies left are the low bits of that
+/// pair (`0b11`, `0b01` or `0b00`). So the set bits, lowest first, list the copies in increasing
+/// value order, which is the running-weight order of the tide chance node: the outcome for
+/// `u = below(total)` is the value owning the set bit of rank `u`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct TideDeck {
+    copies: u32,
+}
+
+impl TideDeck {
+    /// Two copies of every value.
+    const FULL: Self = Self {
+        copies: (1 << (2 * TIDE_VALUES)) - 1,
+    };
+
+    /// Copies left of value `v` (0 for anything out of 1..=12).
+    fn count(self, v: usize) -> u8 {
+        if (1..=TIDE_VALUES).contains(&v) {
+            let pair = self.copies >> (2 * (v - 1));
+            ((pair & 1) + (pair >> 1 & 1)) as u8
+        } else {
+            0
         }
-        u -= c;
-        mask >>= 16;
-        base += 16;
     }
-    for _ in 0..u {
-        mask &= mask.wrapping_sub(1);
+
+    /// Copies left per value 1..=12.
+    fn counts(self) -> [u8; TIDE_VALUES] {
+        std::array::from_fn(|i| self.count(i + 1))
     }
-    base + mask.trailing_zeros()
+
+    /// Copies left in all.
+    #[cfg(test)]
+    fn total(self) -> u32 {
+        bits::count(u64::from(self.copies))
+    }
+
+    /// The tide chance node: the value of the copy of rank `rng.below(total)` in increasing
+    /// value order (`None`, drawing nothing, for an empty deck).
+    fn draw(self, rng: &mut SplitMix64) -> Option<u32> {
+        bits::pick(u64::from(self.copies), rng).map(|b| b / 2 + 1)
+    }
+
+    /// Takes one copy of value `v` out; false (and nothing changes) if there is none.
+    fn take(&mut self, v: usize) -> bool {
+        let k = self.count(v);
+        if k == 0 {
+            return false;
+        }
+        self.copies &= !(1 << (2 * (v - 1) + usize::from(k) - 1));
+        true
+    }
 }
 
 /// Where the game stands, i.e. what kind of node comes next.
@@ -136,6 +180,8 @@ pub struct TurnTheTideState {
     dealt_count: u8,
     /// Bitset of the cards dealt so far.
     dealt_mask: u64,
+    /// Bitset of the cards dealt per seat (the sets of `dealt`).
+    dealt_hands: [u64; MAX_SEATS],
     round: u8,
     hand_index: u8,
     /// Cards of the round's hand not yet revealed, per seat.
@@ -143,14 +189,15 @@ pub struct TurnTheTideState {
     lifebuoys: [u8; MAX_SEATS],
     /// Showing tide value per seat, 0 = none.
     tide: [u8; MAX_SEATS],
-    eliminated: [bool; MAX_SEATS],
+    /// Seats still in the round (not eliminated): bit `s` = seat `s`.
+    in_round: u8,
     played: [[u8; HAND_SIZE]; MAX_SEATS],
     played_len: [u8; MAX_SEATS],
     /// Tide values drawn in this hand: A then B.
     revealed: [u8; 2],
     revealed_len: u8,
     /// Copies of tide values 1..=12 left in the deck.
-    tide_deck: [u8; TIDE_VALUES],
+    tide_deck: TideDeck,
     /// Pending commitment per seat, 0 = none.
     commitments: [u8; MAX_SEATS],
     /// The seat to commit next (phase `Play`).
@@ -160,27 +207,54 @@ pub struct TurnTheTideState {
     scores: [i32; MAX_SEATS],
 }
 
+/// The seats of a seat bitset, lowest first.
+fn seats(mut mask: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let s = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(s)
+    })
+}
+
+/// Whether seat `s` is missing from the seat bitset `mask`.
+fn out_of(mask: u8, s: usize) -> bool {
+    s >= 8 || mask >> s & 1 == 0
+}
+
+impl TurnTheTideState {
+    /// Whether seat `s` is eliminated from the round.
+    fn eliminated(&self, s: usize) -> bool {
+        out_of(self.in_round, s)
+    }
+}
+
 /// The public table the lifebuoy rules act on: showing tides, lifebuoys and eliminations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Table {
-    n: usize,
     tide: [u8; MAX_SEATS],
     lifebuoys: [u8; MAX_SEATS],
-    eliminated: [bool; MAX_SEATS],
+    /// Seats still in the round: bit `s` = seat `s`.
+    in_round: u8,
 }
 
 impl Table {
-    fn of(n: usize, st: &TurnTheTideState) -> Self {
+    fn of(st: &TurnTheTideState) -> Self {
         Self {
-            n,
             tide: st.tide,
             lifebuoys: st.lifebuoys,
-            eliminated: st.eliminated,
+            in_round: st.in_round,
         }
     }
 
-    fn remaining(&self) -> usize {
-        self.eliminated[..self.n].iter().filter(|e| !**e).count()
+    fn eliminated(&self, s: usize) -> bool {
+        out_of(self.in_round, s)
+    }
+
+    fn remaining(&self) -> u32 {
+        self.in_round.count_ones()
     }
 
     /// Rules steps 4–7: the highest showing tide loses a lifebuoy (or is eliminated), repeated
@@ -188,22 +262,20 @@ impl Table {
     /// seats left).
     fn lose_lifebuoys(&mut self, recheck: bool) -> bool {
         loop {
-            let mut top = 0u8;
-            for s in 0..self.n {
-                if !self.eliminated[s] {
-                    top = top.max(self.tide[s]);
-                }
-            }
+            let top = seats(self.in_round)
+                .map(|s| self.tide[s])
+                .max()
+                .unwrap_or(0);
             if top == 0 {
                 return false;
             }
             let mut any_eliminated = false;
-            for s in 0..self.n {
-                if !self.eliminated[s] && self.tide[s] == top {
+            for s in seats(self.in_round) {
+                if self.tide[s] == top {
                     if self.lifebuoys[s] > 0 {
                         self.lifebuoys[s] -= 1;
                     } else {
-                        self.eliminated[s] = true;
+                        self.in_round &= !(1 << s);
                         self.tide[s] = 0;
                         any_eliminated = true;
                     }
@@ -221,8 +293,7 @@ impl Table {
     /// The lowest showing tide among seats still in (0 if one of them has none), or `u8::MAX`
     /// if no seat is left.
     fn lowest_tide(&self) -> u8 {
-        (0..self.n)
-            .filter(|&s| !self.eliminated[s])
+        seats(self.in_round)
             .map(|s| self.tide[s])
             .min()
             .unwrap_or(u8::MAX)
@@ -236,35 +307,31 @@ impl TurnTheTide {
     }
 
     /// The first seat still in the round at or after `from`, or `NO_SEAT`.
+    #[inline]
     fn next_active(&self, st: &TurnTheTideState, from: usize) -> u8 {
-        (from..self.players)
-            .find(|&s| !st.eliminated[s])
-            .map_or(NO_SEAT, |s| s as u8)
+        let later = st.in_round & u8::MAX.checked_shl(from as u32).unwrap_or(0);
+        seats(later).next().map_or(NO_SEAT, |s| s as u8)
     }
 
     /// Contract flow step 2: round `r` starts.
+    #[inline(never)]
     fn start_round(&self, st: &mut TurnTheTideState, r: usize) {
         let n = self.players;
         for p in 0..n {
             let src = (p + n - r % n) % n;
-            let mut mask = 0u64;
-            let mut h = 0u32;
-            for &c in &st.dealt[src] {
-                mask |= bit(u32::from(c));
-                h += halves(u32::from(c));
-            }
-            st.hands[p] = mask;
-            st.lifebuoys[p] = (h / 2) as u8;
+            let hand = st.dealt_hands[src];
+            st.hands[p] = hand;
+            st.lifebuoys[p] = (halves_of(hand) / 2) as u8;
         }
         st.round = r as u8;
         st.hand_index = 0;
         st.tide = [0; MAX_SEATS];
-        st.eliminated = [false; MAX_SEATS];
+        st.in_round = ((1u16 << n) - 1) as u8;
         st.played = [[0; HAND_SIZE]; MAX_SEATS];
         st.played_len = [0; MAX_SEATS];
         st.revealed = [0; 2];
         st.revealed_len = 0;
-        st.tide_deck = [TIDE_COPIES; TIDE_VALUES];
+        st.tide_deck = TideDeck::FULL;
         st.commitments = [0; MAX_SEATS];
         st.to_move = NO_SEAT;
         st.chooser = NO_SEAT;
@@ -275,10 +342,7 @@ impl TurnTheTide {
     fn top_two(&self, st: &TurnTheTideState) -> (usize, usize) {
         let (mut first, mut second) = (0usize, 0usize);
         let (mut c1, mut c2) = (0u8, 0u8);
-        for s in 0..self.players {
-            if st.eliminated[s] {
-                continue;
-            }
+        for s in seats(st.in_round) {
             let c = st.commitments[s];
             if c > c1 {
                 (second, c2) = (first, c1);
@@ -292,11 +356,9 @@ impl TurnTheTide {
 
     /// Rules step 2–3: all commitments are revealed; the tide cards go out (or the highest seat
     /// is asked to choose).
+    #[inline(never)]
     fn reveal(&self, st: &mut TurnTheTideState) {
-        for s in 0..self.players {
-            if st.eliminated[s] {
-                continue;
-            }
+        for s in seats(st.in_round) {
             let c = st.commitments[s];
             st.hands[s] &= !bit(u32::from(c));
             let len = usize::from(st.played_len[s]).min(HAND_SIZE - 1);
@@ -318,11 +380,11 @@ impl TurnTheTide {
 
     /// Rules steps 4–8 and the end of the hand: lifebuoys, round end, scoring, next round.
     fn finish_hand(&self, st: &mut TurnTheTideState) {
-        let mut table = Table::of(self.players, st);
+        let mut table = Table::of(st);
         let ended = table.lose_lifebuoys(self.recheck_after_elimination);
         st.tide = table.tide;
         st.lifebuoys = table.lifebuoys;
-        st.eliminated = table.eliminated;
+        st.in_round = table.in_round;
         st.hand_index += 1;
         st.revealed = [0; 2];
         st.revealed_len = 0;
@@ -347,11 +409,25 @@ impl TurnTheTide {
     fn score_round(&self, st: &mut TurnTheTideState, table: &Table) {
         let lowest = table.lowest_tide();
         for s in 0..self.players {
-            if table.eliminated[s] {
+            if table.eliminated(s) {
                 st.scores[s] -= 1;
             } else {
                 st.scores[s] += i32::from(table.lifebuoys[s]) + i32::from(table.tide[s] == lowest);
             }
+        }
+    }
+
+    /// The legal actions (or chance outcomes) as a bitset: bit `a` = action `a`.
+    #[inline]
+    fn legal_mask(&self, st: &TurnTheTideState) -> u64 {
+        match st.phase {
+            Phase::Deal => ALL_CARDS & !st.dealt_mask,
+            Phase::Tide => (1..=TIDE_VALUES)
+                .filter(|&v| st.tide_deck.count(v) > 0)
+                .fold(0, |m, v| m | 1 << v),
+            Phase::Play => st.hands.get(usize::from(st.to_move)).copied().unwrap_or(0),
+            Phase::ChooseTide => 0b11,
+            Phase::Over => 0,
         }
     }
 
@@ -362,6 +438,14 @@ impl TurnTheTide {
 
     fn seat_vec<T: Copy + Into<Value>>(&self, xs: &[T; MAX_SEATS]) -> Value {
         Value::Array(xs[..self.players].iter().map(|&x| x.into()).collect())
+    }
+
+    fn eliminated_json(&self, st: &TurnTheTideState) -> Value {
+        Value::Array(
+            (0..self.players)
+                .map(|s| Value::Bool(st.eliminated(s)))
+                .collect(),
+        )
     }
 
     fn tide_json(&self, st: &TurnTheTideState) -> Value {
@@ -473,17 +557,18 @@ impl Game for TurnTheTide {
             dealt: [[0; HAND_SIZE]; MAX_SEATS],
             dealt_count: 0,
             dealt_mask: 0,
+            dealt_hands: [0; MAX_SEATS],
             round: 0,
             hand_index: 0,
             hands: [0; MAX_SEATS],
             lifebuoys: [0; MAX_SEATS],
             tide: [0; MAX_SEATS],
-            eliminated: [false; MAX_SEATS],
+            in_round: ((1u16 << self.players) - 1) as u8,
             played: [[0; HAND_SIZE]; MAX_SEATS],
             played_len: [0; MAX_SEATS],
             revealed: [0; 2],
             revealed_len: 0,
-            tide_deck: [TIDE_COPIES; TIDE_VALUES],
+            tide_deck: TideDeck::FULL,
             commitments: [0; MAX_SEATS],
             to_move: NO_SEAT,
             chooser: NO_SEAT,
@@ -491,6 +576,7 @@ impl Game for TurnTheTide {
         }
     }
 
+    #[inline(always)]
     fn current_player(&self, st: &TurnTheTideState) -> i32 {
         match st.phase {
             Phase::Deal | Phase::Tide => CHANCE,
@@ -502,31 +588,21 @@ impl Game for TurnTheTide {
 
     fn legal_actions(&self, st: &TurnTheTideState, out: &mut Vec<u32>) {
         out.clear();
-        match st.phase {
-            Phase::Deal => {
-                let mut m = ALL_CARDS & !st.dealt_mask;
-                while m != 0 {
-                    out.push(m.trailing_zeros());
-                    m &= m - 1;
-                }
-            }
-            Phase::Tide => {
-                for (v, &k) in st.tide_deck.iter().enumerate() {
-                    if k > 0 {
-                        out.push(v as u32 + 1);
-                    }
-                }
-            }
-            Phase::Play => {
-                let mut m = st.hands.get(usize::from(st.to_move)).copied().unwrap_or(0);
-                while m != 0 {
-                    out.push(m.trailing_zeros());
-                    m &= m - 1;
-                }
-            }
-            Phase::ChooseTide => out.extend_from_slice(&[0, 1]),
-            Phase::Over => {}
+        let mut m = self.legal_mask(st);
+        while m != 0 {
+            out.push(m.trailing_zeros());
+            m &= m - 1;
         }
+    }
+
+    #[inline(always)]
+    fn random_action(
+        &self,
+        st: &TurnTheTideState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        bits::pick(self.legal_mask(st), rng)
     }
 
     fn chance_outcomes(&self, st: &TurnTheTideState, out: &mut Vec<(u32, u64)>) {
@@ -540,9 +616,9 @@ impl Game for TurnTheTide {
                 }
             }
             Phase::Tide => {
-                for (v, &k) in st.tide_deck.iter().enumerate() {
+                for (v, k) in (1..).zip(st.tide_deck.counts()) {
                     if k > 0 {
-                        out.push((v as u32 + 1, u64::from(k)));
+                        out.push((v, u64::from(k)));
                     }
                 }
             }
@@ -550,40 +626,22 @@ impl Game for TurnTheTide {
         }
     }
 
+    #[inline(always)]
     fn sample_chance(
         &self,
         st: &TurnTheTideState,
         rng: &mut SplitMix64,
         _buf: &mut Vec<(u32, u64)>,
     ) -> u32 {
-        match st.phase {
-            Phase::Deal => {
-                let remaining = ALL_CARDS & !st.dealt_mask;
-                let total = remaining.count_ones();
-                if total == 0 {
-                    return 0;
-                }
-                select_bit(remaining, rng.below(u64::from(total)) as u32)
-            }
-            Phase::Tide => {
-                let total: u64 = st.tide_deck.iter().map(|&k| u64::from(k)).sum();
-                if total == 0 {
-                    return 0;
-                }
-                let u = rng.below(total);
-                let mut running = 0u64;
-                for (v, &k) in st.tide_deck.iter().enumerate() {
-                    running += u64::from(k);
-                    if running > u {
-                        return v as u32 + 1;
-                    }
-                }
-                0
-            }
-            _ => 0,
-        }
+        let outcome = match st.phase {
+            Phase::Deal => bits::pick(ALL_CARDS & !st.dealt_mask, rng),
+            Phase::Tide => st.tide_deck.draw(rng),
+            _ => None,
+        };
+        outcome.unwrap_or(0)
     }
 
+    #[inline(always)]
     fn apply(&self, st: &mut TurnTheTideState, action: u32) {
         match st.phase {
             Phase::Deal => {
@@ -594,6 +652,7 @@ impl Game for TurnTheTide {
                 let seat = Self::deal_seat(st);
                 let idx = usize::from(st.dealt_count) % HAND_SIZE;
                 st.dealt[seat][idx] = action as u8;
+                st.dealt_hands[seat] |= b;
                 st.dealt_mask |= b;
                 st.dealt_count += 1;
                 if usize::from(st.dealt_count) >= HAND_SIZE * self.players {
@@ -601,13 +660,9 @@ impl Game for TurnTheTide {
                 }
             }
             Phase::Tide => {
-                let Some(k) = st.tide_deck.get_mut((action as usize).wrapping_sub(1)) else {
-                    return;
-                };
-                if *k == 0 {
+                if !st.tide_deck.take(action as usize) {
                     return;
                 }
-                *k -= 1;
                 let len = usize::from(st.revealed_len).min(1);
                 st.revealed[len] = action as u8;
                 st.revealed_len = len as u8 + 1;
@@ -674,6 +729,14 @@ impl Game for TurnTheTide {
         (0..self.players).filter(|&s| scores[s] == best).collect()
     }
 
+    fn winner_mask(&self, st: &TurnTheTideState) -> u64 {
+        let scores = &st.scores[..self.players];
+        let best = scores.iter().copied().max().unwrap_or(0);
+        (0..self.players)
+            .filter(|&s| scores[s] == best)
+            .fold(0, |m, s| m | 1 << s)
+    }
+
     fn observation(&self, st: &TurnTheTideState, player: usize) -> Value {
         let own = st.commitments.get(player).copied().unwrap_or(0);
         json!({
@@ -685,7 +748,7 @@ impl Game for TurnTheTide {
             "lifebuoys": self.seat_vec(&st.lifebuoys),
             "tide": self.tide_json(st),
             "revealed_tide": Self::revealed_json(st),
-            "eliminated": self.seat_vec(&st.eliminated),
+            "eliminated": self.eliminated_json(st),
             "played": self.played_json(st),
             "committed": Value::Array(
                 st.commitments[..self.players].iter().map(|&c| Value::Bool(c != 0)).collect()
@@ -718,11 +781,11 @@ impl Game for TurnTheTide {
             "hands": hands,
             "lifebuoys": self.seat_vec(&st.lifebuoys),
             "tide": self.tide_json(st),
-            "eliminated": self.seat_vec(&st.eliminated),
+            "eliminated": self.eliminated_json(st),
             "played": self.played_json(st),
             "scores": self.seat_vec(&st.scores),
             "revealed_tide": Self::revealed_json(st),
-            "tide_deck": st.tide_deck,
+            "tide_deck": st.tide_deck.counts(),
             "commitments": commitments,
             "chooser": if st.chooser == NO_SEAT { Value::Null } else { json!(st.chooser) },
         })
@@ -748,11 +811,9 @@ impl Game for TurnTheTide {
 fn opponents_of(me: usize, t: &Table) -> ([usize; MAX_SEATS], usize) {
     let mut out = [0usize; MAX_SEATS];
     let mut k = 0;
-    for s in 0..t.n {
-        if s != me && !t.eliminated[s] {
-            out[k] = s;
-            k += 1;
-        }
+    for s in seats(t.in_round).filter(|&s| s != me) {
+        out[k] = s;
+        k += 1;
     }
     (out, k)
 }
@@ -816,9 +877,9 @@ impl GreedyBot {
         let mut t = after;
         let ended = t.lose_lifebuoys(game.recheck_after_elimination) || hands_left == 0;
         let loss = |s: usize| -> f64 {
-            if before.eliminated[s] {
+            if before.eliminated(s) {
                 0.0
-            } else if t.eliminated[s] {
+            } else if t.eliminated(s) {
                 ELIMINATION_COST
             } else {
                 f64::from(before.lifebuoys[s].saturating_sub(t.lifebuoys[s])) * LIFEBUOY_COST
@@ -830,7 +891,7 @@ impl GreedyBot {
             let total: f64 = opponents[..k].iter().map(|&s| loss(s)).sum();
             cost -= OPPONENT_WEIGHT * total / k as f64;
         }
-        if t.eliminated[me] {
+        if t.eliminated(me) {
             return cost;
         }
         if ended {
@@ -841,8 +902,8 @@ impl GreedyBot {
         }
         let x = t.tide[me];
         if x > 0 {
-            let others_top = (0..t.n)
-                .filter(|&s| s != me && !t.eliminated[s])
+            let others_top = seats(t.in_round)
+                .filter(|&s| s != me)
                 .map(|s| t.tide[s])
                 .max();
             let share = if others_top.is_some_and(|o| o > x) {
@@ -859,7 +920,7 @@ impl GreedyBot {
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
     fn outcome_costs(&self, game: &TurnTheTide, st: &TurnTheTideState) -> [f64; 3] {
         let me = self.seat;
-        let before = Table::of(game.players, st);
+        let before = Table::of(st);
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
@@ -913,7 +974,7 @@ impl GreedyBot {
         }
         let unseen = ALL_CARDS & !seen;
         let m = f64::from(unseen.count_ones().max(1));
-        let k = opponents_of(me, &Table::of(game.players, st)).1 as i32;
+        let k = opponents_of(me, &Table::of(st)).1 as i32;
         let mut best = legal.first().copied().unwrap_or(0);
         let mut best_cost = f64::INFINITY;
         for &c in legal {
@@ -937,7 +998,7 @@ impl GreedyBot {
     fn choose_tide(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
         // At this node every card of the hand has been revealed (the last entries of `played`).
         let (first, second) = game.top_two(st);
-        let before = Table::of(game.players, st);
+        let before = Table::of(st);
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let mut best = legal.first().copied().unwrap_or(0);
@@ -1445,11 +1506,12 @@ mod tests {
             for &c in &x.played[p][..usize::from(x.played_len[p])] {
                 played |= bit(u32::from(c));
             }
+            assert_eq!(x.dealt_hands[src], full);
             assert_eq!(x.hands[p] | played, full);
             assert_eq!(x.hands[p] & played, 0);
             assert_eq!(union & full, 0);
             union |= full;
-            if x.eliminated[p] {
+            if x.eliminated(p) {
                 assert_eq!((x.tide[p], x.lifebuoys[p]), (0, 0));
             } else {
                 let revealed = usize::from(x.phase == Phase::ChooseTide);
@@ -1460,13 +1522,14 @@ mod tests {
             }
             assert!(x.tide[p] <= 12);
         }
-        let deck: u32 = x.tide_deck.iter().map(|&k| u32::from(k)).sum();
+        let deck = x.tide_deck.total();
         assert_eq!(
             deck + 2 * u32::from(x.hand_index) + u32::from(x.revealed_len),
             24
         );
         if x.phase != Phase::Over {
-            assert!(x.eliminated[..n].iter().filter(|e| !**e).count() >= 3);
+            assert!((0..n).filter(|&p| !x.eliminated(p)).count() >= 3);
+            assert_eq!(x.in_round >> n, 0);
             assert!(usize::from(x.hand_index) < 12);
         }
     }
@@ -1499,7 +1562,7 @@ mod tests {
                 let x = *s.state();
                 check_invariants(&g, &x);
                 let cp = g.current_player(&x);
-                assert!(cp >= 0 && (cp as usize) < n && !x.eliminated[cp as usize]);
+                assert!(cp >= 0 && (cp as usize) < n && !x.eliminated(cp as usize));
                 g.legal_actions(&x, &mut legal);
                 assert!(!legal.is_empty());
                 if detailed {
@@ -1572,6 +1635,23 @@ mod tests {
         let mut r = SplitMix64::new(1);
         assert_eq!(g.sample_chance(&x, &mut r, &mut buf), 0);
         assert_eq!(r, SplitMix64::new(1));
+    }
+
+    #[test]
+    fn fast_paths_equal_definitions() {
+        for (i, n) in (3..=5).enumerate() {
+            for (j, opts) in [
+                json!({}),
+                json!({"highest_chooses_tide": true}),
+                json!({"recheck_after_elimination": false, "rounds": 2}),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let seed = (10 * i + j) as u64;
+                crate::sim::fast_paths::assert_match(&*game(n, opts), 100, seed);
+            }
+        }
     }
 
     #[test]

@@ -716,8 +716,17 @@ impl DeepRegrets {
     #[inline]
     fn item_flags(&self, st: &S, p: usize, node: Node) -> u32 {
         let seat = &st.seats[p];
-        let mut needed =
-            self.dink_groups.needed(seat.dinks) | self.supply_groups.needed(seat.supplies);
+        // The flags that some use of a held dink or supply needs.
+        let mut needed = 0u32;
+        let mut need = |src: ItemSrc| {
+            for &r in self.reqs(src) {
+                if r & REQ_NEVER == 0 {
+                    needed |= r;
+                }
+            }
+        };
+        each_bit(seat.dinks, |d| need(ItemSrc::Dink(d as u8)));
+        each_bit(seat.supplies, |i| need(ItemSrc::Supply(i as u8)));
         let mut any = seat.dinks | seat.supplies != 0;
         let mut add = |r: &[u32; 2]| {
             any = true;
@@ -795,14 +804,16 @@ impl DeepRegrets {
 
     fn items_tail(&self, st: &S, p: usize, flags: u32, out: &mut Vec<u32>) {
         let seat = &st.seats[p];
-        each_bit(
-            seat.dinks & self.dink_groups.ready(seat.dinks, flags),
-            |d| out.push(100 + d),
-        );
-        each_bit(
-            seat.supplies & self.supply_groups.ready(seat.supplies, flags),
-            |i| out.push(125 + i),
-        );
+        each_bit(seat.dinks, |d| {
+            if self.ready_in(ItemSrc::Dink(d as u8), flags).is_some() {
+                out.push(100 + d);
+            }
+        });
+        each_bit(seat.supplies, |i| {
+            if self.ready_in(ItemSrc::Supply(i as u8), flags).is_some() {
+                out.push(125 + i);
+            }
+        });
     }
 
     /// Legal actions at a decision node.
@@ -1635,57 +1646,6 @@ pub(super) fn item_reqs(item: &super::data::Item) -> Option<[u32; 2]> {
         r[i] = use_req(u);
     }
     Some(r)
-}
-
-/// Items of one kind grouped by the requirement mask of their uses: an item is ready iff one of
-/// its uses' masks holds, so the ready items are the union of the groups whose mask holds.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct ReqGroups {
-    groups: [(u32, u32); 16],
-    len: usize,
-}
-
-impl ReqGroups {
-    /// Groups the items whose use masks are `reqs`.
-    pub(super) fn new(reqs: &[[u32; 2]]) -> Option<Self> {
-        let mut g = ReqGroups::default();
-        for (id, r) in reqs.iter().enumerate() {
-            for &req in r {
-                if req & REQ_NEVER != 0 {
-                    continue;
-                }
-                match g.groups[..g.len].iter().position(|&(m, _)| m == req) {
-                    Some(i) => g.groups[i].1 |= 1 << id,
-                    None => {
-                        if g.len == g.groups.len() {
-                            return None;
-                        }
-                        g.groups[g.len] = (req, 1 << id);
-                        g.len += 1;
-                    }
-                }
-            }
-        }
-        Some(g)
-    }
-
-    /// The flags the `held` items can need.
-    #[inline]
-    fn needed(&self, held: u32) -> u32 {
-        self.groups[..self.len]
-            .iter()
-            .filter(|g| g.1 & held != 0)
-            .fold(0, |m, g| m | g.0)
-    }
-
-    /// The items (a superset of `held`'s ready ones) with a use whose mask holds in `flags`.
-    #[inline]
-    fn ready(&self, held: u32, flags: u32) -> u32 {
-        self.groups[..self.len]
-            .iter()
-            .filter(|g| g.1 & held != 0 && g.0 & !flags == 0)
-            .fold(0, |m, g| m | g.1)
-    }
 }
 
 /// The first id of a card shop's keep range.

@@ -663,9 +663,6 @@ pub struct DeepRegrets {
     req_supply: [[u32; 2]; data::SUPPLY_COUNT],
     req_reel: [[u32; 2]; data::REEL_COUNT],
     req_lp: [u32; 2],
-    /// Dinks and supplies grouped by requirement mask (fast legality).
-    dink_groups: flow::ReqGroups,
-    supply_groups: flow::ReqGroups,
 }
 
 /// The accepted `regret_split` strings.
@@ -847,11 +844,7 @@ impl Game for DeepRegrets {
             *r = flow::item_reqs(i).ok_or_else(bad)?;
         }
         let req_lp = flow::item_reqs(&data.life_preserver).ok_or_else(bad)?;
-        let dink_groups = flow::ReqGroups::new(&req_dink).ok_or_else(bad)?;
-        let supply_groups = flow::ReqGroups::new(&req_supply).ok_or_else(bad)?;
         Ok(Self {
-            dink_groups,
-            supply_groups,
             req_dink,
             req_supply,
             req_reel,

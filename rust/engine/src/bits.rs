@@ -1,0 +1,154 @@
+//! Bit tricks on `u64` sets shared by the games: counting, and picking the element of a given
+//! rank (the uniform chance draws and the random bot's choice).
+
+use crate::rng::SplitMix64;
+
+/// Every byte 0x01.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// Every byte 0x80.
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the set bit of rank `r` in the byte `b` (8 if none).
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut rank = 0;
+        let mut pos = 0;
+        while pos < 8 {
+            if b >> pos & 1 == 1 {
+                table[b][rank] = pos as u8;
+                rank += 1;
+            }
+            pos += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Byte `i` of the result: the number of set bits in bytes `0..=i` of `mask` (at most 64, so
+/// every byte is below 0x80). The top byte is the number of set bits.
+#[inline]
+fn byte_ranks(mask: u64) -> u64 {
+    let mut counts = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+    ((counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(ONES)
+}
+
+/// The number of set bits of `mask` (what `count_ones` gives, computed so that it stays cheap on
+/// targets without a popcount instruction, such as baseline x86-64).
+#[inline]
+pub fn count(mask: u64) -> u32 {
+    (byte_ranks(mask) >> 56) as u32
+}
+
+/// [`select`] with `ranks = byte_ranks(mask)`.
+#[inline]
+fn select_ranked(mask: u64, ranks: u64, rank: u32) -> u32 {
+    if rank >= 64 {
+        return 64;
+    }
+    // Bit 7 of byte i is set when ranks_i <= rank (no borrow crosses bytes: both are < 0x80).
+    let at_most = (((u64::from(rank) * ONES) | HIGHS) - ranks) & HIGHS;
+    // The bytes with ranks_i <= rank come first (the ranks never decrease): their number is the
+    // index of the byte holding the wanted bit.
+    let byte = ((at_most >> 7).wrapping_mul(ONES) >> 56) as u32;
+    if byte >= 8 {
+        return 64;
+    }
+    let shift = 8 * byte;
+    let before = ((ranks << 8) >> shift) as u32 & 0xFF;
+    let in_byte = ((mask >> shift) & 0xFF) as usize;
+    let r = (rank - before) as usize & 7;
+    shift + u32::from(SELECT_IN_BYTE[in_byte][r])
+}
+
+/// The position of the set bit of rank `rank` (0-based, counted from the lowest bit) of `mask`,
+/// or 64 if `mask` has `rank` or fewer set bits.
+///
+/// Constant time, without a loop over the bits: the running popcounts of the eight bytes are
+/// formed side by side in one word, compared with `rank` all at once to find the byte, and the
+/// bit inside that byte comes from a table.
+#[inline]
+pub fn select(mask: u64, rank: u32) -> u32 {
+    select_ranked(mask, byte_ranks(mask), rank)
+}
+
+/// A uniform element of the set `mask`: the element of rank `rng.below(n)` among its `n`
+/// elements, or `None` (drawing nothing) for the empty set.
+///
+/// This is exactly [`SplitMix64::pick_weighted`] over the elements in increasing order with
+/// weight 1 each, and exactly what the `random` bot picks from that list of legal actions.
+#[inline]
+pub fn pick(mask: u64, rng: &mut SplitMix64) -> Option<u32> {
+    let ranks = byte_ranks(mask);
+    let n = ranks >> 56;
+    if n == 0 {
+        return None;
+    }
+    Some(select_ranked(mask, ranks, rng.below(n) as u32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    fn slow_select(mut mask: u64, rank: u32) -> u32 {
+        for _ in 0..rank {
+            if mask == 0 {
+                return 64;
+            }
+            mask &= mask - 1;
+        }
+        if mask == 0 {
+            64
+        } else {
+            mask.trailing_zeros()
+        }
+    }
+
+    #[test]
+    fn pick_matches_the_definitions() {
+        let mut rng = SplitMix64::new(5);
+        for i in 0..5000u64 {
+            let m = rng.next() & rng.next() & if i % 3 == 0 { rng.next() } else { u64::MAX };
+            let list: Vec<u32> = (0..64).filter(|&b| m >> b & 1 == 1).collect();
+            assert_eq!(count(m), m.count_ones());
+            let weighted: Vec<(u32, u64)> = list.iter().map(|&b| (b, 1)).collect();
+            let (mut a, mut b, mut c) = (rng, rng, rng);
+            assert_eq!(pick(m, &mut a), b.pick_weighted(&weighted));
+            if !list.is_empty() {
+                assert_eq!(
+                    pick(m, &mut rng),
+                    Some(list[c.below(list.len() as u64) as usize])
+                );
+                assert_eq!(rng, c);
+            }
+            assert_eq!(a, b);
+        }
+        let mut r = SplitMix64::new(1);
+        assert_eq!(pick(0, &mut r), None);
+        assert_eq!(r, SplitMix64::new(1));
+    }
+
+    #[test]
+    fn select_matches_the_definition() {
+        let mut rng = SplitMix64::new(9);
+        let mut masks = vec![0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, 0xFF00];
+        for _ in 0..2000 {
+            let a = rng.next();
+            masks.push(a);
+            masks.push(a & rng.next());
+            masks.push(a & rng.next() & rng.next() & rng.next());
+            masks.push(a | rng.next());
+        }
+        for &m in &masks {
+            assert_eq!(count(m), m.count_ones());
+            for rank in 0..70 {
+                assert_eq!(select(m, rank), slow_select(m, rank), "{m:#x} {rank}");
+            }
+        }
+    }
+}
