@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 from cardtable._rng import SplitMix64
@@ -98,12 +99,20 @@ def _canonical(value: Any) -> Any:
     return value
 
 
-def compare_states(a: StateProtocol, b: StateProtocol, players: int) -> list[str]:
+def compare_states(
+    a: StateProtocol,
+    b: StateProtocol,
+    players: int,
+    *,
+    tensor_seats: Iterable[int] | None = None,
+) -> list[str]:
     """Lists every observable difference between two states (empty if none).
 
     Compared: ``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions()``,
-    ``chance_outcomes()``, ``scores``, ``winners``, ``to_dict()`` and every seat's
-    ``observation(p)``.
+    ``chance_outcomes()``, ``scores``, ``winners``, ``to_dict()``, every seat's
+    ``observation(p)`` and, when both states have them, ``legal_action_mask()`` and the
+    ``observation_tensor(p)`` (shape, dtype and every bit) of the seats ``tensor_seats``
+    (default: every seat).
     """
     out: list[str] = []
     _diff("current_player", a.current_player, b.current_player, out)
@@ -116,12 +125,40 @@ def compare_states(a: StateProtocol, b: StateProtocol, players: int) -> list[str
     _diff("to_dict()", a.to_dict(), b.to_dict(), out)
     for p in range(players):
         _diff(f"observation({p})", a.observation(p), b.observation(p), out)
+    tensor_a = getattr(a, "observation_tensor", None)
+    tensor_b = getattr(b, "observation_tensor", None)
+    if callable(tensor_a) and callable(tensor_b):
+        for p in range(players) if tensor_seats is None else tensor_seats:
+            _diff_arrays(f"observation_tensor({p})", tensor_a(p), tensor_b(p), out)
+    mask_a = getattr(a, "legal_action_mask", None)
+    mask_b = getattr(b, "legal_action_mask", None)
+    if callable(mask_a) and callable(mask_b):
+        _diff_arrays("legal_action_mask()", mask_a(), mask_b(), out)
     return out
 
 
-def assert_same_state(a: StateProtocol, b: StateProtocol, players: int) -> None:
+def _diff_arrays(name: str, a: Any, b: Any, out: list[str]) -> None:
+    """Reports arrays that differ in shape, dtype or any entry (bit for bit)."""
+    x, y = np.asarray(a), np.asarray(b)
+    if x.shape != y.shape or x.dtype != y.dtype:
+        out.append(f"{name}: A has shape {x.shape} {x.dtype}, B has shape {y.shape} {y.dtype}")
+    elif x.tobytes() != y.tobytes():
+        where = np.flatnonzero(x.reshape(-1) != y.reshape(-1))[:8].tolist()
+        out.append(
+            f"{name}: entries {where} differ: A = {x.reshape(-1)[where].tolist()}, "
+            f"B = {y.reshape(-1)[where].tolist()}"
+        )
+
+
+def assert_same_state(
+    a: StateProtocol,
+    b: StateProtocol,
+    players: int,
+    *,
+    tensor_seats: Iterable[int] | None = None,
+) -> None:
     """Raises :class:`DivergenceError` if :func:`compare_states` finds any difference."""
-    differences = compare_states(a, b, players)
+    differences = compare_states(a, b, players, tensor_seats=tensor_seats)
     if differences:
         raise DivergenceError(Divergence(list(a.history), differences))
 
@@ -159,7 +196,9 @@ def assert_equivalent(
     ``legal[c % len(legal)]`` for a decision or an explicit chance node; once ``choices`` is
     exhausted the game continues with seeded random choices (so it ends even in games that a fixed
     policy could loop in forever). After every step both states must agree on everything
-    :func:`compare_states` checks.
+    :func:`compare_states` checks; observation tensors are compared for every seat at the start
+    and at the end, and for one seat per step in between, in turn (step ``i``: seat
+    ``i mod players``), which keeps the check cheap while every seat is covered.
 
     Args:
         game_a: One implementation (e.g. ``cardtable.make(..., backend="reference")``).
@@ -180,7 +219,7 @@ def assert_equivalent(
     assert_same_state(a, b, players)
     it = iter(choices)
     fallback = SplitMix64(len(a.history))
-    for _ in range(max_steps):
+    for step in range(max_steps):
         if a.is_terminal:
             break
         legal = a.legal_actions()
@@ -188,7 +227,8 @@ def assert_equivalent(
         action = legal[(fallback.next() if choice is None else choice) % len(legal)]
         a.apply(action)
         b.apply(action)
-        assert_same_state(a, b, players)
+        seats = None if a.is_terminal else [step % players]
+        assert_same_state(a, b, players, tensor_seats=seats)
     return list(a.history)
 
 

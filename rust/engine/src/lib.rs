@@ -13,6 +13,8 @@ pub mod registry;
 pub mod rng;
 pub mod session;
 pub mod sim;
+pub mod tensor;
+pub mod vector;
 
 pub use error::{EngineError, Result};
 pub use game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
@@ -21,3 +23,4 @@ pub use registry::{games, make, GameInfo};
 pub use rng::{derive_seed, SplitMix64};
 pub use session::{AnyGame, AnySession, GameHandle, Session};
 pub use sim::{SimConfig, SimResult};
+pub use vector::{AnyVectorEnv, RewardKind, StepOutput, VectorConfig, VectorEnv};
