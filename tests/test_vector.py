@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -232,3 +234,17 @@ def test_bad_configurations_raise(kwargs: dict[str, Any]) -> None:
     num_envs = args.pop("num_envs")
     with pytest.raises(InvalidOptionError):
         VectorEnv("turn_the_tide", num_envs, **args)
+
+
+def test_readme_reinforcement_learning_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """The code blocks of the README's "Reinforcement learning" section run as pasted."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pyspiel")
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Reinforcement learning", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    assert "mean reward" in capsys.readouterr().out
