@@ -27,6 +27,7 @@ from cardtable.errors import (
 )
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.sim import PolicyBatch, SimulationResult, simulate
+from cardtable.vector import VectorEnv
 
 __all__ = [
     "CHANCE",
@@ -43,6 +44,7 @@ __all__ = [
     "PolicyBatch",
     "SimulationResult",
     "StateProtocol",
+    "VectorEnv",
     "bot",
     "games",
     "make",

@@ -3,7 +3,20 @@
 from collections.abc import Callable, Mapping
 from typing import Any, final
 
-__all__ = ["CHANCE", "TERMINAL", "Bot", "Game", "Lockstep", "State", "games", "simulate"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Bot",
+    "Game",
+    "Lockstep",
+    "State",
+    "VectorEnv",
+    "games",
+    "simulate",
+]
 
 CHANCE: int
 TERMINAL: int
@@ -21,6 +34,8 @@ class Game:
     def num_actions(self) -> int: ...
     @property
     def options(self) -> dict[str, Any]: ...
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
     def new_state(self, seed: int | None = None) -> State: ...
     def state_from_dict(self, data: Mapping[str, Any]) -> State: ...
 
@@ -43,6 +58,8 @@ class State:
     @property
     def winners(self) -> list[int]: ...
     def observation(self, player: int) -> dict[str, Any]: ...
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]: ...
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
     def to_dict(self) -> dict[str, Any]: ...
     def clone(self) -> State: ...
     def __copy__(self) -> State: ...
@@ -99,3 +116,23 @@ class Bot:
     def name(self) -> str: ...
     @property
     def seat(self) -> int: ...
+
+@final
+class VectorEnv:
+    """Many games stepped together for learning agents."""
+
+    def __new__(
+        cls,
+        game: Game,
+        *,
+        num_envs: int,
+        seed: int,
+        agent_seats: list[int],
+        opponents: list[str],
+        reward: str,
+        threads: int | None = None,
+    ) -> VectorEnv: ...
+    def reset(self, seed: int | None = None) -> dict[str, npt.NDArray[Any]]: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]: ...
+    @property
+    def num_envs(self) -> int: ...

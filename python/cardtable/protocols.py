@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, Self, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
+
 __all__ = ["GameProtocol", "RulesGame", "RulesState", "StateProtocol"]
 
 
@@ -61,6 +64,14 @@ class StateProtocol(Protocol):
         """What seat ``player`` may know, JSON-compatible."""
         ...
 
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+        """``observation(player)`` encoded as a float32 array of the game's observation shape."""
+        ...
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of length ``num_actions``, ``True`` exactly at ``legal_actions()``."""
+        ...
+
     def to_dict(self) -> dict[str, Any]:
         """The canonical full state."""
         ...
@@ -97,6 +108,11 @@ class GameProtocol(Protocol):
     @property
     def options(self) -> dict[str, Any]:
         """Every option with its effective value."""
+        ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of ``state.observation_tensor(p)``."""
         ...
 
     def new_state(self, seed: int | None = None) -> StateProtocol:

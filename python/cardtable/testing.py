@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 from cardtable._rng import SplitMix64
@@ -119,6 +120,8 @@ ALL_FIELDS: tuple[str, ...] = (
     "winners",
     "to_dict",
     "observations",
+    "observation_tensors",
+    "legal_action_mask",
 )
 """Everything :func:`compare_states` can compare (the default: all of it)."""
 
@@ -139,6 +142,8 @@ def compare_states(
     b: RulesState,
     players: int,
     fields: Sequence[str] = ALL_FIELDS,
+    *,
+    tensor_seats: Iterable[int] | None = None,
 ) -> list[str]:
     """Lists every difference between two states in the chosen ``fields`` (empty if none).
 
@@ -148,8 +153,11 @@ def compare_states(
         players: Number of seats (for ``observations``).
         fields: Any of :data:`ALL_FIELDS`: ``current_player``, ``is_chance_node``, ``is_terminal``,
             ``legal_actions`` (sorted legal actions), ``chance_outcomes`` (with probabilities),
-            ``scores``, ``winners``, ``to_dict`` (the canonical state) and ``observations`` (every
-            seat's ``observation(p)``).
+            ``scores``, ``winners``, ``to_dict`` (the canonical state), ``observations`` (every
+            seat's ``observation(p)``), ``observation_tensors`` (shape, dtype and every bit of
+            ``observation_tensor(p)`` for the seats ``tensor_seats``, default every seat) and
+            ``legal_action_mask``.
+        tensor_seats: The seats whose observation tensors are compared (default: all).
 
     Raises:
         ValueError: On an unknown field name.
@@ -174,10 +182,32 @@ def compare_states(
                 obs_a = getattr(a, "observation")(p)  # noqa: B009 - not part of RulesState
                 obs_b = getattr(b, "observation")(p)  # noqa: B009
                 _diff(f"observation({p})", obs_a, obs_b, out)
+        elif name == "observation_tensors":
+            for p in range(players) if tensor_seats is None else tensor_seats:
+                tensor_a = getattr(a, "observation_tensor")(p)  # noqa: B009
+                tensor_b = getattr(b, "observation_tensor")(p)  # noqa: B009
+                _diff_arrays(f"observation_tensor({p})", tensor_a, tensor_b, out)
+        elif name == "legal_action_mask":
+            mask_a = getattr(a, "legal_action_mask")()  # noqa: B009
+            mask_b = getattr(b, "legal_action_mask")()  # noqa: B009
+            _diff_arrays("legal_action_mask()", mask_a, mask_b, out)
         else:
             label = name + ("()" if name in ("legal_actions", "chance_outcomes", "to_dict") else "")
             _diff(label, getters[name](a), getters[name](b), out)
     return out
+
+
+def _diff_arrays(name: str, a: Any, b: Any, out: list[str]) -> None:
+    """Reports arrays that differ in shape, dtype or any entry (bit for bit)."""
+    x, y = np.asarray(a), np.asarray(b)
+    if x.shape != y.shape or x.dtype != y.dtype:
+        out.append(f"{name}: A has shape {x.shape} {x.dtype}, B has shape {y.shape} {y.dtype}")
+    elif x.tobytes() != y.tobytes():
+        where = np.flatnonzero(x.reshape(-1) != y.reshape(-1))[:8].tolist()
+        out.append(
+            f"{name}: entries {where} differ: A = {x.reshape(-1)[where].tolist()}, "
+            f"B = {y.reshape(-1)[where].tolist()}"
+        )
 
 
 def assert_same_state(
@@ -186,12 +216,14 @@ def assert_same_state(
     players: int,
     fields: Sequence[str] = ALL_FIELDS,
     history: Sequence[int] | None = None,
+    *,
+    tensor_seats: Iterable[int] | None = None,
 ) -> None:
     """Raises :class:`DivergenceError` if :func:`compare_states` finds any difference.
 
     ``history`` (default: ``a.history``) is what the error reports as the reproduction.
     """
-    differences = compare_states(a, b, players, fields)
+    differences = compare_states(a, b, players, fields, tensor_seats=tensor_seats)
     if differences:
         played = list(getattr(a, "history", [])) if history is None else list(history)
         raise DivergenceError(Divergence(played, differences))
@@ -232,7 +264,9 @@ def assert_equivalent(
     node. Once ``choices`` is exhausted the game continues with the first legal action for
     :data:`FIRST_LEGAL_STEPS` steps (which shrinks well), then with seeded random choices (so it
     ends even in games that a fixed policy could loop in forever). After every step both states must
-    agree on ``fields`` (see :func:`compare_states`).
+    agree on ``fields`` (see :func:`compare_states`); observation tensors are compared for every
+    seat at the start and at the end, and for one seat per step in between, in turn (step ``i``:
+    seat ``i mod players``), which keeps the check cheap while every seat is covered.
 
     Args:
         game_a: One implementation (e.g. ``cardtable.make(..., backend="reference")``).
@@ -275,7 +309,8 @@ def assert_equivalent(
             raise DivergenceError(
                 Divergence(history[:-1], [f"apply({action}): A accepts it, B raises {err!r}"])
             ) from err
-        assert_same_state(a, b, players, fields, history)
+        seats = None if a.is_terminal else [step % players]
+        assert_same_state(a, b, players, fields, history, tensor_seats=seats)
     return history
 
 

@@ -13,6 +13,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.reference._options import OptionReader, OptionSpec
@@ -72,6 +75,11 @@ class ReferenceGame(ABC, Generic[StateT]):
     @abstractmethod
     def num_actions(self) -> int:
         """The size of the action space (ids ``0..num_actions-1``)."""
+
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`ReferenceState.observation_tensor` (see the game's contract)."""
 
     @abstractmethod
     def _initial_state(self) -> StateT:
@@ -214,6 +222,10 @@ class ReferenceState(ABC):
         """Exactly what ``player`` may know."""
 
     @abstractmethod
+    def _observation_tensor(self, player: int) -> list[float]:
+        """``player``'s observation encoded in the contract's "Observation tensor" layout."""
+
+    @abstractmethod
     def _state_dict(self) -> dict[str, Any]:
         """The canonical game state (the ``state`` part of :meth:`to_dict`)."""
 
@@ -313,6 +325,24 @@ class ReferenceState(ABC):
         if seat is None or not 0 <= seat < self._game.players:
             raise IllegalActionError(f"seat {player!r} is out of range 0..{self._game.players}")
         return self._observation(seat)
+
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+        """Exactly what seat ``player`` may know, as a float32 array of ``observation_shape``.
+
+        Raises:
+            IllegalActionError: If ``player`` is not a seat.
+        """
+        seat = _as_int(player)
+        if seat is None or not 0 <= seat < self._game.players:
+            raise IllegalActionError(f"seat {player!r} is out of range 0..{self._game.players}")
+        values = self._observation_tensor(seat)
+        return np.asarray(values, dtype=np.float32).reshape(self._game.observation_shape)
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of length ``num_actions``, ``True`` exactly at :meth:`legal_actions`."""
+        mask = np.zeros(self._game.num_actions, dtype=np.bool_)
+        mask[self.legal_actions()] = True
+        return mask
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical full state, identical across backends."""

@@ -76,6 +76,7 @@ from cardtable.reference._deep_regrets.cards import (
     shoal_depth,
     shoal_row,
 )
+from cardtable.reference._deep_regrets.tensor import encode_observation, tensor_size
 from cardtable.reference._options import OptionReader, OptionSpec
 
 __all__ = ["DeepRegretsGame", "DeepRegretsObservation", "DeepRegretsState"]
@@ -2089,6 +2090,10 @@ class DeepRegretsState(ReferenceState):
 
     # ----- the canonical state (§11.2) -----
 
+    def _observation_tensor(self, player: int) -> list[float]:
+        """§11.4: the observation dict encoded with ids instead of names."""
+        return encode_observation(self._observation(player), self._n)
+
     def _state_dict(self) -> dict[str, Any]:
         ctx = self._ctx
         end = None
@@ -2218,6 +2223,11 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
     def num_actions(self) -> int:
         """512 (§9)."""
         return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(1765 + 221 * players,)`` (§11.4)."""
+        return (tensor_size(self.players),)
 
     def _initial_state(self) -> DeepRegretsState:
         return DeepRegretsState(self)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, TypedDict
 
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
 
@@ -58,6 +59,12 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
     def num_actions(self) -> int:
         """One id per card value: a bid of card ``v`` is ``v - 1``."""
         return self.num_cards
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(7 + 5 * N + 3 * N * N,)``: see the contract's "Observation tensor"."""
+        n = self.num_cards
+        return (7 + 5 * n + 3 * n * n,)
 
     def _initial_state(self) -> GoofspielState:
         return GoofspielState(self)
@@ -159,6 +166,33 @@ class GoofspielState(ReferenceState):
             "committed": [b is not None for b in self.pending],
             "own_bid": self.pending[player],
         }
+
+    def _observation_tensor(self, player: int) -> list[float]:
+        """Encode the observation dict as the contract's "Observation tensor" lists it."""
+        obs = self._observation(player)
+        n = self.n
+        t = TensorBuilder()
+        t.one_hot(obs["seat"], 2)
+        t.scaled(obs["turn"], n)
+        point_card = obs["point_card"]
+        t.one_hot(None if point_card is None else point_card - 1, n)
+        t.multi_hot((v - 1 for v in obs["remaining_points"]), n)
+        for hand in obs["hands"]:
+            t.multi_hot((v - 1 for v in hand), n)
+        for points in obs["points"]:
+            t.scaled(points, n * (n + 1) // 2)
+        for turn in range(n):
+            if turn < len(obs["bids"]):
+                t.one_hot(obs["point_history"][turn] - 1, n)
+                t.one_hot(obs["bids"][turn][0] - 1, n)
+                t.one_hot(obs["bids"][turn][1] - 1, n)
+            else:
+                t.extend([0.0] * (3 * n))
+        for committed in obs["committed"]:
+            t.flag(committed)
+        own = obs["own_bid"]
+        t.one_hot(None if own is None else own - 1, n)
+        return t.values
 
     def _state_dict(self) -> dict[str, Any]:
         return {

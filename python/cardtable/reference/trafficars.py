@@ -41,6 +41,7 @@ from typing import Literal, TypedDict
 from cardtable.errors import InvalidOptionError
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TrafficarsGame", "TrafficarsObservation", "TrafficarsState"]
 
@@ -59,6 +60,21 @@ Decision = Literal[
     "commit", "ambulance", "police", "police_take", "tow_truck", "target", "take", "insert"
 ]
 """The kind of a pending decision (the observation's ``decision``)."""
+TENSOR_PHASES: tuple[Phase, ...] = ("deal", "commit", "resolve", "over")
+"""The phases in the order of the tensor's ``phase`` segment."""
+TENSOR_DECISIONS: tuple[Decision, ...] = (
+    "commit",
+    "ambulance",
+    "police",
+    "police_take",
+    "tow_truck",
+    "target",
+    "take",
+    "insert",
+)
+"""The decision kinds in the order of the tensor's ``decision`` segment."""
+CARD_IDS = 62
+"""Card ids are 1..62 (entry ``id - 1`` of the tensor's card-indexed segments)."""
 Value = int | None
 """The value of a stack or target: its number, or ``None`` for an open one (any number follows)."""
 
@@ -664,6 +680,51 @@ class TrafficarsState(ReferenceState):
             "queue": list(self._queue),
         }
 
+    def _observation_tensor(self, player: int) -> list[float]:
+        """Encode the observation dict as the contract's "Observation tensor" lists it."""
+        obs = self._observation(player)
+        n = self._players
+        lanes = len(obs["lanes"])
+        t = TensorBuilder()
+        t.one_hot(obs["seat"], n)
+        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
+        decision = obs["decision"]
+        t.one_hot(None if decision is None else TENSOR_DECISIONS.index(decision), 8)
+        t.scaled(obs["turn"], self._hand_size)
+        t.multi_hot((card - 1 for card in obs["hand"]), CARD_IDS)
+        block = lanes + 3
+        lane_cards = [0.0] * (CARD_IDS * block)
+        for k, (places, counts) in enumerate(zip(obs["lanes"], obs["place_cars"], strict=True)):
+            for j, (stack, count) in enumerate(zip(places, counts, strict=True)):
+                for h, card in enumerate(stack or []):
+                    base = (card - 1) * block
+                    lane_cards[base + k] = 1.0
+                    lane_cards[base + lanes] = (j + 1) / 8
+                    lane_cards[base + lanes + 1] = (h + 1) / 4
+                    lane_cards[base + lanes + 2] = 1.0 if count == 2 else 0.0
+        t.extend(lane_cards)
+        for places in obs["lanes"]:
+            free = [j for j, stack in enumerate(places) if stack is None]
+            t.scaled(free[0] + 1 if free else 0, 8)
+        for cars in obs["cars"]:
+            t.scaled(cars, 8)
+        for penalties in obs["penalties"]:
+            t.scaled(penalties, 20)
+        for committed in obs["committed"]:
+            t.flag(committed)
+        own = obs["own_commitment"]
+        t.one_hot(None if own is None else own - 1, CARD_IDS)
+        revealed = obs["revealed"]
+        for seat in range(n):
+            t.one_hot(None if revealed is None else revealed[seat] - 1, CARD_IDS)
+        resolving = obs["resolving"]
+        t.one_hot(None if resolving is None else resolving - 1, CARD_IDS)
+        queue = [0.0] * n
+        for k, seat in enumerate(obs["queue"]):
+            queue[seat] = (k + 1) / n
+        t.extend(queue)
+        return t.values
+
     def _state_dict(self) -> dict[str, object]:
         return {
             "phase": self._phase(),
@@ -750,6 +811,11 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
     def num_actions(self) -> int:
         """115: card ids 1..62 and the lane / free-place choices 100..114."""
         return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(385 + 64 * lanes + 66 * players,)``: see the contract's "Observation tensor"."""
+        return (385 + 64 * self.lanes + 66 * self.players,)
 
     def _initial_state(self) -> TrafficarsState:
         return TrafficarsState(self)

@@ -38,6 +38,7 @@ from typing import Literal, TypedDict
 from cardtable.errors import InvalidOptionError
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TrafficarsMemoryGame", "TrafficarsMemoryObservation", "TrafficarsMemoryState"]
 
@@ -54,6 +55,8 @@ CARS_TO_COLLECT = 2
 
 Phase = Literal["layout", "flip", "over"]
 """What the game is waiting for (the observation's ``phase``)."""
+TENSOR_PHASES: tuple[Phase, ...] = ("layout", "flip", "over")
+"""The phases in the order of the tensor's ``phase`` segment."""
 
 
 class TrafficarsMemoryObservation(TypedDict):
@@ -322,6 +325,29 @@ class TrafficarsMemoryState(ReferenceState):
             "flipped": list(self._flipped),
         }
 
+    def _observation_tensor(self, player: int) -> list[float]:
+        """Encode the observation dict as the contract's "Observation tensor" lists it."""
+        obs = self._observation(player)
+        n = self._players
+        grid = len(obs["on_table"])
+        t = TensorBuilder()
+        t.one_hot(obs["seat"], n)
+        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
+        t.one_hot(obs["current"], n)
+        for position in range(grid):
+            face = obs["faces"][position]
+            card = face if face is not None else obs["seen"][position]
+            order = obs["flipped"].index(position) + 1 if position in obs["flipped"] else 0
+            t.flag(obs["on_table"][position])
+            t.flag(face is not None)
+            t.flag(card is not None)
+            t.scaled(card or 0, 50)
+            t.flag(card is not None and is_joker(card))
+            t.scaled(order, grid)
+        for taken in obs["taken"]:
+            t.scaled(taken, grid)
+        return t.values
+
     def _state_dict(self) -> dict[str, object]:
         return {
             "phase": self._phase,
@@ -381,6 +407,11 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     def num_actions(self) -> int:
         """63 for every option setting: positions 0..61, card ids 1..62."""
         return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(3 + 3 * players + 6 * N,)``, N the grid size (the contract's "Observation tensor")."""
+        return (3 + 3 * self.players + 6 * len(self.deck),)
 
     def _initial_state(self) -> TrafficarsMemoryState:
         return TrafficarsMemoryState(self)

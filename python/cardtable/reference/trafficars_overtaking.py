@@ -31,6 +31,7 @@ from typing import Literal, TypedDict
 
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader
+from cardtable.reference._tensor import TensorBuilder
 
 __all__ = [
     "TrafficarsOvertakingGame",
@@ -53,6 +54,8 @@ NUM_ACTIONS = 54
 
 Phase = Literal["deal", "play", "overtake", "start", "over"]
 """What the game is waiting for (the observation's ``phase``)."""
+TENSOR_PHASES: tuple[Phase, ...] = ("deal", "play", "overtake", "start", "over")
+"""The phases in the order of the tensor's ``phase`` segment."""
 
 
 class TrafficarsOvertakingObservation(TypedDict):
@@ -391,6 +394,27 @@ class TrafficarsOvertakingState(ReferenceState):
             "winner": self._winner,
         }
 
+    def _observation_tensor(self, player: int) -> list[float]:
+        """Encode the observation dict as the contract's "Observation tensor" lists it."""
+        obs = self._observation(player)
+        n = self._players
+        t = TensorBuilder()
+        t.one_hot(obs["seat"], n)
+        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
+        t.multi_hot((card - 1 for card in obs["row"]), len(CARDS))
+        t.multi_hot((card - 1 for card in obs["hand"]), len(CARDS))
+        for size in obs["pile_sizes"]:
+            t.scaled(size, 25)
+        for size in obs["hand_sizes"]:
+            t.scaled(size, HAND_SIZE)
+        t.one_hot(obs["active"], n)
+        t.one_hot(obs["overtaker"], n)
+        t.scaled(obs["passes"], n)
+        card = obs["overtake_card"]
+        t.one_hot(None if card is None else card - 1, len(CARDS))
+        t.one_hot(obs["winner"], n)
+        return t.values
+
     def _state_dict(self) -> dict[str, object]:
         return {
             "phase": self._phase,
@@ -426,6 +450,11 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     def num_actions(self) -> int:
         """54: card ids 1..50, overtake 51, let go 52, pass 53."""
         return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(156 + 6 * players,)``: see the contract's "Observation tensor"."""
+        return (156 + 6 * self.players,)
 
     def _initial_state(self) -> TrafficarsOvertakingState:
         return TrafficarsOvertakingState(self)

@@ -35,6 +35,7 @@ from typing import Literal, TypedDict
 
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TurnTheTideGame", "TurnTheTideObservation", "TurnTheTideState"]
 
@@ -57,6 +58,8 @@ PLAYERS_LEFT_TO_END_ROUND = 2
 
 Phase = Literal["deal", "tide", "play", "choose_tide", "over"]
 """What the game is waiting for (the observation's ``phase``)."""
+TENSOR_PHASES: tuple[Phase, ...] = ("deal", "tide", "play", "choose_tide", "over")
+"""The phases in the order of the tensor's ``phase`` segment."""
 
 
 class TurnTheTideObservation(TypedDict):
@@ -471,6 +474,39 @@ class TurnTheTideState(ReferenceState):
             "scores": list(self._totals),
         }
 
+    def _observation_tensor(self, player: int) -> list[float]:
+        """Encode the observation dict as the contract's "Observation tensor" lists it."""
+        obs = self._observation(player)
+        n = self._players
+        t = TensorBuilder()
+        t.one_hot(obs["seat"], n)
+        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
+        t.one_hot(obs["round"], self._rounds)
+        t.scaled(obs["hand_index"], 12)
+        t.multi_hot((card - 1 for card in obs["hand"]), 60)
+        for lifebuoys in obs["lifebuoys"]:
+            t.scaled(lifebuoys, 12)
+        for tide in obs["tide"]:
+            t.one_hot(None if tide is None else tide - 1, 12)
+        for slot in range(2):
+            revealed = obs["revealed_tide"]
+            t.one_hot(revealed[slot] - 1 if slot < len(revealed) else None, 12)
+        for eliminated in obs["eliminated"]:
+            t.flag(eliminated)
+        played = [0.0] * (60 * (n + 1))
+        for seat, cards in enumerate(obs["played"]):
+            for index, card in enumerate(cards):
+                played[(card - 1) * (n + 1) + seat] = 1.0
+                played[(card - 1) * (n + 1) + n] = (index + 1) / 12
+        t.extend(played)
+        for committed in obs["committed"]:
+            t.flag(committed)
+        own = obs["own_commitment"]
+        t.one_hot(None if own is None else own - 1, 60)
+        for score in obs["scores"]:
+            t.scaled(score, 12)
+        return t.values
+
     def _state_dict(self) -> dict[str, object]:
         return {
             "dealt": [list(cards) for cards in self._dealt],
@@ -535,6 +571,11 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     def num_actions(self) -> int:
         """61: weather card numbers 1..60, plus 0 and 1 for the tide choice."""
         return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(210 + rounds + 77 * players,)``: see the contract's "Observation tensor"."""
+        return (210 + self.rounds + 77 * self.players,)
 
     def _initial_state(self) -> TurnTheTideState:
         return TurnTheTideState(self)

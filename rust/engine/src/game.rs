@@ -111,6 +111,20 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Exactly what `player` may know, as a JSON object (keys fixed by the rules doc).
     fn observation(&self, state: &Self::State, player: usize) -> Value;
 
+    /// The shape of [`Game::observation_tensor`]; fixed for the game's player count and options.
+    fn observation_shape(&self) -> Vec<usize>;
+
+    /// Writes seat `player`'s observation as a flat tensor into `out`, whose length is the product
+    /// of [`Game::observation_shape`]: exactly the information of [`Game::observation`], in the
+    /// layout of the game's contract (section "Observation tensor"). It must not allocate.
+    fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
+
+    /// Whether a higher score is better (the default); `false` for games scored in penalties. Used
+    /// by score-based rewards ([`crate::vector`]).
+    fn higher_score_is_better(&self) -> bool {
+        true
+    }
+
     /// The canonical full game state as JSON (the `state` part of `to_dict`), identical to the
     /// reference implementation's.
     fn state_json(&self, state: &Self::State) -> Value;

@@ -14,6 +14,8 @@ pub mod registry;
 pub mod rng;
 pub mod session;
 pub mod sim;
+pub mod tensor;
+pub mod vector;
 
 pub use error::{EngineError, Result};
 pub use game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
@@ -22,3 +24,4 @@ pub use registry::{games, make, GameInfo};
 pub use rng::{derive_seed, SplitMix64};
 pub use session::{AnyGame, AnySession, GameHandle, Session};
 pub use sim::{SimConfig, SimResult};
+pub use vector::{AnyVectorEnv, RewardKind, StepOutput, VectorConfig, VectorEnv};

@@ -7,6 +7,7 @@ use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::lockstep::{AnyLockstep, Lockstep};
 use crate::rng::SplitMix64;
 use crate::sim::{self, SimConfig, SimResult};
+use crate::vector::{AnyVectorEnv, VectorConfig, VectorEnv};
 use serde_json::{json, Map, Value};
 use std::any::Any;
 use std::sync::Arc;
@@ -196,6 +197,10 @@ pub trait AnyGame: Send + Sync {
     fn simulate(&self, config: &SimConfig, progress: &dyn Fn(u64) -> bool) -> Result<SimResult>;
     /// The built-in bot `spec` (e.g. `"greedy"`) for `seat`, with its own random stream `seed`.
     fn bot(&self, spec: &str, seat: usize, seed: u64) -> Result<Box<dyn AnyBot>>;
+    /// The shape of the observation tensors.
+    fn observation_shape(&self) -> Vec<usize>;
+    /// A batch of environments for learning agents (see [`crate::vector`]).
+    fn vector_env(&self, config: VectorConfig) -> Result<Box<dyn AnyVectorEnv>>;
     /// Games stepped together for external seats (`None` in `bots`; see [`crate::lockstep`]).
     fn lockstep(
         &self,
@@ -223,6 +228,16 @@ pub trait AnySession: Send + Sync {
     fn winners(&self) -> Vec<usize>;
     /// What seat `player` may know.
     fn observation(&self, player: i64) -> Result<Value>;
+    /// The size of the action space.
+    fn num_actions(&self) -> u32;
+    /// The shape of [`AnySession::observation_tensor`].
+    fn observation_shape(&self) -> Vec<usize>;
+    /// Writes what seat `player` may know as a tensor into `out` (its length must be the product
+    /// of the shape).
+    fn observation_tensor(&self, player: i64, out: &mut [f32]) -> Result<()>;
+    /// Writes `true` at every legal action (chance outcome at a chance node) into `out`, of length
+    /// `num_actions`, and `false` elsewhere.
+    fn legal_action_mask(&self, out: &mut [bool]);
     /// The canonical dict.
     fn to_json(&self) -> Value;
     /// Every applied action and chance outcome.
@@ -374,6 +389,45 @@ impl<G: Game> AnySession for Session<G> {
         }
     }
 
+    fn num_actions(&self) -> u32 {
+        self.game.num_actions()
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        self.game.observation_shape()
+    }
+
+    fn observation_tensor(&self, player: i64, out: &mut [f32]) -> Result<()> {
+        let n = self.game.players();
+        let size: usize = self.game.observation_shape().iter().product();
+        if out.len() != size {
+            return Err(EngineError::InvalidState(format!(
+                "an observation tensor has {size} entries, not {}",
+                out.len()
+            )));
+        }
+        match usize::try_from(player) {
+            Ok(p) if p < n => {
+                self.game.observation_tensor(&self.state, p, out);
+                Ok(())
+            }
+            _ => Err(EngineError::IllegalAction(format!(
+                "seat {player} is out of range 0..{n}"
+            ))),
+        }
+    }
+
+    fn legal_action_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        let mut legal = Vec::new();
+        self.game.legal_actions(&self.state, &mut legal);
+        for a in legal {
+            if let Some(m) = out.get_mut(a as usize) {
+                *m = true;
+            }
+        }
+    }
+
     fn to_json(&self) -> Value {
         Session::to_json(self)
     }
@@ -442,6 +496,14 @@ impl<G: Game> AnyGame for GameHandle<G> {
             seat,
             legal: Vec::new(),
         }))
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        self.0.observation_shape()
+    }
+
+    fn vector_env(&self, config: VectorConfig) -> Result<Box<dyn AnyVectorEnv>> {
+        Ok(Box::new(VectorEnv::new(Arc::clone(&self.0), config)?))
     }
 
     fn lockstep(

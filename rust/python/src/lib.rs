@@ -6,7 +6,7 @@ use engine::{AnyGame, AnySession, EngineError};
 use numpy::PyArrayMethods;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyType};
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use serde_json::{Map, Value};
 
 /// Converts an engine error to the class of the same name in `cardtable.errors` (the one mapping
@@ -96,6 +96,12 @@ impl PyGame {
     #[getter]
     fn options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &Value::Object(self.inner.options()))
+    }
+
+    /// The shape of the observation tensors.
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.observation_shape())
     }
 
     /// Starts a game; with `seed` chance nodes resolve themselves.
@@ -211,6 +217,30 @@ impl PyState {
         let p = int_arg(player, "player", EngineError::IllegalAction)?;
         let obs = self.inner.observation(p).map_err(to_py_err)?;
         to_py(py, &obs)
+    }
+
+    /// What seat `player` may know, as a float32 tensor.
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let p = int_arg(player, "player", EngineError::IllegalAction)?;
+        let shape = self.inner.observation_shape();
+        let mut out = vec![0.0f32; shape.iter().product()];
+        self.inner
+            .observation_tensor(p, &mut out)
+            .map_err(to_py_err)?;
+        Ok(numpy::PyArray1::from_vec(py, out)
+            .reshape(shape)?
+            .into_any())
+    }
+
+    /// `True` at every legal action (chance outcome at a chance node).
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
+        let mut out = vec![false; self.inner.num_actions() as usize];
+        self.inner.legal_action_mask(&mut out);
+        numpy::PyArray1::from_vec(py, out)
     }
 
     /// The canonical full state.
@@ -511,6 +541,128 @@ impl PyLockstep {
     }
 }
 
+/// Many games stepped together for learning agents; see `cardtable.VectorEnv`.
+#[pyclass(module = "cardtable._core", name = "VectorEnv")]
+struct PyVectorEnv {
+    inner: std::sync::Mutex<Box<dyn engine::AnyVectorEnv>>,
+    shape: Vec<usize>,
+    num_actions: usize,
+    players: usize,
+}
+
+impl PyVectorEnv {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::AnyVectorEnv>>> {
+        self.inner
+            .lock()
+            .map_err(|_| to_py_err(EngineError::InvalidState("vector env was poisoned".into())))
+    }
+
+    /// The buffers of one call as a dict of NumPy arrays.
+    fn output_to_py<'py>(
+        &self,
+        py: Python<'py>,
+        out: engine::StepOutput,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let n = out.rewards.len();
+        let mut obs_shape = vec![n];
+        obs_shape.extend_from_slice(&self.shape);
+        let d = PyDict::new(py);
+        d.set_item(
+            "obs",
+            numpy::PyArray1::from_vec(py, out.obs).reshape(obs_shape)?,
+        )?;
+        d.set_item(
+            "action_mask",
+            numpy::PyArray1::from_vec(py, out.mask).reshape([n, self.num_actions])?,
+        )?;
+        d.set_item("rewards", numpy::PyArray1::from_vec(py, out.rewards))?;
+        d.set_item(
+            "all_rewards",
+            numpy::PyArray1::from_vec(py, out.all_rewards).reshape([n, self.players])?,
+        )?;
+        d.set_item("terminated", numpy::PyArray1::from_vec(py, out.terminated))?;
+        d.set_item("seat", numpy::PyArray1::from_vec(py, out.seat))?;
+        d.set_item("autoreset", numpy::PyArray1::from_vec(py, out.autoreset))?;
+        d.set_item("episode", numpy::PyArray1::from_vec(py, out.episode))?;
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[pyo3(signature = (game, *, num_envs, seed, agent_seats, opponents, reward, threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        game: &PyGame,
+        num_envs: usize,
+        seed: u64,
+        agent_seats: Vec<usize>,
+        opponents: Vec<String>,
+        reward: &str,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let config = engine::VectorConfig {
+            num_envs,
+            seed,
+            agent_seats,
+            opponents,
+            reward: engine::RewardKind::parse(reward).map_err(to_py_err)?,
+            threads,
+        };
+        let inner = game.inner.vector_env(config).map_err(to_py_err)?;
+        Ok(Self {
+            inner: std::sync::Mutex::new(inner),
+            shape: game.inner.observation_shape(),
+            num_actions: game.inner.num_actions() as usize,
+            players: game.inner.players(),
+        })
+    }
+
+    /// Starts every env (game 0 of `seed` if given, else each env's next game); returns the
+    /// buffers as a dict of arrays.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+        let out = {
+            let env: &mut dyn engine::AnyVectorEnv = &mut **self.lock()?;
+            py.detach(|| {
+                let mut out = env.output();
+                env.reset(seed, &mut out).map(|()| out)
+            })
+            .map_err(to_py_err)?
+        };
+        self.output_to_py(py, out)
+    }
+
+    /// Applies one action per env and plays on; returns the buffers as a dict of arrays.
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: numpy::PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let actions = actions.as_slice().map_err(|_| {
+            to_py_err(EngineError::IllegalAction(
+                "actions must be a contiguous array".into(),
+            ))
+        })?;
+        let out = {
+            let env: &mut dyn engine::AnyVectorEnv = &mut **self.lock()?;
+            py.detach(|| {
+                let mut out = env.output();
+                env.step(actions, &mut out).map(|()| out)
+            })
+            .map_err(to_py_err)?
+        };
+        self.output_to_py(py, out)
+    }
+
+    /// Number of envs.
+    #[getter]
+    fn num_envs(&self) -> PyResult<usize> {
+        Ok(self.lock()?.num_envs())
+    }
+}
+
 /// The registered games with their player ranges, options and built-in bots.
 #[pyfunction]
 fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -545,6 +697,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyLockstep>()?;
     m.add_class::<PyBot>()?;
+    m.add_class::<PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add("CHANCE", engine::CHANCE)?;

@@ -25,6 +25,7 @@ use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionReader, OptionSpec};
 use crate::rng::SplitMix64;
+use crate::tensor::TensorWriter;
 use serde_json::{json, Map, Value};
 
 /// The largest `num_cards`.
@@ -369,6 +370,40 @@ impl Game for Goofspiel {
             "committed": [st.pending != 0, false],
             "own_bid": opt(st.pending_of(player)),
         })
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        let n = self.num_cards as usize;
+        vec![7 + 5 * n + 3 * n * n]
+    }
+
+    fn observation_tensor(&self, st: &GoofspielState, player: usize, out: &mut [f32]) {
+        let n = self.num_cards as usize;
+        let total = f64::from(self.num_cards * (self.num_cards + 1) / 2);
+        let mut w = TensorWriter::new(out);
+        w.one_hot(Some(player), 2);
+        w.push_scaled(f64::from(st.turn), n as f64);
+        w.one_hot(usize::from(st.point_card).checked_sub(1), n);
+        w.multi_hot(st.remaining, 0, n);
+        w.multi_hot(st.hands[0], 0, n);
+        w.multi_hot(st.hands[1], 0, n);
+        w.push_scaled(f64::from(st.points[0]), total);
+        w.push_scaled(f64::from(st.points[1]), total);
+        let done = st.done();
+        for t in 0..n {
+            match done.get(t) {
+                Some(rec) => {
+                    w.one_hot(usize::from(rec.point).checked_sub(1), n);
+                    w.one_hot(usize::from(rec.bids[0]).checked_sub(1), n);
+                    w.one_hot(usize::from(rec.bids[1]).checked_sub(1), n);
+                }
+                None => w.skip(3 * n),
+            }
+        }
+        w.push_bool(st.pending_of(0) != 0);
+        w.push_bool(st.pending_of(1) != 0);
+        w.one_hot(usize::from(st.pending_of(player)).checked_sub(1), n);
+        debug_assert_eq!(w.position(), 7 + 5 * n + 3 * n * n);
     }
 
     fn state_json(&self, st: &GoofspielState) -> Value {

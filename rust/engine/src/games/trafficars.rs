@@ -35,6 +35,7 @@ use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionReader, OptionSpec};
 use crate::rng::SplitMix64;
+use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
@@ -1381,6 +1382,99 @@ impl Game for Trafficars {
             "resolving": resolving,
             "queue": Self::queue_json(b),
         })
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![385 + 64 * self.lanes + 66 * self.players]
+    }
+
+    fn observation_tensor(&self, st: &TrafficarsState, player: usize, out: &mut [f32]) {
+        let (n, l) = (self.players, self.lanes);
+        let b = &st.board;
+        let mut w = TensorWriter::new(out);
+        w.one_hot(Some(player), n);
+        let phase = match st.phase {
+            Phase::Deal => 0,
+            Phase::Commit => 1,
+            Phase::Resolve => 2,
+            Phase::Over => 3,
+        };
+        w.one_hot(Some(phase), 4);
+        let decision = self.decision(st).map(|d| match d {
+            Decision::Commit => 0,
+            Decision::Ambulance => 1,
+            Decision::Police => 2,
+            Decision::PoliceTake => 3,
+            Decision::TowTruck => 4,
+            Decision::Target => 5,
+            Decision::Take => 6,
+            Decision::Insert => 7,
+        });
+        w.one_hot(decision, 8);
+        w.push_scaled(f64::from(st.turn), f64::from(self.hand_size));
+        w.multi_hot(st.hands.get(player).copied().unwrap_or(0), 1, CARD_IDS);
+        let block = l + 3;
+        for (k, lane) in b.lanes[..l].iter().enumerate() {
+            let (mut places, mut level, mut double) = (0usize, 0usize, false);
+            for &t in lane.toks() {
+                if t & START != 0 {
+                    places += 1;
+                    level = 0;
+                    double = t & DOUBLE != 0;
+                } else {
+                    level += 1;
+                }
+                if let Some(i) = usize::from(tok_id(t)).checked_sub(1) {
+                    let base = i * block;
+                    w.set(base + k, 1.0);
+                    w.set(base + l, scaled(places as f64, 8.0));
+                    w.set(base + l + 1, scaled((level + 1) as f64, 4.0));
+                    if double {
+                        w.set(base + l + 2, 1.0);
+                    }
+                }
+            }
+        }
+        w.skip(CARD_IDS * block);
+        for lane in &b.lanes[..l] {
+            w.push(
+                lane.free_place()
+                    .map_or(0.0, |(j, _)| scaled((j + 1) as f64, 8.0)),
+            );
+        }
+        for lane in &b.lanes[..l] {
+            w.push_scaled(f64::from(lane.cars()), 8.0);
+        }
+        for s in 0..n {
+            w.push_scaled(f64::from(b.penalties[s]), 20.0);
+        }
+        for s in 0..n {
+            w.push_bool(st.commitments[s] != 0);
+        }
+        let own = st.commitments.get(player).copied().unwrap_or(0);
+        w.one_hot(usize::from(own).checked_sub(1), CARD_IDS);
+        for s in 0..n {
+            let card = if b.revealed_mask == 0 {
+                0
+            } else {
+                b.revealed[s]
+            };
+            w.one_hot(usize::from(card).checked_sub(1), CARD_IDS);
+        }
+        let resolving = match (st.phase, b.head()) {
+            (Phase::Resolve, Some(s)) => usize::from(b.revealed[s]).checked_sub(1),
+            _ => None,
+        };
+        w.one_hot(resolving, CARD_IDS);
+        for (k, &s) in b.pending().iter().enumerate() {
+            w.set(usize::from(s), scaled((k + 1) as f64, n as f64));
+        }
+        w.skip(n);
+        debug_assert_eq!(w.position(), 385 + 64 * l + 66 * n);
+    }
+
+    fn higher_score_is_better(&self) -> bool {
+        false
     }
 
     fn state_json(&self, st: &TrafficarsState) -> Value {

@@ -28,6 +28,7 @@ use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionReader, OptionSpec};
 use crate::rng::SplitMix64;
+use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Map, Value};
 
 /// Most seats a game can have.
@@ -535,6 +536,50 @@ impl Game for TrafficarsMemory {
             "taken": self.taken_json(st),
             "flipped": Self::flipped_json(st),
         })
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![3 + 3 * self.players + 6 * self.grid]
+    }
+
+    fn observation_tensor(&self, st: &TrafficarsMemoryState, player: usize, out: &mut [f32]) {
+        let (n, grid) = (self.players, self.grid);
+        let mut w = TensorWriter::new(out);
+        w.one_hot(Some(player), n);
+        let phase = match st.phase {
+            Phase::Layout => 0,
+            Phase::Flip => 1,
+            Phase::Over => 2,
+        };
+        w.one_hot(Some(phase), 3);
+        w.one_hot(
+            Some(usize::from(st.current)).filter(|_| st.current != NO_SEAT),
+            n,
+        );
+        // Flip order per position (0 = not flipped this turn).
+        let mut order = [0u8; MAX_GRID];
+        let flips = &st.flipped[..usize::from(st.flipped_len).min(MAX_GRID)];
+        for (k, &pos) in flips.iter().enumerate() {
+            if let Some(o) = order.get_mut(usize::from(pos)) {
+                *o = k as u8 + 1;
+            }
+        }
+        for (i, (&o, &laid)) in order.iter().zip(&st.layout).enumerate().take(grid) {
+            let face_up = st.flipped_mask >> i & 1 == 1;
+            let known = face_up || st.seen >> i & 1 == 1;
+            let card = if known { laid } else { 0 };
+            w.set(0, f32::from(u8::from(st.on_table >> i & 1 == 1)));
+            w.set(1, f32::from(u8::from(face_up)));
+            w.set(2, f32::from(u8::from(known)));
+            w.set(3, scaled(f64::from(card), 50.0));
+            w.set(4, f32::from(u8::from(known && is_joker(u32::from(card)))));
+            w.set(5, scaled(f64::from(o), grid as f64));
+            w.skip(6);
+        }
+        for s in 0..n {
+            w.push_scaled(f64::from(st.taken[s]), grid as f64);
+        }
+        debug_assert_eq!(w.position(), 3 + 3 * n + 6 * grid);
     }
 
     fn state_json(&self, st: &TrafficarsMemoryState) -> Value {

@@ -23,6 +23,7 @@ use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec};
 use crate::rng::SplitMix64;
+use crate::tensor::TensorWriter;
 use serde_json::{json, Map, Value};
 
 /// Most seats a game can have.
@@ -590,6 +591,41 @@ impl Game for TrafficarsOvertaking {
             "overtake_card": Self::overtake_card_json(st),
             "winner": Self::seat_json(st.winner),
         })
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![156 + 6 * self.players]
+    }
+
+    fn observation_tensor(&self, st: &TrafficarsOvertakingState, player: usize, out: &mut [f32]) {
+        let n = self.players;
+        let mut w = TensorWriter::new(out);
+        w.one_hot(Some(player), n);
+        let phase = match st.phase {
+            Phase::Deal => 0,
+            Phase::Play => 1,
+            Phase::Overtake => 2,
+            Phase::Start => 3,
+            Phase::Over => 4,
+        };
+        w.one_hot(Some(phase), 5);
+        w.multi_hot(st.row, 1, 50);
+        w.multi_hot(st.hand(player), 1, 50);
+        for s in 0..n {
+            w.push_scaled(f64::from(st.pile_count(s)), 25.0);
+        }
+        for s in 0..n {
+            w.push_scaled(f64::from(st.hands[s].count_ones()), 6.0);
+        }
+        w.one_hot(Some(usize::from(st.active)), n);
+        w.one_hot(Some(usize::from(st.overtaker)), n);
+        w.push_scaled(f64::from(st.passes), n as f64);
+        w.one_hot(usize::from(st.overtake_card).checked_sub(1), 50);
+        w.one_hot(
+            Some(usize::from(st.winner)).filter(|_| st.winner != NO_SEAT),
+            n,
+        );
+        debug_assert_eq!(w.position(), 156 + 6 * n);
     }
 
     fn state_json(&self, st: &TrafficarsOvertakingState) -> Value {

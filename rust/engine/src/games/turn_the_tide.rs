@@ -32,6 +32,7 @@ use crate::error::Result;
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionReader, OptionSpec};
 use crate::rng::SplitMix64;
+use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Map, Value};
 
 /// Most seats a game can have.
@@ -756,6 +757,63 @@ impl Game for TurnTheTide {
             "own_commitment": if own == 0 { Value::Null } else { json!(own) },
             "scores": self.seat_vec(&st.scores),
         })
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![210 + self.rounds + 77 * self.players]
+    }
+
+    fn observation_tensor(&self, st: &TurnTheTideState, player: usize, out: &mut [f32]) {
+        let n = self.players;
+        let mut w = TensorWriter::new(out);
+        w.one_hot(Some(player), n);
+        let phase = match st.phase {
+            Phase::Deal => 0,
+            Phase::Tide => 1,
+            Phase::Play => 2,
+            Phase::ChooseTide => 3,
+            Phase::Over => 4,
+        };
+        w.one_hot(Some(phase), 5);
+        w.one_hot(Some(usize::from(st.round)), self.rounds);
+        w.push_scaled(f64::from(st.hand_index), 12.0);
+        w.multi_hot(st.hands.get(player).copied().unwrap_or(0), 1, 60);
+        for s in 0..n {
+            w.push_scaled(f64::from(st.lifebuoys[s]), 12.0);
+        }
+        for s in 0..n {
+            w.one_hot(usize::from(st.tide[s]).checked_sub(1), TIDE_VALUES);
+        }
+        for i in 0..2 {
+            let v = if i < usize::from(st.revealed_len) {
+                usize::from(st.revealed[i]).checked_sub(1)
+            } else {
+                None
+            };
+            w.one_hot(v, TIDE_VALUES);
+        }
+        for s in 0..n {
+            w.push_bool(st.eliminated[s]);
+        }
+        for s in 0..n {
+            let len = usize::from(st.played_len[s]).min(HAND_SIZE);
+            for (i, &c) in st.played[s][..len].iter().enumerate() {
+                if let Some(c) = usize::from(c).checked_sub(1) {
+                    w.set(c * (n + 1) + s, 1.0);
+                    w.set(c * (n + 1) + n, scaled((i + 1) as f64, 12.0));
+                }
+            }
+        }
+        w.skip(60 * (n + 1));
+        for s in 0..n {
+            w.push_bool(st.commitments[s] != 0);
+        }
+        let own = st.commitments.get(player).copied().unwrap_or(0);
+        w.one_hot(usize::from(own).checked_sub(1), 60);
+        for s in 0..n {
+            w.push_scaled(f64::from(st.scores[s]), 12.0);
+        }
+        debug_assert_eq!(w.position(), 210 + self.rounds + 77 * n);
     }
 
     fn state_json(&self, st: &TurnTheTideState) -> Value {

@@ -41,6 +41,7 @@
 mod data;
 mod flow;
 mod json;
+mod tensor;
 
 pub mod bots;
 #[cfg(test)]
@@ -1012,6 +1013,14 @@ impl Game for DeepRegrets {
 
     fn observation(&self, st: &DeepRegretsState, player: usize) -> Value {
         self.observation_json(st, player)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![self.tensor_size()]
+    }
+
+    fn observation_tensor(&self, st: &DeepRegretsState, player: usize, out: &mut [f32]) {
+        self.write_tensor(st, player, out);
     }
 
     fn state_json(&self, st: &DeepRegretsState) -> Value {

@@ -1,0 +1,17 @@
+"""Adapters to the usual learning libraries, each an optional extra of the package.
+
+- :mod:`cardtable.adapters.pettingzoo`: ``env(game_id, players=...)``, a PettingZoo AEC
+  environment (``pip install "cardtable[pettingzoo]"``).
+- :mod:`cardtable.adapters.gymnasium`: ``make_env(game_id, players=..., seat=0)``, a Gymnasium
+  environment for one seat against built-in bots (``pip install "cardtable[gymnasium]"``).
+- :mod:`cardtable.adapters.openspiel`: ``load_game(game_id, players=...)``, an OpenSpiel game
+  registered with ``pyspiel`` (``pip install "cardtable[openspiel]"``).
+
+Importing this package needs none of them; each module imports its library.
+"""
+
+from __future__ import annotations
+
+from cardtable.adapters._common import win_rewards
+
+__all__ = ["win_rewards"]

@@ -1,0 +1,19 @@
+"""What the adapters share: the terminal rewards of ``docs/learning.md``."""
+
+from __future__ import annotations
+
+from cardtable.protocols import StateProtocol
+
+__all__ = ["win_rewards"]
+
+
+def win_rewards(state: StateProtocol, players: int) -> list[float]:
+    """Every seat's ``"win"`` reward: +1 for the only winner, 0 for a shared win, -1 otherwise.
+
+    All 0 before the end of the game.
+    """
+    if not state.is_terminal:
+        return [0.0] * players
+    winners = state.winners
+    sole = len(winners) == 1
+    return [(1.0 if sole else 0.0) if seat in winners else -1.0 for seat in range(players)]

@@ -1,0 +1,176 @@
+"""A Gymnasium environment: one seat against built-in bots (extra ``cardtable[gymnasium]``).
+
+A :class:`cardtable.VectorEnv` of one game underneath: chance and the opponents play inside Rust.
+The observation is ``state.observation_tensor(seat)``; ``info["action_mask"]`` marks the legal
+actions (Gymnasium's ``Discrete`` space does not know them). Rewards are 0 until the end, then as
+``reward`` says (``docs/learning.md``). ``reset(seed=s)`` seeds Gymnasium's generator, which
+draws the seed of the game.
+
+Example:
+    >>> import numpy as np
+    >>> from cardtable.adapters.gymnasium import make_env
+    >>> env = make_env("turn_the_tide", players=4, seat=0, opponents="greedy")
+    >>> obs, info = env.reset(seed=0)
+    >>> done = False
+    >>> while not done:
+    ...     action = int(np.flatnonzero(info["action_mask"])[0])
+    ...     obs, reward, terminated, truncated, info = env.step(action)
+    ...     done = terminated or truncated
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any, Literal, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from cardtable.vector import Reward, VectorEnv
+
+__all__ = ["CardtableEnv", "make_env"]
+
+Observation = npt.NDArray[np.float32]
+
+
+class CardtableEnv(gymnasium.Env[Observation, np.int64]):
+    """One seat of ``game_id`` against built-in bots (see the module doc)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's API)
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        players: int,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        reward: Reward = "win",
+        illegal_action: Literal["lose", "raise"] = "lose",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        """Creates the environment.
+
+        Args:
+            game_id: A registered game id.
+            players: The number of players.
+            seat: The seat the agent plays.
+            opponents: A built-in bot name for every other seat, or one per other seat.
+            reward: ``"win"`` or ``"score"`` (see :class:`cardtable.VectorEnv`).
+            illegal_action: ``"lose"``: an illegal action ends the episode with reward -1;
+                ``"raise"``: it raises :class:`cardtable.IllegalActionError`.
+            render_mode: ``None`` or ``"ansi"`` (``render()`` describes the last step).
+            **options: The game's options.
+
+        Raises:
+            InvalidOptionError: On a bad game, option, seat, bot or argument.
+        """
+        if illegal_action not in ("lose", "raise"):
+            raise InvalidOptionError(
+                f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
+            )
+        if render_mode not in (None, "ansi"):
+            raise InvalidOptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self._env = VectorEnv(
+            game_id,
+            1,
+            players=players,
+            agent_seats=(seat,),
+            opponents=opponents,
+            reward=reward,
+            threads=1,
+            **options,
+        )
+        self.seat = seat
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(
+            -np.inf, np.inf, self._env.observation_shape, np.float32
+        )
+        self.action_space = spaces.Discrete(self._env.num_actions)
+        self._obs: Observation = np.zeros(self._env.observation_shape, np.float32)
+        self._mask = np.zeros(self._env.num_actions, dtype=np.bool_)
+        self._done = True
+        self._last = ""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Starts a game (its seed is drawn from the generator that ``seed`` seeds)."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(1 << 63))
+        obs, info = self._env.reset(seed=game_seed)
+        self._done = False
+        self._last = "reset"
+        return self._record(obs, info)
+
+    def _record(
+        self, obs: npt.NDArray[np.float32], info: dict[str, npt.NDArray[Any]]
+    ) -> tuple[Observation, dict[str, Any]]:
+        self._obs = obs[0]
+        self._mask = info["action_mask"][0]
+        return self._obs, {"action_mask": self._mask.copy()}
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Plays ``action`` for the agent's seat, then the bots until the agent is to move again.
+
+        Raises:
+            InvalidStateError: If the episode is over (call ``reset``).
+            IllegalActionError: If the action is illegal and ``illegal_action="raise"``.
+        """
+        if self._done:
+            raise InvalidStateError("the episode is over; call reset()")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"action must be an int, got {action!r}") from None
+        if not (0 <= a < len(self._mask) and self._mask[a]):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"action {a} is not legal; legal: {np.flatnonzero(self._mask).tolist()}"
+                )
+            self._done = True
+            self._last = f"illegal action {a}: the episode is lost"
+            self._mask = np.zeros_like(self._mask)
+            lost: dict[str, Any] = {"action_mask": self._mask.copy(), "illegal": True}
+            return self._obs.copy(), -1.0, True, False, lost
+        obs, rewards, terminated, _, info = self._env.step(np.array([a], dtype=np.int64))
+        observation, out_info = self._record(obs, info)
+        self._done = bool(terminated[0])
+        self._last = f"action {a}, reward {float(rewards[0])}"
+        return observation, float(rewards[0]), self._done, False, out_info
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: a line about the last step."""
+        return None if self.render_mode is None else self._last
+
+
+def make_env(
+    game_id: str,
+    *,
+    players: int,
+    seat: int = 0,
+    opponents: str | Sequence[str] = "random",
+    reward: Reward = "win",
+    illegal_action: Literal["lose", "raise"] = "lose",
+    render_mode: str | None = None,
+    **options: Any,
+) -> CardtableEnv:
+    """A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots."""
+    return CardtableEnv(
+        game_id,
+        players=players,
+        seat=seat,
+        opponents=opponents,
+        reward=reward,
+        illegal_action=illegal_action,
+        render_mode=render_mode,
+        **options,
+    )

@@ -1,0 +1,215 @@
+"""``cardtable.VectorEnv``: many games stepped together in Rust for reinforcement learning.
+
+Each call steps every environment at once inside the engine, with the GIL released: chance and the
+built-in opponents are played there, and observations, masks and rewards come back as NumPy arrays.
+The contract (observations, autoreset, rewards, seeds) is in ``docs/learning.md``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.errors import IllegalActionError, InvalidOptionError
+
+if TYPE_CHECKING:
+    from cardtable import _core
+
+__all__ = ["Info", "Reward", "VectorEnv"]
+
+Reward = Literal["win", "score"]
+"""``"win"``: +1 sole winner, 0 shared win, -1 otherwise; ``"score"``: final score margin."""
+
+Info = dict[str, npt.NDArray[Any]]
+"""The ``info`` dict of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`."""
+
+
+def _int(value: object, what: str) -> int:
+    """``value`` as an int (NumPy integers too, bools not), or InvalidOptionError."""
+    if isinstance(value, bool):
+        raise InvalidOptionError(f"{what} must be an int, got {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidOptionError(f"{what} must be an int, got {value!r}") from None
+
+
+def _seed(value: object) -> int:
+    seed = _int(value, "seed")
+    if not 0 <= seed < 1 << 64:
+        raise InvalidOptionError(f"seed must be an int in 0..2**64, got {seed}")
+    return seed
+
+
+class VectorEnv:
+    """``num_envs`` games stepped together, for agents in some seats against built-in bots.
+
+    Observations are :meth:`State.observation_tensor` of the agent seat to move in each env;
+    ``info["seat"]`` names that seat and ``info["action_mask"]`` its legal actions. Autoreset is
+    Gymnasium's "next step" mode: an env that ends reports ``terminated`` with its final
+    observation and reward once, and the next :meth:`step` ignores its action and starts its next
+    game (``info["autoreset"]``).
+
+    Example:
+        >>> import numpy as np
+        >>> import cardtable
+        >>> env = cardtable.VectorEnv("goofspiel", 8, players=2, seed=1)
+        >>> obs, info = env.reset()
+        >>> obs.shape, info["action_mask"].shape
+        ((8, 579), (8, 13))
+        >>> rng = np.random.default_rng(0)
+        >>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        >>> obs, rewards, terminated, truncated, info = env.step(actions)
+
+    Args:
+        game_id: A registered game id.
+        num_envs: The number of games played side by side (at least 1).
+        players: The number of players.
+        seed: Env ``i``'s ``k``-th game is the seeded game
+            ``derive_seed(derive_seed(seed, i), k)``.
+        agent_seats: The seats the caller plays, or ``"all"``.
+        opponents: A built-in bot name for every other seat, or one name per other seat in
+            increasing seat order.
+        reward: ``"win"`` (+1 for the only winner, 0 for a shared win, -1 otherwise) or
+            ``"score"`` (final score minus the best other final score, oriented so that more is
+            better).
+        threads: Worker threads for large batches (``None``: all cores); results do not depend
+            on it.
+        **options: The game's options.
+
+    Raises:
+        InvalidOptionError: On a bad game, option, seat, bot, reward or count.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        *,
+        players: int,
+        seed: int = 0,
+        agent_seats: Sequence[int] | Literal["all"] = (0,),
+        opponents: str | Sequence[str] = "random",
+        reward: Reward = "win",
+        threads: int | None = None,
+        **options: Any,
+    ) -> None:
+        from cardtable import _core
+
+        count = _int(num_envs, "num_envs")
+        if count < 1:
+            raise InvalidOptionError(f"num_envs must be at least 1, got {count}")
+        if threads is not None and _int(threads, "threads") < 1:
+            raise InvalidOptionError(f"threads must be at least 1, got {threads}")
+        self.game: _core.Game = _core.Game(game_id, players, options)
+        self.game_id = game_id
+        self.num_envs = count
+        self.players = self.game.players
+        self.num_actions = self.game.num_actions
+        self.observation_shape: tuple[int, ...] = self.game.observation_shape
+        if isinstance(agent_seats, str):
+            if agent_seats != "all":
+                raise InvalidOptionError(
+                    f"agent_seats must be a sequence of seats or 'all', got {agent_seats!r}"
+                )
+            seats = list(range(self.players))
+        else:
+            seats = [_int(s, "an agent seat") for s in agent_seats]
+        for s in seats:
+            if not 0 <= s < self.players:
+                raise InvalidOptionError(f"agent seat {s} is out of range 0..{self.players}")
+        self.agent_seats: tuple[int, ...] = tuple(seats)
+        others = self.players - len(set(seats))
+        if isinstance(opponents, str):
+            bots = [opponents] * others
+        else:
+            bots = list(opponents)
+            if not all(isinstance(b, str) for b in bots):
+                raise InvalidOptionError(f"opponents must be bot names, got {opponents!r}")
+        if reward not in ("win", "score"):
+            raise InvalidOptionError(f"reward must be 'win' or 'score', got {reward!r}")
+        self.reward: Reward = reward
+        self._env: _core.VectorEnv = _core.VectorEnv(
+            self.game,
+            num_envs=count,
+            seed=_seed(seed),
+            agent_seats=seats,
+            opponents=bots,
+            reward=reward,
+            threads=threads,
+        )
+
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], Info]:
+        """Starts a game in every env.
+
+        Args:
+            seed: Restart the run from this seed (every env's game counter back to 0); ``None``
+                starts every env's next game.
+
+        Returns:
+            ``(observations [num_envs, *observation_shape] float32, info)``.
+        """
+        out = self._env.reset(None if seed is None else _seed(seed))
+        return out["obs"], self._info(out)
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Info,
+    ]:
+        """Plays one action per env, then chance and bots until agent seats must decide again.
+
+        Args:
+            actions: Integers, shape ``[num_envs]``: a legal action for each env's seat to move
+                (ignored, and any value accepted, for an env that ended on the previous step).
+
+        Returns:
+            ``(observations, rewards [num_envs] float32, terminated [num_envs] bool,
+            truncated [num_envs] bool (always False), info)``.
+
+        Raises:
+            IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
+                action; then nothing is applied.
+        """
+        out = self._env.step(self._check_actions(actions))
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return out["obs"], out["rewards"], out["terminated"], truncated, self._info(out)
+
+    def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,):
+            raise IllegalActionError(
+                f"actions must have shape ({self.num_envs},), got {array.shape}"
+            )
+        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+            raise IllegalActionError(f"actions must be integers, got dtype {array.dtype}")
+        if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
+            raise IllegalActionError(f"actions out of range: {array.max()}")
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    @staticmethod
+    def _info(out: dict[str, npt.NDArray[Any]]) -> Info:
+        return {
+            "action_mask": out["action_mask"],
+            "seat": out["seat"],
+            "autoreset": out["autoreset"],
+            "rewards": out["all_rewards"],
+            "episode": out["episode"],
+        }
+
+    def close(self) -> None:
+        """Nothing to release (present for Gymnasium-style callers)."""
+
+    def __repr__(self) -> str:
+        return (
+            f"<VectorEnv {self.game_id} num_envs={self.num_envs} players={self.players} "
+            f"agent_seats={self.agent_seats} reward={self.reward!r}>"
+        )

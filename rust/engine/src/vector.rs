@@ -1,0 +1,761 @@
+//! Vectorized environments for reinforcement learning: many games stepped together, with the
+//! caller playing one or more "agent" seats and built-in bots playing the others (contract:
+//! `docs/learning.md`, section `cardtable.VectorEnv`).
+//!
+//! Every call steps all environments at once (on a thread pool for large batches) and writes
+//! observation tensors, legal-action masks and rewards into flat buffers. Chance nodes and the bots
+//! are resolved inside, so the caller only ever sees decisions of agent seats.
+//!
+//! Seeds: env `i`'s `k`-th game is the seeded game `derive_seed(derive_seed(seed, i), k)`, and the
+//! bot in seat `q` draws from `SplitMix64::new(derive_seed(game_seed, q + 1))` (as in
+//! [`crate::sim`]). Results never depend on the number of threads.
+//!
+//! Autoreset follows Gymnasium's "next step" mode: an env whose game ended reports it once (final
+//! observation, reward, `terminated`), and the next step ignores its action and starts its next
+//! game.
+
+use crate::error::{EngineError, Result};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::rng::{derive_seed, SplitMix64};
+use crate::sim::make_bot;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Consecutive games without any agent decision after which an env gives up (a configuration in
+/// which agent seats never decide cannot be trained on).
+const MAX_SKIPPED_GAMES: u32 = 1000;
+
+/// Smallest batch that is stepped on the thread pool (smaller ones run on the calling thread).
+const PARALLEL_MIN_ENVS: usize = 32;
+
+/// How terminal rewards are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewardKind {
+    /// +1 for the only winner, 0 for a shared win, −1 for a seat that did not win.
+    Win,
+    /// The seat's final score minus the best final score among the other seats (sign turned for
+    /// games whose lower score is better).
+    Score,
+}
+
+impl RewardKind {
+    /// Parses `"win"` or `"score"`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "win" => Ok(Self::Win),
+            "score" => Ok(Self::Score),
+            _ => Err(EngineError::InvalidOption(format!(
+                "reward must be \"win\" or \"score\", got {s:?}"
+            ))),
+        }
+    }
+}
+
+/// What a vectorized environment runs.
+#[derive(Clone, Debug)]
+pub struct VectorConfig {
+    /// Number of environments (games played side by side).
+    pub num_envs: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// The seats the caller plays (distinct, in range).
+    pub agent_seats: Vec<usize>,
+    /// One built-in bot spec per other seat, in increasing seat order.
+    pub opponents: Vec<String>,
+    /// The reward scheme.
+    pub reward: RewardKind,
+    /// Worker threads for large batches (`None`: all cores).
+    pub threads: Option<usize>,
+}
+
+/// The buffers one `reset` or `step` fills, one row per env (row-major).
+#[derive(Clone, Debug, Default)]
+pub struct StepOutput {
+    /// Observation tensors, `num_envs × observation size`.
+    pub obs: Vec<f32>,
+    /// Legal-action masks, `num_envs × num_actions`.
+    pub mask: Vec<bool>,
+    /// The reward of the seat that made each env's last agent move, `num_envs`.
+    pub rewards: Vec<f32>,
+    /// Every seat's reward on this step, `num_envs × players`.
+    pub all_rewards: Vec<f32>,
+    /// Whether each env's game ended on this step, `num_envs`.
+    pub terminated: Vec<bool>,
+    /// The seat each observation belongs to, `num_envs`.
+    pub seat: Vec<i64>,
+    /// Whether each env started a new game on this step (after ending on the previous one).
+    pub autoreset: Vec<bool>,
+    /// Each env's game counter `k`.
+    pub episode: Vec<i64>,
+}
+
+impl StepOutput {
+    /// Zeroed buffers for `num_envs` rows.
+    pub fn new(num_envs: usize, obs_size: usize, num_actions: usize, players: usize) -> Self {
+        Self {
+            obs: vec![0.0; num_envs * obs_size],
+            mask: vec![false; num_envs * num_actions],
+            rewards: vec![0.0; num_envs],
+            all_rewards: vec![0.0; num_envs * players],
+            terminated: vec![false; num_envs],
+            seat: vec![0; num_envs],
+            autoreset: vec![false; num_envs],
+            episode: vec![0; num_envs],
+        }
+    }
+}
+
+/// One env's slice of a [`StepOutput`].
+struct Row<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    reward: &'a mut f32,
+    all_rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    seat: &'a mut i64,
+    autoreset: &'a mut bool,
+    episode: &'a mut i64,
+}
+
+fn rows(
+    out: &mut StepOutput,
+    n: usize,
+    obs_size: usize,
+    actions: usize,
+    players: usize,
+) -> Vec<Row<'_>> {
+    let mut v = Vec::with_capacity(n);
+    let iter = out
+        .obs
+        .chunks_mut(obs_size.max(1))
+        .zip(out.mask.chunks_mut(actions.max(1)))
+        .zip(out.rewards.iter_mut())
+        .zip(out.all_rewards.chunks_mut(players.max(1)))
+        .zip(out.terminated.iter_mut())
+        .zip(out.seat.iter_mut())
+        .zip(out.autoreset.iter_mut())
+        .zip(out.episode.iter_mut());
+    for (((((((obs, mask), reward), all_rewards), terminated), seat), autoreset), episode) in iter {
+        v.push(Row {
+            obs,
+            mask,
+            reward,
+            all_rewards,
+            terminated,
+            seat,
+            autoreset,
+            episode,
+        });
+    }
+    v
+}
+
+/// One game slot.
+struct Env<G: Game> {
+    index: u64,
+    state: G::State,
+    rng: SplitMix64,
+    /// The bot of every non-agent seat.
+    bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// Base seed of this env's games (`derive_seed(run seed, index)`).
+    base_seed: u64,
+    /// The game counter `k` (`None` before the first reset).
+    episode: Option<u64>,
+    /// The seat of the last observation: the agent seat to move, or the last agent mover.
+    seat: usize,
+    /// The game ended on the previous step; the next step starts a new one.
+    done: bool,
+    legal: Vec<u32>,
+    chance: Vec<(u32, u64)>,
+    scores: Vec<i64>,
+}
+
+/// Shared read-only parts of a step.
+struct Shared<'a, G: Game> {
+    game: &'a G,
+    agent: &'a [bool],
+    reward: RewardKind,
+}
+
+impl<G: Game> Env<G> {
+    /// Starts game `k` (seeded) and plays it until an agent seat must decide, skipping games that
+    /// end before that.
+    fn start(&mut self, sh: &Shared<'_, G>, mut k: u64) -> Result<()> {
+        for _ in 0..MAX_SKIPPED_GAMES {
+            let seed = derive_seed(self.base_seed, k);
+            self.state = sh.game.initial_state();
+            self.rng = SplitMix64::new(seed);
+            for (seat, bot) in self.bots.iter_mut().enumerate() {
+                if let Some(b) = bot {
+                    b.reset(
+                        sh.game,
+                        seat,
+                        SplitMix64::new(derive_seed(seed, seat as u64 + 1)),
+                    );
+                }
+            }
+            self.episode = Some(k);
+            self.done = false;
+            if let Some(seat) = self.advance(sh)? {
+                self.seat = seat;
+                return Ok(());
+            }
+            k += 1;
+        }
+        Err(EngineError::InvalidState(format!(
+            "{}: env {}: {MAX_SKIPPED_GAMES} games in a row ended before any agent seat had to \
+             decide",
+            G::ID,
+            self.index
+        )))
+    }
+
+    fn observe_all(&mut self, game: &G) {
+        for bot in self.bots.iter_mut().flatten() {
+            if bot.observes() {
+                bot.observe(game, &self.state);
+            }
+        }
+    }
+
+    /// Plays chance and bots until an agent seat must decide (returns it, with `legal` filled) or
+    /// the game is over (returns `None`).
+    fn advance(&mut self, sh: &Shared<'_, G>) -> Result<Option<usize>> {
+        let game = sh.game;
+        loop {
+            let player = game.current_player(&self.state);
+            if player == TERMINAL {
+                return Ok(None);
+            }
+            if player == CHANCE {
+                let o = game.sample_chance(&self.state, &mut self.rng, &mut self.chance);
+                game.apply(&mut self.state, o);
+            } else {
+                let seat = player as usize;
+                game.legal_actions(&self.state, &mut self.legal);
+                if sh.agent.get(seat).copied().unwrap_or(false) {
+                    return Ok(Some(seat));
+                }
+                let bot = self
+                    .bots
+                    .get_mut(seat)
+                    .and_then(|b| b.as_mut())
+                    .ok_or_else(|| EngineError::InvalidState(format!("no bot for seat {seat}")))?;
+                let action = bot.act(game, &self.state, &self.legal);
+                if self.legal.binary_search(&action).is_err() {
+                    return Err(EngineError::InvalidState(format!(
+                        "{}: the bot in seat {seat} chose the illegal action {action}",
+                        G::ID
+                    )));
+                }
+                game.apply(&mut self.state, action);
+            }
+            self.observe_all(game);
+        }
+    }
+
+    /// Writes every seat's terminal reward into `out`.
+    fn rewards(&mut self, sh: &Shared<'_, G>, out: &mut [f32]) {
+        let game = sh.game;
+        match sh.reward {
+            RewardKind::Win => {
+                let winners = game.winners(&self.state);
+                for (s, r) in out.iter_mut().enumerate() {
+                    *r = if !winners.contains(&s) {
+                        -1.0
+                    } else if winners.len() == 1 {
+                        1.0
+                    } else {
+                        0.0
+                    };
+                }
+            }
+            RewardKind::Score => {
+                self.scores.resize(game.players(), 0);
+                game.scores(&self.state, &mut self.scores);
+                let sign = if game.higher_score_is_better() { 1 } else { -1 };
+                for (s, r) in out.iter_mut().enumerate() {
+                    let best_other = (0..self.scores.len())
+                        .filter(|&q| q != s)
+                        .map(|q| sign * self.scores[q])
+                        .max()
+                        .unwrap_or(0);
+                    let own = self.scores.get(s).map_or(0, |&x| sign * x);
+                    *r = (own - best_other) as f32;
+                }
+            }
+        }
+    }
+
+    /// Fills a row with the current observation and mask (after a reset or a non-final step).
+    fn write(&self, sh: &Shared<'_, G>, row: &mut Row<'_>) {
+        sh.game.observation_tensor(&self.state, self.seat, row.obs);
+        row.mask.fill(false);
+        if !self.done {
+            for &a in &self.legal {
+                if let Some(m) = row.mask.get_mut(a as usize) {
+                    *m = true;
+                }
+            }
+        }
+        *row.seat = self.seat as i64;
+        *row.episode = self.episode.map_or(0, |k| k as i64);
+    }
+
+    /// Resets this env: game `k` of a new seed, or its next game.
+    fn reset(&mut self, sh: &Shared<'_, G>, row: &mut Row<'_>) -> Result<()> {
+        let k = self.episode.map_or(0, |k| k + 1);
+        self.start(sh, k)?;
+        row.all_rewards.fill(0.0);
+        *row.reward = 0.0;
+        *row.terminated = false;
+        *row.autoreset = false;
+        self.write(sh, row);
+        Ok(())
+    }
+
+    /// One step with a checked action (ignored if the game ended on the previous step).
+    fn step(&mut self, sh: &Shared<'_, G>, action: u32, row: &mut Row<'_>) -> Result<()> {
+        row.all_rewards.fill(0.0);
+        *row.reward = 0.0;
+        *row.terminated = false;
+        if self.done {
+            let k = self.episode.map_or(0, |k| k + 1);
+            self.start(sh, k)?;
+            *row.autoreset = true;
+            self.write(sh, row);
+            return Ok(());
+        }
+        *row.autoreset = false;
+        let actor = self.seat;
+        sh.game.apply(&mut self.state, action);
+        self.observe_all(sh.game);
+        match self.advance(sh)? {
+            Some(seat) => self.seat = seat,
+            None => {
+                self.done = true;
+                self.rewards(sh, row.all_rewards);
+                *row.reward = row.all_rewards.get(actor).copied().unwrap_or(0.0);
+                *row.terminated = true;
+            }
+        }
+        self.write(sh, row);
+        Ok(())
+    }
+}
+
+/// A batch of environments for agents in some seats (see the module doc).
+pub struct VectorEnv<G: Game> {
+    game: Arc<G>,
+    config: VectorConfig,
+    agent: Vec<bool>,
+    envs: Vec<Env<G>>,
+    obs_size: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl<G: Game> VectorEnv<G> {
+    /// Checks the configuration and creates the envs (call [`VectorEnv::reset`] before stepping).
+    pub fn new(game: Arc<G>, config: VectorConfig) -> Result<Self> {
+        let n = game.players();
+        let bad = |m: String| Err(EngineError::InvalidOption(m));
+        if config.num_envs == 0 {
+            return bad("num_envs must be at least 1".into());
+        }
+        if config.agent_seats.is_empty() {
+            return bad("agent_seats must name at least one seat".into());
+        }
+        let mut agent = vec![false; n];
+        for &s in &config.agent_seats {
+            match agent.get_mut(s) {
+                None => return bad(format!("agent seat {s} is out of range 0..{n}")),
+                Some(true) => return bad(format!("agent seat {s} is listed twice")),
+                Some(a) => *a = true,
+            }
+        }
+        let others = agent.iter().filter(|a| !**a).count();
+        if config.opponents.len() != others {
+            return bad(format!(
+                "{}: {} opponent bots given for {others} non-agent seats",
+                G::ID,
+                config.opponents.len()
+            ));
+        }
+        if config.threads == Some(0) {
+            return bad("threads must be at least 1".into());
+        }
+        let mut specs: Vec<Option<String>> = vec![None; n];
+        let mut it = config.opponents.iter();
+        for (s, spec) in specs.iter_mut().enumerate() {
+            if !agent[s] {
+                *spec = it.next().cloned();
+            }
+        }
+        for spec in specs.iter().flatten() {
+            make_bot(&*game, spec)?;
+        }
+        let mut envs = Vec::with_capacity(config.num_envs);
+        for i in 0..config.num_envs {
+            let bots = specs
+                .iter()
+                .map(|s| s.as_deref().map(|spec| make_bot(&*game, spec)).transpose())
+                .collect::<Result<Vec<_>>>()?;
+            envs.push(Env {
+                index: i as u64,
+                state: game.initial_state(),
+                rng: SplitMix64::new(0),
+                bots,
+                base_seed: derive_seed(config.seed, i as u64),
+                episode: None,
+                seat: 0,
+                done: false,
+                legal: Vec::new(),
+                chance: Vec::new(),
+                scores: vec![0; n],
+            });
+        }
+        let pool = match config.threads {
+            Some(1) => None,
+            t => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t.unwrap_or(0))
+                    .build()
+                    .map_err(|e| {
+                        EngineError::InvalidOption(format!("cannot start threads: {e}"))
+                    })?,
+            ),
+        };
+        let obs_size = game.observation_shape().iter().product();
+        Ok(Self {
+            game,
+            config,
+            agent,
+            envs,
+            obs_size,
+            pool,
+        })
+    }
+
+    /// Fresh output buffers for one call.
+    pub fn output(&self) -> StepOutput {
+        StepOutput::new(
+            self.envs.len(),
+            self.obs_size,
+            self.game.num_actions() as usize,
+            self.game.players(),
+        )
+    }
+
+    fn for_each_env(
+        &mut self,
+        out: &mut StepOutput,
+        f: impl Fn(&mut Env<G>, &Shared<'_, G>, usize, &mut Row<'_>) -> Result<()> + Sync,
+    ) -> Result<()> {
+        let (n, size) = (self.envs.len(), self.obs_size);
+        let actions = self.game.num_actions() as usize;
+        let players = self.game.players();
+        let mut rows = rows(out, n, size, actions, players);
+        let shared = Shared {
+            game: &*self.game,
+            agent: &self.agent,
+            reward: self.config.reward,
+        };
+        let envs = &mut self.envs;
+        match &self.pool {
+            Some(pool) if n >= PARALLEL_MIN_ENVS => pool.install(|| {
+                envs.par_iter_mut()
+                    .zip(rows.par_iter_mut())
+                    .enumerate()
+                    .try_for_each(|(i, (env, row))| f(env, &shared, i, row))
+            }),
+            _ => envs
+                .iter_mut()
+                .zip(rows.iter_mut())
+                .enumerate()
+                .try_for_each(|(i, (env, row))| f(env, &shared, i, row)),
+        }
+    }
+
+    /// Starts every env: game 0 of `seed` when given (the run restarts from that seed), else each
+    /// env's next game.
+    pub fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()> {
+        if let Some(s) = seed {
+            self.config.seed = s;
+            for (i, env) in self.envs.iter_mut().enumerate() {
+                env.base_seed = derive_seed(s, i as u64);
+                env.episode = None;
+            }
+        }
+        self.for_each_env(out, |env, sh, _, row| env.reset(sh, row))
+    }
+
+    /// Applies one action per env (all are checked before any is applied; envs whose game ended
+    /// on the previous step ignore theirs and start their next game), then plays on until agent
+    /// seats must decide again.
+    pub fn step(&mut self, actions: &[i64], out: &mut StepOutput) -> Result<()> {
+        if actions.len() != self.envs.len() {
+            return Err(EngineError::IllegalAction(format!(
+                "{} actions given for {} envs",
+                actions.len(),
+                self.envs.len()
+            )));
+        }
+        let mut checked = vec![0u32; actions.len()];
+        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
+            if env.episode.is_none() {
+                return Err(EngineError::InvalidState(
+                    "call reset() before step()".into(),
+                ));
+            }
+            if env.done {
+                continue;
+            }
+            match u32::try_from(a)
+                .ok()
+                .filter(|a| env.legal.binary_search(a).is_ok())
+            {
+                Some(a) => checked[i] = a,
+                None => {
+                    return Err(EngineError::IllegalAction(format!(
+                        "env {i}: action {a} is not legal for seat {}; legal: {:?}",
+                        env.seat, env.legal
+                    )))
+                }
+            }
+        }
+        self.for_each_env(out, |env, sh, i, row| env.step(sh, checked[i], row))
+    }
+}
+
+/// Object-safe view of [`VectorEnv`].
+pub trait AnyVectorEnv: Send {
+    /// Number of envs.
+    fn num_envs(&self) -> usize;
+    /// Size of one observation tensor.
+    fn observation_size(&self) -> usize;
+    /// Fresh output buffers for one call.
+    fn output(&self) -> StepOutput;
+    /// See [`VectorEnv::reset`].
+    fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()>;
+    /// See [`VectorEnv::step`].
+    fn step(&mut self, actions: &[i64], out: &mut StepOutput) -> Result<()>;
+}
+
+impl<G: Game> AnyVectorEnv for VectorEnv<G> {
+    fn num_envs(&self) -> usize {
+        self.envs.len()
+    }
+    fn observation_size(&self) -> usize {
+        self.obs_size
+    }
+    fn output(&self) -> StepOutput {
+        VectorEnv::output(self)
+    }
+    fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()> {
+        VectorEnv::reset(self, seed, out)
+    }
+    fn step(&mut self, actions: &[i64], out: &mut StepOutput) -> Result<()> {
+        VectorEnv::step(self, actions, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+    use serde_json::Map;
+
+    fn config(num_envs: usize, seed: u64, agent_seats: Vec<usize>, players: usize) -> VectorConfig {
+        let others = players - agent_seats.len();
+        VectorConfig {
+            num_envs,
+            seed,
+            agent_seats,
+            opponents: vec!["random".to_string(); others],
+            reward: RewardKind::Win,
+            threads: Some(2),
+        }
+    }
+
+    /// Random legal actions from the masks (0 for envs without a legal action).
+    fn pick(rng: &mut SplitMix64, out: &StepOutput, actions: usize) -> Vec<i64> {
+        out.mask
+            .chunks(actions)
+            .map(|m| {
+                let legal: Vec<usize> = (0..m.len()).filter(|&a| m[a]).collect();
+                if legal.is_empty() {
+                    0
+                } else {
+                    legal[rng.below(legal.len() as u64) as usize] as i64
+                }
+            })
+            .collect()
+    }
+
+    fn run(id: &str, players: i64, steps: usize) -> Vec<StepOutput> {
+        let game = registry::make(id, players, &Map::new()).unwrap();
+        let n = game.players();
+        let mut env = game.vector_env(config(40, 9, (0..n).collect(), n)).unwrap();
+        let mut out = env.output();
+        env.reset(None, &mut out).unwrap();
+        let mut rng = SplitMix64::new(3);
+        let mut all = Vec::new();
+        for _ in 0..steps {
+            let actions = pick(&mut rng, &out, game.num_actions() as usize);
+            all.push(out);
+            out = env.output();
+            env.step(&actions, &mut out).unwrap();
+        }
+        all.push(out);
+        all
+    }
+
+    #[test]
+    fn runs_are_deterministic_and_end_games() {
+        for info in registry::games() {
+            let players = info.players.0 as i64;
+            let a = run(info.id, players, 60);
+            let b = run(info.id, players, 60);
+            for (x, y) in a.iter().zip(&b) {
+                assert_eq!(x.obs, y.obs, "{}", info.id);
+                assert_eq!(x.mask, y.mask);
+                assert_eq!(x.all_rewards, y.all_rewards);
+                assert_eq!(x.terminated, y.terminated);
+                assert_eq!(x.seat, y.seat);
+            }
+            for out in &a {
+                for (i, &t) in out.terminated.iter().enumerate() {
+                    let row = &out.all_rewards[i * players as usize..(i + 1) * players as usize];
+                    if t {
+                        assert!(row.iter().all(|&r| r == -1.0 || r == 0.0 || r == 1.0));
+                        assert!(row.iter().any(|&r| r >= 0.0), "someone wins");
+                        assert_eq!(out.rewards[i], row[out.seat[i] as usize]);
+                    } else {
+                        assert!(row.iter().all(|&r| r == 0.0));
+                        assert_eq!(out.rewards[i], 0.0);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn autoreset_starts_the_next_game_on_the_next_step() {
+        let all = run("goofspiel", 2, 80);
+        let mut resets = 0;
+        for w in all.windows(2) {
+            for i in 0..w[0].terminated.len() {
+                assert_eq!(w[1].autoreset[i], w[0].terminated[i]);
+                if w[0].terminated[i] {
+                    resets += 1;
+                    assert_eq!(w[1].episode[i], w[0].episode[i] + 1);
+                    assert!(!w[1].terminated[i]);
+                    assert_eq!(w[1].rewards[i], 0.0);
+                }
+            }
+        }
+        assert!(resets > 0);
+    }
+
+    #[test]
+    fn env_games_are_the_seeded_sessions() {
+        let game = registry::make("turn_the_tide", 3, &Map::new()).unwrap();
+        let mut env = game.vector_env(config(3, 21, vec![0, 1, 2], 3)).unwrap();
+        let mut out = env.output();
+        env.reset(None, &mut out).unwrap();
+        let size = env.observation_size();
+        let mut sessions: Vec<_> = (0..3)
+            .map(|i| game.new_session(Some(derive_seed(derive_seed(21, i), 0))))
+            .collect();
+        let mut rng = SplitMix64::new(1);
+        let mut buf = vec![0.0; size];
+        for _ in 0..30 {
+            for (i, s) in sessions.iter().enumerate() {
+                let seat = out.seat[i];
+                assert_eq!(i64::from(s.current_player()), seat);
+                s.observation_tensor(seat, &mut buf).unwrap();
+                assert_eq!(buf, out.obs[i * size..(i + 1) * size]);
+            }
+            let actions = pick(&mut rng, &out, 61);
+            for (s, &a) in sessions.iter_mut().zip(&actions) {
+                s.apply(a, None).unwrap();
+            }
+            out = env.output();
+            env.step(&actions, &mut out).unwrap();
+        }
+    }
+
+    #[test]
+    fn illegal_actions_change_nothing() {
+        let game = registry::make("goofspiel", 2, &Map::new()).unwrap();
+        let mut env = game.vector_env(config(2, 0, vec![0], 2)).unwrap();
+        let mut out = env.output();
+        assert!(env.step(&[0, 0], &mut out).is_err(), "step before reset");
+        env.reset(Some(4), &mut out).unwrap();
+        let legal =
+            |out: &StepOutput, i: usize| (0..13).find(|&a| out.mask[i * 13 + a]).unwrap() as i64;
+        let good = [legal(&out, 0), legal(&out, 1)];
+        assert!(matches!(
+            env.step(&[good[0], 99], &mut env.output()),
+            Err(EngineError::IllegalAction(_))
+        ));
+        assert!(env.step(&[good[0]], &mut env.output()).is_err());
+        assert!(env.step(&[-1, good[1]], &mut env.output()).is_err());
+        let mut after = env.output();
+        env.step(&good, &mut after).unwrap();
+        let mut fresh = game.vector_env(config(2, 0, vec![0], 2)).unwrap();
+        let mut expected = fresh.output();
+        fresh.reset(Some(4), &mut expected).unwrap();
+        fresh.step(&good, &mut expected).unwrap();
+        assert_eq!(after.obs, expected.obs);
+    }
+
+    #[test]
+    fn bad_configurations_are_rejected() {
+        let game = registry::make("turn_the_tide", 4, &Map::new()).unwrap();
+        let bad =
+            |c: VectorConfig| matches!(game.vector_env(c), Err(EngineError::InvalidOption(_)));
+        assert!(bad(config(0, 0, vec![0], 4)));
+        assert!(bad(config(1, 0, vec![], 4)));
+        assert!(bad(config(1, 0, vec![4], 4)));
+        let mut c = config(1, 0, vec![0, 0], 4);
+        c.opponents.pop();
+        assert!(bad(c));
+        let mut c = config(1, 0, vec![0], 4);
+        c.opponents.pop();
+        assert!(bad(c));
+        let mut c = config(1, 0, vec![0], 4);
+        c.opponents[0] = "nobody".into();
+        assert!(bad(c));
+        let mut c = config(1, 0, vec![0], 4);
+        c.threads = Some(0);
+        assert!(bad(c));
+        assert!(RewardKind::parse("points").is_err());
+    }
+
+    #[test]
+    fn score_rewards_favour_the_best_seat() {
+        let game = registry::make("trafficars", 3, &Map::new()).unwrap();
+        let mut c = config(16, 2, vec![0, 1, 2], 3);
+        c.reward = RewardKind::Score;
+        let mut env = game.vector_env(c).unwrap();
+        let mut out = env.output();
+        env.reset(None, &mut out).unwrap();
+        let mut rng = SplitMix64::new(8);
+        let mut seen = 0;
+        for _ in 0..200 {
+            let actions = pick(&mut rng, &out, 115);
+            out = env.output();
+            env.step(&actions, &mut out).unwrap();
+            for i in 0..16 {
+                if out.terminated[i] {
+                    seen += 1;
+                    let row = &out.all_rewards[i * 3..i * 3 + 3];
+                    // At most one seat beats all others; a positive margin means a sole winner.
+                    assert!(row.iter().filter(|&&r| r > 0.0).count() <= 1);
+                }
+            }
+        }
+        assert!(seen > 0);
+    }
+}

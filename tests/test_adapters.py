@@ -1,0 +1,171 @@
+"""The PettingZoo, Gymnasium and OpenSpiel adapters pass their libraries' own checks, every game."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError
+from tests.configs import CONFIGS
+
+GAMES = [(g, configs[0]) for g, configs in CONFIGS.items()]
+IDS = [g for g, _ in GAMES]
+
+
+def split(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    options = dict(config)
+    return options.pop("players"), options
+
+
+# ----- PettingZoo -----
+
+
+@pytest.mark.parametrize(("game_id", "config"), GAMES, ids=IDS)
+def test_pettingzoo_api_test(game_id: str, config: dict[str, Any]) -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from cardtable.adapters.pettingzoo import env
+
+    players, options = split(config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advice about Dict spaces and masks of waiting agents
+        api_test(env(game_id, players=players, **options), num_cycles=100)
+
+
+def test_pettingzoo_game_is_seeded_and_rewards_the_winner() -> None:
+    pytest.importorskip("pettingzoo")
+    from cardtable.adapters.pettingzoo import env
+
+    def play(seed: int) -> tuple[list[int], dict[str, float]]:
+        aec = env("turn_the_tide", players=3)
+        aec.reset(seed=seed)
+        actions, totals = [], dict.fromkeys(aec.possible_agents, 0.0)
+        for agent in aec.agent_iter():
+            obs, reward, terminated, truncated, _ = aec.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            actions.append(action)
+            aec.step(action)
+        return actions, totals
+
+    first, totals = play(4)
+    assert play(4)[0] == first and play(5)[0] != first
+    assert sorted(totals.values())[-1] in (0.0, 1.0) and min(totals.values()) == -1.0
+
+
+def test_pettingzoo_rejects_illegal_actions() -> None:
+    pytest.importorskip("pettingzoo")
+    from cardtable.adapters.pettingzoo import env
+
+    aec = env("goofspiel", players=2, num_cards=4)
+    aec.reset(seed=0)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    with pytest.raises(IllegalActionError):
+        aec.step(int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else 99)
+    with pytest.raises(InvalidOptionError):
+        env("goofspiel", players=2, render_mode="human")
+
+
+# ----- Gymnasium -----
+
+
+@pytest.mark.parametrize(("game_id", "config"), GAMES, ids=IDS)
+def test_gymnasium_check_env(game_id: str, config: dict[str, Any]) -> None:
+    pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from cardtable.adapters.gymnasium import make_env
+
+    players, options = split(config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unbounded Box advice
+        check_env(make_env(game_id, players=players, **options), skip_render_check=True)
+
+
+def test_gymnasium_episode_and_illegal_actions() -> None:
+    pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_env
+
+    env = make_env("turn_the_tide", players=4, seat=1, opponents="greedy", render_mode="ansi")
+    obs, info = env.reset(seed=3)
+    assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+    total, done, steps = 0.0, False, 0
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[-1])
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += float(reward)
+        done, steps = terminated or truncated, steps + 1
+    assert total in (-1.0, 0.0, 1.0) and steps > 5 and env.render()
+    with pytest.raises(InvalidStateError):
+        env.step(0)
+    obs, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert reward == -1.0 and terminated and info["illegal"]
+    strict = make_env("turn_the_tide", players=4, illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    with pytest.raises(IllegalActionError):
+        strict.step("1")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        make_env("turn_the_tide", players=4, illegal_action="ignore")  # type: ignore[arg-type]
+
+
+# ----- OpenSpiel -----
+
+
+@pytest.mark.parametrize(("game_id", "config"), GAMES, ids=IDS)
+def test_openspiel_random_sim_test_and_mcts(game_id: str, config: dict[str, Any]) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import mcts
+
+    from cardtable.adapters.openspiel import load_game
+
+    players, options = split(config)
+    game = load_game(game_id, players=players, **options)
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = mcts.MCTSBot(game, 2.0, 4, evaluator)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    for _ in range(3):
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        if state.is_terminal():
+            break
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_openspiel_parameters_and_observations() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import cardtable
+    from cardtable.adapters.openspiel import load_game, register
+
+    name = register("trafficars")
+    game = pyspiel.load_game(name, {"players": 3, "max_cars": -1, "lanes": 2})
+    assert game.get_parameters()["max_cars"] == -1
+    assert load_game("trafficars", players=3, max_cars=None).num_players() == 3
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    ours = cardtable.make("trafficars", players=3, max_cars=None, lanes=2).new_state()
+    for action in state.history():
+        ours.apply(action)
+    assert state.observation_tensor(0) == ours.observation_tensor(0).tolist()
+    assert state.observation_string(1) != state.observation_string(0)
+    with pytest.raises(InvalidOptionError):
+        load_game("chess", players=2)
+    with pytest.raises(InvalidOptionError):
+        load_game("goofspiel", players=2, num_cards=0)

@@ -1,0 +1,250 @@
+"""`cardtable.VectorEnv`: shapes, seeds, autoreset, rewards and errors (docs/learning.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import cardtable
+from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError, VectorEnv
+from cardtable._rng import derive_seed
+from tests.configs import CONFIGS
+
+FIRST = [(g, configs[0]) for g, configs in CONFIGS.items()]
+FIRST_IDS = [g for g, _ in FIRST]
+
+
+def random_actions(rng: np.random.Generator, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """A random legal action per row (0 where nothing is legal: an env that just ended)."""
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask], np.int64)
+
+
+def rollout(env: VectorEnv, steps: int, seed: int = 0) -> list[tuple[Any, ...]]:
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset()
+    out: list[tuple[Any, ...]] = [(obs, info)]
+    for _ in range(steps):
+        result = env.step(random_actions(rng, info["action_mask"]))
+        out.append(result)
+        obs, info = result[0], result[-1]
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
+def test_reset_and_step_shapes(game_id: str, config: dict[str, Any]) -> None:
+    env = VectorEnv(game_id, 5, **config)
+    n, shape, actions = 5, env.observation_shape, env.num_actions
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (n, *shape) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (n, actions) and info["action_mask"].dtype == np.bool_
+    assert (info["seat"] == 0).all() and info["action_mask"].any(axis=1).all()
+    rng = np.random.default_rng(0)
+    obs, rewards, terminated, truncated, info = env.step(random_actions(rng, info["action_mask"]))
+    assert obs.shape == (n, *shape)
+    assert rewards.shape == (n,) and rewards.dtype == np.float32
+    assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_ and not truncated.any()
+    assert info["rewards"].shape == (n, config["players"])
+    assert info["episode"].shape == (n,) and info["autoreset"].shape == (n,)
+
+
+@pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
+def test_envs_play_the_seeded_games(game_id: str, config: dict[str, Any]) -> None:
+    """With every seat an agent, env i's game k is ``new_state(seed=derive(derive(s, i), k))``."""
+    seed, n = 11, 3
+    env = VectorEnv(game_id, n, seed=seed, agent_seats="all", **config)
+    game = cardtable.make(game_id, **config)
+    states = [game.new_state(seed=derive_seed(derive_seed(seed, i), 0)) for i in range(n)]
+    rng = np.random.default_rng(1)
+    obs, info = env.reset()
+    steps = 150 if game_id == "deep_regrets" else 400
+    for _ in range(steps):
+        for i, state in enumerate(states):
+            if info["autoreset"][i]:
+                k = int(info["episode"][i])
+                states[i] = state = game.new_state(seed=derive_seed(derive_seed(seed, i), k))
+            seat = int(info["seat"][i])
+            if not state.is_terminal:
+                assert state.current_player == seat
+                assert np.flatnonzero(info["action_mask"][i]).tolist() == state.legal_actions()
+            np.testing.assert_array_equal(obs[i], state.observation_tensor(seat))
+        actions = random_actions(rng, info["action_mask"])
+        for i, state in enumerate(states):
+            if not state.is_terminal:
+                state.apply(int(actions[i]))
+        obs, rewards, terminated, _, info = env.step(actions)
+        for i, state in enumerate(states):
+            if info["autoreset"][i]:
+                continue  # the env started its next game; the loop above follows it
+            assert terminated[i] == state.is_terminal
+            if terminated[i]:
+                winners = state.winners
+                expected = [
+                    (1.0 if len(winners) == 1 else 0.0) if s in winners else -1.0
+                    for s in range(game.players)
+                ]
+                assert info["rewards"][i].tolist() == expected
+                assert rewards[i] == expected[int(info["seat"][i])]
+
+
+def test_runs_are_deterministic_and_independent_of_threads() -> None:
+    runs = [
+        rollout(VectorEnv("trafficars", 64, players=3, seed=5, threads=t), 60) for t in (1, 2, None)
+    ]
+    for steps in zip(*runs, strict=True):
+        for parts in zip(*steps, strict=True):
+            if isinstance(parts[0], dict):
+                for key in parts[0]:
+                    for other in parts[1:]:
+                        np.testing.assert_array_equal(parts[0][key], other[key])
+            else:
+                for other in parts[1:]:
+                    np.testing.assert_array_equal(parts[0], other)
+
+
+def test_autoreset_next_step_semantics() -> None:
+    env = VectorEnv("goofspiel", 4, players=2, seed=2, num_cards=3)
+    rng = np.random.default_rng(0)
+    _, info = env.reset()
+    ended = 0
+    for _ in range(30):
+        before = info
+        _, rewards, terminated, _, info = env.step(random_actions(rng, before["action_mask"]))
+        for i in range(4):
+            if terminated[i]:
+                ended += 1
+                assert rewards[i] in (-1.0, 0.0, 1.0)
+                assert not info["action_mask"][i].any()  # the final observation has no moves
+        # The step after the end ignores the action (any value) and starts the next game.
+        if terminated.any():
+            actions = random_actions(rng, info["action_mask"])
+            actions[terminated] = 10**6
+            previous = info["episode"].copy()
+            _obs, rewards, terminated2, _, info = env.step(actions)
+            assert (info["autoreset"] == terminated).all()
+            assert (info["episode"][terminated] == previous[terminated] + 1).all()
+            assert (rewards[terminated] == 0).all() and not terminated2[terminated].any()
+            assert info["action_mask"][terminated].any(axis=1).all()
+    assert ended > 0
+
+
+def test_reset_with_and_without_seed() -> None:
+    env = VectorEnv("turn_the_tide", 2, players=3, seed=1)
+    first, _ = env.reset()
+    nxt, info = env.reset()
+    assert (info["episode"] == 1).all() and not np.array_equal(first, nxt)
+    again, info = env.reset(seed=1)
+    assert (info["episode"] == 0).all() and np.array_equal(first, again)
+
+
+def test_one_agent_seat_against_bots() -> None:
+    env = VectorEnv("turn_the_tide", 16, players=4, agent_seats=(2,), opponents="greedy")
+    for step in rollout(env, 80):
+        info = step[-1]
+        assert (info["seat"] == 2).all()
+    mixed = VectorEnv(
+        "turn_the_tide", 4, players=4, agent_seats=[1, 3], opponents=["greedy", "random"]
+    )
+    for step in rollout(mixed, 40):
+        assert set(step[-1]["seat"].tolist()) <= {1, 3}
+
+
+def test_score_rewards() -> None:
+    env = VectorEnv("trafficars", 32, players=3, agent_seats="all", reward="score")
+    saw = False
+    for step in rollout(env, 120)[1:]:
+        _, rewards, terminated, _, info = step
+        for i in np.flatnonzero(terminated):
+            saw = True
+            row = info["rewards"][i]
+            assert (row > 0).sum() <= 1  # only a seat that beats everyone has a positive margin
+            assert rewards[i] == row[info["seat"][i]]
+    assert saw
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        [0, 0],  # wrong shape
+        [[0, 0, 0]],
+        [0.0, 1.0, 2.0],  # floats
+        [True, False, True],
+        ["a", "b", "c"],
+        [-1, 0, 0],
+        [10**6, 0, 0],
+    ],
+)
+def test_bad_actions_raise_and_change_nothing(actions: Any) -> None:
+    env = VectorEnv("goofspiel", 3, players=2, seed=8)
+    _obs, info = env.reset()
+    legal = random_actions(np.random.default_rng(0), info["action_mask"])
+    with pytest.raises(IllegalActionError):
+        env.step(np.asarray(actions) if not isinstance(actions[0], str) else actions)
+    after = env.step(legal)
+    twin = VectorEnv("goofspiel", 3, players=2, seed=8)
+    twin.reset()
+    expected = twin.step(legal)
+    np.testing.assert_array_equal(after[0], expected[0])
+
+
+def test_illegal_action_id_raises() -> None:
+    env = VectorEnv("goofspiel", 2, players=2, seed=8)
+    _, info = env.reset()
+    illegal = np.array(
+        [int(np.flatnonzero(~m)[0]) if (~m).any() else 99 for m in info["action_mask"]]
+    )
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
+
+
+def test_step_before_reset() -> None:
+    env = VectorEnv("goofspiel", 2, players=2)
+    with pytest.raises(InvalidStateError):
+        env.step(np.zeros(2, np.int64))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_envs": 0},
+        {"num_envs": -3},
+        {"num_envs": 2.0},
+        {"num_envs": True},
+        {"agent_seats": (4,)},
+        {"agent_seats": (0, 0)},
+        {"agent_seats": ()},
+        {"agent_seats": "some"},
+        {"opponents": "nobody"},
+        {"opponents": ["random"]},
+        {"opponents": [1, 2, 3]},
+        {"reward": "points"},
+        {"seed": -1},
+        {"seed": 2**64},
+        {"threads": 0},
+        {"players": 9},
+        {"rounds": 0},
+    ],
+)
+def test_bad_configurations_raise(kwargs: dict[str, Any]) -> None:
+    args: dict[str, Any] = {"num_envs": 2, "players": 4, **kwargs}
+    num_envs = args.pop("num_envs")
+    with pytest.raises(InvalidOptionError):
+        VectorEnv("turn_the_tide", num_envs, **args)
+
+
+def test_readme_reinforcement_learning_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """The code blocks of the README's "Reinforcement learning" section run as pasted."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pyspiel")
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Reinforcement learning", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    assert "mean reward" in capsys.readouterr().out
