@@ -1437,10 +1437,11 @@ impl Game for Trafficars {
         }
         w.skip(CARD_IDS * block);
         for lane in &b.lanes[..l] {
-            w.push(
-                lane.free_place()
-                    .map_or(0.0, |(j, _)| scaled((j + 1) as f64, 8.0)),
-            );
+            // The free place's place index: the places that start before its token.
+            let place = lane
+                .free_place()
+                .map(|i| lane.toks()[..i].iter().filter(|&&t| t & START != 0).count());
+            w.push(place.map_or(0.0, |j| scaled((j + 1) as f64, 8.0)));
         }
         for lane in &b.lanes[..l] {
             w.push_scaled(f64::from(lane.cars()), 8.0);

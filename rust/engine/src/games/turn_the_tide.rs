@@ -793,7 +793,7 @@ impl Game for TurnTheTide {
             w.one_hot(v, TIDE_VALUES);
         }
         for s in 0..n {
-            w.push_bool(st.eliminated[s]);
+            w.push_bool(st.eliminated(s));
         }
         for s in 0..n {
             let len = usize::from(st.played_len[s]).min(HAND_SIZE);
