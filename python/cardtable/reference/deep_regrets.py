@@ -64,6 +64,7 @@ from cardtable.reference._deep_regrets.cards import (
     Item,
     ItemKind,
     MadnessTier,
+    NodeKind,
     ShopTier,
     Use,
     die_class,
@@ -182,44 +183,6 @@ TACKLE_SHOP = 3
 Phase = Literal["setup", "refresh", "declaration", "actions", "over"]
 """§11.2: the phase of the day (``setup`` during the deal, ``over`` at the end)."""
 
-NodeKind = Literal[
-    "deal",
-    "roll",
-    "roll_high",
-    "draw_regret",
-    "steal_regret",
-    "discard_random_regret",
-    "draw_dink",
-    "draw_supply",
-    "draw_rod",
-    "draw_reel",
-    "draw_bag",
-    "muster_select",
-    "reroll_select",
-    "muster_keep",
-    "life_preserver",
-    "declare",
-    "port_discard",
-    "equip_rod",
-    "equip_reel",
-    "turn",
-    "worms",
-    "pay",
-    "decline_die",
-    "reward",
-    "sell",
-    "mount_slot",
-    "mount_fish",
-    "shop_keep",
-    "discard_regret",
-    "refresh_die",
-    "set_max",
-    "peek_shoal",
-    "peek_row",
-    "peek_column",
-    "over",
-]
-"""§10: every node kind."""
 
 # ======================================================================================
 # The table

@@ -29,6 +29,7 @@ __all__ = [
     "Item",
     "ItemKind",
     "MadnessTier",
+    "NodeKind",
     "ShopTier",
     "Use",
     "card_data",
@@ -300,3 +301,43 @@ def shoal_column(s: int) -> int:
 def fish_name(f: int) -> str:
     """The name of fish ``f``."""
     return CARDS.fish[f].name
+
+
+NodeKind = Literal[
+    "deal",
+    "roll",
+    "roll_high",
+    "draw_regret",
+    "steal_regret",
+    "discard_random_regret",
+    "draw_dink",
+    "draw_supply",
+    "draw_rod",
+    "draw_reel",
+    "draw_bag",
+    "muster_select",
+    "reroll_select",
+    "muster_keep",
+    "life_preserver",
+    "declare",
+    "port_discard",
+    "equip_rod",
+    "equip_reel",
+    "turn",
+    "worms",
+    "pay",
+    "decline_die",
+    "reward",
+    "sell",
+    "mount_slot",
+    "mount_fish",
+    "shop_keep",
+    "discard_regret",
+    "refresh_die",
+    "set_max",
+    "peek_shoal",
+    "peek_row",
+    "peek_column",
+    "over",
+]
+"""§10: every node kind."""

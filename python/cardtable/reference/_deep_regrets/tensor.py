@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     DIE_CLASSES,
     KIND_LETTERS,
+    NodeKind,
     die_string,
     shoal_depth,
 )
@@ -20,43 +21,7 @@ __all__ = ["TENSOR_NODES", "encode_observation", "tensor_size"]
 
 TENSOR_PHASES = ("setup", "refresh", "declaration", "actions", "over")
 """The phases in the order of the ``phase`` segment."""
-TENSOR_NODES = (
-    "deal",
-    "roll",
-    "roll_high",
-    "draw_regret",
-    "steal_regret",
-    "discard_random_regret",
-    "draw_dink",
-    "draw_supply",
-    "draw_rod",
-    "draw_reel",
-    "draw_bag",
-    "muster_select",
-    "reroll_select",
-    "muster_keep",
-    "life_preserver",
-    "declare",
-    "port_discard",
-    "equip_rod",
-    "equip_reel",
-    "turn",
-    "worms",
-    "pay",
-    "decline_die",
-    "reward",
-    "sell",
-    "mount_slot",
-    "mount_fish",
-    "shop_keep",
-    "discard_regret",
-    "refresh_die",
-    "set_max",
-    "peek_shoal",
-    "peek_row",
-    "peek_column",
-    "over",
-)
+TENSOR_NODES: tuple[str, ...] = get_args(NodeKind)
 """§11.4: the node kinds in the order of the ``node`` segment."""
 FISH = len(CARDS.fish)
 """135 fish ids."""
