@@ -169,3 +169,7 @@ def test_openspiel_parameters_and_observations() -> None:
         load_game("chess", players=2)
     with pytest.raises(InvalidOptionError):
         load_game("goofspiel", players=2, num_cards=0)
+    with pytest.raises(InvalidOptionError):
+        load_game("goofspiel", players=2, cards=5)
+    with pytest.raises(InvalidOptionError):
+        load_game("goofspiel", players=3)

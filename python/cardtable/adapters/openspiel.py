@@ -132,6 +132,12 @@ def load_game(game_id: str, *, players: int, **options: Any) -> CardtableGame:
         InvalidOptionError: On an unknown game, a bad player count or a bad option.
     """
     name = register(game_id)
+    known = {o.name for o in _info(game_id).options}
+    for key in options:
+        if key not in known:
+            raise InvalidOptionError(
+                f"{game_id}: unknown option {key!r}; options: {', '.join(sorted(known))}"
+            )
     params: dict[str, Any] = {"players": players}
     for key, value in options.items():
         params[key] = NONE_PARAMETER if value is None else value
