@@ -169,3 +169,19 @@ def test_openspiel_parameters_and_observations() -> None:
         load_game("chess", players=2)
     with pytest.raises(InvalidOptionError):
         load_game("goofspiel", players=2, num_cards=0)
+    with pytest.raises(InvalidOptionError):
+        load_game("goofspiel", players=2, cards=5)
+    with pytest.raises(InvalidOptionError):
+        load_game("goofspiel", players=3)
+    with pytest.raises(InvalidOptionError, match="num_cards"):
+        load_game("goofspiel", players=2, num_cards="5")
+    with pytest.raises(InvalidOptionError, match="highest_chooses_tide"):
+        load_game("turn_the_tide", players=4, highest_chooses_tide=1)
+    with pytest.raises(InvalidOptionError, match="max_number"):
+        load_game("trafficars", players=3, max_number=None)
+    assert load_game("turn_the_tide", players=4, rounds=-1).get_parameters()["rounds"] == -1
+    # pyspiel.load_game checks names and types itself before the game is built: its own error.
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'cards'"):
+        pyspiel.load_game(register("goofspiel"), {"players": 2, "cards": 5})
+    with pytest.raises(InvalidOptionError):
+        pyspiel.load_game(register("goofspiel"), {"players": 2, "num_cards": 0})

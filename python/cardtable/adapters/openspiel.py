@@ -14,6 +14,10 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
 - game parameters are ``players`` and the game's options; OpenSpiel parameters cannot be ``None``,
   so an option of type ``int | None`` takes -1 for ``None`` (e.g. ``max_cars=-1``: no limit,
   ``rounds=-1``: one round per player);
+- bad parameters: ``load_game`` checks them with cardtable's rules first and raises
+  ``InvalidOptionError``; ``pyspiel.load_game`` checks names and types against the registered
+  parameters itself, before the game is built, and raises ``pyspiel.SpielError`` (e.g.
+  ``Unknown parameter 'cards'``); anything else it lets through raises ``InvalidOptionError``;
 - ``max_game_length`` is an exact bound where the rules give one (goofspiel, Turn the Tide,
   Trafficars, overtaking lane) and 100,000 for the memory game and Deep Regrets, whose length has
   no bound (a game goes on while no one collects anything).
@@ -81,6 +85,29 @@ def _max_game_length(game: GameProtocol) -> int:
     return UNBOUNDED_LENGTH
 
 
+def _is_none_parameter(value: Any) -> bool:
+    """Whether ``value`` is the OpenSpiel stand-in for ``None`` (-1, an int but not a bool)."""
+    return type(value) is int and value == NONE_PARAMETER
+
+
+def _split_parameters(
+    info: cardtable.GameInfo, params: dict[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    """The player count and the cardtable options of OpenSpiel parameters.
+
+    An ``int | None`` option given as -1 becomes ``None``.
+    """
+    kinds = {o.name: o.type for o in info.options}
+    players = params.get("players", info.min_players)
+    options: dict[str, Any] = {}
+    for key, value in params.items():
+        if key == "players":
+            continue
+        none = kinds.get(key) == "int | None" and _is_none_parameter(value)
+        options[key] = None if none else value
+    return players, options
+
+
 def register(game_id: str) -> str:
     """Registers ``game_id`` with ``pyspiel`` (once); returns its OpenSpiel name.
 
@@ -126,14 +153,20 @@ def register(game_id: str) -> str:
 def load_game(game_id: str, *, players: int, **options: Any) -> CardtableGame:
     """Registers ``game_id`` if needed and loads it with ``players`` and ``options``.
 
-    ``None`` option values are passed as -1 (see the module doc).
+    ``None`` option values are passed as -1 (see the module doc). The parameters are checked by
+    cardtable before OpenSpiel sees them, so every bad one raises ``InvalidOptionError`` with
+    cardtable's message (OpenSpiel checks names and types itself, before the game is built, and
+    would raise its own ``pyspiel.SpielError``).
 
     Raises:
-        InvalidOptionError: On an unknown game, a bad player count or a bad option.
+        InvalidOptionError: On an unknown game, a bad player count or a bad option (unknown, of
+            the wrong type or out of range).
     """
     name = register(game_id)
-    params: dict[str, Any] = {"players": players}
-    for key, value in options.items():
+    count, given = _split_parameters(_info(game_id), {"players": players, **options})
+    checked = cardtable.make(game_id, players=count, **given)
+    params: dict[str, Any] = {"players": checked.players}
+    for key, value in given.items():
         params[key] = NONE_PARAMETER if value is None else value
     game: CardtableGame = pyspiel.load_game(name, params)
     return game
@@ -149,15 +182,7 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         """Builds the game from OpenSpiel parameters (``players`` and the game's options)."""
         params = dict(params or {})
         game_id = self.game_id
-        info = _info(game_id)
-        kinds = {o.name: o.type for o in info.options}
-        players = params.get("players", info.min_players)
-        options: dict[str, Any] = {}
-        for key, value in params.items():
-            if key == "players":
-                continue
-            none = kinds.get(key) == "int | None" and value == NONE_PARAMETER
-            options[key] = None if none else value
+        players, options = _split_parameters(_info(game_id), params)
         self.rust_game: GameProtocol = cardtable.make(game_id, players=players, **options)
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.rust_game.num_actions,

@@ -620,21 +620,21 @@ impl Trafficars {
 
     /// Whether the first place of `lane` is a stack whose bottom card is an ambulance revealed
     /// this turn (a new ambulance stacks on it).
-    fn ambulance_stacks(&self, b: &Board, lane: &Lane) -> bool {
+    fn ambulance_stacks(&self, revealed_mask: u64, lane: &Lane) -> bool {
         lane.toks().first().is_some_and(|&t| {
             let id = tok_id(t);
-            self.kind(id) == Kind::Ambulance && b.revealed_mask & bit(u32::from(id)) != 0
+            self.kind(id) == Kind::Ambulance && revealed_mask & bit(u32::from(id)) != 0
         })
     }
 
     /// Whether the last place of `lane` is a stack whose bottom card is a police car revealed
     /// this turn (a new police car stacks on it).
-    fn police_stacks(&self, b: &Board, lane: &Lane) -> bool {
+    fn police_stacks(&self, revealed_mask: u64, lane: &Lane) -> bool {
         lane.last_start()
             .and_then(|s| lane.toks().get(s))
             .is_some_and(|&t| {
                 let id = tok_id(t);
-                self.kind(id) == Kind::Police && b.revealed_mask & bit(u32::from(id)) != 0
+                self.kind(id) == Kind::Police && revealed_mask & bit(u32::from(id)) != 0
             })
     }
 
@@ -727,7 +727,7 @@ impl Trafficars {
         match kind {
             Decision::Ambulance => {
                 let over = self.max_cars.is_some_and(|m| lane.cars() + 1 > m);
-                if !self.ambulance_stacks(b, lane) && over {
+                if !self.ambulance_stacks(b.revealed_mask, lane) && over {
                     lane.card_count()
                 } else {
                     0
@@ -759,31 +759,36 @@ impl Trafficars {
         let Some(k) = self.lane_of(act) else {
             return;
         };
-        let mut lane = b.lanes[k];
+        let revealed_mask = b.revealed_mask;
+        let Some(lane) = b.lanes.get_mut(k) else {
+            return;
+        };
+        // Cards the seat takes as penalty (added once the lane is done).
+        let mut taken = 0;
         match kind {
             Decision::Ambulance => {
-                if self.ambulance_stacks(b, &lane) {
+                if self.ambulance_stacks(revealed_mask, lane) {
                     let end = lane.place_end(0);
                     lane.insert(end, card);
                 } else {
                     let others = lane.card_count();
                     lane.insert(0, START | card);
                     if self.max_cars.is_some_and(|m| lane.cars() > m) {
-                        b.penalize(seat, others);
+                        taken = others;
                         lane.clear();
                         lane.push(START | card);
                     }
                 }
             }
             Decision::Police => {
-                if self.police_stacks(b, &lane) {
+                if self.police_stacks(revealed_mask, lane) {
                     lane.push(card);
                 } else {
                     lane.push(START | card);
                 }
             }
             Decision::PoliceTake | Decision::Take => {
-                b.penalize(seat, lane.card_count());
+                taken = lane.card_count();
                 lane.clear();
                 lane.push(START | card);
             }
@@ -801,7 +806,7 @@ impl Trafficars {
                     lane.truncate(usize::from(lane.len) - 1);
                 }
                 if self.max_cars.is_some_and(|m| before >= m) {
-                    b.penalize(seat, lane.card_count());
+                    taken = lane.card_count();
                     lane.clear();
                 }
                 lane.push(FREE);
@@ -817,8 +822,8 @@ impl Trafficars {
                     }
                 } else if self.kind(card) == Kind::Trailer {
                     lane.push(card);
-                } else if self.full(&lane) {
-                    b.penalize(seat, lane.card_count());
+                } else if self.full(lane) {
+                    taken = lane.card_count();
                     lane.clear();
                     lane.push(START | card);
                 } else {
@@ -830,7 +835,7 @@ impl Trafficars {
                 let mut pos = usize::from(lane.len);
                 for (i, &t) in lane.toks().iter().enumerate() {
                     if t & START != 0 && tok_id(t) != 0 {
-                        let v = self.stack_value(&lane, i);
+                        let v = self.stack_value(lane, i);
                         if v != 0 && v >= x {
                             pos = i;
                             break;
@@ -841,7 +846,9 @@ impl Trafficars {
             }
             Decision::Commit => {}
         }
-        b.lanes[k] = lane;
+        if taken > 0 {
+            b.penalize(seat, taken);
+        }
     }
 
     /// The choice of the card being resolved, if any.

@@ -88,7 +88,7 @@ fn cards_of(mut mask: u64) -> Vec<u32> {
 /// `u = below(total)` is the value owning the set bit of rank `u`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct TideDeck {
-    copies: u32,
+    copies: u64,
 }
 
 impl TideDeck {
@@ -115,13 +115,13 @@ impl TideDeck {
     /// Copies left in all.
     #[cfg(test)]
     fn total(self) -> u32 {
-        bits::count(u64::from(self.copies))
+        bits::count(self.copies)
     }
 
     /// The tide chance node: the value of the copy of rank `rng.below(total)` in increasing
     /// value order (`None`, drawing nothing, for an empty deck).
     fn draw(self, rng: &mut SplitMix64) -> Option<u32> {
-        bits::pick(u64::from(self.copies), rng).map(|b| b / 2 + 1)
+        bits::pick(self.copies, rng).map(|b| b / 2 + 1)
     }
 
     /// Takes one copy of value `v` out; false (and nothing changes) if there is none.
