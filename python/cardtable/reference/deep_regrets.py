@@ -1,11 +1,14 @@
-"""Deep Regrets by Judson Cowan: the reference rules (step 1), one method per rule step.
+"""Deep Regrets by Judson Cowan: the reference rules (steps 1 and 2), one method per rule step.
 
 The rules are ``rules/deep_regrets/README.md`` (with ``sources.md`` beside it); the node flow, the
 action ids, labels, observation and canonical state are fixed by ``docs/games/deep_regrets.md``
 (the contract), whose section numbers (§) the docstrings below cite. The card data is
 ``data/deep_regrets.json``, read by ``_deep_regrets/cards.py``. Step 1 covers the whole game flow
-with every number, fish as plain cards and the items whose effects are plain modifiers; step-2
-items are bought and held without effect.
+with every number and the items whose effects are plain modifiers; step 2 (§16, which overrides
+the earlier sections) gives every fish ability and the remaining items their effect. Every ability
+is data: a fish carries effect lists (``reveal``, ``catch``, ``eat``, ``not_caught``), standing
+``rules`` and a ``front`` flag, and :meth:`DeepRegretsState._apply_effect` interprets one primitive
+of that vocabulary (§16.7) for whichever card it comes from.
 
 How this module is built: the game is one generator, :meth:`DeepRegretsState._game_flow`, that
 reads like the rulebook. Every procedure of the contract (Muster, MakePort, the turn, a cast, a
@@ -42,6 +45,45 @@ Decisions on points the rules docs and the contract leave open (the simplest rea
   was.
 - The options are listed in the contract's table order: ``days``, ``regret_split``,
   ``expansion_tentacles``.
+
+Decisions of step 2 where §16 is silent (the simplest reading each time):
+
+- ``ctx.cast`` stays live from the cast action to the cast end (§16.6 "Cast end: ctx.cast =
+  null"): through the catch list, the overfishing draw, ``decline_die``, the dinks and the
+  not-caught list. Its ``payment`` becomes ``[]`` as soon as the dice are spent or returned.
+- In ``ctx.cast`` of the observation, ``fish``, ``difficulty`` and ``exact`` describe the current
+  top of the cast's shoal when it is face up (after a catch: the next top), and "the caster" who
+  sees ``beneath`` is the ``turn`` seat.
+- Rods that reorder: the fish stay in the shoal while the ``reorder`` nodes are asked
+  (``ctx.order`` lists the ones not yet placed); when the last is placed, the top fish of the
+  shoal are rewritten in the chosen order.
+- ``ctx.ability`` is set while a non-empty list runs. A list run inside another one (the catch
+  list of an ``auto_catch`` in a reveal list) sets it for its own run, then the outer value comes
+  back (so the overfishing draw of an auto-catch shows the reveal ability).
+- The Dumbo Octopus's ``give_fish`` node leaves ``ctx.ability`` null (no trigger names a give-away
+  action); its label names the Dumbo Octopus all the same.
+- Primitives that act on the cast (``set_difficulty``, ``peek_beneath``, ``peek_depth``,
+  ``reveal`` ``cast_column``, ``reveal_beneath``, ``swap_beneath``) do nothing without a cast; the
+  ones that move "the fish (top of the cast's shoal)" (``give_this``, ``mimic``, ``shuffle_back``,
+  ``plug``, ``auto_catch``, ``discard_this``) do nothing to the shoal when the ability's fish is no
+  longer its top. ``give_this``, ``mimic``, ``plug`` and ``auto_catch`` end the cast all the same.
+- ``draw_dink`` ``amount`` k runs DrawDinks(u) k times (the data only has k = 1: one event).
+- If one list held both ``end_cast`` and ``free_cast``, ``free_cast`` would win (no card does).
+- The start of a turn (§16.8, §16.11) first clears ``skull_used`` and ``coffin_used``, then The Plug
+  discards a top.
+- The Bone Wheel's turned-down die goes back to Fresh whatever the Fresh maximum.
+- The Cloche: using it takes the card out of ``supplies`` without discarding it. At the end, a seat
+  with the highest Regret Value loses its Cloche fish right after its §8 mounted-fish discard (seats
+  in order 0..n-1); its ``cloche`` becomes null, and the Cloche card then leaves the game.
+- Labels: ``hadal_shade`` 300+3q+k names seat q's fish in slot k, and gives ``action {a}`` when
+  that slot is empty or q is not a seat; ``pay`` 20 gives ``action 20`` unless the cast fish has
+  a ``worms_difficulty`` rule; the ``infinite_rod`` label takes "3" from the rod's ``amount``; the
+  turn labels 21, 22 and 23 take the names of the fish that carry those rules.
+- ``port_mount`` fish are mounted in fish id order if there were several (there is one).
+- The Mimic Octopus may put a small fish of another depth on a shoal; the tensor's shoal segment
+  then leaves that top's one-hot at 0 (its 45 entries only cover the shoal's own depth).
+- Reveals by items or abilities outside the cast's end (§16.11) do not check for an empty sea;
+  the checks stay where §8 and §16 put them (cast end, the Start phase, The Plug).
 """
 
 from __future__ import annotations
@@ -57,6 +99,7 @@ from cardtable.reference._deep_regrets.cards import (
     DIE_CLASSES,
     ITEM_KINDS,
     KIND_LETTERS,
+    OMEN,
     PLAYER_DIE,
     TACKLE_KINDS,
     Effect,
@@ -87,7 +130,7 @@ __all__ = ["DeepRegretsGame", "DeepRegretsObservation", "DeepRegretsState"]
 # ======================================================================================
 
 NUM_ACTIONS = 512
-"""§9: ``num_actions`` is 512 (ids 14-31 and 300-511 are reserved for step 2)."""
+"""§9 and §16.12: ``num_actions`` is 512."""
 
 SHOALS = range(9)
 """§3: shoals 0..8; depth(s) = s div 3 + 1, column(s) = s mod 3."""
@@ -167,8 +210,35 @@ ROD = 145
 REEL = 155
 """155 + r: equip (or keep) reel r."""
 FISH = 165
-"""165 + f: sell or mount fish f."""
+"""165 + f: sell or mount fish f; §16.12: eat f, discard f, mimic, reorder, mount on the Cloche."""
+FIRST_EFFECT = 14
+"""§16.12 ``choose_effect``: the first option (15 = the second)."""
+YES = 16
+"""§16.12: yes at ``swap_beneath``, ``move_offer``, ``ignore_reveal`` (resolve), ``reveal_beneath``,
+``accept_offer``."""
+NO = 17
+"""§16.12: no at those nodes and at ``infinite_rod`` and ``hadal_shade``."""
+CATCH_BY_SHOWING = 18
+"""§16.12 ``pay``: catch by showing a fish."""
+CATCH_BY_DISCARDING = 19
+"""§16.12 ``pay``: catch by discarding a fish."""
+FLIP_WORMS = 20
+"""§16.12 ``pay``: flip the Can of Worms for its difficulty."""
+GIVE_AWAY = 21
+"""§16.8 ``turn``: give the Dumbo Octopus away (main action)."""
+USE_SKULL = 22
+"""§16.8 ``turn``: use the Whispering Skull (free)."""
+USE_COFFIN = 23
+"""§16.8 ``turn``: use the Iron Coffin (free)."""
+HADAL = 300
+"""300 + 3q + k: ``hadal_shade``: swap with seat q's slot k."""
+CLOCHE_SLOT = 3
+"""§16.10: ``ctx.slot`` 3 is the Cloche."""
+CLOCHE_MULTIPLIER = 2
+"""§16.10: "The Cloche fish scores value x 2"."""
 
+Trigger = Literal["reveal", "catch", "eat", "not_caught"]
+"""§16.12: what runs an effect list of a fish."""
 UsedItem = Literal["dink", "supply", "reel", "life_preserver"]
 """``ctx.item`` kinds: the items that can be used."""
 ITEM_BASE: dict[ItemKind, int] = {"dink": DINK, "supply": SUPPLY, "rod": ROD, "reel": REEL}
@@ -178,6 +248,23 @@ ITEM_DECK_SIZE: dict[ItemKind, int] = {"dink": 25, "supply": 20, "rod": 10, "ree
 SHOP_ITEMS: tuple[ItemKind, ...] = ("rod", "reel", "supply")
 """Shops 0, 1, 2 sell rods, reels and supplies; shop 3 is the tackle shop."""
 SHOP_NAMES = ("rod", "reel", "supply", "tackle")
+RULE_FISH = {
+    kind: next(fish.name for fish in CARDS.fish if fish.rules_of(kind))
+    for kind in ("give_away_action", "front_peek", "front_offer")
+}
+"""The fish that carries each standing rule with a ``turn`` action (§16.8)."""
+STANDING_ACTIONS = {
+    GIVE_AWAY: ("give_away_action", "give {} away"),
+    USE_SKULL: ("front_peek", "use {}"),
+    USE_COFFIN: ("front_offer", "use {}"),
+}
+"""§16.12 ``turn`` labels 21, 22, 23."""
+CLOCHE_ID = next(
+    i
+    for i, item in enumerate(CARDS.items["supply"])
+    if any(effect.kind == "cloche" for use in item.uses or () for effect in use)
+)
+"""§16.10: the supply whose use is ``cloche``."""
 TACKLE_SHOP = 3
 
 Phase = Literal["setup", "refresh", "declaration", "actions", "over"]
@@ -215,6 +302,14 @@ class Seat:
     reel_used: bool = False
     caught_today: bool = False
     shops_used: list[bool] = field(default_factory=lambda: [False] * 4)
+    front: set[int] = field(default_factory=set)
+    """§16.2: the fish in front of the seat."""
+    locks: set[int] = field(default_factory=set)
+    """§16.2: the locked columns."""
+    cloche: int | None = None
+    """§16.10: the fish on the Cloche."""
+    skull_used: bool = False
+    coffin_used: bool = False
 
     @property
     def regret_count(self) -> int:
@@ -238,6 +333,12 @@ class Cast:
     """The effective difficulty was set to 0."""
     payment: list[int] = field(default_factory=list)
     """The die classes put into the payment, sorted."""
+    base: int | None = None
+    """§16.3: the difficulty that replaces the printed one this cast (``set_difficulty``, 20)."""
+    beneath: int | None = None
+    """§16.7 ``peek_beneath``: the second fish of the shoal, shown to the caster."""
+    ignored: bool = False
+    """§16.5 step 5: the reveal ability is ignored (Rod of the Dead)."""
 
 
 @dataclass
@@ -268,14 +369,24 @@ class Context:
     """The pending shop discount of the turn."""
     item: tuple[UsedItem, int | None] | None = None
     """The item being used: (``dink`` | ``supply`` | ``reel`` | ``life_preserver``, id)."""
+    ability: tuple[int, Trigger] | None = None
+    """§16.12: the fish whose effect list runs, with its trigger."""
+    pool: list[int] | None = None
+    """§16.7 ``deal_regrets``: the regret values dealt into the pool, sorted."""
+    target: int | None = None
+    """§16.7, §16.8: the seat regrets go to (or are offered to)."""
+    offer: list[int] = field(default_factory=list)
+    """§16.8: the regret values offered with the Iron Coffin, sorted."""
+    order: list[int] = field(default_factory=list)
+    """§16.5 step 3: the fish still to reorder, top first."""
 
 
 @dataclass(frozen=True)
 class Node:
     """One node of the flow: a decision of ``actor``, or a chance node (``weights`` given).
 
-    ``about`` carries what a label needs beyond the state: the shoal being dealt, or the seat a
-    regret is taken from.
+    ``about`` carries what a label needs beyond the state: the shoal being dealt, the seat a
+    regret is taken from, the fish given away or shuffled back, or the depth a boat may move to.
     """
 
     kind: NodeKind
@@ -294,9 +405,9 @@ OVER = Node("over", None, ())
 """The terminal node."""
 
 
-def decision(kind: NodeKind, actor: int, legal: Iterable[int]) -> Node:
+def decision(kind: NodeKind, actor: int, legal: Iterable[int], about: int | None = None) -> Node:
     """A decision node of ``actor`` with its legal actions."""
-    return Node(kind, actor, tuple(sorted(legal)))
+    return Node(kind, actor, tuple(sorted(legal)), about=about)
 
 
 def chance(
@@ -314,7 +425,9 @@ class SeaIsEmpty(Exception):
 Flow = Generator[Node, int, None]
 """A procedure of the flow: yields nodes, receives the chosen action or outcome."""
 TurnFlow = Generator[Node, int, bool]
-"""A procedure that tells at its end whether the day ends at once."""
+"""A procedure that tells at its end whether the day ends at once (or whether a cast was free)."""
+CastEnd = Literal["end", "free"]
+"""§16.7: ``end_cast`` (and the other primitives that end the cast) or ``free_cast``."""
 
 
 @dataclass
@@ -323,6 +436,7 @@ class EndResult:
 
     regret_value: list[int]
     discarded: list[int | None]
+    cloche_discarded: list[int | None]
     scores: list[int]
 
 
@@ -347,6 +461,16 @@ class CastObservation(TypedDict):
     difficulty: int | None
     exact: int | None
     payment: list[str]
+    base: int | None
+    beneath: str | None
+    ignored: bool
+
+
+class AbilityObservation(TypedDict):
+    """``ctx.ability`` as a seat sees it (§16.12)."""
+
+    fish: str
+    trigger: Trigger
 
 
 class ShopObservation(TypedDict):
@@ -370,6 +494,11 @@ class ContextObservation(TypedDict):
     slot: int | None
     discount: int
     item: str | None
+    ability: AbilityObservation | None
+    pool: list[int | None] | None
+    target: int | None
+    offer: list[int | None]
+    order: list[str | None]
 
 
 class DecksObservation(TypedDict):
@@ -392,6 +521,7 @@ class EndObservation(TypedDict):
 
     regret_value: list[int]
     discarded: list[str | None]
+    cloche_discarded: list[str | None]
 
 
 class DeepRegretsObservation(TypedDict):
@@ -430,6 +560,12 @@ class DeepRegretsObservation(TypedDict):
     reel_used: list[bool]
     caught_today: list[bool]
     shops_used: list[list[bool]]
+    plug: bool
+    front: list[list[str]]
+    locks: list[list[int]]
+    cloche: list[str | None]
+    skull_used: list[bool]
+    coffin_used: list[bool]
     shoals: list[ShoalObservation]
     fish_discard: list[list[str]]
     bag: list[int]
@@ -483,6 +619,8 @@ class DeepRegretsState(ReferenceState):
         self._discard: dict[ItemKind, set[int]] = {kind: set() for kind in ITEM_KINDS}
         self._ctx = Context()
         self._end: EndResult | None = None
+        self._plug = False  # §16.11 The Plug lies on the table
+        self._cast_end: CastEnd | None = None  # how the running cast's reveal list ends it
         self._flow = self._game_flow()
         self._node = next(self._flow)
 
@@ -562,6 +700,9 @@ class DeepRegretsState(ReferenceState):
             seat.shops_used = [False] * 4
             seat.reel_used = False
             seat.caught_today = False
+            # §16.8: "skull_used and coffin_used are reset ... in the Start phase."
+            seat.skull_used = False
+            seat.coffin_used = False
         self._last_turns = None
         self._life_preserver = None
         # 6. "If the sea is empty, the game ends (§8)."
@@ -669,6 +810,7 @@ class DeepRegretsState(ReferenceState):
             if self._seats[p].passed:
                 yield from self._reward(p)
             else:
+                self._start_of_turn(p)
                 day_ends = yield from self._take_turn(p)
                 if day_ends:
                     return
@@ -676,12 +818,31 @@ class DeepRegretsState(ReferenceState):
                 return
             self._turn = (p + 1) % self._n
 
+    def _start_of_turn(self, p: int) -> None:
+        """§16.8 and §16.11: what happens at Arrive(p) before the ``turn`` node.
+
+        "skull_used and coffin_used are reset to false at the start of each of the seat's turns".
+        The Plug: "while plug is true, at the start of every turn ... the top of the first
+        non-empty shoal in order 0..8 goes to its depth's discard pile (s leaves known); if the
+        sea is now empty the game ends."
+        """
+        seat = self._seats[p]
+        seat.skull_used = False
+        seat.coffin_used = False
+        if self._plug:
+            s = next((s for s in SHOALS if self._shoals[s]), None)
+            if s is not None:
+                self._remove_top(s)
+            self._check_the_sea()
+
     def _take_turn(self, p: int) -> TurnFlow:
         """§7.3 The turn node: free actions, then one main action; tells whether the day ends.
 
         "Free actions (12, 13, 50+c, 100+d, 125+i) return to the turn node. Every other action is
         the turn's main action." "Decision: free actions are taken only before the main action
-        (the turn ends with it)."
+        (the turn ends with it)." §16: eating (165+f), the Whispering Skull (22) and the Iron
+        Coffin (23) are free actions too, and a cast that ends with ``free_cast`` returns to the
+        turn node.
         """
         while True:
             action = yield decision("turn", p, self._turn_actions(p))
@@ -689,6 +850,17 @@ class DeepRegretsState(ReferenceState):
                 self._drop_sinker(p, action - DIE)
             elif self._is_item_action(action):
                 yield from self._use_item(p, action)
+            elif FISH <= action < FISH + len(CARDS.fish):
+                yield from self._eat(p, action - FISH)
+            elif action == USE_SKULL:
+                yield from self._use_skull(p)
+            elif action == USE_COFFIN:
+                yield from self._use_coffin(p)
+            elif CAST <= action < CAST + 18:
+                s = (action - CAST) % 9
+                free = yield from self._cast(p, s, with_worms=action >= CAST_WITH_WORMS)
+                if not free:
+                    break
             else:
                 break
         if action == PASS:
@@ -702,10 +874,8 @@ class DeepRegretsState(ReferenceState):
             yield from self._mount(p)
         elif SHOP <= action < SHOP + 12:
             yield from self._shop(p, (action - SHOP) // 3, (action - SHOP) % 3)
-        elif CAST <= action < CAST + 9:
-            yield from self._cast(p, action - CAST, with_worms=False)
-        else:
-            yield from self._cast(p, action - CAST_WITH_WORMS, with_worms=True)
+        elif action == GIVE_AWAY:
+            yield from self._give_away(p)
         return self._end_turn(abandoned=action == ABANDON_SHIP)
 
     def _turn_actions(self, p: int) -> list[int]:
@@ -718,9 +888,14 @@ class DeepRegretsState(ReferenceState):
                 legal.append(ABANDON_SHIP)
             # "32+s cast at shoal s: at sea, p has a Fresh die, shoal s non-empty, depth(s) ≤
             # p's depth"; "41+s: as 32+s, and Can of Worms face up and the top of s face down"
+            # §16.2: "A seat may cast only at shoals whose column is in every lock".
             if seat.fresh:
                 for s in SHOALS:
-                    if self._shoals[s] and shoal_depth(s) <= seat.depth:
+                    if (
+                        self._shoals[s]
+                        and shoal_depth(s) <= seat.depth
+                        and all(shoal_column(s) == lock for lock in seat.locks)
+                    ):
                         legal.append(CAST + s)
                         if seat.worms and not self._face_up[s]:
                             legal.append(CAST_WITH_WORMS + s)
@@ -741,6 +916,15 @@ class DeepRegretsState(ReferenceState):
                     if self._shop_open(p, k, t):
                         legal.append(SHOP + 3 * k + t)
         legal += self._item_actions(p, "turn")
+        legal += self._eat_actions(p)
+        # §16.8: 21 while a give-away fish is in p's hand; 22 and 23 once per turn.
+        if self._give_away_fish(p) is not None:
+            legal.append(GIVE_AWAY)
+        peekable = any(self._peekable(p, s) for s in SHOALS)
+        if self._front_rule(p, "front_peek") and not seat.skull_used and peekable:
+            legal.append(USE_SKULL)
+        if self._front_rule(p, "front_offer") and not seat.coffin_used and seat.regret_count:
+            legal.append(USE_COFFIN)
         return sorted(legal)
 
     def _drop_sinker(self, p: int, c: int) -> None:
@@ -859,6 +1043,12 @@ class DeepRegretsState(ReferenceState):
         """
         seat = self._seats[p]
         seat.depth = PORT
+        # §16.3 port_mount: "if the fish is in p's hand and p has an empty slot, it goes to the
+        # lowest empty slot (automatically, right after depth = 0, before the Muster)".
+        for f in sorted(seat.hand):
+            if CARDS.fish[f].rules_of("port_mount") and None in seat.mounted:
+                seat.hand.remove(f)
+                seat.mounted[seat.mounted.index(None)] = f
         yield from self._muster(p)
         seat.worms = True
         if seat.regret_count:
@@ -906,8 +1096,7 @@ class DeepRegretsState(ReferenceState):
         foul = ctx.foul
         ctx.count = 0
         ctx.foul = 0
-        for _ in range(foul):
-            yield from self._draw_regret(p)
+        yield from self._draw_event(p, foul)  # §16.9: one draw event of k = foul fish sold
 
     def _mount(self, p: int) -> Flow:
         """§7.3 Mount (11).
@@ -1026,16 +1215,25 @@ class DeepRegretsState(ReferenceState):
                 self._add_spent(p, kind)
 
     # ==================================================================================
-    # §7.4 Cast
+    # §16.5 Cast, §16.6 catching, declining, the cast end
     # ==================================================================================
 
-    def _cast(self, p: int, s: int, *, with_worms: bool) -> Flow:
-        """§7.4 Cast, steps 1 to 7."""
+    def _cast(self, p: int, s: int, *, with_worms: bool) -> TurnFlow:
+        """§16.5 The cast (steps 1 to 7), then §16.6; tells whether the cast was free.
+
+        "Cast end: ctx.cast = null. If the sea is empty the game ends (§8). Else, if the cast
+        ended with free_cast, the turn node of p is asked again (the cast was not p's main
+        action); otherwise EndTurn(p)."
+        """
         ctx = self._ctx
-        # 1. "ctx.cast = {shoal s, reduction 0, zero false, payment []}."
-        ctx.cast = Cast(s)
-        # 2. "With the Can of Worms (41+s): Can of Worms face down; ctx.peek = the top fish; node
-        # worms (4 = leave it on top, 5 = put it at the bottom of shoal s); ctx.peek = null."
+        # 1. "ctx.cast = {shoal s, reduction 0, zero false, payment [], base null, beneath null,
+        # ignored false}."
+        cast = Cast(s)
+        ctx.cast = cast
+        self._cast_end = None
+        # 2. "Can of Worms as in step 1 (action 41+s)": "Can of Worms face down; ctx.peek = the
+        # top fish; node worms (4 = leave it on top, 5 = put it at the bottom of shoal s);
+        # ctx.peek = null."
         if with_worms:
             self._seats[p].worms = False
             ctx.peek = self._shoals[s][0]
@@ -1044,52 +1242,135 @@ class DeepRegretsState(ReferenceState):
             if action == PUT_AT_BOTTOM:
                 self._shoals[s].append(self._shoals[s].pop(0))
                 self._forget(s)
-        # 3. "Reveal: if the top of s is face down, it turns face up."
-        if not self._face_up[s]:
+        # 3. Rods that reorder.
+        yield from self._reorder_with_rod(p, s)
+        # 4. "Reveal: if the top of s is face down it turns face up (s leaves every known set)
+        # and it is revealed by the cast; a top that was already face up is not revealed."
+        revealed = not self._face_up[s]
+        if revealed:
             self._face_up[s] = True
             self._forget(s)
-        # 4. "Step 1: if the top fish is special, it goes to its depth's discard pile (the next
-        # top is face down), ctx.cast = null, and the cast is over: if the sea is empty the game
-        # ends, else EndTurn(p)."
-        if "special" in CARDS.fish[self._shoals[s][0]].flags:
-            self._remove_top(s)
-            ctx.cast = None
-            self._check_the_sea()
+        fish = CARDS.fish[self._shoals[s][0]]
+        # 5. "If revealed and the fish is not special, has a non-empty reveal or not_caught list
+        # and p's equipped rod has ignore_reveal: node ignore_reveal (16 = resolve, 17 =
+        # ignore). Ignoring sets cast.ignored = true."
+        if (
+            revealed
+            and "special" not in fish.flags
+            and (fish.reveal or fish.not_caught)
+            and self._rod_passive(p, "ignore_reveal") is not None
+        ):
+            action = yield decision("ignore_reveal", p, [YES, NO])
+            cast.ignored = action == NO
+        # 6. "If revealed and not ignored: its reveal list runs with user p. ... The list may end
+        # the cast: then continue at 16.6 Cast end."
+        if revealed and not cast.ignored:
+            yield from self._run_list(p, fish.id, "reveal", fish.reveal)
+        ending = self._cast_end
+        self._cast_end = None
+        # 7. "Node pay as in step 1, with the effective difficulty of §16.3 and these extra legal
+        # actions".
+        if ending is None:
+            yield from self._pay(p)
+        ctx.cast = None
+        self._check_the_sea()
+        return ending == "free"
+
+    def _reorder_with_rod(self, p: int, s: int) -> Flow:
+        """§16.5 step 3: Rod of the Deep, Rod of the Infinite.
+
+        "If p's equipped rod has a reorder passive, the top of s is face down and s holds ≥ 2
+        fish: with cost: "dink" first node infinite_rod if p holds a dink (legal: 17 = do not use;
+        100+d = discard dink d to the dink discard pile and use the rod); without a dink, or on
+        17, nothing happens. Then (rod used) ctx.order = the top min(amount, size) fish of s, top
+        first; node reorder (legal: 165+f for f in ctx.order): f is the next card from the top;
+        it repeats while ≥ 2 fish are left in ctx.order; the last one goes last automatically.
+        The reordered fish are put back on top of s in the chosen order, all face down;
+        ctx.order = []. s leaves every known set."
+        """
+        rod = self._rod_passive(p, "reorder")
+        shoal = self._shoals[s]
+        if rod is None or self._face_up[s] or len(shoal) < 2:
             return
-        yield from self._pay(p)
+        if rod.cost == "dink":
+            dinks = self._seats[p].owned["dink"]
+            if not dinks:
+                return
+            action = yield decision("infinite_rod", p, [NO, *(DINK + d for d in dinks)])
+            if action == NO:
+                return
+            dinks.remove(action - DINK)
+            self._discard["dink"].add(action - DINK)
+        k = min(rod.amount, len(shoal))
+        ctx = self._ctx
+        ctx.order = shoal[:k]
+        chosen: list[int] = []
+        while len(ctx.order) >= 2:
+            action = yield decision("reorder", p, [FISH + f for f in ctx.order])
+            ctx.order.remove(action - FISH)
+            chosen.append(action - FISH)
+        chosen += ctx.order
+        ctx.order = []
+        shoal[:k] = chosen
+        self._forget(s)
+
+    def _cast_fish(self) -> Fish:
+        """The fish on top of the cast's shoal."""
+        cast = self._ctx.cast
+        assert cast is not None
+        return CARDS.fish[self._shoals[cast.shoal][0]]
 
     def _pay(self, p: int) -> Flow:
-        """§7.4 step 5: node pay, repeated until catch (6) or decline (7).
+        """§7.4 step 5 and §16.5 step 7: node pay, repeated until the fish is caught or declined.
 
         "50+c = add a Fresh die of class c to the payment (it leaves Fresh)"; "12, 13, 100+d,
         125+i as at the turn node". "Decision: a die put into the payment cannot be taken back."
+        §16: 165+f eats f; 18 and 19 catch by showing or discarding a fish; 20 flips the Can of
+        Worms: "the Can of Worms turns face down and cast.base = difficulty".
         """
         cast = self._ctx.cast
         assert cast is not None
         while True:
             action = yield decision("pay", p, self._pay_actions(p))
             if action == CATCH:
-                yield from self._catch(p)
+                yield from self._catch(p, "dice")
+                return
+            if action == CATCH_BY_SHOWING:
+                yield from self._catch(p, "show")
+                return
+            if action == CATCH_BY_DISCARDING:
+                yield from self._catch(p, "discard")
                 return
             if action == DECLINE:
                 yield from self._decline(p)
                 return
-            if DIE <= action < DIE + len(DIE_CLASSES):
+            if action == FLIP_WORMS:
+                self._seats[p].worms = False
+                cast.base = self._cast_fish().rules_of("worms_difficulty")[0].difficulty
+            elif DIE <= action < DIE + len(DIE_CLASSES):
                 self._seats[p].fresh.remove(action - DIE)
                 cast.payment = sorted([*cast.payment, action - DIE])
+            elif FISH <= action < FISH + len(CARDS.fish):
+                yield from self._eat(p, action - FISH)
             else:
                 yield from self._use_item(p, action)
 
     def _pay_actions(self, p: int) -> list[int]:
-        """§7.4 step 5: the legal actions at the pay node.
+        """§7.4 step 5 and §16.5 step 7: the legal actions at the pay node.
 
         "6 = catch, if complete; 7 = decline, always; 50+c = add a Fresh die of class c to the
-        payment, if not complete and (exact N: |payment| < N; otherwise Σ faces < D)."
+        payment, if not complete and (exact N: |payment| < N; otherwise Σ faces < D)"; "165+f
+        (eat, §16.4); 18 if a catch_by_showing rule holds; 19 if a catch_by_discarding rule
+        holds; 20 if a worms_difficulty rule holds. With must_catch, 7 is legal only while the
+        payment cannot be completed."
         """
         cast = self._ctx.cast
         assert cast is not None
-        fish = CARDS.fish[self._shoals[cast.shoal][0]]
-        legal = [DECLINE]
+        seat = self._seats[p]
+        fish = self._cast_fish()
+        legal = []
+        if not fish.rules_of("must_catch") or not self._can_complete(p):
+            legal.append(DECLINE)
         if self._payment_complete(p):
             legal.append(CATCH)
         else:
@@ -1100,23 +1381,94 @@ class DeepRegretsState(ReferenceState):
                 can_add = paid < self._effective_difficulty(p)
             if can_add:
                 legal += self._fresh_actions(p)
+        if any(self._shows(p, rule) for rule in fish.rules_of("catch_by_showing")):
+            legal.append(CATCH_BY_SHOWING)
+        if self._discardable_for_catch(p, fish):
+            legal.append(CATCH_BY_DISCARDING)
+        worms_rules = fish.rules_of("worms_difficulty")
+        if worms_rules and seat.worms and cast.base != worms_rules[0].difficulty:
+            legal.append(FLIP_WORMS)
         legal += self._item_actions(p, "pay")
+        legal += self._eat_actions(p)
         return sorted(legal)
 
-    def _effective_difficulty(self, p: int) -> int:
-        """§7.4 step 5: the effective difficulty D of the cast fish for its caster p.
+    def _shows(self, p: int, rule: Effect) -> bool:
+        """§16.3 catch_by_showing: p's hand holds a fish of the rule's size / a Shark / name."""
+        for f in self._seats[p].hand:
+            fish = CARDS.fish[f]
+            if rule.size is not None and fish.size == rule.size:
+                return True
+            if rule.shark and fish.is_shark:
+                return True
+            if rule.name is not None and fish.name == rule.name:
+                return True
+        return False
 
-        "D = 0 if zero, else max(0, base + rod + reduction), with base = printed difficulty (null
-        = 0), rod = the amount of the equipped rod's passive if its when matches this fish,
-        reduction = sum of used difficulty amounts."
+    def _discardable_for_catch(self, p: int, fish: Fish) -> list[int]:
+        """§16.3 catch_by_discarding: p's hand fish of a size the rules name."""
+        sizes = {rule.size for rule in fish.rules_of("catch_by_discarding")}
+        return sorted(f for f in self._seats[p].hand if CARDS.fish[f].size in sizes)
+
+    def _can_complete(self, p: int) -> bool:
+        """§16.6 must_catch: whether the payment can still be completed.
+
+        "with the dice now in the payment plus p's Fresh dice: exact N → |payment| + |Fresh| ≥ N,
+        |payment| ≤ N and Σ payment + the N - |payment| highest Fresh faces ≥ D; otherwise Σ
+        payment + Σ Fresh ≥ D."
+        """
+        cast = self._ctx.cast
+        assert cast is not None
+        fresh = sorted((die_face(c) for c in self._seats[p].fresh), reverse=True)
+        paid = sum(die_face(c) for c in cast.payment)
+        d = self._effective_difficulty(p)
+        n = self._cast_fish().exact_dice
+        if n is not None:
+            need = n - len(cast.payment)
+            return 0 <= need <= len(fresh) and paid + sum(fresh[:need]) >= d
+        return paid + sum(fresh) >= d
+
+    def _effective_difficulty(self, p: int) -> int:
+        """§16.3 Effective difficulty of the cast fish for its caster p.
+
+        "D = 0 if cast.zero; else max(0, B + rod + front + per + reduction) where B = cast.base if
+        not null else the printed difficulty (null = 0), rod = the equipped rod's step-1
+        difficulty passive if it matches, front = the sum of the caster's matching
+        front_difficulty amounts, per = the fish's difficulty_per terms (counted now), reduction =
+        cast.reduction."
         """
         cast = self._ctx.cast
         assert cast is not None
         if cast.zero:
             return 0
-        fish = CARDS.fish[self._shoals[cast.shoal][0]]
-        base = fish.difficulty or 0
-        return max(0, base + self._rod_modifier(p, fish) + cast.reduction)
+        fish = self._cast_fish()
+        base = cast.base if cast.base is not None else fish.difficulty or 0
+        front = sum(
+            rule.amount
+            for f in sorted(self._seats[p].front)
+            for rule in CARDS.fish[f].rules_of("front_difficulty")
+            if rule.alignment in (None, fish.alignment)
+        )
+        per = 0
+        for rule in fish.rules_of("difficulty_per"):
+            if rule.per == "hand_fish":
+                per += rule.amount * len(self._seats[p].hand)
+            elif rule.per == "seats_at_depth_2":
+                per += rule.amount * sum(seat.depth == 2 for seat in self._seats)
+        return max(0, base + self._rod_modifier(p, fish) + front + per + cast.reduction)
+
+    def _rod_passive(self, p: int, kind: str) -> Effect | None:
+        """The passive of ``kind`` of p's equipped rod, if any."""
+        rod = self._seats[p].rod
+        if rod is None:
+            return None
+        return next((e for e in CARDS.items["rod"][rod].passive if e.kind == kind), None)
+
+    def _reel_passive(self, p: int, kind: str) -> Effect | None:
+        """The passive of ``kind`` of p's equipped reel, if any."""
+        reel = self._seats[p].reel
+        if reel is None:
+            return None
+        return next((e for e in CARDS.items["reel"][reel].passive if e.kind == kind), None)
 
     def _rod_modifier(self, p: int, fish: Fish) -> int:
         """§2.1: the difficulty change of p's equipped rod for ``fish``.
@@ -1144,59 +1496,201 @@ class DeepRegretsState(ReferenceState):
         """§7.4: "complete iff (exact N: |payment| = N and Σ faces ≥ D; otherwise Σ faces ≥ D)"."""
         cast = self._ctx.cast
         assert cast is not None
-        fish = CARDS.fish[self._shoals[cast.shoal][0]]
+        fish = self._cast_fish()
         paid = sum(die_face(c) for c in cast.payment)
         enough = paid >= self._effective_difficulty(p)
         if fish.exact_dice is not None:
             return len(cast.payment) == fish.exact_dice and enough
         return enough
 
-    def _catch(self, p: int) -> Flow:
-        """§7.4 step 6 Catch.
+    def _catch(self, p: int, how: Literal["dice", "show", "discard", "auto"]) -> Flow:
+        """§16.6 Catch (action 6, 18, 19, or auto_catch).
 
-        "the payment dice are spent; the top fish moves to p's hand (the next top is face down);
-        caught_today = true; ctx.cast = null. If shoal s is now empty, p draws 1 regret
-        (overfishing). Then if the sea is empty the game ends, else EndTurn(p)."
+        "with 6 the payment is spent (Bone Wheel: §16.10); with 18/19/auto_catch any payment dice
+        return to Fresh and nothing is spent. With 19 first node discard_fish (legal: 165+f for
+        p's hand fish of the rule's size): that fish goes to its depth's discard pile. Then the
+        fish moves from the top of s to p's hand (or front, §16.2; a lock is added); caught_today
+        = true; emptied = (s is now empty); the fish's catch list runs with user p; then if
+        emptied, p draws the overfishing regret (one draw event). Then the cast ends."
         """
         cast = self._ctx.cast
         assert cast is not None
         seat = self._seats[p]
-        for c in cast.payment:
-            self._return_spent_die(p, c)
+        if how == "dice":
+            self._spend_payment(p, cast.payment)
+        else:
+            for c in cast.payment:
+                self._add_fresh(p, c)
+        cast.payment = []
         s = cast.shoal
-        seat.hand.add(self._shoals[s].pop(0))
+        if how == "discard":
+            fits = self._discardable_for_catch(p, self._cast_fish())
+            action = yield decision("discard_fish", p, [FISH + f for f in fits])
+            self._discard_fish_from_hand(p, action - FISH)
+        f = self._shoals[s].pop(0)
         self._face_up[s] = False
         self._forget(s)
+        fish = CARDS.fish[f]
+        if fish.front:
+            seat.front.add(f)
+            if fish.rules_of("front_column_lock"):
+                seat.locks.add(shoal_column(s))
+        else:
+            seat.hand.add(f)
         seat.caught_today = True
-        self._ctx.cast = None
-        if not self._shoals[s]:
-            for _ in range(CARDS.overfishing_regrets):
-                yield from self._draw_regret(p)
-        self._check_the_sea()
+        emptied = not self._shoals[s]
+        yield from self._run_list(p, f, "catch", fish.catch)
+        if emptied:
+            yield from self._draw_event(p, CARDS.overfishing_regrets)
+
+    def _spend_payment(self, p: int, payment: list[int]) -> None:
+        """§7.4 step 6 and §16.10 Bone Wheel: the payment dice of a catch with action 6.
+
+        Bone Wheel: "the payment die with the highest face (ties: the highest class) goes back
+        to Fresh with face -1 if that face exists on its kind; every other payment die is spent
+        as usual."
+        """
+        spent = list(payment)
+        if self._reel_passive(p, "turn_down") is not None and payment:
+            top = max(payment, key=lambda c: (die_face(c), c))
+            kind, face = die_kind(top), die_face(top)
+            if face - 1 in CARDS.dice[kind].faces:
+                spent.remove(top)
+                self._add_fresh(p, die_class(kind, face - 1))
+        for c in spent:
+            self._return_spent_die(p, c)
 
     def _decline(self, p: int) -> Flow:
-        """§7.4 step 7 Decline.
+        """§16.6 Decline (7).
 
-        "the payment dice return to Fresh; ctx.cast = null. If p has a Fresh die, node
-        decline_die (legal: 50+c for each Fresh class): that die is spent and p DrawDinks. (With
-        no Fresh die, nothing is spent or drawn.) The fish stays face up."
+        "as in step 1 (payment back, decline_die, dinks); then, if cast.ignored is false, its
+        not_caught list runs with user p. Then the cast ends." Step 1: "the payment dice return
+        to Fresh. If p has a Fresh die, node decline_die (legal: 50+c for each Fresh class): that
+        die is spent and p DrawDinks. (With no Fresh die, nothing is spent or drawn.)"
         """
         cast = self._ctx.cast
         assert cast is not None
+        fish = self._cast_fish()
         for c in cast.payment:
             self._add_fresh(p, c)
-        self._ctx.cast = None
+        cast.payment = []
         if self._seats[p].fresh:
             action = yield decision("decline_die", p, self._fresh_actions(p))
             self._spend(p, action - DIE)
             yield from self._draw_dinks(p)
+        if not cast.ignored:
+            yield from self._run_list(p, fish.id, "not_caught", fish.not_caught)
+
+    # ==================================================================================
+    # §16.4 Eating, §16.8 actions of standing rules
+    # ==================================================================================
+
+    def _eat_actions(self, p: int) -> list[int]:
+        """§16.4: "action 165+f = eat fish f, legal for every fish in p's hand"."""
+        return [FISH + f for f in sorted(self._seats[p].hand)]
+
+    def _eat(self, p: int, f: int) -> Flow:
+        """§16.4 Eating.
+
+        "f goes to its depth's discard pile, then its eat list runs with user p (ctx.ability =
+        {fish f, trigger eat}), then the same node (turn or pay) is asked again."
+        """
+        self._discard_fish_from_hand(p, f)
+        yield from self._run_list(p, f, "eat", CARDS.fish[f].eat)
+
+    def _give_away_fish(self, p: int) -> int | None:
+        """The fish in p's hand with a ``give_away_action`` rule (the lowest id), if any."""
+        return next(
+            (f for f in sorted(self._seats[p].hand) if CARDS.fish[f].rules_of("give_away_action")),
+            None,
+        )
+
+    def _give_away(self, p: int) -> Flow:
+        """§16.8 21: give the Dumbo Octopus away (main action).
+
+        "node give_fish (74+q, q ≠ p): the fish moves to q's hand; q discards discard_regrets
+        regrets of their choice (discard_regret nodes, actor q, as many as q holds)".
+        """
+        f = self._give_away_fish(p)
+        assert f is not None
+        rule = CARDS.fish[f].rules_of("give_away_action")[0]
+        others = [GIVE_TO + q for q in range(self._n) if q != p]
+        action = yield decision("give_fish", p, others, about=f)
+        q = action - GIVE_TO
+        self._seats[p].hand.remove(f)
+        self._seats[q].hand.add(f)
+        yield from self._discard_regrets_of_choice(q, rule.discard_regrets)
+
+    def _front_rule(self, p: int, kind: str) -> Effect | None:
+        """The first standing rule of ``kind`` among the fish in front of p (by fish id)."""
+        for f in sorted(self._seats[p].front):
+            for rule in CARDS.fish[f].rules_of(kind):
+                return rule
+        return None
+
+    def _use_skull(self, p: int) -> Flow:
+        """§16.8 22: "skull_used = true; peek shoal x amount"."""
+        rule = self._front_rule(p, "front_peek")
+        assert rule is not None
+        self._seats[p].skull_used = True
+        yield from self._peek(p, "shoal", rule.amount)
+
+    def _use_coffin(self, p: int) -> Flow:
+        """§16.8 23: the Iron Coffin.
+
+        "coffin_used = true; node offer_target (74+q, q ≠ p): ctx.target = q; node offer_regret
+        (70+v from p's regrets; 0 = done, legal once 1 is offered): the card leaves p into
+        ctx.offer; it repeats until 0, until max are offered or p holds no regret; then node
+        accept_offer (actor q; 16 = accept, 17 = refuse): accept → the offered cards go to q, then
+        q refreshes refresh die (step-1 refresh, actor q); refuse → they return to p. Right after
+        that decision ctx.offer = [] and ctx.target = null (before q's refresh nodes)".
+        """
+        rule = self._front_rule(p, "front_offer")
+        assert rule is not None
+        seat = self._seats[p]
+        ctx = self._ctx
+        seat.coffin_used = True
+        action = yield decision("offer_target", p, [GIVE_TO + q for q in range(self._n) if q != p])
+        q = action - GIVE_TO
+        ctx.target = q
+        while seat.regret_count and len(ctx.offer) < (rule.max or 0):
+            legal = self._regret_actions(p) + ([DONE] if ctx.offer else [])
+            action = yield decision("offer_regret", p, legal)
+            if action == DONE:
+                break
+            seat.regrets[action - REGRET] -= 1
+            ctx.offer = sorted([*ctx.offer, action - REGRET])
+        action = yield decision("accept_offer", q, [YES, NO])
+        receiver = q if action == YES else p
+        for v in ctx.offer:
+            self._seats[receiver].regrets[v] += 1
+        ctx.offer = []
+        ctx.target = None
+        if action == YES:
+            yield from self._refresh(q, rule.refresh)
 
     # ==================================================================================
     # §7.5 Draws and discards
     # ==================================================================================
 
-    def _draw_regret(self, p: int) -> Flow:
-        """§7.5 DrawRegret(p) (one card).
+    def _draw_event(self, p: int, k: int) -> Flow:
+        """§16.9 A regret draw event: "u draws k regrets" with k ≥ 1.
+
+        "It draws k + x regrets (one DrawRegret each, §7.5) where x = the sum of
+        front_extra_regret amounts of the fish in front of u when the event starts."
+        """
+        if k < 1:
+            return
+        extra = sum(
+            rule.amount
+            for f in sorted(self._seats[p].front)
+            for rule in CARDS.fish[f].rules_of("front_extra_regret")
+        )
+        for _ in range(k + extra):
+            yield from self._draw_regret(p)
+
+    def _draw_regret(self, p: int, *, into_pool: bool = False) -> Flow:
+        """§7.5 DrawRegret(p) (one card); with ``into_pool`` the card goes to ``ctx.pool``.
 
         "if the regret deck is empty, the regret discard pile moves into it. If the deck is
         non-empty: chance draw_regret (outcome value v, weight = copies of v in the deck). Else
@@ -1207,18 +1701,22 @@ class DeepRegretsState(ReferenceState):
         if not sum(self._regret_deck):
             self._regret_deck = self._regret_discard
             self._regret_discard = [0, 0, 0, 0]
+        pool = self._ctx.pool
         if sum(self._regret_deck):
             v = yield chance("draw_regret", p, enumerate(self._regret_deck))
             self._regret_deck[v] -= 1
+        else:
+            others = [(p + i) % self._n for i in range(1, self._n)]
+            victim = max(others, key=lambda q: (self._seats[q].regret_count, -others.index(q)))
+            if not self._seats[victim].regret_count:
+                return
+            weights = enumerate(self._seats[victim].regrets)
+            v = yield chance("steal_regret", p, weights, about=victim)
+            self._seats[victim].regrets[v] -= 1
+        if into_pool and pool is not None:
+            self._ctx.pool = sorted([*pool, v])
+        else:
             self._seats[p].regrets[v] += 1
-            return
-        others = [(p + i) % self._n for i in range(1, self._n)]
-        victim = max(others, key=lambda q: (self._seats[q].regret_count, -others.index(q)))
-        if not self._seats[victim].regret_count:
-            return
-        v = yield chance("steal_regret", p, enumerate(self._seats[victim].regrets), about=victim)
-        self._seats[victim].regrets[v] -= 1
-        self._seats[p].regrets[v] += 1
 
     def _discard_random_regret(self, p: int) -> Flow:
         """§7.5 Random discard.
@@ -1313,8 +1811,8 @@ class DeepRegretsState(ReferenceState):
         """§2.1: the first ready use of ``item`` for p, or None.
 
         "A use is ready iff every primitive in it is ready. An item may be used iff the player has
-        it and one of its uses is ready; the first ready use is applied." Step-2 items (uses null)
-        and items without a use never are.
+        it and one of its uses is ready; the first ready use is applied." Items without a use
+        never are.
         """
         for use in item.uses or ():
             if all(self._effect_ready(p, effect, at) for effect in use):
@@ -1355,7 +1853,28 @@ class DeepRegretsState(ReferenceState):
             case "peek":
                 # "some shoal is non-empty, its top face down, and not yet known to p"
                 return any(self._peekable(p, s) for s in SHOALS)
+            case "reveal":
+                # §16.10: "ready when a non-empty shoal has a face-down top (at turn and pay)"
+                return any(self._shoals[s] and not self._face_up[s] for s in SHOALS)
+            case "claw_hammer":
+                # §16.10: "ready at the turn node in port when p has a mounted fish (slots or
+                # Cloche)"
+                mounted = seat.cloche is not None or any(f is not None for f in seat.mounted)
+                return at == "turn" and not seat.at_sea and mounted
+            case "cloche":
+                # §16.10: "ready at the turn node in port when p holds a small mountable fish
+                # and p's cloche is null"
+                return (
+                    at == "turn"
+                    and not seat.at_sea
+                    and seat.cloche is None
+                    and bool(self._cloche_fish(p))
+                )
         return False
+
+    def _cloche_fish(self, p: int) -> list[int]:
+        """§16.10: the small mountable fish in p's hand."""
+        return [f for f in self._sellable_fish(p) if CARDS.fish[f].size == "s"]
 
     def _use_item(self, p: int, action: int) -> Flow:
         """§7.3 Item use (turn or pay node).
@@ -1365,7 +1884,7 @@ class DeepRegretsState(ReferenceState):
         ready use is applied primitive by primitive; then ctx.item = null and the same node (turn
         or pay) is asked again."
         """
-        at: Literal["turn", "pay"] = "pay" if self._ctx.cast is not None else "turn"
+        at: Literal["turn", "pay"] = "pay" if self._node.kind == "pay" else "turn"
         kind, item = self._item_for_action(p, action)
         use = self._ready_use(p, item, at)
         assert use is not None
@@ -1373,7 +1892,10 @@ class DeepRegretsState(ReferenceState):
         if kind == "dink" or kind == "supply":
             assert item.id is not None
             seat.owned[kind].remove(item.id)
-            self._discard[kind].add(item.id)
+            # §16.10: "The Cloche card itself stays in use (it is not in supplies and not in the
+            # discard pile) while it holds the fish."
+            if not any(effect.kind == "cloche" for effect in use):
+                self._discard[kind].add(item.id)
         elif kind == "life_preserver":
             self._life_preserver = None
         else:
@@ -1383,8 +1905,28 @@ class DeepRegretsState(ReferenceState):
             yield from self._apply_effect(p, effect)
         self._ctx.item = None
 
+    def _run_list(self, u: int, f: int, trigger: Trigger, effects: tuple[Effect, ...]) -> Flow:
+        """§16.7: an effect list of fish f runs for user u, primitive by primitive.
+
+        "ctx.ability stays set for the whole list (including each sub-lists)". "An effect list
+        always runs to its end; a list never triggers another fish's ability." A list run inside
+        another one (the catch of an ``auto_catch``) restores the outer ``ctx.ability`` when it
+        ends.
+        """
+        if not effects:
+            return
+        outer = self._ctx.ability
+        self._ctx.ability = (f, trigger)
+        for effect in effects:
+            yield from self._apply_effect(u, effect)
+        self._ctx.ability = outer
+
     def _apply_effect(self, p: int, effect: Effect) -> Flow:
-        """§7.6: one primitive of an item use."""
+        """§7.6 and §16.7: one primitive, for user p (an item's user or an ability's user u).
+
+        "Abilities run best effort: each primitive does what it can and skips what it cannot, and
+        a decision node is created only when it has at least one legal action".
+        """
         seat = self._seats[p]
         ctx = self._ctx
         match effect.kind:
@@ -1397,8 +1939,12 @@ class DeepRegretsState(ReferenceState):
             case "shop_discount":
                 ctx.discount += effect.amount  # "pending discount += amount"
             case "draw_regret":
-                for _ in range(effect.amount):
-                    yield from self._draw_regret(p)
+                # §16.7: "draw_regret may have per: foul_in_hand (amount = foul fish in u's hand
+                # now, may be 0: then no draw event) and every draw_regret is one draw event".
+                amount = effect.amount
+                if effect.per == "foul_in_hand":
+                    amount = sum(CARDS.fish[f].alignment == "foul" for f in seat.hand)
+                yield from self._draw_event(p, amount)
             case "discard_regret":
                 yield from self._discard_regrets_of_choice(p, effect.amount)
             case "discard_random_regret":
@@ -1421,6 +1967,548 @@ class DeepRegretsState(ReferenceState):
                 seat.depth = effect.depth
             case "peek":
                 yield from self._peek(p, effect.target, effect.amount)
+            case _:
+                yield from self._apply_ability(p, effect)
+
+    def _apply_ability(self, u: int, effect: Effect) -> Flow:
+        """§16.7: the primitives added in step 2 (and the step-2 items of §16.10)."""
+        seat = self._seats[u]
+        ctx = self._ctx
+        match effect.kind:
+            case "increment":
+                yield from self._increment(u, effect.amount)
+            case "choice":
+                # "node choose_effect (14 = A, 15 = B; both always legal), then the chosen list
+                # runs"
+                action = yield decision("choose_effect", u, [FIRST_EFFECT, FIRST_EFFECT + 1])
+                for sub in effect.options[action - FIRST_EFFECT]:
+                    yield from self._apply_effect(u, sub)
+            case "coin":
+                # "chance coin (0 = heads, 1 = tails, weight 1 each; actor u), then that list runs"
+                side = yield chance("coin", u, [(0, 1), (1, 1)])
+                for sub in effect.heads if side == 0 else effect.tails:
+                    yield from self._apply_effect(u, sub)
+            case "each":
+                for q in self._group(u, effect.who):
+                    for sub in effect.effects:
+                        yield from self._apply_effect(q, sub)
+            case "gain_money":
+                self._gain(u, effect.amount)
+            case "take_supply":
+                yield from self._take_supplies(u, effect.amount)
+            case "draw_dink":
+                for _ in range(effect.amount):
+                    yield from self._draw_dinks(u)  # "DrawDinks(u) (one event)"
+            case "flip_worms":
+                seat.worms = not seat.worms
+            case "discard_fish":
+                # "if u's hand holds a fish of that size: node discard_fish (165+f)"
+                fits = [f for f in sorted(seat.hand) if CARDS.fish[f].size == effect.size]
+                if fits:
+                    action = yield decision("discard_fish", u, [FISH + f for f in fits])
+                    self._discard_fish_from_hand(u, action - FISH)
+            case "discard_item":
+                yield from self._discard_item(u)
+            case "discard_this":
+                self._discard_this(u)
+            case "give_this":
+                yield from self._give_this(u, effect.to)
+            case "end_cast":
+                self._end_the_cast("end")
+            case "free_cast":
+                self._end_the_cast("free")
+            case "auto_catch":
+                # "the fish is caught at once (§16.6, no dice); the cast ends"
+                if self._ability_fish_on_top():
+                    yield from self._catch(u, "auto")
+                self._end_the_cast("end")
+            case "set_difficulty":
+                if ctx.cast is not None:
+                    ctx.cast.base = effect.amount  # "cast.base = amount"
+            case "reroll_all":
+                # "every Fresh die of u moves to ctx.to_roll and is rolled (chance roll, kind
+                # order) back into Fresh"
+                ctx.to_roll = sorted(die_kind(c) for c in seat.fresh)
+                seat.fresh = []
+                yield from self._roll_into_fresh(u)
+            case "peek_beneath":
+                # "cast.beneath = the second fish of the cast's shoal (null if none)"
+                if ctx.cast is not None:
+                    shoal = self._shoals[ctx.cast.shoal]
+                    ctx.cast.beneath = shoal[1] if len(shoal) > 1 else None
+            case "peek_depth":
+                # "the shoal of that depth in the cast's column joins known[u] if it is
+                # peekable"
+                if ctx.cast is not None:
+                    s = 3 * (effect.depth - 1) + shoal_column(ctx.cast.shoal)
+                    if self._peekable(u, s):
+                        self._known[u].add(s)
+            case "reveal":
+                yield from self._reveal(u, effect.target)
+            case "reveal_beneath":
+                yield from self._reveal_beneath(u)
+            case "discard_tops":
+                # "for s = 0..8: amount times, if s is non-empty, its top goes to its depth's
+                # discard pile (new top face down, s leaves known)"
+                for s in SHOALS:
+                    for _ in range(effect.amount):
+                        if self._shoals[s]:
+                            self._remove_top(s)
+            case "move_boats":
+                for other in self._seats:  # "every seat at sea moves to that depth"
+                    if other.at_sea:
+                        other.depth = effect.depth
+            case "move_offer":
+                # "if u is at sea and u's depth ≠ depth: node move_offer (16 = draw regrets
+                # regrets (one draw event) and move to depth; 17 = stay)"
+                if seat.at_sea and seat.depth != effect.depth:
+                    action = yield decision("move_offer", u, [YES, NO], about=effect.depth)
+                    if action == YES:
+                        yield from self._draw_event(u, effect.regrets)
+                        seat.depth = effect.depth
+            case "omen_die":
+                self._add_spent(u, OMEN)  # "the Omen die (M) goes to u's Spent pool"
+            case "deal_regrets":
+                yield from self._deal_regrets(u)
+            case "give_regrets":
+                yield from self._give_regrets(u)
+            case "receive_regrets":
+                yield from self._receive_regrets(u)
+            case "swap_beneath":
+                yield from self._swap_beneath(u)
+            case "mimic":
+                yield from self._mimic(u)
+            case "hadal_shade":
+                yield from self._hadal_shade(u, effect.regrets)
+            case "shuffle_back":
+                yield from self._shuffle_back(u)
+            case "plug":
+                # "the fish leaves the shoal and lies on the table: plug = true"
+                if self._ability_fish_on_top():
+                    self._take_top()
+                    self._plug = True
+                self._end_the_cast("end")
+            case "claw_hammer":
+                self._claw_hammer(u)
+            case "cloche":
+                yield from self._mount_on_cloche(u)
+
+    # ----- helpers of the primitives -----
+
+    def _end_the_cast(self, how: CastEnd) -> None:
+        """§16.7 end_cast / free_cast: the cast ends after this list (``free`` wins)."""
+        if self._cast_end != "free":
+            self._cast_end = how
+
+    def _ability_fish(self) -> int:
+        """The fish of ``ctx.ability``."""
+        ability = self._ctx.ability
+        assert ability is not None
+        return ability[0]
+
+    def _ability_fish_on_top(self) -> bool:
+        """Whether the ability's fish is the top of the cast's shoal."""
+        cast = self._ctx.cast
+        if cast is None or self._ctx.ability is None:
+            return False
+        shoal = self._shoals[cast.shoal]
+        return bool(shoal) and shoal[0] == self._ability_fish()
+
+    def _take_top(self) -> int:
+        """The top fish leaves the cast's shoal; the next top is face down."""
+        cast = self._ctx.cast
+        assert cast is not None
+        f = self._shoals[cast.shoal].pop(0)
+        self._face_up[cast.shoal] = False
+        self._forget(cast.shoal)
+        return f
+
+    def _group(self, u: int, who: str) -> list[int]:
+        """§16.7 each: the group, fixed when it starts, in turn order from u.
+
+        "everyone = all seats, others = all but u, at_sea = seats with depth ≥ 1; in turn order
+        from u (u first when included; others from u+1)".
+        """
+        order = [(u + i) % self._n for i in range(self._n)]
+        if who == "others":
+            return order[1:]
+        if who == "at_sea":
+            return [q for q in order if self._seats[q].at_sea]
+        return order
+
+    def _increment(self, u: int, amount: int) -> Flow:
+        """§16.7 increment.
+
+        "amount times, while u has a Fresh die below its top face: node increment (legal 50+c for
+        such classes; ctx.left): that die's face +1".
+        """
+        seat = self._seats[u]
+        for i in range(1, amount + 1):
+            below = [c for c in seat.fresh if self._below_top(c)]
+            if not below:
+                break
+            self._ctx.left = amount - i + 1
+            action = yield decision("increment", u, {DIE + c for c in below})
+            self._ctx.left = 0
+            c = action - DIE
+            seat.fresh.remove(c)
+            self._add_fresh(u, die_class(die_kind(c), die_face(c) + 1))
+
+    def _take_supplies(self, u: int, amount: int) -> Flow:
+        """§16.7 take_supply.
+
+        "amount times: reshuffle if empty (§7.3), if still empty stop; chance draw_supply (actor
+        u) → u's supplies".
+        """
+        for _ in range(amount):
+            self._reshuffle_if_empty("supply")
+            if not self._deck["supply"]:
+                return
+            i = yield chance("draw_supply", u, ((i, 1) for i in self._deck["supply"]))
+            self._deck["supply"].remove(i)
+            self._seats[u].owned["supply"].add(i)
+
+    def _discard_fish_from_hand(self, p: int, f: int) -> None:
+        """Fish f leaves p's hand for its depth's discard pile."""
+        self._seats[p].hand.remove(f)
+        self._fish_discard[CARDS.fish[f].depth - 1].append(f)
+
+    def _discard_item(self, u: int) -> Flow:
+        """§16.7 discard_item.
+
+        "if u owns a rod, reel or supply: node discard_item (legal 125+i, 145+r, 155+r for owned
+        items): it goes to its discard pile; a discarded equipped rod/reel leaves rod/reel
+        (null)".
+        """
+        seat = self._seats[u]
+        kinds: tuple[ItemKind, ...] = ("supply", "rod", "reel")
+        legal = [ITEM_BASE[kind] + i for kind in kinds for i in seat.owned[kind]]
+        if not legal:
+            return
+        action = yield decision("discard_item", u, legal)
+        kind: ItemKind = "supply" if action < ROD else "rod" if action < REEL else "reel"
+        i = action - ITEM_BASE[kind]
+        seat.owned[kind].remove(i)
+        self._discard[kind].add(i)
+        if kind == "rod" and seat.rod == i:
+            seat.rod = None
+        if kind == "reel" and seat.reel == i:
+            seat.reel = None
+
+    def _discard_this(self, u: int) -> None:
+        """§16.7 discard_this.
+
+        "the ability's fish goes to its depth's discard pile from wherever it is (top of the
+        cast's shoal, u's hand); if it is no longer there (e.g. eaten), nothing".
+        """
+        f = self._ability_fish()
+        if self._ability_fish_on_top():
+            self._take_top()
+        elif f in self._seats[u].hand:
+            self._seats[u].hand.remove(f)
+        else:
+            return
+        self._fish_discard[CARDS.fish[f].depth - 1].append(f)
+
+    def _give_this(self, u: int, to: str) -> Flow:
+        """§16.7 give_this.
+
+        "the fish (top of the cast's shoal) moves into a seat's hand: choice → node give_fish
+        (legal 74+q, q ≠ u); left / right → that seat; most_regrets → the seat with strictly the
+        most regret cards, u included; on a tie for the most it goes to its depth's discard
+        pile". It ends the cast.
+        """
+        self._end_the_cast("end")
+        if not self._ability_fish_on_top():
+            return
+        f = self._ability_fish()
+        q: int | None
+        if to == "choice":
+            others = [GIVE_TO + q for q in range(self._n) if q != u]
+            action = yield decision("give_fish", u, others, about=f)
+            q = action - GIVE_TO
+        elif to == "left":
+            q = (u + 1) % self._n
+        elif to == "right":
+            q = (u - 1) % self._n
+        else:
+            counts = [seat.regret_count for seat in self._seats]
+            most = [s for s in range(self._n) if counts[s] == max(counts)]
+            q = most[0] if len(most) == 1 else None
+        self._take_top()
+        if q is None:
+            self._fish_discard[CARDS.fish[f].depth - 1].append(f)
+        else:
+            self._seats[q].hand.add(f)
+
+    def _turn_face_up(self, s: int) -> None:
+        """§16.11 A reveal outside a cast.
+
+        "the top turns face up and leaves every known set; no reveal ability runs". "A special
+        card turned face up this way goes at once to its depth's discard pile without effect (the
+        next top stays face down)."
+        """
+        if not self._shoals[s] or self._face_up[s]:
+            return
+        self._face_up[s] = True
+        self._forget(s)
+        if "special" in CARDS.fish[self._shoals[s][0]].flags:
+            self._remove_top(s)
+
+    def _face_down_tops(self) -> list[int]:
+        """The non-empty shoals whose top is face down."""
+        return [s for s in SHOALS if self._shoals[s] and not self._face_up[s]]
+
+    def _reveal(self, u: int, target: str) -> Flow:
+        """§16.7 reveal.
+
+        "cast_column = every shoal of the cast's column; all = every shoal; column = node
+        reveal_column (97+c for columns with a non-empty face-down top); any = node reveal_shoal
+        repeated (legal 0 = done, 32+s for non-empty shoals with a face-down top; it ends
+        automatically when none is left)".
+        """
+        cast = self._ctx.cast
+        if target == "cast_column":
+            if cast is not None:
+                for s in SHOALS:
+                    if shoal_column(s) == shoal_column(cast.shoal):
+                        self._turn_face_up(s)
+        elif target == "all":
+            for s in SHOALS:
+                self._turn_face_up(s)
+        elif target == "column":
+            columns = {shoal_column(s) for s in self._face_down_tops()}
+            if columns:
+                action = yield decision("reveal_column", u, [COLUMN + c for c in columns])
+                for s in SHOALS:
+                    if shoal_column(s) == action - COLUMN:
+                        self._turn_face_up(s)
+        elif target == "any":
+            while shoals := self._face_down_tops():
+                action = yield decision("reveal_shoal", u, [DONE, *(CAST + s for s in shoals)])
+                if action == DONE:
+                    break
+                self._turn_face_up(action - CAST)
+
+    def _reveal_beneath(self, u: int) -> Flow:
+        """§16.7 reveal_beneath.
+
+        "if the cast's shoal is non-empty and its top face down: ctx.peek = that top; node
+        reveal_beneath (16 = reveal it, 17 = leave it face down); ctx.peek = null".
+        """
+        cast = self._ctx.cast
+        if cast is None:
+            return
+        s = cast.shoal
+        if not self._shoals[s] or self._face_up[s]:
+            return
+        self._ctx.peek = self._shoals[s][0]
+        action = yield decision("reveal_beneath", u, [YES, NO])
+        self._ctx.peek = None
+        if action == YES:
+            self._turn_face_up(s)
+
+    def _deal_regrets(self, u: int) -> Flow:
+        """§16.7 deal_regrets (Psychic Interloper).
+
+        "ctx.pool = []; n times DrawRegret(u) into the pool instead of u's hand (no extra draws);
+        then for each other seat q in turn order from u+1 while the pool is non-empty: ctx.target
+        = q, node give_regret (actor u, legal 70+v for v in the pool): that card goes to q; the
+        rest of the pool goes to u; ctx.pool = null, ctx.target = null".
+        """
+        ctx = self._ctx
+        ctx.pool = []
+        for _ in range(self._n):
+            yield from self._draw_regret(u, into_pool=True)
+        for q in self._group(u, "others"):
+            if not ctx.pool:
+                break
+            ctx.target = q
+            action = yield decision("give_regret", u, {REGRET + v for v in ctx.pool})
+            ctx.pool.remove(action - REGRET)
+            self._seats[q].regrets[action - REGRET] += 1
+        for v in ctx.pool:
+            self._seats[u].regrets[v] += 1
+        ctx.pool = None
+        ctx.target = None
+
+    def _give_regrets(self, u: int) -> Flow:
+        """§16.7 give_regrets to others.
+
+        "for each other seat q (from u+1) while u holds a regret: ctx.target = q, node
+        give_regret (actor u, 70+v from u's regrets): the card moves to q".
+        """
+        for q in self._group(u, "others"):
+            if not self._seats[u].regret_count:
+                break
+            self._ctx.target = q
+            action = yield decision("give_regret", u, self._regret_actions(u))
+            self._seats[u].regrets[action - REGRET] -= 1
+            self._seats[q].regrets[action - REGRET] += 1
+        self._ctx.target = None
+
+    def _receive_regrets(self, u: int) -> Flow:
+        """§16.7 receive_regrets from others.
+
+        "for each other seat q (from u+1) holding a regret: ctx.target = u, node give_regret
+        (actor q, 70+v from q's regrets): the card moves to u".
+        """
+        for q in self._group(u, "others"):
+            if not self._seats[q].regret_count:
+                continue
+            self._ctx.target = u
+            action = yield decision("give_regret", q, self._regret_actions(q))
+            self._seats[q].regrets[action - REGRET] -= 1
+            self._seats[u].regrets[action - REGRET] += 1
+        self._ctx.target = None
+
+    def _swap_beneath(self, u: int) -> Flow:
+        """§16.7 swap_beneath (Giant Cuttlefish).
+
+        "if the cast's shoal is non-empty: node swap_beneath (16 = swap, 17 = keep): the top of
+        the shoal goes (unseen, face down) to u's hand and the ability's fish goes from u's hand
+        onto the shoal as its face-down top; the new hand fish triggers nothing".
+        """
+        cast = self._ctx.cast
+        f = self._ability_fish()
+        seat = self._seats[u]
+        if cast is None or not self._shoals[cast.shoal] or f not in seat.hand:
+            return
+        action = yield decision("swap_beneath", u, [YES, NO])
+        if action == YES:
+            s = cast.shoal
+            seat.hand.add(self._shoals[s][0])
+            seat.hand.remove(f)
+            self._shoals[s][0] = f
+            self._face_up[s] = False
+            self._forget(s)
+
+    def _mimic(self, u: int) -> Flow:
+        """§16.7 mimic (Mimic Octopus).
+
+        "if u's hand holds a small fish: node mimic (165+f): f goes onto the cast's shoal as its
+        face-up top in place of the Mimic Octopus, which goes to u's hand (not caught: no
+        caught_today); else the Mimic Octopus goes to its discard pile". It ends the cast.
+        """
+        self._end_the_cast("end")
+        if not self._ability_fish_on_top():
+            return
+        cast = self._ctx.cast
+        assert cast is not None
+        seat = self._seats[u]
+        small = [f for f in sorted(seat.hand) if CARDS.fish[f].size == "s"]
+        mimic = self._ability_fish()
+        if not small:
+            self._remove_top(cast.shoal)
+            return
+        action = yield decision("mimic", u, [FISH + f for f in small])
+        f = action - FISH
+        seat.hand.remove(f)
+        self._shoals[cast.shoal][0] = f
+        self._face_up[cast.shoal] = True
+        self._forget(cast.shoal)
+        seat.hand.add(mimic)
+
+    def _hadal_shade(self, u: int, regrets: int) -> Flow:
+        """§16.7 hadal_shade.
+
+        "if another seat has a mounted fish: node hadal_shade (17 = keep; 300+3q+k = swap with
+        seat q's slot k): u draws regrets regrets (one draw event), then the Hadal Shade leaves
+        u's hand into q's slot k and q's fish goes to u's hand".
+        """
+        swaps = [
+            HADAL + 3 * q + k
+            for q in range(self._n)
+            if q != u
+            for k in SLOTS
+            if self._seats[q].mounted[k] is not None
+        ]
+        if not swaps:
+            return
+        action = yield decision("hadal_shade", u, [NO, *swaps])
+        if action == NO:
+            return
+        q, k = divmod(action - HADAL, 3)
+        yield from self._draw_event(u, regrets)
+        f = self._ability_fish()
+        seat, other = self._seats[u], self._seats[q]
+        if f not in seat.hand:
+            return
+        theirs = other.mounted[k]
+        assert theirs is not None
+        seat.hand.remove(f)
+        other.mounted[k] = f
+        seat.hand.add(theirs)
+
+    def _shuffle_back(self, u: int) -> Flow:
+        """§16.7 shuffle_back (Northern Stargazer).
+
+        "the fish leaves the top of the cast's shoal; chance shuffle_back (outcome k = 0..m where
+        m = fish left in the shoal, weight 1 each; actor u): it is inserted with k fish above it;
+        the top of the shoal is face down; the shoal leaves known".
+        """
+        if not self._ability_fish_on_top():
+            return
+        cast = self._ctx.cast
+        assert cast is not None
+        f = self._take_top()
+        shoal = self._shoals[cast.shoal]
+        k = yield chance("shuffle_back", u, ((k, 1) for k in range(len(shoal) + 1)), about=f)
+        shoal.insert(k, f)
+        self._face_up[cast.shoal] = False
+        self._forget(cast.shoal)
+
+    def _claw_hammer(self, u: int) -> None:
+        """§16.10 Claw Hammer.
+
+        "every mounted fish and the Cloche fish go to p's hand; if the Cloche was in use it goes
+        to the supply discard pile and cloche = null".
+        """
+        seat = self._seats[u]
+        for k in SLOTS:
+            f = seat.mounted[k]
+            if f is not None:
+                seat.hand.add(f)
+                seat.mounted[k] = None
+        if seat.cloche is not None:
+            seat.hand.add(seat.cloche)
+            seat.cloche = None
+            self._discard["supply"].add(CLOCHE_ID)
+
+    def _mount_on_cloche(self, u: int) -> Flow:
+        """§16.10 Cloche.
+
+        "node mount_fish with ctx.slot = 3 (legal 165+f for small mountable fish): f goes onto
+        the Cloche, cloche = f".
+        """
+        fits = self._cloche_fish(u)
+        if not fits:
+            return
+        self._ctx.slot = CLOCHE_SLOT
+        action = yield decision("mount_fish", u, [FISH + f for f in fits])
+        self._ctx.slot = None
+        self._seats[u].hand.remove(action - FISH)
+        self._seats[u].cloche = action - FISH
+
+    def _peek_line(self, u: int) -> Flow:
+        """§16.7 peek target line.
+
+        "node peek_line (legal 94+r and 97+c for rows/columns with a peekable shoal; ctx.left
+        1): as step-1 row/column peeks".
+        """
+        peekable = [s for s in SHOALS if self._peekable(u, s)]
+        if not peekable:
+            return
+        legal = {ROW + shoal_row(s) for s in peekable}
+        legal |= {COLUMN + shoal_column(s) for s in peekable}
+        self._ctx.left = 1
+        action = yield decision("peek_line", u, legal)
+        self._ctx.left = 0
+        if action < COLUMN:
+            chosen = [s for s in peekable if shoal_row(s) == action - ROW]
+        else:
+            chosen = [s for s in peekable if shoal_column(s) == action - COLUMN]
+        self._known[u].update(chosen)
 
     def _discard_regrets_of_choice(self, p: int, amount: int) -> Flow:
         """§7.6 discard_regret.
@@ -1531,10 +2619,15 @@ class DeepRegretsState(ReferenceState):
                 self._ctx.left = 0
                 self._known[p].add(action - CAST)
             return
+        if target == "line":
+            yield from self._peek_line(p)
+            return
         line = shoal_row if target == "row" else shoal_column
         base = ROW if target == "row" else COLUMN
         node: NodeKind = "peek_row" if target == "row" else "peek_column"
         lines = {line(s) for s in SHOALS if self._peekable(p, s)}
+        if not lines:
+            return
         self._ctx.left = 1
         action = yield decision(node, p, [base + x for x in lines])
         self._ctx.left = 0
@@ -1560,9 +2653,9 @@ class DeepRegretsState(ReferenceState):
         self._turn = None
         self._ctx = Context()
         regret_value = [self._regret_value(p) for p in range(self._n)]
-        discarded = self._regret_penalty(regret_value)
+        discarded, cloche_discarded = self._regret_penalty(regret_value)
         scores = [self._final_score(p) for p in range(self._n)]
-        self._end = EndResult(regret_value, discarded, scores)
+        self._end = EndResult(regret_value, discarded, cloche_discarded, scores)
 
     def _regret_value(self, p: int) -> int:
         """§8 step 1: "RV[p] = Σ values of p's regrets + 10 if p's lifeboat is used"."""
@@ -1570,29 +2663,42 @@ class DeepRegretsState(ReferenceState):
         total = sum(v * copies for v, copies in enumerate(seat.regrets))
         return total + (CARDS.lifeboat_regret_value if seat.lifeboat_used else 0)
 
-    def _regret_penalty(self, regret_value: list[int]) -> list[int | None]:
-        """§8 step 2.
+    def _regret_penalty(self, regret_value: list[int]) -> tuple[list[int | None], list[int | None]]:
+        """§8 step 2 and §16.11: the discarded mounted fish and Cloche fish.
 
         "Every seat with RV = max RV that has a mounted fish loses one: the mounted fish with the
         highest value(f, p) x multiplier (with 2 players: the lowest), ties: the lowest slot
-        index. It goes to its depth's discard pile (seats in order 0..n-1)."
+        index. It goes to its depth's discard pile (seats in order 0..n-1)." §16.11: "step 2 also
+        discards, for every seat with the highest Regret Value, its Cloche fish (to its depth's
+        discard pile)" — right after that seat's mounted fish.
         """
         discarded: list[int | None] = [None] * self._n
+        cloche_discarded: list[int | None] = [None] * self._n
         worst = max(regret_value)
         for p in range(self._n):
             seat = self._seats[p]
-            slots = [k for k in SLOTS if seat.mounted[k] is not None]
-            if regret_value[p] != worst or not slots:
+            if regret_value[p] != worst:
                 continue
+            slots = [k for k in SLOTS if seat.mounted[k] is not None]
+            if slots:
+                discarded[p] = self._discard_mounted(p, slots)
+            if seat.cloche is not None:
+                f = seat.cloche
+                seat.cloche = None
+                self._fish_discard[CARDS.fish[f].depth - 1].append(f)
+                cloche_discarded[p] = f
+        return discarded, cloche_discarded
 
-            sign = 1 if self._n == 2 else -1  # the lowest with 2 players, else the highest
-            k = min(slots, key=lambda k: (sign * self._mounted_points(p, k), k))
-            f = seat.mounted[k]
-            assert f is not None
-            seat.mounted[k] = None
-            self._fish_discard[CARDS.fish[f].depth - 1].append(f)
-            discarded[p] = f
-        return discarded
+    def _discard_mounted(self, p: int, slots: list[int]) -> int:
+        """§8 step 2: p loses the mounted fish the penalty picks among ``slots``."""
+        seat = self._seats[p]
+        sign = 1 if self._n == 2 else -1  # the lowest with 2 players, else the highest
+        k = min(slots, key=lambda k: (sign * self._mounted_points(p, k), k))
+        f = seat.mounted[k]
+        assert f is not None
+        seat.mounted[k] = None
+        self._fish_discard[CARDS.fish[f].depth - 1].append(f)
+        return f
 
     def _mounted_points(self, p: int, k: int) -> int:
         """value(f, p) x the multiplier of slot k, for the fish f mounted in it."""
@@ -1604,10 +2710,13 @@ class DeepRegretsState(ReferenceState):
         """§8 step 3.
 
         "score[p] = Σ value(f, p) over the hand + Σ value(f, p) x multiplier over mounted fish +
-        money div 2. Madness uses p's final regret count."
+        money div 2. Madness uses p's final regret count." §16.11: "step 3 adds Σ value(f, p)
+        over the front fish and value(Cloche fish, p) x 2".
         """
         seat = self._seats[p]
-        hand = sum(self._value(f, p) for f in seat.hand)
+        hand = sum(self._value(f, p) for f in seat.hand | seat.front)
+        if seat.cloche is not None:
+            hand += self._value(seat.cloche, p) * CLOCHE_MULTIPLIER
         mounted = sum(
             self._value(f, p) * CARDS.mount_multipliers[k]
             for k, f in enumerate(seat.mounted)
@@ -1815,6 +2924,10 @@ class DeepRegretsState(ReferenceState):
                 return f"draw {CARDS.items[item_kind][a].name}"
         if kind == "draw_bag" and a <= 2:
             return f"draw a {('blue', 'green', 'orange')[a]} tackle die"
+        if kind == "coin" and a <= 1:
+            return ("heads", "tails")[a]
+        if kind == "shuffle_back" and a <= 15 and node.about is not None:
+            return f"put {fish_name(node.about)} back under {a} fish"
         return None
 
     def _decision_label(self, a: int) -> str | None:
@@ -1861,6 +2974,8 @@ class DeepRegretsState(ReferenceState):
             case "sell" if FISH <= a < FISH + len(CARDS.fish):
                 return f"sell {fish_name(a - FISH)}"
             case "mount_fish" if FISH <= a < FISH + len(CARDS.fish):
+                if self._ctx.slot == CLOCHE_SLOT:
+                    return f"mount {fish_name(a - FISH)} on the Cloche"
                 return f"mount {fish_name(a - FISH)}"
             case "mount_slot" if SLOT <= a < SLOT + 3:
                 k = a - SLOT
@@ -1875,7 +2990,76 @@ class DeepRegretsState(ReferenceState):
                 return f"peek at depth {a - ROW + 1}"
             case "peek_column" if COLUMN <= a < COLUMN + 3:
                 return f"peek at column {a - COLUMN}"
+        return self._step2_label(a, d)
+
+    def _step2_label(self, a: int, d: str) -> str | None:
+        """§16.12 labels of the node kinds added in step 2."""
+        node = self._node
+        in_fish = FISH <= a < FISH + len(CARDS.fish)
+        name = fish_name(a - FISH) if in_fish else ""
+        yes_no: dict[NodeKind, tuple[str, str]] = {
+            "swap_beneath": ("swap it for the fish beneath", "keep it"),
+            "ignore_reveal": ("resolve the reveal ability", "ignore the reveal ability"),
+            "reveal_beneath": ("reveal it", "leave it face down"),
+            "accept_offer": ("accept the regrets", "refuse the regrets"),
+            "move_offer": (f"draw a regret and move to depth {node.about}", "stay"),
+        }
+        if node.kind in yes_no and a in (YES, NO):
+            return yes_no[node.kind][a - YES]
+        match node.kind:
+            case "choose_effect" if a in (FIRST_EFFECT, FIRST_EFFECT + 1):
+                return ("choose the first effect", "choose the second effect")[a - FIRST_EFFECT]
+            case "increment" if d:
+                return f"increment {d}"
+            case "discard_fish" if in_fish:
+                return f"discard {name}"
+            case "discard_item" if SUPPLY <= a < FISH:
+                kind: ItemKind = "supply" if a < ROD else "rod" if a < REEL else "reel"
+                return f"discard {CARDS.items[kind][a - ITEM_BASE[kind]].name}"
+            case "give_fish" if GIVE_TO <= a < GIVE_TO + 5 and node.about is not None:
+                return f"give {fish_name(node.about)} to seat {a - GIVE_TO}"
+            case "give_regret" if REGRET <= a < REGRET + 4:
+                return f"give a regret of value {a - REGRET} to seat {self._ctx.target}"
+            case "infinite_rod" if a == NO:
+                return "do not use the rod"
+            case "infinite_rod" if DINK <= a < SUPPLY:
+                rod = self._rod_passive(self._actor(), "reorder")
+                amount = 0 if rod is None else rod.amount
+                dink = CARDS.items["dink"][a - DINK].name
+                return f"discard {dink} to peek at {amount} fish"
+            case "reorder" if in_fish:
+                return f"put {name} next from the top"
+            case "reveal_shoal" if a == DONE:
+                return "done revealing"
+            case "reveal_shoal" if CAST <= a < CAST + 9:
+                return f"reveal shoal {a - CAST}"
+            case "reveal_column" if COLUMN <= a < COLUMN + 3:
+                return f"reveal column {a - COLUMN}"
+            case "peek_line" if ROW <= a < ROW + 3:
+                return f"peek at depth {a - ROW + 1}"
+            case "peek_line" if COLUMN <= a < COLUMN + 3:
+                return f"peek at column {a - COLUMN}"
+            case "mimic" if in_fish:
+                return f"swap it for {name}"
+            case "hadal_shade" if a == NO:
+                return "keep it"
+            case "hadal_shade" if HADAL <= a < HADAL + 15:
+                q, k = divmod(a - HADAL, 3)
+                f = self._seats[q].mounted[k] if q < self._n else None
+                return None if f is None else f"swap it for seat {q}'s {fish_name(f)}"
+            case "offer_target" if GIVE_TO <= a < GIVE_TO + 5:
+                return f"offer regrets to seat {a - GIVE_TO}"
+            case "offer_regret" if a == DONE:
+                return "done offering"
+            case "offer_regret" if REGRET <= a < REGRET + 4:
+                return f"offer a regret of value {a - REGRET}"
         return None
+
+    def _actor(self) -> int:
+        """The actor of the current node (a decision node)."""
+        actor = self._node.actor
+        assert actor is not None
+        return actor
 
     def _turn_or_pay_label(self, a: int, at_pay: bool, d: str) -> str | None:
         """§10 ``turn`` and ``pay`` labels."""
@@ -1889,8 +3073,13 @@ class DeepRegretsState(ReferenceState):
             return f"use {CARDS.items['supply'][a - SUPPLY].name}"
         if d:
             return f"pay with {d}" if at_pay else f"drop a sinker with {d}"
+        if FISH <= a < FISH + len(CARDS.fish):
+            return f"eat {fish_name(a - FISH)}"
         if at_pay:
-            return None
+            return self._pay_step2_label(a)
+        if a in STANDING_ACTIONS:
+            rule, text = STANDING_ACTIONS[a]
+            return f"{text.format(RULE_FISH[rule])}"
         if CAST <= a < CAST + 9:
             return f"cast at shoal {a - CAST}"
         if CAST_WITH_WORMS <= a < CAST_WITH_WORMS + 9:
@@ -1898,6 +3087,19 @@ class DeepRegretsState(ReferenceState):
         if SHOP <= a < SHOP + 12:
             k, t = divmod(a - SHOP, 3)
             return f"{SHOP_NAMES[k]} shop ${CARDS.shops[k][t].price}"
+        return None
+
+    def _pay_step2_label(self, a: int) -> str | None:
+        """§16.12 ``pay`` labels 18, 19 and 20."""
+        if a == CATCH_BY_SHOWING:
+            return "catch by showing a fish"
+        if a == CATCH_BY_DISCARDING:
+            return "catch by discarding a fish"
+        cast = self._ctx.cast
+        if a == FLIP_WORMS and cast is not None and self._shoals[cast.shoal]:
+            rules = self._cast_fish().rules_of("worms_difficulty")
+            if rules:
+                return f"flip the Can of Worms: difficulty {rules[0].difficulty}"
         return None
 
     def _shop_keep_label(self, a: int) -> str | None:
@@ -1933,6 +3135,9 @@ class DeepRegretsState(ReferenceState):
             end = {
                 "regret_value": list(self._end.regret_value),
                 "discarded": [None if f is None else fish_name(f) for f in self._end.discarded],
+                "cloche_discarded": [
+                    None if f is None else fish_name(f) for f in self._end.cloche_discarded
+                ],
             }
         return {
             "seat": player,
@@ -1968,6 +3173,12 @@ class DeepRegretsState(ReferenceState):
             "reel_used": [s.reel_used for s in seats],
             "caught_today": [s.caught_today for s in seats],
             "shops_used": [list(s.shops_used) for s in seats],
+            "plug": self._plug,
+            "front": [[fish_name(f) for f in sorted(s.front)] for s in seats],
+            "locks": [sorted(s.locks) for s in seats],
+            "cloche": [None if s.cloche is None else fish_name(s.cloche) for s in seats],
+            "skull_used": [s.skull_used for s in seats],
+            "coffin_used": [s.coffin_used for s in seats],
             "shoals": [self._shoal_view(player, s) for s in SHOALS],
             "fish_discard": [[fish_name(f) for f in pile] for pile in self._fish_discard],
             "bag": list(self._bag),
@@ -2010,15 +3221,19 @@ class DeepRegretsState(ReferenceState):
         if ctx.cast is not None:
             s = ctx.cast.shoal
             face_up = self._face_up[s] and bool(self._shoals[s])
-            actor = self._node.actor
-            assert actor is not None
+            caster = self._turn
+            assert caster is not None
             fish = CARDS.fish[self._shoals[s][0]] if face_up else None
+            beneath = ctx.cast.beneath
             cast = {
                 "shoal": s,
                 "fish": None if fish is None else fish.name,
-                "difficulty": None if fish is None else self._effective_difficulty(actor),
+                "difficulty": None if fish is None else self._effective_difficulty(caster),
                 "exact": None if fish is None else fish.exact_dice,
                 "payment": [die_string(c) for c in ctx.cast.payment],
+                "base": ctx.cast.base,
+                "beneath": None if beneath is None or player != caster else fish_name(beneath),
+                "ignored": ctx.cast.ignored,
             }
         shop: ShopObservation | None = None
         if ctx.shop is not None:
@@ -2049,6 +3264,13 @@ class DeepRegretsState(ReferenceState):
             "slot": ctx.slot,
             "discount": ctx.discount,
             "item": item,
+            "ability": None
+            if ctx.ability is None
+            else {"fish": fish_name(ctx.ability[0]), "trigger": ctx.ability[1]},
+            "pool": None if ctx.pool is None else [v if is_actor else None for v in ctx.pool],
+            "target": ctx.target,
+            "offer": [v if player in (self._turn, ctx.target) else None for v in ctx.offer],
+            "order": [fish_name(f) if is_actor else None for f in ctx.order],
         }
 
     # ----- the canonical state (§11.2) -----
@@ -2064,6 +3286,7 @@ class DeepRegretsState(ReferenceState):
             end = {
                 "regret_value": list(self._end.regret_value),
                 "discarded": list(self._end.discarded),
+                "cloche_discarded": list(self._end.cloche_discarded),
                 "scores": list(self._end.scores),
             }
         state: dict[str, Any] = {
@@ -2075,6 +3298,7 @@ class DeepRegretsState(ReferenceState):
             "first_player": self._first_player,
             "last_turns": self._last_turns,
             "life_preserver": self._life_preserver,
+            "plug": self._plug,
             "shoals": [list(shoal) for shoal in self._shoals],
             "face_up": list(self._face_up),
             "known": [sorted(known) for known in self._known],
@@ -2098,6 +3322,9 @@ class DeepRegretsState(ReferenceState):
                 "reduction": ctx.cast.reduction,
                 "zero": ctx.cast.zero,
                 "payment": [die_string(c) for c in ctx.cast.payment],
+                "base": ctx.cast.base,
+                "beneath": ctx.cast.beneath,
+                "ignored": ctx.cast.ignored,
             },
             "peek": ctx.peek,
             "shop": None
@@ -2108,6 +3335,13 @@ class DeepRegretsState(ReferenceState):
             "slot": ctx.slot,
             "discount": ctx.discount,
             "item": None if ctx.item is None else {"kind": ctx.item[0], "id": ctx.item[1]},
+            "ability": None
+            if ctx.ability is None
+            else {"fish": ctx.ability[0], "trigger": ctx.ability[1]},
+            "pool": None if ctx.pool is None else list(ctx.pool),
+            "target": ctx.target,
+            "offer": list(ctx.offer),
+            "order": list(ctx.order),
         }
         state["end"] = end
         return state
@@ -2135,6 +3369,11 @@ class DeepRegretsState(ReferenceState):
             "reel_used": seat.reel_used,
             "caught_today": seat.caught_today,
             "shops_used": list(seat.shops_used),
+            "front": sorted(seat.front),
+            "locks": sorted(seat.locks),
+            "cloche": seat.cloche,
+            "skull_used": seat.skull_used,
+            "coffin_used": seat.coffin_used,
         }
 
 
@@ -2144,7 +3383,7 @@ class DeepRegretsState(ReferenceState):
 
 
 class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
-    """Deep Regrets (step 1) for 2 to 5 players with fixed options."""
+    """Deep Regrets (steps 1 and 2) for 2 to 5 players with fixed options."""
 
     game_id = "deep_regrets"
     min_players = 2
@@ -2189,7 +3428,7 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(1765 + 221 * players,)`` (§11.4)."""
+        """``(2237 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
 
     def _initial_state(self) -> DeepRegretsState:

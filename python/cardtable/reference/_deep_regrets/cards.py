@@ -63,6 +63,27 @@ class Fish:
     exact_dice: int | None
     expansion: str
     flags: frozenset[str]
+    reveal: tuple[Effect, ...] = ()
+    """§16.1: run when the fish is revealed by a cast."""
+    catch: tuple[Effect, ...] = ()
+    """§16.1: run when the fish is caught."""
+    eat: tuple[Effect, ...] = ()
+    """§16.1: run when the fish is eaten."""
+    not_caught: tuple[Effect, ...] = ()
+    """§16.1: run when the caster declines it."""
+    rules: tuple[Effect, ...] = ()
+    """§16.3: the standing rules of the fish."""
+    front: bool = False
+    """§16.2: when caught, the fish goes in front of the catcher instead of into the hand."""
+
+    @property
+    def is_shark(self) -> bool:
+        """§16.1: "A Shark is a fish whose name ends with " Shark"."""
+        return self.name.endswith(" Shark")
+
+    def rules_of(self, kind: str) -> tuple[Effect, ...]:
+        """The standing rules of this fish of one kind."""
+        return tuple(rule for rule in self.rules if rule.kind == kind)
 
     @property
     def sellable(self) -> bool:
@@ -72,7 +93,13 @@ class Fish:
 
 @dataclass(frozen=True)
 class Effect:
-    """One primitive of an item use or passive (§2.1)."""
+    """One primitive of an effect list, an item use or passive, or one standing rule.
+
+    §2.1 (step-1 items), §16.3 (standing rules ``rules``) and §16.7 (primitives of abilities) share
+    one vocabulary: ``kind`` names the primitive; every other field holds the value of the data
+    key of the same name (its default when the key is absent). ``when_*`` are the keys of a rod's
+    ``when``; ``effects``, ``options``, ``heads`` and ``tails`` are nested effect lists.
+    """
 
     kind: str
     amount: int = 0
@@ -83,6 +110,23 @@ class Effect:
     when_alignment: str | None = None
     when_size: str | None = None
     when_first_catch: bool = False
+    per: str | None = None
+    who: str = ""
+    to: str = ""
+    source: str = ""
+    size: str | None = None
+    shark: bool = False
+    name: str | None = None
+    regrets: int = 0
+    cost: str | None = None
+    difficulty: int = 0
+    alignment: str | None = None
+    refresh: int = 0
+    discard_regrets: int = 0
+    effects: tuple[Effect, ...] = ()
+    options: tuple[tuple[Effect, ...], ...] = ()
+    heads: tuple[Effect, ...] = ()
+    tails: tuple[Effect, ...] = ()
 
 
 Use = tuple[Effect, ...]
@@ -93,7 +137,7 @@ Use = tuple[Effect, ...]
 class Item:
     """A dink, supply, rod or reel, or the Life Preserver (§2 item record).
 
-    ``uses`` is ``None`` for a step-2 item (no effect yet) and empty for an item without a use.
+    ``uses`` is empty for an item without a use (§16.1: never null in format 2).
     """
 
     id: int | None
@@ -157,8 +201,13 @@ class CardData:
     overfishing_regrets: int
 
 
+def _effects(raw: Any) -> tuple[Effect, ...]:
+    """An effect list of the data file (null = empty)."""
+    return tuple(_effect(e) for e in raw or ())
+
+
 def _effect(raw: Mapping[str, Any]) -> Effect:
-    when = raw.get("when", {})
+    when = raw.get("when") or {}
     return Effect(
         kind=raw["kind"],
         amount=raw.get("amount", 0),
@@ -169,6 +218,23 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
         when_alignment=when.get("alignment"),
         when_size=when.get("size"),
         when_first_catch=bool(when.get("first_catch", False)),
+        per=raw.get("per"),
+        who=raw.get("who", ""),
+        to=raw.get("to", ""),
+        source=raw.get("source", ""),
+        size=raw.get("size"),
+        shark=bool(raw.get("shark", False)),
+        name=raw.get("name"),
+        regrets=raw.get("regrets", 0),
+        cost=raw.get("cost"),
+        difficulty=raw.get("difficulty", 0),
+        alignment=raw.get("alignment"),
+        refresh=raw.get("refresh", 0),
+        discard_regrets=raw.get("discard_regrets", 0),
+        effects=_effects(raw.get("effects")),
+        options=tuple(_effects(option) for option in raw.get("options") or ()),
+        heads=_effects(raw.get("heads")),
+        tails=_effects(raw.get("tails")),
     )
 
 
@@ -178,7 +244,7 @@ def _item(raw: Mapping[str, Any]) -> Item:
         id=raw.get("id"),
         name=raw["name"],
         uses=None if uses is None else tuple(tuple(_effect(e) for e in use) for use in uses),
-        passive=tuple(_effect(e) for e in raw.get("passive") or ()),
+        passive=_effects(raw.get("passive")),
     )
 
 
@@ -206,6 +272,12 @@ def card_data() -> CardData:
                 exact_dice=f["exact_dice"],
                 expansion=f["expansion"],
                 flags=frozenset(f["flags"]),
+                reveal=_effects(f["reveal"]),
+                catch=_effects(f["catch"]),
+                eat=_effects(f["eat"]),
+                not_caught=_effects(f["not_caught"]),
+                rules=_effects(f["rules"]),
+                front=bool(f["front"]),
             )
             for f in raw["fish"]
         ),
@@ -339,5 +411,27 @@ NodeKind = Literal[
     "peek_row",
     "peek_column",
     "over",
+    "coin",
+    "shuffle_back",
+    "choose_effect",
+    "increment",
+    "discard_fish",
+    "discard_item",
+    "give_fish",
+    "give_regret",
+    "swap_beneath",
+    "move_offer",
+    "ignore_reveal",
+    "reveal_beneath",
+    "infinite_rod",
+    "reorder",
+    "reveal_shoal",
+    "reveal_column",
+    "peek_line",
+    "mimic",
+    "hadal_shade",
+    "offer_target",
+    "offer_regret",
+    "accept_offer",
 ]
-"""§10: every node kind."""
+"""§10 and §16.12: every node kind, in the order of the tensor's ``node`` segment (57)."""

@@ -1,4 +1,10 @@
-"""The observation tensor of Deep Regrets (contract §11.4): the §11.3 dict, ids instead of names."""
+"""The observation tensor of Deep Regrets (§11.4, §16.12): the observation dict, ids for names.
+
+§16.12: "the node segment has 57 entries (35 + 22 in the order above); the mounted segment encodes
+the Cloche fish as slot 3 (entry (3+1)/3); and these segments are appended at the end": ``plug``,
+``front``, ``locks``, ``used``, ``ctx.ability``, ``ctx.pool``, ``ctx.target``, ``ctx.offer``,
+``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2237 + 362·n."
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,6 @@ from cardtable.reference._deep_regrets.cards import (
     KIND_LETTERS,
     NodeKind,
     die_string,
-    shoal_depth,
 )
 from cardtable.reference._tensor import TensorBuilder
 
@@ -49,9 +54,23 @@ DIE_CLASS = {die_string(c): c for c in range(len(DIE_CLASSES))}
 """Die string → die class."""
 
 
+TRIGGERS = ("reveal", "catch", "eat", "not_caught")
+"""The triggers in the order of the ``ctx.ability`` segment."""
+
+
 def tensor_size(players: int) -> int:
-    """The number of entries: ``1765 + 221 * players``."""
-    return 1765 + 221 * players
+    """The number of entries: ``2237 + 362 * players``."""
+    return 2237 + 362 * players
+
+
+def _in_block(name: str | None) -> int | None:
+    """The index of a shoal's fish within its depth's block of 45 ids (``id mod 45``), or None.
+
+    A fish of another depth (the Mimic Octopus, §16.7 ``mimic``, can put any small fish of the hand
+    on a shoal) uses its own depth's index; the appended ``shoal_top_depth`` segment tells its
+    depth (§16.12).
+    """
+    return None if name is None else FISH_ID[name] % BLOCK
 
 
 def _dice(t: TensorBuilder, dice: list[str]) -> None:
@@ -154,9 +173,9 @@ def encode_observation(obs: DeepRegretsObservation, players: int) -> list[float]
     t.one_hot({-1: n, -2: n + 1}.get(current, current), n + 2)
     for s in range(n):
         _seat_block(t, obs, s)
-    for slots in obs["mounted"]:
+    for slots, cloche in zip(obs["mounted"], obs["cloche"], strict=True):
         mounted = [0.0] * FISH
-        for k, name in enumerate(slots):
+        for k, name in enumerate([*slots, cloche]):
             if name is not None:
                 mounted[FISH_ID[name]] = (k + 1) / 3
         t.extend(mounted)
@@ -165,12 +184,11 @@ def encode_observation(obs: DeepRegretsObservation, players: int) -> list[float]
     t.multi_hot((FISH_ID[name] for name in obs["hand"]), FISH)
     t.multi_hot((DINK_ID[name] for name in obs["dinks"]), DINKS)
     t.multi_hot((SUPPLY_ID[name] for name in obs["supplies"]), SUPPLIES)
-    for s, shoal in enumerate(obs["shoals"]):
-        base = BLOCK * (shoal_depth(s) - 1)
+    for shoal in obs["shoals"]:
         top, known = shoal["top"], shoal["known"]
         t.scaled(shoal["size"], 15)
-        t.one_hot(None if top is None else FISH_ID[top] - base, BLOCK)
-        t.one_hot(None if known is None else FISH_ID[known] - base, BLOCK)
+        t.one_hot(_in_block(top), BLOCK)
+        t.one_hot(_in_block(known), BLOCK)
     discard = [0.0] * FISH
     for pile in obs["fish_discard"]:
         for i, name in enumerate(pile):
@@ -205,4 +223,52 @@ def encode_observation(obs: DeepRegretsObservation, players: int) -> list[float]
             if name is not None:
                 discarded[FISH_ID[name]] = (s + 1) / n
     t.extend(discarded)
+    _step2(t, obs, n)
     return t.values
+
+
+def _step2(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> None:
+    """§16.12: the segments appended in step 2."""
+    seat = obs["seat"]
+    ctx = obs["ctx"]
+    t.flag(obs["plug"])
+    for names in obs["front"]:
+        t.multi_hot((FISH_ID[name] for name in names), FISH)
+    for locks in obs["locks"]:
+        t.multi_hot(locks, 3)
+    for s in range(n):
+        t.flag(obs["skull_used"][s])
+        t.flag(obs["coffin_used"][s])
+    ability = ctx["ability"]
+    t.one_hot(None if ability is None else FISH_ID[ability["fish"]], FISH)
+    t.one_hot(None if ability is None else TRIGGERS.index(ability["trigger"]), len(TRIGGERS))
+    pool = ctx["pool"]
+    t.flag(pool is not None)
+    is_actor = obs["actor"] == seat
+    for value in range(4):
+        t.scaled(pool.count(value) if pool is not None and is_actor else 0, 5)
+    t.one_hot(ctx["target"], n)
+    offer = ctx["offer"]
+    t.scaled(len(offer), 2)
+    sees_offer = seat in (obs["turn"], ctx["target"])
+    for value in range(4):
+        t.scaled(offer.count(value) if sees_offer else 0, 2)
+    order = [0.0] * FISH
+    if is_actor:
+        for k, name in enumerate(ctx["order"]):
+            if name is not None:
+                order[FISH_ID[name]] = (k + 1) / 3
+    t.extend(order)
+    cast = ctx["cast"]
+    if cast is None:
+        t.extend([0.0] * (2 + FISH + 1))
+    else:
+        base, beneath = cast["base"], cast["beneath"]
+        t.flag(base is not None)
+        t.scaled(base or 0, 10)
+        caster = obs["turn"] == seat
+        t.one_hot(None if beneath is None or not caster else FISH_ID[beneath], FISH)
+        t.flag(cast["ignored"])
+    for shoal in obs["shoals"]:
+        top = shoal["top"]
+        t.one_hot(None if top is None else FISH_ID[top] // BLOCK, 3)
