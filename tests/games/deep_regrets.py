@@ -1,5 +1,5 @@
-"""Rule scenarios of Deep Regrets, step 1 (``rules/deep_regrets/README.md`` and the contract
-``docs/games/deep_regrets.md``) on both backends.
+"""Rule scenarios of Deep Regrets, steps 1 and 2 (``rules/deep_regrets/README.md`` and the
+contract ``docs/games/deep_regrets.md``, whose §16 overrides §1–§15) on both backends.
 
 Every state starts without a seed, so every chance node is explicit: the tests deal the sea they
 want, roll the faces they want and draw the cards they want, then check the exact outcome the rules
@@ -309,7 +309,13 @@ def test_setup_before_the_deal(backend: Backend) -> None:
         "reel_used": False,
         "caught_today": False,
         "shops_used": [False, False, False, False],
+        "front": [],
+        "locks": [],
+        "cloche": None,
+        "skull_used": False,
+        "coffin_used": False,
     }
+    assert st["plug"] is False
     assert st["ctx"] == {
         "to_roll": [],
         "rolled": [],
@@ -322,6 +328,11 @@ def test_setup_before_the_deal(backend: Backend) -> None:
         "slot": None,
         "discount": 0,
         "item": None,
+        "ability": None,
+        "pool": None,
+        "target": None,
+        "offer": [],
+        "order": [],
     }
     assert t.state.current_player == CHANCE
     assert t.state.scores == [0, 0, 0]
@@ -437,7 +448,7 @@ def test_turn_actions_at_sea(backend: Backend) -> None:
         100: "use Moon Jellyfish",
         125: "use Scotch Egg",
         1: "action 1",
-        200: "action 200",
+        200: "eat Tumorous Fish",
         511: "action 511",
     }
     for action, label in labels.items():
@@ -461,7 +472,15 @@ def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -
     t.act(CAST + 0, "turn", 0)
     st = t.st
     assert st["face_up"][0] is True
-    assert st["ctx"]["cast"] == {"shoal": 0, "reduction": 0, "zero": False, "payment": []}
+    assert st["ctx"]["cast"] == {
+        "shoal": 0,
+        "reduction": 0,
+        "zero": False,
+        "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
+    }
     assert (st["node"], st["actor"]) == ("pay", 0)
     assert t.obs(1)["ctx"]["cast"] == {
         "shoal": 0,
@@ -469,6 +488,9 @@ def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -
         "difficulty": 1,
         "exact": None,
         "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
     }
     assert t.obs(1)["shoals"][0] == {"size": 13, "top": "Sheepshead", "known": None}
     assert t.legal() == [DECLINE, 50, 51, 52]
@@ -538,7 +560,7 @@ def test_declining_spends_a_die_for_a_dink_and_leaves_the_fish_face_up(backend: 
     t.act(die("P1"), "pay")
     t.act(DECLINE, "pay")
     st = t.st
-    assert st["ctx"]["cast"] is None
+    assert st["ctx"]["cast"]["payment"] == []
     assert (st["node"], st["actor"]) == ("decline_die", 0)
     assert t.legal() == [50, 51, 52]
     assert t.state.action_label(51) == "spend P2 for a dink"
@@ -579,6 +601,9 @@ def test_can_of_worms_peeks_and_may_put_the_fish_at_the_bottom(backend: Backend)
         "difficulty": None,
         "exact": None,
         "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
     }
     assert t.legal() == [LEAVE_ON_TOP, PUT_AT_BOTTOM]
     assert t.state.action_label(4) == "leave it on top"
@@ -609,23 +634,6 @@ def test_can_of_worms_may_leave_the_fish_on_top(backend: Backend) -> None:
     assert t.at("pay", 0)
 
 
-def test_special_card_is_discarded_when_revealed(backend: Backend) -> None:
-    tops = {2: [FISH["Tidal Trafficker"], FISH["Sheepshead"]]}
-    t = monday(backend, 2, tops=tops)
-    t.act(CAST + 2, "turn", 0)
-    st = t.st
-    assert st["fish_discard"] == [[FISH["Tidal Trafficker"]], [], []]
-    assert st["shoals"][2][0] == FISH["Sheepshead"]
-    assert len(st["shoals"][2]) == 12
-    assert st["face_up"][2] is False
-    assert st["ctx"]["cast"] is None
-    # The cast used the turn's main action; nothing was spent or drawn.
-    assert st["players"][0]["fresh"] == ["P1", "P2", "P3"]
-    assert st["players"][0]["dinks"] == []
-    assert t.at("turn", 1)
-    assert t.obs(1)["fish_discard"] == [["Tidal Trafficker"], [], []]
-
-
 # ======================================================================================
 # Passing, rewards and the last player's turns (§6.4)
 # ======================================================================================
@@ -649,12 +657,14 @@ def test_passing_gives_a_reward_and_the_last_player_two_more_turns(backend: Back
     t.act(CAST + 0, "turn", 1)
     assert t.legal() == [CATCH, DECLINE]
     t.act(CATCH, "pay")
+    t.act(1, "draw_regret", 1)  # Osteofish: catch ability
     assert t.st["last_turns"] == 1
     # Seat 0 is skipped and rewarded again.
     assert t.at("reward", 0) and t.st["turn"] == 0
     t.act(DRAW_A_DINK, "reward")
     t.act(DINKS["Whitebait"], "draw_dink")
     t.catch(1, 0)
+    t.act(1, "draw_regret", 1)  # Geist: catch ability
     # The second extra turn ends the day at once: no more reward, Tuesday begins.
     st = t.st
     assert st["players"][0]["dinks"] == [DINKS["Moon Jellyfish"], DINKS["Whitebait"]]
@@ -672,11 +682,13 @@ def test_last_turns_start_when_the_second_last_seat_passes(backend: Backend) -> 
     t.pass_turn(1, DINKS["Shrimp"])
     assert t.st["last_turns"] == 2
     t.catch(2, 0)
+    t.act(1, "draw_regret", 2)  # Osteofish: catch ability
     assert t.st["last_turns"] == 1
     # Both passed seats are rewarded at their skips, in turn order.
     t.take_reward(0, DINKS["Eel"])
     t.take_reward(1, DINKS["Crab"])
     t.catch(2, 0)
+    t.act(1, "draw_regret", 2)  # Geist: catch ability
     st = t.st
     assert st["day"] == 2
     assert st["players"][0]["dinks"] == [DINKS["Toe"], DINKS["Eel"]]
@@ -721,8 +733,8 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
     # No regret: no discard node; the abandon turn does not count.
     assert t.st["last_turns"] == 4
     t.take_reward(1, DINKS["Crab"])
-    # In port: sell, mount (no money for a shop).
-    assert t.legal() == [PASS, SELL, MOUNT]
+    # In port: sell, mount (no money for a shop), eat.
+    assert t.legal() == [PASS, SELL, MOUNT, eat("Goliath Grouper"), eat("Coelacanth")]
     t.act(SELL, "turn", 0)
     assert t.legal() == [sell("Goliath Grouper"), sell("Coelacanth")]
     assert t.state.action_label(sell("Coelacanth")) == "sell Coelacanth"
@@ -1139,15 +1151,20 @@ def test_rods_and_reels_are_equipped_at_declaration(backend: Backend) -> None:
 
 
 def test_selling_foul_fish_draws_regrets_after_the_sale(backend: Backend) -> None:
-    tops = {0: [FISH["Goliath Grouper"], FISH["Ghoul Ray"], FISH["Halley's Folly"]]}
+    tops = {
+        0: [FISH["Goliath Grouper"], FISH["Ghoul Ray"], FISH["Halley's Folly"]],
+        1: [FISH["Flounder"]],
+    }
     t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
     t.catch(0, 0, "P3")  # Goliath Grouper
     t.decline(1, 1, "P1", 0)
-    t.catch(0, 0, "P3")  # Ghoul Ray
+    t.catch(0, 0, "P3")  # Ghoul Ray: its catch ability draws a regret (of value 0)
+    t.act(0, "draw_regret", 0)
     t.decline(1, 1, "P2", 1)
     t.act(ABANDON, "turn", 0)
     t.act(ROLL_NOW, "muster_select")
     t.rolls(3, 3)
+    t.act(KEEP_ALL, "port_discard", 0)
     t.act(CAST + 1, "turn", 1)
     t.act(DECLINE, "pay")
     t.act(die("P3"), "decline_die")
@@ -1155,9 +1172,9 @@ def test_selling_foul_fish_draws_regrets_after_the_sale(backend: Backend) -> Non
     t.act(SELL, "turn", 0)
     t.act(sell("Ghoul Ray"), "sell")
     st = t.st
-    # Foul 2 - 2 (no regrets) = $0; the regret comes after the sale.
-    assert (st["players"][0]["money"], st["ctx"]["count"], st["ctx"]["foul"]) == (0, 1, 1)
-    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    # Foul 2 - 1 (one regret) = $1; the regret comes after the sale.
+    assert (st["players"][0]["money"], st["ctx"]["count"], st["ctx"]["foul"]) == (1, 1, 1)
+    assert st["players"][0]["regrets"] == [1, 0, 0, 0]
     assert t.obs(1)["ctx"]["foul"] == 1
     t.act(sell("Goliath Grouper"), "sell")
     st = t.st
@@ -1166,47 +1183,58 @@ def test_selling_foul_fish_draws_regrets_after_the_sale(backend: Backend) -> Non
     # The sale ended (no sellable fish left): one regret per foul fish sold.
     assert (st["node"], st["actor"]) == ("draw_regret", 0)
     assert (st["ctx"]["count"], st["ctx"]["foul"]) == (0, 0)
-    assert t.state.chance_outcomes() == [(0, 0.1), (1, 0.4), (2, 20 / 60), (3, 10 / 60)]
+    assert t.state.chance_outcomes() == [(0, 5 / 59), (1, 24 / 59), (2, 20 / 59), (3, 10 / 59)]
     assert t.state.action_label(2) == "draw a regret of value 2"
     t.act(2, "draw_regret")
     st = t.st
-    assert st["players"][0]["regrets"] == [0, 0, 1, 0]
-    assert st["regret_deck"] == [6, 24, 19, 10]
-    assert t.obs(0)["regrets"] == [2]
+    assert st["players"][0]["regrets"] == [1, 0, 1, 0]
+    assert st["regret_deck"] == [5, 24, 19, 10]
+    assert t.obs(0)["regrets"] == [0, 2]
     assert t.obs(1)["regrets"] == []
-    assert t.obs(1)["regret_count"] == [1, 0]
-    assert t.obs(1)["decks"]["regret"] == 59
+    assert t.obs(1)["regret_count"] == [2, 0]
+    assert t.obs(1)["decks"]["regret"] == 58
     assert t.at("turn", 1)
 
 
 def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
-    tops = {0: [FISH["Ghoul Ray"], FISH["Tumorous Fish"], FISH["Goliath Grouper"]]}
+    tops = {
+        0: [FISH["Ghoul Ray"], FISH["Tumorous Fish"], FISH["Goliath Grouper"]],
+        1: [FISH["Flounder"]],
+    }
     t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
     t.catch(0, 0, "P3")
+    t.act(0, "draw_regret", 0)  # Ghoul Ray's catch ability
     t.decline(1, 1, "P1", 0)
     t.catch(0, 0, "P3")
+    t.act(0, "draw_regret", 0)  # Tumorous Fish's catch ability
     t.decline(1, 1, "P2", 1)
     t.catch(0, 0, "P3")
     t.decline(1, 1, "P3", 2)
     t.act(ABANDON, "turn", 0)
     t.rolls(1, 1, 1)  # no Fresh die left: no choice, the three Spent dice roll
+    t.act(KEEP_ALL, "port_discard", 0)
     t.act(PASS, "turn", 1)
     t.take_reward(1, 3)
     t.act(SELL, "turn", 0)
     t.act(sell("Ghoul Ray"), "sell")
     t.act(sell("Tumorous Fish"), "sell")
     t.act(DONE, "sell")
+    # Both sold with 2 regrets (tier 1-3: foul -1): $1 each; the two regrets come after.
+    assert t.seat(0)["money"] == 2
     t.acts("draw_regret", 1, 1)
-    assert t.seat(0)["regrets"] == [0, 2, 0, 0]
+    assert t.seat(0)["regrets"] == [2, 2, 0, 0]
     t.take_reward(1, 4)
-    # With 2 regrets (tier 1-3: fair +1): Goliath Grouper sells for 4 + 1.
+    # With 4 regrets (tier 4-6: fair +1): Goliath Grouper sells for 4 + 1.
     t.act(SELL, "turn", 0)
     t.act(sell("Goliath Grouper"), "sell")
-    assert t.seat(0)["money"] == 5
+    assert t.seat(0)["money"] == 7
 
 
 def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
-    tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]]}
+    tops = {
+        0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
+        1: [FISH["Flounder"]],
+    }
     t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
     t.catch(0, 0, "P3")
     t.decline(1, 1, "P1", 0)
@@ -1259,13 +1287,15 @@ def test_fish_without_value_cannot_be_sold_or_mounted(backend: Backend) -> None:
     tops = {3: [FISH["Whispering Skull"]], 0: [FISH["Sheepshead"]]}
     t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
     t.act(die("P3"), "turn", 0)
-    t.catch(0, 3, "P3")  # Whispering Skull: no value
+    t.catch(0, 3, "P3")  # Whispering Skull: no value, in front; its catch draws 2 regrets
+    t.acts("draw_regret", 0, 0)
     t.pass_turn(1, 0)
     t.act(ABANDON, "turn", 0)
     t.act(ROLL_NOW, "muster_select")
     t.rolls(1, 1)
+    t.act(KEEP_ALL, "port_discard", 0)
     t.take_reward(1, 1)
-    assert t.legal() == [PASS]
+    assert t.legal() == [PASS, USE_SKULL]  # the skull in front may peek
 
 
 # ======================================================================================
@@ -1274,19 +1304,43 @@ def test_fish_without_value_cannot_be_sold_or_mounted(backend: Backend) -> None:
 
 
 def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> None:
-    ones = ["Sheepshead", "Sockeye Salmon", "Eyefish", "Triggerfish", "Filefish", "Mahi-Mahi"]
-    zeros = ["Man O' War", "Osteofish", "Parasitic Larvae", "Misery Stalker", "Geist", "Foot"]
-    shoal = (
-        [FISH[name] for name in ones] + [FISH["Tidal Trafficker"]] + [FISH[name] for name in zeros]
-    )
+    # Nine difficulty-1 fish paid with P1 and four free casts (§16: their abilities run).
+    shoal = [
+        FISH[name]
+        for name in [
+            "Sheepshead",
+            "Sockeye Salmon",
+            "Triggerfish",
+            "Tidal Trafficker",  # seat 0: a regret and a supply, the cast ends
+            "Geist",  # seat 1: difficulty 0, its catch draws a regret
+            "Filefish",
+            "Osteofish",  # seat 0: difficulty 0, its catch draws a regret
+            "Foot",  # seat 1: everyone draws a regret, then a free catch
+            "Man O' War",  # seat 2: given to seat 0, the cast ends
+            "Mahi-Mahi",
+            "Cutthroat Trout",
+            "Black Seabass",
+            "Flying Gurnard",
+        ]
+    ]
     t = monday(backend, 3, tops={0: shoal}, dice={p: (1, 1, 1) for p in range(3)})
     for i in range(13):
         p = i % 3
-        fish = shoal[i]
-        if DATA["fish"][fish]["flags"] == ["special"]:
-            t.act(CAST + 0, "turn", p)
-            continue
-        t.catch(p, 0, *(["P1"] if DATA["fish"][fish]["difficulty"] else []))
+        name = FISH_BY_ID[shoal[i]]["name"]
+        t.act(CAST + 0, "turn", p)
+        if name == "Tidal Trafficker":
+            t.act(1, "draw_regret", p)
+            t.act(SUPPLIES["Black Tea"], "draw_supply", p)
+        elif name == "Man O' War":
+            t.act(GIVE + 0, "give_fish", p)
+        else:
+            if name == "Foot":
+                t.acts("draw_regret", 1, 1, 1)
+            if FISH_BY_ID[shoal[i]]["difficulty"]:
+                t.act(die("P1"), "pay", p)
+            t.act(CATCH, "pay", p)
+            if name in ("Geist", "Osteofish"):
+                t.act(1, "draw_regret", p)
         if i < 12:
             assert t.at("turn", (p + 1) % 3)
     st = t.st
@@ -1294,7 +1348,12 @@ def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> N
     assert (st["node"], st["actor"]) == ("draw_regret", 0)
     t.act(2, "draw_regret")
     st = t.st
-    assert st["players"][0]["regrets"] == [0, 0, 1, 0]
+    # Tidal Trafficker, Osteofish and Foot drew one each; the overfishing draw a 2.
+    assert st["players"][0]["regrets"] == [0, 3, 1, 0]
+    assert st["players"][0]["hand"] == sorted(
+        FISH[name]
+        for name in ["Sheepshead", "Osteofish", "Man O' War", "Mahi-Mahi", "Flying Gurnard"]
+    )
     assert st["face_up"][0] is False
     assert t.obs(1)["shoals"][0] == {"size": 0, "top": None, "known": None}
     assert t.at("turn", 1)
@@ -1392,6 +1451,12 @@ def tuesday(t: Table) -> None:
     t.to_turn(0, day=2)
 
 
+def keep_the_order(t: Table) -> None:
+    """At a Rod of the Deep's `reorder` node (§16.5), the fish keep their order."""
+    while t.at("reorder"):
+        t.act(EAT + t.st["ctx"]["order"][0], "reorder")
+
+
 @pytest.mark.parametrize(
     ("rod", "hammerhead", "halleys_folly"),
     [
@@ -1415,12 +1480,19 @@ def test_the_equipped_rod_lowers_matching_difficulties(
     tuesday(t)
     assert t.seat(0)["rod"] == RODS[rod]
     t.act(CAST + 1, "turn", 0)
+    keep_the_order(t)
+    assert t.at("pay", 0)
     assert t.obs(1)["ctx"]["cast"]["difficulty"] == hammerhead
     t.act(DECLINE, "pay")
     t.act(die("P3"), "decline_die")
     t.act(t.legal()[0], "draw_dink")
     t.take_reward(1, None)
     t.act(CAST + 2, "turn", 0)
+    keep_the_order(t)
+    # Halley's Folly's reveal ability: everyone draws a regret (§16.5).
+    t.act(1, "draw_regret", 0)
+    t.act(1, "draw_regret", 1)
+    assert t.at("pay", 0)
     assert t.obs(0)["ctx"]["cast"]["difficulty"] == halleys_folly
 
 
@@ -1575,7 +1647,7 @@ def test_centerpin_reel_draws_three_dinks(backend: Backend) -> None:
     assert t.seat(0)["dinks"] == sorted([*held, 19, 20, 21, 22, 23, 24])
 
 
-def test_bone_wheel_is_a_step_two_reel_without_effect(backend: Backend) -> None:
+def test_bone_wheel_cannot_be_used_at_the_turn_node(backend: Backend) -> None:
     t = rich_monday(backend, port_faces=(1, 2))
     buy_reel(t, "Bone Wheel")
     tuesday(t)
@@ -1583,13 +1655,13 @@ def test_bone_wheel_is_a_step_two_reel_without_effect(backend: Backend) -> None:
     assert USE_REEL not in t.legal()
 
 
-def test_supplies_refresh_and_move_and_step_two_ones_do_nothing(backend: Backend) -> None:
+def test_supplies_refresh_and_move(backend: Backend) -> None:
     t = rich_monday(backend)
     buy_supplies(t, ["Scotch Egg", "Halley's Diving Bell", "Cloche"], ["Black Tea", "Absinthe"])
     st = t.st
     assert st["players"][0]["supplies"] == [0, 17, 19]
     assert st["supply_deck"] == [i for i in range(20) if i not in (0, 17, 19)]
-    # In port: nothing is ready (no Spent die, not at sea; the Cloche has no effect yet).
+    # In port: nothing is ready (no Spent die, not at sea, no small fish for the Cloche).
     assert t.legal() == [PASS, 82, 83, 84, 85, 86, 87, 91, 92, 93]
     tuesday(t)
     assert SUPPLY + 0 not in t.legal()  # Fresh 3 dice, none Spent
@@ -1627,7 +1699,15 @@ def test_bucket_of_chum_and_regret_discards(backend: Backend) -> None:
     t.acts("draw_regret", 1, 2, 3)
     # Then the difficulty is 0: the catch is free.
     st = t.st
-    assert st["ctx"]["cast"] == {"shoal": 1, "reduction": 0, "zero": True, "payment": []}
+    assert st["ctx"]["cast"] == {
+        "shoal": 1,
+        "reduction": 0,
+        "zero": True,
+        "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
+    }
     assert t.obs(0)["ctx"]["cast"]["difficulty"] == 0
     # The regret discards are ready now (also while paying).
     assert t.legal() == [
@@ -1729,6 +1809,7 @@ def test_life_preserver_lowers_a_difficulty_by_two(backend: Backend) -> None:
     t.act(CAST + 0, "turn", 0)
     assert t.legal() == [CATCH, DECLINE]
     t.act(CATCH, "pay")
+    t.act(0, "draw_regret", 0)  # Osteofish's catch ability (§16.6)
     t.pass_turn(1, None)
     t.act(CAST + 1, "turn", 0)
     t.act(USE_LP, "pay")
@@ -1829,11 +1910,11 @@ def test_observation_has_exactly_the_contract_keys(backend: Backend) -> None:
         "spent", "hand", "hand_count", "mounted", "dinks", "supplies", "dink_count",
         "supply_count", "rods", "reels", "rod", "reel", "worms", "lifeboat_used", "passed",
         "reel_used", "caught_today", "shops_used", "shoals", "fish_discard", "bag", "decks",
-        "ctx", "scores", "end",
+        "ctx", "scores", "end", "plug", "front", "locks", "cloche", "skull_used", "coffin_used",
     }  # fmt: skip
     assert set(obs["ctx"]) == {
         "to_roll", "rolled", "left", "cast", "peek", "shop", "count", "foul", "slot",
-        "discount", "item",
+        "discount", "item", "ability", "pool", "target", "offer", "order",
     }  # fmt: skip
     assert set(obs["decks"]) == {
         "regret", "regret_discard", "dink", "dink_discard", "supply", "supply_discard", "rod",
@@ -1847,7 +1928,7 @@ def test_observation_has_exactly_the_contract_keys(backend: Backend) -> None:
         "day", "phase", "node", "actor", "turn", "first_player", "last_turns", "life_preserver",
         "shoals", "face_up", "known", "fish_discard", "regret_deck", "regret_discard", "bag",
         "dink_deck", "dink_discard", "supply_deck", "supply_discard", "rod_deck", "rod_discard",
-        "reel_deck", "reel_discard", "players", "ctx", "end",
+        "reel_deck", "reel_discard", "players", "ctx", "end", "plug",
     }  # fmt: skip
 
 
@@ -1871,12 +1952,21 @@ def test_the_game_ends_after_saturday(backend: Backend) -> None:
     )
     assert st["ctx"]["to_roll"] == [] and st["ctx"]["cast"] is None
     # Thursday's $3 is worth one point; nobody has a regret or a fish: a shared win.
-    assert st["end"] == {"regret_value": [0, 0], "discarded": [None, None], "scores": [1, 1]}
+    assert st["end"] == {
+        "regret_value": [0, 0],
+        "discarded": [None, None],
+        "cloche_discarded": [None, None],
+        "scores": [1, 1],
+    }
     assert t.state.current_player == TERMINAL
     assert t.state.legal_actions() == []
     assert t.state.scores == [1, 1]
     assert t.state.winners == [0, 1]
-    assert t.obs(0)["end"] == {"regret_value": [0, 0], "discarded": [None, None]}
+    assert t.obs(0)["end"] == {
+        "regret_value": [0, 0],
+        "discarded": [None, None],
+        "cloche_discarded": [None, None],
+    }
     assert t.obs(1)["current_player"] == TERMINAL
     assert t.state.action_label(0) == "action 0"
 
@@ -1922,6 +2012,7 @@ def test_end_penalty_takes_the_best_mounted_fish_with_three_players(backend: Bac
     assert st["end"] == {
         "regret_value": [10, 10, 0],
         "discarded": [FISH["Sunfish"], FISH["Coelacanth"], None],
+        "cloche_discarded": [None] * 3,
         # 12 + $3 // 2; 0 + 1; Sheepshead 4 + Mahi-Mahi 4 + 1.
         "scores": [13, 1, 9],
     }
@@ -1930,6 +2021,7 @@ def test_end_penalty_takes_the_best_mounted_fish_with_three_players(backend: Bac
     assert t.obs(2)["end"] == {
         "regret_value": [10, 10, 0],
         "discarded": ["Sunfish", "Coelacanth", None],
+        "cloche_discarded": [None] * 3,
     }
     assert t.state.winners == [0]
 
@@ -1971,6 +2063,7 @@ def test_end_penalty_takes_the_worst_mounted_fish_with_two_players(backend: Back
     assert t.st["end"] == {
         "regret_value": [0, 0],
         "discarded": [FISH["Goliath Grouper"], FISH["Sheepshead"]],
+        "cloche_discarded": [None] * 2,
         # Sunfish 6 x 3 + $3 // 2; Mahi-Mahi 4 x 3 + 1.
         "scores": [19, 13],
     }
@@ -2010,7 +2103,12 @@ def test_ties_go_to_the_lower_regret_value_then_fewer_regret_cards(backend: Back
     t.to_end()
     st = t.st
     # Scores tie at 1; RV 3, 3, 10: seat 0 has one regret card, seat 1 two.
-    assert st["end"] == {"regret_value": [3, 3, 10], "discarded": [None] * 3, "scores": [1, 1, 1]}
+    assert st["end"] == {
+        "regret_value": [3, 3, 10],
+        "discarded": [None] * 3,
+        "cloche_discarded": [None] * 3,
+        "scores": [1, 1, 1],
+    }
     assert [seat["regrets"] for seat in st["players"]] == [[0, 0, 0, 1], [0, 1, 1, 0], [0] * 4]
     assert t.state.winners == [0]
 
@@ -2043,67 +2141,80 @@ class Farm:
 
     def reward(self, p: int) -> None:
         t = self.t
-        if t.at("reward", p):
+        if t.at("reward", p) and DRAW_A_DINK in t.legal():
             t.act(DRAW_A_DINK, "reward")
             t.act(self.dink(), "draw_dink")
+        elif t.at("reward", p):  # every dink is held: a random regret is discarded
+            t.act(DISCARD_RANDOM, "reward")
+            t.act(t.legal()[0], "discard_random_regret")
 
 
 def test_the_madness_table(backend: Backend) -> None:
+    # Seat 0 catches foul fish whose abilities leave it without regrets before its first sale
+    # (Cax makes the others draw; Tumorous Fish's regret is discarded on making port).
     shoal0 = [
-        "Osteofish",
-        "Parasitic Larvae",
-        "Misery Stalker",
-        "Geist",
-        "Foot",
-        "Ghoul Ray",
-        "Eyefish",
-        "Pram",
-        "Corpse",
         "Scrat",
+        "Cax",
+        "Sea Cattle",
         "Tumorous Fish",
+        "Ghoul Ray",
+        "Osteofish",
+        "Geist",
+        "Eyefish",
     ]
-    tops = {0: [FISH[name] for name in shoal0], 1: [FISH["Hammerhead Shark"]]}
-    dice = {0: (2, 2, 2), 1: (3, 3, 3), 2: (3, 3, 3)}
-    t = monday(backend, 3, tops=tops, dice=dice, give=0)
+    tops = {
+        0: [FISH[name] for name in shoal0],
+        1: [FISH["Hammerhead Shark"], FISH["Goliath Grouper"], FISH["Coelacanth"]],
+        2: [FISH["Man O' War"]],
+    }
+    dice = {0: (3, 3, 2), 1: (3, 3, 3), 2: (3, 3, 3)}
+    t = monday(backend, 3, tops=tops, dice=dice, give=0, expansion_tentacles=True)
+    assert t.st["life_preserver"] == 0
     farm = Farm(t)
-    discount = {1: [11, 12], 2: [13, 14]}  # Ear, Doll Head; Locket, Tire: $1 off each
-    # Monday, rounds 1-3: seat 0 catches difficulty-0 fish, the others decline (3 dice each).
-    for r in range(3):
-        t.catch(0, 0)
-        for p in (1, 2):
-            t.act(CAST + 1, "turn", p)
-            t.act(DECLINE, "pay", p)
-            t.act(t.legal()[0], "decline_die", p)
-            t.act(discount[p][r] if r < 2 else farm.dink(), "draw_dink")
-    # Round 4: the others abandon ship; round 5-6: they shop for free with their dinks.
-    t.catch(0, 0)
-    for p in (1, 2):
+
+    def decline(p: int, dink: int | None = None) -> None:
+        t.act(CAST + 1, "turn", p)
+        t.act(DECLINE, "pay", p)
+        t.act(t.legal()[0], "decline_die", p)
+        t.act(farm.dink() if dink is None else dink, "draw_dink", p)
+
+    def abandon(p: int) -> None:
         t.act(ABANDON, "turn", p)
-        t.rolls(1, 1, 1)
-    t.catch(0, 0)  # Foot
-    for p in (1, 2):
-        t.act(DINK + discount[p][0], "turn", p)
-        t.act(shop("rod", 1), "turn", p)
-        t.act(t.legal()[0], "draw_rod")
-    t.act(CAST + 0, "turn", 0)  # Ghoul Ray, difficulty 2: the Life Preserver makes it free
+        t.auto(lambda t: t.st["node"] == "turn" and t.st["actor"] != p)
+
+    # Monday. Round 1: Scrat; seat 1 gives Man O' War to seat 0; seat 2 declines.
+    t.catch(0, 0, "P3")
+    t.act(CAST + 2, "turn", 1)
+    t.act(GIVE + 0, "give_fish", 1)
+    decline(2, DINKS["Locket"])
+    # Round 2: Cax (the others draw a regret each).
+    t.act(CAST + 0, "turn", 0)
+    t.act(0, "draw_regret", 1)
+    t.act(0, "draw_regret", 2)
+    t.act(die("P3"), "pay", 0)
+    t.act(CATCH, "pay", 0)
+    decline(1, DINKS["Ear"])
+    decline(2, DINKS["Tire"])
+    # Round 3: Sea Cattle, free with the Life Preserver.
+    t.act(CAST + 0, "turn", 0)
     t.act(USE_LP, "pay", 0)
     t.act(CATCH, "pay", 0)
-    for p in (1, 2):
-        t.act(DINK + discount[p][1], "turn", p)
-        t.act(shop("reel", 1), "turn", p)
-        t.act(t.legal()[0], "draw_reel")
-    t.catch(0, 0, "P2")  # Eyefish
-    for p in (1, 2):
-        t.act(PASS, "turn", p)
-        farm.reward(p)
-    t.catch(0, 0, "P2")  # Pram
-    for p in (1, 2):
-        farm.reward(p)
+    decline(1, DINKS["Doll Head"])
+    decline(2)
+    # Round 4: Tumorous Fish draws a regret; seat 2 abandons ship.
+    t.catch(0, 0, "P2")
+    t.act(1, "draw_regret", 0)
+    decline(1)
+    abandon(2)
+    # Round 5: seat 0 abandons ship and discards its regret; the others shop for free.
     t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(3, 3)
-    for p in (1, 2):
-        farm.reward(p)
+    t.rolls(3, 3, 3)
+    t.act(REGRET + 1, "port_discard", 0)
+    abandon(1)
+    assert t.seat(0)["regrets"] == [0, 0, 0, 0]
+    assert t.seat(0)["hand"] == sorted(
+        FISH[name] for name in ["Scrat", "Cax", "Sea Cattle", "Tumorous Fish", "Man O' War"]
+    )
 
     def sale(*names: str, regrets: Sequence[int]) -> None:
         t.act(SELL, "turn", 0)
@@ -2113,60 +2224,83 @@ def test_the_madness_table(backend: Backend) -> None:
             t.act(DONE, "sell")
         t.acts("draw_regret", *regrets)
 
-    # No regret (foul -2): Osteofish 0.
-    sale("Osteofish", regrets=[0])
-    assert t.seat(0)["money"] == 0
-    for p in (1, 2):
-        farm.reward(p)
-    # 1-3 regrets (foul -1): Geist 0, Foot 0, Misery Stalker 1.
-    sale("Geist", "Foot", "Misery Stalker", regrets=[0, 0, 0])
+    def free_shop(p: int, dink: str, k: str) -> None:
+        t.act(DINK + DINKS[dink], "turn", p)
+        t.act(shop(k, 1), "turn", p)
+        t.act(t.legal()[0], f"draw_{k}")
+
+    free_shop(2, "Locket", "rod")
+    # No regret (foul -2): Scrat 3 - 2.
+    sale("Scrat", regrets=[1])
     assert t.seat(0)["money"] == 1
+    free_shop(1, "Ear", "rod")
+    free_shop(2, "Tire", "reel")
+    # 1-3 regrets (foul -1): Cax 3 - 1.
+    sale("Cax", regrets=[1])
+    assert t.seat(0)["money"] == 3
+    free_shop(1, "Doll Head", "reel")
+    t.act(PASS, "turn", 2)
+    farm.reward(2)
+    # 4-6 regrets (foul 0): eating Tumorous Fish draws two (§16.4), then Sea Cattle 3 + 0.
+    t.act(eat("Tumorous Fish"), "turn", 0)
+    t.acts("draw_regret", 1, 1)
+    assert sum(t.seat(0)["regrets"]) == 4
+    sale("Sea Cattle", regrets=[1])
+    assert t.seat(0)["money"] == 6
+    t.act(PASS, "turn", 1)
+    farm.reward(1)
+    farm.reward(2)
+    # 4-6 regrets (fair +1): Man O' War 1 + 1.
+    sale("Man O' War", regrets=[])
+    assert t.seat(0)["money"] == 8
     for p in (1, 2):
         farm.reward(p)
-    # 4-6 regrets (foul 0): Ghoul Ray 2, Eyefish 0, Pram 0, Parasitic Larvae 1.
-    sale("Ghoul Ray", "Eyefish", "Pram", "Parasitic Larvae", regrets=[0, 0, 1, 1])
-    assert t.seat(0)["money"] == 4
-    assert t.seat(0)["regrets"] == [6, 2, 0, 0]
-    for p in (1, 2):
-        farm.reward(p)
-    t.pass_turn(0, DINKS["Syringe"])
-    # Tuesday: seat 0 (back at sea) catches three more foul fish.
-    assert t.st["day"] == 2
-    for _ in range(3):
-        t.auto(lambda t: t.at("turn"))
-        while not t.at("turn", 0):
-            farm.decline(t.st["actor"])
-            t.auto(lambda t: t.at("turn"))
-        fresh = t.seat(0)["fresh"]
-        t.catch(0, 0, fresh[-1])
-    assert t.seat(0)["hand"] == sorted([FISH["Corpse"], FISH["Tumorous Fish"], FISH["Scrat"]])
-    t.auto(lambda t: t.st["day"] == 3 and t.at("declare", 0))
-    t.act(MAKE_PORT, "declare", 0)
-    t.auto(lambda t: t.at("port_discard", 0))
-    t.act(KEEP_ALL, "port_discard")
+    t.act(PASS, "turn", 0)
+    farm.reward(0)
+    # Tuesday: seat 0 (back at sea) catches four more foul fish, each drawing a regret.
+    muster_faces(t, {0: (2, 1, 1), 1: (3, 3, 3), 2: (3, 3, 3)})
 
     def next_turn_of_seat_0() -> None:
         t.auto(lambda t: t.at("turn"))
         while not t.at("turn", 0):
-            farm.decline(t.st["actor"])
+            p = t.st["actor"]
+            if t.seat(p)["fresh"]:
+                farm.decline(p)
+            else:
+                t.act(PASS, "turn", p)
+                farm.reward(p)
             t.auto(lambda t: t.at("turn"))
 
-    # 7-9 regrets (foul +1): Corpse 1 + 1.
+    for name, paid in (("Ghoul Ray", "P2"), ("Osteofish", ""), ("Geist", ""), ("Eyefish", "P1")):
+        next_turn_of_seat_0()
+        t.catch(0, 0, *([paid] if paid else []))
+        t.act(1, "draw_regret", 0)
+        if name == "Eyefish":
+            t.act(t.legal()[0], "peek_shoal", 0)
+    assert sum(t.seat(0)["regrets"]) == 9
+    t.auto(lambda t: t.st["day"] == 3 and t.at("declare", 0))
+    t.act(MAKE_PORT, "declare", 0)
+    t.auto(lambda t: t.at("port_discard", 0))
+    t.act(KEEP_ALL, "port_discard")
+    # 7-9 regrets (foul +1): Ghoul Ray 2 + 1; $11 is capped at $10.
     next_turn_of_seat_0()
-    sale("Corpse", regrets=[1])
-    assert t.seat(0)["money"] == 6
-    # 10-12 regrets (foul +1): Tumorous Fish 3, Scrat 4; $13 is capped at $10.
-    next_turn_of_seat_0()
-    t.act(DINK + DINKS["Syringe"], "turn", 0)
-    t.acts("draw_regret", 1, 1)
-    assert t.seat(0)["regrets"] == [6, 5, 0, 0]
-    sale("Tumorous Fish", "Scrat", regrets=[1, 1])
+    sale("Ghoul Ray", regrets=[1])
     assert t.seat(0)["money"] == 10
-    assert t.obs(1)["regret_count"][0] == 13
-    # 13+ regrets: every shop $1 cheaper, tackle dice included.
     next_turn_of_seat_0()
     t.act(shop("tackle", 5), "turn", 0)
-    assert t.seat(0)["money"] == 6
+    t.auto(lambda t: t.st["node"] == "turn" and t.st["actor"] != 0)
+    assert t.seat(0)["money"] == 5
+    # 10-12 regrets (foul +1): Osteofish 0 + 1, Geist 0 + 1.
+    next_turn_of_seat_0()
+    sale("Osteofish", "Geist", regrets=[1, 1])
+    assert t.seat(0)["money"] == 7
+    # 13+ regrets: every shop $1 cheaper.
+    next_turn_of_seat_0()
+    t.act(eat("Eyefish"), "turn", 0)
+    t.auto(lambda t: t.at("turn", 0))
+    assert t.obs(1)["regret_count"][0] == 14
+    t.act(shop("rod", 3), "turn", 0)
+    assert t.seat(0)["money"] == 5
 
 
 # ======================================================================================
@@ -2245,12 +2379,20 @@ def check_invariants(st: dict[str, Any], players: int, options: Mapping[str, Any
         + [f for pile in st["fish_discard"] for f in pile]
         + [f for seat in seats for f in seat["hand"]]
         + [f for seat in seats for f in seat["mounted"] if f is not None]
+        + [f for seat in seats for f in seat["front"]]
+        + [seat["cloche"] for seat in seats if seat["cloche"] is not None]
+        + ([FISH["The Plug"]] if st["plug"] else [])
     )
+    if st["node"] == "shuffle_back":
+        fish.append(st["ctx"]["ability"]["fish"])
     if st["phase"] != "setup":
+        # During a reorder the fish of ``ctx.order`` may be off the shoal.
+        fish += [f for f in st["ctx"]["order"] if f not in fish]
         assert sorted(fish) == sorted(set(fish)) and len(fish) == in_play
     split = [int(x) for x in options.get("regret_split", "6/24/20/10").split("/")]
     for v in range(4):
         held = sum(seat["regrets"][v] for seat in seats)
+        held += (st["ctx"]["pool"] or []).count(v) + st["ctx"]["offer"].count(v)
         assert st["regret_deck"][v] + st["regret_discard"][v] + held == split[v]
     for kind, plural, size in (
         ("dink", "dinks", 25),
@@ -2259,6 +2401,8 @@ def check_invariants(st: dict[str, Any], players: int, options: Mapping[str, Any
         ("reel", "reels", 10),
     ):
         cards = st[f"{kind}_deck"] + st[f"{kind}_discard"] + [i for s in seats for i in s[plural]]
+        if kind == "supply":
+            cards += [SUPPLIES["Cloche"] for s in seats if s["cloche"] is not None]
         shop = st["ctx"]["shop"]
         if shop is not None and ["rod", "reel", "supply"][shop["shop"]] == kind:
             cards += shop["drawn"]
@@ -2352,6 +2496,9 @@ def test_an_empty_sea_ends_the_game_at_once(how: str) -> None:
     elif how == "special":
         empty_all_but(t, 0, [FISH["Tidal Trafficker"]])
         t.act(CAST + 0, "turn", 0)
+        # Its reveal ability first (§16.11), then the empty sea ends the game.
+        t.act(1, "draw_regret", 0)
+        t.act(SUPPLIES["Black Tea"], "draw_supply", 0)
     else:
         empty_all_but(t, 0, [FISH["Sheepshead"]], face_up=True)
         t.pass_turn(0, None)
@@ -2386,3 +2533,1892 @@ def test_an_empty_regret_deck_reshuffles_then_steals() -> None:
     assert st["players"][0]["regrets"] == [0, 1, 0, 1]
     assert st["players"][1]["regrets"] == [0, 0, 2, 0]
     assert st["regret_deck"] == st["regret_discard"] == [0, 0, 0, 0]
+
+
+# ======================================================================================
+# Step 2: every card ability (contract §16)
+#
+# The fish abilities are data (`reveal`, `catch`, `eat`, `not_caught`, `rules`, `front`); the
+# tests below read the same data. The plain effect lists are run by ``Effects``, which drives the
+# game through the list and computes the expected canonical state from the primitives (§16.7)
+# beside it; the odd abilities have their own scenarios with concrete numbers.
+# ======================================================================================
+
+# ----- action ids of step 2 (§16.12) -----
+FIRST_OPTION, SECOND_OPTION, YES, NO = 14, 15, 16, 17
+SHOW, DISCARD_TO_CATCH, WORMS_DIFFICULTY = 18, 19, 20
+GIVE_AWAY, USE_SKULL, USE_COFFIN = 21, 22, 23
+EAT, HADAL = FISH_ID, 300
+TOP_FACE = {"P": 3, "B": 2, "G": 3, "O": 3, "M": 4}
+KINDS = "PBGOM"
+FISH_BY_ID: list[dict[str, Any]] = DATA["fish"]
+
+
+def eat(name: str) -> int:
+    """The action id 165+f of eating fish ``name`` (the same id sells, mounts and discards)."""
+    return EAT + FISH[name]
+
+
+def max_fresh(regrets: int) -> int:
+    tiers = [m for m in DATA["madness"] if m["min_regrets"] <= regrets]
+    value: int = tiers[-1]["max_fresh"]
+    return value
+
+
+def in_class_order(dice: list[str]) -> list[str]:
+    return sorted(dice, key=CLASSES.index)
+
+
+def in_kind_order(kinds: list[str]) -> list[str]:
+    return sorted(kinds, key=KINDS.index)
+
+
+def kinds_of(effects: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Every primitive kind of an effect list, nested lists included."""
+    found: set[str] = set()
+    for e in effects:
+        found.add(e["kind"])
+        for key in ("effects", "heads", "tails"):
+            if key in e:
+                found |= kinds_of(e[key])
+        for option in e.get("options", []):
+            found |= kinds_of(option)
+    return found
+
+
+def branches(effects: Sequence[Mapping[str, Any]]) -> bool:
+    return bool(kinds_of(effects) & {"choice", "coin"})
+
+
+class Effects:
+    """Runs an effect list on the table while computing the expected state from the primitives.
+
+    ``model`` starts as a copy of the canonical state; every primitive is applied to it by the
+    rules of §16.7 while the matching nodes are answered on the table (the first legal choice,
+    the highest die face and regret value, ``branch`` at every choice and coin).
+    """
+
+    def __init__(self, t: Table, fish: int, trigger: str, branch: int = 0) -> None:
+        self.t = t
+        self.fish = fish
+        self.trigger = trigger
+        self.branch = branch
+        self.model: dict[str, Any] = json.loads(json.dumps(t.st))
+        self.ended = ""
+        self.base: int | None = None
+
+    # --- the table side ---
+    def expect(self, node: str, actor: int) -> None:
+        st = self.t.st
+        assert (st["node"], st["actor"]) == (node, actor), (st["node"], st["actor"], node)
+        assert st["ctx"]["ability"] == {"fish": self.fish, "trigger": self.trigger}
+
+    def decide(self, node: str, actor: int, legal: list[int], action: int, left: Any = ...) -> None:
+        self.expect(node, actor)
+        assert self.t.legal() == legal
+        if left is not ...:
+            assert self.t.st["ctx"]["left"] == left
+        self.t.state.apply(action)
+
+    def draw(self, node: str, actor: int, outcomes: list[int], outcome: int) -> None:
+        self.expect(node, actor)
+        assert [o for o, _ in self.t.state.chance_outcomes()] == outcomes
+        self.t.state.apply(outcome)
+
+    # --- the model side ---
+    def seat(self, u: int) -> dict[str, Any]:
+        seat: dict[str, Any] = self.model["players"][u]
+        return seat
+
+    def front_extra(self, u: int) -> int:
+        return sum(
+            rule["amount"]
+            for f in self.seat(u)["front"]
+            for rule in FISH_BY_ID[f]["rules"]
+            if rule["kind"] == "front_extra_regret"
+        )
+
+    def draw_regrets(self, u: int, k: int) -> None:
+        """One draw event of k regrets (§16.9)."""
+        if k < 1:
+            return
+        for _ in range(k + self.front_extra(u)):
+            deck = self.model["regret_deck"]
+            held = [v for v in range(4) if deck[v]]
+            v = held[-1]
+            self.draw("draw_regret", u, held, v)
+            deck[v] -= 1
+            self.seat(u)["regrets"][v] += 1
+
+    def run(self, effects: Sequence[Mapping[str, Any]], u: int) -> None:
+        for e in effects:
+            getattr(self, "do_" + e["kind"])(e, u)
+
+    def do_increment(self, e: Mapping[str, Any], u: int) -> None:
+        for i in range(e["amount"]):
+            fresh = self.seat(u)["fresh"]
+            low = sorted({d for d in fresh if int(d[1]) < TOP_FACE[d[0]]}, key=CLASSES.index)
+            if not low:
+                return
+            self.decide("increment", u, [die(d) for d in low], die(low[0]), e["amount"] - i)
+            fresh.remove(low[0])
+            fresh.append(f"{low[0][0]}{int(low[0][1]) + 1}")
+            self.seat(u)["fresh"] = in_class_order(fresh)
+
+    def do_discard_random_regret(self, e: Mapping[str, Any], u: int) -> None:
+        for _ in range(e["amount"]):
+            regrets = self.seat(u)["regrets"]
+            held = [v for v in range(4) if regrets[v]]
+            if not held:
+                return
+            self.draw("discard_random_regret", u, held, held[-1])
+            regrets[held[-1]] -= 1
+            self.model["regret_discard"][held[-1]] += 1
+
+    def do_discard_regret(self, e: Mapping[str, Any], u: int) -> None:
+        for i in range(e["amount"]):
+            regrets = self.seat(u)["regrets"]
+            held = [v for v in range(4) if regrets[v]]
+            if not held:
+                return
+            legal = [REGRET + v for v in held]
+            self.decide("discard_regret", u, legal, legal[-1], e["amount"] - i)
+            regrets[held[-1]] -= 1
+            self.model["regret_discard"][held[-1]] += 1
+
+    def do_refresh(self, e: Mapping[str, Any], u: int) -> None:
+        for i in range(e["amount"]):
+            seat = self.seat(u)
+            if not seat["spent"] or len(seat["fresh"]) >= max_fresh(sum(seat["regrets"])):
+                return
+            kinds = in_kind_order(list(set(seat["spent"])))
+            legal = [DIE_KIND + KINDS.index(k) for k in kinds]
+            self.decide("refresh_die", u, legal, legal[0], e["amount"] - i)
+            seat["spent"].remove(kinds[0])
+            faces = sorted({int(c[1]) for c in CLASSES if c[0] == kinds[0]})
+            self.draw("roll", u, faces, faces[-1])
+            seat["fresh"] = in_class_order([*seat["fresh"], f"{kinds[0]}{faces[-1]}"])
+
+    def do_draw_regret(self, e: Mapping[str, Any], u: int) -> None:
+        if e.get("per") == "foul_in_hand":
+            k = sum(1 for f in self.seat(u)["hand"] if FISH_BY_ID[f]["alignment"] == "foul")
+        else:
+            k = e["amount"]
+        self.draw_regrets(u, k)
+
+    def do_choice(self, e: Mapping[str, Any], u: int) -> None:
+        self.decide("choose_effect", u, [FIRST_OPTION, SECOND_OPTION], FIRST_OPTION + self.branch)
+        self.run(e["options"][self.branch], u)
+
+    def do_coin(self, e: Mapping[str, Any], u: int) -> None:
+        self.expect("coin", u)
+        assert self.t.state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+        self.t.state.apply(self.branch)
+        self.run(e["tails" if self.branch else "heads"], u)
+
+    def group(self, who: str, u: int) -> list[int]:
+        n = self.t.players
+        order = [(u + i) % n for i in range(n)]
+        if who == "others":
+            return order[1:]
+        if who == "at_sea":
+            return [q for q in order if self.seat(q)["depth"] >= 1]
+        return order
+
+    def do_each(self, e: Mapping[str, Any], u: int) -> None:
+        for q in self.group(e["who"], u):
+            self.run(e["effects"], q)
+
+    def do_gain_money(self, e: Mapping[str, Any], u: int) -> None:
+        self.seat(u)["money"] = min(10, self.seat(u)["money"] + e["amount"])
+
+    def do_take_supply(self, e: Mapping[str, Any], u: int) -> None:
+        for _ in range(e["amount"]):
+            deck = self.model["supply_deck"]
+            self.draw("draw_supply", u, deck, deck[0])
+            self.seat(u)["supplies"] = sorted([*self.seat(u)["supplies"], deck.pop(0)])
+
+    def do_draw_dink(self, e: Mapping[str, Any], u: int) -> None:
+        for _ in range(e["amount"]):
+            deck = self.model["dink_deck"]
+            self.draw("draw_dink", u, deck, deck[0])
+            self.seat(u)["dinks"] = sorted([*self.seat(u)["dinks"], deck.pop(0)])
+
+    def do_flip_worms(self, e: Mapping[str, Any], u: int) -> None:
+        self.seat(u)["worms"] = not self.seat(u)["worms"]
+
+    def do_peek(self, e: Mapping[str, Any], u: int) -> None:
+        assert e["target"] == "shoal"
+        for i in range(e["amount"]):
+            known = self.model["known"][u]
+            peekable = [
+                s
+                for s in range(9)
+                if self.model["shoals"][s] and not self.model["face_up"][s] and s not in known
+            ]
+            if not peekable:
+                return
+            legal = [CAST + s for s in peekable]
+            self.decide("peek_shoal", u, legal, legal[0], e["amount"] - i)
+            self.model["known"][u] = sorted([*known, peekable[0]])
+
+    def do_discard_fish(self, e: Mapping[str, Any], u: int) -> None:
+        hand = self.seat(u)["hand"]
+        fitting = [f for f in hand if FISH_BY_ID[f]["size"] == e["size"]]
+        if not fitting:
+            return
+        self.decide("discard_fish", u, [EAT + f for f in fitting], EAT + fitting[0])
+        hand.remove(fitting[0])
+        self.model["fish_discard"][FISH_BY_ID[fitting[0]]["depth"] - 1].append(fitting[0])
+
+    def do_discard_item(self, e: Mapping[str, Any], u: int) -> None:
+        seat = self.seat(u)
+        legal = (
+            [SUPPLY + i for i in seat["supplies"]]
+            + [ROD + r for r in seat["rods"]]
+            + [REEL + r for r in seat["reels"]]
+        )
+        if not legal:
+            return
+        self.decide("discard_item", u, legal, legal[0])
+        assert legal[0] < ROD, "the scenarios only discard supplies"
+        seat["supplies"].remove(legal[0] - SUPPLY)
+        self.model["supply_discard"] = sorted([*self.model["supply_discard"], legal[0] - SUPPLY])
+
+    def do_discard_this(self, e: Mapping[str, Any], u: int) -> None:
+        f = self.fish
+        pile = self.model["fish_discard"][FISH_BY_ID[f]["depth"] - 1]
+        if f in self.seat(u)["hand"]:
+            self.seat(u)["hand"].remove(f)
+            pile.append(f)
+            return
+        for s in range(9):
+            if self.model["shoals"][s][:1] == [f]:
+                self.model["shoals"][s].pop(0)
+                self.model["face_up"][s] = False
+                pile.append(f)
+
+    def do_set_difficulty(self, e: Mapping[str, Any], u: int) -> None:
+        self.base = e["amount"]
+
+    def do_reroll(self, e: Mapping[str, Any], u: int) -> None:
+        fresh = self.seat(u)["fresh"]
+        if not fresh:
+            return
+        assert e["max"] == 1
+        classes = sorted(set(fresh), key=CLASSES.index)
+        self.decide("reroll_select", u, [ROLL_NOW, *[die(d) for d in classes]], die(classes[0]))
+        fresh.remove(classes[0])
+        faces = sorted({int(c[1]) for c in CLASSES if c[0] == classes[0][0]})
+        self.draw("roll", u, faces, faces[-1])
+        self.seat(u)["fresh"] = in_class_order([*fresh, f"{classes[0][0]}{faces[-1]}"])
+
+    def do_reroll_all(self, e: Mapping[str, Any], u: int) -> None:
+        kinds = in_kind_order([d[0] for d in self.seat(u)["fresh"]])
+        self.seat(u)["fresh"] = []
+        for k in kinds:
+            faces = sorted({int(c[1]) for c in CLASSES if c[0] == k})
+            self.draw("roll", u, faces, faces[0])
+            self.seat(u)["fresh"] = in_class_order([*self.seat(u)["fresh"], f"{k}{faces[0]}"])
+
+    def do_omen_die(self, e: Mapping[str, Any], u: int) -> None:
+        self.seat(u)["spent"] = in_kind_order([*self.seat(u)["spent"], "M"])
+
+    def do_move_boats(self, e: Mapping[str, Any], u: int) -> None:
+        for seat in self.model["players"]:
+            if seat["depth"] >= 1:
+                seat["depth"] = e["depth"]
+
+    def do_end_cast(self, e: Mapping[str, Any], u: int) -> None:
+        self.ended = "end_cast"
+
+    def do_free_cast(self, e: Mapping[str, Any], u: int) -> None:
+        self.ended = "free_cast"
+
+    # --- the check ---
+    def check(self) -> None:
+        st = self.t.st
+        for key in (
+            "players",
+            "regret_deck",
+            "regret_discard",
+            "dink_deck",
+            "supply_deck",
+            "supply_discard",
+            "known",
+            "fish_discard",
+            "shoals",
+            "face_up",
+        ):
+            assert st[key] == self.model[key], key
+        assert st["ctx"]["ability"] is None
+
+
+PLAIN = {
+    "increment",
+    "discard_random_regret",
+    "discard_regret",
+    "refresh",
+    "draw_regret",
+    "choice",
+    "coin",
+    "each",
+    "gain_money",
+    "take_supply",
+    "draw_dink",
+    "flip_worms",
+    "peek",
+    "discard_fish",
+    "discard_item",
+    "discard_this",
+    "set_difficulty",
+    "reroll",
+    "reroll_all",
+    "omen_die",
+    "move_boats",
+    "end_cast",
+    "free_cast",
+}
+
+
+def plain(trigger: str, reachable: Callable[[dict[str, Any]], bool] = lambda f: True) -> list[Any]:
+    """pytest parameters: every fish whose ``trigger`` list is plain, once per branch."""
+    params = []
+    for f in FISH_BY_ID:
+        effects = f[trigger]
+        if not effects or not kinds_of(effects) <= PLAIN or not reachable(f):
+            continue
+        if any(e["kind"] == "peek" and e["target"] != "shoal" for e in effects):
+            continue
+        for branch in (0, 1) if branches(effects) else (0,):
+            params.append(pytest.param(f["name"], branch, id=f"{f['name']}-{branch}"))
+    return params
+
+
+# ----- getting fish into hands -----
+
+
+def resolve(t: Table, until: Callable[[Table], bool], limit: int = 500) -> None:
+    """Default steps (first legal action, a dink as reward) until ``until`` holds."""
+    t.auto(until, limit)
+
+
+def sink_to(t: Table, p: int, depth: int) -> None:
+    """Seat p drops sinkers (its lowest Fresh die each time) down to ``depth``."""
+    while t.seat(p)["depth"] < depth:
+        t.act(die(t.seat(p)["fresh"][0]), "turn", p)
+
+
+def pay_up(t: Table, p: int) -> None:
+    """At seat p's `pay` node: difficulty items first (Life Preserver, dinks), then the highest
+    Fresh dice, until the payment is complete."""
+    for _ in range(20):
+        legal = t.legal()
+        if CATCH in legal:
+            return
+        difficulty = t.obs(p)["ctx"]["cast"]["difficulty"]
+        items = [a for a in legal if a == USE_LP or DINK <= a < DINK + 11]
+        dice = [a for a in legal if DIE <= a < DIE + 15]
+        if difficulty and items:
+            t.act(items[0], "pay", p)
+            resolve(t, lambda t: t.at("pay", p))
+        else:
+            assert dice, "the scenario cannot pay for this fish"
+            t.act(dice[-1], "pay", p)
+    raise AssertionError("pay_up: no catch")
+
+
+def cast_at(t: Table, p: int, f: int, s: int | None = None) -> int:
+    """Seat p sinks to the fish's depth and casts at shoal s (default: column 0 of that depth);
+    any reveal ability is resolved by default steps up to the `pay` node."""
+    depth = FISH_BY_ID[f]["depth"]
+    s = 3 * (depth - 1) if s is None else s
+    sink_to(t, p, depth)
+    assert t.st["shoals"][s][0] == f
+    t.act(CAST + s, "turn", p)
+    resolve(t, lambda t: t.at("pay", p))
+    return s
+
+
+def catch_any(t: Table, p: int, f: int) -> None:
+    """Seat p catches fish f from the top of its depth's column-0 shoal; the catch ability is
+    resolved by default steps until the next seat's turn or reward."""
+    cast_at(t, p, f)
+    pay_up(t, p)
+    t.act(CATCH, "pay", p)
+    resolve(t, lambda t: t.st["node"] in ("turn", "reward") and t.st["actor"] != p)
+
+
+def muster_faces(t: Table, faces: Mapping[int, Sequence[int]]) -> None:
+    """From the Refresh phase to the Actions phase; the seats in ``faces`` reroll every Fresh
+    die and roll their dice with those faces (in order)."""
+    left = {p: list(f) for p, f in faces.items()}
+    assert t.st["phase"] in ("refresh", "declaration")
+    for _ in range(2000):
+        st = t.st
+        if st["phase"] == "actions":
+            return
+        p = st["actor"]
+        if st["node"] == "muster_select" and p in left:
+            legal = t.legal()
+            t.act(legal[1] if len(legal) > 1 else ROLL_NOW, "muster_select", p)
+        elif st["node"] == "roll" and p in left and left[p]:
+            t.act(left[p].pop(0), "roll", p)
+        else:
+            t.default()
+    raise AssertionError("muster_faces: no Actions phase")
+
+
+def regret_tuesday(
+    backend: Backend,
+    tops: Mapping[int, Sequence[int]] | None = None,
+    caught: str | None = None,
+    faces: Sequence[int] = (3, 3, 3),
+    regrets: Sequence[int] = (1, 2),
+    regrets1: Sequence[int] = (0, 3),
+    players: int = 2,
+    **options: Any,
+) -> Table:
+    """Seat 0's first turn on Tuesday, with its Fresh dice showing ``faces``.
+
+    On Monday seat 0 catches ``caught`` (if any; the Life Preserver helps it), then everybody
+    passes: seat 0 draws the Syringe, seat 1 the Odd Ring. On Tuesday seat 1 (the first player)
+    uses the Odd Ring (regrets ``regrets1``) and passes, the other seats pass, and seat 0 uses
+    the Syringe (regrets ``regrets``; kept unused when empty). Seat 0 has two turns left.
+    """
+    all_tops = dict(tops or {})
+    if caught is not None:
+        all_tops[3 * (FISH_BY_ID[FISH[caught]]["depth"] - 1)] = [FISH[caught]]
+    dice = {0: (2, 3, 3), **{p: (3, 3, 3) for p in range(1, players)}}
+    t = monday(backend, players, tops=all_tops, dice=dice, **options)
+    assert t.st["life_preserver"] == 0
+    if caught is not None:
+        catch_any(t, 0, FISH[caught])
+        for p in range(1, players):
+            resolve(t, lambda t: t.st["node"] == "turn")
+            if t.at("turn", p):
+                t.pass_turn(p, DINKS["Odd Ring"] if p == 1 else None)
+        resolve(t, lambda t: t.at("turn", 0))
+        t.pass_turn(0, DINKS["Syringe"])
+    else:
+        t.pass_turn(0, DINKS["Syringe"])
+        for p in range(1, players):
+            t.pass_turn(p, DINKS["Odd Ring"] if p == 1 else None)
+    muster_faces(t, {0: faces, **{p: (3, 3, 3) for p in range(1, players)}})
+    order = [(1 + i) % players for i in range(players)]
+    for p in order:
+        resolve(t, lambda t: t.st["node"] == "turn")
+        assert t.at("turn", p)
+        if p == 0:
+            break
+        if p == 1 and regrets1:
+            t.act(DINK + DINKS["Odd Ring"], "turn", 1)
+            t.acts("draw_regret", *regrets1)
+        t.pass_turn(p, None)
+    if regrets:
+        t.act(DINK + DINKS["Syringe"], "turn", 0)
+        t.acts("draw_regret", *regrets)
+    assert t.at("turn", 0) and t.st["day"] == 2
+    return t
+
+
+# ----- plain effect lists, generated from the data (§16.4–§16.7) -----
+
+
+def can_catch_on_tuesday(f: dict[str, Any]) -> bool:
+    """Seat 0 of ``regret_tuesday`` reaches difficulty 8 at depth II and 5 at depth III."""
+    difficulty = f["difficulty"] or 0
+    if f["depth"] == 3:
+        return difficulty <= 5 and (f["exact_dice"] or 1) == 1
+    return difficulty <= 8
+
+
+def tentacles(name: str) -> dict[str, Any]:
+    """The option that puts fish ``name`` in play."""
+    return {"expansion_tentacles": FISH_BY_ID[FISH[name]]["expansion"] == "tentacles"}
+
+
+@pytest.mark.parametrize(("name", "branch"), plain("eat"))
+def test_eating_runs_the_eat_list(backend: Backend, name: str, branch: int) -> None:
+    # Tuesday: Fresh P1 P1 after a sinker with P2 (one Spent die), regrets 1 and 2.
+    t = regret_tuesday(backend, caught=name, faces=(1, 1, 2), **tentacles(name))
+    f = FISH[name]
+    t.act(die("P2"), "turn", 0)
+    assert f in t.seat(0)["hand"]
+    assert t.state.action_label(EAT + f) == f"eat {name}"
+    assert EAT + f in t.legal()
+    run = Effects(t, f, "eat", branch)
+    run.seat(0)["hand"].remove(f)
+    run.model["fish_discard"][FISH_BY_ID[f]["depth"] - 1].append(f)
+    t.act(EAT + f, "turn", 0)
+    run.run(FISH_BY_ID[f]["eat"], 0)
+    # A free action: the same turn node again.
+    assert t.at("turn", 0)
+    run.check()
+
+
+def test_eating_barracuda_increments_a_die_and_discards_two_random_regrets(
+    backend: Backend,
+) -> None:
+    t = regret_tuesday(backend, caught="Barracuda", faces=(1, 2, 3), regrets=(1, 2))
+    t.act(eat("Barracuda"), "turn", 0)
+    st = t.st
+    assert st["fish_discard"][0][-1] == FISH["Barracuda"]
+    assert st["ctx"]["ability"] == {"fish": FISH["Barracuda"], "trigger": "eat"}
+    assert t.obs(1)["ctx"]["ability"] == {"fish": "Barracuda", "trigger": "eat"}
+    assert (st["node"], st["ctx"]["left"]) == ("increment", 1)
+    assert t.legal() == [die("P1"), die("P2")]
+    assert t.state.action_label(die("P2")) == "increment P2"
+    t.act(die("P2"), "increment", 0)
+    assert t.seat(0)["fresh"] == ["P1", "P3", "P3"]
+    assert t.state.chance_outcomes() == [(1, 0.5), (2, 0.5)]
+    t.act(2, "discard_random_regret", 0)
+    t.act(1, "discard_random_regret", 0)
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert st["regret_discard"] == [0, 1, 1, 0]
+    assert (st["node"], st["ctx"]["ability"]) == ("turn", None)
+
+
+@pytest.mark.parametrize(("name", "branch"), plain("catch", can_catch_on_tuesday))
+def test_catching_runs_the_catch_list(backend: Backend, name: str, branch: int) -> None:
+    f = FISH[name]
+    record = FISH_BY_ID[f]
+    s = 3 * (record["depth"] - 1) + 1
+    t = regret_tuesday(backend, tops={s: [f]}, **tentacles(name))
+    cast_at(t, 0, f, s)
+    pay_up(t, 0)
+    run = Effects(t, f, "catch", branch)
+    seat = run.seat(0)
+    for d in t.st["ctx"]["cast"]["payment"]:
+        assert d[0] == "P"
+        seat["spent"].append("P")
+    seat["spent"] = in_kind_order(seat["spent"])
+    run.model["shoals"][s].pop(0)
+    run.model["face_up"][s] = False
+    run.model["known"] = [[k for k in known if k != s] for known in run.model["known"]]
+    seat["front" if record["front"] else "hand"] = sorted(
+        [*seat["front" if record["front"] else "hand"], f]
+    )
+    seat["caught_today"] = True
+    t.act(CATCH, "pay", 0)
+    run.run(record["catch"], 0)
+    # The cast is over; seat 1 (passed) takes its skip reward.
+    assert t.at("reward", 1)
+    run.check()
+
+
+def plain_reveal(f: dict[str, Any]) -> bool:
+    return not f["not_caught"] or f["name"] == "Brittle Lung"
+
+
+@pytest.mark.parametrize(("name", "branch"), plain("reveal", plain_reveal))
+def test_revealing_runs_the_reveal_list(backend: Backend, name: str, branch: int) -> None:
+    f = FISH[name]
+    record = FISH_BY_ID[f]
+    s = 3 * (record["depth"] - 1) + 1
+    t = regret_tuesday(backend, tops={s: [f]}, **tentacles(name))
+    sink_to(t, 0, record["depth"])
+    run = Effects(t, f, "reveal", branch)
+    run.model["face_up"][s] = True
+    t.act(CAST + s, "turn", 0)
+    run.run(record["reveal"], 0)
+    if run.ended == "free_cast":
+        assert t.at("turn", 0)
+        assert t.st["ctx"]["cast"] is None
+    elif run.ended == "end_cast":
+        assert t.at("reward", 1)
+        assert t.st["ctx"]["cast"] is None
+    else:
+        assert t.at("pay", 0)
+        assert t.st["ctx"]["cast"]["base"] == run.base
+    run.check()
+
+
+# ----- visitors, whales and The Plug (special cards, §16.11) -----
+
+
+def test_tidal_trafficker_draws_a_regret_and_a_supply_then_leaves(backend: Backend) -> None:
+    tops = {2: [FISH["Tidal Trafficker"], FISH["Sheepshead"]]}
+    t = monday(backend, 2, tops=tops)
+    t.act(CAST + 2, "turn", 0)
+    assert t.st["ctx"]["ability"] == {"fish": FISH["Tidal Trafficker"], "trigger": "reveal"}
+    t.act(2, "draw_regret", 0)
+    assert t.at("draw_supply", 0)
+    t.act(SUPPLIES["Black Tea"], "draw_supply", 0)
+    st = t.st
+    assert st["fish_discard"] == [[FISH["Tidal Trafficker"]], [], []]
+    assert st["shoals"][2][0] == FISH["Sheepshead"] and len(st["shoals"][2]) == 12
+    assert st["face_up"][2] is False
+    assert st["ctx"]["cast"] is None and st["ctx"]["ability"] is None
+    assert st["players"][0]["regrets"] == [0, 0, 1, 0]
+    assert st["players"][0]["supplies"] == [SUPPLIES["Black Tea"]]
+    assert st["players"][0]["fresh"] == ["P1", "P2", "P3"]
+    # The cast used the main action.
+    assert t.at("turn", 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "regrets", "supplies"), [("Deep Dealer", 2, 2), ("Profound Peddler", 3, 3)]
+)
+def test_deeper_visitors_draw_more(
+    backend: Backend, name: str, regrets: int, supplies: int
+) -> None:
+    f = FISH[name]
+    s = 3 * (FISH_BY_ID[f]["depth"] - 1) + 2
+    t = monday(backend, 2, tops={s: [f]}, dice={0: (1, 1, 1)})
+    sink_to(t, 0, FISH_BY_ID[f]["depth"])
+    t.act(CAST + s, "turn", 0)
+    t.acts("draw_regret", *[3] * regrets)
+    t.acts("draw_supply", *range(supplies))
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 0, 0, regrets]
+    assert st["players"][0]["supplies"] == list(range(supplies))
+    assert st["fish_discard"][FISH_BY_ID[f]["depth"] - 1] == [f]
+    assert t.at("turn", 1)
+
+
+def test_humpback_whale_helps_everyone_and_the_cast_is_free(backend: Backend) -> None:
+    t = regret_tuesday(backend, tops={4: [FISH["Humpback Whale"]]}, faces=(1, 2, 3))
+    t.act(die("P1"), "turn", 0)  # depth II; Fresh P2 P3
+    t.act(CAST + 4, "turn", 0)
+    # Everyone from the caster: seat 0 discards 2 regrets and increments a die, then seat 1.
+    t.acts("discard_regret", REGRET + 2, REGRET + 1)
+    t.act(die("P2"), "increment", 0)
+    t.acts("discard_regret", REGRET + 3, REGRET + 0)
+    # Seat 1's dice all show their top face: nothing to increment.
+    st = t.st
+    assert st["players"][0]["regrets"] == st["players"][1]["regrets"] == [0, 0, 0, 0]
+    assert st["players"][0]["fresh"] == ["P3", "P3"]
+    assert st["players"][1]["fresh"] == ["P3", "P3", "P3"]
+    assert st["fish_discard"][1] == [FISH["Humpback Whale"]]
+    assert st["face_up"][4] is False
+    # A free cast: seat 0 is still on its turn and may cast again.
+    assert t.at("turn", 0)
+    assert CAST + 4 in t.legal()
+
+
+def test_the_plug_discards_the_first_top_at_every_turn(backend: Backend) -> None:
+    t = monday(backend, 2, tops={6: [FISH["The Plug"]]})
+    first, second = t.st["shoals"][0][:2]
+    sink_to(t, 0, 3)
+    t.act(CAST + 6, "turn", 0)
+    st = t.st
+    assert st["plug"] is True
+    assert FISH["The Plug"] not in [f for pile in st["fish_discard"] for f in pile]
+    assert FISH["The Plug"] not in st["shoals"][6]
+    assert t.obs(1)["plug"] is True
+    # Seat 1's turn begins: the top of shoal 0 is discarded first.
+    assert t.at("turn", 1)
+    st = t.st
+    assert st["fish_discard"][0] == [first]
+    assert st["shoals"][0][0] == second
+    t.pass_turn(1, None)
+    # Seat 0's turn: again.
+    assert t.at("turn", 0)
+    assert t.st["fish_discard"][0] == [first, second]
+
+
+# ----- giving the fish away (§16.7 give_this) -----
+
+
+@pytest.mark.parametrize("name", ["Man O' War", "Bathyphysa Conifera", "Abyssal Colony"])
+def test_give_this_to_a_chosen_seat_ends_the_turn(backend: Backend, name: str) -> None:
+    f = FISH[name]
+    depth = FISH_BY_ID[f]["depth"]
+    s = 3 * (depth - 1)
+    t = monday(backend, 3, tops={s: [f]})
+    sink_to(t, 0, depth)
+    fresh = t.seat(0)["fresh"]
+    t.act(CAST + s, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("give_fish", 0)
+    assert t.legal() == [GIVE + 1, GIVE + 2]
+    assert t.state.action_label(GIVE + 2) == f"give {name} to seat 2"
+    t.act(GIVE + 2, "give_fish", 0)
+    st = t.st
+    assert st["players"][2]["hand"] == [f]
+    assert st["shoals"][s][0] != f and st["face_up"][s] is False
+    assert st["players"][0]["fresh"] == fresh
+    assert st["ctx"]["cast"] is None
+    assert t.at("turn", 1)
+
+
+@pytest.mark.parametrize("name", ["Misery Stalker", "Grief Lurker", "Trauma Leech"])
+@pytest.mark.parametrize(
+    ("regrets", "regrets1", "to"), [((1, 2), (0, 3), None), ((), (0, 3), 1), ((1, 2), (), 0)]
+)
+def test_give_this_to_the_most_regrets(
+    backend: Backend,
+    name: str,
+    regrets: tuple[int, ...],
+    regrets1: tuple[int, ...],
+    to: int | None,
+) -> None:
+    f = FISH[name]
+    depth = FISH_BY_ID[f]["depth"]
+    s = 3 * (depth - 1) + 2
+    t = regret_tuesday(backend, tops={s: [f]}, regrets=regrets, regrets1=regrets1)
+    sink_to(t, 0, depth)
+    t.act(CAST + s, "turn", 0)
+    st = t.st
+    if to is None:  # a tie for the most: discarded
+        assert st["fish_discard"][depth - 1][-1] == f
+        assert all(f not in seat["hand"] for seat in st["players"])
+    else:
+        assert st["players"][to]["hand"] == [f]
+    assert st["ctx"]["cast"] is None
+    assert t.at("reward", 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "to"), [("Scrat", 3, 2), ("Skitterfin", 3, 1), ("Scrat", 2, 1)]
+)
+def test_not_caught_gives_the_fish_to_a_neighbour(
+    backend: Backend, name: str, players: int, to: int
+) -> None:
+    f = FISH[name]
+    depth = FISH_BY_ID[f]["depth"]
+    t = monday(backend, players, tops={3 * (depth - 1): [f]})
+    sink_to(t, 0, depth)
+    t.act(CAST + 3 * (depth - 1), "turn", 0)
+    t.act(DECLINE, "pay", 0)
+    # The decline's die and dink come first, then the not-caught ability.
+    t.act(die(t.seat(0)["fresh"][-1]), "decline_die", 0)
+    t.act(DINKS["Scad"], "draw_dink", 0)
+    st = t.st
+    assert st["players"][to]["hand"] == [f]
+    assert st["players"][0]["dinks"] == [DINKS["Scad"]]
+    assert st["shoals"][3 * (depth - 1)][0] != f
+    assert t.at("turn", 1)
+
+
+def test_brittle_lung_is_discarded_when_not_caught(backend: Backend) -> None:
+    t = monday(backend, 2, tops={3: [FISH["Brittle Lung"]]})
+    sink_to(t, 0, 2)
+    t.act(CAST + 3, "turn", 0)
+    t.act(3, "draw_regret", 0)  # its reveal ability
+    assert t.at("pay", 0)
+    t.act(DECLINE, "pay", 0)
+    t.act(die("P2"), "decline_die", 0)
+    t.act(DINKS["Scad"], "draw_dink", 0)
+    st = t.st
+    assert st["fish_discard"][1] == [FISH["Brittle Lung"]]
+    assert st["face_up"][3] is False
+    assert st["players"][0]["regrets"] == [0, 0, 0, 1]
+
+
+def test_northern_stargazer_goes_back_at_a_random_depth(backend: Backend) -> None:
+    t = monday(backend, 2, tops={3: [FISH["Northern Stargazer"]]})
+    sink_to(t, 0, 2)
+    t.act(CAST + 3, "turn", 0)
+    t.act(DECLINE, "pay", 0)
+    t.act(die("P2"), "decline_die", 0)
+    t.act(DINKS["Scad"], "draw_dink", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("shuffle_back", 0)
+    outcomes = t.state.chance_outcomes()
+    assert [k for k, _ in outcomes] == list(range(13))
+    assert all(w == pytest.approx(1 / 13) for _, w in outcomes)
+    assert t.state.action_label(5) == "put Northern Stargazer back under 5 fish"
+    t.act(5, "shuffle_back", 0)
+    st = t.st
+    assert st["shoals"][3][5] == FISH["Northern Stargazer"]
+    assert len(st["shoals"][3]) == 13
+    assert st["face_up"][3] is False
+    assert t.at("turn", 1)
+
+
+# ----- fish in front (§16.2, §16.3, §16.8, §16.9) -----
+
+
+def test_parasitic_larvae_is_caught_at_once_and_adds_a_regret_to_every_draw(
+    backend: Backend,
+) -> None:
+    t = monday(backend, 2, tops={0: [FISH["Parasitic Larvae"], FISH["Eyefish"]]})
+    t.act(CAST + 0, "turn", 0)
+    st = t.st
+    assert st["players"][0]["front"] == [FISH["Parasitic Larvae"]]
+    assert st["players"][0]["hand"] == []
+    assert st["players"][0]["caught_today"] is True
+    assert st["players"][0]["fresh"] == ["P1", "P2", "P3"]
+    assert t.obs(1)["front"] == [["Parasitic Larvae"], []]
+    assert t.at("turn", 1)
+    t.pass_turn(1, None)
+    # Eyefish: its catch draws one regret, plus one for the larvae; then a peek.
+    t.catch(0, 0, "P1")
+    t.acts("draw_regret", 1, 2)
+    assert t.seat(0)["regrets"] == [0, 1, 1, 0]
+    assert t.at("peek_shoal", 0)
+    # Fish in front cannot be eaten.
+    t.act(CAST + 1, "peek_shoal", 0)
+    t.take_reward(1, None)
+    assert EAT + FISH["Parasitic Larvae"] not in t.legal()
+    assert EAT + FISH["Eyefish"] in t.legal()
+
+
+@pytest.mark.parametrize(
+    ("name", "shoal", "column"), [("Colossal Squid", 4, 1), ("Gloom Orphan", 8, 2)]
+)
+def test_front_column_locks_restrict_the_casts(
+    backend: Backend, name: str, shoal: int, column: int
+) -> None:
+    f = FISH[name]
+    depth = FISH_BY_ID[f]["depth"]
+    t = regret_tuesday(backend, tops={shoal: [f]}, faces=(3, 3, 3), regrets=())
+    t.act(die("P3"), "turn", 0)  # depth II
+    sink_to(t, 0, depth)
+    t.act(CAST + shoal, "turn", 0)
+    st = t.st
+    assert st["players"][0]["front"] == [f]
+    assert st["players"][0]["locks"] == [column]
+    assert t.obs(1)["locks"] == [[column], []]
+    t.take_reward(1, None)
+    casts = [a for a in t.legal() if CAST <= a < WORMS + 9]
+    assert casts and all((a - CAST) % 9 % 3 == column for a in casts)
+    if name == "Gloom Orphan":
+        # One more regret at every draw event.
+        t.act(DINK + DINKS["Syringe"], "turn", 0)
+        t.acts("draw_regret", 1, 1, 1)
+        assert t.seat(0)["regrets"] == [0, 3, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("front", "target", "shoal", "difficulty"),
+    [("Orca", "Mermaid", 4, 3), ("Orca", "Halibut", 4, 2), ("Eversquid", "Halibut", 4, 1)],
+)
+def test_front_fish_change_difficulties(
+    backend: Backend, front: str, target: str, shoal: int, difficulty: int
+) -> None:
+    t = regret_tuesday(backend, caught=front, tops={shoal: [FISH[target]]})
+    assert t.seat(0)["front"] == [FISH[front]]
+    sink_to(t, 0, 2)
+    t.act(CAST + shoal, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == difficulty
+
+
+def test_whispering_skull_peeks_once_per_turn(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Whispering Skull", regrets=())
+    st = t.st
+    assert st["players"][0]["front"] == [FISH["Whispering Skull"]]
+    assert USE_SKULL in t.legal()
+    assert t.state.action_label(USE_SKULL) == "use Whispering Skull"
+    t.act(USE_SKULL, "turn", 0)
+    assert t.at("peek_shoal", 0)
+    assert t.st["players"][0]["skull_used"] is True
+    t.act(CAST + 5, "peek_shoal", 0)
+    st = t.st
+    assert st["known"][0] == [5]
+    assert (st["node"], st["actor"]) == ("turn", 0)
+    assert USE_SKULL not in t.legal()
+
+
+def test_iron_coffin_offers_regrets_to_another_seat(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Iron Coffin", regrets=(1, 2))
+    st = t.st
+    assert st["players"][0]["front"] == [FISH["Iron Coffin"]]
+    regrets = st["players"][0]["regrets"]
+    assert sum(regrets) == 4  # two from its catch, two from the Syringe
+    assert USE_COFFIN in t.legal()
+    assert t.state.action_label(USE_COFFIN) == "use Iron Coffin"
+    t.act(USE_COFFIN, "turn", 0)
+    assert t.legal() == [GIVE + 1]
+    assert t.state.action_label(GIVE + 1) == "offer regrets to seat 1"
+    t.act(GIVE + 1, "offer_target", 0)
+    assert t.st["ctx"]["target"] == 1
+    assert DONE not in t.legal()
+    assert t.state.action_label(REGRET + 2) == "offer a regret of value 2"
+    t.act(REGRET + 2, "offer_regret", 0)
+    assert t.st["ctx"]["offer"] == [2]
+    assert t.obs(1)["ctx"]["offer"] == [2]
+    assert t.state.action_label(DONE) == "done offering"
+    t.act(REGRET + 1, "offer_regret", 0)
+    # Two offered (the most): the target decides.
+    st = t.st
+    assert (st["node"], st["actor"]) == ("accept_offer", 1)
+    assert st["ctx"]["offer"] == [1, 2]
+    assert t.legal() == [YES, NO]
+    assert t.state.action_label(YES) == "accept the regrets"
+    assert t.state.action_label(NO) == "refuse the regrets"
+    before1 = list(t.seat(1)["regrets"])
+    t.act(YES, "accept_offer", 1)
+    resolve(t, lambda t: t.at("turn", 0))
+    st = t.st
+    assert st["ctx"]["offer"] == [] and st["ctx"]["target"] is None
+    assert st["players"][1]["regrets"] == [before1[0], before1[1] + 1, before1[2] + 1, before1[3]]
+    assert sum(st["players"][0]["regrets"]) == 2
+    assert st["players"][0]["coffin_used"] is True
+    assert USE_COFFIN not in t.legal()
+
+
+def test_iron_coffin_offer_may_be_refused(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Iron Coffin", regrets=(1, 2))
+    before = [list(seat["regrets"]) for seat in t.st["players"]]
+    t.act(USE_COFFIN, "turn", 0)
+    t.act(GIVE + 1, "offer_target", 0)
+    t.act(REGRET + 1, "offer_regret", 0)
+    assert t.legal()[0] == DONE
+    t.act(DONE, "offer_regret", 0)
+    t.act(NO, "accept_offer", 1)
+    assert t.at("turn", 0)
+    assert [seat["regrets"] for seat in t.st["players"]] == before
+
+
+def test_amulet_of_agartha_brings_the_omen_die(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Amulet of Agartha", faces=(3, 3, 3, 4), regrets=())
+    st = t.st
+    assert st["players"][0]["front"] == [FISH["Amulet of Agartha"]]
+    assert st["players"][0]["fresh"] == ["P3", "P3", "P3", "M4"]
+    assert sum(st["players"][0]["regrets"]) == 3
+    t.act(die("M4"), "turn", 0)  # a sinker with the Omen die: it goes to the owner's Spent pool
+    st = t.st
+    assert st["players"][0]["spent"] == ["M"]
+    assert st["players"][0]["depth"] == 2
+
+
+def test_the_omen_die_rolls_one_to_four(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Amulet of Agartha", faces=(3, 3, 3, 4), regrets=())
+    t.act(die("M4"), "turn", 0)
+    t.act(PASS, "turn", 0)
+    t.take_reward(0, None)
+    resolve(t, lambda t: t.at("roll", 0) and t.st["ctx"]["to_roll"][:1] == ["M"])
+    assert t.state.chance_outcomes() == [(1, 0.25), (2, 0.25), (3, 0.25), (4, 0.25)]
+    assert t.state.action_label(4) == "M die rolls 4"
+
+
+# ----- standing rules at the `pay` and `turn` nodes (§16.3, §16.6, §16.8) -----
+
+
+def test_overmind_must_be_caught_and_mounts_itself_in_port(backend: Backend) -> None:
+    t = monday(
+        backend, 2, tops={3: [FISH["Overmind"]]}, dice={0: (2, 3, 3)}, expansion_tentacles=True
+    )
+    sink_to(t, 0, 2)  # Fresh P3 P3: the payment can be completed
+    t.act(CAST + 3, "turn", 0)
+    assert DECLINE not in t.legal()
+    t.act(die("P3"), "pay", 0)
+    assert t.legal()[:1] == [CATCH] and DECLINE not in t.legal()
+    t.act(CATCH, "pay", 0)
+    assert t.seat(0)["hand"] == [FISH["Overmind"]]
+    t.pass_turn(1, None)
+    t.act(ABANDON, "turn", 0)
+    st = t.st
+    assert st["players"][0]["mounted"] == [FISH["Overmind"], None, None]
+    assert st["players"][0]["hand"] == []
+    assert (st["node"], st["actor"]) == ("muster_select", 0)
+
+
+def test_overmind_may_be_declined_when_it_cannot_be_paid(backend: Backend) -> None:
+    t = regret_tuesday(
+        backend,
+        tops={4: [FISH["Overmind"]]},
+        faces=(1, 1, 1),
+        regrets=(),
+        expansion_tentacles=True,
+    )
+    sink_to(t, 0, 2)  # Fresh P1 P1: 2 < 3
+    t.act(CAST + 4, "turn", 0)
+    assert DECLINE in t.legal()
+    t.act(USE_LP, "pay", 0)  # difficulty 1 now: it can be paid
+    assert DECLINE not in t.legal()
+
+
+@pytest.mark.parametrize(
+    ("shown", "target", "can"),
+    [
+        ("Goliath Grouper", "Lamprey", True),
+        ("Sheepshead", "Lamprey", False),
+        ("Hammerhead Shark", "Remora", True),
+        ("Tiger Shark", "Giant Squid", True),
+        ("Goliath Grouper", "Giant Squid", False),
+        ("Two Face", "No Face", True),
+        ("No Face", "Two Face", True),
+    ],
+)
+def test_catch_by_showing_a_fish(backend: Backend, shown: str, target: str, can: bool) -> None:
+    f = FISH[target]
+    depth = FISH_BY_ID[f]["depth"]
+    s = 3 * (depth - 1) + 1
+    t = regret_tuesday(
+        backend,
+        caught=shown,
+        tops={s: [f]},
+        regrets=(),
+        expansion_tentacles=target == "Giant Squid",
+    )
+    sink_to(t, 0, depth)
+    t.act(CAST + s, "turn", 0)
+    resolve(t, lambda t: t.at("pay", 0))
+    if not can:
+        assert SHOW not in t.legal()
+        return
+    assert SHOW in t.legal()
+    assert t.state.action_label(SHOW) == "catch by showing a fish"
+    fresh = t.seat(0)["fresh"]
+    t.act(die(fresh[-1]), "pay", 0)
+    t.act(SHOW, "pay", 0)
+    resolve(t, lambda t: t.at("reward", 1))
+    st = t.st
+    assert st["players"][0]["hand"] == sorted([FISH[shown], f])
+    # The payment die came back: nothing was spent.
+    assert st["players"][0]["fresh"] == fresh
+    assert st["players"][0]["caught_today"] is True
+
+
+def test_giant_isopod_is_caught_by_discarding_a_large_fish(backend: Backend) -> None:
+    t = regret_tuesday(
+        backend, caught="Goliath Grouper", tops={7: [FISH["Giant Isopod"]]}, regrets=()
+    )
+    sink_to(t, 0, 3)
+    t.act(CAST + 7, "turn", 0)
+    assert DISCARD_TO_CATCH in t.legal()
+    assert t.state.action_label(DISCARD_TO_CATCH) == "catch by discarding a fish"
+    t.act(DISCARD_TO_CATCH, "pay", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("discard_fish", 0)
+    assert t.legal() == [eat("Goliath Grouper")]
+    assert t.state.action_label(eat("Goliath Grouper")) == "discard Goliath Grouper"
+    t.act(eat("Goliath Grouper"), "discard_fish", 0)
+    st = t.st
+    assert st["players"][0]["hand"] == [FISH["Giant Isopod"]]
+    assert st["fish_discard"][0][-1] == FISH["Goliath Grouper"]
+    assert t.at("reward", 1)
+
+
+def test_hollow_earth_worm_difficulty_with_the_can_of_worms(backend: Backend) -> None:
+    t = regret_tuesday(
+        backend, tops={4: [FISH["Hollow Earth Worm"]]}, regrets=(), expansion_tentacles=True
+    )
+    sink_to(t, 0, 2)
+    t.act(CAST + 4, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 5
+    assert WORMS_DIFFICULTY in t.legal()
+    assert t.state.action_label(WORMS_DIFFICULTY) == "flip the Can of Worms: difficulty 4"
+    t.act(WORMS_DIFFICULTY, "pay", 0)
+    st = t.st
+    assert st["players"][0]["worms"] is False
+    assert st["ctx"]["cast"]["base"] == 4
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 4
+    assert WORMS_DIFFICULTY not in t.legal()
+
+
+def test_dumbo_octopus_is_given_away_and_the_receiver_discards(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Dumbo Octopus", regrets=(), expansion_tentacles=True)
+    assert GIVE_AWAY in t.legal()
+    assert t.state.action_label(GIVE_AWAY) == "give Dumbo Octopus away"
+    t.act(GIVE_AWAY, "turn", 0)
+    assert t.legal() == [GIVE + 1]
+    t.act(GIVE + 1, "give_fish", 0)
+    # Seat 1 holds 0 and 3: it discards both (of 4) by its own choice.
+    assert t.at("discard_regret", 1)
+    t.act(REGRET + 3, "discard_regret", 1)
+    t.act(REGRET + 0, "discard_regret", 1)
+    st = t.st
+    assert st["players"][1]["hand"] == [FISH["Dumbo Octopus"]]
+    assert st["players"][1]["regrets"] == [0, 0, 0, 0]
+    assert st["players"][0]["hand"] == []
+    # A main action: the turn is over.
+    assert t.at("reward", 1)
+
+
+def test_sub_matriarch_grows_with_the_hand(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Sheepshead", tops={4: [FISH["Sub Matriarch"]]})
+    sink_to(t, 0, 2)
+    t.act(CAST + 4, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 3
+    t.act(eat("Sheepshead"), "pay", 0)
+    resolve(t, lambda t: t.at("pay", 0))
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 2
+
+
+def test_vampire_squid_is_easier_with_boats_at_depth_two(backend: Backend) -> None:
+    t = regret_tuesday(backend, tops={4: [FISH["Vampire Squid"]]}, expansion_tentacles=True)
+    sink_to(t, 0, 2)
+    t.act(CAST + 4, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 3  # 4 - 1 (seat 0 only)
+
+
+# ----- swaps and odd catches -----
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_mimic_octopus_swaps_with_a_small_fish(backend: Backend, small: bool) -> None:
+    held = "Sockeye Salmon" if small else "Sheepshead"
+    tops = {0: [FISH[held]], 1: [FISH["Mimic Octopus"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)}, expansion_tentacles=True)
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, None)
+    t.act(CAST + 1, "turn", 0)
+    st = t.st
+    if small:
+        assert (st["node"], st["actor"]) == ("mimic", 0)
+        assert t.legal() == [eat(held)]
+        assert t.state.action_label(eat(held)) == f"swap it for {held}"
+        t.act(eat(held), "mimic", 0)
+        st = t.st
+        assert st["players"][0]["hand"] == [FISH["Mimic Octopus"]]
+        assert st["shoals"][1][0] == FISH[held] and st["face_up"][1] is True
+    else:
+        assert st["players"][0]["hand"] == [FISH[held]]
+        assert st["fish_discard"][0] == [FISH["Mimic Octopus"]]
+    assert st["players"][0]["fresh"] == ["P3", "P3"]
+    assert t.at("reward", 1)
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_giant_cuttlefish_may_swap_for_the_fish_beneath(backend: Backend, swap: bool) -> None:
+    tops = {0: [FISH["Giant Cuttlefish"], FISH["Sheepshead"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)}, expansion_tentacles=True)
+    t.catch(0, 0, "P3")
+    st = t.st
+    assert (st["node"], st["actor"]) == ("swap_beneath", 0)
+    assert t.legal() == [YES, NO]
+    assert t.state.action_label(YES) == "swap it for the fish beneath"
+    assert t.state.action_label(NO) == "keep it"
+    t.act(YES if swap else NO, "swap_beneath", 0)
+    st = t.st
+    if swap:
+        assert st["players"][0]["hand"] == [FISH["Sheepshead"]]
+        assert st["shoals"][0][0] == FISH["Giant Cuttlefish"]
+    else:
+        assert st["players"][0]["hand"] == [FISH["Giant Cuttlefish"]]
+        assert st["shoals"][0][0] == FISH["Sheepshead"]
+    assert st["face_up"][0] is False
+    assert t.at("turn", 1)
+
+
+def test_psychic_interloper_deals_regrets_from_a_pool(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Psychic Interloper", regrets=(), expansion_tentacles=True)
+    t.act(eat("Psychic Interloper"), "turn", 0)
+    t.acts("draw_regret", 3, 1)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("give_regret", 0)
+    assert (st["ctx"]["pool"], st["ctx"]["target"]) == ([1, 3], 1)
+    assert t.obs(0)["ctx"]["pool"] == [1, 3]
+    assert t.obs(1)["ctx"]["pool"] == [None, None]
+    assert t.legal() == [REGRET + 1, REGRET + 3]
+    assert t.state.action_label(REGRET + 3) == "give a regret of value 3 to seat 1"
+    t.act(REGRET + 3, "give_regret", 0)
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 1, 0, 0]
+    assert st["players"][1]["regrets"] == [1, 0, 0, 2]
+    assert (st["ctx"]["pool"], st["ctx"]["target"]) == (None, None)
+    assert t.at("turn", 0)
+
+
+@pytest.mark.parametrize("heads", [True, False])
+def test_sea_monkey_gives_or_receives_regrets(backend: Backend, heads: bool) -> None:
+    t = regret_tuesday(backend, tops={4: [FISH["Sea Monkey"]]}, regrets=(1, 2))
+    cast_at(t, 0, FISH["Sea Monkey"], 4)
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    assert t.at("coin", 0)
+    assert t.state.action_label(0) == "heads"
+    assert t.state.action_label(1) == "tails"
+    t.act(0 if heads else 1, "coin", 0)
+    st = t.st
+    if heads:
+        assert (st["node"], st["actor"], st["ctx"]["target"]) == ("give_regret", 0, 1)
+        assert t.legal() == [REGRET + 1, REGRET + 2]
+        t.act(REGRET + 2, "give_regret", 0)
+        expected = ([0, 1, 0, 0], [1, 0, 1, 1])
+    else:
+        assert (st["node"], st["actor"], st["ctx"]["target"]) == ("give_regret", 1, 0)
+        assert t.legal() == [REGRET + 0, REGRET + 3]
+        t.act(REGRET + 0, "give_regret", 1)
+        expected = ([1, 1, 1, 0], [0, 0, 0, 1])
+    st = t.st
+    assert (st["players"][0]["regrets"], st["players"][1]["regrets"]) == expected
+    assert t.at("reward", 1)
+
+
+def test_hadal_shade_swaps_with_a_mounted_fish(backend: Backend) -> None:
+    t = monday(
+        backend,
+        2,
+        tops={0: [FISH["Sheepshead"]], 6: [FISH["Hadal Shade"]]},
+        expansion_tentacles=True,
+    )
+    t.pass_turn(0, None)
+    t.catch(1, 0, "P1")
+    t.take_reward(0, None)
+    t.act(ABANDON, "turn", 1)
+    t.act(ROLL_NOW, "muster_select", 1)
+    t.rolls(1)
+    t.take_reward(0, None)
+    t.act(MOUNT, "turn", 1)
+    t.act(SLOT + 1, "mount_slot", 1)
+    t.act(eat("Sheepshead"), "mount_fish", 1)
+    t.take_reward(0, None)
+    t.pass_turn(1, None)
+    muster_faces(t, {0: (3, 3, 3), 1: (3, 3, 3)})
+    resolve(t, lambda t: t.at("turn", 1))
+    t.pass_turn(1, None)
+    assert t.st["life_preserver"] == 0
+    cast_at(t, 0, FISH["Hadal Shade"])
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("hadal_shade", 0)
+    assert t.legal() == [NO, HADAL + 3 * 1 + 1]
+    assert t.state.action_label(NO) == "keep it"
+    assert t.state.action_label(HADAL + 4) == "swap it for seat 1's Sheepshead"
+    t.act(HADAL + 4, "hadal_shade", 0)
+    t.acts("draw_regret", 1, 1, 1)
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 3, 0, 0]
+    assert st["players"][0]["hand"] == [FISH["Sheepshead"]]
+    assert st["players"][1]["mounted"] == [None, FISH["Hadal Shade"], None]
+
+
+# ----- reveals, peeks and discards of the deep (§16.7, §16.11) -----
+
+
+def test_bathyal_queen_reveals_any_shoals(backend: Backend) -> None:
+    tops = {6: [FISH["Bathyal Queen"]], 2: [FISH["Tidal Trafficker"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    cast_at(t, 0, FISH["Bathyal Queen"])
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    t.acts("draw_regret", 1, 1)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("reveal_shoal", 0)
+    assert t.legal() == [DONE, *range(CAST, CAST + 9)]
+    assert t.state.action_label(CAST + 4) == "reveal shoal 4"
+    assert t.state.action_label(DONE) == "done revealing"
+    t.act(CAST + 4, "reveal_shoal", 0)
+    assert t.st["face_up"][4] is True
+    # A special card turned up this way is discarded without effect.
+    t.act(CAST + 2, "reveal_shoal", 0)
+    st = t.st
+    assert st["fish_discard"][0] == [FISH["Tidal Trafficker"]]
+    assert st["face_up"][2] is False
+    assert st["players"][0]["regrets"] == [0, 2, 0, 0]
+    assert t.legal() == [DONE, *[CAST + s for s in range(9) if s != 4]]
+    t.act(DONE, "reveal_shoal", 0)
+    assert t.at("turn", 1)
+
+
+def test_abyssal_star_peeks_at_a_line(backend: Backend) -> None:
+    t = monday(backend, 2, tops={6: [FISH["Abyssal Star"]]}, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    catch_star = FISH["Abyssal Star"]
+    cast_at(t, 0, catch_star)
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    t.acts("draw_regret", 1, 1)
+    assert t.at("peek_line", 0)
+    assert t.legal() == [ROW, ROW + 1, ROW + 2, COLUMN, COLUMN + 1, COLUMN + 2]
+    assert t.state.action_label(ROW + 2) == "peek at depth 3"
+    assert t.state.action_label(COLUMN) == "peek at column 0"
+    assert t.st["ctx"]["left"] == 1
+    t.act(COLUMN, "peek_line", 0)
+    assert t.st["known"][0] == [0, 3, 6]
+
+
+@pytest.mark.parametrize("reveal", [True, False])
+def test_anglerfish_may_reveal_the_fish_beneath(backend: Backend, reveal: bool) -> None:
+    tops = {6: [FISH["Anglerfish"], FISH["Kraken"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    cast_at(t, 0, FISH["Anglerfish"])
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("reveal_beneath", 0)
+    assert st["ctx"]["peek"] == FISH["Kraken"]
+    assert t.obs(0)["ctx"]["peek"] == "Kraken"
+    assert t.obs(1)["ctx"]["peek"] is None
+    assert t.state.action_label(YES) == "reveal it"
+    assert t.state.action_label(NO) == "leave it face down"
+    t.act(YES if reveal else NO, "reveal_beneath", 0)
+    st = t.st
+    assert st["face_up"][6] is reveal
+    # Revealed outside a cast: the Kraken's reveal ability does not run.
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert st["ctx"]["peek"] is None
+    assert t.at("turn", 1)
+
+
+def test_lanternfish_shows_the_fish_beneath_to_the_caster(backend: Backend) -> None:
+    tops = {6: [FISH["Lanternfish"], FISH["Kraken"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    sink_to(t, 0, 3)
+    t.act(CAST + 6, "turn", 0)
+    st = t.st
+    assert st["ctx"]["cast"]["beneath"] == FISH["Kraken"]
+    assert t.obs(0)["ctx"]["cast"]["beneath"] == "Kraken"
+    assert t.obs(1)["ctx"]["cast"]["beneath"] is None
+    assert t.at("pay", 0)
+
+
+def test_barreleye_peeks_at_depth_two_of_its_column(backend: Backend) -> None:
+    tops = {7: [FISH["Barreleye"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    sink_to(t, 0, 3)
+    t.act(CAST + 7, "turn", 0)
+    st = t.st
+    assert st["known"] == [[4], []]
+    assert t.obs(0)["shoals"][4]["known"] == FISH_BY_ID[st["shoals"][4][0]]["name"]
+    assert t.at("pay", 0)
+
+
+def test_the_mollusk_reveals_its_column(backend: Backend) -> None:
+    tops = {4: [FISH["The Mollusk"]], 1: [FISH["Tidal Trafficker"]]}
+    t = monday(backend, 2, tops=tops)
+    sink_to(t, 0, 2)
+    t.act(CAST + 4, "turn", 0)
+    st = t.st
+    assert st["face_up"] == [False, False, False, False, True, False, False, True, False]
+    assert st["fish_discard"][0] == [FISH["Tidal Trafficker"]]
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert t.at("pay", 0)
+
+
+@pytest.mark.parametrize(("name", "depth"), [("Siren", 2), ("Great Old One", 3)])
+def test_move_offers_to_everyone_at_sea(backend: Backend, name: str, depth: int) -> None:
+    f = FISH[name]
+    t = monday(backend, 3, tops={3 * (depth - 1): [f]}, expansion_tentacles=True)
+    sink_to(t, 0, depth)
+    t.act(CAST + 3 * (depth - 1), "turn", 0)
+    # Seat 0 is at that depth already; seats 1 and 2 are offered the move.
+    st = t.st
+    assert (st["node"], st["actor"]) == ("move_offer", 1)
+    assert t.legal() == [YES, NO]
+    assert t.state.action_label(YES) == f"draw a regret and move to depth {depth}"
+    assert t.state.action_label(NO) == "stay"
+    t.act(YES, "move_offer", 1)
+    t.act(2, "draw_regret", 1)
+    t.act(NO, "move_offer", 2)
+    st = t.st
+    assert [seat["depth"] for seat in st["players"]] == [depth, depth, 1]
+    assert st["players"][1]["regrets"] == [0, 0, 1, 0]
+    assert t.at("pay", 0)
+
+
+def test_dunkleosteus_discards_every_top(backend: Backend) -> None:
+    t = monday(backend, 2, tops={3: [FISH["Dunkleosteus"]]}, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    tops_before = [shoal[0] for shoal in t.st["shoals"]]
+    second = t.st["shoals"][3][1]
+    cast_at(t, 0, FISH["Dunkleosteus"])
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    t.act(0, "draw_regret", 0)
+    st = t.st
+    assert st["fish_discard"] == [
+        tops_before[0:3],
+        [second, tops_before[4], tops_before[5]],
+        tops_before[6:9],
+    ]
+    assert [len(shoal) for shoal in st["shoals"]] == [12, 12, 12, 11, 12, 12, 12, 12, 12]
+    assert st["players"][0]["hand"] == [FISH["Dunkleosteus"]]
+
+
+def test_stoor_worm_discards_an_item_and_others_draw(backend: Backend) -> None:
+    tops = {1: [FISH["Tidal Trafficker"]], 3: [FISH["Stoor Worm"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (2, 3, 3), 1: (3, 3, 3)})
+    t.act(CAST + 1, "turn", 0)
+    t.act(0, "draw_regret", 0)
+    t.act(SUPPLIES["Scotch Egg"], "draw_supply", 0)
+    t.pass_turn(1, None)
+    cast_at(t, 0, FISH["Stoor Worm"])
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    assert t.at("discard_item", 0)
+    assert t.legal() == [SUPPLY + SUPPLIES["Scotch Egg"]]
+    assert t.state.action_label(SUPPLY) == "discard Scotch Egg"
+    t.act(SUPPLY, "discard_item", 0)
+    t.act(3, "draw_regret", 1)
+    st = t.st
+    assert st["players"][0]["supplies"] == []
+    assert st["supply_discard"] == [SUPPLIES["Scotch Egg"]]
+    assert st["players"][1]["regrets"] == [0, 0, 0, 1]
+
+
+def test_a_shark_catch_discards_a_small_fish(backend: Backend) -> None:
+    tops = {0: [FISH["Sockeye Salmon"], FISH["Hammerhead Shark"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, None)
+    t.catch(0, 0, "P3")
+    assert t.at("discard_fish", 0)
+    assert t.legal() == [eat("Sockeye Salmon")]
+    assert t.state.action_label(eat("Sockeye Salmon")) == "discard Sockeye Salmon"
+    t.act(eat("Sockeye Salmon"), "discard_fish", 0)
+    st = t.st
+    assert st["players"][0]["hand"] == [FISH["Hammerhead Shark"]]
+    assert st["fish_discard"][0] == [FISH["Sockeye Salmon"]]
+
+
+def test_treasure_chest_pays_out_and_is_discarded(backend: Backend) -> None:
+    t = regret_tuesday(backend, tops={7: [FISH["Treasure Chest"]]}, regrets=(1, 2))
+    cast_at(t, 0, FISH["Treasure Chest"], 7)
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    t.acts("discard_regret", REGRET + 2, REGRET + 1)
+    t.acts("draw_supply", 0, 1, 2)
+    st = t.st
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert st["players"][0]["money"] == 8
+    assert st["players"][0]["supplies"] == [0, 1, 2]
+    assert st["players"][0]["hand"] == []
+    assert st["fish_discard"][2] == [FISH["Treasure Chest"]]
+    assert t.at("reward", 1)
+
+
+@pytest.mark.parametrize("heads", [True, False])
+def test_selkie_coin_pays_the_catcher_or_the_others(backend: Backend, heads: bool) -> None:
+    t = monday(backend, 3, tops={3: [FISH["Selkie"]]}, dice={0: (3, 3, 3)})
+    cast_at(t, 0, FISH["Selkie"])
+    pay_up(t, 0)
+    t.act(CATCH, "pay", 0)
+    t.act(0 if heads else 1, "coin", 0)
+    money = [seat["money"] for seat in t.st["players"]]
+    assert money == ([3, 0, 0] if heads else [0, 1, 1])
+    assert t.at("turn", 1)
+
+
+# ----- the items of step 2 (§16.10) -----
+
+
+def port_with_small_fish(
+    backend: Backend, tops: Mapping[int, Sequence[int]] | None = None
+) -> Table:
+    """Seat 0 in port on Monday with Sockeye Salmon in hand, $6 and two port actions left."""
+    tops = {0: [FISH["Sockeye Salmon"], FISH["Goliath Grouper"]], **(tops or {})}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, None)
+    t.catch(0, 0, "P3")
+    skip(t)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    skip(t)
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    t.act(DONE, "sell")
+    skip(t)
+    assert t.seat(0)["money"] == 6
+    return t
+
+
+def test_cloche_mounts_a_small_fish_and_the_claw_hammer_takes_it_back(backend: Backend) -> None:
+    t = port_with_small_fish(backend)
+    keep = ["Claw Hammer", "Cloche"]
+    buy_supplies(t, [*keep, "Heart of the Fathoms"], ["Scotch Egg", "Black Tea"])
+    assert SUPPLY + SUPPLIES["Cloche"] in t.legal()
+    assert SUPPLY + SUPPLIES["Claw Hammer"] not in t.legal()
+    t.act(SUPPLY + SUPPLIES["Cloche"], "turn", 0)
+    st = t.st
+    assert (st["node"], st["ctx"]["slot"]) == ("mount_fish", 3)
+    assert t.legal() == [eat("Sockeye Salmon")]
+    assert t.state.action_label(eat("Sockeye Salmon")) == "mount Sockeye Salmon on the Cloche"
+    t.act(eat("Sockeye Salmon"), "mount_fish", 0)
+    st = t.st
+    assert st["players"][0]["cloche"] == FISH["Sockeye Salmon"]
+    assert st["players"][0]["hand"] == []
+    assert SUPPLIES["Cloche"] not in st["players"][0]["supplies"]
+    assert SUPPLIES["Cloche"] not in st["supply_discard"]
+    assert t.obs(1)["cloche"] == ["Sockeye Salmon", None]
+    assert t.at("turn", 0)
+    t.act(SUPPLY + SUPPLIES["Claw Hammer"], "turn", 0)
+    st = t.st
+    assert st["players"][0]["cloche"] is None
+    assert st["players"][0]["hand"] == [FISH["Sockeye Salmon"]]
+    assert st["supply_discard"] == sorted([SUPPLIES["Claw Hammer"], SUPPLIES["Cloche"]])
+    assert t.at("turn", 0)
+
+
+def test_heart_of_the_fathoms_reveals_every_top(backend: Backend) -> None:
+    t = port_with_small_fish(backend)
+    buy_supplies(t, ["Heart of the Fathoms", "Scotch Egg", "Black Tea"], ["Cloche", "Cask Ale"])
+    tops = [shoal[0] for shoal in t.st["shoals"]]
+    t.act(SUPPLY + SUPPLIES["Heart of the Fathoms"], "turn", 0)
+    st = t.st
+    assert st["face_up"] == [True] * 9
+    assert [shoal[0] for shoal in st["shoals"]] == tops
+    assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+    assert t.at("turn", 0)
+
+
+def test_diving_lantern_reveals_a_column(backend: Backend) -> None:
+    t = port_with_small_fish(backend)
+    buy_supplies(t, ["Diving Lantern", "Scotch Egg", "Black Tea"], ["Cloche", "Cask Ale"])
+    t.act(SUPPLY + SUPPLIES["Diving Lantern"], "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("reveal_column", 0)
+    assert t.legal() == [COLUMN, COLUMN + 1, COLUMN + 2]
+    assert t.state.action_label(COLUMN + 2) == "reveal column 2"
+    t.act(COLUMN + 2, "reveal_column", 0)
+    assert t.st["face_up"] == [False, False, True] * 3
+    assert t.at("turn", 0)
+
+
+def rod_tuesday(backend: Backend, rod: str, reel: str | None = None) -> Table:
+    """Seat 0 buys ``rod`` (and ``reel``) on Monday; Tuesday it has them equipped, Fresh P3 P3 P2,
+    and a dink."""
+    t = rich_monday(backend, tops={1: [FISH["Barracuda"], FISH["Sheepshead"], FISH["Scrat"]]})
+    buy_rod(t, rod)
+    if reel is not None:
+        buy_reel(t, reel)
+    t.pass_turn(0, DINKS["Pearl"])
+    muster_faces(t, {0: (3, 3, 2), 1: (1, 1, 1)})
+    resolve(t, lambda t: t.at("turn", 0))
+    assert t.seat(0)["rod"] == RODS[rod]
+    return t
+
+
+def test_rod_of_the_deep_reorders_the_top_two(backend: Backend) -> None:
+    t = rod_tuesday(backend, "Rod of the Deep")
+    t.act(CAST + 1, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("reorder", 0)
+    assert st["ctx"]["order"] == [FISH["Barracuda"], FISH["Sheepshead"]]
+    assert t.obs(0)["ctx"]["order"] == ["Barracuda", "Sheepshead"]
+    assert t.obs(1)["ctx"]["order"] == [None, None]
+    assert t.legal() == [eat("Barracuda"), eat("Sheepshead")]
+    assert t.state.action_label(eat("Sheepshead")) == "put Sheepshead next from the top"
+    t.act(eat("Sheepshead"), "reorder", 0)
+    st = t.st
+    assert st["shoals"][1][:3] == [FISH["Sheepshead"], FISH["Barracuda"], FISH["Scrat"]]
+    assert st["face_up"][1] is True
+    assert st["ctx"]["order"] == []
+    assert t.at("pay", 0)
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_rod_of_the_infinite_costs_a_dink(backend: Backend, use: bool) -> None:
+    t = rod_tuesday(backend, "Rod of the Infinite")
+    t.act(CAST + 1, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("infinite_rod", 0)
+    assert t.legal() == [NO, DINK + DINKS["Pearl"]]
+    assert t.state.action_label(NO) == "do not use the rod"
+    assert t.state.action_label(DINK + DINKS["Pearl"]) == "discard Pearl to peek at 3 fish"
+    if not use:
+        t.act(NO, "infinite_rod", 0)
+        assert t.at("pay", 0)
+        assert t.st["shoals"][1][0] == FISH["Barracuda"]
+        return
+    t.act(DINK + DINKS["Pearl"], "infinite_rod", 0)
+    assert t.st["dink_discard"] == [DINKS["Pearl"]]
+    assert t.st["ctx"]["order"] == [FISH["Barracuda"], FISH["Sheepshead"], FISH["Scrat"]]
+    t.act(eat("Scrat"), "reorder", 0)
+    t.act(eat("Barracuda"), "reorder", 0)
+    st = t.st
+    assert st["shoals"][1][:3] == [FISH["Scrat"], FISH["Barracuda"], FISH["Sheepshead"]]
+    assert t.at("pay", 0)
+
+
+@pytest.mark.parametrize("ignore", [True, False])
+def test_rod_of_the_dead_ignores_reveal_and_not_caught(backend: Backend, ignore: bool) -> None:
+    t = rich_monday(backend, tops={1: [FISH["Scrat"]]})
+    buy_rod(t, "Rod of the Dead")
+    t.pass_turn(0, DINKS["Pearl"])
+    muster_faces(t, {0: (3, 3, 2), 1: (1, 1, 1)})
+    resolve(t, lambda t: t.at("turn", 0))
+    t.act(CAST + 1, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("ignore_reveal", 0)
+    assert t.legal() == [YES, NO]
+    assert t.state.action_label(YES) == "resolve the reveal ability"
+    assert t.state.action_label(NO) == "ignore the reveal ability"
+    t.act(NO if ignore else YES, "ignore_reveal", 0)
+    assert t.st["ctx"]["cast"]["ignored"] is ignore
+    t.act(DECLINE, "pay", 0)
+    t.act(die("P2"), "decline_die", 0)
+    t.act(DINKS["Bearer Bond"], "draw_dink", 0)
+    st = t.st
+    if ignore:
+        assert st["shoals"][1][0] == FISH["Scrat"] and st["face_up"][1] is True
+    else:  # Scrat goes to the right: seat 1
+        assert st["players"][1]["hand"] == [FISH["Scrat"]]
+
+
+def test_bone_wheel_turns_the_highest_payment_die_down(backend: Backend) -> None:
+    t = rod_tuesday(backend, "Narwhal Rod", reel="Bone Wheel")
+    assert t.seat(0)["reel"] == REELS["Bone Wheel"]
+    t.act(CAST + 1, "turn", 0)  # Barracuda: 3 - 1 = 2
+    t.act(die("P3"), "pay", 0)
+    t.act(CATCH, "pay", 0)
+    st = t.st
+    assert st["players"][0]["fresh"] == ["P2", "P2", "P3"]
+    assert st["players"][0]["spent"] == []
+    assert st["players"][0]["hand"] == [FISH["Barracuda"]]
+
+
+# ----- the end of the game with a Cloche (§16.10, §16.11) -----
+
+
+def cloche_on_monday(backend: Backend) -> Table:
+    """Seat 0 (lifeboat used: Regret Value 10) mounts Sockeye Salmon on the Cloche and passes
+    with $1; Osteofish lies on shoal 1."""
+    t = port_with_small_fish(backend, tops={1: [FISH["Osteofish"]]})
+    buy_supplies(t, ["Cloche", "Scotch Egg", "Black Tea"], ["Claw Hammer", "Cask Ale"])
+    t.act(SUPPLY + SUPPLIES["Cloche"], "turn", 0)
+    t.act(eat("Sockeye Salmon"), "mount_fish", 0)
+    assert t.seat(0)["cloche"] == FISH["Sockeye Salmon"] and t.seat(0)["money"] == 1
+    t.pass_turn(0, None)
+    return t
+
+
+def test_the_cloche_fish_is_lost_to_the_highest_regret_value(backend: Backend) -> None:
+    t = cloche_on_monday(backend)
+    t.to_end()
+    st = t.st
+    # Regret Values 10 and 0: seat 0 loses its Cloche fish (no fish in its slots).
+    assert st["end"] == {
+        "regret_value": [10, 0],
+        "discarded": [None, None],
+        "cloche_discarded": [FISH["Sockeye Salmon"], None],
+        # Only money counts: $1 + Thursday's $3 = 2 points; $3 = 1 point.
+        "scores": [2, 1],
+    }
+    assert FISH["Sockeye Salmon"] in st["fish_discard"][0]
+    assert st["players"][0]["cloche"] is None
+    assert t.obs(1)["end"]["cloche_discarded"] == ["Sockeye Salmon", None]
+    assert t.state.winners == [0]
+
+
+def test_the_cloche_fish_scores_double(backend: Backend) -> None:
+    t = cloche_on_monday(backend)
+    # Tuesday: seat 1 catches Osteofish (a regret of value 3), then abandons ship.
+    t.to_turn(1, day=2)
+    t.act(CAST + 1, "turn", 1)
+    t.act(CATCH, "pay", 1)
+    t.act(3, "draw_regret", 1)
+    t.to_turn(1, day=2)
+    t.act(ABANDON, "turn", 1)
+    t.to_end()
+    st = t.st
+    # Regret Values 10 and 13: seat 0 keeps Sockeye Salmon, (1 + 2) x 2 = 6, plus $4 // 2.
+    # Seat 1: Osteofish max(0, 0 - 1) = 0, plus $3 // 2.
+    assert st["end"] == {
+        "regret_value": [10, 13],
+        "discarded": [None, None],
+        "cloche_discarded": [None, None],
+        "scores": [8, 1],
+    }
+    assert st["players"][0]["cloche"] == FISH["Sockeye Salmon"]
+    assert t.state.winners == [0]
+
+
+# ----- a second column lock (§16.2) -----
+
+
+def test_a_second_lock_of_the_same_column_keeps_one_lock(backend: Backend) -> None:
+    # A locked seat casts only in its column, so its next lock is that column again: two
+    # different locks (no cast anywhere) cannot arise in play.
+    tops = {4: [FISH["Colossal Squid"]], 7: [FISH["Gloom Orphan"]]}
+    t = regret_tuesday(backend, tops=tops, faces=(3, 3, 3), regrets=())
+    t.act(die("P3"), "turn", 0)
+    t.act(CAST + 4, "turn", 0)
+    assert t.seat(0)["locks"] == [1]
+    t.take_reward(1, None)
+    t.act(die("P3"), "turn", 0)
+    casts = sorted(a for a in t.legal() if CAST <= a < WORMS + 9)
+    assert casts == [CAST + 1, CAST + 4, CAST + 7, WORMS + 1, WORMS + 4, WORMS + 7]
+    t.act(CAST + 7, "turn", 0)
+    st = t.st
+    assert st["players"][0]["front"] == [FISH["Colossal Squid"], FISH["Gloom Orphan"]]
+    assert st["players"][0]["locks"] == [1]
+    assert t.obs(1)["locks"] == [[1], []]
+
+
+# ----- catches at difficulty 6 and more at depth III -----
+
+
+def deep_tuesday(backend: Backend, tops: Mapping[int, Sequence[int]], **options: Any) -> Table:
+    """Seat 0 buys three orange tackle dice and the Reel of the Infinite in port on Monday; on
+    Tuesday it reaches depth III with a sinker and the reel, and has P3 P3 O3 left."""
+    all_tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]], **tops}
+    t = monday(backend, 2, tops=all_tops, dice={0: (3, 3, 3)}, **options)
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, None)
+    t.catch(0, 0, "P3")
+    skip(t)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    skip(t)
+    t.act(SELL, "turn", 0)
+    t.acts("sell", sell("Goliath Grouper"), sell("Coelacanth"))
+    skip(t)
+    # Three orange dice: the first is rolled into Fresh (four is the most), two go to Spent.
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag", 0)
+    t.act(3, "roll", 0)
+    t.acts("draw_bag", 2, 2)
+    skip(t)
+    buy_reel(t, "Reel of the Infinite")
+    t.pass_turn(0, None)
+    # Tuesday: all six dice roll 3; seat 0 keeps P3 P3 P3 O3.
+    muster_faces(t, {0: (3, 3, 3, 3, 3, 3)})
+    resolve(t, lambda t: t.at("turn", 0))
+    assert t.seat(0)["fresh"] == ["P3", "P3", "P3", "O3"]
+    assert t.seat(0)["reel"] == REELS["Reel of the Infinite"]
+    t.act(die("P3"), "turn", 0)
+    t.act(USE_REEL, "turn", 0)
+    assert t.seat(0)["depth"] == 3 and t.seat(0)["fresh"] == ["P3", "P3", "O3"]
+    return t
+
+
+def test_bane_of_the_stars_moves_every_boat_to_depth_two(backend: Backend) -> None:
+    f = FISH["Bane of the Stars"]
+    t = deep_tuesday(backend, {6: [f]}, expansion_tentacles=True)
+    t.act(CAST + 6, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 6
+    t.acts("pay", die("P3"), die("P3"))
+    t.act(CATCH, "pay", 0)
+    assert t.st["ctx"]["ability"] == {"fish": f, "trigger": "catch"}
+    t.acts("draw_regret", 1, 2)
+    st = t.st
+    assert st["players"][0]["hand"] == [f]
+    assert st["players"][0]["regrets"] == [0, 1, 1, 0]
+    assert st["players"][0]["fresh"] == ["O3"]
+    # Every boat at sea, seat 1 (passed, at depth I) included, is now at depth II.
+    assert [seat["depth"] for seat in st["players"]] == [2, 2]
+    assert st["ctx"]["ability"] is None and st["ctx"]["cast"] is None
+    assert t.at("reward", 1)
+
+
+def test_rocabarraigh_denizen_draws_for_everyone(backend: Backend) -> None:
+    f = FISH["Rocabarraigh Denizen"]
+    t = deep_tuesday(backend, {6: [f]})
+    t.act(CAST + 6, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 6
+    t.acts("pay", die("P3"), die("P3"))
+    t.act(CATCH, "pay", 0)
+    t.act(3, "draw_regret", 0)
+    t.act(3, "draw_regret", 0)
+    t.act(2, "draw_regret", 1)
+    st = t.st
+    assert st["players"][0]["hand"] == [f]
+    assert st["players"][0]["regrets"] == [0, 0, 0, 2]
+    assert st["players"][1]["regrets"] == [0, 0, 1, 0]
+    assert st["regret_deck"] == [6, 24, 19, 8]
+    assert [seat["depth"] for seat in st["players"]] == [3, 1]
+    assert t.at("reward", 1)
+
+
+def test_capitoctopus_needs_exactly_three_dice(backend: Backend) -> None:
+    f = FISH["Capitoctopus"]
+    t = deep_tuesday(backend, {7: [f]}, expansion_tentacles=True)
+    t.act(CAST + 7, "turn", 0)
+    t.act(die("P3"), "pay", 0)
+    # The sum (3) reaches the difficulty, but three dice are needed.
+    assert CATCH not in t.legal()
+    t.act(die("P3"), "pay", 0)
+    assert CATCH not in t.legal()
+    t.act(die("O3"), "pay", 0)
+    assert CATCH in t.legal()
+    assert not [a for a in t.legal() if DIE <= a < DIE + 15]
+    t.act(CATCH, "pay", 0)
+    t.acts("draw_regret", 0, 1)
+    st = t.st
+    assert st["players"][0]["hand"] == [f]
+    assert st["players"][0]["regrets"] == [1, 1, 0, 0]
+    assert st["players"][0]["fresh"] == []
+    # The sinker's P die and two paid P dice; the O dice were left in Spent by the Muster, and
+    # the paid O3 went back to the bag.
+    assert st["players"][0]["spent"] == ["P", "P", "P", "O", "O"]
+    assert st["bag"] == [9, 8, 5]
+    assert t.at("reward", 1)
+
+
+def test_hollow_earth_infant_discards_three_tops_of_every_shoal(backend: Backend) -> None:
+    f = FISH["Hollow Earth Infant"]
+    t = deep_tuesday(backend, {6: [f]})
+    before = [list(shoal) for shoal in t.st["shoals"]]
+    discards = [list(pile) for pile in t.st["fish_discard"]]
+    t.act(CAST + 6, "turn", 0)
+    # Its reveal ability: three regrets for the caster, one for every other seat.
+    assert t.st["ctx"]["ability"] == {"fish": f, "trigger": "reveal"}
+    t.acts("draw_regret", 1, 1, 1)
+    t.act(1, "draw_regret", 1)
+    assert t.at("pay", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 8
+    t.acts("pay", die("P3"), die("P3"), die("O3"))
+    t.act(CATCH, "pay", 0)
+    st = t.st
+    assert st["players"][0]["hand"] == [f]
+    assert st["players"][0]["regrets"] == [0, 3, 0, 0]
+    assert st["players"][1]["regrets"] == [0, 1, 0, 0]
+    # Shoals 0..8 in order, three tops each, to their depth's discard pile.
+    after_catch = [shoal[1:] if s == 6 else shoal for s, shoal in enumerate(before)]
+    expected = [
+        discards[d] + [g for s in range(3 * d, 3 * d + 3) for g in after_catch[s][:3]]
+        for d in range(3)
+    ]
+    assert st["fish_discard"] == expected
+    assert st["shoals"] == [shoal[3:] for shoal in after_catch]
+    assert [len(shoal) for shoal in st["shoals"]] == [8, 10, 10, 10, 10, 10, 9, 10, 10]
+    assert st["face_up"] == [False] * 9
+    assert st["known"] == [[], []]
+    assert t.at("reward", 1)
+
+
+# ----- state, observation, labels and tensor (§16.12) -----
+
+
+def test_step_two_state_and_observation_keys(backend: Backend) -> None:
+    t = monday(backend, 3)
+    t.act(CAST + 0, "turn", 0)
+    st = t.st
+    assert st["plug"] is False
+    for seat in st["players"]:
+        assert (seat["front"], seat["locks"], seat["cloche"]) == ([], [], None)
+        assert (seat["skull_used"], seat["coffin_used"]) == (False, False)
+    ctx = st["ctx"]
+    assert (ctx["ability"], ctx["pool"], ctx["target"], ctx["offer"], ctx["order"]) == (
+        None,
+        None,
+        None,
+        [],
+        [],
+    )
+    assert ctx["cast"] == {
+        "shoal": 0,
+        "reduction": 0,
+        "zero": False,
+        "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
+    }
+    obs = t.obs(1)
+    for key in ("plug", "front", "locks", "cloche", "skull_used", "coffin_used"):
+        assert key in obs
+    assert obs["front"] == [[], [], []] and obs["locks"] == [[], [], []]
+    assert obs["cloche"] == [None, None, None]
+    for key in ("ability", "pool", "target", "offer", "order"):
+        assert key in obs["ctx"]
+    cast = obs["ctx"]["cast"]
+    assert (cast["base"], cast["beneath"], cast["ignored"]) == (None, None, False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_step_two_tensor_size(backend: Backend, players: int) -> None:
+    t = monday(backend, players)
+    assert len(t.state.observation_tensor(0)) == 2237 + 362 * players
+
+
+def test_step_two_labels_at_turn_and_pay(backend: Backend) -> None:
+    t = monday(backend, 2)
+    assert t.state.action_label(GIVE_AWAY) == "give Dumbo Octopus away"
+    assert t.state.action_label(USE_SKULL) == "use Whispering Skull"
+    assert t.state.action_label(USE_COFFIN) == "use Iron Coffin"
+    assert t.state.action_label(eat("Barracuda")) == "eat Barracuda"
+    assert t.state.action_label(300) == "action 300"
+    t.act(CAST + 0, "turn", 0)
+    assert t.state.action_label(SHOW) == "catch by showing a fish"
+    assert t.state.action_label(DISCARD_TO_CATCH) == "catch by discarding a fish"
+    assert t.state.action_label(eat("Human")) == "eat Human"
+
+
+def test_coin_and_choice_labels(backend: Backend) -> None:
+    t = regret_tuesday(backend, caught="Sockeye Salmon", faces=(1, 1, 1))
+    t.act(eat("Sockeye Salmon"), "turn", 0)
+    assert t.at("choose_effect", 0)
+    assert t.legal() == [FIRST_OPTION, SECOND_OPTION]
+    assert t.state.action_label(FIRST_OPTION) == "choose the first effect"
+    assert t.state.action_label(SECOND_OPTION) == "choose the second effect"
