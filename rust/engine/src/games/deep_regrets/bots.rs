@@ -8,8 +8,15 @@
 //! possible, declines worthless fish and passes when nothing useful is left. It makes port to
 //! mount fish (the best one in the ×3 slot), buys rods, reels and tackle dice with its money,
 //! discards its worst regrets when it can and draws dinks while its regrets are low.
+//!
+//! Step 2: it eats cheap fish whose eat ability adds the pips it needs for a catch, or discards
+//! regrets when it holds many; it catches by showing or by discarding a cheaper fish instead of
+//! paying; it peeks with the Whispering Skull, offers its worst regrets with the Iron Coffin,
+//! mounts small fish on the Cloche, and answers every ability node with a simple rule (stay
+//! unless deeper pays, give away the worst regrets, keep the Hadal Shade unless the swap gains
+//! enough, choose the effect that discards regrets when it holds several).
 
-use super::data::Prim;
+use super::data::{Prim, Who};
 use super::{
     DeepRegrets, DeepRegretsState as S, ItemSrc, Node, CLASSES, CLASS_FACE, CLASS_KIND, NONE,
     TOP_CLASS,
@@ -141,12 +148,61 @@ impl GreedyBot {
         }
     }
 
+    /// Free step-2 actions worth taking at any `turn` node.
+    fn free_step2(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> Option<u32> {
+        let me = self.seat;
+        let seat = &st.seats[me];
+        if legal.contains(&22) {
+            return Some(22);
+        }
+        if legal.contains(&23) && seat.regrets[2] + seat.regrets[3] > 0 {
+            return Some(23);
+        }
+        // eat a cheap fish that discards regrets when holding many
+        if seat.regret_count() >= 4 {
+            for &a in legal {
+                if !(165..300).contains(&a) {
+                    continue;
+                }
+                let f = (a - 165) as usize;
+                let (_, _, discard, draw) = Self::eat_profile(g, f);
+                if discard > draw && discard >= 1 && draw == 0 && g.value(st, f, me) <= 2 {
+                    return Some(a);
+                }
+            }
+        }
+        // the Cloche in port: a small fish worth at least 2
+        if seat.depth == 0 {
+            for &a in legal {
+                if (125..145).contains(&a) {
+                    let src = ItemSrc::Supply((a - 125) as u8);
+                    let cloche = g.item(src).uses.iter().any(|u| u.contains(&Prim::Cloche));
+                    if cloche {
+                        let mut best = 0;
+                        seat.hand.and(&g.sellable).each(|f| {
+                            if g.data.fish.get(usize::from(f)).is_some_and(|x| x.size == 0) {
+                                best = best.max(g.value(st, usize::from(f), me));
+                            }
+                        });
+                        if best >= 2 {
+                            return Some(a);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
     fn turn_at_sea(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
         let me = self.seat;
         let seat = &st.seats[me];
         // free actions first: the reel, refreshes, regret discards
         if legal.contains(&13) {
             return 13;
+        }
+        if let Some(a) = self.free_step2(g, st, legal) {
+            return a;
         }
         if let Some(a) = self.useful_free_item(g, st, legal) {
             return a;
@@ -236,6 +292,9 @@ impl GreedyBot {
         if let Some(a) = self.useful_free_item(g, st, legal) {
             return a;
         }
+        if let Some(a) = self.free_step2(g, st, legal) {
+            return a;
+        }
         let (fish, n) = Self::mountable(g, st, me);
         if legal.contains(&11) && n > 0 && fish[0].0 >= 2 {
             return 11;
@@ -288,6 +347,88 @@ impl GreedyBot {
     }
 
     fn pay(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        let a = self.pay_inner(g, st, legal);
+        if legal.contains(&a) {
+            a
+        } else {
+            // decline may be illegal (must_catch): keep paying with the largest die
+            legal
+                .iter()
+                .copied()
+                .filter(|&x| (50..65).contains(&x))
+                .max_by_key(|&x| CLASS_FACE[(x - 50) as usize])
+                .or_else(|| legal.iter().copied().find(|&x| x == 6))
+                .unwrap_or(legal[0])
+        }
+    }
+
+    /// (increment pips, refreshed dice, regret discards, regret draws) of fish f's eat list.
+    fn eat_profile(g: &DeepRegrets, f: usize) -> (i32, i32, i32, i32) {
+        let Some(fish) = g.data.fish.get(f) else {
+            return (0, 0, 0, 9);
+        };
+        let mut r = (0, 0, 0, 0);
+        let lists = &g.data.lists;
+        let add = |prims: &[Prim], r: &mut (i32, i32, i32, i32)| {
+            for p in prims {
+                match *p {
+                    Prim::Increment(k) => r.0 += i32::from(k),
+                    Prim::Refresh(k) => r.1 += i32::from(k),
+                    Prim::DiscardRegret(k) | Prim::DiscardRandomRegret(k) => r.2 += i32::from(k),
+                    Prim::DrawRegret(k) => r.3 += i32::from(k),
+                    Prim::Coin(_, _) | Prim::DealRegrets => r.3 += 2,
+                    _ => {}
+                }
+            }
+        };
+        if let Some(prims) = lists.get(usize::from(fish.eat)) {
+            add(prims, &mut r);
+            for p in prims {
+                if let Prim::Choice(a, b) = *p {
+                    let mut ra = (0, 0, 0, 0);
+                    let mut rb = (0, 0, 0, 0);
+                    if let Some(x) = lists.get(usize::from(a)) {
+                        add(x, &mut ra);
+                    }
+                    if let Some(x) = lists.get(usize::from(b)) {
+                        add(x, &mut rb);
+                    }
+                    r.0 += ra.0.max(rb.0);
+                    r.2 += ra.2.max(rb.2);
+                }
+            }
+        }
+        r
+    }
+
+    /// The cheapest hand fish (legal to eat) whose eat list adds at least `need` pips without
+    /// drawing regrets, if it is worth less than `worth`.
+    fn eat_for_pips(
+        &self,
+        g: &DeepRegrets,
+        st: &S,
+        legal: &[u32],
+        need: i32,
+        worth: i32,
+    ) -> Option<u32> {
+        let me = self.seat;
+        let mut best: Option<(i32, u32)> = None;
+        for &a in legal {
+            if !(165..300).contains(&a) {
+                continue;
+            }
+            let f = (a - 165) as usize;
+            let (inc, refresh, _, draw) = Self::eat_profile(g, f);
+            let gain = if draw == 0 { inc } else { 0 } + if draw <= 1 { 2 * refresh } else { 0 };
+            let v = g.value(st, f, me);
+            if gain >= need && v < worth && v <= 3 && best.is_none_or(|(b, _)| v < b) {
+                best = Some((v, a));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    fn pay_inner(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
         let me = self.seat;
         let s = usize::from(st.cast_shoal);
         let f = st.top_fish(s).map_or(0, usize::from);
@@ -297,6 +438,21 @@ impl GreedyBot {
         }
         if legal.contains(&6) {
             return 6;
+        }
+        if legal.contains(&18) {
+            return 18;
+        }
+        if legal.contains(&19) {
+            // the cheapest large fish goes; only when it is worth less than this one
+            let mut cheapest = i32::MAX;
+            st.seats[me].hand.each(|h| {
+                if g.data.fish.get(usize::from(h)).is_some_and(|x| x.size == 2) {
+                    cheapest = cheapest.min(g.value(st, usize::from(h), me));
+                }
+            });
+            if cheapest < value {
+                return 19;
+            }
         }
         let d = g.effective_difficulty(st, me);
         let exact = g.data.fish.get(f).map_or(0, |x| usize::from(x.exact));
@@ -314,6 +470,18 @@ impl GreedyBot {
         } else {
             Self::can_pay(dice, need, 0)
         };
+        if !ok && legal.contains(&20) && st.cast_base.is_none() {
+            let printed = g.data.fish.get(f).map_or(0, |x| i32::from(x.difficulty));
+            if printed > 4 {
+                return 20;
+            }
+        }
+        if !ok && exact == 0 {
+            let total: i32 = dice.iter().map(|&x| i32::from(x)).sum();
+            if let Some(a) = self.eat_for_pips(g, st, legal, need - total, value) {
+                return a;
+            }
+        }
         if ok {
             // the smallest die that completes, else the largest
             let pick = if exact > 0 && left_n > 1 {
@@ -514,12 +682,13 @@ impl Bot<DeepRegrets> for GreedyBot {
             }
             Node::MountFish => {
                 let (fish, n) = Self::mountable(g, st, me);
-                if n > 0 {
-                    165 + u32::from(fish[0].1)
-                } else {
-                    first
-                }
+                fish[..n]
+                    .iter()
+                    .map(|x| 165 + u32::from(x.1))
+                    .find(|a| has(*a))
+                    .unwrap_or(first)
             }
+            _ if st.node as usize >= Node::Coin as usize => self.ability_node(g, st, legal),
             Node::ShopKeep => {
                 let rank: &[u8] = match st.shop {
                     0 => &ROD_RANK,
@@ -548,6 +717,146 @@ impl Bot<DeepRegrets> for GreedyBot {
                     CLASS_FACE[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])] - CLASS_FACE[c]
                 })
                 .unwrap_or(&first),
+            _ => first,
+        }
+    }
+}
+
+impl GreedyBot {
+    /// Rules for the step-2 nodes.
+    fn ability_node(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        let me = self.seat;
+        let seat = &st.seats[me];
+        let first = legal[0];
+        let has = |a: u32| legal.contains(&a);
+        let low_fish = |pred: &dyn Fn(u32) -> bool| {
+            legal
+                .iter()
+                .copied()
+                .filter(|&a| (165..300).contains(&a) && pred(a))
+                .min_by_key(|&a| (g.value(st, (a - 165) as usize, me), a))
+        };
+        match st.node {
+            Node::ChooseEffect => {
+                // the option that discards regrets when holding several, else the first
+                let (a, b) = st.branch;
+                let discards = |l: u16| {
+                    g.data.lists.get(usize::from(l)).is_some_and(|x| {
+                        x.iter().any(|p| {
+                            matches!(p, Prim::DiscardRegret(_) | Prim::DiscardRandomRegret(_))
+                        })
+                    })
+                };
+                if seat.regret_count() >= 3 && discards(b) && !discards(a) {
+                    15
+                } else if seat.regret_count() >= 3 && discards(a) {
+                    14
+                } else if discards(a) && seat.regret_count() == 0 {
+                    15
+                } else {
+                    14
+                }
+            }
+            Node::Increment => *legal
+                .iter()
+                .min_by_key(|&&a| (CLASS_FACE[(a - 50) as usize], a))
+                .unwrap_or(&first),
+            Node::DiscardFish | Node::Mimic => low_fish(&|_| true).unwrap_or(first),
+            Node::DiscardItem => {
+                // the worst supply, else an unequipped rod or reel, else anything
+                let sup = legal
+                    .iter()
+                    .copied()
+                    .filter(|&a| (125..145).contains(&a))
+                    .max_by_key(|&a| rank_of(&SUPPLY_RANK, a - 125));
+                if let Some(a) = sup {
+                    return a;
+                }
+                legal
+                    .iter()
+                    .copied()
+                    .find(|&a| {
+                        (145..155).contains(&a) && u32::from(seat.rod) != a - 145
+                            || (155..165).contains(&a) && u32::from(seat.reel) != a - 155
+                    })
+                    .unwrap_or(first)
+            }
+            Node::GiveFish => *legal
+                .iter()
+                .max_by_key(|&&a| st.seats[(a - 74) as usize].money)
+                .unwrap_or(&first),
+            Node::GiveRegret | Node::OfferRegret => {
+                if st.node == Node::OfferRegret && has(0) && seat.regrets[2] + seat.regrets[3] == 0
+                {
+                    return 0;
+                }
+                *legal.iter().max().unwrap_or(&first)
+            }
+            Node::MoveOffer => {
+                let deeper = st.move_depth > seat.depth;
+                let (_, n) = Self::dice(st, me);
+                if deeper && n >= 3 && seat.regret_count() <= 3 {
+                    16
+                } else {
+                    17
+                }
+            }
+            Node::IgnoreReveal => {
+                let f = usize::from(st.top_fish(usize::from(st.cast_shoal)).unwrap_or(0));
+                let bad = g.data.fish.get(f).is_some_and(|x| {
+                    g.data.lists.get(usize::from(x.reveal)).is_some_and(|l| {
+                        l.iter().any(|p| {
+                            matches!(
+                                p,
+                                Prim::DrawRegret(_)
+                                    | Prim::GiveThis(_)
+                                    | Prim::AutoCatch
+                                    | Prim::Each(Who::Everyone, _)
+                            )
+                        })
+                    })
+                });
+                if bad {
+                    17
+                } else {
+                    16
+                }
+            }
+            Node::SwapBeneath | Node::RevealBeneath | Node::InfiniteRod => 17,
+            Node::AcceptOffer => {
+                let sum: u32 = st
+                    .offer
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &c)| v as u32 * u32::from(c))
+                    .sum();
+                if sum == 0 {
+                    16
+                } else {
+                    17
+                }
+            }
+            Node::Reorder => legal
+                .iter()
+                .copied()
+                .max_by_key(|&a| (g.value(st, (a - 165) as usize, me), a))
+                .unwrap_or(first),
+            Node::RevealShoal => 0,
+            Node::HadalShade => {
+                let shade = g.value(st, usize::from(st.ability_fish), me);
+                legal
+                    .iter()
+                    .copied()
+                    .filter(|&a| a >= 300)
+                    .map(|a| {
+                        let q = ((a - 300) / 3) as usize;
+                        let k = ((a - 300) % 3) as usize;
+                        (g.value(st, usize::from(st.seats[q].mounted[k]), me), a)
+                    })
+                    .filter(|&(v, _)| v - shade >= 4)
+                    .max()
+                    .map_or(17, |(_, a)| a)
+            }
             _ => first,
         }
     }

@@ -71,6 +71,166 @@ pub enum Prim {
     DepthTo(u8),
     /// Peek at face-down tops.
     Peek(PeekTarget, u8),
+    /// Draw one regret per foul fish in the user's hand (one draw event).
+    DrawRegretFoul,
+    /// Increment Fresh dice (`amount` times).
+    Increment(u8),
+    /// Choose one of two effect lists (list ids).
+    Choice(u16, u16),
+    /// Flip a coin: heads list, tails list.
+    Coin(u16, u16),
+    /// Run a list for a group of seats.
+    Each(Who, u16),
+    /// Gain money.
+    GainMoney(u8),
+    /// Draw supplies from the supply deck.
+    TakeSupply(u8),
+    /// Draw dinks (one draw event).
+    DrawDink(u8),
+    /// Turn the Can of Worms over.
+    FlipWorms,
+    /// Discard a hand fish of a size.
+    DiscardFish(u8),
+    /// Discard an owned rod, reel or supply.
+    DiscardItem,
+    /// The ability's fish goes to its discard pile.
+    DiscardThis,
+    /// The ability's fish goes to a seat's hand.
+    GiveThis(GiveTo),
+    /// The cast ends after the list.
+    EndCast,
+    /// The cast ends after the list without using the main action.
+    FreeCast,
+    /// The fish is caught at once.
+    AutoCatch,
+    /// The cast's base difficulty.
+    SetDifficulty(i8),
+    /// Reroll every Fresh die.
+    RerollAll,
+    /// See the fish beneath the cast's top.
+    PeekBeneath,
+    /// Peek at the shoal of a depth in the cast's column.
+    PeekDepth(u8),
+    /// Peek at a whole row or column (one pick).
+    PeekLine,
+    /// Turn tops face up.
+    Reveal(RevealTarget),
+    /// Optionally reveal the new top of the cast's shoal.
+    RevealBeneath,
+    /// Discard `amount` tops of every shoal.
+    DiscardTops(u8),
+    /// Every boat at sea moves to a depth.
+    MoveBoats(u8),
+    /// Offer: draw regrets and move to a depth.
+    MoveOffer(u8, u8),
+    /// The Omen die joins the user's Spent pool.
+    OmenDie,
+    /// Deal n drawn regrets to the seats.
+    DealRegrets,
+    /// Give one regret to every other seat.
+    GiveRegrets,
+    /// Receive one regret from every other seat.
+    ReceiveRegrets,
+    /// Swap the caught fish for the fish beneath.
+    SwapBeneath,
+    /// Swap with a small hand fish.
+    Mimic,
+    /// Swap with a mounted fish of another seat, drawing regrets.
+    HadalShade(u8),
+    /// The fish goes back into its shoal at a random depth.
+    ShuffleBack,
+    /// The Plug leaves the sea.
+    Plug,
+    /// Every mounted fish returns to hand.
+    ClawHammer,
+    /// Mount a small fish on the Cloche.
+    Cloche,
+}
+
+/// A group of seats for `each`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Every seat.
+    Everyone,
+    /// Every seat but the user.
+    Others,
+    /// Every seat at sea.
+    AtSea,
+}
+
+/// Who receives a `give_this` fish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GiveTo {
+    /// The user chooses.
+    Choice,
+    /// The seat on the left.
+    Left,
+    /// The seat on the right.
+    Right,
+    /// The seat with strictly the most regret cards.
+    MostRegrets,
+}
+
+/// What a `reveal` primitive turns face up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RevealTarget {
+    /// Every shoal of the cast's column.
+    CastColumn,
+    /// Every shoal.
+    All,
+    /// A column of the user's choice.
+    Column,
+    /// Shoals of the user's choice.
+    Any,
+}
+
+/// The `per` of a `difficulty_per` rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Per {
+    /// Fish in the caster's hand.
+    HandFish,
+    /// Seats at depth 2.
+    SeatsAtDepth2,
+}
+
+/// What a `catch_by_showing` rule asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// A fish of a size.
+    Size(u8),
+    /// A Shark.
+    Shark,
+    /// The fish of that id.
+    Fish(u8),
+}
+
+/// The standing rules of a fish (contract §16.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// `difficulty_per`.
+    pub per: Option<(Per, i8)>,
+    /// `catch_by_showing`.
+    pub show: Option<Show>,
+    /// `catch_by_discarding` size.
+    pub discard_size: Option<u8>,
+    /// `worms_difficulty`.
+    pub worms_difficulty: Option<i8>,
+    /// `must_catch`.
+    pub must_catch: bool,
+    /// `port_mount`.
+    pub port_mount: bool,
+    /// `give_away_action` regrets the receiver discards.
+    pub give_away: Option<u8>,
+    /// `front_difficulty` (foul alignment, amount).
+    pub front_difficulty: Option<(bool, i8)>,
+    /// `front_extra_regret`.
+    pub front_extra: u8,
+    /// `front_column_lock`.
+    pub column_lock: bool,
+    /// `front_peek` amount.
+    pub front_peek: u8,
+    /// `front_offer` (max, refresh).
+    pub front_offer: Option<(u8, u8)>,
 }
 
 /// One item card (dink, supply, rod, reel or the Life Preserver).
@@ -84,6 +244,14 @@ pub struct Item {
     pub rod_passive: Option<(i8, When)>,
     /// A reel's passive dink-draw count.
     pub dink_draw: Option<u8>,
+    /// The uses as effect list ids (parallel to `uses`).
+    pub use_lists: Vec<u16>,
+    /// A rod's `reorder` passive (amount, costs a dink).
+    pub reorder: Option<(u8, bool)>,
+    /// A rod's `ignore_reveal` passive.
+    pub ignore_reveal: bool,
+    /// A reel's `turn_down` passive.
+    pub turn_down: bool,
 }
 
 /// One fish card.
@@ -111,6 +279,20 @@ pub struct Fish {
     pub nosell: bool,
     /// Always worth 3.
     pub fixed3: bool,
+    /// A Shark (name ends with " Shark").
+    pub shark: bool,
+    /// Goes in front of the catcher.
+    pub front: bool,
+    /// Effect list ids: reveal, catch, eat, not caught (0 = the empty list).
+    pub reveal: u16,
+    /// Catch list.
+    pub catch: u16,
+    /// Eat list.
+    pub eat: u16,
+    /// Not-caught list.
+    pub not_caught: u16,
+    /// Standing rules.
+    pub rules: Rules,
 }
 
 impl Fish {
@@ -183,6 +365,8 @@ pub struct Data {
     pub lifeboat_regret_value: u8,
     /// Regrets drawn for overfishing.
     pub overfishing_regrets: u8,
+    /// Every effect list (id 0 = the empty list).
+    pub lists: Vec<Vec<Prim>>,
 }
 
 fn int(v: &Value) -> Result<i64, String> {
@@ -207,6 +391,97 @@ fn string(v: &Value) -> Result<String, String> {
 fn list(v: &Value) -> Result<&Vec<Value>, String> {
     v.as_array()
         .ok_or_else(|| format!("expected a list, got {v}"))
+}
+
+/// Collects effect lists while parsing.
+struct Lists(Vec<Vec<Prim>>);
+
+impl Lists {
+    /// Parses a list and stores it (an empty list is id 0).
+    fn add(&mut self, v: &Value) -> Result<u16, String> {
+        let items = list(v)?;
+        if items.is_empty() {
+            return Ok(0);
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for p in items {
+            out.push(self.prim(p)?);
+        }
+        self.0.push(out);
+        u16::try_from(self.0.len() - 1).map_err(|e| e.to_string())
+    }
+
+    fn prim(&mut self, v: &Value) -> Result<Prim, String> {
+        let amount = || small(&v["amount"]);
+        let kind = v["kind"].as_str().unwrap_or("");
+        let p = match kind {
+            "increment" => Prim::Increment(amount()?),
+            "choice" => {
+                let o = list(&v["options"])?;
+                if o.len() != 2 {
+                    return Err("a choice needs two options".into());
+                }
+                Prim::Choice(self.add(&o[0])?, self.add(&o[1])?)
+            }
+            "coin" => Prim::Coin(self.add(&v["heads"])?, self.add(&v["tails"])?),
+            "each" => {
+                let who = match v["who"].as_str().unwrap_or("") {
+                    "everyone" => Who::Everyone,
+                    "others" => Who::Others,
+                    "at_sea" => Who::AtSea,
+                    w => return Err(format!("unknown group {w:?}")),
+                };
+                Prim::Each(who, self.add(&v["effects"])?)
+            }
+            "gain_money" => Prim::GainMoney(amount()?),
+            "take_supply" => Prim::TakeSupply(amount()?),
+            "draw_dink" => Prim::DrawDink(amount()?),
+            "flip_worms" => Prim::FlipWorms,
+            "discard_fish" => Prim::DiscardFish(size_index(v["size"].as_str().unwrap_or(""))?),
+            "discard_item" => Prim::DiscardItem,
+            "discard_this" => Prim::DiscardThis,
+            "give_this" => Prim::GiveThis(match v["to"].as_str().unwrap_or("") {
+                "choice" => GiveTo::Choice,
+                "left" => GiveTo::Left,
+                "right" => GiveTo::Right,
+                "most_regrets" => GiveTo::MostRegrets,
+                t => return Err(format!("unknown give_this target {t:?}")),
+            }),
+            "end_cast" => Prim::EndCast,
+            "free_cast" => Prim::FreeCast,
+            "auto_catch" => Prim::AutoCatch,
+            "set_difficulty" => Prim::SetDifficulty(signed(&v["amount"])?),
+            "reroll_all" => Prim::RerollAll,
+            "peek_beneath" => Prim::PeekBeneath,
+            "peek_depth" => Prim::PeekDepth(small(&v["depth"])?),
+            "peek" if v["target"].as_str() == Some("line") => Prim::PeekLine,
+            "reveal" => Prim::Reveal(match v["target"].as_str().unwrap_or("") {
+                "cast_column" => RevealTarget::CastColumn,
+                "all" => RevealTarget::All,
+                "column" => RevealTarget::Column,
+                "any" => RevealTarget::Any,
+                t => return Err(format!("unknown reveal target {t:?}")),
+            }),
+            "reveal_beneath" => Prim::RevealBeneath,
+            "discard_tops" => Prim::DiscardTops(amount()?),
+            "move_boats" => Prim::MoveBoats(small(&v["depth"])?),
+            "move_offer" => Prim::MoveOffer(small(&v["depth"])?, small(&v["regrets"])?),
+            "omen_die" => Prim::OmenDie,
+            "deal_regrets" => Prim::DealRegrets,
+            "give_regrets" => Prim::GiveRegrets,
+            "receive_regrets" => Prim::ReceiveRegrets,
+            "swap_beneath" => Prim::SwapBeneath,
+            "mimic" => Prim::Mimic,
+            "hadal_shade" => Prim::HadalShade(small(&v["regrets"])?),
+            "shuffle_back" => Prim::ShuffleBack,
+            "plug" => Prim::Plug,
+            "claw_hammer" => Prim::ClawHammer,
+            "cloche" => Prim::Cloche,
+            "draw_regret" if v["per"].as_str() == Some("foul_in_hand") => Prim::DrawRegretFoul,
+            _ => prim(v)?,
+        };
+        Ok(p)
+    }
 }
 
 fn prim(v: &Value) -> Result<Prim, String> {
@@ -241,19 +516,34 @@ fn prim(v: &Value) -> Result<Prim, String> {
     })
 }
 
-fn item(v: &Value) -> Result<Item, String> {
+fn item(v: &Value, lists: &mut Lists) -> Result<Item, String> {
     let mut uses = Vec::new();
+    let mut use_lists = Vec::new();
     if let Some(us) = v["uses"].as_array() {
         for u in us {
-            uses.push(list(u)?.iter().map(prim).collect::<Result<Vec<_>, _>>()?);
+            let id = lists.add(u)?;
+            use_lists.push(id);
+            uses.push(if id == 0 {
+                Vec::new()
+            } else {
+                lists.0[usize::from(id)].clone()
+            });
         }
     }
     let mut rod_passive = None;
     let mut dink_draw = None;
+    let mut reorder = None;
+    let mut ignore_reveal = false;
+    let mut turn_down = false;
     if let Some(ps) = v["passive"].as_array() {
         for p in ps {
             match p["kind"].as_str().unwrap_or("") {
                 "dink_draw" => dink_draw = Some(small(&p["amount"])?),
+                "reorder" => {
+                    reorder = Some((small(&p["amount"])?, p["cost"].as_str() == Some("dink")))
+                }
+                "ignore_reveal" => ignore_reveal = true,
+                "turn_down" => turn_down = true,
                 "difficulty" => {
                     let w = &p["when"];
                     let when = if let Some(a) = w["alignment"].as_str() {
@@ -276,6 +566,10 @@ fn item(v: &Value) -> Result<Item, String> {
         uses,
         rod_passive,
         dink_draw,
+        use_lists,
+        reorder,
+        ignore_reveal,
+        turn_down,
     })
 }
 
@@ -288,7 +582,56 @@ fn size_index(s: &str) -> Result<u8, String> {
     }
 }
 
-fn fish(v: &Value) -> Result<Fish, String> {
+fn rules(v: &Value, names: &[String]) -> Result<Rules, String> {
+    let mut r = Rules::default();
+    for x in list(v)? {
+        match x["kind"].as_str().unwrap_or("") {
+            "difficulty_per" => {
+                let per = match x["per"].as_str().unwrap_or("") {
+                    "hand_fish" => Per::HandFish,
+                    "seats_at_depth_2" => Per::SeatsAtDepth2,
+                    p => return Err(format!("unknown per {p:?}")),
+                };
+                r.per = Some((per, signed(&x["amount"])?));
+            }
+            "catch_by_showing" => {
+                r.show = Some(if let Some(sz) = x["size"].as_str() {
+                    Show::Size(size_index(sz)?)
+                } else if x["shark"].as_bool() == Some(true) {
+                    Show::Shark
+                } else {
+                    let name = x["name"].as_str().unwrap_or("");
+                    let id = names
+                        .iter()
+                        .position(|n| n == name)
+                        .ok_or_else(|| format!("unknown fish {name:?}"))?;
+                    Show::Fish(id as u8)
+                })
+            }
+            "catch_by_discarding" => {
+                r.discard_size = Some(size_index(x["size"].as_str().unwrap_or(""))?)
+            }
+            "worms_difficulty" => r.worms_difficulty = Some(signed(&x["difficulty"])?),
+            "must_catch" => r.must_catch = true,
+            "port_mount" => r.port_mount = true,
+            "give_away_action" => r.give_away = Some(small(&x["discard_regrets"])?),
+            "front_difficulty" => {
+                r.front_difficulty = Some((
+                    x["alignment"].as_str() == Some("foul"),
+                    signed(&x["amount"])?,
+                ))
+            }
+            "front_extra_regret" => r.front_extra = small(&x["amount"])?,
+            "front_column_lock" => r.column_lock = true,
+            "front_peek" => r.front_peek = small(&x["amount"])?,
+            "front_offer" => r.front_offer = Some((small(&x["max"])?, small(&x["refresh"])?)),
+            k => return Err(format!("unknown rule {k:?}")),
+        }
+    }
+    Ok(r)
+}
+
+fn fish(v: &Value, lists: &mut Lists, names: &[String]) -> Result<Fish, String> {
     let flags: Vec<&str> = list(&v["flags"])?
         .iter()
         .filter_map(Value::as_str)
@@ -312,11 +655,21 @@ fn fish(v: &Value) -> Result<Fish, String> {
         special: flags.contains(&"special"),
         nosell: flags.contains(&"nosell"),
         fixed3: flags.contains(&"fixed3"),
+        shark: v["name"].as_str().unwrap_or("").ends_with(" Shark"),
+        front: v["front"].as_bool() == Some(true),
+        reveal: lists.add(&v["reveal"])?,
+        catch: lists.add(&v["catch"])?,
+        eat: lists.add(&v["eat"])?,
+        not_caught: lists.add(&v["not_caught"])?,
+        rules: rules(&v["rules"], names)?,
     })
 }
 
-fn items(v: &Value, n: usize) -> Result<Vec<Item>, String> {
-    let out = list(v)?.iter().map(item).collect::<Result<Vec<_>, _>>()?;
+fn items(v: &Value, n: usize, lists: &mut Lists) -> Result<Vec<Item>, String> {
+    let out = list(v)?
+        .iter()
+        .map(|x| item(x, lists))
+        .collect::<Result<Vec<_>, _>>()?;
     if out.len() != n {
         return Err(format!("expected {n} items, got {}", out.len()));
     }
@@ -325,9 +678,14 @@ fn items(v: &Value, n: usize) -> Result<Vec<Item>, String> {
 
 fn parse() -> Result<Data, String> {
     let v: Value = serde_json::from_str(RAW).map_err(|e| e.to_string())?;
+    let mut lists = Lists(vec![Vec::new()]);
+    let names: Vec<String> = list(&v["fish"])?
+        .iter()
+        .map(|f| string(&f["name"]))
+        .collect::<Result<_, _>>()?;
     let fish = list(&v["fish"])?
         .iter()
-        .map(fish)
+        .map(|f| fish(f, &mut lists, &names))
         .collect::<Result<Vec<_>, _>>()?;
     if fish.len() != FISH_COUNT {
         return Err(format!("expected {FISH_COUNT} fish"));
@@ -384,13 +742,19 @@ fn parse() -> Result<Data, String> {
     for (i, m) in list(&v["mount_multipliers"])?.iter().enumerate().take(3) {
         mount_multipliers[i] = small(m)?;
     }
+    let dinks = items(&v["dinks"], DINK_COUNT, &mut lists)?;
+    let supplies = items(&v["supplies"], SUPPLY_COUNT, &mut lists)?;
+    let rods = items(&v["rods"], ROD_COUNT, &mut lists)?;
+    let reels = items(&v["reels"], REEL_COUNT, &mut lists)?;
+    let life_preserver = item(&v["life_preserver"], &mut lists)?;
     Ok(Data {
         fish,
-        dinks: items(&v["dinks"], DINK_COUNT)?,
-        supplies: items(&v["supplies"], SUPPLY_COUNT)?,
-        rods: items(&v["rods"], ROD_COUNT)?,
-        reels: items(&v["reels"], REEL_COUNT)?,
-        life_preserver: item(&v["life_preserver"])?,
+        dinks,
+        supplies,
+        rods,
+        reels,
+        life_preserver,
+        lists: lists.0,
         regret_decks,
         faces,
         dice_count,

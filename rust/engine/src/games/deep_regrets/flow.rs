@@ -19,7 +19,7 @@ const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
 
 impl DeepRegrets {
     #[inline]
-    fn ask(&self, st: &mut S, node: Node, actor: u8) -> bool {
+    pub(super) fn ask(&self, st: &mut S, node: Node, actor: u8) -> bool {
         st.node = node;
         st.actor = actor;
         true
@@ -56,8 +56,22 @@ impl DeepRegrets {
     }
 
     /// MakePort(p) (contract §7.2): the caller runs the pushed steps.
-    fn make_port(&self, st: &mut S, p: usize) {
+    pub(super) fn make_port(&self, st: &mut S, p: usize) {
         st.seats[p].depth = 0;
+        let hand = st.seats[p].hand;
+        hand.each(|f| {
+            let mount = self
+                .data
+                .fish
+                .get(usize::from(f))
+                .is_some_and(|x| x.rules.port_mount);
+            if mount {
+                if let Some(k) = st.seats[p].mounted.iter().position(|&m| m == NONE) {
+                    st.seats[p].hand.remove(f);
+                    st.seats[p].mounted[k] = f;
+                }
+            }
+        });
         st.push(Task::MakePortAfter(p as u8));
         st.push(Task::MusterStart(p as u8));
     }
@@ -103,6 +117,8 @@ impl DeepRegrets {
             seat.shops_used = [false; 4];
             seat.reel_used = false;
             seat.caught_today = false;
+            seat.skull_used = false;
+            seat.coffin_used = false;
         }
         st.last_turns = NONE;
         st.life_preserver = NONE;
@@ -238,6 +254,18 @@ impl DeepRegrets {
                     st.push(Task::Reward(p));
                     false
                 } else {
+                    let seat = &mut st.seats[usize::from(p)];
+                    seat.skull_used = false;
+                    seat.coffin_used = false;
+                    if st.plug {
+                        if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
+                            self.discard_top(st, s);
+                        }
+                        if st.sea_empty() {
+                            self.finish(st);
+                            return true;
+                        }
+                    }
                     self.ask(st, Node::Turn, p)
                 }
             }
@@ -365,19 +393,6 @@ impl DeepRegrets {
                     false
                 }
             }
-            Task::Prims(p, src, u, next) => {
-                let item = self.item(src);
-                let Some(prims) = item.uses.get(usize::from(u)) else {
-                    return false;
-                };
-                let Some(&prim) = prims.get(usize::from(next)) else {
-                    return false;
-                };
-                if usize::from(next) + 1 < prims.len() {
-                    st.push(Task::Prims(p, src, u, next + 1));
-                }
-                self.prim(st, usize::from(p), prim)
-            }
             Task::DiscardRegretLoop(p, k) => {
                 if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
                     st.push(Task::DiscardRegretLoop(p, k - 1));
@@ -435,6 +450,7 @@ impl DeepRegrets {
                 st.item = None;
                 self.ask(st, node, p)
             }
+            t => self.exec_ability(st, t),
         }
     }
 
@@ -483,14 +499,14 @@ impl DeepRegrets {
         self.ask(st, Node::StealRegret, p as u8)
     }
 
-    /// Applies one primitive of an item use; true when it asked a node.
-    fn prim(&self, st: &mut S, p: usize, prim: Prim) -> bool {
+    /// Applies one primitive; true when it asked a node.
+    pub(super) fn prim(&self, st: &mut S, p: usize, prim: Prim) -> bool {
         let pp = p as u8;
         match prim {
             Prim::Difficulty(a) => st.cast_reduction = st.cast_reduction.saturating_add(a),
             Prim::DifficultyZero => st.cast_zero = true,
             Prim::ShopDiscount(a) => st.discount = st.discount.saturating_add(a),
-            Prim::DrawRegret(k) => st.push(Task::DrawRegrets(pp, k)),
+            Prim::DrawRegret(k) => st.push(Task::DrawEvent(pp, k)),
             Prim::DiscardRegret(k) => st.push(Task::DiscardRegretLoop(pp, k)),
             Prim::DiscardRandomRegret(k) => st.push(Task::DiscardRandomLoop(pp, k)),
             Prim::Refresh(k) => st.push(Task::RefreshLoop(pp, k)),
@@ -523,6 +539,7 @@ impl DeepRegrets {
                     return self.ask(st, Node::RollHigh, pp);
                 }
             }
+            other => return self.prim2(st, p, other),
         }
         false
     }
@@ -576,10 +593,27 @@ impl DeepRegrets {
             }
         }
         for p in 0..n {
+            st.cloche_discarded[p] = NONE;
+            let f = st.seats[p].cloche;
+            if st.regret_values[p] == max_rv && f != NONE {
+                st.seats[p].cloche = NONE;
+                let depth = d.fish.get(usize::from(f)).map_or(1, |x| x.depth);
+                st.discard_fish(f, depth);
+                st.cloche_discarded[p] = f;
+            }
+        }
+        for p in 0..n {
             let mut score = 0i32;
             st.seats[p]
                 .hand
                 .each(|f| score += self.value(st, usize::from(f), p));
+            st.seats[p]
+                .front
+                .each(|f| score += self.value(st, usize::from(f), p));
+            let c = st.seats[p].cloche;
+            if c != NONE {
+                score += self.value(st, usize::from(c), p) * 2;
+            }
             for k in 0..3 {
                 let f = st.seats[p].mounted[k];
                 if f != NONE {
@@ -631,7 +665,29 @@ impl DeepRegrets {
                 }
             }
         }
-        (i32::from(fish.difficulty) + rod + i32::from(st.cast_reduction)).max(0)
+        let base = st.cast_base.map_or(i32::from(fish.difficulty), i32::from);
+        let mut front = 0i32;
+        seat.front.each(|g| {
+            if let Some((foul, amount)) = self
+                .data
+                .fish
+                .get(usize::from(g))
+                .and_then(|x| x.rules.front_difficulty)
+            {
+                if foul == fish.foul {
+                    front += i32::from(amount);
+                }
+            }
+        });
+        let per = match fish.rules.per {
+            None => 0,
+            Some((super::data::Per::HandFish, a)) => i32::from(a) * seat.hand.count() as i32,
+            Some((super::data::Per::SeatsAtDepth2, a)) => {
+                let c = st.seats[..self.n()].iter().filter(|x| x.depth == 2).count();
+                i32::from(a) * c as i32
+            }
+        };
+        (base + rod + front + per + i32::from(st.cast_reduction)).max(0)
     }
 
     /// (payment count, payment sum).
@@ -646,7 +702,7 @@ impl DeepRegrets {
     }
 
     /// The exact-dice count of the cast fish (0 = any).
-    fn cast_exact(&self, st: &S) -> u32 {
+    pub(super) fn cast_exact(&self, st: &S) -> u32 {
         st.top_fish(usize::from(st.cast_shoal))
             .and_then(|f| self.data.fish.get(usize::from(f)))
             .map_or(0, |f| u32::from(f.exact))
@@ -707,6 +763,19 @@ impl DeepRegrets {
         }
         if needed & REQ_PEEKABLE != 0 && st.peekable(p) != 0 {
             m |= REQ_PEEKABLE;
+        }
+        if needed & REQ_FACEDOWN != 0 && st.facedown() != 0 {
+            m |= REQ_FACEDOWN;
+        }
+        if node == Node::Turn && seat.depth == 0 {
+            if needed & REQ_HAMMER != 0
+                && (seat.cloche != NONE || seat.mounted.iter().any(|&f| f != NONE))
+            {
+                m |= REQ_HAMMER;
+            }
+            if needed & REQ_CLOCHE != 0 && seat.cloche == NONE && self.has_small_mountable(st, p) {
+                m |= REQ_CLOCHE;
+            }
         }
         m
     }
@@ -865,8 +934,12 @@ impl DeepRegrets {
                 if complete {
                     out.push(6);
                 }
-                out.push(7);
+                let rules = self.cast_fish_data(st).map(|f| f.rules).unwrap_or_default();
+                if !rules.must_catch || !self.can_complete(st, p) {
+                    out.push(7);
+                }
                 self.items_head(st, p, flags, out);
+                self.pay_rules(st, p, &rules, out);
                 if !complete {
                     let exact = self.cast_exact(st);
                     if exact == 0 || self.payment(st).0 < exact {
@@ -874,6 +947,7 @@ impl DeepRegrets {
                     }
                 }
                 self.items_tail(st, p, flags, out);
+                seat.hand.each(|f| out.push(165 + u32::from(f)));
             }
             Node::DeclineDie => fresh_classes(out, &seat.fresh),
             Node::Reward => {
@@ -903,9 +977,18 @@ impl DeepRegrets {
                 }
             }
             Node::MountFish => {
-                seat.hand
-                    .and(&self.sellable)
-                    .each(|f| out.push(165 + u32::from(f)));
+                let small = st.slot == 3;
+                seat.hand.and(&self.sellable).each(|f| {
+                    if !small
+                        || self
+                            .data
+                            .fish
+                            .get(usize::from(f))
+                            .is_some_and(|x| x.size == 0)
+                    {
+                        out.push(165 + u32::from(f))
+                    }
+                });
             }
             Node::ShopKeep => {
                 let base = shop_base(st.shop);
@@ -957,7 +1040,7 @@ impl DeepRegrets {
                     }
                 }
             }
-            _ => {}
+            _ => self.legal_ability(st, p, out),
         }
     }
 
@@ -977,17 +1060,23 @@ impl DeepRegrets {
         }
         let flags = self.item_flags(st, p, Node::Turn);
         self.items_head(st, p, flags, out);
+        self.turn_rules(st, p, out);
         let has_fresh = seat.fresh_count() > 0;
         if at_sea && has_fresh {
             let reach = usize::from(seat.depth) * 3;
+            let cols = match seat.locks.count_ones() {
+                0 => 0b111u8,
+                1 => seat.locks,
+                _ => 0,
+            };
             for s in 0..reach.min(9) {
-                if st.shoal_len[s] > 0 {
+                if st.shoal_len[s] > 0 && cols >> (s % 3) & 1 == 1 {
                     out.push(32 + s as u32);
                 }
             }
             if seat.worms {
                 for s in 0..reach.min(9) {
-                    if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
+                    if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 && cols >> (s % 3) & 1 == 1 {
                         out.push(41 + s as u32);
                     }
                 }
@@ -1013,6 +1102,7 @@ impl DeepRegrets {
             }
         }
         self.items_tail(st, p, flags, out);
+        seat.hand.each(|f| out.push(165 + u32::from(f)));
     }
 
     // ----- chance ---------------------------------------------------------------------------
@@ -1062,6 +1152,20 @@ impl DeepRegrets {
             Node::DrawRod => each_bit(st.rod_deck, |b| f(b, 1)),
             Node::DrawReel => each_bit(st.reel_deck, |b| f(b, 1)),
             Node::DrawBag => counts(&st.bag, f),
+            Node::Coin => {
+                f(0, 1);
+                f(1, 1);
+            }
+            Node::ShuffleBack => {
+                let m = st
+                    .shoal_len
+                    .get(usize::from(st.cast_shoal))
+                    .copied()
+                    .unwrap_or(0);
+                for k in 0..=u32::from(m) {
+                    f(k, 1);
+                }
+            }
             _ => {}
         }
     }
@@ -1156,14 +1260,22 @@ impl DeepRegrets {
             Node::DrawRegret => {
                 let v = (a as usize).min(3);
                 st.regret_deck[v] = st.regret_deck[v].saturating_sub(1);
-                st.seats[p].regrets[v] += 1;
+                if st.pool_on {
+                    st.pool[v] += 1;
+                } else {
+                    st.seats[p].regrets[v] += 1;
+                }
                 self.run(st);
             }
             Node::StealRegret => {
                 let v = (a as usize).min(3);
                 let q = usize::from(st.victim).min(MAX_SEATS - 1);
                 st.seats[q].regrets[v] = st.seats[q].regrets[v].saturating_sub(1);
-                st.seats[p].regrets[v] += 1;
+                if st.pool_on {
+                    st.pool[v] += 1;
+                } else {
+                    st.seats[p].regrets[v] += 1;
+                }
                 st.victim = NONE;
                 self.run(st);
             }
@@ -1177,6 +1289,12 @@ impl DeepRegrets {
                 let b = 1u32 << (a & 31);
                 st.dink_deck &= !b;
                 st.seats[p].dinks |= b;
+                self.run(st);
+            }
+            Node::DrawSupply if st.shop == NONE => {
+                let b = 1u32 << (a & 31);
+                st.supply_deck &= !b;
+                st.seats[p].supplies |= b;
                 self.run(st);
             }
             Node::DrawSupply | Node::DrawRod | Node::DrawReel => {
@@ -1276,12 +1394,12 @@ impl DeepRegrets {
                     st.put_bottom(s, f);
                 }
                 st.peek = NONE;
-                self.cast_reveal(st, p);
+                st.push(Task::CastRod(pp));
+                self.run(st);
             }
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => {
                 st.spend(p, (a as usize).wrapping_sub(50).min(CLASSES - 1));
-                st.push(Task::EndTurn(pp, false));
                 st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p)));
                 self.run(st);
             }
@@ -1317,6 +1435,13 @@ impl DeepRegrets {
                 }
                 st.slot = a.wrapping_sub(79).min(2) as u8;
                 self.ask(st, Node::MountFish, pp);
+            }
+            Node::MountFish if st.slot == 3 => {
+                let f = a.wrapping_sub(165) as u8;
+                st.seats[p].hand.remove(f);
+                st.seats[p].cloche = f;
+                st.slot = NONE;
+                self.run(st);
             }
             Node::MountFish => {
                 let f = (a - 165) as u8;
@@ -1386,6 +1511,7 @@ impl DeepRegrets {
                 st.known[p] |= m & mask[(i as usize).min(2)];
                 self.run(st);
             }
+            _ => self.apply_ability(st, p, a),
         }
     }
 
@@ -1402,7 +1528,7 @@ impl DeepRegrets {
         st.count = 0;
         st.foul = 0;
         st.push(Task::EndTurn(p as u8, false));
-        st.push(Task::DrawRegrets(p as u8, foul));
+        st.push(Task::DrawEvent(p as u8, foul));
         self.run(st);
     }
 
@@ -1425,14 +1551,22 @@ impl DeepRegrets {
             ItemSrc::Supply(i) => {
                 let b = 1u32 << (i & 31);
                 st.seats[p].supplies &= !b;
-                st.supply_discard |= b;
+                let cloche = self
+                    .item(src)
+                    .uses
+                    .get(u)
+                    .is_some_and(|x| x.contains(&Prim::Cloche));
+                if !cloche {
+                    st.supply_discard |= b;
+                }
             }
             ItemSrc::Reel(_) => st.seats[p].reel_used = true,
             ItemSrc::LifePreserver => st.life_preserver = NONE,
         }
         st.item = Some(src);
         st.push(Task::ReturnTo(ret, p as u8));
-        st.push(Task::Prims(p as u8, src, u as u8, 0));
+        let list = self.item(src).use_lists.get(u).copied().unwrap_or(0);
+        st.push(Task::Effects(p as u8, list, 0));
         self.run(st);
     }
 
@@ -1477,12 +1611,19 @@ impl DeepRegrets {
                 st.cast_reduction = 0;
                 st.cast_zero = false;
                 st.payment = [0; CLASSES];
+                st.cast_base = None;
+                st.cast_beneath = NONE;
+                st.cast_ignored = false;
+                st.cast_end = 0;
+                st.cast_revealed = false;
+                st.cast_fish = NONE;
                 if worms {
                     st.seats[p].worms = false;
                     st.peek = st.top_fish(usize::from(s)).unwrap_or(NONE);
                     self.ask(st, Node::Worms, pp);
                 } else {
-                    self.cast_reveal(st, p);
+                    st.push(Task::CastRod(pp));
+                    self.run(st);
                 }
             }
             50..=64 => {
@@ -1511,32 +1652,9 @@ impl DeepRegrets {
             }
             100..=124 => self.use_item(st, p, ItemSrc::Dink((a - 100) as u8), Node::Turn),
             125..=144 => self.use_item(st, p, ItemSrc::Supply((a - 125) as u8), Node::Turn),
+            21..=23 => self.turn_standing(st, p, a),
+            165..=299 => self.eat(st, p, (a - 165) as u8, Node::Turn),
             _ => {}
-        }
-    }
-
-    /// Cast steps 3–5 (contract §7.4).
-    fn cast_reveal(&self, st: &mut S, p: usize) {
-        let s = usize::from(st.cast_shoal);
-        if st.face_up >> s & 1 == 0 {
-            st.face_up |= 1 << s;
-            st.forget(s);
-        }
-        let special = st
-            .top_fish(s)
-            .and_then(|f| self.data.fish.get(usize::from(f)))
-            .is_some_and(|f| f.special);
-        if special {
-            let f = st.take_top(s);
-            st.discard_fish(f, (s / 3 + 1) as u8);
-            st.cast_on = false;
-            if st.sea_empty() {
-                return self.finish(st);
-            }
-            st.push(Task::EndTurn(p as u8, false));
-            self.run(st);
-        } else {
-            self.ask(st, Node::Pay, p as u8);
         }
     }
 
@@ -1544,34 +1662,47 @@ impl DeepRegrets {
         let pp = p as u8;
         match a {
             6 => {
+                self.turn_down(st, p);
                 for c in 0..CLASSES {
                     for _ in 0..st.payment[c] {
                         st.release(p, c);
                     }
                 }
                 st.payment = [0; CLASSES];
-                let s = usize::from(st.cast_shoal);
-                let f = st.take_top(s);
-                st.seats[p].hand.insert(f);
-                st.seats[p].caught_today = true;
-                st.cast_on = false;
-                st.push(Task::EndTurn(pp, false));
-                st.push(Task::SeaCheck);
-                if st.shoal_len[s] == 0 {
-                    st.push(Task::DrawRegrets(pp, self.data.overfishing_regrets));
-                }
+                st.push(Task::CastEnd(pp));
+                st.push(Task::Catch(pp));
                 self.run(st);
             }
-            7 => {
-                for c in 0..CLASSES {
-                    st.seats[p].fresh[c] += st.payment[c];
+            18 | 19 => {
+                self.payment_back(st, p);
+                st.push(Task::CastEnd(pp));
+                st.push(Task::Catch(pp));
+                if a == 19 {
+                    st.fish_size = self
+                        .cast_fish_data(st)
+                        .and_then(|f| f.rules.discard_size)
+                        .unwrap_or(3);
+                    self.ask(st, Node::DiscardFish, pp);
+                } else {
+                    self.run(st);
                 }
-                st.payment = [0; CLASSES];
-                st.cast_on = false;
+            }
+            20 => {
+                if let Some(d) = self
+                    .cast_fish_data(st)
+                    .and_then(|f| f.rules.worms_difficulty)
+                {
+                    st.seats[p].worms = false;
+                    st.cast_base = Some(d);
+                }
+            }
+            7 => {
+                self.payment_back(st, p);
+                st.push(Task::CastEnd(pp));
+                st.push(Task::NotCaught(pp));
                 if st.seats[p].fresh_count() > 0 {
                     self.ask(st, Node::DeclineDie, pp);
                 } else {
-                    st.push(Task::EndTurn(pp, false));
                     self.run(st);
                 }
             }
@@ -1586,8 +1717,17 @@ impl DeepRegrets {
             }
             100..=124 => self.use_item(st, p, ItemSrc::Dink((a - 100) as u8), Node::Pay),
             125..=144 => self.use_item(st, p, ItemSrc::Supply((a - 125) as u8), Node::Pay),
+            165..=299 => self.eat(st, p, (a - 165) as u8, Node::Pay),
             _ => {}
         }
+    }
+
+    /// The payment dice return to Fresh.
+    fn payment_back(&self, st: &mut S, p: usize) {
+        for c in 0..CLASSES {
+            st.seats[p].fresh[c] += st.payment[c];
+        }
+        st.payment = [0; CLASSES];
     }
 }
 
@@ -1611,6 +1751,12 @@ pub(super) const REQ_TURN_SEA_LT3: u32 = 1 << 10;
 pub(super) const REQ_TURN_SEA_NE0: u32 = 1 << 11;
 /// Readiness flag: a peekable shoal.
 pub(super) const REQ_PEEKABLE: u32 = 1 << 15;
+/// Readiness flag: a non-empty shoal has a face-down top.
+pub(super) const REQ_FACEDOWN: u32 = 1 << 16;
+/// Readiness flag: at the `turn` node in port with a mounted fish (slots or Cloche).
+pub(super) const REQ_HAMMER: u32 = 1 << 17;
+/// Readiness flag: at the `turn` node in port with a small mountable fish and no Cloche fish.
+pub(super) const REQ_CLOCHE: u32 = 1 << 18;
 /// A requirement that never holds (missing or empty use).
 pub(super) const REQ_NEVER: u32 = 1 << 31;
 
@@ -1632,6 +1778,10 @@ pub(super) fn use_req(prims: &[Prim]) -> u32 {
             Prim::DepthDown(_) => REQ_TURN_SEA_LT3,
             Prim::DepthTo(d) => REQ_TURN_SEA_NE0 << d.min(3),
             Prim::Peek(_, _) => REQ_PEEKABLE,
+            Prim::Reveal(_) => REQ_FACEDOWN,
+            Prim::ClawHammer => REQ_HAMMER,
+            Prim::Cloche => REQ_CLOCHE,
+            _ => 0,
         }
     })
 }
@@ -1665,7 +1815,7 @@ pub(super) fn first_kind(to_roll: &[u8; KINDS]) -> Option<usize> {
 
 /// Whether some die in `fresh` is below its kind's top face.
 #[inline]
-fn below_top(fresh: &[u8; CLASSES]) -> bool {
+pub(super) fn below_top(fresh: &[u8; CLASSES]) -> bool {
     (0..CLASSES).any(|c| fresh[c] > 0 && c != usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])]))
 }
 

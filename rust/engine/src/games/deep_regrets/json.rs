@@ -88,7 +88,9 @@ impl DeepRegrets {
             | Node::SetMax
             | Node::PeekShoal
             | Node::PeekRow
-            | Node::PeekColumn => json!(st.left),
+            | Node::PeekColumn
+            | Node::Increment
+            | Node::PeekLine => json!(st.left),
             _ => json!(0),
         }
     }
@@ -128,11 +130,18 @@ impl DeepRegrets {
                 opt(st.discarded[p])
             }
         });
+        let cloche = self.seat_list(|p| {
+            if names {
+                self.fish_opt(st.cloche_discarded[p])
+            } else {
+                opt(st.cloche_discarded[p])
+            }
+        });
         if with_scores {
-            json!({"regret_value": rv, "discarded": discarded,
+            json!({"regret_value": rv, "discarded": discarded, "cloche_discarded": cloche,
                    "scores": self.seat_list(|p| json!(st.final_scores[p]))})
         } else {
-            json!({"regret_value": rv, "discarded": discarded})
+            json!({"regret_value": rv, "discarded": discarded, "cloche_discarded": cloche})
         }
     }
 
@@ -204,11 +213,18 @@ impl DeepRegrets {
                 "reel_used": s.reel_used,
                 "caught_today": s.caught_today,
                 "shops_used": s.shops_used.to_vec(),
+                "front": fish_ids(&s.front),
+                "locks": bits3(s.locks),
+                "cloche": opt(s.cloche),
+                "skull_used": s.skull_used,
+                "coffin_used": s.coffin_used,
             })
         });
         let cast = if st.cast_on {
             json!({"shoal": st.cast_shoal, "reduction": st.cast_reduction,
-                   "zero": st.cast_zero, "payment": dice(&st.payment)})
+                   "zero": st.cast_zero, "payment": dice(&st.payment),
+                   "base": st.cast_base, "beneath": opt(st.cast_beneath),
+                   "ignored": st.cast_ignored})
         } else {
             Value::Null
         };
@@ -229,6 +245,11 @@ impl DeepRegrets {
             "slot": opt(st.slot),
             "discount": st.discount,
             "item": self.item_json(st),
+            "ability": self.ability_json(st, false),
+            "pool": if st.pool_on { values(&st.pool) } else { Value::Null },
+            "target": opt(st.target),
+            "offer": values(&st.offer),
+            "order": Value::Array(self.order(st).iter().map(|&f| json!(f)).collect()),
         });
         let _ = d;
         json!({
@@ -256,6 +277,7 @@ impl DeepRegrets {
             "reel_deck": ids(st.reel_deck),
             "reel_discard": ids(st.reel_discard),
             "players": players,
+            "plug": st.plug,
             "ctx": ctx,
             "end": self.end_json(st, true, false),
         })
@@ -328,7 +350,7 @@ impl DeepRegrets {
                 "shoal": st.cast_shoal,
                 "fish": top.map_or(Value::Null, |f| self.fish_opt(f)),
                 "difficulty": if fish.is_some() {
-                    json!(self.effective_difficulty(st, usize::from(st.actor).min(4)))
+                    json!(self.effective_difficulty(st, usize::from(st.turn).min(4)))
                 } else {
                     Value::Null
                 },
@@ -337,6 +359,13 @@ impl DeepRegrets {
                     _ => Value::Null,
                 },
                 "payment": dice(&st.payment),
+                "base": st.cast_base,
+                "beneath": if usize::from(st.actor) == me || st.turn == me as u8 {
+                    self.fish_opt(self.caster_beneath(st, me))
+                } else {
+                    Value::Null
+                },
+                "ignored": st.cast_ignored,
             })
         } else {
             Value::Null
@@ -378,8 +407,23 @@ impl DeepRegrets {
             "slot": opt(st.slot),
             "discount": st.discount,
             "item": item,
+            "ability": self.ability_json(st, true),
+            "pool": if st.pool_on {
+                if is_actor { values(&st.pool) } else { nulls(st.pool.iter().sum()) }
+            } else {
+                Value::Null
+            },
+            "target": opt(st.target),
+            "offer": if st.turn == me as u8 || st.target == me as u8 {
+                values(&st.offer)
+            } else {
+                nulls(st.offer.iter().sum())
+            },
+            "order": Value::Array(self.order(st).iter().map(|&f| {
+                if is_actor { self.fish_opt(f) } else { Value::Null }
+            }).collect()),
         });
-        json!({
+        let mut obs = json!({
             "seat": me,
             "day": st.day,
             "phase": phase_name(st.phase),
@@ -415,6 +459,7 @@ impl DeepRegrets {
             "reel_used": self.seat_list(|p| json!(st.seats[p].reel_used)),
             "caught_today": self.seat_list(|p| json!(st.seats[p].caught_today)),
             "shops_used": self.seat_list(|p| json!(st.seats[p].shops_used.to_vec())),
+
             "shoals": shoals,
             "fish_discard": discard,
             "bag": st.bag.to_vec(),
@@ -422,7 +467,32 @@ impl DeepRegrets {
             "ctx": ctx,
             "scores": self.scores_json(st),
             "end": self.end_json(st, false, true),
-        })
+        });
+        if let Value::Object(m) = &mut obs {
+            m.insert("plug".into(), json!(st.plug));
+            m.insert(
+                "front".into(),
+                self.seat_list(|p| {
+                    let mut v = Vec::new();
+                    st.seats[p].front.each(|f| v.push(self.fish_opt(f)));
+                    Value::Array(v)
+                }),
+            );
+            m.insert("locks".into(), self.seat_list(|p| bits3(st.seats[p].locks)));
+            m.insert(
+                "cloche".into(),
+                self.seat_list(|p| self.fish_opt(st.seats[p].cloche)),
+            );
+            m.insert(
+                "skull_used".into(),
+                self.seat_list(|p| json!(st.seats[p].skull_used)),
+            );
+            m.insert(
+                "coffin_used".into(),
+                self.seat_list(|p| json!(st.seats[p].coffin_used)),
+            );
+        }
+        obs
     }
 
     /// `action_label` (contract §10).
@@ -535,7 +605,9 @@ impl DeepRegrets {
                 }
             }
             Node::MountFish => {
-                if r(165, 299) {
+                if r(165, 299) && st.slot == 3 {
+                    fish(a - 165).map(|f| format!("mount {f} on the Cloche"))
+                } else if r(165, 299) {
                     fish(a - 165).map(|f| format!("mount {f}"))
                 } else {
                     None
@@ -566,6 +638,7 @@ impl DeepRegrets {
             Node::PeekRow => r(94, 96).then(|| format!("peek at depth {}", a - 94 + 1)),
             Node::PeekColumn => r(97, 99).then(|| format!("peek at column {}", a - 97)),
             Node::Over => None,
+            _ => self.ability_label(st, a),
         };
         out.unwrap_or_else(fallback)
     }
@@ -605,6 +678,255 @@ impl DeepRegrets {
                 .supplies
                 .get((a - 125) as usize)
                 .map(|x| format!("use {}", x.name)),
+            18 if !turn => Some("catch by showing a fish".into()),
+            19 if !turn => Some("catch by discarding a fish".into()),
+            20 if !turn => {
+                let dd = self
+                    .cast_fish_data(st)
+                    .and_then(|f| f.rules.worms_difficulty)
+                    .or_else(|| d.fish.iter().find_map(|f| f.rules.worms_difficulty))
+                    .unwrap_or(0);
+                Some(format!("flip the Can of Worms: difficulty {dd}"))
+            }
+            21 if turn => Some(format!("give {} away", self.give_away_name())),
+            22 if turn => Some(format!("use {}", self.rule_fish_name(|r| r.front_peek > 0))),
+            23 if turn => Some(format!(
+                "use {}",
+                self.rule_fish_name(|r| r.front_offer.is_some())
+            )),
+            165..=299 => d
+                .fish
+                .get((a - 165) as usize)
+                .map(|x| format!("eat {}", x.name)),
+            _ => None,
+        }
+    }
+}
+
+/// Sorted regret values from counts.
+fn values(counts: &[u8; 4]) -> Value {
+    let mut v = Vec::new();
+    for (x, &c) in counts.iter().enumerate() {
+        for _ in 0..c {
+            v.push(json!(x));
+        }
+    }
+    Value::Array(v)
+}
+
+/// `k` nulls.
+fn nulls(k: u8) -> Value {
+    Value::Array(vec![Value::Null; usize::from(k)])
+}
+
+/// Sorted fish ids of a set.
+fn fish_ids(set: &super::FishSet) -> Value {
+    let mut v = Vec::new();
+    set.each(|f| v.push(json!(f)));
+    Value::Array(v)
+}
+
+/// Sorted columns of a 3-bit mask.
+fn bits3(m: u8) -> Value {
+    Value::Array(
+        (0..3)
+            .filter(|c| m >> c & 1 == 1)
+            .map(|c| json!(c))
+            .collect(),
+    )
+}
+
+impl DeepRegrets {
+    fn order<'a>(&self, st: &'a S) -> &'a [u8] {
+        &st.order[..usize::from(st.order_len).min(3)]
+    }
+
+    /// `cast.beneath` for the caster only.
+    fn caster_beneath(&self, st: &S, me: usize) -> u8 {
+        if st.turn == me as u8 {
+            st.cast_beneath
+        } else {
+            NONE
+        }
+    }
+
+    fn ability_json(&self, st: &S, names: bool) -> Value {
+        if st.ability_fish == NONE {
+            return Value::Null;
+        }
+        let trigger = super::abilities::TRIGGER_NAMES
+            .get(usize::from(st.ability_trigger))
+            .copied()
+            .unwrap_or("reveal");
+        let fish = if names {
+            self.fish_opt(st.ability_fish)
+        } else {
+            json!(st.ability_fish)
+        };
+        json!({"fish": fish, "trigger": trigger})
+    }
+
+    /// The name of the fish with a give-away action.
+    fn give_away_name(&self) -> &'static str {
+        self.rule_fish_name(|r| r.give_away.is_some())
+    }
+
+    /// The name of the first fish whose rules match.
+    fn rule_fish_name(&self, f: impl Fn(&super::data::Rules) -> bool) -> &'static str {
+        self.data
+            .fish
+            .iter()
+            .find(|x| f(&x.rules))
+            .map_or("?", |x| x.name.as_str())
+    }
+
+    /// Labels of the step-2 nodes (contract §16.12).
+    fn ability_label(&self, st: &S, a: u32) -> Option<String> {
+        let d = self.data;
+        let r = |lo: u32, hi: u32| (lo..=hi).contains(&a);
+        let fish = |i: u32| d.fish.get(i as usize).map(|x| x.name.as_str());
+        let die = CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
+        let ability = if st.ability_fish == NONE {
+            "?"
+        } else {
+            self.fish_name(usize::from(st.ability_fish))
+        };
+        let item = |list: &'static [super::data::Item], i: u32| {
+            list.get(i as usize).map(|x| x.name.as_str())
+        };
+        match st.node {
+            Node::Coin => match a {
+                0 => Some("heads".into()),
+                1 => Some("tails".into()),
+                _ => None,
+            },
+            Node::ShuffleBack => r(0, 15).then(|| format!("put {ability} back under {a} fish")),
+            Node::ChooseEffect => match a {
+                14 => Some("choose the first effect".into()),
+                15 => Some("choose the second effect".into()),
+                _ => None,
+            },
+            Node::Increment => die.map(|x| format!("increment {x}")),
+            Node::DiscardFish => {
+                if r(165, 299) {
+                    fish(a - 165).map(|f| format!("discard {f}"))
+                } else {
+                    None
+                }
+            }
+            Node::DiscardItem => {
+                let name = match a {
+                    125..=144 => item(&d.supplies, a - 125),
+                    145..=154 => item(&d.rods, a - 145),
+                    155..=164 => item(&d.reels, a - 155),
+                    _ => None,
+                };
+                name.map(|x| format!("discard {x}"))
+            }
+            Node::GiveFish => {
+                let f = if st.give_fish == NONE {
+                    ability
+                } else {
+                    self.fish_name(usize::from(st.give_fish))
+                };
+                r(74, 78).then(|| format!("give {f} to seat {}", a - 74))
+            }
+            Node::GiveRegret => r(70, 73).then(|| {
+                let t = if st.target == NONE {
+                    "?".to_string()
+                } else {
+                    st.target.to_string()
+                };
+                format!("give a regret of value {} to seat {t}", a - 70)
+            }),
+            Node::SwapBeneath => match a {
+                16 => Some("swap it for the fish beneath".into()),
+                17 => Some("keep it".into()),
+                _ => None,
+            },
+            Node::MoveOffer => match a {
+                16 => Some(format!("draw a regret and move to depth {}", st.move_depth)),
+                17 => Some("stay".into()),
+                _ => None,
+            },
+            Node::IgnoreReveal => match a {
+                16 => Some("resolve the reveal ability".into()),
+                17 => Some("ignore the reveal ability".into()),
+                _ => None,
+            },
+            Node::RevealBeneath => match a {
+                16 => Some("reveal it".into()),
+                17 => Some("leave it face down".into()),
+                _ => None,
+            },
+            Node::InfiniteRod => {
+                if a == 17 {
+                    Some("do not use the rod".into())
+                } else if r(100, 124) {
+                    item(&d.dinks, a - 100).map(|x| format!("discard {x} to peek at 3 fish"))
+                } else {
+                    None
+                }
+            }
+            Node::Reorder => {
+                if r(165, 299) {
+                    fish(a - 165).map(|f| format!("put {f} next from the top"))
+                } else {
+                    None
+                }
+            }
+            Node::RevealShoal => {
+                if a == 0 {
+                    Some("done revealing".into())
+                } else {
+                    r(32, 40).then(|| format!("reveal shoal {}", a - 32))
+                }
+            }
+            Node::RevealColumn => r(97, 99).then(|| format!("reveal column {}", a - 97)),
+            Node::PeekLine => {
+                if r(94, 96) {
+                    Some(format!("peek at depth {}", a - 94 + 1))
+                } else {
+                    r(97, 99).then(|| format!("peek at column {}", a - 97))
+                }
+            }
+            Node::Mimic => {
+                if r(165, 299) {
+                    fish(a - 165).map(|f| format!("swap it for {f}"))
+                } else {
+                    None
+                }
+            }
+            Node::HadalShade => {
+                if a == 17 {
+                    Some("keep it".into())
+                } else if r(300, 314) {
+                    let q = ((a - 300) / 3) as usize;
+                    let k = ((a - 300) % 3) as usize;
+                    let name = st
+                        .seats
+                        .get(q)
+                        .map(|s| s.mounted[k])
+                        .filter(|&f| f != NONE)
+                        .map_or("?", |f| self.fish_name(usize::from(f)));
+                    Some(format!("swap it for seat {q}'s {name}"))
+                } else {
+                    None
+                }
+            }
+            Node::OfferTarget => r(74, 78).then(|| format!("offer regrets to seat {}", a - 74)),
+            Node::OfferRegret => {
+                if a == 0 {
+                    Some("done offering".into())
+                } else {
+                    r(70, 73).then(|| format!("offer a regret of value {}", a - 70))
+                }
+            }
+            Node::AcceptOffer => match a {
+                16 => Some("accept the regrets".into()),
+                17 => Some("refuse the regrets".into()),
+                _ => None,
+            },
             _ => None,
         }
     }

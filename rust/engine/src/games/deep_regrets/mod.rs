@@ -1,5 +1,5 @@
-//! Deep Regrets, 2–5 players: step 1 of the rules (the whole game flow with every number, the items
-//! whose effects are plain modifiers, fish as plain cards).
+//! Deep Regrets, 2–5 players: steps 1 and 2 of the rules (the whole game flow with every number,
+//! every item, and every fish ability run from the effect lists of the card data, contract §16).
 //!
 //! Rules: `rules/deep_regrets/README.md` (binding defaults, scope, engine model) with `sources.md`;
 //! engine contract (chance order and weights, decision steps, action ids, labels, observation,
@@ -30,14 +30,46 @@
 //! - At the end of the game everything not named by §8 stays as it was, including `last_turns`,
 //!   `passed` and the other day flags.
 //! - The victim of a `steal_regret` node is internal (no `ctx` key); only its label names it.
-//! - `observation.ctx.cast.difficulty` is the effective difficulty for the casting seat (its rod,
-//!   its `caught_today`), shown to every seat.
+//! - `observation.ctx.cast.difficulty` is the effective difficulty for the casting seat (the
+//!   `turn` seat: its rod, front fish and hand), shown to every seat, also while another seat
+//!   decides inside an ability.
+//!
+//! Step 2 (abilities, module `abilities`): effect lists are interpreted from the data (module
+//! `data` parses every list into one table of primitives; `choice`, `coin` and `each` refer to
+//! sub-lists by index). Readings where §16 leaves room:
+//! - `ctx.cast` stays live from the cast action to the cast end (§16.6 "Cast end" is the only
+//!   place that clears it): also at `decline_die`, during the decline's dink draws, the catch
+//!   and not-caught lists and the overfishing draw.
+//! - Reorder (Rod of the Deep / Infinite): the listed fish stay in the shoal while `reorder` is
+//!   asked (the state shows the old order); `ctx.order` lists the fish not yet placed, top first;
+//!   when one is left the top of the shoal is rewritten in the chosen order, all face down, and
+//!   the shoal leaves every `known` set.
+//! - Primitives that move "the ability's fish" (`give_this`, `discard_this`, `mimic`,
+//!   `shuffle_back`, `plug`, `swap_beneath`, `hadal_shade`) act only while that fish is where
+//!   they expect it (top of the cast's shoal, or the user's hand); otherwise they do nothing.
+//! - A cast whose shoal is empty after the reveal list ends there (no `pay` node), like
+//!   `end_cast`.
+//! - Dumbo Octopus (action 21): `ctx.ability` stays null; the `give_fish` label names the fish
+//!   being given.
+//! - `move_offer` 16 and `hadal_shade`: the draw event comes first, then the move / the swap.
+//! - `draw_dink` with `amount` k is one DrawDinks event of k × (3 with the Centerpin Reel) dinks.
+//! - Bone Wheel: only the chosen highest payment die is considered; if its kind has no lower
+//!   face it is spent like the others.
+//! - Rod of the Infinite: `infinite_rod` is asked only when the caster holds a dink.
+//! - `port_mount` applies to each such fish in hand, in id order, while a slot is empty.
+//! - Whispering Skull peeks the sum of the `front_peek` amounts in front; the Iron Coffin uses the
+//!   first `front_offer` rule in front.
+//! - The Cloche card is in no pile while it holds a fish, and stays out of the piles when its fish
+//!   is discarded at the end.
+//! - Label of action 20: `{d}` = the cast fish's `worms_difficulty` (outside a cast: the first
+//!   such rule of the data).
 //!
 //! Bot: `greedy` ([`bots`]), a rule-of-thumb player reading only its seat's observation.
 
 // Index loops over the parallel fixed arrays (die classes, kinds, seats) read best as they are.
 #![allow(clippy::needless_range_loop)]
 
+mod abilities;
 mod data;
 mod flow;
 mod json;
@@ -79,7 +111,7 @@ const SHOAL_CAP: usize = 15;
 /// Fish ids per depth block.
 const BLOCK: usize = 45;
 /// Capacity of the task stack.
-const STACK_CAP: usize = 24;
+const STACK_CAP: usize = 48;
 /// Shop names in shop order.
 const SHOP_NAMES: [&str; 4] = ["rod", "reel", "supply", "tackle"];
 
@@ -236,6 +268,50 @@ pub enum Node {
     PeekColumn,
     /// Terminal.
     Over,
+    /// Chance: a coin flip.
+    Coin,
+    /// Chance: where a fish goes back into its shoal.
+    ShuffleBack,
+    /// Choose one of two effects.
+    ChooseEffect,
+    /// Increment a die.
+    Increment,
+    /// Discard a hand fish.
+    DiscardFish,
+    /// Discard an item.
+    DiscardItem,
+    /// Give a fish to a seat.
+    GiveFish,
+    /// Give a regret to `ctx.target`.
+    GiveRegret,
+    /// Swap the caught fish for the one beneath.
+    SwapBeneath,
+    /// Draw regrets and move, or stay.
+    MoveOffer,
+    /// Resolve or ignore a reveal ability (Rod of the Dead).
+    IgnoreReveal,
+    /// Reveal the new top of the cast's shoal or not.
+    RevealBeneath,
+    /// Pay a dink for the Rod of the Infinite or not.
+    InfiniteRod,
+    /// Choose the next fish from the top.
+    Reorder,
+    /// Reveal shoals.
+    RevealShoal,
+    /// Reveal a column.
+    RevealColumn,
+    /// Peek at a row or a column.
+    PeekLine,
+    /// The Mimic Octopus swap.
+    Mimic,
+    /// The Hadal Shade swap.
+    HadalShade,
+    /// Whom to offer regrets (Iron Coffin).
+    OfferTarget,
+    /// Regrets to offer.
+    OfferRegret,
+    /// Accept or refuse offered regrets.
+    AcceptOffer,
 }
 
 impl Node {
@@ -277,6 +353,28 @@ impl Node {
             Node::PeekRow => "peek_row",
             Node::PeekColumn => "peek_column",
             Node::Over => "over",
+            Node::Coin => "coin",
+            Node::ShuffleBack => "shuffle_back",
+            Node::ChooseEffect => "choose_effect",
+            Node::Increment => "increment",
+            Node::DiscardFish => "discard_fish",
+            Node::DiscardItem => "discard_item",
+            Node::GiveFish => "give_fish",
+            Node::GiveRegret => "give_regret",
+            Node::SwapBeneath => "swap_beneath",
+            Node::MoveOffer => "move_offer",
+            Node::IgnoreReveal => "ignore_reveal",
+            Node::RevealBeneath => "reveal_beneath",
+            Node::InfiniteRod => "infinite_rod",
+            Node::Reorder => "reorder",
+            Node::RevealShoal => "reveal_shoal",
+            Node::RevealColumn => "reveal_column",
+            Node::PeekLine => "peek_line",
+            Node::Mimic => "mimic",
+            Node::HadalShade => "hadal_shade",
+            Node::OfferTarget => "offer_target",
+            Node::OfferRegret => "offer_regret",
+            Node::AcceptOffer => "accept_offer",
         }
     }
 
@@ -295,6 +393,8 @@ impl Node {
                 | Node::DrawRod
                 | Node::DrawReel
                 | Node::DrawBag
+                | Node::Coin
+                | Node::ShuffleBack
         )
     }
 }
@@ -361,8 +461,47 @@ pub(crate) enum Task {
     TackleDraw(u8, u8),
     /// The empty-sea check.
     SeaCheck,
-    /// Primitives of an item use (seat, item, use index, next primitive).
-    Prims(u8, ItemSrc, u8, u8),
+    /// An effect list from its `idx`-th primitive (user, list id, idx).
+    Effects(u8, u16, u8),
+    /// `each`: the i-th seat in turn order from the user (user, list, group mask, i).
+    EachSeat(u8, u16, u8, u8),
+    /// Sets `ctx.ability` (fish or NONE, trigger).
+    Ability(u8, u8),
+    /// One regret draw event (seat, k).
+    DrawEvent(u8, u8),
+    /// `increment` loop.
+    IncrementLoop(u8, u8),
+    /// `take_supply` loop.
+    TakeSupply(u8, u8),
+    /// Cast §16.5 step 3 (rods that reorder).
+    CastRod(u8),
+    /// Cast §16.5 steps 4–5.
+    CastReveal(u8),
+    /// Cast §16.5 step 6.
+    CastAbility(u8),
+    /// Cast §16.5 step 7 (or the cast end).
+    CastAfterReveal(u8),
+    /// The catch of the cast fish (§16.6).
+    Catch(u8),
+    /// The overfishing draw after a catch that emptied the shoal.
+    Overfish(u8),
+    /// The not-caught list after a decline.
+    NotCaught(u8),
+    /// The cast ends.
+    CastEnd(u8),
+    /// `deal_regrets`: the i-th other seat gets a card of the pool.
+    DealPool(u8, u8),
+    /// `give_regrets`: the i-th other seat gets one of the user's regrets.
+    GiveRegretsLoop(u8, u8),
+    /// `receive_regrets`: the i-th other seat gives the user one regret.
+    ReceiveRegretsLoop(u8, u8),
+    /// A seat moves to a depth.
+    SetDepth(u8, u8),
+    /// The Hadal Shade swap (user, seat, slot).
+    HadalSwap(u8, u8, u8),
+    /// `reveal` `any`: the `reveal_shoal` node while a shoal can be revealed.
+    RevealAny(u8),
+
     /// `discard_regret` loop.
     DiscardRegretLoop(u8, u8),
     /// `discard_random_regret` loop.
@@ -399,6 +538,11 @@ pub struct Seat {
     reel_used: bool,
     caught_today: bool,
     shops_used: [bool; 4],
+    front: FishSet,
+    locks: u8,
+    cloche: u8,
+    skull_used: bool,
+    coffin_used: bool,
 }
 
 impl Seat {
@@ -423,6 +567,11 @@ impl Seat {
             reel_used: false,
             caught_today: false,
             shops_used: [false; 4],
+            front: FishSet::default(),
+            locks: 0,
+            cloche: NONE,
+            skull_used: false,
+            coffin_used: false,
         }
     }
     #[inline]
@@ -503,7 +652,46 @@ pub struct DeepRegretsState {
     slot: u8,
     discount: u8,
     item: Option<ItemSrc>,
+    plug: bool,
+    ability_fish: u8,
+    ability_trigger: u8,
+    pool_on: bool,
+    pool: [u8; 4],
+    target: u8,
+    offer: [u8; 4],
+    order: [u8; 3],
+    order_len: u8,
+    cast_base: Option<i8>,
+    cast_beneath: u8,
+    cast_ignored: bool,
     // internal continuation
+    /// The fish at the top of the cast's shoal after the reveal step.
+    cast_fish: u8,
+    cast_revealed: bool,
+    /// 0 = the cast goes on, 1 = it ends, 2 = it ends as a free cast.
+    cast_end: u8,
+    /// Fish already put back by a reorder, top first.
+    chosen: [u8; 3],
+    chosen_len: u8,
+    /// The two lists of a pending `choice` or `coin`.
+    branch: (u16, u16),
+    /// The size filter of a `discard_fish` node (3 = any).
+    fish_size: u8,
+    /// The fish of a `give_fish` node and whether it comes from the hand (Dumbo Octopus).
+    give_fish: u8,
+    give_from_hand: bool,
+    /// Regrets the Dumbo receiver discards.
+    give_discard: u8,
+    /// The depth and regret count of a `move_offer` node.
+    move_depth: u8,
+    move_regrets: u8,
+    /// The fish outside the sea during `shuffle_back`.
+    shuffle_fish: u8,
+    /// The regret count of a `hadal_shade` node.
+    hadal_regrets: u8,
+    /// Iron Coffin: most regrets to offer, dice the target refreshes.
+    offer_max: u8,
+    offer_refresh: u8,
     roll_to_rolled: bool,
     roll_above: u8,
     victim: u8,
@@ -513,6 +701,7 @@ pub struct DeepRegretsState {
     ended: bool,
     regret_values: [u8; MAX_SEATS],
     discarded: [u8; MAX_SEATS],
+    cloche_discarded: [u8; MAX_SEATS],
     final_scores: [i16; MAX_SEATS],
 }
 
@@ -631,6 +820,16 @@ impl DeepRegretsState {
         self.slot = NONE;
         self.discount = 0;
         self.item = None;
+        self.ability_fish = NONE;
+        self.ability_trigger = 0;
+        self.pool_on = false;
+        self.pool = [0; 4];
+        self.target = NONE;
+        self.offer = [0; 4];
+        self.order_len = 0;
+        self.cast_base = None;
+        self.cast_beneath = NONE;
+        self.cast_ignored = false;
     }
 }
 
@@ -664,6 +863,8 @@ pub struct DeepRegrets {
     req_supply: [[u32; 2]; data::SUPPLY_COUNT],
     req_reel: [[u32; 2]; data::REEL_COUNT],
     req_lp: [u32; 2],
+    /// The supply id of the Cloche (NONE if missing).
+    cloche_supply: u8,
 }
 
 /// The accepted `regret_split` strings.
@@ -845,7 +1046,13 @@ impl Game for DeepRegrets {
             *r = flow::item_reqs(i).ok_or_else(bad)?;
         }
         let req_lp = flow::item_reqs(&data.life_preserver).ok_or_else(bad)?;
+        let cloche_supply = data
+            .supplies
+            .iter()
+            .position(|i| i.uses.iter().any(|u| u.contains(&data::Prim::Cloche)))
+            .map_or(NONE, |i| i as u8);
         Ok(Self {
+            cloche_supply,
             req_dink,
             req_supply,
             req_reel,
@@ -931,6 +1138,34 @@ impl Game for DeepRegrets {
             slot: NONE,
             discount: 0,
             item: None,
+            plug: false,
+            ability_fish: NONE,
+            ability_trigger: 0,
+            pool_on: false,
+            pool: [0; 4],
+            target: NONE,
+            offer: [0; 4],
+            order: [0; 3],
+            order_len: 0,
+            cast_base: None,
+            cast_beneath: NONE,
+            cast_ignored: false,
+            cast_fish: NONE,
+            cast_revealed: false,
+            cast_end: 0,
+            chosen: [0; 3],
+            chosen_len: 0,
+            branch: (0, 0),
+            fish_size: 3,
+            give_fish: NONE,
+            give_from_hand: false,
+            give_discard: 0,
+            move_depth: 0,
+            move_regrets: 0,
+            shuffle_fish: NONE,
+            hadal_regrets: 0,
+            offer_max: 0,
+            offer_refresh: 0,
             roll_to_rolled: false,
             roll_above: 0,
             victim: NONE,
@@ -939,6 +1174,7 @@ impl Game for DeepRegrets {
             ended: false,
             regret_values: [0; MAX_SEATS],
             discarded: [NONE; MAX_SEATS],
+            cloche_discarded: [NONE; MAX_SEATS],
             final_scores: [0; MAX_SEATS],
         }
     }

@@ -8,7 +8,7 @@ use crate::tensor::{scaled, TensorWriter};
 /// Fish ids.
 const FISH: usize = 3 * BLOCK;
 /// Node kinds (§11.4 order = the `Node` enum order).
-const NODES: usize = 35;
+const NODES: usize = 57;
 /// Entries of one seat's block.
 const SEAT_BLOCK: usize = 78;
 
@@ -20,7 +20,7 @@ fn some(x: u8) -> Option<usize> {
 impl DeepRegrets {
     /// The tensor size for this player count.
     pub(super) fn tensor_size(&self) -> usize {
-        1765 + 221 * self.n()
+        2237 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.
@@ -58,6 +58,9 @@ impl DeepRegrets {
                     w.set(f, scaled((k + 1) as f64, 3.0));
                 }
             }
+            if let Some(f) = some(st.seats[p].cloche).filter(|&f| f < FISH) {
+                w.set(f, scaled(4.0, 3.0));
+            }
             w.skip(FISH);
         }
         let mine = &st.seats[me];
@@ -69,16 +72,12 @@ impl DeepRegrets {
         w.multi_hot(u64::from(mine.dinks), 0, DINK_COUNT);
         w.multi_hot(u64::from(mine.supplies), 0, SUPPLY_COUNT);
         for s in 0..9 {
-            let base = BLOCK * (s / 3);
             let up = st.face_up >> s & 1 == 1;
             let top = st.top_fish(s).map(usize::from);
             w.push_scaled(f64::from(st.shoal_len[s]), 15.0);
-            w.one_hot(top.filter(|_| up).and_then(|f| f.checked_sub(base)), BLOCK);
+            w.one_hot(top.filter(|_| up).map(|f| f % BLOCK), BLOCK);
             let known = !up && st.known[me] >> s & 1 == 1;
-            w.one_hot(
-                top.filter(|_| known).and_then(|f| f.checked_sub(base)),
-                BLOCK,
-            );
+            w.one_hot(top.filter(|_| known).map(|f| f % BLOCK), BLOCK);
         }
         for d in 0..3 {
             let len = usize::from(st.discard_len[d]).min(BLOCK);
@@ -122,6 +121,7 @@ impl DeepRegrets {
             }
         }
         w.skip(FISH);
+        self.write_step2(&mut w, st, me);
         debug_assert_eq!(w.position(), self.tensor_size());
     }
 
@@ -178,7 +178,9 @@ impl DeepRegrets {
             | Node::SetMax
             | Node::PeekShoal
             | Node::PeekRow
-            | Node::PeekColumn => Some(usize::from(st.left)),
+            | Node::PeekColumn
+            | Node::Increment
+            | Node::PeekLine => Some(usize::from(st.left)),
             _ => Some(0),
         };
         w.push_bool(left.is_none());
@@ -198,7 +200,7 @@ impl DeepRegrets {
             w.one_hot(top.map(usize::from), FISH);
             match fish {
                 Some(_) => {
-                    let d = self.effective_difficulty(st, usize::from(st.actor).min(4));
+                    let d = self.effective_difficulty(st, usize::from(st.turn).min(4));
                     w.push(1.0);
                     w.push_scaled(f64::from(d), 10.0);
                 }
@@ -253,5 +255,77 @@ impl DeepRegrets {
             ItemSrc::LifePreserver => Some(DINK_COUNT + SUPPLY_COUNT + REEL_COUNT),
         });
         w.one_hot(item, DINK_COUNT + SUPPLY_COUNT + REEL_COUNT + 1);
+    }
+
+    /// The segments appended by step 2 (contract §16.12).
+    fn write_step2(&self, w: &mut TensorWriter<'_>, st: &S, me: usize) {
+        let n = self.n();
+        w.push_bool(st.plug);
+        for p in 0..n {
+            st.seats[p].front.each(|f| w.set(usize::from(f), 1.0));
+            w.skip(FISH);
+        }
+        for p in 0..n {
+            w.multi_hot(u64::from(st.seats[p].locks), 0, 3);
+        }
+        for p in 0..n {
+            w.push_bool(st.seats[p].skull_used);
+            w.push_bool(st.seats[p].coffin_used);
+        }
+        if st.ability_fish == NONE {
+            w.skip(FISH + 4);
+        } else {
+            w.one_hot(some(st.ability_fish), FISH);
+            w.one_hot(Some(usize::from(st.ability_trigger)), 4);
+        }
+        let is_actor = usize::from(st.actor) == me;
+        w.push_bool(st.pool_on);
+        for &c in &st.pool {
+            w.push(if st.pool_on && is_actor {
+                scaled(f64::from(c), 5.0)
+            } else {
+                0.0
+            });
+        }
+        w.one_hot(some(st.target), n);
+        let offered: u8 = st.offer.iter().sum();
+        w.push_scaled(f64::from(offered), 2.0);
+        let sees = st.turn == me as u8 || st.target == me as u8;
+        for &c in &st.offer {
+            w.push(if sees { scaled(f64::from(c), 2.0) } else { 0.0 });
+        }
+        if is_actor {
+            for (k, &f) in st.order[..usize::from(st.order_len).min(3)]
+                .iter()
+                .enumerate()
+            {
+                if usize::from(f) < FISH {
+                    w.set(usize::from(f), scaled((k + 1) as f64, 3.0));
+                }
+            }
+        }
+        w.skip(FISH);
+        if st.cast_on {
+            w.push_bool(st.cast_base.is_some());
+            w.push(st.cast_base.map_or(0.0, |b| scaled(f64::from(b), 10.0)));
+            let beneath = if st.turn == me as u8 {
+                some(st.cast_beneath)
+            } else {
+                None
+            };
+            w.one_hot(beneath, FISH);
+            w.push_bool(st.cast_ignored);
+        } else {
+            w.skip(3 + FISH);
+        }
+        for s in 0..9 {
+            let up = st.face_up >> s & 1 == 1;
+            let depth = st
+                .top_fish(s)
+                .filter(|_| up)
+                .and_then(|f| self.data.fish.get(usize::from(f)))
+                .map(|f| usize::from(f.depth.clamp(1, 3) - 1));
+            w.one_hot(depth, 3);
+        }
     }
 }

@@ -31,12 +31,23 @@ fn check_invariants(g: &DeepRegrets, st: &DeepRegretsState) {
     st.deal_left.each(|f| seen[usize::from(f)] += 1);
     for p in 0..n {
         st.seats[p].hand.each(|f| seen[usize::from(f)] += 1);
+        st.seats[p].front.each(|f| seen[usize::from(f)] += 1);
         for &f in &st.seats[p].mounted {
             if f != NONE {
                 seen[usize::from(f)] += 1;
             }
         }
+        if st.seats[p].cloche != NONE {
+            seen[usize::from(st.seats[p].cloche)] += 1;
+        }
     }
+    if st.plug {
+        seen[usize::from(fid("The Plug"))] += 1;
+    }
+    if st.shuffle_fish != NONE {
+        seen[usize::from(st.shuffle_fish)] += 1;
+    }
+
     for (f, &c) in seen.iter().enumerate() {
         let want = u8::from(g.in_play.contains(f));
         assert_eq!(c, want, "fish {f} seen {c} times");
@@ -64,7 +75,7 @@ fn check_invariants(g: &DeepRegrets, st: &DeepRegretsState) {
             }
         }
         assert_eq!(kinds[0], 3, "seat {p} player dice");
-        assert_eq!(kinds[4], 0);
+        assert!(kinds[4] <= 1);
         for c in 0..3 {
             tackle[c] += kinds[c + 1];
         }
@@ -79,6 +90,9 @@ fn check_invariants(g: &DeepRegrets, st: &DeepRegretsState) {
         for p in 0..n {
             regrets[v] += u32::from(st.seats[p].regrets[v]);
         }
+    }
+    for v in 0..4 {
+        regrets[v] += u32::from(st.pool[v]) + u32::from(st.offer[v]);
     }
     let want: Vec<u32> = g.regret_copies.iter().map(|&c| u32::from(c)).collect();
     assert_eq!(regrets.to_vec(), want);
@@ -97,13 +111,21 @@ fn check_invariants(g: &DeepRegrets, st: &DeepRegretsState) {
         assert_eq!(total, count);
         assert_eq!(all, (1u32 << count) - 1);
     };
-    let (rod_x, reel_x, sup_x) = match st.shop {
+    let (rod_x, reel_x, mut sup_x) = match st.shop {
         0 => (drawn, 0, 0),
         1 => (0, drawn, 0),
         2 => (0, 0, drawn),
         _ => (0, 0, 0),
     };
     check(st.dink_deck, st.dink_discard, &|p| st.seats[p].dinks, 0, 25);
+    // the Cloche card is out of every pile while it holds a fish (or is being used)
+    let mut sup_all = st.supply_deck | st.supply_discard | sup_x;
+    for p in 0..n {
+        sup_all |= st.seats[p].supplies;
+    }
+    if g.cloche_supply != NONE && sup_all >> g.cloche_supply & 1 == 0 {
+        sup_x |= 1 << g.cloche_supply;
+    }
     check(
         st.supply_deck,
         st.supply_discard,
@@ -470,7 +492,73 @@ fn data_matches_assumptions() {
     assert!(d.dinks[23].uses.is_empty() && d.dinks[24].uses.is_empty());
     assert_eq!(d.reels[8].dink_draw, Some(3));
     assert_eq!(d.rods[6].rod_passive, Some((-2, data::When::FirstCatch)));
-    assert!(d.supplies[15].uses.is_empty() && d.rods[7].rod_passive.is_none());
+    assert!(d.rods[7].rod_passive.is_none());
+    // step 2: items
+    assert_eq!(
+        d.supplies[15].uses,
+        vec![vec![data::Prim::Reveal(data::RevealTarget::Column)]]
+    );
+    assert_eq!(
+        d.supplies[16].uses,
+        vec![vec![data::Prim::Reveal(data::RevealTarget::All)]]
+    );
+    assert_eq!(d.supplies[18].uses, vec![vec![data::Prim::ClawHammer]]);
+    assert_eq!(d.supplies[19].uses, vec![vec![data::Prim::Cloche]]);
+    assert_eq!(d.rods[7].reorder, Some((2, false)));
+    assert_eq!(d.rods[8].reorder, Some((3, true)));
+    assert!(d.rods[9].ignore_reveal && d.reels[9].turn_down);
+    // step 2: fish abilities as data
+    let f = |name: &str| &d.fish[usize::from(fid(name))];
+    let list = |id: u16| d.lists[usize::from(id)].clone();
+    assert!(d.lists[0].is_empty());
+    assert_eq!(
+        list(f("Hammerhead Shark").catch),
+        vec![data::Prim::DiscardFish(0)]
+    );
+    assert!(f("Hammerhead Shark").shark && f("Goblin Shark").shark && !f("Remora").shark);
+    assert_eq!(
+        list(f("Parasitic Larvae").reveal),
+        vec![data::Prim::AutoCatch]
+    );
+    assert!(f("Parasitic Larvae").front && f("Parasitic Larvae").rules.front_extra == 1);
+    assert_eq!(
+        list(f("Tri-Tentacle").catch),
+        vec![data::Prim::DrawRegretFoul]
+    );
+    let data::Prim::Choice(a, b) = list(f("Sockeye Salmon").eat)[0] else {
+        panic!("choice expected")
+    };
+    assert_eq!(list(a), vec![data::Prim::Increment(1)]);
+    assert_eq!(list(b), vec![data::Prim::DiscardRandomRegret(1)]);
+    let data::Prim::Coin(h, t) = list(f("Blanket Octopus").catch)[0] else {
+        panic!("coin expected")
+    };
+    assert_eq!(h, 0);
+    assert_eq!(
+        list(t),
+        vec![data::Prim::DiscardThis, data::Prim::DrawDink(1)]
+    );
+    assert_eq!(
+        list(f("The Plug").reveal),
+        vec![data::Prim::Plug, data::Prim::EndCast]
+    );
+    assert_eq!(
+        f("No Face").rules.show,
+        Some(data::Show::Fish(fid("Two Face")))
+    );
+    assert_eq!(f("Giant Isopod").rules.discard_size, Some(2));
+    assert_eq!(f("Hollow Earth Worm").rules.worms_difficulty, Some(4));
+    assert!(f("Overmind").rules.must_catch && f("Overmind").rules.port_mount);
+    assert_eq!(f("Dumbo Octopus").rules.give_away, Some(4));
+    assert_eq!(f("Iron Coffin").rules.front_offer, Some((2, 1)));
+    assert!(f("Colossal Squid").rules.column_lock && f("Gloom Orphan").rules.column_lock);
+    assert_eq!(
+        f("Vampire Squid").rules.per,
+        Some((data::Per::SeatsAtDepth2, -1))
+    );
+    assert_eq!(f("Orca").rules.front_difficulty, Some((true, -1)));
+    let fronts = d.fish.iter().filter(|x| x.front).count();
+    assert_eq!(fronts, 8);
     assert_eq!(d.regret_decks.len(), 2);
 }
 
@@ -592,6 +680,7 @@ fn setup_deal_first_refresh_and_keys() {
             "node",
             "phase",
             "players",
+            "plug",
             "reel_deck",
             "reel_discard",
             "regret_deck",
@@ -609,11 +698,15 @@ fn setup_deal_first_refresh_and_keys() {
         pk,
         vec![
             "caught_today",
+            "cloche",
+            "coffin_used",
             "depth",
             "dinks",
             "fresh",
+            "front",
             "hand",
             "lifeboat_used",
+            "locks",
             "money",
             "mounted",
             "passed",
@@ -624,17 +717,18 @@ fn setup_deal_first_refresh_and_keys() {
             "rod",
             "rods",
             "shops_used",
+            "skull_used",
             "spent",
             "supplies",
-            "worms"
+            "worms",
         ]
     );
     let ck: Vec<&String> = j["ctx"].as_object().unwrap().keys().collect();
     assert_eq!(
         ck,
         vec![
-            "cast", "count", "discount", "foul", "item", "left", "peek", "rolled", "shop", "slot",
-            "to_roll"
+            "ability", "cast", "count", "discount", "foul", "item", "left", "offer", "order",
+            "peek", "pool", "rolled", "shop", "slot", "target", "to_roll",
         ]
     );
     let o = g.observation(s.state(), 1);
@@ -645,6 +739,8 @@ fn setup_deal_first_refresh_and_keys() {
             "actor",
             "bag",
             "caught_today",
+            "cloche",
+            "coffin_used",
             "ctx",
             "current_player",
             "day",
@@ -656,16 +752,19 @@ fn setup_deal_first_refresh_and_keys() {
             "first_player",
             "fish_discard",
             "fresh",
+            "front",
             "hand",
             "hand_count",
             "last_turns",
             "life_preserver",
             "lifeboat_used",
+            "locks",
             "money",
             "mounted",
             "node",
             "passed",
             "phase",
+            "plug",
             "reel",
             "reel_used",
             "reels",
@@ -677,11 +776,12 @@ fn setup_deal_first_refresh_and_keys() {
             "seat",
             "shoals",
             "shops_used",
+            "skull_used",
             "spent",
             "supplies",
             "supply_count",
             "turn",
-            "worms"
+            "worms",
         ]
     );
     assert_eq!(
@@ -743,14 +843,16 @@ fn cast_with_payment_worked_example() {
     let o = g.observation(&st, 0);
     assert_eq!(
         o["ctx"]["cast"],
-        json!({"shoal": 4, "fish": "Monkfish", "difficulty": 2, "exact": null, "payment": []})
+        json!({"shoal": 4, "fish": "Monkfish", "difficulty": 2, "exact": null, "payment": [],
+               "base": null, "beneath": null, "ignored": false})
     );
     assert_eq!(o["shoals"][4]["top"], "Monkfish");
     step(&g, &mut st, 57);
     assert_eq!(legal_of(&g, &st), vec![6, 7, 12, 102]);
     assert_eq!(
         g.state_json(&st)["ctx"]["cast"],
-        json!({"shoal": 4, "reduction": 0, "zero": false, "payment": ["G2"]})
+        json!({"shoal": 4, "reduction": 0, "zero": false, "payment": ["G2"],
+               "base": null, "beneath": null, "ignored": false})
     );
     step(&g, &mut st, 6);
     assert_eq!(st.bag[1], 8);
@@ -816,10 +918,21 @@ fn life_preserver_and_dink_lower_difficulty() {
 }
 
 #[test]
-fn special_card_is_discarded_on_reveal() {
+fn special_card_resolves_its_reveal() {
     let trafficker = fid("Tidal Trafficker");
     let (g, mut st) = started(2, json!({}), &[(1, &[trafficker])], 1);
     step(&g, &mut st, 33);
+    // draw a regret, take a supply, discard itself, end the cast
+    assert_eq!((st.node, st.actor), (Node::DrawRegret, 0));
+    assert_eq!(
+        g.state_json(&st)["ctx"]["ability"],
+        json!({"fish": trafficker, "trigger": "reveal"})
+    );
+    step(&g, &mut st, 2);
+    assert_eq!((st.node, st.actor), (Node::DrawSupply, 0));
+    step(&g, &mut st, 4);
+    assert_eq!(st.seats[0].supplies, 1 << 4);
+    assert_eq!(st.seats[0].regrets, [0, 0, 1, 0]);
     assert_eq!(st.shoal_len[1], 12);
     assert_eq!(&st.fish_discard[0][..1], &[trafficker]);
     assert_eq!(st.face_up, 0);
@@ -877,7 +990,8 @@ fn overfishing_and_empty_sea_end() {
     // seat 0 RV 3 is the highest, but has no mounted fish; hand: Hammerhead 5 + 1 (tier 1)
     assert_eq!(
         g.state_json(&st)["end"],
-        json!({"regret_value": [3, 0], "discarded": [null, null], "scores": [6, 0]})
+        json!({"regret_value": [3, 0], "discarded": [null, null], "scores": [6, 0],
+               "cloche_discarded": [null, null]})
     );
     assert_eq!(g.winners(&st), vec![0]);
     let mut sc = vec![0; 2];
@@ -885,7 +999,8 @@ fn overfishing_and_empty_sea_end() {
     assert_eq!(sc, vec![6, 0]);
     assert_eq!(
         g.observation(&st, 1)["end"],
-        json!({"regret_value": [3, 0], "discarded": [null, null]})
+        json!({"regret_value": [3, 0], "discarded": [null, null],
+               "cloche_discarded": [null, null]})
     );
     assert_eq!(g.state_json(&st)["phase"], "over");
     assert_eq!(g.state_json(&st)["turn"], Value::Null);
@@ -893,7 +1008,8 @@ fn overfishing_and_empty_sea_end() {
 
 #[test]
 fn passing_rewards_and_last_player_turns() {
-    let (g, mut st) = started(3, json!({}), &[], 2);
+    let plain = fid("Coelacanth");
+    let (g, mut st) = started(3, json!({}), &[(1, &[plain])], 2);
     st.seats[1].regrets = [0, 1, 0, 0];
     st.regret_deck[1] -= 1;
     step(&g, &mut st, 0); // seat 0 passes
@@ -1260,7 +1376,8 @@ fn end_scoring_worked_example_and_tie_breaks() {
     g.finish(&mut st);
     assert_eq!(
         g.state_json(&st)["end"],
-        json!({"regret_value": [8, 7, 10], "discarded": [null, null, 51], "scores": [41, 41, 37]})
+        json!({"regret_value": [8, 7, 10], "discarded": [null, null, 51], "scores": [41, 41, 37],
+               "cloche_discarded": [null, null, null]})
     );
     assert_eq!(g.winners(&st), vec![1]);
     assert_eq!(&st.fish_discard[1][..1], &[51]);
@@ -1747,4 +1864,397 @@ fn bench_random_games_only() {
     let g = game(4, json!({}));
     let (gps, steps) = games_per_second(&*g, 20_000);
     println!("deep_regrets alone: {gps:.0} games/s ({steps:.1} steps/game)");
+}
+
+// ----- step 2: abilities ------------------------------------------------------------------------
+
+/// Seat `p`'s hand gets fish `f` (taken out of wherever it lies in the sea).
+fn give_hand(st: &mut DeepRegretsState, p: usize, f: u8) {
+    for s in 0..9 {
+        let len = usize::from(st.shoal_len[s]);
+        if let Some(i) = st.shoals[s][..len].iter().position(|&x| x == f) {
+            st.shoals[s].copy_within(i + 1..len, i);
+            st.shoal_len[s] -= 1;
+        }
+    }
+    st.seats[p].hand.insert(f);
+}
+
+#[test]
+fn eating_runs_the_eat_list_and_returns_to_the_node() {
+    let (g, mut st) = started(3, json!({}), &[], 1);
+    let barracuda = fid("Barracuda");
+    give_hand(&mut st, 0, barracuda);
+    st.seats[0].regrets = [0, 1, 0, 1];
+    st.regret_deck[1] -= 1;
+    st.regret_deck[3] -= 1;
+    let eat = 165 + u32::from(barracuda);
+    assert!(legal_of(&g, &st).contains(&eat));
+    assert_eq!(g.action_label(&st, eat), "eat Barracuda");
+    step(&g, &mut st, eat);
+    // increment 1, then discard 2 random regrets
+    assert_eq!((st.node, st.left), (Node::Increment, 1));
+    assert_eq!(legal_of(&g, &st), vec![50, 51]);
+    assert_eq!(
+        g.state_json(&st)["ctx"]["ability"],
+        json!({"fish": barracuda, "trigger": "eat"})
+    );
+    step(&g, &mut st, 50);
+    assert_eq!(st.seats[0].fresh[0..3], [0, 2, 1]);
+    assert_eq!(st.node, Node::DiscardRandomRegret);
+    steps(&g, &mut st, &[3, 1]);
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    assert_eq!(st.ability_fish, NONE);
+    assert_eq!(st.regret_discard, [0, 1, 0, 1]);
+    assert_eq!(&st.fish_discard[0][..1], &[barracuda]);
+    assert!(st.seats[0].hand.is_empty());
+}
+
+#[test]
+fn reveal_each_everyone_then_pay() {
+    let pram = fid("Pram");
+    let (g, mut st) = started(3, json!({}), &[(1, &[pram])], 1);
+    step(&g, &mut st, 33);
+    for p in 0..3 {
+        assert_eq!((st.node, st.actor), (Node::DrawRegret, p));
+        step(&g, &mut st, 1);
+    }
+    assert_eq!((st.node, st.actor), (Node::Pay, 0));
+    assert_eq!(st.ability_fish, NONE);
+    for p in 0..3 {
+        assert_eq!(st.seats[p].regrets, [0, 1, 0, 0]);
+    }
+}
+
+#[test]
+fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
+    let larvae = fid("Parasitic Larvae");
+    let (g, mut st) = started(3, json!({}), &[(0, &[larvae])], 1);
+    step(&g, &mut st, 32);
+    assert!(st.seats[0].front.contains(usize::from(larvae)));
+    assert!(st.seats[0].hand.is_empty());
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    assert!(!st.cast_on && st.seats[0].caught_today);
+    // a draw event of seat 0 draws one more: Geist's eat draws 1 (+1)
+    let geist = fid("Geist");
+    give_hand(&mut st, 0, geist);
+    st.actor = 0;
+    st.turn = 0;
+    step(&g, &mut st, 165 + u32::from(geist));
+    steps(&g, &mut st, &[0, 2]);
+    assert_eq!(st.seats[0].regrets, [1, 0, 1, 0]);
+    assert_eq!(st.node, Node::Turn);
+    let o = g.observation(&st, 2);
+    assert_eq!(o["front"][0], json!(["Parasitic Larvae"]));
+}
+
+#[test]
+fn give_this_by_choice_ends_the_cast() {
+    let man = fid("Man O' War");
+    let (g, mut st) = started(3, json!({}), &[(0, &[man])], 1);
+    step(&g, &mut st, 32);
+    assert_eq!((st.node, st.actor), (Node::GiveFish, 0));
+    assert_eq!(legal_of(&g, &st), vec![75, 76]);
+    assert_eq!(g.action_label(&st, 76), "give Man O' War to seat 2");
+    step(&g, &mut st, 76);
+    assert!(st.seats[2].hand.contains(usize::from(man)));
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    assert!(!st.cast_on);
+}
+
+#[test]
+fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
+    let scrat = fid("Scrat");
+    let (g, mut st) = started(3, json!({}), &[(0, &[scrat])], 1);
+    step(&g, &mut st, 32);
+    assert_eq!(st.node, Node::Pay);
+    step(&g, &mut st, 7);
+    assert_eq!(st.node, Node::DeclineDie);
+    assert!(st.cast_on, "the cast stays live until the cast end");
+    steps(&g, &mut st, &[50, 4]);
+    assert!(st.seats[2].hand.contains(usize::from(scrat)));
+    assert_eq!(st.seats[0].dinks, 1 << 4);
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+}
+
+#[test]
+fn must_catch_forbids_declining_while_payable() {
+    let overmind = fid("Overmind");
+    let (g, mut st) = started(
+        2,
+        json!({"expansion_tentacles": true}),
+        &[(3, &[overmind])],
+        1,
+    );
+    st.seats[0].depth = 2;
+    step(&g, &mut st, 35);
+    assert_eq!(st.node, Node::Pay);
+    // D 3, Fresh P1 P2 P3: can be completed, so no decline
+    assert_eq!(legal_of(&g, &st), vec![50, 51, 52]);
+    step(&g, &mut st, 50);
+    assert_eq!(legal_of(&g, &st), vec![51, 52]);
+    step(&g, &mut st, 52);
+    step(&g, &mut st, 6);
+    assert!(st.seats[0].hand.contains(usize::from(overmind)));
+    // making port mounts it automatically
+    st.seats[0].hand.remove(overmind);
+    st.seats[0].hand.insert(overmind);
+    g.make_port(&mut st, 0);
+    assert_eq!(st.seats[0].mounted[0], overmind);
+}
+
+#[test]
+fn column_lock_and_the_plug() {
+    let squid = fid("Colossal Squid");
+    let plug = fid("The Plug");
+    let (g, mut st) = started(2, json!({}), &[(4, &[squid]), (6, &[plug])], 1);
+    st.seats[0].depth = 2;
+    step(&g, &mut st, 36);
+    assert_eq!(st.seats[0].locks, 0b010);
+    assert!(st.seats[0].front.contains(usize::from(squid)));
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    step(&g, &mut st, 0); // seat 1 passes
+    steps(&g, &mut st, &[8, 0]);
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    st.seats[0].depth = 3;
+    let legal = legal_of(&g, &st);
+    let casts: Vec<u32> = legal
+        .iter()
+        .copied()
+        .filter(|a| (32..41).contains(a))
+        .collect();
+    assert_eq!(casts, vec![33, 36, 39]);
+    // The Plug: the top of the first non-empty shoal goes at every turn start
+    st.seats[0].locks = 0;
+    step(&g, &mut st, 38);
+    assert!(st.plug);
+    assert_eq!(st.shoal_len[6], 12);
+    let len0 = st.shoal_len[0];
+    // seat 1 has passed: its skip does not trigger The Plug; seat 0's turn does
+    steps(&g, &mut st, &[8, 1]);
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    assert_eq!(st.shoal_len[0], len0 - 1);
+}
+
+#[test]
+fn catch_by_showing_and_coin_abilities() {
+    let lamprey = fid("Lamprey");
+    let selkie = fid("Selkie");
+    let (g, mut st) = started(2, json!({}), &[(3, &[lamprey]), (4, &[selkie])], 1);
+    st.seats[0].depth = 2;
+    give_hand(&mut st, 0, fid("Hammerhead Shark"));
+    step(&g, &mut st, 35);
+    assert_eq!(legal_of(&g, &st)[..3], [7, 18, 50]);
+    step(&g, &mut st, 51);
+    step(&g, &mut st, 18);
+    assert!(st.seats[0].hand.contains(usize::from(lamprey)));
+    assert_eq!(st.seats[0].fresh_count(), 3, "showing spends nothing");
+    step(&g, &mut st, 0); // seat 1 passes
+    steps(&g, &mut st, &[8, 0]);
+    step(&g, &mut st, 36);
+    steps(&g, &mut st, &[50, 51, 52, 6]);
+    assert_eq!((st.node, st.actor), (Node::Coin, 0));
+    assert_eq!(g.action_label(&st, 0), "heads");
+    step(&g, &mut st, 0);
+    assert_eq!(st.seats[0].money, 3);
+}
+
+#[test]
+fn cloche_and_claw_hammer() {
+    let (g, mut st) = started(2, json!({}), &[], 1);
+    let cloche = item_id(&g.data.supplies, "Cloche");
+    let hammer = item_id(&g.data.supplies, "Claw Hammer");
+    st.supply_deck &= !(1 << cloche | 1 << hammer);
+    st.seats[0].supplies = 1 << cloche | 1 << hammer;
+    st.seats[0].depth = 0;
+    let small = fid("Sockeye Salmon");
+    give_hand(&mut st, 0, small);
+    let legal = legal_of(&g, &st);
+    assert!(legal.contains(&(125 + cloche)) && !legal.contains(&(125 + hammer)));
+    step(&g, &mut st, 125 + cloche);
+    assert_eq!((st.node, st.slot), (Node::MountFish, 3));
+    let a = 165 + u32::from(small);
+    assert_eq!(g.action_label(&st, a), "mount Sockeye Salmon on the Cloche");
+    step(&g, &mut st, a);
+    assert_eq!(st.seats[0].cloche, small);
+    assert_eq!(st.supply_discard, 0);
+    assert_eq!(st.node, Node::Turn);
+    step(&g, &mut st, 125 + hammer);
+    assert_eq!(st.seats[0].cloche, NONE);
+    assert!(st.seats[0].hand.contains(usize::from(small)));
+    assert_eq!(st.supply_discard, 1 << cloche | 1 << hammer);
+}
+
+#[test]
+fn bone_wheel_turns_the_largest_payment_die_down() {
+    let sheepshead = fid("Sheepshead");
+    let (g, mut st) = started(2, json!({}), &[(0, &[sheepshead])], 1);
+    let wheel = item_id(&g.data.reels, "Bone Wheel") as u8;
+    st.reel_deck &= !(1 << wheel);
+    st.seats[0].reels = 1 << wheel;
+    st.seats[0].reel = wheel;
+    step(&g, &mut st, 32);
+    steps(&g, &mut st, &[52, 6]);
+    // P3 paid for difficulty 1: it comes back as P2
+    assert_eq!(st.seats[0].fresh[0..3], [1, 2, 0]);
+    assert_eq!(st.seats[0].spent[0], 0);
+}
+
+#[test]
+fn rod_of_the_deep_reorders_before_the_reveal() {
+    let (g, mut st) = started(2, json!({}), &[(0, &[0, 1, 2])], 1);
+    let rod = item_id(&g.data.rods, "Rod of the Deep") as u8;
+    st.rod_deck &= !(1 << rod);
+    st.seats[0].rods = 1 << rod;
+    st.seats[0].rod = rod;
+    step(&g, &mut st, 32);
+    assert_eq!(st.node, Node::Reorder);
+    assert_eq!(legal_of(&g, &st), vec![165, 166]);
+    assert_eq!(g.state_json(&st)["ctx"]["order"], json!([0, 1]));
+    step(&g, &mut st, 166);
+    // Barracuda is now the top and revealed
+    assert_eq!(st.top_fish(0), Some(1));
+    assert_eq!(st.node, Node::Pay);
+    let shoal = &g.state_json(&st)["shoals"][0];
+    assert_eq!(
+        shoal.as_array().unwrap()[0..3],
+        [json!(1), json!(0), json!(2)]
+    );
+}
+
+#[test]
+fn iron_coffin_offer_and_accept() {
+    let (g, mut st) = started(2, json!({}), &[], 1);
+    let coffin = fid("Iron Coffin");
+    give_hand(&mut st, 0, coffin);
+    st.seats[0].hand.remove(coffin);
+    st.seats[0].front.insert(coffin);
+    st.seats[0].regrets = [0, 0, 1, 1];
+    st.regret_deck[2] -= 1;
+    st.regret_deck[3] -= 1;
+    st.seats[1].fresh = [0; CLASSES];
+    st.seats[1].spent[0] = 3;
+    step(&g, &mut st, 23);
+    assert_eq!(st.node, Node::OfferTarget);
+    step(&g, &mut st, 75);
+    assert_eq!(legal_of(&g, &st), vec![72, 73]);
+    step(&g, &mut st, 73);
+    assert_eq!(legal_of(&g, &st), vec![0, 72]);
+    step(&g, &mut st, 72);
+    assert_eq!((st.node, st.actor), (Node::AcceptOffer, 1));
+    assert_eq!(g.observation(&st, 1)["ctx"]["offer"], json!([2, 3]));
+    step(&g, &mut st, 16);
+    assert_eq!(st.seats[1].regrets, [0, 0, 1, 1]);
+    assert_eq!((st.node, st.actor), (Node::RefreshDie, 1));
+    steps(&g, &mut st, &[65, 3]);
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    assert!(st.seats[0].coffin_used);
+    assert!(!legal_of(&g, &st).contains(&23));
+}
+
+#[test]
+fn psychic_interloper_deals_a_pool() {
+    let (g, mut st) = started(3, json!({}), &[], 1);
+    let psychic = fid("Psychic Interloper");
+    give_hand(&mut st, 0, psychic);
+    step(&g, &mut st, 165 + u32::from(psychic));
+    steps(&g, &mut st, &[0, 3, 3]);
+    assert_eq!((st.node, st.actor, st.target), (Node::GiveRegret, 0, 1));
+    assert_eq!(g.state_json(&st)["ctx"]["pool"], json!([0, 3, 3]));
+    assert_eq!(
+        g.observation(&st, 1)["ctx"]["pool"],
+        json!([null, null, null])
+    );
+    step(&g, &mut st, 73);
+    assert_eq!(st.target, 2);
+    step(&g, &mut st, 73);
+    assert_eq!(st.node, Node::Turn);
+    assert_eq!(st.seats[0].regrets, [1, 0, 0, 0]);
+    assert_eq!(st.seats[1].regrets, [0, 0, 0, 1]);
+    assert_eq!(st.seats[2].regrets, [0, 0, 0, 1]);
+}
+
+#[test]
+fn northern_stargazer_goes_back_at_a_random_depth() {
+    let star = fid("Northern Stargazer");
+    let (g, mut st) = started(2, json!({}), &[(3, &[star])], 1);
+    st.seats[0].depth = 2;
+    step(&g, &mut st, 35);
+    steps(&g, &mut st, &[7, 50, 0]);
+    assert_eq!((st.node, st.actor), (Node::ShuffleBack, 0));
+    let mut out = Vec::new();
+    g.chance_outcomes(&st, &mut out);
+    assert_eq!(out.len(), 13);
+    assert_eq!(
+        g.action_label(&st, 2),
+        "put Northern Stargazer back under 2 fish"
+    );
+    step(&g, &mut st, 2);
+    let j = g.state_json(&st);
+    assert_eq!(j["shoals"][3][2], json!(star));
+    assert_eq!(j["face_up"][3], json!(false));
+}
+
+#[test]
+fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
+    let shade = fid("Hadal Shade");
+    let (g, mut st) = started(2, json!({"expansion_tentacles": true}), &[(6, &[shade])], 1);
+    st.seats[0].depth = 3;
+    let monk = fid("Monkfish");
+    give_hand(&mut st, 1, monk);
+    st.seats[1].hand.remove(monk);
+    st.seats[1].mounted[1] = monk;
+    st.seats[0].fresh = [0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    step(&g, &mut st, 38);
+    steps(&g, &mut st, &[52, 52, 6]);
+    assert_eq!(st.node, Node::HadalShade);
+    assert_eq!(legal_of(&g, &st), vec![17, 304]);
+    assert_eq!(g.action_label(&st, 304), "swap it for seat 1's Monkfish");
+    step(&g, &mut st, 304);
+    steps(&g, &mut st, &[0, 0, 0]);
+    assert_eq!(st.seats[1].mounted[1], shade);
+    assert!(st.seats[0].hand.contains(usize::from(monk)));
+    // end: the front fish and the Cloche fish score
+    let orca = fid("Orca");
+    st.seats[0].front.insert(orca);
+    let small = fid("Sockeye Salmon");
+    give_hand(&mut st, 0, small);
+    st.seats[0].hand.remove(small);
+    st.seats[0].cloche = small;
+    for s in 0..9 {
+        st.shoal_len[s] = 0;
+    }
+    st.seats[0].regrets[3] += 1;
+    g.finish(&mut st);
+    // seat 0 has the highest Regret Value: its Cloche fish is lost
+    assert_eq!(st.cloche_discarded[0], small);
+    assert_eq!(
+        g.state_json(&st)["end"]["cloche_discarded"],
+        json!([small, null])
+    );
+}
+
+#[test]
+fn tensor_shape_of_step_two() {
+    for n in 2..=5 {
+        let g = game(n, json!({"expansion_tentacles": true}));
+        assert_eq!(g.observation_shape(), vec![2237 + 362 * n]);
+        let mut rng = SplitMix64::new(n as u64);
+        let mut st = g.initial_state();
+        let mut legal = Vec::new();
+        let mut buf = vec![0f32; 2237 + 362 * n];
+        while g.current_player(&st) != TERMINAL {
+            for p in 0..n {
+                g.observation_tensor(&st, p, &mut buf);
+                assert!(
+                    buf.iter().all(|x| x.is_finite() && *x >= 0.0),
+                    "{:?}",
+                    st.node
+                );
+            }
+            g.legal_actions(&st, &mut legal);
+            let a = legal[rng.below(legal.len() as u64) as usize];
+            g.apply(&mut st, a);
+        }
+    }
 }
