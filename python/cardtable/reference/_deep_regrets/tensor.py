@@ -119,7 +119,8 @@ def _context(t: TensorBuilder, obs: DeepRegretsObservation) -> None:
     t.scaled(left or 0, 5)
     t.scaled(ctx["count"], 5)
     t.scaled(ctx["foul"], 5)
-    t.one_hot(ctx["slot"], 3)
+    slot = ctx["slot"]
+    t.one_hot(slot if slot is not None and slot < 3 else None, 3)  # §16.12: the Cloche (3) is all 0
     t.scaled(ctx["discount"], 5)
     cast = ctx["cast"]
     if cast is None:
