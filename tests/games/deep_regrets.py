@@ -4399,7 +4399,7 @@ def test_step_two_state_and_observation_keys(backend: Backend) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_step_two_tensor_size(backend: Backend, players: int) -> None:
     t = monday(backend, players)
-    assert len(t.state.observation_tensor(0)) == 2237 + 362 * players
+    assert len(t.state.observation_tensor(0)) == 2239 + 362 * players
 
 
 def test_step_two_labels_at_turn_and_pay(backend: Backend) -> None:

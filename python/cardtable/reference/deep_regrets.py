@@ -3428,7 +3428,7 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(2237 + 362 * players,)`` (§16.12)."""
+        """``(2239 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
 
     def _initial_state(self) -> DeepRegretsState:

@@ -3,7 +3,7 @@
 §16.12: "the node segment has 57 entries (35 + 22 in the order above); the mounted segment encodes
 the Cloche fish as slot 3 (entry (3+1)/3); and these segments are appended at the end": ``plug``,
 ``front``, ``locks``, ``used``, ``ctx.ability``, ``ctx.pool``, ``ctx.target``, ``ctx.offer``,
-``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2237 + 362·n."
+``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2239 + 362·n."
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ TRIGGERS = ("reveal", "catch", "eat", "not_caught")
 
 
 def tensor_size(players: int) -> int:
-    """The number of entries: ``2237 + 362 * players``."""
-    return 2237 + 362 * players
+    """The number of entries: ``2239 + 362 * players``."""
+    return 2239 + 362 * players
 
 
 def _in_block(name: str | None) -> int | None:
@@ -245,6 +245,7 @@ def _step2(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> None:
     t.one_hot(None if ability is None else TRIGGERS.index(ability["trigger"]), len(TRIGGERS))
     pool = ctx["pool"]
     t.flag(pool is not None)
+    t.scaled(0 if pool is None else len(pool), 5)
     is_actor = obs["actor"] == seat
     for value in range(4):
         t.scaled(pool.count(value) if pool is not None and is_actor else 0, 5)
@@ -254,6 +255,7 @@ def _step2(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> None:
     sees_offer = seat in (obs["turn"], ctx["target"])
     for value in range(4):
         t.scaled(offer.count(value) if sees_offer else 0, 2)
+    t.scaled(len(ctx["order"]), 3)
     order = [0.0] * FISH
     if is_actor:
         for k, name in enumerate(ctx["order"]):

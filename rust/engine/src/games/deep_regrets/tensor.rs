@@ -20,7 +20,7 @@ fn some(x: u8) -> Option<usize> {
 impl DeepRegrets {
     /// The tensor size for this player count.
     pub(super) fn tensor_size(&self) -> usize {
-        2237 + 362 * self.n()
+        2239 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.
@@ -280,6 +280,8 @@ impl DeepRegrets {
         }
         let is_actor = usize::from(st.actor) == me;
         w.push_bool(st.pool_on);
+        let pooled: u8 = if st.pool_on { st.pool.iter().sum() } else { 0 };
+        w.push_scaled(f64::from(pooled), 5.0);
         for &c in &st.pool {
             w.push(if st.pool_on && is_actor {
                 scaled(f64::from(c), 5.0)
@@ -294,6 +296,7 @@ impl DeepRegrets {
         for &c in &st.offer {
             w.push(if sees { scaled(f64::from(c), 2.0) } else { 0.0 });
         }
+        w.push_scaled(f64::from(st.order_len), 3.0);
         if is_actor {
             for (k, &f) in st.order[..usize::from(st.order_len).min(3)]
                 .iter()

@@ -2238,11 +2238,11 @@ fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
 fn tensor_shape_of_step_two() {
     for n in 2..=5 {
         let g = game(n, json!({"expansion_tentacles": true}));
-        assert_eq!(g.observation_shape(), vec![2237 + 362 * n]);
+        assert_eq!(g.observation_shape(), vec![2239 + 362 * n]);
         let mut rng = SplitMix64::new(n as u64);
         let mut st = g.initial_state();
         let mut legal = Vec::new();
-        let mut buf = vec![0f32; 2237 + 362 * n];
+        let mut buf = vec![0f32; 2239 + 362 * n];
         while g.current_player(&st) != TERMINAL {
             for p in 0..n {
                 g.observation_tensor(&st, p, &mut buf);
