@@ -6,6 +6,7 @@ DESIGN.md lists.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -58,3 +59,26 @@ def test_backends_agree_under_heuristic_bots(game_id: str, config: dict[str, Any
             for bot in bots:
                 bot.observe(b)
         assert_same_state(a, b, rust.players, history=history)
+
+
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_backends_agree_on_every_label(game_id: str, config: dict[str, Any]) -> None:
+    """``action_label`` of every id in ``0..num_actions`` (legal or not) at states along a random
+    game: the labels of illegal ids are part of the contract too."""
+    rust = cardtable.make(game_id, backend="rust", **config)
+    ref = cardtable.make(game_id, backend="reference", **config)
+    a, b = ref.new_state(), rust.new_state()
+    rng = random.Random(7)
+    step = 0
+    while not b.is_terminal and step < 3000:
+        if step % 11 == 0:
+            labels_a = [a.action_label(x) for x in range(rust.num_actions)]
+            labels_b = [b.action_label(x) for x in range(rust.num_actions)]
+            assert labels_a == labels_b, f"labels differ after history {b.history}"
+        if b.is_chance_node:
+            action = rng.choice([outcome for outcome, _ in b.chance_outcomes()])
+        else:
+            action = rng.choice(b.legal_actions())
+        a.apply(action)
+        b.apply(action)
+        step += 1

@@ -680,14 +680,11 @@ impl DeepRegrets {
                 .map(|x| format!("use {}", x.name)),
             18 if !turn => Some("catch by showing a fish".into()),
             19 if !turn => Some("catch by discarding a fish".into()),
-            20 if !turn => {
-                let dd = self
-                    .cast_fish_data(st)
-                    .and_then(|f| f.rules.worms_difficulty)
-                    .or_else(|| d.fish.iter().find_map(|f| f.rules.worms_difficulty))
-                    .unwrap_or(0);
-                Some(format!("flip the Can of Worms: difficulty {dd}"))
-            }
+            // §16.14 (62): only a cast fish with a `worms_difficulty` rule names the label.
+            20 if !turn => self
+                .cast_fish_data(st)
+                .and_then(|f| f.rules.worms_difficulty)
+                .map(|dd| format!("flip the Can of Worms: difficulty {dd}")),
             21 if turn => Some(format!("give {} away", self.give_away_name())),
             22 if turn => Some(format!("use {}", self.rule_fish_name(|r| r.front_peek > 0))),
             23 if turn => Some(format!(
