@@ -140,9 +140,9 @@ impl DeepRegrets {
         st.push(Task::Ability(f, trigger));
     }
 
-    /// Whether the payment can still be completed with p's Fresh dice (§16.6 must_catch).
-    pub(super) fn can_complete(&self, st: &S, p: usize) -> bool {
-        let d = self.effective_difficulty(st, p);
+    /// Whether the payment can still be completed with p's Fresh dice (§16.6 must_catch), `d`
+    /// being the effective difficulty.
+    pub(super) fn can_complete(&self, st: &S, p: usize, d: i32) -> bool {
         let exact = self.cast_exact(st);
         let seat = &st.seats[p];
         let mut paid_n = 0u32;
@@ -208,13 +208,21 @@ impl DeepRegrets {
     /// The standing-rule actions at the `turn` node (21, 22, 23).
     pub(super) fn turn_rules(&self, st: &S, p: usize, out: &mut Vec<u32>) {
         let seat = &st.seats[p];
-        if self.dumbo(st, p).is_some() {
+        // The same tests as `dumbo`, `front_sum(front_peek) > 0` and `coffin`, on the
+        // precomputed sets of fish with those rules.
+        if !seat.hand.and(&self.give_away_set).is_empty() {
             out.push(21);
         }
-        if !seat.skull_used && self.front_sum(st, p, |r| r.front_peek) > 0 && st.peekable(p) != 0 {
+        if !seat.skull_used
+            && !seat.front.and(&self.front_peek_set).is_empty()
+            && st.peekable(p) != 0
+        {
             out.push(22);
         }
-        if !seat.coffin_used && seat.regret_count() > 0 && self.coffin(st, p).is_some() {
+        if !seat.coffin_used
+            && seat.regret_count() > 0
+            && !seat.front.and(&self.front_offer_set).is_empty()
+        {
             out.push(23);
         }
     }

@@ -667,7 +667,7 @@ impl DeepRegrets {
         }
         let base = st.cast_base.map_or(i32::from(fish.difficulty), i32::from);
         let mut front = 0i32;
-        seat.front.each(|g| {
+        seat.front.and(&self.front_difficulty_set).each(|g| {
             if let Some((foul, amount)) = self
                 .data
                 .fish
@@ -708,25 +708,30 @@ impl DeepRegrets {
             .map_or(0, |f| u32::from(f.exact))
     }
 
-    /// Whether the payment is complete.
-    pub(super) fn payment_complete(&self, st: &S, p: usize) -> bool {
-        let d = self.effective_difficulty(st, p);
+    /// Whether the payment is complete, `d` being the effective difficulty.
+    pub(super) fn payment_complete(&self, st: &S, d: i32) -> bool {
         let (n, sum) = self.payment(st);
         let exact = self.cast_exact(st);
         (exact == 0 || n == exact) && sum as i32 >= d
     }
 
-    /// The readiness flags (`REQ_*`) that hold for seat p at `node`.
-    pub(super) fn ready_flags(&self, st: &S, p: usize, node: Node) -> u32 {
-        self.ready_flags_needed(st, p, node, u32::MAX)
-    }
-
-    /// The readiness flags among `needed` (the others may be missing).
-    fn ready_flags_needed(&self, st: &S, p: usize, node: Node, needed: u32) -> u32 {
+    /// The readiness flags (`REQ_*`) that hold for seat p at `node`, among `needed` (the
+    /// others may be missing); `pay_d` is the effective difficulty if already known.
+    fn ready_flags_needed(
+        &self,
+        st: &S,
+        p: usize,
+        node: Node,
+        needed: u32,
+        pay_d: Option<i32>,
+    ) -> u32 {
         const LOWS: u32 = REQ_LOW0 * 0b1111;
         let seat = &st.seats[p];
         let mut m = 0u32;
-        if node == Node::Pay && needed & REQ_PAY_D != 0 && self.effective_difficulty(st, p) > 0 {
+        if node == Node::Pay
+            && needed & REQ_PAY_D != 0
+            && pay_d.unwrap_or_else(|| self.effective_difficulty(st, p)) > 0
+        {
             m |= REQ_PAY_D;
         }
         if node == Node::Turn {
@@ -780,22 +785,19 @@ impl DeepRegrets {
         m
     }
 
-    /// [`Self::ready_flags`] restricted to the flags that p's items can need (the others do
-    /// not matter for them; a shortcut for speed).
+    /// [`Self::ready_flags_needed`] restricted to the flags that p's items can need (the others
+    /// do not matter for them; a shortcut for speed).
     #[inline]
-    fn item_flags(&self, st: &S, p: usize, node: Node) -> u32 {
+    fn item_flags(&self, st: &S, p: usize, node: Node, pay_d: Option<i32>) -> u32 {
         let seat = &st.seats[p];
         // The flags that some use of a held dink or supply needs.
         let mut needed = 0u32;
-        let mut need = |src: ItemSrc| {
-            for &r in self.reqs(src) {
-                if r & REQ_NEVER == 0 {
-                    needed |= r;
-                }
-            }
-        };
-        each_bit(seat.dinks, |d| need(ItemSrc::Dink(d as u8)));
-        each_bit(seat.supplies, |i| need(ItemSrc::Supply(i as u8)));
+        each_bit(seat.dinks, |d| {
+            needed |= self.need_dink.get(d as usize).copied().unwrap_or(0);
+        });
+        each_bit(seat.supplies, |i| {
+            needed |= self.need_supply.get(i as usize).copied().unwrap_or(0);
+        });
         let mut any = seat.dinks | seat.supplies != 0;
         let mut add = |r: &[u32; 2]| {
             any = true;
@@ -808,7 +810,7 @@ impl DeepRegrets {
             add(self.reqs(ItemSrc::Reel(seat.reel)));
         }
         if any {
-            self.ready_flags_needed(st, p, node, needed)
+            self.ready_flags_needed(st, p, node, needed, pay_d)
         } else {
             0
         }
@@ -834,7 +836,9 @@ impl DeepRegrets {
 
     /// The first ready use of `src` for seat p at `node`.
     pub(super) fn ready_use(&self, st: &S, p: usize, src: ItemSrc, node: Node) -> Option<usize> {
-        self.ready_in(src, self.ready_flags(st, p, node))
+        let r = self.reqs(src);
+        let needed = (r[0] | r[1]) & !REQ_NEVER;
+        self.ready_in(src, self.ready_flags_needed(st, p, node, needed, None))
     }
 
     /// Shop price for seat p (contract §7.3).
@@ -873,13 +877,18 @@ impl DeepRegrets {
 
     fn items_tail(&self, st: &S, p: usize, flags: u32, out: &mut Vec<u32>) {
         let seat = &st.seats[p];
+        // `ready_in(..).is_some()` of every dink and supply, unrolled (a missing use is
+        // `REQ_NEVER`, which `flags` never holds).
+        let missing = !flags;
+        let ready =
+            |r: Option<&[u32; 2]>| r.is_some_and(|r| r[0] & missing == 0 || r[1] & missing == 0);
         each_bit(seat.dinks, |d| {
-            if self.ready_in(ItemSrc::Dink(d as u8), flags).is_some() {
+            if ready(self.req_dink.get(d as usize)) {
                 out.push(100 + d);
             }
         });
         each_bit(seat.supplies, |i| {
-            if self.ready_in(ItemSrc::Supply(i as u8), flags).is_some() {
+            if ready(self.req_supply.get(i as usize)) {
                 out.push(125 + i);
             }
         });
@@ -929,13 +938,14 @@ impl DeepRegrets {
             Node::Turn => self.legal_turn(st, p, out),
             Node::Worms => out.extend_from_slice(&[4, 5]),
             Node::Pay => {
-                let complete = self.payment_complete(st, p);
-                let flags = self.item_flags(st, p, Node::Pay);
+                let d = self.effective_difficulty(st, p);
+                let complete = self.payment_complete(st, d);
+                let flags = self.item_flags(st, p, Node::Pay, Some(d));
                 if complete {
                     out.push(6);
                 }
                 let rules = self.cast_fish_data(st).map(|f| f.rules).unwrap_or_default();
-                if !rules.must_catch || !self.can_complete(st, p) {
+                if !rules.must_catch || !self.can_complete(st, p, d) {
                     out.push(7);
                 }
                 self.items_head(st, p, flags, out);
@@ -1058,7 +1068,7 @@ impl DeepRegrets {
         if !at_sea && has_sellable && seat.mounted.contains(&NONE) {
             out.push(11);
         }
-        let flags = self.item_flags(st, p, Node::Turn);
+        let flags = self.item_flags(st, p, Node::Turn, None);
         self.items_head(st, p, flags, out);
         self.turn_rules(st, p, out);
         let has_fresh = seat.fresh_count() > 0;

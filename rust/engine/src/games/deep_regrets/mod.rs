@@ -863,6 +863,17 @@ pub struct DeepRegrets {
     req_supply: [[u32; 2]; data::SUPPLY_COUNT],
     req_reel: [[u32; 2]; data::REEL_COUNT],
     req_lp: [u32; 2],
+    /// The flags each dink's and supply's uses can need (the masks without `REQ_NEVER`).
+    need_dink: [u32; data::DINK_COUNT],
+    need_supply: [u32; data::SUPPLY_COUNT],
+    /// Fish with a `give_away_action` rule.
+    give_away_set: FishSet,
+    /// Fish with a `front_peek` amount above 0.
+    front_peek_set: FishSet,
+    /// Fish with a `front_offer` rule.
+    front_offer_set: FishSet,
+    /// Fish with a `front_difficulty` rule.
+    front_difficulty_set: FishSet,
     /// The supply id of the Cloche (NONE if missing).
     cloche_supply: u8,
 }
@@ -987,8 +998,24 @@ impl Game for DeepRegrets {
         let mut in_play = FishSet::default();
         let mut sellable = FishSet::default();
         let mut foul_set = FishSet::default();
+        let mut give_away_set = FishSet::default();
+        let mut front_peek_set = FishSet::default();
+        let mut front_offer_set = FishSet::default();
+        let mut front_difficulty_set = FishSet::default();
         for (i, f) in data.fish.iter().enumerate() {
             let id = i as u8;
+            if f.rules.give_away.is_some() {
+                give_away_set.insert(id);
+            }
+            if f.rules.front_peek > 0 {
+                front_peek_set.insert(id);
+            }
+            if f.rules.front_offer.is_some() {
+                front_offer_set.insert(id);
+            }
+            if f.rules.front_difficulty.is_some() {
+                front_difficulty_set.insert(id);
+            }
             if f.base || tentacles {
                 in_play.insert(id);
                 if f.sellable() {
@@ -1046,6 +1073,19 @@ impl Game for DeepRegrets {
             *r = flow::item_reqs(i).ok_or_else(bad)?;
         }
         let req_lp = flow::item_reqs(&data.life_preserver).ok_or_else(bad)?;
+        let need_of = |r: &[u32; 2]| {
+            r.iter()
+                .filter(|&&m| m & flow::REQ_NEVER == 0)
+                .fold(0u32, |a, &m| a | m)
+        };
+        let mut need_dink = [0u32; data::DINK_COUNT];
+        for (n, r) in need_dink.iter_mut().zip(&req_dink) {
+            *n = need_of(r);
+        }
+        let mut need_supply = [0u32; data::SUPPLY_COUNT];
+        for (n, r) in need_supply.iter_mut().zip(&req_supply) {
+            *n = need_of(r);
+        }
         let cloche_supply = data
             .supplies
             .iter()
@@ -1057,6 +1097,12 @@ impl Game for DeepRegrets {
             req_supply,
             req_reel,
             req_lp,
+            need_dink,
+            need_supply,
+            give_away_set,
+            front_peek_set,
+            front_offer_set,
+            front_difficulty_set,
             players,
             days: days as u8,
             split,
