@@ -3665,6 +3665,28 @@ def test_mimic_octopus_swaps_with_a_small_fish(backend: Backend, small: bool) ->
     assert t.at("reward", 1)
 
 
+def test_a_fish_the_mimic_put_on_a_shoal_of_another_depth_is_discarded_to_its_own_depth(
+    backend: Backend,
+) -> None:
+    """The Mimic Octopus puts a small Depth II fish on a Depth I shoal; left face up, it is
+    discarded at Tuesday's Start phase to the Depth II pile, its own depth's (§6.1, §16.7). Found
+    by a differential test: the engine once used the shoal's depth."""
+    fringehead, mimic = FISH["Sarcastic Fringehead"], FISH["Mimic Octopus"]
+    tops = {1: [mimic], 3: [fringehead]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)}, expansion_tentacles=True)
+    t.act(die("P3"), "turn", 0)  # a sinker: depth 2
+    t.catch(0, 3, "P3")
+    t.pass_turn(1, None)
+    t.act(CAST + 1, "turn", 0)
+    t.act(eat("Sarcastic Fringehead"), "mimic", 0)
+    assert t.st["shoals"][1][0] == fringehead and t.st["face_up"][1] is True
+    t.to_turn(0, day=2)
+    st = t.st
+    assert fringehead in st["fish_discard"][1]
+    assert fringehead not in st["fish_discard"][0]
+    assert st["players"][0]["hand"] == [mimic]
+
+
 @pytest.mark.parametrize("swap", [True, False])
 def test_giant_cuttlefish_may_swap_for_the_fish_beneath(backend: Backend, swap: bool) -> None:
     tops = {0: [FISH["Giant Cuttlefish"], FISH["Sheepshead"]]}

@@ -54,10 +54,6 @@ impl DeepRegrets {
         self.data.fish.get(usize::from(f))
     }
 
-    fn fish_depth(&self, f: u8) -> u8 {
-        self.fish_data(f).map_or(1, |x| x.depth)
-    }
-
     /// The fish data of the top of the cast's shoal.
     pub(super) fn cast_fish_data(&self, st: &S) -> Option<&'static Fish> {
         if !st.cast_on {
@@ -71,14 +67,14 @@ impl DeepRegrets {
     pub(super) fn discard_top(&self, st: &mut S, s: usize) {
         if st.shoal_len[s] > 0 {
             let f = st.take_top(s);
-            st.discard_fish(f, self.fish_depth(f));
+            st.discard_fish(f);
         }
     }
 
     /// A fish of the hand goes to its depth's discard pile.
     fn discard_hand_fish(&self, st: &mut S, p: usize, f: u8) {
         st.seats[p].hand.remove(f);
-        st.discard_fish(f, self.fish_depth(f));
+        st.discard_fish(f);
     }
 
     /// Whether p's hand holds a fish of `size` (3 = any).

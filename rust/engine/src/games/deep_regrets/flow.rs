@@ -83,7 +83,7 @@ impl DeepRegrets {
         for s in 0..9 {
             if st.face_up >> s & 1 == 1 && st.shoal_len[s] > 0 {
                 let f = st.take_top(s);
-                st.discard_fish(f, (s / 3 + 1) as u8);
+                st.discard_fish(f);
             }
         }
         if st.day == 3 || st.day == 5 {
@@ -587,8 +587,7 @@ impl DeepRegrets {
             if let Some((k, _)) = pick {
                 let f = st.seats[p].mounted[k];
                 st.seats[p].mounted[k] = NONE;
-                let depth = d.fish.get(usize::from(f)).map_or(1, |x| x.depth);
-                st.discard_fish(f, depth);
+                st.discard_fish(f);
                 st.discarded[p] = f;
             }
         }
@@ -597,8 +596,7 @@ impl DeepRegrets {
             let f = st.seats[p].cloche;
             if st.regret_values[p] == max_rv && f != NONE {
                 st.seats[p].cloche = NONE;
-                let depth = d.fish.get(usize::from(f)).map_or(1, |x| x.depth);
-                st.discard_fish(f, depth);
+                st.discard_fish(f);
                 st.cloche_discarded[p] = f;
             }
         }
@@ -1429,8 +1427,7 @@ impl DeepRegrets {
                 let value = self.value(st, usize::from(f), p);
                 st.seats[p].hand.remove(f);
                 self.gain(st, p, value);
-                let depth = self.data.fish.get(usize::from(f)).map_or(1, |x| x.depth);
-                st.discard_fish(f, depth);
+                st.discard_fish(f);
                 st.count += 1;
                 if self.foul_set.contains(usize::from(f)) {
                     st.foul += 1;

@@ -768,8 +768,10 @@ impl DeepRegretsState {
             self.shoal_len[s] += 1;
         }
     }
-    fn discard_fish(&mut self, f: u8, depth: u8) {
-        let d = usize::from(depth.clamp(1, 3) - 1);
+    /// Fish `f` goes to the discard pile of its own depth (id div 45), wherever it lay: the
+    /// Mimic Octopus can put a fish of another depth on a shoal.
+    fn discard_fish(&mut self, f: u8) {
+        let d = (usize::from(f) / BLOCK).min(2);
         let i = usize::from(self.discard_len[d]);
         if i < BLOCK {
             self.fish_discard[d][i] = f;

@@ -973,7 +973,7 @@ fn overfishing_and_empty_sea_end() {
             let f = st.shoals[s][0];
             st.shoals[s].copy_within(1.., 0);
             st.shoal_len[s] -= 1;
-            st.discard_fish(f, (s / 3 + 1) as u8);
+            st.discard_fish(f);
         }
     }
     assert_eq!(st.top_fish(0), Some(0));
@@ -1651,14 +1651,14 @@ fn empty_sea_in_start_phase_ends_the_game() {
     for s in 1..9 {
         while st.shoal_len[s] > 0 {
             let f = st.take_top(s);
-            st.discard_fish(f, (s / 3 + 1) as u8);
+            st.discard_fish(f);
         }
     }
     while st.shoal_len[0] > 1 {
         let f = st.shoals[0][0];
         st.shoals[0].copy_within(1.., 0);
         st.shoal_len[0] -= 1;
-        st.discard_fish(f, 1);
+        st.discard_fish(f);
     }
     // seat 0 reveals the last fish and declines: it stays face up and is discarded on Tuesday
     step(&g, &mut st, 32);
