@@ -2,7 +2,7 @@
 //! catch and not-caught hooks, eating, standing rules and the remaining items.
 
 use super::data::{Fish, GiveTo, PeekTarget, Prim, RevealTarget, Rules, Show, Who};
-use super::flow::below_top;
+use super::flow::{below_top, push_lines, COL_MASK, ROW_MASK};
 use super::{
     DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
     MAX_SEATS, NONE,
@@ -18,11 +18,6 @@ pub(super) const TRIGGER_EAT: u8 = 2;
 pub(super) const TRIGGER_NOT_CAUGHT: u8 = 3;
 /// Trigger names.
 pub(super) const TRIGGER_NAMES: [&str; 4] = ["reveal", "catch", "eat", "not_caught"];
-
-/// Shoals of row r (bits).
-const ROW_MASK: [u16; 3] = [0b111, 0b111 << 3, 0b111 << 6];
-/// Shoals of column c (bits).
-const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
 
 impl S {
     /// Shoals that are non-empty with a face-down top (bits).
@@ -1185,26 +1180,11 @@ impl DeepRegrets {
                     }
                 }
             }
-            Node::RevealColumn => {
-                let m = st.facedown();
-                for c in 0..3 {
-                    if m & COL_MASK[c] != 0 {
-                        out.push(97 + c as u32);
-                    }
-                }
-            }
+            Node::RevealColumn => push_lines(out, st.facedown(), &COL_MASK, 97),
             Node::PeekLine => {
                 let m = st.peekable(p);
-                for r in 0..3 {
-                    if m & ROW_MASK[r] != 0 {
-                        out.push(94 + r as u32);
-                    }
-                }
-                for c in 0..3 {
-                    if m & COL_MASK[c] != 0 {
-                        out.push(97 + c as u32);
-                    }
-                }
+                push_lines(out, m, &ROW_MASK, 94);
+                push_lines(out, m, &COL_MASK, 97);
             }
             Node::HadalShade => {
                 out.push(17);

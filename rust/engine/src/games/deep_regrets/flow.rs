@@ -13,9 +13,18 @@ use super::{
 use crate::rng::SplitMix64;
 
 /// Shoals of row r (bits).
-const ROW_MASK: [u16; 3] = [0b111, 0b111 << 3, 0b111 << 6];
+pub(super) const ROW_MASK: [u16; 3] = [0b111, 0b111 << 3, 0b111 << 6];
 /// Shoals of column c (bits).
-const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
+pub(super) const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
+
+/// Pushes `first + i` for every row (or column) i whose `lines[i]` mask meets the shoal set `m`.
+pub(super) fn push_lines(out: &mut Vec<u32>, m: u16, lines: &[u16; 3], first: u32) {
+    for (i, &line) in lines.iter().enumerate() {
+        if m & line != 0 {
+            out.push(first + i as u32);
+        }
+    }
+}
 
 impl DeepRegrets {
     #[inline]
@@ -1032,22 +1041,8 @@ impl DeepRegrets {
                     }
                 }
             }
-            Node::PeekRow => {
-                let m = st.peekable(p);
-                for r in 0..3 {
-                    if m & ROW_MASK[r] != 0 {
-                        out.push(94 + r as u32);
-                    }
-                }
-            }
-            Node::PeekColumn => {
-                let m = st.peekable(p);
-                for c in 0..3 {
-                    if m & COL_MASK[c] != 0 {
-                        out.push(97 + c as u32);
-                    }
-                }
-            }
+            Node::PeekRow => push_lines(out, st.peekable(p), &ROW_MASK, 94),
+            Node::PeekColumn => push_lines(out, st.peekable(p), &COL_MASK, 97),
             _ => self.legal_ability(st, p, out),
         }
     }
