@@ -20,6 +20,19 @@ pub(super) const TRIGGER_NOT_CAUGHT: u8 = 3;
 pub(super) const TRIGGER_NAMES: [&str; 4] = ["reveal", "catch", "eat", "not_caught"];
 
 impl S {
+    /// Every field of the cast back to its default (a new cast sets `cast_on` and the shoal).
+    pub(super) fn clear_cast(&mut self) {
+        self.cast_reduction = 0;
+        self.cast_zero = false;
+        self.payment = [0; CLASSES];
+        self.cast_base = None;
+        self.cast_beneath = NONE;
+        self.cast_ignored = false;
+        self.cast_end = 0;
+        self.cast_revealed = false;
+        self.cast_fish = NONE;
+    }
+
     /// Shoals that are non-empty with a face-down top (bits).
     #[inline]
     pub(super) fn facedown(&self) -> u16 {
@@ -510,15 +523,7 @@ impl DeepRegrets {
             Task::CastEnd(p) => {
                 let free = st.cast_end == 2;
                 st.cast_on = false;
-                st.cast_reduction = 0;
-                st.cast_zero = false;
-                st.payment = [0; CLASSES];
-                st.cast_base = None;
-                st.cast_beneath = NONE;
-                st.cast_ignored = false;
-                st.cast_end = 0;
-                st.cast_revealed = false;
-                st.cast_fish = NONE;
+                st.clear_cast();
                 if st.sea_empty() {
                     self.finish(st);
                     return true;

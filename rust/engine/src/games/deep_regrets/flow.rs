@@ -1610,15 +1610,7 @@ impl DeepRegrets {
                 let s = if worms { a - 41 } else { a - 32 } as u8;
                 st.cast_on = true;
                 st.cast_shoal = s;
-                st.cast_reduction = 0;
-                st.cast_zero = false;
-                st.payment = [0; CLASSES];
-                st.cast_base = None;
-                st.cast_beneath = NONE;
-                st.cast_ignored = false;
-                st.cast_end = 0;
-                st.cast_revealed = false;
-                st.cast_fish = NONE;
+                st.clear_cast();
                 if worms {
                     st.seats[p].worms = false;
                     st.peek = st.top_fish(usize::from(s)).unwrap_or(NONE);
