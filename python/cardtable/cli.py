@@ -169,6 +169,17 @@ def simulate_command(
         click.echo(f"wrote {plot}")
 
 
+# --- Balance studies: tournament, balance, sweep (cardtable.analysis) ---------------------------
+def _register_studies() -> None:
+    from cardtable.analysis._cli import register
+
+    register(main, _parse_options)
+
+
+_register_studies()
+# --- end of balance studies --------------------------------------------------------------------
+
+
 def _render(observation: dict[str, Any]) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold cyan")

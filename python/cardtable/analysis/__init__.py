@@ -1,0 +1,26 @@
+"""Balance studies: tournaments on duplicate deals, seat balance, luck, and option sweeps.
+
+Every study runs its games in Rust through :func:`cardtable.simulate`; the statistics use SciPy
+and the ratings openskill (``pip install "cardtable[analysis]"``). See ``docs/studies.md``.
+"""
+
+from __future__ import annotations
+
+from cardtable.analysis._stats import Estimate
+from cardtable.analysis._trace import GameTrace, replay, replayable
+from cardtable.analysis.balance import BalanceResult, balance
+from cardtable.analysis.sweep import SweepResult, sweep
+from cardtable.analysis.tournament import TournamentResult, tournament
+
+__all__ = [
+    "BalanceResult",
+    "Estimate",
+    "GameTrace",
+    "SweepResult",
+    "TournamentResult",
+    "balance",
+    "replay",
+    "replayable",
+    "sweep",
+    "tournament",
+]

@@ -1,0 +1,228 @@
+"""Running many seat assignments of one game in Rust, with one progress bar, as one table."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.analysis._games import spec
+from cardtable.errors import InvalidOptionError
+
+__all__ = ["Progress", "Runs", "lineups_for", "places", "run_lineups"]
+
+
+class Progress:
+    """One rich progress bar (on standard error) over several runs, or nothing.
+
+    ``enabled`` may also be a callable ``progress(done, total)``, called instead of drawing a bar.
+    """
+
+    def __init__(self, enabled: bool | Callable[[int, int], object], total: int, what: str):
+        self._spec = enabled
+        self.total = total
+        self.done = 0
+        self._bar: Any = None
+        self._what = what
+
+    def __enter__(self) -> Progress:
+        if self._spec is True:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as RichProgress
+
+            self._bar = RichProgress(
+                TextColumn(self._what),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+            )
+            self._bar.start()
+            self._bar.add_task("", total=self.total)
+        return self
+
+    def update(self, done: int, note: str = "") -> None:
+        """Sets the units done so far."""
+        self.done = done
+        if self._bar is not None:
+            self._bar.update(self._bar.tasks[0].id, completed=done, description=note)
+        elif callable(self._spec):
+            self._spec(done, self.total)
+
+    def callback(self, base: int, note: str = "") -> Callable[[int, int], bool]:
+        """A ``progress=`` callable for one simulate run whose units start at ``base``."""
+
+        def report(done: int, _total: int) -> bool:
+            self.update(base + done, note)
+            return True
+
+        return report
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def lineups_for(players: int, bots: Sequence[str], rotate_seats: bool) -> list[tuple[str, ...]]:
+    """The seat assignments of a tournament.
+
+    ``players`` bots: their rotations (each bot in each seat once). Fewer: the list repeated to fill
+    the table (``greedy,random`` at four seats is ``greedy,random,greedy,random``), then its
+    distinct rotations. More: every ordered choice of ``players`` distinct bots. Without
+    ``rotate_seats`` only the first assignment.
+    """
+    bots = list(bots)
+    if not bots:
+        raise InvalidOptionError("give at least one bot")
+    if len(bots) > players:
+        table = list(itertools.permutations(bots, players))
+        return table if rotate_seats else table[:1]
+    seats = tuple(bots[p % len(bots)] for p in range(players))
+    if not rotate_seats:
+        return [seats]
+    return list(dict.fromkeys(seats[r:] + seats[:r] for r in range(players)))
+
+
+def places(
+    scores: npt.NDArray[np.int64], winners: npt.NDArray[np.bool_], higher_is_better: bool
+) -> npt.NDArray[np.int64]:
+    """Finishing places (1 = best; ties share the better place) from scores and winners.
+
+    Winners take place 1; every other seat is placed after all winners and after every non-winner
+    with a better score.
+    """
+    s = scores if higher_is_better else -scores
+    w = winners.astype(bool)
+    sp, sq = s[..., :, None], s[..., None, :]
+    wp, wq = w[..., :, None], w[..., None, :]
+    better = (wq & ~wp) | (~wq & ~wp & (sq > sp))
+    result: npt.NDArray[np.int64] = (1 + better.sum(axis=-1)).astype(np.int64)
+    return result
+
+
+@dataclass
+class Runs:
+    """Per-game results of several seat assignments of one game.
+
+    Attributes:
+        game_id: The game.
+        players: Seats.
+        options: Effective options.
+        lineups: The bot of each seat, per assignment.
+        seeds: The ``simulate`` seed of each assignment (equal for all with duplicate deals).
+        games: Games per assignment.
+        deal: ``[L, G]`` the deal id of each game (the game index with duplicate deals).
+        scores: ``[L, G, players]`` final scores.
+        winners: ``[L, G, players]`` whether each seat won.
+        lengths: ``[L, G]`` decisions per game.
+        places: ``[L, G, players]`` finishing places.
+        threads: Threads used (not part of the results).
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    lineups: list[tuple[str, ...]]
+    seeds: list[int]
+    games: int
+    deal: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.int64]
+    winners: npt.NDArray[np.bool_]
+    lengths: npt.NDArray[np.int64]
+    places: npt.NDArray[np.int64]
+
+    @property
+    def bots(self) -> list[str]:
+        """The distinct bots, in order of first appearance."""
+        return list(dict.fromkeys(b for lineup in self.lineups for b in lineup))
+
+    def seat_games(self) -> dict[str, npt.NDArray[Any]]:
+        """One entry per (assignment, game, seat): flat arrays for the statistics."""
+        lineups, games, n = self.scores.shape
+        bot_index = {b: i for i, b in enumerate(self.bots)}
+        bots = np.array([[bot_index[b] for b in lineup] for lineup in self.lineups])
+        return {
+            "lineup": np.repeat(np.arange(lineups), games * n),
+            "game": np.tile(np.repeat(np.arange(games), n), lineups),
+            "seat": np.tile(np.arange(n), lineups * games),
+            "bot": np.repeat(bots, games, axis=0).reshape(-1),
+            "deal": np.repeat(self.deal.reshape(-1), n),
+            "score": self.scores.reshape(-1).astype(np.float64),
+            "win": self.winners.reshape(-1).astype(np.float64),
+            "place": self.places.reshape(-1).astype(np.float64),
+        }
+
+
+def run_lineups(
+    game_id: str,
+    players: int,
+    lineups: list[tuple[str, ...]],
+    seeds: list[int],
+    games: int,
+    *,
+    threads: int | None,
+    progress: Progress,
+    base: int = 0,
+    options: dict[str, Any],
+) -> Runs:
+    """Simulates every assignment in Rust (``cardtable.simulate``) and stacks the results.
+
+    Raises:
+        KeyboardInterrupt: If a run was stopped (Ctrl-C).
+    """
+    from cardtable import _core
+    from cardtable.sim import simulate
+
+    game = _core.Game(game_id, players, options)
+    scores, winners, lengths = [], [], []
+    for i, (lineup, seed) in enumerate(zip(lineups, seeds, strict=True)):
+        result = simulate(
+            game_id,
+            games=games,
+            players=players,
+            bots=list(lineup),
+            seed=seed,
+            threads=threads,
+            progress=progress.callback(base + i * games, ",".join(lineup)),
+            **options,
+        )
+        if result.interrupted:
+            raise KeyboardInterrupt
+        assert result.scores is not None and result.winners is not None
+        assert result.lengths is not None
+        scores.append(result.scores)
+        winners.append(result.winners)
+        lengths.append(result.lengths.astype(np.int64))
+    s = np.stack(scores)
+    w = np.stack(winners)
+    duplicate = len(set(seeds)) == 1
+    deal = np.tile(np.arange(games, dtype=np.int64), (len(lineups), 1))
+    if not duplicate:
+        deal += np.arange(len(lineups), dtype=np.int64)[:, None] * games
+    return Runs(
+        game_id=game_id,
+        players=game.players,
+        options=dict(game.options),
+        lineups=lineups,
+        seeds=seeds,
+        games=games,
+        deal=deal,
+        scores=s,
+        winners=w,
+        lengths=np.stack(lengths),
+        places=places(s, w, spec(game_id).higher_is_better),
+    )

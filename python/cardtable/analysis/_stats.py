@@ -1,0 +1,124 @@
+"""Interval estimates and tests used by the studies, on SciPy's distributions.
+
+Every interval is a 95% interval. Observations that share a deal are not independent, so means are
+taken per cluster (a deal, replayed under every seat rotation) first and the interval is the
+Student-t interval over the cluster means.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+__all__ = [
+    "Estimate",
+    "cluster_mean",
+    "holm",
+    "mean_estimate",
+    "proportion",
+    "welch_difference",
+]
+
+LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its 95% interval.
+
+    Attributes:
+        value: The estimate.
+        low: Lower end of the 95% interval.
+        high: Upper end of the 95% interval.
+        n: Independent units it rests on (games, deals or seat-games).
+    """
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def to_dict(self) -> dict[str, float | int]:
+        """The estimate as a JSON-friendly dict."""
+        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+
+    def contains(self, x: float) -> bool:
+        """Whether ``x`` lies in the interval."""
+        return self.low <= x <= self.high
+
+    def fmt(self, digits: int = 3, percent: bool = False) -> str:
+        """``value (low–high)``, as percentages with ``percent``."""
+        if percent:
+            d = max(digits - 2, 0)
+            return f"{100 * self.value:.{d}f}% ({100 * self.low:.{d}f}–{100 * self.high:.{d}f}%)"
+        return f"{self.value:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f})"
+
+
+def mean_estimate(x: npt.ArrayLike) -> Estimate:
+    """The mean of independent observations with its Student-t 95% interval."""
+    a = np.asarray(x, dtype=np.float64)
+    n = int(a.size)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = float(a.mean())
+    if n == 1:
+        return Estimate(mean, math.nan, math.nan, 1)
+    sem = float(a.std(ddof=1)) / math.sqrt(n)
+    half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * sem
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def cluster_mean(values: npt.ArrayLike, clusters: npt.ArrayLike) -> Estimate:
+    """The mean of ``values`` with a 95% interval that treats each cluster as one unit.
+
+    Each cluster's mean is taken first; the estimate is their mean (clusters of equal size, as in a
+    balanced tournament, give the plain mean) and the interval is the Student-t interval over the
+    cluster means.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    c = np.asarray(clusters)
+    if v.size == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    _, inverse = np.unique(c, return_inverse=True)
+    sums = np.bincount(inverse, weights=v)
+    counts = np.bincount(inverse)
+    means = sums / counts
+    if means.size > 1 and np.all(means == means[0]) and means[0] in (0.0, 1.0):
+        # A share that never (or always) happened: the t interval collapses; Wilson's does not.
+        return proportion(int(means[0]) * means.size, means.size)
+    return mean_estimate(means)
+
+
+def proportion(successes: int, trials: int) -> Estimate:
+    """A proportion of independent trials with its 95% Wilson interval."""
+    if trials == 0:
+        return Estimate(math.nan, 0.0, 1.0, 0)
+    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(LEVEL, method="wilson")
+    return Estimate(successes / trials, float(ci.low), float(ci.high), trials)
+
+
+def welch_difference(a: npt.ArrayLike, b: npt.ArrayLike) -> Estimate:
+    """``mean(a) − mean(b)`` of two independent samples with Welch's 95% interval."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    diff = float(x.mean() - y.mean())
+    if x.size < 2 or y.size < 2 or (x.var() == 0 and y.var() == 0):
+        return Estimate(diff, diff, diff, int(x.size + y.size))
+    ci = stats.ttest_ind(x, y, equal_var=False).confidence_interval(LEVEL)
+    return Estimate(diff, float(ci.low), float(ci.high), int(x.size + y.size))
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment of several p-values (controls the family-wise error)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted

@@ -1,0 +1,661 @@
+"""Balance of a game: seat advantage on mirrored bots, length, margins, lead changes, luck."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+from cardtable._rng import derive_seed
+from cardtable.analysis._games import spec
+from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
+from cardtable.analysis._trace import (
+    GameTrace,
+    decided_at,
+    lead_changes,
+    leader_wins_at,
+    replay,
+    replayable_games,
+)
+from cardtable.errors import InvalidOptionError, InvalidStateError
+
+if TYPE_CHECKING:
+    import pyarrow
+
+__all__ = ["BalanceResult", "SeatBalance", "balance", "default_bot", "margins"]
+
+_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+@dataclass(frozen=True)
+class SeatBalance:
+    """One seat of the mirrored games.
+
+    Attributes:
+        seat: The seat (0 moves first where the game has a first player).
+        win_rate: Share of games the seat won (a shared win counts for every co-winner), with its
+            Wilson interval.
+        sole_wins: Games the seat won alone.
+        score: Mean final score with its t interval.
+        p_value: Exact two-sided binomial test of the seat's share of the games won alone against
+            1/players, Holm-adjusted over the seats.
+    """
+
+    seat: int
+    win_rate: Estimate
+    sole_wins: int
+    score: Estimate
+    p_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {
+            "seat": self.seat,
+            "win_rate": self.win_rate.to_dict(),
+            "sole_wins": self.sole_wins,
+            "score": self.score.to_dict(),
+            "p_value": self.p_value,
+        }
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A numeric distribution: mean with its interval, quantiles, and a histogram.
+
+    Attributes:
+        mean: The mean with its t interval.
+        quantiles: ``{0.05: ..., 0.25: ..., 0.5: ..., 0.75: ..., 0.95: ...}``.
+        values: The distinct values seen (or bin left edges), ascending.
+        counts: Games per value (or bin).
+    """
+
+    mean: Estimate
+    quantiles: dict[float, float]
+    values: list[float]
+    counts: list[int]
+
+    @staticmethod
+    def of(x: npt.NDArray[Any], max_bins: int = 60) -> Distribution:
+        """The distribution of ``x``."""
+        a = np.asarray(x, dtype=np.float64)
+        quantiles = {q: float(np.quantile(a, q)) for q in _QUANTILES} if a.size else {}
+        if a.size and np.all(a == np.round(a)) and np.unique(a).size <= max_bins:
+            values, counts = np.unique(a, return_counts=True)
+        elif a.size:
+            counts, edges = np.histogram(a, bins=min(max_bins, 40))
+            values = edges[:-1]
+        else:
+            values, counts = np.array([]), np.array([], dtype=np.int64)
+        return Distribution(
+            mean_estimate(a),
+            quantiles,
+            [float(v) for v in values],
+            [int(c) for c in counts],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {
+            "mean": self.mean.to_dict(),
+            "quantiles": {str(k): v for k, v in self.quantiles.items()},
+            "values": self.values,
+            "counts": self.counts,
+        }
+
+
+@dataclass(frozen=True)
+class Luck:
+    """How much luck decides, from a duplicate tournament of one weaker bot against the rest.
+
+    Attributes:
+        weaker: The weaker bot (one seat, rotated through all seats).
+        stronger: The bot in the other seats.
+        games: Deals (each played under every rotation).
+        upset_rate: Share of its games the weaker bot wins (an even game: 1/players).
+        stronger_win_rate: Share of its seat-games the stronger bot wins.
+        deal_share: Share of the variance of final scores explained by the deal.
+        bot_share: Share explained by which bot played the seat.
+        seat_share: Share explained by the seat.
+    """
+
+    weaker: str
+    stronger: str
+    games: int
+    upset_rate: Estimate
+    stronger_win_rate: Estimate
+    deal_share: float
+    bot_share: float
+    seat_share: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {
+            "weaker": self.weaker,
+            "stronger": self.stronger,
+            "games": self.games,
+            "upset_rate": self.upset_rate.to_dict(),
+            "stronger_win_rate": self.stronger_win_rate.to_dict(),
+            "deal_share": self.deal_share,
+            "bot_share": self.bot_share,
+            "seat_share": self.seat_share,
+        }
+
+
+@dataclass
+class BalanceResult:
+    """What :func:`balance` returns.
+
+    Attributes:
+        game_id: The game.
+        players: Seats.
+        options: Effective options.
+        bot: The bot in every seat of the mirrored games.
+        seed: The study's seed (the mirrored games are ``simulate(..., seed=seed)``).
+        games: Mirrored games.
+        seats: Per seat.
+        seat_p_value: Exact test against equal seats: for 2 players the two-sided binomial test of
+            the games won alone, else the smallest Holm-adjusted per-seat p-value.
+        seat_chi2_p_value: The chi-square test of the games won alone against equal seats.
+        shared_wins: Share of games with more than one winner.
+        length: Decisions per game.
+        margin: Winning margin: the best winner's score minus the best other score (in the
+            direction where better is positive; 0 when every seat won).
+        traced: The replayed games the trace statistics rest on.
+        lead_changes: Lead changes per traced game.
+        decided: Share of a traced game's decisions after which its winners always lead.
+        leader_wins: ``(share of the game, share of games whose sole leader then wins)``.
+        luck: The luck measure, or ``None`` without a weaker bot.
+        trace_doc: What the game's score trace is.
+        seconds: Wall time.
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    bot: str
+    seed: int
+    games: int
+    seats: list[SeatBalance]
+    seat_p_value: float
+    seat_chi2_p_value: float
+    shared_wins: Estimate
+    length: Distribution
+    margin: Distribution
+    traced: list[GameTrace]
+    lead_changes: Distribution
+    decided: Distribution
+    leader_wins: list[tuple[float, float]]
+    luck: Luck | None
+    trace_doc: str
+    runs: Runs = field(repr=False)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything but the per-game data, JSON-friendly."""
+        return {
+            "kind": "balance",
+            "game_id": self.game_id,
+            "players": self.players,
+            "options": self.options,
+            "bot": self.bot,
+            "seed": self.seed,
+            "games": self.games,
+            "seats": [s.to_dict() for s in self.seats],
+            "seat_p_value": self.seat_p_value,
+            "seat_chi2_p_value": self.seat_chi2_p_value,
+            "shared_wins": self.shared_wins.to_dict(),
+            "length": self.length.to_dict(),
+            "margin": self.margin.to_dict(),
+            "traced_games": [t.game for t in self.traced],
+            "lead_changes": self.lead_changes.to_dict(),
+            "decided": self.decided.to_dict(),
+            "leader_wins": [list(x) for x in self.leader_wins],
+            "luck": None if self.luck is None else self.luck.to_dict(),
+            "trace": self.trace_doc,
+            "seconds": self.seconds,
+        }
+
+    def to_arrow(self) -> pyarrow.Table:
+        """One row per mirrored game.
+
+        Columns ``game``, ``seed`` (the run's), ``length``, ``margin``, ``score_<p>``, ``win_<p>``,
+        and, for traced games, ``lead_changes`` and ``decided``.
+        """
+        import pyarrow as pa
+
+        r = self.runs
+        cols: dict[str, Any] = {
+            "game": np.arange(r.games, dtype=np.int64),
+            "seed": np.full(r.games, self.seed, dtype=np.uint64),
+            "length": r.lengths[0],
+            "margin": margins(r.scores[0], r.winners[0], spec(self.game_id).higher_is_better),
+        }
+        for p in range(r.players):
+            cols[f"score_{p}"] = r.scores[0, :, p]
+        for p in range(r.players):
+            cols[f"win_{p}"] = r.winners[0, :, p]
+        lc = np.full(r.games, np.nan)
+        dec = np.full(r.games, np.nan)
+        higher = spec(self.game_id).higher_is_better
+        for t in self.traced:
+            lc[t.game] = lead_changes(t.trace, higher)
+            dec[t.game] = decided_at(t.trace, t.winners, higher)
+        cols["lead_changes"] = lc
+        cols["decided"] = dec
+        meta = {"game_id": self.game_id, "bots": ",".join([self.bot] * r.players)}
+        return pa.table(cols, metadata=meta)
+
+    def to_parquet(self, path: str | Path) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(), str(path))
+
+    def findings(self) -> list[str]:
+        """The main results in plain words (``**`` marks emphasis)."""
+        n = self.players
+        out = []
+        best = max(self.seats, key=lambda s: s.win_rate.value)
+        worst = min(self.seats, key=lambda s: s.win_rate.value)
+        clear = self.seat_p_value < 0.05
+        even = sum(s.win_rate.value for s in self.seats) / n
+        out.append(
+            f"With {self.bot} in every seat, seat {best.seat} wins most often: "
+            f"{best.win_rate.fmt(3, True)}, seat {worst.seat} least: {worst.win_rate.fmt(3, True)} "
+            f"(equal seats would each win {100 * even:.1f}%, shared wins counting for every "
+            "winner). "
+            + (
+                f"**The seats are not equal** (exact test p = {self.seat_p_value:.2g})."
+                if clear
+                else f"**No seat advantage shows** (exact test p = {self.seat_p_value:.2g})."
+            )
+        )
+        q = self.length.quantiles
+        out.append(
+            f"A game lasts **{self.length.mean.value:.1f} decisions** on average "
+            f"(90% of games between {q[0.05]:.0f} and {q[0.95]:.0f})."
+        )
+        close = sum(
+            c for v, c in zip(self.margin.values, self.margin.counts, strict=True) if v <= 1
+        )
+        out.append(
+            f"The winner is ahead by **{self.margin.mean.value:.2f} points** on average (median "
+            f"{self.margin.quantiles[0.5]:.0f}); {100 * close / self.games:.0f}% of games are "
+            f"decided by at most one point and {100 * self.shared_wins.value:.1f}% end in a shared "
+            "win."
+        )
+        if self.traced:
+            out.append(
+                f"The lead changes **{self.lead_changes.mean.value:.2f} times** per game; the "
+                f"winner leads for good after **{100 * self.decided.mean.value:.0f}%** of the game "
+                f"on average (median {100 * self.decided.quantiles[0.5]:.0f}%; "
+                f"{len(self.traced)} traced games)."
+            )
+            half = [w for x, w in self.leader_wins if abs(x - 0.5) < 1e-9]
+            if half and not np.isnan(half[0]):
+                out.append(
+                    f"A player leading alone at half time wins {100 * half[0]:.0f}% of the time."
+                )
+        if self.luck is not None:
+            lk = self.luck
+            out.append(
+                f"Luck: one {lk.weaker} player against {n - 1} × {lk.stronger} still wins "
+                f"**{lk.upset_rate.fmt(3, True)}** of its games (an even game: {100 / n:.0f}%). "
+                f"Of the variation in final scores, the deal explains "
+                f"{100 * lk.deal_share:.0f}%, the bot {100 * lk.bot_share:.0f}%, the seat "
+                f"{100 * lk.seat_share:.0f}%; the rest is how the game went."
+            )
+        return out
+
+    def summary_table(self) -> str:
+        """The results as text: a table per seat, then the findings."""
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(width=120, record=True, file=io.StringIO())
+        t = Table(
+            title=f"{self.game_id}, {self.players} × {self.bot}, {self.games:,} games, "
+            f"seed {self.seed}"
+        )
+        for col in ("seat", "win rate (95% CI)", "won alone", "mean score", "p (Holm)"):
+            t.add_column(col, justify="right")
+        for s in self.seats:
+            t.add_row(
+                str(s.seat),
+                s.win_rate.fmt(3, True),
+                f"{s.sole_wins:,}",
+                s.score.fmt(2),
+                f"{s.p_value:.3g}",
+            )
+        console.print(t)
+        for line in self.findings():
+            console.print("• " + line.replace("**", ""))
+        return console.export_text()
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def report(self) -> Report:
+        """The HTML report."""
+        return _balance_report(self)
+
+    def write_report(self, path: str | Path) -> None:
+        """Writes the self-contained HTML report."""
+        self.report().write(path)
+
+
+def default_bot(game_id: str) -> str:
+    """``greedy`` (or ``memory``) where the game has it, else its last built-in bot."""
+    from cardtable._api import games
+
+    info = next((g for g in games() if g.id == game_id), None)
+    if info is None:
+        raise InvalidOptionError(f"unknown game {game_id!r}")
+    for name in ("greedy", "memory"):
+        if name in info.bots:
+            return name
+    return info.bots[-1]
+
+
+def margins(
+    scores: npt.NDArray[np.int64], winners: npt.NDArray[np.bool_], higher_is_better: bool
+) -> npt.NDArray[np.float64]:
+    """Per game: the best winner's score minus the best other score.
+
+    Better is positive; 0 when every seat won.
+    """
+    s = (scores if higher_is_better else -scores).astype(np.float64)
+    w = winners.astype(bool)
+    best_winner = np.where(w, s, -np.inf).max(axis=1)
+    best_other = np.where(~w, s, -np.inf).max(axis=1)
+    result: npt.NDArray[np.float64] = np.where(np.isinf(best_other), 0.0, best_winner - best_other)
+    return result
+
+
+def _shares(runs: Runs) -> tuple[float, float, float]:
+    """Shares of the score variance explained by deal, bot and seat (balanced design)."""
+    flat = runs.seat_games()
+    y = flat["score"]
+    total = float(((y - y.mean()) ** 2).sum())
+    if total == 0:
+        return (0.0, 0.0, 0.0)
+
+    def explained(groups: npt.NDArray[Any]) -> float:
+        _, inv = np.unique(groups, return_inverse=True)
+        sums = np.bincount(inv, weights=y)
+        counts = np.bincount(inv)
+        means = sums / counts
+        return float((counts * (means - y.mean()) ** 2).sum()) / total
+
+    return explained(flat["deal"]), explained(flat["bot"]), explained(flat["seat"])
+
+
+def balance(
+    game_id: str,
+    *,
+    players: int,
+    bot: str | None = None,
+    weaker: str | None = "random",
+    games: int = 10_000,
+    seed: int = 0,
+    trace_games: int = 300,
+    luck_games: int | None = None,
+    threads: int | None = None,
+    progress: bool | Callable[[int, int], object] = True,
+    **options: Any,
+) -> BalanceResult:
+    """Measures a game's balance with the same bot in every seat.
+
+    Args:
+        game_id: The game.
+        players: Seats.
+        bot: The mirrored bot (default: ``greedy`` where the game has it).
+        weaker: A weaker bot for the luck measure (``None``: no luck measure; skipped when it is
+            the mirrored bot).
+        games: Mirrored games.
+        seed: The study's seed: the mirrored games are ``simulate(..., seed=seed)``, the luck
+            tournament uses ``derive_seed(seed, 1)``.
+        trace_games: Mirrored games replayed step by step for the score trace (the first
+            replayable ones, see ``cardtable.analysis.replayable``).
+        luck_games: Deals of the luck tournament (default ``games // players``).
+        threads: Worker threads (results do not depend on it).
+        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        **options: The game's options.
+
+    Returns:
+        Seat advantage, length, margins, lead changes, how early the winner is decided, and luck.
+
+    Raises:
+        InvalidOptionError: On a bad game, option, bot or count.
+        KeyboardInterrupt: If stopped with Ctrl-C.
+    """
+    from cardtable import _core
+
+    start = time.perf_counter()
+    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
+        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    game = _core.Game(game_id, players, options)
+    n = game.players
+    bot = bot or default_bot(game_id)
+    lineup = (bot,) * n
+    luck_deals = max(2, games // n) if luck_games is None else luck_games
+    do_luck = weaker is not None and weaker != bot and luck_deals >= 2
+    luck_lineups = lineups_for(n, [weaker, *([bot] * (n - 1))], True) if do_luck and weaker else []
+    trace_idx = list(replayable_games(seed, games, lineup, trace_games))
+    total = games + len(trace_idx) + luck_deals * len(luck_lineups)
+    higher = spec(game_id).higher_is_better
+    with Progress(progress, total, "balance") as bar:
+        runs = run_lineups(
+            game_id, n, [lineup], [seed], games, threads=threads, progress=bar, options=options
+        )
+        traced = []
+        for k, g in enumerate(trace_idx):
+            t = replay(game_id, n, lineup, seed, g, **options)
+            if t.scores != runs.scores[0, g].tolist() or t.decisions != runs.lengths[0, g]:
+                raise InvalidStateError(f"replay of game {g} differs from the simulated game")
+            traced.append(t)
+            bar.update(games + k + 1, "score traces")
+        luck_runs = None
+        if do_luck:
+            luck_seed = derive_seed(seed, 1)
+            luck_runs = run_lineups(
+                game_id,
+                n,
+                luck_lineups,
+                [luck_seed] * len(luck_lineups),
+                luck_deals,
+                threads=threads,
+                progress=bar,
+                base=games + len(trace_idx),
+                options=options,
+            )
+
+    w = runs.winners[0]
+    sole = w.sum(axis=1) == 1
+    sole_counts = w[sole].sum(axis=0).astype(int)
+    sole_total = int(sole_counts.sum())
+    raw_p = [
+        float(stats.binomtest(int(c), sole_total, 1 / n).pvalue) if sole_total else 1.0
+        for c in sole_counts
+    ]
+    adjusted = holm(raw_p)
+    seat_p = raw_p[0] if n == 2 else min(adjusted)
+    chi2_p = float(stats.chisquare(sole_counts).pvalue) if sole_total else 1.0
+    seats = [
+        SeatBalance(
+            seat=p,
+            win_rate=proportion(int(w[:, p].sum()), games),
+            sole_wins=int(sole_counts[p]),
+            score=mean_estimate(runs.scores[0, :, p]),
+            p_value=adjusted[p],
+        )
+        for p in range(n)
+    ]
+    luck = None
+    if luck_runs is not None and weaker is not None:
+        flat = luck_runs.seat_games()
+        weak_index = luck_runs.bots.index(weaker)
+        strong_index = luck_runs.bots.index(bot)
+        wmask = flat["bot"] == weak_index
+        smask = flat["bot"] == strong_index
+        deal_share, bot_share, seat_share = _shares(luck_runs)
+        luck = Luck(
+            weaker=weaker,
+            stronger=bot,
+            games=luck_deals,
+            upset_rate=cluster_mean(flat["win"][wmask], flat["deal"][wmask]),
+            stronger_win_rate=cluster_mean(flat["win"][smask], flat["deal"][smask]),
+            deal_share=deal_share,
+            bot_share=bot_share,
+            seat_share=seat_share,
+        )
+    curve = leader_wins_at(traced, higher)
+    return BalanceResult(
+        game_id=game_id,
+        players=n,
+        options=dict(game.options),
+        bot=bot,
+        seed=seed,
+        games=games,
+        seats=seats,
+        seat_p_value=seat_p,
+        seat_chi2_p_value=chi2_p,
+        shared_wins=proportion(int((w.sum(axis=1) > 1).sum()), games),
+        length=Distribution.of(runs.lengths[0]),
+        margin=Distribution.of(margins(runs.scores[0], w, higher)),
+        traced=traced,
+        lead_changes=Distribution.of(np.array([lead_changes(t.trace, higher) for t in traced])),
+        decided=Distribution.of(np.array([decided_at(t.trace, t.winners, higher) for t in traced])),
+        leader_wins=[
+            (float(x), float(v)) for x, v in zip(np.linspace(0, 1, len(curve)), curve, strict=True)
+        ],
+        luck=luck,
+        trace_doc=spec(game_id).trace_doc,
+        runs=runs,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _bar_distribution(d: Distribution, xlabel: str, color: str) -> str:
+    with figure(7.5, 3.0) as (fig, ax):
+        widths = np.diff(d.values).min() if len(d.values) > 1 else 1.0
+        ax.bar(d.values, d.counts, width=0.9 * widths, color=color, align="center")
+        ax.axvline(d.mean.value, color="#333", linestyle="--", label=f"mean {d.mean.value:.2f}")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("games")
+        ax.legend()
+        return svg_of(fig)
+
+
+def _balance_report(b: BalanceResult) -> Report:
+    n = b.players
+    opts = ", ".join(f"{k}={v}" for k, v in b.options.items()) or "no options"
+    report = Report(
+        title=f"Balance: {b.game_id}, {n} players",
+        subtitle=f"{b.games:,} games with {b.bot} in every seat; options: {opts}; seed {b.seed}.",
+        footer=(
+            f"Made by cardtable.balance in {b.seconds:.1f} s. Every interval is a 95% interval. "
+            f"Reproduce with `cardtable balance {b.game_id} --players {n} --bot {b.bot} "
+            f"--games {b.games} --seed {b.seed}"
+            + "".join(f" -o {k}={v}" for k, v in b.options.items())
+            + "`."
+        ),
+    )
+    summary = Section("In short")
+    summary.findings = b.findings()
+    report.sections.append(summary)
+
+    s = Section("Seat advantage")
+    s.findings.append(
+        "Every seat is played by the same bot, so any difference between seats comes from the "
+        "rules (who starts, who reacts) or from chance. The p-value is an exact binomial test of "
+        "the games each seat won alone against an equal share, adjusted for testing every seat."
+    )
+    s.add_table(
+        ["seat", "win rate (95% interval)", "games won alone", "mean score", "p-value"],
+        [
+            [
+                x.seat,
+                x.win_rate.fmt(3, True),
+                f"{x.sole_wins:,}",
+                x.score.fmt(2),
+                f"{x.p_value:.3g}",
+            ]
+            for x in b.seats
+        ],
+    )
+    with figure(7.5, 3.0) as (fig, ax):
+        seats = [f"seat {x.seat}" for x in b.seats]
+        vals = [100 * x.win_rate.value for x in b.seats]
+        err = [
+            [100 * (x.win_rate.value - x.win_rate.low) for x in b.seats],
+            [100 * (x.win_rate.high - x.win_rate.value) for x in b.seats],
+        ]
+        ax.bar(seats, vals, yerr=err, color="#4c78a8", capsize=5)
+        even = sum(vals) / n
+        ax.axhline(even, color="#e45756", linestyle="--", label=f"equal seats ({even:.1f}%)")
+        ax.set_ylim(0, min(100, max(vals) * 1.3))
+        ax.set_ylabel("win rate (%)")
+        ax.legend(loc="lower right")
+        s.add_figure(svg_of(fig), "Win rate by seat with 95% intervals.")
+    report.sections.append(s)
+
+    ln = Section("Game length and margins")
+    ln.add_figure(_bar_distribution(b.length, "decisions per game", "#72b7b2"), "Game length.")
+    ln.add_figure(
+        _bar_distribution(b.margin, "winning margin (points)", "#f58518"),
+        "Winning margin: the winner's score minus the best other score.",
+    )
+    report.sections.append(ln)
+
+    if b.traced:
+        tr = Section("Lead changes and when the game is decided")
+        tr.findings.append(f"Score trace: {b.trace_doc}.")
+        with figure(7.5, 3.0) as (fig, ax):
+            xs = [100 * x for x, _ in b.leader_wins]
+            ys = [100 * y for _, y in b.leader_wins]
+            ax.plot(xs, ys, marker="o", color="#54a24b")
+            ax.axhline(100 / n, color="#e45756", linestyle="--", label="no information")
+            ax.set_ylim(0, 105)
+            ax.set_xlabel("share of the game played (%)")
+            ax.set_ylabel("sole leader wins (%)")
+            ax.legend(loc="lower right")
+            tr.add_figure(
+                svg_of(fig),
+                "How often a player who leads alone at each point of the game goes on to win.",
+            )
+        tr.add_figure(
+            _bar_distribution(b.lead_changes, "lead changes per game", "#b279a2"),
+            "Lead changes: how often the sole leader changes.",
+        )
+        report.sections.append(tr)
+
+    if b.luck is not None:
+        lk = b.luck
+        lu = Section("Luck")
+        lu.findings.append(
+            f"One {lk.weaker} player sits at the table with {n - 1} × {lk.stronger}, in every seat "
+            f"in turn, on the same {lk.games:,} deals."
+        )
+        lu.add_table(
+            ["measure", "value"],
+            [
+                [f"{lk.weaker} wins", lk.upset_rate.fmt(3, True)],
+                [f"{lk.stronger} wins (per seat)", lk.stronger_win_rate.fmt(3, True)],
+                ["even game", f"{100 / n:.1f}%"],
+                ["score variance explained by the deal", f"{100 * lk.deal_share:.1f}%"],
+                ["… by the bot", f"{100 * lk.bot_share:.1f}%"],
+                ["… by the seat", f"{100 * lk.seat_share:.1f}%"],
+            ],
+        )
+        report.sections.append(lu)
+    return report

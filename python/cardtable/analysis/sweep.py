@@ -1,0 +1,414 @@
+"""Option sweeps: the product of option values, one Parquet row per option set and seat."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cardtable._rng import derive_seed
+from cardtable.analysis._games import spec
+from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate, proportion
+from cardtable.analysis.balance import default_bot, margins
+from cardtable.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    import pyarrow
+
+__all__ = ["SweepPoint", "SweepResult", "sweep"]
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """The results of one option set.
+
+    Attributes:
+        options: The swept options' values.
+        seed: The ``simulate`` seed of every seat assignment of this option set.
+        metrics: Metric name → estimate: ``win rate: <bot>`` per bot, ``seat 0 win rate``,
+            ``mean length``, ``mean margin``, ``shared wins``.
+    """
+
+    options: dict[str, Any]
+    seed: int
+    metrics: dict[str, Estimate]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {
+            "options": self.options,
+            "seed": self.seed,
+            "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
+        }
+
+
+@dataclass
+class SweepResult:
+    """What :func:`sweep` returns.
+
+    Attributes:
+        game_id: The game.
+        players: Seats.
+        grid: The swept options and their values.
+        fixed: Options held fixed.
+        bots: The bots, as given.
+        lineups: Seat assignments played for every option set.
+        games: Games (deals) per seat assignment.
+        seed: The sweep's seed (option set ``i`` uses ``derive_seed(seed, i)``).
+        points: One per option set, in grid order.
+        rows: One dict per option set, seat assignment and seat (the Parquet table).
+        seconds: Wall time.
+    """
+
+    game_id: str
+    players: int
+    grid: dict[str, list[Any]]
+    fixed: dict[str, Any]
+    bots: list[str]
+    lineups: list[tuple[str, ...]]
+    games: int
+    seed: int
+    points: list[SweepPoint]
+    rows: list[dict[str, Any]] = field(repr=False)
+    seconds: float = 0.0
+
+    @property
+    def metrics(self) -> list[str]:
+        """The metric names, in plot order."""
+        return list(self.points[0].metrics) if self.points else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, JSON-friendly (the rows included)."""
+        return {
+            "kind": "sweep",
+            "game_id": self.game_id,
+            "players": self.players,
+            "grid": self.grid,
+            "fixed": self.fixed,
+            "bots": self.bots,
+            "lineups": [list(x) for x in self.lineups],
+            "games": self.games,
+            "seed": self.seed,
+            "points": [p.to_dict() for p in self.points],
+            "rows": self.rows,
+            "seconds": self.seconds,
+        }
+
+    def to_arrow(self) -> pyarrow.Table:
+        """The rows as a table.
+
+        Row r is reproduced by ``cardtable.simulate(game_id, players=players, games=r["games"],
+        bots=r["lineup"].split(","), seed=r["seed"], **options).seats[r["seat"]]`` with the
+        row's option columns (and the fixed options) as ``options``.
+        """
+        import pyarrow as pa
+
+        columns: dict[str, Any] = (
+            {k: [r[k] for r in self.rows] for k in self.rows[0]} if self.rows else {}
+        )
+        if "seed" in columns:
+            columns["seed"] = pa.array(columns["seed"], type=pa.uint64())
+        table = pa.table(columns)
+        meta = {
+            "game_id": self.game_id,
+            "players": str(self.players),
+            "fixed_options": repr(self.fixed),
+            "grid": repr(self.grid),
+        }
+        return table.replace_schema_metadata(meta)
+
+    def to_parquet(self, path: str | Path) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(), str(path))
+
+    def summary_table(self) -> str:
+        """One line per option set with every metric."""
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(width=160, record=True, file=io.StringIO())
+        t = Table(
+            title=f"{self.game_id}, {self.players} players, bots {','.join(self.bots)}, "
+            f"{len(self.lineups)} seat assignments × {self.games:,} deals per option set, "
+            f"seed {self.seed}"
+        )
+        for name in self.grid:
+            t.add_column(name, justify="right")
+        for m in self.metrics:
+            t.add_column(m, justify="right")
+        for p in self.points:
+            t.add_row(
+                *[str(p.options[k]) for k in self.grid],
+                *[_fmt_metric(m, p.metrics[m]) for m in self.metrics],
+            )
+        console.print(t)
+        return console.export_text()
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def report(self) -> Report:
+        """The HTML report: a plot per metric (a heat map for two options)."""
+        return _sweep_report(self)
+
+    def write_report(self, path: str | Path) -> None:
+        """Writes the self-contained HTML report."""
+        self.report().write(path)
+
+
+def _is_share(metric: str) -> bool:
+    return "win" in metric
+
+
+def _fmt_metric(metric: str, e: Estimate) -> str:
+    return e.fmt(3, percent=True) if _is_share(metric) else e.fmt(2)
+
+
+def _point_metrics(runs: Runs, higher: bool) -> dict[str, Estimate]:
+    flat = runs.seat_games()
+    out: dict[str, Estimate] = {}
+    for i, b in enumerate(runs.bots):
+        mask = flat["bot"] == i
+        out[f"win rate: {b}"] = cluster_mean(flat["win"][mask], flat["deal"][mask])
+    seat0 = flat["seat"] == 0
+    out["seat 0 win rate"] = cluster_mean(flat["win"][seat0], flat["deal"][seat0])
+    deals = runs.deal.reshape(-1)
+    out["mean length"] = cluster_mean(runs.lengths.reshape(-1), deals)
+    m = margins(
+        runs.scores.reshape(-1, runs.players), runs.winners.reshape(-1, runs.players), higher
+    )
+    out["mean margin"] = cluster_mean(m, deals)
+    shared = (runs.winners.reshape(-1, runs.players).sum(axis=1) > 1).astype(float)
+    out["shared wins"] = cluster_mean(shared, deals)
+    return out
+
+
+def sweep(
+    game_id: str,
+    *,
+    players: int,
+    grid: Mapping[str, Sequence[Any]],
+    bots: Sequence[str] | None = None,
+    games: int = 2000,
+    seed: int = 0,
+    rotate_seats: bool = True,
+    threads: int | None = None,
+    progress: bool | Callable[[int, int], object] = True,
+    **options: Any,
+) -> SweepResult:
+    """Runs every combination of the ``grid``'s option values.
+
+    For each option set ``i`` (in the order of ``itertools.product`` over the grid), every seat
+    assignment of ``bots`` (as in :func:`cardtable.analysis.tournament`) is one ``simulate`` run
+    with seed ``derive_seed(seed, i)`` — the same deals for every assignment of that option set.
+
+    Args:
+        game_id: The game.
+        players: Seats.
+        grid: Option name → the values to try, e.g. ``{"lanes": [2, 3], "max_cars": [3, 4, 5]}``.
+        bots: Bots to seat (default: ``greedy``, or the game's best-named bot, against
+            ``random`` in the other seats).
+        games: Games (deals) per seat assignment and option set.
+        seed: The sweep's seed.
+        rotate_seats: Play every seat assignment (``False``: only ``bots`` as given).
+        threads: Worker threads (results do not depend on it).
+        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        **options: Options held fixed.
+
+    Returns:
+        One point per option set and one row per option set, assignment and seat.
+
+    Raises:
+        InvalidOptionError: On an empty grid, an option both swept and fixed, or any option set
+            the game rejects (checked before anything runs).
+        KeyboardInterrupt: If stopped with Ctrl-C.
+    """
+    from cardtable import _core
+
+    start = time.perf_counter()
+    if not grid or any(len(list(v)) == 0 for v in grid.values()):
+        raise InvalidOptionError("the grid needs at least one option with at least one value")
+    both = set(grid) & set(options)
+    if both:
+        raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
+    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
+        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    names = list(grid)
+    combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
+    n = _core.Game(game_id, players, {**options, **combos[0]}).players
+    for combo in combos:
+        _core.Game(game_id, players, {**options, **combo})
+    bot_list = list(bots) if bots else [default_bot(game_id)] + ["random"] * (n - 1)
+    lineups = lineups_for(n, bot_list, rotate_seats)
+    higher = spec(game_id).higher_is_better
+    points, rows = [], []
+    with Progress(progress, games * len(lineups) * len(combos), "sweep") as bar:
+        for i, combo in enumerate(combos):
+            run_seed = derive_seed(seed, i)
+            runs = run_lineups(
+                game_id,
+                n,
+                lineups,
+                [run_seed] * len(lineups),
+                games,
+                threads=threads,
+                progress=bar,
+                base=i * games * len(lineups),
+                options={**options, **combo},
+            )
+            points.append(SweepPoint(dict(combo), run_seed, _point_metrics(runs, higher)))
+            game_margins = margins(
+                runs.scores.reshape(-1, n), runs.winners.reshape(-1, n), higher
+            ).reshape(len(lineups), games)
+            for li, lineup in enumerate(lineups):
+                sc, win = runs.scores[li], runs.winners[li]
+                for p in range(n):
+                    wr = proportion(int(win[:, p].sum()), games)
+                    sm = mean_estimate(sc[:, p])
+                    rows.append(
+                        {
+                            **{k: combo[k] for k in names},
+                            "lineup": ",".join(lineup),
+                            "rotation": li,
+                            "seat": p,
+                            "bot": lineup[p],
+                            "seed": run_seed,
+                            "games": games,
+                            "wins": int(win[:, p].sum()),
+                            "win_rate": wr.value,
+                            "win_rate_low": wr.low,
+                            "win_rate_high": wr.high,
+                            "score_mean": sm.value,
+                            "score_low": sm.low,
+                            "score_high": sm.high,
+                            "place_mean": float(runs.places[li, :, p].mean()),
+                            "length_mean": float(runs.lengths[li].mean()),
+                            "margin_mean": float(game_margins[li].mean()),
+                            "shared_win_rate": float((win.sum(axis=1) > 1).mean()),
+                        }
+                    )
+    return SweepResult(
+        game_id=game_id,
+        players=n,
+        grid={k: list(v) for k, v in grid.items()},
+        fixed=dict(options),
+        bots=bot_list,
+        lineups=lineups,
+        games=games,
+        seed=seed,
+        points=points,
+        rows=rows,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _metric_plot(s: SweepResult, metric: str) -> str:
+    names = list(s.grid)
+    scale = 100.0 if _is_share(metric) else 1.0
+    unit = " (%)" if _is_share(metric) else ""
+    if len(names) == 2:
+        a, b = names
+        va, vb = s.grid[a], s.grid[b]
+        m = np.full((len(va), len(vb)), np.nan)
+        for p in s.points:
+            m[va.index(p.options[a]), vb.index(p.options[b])] = scale * p.metrics[metric].value
+        with figure(1.8 + 1.2 * len(vb), 1.2 + 0.75 * len(va)) as (fig, ax):
+            im = ax.imshow(m, cmap="viridis", aspect="auto", origin="lower")
+            ax.grid(False)
+            ax.set_xticks(range(len(vb)), [str(v) for v in vb])
+            ax.set_yticks(range(len(va)), [str(v) for v in va])
+            ax.set_xlabel(b)
+            ax.set_ylabel(a)
+            lo, hi = np.nanmin(m), np.nanmax(m)
+            for i in range(len(va)):
+                for j in range(len(vb)):
+                    p = next(x for x in s.points if x.options[a] == va[i] and x.options[b] == vb[j])
+                    e = p.metrics[metric]
+                    light = hi > lo and (m[i, j] - lo) / (hi - lo) < 0.6
+                    ax.text(
+                        j,
+                        i,
+                        f"{scale * e.value:.1f}\n±{scale * (e.high - e.low) / 2:.1f}",
+                        ha="center",
+                        va="center",
+                        fontsize=9,
+                        color="white" if light else "black",
+                    )
+            fig.colorbar(im, ax=ax, label=metric + unit)
+            ax.set_title(metric)
+            return svg_of(fig)
+    labels = [", ".join(f"{k}={p.options[k]}" for k in names) for p in s.points]
+    vals = [scale * p.metrics[metric].value for p in s.points]
+    err = [
+        [scale * (p.metrics[metric].value - p.metrics[metric].low) for p in s.points],
+        [scale * (p.metrics[metric].high - p.metrics[metric].value) for p in s.points],
+    ]
+    with figure(7.5, 3.0 if len(names) == 1 else 0.8 + 0.4 * len(labels)) as (fig, ax):
+        if len(names) == 1:
+            ax.errorbar(labels, vals, yerr=err, marker="o", capsize=5, color="#4c78a8")
+            ax.set_xlabel(names[0])
+            ax.set_ylabel(metric + unit)
+        else:
+            ax.errorbar(vals, labels, xerr=err, fmt="o", capsize=4, color="#4c78a8")
+            ax.set_xlabel(metric + unit)
+        ax.set_title(metric)
+        return svg_of(fig)
+
+
+def _option_text(s: SweepResult, p: SweepPoint) -> str:
+    return ", ".join(f"{k}={p.options[k]}" for k in s.grid)
+
+
+def _sweep_report(s: SweepResult) -> Report:
+    fixed = ", ".join(f"{k}={v}" for k, v in s.fixed.items()) or "defaults otherwise"
+    report = Report(
+        title=f"Option sweep: {s.game_id}, {s.players} players",
+        subtitle=(
+            f"Bots {','.join(s.bots)} in {len(s.lineups)} seat assignments, "
+            f"{s.games:,} deals each, for every combination of "
+            + "; ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in s.grid.items())
+            + f" ({fixed}); seed {s.seed}."
+        ),
+        footer=(
+            f"Made by cardtable.sweep in {s.seconds:.1f} s. Each number is shown with the half "
+            "width of its 95% interval. Every row of the Parquet table is reproducible from its "
+            "seed with cardtable.simulate."
+        ),
+    )
+    summary = Section("What changes")
+    for metric in s.metrics:
+        ranked = sorted(s.points, key=lambda p: p.metrics[metric].value)
+        low, high = ranked[0], ranked[-1]
+        overlap = low.metrics[metric].high >= high.metrics[metric].low
+        summary.findings.append(
+            f"**{metric}**: from {_fmt_metric(metric, low.metrics[metric])} "
+            f"({_option_text(s, low)}) to "
+            f"{_fmt_metric(metric, high.metrics[metric])} ({_option_text(s, high)})"
+            + (" — the intervals overlap." if overlap else ".")
+        )
+    report.sections.append(summary)
+    plots = Section("A plot per metric")
+    for metric in s.metrics:
+        plots.add_figure(_metric_plot(s, metric), metric)
+    report.sections.append(plots)
+    table = Section("All option sets")
+    names = list(s.grid)
+    table.add_table(
+        [*names, *s.metrics],
+        [
+            [*[p.options[k] for k in names], *[_fmt_metric(m, p.metrics[m]) for m in s.metrics]]
+            for p in s.points
+        ],
+    )
+    report.sections.append(table)
+    return report

@@ -1,0 +1,599 @@
+"""Tournaments: every bot in every seat, on duplicate deals, with paired comparisons and ratings."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable._rng import derive_seed
+from cardtable.analysis._games import spec
+from cardtable.analysis._ratings import Rating, rate_games
+from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate
+from cardtable.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    import pyarrow
+
+__all__ = ["BotResult", "PairedDifference", "TournamentResult", "tournament"]
+
+_METRICS = ("win", "score", "place")
+_METRIC_NAMES = {"win": "win rate", "score": "score", "place": "finishing place"}
+
+
+@dataclass(frozen=True)
+class BotResult:
+    """One bot over all the seats and games it played.
+
+    Attributes:
+        bot: The bot.
+        seat_games: Seat-games played (a bot holding two seats of a game counts twice).
+        win_rate: Share of its seat-games won (a shared win counts for every co-winner).
+        place: Mean finishing place (1 = best; ties share the better place).
+        score: Mean final score.
+    """
+
+    bot: str
+    seat_games: int
+    win_rate: Estimate
+    place: Estimate
+    score: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {
+            "bot": self.bot,
+            "seat_games": self.seat_games,
+            "win_rate": self.win_rate.to_dict(),
+            "place": self.place.to_dict(),
+            "score": self.score.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """``a − b`` in one metric, paired by deal and, for comparison, as if the games were unpaired.
+
+    Attributes:
+        a: First bot.
+        b: Second bot.
+        metric: ``"win"`` (win rate), ``"score"`` or ``"place"``.
+        paired: Mean over deals of (a's mean − b's mean in that deal), with its t interval.
+        unpaired: The mean over games of (a's mean − b's mean in that game) with the t interval
+            that treats every game as independent, ignoring that they share deals: about what a
+            tournament without duplicate deals would give with as many games.
+    """
+
+    a: str
+    b: str
+    metric: str
+    paired: Estimate
+    unpaired: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "metric": self.metric,
+            "paired": self.paired.to_dict(),
+            "unpaired": self.unpaired.to_dict(),
+        }
+
+
+@dataclass
+class TournamentResult:
+    """What :func:`tournament` returns.
+
+    Attributes:
+        game_id: The game.
+        players: Seats.
+        options: Effective options.
+        seed: The tournament's seed.
+        duplicate: Whether every assignment replayed the same deals.
+        bots: The distinct bots.
+        lineups: The seat assignments played (the bot of each seat).
+        seeds: The ``simulate`` seed of each assignment.
+        games: Games per assignment (deals).
+        results: One per bot.
+        head_to_head: ``head_to_head[a][b]``: share of the games with both in which a finished ahead
+            of b (a tie counts half), with its interval (``None`` on the diagonal).
+        differences: Paired differences for every pair of bots and metric.
+        ratings: One per bot (openskill, bootstrap intervals).
+        runs: The per-game data.
+        seconds: Wall time of the whole tournament.
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    duplicate: bool
+    bots: list[str]
+    lineups: list[tuple[str, ...]]
+    seeds: list[int]
+    games: int
+    results: list[BotResult]
+    head_to_head: list[list[Estimate | None]]
+    differences: list[PairedDifference]
+    ratings: list[Rating]
+    runs: Runs
+    seconds: float
+
+    def difference(self, a: str, b: str, metric: str = "win") -> PairedDifference:
+        """The difference ``a − b`` in ``metric``."""
+        for d in self.differences:
+            if d.metric == metric and (d.a, d.b) == (a, b):
+                return d
+            if d.metric == metric and (d.a, d.b) == (b, a):
+                return PairedDifference(a, b, metric, _flip(d.paired), _flip(d.unpaired))
+        raise KeyError((a, b, metric))
+
+    def result(self, bot: str) -> BotResult:
+        """The result of ``bot``."""
+        return next(r for r in self.results if r.bot == bot)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything but the per-game data, JSON-friendly."""
+        return {
+            "kind": "tournament",
+            "game_id": self.game_id,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "games": self.games,
+            "lineups": [list(x) for x in self.lineups],
+            "seeds": self.seeds,
+            "bots": [r.to_dict() for r in self.results],
+            "head_to_head": [
+                [None if e is None else e.to_dict() for e in row] for row in self.head_to_head
+            ],
+            "differences": [d.to_dict() for d in self.differences],
+            "ratings": [r.to_dict() for r in self.ratings],
+            "seconds": self.seconds,
+        }
+
+    def to_arrow(self) -> pyarrow.Table:
+        """One row per seat of every game.
+
+        Columns ``lineup``, ``seed``, ``game``, ``deal``, ``seat``, ``bot``, ``score``, ``win``,
+        ``place``, ``length``. A row is seat ``seat`` of game ``game`` of
+        ``simulate(game_id, bots=lineup.split(","), seed=seed, ...)``.
+        """
+        return _runs_table(self.runs)
+
+    def to_parquet(self, path: str | Path) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(), str(path))
+
+    def summary_table(self) -> str:
+        """The results as text tables (bots, differences, head to head)."""
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(width=120, record=True, file=io.StringIO())
+        title = (
+            f"{self.game_id}, {self.players} players, {len(self.lineups)} seat assignments × "
+            f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals, seed {self.seed}"
+        )
+        t = Table(title=title)
+        for col in ("bot", "seat-games", "win rate (95% CI)", "mean place", "mean score", "Elo"):
+            t.add_column(col, justify="left" if col == "bot" else "right")
+        for r, rating in zip(self.results, self.ratings, strict=True):
+            t.add_row(
+                r.bot,
+                f"{r.seat_games:,}",
+                r.win_rate.fmt(3, percent=True),
+                r.place.fmt(3),
+                r.score.fmt(2),
+                rating.elo.fmt(0),
+            )
+        console.print(t)
+        if self.differences:
+            d = Table(title="paired differences (a − b, per deal)")
+            for col in ("a − b", "win rate", "score", "place", "score CI, unpaired"):
+                d.add_column(col, justify="left" if col == "a − b" else "right")
+            for a, b in itertools.combinations(self.bots, 2):
+                cells = [self.difference(a, b, m) for m in _METRICS]
+                d.add_row(
+                    f"{a} − {b}",
+                    _fmt_diff(cells[0].paired, percent=True),
+                    _fmt_diff(cells[1].paired),
+                    _fmt_diff(cells[2].paired),
+                    f"{cells[1].unpaired.low:+.2f}…{cells[1].unpaired.high:+.2f}",
+                )
+            console.print(d)
+            h = Table(title="head to head: share of games the row bot finished ahead of the column")
+            h.add_column("")
+            for b in self.bots:
+                h.add_column(b, justify="right")
+            for i, a in enumerate(self.bots):
+                h.add_row(
+                    a,
+                    *["—" if e is None else f"{100 * e.value:.1f}%" for e in self.head_to_head[i]],
+                )
+            console.print(h)
+        return console.export_text()
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def report(self) -> Report:
+        """The HTML report."""
+        return _tournament_report(self)
+
+    def write_report(self, path: str | Path) -> None:
+        """Writes the self-contained HTML report."""
+        self.report().write(path)
+
+
+def _flip(e: Estimate) -> Estimate:
+    return Estimate(-e.value, -e.high, -e.low, e.n)
+
+
+def _fmt_diff(e: Estimate, percent: bool = False) -> str:
+    if percent:
+        return f"{100 * e.value:+.1f} pts ({100 * e.low:+.1f}…{100 * e.high:+.1f})"
+    return f"{e.value:+.2f} ({e.low:+.2f}…{e.high:+.2f})"
+
+
+def _runs_table(runs: Runs) -> pyarrow.Table:
+    import pyarrow as pa
+
+    flat = runs.seat_games()
+    lineup_names = [",".join(x) for x in runs.lineups]
+    columns = {
+        "lineup": [lineup_names[i] for i in flat["lineup"]],
+        "seed": np.array(runs.seeds, dtype=np.uint64)[flat["lineup"]],
+        "game": flat["game"].astype(np.int64),
+        "deal": flat["deal"].astype(np.int64),
+        "seat": flat["seat"].astype(np.int64),
+        "bot": [runs.bots[i] for i in flat["bot"]],
+        "score": runs.scores.reshape(-1),
+        "win": runs.winners.reshape(-1),
+        "place": runs.places.reshape(-1),
+        "length": np.repeat(runs.lengths.reshape(-1), runs.players),
+    }
+    meta = {"game_id": runs.game_id, "players": str(runs.players), "options": repr(runs.options)}
+    return pa.table(columns, metadata=meta)
+
+
+def bot_results(runs: Runs) -> list[BotResult]:
+    """Per-bot win rate, place and score, with intervals clustered by deal."""
+    flat = runs.seat_games()
+    out = []
+    for i, name in enumerate(runs.bots):
+        mask = flat["bot"] == i
+        deals = flat["deal"][mask]
+        out.append(
+            BotResult(
+                bot=name,
+                seat_games=int(mask.sum()),
+                win_rate=cluster_mean(flat["win"][mask], deals),
+                place=cluster_mean(flat["place"][mask], deals),
+                score=cluster_mean(flat["score"][mask], deals),
+            )
+        )
+    return out
+
+
+def _per_deal_means(
+    flat: dict[str, npt.NDArray[Any]], bot: int, metric: str, n_deals: int
+) -> npt.NDArray[np.float64]:
+    mask = flat["bot"] == bot
+    sums = np.bincount(flat["deal"][mask], weights=flat[metric][mask], minlength=n_deals)
+    counts = np.bincount(flat["deal"][mask], minlength=n_deals)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result: npt.NDArray[np.float64] = sums / counts
+    return result
+
+
+def _per_game_means(
+    flat: dict[str, npt.NDArray[Any]], bot: int, metric: str, shape: tuple[int, ...]
+) -> npt.NDArray[np.float64]:
+    games = flat["lineup"] * shape[1] + flat["game"]
+    mask = flat["bot"] == bot
+    size = shape[0] * shape[1]
+    sums = np.bincount(games[mask], weights=flat[metric][mask], minlength=size)
+    counts = np.bincount(games[mask], minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result: npt.NDArray[np.float64] = sums / counts
+    return result
+
+
+def paired_differences(runs: Runs) -> list[PairedDifference]:
+    """``a − b`` for every pair of bots and metric: paired over deals, and unpaired."""
+    flat = runs.seat_games()
+    n_deals = int(runs.deal.max()) + 1
+    out = []
+    for (i, a), (j, b) in itertools.combinations(enumerate(runs.bots), 2):
+        for metric in _METRICS:
+            ma = _per_deal_means(flat, i, metric, n_deals)
+            mb = _per_deal_means(flat, j, metric, n_deals)
+            both = ~np.isnan(ma) & ~np.isnan(mb)
+            paired = mean_estimate((ma - mb)[both])
+            ga = _per_game_means(flat, i, metric, runs.scores.shape[:2])
+            gb = _per_game_means(flat, j, metric, runs.scores.shape[:2])
+            in_both = ~np.isnan(ga) & ~np.isnan(gb)
+            unpaired = mean_estimate((ga - gb)[in_both])
+            out.append(PairedDifference(a, b, metric, paired, unpaired))
+    return out
+
+
+def head_to_head(runs: Runs) -> list[list[Estimate | None]]:
+    """Share of games in which bot a finished ahead of bot b (ties count half), per pair."""
+    k = len(runs.bots)
+    index = {b: i for i, b in enumerate(runs.bots)}
+    outcome: dict[tuple[int, int], list[npt.NDArray[np.float64]]] = {}
+    clusters: dict[tuple[int, int], list[npt.NDArray[np.int64]]] = {}
+    for li, lineup in enumerate(runs.lineups):
+        pl = runs.places[li]
+        for p, q in itertools.permutations(range(runs.players), 2):
+            a, b = index[lineup[p]], index[lineup[q]]
+            if a == b:
+                continue
+            value = (pl[:, p] < pl[:, q]) + 0.5 * (pl[:, p] == pl[:, q])
+            outcome.setdefault((a, b), []).append(value.astype(np.float64))
+            clusters.setdefault((a, b), []).append(runs.deal[li])
+    matrix: list[list[Estimate | None]] = [[None] * k for _ in range(k)]
+    for (a, b), values in outcome.items():
+        matrix[a][b] = cluster_mean(np.concatenate(values), np.concatenate(clusters[(a, b)]))
+    return matrix
+
+
+def tournament(
+    game_id: str,
+    *,
+    players: int,
+    bots: Sequence[str],
+    games: int = 1000,
+    seed: int = 0,
+    rotate_seats: bool = True,
+    duplicate: bool = True,
+    threads: int | None = None,
+    progress: bool | Callable[[int, int], object] = True,
+    rating_bootstrap: int = 100,
+    rating_games: int = 500,
+    **options: Any,
+) -> TournamentResult:
+    """Plays every bot in every seat, on duplicate deals, and compares them.
+
+    Seat assignments: with as many bots as seats, their rotations; with fewer, the list repeated to
+    fill the table and rotated; with more, every ordered choice of distinct bots (see
+    ``docs/studies.md``). Each assignment is one ``cardtable.simulate`` run in Rust. With
+    ``duplicate`` every assignment uses the tournament's ``seed``, so game ``g`` starts from the
+    same deal in every assignment; otherwise assignment ``i`` uses ``derive_seed(seed, i)``.
+
+    Args:
+        game_id: The game.
+        players: Seats.
+        bots: Built-in bot names (see ``cardtable.games()``), at least two distinct ones.
+        games: Deals (games per seat assignment).
+        seed: The tournament's seed.
+        rotate_seats: Play every assignment (``False``: only the first, as given).
+        duplicate: Replay the same deals under every assignment.
+        threads: Worker threads (results do not depend on it).
+        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        rating_bootstrap: Bootstrap replicates for the rating intervals.
+        rating_games: Games rated per fit (a seeded sample of whole deals beyond that).
+        **options: The game's options.
+
+    Returns:
+        Per-bot results, head-to-head shares, paired differences and ratings.
+
+    Raises:
+        InvalidOptionError: On a bad game, option, bot or count.
+        KeyboardInterrupt: If stopped with Ctrl-C.
+    """
+    from cardtable import _core
+
+    start = time.perf_counter()
+    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
+        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    if not all(isinstance(b, str) for b in bots):
+        raise InvalidOptionError("tournament bots must be built-in bot names")
+    if len(set(bots)) < 2:
+        raise InvalidOptionError("a tournament needs at least two distinct bots")
+    game = _core.Game(game_id, players, options)
+    lineups = lineups_for(game.players, bots, rotate_seats)
+    seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
+    with Progress(progress, games * len(lineups), "tournament") as bar:
+        runs = run_lineups(
+            game_id,
+            game.players,
+            lineups,
+            seeds,
+            games,
+            threads=threads,
+            progress=bar,
+            options=options,
+        )
+    flat = runs.seat_games()
+    games_rows = flat["bot"].reshape(-1, runs.players)
+    ratings = rate_games(
+        runs.bots,
+        games_rows.astype(np.int64),
+        runs.places.reshape(-1, runs.players),
+        runs.deal.reshape(-1),
+        players=runs.players,
+        seed=derive_seed(seed, 0xBEEF),
+        bootstrap=rating_bootstrap,
+        max_games=rating_games,
+    )
+    return TournamentResult(
+        game_id=game_id,
+        players=runs.players,
+        options=runs.options,
+        seed=seed,
+        duplicate=duplicate,
+        bots=runs.bots,
+        lineups=lineups,
+        seeds=seeds,
+        games=games,
+        results=bot_results(runs),
+        head_to_head=head_to_head(runs),
+        differences=paired_differences(runs),
+        ratings=ratings,
+        runs=runs,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
+
+
+def _tournament_report(t: TournamentResult) -> Report:
+    n = t.players
+    fair = 1 / n
+    order = sorted(t.results, key=lambda r: -r.win_rate.value)
+    best, worst = order[0], order[-1]
+    direction = "higher" if spec(t.game_id).higher_is_better else "lower"
+    report = Report(
+        title=f"Tournament: {t.game_id}, {n} players",
+        subtitle=(
+            f"Bots {', '.join(t.bots)}; {len(t.lineups)} seat assignments, "
+            + (
+                f"each playing the same {t.games:,} deals"
+                if t.duplicate
+                else f"{t.games:,} games each"
+            )
+            + f"; options: {_options_text(t.options)}; seed {t.seed}."
+        ),
+        footer=(
+            f"Made by cardtable.tournament in {t.seconds:.1f} s. Every interval is a 95% interval; "
+            "games on the same deal count as one unit. Reproduce with "
+            f"`cardtable tournament {t.game_id} --players {n} --bots {','.join(t.bots)} "
+            f"--games {t.games} --seed {t.seed}"
+            + "".join(f" -o {k}={v}" for k, v in t.options.items())
+            + "`."
+        ),
+    )
+    s = Section("Who is stronger")
+    s.findings.append(
+        f"**{best.bot}** wins {best.win_rate.fmt(3, percent=True)} of its games and "
+        f"**{worst.bot}** {worst.win_rate.fmt(3, percent=True)}; with {n} equal players each "
+        f"would win about {100 * fair:.0f}%."
+    )
+    d = t.difference(best.bot, worst.bot, "win")
+    sure = d.paired.low > 0 or d.paired.high < 0
+    s.findings.append(
+        f"On the same deals, {best.bot} wins {100 * d.paired.value:.1f} percentage points more "
+        f"often than {worst.bot} (95% interval {100 * d.paired.low:.1f} to "
+        f"{100 * d.paired.high:.1f}): "
+        + ("**a clear difference**." if sure else "**not distinguishable** with these games.")
+    )
+    ds = t.difference(best.bot, worst.bot, "score")
+    if t.duplicate and ds.unpaired.high > ds.unpaired.low:
+        ratio = (ds.unpaired.high - ds.unpaired.low) / max(ds.paired.high - ds.paired.low, 1e-12)
+        s.findings.append(
+            f"Duplicate deals make the score comparison {ratio:.1f}× as precise as the same "
+            "games compared without pairing (interval widths)."
+        )
+    s.add_table(
+        [
+            "bot",
+            "seat-games",
+            "win rate",
+            "mean place (1 = best)",
+            f"mean score ({direction} is better)",
+        ],
+        [
+            [r.bot, f"{r.seat_games:,}", r.win_rate.fmt(3, True), r.place.fmt(2), r.score.fmt(2)]
+            for r in t.results
+        ],
+    )
+    with figure(7.5, 0.6 + 0.45 * len(t.results)) as (fig, ax):
+        names = [r.bot for r in t.results][::-1]
+        vals = [100 * r.win_rate.value for r in t.results][::-1]
+        lo = [100 * (r.win_rate.value - r.win_rate.low) for r in t.results][::-1]
+        hi = [100 * (r.win_rate.high - r.win_rate.value) for r in t.results][::-1]
+        ax.barh(names, vals, xerr=[lo, hi], color="#4c78a8", capsize=4)
+        ax.axvline(
+            100 * fair, color="#e45756", linestyle="--", label=f"even game ({100 * fair:.0f}%)"
+        )
+        ax.set_xlabel("win rate (%)")
+        ax.legend(loc="lower right")
+        s.add_figure(
+            svg_of(fig), "Win rate per bot with its 95% interval; the dashed line is an even game."
+        )
+    report.sections.append(s)
+
+    h = Section("Head to head")
+    h.findings.append(
+        "Each cell: how often the row's bot finished ahead of the column's bot in the games where "
+        "both played (a tie counts half)."
+    )
+    k = len(t.bots)
+    with figure(1.6 + 1.0 * k, 1.2 + 0.8 * k) as (fig, ax):
+        m = np.array(
+            [[np.nan if e is None else 100 * e.value for e in row] for row in t.head_to_head]
+        )
+        im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
+        ax.grid(False)
+        ax.set_xticks(range(k), t.bots)
+        ax.set_yticks(range(k), t.bots)
+        ax.set_xlabel("opponent")
+        for i in range(k):
+            for j in range(k):
+                if not np.isnan(m[i, j]):
+                    ax.text(j, i, f"{m[i, j]:.0f}%", ha="center", va="center", fontsize=11)
+        fig.colorbar(im, ax=ax, label="finished ahead (%)")
+        h.add_figure(svg_of(fig), "Share of games the row bot finished ahead of the column bot.")
+    report.sections.append(h)
+
+    r = Section("Ratings")
+    r.findings.append(
+        "Ratings from openskill's "
+        + ("Bradley–Terry" if n == 2 else "Plackett–Luce")
+        + " model on the finishing places, shown on the Elo scale (the bots average 1500; "
+        "200 points ≈ finishing ahead 76% of the time)."
+    )
+    r.add_table(
+        ["bot", "Elo (95% interval)", "openskill μ", "σ"],
+        [[x.bot, x.elo.fmt(0), x.mu.fmt(2), f"{x.sigma:.2f}"] for x in t.ratings],
+    )
+    with figure(7.5, 0.6 + 0.45 * len(t.ratings)) as (fig, ax):
+        names = [x.bot for x in t.ratings][::-1]
+        vals = [x.elo.value for x in t.ratings][::-1]
+        ax.errorbar(
+            vals,
+            names,
+            xerr=[
+                [x.elo.value - x.elo.low for x in t.ratings][::-1],
+                [x.elo.high - x.elo.value for x in t.ratings][::-1],
+            ],
+            fmt="o",
+            color="#54a24b",
+            capsize=5,
+        )
+        ax.set_xlabel("rating (Elo scale)")
+        r.add_figure(svg_of(fig), "Ratings with bootstrap 95% intervals (deals resampled).")
+    report.sections.append(r)
+
+    sc = Section("Scores")
+    with figure() as (fig, ax):
+        flat = t.runs.seat_games()
+        for i, b in enumerate(t.bots):
+            values = flat["score"][flat["bot"] == i]
+            low, high = int(values.min()), int(values.max())
+            bins = np.arange(low, high + 2) - 0.5 if high - low < 80 else 40
+            ax.hist(values, bins=bins, histtype="step", linewidth=1.6, density=True, label=b)
+        ax.set_xlabel(f"final score ({direction} is better)")
+        ax.set_ylabel("share of seat-games")
+        ax.legend()
+        sc.add_figure(svg_of(fig), "Distribution of final scores per bot.")
+    report.sections.append(sc)
+    return report
