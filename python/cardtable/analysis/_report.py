@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -48,7 +49,8 @@ def svg_of(fig: Any) -> str:
     fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
-    return text[text.index("<svg") :]
+    # Drop the <metadata> block (creation date, tool names): the report stays reproducible.
+    return re.sub(r"<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.S)
 
 
 @contextmanager

@@ -20,7 +20,6 @@ __all__ = [
     "holm",
     "mean_estimate",
     "proportion",
-    "welch_difference",
 ]
 
 LEVEL = 0.95
@@ -99,17 +98,6 @@ def proportion(successes: int, trials: int) -> Estimate:
         return Estimate(math.nan, 0.0, 1.0, 0)
     ci = stats.binomtest(int(successes), int(trials)).proportion_ci(LEVEL, method="wilson")
     return Estimate(successes / trials, float(ci.low), float(ci.high), trials)
-
-
-def welch_difference(a: npt.ArrayLike, b: npt.ArrayLike) -> Estimate:
-    """``mean(a) − mean(b)`` of two independent samples with Welch's 95% interval."""
-    x = np.asarray(a, dtype=np.float64)
-    y = np.asarray(b, dtype=np.float64)
-    diff = float(x.mean() - y.mean())
-    if x.size < 2 or y.size < 2 or (x.var() == 0 and y.var() == 0):
-        return Estimate(diff, diff, diff, int(x.size + y.size))
-    ci = stats.ttest_ind(x, y, equal_var=False).confidence_interval(LEVEL)
-    return Estimate(diff, float(ci.low), float(ci.high), int(x.size + y.size))
 
 
 def holm(pvalues: list[float]) -> list[float]:

@@ -350,8 +350,8 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
     labels = [", ".join(f"{k}={p.options[k]}" for k in names) for p in s.points]
     vals = [scale * p.metrics[metric].value for p in s.points]
     err = [
-        [scale * (p.metrics[metric].value - p.metrics[metric].low) for p in s.points],
-        [scale * (p.metrics[metric].high - p.metrics[metric].value) for p in s.points],
+        [max(0.0, scale * (p.metrics[metric].value - p.metrics[metric].low)) for p in s.points],
+        [max(0.0, scale * (p.metrics[metric].high - p.metrics[metric].value)) for p in s.points],
     ]
     with figure(7.5, 3.0 if len(names) == 1 else 0.8 + 0.4 * len(labels)) as (fig, ax):
         if len(names) == 1:

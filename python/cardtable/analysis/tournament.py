@@ -572,8 +572,8 @@ def _tournament_report(t: TournamentResult) -> Report:
             vals,
             names,
             xerr=[
-                [x.elo.value - x.elo.low for x in t.ratings][::-1],
-                [x.elo.high - x.elo.value for x in t.ratings][::-1],
+                [max(0.0, x.elo.value - x.elo.low) for x in t.ratings][::-1],
+                [max(0.0, x.elo.high - x.elo.value) for x in t.ratings][::-1],
             ],
             fmt="o",
             color="#54a24b",

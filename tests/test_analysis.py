@@ -1,0 +1,479 @@
+"""Balance studies: the statistics on synthetic data, and tournaments, balance and sweeps on real
+games (duplicate deals, exact replays, reproducible rows, thread independence)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cardtable
+from cardtable._rng import derive_seed
+from cardtable.analysis import balance, replay, replayable, sweep, tournament
+from cardtable.analysis._ratings import rate_games
+from cardtable.analysis._runs import lineups_for, places
+from cardtable.analysis._stats import cluster_mean, holm, mean_estimate, proportion
+from cardtable.analysis._trace import decided_at, lead_changes
+from cardtable.analysis.balance import margins
+
+REPS = 4000  # coverage 95% ± 1.5% is about ± 4.4 standard errors at this size
+
+
+def _coverage(hits: list[bool]) -> float:
+    return sum(hits) / len(hits)
+
+
+# --- interval coverage on synthetic data -------------------------------------------------------
+
+
+def test_mean_interval_covers_95_percent() -> None:
+    rng = np.random.default_rng(1)
+    # Integer, score-like data (the t interval is for means of moderately many such games).
+    hits = [mean_estimate(rng.poisson(6.0, size=60)).contains(6.0) for _ in range(REPS)]
+    assert abs(_coverage(hits) - 0.95) <= 0.015
+
+
+def test_cluster_interval_covers_95_percent_with_deal_effects() -> None:
+    # 60 deals × 4 seat-games; every deal shifts its games by a shared luck term.
+    rng = np.random.default_rng(2)
+    deals = np.repeat(np.arange(60), 4)
+    hits = []
+    for _ in range(REPS):
+        luck = rng.normal(0, 2.0, size=60)[deals]
+        values = 5.0 + luck + rng.normal(0, 1.0, size=deals.size)
+        hits.append(cluster_mean(values, deals).contains(5.0))
+    assert abs(_coverage(hits) - 0.95) <= 0.015
+
+
+def test_naive_interval_undercovers_clustered_data() -> None:
+    # The reason for clustering: ignoring the deals would give far too narrow intervals.
+    rng = np.random.default_rng(3)
+    deals = np.repeat(np.arange(60), 4)
+    hits = []
+    for _ in range(500):
+        values = 5.0 + rng.normal(0, 2.0, size=60)[deals] + rng.normal(0, 1.0, size=deals.size)
+        hits.append(mean_estimate(values).contains(5.0))
+    assert _coverage(hits) < 0.8
+
+
+def test_win_rate_interval_covers_95_percent() -> None:
+    rng = np.random.default_rng(4)
+    hits = [proportion(int(rng.binomial(400, 0.37)), 400).contains(0.37) for _ in range(REPS)]
+    assert abs(_coverage(hits) - 0.95) <= 0.015
+
+
+def test_clustered_win_rate_interval_covers_95_percent() -> None:
+    rng = np.random.default_rng(5)
+    deals = np.repeat(np.arange(100), 3)
+    hits = []
+    for _ in range(REPS):
+        p = np.clip(0.3 + rng.normal(0, 0.15, size=100), 0, 1)[deals]
+        wins = (rng.random(deals.size) < p).astype(float)
+        hits.append(cluster_mean(wins, deals).contains(0.3))
+    assert abs(_coverage(hits) - 0.95) <= 0.02  # the clipped mean is 0.3 within 0.001
+
+
+def test_paired_difference_interval_covers_95_percent() -> None:
+    rng = np.random.default_rng(6)
+    hits = []
+    for _ in range(REPS):
+        luck = rng.normal(0, 3.0, size=80)
+        a = 1.5 + luck + rng.normal(0, 1.0, size=80)
+        b = luck + rng.normal(0, 1.0, size=80)
+        hits.append(mean_estimate(a - b).contains(1.5))
+    assert abs(_coverage(hits) - 0.95) <= 0.015
+
+
+def test_holm_adjustment() -> None:
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+
+
+def test_never_seen_share_keeps_an_interval() -> None:
+    e = cluster_mean(np.zeros(30), np.arange(30))
+    assert e.value == 0 and e.low == 0 and e.high > 0.05
+
+
+# --- ratings ----------------------------------------------------------------------------------
+
+
+def _plackett_luce_games(theta: np.ndarray, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    n = len(theta)
+    bots = np.array([rng.permutation(n) for _ in range(games)])
+    place = np.zeros_like(bots)
+    for g in range(games):
+        order = np.argsort(-(theta[bots[g]] + rng.gumbel(size=n)))  # a Plackett–Luce draw
+        place[g, order] = np.arange(1, n + 1)
+    return bots, place
+
+
+@pytest.mark.parametrize(("theta", "seed"), [([0.0, 0.4, 0.8, 1.2], 1), ([0.0, 0.7], 2)])
+def test_ratings_recover_known_strengths(theta: list[float], seed: int) -> None:
+    strengths = np.array(theta)
+    bots, place = _plackett_luce_games(strengths, 500, seed)
+    names = [f"bot{i}" for i in range(len(theta))]
+    ratings = rate_games(
+        names, bots, place, np.arange(len(bots)), players=len(theta), seed=0, bootstrap=60
+    )
+    elo = [r.elo.value for r in ratings]
+    assert elo == sorted(elo)  # the right order
+    true = 1500 + 400 * math.log10(math.e) * (strengths - strengths.mean())
+    for r, t in zip(ratings, true, strict=True):
+        assert r.elo.contains(t), (r, t)
+        assert r.elo.high - r.elo.low < 150
+
+
+# --- small pieces ------------------------------------------------------------------------------
+
+
+def test_places_and_margins() -> None:
+    scores = np.array([[5, 3, 5, 1], [2, 7, 7, 0]])
+    winners = np.array([[1, 0, 1, 0], [0, 1, 1, 0]], dtype=bool)
+    assert places(scores, winners, True).tolist() == [[1, 3, 1, 4], [3, 1, 1, 4]]
+    assert margins(scores, winners, True).tolist() == [2.0, 5.0]
+    low = np.array([[3, 1, 4]])
+    assert places(low, np.array([[0, 1, 0]], dtype=bool), False).tolist() == [[2, 1, 3]]
+    assert margins(low, np.array([[0, 1, 0]], dtype=bool), False).tolist() == [2.0]
+    assert margins(low, np.ones((1, 3), dtype=bool), False).tolist() == [0.0]
+
+
+def test_lead_changes_and_decided_at() -> None:
+    trace = np.array([[0, 0], [1, 0], [1, 2], [1, 1], [3, 1], [3, 4], [5, 4]], dtype=float)
+    assert lead_changes(trace, True) == 4  # 0 → 1 → 0 → 1 → 0 (ties do not count)
+    assert decided_at(trace, [0], True) == pytest.approx(6 / 6)
+    assert decided_at(trace[:5], [0], True) == pytest.approx(4 / 4)
+    steady = np.array([[0, 0], [2, 0], [3, 1], [4, 1]], dtype=float)
+    assert decided_at(steady, [0], True) == pytest.approx(1 / 3)
+    assert lead_changes(-steady, False) == 0
+
+
+def test_lineups() -> None:
+    assert lineups_for(3, ["a", "b", "c"], True) == [
+        ("a", "b", "c"),
+        ("b", "c", "a"),
+        ("c", "a", "b"),
+    ]
+    assert lineups_for(4, ["g", "r"], True) == [("g", "r", "g", "r"), ("r", "g", "r", "g")]
+    assert len(lineups_for(2, ["a", "b", "c"], True)) == 6
+    assert lineups_for(3, ["a", "b", "c"], False) == [("a", "b", "c")]
+
+
+# --- exact replays ---------------------------------------------------------------------------
+
+REPLAY_CASES = [
+    ("turn_the_tide", 4, ["greedy", "random", "greedy", "random"], {}),
+    ("trafficars", 3, ["greedy", "random", "greedy"], {"lanes": 2}),
+    ("trafficars_memory", 3, ["memory", "forgetful:0.3", "random"], {"jokers": True}),
+    ("trafficars_overtaking", 3, ["greedy", "random", "greedy"], {}),
+    ("goofspiel", 2, ["greedy", "random"], {"num_cards": 6}),
+    ("deep_regrets", 2, ["greedy", "random"], {}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "bots", "options"), REPLAY_CASES)
+def test_replay_equals_the_simulated_game(
+    game_id: str, players: int, bots: list[str], options: dict[str, Any]
+) -> None:
+    seed = 11
+    result = cardtable.simulate(
+        game_id, players=players, games=40, bots=bots, seed=seed, progress=False, **options
+    )
+    assert result.scores is not None and result.lengths is not None
+    games = [g for g in range(40) if replayable(seed, g, bots)]
+    assert 3 <= len(games) < 40
+    for g in games:
+        t = replay(game_id, players, bots, seed, g, **options)
+        assert t.scores == result.scores[g].tolist()
+        assert t.decisions == result.lengths[g]
+        assert t.trace.shape == (t.decisions + 1, players)
+        if game_id != "deep_regrets":
+            assert t.trace[-1].tolist() == t.scores  # the trace ends at the final scores
+    # The history is the whole game: replayed on a state with explicit chance nodes, it ends
+    # in the same scores.
+    t = replay(game_id, players, bots, seed, games[0], **options)
+    state = cardtable.make(game_id, players=players, **options).new_state()
+    for a in t.history:
+        state.apply(a)
+    assert state.is_terminal and list(state.scores) == t.scores
+
+
+def test_unreplayable_game_is_refused() -> None:
+    bots = ["greedy", "greedy"]
+    g = next(g for g in range(50) if not replayable(0, g, bots))
+    with pytest.raises(cardtable.InvalidOptionError):
+        replay("goofspiel", 2, bots, 0, g)
+
+
+# --- tournaments -------------------------------------------------------------------------------
+
+
+def test_stronger_bot_comes_out_ahead() -> None:
+    t = tournament(
+        "trafficars",
+        players=3,
+        bots=["greedy", "random"],
+        games=150,
+        seed=3,
+        progress=False,
+        rating_bootstrap=30,
+    )
+    g, r = t.result("greedy"), t.result("random")
+    assert g.win_rate.low > r.win_rate.high
+    assert g.place.high < r.place.low
+    assert t.difference("greedy", "random", "win").paired.low > 0
+    assert t.difference("random", "greedy", "score").paired.low > 0  # penalties: lower is better
+    hh = t.head_to_head
+    assert hh[0][1] is not None and hh[0][1].low > 0.5
+    assert t.ratings[0].elo.low > t.ratings[1].elo.high
+    text = t.summary_table()
+    assert "greedy − random" in text and "head to head" in text
+
+
+def test_identical_bots_with_rotated_seats_show_no_difference() -> None:
+    bots = ["forgetful:0.3", "forgetful:0.30"]  # the same bot under two names
+    t = tournament("trafficars_memory", players=2, bots=bots, games=200, seed=4, progress=False)
+    for metric in ("win", "score", "place"):
+        d = t.difference(*bots, metric)
+        assert d.paired.value == 0 and d.paired.low == 0 and d.paired.high == 0
+    # Without duplicate deals the games differ, and the interval still covers no difference.
+    u = tournament(
+        "trafficars_memory",
+        players=2,
+        bots=bots,
+        games=300,
+        seed=4,
+        duplicate=False,
+        progress=False,
+        rating_bootstrap=20,
+    )
+    for metric in ("win", "score"):
+        assert u.difference(*bots, metric).paired.contains(0.0)
+
+
+def test_duplicate_deals_share_the_deal_and_narrow_the_interval() -> None:
+    opts = {"hand_size": 3}
+    t = tournament(
+        "trafficars",
+        players=2,
+        bots=["greedy", "random"],
+        games=400,
+        seed=5,
+        progress=False,
+        rating_bootstrap=0,
+        **opts,
+    )
+    assert t.seeds[0] == t.seeds[1] == 5
+    # Histories: game g starts with the same chance outcomes under every seat assignment.
+    checked = 0
+    for g in range(40):
+        if not all(replayable(s, g, lineup) for s, lineup in zip(t.seeds, t.lineups, strict=True)):
+            continue
+        deal = (
+            cardtable.make("trafficars", players=2, **opts)
+            .new_state(seed=derive_seed(5, g))
+            .history
+        )
+        histories = []
+        for i, (s, lineup) in enumerate(zip(t.seeds, t.lineups, strict=True)):
+            trace = replay("trafficars", 2, lineup, s, g, **opts)
+            assert trace.scores == t.runs.scores[i, g].tolist()
+            assert trace.history[: len(deal)] == deal
+            histories.append(trace.history)
+        checked += histories[0] != histories[1]  # same deal, different play
+    assert checked >= 3
+    d = t.difference("greedy", "random", "score")
+    assert d.paired.high - d.paired.low < d.unpaired.high - d.unpaired.low
+
+
+def test_tournament_rows_reproduce_from_their_seed() -> None:
+    t = tournament(
+        "turn_the_tide",
+        players=3,
+        bots=["greedy", "random", "random"],
+        games=30,
+        seed=6,
+        progress=False,
+        rating_bootstrap=0,
+        rounds=1,
+    )
+    rows = t.to_arrow().to_pylist()
+    assert len(rows) == 3 * 30 * 3
+    for row in rows[::37]:
+        r = cardtable.simulate(
+            "turn_the_tide",
+            players=3,
+            games=row["game"] + 1,
+            bots=row["lineup"].split(","),
+            seed=row["seed"],
+            progress=False,
+            rounds=1,
+        )
+        assert r.scores is not None and r.winners is not None
+        assert r.scores[row["game"], row["seat"]] == row["score"]
+        assert bool(r.winners[row["game"], row["seat"]]) == row["win"]
+
+
+def _without_time(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if k != "seconds"}
+
+
+def test_results_do_not_depend_on_threads() -> None:
+    kw: dict[str, Any] = {"players": 3, "seed": 8, "progress": False}
+    a = tournament(
+        "trafficars_overtaking",
+        bots=["greedy", "random"],
+        games=1500,
+        threads=1,
+        rating_bootstrap=10,
+        **kw,
+    )
+    b = tournament(
+        "trafficars_overtaking",
+        bots=["greedy", "random"],
+        games=1500,
+        threads=2,
+        rating_bootstrap=10,
+        **kw,
+    )
+    assert _without_time(a.to_dict()) == _without_time(b.to_dict())
+    c = balance("trafficars_overtaking", games=1200, trace_games=10, threads=1, **kw)
+    d = balance("trafficars_overtaking", games=1200, trace_games=10, threads=2, **kw)
+    assert _without_time(c.to_dict()) == _without_time(d.to_dict())
+    e = sweep(
+        "goofspiel",
+        players=2,
+        grid={"num_cards": [3, 5]},
+        games=1100,
+        seed=8,
+        threads=1,
+        progress=False,
+    )
+    f = sweep(
+        "goofspiel",
+        players=2,
+        grid={"num_cards": [3, 5]},
+        games=1100,
+        seed=8,
+        threads=2,
+        progress=False,
+    )
+    assert _without_time(e.to_dict()) == _without_time(f.to_dict())
+
+
+# --- balance -----------------------------------------------------------------------------------
+
+
+def test_balance_finds_the_seat_advantage_of_the_overtaking_game() -> None:
+    b = balance(
+        "trafficars_overtaking", players=3, games=1500, seed=1, trace_games=40, progress=False
+    )
+    assert b.bot == "greedy"
+    assert b.seat_p_value < 1e-6
+    assert b.seats[0].win_rate.low > b.seats[2].win_rate.high
+    assert len(b.traced) == 40
+    assert b.luck is not None and b.luck.upset_rate.high < 1 / 3
+    assert 0 <= b.luck.deal_share <= 1 and b.luck.bot_share > 0.05
+    assert "The seats are not equal" in " ".join(b.findings())
+
+
+def test_balance_of_a_symmetric_game_shows_no_seat_advantage() -> None:
+    # goofspiel's seats differ only by who bids first, and bids stay hidden until both are in.
+    b = balance(
+        "goofspiel",
+        players=2,
+        bot="random",
+        games=3000,
+        seed=2,
+        trace_games=30,
+        weaker=None,
+        progress=False,
+    )
+    assert b.seat_p_value > 0.01
+    assert b.luck is None
+    assert b.length.mean.value == 24
+    assert all(0 <= x <= 1 for x in b.decided.values)
+
+
+# --- sweeps ------------------------------------------------------------------------------------
+
+
+def test_sweep_rows_reproduce_from_their_seed(tmp_path: Any) -> None:
+    import pyarrow.parquet as pq
+
+    s = sweep(
+        "trafficars",
+        players=3,
+        grid={"lanes": [2, 3], "max_cars": [3, None]},
+        games=60,
+        seed=9,
+        progress=False,
+        hand_size=6,
+    )
+    assert len(s.points) == 4 and len(s.rows) == 4 * 3 * 3
+    s.to_parquet(tmp_path / "sweep.parquet")
+    rows = pq.read_table(tmp_path / "sweep.parquet").to_pylist()
+    assert rows == s.rows
+    for row in rows[::5]:
+        r = cardtable.simulate(
+            "trafficars",
+            players=3,
+            games=row["games"],
+            bots=row["lineup"].split(","),
+            seed=row["seed"],
+            progress=False,
+            hand_size=6,
+            lanes=row["lanes"],
+            max_cars=row["max_cars"],
+        )
+        assert r.seats[row["seat"]].wins == row["wins"]
+        assert r.seats[row["seat"]].score_mean == pytest.approx(row["score_mean"])
+    assert "win rate: greedy" in s.summary_table()
+
+
+def test_sweep_rejects_bad_grids() -> None:
+    with pytest.raises(cardtable.InvalidOptionError):
+        sweep("trafficars", players=3, grid={}, games=10, progress=False)
+    with pytest.raises(cardtable.InvalidOptionError):
+        sweep("trafficars", players=3, grid={"lanes": [2, 9]}, games=10, progress=False)
+    with pytest.raises(cardtable.InvalidOptionError):
+        sweep("trafficars", players=3, grid={"lanes": [2]}, games=10, progress=False, lanes=3)
+
+
+# --- every game ------------------------------------------------------------------------------
+
+SMOKE = {
+    "turn_the_tide": (3, {"rounds": [1, 2]}),
+    "trafficars": (2, {"lanes": [2, 3]}),
+    "trafficars_memory": (2, {"jokers": [False, True]}),
+    "trafficars_overtaking": (2, {}),
+    "goofspiel": (2, {"num_cards": [4, 6]}),
+    "deep_regrets": (2, {"days": [5, 6]}),
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(SMOKE))
+def test_every_study_runs_on_every_game(game_id: str) -> None:
+    players, grid = SMOKE[game_id]
+    info = next(g for g in cardtable.games() if g.id == game_id)
+    t = tournament(
+        game_id,
+        players=players,
+        bots=list(info.bots[:2]),
+        games=12,
+        seed=1,
+        progress=False,
+        rating_bootstrap=5,
+    )
+    assert sum(r.seat_games for r in t.results) == 12 * len(t.lineups) * players
+    t.report().render()
+    b = balance(game_id, players=players, games=40, trace_games=4, seed=1, progress=False)
+    assert len(b.traced) >= 1
+    assert b.to_arrow().num_rows == 40
+    b.report().render()
+    if grid:
+        s = sweep(game_id, players=players, grid=grid, games=8, seed=1, progress=False)
+        assert len(s.rows) == 2 * len(s.lineups) * players
+        s.report().render()
