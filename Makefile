@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PYTEST_ARGS ?=
 
-.PHONY: help install lint test bench compare golden ci rust-test py-test fmt
+.PHONY: help install lint test bench compare golden ci rust-test py-test fmt study-example
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -40,5 +40,12 @@ compare:  ## Speed table: Rust batch/per-step, reference, OpenSpiel (saved to be
 
 golden:  ## Regenerate the golden playthroughs and perft counts (after checking both backends agree)
 	$(PYTHON) -m tests.golden
+
+study-example:  ## The README's "Studying a game" numbers (about a minute on 2 cores)
+	time $(PYTHON) -m cardtable sweep trafficars --players 4 --bots greedy,random,random,random \
+	    --grid lanes=3,4 --grid max_cars=3,4,5 --games 5000 --seed 0 --no-progress \
+	    --report sweep-trafficars.html
+	time $(PYTHON) -m cardtable balance turn_the_tide --players 4 --games 20000 --seed 0 \
+	    --no-progress --report balance-turn_the_tide.html
 
 ci: install lint test  ## Everything CI runs: install, lint, test

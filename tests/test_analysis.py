@@ -236,7 +236,7 @@ def test_identical_bots_with_rotated_seats_show_no_difference() -> None:
     bots = ["forgetful:0.3", "forgetful:0.30"]  # the same bot under two names
     t = tournament("trafficars_memory", players=2, bots=bots, games=200, seed=4, progress=False)
     for metric in ("win", "score", "place"):
-        d = t.difference(*bots, metric)
+        d = t.difference(bots[0], bots[1], metric)
         assert d.paired.value == 0 and d.paired.low == 0 and d.paired.high == 0
     # Without duplicate deals the games differ, and the interval still covers no difference.
     u = tournament(
@@ -250,11 +250,11 @@ def test_identical_bots_with_rotated_seats_show_no_difference() -> None:
         rating_bootstrap=20,
     )
     for metric in ("win", "score"):
-        assert u.difference(*bots, metric).paired.contains(0.0)
+        assert u.difference(bots[0], bots[1], metric).paired.contains(0.0)
 
 
 def test_duplicate_deals_share_the_deal_and_narrow_the_interval() -> None:
-    opts = {"hand_size": 3}
+    opts: dict[str, Any] = {"hand_size": 3}
     t = tournament(
         "trafficars",
         players=2,
@@ -444,7 +444,7 @@ def test_sweep_rejects_bad_grids() -> None:
 
 # --- every game ------------------------------------------------------------------------------
 
-SMOKE = {
+SMOKE: dict[str, tuple[int, dict[str, list[Any]]]] = {
     "turn_the_tide": (3, {"rounds": [1, 2]}),
     "trafficars": (2, {"lanes": [2, 3]}),
     "trafficars_memory": (2, {"jokers": [False, True]}),
@@ -469,7 +469,9 @@ def test_every_study_runs_on_every_game(game_id: str) -> None:
     )
     assert sum(r.seat_games for r in t.results) == 12 * len(t.lineups) * players
     t.report().render()
-    b = balance(game_id, players=players, games=40, trace_games=4, seed=1, progress=False)
+    b = balance(
+        game_id, players=players, games=40, trace_games=4, luck_games=6, seed=1, progress=False
+    )
     assert len(b.traced) >= 1
     assert b.to_arrow().num_rows == 40
     b.report().render()
