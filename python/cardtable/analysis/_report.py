@@ -34,6 +34,8 @@ th, td { padding: 4px 10px; border-bottom: 1px solid #e3e7ee; text-align: right;
 th { background: #eef1f6; font-weight: 600; }
 td:first-child, th:first-child { text-align: left; }
 figure { margin: 10px 0; }
+.plots { display: flex; flex-wrap: wrap; gap: 4px 18px; }
+.plots figure { flex: 1 1 440px; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #5b6576; font-size: 0.9em; }
 .note { color: #5b6576; font-size: 0.88em; }
@@ -86,11 +88,15 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 @dataclass
 class Section:
-    """A part of the report: a heading, findings in words, then tables, figures and notes."""
+    """A part of the report: a heading, findings in words, then tables, figures and notes.
+
+    With ``side_by_side`` the blocks wrap in rows (for many small plots).
+    """
 
     heading: str
     findings: list[str] = field(default_factory=list)
     blocks: list[str] = field(default_factory=list)
+    side_by_side: bool = False
 
     def add_figure(self, svg: str, caption: str) -> None:
         """Appends a figure (an inline SVG) with its caption."""
@@ -110,7 +116,10 @@ class Section:
         if self.findings:
             items = "".join(f"<li>{_inline(f)}</li>" for f in self.findings)
             parts.append(f'<ul class="findings">{items}</ul>')
-        parts.extend(self.blocks)
+        if self.side_by_side:
+            parts.append('<div class="plots">' + "".join(self.blocks) + "</div>")
+        else:
+            parts.extend(self.blocks)
         parts.append("</div>")
         return "".join(parts)
 

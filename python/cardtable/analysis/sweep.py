@@ -315,6 +315,7 @@ def sweep(
 def _metric_plot(s: SweepResult, metric: str) -> str:
     names = list(s.grid)
     scale = 100.0 if _is_share(metric) else 1.0
+    digits = 1 if _is_share(metric) else 2
     unit = " (%)" if _is_share(metric) else ""
     if len(names) == 2:
         a, b = names
@@ -338,7 +339,7 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
                     ax.text(
                         j,
                         i,
-                        f"{scale * e.value:.1f}\n±{scale * (e.high - e.low) / 2:.1f}",
+                        f"{scale * e.value:.{digits}f}\n±{scale * (e.high - e.low) / 2:.{digits}f}",
                         ha="center",
                         va="center",
                         fontsize=9,
@@ -397,7 +398,7 @@ def _sweep_report(s: SweepResult) -> Report:
             + (" — the intervals overlap." if overlap else ".")
         )
     report.sections.append(summary)
-    plots = Section("A plot per metric")
+    plots = Section("A plot per metric", side_by_side=True)
     for metric in s.metrics:
         plots.add_figure(_metric_plot(s, metric), metric)
     report.sections.append(plots)
