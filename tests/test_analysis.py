@@ -479,3 +479,85 @@ def test_every_study_runs_on_every_game(game_id: str) -> None:
         s = sweep(game_id, players=players, grid=grid, games=8, seed=1, progress=False)
         assert len(s.rows) == 2 * len(s.lineups) * players
         s.report().render()
+
+
+# --- command line ------------------------------------------------------------------------------
+
+
+def test_cli_writes_json_and_parquet(tmp_path: Any) -> None:
+    import json
+
+    import pyarrow.parquet as pq
+    from click.testing import CliRunner
+
+    from cardtable.cli import main
+
+    runner = CliRunner()
+    out = runner.invoke(
+        main,
+        [
+            "tournament",
+            "goofspiel",
+            "-p",
+            "2",
+            "-b",
+            "greedy,random",
+            "-n",
+            "30",
+            "--rating-bootstrap",
+            "5",
+            "-o",
+            "num_cards=5",
+            "--no-progress",
+            "--json",
+            "-",
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["kind"] == "tournament" and data["options"] == {"num_cards": 5}
+    assert [b["bot"] for b in data["bots"]] == ["greedy", "random"]
+    pq_path, js = tmp_path / "b.parquet", tmp_path / "b.json"
+    out = runner.invoke(
+        main,
+        [
+            "balance",
+            "trafficars_overtaking",
+            "-p",
+            "3",
+            "-n",
+            "50",
+            "--trace-games",
+            "5",
+            "--no-progress",
+            "--json",
+            str(js),
+            "--parquet",
+            str(pq_path),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert "won alone" in out.output and json.loads(js.read_text())["games"] == 50
+    assert pq.read_table(pq_path).num_rows == 50
+    out = runner.invoke(
+        main,
+        [
+            "sweep",
+            "goofspiel",
+            "-p",
+            "2",
+            "--grid",
+            "num_cards=3,4",
+            "-n",
+            "10",
+            "--no-progress",
+            "--parquet",
+            str(pq_path),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert pq.read_table(pq_path).num_rows == 2 * 2 * 2
+    bad = runner.invoke(main, ["sweep", "goofspiel", "-p", "2", "--grid", "num_cards", "-n", "10"])
+    assert bad.exit_code != 0
+    bad = runner.invoke(main, ["tournament", "goofspiel", "-p", "2", "-b", "greedy", "-n", "10"])
+    assert bad.exit_code != 0 and "two distinct bots" in bad.output
