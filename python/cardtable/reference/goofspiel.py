@@ -8,7 +8,8 @@ other's bid before both have bid. As in OpenSpiel, once a turn is scored and exa
 remains, that turn is played at once (its point card and both bids are forced).
 
 Ids are OpenSpiel's: a bid of card ``v`` is action ``v - 1`` and point card ``v`` is chance outcome
-``v - 1``. See ``docs/games/goofspiel.md`` for the observation and state formats.
+``v - 1``. See ``docs/games/goofspiel.md`` for the observation and state formats, and its
+"Decisions" section for the readings decided beyond OpenSpiel's rules, which this module follows.
 """
 
 from __future__ import annotations

@@ -14,19 +14,10 @@ A game, as the engine sees it:
    the highest card), then the lifebuoy losses, eliminations and the round-end check.
 4. After the last round the game is over and everything stays as at the end of that round.
 
-Decisions on points the rules doc and the contract leave open (the simplest reading each time):
-
-- During the deal no round has started: ``hands`` are empty, every seat has 0 lifebuoys, no tide
-  card and is not eliminated, and the tide deck is full (two of each value).
-- A committed card stays in ``hand`` / ``hands`` until the reveal: a hand is always the round's
-  twelve cards minus ``played``, and ``played`` grows at the reveal.
-- With ``highest_chooses_tide``, while the highest seat chooses, the revealed cards are already in
-  ``played`` (and out of the hands), while ``commitments``, ``committed`` and ``revealed_tide`` keep
-  their values until the hand is over, like at any other point of the hand.
-- Step 7 repeats step 4 literally: when two seats tie for the highest tide and only one of them is
-  eliminated, the other still shows the highest tide and loses one more lifebuoy in the re-check
-  (and is eliminated if it has none left).
-- The round-end check (step 6) comes before the re-check (step 7), as the rules doc orders them.
+Readings decided beyond the rulebook (the re-check after a tie, the lowest-tide bonus for seats
+without a tide card, when commitments are cleared, the deal and the end state) are listed once,
+with the original sentences, in the contract's "Decisions" section
+(``docs/games/turn_the_tide.md``); this module follows them.
 """
 
 from __future__ import annotations

@@ -10,16 +10,9 @@
 //! the turn history lives in a fixed array, and the whole state is a small `Copy` struct, so
 //! `apply`, `legal_actions`, `current_player` and `sample_chance` never allocate.
 //!
-//! Decisions taken where the contract leaves room (the simplest reading):
-//! - Labels depend only on the kind of node: at a chance node every id `a` in `0..N` is
-//!   `point card {a+1}` and at a bid every id is `bid {a+1}`, whether or not that card is still
-//!   available; at the end of the game every id is `action {a}`.
-//! - Seat 1's bid completes the turn at once, so in any state a caller can see, only seat 0 can
-//!   have a pending bid: `pending` is `[seat 0's bid or null, null]` and `committed` is
-//!   `[seat 0 has bid, false]`.
-//! - As in OpenSpiel, once a turn is scored and exactly one turn is left, that last turn (whose
-//!   point card and bids are all forced) is played at once, without nodes or history entries.
-//! - At the end: `point_card` is null, `remaining_points` is [] and both hands are [].
+//! Readings decided beyond OpenSpiel's rules (labels, the pending bid, the forced last turn, the
+//! end state) are listed once in the contract's "Decisions" section (`docs/games/goofspiel.md`);
+//! this module follows them.
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};

@@ -8,24 +8,10 @@
 //! for five seats, so the state is `Copy` and `apply` / `legal_actions` never allocate. Chance
 //! nodes and the random bot pick the element of a given rank of such a bitset in constant time.
 //!
-//! Decisions taken where the rules doc and the contract leave room (the simplest reading):
-//! - A committed card stays in its seat's `hand` until the reveal: `hand` is the round's 12-card
-//!   hand minus the cards in `played` (the contract's "cards not yet played", `played` being the
-//!   revealed cards).
-//! - Commitments are cleared only "after the hand" (contract flow step 5), together with
-//!   `revealed_tide`. So at a `choose_tide` node `commitments` / `committed` / `own_commitment`
-//!   still show the (already revealed) cards of the hand.
-//! - During the deal (before round 0 starts): `hands` and `played` are empty, all lifebuoys are 0,
-//!   no seat has a tide card, no one is eliminated, scores are 0, `round` = `hand_index` = 0 and the
-//!   tide deck is full (two of each value).
-//! - Step 4 with several tied seats: every tied seat that still has a lifebuoy loses one and every
-//!   tied seat without one is eliminated, all at once. An eliminated seat keeps 0 lifebuoys and its
-//!   tide becomes null. If no seat still in the round shows a tide card, step 4 does nothing.
-//! - Several seats can be eliminated in one step, so a round can end with fewer than two seats in
-//!   it; scoring is unchanged (with no seat left, no one gets the bonus).
-//! - At the end of the game everything stays as after the last hand (contract flow steps 5–6):
-//!   `revealed_tide` is [], commitments are cleared, `chooser` is null, the tide deck, hands,
-//!   lifebuoys, tides, eliminations and `played` are those of the last round.
+//! Readings decided beyond the rulebook (the re-check after a tie, the lowest-tide bonus for seats
+//! without a tide card, when commitments are cleared, the deal and the end state) are listed once,
+//! with the original sentences, in the contract's "Decisions" section
+//! (`docs/games/turn_the_tide.md`); this module follows them.
 
 use crate::bits;
 use crate::error::Result;
