@@ -38,8 +38,8 @@ bench:  ## Run the pytest-benchmark suites for real
 compare:  ## Speed table: Rust batch/per-step, reference, OpenSpiel (saved to benches/compare.json)
 	$(PYTHON) benches/compare.py --json benches/compare.json
 
-golden:  ## Regenerate the golden playthroughs and perft counts (after checking both backends agree)
-	$(PYTHON) -m tests.golden
+golden:  ## Show how the golden playthroughs and perft counts would change; ACCEPT=1 writes them
+	$(PYTHON) -m tests.golden $(if $(ACCEPT),--accept)
 
 study-example:  ## The README's "Studying a game" numbers (about a minute on 2 cores)
 	time $(PYTHON) -m cardtable sweep trafficars --players 4 --bots greedy,random,random,random \

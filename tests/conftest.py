@@ -6,6 +6,7 @@ Hypothesis runs a modest profile by default; set ``CARDTABLE_HYPOTHESIS=deep`` f
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -32,3 +33,42 @@ def backend(request: pytest.FixtureRequest) -> str:
     """Each test using it runs once per backend."""
     value: str = request.param
     return value
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--slow`` (or ``CARDTABLE_SLOW=1``) also runs the tests marked ``slow``."""
+    parser.addoption("--slow", action="store_true", help="also run the tests marked slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skips the ``slow`` tests unless asked for (they are for deliberate, long runs)."""
+    if config.getoption("--slow") or os.environ.get("CARDTABLE_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow or CARDTABLE_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+OPTIONAL_SKIP_PREFIXES = ("could not import", "optional:")
+"""Skip reasons of tests that need an optional dependency or tool (``pytest.importorskip``, or a
+reason starting with ``optional:``)."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Under ``CI=true`` a test that needs a missing optional dependency fails instead of skipping.
+
+    CI installs every extra, so such a skip there means a broken install step, not a missing
+    optional feature.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") != "true" or not report.skipped:
+        return
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+    reason = reason.removeprefix("Skipped: ")
+    if reason.startswith(OPTIONAL_SKIP_PREFIXES):
+        report.outcome = "failed"
+        report.longrepr = f"CI=true: a needed optional dependency or tool is missing: {reason}"

@@ -1,15 +1,20 @@
 """Golden playthroughs and perft counts: the data and the command that regenerates them.
 
-``make golden`` (``python -m tests.golden``) rewrites ``tests/golden/*.txt`` and
-``tests/data/perft.json`` from the Rust engine after checking that the reference produces the same;
-``tests/test_golden.py`` checks both backends against the stored files, so any rule change shows up
-as a reviewable diff.
+``make golden`` (``python -m tests.golden``) computes every playthrough and perft count on both
+backends, prints the unified diff against the stored ``tests/golden/*.txt`` and
+``tests/data/perft.json``, and changes nothing: the files are rewritten only with ``--accept``
+(``make golden ACCEPT=1``), and only when every case agrees between the backends, so a disagreement
+on a later case never leaves earlier files rewritten. ``tests/test_golden.py`` checks both backends
+against the stored files, so any rule change shows up as a reviewable diff.
 """
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,9 +110,38 @@ def perft_counts(game_id: str, backend: str, depth: int) -> list[int]:
     return [perft(start, d) for d in range(depth + 1)]
 
 
-def main() -> int:
-    """Regenerates every golden file and the perft data; fails if the backends disagree."""
-    GOLDEN_DIR.mkdir(exist_ok=True)
+def goofspiel_perft(num_cards: int, depth: int) -> int:
+    """The closed form of goofspiel's perft count from the state after the first point card.
+
+    Each turn is three uniform levels (seat 0's bid, seat 1's bid, the next point card) over the
+    cards left, starting with the two bids of the first turn; the last turn is forced and adds no
+    level. So the count is the product of the first ``depth`` branching factors
+    ``N, N, N-1, N-1, N-1, ..., 2, 2, 2``.
+    """
+    factors = [num_cards, num_cards] + [
+        left for left in range(num_cards - 1, 1, -1) for _ in range(3)
+    ]
+    count = 1
+    for factor in factors[:depth]:
+        count *= factor
+    return count
+
+
+def _diff(path: Path, new: str) -> list[str]:
+    """The unified diff from the stored file (empty when unchanged)."""
+    old = path.read_text() if path.exists() else ""
+    name = str(path.relative_to(HERE.parent))
+    return list(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), name, name + " (new)"
+        )
+    )
+
+
+def compute() -> tuple[dict[Path, str], list[str]]:
+    """Every golden file's new text, and the disagreements between the backends (if any)."""
+    files: dict[Path, str] = {}
+    problems: list[str] = []
     games = registered()
     for game_id, cases in GOLDEN.items():
         if game_id not in games:
@@ -118,10 +152,8 @@ def main() -> int:
                 for b in ("rust", "reference")
             }
             if texts["rust"] != texts["reference"]:
-                print(f"backends disagree on {game_id}-{name}", file=sys.stderr)
-                return 1
-            golden_path(game_id, name).write_text(texts["rust"])
-            print(f"wrote {golden_path(game_id, name).relative_to(HERE.parent)}")
+                problems.append(f"backends disagree on the playthrough {game_id}-{name}")
+            files[golden_path(game_id, name)] = texts["rust"]
     data: dict[str, Any] = {}
     for game_id, (config, seed, ref_depth, rust_depth) in PERFT.items():
         if game_id not in games:
@@ -129,11 +161,42 @@ def main() -> int:
         rust = perft_counts(game_id, "rust", rust_depth)
         ref = perft_counts(game_id, "reference", ref_depth)
         if rust[: ref_depth + 1] != ref:
-            print(f"perft disagrees on {game_id}: {rust} vs {ref}", file=sys.stderr)
-            return 1
+            problems.append(f"perft disagrees on {game_id}: rust {rust} vs reference {ref}")
         data[game_id] = {"config": config, "deal_seed": seed, "counts": rust}
-        print(f"perft {game_id}: {rust}")
-    PERFT_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    files[PERFT_FILE] = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    return files, problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Shows the changes to the golden files; ``--accept`` writes them if the backends agree."""
+    parser = argparse.ArgumentParser(prog="python -m tests.golden", description=__doc__)
+    parser.add_argument(
+        "--accept", action="store_true", help="write the new files (only if every case agrees)"
+    )
+    args = parser.parse_args(argv)
+    files, problems = compute()
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print("nothing written: the backends must agree on every case first", file=sys.stderr)
+        return 1
+    changed = {path: text for path, text in files.items() if _diff(path, text)}
+    for path, text in changed.items():
+        sys.stdout.writelines(_diff(path, text))
+    if not changed:
+        print("golden files and perft counts are up to date")
+        return 0
+    if not args.accept:
+        print(
+            f"{len(changed)} file(s) would change; review the diff above and rerun with --accept "
+            "(make golden ACCEPT=1) to write them",
+            file=sys.stderr,
+        )
+        return 1
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    for path, text in changed.items():
+        path.write_text(text)
+        print(f"wrote {path.relative_to(HERE.parent)}")
     return 0
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -13,6 +15,41 @@ from tests.configs import CONFIGS
 
 GAMES = [(g, configs[0]) for g, configs in CONFIGS.items()]
 IDS = [g for g, _ in GAMES]
+
+
+ALLOWED_CHECKER_WARNINGS = (
+    # PettingZoo's api_test: our observations are dicts holding the tensor and the action mask.
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box",
+    # Gymnasium's check_env: count features (e.g. scores) have no fixed upper bound.
+    "A Box observation space maximum value is infinity",
+    "A Box observation space minimum value is -infinity",
+)
+"""The checkers' advice that is expected for these environments, allowed by name; any other
+warning (an observation outside its space, a NaN reward, ...) fails the test."""
+
+
+@contextmanager
+def only_allowed_warnings() -> Iterator[None]:
+    """Fails if the block emits a warning other than the ones in ``ALLOWED_CHECKER_WARNINGS``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    unexpected = sorted(
+        {
+            f"{w.category.__name__}: {w.message}"
+            for w in caught
+            if not any(allowed in str(w.message) for allowed in ALLOWED_CHECKER_WARNINGS)
+        }
+    )
+    assert not unexpected, "unexpected warnings:\n" + "\n".join(unexpected)
+
+
+def test_checker_warnings_other_than_the_allowed_ones_fail() -> None:
+    with only_allowed_warnings():
+        warnings.warn("Observation is not a NumPy array", UserWarning, stacklevel=1)
+    with pytest.raises(AssertionError, match="NaN reward"), only_allowed_warnings():
+        warnings.warn("WARN: the reward is a NaN reward", UserWarning, stacklevel=1)
 
 
 def split(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -31,8 +68,7 @@ def test_pettingzoo_api_test(game_id: str, config: dict[str, Any]) -> None:
     from cardtable.adapters.pettingzoo import env
 
     players, options = split(config)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # advice about Dict spaces and masks of waiting agents
+    with only_allowed_warnings():
         api_test(env(game_id, players=players, **options), num_cycles=100)
 
 
@@ -84,8 +120,7 @@ def test_gymnasium_check_env(game_id: str, config: dict[str, Any]) -> None:
     from cardtable.adapters.gymnasium import make_env
 
     players, options = split(config)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unbounded Box advice
+    with only_allowed_warnings():
         check_env(make_env(game_id, players=players, **options), skip_render_check=True)
 
 
