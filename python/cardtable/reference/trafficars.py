@@ -20,7 +20,8 @@ The lane model of the contract: a lane is a list of places, front first; a place
 ids (bottom to top) or the free place a tow truck opened this turn, and it has a car count (1, or 2
 for a tow truck whose free place stayed unfilled).
 
-Points the rules doc and the contract leave open (the simplest reading each time):
+Points the rules doc leaves open (the simplest reading each time; the contract's "Decisions"
+section lists them with every other reading beyond the booklet):
 
 - "Revealed this turn" (ambulance and police stacking) means: the card id is among this turn's
   revealed cards. Every card id exists once, so this is exact.

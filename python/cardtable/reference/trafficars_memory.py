@@ -17,7 +17,8 @@ A game, as the engine sees it:
 3. After the layout and after every turn: if the cards on the table contain no collectable set, the
    game is over. Most cards taken wins; ties share.
 
-Decisions on points the rules doc and the contract leave open (the simplest reading each time):
+Decisions on points the rules doc leaves open (the simplest reading each time; the contract's
+"Decisions" section lists them with every other reading beyond the booklet):
 
 - During the layout no turn has started: ``current`` is null, nothing is face up or seen, and every
   seat has taken 0 cards (which are also the scores).

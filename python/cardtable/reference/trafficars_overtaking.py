@@ -17,7 +17,8 @@ A game, as the engine sees it:
 3. Whenever the active seat changes, everyone refills their hand to 6 from their own pile.
 4. The first seat without cards in hand and pile wins.
 
-Decisions on points the rules doc and the contract leave open (the simplest reading each time):
+Decisions on points the rules doc leaves open (the simplest reading each time; the contract's
+"Decisions" section lists them with every other reading beyond the booklet):
 
 - The deal itself is not a change of the active seat: after the last deal outcome there is exactly
   the one refill the contract names (step 3 of the deal), then the start card.
