@@ -37,6 +37,7 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"players": 3},
         {"players": 4},
         {"players": 5},
+        {"players": 3, "optional_overtake": True},
     ],
     "turn_the_tide": [
         {"players": 3},

@@ -60,6 +60,7 @@ GOLDEN: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "trafficars_overtaking": [
         ("2p", {"players": 2}, 1),
         ("3p", {"players": 3}, 2),
+        ("3p-optional-overtake", {"players": 3, "optional_overtake": True}, 2),
     ],
     "deep_regrets": [
         ("2p", {"players": 2}, 1),

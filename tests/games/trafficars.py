@@ -536,6 +536,21 @@ def test_insert_goes_before_an_equal_number_and_ignores_the_car_limit(backend: B
     assert penalties(state) == [0, 0, 0]
 
 
+def test_insert_keeps_a_free_place_with_its_tow_truck(backend: Backend) -> None:
+    # Lane 0 = 10, free place, tow truck carrying 12. 11 is too low for every lane end; its
+    # owner may fill the free place or insert it: in front of the tow truck means in front of its
+    # free place, which stays with the tow truck and disappears at the end of the turn.
+    state = start(backend, [10, 30, 40], [[12, TOW_A], [31, 11]], too_low="insert")
+    play_turn(state, [12, 31])
+    commit(state, [TOW_A, 11])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [[10], None, [TOW_A, 12]]
+    decide(state, 1, "insert", [LANE_0, LANE_1, LANE_2, FREE_0], LANE_0)
+    assert state.is_terminal
+    assert lanes(state) == [[[10], [11], [TOW_A, 12]], [[30], [31]], [[40]]]
+    assert view(state)["place_cars"] == [[1, 1, 2], [1, 1], [1]]
+
+
 # ----- rule 5: trailers -----
 
 
@@ -592,17 +607,19 @@ def test_an_ambulance_making_a_fifth_car_takes_the_other_cards(backend: Backend)
     commit(state, [12, AMBULANCE_A, AMBULANCE_B])
     assert view(state)["queue"] == [1, 2, 0]
     decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
-    assert lanes(state)[1] == [[AMBULANCE_A]]
-    assert penalties(state) == [0, 4, 0]
-    # A second ambulance of this turn is stacked on the first.
+    # The lane is checked only after the last ambulance of the turn has been placed.
+    assert lanes(state)[1] == [[AMBULANCE_A], [30], [33], [35], [38]]
+    assert penalties(state) == [0, 0, 0]
+    # A second ambulance of this turn is stacked on the first; its owner (topmost) pays.
     decide(state, 2, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
     assert lanes(state)[1] == [[AMBULANCE_A, AMBULANCE_B]]
     assert view(state)["cars"] == [1, 1, 1]
+    assert penalties(state) == [0, 0, 4]
     # Lane 1 now shows ambulances: open for 12, as well as lane 0 ending at 10.
     decide(state, 0, "target", [LANE_0, LANE_1], LANE_1)
     assert lanes(state) == [[[10]], [[AMBULANCE_A, AMBULANCE_B], [12]], [[45]]]
-    assert penalties(state) == [0, 4, 0]
-    assert state.winners == [0, 2]
+    assert penalties(state) == [0, 0, 4]
+    assert state.winners == [0, 1]
 
 
 def test_an_ambulance_of_an_earlier_turn_is_not_stacked_on(backend: Backend) -> None:
@@ -626,6 +643,9 @@ def test_an_ambulance_counts_a_tow_truck_left_alone_as_two_cars(backend: Backend
     play_turn(state, [15, 20, 42])
     commit(state, [TOW_A, 33, 43])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # 33 and 43 may fill the free place after 15; both owners decline.
+    decide(state, 1, "target", [LANE_1, FREE_0], LANE_1)
+    decide(state, 2, "target", [LANE_2, FREE_0], LANE_2)
     assert view(state)["place_cars"][0] == [1, 1, 2]
     commit(state, [16, AMBULANCE_A, 44])
     decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
@@ -711,7 +731,10 @@ def test_a_tow_truck_lifts_the_last_car_and_a_card_fills_the_free_place(backend:
     state = tow_lanes(backend, [18, 34], [25, 44])
     commit(state, [TOW_A, 18, 25])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
-    # 18 fills the free place (after 15); 25 follows 20 in the lane that has 4 cars: it takes it.
+    assert lanes(state)[0] == [[12], [15], None, [TOW_A, 20]]
+    # 18 is too low for every lane end, but larger than 15: it may fill the free place.
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2, FREE_0], FREE_0)
+    # 25 follows 20 in the lane that has 4 cars: it takes it.
     assert lanes(state) == [[[25]], [[30]], [[41], [42]]]
     assert penalties(state) == [0, 0, 5]
 
@@ -720,6 +743,9 @@ def test_the_free_place_counts_as_a_car(backend: Backend) -> None:
     state = tow_lanes(backend, [33, 34], [25, 44])
     commit(state, [TOW_A, 33, 25])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert view(state)["cars"][0] == 4
+    # 25 declines the free place and follows 20: lane 0 has 4 cars, the free place included.
+    decide(state, 2, "target", [LANE_0, FREE_0], LANE_0)
     assert lanes(state) == [[[25]], [[30], [33]], [[41], [42]]]
     assert penalties(state) == [0, 0, 4]
 
@@ -728,6 +754,8 @@ def test_an_unfilled_free_place_disappears_and_the_tow_truck_counts_two(backend:
     state = tow_lanes(backend, [33, 34], [43, 44])
     commit(state, [TOW_A, 33, 43])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 1, "target", [LANE_1, FREE_0], LANE_1)
+    decide(state, 2, "target", [LANE_2, FREE_0], LANE_2)
     observation = view(state)
     assert observation["lanes"] == [[[12], [15], [TOW_A, 20]], [[30], [33]], [[41], [42], [43]]]
     assert observation["place_cars"] == [[1, 1, 2], [1, 1], [1, 1, 1]]
@@ -749,7 +777,10 @@ def test_the_free_place_is_shown_as_null_while_the_turn_lasts(backend: Backend) 
     assert observation["resolving"] == TOW_B
     assert observation["queue"] == [1, 2]
     decide(state, 1, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
-    # 16: the free place of lane 0 (after 15) is the closest; lane 2's free place follows 41.
+    assert lanes(state)[2] == [[41], None, [TOW_B, 42]]
+    # 16 is too low for every lane end; the free place of lane 0 (after 15) accepts it, the one
+    # of lane 2 (after 41) does not.
+    decide(state, 2, "take", [LANE_0, LANE_1, LANE_2, FREE_0], FREE_0)
     assert lanes(state) == [[[12], [15], [16], [TOW_A, 20]], [[30]], [[41], [TOW_B, 42]]]
     assert view(state)["place_cars"] == [[1, 1, 1, 1], [1], [1, 2]]
 
@@ -761,37 +792,42 @@ def test_a_tow_truck_as_fifth_car_takes_the_first_three(backend: Backend) -> Non
     assert lanes(state)[1] == [[5], [9], [14], [22]]
     commit(state, [TOW_B, 41, 46])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
-    assert lanes(state)[1] == [None, [TOW_B, 22]]
-    assert view(state)["cars"] == [1, 2, 1]
+    # No free place opens: the tow truck with its load is the lane's only place, 1 car.
+    assert lanes(state)[1] == [[TOW_B, 22]]
     assert penalties(state) == [3, 0, 0]
-    # The free place at the front is open: 41 may fill it or follow 40.
-    assert state.action_label(FREE_1) == "fill the free place in lane 1"
-    decide(state, 1, "target", [LANE_0, FREE_1], FREE_1)
-    assert lanes(state) == [[[40]], [[41], [TOW_B, 22]], [[45], [46]]]
-    assert view(state)["place_cars"] == [[1], [1, 1], [1, 1]]
+    # 41 follows 40 and 46 follows 45, without a choice.
+    assert state.is_terminal
+    assert view(state)["cars"] == [2, 1, 2]
+    assert lanes(state) == [[[40], [41]], [[TOW_B, 22]], [[45], [46]]]
+    assert view(state)["place_cars"] == [[1, 1], [1], [1, 1]]
 
 
 def test_a_free_place_at_the_front_left_unfilled(backend: Backend) -> None:
-    hands = [[9, TOW_B], [14, 41], [22, 46]]
-    state = start(backend, [40, 5, 45], hands)
-    play_turn(state, [9, 14, 22])
+    # A tow truck into a lane of one place opens the free place at the front.
+    state = start(backend, [40, 5, 45], [[TOW_B], [41], [46]])
     commit(state, [TOW_B, 41, 46])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state)[1] == [None, [TOW_B, 5]]
+    assert view(state)["cars"] == [1, 2, 1]
+    assert state.action_label(FREE_1) == "fill the free place in lane 1"
     decide(state, 1, "target", [LANE_0, FREE_1], LANE_0)
     # The open free place is still there for 46 too.
     decide(state, 2, "target", [LANE_2, FREE_1], LANE_2)
-    assert lanes(state) == [[[40], [41]], [[TOW_B, 22]], [[45], [46]]]
+    assert lanes(state) == [[[40], [41]], [[TOW_B, 5]], [[45], [46]]]
     assert view(state)["place_cars"] == [[1, 1], [2], [1, 1]]
 
 
-def test_a_low_card_fills_an_open_free_place_alone(backend: Backend) -> None:
-    hands = [[9, TOW_B], [14, 3], [22, 46]]
-    state = start(backend, [40, 5, 45], hands)
-    play_turn(state, [9, 14, 22])
+def test_a_too_low_card_may_fill_an_open_free_place(backend: Backend) -> None:
+    state = start(backend, [40, 5, 45], [[TOW_B], [3], [46]])
     commit(state, [TOW_B, 3, 46])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
-    assert lanes(state) == [[[40]], [[3], [TOW_B, 22]], [[45], [46]]]
-    assert penalties(state) == [3, 0, 0]
+    # 3 fits no lane end: it takes a lane, or fills the free place at the front of lane 1.
+    assert state.action_label(FREE_1) == "fill the free place in lane 1"
+    assert state.action_label(LANE_1) == "take lane 1"
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2, FREE_1], FREE_1)
+    assert lanes(state) == [[[40]], [[3], [TOW_B, 5]], [[45], [46]]]
+    assert view(state)["place_cars"] == [[1], [1, 1], [1, 1]]
+    assert penalties(state) == [0, 0, 0]
 
 
 def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> None:
@@ -804,7 +840,9 @@ def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> N
     assert lanes(state)[2] == [[7], None, [TOW_A, 13]]
     assert view(state)["cars"] == [2, 2, 3]
     decide(state, 2, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
-    # One free place, before the newest tow truck; 10 fills it (after 7).
+    assert lanes(state)[2] == [[7], None, [TOW_C, TOW_A, 13]]
+    # One free place, before the newest tow truck; 10, too low for every lane end, fills it.
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2, FREE_2], FREE_2)
     assert lanes(state) == [[[30], [31]], [[40], [41]], [[7], [10], [TOW_C, TOW_A, 13]]]
     assert view(state)["place_cars"] == [[1, 1], [1, 1], [1, 1, 1]]
     assert penalties(state) == [0, 0, 0]
@@ -819,11 +857,13 @@ def test_a_second_tow_truck_as_fifth_car(backend: Backend) -> None:
     assert lanes(state)[2] == [[7], [9], None, [TOW_A, 13]]
     assert view(state)["cars"] == [2, 1, 4]
     decide(state, 2, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
-    assert lanes(state)[2] == [None, [TOW_C, TOW_A, 13]]
+    # The first tow truck's free place goes too; no new one opens.
+    assert lanes(state)[2] == [[TOW_C, TOW_A, 13]]
     assert penalties(state) == [0, 0, 2]
-    decide(state, 1, "target", [LANE_0, FREE_2], LANE_0)
+    # 32 follows 31 without a choice.
+    assert state.is_terminal
     assert lanes(state) == [[[30], [31], [32]], [[40]], [[TOW_C, TOW_A, 13]]]
-    assert view(state)["place_cars"] == [[1, 1, 1], [1], [2]]
+    assert view(state)["place_cars"] == [[1, 1, 1], [1], [1]]
 
 
 def test_a_tow_truck_carrying_a_police_car_leaves_the_lane_open(backend: Backend) -> None:
@@ -846,7 +886,8 @@ def test_two_lanes_without_special_cards(backend: Backend) -> None:
     assert view(state)["lanes"] == [[[10]], [[20]]]
     commit(state, [5, 15])
     assert state.action_label(LANE_2) == "action 102"
-    assert state.action_label(FREE_0) == "action 110"
+    assert state.action_label(FREE_0) == "fill the free place in lane 0"
+    assert state.action_label(FREE_2) == "action 112"
     decide(state, 0, "take", [LANE_0, LANE_1], LANE_1)
     assert lanes(state) == [[[10], [15]], [[5]]]
     assert penalties(state) == [1, 0]
@@ -915,7 +956,8 @@ def test_labels_depend_on_the_node_not_on_legality(backend: Backend) -> None:
     assert view(state)["decision"] == "take"
     assert state.action_label(LANE_0) == "take lane 0"
     assert state.action_label(103) == "action 103"
-    assert state.action_label(FREE_0) == "action 110"
+    assert state.action_label(FREE_0) == "fill the free place in lane 0"
+    assert state.action_label(113) == "action 113"
     assert state.action_label(5) == "action 5"
     state = start(backend, [10, 20, 30], [[AMBULANCE_A], [22], [31]])
     commit(state, [AMBULANCE_A, 22, 31])
@@ -984,3 +1026,172 @@ def test_nothing_can_be_applied_after_the_end(backend: Backend) -> None:
     assert state.is_terminal
     for action in (11, 100, 0):
         assert_rejected(state, action)
+
+
+# ----- readings of the booklet's sentences -----
+
+
+def test_two_ambulances_in_one_place_the_topmost_one_pays(backend: Backend) -> None:
+    """Two ambulances stacked in a lane that overflows: the topmost one's owner pays.
+
+    "Jos kaksi pelaajaa pelaa ambulanssikortin, ja he haluavat korttinsa samaan paikkaan,
+    kortit pistetään päällekkäin. Jos ambulanssikortti on jonon viides kortti, päällimmäisenä
+    olevan ambulanssikortin pelannut pelaaja joutuu ottamaan jonon muut kortit sakkona."
+
+    (If two players play an ambulance and want their cards in the same place, the cards are
+    stacked. If the ambulance is the lane's fifth card, the player of the TOPMOST ambulance takes
+    the lane's other cards as penalty.) All ambulances of the turn are placed first; the check
+    comes after the last one.
+    """
+    state = start(backend, [2, 30, 40], [[3, 5, AMBULANCE_A], [4, 31, AMBULANCE_B]])
+    play_turn(state, [3, 4])
+    play_turn(state, [5, 31])
+    assert lanes(state)[0] == [[2], [3], [4], [5]]
+    commit(state, [AMBULANCE_A, AMBULANCE_B])
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [[AMBULANCE_A], [2], [3], [4], [5]]
+    assert penalties(state) == [0, 0]
+    decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert state.is_terminal
+    assert lanes(state) == [[[AMBULANCE_A, AMBULANCE_B]], [[30], [31]], [[40]]]
+    assert view(state)["place_cars"] == [[1], [1, 1], [1]]
+    assert penalties(state) == [0, 4]
+
+
+def test_the_ambulance_check_waits_for_the_last_ambulance_of_the_turn(backend: Backend) -> None:
+    # Seat 0's ambulance makes lane 0 five cars; seat 1's goes to lane 1 first, then the check:
+    # each lane's own (topmost) ambulance owner pays, whatever the order of placing.
+    state = start(backend, [2, 30, 40], [[3, 5, AMBULANCE_A], [4, 31, AMBULANCE_B]])
+    play_turn(state, [3, 4])
+    play_turn(state, [5, 31])
+    commit(state, [AMBULANCE_A, AMBULANCE_B])
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 1, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert lanes(state) == [[[AMBULANCE_A]], [[AMBULANCE_B], [30], [31]], [[40]]]
+    assert penalties(state) == [4, 0]
+
+
+def test_a_tow_truck_as_fifth_car_leaves_no_free_place(backend: Backend) -> None:
+    """A tow truck as the 5th car becomes the lane's only place; no free place opens.
+
+    "Jos pelaaja asettaa hinausauton jonon viidenneksi, hän lastaa auton ensin edeltävällä
+    autolla, ja kerää sitten jonon kolme ensimmäistä korttia sakoksi. Hinausauto ja sen päällä
+    oleva kortti jätetään uuden jonon ensimmäiseksi kortiksi."
+
+    (If a player puts the tow truck fifth in a lane, he first loads it with the car before it,
+    then collects the lane's first three cards as penalty. The tow truck and the card on it are
+    left as the first card of the new lane.) The tow truck with its load is the lane's only place
+    and counts as 1 car: no free place opens, so a card too low for every lane takes a lane.
+    """
+    state = start(backend, [2, 30, 40], [[3, 5, TOW_A], [4, 31, 1]])
+    play_turn(state, [3, 4])
+    play_turn(state, [5, 31])
+    commit(state, [TOW_A, 1])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [[TOW_A, 5]]
+    assert view(state)["place_cars"][0] == [1]
+    assert penalties(state) == [3, 0]
+    # 1 is too low for every lane, and there is no free place to go to.
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2], LANE_1)
+    assert state.is_terminal
+    assert lanes(state) == [[[TOW_A, 5]], [[1]], [[40]]]
+    assert view(state)["place_cars"] == [[1], [1], [1]]
+    assert penalties(state) == [3, 2]
+
+
+def test_the_owner_may_choose_the_free_place_over_the_closest_lane(backend: Backend) -> None:
+    """The free place is an alternative to rule 2, not a competitor.
+
+    "Ensimmäisenä ehtivä saa asettaa korttinsa hinattavan auton vapauttamalle paikalle
+    noudattaen Pienimmästä isoimpaan -sääntöä."
+
+    (The first to get there MAY put their card into the place the towed car freed, following the
+    smallest-to-largest rule.) The free place is an alternative to where rules 1-4 send the card;
+    the smallest-difference rule does not apply to it: 25 may fill the free place after 15 although
+    the end 20 of the same lane is closer.
+    """
+    state = tow_lanes(backend, [33, 34], [25, 44])
+    commit(state, [TOW_A, 33, 25])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [[12], [15], None, [TOW_A, 20]]
+    decide(state, 2, "target", [LANE_0, FREE_0], FREE_0)
+    # Filled, the free place is gone: 33 follows 30 without a choice.
+    assert lanes(state) == [[[12], [15], [25], [TOW_A, 20]], [[30], [33]], [[41], [42]]]
+    assert view(state)["place_cars"] == [[1, 1, 1, 1], [1, 1], [1, 1]]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_an_owner_may_decline_the_free_place_and_a_later_card_fills_it(backend: Backend) -> None:
+    """Filling the free place is a permission: declined, it waits for a later card.
+
+    "Ensimmäisenä ehtivä saa asettaa korttinsa hinattavan auton vapauttamalle paikalle
+    noudattaen Pienimmästä isoimpaan -sääntöä."
+
+    (The first to get there MAY put their card into the place the towed car freed.) A card that
+    is not put there leaves it to the next numbered card of the turn, in resolution order; even a
+    card too low for every lane end is not forced into it.
+    """
+    state = tow_lanes(backend, [16, 34], [33, 44])
+    commit(state, [TOW_A, 16, 33])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    # 16 is too low for every lane end: it takes a lane or fills the free place; it takes lane 1.
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2, FREE_0], LANE_1)
+    assert lanes(state) == [[[12], [15], None, [TOW_A, 20]], [[16]], [[41], [42]]]
+    assert penalties(state) == [0, 1, 0]
+    # 33 follows 20 under rule 2 (taking the full lane 0), or fills the free place after 15.
+    decide(state, 2, "target", [LANE_0, FREE_0], FREE_0)
+    assert lanes(state) == [[[12], [15], [33], [TOW_A, 20]], [[16]], [[41], [42]]]
+    assert view(state)["place_cars"] == [[1, 1, 1, 1], [1], [1, 1]]
+
+
+def test_the_free_place_follows_the_increasing_rule(backend: Backend) -> None:
+    """A free place accepts only a card larger than the number before it.
+
+    "… noudattaen Pienimmästä isoimpaan -sääntöä."
+
+    (… following the smallest-to-largest rule.) A free place accepts only a card larger than the
+    number before it: 14 may not fill the free place after 15.
+    """
+    state = tow_lanes(backend, [14, 34], [43, 44])
+    commit(state, [TOW_A, 14, 43])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert_rejected(state, FREE_0, player=1)
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert lanes(state)[2] == [[14]]
+    assert penalties(state) == [0, 2, 0]
+
+
+def test_resolution_order_ambulance_police_tow_truck_then_numbered(backend: Backend) -> None:
+    """Resolution order: ambulances, police cars, tow trucks, then numbered cards.
+
+    "Kortit pelataan järjestyksessä ambulanssi, poliisi, autokortit numerojärjestyksessä ja
+    viimeisenä hinausautokortti" and "Hinausautokortti pelataan aina vuoron viimeisenä
+    erikoiskorttina, kuitenkin ennen tavallisia kortteja".
+
+    (The cards are played in the order ambulance, police, car cards in numerical order and last
+    the tow truck card. / The tow truck card is always played as the last special card of the
+    turn, but before the ordinary cards.) The booklet contradicts itself; the second, specific
+    sentence is followed: ambulances, police cars, tow trucks, then the numbered cards. So the
+    numbered cards of the turn may fill the tow truck's free place.
+    """
+    hands = [[14], [TOW_C], [13], [POLICE_B], [AMBULANCE_B]]
+    state = start(backend, [10, 20, 30], hands)
+    commit(state, [14, TOW_C, 13, POLICE_B, AMBULANCE_B])
+    assert view(state)["queue"] == [4, 3, 1, 2, 0]
+    assert view(state)["resolving"] == AMBULANCE_B
+    decide(state, 4, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert view(state)["resolving"] == POLICE_B
+    decide(state, 3, "police", [LANE_0, LANE_1, LANE_2], LANE_2)
+    assert view(state)["resolving"] == TOW_C
+    decide(state, 1, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [None, [TOW_C, 10]]
+    # 13 follows 10 or the police car, or fills the free place the tow truck opened this turn.
+    assert view(state)["resolving"] == 13
+    decide(state, 2, "target", [LANE_0, LANE_2, FREE_0], FREE_0)
+    assert view(state)["resolving"] == 14
+    decide(state, 0, "target", [LANE_0, LANE_2], LANE_0)
+    assert lanes(state) == [
+        [[13], [TOW_C, 10], [14]],
+        [[20]],
+        [[AMBULANCE_B], [30], [POLICE_B]],
+    ]

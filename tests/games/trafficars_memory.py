@@ -17,6 +17,9 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import IllegalActionError, InvalidOptionError
 
+STOP = 63
+"""The action "stop and take the run"."""
+
 # ----- layouts -----
 
 DEFAULT_LAYOUT = [*range(50, 0, -1)]
@@ -97,7 +100,7 @@ def assert_rejected(state: StateProtocol, action: int, player: int | None = None
 def test_options_default_to_the_cars_1_to_50_without_jokers(backend: Backend) -> None:
     game = new_game(backend)
     assert game.options == {"min_number": 1, "max_number": 50, "jokers": False}
-    assert game.num_actions == 63
+    assert game.num_actions == 64
     state = game.new_state()
     assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
 
@@ -118,7 +121,7 @@ def test_jokers_are_floor_12_per_50_cars_used(
 ) -> None:
     # "floor(12 * cars used / 50) of them, ids 51.. in deck order"
     game = new_game(backend, min_number=min_number, max_number=max_number, jokers=True)
-    assert game.num_actions == 63
+    assert game.num_actions == 64
     outcomes = [card for card, _ in game.new_state().chance_outcomes()]
     assert outcomes == [*range(min_number, max_number + 1), *jokers]
     grid = max_number - min_number + 1 + len(jokers)
@@ -299,9 +302,9 @@ def test_the_first_two_not_neighbours_both_turn_back(backend: Backend) -> None:
 def test_the_turn_ends_keeping_the_run_when_no_face_down_card_is_left(backend: Backend) -> None:
     state = laid(backend, [3, 1, 2], min_number=1, max_number=3)
     flip(state, 2, 1)
-    # One face-down position left: flipping it is still a decision.
+    # One face-down position left: flipping it is still a decision (or the seat stops).
     assert state.current_player == 0
-    assert state.legal_actions() == [0]
+    assert state.legal_actions() == [0, STOP]
     flip(state, 3)
     assert state.is_terminal
     assert public(state)["taken"] == [3, 0]
@@ -457,6 +460,73 @@ def test_jokers_count_as_cards_taken_and_extend_the_run(backend: Backend) -> Non
     assert public(state)["taken"] == [6, 0]
 
 
+# ----- stopping: flipping on is a choice -----
+
+
+def test_after_neighbour_numbers_the_player_may_stop_and_take_them(backend: Backend) -> None:
+    """Flipping a third card is a permission: the seat may stop and take the run.
+
+    "Jos pelaajan kääntämien korttien luvut ovat naapuriluvut (esim. 10 ja 9) pelaaja saa kääntää
+    kolmannen kortin." (If the numbers of the cards the player turned are neighbour numbers,
+    e.g. 10 and 9, the player MAY turn a third card.) After every flip that keeps the run the
+    same seat chooses: flip on, or stop (action 63) and take the run.
+    """
+    state = laid(backend)
+    flip(state, 10, 9)
+    assert state.current_player == 0
+    assert public(state)["flipped"] == [position(state, 10), position(state, 9)]
+    assert state.legal_actions() == [p for p in range(50) if p not in (40, 41)] + [STOP]
+    assert state.action_label(STOP) == "stop and take the run"
+    state.apply(STOP, player=0)
+    assert public(state)["taken"] == [2, 0]
+    assert public(state)["flipped"] == []
+    assert public(state)["on_table"][position(state, 10)] is False
+    assert public(state)["seen"][position(state, 11)] is None
+    assert state.current_player == 1
+    assert state.history[-3:] == [position(state, 10), position(state, 9), STOP]
+
+
+def test_the_player_may_flip_on_and_stop_later(backend: Backend) -> None:
+    """Flipping on keeps the choice open after every card that keeps the run.
+
+    "… pelaaja saa kääntää kolmannen kortin." (… the player may turn a third card.)
+    """
+    state = laid(backend)
+    flip(state, 10, 9, 11)
+    assert state.current_player == 0
+    assert STOP in state.legal_actions()
+    flip(state, 8)
+    state.apply(STOP)
+    assert public(state)["taken"] == [4, 0]
+    assert state.current_player == 1
+    # Flipping on until a card breaks the run still keeps the run.
+    flip(state, 30, 31, 33)
+    assert public(state)["taken"] == [4, 2]
+
+
+def test_stopping_is_not_legal_before_the_flipped_cards_are_collectable(backend: Backend) -> None:
+    """Before the flipped cards are collectable the seat must flip on: 63 is rejected.
+
+    "Jos pelaajan kääntämien korttien luvut ovat naapuriluvut … pelaaja saa kääntää kolmannen
+    kortin." (If the numbers the player turned are neighbours … he may turn a third card.) With
+    one card, or one car and a joker, there is nothing to take yet.
+    """
+    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    flip(state, 21)
+    assert STOP not in state.legal_actions()
+    assert_rejected(state, STOP)
+    flip(state, 51)
+    assert STOP not in state.legal_actions()
+    assert_rejected(state, STOP)
+    flip(state, 23)  # the joker is 22: collectable
+    assert state.legal_actions()[-1] == STOP
+    state.apply(STOP)
+    assert public(state)["taken"] == [3, 0]
+    # At a turn's start nothing is flipped: no stop.
+    assert STOP not in state.legal_actions()
+    assert_rejected(state, STOP, player=1)
+
+
 # ----- the end -----
 
 
@@ -565,18 +635,22 @@ def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
     assert state.action_label(0) == "action 0"
     assert state.action_label(1) == "lay 1 at position 0"
     assert state.action_label(62) == "lay 62 at position 0"
+    assert state.action_label(STOP) == "action 63"
     lay_out(state, [1, 2, 3, 4])
     assert state.action_label(0) == "flip position 0"
     assert state.action_label(3) == "flip position 3"
     assert state.action_label(4) == "action 4"
     assert state.action_label(62) == "action 62"
+    assert state.action_label(STOP) == "stop and take the run"
     flip(state, 1)
     assert state.action_label(0) == "flip position 0"
+    assert state.action_label(STOP) == "stop and take the run"
     flip(state, 2, 4)
     flip(state, 3, 4)
     assert state.is_terminal
     assert state.action_label(0) == "action 0"
     assert state.action_label(5) == "action 5"
+    assert state.action_label(STOP) == "action 63"
 
 
 def test_laying_out_a_card_not_in_the_deck_is_rejected(backend: Backend) -> None:

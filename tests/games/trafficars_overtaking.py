@@ -22,6 +22,9 @@ OVERTAKE = 51
 LET_GO = 52
 PASS = 53
 
+OPTIONAL: dict[str, Any] = {"optional_overtake": True}
+"""The variant in which the overtaker chooses: "overtake" or "let go"."""
+
 # ----- deals -----
 
 FIVE_PLAYERS_START_FROM_HAND = (
@@ -56,8 +59,8 @@ FIVE_PLAYERS_WIN_BY_OVERTAKING = (
 # ----- helpers -----
 
 
-def new_game(backend: Backend, players: int = 2) -> GameProtocol:
-    return cardtable.make("trafficars_overtaking", players=players, backend=backend)
+def new_game(backend: Backend, players: int = 2, **options: Any) -> GameProtocol:
+    return cardtable.make("trafficars_overtaking", players=players, backend=backend, **options)
 
 
 def complete(players: int, tops: Sequence[Sequence[int]], removed: Sequence[int] = ()) -> list[int]:
@@ -78,10 +81,10 @@ def complete(players: int, tops: Sequence[Sequence[int]], removed: Sequence[int]
 
 
 def dealt(
-    backend: Backend, tops: Sequence[Sequence[int]], removed: Sequence[int] = ()
+    backend: Backend, tops: Sequence[Sequence[int]], removed: Sequence[int] = (), **options: Any
 ) -> StateProtocol:
     """A new game with the given removed cards and pile tops dealt."""
-    state = new_game(backend, players=len(tops)).new_state()
+    state = new_game(backend, players=len(tops), **options).new_state()
     for card in complete(len(tops), tops, removed):
         assert state.is_chance_node
         state.apply(card)
@@ -129,7 +132,7 @@ def assert_rejected(state: StateProtocol, action: int, player: int | None = None
     assert state.to_dict() == before
 
 
-def worked_example(backend: Backend) -> StateProtocol:
+def worked_example(backend: Backend, **options: Any) -> StateProtocol:
     """The contract's two-player example, dealt: seat 0 starts the row with 18."""
     return dealt(
         backend,
@@ -137,6 +140,7 @@ def worked_example(backend: Backend) -> StateProtocol:
             [3, 11, 20, 26, 40, 47, 18, 1],
             [8, 21, 24, 30, 33, 45, 14, 49],
         ),
+        **options,
     )
 
 
@@ -144,7 +148,8 @@ def passing_example(backend: Backend) -> StateProtocol:
     """Three players, 1 and 50 removed; play up to the contract's passing example.
 
     Seat 0 plays 44 onto the start card 20 and is overtaken by seat 1 with 30; seat 1 plays 10 and
-    is overtaken by seat 2 with 15; the row is then [10, 15, 20, 30, 44] with seat 2 active.
+    is overtaken by seat 2 with 15 (both overtakes are compulsory); the row is then
+    [10, 15, 20, 30, 44] with seat 2 active.
     """
     state = dealt(
         backend,
@@ -156,9 +161,7 @@ def passing_example(backend: Backend) -> StateProtocol:
         removed=[50, 1],
     )
     act(state, 0, 44)
-    act(state, 1, OVERTAKE)
     act(state, 1, 10)
-    act(state, 2, OVERTAKE)
     return state
 
 
@@ -272,8 +275,44 @@ def test_cards_go_left_if_smaller_and_right_if_larger(backend: Backend) -> None:
     assert state.legal_actions() == [PASS]
 
 
-def test_the_worked_example_overtake(backend: Backend) -> None:
+def test_overtaking_is_compulsory(backend: Backend) -> None:
+    """An overtaker who holds fitting cards overtakes at once, with no decision.
+
+    "… ohituskaistalle pyrkivän pelaajan pitää … sanoa Ohitus!, jos hänellä on
+    ohituskaistalle sopiva kortti" (… the player waiting for the overtaking lane MUST … call
+    "Overtake!" if he has a card that fits the overtaking lane).
+    """
     state = worked_example(backend)
+    assert state.to_dict()["options"] == {"optional_overtake": False}
+    before = len(state.history)
+    act(state, 0, 26)
+    # Seat 1 holds 21 and 24, strictly between 18 and 26: they go into the row within the play.
+    assert row(state) == [18, 21, 24, 26]
+    observation = public(state)
+    assert observation["phase"] == "play"
+    assert (observation["active"], observation["overtaker"]) == (1, 0)
+    assert observation["overtake_card"] is None
+    assert state.history[before:] == [26]
+    assert hand(state, 1) == [8, 14, 30, 33, 45, 49]
+    assert state.legal_actions() == [8, 14, 30, 33, 45, 49]
+    assert state.action_label(LET_GO) == "action 52"
+    act(state, 1, 14)
+    act(state, 1, 8)
+    # Seat 0 holds 11, between 8 and 14: it overtakes and plays on.
+    assert row(state) == [8, 11, 14, 18, 21, 24, 26]
+    assert (public(state)["active"], public(state)["overtaker"]) == (0, 1)
+    assert state.current_player == 0
+
+
+def test_with_optional_overtake_the_overtaker_chooses(backend: Backend) -> None:
+    """With ``optional_overtake`` the overtaker decides: "overtake" (51) or "let go" (52).
+
+    The variant for studying a game where a player may wait, although the booklet says "pitää"
+    (must): "… ohituskaistalle pyrkivän pelaajan pitää … sanoa Ohitus!, jos hänellä on
+    ohituskaistalle sopiva kortti".
+    """
+    state = worked_example(backend, **OPTIONAL)
+    assert state.to_dict()["options"] == {"optional_overtake": True}
     act(state, 0, 26)
     assert row(state) == [18, 26]
     # Seat 1 holds 21 and 24, strictly between 18 and 26.
@@ -317,8 +356,6 @@ def test_overtaking_puts_every_card_between_into_the_row(backend: Backend) -> No
     state = dealt(backend, ([2, 30, 31, 32, 33, 34, 40], [3, 5, 7, 38, 39, 41]))
     act(state, 0, 2)
     # Between 2 and its neighbour 40: seat 1 holds 3, 5, 7, 38 and 39 (not 41).
-    assert public(state)["overtake_card"] == 2
-    act(state, 1, OVERTAKE)
     assert row(state) == [2, 3, 5, 7, 38, 39, 40]
     assert 41 in hand(state, 1)
     assert public(state)["hand_sizes"] == [6, 6]
@@ -326,7 +363,7 @@ def test_overtaking_puts_every_card_between_into_the_row(backend: Backend) -> No
 
 
 def test_only_cards_between_the_played_card_and_its_neighbour_overtake(backend: Backend) -> None:
-    state = dealt(backend, ([10, 30, 1, 2, 3, 4, 20], [15, 35, 36, 37, 38, 39]))
+    state = dealt(backend, ([10, 30, 1, 2, 3, 4, 20], [15, 35, 36, 37, 38, 39]), **OPTIONAL)
     act(state, 0, 10)
     # Seat 1 holds 15 between 10 and 20.
     act(state, 1, LET_GO)
@@ -339,7 +376,7 @@ def test_only_cards_between_the_played_card_and_its_neighbour_overtake(backend: 
 
 
 def test_letting_go_lets_the_active_player_play_on(backend: Backend) -> None:
-    state = worked_example(backend)
+    state = worked_example(backend, **OPTIONAL)
     act(state, 0, 26)
     act(state, 1, LET_GO)
     observation = public(state)
@@ -357,7 +394,6 @@ def test_a_start_card_or_overtaking_cards_give_no_overtake_chance(backend: Backe
     # Seat 1 holds cards on both sides of the start card 18: no overtake node before seat 0 plays.
     assert public(state)["phase"] == "play"
     act(state, 0, 26)
-    act(state, 1, OVERTAKE)
     # Seat 0 holds 20, between the overtaking cards: the new active seat plays at once.
     assert public(state)["phase"] == "play"
     assert state.current_player == 1
@@ -417,6 +453,7 @@ def test_a_card_placed_resets_the_passes(backend: Backend) -> None:
             [2, 3, 4, 5, 6, 7],
         ),
         removed=[48, 49],
+        **OPTIONAL,
     )
     act(state, 0, 1)
     act(state, 0, 40)
@@ -451,7 +488,7 @@ def test_an_emptied_hand_moves_the_turn_on_without_a_pass(backend: Backend) -> N
 
 
 def test_an_emptied_hand_moves_the_turn_on_and_refills(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND)
+    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10)
     assert hand(state, 0) == [3]
     assert public(state)["pile_sizes"][0] == 3
@@ -469,7 +506,7 @@ def test_an_emptied_hand_moves_the_turn_on_and_refills(backend: Backend) -> None
 
 
 def test_with_an_empty_pile_the_start_card_comes_from_the_hand(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND)
+    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10, 3)
     for seat in (1, 2, 3):
         assert state.legal_actions() == [PASS]
@@ -507,7 +544,7 @@ def test_with_an_empty_pile_the_start_card_comes_from_the_hand(backend: Backend)
 
 
 def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_WIN_BY_START_CARD)
+    state = dealt(backend, FIVE_PLAYERS_WIN_BY_START_CARD, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10, 4)
     for seat in (1, 2, 3):
         act(state, seat, PASS)
@@ -534,7 +571,7 @@ def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Ba
 
 
 def test_the_first_player_without_cards_wins_even_by_overtaking(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_WIN_BY_OVERTAKING)
+    state = dealt(backend, FIVE_PLAYERS_WIN_BY_OVERTAKING, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10, 5)
     assert hand(state, 0) == [2, 3, 4]
     for seat in (1, 2, 3):
@@ -566,7 +603,6 @@ def test_scores_count_the_cards_left_in_hand_and_pile(backend: Backend) -> None:
     state = worked_example(backend)
     assert state.scores == [-24, -25]
     act(state, 0, 26)
-    act(state, 1, OVERTAKE)
     assert state.scores == [-23, -23]
     assert state.winners == []
 
@@ -575,7 +611,7 @@ def test_scores_count_the_cards_left_in_hand_and_pile(backend: Backend) -> None:
 
 
 def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
-    state = worked_example(backend)
+    state = worked_example(backend, **OPTIONAL)
     assert state.action_label(0) == "action 0"
     assert state.action_label(50) == "play 50"
     assert state.action_label(OVERTAKE) == "action 51"
@@ -592,7 +628,7 @@ def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
 
 
 def test_illegal_plays_are_rejected(backend: Backend) -> None:
-    state = worked_example(backend)
+    state = worked_example(backend, **OPTIONAL)
     act(state, 0, 26)
     act(state, 1, LET_GO)
     for action in (0, 20, 18, 21, 26, OVERTAKE, LET_GO, PASS, 54, -1):
@@ -604,7 +640,7 @@ def test_illegal_plays_are_rejected(backend: Backend) -> None:
 
 
 def test_the_overtaker_may_only_overtake_or_let_go(backend: Backend) -> None:
-    state = worked_example(backend)
+    state = worked_example(backend, **OPTIONAL)
     act(state, 0, 26)
     for action in (21, 24, 3, PASS, 0):
         assert_rejected(state, action)
@@ -612,7 +648,7 @@ def test_the_overtaker_may_only_overtake_or_let_go(backend: Backend) -> None:
 
 
 def test_the_start_card_must_come_from_the_hand(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND)
+    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10, 3)
     for seat in (1, 2, 3):
         act(state, seat, PASS)
@@ -639,16 +675,27 @@ def test_removed_or_dealt_cards_cannot_be_dealt_again(backend: Backend) -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [{"players": 1}, {"players": 6}, {"players": 2, "jokers": True}]
+    "options",
+    [
+        {"players": 1},
+        {"players": 6},
+        {"players": 2, "jokers": True},
+        {"players": 2, "optional_overtake": 1},
+        {"players": 2, "optional_overtake": "yes"},
+        {"players": 2, "optional_overtake": None},
+    ],
 )
 def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptionError):
         cardtable.make("trafficars_overtaking", backend=backend, **options)
 
 
-def test_there_are_no_options_and_54_actions(backend: Backend) -> None:
+def test_optional_overtake_is_the_only_option_and_there_are_54_actions(backend: Backend) -> None:
     game = new_game(backend, 3)
-    assert game.options == {}
+    assert game.options == {"optional_overtake": False}
+    assert game.num_actions == 54
+    game = new_game(backend, 3, optional_overtake=True)
+    assert game.options == {"optional_overtake": True}
     assert game.num_actions == 54
 
 

@@ -11,7 +11,8 @@ A game, as the engine sees it:
 2. Every turn: one hidden commitment per seat in seat order, the reveal, then the revealed cards
    are resolved one by one (ambulances, police cars, tow trucks, then numbered cards by number,
    ties in seat order). A card whose resolution offers a choice waits for its owner's decision; a
-   card with a single option is carried out at once.
+   card with a single option is carried out at once. Right after the last ambulance of the turn
+   has been placed, every lane with a new front ambulance is checked for overflow.
 3. At the end of a turn every free place left unfilled disappears and its tow truck counts as two
    cars. After ``hand_size`` turns the game is over.
 
@@ -19,7 +20,8 @@ The lane model of the contract: a lane is a list of places, front first; a place
 ids (bottom to top) or the free place a tow truck opened this turn, and it has a car count (1, or 2
 for a tow truck whose free place stayed unfilled).
 
-Points the rules doc and the contract leave open (the simplest reading each time):
+Points the rules doc leaves open (the simplest reading each time; the contract's "Decisions"
+section lists them with every other reading beyond the booklet):
 
 - "Revealed this turn" (ambulance and police stacking) means: the card id is among this turn's
   revealed cards. Every card id exists once, so this is exact.
@@ -370,18 +372,23 @@ class TrafficarsState(ReferenceState):
             return "police_take", every_lane
         if kind == "tow_truck":
             return "tow_truck", every_lane
-        targets = self._legal_targets(number_of(card))
-        if targets:
-            return "target", targets
-        return ("take" if self._too_low == "take" else "insert"), every_lane
+        number = number_of(card)
+        free_places = self._free_places_accepting(number)
+        ends = self._legal_lane_ends(number)
+        if ends:
+            return "target", sorted(ends + free_places)
+        too_low: Decision = "take" if self._too_low == "take" else "insert"
+        return too_low, sorted(every_lane + free_places)
 
     def _resolve(self, option: int) -> None:
         """Carry out ``option`` for the card being resolved, then take it off the queue."""
         owner = self._queue[0]
         card = self._resolving_card()
         decision, _ = self._resolution_options()
-        if decision == "ambulance":
-            self._play_ambulance(owner, card, self._lanes[option - LANE_ACTION])
+        if option >= FREE_PLACE_ACTION:
+            self._fill_free_place(card, self._lanes[option - FREE_PLACE_ACTION])
+        elif decision == "ambulance":
+            self._play_ambulance(card, self._lanes[option - LANE_ACTION])
         elif decision == "police":
             self._play_police(card, self._lanes[option - LANE_ACTION])
         elif decision == "police_take":
@@ -395,6 +402,13 @@ class TrafficarsState(ReferenceState):
         else:
             self._insert_too_low(card, self._lanes[option - LANE_ACTION])
         self._queue.pop(0)
+        if decision == "ambulance" and not self._ambulance_next():
+            self._check_ambulance_overflow()
+
+    def _ambulance_next(self) -> bool:
+        """Tell whether the next card to resolve is an ambulance too."""
+        assert self._revealed is not None
+        return bool(self._queue) and CARDS[self._resolving_card()].kind == "ambulance"
 
     def _take_as_penalty(self, seat: int, cards: list[int]) -> None:
         """Count the cards ``seat`` takes as penalty (every card id in them)."""
@@ -411,23 +425,44 @@ class TrafficarsState(ReferenceState):
         self._take_as_penalty(seat, cards_in(self._lanes[lane_index]))
         self._lanes[lane_index] = [Place([card])]
 
-    def _play_ambulance(self, seat: int, ambulance: int, lane: Lane) -> None:
-        """Play an ambulance into ``lane``.
+    def _new_front_ambulance(self, lane: Lane) -> bool:
+        """Tell whether the lane's front place is an ambulance (stack) revealed this turn."""
+        bottom = lane[0].stack()[0]
+        return CARDS[bottom].kind == "ambulance" and self._revealed_this_turn(bottom)
 
-        "The ambulance goes to the FRONT of that lane and the other places move one step back. If
-        the lane now has more than 4 cars, the player takes all other cards of the lane as penalty
-        and the ambulance stays alone as the lane's first place. A second ambulance played the same
-        turn into a lane whose front place is an ambulance played this turn is stacked on it (no
-        new place)."
+    def _play_ambulance(self, ambulance: int, lane: Lane) -> None:
+        """Play an ambulance into ``lane``; the overflow check comes after the last ambulance.
+
+        "The ambulance goes to the FRONT of that lane and the other places move one step back. A
+        second ambulance played the same turn into a lane whose front place is an ambulance played
+        this turn is stacked on it (no new place)."
         """
-        front = lane[0].stack()
-        if CARDS[front[0]].kind == "ambulance" and self._revealed_this_turn(front[0]):
-            front.append(ambulance)
+        if self._new_front_ambulance(lane):
+            lane[0].stack().append(ambulance)
+        else:
+            lane.insert(0, Place([ambulance]))
+
+    def _owner_of(self, card: int) -> int:
+        """The seat that revealed ``card`` this turn."""
+        assert self._revealed is not None
+        return self._revealed.index(card)
+
+    def _check_ambulance_overflow(self) -> None:
+        """Check every lane with a new front ambulance, once all ambulances have been placed.
+
+        "Only after all ambulances of the turn are placed is each lane with a new front ambulance
+        checked: if it has more than 4 cars, the player of the TOPMOST ambulance of that front
+        place (the last one stacked) takes all other cards of the lane as penalty, and the
+        ambulance place stays alone as the lane's first place" ("päällimmäisenä olevan
+        ambulanssikortin pelannut pelaaja joutuu ottamaan jonon muut kortit sakkona").
+        """
+        if self._max_cars is None:
             return
-        lane.insert(0, Place([ambulance]))
-        if self._max_cars is not None and cars_in(lane) > self._max_cars:
-            self._take_as_penalty(seat, cards_in(lane[1:]))
-            del lane[1:]
+        for lane in self._lanes:
+            if self._new_front_ambulance(lane) and cars_in(lane) > self._max_cars:
+                topmost = lane[0].stack()[-1]
+                self._take_as_penalty(self._owner_of(topmost), cards_in(lane[1:]))
+                del lane[1:]
 
     def _police_stack(self, lane: Lane) -> bool:
         """Tell whether the lane's last place is a police car revealed this turn (to stack on)."""
@@ -466,7 +501,8 @@ class TrafficarsState(ReferenceState):
         truck (the lane keeps one free place, before the newest tow truck). "If the tow truck is
         the 5th car (the lane had 4), the player first lifts the last place, then takes the lane's
         first three places as penalty; the tow truck with its load stays as the lane's first
-        place (with the free place before it)."
+        place and NO free place opens; it counts as 1 car" ("Hinausauto ja sen päällä oleva kortti
+        jätetään uuden jonon ensimmäiseksi kortiksi").
         """
         before = cars_in(lane)
         load = lane.pop().stack()
@@ -475,43 +511,45 @@ class TrafficarsState(ReferenceState):
         if self._max_cars is not None and before >= self._max_cars:
             self._take_as_penalty(seat, cards_in(lane))
             lane.clear()
-        lane.append(Place(None))
+        else:
+            lane.append(Place(None))
         lane.append(Place([tow_truck, *load]))
 
     # ----- numbered cards -----
-    def _targets(self) -> list[tuple[int, Value]]:
-        """Every place a numbered card could go to, as ``(action, value)``.
-
-        The end of lane k (the value of its last place) and, if lane k has one, its free place:
-        "a free place at the front of a lane accepts any number", otherwise it takes the value of
-        the place before it ("larger than the number before the free place").
-        """
-        ends = [(LANE_ACTION + k, lane[-1].value()) for k, lane in enumerate(self._lanes)]
-        free_places = [
-            (FREE_PLACE_ACTION + k, None if index == 0 else lane[index - 1].value())
-            for k, lane in enumerate(self._lanes)
-            for index, place in enumerate(lane)
-            if place.is_free
-        ]
-        return ends + free_places
-
-    def _legal_targets(self, number: int) -> list[int]:
-        """The legal targets of a numbered card X, in increasing action order.
+    def _legal_lane_ends(self, number: int) -> list[int]:
+        """The lane ends a numbered card X may go to under rules 1 and 2, in lane order.
 
         Rule 1, increasing: "X may follow only an end number smaller than X (or an open lane)".
         Rule 2, smallest difference: "among the lanes whose end number is smaller than X, X must go
         to the lane whose end number is closest below X. Open lanes are an alternative: the player
-        may put X into any open lane instead." Equal closest values give the owner a choice.
+        may put X into any open lane instead." Equal closest values give the owner a choice. Only
+        the lane ends compete here: the free place is no target of rule 2.
         """
-        accepting = [(action, value) for action, value in self._targets() if accepts(value, number)]
+        ends = [(LANE_ACTION + k, lane[-1].value()) for k, lane in enumerate(self._lanes)]
+        accepting = [(action, value) for action, value in ends if accepts(value, number)]
         closest = max((value for _, value in accepting if value is not None), default=None)
-        return sorted(action for action, value in accepting if value is None or value == closest)
+        return [action for action, value in accepting if value is None or value == closest]
+
+    def _free_places_accepting(self, number: int) -> list[int]:
+        """The free places a numbered card X may fill instead, in lane order.
+
+        "The first numbered card of this turn, in resolution order, that is larger than the number
+        before the free place (a free place at the front of a lane accepts any number) MAY be put
+        there instead of where rules 1-4 would send it; it is the owner's choice, and rule 2 does
+        not apply to the free place" ("Ensimmäisenä ehtivä saa asettaa korttinsa hinattavan auton
+        vapauttamalle paikalle noudattaen Pienimmästä isoimpaan -sääntöä"). A card whose owner
+        leaves the free place empty leaves it to the next card of the turn.
+        """
+        return [
+            FREE_PLACE_ACTION + k
+            for k, lane in enumerate(self._lanes)
+            for index, place in enumerate(lane)
+            if place.is_free and (index == 0 or accepts(lane[index - 1].value(), number))
+        ]
 
     def _place_numbered(self, seat: int, card: int, target: int) -> None:
-        """Put a numbered card on its chosen legal target."""
-        if target >= FREE_PLACE_ACTION:
-            self._fill_free_place(card, self._lanes[target - FREE_PLACE_ACTION])
-        elif CARDS[card].kind == "trailer":
+        """Put a numbered card at the end of its chosen lane (rules 1-3 and 5)."""
+        if CARDS[card].kind == "trailer":
             self._attach_trailer(card, self._lanes[target - LANE_ACTION])
         else:
             self._append_car(seat, card, target - LANE_ACTION)
@@ -549,7 +587,9 @@ class TrafficarsState(ReferenceState):
 
         "A card too low for every lane is inserted into a lane of the player's choice at its
         place in increasing order (no penalty)": in front of the first stack, from the front,
-        whose value is a number ≥ X (free places and open stacks are skipped).
+        whose value is a number ≥ X (free places and open stacks are skipped). A free place stays
+        with the tow truck that opened it: if that stack is a tow truck with its free place just
+        before it, X goes in front of the free place.
         """
         number = number_of(card)
         for index, place in enumerate(lane):
@@ -557,7 +597,8 @@ class TrafficarsState(ReferenceState):
                 continue
             value = place.value()
             if value is not None and value >= number:
-                lane.insert(index, Place([card]))
+                at = index - 1 if index > 0 and lane[index - 1].is_free else index
+                lane.insert(at, Place([card]))
                 return
         raise AssertionError("unreachable: the lane's end rejected the card")
 
@@ -636,7 +677,7 @@ class TrafficarsState(ReferenceState):
             }[decision]
             return f"{text} {lane}"
         free_lane = action - FREE_PLACE_ACTION
-        if decision == "target" and 0 <= free_lane < self._num_lanes:
+        if decision in ("target", "take", "insert") and 0 <= free_lane < self._num_lanes:
             return f"fill the free place in lane {free_lane}"
         return f"action {action}"
 

@@ -11,12 +11,14 @@ A game, as the engine sees it:
    face down there.
 2. Turns, seat 0 ("the youngest") first, then the next seat, and so on: the seat to move flips one
    face-down position after another until the flipped cards may no longer become a run (the last
-   card turns back), or no face-down card is left. A collectable set is taken; otherwise every card
-   turns back.
+   card turns back), or no face-down card is left, or the seat stops: once the flipped cards are
+   collectable it may stop and take them instead of flipping on. A collectable set is taken;
+   otherwise every card turns back.
 3. After the layout and after every turn: if the cards on the table contain no collectable set, the
    game is over. Most cards taken wins; ties share.
 
-Decisions on points the rules doc and the contract leave open (the simplest reading each time):
+Decisions on points the rules doc leaves open (the simplest reading each time; the contract's
+"Decisions" section lists them with every other reading beyond the booklet):
 
 - During the layout no turn has started: ``current`` is null, nothing is face up or seen, and every
   seat has taken 0 cards (which are also the scores).
@@ -48,8 +50,10 @@ FIRST_JOKER = 51
 """The id of the first special card; the jokers are the special cards ``51 .. 51 + J - 1``."""
 SPECIAL_CARDS = 12
 """The number of special cards in the box (ids 51..62)."""
-NUM_ACTIONS = 63
-"""Action ids 0..62: grid positions 0..61 for flips, card ids 1..62 at the layout."""
+STOP = 63
+"""The flipping seat's action: stop and take the run flipped so far."""
+NUM_ACTIONS = 64
+"""Action ids 0..63: grid positions 0..61 for flips, card ids 1..62 at the layout, stop 63."""
 CARS_TO_COLLECT = 2
 """A set is collectable only with at least two car cards ("only together with two car cards")."""
 
@@ -193,7 +197,8 @@ class TrafficarsMemoryState(ReferenceState):
 
         "If K may not continue: position i is removed from flipped (that card turns face down
         again; it stays seen) and the turn ends with the remaining flipped cards. Else if no card
-        on the table is face down any more: the turn ends with K. Else the same seat flips again."
+        on the table is face down any more: the turn ends with K. Else the same seat decides
+        again": it flips on, or, once K is collectable, may stop (action 63).
         """
         self._flipped.append(position)
         self._seen[position] = self._layout[position]
@@ -202,6 +207,20 @@ class TrafficarsMemoryState(ReferenceState):
             self._end_turn()
         elif not self._face_down_positions():
             self._end_turn()
+
+    def _may_stop(self) -> bool:
+        """Tell whether the seat to move may stop and take what it has flipped.
+
+        "If they are neighbour numbers (differ by 1) the player MAY flip another ('saa kääntää
+        kolmannen kortin'): after every flip that keeps the run, the player chooses to flip again
+        or to stop and take the run." Stopping is possible once the flipped cards are collectable
+        (while some card is still face down: otherwise the turn has already ended).
+        """
+        return is_collectable(self._flipped_cards()) and bool(self._face_down_positions())
+
+    def _stop(self) -> None:
+        """Stop flipping and take the run: the turn ends with the flipped cards."""
+        self._end_turn()
 
     def _turn_back_breaker(self) -> None:
         """Turn the card just flipped face down again.
@@ -264,14 +283,14 @@ class TrafficarsMemoryState(ReferenceState):
         return self._current
 
     def _legal_actions(self) -> list[int]:
-        """The layout outcomes, or the face-down positions to flip.
+        """The layout outcomes, or the face-down positions to flip and, if allowed, stop.
 
         "Flipping is always a decision, even with one legal position."
         """
         if self._phase == "layout":
             return self._cards_not_laid_out()
         if self._phase == "flip":
-            return self._face_down_positions()
+            return self._face_down_positions() + ([STOP] if self._may_stop() else [])
         return []
 
     def _chance_outcomes(self) -> list[tuple[int, int]]:
@@ -282,6 +301,8 @@ class TrafficarsMemoryState(ReferenceState):
     def _apply(self, action: int) -> None:
         if self._phase == "layout":
             self._lay_out(action)
+        elif self._phase == "flip" and action == STOP:
+            self._stop()
         elif self._phase == "flip":
             self._flip(action)
 
@@ -290,6 +311,8 @@ class TrafficarsMemoryState(ReferenceState):
             return f"lay {action} at position {len(self._layout)}"
         if self._phase == "flip" and action < self._grid_size():
             return f"flip position {action}"
+        if self._phase == "flip" and action == STOP:
+            return "stop and take the run"
         return f"action {action}"
 
     def _scores(self) -> list[int]:
@@ -405,7 +428,7 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
 
     @property
     def num_actions(self) -> int:
-        """63 for every option setting: positions 0..61, card ids 1..62."""
+        """64 for every option setting: positions 0..61, card ids 1..62, stop 63."""
         return NUM_ACTIONS
 
     @property

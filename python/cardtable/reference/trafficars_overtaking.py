@@ -10,13 +10,15 @@ A game, as the engine sees it:
 1. The deal: ``50 mod players`` chance nodes remove cards unseen, then every seat's pile is dealt,
    seat 0's top card first. Everyone draws 6 cards and seat 0's pile top starts the row.
 2. The active seat plays fitting hand cards onto the ends of the row, one at a time; after each,
-   the overtaker (the next seat) may overtake with every card that fits between the played card and
-   its neighbour, and becomes the active seat. An active seat without a fitting card passes; after a
-   pass by every seat in turn the row is cleared and a new row starts.
+   the overtaker (the next seat) overtakes with every card that fits between the played card and
+   its neighbour, and becomes the active seat. Overtaking is compulsory; with the option
+   ``optional_overtake`` it is the overtaker's choice. An active seat without a fitting card
+   passes; after a pass by every seat in turn the row is cleared and a new row starts.
 3. Whenever the active seat changes, everyone refills their hand to 6 from their own pile.
 4. The first seat without cards in hand and pile wins.
 
-Decisions on points the rules doc and the contract leave open (the simplest reading each time):
+Decisions on points the rules doc leaves open (the simplest reading each time; the contract's
+"Decisions" section lists them with every other reading beyond the booklet):
 
 - The deal itself is not a change of the active seat: after the last deal outcome there is exactly
   the one refill the contract names (step 3 of the deal), then the start card.
@@ -30,7 +32,7 @@ from bisect import insort
 from typing import Literal, TypedDict
 
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader
+from cardtable.reference._options import OptionReader, OptionSpec
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = [
@@ -93,6 +95,7 @@ class TrafficarsOvertakingState(ReferenceState):
         super().__init__(game)
         n = game.players
         self._players = n
+        self._optional_overtake = game.optional_overtake
         self._removed_count = len(CARDS) % n
         self._pile_size = len(CARDS) // n
         self._removed: list[int] = []
@@ -233,7 +236,11 @@ class TrafficarsOvertakingState(ReferenceState):
         """Play ``card`` from the active seat's hand onto its end of the row.
 
         "Plays one hand card at a time onto an end. After each card X, the overtaker may overtake
-        if they hold cards strictly between X and the card X was placed next to."
+        if they hold cards strictly between X and the card X was placed next to." "Overtaking is
+        compulsory: 'ohituskaistalle pyrkivän pelaajan pitää … sanoa Ohitus!, jos hänellä on
+        ohituskaistalle sopiva kortti' — an overtaker who holds a fitting card overtakes (no
+        decision). Option ``optional_overtake`` (default false) turns it into the overtaker's
+        choice."
         """
         active = self._active
         self._hands[active].remove(card)
@@ -245,8 +252,11 @@ class TrafficarsOvertakingState(ReferenceState):
         if self._won(active):
             return
         if self._cards_between(self._overtaker, card, self._neighbour_of_end(card)):
-            self._phase = "overtake"
             self._overtake_card = card
+            if self._optional_overtake:
+                self._phase = "overtake"
+            else:
+                self._overtake()
         else:
             self._continue()
 
@@ -294,7 +304,7 @@ class TrafficarsOvertakingState(ReferenceState):
             self._phase = "play"
 
     def _let_go(self) -> None:
-        """Let the active player go on: overtaking is the overtaker's choice."""
+        """Let the active player go on (only with ``optional_overtake``)."""
         self._overtake_card = None
         self._continue()
 
@@ -431,20 +441,28 @@ class TrafficarsOvertakingState(ReferenceState):
 
 
 class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
-    """Trafficars overtaking lane for 2 to 5 players (no options besides ``players``)."""
+    """Trafficars overtaking lane for 2 to 5 players with fixed options."""
 
     game_id = "trafficars_overtaking"
     min_players = 2
     max_players = 5
-    option_specs = ()
+    option_specs = (
+        OptionSpec(
+            "optional_overtake",
+            "bool",
+            False,
+            "overtaking is the overtaker's choice (overtake / let go) instead of compulsory",
+        ),
+    )
 
     def _configure(self, options: OptionReader) -> None:
-        """There are no options besides ``players``."""
+        """Read the one option besides ``players``."""
+        self.optional_overtake = options.bool("optional_overtake", False)
 
     @property
     def options(self) -> dict[str, object]:
-        """No options: ``{}``."""
-        return {}
+        """Every option with its effective value."""
+        return {"optional_overtake": self.optional_overtake}
 
     @property
     def num_actions(self) -> int:
