@@ -26,6 +26,11 @@ A game, as the engine sees it:
    then the Life Preserver is thrown), Declaration phase (not on the first day), Actions phase.
 3. The game ends after Saturday's Actions phase, or at once when the sea is empty (§8).
 
+Every reading decided beyond the rules is listed in the contract's §15 "Decisions" (the readings
+below are its items 71-84; the turn with free actions before and after the main action, the Can of
+Worms, abandon ship, eating and the four items read from their printed texts are items 10, 14, 19,
+22, 38, 45, 46, 51 and 63-70).
+
 Decisions on points the rules docs and the contract leave open (the simplest reading each time):
 
 - ``ctx.left`` is live only while one of the decision nodes that the contract lists for it is
@@ -78,8 +83,6 @@ Decisions of step 2 where §16 is silent (the simplest reading each time):
   a ``worms_difficulty`` rule; the turn labels 21, 22 and 23 take the names of the fish that
   carry those rules; at ``after_main`` every id but 24 has its ``turn`` label.
 - ``port_mount`` fish are mounted in fish id order if there were several (there is one).
-- The Mimic Octopus may put a small fish of another depth on a shoal; the tensor's shoal segment
-  then leaves that top's one-hot at 0 (its 45 entries only cover the shoal's own depth).
 - Reveals by items or abilities outside the cast's end (§16.11) do not check for an empty sea;
   the checks stay where §8 and §16 put them (cast end, the Start phase, The Plug).
 """
