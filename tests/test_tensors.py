@@ -25,7 +25,7 @@ SHAPES = {
     "trafficars": lambda n, o: 385 + 64 * o.get("lanes", 3) + 66 * n,
     "trafficars_overtaking": lambda n, o: 156 + 6 * n,
     "goofspiel": lambda n, o: 7 + 5 * o.get("num_cards", 13) + 3 * o.get("num_cards", 13) ** 2,
-    "deep_regrets": lambda n, o: 2239 + 362 * n,
+    "deep_regrets": lambda n, o: 2240 + 362 * n,
 }
 """The documented sizes (``docs/games/<id>.md``, "Observation tensor"); memory depends on N."""
 

@@ -36,6 +36,7 @@ STAY, MAKE_PORT, ABANDON = 1, 2, 3
 LEAVE_ON_TOP, PUT_AT_BOTTOM, CATCH, DECLINE = 4, 5, 6, 7
 DRAW_A_DINK, DISCARD_RANDOM = 8, 9
 SELL, MOUNT, USE_LP, USE_REEL = 10, 11, 12, 13
+END_TURN = 24
 CAST, WORMS, DIE, DIE_KIND, REGRET, GIVE, SLOT, SHOP = 32, 41, 50, 65, 70, 74, 79, 82
 ROW, COLUMN, DINK, SUPPLY, ROD, REEL, FISH_ID = 94, 97, 100, 125, 145, 155, 165
 CLASSES = ["P1", "P2", "P3", "B0", "B1", "B2", "G1", "G2", "G3", "O2", "O3", "M1", "M2", "M3", "M4"]
@@ -68,6 +69,8 @@ class Table:
         self.state: StateProtocol = self.game.new_state()
         self.players = players
         self.options = options
+        self.free_after_main = False
+        """Whether the steps stop at ``after_main`` nodes (else the turn ends there at once)."""
 
     # --- reading ---
     @property
@@ -96,13 +99,24 @@ class Table:
 
     # --- acting ---
     def act(self, action: int, node: str | None = None, actor: int | None = None) -> None:
-        """Applies ``action``, first checking the node kind (and actor) it is meant for."""
+        """Applies ``action``, first checking the node kind (and actor) it is meant for.
+
+        Unless ``free_after_main`` is set, the table plays a player who takes no free action
+        after the main action: a step meant for another node kind while an ``after_main`` node
+        is pending first ends that turn (24 = end turn), and so does a step that reaches an
+        ``after_main`` node (§7.3).
+        """
         st = self.st
+        if node is not None and node != "after_main" and st["node"] == "after_main":
+            self.state.apply(END_TURN)
+            st = self.st
         if node is not None:
             assert st["node"] == node, f"expected node {node}, at {st['node']} ({st['actor']})"
         if actor is not None:
             assert st["actor"] == actor, f"expected actor {actor} at {node}, got {st['actor']}"
         self.state.apply(action)
+        if not self.free_after_main and self.node == "after_main":
+            self.state.apply(END_TURN)
 
     def acts(self, node: str, *actions: int) -> None:
         for action in actions:
@@ -117,6 +131,8 @@ class Table:
         legal = self.legal()
         if self.node == "reward" and DRAW_A_DINK in legal:
             self.state.apply(DRAW_A_DINK)
+        elif self.node == "after_main":
+            self.state.apply(END_TURN)
         else:
             self.state.apply(legal[0])
 
@@ -128,6 +144,11 @@ class Table:
             assert not self.state.is_terminal, "the game ended first"
             self.default()
         raise AssertionError("auto: limit reached")
+
+    def end_turn(self, p: int) -> None:
+        """Seat p ends its turn at the ``after_main`` node, if that node is asked."""
+        if self.at("after_main", p):
+            self.act(END_TURN, "after_main", p)
 
     def to_turn(self, p: int, day: int | None = None) -> None:
         self.auto(lambda t: t.at("turn", p) and (day is None or t.st["day"] == day))
@@ -168,10 +189,14 @@ class Table:
         self.act(legal[0] if to is None else GIVE + to, "life_preserver")
 
     def catch(self, p: int, s: int, *dice: str, worms: bool = False) -> None:
-        """Seat p casts at shoal s, pays with ``dice`` and catches."""
-        self.act((WORMS if worms else CAST) + s, "turn", p)
+        """Seat p casts at shoal s, pays with ``dice`` and catches.
+
+        With ``worms``, seat p first uses the Can of Worms on shoal s and leaves the fish on top.
+        """
         if worms:
+            self.act(WORMS + s, "turn", p)
             self.act(LEAVE_ON_TOP, "worms")
+        self.act(CAST + s, "turn", p)
         for d in dice:
             self.act(die(d), "pay", p)
         self.act(CATCH, "pay", p)
@@ -439,7 +464,8 @@ def test_turn_actions_at_sea(backend: Backend) -> None:
         13: "use the equipped reel",
         32: "cast at shoal 0",
         40: "cast at shoal 8",
-        41: "cast at shoal 0 with the Can of Worms",
+        41: "use the Can of Worms on shoal 0",
+        24: "action 24",
         50: "drop a sinker with P1",
         64: "drop a sinker with M4",
         82: "rod shop $1",
@@ -595,16 +621,8 @@ def test_can_of_worms_peeks_and_may_put_the_fish_at_the_bottom(backend: Backend)
     assert st["face_up"][1] is False
     assert t.obs(0)["ctx"]["peek"] == "Hammerhead Shark"
     assert t.obs(1)["ctx"]["peek"] is None
-    assert t.obs(1)["ctx"]["cast"] == {
-        "shoal": 1,
-        "fish": None,
-        "difficulty": None,
-        "exact": None,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    # The Can of Worms is no part of a cast.
+    assert st["ctx"]["cast"] is None
     assert t.legal() == [LEAVE_ON_TOP, PUT_AT_BOTTOM]
     assert t.state.action_label(4) == "leave it on top"
     assert t.state.action_label(5) == "put it at the bottom"
@@ -612,13 +630,16 @@ def test_can_of_worms_peeks_and_may_put_the_fish_at_the_bottom(backend: Backend)
     st = t.st
     assert st["shoals"][1][0] == FISH["Sheepshead"]
     assert st["shoals"][1][-1] == FISH["Hammerhead Shark"]
-    assert st["face_up"][1] is True
+    assert st["face_up"][1] is False
     assert st["ctx"]["peek"] is None
-    assert t.at("pay", 0)
+    assert st["known"] == [[], []]
+    # Back at the turn node: the can is face down, so no more peeking with it today.
+    assert t.at("turn", 0)
+    assert not any(WORMS <= a < WORMS + 9 for a in t.legal())
+    t.act(CAST + 1, "turn", 0)
     assert t.obs(0)["ctx"]["cast"]["fish"] == "Sheepshead"
     t.act(die("P1"), "pay")
     t.act(CATCH, "pay")
-    # The can is face down: no more casting with it today.
     t.act(PASS, "turn", 1)
     t.take_reward(1, DINKS["Scad"])
     assert t.at("turn", 0)
@@ -629,9 +650,14 @@ def test_can_of_worms_may_leave_the_fish_on_top(backend: Backend) -> None:
     t = monday(backend, 2, tops={2: [FISH["Sheepshead"]]})
     t.act(WORMS + 2, "turn", 0)
     t.act(LEAVE_ON_TOP, "worms")
-    assert t.st["shoals"][2][0] == FISH["Sheepshead"]
-    assert t.st["face_up"][2] is True
-    assert t.at("pay", 0)
+    st = t.st
+    assert st["shoals"][2][0] == FISH["Sheepshead"]
+    assert st["face_up"][2] is False
+    # Seat 0 has seen the face-down top: the shoal is known to it (and only to it).
+    assert st["known"] == [[2], []]
+    assert t.obs(0)["shoals"][2]["known"] == "Sheepshead"
+    assert t.obs(1)["shoals"][2]["known"] is None
+    assert t.at("turn", 0)
 
 
 # ======================================================================================
@@ -715,7 +741,8 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
     t.catch(0, 0, "P3")
     assert t.st["last_turns"] == 1
     t.take_reward(1, DINKS["Eel"])
-    # Abandon ship: the lifeboat is used, the boat makes port (muster again), 4 port actions.
+    # Abandon ship (a free action): the lifeboat is used, the boat makes port (muster again),
+    # 4 port actions counting this turn's main action.
     t.act(ABANDON, "turn", 0)
     st = t.st
     assert st["last_turns"] == 4
@@ -730,9 +757,8 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
     assert t.st["ctx"]["to_roll"] == ["P", "P"]
     t.rolls(1, 2)
     assert t.seat(0)["fresh"] == ["P1", "P2", "P3"]
-    # No regret: no discard node; the abandon turn does not count.
+    # No regret: no discard node; back at seat 0's turn node, now in port.
     assert t.st["last_turns"] == 4
-    t.take_reward(1, DINKS["Crab"])
     # In port: sell, mount (no money for a shop), eat.
     assert t.legal() == [PASS, SELL, MOUNT, eat("Goliath Grouper"), eat("Coelacanth")]
     t.act(SELL, "turn", 0)
@@ -795,7 +821,7 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
     t.act(shop("supply", 5), "turn", 0)
     t.acts("draw_supply", 0, 9, 12, 4, 19)
     t.acts("shop_keep", SUPPLY + 9, SUPPLY + 0, SUPPLY + 4)
-    # The fourth port action ends the day at once.
+    # The fourth port action ends the day at once (seat 1 was rewarded at 3 skips).
     st = t.st
     assert st["players"][0]["money"] == 1
     assert st["players"][0]["supplies"] == [0, 4, 9]
@@ -945,6 +971,7 @@ def test_can_of_worms_turns_face_up_on_wednesday_and_friday(backend: Backend) ->
     assert t.seat(0)["worms"] is True
     t.act(WORMS + 2, "turn", 0)
     t.act(LEAVE_ON_TOP, "worms")
+    t.act(CAST + 2, "turn", 0)
     t.act(DECLINE, "pay")
     t.act(die("P1"), "decline_die")
     t.act(DINKS["Toe"], "draw_dink")
@@ -1165,10 +1192,7 @@ def test_selling_foul_fish_draws_regrets_after_the_sale(backend: Backend) -> Non
     t.act(ROLL_NOW, "muster_select")
     t.rolls(3, 3)
     t.act(KEEP_ALL, "port_discard", 0)
-    t.act(CAST + 1, "turn", 1)
-    t.act(DECLINE, "pay")
-    t.act(die("P3"), "decline_die")
-    t.act(2, "draw_dink")
+    # Abandoning ship is a free action: in port, the turn's main action may be a sale.
     t.act(SELL, "turn", 0)
     t.act(sell("Ghoul Ray"), "sell")
     st = t.st
@@ -1213,8 +1237,6 @@ def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
     t.act(ABANDON, "turn", 0)
     t.rolls(1, 1, 1)  # no Fresh die left: no choice, the three Spent dice roll
     t.act(KEEP_ALL, "port_discard", 0)
-    t.act(PASS, "turn", 1)
-    t.take_reward(1, 3)
     t.act(SELL, "turn", 0)
     t.act(sell("Ghoul Ray"), "sell")
     t.act(sell("Tumorous Fish"), "sell")
@@ -1223,7 +1245,7 @@ def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
     assert t.seat(0)["money"] == 2
     t.acts("draw_regret", 1, 1)
     assert t.seat(0)["regrets"] == [2, 2, 0, 0]
-    t.take_reward(1, 4)
+    t.pass_turn(1, 3)
     # With 4 regrets (tier 4-6: fair +1): Goliath Grouper sells for 4 + 1.
     t.act(SELL, "turn", 0)
     t.act(sell("Goliath Grouper"), "sell")
@@ -1244,8 +1266,6 @@ def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
     t.decline(1, 1, "P3", 2)
     t.act(ABANDON, "turn", 0)
     t.rolls(1, 1, 1)  # no Fresh die left: no choice, the three Spent dice roll
-    t.act(PASS, "turn", 1)
-    t.take_reward(1, 3)
     t.act(MOUNT, "turn", 0)
     st = t.st
     assert (st["node"], st["actor"]) == ("mount_slot", 0)
@@ -1273,14 +1293,15 @@ def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
     assert st["players"][0]["hand"] == [FISH["Goliath Grouper"]]
     assert st["ctx"]["count"] == 0
     assert t.obs(1)["mounted"][0] == [None, "Coelacanth", "Sheepshead"]
-    t.take_reward(1, 4)
+    t.pass_turn(1, 3)
     # The last empty slot is filled and the action ends by itself.
     t.act(MOUNT, "turn", 0)
     t.act(SLOT + 0, "mount_slot")
     t.act(FISH_ID + FISH["Goliath Grouper"], "mount_fish")
     assert t.seat(0)["mounted"] == [FISH["Goliath Grouper"], FISH["Coelacanth"], FISH["Sheepshead"]]
-    # The day ends (last turns used up); nothing is left to mount.
-    assert t.st["day"] == 2
+    # Nothing is left to mount.
+    t.take_reward(1, 4)
+    assert t.at("turn", 0) and MOUNT not in t.legal()
 
 
 def test_fish_without_value_cannot_be_sold_or_mounted(backend: Backend) -> None:
@@ -1294,7 +1315,6 @@ def test_fish_without_value_cannot_be_sold_or_mounted(backend: Backend) -> None:
     t.act(ROLL_NOW, "muster_select")
     t.rolls(1, 1)
     t.act(KEEP_ALL, "port_discard", 0)
-    t.take_reward(1, 1)
     assert t.legal() == [PASS, USE_SKULL]  # the skull in front may peek
 
 
@@ -1626,25 +1646,6 @@ def test_reel_of_the_deep_is_not_ready_at_depth_two(backend: Backend) -> None:
     t.act(die("P3"), "turn", 0)
     t.act(USE_REEL, "turn", 0)
     assert t.seat(0)["depth"] == 2
-
-
-def test_centerpin_reel_draws_three_dinks(backend: Backend) -> None:
-    t = rich_monday(backend, tops={1: [FISH["Hammerhead Shark"]]})
-    buy_reel(t, "Centerpin Reel")
-    tuesday(t)
-    assert USE_REEL not in t.legal()
-    held = t.seat(0)["dinks"]  # the dink of Monday's pass
-    t.act(CAST + 1, "turn", 0)
-    t.act(DECLINE, "pay")
-    t.act(die("P3"), "decline_die")
-    t.acts("draw_dink", 20, 21, 22)
-    assert t.seat(0)["dinks"] == [*held, 20, 21, 22]
-    t.take_reward(1, None)
-    # The pass reward is tripled too.
-    t.act(PASS, "turn", 0)
-    t.act(DRAW_A_DINK, "reward")
-    t.acts("draw_dink", 23, 24, 19)
-    assert t.seat(0)["dinks"] == sorted([*held, 19, 20, 21, 22, 23, 24])
 
 
 def test_bone_wheel_cannot_be_used_at_the_turn_node(backend: Backend) -> None:
@@ -1990,17 +1991,17 @@ def test_end_penalty_takes_the_best_mounted_fish_with_three_players(backend: Bac
     t.catch(1, 1, "P3")
     t.catch(2, 2, "P3")
     t.catch(0, 0, "P3")
+    # Abandoning ship is a free action: each seat mounts in the same turn.
     t.act(ABANDON, "turn", 1)
     t.act(ROLL_NOW, "muster_select")
     t.rolls(3)
+    t.act(MOUNT, "turn", 1)
+    t.act(SLOT + 1, "mount_slot")
+    t.act(FISH_ID + FISH["Coelacanth"], "mount_fish")
     t.catch(2, 2, "P3")
     t.act(ABANDON, "turn", 0)
     t.act(ROLL_NOW, "muster_select")
     t.rolls(3, 3)
-    t.act(MOUNT, "turn", 1)
-    t.act(SLOT + 1, "mount_slot")
-    t.act(FISH_ID + FISH["Coelacanth"], "mount_fish")
-    t.pass_turn(2, None)
     t.act(MOUNT, "turn", 0)
     t.act(SLOT + 0, "mount_slot")
     t.act(FISH_ID + FISH["Goliath Grouper"], "mount_fish")
@@ -2179,8 +2180,22 @@ def test_the_madness_table(backend: Backend) -> None:
         t.act(farm.dink() if dink is None else dink, "draw_dink", p)
 
     def abandon(p: int) -> None:
+        # A free action: after the muster, seat p's main action is a port action.
         t.act(ABANDON, "turn", p)
-        t.auto(lambda t: t.st["node"] == "turn" and t.st["actor"] != p)
+        t.auto(lambda t: t.at("turn", p))
+
+    def sale(*names: str, regrets: Sequence[int]) -> None:
+        t.act(SELL, "turn", 0)
+        for name in names:
+            t.act(sell(name), "sell")
+        if t.at("sell"):
+            t.act(DONE, "sell")
+        t.acts("draw_regret", *regrets)
+
+    def free_shop(p: int, dink: str, k: str) -> None:
+        t.act(DINK + DINKS[dink], "turn", p)
+        t.act(shop(k, 1), "turn", p)
+        t.act(t.legal()[0], f"draw_{k}")
 
     # Monday. Round 1: Scrat; seat 1 gives Man O' War to seat 0; seat 2 declines.
     t.catch(0, 0, "P3")
@@ -2206,33 +2221,20 @@ def test_the_madness_table(backend: Backend) -> None:
     t.act(1, "draw_regret", 0)
     decline(1)
     abandon(2)
-    # Round 5: seat 0 abandons ship and discards its regret; the others shop for free.
+    free_shop(2, "Locket", "rod")
+    # Round 5: seat 0 abandons ship and discards its regret, then sells; the others abandon
+    # ship and shop for free.
     t.act(ABANDON, "turn", 0)
     t.rolls(3, 3, 3)
     t.act(REGRET + 1, "port_discard", 0)
-    abandon(1)
     assert t.seat(0)["regrets"] == [0, 0, 0, 0]
     assert t.seat(0)["hand"] == sorted(
         FISH[name] for name in ["Scrat", "Cax", "Sea Cattle", "Tumorous Fish", "Man O' War"]
     )
-
-    def sale(*names: str, regrets: Sequence[int]) -> None:
-        t.act(SELL, "turn", 0)
-        for name in names:
-            t.act(sell(name), "sell")
-        if t.at("sell"):
-            t.act(DONE, "sell")
-        t.acts("draw_regret", *regrets)
-
-    def free_shop(p: int, dink: str, k: str) -> None:
-        t.act(DINK + DINKS[dink], "turn", p)
-        t.act(shop(k, 1), "turn", p)
-        t.act(t.legal()[0], f"draw_{k}")
-
-    free_shop(2, "Locket", "rod")
     # No regret (foul -2): Scrat 3 - 2.
     sale("Scrat", regrets=[1])
     assert t.seat(0)["money"] == 1
+    abandon(1)
     free_shop(1, "Ear", "rod")
     free_shop(2, "Tire", "reel")
     # 1-3 regrets (foul -1): Cax 3 - 1.
@@ -3103,7 +3105,8 @@ def test_catching_runs_the_catch_list(backend: Backend, name: str, branch: int) 
     seat["caught_today"] = True
     t.act(CATCH, "pay", 0)
     run.run(record["catch"], 0)
-    # The cast is over; seat 1 (passed) takes its skip reward.
+    # The cast is over; seat 0 ends its turn and seat 1 (passed) takes its skip reward.
+    t.end_turn(0)
     assert t.at("reward", 1)
     run.check()
 
@@ -3127,6 +3130,7 @@ def test_revealing_runs_the_reveal_list(backend: Backend, name: str, branch: int
         assert t.at("turn", 0)
         assert t.st["ctx"]["cast"] is None
     elif run.ended == "end_cast":
+        t.end_turn(0)
         assert t.at("reward", 1)
         assert t.st["ctx"]["cast"] is None
     else:
@@ -3374,8 +3378,8 @@ def test_front_column_locks_restrict_the_casts(
     assert st["players"][0]["locks"] == [column]
     assert t.obs(1)["locks"] == [[column], []]
     t.take_reward(1, None)
-    casts = [a for a in t.legal() if CAST <= a < WORMS + 9]
-    assert casts and all((a - CAST) % 9 % 3 == column for a in casts)
+    casts = [a for a in t.legal() if CAST <= a < CAST + 9]
+    assert casts and all((a - CAST) % 3 == column for a in casts)
     if name == "Gloom Orphan":
         # One more regret at every draw event.
         t.act(DINK + DINKS["Syringe"], "turn", 0)
@@ -4107,67 +4111,6 @@ def test_rod_of_the_deep_reorders_the_top_two(backend: Backend) -> None:
     assert t.at("pay", 0)
 
 
-@pytest.mark.parametrize("use", [True, False])
-def test_rod_of_the_infinite_costs_a_dink(backend: Backend, use: bool) -> None:
-    t = rod_tuesday(backend, "Rod of the Infinite")
-    t.act(CAST + 1, "turn", 0)
-    st = t.st
-    assert (st["node"], st["actor"]) == ("infinite_rod", 0)
-    assert t.legal() == [NO, DINK + DINKS["Pearl"]]
-    assert t.state.action_label(NO) == "do not use the rod"
-    assert t.state.action_label(DINK + DINKS["Pearl"]) == "discard Pearl to peek at 3 fish"
-    if not use:
-        t.act(NO, "infinite_rod", 0)
-        assert t.at("pay", 0)
-        assert t.st["shoals"][1][0] == FISH["Barracuda"]
-        return
-    t.act(DINK + DINKS["Pearl"], "infinite_rod", 0)
-    assert t.st["dink_discard"] == [DINKS["Pearl"]]
-    assert t.st["ctx"]["order"] == [FISH["Barracuda"], FISH["Sheepshead"], FISH["Scrat"]]
-    t.act(eat("Scrat"), "reorder", 0)
-    t.act(eat("Barracuda"), "reorder", 0)
-    st = t.st
-    assert st["shoals"][1][:3] == [FISH["Scrat"], FISH["Barracuda"], FISH["Sheepshead"]]
-    assert t.at("pay", 0)
-
-
-@pytest.mark.parametrize("ignore", [True, False])
-def test_rod_of_the_dead_ignores_reveal_and_not_caught(backend: Backend, ignore: bool) -> None:
-    t = rich_monday(backend, tops={1: [FISH["Scrat"]]})
-    buy_rod(t, "Rod of the Dead")
-    t.pass_turn(0, DINKS["Pearl"])
-    muster_faces(t, {0: (3, 3, 2), 1: (1, 1, 1)})
-    resolve(t, lambda t: t.at("turn", 0))
-    t.act(CAST + 1, "turn", 0)
-    st = t.st
-    assert (st["node"], st["actor"]) == ("ignore_reveal", 0)
-    assert t.legal() == [YES, NO]
-    assert t.state.action_label(YES) == "resolve the reveal ability"
-    assert t.state.action_label(NO) == "ignore the reveal ability"
-    t.act(NO if ignore else YES, "ignore_reveal", 0)
-    assert t.st["ctx"]["cast"]["ignored"] is ignore
-    t.act(DECLINE, "pay", 0)
-    t.act(die("P2"), "decline_die", 0)
-    t.act(DINKS["Bearer Bond"], "draw_dink", 0)
-    st = t.st
-    if ignore:
-        assert st["shoals"][1][0] == FISH["Scrat"] and st["face_up"][1] is True
-    else:  # Scrat goes to the right: seat 1
-        assert st["players"][1]["hand"] == [FISH["Scrat"]]
-
-
-def test_bone_wheel_turns_the_highest_payment_die_down(backend: Backend) -> None:
-    t = rod_tuesday(backend, "Narwhal Rod", reel="Bone Wheel")
-    assert t.seat(0)["reel"] == REELS["Bone Wheel"]
-    t.act(CAST + 1, "turn", 0)  # Barracuda: 3 - 1 = 2
-    t.act(die("P3"), "pay", 0)
-    t.act(CATCH, "pay", 0)
-    st = t.st
-    assert st["players"][0]["fresh"] == ["P2", "P2", "P3"]
-    assert st["players"][0]["spent"] == []
-    assert st["players"][0]["hand"] == [FISH["Barracuda"]]
-
-
 # ----- the end of the game with a Cloche (§16.10, §16.11) -----
 
 
@@ -4237,8 +4180,8 @@ def test_a_second_lock_of_the_same_column_keeps_one_lock(backend: Backend) -> No
     assert t.seat(0)["locks"] == [1]
     t.take_reward(1, None)
     t.act(die("P3"), "turn", 0)
-    casts = sorted(a for a in t.legal() if CAST <= a < WORMS + 9)
-    assert casts == [CAST + 1, CAST + 4, CAST + 7, WORMS + 1, WORMS + 4, WORMS + 7]
+    casts = sorted(a for a in t.legal() if CAST <= a < CAST + 9)
+    assert casts == [CAST + 1, CAST + 4, CAST + 7]
     t.act(CAST + 7, "turn", 0)
     st = t.st
     assert st["players"][0]["front"] == [FISH["Colossal Squid"], FISH["Gloom Orphan"]]
@@ -4421,7 +4364,7 @@ def test_step_two_state_and_observation_keys(backend: Backend) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_step_two_tensor_size(backend: Backend, players: int) -> None:
     t = monday(backend, players)
-    assert len(t.state.observation_tensor(0)) == 2239 + 362 * players
+    assert len(t.state.observation_tensor(0)) == 2240 + 362 * players
 
 
 def test_step_two_labels_at_turn_and_pay(backend: Backend) -> None:
@@ -4444,3 +4387,275 @@ def test_coin_and_choice_labels(backend: Backend) -> None:
     assert t.legal() == [FIRST_OPTION, SECOND_OPTION]
     assert t.state.action_label(FIRST_OPTION) == "choose the first effect"
     assert t.state.action_label(SECOND_OPTION) == "choose the second effect"
+
+
+# ======================================================================================
+# Readings of the original texts: the Finnish summary and the printed card texts (§7.3, §16)
+# ======================================================================================
+
+
+def test_only_a_fish_with_an_eat_ability_can_be_eaten(backend: Backend) -> None:
+    """ "Syö kala (jos kalassa on syömisikoni)." (Eat a fish, if the fish has the Eat icon.)
+
+    Osteofish has no Eat ability: once caught it is never offered as ``eat Osteofish``; a caught
+    Sheepshead (with one) is.
+    """
+    t = monday(backend, 2, tops={0: [FISH["Osteofish"], FISH["Sheepshead"]]})
+    t.free_after_main = True
+    t.act(CAST + 0, "turn", 0)
+    t.act(CATCH, "pay", 0)  # difficulty 0
+    t.act(1, "draw_regret", 0)  # Osteofish's catch ability
+    assert t.seat(0)["hand"] == [FISH["Osteofish"]]
+    assert t.at("after_main", 0)
+    assert eat("Osteofish") not in t.legal()
+    t.act(END_TURN, "after_main", 0)
+    t.act(PASS, "turn", 1)
+    t.take_reward(1, DINKS["Scad"])
+    assert t.at("turn", 0)
+    assert eat("Osteofish") not in t.legal()
+    t.act(CAST + 0, "turn", 0)
+    assert eat("Osteofish") not in t.legal()  # not at the pay node either
+    t.act(die("P1"), "pay", 0)
+    t.act(CATCH, "pay", 0)  # Sheepshead, difficulty 1
+    assert t.at("after_main", 0)
+    assert eat("Sheepshead") in t.legal() and eat("Osteofish") not in t.legal()
+
+
+def test_free_actions_come_before_and_after_the_main_action(backend: Backend) -> None:
+    """ "Ilmaiset & rajoittamattomat toiminnot" (free and unlimited actions).
+
+    After the main action the player may still take free actions at the ``after_main`` node and
+    ends the turn explicitly (24 = end turn); with no free action possible the turn passes at
+    once.
+    """
+    t = monday(backend, 2, tops={0: [FISH["Osteofish"]]})
+    t.free_after_main = True
+    assert t.state.action_label(END_TURN) == "action 24"  # no end turn at the turn node
+    t.act(CAST + 0, "turn", 0)
+    t.act(CATCH, "pay", 0)
+    t.act(1, "draw_regret", 0)
+    st = t.st
+    assert (st["node"], st["actor"], st["turn"]) == ("after_main", 0, 0)
+    # Abandon ship, the Can of Worms on the face-down depth I tops, sinkers with P1 P2 P3.
+    assert t.legal() == [ABANDON, END_TURN, WORMS + 0, WORMS + 1, WORMS + 2, 50, 51, 52]
+    assert t.state.action_label(END_TURN) == "end turn"
+    assert t.state.action_label(WORMS + 1) == "use the Can of Worms on shoal 1"
+    assert t.state.action_label(die("P2")) == "drop a sinker with P2"
+    assert t.state.action_label(PASS) == "pass"
+    # A sinker after the main action: still seat 0's after_main node, one depth lower.
+    t.act(die("P2"), "after_main", 0)
+    assert t.seat(0)["depth"] == 2 and t.at("after_main", 0)
+    assert WORMS + 4 in t.legal()
+    t.act(END_TURN, "after_main", 0)
+    st = t.st
+    assert (st["node"], st["actor"], st["turn"]) == ("turn", 1, 1)
+    # With no free action possible after the main action, the turn passes at once.
+    t2 = rich_monday(backend)
+    t2.free_after_main = True
+    t2.act(shop("rod", 1), "turn", 0)
+    t2.act(RODS["Narwhal Rod"], "draw_rod")
+    assert t2.at("reward", 1)
+
+
+def test_the_can_of_worms_is_a_free_action_at_sea(backend: Backend) -> None:
+    """ "Käytä matopurkki ja vilkaise päälimmäinen kala, laita se sitten pohjalle tai
+    päälimmäiseksi." (Use the can of worms and peek at the top fish, then put it at the bottom
+    or on top.)
+
+    The peek is no part of a cast: afterwards the player may cast elsewhere, or not at all.
+    """
+    t = monday(backend, 2, tops={1: [FISH["Hammerhead Shark"]], 2: [FISH["Osteofish"]]})
+    assert t.state.action_label(WORMS + 1) == "use the Can of Worms on shoal 1"
+    # Only shoals within reach: depth I at depth 1.
+    assert [a for a in t.legal() if WORMS <= a < WORMS + 9] == [WORMS + 0, WORMS + 1, WORMS + 2]
+    t.act(WORMS + 1, "turn", 0)
+    assert t.st["ctx"]["cast"] is None
+    t.act(LEAVE_ON_TOP, "worms", 0)
+    st = t.st
+    assert st["players"][0]["worms"] is False
+    assert (st["face_up"][1], st["known"]) == (False, [[1], []])
+    assert t.at("turn", 0)
+    # Cast elsewhere: the peeked shoal stays face down and known to seat 0.
+    t.act(CAST + 2, "turn", 0)
+    t.act(CATCH, "pay", 0)
+    t.act(1, "draw_regret", 0)
+    st = t.st
+    assert (st["face_up"][1], st["known"]) == (False, [[1], []])
+    assert st["players"][0]["hand"] == [FISH["Osteofish"]]
+
+
+def test_abandon_ship_is_a_free_action(backend: Backend) -> None:
+    """ "Kerran pelissä voit hylätä paatin ja siirtyä loppuvuoroksi satamaan. Siitä seuraa
+    kuitenkin vakavaa katumusta." (Once per game you may abandon your boat and move to port
+    for the rest of the turn. Grave regret follows.)
+
+    Before the main action, that main action becomes a port action (here a sale); after the main
+    action the boat makes port and the turn goes on at ``after_main``.
+    """
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    t.pass_turn(1, DINKS["Toe"])
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select", 0)
+    t.rolls(2)
+    st = t.st
+    assert st["players"][0]["lifeboat_used"] is True and st["players"][0]["depth"] == 0
+    # last_turns was 2: now 4, counting this turn's port action.
+    assert st["last_turns"] == 4
+    assert t.at("turn", 0)
+    assert SELL in t.legal() and ABANDON not in t.legal()
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell", 0)
+    st = t.st
+    assert (st["players"][0]["money"], st["last_turns"]) == (6, 3)
+    # After the main action: abandon ship at the after_main node.
+    t2 = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+    t2.free_after_main = True
+    t2.act(CAST + 0, "turn", 0)
+    t2.act(die("P3"), "pay", 0)
+    t2.act(CATCH, "pay", 0)
+    assert ABANDON in t2.legal()
+    t2.act(ABANDON, "after_main", 0)
+    t2.act(ROLL_NOW, "muster_select", 0)
+    t2.rolls(1)
+    st = t2.st
+    assert st["players"][0]["depth"] == 0 and st["players"][0]["lifeboat_used"] is True
+    # In port the only free action left is eating Goliath Grouper.
+    assert (st["node"], st["actor"]) == ("after_main", 0)
+    assert t2.legal() == [END_TURN, eat("Goliath Grouper")]
+    t2.act(END_TURN, "after_main", 0)
+    assert t2.at("turn", 1)
+
+
+@pytest.mark.parametrize(
+    ("payment", "fresh", "spent"),
+    [
+        (["P3"], ["P2", "P3"], ["P"]),  # exactly paid: the die is spent
+        (["P2", "P3"], ["P2", "P3"], ["P"]),  # 5 - 3 = 2 left: P3 stays Fresh as P2
+    ],
+)
+def test_bone_wheel_retains_unspent_points(
+    backend: Backend, payment: list[str], fresh: list[str], spent: list[str]
+) -> None:
+    """Bone Wheel, printed text: "Retain unspent points on dice."
+
+    Barracuda has difficulty 3 (the Trolling Rod only helps large fish). Paid exactly with one
+    P3, that die is spent; paid 5 with P2 and P3, the largest die stays Fresh showing the
+    leftover 2 and only P2 is spent.
+    """
+    t = rod_tuesday(backend, "Trolling Rod", reel="Bone Wheel")
+    assert t.seat(0)["fresh"] == ["P2", "P3", "P3"]
+    t.act(CAST + 1, "turn", 0)
+    assert t.obs(0)["ctx"]["cast"]["difficulty"] == 3
+    for d in payment:
+        t.act(die(d), "pay", 0)
+    t.act(CATCH, "pay", 0)
+    st = t.st
+    assert st["players"][0]["hand"] == [FISH["Barracuda"]]
+    assert (st["players"][0]["fresh"], st["players"][0]["spent"]) == (fresh, spent)
+
+
+def test_centerpin_reel_triples_only_the_dinks_of_the_own_fishing_action(backend: Backend) -> None:
+    """Centerpin Reel, printed text: "When you would draw a Dink card as part of a fishing
+    action, draw three instead."
+
+    The Dink for declining is drawn three times; a pass reward stays one Dink.
+    """
+    t = rich_monday(backend, tops={1: [FISH["Hammerhead Shark"]]})
+    buy_reel(t, "Centerpin Reel")
+    tuesday(t)
+    assert t.seat(0)["reel"] == REELS["Centerpin Reel"]
+    assert USE_REEL not in t.legal()
+    held = t.seat(0)["dinks"]  # the dink of Monday's pass
+    t.act(CAST + 1, "turn", 0)
+    t.act(DECLINE, "pay")
+    t.act(die("P3"), "decline_die")
+    t.acts("draw_dink", 20, 21, 22)
+    assert t.seat(0)["dinks"] == [*held, 20, 21, 22]
+    t.take_reward(1, None)
+    t.act(PASS, "turn", 0)
+    t.act(DRAW_A_DINK, "reward")
+    t.act(23, "draw_dink")
+    assert t.seat(0)["dinks"] == sorted([*held, 20, 21, 22, 23])
+    assert t.st["node"] != "draw_dink"
+
+
+@pytest.mark.parametrize("ignore", [True, False])
+def test_rod_of_the_dead_ignores_reveal_and_catch_abilities_separately(
+    backend: Backend, ignore: bool
+) -> None:
+    """Rod of the Dead, printed text: "You may choose to ignore reveal and/or catch abilities on
+    the Fish you reveal and/or catch."
+
+    Foot's Reveal ability (everyone draws a regret) and Osteofish's Catch ability (draw a regret)
+    are each a choice of their own.
+    """
+    t = rich_monday(backend, tops={1: [FISH["Foot"], FISH["Osteofish"]]})
+    buy_rod(t, "Rod of the Dead")
+    t.pass_turn(0, DINKS["Pearl"])
+    muster_faces(t, {0: (3, 3, 2), 1: (1, 1, 1)})
+    resolve(t, lambda t: t.at("turn", 0))
+    t.free_after_main = True
+    t.act(CAST + 1, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("ignore_reveal", 0)
+    assert t.legal() == [YES, NO]
+    assert t.state.action_label(YES) == "resolve the reveal ability"
+    assert t.state.action_label(NO) == "ignore the reveal ability"
+    t.act(NO if ignore else YES, "ignore_reveal", 0)
+    if not ignore:
+        t.act(1, "draw_regret", 0)
+        t.act(1, "draw_regret", 1)
+    assert t.at("pay", 0) and t.st["ctx"]["cast"]["ignored"] is ignore
+    assert t.seat(0)["regrets"] == ([0, 0, 0, 0] if ignore else [0, 1, 0, 0])
+    t.act(CATCH, "pay", 0)  # Foot, difficulty 0, has no Catch ability: no choice
+    t.act(END_TURN, "after_main", 0)
+    t.take_reward(1, None)
+    t.act(CAST + 1, "turn", 0)
+    t.act(CATCH, "pay", 0)  # Osteofish, difficulty 0
+    st = t.st
+    assert (st["node"], st["actor"]) == ("ignore_catch", 0)
+    assert st["players"][0]["hand"] == sorted([FISH["Foot"], FISH["Osteofish"]])
+    assert t.legal() == [YES, NO]
+    assert t.state.action_label(YES) == "resolve the catch ability"
+    assert t.state.action_label(NO) == "ignore the catch ability"
+    t.act(NO if ignore else YES, "ignore_catch", 0)
+    if not ignore:
+        t.act(2, "draw_regret", 0)
+    assert t.at("after_main", 0)
+    assert t.seat(0)["regrets"] == ([0, 0, 0, 0] if ignore else [0, 1, 1, 0])
+
+
+def test_rod_of_the_dead_leaves_not_caught_abilities_alone(backend: Backend) -> None:
+    """Rod of the Dead: "You may choose to ignore reveal and/or catch abilities" — Scrat has
+    neither, so no choice is asked, and its not-caught ability (it goes to the right) runs."""
+    t = rich_monday(backend, tops={1: [FISH["Scrat"]]})
+    buy_rod(t, "Rod of the Dead")
+    t.pass_turn(0, DINKS["Pearl"])
+    muster_faces(t, {0: (3, 3, 2), 1: (1, 1, 1)})
+    resolve(t, lambda t: t.at("turn", 0))
+    t.act(CAST + 1, "turn", 0)
+    assert t.at("pay", 0)
+    t.act(DECLINE, "pay", 0)
+    t.act(die("P2"), "decline_die", 0)
+    t.act(DINKS["Bearer Bond"], "draw_dink", 0)
+    assert t.seat(1)["hand"] == [FISH["Scrat"]]
+
+
+def test_rod_of_the_infinite_reorders_three_fish_without_a_dink(backend: Backend) -> None:
+    """Rod of the Infinite, printed text: "When you cast, peek at the top three Fish of the Shoal
+    and place them back in any order, before revealing the top Fish." No Dink is discarded."""
+    t = rod_tuesday(backend, "Rod of the Infinite")
+    dinks = t.seat(0)["dinks"]
+    t.act(CAST + 1, "turn", 0)
+    st = t.st
+    assert (st["node"], st["actor"]) == ("reorder", 0)
+    assert st["ctx"]["order"] == [FISH["Barracuda"], FISH["Sheepshead"], FISH["Scrat"]]
+    t.act(eat("Scrat"), "reorder", 0)
+    t.act(eat("Barracuda"), "reorder", 0)
+    st = t.st
+    assert st["shoals"][1][:3] == [FISH["Scrat"], FISH["Barracuda"], FISH["Sheepshead"]]
+    assert st["players"][0]["dinks"] == dinks and st["dink_discard"] == []
+    assert st["face_up"][1] is True
+    assert t.at("pay", 0)

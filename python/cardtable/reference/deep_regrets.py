@@ -26,6 +26,11 @@ A game, as the engine sees it:
    then the Life Preserver is thrown), Declaration phase (not on the first day), Actions phase.
 3. The game ends after Saturday's Actions phase, or at once when the sea is empty (§8).
 
+Every reading decided beyond the rules is listed in the contract's §15 "Decisions" (the readings
+below are its items 71-84; the turn with free actions before and after the main action, the Can of
+Worms, abandon ship, eating and the four items read from their printed texts are items 10, 14, 19,
+22, 38, 45, 46, 51 and 63-70).
+
 Decisions on points the rules docs and the contract leave open (the simplest reading each time):
 
 - ``ctx.left`` is live only while one of the decision nodes that the contract lists for it is
@@ -39,8 +44,6 @@ Decisions on points the rules docs and the contract leave open (the simplest rea
 - Dice that Muster does not keep go to the Spent pool, tackle dice included (only *spending* a
   Fresh die sends a tackle die back to the bag, §3).
 - An empty shoal shows ``face_up`` false.
-- Leaving the worms' fish on top changes nothing in ``known``; putting it at the bottom counts as
-  the top card moving (the reveal that follows clears ``known`` for that shoal anyway).
 - A seat that owns exactly one rod (reel) has it equipped at every Declaration, also if it already
   was.
 - The options are listed in the contract's table order: ``days``, ``regret_split``,
@@ -71,17 +74,15 @@ Decisions of step 2 where §16 is silent (the simplest reading each time):
 - If one list held both ``end_cast`` and ``free_cast``, ``free_cast`` would win (no card does).
 - The start of a turn (§16.8, §16.11) first clears ``skull_used`` and ``coffin_used``, then The Plug
   discards a top.
-- The Bone Wheel's turned-down die goes back to Fresh whatever the Fresh maximum.
+- The die the Bone Wheel retains stays Fresh whatever the Fresh maximum.
 - The Cloche: using it takes the card out of ``supplies`` without discarding it. At the end, a seat
   with the highest Regret Value loses its Cloche fish right after its §8 mounted-fish discard (seats
   in order 0..n-1); its ``cloche`` becomes null, and the Cloche card then leaves the game.
 - Labels: ``hadal_shade`` 300+3q+k names seat q's fish in slot k, and gives ``action {a}`` when
   that slot is empty or q is not a seat; ``pay`` 20 gives ``action 20`` unless the cast fish has
-  a ``worms_difficulty`` rule; the ``infinite_rod`` label takes "3" from the rod's ``amount``; the
-  turn labels 21, 22 and 23 take the names of the fish that carry those rules.
+  a ``worms_difficulty`` rule; the turn labels 21, 22 and 23 take the names of the fish that
+  carry those rules; at ``after_main`` every id but 24 has its ``turn`` label.
 - ``port_mount`` fish are mounted in fish id order if there were several (there is one).
-- The Mimic Octopus may put a small fish of another depth on a shoal; the tensor's shoal segment
-  then leaves that top's one-hot at 0 (its 45 entries only cover the shoal's own depth).
 - Reveals by items or abilities outside the cast's end (§16.11) do not check for an empty sea;
   the checks stay where §8 and §16 put them (cast end, the Start phase, The Plug).
 """
@@ -183,8 +184,8 @@ USE_REEL = 13
 """``turn`` and ``pay``: use the equipped reel."""
 CAST = 32
 """32 + s: ``turn``: cast at shoal s; ``peek_shoal``: peek at shoal s."""
-CAST_WITH_WORMS = 41
-"""41 + s: ``turn``: cast at shoal s with the Can of Worms."""
+USE_WORMS = 41
+"""41 + s: ``turn`` and ``after_main``: use the Can of Worms on shoal s (a free action)."""
 DIE = 50
 """50 + c: a die of class c (sinker, payment, select, keep, set, spend)."""
 DIE_KIND = 65
@@ -214,10 +215,10 @@ FISH = 165
 FIRST_EFFECT = 14
 """§16.12 ``choose_effect``: the first option (15 = the second)."""
 YES = 16
-"""§16.12: yes at ``swap_beneath``, ``move_offer``, ``ignore_reveal`` (resolve), ``reveal_beneath``,
-``accept_offer``."""
+"""§16.12: yes at ``swap_beneath``, ``move_offer``, ``ignore_reveal`` and ``ignore_catch``
+(resolve), ``reveal_beneath``, ``accept_offer``."""
 NO = 17
-"""§16.12: no at those nodes and at ``infinite_rod`` and ``hadal_shade``."""
+"""§16.12: no at those nodes and at ``hadal_shade``."""
 CATCH_BY_SHOWING = 18
 """§16.12 ``pay``: catch by showing a fish."""
 CATCH_BY_DISCARDING = 19
@@ -230,6 +231,8 @@ USE_SKULL = 22
 """§16.8 ``turn``: use the Whispering Skull (free)."""
 USE_COFFIN = 23
 """§16.8 ``turn``: use the Iron Coffin (free)."""
+END_TURN = 24
+"""``after_main``: end the turn (§7.3)."""
 HADAL = 300
 """300 + 3q + k: ``hadal_shade``: swap with seat q's slot k."""
 CLOCHE_SLOT = 3
@@ -836,29 +839,19 @@ class DeepRegretsState(ReferenceState):
             self._check_the_sea()
 
     def _take_turn(self, p: int) -> TurnFlow:
-        """§7.3 The turn node: free actions, then one main action; tells whether the day ends.
+        """§7.3 The turn: free actions, one main action, free actions; tells if the day ends.
 
-        "Free actions (12, 13, 50+c, 100+d, 125+i) return to the turn node. Every other action is
-        the turn's main action." "Decision: free actions are taken only before the main action
-        (the turn ends with it)." §16: eating (165+f), the Whispering Skull (22) and the Iron
-        Coffin (23) are free actions too, and a cast that ends with ``free_cast`` returns to the
-        turn node.
+        "Free actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) return to the node
+        they were taken at. Every other action is the turn's main action." Pass ends the turn at
+        once; a cast that ends with ``free_cast`` returns to the turn node; after any other main
+        action, free actions may still be taken at the ``after_main`` node (:meth:`_after_main`).
         """
         while True:
             action = yield decision("turn", p, self._turn_actions(p))
-            if DIE <= action < DIE + len(DIE_CLASSES):
-                self._drop_sinker(p, action - DIE)
-            elif self._is_item_action(action):
-                yield from self._use_item(p, action)
-            elif FISH <= action < FISH + len(CARDS.fish):
-                yield from self._eat(p, action - FISH)
-            elif action == USE_SKULL:
-                yield from self._use_skull(p)
-            elif action == USE_COFFIN:
-                yield from self._use_coffin(p)
-            elif CAST <= action < CAST + 18:
-                s = (action - CAST) % 9
-                free = yield from self._cast(p, s, with_worms=action >= CAST_WITH_WORMS)
+            if action in self._free_actions(p):
+                yield from self._free_action(p, action)
+            elif CAST <= action < CAST + 9:
+                free = yield from self._cast(p, action - CAST)
                 if not free:
                     break
             else:
@@ -866,9 +859,7 @@ class DeepRegretsState(ReferenceState):
         if action == PASS:
             yield from self._pass(p)
             return False
-        if action == ABANDON_SHIP:
-            yield from self._abandon_ship(p)
-        elif action == SELL:
+        if action == SELL:
             yield from self._sell(p)
         elif action == MOUNT:
             yield from self._mount(p)
@@ -876,19 +867,85 @@ class DeepRegretsState(ReferenceState):
             yield from self._shop(p, (action - SHOP) // 3, (action - SHOP) % 3)
         elif action == GIVE_AWAY:
             yield from self._give_away(p)
-        return self._end_turn(abandoned=action == ABANDON_SHIP)
+        yield from self._after_main(p)
+        return self._end_turn()
 
-    def _turn_actions(self, p: int) -> list[int]:
-        """§7.3: the legal actions at the turn node, each if its condition holds."""
+    def _after_main(self, p: int) -> Flow:
+        """§7.3 After the main action: free actions until the player ends the turn.
+
+        "If p has at least one legal free action, the node after_main for p is asked; its legal
+        actions are the legal free actions plus 24 = end turn, which does EndTurn(p). If p has no
+        legal free action, EndTurn(p) happens at once (no node). After each free action taken at
+        after_main, the same test is made again." The game cannot be over here: an empty sea
+        ends it before (:class:`SeaIsEmpty`).
+        """
+        while free := self._free_actions(p):
+            action = yield decision("after_main", p, [END_TURN, *free])
+            if action == END_TURN:
+                return
+            yield from self._free_action(p, action)
+
+    def _free_actions(self, p: int) -> list[int]:
+        """§7.3: the legal free actions of p at the ``turn`` or ``after_main`` node.
+
+        "3 abandon ship, 12 Life Preserver, 13 equipped reel, 22 Whispering Skull, 23 Iron
+        Coffin, 41+s Can of Worms, 50+c sinker, 100+d dink, 125+i supply (including the Cloche),
+        165+f eat", each if its condition holds.
+        """
         seat = self._seats[p]
-        legal = [PASS]  # "0 pass: always"
+        legal = []
         if seat.at_sea:
             # "3 abandon ship: at sea, lifeboat unused"
             if not seat.lifeboat_used:
                 legal.append(ABANDON_SHIP)
+            # "41+s use the Can of Worms on shoal s: at sea, Can of Worms face up, shoal s
+            # non-empty, depth(s) ≤ p's depth, and the top of s face down"
+            if seat.worms:
+                legal += [
+                    USE_WORMS + s
+                    for s in SHOALS
+                    if self._shoals[s] and shoal_depth(s) <= seat.depth and not self._face_up[s]
+                ]
+            # "50+c drop a sinker with die c: at sea, depth < 3, p has class c in Fresh"
+            if seat.depth < DEEPEST:
+                legal += self._fresh_actions(p)
+        legal += self._item_actions(p, "turn")
+        legal += self._eat_actions(p)
+        # §16.8: 22 and 23 once per turn.
+        peekable = any(self._peekable(p, s) for s in SHOALS)
+        if self._front_rule(p, "front_peek") and not seat.skull_used and peekable:
+            legal.append(USE_SKULL)
+        if self._front_rule(p, "front_offer") and not seat.coffin_used and seat.regret_count:
+            legal.append(USE_COFFIN)
+        return sorted(legal)
+
+    def _free_action(self, p: int, action: int) -> Flow:
+        """One free action of p (§7.3, §16.4, §16.8); the caller asks its node again."""
+        if action == ABANDON_SHIP:
+            yield from self._abandon_ship(p)
+        elif USE_WORMS <= action < USE_WORMS + 9:
+            yield from self._use_worms(p, action - USE_WORMS)
+        elif DIE <= action < DIE + len(DIE_CLASSES):
+            self._drop_sinker(p, action - DIE)
+        elif self._is_item_action(action):
+            yield from self._use_item(p, action)
+        elif FISH <= action < FISH + len(CARDS.fish):
+            yield from self._eat(p, action - FISH)
+        elif action == USE_SKULL:
+            yield from self._use_skull(p)
+        else:
+            yield from self._use_coffin(p)
+
+    def _turn_actions(self, p: int) -> list[int]:
+        """§7.3: the legal actions at the turn node, each if its condition holds.
+
+        The main actions, and the free actions of :meth:`_free_actions`.
+        """
+        seat = self._seats[p]
+        legal = [PASS]  # "0 pass: always"
+        if seat.at_sea:
             # "32+s cast at shoal s: at sea, p has a Fresh die, shoal s non-empty, depth(s) ≤
-            # p's depth"; "41+s: as 32+s, and Can of Worms face up and the top of s face down"
-            # §16.2: "A seat may cast only at shoals whose column is in every lock".
+            # p's depth"; §16.2: "A seat may cast only at shoals whose column is in every lock".
             if seat.fresh:
                 for s in SHOALS:
                     if (
@@ -897,11 +954,6 @@ class DeepRegretsState(ReferenceState):
                         and all(shoal_column(s) == lock for lock in seat.locks)
                     ):
                         legal.append(CAST + s)
-                        if seat.worms and not self._face_up[s]:
-                            legal.append(CAST_WITH_WORMS + s)
-            # "50+c drop a sinker with die c: at sea, depth < 3, p has class c in Fresh"
-            if seat.depth < DEEPEST:
-                legal += [DIE + c for c in sorted(set(seat.fresh))]
         else:
             # "10 sell: in port, p holds a sellable fish"; "11 mount: in port, p has an empty
             # slot and holds a mountable fish"
@@ -915,31 +967,25 @@ class DeepRegretsState(ReferenceState):
                 for t in range(3):
                     if self._shop_open(p, k, t):
                         legal.append(SHOP + 3 * k + t)
-        legal += self._item_actions(p, "turn")
-        legal += self._eat_actions(p)
-        # §16.8: 21 while a give-away fish is in p's hand; 22 and 23 once per turn.
+        # §16.8: 21 (a main action) while a give-away fish is in p's hand.
         if self._give_away_fish(p) is not None:
             legal.append(GIVE_AWAY)
-        peekable = any(self._peekable(p, s) for s in SHOALS)
-        if self._front_rule(p, "front_peek") and not seat.skull_used and peekable:
-            legal.append(USE_SKULL)
-        if self._front_rule(p, "front_offer") and not seat.coffin_used and seat.regret_count:
-            legal.append(USE_COFFIN)
-        return sorted(legal)
+        return sorted(legal + self._free_actions(p))
 
     def _drop_sinker(self, p: int, c: int) -> None:
         """§7.3 "Sinker: spend die c; depth += 1"."""
         self._spend(p, c)
         self._seats[p].depth += 1
 
-    def _end_turn(self, *, abandoned: bool) -> bool:
+    def _end_turn(self) -> bool:
         """§6.4 EndTurn(p); tells whether the day ends at once.
 
-        "pending shop discount = 0; if last_turns is not null: unless the main action was abandon
-        ship, last_turns -= 1, and if it is now 0 the day ends at once; then Advance."
+        "pending shop discount = 0; if last_turns is not null: last_turns -= 1, and if it is now
+        0 the day ends at once; then Advance." (Abandon ship is a free action now: the turn it
+        is taken in counts like any other.)
         """
         self._ctx.discount = 0
-        if self._last_turns is not None and not abandoned:
+        if self._last_turns is not None:
             self._last_turns -= 1
             return self._last_turns == 0
         return False
@@ -1057,9 +1103,10 @@ class DeepRegretsState(ReferenceState):
                 self._discard_regret(p, action - REGRET)
 
     def _abandon_ship(self, p: int) -> Flow:
-        """§7.3 Abandon ship.
+        """§7.3 Abandon ship (a free action).
 
-        "lifeboat used; if last_turns is not null it becomes 4; MakePort(p); EndTurn(p)."
+        "lifeboat used; if last_turns is not null it becomes 4; MakePort(p); then back to the
+        node it was taken at."
         """
         self._seats[p].lifeboat_used = True
         if self._last_turns is not None:
@@ -1218,7 +1265,25 @@ class DeepRegretsState(ReferenceState):
     # §16.5 Cast, §16.6 catching, declining, the cast end
     # ==================================================================================
 
-    def _cast(self, p: int, s: int, *, with_worms: bool) -> TurnFlow:
+    def _use_worms(self, p: int, s: int) -> Flow:
+        """§7.3 41+s: use the Can of Worms on shoal s (a free action at sea).
+
+        "the can turns face down; ctx.peek = the top fish; node worms (4 = leave it on top, 5 =
+        put it at the bottom of shoal s); ctx.peek = null. If left on top, s joins known[p] (p
+        has seen that face-down top); if put at the bottom, the top changed so s leaves every
+        known set."
+        """
+        self._seats[p].worms = False
+        self._ctx.peek = self._shoals[s][0]
+        action = yield decision("worms", p, [LEAVE_ON_TOP, PUT_AT_BOTTOM])
+        self._ctx.peek = None
+        if action == LEAVE_ON_TOP:
+            self._known[p].add(s)
+        else:
+            self._shoals[s].append(self._shoals[s].pop(0))
+            self._forget(s)
+
+    def _cast(self, p: int, s: int) -> TurnFlow:
         """§16.5 The cast (steps 1 to 7), then §16.6; tells whether the cast was free.
 
         "Cast end: ctx.cast = null. If the sea is empty the game ends (§8). Else, if the cast
@@ -1231,17 +1296,7 @@ class DeepRegretsState(ReferenceState):
         cast = Cast(s)
         ctx.cast = cast
         self._cast_end = None
-        # 2. "Can of Worms as in step 1 (action 41+s)": "Can of Worms face down; ctx.peek = the
-        # top fish; node worms (4 = leave it on top, 5 = put it at the bottom of shoal s);
-        # ctx.peek = null."
-        if with_worms:
-            self._seats[p].worms = False
-            ctx.peek = self._shoals[s][0]
-            action = yield decision("worms", p, [LEAVE_ON_TOP, PUT_AT_BOTTOM])
-            ctx.peek = None
-            if action == PUT_AT_BOTTOM:
-                self._shoals[s].append(self._shoals[s].pop(0))
-                self._forget(s)
+        # 2. The Can of Worms is no part of the cast any more: it is the free action 41+s.
         # 3. Rods that reorder.
         yield from self._reorder_with_rod(p, s)
         # 4. "Reveal: if the top of s is face down it turns face up (s leaves every known set)
@@ -1251,15 +1306,10 @@ class DeepRegretsState(ReferenceState):
             self._face_up[s] = True
             self._forget(s)
         fish = CARDS.fish[self._shoals[s][0]]
-        # 5. "If revealed and the fish is not special, has a non-empty reveal or not_caught list
-        # and p's equipped rod has ignore_reveal: node ignore_reveal (16 = resolve, 17 =
-        # ignore). Ignoring sets cast.ignored = true."
-        if (
-            revealed
-            and "special" not in fish.flags
-            and (fish.reveal or fish.not_caught)
-            and self._rod_passive(p, "ignore_reveal") is not None
-        ):
+        # 5. Rod of the Dead: "At reveal: node ignore_reveal (16 resolve / 17 ignore), asked if
+        # the revealed fish is not special and has a non-empty reveal list; ignoring skips only
+        # the reveal list (cast.ignored then only records that the reveal was ignored)."
+        if revealed and "special" not in fish.flags and fish.reveal and self._ignores(p, "reveal"):
             action = yield decision("ignore_reveal", p, [YES, NO])
             cast.ignored = action == NO
         # 6. "If revealed and not ignored: its reveal list runs with user p. ... The list may end
@@ -1277,30 +1327,20 @@ class DeepRegretsState(ReferenceState):
         return ending == "free"
 
     def _reorder_with_rod(self, p: int, s: int) -> Flow:
-        """§16.5 step 3: Rod of the Deep, Rod of the Infinite.
+        """§16.5 step 3: Rod of the Deep (2 fish), Rod of the Infinite (3 fish), always, free.
 
         "If p's equipped rod has a reorder passive, the top of s is face down and s holds ≥ 2
-        fish: with cost: "dink" first node infinite_rod if p holds a dink (legal: 17 = do not use;
-        100+d = discard dink d to the dink discard pile and use the rod); without a dink, or on
-        17, nothing happens. Then (rod used) ctx.order = the top min(amount, size) fish of s, top
-        first; node reorder (legal: 165+f for f in ctx.order): f is the next card from the top;
-        it repeats while ≥ 2 fish are left in ctx.order; the last one goes last automatically.
-        The reordered fish are put back on top of s in the chosen order, all face down;
-        ctx.order = []. s leaves every known set."
+        fish: ctx.order = the top min(amount, size) fish of s, top first; node reorder (legal:
+        165+f for f in ctx.order): f is the next card from the top; it repeats while ≥ 2 fish
+        are left in ctx.order; the last one goes last automatically. The reordered fish are put
+        back on top of s in the chosen order, all face down; ctx.order = []. s leaves every
+        known set." The Rod of the Infinite: "When you cast, peek at the top three Fish of the
+        Shoal and place them back in any order, before revealing the top Fish" (no Dink).
         """
         rod = self._rod_passive(p, "reorder")
         shoal = self._shoals[s]
         if rod is None or self._face_up[s] or len(shoal) < 2:
             return
-        if rod.cost == "dink":
-            dinks = self._seats[p].owned["dink"]
-            if not dinks:
-                return
-            action = yield decision("infinite_rod", p, [NO, *(DINK + d for d in dinks)])
-            if action == NO:
-                return
-            dinks.remove(action - DINK)
-            self._discard["dink"].add(action - DINK)
         k = min(rod.amount, len(shoal))
         ctx = self._ctx
         ctx.order = shoal[:k]
@@ -1463,6 +1503,15 @@ class DeepRegretsState(ReferenceState):
             return None
         return next((e for e in CARDS.items["rod"][rod].passive if e.kind == kind), None)
 
+    def _ignores(self, p: int, trigger: Trigger) -> bool:
+        """§16.10 Rod of the Dead: whether p's equipped rod lets p ignore ``trigger`` abilities.
+
+        "You may choose to ignore reveal and/or catch abilities on the Fish you reveal and/or
+        catch."
+        """
+        rod = self._rod_passive(p, "ignore_abilities")
+        return rod is not None and trigger in rod.triggers
+
     def _reel_passive(self, p: int, kind: str) -> Effect | None:
         """The passive of ``kind`` of p's equipped reel, if any."""
         reel = self._seats[p].reel
@@ -1517,7 +1566,7 @@ class DeepRegretsState(ReferenceState):
         assert cast is not None
         seat = self._seats[p]
         if how == "dice":
-            self._spend_payment(p, cast.payment)
+            self._spend_payment(p, cast.payment, self._effective_difficulty(p))
         else:
             for c in cast.payment:
                 self._add_fresh(p, c)
@@ -1539,24 +1588,38 @@ class DeepRegretsState(ReferenceState):
             seat.hand.add(f)
         seat.caught_today = True
         emptied = not self._shoals[s]
-        yield from self._run_list(p, f, "catch", fish.catch)
+        # Rod of the Dead: "At catch: node ignore_catch (16 resolve / 17 ignore), asked right
+        # after the fish moves to p (before its catch list) if p's equipped rod has the
+        # rod-of-the-dead passive and the fish has a non-empty catch list; 17 skips the catch
+        # list (the overfishing regret still follows)."
+        ignored = False
+        if fish.catch and self._ignores(p, "catch"):
+            ignored = (yield decision("ignore_catch", p, [YES, NO])) == NO
+        if not ignored:
+            yield from self._run_list(p, f, "catch", fish.catch)
         if emptied:
             yield from self._draw_event(p, CARDS.overfishing_regrets)
 
-    def _spend_payment(self, p: int, payment: list[int]) -> None:
+    def _spend_payment(self, p: int, payment: list[int], difficulty: int) -> None:
         """§7.4 step 6 and §16.10 Bone Wheel: the payment dice of a catch with action 6.
 
-        Bone Wheel: "the payment die with the highest face (ties: the highest class) goes back
-        to Fresh with face -1 if that face exists on its kind; every other payment die is spent
-        as usual."
+        Bone Wheel ("Retain unspent points on dice."): "let D = effective difficulty, T = Σ
+        payment faces, L = T - D. Take the payment die with the highest face (ties: the highest
+        class). If L ≥ 1: the target face is min(L, that die's face); if that die's kind has the
+        target face it stays Fresh on that face; else on the highest face of its kind below the
+        target; if its kind has no face ≤ target (or L ≤ 0), it is spent as usual. Every other
+        payment die is spent as usual."
         """
         spent = list(payment)
-        if self._reel_passive(p, "turn_down") is not None and payment:
+        if self._reel_passive(p, "retain_leftover") is not None and payment:
             top = max(payment, key=lambda c: (die_face(c), c))
             kind, face = die_kind(top), die_face(top)
-            if face - 1 in CARDS.dice[kind].faces:
+            leftover = sum(die_face(c) for c in payment) - difficulty
+            target = min(leftover, face)
+            faces = [x for x in CARDS.dice[kind].faces if x <= target]
+            if leftover >= 1 and faces:
                 spent.remove(top)
-                self._add_fresh(p, die_class(kind, face - 1))
+                self._add_fresh(p, die_class(kind, max(faces)))
         for c in spent:
             self._return_spent_die(p, c)
 
@@ -1577,17 +1640,20 @@ class DeepRegretsState(ReferenceState):
         if self._seats[p].fresh:
             action = yield decision("decline_die", p, self._fresh_actions(p))
             self._spend(p, action - DIE)
-            yield from self._draw_dinks(p)
-        if not cast.ignored:
-            yield from self._run_list(p, fish.id, "not_caught", fish.not_caught)
+            yield from self._draw_dinks(p, own_cast=True)
+        # The Rod of the Dead covers reveal and catch abilities only: this list always runs.
+        yield from self._run_list(p, fish.id, "not_caught", fish.not_caught)
 
     # ==================================================================================
     # §16.4 Eating, §16.8 actions of standing rules
     # ==================================================================================
 
     def _eat_actions(self, p: int) -> list[int]:
-        """§16.4: "action 165+f = eat fish f, legal for every fish in p's hand"."""
-        return [FISH + f for f in sorted(self._seats[p].hand)]
+        """§16.4: "action 165+f = eat fish f, legal only if fish f has a non-empty eat list".
+
+        "Syö kala (jos kalassa on syömisikoni)" (eat a fish, if it has the Eat icon).
+        """
+        return [FISH + f for f in sorted(self._seats[p].hand) if CARDS.fish[f].eat]
 
     def _eat(self, p: int, f: int) -> Flow:
         """§16.4 Eating.
@@ -1727,19 +1793,20 @@ class DeepRegretsState(ReferenceState):
         v = yield chance("discard_random_regret", p, enumerate(self._seats[p].regrets))
         self._discard_regret(p, v)
 
-    def _draw_dinks(self, p: int) -> Flow:
-        """§7.5 DrawDinks(p).
+    def _draw_dinks(self, p: int, *, own_cast: bool = False) -> Flow:
+        """§7.5 DrawDinks(p); ``own_cast``: the draw happens during p's own cast.
 
-        "k = 3 if p's equipped reel has the dink_draw passive, else 1; k times: if the dink deck
-        is empty, the dink discard pile moves into it; if still empty, nothing; else chance
-        draw_dink (outcome dink id, weight 1) → p's dinks."
+        "k times: if the dink deck is empty, the dink discard pile moves into it; if still
+        empty, nothing; else chance draw_dink (outcome dink id, weight 1) → p's dinks." k = 3
+        "only if p's equipped reel has the dink_draw passive AND the draw happens during p's own
+        cast", else 1 (Centerpin Reel: "When you would draw a Dink card as part of a fishing
+        action, draw three instead.").
         """
         seat = self._seats[p]
         k = 1
-        if seat.reel is not None:
-            for effect in CARDS.items["reel"][seat.reel].passive:
-                if effect.kind == "dink_draw":
-                    k = effect.amount
+        reel = self._reel_passive(p, "dink_draw")
+        if reel is not None and (own_cast or not reel.when_own_cast):
+            k = reel.amount
         for _ in range(k):
             self._reshuffle_if_empty("dink")
             if not self._deck["dink"]:
@@ -1997,8 +2064,9 @@ class DeepRegretsState(ReferenceState):
             case "take_supply":
                 yield from self._take_supplies(u, effect.amount)
             case "draw_dink":
+                own_cast = self._own_cast_ability(u)
                 for _ in range(effect.amount):
-                    yield from self._draw_dinks(u)  # "DrawDinks(u) (one event)"
+                    yield from self._draw_dinks(u, own_cast=own_cast)  # "DrawDinks(u)"
             case "flip_worms":
                 seat.worms = not seat.worms
             case "discard_fish":
@@ -2094,6 +2162,21 @@ class DeepRegretsState(ReferenceState):
                 yield from self._mount_on_cloche(u)
 
     # ----- helpers of the primitives -----
+
+    def _own_cast_ability(self, u: int) -> bool:
+        """§7.5: whether a list runs as part of u's own fishing action (Centerpin Reel).
+
+        "a draw_dink primitive of the cast fish's own reveal / catch / not-caught ability running
+        with user u" during u's cast; not for eat abilities, item uses, other seats' casts or
+        ``each`` sub-lists for another user.
+        """
+        ability = self._ctx.ability
+        return (
+            self._ctx.cast is not None
+            and ability is not None
+            and ability[1] in ("reveal", "catch", "not_caught")
+            and u == self._turn
+        )
 
     def _end_the_cast(self, how: CastEnd) -> None:
         """§16.7 end_cast / free_cast: the cast ends after this list (``free`` wins)."""
@@ -2948,6 +3031,7 @@ class DeepRegretsState(ReferenceState):
             "mount_slot": {DONE: "done mounting"},
             "turn": {PASS: "pass", ABANDON_SHIP: "abandon ship", SELL: "sell", MOUNT: "mount"},
         }
+        simple["after_main"] = simple["turn"]
         if a in simple.get(kind, {}):
             return simple[kind][a]
         in_die = DIE <= a < DIE + len(DIE_CLASSES)
@@ -2969,7 +3053,9 @@ class DeepRegretsState(ReferenceState):
                 return f"equip {CARDS.items['rod'][a - ROD].name}"
             case "equip_reel" if REEL <= a < FISH:
                 return f"equip {CARDS.items['reel'][a - REEL].name}"
-            case "turn" | "pay":
+            case "after_main" if a == END_TURN:
+                return "end turn"
+            case "turn" | "pay" | "after_main":
                 return self._turn_or_pay_label(a, kind == "pay", d)
             case "sell" if FISH <= a < FISH + len(CARDS.fish):
                 return f"sell {fish_name(a - FISH)}"
@@ -3000,6 +3086,7 @@ class DeepRegretsState(ReferenceState):
         yes_no: dict[NodeKind, tuple[str, str]] = {
             "swap_beneath": ("swap it for the fish beneath", "keep it"),
             "ignore_reveal": ("resolve the reveal ability", "ignore the reveal ability"),
+            "ignore_catch": ("resolve the catch ability", "ignore the catch ability"),
             "reveal_beneath": ("reveal it", "leave it face down"),
             "accept_offer": ("accept the regrets", "refuse the regrets"),
             "move_offer": (f"draw a regret and move to depth {node.about}", "stay"),
@@ -3020,13 +3107,6 @@ class DeepRegretsState(ReferenceState):
                 return f"give {fish_name(node.about)} to seat {a - GIVE_TO}"
             case "give_regret" if REGRET <= a < REGRET + 4:
                 return f"give a regret of value {a - REGRET} to seat {self._ctx.target}"
-            case "infinite_rod" if a == NO:
-                return "do not use the rod"
-            case "infinite_rod" if DINK <= a < SUPPLY:
-                rod = self._rod_passive(self._actor(), "reorder")
-                amount = 0 if rod is None else rod.amount
-                dink = CARDS.items["dink"][a - DINK].name
-                return f"discard {dink} to peek at {amount} fish"
             case "reorder" if in_fish:
                 return f"put {name} next from the top"
             case "reveal_shoal" if a == DONE:
@@ -3055,12 +3135,6 @@ class DeepRegretsState(ReferenceState):
                 return f"offer a regret of value {a - REGRET}"
         return None
 
-    def _actor(self) -> int:
-        """The actor of the current node (a decision node)."""
-        actor = self._node.actor
-        assert actor is not None
-        return actor
-
     def _turn_or_pay_label(self, a: int, at_pay: bool, d: str) -> str | None:
         """§10 ``turn`` and ``pay`` labels."""
         if a == USE_LIFE_PRESERVER:
@@ -3082,8 +3156,8 @@ class DeepRegretsState(ReferenceState):
             return f"{text.format(RULE_FISH[rule])}"
         if CAST <= a < CAST + 9:
             return f"cast at shoal {a - CAST}"
-        if CAST_WITH_WORMS <= a < CAST_WITH_WORMS + 9:
-            return f"cast at shoal {a - CAST_WITH_WORMS} with the Can of Worms"
+        if USE_WORMS <= a < USE_WORMS + 9:
+            return f"use the Can of Worms on shoal {a - USE_WORMS}"
         if SHOP <= a < SHOP + 12:
             k, t = divmod(a - SHOP, 3)
             return f"{SHOP_NAMES[k]} shop ${CARDS.shops[k][t].price}"
@@ -3428,7 +3502,7 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(2239 + 362 * players,)`` (§16.12)."""
+        """``(2240 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
 
     def _initial_state(self) -> DeepRegretsState:

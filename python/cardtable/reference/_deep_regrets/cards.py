@@ -110,6 +110,8 @@ class Effect:
     when_alignment: str | None = None
     when_size: str | None = None
     when_first_catch: bool = False
+    when_own_cast: bool = False
+    """A ``dink_draw`` passive with ``when: "own_cast"`` (§16.10 Centerpin Reel)."""
     per: str | None = None
     who: str = ""
     to: str = ""
@@ -127,6 +129,8 @@ class Effect:
     options: tuple[tuple[Effect, ...], ...] = ()
     heads: tuple[Effect, ...] = ()
     tails: tuple[Effect, ...] = ()
+    triggers: tuple[str, ...] = ()
+    """The triggers an ``ignore_abilities`` passive covers (§16.10 Rod of the Dead)."""
 
 
 Use = tuple[Effect, ...]
@@ -207,7 +211,12 @@ def _effects(raw: Any) -> tuple[Effect, ...]:
 
 
 def _effect(raw: Mapping[str, Any]) -> Effect:
+    # ``when`` is an object on the rods' difficulty passives and the string ``"own_cast"`` on
+    # the Centerpin Reel's ``dink_draw``.
     when = raw.get("when") or {}
+    own_cast = when == "own_cast"
+    if not isinstance(when, Mapping):
+        when = {}
     return Effect(
         kind=raw["kind"],
         amount=raw.get("amount", 0),
@@ -218,6 +227,7 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
         when_alignment=when.get("alignment"),
         when_size=when.get("size"),
         when_first_catch=bool(when.get("first_catch", False)),
+        when_own_cast=own_cast,
         per=raw.get("per"),
         who=raw.get("who", ""),
         to=raw.get("to", ""),
@@ -235,6 +245,7 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
         options=tuple(_effects(option) for option in raw.get("options") or ()),
         heads=_effects(raw.get("heads")),
         tails=_effects(raw.get("tails")),
+        triggers=tuple(raw.get("triggers") or ()),
     )
 
 
@@ -423,7 +434,7 @@ NodeKind = Literal[
     "move_offer",
     "ignore_reveal",
     "reveal_beneath",
-    "infinite_rod",
+    "ignore_catch",
     "reorder",
     "reveal_shoal",
     "reveal_column",
@@ -433,5 +444,6 @@ NodeKind = Literal[
     "offer_target",
     "offer_regret",
     "accept_offer",
+    "after_main",
 ]
-"""§10 and §16.12: every node kind, in the order of the tensor's ``node`` segment (57)."""
+"""§10 and §16.12: every node kind, in the order of the tensor's ``node`` segment (58)."""

@@ -1,9 +1,9 @@
 """The observation tensor of Deep Regrets (§11.4, §16.12): the observation dict, ids for names.
 
-§16.12: "the node segment has 57 entries (35 + 22 in the order above); the mounted segment encodes
+§16.12: "the node segment has 58 entries (35 + 23 in the order above); the mounted segment encodes
 the Cloche fish as slot 3 (entry (3+1)/3); and these segments are appended at the end": ``plug``,
 ``front``, ``locks``, ``used``, ``ctx.ability``, ``ctx.pool``, ``ctx.target``, ``ctx.offer``,
-``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2239 + 362·n."
+``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2240 + 362·n."
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ TRIGGERS = ("reveal", "catch", "eat", "not_caught")
 
 
 def tensor_size(players: int) -> int:
-    """The number of entries: ``2239 + 362 * players``."""
-    return 2239 + 362 * players
+    """The number of entries: ``2240 + 362 * players``."""
+    return 2240 + 362 * players
 
 
 def _in_block(name: str | None) -> int | None:
