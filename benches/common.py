@@ -2,6 +2,9 @@
 
 Each benchmark sets ``benchmark.group`` to the operation and records the backend (and game) in
 ``benchmark.extra_info``, so ``make bench`` prints Rust and reference side by side per operation.
+Every body also checks what it computed (a finished game, the requested number of games, the
+1-thread result on 2 threads, an unchanged state), so the single run that ``make test`` makes of
+each benchmark is a real test.
 """
 
 from __future__ import annotations
@@ -48,7 +51,10 @@ def bench_full_game(
     game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
     _label(benchmark, "full random game (per-step API)", game_id, backend, **config)
     seeds = iter(range(10**9))
-    benchmark(lambda: _random_game(game, next(seeds)))
+    state = benchmark(lambda: _random_game(game, next(seeds)))
+    assert state.is_terminal and state.winners
+    first = _random_game(game, 0)
+    assert first.history == _random_game(game, 0).history, "a seeded game must repeat exactly"
 
 
 def bench_batch(
@@ -56,11 +62,19 @@ def bench_batch(
 ) -> None:
     """``games`` whole games with random bots in the Rust batch runner on ``threads`` threads."""
     _label(benchmark, "batch of random games", game_id, "rust", threads=threads, games=games)
-    benchmark(
+    result = benchmark(
         lambda: cardtable.simulate(
             game_id, games=games, threads=threads, keep_games=False, progress=False, **config
         )
     )
+    assert result.games_played == games and not result.interrupted
+    assert result.decisions >= games
+    if threads > 1:
+        single = cardtable.simulate(
+            game_id, games=games, threads=1, keep_games=False, progress=False, **config
+        )
+        assert single.decisions == result.decisions
+        assert single.seats == result.seats
 
 
 def bench_operations(
@@ -69,27 +83,35 @@ def bench_operations(
     """One hot operation on a mid-game state."""
     game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
     state = _midgame(game)
+    before = state.to_dict()
     _label(benchmark, op, game_id, backend, **config)
     if op == "new_state":
-        benchmark(lambda: game.new_state(seed=3))
+        fresh = benchmark(lambda: game.new_state(seed=3))
+        assert fresh.history == game.new_state(seed=3).history and not fresh.is_terminal
     elif op == "legal_actions":
-        benchmark(state.legal_actions)
+        legal = benchmark(state.legal_actions)
+        assert legal and legal == sorted(set(legal))
     elif op == "clone":
-        benchmark(state.clone)
+        twin = benchmark(state.clone)
+        assert twin.to_dict() == before
     elif op == "apply":
         action = state.legal_actions()[0]
 
-        def clone_and_apply() -> None:
+        def clone_and_apply() -> StateProtocol:
             twin = state.clone()
             twin.apply(action)
+            return twin
 
-        benchmark(clone_and_apply)
+        twin = benchmark(clone_and_apply)
+        assert twin.history == [*state.history, action]
     elif op == "observation":
-        benchmark(lambda: state.observation(0))
+        observation = benchmark(lambda: state.observation(0))
+        assert observation == state.observation(0) and observation
     elif op == "to_dict":
-        benchmark(state.to_dict)
+        assert benchmark(state.to_dict) == before
     else:
         raise ValueError(op)
+    assert state.to_dict() == before, f"{op} changed the state it was measured on"
 
 
 OPERATIONS = ("new_state", "legal_actions", "clone", "apply", "observation", "to_dict")
