@@ -663,8 +663,8 @@ const DEFAULT_FORGET: f64 = 0.2;
 ///    gap that the jokers flipped this turn can fill; with a car flipped: the remembered car that
 ///    keeps the flipped set a possible run with the fewest gaps;
 /// 3. otherwise, when stopping is legal (the run flipped so far is collectable), it stops and
-///    takes the run: its memory offers no safe neighbour, and every further flip would risk the
-///    run's end and show the others one more card's place;
+///    takes the run: its memory offers no safe neighbour, so a further flip could extend the run
+///    only by luck and would show the others one more card's place;
 /// 4. otherwise a random position it does not remember (never a known useless card first);
 /// 5. otherwise (everything left is known and useless) a random face-down position.
 #[derive(Clone, Debug)]
