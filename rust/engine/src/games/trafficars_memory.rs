@@ -39,8 +39,10 @@ const MAX_GRID: usize = 62;
 const FIRST_JOKER: u32 = 51;
 /// Highest card id.
 const LAST_CARD: u32 = 62;
-/// Size of the action space (positions 0..61 for flips; card ids 1..62 at the layout).
-const NUM_ACTIONS: u32 = 63;
+/// Action id of "stop and take the run" (never a position: the grid has at most 62).
+const STOP: u32 = 63;
+/// Size of the action space (positions 0..61 for flips, [`STOP`]; card ids 1..62 at the layout).
+const NUM_ACTIONS: u32 = 64;
 /// "No seat" marker.
 const NO_SEAT: u8 = u8::MAX;
 
@@ -278,9 +280,20 @@ impl TrafficarsMemory {
         }
         st.k_cars = cars;
         st.k_jokers = jokers as u8;
+        // With nothing left to flip the turn ends at once; otherwise the same seat is asked
+        // again (to flip on, or, once the run is collectable, to stop: [`STOP`]).
         if st.face_down() == 0 {
             self.end_turn(st);
         }
+    }
+
+    /// Whether seat `current` may stop and take the run: the cards flipped this turn are
+    /// collectable and some card is still face down.
+    #[inline]
+    fn can_stop(st: &TrafficarsMemoryState) -> bool {
+        st.phase == Phase::Flip
+            && collectable(st.k_cars, u32::from(st.k_jokers))
+            && st.face_down() != 0
     }
 
     fn per_position<F: Fn(usize) -> Value>(&self, f: F) -> Value {
@@ -450,6 +463,9 @@ impl Game for TrafficarsMemory {
             Phase::Over => 0,
         };
         out.extend(Bits(mask));
+        if Self::can_stop(st) {
+            out.push(STOP);
+        }
     }
 
     fn chance_outcomes(&self, st: &TrafficarsMemoryState, out: &mut Vec<(u32, u64)>) {
@@ -498,6 +514,11 @@ impl Game for TrafficarsMemory {
                     }
                 }
             }
+            Phase::Flip if action == STOP => {
+                if Self::can_stop(st) {
+                    self.end_turn(st);
+                }
+            }
             Phase::Flip => self.flip(st, action),
             Phase::Over => {}
         }
@@ -509,6 +530,7 @@ impl Game for TrafficarsMemory {
                 format!("lay {action} at position {}", st.laid)
             }
             Phase::Flip if (action as usize) < self.grid => format!("flip position {action}"),
+            Phase::Flip if action == STOP => "stop and take the run".to_string(),
             _ => format!("action {action}"),
         }
     }
@@ -640,8 +662,11 @@ const DEFAULT_FORGET: f64 = 0.2;
 /// 2. with no car flipped yet: the lower card of the remembered pair of cars with the smallest
 ///    gap that the jokers flipped this turn can fill; with a car flipped: the remembered car that
 ///    keeps the flipped set a possible run with the fewest gaps;
-/// 3. otherwise a random position it does not remember (never a known useless card first);
-/// 4. otherwise (everything left is known and useless) a random face-down position.
+/// 3. otherwise, when stopping is legal (the run flipped so far is collectable), it stops and
+///    takes the run: its memory offers no safe neighbour, so a further flip could extend the run
+///    only by luck and would show the others one more card's place;
+/// 4. otherwise a random position it does not remember (never a known useless card first);
+/// 5. otherwise (everything left is known and useless) a random face-down position.
 #[derive(Clone, Debug)]
 pub struct MemoryBot {
     rng: SplitMix64,
@@ -685,8 +710,14 @@ impl MemoryBot {
         select_bit(mask, self.rng.below(u64::from(mask.count_ones())) as u32)
     }
 
-    /// Chooses a position to flip from the remembered cards `known` (0 = unknown).
-    fn choose(&mut self, st: &TrafficarsMemoryState, known: &[u8; MAX_GRID]) -> u32 {
+    /// Chooses a position to flip (or [`STOP`] when `may_stop`) from the remembered cards
+    /// `known` (0 = unknown).
+    fn choose(
+        &mut self,
+        st: &TrafficarsMemoryState,
+        known: &[u8; MAX_GRID],
+        may_stop: bool,
+    ) -> u32 {
         let avail = st.face_down();
         let jokers = u32::from(st.k_jokers);
         let mut known_pos = 0u64;
@@ -734,7 +765,11 @@ impl MemoryBot {
         if let Some((_, c)) = best {
             return u32::from(car_pos[c as usize]);
         }
-        // 3. A position it does not remember; 4. anything.
+        // 3. No safe neighbour remembered: stop with the run.
+        if may_stop {
+            return STOP;
+        }
+        // 4. A position it does not remember; 5. anything.
         let unknown = avail & !known_pos;
         if unknown != 0 {
             self.random_bit(unknown)
@@ -779,13 +814,14 @@ impl Bot<TrafficarsMemory> for MemoryBot {
         if st.phase != Phase::Flip {
             return legal.first().copied().unwrap_or(0);
         }
+        let may_stop = legal.contains(&STOP);
         let choice = match self.forget {
             None => {
                 let mut known = [0u8; MAX_GRID];
                 for p in Bits(st.seen & st.face_down()) {
                     known[p as usize] = st.layout[p as usize];
                 }
-                self.choose(st, &known)
+                self.choose(st, &known, may_stop)
             }
             Some(prob) => {
                 if st.flipped_len == 0 && prob > 0.0 {
@@ -796,10 +832,10 @@ impl Bot<TrafficarsMemory> for MemoryBot {
                     }
                 }
                 let known = self.memory;
-                self.choose(st, &known)
+                self.choose(st, &known, may_stop)
             }
         };
-        self.pending = Some(choice);
+        self.pending = (choice != STOP).then_some(choice);
         choice
     }
 
@@ -937,7 +973,7 @@ mod tests {
         assert!(TrafficarsMemory::from_options(6, &Map::new()).is_err());
         assert!(crate::registry::make("trafficars_memory", 6, &Map::new()).is_err());
         let h = crate::registry::make("trafficars_memory", 5, &Map::new()).unwrap();
-        assert_eq!(h.num_actions(), 63);
+        assert_eq!(h.num_actions(), 64);
     }
 
     #[test]
@@ -1005,7 +1041,9 @@ mod tests {
         assert_eq!(o["faces"], json!(faces));
         assert_eq!(o["current"], json!(0));
         g.legal_actions(s.state(), &mut legal);
-        assert_eq!(legal, (3..12).collect::<Vec<u32>>());
+        let mut want: Vec<u32> = (3..12).collect();
+        want.push(STOP);
+        assert_eq!(legal, want);
         flip(&mut s, 0, &[8, 3]);
         // 3 broke the run: it turns face down again and stays seen; 8..11 are taken.
         let o = obs(&g, &s, 0);
@@ -1052,6 +1090,102 @@ mod tests {
         assert_eq!(g.action_label(s.state(), 0), "action 0");
         g.legal_actions(s.state(), &mut legal);
         assert!(legal.is_empty());
+    }
+
+    /// "Jos pelaajan kääntämien korttien luvut ovat naapuriluvut (esim. 10 ja 9) pelaaja saa
+    /// kääntää kolmannen kortin." (If the numbers of the cards the player flipped are neighbours,
+    /// e.g. 10 and 9, the player MAY flip a third card.)
+    #[test]
+    fn flipping_on_is_a_choice_stop_takes_the_run() {
+        let g = game(2, json!({"min_number": 1, "max_number": 12}));
+        let cards = vec![10, 9, 11, 3, 12, 8, 1, 2, 4, 5, 6, 7];
+        let mut s = laid(&g, &cards);
+        let mut legal = Vec::new();
+        // One card flipped: not yet collectable, stopping is not legal.
+        flip(&mut s, 0, &[10]);
+        g.legal_actions(s.state(), &mut legal);
+        assert!(!legal.contains(&STOP));
+        assert!(s.apply(i64::from(STOP), Some(0)).is_err());
+        // 10 and 9: the same seat is asked again, to flip on or to stop.
+        flip(&mut s, 0, &[9]);
+        assert_eq!(g.current_player(s.state()), 0);
+        g.legal_actions(s.state(), &mut legal);
+        assert_eq!(legal.last(), Some(&STOP));
+        assert_eq!(g.action_label(s.state(), STOP), "stop and take the run");
+        s.apply(i64::from(STOP), Some(0)).unwrap();
+        let x = st(&g, &s);
+        assert_eq!(x["taken"], json!([2, 0]));
+        assert_eq!(x["current"], json!(1));
+        assert_eq!(x["flipped"], json!([]));
+        // Seat 1 flips 11 and 12 and stops at once: nothing is shown beyond the run.
+        flip(&mut s, 1, &[11, 12]);
+        s.apply(i64::from(STOP), Some(1)).unwrap();
+        assert_eq!(st(&g, &s)["taken"], json!([2, 2]));
+        let o = obs(&g, &s, 0);
+        // Only the positions flipped before stopping were ever shown (and they left the table).
+        assert_eq!(o["seen"], json!(vec![Value::Null; 12]));
+        // A joker and one car are not collectable: stop not legal; with two cars it is.
+        let g = game(
+            2,
+            json!({"min_number": 1, "max_number": 12, "jokers": true}),
+        );
+        let mut s = laid(&g, &twelve_with_jokers());
+        flip(&mut s, 0, &[51, 5]);
+        g.legal_actions(s.state(), &mut legal);
+        assert!(!legal.contains(&STOP));
+        flip(&mut s, 0, &[7]);
+        g.legal_actions(s.state(), &mut legal);
+        assert!(legal.contains(&STOP));
+        s.apply(i64::from(STOP), Some(0)).unwrap();
+        assert_eq!(st(&g, &s)["taken"], json!([3, 0]));
+        // Labels at flip nodes: 63 is the stop even where it is not legal; elsewhere "action 63".
+        assert_eq!(g.action_label(s.state(), STOP), "stop and take the run");
+        let fresh = g.initial_state();
+        assert_eq!(g.action_label(&fresh, STOP), "action 63");
+    }
+
+    /// The memory bot stops when its memory offers no safe neighbour, and flips on when it does.
+    #[test]
+    fn memory_bot_stops_without_a_safe_neighbour() {
+        let g = game(2, json!({"min_number": 1, "max_number": 12}));
+        let cards = vec![10, 9, 11, 3, 12, 8, 1, 2, 4, 5, 6, 7];
+        let mut s = laid(&g, &cards);
+        // Seat 0 sees 3 and 12 (not neighbours); seat 1 flips 10 and 9.
+        flip(&mut s, 0, &[3, 12]);
+        flip(&mut s, 1, &[10, 9]);
+        let mut bot = MemoryBot::perfect();
+        bot.reset(&g, 1, SplitMix64::new(4));
+        let mut legal = Vec::new();
+        g.legal_actions(s.state(), &mut legal);
+        // Nothing remembered fits 9..10 (3 and 12 do not): stop.
+        assert_eq!(bot.act(&g, s.state(), &legal), STOP);
+        // With 11 remembered (seen by seat 0), the bot flips it; then only 3 is remembered,
+        // which does not fit 9..11: it stops.
+        let mut s = laid(&g, &cards);
+        flip(&mut s, 0, &[11, 3]);
+        flip(&mut s, 1, &[10, 9]);
+        g.legal_actions(s.state(), &mut legal);
+        let a = bot.act(&g, s.state(), &legal);
+        assert_eq!(a, 2, "the remembered 11 continues 9, 10");
+        s.apply(i64::from(a), Some(1)).unwrap();
+        g.legal_actions(s.state(), &mut legal);
+        assert_eq!(bot.act(&g, s.state(), &legal), STOP);
+        // The forgetful bot stops the same way from its own memory.
+        let mut s = laid(&g, &cards);
+        let mut fb = MemoryBot::forgetful(0.0);
+        fb.reset(&g, 1, SplitMix64::new(5));
+        fb.observe(&g, s.state());
+        for c in [3, 12] {
+            flip(&mut s, 0, &[c]);
+            fb.observe(&g, s.state());
+        }
+        for c in [10, 9] {
+            flip(&mut s, 1, &[c]);
+            fb.observe(&g, s.state());
+        }
+        g.legal_actions(s.state(), &mut legal);
+        assert_eq!(fb.act(&g, s.state(), &legal), STOP);
+        assert_eq!(fb.pending, None);
     }
 
     #[test]

@@ -17,11 +17,17 @@
 //! - At the end everything stays as at the moment of the win (the contract's win check stops the
 //!   step): `active`, `overtaker`, `passes`, the row and the other seats' cards are unchanged.
 //!
+//! - Overtaking is compulsory ("… ohituskaistalle pyrkivän pelaajan pitää … sanoa Ohitus!, jos
+//!   hänellä on ohituskaistalle sopiva kortti"): with `optional_overtake = false` (the default) an
+//!   overtaker who holds a fitting card overtakes within the same `apply`, and the `overtake`
+//!   node never appears; `optional_overtake = true` keeps the node with its choice (overtake /
+//!   let go) for the variant where a player may wait.
+//!
 //! Bot: `greedy`, see [`GreedyBot`].
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionReader, OptionSpec};
+use crate::options::{OptionKind, OptionReader, OptionSpec};
 use crate::rng::SplitMix64;
 use crate::tensor::TensorWriter;
 use serde_json::{json, Map, Value};
@@ -150,6 +156,8 @@ impl Phase {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrafficarsOvertaking {
     players: usize,
+    /// Option `optional_overtake`: the overtaker chooses (true) or must overtake (false).
+    optional_overtake: bool,
     /// `r` = 50 mod players: cards removed at the deal.
     removed_count: usize,
     /// `k` = 50 div players: cards per pile.
@@ -304,8 +312,13 @@ impl TrafficarsOvertaking {
             return;
         }
         if st.hand(usize::from(st.overtaker)) & between(x, y) != 0 {
-            st.phase = Phase::Overtake;
             st.overtake_card = x as u8;
+            if self.optional_overtake {
+                st.phase = Phase::Overtake;
+            } else {
+                // Compulsory: the overtaker overtakes at once, no decision.
+                self.overtake(st);
+            }
         } else {
             self.continue_play(st);
         }
@@ -378,7 +391,12 @@ impl Game for TrafficarsOvertaking {
     const ID: &'static str = "trafficars_overtaking";
 
     fn option_specs() -> Vec<OptionSpec> {
-        Vec::new()
+        vec![OptionSpec {
+            name: "optional_overtake",
+            kind: OptionKind::Bool,
+            default: json!(false),
+            doc: "the overtaker may let a card go (true) instead of having to overtake (false)",
+        }]
     }
 
     fn player_range() -> (usize, usize) {
@@ -386,7 +404,9 @@ impl Game for TrafficarsOvertaking {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        OptionReader::new(Self::ID, options).finish()?;
+        let mut r = OptionReader::new(Self::ID, options);
+        let optional_overtake = r.bool("optional_overtake", false)?;
+        r.finish()?;
         let (lo, hi) = Self::player_range();
         if !(lo..=hi).contains(&players) {
             return Err(EngineError::InvalidOption(format!(
@@ -397,13 +417,16 @@ impl Game for TrafficarsOvertaking {
         let n = players as u32;
         Ok(Self {
             players,
+            optional_overtake,
             removed_count: (CARDS % n) as usize,
             pile_size: (CARDS / n) as usize,
         })
     }
 
     fn options(&self) -> Map<String, Value> {
-        Map::new()
+        let mut m = Map::new();
+        m.insert("optional_overtake".into(), json!(self.optional_overtake));
+        m
     }
 
     fn players(&self) -> usize {
@@ -665,7 +688,8 @@ impl Game for TrafficarsOvertaking {
 ///
 /// It reads only what its seat's observation holds (its hand, the row) plus its memory of every
 /// row it has seen (cleared rows leave the game, so their cards can be in no hand).
-/// - Overtake: always (it sheds cards and takes the turn).
+/// - Overtake: always (it sheds cards and takes the turn); with `optional_overtake = false` the
+///   engine overtakes for it, with `true` it chooses "overtake" at every `overtake` node.
 /// - Play: of the fitting cards, the one that leaves the fewest cards strictly between it and the
 ///   end it goes to that may still be in the overtaker's hand (not in its own hand, not seen in a
 ///   row), counting each of its own cards stranded there as half; ties go to the card closest to
@@ -760,8 +784,18 @@ mod tests {
 
     type S = Session<TrafficarsOvertaking>;
 
+    /// The default game: overtaking is compulsory.
     fn game(players: usize) -> Arc<TrafficarsOvertaking> {
         Arc::new(TrafficarsOvertaking::from_options(players, &Map::new()).unwrap())
+    }
+
+    /// The variant `optional_overtake = true`: the overtaker chooses.
+    fn game_opt(players: usize) -> Arc<TrafficarsOvertaking> {
+        let map = json!({"optional_overtake": true})
+            .as_object()
+            .cloned()
+            .unwrap();
+        Arc::new(TrafficarsOvertaking::from_options(players, &map).unwrap())
     }
 
     /// Deals explicitly: `removed` first, then each seat's pile (top first) starting with the
@@ -823,7 +857,38 @@ mod tests {
         assert!(TrafficarsOvertaking::from_options(6, &Map::new()).is_err());
         let map = json!({"jokers": true}).as_object().cloned().unwrap();
         assert!(TrafficarsOvertaking::from_options(3, &map).is_err());
-        assert_eq!(Value::Object(game(2).options()), json!({}));
+        assert_eq!(
+            Value::Object(game(2).options()),
+            json!({"optional_overtake": false})
+        );
+        assert_eq!(
+            Value::Object(game_opt(2).options()),
+            json!({"optional_overtake": true})
+        );
+        for bad in [
+            json!({"optional_overtake": 1}),
+            json!({"optional_overtake": "true"}),
+            json!({"optional_overtake": null}),
+        ] {
+            let map = bad.as_object().cloned().unwrap();
+            assert!(
+                matches!(
+                    TrafficarsOvertaking::from_options(3, &map),
+                    Err(EngineError::InvalidOption(_))
+                ),
+                "{bad}"
+            );
+        }
+        let names: Vec<&str> = TrafficarsOvertaking::option_specs()
+            .iter()
+            .map(|o| o.name)
+            .collect();
+        assert_eq!(names, ["optional_overtake"]);
+        assert!(crate::registry::games()
+            .iter()
+            .any(|i| i.id == "trafficars_overtaking"
+                && i.options.len() == 1
+                && i.options[0].default == json!(false)));
         let h = crate::registry::make("trafficars_overtaking", 4, &Map::new()).unwrap();
         assert_eq!(h.num_actions(), 54);
         let g = game(2);
@@ -875,7 +940,7 @@ mod tests {
 
     #[test]
     fn worked_example_overtaking() {
-        let g = game(2);
+        let g = game_opt(2);
         let mut s = dealt(
             &g,
             &[],
@@ -946,7 +1011,7 @@ mod tests {
 
     #[test]
     fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
-        let g = game(2);
+        let g = game_opt(2);
         let mut s = dealt(
             &g,
             &[],
@@ -1015,7 +1080,7 @@ mod tests {
 
     #[test]
     fn start_from_the_hand_and_the_win() {
-        let g = game(5);
+        let g = game_opt(5);
         let mut s = dealt(
             &g,
             &[],
@@ -1115,9 +1180,8 @@ mod tests {
         );
         assert_eq!(st(&g, &s)["removed"], json!([5, 6]));
         assert_eq!(st(&g, &s)["row"], json!([30]));
-        // Seat 0 plays 20: seat 1 holds 22, 24, 26, 28 → overtakes.
+        // Seat 0 plays 20: seat 1 holds 22, 24, 26, 28 → overtakes (compulsory: no node).
         by(&mut s, 0, &[20]);
-        by(&mut s, 1, &[OVERTAKE]);
         assert_eq!(st(&g, &s)["row"], json!([20, 22, 24, 26, 28, 30]));
         // Seat 1 (hand 31, 33, 15, 17 + drawn 19, 21) plays 31: seat 2 holds nothing in between.
         assert_eq!(st(&g, &s)["hands"][1], json!([15, 17, 19, 21, 31, 33]));
@@ -1144,6 +1208,62 @@ mod tests {
         // Seat 0 holds 1, 10, 12, 14, 16, 18 (1 drawn at the overtake): those below 15 fit.
         assert_eq!(st(&g, &s)["hands"][0], json!([1, 10, 12, 14, 16, 18]));
         assert_eq!(legal(&g, &s), vec![1, 10, 12, 14]);
+    }
+
+    /// "… ohituskaistalle pyrkivän pelaajan pitää … sanoa Ohitus!, jos hänellä on
+    /// ohituskaistalle sopiva kortti." (The player aiming for the overtaking lane MUST say
+    /// "Overtake!" if they hold a card that fits the overtaking lane.)
+    #[test]
+    fn overtaking_is_compulsory() {
+        let g = game(2);
+        let mut s = dealt(
+            &g,
+            &[],
+            &[
+                &[3, 11, 20, 26, 40, 47, 18, 1],
+                &[8, 21, 24, 30, 33, 45, 14, 49],
+            ],
+        );
+        // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and overtakes at once.
+        by(&mut s, 0, &[26]);
+        let x = st(&g, &s);
+        assert_eq!(x["phase"], "play");
+        assert_eq!(x["row"], json!([18, 21, 24, 26]));
+        assert_eq!(x["overtake_card"], Value::Null);
+        assert_eq!(
+            (x["active"].clone(), x["overtaker"].clone()),
+            (json!(1), json!(0))
+        );
+        assert_eq!(
+            x["hands"],
+            json!([[1, 3, 11, 20, 40, 47], [8, 14, 30, 33, 45, 49]])
+        );
+        // The overtake is not a recorded action: the history holds only the play.
+        let h = s.to_json()["history"].as_array().unwrap().clone();
+        assert_eq!(h.last(), Some(&json!(26)));
+        assert!(!h.contains(&json!(OVERTAKE)));
+        // 14 (no overtake), then 8 next to 14: seat 0 holds 11 and must overtake.
+        by(&mut s, 1, &[14, 8]);
+        let x = st(&g, &s);
+        assert_eq!(x["row"], json!([8, 11, 14, 18, 21, 24, 26]));
+        assert_eq!(x["active"], json!(0));
+        assert_eq!(g.current_player(s.state()), 0);
+        assert!(!legal(&g, &s).contains(&LET_GO));
+        assert!(s.apply(i64::from(LET_GO), Some(0)).is_err());
+        assert!(s.apply(i64::from(OVERTAKE), Some(0)).is_err());
+        // The same deal with optional_overtake = true stops at the overtake node.
+        let g = game_opt(2);
+        let mut s = dealt(
+            &g,
+            &[],
+            &[
+                &[3, 11, 20, 26, 40, 47, 18, 1],
+                &[8, 21, 24, 30, 33, 45, 14, 49],
+            ],
+        );
+        by(&mut s, 0, &[26]);
+        assert_eq!(st(&g, &s)["phase"], "overtake");
+        assert_eq!(legal(&g, &s), [OVERTAKE, LET_GO]);
     }
 
     /// Checks the structural invariants of a state between steps.
@@ -1184,6 +1304,10 @@ mod tests {
                 assert_eq!(x.pile_count(usize::from(x.active)), 0);
             }
             Phase::Overtake => {
+                assert!(
+                    g.optional_overtake,
+                    "an overtake node with compulsory overtaking"
+                );
                 let c = u32::from(x.overtake_card);
                 assert!(x.row & bit(c) != 0);
                 let y = TrafficarsOvertaking::neighbour(x.row, c);
@@ -1212,7 +1336,7 @@ mod tests {
         let mut legal = Vec::new();
         for gi in 0..2000u64 {
             let n = 2 + (gi % 4) as usize;
-            let g = game(n);
+            let g = if gi % 3 == 0 { game_opt(n) } else { game(n) };
             let mut s = Session::new(Arc::clone(&g), Some(derive_seed(77, gi)));
             let mut bots: Vec<Box<dyn Bot<TrafficarsOvertaking>>> = (0..n)
                 .map(|p| -> Box<dyn Bot<TrafficarsOvertaking>> {
