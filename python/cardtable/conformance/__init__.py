@@ -17,6 +17,9 @@ The command line is ``cardtable conformance GAME --cmd "node my_tide.js" --playe
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
     ConformanceError,
@@ -27,16 +30,43 @@ from cardtable.conformance.harness import (
 )
 from cardtable.conformance.mapping import ActionMap, IdentityMap, MapLoadError, Node, load_map
 from cardtable.conformance.protocol import FIELDS, PROTOCOL_VERSION, REQUIRED_FIELDS, load_schema
-from cardtable.conformance.report import format_outcome
-from cardtable.conformance.reproducer import read_reproducer, reproducer_data, write_reproducer
-from cardtable.conformance.runner import (
-    Difference,
-    Divergence,
-    Outcome,
-    Target,
-    check,
-    replay_history,
-)
+
+if TYPE_CHECKING:
+    from cardtable.conformance.report import format_outcome
+    from cardtable.conformance.reproducer import (
+        read_reproducer,
+        reproducer_data,
+        write_reproducer,
+    )
+    from cardtable.conformance.runner import (
+        Difference,
+        Divergence,
+        Outcome,
+        Target,
+        check,
+        replay_history,
+    )
+
+# Loaded when first used, so that the command line starts without importing Hypothesis.
+_LAZY = {
+    "format_outcome": "report",
+    "read_reproducer": "reproducer",
+    "reproducer_data": "reproducer",
+    "write_reproducer": "reproducer",
+    "Difference": "runner",
+    "Divergence": "runner",
+    "Outcome": "runner",
+    "Target": "runner",
+    "check": "runner",
+    "replay_history": "runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_TIMEOUT",

@@ -5,17 +5,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError
 from cardtable.conformance.mapping import ActionMap, load_map
 from cardtable.conformance.protocol import FIELDS
-from cardtable.conformance.report import format_outcome
-from cardtable.conformance.reproducer import read_reproducer, write_reproducer
-from cardtable.conformance.runner import Outcome, Target, check, replay_history
 from cardtable.errors import CardtableError
+
+if TYPE_CHECKING:
+    from cardtable.conformance.runner import Outcome
 
 __all__ = ["register"]
 
@@ -30,7 +30,12 @@ def register(
     @click.option("--cmd", "command", help='The implementation\'s command, e.g. "node impl.js".')
     @click.option("-p", "--players", type=int, help="Number of players.")
     @click.option(
-        "-n", "--examples", type=int, default=100, show_default=True, help="Games to play."
+        "-n",
+        "--examples",
+        type=click.IntRange(min=1),
+        default=100,
+        show_default=True,
+        help="Games to play.",
     )
     @click.option(
         "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
@@ -91,6 +96,17 @@ def register(
         compared after every step, and the first divergence is shrunk and reported with a
         reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error.
         """
+        try:  # Hypothesis and jsonschema: the conformance extra, loaded only when used
+            import hypothesis  # noqa: F401
+            import jsonschema  # type: ignore[import-untyped]  # noqa: F401
+
+            from cardtable.conformance.report import format_outcome
+            from cardtable.conformance.reproducer import write_reproducer
+            from cardtable.conformance.runner import check
+        except ImportError as err:
+            raise click.ClickException(
+                f'{err}: install the conformance extra (pip install "cardtable[conformance]")'
+            ) from None
         compared = [f.strip() for f in fields.split(",")] if fields else None
         if compared is not None:
             unknown = [f for f in compared if f not in FIELDS]
@@ -122,7 +138,11 @@ def register(
         except CardtableError as err:
             raise click.ClickException(str(err)) from None
         path = None
-        if not outcome.ok and replay is None:
+        nothing_played = outcome.error is not None and outcome.error.kind in (
+            "start",
+            "unsupported",
+        )
+        if not outcome.ok and replay is None and not nothing_played:
             path = str(write_reproducer(outcome, out_dir))
         click.echo(format_outcome(outcome, reproducer=path))
         sys.exit(0 if outcome.ok else 1)
@@ -136,6 +156,9 @@ def _replay(
     fields: list[str] | None,
     timeout: float,
 ) -> Outcome:
+    from cardtable.conformance.reproducer import read_reproducer
+    from cardtable.conformance.runner import Target, replay_history
+
     target, history, recorded = read_reproducer(path)
     if game_id and game_id != target.game_id:
         raise ConformanceError(f"{path} is a reproducer of {target.game_id}, not {game_id}")

@@ -11,8 +11,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-
 __all__ = [
     "FIELDS",
     "PROTOCOL_VERSION",
@@ -77,7 +75,9 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def _validator(name: str) -> Draft202012Validator:
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
     return Draft202012Validator(load_schema(name))
 
 
