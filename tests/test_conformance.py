@@ -219,6 +219,7 @@ def test_cli_goofspiel_with_map_and_options() -> None:
 FAKE = r"""
 import json, os, sys, time
 mode = sys.argv[1]
+state = None
 with open(sys.argv[2], "w") as f:
     f.write(str(os.getpid()))
 FIELDS = ["current_player", "is_terminal", "legal_actions"]
@@ -231,6 +232,20 @@ for line in sys.stdin:
     if kind == "hello":
         say(json.dumps({"id": rid, "type": "hello", "protocol": 1, "name": "fake",
                         "games": {"goofspiel": {"fields": FIELDS}}}))
+    elif kind == "new_game" and mode == "bug13":  # our reference, but bid 13 lost on point 13
+        import cardtable
+        game = cardtable.make("goofspiel", players=2, backend="reference", **request["options"])
+        state = game.new_state()
+        say(json.dumps({"id": rid, "type": "ok"}))
+    elif kind == "apply" and mode == "bug13":
+        state.apply(request["action"])
+        say(json.dumps({"id": rid, "type": "ok"}))
+    elif kind == "query" and mode == "bug13":
+        legal = state.legal_actions()
+        if state.current_player == 0 and state.observation(0)["point_card"] == 13:
+            legal = [a for a in legal if a != 12]
+        say(json.dumps({"id": rid, "type": "state", "current_player": state.current_player,
+                        "is_terminal": state.is_terminal, "legal_actions": legal}))
     elif kind == "new_game" and mode == "crash":
         sys.stderr.write("Traceback (most recent call last):\nKeyError: 'goofspiel'\n")
         sys.exit(3)
@@ -352,6 +367,22 @@ def test_a_divergence_of_the_fake_is_shrunk_to_the_first_step(fake: Any) -> None
     assert outcome.divergence.history == [0]
     assert [str(d) for d in outcome.divergence.differences] == [
         "current_player: cardtable 0, implementation -1"
+    ]
+
+
+def test_a_divergence_off_the_simplest_game_is_found_and_shrunk(fake: Any) -> None:
+    # All-smallest choices never reveal point card 13 at a chance node (it comes last, played
+    # without a node): the failure needs a larger choice, which Hypothesis keeps as late as it can.
+    command, _ = fake("bug13")
+    outcome = check("goofspiel", command, players=2, examples=200, seed=0)
+    divergence = outcome.divergence
+    assert divergence is not None, format_outcome(outcome)
+    # The smallest choices (our lowest ids) until point card 13 is revealed at a chance node.
+    assert divergence.history == [0, 0, 0, 1, 1, 1, 2, 2, 2, 12]
+    assert divergence.first_length is not None and divergence.first_length >= 10
+    assert [str(d) for d in divergence.differences] == [
+        "legal_actions: cardtable [3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "
+        "implementation [3, 4, 5, 6, 7, 8, 9, 10, 11]"
     ]
 
 

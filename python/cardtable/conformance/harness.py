@@ -45,6 +45,9 @@ __all__ = [
 DEFAULT_TIMEOUT = 10.0
 """Seconds the implementation may take to answer one request."""
 
+STARTUP_ALLOWANCE = 5.0
+"""Seconds the first answer (to ``hello``) may take on top, for runtimes that start slowly."""
+
 _STDERR_TAIL = 4000
 _SHOWN = 2000
 
@@ -303,7 +306,9 @@ class Implementation:
         self._send(*sent)
         return sent
 
-    def receive(self, request: dict[str, Any]) -> dict[str, Any] | RefusedError:
+    def receive(
+        self, request: dict[str, Any], timeout: float | None = None
+    ) -> dict[str, Any] | RefusedError:
         """Reads and checks the answer to ``request`` (sent by :meth:`send`, answered in order).
 
         Returns:
@@ -313,10 +318,11 @@ class Implementation:
             ProtocolError: As :meth:`request`.
         """
         self.last = Exchange(request)
+        wait = self.timeout if timeout is None else timeout
         try:
-            raw = self._lines.get(timeout=self.timeout)
+            raw = self._lines.get(timeout=wait)
         except queue.Empty:
-            raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None
+            raise self._fail("timeout", f"no answer within {wait:g} s") from None
         if raw is None:
             raise self._fail("crash", f"no answer: {self._exit_detail()}")
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -346,10 +352,10 @@ class Implementation:
         Raises:
             ProtocolError: As :meth:`request`, or ``schema`` if a game's fields lack a required one.
         """
-        try:
-            answer = self.request("hello", protocol=PROTOCOL_VERSION)
-        except RefusedError as err:
-            raise ProtocolError("refused", f"hello refused: {err.message}", err.exchange) from None
+        (request,) = self.send(("hello", {"protocol": PROTOCOL_VERSION}))
+        answer = self.receive(request, self.timeout + STARTUP_ALLOWANCE)
+        if isinstance(answer, RefusedError):
+            raise ProtocolError("refused", f"hello refused: {answer.message}", answer.exchange)
         self.name = str(answer.get("name") or self.command)
         self.games = {
             game: [f for f in FIELDS if f in spec["fields"]]

@@ -172,11 +172,11 @@ class _Abort(BaseException):
 class _Driver:
     """Plays one game on both sides per :meth:`play` call.
 
-    Our side plays the whole game first (Hypothesis choosing every step); the implementation then
-    receives all its requests at once and its answers are compared in order, step by step, up to
-    the first difference. Sending a game in one go instead of waiting for every answer makes a run
-    many times faster and changes nothing the implementation can see: it answers each request in
-    turn, as always.
+    Our side plays a chunk of steps first (Hypothesis choosing every step); the implementation
+    then receives the chunk's requests at once and its answers are compared in order, step by
+    step, up to the first difference. Sending many requests without waiting for each answer makes
+    a run many times faster and changes nothing the implementation can see: it answers each
+    request in turn, as always.
     """
 
     def __init__(
@@ -196,6 +196,7 @@ class _Driver:
         self._mapped = not isinstance(action_map, IdentityMap)
         self.game = _make(target)
         self.history: list[int] = []
+        self.reached: list[int] = []  # the steps sent so far whose answers are being read
         self.steps = 0
 
     def _node(self, state: StateProtocol) -> Node:
@@ -218,21 +219,61 @@ class _Driver:
         state = self.game.new_state()
         history: list[int] = []
         self.history = history
-        options = self.target.options
-        requests: list[tuple[str, dict[str, Any]]] = [
+        self.reached = []
+        sent = self.impl.send(
             (
                 "new_game",
-                {"game": self.target.game_id, "players": self.target.players, "options": options},
+                {
+                    "game": self.target.game_id,
+                    "players": self.target.players,
+                    "options": self.target.options,
+                },
             ),
             ("query", {"fields": self.fields}),
-        ]
-        ours = [self._snapshot(state)]
-        nodes = [self._node(state)]
+        )
+        started = self.impl.receive(sent[0])
+        if isinstance(started, RefusedError):
+            self._broken = True
+            raise ProtocolError(
+                "refused", f"it refuses this game: {started.message}", started.exchange
+            )
+        node = self._node(state)
+        found = self._compare([], self._snapshot(state), self.impl.receive(sent[1]), node)
+        chunk = 1
+        while found is None and not state.is_terminal and len(history) < limit:
+            found = self._chunk(state, history, node, chunk, limit, choose)
+            node = self._node(state)
+            chunk *= 2
+        if found is not None:
+            found.sections = rule_sections(
+                self.target.game_id, [d.path for d in found.differences], self._seat0(found.history)
+            )
+        return found
+
+    def _chunk(
+        self,
+        state: StateProtocol,
+        history: list[int],
+        node: Node,
+        size: int,
+        limit: int,
+        choose: Callable[[list[int]], int],
+    ) -> Divergence | None:
+        """Plays up to ``size`` steps on our side, then sends them all and compares the answers.
+
+        Chunks double in size through a game: the first steps go one by one, so that a divergence
+        stops the drawing early (Hypothesis then prefers short histories), and long games travel
+        in few round trips.
+        """
+        start = len(history)
+        requests: list[tuple[str, dict[str, Any]]] = []
+        ours: list[dict[str, Any]] = []
+        nodes: list[Node] = []
         moves: list[Any] = []
-        while not state.is_terminal and len(history) < limit:
+        while not state.is_terminal and len(history) < min(limit, start + size):
             action = choose(state.legal_actions())
             player = state.current_player
-            moves.append(self.map.to_impl(action, nodes[-1]))
+            moves.append(self.map.to_impl(action, node))
             state.apply(action)
             history.append(action)
             requests += [
@@ -240,38 +281,28 @@ class _Driver:
                 ("query", {"fields": self.fields}),
             ]
             ours.append(self._snapshot(state))
-            nodes.append(self._node(state))
-        self.steps += len(history)
+            node = self._node(state)
+            nodes.append(node)
+        self.steps += len(moves)
         sent = self.impl.send(*requests)
-        started = self.impl.receive(sent[0])
-        if isinstance(started, RefusedError):
-            self._broken = True
-            raise ProtocolError(
-                "refused", f"it refuses this game: {started.message}", started.exchange
-            )
-        found = self._compare(history[:0], ours[0], self.impl.receive(sent[1]), nodes[0])
-        read = 2
-        for step in range(len(history)):
-            if found is not None:
-                break
-            applied = self.impl.receive(sent[read])
-            answer = self.impl.receive(sent[read + 1])
-            read += 2
+        for i in range(len(moves)):
+            step = start + i
+            self.reached = history[: step + 1]
+            applied = self.impl.receive(sent[2 * i])
+            answer = self.impl.receive(sent[2 * i + 1])
             if isinstance(applied, RefusedError):
-                found = Divergence(
+                found: Divergence | None = Divergence(
                     history[:step],
-                    [Difference(("apply",), f"{moves[step]!r} is legal", "refused")],
+                    [Difference(("apply",), f"{moves[i]!r} is legal", "refused")],
                     {"apply": "ok"},
                     {"apply": f"error: {applied.message}"},
                 )
             else:
-                found = self._compare(history[: step + 1], ours[step + 1], answer, nodes[step + 1])
-        self._drain(sent[read:])
-        if found is not None:
-            found.sections = rule_sections(
-                self.target.game_id, [d.path for d in found.differences], self._seat0(found.history)
-            )
-        return found
+                found = self._compare(history[: step + 1], ours[i], answer, nodes[i])
+            if found is not None:
+                self._drain(sent[2 * i + 2 :])
+                return found
+        return None
 
     def _drain(self, sent: list[dict[str, Any]]) -> None:
         """Reads the answers left after a divergence; a broken protocol there means a restart."""
@@ -547,7 +578,7 @@ def check(
             outcome.divergence.first_length = first_length[0] if first_length else None
         except _Abort as aborted:
             outcome.error = aborted.error
-            outcome.history = list(driver.history)
+            outcome.history = list(driver.reached)
         except Flaky as err:
             outcome.error = ProtocolError(
                 "flaky",
@@ -556,7 +587,7 @@ def check(
                 driver.impl.last,
                 driver.impl.stderr_tail(),
             )
-            outcome.history = list(driver.history)
+            outcome.history = list(driver.reached)
         outcome.steps = driver.steps
     finally:
         driver.close()
@@ -612,7 +643,7 @@ def replay_history(
         outcome.divergence = driver.play(choose, limit=len(history))
     except ProtocolError as err:
         outcome.error = err
-        outcome.history = list(driver.history)
+        outcome.history = list(driver.reached)
     finally:
         driver.close()
     outcome.examples, outcome.steps = 1, driver.steps
