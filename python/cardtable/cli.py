@@ -180,6 +180,17 @@ _register_studies()
 # --- end of balance studies --------------------------------------------------------------------
 
 
+# --- Conformance of an implementation in any language (cardtable.conformance) ------------------
+def _register_conformance() -> None:
+    from cardtable.conformance._cli import register
+
+    register(main, _parse_options)
+
+
+_register_conformance()
+# --- end of conformance ------------------------------------------------------------------------
+
+
 def _render(observation: dict[str, Any]) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold cyan")

@@ -1,0 +1,36 @@
+// Turn the Tide and goofspiel for the cardtable conformance harness:
+//   cardtable conformance turn_the_tide --cmd "node examples/conformance/main.js" --players 4
+// With --named-moves, goofspiel speaks its own move names ("point 7", "bid 5") instead of
+// cardtable's ids; the harness translates with a map hook (examples/conformance/named_moves.py).
+"use strict";
+
+const { serve } = require("./protocol.js");
+const { TurnTheTide } = require("./turn_the_tide.js");
+const { Goofspiel } = require("./goofspiel.js");
+
+const FIELDS = [
+  "current_player",
+  "is_terminal",
+  "legal_actions",
+  "chance_outcomes",
+  "scores",
+  "winners",
+  "observations",
+];
+
+const namedMoves = {
+  encode: (id, chance) => `${chance ? "point" : "bid"} ${id + 1}`,
+  decode: (move) => Number(String(move).split(" ")[1]) - 1,
+};
+
+serve({
+  name: "cardtable JavaScript example",
+  games: {
+    turn_the_tide: { create: (n, o) => new TurnTheTide(n, o), fields: FIELDS },
+    goofspiel: {
+      create: (n, o) => new Goofspiel(n, o),
+      fields: FIELDS,
+      moves: process.argv.includes("--named-moves") ? namedMoves : undefined,
+    },
+  },
+});

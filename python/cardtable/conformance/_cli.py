@@ -1,0 +1,177 @@
+"""The ``cardtable conformance`` command (registered on the main CLI by :func:`register`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError
+from cardtable.conformance.mapping import ActionMap, load_map
+from cardtable.conformance.protocol import FIELDS
+from cardtable.errors import CardtableError
+
+if TYPE_CHECKING:
+    from cardtable.conformance.runner import Outcome
+
+__all__ = ["register"]
+
+
+def register(
+    group: click.Group, parse_options: Callable[[tuple[str, ...]], dict[str, Any]]
+) -> None:
+    """Adds the ``conformance`` command to ``group``; ``parse_options`` reads ``-o KEY=VALUE``."""
+
+    @group.command("conformance")
+    @click.argument("game_id", required=False)
+    @click.option("--cmd", "command", help='The implementation\'s command, e.g. "node impl.js".')
+    @click.option("-p", "--players", type=int, help="Number of players.")
+    @click.option(
+        "-n",
+        "--examples",
+        type=click.IntRange(min=1),
+        default=100,
+        show_default=True,
+        help="Games to play.",
+    )
+    @click.option(
+        "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
+    )
+    @click.option(
+        "--fields",
+        help=f"Comma-separated fields to compare, among {', '.join(FIELDS)} (default: all it "
+        "supports).",
+    )
+    @click.option(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds allowed for each answer.",
+    )
+    @click.option(
+        "--map", "map_spec", help="A map hook MODULE:NAME or FILE.py:NAME for own move names."
+    )
+    @click.option(
+        "--backend",
+        type=click.Choice(["rust", "reference"]),
+        default="rust",
+        show_default=True,
+        help="Our implementation to compare against.",
+    )
+    @click.option("--seed", type=int, help="Seed of the choices (default: a fresh run).")
+    @click.option(
+        "--out-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("."),
+        show_default=True,
+        help="Where a reproducer is written.",
+    )
+    @click.option(
+        "--replay",
+        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        help="Replay a reproducer file instead of searching.",
+    )
+    def conformance_command(
+        game_id: str | None,
+        command: str | None,
+        players: int | None,
+        examples: int,
+        option_pairs: tuple[str, ...],
+        fields: str | None,
+        timeout: float,
+        map_spec: str | None,
+        backend: str,
+        seed: int | None,
+        out_dir: Path,
+        replay: Path | None,
+    ) -> None:
+        """Property-test an implementation of GAME_ID in any language against cardtable.
+
+        The command speaks the conformance protocol (JSON lines on standard input and output, see
+        docs/conformance.md). Hypothesis chooses every chance outcome and action; both sides are
+        compared after every step, and the first divergence is shrunk and reported with a
+        reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error.
+        """
+        try:  # Hypothesis and jsonschema: the conformance extra, loaded only when used
+            import hypothesis  # noqa: F401
+            import jsonschema  # type: ignore[import-untyped]  # noqa: F401
+
+            from cardtable.conformance.report import format_outcome
+            from cardtable.conformance.reproducer import write_reproducer
+            from cardtable.conformance.runner import check
+        except ImportError as err:
+            raise click.ClickException(
+                f'{err}: install the conformance extra (pip install "cardtable[conformance]")'
+            ) from None
+        compared = [f.strip() for f in fields.split(",")] if fields else None
+        if compared is not None:
+            unknown = [f for f in compared if f not in FIELDS]
+            if unknown:
+                raise click.BadParameter(f"unknown fields {unknown}", param_hint="--fields")
+        try:
+            if replay is not None:
+                outcome = _replay(replay, game_id, command, map_spec, compared, timeout)
+            else:
+                if not game_id or not command or players is None:
+                    raise click.UsageError("give GAME_ID, --cmd and --players (or --replay FILE)")
+                action_map = load_map(map_spec) if map_spec else None
+                outcome = check(
+                    game_id,
+                    command,
+                    players=players,
+                    options=parse_options(option_pairs),
+                    examples=examples,
+                    fields=compared,
+                    timeout=timeout,
+                    action_map=action_map,
+                    map_spec=map_spec,
+                    backend=backend,
+                    seed=seed,
+                )
+        except KeyboardInterrupt:
+            click.echo("interrupted; the implementation was stopped", err=True)
+            sys.exit(130)
+        except CardtableError as err:
+            raise click.ClickException(str(err)) from None
+        path = None
+        nothing_played = outcome.error is not None and outcome.error.kind in (
+            "start",
+            "unsupported",
+        )
+        if not outcome.ok and replay is None and not nothing_played:
+            path = str(write_reproducer(outcome, out_dir))
+        click.echo(format_outcome(outcome, reproducer=path))
+        sys.exit(0 if outcome.ok else 1)
+
+
+def _replay(
+    path: Path,
+    game_id: str | None,
+    command: str | None,
+    map_spec: str | None,
+    fields: list[str] | None,
+    timeout: float,
+) -> Outcome:
+    from cardtable.conformance.reproducer import read_reproducer
+    from cardtable.conformance.runner import Target, replay_history
+
+    target, history, recorded = read_reproducer(path)
+    if game_id and game_id != target.game_id:
+        raise ConformanceError(f"{path} is a reproducer of {target.game_id}, not {game_id}")
+    spec = map_spec or target.map_spec
+    target = Target(
+        target.game_id,
+        target.players,
+        target.options,
+        command or target.command,
+        spec,
+        target.backend,
+    )
+    action_map: ActionMap | None = load_map(spec) if spec else None
+    return replay_history(
+        target, history, fields=fields or recorded, timeout=timeout, action_map=action_map
+    )

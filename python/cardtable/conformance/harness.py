@@ -1,0 +1,368 @@
+"""The other side: a child process that speaks the protocol, with every way it can misbehave caught.
+
+:class:`Implementation` starts the command, sends one request at a time and waits for its answer
+with a timeout. A crash, a hang, a line that is not JSON, an answer that breaks the schema or
+answers another request becomes a :class:`ProtocolError` carrying the last exchange and the end of
+the child's standard error. The child (with everything it started) is always stopped on
+:meth:`Implementation.close`, which the context manager calls on any exit, ``KeyboardInterrupt``
+included.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from types import TracebackType
+from typing import IO, Any, Self
+
+from cardtable.conformance.protocol import (
+    FIELDS,
+    PROTOCOL_VERSION,
+    REQUIRED_FIELDS,
+    answer_schema,
+    schema_errors,
+)
+from cardtable.errors import CardtableError
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ConformanceError",
+    "Exchange",
+    "Implementation",
+    "ProtocolError",
+    "RefusedError",
+]
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds the implementation may take to answer one request."""
+
+STARTUP_ALLOWANCE = 5.0
+"""Seconds the first answer (to ``hello``) may take on top, for runtimes that start slowly."""
+
+_STDERR_TAIL = 4000
+_SHOWN = 2000
+
+
+class ConformanceError(CardtableError):
+    """Base class of the errors of the conformance harness."""
+
+
+@dataclass
+class Exchange:
+    """One request and what came back.
+
+    Attributes:
+        request: The request sent.
+        answer: The raw line received (without its newline), or ``None`` if none came.
+    """
+
+    request: dict[str, Any]
+    answer: str | None = None
+
+    def __str__(self) -> str:
+        sent = json.dumps(self.request)
+        got = "(nothing)" if self.answer is None else _shorten(self.answer)
+        return f"  sent:     {sent}\n  received: {got}"
+
+
+def _shorten(text: str, limit: int = _SHOWN) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+class ProtocolError(ConformanceError):
+    """The implementation broke the protocol (it did not merely disagree about the rules).
+
+    Attributes:
+        kind: ``start``, ``crash``, ``timeout``, ``bad_json``, ``schema`` or ``wrong_id``.
+        detail: What went wrong.
+        exchange: The last request and whatever came back.
+        stderr: The end of the child's standard error.
+    """
+
+    def __init__(
+        self, kind: str, detail: str, exchange: Exchange | None = None, stderr: str = ""
+    ) -> None:
+        self.kind = kind
+        self.detail = detail
+        self.exchange = exchange
+        self.stderr = stderr
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """A readable report: what happened, the last exchange, the child's last words."""
+        lines = [f"protocol error ({self.kind}): {self.detail}"]
+        if self.exchange is not None:
+            lines += ["last exchange:", str(self.exchange)]
+        if self.stderr.strip():
+            lines += ["end of the implementation's standard error:"]
+            lines += [f"  | {line}" for line in self.stderr.rstrip().splitlines()]
+        return "\n".join(lines)
+
+
+class RefusedError(ConformanceError):
+    """The implementation answered a request with a well-formed ``error`` message.
+
+    Attributes:
+        message: Its message.
+        exchange: The request and the answer.
+    """
+
+    def __init__(self, message: str, exchange: Exchange) -> None:
+        self.message = message
+        self.exchange = exchange
+        super().__init__(f"the implementation refused the request: {message}\n{exchange}")
+
+
+class Implementation:
+    """A child process speaking the conformance protocol.
+
+    Args:
+        command: The command line, split like a POSIX shell does (no shell runs it; use
+            ``sh -c '...'`` for pipes or redirections).
+        timeout: Seconds allowed for each answer (and for the process to start answering).
+        cwd: Working directory of the child (default: ours).
+
+    Raises:
+        ProtocolError: ``start`` if the command cannot be started.
+    """
+
+    def __init__(self, command: str, *, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None):
+        self.command = command
+        self.timeout = timeout
+        self.last: Exchange | None = None
+        self.name = command
+        self.games: dict[str, list[str]] = {}
+        self._next_id = 1
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: deque[str] = deque()
+        self._stderr_size = 0
+        try:
+            argv = shlex.split(command)
+        except ValueError as err:
+            raise ProtocolError("start", f"cannot parse the command {command!r}: {err}") from None
+        if not argv:
+            raise ProtocolError("start", "the command is empty")
+        try:
+            self._proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                start_new_session=True,  # its own process group: stopped as a whole, spared ^C
+            )
+        except OSError as err:
+            raise ProtocolError("start", f"cannot start {command!r}: {err}") from None
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        assert self._proc.stdin is not None
+        # Our requests go out on a thread of their own, so that a child that stops reading can
+        # never block us; its answers and its standard error come in on two more.
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._threads = [
+            threading.Thread(target=self._read_lines, args=(self._proc.stdout,), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(self._proc.stderr,), daemon=True),
+            threading.Thread(target=self._write, args=(self._proc.stdin,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    # --- context manager and cleanup -------------------------------------------------------
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Asks the child to quit, then stops its whole process group; safe to call twice."""
+        proc = self._proc
+        if proc.poll() is None:
+            self._send(self._new("quit", {}))
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=min(self.timeout, 1.0))
+        self._outbox.put(None)
+        self._kill_group(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=1.0)
+        self._kill_group(signal.SIGKILL)
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def _kill_group(self, sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, sig)
+
+    @property
+    def pid(self) -> int:
+        """The child's process id."""
+        return self._proc.pid
+
+    @property
+    def running(self) -> bool:
+        """Whether the child is still alive."""
+        return self._proc.poll() is None
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def _read_lines(self, stream: IO[bytes]) -> None:
+        for line in iter(stream.readline, b""):
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", "replace")
+            self._stderr.append(line)
+            self._stderr_size += len(line)
+            while self._stderr_size > _STDERR_TAIL and len(self._stderr) > 1:
+                self._stderr_size -= len(self._stderr.popleft())
+
+    def stderr_tail(self) -> str:
+        """The last few thousand characters the child wrote to its standard error."""
+        return "".join(self._stderr)
+
+    def _fail(self, kind: str, detail: str) -> ProtocolError:
+        time.sleep(0.05)  # let the stderr reader catch the child's last words
+        return ProtocolError(kind, detail, self.last, self.stderr_tail())
+
+    def _exit_detail(self) -> str:
+        try:
+            code = self._proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return "it closed its standard output"
+        if code < 0:
+            return f"it was killed by signal {-code}"
+        return f"it exited with status {code}"
+
+    # --- requests --------------------------------------------------------------------------
+
+    def _write(self, stream: IO[bytes]) -> None:
+        for data in iter(self._outbox.get, None):
+            try:
+                stream.write(data)
+                stream.flush()
+            except (OSError, ValueError):
+                return  # the child is gone: its missing answers tell the reader side
+
+    def _send(self, *requests: dict[str, Any]) -> None:
+        self._outbox.put(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+
+    def _new(self, kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = {"id": self._next_id, "type": kind, **body}
+        self._next_id += 1
+        return request
+
+    def request(self, kind: str, **body: Any) -> dict[str, Any]:
+        """Sends one request and returns the valid answer.
+
+        Raises:
+            ProtocolError: On a crash, a timeout, malformed JSON, a schema violation or an answer
+                to another request.
+            RefusedError: If the implementation answered with an ``error`` message.
+        """
+        answer = self.pipeline((kind, body))[0]
+        if isinstance(answer, RefusedError):
+            raise answer
+        return answer
+
+    def pipeline(
+        self, *requests: tuple[str, dict[str, Any]]
+    ) -> list[dict[str, Any] | RefusedError]:
+        """Sends several requests at once, then reads their answers in order.
+
+        The implementation still answers one request after the other; sending them together only
+        saves waiting. Each answer has its own timeout.
+
+        Returns:
+            Each valid answer, or the :class:`RefusedError` of a request answered with ``error``.
+
+        Raises:
+            ProtocolError: As :meth:`request`.
+        """
+        sent = self.send(*requests)
+        return [self.receive(request) for request in sent]
+
+    def send(self, *requests: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
+        """Sends requests without waiting; returns them (with their ids) for :meth:`receive`."""
+        sent = [self._new(kind, body) for kind, body in requests]
+        self._send(*sent)
+        return sent
+
+    def receive(
+        self, request: dict[str, Any], timeout: float | None = None
+    ) -> dict[str, Any] | RefusedError:
+        """Reads and checks the answer to ``request`` (sent by :meth:`send`, answered in order).
+
+        Returns:
+            The valid answer, or the :class:`RefusedError` if it was an ``error`` message.
+
+        Raises:
+            ProtocolError: As :meth:`request`.
+        """
+        self.last = Exchange(request)
+        wait = self.timeout if timeout is None else timeout
+        try:
+            raw = self._lines.get(timeout=wait)
+        except queue.Empty:
+            raise self._fail("timeout", f"no answer within {wait:g} s") from None
+        if raw is None:
+            raise self._fail("crash", f"no answer: {self._exit_detail()}")
+        text = raw.decode("utf-8", "replace").rstrip("\r\n")
+        self.last.answer = text
+        try:
+            answer = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise self._fail("bad_json", f"the answer is not JSON ({err})") from None
+        if not isinstance(answer, dict):
+            raise self._fail("schema", "the answer is not a JSON object")
+        schema = answer_schema(str(request["type"]), answer)
+        problems = schema_errors(schema, answer)
+        if problems:
+            raise self._fail("schema", f"the answer breaks {schema}: " + "; ".join(problems))
+        if answer["id"] != request["id"]:
+            raise self._fail(
+                "wrong_id", f"the answer is for request {answer['id']}, not {request['id']}"
+            )
+        if answer["type"] == "error":
+            return RefusedError(str(answer["message"]), self.last)
+        result: dict[str, Any] = answer
+        return result
+
+    def hello(self) -> dict[str, list[str]]:
+        """Exchanges ``hello``; returns (and records) each game it plays with the fields it answers.
+
+        Raises:
+            ProtocolError: As :meth:`request`, or ``schema`` if a game's fields lack a required one.
+        """
+        (request,) = self.send(("hello", {"protocol": PROTOCOL_VERSION}))
+        answer = self.receive(request, self.timeout + STARTUP_ALLOWANCE)
+        if isinstance(answer, RefusedError):
+            raise ProtocolError("refused", f"hello refused: {answer.message}", answer.exchange)
+        self.name = str(answer.get("name") or self.command)
+        self.games = {
+            game: [f for f in FIELDS if f in spec["fields"]]
+            for game, spec in answer["games"].items()
+        }
+        for game, fields in self.games.items():
+            missing = [f for f in REQUIRED_FIELDS if f not in fields]
+            if missing:
+                raise self._fail("schema", f"{game}: the fields {missing} are required")
+        return self.games

@@ -1,0 +1,123 @@
+"""The ``map`` hook: for an implementation whose moves have names of its own.
+
+The harness speaks cardtable's ids. An implementation that names its moves otherwise (``"bid 5"``,
+``"W37"``, a PHP port's card codes) passes an :class:`ActionMap` that translates both ways; the
+:class:`Node` tells it where the game is, so the same id can mean a card dealt at a chance node and
+a card played at a decision.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from cardtable.errors import CardtableError
+
+__all__ = ["ActionMap", "IdentityMap", "MapLoadError", "Node", "load_map"]
+
+
+@dataclass(frozen=True)
+class Node:
+    """Where a move is made (in our state, which the comparison has found equal to theirs so far).
+
+    Attributes:
+        game_id: The game.
+        players: Number of seats.
+        current_player: The seat to move, ``-1`` at a chance node, ``-2`` at the end.
+        observation: Seat 0's observation of our state (its public part tells the phase).
+    """
+
+    game_id: str
+    players: int
+    current_player: int
+    observe: Callable[[], Any] = field(repr=False, compare=False)
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        """Seat 0's observation of our state (computed when first asked for)."""
+        return dict(self.observe())
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether the move is a chance outcome."""
+        return self.current_player == -1
+
+
+@runtime_checkable
+class ActionMap(Protocol):
+    """Translates between cardtable's ids and the implementation's own moves."""
+
+    def to_impl(self, action: int, node: Node) -> Any:
+        """The implementation's move (any JSON integer or string) for our id ``action``."""
+        ...
+
+    def from_impl(self, move: Any, node: Node) -> int:
+        """Our id for the implementation's ``move`` (raise anything if it has none)."""
+        ...
+
+
+class IdentityMap:
+    """Ids are cardtable's on both sides (the default)."""
+
+    def to_impl(self, action: int, node: Node) -> Any:
+        """Returns ``action`` itself."""
+        return action
+
+    def from_impl(self, move: Any, node: Node) -> int:
+        """Returns ``move`` itself if it is an integer id.
+
+        Raises:
+            TypeError: If ``move`` is not an integer.
+        """
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise TypeError(f"{move!r} is not an action id")
+        return move
+
+
+class MapLoadError(CardtableError):
+    """A ``--map`` specification that does not name a usable map."""
+
+
+def load_map(spec: str) -> ActionMap:
+    """Loads a map hook from ``module:name`` or ``path/to/file.py:name``.
+
+    ``name`` is an object with ``to_impl`` and ``from_impl``, or a class or function that returns
+    one when called without arguments.
+
+    Raises:
+        MapLoadError: If the module, file or name cannot be loaded or is not a map.
+    """
+    where, sep, name = spec.rpartition(":")
+    if not sep or not where or not name:
+        raise MapLoadError(f"expected MODULE:NAME or FILE.py:NAME, got {spec!r}")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            module_name = f"_cardtable_map_{path.stem}"
+            loader = importlib.util.spec_from_file_location(module_name, path)
+            if loader is None or loader.loader is None:
+                raise MapLoadError(f"cannot load {where!r}")
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[module_name] = module
+            loader.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+        obj = getattr(module, name)
+    except MapLoadError:
+        raise
+    except Exception as err:
+        raise MapLoadError(f"cannot load the map {spec!r}: {err!r}") from None
+    if isinstance(obj, type) or (not isinstance(obj, ActionMap) and callable(obj)):
+        try:
+            obj = obj()
+        except Exception as err:
+            raise MapLoadError(f"calling {spec!r} failed: {err!r}") from None
+    if not isinstance(obj, ActionMap):
+        raise MapLoadError(f"{spec!r} has no to_impl and from_impl")
+    return obj

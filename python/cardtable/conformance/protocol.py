@@ -1,0 +1,154 @@
+"""The conformance protocol: message names, fields and the JSON Schemas every message follows.
+
+One JSON object per line in each direction. The implementation answers the requests in the order
+they come; every answer repeats its request's ``id``. See ``docs/conformance.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+__all__ = [
+    "FIELDS",
+    "PROTOCOL_VERSION",
+    "REQUIRED_FIELDS",
+    "SCHEMA_NAMES",
+    "answer_schema",
+    "load_schema",
+    "schema_errors",
+]
+
+PROTOCOL_VERSION = 1
+"""The protocol version exchanged in ``hello``."""
+
+FIELDS: tuple[str, ...] = (
+    "current_player",
+    "is_terminal",
+    "legal_actions",
+    "chance_outcomes",
+    "scores",
+    "winners",
+    "observations",
+)
+"""Every field a ``query`` can ask for, in the order reports list them."""
+
+REQUIRED_FIELDS: tuple[str, ...] = ("current_player", "is_terminal", "legal_actions")
+"""The fields every implementation must answer."""
+
+SCHEMA_NAMES: tuple[str, ...] = (
+    "hello.request",
+    "hello.response",
+    "new_game.request",
+    "apply.request",
+    "query.request",
+    "query.response",
+    "ok.response",
+    "error.response",
+    "quit.request",
+)
+"""The messages, each with its schema ``schemas/<name>.json`` inside this package."""
+
+_ANSWERS = {
+    "hello": "hello.response",
+    "new_game": "ok.response",
+    "apply": "ok.response",
+    "query": "query.response",
+    "quit": "ok.response",
+}
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one message (``"query.response"``, ...), as shipped in the package.
+
+    Raises:
+        KeyError: For a name not in :data:`SCHEMA_NAMES`.
+    """
+    if name not in SCHEMA_NAMES:
+        raise KeyError(f"no schema {name!r}; choose from {list(SCHEMA_NAMES)}")
+    text = resources.files(__package__).joinpath("schemas", f"{name}.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@cache
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+    return Draft202012Validator(load_schema(name))
+
+
+def answer_schema(request_type: str, answer: dict[str, Any]) -> str:
+    """The schema an answer to ``request_type`` must follow (``error.response`` for errors)."""
+    if answer.get("type") == "error":
+        return "error.response"
+    return _ANSWERS[request_type]
+
+
+def _int(value: Any, low: int) -> bool:
+    return type(value) is int and value >= low
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _move(value: Any) -> bool:
+    return type(value) is str or _int(value, 0)
+
+
+def _list(value: Any, item: Any) -> bool:
+    return type(value) is list and all(item(v) for v in value)
+
+
+def _outcome(value: Any) -> bool:
+    return (
+        type(value) is list
+        and len(value) == 2
+        and _move(value[0])
+        and _number(value[1])
+        and (value[1] > 0)
+    )
+
+
+_STATE_CHECKS: dict[str, Any] = {
+    "current_player": lambda v: _int(v, -2),
+    "is_terminal": lambda v: type(v) is bool,
+    "legal_actions": lambda v: _list(v, _move),
+    "chance_outcomes": lambda v: _list(v, _outcome),
+    "scores": lambda v: _list(v, _number),
+    "winners": lambda v: _list(v, lambda w: _int(w, 0)),
+    "observations": lambda v: _list(v, lambda o: type(o) is dict),
+}
+
+
+def _surely_valid(name: str, message: Any) -> bool:
+    """A quick check of the two answers that come with every step.
+
+    ``True`` only for messages the schema accepts; anything else goes to the full validator,
+    which says what is wrong.
+    """
+    if type(message) is not dict or not _int(message.get("id"), 1):
+        return False
+    if name == "ok.response":
+        return message.get("type") == "ok"
+    if name == "query.response":
+        return message.get("type") == "state" and all(
+            check(message[key]) for key, check in _STATE_CHECKS.items() if key in message
+        )
+    return False
+
+
+def schema_errors(name: str, message: Any) -> list[str]:
+    """Every way ``message`` violates the schema ``name``, one readable line each (empty: valid)."""
+    if _surely_valid(name, message):
+        return []
+    errors = sorted(_validator(name).iter_errors(message), key=lambda e: list(e.absolute_path))
+    lines = []
+    for error in errors:
+        where = "".join(f"[{p!r}]" for p in error.absolute_path) or "(the message)"
+        lines.append(f"{where}: {error.message}")
+    return lines

@@ -1,0 +1,122 @@
+"""The text report of a run: what was checked, and the shrunk divergence or the protocol error."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any
+
+from cardtable.conformance.runner import Divergence, Outcome
+
+__all__ = ["format_outcome"]
+
+_WIDTH = 100
+
+
+def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
+    """The report of ``outcome``; ``reproducer`` is the path of its reproducer file, if written."""
+    t = outcome.target
+    lines = [
+        f"cardtable conformance: {t.game_id}, {t.players} players, options {json.dumps(t.options)}",
+        f"implementation: {outcome.name or t.command}  (command: {t.command})",
+    ]
+    if t.map_spec:
+        lines.append(f"moves translated by the map {t.map_spec}")
+    if outcome.fields:
+        lines.append(f"compared after every step: {', '.join(outcome.fields)}")
+    lines.append(
+        f"{outcome.examples} game(s), {outcome.steps} steps in {outcome.seconds:.1f} s "
+        f"(ours: {t.backend} backend)"
+    )
+    if outcome.divergence is not None:
+        lines += _divergence(outcome.divergence)
+    elif outcome.error is not None:
+        lines.append("")
+        lines.append(outcome.error.describe())
+        if outcome.history:
+            lines.append(f"history played in this game before it ({len(outcome.history)} steps):")
+            lines += _wrap(json.dumps(outcome.history))
+    else:
+        lines.append("OK: no divergence found")
+    if reproducer:
+        lines += [
+            "",
+            f"reproducer: {reproducer}",
+            f"  replay: cardtable conformance --replay {reproducer}",
+        ]
+    return "\n".join(lines)
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(text, _WIDTH, initial_indent=indent, subsequent_indent=indent)
+
+
+def _divergence(d: Divergence) -> list[str]:
+    shrunk = ""
+    if d.first_length is not None and d.first_length != len(d.history):
+        shrunk = f" (shrunk from a first failing game of {d.first_length} steps)"
+    lines = ["", f"DIVERGENCE after {len(d.history)} steps{shrunk}", "history (our ids):"]
+    lines += _wrap(json.dumps(d.history))
+    if d.labels:
+        lines.append("the same steps:")
+        lines += _steps(d.labels)
+    lines.append("differences:")
+    lines += [f"  {x}" for x in d.differences]
+    differing = {x.path[0] for x in d.differences}
+    seats = sorted(
+        {int(x.path[1]) for x in d.differences if x.path[0] == "observations" and len(x.path) > 1}
+    )
+    same = {k: v for k, v in d.ours.items() if k not in differing}
+    if same:
+        lines.append("both answer:")
+        lines += _answer(same, [])
+    lines.append("cardtable answers:")
+    lines += _answer({k: v for k, v in d.ours.items() if k in differing}, seats[:1])
+    lines.append("the implementation answers:")
+    lines += _answer({k: v for k, v in d.theirs.items() if k in differing}, seats[:1])
+    if len(seats) > 1:
+        lines.append(f"  (observations of seats {', '.join(map(str, seats[1:]))} differ too)")
+    lines.append("rules concerned:")
+    lines += [f"  {s}" for s in d.sections]
+    return lines
+
+
+def _steps(labels: list[str]) -> list[str]:
+    """One line per step, runs of chance steps folded into one line each."""
+    out: list[str] = []
+    i = 0
+    while i < len(labels):
+        j = i
+        while (
+            j + 1 < len(labels)
+            and labels[j + 1].startswith("chance")
+            and labels[i].startswith("chance")
+        ):
+            j += 1
+        if j > i:
+            body = "; ".join(label.removeprefix("chance: ") for label in labels[i : j + 1])
+            out += textwrap.wrap(
+                f"{i:>4}-{j}  chance: {body}",
+                _WIDTH,
+                subsequent_indent=" " * 12,
+            )
+        else:
+            out.append(f"{i:>4}  {labels[i]}")
+        i = j + 1
+    return ["  " + line for line in out]
+
+
+def _answer(answer: dict[str, Any], seats: list[int]) -> list[str]:
+    lines = []
+    for name, value in answer.items():
+        if name == "observations" and isinstance(value, list):
+            for seat in seats:
+                if seat < len(value):
+                    text = json.dumps(value[seat], sort_keys=True)
+                    lines += _wrap(f"observations[{seat}] = {text}", "    ")
+        elif name == "chance_outcomes" and isinstance(value, list):
+            shown = [[o, round(p, 6) if isinstance(p, float) else p] for o, p in value]
+            lines += _wrap(f"{name} = {json.dumps(shown)}", "    ")
+        else:
+            lines += _wrap(f"{name} = {json.dumps(value)}", "    ")
+    return lines

@@ -1,0 +1,653 @@
+"""Play our engine and the implementation side by side, step by step, with Hypothesis choosing.
+
+Each Hypothesis example is one whole game: at every step Hypothesis draws which legal action or
+chance outcome comes next (``st.data()``, one draw per step, until the game ends), both sides apply
+it, and both answer a ``query`` on the fields the implementation supports. The first difference
+fails the example; Hypothesis then shrinks it to a short history with small choices (earlier legal
+actions), as :mod:`cardtable.testing` does for Python implementations.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
+
+import cardtable
+from cardtable.conformance.harness import (
+    DEFAULT_TIMEOUT,
+    ConformanceError,
+    Implementation,
+    ProtocolError,
+    RefusedError,
+)
+from cardtable.conformance.mapping import ActionMap, IdentityMap, Node
+from cardtable.conformance.protocol import FIELDS
+from cardtable.conformance.sections import rule_sections
+from cardtable.protocols import StateProtocol
+from cardtable.testing import _canonical
+
+__all__ = [
+    "MAX_STEPS",
+    "Difference",
+    "Divergence",
+    "Outcome",
+    "Target",
+    "check",
+    "replay_history",
+]
+
+MAX_STEPS = 100_000
+"""A game longer than this is cut (no game of ours comes near it)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What is checked: a game configuration and the command of the implementation.
+
+    Attributes:
+        game_id: The game.
+        players: Number of seats.
+        options: Every option with its effective value (as sent in ``new_game``).
+        command: The implementation's command line.
+        map_spec: The ``--map`` hook (``module:name``), if any.
+        backend: Our backend compared against (``rust`` or ``reference``).
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    command: str
+    map_spec: str | None = None
+    backend: str = "rust"
+
+
+@dataclass
+class Difference:
+    """One field (or observation entry) where the two sides answer differently."""
+
+    path: tuple[str, ...]
+    ours: Any
+    theirs: Any
+
+    @property
+    def where(self) -> str:
+        """The path in readable form, e.g. ``observations[2].lifebuoys``."""
+        head, *rest = self.path
+        out = head
+        for i, part in enumerate(rest):
+            out += f"[{part}]" if (head == "observations" and i == 0) else f".{part}"
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.where}: cardtable {_json(self.ours)}, implementation {_json(self.theirs)}"
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+@dataclass
+class Divergence:
+    """The first step where the implementation and cardtable disagree.
+
+    Attributes:
+        history: The actions and chance outcomes (our ids) applied to both before they disagreed.
+        differences: Every difference found at that point.
+        ours: Our answer, on the compared fields.
+        theirs: The implementation's answer (its own move names, if a map translates them).
+        sections: The rule-document sections concerned.
+        labels: Our label of every step of ``history``.
+        first_length: Length of the history of the first failing example found (before shrinking).
+    """
+
+    history: list[int]
+    differences: list[Difference]
+    ours: dict[str, Any]
+    theirs: dict[str, Any]
+    sections: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    first_length: int | None = None
+
+
+@dataclass
+class Outcome:
+    """What a run found.
+
+    Attributes:
+        target: What was checked.
+        name: The implementation's name (from ``hello``).
+        fields: The fields compared after every step.
+        examples: Games played (Hypothesis examples, shrinking included).
+        steps: Steps played in all.
+        seconds: Wall time of the run.
+        divergence: The (shrunk) first divergence, if any.
+        error: The protocol error that ended the run, if any.
+        history: With ``error``: the history played when it happened.
+    """
+
+    target: Target
+    name: str = ""
+    fields: list[str] = field(default_factory=list)
+    examples: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    divergence: Divergence | None = None
+    error: ProtocolError | None = None
+    history: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether no divergence and no protocol error was found."""
+        return self.divergence is None and self.error is None
+
+
+class _Diverged(Exception):
+    """Fails a Hypothesis example (so that Hypothesis shrinks it)."""
+
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(str(divergence.differences[0]))
+        self.divergence = divergence
+
+
+class _Abort(BaseException):
+    """Ends the Hypothesis run at once: a broken protocol is not shrunk."""
+
+    def __init__(self, error: ProtocolError) -> None:
+        super().__init__(error.detail)
+        self.error = error
+
+
+class _Driver:
+    """Plays one game on both sides per :meth:`play` call.
+
+    Our side plays a chunk of steps first (Hypothesis choosing every step); the implementation
+    then receives the chunk's requests at once and its answers are compared in order, step by
+    step, up to the first difference. Sending many requests without waiting for each answer makes
+    a run many times faster and changes nothing the implementation can see: it answers each
+    request in turn, as always.
+    """
+
+    def __init__(
+        self,
+        target: Target,
+        impl: Implementation,
+        restart: Callable[[], Implementation],
+        fields: Sequence[str],
+        action_map: ActionMap,
+    ) -> None:
+        self.target = target
+        self.impl = impl
+        self._restart = restart
+        self._broken = False
+        self.fields = list(fields)
+        self.map = action_map
+        self._mapped = not isinstance(action_map, IdentityMap)
+        self.game = _make(target)
+        self.history: list[int] = []
+        self.reached: list[int] = []  # the steps sent so far whose answers are being read
+        self.steps = 0
+
+    def _node(self, state: StateProtocol) -> Node:
+        if not self._mapped:
+            return Node(self.target.game_id, self.target.players, state.current_player, dict)
+        seat0 = dict(state.observation(0))
+        return Node(self.target.game_id, self.target.players, state.current_player, lambda: seat0)
+
+    def play(self, choose: Callable[[list[int]], int], limit: int = MAX_STEPS) -> Divergence | None:
+        """Plays one game, ``choose(legal)`` picking every step; returns the first divergence.
+
+        Raises:
+            ProtocolError: If the implementation breaks the protocol or refuses the game before
+                the first divergence.
+        """
+        if self._broken:
+            self.impl.close()
+            self.impl = self._restart()
+            self._broken = False
+        state = self.game.new_state()
+        history: list[int] = []
+        self.history = history
+        self.reached = []
+        sent = self.impl.send(
+            (
+                "new_game",
+                {
+                    "game": self.target.game_id,
+                    "players": self.target.players,
+                    "options": self.target.options,
+                },
+            ),
+            ("query", {"fields": self.fields}),
+        )
+        started = self.impl.receive(sent[0])
+        if isinstance(started, RefusedError):
+            self._broken = True
+            raise ProtocolError(
+                "refused", f"it refuses this game: {started.message}", started.exchange
+            )
+        node = self._node(state)
+        found = self._compare([], self._snapshot(state), self.impl.receive(sent[1]), node)
+        chunk = 1
+        while found is None and not state.is_terminal and len(history) < limit:
+            found = self._chunk(state, history, node, chunk, limit, choose)
+            node = self._node(state)
+            chunk *= 2
+        if found is not None:
+            found.sections = rule_sections(
+                self.target.game_id, [d.path for d in found.differences], self._seat0(found.history)
+            )
+        return found
+
+    def _chunk(
+        self,
+        state: StateProtocol,
+        history: list[int],
+        node: Node,
+        size: int,
+        limit: int,
+        choose: Callable[[list[int]], int],
+    ) -> Divergence | None:
+        """Plays up to ``size`` steps on our side, then sends them all and compares the answers.
+
+        Chunks double in size through a game: the first steps go one by one, so that a divergence
+        stops the drawing early (Hypothesis then prefers short histories), and long games travel
+        in few round trips.
+        """
+        start = len(history)
+        requests: list[tuple[str, dict[str, Any]]] = []
+        ours: list[dict[str, Any]] = []
+        nodes: list[Node] = []
+        moves: list[Any] = []
+        while not state.is_terminal and len(history) < min(limit, start + size):
+            action = choose(state.legal_actions())
+            player = state.current_player
+            moves.append(self.map.to_impl(action, node))
+            state.apply(action)
+            history.append(action)
+            requests += [
+                ("apply", {"action": moves[-1], "player": player}),
+                ("query", {"fields": self.fields}),
+            ]
+            ours.append(self._snapshot(state))
+            node = self._node(state)
+            nodes.append(node)
+        self.steps += len(moves)
+        sent = self.impl.send(*requests)
+        for i in range(len(moves)):
+            step = start + i
+            self.reached = history[: step + 1]
+            applied = self.impl.receive(sent[2 * i])
+            answer = self.impl.receive(sent[2 * i + 1])
+            if isinstance(applied, RefusedError):
+                found: Divergence | None = Divergence(
+                    history[:step],
+                    [Difference(("apply",), f"{moves[i]!r} is legal", "refused")],
+                    {"apply": "ok"},
+                    {"apply": f"error: {applied.message}"},
+                )
+            else:
+                found = self._compare(history[: step + 1], ours[i], answer, nodes[i])
+            if found is not None:
+                self._drain(sent[2 * i + 2 :])
+                return found
+        return None
+
+    def _drain(self, sent: list[dict[str, Any]]) -> None:
+        """Reads the answers left after a divergence; a broken protocol there means a restart."""
+        try:
+            for request in sent:
+                self.impl.receive(request)
+        except ProtocolError:
+            self._broken = True
+
+    def _seat0(self, history: list[int]) -> dict[str, Any]:
+        state = self.game.new_state()
+        for action in history:
+            state.apply(action)
+        return dict(state.observation(0))
+
+    def _snapshot(self, state: StateProtocol) -> dict[str, Any]:
+        return {name: self._ours(state, name) for name in self.fields}
+
+    def _compare(
+        self,
+        history: list[int],
+        ours: dict[str, Any],
+        answer: dict[str, Any] | RefusedError,
+        node: Node,
+    ) -> Divergence | None:
+        if isinstance(answer, RefusedError):
+            raise ProtocolError("refused", f"it refuses a query: {answer.message}", answer.exchange)
+        missing = [f for f in self.fields if f not in answer]
+        if missing:
+            raise ProtocolError("schema", f"the answer lacks the fields {missing}", self.impl.last)
+        theirs = {f: answer[f] for f in self.fields}
+        differences: list[Difference] = []
+        for name in self.fields:
+            differences += self._differences(name, ours[name], theirs[name], node)
+        if not differences:
+            return None
+        return Divergence(list(history), differences, ours, theirs)
+
+    def _ours(self, state: StateProtocol, name: str) -> Any:
+        if name == "legal_actions":
+            return state.legal_actions()
+        if name == "chance_outcomes":
+            return [[o, p] for o, p in state.chance_outcomes()]
+        if name == "observations":
+            return [dict(state.observation(p)) for p in range(self.target.players)]
+        if name in ("scores", "winners"):
+            return list(getattr(state, name))
+        return getattr(state, name)
+
+    def _translate(self, move: Any, node: Node) -> Any:
+        try:
+            return self.map.from_impl(move, node)
+        except Exception as err:
+            return f"<untranslatable {move!r}: {err}>"
+
+    def _differences(self, name: str, ours: Any, theirs: Any, node: Node) -> list[Difference]:
+        if name == "legal_actions":
+            mine = _sorted(ours)
+            other = _sorted(self._translate(m, node) for m in theirs)
+            return [] if _same(mine, other) else [Difference((name,), mine, other)]
+        if name == "chance_outcomes":
+            return self._chance_differences(ours, theirs, node)
+        if name == "winners":
+            ours, theirs = sorted(ours), sorted(theirs)
+        if name == "observations":
+            out: list[Difference] = []
+            if len(theirs) != len(ours):
+                return [Difference((name,), f"{len(ours)} seats", f"{len(theirs)} seats")]
+            for seat, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+                if not _same(a, b):
+                    _diff_values(("observations", str(seat)), a, b, out)
+            return out
+        if not _same(ours, theirs):
+            return [Difference((name,), ours, theirs)]
+        return []
+
+    def _chance_differences(
+        self, ours: list[list[Any]], theirs: list[list[Any]], node: Node
+    ) -> list[Difference]:
+        total = sum(w for _, w in theirs)
+        translated = sorted(
+            ([self._translate(m, node), w / total] for m, w in theirs), key=lambda p: _key(p[0])
+        )
+        mine = sorted(ours, key=lambda p: _key(p[0]))
+        same = [o for o, _ in mine] == [o for o, _ in translated] and all(
+            math.isclose(p, q, rel_tol=1e-9, abs_tol=1e-12)
+            for (_, p), (_, q) in zip(mine, translated, strict=True)
+        )
+        if same:
+            return []
+        return [
+            Difference(
+                ("chance_outcomes",),
+                [[o, round(p, 6)] for o, p in mine],
+                [[o, round(q, 6)] for o, q in translated],
+            )
+        ]
+
+    def close(self) -> None:
+        """Stops the implementation (the current one, after any restart)."""
+        self.impl.close()
+
+
+def _make(target: Target) -> Any:
+    return cardtable.make(
+        target.game_id,
+        players=target.players,
+        backend=target.backend,  # type: ignore[arg-type]
+        **target.options,
+    )
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values (``true`` is not ``1``; ``1.0`` is ``1``), quickly when identical."""
+    try:
+        if json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True):
+            return True
+    except (TypeError, ValueError):
+        pass
+    return bool(_canonical(a) == _canonical(b))
+
+
+def _key(value: Any) -> tuple[int, int, str]:
+    """Sorts ids numerically, anything else (untranslated moves) after them."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, _json(value))
+
+
+def _sorted(values: Iterable[Any]) -> list[Any]:
+    return sorted(values, key=_key)
+
+
+def _diff_values(path: tuple[str, ...], a: Any, b: Any, out: list[Difference]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in b:
+                out.append(Difference((*path, str(key)), a[key], "(missing)"))
+            elif key not in a:
+                out.append(Difference((*path, str(key)), "(no such key)", b[key]))
+            else:
+                _diff_values((*path, str(key)), a[key], b[key], out)
+        return
+    if _canonical(a) != _canonical(b):
+        out.append(Difference(path, a, b))
+
+
+def _labels(target: Target, history: Sequence[int]) -> list[str]:
+    state = _make(target).new_state()
+    labels = []
+    for action in history:
+        who = "chance" if state.current_player == -1 else f"seat {state.current_player}"
+        labels.append(f"{who}: {state.action_label(action)}")
+        state.apply(action)
+    return labels
+
+
+def _effective(game_id: str, players: int, options: dict[str, Any], backend: str) -> Target:
+    game = _make(Target(game_id, players, options, "", backend=backend))
+    return Target(game_id, game.players, dict(game.options), "", backend=backend)
+
+
+def _start(
+    target: Target, fields: Sequence[str] | None, timeout: float, cwd: str | None
+) -> tuple[Implementation, list[str]]:
+    impl = Implementation(target.command, timeout=timeout, cwd=cwd)
+    try:
+        games = impl.hello()
+        if target.game_id not in games:
+            raise ProtocolError(
+                "unsupported",
+                f"it does not play {target.game_id} (only {', '.join(games) or 'nothing'})",
+                impl.last,
+            )
+    except BaseException:
+        impl.close()
+        raise
+    declared = games[target.game_id]
+    return impl, [f for f in FIELDS if f in declared and (fields is None or f in fields)]
+
+
+def check(
+    game_id: str,
+    command: str,
+    *,
+    players: int,
+    options: dict[str, Any] | None = None,
+    examples: int = 100,
+    fields: Sequence[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    action_map: ActionMap | None = None,
+    map_spec: str | None = None,
+    backend: str = "rust",
+    seed: int | None = None,
+    cwd: str | None = None,
+) -> Outcome:
+    """Property-tests the implementation run by ``command`` against our ``game_id``.
+
+    Args:
+        game_id: The game.
+        command: The implementation's command line (see :class:`Implementation`).
+        players: Number of seats.
+        options: Game options (the rest take their defaults; all are sent resolved).
+        examples: Hypothesis examples (whole games) to play before declaring agreement.
+        fields: Compare only these (default: everything the implementation declares).
+        timeout: Seconds allowed for each answer.
+        action_map: Translates our ids to the implementation's moves and back.
+        map_spec: How ``action_map`` was named (recorded in the reproducer).
+        backend: Our backend to compare against.
+        seed: Seed of Hypothesis' choices (``None``: a fresh random run).
+        cwd: Working directory of the implementation.
+
+    Returns:
+        The outcome; ``outcome.ok`` if no difference was found.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: On a bad game, player count or option.
+    """
+    target = _effective(game_id, players, options or {}, backend)
+    target = Target(
+        target.game_id, target.players, target.options, command, map_spec, backend=backend
+    )
+    outcome = Outcome(target)
+    started = time.perf_counter()
+    try:
+        impl, compared = _start(target, fields, timeout, cwd)
+    except ProtocolError as err:
+        outcome.error = err
+        return outcome
+    outcome.name, outcome.fields = impl.name, compared
+    first_length: list[int] = []
+    driver = _Driver(
+        target,
+        impl,
+        lambda: _start(target, fields, timeout, cwd)[0],
+        compared,
+        action_map or IdentityMap(),
+    )
+    try:
+
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            verbosity=Verbosity.quiet,
+            print_blob=False,
+            report_multiple_bugs=False,
+            phases=[Phase.generate, Phase.shrink],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(data=st.data())
+        def run(data: st.DataObject) -> None:
+            outcome.examples += 1
+
+            def choose(legal: list[int]) -> int:
+                return legal[data.draw(st.integers(0, len(legal) - 1))]
+
+            try:
+                found = driver.play(choose)
+            except ProtocolError as err:
+                raise _Abort(err) from None
+            if found is not None:
+                if not first_length:
+                    first_length.append(len(found.history))
+                raise _Diverged(found)
+
+        if seed is not None:
+            run = hypothesis_seed(seed)(run)
+        try:
+            run()
+        except _Diverged as failed:
+            outcome.divergence = failed.divergence
+            outcome.divergence.first_length = first_length[0] if first_length else None
+        except _Abort as aborted:
+            outcome.error = aborted.error
+            outcome.history = list(driver.reached)
+        except Flaky as err:
+            outcome.error = ProtocolError(
+                "flaky",
+                "the same history diverged once and not when replayed: the implementation "
+                f"is not deterministic ({type(err).__name__})",
+                driver.impl.last,
+                driver.impl.stderr_tail(),
+            )
+            outcome.history = list(driver.reached)
+        outcome.steps = driver.steps
+    finally:
+        driver.close()
+    if outcome.divergence is not None:
+        outcome.divergence.labels = _labels(target, outcome.divergence.history)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def replay_history(
+    target: Target,
+    history: Sequence[int],
+    *,
+    fields: Sequence[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    action_map: ActionMap | None = None,
+    cwd: str | None = None,
+) -> Outcome:
+    """Plays exactly ``history`` on both sides, comparing after every step (no Hypothesis).
+
+    Raises:
+        ConformanceError: If ``history`` is not a legal game of ours.
+        cardtable.errors.InvalidOptionError: On a bad game, player count or option.
+    """
+    _effective(target.game_id, target.players, target.options, target.backend)
+    outcome = Outcome(target)
+    started = time.perf_counter()
+    try:
+        impl, compared = _start(target, fields, timeout, cwd)
+    except ProtocolError as err:
+        outcome.error = err
+        return outcome
+    outcome.name, outcome.fields = impl.name, compared
+    steps = iter(history)
+
+    def choose(legal: list[int]) -> int:
+        action = next(steps)
+        if action not in legal:
+            raise ConformanceError(
+                f"the history is not a game of ours: step {len(driver.history)} plays {action}, "
+                f"legal are {legal}"
+            )
+        return action
+
+    driver = _Driver(
+        target,
+        impl,
+        lambda: _start(target, fields, timeout, cwd)[0],
+        compared,
+        action_map or IdentityMap(),
+    )
+    try:
+        outcome.divergence = driver.play(choose, limit=len(history))
+    except ProtocolError as err:
+        outcome.error = err
+        outcome.history = list(driver.reached)
+    finally:
+        driver.close()
+    outcome.examples, outcome.steps = 1, driver.steps
+    if outcome.divergence is not None:
+        outcome.divergence.labels = _labels(target, outcome.divergence.history)
+    outcome.seconds = time.perf_counter() - started
+    return outcome

@@ -1,0 +1,394 @@
+"""The conformance harness: the JavaScript examples, a wrong copy shrunk, a misbehaving other side.
+
+The examples need Node.js; without it those tests skip (and fail under ``CI=true``, where Node is
+installed). The robustness tests drive tiny Python scripts and always run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+from cardtable.cli import main
+from cardtable.conformance import (
+    FIELDS,
+    Implementation,
+    MapLoadError,
+    ProtocolError,
+    check,
+    format_outcome,
+    load_map,
+    load_schema,
+    read_reproducer,
+    replay_history,
+    write_reproducer,
+)
+from cardtable.conformance.protocol import SCHEMA_NAMES, _surely_valid, _validator, schema_errors
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "conformance"
+NAMED_MOVES = f"{EXAMPLES / 'named_moves.py'}:GoofspielNames"
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        message = "Node.js (node) is not installed: the JavaScript conformance examples cannot run"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + " (CI must install it)")
+        pytest.skip(message)
+    return node
+
+
+def _js(script: str, *args: str) -> str:
+    return shlex.join([_node(), str(EXAMPLES / script), *args])
+
+
+# --- the protocol's schemas -------------------------------------------------------------------
+
+
+def test_every_schema_is_valid_and_documented() -> None:
+    doc = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    blocks = {}
+    for block in re.findall(r"```json\n(.*?)```", doc, flags=re.S):
+        data = json.loads(block)
+        if isinstance(data, dict) and "$id" in data:
+            blocks[data["$id"]] = data
+    for name in SCHEMA_NAMES:
+        schema = load_schema(name)
+        Draft202012Validator.check_schema(schema)
+        assert blocks.get(schema["$id"]) == schema, f"docs/conformance.md lacks {name} as shipped"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 70) | st.floats(-2, 2) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=8,
+)
+
+
+@given(
+    answer=st.fixed_dictionaries(
+        {"id": st.integers(0, 3), "type": st.sampled_from(["state", "ok", "error"])},
+        optional={f: json_values for f in FIELDS},
+    )
+)
+def test_the_quick_check_accepts_only_what_the_schema_accepts(answer: dict[str, Any]) -> None:
+    for name in ("query.response", "ok.response"):
+        if _surely_valid(name, answer):
+            assert not list(_validator(name).iter_errors(answer))
+
+
+def test_schema_errors_are_readable() -> None:
+    errors = schema_errors("query.response", {"id": 1, "type": "state", "current_player": "0"})
+    assert errors == ["['current_player']: '0' is not of type 'integer'"]
+
+
+# --- the JavaScript examples ------------------------------------------------------------------
+
+
+def test_correct_turn_the_tide_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[dict[str, Any]] = []
+    original = Implementation.send
+
+    def recording(self: Implementation, *requests: tuple[str, dict[str, Any]]) -> Any:
+        out = original(self, *requests)
+        sent.extend(out)
+        return out
+
+    monkeypatch.setattr(Implementation, "send", recording)
+    outcome = check(
+        "turn_the_tide",
+        _js("main.js"),
+        players=3,
+        options={"highest_chooses_tide": True},
+        examples=6,
+        seed=0,
+    )
+    assert outcome.ok, format_outcome(outcome)
+    assert outcome.fields == list(FIELDS)
+    assert outcome.steps > 6 * 200
+    for request in sent:  # what we send follows the documented requests
+        assert not schema_errors(f"{request['type']}.request", request), request
+    assert {r["type"] for r in sent} == {"hello", "new_game", "query", "apply"}
+
+
+def test_correct_goofspiel_with_its_own_move_names_passes() -> None:
+    outcome = check(
+        "goofspiel",
+        _js("main.js", "--named-moves"),
+        players=2,
+        options={"num_cards": 6},
+        examples=25,
+        action_map=load_map(NAMED_MOVES),
+        seed=0,
+    )
+    assert outcome.ok, format_outcome(outcome)
+
+
+def test_move_names_without_their_map_diverge_at_once() -> None:
+    outcome = check("goofspiel", _js("main.js", "--named-moves"), players=2, examples=5, seed=0)
+    assert outcome.divergence is not None
+    assert outcome.divergence.history == []
+    assert "untranslatable 'point 1'" in str(outcome.divergence.differences[0])
+
+
+def test_wrong_tie_rule_is_found_and_shrunk(tmp_path: Path) -> None:
+    command = _js("wrong_tie_rule.js")
+    outcome = check("turn_the_tide", command, players=3, examples=100, seed=0)
+    divergence = outcome.divergence
+    assert divergence is not None, format_outcome(outcome)
+    # The shortest game showing it: the deal (36), two equal tide cards, one card per seat.
+    assert len(divergence.history) == 36 + 2 + 3
+    assert divergence.history[36] == divergence.history[37]
+    assert {d.path[-1] for d in divergence.differences} == {"lifebuoys"}
+    assert any("step 4" in s for s in divergence.sections)
+    report = format_outcome(outcome, reproducer="r.json")
+    for text in ("DIVERGENCE after 41 steps", "tide A: 1; tide B: 1", "lifebuoys", "§ Flow"):
+        assert text in report
+    # The reproducer replays the divergence; the correct implementation passes it.
+    target, history, fields = read_reproducer(write_reproducer(outcome, tmp_path))
+    assert history == divergence.history and fields == list(FIELDS)
+    again = replay_history(target, history, fields=fields)
+    assert again.divergence is not None and again.divergence.history == history
+    fixed = replace_command(target, _js("main.js"))
+    assert replay_history(fixed, history).ok
+
+
+def replace_command(target: Any, command: str) -> Any:
+    from dataclasses import replace
+
+    return replace(target, command=command)
+
+
+def test_cli_finds_writes_and_replays(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["conformance", "turn_the_tide", "--players", "3", "--examples", "50", "--seed", "1"]
+    wrong = [*args, "--cmd", _js("wrong_tie_rule.js"), "--out-dir", str(tmp_path)]
+    result = runner.invoke(main, wrong)
+    assert result.exit_code == 1, result.output
+    assert "DIVERGENCE after 41 steps" in result.output
+    (reproducer,) = tmp_path.glob("conformance-turn_the_tide-*.json")
+    assert f"--replay {reproducer}" in result.output
+    replayed = runner.invoke(main, ["conformance", "--replay", str(reproducer)])
+    assert replayed.exit_code == 1 and "DIVERGENCE after 41 steps" in replayed.output
+    fixed = ["conformance", "--replay", str(reproducer), "--cmd", _js("main.js")]
+    passed = runner.invoke(main, fixed)
+    assert passed.exit_code == 0 and "OK: no divergence found" in passed.output
+    other = runner.invoke(main, ["conformance", "goofspiel", "--replay", str(reproducer)])
+    assert other.exit_code == 1 and "not goofspiel" in other.output
+
+
+def test_cli_goofspiel_with_map_and_options() -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "conformance",
+            "goofspiel",
+            "--players",
+            "2",
+            "-o",
+            "num_cards=4",
+            "--examples",
+            "10",
+            "--cmd",
+            _js("main.js", "--named-moves"),
+            "--map",
+            NAMED_MOVES,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "moves translated by the map" in result.output
+
+
+# --- a misbehaving other side -----------------------------------------------------------------
+
+FAKE = r"""
+import json, os, sys, time
+mode = sys.argv[1]
+state = None
+with open(sys.argv[2], "w") as f:
+    f.write(str(os.getpid()))
+FIELDS = ["current_player", "is_terminal", "legal_actions"]
+def say(message):
+    sys.stdout.write(message + "\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    request = json.loads(line)
+    kind, rid = request["type"], request["id"]
+    if kind == "hello":
+        say(json.dumps({"id": rid, "type": "hello", "protocol": 1, "name": "fake",
+                        "games": {"goofspiel": {"fields": FIELDS}}}))
+    elif kind == "new_game" and mode == "bug13":  # our reference, but bid 13 lost on point 13
+        import cardtable
+        game = cardtable.make("goofspiel", players=2, backend="reference", **request["options"])
+        state = game.new_state()
+        say(json.dumps({"id": rid, "type": "ok"}))
+    elif kind == "apply" and mode == "bug13":
+        state.apply(request["action"])
+        say(json.dumps({"id": rid, "type": "ok"}))
+    elif kind == "query" and mode == "bug13":
+        legal = state.legal_actions()
+        if state.current_player == 0 and state.observation(0)["point_card"] == 13:
+            legal = [a for a in legal if a != 12]
+        say(json.dumps({"id": rid, "type": "state", "current_player": state.current_player,
+                        "is_terminal": state.is_terminal, "legal_actions": legal}))
+    elif kind == "new_game" and mode == "crash":
+        sys.stderr.write("Traceback (most recent call last):\nKeyError: 'goofspiel'\n")
+        sys.exit(3)
+    elif kind == "new_game" and mode == "hang":
+        time.sleep(600)
+    elif kind == "new_game" and mode == "bad_json":
+        say("{'id': 2, 'type': 'ok'}")
+    elif kind == "new_game" and mode == "refuse":
+        say(json.dumps({"id": rid, "type": "error", "message": "only 13 cards"}))
+    elif kind == "query" and mode == "schema":
+        say(json.dumps({"id": rid, "type": "state", "current_player": "seat 0",
+                        "is_terminal": False, "legal_actions": []}))
+    elif kind == "query" and mode == "wrong_id":
+        say(json.dumps({"id": rid + 7, "type": "state", "current_player": -1,
+                        "is_terminal": False, "legal_actions": []}))
+    elif kind == "query":
+        say(json.dumps({"id": rid, "type": "state", "current_player": -1,
+                        "is_terminal": False, "legal_actions": list(range(13))}))
+    else:
+        say(json.dumps({"id": rid, "type": "ok"}))
+"""
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> Any:
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE, encoding="utf-8")
+    pid_file = tmp_path / "pid"
+
+    def command(mode: str) -> tuple[str, Path]:
+        return shlex.join([sys.executable, str(script), mode, str(pid_file)]), pid_file
+
+    return command
+
+
+def _gone(pid_file: Path) -> bool:
+    pid = int(pid_file.read_text())
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind", "words"),
+    [
+        ("crash", "crash", ["exited with status 3", "KeyError: 'goofspiel'"]),
+        ("hang", "timeout", ["no answer within 1 s"]),
+        ("bad_json", "bad_json", ["not JSON", "{'id': 2, 'type': 'ok'}"]),
+        ("schema", "schema", ["['current_player']: 'seat 0' is not of type 'integer'"]),
+        ("wrong_id", "wrong_id", ["is for request 10, not 3"]),
+        ("refuse", "refused", ["only 13 cards"]),
+    ],
+)
+def test_a_broken_protocol_is_reported_with_the_last_exchange(
+    fake: Any, mode: str, kind: str, words: list[str]
+) -> None:
+    command, pid_file = fake(mode)
+    started = time.perf_counter()
+    outcome = check("goofspiel", command, players=2, examples=5, timeout=1.0)
+    assert time.perf_counter() - started < 8
+    assert outcome.error is not None and outcome.error.kind == kind
+    report = format_outcome(outcome)
+    assert "last exchange:" in report and '"type": ' in report
+    for text in words:
+        assert text in report, report
+    assert _gone(pid_file)
+
+
+def test_cli_reports_a_crash_without_a_traceback(fake: Any, tmp_path: Path) -> None:
+    command, _ = fake("crash")
+    args = ["conformance", "goofspiel", "--players", "2", "--cmd", command]
+    result = CliRunner().invoke(main, [*args, "--out-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "protocol error (crash)" in result.output
+    assert "Traceback" not in result.output.replace("| Traceback", "")
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_command_that_cannot_start_is_reported(tmp_path: Path) -> None:
+    outcome = check("goofspiel", "/nonexistent/impl --x", players=2, examples=1)
+    assert outcome.error is not None and outcome.error.kind == "start"
+    args = [
+        "conformance",
+        "goofspiel",
+        "-p",
+        "2",
+        "--cmd",
+        "'unbalanced",
+        "--out-dir",
+        str(tmp_path),
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "cannot parse the command" in result.output
+    assert not list(tmp_path.iterdir())  # nothing to replay
+
+
+def test_the_child_is_stopped_on_keyboard_interrupt(fake: Any) -> None:
+    command, pid_file = fake("hang")
+    with pytest.raises(KeyboardInterrupt), Implementation(command, timeout=1.0) as impl:
+        impl.hello()
+        raise KeyboardInterrupt
+    assert not impl.running and _gone(pid_file)
+
+
+def test_a_game_it_does_not_play_is_reported(fake: Any) -> None:
+    command, pid_file = fake("ok")
+    outcome = check("turn_the_tide", command, players=3, examples=1)
+    assert outcome.error is not None and outcome.error.kind == "unsupported"
+    assert "only goofspiel" in outcome.error.detail
+    assert _gone(pid_file)
+
+
+def test_a_divergence_of_the_fake_is_shrunk_to_the_first_step(fake: Any) -> None:
+    command, _ = fake("ok")  # always a chance node with 13 outcomes: wrong after the first card
+    outcome = check("goofspiel", command, players=2, examples=20, seed=0)
+    assert outcome.divergence is not None
+    assert outcome.divergence.history == [0]
+    assert [str(d) for d in outcome.divergence.differences] == [
+        "current_player: cardtable 0, implementation -1"
+    ]
+
+
+def test_a_divergence_off_the_simplest_game_is_found_and_shrunk(fake: Any) -> None:
+    # All-smallest choices never reveal point card 13 at a chance node (it comes last, played
+    # without a node): the failure needs a larger choice, which Hypothesis keeps as late as it can.
+    command, _ = fake("bug13")
+    outcome = check("goofspiel", command, players=2, examples=200, seed=0)
+    divergence = outcome.divergence
+    assert divergence is not None, format_outcome(outcome)
+    # The smallest choices (our lowest ids) until point card 13 is revealed at a chance node.
+    assert divergence.history == [0, 0, 0, 1, 1, 1, 2, 2, 2, 12]
+    assert divergence.first_length is not None and divergence.first_length >= 10
+    assert [str(d) for d in divergence.differences] == [
+        "legal_actions: cardtable [3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "
+        "implementation [3, 4, 5, 6, 7, 8, 9, 10, 11]"
+    ]
+
+
+def test_bad_map_specifications() -> None:
+    for spec in ("no_colon", "cardtable.nothing_here:X", "cardtable.errors:CardtableError"):
+        with pytest.raises(MapLoadError):
+            load_map(spec)
+    with pytest.raises(ProtocolError):
+        Implementation("")
