@@ -180,6 +180,17 @@ _register_studies()
 # --- end of balance studies --------------------------------------------------------------------
 
 
+# --- Seeing a game: replay (cardtable.render) ---------------------------------------------------
+def _register_replay() -> None:
+    from cardtable.render._cli import register
+
+    register(main, _parse_options)
+
+
+_register_replay()
+# --- end of replay ------------------------------------------------------------------------------
+
+
 def _render(observation: dict[str, Any]) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold cyan")

@@ -6,40 +6,17 @@ the full view), so a state of either backend gives the same picture::
     import cardtable
     from cardtable import render
     state = cardtable.make("turn_the_tide", players=3).new_state(seed=1)
-    picture = render.svg(state, seat=0)   # what seat 0 sees, as an SVG document
+    picture = render.svg(state, seat=0)         # what seat 0 sees, as an SVG document
+    cardtable.replay(state).save("game.html")   # a self-contained replay viewer
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-
-from cardtable.errors import InvalidOptionError
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import GameDrawing, View, check_seat
+from cardtable.render._common import View, check_seat, drawing
+from cardtable.render.replay import Replay, replay
 
-__all__ = ["drawing", "svg", "view"]
-
-_MODULES = {
-    "turn_the_tide": "turn_the_tide",
-    "trafficars": "trafficars",
-    "trafficars_memory": "trafficars_memory",
-    "trafficars_overtaking": "trafficars_overtaking",
-    "deep_regrets": "deep_regrets",
-    "goofspiel": "goofspiel",
-}
-
-
-def drawing(game_id: str) -> GameDrawing:
-    """The drawing module of a game.
-
-    Raises:
-        InvalidOptionError: If the game has no drawing.
-    """
-    name = _MODULES.get(game_id)
-    if name is None:
-        raise InvalidOptionError(f"no drawing for game {game_id!r}")
-    module: GameDrawing = import_module(f"cardtable.render.{name}")
-    return module
+__all__ = ["Replay", "drawing", "replay", "svg", "view"]
 
 
 def view(state: StateProtocol, seat: int | None = None) -> View:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
+from importlib import import_module, resources
 from typing import Any, Protocol
 
-from cardtable.errors import IllegalActionError
+from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 
-__all__ = ["GameDrawing", "View", "check_seat", "data_file", "observe"]
+__all__ = ["GameDrawing", "View", "check_seat", "data_file", "drawing", "observe"]
 
 View = dict[str, Any]
 
@@ -40,10 +40,14 @@ class GameDrawing(Protocol):
         """The current hand/round/turn/day in words (a change ends a chapter)."""
         ...
 
+    def secret(self, after: View, actor: int, label: str) -> bool:
+        """Whether ``actor``'s move ``label`` is hidden from the seat of the view ``after`` it."""
+        ...
+
 
 def check_seat(state: StateProtocol, seat: int | None) -> None:
     """Raises ``IllegalActionError`` unless ``seat`` is ``None`` or a seat of the state's game."""
-    players = int(state.to_dict()["players"])
+    players = len(state.scores)
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
     ):
@@ -71,3 +75,26 @@ def seat_names(names: list[str] | None, seat: int, viewer: int | None) -> str:
     if viewer == seat:
         text += " [bold green]you[/bold green]"
     return text
+
+
+_MODULES = {
+    "turn_the_tide": "turn_the_tide",
+    "trafficars": "trafficars",
+    "trafficars_memory": "trafficars_memory",
+    "trafficars_overtaking": "trafficars_overtaking",
+    "deep_regrets": "deep_regrets",
+    "goofspiel": "goofspiel",
+}
+
+
+def drawing(game_id: str) -> GameDrawing:
+    """The drawing module of a game.
+
+    Raises:
+        InvalidOptionError: If the game has no drawing.
+    """
+    name = _MODULES.get(game_id)
+    if name is None:
+        raise InvalidOptionError(f"no drawing for game {game_id!r}")
+    module: GameDrawing = import_module(f"cardtable.render.{name}")
+    return module

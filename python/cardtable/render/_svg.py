@@ -7,7 +7,8 @@ picture can be checked for what it shows.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from functools import cache
+from html import escape as _escape
 
 __all__ = ["CARD_H", "CARD_W", "Svg"]
 
@@ -25,9 +26,16 @@ BACK = "#2f5d8a"
 
 def _num(value: float) -> str:
     """Coordinates as short, stable text (integers without a decimal point)."""
-    if float(value).is_integer():
+    if isinstance(value, int):
+        return str(value)
+    if value.is_integer():
         return str(int(value))
     return f"{value:.1f}"
+
+
+@cache
+def _name(key: str) -> str:
+    return key.rstrip("_").replace("_", "-")
 
 
 def _attrs(attrs: dict[str, object]) -> str:
@@ -35,11 +43,10 @@ def _attrs(attrs: dict[str, object]) -> str:
     for key, value in attrs.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        text = (
-            _num(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
-        )
-        out.append(f"{name}={quoteattr(str(text))}")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out.append(f'{_name(key)}="{_num(value)}"')
+        else:
+            out.append(f'{_name(key)}="{_escape(str(value), quote=True)}"')
     return " ".join(out)
 
 
@@ -107,7 +114,7 @@ class Svg:
                 **attrs,
             }
         )
-        self._parts.append(f"<text {a}>{escape(content)}</text>")
+        self._parts.append(f"<text {a}>{_escape(content)}</text>")
         self.grow(y + size * 0.3)
 
     def card(
@@ -129,7 +136,7 @@ class Svg:
         """A face-up card: ``label`` large in the middle, ``corner`` top left, ``note`` below."""
         self.open(class_="card", data_card=card_id)
         if tooltip:
-            self._parts.append(f"<title>{escape(tooltip)}</title>")
+            self._parts.append(f"<title>{_escape(tooltip)}</title>")
         self.rect(
             x,
             y,
@@ -222,8 +229,8 @@ class Svg:
         height = self.height + 12
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{height}" '
-            f'viewBox="0 0 {self.width} {height}" font-family={quoteattr(FONT)}>'
-            f"<title>{escape(self.title)}</title>"
+            f'viewBox="0 0 {self.width} {height}" font-family="{_escape(FONT)}">'
+            f"<title>{_escape(self.title)}</title>"
             f'<rect width="{self.width}" height="{height}" fill="{TABLE}"/>'
         )
         return head + "".join(self._parts) + "</svg>"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from html import escape as _escape
 from typing import Any
 
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, data_file, observe, seat_names
 from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, header, seat_label
 
-__all__ = ["chapter", "draw", "terminal", "view"]
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
 DIE_COLOURS = {"P": "#f4efe1", "B": "#8fb8e8", "G": "#9fd59f", "O": "#f3b36b", "M": "#c7a3e8"}
 DEPTHS = ["port", "depth I", "depth II", "depth III"]
@@ -20,6 +22,13 @@ PRIVATE = ("hand", "regrets", "dinks", "supplies")
 @cache
 def _fish() -> dict[str, dict[str, Any]]:
     return {f["name"]: f for f in data_file("deep_regrets.json")["fish"]}
+
+
+@cache
+def _all_names() -> tuple[str, ...]:
+    data = data_file("deep_regrets.json")
+    names = [c["name"] for key in ("fish", "dinks", "supplies", "rods", "reels") for c in data[key]]
+    return tuple(sorted(set(names), key=len, reverse=True))
 
 
 @cache
@@ -65,7 +74,7 @@ def view(state: StateProtocol, seat: int | None) -> View:
         "shoals": shoals,
         "bag": o["bag"],
         "decks": o["decks"],
-        "fish_discard": [len(d) for d in o["fish_discard"]],
+        "fish_discard": o["fish_discard"],
         "cast": o["ctx"]["cast"],
         "seats": [
             {
@@ -159,12 +168,6 @@ def _cost(info: dict[str, Any]) -> str:
     return f"${value} d{difficulty}"
 
 
-def _escape(text: str) -> str:
-    from xml.sax.saxutils import escape
-
-    return escape(text)
-
-
 def _dice(svg: Svg, x: float, y: float, dice: list[str]) -> float:
     for i, die in enumerate(dice):
         svg.die(x + i * 24, y, die[0], die[1:], DIE_COLOURS.get(die[0], "#dddddd"), size=20)
@@ -242,7 +245,10 @@ def draw(v: View, names: list[str] | None = None) -> str:
         )
         sy += 15
     svg.text(
-        side, sy + 10, "fish discarded: " + " / ".join(str(c) for c in v["fish_discard"]), size=10
+        side,
+        sy + 10,
+        "fish discarded: " + " / ".join(str(len(d)) for d in v["fish_discard"]),
+        size=10,
     )
     sy += 15
     holder = v["life_preserver"]
@@ -386,3 +392,17 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
         else:
             lines.append(f"   {st['hand_count']} fish in hand")
     return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move (``label``) is hidden from the seat of the view ``after`` it.
+
+    Regret values are private, and so is any card the move names that the seat cannot see
+    afterwards (a fish from a hand, a dink or supply kept or used).
+    """
+    if "regret" in label and after["seat"] != actor:
+        return True
+    shown = json.dumps(after, ensure_ascii=False)
+    return any(
+        name in label and json.dumps(name, ensure_ascii=False) not in shown for name in _all_names()
+    )

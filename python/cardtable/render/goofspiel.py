@@ -8,7 +8,7 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, observe, seat_names
 from cardtable.render._svg import ACCENT, CARD_H, MUTED, Svg, header, seat_label
 
-__all__ = ["chapter", "draw", "terminal", "view"]
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
 POINT_FILL = "#f6e7c1"
 
@@ -147,3 +147,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
             )
         )
     return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move (``label``) is hidden from the seat of the view ``after`` it."""
+    return bool(after["pending"][actor] == "hidden")

@@ -8,7 +8,7 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, data_file, observe, seat_names
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
 
-__all__ = ["card_face", "chapter", "draw", "terminal", "view"]
+__all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
 
 KIND_STYLE = {
     "car": ("#fbfaf6", "#1d2731", "car"),
@@ -199,3 +199,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
             lines.append("   hand: " + " ".join(_word(c) for c in hand))
     lines.append("[dim](12t = trailer 12)[/dim]")
     return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move (``label``) is hidden from the seat of the view ``after`` it."""
+    return bool(after["commitments"][actor] == "hidden")

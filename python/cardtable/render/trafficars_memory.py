@@ -6,7 +6,7 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, observe, seat_names
 from cardtable.render._svg import ACCENT, MUTED, Svg, header, seat_label
 
-__all__ = ["chapter", "draw", "terminal", "view"]
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
 COLUMNS = 10
 W, H = 44, 60
@@ -146,3 +146,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
         )
     )
     return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move is hidden from the view's seat: never, every move is public."""
+    return False

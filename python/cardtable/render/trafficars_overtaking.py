@@ -8,7 +8,7 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, observe, seat_names
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
 
-__all__ = ["chapter", "draw", "terminal", "view"]
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
 
 def view(state: StateProtocol, seat: int | None) -> View:
@@ -133,3 +133,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
         if hand:
             lines.append("   hand: " + " ".join(f"[bold]{c}[/bold]" for c in hand))
     return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move is hidden from the view's seat: never, every move is public."""
+    return False

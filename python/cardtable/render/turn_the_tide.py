@@ -8,7 +8,7 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, observe
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
 
-__all__ = ["chapter", "draw", "terminal", "view"]
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
 TIDE_FILL = "#cfe3f5"
 
@@ -167,3 +167,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
             lines.append("   hand: " + " ".join(f"[bold]{c}[/bold]{'*' * halves(c)}" for c in hand))
     lines.append("[dim](* = half a lifebuoy)[/dim]")
     return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move (``label``) is hidden from the seat of the view ``after`` it."""
+    return bool(after["commitments"][actor] == "hidden")

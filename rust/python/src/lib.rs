@@ -275,6 +275,13 @@ impl PyState {
         PyList::new(py, self.inner.history())
     }
 
+    /// The full view as an SVG picture, drawn by the Python package `cardtable.render` (Jupyter
+    /// shows states with it); the bindings only hand the state over.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let render = slf.py().import("cardtable.render")?;
+        Ok(render.getattr("svg")?.call1((slf,))?.unbind())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<State player {} after {} steps>",
