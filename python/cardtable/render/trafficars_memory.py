@@ -47,6 +47,8 @@ def view(state: StateProtocol, seat: int | None) -> View:
 
 def chapter(v: View) -> str:
     """Whose turn it is."""
+    if v["phase"] == "over":
+        return "the end"
     return "the layout" if v["turn_seat"] is None else f"seat {v['turn_seat']}'s turn"
 
 
