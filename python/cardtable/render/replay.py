@@ -41,12 +41,15 @@ class Frame:
 
     Attributes:
         label: What happened to reach this step, in words (``"seat 1 (greedy): play 37"``).
+        seen: The same as each seat saw it (a card played face down stays "a card"; chance
+            outcomes are not spelled out), seat 0 first.
         actor: The seat that acted, or ``None`` for the start and for chance.
         scores: The scores after the step.
         views: Index into :attr:`Replay.pictures` per view (full view, then seat 0, 1, ...).
     """
 
     label: str
+    seen: list[str]
     actor: int | None
     scores: list[int]
     views: list[int]
@@ -118,16 +121,28 @@ def _build(
         title=title or f"{game.game_id}, {game.players} players",
     )
 
+    views: dict[int | None, Any] = {}
+
     def picture(seat: int | None) -> int:
-        svg = module.draw(module.view(state, seat), names)
+        views[seat] = module.view(state, seat)
+        svg = module.draw(views[seat], names)
         if svg not in index:
             index[svg] = len(result.pictures)
             result.pictures.append(svg)
         return index[svg]
 
-    def snap(label: str, actor: int | None) -> None:
-        views = [picture(None), *(picture(p) for p in range(game.players))]
-        result.frames.append(Frame(label, actor, [int(x) for x in state.scores], views))
+    def snap(label: str, actor: int | None, move: str | None = None, chances: int = 0) -> None:
+        shown = [picture(None), *(picture(p) for p in range(game.players))]
+        seen = []
+        for p in range(game.players):
+            if move is None:
+                seen.append(label if not chances else f"chance ({chances} outcomes)")
+            elif actor != p and module.secret(views[p], actor, move):
+                seen.append(f"{_who(actor, names)}: a move seat {p} cannot see")
+            else:
+                seen.append(label)
+        scores = [int(x) for x in state.scores]
+        result.frames.append(Frame(label, seen, actor, scores, shown))
 
     snap("start", None)
     i = 0
@@ -144,13 +159,13 @@ def _build(
                 text = f"chance: {labels[0]}"
             else:
                 text = f"chance, {len(labels)} outcomes: {labels[0]} … {labels[-1]}"
-            snap(text, None)
+            snap(text, None, chances=len(labels))
         else:
             seat = state.current_player
             label = state.action_label(history[i])
             state.apply(history[i])
             i += 1
-            snap(f"{_who(seat, names)}: {label}", seat)
+            snap(f"{_who(seat, names)}: {label}", seat, label)
     return result
 
 
@@ -206,14 +221,14 @@ def replay(
 def _bot_seed(seed: int, seat: int) -> int:
     from cardtable._rng import derive_seed
 
-    return derive_seed(seed, seat + 1) & ((1 << 63) - 1)
+    return derive_seed(seed, seat + 1)
 
 
 def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[int], list[str]]:
     """Plays one seeded game of built-in bots; returns its history and the bots' names.
 
-    The deal is ``game.new_state(seed=seed)``; the bot in seat ``p`` is seeded with
-    ``derive_seed(seed, p + 1)`` (its low 63 bits).
+    The deal is ``game.new_state(seed=seed)`` and the bot in seat ``p`` is seeded with
+    ``derive_seed(seed, p + 1)``: the way a batch run seats the bots of a game with that seed.
 
     Raises:
         InvalidOptionError: On a wrong number of bots or an unknown bot.
@@ -274,24 +289,38 @@ def replay_run_game(
             rebuilt game that does not end with ``expected_scores``.
     """
     import cardtable
-    from cardtable.analysis._trace import replay as trace
+    from cardtable._rng import derive_seed
 
     builtin = {b for info in cardtable.games() if info.id == game_id for b in info.bots}
     if any(name.split(":")[0] not in builtin for name in bots):
         raise InvalidOptionError("only games of built-in bots can be rebuilt (not Python policies)")
-    options = dict(options or {})
-    traced = trace(game_id, players, list(bots), seed, game, **options)
-    if expected_scores is not None and traced.scores != expected_scores:
+    g = cardtable.make(game_id, players=players, **dict(options or {}))
+    if len(bots) != g.players:
+        raise InvalidOptionError(f"give {g.players} bots, one per seat, got {len(bots)}")
+    game_seed = derive_seed(seed, game)
+    state = g.new_state(seed=game_seed)
+    seated = [
+        cardtable.bot(g, name, p, seed=derive_seed(game_seed, p + 1)) for p, name in enumerate(bots)
+    ]
+    while not state.is_terminal:
+        state.apply(seated[state.current_player].act(state))
+        for b in seated:
+            b.observe(state)
+    if expected_scores is not None and list(state.scores) != expected_scores:
         raise InvalidOptionError(f"game {game} did not replay to the scores of the run")
-    g = cardtable.make(game_id, players=players, **options)
-    return _build(g, traced.history, list(bots), title or f"{game_id}: game {game} of seed {seed}")
+    return _build(g, state.history, list(bots), title or f"{game_id}: game {game} of seed {seed}")
 
 
 def _payload(r: Replay) -> str:
     data = {
         "pictures": r.pictures,
         "frames": [
-            {"label": f.label, "actor": f.actor, "scores": f.scores, "views": f.views}
+            {
+                "labels": [f.label, *f.seen],
+                "actor": f.actor,
+                "scores": f.scores,
+                "views": f.views,
+            }
             for f in r.frames
         ],
     }
@@ -387,7 +416,7 @@ function show(n) {
   el("frame").innerHTML = data.pictures[frame.views[view]];
   el("slider").value = String(step);
   el("step").textContent = "step " + step + " / " + (data.frames.length - 1);
-  el("label").textContent = frame.label;
+  el("label").textContent = frame.labels[view];
   const body = el("scores").tBodies[0];
   body.innerHTML = "";
   frame.scores.forEach((score, seat) => {
@@ -428,7 +457,7 @@ function start() {
   });
   data.frames.forEach((frame, i) => {
     const item = document.createElement("li");
-    item.textContent = i + ". " + frame.label;
+    item.textContent = i + ". " + frame.labels[0];
     if (frame.actor === null) item.className = "chance";
     item.addEventListener("click", () => { stop(); show(i); });
     el("log").appendChild(item);
@@ -441,7 +470,13 @@ function start() {
   el("last").addEventListener("click", () => { stop(); show(data.frames.length - 1); });
   el("play").addEventListener("click", play);
   el("speed").addEventListener("change", () => { if (timer !== null) { stop(); play(); } });
-  el("view").addEventListener("change", () => { view = Number(el("view").value); show(step); });
+  el("view").addEventListener("change", () => {
+    view = Number(el("view").value);
+    data.frames.forEach((frame, i) => {
+      el("log").children[i].textContent = i + ". " + frame.labels[view];
+    });
+    show(step);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLSelectElement) return;
     if (event.key === "ArrowRight") { stop(); show(step + 1); }

@@ -69,7 +69,7 @@ def chapter(v: View) -> str:
 
 
 def _weather(svg: Svg, x: float, y: float, card: int, *, small: bool = False) -> None:
-    w, h = (30, 42) if small else (CARD_W, CARD_H)
+    w, h = (28, 42) if small else (CARD_W, CARD_H)
     buoys = "◐" * halves(card)
     svg.card(x, y, str(card), str(card), note=buoys, w=w, h=h, tooltip=f"weather {card}")
 
@@ -112,7 +112,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
             _tide_card(svg, 300, top + 16, tide, f"seat{q}")
         svg.text(350, top + 12, "played this round", size=9, fill=MUTED)
         for i, card in enumerate(v["played"][q]):
-            _weather(svg, 350 + i * 23, top + 16, card, small=True)
+            _weather(svg, 350 + i * 30, top + 16, card, small=True)
         commitment = v["commitments"][q]
         cx = svg.width - 60
         svg.text(cx, top + 12, "this hand", size=9, fill=MUTED)
