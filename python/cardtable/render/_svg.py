@@ -26,9 +26,7 @@ BACK = "#2f5d8a"
 
 def _num(value: float) -> str:
     """Coordinates as short, stable text (integers without a decimal point)."""
-    if isinstance(value, int):
-        return str(value)
-    if value.is_integer():
+    if type(value) is int or value == int(value):
         return str(int(value))
     return f"{value:.1f}"
 
@@ -38,15 +36,21 @@ def _name(key: str) -> str:
     return key.rstrip("_").replace("_", "-")
 
 
+def _text(value: str) -> str:
+    """Escapes text for content and attributes (only when it needs it)."""
+    if "&" in value or "<" in value or ">" in value or '"' in value or "'" in value:
+        return _escape(value, quote=True)
+    return value
+
+
 def _attrs(attrs: dict[str, object]) -> str:
     out = []
     for key, value in attrs.items():
         if value is None:
             continue
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            out.append(f'{_name(key)}="{_num(value)}"')
-        else:
-            out.append(f'{_name(key)}="{_escape(str(value), quote=True)}"')
+        kind = type(value)
+        text = _num(value) if kind is int or kind is float else _text(str(value))  # type: ignore[arg-type]
+        out.append(f'{_name(key)}="{text}"')
     return " ".join(out)
 
 
@@ -114,7 +118,7 @@ class Svg:
                 **attrs,
             }
         )
-        self._parts.append(f"<text {a}>{_escape(content)}</text>")
+        self._parts.append(f"<text {a}>{_text(content)}</text>")
         self.grow(y + size * 0.3)
 
     def card(

@@ -122,13 +122,18 @@ def _build(
     )
 
     views: dict[int | None, Any] = {}
+    drawn: dict[str, int] = {}  # a view seen before is not drawn again
 
     def picture(seat: int | None) -> int:
         views[seat] = module.view(state, seat)
+        key = json.dumps(views[seat], sort_keys=True)
+        if key in drawn:
+            return drawn[key]
         svg = module.draw(views[seat], names)
         if svg not in index:
             index[svg] = len(result.pictures)
             result.pictures.append(svg)
+        drawn[key] = index[svg]
         return index[svg]
 
     def snap(label: str, actor: int | None, move: str | None = None, chances: int = 0) -> None:
