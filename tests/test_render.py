@@ -271,7 +271,9 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
     assert out.exists() and "final scores" in result.output
     sim = CliRunner().invoke(main, [*args[:-2], "--game", "4", "-o", str(tmp_path / "g4.html")])
     assert sim.exit_code == 0, sim.output
-    bad = CliRunner().invoke(main, ["replay", "goofspiel", "-b", "greedy", "-o", str(out)])
+    bad = CliRunner().invoke(
+        main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "-o", str(out)]
+    )
     assert bad.exit_code != 0 and "2 bots" in bad.output
 
 
