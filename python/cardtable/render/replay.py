@@ -141,7 +141,8 @@ def _build(
         seen = []
         for p in range(game.players):
             if move is None:
-                seen.append(label if not chances else f"chance ({chances} outcomes)")
+                outcomes = "1 outcome" if chances == 1 else f"{chances} outcomes"
+                seen.append(label if not chances else f"chance ({outcomes})")
             elif actor != p and module.secret(views[p], actor, move):
                 seen.append(f"{_who(actor, names)}: a move seat {p} cannot see")
             else:
