@@ -143,7 +143,7 @@ def _build(
             if move is None:
                 outcomes = "1 outcome" if chances == 1 else f"{chances} outcomes"
                 seen.append(label if not chances else f"chance ({outcomes})")
-            elif actor != p and module.secret(views[p], actor, move):
+            elif actor is not None and actor != p and module.secret(views[p], actor, move):
                 seen.append(f"{_who(actor, names)}: a move seat {p} cannot see")
             else:
                 seen.append(label)
