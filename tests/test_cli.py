@@ -77,9 +77,9 @@ def test_play_a_seat_against_bots() -> None:
         input="0\n" * 200,
     )
     assert result.exit_code == 0, result.output
-    assert "your turn (seat 1)" in result.output
+    assert "your move, seat 1" in result.output
     assert "hand" in result.output
-    assert "game over" in result.output and "winners" in result.output
+    assert "the game is over" in result.output and "final scores" in result.output
 
 
 def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:

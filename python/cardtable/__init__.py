@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 
+from cardtable import render
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, games, make
 from cardtable.bots import BuiltinBot, bot
 from cardtable.errors import (
@@ -26,6 +27,7 @@ from cardtable.errors import (
     InvalidStateError,
 )
 from cardtable.protocols import GameProtocol, StateProtocol
+from cardtable.render import Replay, replay
 from cardtable.sim import PolicyBatch, SimulationResult, simulate
 from cardtable.vector import VectorEnv
 
@@ -42,12 +44,15 @@ __all__ = [
     "InvalidStateError",
     "OptionInfo",
     "PolicyBatch",
+    "Replay",
     "SimulationResult",
     "StateProtocol",
     "VectorEnv",
     "bot",
     "games",
     "make",
+    "render",
+    "replay",
     "simulate",
 ]
 

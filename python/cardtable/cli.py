@@ -191,13 +191,15 @@ _register_conformance()
 # --- end of conformance ------------------------------------------------------------------------
 
 
-def _render(observation: dict[str, Any]) -> Table:
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold cyan")
-    table.add_column()
-    for key, value in observation.items():
-        table.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
-    return table
+# --- Seeing a game: replay (cardtable.render) ---------------------------------------------------
+def _register_replay() -> None:
+    from cardtable.render._cli import register
+
+    register(main, _parse_options)
+
+
+_register_replay()
+# --- end of replay ------------------------------------------------------------------------------
 
 
 @main.command("play")
@@ -222,6 +224,9 @@ def play_command(
     """Play one seat of GAME_ID in the terminal against built-in bots."""
     import random
 
+    from cardtable.render.play import play
+    from cardtable.render.replay import _bot_seed
+
     try:
         game = cardtable.make(game_id, players=players, **_parse_options(option_pairs))
         info = next(g for g in cardtable.games() if g.id == game_id)
@@ -237,35 +242,22 @@ def play_command(
         seed = random.randrange(2**63) if seed is None else seed
         state = game.new_state(seed=seed)
         seated = {
-            s: cardtable.bot(game, names[i] if names else default_bot, s, seed=seed + s + 1)
+            s: cardtable.bot(game, names[i] if names else default_bot, s, seed=_bot_seed(seed, s))
             for i, s in enumerate(others)
         }
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
     console.print(
         f"[bold]{game_id}[/bold], {game.players} players, you are seat {seat} "
-        f"(seed {seed}). Bots: " + ", ".join(f"{s}={b.name}" for s, b in seated.items())
+        f"(seed {seed}). Bots: " + ", ".join(f"seat {s} {b.name}" for s, b in seated.items())
     )
-    while not state.is_terminal:
-        player = state.current_player
-        if player == seat:
-            console.rule(f"your turn (seat {seat})")
-            console.print(_render(dict(state.observation(seat))))
-            legal = state.legal_actions()
-            for i, action in enumerate(legal):
-                console.print(f"  [bold]{i:>3}[/bold]  {state.action_label(action)}")
-            choice = click.prompt(
-                "choose", type=click.IntRange(0, len(legal) - 1), default=0, show_default=True
-            )
-            state.apply(legal[choice])
-        else:
-            state.apply(seated[player].act(state))
-            console.print(f"seat {player} ({seated[player].name}) acted")
-        for b in seated.values():
-            b.observe(state)
-    console.rule("game over")
-    console.print(_render(dict(state.observation(seat))))
-    console.print(f"scores: {state.scores}; winners: {state.winners}")
+
+    def choose(count: int) -> int:
+        return int(
+            click.prompt("choose", type=click.IntRange(0, count - 1), default=0, show_default=True)
+        )
+
+    play(game, state, seat, seated, console, choose)
     sys.exit(0)
 
 

@@ -27,6 +27,8 @@ from cardtable.errors import InvalidOptionError
 if TYPE_CHECKING:
     import pyarrow
 
+    from cardtable.render.replay import Replay
+
 __all__ = [
     "BotSummary",
     "PolicyBatch",
@@ -200,6 +202,21 @@ class SimulationResult:
                 )
             )
         return out
+
+    def replay(self, game: int, title: str | None = None) -> Replay:
+        """Rebuilds game ``game`` of this run from its seed as a replay viewer.
+
+        The seeding contract makes this exact: the game is ``new_state(seed=derive_seed(seed,
+        game))`` with the bots seeded as in the run; the rebuilt game must end with the run's
+        scores. ``result.replay(g).save("game.html")`` writes the viewer.
+
+        Raises:
+            InvalidOptionError: If ``game`` is not a game of the run, the run used Python
+                policies, or the game cannot be rebuilt with the per-step bots.
+        """
+        from cardtable.render.replay import replay_simulated
+
+        return replay_simulated(self, game, title)
 
     def summary_table(self) -> str:
         """The summary as a text table: one row per seat, then one per bot."""

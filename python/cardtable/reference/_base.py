@@ -371,6 +371,12 @@ class ReferenceState(ABC):
         """Every applied action and chance outcome, in order."""
         return list(self._history)
 
+    def _repr_svg_(self) -> str:
+        """The full view as an SVG picture (shown by Jupyter; see ``cardtable.render``)."""
+        from cardtable.render import svg
+
+        return svg(self)
+
     def __repr__(self) -> str:
         return (
             f"<{self._game.game_id} reference state: player {self.current_player}, "

@@ -275,6 +275,13 @@ impl PyState {
         PyList::new(py, self.inner.history())
     }
 
+    /// The full view as an SVG picture, drawn by the Python package `cardtable.render` (Jupyter
+    /// shows states with it); the bindings only hand the state over.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let render = slf.py().import("cardtable.render")?;
+        Ok(render.getattr("svg")?.call1((slf,))?.unbind())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<State player {} after {} steps>",
@@ -411,10 +418,16 @@ impl PyBot {
         let seat = int_arg(seat, "seat", EngineError::InvalidOption)?;
         let seat =
             usize::try_from(seat).map_err(|_| bad(format!("seat {seat} is out of range")))?;
+        // The whole u64 range: batch runs derive bot seeds over all 64 bits, and a replay of one
+        // of their games must be able to seat the same bot.
         let seed = match seed {
             None => 0,
-            Some(s) => u64::try_from(int_arg(s, "seed", EngineError::InvalidOption)?)
-                .map_err(|_| bad(format!("seed must be in 0..2**63, got {s}")))?,
+            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(bad(format!("seed must be an int, got {s}")));
+            }
+            Some(s) => s
+                .extract::<u64>()
+                .map_err(|_| bad(format!("seed must be an int in 0..2**64, got {s}")))?,
         };
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
         Ok(Self {

@@ -1,0 +1,50 @@
+"""Pictures of states, replay files and the terminal view of ``cardtable play``.
+
+Everything here is drawn from what the public API shows (``observation(seat)``, or ``to_dict()`` for
+the full view), so a state of either backend gives the same picture::
+
+    import cardtable
+    from cardtable import render
+    state = cardtable.make("turn_the_tide", players=3).new_state(seed=1)
+    picture = render.svg(state, seat=0)         # what seat 0 sees, as an SVG document
+    cardtable.replay(state).save("game.html")   # a self-contained replay viewer
+"""
+
+from __future__ import annotations
+
+from cardtable.protocols import StateProtocol
+from cardtable.render._common import View, check_seat, drawing
+from cardtable.render.replay import Replay, replay
+
+__all__ = ["Replay", "drawing", "replay", "svg", "view"]
+
+
+def view(state: StateProtocol, seat: int | None = None) -> View:
+    """The drawing model of a state: seat ``seat``'s view, or the full view for ``None``.
+
+    Raises:
+        IllegalActionError: On a seat outside the game.
+        InvalidOptionError: On a game without a drawing.
+    """
+    check_seat(state, seat)
+    return drawing(str(state.to_dict()["game"])).view(state, seat)
+
+
+def svg(state: StateProtocol, seat: int | None = None, names: list[str] | None = None) -> str:
+    """The picture of a state as an SVG document.
+
+    Args:
+        state: A state of either backend.
+        seat: Draw only what this seat may see; ``None`` draws everything (the full view).
+        names: Optional names of the seats' players (e.g. bot names), shown beside the seats.
+
+    Returns:
+        A standalone SVG document.
+
+    Raises:
+        IllegalActionError: On a seat outside the game.
+        InvalidOptionError: On a game without a drawing.
+    """
+    check_seat(state, seat)
+    module = drawing(str(state.to_dict()["game"]))
+    return module.draw(module.view(state, seat), names)

@@ -1,0 +1,100 @@
+"""What every game's drawing module offers, and the helpers they share.
+
+A game module turns a state into a *view* (a JSON-compatible dict built only from
+``observation(seat)``, or from ``to_dict()`` for the full view) and draws views: an SVG picture and
+the lines of the terminal ``play`` screen. Views are plain data, so the pictures of the two
+backends are identical whenever their observations are.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import import_module, resources
+from typing import Any, Protocol
+
+from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.protocols import StateProtocol
+
+__all__ = ["GameDrawing", "View", "check_seat", "data_file", "drawing", "observe"]
+
+View = dict[str, Any]
+
+
+class GameDrawing(Protocol):
+    """The functions of one game's drawing module."""
+
+    def view(self, state: StateProtocol, seat: int | None) -> View:
+        """The drawing model of ``seat``'s view, or the full view for ``None``."""
+        ...
+
+    def draw(self, view: View, names: list[str] | None) -> str:
+        """The SVG picture of a view."""
+        ...
+
+    def terminal(self, view: View, names: list[str] | None) -> list[str]:
+        """The view as lines of ``rich`` markup for the terminal."""
+        ...
+
+    def chapter(self, view: View) -> str:
+        """The current hand/round/turn/day in words (a change ends a chapter)."""
+        ...
+
+    def secret(self, after: View, actor: int, label: str) -> bool:
+        """Whether ``actor``'s move ``label`` is hidden from the seat of the view ``after`` it."""
+        ...
+
+
+def check_seat(state: StateProtocol, seat: int | None) -> None:
+    """Raises ``IllegalActionError`` unless ``seat`` is ``None`` or a seat of the state's game."""
+    players = len(state.scores)
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+    ):
+        raise IllegalActionError(f"seat must be None or in 0..{players - 1}, got {seat!r}")
+
+
+def observe(state: StateProtocol, seat: int) -> dict[str, Any]:
+    """``state.observation(seat)`` as a plain dict."""
+    plain: dict[str, Any] = json.loads(json.dumps(dict(state.observation(seat))))
+    return plain
+
+
+@cache
+def data_file(name: str) -> Any:
+    """A card data file shipped with the package (``cardtable/data/<name>``)."""
+    text = resources.files("cardtable.data").joinpath(name).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def seat_names(names: list[str] | None, seat: int, viewer: int | None) -> str:
+    """``seat 2 (greedy)`` for the terminal, marking the viewer's own seat."""
+    text = f"seat {seat}"
+    if names is not None and seat < len(names) and names[seat]:
+        text += f" ({names[seat]})"
+    if viewer == seat:
+        text += " [bold green]you[/bold green]"
+    return text
+
+
+_MODULES = {
+    "turn_the_tide": "turn_the_tide",
+    "trafficars": "trafficars",
+    "trafficars_memory": "trafficars_memory",
+    "trafficars_overtaking": "trafficars_overtaking",
+    "deep_regrets": "deep_regrets",
+    "goofspiel": "goofspiel",
+}
+
+
+def drawing(game_id: str) -> GameDrawing:
+    """The drawing module of a game.
+
+    Raises:
+        InvalidOptionError: If the game has no drawing.
+    """
+    name = _MODULES.get(game_id)
+    if name is None:
+        raise InvalidOptionError(f"no drawing for game {game_id!r}")
+    module: GameDrawing = import_module(f"cardtable.render.{name}")
+    return module

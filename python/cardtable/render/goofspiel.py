@@ -1,0 +1,154 @@
+"""Goofspiel: the point card up for auction, both hands of bids, the hidden bids, past turns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.protocols import StateProtocol
+from cardtable.render._common import View, observe, seat_names
+from cardtable.render._svg import ACCENT, CARD_H, MUTED, Svg, header, seat_label
+
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
+
+POINT_FILL = "#f6e7c1"
+
+
+def view(state: StateProtocol, seat: int | None) -> View:
+    """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
+    if seat is not None:
+        o = observe(state, seat)
+        bids: list[Any] = [
+            o["own_bid"] if q == seat else ("hidden" if o["committed"][q] else None)
+            for q in range(2)
+        ]
+    else:
+        o = state.to_dict()["state"]
+        bids = list(o["pending"])
+    return {
+        "game": "goofspiel",
+        "seat": seat,
+        "players": 2,
+        "turn": o["turn"],
+        "point_card": o["point_card"],
+        "remaining_points": o["remaining_points"],
+        "hands": o["hands"],
+        "points": o["points"],
+        "bids": o["bids"],
+        "point_history": o["point_history"],
+        "pending": bids,
+        "current": state.current_player,
+        "scores": list(state.scores),
+    }
+
+
+def chapter(v: View) -> str:
+    """``turn 4`` (1-based)."""
+    return f"turn {v['turn'] + 1}"
+
+
+def draw(v: View, names: list[str] | None = None) -> str:
+    """The picture of a view."""
+    seat = v["seat"]
+    who = "full view" if seat is None else f"seat {seat}'s view"
+    svg = Svg(720, f"Goofspiel — {who}")
+    status = f"{chapter(v)} · points {v['points'][0]} : {v['points'][1]}"
+    y = header(svg, f"Goofspiel — {who}", status)
+    svg.text(12, y + 12, "point card", size=11, fill=MUTED)
+    if v["point_card"] is not None:
+        svg.card(
+            12,
+            y + 18,
+            f"point-{v['point_card']}",
+            str(v["point_card"]),
+            corner="points",
+            fill=POINT_FILL,
+            w=52,
+            h=72,
+            highlight=True,
+        )
+    else:
+        svg.slot(12, y + 18, w=52, h=72)
+    svg.text(90, y + 12, "still to come", size=11, fill=MUTED)
+    for i, value in enumerate(v["remaining_points"]):
+        svg.card(90 + i * 30, y + 18, f"point-{value}", str(value), fill=POINT_FILL, w=26, h=36)
+    y += 104
+    for q in range(2):
+        top = y
+        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        svg.text(12, top + 34, f"{v['points'][q]} points", size=11)
+        if q == v["current"]:
+            svg.badge(200, top + 4, "to bid")
+        bid = v["pending"][q]
+        cx = svg.width - 60
+        if bid is not None:
+            svg.text(cx, top + 12, "bid", size=9, fill=MUTED)
+        if bid == "hidden":
+            svg.back(cx, top + 16)
+        elif bid is not None:
+            svg.card(cx, top + 16, f"bid-{q}-{bid}", str(bid), highlight=True)
+        for i, card in enumerate(v["hands"][q]):
+            svg.card(12 + i * 44, top + 44, f"hand-{q}-{card}", str(card))
+        y = top + 44 + CARD_H + 8
+        svg.path(f"M6,{y} L{svg.width - 6},{y}", stroke="#c9cfc9")
+        if q == v["current"]:
+            svg.rect(2, top, 4, y - top, fill=ACCENT)
+        y += 8
+    if v["bids"]:
+        svg.text(
+            12,
+            y + 12,
+            "past turns: point card, then the bids of seat 0 and seat 1",
+            size=10,
+            fill=MUTED,
+        )
+        y += 20
+        for t, (point, pair) in enumerate(zip(v["point_history"], v["bids"], strict=True)):
+            x = 12 + t * 52
+            svg.text(x + 20, y + 10, str(point), size=12, anchor="middle", weight="bold")
+            for q in range(2):
+                won = pair[q] > pair[1 - q]
+                svg.text(
+                    x + 20,
+                    y + 26 + 14 * q,
+                    str(pair[q]),
+                    size=11,
+                    anchor="middle",
+                    fill="#1f7a3a" if won else MUTED,
+                    weight="bold" if won else None,
+                )
+        y += 52
+    svg.grow(y)
+    return svg.render()
+
+
+def terminal(v: View, names: list[str] | None = None) -> list[str]:
+    """The view for the terminal."""
+    point = v["point_card"]
+    lines = [
+        f"[bold]{chapter(v)}[/bold] · point card: "
+        + (f"[bold yellow]{point}[/bold yellow]" if point is not None else "none")
+        + " · still to come: "
+        + " ".join(str(p) for p in v["remaining_points"])
+    ]
+    for q in range(2):
+        parts = [seat_names(names, q, v["seat"]), f"{v['points'][q]} points"]
+        bid = v["pending"][q]
+        if bid == "hidden":
+            parts.append("has bid")
+        elif bid is not None:
+            parts.append(f"bids [bold]{bid}[/bold]")
+        lines.append(" · ".join(parts))
+        lines.append("   hand: " + " ".join(str(c) for c in v["hands"][q]))
+    if v["bids"]:
+        lines.append(
+            "past turns: "
+            + ", ".join(
+                f"{p}: {a}-{b}" for p, (a, b) in zip(v["point_history"], v["bids"], strict=True)
+            )
+        )
+    return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move (``label``) is hidden from the seat of the view ``after`` it."""
+    return bool(after["pending"][actor] == "hidden")

@@ -1,0 +1,506 @@
+"""Replay viewers: one self-contained HTML file that steps through a whole game.
+
+The file holds every step's picture for the full view and for each seat's view (SVG, compressed
+together and inflated by the browser), the log of actions in words and the scores after every
+step. It needs no network: open it from disk. Controls: a step slider, first/previous/next/last,
+play/pause with a speed, a view selector, and the log (click a line to jump there); the arrow keys
+step and the space bar plays.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardtable.errors import InvalidOptionError
+from cardtable.protocols import GameProtocol, StateProtocol
+from cardtable.render._common import drawing
+
+if TYPE_CHECKING:
+    from cardtable.sim import SimulationResult
+
+__all__ = [
+    "Frame",
+    "Replay",
+    "play_game",
+    "replay",
+    "replay_run_game",
+    "replay_simulated",
+]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of a replay.
+
+    Attributes:
+        label: What happened to reach this step, in words (``"seat 1 (greedy): play 37"``).
+        seen: The same as each seat saw it (a card played face down stays "a card"; chance
+            outcomes are not spelled out), seat 0 first.
+        actor: The seat that acted, or ``None`` for the start and for chance.
+        scores: The scores after the step.
+        views: Index into :attr:`Replay.pictures` per view (full view, then seat 0, 1, ...).
+    """
+
+    label: str
+    seen: list[str]
+    actor: int | None
+    scores: list[int]
+    views: list[int]
+
+
+@dataclass
+class Replay:
+    """A replayed game: its frames, pictures and the HTML viewer.
+
+    Attributes:
+        game_id: The game.
+        players: Number of players.
+        options: The game's options.
+        names: The name of each seat's player (bot names, or empty).
+        history: The game's history (chance outcomes and actions).
+        frames: The steps: the start, then one per decision and one per run of chance outcomes.
+        pictures: The distinct SVG pictures the frames refer to.
+        title: The page title.
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    names: list[str]
+    history: list[int]
+    frames: list[Frame] = field(default_factory=list)
+    pictures: list[str] = field(default_factory=list)
+    title: str = ""
+
+    @property
+    def html(self) -> str:
+        """The self-contained HTML viewer."""
+        return _page(self)
+
+    def save(self, path: str | Path) -> Path:
+        """Writes the HTML viewer to ``path`` and returns the path."""
+        out = Path(path)
+        out.write_text(self.html, encoding="utf-8")
+        return out
+
+    def _repr_html_(self) -> str:
+        """The viewer inside a notebook cell (an isolated frame)."""
+        return (
+            f'<iframe srcdoc="{html.escape(self.html, quote=True)}" '
+            'style="width:100%;height:760px;border:1px solid #ccc"></iframe>'
+        )
+
+
+def _who(seat: int, names: Sequence[str]) -> str:
+    if seat < len(names) and names[seat]:
+        return f"seat {seat} ({names[seat]})"
+    return f"seat {seat}"
+
+
+def _build(
+    game: GameProtocol, history: Sequence[int], names: Sequence[str], title: str | None
+) -> Replay:
+    """Replays ``history`` from the start of ``game``, drawing every view after every step."""
+    module = drawing(game.game_id)
+    names = list(names) if names else [""] * game.players
+    state = game.new_state()
+    index: dict[str, int] = {}
+    result = Replay(
+        game_id=game.game_id,
+        players=game.players,
+        options=dict(game.options),
+        names=names,
+        history=list(history),
+        title=title or f"{game.game_id}, {game.players} players",
+    )
+
+    views: dict[int | None, Any] = {}
+    drawn: dict[str, int] = {}  # a view seen before is not drawn again
+
+    def picture(seat: int | None) -> int:
+        views[seat] = module.view(state, seat)
+        key = json.dumps(views[seat], sort_keys=True)
+        if key in drawn:
+            return drawn[key]
+        svg = module.draw(views[seat], names)
+        if svg not in index:
+            index[svg] = len(result.pictures)
+            result.pictures.append(svg)
+        drawn[key] = index[svg]
+        return index[svg]
+
+    def snap(label: str, actor: int | None, move: str | None = None, chances: int = 0) -> None:
+        shown = [picture(None), *(picture(p) for p in range(game.players))]
+        seen = []
+        for p in range(game.players):
+            if move is None:
+                outcomes = "1 outcome" if chances == 1 else f"{chances} outcomes"
+                seen.append(label if not chances else f"chance ({outcomes})")
+            elif actor is not None and actor != p and module.secret(views[p], actor, move):
+                seen.append(f"{_who(actor, names)}: a move seat {p} cannot see")
+            else:
+                seen.append(label)
+        scores = [int(x) for x in state.scores]
+        result.frames.append(Frame(label, seen, actor, scores, shown))
+
+    snap("start", None)
+    i = 0
+    while i < len(history):
+        if state.is_terminal:
+            raise InvalidOptionError(f"history goes on after the end of the game at step {i}")
+        if state.is_chance_node:
+            labels = []
+            while i < len(history) and state.is_chance_node:
+                labels.append(state.action_label(history[i]))
+                state.apply(history[i])
+                i += 1
+            if len(labels) == 1:
+                text = f"chance: {labels[0]}"
+            else:
+                text = f"chance, {len(labels)} outcomes: {labels[0]} … {labels[-1]}"
+            snap(text, None, chances=len(labels))
+        else:
+            seat = state.current_player
+            label = state.action_label(history[i])
+            state.apply(history[i])
+            i += 1
+            snap(f"{_who(seat, names)}: {label}", seat, label)
+    return result
+
+
+def replay(
+    source: StateProtocol | Sequence[int],
+    game: GameProtocol | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    title: str | None = None,
+) -> Replay:
+    """A replay viewer of a game, from a state or from a history.
+
+    Args:
+        source: A state of either backend (its whole history is replayed), or a history (every
+            chance outcome and action from the start, as ``state.history`` gives it).
+        game: The game the history belongs to; needed for a history, optional for a state.
+        names: The name of each seat's player, shown in the log and the pictures.
+        title: The page title.
+
+    Returns:
+        The replay; ``.save(path)`` writes the HTML file, ``.html`` is its text.
+
+    Raises:
+        InvalidOptionError: If a history comes without its game, or on a game without drawing.
+        IllegalActionError: If the history is not a game of ``game``.
+
+    Example:
+        >>> import cardtable
+        >>> state = cardtable.make("goofspiel", players=2, num_cards=3).new_state(seed=1)
+        >>> while not state.is_terminal:
+        ...     state.apply(state.legal_actions()[0])
+        >>> viewer = cardtable.replay(state)
+        >>> len(viewer.frames) > 3
+        True
+    """
+    import cardtable
+
+    if hasattr(source, "to_dict") and hasattr(source, "history"):
+        state: StateProtocol = source  # type: ignore[assignment]
+        history = list(state.history)
+        if game is None:
+            d = state.to_dict()
+            game = cardtable.make(d["game"], players=d["players"], **d["options"])
+    else:
+        if game is None:
+            raise InvalidOptionError("replay(history) needs the game: replay(history, game)")
+        history = [int(a) for a in source]
+    if names is not None and len(names) != game.players:
+        raise InvalidOptionError(f"give {game.players} names, one per seat, got {len(names)}")
+    return _build(game, history, list(names or []), title)
+
+
+def _bot_seed(seed: int, seat: int) -> int:
+    from cardtable._rng import derive_seed
+
+    return derive_seed(seed, seat + 1)
+
+
+def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[int], list[str]]:
+    """Plays one seeded game of built-in bots; returns its history and the bots' names.
+
+    The deal is ``game.new_state(seed=seed)`` and the bot in seat ``p`` is seeded with
+    ``derive_seed(seed, p + 1)``: the way a batch run seats the bots of a game with that seed.
+
+    Raises:
+        InvalidOptionError: On a wrong number of bots or an unknown bot.
+    """
+    import cardtable
+
+    if len(bots) != game.players:
+        raise InvalidOptionError(f"give {game.players} bots, one per seat, got {len(bots)}")
+    state = game.new_state(seed=seed)
+    seated = [cardtable.bot(game, name, p, seed=_bot_seed(seed, p)) for p, name in enumerate(bots)]
+    while not state.is_terminal:
+        state.apply(seated[state.current_player].act(state))
+        for b in seated:
+            b.observe(state)
+    return list(state.history), [b.name for b in seated]
+
+
+def replay_simulated(result: SimulationResult, game: int, title: str | None = None) -> Replay:
+    """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
+
+    Raises:
+        InvalidOptionError: If ``game`` is not a game of the run, if the run used Python
+            policies, or if the game cannot be rebuilt with the per-step bots.
+    """
+    if not 0 <= game < result.games_played:
+        raise InvalidOptionError(f"game must be in 0..{result.games_played - 1}, got {game}")
+    expected = None if result.scores is None else [int(x) for x in result.scores[game]]
+    return replay_run_game(
+        result.game_id,
+        result.players,
+        result.bots,
+        seed=result.seed,
+        game=game,
+        options=result.options,
+        expected_scores=expected,
+        title=title,
+    )
+
+
+def replay_run_game(
+    game_id: str,
+    players: int,
+    bots: Sequence[str],
+    *,
+    seed: int,
+    game: int,
+    options: dict[str, Any] | None = None,
+    expected_scores: list[int] | None = None,
+    title: str | None = None,
+) -> Replay:
+    """Rebuilds game ``game`` of ``simulate(game_id, bots=bots, seed=seed, ...)`` as a replay.
+
+    Game ``g`` of a run is ``new_state(seed=derive_seed(seed, g))`` and the bot in seat ``p``
+    draws from ``SplitMix64(derive_seed(derive_seed(seed, g), p + 1))`` (docs/rng.md).
+
+    Raises:
+        InvalidOptionError: On Python policies, a game the per-step bots cannot rebuild, or a
+            rebuilt game that does not end with ``expected_scores``.
+    """
+    import cardtable
+    from cardtable._rng import derive_seed
+
+    builtin = {b for info in cardtable.games() if info.id == game_id for b in info.bots}
+    if any(name.split(":")[0] not in builtin for name in bots):
+        raise InvalidOptionError("only games of built-in bots can be rebuilt (not Python policies)")
+    g = cardtable.make(game_id, players=players, **dict(options or {}))
+    if len(bots) != g.players:
+        raise InvalidOptionError(f"give {g.players} bots, one per seat, got {len(bots)}")
+    game_seed = derive_seed(seed, game)
+    state = g.new_state(seed=game_seed)
+    seated = [
+        cardtable.bot(g, name, p, seed=derive_seed(game_seed, p + 1)) for p, name in enumerate(bots)
+    ]
+    while not state.is_terminal:
+        state.apply(seated[state.current_player].act(state))
+        for b in seated:
+            b.observe(state)
+    if expected_scores is not None and list(state.scores) != expected_scores:
+        raise InvalidOptionError(f"game {game} did not replay to the scores of the run")
+    return _build(g, state.history, list(bots), title or f"{game_id}: game {game} of seed {seed}")
+
+
+def _payload(r: Replay) -> str:
+    data = {
+        "pictures": r.pictures,
+        "frames": [
+            {
+                "labels": [f.label, *f.seen],
+                "actor": f.actor,
+                "scores": f.scores,
+                "views": f.views,
+            }
+            for f in r.frames
+        ],
+    }
+    raw = json.dumps(data, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def _page(r: Replay) -> str:
+    views = ["full view"] + [f"{_who(p, r.names)}'s view" for p in range(r.players)]
+    seats = [_who(p, r.names) for p in range(r.players)]
+    meta = json.dumps({"views": views, "seats": seats})
+    options = ", ".join(f"{k}={v}" for k, v in r.options.items()) or "defaults"
+    return (
+        _TEMPLATE.replace("__TITLE__", html.escape(r.title))
+        .replace("__OPTIONS__", html.escape(options))
+        .replace("__META__", meta.replace("</", "<\\/"))
+        .replace("__DATA__", _payload(r))
+    )
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>__TITLE__</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 0; color: #1d2731; background: #f6f7f4; }
+header { background: #1d2731; color: #fff; padding: 10px 16px; }
+header h1 { font-size: 18px; margin: 0; }
+header p { margin: 2px 0 0; font-size: 12px; color: #d8dde2; }
+#controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 10px 16px;
+  background: #e6e9e3; position: sticky; top: 0; z-index: 1; }
+#controls button { font-size: 14px; min-width: 38px; padding: 4px 8px; cursor: pointer; }
+#slider { flex: 1; min-width: 200px; }
+#main { display: flex; gap: 16px; padding: 12px 16px; align-items: flex-start; }
+#frame { flex: 1; overflow: auto; background: #fff; border: 1px solid #cdd3cc; min-height: 300px; }
+#frame svg { display: block; max-width: 100%; height: auto; }
+aside { width: 340px; flex-shrink: 0; }
+#label { font-weight: bold; margin: 0 0 8px; min-height: 1.3em; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; margin-bottom: 10px; }
+td, th { border-bottom: 1px solid #d8dcd6; padding: 3px 6px; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#log { list-style: none; margin: 0; padding: 0; max-height: 520px; overflow-y: auto;
+  font-size: 12px; border: 1px solid #cdd3cc; background: #fff; }
+#log li { padding: 2px 6px; cursor: pointer; border-bottom: 1px solid #f0f0f0; }
+#log li.chance { color: #66707a; }
+#log li.current { background: #f3d9a4; }
+#status { color: #b3261e; }
+</style>
+</head>
+<body>
+<header><h1>__TITLE__</h1><p>options: __OPTIONS__</p></header>
+<div id="controls">
+  <button id="first" title="first step">|&lt;</button>
+  <button id="prev" title="previous step (left arrow)">&lt;</button>
+  <button id="play" title="play / pause (space)">play</button>
+  <button id="next" title="next step (right arrow)">&gt;</button>
+  <button id="last" title="last step">&gt;|</button>
+  <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
+  <span id="step">loading…</span>
+  <label>speed <select id="speed">
+    <option value="1200">slow</option><option value="500" selected>normal</option>
+    <option value="150">fast</option></select></label>
+  <label>view <select id="view"></select></label>
+  <span id="status"></span>
+</div>
+<div id="main">
+  <div id="frame"></div>
+  <aside>
+    <p id="label"></p>
+    <table id="scores"><thead><tr><th>seat</th><th>score</th></tr></thead><tbody></tbody></table>
+    <ol id="log"></ol>
+  </aside>
+</div>
+<script id="meta" type="application/json">__META__</script>
+<script id="data" type="text/plain">__DATA__</script>
+<script>
+"use strict";
+const meta = JSON.parse(document.getElementById("meta").textContent);
+const el = (id) => document.getElementById(id);
+let data = null, step = 0, view = 0, timer = null;
+
+async function inflate(text) {
+  const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+function show(n) {
+  step = Math.max(0, Math.min(data.frames.length - 1, n));
+  const frame = data.frames[step];
+  el("frame").innerHTML = data.pictures[frame.views[view]];
+  el("slider").value = String(step);
+  el("step").textContent = "step " + step + " / " + (data.frames.length - 1);
+  el("label").textContent = frame.labels[view];
+  const body = el("scores").tBodies[0];
+  body.innerHTML = "";
+  frame.scores.forEach((score, seat) => {
+    const row = body.insertRow();
+    row.insertCell().textContent = meta.seats[seat];
+    const cell = row.insertCell();
+    cell.textContent = String(score);
+    cell.className = "num";
+  });
+  const old = el("log").querySelector("li.current");
+  if (old) old.classList.remove("current");
+  const item = el("log").children[step];
+  item.classList.add("current");
+  item.scrollIntoView({block: "nearest"});
+}
+
+function stop() {
+  if (timer !== null) { clearInterval(timer); timer = null; }
+  el("play").textContent = "play";
+}
+
+function play() {
+  if (timer !== null) { stop(); return; }
+  if (step >= data.frames.length - 1) show(0);
+  el("play").textContent = "pause";
+  timer = setInterval(() => {
+    if (step >= data.frames.length - 1) { stop(); return; }
+    show(step + 1);
+  }, Number(el("speed").value));
+}
+
+function start() {
+  meta.views.forEach((name, i) => {
+    const option = document.createElement("option");
+    option.value = String(i);
+    option.textContent = name;
+    el("view").appendChild(option);
+  });
+  data.frames.forEach((frame, i) => {
+    const item = document.createElement("li");
+    item.textContent = i + ". " + frame.labels[0];
+    if (frame.actor === null) item.className = "chance";
+    item.addEventListener("click", () => { stop(); show(i); });
+    el("log").appendChild(item);
+  });
+  el("slider").max = String(data.frames.length - 1);
+  el("slider").addEventListener("input", () => { stop(); show(Number(el("slider").value)); });
+  el("first").addEventListener("click", () => { stop(); show(0); });
+  el("prev").addEventListener("click", () => { stop(); show(step - 1); });
+  el("next").addEventListener("click", () => { stop(); show(step + 1); });
+  el("last").addEventListener("click", () => { stop(); show(data.frames.length - 1); });
+  el("play").addEventListener("click", play);
+  el("speed").addEventListener("change", () => { if (timer !== null) { stop(); play(); } });
+  el("view").addEventListener("change", () => {
+    view = Number(el("view").value);
+    data.frames.forEach((frame, i) => {
+      el("log").children[i].textContent = i + ". " + frame.labels[view];
+    });
+    show(step);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowRight") { stop(); show(step + 1); }
+    else if (event.key === "ArrowLeft") { stop(); show(step - 1); }
+    else if (event.key === " ") { event.preventDefault(); play(); }
+  });
+  show(0);
+  document.body.dataset.ready = "true";
+}
+
+inflate(document.getElementById("data").textContent).then((loaded) => {
+  data = loaded;
+  start();
+}).catch((error) => {
+  el("status").textContent = "this browser cannot open the replay: " + error;
+  throw error;
+});
+</script>
+</body>
+</html>
+"""

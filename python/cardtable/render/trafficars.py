@@ -1,0 +1,206 @@
+"""Trafficars: the lanes as roads of card stacks, the hidden commitments, hands and penalties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.protocols import StateProtocol
+from cardtable.render._common import View, data_file, observe, seat_names
+from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
+
+__all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
+
+KIND_STYLE = {
+    "car": ("#fbfaf6", "#1d2731", "car"),
+    "trailer": ("#f6e7c1", "#1d2731", "trailer"),
+    "ambulance": ("#fde2e0", "#b3261e", "ambulance"),
+    "police": ("#dbe6fb", "#1a4fa3", "police"),
+    "tow_truck": ("#e9e1f3", "#5b3a8a", "tow truck"),
+}
+SYMBOL = {"ambulance": "+", "police": "P", "tow_truck": "T"}
+
+
+def card_face(card: int) -> tuple[str, str, str, str]:
+    """``(label, kind name, fill, ink)`` of Trafficars card id ``card``."""
+    info = {c["id"]: c for c in data_file("trafficars_cards.json")}[card]
+    kind = info["kind"]
+    fill, ink, name = KIND_STYLE[kind]
+    label = str(info["number"]) if info["number"] is not None else SYMBOL[kind]
+    return label, name, fill, ink
+
+
+def view(state: StateProtocol, seat: int | None) -> View:
+    """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
+    if seat is not None:
+        o = observe(state, seat)
+        n = len(o["penalties"])
+        hands: list[Any] = [o["hand"] if q == seat else None for q in range(n)]
+        commitments: list[Any] = [
+            o["own_commitment"] if q == seat else ("hidden" if o["committed"][q] else None)
+            for q in range(n)
+        ]
+        decision, resolving, cars = o["decision"], o["resolving"], o["cars"]
+    else:
+        d = state.to_dict()
+        o = d["state"]
+        n = d["players"]
+        hands = list(o["hands"])
+        commitments = list(o["commitments"])
+        public = observe(state, 0)
+        decision, resolving, cars = public["decision"], public["resolving"], public["cars"]
+    return {
+        "game": "trafficars",
+        "seat": seat,
+        "players": n,
+        "phase": o["phase"],
+        "decision": decision,
+        "turn": o["turn"],
+        "hands": hands,
+        "commitments": commitments,
+        "lanes": o["lanes"],
+        "place_cars": o["place_cars"],
+        "cars": cars,
+        "penalties": o["penalties"],
+        "revealed": o["revealed"],
+        "queue": o["queue"],
+        "resolving": resolving,
+        "current": state.current_player,
+        "scores": list(state.scores),
+    }
+
+
+def chapter(v: View) -> str:
+    """``turn 3`` (1-based)."""
+    return f"turn {v['turn'] + 1}"
+
+
+def _card(svg: Svg, x: float, y: float, card: int, *, highlight: bool = False) -> None:
+    label, name, fill, ink = card_face(card)
+    corner = "" if name == "car" else name
+    svg.card(x, y, str(card), label, corner=corner, fill=fill, ink=ink, highlight=highlight)
+
+
+def draw(v: View, names: list[str] | None = None) -> str:
+    """The picture of a view."""
+    seat = v["seat"]
+    who = "full view" if seat is None else f"seat {seat}'s view"
+    svg = Svg(820, f"Trafficars — {who}")
+    status = f"{chapter(v)} · {v['phase']}"
+    if v["decision"]:
+        status += f" · seat {v['current']} decides: {v['decision'].replace('_', ' ')}"
+    y = header(svg, f"Trafficars — {who}", status)
+    for k, lane in enumerate(v["lanes"]):
+        svg.rect(0, y, svg.width, CARD_H + 34, fill="#8f9691")
+        svg.path(
+            f"M0,{y + CARD_H + 30} L{svg.width},{y + CARD_H + 30}",
+            stroke="#f2f2f2",
+            stroke_dasharray="14 10",
+            stroke_width=2,
+        )
+        svg.text(8, y + 16, f"lane {k}", size=12, weight="bold", fill="#ffffff")
+        svg.text(8, y + 31, f"{v['cars'][k]} cars", size=10, fill="#ffffff")
+        x = 70.0
+        for i, place in enumerate(lane):
+            count = v["place_cars"][k][i]
+            if place is None:
+                svg.slot(x, y + 8, label="free")
+                x += CARD_W + 14
+                continue
+            for j, card in enumerate(place):
+                _card(svg, x + j * 12, y + 8, card)
+            if len(place) > 1:
+                svg.text(
+                    x + CARD_W / 2,
+                    y + CARD_H + 22,
+                    f"{len(place)} cards",
+                    size=9,
+                    anchor="middle",
+                    fill="#ffffff",
+                )
+            if count > 1:
+                svg.badge(x + CARD_W - 6, y + 2, f"x{count}")
+            x += CARD_W + 14 + 12 * (len(place) - 1)
+        y += CARD_H + 40
+    y += 6
+    if v["revealed"] is not None:
+        svg.text(12, y + 12, "revealed this turn", size=10, fill=MUTED)
+        y += 18
+        for q, card in enumerate(v["revealed"]):
+            x = 12 + q * (CARD_W + 40)
+            _card(svg, x, y, card, highlight=q in v["queue"][:1])
+            svg.text(x + CARD_W / 2, y + CARD_H + 12, f"seat {q}", size=9, anchor="middle")
+        y += CARD_H + 22
+    for q in range(v["players"]):
+        top = y
+        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        if q == v["current"]:
+            svg.badge(200, top + 4, "to move")
+        svg.text(12, top + 34, f"penalty cards {v['penalties'][q]}", size=11)
+        commitment = v["commitments"][q]
+        cx = svg.width - 60
+        if commitment == "hidden":
+            svg.text(cx, top + 12, "committed", size=9, fill=MUTED)
+            svg.back(cx, top + 16)
+        elif commitment is not None:
+            svg.text(cx, top + 12, "committed", size=9, fill=MUTED)
+            _card(svg, cx, top + 16, commitment, highlight=True)
+        y = top + 44
+        hand = v["hands"][q]
+        if hand:
+            for i, card in enumerate(hand):
+                _card(svg, 12 + i * (CARD_W + 4), y, card)
+            y += CARD_H + 6
+        y = max(y, top + 16 + CARD_H + 6) if commitment is not None else y
+        svg.path(f"M6,{y + 4} L{svg.width - 6},{y + 4}", stroke="#c9cfc9")
+        if q == v["current"]:
+            svg.rect(2, top, 4, y - top, fill=ACCENT)
+        y += 10
+    svg.grow(y)
+    return svg.render()
+
+
+def _word(card: int) -> str:
+    label, name, _, _ = card_face(card)
+    if name == "car":
+        return f"[bold]{label}[/bold]"
+    if name == "trailer":
+        return f"[bold yellow]{label}t[/bold yellow]"
+    return f"[bold magenta]{name}[/bold magenta]"
+
+
+def terminal(v: View, names: list[str] | None = None) -> list[str]:
+    """The view for the terminal."""
+    lines = [f"[bold]{chapter(v)}[/bold]"]
+    for k, lane in enumerate(v["lanes"]):
+        places = []
+        for i, place in enumerate(lane):
+            if place is None:
+                places.append("[dim][ free ][/dim]")
+                continue
+            text = "/".join(_word(c) for c in place)
+            if v["place_cars"][k][i] > 1:
+                text += " (x2)"
+            places.append(f"[{text}]")
+        lines.append(f"lane {k} ({v['cars'][k]} cars): " + " ".join(places))
+    if v["revealed"] is not None:
+        lines.append(
+            "revealed: " + ", ".join(f"seat {q} {_word(c)}" for q, c in enumerate(v["revealed"]))
+        )
+    for q in range(v["players"]):
+        parts = [seat_names(names, q, v["seat"]), f"penalty cards {v['penalties'][q]}"]
+        commitment = v["commitments"][q]
+        if commitment == "hidden":
+            parts.append("has committed a card")
+        elif commitment is not None:
+            parts.append(f"commits {_word(commitment)}")
+        lines.append(" · ".join(parts))
+        hand = v["hands"][q]
+        if hand:
+            lines.append("   hand: " + " ".join(_word(c) for c in hand))
+    lines.append("[dim](12t = trailer 12)[/dim]")
+    return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move (``label``) is hidden from the seat of the view ``after`` it."""
+    return bool(after["commitments"][actor] == "hidden")

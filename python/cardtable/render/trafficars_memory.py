@@ -1,0 +1,155 @@
+"""Trafficars memory: the face-down grid, this turn's flipped cards and what the table remembers."""
+
+from __future__ import annotations
+
+from cardtable.protocols import StateProtocol
+from cardtable.render._common import View, observe, seat_names
+from cardtable.render._svg import ACCENT, MUTED, Svg, header, seat_label
+
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
+
+COLUMNS = 10
+W, H = 44, 60
+
+
+def label(card: int) -> str:
+    """A card's face: its number, or ``J`` for a joker (ids above 50)."""
+    return "J" if card > 50 else str(card)
+
+
+def view(state: StateProtocol, seat: int | None) -> View:
+    """Seat ``seat``'s view (its observation) or the full view (``to_dict()``).
+
+    Every seat sees the same: flipped cards are shown to all. The full view also shows the faces
+    of the cards still face down.
+    """
+    o = observe(state, 0 if seat is None else seat)
+    layout: list[int | None] = [None] * len(o["on_table"])
+    if seat is None:
+        laid = state.to_dict()["state"]["layout"]
+        layout[: len(laid)] = laid
+    return {
+        "game": "trafficars_memory",
+        "seat": seat,
+        "players": len(o["taken"]),
+        "phase": o["phase"],
+        "turn_seat": o["current"],
+        "faces": o["faces"],
+        "seen": o["seen"],
+        "on_table": o["on_table"],
+        "taken": o["taken"],
+        "flipped": o["flipped"],
+        "layout": layout,
+        "current": state.current_player,
+        "scores": list(state.scores),
+    }
+
+
+def chapter(v: View) -> str:
+    """Whose turn it is."""
+    if v["phase"] == "over":
+        return "the end"
+    return "the layout" if v["turn_seat"] is None else f"seat {v['turn_seat']}'s turn"
+
+
+def draw(v: View, names: list[str] | None = None) -> str:
+    """The picture of a view."""
+    seat = v["seat"]
+    who = "full view" if seat is None else f"seat {seat}'s view"
+    svg = Svg(24 + COLUMNS * (W + 6) + 200, f"Trafficars memory — {who}")
+    status = f"{v['phase']}"
+    if v["turn_seat"] is not None:
+        status += f" · seat {v['turn_seat']} flips"
+    y = header(svg, f"Trafficars memory — {who}", status)
+    for i, here in enumerate(v["on_table"]):
+        x = 12 + (i % COLUMNS) * (W + 6)
+        top = y + (i // COLUMNS) * (H + 18)
+        svg.text(x + W / 2, top + H + 11, str(i), size=8, anchor="middle", fill=MUTED)
+        if not here:
+            svg.slot(x, top, w=W, h=H)
+            continue
+        face = v["faces"][i]
+        if face is not None:
+            order = v["flipped"].index(i) + 1 if i in v["flipped"] else 0
+            svg.card(x, top, str(face), label(face), corner=f"#{order}", w=W, h=H, highlight=True)
+        elif v["seen"][i] is not None:
+            seen = v["seen"][i]
+            svg.card(
+                x,
+                top,
+                str(seen),
+                label(seen),
+                corner="seen",
+                w=W,
+                h=H,
+                fill="#dfe7ef",
+                ink="#4b5d70",
+            )
+        elif v["layout"][i] is not None:
+            hidden = v["layout"][i]
+            svg.card(
+                x,
+                top,
+                str(hidden),
+                label(hidden),
+                corner="down",
+                w=W,
+                h=H,
+                fill="#b9c9d9",
+                ink="#2f5d8a",
+            )
+        else:
+            svg.back(x, top, w=W, h=H)
+    rows = (len(v["on_table"]) + COLUMNS - 1) // COLUMNS
+    x0 = 24 + COLUMNS * (W + 6)
+    sy = y
+    svg.text(x0, sy + 12, "cards taken", size=11, fill=MUTED)
+    for q in range(v["players"]):
+        sy += 24
+        svg.text(
+            x0,
+            sy + 8,
+            seat_label(q, names, seat),
+            size=12,
+            weight="bold" if q == v["turn_seat"] else None,
+        )
+        svg.text(x0 + 170, sy + 8, str(v["taken"][q]), size=12, anchor="end", weight="bold")
+        if q == v["turn_seat"]:
+            svg.rect(x0 - 8, sy - 5, 4, 16, fill=ACCENT)
+    svg.grow(y + rows * (H + 18))
+    return svg.render()
+
+
+def terminal(v: View, names: list[str] | None = None) -> list[str]:
+    """The view for the terminal: the grid with flipped and remembered cards."""
+    lines = [
+        f"[bold]{chapter(v)}[/bold] (positions: [bold]face up[/bold], [cyan]seen before[/cyan])"
+    ]
+    row: list[str] = []
+    for i, here in enumerate(v["on_table"]):
+        if not here:
+            cell = "  . "
+        elif v["faces"][i] is not None:
+            cell = f"[bold reverse]{label(v['faces'][i]):>3}[/bold reverse] "
+        elif v["seen"][i] is not None:
+            cell = f"[cyan]{label(v['seen'][i]):>3}[/cyan] "
+        else:
+            cell = f"[dim]{i:>3}[/dim] "
+        row.append(cell)
+        if len(row) == COLUMNS:
+            lines.append("".join(row))
+            row = []
+    if row:
+        lines.append("".join(row))
+    lines.append(
+        "taken: "
+        + ", ".join(
+            f"{seat_names(names, q, v['seat'])} {v['taken'][q]}" for q in range(v["players"])
+        )
+    )
+    return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move is hidden from the view's seat: never, every move is public."""
+    return False

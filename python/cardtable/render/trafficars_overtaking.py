@@ -1,0 +1,140 @@
+"""Trafficars overtaking: the row of cars, piles and hands, the active seat and the overtaker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.protocols import StateProtocol
+from cardtable.render._common import View, observe, seat_names
+from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
+
+__all__ = ["chapter", "draw", "secret", "terminal", "view"]
+
+
+def view(state: StateProtocol, seat: int | None) -> View:
+    """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
+    if seat is not None:
+        o = observe(state, seat)
+        n = len(o["hand_sizes"])
+        hands: list[Any] = [o["hand"] if q == seat else None for q in range(n)]
+        hand_sizes, pile_sizes = o["hand_sizes"], o["pile_sizes"]
+        piles: list[Any] = [None] * n
+    else:
+        d = state.to_dict()
+        o = d["state"]
+        n = d["players"]
+        hands = list(o["hands"])
+        piles = list(o["piles"])
+        hand_sizes = [len(h) for h in hands]
+        pile_sizes = [len(p) for p in piles]
+    return {
+        "game": "trafficars_overtaking",
+        "seat": seat,
+        "players": n,
+        "phase": o["phase"],
+        "row": o["row"],
+        "hands": hands,
+        "piles": piles,
+        "hand_sizes": hand_sizes,
+        "pile_sizes": pile_sizes,
+        "active": o["active"],
+        "overtaker": o["overtaker"],
+        "passes": o["passes"],
+        "overtake_card": o["overtake_card"],
+        "winner": o["winner"],
+        "current": state.current_player,
+        "scores": list(state.scores),
+    }
+
+
+def chapter(v: View) -> str:
+    """Who is active."""
+    return f"seat {v['active']} active"
+
+
+def draw(v: View, names: list[str] | None = None) -> str:
+    """The picture of a view."""
+    seat = v["seat"]
+    who = "full view" if seat is None else f"seat {seat}'s view"
+    svg = Svg(820, f"Trafficars overtaking — {who}")
+    status = f"{v['phase']} · active seat {v['active']} · overtaker seat {v['overtaker']}"
+    status += f" · passes {v['passes']}"
+    if v["winner"] is not None:
+        status += f" · seat {v['winner']} wins"
+    y = header(svg, f"Trafficars overtaking — {who}", status)
+    svg.rect(0, y, svg.width, CARD_H + 24, fill="#8f9691")
+    svg.text(8, y + 14, "the row", size=11, weight="bold", fill="#ffffff")
+    for i, card in enumerate(v["row"]):
+        svg.card(70 + i * (CARD_W + 6), y + 12, str(card), str(card))
+    if v["overtake_card"] is not None:
+        ox = svg.width - CARD_W - 20
+        svg.text(ox - 4, y + 14, "overtaking with", size=9, anchor="end", fill="#ffffff")
+        svg.card(ox, y + 12, str(v["overtake_card"]), str(v["overtake_card"]), highlight=True)
+    y += CARD_H + 36
+    for q in range(v["players"]):
+        top = y
+        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        x = 220.0
+        for tag, on in (
+            ("active", v["active"] == q),
+            ("overtaker", v["overtaker"] == q),
+            ("to move", v["current"] == q),
+            ("winner", v["winner"] == q),
+        ):
+            if on:
+                x += svg.badge(x, top + 4, tag) + 6
+        svg.text(
+            12, top + 34, f"{v['hand_sizes'][q]} in hand · {v['pile_sizes'][q]} in pile", size=11
+        )
+        y = top + 44
+        pile = v["piles"][q]
+        if v["pile_sizes"][q]:
+            svg.text(svg.width - 70, top + 12, "pile", size=9, fill=MUTED)
+            if pile is not None:
+                svg.card(svg.width - 70, top + 16, str(pile[0]), str(pile[0]), corner="top")
+            else:
+                svg.back(svg.width - 70, top + 16, note=f"{v['pile_sizes'][q]} cards")
+            y = max(y, top + 16 + CARD_H + 14)
+        hand = v["hands"][q]
+        if hand:
+            for i, card in enumerate(hand):
+                svg.card(12 + i * (CARD_W + 4), top + 44, str(card), str(card))
+            y = max(y, top + 44 + CARD_H + 6)
+        elif v["hand_sizes"][q] and hand is None:
+            for i in range(v["hand_sizes"][q]):
+                svg.back(12 + i * 12, top + 44, w=30, h=42)
+            y = max(y, top + 44 + 48)
+        svg.path(f"M6,{y + 4} L{svg.width - 6},{y + 4}", stroke="#c9cfc9")
+        if q == v["current"]:
+            svg.rect(2, top, 4, y - top, fill=ACCENT)
+        y += 10
+    svg.grow(y)
+    return svg.render()
+
+
+def terminal(v: View, names: list[str] | None = None) -> list[str]:
+    """The view for the terminal."""
+    lines = ["row: " + " ".join(f"[bold]{c}[/bold]" for c in v["row"])]
+    if v["overtake_card"] is not None:
+        lines.append(f"overtaking with [bold]{v['overtake_card']}[/bold]")
+    for q in range(v["players"]):
+        parts = [
+            seat_names(names, q, v["seat"]),
+            f"{v['hand_sizes'][q]} in hand",
+            f"{v['pile_sizes'][q]} in pile",
+        ]
+        parts += [
+            tag
+            for tag, on in (("active", v["active"] == q), ("overtaker", v["overtaker"] == q))
+            if on
+        ]
+        lines.append(" · ".join(parts))
+        hand = v["hands"][q]
+        if hand:
+            lines.append("   hand: " + " ".join(f"[bold]{c}[/bold]" for c in hand))
+    return lines
+
+
+def secret(after: View, actor: int, label: str) -> bool:
+    """Whether ``actor``'s move is hidden from the view's seat: never, every move is public."""
+    return False

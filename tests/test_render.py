@@ -1,0 +1,411 @@
+"""Pictures, replays and ``cardtable play``: golden SVGs, no leaks, a real browser, a real terminal.
+
+Golden pictures are regenerated on purpose only: ``python -m tests.render_golden --accept``.
+Browser screenshots are kept in ``tests/artifacts/`` (ignored by git) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cardtable
+from cardtable import render
+from cardtable.cli import main
+from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.protocols import StateProtocol
+from tests.render_golden import CASES, VIEWS, golden_state, path_of
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+SVG = "{http://www.w3.org/2000/svg}"
+
+# Small settings for whole games (play, replay) and for reachable states (leaks).
+SMALL: dict[str, dict[str, Any]] = {
+    "turn_the_tide": {"players": 3, "rounds": 1},
+    "trafficars": {"players": 3, "hand_size": 4},
+    "trafficars_memory": {"players": 2, "max_number": 10},
+    "trafficars_overtaking": {"players": 2},
+    "goofspiel": {"players": 2, "num_cards": 5},
+    "deep_regrets": {"players": 2, "days": 5},
+}
+
+
+def make(game_id: str, backend: cardtable.Backend = "rust") -> cardtable.GameProtocol:
+    kw = dict(SMALL[game_id])
+    return cardtable.make(game_id, players=kw.pop("players"), backend=backend, **kw)
+
+
+# ----- golden pictures --------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_pictures_match_the_golden_files_from_both_backends(
+    case: tuple[str, str, dict[str, Any], int, int | None], backend: cardtable.Backend
+) -> None:
+    name, game_id, kwargs, seed, steps = case
+    state = golden_state(game_id, kwargs, seed, steps, backend)
+    for seat in VIEWS:
+        path = path_of(name, seat)
+        assert path.exists(), f"missing {path.name}: run python -m tests.render_golden --accept"
+        assert render.svg(state, seat) + "\n" == path.read_text("utf-8"), (
+            f"{path.name} changed; if on purpose: python -m tests.render_golden --accept"
+        )
+
+
+def test_every_registered_game_has_a_drawing_and_golden_pictures() -> None:
+    ids = {g.id for g in cardtable.games()}
+    assert ids == set(SMALL)
+    assert ids == {c[1] for c in CASES}
+    for game_id in ids:
+        assert render.drawing(game_id) is not None
+
+
+def test_pictures_are_valid_svg_and_mark_the_viewer() -> None:
+    state = make("turn_the_tide").new_state(seed=3)
+    state.apply(state.legal_actions()[0])
+    picture = render.svg(state, seat=1, names=["greedy", "", "random"])
+    root = ET.fromstring(picture)
+    assert root.tag == f"{SVG}svg"
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "seat 1's view" in texts and "seat 1 · you" in texts and "seat 0 (greedy)" in texts
+    with pytest.raises(IllegalActionError):
+        render.svg(state, seat=3)
+    with pytest.raises(InvalidOptionError):
+        render.drawing("chess")
+
+
+def test_states_of_both_backends_show_themselves_in_jupyter(backend: cardtable.Backend) -> None:
+    state = make("goofspiel", backend).new_state(seed=2)
+    picture = state._repr_svg_()  # type: ignore[attr-defined]
+    assert picture == render.svg(state) and picture.startswith("<svg")
+
+
+# ----- no leaks ---------------------------------------------------------------------------------
+def _names(kind: str) -> dict[int, str]:
+    from cardtable.render._common import data_file
+
+    return {c["id"]: c["name"] for c in data_file("deep_regrets.json")[kind]}
+
+
+def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
+    """What seat p must not see: (card ids as drawn in ``data-card``, names never to be written)."""
+    d = state.to_dict()
+    s, n, game = d["state"], d["players"], d["game"]
+    others = [q for q in range(n) if q != p]
+    if game in ("turn_the_tide", "trafficars"):
+        ids = {c for q in others for c in s["hands"][q]}
+        ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
+        return {str(c) for c in ids}, set()
+    if game == "trafficars_memory":
+        o = state.observation(p)
+        return {
+            str(card)
+            for i, card in enumerate(s["layout"])
+            if o["on_table"][i] and o["faces"][i] is None and o["seen"][i] is None
+        }, set()
+    if game == "trafficars_overtaking":
+        ids = {c for q in others for c in s["hands"][q]}
+        ids |= {c for pile in s["piles"] for c in pile} | set(s["removed"])
+        return {str(c) for c in ids}, set()
+    if game == "goofspiel":
+        return {f"bid-{q}-{s['pending'][q]}" for q in others if s["pending"][q] is not None}, set()
+    assert game == "deep_regrets"
+    fish, dinks, supplies = _names("fish"), _names("dinks"), _names("supplies")
+    names = {fish[f] for q in others for f in s["players"][q]["hand"]}
+    names |= {dinks[i] for q in others for i in s["players"][q]["dinks"]}
+    names |= {supplies[i] for q in others for i in s["players"][q]["supplies"]}
+    for shoal, cards in enumerate(s["shoals"]):
+        hidden = cards if not s["face_up"][shoal] else cards[1:]
+        names |= {fish[f] for f in hidden}
+    names -= _strings(state.observation(p))  # what the seat was shown (peeks, offers...)
+    return names, names
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def assert_no_leak(state: StateProtocol, p: int) -> None:
+    picture = render.svg(state, p)
+    root = ET.fromstring(picture)
+    hidden_ids, hidden_names = hidden_cards(state, p)
+    shown_ids = {g.get("data-card") for g in root.iter(f"{SVG}g") if g.get("class") == "card"}
+    assert not shown_ids & hidden_ids, f"seat {p} sees {shown_ids & hidden_ids}"
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "card back":  # a face-down card has no face and no identity
+            assert group.get("data-card") is None
+            assert not [t for t in group.iter(f"{SVG}text") if t.text]
+    if hidden_names:
+        visible = _strings(state.observation(p))
+        words = " ".join(
+            (t.text or "") for t in root.iter() if t.tag in (f"{SVG}text", f"{SVG}title")
+        )
+        for name in hidden_names:
+            if any(name in other for other in visible):
+                continue  # a part of a name the seat may see
+            assert name not in words, f"seat {p} sees {name!r}"
+
+
+def _walk(game_id: str, seed: int, choices: list[int]) -> Iterator[StateProtocol]:
+    """Seeded states along a path of legal actions chosen by index."""
+    state = make(game_id).new_state(seed=seed)
+    yield state
+    for i, choice in enumerate(choices):
+        if state.is_terminal:
+            return
+        legal = state.legal_actions()
+        state.apply(legal[choice % len(legal)])
+        if i % 4 == 3:
+            yield state
+    yield state
+
+
+@pytest.mark.parametrize("game_id", sorted(SMALL))
+def test_no_picture_of_a_seat_shows_a_card_it_must_not_see(game_id: str) -> None:
+    length = 120 if game_id == "deep_regrets" else 40
+
+    @given(seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 400), max_size=length))
+    def check(seed: int, choices: list[int]) -> None:
+        for state in _walk(game_id, seed, choices):
+            for p in range(len(state.scores)):
+                assert_no_leak(state, p)
+
+    check()
+
+
+def test_the_leak_check_catches_a_leak() -> None:
+    state = make("trafficars").new_state(seed=4)
+    other = state.to_dict()["state"]["hands"][1][0]
+    leaky = render.svg(state, 0).replace('data-card="', f'data-card="{other}" data-x="', 1)
+    root = ET.fromstring(leaky)
+    shown = {g.get("data-card") for g in root.iter(f"{SVG}g") if g.get("class") == "card"}
+    assert str(other) in shown & hidden_cards(state, 0)[0]
+
+
+# ----- replays ----------------------------------------------------------------------------------
+def _finished(game_id: str, seed: int) -> StateProtocol:
+    state = make(game_id).new_state(seed=seed)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(legal[len(state.history) % len(legal)])
+    return state
+
+
+@pytest.mark.parametrize("game_id", sorted(set(SMALL) - {"deep_regrets"}))
+def test_replay_of_a_state_and_of_its_history_agree(game_id: str) -> None:
+    state = _finished(game_id, 5)
+    viewer = cardtable.replay(state)
+    again = cardtable.replay(state.history, make(game_id, "reference"))
+    assert viewer.frames == again.frames and viewer.pictures == again.pictures
+    assert viewer.frames[0].label == "start"
+    assert viewer.frames[-1].scores == list(state.scores)
+    decisions = [f for f in viewer.frames if f.actor is not None]
+    assert all(f.label.startswith(f"seat {f.actor}: ") for f in decisions)
+    assert all(len(f.views) == len(state.scores) + 1 for f in viewer.frames)
+    if game_id in ("turn_the_tide", "trafficars", "goofspiel"):  # cards played face down
+        hidden = [f for f in decisions if any("cannot see" in s for s in f.seen)]
+        assert hidden and all(f.seen[f.actor] == f.label for f in hidden if f.actor is not None)
+    page = viewer.html
+    for fetch in ("http://", "https://", "<link", " src="):
+        assert fetch not in page  # works offline: nothing to fetch
+
+
+def test_replay_rejects_a_history_without_its_game_and_a_wrong_history() -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.replay([1, 2, 3])
+    with pytest.raises(IllegalActionError):
+        cardtable.replay([1, 1, 1, 1, 1], make("goofspiel"))
+
+
+def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
+    from cardtable._rng import derive_seed
+
+    bots = ["greedy", "random", "greedy"]
+    result = cardtable.simulate(
+        "turn_the_tide", games=12, players=3, bots=bots, seed=21, progress=False, rounds=1
+    )
+    assert result.scores is not None
+    games = (0, 3, 7)
+    # Bot seeds use all 64 bits: some of these games seat a greedy bot with a seed >= 2**63.
+    seeds = [derive_seed(derive_seed(21, g), p + 1) for g in games for p in (0, 2)]
+    assert max(seeds) >= 2**63
+    for g in games:
+        viewer = result.replay(g)
+        assert viewer.frames[-1].scores == [int(x) for x in result.scores[g]]
+        assert viewer.names == bots
+    with pytest.raises(InvalidOptionError):
+        result.replay(12)
+
+
+def test_replay_command_writes_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "game.html"
+    args = [
+        "replay",
+        "goofspiel",
+        "--seed",
+        "3",
+        "-b",
+        "greedy,random",
+        "--option",
+        "num_cards=5",
+        "-o",
+        str(out),
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert out.exists() and "final scores" in result.output
+    sim = CliRunner().invoke(main, [*args[:-2], "--game", "4", "-o", str(tmp_path / "g4.html")])
+    assert sim.exit_code == 0, sim.output
+    bad = CliRunner().invoke(
+        main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "-o", str(out)]
+    )
+    assert bad.exit_code != 0 and "2 bots" in bad.output
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        message = "Chromium and chromedriver are needed (apt-get install chromium chromium-driver)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1000"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("game_id", ["turn_the_tide", "deep_regrets"])
+def test_replay_steps_forward_and_back_in_a_browser(
+    browser: Any, tmp_path: Path, game_id: str
+) -> None:
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    game = make(game_id)
+    if game_id == "deep_regrets":
+        state = golden_state("deep_regrets", SMALL[game_id], 16, 30, "rust")
+    else:
+        state = _finished(game_id, 8)
+    path = cardtable.replay(state, names=[f"bot{q}" for q in range(game.players)]).save(
+        tmp_path / "replay.html"
+    )
+    browser.get(path.as_uri())
+    WebDriverWait(browser, 20).until(
+        lambda b: b.execute_script("return document.body.dataset.ready") == "true"
+    )
+
+    def step() -> str:
+        text: str = browser.find_element("id", "step").text
+        return text.split("/")[0].replace("step", "").strip()
+
+    def label() -> str:
+        text: str = browser.find_element("id", "label").text
+        return text
+
+    assert step() == "0" and label() == "start"
+    for _ in range(3):
+        browser.find_element("id", "next").click()
+    assert step() == "3"
+    browser.find_element("id", "prev").click()
+    assert step() == "2"
+    assert browser.find_element("css selector", "#log li.current").text.startswith("2. ")
+    browser.find_element("id", "last").click()
+    total = int(browser.find_element("id", "slider").get_attribute("max"))
+    assert step() == str(total) and total > 5
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / f"replay-{game_id}-full.png"))
+    Select(browser.find_element("id", "view")).select_by_index(2)  # seat 1's view
+    title = browser.execute_script("return document.querySelector('#frame svg title').textContent")
+    assert "seat 1's view" in title
+    log = browser.find_element("id", "log").text
+    if game_id == "turn_the_tide":  # seat 1 saw the cards of the others played face down
+        assert "a move seat 1 cannot see" in log
+    browser.save_screenshot(str(ARTIFACTS / f"replay-{game_id}-seat1.png"))
+    browser.find_element("id", "first").click()
+    assert step() == "0"
+    browser.find_element("id", "speed").send_keys("fast")
+    browser.find_element("id", "play").click()
+    time.sleep(0.8)
+    browser.find_element("id", "play").click()  # pause
+    moved = int(step())
+    assert moved > 0
+    time.sleep(0.4)
+    assert int(step()) == moved  # paused
+    scores = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#scores tbody tr')).length"
+    )
+    assert scores == game.players
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert errors == []
+
+
+# ----- play in a terminal -----------------------------------------------------------------------
+PLAY_ARGS: dict[str, list[str]] = {
+    "turn_the_tide": ["-p", "3", "-o", "rounds=1"],
+    "trafficars": ["-p", "3", "-o", "hand_size=4"],
+    "trafficars_memory": ["-p", "2", "-o", "max_number=10"],
+    "trafficars_overtaking": ["-p", "2"],
+    "goofspiel": ["-p", "2", "-o", "num_cards=5"],
+    "deep_regrets": ["-p", "2", "-o", "days=5"],
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAY_ARGS))
+def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    args = ["-m", "cardtable", "play", game_id, *PLAY_ARGS[game_id], "--seed", "5"]
+    child = pexpect.spawn(
+        sys.executable,
+        args,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(60, 120),
+        env={**os.environ, "COLUMNS": "120", "TERM": "xterm"},
+    )
+    transcript = []
+    moves = 0
+    while True:
+        found = child.expect([r"choose \[0\]: ", pexpect.EOF])
+        transcript.append(child.before)
+        if found == 1:
+            break
+        moves += 1
+        child.sendline(str(moves % 3) if moves % 2 else "")  # a mix of defaults and picks
+        if moves > 400:
+            child.terminate(force=True)
+            pytest.fail("the game did not end")
+    child.close()
+    text = "".join(transcript)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"play-{game_id}.txt").write_text(text, encoding="utf-8")
+    assert child.exitstatus == 0, text[-2000:]
+    assert moves > 0
+    assert "final scores" in text and ("You win" in text or "Winner" in text or "share" in text)
+    assert "your move" in text
+    assert "acted" not in text  # other seats' moves are described in words
