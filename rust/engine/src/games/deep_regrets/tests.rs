@@ -504,9 +504,11 @@ fn data_matches_assumptions() {
     );
     assert_eq!(d.supplies[18].uses, vec![vec![data::Prim::ClawHammer]]);
     assert_eq!(d.supplies[19].uses, vec![vec![data::Prim::Cloche]]);
-    assert_eq!(d.rods[7].reorder, Some((2, false)));
-    assert_eq!(d.rods[8].reorder, Some((3, true)));
-    assert!(d.rods[9].ignore_reveal && d.reels[9].turn_down);
+    assert_eq!(d.rods[7].reorder, Some(2));
+    assert_eq!(d.rods[8].reorder, Some(3));
+    assert!(d.rods[9].ignore_reveal && d.rods[9].ignore_catch && d.reels[9].retain_leftover);
+    assert!(!d.rods[7].ignore_catch && !d.reels[8].retain_leftover);
+    assert!(d.reels[8].dink_draw == Some(3) && d.reels[8].dink_draw_own_cast);
     // step 2: fish abilities as data
     let f = |name: &str| &d.fish[usize::from(fid(name))];
     let list = |id: u16| d.lists[usize::from(id)].clone();
