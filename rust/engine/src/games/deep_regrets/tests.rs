@@ -148,7 +148,7 @@ fn check_invariants(g: &DeepRegrets, st: &DeepRegretsState) {
         10,
     );
     // the fast item legality equals the per-item readiness
-    if matches!(st.node, Node::Turn | Node::Pay) {
+    if matches!(st.node, Node::Turn | Node::Pay | Node::AfterMain) {
         let mut legal = Vec::new();
         g.legal_actions(st, &mut legal);
         let p = usize::from(st.actor);
@@ -411,6 +411,7 @@ fn autoplay_until(
         let legal = legal_of(g, st);
         let a = match st.node {
             Node::Turn => 0,
+            Node::AfterMain => 24,
             Node::Declare => 1,
             Node::PortDiscard | Node::MusterSelect => 0,
             _ => legal[0],
@@ -656,8 +657,8 @@ fn setup_deal_first_refresh_and_keys() {
         (j["actor"].clone(), j["turn"].clone()),
         (json!(0), json!(0))
     );
-    // first day: no declaration; seat 0 at sea, depth 1: pass, abandon, casts (also with the
-    // Can of Worms), sinkers
+    // first day: no declaration; seat 0 at sea, depth 1: pass, abandon, casts, the Can of
+    // Worms (a free action), sinkers
     assert_eq!(
         legal_of(&g, s.state()),
         vec![0, 3, 32, 33, 34, 41, 42, 43, 50, 52]
@@ -805,6 +806,13 @@ fn at_turn(st: &mut DeepRegretsState, p: usize) {
     st.actor = p as u8;
     st.turn = p as u8;
     st.stack_len = 0;
+    st.main_done = false;
+}
+
+/// Ends the turn at the `after_main` node (item 8), checking that it is asked for `p`.
+fn end_turn(g: &DeepRegrets, st: &mut DeepRegretsState, p: usize) {
+    assert_eq!((st.node, st.actor), (Node::AfterMain, p as u8));
+    step(g, st, 24);
 }
 
 #[test]
@@ -862,6 +870,14 @@ fn cast_with_payment_worked_example() {
     assert!(st.seats[1].caught_today);
     assert_eq!(st.face_up >> 4 & 1, 0);
     assert_eq!(st.shoal_len[4], 12);
+    // free actions after the main action: abandon ship, a sinker with P3, eating the Monkfish
+    // (item 8)
+    assert_eq!((st.node, st.actor), (Node::AfterMain, 1));
+    assert_eq!(legal_of(&g, &st), vec![3, 24, 52, 241]);
+    assert_eq!(g.action_label(&st, 241), "eat Monkfish");
+    assert_eq!(g.action_label(&st, 24), "end turn");
+    assert_eq!(g.action_label(&st, 52), "drop a sinker with P3");
+    step(&g, &mut st, 24);
     assert_eq!((st.node, st.actor), (Node::Turn, 2));
 
     // Giant Octopus (exact 2): D = 4 - 1 = 3
@@ -885,6 +901,7 @@ fn cast_with_payment_worked_example() {
     assert_eq!(declined.seats[1].dinks, 0b101);
     assert_eq!(declined.face_up >> 5 & 1, 1);
     assert_eq!(declined.top_fish(5), Some(70));
+    end_turn(&g, &mut declined, 1);
     assert_eq!((declined.node, declined.actor), (Node::Turn, 2));
     // the face-up octopus is shown to everyone
     assert_eq!(
@@ -938,6 +955,7 @@ fn special_card_resolves_its_reveal() {
     assert_eq!(st.shoal_len[1], 12);
     assert_eq!(&st.fish_discard[0][..1], &[trafficker]);
     assert_eq!(st.face_up, 0);
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert_eq!(st.seats[0].fresh_count(), 3);
 }
@@ -954,12 +972,20 @@ fn can_of_worms_peek_and_bottom() {
     step(&g, &mut st, 5);
     assert_eq!(st.top_fish(2), Some(6));
     assert_eq!(st.shoals[2][0], 5);
+    // a free action (item 9): back at the turn node, the new top unseen
+    assert_eq!(st.node, Node::Turn);
+    assert_eq!(st.known[0], 0);
+    assert!(!legal_of(&g, &st).contains(&43));
+    step(&g, &mut st, 34);
     assert_eq!(st.node, Node::Pay);
     assert_eq!(g.observation(&st, 1)["ctx"]["cast"]["fish"], "Eyefish");
     // the Can of Worms cannot be used again until making port
     step(&g, &mut st, 7);
     step(&g, &mut st, 50);
     step(&g, &mut st, 0);
+    // sinkers are still possible after the main action
+    assert_eq!((st.node, st.actor), (Node::AfterMain, 0));
+    step(&g, &mut st, 24);
     assert!(!st.seats[0].worms);
     at_turn(&mut st, 0);
     assert!(legal_of(&g, &st).iter().all(|&a| !(41..=49).contains(&a)));
@@ -1037,6 +1063,8 @@ fn passing_rewards_and_last_player_turns() {
     step(&g, &mut st, 7);
     step(&g, &mut st, 51);
     step(&g, &mut st, 1); // dink drawn
+    assert_eq!(st.last_turns, 2);
+    end_turn(&g, &mut st, 2);
     assert_eq!(st.last_turns, 1);
     // seats 0 and 1 are skipped and rewarded again
     assert_eq!((st.node, st.actor), (Node::Reward, 0));
@@ -1052,6 +1080,7 @@ fn passing_rewards_and_last_player_turns() {
     step(&g, &mut st, a);
     let a = legal_of(&g, &st)[0];
     step(&g, &mut st, a);
+    end_turn(&g, &mut st, 2);
     assert_eq!(st.day, 2);
     assert_eq!(st.first_player, 1);
     assert_eq!(st.phase, Phase::Refresh);
@@ -1097,9 +1126,9 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
     step(&g, &mut st, 72);
     assert_eq!(st.regret_discard, [0, 0, 1, 0]);
     assert!(st.seats[1].worms);
-    // abandon turn not counted; seat 0 rewarded, then 4 port turns
+    // abandon ship is a free action (item 10): the same turn goes on in port, and its main
+    // action is a port action; 4 port actions in all, this turn's included
     assert_eq!(st.last_turns, 4);
-    steps(&g, &mut st, &[8, 1]);
     for left in [3, 2, 1] {
         assert_eq!((st.node, st.actor), (Node::Turn, 1));
         let shop = legal_of(&g, &st).contains(&82);
@@ -1113,6 +1142,10 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
         if st.node == Node::Roll {
             step(&g, &mut st, 2);
         }
+        // seat 1 holds the Life Preserver (its shop discount is a free action in port)
+        assert_eq!((st.node, st.actor), (Node::AfterMain, 1));
+        assert_eq!(legal_of(&g, &st), vec![12, 24]);
+        step(&g, &mut st, 24);
         assert_eq!(st.last_turns, left);
         st.seats[1].shops_used[3] = false;
         steps(&g, &mut st, &[8, 2 + u32::from(3 - left)]);
@@ -1124,6 +1157,7 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
     if st.node == Node::Roll {
         step(&g, &mut st, 0);
     }
+    step(&g, &mut st, 24);
     assert_eq!(st.day, 2);
     // at the end the lifeboat counts 10 Regret Value
     g.finish(&mut st);
@@ -1476,6 +1510,8 @@ fn shop_worked_example() {
     assert_eq!(st.seats[2].supplies, (1 << 9) | 1 | (1 << 4));
     assert!(st.supply_deck >> 12 & 1 == 1 && st.supply_deck >> 19 & 1 == 1);
     assert_eq!(st.shop, NONE);
+    // supplies usable in port: free actions after the shop (item 8)
+    end_turn(&g, &mut st, 2);
     assert_eq!((st.node, st.actor), (Node::Turn, 0));
 }
 
@@ -1681,10 +1717,7 @@ fn labels_never_panic_and_fall_back() {
     }
     assert_eq!(g.action_label(&st, 0), "pass");
     assert_eq!(g.action_label(&st, 14), "action 14");
-    assert_eq!(
-        g.action_label(&st, 44),
-        "cast at shoal 3 with the Can of Worms"
-    );
+    assert_eq!(g.action_label(&st, 44), "use the Can of Worms on shoal 3");
     assert_eq!(g.action_label(&st, 87), "reel shop $5");
     assert_eq!(g.action_label(&st, 511), "action 511");
 }
@@ -1935,6 +1968,7 @@ fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
     step(&g, &mut st, 32);
     assert!(st.seats[0].front.contains(usize::from(larvae)));
     assert!(st.seats[0].hand.is_empty());
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert!(!st.cast_on && st.seats[0].caught_today);
     // a draw event of seat 0 draws one more: Geist's eat draws 1 (+1)
@@ -1960,6 +1994,7 @@ fn give_this_by_choice_ends_the_cast() {
     assert_eq!(g.action_label(&st, 76), "give Man O' War to seat 2");
     step(&g, &mut st, 76);
     assert!(st.seats[2].hand.contains(usize::from(man)));
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert!(!st.cast_on);
 }
@@ -1976,6 +2011,7 @@ fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
     steps(&g, &mut st, &[50, 4]);
     assert!(st.seats[2].hand.contains(usize::from(scrat)));
     assert_eq!(st.seats[0].dinks, 1 << 4);
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
 }
 
@@ -2014,6 +2050,7 @@ fn column_lock_and_the_plug() {
     step(&g, &mut st, 36);
     assert_eq!(st.seats[0].locks, 0b010);
     assert!(st.seats[0].front.contains(usize::from(squid)));
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     step(&g, &mut st, 0); // seat 1 passes
     steps(&g, &mut st, &[8, 0]);
@@ -2032,6 +2069,12 @@ fn column_lock_and_the_plug() {
     assert!(st.plug);
     assert_eq!(st.shoal_len[6], 12);
     let len0 = st.shoal_len[0];
+    // the Can of Worms reaches every shoal within reach, locked columns too (item 9)
+    assert_eq!(
+        legal_of(&g, &st),
+        vec![3, 24, 41, 42, 43, 44, 45, 46, 47, 48, 49]
+    );
+    end_turn(&g, &mut st, 0);
     // seat 1 has passed: its skip does not trigger The Plug; seat 0's turn does
     steps(&g, &mut st, &[8, 1]);
     assert_eq!((st.node, st.actor), (Node::Turn, 0));
@@ -2051,6 +2094,7 @@ fn catch_by_showing_and_coin_abilities() {
     step(&g, &mut st, 18);
     assert!(st.seats[0].hand.contains(usize::from(lamprey)));
     assert_eq!(st.seats[0].fresh_count(), 3, "showing spends nothing");
+    end_turn(&g, &mut st, 0);
     step(&g, &mut st, 0); // seat 1 passes
     steps(&g, &mut st, &[8, 0]);
     step(&g, &mut st, 36);
@@ -2240,11 +2284,11 @@ fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
 fn tensor_shape_of_step_two() {
     for n in 2..=5 {
         let g = game(n, json!({"expansion_tentacles": true}));
-        assert_eq!(g.observation_shape(), vec![2239 + 362 * n]);
+        assert_eq!(g.observation_shape(), vec![2240 + 362 * n]);
         let mut rng = SplitMix64::new(n as u64);
         let mut st = g.initial_state();
         let mut legal = Vec::new();
-        let mut buf = vec![0f32; 2239 + 362 * n];
+        let mut buf = vec![0f32; 2240 + 362 * n];
         while g.current_player(&st) != TERMINAL {
             for p in 0..n {
                 g.observation_tensor(&st, p, &mut buf);
