@@ -60,6 +60,11 @@
 //!   regrets, the Dumbo receiver's discards and the empty-sea check all come before that test.
 //! - Abandon ship sets `last_turns` to 4 (when set); every EndTurn then counts down as usual
 //!   (abandon ship is no main action any more, so no turn is exempt).
+//! - The Can of Worms (41+s) reaches every shoal within the seat's depth, whatever its column
+//!   locks; the `worms` node keeps the shoal internally (`ctx.cast` stays null).
+//! - Rod of the Dead at a catch: `ignore_catch` is asked after the fish moved to the catcher and
+//!   after the overfishing draw was queued (that draw follows either answer); `ctx.ability` is
+//!   null while it is asked.
 //! - `port_mount` applies to each such fish in hand, in id order, while a slot is empty.
 //! - Whispering Skull peeks the sum of the `front_peek` amounts in front; the Iron Coffin uses the
 //!   first `front_offer` rule in front.

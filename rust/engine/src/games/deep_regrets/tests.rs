@@ -2304,3 +2304,366 @@ fn tensor_shape_of_step_two() {
         }
     }
 }
+
+// ----- issue 14, items 7-14: the printed rules ---------------------------------------------------
+
+/// Runs the current (decision or chance) nodes with their first legal action until `node`.
+fn first_until(g: &DeepRegrets, st: &mut DeepRegretsState, node: Node) {
+    for _ in 0..100 {
+        if st.node == node {
+            return;
+        }
+        let a = legal_of(g, st)[0];
+        step(g, st, a);
+    }
+    panic!("{} not reached", node.name());
+}
+
+/// Item 7. "Syö kala (jos kalassa on syömisikoni)." (Eat a fish, if the fish has an Eat
+/// ability.) Osteofish has none: once caught, no "eat Osteofish" action is offered.
+#[test]
+fn item07_only_a_fish_with_an_eat_ability_can_be_eaten() {
+    let osteo = fid("Osteofish");
+    let geist = fid("Geist");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo])], 1);
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6); // difficulty 0: caught with no die
+    assert!(st.seats[0].hand.contains(usize::from(osteo)));
+    first_until(&g, &mut st, Node::AfterMain);
+    let legal = legal_of(&g, &st);
+    assert!(!legal.contains(&(165 + u32::from(osteo))), "{legal:?}");
+    assert!(legal.iter().all(|&a| a < 165));
+    // Geist has an Eat ability
+    give_hand(&mut st, 0, geist);
+    assert!(legal_of(&g, &st).contains(&(165 + u32::from(geist))));
+    assert!(!legal_of(&g, &st).contains(&(165 + u32::from(osteo))));
+    // eating a fish without an Eat ability does nothing even if forced
+    let before = st.seats[0].hand;
+    g.eat(&mut st, 0, osteo, Node::AfterMain);
+    assert_eq!(st.seats[0].hand, before);
+}
+
+/// Item 8. "Ilmaiset & rajoittamattomat toiminnot" (free and unlimited actions): on your own
+/// turn before and after the main action; after it "end turn" is asked only while some free
+/// action is possible.
+#[test]
+fn item08_free_actions_after_the_main_action() {
+    let osteo = fid("Osteofish");
+    let sunfish = fid("Sunfish");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo]), (1, &[sunfish])], 1);
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6);
+    first_until(&g, &mut st, Node::AfterMain);
+    assert_eq!(st.actor, 0);
+    assert_eq!(
+        legal_of(&g, &st),
+        vec![3, 24, 41, 42, 43, 50, 51, 52],
+        "abandon ship, end turn, the Can of Worms, sinkers"
+    );
+    assert_eq!(g.observation(&st, 1)["node"], "after_main");
+    // each free action comes back to after_main while one is left
+    step(&g, &mut st, 50);
+    assert_eq!((st.node, st.seats[0].depth), (Node::AfterMain, 2));
+    step(&g, &mut st, 51);
+    assert_eq!((st.node, st.seats[0].depth), (Node::AfterMain, 3));
+    assert!(!legal_of(&g, &st).contains(&52), "no sinker at depth III");
+    step(&g, &mut st, 24);
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    // seat 1 with nothing left to do after its catch: the turn ends at once, no node
+    let s1 = &mut st.seats[1];
+    s1.lifeboat_used = true;
+    s1.worms = false;
+    s1.fresh = [0; CLASSES];
+    s1.fresh[2] = 1; // P3
+    s1.spent[0] = 2;
+    step(&g, &mut st, 33);
+    first_until(&g, &mut st, Node::Pay);
+    steps(&g, &mut st, &[52, 6]);
+    assert!(st.seats[1].hand.contains(usize::from(sunfish)));
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    // pass still ends the turn at once
+    step(&g, &mut st, 0);
+    assert_ne!(st.node, Node::AfterMain);
+}
+
+/// Item 9. "Käytä matopurkki ja vilkaise päälimmäinen kala, laita se sitten pohjalle tai
+/// päälimmäiseksi." (Use the Can of Worms and peek at the top fish, then put it at the bottom
+/// or leave it on top.) A free action at sea, no longer part of a cast.
+#[test]
+fn item09_can_of_worms_is_a_free_action_at_sea() {
+    let eyefish = fid("Eyefish");
+    let (g, mut st) = started(2, json!({}), &[(1, &[eyefish])], 1);
+    let fresh = st.seats[0].fresh;
+    // no Fresh die: no cast, but the can may be used
+    st.seats[0].fresh = [0; CLASSES];
+    st.seats[0].spent[0] = 3;
+    let legal = legal_of(&g, &st);
+    assert_eq!(legal, vec![0, 3, 41, 42, 43]);
+    assert_eq!(g.action_label(&st, 42), "use the Can of Worms on shoal 1");
+    step(&g, &mut st, 42);
+    assert_eq!((st.node, st.actor), (Node::Worms, 0));
+    assert!(!st.seats[0].worms);
+    assert!(!st.cast_on);
+    assert_eq!(g.observation(&st, 0)["ctx"]["peek"], "Eyefish");
+    assert_eq!(g.observation(&st, 0)["ctx"]["cast"], Value::Null);
+    step(&g, &mut st, 4); // leave it on top: seat 0 has seen it
+    assert_eq!(st.node, Node::Turn);
+    assert_eq!(st.known[0], 1 << 1);
+    assert_eq!(g.observation(&st, 0)["shoals"][1]["known"], "Eyefish");
+    assert_eq!(g.observation(&st, 1)["shoals"][1]["known"], Value::Null);
+    assert!(legal_of(&g, &st).iter().all(|&a| !(41..=49).contains(&a)));
+    // the cast has no worms step any more
+    st.seats[0].fresh = fresh;
+    st.seats[0].spent[0] = 0;
+    step(&g, &mut st, 33);
+    assert_eq!(st.node, Node::Pay);
+}
+
+/// Item 10. "Kerran pelissä voit hylätä paatin ja siirtyä loppuvuoroksi satamaan. Siitä seuraa
+/// kuitenkin vakavaa katumusta." (Once per game you may abandon your boat and move to port for
+/// the rest of the turn. It brings grave regret.) A free action; a main action not yet taken is
+/// then a port action.
+#[test]
+fn item10_abandon_ship_is_a_free_action() {
+    let osteo = fid("Osteofish");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo])], 1);
+    st.life_preserver = NONE;
+    st.seats[0].money = 1;
+    // before the main action: the turn goes on in port
+    step(&g, &mut st, 3);
+    first_until(&g, &mut st, Node::Turn);
+    assert_eq!(st.actor, 0);
+    assert!(st.seats[0].lifeboat_used);
+    assert_eq!(st.seats[0].depth, 0);
+    assert_eq!(legal_of(&g, &st), vec![0, 82, 85, 88, 91]);
+    step(&g, &mut st, 91); // the tackle shop is this turn's main action
+    first_until(&g, &mut st, Node::Turn);
+    assert_eq!(
+        st.actor, 1,
+        "nothing left to do in port: the turn ended at once"
+    );
+    // after the main action: seat 1 casts, then abandons ship
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6);
+    first_until(&g, &mut st, Node::AfterMain);
+    assert_eq!(st.actor, 1);
+    step(&g, &mut st, 3);
+    assert_eq!(st.node, Node::MusterSelect);
+    step(&g, &mut st, 0);
+    assert_eq!(st.node, Node::PortDiscard); // the Osteofish regret
+    step(&g, &mut st, 0);
+    assert!(st.seats[1].lifeboat_used);
+    assert_eq!(st.seats[1].depth, 0);
+    // in port with nothing left (the Osteofish cannot be eaten): the turn ends
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    g.finish(&mut st);
+    assert_eq!(st.regret_values[..2], [10, 10]);
+}
+
+/// Item 11. Bone Wheel: "Retain unspent points on dice." Paid exactly: the die is spent; paid
+/// with more: the largest payment die stays Fresh showing the leftover (or its highest face
+/// below), else it is spent.
+#[test]
+fn item11_bone_wheel_retains_the_leftover() {
+    let shark = fid("Hammerhead Shark");
+    let eyefish = fid("Eyefish");
+    let (g, mut st) = started(2, json!({}), &[(0, &[shark]), (1, &[eyefish])], 1);
+    st.seats[0].reels = 1 << 9;
+    st.seats[0].reel = 9;
+    st.reel_deck &= !(1 << 9);
+    let start = st;
+    // difficulty 3 paid exactly with one P3 → that die is spent
+    steps(&g, &mut st, &[32, 52, 6]);
+    assert!(st.seats[0].hand.contains(usize::from(shark)));
+    assert_eq!(st.seats[0].fresh[..3], [1, 1, 0]);
+    assert_eq!(st.seats[0].spent[0], 1);
+    // difficulty 1 paid with P3: leftover 2 → the die stays Fresh as P2
+    let mut st = start;
+    steps(&g, &mut st, &[33, 52, 6]);
+    assert_eq!(st.seats[0].fresh[..3], [1, 2, 0]);
+    assert_eq!(st.seats[0].spent[0], 0);
+    // paid with O3: leftover 2 → O2; paid with O2: leftover 1, no orange face ≤ 1 → spent
+    for (class, fresh_after, bag_after) in [(10usize, Some(9usize), 0u8), (9, None, 1)] {
+        let mut st = start;
+        st.seats[0].fresh = [0; CLASSES];
+        st.seats[0].spent[0] = 3;
+        st.seats[0].fresh[class] = 1;
+        st.bag[2] -= 1;
+        let bag = st.bag[2];
+        steps(&g, &mut st, &[33, 50 + class as u32, 6]);
+        let fresh: Vec<usize> = (0..CLASSES).filter(|&c| st.seats[0].fresh[c] > 0).collect();
+        assert_eq!(fresh, fresh_after.into_iter().collect::<Vec<_>>());
+        assert_eq!(st.bag[2], bag + bag_after);
+    }
+    // without the Bone Wheel every payment die is spent
+    let mut st = start;
+    st.seats[0].reel = NONE;
+    steps(&g, &mut st, &[33, 52, 6]);
+    assert_eq!(st.seats[0].fresh[..3], [1, 1, 0]);
+}
+
+/// Item 12. Centerpin Reel: "When you would draw a Dink card as part of a fishing action, draw
+/// three instead." Only Dinks of the own cast become three; pass rewards stay one.
+#[test]
+fn item12_centerpin_reel_only_in_the_own_cast() {
+    let blanket = fid("Blanket Octopus");
+    let (g, mut st) = started(
+        2,
+        json!({"expansion_tentacles": true}),
+        &[(0, &[blanket])],
+        1,
+    );
+    st.seats[0].reels = 1 << 8;
+    st.seats[0].reel = 8;
+    st.reel_deck &= !(1 << 8);
+    let start = st;
+    // a Dink the caught fish gives: three
+    steps(&g, &mut st, &[32, 51, 6]);
+    assert_eq!(st.node, Node::Coin);
+    step(&g, &mut st, 1); // tails: discard it, draw a dink
+    for _ in 0..3 {
+        assert_eq!(st.node, Node::DrawDink);
+        let a = legal_of(&g, &st)[0];
+        step(&g, &mut st, a);
+    }
+    assert_eq!(st.seats[0].dinks.count_ones(), 3);
+    assert_eq!(st.node, Node::AfterMain);
+    // the Dink for not paying: three
+    let mut st = start;
+    steps(&g, &mut st, &[32, 7, 50]);
+    for _ in 0..3 {
+        let a = legal_of(&g, &st)[0];
+        step(&g, &mut st, a);
+    }
+    assert_eq!(st.seats[0].dinks.count_ones(), 3);
+    // a pass reward: one
+    let mut st = start;
+    steps(&g, &mut st, &[0, 8]);
+    let a = legal_of(&g, &st)[0];
+    step(&g, &mut st, a);
+    assert_eq!(st.seats[0].dinks.count_ones(), 1);
+    assert_ne!(st.node, Node::DrawDink);
+}
+
+/// Item 13. Rod of the Dead: "You may choose to ignore reveal and/or catch abilities on the Fish
+/// you reveal and/or catch." One choice per Reveal and per Catch ability; not-caught abilities
+/// are not covered.
+#[test]
+fn item13_rod_of_the_dead_reveal_and_catch_separately() {
+    let eyefish = fid("Eyefish");
+    let scrat = fid("Scrat");
+    let stingray = fid("Whiptail Stingray");
+    let (g, mut st) = started(
+        2,
+        json!({}),
+        &[(0, &[eyefish]), (1, &[scrat]), (2, &[stingray])],
+        1,
+    );
+    st.seats[0].rods = 1 << 9;
+    st.seats[0].rod = 9;
+    st.rod_deck &= !(1 << 9);
+    let start = st;
+    // Eyefish: no reveal list (no node), a catch list → ignore_catch after it moved to the hand
+    steps(&g, &mut st, &[32, 50, 6]);
+    assert_eq!((st.node, st.actor), (Node::IgnoreCatch, 0));
+    assert!(st.seats[0].hand.contains(usize::from(eyefish)));
+    assert_eq!(legal_of(&g, &st), vec![16, 17]);
+    assert_eq!(g.action_label(&st, 16), "resolve the catch ability");
+    assert_eq!(g.action_label(&st, 17), "ignore the catch ability");
+    let mut resolved = st;
+    step(&g, &mut st, 17);
+    assert_eq!(st.seats[0].regret_count(), 0);
+    assert_eq!(st.node, Node::AfterMain);
+    step(&g, &mut resolved, 16);
+    assert_eq!(resolved.node, Node::DrawRegret);
+    // Whiptail Stingray: a reveal list → ignore_reveal
+    let mut st = start;
+    step(&g, &mut st, 34);
+    assert_eq!((st.node, st.actor), (Node::IgnoreReveal, 0));
+    step(&g, &mut st, 17);
+    assert_eq!(st.node, Node::Pay);
+    // Scrat: only a not-caught list, which the rod does not cover
+    let mut st = start;
+    step(&g, &mut st, 33);
+    assert_eq!(st.node, Node::Pay);
+    steps(&g, &mut st, &[7, 50]);
+    let a = legal_of(&g, &st)[0];
+    step(&g, &mut st, a);
+    assert!(st.seats[1].hand.contains(usize::from(scrat)));
+}
+
+/// Item 14. Rod of the Infinite: "When you cast, peek at the top three Fish of the Shoal and
+/// place them back in any order, before revealing the top Fish." No Dink is discarded.
+#[test]
+fn item14_rod_of_the_infinite_needs_no_dink() {
+    let (a, b, c) = (fid("Eyefish"), fid("Osteofish"), fid("Geist"));
+    let (g, mut st) = started(2, json!({}), &[(0, &[a, b, c])], 1);
+    st.seats[0].rods = 1 << 8;
+    st.seats[0].rod = 8;
+    st.rod_deck &= !(1 << 8);
+    assert_eq!(st.seats[0].dinks, 0);
+    step(&g, &mut st, 32);
+    assert_eq!((st.node, st.actor), (Node::Reorder, 0));
+    let mut want = [a, b, c];
+    want.sort_unstable();
+    let ids: Vec<u32> = want.iter().map(|&f| 165 + u32::from(f)).collect();
+    assert_eq!(legal_of(&g, &st), ids);
+    // Osteofish first, then Geist: Osteofish is revealed on top
+    steps(&g, &mut st, &[165 + u32::from(b), 165 + u32::from(c)]);
+    assert_eq!(st.node, Node::Pay);
+    assert_eq!(st.top_fish(0), Some(b));
+    let len = usize::from(st.shoal_len[0]);
+    assert_eq!(st.shoals[0][len - 3..len], [a, c, b]);
+    // a held dink is kept
+    let (g, mut st) = started(2, json!({}), &[(0, &[a, b, c])], 1);
+    st.seats[0].rods = 1 << 8;
+    st.seats[0].rod = 8;
+    st.rod_deck &= !(1 << 8);
+    st.seats[0].dinks = 1;
+    st.dink_deck &= !1;
+    step(&g, &mut st, 32);
+    assert_eq!(st.node, Node::Reorder);
+    assert_eq!(st.seats[0].dinks, 1);
+    assert_eq!(st.dink_discard, 0);
+}
+
+/// Random play over 2-5 players with the expansion on and off: no panic, `after_main` is
+/// reached, and it never repeats without a free action in between (free actions use something
+/// up, so the node cannot cycle).
+#[test]
+fn random_games_reach_after_main_and_end() {
+    let mut reached = 0u64;
+    for n in 2..=5 {
+        for tentacles in [false, true] {
+            let g = game(n, json!({"expansion_tentacles": tentacles}));
+            for k in 0..40u64 {
+                let mut rng = SplitMix64::new(derive_seed(1414 + n as u64, k));
+                let mut st = g.initial_state();
+                let mut legal = Vec::new();
+                let mut chance = Vec::new();
+                let mut steps = 0;
+                let mut run = 0;
+                while g.current_player(&st) != TERMINAL {
+                    g.legal_actions(&st, &mut legal);
+                    let a = if g.current_player(&st) == CHANCE {
+                        g.sample_chance(&st, &mut rng, &mut chance)
+                    } else {
+                        legal[rng.below(legal.len() as u64) as usize]
+                    };
+                    if st.node == Node::AfterMain {
+                        reached += 1;
+                        assert!(legal.contains(&24));
+                        assert!(legal.iter().all(|&x| x != 0 && x != 10 && x != 11));
+                        run = if a == 24 { 0 } else { run + 1 };
+                        assert!(run < 200, "after_main cycles");
+                    }
+                    g.apply(&mut st, a);
+                    steps += 1;
+                    assert!(steps < 20_000, "game does not end");
+                }
+                assert!(st.ended);
+            }
+        }
+    }
+    assert!(reached > 0);
+}
