@@ -2,7 +2,7 @@
 //! catch and not-caught hooks, eating, standing rules and the remaining items.
 
 use super::data::{Fish, GiveTo, PeekTarget, Prim, RevealTarget, Rules, Show, Who};
-use super::flow::{below_top, push_lines, COL_MASK, ROW_MASK};
+use super::flow::{below_top, push_lines, Sink, COL_MASK, ROW_MASK};
 use super::{
     DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
     MAX_SEATS, NONE,
@@ -209,25 +209,25 @@ impl DeepRegrets {
         }
     }
 
-    /// The standing-rule actions at the `turn` node (21, 22, 23).
-    pub(super) fn turn_rules(&self, st: &S, p: usize, out: &mut Vec<u32>) {
+    /// The standing-rule actions at the `turn` node (21 with `main`, 22, 23).
+    pub(super) fn turn_rules(&self, st: &S, p: usize, out: &mut impl Sink, main: bool) {
         let seat = &st.seats[p];
         // The same tests as `dumbo`, `front_sum(front_peek) > 0` and `coffin`, on the
         // precomputed sets of fish with those rules.
-        if !seat.hand.and(&self.give_away_set).is_empty() {
-            out.push(21);
+        if main && !seat.hand.and(&self.give_away_set).is_empty() {
+            out.put(21);
         }
         if !seat.skull_used
             && !seat.front.and(&self.front_peek_set).is_empty()
             && st.peekable(p) != 0
         {
-            out.push(22);
+            out.put(22);
         }
         if !seat.coffin_used
             && seat.regret_count() > 0
             && !seat.front.and(&self.front_offer_set).is_empty()
         {
-            out.push(23);
+            out.put(23);
         }
     }
 
@@ -270,7 +270,7 @@ impl DeepRegrets {
             22 => {
                 st.seats[p].skull_used = true;
                 let k = self.front_sum(st, p, |r| r.front_peek);
-                st.push(Task::ReturnTo(Node::Turn, pp));
+                st.push(Task::ReturnTo(st.free_return(), pp));
                 st.push(Task::PeekLoop(pp, PeekTarget::Shoal, k));
                 self.run(st);
             }
@@ -285,9 +285,9 @@ impl DeepRegrets {
         }
     }
 
-    /// Eats fish `f` (§16.4), then asks `ret` again.
+    /// Eats fish `f` (§16.4; only a fish with an Eat ability), then asks `ret` again.
     pub(super) fn eat(&self, st: &mut S, p: usize, f: u8, ret: Node) {
-        if !st.seats[p].hand.contains(usize::from(f)) {
+        if !st.seats[p].hand.contains(usize::from(f)) || !self.eat_set.contains(usize::from(f)) {
             return;
         }
         self.discard_hand_fish(st, p, f);
@@ -297,29 +297,47 @@ impl DeepRegrets {
         self.run(st);
     }
 
-    /// Bone Wheel (§16.10): the highest payment die turns down one face instead of being spent.
-    pub(super) fn turn_down(&self, st: &mut S, p: usize) {
+    /// Bone Wheel (§16.10, "Retain unspent points on dice"): on a catch paid with more than the
+    /// effective difficulty, the payment die with the highest face (ties: the highest class)
+    /// stays Fresh showing the leftover L = Σ faces − D, capped at its face (or the highest face
+    /// of its kind below that); with no leftover or no such face it is spent like the others.
+    pub(super) fn retain_leftover(&self, st: &mut S, p: usize) {
         let reel = st.seats[p].reel;
         let on = reel != NONE
             && self
                 .data
                 .reels
                 .get(usize::from(reel))
-                .is_some_and(|r| r.turn_down);
+                .is_some_and(|r| r.retain_leftover);
         if !on {
             return;
         }
+        let d = self.effective_difficulty(st, p);
+        let mut total = 0i32;
         let mut best: Option<usize> = None;
         for c in 0..CLASSES {
-            if st.payment[c] > 0 && best.is_none_or(|b| (CLASS_FACE[c], c) > (CLASS_FACE[b], b)) {
-                best = Some(c);
+            if st.payment[c] > 0 {
+                total += i32::from(st.payment[c]) * i32::from(CLASS_FACE[c]);
+                if best.is_none_or(|b| (CLASS_FACE[c], c) > (CLASS_FACE[b], b)) {
+                    best = Some(c);
+                }
             }
         }
-        if let Some(c) = best {
-            if c > 0 && CLASS_KIND[c - 1] == CLASS_KIND[c] {
-                st.payment[c] -= 1;
-                st.seats[p].fresh[c - 1] += 1;
-            }
+        let Some(c) = best else {
+            return;
+        };
+        let leftover = total - d;
+        if leftover < 1 {
+            return;
+        }
+        let target = leftover.min(i32::from(CLASS_FACE[c]));
+        let kind = CLASS_KIND[c];
+        let keep = (0..CLASSES)
+            .filter(|&k| CLASS_KIND[k] == kind && i32::from(CLASS_FACE[k]) <= target)
+            .max_by_key(|&k| CLASS_FACE[k]);
+        if let Some(k) = keep {
+            st.payment[c] -= 1;
+            st.seats[p].fresh[k] += 1;
         }
     }
 
@@ -426,17 +444,10 @@ impl DeepRegrets {
                 let s = usize::from(st.cast_shoal);
                 let rod = st.seats[pu].rod;
                 let reorder = self.data.rods.get(usize::from(rod)).and_then(|r| r.reorder);
-                let Some((amount, dink)) = reorder else {
+                let Some(amount) = reorder else {
                     return false;
                 };
                 if st.face_up >> s & 1 == 1 || st.shoal_len[s] < 2 {
-                    return false;
-                }
-                if dink {
-                    if st.seats[pu].dinks != 0 {
-                        st.move_depth = amount;
-                        return self.ask(st, Node::InfiniteRod, p);
-                    }
                     return false;
                 }
                 self.start_reorder(st, pu, amount)
@@ -459,11 +470,7 @@ impl DeepRegrets {
                     .rods
                     .get(usize::from(st.seats[usize::from(p)].rod))
                     .is_some_and(|r| r.ignore_reveal);
-                if st.cast_revealed
-                    && !fish.special
-                    && (fish.reveal != 0 || fish.not_caught != 0)
-                    && dead
-                {
+                if st.cast_revealed && !fish.special && fish.reveal != 0 && dead {
                     return self.ask(st, Node::IgnoreReveal, p);
                 }
                 false
@@ -506,7 +513,21 @@ impl DeepRegrets {
                 if st.shoal_len[s] == 0 {
                     st.push(Task::Overfish(p));
                 }
+                let dead = self
+                    .data
+                    .rods
+                    .get(usize::from(st.seats[pu].rod))
+                    .is_some_and(|r| r.ignore_catch);
+                if dead && fish.catch != 0 {
+                    st.catch_fish = f;
+                    return self.ask(st, Node::IgnoreCatch, p);
+                }
                 self.start_list(st, pu, f, TRIGGER_CATCH, fish.catch);
+                false
+            }
+            Task::CatchList(p, f) => {
+                let list = self.fish_data(f).map_or(0, |x| x.catch);
+                self.start_list(st, usize::from(p), f, TRIGGER_CATCH, list);
                 false
             }
             Task::Overfish(p) => {
@@ -514,10 +535,8 @@ impl DeepRegrets {
                 false
             }
             Task::NotCaught(p) => {
-                if !st.cast_ignored {
-                    let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
-                    self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
-                }
+                let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
+                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
                 false
             }
             Task::CastEnd(p) => {
@@ -529,9 +548,10 @@ impl DeepRegrets {
                     return true;
                 }
                 if free {
+                    st.main_done = false;
                     self.ask(st, Node::Turn, p)
                 } else {
-                    st.push(Task::EndTurn(p, false));
+                    st.push(Task::AfterMain(p));
                     false
                 }
             }
@@ -632,7 +652,13 @@ impl DeepRegrets {
             Prim::GainMoney(a) => self.gain(st, u, i32::from(a)),
             Prim::TakeSupply(k) => st.push(Task::TakeSupply(uu, k)),
             Prim::DrawDink(k) => {
-                let per = self.dinks_per_draw(st, u);
+                // the Centerpin Reel: only a reveal / catch / not-caught ability of the cast
+                // running for the caster is part of the caster's own fishing action
+                let own_cast = st.cast_on
+                    && st.ability_fish != NONE
+                    && st.ability_trigger != TRIGGER_EAT
+                    && u == usize::from(st.turn);
+                let per = self.dinks_per_draw(st, u, own_cast);
                 st.push(Task::DrawDinks(uu, k.saturating_mul(per)));
             }
             Prim::FlipWorms => st.seats[u].worms = !st.seats[u].worms,
@@ -946,7 +972,7 @@ impl DeepRegrets {
                     st.give_from_hand = false;
                     st.seats[p].hand.remove(f);
                     st.seats[q].hand.insert(f);
-                    st.push(Task::EndTurn(pp, false));
+                    st.push(Task::AfterMain(pp));
                     st.push(Task::DiscardRegretLoop(q as u8, st.give_discard));
                 } else {
                     let s = usize::from(st.cast_shoal);
@@ -999,18 +1025,12 @@ impl DeepRegrets {
                 }
                 self.run(st);
             }
-            Node::InfiniteRod => {
-                if (100..=124).contains(&a) {
-                    let b = 1u32 << (a - 100);
-                    st.seats[p].dinks &= !b;
-                    st.dink_discard |= b;
-                    let amount = st.move_depth;
-                    st.move_depth = 0;
-                    if self.start_reorder(st, p, amount) {
-                        return;
-                    }
+            Node::IgnoreCatch => {
+                let f = st.catch_fish;
+                st.catch_fish = NONE;
+                if a == 16 {
+                    st.push(Task::CatchList(pp, f));
                 }
-                st.move_depth = 0;
                 self.run(st);
             }
             Node::Reorder => {
@@ -1103,7 +1123,7 @@ impl DeepRegrets {
                 }
                 st.offer = [0; 4];
                 st.target = NONE;
-                st.push(Task::ReturnTo(Node::Turn, turn));
+                st.push(Task::ReturnTo(st.free_return(), turn));
                 if a == 16 {
                     st.push(Task::RefreshLoop(pp, st.offer_refresh));
                 }
@@ -1161,12 +1181,9 @@ impl DeepRegrets {
             Node::SwapBeneath
             | Node::MoveOffer
             | Node::IgnoreReveal
+            | Node::IgnoreCatch
             | Node::RevealBeneath
             | Node::AcceptOffer => out.extend_from_slice(&[16, 17]),
-            Node::InfiniteRod => {
-                out.push(17);
-                super::each_bit(seat.dinks, |d| out.push(100 + d));
-            }
             Node::Reorder => {
                 let mut ids = [0u8; 3];
                 let len = usize::from(st.order_len).min(3);

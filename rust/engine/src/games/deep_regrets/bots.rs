@@ -9,6 +9,10 @@
 //! mount fish (the best one in the ×3 slot), buys rods, reels and tackle dice with its money,
 //! discards its worst regrets when it can and draws dinks while its regrets are low.
 //!
+//! Free actions: at sea it uses the Can of Worms on the shoal it is about to cast at while that
+//! shoal's top is unseen (keeping a payable fish worth 2 or more on top); after its main action
+//! it ends the turn unless a free action helps at once (see [`GreedyBot::act`]).
+//!
 //! Step 2: it eats cheap fish whose eat ability adds the pips it needs for a catch, or discards
 //! regrets when it holds many; it catches by showing or by discarding a cheaper fish instead of
 //! paying; it peeks with the Whispering Skull, offers its worst regrets with the Iron Coffin,
@@ -237,17 +241,29 @@ impl GreedyBot {
             if w <= 0.0 {
                 continue;
             }
-            let worms = 41 + s as u32;
-            let a = if legal.contains(&worms) && Self::visible_top(st, me, s).is_none() {
-                worms
-            } else {
-                cast
-            };
             if best.is_none_or(|(b, _)| w > b) {
-                best = Some((w, a));
+                best = Some((w, s as u32));
             }
         }
-        best.map_or(0, |(_, a)| a)
+        // the Can of Worms first on the chosen shoal while its top is unseen (a free action:
+        // the turn node comes back with the top known or a new top at the front)
+        best.map_or(0, |(_, s)| {
+            let worms = 41 + s;
+            if legal.contains(&worms) && Self::visible_top(st, me, s as usize).is_none() {
+                worms
+            } else {
+                32 + s
+            }
+        })
+    }
+
+    /// After the main action: the free actions that help at once (regret discards, the
+    /// Whispering Skull and Iron Coffin, regret-discarding eats, the Cloche), else end the turn.
+    /// Each of them uses something up (a card, a fish, a once-per-turn rule), so this ends.
+    fn after_main(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
+        self.free_step2(g, st, legal)
+            .or_else(|| self.useful_free_item(g, st, legal))
+            .unwrap_or(24)
     }
 
     /// Free items worth using whenever they are ready (regret discards, refreshes at sea).
@@ -688,6 +704,7 @@ impl Bot<DeepRegrets> for GreedyBot {
                     .find(|a| has(*a))
                     .unwrap_or(first)
             }
+            Node::AfterMain => self.after_main(g, st, legal),
             _ if st.node as usize >= Node::Coin as usize => self.ability_node(g, st, legal),
             Node::ShopKeep => {
                 let rank: &[u8] = match st.shop {
@@ -801,28 +818,35 @@ impl GreedyBot {
                     17
                 }
             }
-            Node::IgnoreReveal => {
-                let f = usize::from(st.top_fish(usize::from(st.cast_shoal)).unwrap_or(0));
-                let bad = g.data.fish.get(f).is_some_and(|x| {
-                    g.data.lists.get(usize::from(x.reveal)).is_some_and(|l| {
+            Node::IgnoreReveal | Node::IgnoreCatch => {
+                let (f, list) = if st.node == Node::IgnoreReveal {
+                    let f = st.top_fish(usize::from(st.cast_shoal)).unwrap_or(0);
+                    (f, g.data.fish.get(usize::from(f)).map_or(0, |x| x.reveal))
+                } else {
+                    let f = st.catch_fish;
+                    (f, g.data.fish.get(usize::from(f)).map_or(0, |x| x.catch))
+                };
+                let bad = f != NONE
+                    && g.data.lists.get(usize::from(list)).is_some_and(|l| {
                         l.iter().any(|p| {
                             matches!(
                                 p,
                                 Prim::DrawRegret(_)
+                                    | Prim::DrawRegretFoul
                                     | Prim::GiveThis(_)
+                                    | Prim::DiscardThis
                                     | Prim::AutoCatch
                                     | Prim::Each(Who::Everyone, _)
                             )
                         })
-                    })
-                });
+                    });
                 if bad {
                     17
                 } else {
                     16
                 }
             }
-            Node::SwapBeneath | Node::RevealBeneath | Node::InfiniteRod => 17,
+            Node::SwapBeneath | Node::RevealBeneath => 17,
             Node::AcceptOffer => {
                 let sum: u32 = st
                     .offer

@@ -244,14 +244,18 @@ pub struct Item {
     pub rod_passive: Option<(i8, When)>,
     /// A reel's passive dink-draw count.
     pub dink_draw: Option<u8>,
+    /// The dink-draw count holds only for draws of the owner's own cast (`"when": "own_cast"`).
+    pub dink_draw_own_cast: bool,
     /// The uses as effect list ids (parallel to `uses`).
     pub use_lists: Vec<u16>,
-    /// A rod's `reorder` passive (amount, costs a dink).
-    pub reorder: Option<(u8, bool)>,
-    /// A rod's `ignore_reveal` passive.
+    /// A rod's `reorder` passive (amount; no cost).
+    pub reorder: Option<u8>,
+    /// A rod's `ignore_abilities` passive covers Reveal abilities.
     pub ignore_reveal: bool,
-    /// A reel's `turn_down` passive.
-    pub turn_down: bool,
+    /// A rod's `ignore_abilities` passive covers Catch abilities.
+    pub ignore_catch: bool,
+    /// A reel's `retain_leftover` passive (Bone Wheel).
+    pub retain_leftover: bool,
 }
 
 /// One fish card.
@@ -532,18 +536,38 @@ fn item(v: &Value, lists: &mut Lists) -> Result<Item, String> {
     }
     let mut rod_passive = None;
     let mut dink_draw = None;
+    let mut dink_draw_own_cast = false;
     let mut reorder = None;
     let mut ignore_reveal = false;
-    let mut turn_down = false;
+    let mut ignore_catch = false;
+    let mut retain_leftover = false;
     if let Some(ps) = v["passive"].as_array() {
         for p in ps {
             match p["kind"].as_str().unwrap_or("") {
-                "dink_draw" => dink_draw = Some(small(&p["amount"])?),
-                "reorder" => {
-                    reorder = Some((small(&p["amount"])?, p["cost"].as_str() == Some("dink")))
+                "dink_draw" => {
+                    dink_draw = Some(small(&p["amount"])?);
+                    dink_draw_own_cast = match &p["when"] {
+                        Value::Null => false,
+                        w if w.as_str() == Some("own_cast") => true,
+                        w => return Err(format!("unknown dink_draw when {w}")),
+                    };
                 }
-                "ignore_reveal" => ignore_reveal = true,
-                "turn_down" => turn_down = true,
+                "reorder" => {
+                    if !p["cost"].is_null() {
+                        return Err(format!("unsupported reorder cost {}", p["cost"]));
+                    }
+                    reorder = Some(small(&p["amount"])?);
+                }
+                "ignore_abilities" => {
+                    for t in list(&p["triggers"])? {
+                        match t.as_str() {
+                            Some("reveal") => ignore_reveal = true,
+                            Some("catch") => ignore_catch = true,
+                            _ => return Err(format!("unknown ignore_abilities trigger {t}")),
+                        }
+                    }
+                }
+                "retain_leftover" => retain_leftover = true,
                 "difficulty" => {
                     let w = &p["when"];
                     let when = if let Some(a) = w["alignment"].as_str() {
@@ -566,10 +590,12 @@ fn item(v: &Value, lists: &mut Lists) -> Result<Item, String> {
         uses,
         rod_passive,
         dink_draw,
+        dink_draw_own_cast,
         use_lists,
         reorder,
         ignore_reveal,
-        turn_down,
+        ignore_catch,
+        retain_leftover,
     })
 }
 

@@ -17,6 +17,41 @@ pub(super) const ROW_MASK: [u16; 3] = [0b111, 0b111 << 3, 0b111 << 6];
 /// Shoals of column c (bits).
 pub(super) const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
 
+/// Where legal action ids are put: a list, or a flag that only records whether there is one.
+pub(super) trait Sink {
+    /// Puts one action id.
+    fn put(&mut self, a: u32);
+}
+
+impl Sink for Vec<u32> {
+    #[inline]
+    fn put(&mut self, a: u32) {
+        self.push(a);
+    }
+}
+
+/// Records whether some action was put.
+#[derive(Default)]
+struct AnyAction(bool);
+
+impl Sink for AnyAction {
+    #[inline]
+    fn put(&mut self, _a: u32) {
+        self.0 = true;
+    }
+}
+
+/// Which actions of the `turn` node family to list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TurnList {
+    /// The `turn` node: main and free actions.
+    Turn,
+    /// The `after_main` node: the free actions and 24 = end turn.
+    AfterMain,
+    /// The free actions only (is one possible?).
+    FreeOnly,
+}
+
 /// Pushes `first + i` for every row (or column) i whose `lines[i]` mask meets the shoal set `m`.
 pub(super) fn push_lines(out: &mut Vec<u32>, m: u16, lines: &[u16; 3], first: u32) {
     for (i, &line) in lines.iter().enumerate() {
@@ -266,6 +301,7 @@ impl DeepRegrets {
                     let seat = &mut st.seats[usize::from(p)];
                     seat.skull_used = false;
                     seat.coffin_used = false;
+                    st.main_done = false;
                     if st.plug {
                         if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
                             self.discard_top(st, s);
@@ -306,9 +342,10 @@ impl DeepRegrets {
                     false
                 }
             }
-            Task::EndTurn(_, abandon) => {
+            Task::EndTurn(_) => {
                 st.discount = 0;
-                if st.last_turns != NONE && !abandon {
+                st.main_done = false;
+                if st.last_turns != NONE {
                     st.last_turns = st.last_turns.saturating_sub(1);
                     if st.last_turns == 0 {
                         st.push(Task::DayEnd);
@@ -317,6 +354,14 @@ impl DeepRegrets {
                 }
                 st.push(Task::Advance);
                 false
+            }
+            Task::AfterMain(p) => {
+                if self.has_free_action(st, usize::from(p)) {
+                    self.ask(st, Node::AfterMain, p)
+                } else {
+                    st.push(Task::EndTurn(p));
+                    false
+                }
             }
             Task::MakePortAfter(p) => {
                 let seat = &mut st.seats[usize::from(p)];
@@ -457,7 +502,12 @@ impl DeepRegrets {
             }
             Task::ReturnTo(node, p) => {
                 st.item = None;
-                self.ask(st, node, p)
+                if node == Node::AfterMain {
+                    st.push(Task::AfterMain(p));
+                    false
+                } else {
+                    self.ask(st, node, p)
+                }
             }
             t => self.exec_ability(st, t),
         }
@@ -741,7 +791,8 @@ impl DeepRegrets {
         {
             m |= REQ_PAY_D;
         }
-        if node == Node::Turn {
+        let turn = node == Node::Turn || node == Node::AfterMain;
+        if turn {
             if seat.depth == 0 {
                 m |= REQ_TURN_PORT;
             } else {
@@ -779,7 +830,7 @@ impl DeepRegrets {
         if needed & REQ_FACEDOWN != 0 && st.facedown() != 0 {
             m |= REQ_FACEDOWN;
         }
-        if node == Node::Turn && seat.depth == 0 {
+        if turn && seat.depth == 0 {
             if needed & REQ_HAMMER != 0
                 && (seat.cloche != NONE || seat.mounted.iter().any(|&f| f != NONE))
             {
@@ -867,22 +918,22 @@ impl DeepRegrets {
 
     /// Pushes the ready item uses at a `turn` or `pay` node (ids 12, 13 come first; dinks and
     /// supplies are pushed by `items_tail`).
-    fn items_head(&self, st: &S, p: usize, flags: u32, out: &mut Vec<u32>) {
+    fn items_head(&self, st: &S, p: usize, flags: u32, out: &mut impl Sink) {
         let seat = &st.seats[p];
         if usize::from(st.life_preserver) == p
             && self.ready_in(ItemSrc::LifePreserver, flags).is_some()
         {
-            out.push(12);
+            out.put(12);
         }
         if seat.reel != NONE
             && !seat.reel_used
             && self.ready_in(ItemSrc::Reel(seat.reel), flags).is_some()
         {
-            out.push(13);
+            out.put(13);
         }
     }
 
-    fn items_tail(&self, st: &S, p: usize, flags: u32, out: &mut Vec<u32>) {
+    fn items_tail(&self, st: &S, p: usize, flags: u32, out: &mut impl Sink) {
         let seat = &st.seats[p];
         // `ready_in(..).is_some()` of every dink and supply, unrolled (a missing use is
         // `REQ_NEVER`, which `flags` never holds).
@@ -891,12 +942,12 @@ impl DeepRegrets {
             |r: Option<&[u32; 2]>| r.is_some_and(|r| r[0] & missing == 0 || r[1] & missing == 0);
         each_bit(seat.dinks, |d| {
             if ready(self.req_dink.get(d as usize)) {
-                out.push(100 + d);
+                out.put(100 + d);
             }
         });
         each_bit(seat.supplies, |i| {
             if ready(self.req_supply.get(i as usize)) {
-                out.push(125 + i);
+                out.put(125 + i);
             }
         });
     }
@@ -942,7 +993,8 @@ impl DeepRegrets {
             }
             Node::EquipRod => each_bit(seat.rods, |r| out.push(145 + r)),
             Node::EquipReel => each_bit(seat.reels, |r| out.push(155 + r)),
-            Node::Turn => self.legal_turn(st, p, out),
+            Node::Turn => self.turn_actions(st, p, out, TurnList::Turn),
+            Node::AfterMain => self.turn_actions(st, p, out, TurnList::AfterMain),
             Node::Worms => out.extend_from_slice(&[4, 5]),
             Node::Pay => {
                 let d = self.effective_difficulty(st, p);
@@ -964,7 +1016,9 @@ impl DeepRegrets {
                     }
                 }
                 self.items_tail(st, p, flags, out);
-                seat.hand.each(|f| out.push(165 + u32::from(f)));
+                seat.hand
+                    .and(&self.eat_set)
+                    .each(|f| out.push(165 + u32::from(f)));
             }
             Node::DeclineDie => fresh_classes(out, &seat.fresh),
             Node::Reward => {
@@ -1047,65 +1101,86 @@ impl DeepRegrets {
         }
     }
 
-    fn legal_turn(&self, st: &S, p: usize, out: &mut Vec<u32>) {
+    /// Whether seat p has a legal free action (the same conditions as at the `turn` node).
+    pub(super) fn has_free_action(&self, st: &S, p: usize) -> bool {
+        let mut any = AnyAction::default();
+        self.turn_actions(st, p, &mut any, TurnList::FreeOnly);
+        any.0
+    }
+
+    /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,
+    /// 11, 21, 32+s, 82+3k+t) only at `turn`, 24 = end turn only at `after_main`, the free
+    /// actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) at both.
+    fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
+        let main = list == TurnList::Turn;
         let seat = &st.seats[p];
         let at_sea = seat.depth > 0;
-        out.push(0);
+        if main {
+            out.put(0);
+        }
         if at_sea && !seat.lifeboat_used {
-            out.push(3);
+            out.put(3);
         }
         let has_sellable = !seat.hand.and(&self.sellable).is_empty();
-        if !at_sea && has_sellable {
-            out.push(10);
+        if main && !at_sea && has_sellable {
+            out.put(10);
         }
-        if !at_sea && has_sellable && seat.mounted.contains(&NONE) {
-            out.push(11);
+        if main && !at_sea && has_sellable && seat.mounted.contains(&NONE) {
+            out.put(11);
         }
         let flags = self.item_flags(st, p, Node::Turn, None);
         self.items_head(st, p, flags, out);
-        self.turn_rules(st, p, out);
-        let has_fresh = seat.fresh_count() > 0;
-        if at_sea && has_fresh {
-            let reach = usize::from(seat.depth) * 3;
+        self.turn_rules(st, p, out, main);
+        if list == TurnList::AfterMain {
+            out.put(24);
+        }
+        let reach = if at_sea {
+            (usize::from(seat.depth) * 3).min(9)
+        } else {
+            0
+        };
+        if main && seat.fresh_count() > 0 {
             let cols = match seat.locks.count_ones() {
                 0 => 0b111u8,
                 1 => seat.locks,
                 _ => 0,
             };
-            for s in 0..reach.min(9) {
+            for s in 0..reach {
                 if st.shoal_len[s] > 0 && cols >> (s % 3) & 1 == 1 {
-                    out.push(32 + s as u32);
+                    out.put(32 + s as u32);
                 }
             }
-            if seat.worms {
-                for s in 0..reach.min(9) {
-                    if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 && cols >> (s % 3) & 1 == 1 {
-                        out.push(41 + s as u32);
-                    }
+        }
+        if seat.worms {
+            for s in 0..reach {
+                if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
+                    out.put(41 + s as u32);
                 }
             }
         }
         if at_sea && seat.depth < 3 {
             for c in 0..CLASSES {
                 if seat.fresh[c] > 0 {
-                    out.push(50 + c as u32);
+                    out.put(50 + c as u32);
                 }
             }
         }
-        if !at_sea {
+        if main && !at_sea {
             for k in 0..4 {
                 if seat.shops_used[k] || !self.shop_source(st, k) {
                     continue;
                 }
                 for t in 0..3 {
                     if self.price(st, p, k, t) <= i32::from(seat.money) {
-                        out.push(82 + 3 * k as u32 + t as u32);
+                        out.put(82 + 3 * k as u32 + t as u32);
                     }
                 }
             }
         }
         self.items_tail(st, p, flags, out);
-        seat.hand.each(|f| out.push(165 + u32::from(f)));
+        seat.hand
+            .and(&self.eat_set)
+            .each(|f| out.put(165 + u32::from(f)));
     }
 
     // ----- chance ---------------------------------------------------------------------------
@@ -1390,25 +1465,36 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::Turn => self.apply_turn(st, p, a),
+            Node::AfterMain => {
+                if a == 24 {
+                    st.push(Task::EndTurn(pp));
+                    self.run(st);
+                } else {
+                    self.apply_free(st, p, a, Node::AfterMain);
+                }
+            }
             Node::Worms => {
-                let s = usize::from(st.cast_shoal);
+                let s = usize::from(st.worms_shoal).min(8);
                 if a == 5 {
                     let f = st.take_top(s);
                     st.put_bottom(s, f);
+                } else {
+                    st.known[p] |= 1 << s;
                 }
                 st.peek = NONE;
-                st.push(Task::CastRod(pp));
+                st.worms_shoal = NONE;
+                st.push(Task::ReturnTo(st.free_return(), pp));
                 self.run(st);
             }
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => {
                 st.spend(p, (a as usize).wrapping_sub(50).min(CLASSES - 1));
-                st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p)));
+                st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, true)));
                 self.run(st);
             }
             Node::Reward => {
                 if a == 8 {
-                    st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p)));
+                    st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, false)));
                     self.run(st);
                 } else {
                     self.ask(st, Node::DiscardRandomRegret, pp);
@@ -1529,14 +1615,14 @@ impl DeepRegrets {
         let foul = st.foul;
         st.count = 0;
         st.foul = 0;
-        st.push(Task::EndTurn(p as u8, false));
+        st.push(Task::AfterMain(p as u8));
         st.push(Task::DrawEvent(p as u8, foul));
         self.run(st);
     }
 
     fn mount_end(&self, st: &mut S, p: usize) {
         st.count = 0;
-        st.push(Task::EndTurn(p as u8, false));
+        st.push(Task::AfterMain(p as u8));
         self.run(st);
     }
 
@@ -1572,6 +1658,8 @@ impl DeepRegrets {
         self.run(st);
     }
 
+    /// Resolves an action at the `turn` node: a main action, or a free action (which comes
+    /// back to `turn`).
     fn apply_turn(&self, st: &mut S, p: usize, a: u32) {
         let pp = p as u8;
         match a {
@@ -1585,53 +1673,38 @@ impl DeepRegrets {
                 st.push(Task::Reward(pp));
                 self.run(st);
             }
-            3 => {
-                st.seats[p].lifeboat_used = true;
-                if st.last_turns != NONE {
-                    st.last_turns = 4;
-                }
-                st.push(Task::EndTurn(pp, true));
-                self.make_port(st, p);
-                self.run(st);
-            }
             10 => {
+                st.main_done = true;
                 st.count = 0;
                 st.foul = 0;
                 self.ask(st, Node::Sell, pp);
             }
             11 => {
+                st.main_done = true;
                 st.count = 0;
                 self.ask(st, Node::MountSlot, pp);
             }
-            12 => self.use_item(st, p, ItemSrc::LifePreserver, Node::Turn),
-            13 => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), Node::Turn),
-            32..=49 => {
-                let worms = a >= 41;
-                let s = if worms { a - 41 } else { a - 32 } as u8;
-                st.cast_on = true;
-                st.cast_shoal = s;
-                st.clear_cast();
-                if worms {
-                    st.seats[p].worms = false;
-                    st.peek = st.top_fish(usize::from(s)).unwrap_or(NONE);
-                    self.ask(st, Node::Worms, pp);
-                } else {
-                    st.push(Task::CastRod(pp));
-                    self.run(st);
-                }
+            21 => {
+                st.main_done = true;
+                self.turn_standing(st, p, a);
             }
-            50..=64 => {
-                st.spend(p, a as usize - 50);
-                st.seats[p].depth = (st.seats[p].depth + 1).min(3);
+            32..=40 => {
+                st.main_done = true;
+                st.cast_on = true;
+                st.cast_shoal = (a - 32) as u8;
+                st.clear_cast();
+                st.push(Task::CastRod(pp));
+                self.run(st);
             }
             82..=93 => {
+                st.main_done = true;
                 let k = (a as usize - 82) / 3;
                 let t = (a as usize - 82) % 3;
                 let price = self.price(st, p, k, t);
                 self.gain(st, p, -price);
                 st.discount = 0;
                 st.seats[p].shops_used[k] = true;
-                st.push(Task::EndTurn(pp, false));
+                st.push(Task::AfterMain(pp));
                 let tier = self.data.shops[k][t];
                 if k < 3 {
                     st.shop = k as u8;
@@ -1644,10 +1717,45 @@ impl DeepRegrets {
                 }
                 self.run(st);
             }
-            100..=124 => self.use_item(st, p, ItemSrc::Dink((a - 100) as u8), Node::Turn),
-            125..=144 => self.use_item(st, p, ItemSrc::Supply((a - 125) as u8), Node::Turn),
-            21..=23 => self.turn_standing(st, p, a),
-            165..=299 => self.eat(st, p, (a - 165) as u8, Node::Turn),
+            _ => self.apply_free(st, p, a, Node::Turn),
+        }
+    }
+
+    /// Resolves a free action taken at `ret` (`turn` or `after_main`), then comes back to it
+    /// (`after_main`: its test is made again).
+    fn apply_free(&self, st: &mut S, p: usize, a: u32, ret: Node) {
+        let pp = p as u8;
+        match a {
+            3 => {
+                st.seats[p].lifeboat_used = true;
+                if st.last_turns != NONE {
+                    st.last_turns = 4;
+                }
+                st.push(Task::ReturnTo(ret, pp));
+                self.make_port(st, p);
+                self.run(st);
+            }
+            12 => self.use_item(st, p, ItemSrc::LifePreserver, ret),
+            13 => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), ret),
+            22 | 23 => self.turn_standing(st, p, a),
+            41..=49 => {
+                let s = (a - 41) as u8;
+                st.seats[p].worms = false;
+                st.worms_shoal = s;
+                st.peek = st.top_fish(usize::from(s)).unwrap_or(NONE);
+                self.ask(st, Node::Worms, pp);
+            }
+            50..=64 => {
+                st.spend(p, a as usize - 50);
+                st.seats[p].depth = (st.seats[p].depth + 1).min(3);
+                if ret == Node::AfterMain {
+                    st.push(Task::AfterMain(pp));
+                    self.run(st);
+                }
+            }
+            100..=124 => self.use_item(st, p, ItemSrc::Dink((a - 100) as u8), ret),
+            125..=144 => self.use_item(st, p, ItemSrc::Supply((a - 125) as u8), ret),
+            165..=299 => self.eat(st, p, (a - 165) as u8, ret),
             _ => {}
         }
     }
@@ -1656,7 +1764,7 @@ impl DeepRegrets {
         let pp = p as u8;
         match a {
             6 => {
-                self.turn_down(st, p);
+                self.retain_leftover(st, p);
                 for c in 0..CLASSES {
                     for _ in 0..st.payment[c] {
                         st.release(p, c);

@@ -573,7 +573,8 @@ impl DeepRegrets {
                     None
                 }
             }
-            Node::Turn | Node::Pay => self.turn_pay_label(st, a),
+            Node::AfterMain if a == 24 => Some("end turn".into()),
+            Node::Turn | Node::Pay | Node::AfterMain => self.turn_pay_label(st, a),
             Node::Worms => match a {
                 4 => Some("leave it on top".into()),
                 5 => Some("put it at the bottom".into()),
@@ -645,7 +646,7 @@ impl DeepRegrets {
 
     fn turn_pay_label(&self, st: &S, a: u32) -> Option<String> {
         let d = self.data;
-        let turn = st.node == Node::Turn;
+        let turn = st.node == Node::Turn || st.node == Node::AfterMain;
         let die = CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
         match a {
             0 if turn => Some("pass".into()),
@@ -657,7 +658,7 @@ impl DeepRegrets {
             12 => Some("use the Life Preserver".into()),
             13 => Some("use the equipped reel".into()),
             32..=40 if turn => Some(format!("cast at shoal {}", a - 32)),
-            41..=49 if turn => Some(format!("cast at shoal {} with the Can of Worms", a - 41)),
+            41..=49 if turn => Some(format!("use the Can of Worms on shoal {}", a - 41)),
             50..=64 => die.map(|x| {
                 if turn {
                     format!("drop a sinker with {x}")
@@ -856,15 +857,11 @@ impl DeepRegrets {
                 17 => Some("leave it face down".into()),
                 _ => None,
             },
-            Node::InfiniteRod => {
-                if a == 17 {
-                    Some("do not use the rod".into())
-                } else if r(100, 124) {
-                    item(&d.dinks, a - 100).map(|x| format!("discard {x} to peek at 3 fish"))
-                } else {
-                    None
-                }
-            }
+            Node::IgnoreCatch => match a {
+                16 => Some("resolve the catch ability".into()),
+                17 => Some("ignore the catch ability".into()),
+                _ => None,
+            },
             Node::Reorder => {
                 if r(165, 299) {
                     fish(a - 165).map(|f| format!("put {f} next from the top"))

@@ -52,10 +52,19 @@
 //! - Dumbo Octopus (action 21): `ctx.ability` stays null; the `give_fish` label names the fish
 //!   being given.
 //! - `move_offer` 16 and `hadal_shade`: the draw event comes first, then the move / the swap.
-//! - `draw_dink` with `amount` k is one DrawDinks event of k × (3 with the Centerpin Reel) dinks.
-//! - Bone Wheel: only the chosen highest payment die is considered; if its kind has no lower
-//!   face it is spent like the others.
-//! - Rod of the Infinite: `infinite_rod` is asked only when the caster holds a dink.
+//! - `draw_dink` with `amount` k is one DrawDinks event of k × (3 with the Centerpin Reel, during
+//!   the user's own cast: a reveal / catch / not-caught ability of the cast run for the caster)
+//!   dinks.
+//! - Free actions taken after the main action come back to `after_main` through its test (the
+//!   node again, or EndTurn when no free action is left); the overfishing regret, a sale's foul
+//!   regrets, the Dumbo receiver's discards and the empty-sea check all come before that test.
+//! - Abandon ship sets `last_turns` to 4 (when set); every EndTurn then counts down as usual
+//!   (abandon ship is no main action any more, so no turn is exempt).
+//! - The Can of Worms (41+s) reaches every shoal within the seat's depth, whatever its column
+//!   locks; the `worms` node keeps the shoal internally (`ctx.cast` stays null).
+//! - Rod of the Dead at a catch: `ignore_catch` is asked after the fish moved to the catcher and
+//!   after the overfishing draw was queued (that draw follows either answer); `ctx.ability` is
+//!   null while it is asked.
 //! - `port_mount` applies to each such fish in hand, in id order, while a slot is empty.
 //! - Whispering Skull peeks the sum of the `front_peek` amounts in front; the Iron Coffin uses the
 //!   first `front_offer` rule in front.
@@ -292,8 +301,8 @@ pub enum Node {
     IgnoreReveal,
     /// Reveal the new top of the cast's shoal or not.
     RevealBeneath,
-    /// Pay a dink for the Rod of the Infinite or not.
-    InfiniteRod,
+    /// Resolve or ignore a catch ability (Rod of the Dead).
+    IgnoreCatch,
     /// Choose the next fish from the top.
     Reorder,
     /// Reveal shoals.
@@ -312,6 +321,8 @@ pub enum Node {
     OfferRegret,
     /// Accept or refuse offered regrets.
     AcceptOffer,
+    /// Free actions after the main action, or end the turn.
+    AfterMain,
 }
 
 impl Node {
@@ -365,7 +376,7 @@ impl Node {
             Node::MoveOffer => "move_offer",
             Node::IgnoreReveal => "ignore_reveal",
             Node::RevealBeneath => "reveal_beneath",
-            Node::InfiniteRod => "infinite_rod",
+            Node::IgnoreCatch => "ignore_catch",
             Node::Reorder => "reorder",
             Node::RevealShoal => "reveal_shoal",
             Node::RevealColumn => "reveal_column",
@@ -375,6 +386,7 @@ impl Node {
             Node::OfferTarget => "offer_target",
             Node::OfferRegret => "offer_regret",
             Node::AcceptOffer => "accept_offer",
+            Node::AfterMain => "after_main",
         }
     }
 
@@ -439,8 +451,10 @@ pub(crate) enum Task {
     DayEnd,
     /// Pass reward of a seat.
     Reward(u8),
-    /// End of a main action (seat, was abandon ship).
-    EndTurn(u8, bool),
+    /// The turn ends (seat).
+    EndTurn(u8),
+    /// After the main action: the `after_main` node if a free action is possible, else EndTurn.
+    AfterMain(u8),
     /// Muster step 1.
     MusterStart(u8),
     /// Muster steps 2–3.
@@ -512,8 +526,10 @@ pub(crate) enum Task {
     SetMaxLoop(u8, u8),
     /// `peek` loop (seat, target, count).
     PeekLoop(u8, data::PeekTarget, u8),
-    /// Back to the `turn` or `pay` node after an item use.
+    /// Back to the `turn` or `pay` node after an item use (`after_main`: its test again).
     ReturnTo(Node, u8),
+    /// Resolves the catch list of a caught fish (the `ignore_catch` node was answered 16).
+    CatchList(u8, u8),
 }
 
 /// One seat's private and public holdings.
@@ -665,6 +681,12 @@ pub struct DeepRegretsState {
     cast_beneath: u8,
     cast_ignored: bool,
     // internal continuation
+    /// The `turn` seat has taken this turn's main action (free actions return to `after_main`).
+    main_done: bool,
+    /// The shoal of a Can of Worms use (the `worms` node).
+    worms_shoal: u8,
+    /// The caught fish while `ignore_catch` is asked.
+    catch_fish: u8,
     /// The fish at the top of the cast's shoal after the reveal step.
     cast_fish: u8,
     cast_revealed: bool,
@@ -805,6 +827,16 @@ impl DeepRegretsState {
         }
         m & !self.face_up & !self.known[p]
     }
+    /// The node a free action comes back to: `after_main` once the turn's main action is taken,
+    /// else `turn`.
+    #[inline]
+    fn free_return(&self) -> Node {
+        if self.main_done {
+            Node::AfterMain
+        } else {
+            Node::Turn
+        }
+    }
     fn reset_ctx(&mut self) {
         self.to_roll = [0; KINDS];
         self.rolled = [0; CLASSES];
@@ -870,6 +902,8 @@ pub struct DeepRegrets {
     need_supply: [u32; data::SUPPLY_COUNT],
     /// Fish with a `give_away_action` rule.
     give_away_set: FishSet,
+    /// Fish with an Eat ability (a non-empty `eat` list): only these can be eaten.
+    eat_set: FishSet,
     /// Fish with a `front_peek` amount above 0.
     front_peek_set: FishSet,
     /// Fish with a `front_offer` rule.
@@ -932,8 +966,9 @@ impl DeepRegrets {
             ItemSrc::LifePreserver => &d.life_preserver,
         }
     }
-    /// Dinks drawn per "draw a dink" event of seat `p`.
-    fn dinks_per_draw(&self, st: &DeepRegretsState, p: usize) -> u8 {
+    /// Dinks drawn per "draw a dink" event of seat `p`; `own_cast`: the draw is part of p's own
+    /// cast (the Centerpin Reel counts only then).
+    fn dinks_per_draw(&self, st: &DeepRegretsState, p: usize, own_cast: bool) -> u8 {
         let r = st.seats[p].reel;
         if r == NONE {
             return 1;
@@ -941,6 +976,7 @@ impl DeepRegrets {
         self.data
             .reels
             .get(usize::from(r))
+            .filter(|i| own_cast || !i.dink_draw_own_cast)
             .and_then(|i| i.dink_draw)
             .unwrap_or(1)
     }
@@ -1001,6 +1037,7 @@ impl Game for DeepRegrets {
         let mut sellable = FishSet::default();
         let mut foul_set = FishSet::default();
         let mut give_away_set = FishSet::default();
+        let mut eat_set = FishSet::default();
         let mut front_peek_set = FishSet::default();
         let mut front_offer_set = FishSet::default();
         let mut front_difficulty_set = FishSet::default();
@@ -1008,6 +1045,9 @@ impl Game for DeepRegrets {
             let id = i as u8;
             if f.rules.give_away.is_some() {
                 give_away_set.insert(id);
+            }
+            if f.eat != 0 {
+                eat_set.insert(id);
             }
             if f.rules.front_peek > 0 {
                 front_peek_set.insert(id);
@@ -1102,6 +1142,7 @@ impl Game for DeepRegrets {
             need_dink,
             need_supply,
             give_away_set,
+            eat_set,
             front_peek_set,
             front_offer_set,
             front_difficulty_set,
@@ -1198,6 +1239,9 @@ impl Game for DeepRegrets {
             cast_base: None,
             cast_beneath: NONE,
             cast_ignored: false,
+            main_done: false,
+            worms_shoal: NONE,
+            catch_fish: NONE,
             cast_fish: NONE,
             cast_revealed: false,
             cast_end: 0,

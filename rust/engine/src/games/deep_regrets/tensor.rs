@@ -8,7 +8,7 @@ use crate::tensor::{scaled, TensorWriter};
 /// Fish ids.
 const FISH: usize = 3 * BLOCK;
 /// Node kinds (§11.4 order = the `Node` enum order).
-const NODES: usize = 57;
+const NODES: usize = 58;
 /// Entries of one seat's block.
 const SEAT_BLOCK: usize = 78;
 
@@ -20,7 +20,7 @@ fn some(x: u8) -> Option<usize> {
 impl DeepRegrets {
     /// The tensor size for this player count.
     pub(super) fn tensor_size(&self) -> usize {
-        2239 + 362 * self.n()
+        2240 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.

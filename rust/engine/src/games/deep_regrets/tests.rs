@@ -148,7 +148,7 @@ fn check_invariants(g: &DeepRegrets, st: &DeepRegretsState) {
         10,
     );
     // the fast item legality equals the per-item readiness
-    if matches!(st.node, Node::Turn | Node::Pay) {
+    if matches!(st.node, Node::Turn | Node::Pay | Node::AfterMain) {
         let mut legal = Vec::new();
         g.legal_actions(st, &mut legal);
         let p = usize::from(st.actor);
@@ -411,6 +411,7 @@ fn autoplay_until(
         let legal = legal_of(g, st);
         let a = match st.node {
             Node::Turn => 0,
+            Node::AfterMain => 24,
             Node::Declare => 1,
             Node::PortDiscard | Node::MusterSelect => 0,
             _ => legal[0],
@@ -504,9 +505,11 @@ fn data_matches_assumptions() {
     );
     assert_eq!(d.supplies[18].uses, vec![vec![data::Prim::ClawHammer]]);
     assert_eq!(d.supplies[19].uses, vec![vec![data::Prim::Cloche]]);
-    assert_eq!(d.rods[7].reorder, Some((2, false)));
-    assert_eq!(d.rods[8].reorder, Some((3, true)));
-    assert!(d.rods[9].ignore_reveal && d.reels[9].turn_down);
+    assert_eq!(d.rods[7].reorder, Some(2));
+    assert_eq!(d.rods[8].reorder, Some(3));
+    assert!(d.rods[9].ignore_reveal && d.rods[9].ignore_catch && d.reels[9].retain_leftover);
+    assert!(!d.rods[7].ignore_catch && !d.reels[8].retain_leftover);
+    assert!(d.reels[8].dink_draw == Some(3) && d.reels[8].dink_draw_own_cast);
     // step 2: fish abilities as data
     let f = |name: &str| &d.fish[usize::from(fid(name))];
     let list = |id: u16| d.lists[usize::from(id)].clone();
@@ -654,8 +657,8 @@ fn setup_deal_first_refresh_and_keys() {
         (j["actor"].clone(), j["turn"].clone()),
         (json!(0), json!(0))
     );
-    // first day: no declaration; seat 0 at sea, depth 1: pass, abandon, casts (also with the
-    // Can of Worms), sinkers
+    // first day: no declaration; seat 0 at sea, depth 1: pass, abandon, casts, the Can of
+    // Worms (a free action), sinkers
     assert_eq!(
         legal_of(&g, s.state()),
         vec![0, 3, 32, 33, 34, 41, 42, 43, 50, 52]
@@ -803,6 +806,13 @@ fn at_turn(st: &mut DeepRegretsState, p: usize) {
     st.actor = p as u8;
     st.turn = p as u8;
     st.stack_len = 0;
+    st.main_done = false;
+}
+
+/// Ends the turn at the `after_main` node (item 8), checking that it is asked for `p`.
+fn end_turn(g: &DeepRegrets, st: &mut DeepRegretsState, p: usize) {
+    assert_eq!((st.node, st.actor), (Node::AfterMain, p as u8));
+    step(g, st, 24);
 }
 
 #[test]
@@ -860,6 +870,14 @@ fn cast_with_payment_worked_example() {
     assert!(st.seats[1].caught_today);
     assert_eq!(st.face_up >> 4 & 1, 0);
     assert_eq!(st.shoal_len[4], 12);
+    // free actions after the main action: abandon ship, a sinker with P3, eating the Monkfish
+    // (item 8)
+    assert_eq!((st.node, st.actor), (Node::AfterMain, 1));
+    assert_eq!(legal_of(&g, &st), vec![3, 24, 52, 241]);
+    assert_eq!(g.action_label(&st, 241), "eat Monkfish");
+    assert_eq!(g.action_label(&st, 24), "end turn");
+    assert_eq!(g.action_label(&st, 52), "drop a sinker with P3");
+    step(&g, &mut st, 24);
     assert_eq!((st.node, st.actor), (Node::Turn, 2));
 
     // Giant Octopus (exact 2): D = 4 - 1 = 3
@@ -883,6 +901,7 @@ fn cast_with_payment_worked_example() {
     assert_eq!(declined.seats[1].dinks, 0b101);
     assert_eq!(declined.face_up >> 5 & 1, 1);
     assert_eq!(declined.top_fish(5), Some(70));
+    end_turn(&g, &mut declined, 1);
     assert_eq!((declined.node, declined.actor), (Node::Turn, 2));
     // the face-up octopus is shown to everyone
     assert_eq!(
@@ -936,6 +955,7 @@ fn special_card_resolves_its_reveal() {
     assert_eq!(st.shoal_len[1], 12);
     assert_eq!(&st.fish_discard[0][..1], &[trafficker]);
     assert_eq!(st.face_up, 0);
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert_eq!(st.seats[0].fresh_count(), 3);
 }
@@ -952,12 +972,20 @@ fn can_of_worms_peek_and_bottom() {
     step(&g, &mut st, 5);
     assert_eq!(st.top_fish(2), Some(6));
     assert_eq!(st.shoals[2][0], 5);
+    // a free action (item 9): back at the turn node, the new top unseen
+    assert_eq!(st.node, Node::Turn);
+    assert_eq!(st.known[0], 0);
+    assert!(!legal_of(&g, &st).contains(&43));
+    step(&g, &mut st, 34);
     assert_eq!(st.node, Node::Pay);
     assert_eq!(g.observation(&st, 1)["ctx"]["cast"]["fish"], "Eyefish");
     // the Can of Worms cannot be used again until making port
     step(&g, &mut st, 7);
     step(&g, &mut st, 50);
     step(&g, &mut st, 0);
+    // sinkers are still possible after the main action
+    assert_eq!((st.node, st.actor), (Node::AfterMain, 0));
+    step(&g, &mut st, 24);
     assert!(!st.seats[0].worms);
     at_turn(&mut st, 0);
     assert!(legal_of(&g, &st).iter().all(|&a| !(41..=49).contains(&a)));
@@ -1035,6 +1063,8 @@ fn passing_rewards_and_last_player_turns() {
     step(&g, &mut st, 7);
     step(&g, &mut st, 51);
     step(&g, &mut st, 1); // dink drawn
+    assert_eq!(st.last_turns, 2);
+    end_turn(&g, &mut st, 2);
     assert_eq!(st.last_turns, 1);
     // seats 0 and 1 are skipped and rewarded again
     assert_eq!((st.node, st.actor), (Node::Reward, 0));
@@ -1050,6 +1080,7 @@ fn passing_rewards_and_last_player_turns() {
     step(&g, &mut st, a);
     let a = legal_of(&g, &st)[0];
     step(&g, &mut st, a);
+    end_turn(&g, &mut st, 2);
     assert_eq!(st.day, 2);
     assert_eq!(st.first_player, 1);
     assert_eq!(st.phase, Phase::Refresh);
@@ -1095,9 +1126,9 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
     step(&g, &mut st, 72);
     assert_eq!(st.regret_discard, [0, 0, 1, 0]);
     assert!(st.seats[1].worms);
-    // abandon turn not counted; seat 0 rewarded, then 4 port turns
+    // abandon ship is a free action (item 10): the same turn goes on in port, and its main
+    // action is a port action; 4 port actions in all, this turn's included
     assert_eq!(st.last_turns, 4);
-    steps(&g, &mut st, &[8, 1]);
     for left in [3, 2, 1] {
         assert_eq!((st.node, st.actor), (Node::Turn, 1));
         let shop = legal_of(&g, &st).contains(&82);
@@ -1111,6 +1142,10 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
         if st.node == Node::Roll {
             step(&g, &mut st, 2);
         }
+        // seat 1 holds the Life Preserver (its shop discount is a free action in port)
+        assert_eq!((st.node, st.actor), (Node::AfterMain, 1));
+        assert_eq!(legal_of(&g, &st), vec![12, 24]);
+        step(&g, &mut st, 24);
         assert_eq!(st.last_turns, left);
         st.seats[1].shops_used[3] = false;
         steps(&g, &mut st, &[8, 2 + u32::from(3 - left)]);
@@ -1122,6 +1157,7 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
     if st.node == Node::Roll {
         step(&g, &mut st, 0);
     }
+    step(&g, &mut st, 24);
     assert_eq!(st.day, 2);
     // at the end the lifeboat counts 10 Regret Value
     g.finish(&mut st);
@@ -1474,6 +1510,8 @@ fn shop_worked_example() {
     assert_eq!(st.seats[2].supplies, (1 << 9) | 1 | (1 << 4));
     assert!(st.supply_deck >> 12 & 1 == 1 && st.supply_deck >> 19 & 1 == 1);
     assert_eq!(st.shop, NONE);
+    // supplies usable in port: free actions after the shop (item 8)
+    end_turn(&g, &mut st, 2);
     assert_eq!((st.node, st.actor), (Node::Turn, 0));
 }
 
@@ -1679,10 +1717,7 @@ fn labels_never_panic_and_fall_back() {
     }
     assert_eq!(g.action_label(&st, 0), "pass");
     assert_eq!(g.action_label(&st, 14), "action 14");
-    assert_eq!(
-        g.action_label(&st, 44),
-        "cast at shoal 3 with the Can of Worms"
-    );
+    assert_eq!(g.action_label(&st, 44), "use the Can of Worms on shoal 3");
     assert_eq!(g.action_label(&st, 87), "reel shop $5");
     assert_eq!(g.action_label(&st, 511), "action 511");
 }
@@ -1933,6 +1968,7 @@ fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
     step(&g, &mut st, 32);
     assert!(st.seats[0].front.contains(usize::from(larvae)));
     assert!(st.seats[0].hand.is_empty());
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert!(!st.cast_on && st.seats[0].caught_today);
     // a draw event of seat 0 draws one more: Geist's eat draws 1 (+1)
@@ -1958,6 +1994,7 @@ fn give_this_by_choice_ends_the_cast() {
     assert_eq!(g.action_label(&st, 76), "give Man O' War to seat 2");
     step(&g, &mut st, 76);
     assert!(st.seats[2].hand.contains(usize::from(man)));
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert!(!st.cast_on);
 }
@@ -1974,6 +2011,7 @@ fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
     steps(&g, &mut st, &[50, 4]);
     assert!(st.seats[2].hand.contains(usize::from(scrat)));
     assert_eq!(st.seats[0].dinks, 1 << 4);
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
 }
 
@@ -2012,6 +2050,7 @@ fn column_lock_and_the_plug() {
     step(&g, &mut st, 36);
     assert_eq!(st.seats[0].locks, 0b010);
     assert!(st.seats[0].front.contains(usize::from(squid)));
+    end_turn(&g, &mut st, 0);
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     step(&g, &mut st, 0); // seat 1 passes
     steps(&g, &mut st, &[8, 0]);
@@ -2030,6 +2069,12 @@ fn column_lock_and_the_plug() {
     assert!(st.plug);
     assert_eq!(st.shoal_len[6], 12);
     let len0 = st.shoal_len[0];
+    // the Can of Worms reaches every shoal within reach, locked columns too (item 9)
+    assert_eq!(
+        legal_of(&g, &st),
+        vec![3, 24, 41, 42, 43, 44, 45, 46, 47, 48, 49]
+    );
+    end_turn(&g, &mut st, 0);
     // seat 1 has passed: its skip does not trigger The Plug; seat 0's turn does
     steps(&g, &mut st, &[8, 1]);
     assert_eq!((st.node, st.actor), (Node::Turn, 0));
@@ -2049,6 +2094,7 @@ fn catch_by_showing_and_coin_abilities() {
     step(&g, &mut st, 18);
     assert!(st.seats[0].hand.contains(usize::from(lamprey)));
     assert_eq!(st.seats[0].fresh_count(), 3, "showing spends nothing");
+    end_turn(&g, &mut st, 0);
     step(&g, &mut st, 0); // seat 1 passes
     steps(&g, &mut st, &[8, 0]);
     step(&g, &mut st, 36);
@@ -2238,11 +2284,11 @@ fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
 fn tensor_shape_of_step_two() {
     for n in 2..=5 {
         let g = game(n, json!({"expansion_tentacles": true}));
-        assert_eq!(g.observation_shape(), vec![2239 + 362 * n]);
+        assert_eq!(g.observation_shape(), vec![2240 + 362 * n]);
         let mut rng = SplitMix64::new(n as u64);
         let mut st = g.initial_state();
         let mut legal = Vec::new();
-        let mut buf = vec![0f32; 2239 + 362 * n];
+        let mut buf = vec![0f32; 2240 + 362 * n];
         while g.current_player(&st) != TERMINAL {
             for p in 0..n {
                 g.observation_tensor(&st, p, &mut buf);
@@ -2257,4 +2303,367 @@ fn tensor_shape_of_step_two() {
             g.apply(&mut st, a);
         }
     }
+}
+
+// ----- issue 14, items 7-14: the printed rules ---------------------------------------------------
+
+/// Runs the current (decision or chance) nodes with their first legal action until `node`.
+fn first_until(g: &DeepRegrets, st: &mut DeepRegretsState, node: Node) {
+    for _ in 0..100 {
+        if st.node == node {
+            return;
+        }
+        let a = legal_of(g, st)[0];
+        step(g, st, a);
+    }
+    panic!("{} not reached", node.name());
+}
+
+/// Item 7. "Syö kala (jos kalassa on syömisikoni)." (Eat a fish, if the fish has an Eat
+/// ability.) Osteofish has none: once caught, no "eat Osteofish" action is offered.
+#[test]
+fn item07_only_a_fish_with_an_eat_ability_can_be_eaten() {
+    let osteo = fid("Osteofish");
+    let geist = fid("Geist");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo])], 1);
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6); // difficulty 0: caught with no die
+    assert!(st.seats[0].hand.contains(usize::from(osteo)));
+    first_until(&g, &mut st, Node::AfterMain);
+    let legal = legal_of(&g, &st);
+    assert!(!legal.contains(&(165 + u32::from(osteo))), "{legal:?}");
+    assert!(legal.iter().all(|&a| a < 165));
+    // Geist has an Eat ability
+    give_hand(&mut st, 0, geist);
+    assert!(legal_of(&g, &st).contains(&(165 + u32::from(geist))));
+    assert!(!legal_of(&g, &st).contains(&(165 + u32::from(osteo))));
+    // eating a fish without an Eat ability does nothing even if forced
+    let before = st.seats[0].hand;
+    g.eat(&mut st, 0, osteo, Node::AfterMain);
+    assert_eq!(st.seats[0].hand, before);
+}
+
+/// Item 8. "Ilmaiset & rajoittamattomat toiminnot" (free and unlimited actions): on your own
+/// turn before and after the main action; after it "end turn" is asked only while some free
+/// action is possible.
+#[test]
+fn item08_free_actions_after_the_main_action() {
+    let osteo = fid("Osteofish");
+    let sunfish = fid("Sunfish");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo]), (1, &[sunfish])], 1);
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6);
+    first_until(&g, &mut st, Node::AfterMain);
+    assert_eq!(st.actor, 0);
+    assert_eq!(
+        legal_of(&g, &st),
+        vec![3, 24, 41, 42, 43, 50, 51, 52],
+        "abandon ship, end turn, the Can of Worms, sinkers"
+    );
+    assert_eq!(g.observation(&st, 1)["node"], "after_main");
+    // each free action comes back to after_main while one is left
+    step(&g, &mut st, 50);
+    assert_eq!((st.node, st.seats[0].depth), (Node::AfterMain, 2));
+    step(&g, &mut st, 51);
+    assert_eq!((st.node, st.seats[0].depth), (Node::AfterMain, 3));
+    assert!(!legal_of(&g, &st).contains(&52), "no sinker at depth III");
+    step(&g, &mut st, 24);
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    // seat 1 with nothing left to do after its catch: the turn ends at once, no node
+    let s1 = &mut st.seats[1];
+    s1.lifeboat_used = true;
+    s1.worms = false;
+    s1.fresh = [0; CLASSES];
+    s1.fresh[2] = 1; // P3
+    s1.spent[0] = 2;
+    step(&g, &mut st, 33);
+    first_until(&g, &mut st, Node::Pay);
+    steps(&g, &mut st, &[52, 6]);
+    assert!(st.seats[1].hand.contains(usize::from(sunfish)));
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    // pass still ends the turn at once
+    step(&g, &mut st, 0);
+    assert_ne!(st.node, Node::AfterMain);
+}
+
+/// Item 9. "Käytä matopurkki ja vilkaise päälimmäinen kala, laita se sitten pohjalle tai
+/// päälimmäiseksi." (Use the Can of Worms and peek at the top fish, then put it at the bottom
+/// or leave it on top.) A free action at sea, no longer part of a cast.
+#[test]
+fn item09_can_of_worms_is_a_free_action_at_sea() {
+    let eyefish = fid("Eyefish");
+    let (g, mut st) = started(2, json!({}), &[(1, &[eyefish])], 1);
+    let fresh = st.seats[0].fresh;
+    // no Fresh die: no cast, but the can may be used
+    st.seats[0].fresh = [0; CLASSES];
+    st.seats[0].spent[0] = 3;
+    let legal = legal_of(&g, &st);
+    assert_eq!(legal, vec![0, 3, 41, 42, 43]);
+    assert_eq!(g.action_label(&st, 42), "use the Can of Worms on shoal 1");
+    step(&g, &mut st, 42);
+    assert_eq!((st.node, st.actor), (Node::Worms, 0));
+    assert!(!st.seats[0].worms);
+    assert!(!st.cast_on);
+    assert_eq!(g.observation(&st, 0)["ctx"]["peek"], "Eyefish");
+    assert_eq!(g.observation(&st, 0)["ctx"]["cast"], Value::Null);
+    step(&g, &mut st, 4); // leave it on top: seat 0 has seen it
+    assert_eq!(st.node, Node::Turn);
+    assert_eq!(st.known[0], 1 << 1);
+    assert_eq!(g.observation(&st, 0)["shoals"][1]["known"], "Eyefish");
+    assert_eq!(g.observation(&st, 1)["shoals"][1]["known"], Value::Null);
+    assert!(legal_of(&g, &st).iter().all(|&a| !(41..=49).contains(&a)));
+    // the cast has no worms step any more
+    st.seats[0].fresh = fresh;
+    st.seats[0].spent[0] = 0;
+    step(&g, &mut st, 33);
+    assert_eq!(st.node, Node::Pay);
+}
+
+/// Item 10. "Kerran pelissä voit hylätä paatin ja siirtyä loppuvuoroksi satamaan. Siitä seuraa
+/// kuitenkin vakavaa katumusta." (Once per game you may abandon your boat and move to port for
+/// the rest of the turn. It brings grave regret.) A free action; a main action not yet taken is
+/// then a port action.
+#[test]
+fn item10_abandon_ship_is_a_free_action() {
+    let osteo = fid("Osteofish");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo])], 1);
+    st.life_preserver = NONE;
+    st.seats[0].money = 1;
+    // before the main action: the turn goes on in port
+    step(&g, &mut st, 3);
+    first_until(&g, &mut st, Node::Turn);
+    assert_eq!(st.actor, 0);
+    assert!(st.seats[0].lifeboat_used);
+    assert_eq!(st.seats[0].depth, 0);
+    assert_eq!(legal_of(&g, &st), vec![0, 82, 85, 88, 91]);
+    step(&g, &mut st, 91); // the tackle shop is this turn's main action
+    first_until(&g, &mut st, Node::Turn);
+    assert_eq!(
+        st.actor, 1,
+        "nothing left to do in port: the turn ended at once"
+    );
+    // after the main action: seat 1 casts, then abandons ship
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6);
+    first_until(&g, &mut st, Node::AfterMain);
+    assert_eq!(st.actor, 1);
+    step(&g, &mut st, 3);
+    assert_eq!(st.node, Node::MusterSelect);
+    step(&g, &mut st, 0);
+    assert_eq!(st.node, Node::PortDiscard); // the Osteofish regret
+    step(&g, &mut st, 0);
+    assert!(st.seats[1].lifeboat_used);
+    assert_eq!(st.seats[1].depth, 0);
+    // in port with nothing left (the Osteofish cannot be eaten): the turn ends
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    g.finish(&mut st);
+    assert_eq!(st.regret_values[..2], [10, 10]);
+}
+
+/// Item 11. Bone Wheel: "Retain unspent points on dice." Paid exactly: the die is spent; paid
+/// with more: the largest payment die stays Fresh showing the leftover (or its highest face
+/// below), else it is spent.
+#[test]
+fn item11_bone_wheel_retains_the_leftover() {
+    let shark = fid("Hammerhead Shark");
+    let eyefish = fid("Eyefish");
+    let (g, mut st) = started(2, json!({}), &[(0, &[shark]), (1, &[eyefish])], 1);
+    st.seats[0].reels = 1 << 9;
+    st.seats[0].reel = 9;
+    st.reel_deck &= !(1 << 9);
+    let start = st;
+    // difficulty 3 paid exactly with one P3 → that die is spent
+    steps(&g, &mut st, &[32, 52, 6]);
+    assert!(st.seats[0].hand.contains(usize::from(shark)));
+    assert_eq!(st.seats[0].fresh[..3], [1, 1, 0]);
+    assert_eq!(st.seats[0].spent[0], 1);
+    // difficulty 1 paid with P3: leftover 2 → the die stays Fresh as P2
+    let mut st = start;
+    steps(&g, &mut st, &[33, 52, 6]);
+    assert_eq!(st.seats[0].fresh[..3], [1, 2, 0]);
+    assert_eq!(st.seats[0].spent[0], 0);
+    // paid with O3: leftover 2 → O2; paid with O2: leftover 1, no orange face ≤ 1 → spent
+    for (class, fresh_after, bag_after) in [(10usize, Some(9usize), 0u8), (9, None, 1)] {
+        let mut st = start;
+        st.seats[0].fresh = [0; CLASSES];
+        st.seats[0].spent[0] = 3;
+        st.seats[0].fresh[class] = 1;
+        st.bag[2] -= 1;
+        let bag = st.bag[2];
+        steps(&g, &mut st, &[33, 50 + class as u32, 6]);
+        let fresh: Vec<usize> = (0..CLASSES).filter(|&c| st.seats[0].fresh[c] > 0).collect();
+        assert_eq!(fresh, fresh_after.into_iter().collect::<Vec<_>>());
+        assert_eq!(st.bag[2], bag + bag_after);
+    }
+    // without the Bone Wheel every payment die is spent
+    let mut st = start;
+    st.seats[0].reel = NONE;
+    steps(&g, &mut st, &[33, 52, 6]);
+    assert_eq!(st.seats[0].fresh[..3], [1, 1, 0]);
+}
+
+/// Item 12. Centerpin Reel: "When you would draw a Dink card as part of a fishing action, draw
+/// three instead." Only Dinks of the own cast become three; pass rewards stay one.
+#[test]
+fn item12_centerpin_reel_only_in_the_own_cast() {
+    let blanket = fid("Blanket Octopus");
+    let (g, mut st) = started(
+        2,
+        json!({"expansion_tentacles": true}),
+        &[(0, &[blanket])],
+        1,
+    );
+    st.seats[0].reels = 1 << 8;
+    st.seats[0].reel = 8;
+    st.reel_deck &= !(1 << 8);
+    let start = st;
+    // a Dink the caught fish gives: three
+    steps(&g, &mut st, &[32, 51, 6]);
+    assert_eq!(st.node, Node::Coin);
+    step(&g, &mut st, 1); // tails: discard it, draw a dink
+    for _ in 0..3 {
+        assert_eq!(st.node, Node::DrawDink);
+        let a = legal_of(&g, &st)[0];
+        step(&g, &mut st, a);
+    }
+    assert_eq!(st.seats[0].dinks.count_ones(), 3);
+    assert_eq!(st.node, Node::AfterMain);
+    // the Dink for not paying: three
+    let mut st = start;
+    steps(&g, &mut st, &[32, 7, 50]);
+    for _ in 0..3 {
+        let a = legal_of(&g, &st)[0];
+        step(&g, &mut st, a);
+    }
+    assert_eq!(st.seats[0].dinks.count_ones(), 3);
+    // a pass reward: one
+    let mut st = start;
+    steps(&g, &mut st, &[0, 8]);
+    let a = legal_of(&g, &st)[0];
+    step(&g, &mut st, a);
+    assert_eq!(st.seats[0].dinks.count_ones(), 1);
+    assert_ne!(st.node, Node::DrawDink);
+}
+
+/// Item 13. Rod of the Dead: "You may choose to ignore reveal and/or catch abilities on the Fish
+/// you reveal and/or catch." One choice per Reveal and per Catch ability; not-caught abilities
+/// are not covered.
+#[test]
+fn item13_rod_of_the_dead_reveal_and_catch_separately() {
+    let eyefish = fid("Eyefish");
+    let scrat = fid("Scrat");
+    let stingray = fid("Whiptail Stingray");
+    let (g, mut st) = started(
+        2,
+        json!({}),
+        &[(0, &[eyefish]), (1, &[scrat]), (2, &[stingray])],
+        1,
+    );
+    st.seats[0].rods = 1 << 9;
+    st.seats[0].rod = 9;
+    st.rod_deck &= !(1 << 9);
+    let start = st;
+    // Eyefish: no reveal list (no node), a catch list → ignore_catch after it moved to the hand
+    steps(&g, &mut st, &[32, 50, 6]);
+    assert_eq!((st.node, st.actor), (Node::IgnoreCatch, 0));
+    assert!(st.seats[0].hand.contains(usize::from(eyefish)));
+    assert_eq!(legal_of(&g, &st), vec![16, 17]);
+    assert_eq!(g.action_label(&st, 16), "resolve the catch ability");
+    assert_eq!(g.action_label(&st, 17), "ignore the catch ability");
+    let mut resolved = st;
+    step(&g, &mut st, 17);
+    assert_eq!(st.seats[0].regret_count(), 0);
+    assert_eq!(st.node, Node::AfterMain);
+    step(&g, &mut resolved, 16);
+    assert_eq!(resolved.node, Node::DrawRegret);
+    // Whiptail Stingray: a reveal list → ignore_reveal
+    let mut st = start;
+    step(&g, &mut st, 34);
+    assert_eq!((st.node, st.actor), (Node::IgnoreReveal, 0));
+    step(&g, &mut st, 17);
+    assert_eq!(st.node, Node::Pay);
+    // Scrat: only a not-caught list, which the rod does not cover
+    let mut st = start;
+    step(&g, &mut st, 33);
+    assert_eq!(st.node, Node::Pay);
+    steps(&g, &mut st, &[7, 50]);
+    let a = legal_of(&g, &st)[0];
+    step(&g, &mut st, a);
+    assert!(st.seats[1].hand.contains(usize::from(scrat)));
+}
+
+/// Item 14. Rod of the Infinite: "When you cast, peek at the top three Fish of the Shoal and
+/// place them back in any order, before revealing the top Fish." No Dink is discarded.
+#[test]
+fn item14_rod_of_the_infinite_needs_no_dink() {
+    let (a, b, c) = (fid("Eyefish"), fid("Osteofish"), fid("Geist"));
+    let (g, mut st) = started(2, json!({}), &[(0, &[a, b, c])], 1);
+    st.seats[0].rods = 1 << 8;
+    st.seats[0].rod = 8;
+    st.rod_deck &= !(1 << 8);
+    assert_eq!(st.seats[0].dinks, 0);
+    step(&g, &mut st, 32);
+    assert_eq!((st.node, st.actor), (Node::Reorder, 0));
+    let mut want = [a, b, c];
+    want.sort_unstable();
+    let ids: Vec<u32> = want.iter().map(|&f| 165 + u32::from(f)).collect();
+    assert_eq!(legal_of(&g, &st), ids);
+    // Osteofish first, then Geist: Osteofish is revealed on top
+    steps(&g, &mut st, &[165 + u32::from(b), 165 + u32::from(c)]);
+    assert_eq!(st.node, Node::Pay);
+    assert_eq!(st.top_fish(0), Some(b));
+    let len = usize::from(st.shoal_len[0]);
+    assert_eq!(st.shoals[0][len - 3..len], [a, c, b]);
+    // a held dink is kept
+    let (g, mut st) = started(2, json!({}), &[(0, &[a, b, c])], 1);
+    st.seats[0].rods = 1 << 8;
+    st.seats[0].rod = 8;
+    st.rod_deck &= !(1 << 8);
+    st.seats[0].dinks = 1;
+    st.dink_deck &= !1;
+    step(&g, &mut st, 32);
+    assert_eq!(st.node, Node::Reorder);
+    assert_eq!(st.seats[0].dinks, 1);
+    assert_eq!(st.dink_discard, 0);
+}
+
+/// Random play over 2-5 players with the expansion on and off: no panic, `after_main` is
+/// reached, and it never repeats without a free action in between (free actions use something
+/// up, so the node cannot cycle).
+#[test]
+fn random_games_reach_after_main_and_end() {
+    let mut reached = 0u64;
+    for n in 2..=5 {
+        for tentacles in [false, true] {
+            let g = game(n, json!({"expansion_tentacles": tentacles}));
+            for k in 0..40u64 {
+                let mut rng = SplitMix64::new(derive_seed(1414 + n as u64, k));
+                let mut st = g.initial_state();
+                let mut legal = Vec::new();
+                let mut chance = Vec::new();
+                let mut steps = 0;
+                let mut run = 0;
+                while g.current_player(&st) != TERMINAL {
+                    g.legal_actions(&st, &mut legal);
+                    let a = if g.current_player(&st) == CHANCE {
+                        g.sample_chance(&st, &mut rng, &mut chance)
+                    } else {
+                        legal[rng.below(legal.len() as u64) as usize]
+                    };
+                    if st.node == Node::AfterMain {
+                        reached += 1;
+                        assert!(legal.contains(&24));
+                        assert!(legal.iter().all(|&x| x != 0 && x != 10 && x != 11));
+                        run = if a == 24 { 0 } else { run + 1 };
+                        assert!(run < 200, "after_main cycles");
+                    }
+                    g.apply(&mut st, a);
+                    steps += 1;
+                    assert!(steps < 20_000, "game does not end");
+                }
+                assert!(st.ended);
+            }
+        }
+    }
+    assert!(reached > 0);
 }
