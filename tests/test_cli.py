@@ -257,3 +257,37 @@ def test_games_spells_player_counts_and_games_without_options() -> None:
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("trafficars_overtaking"))
     assert lines[at + 1].strip() == "no options"
+
+
+def test_the_command_line_works_without_the_analysis_extra(tmp_path: Path) -> None:
+    # A child process in which SciPy (extra 'analysis') cannot be imported.
+    code = (
+        "import importlib.abc, sys\n"
+        "class Blocked(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'scipy':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Blocked())\n"
+        "import importlib.util\n"
+        "real = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda n, *a: None if n == 'scipy' else real(n, *a)\n"
+        "from cardtable.cli import main\n"
+        "main()\n"
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    listing = run("games")
+    assert listing.returncode == 0, listing.stderr
+    assert "goofspiel" in listing.stdout
+    study = run("balance", "turn_the_tide", "--players", "4", "--games", "10")
+    assert study.returncode == 2, study.stdout + study.stderr
+    assert "cardtable[analysis]" in study.stderr and "Traceback" not in study.stderr

@@ -340,10 +340,36 @@ def _check_bots(game_id: str, players: int, bots: str, options: dict[str, Any]) 
 
 
 # --- Balance studies: tournament, balance, sweep (cardtable.analysis) ---------------------------
-def _register_studies() -> None:
-    from cardtable.analysis._cli import register
+_STUDY_COMMANDS = ("tournament", "balance", "sweep")
+_ANALYSIS_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
 
+
+def _register_studies() -> None:
+    """Adds the study commands; without the ``analysis`` extra, commands that say it is needed."""
+    try:
+        from cardtable.analysis._cli import register
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in _ANALYSIS_MODULES:
+            raise
+        for name in _STUDY_COMMANDS:
+            _register_missing_extra(name, err.name or "")
+        return
     register(main, _parse_options)
+
+
+def _register_missing_extra(name: str, module: str) -> None:
+    """A study command that only explains which extra it needs."""
+
+    @main.command(
+        name,
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        add_help_option=False,
+    )
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def missing(args: tuple[str, ...]) -> None:
+        _require(module, "analysis", f"cardtable {name}")
+
+    missing.help = f"Balance studies: needs the extra 'analysis' ({module} is missing)."
 
 
 _register_studies()
