@@ -2,6 +2,7 @@
 PYTHON ?= python3
 PYTEST_ARGS ?=
 DIST ?= dist
+MATURIN ?= $(PYTHON) -m maturin
 
 .PHONY: help install lint test bench compare golden ci rust-test py-test fmt study-example docs \
 	wheel wheel-test workflow-lint
@@ -63,8 +64,8 @@ wheel:  ## The abi3 manylinux wheel (maturin + zig) and the sdist, in dist/
 	$(PYTHON) -m pip install --quiet --root-user-action=ignore "maturin>=1.5,<2" "ziglang>=0.12"
 	rm -rf $(DIST)
 	PATH="$$($(PYTHON) -c 'import os, ziglang; print(os.path.dirname(ziglang.__file__))'):$$PATH" \
-	    $(PYTHON) -m maturin build --release --zig --compatibility manylinux2014 --out $(DIST)
-	$(PYTHON) -m maturin sdist --out $(DIST)
+	    $(MATURIN) build --release --zig --compatibility manylinux2014 --out $(DIST)
+	$(MATURIN) sdist --out $(DIST)
 	@ls -l $(DIST)
 
 wheel-test:  ## Install the wheel alone into fresh venvs of every CPython >= 3.11 here and test it
