@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-WHEEL = os.environ.get("CARDTABLE_WHEEL")
+_GIVEN = os.environ.get("CARDTABLE_WHEEL")
+WHEEL = str(Path(_GIVEN).resolve()) if _GIVEN else None
 MIN_PYTHON = (3, 11)
 
 pytestmark = pytest.mark.skipif(
@@ -127,22 +128,23 @@ def test_the_wheel_is_abi3_and_manylinux() -> None:
 
 SMOKE = textwrap.dedent(
     """
-    import importlib.metadata, pathlib, sys
+    import importlib.metadata, pathlib, random, sys
     import cardtable
 
     where = pathlib.Path(cardtable.__file__).resolve()
     assert where.is_relative_to(pathlib.Path(sys.prefix).resolve()), where
     assert cardtable.__version__ == importlib.metadata.version("cardtable")
+    rng = random.Random(0)
     for info in cardtable.games():
-        for backend in ("rust", "reference"):
-            game = cardtable.make(info.id, players=info.min_players, backend=backend)
-            state = game.new_state(seed=5)
-            while not state.is_terminal:
-                state.apply(state.legal_actions()[0])
-            assert len(state.winners) >= 1, (info.id, backend)
         n = info.min_players
-        rust = cardtable.make(info.id, players=n).new_state(seed=11)
-        ref = cardtable.make(info.id, players=n, backend="reference").new_state(seed=11)
+        rust = cardtable.make(info.id, players=n).new_state(seed=5)
+        ref = cardtable.make(info.id, players=n, backend="reference").new_state(seed=5)
+        for _ in range(300):  # both backends, the same random legal actions
+            if rust.is_terminal:
+                break
+            action = rng.choice(rust.legal_actions())
+            rust.apply(action)
+            ref.apply(action)
         assert rust.to_dict() == ref.to_dict(), info.id
     result = cardtable.simulate("turn_the_tide", players=4, games=2000, seed=0, progress=False)
     assert result.games_played == 2000 and result.scores.shape == (2000, 4)
