@@ -116,7 +116,10 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, out
-    assert "(interrupted)" in out and "interrupted:" in out
+    assert "interrupted:" in out
+    # The summary of the games completed, or (on a loaded machine, interrupted before the first
+    # game was done) the word that there is none.
+    assert "(interrupted)" in out or "no games were completed" in out
     assert "Traceback" not in out
 
 

@@ -300,6 +300,8 @@ def simulate_command(
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
     if result.games_played == 0:
+        if result.interrupted:
+            click.echo(f"interrupted: 0 of {games:,} games completed")
         click.echo("no games were completed: nothing to summarize or write")
         return
     click.echo(result.summary_table())
