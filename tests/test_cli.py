@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from click.testing import CliRunner
 
 import cardtable
@@ -111,5 +116,181 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, out
-    assert "(interrupted)" in out and "interrupted:" in out
+    assert "interrupted:" in out
+    # The summary of the games completed, or (on a loaded machine, interrupted before the first
+    # game was done) the word that there is none.
+    assert "(interrupted)" in out or "no games were completed" in out
     assert "Traceback" not in out
+
+
+def _simulate(*args: str) -> list[str]:
+    return ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress", *args]
+
+
+def _fails_before_the_run(args: list[str], *expected: str) -> str:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output  # click's usage errors
+    assert "Traceback" not in result.output
+    assert "Win rate" not in result.output and "win rate" not in result.output  # no summary
+    for text in expected:
+        assert text in result.output, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(
+    ("suffix", "kind"), [(".parquet", "parquet"), (".csv", "csv"), (".jsonl", "jsonl")]
+)
+def test_simulate_chooses_the_format_from_the_extension(
+    tmp_path: Path, suffix: str, kind: str
+) -> None:
+    out = tmp_path / f"r{suffix}"
+    result = CliRunner().invoke(main, _simulate("--seed", "4", "--out", str(out)))
+    assert result.exit_code == 0, result.output
+    expected = cardtable.simulate("goofspiel", players=2, games=50, seed=4, progress=False)
+    assert expected.scores is not None
+    if kind == "parquet":
+        table = pq.read_table(out)
+        assert table.column("score_1").to_pylist() == expected.scores[:, 1].tolist()
+        meta = table.schema.metadata
+        assert json.loads(meta[b"options"]) == {"num_cards": 13}
+    elif kind == "csv":
+        with out.open(newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert [int(r["score_1"]) for r in rows] == expected.scores[:, 1].tolist()
+        assert rows[0].keys() == {"game", "length", "score_0", "score_1", "win_0", "win_1"}
+    else:
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [r["score_0"] for r in rows] == expected.scores[:, 0].tolist()
+        assert isinstance(rows[0]["win_0"], bool) and rows[-1]["game"] == 49
+
+
+def test_simulate_refuses_an_unknown_extension(tmp_path: Path) -> None:
+    out = tmp_path / "r.txt"
+    _fails_before_the_run(_simulate("--out", str(out)), "--out", ".parquet", ".csv", ".jsonl")
+    assert not out.exists()
+
+
+def test_simulate_checks_output_paths_before_the_run(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "dir"
+    _fails_before_the_run(_simulate("--out", str(missing / "r.csv")), "--out", "does not exist")
+    _fails_before_the_run(_simulate("--plot", str(missing / "s.png")), "--plot", "does not exist")
+    _fails_before_the_run(_simulate("--plot", str(tmp_path / "s.gif")), "--plot", ".png")
+    same = str(tmp_path / "x.csv")
+    result = CliRunner().invoke(main, _simulate("--out", same, "--plot", same))
+    assert result.exit_code == 2 and "--plot" in result.output
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "extra"),
+    [
+        ("pyarrow", ["--out", "r.parquet"], "cardtable[arrow]"),
+        ("matplotlib", ["--plot", "s.png"], "cardtable[plot]"),
+    ],
+)
+def test_simulate_names_a_missing_extra_before_the_run(
+    tmp_path: Path, module: str, args: list[str], extra: str
+) -> None:
+    # A child process in which the extra's module cannot be imported.
+    code = (
+        "import importlib.util, sys\n"
+        "real = importlib.util.find_spec\n"
+        f"importlib.util.find_spec = lambda n, *a: None if n == {module!r} else real(n, *a)\n"
+        "from cardtable.cli import main\n"
+        "main()\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, *_simulate(*args)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert extra in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""  # nothing was simulated
+    assert not any(tmp_path.iterdir())
+
+
+def test_simulate_refuses_zero_games_and_bad_numbers() -> None:
+    _fails_before_the_run(_simulate("--games", "0"), "--games")
+    _fails_before_the_run(_simulate("--threads", "0"), "--threads")
+    _fails_before_the_run(_simulate("--seed", "-1"), "--seed")
+
+
+def test_simulate_names_an_unknown_bot_before_counting() -> None:
+    output = _fails_before_the_run(
+        ["simulate", "turn_the_tide", "-p", "4", "-b", "nosuchbot"], "nosuchbot", "greedy"
+    )
+    assert "bots given" not in output
+    _fails_before_the_run(
+        ["simulate", "turn_the_tide", "-p", "4", "-b", "greedy,random"],
+        "4 players need 4 bots",
+    )
+    _fails_before_the_run(
+        ["simulate", "trafficars_memory", "-p", "2", "-b", "memory,forgetful:2"], "forgetful"
+    )
+
+
+def test_simulate_accepts_a_parametrized_bot() -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "trafficars_memory",
+            "-p",
+            "2",
+            "-n",
+            "20",
+            "--no-progress",
+            "-b",
+            "memory,forgetful:0.5",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "forgetful:0.5" in result.output
+
+
+def test_games_spells_player_counts_and_games_without_options() -> None:
+    result = CliRunner().invoke(main, ["games"])
+    assert result.exit_code == 0, result.output
+    assert "2-2 players" not in result.output
+    assert "goofspiel  (2 players" in result.output
+    assert "forgetful[:P]" in result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("trafficars_overtaking"))
+    assert lines[at + 1].strip() == "no options"
+
+
+def test_the_command_line_works_without_the_analysis_extra(tmp_path: Path) -> None:
+    # A child process in which SciPy (extra 'analysis') cannot be imported.
+    code = (
+        "import importlib.abc, sys\n"
+        "class Blocked(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'scipy':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Blocked())\n"
+        "import importlib.util\n"
+        "real = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda n, *a: None if n == 'scipy' else real(n, *a)\n"
+        "from cardtable.cli import main\n"
+        "main()\n"
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    listing = run("games")
+    assert listing.returncode == 0, listing.stderr
+    assert "goofspiel" in listing.stdout
+    study = run("balance", "turn_the_tide", "--players", "4", "--games", "10")
+    assert study.returncode == 2, study.stdout + study.stderr
+    assert "cardtable[analysis]" in study.stderr and "Traceback" not in study.stderr

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 from rich.console import Console
@@ -50,11 +53,17 @@ def main() -> None:
 def games_command() -> None:
     """List the games with their player counts, options and built-in bots."""
     for info in cardtable.games():
-        table = Table(
-            title=f"{info.id}  ({info.min_players}-{info.max_players} players; "
-            f"bots: {', '.join(info.bots)})",
-            title_justify="left",
+        players = (
+            f"{info.min_players} players"
+            if info.min_players == info.max_players
+            else f"{info.min_players}-{info.max_players} players"
         )
+        bots = ", ".join(_BOT_SPELLING.get(b, b) for b in info.bots)
+        title = f"{info.id}  ({players}; bots: {bots})"
+        if not info.options:
+            console.print(f"[italic]{title}[/italic]\n  no options\n")
+            continue
+        table = Table(title=title, title_justify="left")
         table.add_column("option", no_wrap=True)
         table.add_column("type")
         table.add_column("default")
@@ -63,6 +72,113 @@ def games_command() -> None:
             kind = o.type + (f" {list(o.choices)}" if o.choices else "")
             table.add_row(o.name, kind, json.dumps(o.default), o.doc)
         console.print(table)
+
+
+_BOT_SPELLING = {"forgetful": "forgetful[:P]"}
+"""How ``games`` spells the bots that take a parameter (``forgetful:0.3``: forgets with P=0.3)."""
+
+OutputFormat = Literal["parquet", "csv", "jsonl"]
+
+_OUT_FORMATS: dict[str, OutputFormat] = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+_PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
+def _require(module: str, extra: str, why: str) -> None:
+    """Fails before any work if an optional dependency is missing, naming the extra to install."""
+    if importlib.util.find_spec(module) is None:
+        raise click.UsageError(
+            f"{why} needs {module}, which is not installed: "
+            f'pip install "cardtable[{extra}]" (from a clone: pip install ".[{extra}]")'
+        )
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Fails before the run if ``path`` cannot be written (no such directory, no permission)."""
+    parent = path.parent
+    if not parent.is_dir():
+        raise click.BadParameter(
+            f"cannot write {path}: the directory {parent} does not exist", param_hint=option
+        )
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise click.BadParameter(f"cannot write {path}: permission denied", param_hint=option)
+
+
+def output_format(path: Path) -> OutputFormat:
+    """The format of a results file, from its extension (``.parquet``, ``.csv``, ``.jsonl``).
+
+    Raises:
+        click.BadParameter: On any other extension.
+    """
+    fmt = _OUT_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(_OUT_FORMATS)
+        raise click.BadParameter(
+            f"cannot tell the format of {path.name!r} from its extension; use one of {known}",
+            param_hint="--out",
+        )
+    return fmt
+
+
+def _check_outputs(out: Path | None, plot: Path | None, backend: str) -> OutputFormat | None:
+    """Every check of the output options and extras, made before the simulation runs."""
+    fmt = None
+    if out is not None:
+        fmt = output_format(out)
+        if fmt == "parquet":
+            _require("pyarrow", "arrow", f"--out {out.name}")
+        _check_writable(out, "--out")
+    if plot is not None:
+        if plot.suffix.lower() not in _PLOT_FORMATS:
+            raise click.BadParameter(
+                f"a plot is written as {', '.join(_PLOT_FORMATS)}; got {plot.name!r}",
+                param_hint="--plot",
+            )
+        _require("matplotlib", "plot", "--plot")
+        _check_writable(plot, "--plot")
+    if out is not None and plot is not None and out.resolve() == plot.resolve():
+        raise click.UsageError("--out and --plot name the same file")
+    if backend == "ray":
+        _require("ray", "ray", "--backend ray")
+    return fmt
+
+
+def _result_rows(result: cardtable.SimulationResult) -> tuple[list[str], list[list[Any]]]:
+    """The columns of :meth:`SimulationResult.to_arrow` as a header and plain Python rows."""
+    assert result.scores is not None and result.winners is not None
+    assert result.lengths is not None
+    played = result.lengths > 0
+    header = ["game", "length"]
+    header += [f"score_{p}" for p in range(result.players)]
+    header += [f"win_{p}" for p in range(result.players)]
+    columns = [result.lengths.nonzero()[0].tolist(), result.lengths[played].tolist()]
+    columns += [result.scores[played, p].tolist() for p in range(result.players)]
+    columns += [result.winners[played, p].tolist() for p in range(result.players)]
+    return header, [list(row) for row in zip(*columns, strict=True)]
+
+
+def write_results(result: cardtable.SimulationResult, path: Path, fmt: OutputFormat) -> None:
+    """Writes the per-game results: Parquet (with the run's metadata), CSV or JSON lines.
+
+    Every format has the columns ``game``, ``length``, ``score_<seat>`` and ``win_<seat>``.
+    """
+    if fmt == "parquet":
+        result.to_parquet(path)
+        return
+    header, rows = _result_rows(result)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        if fmt == "csv":
+            writer = csv.writer(f)
+            writer.writerow(header)
+            writer.writerows([[int(v) for v in row] for row in rows])
+        else:
+            for row in rows:
+                f.write(json.dumps(dict(zip(header, row, strict=True))) + "\n")
 
 
 def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
@@ -96,20 +212,43 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 @main.command("simulate")
 @click.argument("game_id")
 @click.option("-p", "--players", type=int, required=True, help="Number of players.")
-@click.option("-n", "--games", type=int, default=10_000, show_default=True, help="Games to play.")
+@click.option(
+    "-n",
+    "--games",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Games to play.",
+)
 @click.option(
     "-b", "--bots", default="", help="Comma-separated bot per seat (default: random everywhere)."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the run.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker threads (default: all cores).",
+)
 @click.option(
     "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
 )
 @click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write a Parquet file."
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write per-game results; the extension sets the format: .parquet (extra 'arrow'), "
+    ".csv or .jsonl.",
 )
 @click.option(
-    "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write a score plot (PNG)."
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a plot of the score distributions: .png, .svg or .pdf (extra 'plot').",
 )
 @click.option(
     "--summary-only", is_flag=True, help="Keep no per-game data (fixed memory, for huge runs)."
@@ -142,7 +281,9 @@ def simulate_command(
     """
     if summary_only and (out or plot):
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
-    bot_list = [b.strip() for b in bots.split(",")] if bots else None
+    fmt = _check_outputs(out, plot, backend)
+    options = _parse_options(option_pairs)
+    bot_list = _check_bots(game_id, players, bots, options)
     try:
         result = cardtable.simulate(
             game_id,
@@ -154,26 +295,83 @@ def simulate_command(
             keep_games=not summary_only,
             progress=not no_progress,
             backend=backend,  # type: ignore[arg-type]
-            **_parse_options(option_pairs),
+            **options,
         )
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
+    if result.games_played == 0:
+        if result.interrupted:
+            click.echo(f"interrupted: 0 of {games:,} games completed")
+        click.echo("no games were completed: nothing to summarize or write")
+        return
     click.echo(result.summary_table())
     if result.interrupted:
         click.echo(f"interrupted: {result.games_played:,} of {games:,} games completed")
-    if out:
-        result.to_parquet(out)
+    if out and fmt:
+        write_results(result, out, fmt)
         click.echo(f"wrote {out}")
     if plot:
         _write_plot(result, plot)
         click.echo(f"wrote {plot}")
 
 
-# --- Balance studies: tournament, balance, sweep (cardtable.analysis) ---------------------------
-def _register_studies() -> None:
-    from cardtable.analysis._cli import register
+def _check_bots(game_id: str, players: int, bots: str, options: dict[str, Any]) -> list[str] | None:
+    """Checks the game, its options and every bot name before the run; the names, one per seat.
 
+    An unknown bot is named first; then the count must match the players.
+    """
+    try:
+        game = cardtable.make(game_id, players=players, **options)
+    except CardtableError as err:
+        raise click.UsageError(str(err)) from None
+    if not bots:
+        return None
+    names = [b.strip() for b in bots.split(",")]
+    for i, name in enumerate(names):
+        try:
+            cardtable.bot(game, name, min(i, game.players - 1))
+        except CardtableError as err:
+            raise click.BadParameter(str(err), param_hint="--bots") from None
+    if len(names) != game.players:
+        raise click.BadParameter(
+            f"{game.players} players need {game.players} bots, one per seat; got {len(names)} "
+            f"({', '.join(names)})",
+            param_hint="--bots",
+        )
+    return names
+
+
+# --- Balance studies: tournament, balance, sweep (cardtable.analysis) ---------------------------
+_STUDY_COMMANDS = ("tournament", "balance", "sweep")
+_ANALYSIS_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
+
+
+def _register_studies() -> None:
+    """Adds the study commands; without the ``analysis`` extra, commands that say it is needed."""
+    try:
+        from cardtable.analysis._cli import register
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in _ANALYSIS_MODULES:
+            raise
+        for name in _STUDY_COMMANDS:
+            _register_missing_extra(name, err.name or "")
+        return
     register(main, _parse_options)
+
+
+def _register_missing_extra(name: str, module: str) -> None:
+    """A study command that only explains which extra it needs."""
+
+    @main.command(
+        name,
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        add_help_option=False,
+    )
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def missing(args: tuple[str, ...]) -> None:
+        _require(module, "analysis", f"cardtable {name}")
+
+    missing.help = f"Balance studies: needs the extra 'analysis' ({module} is missing)."
 
 
 _register_studies()

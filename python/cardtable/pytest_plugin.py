@@ -7,13 +7,15 @@ It adds:
 - the option ``--cardtable-examples N``, the number of Hypothesis examples of every test made with
   :func:`cardtable.testing.equivalence_test` that does not set its own (for a quick run or a deep
   one without editing the tests).
+
+The plugin is loaded by every pytest run in an environment where cardtable is installed, so it
+needs nothing beyond pytest itself: :mod:`cardtable.testing` (and with it Hypothesis, from the
+``testing`` extra) is imported only when ``--cardtable-examples`` is given.
 """
 
 from __future__ import annotations
 
 import pytest
-
-from cardtable import testing
 
 __all__ = ["cardtable_backend", "pytest_addoption", "pytest_configure"]
 
@@ -31,10 +33,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Applies ``--cardtable-examples``."""
+    """Applies ``--cardtable-examples`` (which needs Hypothesis, from ``cardtable[testing]``)."""
     examples = config.getoption("--cardtable-examples", default=None)
-    if examples is not None:
-        testing.DEFAULT_MAX_EXAMPLES = int(examples)
+    if examples is None:
+        return
+    try:
+        from cardtable import testing
+    except ModuleNotFoundError as err:
+        raise pytest.UsageError(
+            f"--cardtable-examples needs {err.name}: install the extra 'cardtable[testing]'"
+        ) from None
+    testing.DEFAULT_MAX_EXAMPLES = int(examples)
 
 
 @pytest.fixture(params=["rust", "reference"])

@@ -13,6 +13,7 @@ Game ``g`` of a run with seed ``s`` is exactly the seeded game
 from __future__ import annotations
 
 import io
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -285,7 +286,7 @@ class SimulationResult:
             "players": str(self.players),
             "bots": ",".join(self.bots),
             "seed": str(self.seed),
-            "options": repr(self.options),
+            "options": json.dumps(self.options),
         }
         return pa.table(columns, metadata=meta)
 

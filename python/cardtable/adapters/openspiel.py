@@ -23,15 +23,20 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
   no bound (a game goes on while no one collects anything).
 
 Example:
-    >>> from open_spiel.python.algorithms import mcts
-    >>> import numpy as np
-    >>> from cardtable.adapters.openspiel import load_game
-    >>> game = load_game("goofspiel", players=2, num_cards=4)
-    >>> bot = mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
-    >>> state = game.new_initial_state()
-    >>> while state.is_chance_node():
-    ...     state.apply_action(state.chance_outcomes()[0][0])
-    >>> action = bot.step(state)
+    MCTS on a small goofspiel:
+
+    ```python
+    from open_spiel.python.algorithms import mcts
+    import numpy as np
+    from cardtable.adapters.openspiel import load_game
+
+    game = load_game("goofspiel", players=2, num_cards=4)
+    bot = mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    action = bot.step(state)
+    ```
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ live in one module per game, which subclasses
 from __future__ import annotations
 
 import copy
+import json
 import operator
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -61,6 +62,13 @@ class ReferenceGame(ABC, Generic[StateT]):
         reader = OptionReader(self.game_id, options)
         self._configure(reader)
         reader.finish()
+
+    def __repr__(self) -> str:
+        options = "".join(
+            f", {name}={json.dumps(value, separators=(',', ':'))}"
+            for name, value in sorted(self.options.items())
+        )
+        return f"<{self.game_id} game (reference): {self.players} players{options}>"
 
     @abstractmethod
     def _configure(self, options: OptionReader) -> None:
@@ -378,7 +386,11 @@ class ReferenceState(ABC):
         return svg(self)
 
     def __repr__(self) -> str:
-        return (
-            f"<{self._game.game_id} reference state: player {self.current_player}, "
-            f"{len(self._history)} steps>"
-        )
+        steps = len(self._history)
+        after = f"after {steps} step{'' if steps == 1 else 's'}"
+        prefix = f"<{self._game.game_id} state (reference):"
+        if self.is_terminal:
+            return f"{prefix} terminal {after}, scores {self.scores}, winners {self.winners}>"
+        if self.current_player == CHANCE:
+            return f"{prefix} chance node {after}>"
+        return f"{prefix} seat {self.current_player} to move {after}>"

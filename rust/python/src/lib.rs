@@ -133,12 +133,19 @@ impl PyGame {
         Ok(PyState { inner })
     }
 
+    /// `<turn_the_tide game (rust): 4 players, rounds=4, ...>`, options as JSON values.
     fn __repr__(&self) -> String {
+        let options: Vec<String> = self
+            .inner
+            .options()
+            .iter()
+            .map(|(name, value)| format!(", {name}={value}"))
+            .collect();
         format!(
-            "<Game {} players={} options={}>",
+            "<{} game (rust): {} players{}>",
             self.inner.id(),
             self.inner.players(),
-            Value::Object(self.inner.options())
+            options.concat()
         )
     }
 }
@@ -282,12 +289,25 @@ impl PyState {
         Ok(render.getattr("svg")?.call1((slf,))?.unbind())
     }
 
+    /// `<goofspiel state (rust): seat 1 to move after 3 steps>`, at the end with the scores and
+    /// winners.
     fn __repr__(&self) -> String {
-        format!(
-            "<State player {} after {} steps>",
-            self.inner.current_player(),
-            self.inner.history().len()
-        )
+        let game = self.inner.to_json();
+        let id = game
+            .get("game")
+            .and_then(Value::as_str)
+            .unwrap_or("cardtable");
+        let steps = self.inner.history().len();
+        let after = format!("after {steps} step{}", if steps == 1 { "" } else { "s" });
+        match self.inner.current_player() {
+            engine::TERMINAL => format!(
+                "<{id} state (rust): terminal {after}, scores {:?}, winners {:?}>",
+                self.inner.scores(),
+                self.inner.winners()
+            ),
+            engine::CHANCE => format!("<{id} state (rust): chance node {after}>"),
+            seat => format!("<{id} state (rust): seat {seat} to move {after}>"),
+        }
     }
 }
 

@@ -1,0 +1,41 @@
+"""MkDocs hook: the README is the site's home page, with its links made relative to ``docs/``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _site_links(markdown: str, prefix: str) -> str:
+    """Rewrites links to the docs folder (``docs/x.md``, ``games``) into links between pages."""
+    markdown = re.sub(r"\]\(" + re.escape(prefix) + r"games/?\)", "](games.md)", markdown)
+    return re.sub(r"\]\(" + re.escape(prefix) + r"([^)#]+\.md)", r"](\1", markdown)
+
+
+_INDEX = re.compile(r"(?<=[\w\]])\]\[(\w+)\]")
+
+
+def _plain_indexing(markdown: str) -> str:
+    """Escapes ``bids[t][0]`` in running text, which Markdown would read as a reference link."""
+    lines, fenced = [], False
+    for line in markdown.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            parts = line.split("`")
+            parts[::2] = [_INDEX.sub(r"]\\[\1]", part) for part in parts[::2]]
+            line = "`".join(parts)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    """Puts the README on the home page; fixes the links to the games folder everywhere."""
+    if page.file.src_uri == "index.md":
+        markdown = _site_links((_ROOT / "README.md").read_text(encoding="utf-8"), "docs/")
+    else:
+        markdown = _site_links(markdown, "")
+    return _plain_indexing(markdown)

@@ -1,0 +1,134 @@
+"""Packaging conventions: the pytest plugin's dependencies, the version, the release files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import cardtable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Runs pytest in a child process where importing Hypothesis fails, as in an environment where
+# cardtable is installed without its `testing` extra.
+_WITHOUT_HYPOTHESIS = textwrap.dedent(
+    """
+    import importlib.abc, sys
+
+    class _Blocked(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "hypothesis" or name.startswith("hypothesis."):
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    sys.meta_path.insert(0, _Blocked())
+    import pytest
+    sys.exit(pytest.main(sys.argv[1:]))
+    """
+)
+
+
+def _pytest_without_hypothesis(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "test_trivial.py").write_text(
+        "def test_one(cardtable_backend):\n    assert cardtable_backend in ('rust', 'reference')\n"
+    )
+    env = {
+        **os.environ,
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONPATH": str(ROOT / "python"),
+    }
+    return subprocess.run(
+        [sys.executable, "-c", _WITHOUT_HYPOTHESIS, "-p", "cardtable.pytest_plugin", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_pytest_plugin_loads_without_hypothesis(tmp_path: Path) -> None:
+    run = _pytest_without_hypothesis(tmp_path, "-q", "test_trivial.py")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout
+
+
+def test_the_examples_option_names_the_missing_extra(tmp_path: Path) -> None:
+    run = _pytest_without_hypothesis(tmp_path, "-q", "--cardtable-examples", "5", "test_trivial.py")
+    assert run.returncode != 0
+    assert "cardtable[testing]" in run.stderr + run.stdout
+    assert "Traceback" not in run.stderr + run.stdout
+
+
+def test_the_version_agrees_with_the_package_metadata() -> None:
+    assert cardtable.__version__ == metadata.version("cardtable")
+    run = subprocess.run(
+        [sys.executable, "-m", "cardtable", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert run.stdout.strip() == f"cardtable, version {metadata.version('cardtable')}"
+
+
+def test_the_crate_version_is_the_package_version() -> None:
+    workspace = tomllib.loads((ROOT / "Cargo.toml").read_text())
+    assert workspace["workspace"]["package"]["version"] == metadata.version("cardtable")
+
+
+def test_the_citation_names_the_current_version() -> None:
+    text = (ROOT / "CITATION.cff").read_text()
+    assert "cff-version: 1.2.0" in text
+    assert f'version: "{metadata.version("cardtable")}"' in text
+
+
+def test_the_changelog_follows_keep_a_changelog() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text()
+    assert "keepachangelog.com" in text
+    assert "## [Unreleased]" in text
+    assert f"## [{metadata.version('cardtable')}]" in text
+
+
+def test_the_extension_is_built_for_the_stable_abi() -> None:
+    cargo = tomllib.loads((ROOT / "rust" / "python" / "Cargo.toml").read_text())
+    assert "abi3-py311" in cargo["dependencies"]["pyo3"]["features"]
+
+
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_games_and_states_have_readable_reprs(backend: str) -> None:
+    game = cardtable.make("goofspiel", players=2, backend=backend, num_cards=4)  # type: ignore[arg-type]
+    assert repr(game) == f"<goofspiel game ({backend}): 2 players, num_cards=4>"
+    state = game.new_state()
+    assert repr(state) == f"<goofspiel state ({backend}): chance node after 0 steps>"
+    state.apply(state.legal_actions()[0])
+    assert repr(state) == f"<goofspiel state ({backend}): seat 0 to move after 1 step>"
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    assert repr(state) == (
+        f"<goofspiel state ({backend}): terminal after 9 steps, scores {state.scores}, "
+        f"winners {state.winners}>"
+    )
+    trafficars = cardtable.make("trafficars", players=3, backend=backend, max_cars=None)  # type: ignore[arg-type]
+    assert "max_cars=null" in repr(trafficars) and 'too_low="take"' in repr(trafficars)
+
+
+def test_reprs_agree_between_backends() -> None:
+    for info in cardtable.games():
+        rust = cardtable.make(info.id, players=info.max_players)
+        ref = cardtable.make(info.id, players=info.max_players, backend="reference")
+        assert repr(rust).replace("(rust)", "(reference)") == repr(ref)
+        a, b = rust.new_state(seed=2), ref.new_state(seed=2)
+        for _ in range(3):
+            assert repr(a).replace("(rust)", "(reference)") == repr(b)
+            action = a.legal_actions()[0]
+            a.apply(action)
+            b.apply(action)
