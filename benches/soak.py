@@ -36,6 +36,13 @@ from cardtable._rng import SplitMix64  # noqa: E402
 from cardtable.sim import PolicyBatch  # noqa: E402
 from tests.configs import ALL, config_id  # noqa: E402
 
+BATCH_SECONDS = 2.0
+"""Time spent on the batch path per option set and round."""
+POLICY_SECONDS = 1.0
+"""Time after which the Python-policy path stops its run (interrupting it cleanly)."""
+KEEP_CAP = 10**6
+"""Most games of one call that keeps the per-game arrays."""
+
 
 class Soak:
     """Counters of one soak run."""
@@ -55,27 +62,35 @@ class Soak:
             self.errors.append(f"{path} {label}:\n{traceback.format_exc()}")
 
     def batch_path(self, game_id: str, config: dict[str, Any], label: str) -> None:
-        """Built-in bots on the Rust batch path, doubling the games until a call takes ~1 s."""
+        """Built-in bots on the Rust batch path for about ``BATCH_SECONDS``, in calls of ~1 s."""
         info = next(g for g in cardtable.games() if g.id == game_id)
         players = config["players"]
-        bots = [info.bots[self.rng.below(len(info.bots))] for _ in range(players)]
-        n = self.batch.get(label, 1000)
-        keep = self.rng.below(2) == 0
         start = time.perf_counter()
-        result = cardtable.simulate(
-            game_id,
-            games=n,
-            bots=bots,
-            seed=self.rng.next(),
-            keep_games=keep,
-            progress=False,
-            **config,
-        )
-        elapsed = time.perf_counter() - start
-        if result.games_played != n or result.interrupted:
-            raise AssertionError(f"{result.games_played} of {n} games played")
-        self.games["batch"] += n
-        self.batch[label] = min(n * 2, 10**7) if elapsed < 0.5 else n
+        while time.perf_counter() - start < BATCH_SECONDS:
+            bots = [info.bots[self.rng.below(len(info.bots))] for _ in range(players)]
+            keep = self.rng.below(2) == 0
+            n = self.batch.get(label, 1000)
+            if keep:
+                n = min(n, KEEP_CAP)
+            began = time.perf_counter()
+            result = cardtable.simulate(
+                game_id,
+                games=n,
+                bots=bots,
+                seed=self.rng.next(),
+                keep_games=keep,
+                progress=False,
+                **config,
+            )
+            elapsed = time.perf_counter() - began
+            if result.games_played != n or result.interrupted:
+                raise AssertionError(f"{result.games_played} of {n} games played")
+            if keep and result.lengths is not None and not (result.lengths > 0).all():
+                raise AssertionError("a kept game has no decisions")
+            self.games["batch"] += n
+            # Aim at calls of about a second.
+            scale = min(16.0, max(0.25, 1.0 / max(elapsed, 1e-3)))
+            self.batch[label] = max(1000, min(int(n * scale), 10**8))
 
     def policy_path(self, game_id: str, config: dict[str, Any]) -> None:
         """A Python policy (uniformly random legal actions) in seat 0, random bots elsewhere."""
@@ -85,8 +100,14 @@ class Soak:
             return [int(rng.choice(legal)) for legal in batch.legal_actions]
 
         bots: list[Any] = [policy] + ["random"] * (config["players"] - 1)
+        stop_at = time.perf_counter() + POLICY_SECONDS
         result = cardtable.simulate(
-            game_id, games=200, bots=bots, seed=self.rng.next(), progress=False, **config
+            game_id,
+            games=200,
+            bots=bots,
+            seed=self.rng.next(),
+            progress=lambda done, total: time.perf_counter() < stop_at,
+            **config,
         )
         self.games["policy"] += result.games_played
 
@@ -128,9 +149,11 @@ class Soak:
             _, _, terminated, _, info = env.step(scores.argmax(axis=1))
             self.games["vector"] += int(terminated.sum())
 
-    def round(self) -> None:
-        """Every option set once on every path."""
+    def round(self, deadline: float) -> None:
+        """Every option set once on every path (until ``deadline``)."""
         for game_id, config in ALL:
+            if time.perf_counter() >= deadline:
+                return
             label = config_id(game_id, config)
             self.guard("batch", label, partial(self.batch_path, game_id, config, label))
             self.guard("policy", label, partial(self.policy_path, game_id, config))
@@ -147,12 +170,16 @@ def main(argv: list[str] | None = None) -> int:
     soak = Soak(args.seed)
     start = time.perf_counter()
     rounds = 0
-    while time.perf_counter() - start < args.seconds:
-        soak.round()
+    deadline = start + args.seconds
+    while time.perf_counter() < deadline:
+        soak.round(deadline)
         rounds += 1
     elapsed = time.perf_counter() - start
     total = sum(soak.games.values())
-    print(f"soak: {elapsed:.0f} s, {rounds} rounds over {len(ALL)} option sets")
+    print(
+        f"soak: {elapsed:.0f} s, {rounds} rounds (the last may be partial) "
+        f"over {len(ALL)} option sets"
+    )
     for path in ("batch", "policy", "per-step", "vector"):
         print(f"  {path:>9}: {soak.games[path]:>14,} games")
     print(f"  {'total':>9}: {total:>14,} games, {len(soak.errors)} errors")
