@@ -146,6 +146,19 @@ attempt("vector dr 1e8", lambda: Vec("deep_regrets", 10**8, players=4))
     assert issubclass(CapacityError, CardtableError)
 
 
+def test_cli_with_too_many_games_to_keep_exits_cleanly() -> None:
+    code = """
+import sys
+from cardtable.cli import main
+sys.argv = ["cardtable", "simulate", "goofspiel", "--players", "2", "--games", "10000000000"]
+main()
+"""
+    proc = run_script(code)
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert "keep_games=False" in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 # ----- 3. two threads sharing one object -----
 
 
@@ -386,6 +399,12 @@ def test_policy_outputs_must_be_exact_ints(bad: Any) -> None:
     with pytest.raises(IllegalActionError, match=r"row \d+ of its batch") as info:
         sim(bots=["random", policy], games=4)
     assert "seat 1" in str(info.value)
+
+
+@pytest.mark.parametrize("answer", [None, 3, "01"])
+def test_policy_must_return_a_sequence_of_the_batch_size(answer: Any) -> None:
+    with pytest.raises(IllegalActionError, match="policy"):
+        sim(bots=["random", lambda batch: answer], games=4)
 
 
 def test_policy_outputs_may_be_numpy_ints() -> None:

@@ -56,7 +56,14 @@ def run_with_policies(
                         observations=[observations[r] for r in rows],
                         legal_actions=[legal[r] for r in rows],
                     )
-                    chosen = list(policy(batch))
+                    answer = policy(batch)
+                    try:
+                        chosen = list(answer)
+                    except TypeError:
+                        raise IllegalActionError(
+                            f"policy {getattr(policy, '__name__', policy)!r} must return a "
+                            f"sequence of actions, got {answer!r}"
+                        ) from None
                     if len(chosen) != len(rows):
                         raise IllegalActionError(
                             f"policy {getattr(policy, '__name__', policy)!r} returned "
