@@ -43,7 +43,7 @@ pub fn checked_len(factors: &[usize], what: &str, hint: &str) -> Result<usize> {
 
 fn too_large(what: &str, hint: &str) -> EngineError {
     let sep = if hint.is_empty() { "" } else { "; " };
-    EngineError::TooLarge(format!("{what} is too large to hold in memory{sep}{hint}"))
+    EngineError::TooLarge(format!("{what} would not fit in memory{sep}{hint}"))
 }
 
 /// A vector of `len` copies of `value`, allocated fallibly: [`EngineError::TooLarge`] (naming
@@ -73,6 +73,10 @@ fn available_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
+/// Requests below this many bytes are never checked against the available memory (which costs a
+/// read of `/proc/meminfo`, too much for every step of a small vector env).
+const SMALL_REQUEST: usize = 64 << 20;
+
 /// Fails with [`EngineError::TooLarge`] if `bytes` (`None`: more than a machine word counts)
 /// exceed the memory available, so that a request that could only end in the process being killed
 /// for lack of memory is refused before anything is allocated.
@@ -80,8 +84,34 @@ pub fn ensure_fits(bytes: Option<usize>, what: &str, hint: &str) -> Result<()> {
     let Some(bytes) = bytes else {
         return Err(too_large(what, hint));
     };
+    if bytes < SMALL_REQUEST {
+        return Ok(());
+    }
     match available_memory() {
         Some(avail) if bytes as u64 > avail => Err(too_large(what, hint)),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overflowing_and_impossible_sizes_are_errors() {
+        assert!(matches!(
+            checked_len(&[usize::MAX, 2], "x", ""),
+            Err(EngineError::TooLarge(_))
+        ));
+        assert_eq!(checked_len(&[3, 4], "x", ""), Ok(12));
+        let err = try_filled(usize::MAX / 2, 0u64, "the buffers", "use fewer").unwrap_err();
+        assert_eq!(
+            err,
+            EngineError::TooLarge("the buffers would not fit in memory; use fewer".into())
+        );
+        assert!(try_with_capacity::<u64>(usize::MAX / 4, "x", "").is_err());
+        assert!(ensure_fits(None, "x", "").is_err());
+        assert!(ensure_fits(Some(usize::MAX), "x", "").is_err());
+        assert!(ensure_fits(Some(1024), "x", "").is_ok());
     }
 }

@@ -594,3 +594,54 @@ pub(crate) mod fast_paths {
         }
     }
 }
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+    use crate::games::goofspiel::Goofspiel;
+    use crate::registry;
+    use serde_json::Map;
+    use std::sync::Arc;
+
+    fn config(games: u64, keep_games: bool) -> SimConfig {
+        SimConfig {
+            games,
+            first_game: 0,
+            seed: 1,
+            threads: Some(2),
+            bots: vec!["random".into(), "random".into()],
+            keep_games,
+        }
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_held_or_counted_are_errors() {
+        let game = registry::make(Goofspiel::ID, 2, &Map::new()).expect("goofspiel");
+        let never = |_: u64| true;
+        let err = game.simulate(&config(1 << 62, true), &never).unwrap_err();
+        assert!(matches!(&err, EngineError::TooLarge(m) if m.contains("keep_games=False")));
+        let mut late = config(10, false);
+        late.first_game = u64::MAX - 5;
+        assert!(matches!(
+            game.simulate(&late, &never),
+            Err(EngineError::InvalidOption(_))
+        ));
+        let mut threads = config(10, false);
+        threads.threads = Some(MAX_THREADS + 1);
+        assert!(matches!(
+            game.simulate(&threads, &never),
+            Err(EngineError::InvalidOption(_))
+        ));
+    }
+
+    #[test]
+    fn a_stop_request_ends_a_run_of_any_size_at_once() {
+        let game = Arc::new(Goofspiel::from_options(2, &Map::new()).expect("goofspiel"));
+        let start = Instant::now();
+        let result =
+            simulate(&*game, &config(u64::MAX, false), &|done| done == 0).expect("a valid run");
+        assert!(result.interrupted);
+        assert!(result.games_played > 0);
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}
