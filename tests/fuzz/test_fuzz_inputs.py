@@ -77,7 +77,11 @@ def walked_state(game: Any, seed: int, steps: int) -> Any:
 
 @given(
     game_config=GAME_CONFIGS,
-    names=st.lists(st.text(min_size=1, max_size=12), max_size=2),
+    # Option names other than make()'s own keyword parameters (a clash is Python's TypeError).
+    names=st.lists(
+        st.text(min_size=1, max_size=12).filter(lambda n: n not in ("game_id", "backend")),
+        max_size=2,
+    ),
     values=st.lists(VALUES, min_size=3, max_size=3),
     data=st.data(),
 )
