@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+import numpy as np
 import pytest
 
 import cardtable
@@ -113,3 +115,114 @@ def test_unknown_and_mistyped_options(backend: str) -> None:
     ):
         with pytest.raises(InvalidOptionError):
             cardtable.make("turn_the_tide", players=5, backend=backend, **options)  # type: ignore[arg-type]
+
+
+# ----- the same inputs accepted and rejected by both backends (docs/errors.md, "Inputs") -----
+
+
+def _outcome(call: Any) -> str:
+    """``"accepted"`` or the name of the package error ``call()`` raised; anything else fails."""
+    try:
+        call()
+    except cardtable.CardtableError as err:
+        return type(err).__name__
+    return "accepted"
+
+
+_ODD_VALUES: list[Any] = [
+    float("nan"),
+    float("inf"),
+    -float("inf"),
+    {1, 2},
+    frozenset(),
+    3.0,
+    np.float64(3.0),
+    True,
+    np.bool_(True),
+    np.int64(3),
+    np.uint8(3),
+    2**63,
+    2**64,
+    -(2**64),
+    "3",
+    b"3",
+    None,
+    [3],
+    (3,),
+    {"a": 3},
+    {3: 3},
+    object(),
+]
+
+
+def _both(make_call: Any) -> dict[str, str]:
+    return {b: _outcome(lambda b=b: make_call(b)) for b in ("rust", "reference")}
+
+
+@pytest.mark.parametrize("value", _ODD_VALUES, ids=[repr(v)[:20] for v in _ODD_VALUES])
+def test_same_inputs_accepted_and_rejected(value: Any) -> None:
+    """Every odd value, as an option, a player count, a seed, an action and in a state dict."""
+    checks = {
+        "int option": lambda b: cardtable.make("turn_the_tide", players=4, backend=b, rounds=value),
+        "optional option": lambda b: cardtable.make(
+            "trafficars", players=3, backend=b, max_cars=value
+        ),
+        "bool option": lambda b: cardtable.make(
+            "turn_the_tide", players=4, backend=b, recheck_after_elimination=value
+        ),
+        "choice option": lambda b: cardtable.make(
+            "trafficars", players=3, backend=b, too_low=value
+        ),
+        "players": lambda b: cardtable.make("goofspiel", players=value, backend=b),
+        "seed": lambda b: cardtable.make("goofspiel", players=2, backend=b).new_state(seed=value),
+        "action": lambda b: (
+            cardtable.make("goofspiel", players=2, backend=b).new_state(seed=1).apply(value)
+        ),
+        "observation seat": lambda b: (
+            cardtable.make("goofspiel", players=2, backend=b).new_state(seed=1).observation(value)
+        ),
+    }
+    for field in ("rng", "history", "players", "options", "game", "state"):
+        checks[f"state dict {field}"] = partial(_replace_key, field, value)
+    checks["state dict history item"] = lambda b: _replace_in_state(b, "history", [value])
+    checks["state dict extra key"] = lambda b: _replace_in_state(b, "extra", value)
+    for label, call in checks.items():
+        seen = _both(call)
+        assert seen["rust"] == seen["reference"], f"{label} = {value!r}: {seen}"
+
+
+def _replace_key(key: str, value: Any, backend: str) -> None:
+    _replace_in_state(backend, key, value)
+
+
+def _replace_in_state(backend: str, key: str, value: Any) -> None:
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    data = game.new_state(seed=1).to_dict()
+    data[key] = value
+    game.state_from_dict(data)
+
+
+def test_numpy_integers_are_accepted_everywhere(backend: str) -> None:
+    game = cardtable.make("goofspiel", players=np.int64(2), backend=backend, num_cards=np.int8(5))  # type: ignore[arg-type]
+    assert game.players == 2
+    assert game.options["num_cards"] == 5
+    state = game.new_state(seed=np.uint64(3))  # type: ignore[arg-type]
+    state.apply(np.int16(state.legal_actions()[0]))  # type: ignore[arg-type]
+    data = state.to_dict()
+    data["history"] = [np.int64(a) for a in data["history"]]
+    data["rng"] = np.uint64(data["rng"])
+    assert game.state_from_dict(data).to_dict() == state.to_dict()
+    data["history"] = tuple(data["history"])
+    assert game.state_from_dict(data).to_dict() == state.to_dict()
+
+
+def test_non_json_values_are_never_coerced(backend: str) -> None:
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    data = game.new_state(seed=1).to_dict()
+    for bad in (float("nan"), float("inf"), {1}, 1.0):
+        with pytest.raises(InvalidStateError):
+            game.state_from_dict({**data, "rng": bad})
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars", players=3, backend=backend, max_cars=float("nan"))  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("turn_the_tide", players=4, backend=backend, rounds=float("inf"))  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ from cardtable import render
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, games, make
 from cardtable.bots import BuiltinBot, bot
 from cardtable.errors import (
+    CapacityError,
     CardtableError,
     IllegalActionError,
     InvalidOptionError,
@@ -36,6 +37,7 @@ __all__ = [
     "TERMINAL",
     "Backend",
     "BuiltinBot",
+    "CapacityError",
     "CardtableError",
     "GameInfo",
     "GameProtocol",

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from cardtable import _core
 from cardtable.errors import IllegalActionError
 from cardtable.sim import PolicyBatch, PythonPolicy, _Progress
@@ -54,14 +56,21 @@ def run_with_policies(
                         observations=[observations[r] for r in rows],
                         legal_actions=[legal[r] for r in rows],
                     )
-                    chosen = list(policy(batch))
+                    answer = policy(batch)
+                    try:
+                        chosen = list(answer)
+                    except TypeError:
+                        raise IllegalActionError(
+                            f"policy {getattr(policy, '__name__', policy)!r} must return a "
+                            f"sequence of actions, got {answer!r}"
+                        ) from None
                     if len(chosen) != len(rows):
                         raise IllegalActionError(
                             f"policy {getattr(policy, '__name__', policy)!r} returned "
                             f"{len(chosen)} actions for a batch of {len(rows)}"
                         )
-                    for r, a in zip(rows, chosen, strict=True):
-                        actions[r] = int(a)
+                    for i, (r, a) in enumerate(zip(rows, chosen, strict=True)):
+                        actions[r] = _checked_action(policy, i, a, pending[r], legal[r])
                 runner.act(actions)
                 if report is not None and not report(runner.games_played):
                     break
@@ -69,3 +78,25 @@ def run_with_policies(
             pass
     result: dict[str, Any] = runner.take_result()
     return result
+
+
+def _checked_action(
+    policy: PythonPolicy, row: int, action: object, game_seat: tuple[int, int], legal: list[int]
+) -> int:
+    """A policy's answer for ``row`` of its batch as an int, if it is an exact, legal integer.
+
+    Accepted: ``int`` and NumPy integers, never ``bool``, floats, strings or anything else that
+    ``int()`` would convert.
+
+    Raises:
+        IllegalActionError: Naming the policy, the row, its game and seat.
+    """
+    name = getattr(policy, "__name__", policy)
+    game, seat = game_seat
+    where = f"policy {name!r}, row {row} of its batch (game {game}, seat {seat})"
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"{where}: the action must be an int, got {action!r}")
+    value = int(action)
+    if value not in legal:
+        raise IllegalActionError(f"{where}: action {value} is not legal; legal: {legal}")
+    return value

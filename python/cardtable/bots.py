@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
 if TYPE_CHECKING:
@@ -59,6 +59,16 @@ class BuiltinBot:
     def observe(self, state: StateProtocol) -> None:
         """Shows the bot the state after a step (for bots with memory)."""
         self._bot.observe(self._rust_state(state))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """A bot may hold a memory inside the engine and is not pickled or copied.
+
+        Raises:
+            InvalidStateError: Always; seat a new bot with ``cardtable.bot(...)`` instead.
+        """
+        raise InvalidStateError(
+            "a built-in bot cannot be pickled or copied; seat a new one with cardtable.bot()"
+        )
 
 
 def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:

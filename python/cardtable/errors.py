@@ -8,11 +8,21 @@ Every error the package raises on bad input is one of these classes:
 - :class:`InvalidOptionError`: an unknown game, a bad player count, an unknown option or a value of
   the wrong type or range.
 - :class:`InvalidStateError`: a malformed or inconsistent serialized state.
+- :class:`CapacityError`: a request too large to hold in memory (also a :class:`MemoryError`);
+  nothing was allocated.
+
+``docs/errors.md`` lists which inputs are accepted and which are refused, the same on both backends.
 """
 
 from __future__ import annotations
 
-__all__ = ["CardtableError", "IllegalActionError", "InvalidOptionError", "InvalidStateError"]
+__all__ = [
+    "CapacityError",
+    "CardtableError",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "InvalidStateError",
+]
 
 
 class CardtableError(Exception):
@@ -29,3 +39,10 @@ class InvalidOptionError(CardtableError, ValueError):
 
 class InvalidStateError(CardtableError, ValueError):
     """A serialized state that is malformed or does not match its own history."""
+
+
+class CapacityError(CardtableError, MemoryError):
+    """A request whose buffers are too large to hold (e.g. per-game arrays of 10⁹ games).
+
+    The message says what to change, e.g. ``keep_games=False`` for :func:`cardtable.simulate`.
+    """

@@ -377,12 +377,22 @@ def merge_raw(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
     return merged
 
 
+MAX_THREADS = 1024
+"""The most worker threads a run may ask for."""
+MAX_BATCH = 1 << 20
+"""The largest ``batch_size`` (games stepped together for Python policies)."""
+
+
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+    """``value`` as an int in ``low..=high`` (NumPy integers too, bools not)."""
+    from cardtable.reference._options import as_int
+
+    number = as_int(value)
+    if number is None or number < low:
         raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
-    if high is not None and value > high:
+    if high is not None and number > high:
         raise InvalidOptionError(f"{name} must be at most {high}, got {value!r}")
-    return value
+    return number
 
 
 def simulate(
@@ -431,16 +441,26 @@ def simulate(
     """
     from cardtable import _core
 
-    _check_int("games", games, 0)
-    _check_int("seed", seed, 0, (1 << 64) - 1)
+    games = _check_int("games", games, 0, (1 << 64) - 1)
+    seed = _check_int("seed", seed, 0, (1 << 64) - 1)
     if threads is not None:
-        _check_int("threads", threads, 1)
+        threads = _check_int("threads", threads, 1, MAX_THREADS)
+    batch_size = _check_int("batch_size", batch_size, 1, MAX_BATCH)
+    if not isinstance(keep_games, bool):
+        raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")
     game = _core.Game(game_id, players, options)
     if bots is None:
         bots = ["random"] * game.players
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidOptionError(f"bots must be a list of bot names or policies, got {bots!r}")
     bots = list(bots)
     if len(bots) != game.players:
         raise InvalidOptionError(f"{game_id}: {len(bots)} bots given for {game.players} players")
+    for seat, b in enumerate(bots):
+        if not isinstance(b, str) and not callable(b):
+            raise InvalidOptionError(
+                f"bots[{seat}] must be a bot name or a Python policy (a callable), got {b!r}"
+            )
     names = [b if isinstance(b, str) else getattr(b, "__name__", "policy") for b in bots]
     if any(not isinstance(b, str) for b in bots):
         if backend != "local":

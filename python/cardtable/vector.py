@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     from cardtable import _core
@@ -103,8 +103,8 @@ class VectorEnv:
         count = _int(num_envs, "num_envs")
         if count < 1:
             raise InvalidOptionError(f"num_envs must be at least 1, got {count}")
-        if threads is not None and _int(threads, "threads") < 1:
-            raise InvalidOptionError(f"threads must be at least 1, got {threads}")
+        if threads is not None and not 1 <= _int(threads, "threads") <= 1024:
+            raise InvalidOptionError(f"threads must be in 1..=1024, got {threads}")
         self.game: _core.Game = _core.Game(game_id, players, options)
         self.game_id = game_id
         self.num_envs = count
@@ -207,6 +207,18 @@ class VectorEnv:
 
     def close(self) -> None:
         """Nothing to release (present for Gymnasium-style callers)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A VectorEnv holds games in progress inside the engine and is not pickled or copied.
+
+        Raises:
+            InvalidStateError: Always; make a new ``VectorEnv`` with the same arguments and seed
+                instead (it replays exactly the same games).
+        """
+        raise InvalidStateError(
+            "a VectorEnv cannot be pickled or copied; create a new VectorEnv with the same "
+            "arguments and seed (it plays exactly the same games)"
+        )
 
     def __repr__(self) -> str:
         return (

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import operator
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
@@ -19,7 +18,7 @@ import numpy.typing as npt
 
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import OptionReader, OptionSpec, as_int, plain_json
 
 __all__ = ["CHANCE", "TERMINAL", "ReferenceGame", "ReferenceState"]
 
@@ -49,16 +48,13 @@ class ReferenceGame(ABC, Generic[StateT]):
         Raises:
             InvalidOptionError: On a bad player count or a bad or unknown option.
         """
-        if (
-            not isinstance(players, int)
-            or isinstance(players, bool)
-            or not self.min_players <= players <= self.max_players
-        ):
+        count = as_int(players)
+        if count is None or not self.min_players <= count <= self.max_players:
             raise InvalidOptionError(
                 f"{self.game_id}: players must be in {self.min_players}..={self.max_players}, "
                 f"got {players!r}"
             )
-        self.players = players
+        self.players = count
         reader = OptionReader(self.game_id, options)
         self._configure(reader)
         reader.finish()
@@ -95,13 +91,12 @@ class ReferenceGame(ABC, Generic[StateT]):
 
     def new_state(self, seed: int | None = None) -> StateT:
         """Starts a game; with ``seed`` every chance node resolves itself (seeded SplitMix64)."""
-        if seed is not None and (
-            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64
-        ):
+        number = None if seed is None else as_int(seed)
+        if seed is not None and (number is None or not 0 <= number < 1 << 64):
             raise InvalidOptionError(f"seed must be None or an int in 0..2**64, got {seed!r}")
         state = self._initial_state()
-        if seed is not None:
-            state._rng = SplitMix64(seed)
+        if number is not None:
+            state._rng = SplitMix64(number)
             state._resolve_chance()
         return state
 
@@ -114,8 +109,10 @@ class ReferenceGame(ABC, Generic[StateT]):
             InvalidStateError: If the dict is malformed, belongs to another game or configuration,
                 or does not match its own history.
         """
-        if not isinstance(data, Mapping):
+        if not isinstance(data, dict):
             raise InvalidStateError("a state must be a dict")
+        data = plain_json(data, InvalidStateError)  # type: ignore[assignment]
+        assert isinstance(data, dict)
         keys = ("game", "players", "options", "history", "rng", "state")
         for key in keys:
             if key not in data:
@@ -161,15 +158,41 @@ class ReferenceGame(ABC, Generic[StateT]):
             )
         return state
 
+    def __reduce__(self) -> tuple[Any, tuple[str, int, dict[str, object]]]:
+        """Pickles as the game id, player count and options."""
+        return (_make_game, (self.game_id, self.players, dict(self.options)))
 
-def _as_int(value: object) -> int | None:
-    """``value`` as an int if it is an integer type other than bool (NumPy integers included)."""
-    if isinstance(value, bool):
-        return None
+    def __copy__(self) -> ReferenceGame[StateT]:
+        """A game never changes: its copy is itself."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ReferenceGame[StateT]:
+        """A game never changes: its copy is itself."""
+        return self
+
+
+_as_int = as_int
+
+
+def _restore_state(data: dict[str, Any]) -> ReferenceState:
+    """Rebuilds a reference state from its canonical dict alone (what ``pickle`` calls)."""
+    from cardtable import reference
+
+    if not isinstance(data, dict) or not isinstance(data.get("options"), dict):
+        raise InvalidStateError("a state must be a dict with an options dict")
     try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
+        game = reference.make(data.get("game"), players=data.get("players"), **data["options"])  # type: ignore[arg-type]
+    except InvalidOptionError as err:
+        raise InvalidStateError(str(err)) from None
+    state: ReferenceState = game.state_from_dict(data)
+    return state
+
+
+def _make_game(game_id: str, players: int, options: dict[str, Any]) -> ReferenceGame[Any]:
+    """Rebuilds a reference game from its id, player count and options (what ``pickle`` calls)."""
+    from cardtable import reference
+
+    return reference.make(game_id, players=players, **options)
 
 
 def _json_equal(a: object, b: object) -> bool:
@@ -364,15 +387,26 @@ class ReferenceState(ABC):
         }
 
     def clone(self: StateT) -> StateT:
-        """An independent copy."""
-        game = self._game
-        self._game = None  # type: ignore[assignment]
-        try:
-            twin = copy.deepcopy(self)
-        finally:
-            self._game = game
-        twin._game = game
+        """An independent copy that shares only the (immutable) game with this state.
+
+        The source is only read, so any number of threads may clone one state at once.
+        """
+        twin: StateT = object.__new__(type(self))
+        memo: dict[int, object] = {id(self._game): self._game}
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return twin
+
+    def __copy__(self: StateT) -> StateT:
+        """An independent copy (as :meth:`clone`): a state shares nothing with its copy."""
+        return self.clone()
+
+    def __deepcopy__(self: StateT, memo: dict[int, object]) -> StateT:
+        """An independent copy (as :meth:`clone`)."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickles through the canonical dict: restored by replaying its history and checked."""
+        return (_restore_state, (self.to_dict(),))
 
     @property
     def history(self) -> list[int]:

@@ -3,12 +3,67 @@
 from __future__ import annotations
 
 import builtins
+import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import CardtableError, InvalidOptionError
 
-__all__ = ["OptionReader", "OptionSpec"]
+__all__ = ["MAX_DEPTH", "OptionReader", "OptionSpec", "as_int", "plain_json"]
+
+MAX_DEPTH = 64
+"""Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
+
+
+def as_int(value: object) -> builtins.int | None:
+    """``value`` as an int if it is an integer type other than bool (NumPy integers included)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _plain(value: object, depth: builtins.int) -> object:
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        return float(value)
+    if isinstance(value, (dict, list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            out: dict[str, object] = {}
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise ValueError(f"dict key {key!r} is not a str")
+                out[str(key)] = _plain(item, depth + 1)
+            return out
+        return [_plain(item, depth + 1) for item in value]
+    number = as_int(value)
+    if number is not None:
+        if not -(1 << 63) <= number < 1 << 64:
+            raise ValueError(f"the integer {number} is out of range -2**63..2**64")
+        return number
+    raise ValueError(f"a value of type {type(value).__name__} is not accepted")
+
+
+def plain_json(value: object, error: type[CardtableError]) -> object:
+    """``value`` as plain JSON data under the package's input rules, or ``error``.
+
+    The rules (``docs/errors.md``), the same as the engine's: ``None``, ``bool``, integers (``int``
+    or any type with ``__index__``, such as NumPy integers, in ``-2**63..2**64``), finite floats,
+    ``str``, lists and tuples (as lists), dicts with ``str`` keys, nested at most
+    :data:`MAX_DEPTH` deep. Anything else (NaN, infinities, sets, bytes, other objects) is refused.
+    """
+    try:
+        return _plain(value, 0)
+    except ValueError as err:
+        raise error(f"not JSON-compatible: {err}") from None
 
 
 @dataclass(frozen=True)
@@ -40,7 +95,9 @@ class OptionReader:
     def __init__(self, game: str, given: Mapping[str, object]) -> None:
         """Wraps the options ``given`` for game ``game``."""
         self._game = game
-        self._given = dict(given)
+        plain = plain_json(dict(given), InvalidOptionError)
+        assert isinstance(plain, dict)
+        self._given: dict[str, object] = plain
         self._used: list[str] = []
 
     def _bad(self, name: str, expected: str, value: object) -> InvalidOptionError:

@@ -5,12 +5,15 @@
 //! Game `g` uses exactly the seeds of [`crate::sim`], so a run whose external policy behaves like a
 //! built-in bot reproduces [`crate::sim::simulate`].
 
-use crate::error::{EngineError, Result};
+use crate::error::{checked_len, ensure_fits, try_filled, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::{make_bot, SeatStats, SimConfig, SimResult, SHARE_DENOMINATOR};
+use crate::sim::{make_bot, SeatStats, SimConfig, SimResult, KEEP_GAMES_HINT, SHARE_DENOMINATOR};
 use serde_json::Value;
 use std::sync::Arc;
+
+/// The most games stepped together (the batch size of Python policies).
+pub const MAX_BATCH: usize = 1 << 20;
 
 struct Slot<G: Game> {
     game_index: u64,
@@ -52,12 +55,36 @@ impl<G: Game> Lockstep<G> {
                 bots.len()
             )));
         }
-        if batch == 0 {
-            return Err(EngineError::InvalidOption(
-                "batch size must be at least 1".into(),
-            ));
+        if !(1..=MAX_BATCH).contains(&batch) {
+            return Err(EngineError::InvalidOption(format!(
+                "batch size must be in 1..={MAX_BATCH}, got {batch}"
+            )));
         }
-        let width = batch.min(config.games.max(1) as usize);
+        if config.first_game.checked_add(config.games).is_none() {
+            return Err(EngineError::InvalidOption(format!(
+                "first_game + games must be below 2**64, got {} + {}",
+                config.first_game, config.games
+            )));
+        }
+        let width = usize::try_from(config.games.max(1)).map_or(batch, |g| batch.min(g));
+        let (scores, winners, lengths) = if config.keep_games {
+            let g = usize::try_from(config.games).map_err(|_| {
+                EngineError::TooLarge(format!("{} games: {KEEP_GAMES_HINT}", config.games))
+            })?;
+            let what = format!("the per-game results of {} games", config.games);
+            let cells = checked_len(&[g, n], &what, KEEP_GAMES_HINT)?;
+            let bytes = cells
+                .checked_mul(9)
+                .and_then(|b| b.checked_add(g.checked_mul(4)?));
+            ensure_fits(bytes, &what, KEEP_GAMES_HINT)?;
+            (
+                try_filled(cells, 0i64, &what, KEEP_GAMES_HINT)?,
+                try_filled(cells, 0u8, &what, KEEP_GAMES_HINT)?,
+                try_filled(g, 0u32, &what, KEEP_GAMES_HINT)?,
+            )
+        } else {
+            (Vec::new(), Vec::new(), Vec::new())
+        };
         let mut seat_bots = Vec::with_capacity(width);
         for _ in 0..width {
             let row = bots
@@ -66,7 +93,6 @@ impl<G: Game> Lockstep<G> {
                 .collect::<Result<Vec<_>>>()?;
             seat_bots.push(row);
         }
-        let g = config.games as usize;
         let result = SimResult {
             seats: vec![
                 SeatStats {
@@ -76,21 +102,9 @@ impl<G: Game> Lockstep<G> {
                 };
                 n
             ],
-            scores: if config.keep_games {
-                vec![0; g * n]
-            } else {
-                Vec::new()
-            },
-            winners: if config.keep_games {
-                vec![0; g * n]
-            } else {
-                Vec::new()
-            },
-            lengths: if config.keep_games {
-                vec![0; g]
-            } else {
-                Vec::new()
-            },
+            scores,
+            winners,
+            lengths,
             ..Default::default()
         };
         let mut me = Self {

@@ -10,6 +10,7 @@ use crate::sim::{self, SimConfig, SimResult};
 use crate::vector::{AnyVectorEnv, VectorConfig, VectorEnv};
 use serde_json::{json, Map, Value};
 use std::any::Any;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// One game in progress with its history; chance nodes resolve themselves when seeded.
@@ -247,31 +248,60 @@ pub trait AnySession: Send + Sync {
     /// The concrete session, for [`AnyBot`] to recover its game's state type.
     fn as_any(&self) -> &dyn Any;
     /// The number of distinct sequences of `depth` steps (actions and chance outcomes alike) from
-    /// this state; a sequence that reaches the end of the game earlier counts once.
-    fn perft(&self, depth: u32) -> u64;
+    /// this state; a sequence that reaches the end of the game earlier counts once. Raising
+    /// `cancel` stops the count (see [`perft_cancellable`]).
+    fn perft(&self, depth: u32, cancel: &AtomicBool) -> std::result::Result<u64, PerftStop>;
+}
+
+/// Why a [`perft_cancellable`] count stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftStop {
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The count does not fit in a `u64`.
+    Overflow,
 }
 
 /// Counts the step sequences of length `depth` from `state` (see [`AnySession::perft`]); the first
 /// level is split over threads.
 pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+    let never = AtomicBool::new(false);
+    perft_cancellable(game, state, depth, &never).unwrap_or(u64::MAX)
+}
+
+/// Like [`perft`], but checks `cancel` at every node (so that raising it stops the count at
+/// once) and reports a count that overflows instead of wrapping.
+pub fn perft_cancellable<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    cancel: &AtomicBool,
+) -> std::result::Result<u64, PerftStop> {
     use rayon::prelude::*;
-    fn count<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+    fn count<G: Game>(
+        game: &G,
+        state: &G::State,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> std::result::Result<u64, PerftStop> {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(PerftStop::Cancelled);
+        }
         if depth == 0 || game.current_player(state) == TERMINAL {
-            return 1;
+            return Ok(1);
         }
         let mut legal = Vec::new();
         game.legal_actions(state, &mut legal);
-        legal
-            .iter()
-            .map(|&a| {
-                let mut child = state.clone();
-                game.apply(&mut child, a);
-                count(game, &child, depth - 1)
-            })
-            .sum()
+        legal.iter().try_fold(0u64, |total, &a| {
+            let mut child = state.clone();
+            game.apply(&mut child, a);
+            total
+                .checked_add(count(game, &child, depth - 1, cancel)?)
+                .ok_or(PerftStop::Overflow)
+        })
     }
     if depth < 3 || game.current_player(state) == TERMINAL {
-        return count(game, state, depth);
+        return count(game, state, depth, cancel);
     }
     let mut legal = Vec::new();
     game.legal_actions(state, &mut legal);
@@ -280,9 +310,9 @@ pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
         .map(|&a| {
             let mut child = state.clone();
             game.apply(&mut child, a);
-            count(game, &child, depth - 1)
+            count(game, &child, depth - 1, cancel)
         })
-        .sum()
+        .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(PerftStop::Overflow))
 }
 
 /// A built-in bot seated in one game, driving sessions of that game (object-safe view of [`Bot`]).
@@ -444,8 +474,8 @@ impl<G: Game> AnySession for Session<G> {
         self
     }
 
-    fn perft(&self, depth: u32) -> u64 {
-        perft(&*self.game, &self.state, depth)
+    fn perft(&self, depth: u32, cancel: &AtomicBool) -> std::result::Result<u64, PerftStop> {
+        perft_cancellable(&*self.game, &self.state, depth, cancel)
     }
 }
 

@@ -7,7 +7,7 @@
 //! threads take in any order; every per-game result lands at its game's index and the summary is made
 //! of exact integer sums, so the output never depends on the number of threads or machines.
 
-use crate::error::{EngineError, Result};
+use crate::error::{checked_len, ensure_fits, try_filled, EngineError, Result};
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::rng::{SeedDeriver, SplitMix64};
 use rayon::prelude::*;
@@ -16,6 +16,23 @@ use std::time::{Duration, Instant};
 
 /// Games per unit of work handed to a thread.
 pub const CHUNK: u64 = 1024;
+
+/// The most worker threads a run (or a vector env) may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// What the error for per-game arrays too large to hold suggests.
+pub const KEEP_GAMES_HINT: &str =
+    "run with keep_games=False to keep only the summary (fixed memory), or play fewer games";
+
+/// Checks a requested worker-thread count (`None`: all cores).
+pub fn check_threads(threads: Option<usize>) -> Result<()> {
+    match threads {
+        Some(t) if !(1..=MAX_THREADS).contains(&t) => Err(EngineError::InvalidOption(format!(
+            "threads must be in 1..={MAX_THREADS}, got {t}"
+        ))),
+        _ => Ok(()),
+    }
+}
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -340,6 +357,11 @@ fn run_chunk<G: Game>(
     let mut scores = vec![0i64; n];
     let seeds = SeedDeriver::new(config.seed);
     for (i, g) in (first..first + count).enumerate() {
+        // Checked before every game, so that a stop request is honoured within one game.
+        if stop.load(Ordering::Relaxed) {
+            out.interrupted = true;
+            break;
+        }
         let game_seed = seeds.derive(g);
         let (decisions, chance_steps) = play_game(
             game,
@@ -373,7 +395,7 @@ fn run_chunk<G: Game>(
         out.decisions += u64::from(decisions);
         out.chance_steps += u64::from(chance_steps);
     }
-    done.fetch_add(count, Ordering::Relaxed);
+    done.fetch_add(out.games_played, Ordering::Relaxed);
     Ok(out)
 }
 
@@ -404,11 +426,32 @@ pub fn simulate<G: Game>(
     for spec in &config.bots {
         make_bot(game, spec)?;
     }
-    if config.threads == Some(0) {
-        return Err(EngineError::InvalidOption(
-            "threads must be at least 1".into(),
-        ));
+    check_threads(config.threads)?;
+    if config.first_game.checked_add(config.games).is_none() {
+        return Err(EngineError::InvalidOption(format!(
+            "first_game + games must be below 2**64, got {} + {}",
+            config.first_game, config.games
+        )));
     }
+    let (mut scores, mut winners, mut lengths) = if config.keep_games {
+        let g = usize::try_from(config.games).map_err(|_| {
+            EngineError::TooLarge(format!("{} games: {KEEP_GAMES_HINT}", config.games))
+        })?;
+        let what = format!("the per-game results of {} games", config.games);
+        let cells = checked_len(&[g, n], &what, KEEP_GAMES_HINT)?;
+        // The three arrays together (13 bytes a seat-game at most) must fit in memory.
+        let bytes = cells
+            .checked_mul(9)
+            .and_then(|b| b.checked_add(g.checked_mul(4)?));
+        ensure_fits(bytes, &what, KEEP_GAMES_HINT)?;
+        (
+            try_filled(cells, 0i64, &what, KEEP_GAMES_HINT)?,
+            try_filled(cells, 0u8, &what, KEEP_GAMES_HINT)?,
+            try_filled(g, 0u32, &what, KEEP_GAMES_HINT)?,
+        )
+    } else {
+        (Vec::new(), Vec::new(), Vec::new())
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.unwrap_or(0))
         .build()
@@ -419,13 +462,6 @@ pub fn simulate<G: Game>(
             config.first_game + c * CHUNK,
             CHUNK.min(config.games - c * CHUNK),
         )
-    };
-    let (mut scores, mut winners, mut lengths) = if config.keep_games {
-        let g = usize::try_from(config.games)
-            .map_err(|_| EngineError::InvalidOption("too many games to keep".into()))?;
-        (vec![0i64; g * n], vec![0u8; g * n], vec![0u32; g])
-    } else {
-        (Vec::new(), Vec::new(), Vec::new())
     };
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -460,13 +496,27 @@ pub fn simulate<G: Game>(
                         })
                         .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
                 } else {
-                    (0..total_chunks)
-                        .into_par_iter()
-                        .map(|c| {
+                    // Every worker takes the next chunk from a shared counter until none is left
+                    // or the run is stopped, so stopping never visits the chunks left over.
+                    let next = AtomicU64::new(0);
+                    let parts = pool.broadcast(|_| {
+                        let mut acc = empty_result(n);
+                        while !stop.load(Ordering::Relaxed) {
+                            let c = next.fetch_add(1, Ordering::Relaxed);
+                            if c >= total_chunks {
+                                break;
+                            }
                             let (first, count) = span(c);
-                            stop_on_err(run_chunk(game, config, first, count, None, &stop, &done))
-                        })
-                        .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
+                            let part = stop_on_err(run_chunk(
+                                game, config, first, count, None, &stop, &done,
+                            ))?;
+                            acc = merged(acc, part);
+                        }
+                        Ok(acc)
+                    });
+                    parts
+                        .into_iter()
+                        .try_fold(empty_result(n), |a, b| Ok(merged(a, b?)))
                 }
             });
             finished.store(true, Ordering::Release);
@@ -489,6 +539,7 @@ pub fn simulate<G: Game>(
         })
     });
     let mut result = outcome?;
+    result.interrupted |= result.games_played < config.games;
     result.scores = scores;
     result.winners = winners;
     result.lengths = lengths;
@@ -541,5 +592,56 @@ pub(crate) mod fast_paths {
                 game.apply(&mut state, action);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+    use crate::games::goofspiel::Goofspiel;
+    use crate::registry;
+    use serde_json::Map;
+    use std::sync::Arc;
+
+    fn config(games: u64, keep_games: bool) -> SimConfig {
+        SimConfig {
+            games,
+            first_game: 0,
+            seed: 1,
+            threads: Some(2),
+            bots: vec!["random".into(), "random".into()],
+            keep_games,
+        }
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_held_or_counted_are_errors() {
+        let game = registry::make(Goofspiel::ID, 2, &Map::new()).expect("goofspiel");
+        let never = |_: u64| true;
+        let err = game.simulate(&config(1 << 62, true), &never).unwrap_err();
+        assert!(matches!(&err, EngineError::TooLarge(m) if m.contains("keep_games=False")));
+        let mut late = config(10, false);
+        late.first_game = u64::MAX - 5;
+        assert!(matches!(
+            game.simulate(&late, &never),
+            Err(EngineError::InvalidOption(_))
+        ));
+        let mut threads = config(10, false);
+        threads.threads = Some(MAX_THREADS + 1);
+        assert!(matches!(
+            game.simulate(&threads, &never),
+            Err(EngineError::InvalidOption(_))
+        ));
+    }
+
+    #[test]
+    fn a_stop_request_ends_a_run_of_any_size_at_once() {
+        let game = Arc::new(Goofspiel::from_options(2, &Map::new()).expect("goofspiel"));
+        let start = Instant::now();
+        let result =
+            simulate(&*game, &config(u64::MAX, false), &|done| done == 0).expect("a valid run");
+        assert!(result.interrupted);
+        assert!(result.games_played > 0);
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 }

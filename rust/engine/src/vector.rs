@@ -14,10 +14,10 @@
 //! observation, reward, `terminated`), and the next step ignores its action and starts its next
 //! game.
 
-use crate::error::{EngineError, Result};
+use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::make_bot;
+use crate::sim::{check_threads, make_bot};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -103,7 +103,67 @@ impl StepOutput {
             episode: vec![0; num_envs],
         }
     }
+
+    /// Like [`StepOutput::new`], but fails with [`EngineError::TooLarge`] instead of aborting when
+    /// the buffers cannot be allocated.
+    pub fn try_new(
+        num_envs: usize,
+        obs_size: usize,
+        num_actions: usize,
+        players: usize,
+    ) -> Result<Self> {
+        let what = format!("the output buffers of {num_envs} envs");
+        let hint = VECTOR_HINT;
+        ensure_fits(
+            Self::bytes(num_envs, obs_size, num_actions, players),
+            &what,
+            hint,
+        )?;
+        Ok(Self {
+            obs: try_filled(
+                checked_len(&[num_envs, obs_size], &what, hint)?,
+                0.0,
+                &what,
+                hint,
+            )?,
+            mask: try_filled(
+                checked_len(&[num_envs, num_actions], &what, hint)?,
+                false,
+                &what,
+                hint,
+            )?,
+            rewards: try_filled(num_envs, 0.0, &what, hint)?,
+            all_rewards: try_filled(
+                checked_len(&[num_envs, players], &what, hint)?,
+                0.0,
+                &what,
+                hint,
+            )?,
+            terminated: try_filled(num_envs, false, &what, hint)?,
+            seat: try_filled(num_envs, 0, &what, hint)?,
+            autoreset: try_filled(num_envs, false, &what, hint)?,
+            episode: try_filled(num_envs, 0, &what, hint)?,
+        })
+    }
+
+    /// The bytes of the buffers for `num_envs` rows (`None` if that overflows a machine word).
+    fn bytes(
+        num_envs: usize,
+        obs_size: usize,
+        num_actions: usize,
+        players: usize,
+    ) -> Option<usize> {
+        let row = obs_size
+            .checked_mul(4)?
+            .checked_add(num_actions)?
+            .checked_add(players.checked_mul(4)?)?
+            .checked_add(4 + 1 + 8 + 1 + 8)?;
+        num_envs.checked_mul(row)
+    }
 }
+
+/// What the error for a vector env too large to hold suggests.
+const VECTOR_HINT: &str = "use fewer envs";
 
 /// One env's slice of a [`StepOutput`].
 struct Row<'a> {
@@ -381,9 +441,7 @@ impl<G: Game> VectorEnv<G> {
                 config.opponents.len()
             ));
         }
-        if config.threads == Some(0) {
-            return bad("threads must be at least 1".into());
-        }
+        check_threads(config.threads)?;
         let mut specs: Vec<Option<String>> = vec![None; n];
         let mut it = config.opponents.iter();
         for (s, spec) in specs.iter_mut().enumerate() {
@@ -394,7 +452,15 @@ impl<G: Game> VectorEnv<G> {
         for spec in specs.iter().flatten() {
             make_bot(&*game, spec)?;
         }
-        let mut envs = Vec::with_capacity(config.num_envs);
+        let obs_size: usize = game.observation_shape().iter().product();
+        let what = format!("a vector env of {} envs", config.num_envs);
+        // One step's output buffers and the envs themselves must fit in memory together.
+        let bytes = StepOutput::bytes(config.num_envs, obs_size, game.num_actions() as usize, n)
+            .and_then(|b| {
+                b.checked_add(config.num_envs.checked_mul(std::mem::size_of::<Env<G>>())?)
+            });
+        ensure_fits(bytes, &what, VECTOR_HINT)?;
+        let mut envs = try_with_capacity(config.num_envs, &what, VECTOR_HINT)?;
         for i in 0..config.num_envs {
             let bots = specs
                 .iter()
@@ -425,7 +491,6 @@ impl<G: Game> VectorEnv<G> {
                     })?,
             ),
         };
-        let obs_size = game.observation_shape().iter().product();
         Ok(Self {
             game,
             config,
@@ -439,6 +504,16 @@ impl<G: Game> VectorEnv<G> {
     /// Fresh output buffers for one call.
     pub fn output(&self) -> StepOutput {
         StepOutput::new(
+            self.envs.len(),
+            self.obs_size,
+            self.game.num_actions() as usize,
+            self.game.players(),
+        )
+    }
+
+    /// Fresh output buffers for one call, or [`EngineError::TooLarge`] if memory is short.
+    pub fn try_output(&self) -> Result<StepOutput> {
+        StepOutput::try_new(
             self.envs.len(),
             self.obs_size,
             self.game.num_actions() as usize,
@@ -535,6 +610,8 @@ pub trait AnyVectorEnv: Send {
     fn observation_size(&self) -> usize;
     /// Fresh output buffers for one call.
     fn output(&self) -> StepOutput;
+    /// See [`VectorEnv::try_output`].
+    fn try_output(&self) -> Result<StepOutput>;
     /// See [`VectorEnv::reset`].
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()>;
     /// See [`VectorEnv::step`].
@@ -550,6 +627,9 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn output(&self) -> StepOutput {
         VectorEnv::output(self)
+    }
+    fn try_output(&self) -> Result<StepOutput> {
+        VectorEnv::try_output(self)
     }
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()> {
         VectorEnv::reset(self, seed, out)

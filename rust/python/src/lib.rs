@@ -4,10 +4,16 @@
 use cardtable_engine as engine;
 use engine::{AnyGame, AnySession, EngineError};
 use numpy::PyArrayMethods;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple, PyType};
-use serde_json::{Map, Value};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use serde_json::{Map, Number, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Deepest nesting of lists and dicts accepted in an argument converted to JSON (the canonical
+/// dicts nest far less); deeper input is refused before it is walked any further.
+const MAX_DEPTH: usize = 64;
 
 /// Converts an engine error to the class of the same name in `cardtable.errors` (the one mapping
 /// site between the two error hierarchies).
@@ -17,6 +23,7 @@ fn to_py_err(err: EngineError) -> PyErr {
             EngineError::IllegalAction(m) => ("IllegalActionError", m),
             EngineError::InvalidOption(m) => ("InvalidOptionError", m),
             EngineError::InvalidState(m) => ("InvalidStateError", m),
+            EngineError::TooLarge(m) => ("CapacityError", m),
         };
         let cls = py
             .import("cardtable.errors")
@@ -29,22 +36,229 @@ fn to_py_err(err: EngineError) -> PyErr {
     })
 }
 
-/// An `int` argument (not a `bool`) as `i64`, or the given error.
+/// An integer argument (an `int` or any integer type with `__index__`, never a `bool`) as `i64`,
+/// or the given error.
 fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -> PyResult<i64> {
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
+    if obj.is_instance_of::<PyBool>() {
         return Err(to_py_err(err(format!("{what} must be an int, got {obj}"))));
     }
     obj.extract::<i64>()
         .map_err(|_| to_py_err(err(format!("{what} must be an int, got {obj}"))))
 }
 
+/// An integer argument in `0..=max` (same types as [`int_arg`]), or the given error.
+fn uint_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    max: u64,
+    err: fn(String) -> EngineError,
+) -> PyResult<u64> {
+    let bad = || {
+        to_py_err(err(format!(
+            "{what} must be an int in 0..={max}, got {obj}"
+        )))
+    };
+    if obj.is_instance_of::<PyBool>() {
+        return Err(bad());
+    }
+    obj.extract::<u64>()
+        .ok()
+        .filter(|v| *v <= max)
+        .ok_or_else(bad)
+}
+
+/// A `usize` argument in `0..=max` (see [`uint_arg`]).
+fn usize_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    max: usize,
+    err: fn(String) -> EngineError,
+) -> PyResult<usize> {
+    let v = uint_arg(obj, what, max as u64, err)?;
+    usize::try_from(v).map_err(|_| to_py_err(err(format!("{what} is too large, got {v}"))))
+}
+
+/// A list or tuple argument, each item converted by `item`.
+fn list_arg<T>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    err: fn(String) -> EngineError,
+    item: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().collect()
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().collect()
+    } else {
+        return Err(to_py_err(err(format!("{what} must be a list, got {obj}"))));
+    };
+    items.iter().map(item).collect()
+}
+
+/// A `str` argument, or the given error.
+fn str_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -> PyResult<String> {
+    obj.cast::<PyString>()
+        .ok()
+        .and_then(|s| s.to_str().ok().map(str::to_owned))
+        .ok_or_else(|| to_py_err(err(format!("{what} must be a str, got {obj}"))))
+}
+
 fn to_py(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
     Ok(pythonize::pythonize(py, value)?.unbind())
 }
 
-fn from_py(obj: &Bound<'_, PyAny>, err: fn(String) -> EngineError) -> PyResult<Value> {
-    pythonize::depythonize::<Value>(obj)
-        .map_err(|e| to_py_err(err(format!("not JSON-compatible: {e}"))))
+/// Converts a Python value to JSON under the package's input rules (`docs/errors.md`): `None`,
+/// `bool`, integers (`int` or `__index__`, in `-2**63..2**64`), finite floats, `str`, lists and
+/// tuples, dicts with `str` keys, nested at most [`MAX_DEPTH`] deep; anything else is refused.
+fn json_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return s
+            .to_str()
+            .map(|s| Value::String(s.to_owned()))
+            .map_err(|_| "a str that is not valid UTF-8".to_string());
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let v = f.value();
+        return Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| format!("{v} is not a finite number"));
+    }
+    let is_dict = obj.cast::<PyDict>().is_ok();
+    let is_seq = obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok();
+    if is_dict || is_seq {
+        if depth >= MAX_DEPTH {
+            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+        }
+        if let Ok(d) = obj.cast::<PyDict>() {
+            let mut map = Map::new();
+            for (k, v) in d.iter() {
+                let key = k
+                    .cast::<PyString>()
+                    .ok()
+                    .and_then(|s| s.to_str().ok().map(str::to_owned))
+                    .ok_or_else(|| format!("dict key {k} is not a str"))?;
+                map.insert(key, json_value(&v, depth + 1)?);
+            }
+            return Ok(Value::Object(map));
+        }
+        let items: Vec<Bound<'_, PyAny>> = match obj.cast::<PyList>() {
+            Ok(l) => l.iter().collect(),
+            Err(_) => obj
+                .cast::<PyTuple>()
+                .map(|t| t.iter().collect())
+                .unwrap_or_default(),
+        };
+        return items
+            .iter()
+            .map(|v| json_value(v, depth + 1))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if let Ok(i) = obj.extract::<i64>() {
+        return Ok(Value::from(i));
+    }
+    if let Ok(u) = obj.extract::<u64>() {
+        return Ok(Value::from(u));
+    }
+    if obj.hasattr("__index__").unwrap_or(false) {
+        return Err(format!("the integer {obj} is out of range -2**63..2**64"));
+    }
+    let kind = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    Err(format!("a value of type {kind} is not accepted"))
+}
+
+/// [`json_value`] with the refusal as the given error.
+fn json_arg(obj: &Bound<'_, PyAny>, err: fn(String) -> EngineError) -> PyResult<Value> {
+    json_value(obj, 0).map_err(|e| to_py_err(err(format!("not JSON-compatible: {e}"))))
+}
+
+/// Runs `work` on a helper thread with the GIL released while this thread checks for signals every
+/// few milliseconds; a signal (Ctrl-C) raises `cancel` (which `work` must honour promptly) and its
+/// exception is returned once `work` has stopped.
+fn run_interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let mut signal: Option<PyErr> = None;
+    let joined = py.detach(|| {
+        std::thread::scope(|scope| {
+            let handle = scope.spawn(work);
+            while !handle.is_finished() {
+                std::thread::sleep(Duration::from_millis(5));
+                if signal.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        signal = Some(e);
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            handle.join()
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    joined.map_err(|_| to_py_err(EngineError::InvalidState("an engine thread failed".into())))
+}
+
+/// An optional worker-thread count (`None`: all cores).
+fn optional_threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads
+        .filter(|t| !t.is_none())
+        .map(|t| {
+            usize_arg(
+                t,
+                "threads",
+                engine::sim::MAX_THREADS,
+                EngineError::InvalidOption,
+            )
+        })
+        .transpose()
+}
+
+/// Locks `mutex`, naming `what` if a previous holder panicked.
+fn lock<'a, T: ?Sized>(
+    mutex: &'a Mutex<Box<T>>,
+    what: &str,
+) -> Result<MutexGuard<'a, Box<T>>, EngineError> {
+    mutex
+        .lock()
+        .map_err(|_| EngineError::InvalidState(format!("{what} was poisoned")))
+}
+
+/// Rebuilds a state from its canonical dict alone (the game is made from the dict's `game`,
+/// `players` and `options`); what `pickle` calls to restore a `State`.
+#[pyfunction]
+fn _restore_state(data: &Bound<'_, PyAny>) -> PyResult<PyState> {
+    let value = json_arg(data, EngineError::InvalidState)?;
+    let bad = |m: &str| to_py_err(EngineError::InvalidState(m.to_string()));
+    let id = value
+        .get("game")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("state dict lacks a str \"game\""))?;
+    let players = value
+        .get("players")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| bad("state dict lacks an int \"players\""))?;
+    let options = value
+        .get("options")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("state dict lacks a dict \"options\""))?;
+    let game = engine::make(id, players, options)
+        .map_err(|e| to_py_err(EngineError::InvalidState(e.to_string())))?;
+    let inner = game.session_from_json(&value).map_err(to_py_err)?;
+    Ok(PyState { inner })
 }
 
 /// A game with fixed options; creates states.
@@ -58,20 +272,61 @@ impl PyGame {
     #[new]
     #[pyo3(signature = (game_id, players, options=None))]
     fn new(
-        game_id: &str,
+        game_id: &Bound<'_, PyAny>,
         players: &Bound<'_, PyAny>,
-        options: Option<&Bound<'_, PyDict>>,
+        options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let Ok(id) = str_arg(game_id, "game id", EngineError::InvalidOption) else {
+            // A non-str id is an unknown game, as for any other unregistered id.
+            let known: Vec<&str> = engine::games().iter().map(|g| g.id).collect();
+            return Err(to_py_err(EngineError::InvalidOption(format!(
+                "unknown game {game_id}; registered games: {}",
+                known.join(", ")
+            ))));
+        };
         let players = int_arg(players, "players", EngineError::InvalidOption)?;
         let options = match options {
             None => Map::new(),
-            Some(d) => match from_py(d.as_any(), EngineError::InvalidOption)? {
+            Some(d) if d.is_none() => Map::new(),
+            Some(d) => match json_arg(d, EngineError::InvalidOption)? {
                 Value::Object(m) => m,
-                _ => return Err(PyTypeError::new_err("options must be a dict")),
+                _ => {
+                    return Err(to_py_err(EngineError::InvalidOption(format!(
+                        "options must be a dict, got {d}"
+                    ))))
+                }
             },
         };
-        let inner = engine::make(game_id, players, &options).map_err(to_py_err)?;
+        let inner = engine::make(&id, players, &options).map_err(to_py_err)?;
         Ok(Self { inner })
+    }
+
+    /// Pickles as the constructor's arguments.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let me = slf.get();
+        let options = to_py(py, &Value::Object(me.inner.options()))?;
+        let args = PyTuple::new(
+            py,
+            [
+                me.inner.id().into_pyobject(py)?.into_any(),
+                me.inner.players().into_pyobject(py)?.into_any(),
+                options.into_bound(py),
+            ],
+        )?;
+        Ok((py.get_type::<Self>(), args))
+    }
+
+    /// A game is immutable: its copy is itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// A game is immutable: its copy is itself.
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
     }
 
     /// The game id.
@@ -128,7 +383,7 @@ impl PyGame {
 
     /// Rebuilds a state from `State.to_dict()` output.
     fn state_from_dict(&self, data: &Bound<'_, PyAny>) -> PyResult<PyState> {
-        let value = from_py(data, EngineError::InvalidState)?;
+        let value = json_arg(data, EngineError::InvalidState)?;
         let inner = self.inner.session_from_json(&value).map_err(to_py_err)?;
         Ok(PyState { inner })
     }
@@ -270,10 +525,42 @@ impl PyState {
         self.clone()
     }
 
+    /// Pickles through the canonical dict (see `_restore_state`).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py.import("cardtable._core")?.getattr("_restore_state")?;
+        let data = to_py(py, &self.inner.to_json())?;
+        Ok((restore, PyTuple::new(py, [data])?))
+    }
+
     /// The number of distinct step sequences of length `depth` from this state (perft).
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let session = &*self.inner;
-        py.detach(|| session.perft(depth))
+    ///
+    /// Runs on all cores with the GIL released; Ctrl-C stops it at once.
+    fn perft(slf: &Bound<'_, Self>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let py = slf.py();
+        let depth = uint_arg(
+            depth,
+            "depth",
+            u64::from(u32::MAX),
+            EngineError::InvalidOption,
+        )?;
+        let depth = u32::try_from(depth).unwrap_or(u32::MAX);
+        // A copy, so that no borrow of this object is held while the GIL is released.
+        let session = slf.borrow().inner.clone_box();
+        let cancel = AtomicBool::new(false);
+        let counted = run_interruptible(py, &cancel, || session.perft(depth, &cancel))?;
+        counted.map_err(|stop| {
+            to_py_err(match stop {
+                engine::session::PerftStop::Overflow => EngineError::TooLarge(format!(
+                    "the perft count at depth {depth} does not fit in 64 bits"
+                )),
+                engine::session::PerftStop::Cancelled => {
+                    EngineError::InvalidState("perft was cancelled".into())
+                }
+            })
+        })
     }
 
     /// Every applied action and chance outcome.
@@ -360,14 +647,19 @@ fn result_to_py(
 fn simulate<'py>(
     py: Python<'py>,
     game: &PyGame,
-    games: u64,
-    seed: u64,
-    bots: Vec<String>,
-    threads: Option<usize>,
+    games: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    bots: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
     keep_games: bool,
     first_game: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let opt = EngineError::InvalidOption;
+    let games = uint_arg(games, "games", u64::MAX, opt)?;
+    let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
+    let bots = list_arg(bots, "bots", opt, |b| str_arg(b, "a bot", opt))?;
+    let threads = optional_threads(threads)?;
     let config = engine::SimConfig {
         games,
         first_game,
@@ -417,10 +709,9 @@ struct PyBot {
 }
 
 impl PyBot {
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::session::AnyBot>>> {
-        self.inner
-            .lock()
-            .map_err(|_| to_py_err(EngineError::InvalidState("bot was poisoned".into())))
+    /// The bot, locked. Never held while the GIL is released: the bot's work is short.
+    fn lock(&self) -> PyResult<MutexGuard<'_, Box<dyn engine::session::AnyBot>>> {
+        lock(&self.inner, "bot").map_err(to_py_err)
     }
 }
 
@@ -430,11 +721,12 @@ impl PyBot {
     #[pyo3(signature = (game, name, seat, seed=None))]
     fn new(
         game: &PyGame,
-        name: String,
+        name: &Bound<'_, PyAny>,
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let bad = |m: String| to_py_err(EngineError::InvalidOption(m));
+        let name = str_arg(name, "bot name", EngineError::InvalidOption)?;
         let seat = int_arg(seat, "seat", EngineError::InvalidOption)?;
         let seat =
             usize::try_from(seat).map_err(|_| bad(format!("seat {seat} is out of range")))?;
@@ -493,12 +785,10 @@ struct PyLockstep {
 }
 
 impl PyLockstep {
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::lockstep::AnyLockstep>>> {
-        self.inner.lock().map_err(|_| {
-            to_py_err(EngineError::InvalidState(
-                "lockstep runner was poisoned".into(),
-            ))
-        })
+    /// The runner, locked while the GIL is held; only ever held for short reads. `act` takes the
+    /// lock after releasing the GIL instead, so a thread waiting here never blocks the holder.
+    fn lock(&self) -> PyResult<MutexGuard<'_, Box<dyn engine::lockstep::AnyLockstep>>> {
+        lock(&self.inner, "lockstep runner").map_err(to_py_err)
     }
 }
 
@@ -508,12 +798,23 @@ impl PyLockstep {
     #[pyo3(signature = (game, *, games, seed, bots, batch, keep_games=true))]
     fn new(
         game: &PyGame,
-        games: u64,
-        seed: u64,
-        bots: Vec<Option<String>>,
-        batch: usize,
+        games: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        bots: &Bound<'_, PyAny>,
+        batch: &Bound<'_, PyAny>,
         keep_games: bool,
     ) -> PyResult<Self> {
+        let opt = EngineError::InvalidOption;
+        let games = uint_arg(games, "games", u64::MAX, opt)?;
+        let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
+        let bots = list_arg(bots, "bots", opt, |b| {
+            if b.is_none() {
+                Ok(None)
+            } else {
+                str_arg(b, "a bot", opt).map(Some)
+            }
+        })?;
+        let batch = usize_arg(batch, "batch size", engine::lockstep::MAX_BATCH, opt)?;
         let config = engine::SimConfig {
             games,
             first_game: 0,
@@ -550,9 +851,12 @@ impl PyLockstep {
     }
 
     /// Applies one action per pending game, then plays on until the next decisions.
-    fn act(&self, py: Python<'_>, actions: Vec<i64>) -> PyResult<()> {
-        let runner: &mut dyn engine::lockstep::AnyLockstep = &mut **self.lock()?;
-        py.detach(|| runner.act(&actions)).map_err(to_py_err)
+    fn act(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let ill = EngineError::IllegalAction;
+        let actions = list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?;
+        let inner = &self.inner;
+        py.detach(|| lock(inner, "lockstep runner")?.act(&actions))
+            .map_err(to_py_err)
     }
 
     /// Games completed so far.
@@ -577,19 +881,14 @@ impl PyLockstep {
 /// Many games stepped together for learning agents; see `cardtable.VectorEnv`.
 #[pyclass(module = "cardtable._core", name = "VectorEnv")]
 struct PyVectorEnv {
-    inner: std::sync::Mutex<Box<dyn engine::AnyVectorEnv>>,
+    inner: Mutex<Box<dyn engine::AnyVectorEnv>>,
+    num_envs: usize,
     shape: Vec<usize>,
     num_actions: usize,
     players: usize,
 }
 
 impl PyVectorEnv {
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn engine::AnyVectorEnv>>> {
-        self.inner
-            .lock()
-            .map_err(|_| to_py_err(EngineError::InvalidState("vector env was poisoned".into())))
-    }
-
     /// The buffers of one call as a dict of NumPy arrays.
     fn output_to_py<'py>(
         &self,
@@ -628,24 +927,34 @@ impl PyVectorEnv {
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &PyGame,
-        num_envs: usize,
-        seed: u64,
-        agent_seats: Vec<usize>,
-        opponents: Vec<String>,
-        reward: &str,
-        threads: Option<usize>,
+        num_envs: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        agent_seats: &Bound<'_, PyAny>,
+        opponents: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let opt = EngineError::InvalidOption;
+        let num_envs = usize_arg(num_envs, "num_envs", usize::MAX, opt)?;
+        let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
+        let agent_seats = list_arg(agent_seats, "agent_seats", opt, |s| {
+            usize_arg(s, "an agent seat", usize::MAX, opt)
+        })?;
+        let opponents = list_arg(opponents, "opponents", opt, |b| str_arg(b, "a bot", opt))?;
+        let reward = str_arg(reward, "reward", opt)?;
+        let threads = optional_threads(threads)?;
         let config = engine::VectorConfig {
             num_envs,
             seed,
             agent_seats,
             opponents,
-            reward: engine::RewardKind::parse(reward).map_err(to_py_err)?,
+            reward: engine::RewardKind::parse(&reward).map_err(to_py_err)?,
             threads,
         };
         let inner = game.inner.vector_env(config).map_err(to_py_err)?;
         Ok(Self {
-            inner: std::sync::Mutex::new(inner),
+            num_envs: inner.num_envs(),
+            inner: Mutex::new(inner),
             shape: game.inner.observation_shape(),
             num_actions: game.inner.num_actions() as usize,
             players: game.inner.players(),
@@ -654,16 +963,27 @@ impl PyVectorEnv {
 
     /// Starts every env (game 0 of `seed` if given, else each env's next game); returns the
     /// buffers as a dict of arrays.
+    ///
+    /// The envs are locked only while the GIL is released (as in `step`), so two threads sharing
+    /// one env take turns instead of waiting on each other.
     #[pyo3(signature = (seed=None))]
-    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
-        let out = {
-            let env: &mut dyn engine::AnyVectorEnv = &mut **self.lock()?;
-            py.detach(|| {
-                let mut out = env.output();
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seed = seed
+            .filter(|s| !s.is_none())
+            .map(|s| uint_arg(s, "seed", u64::MAX, EngineError::InvalidOption))
+            .transpose()?;
+        let inner = &self.inner;
+        let out = py
+            .detach(|| {
+                let mut env = lock(inner, "vector env")?;
+                let mut out = env.try_output()?;
                 env.reset(seed, &mut out).map(|()| out)
             })
-            .map_err(to_py_err)?
-        };
+            .map_err(to_py_err)?;
         self.output_to_py(py, out)
     }
 
@@ -678,21 +998,21 @@ impl PyVectorEnv {
                 "actions must be a contiguous array".into(),
             ))
         })?;
-        let out = {
-            let env: &mut dyn engine::AnyVectorEnv = &mut **self.lock()?;
-            py.detach(|| {
-                let mut out = env.output();
+        let inner = &self.inner;
+        let out = py
+            .detach(|| {
+                let mut env = lock(inner, "vector env")?;
+                let mut out = env.try_output()?;
                 env.step(actions, &mut out).map(|()| out)
             })
-            .map_err(to_py_err)?
-        };
+            .map_err(to_py_err)?;
         self.output_to_py(py, out)
     }
 
     /// Number of envs.
     #[getter]
-    fn num_envs(&self) -> PyResult<usize> {
-        Ok(self.lock()?.num_envs())
+    fn num_envs(&self) -> usize {
+        self.num_envs
     }
 }
 
@@ -733,6 +1053,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
     m.add("CHANCE", engine::CHANCE)?;
     m.add("TERMINAL", engine::TERMINAL)?;
     Ok(())

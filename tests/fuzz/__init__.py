@@ -1,0 +1,1 @@
+"""Hypothesis fuzzing of both backends with mutated options, state dicts and actions."""
