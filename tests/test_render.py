@@ -25,6 +25,7 @@ from cardtable import render
 from cardtable.cli import main
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
+from cardtable.testing import play_random
 from tests.render_golden import CASES, VIEWS, golden_state, path_of
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -199,11 +200,12 @@ def test_the_leak_check_catches_a_leak() -> None:
 
 # ----- replays ----------------------------------------------------------------------------------
 def _finished(game_id: str, seed: int) -> StateProtocol:
-    state = make(game_id).new_state(seed=seed)
-    while not state.is_terminal:
-        legal = state.legal_actions()
-        state.apply(legal[len(state.history) % len(legal)])
-    return state
+    """A whole seeded game of uniformly random play.
+
+    A fixed policy (say, every n-th legal action) can play the memory game forever: it may never
+    collect a run, and the game ends only when no run is left on the table.
+    """
+    return play_random(make(game_id).new_state(seed=seed), seed)
 
 
 @pytest.mark.parametrize("game_id", sorted(set(SMALL) - {"deep_regrets"}))
