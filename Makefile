@@ -1,6 +1,7 @@
 # cardtable developer tasks. `make help` lists them.
 PYTHON ?= python3
 PYTEST_ARGS ?=
+PYTEST_WORKERS ?= auto
 DIST ?= dist
 MATURIN ?= $(PYTHON) -m maturin
 
@@ -37,7 +38,7 @@ rust-test:  ## Rust unit and integration tests of the engine
 	cargo test -p cardtable-engine --release
 
 py-test:  ## pytest: API conformance, rule scenarios, differential and seeded tests, benches once
-	$(PYTHON) -m pytest tests benches $(PYTEST_ARGS)
+	$(PYTHON) -m pytest tests benches -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 test: rust-test py-test  ## All tests
 

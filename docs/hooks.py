@@ -10,8 +10,10 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def _site_links(markdown: str, prefix: str) -> str:
-    """Rewrites links to the docs folder (``docs/x.md``, ``games``) into links between pages."""
+    """Rewrites links to the docs folder (``docs/x.md``, ``games``, pictures) into site links."""
     markdown = re.sub(r"\]\(" + re.escape(prefix) + r"games/?\)", "](games.md)", markdown)
+    if prefix:  # pictures under docs/ (e.g. docs/images/x.png) are files of the site too
+        markdown = re.sub(r"\]\(" + re.escape(prefix) + r"([^)#]+\.png)", r"](\1", markdown)
     return re.sub(r"\]\(" + re.escape(prefix) + r"([^)#]+\.md)", r"](\1", markdown)
 
 
