@@ -5,7 +5,7 @@ PYTEST_WORKERS ?= auto
 DIST ?= dist
 MATURIN ?= $(PYTHON) -m maturin
 
-.PHONY: help install lint test bench compare golden ci rust-test py-test fmt study-example docs \
+.PHONY: release-check help install lint test bench compare golden ci rust-test py-test fmt study-example docs \
 	wheel wheel-test workflow-lint
 
 help:  ## List the targets
@@ -74,4 +74,6 @@ wheel-test:  ## Install the wheel alone into fresh venvs of every CPython >= 3.1
 	CARDTABLE_WHEEL="$$(ls $(DIST)/cardtable-*-abi3-*.whl | head -n 1)" \
 	    $(PYTHON) -m pytest tests/test_wheel.py -v -p no:randomly $(PYTEST_ARGS)
 
-ci: install lint test docs wheel wheel-test  ## Everything CI runs: install, lint, test, docs, wheel
+release-check: wheel wheel-test  ## Build the wheel and test it in fresh venvs (before a release)
+
+ci: install lint test docs  ## Everything CI runs: install, lint, test, docs
