@@ -6,7 +6,9 @@ DESIGN.md lists.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,3 +135,29 @@ def test_deep_regrets_backends_agree_on_ability_heavy_play(expansion: bool) -> N
             assert_same_state(
                 a, b, players, history=history, tensor_seats=(len(history) % players,)
             )
+
+
+def test_deep_regrets_end_discards_the_cloche_fish_right_after_the_seats_mounted_fish() -> None:
+    """Found by the heuristic-bot differential test: at the end, seat 0 (tied for the highest
+    Regret Value) discards its best mounted fish and its Cloche fish, and so does seat 4 its
+    mounted fish. Contract, Decisions 80: the Cloche fish goes "right after its §8 mounted-fish
+    discard (seats in order 0..n−1)", so the discard pile reads seat 0's mounted fish, seat 0's
+    Cloche fish, then seat 4's mounted fish. The engine had discarded every mounted fish first."""
+    case = json.loads(
+        (Path(__file__).parent / "data" / "deep_regrets_cloche_end_order.json").read_text()
+    )
+    states = []
+    for backend in ("rust", "reference"):
+        game = cardtable.make(
+            "deep_regrets", backend=backend, players=case["players"], **case["options"]
+        )
+        state = game.new_state(case["seed"])
+        for action in case["history"]:
+            state.apply(action)
+        assert state.is_terminal
+        states.append(state)
+    end = states[0].to_dict()["state"]
+    assert end["end"]["discarded"][0] == 61 and end["end"]["cloche_discarded"][0] == 56
+    assert end["end"]["discarded"][4] == 68
+    assert end["fish_discard"][1][-3:] == [61, 56, 68]
+    assert_same_state(states[1], states[0], case["players"], history=case["history"])

@@ -619,6 +619,7 @@ impl DeepRegrets {
         let max_rv = st.regret_values[..n].iter().copied().max().unwrap_or(0);
         for p in 0..n {
             st.discarded[p] = NONE;
+            st.cloche_discarded[p] = NONE;
             if st.regret_values[p] != max_rv {
                 continue;
             }
@@ -649,11 +650,10 @@ impl DeepRegrets {
                 st.discard_fish(f);
                 st.discarded[p] = f;
             }
-        }
-        for p in 0..n {
-            st.cloche_discarded[p] = NONE;
+            // Contract, Decisions 80: the Cloche fish goes right after the same seat's
+            // mounted-fish discard, seat by seat (the order of the discard pile shows it).
             let f = st.seats[p].cloche;
-            if st.regret_values[p] == max_rv && f != NONE {
+            if f != NONE {
                 st.seats[p].cloche = NONE;
                 st.discard_fish(f);
                 st.cloche_discarded[p] = f;
