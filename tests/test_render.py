@@ -7,7 +7,6 @@ Browser screenshots are kept in ``tests/artifacts/`` (ignored by git) for a pers
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -26,6 +25,7 @@ from cardtable.cli import main
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 from cardtable.testing import play_random
+from tests.browser import headless_chromium
 from tests.render_golden import CASES, VIEWS, golden_state, path_of
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -281,26 +281,7 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
-        message = "Chromium and chromedriver are needed (apt-get install chromium chromium-driver)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1000"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    yield from headless_chromium("1300,1000")
 
 
 @pytest.mark.parametrize("game_id", ["turn_the_tide", "deep_regrets"])
