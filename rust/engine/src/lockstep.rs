@@ -5,10 +5,12 @@
 //! Game `g` uses exactly the seeds of [`crate::sim`], so a run whose external policy behaves like a
 //! built-in bot reproduces [`crate::sim::simulate`].
 
-use crate::error::{checked_len, ensure_fits, try_filled, EngineError, Result};
+use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::{make_bot, SeatStats, SimConfig, SimResult, KEEP_GAMES_HINT, SHARE_DENOMINATOR};
+use crate::sim::{
+    check_game_range, make_bot, per_game_arrays, SeatStats, SimConfig, SimResult, SHARE_DENOMINATOR,
+};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -60,31 +62,9 @@ impl<G: Game> Lockstep<G> {
                 "batch size must be in 1..={MAX_BATCH}, got {batch}"
             )));
         }
-        if config.first_game.checked_add(config.games).is_none() {
-            return Err(EngineError::InvalidOption(format!(
-                "first_game + games must be below 2**64, got {} + {}",
-                config.first_game, config.games
-            )));
-        }
+        check_game_range(&config)?;
         let width = usize::try_from(config.games.max(1)).map_or(batch, |g| batch.min(g));
-        let (scores, winners, lengths) = if config.keep_games {
-            let g = usize::try_from(config.games).map_err(|_| {
-                EngineError::TooLarge(format!("{} games: {KEEP_GAMES_HINT}", config.games))
-            })?;
-            let what = format!("the per-game results of {} games", config.games);
-            let cells = checked_len(&[g, n], &what, KEEP_GAMES_HINT)?;
-            let bytes = cells
-                .checked_mul(9)
-                .and_then(|b| b.checked_add(g.checked_mul(4)?));
-            ensure_fits(bytes, &what, KEEP_GAMES_HINT)?;
-            (
-                try_filled(cells, 0i64, &what, KEEP_GAMES_HINT)?,
-                try_filled(cells, 0u8, &what, KEEP_GAMES_HINT)?,
-                try_filled(g, 0u32, &what, KEEP_GAMES_HINT)?,
-            )
-        } else {
-            (Vec::new(), Vec::new(), Vec::new())
-        };
+        let (scores, winners, lengths) = per_game_arrays(&config, n)?;
         let mut seat_bots = Vec::with_capacity(width);
         for _ in 0..width {
             let row = bots

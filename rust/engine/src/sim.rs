@@ -405,6 +405,42 @@ fn merged(mut a: SimResult, b: SimResult) -> SimResult {
     a
 }
 
+/// Refuses a run whose game numbers `first_game .. first_game + games` do not fit in 64 bits.
+pub(crate) fn check_game_range(config: &SimConfig) -> Result<()> {
+    if config.first_game.checked_add(config.games).is_none() {
+        return Err(EngineError::InvalidOption(format!(
+            "first_game + games must be below 2**64, got {} + {}",
+            config.first_game, config.games
+        )));
+    }
+    Ok(())
+}
+
+/// The per-game result arrays (scores and winners per seat-game, lengths per game) of a run
+/// that keeps its games, allocated fallibly; empty without `keep_games`.
+pub(crate) fn per_game_arrays(
+    config: &SimConfig,
+    n: usize,
+) -> Result<(Vec<i64>, Vec<u8>, Vec<u32>)> {
+    if !config.keep_games {
+        return Ok((Vec::new(), Vec::new(), Vec::new()));
+    }
+    let g = usize::try_from(config.games)
+        .map_err(|_| EngineError::TooLarge(format!("{} games: {KEEP_GAMES_HINT}", config.games)))?;
+    let what = format!("the per-game results of {} games", config.games);
+    let cells = checked_len(&[g, n], &what, KEEP_GAMES_HINT)?;
+    // The three arrays together (13 bytes a seat-game at most) must fit in memory.
+    let bytes = cells
+        .checked_mul(9)
+        .and_then(|b| b.checked_add(g.checked_mul(4)?));
+    ensure_fits(bytes, &what, KEEP_GAMES_HINT)?;
+    Ok((
+        try_filled(cells, 0i64, &what, KEEP_GAMES_HINT)?,
+        try_filled(cells, 0u8, &what, KEEP_GAMES_HINT)?,
+        try_filled(g, 0u32, &what, KEEP_GAMES_HINT)?,
+    ))
+}
+
 /// Runs `config.games` games of `game` on a thread pool.
 ///
 /// `progress` is called from the calling thread about ten times a second with the number of games
@@ -427,31 +463,8 @@ pub fn simulate<G: Game>(
         make_bot(game, spec)?;
     }
     check_threads(config.threads)?;
-    if config.first_game.checked_add(config.games).is_none() {
-        return Err(EngineError::InvalidOption(format!(
-            "first_game + games must be below 2**64, got {} + {}",
-            config.first_game, config.games
-        )));
-    }
-    let (mut scores, mut winners, mut lengths) = if config.keep_games {
-        let g = usize::try_from(config.games).map_err(|_| {
-            EngineError::TooLarge(format!("{} games: {KEEP_GAMES_HINT}", config.games))
-        })?;
-        let what = format!("the per-game results of {} games", config.games);
-        let cells = checked_len(&[g, n], &what, KEEP_GAMES_HINT)?;
-        // The three arrays together (13 bytes a seat-game at most) must fit in memory.
-        let bytes = cells
-            .checked_mul(9)
-            .and_then(|b| b.checked_add(g.checked_mul(4)?));
-        ensure_fits(bytes, &what, KEEP_GAMES_HINT)?;
-        (
-            try_filled(cells, 0i64, &what, KEEP_GAMES_HINT)?,
-            try_filled(cells, 0u8, &what, KEEP_GAMES_HINT)?,
-            try_filled(g, 0u32, &what, KEEP_GAMES_HINT)?,
-        )
-    } else {
-        (Vec::new(), Vec::new(), Vec::new())
-    };
+    check_game_range(config)?;
+    let (mut scores, mut winners, mut lengths) = per_game_arrays(config, n)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.unwrap_or(0))
         .build()
