@@ -1,7 +1,7 @@
 //! The state-machine contract every game implements, and the bot contract.
 
 use crate::error::Result;
-use crate::options::OptionSpec;
+use crate::options::{OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
 
@@ -33,8 +33,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// [`crate::EngineError::InvalidOption`].
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self>;
 
+    /// The effective option values, as recorded by the [`crate::OptionReader`] that built the
+    /// game (with any default that depends on other options filled in).
+    fn option_values(&self) -> &OptionValues;
+
     /// Every option with its effective value (defaults filled in), as JSON.
-    fn options(&self) -> Map<String, Value>;
+    fn options(&self) -> Map<String, Value> {
+        self.option_values().to_map()
+    }
 
     /// The number of players.
     fn players(&self) -> usize;

@@ -19,7 +19,7 @@ pub mod vector;
 
 pub use error::{EngineError, Result};
 pub use game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-pub use options::{OptionKind, OptionReader, OptionSpec};
+pub use options::{OptionKind, OptionReader, OptionSpec, OptionValues};
 pub use registry::{games, make, GameInfo};
 pub use rng::{derive_seed, SplitMix64};
 pub use session::{AnyGame, AnySession, GameHandle, Session};

@@ -1,17 +1,32 @@
-//! Parsing and validating game options given as JSON values.
+//! Game options, declared once: each game lists [`OptionSpec`]s (name, type, default, bounds,
+//! doc), and its constructor reads the caller's JSON through an [`OptionReader`] built from those
+//! specs, so defaults and bounds are written in one place. The reader records every effective
+//! value in an [`OptionValues`], which the game keeps and [`crate::Game::options`] returns.
+//!
+//! This module owns parsing and validation of option values; it knows nothing of any game.
 
 use crate::error::{EngineError, Result};
 use serde_json::{Map, Value};
 
-/// The JSON type an option accepts.
+/// The JSON type an option accepts, with its bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
     /// `true` or `false`.
     Bool,
-    /// An integer.
-    Int,
-    /// An integer or `null`.
-    OptionalInt,
+    /// An integer in `min..=max`.
+    Int {
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// An integer in `min..=max`, or `null`.
+    OptionalInt {
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
     /// One of a fixed set of strings.
     Choice(&'static [&'static str]),
 }
@@ -21,19 +36,19 @@ impl OptionKind {
     pub fn name(&self) -> &'static str {
         match self {
             Self::Bool => "bool",
-            Self::Int => "int",
-            Self::OptionalInt => "int | None",
+            Self::Int { .. } => "int",
+            Self::OptionalInt { .. } => "int | None",
             Self::Choice(_) => "str",
         }
     }
 }
 
-/// One documented option of a game.
+/// One documented option of a game: its only declaration.
 #[derive(Clone, Debug)]
 pub struct OptionSpec {
     /// The keyword name.
     pub name: &'static str,
-    /// The accepted type.
+    /// The accepted type and bounds.
     pub kind: OptionKind,
     /// The default, as JSON (`null` where the default depends on other options).
     pub default: Value,
@@ -41,21 +56,93 @@ pub struct OptionSpec {
     pub doc: &'static str,
 }
 
-/// Options given by the caller, consumed one by one by a game's constructor; anything left over at
-/// the end is an unknown option.
+impl OptionSpec {
+    /// A boolean option.
+    pub fn bool(name: &'static str, default: bool, doc: &'static str) -> Self {
+        Self {
+            name,
+            kind: OptionKind::Bool,
+            default: Value::Bool(default),
+            doc,
+        }
+    }
+
+    /// An integer option in `min..=max`.
+    pub fn int(name: &'static str, default: i64, min: i64, max: i64, doc: &'static str) -> Self {
+        Self {
+            name,
+            kind: OptionKind::Int { min, max },
+            default: Value::from(default),
+            doc,
+        }
+    }
+
+    /// An integer option in `min..=max` that may be `null` (the default when `default` is `None`).
+    pub fn optional_int(
+        name: &'static str,
+        default: Option<i64>,
+        min: i64,
+        max: i64,
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            kind: OptionKind::OptionalInt { min, max },
+            default: default.map_or(Value::Null, Value::from),
+            doc,
+        }
+    }
+
+    /// A string option that must be one of `choices`.
+    pub fn choice(
+        name: &'static str,
+        default: &'static str,
+        choices: &'static [&'static str],
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            kind: OptionKind::Choice(choices),
+            default: Value::from(default),
+            doc,
+        }
+    }
+}
+
+/// The effective value of every option of one game (defaults filled in), in declaration order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptionValues(Map<String, Value>);
+
+impl OptionValues {
+    /// Replaces the recorded value of `name`, for defaults that depend on other options (e.g. a
+    /// `null` number of rounds that means "as many as players").
+    pub fn set(&mut self, name: &str, value: Value) {
+        self.0.insert(name.to_string(), value);
+    }
+
+    /// The values as a JSON object.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.0.clone()
+    }
+}
+
+/// Options given by the caller, read one by one by a game's constructor against the game's specs;
+/// anything left over at the end is an unknown option.
 pub struct OptionReader<'a> {
     game: &'static str,
+    specs: Vec<OptionSpec>,
     given: &'a Map<String, Value>,
-    used: Vec<&'static str>,
+    values: OptionValues,
 }
 
 impl<'a> OptionReader<'a> {
-    /// Wraps the given options of game `game`.
-    pub fn new(game: &'static str, given: &'a Map<String, Value>) -> Self {
+    /// Wraps the options `given` to game `game`, whose declared options are `specs`.
+    pub fn new(game: &'static str, specs: Vec<OptionSpec>, given: &'a Map<String, Value>) -> Self {
         Self {
             game,
+            specs,
             given,
-            used: Vec::new(),
+            values: OptionValues::default(),
         }
     }
 
@@ -66,90 +153,166 @@ impl<'a> OptionReader<'a> {
         ))
     }
 
-    fn get(&mut self, name: &'static str) -> Option<&'a Value> {
-        self.used.push(name);
-        self.given.get(name)
+    /// The spec of `name` and the given (or default) value. An undeclared name is a bug of the
+    /// game, reported as an error rather than a panic.
+    fn lookup(&self, name: &str) -> Result<(OptionKind, &Value)> {
+        let spec = self.specs.iter().find(|s| s.name == name).ok_or_else(|| {
+            EngineError::InvalidOption(format!("{}: option {name} is not declared", self.game))
+        })?;
+        Ok((spec.kind, self.given.get(name).unwrap_or(&spec.default)))
     }
 
-    /// A boolean option.
-    pub fn bool(&mut self, name: &'static str, default: bool) -> Result<bool> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(self.bad(name, "a bool", v)),
-        }
+    fn record(&mut self, name: &str, v: Value) {
+        self.values.set(name, v);
     }
 
-    /// An integer option in `min..=max`.
-    pub fn int(&mut self, name: &'static str, default: i64, min: i64, max: i64) -> Result<i64> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(v) => self.int_value(name, v, min, max),
-        }
-    }
-
-    fn int_value(&self, name: &'static str, v: &Value, min: i64, max: i64) -> Result<i64> {
+    fn int_in(&self, name: &str, v: &Value, min: i64, max: i64) -> Result<i64> {
         match v.as_i64() {
-            Some(i) if v.is_i64() || v.is_u64() => {
-                if (min..=max).contains(&i) {
-                    Ok(i)
-                } else {
-                    Err(self.bad(name, &format!("an int in {min}..={max}"), v))
-                }
-            }
+            Some(i) if (min..=max).contains(&i) => Ok(i),
             _ => Err(self.bad(name, &format!("an int in {min}..={max}"), v)),
         }
     }
 
-    /// An integer option in `min..=max` that may also be `null` (`None`).
-    pub fn optional_int(
-        &mut self,
-        name: &'static str,
-        default: Option<i64>,
-        min: i64,
-        max: i64,
-    ) -> Result<Option<i64>> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(Value::Null) => Ok(None),
-            Some(v) => self.int_value(name, v, min, max).map(Some),
+    /// A boolean option.
+    pub fn bool(&mut self, name: &'static str) -> Result<bool> {
+        let (kind, v) = self.lookup(name)?;
+        match (kind, v) {
+            (OptionKind::Bool, Value::Bool(b)) => {
+                let b = *b;
+                self.record(name, Value::Bool(b));
+                Ok(b)
+            }
+            _ => Err(self.bad(name, "a bool", v)),
         }
     }
 
-    /// A string option that must be one of `choices`; returns its index in `choices`.
-    pub fn choice(
-        &mut self,
-        name: &'static str,
-        default: usize,
-        choices: &'static [&'static str],
-    ) -> Result<usize> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(v) => match v
-                .as_str()
-                .and_then(|s| choices.iter().position(|c| *c == s))
-            {
-                Some(i) => Ok(i),
-                None => Err(self.bad(name, &format!("one of {choices:?}"), v)),
-            },
+    /// An integer option, within its declared bounds.
+    pub fn int(&mut self, name: &'static str) -> Result<i64> {
+        let (kind, v) = self.lookup(name)?;
+        match kind {
+            OptionKind::Int { min, max } => {
+                let i = self.int_in(name, v, min, max)?;
+                self.record(name, Value::from(i));
+                Ok(i)
+            }
+            _ => Err(self.bad(name, "an int", v)),
         }
     }
 
-    /// Fails on any option that was given but never read.
-    pub fn finish(self) -> Result<()> {
+    /// An integer option that may be `null` (`None`), within its declared bounds.
+    pub fn optional_int(&mut self, name: &'static str) -> Result<Option<i64>> {
+        let (kind, v) = self.lookup(name)?;
+        match (kind, v) {
+            (OptionKind::OptionalInt { .. }, Value::Null) => {
+                self.record(name, Value::Null);
+                Ok(None)
+            }
+            (OptionKind::OptionalInt { min, max }, _) => {
+                let i = self.int_in(name, v, min, max)?;
+                self.record(name, Value::from(i));
+                Ok(Some(i))
+            }
+            _ => Err(self.bad(name, "an int or None", v)),
+        }
+    }
+
+    /// A string option that must be one of its declared choices; returns its index.
+    pub fn choice(&mut self, name: &'static str) -> Result<usize> {
+        let (kind, v) = self.lookup(name)?;
+        match kind {
+            OptionKind::Choice(choices) => {
+                match v
+                    .as_str()
+                    .and_then(|s| choices.iter().position(|c| *c == s))
+                {
+                    Some(i) => {
+                        self.record(name, Value::from(choices[i]));
+                        Ok(i)
+                    }
+                    None => Err(self.bad(name, &format!("one of {choices:?}"), v)),
+                }
+            }
+            _ => Err(self.bad(name, "a string", v)),
+        }
+    }
+
+    /// Fails on any option that was given but is not declared; otherwise returns the effective
+    /// values read so far.
+    pub fn finish(self) -> Result<OptionValues> {
         let mut unknown: Vec<&String> = self
             .given
             .keys()
-            .filter(|k| !self.used.contains(&k.as_str()))
+            .filter(|k| !self.specs.iter().any(|s| s.name == k.as_str()))
             .collect();
         unknown.sort();
         match unknown.first() {
-            None => Ok(()),
+            None => Ok(self.values),
             Some(k) => Err(EngineError::InvalidOption(format!(
                 "{}: unknown option {k:?} (known: {})",
                 self.game,
-                self.used.join(", ")
+                self.specs
+                    .iter()
+                    .map(|s| s.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn specs() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec::bool("b", true, "a flag"),
+            OptionSpec::int("n", 3, 1, 5, "a count"),
+            OptionSpec::optional_int("m", None, 1, 9, "a limit"),
+            OptionSpec::choice("c", "x", &["x", "y"], "a choice"),
+        ]
+    }
+
+    fn read(given: Value) -> Result<(bool, i64, Option<i64>, usize, OptionValues)> {
+        let given = given.as_object().cloned().unwrap_or_default();
+        let mut r = OptionReader::new("t", specs(), &given);
+        let out = (
+            r.bool("b")?,
+            r.int("n")?,
+            r.optional_int("m")?,
+            r.choice("c")?,
+        );
+        Ok((out.0, out.1, out.2, out.3, r.finish()?))
+    }
+
+    #[test]
+    fn defaults_come_from_the_specs() {
+        let (b, n, m, c, values) = read(json!({})).expect("defaults are valid");
+        assert_eq!((b, n, m, c), (true, 3, None, 0));
+        assert_eq!(
+            Value::Object(values.to_map()),
+            json!({"b": true, "n": 3, "m": null, "c": "x"})
+        );
+    }
+
+    #[test]
+    fn bounds_types_and_unknown_names_are_rejected() {
+        assert!(read(json!({"n": 6})).is_err());
+        assert!(read(json!({"n": 0})).is_err());
+        assert!(read(json!({"n": 2.5})).is_err());
+        assert!(read(json!({"b": 1})).is_err());
+        assert!(read(json!({"c": "z"})).is_err());
+        assert!(read(json!({"m": 10})).is_err());
+        assert!(read(json!({"zz": 1})).is_err());
+        let (_, n, m, c, _) = read(json!({"n": 5, "m": 9, "c": "y"})).expect("valid");
+        assert_eq!((n, m, c), (5, Some(9), 1));
+    }
+
+    #[test]
+    fn an_undeclared_read_is_an_error_not_a_panic() {
+        let given = Map::new();
+        let mut r = OptionReader::new("t", specs(), &given);
+        assert!(r.int("nope").is_err());
     }
 }

@@ -16,7 +16,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use crate::tensor::TensorWriter;
 use serde_json::{json, Map, Value};
@@ -110,6 +110,7 @@ pub struct Goofspiel {
     num_cards: u32,
     /// Bits `0..N`: every card.
     full: u64,
+    option_values: OptionValues,
 }
 
 /// One completed turn: its point card and both bids (card values).
@@ -190,12 +191,13 @@ impl Game for Goofspiel {
     const ID: &'static str = "goofspiel";
 
     fn option_specs() -> Vec<OptionSpec> {
-        vec![OptionSpec {
-            name: "num_cards",
-            kind: OptionKind::Int,
-            default: json!(DEFAULT_CARDS),
-            doc: "N: bid cards per seat and point cards, 1..=60",
-        }]
+        vec![OptionSpec::int(
+            "num_cards",
+            DEFAULT_CARDS,
+            1,
+            MAX_CARDS as i64,
+            "N: bid cards per seat and point cards, 1..=60",
+        )]
     }
 
     fn player_range() -> (usize, usize) {
@@ -203,9 +205,9 @@ impl Game for Goofspiel {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, options);
-        let n = r.int("num_cards", DEFAULT_CARDS, 1, MAX_CARDS as i64)?;
-        r.finish()?;
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let n = r.int("num_cards")?;
+        let option_values = r.finish()?;
         if players != 2 {
             return Err(EngineError::InvalidOption(format!(
                 "{}: players must be in 2..=2, got {players}",
@@ -216,13 +218,12 @@ impl Game for Goofspiel {
         Ok(Self {
             num_cards,
             full: (1u64 << num_cards) - 1,
+            option_values,
         })
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("num_cards".into(), json!(self.num_cards));
-        m
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
     }
 
     fn players(&self) -> usize {

@@ -50,7 +50,7 @@
 use crate::bits;
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Map, Value};
@@ -555,6 +555,7 @@ pub struct Trafficars {
     deck: u64,
     /// The car cards of the deck (possible lane starters).
     cars: u64,
+    option_values: OptionValues,
 }
 
 /// The full state of one game of Trafficars (small and `Copy`).
@@ -1128,43 +1129,39 @@ impl Game for Trafficars {
 
     fn option_specs() -> Vec<OptionSpec> {
         vec![
-            OptionSpec {
-                name: "max_number",
-                kind: OptionKind::Int,
-                default: json!(50),
-                doc: "car cards 1..max_number are used (5..=50)",
-            },
-            OptionSpec {
-                name: "hand_size",
-                kind: OptionKind::Int,
-                default: json!(10),
-                doc: "cards dealt to each seat = number of turns (1..=30)",
-            },
-            OptionSpec {
-                name: "lanes",
-                kind: OptionKind::Int,
-                default: json!(3),
-                doc: "number of lanes (1..=5)",
-            },
-            OptionSpec {
-                name: "special_cards",
-                kind: OptionKind::Bool,
-                default: json!(true),
-                doc: "use the special cards (trailers, ambulances, police cars, tow trucks)",
-            },
-            OptionSpec {
-                name: "max_cars",
-                kind: OptionKind::OptionalInt,
-                default: json!(4),
-                doc: "cars a lane may hold before the next car takes it (1..=50); null = no limit",
-            },
-            OptionSpec {
-                name: "too_low",
-                kind: OptionKind::Choice(&["take", "insert"]),
-                default: json!("take"),
-                doc:
-                    "a card that fits no lane takes a lane (take) or is inserted in order (insert)",
-            },
+            OptionSpec::int(
+                "max_number",
+                50,
+                5,
+                50,
+                "car cards 1..max_number are used (5..=50)",
+            ),
+            OptionSpec::int(
+                "hand_size",
+                10,
+                1,
+                30,
+                "cards dealt to each seat = number of turns (1..=30)",
+            ),
+            OptionSpec::int("lanes", 3, 1, MAX_LANES as i64, "number of lanes (1..=5)"),
+            OptionSpec::bool(
+                "special_cards",
+                true,
+                "use the special cards (trailers, ambulances, police cars, tow trucks)",
+            ),
+            OptionSpec::optional_int(
+                "max_cars",
+                Some(4),
+                1,
+                50,
+                "cars a lane may hold before the next car takes it (1..=50); null = no limit",
+            ),
+            OptionSpec::choice(
+                "too_low",
+                "take",
+                &["take", "insert"],
+                "a card that fits no lane takes a lane (take) or is inserted in order (insert)",
+            ),
         ]
     }
 
@@ -1173,16 +1170,14 @@ impl Game for Trafficars {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, options);
-        let max_number = r.int("max_number", 50, 5, 50)? as u8;
-        let hand_size = r.int("hand_size", 10, 1, 30)? as u8;
-        let lanes = r.int("lanes", 3, 1, MAX_LANES as i64)? as usize;
-        let special_cards = r.bool("special_cards", true)?;
-        let max_cars = r
-            .optional_int("max_cars", Some(4), 1, 50)?
-            .map(|m| m as u32);
-        let too_low = r.choice("too_low", 0, &["take", "insert"])?;
-        r.finish()?;
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let max_number = r.int("max_number")? as u8;
+        let hand_size = r.int("hand_size")? as u8;
+        let lanes = r.int("lanes")? as usize;
+        let special_cards = r.bool("special_cards")?;
+        let max_cars = r.optional_int("max_cars")?.map(|m| m as u32);
+        let too_low = r.choice("too_low")?;
+        let option_values = r.finish()?;
         let (lo, hi) = Self::player_range();
         if !(lo..=hi).contains(&players) {
             return Err(EngineError::InvalidOption(format!(
@@ -1217,6 +1212,7 @@ impl Game for Trafficars {
             cards,
             deck,
             cars,
+            option_values,
         };
         let size = deck.count_ones() as usize;
         if size < g.deal_total() || (cars.count_ones() as usize) < lanes {
@@ -1229,18 +1225,8 @@ impl Game for Trafficars {
         Ok(g)
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("max_number".into(), json!(self.max_number));
-        m.insert("hand_size".into(), json!(self.hand_size));
-        m.insert("lanes".into(), json!(self.lanes));
-        m.insert("special_cards".into(), json!(self.special_cards));
-        m.insert("max_cars".into(), json!(self.max_cars));
-        m.insert(
-            "too_low".into(),
-            json!(if self.insert { "insert" } else { "take" }),
-        );
-        m
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
     }
 
     fn players(&self) -> usize {

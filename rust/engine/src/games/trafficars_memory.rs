@@ -26,7 +26,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Map, Value};
@@ -175,6 +175,7 @@ pub struct TrafficarsMemory {
     grid: usize,
     /// Bitset of the card ids of the deck.
     deck: u64,
+    option_values: OptionValues,
 }
 
 /// The full state of one game (small and `Copy`).
@@ -348,24 +349,25 @@ impl Game for TrafficarsMemory {
 
     fn option_specs() -> Vec<OptionSpec> {
         vec![
-            OptionSpec {
-                name: "min_number",
-                kind: OptionKind::Int,
-                default: json!(1),
-                doc: "lowest car number used, 1..50 (below max_number)",
-            },
-            OptionSpec {
-                name: "max_number",
-                kind: OptionKind::Int,
-                default: json!(50),
-                doc: "highest car number used, 1..50 (above min_number)",
-            },
-            OptionSpec {
-                name: "jokers",
-                kind: OptionKind::Bool,
-                default: json!(false),
-                doc: "add floor(12 * cars used / 50) special cards as jokers",
-            },
+            OptionSpec::int(
+                "min_number",
+                1,
+                1,
+                50,
+                "lowest car number used, 1..50 (below max_number)",
+            ),
+            OptionSpec::int(
+                "max_number",
+                50,
+                1,
+                50,
+                "highest car number used, 1..50 (above min_number)",
+            ),
+            OptionSpec::bool(
+                "jokers",
+                false,
+                "add floor(12 * cars used / 50) special cards as jokers",
+            ),
         ]
     }
 
@@ -374,11 +376,11 @@ impl Game for TrafficarsMemory {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, options);
-        let min_number = r.int("min_number", 1, 1, 50)? as u32;
-        let max_number = r.int("max_number", 50, 1, 50)? as u32;
-        let jokers = r.bool("jokers", false)?;
-        r.finish()?;
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let min_number = r.int("min_number")? as u32;
+        let max_number = r.int("max_number")? as u32;
+        let jokers = r.bool("jokers")?;
+        let option_values = r.finish()?;
         let (lo, hi) = Self::player_range();
         if !(lo..=hi).contains(&players) {
             return Err(EngineError::InvalidOption(format!(
@@ -409,15 +411,12 @@ impl Game for TrafficarsMemory {
             jokers,
             grid: (cars + joker_count) as usize,
             deck,
+            option_values,
         })
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("min_number".into(), json!(self.min_number));
-        m.insert("max_number".into(), json!(self.max_number));
-        m.insert("jokers".into(), json!(self.jokers));
-        m
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
     }
 
     fn players(&self) -> usize {

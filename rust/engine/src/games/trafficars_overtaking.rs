@@ -27,7 +27,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use crate::tensor::TensorWriter;
 use serde_json::{json, Map, Value};
@@ -162,6 +162,7 @@ pub struct TrafficarsOvertaking {
     removed_count: usize,
     /// `k` = 50 div players: cards per pile.
     pile_size: usize,
+    option_values: OptionValues,
 }
 
 /// The full state of one game (small and `Copy`).
@@ -391,12 +392,11 @@ impl Game for TrafficarsOvertaking {
     const ID: &'static str = "trafficars_overtaking";
 
     fn option_specs() -> Vec<OptionSpec> {
-        vec![OptionSpec {
-            name: "optional_overtake",
-            kind: OptionKind::Bool,
-            default: json!(false),
-            doc: "the overtaker may let a card go (true) instead of having to overtake (false)",
-        }]
+        vec![OptionSpec::bool(
+            "optional_overtake",
+            false,
+            "the overtaker may let a card go (true) instead of having to overtake (false)",
+        )]
     }
 
     fn player_range() -> (usize, usize) {
@@ -404,9 +404,9 @@ impl Game for TrafficarsOvertaking {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, options);
-        let optional_overtake = r.bool("optional_overtake", false)?;
-        r.finish()?;
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let optional_overtake = r.bool("optional_overtake")?;
+        let option_values = r.finish()?;
         let (lo, hi) = Self::player_range();
         if !(lo..=hi).contains(&players) {
             return Err(EngineError::InvalidOption(format!(
@@ -420,13 +420,12 @@ impl Game for TrafficarsOvertaking {
             optional_overtake,
             removed_count: (CARDS % n) as usize,
             pile_size: (CARDS / n) as usize,
+            option_values,
         })
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("optional_overtake".into(), json!(self.optional_overtake));
-        m
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
     }
 
     fn players(&self) -> usize {

@@ -16,7 +16,7 @@
 use crate::bits;
 use crate::error::Result;
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Map, Value};
@@ -155,6 +155,7 @@ pub struct TurnTheTide {
     recheck_after_elimination: bool,
     highest_chooses_tide: bool,
     rounds: usize,
+    option_values: OptionValues,
 }
 
 /// The full state of one game of Turn the Tide (small and `Copy`).
@@ -469,24 +470,23 @@ impl Game for TurnTheTide {
 
     fn option_specs() -> Vec<OptionSpec> {
         vec![
-            OptionSpec {
-                name: "recheck_after_elimination",
-                kind: OptionKind::Bool,
-                default: Value::Bool(true),
-                doc: "after an elimination the highest tide loses a lifebuoy again (rules step 7)",
-            },
-            OptionSpec {
-                name: "highest_chooses_tide",
-                kind: OptionKind::Bool,
-                default: Value::Bool(false),
-                doc: "the highest weather card chooses either tide card",
-            },
-            OptionSpec {
-                name: "rounds",
-                kind: OptionKind::OptionalInt,
-                default: Value::Null,
-                doc: "number of rounds, 1..players (null: as many as players)",
-            },
+            OptionSpec::bool(
+                "recheck_after_elimination",
+                true,
+                "after an elimination the highest tide loses a lifebuoy again (rules step 7)",
+            ),
+            OptionSpec::bool(
+                "highest_chooses_tide",
+                false,
+                "the highest weather card chooses either tide card",
+            ),
+            OptionSpec::optional_int(
+                "rounds",
+                None,
+                1,
+                MAX_SEATS as i64,
+                "number of rounds, 1..players (null: as many as players)",
+            ),
         ]
     }
 
@@ -495,11 +495,11 @@ impl Game for TurnTheTide {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, options);
-        let recheck_after_elimination = r.bool("recheck_after_elimination", true)?;
-        let highest_chooses_tide = r.bool("highest_chooses_tide", false)?;
-        let rounds = r.optional_int("rounds", None, 1, players as i64)?;
-        r.finish()?;
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let recheck_after_elimination = r.bool("recheck_after_elimination")?;
+        let highest_chooses_tide = r.bool("highest_chooses_tide")?;
+        let rounds = r.optional_int("rounds")?;
+        let mut option_values = r.finish()?;
         let (lo, hi) = Self::player_range();
         if !(lo..=hi).contains(&players) {
             return Err(crate::error::EngineError::InvalidOption(format!(
@@ -507,27 +507,26 @@ impl Game for TurnTheTide {
                 Self::ID
             )));
         }
+        if rounds.is_some_and(|r| r > players as i64) {
+            return Err(crate::error::EngineError::InvalidOption(format!(
+                "{}: option rounds must be an int in 1..={players}, got {}",
+                Self::ID,
+                rounds.unwrap_or_default()
+            )));
+        }
         let rounds = rounds.map_or(players, |r| r as usize);
+        option_values.set("rounds", json!(rounds));
         Ok(Self {
             players,
             recheck_after_elimination,
             highest_chooses_tide,
             rounds,
+            option_values,
         })
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert(
-            "recheck_after_elimination".into(),
-            json!(self.recheck_after_elimination),
-        );
-        m.insert(
-            "highest_chooses_tide".into(),
-            json!(self.highest_chooses_tide),
-        );
-        m.insert("rounds".into(), json!(self.rounds));
-        m
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
     }
 
     fn players(&self) -> usize {

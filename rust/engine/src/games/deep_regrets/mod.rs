@@ -90,10 +90,10 @@ mod tests;
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game};
-use crate::options::{OptionKind, OptionReader, OptionSpec};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use data::{Data, Item, Tier};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Most seats a game can have.
 pub const MAX_SEATS: usize = 5;
@@ -872,8 +872,6 @@ impl DeepRegretsState {
 pub struct DeepRegrets {
     players: usize,
     days: u8,
-    split: usize,
-    tentacles: bool,
     data: &'static Data,
     /// Fish in play.
     in_play: FishSet,
@@ -912,6 +910,8 @@ pub struct DeepRegrets {
     front_difficulty_set: FishSet,
     /// The supply id of the Cloche (NONE if missing).
     cloche_supply: u8,
+    /// The effective options.
+    option_values: OptionValues,
 }
 
 /// The accepted `regret_split` strings.
@@ -992,24 +992,24 @@ impl Game for DeepRegrets {
 
     fn option_specs() -> Vec<OptionSpec> {
         vec![
-            OptionSpec {
-                name: "days",
-                kind: OptionKind::Int,
-                default: json!(6),
-                doc: "6 = Monday..Saturday; 5 = the short game starting on Tuesday",
-            },
-            OptionSpec {
-                name: "regret_split",
-                kind: OptionKind::Choice(&SPLITS),
-                default: json!(SPLITS[0]),
-                doc: "copies of regret values 0/1/2/3 in the 60-card regret deck",
-            },
-            OptionSpec {
-                name: "expansion_tentacles",
-                kind: OptionKind::Bool,
-                default: json!(false),
-                doc: "add the 18 Lamentable Tentacles fish (6 per depth) to the sea",
-            },
+            OptionSpec::int(
+                "days",
+                6,
+                5,
+                6,
+                "6 = Monday..Saturday; 5 = the short game starting on Tuesday",
+            ),
+            OptionSpec::choice(
+                "regret_split",
+                SPLITS[0],
+                &SPLITS,
+                "copies of regret values 0/1/2/3 in the 60-card regret deck",
+            ),
+            OptionSpec::bool(
+                "expansion_tentacles",
+                false,
+                "add the 18 Lamentable Tentacles fish (6 per depth) to the sea",
+            ),
         ]
     }
 
@@ -1018,11 +1018,11 @@ impl Game for DeepRegrets {
     }
 
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, options);
-        let days = r.int("days", 6, 5, 6)?;
-        let split = r.choice("regret_split", 0, &SPLITS)?;
-        let tentacles = r.bool("expansion_tentacles", false)?;
-        r.finish()?;
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let days = r.int("days")?;
+        let split = r.choice("regret_split")?;
+        let tentacles = r.bool("expansion_tentacles")?;
+        let option_values = r.finish()?;
         let (lo, hi) = Self::player_range();
         if !(lo..=hi).contains(&players) {
             return Err(EngineError::InvalidOption(format!(
@@ -1148,8 +1148,6 @@ impl Game for DeepRegrets {
             front_difficulty_set,
             players,
             days: days as u8,
-            split,
-            tentacles,
             data,
             in_play,
             sellable,
@@ -1160,15 +1158,12 @@ impl Game for DeepRegrets {
             roll_len,
             sorted_faces,
             regret_copies,
+            option_values,
         })
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("days".into(), json!(self.days));
-        m.insert("regret_split".into(), json!(SPLITS[self.split]));
-        m.insert("expansion_tentacles".into(), json!(self.tentacles));
-        m
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
     }
 
     fn players(&self) -> usize {

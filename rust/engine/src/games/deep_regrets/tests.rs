@@ -4,6 +4,7 @@ use super::*;
 use crate::game::{RandomBot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
+use serde_json::json;
 use std::sync::Arc;
 
 type Sess = Session<DeepRegrets>;
