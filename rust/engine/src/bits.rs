@@ -36,6 +36,37 @@ fn byte_ranks(mask: u64) -> u64 {
     ((counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(ONES)
 }
 
+/// The bit of element `i` if `i` lies in `lo..=hi` (both below 64), else 0: the games' "card id
+/// to hand bit" conversion, which must never shift out of range.
+#[inline]
+pub fn bit_in(i: u32, lo: u32, hi: u32) -> u64 {
+    if lo <= i && i <= hi && i < 64 {
+        1u64 << i
+    } else {
+        0
+    }
+}
+
+/// The elements (bit positions) of `mask`, in increasing order.
+#[inline]
+pub fn ones(mask: u64) -> impl Iterator<Item = u32> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            None
+        } else {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            Some(i)
+        }
+    })
+}
+
+/// The elements of `mask` in increasing order, as a vector.
+pub fn to_vec(mask: u64) -> Vec<u32> {
+    ones(mask).collect()
+}
+
 /// The number of set bits of `mask` (what `count_ones` gives, computed so that it stays cheap on
 /// targets without a popcount instruction, such as baseline x86-64).
 #[inline]
