@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod bits;
+pub mod data;
 pub mod error;
 pub mod game;
 pub mod games;

@@ -86,7 +86,7 @@ const MAX_OPTIONS: usize = 2 * MAX_LANES;
 const NO_SEAT: usize = usize::MAX;
 
 /// The deck table shared with the reference implementation.
-const CARDS_JSON: &str = include_str!("../../../../python/cardtable/data/trafficars_cards.json");
+const CARDS_JSON: &str = crate::data::TRAFFICARS_CARDS_JSON;
 
 /// The bit of card `id` in a card bitset (0 for anything that is not a card id).
 #[inline]

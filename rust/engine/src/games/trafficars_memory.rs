@@ -909,7 +909,7 @@ mod tests {
 
     #[test]
     fn deck_table_matches_the_card_ids() {
-        let text = include_str!("../../../../python/cardtable/data/trafficars_cards.json");
+        let text = crate::data::TRAFFICARS_CARDS_JSON;
         let v: Value = serde_json::from_str(text).unwrap();
         let cards = v.as_array().unwrap();
         assert_eq!(cards.len(), 62);

@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The embedded data file, shared with the Python reference.
-const RAW: &str = include_str!("../../../../../python/cardtable/data/deep_regrets.json");
+const RAW: &str = crate::data::DEEP_REGRETS_JSON;
 
 /// Fish records (ids 0..134).
 pub const FISH_COUNT: usize = 135;
