@@ -135,6 +135,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// reference implementation's.
     fn state_json(&self, state: &Self::State) -> Value;
 
+    /// A full state sampled from what seat `observer` can know in `state` (a "determinization"),
+    /// for the search players of [`crate::search`]. The contract:
+    /// (a) the result is reachable: its history would replay through [`crate::Session`];
+    /// (b) its `observation(observer)` equals that of `state` exactly;
+    /// (c) it agrees with every public event (cards that were revealed stay where they were seen);
+    /// (d) it depends on `state` only through what `observer` can know, so two states that differ
+    /// only in information hidden from `observer` give the same result for the same `rng` state
+    /// (sample from the unseen cards in a canonical order: no peeking).
+    /// For a perfect-information position it may return a clone. `None` (the default) means the
+    /// game has no determinizer; search players then refuse to be created for it.
+    fn determinize(
+        &self,
+        _state: &Self::State,
+        _observer: usize,
+        _rng: &mut SplitMix64,
+    ) -> Option<Self::State> {
+        None
+    }
+
     /// Names of the built-in bots of this game besides `random`.
     fn bot_names() -> &'static [&'static str] {
         &[]

@@ -13,6 +13,7 @@ pub mod lockstep;
 pub mod options;
 pub mod registry;
 pub mod rng;
+pub mod search;
 pub mod session;
 pub mod sim;
 pub mod tensor;

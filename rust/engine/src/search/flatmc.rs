@@ -1,0 +1,153 @@
+//! Flat Monte Carlo over determinizations: every legal action is scored by the mean reward of
+//! playouts after it, from sampled full states.
+//!
+//! Sample `i` draws one determinization and plays every action from a copy of it (common random
+//! numbers: the actions are compared on the same hidden cards), so `samples=N` costs `N`
+//! determinizations and `N × actions` playouts per decision.
+
+use super::{
+    first_or_zero, parse_budget, parse_pairs, parse_rollout, require_determinizer, Playout,
+    RolloutPolicy,
+};
+use crate::error::Result;
+use crate::game::{Bot, Game};
+use crate::rng::SplitMix64;
+
+/// The parameters of the `flatmc` bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlatMcParams {
+    /// Determinized playouts per legal action and decision; default 100.
+    pub samples: u32,
+    /// How playouts choose actions; default random.
+    pub rollout: RolloutPolicy,
+}
+
+impl Default for FlatMcParams {
+    fn default() -> Self {
+        Self {
+            samples: 100,
+            rollout: RolloutPolicy::Random,
+        }
+    }
+}
+
+impl FlatMcParams {
+    /// Parses `"samples=100,rollout=random|greedy"` (any subset, any order; `None` means all
+    /// defaults) for game `G`; [`crate::EngineError::InvalidOption`] on anything else.
+    pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
+        let mut p = Self::default();
+        for (key, value) in parse_pairs::<G>("flatmc", params, &["samples", "rollout"])? {
+            match key {
+                "samples" => p.samples = parse_budget::<G>("flatmc", key, value)?,
+                _ => p.rollout = parse_rollout::<G>("flatmc", value)?,
+            }
+        }
+        Ok(p)
+    }
+}
+
+/// The `flatmc` bot (see the module docs).
+pub struct FlatMcBot<G: Game> {
+    params: FlatMcParams,
+    rng: SplitMix64,
+    /// Summed reward per legal action of the current decision.
+    totals: Vec<f64>,
+    /// Playouts per legal action of the current decision.
+    counts: Vec<u32>,
+    /// The legal actions of the current determinization.
+    det_legal: Vec<u32>,
+    /// The state a playout runs on, overwritten from the determinization for every action.
+    scratch: Option<G::State>,
+    playout: Playout<G>,
+}
+
+impl<G: Game> FlatMcBot<G> {
+    /// A bot for `game`; fails if the game has no determinizer.
+    pub fn new(game: &G, params: FlatMcParams) -> Result<Self> {
+        require_determinizer(game, "flatmc")?;
+        Ok(Self {
+            params,
+            rng: SplitMix64::default(),
+            totals: Vec::new(),
+            counts: Vec::new(),
+            det_legal: Vec::new(),
+            scratch: None,
+            playout: Playout::new(game, params.rollout)?,
+        })
+    }
+
+    /// The parameters the bot was made with.
+    pub fn params(&self) -> FlatMcParams {
+        self.params
+    }
+}
+
+impl<G: Game> Bot<G> for FlatMcBot<G> {
+    fn reset(&mut self, _game: &G, _seat: usize, rng: SplitMix64) {
+        self.rng = rng;
+    }
+
+    fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32 {
+        let seat = match usize::try_from(game.current_player(state)) {
+            Ok(seat) if legal.len() > 1 => seat,
+            _ => return first_or_zero(legal),
+        };
+        self.totals.clear();
+        self.totals.resize(legal.len(), 0.0);
+        self.counts.clear();
+        self.counts.resize(legal.len(), 0);
+        for _ in 0..self.params.samples {
+            let Some(det) = game.determinize(state, seat, &mut self.rng) else {
+                continue;
+            };
+            if usize::try_from(game.current_player(&det)).ok() != Some(seat) {
+                continue;
+            }
+            game.legal_actions(&det, &mut self.det_legal);
+            for (i, &action) in legal.iter().enumerate() {
+                if self.det_legal.binary_search(&action).is_err() {
+                    continue;
+                }
+                let scratch = match &mut self.scratch {
+                    Some(s) => {
+                        s.clone_from(&det);
+                        s
+                    }
+                    slot => slot.insert(det.clone()),
+                };
+                game.apply(scratch, action);
+                self.playout.run(game, scratch, &mut self.rng);
+                if let (Some(t), Some(n), Some(&r)) = (
+                    self.totals.get_mut(i),
+                    self.counts.get_mut(i),
+                    self.playout.rewards.get(seat),
+                ) {
+                    *t += r;
+                    *n += 1;
+                }
+            }
+        }
+        // The best mean reward; ties go to the smaller action.
+        let mut best = 0;
+        let mut best_mean = f64::NEG_INFINITY;
+        for (i, (&t, &n)) in self.totals.iter().zip(&self.counts).enumerate() {
+            let mean = if n == 0 {
+                f64::NEG_INFINITY
+            } else {
+                t / f64::from(n)
+            };
+            if mean > best_mean {
+                best_mean = mean;
+                best = i;
+            }
+        }
+        legal
+            .get(best)
+            .copied()
+            .unwrap_or_else(|| first_or_zero(legal))
+    }
+
+    fn observes(&self) -> bool {
+        false
+    }
+}

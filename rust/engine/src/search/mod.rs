@@ -1,0 +1,270 @@
+//! Search players over determinizations: single-observer information-set Monte Carlo tree search
+//! (`mcts`, see [`IsmctsBot`]) and flat Monte Carlo (`flatmc`, see [`FlatMcBot`]).
+//!
+//! Both sample full states with [`Game::determinize`], so they only work for games that provide a
+//! determinizer; [`make_search_bot`] refuses to create them for any other game. The state a bot's
+//! `act` receives is read only through `determinize` (for the bot's own seat) and the seat to move:
+//! a decision can therefore not depend on anything the bot's seat cannot see.
+//!
+//! # Rewards
+//! A finished playout is scored by its winners: each winner gets `1 / (number of winners)`, every
+//! other seat `0` (see [`win_shares`]). The reward is thus in `0..=1`, comparable across games,
+//! and a shared win is worth less than a sole one. Scores themselves are not used: what counts is
+//! winning, which is also what the strength ladder measures.
+//!
+//! # Bot specs
+//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy"` and `"flatmc:samples=100,rollout=random"`;
+//! every parameter is optional (defaults in [`MctsParams`] and [`FlatMcParams`]). `rollout=greedy`
+//! plays the playouts with the game's built-in `greedy` bot, or uniformly at random when the game
+//! has none.
+
+mod flatmc;
+mod mcts;
+pub mod toy;
+
+#[cfg(test)]
+mod tests;
+
+pub use flatmc::{FlatMcBot, FlatMcParams};
+pub use mcts::{IsmctsBot, MctsParams};
+
+use crate::error::{EngineError, Result};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::rng::SplitMix64;
+
+/// The largest `iterations` / `samples` value a search bot accepts (tree indices are `u32`).
+pub const MAX_BUDGET: u64 = 100_000_000;
+
+/// How a playout chooses the actions of every seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RolloutPolicy {
+    /// Uniformly random legal actions, drawn as [`Game::random_action`] does.
+    Random,
+    /// The game's built-in `greedy` bot for every seat (uniform when the game has none).
+    Greedy,
+}
+
+/// Creates the search bot `name` (`mcts` or `flatmc`) with its parameter list `params` (the part of
+/// the spec after the colon, e.g. `"iterations=2000,c=0.7"`), or `None` for any other name.
+///
+/// Fails with [`EngineError::InvalidOption`] on an unknown or repeated parameter, a malformed or
+/// out-of-range value, or a game that has no determinizer.
+pub fn make_search_bot<G: Game>(
+    game: &G,
+    name: &str,
+    params: Option<&str>,
+) -> Option<Result<Box<dyn Bot<G>>>> {
+    match name {
+        "mcts" => Some(
+            MctsParams::parse::<G>(params)
+                .and_then(|p| IsmctsBot::new(game, p))
+                .map(|b| Box::new(b) as Box<dyn Bot<G>>),
+        ),
+        "flatmc" => Some(
+            FlatMcParams::parse::<G>(params)
+                .and_then(|p| FlatMcBot::new(game, p))
+                .map(|b| Box::new(b) as Box<dyn Bot<G>>),
+        ),
+        _ => None,
+    }
+}
+
+/// Fails unless `game` has a determinizer (probed on its initial state).
+fn require_determinizer<G: Game>(game: &G, bot: &str) -> Result<()> {
+    let state = game.initial_state();
+    let mut rng = SplitMix64::new(0);
+    match game.determinize(&state, 0, &mut rng) {
+        Some(_) => Ok(()),
+        None => Err(EngineError::InvalidOption(format!(
+            "{}: bot {bot} needs a determinizer, which this game does not provide",
+            G::ID
+        ))),
+    }
+}
+
+/// The `key=value` pairs of a parameter list, checked against `known` keys: an error names the
+/// game, the bot and the offending item. `None` gives no pairs.
+fn parse_pairs<'a, G: Game>(
+    bot: &str,
+    params: Option<&'a str>,
+    known: &[&str],
+) -> Result<Vec<(&'a str, &'a str)>> {
+    let err = |m: String| EngineError::InvalidOption(format!("{}: bot {bot}: {m}", G::ID));
+    let Some(params) = params else {
+        return Ok(Vec::new());
+    };
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for item in params.split(',') {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(err(format!(
+                "expected key=value, got {item:?} (parameters: {})",
+                known.join(", ")
+            )));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        if !known.contains(&key) {
+            return Err(err(format!(
+                "unknown parameter {key:?} (parameters: {})",
+                known.join(", ")
+            )));
+        }
+        if pairs.iter().any(|&(k, _)| k == key) {
+            return Err(err(format!("parameter {key:?} given twice")));
+        }
+        pairs.push((key, value));
+    }
+    Ok(pairs)
+}
+
+/// A positive count of at most [`MAX_BUDGET`].
+fn parse_budget<G: Game>(bot: &str, key: &str, value: &str) -> Result<u32> {
+    match value.parse::<u64>() {
+        Ok(n) if (1..=MAX_BUDGET).contains(&n) => Ok(n as u32),
+        _ => Err(EngineError::InvalidOption(format!(
+            "{}: bot {bot}: {key} must be an integer in 1..={MAX_BUDGET}, got {value:?}",
+            G::ID
+        ))),
+    }
+}
+
+fn parse_rollout<G: Game>(bot: &str, value: &str) -> Result<RolloutPolicy> {
+    match value {
+        "random" => Ok(RolloutPolicy::Random),
+        "greedy" => Ok(RolloutPolicy::Greedy),
+        _ => Err(EngineError::InvalidOption(format!(
+            "{}: bot {bot}: rollout must be random or greedy, got {value:?}",
+            G::ID
+        ))),
+    }
+}
+
+/// The first listed action (`0` for an empty list, which callers never pass).
+fn first_or_zero(legal: &[u32]) -> u32 {
+    legal.first().copied().unwrap_or(0)
+}
+
+/// Writes each seat's reward of the terminal `state` into `out`: `1 / (number of winners)` for a
+/// winner, `0` otherwise (all `0` when nobody won).
+pub fn win_shares<G: Game>(game: &G, state: &G::State, out: &mut [f64]) {
+    let mask = game.winner_mask(state);
+    let share = match mask.count_ones() {
+        0 => 0.0,
+        k => 1.0 / f64::from(k),
+    };
+    for (seat, r) in out.iter_mut().enumerate() {
+        let won = u32::try_from(seat)
+            .ok()
+            .and_then(|s| mask.checked_shr(s))
+            .is_some_and(|m| m & 1 == 1);
+        *r = if won { share } else { 0.0 };
+    }
+}
+
+/// Plays determinized states to the end and scores them; owns every buffer a playout needs, so a
+/// playout allocates nothing.
+pub(crate) struct Playout<G: Game> {
+    /// One `greedy` bot per seat, or empty for random playouts.
+    greedy: Vec<Box<dyn Bot<G>>>,
+    legal: Vec<u32>,
+    chance: Vec<(u32, u64)>,
+    /// Each seat's reward of the last finished playout.
+    pub(crate) rewards: Vec<f64>,
+}
+
+impl<G: Game> Playout<G> {
+    /// Buffers for `game`; `policy` greedy uses the game's `greedy` bot if it has one.
+    pub(crate) fn new(game: &G, policy: RolloutPolicy) -> Result<Self> {
+        let mut greedy = Vec::new();
+        if policy == RolloutPolicy::Greedy {
+            for _ in 0..game.players() {
+                match game.make_bot("greedy", None) {
+                    Some(bot) => greedy.push(bot?),
+                    None => {
+                        greedy.clear();
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(Self {
+            greedy,
+            legal: Vec::new(),
+            chance: Vec::new(),
+            rewards: vec![0.0; game.players()],
+        })
+    }
+
+    /// Resolves a chance node of `state` with `rng` and applies the outcome.
+    #[inline]
+    pub(crate) fn chance_step(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
+        let outcome = game.sample_chance(state, rng, &mut self.chance);
+        game.apply(state, outcome);
+    }
+
+    /// Plays `state` to its end with the playout policy (chance resolved with `rng`), then writes
+    /// each seat's reward into [`Playout::rewards`].
+    pub(crate) fn run(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
+        if self.greedy.is_empty() {
+            self.run_random(game, state, rng);
+        } else {
+            self.run_greedy(game, state, rng);
+        }
+        win_shares(game, state, &mut self.rewards);
+    }
+
+    fn run_random(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
+        loop {
+            match game.current_player(state) {
+                TERMINAL => return,
+                CHANCE => self.chance_step(game, state, rng),
+                _ => match game.random_action(state, rng, &mut self.legal) {
+                    Some(action) => game.apply(state, action),
+                    None => return,
+                },
+            }
+        }
+    }
+
+    fn run_greedy(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
+        let mut observing = false;
+        for (seat, bot) in self.greedy.iter_mut().enumerate() {
+            bot.reset(game, seat, SplitMix64::new(rng.next()));
+            observing |= bot.observes();
+        }
+        loop {
+            let player = game.current_player(state);
+            if player == TERMINAL {
+                return;
+            }
+            if player == CHANCE {
+                self.chance_step(game, state, rng);
+            } else {
+                game.legal_actions(state, &mut self.legal);
+                let Some(&first) = self.legal.first() else {
+                    return;
+                };
+                let action = match usize::try_from(player)
+                    .ok()
+                    .and_then(|s| self.greedy.get_mut(s))
+                {
+                    Some(bot) => bot.act(game, state, &self.legal),
+                    None => first,
+                };
+                // A built-in bot only ever returns a listed action; stay safe if one does not.
+                let action = if self.legal.binary_search(&action).is_ok() {
+                    action
+                } else {
+                    first
+                };
+                game.apply(state, action);
+            }
+            if observing {
+                for bot in &mut self.greedy {
+                    if bot.observes() {
+                        bot.observe(game, state);
+                    }
+                }
+            }
+        }
+    }
+}

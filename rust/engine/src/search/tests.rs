@@ -1,0 +1,319 @@
+use super::toy::{DuelState, HiddenDuel, CARDS};
+use super::*;
+use crate::game::RandomBot;
+use crate::rng::derive_seed;
+
+/// A bot from a spec: `random`, the toy's `greedy`, or a search bot.
+fn bot(game: &HiddenDuel, spec: &str) -> Box<dyn Bot<HiddenDuel>> {
+    let (name, param) = match spec.split_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (spec, None),
+    };
+    if name == "random" {
+        return Box::new(RandomBot::default());
+    }
+    if let Some(b) = make_search_bot(game, name, param) {
+        return b.unwrap();
+    }
+    game.make_bot(name, param).unwrap().unwrap()
+}
+
+/// Plays one seeded game and returns its final state.
+fn play(game: &HiddenDuel, bots: &mut [Box<dyn Bot<HiddenDuel>>], seed: u64) -> DuelState {
+    let mut st = game.initial_state();
+    let mut rng = SplitMix64::new(seed);
+    for (seat, b) in bots.iter_mut().enumerate() {
+        b.reset(
+            game,
+            seat,
+            SplitMix64::new(derive_seed(seed, seat as u64 + 1)),
+        );
+    }
+    let mut legal = Vec::new();
+    let mut chance = Vec::new();
+    loop {
+        match game.current_player(&st) {
+            TERMINAL => return st,
+            CHANCE => {
+                let o = game.sample_chance(&st, &mut rng, &mut chance);
+                game.apply(&mut st, o);
+            }
+            p => {
+                game.legal_actions(&st, &mut legal);
+                let a = bots[p as usize].act(game, &st, &legal);
+                assert!(legal.contains(&a), "bot chose illegal action {a}");
+                game.apply(&mut st, a);
+            }
+        }
+    }
+}
+
+/// `a`'s win share (ties count half) over `games` seeded games with alternating seats.
+fn win_share(a: &str, b: &str, games: u64, seed: u64) -> f64 {
+    let game = HiddenDuel::default();
+    let mut total = 0.0;
+    let mut rewards = [0.0; 2];
+    for g in 0..games {
+        let a_seat = (g % 2) as usize;
+        let mut bots = if a_seat == 0 {
+            vec![bot(&game, a), bot(&game, b)]
+        } else {
+            vec![bot(&game, b), bot(&game, a)]
+        };
+        let st = play(&game, &mut bots, derive_seed(seed, g));
+        win_shares(&game, &st, &mut rewards);
+        total += rewards[a_seat];
+    }
+    total / games as f64
+}
+
+/// States reached by random play from many seeds, at every decision node.
+fn decision_states(seeds: u64) -> Vec<DuelState> {
+    let game = HiddenDuel::default();
+    let mut out = Vec::new();
+    let mut legal = Vec::new();
+    for seed in 0..seeds {
+        let mut rng = SplitMix64::new(seed);
+        let mut st = game.initial_state();
+        loop {
+            match game.current_player(&st) {
+                TERMINAL => break,
+                CHANCE => {
+                    let o = game.sample_chance(&st, &mut rng, &mut Vec::new());
+                    game.apply(&mut st, o);
+                }
+                _ => {
+                    out.push(st);
+                    let a = game.random_action(&st, &mut rng, &mut legal).unwrap();
+                    game.apply(&mut st, a);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The same position with the other seat's hidden cards exchanged with undealt ones (as many as
+/// possible), or `None` when there is nothing to exchange.
+fn swap_hidden(st: &DuelState, observer: usize) -> Option<DuelState> {
+    let other = 1 - observer;
+    let all = (1u16 << CARDS) - 1;
+    let undealt = all & !st.hands[0] & !st.hands[1] & !st.played[0] & !st.played[1];
+    if undealt == 0 || st.hands[other] == 0 {
+        return None;
+    }
+    let mut out = *st;
+    let (mut from, mut to) = (st.hands[other], undealt);
+    while from != 0 && to != 0 {
+        let a = from & from.wrapping_neg();
+        let b = to & to.wrapping_neg();
+        out.hands[other] = (out.hands[other] & !a) | b;
+        from &= !a;
+        to &= !b;
+    }
+    Some(out)
+}
+
+#[test]
+fn determinizations_keep_the_observation_and_vary_the_hidden_cards() {
+    let game = HiddenDuel::default();
+    let mut rng = SplitMix64::new(5);
+    let mut varied = 0;
+    for st in decision_states(40) {
+        for observer in 0..2 {
+            let mut hands = std::collections::HashSet::new();
+            for _ in 0..20 {
+                let d = game.determinize(&st, observer, &mut rng).unwrap();
+                assert_eq!(
+                    game.observation(&d, observer),
+                    game.observation(&st, observer)
+                );
+                assert_eq!(
+                    d.hands[1 - observer].count_ones(),
+                    st.hands[1 - observer].count_ones()
+                );
+                assert_eq!(d.hands[0] & d.hands[1], 0);
+                assert_eq!((d.hands[0] | d.hands[1]) & (d.played[0] | d.played[1]), 0);
+                hands.insert(d.hands[1 - observer]);
+            }
+            if hands.len() > 1 {
+                varied += 1;
+            }
+        }
+    }
+    assert!(
+        varied > 100,
+        "hidden hands varied in only {varied} positions"
+    );
+}
+
+#[test]
+fn determinize_does_not_depend_on_hidden_cards() {
+    let game = HiddenDuel::default();
+    for st in decision_states(20) {
+        for observer in 0..2 {
+            let Some(other) = swap_hidden(&st, observer) else {
+                continue;
+            };
+            assert_ne!(other, st);
+            let (mut r1, mut r2) = (SplitMix64::new(9), SplitMix64::new(9));
+            for _ in 0..5 {
+                assert_eq!(
+                    game.determinize(&st, observer, &mut r1),
+                    game.determinize(&other, observer, &mut r2)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn search_bots_are_deterministic_for_a_seed() {
+    let game = HiddenDuel::default();
+    for spec in [
+        "mcts:iterations=200",
+        "flatmc:samples=20",
+        "mcts:iterations=100,rollout=greedy",
+    ] {
+        for seed in 0..5 {
+            let run = || {
+                let mut bots = vec![bot(&game, spec), bot(&game, "random")];
+                play(&game, &mut bots, seed)
+            };
+            assert_eq!(run(), run(), "{spec} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn search_bots_do_not_peek() {
+    let game = HiddenDuel::default();
+    let mut legal = Vec::new();
+    let mut checked = 0;
+    for spec in [
+        "mcts:iterations=100",
+        "flatmc:samples=10",
+        "mcts:iterations=50,rollout=greedy",
+    ] {
+        for (i, st) in decision_states(15).into_iter().enumerate() {
+            let seat = game.current_player(&st) as usize;
+            let Some(other) = swap_hidden(&st, seat) else {
+                continue;
+            };
+            game.legal_actions(&st, &mut legal);
+            let decide = |s: &DuelState| {
+                let mut b = bot(&game, spec);
+                b.reset(&game, seat, SplitMix64::new(i as u64));
+                (0..3).map(|_| b.act(&game, s, &legal)).collect::<Vec<_>>()
+            };
+            assert_eq!(decide(&st), decide(&other), "{spec} in {st:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+}
+
+#[test]
+fn flatmc_beats_random() {
+    let share = win_share("flatmc:samples=10", "random", 200, 1);
+    println!("flatmc:samples=10 vs random: {share:.3}");
+    assert!(share > 0.6, "flatmc won {share}");
+}
+
+#[test]
+fn mcts_beats_random_and_greedy() {
+    let share = win_share("mcts:iterations=300", "random", 200, 2);
+    println!("mcts:iterations=300 vs random: {share:.3}");
+    assert!(share > 0.6, "mcts won {share}");
+    let share = win_share("mcts:iterations=300", "greedy", 200, 3);
+    println!("mcts:iterations=300 vs greedy: {share:.3}");
+    assert!(share > 0.5, "mcts won {share}");
+}
+
+#[test]
+fn more_iterations_beat_fewer() {
+    let share = win_share("mcts:iterations=500", "mcts:iterations=10", 300, 4);
+    println!("mcts:iterations=500 vs mcts:iterations=10: {share:.3}");
+    assert!(share > 0.55, "mcts 500 won {share}");
+}
+
+#[test]
+fn greedy_rollouts_play() {
+    let share = win_share("mcts:iterations=200,rollout=greedy", "random", 100, 5);
+    println!("mcts:iterations=200,rollout=greedy vs random: {share:.3}");
+    assert!(share > 0.6, "mcts with greedy rollouts won {share}");
+}
+
+#[test]
+fn parameters_parse() {
+    let p = MctsParams::parse::<HiddenDuel>(Some("iterations=2000,c=1.5,rollout=greedy")).unwrap();
+    assert_eq!(p.iterations, 2000);
+    assert_eq!(p.c, 1.5);
+    assert_eq!(p.rollout, RolloutPolicy::Greedy);
+    assert_eq!(
+        MctsParams::parse::<HiddenDuel>(None).unwrap(),
+        MctsParams::default()
+    );
+    let p = FlatMcParams::parse::<HiddenDuel>(Some("rollout=random,samples=7")).unwrap();
+    assert_eq!((p.samples, p.rollout), (7, RolloutPolicy::Random));
+    let game = HiddenDuel::default();
+    assert!(make_search_bot(&game, "greedy", None).is_none());
+    assert!(make_search_bot(&game, "mcts", None).is_some_and(|b| b.is_ok()));
+    assert!(make_search_bot(&game, "flatmc", Some("samples=3")).is_some_and(|b| b.is_ok()));
+}
+
+#[test]
+fn bad_parameters_are_rejected() {
+    let game = HiddenDuel::default();
+    let err = |name: &str, params: &str| match make_search_bot(&game, name, Some(params)) {
+        Some(Err(EngineError::InvalidOption(m))) => m,
+        Some(Err(e)) => panic!("{name}:{params}: wrong error {e:?}"),
+        Some(Ok(_)) => panic!("{name}:{params} was accepted"),
+        None => panic!("{name} unknown"),
+    };
+    for (name, params) in [
+        ("mcts", ""),
+        ("mcts", "iterations"),
+        ("mcts", "iterations=0"),
+        ("mcts", "iterations=-3"),
+        ("mcts", "iterations=1e3"),
+        ("mcts", "iterations=100000001"),
+        ("mcts", "c=-1"),
+        ("mcts", "c=nan"),
+        ("mcts", "c=inf"),
+        ("mcts", "c=x"),
+        ("mcts", "rollout=smart"),
+        ("mcts", "samples=5"),
+        ("mcts", "iterations=5,iterations=6"),
+        ("mcts", "iterations=5,"),
+        ("flatmc", "samples=0"),
+        ("flatmc", "iterations=10"),
+        ("flatmc", "rollout="),
+    ] {
+        let m = err(name, params);
+        assert!(m.starts_with("hidden_duel: bot "), "{m}");
+    }
+    assert!(err("mcts", "depth=3").contains("unknown parameter \"depth\""));
+}
+
+#[test]
+fn games_without_a_determinizer_are_refused() {
+    let game = HiddenDuel::without_determinizer();
+    for name in ["mcts", "flatmc"] {
+        match make_search_bot(&game, name, None) {
+            Some(Err(EngineError::InvalidOption(m))) => {
+                assert!(m.contains("determinizer"), "{m}");
+            }
+            _ => panic!("{name} was not refused"),
+        }
+    }
+}
+
+#[test]
+fn a_single_legal_action_is_taken_without_search() {
+    let game = HiddenDuel::default();
+    let mut b = bot(&game, "mcts");
+    b.reset(&game, 0, SplitMix64::new(1));
+    let st = decision_states(1)[0];
+    assert_eq!(b.act(&game, &st, &[7]), 7);
+}
