@@ -223,10 +223,7 @@ impl<G: Game> IsmctsBot<G> {
                 at_root = false;
             }
             if self.legal.is_empty() {
-                if node == 0 {
-                    return;
-                }
-                break;
+                return; // A decision without actions: nothing sound to back up.
             }
             let unexpanded = self.match_children(node, mover);
             if unexpanded > 0 {
