@@ -11,7 +11,7 @@ use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Value};
 
 /// Weather cards (entries of a card block of the tensor).
-const CARDS: usize = (HIGHEST_CARD - LOWEST_CARD + 1) as usize;
+const CARD_BLOCK: usize = (HIGHEST_CARD - LOWEST_CARD + 1) as usize;
 
 impl Phase {
     /// The phase as the observation and the canonical state name it.
@@ -128,7 +128,7 @@ impl TurnTheTide {
         w.multi_hot(
             st.hands.get(player).copied().unwrap_or(0),
             LOWEST_CARD,
-            CARDS,
+            CARD_BLOCK,
         );
         for s in 0..n {
             w.push_scaled(f64::from(st.lifebuoys[s]), 12.0);
@@ -156,12 +156,15 @@ impl TurnTheTide {
                 }
             }
         }
-        w.skip(CARDS * (n + 1));
+        w.skip(CARD_BLOCK * (n + 1));
         for s in 0..n {
             w.push_bool(st.commitments[s] != 0);
         }
         let own = st.commitments.get(player).copied().unwrap_or(0);
-        w.one_hot(usize::from(own).checked_sub(LOWEST_CARD as usize), CARDS);
+        w.one_hot(
+            usize::from(own).checked_sub(LOWEST_CARD as usize),
+            CARD_BLOCK,
+        );
         for s in 0..n {
             w.push_scaled(f64::from(st.scores[s]), 12.0);
         }
