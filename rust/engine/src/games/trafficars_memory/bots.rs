@@ -3,8 +3,8 @@
 //! memory; they must never read a face-down card that was never shown, and they change no rule.
 
 use super::{
-    gaps, is_joker, may_continue, Phase, TrafficarsMemory, TrafficarsMemoryState, LAST_POSITION,
-    MAX_GRID, STOP,
+    gaps, is_joker, may_continue, Phase, TrafficarsMemory, TrafficarsMemoryState, FIRST_JOKER,
+    LAST_POSITION, MAX_GRID, STOP,
 };
 use crate::bits;
 use crate::game::Bot;
@@ -92,7 +92,7 @@ impl MemoryBot {
         let jokers = u32::from(st.k_jokers);
         let mut known_pos = 0u64;
         let mut known_cars = 0u64;
-        let mut car_pos = [0u8; 51];
+        let mut car_pos = [0u8; FIRST_JOKER as usize];
         for p in bits::ones(avail) {
             let c = u32::from(known[p as usize]);
             if c == 0 {
