@@ -2,7 +2,8 @@
 //! catch and not-caught hooks, eating, standing rules and the remaining items.
 
 use super::data::{Fish, GiveTo, PeekTarget, Prim, RevealTarget, Rules, Show, Who};
-use super::flow::{below_top, push_lines, Sink, COL_MASK, ROW_MASK};
+use super::flow::below_top;
+use super::legal::{push_lines, Sink, COL_MASK, ROW_MASK};
 use super::{
     DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
     MAX_SEATS, NONE,

@@ -712,7 +712,7 @@ impl Bot<DeepRegrets> for GreedyBot {
                     1 => &REEL_RANK,
                     _ => &SUPPLY_RANK,
                 };
-                let base = super::flow::shop_base(st.shop);
+                let base = super::port::shop_base(st.shop);
                 *legal
                     .iter()
                     .min_by_key(|&&a| rank_of(rank, a - base))

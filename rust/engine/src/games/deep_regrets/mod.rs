@@ -79,10 +79,17 @@
 #![allow(clippy::needless_range_loop)]
 
 mod abilities;
+mod actions;
+mod apply;
+mod chance;
 mod data;
+mod fishing;
 mod flow;
-mod json;
-mod tensor;
+mod items;
+mod legal;
+mod port;
+mod scoring;
+mod view;
 
 pub mod bots;
 #[cfg(test)]
@@ -890,7 +897,7 @@ pub struct DeepRegrets {
     sorted_faces: [[u8; 4]; KINDS],
     /// The `regret_split` copies of values 0..3.
     regret_copies: [u8; 4],
-    /// Readiness requirement masks of every item's uses (see `flow::use_req`).
+    /// Readiness requirement masks of every item's uses (see `items::use_req`).
     req_dink: [[u32; 2]; data::DINK_COUNT],
     req_supply: [[u32; 2]; data::SUPPLY_COUNT],
     req_reel: [[u32; 2]; data::REEL_COUNT],
@@ -1104,20 +1111,20 @@ impl Game for DeepRegrets {
         let bad = || EngineError::InvalidState("the item uses do not fit the tables".into());
         let mut req_dink = [[0u32; 2]; data::DINK_COUNT];
         for (r, i) in req_dink.iter_mut().zip(&data.dinks) {
-            *r = flow::item_reqs(i).ok_or_else(bad)?;
+            *r = items::item_reqs(i).ok_or_else(bad)?;
         }
         let mut req_supply = [[0u32; 2]; data::SUPPLY_COUNT];
         for (r, i) in req_supply.iter_mut().zip(&data.supplies) {
-            *r = flow::item_reqs(i).ok_or_else(bad)?;
+            *r = items::item_reqs(i).ok_or_else(bad)?;
         }
         let mut req_reel = [[0u32; 2]; data::REEL_COUNT];
         for (r, i) in req_reel.iter_mut().zip(&data.reels) {
-            *r = flow::item_reqs(i).ok_or_else(bad)?;
+            *r = items::item_reqs(i).ok_or_else(bad)?;
         }
-        let req_lp = flow::item_reqs(&data.life_preserver).ok_or_else(bad)?;
+        let req_lp = items::item_reqs(&data.life_preserver).ok_or_else(bad)?;
         let need_of = |r: &[u32; 2]| {
             r.iter()
-                .filter(|&&m| m & flow::REQ_NEVER == 0)
+                .filter(|&&m| m & items::REQ_NEVER == 0)
                 .fold(0u32, |a, &m| a | m)
         };
         let mut need_dink = [0u32; data::DINK_COUNT];
@@ -1171,7 +1178,7 @@ impl Game for DeepRegrets {
     }
 
     fn num_actions(&self) -> u32 {
-        512
+        actions::NUM_ACTIONS
     }
 
     fn initial_state(&self) -> DeepRegretsState {

@@ -1,6 +1,14 @@
-//! Canonical state, observation (contract §11) and action labels (contract §10).
+//! What the state shows (contract §10, §11): the canonical state (`to_dict()["state"]`), the
+//! observation of a seat, and the action labels; the observation tensor is the submodule
+//! [`tensor`].
+//!
+//! Must not: change the state, or show a seat anything §11.3 does not let it know (other seats'
+//! hands, items and regret values, face-down tops it has not peeked, the order of the decks).
 
-use super::flow::{first_kind, shop_base};
+mod tensor;
+
+use super::flow::first_kind;
+use super::port::shop_base;
 use super::{
     each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Phase, CLASSES, CLASS_FACE,
     CLASS_KIND, CLASS_NAME, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,

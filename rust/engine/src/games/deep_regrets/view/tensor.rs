@@ -1,7 +1,11 @@
-//! The observation tensor (contract §11.4): §11.3 encoded with ids instead of names.
+//! The observation tensor (contract §11.4, §16.12): the observation of §11.3 encoded with ids
+//! instead of names, as a flat `f32` vector of `2240 + 362 n` entries.
+//!
+//! Must not: encode anything the observation does not show to the seat, or change the order or
+//! size of the segments (the Python reference writes the same vector).
 
-use super::data::{DINK_COUNT, REEL_COUNT, ROD_COUNT, SUPPLY_COUNT};
-use super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, CLASSES, NONE};
+use super::super::data::{DINK_COUNT, REEL_COUNT, ROD_COUNT, SUPPLY_COUNT};
+use super::super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, CLASSES, NONE};
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::tensor::{scaled, TensorWriter};
 
@@ -19,14 +23,14 @@ fn some(x: u8) -> Option<usize> {
 
 impl DeepRegrets {
     /// The tensor size for this player count.
-    pub(super) fn tensor_size(&self) -> usize {
+    pub(in super::super) fn tensor_size(&self) -> usize {
         2240 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.
-    pub(super) fn write_tensor(&self, st: &S, me: usize, out: &mut [f32]) {
+    pub(in super::super) fn write_tensor(&self, st: &S, me: usize, out: &mut [f32]) {
         let n = self.n();
-        let me = me.min(super::MAX_SEATS - 1);
+        let me = me.min(super::super::MAX_SEATS - 1);
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(me), n);
         w.one_hot(usize::from(st.day).checked_sub(1), 6);
@@ -160,7 +164,7 @@ impl DeepRegrets {
     }
 
     fn write_ctx(&self, w: &mut TensorWriter<'_>, st: &S, me: usize) {
-        use super::Node;
+        use super::super::Node;
         for &c in &st.to_roll {
             w.push_scaled(f64::from(c), 4.0);
         }
