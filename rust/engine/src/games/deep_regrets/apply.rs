@@ -5,10 +5,20 @@
 //! or allocate.
 
 // IMPORTS
-use super::legal::{ROW_MASK, COL_MASK};
-use super::flow::{first_kind};
-use super::port::{shop_base};
-use super::{class_of, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_KIND, KINDS, MAX_SEATS, NONE, TOP_CLASS};
+use super::actions::{
+    ABANDON_SHIP, CAST, CAST_LAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN, DECLINE,
+    DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DONE, DRAW_A_DINK, END_TURN, FISH, FISH_LAST,
+    FLIP_WORMS, GIVE_AWAY, GIVE_TO, MAKE_PORT, MOUNT, PASS, PUT_AT_BOTTOM, REEL, REGRET, ROD,
+    ROLL_NOW, ROW, SELL, SHOP, SHOP_LAST, SLOT, SUPPLY, SUPPLY_LAST, USE_COFFIN,
+    USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
+};
+use super::flow::first_kind;
+use super::legal::{COL_MASK, ROW_MASK};
+use super::port::shop_base;
+use super::{
+    class_of, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_KIND, KINDS,
+    MAX_SEATS, NONE, TOP_CLASS,
+};
 // END IMPORTS
 
 impl DeepRegrets {
@@ -113,7 +123,7 @@ impl DeepRegrets {
                 }
             }
             Node::MusterSelect => {
-                if a == 0 {
+                if a == ROLL_NOW {
                     return self.run(st);
                 }
                 self.fresh_to_roll(st, p, a);
@@ -122,7 +132,7 @@ impl DeepRegrets {
                 }
             }
             Node::RerollSelect => {
-                if a != 0 {
+                if a != ROLL_NOW {
                     self.fresh_to_roll(st, p, a);
                     if st.left != NONE {
                         st.left = st.left.saturating_sub(1);
@@ -140,7 +150,7 @@ impl DeepRegrets {
                 }
             }
             Node::MusterKeep => {
-                let c = (a as usize).wrapping_sub(50).min(CLASSES - 1);
+                let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
                 st.rolled[c] = st.rolled[c].saturating_sub(1);
                 st.seats[p].fresh[c] += 1;
                 st.left = st.left.saturating_sub(1);
@@ -150,34 +160,34 @@ impl DeepRegrets {
                 }
             }
             Node::LifePreserver => {
-                st.life_preserver = a.wrapping_sub(74) as u8;
+                st.life_preserver = a.wrapping_sub(GIVE_TO) as u8;
                 self.run(st);
             }
             Node::Declare => {
-                if a == 2 {
+                if a == MAKE_PORT {
                     self.make_port(st, p);
                 }
                 self.run(st);
             }
             Node::PortDiscard | Node::DiscardRegret => {
-                if a >= 70 {
-                    let v = (a as usize - 70).min(3);
+                if a >= REGRET {
+                    let v = ((a - REGRET) as usize).min(3);
                     st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
                     st.regret_discard[v] += 1;
                 }
                 self.run(st);
             }
             Node::EquipRod => {
-                st.seats[p].rod = a.wrapping_sub(145) as u8;
+                st.seats[p].rod = a.wrapping_sub(ROD) as u8;
                 self.run(st);
             }
             Node::EquipReel => {
-                st.seats[p].reel = a.wrapping_sub(155) as u8;
+                st.seats[p].reel = a.wrapping_sub(REEL) as u8;
                 self.run(st);
             }
             Node::Turn => self.apply_turn(st, p, a),
             Node::AfterMain => {
-                if a == 24 {
+                if a == END_TURN {
                     st.push(Task::EndTurn(pp));
                     self.run(st);
                 } else {
@@ -186,7 +196,7 @@ impl DeepRegrets {
             }
             Node::Worms => {
                 let s = usize::from(st.worms_shoal).min(8);
-                if a == 5 {
+                if a == PUT_AT_BOTTOM {
                     let f = st.take_top(s);
                     st.put_bottom(s, f);
                 } else {
@@ -199,12 +209,12 @@ impl DeepRegrets {
             }
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => {
-                st.spend(p, (a as usize).wrapping_sub(50).min(CLASSES - 1));
+                st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
                 st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, true)));
                 self.run(st);
             }
             Node::Reward => {
-                if a == 8 {
+                if a == DRAW_A_DINK {
                     st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, false)));
                     self.run(st);
                 } else {
@@ -212,10 +222,10 @@ impl DeepRegrets {
                 }
             }
             Node::Sell => {
-                if a == 0 {
+                if a == DONE {
                     return self.sell_end(st, p);
                 }
-                let f = (a - 165) as u8;
+                let f = (a - FISH) as u8;
                 let value = self.value(st, usize::from(f), p);
                 st.seats[p].hand.remove(f);
                 self.gain(st, p, value);
@@ -229,21 +239,21 @@ impl DeepRegrets {
                 }
             }
             Node::MountSlot => {
-                if a == 0 {
+                if a == DONE {
                     return self.mount_end(st, p);
                 }
-                st.slot = a.wrapping_sub(79).min(2) as u8;
+                st.slot = a.wrapping_sub(SLOT).min(2) as u8;
                 self.ask(st, Node::MountFish, pp);
             }
             Node::MountFish if st.slot == 3 => {
-                let f = a.wrapping_sub(165) as u8;
+                let f = a.wrapping_sub(FISH) as u8;
                 st.seats[p].hand.remove(f);
                 st.seats[p].cloche = f;
                 st.slot = NONE;
                 self.run(st);
             }
             Node::MountFish => {
-                let f = (a - 165) as u8;
+                let f = (a - FISH) as u8;
                 st.seats[p].hand.remove(f);
                 st.seats[p].mounted[usize::from(st.slot).min(2)] = f;
                 st.count += 1;
@@ -279,28 +289,28 @@ impl DeepRegrets {
                 }
             }
             Node::RefreshDie => {
-                let k = (a as usize).wrapping_sub(65).min(KINDS - 1);
+                let k = (a.wrapping_sub(DIE_KIND) as usize).min(KINDS - 1);
                 st.seats[p].spent[k] = st.seats[p].spent[k].saturating_sub(1);
                 st.to_roll[k] += 1;
                 st.roll_to_rolled = false;
                 self.ask(st, Node::Roll, pp);
             }
             Node::SetMax => {
-                let c = (a as usize).wrapping_sub(50).min(CLASSES - 1);
+                let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
                 st.seats[p].fresh[c] = st.seats[p].fresh[c].saturating_sub(1);
                 st.seats[p].fresh[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])] += 1;
                 self.run(st);
             }
             Node::PeekShoal => {
-                st.known[p] |= 1 << (a.wrapping_sub(32) & 15);
+                st.known[p] |= 1 << (a.wrapping_sub(CAST) & 15);
                 self.run(st);
             }
             Node::PeekRow | Node::PeekColumn => {
                 let m = st.peekable(p);
                 let i = if st.node == Node::PeekRow {
-                    a.wrapping_sub(94)
+                    a.wrapping_sub(ROW)
                 } else {
-                    a.wrapping_sub(97)
+                    a.wrapping_sub(COLUMN)
                 };
                 let mask = if st.node == Node::PeekRow {
                     ROW_MASK
@@ -315,7 +325,7 @@ impl DeepRegrets {
     }
 
     pub(super) fn fresh_to_roll(&self, st: &mut S, p: usize, a: u32) {
-        let c = (a as usize).wrapping_sub(50).min(CLASSES - 1);
+        let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
         if st.seats[p].fresh[c] > 0 {
             st.seats[p].fresh[c] -= 1;
             st.to_roll[usize::from(CLASS_KIND[c])] += 1;
@@ -327,7 +337,7 @@ impl DeepRegrets {
     pub(super) fn apply_turn(&self, st: &mut S, p: usize, a: u32) {
         let pp = p as u8;
         match a {
-            0 => {
+            PASS => {
                 st.seats[p].passed = true;
                 if st.seats[..self.n()].iter().filter(|s| !s.passed).count() == 1 {
                     st.last_turns = 2;
@@ -337,33 +347,33 @@ impl DeepRegrets {
                 st.push(Task::Reward(pp));
                 self.run(st);
             }
-            10 => {
+            SELL => {
                 st.main_done = true;
                 st.count = 0;
                 st.foul = 0;
                 self.ask(st, Node::Sell, pp);
             }
-            11 => {
+            MOUNT => {
                 st.main_done = true;
                 st.count = 0;
                 self.ask(st, Node::MountSlot, pp);
             }
-            21 => {
+            GIVE_AWAY => {
                 st.main_done = true;
                 self.turn_standing(st, p, a);
             }
-            32..=40 => {
+            CAST..=CAST_LAST => {
                 st.main_done = true;
                 st.cast_on = true;
-                st.cast_shoal = (a - 32) as u8;
+                st.cast_shoal = (a - CAST) as u8;
                 st.clear_cast();
                 st.push(Task::CastRod(pp));
                 self.run(st);
             }
-            82..=93 => {
+            SHOP..=SHOP_LAST => {
                 st.main_done = true;
-                let k = (a as usize - 82) / 3;
-                let t = (a as usize - 82) % 3;
+                let k = ((a - SHOP) as usize) / 3;
+                let t = ((a - SHOP) as usize) % 3;
                 let price = self.price(st, p, k, t);
                 self.gain(st, p, -price);
                 st.discount = 0;
@@ -390,7 +400,7 @@ impl DeepRegrets {
     pub(super) fn apply_free(&self, st: &mut S, p: usize, a: u32, ret: Node) {
         let pp = p as u8;
         match a {
-            3 => {
+            ABANDON_SHIP => {
                 st.seats[p].lifeboat_used = true;
                 if st.last_turns != NONE {
                     st.last_turns = 4;
@@ -399,27 +409,27 @@ impl DeepRegrets {
                 self.make_port(st, p);
                 self.run(st);
             }
-            12 => self.use_item(st, p, ItemSrc::LifePreserver, ret),
-            13 => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), ret),
-            22 | 23 => self.turn_standing(st, p, a),
-            41..=49 => {
-                let s = (a - 41) as u8;
+            USE_LIFE_PRESERVER => self.use_item(st, p, ItemSrc::LifePreserver, ret),
+            USE_REEL => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), ret),
+            USE_SKULL | USE_COFFIN => self.turn_standing(st, p, a),
+            USE_WORMS..=USE_WORMS_LAST => {
+                let s = (a - USE_WORMS) as u8;
                 st.seats[p].worms = false;
                 st.worms_shoal = s;
                 st.peek = st.top_fish(usize::from(s)).unwrap_or(NONE);
                 self.ask(st, Node::Worms, pp);
             }
-            50..=64 => {
-                st.spend(p, a as usize - 50);
+            DIE..=DIE_LAST => {
+                st.spend(p, (a - DIE) as usize);
                 st.seats[p].depth = (st.seats[p].depth + 1).min(3);
                 if ret == Node::AfterMain {
                     st.push(Task::AfterMain(pp));
                     self.run(st);
                 }
             }
-            100..=124 => self.use_item(st, p, ItemSrc::Dink((a - 100) as u8), ret),
-            125..=144 => self.use_item(st, p, ItemSrc::Supply((a - 125) as u8), ret),
-            165..=299 => self.eat(st, p, (a - 165) as u8, ret),
+            DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), ret),
+            SUPPLY..=SUPPLY_LAST => self.use_item(st, p, ItemSrc::Supply((a - SUPPLY) as u8), ret),
+            FISH..=FISH_LAST => self.eat(st, p, (a - FISH) as u8, ret),
             _ => {}
         }
     }
@@ -427,7 +437,7 @@ impl DeepRegrets {
     pub(super) fn apply_pay(&self, st: &mut S, p: usize, a: u32) {
         let pp = p as u8;
         match a {
-            6 => {
+            CATCH => {
                 self.retain_leftover(st, p);
                 for c in 0..CLASSES {
                     for _ in 0..st.payment[c] {
@@ -439,11 +449,11 @@ impl DeepRegrets {
                 st.push(Task::Catch(pp));
                 self.run(st);
             }
-            18 | 19 => {
+            CATCH_BY_SHOWING | CATCH_BY_DISCARDING => {
                 self.payment_back(st, p);
                 st.push(Task::CastEnd(pp));
                 st.push(Task::Catch(pp));
-                if a == 19 {
+                if a == CATCH_BY_DISCARDING {
                     st.fish_size = self
                         .cast_fish_data(st)
                         .and_then(|f| f.rules.discard_size)
@@ -453,7 +463,7 @@ impl DeepRegrets {
                     self.run(st);
                 }
             }
-            20 => {
+            FLIP_WORMS => {
                 if let Some(d) = self
                     .cast_fish_data(st)
                     .and_then(|f| f.rules.worms_difficulty)
@@ -462,7 +472,7 @@ impl DeepRegrets {
                     st.cast_base = Some(d);
                 }
             }
-            7 => {
+            DECLINE => {
                 self.payment_back(st, p);
                 st.push(Task::CastEnd(pp));
                 st.push(Task::NotCaught(pp));
@@ -472,18 +482,20 @@ impl DeepRegrets {
                     self.run(st);
                 }
             }
-            12 => self.use_item(st, p, ItemSrc::LifePreserver, Node::Pay),
-            13 => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), Node::Pay),
-            50..=64 => {
-                let c = a as usize - 50;
+            USE_LIFE_PRESERVER => self.use_item(st, p, ItemSrc::LifePreserver, Node::Pay),
+            USE_REEL => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), Node::Pay),
+            DIE..=DIE_LAST => {
+                let c = (a - DIE) as usize;
                 if st.seats[p].fresh[c] > 0 {
                     st.seats[p].fresh[c] -= 1;
                     st.payment[c] += 1;
                 }
             }
-            100..=124 => self.use_item(st, p, ItemSrc::Dink((a - 100) as u8), Node::Pay),
-            125..=144 => self.use_item(st, p, ItemSrc::Supply((a - 125) as u8), Node::Pay),
-            165..=299 => self.eat(st, p, (a - 165) as u8, Node::Pay),
+            DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), Node::Pay),
+            SUPPLY..=SUPPLY_LAST => {
+                self.use_item(st, p, ItemSrc::Supply((a - SUPPLY) as u8), Node::Pay)
+            }
+            FISH..=FISH_LAST => self.eat(st, p, (a - FISH) as u8, Node::Pay),
             _ => {}
         }
     }

@@ -5,7 +5,7 @@
 //! `SplitMix64::pick_weighted` over `chance_each` does (seeded games are part of the contract).
 
 // IMPORTS
-use super::flow::{first_kind};
+use super::flow::first_kind;
 use super::{each_bit, DeepRegrets, DeepRegretsState as S, Node};
 use crate::rng::SplitMix64;
 // END IMPORTS

@@ -11,7 +11,10 @@
 
 // IMPORTS
 use super::data::{PeekTarget, Prim};
-use super::{DeepRegrets, DeepRegretsState as S, Node, Phase, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS, NONE, TOP_CLASS};
+use super::{
+    DeepRegrets, DeepRegretsState as S, Node, Phase, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
+    NONE, TOP_CLASS,
+};
 // END IMPORTS
 
 impl DeepRegrets {
@@ -480,8 +483,9 @@ impl DeepRegrets {
         self.ask(st, Node::StealRegret, p as u8)
     }
 
-    /// Applies one primitive; true when it asked a node.
-    pub(super) fn prim(&self, st: &mut S, p: usize, prim: Prim) -> bool {
+    /// Applies one effect primitive of the item vocabulary (contract §2.1), handing the card
+    /// abilities' primitives to [`DeepRegrets::ability_effect`]; true when it asked a node.
+    pub(super) fn apply_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
         let pp = p as u8;
         match prim {
             Prim::Difficulty(a) => st.cast_reduction = st.cast_reduction.saturating_add(a),
@@ -520,7 +524,7 @@ impl DeepRegrets {
                     return self.ask(st, Node::RollHigh, pp);
                 }
             }
-            other => return self.prim2(st, p, other),
+            other => return self.ability_effect(st, p, other),
         }
         false
     }

@@ -5,10 +5,13 @@
 //! anything a seat may not know.
 
 // IMPORTS
-use super::data::{Prim};
-use super::legal::{Sink};
-use super::flow::{below_top};
-use super::{each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_FACE, NONE};
+use super::actions::{DINK, SUPPLY, USE_LIFE_PRESERVER, USE_REEL};
+use super::data::Prim;
+use super::flow::below_top;
+use super::legal::Sink;
+use super::{
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_FACE, NONE,
+};
 // END IMPORTS
 
 impl DeepRegrets {
@@ -146,13 +149,13 @@ impl DeepRegrets {
         if usize::from(st.life_preserver) == p
             && self.ready_in(ItemSrc::LifePreserver, flags).is_some()
         {
-            out.put(12);
+            out.put(USE_LIFE_PRESERVER);
         }
         if seat.reel != NONE
             && !seat.reel_used
             && self.ready_in(ItemSrc::Reel(seat.reel), flags).is_some()
         {
-            out.put(13);
+            out.put(USE_REEL);
         }
     }
 
@@ -165,12 +168,12 @@ impl DeepRegrets {
             |r: Option<&[u32; 2]>| r.is_some_and(|r| r[0] & missing == 0 || r[1] & missing == 0);
         each_bit(seat.dinks, |d| {
             if ready(self.req_dink.get(d as usize)) {
-                out.put(100 + d);
+                out.put(DINK + d);
             }
         });
         each_bit(seat.supplies, |i| {
             if ready(self.req_supply.get(i as usize)) {
-                out.put(125 + i);
+                out.put(SUPPLY + i);
             }
         });
     }

@@ -4,8 +4,16 @@
 //! `flow`, and the card abilities' own nodes in `abilities`.
 
 // IMPORTS
-use super::port::{shop_base};
-use super::{each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, KINDS, MAX_SEATS, NONE, TOP_CLASS};
+use super::actions::{
+    ABANDON_SHIP, CAST, CATCH, COLUMN, DECLINE, DIE, DIE_KIND, DISCARD_RANDOM_REGRET, DONE,
+    DRAW_A_DINK, END_TURN, FISH, GIVE_TO, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, PASS,
+    PUT_AT_BOTTOM, REEL, REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SLOT, STAY_AT_SEA, USE_WORMS,
+};
+use super::port::shop_base;
+use super::{
+    each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, KINDS, MAX_SEATS,
+    NONE, TOP_CLASS,
+};
 // END IMPORTS
 
 /// Shoals of row r (bits).
@@ -42,7 +50,7 @@ impl Sink for AnyAction {
 enum TurnList {
     /// The `turn` node: main and free actions.
     Turn,
-    /// The `after_main` node: the free actions and 24 = end turn.
+    /// The `after_main` node: the free actions and `END_TURN`.
     AfterMain,
     /// The free actions only (is one possible?).
     FreeOnly,
@@ -68,50 +76,50 @@ impl DeepRegrets {
         let fresh_classes = |out: &mut Vec<u32>, pool: &[u8; CLASSES]| {
             for (c, &k) in pool.iter().enumerate() {
                 if k > 0 {
-                    out.push(50 + c as u32);
+                    out.push(DIE + c as u32);
                 }
             }
         };
         let regret_values = |out: &mut Vec<u32>| {
             for v in 0..4 {
                 if seat.regrets[v] > 0 {
-                    out.push(70 + v as u32);
+                    out.push(REGRET + v as u32);
                 }
             }
         };
         match st.node {
             Node::MusterSelect | Node::RerollSelect => {
-                out.push(0);
+                out.push(ROLL_NOW);
                 fresh_classes(out, &seat.fresh);
             }
             Node::MusterKeep => fresh_classes(out, &st.rolled),
             Node::LifePreserver => {
                 for s in 0..self.n() {
                     if s != p {
-                        out.push(74 + s as u32);
+                        out.push(GIVE_TO + s as u32);
                     }
                 }
             }
-            Node::Declare => out.extend_from_slice(&[1, 2]),
+            Node::Declare => out.extend_from_slice(&[STAY_AT_SEA, MAKE_PORT]),
             Node::PortDiscard => {
-                out.push(0);
+                out.push(KEEP_ALL);
                 regret_values(out);
             }
-            Node::EquipRod => each_bit(seat.rods, |r| out.push(145 + r)),
-            Node::EquipReel => each_bit(seat.reels, |r| out.push(155 + r)),
+            Node::EquipRod => each_bit(seat.rods, |r| out.push(ROD + r)),
+            Node::EquipReel => each_bit(seat.reels, |r| out.push(REEL + r)),
             Node::Turn => self.turn_actions(st, p, out, TurnList::Turn),
             Node::AfterMain => self.turn_actions(st, p, out, TurnList::AfterMain),
-            Node::Worms => out.extend_from_slice(&[4, 5]),
+            Node::Worms => out.extend_from_slice(&[LEAVE_ON_TOP, PUT_AT_BOTTOM]),
             Node::Pay => {
                 let d = self.effective_difficulty(st, p);
                 let complete = self.payment_complete(st, d);
                 let flags = self.item_flags(st, p, Node::Pay, Some(d));
                 if complete {
-                    out.push(6);
+                    out.push(CATCH);
                 }
                 let rules = self.cast_fish_data(st).map(|f| f.rules).unwrap_or_default();
                 if !rules.must_catch || !self.can_complete(st, p, d) {
-                    out.push(7);
+                    out.push(DECLINE);
                 }
                 self.items_head(st, p, flags, out);
                 self.pay_rules(st, p, &rules, out);
@@ -124,32 +132,32 @@ impl DeepRegrets {
                 self.items_tail(st, p, flags, out);
                 seat.hand
                     .and(&self.eat_set)
-                    .each(|f| out.push(165 + u32::from(f)));
+                    .each(|f| out.push(FISH + u32::from(f)));
             }
             Node::DeclineDie => fresh_classes(out, &seat.fresh),
             Node::Reward => {
                 if st.dink_deck | st.dink_discard != 0 {
-                    out.push(8);
+                    out.push(DRAW_A_DINK);
                 }
                 if seat.regret_count() > 0 {
-                    out.push(9);
+                    out.push(DISCARD_RANDOM_REGRET);
                 }
             }
             Node::Sell => {
                 if st.count >= 1 {
-                    out.push(0);
+                    out.push(DONE);
                 }
                 seat.hand
                     .and(&self.sellable)
-                    .each(|f| out.push(165 + u32::from(f)));
+                    .each(|f| out.push(FISH + u32::from(f)));
             }
             Node::MountSlot => {
                 if st.count >= 1 {
-                    out.push(0);
+                    out.push(DONE);
                 }
                 for k in 0..3 {
                     if seat.mounted[k] == NONE {
-                        out.push(79 + k as u32);
+                        out.push(SLOT + k as u32);
                     }
                 }
             }
@@ -163,7 +171,7 @@ impl DeepRegrets {
                             .get(usize::from(f))
                             .is_some_and(|x| x.size == 0)
                     {
-                        out.push(165 + u32::from(f))
+                        out.push(FISH + u32::from(f))
                     }
                 });
             }
@@ -181,7 +189,7 @@ impl DeepRegrets {
             Node::RefreshDie => {
                 for k in 0..KINDS {
                     if seat.spent[k] > 0 {
-                        out.push(65 + k as u32);
+                        out.push(DIE_KIND + k as u32);
                     }
                 }
             }
@@ -189,7 +197,7 @@ impl DeepRegrets {
                 for c in 0..CLASSES {
                     let top = TOP_CLASS[usize::from(CLASS_KIND[c])] as usize;
                     if seat.fresh[c] > 0 && c != top {
-                        out.push(50 + c as u32);
+                        out.push(DIE + c as u32);
                     }
                 }
             }
@@ -197,12 +205,12 @@ impl DeepRegrets {
                 let m = st.peekable(p);
                 for s in 0..9u32 {
                     if m >> s & 1 == 1 {
-                        out.push(32 + s);
+                        out.push(CAST + s);
                     }
                 }
             }
-            Node::PeekRow => push_lines(out, st.peekable(p), &ROW_MASK, 94),
-            Node::PeekColumn => push_lines(out, st.peekable(p), &COL_MASK, 97),
+            Node::PeekRow => push_lines(out, st.peekable(p), &ROW_MASK, ROW),
+            Node::PeekColumn => push_lines(out, st.peekable(p), &COL_MASK, COLUMN),
             _ => self.legal_ability(st, p, out),
         }
     }
@@ -222,23 +230,23 @@ impl DeepRegrets {
         let seat = &st.seats[p];
         let at_sea = seat.depth > 0;
         if main {
-            out.put(0);
+            out.put(PASS);
         }
         if at_sea && !seat.lifeboat_used {
-            out.put(3);
+            out.put(ABANDON_SHIP);
         }
         let has_sellable = !seat.hand.and(&self.sellable).is_empty();
         if main && !at_sea && has_sellable {
-            out.put(10);
+            out.put(SELL);
         }
         if main && !at_sea && has_sellable && seat.mounted.contains(&NONE) {
-            out.put(11);
+            out.put(MOUNT);
         }
         let flags = self.item_flags(st, p, Node::Turn, None);
         self.items_head(st, p, flags, out);
         self.turn_rules(st, p, out, main);
         if list == TurnList::AfterMain {
-            out.put(24);
+            out.put(END_TURN);
         }
         let reach = if at_sea {
             (usize::from(seat.depth) * 3).min(9)
@@ -253,21 +261,21 @@ impl DeepRegrets {
             };
             for s in 0..reach {
                 if st.shoal_len[s] > 0 && cols >> (s % 3) & 1 == 1 {
-                    out.put(32 + s as u32);
+                    out.put(CAST + s as u32);
                 }
             }
         }
         if seat.worms {
             for s in 0..reach {
                 if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
-                    out.put(41 + s as u32);
+                    out.put(USE_WORMS + s as u32);
                 }
             }
         }
         if at_sea && seat.depth < 3 {
             for c in 0..CLASSES {
                 if seat.fresh[c] > 0 {
-                    out.put(50 + c as u32);
+                    out.put(DIE + c as u32);
                 }
             }
         }
@@ -278,7 +286,7 @@ impl DeepRegrets {
                 }
                 for t in 0..3 {
                     if self.price(st, p, k, t) <= i32::from(seat.money) {
-                        out.put(82 + 3 * k as u32 + t as u32);
+                        out.put(SHOP + 3 * k as u32 + t as u32);
                     }
                 }
             }
@@ -286,6 +294,6 @@ impl DeepRegrets {
         self.items_tail(st, p, flags, out);
         seat.hand
             .and(&self.eat_set)
-            .each(|f| out.put(165 + u32::from(f)));
+            .each(|f| out.put(FISH + u32::from(f)));
     }
 }

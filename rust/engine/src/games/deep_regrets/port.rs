@@ -4,6 +4,7 @@
 //! Must not: list legal actions or resolve nodes (modules `legal`, `apply`).
 
 // IMPORTS
+use super::actions::{REEL, ROD, SUPPLY};
 use super::{DeepRegrets, DeepRegretsState as S, Task, NONE};
 // END IMPORTS
 
@@ -73,8 +74,8 @@ impl DeepRegrets {
 /// The first id of a card shop's keep range.
 pub(super) fn shop_base(shop: u8) -> u32 {
     match shop {
-        0 => 145,
-        1 => 155,
-        _ => 125,
+        0 => ROD,
+        1 => REEL,
+        _ => SUPPLY,
     }
 }
