@@ -1,5 +1,9 @@
-//! Step 2 of the rules (contract §16): effect lists of fish abilities, the cast with its reveal,
-//! catch and not-caught hooks, eating, standing rules and the remaining items.
+//! The card abilities (contract §16): effect lists of fish abilities, the cast with its reveal,
+//! catch and not-caught hooks, eating, standing rules and the items that need them; the tasks,
+//! nodes, legal actions and labels of those abilities' own nodes.
+//!
+//! Must not: decide for a seat (the bots do) or read hidden state on behalf of a seat; the step-1
+//! flow (day, turn, shops) lives in `flow`, `apply` and `port`.
 
 use super::actions::{
     CAST, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN, DIE, DONE, FIRST_EFFECT, FISH, FLIP_WORMS,
@@ -10,8 +14,8 @@ use super::data::{Fish, GiveTo, PeekTarget, Prim, RevealTarget, Rules, Show, Who
 use super::flow::below_top;
 use super::legal::{push_lines, Sink, COL_MASK, ROW_MASK};
 use super::{
-    DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
-    MAX_SEATS, NONE,
+    DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, CLOCHE_SLOT,
+    KINDS, MAX_SEATS, NONE,
 };
 
 /// `ctx.ability` triggers.
@@ -882,7 +886,7 @@ impl DeepRegrets {
                 }
             }
             Prim::Cloche if st.seats[u].cloche == NONE && self.has_small_mountable(st, u) => {
-                st.slot = 3;
+                st.slot = CLOCHE_SLOT;
                 return self.ask(st, Node::MountFish, uu);
             }
             _ => {}

@@ -4,7 +4,6 @@
 //! Must not: check legality (the caller does; an illegal id must still not panic), list actions,
 //! or allocate.
 
-// IMPORTS
 use super::actions::{
     ABANDON_SHIP, CAST, CAST_LAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN, DECLINE,
     DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DONE, DRAW_A_DINK, END_TURN, FISH, FISH_LAST,
@@ -16,10 +15,9 @@ use super::flow::first_kind;
 use super::legal::{COL_MASK, ROW_MASK};
 use super::port::shop_base;
 use super::{
-    class_of, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_KIND, KINDS,
-    MAX_SEATS, NONE, TOP_CLASS,
+    class_of, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_KIND,
+    CLOCHE_SLOT, KINDS, MAX_SEATS, NONE, TOP_CLASS,
 };
-// END IMPORTS
 
 impl DeepRegrets {
     /// Resolves the node with `a` (legal by contract of the caller) and runs on to the next node.
@@ -245,7 +243,7 @@ impl DeepRegrets {
                 st.slot = a.wrapping_sub(SLOT).min(2) as u8;
                 self.ask(st, Node::MountFish, pp);
             }
-            Node::MountFish if st.slot == 3 => {
+            Node::MountFish if st.slot == CLOCHE_SLOT => {
                 let f = a.wrapping_sub(FISH) as u8;
                 st.seats[p].hand.remove(f);
                 st.seats[p].cloche = f;

@@ -19,6 +19,10 @@
 //! mounts small fish on the Cloche, and answers every ability node with a simple rule (stay
 //! unless deeper pays, give away the worst regrets, keep the Hadal Shade unless the swap gains
 //! enough, choose the effect that discards regrets when it holds several).
+//!
+//! Must not: read anything its seat's observation does not show (other seats' hands, items and
+//! regret values, face-down tops it has not peeked, the deck order); a test scrambles those and
+//! checks that its choices stay the same.
 
 use super::actions::{
     CAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, DECLINE, DIE, DIE_KIND, DIE_LAST, DINK,

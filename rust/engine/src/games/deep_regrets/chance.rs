@@ -4,11 +4,9 @@
 //! Must not: change the state; `sample` must draw from the RNG exactly as
 //! `SplitMix64::pick_weighted` over `chance_each` does (seeded games are part of the contract).
 
-// IMPORTS
 use super::flow::first_kind;
-use super::{each_bit, DeepRegrets, DeepRegretsState as S, Node};
+use super::{each_bit, DeepRegrets, DeepRegretsState as S, Node, BLOCK};
 use crate::rng::SplitMix64;
-// END IMPORTS
 
 impl DeepRegrets {
     /// Calls `f(outcome, weight)` for every outcome of the chance node, in increasing order.
@@ -22,7 +20,7 @@ impl DeepRegrets {
                 while m != 0 {
                     let b = m.trailing_zeros();
                     m &= m - 1;
-                    f((w * 45) as u32 + b, 1);
+                    f((w * BLOCK) as u32 + b, 1);
                 }
             }
             Node::Roll | Node::RollHigh => {
@@ -91,7 +89,7 @@ impl DeepRegrets {
         match st.node {
             Node::Deal => {
                 let w = self.dealing_shoal(st) / 3;
-                return uniform(st.deal_left.0[w], (w * 45) as u32, rng);
+                return uniform(st.deal_left.0[w], (w * BLOCK) as u32, rng);
             }
             Node::DrawDink => return uniform(u64::from(st.dink_deck), 0, rng),
             Node::DrawSupply => return uniform(u64::from(st.supply_deck), 0, rng),

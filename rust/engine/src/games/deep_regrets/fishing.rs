@@ -3,9 +3,7 @@
 //!
 //! Must not: change the state; the steps of the cast live in `abilities` and `apply`.
 
-// IMPORTS
 use super::{DeepRegrets, DeepRegretsState as S, CLASSES, CLASS_FACE, NONE};
-// END IMPORTS
 
 impl DeepRegrets {
     /// The effective difficulty D of the current cast.

@@ -9,13 +9,11 @@
 //! Must not: list legal actions (module `legal`), pick chance outcomes (module `chance`) or know
 //! about JSON; a task never allocates.
 
-// IMPORTS
 use super::data::{PeekTarget, Prim};
 use super::{
     DeepRegrets, DeepRegretsState as S, Node, Phase, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
     NONE, TOP_CLASS,
 };
-// END IMPORTS
 
 impl DeepRegrets {
     #[inline]

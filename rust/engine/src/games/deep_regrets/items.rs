@@ -4,7 +4,6 @@
 //! Must not: interpret the effects themselves (modules `flow` and `abilities` do) or decide
 //! anything a seat may not know.
 
-// IMPORTS
 use super::actions::{DINK, SUPPLY, USE_LIFE_PRESERVER, USE_REEL};
 use super::data::Prim;
 use super::flow::below_top;
@@ -12,7 +11,6 @@ use super::legal::Sink;
 use super::{
     each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_FACE, NONE,
 };
-// END IMPORTS
 
 impl DeepRegrets {
     /// The readiness flags (`REQ_*`) that hold for seat p at `node`, among `needed` (the

@@ -3,7 +3,6 @@
 //! Must not: change the state or draw from an RNG; the step-by-step rules live in `apply` and
 //! `flow`, and the card abilities' own nodes in `abilities`.
 
-// IMPORTS
 use super::actions::{
     ABANDON_SHIP, CAST, CATCH, COLUMN, DECLINE, DIE, DIE_KIND, DISCARD_RANDOM_REGRET, DONE,
     DRAW_A_DINK, END_TURN, FISH, GIVE_TO, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, PASS,
@@ -11,10 +10,9 @@ use super::actions::{
 };
 use super::port::shop_base;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, KINDS, MAX_SEATS,
-    NONE, TOP_CLASS,
+    each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, CLOCHE_SLOT, KINDS,
+    MAX_SEATS, NONE, TOP_CLASS,
 };
-// END IMPORTS
 
 /// Shoals of row r (bits).
 pub(super) const ROW_MASK: [u16; 3] = [0b111, 0b111 << 3, 0b111 << 6];
@@ -162,7 +160,7 @@ impl DeepRegrets {
                 }
             }
             Node::MountFish => {
-                let small = st.slot == 3;
+                let small = st.slot == CLOCHE_SLOT;
                 seat.hand.and(&self.sellable).each(|f| {
                     if !small
                         || self

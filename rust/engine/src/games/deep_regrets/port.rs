@@ -3,10 +3,8 @@
 //!
 //! Must not: list legal actions or resolve nodes (modules `legal`, `apply`).
 
-// IMPORTS
 use super::actions::{REEL, ROD, SUPPLY};
 use super::{DeepRegrets, DeepRegretsState as S, Task, NONE};
-// END IMPORTS
 
 impl DeepRegrets {
     /// MakePort(p) (contract §7.2): the caller runs the pushed steps.

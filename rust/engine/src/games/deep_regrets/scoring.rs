@@ -4,9 +4,7 @@
 //! Must not: be reached other than through the tasks and nodes that end the game; it only reads
 //! the holdings and writes the end fields.
 
-// IMPORTS
 use super::{DeepRegrets, DeepRegretsState as S, Node, Phase, NONE};
-// END IMPORTS
 
 impl DeepRegrets {
     /// The game ends (contract §8).

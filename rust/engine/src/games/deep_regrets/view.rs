@@ -20,7 +20,7 @@ use super::flow::first_kind;
 use super::port::shop_base;
 use super::{
     each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Phase, CLASSES, CLASS_FACE,
-    CLASS_KIND, CLASS_NAME, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
+    CLASS_KIND, CLASS_NAME, CLOCHE_SLOT, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
 };
 use serde_json::{json, Value};
 
@@ -623,7 +623,7 @@ impl DeepRegrets {
                 }
             }
             Node::MountFish => {
-                if r(FISH, FISH_LAST) && st.slot == 3 {
+                if r(FISH, FISH_LAST) && st.slot == CLOCHE_SLOT {
                     fish(a - FISH).map(|f| format!("mount {f} on the Cloche"))
                 } else if r(FISH, FISH_LAST) {
                     fish(a - FISH).map(|f| format!("mount {f}"))

@@ -183,7 +183,7 @@ fn can_of_worms_peek_and_bottom() {
 
 /// "Käytä matopurkki ja vilkaise päälimmäinen kala, laita se sitten pohjalle tai
 /// päälimmäiseksi." (Use the Can of Worms and peek at the top fish, then put it at the bottom
-/// or leave it on top.) A free action at sea, no longer part of a cast.
+/// or leave it on top.) A free action at sea, not part of a cast.
 #[test]
 fn can_of_worms_is_a_free_action_at_sea() {
     let eyefish = fid("Eyefish");
@@ -209,7 +209,7 @@ fn can_of_worms_is_a_free_action_at_sea() {
     assert!(legal_of(&g, &st)
         .iter()
         .all(|&a| !(USE_WORMS..=USE_WORMS_LAST).contains(&a)));
-    // the cast has no worms step any more
+    // the cast itself has no worms step
     st.seats[0].fresh = fresh;
     st.seats[0].spent[0] = 0;
     step(&g, &mut st, 33);

@@ -26,11 +26,13 @@ mod setup;
 
 pub(super) type Sess = Session<DeepRegrets>;
 
+/// A game of `players` seats with the options `opts` (a JSON object).
 pub(super) fn game(players: usize, opts: Value) -> Arc<DeepRegrets> {
     let map = opts.as_object().cloned().unwrap_or_default();
     Arc::new(DeepRegrets::from_options(players, &map).unwrap())
 }
 
+/// The id of the fish named `name`.
 pub(super) fn fid(name: &str) -> u8 {
     data::data()
         .unwrap()
@@ -40,10 +42,12 @@ pub(super) fn fid(name: &str) -> u8 {
         .unwrap() as u8
 }
 
+/// The id of the item named `name` in `list`.
 pub(super) fn item_id(list: &[data::Item], name: &str) -> u32 {
     list.iter().position(|i| i.name == name).unwrap() as u32
 }
 
+/// The legal actions (or chance outcomes) at `st`.
 pub(super) fn legal_of(g: &DeepRegrets, st: &DeepRegretsState) -> Vec<u32> {
     let mut v = Vec::new();
     g.legal_actions(st, &mut v);
@@ -63,6 +67,7 @@ pub(super) fn step(g: &DeepRegrets, st: &mut DeepRegretsState, a: u32) {
     g.apply(st, a);
 }
 
+/// Applies `actions` in order, each checked to be legal.
 pub(super) fn steps(g: &DeepRegrets, st: &mut DeepRegretsState, actions: &[u32]) {
     for &a in actions {
         step(g, st, a);

@@ -251,6 +251,8 @@ fn random_games_reach_after_main_and_end() {
     assert!(reached > 0);
 }
 
+/// Prints how often each node kind is reached per random 4-player game (a diagnostic, not a
+/// check).
 #[test]
 #[ignore]
 fn node_histogram() {

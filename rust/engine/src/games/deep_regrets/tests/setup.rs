@@ -76,7 +76,7 @@ fn data_matches_assumptions() {
     assert_eq!(d.reels[8].dink_draw, Some(3));
     assert_eq!(d.rods[6].rod_passive, Some((-2, data::When::FirstCatch)));
     assert!(d.rods[7].rod_passive.is_none());
-    // step 2: items
+    // the items of the card abilities
     assert_eq!(
         d.supplies[15].uses,
         vec![vec![data::Prim::Reveal(data::RevealTarget::Column)]]
@@ -92,7 +92,7 @@ fn data_matches_assumptions() {
     assert!(d.rods[9].ignore_reveal && d.rods[9].ignore_catch && d.reels[9].retain_leftover);
     assert!(!d.rods[7].ignore_catch && !d.reels[8].retain_leftover);
     assert!(d.reels[8].dink_draw == Some(3) && d.reels[8].dink_draw_own_cast);
-    // step 2: fish abilities as data
+    // fish abilities as data
     let f = |name: &str| &d.fish[usize::from(fid(name))];
     let list = |id: u16| d.lists[usize::from(id)].clone();
     assert!(d.lists[0].is_empty());
