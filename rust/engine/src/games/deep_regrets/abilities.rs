@@ -1,11 +1,21 @@
-//! Step 2 of the rules (contract §16): effect lists of fish abilities, the cast with its reveal,
-//! catch and not-caught hooks, eating, standing rules and the remaining items.
+//! The card abilities (contract §16): effect lists of fish abilities, the cast with its reveal,
+//! catch and not-caught hooks, eating, standing rules and the items that need them; the tasks,
+//! nodes, legal actions and labels of those abilities' own nodes.
+//!
+//! Must not: decide for a seat (the bots do) or read hidden state on behalf of a seat; the step-1
+//! flow (day, turn, shops) lives in `flow`, `apply` and `port`.
 
+use super::actions::{
+    CAST, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN, DIE, DONE, FIRST_EFFECT, FISH, FLIP_WORMS,
+    GIVE_AWAY, GIVE_TO, HADAL, HADAL_LAST, NO, REEL, REEL_LAST, REGRET, ROD, ROD_LAST, ROW,
+    ROW_LAST, SECOND_EFFECT, SUPPLY, SUPPLY_LAST, USE_COFFIN, USE_SKULL, YES,
+};
 use super::data::{Fish, GiveTo, PeekTarget, Prim, RevealTarget, Rules, Show, Who};
-use super::flow::{below_top, push_lines, Sink, COL_MASK, ROW_MASK};
+use super::flow::below_top;
+use super::legal::{push_lines, Sink, COL_MASK, ROW_MASK};
 use super::{
-    DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
-    MAX_SEATS, NONE,
+    DeepRegrets, DeepRegretsState as S, Node, Task, CLASSES, CLASS_FACE, CLASS_KIND, CLOCHE_SLOT,
+    KINDS, MAX_SEATS, NONE,
 };
 
 /// `ctx.ability` triggers.
@@ -194,17 +204,17 @@ impl DeepRegrets {
                 Show::Fish(f) => seat.hand.contains(usize::from(f)),
             };
             if ok {
-                out.push(18);
+                out.push(CATCH_BY_SHOWING);
             }
         }
         if let Some(sz) = rules.discard_size {
             if self.hand_has_size(st, p, sz) {
-                out.push(19);
+                out.push(CATCH_BY_DISCARDING);
             }
         }
         if let Some(d) = rules.worms_difficulty {
             if seat.worms && st.cast_base != Some(d) {
-                out.push(20);
+                out.push(FLIP_WORMS);
             }
         }
     }
@@ -215,19 +225,19 @@ impl DeepRegrets {
         // The same tests as `dumbo`, `front_sum(front_peek) > 0` and `coffin`, on the
         // precomputed sets of fish with those rules.
         if main && !seat.hand.and(&self.give_away_set).is_empty() {
-            out.put(21);
+            out.put(GIVE_AWAY);
         }
         if !seat.skull_used
             && !seat.front.and(&self.front_peek_set).is_empty()
             && st.peekable(p) != 0
         {
-            out.put(22);
+            out.put(USE_SKULL);
         }
         if !seat.coffin_used
             && seat.regret_count() > 0
             && !seat.front.and(&self.front_offer_set).is_empty()
         {
-            out.put(23);
+            out.put(USE_COFFIN);
         }
     }
 
@@ -259,7 +269,7 @@ impl DeepRegrets {
     pub(super) fn turn_standing(&self, st: &mut S, p: usize, a: u32) {
         let pp = p as u8;
         match a {
-            21 => {
+            GIVE_AWAY => {
                 if let Some((f, k)) = self.dumbo(st, p) {
                     st.give_fish = f;
                     st.give_from_hand = true;
@@ -267,14 +277,14 @@ impl DeepRegrets {
                     self.ask(st, Node::GiveFish, pp);
                 }
             }
-            22 => {
+            USE_SKULL => {
                 st.seats[p].skull_used = true;
                 let k = self.front_sum(st, p, |r| r.front_peek);
                 st.push(Task::ReturnTo(st.free_return(), pp));
                 st.push(Task::PeekLoop(pp, PeekTarget::Shoal, k));
                 self.run(st);
             }
-            23 => {
+            USE_COFFIN => {
                 st.seats[p].coffin_used = true;
                 let (max, refresh) = self.coffin(st, p).unwrap_or((1, 0));
                 st.offer_max = max;
@@ -380,7 +390,7 @@ impl DeepRegrets {
         st.forget(s);
     }
 
-    /// Executes a step-2 task; true when it asked a node or ended the game.
+    /// Executes a task of the card abilities; true when it asked a node or ended the game.
     pub(super) fn exec_ability(&self, st: &mut S, t: Task) -> bool {
         let n = self.n();
         match t {
@@ -394,7 +404,7 @@ impl DeepRegrets {
                 if usize::from(idx) + 1 < prims.len() {
                     st.push(Task::Effects(u, list, idx + 1));
                 }
-                self.prim(st, usize::from(u), prim)
+                self.apply_effect(st, usize::from(u), prim)
             }
             Task::EachSeat(u, list, mask, i) => {
                 for j in usize::from(i)..n {
@@ -617,8 +627,8 @@ impl DeepRegrets {
         }
     }
 
-    /// Applies a step-2 primitive; true when it asked a node.
-    pub(super) fn prim2(&self, st: &mut S, u: usize, prim: Prim) -> bool {
+    /// Applies a primitive of the card abilities (contract §16.7); true when it asked a node.
+    pub(super) fn ability_effect(&self, st: &mut S, u: usize, prim: Prim) -> bool {
         let uu = u as u8;
         let n = self.n();
         match prim {
@@ -876,7 +886,7 @@ impl DeepRegrets {
                 }
             }
             Prim::Cloche if st.seats[u].cloche == NONE && self.has_small_mountable(st, u) => {
-                st.slot = 3;
+                st.slot = CLOCHE_SLOT;
                 return self.ask(st, Node::MountFish, uu);
             }
             _ => {}
@@ -884,16 +894,16 @@ impl DeepRegrets {
         false
     }
 
-    /// Resolves a step-2 decision or chance node.
+    /// Resolves a decision or chance node of the card abilities.
     pub(super) fn apply_ability(&self, st: &mut S, p: usize, a: u32) {
         let pp = p as u8;
         let n = self.n();
         match st.node {
             Node::Coin | Node::ChooseEffect => {
                 let first = if st.node == Node::Coin {
-                    a == 0
+                    a == 0 // heads
                 } else {
-                    a == 14
+                    a == FIRST_EFFECT
                 };
                 let list = if first { st.branch.0 } else { st.branch.1 };
                 st.branch = (0, 0);
@@ -919,7 +929,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::Increment => {
-                let c = (a as usize).wrapping_sub(50).min(CLASSES - 1);
+                let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
                 if st.seats[p].fresh[c] > 0 && c + 1 < CLASSES && CLASS_KIND[c + 1] == CLASS_KIND[c]
                 {
                     st.seats[p].fresh[c] -= 1;
@@ -929,7 +939,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::DiscardFish => {
-                let f = a.wrapping_sub(165) as u8;
+                let f = a.wrapping_sub(FISH) as u8;
                 if st.seats[p].hand.contains(usize::from(f)) {
                     self.discard_hand_fish(st, p, f);
                 }
@@ -939,21 +949,21 @@ impl DeepRegrets {
             Node::DiscardItem => {
                 let seat = &mut st.seats[p];
                 match a {
-                    125..=144 => {
-                        let b = 1u32 << (a - 125);
+                    SUPPLY..=SUPPLY_LAST => {
+                        let b = 1u32 << (a - SUPPLY);
                         seat.supplies &= !b;
                         st.supply_discard |= b;
                     }
-                    145..=154 => {
-                        let r = (a - 145) as u8;
+                    ROD..=ROD_LAST => {
+                        let r = (a - ROD) as u8;
                         seat.rods &= !(1 << r);
                         if seat.rod == r {
                             seat.rod = NONE;
                         }
                         st.rod_discard |= 1 << r;
                     }
-                    155..=164 => {
-                        let r = (a - 155) as u8;
+                    REEL..=REEL_LAST => {
+                        let r = (a - REEL) as u8;
                         seat.reels &= !(1 << r);
                         if seat.reel == r {
                             seat.reel = NONE;
@@ -965,7 +975,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::GiveFish => {
-                let q = (a as usize).wrapping_sub(74).min(MAX_SEATS - 1);
+                let q = (a.wrapping_sub(GIVE_TO) as usize).min(MAX_SEATS - 1);
                 let f = st.give_fish;
                 st.give_fish = NONE;
                 if st.give_from_hand {
@@ -984,7 +994,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::GiveRegret => {
-                let v = (a as usize).wrapping_sub(70).min(3);
+                let v = (a.wrapping_sub(REGRET) as usize).min(3);
                 let q = usize::from(st.target).min(MAX_SEATS - 1);
                 if st.pool_on {
                     st.pool[v] = st.pool[v].saturating_sub(1);
@@ -995,7 +1005,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::SwapBeneath => {
-                if a == 16 {
+                if a == YES {
                     let s = usize::from(st.cast_shoal);
                     let f = st.ability_fish;
                     let g = st.take_top(s);
@@ -1006,21 +1016,21 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::MoveOffer => {
-                if a == 16 {
+                if a == YES {
                     st.push(Task::SetDepth(pp, st.move_depth));
                     st.push(Task::DrawEvent(pp, st.move_regrets));
                 }
                 self.run(st);
             }
             Node::IgnoreReveal => {
-                if a == 17 {
+                if a == NO {
                     st.cast_ignored = true;
                 }
                 self.run(st);
             }
             Node::RevealBeneath => {
                 st.peek = NONE;
-                if a == 16 {
+                if a == YES {
                     self.reveal_outside(st, usize::from(st.cast_shoal));
                 }
                 self.run(st);
@@ -1028,13 +1038,13 @@ impl DeepRegrets {
             Node::IgnoreCatch => {
                 let f = st.catch_fish;
                 st.catch_fish = NONE;
-                if a == 16 {
+                if a == YES {
                     st.push(Task::CatchList(pp, f));
                 }
                 self.run(st);
             }
             Node::Reorder => {
-                let f = a.wrapping_sub(165) as u8;
+                let f = a.wrapping_sub(FISH) as u8;
                 let len = usize::from(st.order_len);
                 if let Some(i) = st.order[..len].iter().position(|&x| x == f) {
                     st.order.copy_within(i + 1..len, i);
@@ -1050,16 +1060,16 @@ impl DeepRegrets {
                 }
             }
             Node::RevealShoal => {
-                if a == 0 {
+                if a == DONE {
                     return self.run(st);
                 }
-                self.reveal_outside(st, (a as usize).wrapping_sub(32).min(8));
+                self.reveal_outside(st, (a.wrapping_sub(CAST) as usize).min(8));
                 if st.facedown() == 0 {
                     self.run(st);
                 }
             }
             Node::RevealColumn => {
-                let c = (a as usize).wrapping_sub(97).min(2);
+                let c = (a.wrapping_sub(COLUMN) as usize).min(2);
                 for s in [c, c + 3, c + 6] {
                     self.reveal_outside(st, s);
                 }
@@ -1067,17 +1077,17 @@ impl DeepRegrets {
             }
             Node::PeekLine => {
                 let m = st.peekable(p);
-                let mask = if (94..=96).contains(&a) {
-                    ROW_MASK[(a - 94) as usize]
+                let mask = if (ROW..=ROW_LAST).contains(&a) {
+                    ROW_MASK[(a - ROW) as usize]
                 } else {
-                    COL_MASK[(a as usize).wrapping_sub(97).min(2)]
+                    COL_MASK[(a.wrapping_sub(COLUMN) as usize).min(2)]
                 };
                 st.known[p] |= m & mask;
                 st.left = 0;
                 self.run(st);
             }
             Node::Mimic => {
-                let f = a.wrapping_sub(165) as u8;
+                let f = a.wrapping_sub(FISH) as u8;
                 let s = usize::from(st.cast_shoal);
                 if st.seats[p].hand.contains(usize::from(f)) {
                     st.seats[p].hand.remove(f);
@@ -1089,27 +1099,27 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::HadalShade => {
-                if (300..315).contains(&a) {
-                    let q = ((a - 300) / 3) as u8;
-                    let k = ((a - 300) % 3) as u8;
+                if (HADAL..=HADAL_LAST).contains(&a) {
+                    let q = ((a - HADAL) / 3) as u8;
+                    let k = ((a - HADAL) % 3) as u8;
                     st.push(Task::HadalSwap(pp, q, k));
                     st.push(Task::DrawEvent(pp, st.hadal_regrets));
                 }
                 self.run(st);
             }
             Node::OfferTarget => {
-                st.target = (a as usize).wrapping_sub(74).min(n - 1) as u8;
+                st.target = (a.wrapping_sub(GIVE_TO) as usize).min(n - 1) as u8;
                 st.offer = [0; 4];
                 self.ask(st, Node::OfferRegret, pp);
             }
             Node::OfferRegret => {
-                if a != 0 {
-                    let v = (a as usize).wrapping_sub(70).min(3);
+                if a != DONE {
+                    let v = (a.wrapping_sub(REGRET) as usize).min(3);
                     st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
                     st.offer[v] += 1;
                 }
                 let offered: u8 = st.offer.iter().sum();
-                if a == 0 || offered >= st.offer_max || st.seats[p].regret_count() == 0 {
+                if a == DONE || offered >= st.offer_max || st.seats[p].regret_count() == 0 {
                     let q = st.target;
                     self.ask(st, Node::AcceptOffer, q);
                 }
@@ -1117,14 +1127,14 @@ impl DeepRegrets {
             Node::AcceptOffer => {
                 let turn = st.turn;
                 let giver = usize::from(turn).min(MAX_SEATS - 1);
-                let to = if a == 16 { p } else { giver };
+                let to = if a == YES { p } else { giver };
                 for v in 0..4 {
                     st.seats[to].regrets[v] += st.offer[v];
                 }
                 st.offer = [0; 4];
                 st.target = NONE;
                 st.push(Task::ReturnTo(st.free_return(), turn));
-                if a == 16 {
+                if a == YES {
                     st.push(Task::RefreshLoop(pp, st.offer_refresh));
                 }
                 self.run(st);
@@ -1133,16 +1143,16 @@ impl DeepRegrets {
         }
     }
 
-    /// Legal actions at the step-2 decision nodes.
+    /// Legal actions at the decision nodes of the card abilities.
     pub(super) fn legal_ability(&self, st: &S, p: usize, out: &mut Vec<u32>) {
         let seat = &st.seats[p];
         let n = self.n();
         match st.node {
-            Node::ChooseEffect => out.extend_from_slice(&[14, 15]),
+            Node::ChooseEffect => out.extend_from_slice(&[FIRST_EFFECT, SECOND_EFFECT]),
             Node::Increment => {
                 for c in 0..CLASSES {
                     if seat.fresh[c] > 0 && c + 1 < CLASSES && CLASS_KIND[c + 1] == CLASS_KIND[c] {
-                        out.push(50 + c as u32);
+                        out.push(DIE + c as u32);
                     }
                 }
             }
@@ -1154,19 +1164,19 @@ impl DeepRegrets {
                 };
                 seat.hand.each(|f| {
                     if size == 3 || self.fish_data(f).is_some_and(|x| x.size == size) {
-                        out.push(165 + u32::from(f));
+                        out.push(FISH + u32::from(f));
                     }
                 });
             }
             Node::DiscardItem => {
-                super::each_bit(seat.supplies, |i| out.push(125 + i));
-                super::each_bit(seat.rods, |r| out.push(145 + r));
-                super::each_bit(seat.reels, |r| out.push(155 + r));
+                super::each_bit(seat.supplies, |i| out.push(SUPPLY + i));
+                super::each_bit(seat.rods, |r| out.push(ROD + r));
+                super::each_bit(seat.reels, |r| out.push(REEL + r));
             }
             Node::GiveFish | Node::OfferTarget => {
                 for q in 0..n {
                     if q != p {
-                        out.push(74 + q as u32);
+                        out.push(GIVE_TO + q as u32);
                     }
                 }
             }
@@ -1174,7 +1184,7 @@ impl DeepRegrets {
                 let src = if st.pool_on { &st.pool } else { &seat.regrets };
                 for v in 0..4 {
                     if src[v] > 0 {
-                        out.push(70 + v as u32);
+                        out.push(REGRET + v as u32);
                     }
                 }
             }
@@ -1183,51 +1193,51 @@ impl DeepRegrets {
             | Node::IgnoreReveal
             | Node::IgnoreCatch
             | Node::RevealBeneath
-            | Node::AcceptOffer => out.extend_from_slice(&[16, 17]),
+            | Node::AcceptOffer => out.extend_from_slice(&[YES, NO]),
             Node::Reorder => {
                 let mut ids = [0u8; 3];
                 let len = usize::from(st.order_len).min(3);
                 ids[..len].copy_from_slice(&st.order[..len]);
                 ids[..len].sort_unstable();
                 for &f in &ids[..len] {
-                    out.push(165 + u32::from(f));
+                    out.push(FISH + u32::from(f));
                 }
             }
             Node::RevealShoal => {
-                out.push(0);
+                out.push(DONE);
                 let m = st.facedown();
                 for s in 0..9u32 {
                     if m >> s & 1 == 1 {
-                        out.push(32 + s);
+                        out.push(CAST + s);
                     }
                 }
             }
-            Node::RevealColumn => push_lines(out, st.facedown(), &COL_MASK, 97),
+            Node::RevealColumn => push_lines(out, st.facedown(), &COL_MASK, COLUMN),
             Node::PeekLine => {
                 let m = st.peekable(p);
-                push_lines(out, m, &ROW_MASK, 94);
-                push_lines(out, m, &COL_MASK, 97);
+                push_lines(out, m, &ROW_MASK, ROW);
+                push_lines(out, m, &COL_MASK, COLUMN);
             }
             Node::HadalShade => {
-                out.push(17);
+                out.push(NO);
                 for q in 0..n {
                     if q == p {
                         continue;
                     }
                     for k in 0..3 {
                         if st.seats[q].mounted[k] != NONE {
-                            out.push(300 + 3 * q as u32 + k as u32);
+                            out.push(HADAL + 3 * q as u32 + k as u32);
                         }
                     }
                 }
             }
             Node::OfferRegret => {
                 if st.offer.iter().any(|&c| c > 0) {
-                    out.push(0);
+                    out.push(DONE);
                 }
                 for v in 0..4 {
                     if seat.regrets[v] > 0 {
-                        out.push(70 + v as u32);
+                        out.push(REGRET + v as u32);
                     }
                 }
             }

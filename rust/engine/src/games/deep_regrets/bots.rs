@@ -13,13 +13,24 @@
 //! shoal's top is unseen (keeping a payable fish worth 2 or more on top); after its main action
 //! it ends the turn unless a free action helps at once (see [`GreedyBot::act`]).
 //!
-//! Step 2: it eats cheap fish whose eat ability adds the pips it needs for a catch, or discards
+//! Card abilities: it eats cheap fish whose eat ability adds the pips it needs for a catch, or discards
 //! regrets when it holds many; it catches by showing or by discarding a cheaper fish instead of
 //! paying; it peeks with the Whispering Skull, offers its worst regrets with the Iron Coffin,
 //! mounts small fish on the Cloche, and answers every ability node with a simple rule (stay
 //! unless deeper pays, give away the worst regrets, keep the Hadal Shade unless the swap gains
 //! enough, choose the effect that discards regrets when it holds several).
+//!
+//! Must not: read anything its seat's observation does not show (other seats' hands, items and
+//! regret values, face-down tops it has not peeked, the deck order); a test scrambles those and
+//! checks that its choices stay the same.
 
+use super::actions::{
+    CAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, DECLINE, DIE, DIE_KIND, DIE_LAST, DINK,
+    DINK_LAST, DISCARD_RANDOM_REGRET, DONE, DRAW_A_DINK, END_TURN, FIRST_EFFECT, FISH, FISH_LAST,
+    FLIP_WORMS, GIVE_TO, HADAL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, NO, PASS, PUT_AT_BOTTOM, REEL,
+    REEL_LAST, ROD, ROD_LAST, SECOND_EFFECT, SELL, SHOP, SLOT, STAY_AT_SEA, SUPPLY, SUPPLY_LAST,
+    USE_COFFIN, USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, YES,
+};
 use super::data::{Prim, Who};
 use super::{
     DeepRegrets, DeepRegretsState as S, ItemSrc, Node, CLASSES, CLASS_FACE, CLASS_KIND, NONE,
@@ -152,23 +163,24 @@ impl GreedyBot {
         }
     }
 
-    /// Free step-2 actions worth taking at any `turn` node.
-    fn free_step2(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> Option<u32> {
+    /// Free actions of the card abilities worth taking at any `turn` node: the Whispering Skull,
+    /// the Iron Coffin, eating, the Cloche.
+    fn free_ability_action(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> Option<u32> {
         let me = self.seat;
         let seat = &st.seats[me];
-        if legal.contains(&22) {
-            return Some(22);
+        if legal.contains(&USE_SKULL) {
+            return Some(USE_SKULL);
         }
-        if legal.contains(&23) && seat.regrets[2] + seat.regrets[3] > 0 {
-            return Some(23);
+        if legal.contains(&USE_COFFIN) && seat.regrets[2] + seat.regrets[3] > 0 {
+            return Some(USE_COFFIN);
         }
         // eat a cheap fish that discards regrets when holding many
         if seat.regret_count() >= 4 {
             for &a in legal {
-                if !(165..300).contains(&a) {
+                if !(FISH..=FISH_LAST).contains(&a) {
                     continue;
                 }
-                let f = (a - 165) as usize;
+                let f = (a - FISH) as usize;
                 let (_, _, discard, draw) = Self::eat_profile(g, f);
                 if discard > draw && discard >= 1 && draw == 0 && g.value(st, f, me) <= 2 {
                     return Some(a);
@@ -178,8 +190,8 @@ impl GreedyBot {
         // the Cloche in port: a small fish worth at least 2
         if seat.depth == 0 {
             for &a in legal {
-                if (125..145).contains(&a) {
-                    let src = ItemSrc::Supply((a - 125) as u8);
+                if (SUPPLY..=SUPPLY_LAST).contains(&a) {
+                    let src = ItemSrc::Supply((a - SUPPLY) as u8);
                     let cloche = g.item(src).uses.iter().any(|u| u.contains(&Prim::Cloche));
                     if cloche {
                         let mut best = 0;
@@ -202,10 +214,10 @@ impl GreedyBot {
         let me = self.seat;
         let seat = &st.seats[me];
         // free actions first: the reel, refreshes, regret discards
-        if legal.contains(&13) {
-            return 13;
+        if legal.contains(&USE_REEL) {
+            return USE_REEL;
         }
-        if let Some(a) = self.free_step2(g, st, legal) {
+        if let Some(a) = self.free_ability_action(g, st, legal) {
             return a;
         }
         if let Some(a) = self.useful_free_item(g, st, legal) {
@@ -214,7 +226,7 @@ impl GreedyBot {
         let (dice, n) = Self::dice(st, me);
         let dice = &dice[..n];
         if n == 0 {
-            return 0;
+            return PASS;
         }
         // sinker: spend the lowest die when the rest still pays for the next depth
         let depth = usize::from(seat.depth);
@@ -224,7 +236,7 @@ impl GreedyBot {
             if next_nonempty && f64::from(rest) >= self.avg_difficulty[depth] + 1.0 {
                 let low = (0..CLASSES).find(|&c| seat.fresh[c] > 0 && CLASS_FACE[c] == dice[n - 1]);
                 if let Some(c) = low {
-                    let a = 50 + c as u32;
+                    let a = DIE + c as u32;
                     if legal.contains(&a) {
                         return a;
                     }
@@ -233,7 +245,7 @@ impl GreedyBot {
         }
         let mut best: Option<(f64, u32)> = None;
         for s in 0..9 {
-            let cast = 32 + s as u32;
+            let cast = CAST + s as u32;
             if !legal.contains(&cast) {
                 continue;
             }
@@ -247,12 +259,12 @@ impl GreedyBot {
         }
         // the Can of Worms first on the chosen shoal while its top is unseen (a free action:
         // the turn node comes back with the top known or a new top at the front)
-        best.map_or(0, |(_, s)| {
-            let worms = 41 + s;
+        best.map_or(PASS, |(_, s)| {
+            let worms = USE_WORMS + s;
             if legal.contains(&worms) && Self::visible_top(st, me, s as usize).is_none() {
                 worms
             } else {
-                32 + s
+                CAST + s
             }
         })
     }
@@ -261,9 +273,9 @@ impl GreedyBot {
     /// Whispering Skull and Iron Coffin, regret-discarding eats, the Cloche), else end the turn.
     /// Each of them uses something up (a card, a fish, a once-per-turn rule), so this ends.
     fn after_main(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
-        self.free_step2(g, st, legal)
+        self.free_ability_action(g, st, legal)
             .or_else(|| self.useful_free_item(g, st, legal))
-            .unwrap_or(24)
+            .unwrap_or(END_TURN)
     }
 
     /// Free items worth using whenever they are ready (regret discards, refreshes at sea).
@@ -271,8 +283,8 @@ impl GreedyBot {
         let at_sea = st.seats[self.seat].depth > 0;
         for &a in legal {
             let src = match a {
-                100..=124 => ItemSrc::Dink((a - 100) as u8),
-                125..=144 => ItemSrc::Supply((a - 125) as u8),
+                DINK..=DINK_LAST => ItemSrc::Dink((a - DINK) as u8),
+                SUPPLY..=SUPPLY_LAST => ItemSrc::Supply((a - SUPPLY) as u8),
                 _ => continue,
             };
             let item = g.item(src);
@@ -308,16 +320,16 @@ impl GreedyBot {
         if let Some(a) = self.useful_free_item(g, st, legal) {
             return a;
         }
-        if let Some(a) = self.free_step2(g, st, legal) {
+        if let Some(a) = self.free_ability_action(g, st, legal) {
             return a;
         }
         let (fish, n) = Self::mountable(g, st, me);
-        if legal.contains(&11) && n > 0 && fish[0].0 >= 2 {
-            return 11;
+        if legal.contains(&MOUNT) && n > 0 && fish[0].0 >= 2 {
+            return MOUNT;
         }
         let slots_full = !seat.mounted.contains(&NONE);
-        if legal.contains(&10) && slots_full && st.day <= 4 && seat.money < 4 {
-            return 10;
+        if legal.contains(&SELL) && slots_full && st.day <= 4 && seat.money < 4 {
+            return SELL;
         }
         // shops: the best tier affordable among rods (if none), reels (if none), tackle
         let wants = [
@@ -331,15 +343,15 @@ impl GreedyBot {
                 continue;
             }
             for t in (0..3).rev() {
-                let a = 82 + 3 * k as u32 + t;
+                let a = SHOP + 3 * k as u32 + t;
                 if legal.contains(&a) {
                     // discounts first
                     for &d in legal {
-                        if (100..=144).contains(&d) || d == 12 {
+                        if (DINK..=SUPPLY_LAST).contains(&d) || d == USE_LIFE_PRESERVER {
                             let src = match d {
-                                12 => ItemSrc::LifePreserver,
-                                100..=124 => ItemSrc::Dink((d - 100) as u8),
-                                _ => ItemSrc::Supply((d - 125) as u8),
+                                USE_LIFE_PRESERVER => ItemSrc::LifePreserver,
+                                DINK..=DINK_LAST => ItemSrc::Dink((d - DINK) as u8),
+                                _ => ItemSrc::Supply((d - SUPPLY) as u8),
                             };
                             if g.item(src)
                                 .uses
@@ -359,7 +371,7 @@ impl GreedyBot {
                 }
             }
         }
-        0
+        PASS
     }
 
     fn pay(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
@@ -371,9 +383,9 @@ impl GreedyBot {
             legal
                 .iter()
                 .copied()
-                .filter(|&x| (50..65).contains(&x))
-                .max_by_key(|&x| CLASS_FACE[(x - 50) as usize])
-                .or_else(|| legal.iter().copied().find(|&x| x == 6))
+                .filter(|&x| (DIE..=DIE_LAST).contains(&x))
+                .max_by_key(|&x| CLASS_FACE[(x - DIE) as usize])
+                .or_else(|| legal.iter().copied().find(|&x| x == CATCH))
                 .unwrap_or(legal[0])
         }
     }
@@ -430,10 +442,10 @@ impl GreedyBot {
         let me = self.seat;
         let mut best: Option<(i32, u32)> = None;
         for &a in legal {
-            if !(165..300).contains(&a) {
+            if !(FISH..=FISH_LAST).contains(&a) {
                 continue;
             }
-            let f = (a - 165) as usize;
+            let f = (a - FISH) as usize;
             let (inc, refresh, _, draw) = Self::eat_profile(g, f);
             let gain = if draw == 0 { inc } else { 0 } + if draw <= 1 { 2 * refresh } else { 0 };
             let v = g.value(st, f, me);
@@ -450,15 +462,15 @@ impl GreedyBot {
         let f = st.top_fish(s).map_or(0, usize::from);
         let value = g.value(st, f, me);
         if value <= 0 {
-            return 7;
+            return DECLINE;
         }
-        if legal.contains(&6) {
-            return 6;
+        if legal.contains(&CATCH) {
+            return CATCH;
         }
-        if legal.contains(&18) {
-            return 18;
+        if legal.contains(&CATCH_BY_SHOWING) {
+            return CATCH_BY_SHOWING;
         }
-        if legal.contains(&19) {
+        if legal.contains(&CATCH_BY_DISCARDING) {
             // the cheapest large fish goes; only when it is worth less than this one
             let mut cheapest = i32::MAX;
             st.seats[me].hand.each(|h| {
@@ -467,7 +479,7 @@ impl GreedyBot {
                 }
             });
             if cheapest < value {
-                return 19;
+                return CATCH_BY_DISCARDING;
             }
         }
         let d = g.effective_difficulty(st, me);
@@ -486,10 +498,10 @@ impl GreedyBot {
         } else {
             Self::can_pay(dice, need, 0)
         };
-        if !ok && legal.contains(&20) && st.cast_base.is_none() {
+        if !ok && legal.contains(&FLIP_WORMS) && st.cast_base.is_none() {
             let printed = g.data.fish.get(f).map_or(0, |x| i32::from(x.difficulty));
             if printed > 4 {
-                return 20;
+                return FLIP_WORMS;
             }
         }
         if !ok && exact == 0 {
@@ -511,7 +523,7 @@ impl GreedyBot {
             };
             let c = (0..CLASSES).find(|&c| st.seats[me].fresh[c] > 0 && CLASS_FACE[c] == pick);
             if let Some(c) = c {
-                let a = 50 + c as u32;
+                let a = DIE + c as u32;
                 if legal.contains(&a) {
                     return a;
                 }
@@ -520,10 +532,10 @@ impl GreedyBot {
         // a difficulty item that makes it payable (never the regret-drawing Bucket of Chum)
         for &a in legal {
             let src = match a {
-                12 => ItemSrc::LifePreserver,
-                13 => ItemSrc::Reel(st.seats[me].reel),
-                100..=124 => ItemSrc::Dink((a - 100) as u8),
-                125..=144 => ItemSrc::Supply((a - 125) as u8),
+                USE_LIFE_PRESERVER => ItemSrc::LifePreserver,
+                USE_REEL => ItemSrc::Reel(st.seats[me].reel),
+                DINK..=DINK_LAST => ItemSrc::Dink((a - DINK) as u8),
+                SUPPLY..=SUPPLY_LAST => ItemSrc::Supply((a - SUPPLY) as u8),
                 _ => continue,
             };
             let Some(u) = g.ready_use(st, me, src, Node::Pay) else {
@@ -547,11 +559,11 @@ impl GreedyBot {
                 continue;
             }
             let helps = if red < 0 {
-                let need2 = (d + red).max(0) - paid;
+                let need_after = (d + red).max(0) - paid;
                 if exact > 0 {
-                    left_n > 0 && Self::can_pay(dice, need2, left_n)
+                    left_n > 0 && Self::can_pay(dice, need_after, left_n)
                 } else {
-                    Self::can_pay(dice, need2, 0)
+                    Self::can_pay(dice, need_after, 0)
                 }
             } else {
                 true
@@ -560,7 +572,7 @@ impl GreedyBot {
                 return a;
             }
         }
-        7
+        DECLINE
     }
 }
 
@@ -596,7 +608,7 @@ impl Bot<DeepRegrets> for GreedyBot {
         match st.node {
             Node::MusterSelect | Node::RerollSelect => {
                 for &a in legal {
-                    if (50..65).contains(&a) && CLASS_FACE[(a - 50) as usize] <= 1 {
+                    if (DIE..=DIE_LAST).contains(&a) && CLASS_FACE[(a - DIE) as usize] <= 1 {
                         return a;
                     }
                 }
@@ -604,11 +616,11 @@ impl Bot<DeepRegrets> for GreedyBot {
             }
             Node::MusterKeep => *legal
                 .iter()
-                .max_by_key(|&&a| (CLASS_FACE[(a - 50) as usize], a))
+                .max_by_key(|&&a| (CLASS_FACE[(a - DIE) as usize], a))
                 .unwrap_or(&first),
             Node::LifePreserver => *legal
                 .iter()
-                .min_by_key(|&&a| st.seats[(a - 74) as usize].money)
+                .min_by_key(|&&a| st.seats[(a - GIVE_TO) as usize].money)
                 .unwrap_or(&first),
             Node::Declare => {
                 let (fish, n) = Self::mountable(g, st, me);
@@ -617,19 +629,19 @@ impl Bot<DeepRegrets> for GreedyBot {
                 let port =
                     empty > 0 && (good >= empty.min(2) || (st.day == 6 && n > 0 && fish[0].0 >= 2));
                 if port {
-                    2
+                    MAKE_PORT
                 } else {
-                    1
+                    STAY_AT_SEA
                 }
             }
             Node::PortDiscard | Node::DiscardRegret => *legal.iter().max().unwrap_or(&first),
             Node::EquipRod => *legal
                 .iter()
-                .min_by_key(|&&a| rank_of(&ROD_RANK, a - 145))
+                .min_by_key(|&&a| rank_of(&ROD_RANK, a - ROD))
                 .unwrap_or(&first),
             Node::EquipReel => *legal
                 .iter()
-                .min_by_key(|&&a| rank_of(&REEL_RANK, a - 155))
+                .min_by_key(|&&a| rank_of(&REEL_RANK, a - REEL))
                 .unwrap_or(&first),
             Node::Turn => {
                 if seat.depth > 0 {
@@ -651,21 +663,21 @@ impl Bot<DeepRegrets> for GreedyBot {
                     )
                 });
                 if v >= 2 && payable {
-                    4
+                    LEAVE_ON_TOP
                 } else {
-                    5
+                    PUT_AT_BOTTOM
                 }
             }
             Node::Pay => self.pay(g, st, legal),
             Node::DeclineDie => *legal
                 .iter()
-                .min_by_key(|&&a| (CLASS_FACE[(a - 50) as usize], a))
+                .min_by_key(|&&a| (CLASS_FACE[(a - DIE) as usize], a))
                 .unwrap_or(&first),
             Node::Reward => {
-                if has(9) && (seat.regret_value() >= 3 || !has(8)) {
-                    9
+                if has(DISCARD_RANDOM_REGRET) && (seat.regret_value() >= 3 || !has(DRAW_A_DINK)) {
+                    DISCARD_RANDOM_REGRET
                 } else {
-                    8
+                    DRAW_A_DINK
                 }
             }
             Node::Sell => {
@@ -673,23 +685,23 @@ impl Bot<DeepRegrets> for GreedyBot {
                 // sell the cheapest fish while money is short
                 if seat.money < 5 && n > 0 {
                     let (_, f) = fish[n - 1];
-                    let a = 165 + u32::from(f);
+                    let a = FISH + u32::from(f);
                     if has(a) {
                         return a;
                     }
                 }
-                if has(0) {
-                    0
+                if has(DONE) {
+                    DONE
                 } else {
                     first
                 }
             }
             Node::MountSlot => {
                 let (fish, n) = Self::mountable(g, st, me);
-                if has(0) && (n == 0 || fish[0].0 < 2) {
-                    return 0;
+                if has(DONE) && (n == 0 || fish[0].0 < 2) {
+                    return DONE;
                 }
-                for a in [80, 79, 81] {
+                for a in [SLOT + 1, SLOT, SLOT + 2] {
                     if has(a) {
                         return a;
                     }
@@ -700,7 +712,7 @@ impl Bot<DeepRegrets> for GreedyBot {
                 let (fish, n) = Self::mountable(g, st, me);
                 fish[..n]
                     .iter()
-                    .map(|x| 165 + u32::from(x.1))
+                    .map(|x| FISH + u32::from(x.1))
                     .find(|a| has(*a))
                     .unwrap_or(first)
             }
@@ -712,7 +724,7 @@ impl Bot<DeepRegrets> for GreedyBot {
                     1 => &REEL_RANK,
                     _ => &SUPPLY_RANK,
                 };
-                let base = super::flow::shop_base(st.shop);
+                let base = super::port::shop_base(st.shop);
                 *legal
                     .iter()
                     .min_by_key(|&&a| rank_of(rank, a - base))
@@ -720,7 +732,7 @@ impl Bot<DeepRegrets> for GreedyBot {
             }
             Node::RefreshDie => {
                 // orange, green, player, blue
-                for a in [68, 67, 65, 66] {
+                for a in [DIE_KIND + 3, DIE_KIND + 2, DIE_KIND, DIE_KIND + 1] {
                     if has(a) {
                         return a;
                     }
@@ -730,7 +742,7 @@ impl Bot<DeepRegrets> for GreedyBot {
             Node::SetMax => *legal
                 .iter()
                 .max_by_key(|&&a| {
-                    let c = (a - 50) as usize;
+                    let c = (a - DIE) as usize;
                     CLASS_FACE[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])] - CLASS_FACE[c]
                 })
                 .unwrap_or(&first),
@@ -740,7 +752,7 @@ impl Bot<DeepRegrets> for GreedyBot {
 }
 
 impl GreedyBot {
-    /// Rules for the step-2 nodes.
+    /// Rules for the nodes of the card abilities (contract §16).
     fn ability_node(&self, g: &DeepRegrets, st: &S, legal: &[u32]) -> u32 {
         let me = self.seat;
         let seat = &st.seats[me];
@@ -750,8 +762,8 @@ impl GreedyBot {
             legal
                 .iter()
                 .copied()
-                .filter(|&a| (165..300).contains(&a) && pred(a))
-                .min_by_key(|&a| (g.value(st, (a - 165) as usize, me), a))
+                .filter(|&a| (FISH..=FISH_LAST).contains(&a) && pred(a))
+                .min_by_key(|&a| (g.value(st, (a - FISH) as usize, me), a))
         };
         match st.node {
             Node::ChooseEffect => {
@@ -765,18 +777,18 @@ impl GreedyBot {
                     })
                 };
                 if seat.regret_count() >= 3 && discards(b) && !discards(a) {
-                    15
+                    SECOND_EFFECT
                 } else if seat.regret_count() >= 3 && discards(a) {
-                    14
+                    FIRST_EFFECT
                 } else if discards(a) && seat.regret_count() == 0 {
-                    15
+                    SECOND_EFFECT
                 } else {
-                    14
+                    FIRST_EFFECT
                 }
             }
             Node::Increment => *legal
                 .iter()
-                .min_by_key(|&&a| (CLASS_FACE[(a - 50) as usize], a))
+                .min_by_key(|&&a| (CLASS_FACE[(a - DIE) as usize], a))
                 .unwrap_or(&first),
             Node::DiscardFish | Node::Mimic => low_fish(&|_| true).unwrap_or(first),
             Node::DiscardItem => {
@@ -784,8 +796,8 @@ impl GreedyBot {
                 let sup = legal
                     .iter()
                     .copied()
-                    .filter(|&a| (125..145).contains(&a))
-                    .max_by_key(|&a| rank_of(&SUPPLY_RANK, a - 125));
+                    .filter(|&a| (SUPPLY..=SUPPLY_LAST).contains(&a))
+                    .max_by_key(|&a| rank_of(&SUPPLY_RANK, a - SUPPLY));
                 if let Some(a) = sup {
                     return a;
                 }
@@ -793,19 +805,21 @@ impl GreedyBot {
                     .iter()
                     .copied()
                     .find(|&a| {
-                        (145..155).contains(&a) && u32::from(seat.rod) != a - 145
-                            || (155..165).contains(&a) && u32::from(seat.reel) != a - 155
+                        (ROD..=ROD_LAST).contains(&a) && u32::from(seat.rod) != a - ROD
+                            || (REEL..=REEL_LAST).contains(&a) && u32::from(seat.reel) != a - REEL
                     })
                     .unwrap_or(first)
             }
             Node::GiveFish => *legal
                 .iter()
-                .max_by_key(|&&a| st.seats[(a - 74) as usize].money)
+                .max_by_key(|&&a| st.seats[(a - GIVE_TO) as usize].money)
                 .unwrap_or(&first),
             Node::GiveRegret | Node::OfferRegret => {
-                if st.node == Node::OfferRegret && has(0) && seat.regrets[2] + seat.regrets[3] == 0
+                if st.node == Node::OfferRegret
+                    && has(DONE)
+                    && seat.regrets[2] + seat.regrets[3] == 0
                 {
-                    return 0;
+                    return DONE;
                 }
                 *legal.iter().max().unwrap_or(&first)
             }
@@ -813,9 +827,9 @@ impl GreedyBot {
                 let deeper = st.move_depth > seat.depth;
                 let (_, n) = Self::dice(st, me);
                 if deeper && n >= 3 && seat.regret_count() <= 3 {
-                    16
+                    YES
                 } else {
-                    17
+                    NO
                 }
             }
             Node::IgnoreReveal | Node::IgnoreCatch => {
@@ -841,12 +855,12 @@ impl GreedyBot {
                         })
                     });
                 if bad {
-                    17
+                    NO
                 } else {
-                    16
+                    YES
                 }
             }
-            Node::SwapBeneath | Node::RevealBeneath => 17,
+            Node::SwapBeneath | Node::RevealBeneath => NO,
             Node::AcceptOffer => {
                 let sum: u32 = st
                     .offer
@@ -855,31 +869,31 @@ impl GreedyBot {
                     .map(|(v, &c)| v as u32 * u32::from(c))
                     .sum();
                 if sum == 0 {
-                    16
+                    YES
                 } else {
-                    17
+                    NO
                 }
             }
             Node::Reorder => legal
                 .iter()
                 .copied()
-                .max_by_key(|&a| (g.value(st, (a - 165) as usize, me), a))
+                .max_by_key(|&a| (g.value(st, (a - FISH) as usize, me), a))
                 .unwrap_or(first),
-            Node::RevealShoal => 0,
+            Node::RevealShoal => DONE,
             Node::HadalShade => {
                 let shade = g.value(st, usize::from(st.ability_fish), me);
                 legal
                     .iter()
                     .copied()
-                    .filter(|&a| a >= 300)
+                    .filter(|&a| a >= HADAL)
                     .map(|a| {
-                        let q = ((a - 300) / 3) as usize;
-                        let k = ((a - 300) % 3) as usize;
+                        let q = ((a - HADAL) / 3) as usize;
+                        let k = ((a - HADAL) % 3) as usize;
                         (g.value(st, usize::from(st.seats[q].mounted[k]), me), a)
                     })
                     .filter(|&(v, _)| v - shade >= 4)
                     .max()
-                    .map_or(17, |(_, a)| a)
+                    .map_or(NO, |(_, a)| a)
             }
             _ => first,
         }

@@ -1,5 +1,8 @@
 //! The card data of Deep Regrets (`python/cardtable/data/deep_regrets.json`), embedded and parsed
 //! once into plain static tables.
+//!
+//! Must not: hold rules (only what the file says, in typed form), or read the file from anywhere
+//! but `crate::data::DEEP_REGRETS_JSON`.
 
 use serde_json::Value;
 use std::sync::OnceLock;

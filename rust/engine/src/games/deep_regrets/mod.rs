@@ -1,5 +1,7 @@
-//! Deep Regrets, 2–5 players: steps 1 and 2 of the rules (the whole game flow with every number,
-//! every item, and every fish ability run from the effect lists of the card data, contract §16).
+//! Deep Regrets, 2–5 players: the whole game flow with every number, every item, and every fish
+//! ability run from the effect lists of the card data (contract §16). This file owns the state,
+//! the game's tables and `impl Game`; it must not hold rule steps, views or bots, which live in the
+//! modules below.
 //!
 //! Rules: `rules/deep_regrets/README.md` (binding defaults, scope, engine model) with `sources.md`;
 //! engine contract (chance order and weights, decision steps, action ids, labels, observation,
@@ -13,6 +15,13 @@
 //! shoals are fixed stacks of at most 15 fish (bottom first). The continuation of the procedure in
 //! progress is a small fixed-capacity stack of tasks (module `flow`); `apply` resolves the node's
 //! action, then runs tasks until the next node is reached. Nothing allocates per step.
+//!
+//! Modules: `actions` (the action ids), `flow` (tasks and the day), `legal` (legal actions),
+//! `chance` (chance outcomes and the seeded pick), `apply` (resolving an action), `items` (item
+//! readiness and use), `fishing` (the cast's difficulty and payment), `port` (port and shops),
+//! `scoring` (the end of the game), `abilities` (the card abilities of §16), `data` (the card
+//! data), `view` (canonical state, observation, labels, tensor), [`bots`], and the rule scenarios
+//! in `tests`.
 //!
 //! Readings of the contract where it leaves room (the simplest one, reported to the lead):
 //! - `ctx.left` is non-default only while the state rests at one of the nodes that list it
@@ -34,7 +43,7 @@
 //!   `turn` seat: its rod, front fish and hand), shown to every seat, also while another seat
 //!   decides inside an ability.
 //!
-//! Step 2 (abilities, module `abilities`): effect lists are interpreted from the data (module
+//! Card abilities (contract §16, module `abilities`): effect lists are interpreted from the data (module
 //! `data` parses every list into one table of primitives; `choice`, `coin` and `each` refer to
 //! sub-lists by index). Readings where §16 leaves room:
 //! - `ctx.cast` stays live from the cast action to the cast end (§16.6 "Cast end" is the only
@@ -59,7 +68,7 @@
 //!   node again, or EndTurn when no free action is left); the overfishing regret, a sale's foul
 //!   regrets, the Dumbo receiver's discards and the empty-sea check all come before that test.
 //! - Abandon ship sets `last_turns` to 4 (when set); every EndTurn then counts down as usual
-//!   (abandon ship is no main action any more, so no turn is exempt).
+//!   (abandon ship is a free action, so no turn is exempt).
 //! - The Can of Worms (41+s) reaches every shoal within the seat's depth, whatever its column
 //!   locks; the `worms` node keeps the shoal internally (`ctx.cast` stays null).
 //! - Rod of the Dead at a catch: `ignore_catch` is asked after the fish moved to the catcher and
@@ -79,10 +88,17 @@
 #![allow(clippy::needless_range_loop)]
 
 mod abilities;
+mod actions;
+mod apply;
+mod chance;
 mod data;
+mod fishing;
 mod flow;
-mod json;
-mod tensor;
+mod items;
+mod legal;
+mod port;
+mod scoring;
+mod view;
 
 pub mod bots;
 #[cfg(test)]
@@ -115,6 +131,8 @@ const CLASS_NAME: [&str; CLASSES] = [
 const KIND_LETTER: [&str; KINDS] = ["P", "B", "G", "O", "M"];
 /// The top face class of each kind.
 const TOP_CLASS: [u8; KINDS] = [2, 5, 8, 10, 14];
+/// `ctx.slot` of the Cloche (§16.10).
+const CLOCHE_SLOT: u8 = 3;
 /// Stack capacity of a shoal.
 const SHOAL_CAP: usize = 15;
 /// Fish ids per depth block.
@@ -890,7 +908,7 @@ pub struct DeepRegrets {
     sorted_faces: [[u8; 4]; KINDS],
     /// The `regret_split` copies of values 0..3.
     regret_copies: [u8; 4],
-    /// Readiness requirement masks of every item's uses (see `flow::use_req`).
+    /// Readiness requirement masks of every item's uses (see `items::use_req`).
     req_dink: [[u32; 2]; data::DINK_COUNT],
     req_supply: [[u32; 2]; data::SUPPLY_COUNT],
     req_reel: [[u32; 2]; data::REEL_COUNT],
@@ -1104,20 +1122,20 @@ impl Game for DeepRegrets {
         let bad = || EngineError::InvalidState("the item uses do not fit the tables".into());
         let mut req_dink = [[0u32; 2]; data::DINK_COUNT];
         for (r, i) in req_dink.iter_mut().zip(&data.dinks) {
-            *r = flow::item_reqs(i).ok_or_else(bad)?;
+            *r = items::item_reqs(i).ok_or_else(bad)?;
         }
         let mut req_supply = [[0u32; 2]; data::SUPPLY_COUNT];
         for (r, i) in req_supply.iter_mut().zip(&data.supplies) {
-            *r = flow::item_reqs(i).ok_or_else(bad)?;
+            *r = items::item_reqs(i).ok_or_else(bad)?;
         }
         let mut req_reel = [[0u32; 2]; data::REEL_COUNT];
         for (r, i) in req_reel.iter_mut().zip(&data.reels) {
-            *r = flow::item_reqs(i).ok_or_else(bad)?;
+            *r = items::item_reqs(i).ok_or_else(bad)?;
         }
-        let req_lp = flow::item_reqs(&data.life_preserver).ok_or_else(bad)?;
+        let req_lp = items::item_reqs(&data.life_preserver).ok_or_else(bad)?;
         let need_of = |r: &[u32; 2]| {
             r.iter()
-                .filter(|&&m| m & flow::REQ_NEVER == 0)
+                .filter(|&&m| m & items::REQ_NEVER == 0)
                 .fold(0u32, |a, &m| a | m)
         };
         let mut need_dink = [0u32; data::DINK_COUNT];
@@ -1171,7 +1189,7 @@ impl Game for DeepRegrets {
     }
 
     fn num_actions(&self) -> u32 {
-        512
+        actions::NUM_ACTIONS
     }
 
     fn initial_state(&self) -> DeepRegretsState {

@@ -1,9 +1,26 @@
-//! Canonical state, observation (contract §11) and action labels (contract §10).
+//! What the state shows (contract §10, §11): the canonical state (`to_dict()["state"]`), the
+//! observation of a seat, and the action labels; the observation tensor is the submodule
+//! [`tensor`].
+//!
+//! Must not: change the state, or show a seat anything §11.3 does not let it know (other seats'
+//! hands, items and regret values, face-down tops it has not peeked, the order of the decks).
 
-use super::flow::{first_kind, shop_base};
+mod tensor;
+
+use super::actions::{
+    ABANDON_SHIP, CAST, CAST_LAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN,
+    COLUMN_LAST, DECLINE, DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DISCARD_RANDOM_REGRET, DONE,
+    DRAW_A_DINK, END_TURN, FIRST_EFFECT, FISH, FISH_LAST, FLIP_WORMS, GIVE_AWAY, GIVE_TO,
+    GIVE_TO_LAST, HADAL, HADAL_LAST, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, NO, PASS,
+    PUT_AT_BOTTOM, REEL, REEL_LAST, REGRET, REGRET_LAST, ROD, ROD_LAST, ROLL_NOW, ROW, ROW_LAST,
+    SECOND_EFFECT, SELL, SHOP, SHOP_LAST, SLOT, SLOT_LAST, STAY_AT_SEA, SUPPLY, SUPPLY_LAST,
+    USE_COFFIN, USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST, YES,
+};
+use super::flow::first_kind;
+use super::port::shop_base;
 use super::{
     each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Phase, CLASSES, CLASS_FACE,
-    CLASS_KIND, CLASS_NAME, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
+    CLASS_KIND, CLASS_NAME, CLOCHE_SLOT, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
 };
 use serde_json::{json, Value};
 
@@ -505,7 +522,7 @@ impl DeepRegrets {
                 format!("action {a}")
             }
         };
-        let die = |a: u32| CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
+        let die = |a: u32| CLASS_NAME.get(a.wrapping_sub(DIE) as usize).copied();
         let item_name = |list: &'static [super::data::Item], i: u32| {
             list.get(i as usize).map(|x| x.name.as_str())
         };
@@ -537,79 +554,79 @@ impl DeepRegrets {
                 .get(a as usize)
                 .map(|c| format!("draw a {c} tackle die")),
             Node::MusterSelect | Node::RerollSelect => {
-                if a == 0 {
+                if a == ROLL_NOW {
                     Some("roll".into())
                 } else {
                     die(a).map(|x| format!("reroll {x}"))
                 }
             }
             Node::MusterKeep => die(a).map(|x| format!("keep {x}")),
-            Node::LifePreserver => {
-                r(74, 78).then(|| format!("give the Life Preserver to seat {}", a - 74))
-            }
+            Node::LifePreserver => r(GIVE_TO, GIVE_TO_LAST)
+                .then(|| format!("give the Life Preserver to seat {}", a - GIVE_TO)),
             Node::Declare => match a {
-                1 => Some("stay at sea".into()),
-                2 => Some("make port".into()),
+                STAY_AT_SEA => Some("stay at sea".into()),
+                MAKE_PORT => Some("make port".into()),
                 _ => None,
             },
             Node::PortDiscard | Node::DiscardRegret => {
-                if a == 0 && st.node == Node::PortDiscard {
+                if a == KEEP_ALL && st.node == Node::PortDiscard {
                     Some("keep all regrets".into())
                 } else {
-                    r(70, 73).then(|| format!("discard a regret of value {}", a - 70))
+                    r(REGRET, REGRET_LAST)
+                        .then(|| format!("discard a regret of value {}", a - REGRET))
                 }
             }
             Node::EquipRod => {
-                if r(145, 154) {
-                    item_name(&d.rods, a - 145).map(|n| format!("equip {n}"))
+                if r(ROD, ROD_LAST) {
+                    item_name(&d.rods, a - ROD).map(|n| format!("equip {n}"))
                 } else {
                     None
                 }
             }
             Node::EquipReel => {
-                if r(155, 164) {
-                    item_name(&d.reels, a - 155).map(|n| format!("equip {n}"))
+                if r(REEL, REEL_LAST) {
+                    item_name(&d.reels, a - REEL).map(|n| format!("equip {n}"))
                 } else {
                     None
                 }
             }
-            Node::AfterMain if a == 24 => Some("end turn".into()),
+            Node::AfterMain if a == END_TURN => Some("end turn".into()),
             Node::Turn | Node::Pay | Node::AfterMain => self.turn_pay_label(st, a),
             Node::Worms => match a {
-                4 => Some("leave it on top".into()),
-                5 => Some("put it at the bottom".into()),
+                LEAVE_ON_TOP => Some("leave it on top".into()),
+                PUT_AT_BOTTOM => Some("put it at the bottom".into()),
                 _ => None,
             },
             Node::DeclineDie => die(a).map(|x| format!("spend {x} for a dink")),
             Node::Reward => match a {
-                8 => Some("draw a dink".into()),
-                9 => Some("discard a random regret".into()),
+                DRAW_A_DINK => Some("draw a dink".into()),
+                DISCARD_RANDOM_REGRET => Some("discard a random regret".into()),
                 _ => None,
             },
             Node::Sell => {
-                if a == 0 {
+                if a == DONE {
                     Some("done selling".into())
-                } else if r(165, 299) {
-                    fish(a - 165).map(|f| format!("sell {f}"))
+                } else if r(FISH, FISH_LAST) {
+                    fish(a - FISH).map(|f| format!("sell {f}"))
                 } else {
                     None
                 }
             }
             Node::MountSlot => {
-                if a == 0 {
+                if a == DONE {
                     Some("done mounting".into())
-                } else if r(79, 81) {
-                    let k = (a - 79) as usize;
+                } else if r(SLOT, SLOT_LAST) {
+                    let k = (a - SLOT) as usize;
                     Some(format!("mount in slot {k} (x{})", d.mount_multipliers[k]))
                 } else {
                     None
                 }
             }
             Node::MountFish => {
-                if r(165, 299) && st.slot == 3 {
-                    fish(a - 165).map(|f| format!("mount {f} on the Cloche"))
-                } else if r(165, 299) {
-                    fish(a - 165).map(|f| format!("mount {f}"))
+                if r(FISH, FISH_LAST) && st.slot == CLOCHE_SLOT {
+                    fish(a - FISH).map(|f| format!("mount {f} on the Cloche"))
+                } else if r(FISH, FISH_LAST) {
+                    fish(a - FISH).map(|f| format!("mount {f}"))
                 } else {
                     None
                 }
@@ -628,16 +645,18 @@ impl DeepRegrets {
                 }
             }
             Node::RefreshDie => KIND_LETTER
-                .get((a as usize).wrapping_sub(65))
+                .get(a.wrapping_sub(DIE_KIND) as usize)
                 .map(|k| format!("refresh a {k} die")),
             Node::SetMax => die(a).map(|x| {
-                let c = a as usize - 50;
+                let c = (a - DIE) as usize;
                 let top = CLASS_FACE[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])];
                 format!("set {x} to {top}")
             }),
-            Node::PeekShoal => r(32, 40).then(|| format!("peek at shoal {}", a - 32)),
-            Node::PeekRow => r(94, 96).then(|| format!("peek at depth {}", a - 94 + 1)),
-            Node::PeekColumn => r(97, 99).then(|| format!("peek at column {}", a - 97)),
+            Node::PeekShoal => r(CAST, CAST_LAST).then(|| format!("peek at shoal {}", a - CAST)),
+            Node::PeekRow => r(ROW, ROW_LAST).then(|| format!("peek at depth {}", a - ROW + 1)),
+            Node::PeekColumn => {
+                r(COLUMN, COLUMN_LAST).then(|| format!("peek at column {}", a - COLUMN))
+            }
             Node::Over => None,
             _ => self.ability_label(st, a),
         };
@@ -647,54 +666,56 @@ impl DeepRegrets {
     fn turn_pay_label(&self, st: &S, a: u32) -> Option<String> {
         let d = self.data;
         let turn = st.node == Node::Turn || st.node == Node::AfterMain;
-        let die = CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
+        let die = CLASS_NAME.get(a.wrapping_sub(DIE) as usize).copied();
         match a {
-            0 if turn => Some("pass".into()),
-            3 if turn => Some("abandon ship".into()),
-            6 if !turn => Some("catch".into()),
-            7 if !turn => Some("decline".into()),
-            10 if turn => Some("sell".into()),
-            11 if turn => Some("mount".into()),
-            12 => Some("use the Life Preserver".into()),
-            13 => Some("use the equipped reel".into()),
-            32..=40 if turn => Some(format!("cast at shoal {}", a - 32)),
-            41..=49 if turn => Some(format!("use the Can of Worms on shoal {}", a - 41)),
-            50..=64 => die.map(|x| {
+            PASS if turn => Some("pass".into()),
+            ABANDON_SHIP if turn => Some("abandon ship".into()),
+            CATCH if !turn => Some("catch".into()),
+            DECLINE if !turn => Some("decline".into()),
+            SELL if turn => Some("sell".into()),
+            MOUNT if turn => Some("mount".into()),
+            USE_LIFE_PRESERVER => Some("use the Life Preserver".into()),
+            USE_REEL => Some("use the equipped reel".into()),
+            CAST..=CAST_LAST if turn => Some(format!("cast at shoal {}", a - CAST)),
+            USE_WORMS..=USE_WORMS_LAST if turn => {
+                Some(format!("use the Can of Worms on shoal {}", a - USE_WORMS))
+            }
+            DIE..=DIE_LAST => die.map(|x| {
                 if turn {
                     format!("drop a sinker with {x}")
                 } else {
                     format!("pay with {x}")
                 }
             }),
-            82..=93 if turn => {
-                let k = (a - 82) as usize / 3;
-                let price = d.shops[k][(a - 82) as usize % 3].price;
+            SHOP..=SHOP_LAST if turn => {
+                let k = (a - SHOP) as usize / 3;
+                let price = d.shops[k][(a - SHOP) as usize % 3].price;
                 Some(format!("{} shop ${price}", SHOP_NAMES[k]))
             }
-            100..=124 => d
+            DINK..=DINK_LAST => d
                 .dinks
-                .get((a - 100) as usize)
+                .get((a - DINK) as usize)
                 .map(|x| format!("use {}", x.name)),
-            125..=144 => d
+            SUPPLY..=SUPPLY_LAST => d
                 .supplies
-                .get((a - 125) as usize)
+                .get((a - SUPPLY) as usize)
                 .map(|x| format!("use {}", x.name)),
-            18 if !turn => Some("catch by showing a fish".into()),
-            19 if !turn => Some("catch by discarding a fish".into()),
+            CATCH_BY_SHOWING if !turn => Some("catch by showing a fish".into()),
+            CATCH_BY_DISCARDING if !turn => Some("catch by discarding a fish".into()),
             // §16.14 (62): only a cast fish with a `worms_difficulty` rule names the label.
-            20 if !turn => self
+            FLIP_WORMS if !turn => self
                 .cast_fish_data(st)
                 .and_then(|f| f.rules.worms_difficulty)
                 .map(|dd| format!("flip the Can of Worms: difficulty {dd}")),
-            21 if turn => Some(format!("give {} away", self.give_away_name())),
-            22 if turn => Some(format!("use {}", self.rule_fish_name(|r| r.front_peek > 0))),
-            23 if turn => Some(format!(
+            GIVE_AWAY if turn => Some(format!("give {} away", self.give_away_name())),
+            USE_SKULL if turn => Some(format!("use {}", self.rule_fish_name(|r| r.front_peek > 0))),
+            USE_COFFIN if turn => Some(format!(
                 "use {}",
                 self.rule_fish_name(|r| r.front_offer.is_some())
             )),
-            165..=299 => d
+            FISH..=FISH_LAST => d
                 .fish
-                .get((a - 165) as usize)
+                .get((a - FISH) as usize)
                 .map(|x| format!("eat {}", x.name)),
             _ => None,
         }
@@ -778,12 +799,12 @@ impl DeepRegrets {
             .map_or("?", |x| x.name.as_str())
     }
 
-    /// Labels of the step-2 nodes (contract §16.12).
+    /// Labels of the nodes of the card abilities (contract §16.12).
     fn ability_label(&self, st: &S, a: u32) -> Option<String> {
         let d = self.data;
         let r = |lo: u32, hi: u32| (lo..=hi).contains(&a);
         let fish = |i: u32| d.fish.get(i as usize).map(|x| x.name.as_str());
-        let die = CLASS_NAME.get((a as usize).wrapping_sub(50)).copied();
+        let die = CLASS_NAME.get(a.wrapping_sub(DIE) as usize).copied();
         let ability = if st.ability_fish == NONE {
             "?"
         } else {
@@ -800,23 +821,23 @@ impl DeepRegrets {
             },
             Node::ShuffleBack => r(0, 15).then(|| format!("put {ability} back under {a} fish")),
             Node::ChooseEffect => match a {
-                14 => Some("choose the first effect".into()),
-                15 => Some("choose the second effect".into()),
+                FIRST_EFFECT => Some("choose the first effect".into()),
+                SECOND_EFFECT => Some("choose the second effect".into()),
                 _ => None,
             },
             Node::Increment => die.map(|x| format!("increment {x}")),
             Node::DiscardFish => {
-                if r(165, 299) {
-                    fish(a - 165).map(|f| format!("discard {f}"))
+                if r(FISH, FISH_LAST) {
+                    fish(a - FISH).map(|f| format!("discard {f}"))
                 } else {
                     None
                 }
             }
             Node::DiscardItem => {
                 let name = match a {
-                    125..=144 => item(&d.supplies, a - 125),
-                    145..=154 => item(&d.rods, a - 145),
-                    155..=164 => item(&d.reels, a - 155),
+                    SUPPLY..=SUPPLY_LAST => item(&d.supplies, a - SUPPLY),
+                    ROD..=ROD_LAST => item(&d.rods, a - ROD),
+                    REEL..=REEL_LAST => item(&d.reels, a - REEL),
                     _ => None,
                 };
                 name.map(|x| format!("discard {x}"))
@@ -827,76 +848,78 @@ impl DeepRegrets {
                 } else {
                     self.fish_name(usize::from(st.give_fish))
                 };
-                r(74, 78).then(|| format!("give {f} to seat {}", a - 74))
+                r(GIVE_TO, GIVE_TO_LAST).then(|| format!("give {f} to seat {}", a - GIVE_TO))
             }
-            Node::GiveRegret => r(70, 73).then(|| {
+            Node::GiveRegret => r(REGRET, REGRET_LAST).then(|| {
                 let t = if st.target == NONE {
                     "?".to_string()
                 } else {
                     st.target.to_string()
                 };
-                format!("give a regret of value {} to seat {t}", a - 70)
+                format!("give a regret of value {} to seat {t}", a - REGRET)
             }),
             Node::SwapBeneath => match a {
-                16 => Some("swap it for the fish beneath".into()),
-                17 => Some("keep it".into()),
+                YES => Some("swap it for the fish beneath".into()),
+                NO => Some("keep it".into()),
                 _ => None,
             },
             Node::MoveOffer => match a {
-                16 => Some(format!("draw a regret and move to depth {}", st.move_depth)),
-                17 => Some("stay".into()),
+                YES => Some(format!("draw a regret and move to depth {}", st.move_depth)),
+                NO => Some("stay".into()),
                 _ => None,
             },
             Node::IgnoreReveal => match a {
-                16 => Some("resolve the reveal ability".into()),
-                17 => Some("ignore the reveal ability".into()),
+                YES => Some("resolve the reveal ability".into()),
+                NO => Some("ignore the reveal ability".into()),
                 _ => None,
             },
             Node::RevealBeneath => match a {
-                16 => Some("reveal it".into()),
-                17 => Some("leave it face down".into()),
+                YES => Some("reveal it".into()),
+                NO => Some("leave it face down".into()),
                 _ => None,
             },
             Node::IgnoreCatch => match a {
-                16 => Some("resolve the catch ability".into()),
-                17 => Some("ignore the catch ability".into()),
+                YES => Some("resolve the catch ability".into()),
+                NO => Some("ignore the catch ability".into()),
                 _ => None,
             },
             Node::Reorder => {
-                if r(165, 299) {
-                    fish(a - 165).map(|f| format!("put {f} next from the top"))
+                if r(FISH, FISH_LAST) {
+                    fish(a - FISH).map(|f| format!("put {f} next from the top"))
                 } else {
                     None
                 }
             }
             Node::RevealShoal => {
-                if a == 0 {
+                if a == DONE {
                     Some("done revealing".into())
                 } else {
-                    r(32, 40).then(|| format!("reveal shoal {}", a - 32))
+                    r(CAST, CAST_LAST).then(|| format!("reveal shoal {}", a - CAST))
                 }
             }
-            Node::RevealColumn => r(97, 99).then(|| format!("reveal column {}", a - 97)),
+            Node::RevealColumn => {
+                r(COLUMN, COLUMN_LAST).then(|| format!("reveal column {}", a - COLUMN))
+            }
             Node::PeekLine => {
-                if r(94, 96) {
-                    Some(format!("peek at depth {}", a - 94 + 1))
+                if r(ROW, ROW_LAST) {
+                    Some(format!("peek at depth {}", a - ROW + 1))
                 } else {
-                    r(97, 99).then(|| format!("peek at column {}", a - 97))
+                    r(COLUMN, COLUMN_LAST).then(|| format!("peek at column {}", a - COLUMN))
                 }
             }
             Node::Mimic => {
-                if r(165, 299) {
-                    fish(a - 165).map(|f| format!("swap it for {f}"))
+                if r(FISH, FISH_LAST) {
+                    fish(a - FISH).map(|f| format!("swap it for {f}"))
                 } else {
                     None
                 }
             }
             Node::HadalShade => {
-                if a == 17 {
+                if a == NO {
                     Some("keep it".into())
-                } else if r(300, 314) {
-                    let q = ((a - 300) / 3) as usize;
-                    let k = ((a - 300) % 3) as usize;
+                } else if r(HADAL, HADAL_LAST) {
+                    let q = ((a - HADAL) / 3) as usize;
+                    let k = ((a - HADAL) % 3) as usize;
                     let name = st
                         .seats
                         .get(q)
@@ -908,17 +931,20 @@ impl DeepRegrets {
                     None
                 }
             }
-            Node::OfferTarget => r(74, 78).then(|| format!("offer regrets to seat {}", a - 74)),
+            Node::OfferTarget => {
+                r(GIVE_TO, GIVE_TO_LAST).then(|| format!("offer regrets to seat {}", a - GIVE_TO))
+            }
             Node::OfferRegret => {
-                if a == 0 {
+                if a == DONE {
                     Some("done offering".into())
                 } else {
-                    r(70, 73).then(|| format!("offer a regret of value {}", a - 70))
+                    r(REGRET, REGRET_LAST)
+                        .then(|| format!("offer a regret of value {}", a - REGRET))
                 }
             }
             Node::AcceptOffer => match a {
-                16 => Some("accept the regrets".into()),
-                17 => Some("refuse the regrets".into()),
+                YES => Some("accept the regrets".into()),
+                NO => Some("refuse the regrets".into()),
                 _ => None,
             },
             _ => None,

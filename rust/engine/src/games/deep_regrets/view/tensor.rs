@@ -1,12 +1,14 @@
-//! The observation tensor (contract §11.4): §11.3 encoded with ids instead of names.
+//! The observation tensor (contract §11.4, §16.12): the observation of §11.3 encoded with ids
+//! instead of names, as a flat `f32` vector of `2240 + 362 n` entries.
+//!
+//! Must not: encode anything the observation does not show to the seat, or change the order or
+//! size of the segments (the Python reference writes the same vector).
 
-use super::data::{DINK_COUNT, REEL_COUNT, ROD_COUNT, SUPPLY_COUNT};
-use super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, CLASSES, NONE};
+use super::super::data::{DINK_COUNT, FISH_COUNT, REEL_COUNT, ROD_COUNT, SUPPLY_COUNT};
+use super::super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, CLASSES, NONE};
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::tensor::{scaled, TensorWriter};
 
-/// Fish ids.
-const FISH: usize = 3 * BLOCK;
 /// Node kinds (§11.4 order = the `Node` enum order).
 const NODES: usize = 58;
 /// Entries of one seat's block.
@@ -19,14 +21,14 @@ fn some(x: u8) -> Option<usize> {
 
 impl DeepRegrets {
     /// The tensor size for this player count.
-    pub(super) fn tensor_size(&self) -> usize {
+    pub(in super::super) fn tensor_size(&self) -> usize {
         2240 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.
-    pub(super) fn write_tensor(&self, st: &S, me: usize, out: &mut [f32]) {
+    pub(in super::super) fn write_tensor(&self, st: &S, me: usize, out: &mut [f32]) {
         let n = self.n();
-        let me = me.min(super::MAX_SEATS - 1);
+        let me = me.min(super::super::MAX_SEATS - 1);
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(me), n);
         w.one_hot(usize::from(st.day).checked_sub(1), 6);
@@ -54,21 +56,21 @@ impl DeepRegrets {
         }
         for p in 0..n {
             for (k, &f) in st.seats[p].mounted.iter().enumerate() {
-                if let Some(f) = some(f).filter(|&f| f < FISH) {
+                if let Some(f) = some(f).filter(|&f| f < FISH_COUNT) {
                     w.set(f, scaled((k + 1) as f64, 3.0));
                 }
             }
-            if let Some(f) = some(st.seats[p].cloche).filter(|&f| f < FISH) {
+            if let Some(f) = some(st.seats[p].cloche).filter(|&f| f < FISH_COUNT) {
                 w.set(f, scaled(4.0, 3.0));
             }
-            w.skip(FISH);
+            w.skip(FISH_COUNT);
         }
         let mine = &st.seats[me];
         for &c in &mine.regrets {
             w.push_scaled(f64::from(c), 10.0);
         }
         mine.hand.each(|f| w.set(usize::from(f), 1.0));
-        w.skip(FISH);
+        w.skip(FISH_COUNT);
         w.multi_hot(u64::from(mine.dinks), 0, DINK_COUNT);
         w.multi_hot(u64::from(mine.supplies), 0, SUPPLY_COUNT);
         for s in 0..9 {
@@ -82,12 +84,12 @@ impl DeepRegrets {
         for d in 0..3 {
             let len = usize::from(st.discard_len[d]).min(BLOCK);
             for (i, &f) in st.fish_discard[d][..len].iter().enumerate() {
-                if usize::from(f) < FISH {
+                if usize::from(f) < FISH_COUNT {
                     w.set(usize::from(f), scaled((i + 1) as f64, 15.0));
                 }
             }
         }
-        w.skip(FISH);
+        w.skip(FISH_COUNT);
         for &c in &st.bag {
             w.push_scaled(f64::from(c), 9.0);
         }
@@ -115,13 +117,13 @@ impl DeepRegrets {
         }
         if st.ended {
             for p in 0..n {
-                if let Some(f) = some(st.discarded[p]).filter(|&f| f < FISH) {
+                if let Some(f) = some(st.discarded[p]).filter(|&f| f < FISH_COUNT) {
                     w.set(f, scaled((p + 1) as f64, n as f64));
                 }
             }
         }
-        w.skip(FISH);
-        self.write_step2(&mut w, st, me);
+        w.skip(FISH_COUNT);
+        self.write_ability_segments(&mut w, st, me);
         debug_assert_eq!(w.position(), self.tensor_size());
     }
 
@@ -160,7 +162,7 @@ impl DeepRegrets {
     }
 
     fn write_ctx(&self, w: &mut TensorWriter<'_>, st: &S, me: usize) {
-        use super::Node;
+        use super::super::Node;
         for &c in &st.to_roll {
             w.push_scaled(f64::from(c), 4.0);
         }
@@ -197,7 +199,7 @@ impl DeepRegrets {
             let fish = top.and_then(|f| self.data.fish.get(usize::from(f)));
             w.push(1.0);
             w.one_hot(Some(s), 9);
-            w.one_hot(top.map(usize::from), FISH);
+            w.one_hot(top.map(usize::from), FISH_COUNT);
             match fish {
                 Some(_) => {
                     let d = self.effective_difficulty(st, usize::from(st.turn).min(4));
@@ -217,10 +219,10 @@ impl DeepRegrets {
                 w.push_scaled(f64::from(c), 4.0);
             }
         } else {
-            w.skip(1 + 9 + FISH + 4 + CLASSES);
+            w.skip(1 + 9 + FISH_COUNT + 4 + CLASSES);
         }
         let is_actor = usize::from(st.actor) == me;
-        w.one_hot(some(st.peek).filter(|_| is_actor), FISH);
+        w.one_hot(some(st.peek).filter(|_| is_actor), FISH_COUNT);
         // shop (45)
         if st.shop == NONE {
             w.skip(45);
@@ -257,13 +259,13 @@ impl DeepRegrets {
         w.one_hot(item, DINK_COUNT + SUPPLY_COUNT + REEL_COUNT + 1);
     }
 
-    /// The segments appended by step 2 (contract §16.12).
-    fn write_step2(&self, w: &mut TensorWriter<'_>, st: &S, me: usize) {
+    /// The segments of the card abilities (contract §16.12), after those of §11.4.
+    fn write_ability_segments(&self, w: &mut TensorWriter<'_>, st: &S, me: usize) {
         let n = self.n();
         w.push_bool(st.plug);
         for p in 0..n {
             st.seats[p].front.each(|f| w.set(usize::from(f), 1.0));
-            w.skip(FISH);
+            w.skip(FISH_COUNT);
         }
         for p in 0..n {
             w.multi_hot(u64::from(st.seats[p].locks), 0, 3);
@@ -273,9 +275,9 @@ impl DeepRegrets {
             w.push_bool(st.seats[p].coffin_used);
         }
         if st.ability_fish == NONE {
-            w.skip(FISH + 4);
+            w.skip(FISH_COUNT + 4);
         } else {
-            w.one_hot(some(st.ability_fish), FISH);
+            w.one_hot(some(st.ability_fish), FISH_COUNT);
             w.one_hot(Some(usize::from(st.ability_trigger)), 4);
         }
         let is_actor = usize::from(st.actor) == me;
@@ -302,12 +304,12 @@ impl DeepRegrets {
                 .iter()
                 .enumerate()
             {
-                if usize::from(f) < FISH {
+                if usize::from(f) < FISH_COUNT {
                     w.set(usize::from(f), scaled((k + 1) as f64, 3.0));
                 }
             }
         }
-        w.skip(FISH);
+        w.skip(FISH_COUNT);
         if st.cast_on {
             w.push_bool(st.cast_base.is_some());
             w.push(st.cast_base.map_or(0.0, |b| scaled(f64::from(b), 10.0)));
@@ -316,10 +318,10 @@ impl DeepRegrets {
             } else {
                 None
             };
-            w.one_hot(beneath, FISH);
+            w.one_hot(beneath, FISH_COUNT);
             w.push_bool(st.cast_ignored);
         } else {
-            w.skip(3 + FISH);
+            w.skip(3 + FISH_COUNT);
         }
         for s in 0..9 {
             let up = st.face_up >> s & 1 == 1;

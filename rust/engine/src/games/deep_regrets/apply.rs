@@ -1,0 +1,508 @@
+//! Resolving the action taken at the current node and running on to the next node (contract
+//! §6–§7, §16): the dispatch over node kinds, the `turn`, free and `pay` actions.
+//!
+//! Must not: check legality (the caller does; an illegal id must still not panic), list actions,
+//! or allocate.
+
+use super::actions::{
+    ABANDON_SHIP, CAST, CAST_LAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN, DECLINE,
+    DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DONE, DRAW_A_DINK, END_TURN, FISH, FISH_LAST,
+    FLIP_WORMS, GIVE_AWAY, GIVE_TO, MAKE_PORT, MOUNT, PASS, PUT_AT_BOTTOM, REEL, REGRET, ROD,
+    ROLL_NOW, ROW, SELL, SHOP, SHOP_LAST, SLOT, SUPPLY, SUPPLY_LAST, USE_COFFIN,
+    USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
+};
+use super::flow::first_kind;
+use super::legal::{COL_MASK, ROW_MASK};
+use super::port::shop_base;
+use super::{
+    class_of, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_KIND,
+    CLOCHE_SLOT, KINDS, MAX_SEATS, NONE, TOP_CLASS,
+};
+
+impl DeepRegrets {
+    /// Resolves the node with `a` (legal by contract of the caller) and runs on to the next node.
+    pub(super) fn apply_action(&self, st: &mut S, a: u32) {
+        let p = usize::from(st.actor);
+        let pp = st.actor;
+        if st.node != Node::Deal && st.node != Node::Over && p >= MAX_SEATS {
+            return;
+        }
+        match st.node {
+            Node::Over => {}
+            Node::Deal => {
+                let s = self.dealing_shoal(st);
+                st.put_bottom(s, a as u8);
+                st.deal_left.remove(a as u8);
+                if s == 8 && st.shoal_len[8] >= self.per_shoal {
+                    self.begin_day_phases(st, true);
+                    self.run(st);
+                }
+            }
+            Node::Roll | Node::RollHigh => {
+                let Some(k) = first_kind(&st.to_roll) else {
+                    return self.run(st);
+                };
+                st.to_roll[k] -= 1;
+                if let Some(c) = class_of(k, a) {
+                    if st.roll_to_rolled {
+                        st.rolled[c] += 1;
+                    } else {
+                        st.seats[p].fresh[c] += 1;
+                    }
+                }
+                if first_kind(&st.to_roll).is_none() {
+                    self.run(st);
+                }
+            }
+            Node::DrawRegret => {
+                let v = (a as usize).min(3);
+                st.regret_deck[v] = st.regret_deck[v].saturating_sub(1);
+                if st.pool_on {
+                    st.pool[v] += 1;
+                } else {
+                    st.seats[p].regrets[v] += 1;
+                }
+                self.run(st);
+            }
+            Node::StealRegret => {
+                let v = (a as usize).min(3);
+                let q = usize::from(st.victim).min(MAX_SEATS - 1);
+                st.seats[q].regrets[v] = st.seats[q].regrets[v].saturating_sub(1);
+                if st.pool_on {
+                    st.pool[v] += 1;
+                } else {
+                    st.seats[p].regrets[v] += 1;
+                }
+                st.victim = NONE;
+                self.run(st);
+            }
+            Node::DiscardRandomRegret => {
+                let v = (a as usize).min(3);
+                st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
+                st.regret_discard[v] += 1;
+                self.run(st);
+            }
+            Node::DrawDink => {
+                let b = 1u32 << (a & 31);
+                st.dink_deck &= !b;
+                st.seats[p].dinks |= b;
+                self.run(st);
+            }
+            Node::DrawSupply if st.shop == NONE => {
+                let b = 1u32 << (a & 31);
+                st.supply_deck &= !b;
+                st.seats[p].supplies |= b;
+                self.run(st);
+            }
+            Node::DrawSupply | Node::DrawRod | Node::DrawReel => {
+                let b = 1u32 << (a & 31);
+                match st.node {
+                    Node::DrawRod => st.rod_deck &= !b,
+                    Node::DrawReel => st.reel_deck &= !b,
+                    _ => st.supply_deck &= !b,
+                }
+                let i = usize::from(st.drawn_len);
+                if i < st.drawn.len() {
+                    st.drawn[i] = a as u8;
+                    st.drawn_len += 1;
+                }
+                self.run(st);
+            }
+            Node::DrawBag => {
+                let c = (a as usize).min(2);
+                st.bag[c] = st.bag[c].saturating_sub(1);
+                if st.seats[p].fresh_count() < self.max_fresh(st, p) {
+                    st.to_roll[c + 1] += 1;
+                    st.roll_to_rolled = false;
+                    self.ask(st, Node::Roll, pp);
+                } else {
+                    st.seats[p].spent[c + 1] += 1;
+                    self.run(st);
+                }
+            }
+            Node::MusterSelect => {
+                if a == ROLL_NOW {
+                    return self.run(st);
+                }
+                self.fresh_to_roll(st, p, a);
+                if st.seats[p].fresh_count() == 0 {
+                    self.run(st);
+                }
+            }
+            Node::RerollSelect => {
+                if a != ROLL_NOW {
+                    self.fresh_to_roll(st, p, a);
+                    if st.left != NONE {
+                        st.left = st.left.saturating_sub(1);
+                    }
+                    if st.left != 0 && st.seats[p].fresh_count() > 0 {
+                        return;
+                    }
+                }
+                st.left = 0;
+                if first_kind(&st.to_roll).is_some() {
+                    st.roll_to_rolled = false;
+                    self.ask(st, Node::Roll, pp);
+                } else {
+                    self.run(st);
+                }
+            }
+            Node::MusterKeep => {
+                let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
+                st.rolled[c] = st.rolled[c].saturating_sub(1);
+                st.seats[p].fresh[c] += 1;
+                st.left = st.left.saturating_sub(1);
+                if st.left == 0 {
+                    self.rolled_to_spent(st, p);
+                    self.run(st);
+                }
+            }
+            Node::LifePreserver => {
+                st.life_preserver = a.wrapping_sub(GIVE_TO) as u8;
+                self.run(st);
+            }
+            Node::Declare => {
+                if a == MAKE_PORT {
+                    self.make_port(st, p);
+                }
+                self.run(st);
+            }
+            Node::PortDiscard | Node::DiscardRegret => {
+                if a >= REGRET {
+                    let v = ((a - REGRET) as usize).min(3);
+                    st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
+                    st.regret_discard[v] += 1;
+                }
+                self.run(st);
+            }
+            Node::EquipRod => {
+                st.seats[p].rod = a.wrapping_sub(ROD) as u8;
+                self.run(st);
+            }
+            Node::EquipReel => {
+                st.seats[p].reel = a.wrapping_sub(REEL) as u8;
+                self.run(st);
+            }
+            Node::Turn => self.apply_turn(st, p, a),
+            Node::AfterMain => {
+                if a == END_TURN {
+                    st.push(Task::EndTurn(pp));
+                    self.run(st);
+                } else {
+                    self.apply_free(st, p, a, Node::AfterMain);
+                }
+            }
+            Node::Worms => {
+                let s = usize::from(st.worms_shoal).min(8);
+                if a == PUT_AT_BOTTOM {
+                    let f = st.take_top(s);
+                    st.put_bottom(s, f);
+                } else {
+                    st.known[p] |= 1 << s;
+                }
+                st.peek = NONE;
+                st.worms_shoal = NONE;
+                st.push(Task::ReturnTo(st.free_return(), pp));
+                self.run(st);
+            }
+            Node::Pay => self.apply_pay(st, p, a),
+            Node::DeclineDie => {
+                st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
+                st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, true)));
+                self.run(st);
+            }
+            Node::Reward => {
+                if a == DRAW_A_DINK {
+                    st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, false)));
+                    self.run(st);
+                } else {
+                    self.ask(st, Node::DiscardRandomRegret, pp);
+                }
+            }
+            Node::Sell => {
+                if a == DONE {
+                    return self.sell_end(st, p);
+                }
+                let f = (a - FISH) as u8;
+                let value = self.value(st, usize::from(f), p);
+                st.seats[p].hand.remove(f);
+                self.gain(st, p, value);
+                st.discard_fish(f);
+                st.count += 1;
+                if self.foul_set.contains(usize::from(f)) {
+                    st.foul += 1;
+                }
+                if st.seats[p].hand.and(&self.sellable).is_empty() {
+                    self.sell_end(st, p);
+                }
+            }
+            Node::MountSlot => {
+                if a == DONE {
+                    return self.mount_end(st, p);
+                }
+                st.slot = a.wrapping_sub(SLOT).min(2) as u8;
+                self.ask(st, Node::MountFish, pp);
+            }
+            Node::MountFish if st.slot == CLOCHE_SLOT => {
+                let f = a.wrapping_sub(FISH) as u8;
+                st.seats[p].hand.remove(f);
+                st.seats[p].cloche = f;
+                st.slot = NONE;
+                self.run(st);
+            }
+            Node::MountFish => {
+                let f = (a - FISH) as u8;
+                st.seats[p].hand.remove(f);
+                st.seats[p].mounted[usize::from(st.slot).min(2)] = f;
+                st.count += 1;
+                st.slot = NONE;
+                let seat = &st.seats[p];
+                if !seat.mounted.contains(&NONE) || seat.hand.and(&self.sellable).is_empty() {
+                    self.mount_end(st, p);
+                } else {
+                    self.ask(st, Node::MountSlot, pp);
+                }
+            }
+            Node::ShopKeep => {
+                let id = (a - shop_base(st.shop)) as u8;
+                let len = usize::from(st.drawn_len);
+                if let Some(i) = st.drawn[..len].iter().position(|&x| x == id) {
+                    st.drawn.copy_within(i + 1..len, i);
+                    st.drawn_len -= 1;
+                }
+                self.give_card(st, p, id);
+                st.left = st.left.saturating_sub(1);
+                if st.left == 0 {
+                    for i in 0..usize::from(st.drawn_len) {
+                        let b = 1u32 << (st.drawn[i] & 31);
+                        match st.shop {
+                            0 => st.rod_deck |= b,
+                            1 => st.reel_deck |= b,
+                            _ => st.supply_deck |= b,
+                        }
+                    }
+                    st.drawn_len = 0;
+                    st.shop = NONE;
+                    self.run(st);
+                }
+            }
+            Node::RefreshDie => {
+                let k = (a.wrapping_sub(DIE_KIND) as usize).min(KINDS - 1);
+                st.seats[p].spent[k] = st.seats[p].spent[k].saturating_sub(1);
+                st.to_roll[k] += 1;
+                st.roll_to_rolled = false;
+                self.ask(st, Node::Roll, pp);
+            }
+            Node::SetMax => {
+                let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
+                st.seats[p].fresh[c] = st.seats[p].fresh[c].saturating_sub(1);
+                st.seats[p].fresh[usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])])] += 1;
+                self.run(st);
+            }
+            Node::PeekShoal => {
+                st.known[p] |= 1 << (a.wrapping_sub(CAST) & 15);
+                self.run(st);
+            }
+            Node::PeekRow | Node::PeekColumn => {
+                let m = st.peekable(p);
+                let i = if st.node == Node::PeekRow {
+                    a.wrapping_sub(ROW)
+                } else {
+                    a.wrapping_sub(COLUMN)
+                };
+                let mask = if st.node == Node::PeekRow {
+                    ROW_MASK
+                } else {
+                    COL_MASK
+                };
+                st.known[p] |= m & mask[(i as usize).min(2)];
+                self.run(st);
+            }
+            _ => self.apply_ability(st, p, a),
+        }
+    }
+
+    pub(super) fn fresh_to_roll(&self, st: &mut S, p: usize, a: u32) {
+        let c = (a.wrapping_sub(DIE) as usize).min(CLASSES - 1);
+        if st.seats[p].fresh[c] > 0 {
+            st.seats[p].fresh[c] -= 1;
+            st.to_roll[usize::from(CLASS_KIND[c])] += 1;
+        }
+    }
+
+    /// Resolves an action at the `turn` node: a main action, or a free action (which comes
+    /// back to `turn`).
+    pub(super) fn apply_turn(&self, st: &mut S, p: usize, a: u32) {
+        let pp = p as u8;
+        match a {
+            PASS => {
+                st.seats[p].passed = true;
+                if st.seats[..self.n()].iter().filter(|s| !s.passed).count() == 1 {
+                    st.last_turns = 2;
+                }
+                st.discount = 0;
+                st.push(Task::Advance);
+                st.push(Task::Reward(pp));
+                self.run(st);
+            }
+            SELL => {
+                st.main_done = true;
+                st.count = 0;
+                st.foul = 0;
+                self.ask(st, Node::Sell, pp);
+            }
+            MOUNT => {
+                st.main_done = true;
+                st.count = 0;
+                self.ask(st, Node::MountSlot, pp);
+            }
+            GIVE_AWAY => {
+                st.main_done = true;
+                self.turn_standing(st, p, a);
+            }
+            CAST..=CAST_LAST => {
+                st.main_done = true;
+                st.cast_on = true;
+                st.cast_shoal = (a - CAST) as u8;
+                st.clear_cast();
+                st.push(Task::CastRod(pp));
+                self.run(st);
+            }
+            SHOP..=SHOP_LAST => {
+                st.main_done = true;
+                let k = ((a - SHOP) as usize) / 3;
+                let t = ((a - SHOP) as usize) % 3;
+                let price = self.price(st, p, k, t);
+                self.gain(st, p, -price);
+                st.discount = 0;
+                st.seats[p].shops_used[k] = true;
+                st.push(Task::AfterMain(pp));
+                let tier = self.data.shops[k][t];
+                if k < 3 {
+                    st.shop = k as u8;
+                    st.drawn_len = 0;
+                    st.push(Task::ShopKeep(pp, tier.keep));
+                    st.push(Task::ShopDraw(pp, tier.draw));
+                } else {
+                    let in_bag: u8 = st.bag.iter().sum();
+                    st.push(Task::TackleDraw(pp, tier.draw.min(in_bag)));
+                }
+                self.run(st);
+            }
+            _ => self.apply_free(st, p, a, Node::Turn),
+        }
+    }
+
+    /// Resolves a free action taken at `ret` (`turn` or `after_main`), then comes back to it
+    /// (`after_main`: its test is made again).
+    pub(super) fn apply_free(&self, st: &mut S, p: usize, a: u32, ret: Node) {
+        let pp = p as u8;
+        match a {
+            ABANDON_SHIP => {
+                st.seats[p].lifeboat_used = true;
+                if st.last_turns != NONE {
+                    st.last_turns = 4;
+                }
+                st.push(Task::ReturnTo(ret, pp));
+                self.make_port(st, p);
+                self.run(st);
+            }
+            USE_LIFE_PRESERVER => self.use_item(st, p, ItemSrc::LifePreserver, ret),
+            USE_REEL => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), ret),
+            USE_SKULL | USE_COFFIN => self.turn_standing(st, p, a),
+            USE_WORMS..=USE_WORMS_LAST => {
+                let s = (a - USE_WORMS) as u8;
+                st.seats[p].worms = false;
+                st.worms_shoal = s;
+                st.peek = st.top_fish(usize::from(s)).unwrap_or(NONE);
+                self.ask(st, Node::Worms, pp);
+            }
+            DIE..=DIE_LAST => {
+                st.spend(p, (a - DIE) as usize);
+                st.seats[p].depth = (st.seats[p].depth + 1).min(3);
+                if ret == Node::AfterMain {
+                    st.push(Task::AfterMain(pp));
+                    self.run(st);
+                }
+            }
+            DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), ret),
+            SUPPLY..=SUPPLY_LAST => self.use_item(st, p, ItemSrc::Supply((a - SUPPLY) as u8), ret),
+            FISH..=FISH_LAST => self.eat(st, p, (a - FISH) as u8, ret),
+            _ => {}
+        }
+    }
+
+    pub(super) fn apply_pay(&self, st: &mut S, p: usize, a: u32) {
+        let pp = p as u8;
+        match a {
+            CATCH => {
+                self.retain_leftover(st, p);
+                for c in 0..CLASSES {
+                    for _ in 0..st.payment[c] {
+                        st.release(p, c);
+                    }
+                }
+                st.payment = [0; CLASSES];
+                st.push(Task::CastEnd(pp));
+                st.push(Task::Catch(pp));
+                self.run(st);
+            }
+            CATCH_BY_SHOWING | CATCH_BY_DISCARDING => {
+                self.payment_back(st, p);
+                st.push(Task::CastEnd(pp));
+                st.push(Task::Catch(pp));
+                if a == CATCH_BY_DISCARDING {
+                    st.fish_size = self
+                        .cast_fish_data(st)
+                        .and_then(|f| f.rules.discard_size)
+                        .unwrap_or(3);
+                    self.ask(st, Node::DiscardFish, pp);
+                } else {
+                    self.run(st);
+                }
+            }
+            FLIP_WORMS => {
+                if let Some(d) = self
+                    .cast_fish_data(st)
+                    .and_then(|f| f.rules.worms_difficulty)
+                {
+                    st.seats[p].worms = false;
+                    st.cast_base = Some(d);
+                }
+            }
+            DECLINE => {
+                self.payment_back(st, p);
+                st.push(Task::CastEnd(pp));
+                st.push(Task::NotCaught(pp));
+                if st.seats[p].fresh_count() > 0 {
+                    self.ask(st, Node::DeclineDie, pp);
+                } else {
+                    self.run(st);
+                }
+            }
+            USE_LIFE_PRESERVER => self.use_item(st, p, ItemSrc::LifePreserver, Node::Pay),
+            USE_REEL => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), Node::Pay),
+            DIE..=DIE_LAST => {
+                let c = (a - DIE) as usize;
+                if st.seats[p].fresh[c] > 0 {
+                    st.seats[p].fresh[c] -= 1;
+                    st.payment[c] += 1;
+                }
+            }
+            DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), Node::Pay),
+            SUPPLY..=SUPPLY_LAST => {
+                self.use_item(st, p, ItemSrc::Supply((a - SUPPLY) as u8), Node::Pay)
+            }
+            FISH..=FISH_LAST => self.eat(st, p, (a - FISH) as u8, Node::Pay),
+            _ => {}
+        }
+    }
+
+    /// The payment dice return to Fresh.
+    pub(super) fn payment_back(&self, st: &mut S, p: usize) {
+        for c in 0..CLASSES {
+            st.seats[p].fresh[c] += st.payment[c];
+        }
+        st.payment = [0; CLASSES];
+    }
+}

@@ -1,0 +1,89 @@
+//! The cast's numbers (contract §7.4, §16.5–§16.6): effective difficulty, the exact-dice rule
+//! and the payment.
+//!
+//! Must not: change the state; the steps of the cast live in `abilities` and `apply`.
+
+use super::{DeepRegrets, DeepRegretsState as S, CLASSES, CLASS_FACE, NONE};
+
+impl DeepRegrets {
+    /// The effective difficulty D of the current cast.
+    pub(super) fn effective_difficulty(&self, st: &S, p: usize) -> i32 {
+        if !st.cast_on || st.cast_zero {
+            return 0;
+        }
+        let Some(f) = st.top_fish(usize::from(st.cast_shoal)) else {
+            return 0;
+        };
+        let Some(fish) = self.data.fish.get(usize::from(f)) else {
+            return 0;
+        };
+        let seat = &st.seats[p];
+        let mut rod = 0i32;
+        if seat.rod != NONE {
+            if let Some((amount, when)) = self
+                .data
+                .rods
+                .get(usize::from(seat.rod))
+                .and_then(|r| r.rod_passive)
+            {
+                let applies = match when {
+                    super::data::When::All => true,
+                    super::data::When::Foul(foul) => fish.foul == foul,
+                    super::data::When::Size(s) => fish.size == s,
+                    super::data::When::FirstCatch => !seat.caught_today,
+                };
+                if applies {
+                    rod = i32::from(amount);
+                }
+            }
+        }
+        let base = st.cast_base.map_or(i32::from(fish.difficulty), i32::from);
+        let mut front = 0i32;
+        seat.front.and(&self.front_difficulty_set).each(|g| {
+            if let Some((foul, amount)) = self
+                .data
+                .fish
+                .get(usize::from(g))
+                .and_then(|x| x.rules.front_difficulty)
+            {
+                if foul == fish.foul {
+                    front += i32::from(amount);
+                }
+            }
+        });
+        let per = match fish.rules.per {
+            None => 0,
+            Some((super::data::Per::HandFish, a)) => i32::from(a) * seat.hand.count() as i32,
+            Some((super::data::Per::SeatsAtDepth2, a)) => {
+                let c = st.seats[..self.n()].iter().filter(|x| x.depth == 2).count();
+                i32::from(a) * c as i32
+            }
+        };
+        (base + rod + front + per + i32::from(st.cast_reduction)).max(0)
+    }
+
+    /// (payment count, payment sum).
+    pub(super) fn payment(&self, st: &S) -> (u32, u32) {
+        let mut n = 0;
+        let mut sum = 0;
+        for c in 0..CLASSES {
+            n += u32::from(st.payment[c]);
+            sum += u32::from(st.payment[c]) * u32::from(CLASS_FACE[c]);
+        }
+        (n, sum)
+    }
+
+    /// The exact-dice count of the cast fish (0 = any).
+    pub(super) fn cast_exact(&self, st: &S) -> u32 {
+        st.top_fish(usize::from(st.cast_shoal))
+            .and_then(|f| self.data.fish.get(usize::from(f)))
+            .map_or(0, |f| u32::from(f.exact))
+    }
+
+    /// Whether the payment is complete, `d` being the effective difficulty.
+    pub(super) fn payment_complete(&self, st: &S, d: i32) -> bool {
+        let (n, sum) = self.payment(st);
+        let exact = self.cast_exact(st);
+        (exact == 0 || n == exact) && sum as i32 >= d
+    }
+}

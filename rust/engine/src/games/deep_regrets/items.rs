@@ -1,0 +1,277 @@
+//! Items (contract §2.1, §7.6, §16.10): when each use of a dink, supply, reel or the Life
+//! Preserver is ready, the ready uses at the `turn`, `after_main` and `pay` nodes, and using one.
+//!
+//! Must not: interpret the effects themselves (modules `flow` and `abilities` do) or decide
+//! anything a seat may not know.
+
+use super::actions::{DINK, SUPPLY, USE_LIFE_PRESERVER, USE_REEL};
+use super::data::Prim;
+use super::flow::below_top;
+use super::legal::Sink;
+use super::{
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_FACE, NONE,
+};
+
+impl DeepRegrets {
+    /// The readiness flags (`REQ_*`) that hold for seat p at `node`, among `needed` (the
+    /// others may be missing); `pay_d` is the effective difficulty if already known.
+    pub(super) fn ready_flags_needed(
+        &self,
+        st: &S,
+        p: usize,
+        node: Node,
+        needed: u32,
+        pay_d: Option<i32>,
+    ) -> u32 {
+        const LOWS: u32 = REQ_LOW0 * 0b1111;
+        let seat = &st.seats[p];
+        let mut m = 0u32;
+        if node == Node::Pay
+            && needed & REQ_PAY_D != 0
+            && pay_d.unwrap_or_else(|| self.effective_difficulty(st, p)) > 0
+        {
+            m |= REQ_PAY_D;
+        }
+        let turn = node == Node::Turn || node == Node::AfterMain;
+        if turn {
+            if seat.depth == 0 {
+                m |= REQ_TURN_PORT;
+            } else {
+                if seat.depth < 3 {
+                    m |= REQ_TURN_SEA_LT3;
+                }
+                m |= (REQ_TURN_SEA_NE0 * 0b1111) & !(REQ_TURN_SEA_NE0 << seat.depth.min(3));
+            }
+        }
+        if seat.regret_count() > 0 {
+            m |= REQ_REGRET;
+        }
+        let fresh = seat.fresh_count();
+        if fresh > 0 && needed & (REQ_FRESH | LOWS | REQ_BELOW_TOP) != 0 {
+            m |= REQ_FRESH;
+            let mut low = 4u8;
+            for c in 0..CLASSES {
+                if seat.fresh[c] > 0 {
+                    low = low.min(CLASS_FACE[c]);
+                }
+            }
+            for a in u32::from(low)..4 {
+                m |= REQ_LOW0 << a;
+            }
+            if below_top(&seat.fresh) {
+                m |= REQ_BELOW_TOP;
+            }
+        }
+        if needed & REQ_REFRESH != 0 && seat.spent_count() > 0 && fresh < self.max_fresh(st, p) {
+            m |= REQ_REFRESH;
+        }
+        if needed & REQ_PEEKABLE != 0 && st.peekable(p) != 0 {
+            m |= REQ_PEEKABLE;
+        }
+        if needed & REQ_FACEDOWN != 0 && st.facedown() != 0 {
+            m |= REQ_FACEDOWN;
+        }
+        if turn && seat.depth == 0 {
+            if needed & REQ_HAMMER != 0
+                && (seat.cloche != NONE || seat.mounted.iter().any(|&f| f != NONE))
+            {
+                m |= REQ_HAMMER;
+            }
+            if needed & REQ_CLOCHE != 0 && seat.cloche == NONE && self.has_small_mountable(st, p) {
+                m |= REQ_CLOCHE;
+            }
+        }
+        m
+    }
+
+    /// [`Self::ready_flags_needed`] restricted to the flags that p's items can need (the others
+    /// do not matter for them; a shortcut for speed).
+    #[inline]
+    pub(super) fn item_flags(&self, st: &S, p: usize, node: Node, pay_d: Option<i32>) -> u32 {
+        let seat = &st.seats[p];
+        // The flags that some use of a held dink or supply needs.
+        let mut needed = 0u32;
+        each_bit(seat.dinks, |d| {
+            needed |= self.need_dink.get(d as usize).copied().unwrap_or(0);
+        });
+        each_bit(seat.supplies, |i| {
+            needed |= self.need_supply.get(i as usize).copied().unwrap_or(0);
+        });
+        let mut any = seat.dinks | seat.supplies != 0;
+        let mut add = |r: &[u32; 2]| {
+            any = true;
+            needed |= (r[0] | r[1]) & !REQ_NEVER;
+        };
+        if usize::from(st.life_preserver) == p {
+            add(&self.req_lp);
+        }
+        if seat.reel != NONE && !seat.reel_used {
+            add(self.reqs(ItemSrc::Reel(seat.reel)));
+        }
+        if any {
+            self.ready_flags_needed(st, p, node, needed, pay_d)
+        } else {
+            0
+        }
+    }
+
+    /// The requirement masks of the uses of `src` (`REQ_NEVER` for a missing use).
+    #[inline]
+    pub(super) fn reqs(&self, src: ItemSrc) -> &[u32; 2] {
+        const NEVER: [u32; 2] = [REQ_NEVER; 2];
+        match src {
+            ItemSrc::Dink(i) => self.req_dink.get(usize::from(i)).unwrap_or(&NEVER),
+            ItemSrc::Supply(i) => self.req_supply.get(usize::from(i)).unwrap_or(&NEVER),
+            ItemSrc::Reel(i) => self.req_reel.get(usize::from(i)).unwrap_or(&NEVER),
+            ItemSrc::LifePreserver => &self.req_lp,
+        }
+    }
+
+    /// The first use of `src` whose requirements all hold in `flags`.
+    #[inline]
+    pub(super) fn ready_in(&self, src: ItemSrc, flags: u32) -> Option<usize> {
+        self.reqs(src).iter().position(|&r| r & !flags == 0)
+    }
+
+    /// The first ready use of `src` for seat p at `node`.
+    pub(super) fn ready_use(&self, st: &S, p: usize, src: ItemSrc, node: Node) -> Option<usize> {
+        let r = self.reqs(src);
+        let needed = (r[0] | r[1]) & !REQ_NEVER;
+        self.ready_in(src, self.ready_flags_needed(st, p, node, needed, None))
+    }
+
+    /// Pushes the ready item uses at a `turn` or `pay` node (ids 12, 13 come first; dinks and
+    /// supplies are pushed by `items_tail`).
+    pub(super) fn items_head(&self, st: &S, p: usize, flags: u32, out: &mut impl Sink) {
+        let seat = &st.seats[p];
+        if usize::from(st.life_preserver) == p
+            && self.ready_in(ItemSrc::LifePreserver, flags).is_some()
+        {
+            out.put(USE_LIFE_PRESERVER);
+        }
+        if seat.reel != NONE
+            && !seat.reel_used
+            && self.ready_in(ItemSrc::Reel(seat.reel), flags).is_some()
+        {
+            out.put(USE_REEL);
+        }
+    }
+
+    pub(super) fn items_tail(&self, st: &S, p: usize, flags: u32, out: &mut impl Sink) {
+        let seat = &st.seats[p];
+        // `ready_in(..).is_some()` of every dink and supply, unrolled (a missing use is
+        // `REQ_NEVER`, which `flags` never holds).
+        let missing = !flags;
+        let ready =
+            |r: Option<&[u32; 2]>| r.is_some_and(|r| r[0] & missing == 0 || r[1] & missing == 0);
+        each_bit(seat.dinks, |d| {
+            if ready(self.req_dink.get(d as usize)) {
+                out.put(DINK + d);
+            }
+        });
+        each_bit(seat.supplies, |i| {
+            if ready(self.req_supply.get(i as usize)) {
+                out.put(SUPPLY + i);
+            }
+        });
+    }
+
+    pub(super) fn use_item(&self, st: &mut S, p: usize, src: ItemSrc, ret: Node) {
+        let Some(u) = self.ready_use(st, p, src, ret) else {
+            return;
+        };
+        match src {
+            ItemSrc::Dink(d) => {
+                let b = 1u32 << (d & 31);
+                st.seats[p].dinks &= !b;
+                st.dink_discard |= b;
+            }
+            ItemSrc::Supply(i) => {
+                let b = 1u32 << (i & 31);
+                st.seats[p].supplies &= !b;
+                let cloche = self
+                    .item(src)
+                    .uses
+                    .get(u)
+                    .is_some_and(|x| x.contains(&Prim::Cloche));
+                if !cloche {
+                    st.supply_discard |= b;
+                }
+            }
+            ItemSrc::Reel(_) => st.seats[p].reel_used = true,
+            ItemSrc::LifePreserver => st.life_preserver = NONE,
+        }
+        st.item = Some(src);
+        st.push(Task::ReturnTo(ret, p as u8));
+        let list = self.item(src).use_lists.get(u).copied().unwrap_or(0);
+        st.push(Task::Effects(p as u8, list, 0));
+        self.run(st);
+    }
+}
+
+/// Readiness flag: at a `pay` node with effective difficulty > 0.
+pub(super) const REQ_PAY_D: u32 = 1;
+/// Readiness flag: at the `turn` node in port.
+pub(super) const REQ_TURN_PORT: u32 = 1 << 1;
+/// Readiness flag: holds a regret.
+pub(super) const REQ_REGRET: u32 = 1 << 2;
+/// Readiness flag: a Spent die and room in Fresh.
+pub(super) const REQ_REFRESH: u32 = 1 << 3;
+/// Readiness flag: a Fresh die.
+pub(super) const REQ_FRESH: u32 = 1 << 4;
+/// Readiness flag (shifted by a = 0..3): a Fresh die shows at most a.
+pub(super) const REQ_LOW0: u32 = 1 << 5;
+/// Readiness flag: a Fresh die below its top face.
+pub(super) const REQ_BELOW_TOP: u32 = 1 << 9;
+/// Readiness flag: at the `turn` node at sea above depth 3.
+pub(super) const REQ_TURN_SEA_LT3: u32 = 1 << 10;
+/// Readiness flag (shifted by d = 0..3): at the `turn` node at sea, depth ≠ d.
+pub(super) const REQ_TURN_SEA_NE0: u32 = 1 << 11;
+/// Readiness flag: a peekable shoal.
+pub(super) const REQ_PEEKABLE: u32 = 1 << 15;
+/// Readiness flag: a non-empty shoal has a face-down top.
+pub(super) const REQ_FACEDOWN: u32 = 1 << 16;
+/// Readiness flag: at the `turn` node in port with a mounted fish (slots or Cloche).
+pub(super) const REQ_HAMMER: u32 = 1 << 17;
+/// Readiness flag: at the `turn` node in port with a small mountable fish and no Cloche fish.
+pub(super) const REQ_CLOCHE: u32 = 1 << 18;
+/// A requirement that never holds (missing or empty use).
+pub(super) const REQ_NEVER: u32 = 1 << 31;
+
+/// The requirement mask of one use (contract §2.1 "ready when").
+pub(super) fn use_req(prims: &[Prim]) -> u32 {
+    if prims.is_empty() {
+        return REQ_NEVER;
+    }
+    prims.iter().fold(0, |m, p| {
+        m | match *p {
+            Prim::Difficulty(_) | Prim::DifficultyZero => REQ_PAY_D,
+            Prim::ShopDiscount(_) => REQ_TURN_PORT,
+            Prim::DrawRegret(_) => 0,
+            Prim::DiscardRegret(_) | Prim::DiscardRandomRegret(_) => REQ_REGRET,
+            Prim::Refresh(_) => REQ_REFRESH,
+            Prim::Reroll(_) => REQ_FRESH,
+            Prim::RerollLow(a) => REQ_LOW0 << a.min(3),
+            Prim::SetMax(_) => REQ_BELOW_TOP,
+            Prim::DepthDown(_) => REQ_TURN_SEA_LT3,
+            Prim::DepthTo(d) => REQ_TURN_SEA_NE0 << d.min(3),
+            Prim::Peek(_, _) => REQ_PEEKABLE,
+            Prim::Reveal(_) => REQ_FACEDOWN,
+            Prim::ClawHammer => REQ_HAMMER,
+            Prim::Cloche => REQ_CLOCHE,
+            _ => 0,
+        }
+    })
+}
+
+/// The requirement masks of an item's (at most two) uses.
+pub(super) fn item_reqs(item: &super::data::Item) -> Option<[u32; 2]> {
+    if item.uses.len() > 2 {
+        return None;
+    }
+    let mut r = [REQ_NEVER; 2];
+    for (i, u) in item.uses.iter().enumerate() {
+        r[i] = use_req(u);
+    }
+    Some(r)
+}

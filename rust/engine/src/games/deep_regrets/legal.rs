@@ -1,0 +1,297 @@
+//! Legal actions at decision nodes (contract §9, §10, §16.12), in increasing order.
+//!
+//! Must not: change the state or draw from an RNG; the step-by-step rules live in `apply` and
+//! `flow`, and the card abilities' own nodes in `abilities`.
+
+use super::actions::{
+    ABANDON_SHIP, CAST, CATCH, COLUMN, DECLINE, DIE, DIE_KIND, DISCARD_RANDOM_REGRET, DONE,
+    DRAW_A_DINK, END_TURN, FISH, GIVE_TO, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, PASS,
+    PUT_AT_BOTTOM, REEL, REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SLOT, STAY_AT_SEA, USE_WORMS,
+};
+use super::port::shop_base;
+use super::{
+    each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, CLOCHE_SLOT, KINDS,
+    MAX_SEATS, NONE, TOP_CLASS,
+};
+
+/// Shoals of row r (bits).
+pub(super) const ROW_MASK: [u16; 3] = [0b111, 0b111 << 3, 0b111 << 6];
+/// Shoals of column c (bits).
+pub(super) const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
+
+/// Where legal action ids are put: a list, or a flag that only records whether there is one.
+pub(super) trait Sink {
+    /// Puts one action id.
+    fn put(&mut self, a: u32);
+}
+
+impl Sink for Vec<u32> {
+    #[inline]
+    fn put(&mut self, a: u32) {
+        self.push(a);
+    }
+}
+
+/// Records whether some action was put.
+#[derive(Default)]
+struct AnyAction(bool);
+
+impl Sink for AnyAction {
+    #[inline]
+    fn put(&mut self, _a: u32) {
+        self.0 = true;
+    }
+}
+
+/// Which actions of the `turn` node family to list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TurnList {
+    /// The `turn` node: main and free actions.
+    Turn,
+    /// The `after_main` node: the free actions and `END_TURN`.
+    AfterMain,
+    /// The free actions only (is one possible?).
+    FreeOnly,
+}
+
+/// Pushes `first + i` for every row (or column) i whose `lines[i]` mask meets the shoal set `m`.
+pub(super) fn push_lines(out: &mut Vec<u32>, m: u16, lines: &[u16; 3], first: u32) {
+    for (i, &line) in lines.iter().enumerate() {
+        if m & line != 0 {
+            out.push(first + i as u32);
+        }
+    }
+}
+
+impl DeepRegrets {
+    /// Legal actions at a decision node.
+    pub(super) fn legal(&self, st: &S, out: &mut Vec<u32>) {
+        let p = usize::from(st.actor);
+        if p >= MAX_SEATS {
+            return;
+        }
+        let seat = &st.seats[p];
+        let fresh_classes = |out: &mut Vec<u32>, pool: &[u8; CLASSES]| {
+            for (c, &k) in pool.iter().enumerate() {
+                if k > 0 {
+                    out.push(DIE + c as u32);
+                }
+            }
+        };
+        let regret_values = |out: &mut Vec<u32>| {
+            for v in 0..4 {
+                if seat.regrets[v] > 0 {
+                    out.push(REGRET + v as u32);
+                }
+            }
+        };
+        match st.node {
+            Node::MusterSelect | Node::RerollSelect => {
+                out.push(ROLL_NOW);
+                fresh_classes(out, &seat.fresh);
+            }
+            Node::MusterKeep => fresh_classes(out, &st.rolled),
+            Node::LifePreserver => {
+                for s in 0..self.n() {
+                    if s != p {
+                        out.push(GIVE_TO + s as u32);
+                    }
+                }
+            }
+            Node::Declare => out.extend_from_slice(&[STAY_AT_SEA, MAKE_PORT]),
+            Node::PortDiscard => {
+                out.push(KEEP_ALL);
+                regret_values(out);
+            }
+            Node::EquipRod => each_bit(seat.rods, |r| out.push(ROD + r)),
+            Node::EquipReel => each_bit(seat.reels, |r| out.push(REEL + r)),
+            Node::Turn => self.turn_actions(st, p, out, TurnList::Turn),
+            Node::AfterMain => self.turn_actions(st, p, out, TurnList::AfterMain),
+            Node::Worms => out.extend_from_slice(&[LEAVE_ON_TOP, PUT_AT_BOTTOM]),
+            Node::Pay => {
+                let d = self.effective_difficulty(st, p);
+                let complete = self.payment_complete(st, d);
+                let flags = self.item_flags(st, p, Node::Pay, Some(d));
+                if complete {
+                    out.push(CATCH);
+                }
+                let rules = self.cast_fish_data(st).map(|f| f.rules).unwrap_or_default();
+                if !rules.must_catch || !self.can_complete(st, p, d) {
+                    out.push(DECLINE);
+                }
+                self.items_head(st, p, flags, out);
+                self.pay_rules(st, p, &rules, out);
+                if !complete {
+                    let exact = self.cast_exact(st);
+                    if exact == 0 || self.payment(st).0 < exact {
+                        fresh_classes(out, &seat.fresh);
+                    }
+                }
+                self.items_tail(st, p, flags, out);
+                seat.hand
+                    .and(&self.eat_set)
+                    .each(|f| out.push(FISH + u32::from(f)));
+            }
+            Node::DeclineDie => fresh_classes(out, &seat.fresh),
+            Node::Reward => {
+                if st.dink_deck | st.dink_discard != 0 {
+                    out.push(DRAW_A_DINK);
+                }
+                if seat.regret_count() > 0 {
+                    out.push(DISCARD_RANDOM_REGRET);
+                }
+            }
+            Node::Sell => {
+                if st.count >= 1 {
+                    out.push(DONE);
+                }
+                seat.hand
+                    .and(&self.sellable)
+                    .each(|f| out.push(FISH + u32::from(f)));
+            }
+            Node::MountSlot => {
+                if st.count >= 1 {
+                    out.push(DONE);
+                }
+                for k in 0..3 {
+                    if seat.mounted[k] == NONE {
+                        out.push(SLOT + k as u32);
+                    }
+                }
+            }
+            Node::MountFish => {
+                let small = st.slot == CLOCHE_SLOT;
+                seat.hand.and(&self.sellable).each(|f| {
+                    if !small
+                        || self
+                            .data
+                            .fish
+                            .get(usize::from(f))
+                            .is_some_and(|x| x.size == 0)
+                    {
+                        out.push(FISH + u32::from(f))
+                    }
+                });
+            }
+            Node::ShopKeep => {
+                let base = shop_base(st.shop);
+                let mut ids = [0u8; 5];
+                let len = usize::from(st.drawn_len).min(5);
+                ids[..len].copy_from_slice(&st.drawn[..len]);
+                ids[..len].sort_unstable();
+                for &id in &ids[..len] {
+                    out.push(base + u32::from(id));
+                }
+            }
+            Node::DiscardRegret => regret_values(out),
+            Node::RefreshDie => {
+                for k in 0..KINDS {
+                    if seat.spent[k] > 0 {
+                        out.push(DIE_KIND + k as u32);
+                    }
+                }
+            }
+            Node::SetMax => {
+                for c in 0..CLASSES {
+                    let top = TOP_CLASS[usize::from(CLASS_KIND[c])] as usize;
+                    if seat.fresh[c] > 0 && c != top {
+                        out.push(DIE + c as u32);
+                    }
+                }
+            }
+            Node::PeekShoal => {
+                let m = st.peekable(p);
+                for s in 0..9u32 {
+                    if m >> s & 1 == 1 {
+                        out.push(CAST + s);
+                    }
+                }
+            }
+            Node::PeekRow => push_lines(out, st.peekable(p), &ROW_MASK, ROW),
+            Node::PeekColumn => push_lines(out, st.peekable(p), &COL_MASK, COLUMN),
+            _ => self.legal_ability(st, p, out),
+        }
+    }
+
+    /// Whether seat p has a legal free action (the same conditions as at the `turn` node).
+    pub(super) fn has_free_action(&self, st: &S, p: usize) -> bool {
+        let mut any = AnyAction::default();
+        self.turn_actions(st, p, &mut any, TurnList::FreeOnly);
+        any.0
+    }
+
+    /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,
+    /// 11, 21, 32+s, 82+3k+t) only at `turn`, 24 = end turn only at `after_main`, the free
+    /// actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) at both.
+    fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
+        let main = list == TurnList::Turn;
+        let seat = &st.seats[p];
+        let at_sea = seat.depth > 0;
+        if main {
+            out.put(PASS);
+        }
+        if at_sea && !seat.lifeboat_used {
+            out.put(ABANDON_SHIP);
+        }
+        let has_sellable = !seat.hand.and(&self.sellable).is_empty();
+        if main && !at_sea && has_sellable {
+            out.put(SELL);
+        }
+        if main && !at_sea && has_sellable && seat.mounted.contains(&NONE) {
+            out.put(MOUNT);
+        }
+        let flags = self.item_flags(st, p, Node::Turn, None);
+        self.items_head(st, p, flags, out);
+        self.turn_rules(st, p, out, main);
+        if list == TurnList::AfterMain {
+            out.put(END_TURN);
+        }
+        let reach = if at_sea {
+            (usize::from(seat.depth) * 3).min(9)
+        } else {
+            0
+        };
+        if main && seat.fresh_count() > 0 {
+            let cols = match seat.locks.count_ones() {
+                0 => 0b111u8,
+                1 => seat.locks,
+                _ => 0,
+            };
+            for s in 0..reach {
+                if st.shoal_len[s] > 0 && cols >> (s % 3) & 1 == 1 {
+                    out.put(CAST + s as u32);
+                }
+            }
+        }
+        if seat.worms {
+            for s in 0..reach {
+                if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
+                    out.put(USE_WORMS + s as u32);
+                }
+            }
+        }
+        if at_sea && seat.depth < 3 {
+            for c in 0..CLASSES {
+                if seat.fresh[c] > 0 {
+                    out.put(DIE + c as u32);
+                }
+            }
+        }
+        if main && !at_sea {
+            for k in 0..4 {
+                if seat.shops_used[k] || !self.shop_source(st, k) {
+                    continue;
+                }
+                for t in 0..3 {
+                    if self.price(st, p, k, t) <= i32::from(seat.money) {
+                        out.put(SHOP + 3 * k as u32 + t as u32);
+                    }
+                }
+            }
+        }
+        self.items_tail(st, p, flags, out);
+        seat.hand
+            .and(&self.eat_set)
+            .each(|f| out.put(FISH + u32::from(f)));
+    }
+}

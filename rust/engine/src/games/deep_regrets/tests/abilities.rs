@@ -1,0 +1,234 @@
+//! Fish abilities (contract §16.4, §16.7, §16.8): eating, reveal, catch and not-caught lists,
+//! fish in front, regret pools and offers, swaps.
+//!
+//! Must not: hold generic checks that the shared test kit runs for every game.
+
+use super::*;
+
+#[test]
+fn eating_runs_the_eat_list_and_returns_to_the_node() {
+    let (g, mut st) = opening(3);
+    let barracuda = fid("Barracuda");
+    give_hand(&mut st, 0, barracuda);
+    hold_regrets(&mut st, 0, [0, 1, 0, 1]);
+    let eat = FISH + u32::from(barracuda);
+    assert!(legal_of(&g, &st).contains(&eat));
+    assert_eq!(g.action_label(&st, eat), "eat Barracuda");
+    step(&g, &mut st, eat);
+    // increment 1, then discard 2 random regrets
+    assert_eq!((st.node, st.left), (Node::Increment, 1));
+    assert_eq!(legal_of(&g, &st), vec![50, 51]);
+    assert_eq!(
+        g.state_json(&st)["ctx"]["ability"],
+        json!({"fish": barracuda, "trigger": "eat"})
+    );
+    step(&g, &mut st, 50);
+    assert_eq!(st.seats[0].fresh[0..3], [0, 2, 1]);
+    assert_eq!(st.node, Node::DiscardRandomRegret);
+    steps(&g, &mut st, &[3, 1]);
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    assert_eq!(st.ability_fish, NONE);
+    assert_eq!(st.regret_discard, [0, 1, 0, 1]);
+    assert_eq!(&st.fish_discard[0][..1], &[barracuda]);
+    assert!(st.seats[0].hand.is_empty());
+}
+
+/// "Syö kala (jos kalassa on syömisikoni)." (Eat a fish, if the fish has an Eat
+/// ability.) Osteofish has none: once caught, no "eat Osteofish" action is offered.
+#[test]
+fn only_a_fish_with_an_eat_ability_can_be_eaten() {
+    let osteo = fid("Osteofish");
+    let geist = fid("Geist");
+    let (g, mut st) = started(2, json!({}), &[(0, &[osteo])], 1);
+    step(&g, &mut st, 32);
+    step(&g, &mut st, 6); // difficulty 0: caught with no die
+    assert!(st.seats[0].hand.contains(usize::from(osteo)));
+    first_until(&g, &mut st, Node::AfterMain);
+    let legal = legal_of(&g, &st);
+    assert!(!legal.contains(&(FISH + u32::from(osteo))), "{legal:?}");
+    assert!(legal.iter().all(|&a| a < 165));
+    // Geist has an Eat ability
+    give_hand(&mut st, 0, geist);
+    assert!(legal_of(&g, &st).contains(&(FISH + u32::from(geist))));
+    assert!(!legal_of(&g, &st).contains(&(FISH + u32::from(osteo))));
+    // eating a fish without an Eat ability does nothing even if forced
+    let before = st.seats[0].hand;
+    g.eat(&mut st, 0, osteo, Node::AfterMain);
+    assert_eq!(st.seats[0].hand, before);
+}
+
+#[test]
+fn reveal_each_everyone_then_pay() {
+    let pram = fid("Pram");
+    let (g, mut st) = started(3, json!({}), &[(1, &[pram])], 1);
+    step(&g, &mut st, 33);
+    for p in 0..3 {
+        assert_eq!((st.node, st.actor), (Node::DrawRegret, p));
+        step(&g, &mut st, 1);
+    }
+    assert_eq!((st.node, st.actor), (Node::Pay, 0));
+    assert_eq!(st.ability_fish, NONE);
+    for p in 0..3 {
+        assert_eq!(st.seats[p].regrets, [0, 1, 0, 0]);
+    }
+}
+
+#[test]
+fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
+    let larvae = fid("Parasitic Larvae");
+    let (g, mut st) = started(3, json!({}), &[(0, &[larvae])], 1);
+    step(&g, &mut st, 32);
+    assert!(st.seats[0].front.contains(usize::from(larvae)));
+    assert!(st.seats[0].hand.is_empty());
+    end_turn(&g, &mut st, 0);
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    assert!(!st.cast_on && st.seats[0].caught_today);
+    // a draw event of seat 0 draws one more: Geist's eat draws 1 (+1)
+    let geist = fid("Geist");
+    give_hand(&mut st, 0, geist);
+    st.actor = 0;
+    st.turn = 0;
+    step(&g, &mut st, FISH + u32::from(geist));
+    steps(&g, &mut st, &[0, 2]);
+    assert_eq!(st.seats[0].regrets, [1, 0, 1, 0]);
+    assert_eq!(st.node, Node::Turn);
+    let o = g.observation(&st, 2);
+    assert_eq!(o["front"][0], json!(["Parasitic Larvae"]));
+}
+
+#[test]
+fn give_this_by_choice_ends_the_cast() {
+    let man = fid("Man O' War");
+    let (g, mut st) = started(3, json!({}), &[(0, &[man])], 1);
+    step(&g, &mut st, 32);
+    assert_eq!((st.node, st.actor), (Node::GiveFish, 0));
+    assert_eq!(legal_of(&g, &st), vec![75, 76]);
+    assert_eq!(g.action_label(&st, 76), "give Man O' War to seat 2");
+    step(&g, &mut st, 76);
+    assert!(st.seats[2].hand.contains(usize::from(man)));
+    end_turn(&g, &mut st, 0);
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    assert!(!st.cast_on);
+}
+
+#[test]
+fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
+    let scrat = fid("Scrat");
+    let (g, mut st) = started(3, json!({}), &[(0, &[scrat])], 1);
+    step(&g, &mut st, 32);
+    assert_eq!(st.node, Node::Pay);
+    step(&g, &mut st, 7);
+    assert_eq!(st.node, Node::DeclineDie);
+    assert!(st.cast_on, "the cast stays live until the cast end");
+    steps(&g, &mut st, &[50, 4]);
+    assert!(st.seats[2].hand.contains(usize::from(scrat)));
+    assert_eq!(st.seats[0].dinks, 1 << 4);
+    end_turn(&g, &mut st, 0);
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+}
+
+#[test]
+fn iron_coffin_offer_and_accept() {
+    let (g, mut st) = opening(2);
+    let coffin = fid("Iron Coffin");
+    put_in_front(&mut st, 0, coffin);
+    hold_regrets(&mut st, 0, [0, 0, 1, 1]);
+    st.seats[1].fresh = [0; CLASSES];
+    st.seats[1].spent[0] = 3;
+    step(&g, &mut st, 23);
+    assert_eq!(st.node, Node::OfferTarget);
+    step(&g, &mut st, 75);
+    assert_eq!(legal_of(&g, &st), vec![72, 73]);
+    step(&g, &mut st, 73);
+    assert_eq!(legal_of(&g, &st), vec![0, 72]);
+    step(&g, &mut st, 72);
+    assert_eq!((st.node, st.actor), (Node::AcceptOffer, 1));
+    assert_eq!(g.observation(&st, 1)["ctx"]["offer"], json!([2, 3]));
+    step(&g, &mut st, 16);
+    assert_eq!(st.seats[1].regrets, [0, 0, 1, 1]);
+    assert_eq!((st.node, st.actor), (Node::RefreshDie, 1));
+    steps(&g, &mut st, &[65, 3]);
+    assert_eq!((st.node, st.actor), (Node::Turn, 0));
+    assert!(st.seats[0].coffin_used);
+    assert!(!legal_of(&g, &st).contains(&23));
+}
+
+#[test]
+fn psychic_interloper_deals_a_pool() {
+    let (g, mut st) = opening(3);
+    let psychic = fid("Psychic Interloper");
+    give_hand(&mut st, 0, psychic);
+    step(&g, &mut st, FISH + u32::from(psychic));
+    steps(&g, &mut st, &[0, 3, 3]);
+    assert_eq!((st.node, st.actor, st.target), (Node::GiveRegret, 0, 1));
+    assert_eq!(g.state_json(&st)["ctx"]["pool"], json!([0, 3, 3]));
+    assert_eq!(
+        g.observation(&st, 1)["ctx"]["pool"],
+        json!([null, null, null])
+    );
+    step(&g, &mut st, 73);
+    assert_eq!(st.target, 2);
+    step(&g, &mut st, 73);
+    assert_eq!(st.node, Node::Turn);
+    assert_eq!(st.seats[0].regrets, [1, 0, 0, 0]);
+    assert_eq!(st.seats[1].regrets, [0, 0, 0, 1]);
+    assert_eq!(st.seats[2].regrets, [0, 0, 0, 1]);
+}
+
+#[test]
+fn northern_stargazer_goes_back_at_a_random_depth() {
+    let star = fid("Northern Stargazer");
+    let (g, mut st) = started(2, json!({}), &[(3, &[star])], 1);
+    st.seats[0].depth = 2;
+    step(&g, &mut st, 35);
+    steps(&g, &mut st, &[7, 50, 0]);
+    assert_eq!((st.node, st.actor), (Node::ShuffleBack, 0));
+    let mut out = Vec::new();
+    g.chance_outcomes(&st, &mut out);
+    assert_eq!(out.len(), 13);
+    assert_eq!(
+        g.action_label(&st, 2),
+        "put Northern Stargazer back under 2 fish"
+    );
+    step(&g, &mut st, 2);
+    let j = g.state_json(&st);
+    assert_eq!(j["shoals"][3][2], json!(star));
+    assert_eq!(j["face_up"][3], json!(false));
+}
+
+#[test]
+fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
+    let shade = fid("Hadal Shade");
+    let (g, mut st) = started(2, json!({"expansion_tentacles": true}), &[(6, &[shade])], 1);
+    st.seats[0].depth = 3;
+    let monk = fid("Monkfish");
+    mount(&mut st, 1, 1, monk);
+    st.seats[0].fresh = [0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    step(&g, &mut st, 38);
+    steps(&g, &mut st, &[52, 52, 6]);
+    assert_eq!(st.node, Node::HadalShade);
+    assert_eq!(legal_of(&g, &st), vec![17, 304]);
+    assert_eq!(g.action_label(&st, 304), "swap it for seat 1's Monkfish");
+    step(&g, &mut st, 304);
+    steps(&g, &mut st, &[0, 0, 0]);
+    assert_eq!(st.seats[1].mounted[1], shade);
+    assert!(st.seats[0].hand.contains(usize::from(monk)));
+    // end: the front fish and the Cloche fish score
+    let orca = fid("Orca");
+    st.seats[0].front.insert(orca);
+    let small = fid("Sockeye Salmon");
+    give_hand(&mut st, 0, small);
+    st.seats[0].hand.remove(small);
+    st.seats[0].cloche = small;
+    for s in 0..9 {
+        st.shoal_len[s] = 0;
+    }
+    st.seats[0].regrets[3] += 1;
+    g.finish(&mut st);
+    // seat 0 has the highest Regret Value: its Cloche fish is lost
+    assert_eq!(st.cloche_discarded[0], small);
+    assert_eq!(
+        g.state_json(&st)["end"]["cloche_discarded"],
+        json!([small, null])
+    );
+}
