@@ -16,6 +16,7 @@ pub mod rng;
 pub mod session;
 pub mod sim;
 pub mod tensor;
+pub mod testing;
 pub mod vector;
 
 pub use error::{EngineError, Result};

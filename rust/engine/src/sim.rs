@@ -560,51 +560,15 @@ pub fn simulate<G: Game>(
     Ok(result)
 }
 
-/// Checks for the tests of every game that its fast paths agree with the definitions.
+/// The fast-path check for the tests of every game (kept under its old name; the check itself is
+/// [`crate::testing::check_fast_paths`]).
 #[cfg(test)]
 pub(crate) mod fast_paths {
-    use crate::game::{Game, CHANCE, TERMINAL};
-    use crate::rng::{derive_seed, SplitMix64};
+    use crate::game::Game;
 
-    /// Plays `games` random games of `game` and asserts at every node that
-    /// [`Game::sample_chance`] and [`Game::random_action`] return what the definitions give
-    /// (a weighted pick over `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and
-    /// leave the generator in the same state, for several generator states per node.
+    /// See [`crate::testing::check_fast_paths`].
     pub(crate) fn assert_match<G: Game>(game: &G, games: u64, seed: u64) {
-        let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
-        let mut buf2 = Vec::new();
-        for g in 0..games {
-            let mut state = game.initial_state();
-            let mut rng = SplitMix64::new(derive_seed(seed, g));
-            loop {
-                let player = game.current_player(&state);
-                if player == TERMINAL {
-                    break;
-                }
-                for k in 0..4u64 {
-                    let probe = SplitMix64::new(rng.state() ^ k.wrapping_mul(0x9E37_79B9));
-                    let (mut fast, mut slow) = (probe, probe);
-                    if player == CHANCE {
-                        let a = game.sample_chance(&state, &mut fast, &mut buf);
-                        game.chance_outcomes(&state, &mut chance);
-                        assert_eq!(Some(a), slow.pick_weighted(&chance), "{}", G::ID);
-                    } else {
-                        let a = game.random_action(&state, &mut fast, &mut buf2);
-                        game.legal_actions(&state, &mut legal);
-                        let i = slow.below(legal.len() as u64) as usize;
-                        assert_eq!(a, Some(legal[i]), "{} at {legal:?}", G::ID);
-                    }
-                    assert_eq!(fast, slow, "{}: generator states differ", G::ID);
-                }
-                let action = if player == CHANCE {
-                    game.sample_chance(&state, &mut rng, &mut buf)
-                } else {
-                    game.legal_actions(&state, &mut legal);
-                    legal[rng.below(legal.len() as u64) as usize]
-                };
-                game.apply(&mut state, action);
-            }
-        }
+        crate::testing::check_fast_paths(game, games, seed);
     }
 }
 
