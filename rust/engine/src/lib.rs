@@ -15,6 +15,7 @@ pub mod registry;
 pub mod rng;
 pub mod session;
 pub mod sim;
+pub mod step;
 pub mod tensor;
 pub mod testing;
 pub mod vector;
