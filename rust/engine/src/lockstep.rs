@@ -4,6 +4,10 @@
 //!
 //! Game `g` uses exactly the seeds of [`crate::sim`], so a run whose external policy behaves like a
 //! built-in bot reproduces [`crate::sim::simulate`].
+//!
+//! It owns the slots of the batch, the list of pending decisions and the checking of the
+//! caller's answers. Each game is advanced by [`crate::step`]; this module must not step games,
+//! seed seats or count statistics itself.
 
 use crate::error::{EngineError, Result};
 use crate::game::Game;

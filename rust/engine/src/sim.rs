@@ -6,12 +6,16 @@
 //! `SplitMix64::new(derive_seed(derive_seed(s, g), p + 1))`. Games are grouped into fixed chunks that
 //! threads take in any order; every per-game result lands at its game's index and the summary is made
 //! of exact integer sums, so the output never depends on the number of threads or machines.
+//!
+//! It owns the batch configuration, the thread pool, chunking, progress and stopping. Each game is
+//! advanced by [`crate::step`]; this module must not step games, seed seats or count statistics
+//! itself.
 
 use crate::error::{checked_len, ensure_fits, try_filled, EngineError, Result};
 use crate::game::{Bot, Game, RandomBot};
 use crate::rng::{SeedDeriver, SplitMix64};
-pub use crate::step::{SeatBot, SimSeat};
 use crate::step::{self, Stepped};
+pub use crate::step::{SeatBot, SimSeat};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -218,9 +222,13 @@ fn run_chunk<G: Game>(
             &mut legal,
             &mut chance,
         )?;
-        let row = rows
-            .as_mut()
-            .map(|(sc, wi, le)| (&mut sc[i * n..(i + 1) * n], &mut wi[i * n..(i + 1) * n], &mut le[i]));
+        let row = rows.as_mut().map(|(sc, wi, le)| {
+            (
+                &mut sc[i * n..(i + 1) * n],
+                &mut wi[i * n..(i + 1) * n],
+                &mut le[i],
+            )
+        });
         step::record_game(
             game,
             &state,

@@ -188,7 +188,12 @@ pub fn reset_seats<G: Game, B: SimSeat<G>>(game: &G, seats: &mut [B], game_seed:
 
 /// Lets the observing seats (bitset from [`reset_seats`]) see `state`, in seat order.
 #[inline]
-pub fn observe<G: Game, B: SimSeat<G>>(game: &G, state: &G::State, seats: &mut [B], observing: u64) {
+pub fn observe<G: Game, B: SimSeat<G>>(
+    game: &G,
+    state: &G::State,
+    seats: &mut [B],
+    observing: u64,
+) {
     let mut watchers = observing;
     while watchers != 0 {
         let seat = watchers.trailing_zeros() as usize;

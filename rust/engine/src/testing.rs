@@ -115,9 +115,15 @@ fn check_node<G: Game>(game: &G, session: &Session<G>, what: &str, tensor: &mut 
             "{what}: chance outcomes not sorted or with a zero weight: {chance:?}"
         );
         let outcomes: Vec<u32> = chance.iter().map(|&(o, _)| o).collect();
-        assert_eq!(outcomes, legal, "{what}: legal_actions differ from the outcomes");
+        assert_eq!(
+            outcomes, legal,
+            "{what}: legal_actions differ from the outcomes"
+        );
     } else {
-        assert!(!legal.is_empty(), "{what}: seat {player} has no legal action");
+        assert!(
+            !legal.is_empty(),
+            "{what}: seat {player} has no legal action"
+        );
         assert!(chance.is_empty(), "{what}: a decision with chance outcomes");
     }
     for p in 0..n {
@@ -137,7 +143,11 @@ fn check_round_trip<G: Game>(game: &Arc<G>, session: &Session<G>, what: &str) {
     let json = session.to_json();
     let back = Session::from_json(Arc::clone(game), &json)
         .unwrap_or_else(|e| panic!("{what}: its own state dict is rejected: {e}"));
-    assert_eq!(back.to_json(), json, "{what}: the state dict changes on a round trip");
+    assert_eq!(
+        back.to_json(),
+        json,
+        "{what}: the state dict changes on a round trip"
+    );
 }
 
 /// Plays `games` random games of `game` to the end through a [`Session`] (chance outcomes drawn

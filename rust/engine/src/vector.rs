@@ -13,6 +13,9 @@
 //! Autoreset follows Gymnasium's "next step" mode: an env whose game ended reports it once (final
 //! observation, reward, `terminated`), and the next step ignores its action and starts its next
 //! game.
+//!
+//! It owns the envs, autoreset, rewards and the output buffers. Each game is advanced by
+//! [`crate::step`]; this module must not step games or seed seats itself.
 
 use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, EngineError, Result};
 use crate::game::Game;
