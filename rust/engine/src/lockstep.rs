@@ -171,7 +171,8 @@ impl<G: Game> Lockstep<G> {
                     slot.observing,
                     &mut self.legal[i],
                     &mut self.chance_buf,
-                )?;
+                )
+                .map_err(step::StepError::into_error::<G>)?;
                 match stepped {
                     Stepped::Terminal => {
                         self.record(i);
@@ -179,7 +180,7 @@ impl<G: Game> Lockstep<G> {
                     }
                     Stepped::Chance => slot.chance_steps += 1,
                     Stepped::Decision => slot.decisions += 1,
-                    Stepped::External(_) => {
+                    Stepped::External => {
                         self.pending.push(i);
                         break;
                     }

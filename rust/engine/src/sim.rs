@@ -157,11 +157,16 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
     let observing = step::reset_seats(game, bots, game_seed);
     let (mut decisions, mut chance_steps) = (0u32, 0u32);
     loop {
-        match step::step(game, state, &mut rng, bots, observing, legal, chance)? {
+        match step::step(game, state, &mut rng, bots, observing, legal, chance)
+            .map_err(step::StepError::into_error::<G>)?
+        {
             Stepped::Terminal => return Ok((decisions, chance_steps)),
             Stepped::Chance => chance_steps += 1,
             Stepped::Decision => decisions += 1,
-            Stepped::External(seat) => return Err(step::no_bot::<G>(seat)),
+            Stepped::External => {
+                let seat = game.current_player(state) as u32;
+                return Err(step::StepError::NoBot(seat).into_error::<G>());
+            }
         }
     }
 }

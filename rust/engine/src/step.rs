@@ -21,22 +21,37 @@ pub fn seat_rng(game_seed: u64, seat: usize) -> SplitMix64 {
     SplitMix64::new(derive_seed(game_seed, seat as u64 + 1))
 }
 
-/// The error for a seat that is to move but cannot: its bot chose the illegal `action`, it has no
-/// legal action (`None`), or it has no bot.
-pub fn illegal<G: Game>(seat: usize, action: Option<u32>) -> EngineError {
-    EngineError::InvalidState(match action {
-        Some(a) => format!(
-            "{}: the bot in seat {seat} chose the illegal action {a}",
-            G::ID
-        ),
-        None => format!("{}: seat {seat} is to move but has no legal action", G::ID),
-    })
+/// Why a seat that is to move could not: a small value, so that the stepping loop passes it in
+/// registers; [`StepError::into_error`] makes the one error message of each case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The bot in this seat chose this illegal action.
+    Illegal(u32, u32),
+    /// The seat has no legal action.
+    NoLegalAction(u32),
+    /// The seat has no bot.
+    NoBot(u32),
 }
 
-/// The error for a seat that is to move but has no bot.
-pub fn no_bot<G: Game>(seat: usize) -> EngineError {
-    EngineError::InvalidState(format!("{}: seat {seat} is to move but has no bot", G::ID))
+impl StepError {
+    /// The engine error for this case, naming game `G`.
+    #[cold]
+    pub fn into_error<G: Game>(self) -> EngineError {
+        EngineError::InvalidState(match self {
+            Self::Illegal(seat, a) => format!(
+                "{}: the bot in seat {seat} chose the illegal action {a}",
+                G::ID
+            ),
+            Self::NoLegalAction(seat) => {
+                format!("{}: seat {seat} is to move but has no legal action", G::ID)
+            }
+            Self::NoBot(seat) => format!("{}: seat {seat} is to move but has no bot", G::ID),
+        })
+    }
 }
+
+/// The result of one step or decision.
+pub type StepResult<T> = std::result::Result<T, StepError>;
 
 /// A seat as the stepping core drives it: any boxed [`Bot`], or a [`SeatBot`].
 pub trait SimSeat<G: Game> {
@@ -58,7 +73,7 @@ pub trait SimSeat<G: Game> {
         state: &G::State,
         seat: usize,
         legal: &mut Vec<u32>,
-    ) -> Result<Option<u32>>;
+    ) -> StepResult<Option<u32>>;
 }
 
 impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
@@ -80,14 +95,14 @@ impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
         state: &G::State,
         seat: usize,
         legal: &mut Vec<u32>,
-    ) -> Result<Option<u32>> {
+    ) -> StepResult<Option<u32>> {
         game.legal_actions(state, legal);
         if legal.is_empty() {
-            return Err(illegal::<G>(seat, None));
+            return Err(StepError::NoLegalAction(seat as u32));
         }
         let action = self.act(game, state, legal);
         if legal.binary_search(&action).is_err() {
-            return Err(illegal::<G>(seat, Some(action)));
+            return Err(StepError::Illegal(seat as u32, action));
         }
         Ok(Some(action))
     }
@@ -153,17 +168,17 @@ impl<G: Game> SimSeat<G> for SeatBot<G> {
         state: &G::State,
         seat: usize,
         legal: &mut Vec<u32>,
-    ) -> Result<Option<u32>> {
+    ) -> StepResult<Option<u32>> {
         match self {
             Self::Random(rng) => game
                 .random_action(state, rng, legal)
                 .map(Some)
-                .ok_or_else(|| illegal::<G>(seat, None)),
+                .ok_or(StepError::NoLegalAction(seat as u32)),
             Self::Other(b) => SimSeat::decide(b, game, state, seat, legal),
             Self::External => {
                 game.legal_actions(state, legal);
                 if legal.is_empty() {
-                    return Err(illegal::<G>(seat, None));
+                    return Err(StepError::NoLegalAction(seat as u32));
                 }
                 Ok(None)
             }
@@ -213,8 +228,9 @@ pub enum Stepped {
     Chance,
     /// A built-in bot made a decision.
     Decision,
-    /// Nothing: this seat is decided outside the engine; the legal actions are in `legal`.
-    External(usize),
+    /// Nothing: the seat to move is decided outside the engine; its legal actions are in
+    /// `legal`.
+    External,
 }
 
 /// Advances one game by one step: a chance node is resolved with `rng` (through
@@ -229,7 +245,7 @@ pub fn step<G: Game, B: SimSeat<G>>(
     observing: u64,
     legal: &mut Vec<u32>,
     chance: &mut Vec<(u32, u64)>,
-) -> Result<Stepped> {
+) -> StepResult<Stepped> {
     let player = game.current_player(state);
     let done = if player == TERMINAL {
         return Ok(Stepped::Terminal);
@@ -240,11 +256,11 @@ pub fn step<G: Game, B: SimSeat<G>>(
     } else {
         let seat = player as usize;
         let Some(bot) = seats.get_mut(seat) else {
-            return Err(no_bot::<G>(seat));
+            return Err(StepError::NoBot(seat as u32));
         };
         match bot.decide(game, state, seat, legal)? {
             Some(action) => game.apply(state, action),
-            None => return Ok(Stepped::External(seat)),
+            None => return Ok(Stepped::External),
         }
         Stepped::Decision
     };

@@ -279,10 +279,11 @@ impl<G: Game> Env<G> {
                 self.observing,
                 &mut self.legal,
                 &mut self.chance,
-            )?;
+            )
+            .map_err(step::StepError::into_error::<G>)?;
             match stepped {
                 Stepped::Terminal => return Ok(None),
-                Stepped::External(seat) => return Ok(Some(seat)),
+                Stepped::External => return Ok(Some(sh.game.current_player(&self.state) as usize)),
                 Stepped::Chance | Stepped::Decision => {}
             }
         }
