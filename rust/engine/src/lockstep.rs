@@ -10,10 +10,10 @@
 //! seed seats or count statistics itself.
 
 use crate::error::{EngineError, Result};
-use crate::game::Game;
+use crate::game::{Bot, Game};
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::{check_game_range, per_game_arrays, SeatStats, SimConfig, SimResult};
-use crate::step::{self, SeatBot, Stepped};
+use crate::sim::{check_game_range, make_bot, per_game_arrays, SeatStats, SimConfig, SimResult};
+use crate::step::{self, Stepped};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -37,7 +37,7 @@ pub struct Lockstep<G: Game> {
     config: SimConfig,
     next_game: u64,
     slots: Vec<Slot<G>>,
-    bots: Vec<Vec<SeatBot<G>>>,
+    bots: Vec<Vec<Option<Box<dyn Bot<G>>>>>,
     legal: Vec<Vec<u32>>,
     pending: Vec<usize>,
     result: SimResult,
@@ -73,7 +73,7 @@ impl<G: Game> Lockstep<G> {
         for _ in 0..width {
             let row = bots
                 .iter()
-                .map(|b| SeatBot::new_or_external(&*game, b.as_deref()))
+                .map(|b| b.as_deref().map(|spec| make_bot(&*game, spec)).transpose())
                 .collect::<Result<Vec<_>>>()?;
             seat_bots.push(row);
         }

@@ -53,7 +53,8 @@ impl StepError {
 /// The result of one step or decision.
 pub type StepResult<T> = std::result::Result<T, StepError>;
 
-/// A seat as the stepping core drives it: any boxed [`Bot`], or a [`SeatBot`].
+/// A seat as the stepping core drives it: any boxed [`Bot`], an optional one (`None`: played
+/// outside the engine), or a [`SeatBot`].
 pub trait SimSeat<G: Game> {
     /// Called at the start of every game with the seat and its own random stream.
     fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64);
@@ -108,16 +109,56 @@ impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
     }
 }
 
-/// A seat of a driver: the `random` bot inline, any other built-in bot, or a seat whose
-/// decisions come from outside (a Python policy, an agent of a vector env).
+/// A seat of a driver that may be played outside the engine: `None` is such an external seat
+/// (stepping stops there with its legal actions), `Some` a built-in bot.
+impl<G: Game> SimSeat<G> for Option<Box<dyn Bot<G>>> {
+    #[inline]
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        if let Some(b) = self {
+            b.reset(game, seat, rng);
+        }
+    }
+
+    #[inline]
+    fn observes(&self) -> bool {
+        self.as_ref().is_some_and(|b| b.observes())
+    }
+
+    #[inline]
+    fn observe(&mut self, game: &G, state: &G::State) {
+        if let Some(b) = self {
+            b.observe(game, state);
+        }
+    }
+
+    #[inline]
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> StepResult<Option<u32>> {
+        match self {
+            Some(b) => SimSeat::decide(b, game, state, seat, legal),
+            None => {
+                game.legal_actions(state, legal);
+                if legal.is_empty() {
+                    return Err(StepError::NoLegalAction(seat as u32));
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// A seat of the batch runner: the `random` bot inline, or any other built-in bot.
 pub enum SeatBot<G: Game> {
     /// The `random` bot: its own stream, drawn from by [`Game::random_action`] (no virtual call,
     /// no list of legal actions).
     Random(SplitMix64),
     /// Any other built-in bot.
     Other(Box<dyn Bot<G>>),
-    /// Decided outside the engine: stepping stops here with the legal actions.
-    External,
 }
 
 impl<G: Game> SeatBot<G> {
@@ -129,11 +170,6 @@ impl<G: Game> SeatBot<G> {
             make_bot(game, spec).map(Self::Other)
         }
     }
-
-    /// The seat for an optional spec: a built-in bot, or [`SeatBot::External`] for `None`.
-    pub fn new_or_external(game: &G, spec: Option<&str>) -> Result<Self> {
-        spec.map_or(Ok(Self::External), |s| Self::new(game, s))
-    }
 }
 
 impl<G: Game> SimSeat<G> for SeatBot<G> {
@@ -142,14 +178,13 @@ impl<G: Game> SimSeat<G> for SeatBot<G> {
         match self {
             Self::Random(r) => *r = rng,
             Self::Other(b) => b.reset(game, seat, rng),
-            Self::External => {}
         }
     }
 
     #[inline]
     fn observes(&self) -> bool {
         match self {
-            Self::Random(_) | Self::External => false,
+            Self::Random(_) => false,
             Self::Other(b) => b.observes(),
         }
     }
@@ -175,13 +210,6 @@ impl<G: Game> SimSeat<G> for SeatBot<G> {
                 .map(Some)
                 .ok_or(StepError::NoLegalAction(seat as u32)),
             Self::Other(b) => SimSeat::decide(b, game, state, seat, legal),
-            Self::External => {
-                game.legal_actions(state, legal);
-                if legal.is_empty() {
-                    return Err(StepError::NoLegalAction(seat as u32));
-                }
-                Ok(None)
-            }
         }
     }
 }

@@ -18,10 +18,10 @@
 //! [`crate::step`]; this module must not step games or seed seats itself.
 
 use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, EngineError, Result};
-use crate::game::Game;
+use crate::game::{Bot, Game};
 use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{check_threads, make_bot};
-use crate::step::{self, SeatBot, Stepped};
+use crate::step::{self, Stepped};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -219,8 +219,8 @@ struct Env<G: Game> {
     index: u64,
     state: G::State,
     rng: SplitMix64,
-    /// Every seat: a built-in bot, or [`SeatBot::External`] for an agent seat.
-    bots: Vec<SeatBot<G>>,
+    /// Every seat: a built-in bot, or `None` for an agent seat.
+    bots: Vec<Option<Box<dyn Bot<G>>>>,
     /// The seats whose bots observe (see [`step::reset_seats`]).
     observing: u64,
     /// Base seed of this env's games (`derive_seed(run seed, index)`).
@@ -443,7 +443,7 @@ impl<G: Game> VectorEnv<G> {
         for i in 0..config.num_envs {
             let bots = specs
                 .iter()
-                .map(|s| SeatBot::new_or_external(&*game, s.as_deref()))
+                .map(|s| s.as_deref().map(|spec| make_bot(&*game, spec)).transpose())
                 .collect::<Result<Vec<_>>>()?;
             envs.push(Env {
                 index: i as u64,
