@@ -1,4 +1,8 @@
 //! The state-machine contract every game implements, and the bot contract.
+//!
+//! It owns the [`Game`] and [`Bot`] traits and the generic `random` bot. It must not hold any
+//! game's rules, checks of caller input (the session does those) or any driving loop (see
+//! [`crate::step`]).
 
 use crate::error::Result;
 use crate::options::{OptionSpec, OptionValues};

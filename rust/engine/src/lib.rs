@@ -16,7 +16,9 @@ pub mod rng;
 pub mod search;
 pub mod session;
 pub mod sim;
+pub mod step;
 pub mod tensor;
+pub mod testing;
 pub mod vector;
 
 pub use error::{EngineError, Result};

@@ -4,13 +4,16 @@
 //!
 //! Game `g` uses exactly the seeds of [`crate::sim`], so a run whose external policy behaves like a
 //! built-in bot reproduces [`crate::sim::simulate`].
+//!
+//! It owns the slots of the batch, the list of pending decisions and the checking of the
+//! caller's answers. Each game is advanced by [`crate::step`]; this module must not step games,
+//! seed seats or count statistics itself.
 
 use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Bot, Game};
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::{
-    check_game_range, make_bot, per_game_arrays, SeatStats, SimConfig, SimResult, SHARE_DENOMINATOR,
-};
+use crate::sim::{check_game_range, make_bot, per_game_arrays, SeatStats, SimConfig, SimResult};
+use crate::step::{self, Stepped};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -24,13 +27,14 @@ struct Slot<G: Game> {
     decisions: u32,
     chance_steps: u32,
     active: bool,
+    /// The seats whose bots observe (see [`step::reset_seats`]).
+    observing: u64,
 }
 
 /// A batch of games in progress that waits for external decisions.
 pub struct Lockstep<G: Game> {
     game: Arc<G>,
     config: SimConfig,
-    external: Vec<bool>,
     next_game: u64,
     slots: Vec<Slot<G>>,
     bots: Vec<Vec<Option<Box<dyn Bot<G>>>>>,
@@ -88,7 +92,6 @@ impl<G: Game> Lockstep<G> {
             ..Default::default()
         };
         let mut me = Self {
-            external: bots.iter().map(Option::is_none).collect(),
             next_game: 0,
             slots: Vec::with_capacity(width),
             bots: seat_bots,
@@ -113,15 +116,7 @@ impl<G: Game> Lockstep<G> {
         let game_index = self.config.first_game + self.next_game;
         self.next_game += u64::from(active);
         let seed = derive_seed(self.config.seed, game_index);
-        for (seat, bot) in self.bots[i].iter_mut().enumerate() {
-            if let Some(b) = bot {
-                b.reset(
-                    &*self.game,
-                    seat,
-                    SplitMix64::new(derive_seed(seed, seat as u64 + 1)),
-                );
-            }
-        }
+        let observing = step::reset_seats(&*self.game, &mut self.bots[i], seed);
         Slot {
             game_index,
             state: self.game.initial_state(),
@@ -129,36 +124,36 @@ impl<G: Game> Lockstep<G> {
             decisions: 0,
             chance_steps: 0,
             active,
+            observing,
         }
     }
 
     fn record(&mut self, i: usize) {
         let n = self.game.players();
         let slot = &self.slots[i];
-        self.game.scores(&slot.state, &mut self.scores_buf);
-        let winners = self.game.winners(&slot.state);
-        let share = SHARE_DENOMINATOR / winners.len().max(1) as u128;
-        let row = (slot.game_index - self.config.first_game) as usize;
-        for (seat, stats) in self.result.seats.iter_mut().enumerate() {
-            let s = self.scores_buf[seat];
-            let won = winners.contains(&seat);
-            stats.wins += u64::from(won);
-            stats.win_shares += if won { share } else { 0 };
-            stats.score_sum += i128::from(s);
-            stats.score_sq_sum += i128::from(s) * i128::from(s);
-            stats.score_min = stats.score_min.min(s);
-            stats.score_max = stats.score_max.max(s);
-            if self.config.keep_games {
-                self.result.scores[row * n + seat] = s;
-                self.result.winners[row * n + seat] = u8::from(won);
-            }
-        }
-        if self.config.keep_games {
-            self.result.lengths[row] = slot.decisions;
-        }
-        self.result.games_played += 1;
-        self.result.decisions += u64::from(slot.decisions);
-        self.result.chance_steps += u64::from(slot.chance_steps);
+        // The per-game arrays are lent out of the result while it takes the game's totals.
+        let mut scores = std::mem::take(&mut self.result.scores);
+        let mut winners = std::mem::take(&mut self.result.winners);
+        let mut lengths = std::mem::take(&mut self.result.lengths);
+        let r = (slot.game_index - self.config.first_game) as usize;
+        let row = self.config.keep_games.then(|| {
+            (
+                &mut scores[r * n..(r + 1) * n],
+                &mut winners[r * n..(r + 1) * n],
+                &mut lengths[r],
+            )
+        });
+        step::record_game(
+            &*self.game,
+            &slot.state,
+            (slot.decisions, slot.chance_steps),
+            &mut self.scores_buf,
+            &mut self.result,
+            row,
+        );
+        self.result.scores = scores;
+        self.result.winners = winners;
+        self.result.lengths = lengths;
     }
 
     /// Plays chance and built-in bots in every game until each waits for an external seat or the
@@ -166,44 +161,29 @@ impl<G: Game> Lockstep<G> {
     pub fn advance(&mut self) -> Result<()> {
         self.pending.clear();
         for i in 0..self.slots.len() {
-            loop {
-                if !self.slots[i].active {
-                    break;
-                }
-                let game = &*self.game;
+            while self.slots[i].active {
                 let slot = &mut self.slots[i];
-                let player = game.current_player(&slot.state);
-                if player == TERMINAL {
-                    self.record(i);
-                    self.slots[i] = self.start_slot(i);
-                    continue;
-                }
-                if player == CHANCE {
-                    let o = game.sample_chance(&slot.state, &mut slot.rng, &mut self.chance_buf);
-                    game.apply(&mut slot.state, o);
-                    slot.chance_steps += 1;
-                } else {
-                    let seat = player as usize;
-                    game.legal_actions(&slot.state, &mut self.legal[i]);
-                    if self.external[seat] {
+                let stepped = step::step(
+                    &*self.game,
+                    &mut slot.state,
+                    &mut slot.rng,
+                    &mut self.bots[i],
+                    slot.observing,
+                    &mut self.legal[i],
+                    &mut self.chance_buf,
+                )
+                .map_err(step::StepError::into_error::<G>)?;
+                match stepped {
+                    Stepped::Terminal => {
+                        self.record(i);
+                        self.slots[i] = self.start_slot(i);
+                    }
+                    Stepped::Chance => slot.chance_steps += 1,
+                    Stepped::Decision => slot.decisions += 1,
+                    Stepped::External => {
                         self.pending.push(i);
                         break;
                     }
-                    let bot = self.bots[i][seat].as_mut().ok_or_else(|| {
-                        EngineError::InvalidState(format!("no bot for seat {seat}"))
-                    })?;
-                    let action = bot.act(game, &slot.state, &self.legal[i]);
-                    if self.legal[i].binary_search(&action).is_err() {
-                        return Err(EngineError::InvalidState(format!(
-                            "{}: the bot in seat {seat} chose the illegal action {action}",
-                            G::ID
-                        )));
-                    }
-                    game.apply(&mut slot.state, action);
-                    slot.decisions += 1;
-                }
-                for bot in self.bots[i].iter_mut().flatten() {
-                    bot.observe(game, &slot.state);
                 }
             }
         }
@@ -269,13 +249,15 @@ impl<G: Game> Lockstep<G> {
             }
         }
         for (&i, &a) in self.pending.iter().zip(&checked) {
-            let game = &*self.game;
             let slot = &mut self.slots[i];
-            game.apply(&mut slot.state, a);
+            step::apply_external(
+                &*self.game,
+                &mut slot.state,
+                a,
+                &mut self.bots[i],
+                slot.observing,
+            );
             slot.decisions += 1;
-            for bot in self.bots[i].iter_mut().flatten() {
-                bot.observe(game, &slot.state);
-            }
         }
         self.advance()
     }

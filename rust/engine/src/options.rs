@@ -3,7 +3,8 @@
 //! specs, so defaults and bounds are written in one place. The reader records every effective
 //! value in an [`OptionValues`], which the game keeps and [`crate::Game::options`] returns.
 //!
-//! This module owns parsing and validation of option values; it knows nothing of any game.
+//! This module owns parsing and validation of option values; it must not know anything of any
+//! game.
 
 use crate::error::{EngineError, Result};
 use serde_json::{Map, Value};

@@ -1,13 +1,10 @@
-//! The registry of games: ids, option specs, and construction from options.
+//! The registry of games: ids, option specs, bots, and construction from a game id and options.
+//!
+//! It owns the lookup by id and the player-count check; the list of games itself is written once,
+//! in [`crate::games`]. It must not know anything about any particular game.
 
 use crate::error::{EngineError, Result};
 use crate::game::Game;
-use crate::games::deep_regrets::DeepRegrets;
-use crate::games::goofspiel::Goofspiel;
-use crate::games::trafficars::Trafficars;
-use crate::games::trafficars_memory::TrafficarsMemory;
-use crate::games::trafficars_overtaking::TrafficarsOvertaking;
-use crate::games::turn_the_tide::TurnTheTide;
 use crate::options::OptionSpec;
 use crate::session::{AnyGame, GameHandle};
 use serde_json::{Map, Value};
@@ -51,30 +48,31 @@ fn build<G: Game>(players: i64, options: &Map<String, Value>) -> Result<Box<dyn 
     Ok(Box::new(GameHandle(Arc::new(G::from_options(n, options)?))))
 }
 
-/// Every registered game, in registration order.
-pub fn games() -> Vec<GameInfo> {
-    vec![
-        info::<TurnTheTide>(),
-        info::<Trafficars>(),
-        info::<TrafficarsMemory>(),
-        info::<TrafficarsOvertaking>(),
-        info::<Goofspiel>(),
-        info::<DeepRegrets>(),
-    ]
+/// Defines [`games`] and [`make`] from the list of games in [`crate::games`].
+macro_rules! registry {
+    ($($module:ident :: $game:ident),*) => {
+        /// Every registered game, in registration order.
+        pub fn games() -> Vec<GameInfo> {
+            vec![$(info::<crate::games::$module::$game>()),*]
+        }
+
+        /// Builds game `id` for `players` players with `options`.
+        pub fn make(
+            id: &str,
+            players: i64,
+            options: &Map<String, Value>,
+        ) -> Result<Box<dyn AnyGame>> {
+            $(
+                if id == <crate::games::$module::$game as Game>::ID {
+                    return build::<crate::games::$module::$game>(players, options);
+                }
+            )*
+            Err(EngineError::InvalidOption(format!(
+                "unknown game {id:?}; registered games: {}",
+                games().iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
+            )))
+        }
+    };
 }
 
-/// Builds game `id` for `players` players with `options`.
-pub fn make(id: &str, players: i64, options: &Map<String, Value>) -> Result<Box<dyn AnyGame>> {
-    match id {
-        TurnTheTide::ID => build::<TurnTheTide>(players, options),
-        Trafficars::ID => build::<Trafficars>(players, options),
-        TrafficarsMemory::ID => build::<TrafficarsMemory>(players, options),
-        TrafficarsOvertaking::ID => build::<TrafficarsOvertaking>(players, options),
-        Goofspiel::ID => build::<Goofspiel>(players, options),
-        DeepRegrets::ID => build::<DeepRegrets>(players, options),
-        _ => Err(EngineError::InvalidOption(format!(
-            "unknown game {id:?}; registered games: {}",
-            games().iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
-        ))),
-    }
-}
+crate::games::for_each_game!(registry);

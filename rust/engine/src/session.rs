@@ -1,6 +1,9 @@
 //! A playable game session on top of any [`Game`]: legality checks with clear errors, the action
 //! history, seeded chance, serialization, and the object-safe [`AnyGame`] / [`AnySession`] used by
 //! the Python bindings.
+//!
+//! It owns checking of caller input against the rules, the history and the state dict. It must
+//! not hold game rules, and batch driving belongs to [`crate::step`] and its drivers.
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};

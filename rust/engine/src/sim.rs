@@ -6,10 +6,16 @@
 //! `SplitMix64::new(derive_seed(derive_seed(s, g), p + 1))`. Games are grouped into fixed chunks that
 //! threads take in any order; every per-game result lands at its game's index and the summary is made
 //! of exact integer sums, so the output never depends on the number of threads or machines.
+//!
+//! It owns the batch configuration, the thread pool, chunking, progress and stopping. Each game is
+//! advanced by [`crate::step`]; this module must not step games, seed seats or count statistics
+//! itself.
 
 use crate::error::{checked_len, ensure_fits, try_filled, EngineError, Result};
-use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, RandomBot};
 use crate::rng::{SeedDeriver, SplitMix64};
+use crate::step::{self, Stepped};
+pub use crate::step::{SeatBot, SimSeat};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -136,133 +142,8 @@ pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
     }
 }
 
-/// A seat as the batch runner drives it: any boxed [`Bot`], or the `random` bot played inline
-/// through [`Game::random_action`] (no virtual call, no list of legal actions).
-pub trait SimSeat<G: Game> {
-    /// Called at the start of every game with the seat and its own random stream.
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64);
-
-    /// Whether [`SimSeat::observe`] does anything.
-    fn observes(&self) -> bool;
-
-    /// Lets a bot with memory see the state after a step.
-    fn observe(&mut self, game: &G, state: &G::State);
-
-    /// The seat's action at a decision node where it is to move (`legal` is scratch space); an
-    /// error if the bot chose an action that is not legal.
-    fn decide(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        seat: usize,
-        legal: &mut Vec<u32>,
-    ) -> Result<u32>;
-}
-
-fn illegal<G: Game>(seat: usize, action: Option<u32>) -> EngineError {
-    EngineError::InvalidState(match action {
-        Some(a) => format!(
-            "{}: the bot in seat {seat} chose the illegal action {a}",
-            G::ID
-        ),
-        None => format!("{}: seat {seat} is to move but has no legal action", G::ID),
-    })
-}
-
-impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
-        (**self).reset(game, seat, rng);
-    }
-
-    fn observes(&self) -> bool {
-        (**self).observes()
-    }
-
-    fn observe(&mut self, game: &G, state: &G::State) {
-        (**self).observe(game, state);
-    }
-
-    fn decide(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        seat: usize,
-        legal: &mut Vec<u32>,
-    ) -> Result<u32> {
-        game.legal_actions(state, legal);
-        if legal.is_empty() {
-            return Err(illegal::<G>(seat, None));
-        }
-        let action = self.act(game, state, legal);
-        if legal.binary_search(&action).is_err() {
-            return Err(illegal::<G>(seat, Some(action)));
-        }
-        Ok(action)
-    }
-}
-
-/// A seat of the batch runner: the `random` bot inline, or any other bot.
-pub enum SeatBot<G: Game> {
-    /// The `random` bot: its own stream, drawn from by [`Game::random_action`].
-    Random(SplitMix64),
-    /// Any other built-in bot.
-    Other(Box<dyn Bot<G>>),
-}
-
-impl<G: Game> SeatBot<G> {
-    /// Creates the bot named by `spec` (see [`make_bot`]), keeping `random` inline.
-    pub fn new(game: &G, spec: &str) -> Result<Self> {
-        if spec == "random" {
-            Ok(Self::Random(SplitMix64::default()))
-        } else {
-            make_bot(game, spec).map(Self::Other)
-        }
-    }
-}
-
-impl<G: Game> SimSeat<G> for SeatBot<G> {
-    #[inline]
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
-        match self {
-            Self::Random(r) => *r = rng,
-            Self::Other(b) => b.reset(game, seat, rng),
-        }
-    }
-
-    #[inline]
-    fn observes(&self) -> bool {
-        match self {
-            Self::Random(_) => false,
-            Self::Other(b) => b.observes(),
-        }
-    }
-
-    #[inline]
-    fn observe(&mut self, game: &G, state: &G::State) {
-        if let Self::Other(b) = self {
-            b.observe(game, state);
-        }
-    }
-
-    #[inline]
-    fn decide(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        seat: usize,
-        legal: &mut Vec<u32>,
-    ) -> Result<u32> {
-        match self {
-            Self::Random(rng) => game
-                .random_action(state, rng, legal)
-                .ok_or_else(|| illegal::<G>(seat, None)),
-            Self::Other(b) => SimSeat::decide(b, game, state, seat, legal),
-        }
-    }
-}
-
 /// Plays one whole seeded game with `bots` (one per seat); returns (decisions, chance steps) and
-/// leaves the final state in `state`.
+/// leaves the final state in `state`. The game is stepped by [`crate::step::step`].
 pub fn play_game<G: Game, B: SimSeat<G>>(
     game: &G,
     bots: &mut [B],
@@ -273,43 +154,18 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
 ) -> Result<(u32, u32)> {
     *state = game.initial_state();
     let mut rng = SplitMix64::new(game_seed);
-    let seeds = SeedDeriver::new(game_seed);
-    // Seats whose bots observe every step, as a bitset (tables have far fewer than 64 seats).
-    let mut observing = 0u64;
-    for (seat, bot) in bots.iter_mut().enumerate() {
-        bot.reset(game, seat, SplitMix64::new(seeds.derive(seat as u64 + 1)));
-        if bot.observes() {
-            observing |= 1u64.checked_shl(seat as u32).unwrap_or(0);
-        }
-    }
+    let observing = step::reset_seats(game, bots, game_seed);
     let (mut decisions, mut chance_steps) = (0u32, 0u32);
     loop {
-        let player = game.current_player(state);
-        if player == TERMINAL {
-            return Ok((decisions, chance_steps));
-        }
-        if player == CHANCE {
-            let outcome = game.sample_chance(state, &mut rng, chance);
-            game.apply(state, outcome);
-            chance_steps += 1;
-        } else {
-            let seat = player as usize;
-            let Some(bot) = bots.get_mut(seat) else {
-                return Err(EngineError::InvalidState(format!(
-                    "{}: seat {seat} is to move but has no bot",
-                    G::ID
-                )));
-            };
-            let action = bot.decide(game, state, seat, legal)?;
-            game.apply(state, action);
-            decisions += 1;
-        }
-        let mut watchers = observing;
-        while watchers != 0 {
-            let seat = watchers.trailing_zeros() as usize;
-            watchers &= watchers - 1;
-            if let Some(bot) = bots.get_mut(seat) {
-                bot.observe(game, state);
+        match step::step(game, state, &mut rng, bots, observing, legal, chance)
+            .map_err(step::StepError::into_error::<G>)?
+        {
+            Stepped::Terminal => return Ok((decisions, chance_steps)),
+            Stepped::Chance => chance_steps += 1,
+            Stepped::Decision => decisions += 1,
+            Stepped::External => {
+                let seat = game.current_player(state) as u32;
+                return Err(step::StepError::NoBot(seat).into_error::<G>());
             }
         }
     }
@@ -371,29 +227,21 @@ fn run_chunk<G: Game>(
             &mut legal,
             &mut chance,
         )?;
-        game.scores(&state, &mut scores);
-        let winners = game.winner_mask(&state);
-        let share = SHARE_DENOMINATOR / u128::from(winners.count_ones().max(1));
-        for (seat, stats) in out.seats.iter_mut().enumerate() {
-            let s = scores[seat];
-            let won = seat < 64 && winners >> seat & 1 != 0;
-            stats.wins += u64::from(won);
-            stats.win_shares += if won { share } else { 0 };
-            stats.score_sum += i128::from(s);
-            stats.score_sq_sum += i128::from(s) * i128::from(s);
-            stats.score_min = stats.score_min.min(s);
-            stats.score_max = stats.score_max.max(s);
-            if let Some((sc, wi, _)) = rows.as_mut() {
-                sc[i * n + seat] = s;
-                wi[i * n + seat] = u8::from(won);
-            }
-        }
-        if let Some((_, _, le)) = rows.as_mut() {
-            le[i] = decisions;
-        }
-        out.games_played += 1;
-        out.decisions += u64::from(decisions);
-        out.chance_steps += u64::from(chance_steps);
+        let row = rows.as_mut().map(|(sc, wi, le)| {
+            (
+                &mut sc[i * n..(i + 1) * n],
+                &mut wi[i * n..(i + 1) * n],
+                &mut le[i],
+            )
+        });
+        step::record_game(
+            game,
+            &state,
+            (decisions, chance_steps),
+            &mut scores,
+            &mut out,
+            row,
+        );
     }
     done.fetch_add(out.games_played, Ordering::Relaxed);
     Ok(out)
@@ -560,51 +408,15 @@ pub fn simulate<G: Game>(
     Ok(result)
 }
 
-/// Checks for the tests of every game that its fast paths agree with the definitions.
+/// The fast-path check for the tests of every game (kept under its old name; the check itself is
+/// [`crate::testing::check_fast_paths`]).
 #[cfg(test)]
 pub(crate) mod fast_paths {
-    use crate::game::{Game, CHANCE, TERMINAL};
-    use crate::rng::{derive_seed, SplitMix64};
+    use crate::game::Game;
 
-    /// Plays `games` random games of `game` and asserts at every node that
-    /// [`Game::sample_chance`] and [`Game::random_action`] return what the definitions give
-    /// (a weighted pick over `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and
-    /// leave the generator in the same state, for several generator states per node.
+    /// See [`crate::testing::check_fast_paths`].
     pub(crate) fn assert_match<G: Game>(game: &G, games: u64, seed: u64) {
-        let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
-        let mut buf2 = Vec::new();
-        for g in 0..games {
-            let mut state = game.initial_state();
-            let mut rng = SplitMix64::new(derive_seed(seed, g));
-            loop {
-                let player = game.current_player(&state);
-                if player == TERMINAL {
-                    break;
-                }
-                for k in 0..4u64 {
-                    let probe = SplitMix64::new(rng.state() ^ k.wrapping_mul(0x9E37_79B9));
-                    let (mut fast, mut slow) = (probe, probe);
-                    if player == CHANCE {
-                        let a = game.sample_chance(&state, &mut fast, &mut buf);
-                        game.chance_outcomes(&state, &mut chance);
-                        assert_eq!(Some(a), slow.pick_weighted(&chance), "{}", G::ID);
-                    } else {
-                        let a = game.random_action(&state, &mut fast, &mut buf2);
-                        game.legal_actions(&state, &mut legal);
-                        let i = slow.below(legal.len() as u64) as usize;
-                        assert_eq!(a, Some(legal[i]), "{} at {legal:?}", G::ID);
-                    }
-                    assert_eq!(fast, slow, "{}: generator states differ", G::ID);
-                }
-                let action = if player == CHANCE {
-                    game.sample_chance(&state, &mut rng, &mut buf)
-                } else {
-                    game.legal_actions(&state, &mut legal);
-                    legal[rng.below(legal.len() as u64) as usize]
-                };
-                game.apply(&mut state, action);
-            }
-        }
+        crate::testing::check_fast_paths(game, games, seed);
     }
 }
 

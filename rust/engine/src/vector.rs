@@ -13,11 +13,15 @@
 //! Autoreset follows Gymnasium's "next step" mode: an env whose game ended reports it once (final
 //! observation, reward, `terminated`), and the next step ignores its action and starts its next
 //! game.
+//!
+//! It owns the envs, autoreset, rewards and the output buffers. Each game is advanced by
+//! [`crate::step`]; this module must not step games or seed seats itself.
 
 use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Bot, Game};
 use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{check_threads, make_bot};
+use crate::step::{self, Stepped};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -215,8 +219,10 @@ struct Env<G: Game> {
     index: u64,
     state: G::State,
     rng: SplitMix64,
-    /// The bot of every non-agent seat.
+    /// Every seat: a built-in bot, or `None` for an agent seat.
     bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// The seats whose bots observe (see [`step::reset_seats`]).
+    observing: u64,
     /// Base seed of this env's games (`derive_seed(run seed, index)`).
     base_seed: u64,
     /// The game counter `k` (`None` before the first reset).
@@ -233,7 +239,6 @@ struct Env<G: Game> {
 /// Shared read-only parts of a step.
 struct Shared<'a, G: Game> {
     game: &'a G,
-    agent: &'a [bool],
     reward: RewardKind,
 }
 
@@ -245,15 +250,7 @@ impl<G: Game> Env<G> {
             let seed = derive_seed(self.base_seed, k);
             self.state = sh.game.initial_state();
             self.rng = SplitMix64::new(seed);
-            for (seat, bot) in self.bots.iter_mut().enumerate() {
-                if let Some(b) = bot {
-                    b.reset(
-                        sh.game,
-                        seat,
-                        SplitMix64::new(derive_seed(seed, seat as u64 + 1)),
-                    );
-                }
-            }
+            self.observing = step::reset_seats(sh.game, &mut self.bots, seed);
             self.episode = Some(k);
             self.done = false;
             if let Some(seat) = self.advance(sh)? {
@@ -270,47 +267,25 @@ impl<G: Game> Env<G> {
         )))
     }
 
-    fn observe_all(&mut self, game: &G) {
-        for bot in self.bots.iter_mut().flatten() {
-            if bot.observes() {
-                bot.observe(game, &self.state);
-            }
-        }
-    }
-
     /// Plays chance and bots until an agent seat must decide (returns it, with `legal` filled) or
     /// the game is over (returns `None`).
     fn advance(&mut self, sh: &Shared<'_, G>) -> Result<Option<usize>> {
-        let game = sh.game;
         loop {
-            let player = game.current_player(&self.state);
-            if player == TERMINAL {
-                return Ok(None);
+            let stepped = step::step(
+                sh.game,
+                &mut self.state,
+                &mut self.rng,
+                &mut self.bots,
+                self.observing,
+                &mut self.legal,
+                &mut self.chance,
+            )
+            .map_err(step::StepError::into_error::<G>)?;
+            match stepped {
+                Stepped::Terminal => return Ok(None),
+                Stepped::External => return Ok(Some(sh.game.current_player(&self.state) as usize)),
+                Stepped::Chance | Stepped::Decision => {}
             }
-            if player == CHANCE {
-                let o = game.sample_chance(&self.state, &mut self.rng, &mut self.chance);
-                game.apply(&mut self.state, o);
-            } else {
-                let seat = player as usize;
-                game.legal_actions(&self.state, &mut self.legal);
-                if sh.agent.get(seat).copied().unwrap_or(false) {
-                    return Ok(Some(seat));
-                }
-                let bot = self
-                    .bots
-                    .get_mut(seat)
-                    .and_then(|b| b.as_mut())
-                    .ok_or_else(|| EngineError::InvalidState(format!("no bot for seat {seat}")))?;
-                let action = bot.act(game, &self.state, &self.legal);
-                if self.legal.binary_search(&action).is_err() {
-                    return Err(EngineError::InvalidState(format!(
-                        "{}: the bot in seat {seat} chose the illegal action {action}",
-                        G::ID
-                    )));
-                }
-                game.apply(&mut self.state, action);
-            }
-            self.observe_all(game);
         }
     }
 
@@ -388,8 +363,13 @@ impl<G: Game> Env<G> {
         }
         *row.autoreset = false;
         let actor = self.seat;
-        sh.game.apply(&mut self.state, action);
-        self.observe_all(sh.game);
+        step::apply_external(
+            sh.game,
+            &mut self.state,
+            action,
+            &mut self.bots,
+            self.observing,
+        );
         match self.advance(sh)? {
             Some(seat) => self.seat = seat,
             None => {
@@ -408,7 +388,6 @@ impl<G: Game> Env<G> {
 pub struct VectorEnv<G: Game> {
     game: Arc<G>,
     config: VectorConfig,
-    agent: Vec<bool>,
     envs: Vec<Env<G>>,
     obs_size: usize,
     pool: Option<rayon::ThreadPool>,
@@ -471,6 +450,7 @@ impl<G: Game> VectorEnv<G> {
                 state: game.initial_state(),
                 rng: SplitMix64::new(0),
                 bots,
+                observing: 0,
                 base_seed: derive_seed(config.seed, i as u64),
                 episode: None,
                 seat: 0,
@@ -494,7 +474,6 @@ impl<G: Game> VectorEnv<G> {
         Ok(Self {
             game,
             config,
-            agent,
             envs,
             obs_size,
             pool,
@@ -532,7 +511,6 @@ impl<G: Game> VectorEnv<G> {
         let mut rows = rows(out, n, size, actions, players);
         let shared = Shared {
             game: &*self.game,
-            agent: &self.agent,
             reward: self.config.reward,
         };
         let envs = &mut self.envs;

@@ -1,5 +1,9 @@
 //! `cardtable._core`: the Python bindings of the Rust engine. This crate converts types and errors
 //! and nothing else; every rule lives in `cardtable-engine`.
+//!
+//! It owns the mapping of engine errors to the Python exception classes (one site) and the
+//! conversion of values to and from Python objects and NumPy arrays. It must not contain rules,
+//! stepping loops, seeding or statistics, and must never let a Rust panic reach Python.
 
 use cardtable_engine as engine;
 use engine::{AnyGame, AnySession, EngineError};

@@ -1,8 +1,30 @@
-//! One module per game; the module name is the game id.
+//! The list of games: one line per game names its module (the game id, a folder under `games/`)
+//! and its [`crate::Game`] type. That line declares the module and registers the game everywhere
+//! a list of games is needed (the registry, the shared test kit), so adding a game is its folder
+//! plus one line here. Nothing generic lives in this module.
 
-pub mod deep_regrets;
-pub mod goofspiel;
-pub mod trafficars;
-pub mod trafficars_memory;
-pub mod trafficars_overtaking;
-pub mod turn_the_tide;
+/// Declares each game module and defines `for_each_game!`, which hands the whole list of
+/// `module::Type` pairs to another macro (see [`crate::registry`]).
+macro_rules! declare_games {
+    ($($module:ident :: $game:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Invokes `$callback!` with every registered game as `module::Type`, in registration
+        /// order.
+        macro_rules! for_each_game {
+            ($callback:ident) => {
+                $callback! { $($module::$game),* }
+            };
+        }
+        pub(crate) use for_each_game;
+    };
+}
+
+declare_games! {
+    turn_the_tide::TurnTheTide,
+    trafficars::Trafficars,
+    trafficars_memory::TrafficarsMemory,
+    trafficars_overtaking::TrafficarsOvertaking,
+    goofspiel::Goofspiel,
+    deep_regrets::DeepRegrets,
+}

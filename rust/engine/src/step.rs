@@ -1,0 +1,351 @@
+//! The one stepping core: how one game slot advances by one step, shared by the batch runner
+//! ([`crate::sim`]), the lockstep batches for external policies ([`crate::lockstep`]) and the
+//! vectorized environments ([`crate::vector`]), so they cannot drift apart.
+//!
+//! It owns the rules every driver must follow identically: the seeding of the seats' random
+//! streams ([`seat_rng`]), when bots see the state ([`Bot::observe`] only for bots whose
+//! [`Bot::observes`] is true, in seat order, after every applied step), the error for a bot that
+//! chooses an illegal action or a seat that cannot move, and the per-game statistics
+//! ([`record_game`]). It must not know about threads, batches, output buffers or any game.
+
+use crate::error::{EngineError, Result};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::rng::{derive_seed, SeedDeriver, SplitMix64};
+use crate::sim::{make_bot, SimResult, SHARE_DENOMINATOR};
+
+/// The random stream of the bot in `seat` in the game seeded with `game_seed`:
+/// `SplitMix64::new(derive_seed(game_seed, seat + 1))` (the game's own chance stream is
+/// `SplitMix64::new(game_seed)`).
+#[inline]
+pub fn seat_rng(game_seed: u64, seat: usize) -> SplitMix64 {
+    SplitMix64::new(derive_seed(game_seed, seat as u64 + 1))
+}
+
+/// Why a seat that is to move could not: a small value, so that the stepping loop passes it in
+/// registers; [`StepError::into_error`] makes the one error message of each case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The bot in this seat chose this illegal action.
+    Illegal(u32, u32),
+    /// The seat has no legal action.
+    NoLegalAction(u32),
+    /// The seat has no bot.
+    NoBot(u32),
+}
+
+impl StepError {
+    /// The engine error for this case, naming game `G`.
+    #[cold]
+    pub fn into_error<G: Game>(self) -> EngineError {
+        EngineError::InvalidState(match self {
+            Self::Illegal(seat, a) => format!(
+                "{}: the bot in seat {seat} chose the illegal action {a}",
+                G::ID
+            ),
+            Self::NoLegalAction(seat) => {
+                format!("{}: seat {seat} is to move but has no legal action", G::ID)
+            }
+            Self::NoBot(seat) => format!("{}: seat {seat} is to move but has no bot", G::ID),
+        })
+    }
+}
+
+/// The result of one step or decision.
+pub type StepResult<T> = std::result::Result<T, StepError>;
+
+/// A seat as the stepping core drives it: any boxed [`Bot`], an optional one (`None`: played
+/// outside the engine), or a [`SeatBot`].
+pub trait SimSeat<G: Game> {
+    /// Called at the start of every game with the seat and its own random stream.
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64);
+
+    /// Whether [`SimSeat::observe`] does anything.
+    fn observes(&self) -> bool;
+
+    /// Lets a bot with memory see the state after a step.
+    fn observe(&mut self, game: &G, state: &G::State);
+
+    /// The seat's action at a decision node where it is to move, or `None` for a seat played
+    /// outside the engine (then `legal` holds the legal actions). `legal` is scratch space
+    /// otherwise. An error if the bot chose an action that is not legal.
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> StepResult<Option<u32>>;
+}
+
+impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        (**self).reset(game, seat, rng);
+    }
+
+    fn observes(&self) -> bool {
+        (**self).observes()
+    }
+
+    fn observe(&mut self, game: &G, state: &G::State) {
+        (**self).observe(game, state);
+    }
+
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> StepResult<Option<u32>> {
+        game.legal_actions(state, legal);
+        if legal.is_empty() {
+            return Err(StepError::NoLegalAction(seat as u32));
+        }
+        let action = self.act(game, state, legal);
+        if legal.binary_search(&action).is_err() {
+            return Err(StepError::Illegal(seat as u32, action));
+        }
+        Ok(Some(action))
+    }
+}
+
+/// A seat of a driver that may be played outside the engine: `None` is such an external seat
+/// (stepping stops there with its legal actions), `Some` a built-in bot.
+impl<G: Game> SimSeat<G> for Option<Box<dyn Bot<G>>> {
+    #[inline]
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        if let Some(b) = self {
+            b.reset(game, seat, rng);
+        }
+    }
+
+    #[inline]
+    fn observes(&self) -> bool {
+        self.as_ref().is_some_and(|b| b.observes())
+    }
+
+    #[inline]
+    fn observe(&mut self, game: &G, state: &G::State) {
+        if let Some(b) = self {
+            b.observe(game, state);
+        }
+    }
+
+    #[inline]
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> StepResult<Option<u32>> {
+        match self {
+            Some(b) => SimSeat::decide(b, game, state, seat, legal),
+            None => {
+                game.legal_actions(state, legal);
+                if legal.is_empty() {
+                    return Err(StepError::NoLegalAction(seat as u32));
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// A seat of the batch runner: the `random` bot inline, or any other built-in bot.
+pub enum SeatBot<G: Game> {
+    /// The `random` bot: its own stream, drawn from by [`Game::random_action`] (no virtual call,
+    /// no list of legal actions).
+    Random(SplitMix64),
+    /// Any other built-in bot.
+    Other(Box<dyn Bot<G>>),
+}
+
+impl<G: Game> SeatBot<G> {
+    /// Creates the bot named by `spec` (see [`make_bot`]), keeping `random` inline.
+    pub fn new(game: &G, spec: &str) -> Result<Self> {
+        if spec == "random" {
+            Ok(Self::Random(SplitMix64::default()))
+        } else {
+            make_bot(game, spec).map(Self::Other)
+        }
+    }
+}
+
+impl<G: Game> SimSeat<G> for SeatBot<G> {
+    #[inline]
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        match self {
+            Self::Random(r) => *r = rng,
+            Self::Other(b) => b.reset(game, seat, rng),
+        }
+    }
+
+    #[inline]
+    fn observes(&self) -> bool {
+        match self {
+            Self::Random(_) => false,
+            Self::Other(b) => b.observes(),
+        }
+    }
+
+    #[inline]
+    fn observe(&mut self, game: &G, state: &G::State) {
+        if let Self::Other(b) = self {
+            b.observe(game, state);
+        }
+    }
+
+    #[inline]
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        legal: &mut Vec<u32>,
+    ) -> StepResult<Option<u32>> {
+        match self {
+            Self::Random(rng) => game
+                .random_action(state, rng, legal)
+                .map(Some)
+                .ok_or(StepError::NoLegalAction(seat as u32)),
+            Self::Other(b) => SimSeat::decide(b, game, state, seat, legal),
+        }
+    }
+}
+
+/// Starts a game's seats: resets every seat with its stream ([`seat_rng`]) and returns the seats
+/// whose bots observe, as a bitset (tables have far fewer than 64 seats).
+pub fn reset_seats<G: Game, B: SimSeat<G>>(game: &G, seats: &mut [B], game_seed: u64) -> u64 {
+    let mut observing = 0u64;
+    // Exactly `seat_rng(game_seed, seat)` for every seat, with the seed's part computed once.
+    let seeds = SeedDeriver::new(game_seed);
+    for (seat, bot) in seats.iter_mut().enumerate() {
+        bot.reset(game, seat, SplitMix64::new(seeds.derive(seat as u64 + 1)));
+        if bot.observes() {
+            observing |= 1u64.checked_shl(seat as u32).unwrap_or(0);
+        }
+    }
+    observing
+}
+
+/// Lets the observing seats (bitset from [`reset_seats`]) see `state`, in seat order.
+#[inline]
+pub fn observe<G: Game, B: SimSeat<G>>(
+    game: &G,
+    state: &G::State,
+    seats: &mut [B],
+    observing: u64,
+) {
+    let mut watchers = observing;
+    while watchers != 0 {
+        let seat = watchers.trailing_zeros() as usize;
+        watchers &= watchers - 1;
+        if let Some(bot) = seats.get_mut(seat) {
+            bot.observe(game, state);
+        }
+    }
+}
+
+/// What one call of [`step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stepped {
+    /// Nothing: the game is over.
+    Terminal,
+    /// Resolved a chance node with the game's stream.
+    Chance,
+    /// A built-in bot made a decision.
+    Decision,
+    /// Nothing: the seat to move is decided outside the engine; its legal actions are in
+    /// `legal`.
+    External,
+}
+
+/// Advances one game by one step: a chance node is resolved with `rng` (through
+/// [`Game::sample_chance`]); a seat with a built-in bot decides and its action is applied; an
+/// external seat stops stepping. After an applied step the observing seats see the new state.
+#[inline]
+pub fn step<G: Game, B: SimSeat<G>>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut SplitMix64,
+    seats: &mut [B],
+    observing: u64,
+    legal: &mut Vec<u32>,
+    chance: &mut Vec<(u32, u64)>,
+) -> StepResult<Stepped> {
+    let player = game.current_player(state);
+    let done = if player == TERMINAL {
+        return Ok(Stepped::Terminal);
+    } else if player == CHANCE {
+        let outcome = game.sample_chance(state, rng, chance);
+        game.apply(state, outcome);
+        Stepped::Chance
+    } else {
+        let seat = player as usize;
+        let Some(bot) = seats.get_mut(seat) else {
+            return Err(StepError::NoBot(seat as u32));
+        };
+        match bot.decide(game, state, seat, legal)? {
+            Some(action) => game.apply(state, action),
+            None => return Ok(Stepped::External),
+        }
+        Stepped::Decision
+    };
+    observe(game, state, seats, observing);
+    Ok(done)
+}
+
+/// Applies an external seat's (already checked) decision and lets the observing seats see it.
+#[inline]
+pub fn apply_external<G: Game, B: SimSeat<G>>(
+    game: &G,
+    state: &mut G::State,
+    action: u32,
+    seats: &mut [B],
+    observing: u64,
+) {
+    game.apply(state, action);
+    observe(game, state, seats, observing);
+}
+
+/// One finished game's row in the per-game arrays of a run: scores and 0/1 winners of every seat,
+/// and the number of decisions.
+pub type GameRow<'a> = (&'a mut [i64], &'a mut [u8], &'a mut u32);
+
+/// Adds one finished game to `out` (its seat totals, decision and chance counts), and writes its
+/// row when given. `scores` is scratch space of length `players`.
+#[inline]
+pub fn record_game<G: Game>(
+    game: &G,
+    state: &G::State,
+    counts: (u32, u32),
+    scores: &mut [i64],
+    out: &mut SimResult,
+    row: Option<GameRow<'_>>,
+) {
+    game.scores(state, scores);
+    let winners = game.winner_mask(state);
+    let share = SHARE_DENOMINATOR / u128::from(winners.count_ones().max(1));
+    let mut row = row;
+    for (seat, stats) in out.seats.iter_mut().enumerate() {
+        let s = scores[seat];
+        let won = seat < 64 && winners >> seat & 1 != 0;
+        stats.wins += u64::from(won);
+        stats.win_shares += if won { share } else { 0 };
+        stats.score_sum += i128::from(s);
+        stats.score_sq_sum += i128::from(s) * i128::from(s);
+        stats.score_min = stats.score_min.min(s);
+        stats.score_max = stats.score_max.max(s);
+        if let Some((sc, wi, _)) = row.as_mut() {
+            sc[seat] = s;
+            wi[seat] = u8::from(won);
+        }
+    }
+    if let Some((_, _, le)) = row {
+        *le = counts.0;
+    }
+    out.games_played += 1;
+    out.decisions += u64::from(counts.0);
+    out.chance_steps += u64::from(counts.1);
+}

@@ -1,0 +1,417 @@
+//! The shared test kit: generic checks that every [`Game`] must pass, whatever its rules (the
+//! idea of OpenSpiel's `basic_tests`). The engine's own tests run them over every registered game
+//! and over a set of option variations derived from its [`OptionSpec`]s, so a game's folder only
+//! holds tests of its own rules.
+//!
+//! It owns the generic invariants of the state machine, the fast-path agreement, the bot contract
+//! and the serialization round trip. It must not know anything about any particular game. The
+//! checks panic with a message naming the game and the node on the first violation (they are
+//! meant for tests).
+
+use crate::error::EngineError;
+use crate::game::{Game, CHANCE, TERMINAL};
+use crate::options::{OptionKind, OptionSpec};
+use crate::rng::{derive_seed, SplitMix64};
+use crate::session::{AnySession, Session};
+use crate::sim::{self, SimConfig, SHARE_DENOMINATOR};
+use serde_json::{Map, Value};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+/// The most steps (decisions and chance outcomes) a game may take before the kit calls it endless.
+pub const MAX_STEPS: usize = 200_000;
+
+/// Option sets that exercise every declared option once: the defaults (an empty map); each bool
+/// flipped; each int at its min and its max; each other choice; each optional int at `null`, min
+/// and max. Values equal to the default are left out, so every set differs from the defaults.
+pub fn option_sets(specs: &[OptionSpec]) -> Vec<Map<String, Value>> {
+    let mut sets = vec![Map::new()];
+    for spec in specs {
+        let values: Vec<Value> = match spec.kind {
+            OptionKind::Bool => vec![Value::Bool(spec.default != Value::Bool(true))],
+            OptionKind::Int { min, max } => vec![Value::from(min), Value::from(max)],
+            OptionKind::OptionalInt { min, max } => {
+                vec![Value::Null, Value::from(min), Value::from(max)]
+            }
+            OptionKind::Choice(choices) => choices.iter().map(|&c| Value::from(c)).collect(),
+        };
+        for v in values {
+            if v != spec.default {
+                let mut m = Map::new();
+                m.insert(spec.name.to_string(), v);
+                if !sets.contains(&m) {
+                    sets.push(m);
+                }
+            }
+        }
+    }
+    sets
+}
+
+/// Every configuration the kit plays of `G`: each option set of [`option_sets`] at the smallest
+/// and the largest player count (the defaults at every player count), leaving out combinations
+/// that the game rejects with [`EngineError::InvalidOption`]. Panics on any other error.
+pub fn configurations<G: Game>() -> Vec<(usize, Map<String, Value>, G)> {
+    let (lo, hi) = G::player_range();
+    let mut out = Vec::new();
+    for (i, options) in option_sets(&G::option_specs()).into_iter().enumerate() {
+        let counts: Vec<usize> = if i == 0 {
+            (lo..=hi).collect()
+        } else {
+            let mut c = vec![lo, hi];
+            c.dedup();
+            c
+        };
+        for n in counts {
+            match G::from_options(n, &options) {
+                Ok(game) => out.push((n, options.clone(), game)),
+                Err(EngineError::InvalidOption(_)) => {}
+                Err(e) => panic!("{}: players={n} options={options:?}: {e}", G::ID),
+            }
+        }
+    }
+    assert!(!out.is_empty(), "{}: no playable configuration", G::ID);
+    out
+}
+
+/// The generic invariants of one node (`what` names it in messages).
+fn check_node<G: Game>(game: &G, session: &Session<G>, what: &str, tensor: &mut [f32]) {
+    let state = session.state();
+    let n = game.players();
+    let player = game.current_player(state);
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    game.legal_actions(state, &mut legal);
+    game.chance_outcomes(state, &mut chance);
+    assert!(
+        player == CHANCE || player == TERMINAL || (0..n as i32).contains(&player),
+        "{what}: current_player {player} is out of range"
+    );
+    assert!(
+        legal.windows(2).all(|w| w[0] < w[1]),
+        "{what}: legal actions are not sorted and unique: {legal:?}"
+    );
+    assert!(
+        legal.iter().all(|&a| a < game.num_actions()),
+        "{what}: an action is outside 0..{}: {legal:?}",
+        game.num_actions()
+    );
+    let scores = AnySession::scores(session);
+    assert_eq!(scores.len(), n, "{what}: scores have the wrong length");
+    if player == TERMINAL {
+        assert!(legal.is_empty(), "{what}: terminal with actions {legal:?}");
+        assert!(chance.is_empty(), "{what}: terminal with chance outcomes");
+        let winners = game.winners(state);
+        assert!(!winners.is_empty(), "{what}: nobody won");
+        assert!(
+            winners.windows(2).all(|w| w[0] < w[1]) && winners.iter().all(|&w| w < n),
+            "{what}: winners {winners:?} are not sorted seats"
+        );
+        let mask = winners.iter().fold(0u64, |m, &s| m | 1 << s);
+        assert_eq!(game.winner_mask(state), mask, "{what}: winner_mask");
+    } else if player == CHANCE {
+        assert!(!chance.is_empty(), "{what}: a chance node without outcomes");
+        assert!(
+            chance.windows(2).all(|w| w[0].0 < w[1].0) && chance.iter().all(|&(_, w)| w > 0),
+            "{what}: chance outcomes not sorted or with a zero weight: {chance:?}"
+        );
+        let outcomes: Vec<u32> = chance.iter().map(|&(o, _)| o).collect();
+        assert_eq!(
+            outcomes, legal,
+            "{what}: legal_actions differ from the outcomes"
+        );
+    } else {
+        assert!(
+            !legal.is_empty(),
+            "{what}: seat {player} has no legal action"
+        );
+        assert!(chance.is_empty(), "{what}: a decision with chance outcomes");
+    }
+    for p in 0..n {
+        let obs = game.observation(state, p);
+        assert!(obs.is_object(), "{what}: observation({p}) is not an object");
+        tensor.fill(f32::NAN);
+        game.observation_tensor(state, p, tensor);
+        assert!(
+            tensor.iter().all(|x| x.is_finite()),
+            "{what}: observation_tensor({p}) is not finite everywhere"
+        );
+    }
+}
+
+/// Checks that `to_json` survives a trip through [`Session::from_json`] unchanged.
+fn check_round_trip<G: Game>(game: &Arc<G>, session: &Session<G>, what: &str) {
+    let json = session.to_json();
+    let back = Session::from_json(Arc::clone(game), &json)
+        .unwrap_or_else(|e| panic!("{what}: its own state dict is rejected: {e}"));
+    assert_eq!(
+        back.to_json(),
+        json,
+        "{what}: the state dict changes on a round trip"
+    );
+}
+
+/// Plays `games` random games of `game` to the end through a [`Session`] (chance outcomes drawn
+/// by weight, actions uniformly, all from generators seeded by `seed`), checking at every node the
+/// generic invariants: `current_player` in range; legal actions sorted, unique, inside
+/// `0..num_actions` and non-empty at decision and chance nodes; chance outcomes sorted with
+/// positive weights and equal to the legal actions; at the end no actions, non-empty sorted
+/// winners in range, `winner_mask` agreeing; `scores` of length `players`; every seat's
+/// observation a JSON object and its tensor of the declared size and finite; the state dict round
+/// trip through [`Session::from_json`] (every few steps and at the end); at most [`MAX_STEPS`]
+/// steps.
+pub fn check_random_playouts<G: Game>(game: &Arc<G>, games: u64, seed: u64) {
+    let size: usize = game.observation_shape().iter().product();
+    let mut tensor = vec![0.0f32; size];
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    for g in 0..games {
+        let mut rng = SplitMix64::new(derive_seed(seed, g));
+        let mut session = Session::new(Arc::clone(game), None);
+        let opts = game.options();
+        for step in 0.. {
+            let what = format!(
+                "{} players={} options={opts:?} game {g} step {step}",
+                G::ID,
+                game.players()
+            );
+            assert!(step <= MAX_STEPS, "{what}: the game does not end");
+            check_node(&**game, &session, &what, &mut tensor);
+            let state = session.state();
+            let player = game.current_player(state);
+            if step % 16 == 0 || player == TERMINAL {
+                check_round_trip(game, &session, &what);
+            }
+            if player == TERMINAL {
+                break;
+            }
+            let action = if player == CHANCE {
+                game.chance_outcomes(state, &mut chance);
+                rng.pick_weighted(&chance).unwrap_or(0)
+            } else {
+                game.legal_actions(state, &mut legal);
+                legal[rng.below(legal.len() as u64) as usize]
+            };
+            assert!(
+                !game.action_label(state, action).is_empty(),
+                "{what}: empty label of {action}"
+            );
+            session
+                .apply(i64::from(action), Some(i64::from(player)))
+                .unwrap_or_else(|e| panic!("{what}: a legal action is refused: {e}"));
+        }
+    }
+}
+
+/// Plays `games` random games of `game` and asserts at every node that [`Game::sample_chance`]
+/// and [`Game::random_action`] return what the definitions give (a weighted pick over
+/// `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and leave the generator in the
+/// same state, for several generator states per node. The batch runner relies on this.
+pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
+    let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
+    let mut buf2 = Vec::new();
+    for g in 0..games {
+        let mut state = game.initial_state();
+        let mut rng = SplitMix64::new(derive_seed(seed, g));
+        loop {
+            let player = game.current_player(&state);
+            if player == TERMINAL {
+                break;
+            }
+            for k in 0..4u64 {
+                let probe = SplitMix64::new(rng.state() ^ k.wrapping_mul(0x9E37_79B9));
+                let (mut fast, mut slow) = (probe, probe);
+                if player == CHANCE {
+                    let a = game.sample_chance(&state, &mut fast, &mut buf);
+                    game.chance_outcomes(&state, &mut chance);
+                    assert_eq!(Some(a), slow.pick_weighted(&chance), "{}", G::ID);
+                } else {
+                    let a = game.random_action(&state, &mut fast, &mut buf2);
+                    game.legal_actions(&state, &mut legal);
+                    let i = slow.below(legal.len() as u64) as usize;
+                    assert_eq!(a, Some(legal[i]), "{} at {legal:?}", G::ID);
+                }
+                assert_eq!(fast, slow, "{}: generator states differ", G::ID);
+            }
+            let action = if player == CHANCE {
+                game.sample_chance(&state, &mut rng, &mut buf)
+            } else {
+                game.legal_actions(&state, &mut legal);
+                legal[rng.below(legal.len() as u64) as usize]
+            };
+            game.apply(&mut state, action);
+        }
+    }
+}
+
+/// The share of the games won by built-in bot `bot` (as a fraction, shared wins split) against
+/// `random` in every other seat, over `games_per_seat` seeded games with the bot in each seat in
+/// turn.
+pub fn win_share_against_random<G: Game>(game: &G, bot: &str, games_per_seat: u64) -> f64 {
+    let n = game.players();
+    let mut shares = 0u128;
+    for seat in 0..n {
+        let mut bots = vec!["random".to_string(); n];
+        bots[seat] = bot.to_string();
+        let config = SimConfig {
+            games: games_per_seat,
+            first_game: 0,
+            seed: 0x5EED + seat as u64,
+            threads: Some(1),
+            bots,
+            keep_games: false,
+        };
+        let result = sim::simulate(game, &config, &|_| true)
+            .unwrap_or_else(|e| panic!("{}: bot {bot}: {e}", G::ID));
+        shares += result.seats[seat].win_shares;
+    }
+    shares as f64 / (SHARE_DENOMINATOR as f64 * (games_per_seat * n as u64) as f64)
+}
+
+/// Checks that every built-in bot of `game` wins a larger share than a seat's fair share
+/// (`1 / players`) times `margin` against `random` opponents, over `games_per_seat` games per
+/// seat (see [`win_share_against_random`]).
+pub fn check_bots_beat_random<G: Game>(game: &G, games_per_seat: u64, margin: f64) {
+    let fair = 1.0 / game.players() as f64;
+    for &bot in G::bot_names() {
+        let share = win_share_against_random(game, bot, games_per_seat);
+        assert!(
+            share > fair * margin,
+            "{} players={}: bot {bot} wins {share:.3} against random, not above {:.3}",
+            G::ID,
+            game.players(),
+            fair * margin
+        );
+    }
+}
+
+/// Checks the bot contract on bot specs: `random` and every built-in bot name build; an unknown
+/// name, an empty name, and a nonsense parameter for any bot are [`EngineError::InvalidOption`]
+/// errors, never a panic; a simulation naming a bad bot fails before playing.
+pub fn check_bot_specs<G: Game>(game: &G) {
+    let build = |spec: &str| {
+        catch_unwind(AssertUnwindSafe(|| sim::make_bot(game, spec).map(|_| ())))
+            .unwrap_or_else(|_| panic!("{}: bot spec {spec:?} panics", G::ID))
+    };
+    for name in std::iter::once("random").chain(G::bot_names().iter().copied()) {
+        if let Err(e) = build(name) {
+            panic!("{}: built-in bot {name:?} does not build: {e}", G::ID);
+        }
+        for param in ["not a parameter", "", "-1e999x", ":"] {
+            let spec = format!("{name}:{param}");
+            assert!(
+                matches!(build(&spec), Err(EngineError::InvalidOption(_))),
+                "{}: bot spec {spec:?} is not rejected",
+                G::ID
+            );
+        }
+    }
+    for spec in ["no_such_bot", "", ":", "Random", "random "] {
+        assert!(
+            matches!(build(spec), Err(EngineError::InvalidOption(_))),
+            "{}: bot spec {spec:?} is not rejected",
+            G::ID
+        );
+    }
+    let config = SimConfig {
+        games: 1,
+        first_game: 0,
+        seed: 0,
+        threads: Some(1),
+        bots: vec!["no_such_bot".to_string(); game.players()],
+        keep_games: true,
+    };
+    assert!(
+        matches!(
+            sim::simulate(game, &config, &|_| true),
+            Err(EngineError::InvalidOption(_))
+        ),
+        "{}: a simulation with an unknown bot is not rejected",
+        G::ID
+    );
+}
+
+/// How much of the kit to run (games per configuration).
+#[derive(Clone, Copy, Debug)]
+pub struct KitSize {
+    /// Random playouts with the default options at each player count.
+    pub default_playouts: u64,
+    /// Random playouts of every other option set.
+    pub variant_playouts: u64,
+    /// Games of the fast-path check per configuration.
+    pub fast_path_games: u64,
+    /// Games per seat in the bots-beat-random check (default options, smallest and largest
+    /// player count).
+    pub bot_games_per_seat: u64,
+    /// A bot must win more than `margin / players` of the games.
+    pub bot_margin: f64,
+}
+
+impl Default for KitSize {
+    fn default() -> Self {
+        Self {
+            default_playouts: 10,
+            variant_playouts: 3,
+            fast_path_games: 5,
+            bot_games_per_seat: 100,
+            bot_margin: 1.1,
+        }
+    }
+}
+
+/// Runs the playout, round-trip and fast-path checks over every configuration of `G`.
+pub fn check_rules<G: Game>(size: &KitSize) {
+    for (i, (_, options, game)) in configurations::<G>().into_iter().enumerate() {
+        let game = Arc::new(game);
+        let playouts = if options.is_empty() {
+            size.default_playouts
+        } else {
+            size.variant_playouts
+        };
+        check_random_playouts(&game, playouts, i as u64);
+        check_fast_paths(&*game, size.fast_path_games, i as u64);
+    }
+}
+
+/// Runs the bot checks (specs and bots-beat-random) with the default options at the smallest and
+/// the largest player count.
+pub fn check_bots<G: Game>(size: &KitSize) {
+    let (lo, hi) = G::player_range();
+    for n in [lo, hi] {
+        let game = G::from_options(n, &Map::new())
+            .unwrap_or_else(|e| panic!("{} players={n}: {e}", G::ID));
+        check_bot_specs(&game);
+        check_bots_beat_random(&game, size.bot_games_per_seat, size.bot_margin);
+    }
+}
+
+/// Every check of the kit over `G` (see [`check_rules`] and [`check_bots`]).
+pub fn check_game<G: Game>(size: &KitSize) {
+    check_rules::<G>(size);
+    check_bots::<G>(size);
+}
+
+/// The kit over every registered game: one module per game with one test per group of checks.
+#[cfg(test)]
+mod every_game {
+    macro_rules! kit_tests {
+        ($($module:ident :: $game:ident),*) => {
+            $(
+                mod $module {
+                    use crate::games::$module::$game as G;
+                    use crate::testing::{check_bots, check_rules, KitSize};
+
+                    #[test]
+                    fn rules() {
+                        check_rules::<G>(&KitSize::default());
+                    }
+
+                    #[test]
+                    fn bots() {
+                        check_bots::<G>(&KitSize::default());
+                    }
+                }
+            )*
+        };
+    }
+
+    crate::games::for_each_game!(kit_tests);
+}
