@@ -16,7 +16,9 @@ Rows per game: all seats ``random``; then for every built-in heuristic bot ``H``
 ``H`` in seat 0 with ``random`` elsewhere, and ``H`` in every seat.
 
 The number of games per row is chosen so that the measured difference is about ``--budget``
-instructions (a small run first estimates the cost of a game); ``--count`` fixes it instead.
+instructions (a small run first estimates the cost of a game); ``--count`` fixes it instead, and
+with ``--baseline`` every row plays as many games as the saved row did, so that both average over
+the same games.
 """
 
 from __future__ import annotations
@@ -200,11 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline is not None:
         baseline = json.loads(args.baseline.read_text())["rows"]
     rows = []
+    counts = {_key(r): int(r["games"]) for r in baseline or []}
     for game in args.games:
         for bots in bot_lineups(game):
             if args.bots and ",".join(bots) not in args.bots:
                 continue
-            row = measure(game, bots, args.budget, args.count)
+            count = args.count or counts.get((game, ",".join(bots)))
+            row = measure(game, bots, args.budget, count)
             rows.append(row)
             print(
                 f"{game} {bots_label(bots)}: {row['instructions_per_game']:,.0f} "

@@ -106,8 +106,8 @@ fn select_ranked(mask: u64, ranks: u64, rank: u32) -> u32 {
 /// The position of the set bit of rank `rank` (0-based, counted from the lowest bit) of `mask`,
 /// or 64 if `mask` has `rank` or fewer set bits.
 ///
-/// The CPU's `pdep` where it is available and fast (detected when running), else
-/// [`portable_select`].
+/// The CPU's `pdep` where it is available and fast (detected when running), else a portable
+/// select in constant time.
 #[inline]
 pub fn select(mask: u64, rank: u32) -> u32 {
     crate::cpu::select(mask, rank).unwrap_or_else(|| portable_select(mask, rank))
