@@ -68,6 +68,7 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have `popcnt`.
+    #[cfg_attr(target_feature = "popcnt", allow(dead_code))]
     #[target_feature(enable = "popcnt")]
     pub unsafe fn count(mask: u64) -> u32 {
         mask.count_ones()
