@@ -5,7 +5,7 @@ PYTEST_WORKERS ?= auto
 DIST ?= dist
 MATURIN ?= $(PYTHON) -m maturin
 
-.PHONY: release-check help install lint test bench compare golden ci rust-test py-test fmt study-example docs \
+.PHONY: release-check help install lint test bench compare perf golden ci rust-test py-test fmt study-example docs \
 	wheel wheel-test workflow-lint
 
 help:  ## List the targets
@@ -47,6 +47,9 @@ bench:  ## Run the pytest-benchmark suites for real
 
 compare:  ## Speed table: Rust batch/per-step, reference, OpenSpiel (saved to benches/compare.json)
 	$(PYTHON) benches/compare.py --json benches/compare.json
+
+perf:  ## Instructions per game and per step of every game and bot, by callgrind (saved to benches/perf.json)
+	$(PYTHON) benches/perf.py --json benches/perf.json
 
 golden:  ## Show how the golden playthroughs and perft counts would change; ACCEPT=1 writes them
 	$(PYTHON) -m tests.golden $(if $(ACCEPT),--accept)

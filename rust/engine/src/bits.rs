@@ -1,5 +1,7 @@
 //! Bit tricks on `u64` sets shared by the games: counting, and picking the element of a given
 //! rank (the uniform chance draws and the random bot's choice).
+//! The CPU's own instructions do the work where it has them (see the `cpu` module); the
+//! portable code gives the same results everywhere else.
 
 use crate::rng::SplitMix64;
 
@@ -67,28 +69,34 @@ pub fn to_vec(mask: u64) -> Vec<u32> {
     ones(mask).collect()
 }
 
-/// The number of set bits of `mask` (what `count_ones` gives, computed so that it stays cheap on
-/// targets without a popcount instruction, such as baseline x86-64).
+/// The number of set bits of `mask` (what `count_ones` gives): the CPU's population count where
+/// it has one (known when compiling, or detected when running), else a portable count that stays
+/// cheap on targets without the instruction, such as baseline x86-64.
 #[inline]
 pub fn count(mask: u64) -> u32 {
+    crate::cpu::count(mask).unwrap_or_else(|| portable_count(mask))
+}
+
+/// [`count`] without the CPU's instruction.
+#[inline]
+pub(crate) fn portable_count(mask: u64) -> u32 {
     (byte_ranks(mask) >> 56) as u32
 }
 
-/// [`select`] with `ranks = byte_ranks(mask)`.
+/// [`portable_select`] with `ranks = byte_ranks(mask)`.
 #[inline]
 fn select_ranked(mask: u64, ranks: u64, rank: u32) -> u32 {
-    if rank >= 64 {
+    // No bit of that rank (this covers every rank >= 64, so nothing below overflows).
+    if u64::from(rank) >= ranks >> 56 {
         return 64;
     }
     // Bit 7 of byte i is set when ranks_i <= rank (no borrow crosses bytes: both are < 0x80).
     let at_most = (((u64::from(rank) * ONES) | HIGHS) - ranks) & HIGHS;
-    // The bytes with ranks_i <= rank come first (the ranks never decrease): their number is the
-    // index of the byte holding the wanted bit.
-    let byte = ((at_most >> 7).wrapping_mul(ONES) >> 56) as u32;
-    if byte >= 8 {
-        return 64;
-    }
-    let shift = 8 * byte;
+    // The bytes with ranks_i <= rank come first (the ranks never decrease): their number (at most
+    // 7, as the top byte is the count, above `rank`) is the index of the byte holding the wanted
+    // bit. The multiplication sums the flags into the top byte; shifting by 53 instead of 56 gives
+    // that number times 8 (the bits in between are zero), the bit offset of the byte.
+    let shift = ((at_most >> 7).wrapping_mul(ONES) >> 53) as u32 & 0x38;
     let before = ((ranks << 8) >> shift) as u32 & 0xFF;
     let in_byte = ((mask >> shift) & 0xFF) as usize;
     let r = (rank - before) as usize & 7;
@@ -98,11 +106,18 @@ fn select_ranked(mask: u64, ranks: u64, rank: u32) -> u32 {
 /// The position of the set bit of rank `rank` (0-based, counted from the lowest bit) of `mask`,
 /// or 64 if `mask` has `rank` or fewer set bits.
 ///
-/// Constant time, without a loop over the bits: the running popcounts of the eight bytes are
-/// formed side by side in one word, compared with `rank` all at once to find the byte, and the
-/// bit inside that byte comes from a table.
+/// The CPU's `pdep` where it is available and fast (detected when running), else a portable
+/// select in constant time.
 #[inline]
 pub fn select(mask: u64, rank: u32) -> u32 {
+    crate::cpu::select(mask, rank).unwrap_or_else(|| portable_select(mask, rank))
+}
+
+/// [`select`] in portable code, in constant time without a loop over the bits: the running
+/// popcounts of the eight bytes are formed side by side in one word, compared with `rank` all at
+/// once to find the byte, and the bit inside that byte comes from a table.
+#[inline]
+pub(crate) fn portable_select(mask: u64, rank: u32) -> u32 {
     select_ranked(mask, byte_ranks(mask), rank)
 }
 
@@ -113,6 +128,15 @@ pub fn select(mask: u64, rank: u32) -> u32 {
 /// weight 1 each, and exactly what the `random` bot picks from that list of legal actions.
 #[inline]
 pub fn pick(mask: u64, rng: &mut SplitMix64) -> Option<u32> {
+    if let Some(picked) = crate::cpu::pick(mask, |n| rng.below(n)) {
+        return picked;
+    }
+    portable_pick(mask, rng)
+}
+
+/// [`pick`] without the CPU's instructions (the same draw and the same element).
+#[inline]
+pub(crate) fn portable_pick(mask: u64, rng: &mut SplitMix64) -> Option<u32> {
     let ranks = byte_ranks(mask);
     let n = ranks >> 56;
     if n == 0 {
@@ -149,6 +173,10 @@ mod tests {
             assert_eq!(count(m), m.count_ones());
             let weighted: Vec<(u32, u64)> = list.iter().map(|&b| (b, 1)).collect();
             let (mut a, mut b, mut c) = (rng, rng, rng);
+            let mut d = rng;
+            assert_eq!(portable_pick(m, &mut d), b.pick_weighted(&weighted));
+            assert_eq!(d, b);
+            let mut b = rng;
             assert_eq!(pick(m, &mut a), b.pick_weighted(&weighted));
             if !list.is_empty() {
                 assert_eq!(
@@ -161,6 +189,7 @@ mod tests {
         }
         let mut r = SplitMix64::new(1);
         assert_eq!(pick(0, &mut r), None);
+        assert_eq!(portable_pick(0, &mut r), None);
         assert_eq!(r, SplitMix64::new(1));
     }
 
@@ -177,8 +206,14 @@ mod tests {
         }
         for &m in &masks {
             assert_eq!(count(m), m.count_ones());
+            assert_eq!(portable_count(m), m.count_ones());
             for rank in 0..70 {
                 assert_eq!(select(m, rank), slow_select(m, rank), "{m:#x} {rank}");
+                assert_eq!(
+                    portable_select(m, rank),
+                    slow_select(m, rank),
+                    "{m:#x} {rank}"
+                );
             }
         }
     }
