@@ -14,28 +14,14 @@ Ids are OpenSpiel's: a bid of card ``v`` is action ``v - 1`` and point card ``v`
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
+from cardtable.observations import GoofspielObservation
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
-
-
-class GoofspielObservation(TypedDict):
-    """What one seat knows in goofspiel."""
-
-    seat: int
-    turn: int
-    point_card: int | None
-    remaining_points: list[int]
-    hands: list[list[int]]
-    points: list[int]
-    bids: list[list[int]]
-    point_history: list[int]
-    committed: list[bool]
-    own_bid: int | None
 
 
 class GoofspielGame(ReferenceGame["GoofspielState"]):

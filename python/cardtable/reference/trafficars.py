@@ -38,9 +38,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Literal, TypedDict
+from typing import Literal
 
 from cardtable.errors import InvalidOptionError
+from cardtable.observations import TrafficarsDecision as Decision
+from cardtable.observations import TrafficarsObservation
+from cardtable.observations import TrafficarsPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
 from cardtable.reference._tensor import TensorBuilder
@@ -56,12 +59,6 @@ FREE_PLACE_ACTION = 110
 
 Kind = Literal["car", "trailer", "ambulance", "police", "tow_truck"]
 """The kinds of cards in the deck table."""
-Phase = Literal["deal", "commit", "resolve", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
-Decision = Literal[
-    "commit", "ambulance", "police", "police_take", "tow_truck", "target", "take", "insert"
-]
-"""The kind of a pending decision (the observation's ``decision``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("deal", "commit", "resolve", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
 TENSOR_DECISIONS: tuple[Decision, ...] = (
@@ -180,39 +177,6 @@ def cards_in(lane: Lane) -> list[int]:
 def accepts(value: Value, number: int) -> bool:
     """The increasing rule: "X may follow only an end number smaller than X (or an open lane)"."""
     return value is None or value < number
-
-
-class TrafficarsObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"deal"``, ``"commit"``, ``"resolve"`` or ``"over"``."""
-    decision: Decision | None
-    """The kind of the pending decision; None at chance nodes and at the end."""
-    turn: int
-    """0-based turn (= turns completed)."""
-    hand: list[int]
-    """Sorted card ids the seat holds, without its pending commitment."""
-    lanes: list[list[list[int] | None]]
-    """Per lane, its places front to end: card ids bottom to top, or None for the free place."""
-    place_cars: list[list[int]]
-    """Per lane, per place, the place's car count."""
-    cars: list[int]
-    """Per lane, the cars in it."""
-    penalties: list[int]
-    """Per seat, the number of penalty cards taken."""
-    committed: list[bool]
-    """Per seat, whether it holds a pending (hidden) commitment."""
-    own_commitment: int | None
-    """The seat's own pending commitment, or None."""
-    revealed: list[int] | None
-    """This turn's cards per seat once revealed, else None."""
-    resolving: int | None
-    """The card being resolved, else None."""
-    queue: list[int]
-    """The seats whose revealed cards are not yet resolved, in resolution order."""
 
 
 class TrafficarsState(ReferenceState):

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import pairwise
-from typing import Literal, TypedDict
 
 from cardtable.errors import InvalidOptionError
+from cardtable.observations import TrafficarsMemoryObservation
+from cardtable.observations import TrafficarsMemoryPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
 from cardtable.reference._tensor import TensorBuilder
@@ -57,31 +58,8 @@ NUM_ACTIONS = 64
 CARS_TO_COLLECT = 2
 """A set is collectable only with at least two car cards ("only together with two car cards")."""
 
-Phase = Literal["layout", "flip", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("layout", "flip", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
-
-
-class TrafficarsMemoryObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"layout"``, ``"flip"`` or ``"over"``."""
-    current: int | None
-    """The seat to flip; None during the layout and at the end."""
-    faces: list[int | None]
-    """Per position: the card id if it is face up now (flipped this turn), else None."""
-    seen: list[int | None]
-    """Per position: the card id if it is still on the table and was ever flipped, else None."""
-    on_table: list[bool]
-    """Per position: whether a card lies there."""
-    taken: list[int]
-    """Per seat: the number of cards taken."""
-    flipped: list[int]
-    """This turn's face-up positions in flip order."""
 
 
 def is_joker(card: int) -> bool:

@@ -29,8 +29,9 @@ Decisions on points the rules doc leaves open (the simplest reading each time; t
 from __future__ import annotations
 
 from bisect import insort
-from typing import Literal, TypedDict
 
+from cardtable.observations import TrafficarsOvertakingObservation
+from cardtable.observations import TrafficarsOvertakingPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
 from cardtable.reference._tensor import TensorBuilder
@@ -54,37 +55,8 @@ PASS = 53
 NUM_ACTIONS = 54
 """Action ids 0..53: card ids 1..50, overtake, let go, pass."""
 
-Phase = Literal["deal", "play", "overtake", "start", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("deal", "play", "overtake", "start", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
-
-
-class TrafficarsOvertakingObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"deal"``, ``"play"``, ``"overtake"``, ``"start"`` or ``"over"``."""
-    row: list[int]
-    """The middle row, card ids left to right."""
-    hand: list[int]
-    """The seat's hand, sorted."""
-    pile_sizes: list[int]
-    """Per seat: cards in the pile."""
-    hand_sizes: list[int]
-    """Per seat: cards in hand."""
-    active: int
-    """The active seat."""
-    overtaker: int
-    """The overtaker seat."""
-    passes: int
-    """Passes since the last card was placed."""
-    overtake_card: int | None
-    """The card just played while an overtake decision is pending, else None."""
-    winner: int | None
-    """The winning seat, or None."""
 
 
 class TrafficarsOvertakingState(ReferenceState):

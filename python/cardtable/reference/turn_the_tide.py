@@ -22,8 +22,8 @@ with the original sentences, in the contract's "Decisions" section
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
-
+from cardtable.observations import TurnTheTideObservation
+from cardtable.observations import TurnTheTidePhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
 from cardtable.reference._options import OptionReader, OptionSpec
 from cardtable.reference._tensor import TensorBuilder
@@ -47,41 +47,8 @@ TAKE_TIDE_B = 1
 PLAYERS_LEFT_TO_END_ROUND = 2
 """'If at most two players remain in the round, the round ends immediately.'"""
 
-Phase = Literal["deal", "tide", "play", "choose_tide", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("deal", "tide", "play", "choose_tide", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
-
-
-class TurnTheTideObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"deal"``, ``"tide"`` (a tide draw is due), ``"play"``, ``"choose_tide"`` or ``"over"``."""
-    round: int
-    """0-based round."""
-    hand_index: int
-    """0-based hand within the round."""
-    hand: list[int]
-    """Sorted weather cards the seat still holds ([] during the deal)."""
-    lifebuoys: list[int]
-    """Face-up lifebuoys per seat."""
-    tide: list[int | None]
-    """Showing tide value per seat; None if none or eliminated."""
-    revealed_tide: list[int]
-    """Tide values drawn in the current hand, in draw order."""
-    eliminated: list[bool]
-    """Per seat: eliminated from the current round."""
-    played: list[list[int]]
-    """Per seat: the weather cards revealed this round, in order."""
-    committed: list[bool]
-    """Per seat: has committed a card in the current hand."""
-    own_commitment: int | None
-    """The seat's own pending commitment, or None."""
-    scores: list[int]
-    """Running totals."""
 
 
 def half_lifebuoys(card: int) -> int:
