@@ -33,8 +33,9 @@ StateT = TypeVar("StateT", bound="ReferenceState")
 class ReferenceGame(ABC, Generic[StateT]):
     """A game with fixed options in the reference backend.
 
-    Subclasses set the class attributes, read their options in :meth:`_configure` and build the
-    initial rules state in :meth:`_initial_state`.
+    Subclasses set the class attributes (``option_specs`` declares every option once: default and
+    bounds), read their options in :meth:`_configure` and build the initial rules state in
+    :meth:`_initial_state`.
     """
 
     game_id: ClassVar[str]
@@ -55,9 +56,9 @@ class ReferenceGame(ABC, Generic[StateT]):
                 f"got {players!r}"
             )
         self.players = count
-        reader = OptionReader(self.game_id, options)
+        reader = OptionReader(self.game_id, options, self.option_specs)
         self._configure(reader)
-        reader.finish()
+        self._option_values = reader.finish()
 
     def __repr__(self) -> str:
         options = "".join(
@@ -71,9 +72,9 @@ class ReferenceGame(ABC, Generic[StateT]):
         """Reads and stores every option (defaults filled in)."""
 
     @property
-    @abstractmethod
     def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
+        """Every option with its effective value, in declaration order (read by ``_configure``)."""
+        return dict(self._option_values)
 
     @property
     @abstractmethod

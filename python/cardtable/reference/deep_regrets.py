@@ -102,7 +102,12 @@ from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame
 from cardtable.reference._deep_regrets.table import NUM_ACTIONS, OVER
 from cardtable.reference._deep_regrets.tensor import tensor_size
 from cardtable.reference._deep_regrets.views import Views
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    choice_option,
+    int_option,
+)
 
 __all__ = ["DeepRegretsGame", "DeepRegretsObservation", "DeepRegretsState"]
 
@@ -193,37 +198,24 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec("days", "int", 6, "6 = Monday..Saturday; 5 = the short game from Tuesday"),
-        OptionSpec(
+        int_option("days", 6, 5, 6, "6 = Monday..Saturday; 5 = the short game from Tuesday"),
+        choice_option(
             "regret_split",
-            "str",
             "6/24/20/10",
+            ("6/24/20/10", "10/20/20/10"),
             "copies of regret values 0/1/2/3 in the 60-card regret deck",
-            choices=("6/24/20/10", "10/20/20/10"),
         ),
-        OptionSpec(
+        bool_option(
             "expansion_tentacles",
-            "bool",
             False,
             "add the 18 Lamentable Tentacles fish (6 per depth) to the sea",
         ),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.days = options.int("days", 6, 5, 6)
-        self.regret_split = options.choice(
-            "regret_split", "6/24/20/10", ("6/24/20/10", "10/20/20/10")
-        )
-        self.expansion_tentacles = options.bool("expansion_tentacles", False)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {
-            "days": self.days,
-            "expansion_tentacles": self.expansion_tentacles,
-            "regret_split": self.regret_split,
-        }
+        self.days = options.int("days")
+        self.regret_split = options.choice("regret_split")
+        self.expansion_tentacles = options.bool("expansion_tentacles")
 
     @property
     def num_actions(self) -> int:

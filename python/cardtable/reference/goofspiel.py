@@ -18,7 +18,11 @@ from typing import Any, ClassVar
 
 from cardtable.observations import GoofspielObservation
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import (
+    OptionReader,
+    OptionSpec,
+    int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
@@ -31,16 +35,11 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("num_cards", "int", 13, "cards per player and point cards, 1..=60"),
+        int_option("num_cards", 13, 1, 60, "cards per player and point cards, 1..=60"),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.num_cards = options.int("num_cards", 13, 1, 60)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {"num_cards": self.num_cards}
+        self.num_cards = options.int("num_cards")
 
     @property
     def num_actions(self) -> int:

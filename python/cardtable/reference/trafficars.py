@@ -45,7 +45,13 @@ from cardtable.observations import TrafficarsDecision as Decision
 from cardtable.observations import TrafficarsObservation
 from cardtable.observations import TrafficarsPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    choice_option,
+    int_option,
+    optional_int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TrafficarsGame", "TrafficarsObservation", "TrafficarsState"]
@@ -751,32 +757,32 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec("max_number", "int", 50, "car cards 1..max_number are used (5..50)"),
-        OptionSpec("hand_size", "int", 10, "cards dealt to each seat = number of turns (1..30)"),
-        OptionSpec("lanes", "int", 3, "number of lanes (1..5)"),
-        OptionSpec("special_cards", "bool", True, "use the trailers and the other special cards"),
-        OptionSpec(
+        int_option("max_number", 50, 5, 50, "car cards 1..max_number are used (5..50)"),
+        int_option("hand_size", 10, 1, 30, "cards dealt to each seat = number of turns (1..30)"),
+        int_option("lanes", 3, 1, 5, "number of lanes (1..5)"),
+        bool_option("special_cards", True, "use the trailers and the other special cards"),
+        optional_int_option(
             "max_cars",
-            "int | None",
             4,
+            1,
+            50,
             "cars a lane may hold before the next car takes it (1..50); None = no limit",
         ),
-        OptionSpec(
+        choice_option(
             "too_low",
-            "str",
             "take",
-            "a card that fits no lane takes a lane ('take') or is inserted in order ('insert')",
             ("take", "insert"),
+            "a card that fits no lane takes a lane ('take') or is inserted in order ('insert')",
         ),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.max_number = options.int("max_number", 50, 5, 50)
-        self.hand_size = options.int("hand_size", 10, 1, 30)
-        self.lanes = options.int("lanes", 3, 1, 5)
-        self.special_cards = options.bool("special_cards", True)
-        self.max_cars = options.optional_int("max_cars", 4, 1, 50)
-        self.too_low = options.choice("too_low", "take", ("take", "insert"))
+        self.max_number = options.int("max_number")
+        self.hand_size = options.int("hand_size")
+        self.lanes = options.int("lanes")
+        self.special_cards = options.bool("special_cards")
+        self.max_cars = options.optional_int("max_cars")
+        self.too_low = options.choice("too_low")
         needed = self.lanes + self.players * self.hand_size
         if len(self.deck()) < needed:
             raise InvalidOptionError(
@@ -799,18 +805,6 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
                 if card.kind != "car" and (card.number is None or card.number <= self.max_number)
             ]
         return sorted(deck)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {
-            "max_number": self.max_number,
-            "hand_size": self.hand_size,
-            "lanes": self.lanes,
-            "special_cards": self.special_cards,
-            "max_cars": self.max_cars,
-            "too_low": self.too_low,
-        }
 
     @property
     def num_actions(self) -> int:

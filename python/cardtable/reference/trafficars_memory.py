@@ -40,7 +40,11 @@ from cardtable.errors import InvalidOptionError
 from cardtable.observations import TrafficarsMemoryObservation
 from cardtable.observations import TrafficarsMemoryPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TrafficarsMemoryGame", "TrafficarsMemoryObservation", "TrafficarsMemoryState"]
@@ -368,30 +372,21 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec("min_number", "int", 1, "lowest car number used (1..50, below max_number)"),
-        OptionSpec("max_number", "int", 50, "highest car number used (1..50, above min_number)"),
-        OptionSpec("jokers", "bool", False, "add special cards as jokers, floor(12 * cars / 50)"),
+        int_option("min_number", 1, 1, 50, "lowest car number used (1..50, below max_number)"),
+        int_option("max_number", 50, 1, 50, "highest car number used (1..50, above min_number)"),
+        bool_option("jokers", False, "add special cards as jokers, floor(12 * cars / 50)"),
     )
 
     def _configure(self, options: OptionReader) -> None:
         """Read the options; "min_number < max_number is required (at least two cars)"."""
-        self.min_number = options.int("min_number", 1, 1, 50)
-        self.max_number = options.int("max_number", 50, 1, 50)
-        self.jokers = options.bool("jokers", False)
+        self.min_number = options.int("min_number")
+        self.max_number = options.int("max_number")
+        self.jokers = options.bool("jokers")
         if not self.min_number < self.max_number:
             raise InvalidOptionError(
                 f"{self.game_id}: min_number must be below max_number (at least two cars), "
                 f"got min_number={self.min_number}, max_number={self.max_number}"
             )
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value, in the contract's order."""
-        return {
-            "min_number": self.min_number,
-            "max_number": self.max_number,
-            "jokers": self.jokers,
-        }
 
     @property
     def deck(self) -> list[int]:

@@ -33,7 +33,10 @@ from bisect import insort
 from cardtable.observations import TrafficarsOvertakingObservation
 from cardtable.observations import TrafficarsOvertakingPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = [
@@ -419,9 +422,8 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec(
+        bool_option(
             "optional_overtake",
-            "bool",
             False,
             "overtaking is the overtaker's choice (overtake / let go) instead of compulsory",
         ),
@@ -429,12 +431,7 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
 
     def _configure(self, options: OptionReader) -> None:
         """Read the one option besides ``players``."""
-        self.optional_overtake = options.bool("optional_overtake", False)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {"optional_overtake": self.optional_overtake}
+        self.optional_overtake = options.bool("optional_overtake")
 
     @property
     def num_actions(self) -> int:

@@ -25,7 +25,11 @@ from __future__ import annotations
 from cardtable.observations import TurnTheTideObservation
 from cardtable.observations import TurnTheTidePhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    optional_int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TurnTheTideGame", "TurnTheTideObservation", "TurnTheTideState"]
@@ -490,40 +494,31 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     min_players = 3
     max_players = 5
     option_specs = (
-        OptionSpec(
+        bool_option(
             "recheck_after_elimination",
-            "bool",
             True,
             "after an elimination the highest showing tide loses again (rules step 7)",
         ),
-        OptionSpec(
+        bool_option(
             "highest_chooses_tide",
-            "bool",
             False,
             "the highest weather card chooses either tide card (2001 edition)",
         ),
-        OptionSpec(
+        optional_int_option(
             "rounds",
-            "int | None",
             None,
+            1,
+            5,
             "number of rounds, 1..players (None: as many as players)",
         ),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.recheck_after_elimination = options.bool("recheck_after_elimination", True)
-        self.highest_chooses_tide = options.bool("highest_chooses_tide", False)
-        rounds = options.optional_int("rounds", None, 1, self.players)
+        self.recheck_after_elimination = options.bool("recheck_after_elimination")
+        self.highest_chooses_tide = options.bool("highest_chooses_tide")
+        rounds = options.optional_int("rounds", high=self.players)
         self.rounds = self.players if rounds is None else rounds
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value (``rounds`` resolved)."""
-        return {
-            "recheck_after_elimination": self.recheck_after_elimination,
-            "highest_chooses_tide": self.highest_chooses_tide,
-            "rounds": self.rounds,
-        }
+        options.set("rounds", self.rounds)
 
     @property
     def num_actions(self) -> int:
