@@ -20,6 +20,26 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+        {"players": 3, "days": 5},
+        {"players": 4, "regret_split": "10/20/20/10"},
+        {"players": 5, "expansion_tentacles": True},
+    ],
+    golden=[
+        ("2p", {"players": 2}, 1),
+        ("3p-5days-tentacles", {"players": 3, "days": 5, "expansion_tentacles": True}, 2),
+    ],
+    perft=({"players": 2}, 5, 4, 9),
+    tensor_size=lambda n, o: 2240 + 362 * n,
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 DATA: dict[str, Any] = json.loads(
     (files("cardtable") / "data" / "deep_regrets.json").read_text(encoding="utf-8")

@@ -20,7 +20,7 @@ from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.reference._options import OptionReader, OptionSpec, as_int, plain_json
 
-__all__ = ["CHANCE", "TERMINAL", "ReferenceGame", "ReferenceState"]
+__all__ = ["CHANCE", "REGISTERED", "TERMINAL", "ReferenceGame", "ReferenceState", "register"]
 
 CHANCE = -1
 """``current_player`` of a chance node."""
@@ -205,6 +205,20 @@ def _json_equal(a: object, b: object) -> bool:
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+GameT = TypeVar("GameT", bound=type[ReferenceGame[Any]])
+
+REGISTERED: dict[str, type[ReferenceGame[Any]]] = {}
+"""Every reference game class by game id, filled by :func:`register` as the modules load."""
+
+
+def register(cls: GameT) -> GameT:
+    """Class decorator: the one registration of a reference game (under its ``game_id``)."""
+    if cls.game_id in REGISTERED:
+        raise ValueError(f"reference game {cls.game_id!r} is registered twice")
+    REGISTERED[cls.game_id] = cls
+    return cls
 
 
 class ReferenceState(ABC):

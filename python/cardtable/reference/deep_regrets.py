@@ -98,7 +98,7 @@ from __future__ import annotations
 
 from cardtable._rng import SplitMix64
 from cardtable.observations import DeepRegretsObservation
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, register
 from cardtable.reference._deep_regrets.table import NUM_ACTIONS, OVER
 from cardtable.reference._deep_regrets.tensor import tensor_size
 from cardtable.reference._deep_regrets.views import Views
@@ -191,6 +191,7 @@ class DeepRegretsState(Views):
 # ======================================================================================
 
 
+@register
 class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
     """Deep Regrets (steps 1 and 2) for 2 to 5 players with fixed options."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from cardtable.observations import GoofspielObservation
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
     OptionSpec,
@@ -28,6 +28,7 @@ from cardtable.reference._tensor import TensorBuilder
 __all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
 
 
+@register
 class GoofspielGame(ReferenceGame["GoofspielState"]):
     """Goofspiel with ``num_cards`` cards per suit, for two players."""
 

@@ -44,7 +44,7 @@ from cardtable.errors import InvalidOptionError
 from cardtable.observations import TrafficarsDecision as Decision
 from cardtable.observations import TrafficarsObservation
 from cardtable.observations import TrafficarsPhase as Phase
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
     bool_option,
@@ -750,6 +750,7 @@ class TrafficarsState(ReferenceState):
         }
 
 
+@register
 class TrafficarsGame(ReferenceGame[TrafficarsState]):
     """Trafficars, the traffic jam, for 2 to 5 players with fixed options."""
 

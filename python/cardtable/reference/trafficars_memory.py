@@ -39,7 +39,7 @@ from itertools import pairwise
 from cardtable.errors import InvalidOptionError
 from cardtable.observations import TrafficarsMemoryObservation
 from cardtable.observations import TrafficarsMemoryPhase as Phase
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
     bool_option,
@@ -365,6 +365,7 @@ class TrafficarsMemoryState(ReferenceState):
         }
 
 
+@register
 class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     """Trafficars memory for 2 to 5 players with fixed options."""
 

@@ -32,7 +32,7 @@ from bisect import insort
 
 from cardtable.observations import TrafficarsOvertakingObservation
 from cardtable.observations import TrafficarsOvertakingPhase as Phase
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
     bool_option,
@@ -415,6 +415,7 @@ class TrafficarsOvertakingState(ReferenceState):
         }
 
 
+@register
 class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     """Trafficars overtaking lane for 2 to 5 players with fixed options."""
 

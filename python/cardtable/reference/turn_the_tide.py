@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from cardtable.observations import TurnTheTideObservation
 from cardtable.observations import TurnTheTidePhase as Phase
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
     bool_option,
@@ -487,6 +487,7 @@ class TurnTheTideState(ReferenceState):
         }
 
 
+@register
 class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     """Turn the Tide for 3 to 5 players with fixed options."""
 
