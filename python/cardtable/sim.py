@@ -8,12 +8,17 @@ the same result for any number of threads, and for a run split over many machine
 Game ``g`` of a run with seed ``s`` is exactly the seeded game
 ``make(...).new_state(seed=derive_seed(s, g))`` and the bot in seat ``p`` draws from
 ``SplitMix64(derive_seed(derive_seed(s, g), p + 1))`` (see ``docs/rng.md``).
+
+This module owns the entry point :func:`simulate`: checking its arguments and choosing where the
+games run (the engine's threads, ``_policy`` for Python policies, ``_ray``). The result types live
+in the leaf ``_simulation`` (re-exported here); this module plays no rules itself (the engine
+does) and must not be imported by ``_policy``, ``_ray`` or the renderers, which import the leaf.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from cardtable._simulation import (
     BotSummary,
@@ -25,9 +30,6 @@ from cardtable._simulation import (
     result_from_raw,
 )
 from cardtable.errors import InvalidOptionError
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "BotSummary",

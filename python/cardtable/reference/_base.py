@@ -3,6 +3,10 @@
 Legality checks, history, seeded chance and the canonical dict live here. The rules themselves
 live in one module per game, which subclasses
 :class:`ReferenceGame` and :class:`ReferenceState` and implements their ``_``-prefixed hooks.
+
+This module owns what is the same for every game (the public state API over the hooks, options,
+seeds, the canonical dict, registration by :func:`register`); it must hold no rule of any game and
+import no game module (the package ``__init__`` loads them).
 """
 
 from __future__ import annotations
