@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.game_info import GAMES
+from tests.game_info import all_games
 
 CONFIGS: dict[str, list[dict[str, Any]]] = {
-    game_id: info.configs for game_id, info in GAMES.items()
+    game_id: info.configs for game_id, info in all_games().items()
 }
 """Per game id: keyword arguments for ``cardtable.make`` (players included)."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -52,5 +53,11 @@ def load(game_id: str) -> GameTestInfo:
     return info
 
 
-GAMES: dict[str, GameTestInfo] = {game_id: load(game_id) for game_id in scenario_ids()}
-"""Every game with a scenario file, by game id."""
+@cache
+def all_games() -> dict[str, GameTestInfo]:
+    """Every game with a scenario file, by game id.
+
+    Loaded on first call, not at import: a scenario file imports this module before its own
+    ``GAME`` exists.
+    """
+    return {game_id: load(game_id) for game_id in scenario_ids()}

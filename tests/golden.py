@@ -21,19 +21,19 @@ from typing import Any
 import cardtable
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.testing import perft, playthrough
-from tests.game_info import GAMES
+from tests.game_info import all_games
 
 HERE = Path(__file__).parent
 GOLDEN_DIR = HERE / "golden"
 PERFT_FILE = HERE / "data" / "perft.json"
 
 GOLDEN: dict[str, list[tuple[str, dict[str, Any], int]]] = {
-    game_id: info.golden for game_id, info in GAMES.items()
+    game_id: info.golden for game_id, info in all_games().items()
 }
 """Per game: (name, make keyword arguments, seed) of each stored playthrough (``GAME.golden``)."""
 
 PERFT: dict[str, tuple[dict[str, Any], int, int, int]] = {
-    game_id: info.perft for game_id, info in GAMES.items()
+    game_id: info.perft for game_id, info in all_games().items()
 }
 """Per game: (make keyword arguments, deal seed, reference depth, Rust depth) (``GAME.perft``)."""
 

@@ -19,9 +19,9 @@ import cardtable
 from cardtable import GameProtocol, IllegalActionError, StateProtocol
 from cardtable._rng import SplitMix64
 from tests.configs import ALL, IDS
-from tests.game_info import GAMES
+from tests.game_info import all_games
 
-SHAPES = {game_id: info.tensor_size for game_id, info in GAMES.items() if info.tensor_size}
+SHAPES = {game_id: info.tensor_size for game_id, info in all_games().items() if info.tensor_size}
 """The documented sizes (``GAME.tensor_size``; memory's depends on the grid size N)."""
 
 

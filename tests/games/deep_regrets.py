@@ -259,6 +259,53 @@ def monday(
     return t
 
 
+def after_a_catch(backend: Backend, tops: Mapping[int, Sequence[int]], **options: Any) -> Table:
+    """Monday, two seats, seat 0 rolled P3 P3 P3: seat 0 has caught the top fish of shoal 0 with a
+    P3 (seat 1 to move)."""
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)}, **options)
+    t.catch(0, 0, "P3")
+    return t
+
+
+def in_port_after_a_catch(backend: Backend, tops: Mapping[int, Sequence[int]]) -> Table:
+    """:func:`after_a_catch`, then seat 1 passes (taking the Toe) and seat 0 abandons ship: seat 0
+    is at its Muster."""
+    t = after_a_catch(backend, tops)
+    t.pass_turn(1, DINKS["Toe"])
+    t.act(ABANDON, "turn", 0)
+    return t
+
+
+def selling_after_two_catches(
+    backend: Backend, tops: Mapping[int, Sequence[int]], **options: Any
+) -> Table:
+    """Seat 0 catches the two top fish of shoal 0 with P3s while seat 1 passes, abandons ship,
+    rolls its two Spent dice to 3 and has chosen to sell (the ``sell`` node is due)."""
+    t = after_a_catch(backend, tops, **options)
+    t.pass_turn(1, None)
+    t.catch(0, 0, "P3")
+    skip(t)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    skip(t)
+    t.act(SELL, "turn", 0)
+    return t
+
+
+def cast_context(shoal: int, *, zero: bool = False) -> dict[str, Any]:
+    """``ctx.cast`` of the canonical state right after a cast at ``shoal`` (nothing paid yet)."""
+    return {
+        "shoal": shoal,
+        "reduction": 0,
+        "zero": zero,
+        "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
+    }
+
+
 def snapshot(t: Table) -> dict[str, Any]:
     return t.state.to_dict()
 
@@ -518,15 +565,7 @@ def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -
     t.act(CAST + 0, "turn", 0)
     st = t.st
     assert st["face_up"][0] is True
-    assert st["ctx"]["cast"] == {
-        "shoal": 0,
-        "reduction": 0,
-        "zero": False,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    assert st["ctx"]["cast"] == cast_context(0)
     assert (st["node"], st["actor"]) == ("pay", 0)
     assert t.obs(1)["ctx"]["cast"] == {
         "shoal": 0,
@@ -755,8 +794,7 @@ def test_the_day_ends_when_everybody_has_passed(backend: Backend) -> None:
 
 def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, DINKS["Toe"])
     t.catch(0, 0, "P3")
     assert t.st["last_turns"] == 1
@@ -858,10 +896,7 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
 
 def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, DINKS["Toe"])
-    t.act(ABANDON, "turn", 0)
+    t = in_port_after_a_catch(backend, tops)
     t.act(ROLL_NOW, "muster_select")
     t.rolls(1)
     t.take_reward(1, DINKS["Eel"])
@@ -893,10 +928,7 @@ def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backen
 
 def test_muster_chooses_which_rolled_dice_to_keep(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, DINKS["Toe"])
-    t.act(ABANDON, "turn", 0)
+    t = in_port_after_a_catch(backend, tops)
     t.act(ROLL_NOW, "muster_select")
     t.rolls(1)
     t.take_reward(1, DINKS["Eel"])
@@ -1003,8 +1035,7 @@ def test_can_of_worms_turns_face_up_on_wednesday_and_friday(backend: Backend) ->
 
 def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, DINKS["Toe"])
     t.catch(0, 0, "P3")
     t.take_reward(1, DINKS["Eel"])
@@ -1130,8 +1161,7 @@ def test_making_port_turns_the_worms_up_and_may_discard_a_regret(backend: Backen
 
 def test_rods_and_reels_are_equipped_at_declaration(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, None)
     t.catch(0, 0, "P3")
     t.take_reward(1, None)
@@ -1245,8 +1275,7 @@ def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
         0: [FISH["Ghoul Ray"], FISH["Tumorous Fish"], FISH["Goliath Grouper"]],
         1: [FISH["Flounder"]],
     }
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.act(0, "draw_regret", 0)  # Ghoul Ray's catch ability
     t.decline(1, 1, "P1", 0)
     t.catch(0, 0, "P3")
@@ -1277,8 +1306,7 @@ def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
         0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
         1: [FISH["Flounder"]],
     }
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.decline(1, 1, "P1", 0)
     t.catch(0, 0, "P3")
     t.decline(1, 1, "P2", 1)
@@ -1720,15 +1748,7 @@ def test_bucket_of_chum_and_regret_discards(backend: Backend) -> None:
     t.acts("draw_regret", 1, 2, 3)
     # Then the difficulty is 0: the catch is free.
     st = t.st
-    assert st["ctx"]["cast"] == {
-        "shoal": 1,
-        "reduction": 0,
-        "zero": True,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    assert st["ctx"]["cast"] == cast_context(1, zero=True)
     assert t.obs(0)["ctx"]["cast"]["difficulty"] == 0
     # The regret discards are ready now (also while paying).
     assert t.legal() == [
@@ -3981,8 +4001,7 @@ def test_stoor_worm_discards_an_item_and_others_draw(backend: Backend) -> None:
 
 def test_a_shark_catch_discards_a_small_fish(backend: Backend) -> None:
     tops = {0: [FISH["Sockeye Salmon"], FISH["Hammerhead Shark"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, None)
     t.catch(0, 0, "P3")
     assert t.at("discard_fish", 0)
@@ -4030,16 +4049,7 @@ def port_with_small_fish(
 ) -> Table:
     """Seat 0 in port on Monday with Sockeye Salmon in hand, $6 and two port actions left."""
     tops = {0: [FISH["Sockeye Salmon"], FISH["Goliath Grouper"]], **(tops or {})}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, None)
-    t.catch(0, 0, "P3")
-    skip(t)
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(3, 3)
-    skip(t)
-    t.act(SELL, "turn", 0)
+    t = selling_after_two_catches(backend, tops)
     t.act(sell("Goliath Grouper"), "sell")
     t.act(DONE, "sell")
     skip(t)
@@ -4216,16 +4226,7 @@ def deep_tuesday(backend: Backend, tops: Mapping[int, Sequence[int]], **options:
     """Seat 0 buys three orange tackle dice and the Reel of the Infinite in port on Monday; on
     Tuesday it reaches depth III with a sinker and the reel, and has P3 P3 O3 left."""
     all_tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]], **tops}
-    t = monday(backend, 2, tops=all_tops, dice={0: (3, 3, 3)}, **options)
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, None)
-    t.catch(0, 0, "P3")
-    skip(t)
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(3, 3)
-    skip(t)
-    t.act(SELL, "turn", 0)
+    t = selling_after_two_catches(backend, all_tops, **options)
     t.acts("sell", sell("Goliath Grouper"), sell("Coelacanth"))
     skip(t)
     # Three orange dice: the first is rolled into Fresh (four is the most), two go to Spent.
@@ -4361,15 +4362,7 @@ def test_step_two_state_and_observation_keys(backend: Backend) -> None:
         [],
         [],
     )
-    assert ctx["cast"] == {
-        "shoal": 0,
-        "reduction": 0,
-        "zero": False,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    assert ctx["cast"] == cast_context(0)
     obs = t.obs(1)
     for key in ("plug", "front", "locks", "cloche", "skull_used", "coffin_used"):
         assert key in obs
@@ -4513,10 +4506,7 @@ def test_abandon_ship_is_a_free_action(backend: Backend) -> None:
     action the boat makes port and the turn goes on at ``after_main``.
     """
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, DINKS["Toe"])
-    t.act(ABANDON, "turn", 0)
+    t = in_port_after_a_catch(backend, tops)
     t.act(ROLL_NOW, "muster_select", 0)
     t.rolls(2)
     st = t.st
