@@ -293,6 +293,24 @@ def selling_after_two_catches(
     return t
 
 
+def tackle_after_a_sale(backend: Backend, tops: Mapping[int, Sequence[int]]) -> Table:
+    """:func:`in_port_after_a_catch` with the Goliath Grouper caught: seat 0 musters (the Spent P
+    rolls 1), sells the Grouper and buys tackle for $5: the orange die drawn first rolls 2 into
+    Fresh, the green and blue ones go to Spent. Seat 1 takes a dink each time it is skipped."""
+    t = in_port_after_a_catch(backend, tops)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1)
+    t.take_reward(1, DINKS["Eel"])
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    t.take_reward(1, DINKS["Crab"])
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag")
+    t.act(2, "roll")
+    t.acts("draw_bag", 1, 0)
+    return t
+
+
 def cast_context(shoal: int, *, zero: bool = False) -> dict[str, Any]:
     """``ctx.cast`` of the canonical state right after a cast at ``shoal`` (nothing paid yet)."""
     return {
@@ -896,17 +914,7 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
 
 def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = in_port_after_a_catch(backend, tops)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1)
-    t.take_reward(1, DINKS["Eel"])
-    t.act(SELL, "turn", 0)
-    t.act(sell("Goliath Grouper"), "sell")
-    t.take_reward(1, DINKS["Crab"])
-    t.act(shop("tackle", 5), "turn", 0)
-    t.act(2, "draw_bag")
-    t.act(2, "roll")
-    t.acts("draw_bag", 1, 0)
+    t = tackle_after_a_sale(backend, tops)
     st = t.st
     assert st["players"][0]["fresh"] == ["P1", "P3", "P3", "O2"]
     assert st["players"][0]["spent"] == ["B", "G"]
@@ -928,17 +936,7 @@ def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backen
 
 def test_muster_chooses_which_rolled_dice_to_keep(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"]]}
-    t = in_port_after_a_catch(backend, tops)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1)
-    t.take_reward(1, DINKS["Eel"])
-    t.act(SELL, "turn", 0)
-    t.act(sell("Goliath Grouper"), "sell")
-    t.take_reward(1, DINKS["Crab"])
-    t.act(shop("tackle", 5), "turn", 0)
-    t.act(2, "draw_bag")
-    t.act(2, "roll")
-    t.acts("draw_bag", 1, 0)
+    t = tackle_after_a_sale(backend, tops)
     t.take_reward(1, DINKS["Scad"])
     t.act(PASS, "turn", 0)
     t.take_reward(0, DINKS["Pinfish"])
