@@ -21,67 +21,21 @@ from typing import Any
 import cardtable
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.testing import perft, playthrough
+from tests.game_info import all_games
 
 HERE = Path(__file__).parent
 GOLDEN_DIR = HERE / "golden"
 PERFT_FILE = HERE / "data" / "perft.json"
 
 GOLDEN: dict[str, list[tuple[str, dict[str, Any], int]]] = {
-    "turn_the_tide": [
-        ("3p-1round", {"players": 3, "rounds": 1}, 1),
-        (
-            "4p-choose-norecheck",
-            {
-                "players": 4,
-                "rounds": 1,
-                "highest_chooses_tide": True,
-                "recheck_after_elimination": False,
-            },
-            2,
-        ),
-    ],
-    "trafficars": [
-        ("3p-default", {"players": 3, "hand_size": 5}, 1),
-        (
-            "2p-easy",
-            {"players": 2, "lanes": 2, "max_number": 20, "hand_size": 5, "special_cards": False},
-            2,
-        ),
-        (
-            "4p-insert-nolimit",
-            {"players": 4, "hand_size": 4, "too_low": "insert", "max_cars": None},
-            3,
-        ),
-    ],
-    "trafficars_memory": [
-        ("2p-1to12", {"players": 2, "max_number": 12}, 1),
-        ("3p-jokers", {"players": 3, "min_number": 26, "max_number": 40, "jokers": True}, 2),
-    ],
-    "trafficars_overtaking": [
-        ("2p", {"players": 2}, 1),
-        ("3p", {"players": 3}, 2),
-        ("3p-optional-overtake", {"players": 3, "optional_overtake": True}, 2),
-    ],
-    "deep_regrets": [
-        ("2p", {"players": 2}, 1),
-        ("3p-5days-tentacles", {"players": 3, "days": 5, "expansion_tentacles": True}, 2),
-    ],
-    "goofspiel": [
-        ("5cards", {"players": 2, "num_cards": 5}, 1),
-        ("13cards", {"players": 2, "num_cards": 13}, 2),
-    ],
+    game_id: info.golden for game_id, info in all_games().items()
 }
-"""Per game: (name, make keyword arguments, seed) of each stored playthrough."""
+"""Per game: (name, make keyword arguments, seed) of each stored playthrough (``GAME.golden``)."""
 
 PERFT: dict[str, tuple[dict[str, Any], int, int, int]] = {
-    "turn_the_tide": ({"players": 3}, 5, 3, 6),
-    "trafficars": ({"players": 2, "hand_size": 4}, 5, 4, 9),
-    "trafficars_memory": ({"players": 2, "max_number": 10}, 5, 3, 6),
-    "trafficars_overtaking": ({"players": 2}, 5, 4, 12),
-    "deep_regrets": ({"players": 2}, 5, 4, 9),
-    "goofspiel": ({"players": 2, "num_cards": 6}, 5, 4, 9),
+    game_id: info.perft for game_id, info in all_games().items()
 }
-"""Per game: (make keyword arguments, deal seed, reference depth, Rust depth)."""
+"""Per game: (make keyword arguments, deal seed, reference depth, Rust depth) (``GAME.perft``)."""
 
 
 def golden_path(game_id: str, name: str) -> Path:

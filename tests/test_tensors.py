@@ -19,15 +19,10 @@ import cardtable
 from cardtable import GameProtocol, IllegalActionError, StateProtocol
 from cardtable._rng import SplitMix64
 from tests.configs import ALL, IDS
+from tests.game_info import all_games
 
-SHAPES = {
-    "turn_the_tide": lambda n, o: 210 + o.get("rounds", n) + 77 * n,
-    "trafficars": lambda n, o: 385 + 64 * o.get("lanes", 3) + 66 * n,
-    "trafficars_overtaking": lambda n, o: 156 + 6 * n,
-    "goofspiel": lambda n, o: 7 + 5 * o.get("num_cards", 13) + 3 * o.get("num_cards", 13) ** 2,
-    "deep_regrets": lambda n, o: 2240 + 362 * n,
-}
-"""The documented sizes (``docs/games/<id>.md``, "Observation tensor"); memory depends on N."""
+SHAPES = {game_id: info.tensor_size for game_id, info in all_games().items() if info.tensor_size}
+"""The documented sizes (``GAME.tensor_size``; memory's depends on the grid size N)."""
 
 
 def make(game_id: str, config: dict[str, Any], backend: str) -> GameProtocol:

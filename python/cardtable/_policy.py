@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from cardtable import _core
+from cardtable._simulation import PolicyBatch, Progress, PythonPolicy
 from cardtable.errors import IllegalActionError
-from cardtable.sim import PolicyBatch, PythonPolicy, _Progress
 
 __all__ = ["run_with_policies"]
 
@@ -37,7 +37,7 @@ def run_with_policies(
     runner = _core.Lockstep(
         game, games=games, seed=seed, bots=specs, batch=batch_size, keep_games=keep_games
     )
-    with _Progress(progress, games) as report:
+    with Progress(progress, games) as report:
         try:
             while not runner.is_done:
                 pending = runner.pending()

@@ -64,7 +64,7 @@ def simulate_ray(
         import ray
     except ImportError:
         raise InvalidOptionError("backend='ray' needs Ray: pip install 'cardtable[ray]'") from None
-    from cardtable.sim import _Progress, merge_raw
+    from cardtable._simulation import Progress, merge_raw
 
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
@@ -82,7 +82,7 @@ def simulate_ray(
     sizes = {ref: hi - lo for ref, (lo, hi) in zip(refs, pairwise(bounds), strict=True)}
     finished: set[Any] = set()
     stopped = False
-    with _Progress(progress, games) as report:
+    with Progress(progress, games) as report:
         waiting = list(refs)
         try:
             while waiting:

@@ -15,32 +15,12 @@ from rich.console import Console
 from rich.table import Table
 
 import cardtable
+from cardtable._cli_options import option_pairs, parse_options
 from cardtable.errors import CardtableError
 
 __all__ = ["main"]
 
 console = Console()
-
-
-def _parse_value(text: str) -> Any:
-    """``true``/``false``/``null``/numbers as JSON, anything else as a string."""
-    lowered = text.strip().lower()
-    if lowered in ("none", "null"):
-        return None
-    try:
-        return json.loads(lowered if lowered in ("true", "false") else text)
-    except json.JSONDecodeError:
-        return text
-
-
-def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
-        options[key.strip()] = _parse_value(value)
-    return options
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -236,9 +216,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     default=None,
     help="Worker threads (default: all cores).",
 )
-@click.option(
-    "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
-)
+@option_pairs
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -282,7 +260,7 @@ def simulate_command(
     if summary_only and (out or plot):
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
     fmt = _check_outputs(out, plot, backend)
-    options = _parse_options(option_pairs)
+    options = parse_options(option_pairs)
     bot_list = _check_bots(game_id, players, bots, options)
     try:
         result = cardtable.simulate(
@@ -356,7 +334,7 @@ def _register_studies() -> None:
         for name in _STUDY_COMMANDS:
             _register_missing_extra(name, err.name or "")
         return
-    register(main, _parse_options)
+    register(main)
 
 
 def _register_missing_extra(name: str, module: str) -> None:
@@ -382,7 +360,7 @@ _register_studies()
 def _register_conformance() -> None:
     from cardtable.conformance._cli import register
 
-    register(main, _parse_options)
+    register(main)
 
 
 _register_conformance()
@@ -393,7 +371,7 @@ _register_conformance()
 def _register_replay() -> None:
     from cardtable.render._cli import register
 
-    register(main, _parse_options)
+    register(main)
 
 
 _register_replay()
@@ -408,9 +386,7 @@ _register_replay()
     "-b", "--bots", default="", help="Comma-separated bots for the other seats (default: greedy)."
 )
 @click.option("--seed", type=int, default=None, help="Seed of the deal (default: random).")
-@click.option(
-    "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
-)
+@option_pairs
 def play_command(
     game_id: str,
     players: int,
@@ -426,7 +402,7 @@ def play_command(
     from cardtable.render.replay import _bot_seed
 
     try:
-        game = cardtable.make(game_id, players=players, **_parse_options(option_pairs))
+        game = cardtable.make(game_id, players=players, **parse_options(option_pairs))
         info = next(g for g in cardtable.games() if g.id == game_id)
         if not 0 <= seat < game.players:
             raise click.BadParameter(f"seat must be in 0..{game.players - 1}", param_hint="--seat")

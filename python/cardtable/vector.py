@@ -3,6 +3,9 @@
 Each call steps every environment at once inside the engine, with the GIL released: chance and the
 built-in opponents are played there, and observations, masks and rewards come back as NumPy arrays.
 The contract (observations, autoreset, rewards, seeds) is in ``docs/learning.md``.
+
+This layer owns batching and the NumPy buffers; it plays no rules in Python (the engine does) and
+must not import the reference implementations, the adapters or the simulation layer.
 """
 
 from __future__ import annotations

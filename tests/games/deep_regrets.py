@@ -20,6 +20,26 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+        {"players": 3, "days": 5},
+        {"players": 4, "regret_split": "10/20/20/10"},
+        {"players": 5, "expansion_tentacles": True},
+    ],
+    golden=[
+        ("2p", {"players": 2}, 1),
+        ("3p-5days-tentacles", {"players": 3, "days": 5, "expansion_tentacles": True}, 2),
+    ],
+    perft=({"players": 2}, 5, 4, 9),
+    tensor_size=lambda n, o: 2240 + 362 * n,
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 DATA: dict[str, Any] = json.loads(
     (files("cardtable") / "data" / "deep_regrets.json").read_text(encoding="utf-8")
@@ -237,6 +257,71 @@ def monday(
     t.first_muster(dice)
     t.give_life_preserver(give)
     return t
+
+
+def after_a_catch(backend: Backend, tops: Mapping[int, Sequence[int]], **options: Any) -> Table:
+    """Monday, two seats, seat 0 rolled P3 P3 P3: seat 0 has caught the top fish of shoal 0 with a
+    P3 (seat 1 to move)."""
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)}, **options)
+    t.catch(0, 0, "P3")
+    return t
+
+
+def in_port_after_a_catch(backend: Backend, tops: Mapping[int, Sequence[int]]) -> Table:
+    """:func:`after_a_catch`, then seat 1 passes (taking the Toe) and seat 0 abandons ship: seat 0
+    is at its Muster."""
+    t = after_a_catch(backend, tops)
+    t.pass_turn(1, DINKS["Toe"])
+    t.act(ABANDON, "turn", 0)
+    return t
+
+
+def selling_after_two_catches(
+    backend: Backend, tops: Mapping[int, Sequence[int]], **options: Any
+) -> Table:
+    """Seat 0 catches the two top fish of shoal 0 with P3s while seat 1 passes, abandons ship,
+    rolls its two Spent dice to 3 and has chosen to sell (the ``sell`` node is due)."""
+    t = after_a_catch(backend, tops, **options)
+    t.pass_turn(1, None)
+    t.catch(0, 0, "P3")
+    skip(t)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(3, 3)
+    skip(t)
+    t.act(SELL, "turn", 0)
+    return t
+
+
+def tackle_after_a_sale(backend: Backend, tops: Mapping[int, Sequence[int]]) -> Table:
+    """:func:`in_port_after_a_catch` with the Goliath Grouper caught: seat 0 musters (the Spent P
+    rolls 1), sells the Grouper and buys tackle for $5: the orange die drawn first rolls 2 into
+    Fresh, the green and blue ones go to Spent. Seat 1 takes a dink each time it is skipped."""
+    t = in_port_after_a_catch(backend, tops)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1)
+    t.take_reward(1, DINKS["Eel"])
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    t.take_reward(1, DINKS["Crab"])
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag")
+    t.act(2, "roll")
+    t.acts("draw_bag", 1, 0)
+    return t
+
+
+def cast_context(shoal: int, *, zero: bool = False) -> dict[str, Any]:
+    """``ctx.cast`` of the canonical state right after a cast at ``shoal`` (nothing paid yet)."""
+    return {
+        "shoal": shoal,
+        "reduction": 0,
+        "zero": zero,
+        "payment": [],
+        "base": None,
+        "beneath": None,
+        "ignored": False,
+    }
 
 
 def snapshot(t: Table) -> dict[str, Any]:
@@ -498,15 +583,7 @@ def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -
     t.act(CAST + 0, "turn", 0)
     st = t.st
     assert st["face_up"][0] is True
-    assert st["ctx"]["cast"] == {
-        "shoal": 0,
-        "reduction": 0,
-        "zero": False,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    assert st["ctx"]["cast"] == cast_context(0)
     assert (st["node"], st["actor"]) == ("pay", 0)
     assert t.obs(1)["ctx"]["cast"] == {
         "shoal": 0,
@@ -735,8 +812,7 @@ def test_the_day_ends_when_everybody_has_passed(backend: Backend) -> None:
 
 def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, DINKS["Toe"])
     t.catch(0, 0, "P3")
     assert t.st["last_turns"] == 1
@@ -838,20 +914,7 @@ def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: B
 
 def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, DINKS["Toe"])
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1)
-    t.take_reward(1, DINKS["Eel"])
-    t.act(SELL, "turn", 0)
-    t.act(sell("Goliath Grouper"), "sell")
-    t.take_reward(1, DINKS["Crab"])
-    t.act(shop("tackle", 5), "turn", 0)
-    t.act(2, "draw_bag")
-    t.act(2, "roll")
-    t.acts("draw_bag", 1, 0)
+    t = tackle_after_a_sale(backend, tops)
     st = t.st
     assert st["players"][0]["fresh"] == ["P1", "P3", "P3", "O2"]
     assert st["players"][0]["spent"] == ["B", "G"]
@@ -873,20 +936,7 @@ def test_tuesday_muster_keeps_fresh_dice_and_spends_the_overflow(backend: Backen
 
 def test_muster_chooses_which_rolled_dice_to_keep(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, DINKS["Toe"])
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1)
-    t.take_reward(1, DINKS["Eel"])
-    t.act(SELL, "turn", 0)
-    t.act(sell("Goliath Grouper"), "sell")
-    t.take_reward(1, DINKS["Crab"])
-    t.act(shop("tackle", 5), "turn", 0)
-    t.act(2, "draw_bag")
-    t.act(2, "roll")
-    t.acts("draw_bag", 1, 0)
+    t = tackle_after_a_sale(backend, tops)
     t.take_reward(1, DINKS["Scad"])
     t.act(PASS, "turn", 0)
     t.take_reward(0, DINKS["Pinfish"])
@@ -983,8 +1033,7 @@ def test_can_of_worms_turns_face_up_on_wednesday_and_friday(backend: Backend) ->
 
 def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, DINKS["Toe"])
     t.catch(0, 0, "P3")
     t.take_reward(1, DINKS["Eel"])
@@ -1110,8 +1159,7 @@ def test_making_port_turns_the_worms_up_and_may_discard_a_regret(backend: Backen
 
 def test_rods_and_reels_are_equipped_at_declaration(backend: Backend) -> None:
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, None)
     t.catch(0, 0, "P3")
     t.take_reward(1, None)
@@ -1225,8 +1273,7 @@ def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
         0: [FISH["Ghoul Ray"], FISH["Tumorous Fish"], FISH["Goliath Grouper"]],
         1: [FISH["Flounder"]],
     }
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.act(0, "draw_regret", 0)  # Ghoul Ray's catch ability
     t.decline(1, 1, "P1", 0)
     t.catch(0, 0, "P3")
@@ -1257,8 +1304,7 @@ def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
         0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
         1: [FISH["Flounder"]],
     }
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.decline(1, 1, "P1", 0)
     t.catch(0, 0, "P3")
     t.decline(1, 1, "P2", 1)
@@ -1700,15 +1746,7 @@ def test_bucket_of_chum_and_regret_discards(backend: Backend) -> None:
     t.acts("draw_regret", 1, 2, 3)
     # Then the difficulty is 0: the catch is free.
     st = t.st
-    assert st["ctx"]["cast"] == {
-        "shoal": 1,
-        "reduction": 0,
-        "zero": True,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    assert st["ctx"]["cast"] == cast_context(1, zero=True)
     assert t.obs(0)["ctx"]["cast"]["difficulty"] == 0
     # The regret discards are ready now (also while paying).
     assert t.legal() == [
@@ -3961,8 +3999,7 @@ def test_stoor_worm_discards_an_item_and_others_draw(backend: Backend) -> None:
 
 def test_a_shark_catch_discards_a_small_fish(backend: Backend) -> None:
     tops = {0: [FISH["Sockeye Salmon"], FISH["Hammerhead Shark"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
+    t = after_a_catch(backend, tops)
     t.pass_turn(1, None)
     t.catch(0, 0, "P3")
     assert t.at("discard_fish", 0)
@@ -4010,16 +4047,7 @@ def port_with_small_fish(
 ) -> Table:
     """Seat 0 in port on Monday with Sockeye Salmon in hand, $6 and two port actions left."""
     tops = {0: [FISH["Sockeye Salmon"], FISH["Goliath Grouper"]], **(tops or {})}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, None)
-    t.catch(0, 0, "P3")
-    skip(t)
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(3, 3)
-    skip(t)
-    t.act(SELL, "turn", 0)
+    t = selling_after_two_catches(backend, tops)
     t.act(sell("Goliath Grouper"), "sell")
     t.act(DONE, "sell")
     skip(t)
@@ -4196,16 +4224,7 @@ def deep_tuesday(backend: Backend, tops: Mapping[int, Sequence[int]], **options:
     """Seat 0 buys three orange tackle dice and the Reel of the Infinite in port on Monday; on
     Tuesday it reaches depth III with a sinker and the reel, and has P3 P3 O3 left."""
     all_tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]], **tops}
-    t = monday(backend, 2, tops=all_tops, dice={0: (3, 3, 3)}, **options)
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, None)
-    t.catch(0, 0, "P3")
-    skip(t)
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(3, 3)
-    skip(t)
-    t.act(SELL, "turn", 0)
+    t = selling_after_two_catches(backend, all_tops, **options)
     t.acts("sell", sell("Goliath Grouper"), sell("Coelacanth"))
     skip(t)
     # Three orange dice: the first is rolled into Fresh (four is the most), two go to Spent.
@@ -4341,15 +4360,7 @@ def test_step_two_state_and_observation_keys(backend: Backend) -> None:
         [],
         [],
     )
-    assert ctx["cast"] == {
-        "shoal": 0,
-        "reduction": 0,
-        "zero": False,
-        "payment": [],
-        "base": None,
-        "beneath": None,
-        "ignored": False,
-    }
+    assert ctx["cast"] == cast_context(0)
     obs = t.obs(1)
     for key in ("plug", "front", "locks", "cloche", "skull_used", "coffin_used"):
         assert key in obs
@@ -4493,10 +4504,7 @@ def test_abandon_ship_is_a_free_action(backend: Backend) -> None:
     action the boat makes port and the turn goes on at ``after_main``.
     """
     tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
-    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    t.pass_turn(1, DINKS["Toe"])
-    t.act(ABANDON, "turn", 0)
+    t = in_port_after_a_catch(backend, tops)
     t.act(ROLL_NOW, "muster_select", 0)
     t.rolls(2)
     st = t.st

@@ -9,6 +9,22 @@ from hypothesis import strategies as st
 import cardtable
 from cardtable import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 2},
+        {"players": 2, "num_cards": 1},
+        {"players": 2, "num_cards": 4},
+    ],
+    golden=[
+        ("5cards", {"players": 2, "num_cards": 5}, 1),
+        ("13cards", {"players": 2, "num_cards": 13}, 2),
+    ],
+    perft=({"players": 2, "num_cards": 6}, 5, 4, 9),
+    tensor_size=lambda n, o: 7 + 5 * o.get("num_cards", 13) + 3 * o.get("num_cards", 13) ** 2,
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 
 def new(backend: str, num_cards: int = 5) -> StateProtocol:

@@ -20,6 +20,33 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import IllegalActionError, InvalidOptionError
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 4},
+        {"players": 2, "special_cards": False, "lanes": 2, "hand_size": 15},
+        {"players": 3, "max_cars": None},
+        {"players": 5, "too_low": "insert"},
+        {"players": 5, "max_number": 20, "hand_size": 5, "max_cars": 2, "lanes": 4},
+    ],
+    golden=[
+        ("3p-default", {"players": 3, "hand_size": 5}, 1),
+        (
+            "2p-easy",
+            {"players": 2, "lanes": 2, "max_number": 20, "hand_size": 5, "special_cards": False},
+            2,
+        ),
+        (
+            "4p-insert-nolimit",
+            {"players": 4, "hand_size": 4, "too_low": "insert", "max_cars": None},
+            3,
+        ),
+    ],
+    perft=({"players": 2, "hand_size": 4}, 5, 4, 9),
+    tensor_size=lambda n, o: 385 + 64 * o.get("lanes", 3) + 66 * n,
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 TRAILER_10, TRAILER_20, TRAILER_30 = 51, 52, 53
 AMBULANCE_A, AMBULANCE_B = 54, 55

@@ -16,6 +16,23 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import IllegalActionError, InvalidOptionError
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 2},
+        {"players": 3, "min_number": 1, "max_number": 12},
+        {"players": 4, "jokers": True},
+        {"players": 5, "min_number": 26, "max_number": 50, "jokers": True},
+    ],
+    golden=[
+        ("2p-1to12", {"players": 2, "max_number": 12}, 1),
+        ("3p-jokers", {"players": 3, "min_number": 26, "max_number": 40, "jokers": True}, 2),
+    ],
+    perft=({"players": 2, "max_number": 10}, 5, 3, 6),
+    tensor_size=None,  # depends on the grid size N
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 STOP = 63
 """The action "stop and take the run"."""

@@ -17,6 +17,25 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import IllegalActionError, InvalidOptionError
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+        {"players": 3, "optional_overtake": True},
+    ],
+    golden=[
+        ("2p", {"players": 2}, 1),
+        ("3p", {"players": 3}, 2),
+        ("3p-optional-overtake", {"players": 3, "optional_overtake": True}, 2),
+    ],
+    perft=({"players": 2}, 5, 4, 12),
+    tensor_size=lambda n, o: 156 + 6 * n,
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 OVERTAKE = 51
 LET_GO = 52

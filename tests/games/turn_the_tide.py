@@ -16,6 +16,32 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import IllegalActionError, InvalidOptionError
+from tests.game_info import GameTestInfo
+
+GAME = GameTestInfo(
+    configs=[
+        {"players": 3},
+        {"players": 4},
+        {"players": 5, "recheck_after_elimination": False},
+        {"players": 4, "highest_chooses_tide": True, "rounds": 2},
+    ],
+    golden=[
+        ("3p-1round", {"players": 3, "rounds": 1}, 1),
+        (
+            "4p-choose-norecheck",
+            {
+                "players": 4,
+                "rounds": 1,
+                "highest_chooses_tide": True,
+                "recheck_after_elimination": False,
+            },
+            2,
+        ),
+    ],
+    perft=({"players": 3}, 5, 3, 6),
+    tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
+)
+"""What the generic tests run this game with (see ``tests/game_info.py``)."""
 
 # ----- deals -----
 

@@ -8,6 +8,10 @@
   registered with ``pyspiel`` (``pip install "cardtable[openspiel]"``).
 
 Importing this package needs none of them; each module imports its library.
+
+The adapters own the translation to each library's API only: they play through the public API
+(:func:`cardtable.make`, :class:`cardtable.VectorEnv`), hold no rules and must not import the
+reference implementations or each other.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ Example:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -71,23 +72,52 @@ def _info(game_id: str) -> cardtable.GameInfo:
     raise InvalidOptionError(f"unknown game {game_id!r}; registered games: {known}")
 
 
+def _goofspiel_length(n: int, o: dict[str, Any]) -> int:
+    return 3 * int(o["num_cards"])
+
+
+def _turn_the_tide_length(n: int, o: dict[str, Any]) -> int:
+    # The deal, then per hand two tide draws, n commitments and a tide choice.
+    return 12 * n + 12 * int(o["rounds"]) * (n + 3)
+
+
+def _trafficars_length(n: int, o: dict[str, Any]) -> int:
+    # The deal, then per turn n commitments and at most n resolution decisions.
+    lanes, hand = int(o["lanes"]), int(o["hand_size"])
+    return lanes + n * hand + 2 * n * hand
+
+
+def _trafficars_overtaking_length(n: int, o: dict[str, Any]) -> int:
+    # 50 deal outcomes, at most 50 placed cards (plays and starts), one overtake decision per
+    # play and at most n passes before each placed card (and before the last win check).
+    return 150 + 51 * n
+
+
+def _unbounded(n: int, o: dict[str, Any]) -> int:
+    return UNBOUNDED_LENGTH
+
+
+MAX_GAME_LENGTH: dict[str, Callable[[int, dict[str, Any]], int]] = {
+    "deep_regrets": _unbounded,
+    "goofspiel": _goofspiel_length,
+    "trafficars": _trafficars_length,
+    "trafficars_memory": _unbounded,
+    "trafficars_overtaking": _trafficars_overtaking_length,
+    "turn_the_tide": _turn_the_tide_length,
+}
+"""Per game id: an upper bound of the steps (actions and chance outcomes) of a game with
+(players, options), or :data:`UNBOUNDED_LENGTH` for games whose length has no bound. Every
+registered game must have an entry: a missing one is an error, not a silent default."""
+
+
 def _max_game_length(game: GameProtocol) -> int:
     """An upper bound of the number of steps (actions and chance outcomes) of a game."""
-    n, o = game.players, game.options
-    if game.game_id == "goofspiel":
-        return 3 * int(o["num_cards"])
-    if game.game_id == "turn_the_tide":
-        # The deal, then per hand two tide draws, n commitments and a tide choice.
-        return 12 * n + 12 * int(o["rounds"]) * (n + 3)
-    if game.game_id == "trafficars":
-        # The deal, then per turn n commitments and at most n resolution decisions.
-        lanes, hand = int(o["lanes"]), int(o["hand_size"])
-        return lanes + n * hand + 2 * n * hand
-    if game.game_id == "trafficars_overtaking":
-        # 50 deal outcomes, at most 50 placed cards (plays and starts), one overtake decision per
-        # play and at most n passes before each placed card (and before the last win check).
-        return 150 + 51 * n
-    return UNBOUNDED_LENGTH
+    bound = MAX_GAME_LENGTH.get(game.game_id)
+    if bound is None:
+        raise InvalidOptionError(
+            f"{game.game_id}: no OpenSpiel max_game_length declared (add it to MAX_GAME_LENGTH)"
+        )
+    return bound(game.players, dict(game.options))
 
 
 def _is_none_parameter(value: Any) -> bool:

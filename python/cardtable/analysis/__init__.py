@@ -2,6 +2,9 @@
 
 Every study runs its games in Rust through :func:`cardtable.simulate`; the statistics use SciPy
 and the ratings openskill (``pip install "cardtable[analysis]"``). See ``docs/studies.md``.
+
+This layer owns the study designs and their statistics; it must not play games itself (only
+through :func:`cardtable.simulate` and the public API) nor import the reference implementations.
 """
 
 from __future__ import annotations

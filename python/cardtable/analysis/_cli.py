@@ -10,6 +10,8 @@ from typing import Any, Protocol
 
 import click
 
+from cardtable._cli_options import option_pairs, parse_options
+
 __all__ = ["register"]
 
 
@@ -51,9 +53,7 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
         type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
         help="Write the results as JSON ('-': to standard output, without the table).",
     )(f)
-    f = click.option(
-        "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
-    )(f)
+    f = option_pairs(f)
     f = click.option("--threads", type=int, default=None, help="Worker threads (default: all).")(f)
     f = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the study.")(f)
     f = click.option("-p", "--players", type=int, required=True, help="Number of players.")(f)
@@ -85,7 +85,7 @@ def _bot_list(text: str) -> list[str]:
     return [b.strip() for b in text.split(",") if b.strip()]
 
 
-def register(main: click.Group, parse_options: Callable[[tuple[str, ...]], dict[str, Any]]) -> None:
+def register(main: click.Group) -> None:
     """Adds the study commands to the ``cardtable`` command group."""
     from cardtable.errors import CardtableError
 

@@ -13,6 +13,10 @@ action, compares both sides after every step and shrinks the first divergence::
 
 The command line is ``cardtable conformance GAME --cmd "node my_tide.js" --players 4``. Needs the
 ``conformance`` extra (``jsonschema``, ``hypothesis``).
+
+This layer owns the protocol, the child-process harness and the comparison; our side is always
+played through :func:`cardtable.make`. It holds no rules and must not import the reference
+modules directly.
 """
 
 from __future__ import annotations

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
+from cardtable._cli_options import option_pairs, parse_options
 from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError
 from cardtable.conformance.mapping import ActionMap, load_map
 from cardtable.conformance.protocol import FIELDS
@@ -20,10 +20,8 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
-def register(
-    group: click.Group, parse_options: Callable[[tuple[str, ...]], dict[str, Any]]
-) -> None:
-    """Adds the ``conformance`` command to ``group``; ``parse_options`` reads ``-o KEY=VALUE``."""
+def register(group: click.Group) -> None:
+    """Adds the ``conformance`` command to ``group``."""
 
     @group.command("conformance")
     @click.argument("game_id", required=False)
@@ -37,9 +35,7 @@ def register(
         show_default=True,
         help="Games to play.",
     )
-    @click.option(
-        "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
-    )
+    @option_pairs
     @click.option(
         "--fields",
         help=f"Comma-separated fields to compare, among {', '.join(FIELDS)} (default: all it "

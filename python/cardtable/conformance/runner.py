@@ -465,6 +465,39 @@ def _effective(game_id: str, players: int, options: dict[str, Any], backend: str
     return Target(game_id, game.players, dict(game.options), "", backend=backend)
 
 
+def _open(
+    target: Target,
+    fields: Sequence[str] | None,
+    timeout: float,
+    cwd: str | None,
+    action_map: ActionMap | None,
+) -> tuple[Outcome, _Driver | None]:
+    """Starts the implementation and a driver on it (no driver: the outcome holds the error)."""
+    outcome = Outcome(target)
+    try:
+        impl, compared = _start(target, fields, timeout, cwd)
+    except ProtocolError as err:
+        outcome.error = err
+        return outcome, None
+    outcome.name, outcome.fields = impl.name, compared
+    driver = _Driver(
+        target,
+        impl,
+        lambda: _start(target, fields, timeout, cwd)[0],
+        compared,
+        action_map or IdentityMap(),
+    )
+    return outcome, driver
+
+
+def _finish(outcome: Outcome, target: Target, started: float) -> Outcome:
+    """Labels the divergence's history, if any, and records the time taken since ``started``."""
+    if outcome.divergence is not None:
+        outcome.divergence.labels = _labels(target, outcome.divergence.history)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
 def _start(
     target: Target, fields: Sequence[str] | None, timeout: float, cwd: str | None
 ) -> tuple[Implementation, list[str]]:
@@ -525,22 +558,11 @@ def check(
     target = Target(
         target.game_id, target.players, target.options, command, map_spec, backend=backend
     )
-    outcome = Outcome(target)
     started = time.perf_counter()
-    try:
-        impl, compared = _start(target, fields, timeout, cwd)
-    except ProtocolError as err:
-        outcome.error = err
+    outcome, driver = _open(target, fields, timeout, cwd, action_map)
+    if driver is None:
         return outcome
-    outcome.name, outcome.fields = impl.name, compared
     first_length: list[int] = []
-    driver = _Driver(
-        target,
-        impl,
-        lambda: _start(target, fields, timeout, cwd)[0],
-        compared,
-        action_map or IdentityMap(),
-    )
     try:
 
         @settings(
@@ -591,10 +613,7 @@ def check(
         outcome.steps = driver.steps
     finally:
         driver.close()
-    if outcome.divergence is not None:
-        outcome.divergence.labels = _labels(target, outcome.divergence.history)
-    outcome.seconds = time.perf_counter() - started
-    return outcome
+    return _finish(outcome, target, started)
 
 
 def replay_history(
@@ -613,14 +632,11 @@ def replay_history(
         cardtable.errors.InvalidOptionError: On a bad game, player count or option.
     """
     _effective(target.game_id, target.players, target.options, target.backend)
-    outcome = Outcome(target)
     started = time.perf_counter()
-    try:
-        impl, compared = _start(target, fields, timeout, cwd)
-    except ProtocolError as err:
-        outcome.error = err
+    outcome, opened = _open(target, fields, timeout, cwd, action_map)
+    if opened is None:
         return outcome
-    outcome.name, outcome.fields = impl.name, compared
+    driver = opened
     steps = iter(history)
 
     def choose(legal: list[int]) -> int:
@@ -632,13 +648,6 @@ def replay_history(
             )
         return action
 
-    driver = _Driver(
-        target,
-        impl,
-        lambda: _start(target, fields, timeout, cwd)[0],
-        compared,
-        action_map or IdentityMap(),
-    )
     try:
         outcome.divergence = driver.play(choose, limit=len(history))
     except ProtocolError as err:
@@ -647,7 +656,4 @@ def replay_history(
     finally:
         driver.close()
     outcome.examples, outcome.steps = 1, driver.steps
-    if outcome.divergence is not None:
-        outcome.divergence.labels = _labels(target, outcome.divergence.history)
-    outcome.seconds = time.perf_counter() - started
-    return outcome
+    return _finish(outcome, target, started)

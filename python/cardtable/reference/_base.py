@@ -3,6 +3,10 @@
 Legality checks, history, seeded chance and the canonical dict live here. The rules themselves
 live in one module per game, which subclasses
 :class:`ReferenceGame` and :class:`ReferenceState` and implements their ``_``-prefixed hooks.
+
+This module owns what is the same for every game (the public state API over the hooks, options,
+seeds, the canonical dict, registration by :func:`register`); it must hold no rule of any game and
+import no game module (the package ``__init__`` loads them).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.reference._options import OptionReader, OptionSpec, as_int, plain_json
 
-__all__ = ["CHANCE", "TERMINAL", "ReferenceGame", "ReferenceState"]
+__all__ = ["CHANCE", "REGISTERED", "TERMINAL", "ReferenceGame", "ReferenceState", "register"]
 
 CHANCE = -1
 """``current_player`` of a chance node."""
@@ -33,8 +37,9 @@ StateT = TypeVar("StateT", bound="ReferenceState")
 class ReferenceGame(ABC, Generic[StateT]):
     """A game with fixed options in the reference backend.
 
-    Subclasses set the class attributes, read their options in :meth:`_configure` and build the
-    initial rules state in :meth:`_initial_state`.
+    Subclasses set the class attributes (``option_specs`` declares every option once: default and
+    bounds), read their options in :meth:`_configure` and build the initial rules state in
+    :meth:`_initial_state`.
     """
 
     game_id: ClassVar[str]
@@ -55,9 +60,9 @@ class ReferenceGame(ABC, Generic[StateT]):
                 f"got {players!r}"
             )
         self.players = count
-        reader = OptionReader(self.game_id, options)
+        reader = OptionReader(self.game_id, options, self.option_specs)
         self._configure(reader)
-        reader.finish()
+        self._option_values = reader.finish()
 
     def __repr__(self) -> str:
         options = "".join(
@@ -71,9 +76,9 @@ class ReferenceGame(ABC, Generic[StateT]):
         """Reads and stores every option (defaults filled in)."""
 
     @property
-    @abstractmethod
     def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
+        """Every option with its effective value, in declaration order (read by ``_configure``)."""
+        return dict(self._option_values)
 
     @property
     @abstractmethod
@@ -204,6 +209,20 @@ def _json_equal(a: object, b: object) -> bool:
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+GameT = TypeVar("GameT", bound=type[ReferenceGame[Any]])
+
+REGISTERED: dict[str, type[ReferenceGame[Any]]] = {}
+"""Every reference game class by game id, filled by :func:`register` as the modules load."""
+
+
+def register(cls: GameT) -> GameT:
+    """Class decorator: the one registration of a reference game (under its ``game_id``)."""
+    if cls.game_id in REGISTERED:
+        raise ValueError(f"reference game {cls.game_id!r} is registered twice")
+    REGISTERED[cls.game_id] = cls
+    return cls
 
 
 class ReferenceState(ABC):

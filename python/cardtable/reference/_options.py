@@ -1,4 +1,12 @@
-"""Reading and validating game options in the reference backend."""
+"""Game options of the reference backend, declared once.
+
+Each game lists its :class:`OptionSpec` s (name, type, default, bounds, doc) in ``option_specs``;
+its ``_configure`` reads the caller's options through an :class:`OptionReader` built from those
+specs, so defaults and bounds are written in one place, and the reader records every effective
+value, which :attr:`ReferenceGame.options` returns. The mirror of ``rust/engine/src/options.rs``.
+
+This module owns parsing and validation of option values; it knows nothing of any game.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,17 @@ from dataclasses import dataclass
 
 from cardtable.errors import CardtableError, InvalidOptionError
 
-__all__ = ["MAX_DEPTH", "OptionReader", "OptionSpec", "as_int", "plain_json"]
+__all__ = [
+    "MAX_DEPTH",
+    "OptionReader",
+    "OptionSpec",
+    "as_int",
+    "bool_option",
+    "choice_option",
+    "int_option",
+    "optional_int_option",
+    "plain_json",
+]
 
 MAX_DEPTH = 64
 """Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
@@ -68,14 +86,16 @@ def plain_json(value: object, error: type[CardtableError]) -> object:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One documented option of a game.
+    """One documented option of a game: its only declaration.
 
     Attributes:
         name: The keyword name.
         kind: ``"bool"``, ``"int"``, ``"int | None"`` or ``"str"``.
-        default: The default value.
+        default: The default value (``None`` where it depends on other options).
         doc: One line saying what it does.
         choices: The accepted strings of a ``"str"`` option.
+        low: The smallest accepted value of an integer option.
+        high: The largest accepted value of an integer option.
     """
 
     name: str
@@ -83,6 +103,30 @@ class OptionSpec:
     default: object
     doc: str
     choices: tuple[str, ...] = ()
+    low: builtins.int = 0
+    high: builtins.int = 0
+
+
+def bool_option(name: str, default: bool, doc: str) -> OptionSpec:
+    """A boolean option."""
+    return OptionSpec(name, "bool", default, doc)
+
+
+def int_option(name: str, default: int, low: int, high: int, doc: str) -> OptionSpec:
+    """An integer option in ``low..high`` inclusive."""
+    return OptionSpec(name, "int", default, doc, low=low, high=high)
+
+
+def optional_int_option(
+    name: str, default: int | None, low: int, high: int, doc: str
+) -> OptionSpec:
+    """An integer option in ``low..high`` inclusive that may be ``None``."""
+    return OptionSpec(name, "int | None", default, doc, low=low, high=high)
+
+
+def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str) -> OptionSpec:
+    """A string option that must be one of ``choices``."""
+    return OptionSpec(name, "str", default, doc, choices=choices)
 
 
 def _is_int(value: object) -> bool:
@@ -90,71 +134,88 @@ def _is_int(value: object) -> bool:
 
 
 class OptionReader:
-    """Options given by the caller, consumed one by one; leftovers are unknown options."""
+    """Options given by the caller, read one by one against the game's specs.
 
-    def __init__(self, game: str, given: Mapping[str, object]) -> None:
-        """Wraps the options ``given`` for game ``game``."""
+    Anything given but never read is an unknown option (:meth:`finish`).
+    """
+
+    def __init__(self, game: str, given: Mapping[str, object], specs: Sequence[OptionSpec]) -> None:
+        """Wraps the options ``given`` to game ``game``, whose declared options are ``specs``."""
         self._game = game
         plain = plain_json(dict(given), InvalidOptionError)
         assert isinstance(plain, dict)
         self._given: dict[str, object] = plain
-        self._used: list[str] = []
+        self._specs = {spec.name: spec for spec in specs}
+        self._values: dict[str, object] = {}
 
     def _bad(self, name: str, expected: str, value: object) -> InvalidOptionError:
         return InvalidOptionError(f"{self._game}: option {name} must be {expected}, got {value!r}")
 
-    def _get(self, name: str) -> tuple[bool, object]:
-        self._used.append(name)
-        return (name in self._given, self._given.get(name))
+    def _get(self, name: str, kind: str) -> tuple[OptionSpec, bool, object]:
+        spec = self._specs.get(name)
+        if spec is None or spec.kind != kind:
+            raise LookupError(f"{self._game} reads the undeclared {kind} option {name!r}")
+        self._values[name] = spec.default
+        return (spec, name in self._given, self._given.get(name))
 
-    def bool(self, name: str, default: builtins.bool) -> builtins.bool:
+    def bool(self, name: str) -> builtins.bool:
         """Reads a boolean option."""
-        present, value = self._get(name)
+        spec, present, value = self._get(name, "bool")
         if not present:
-            return default
-        if not isinstance(value, bool):
+            value = spec.default
+        elif not isinstance(value, bool):
             raise self._bad(name, "a bool", value)
+        assert isinstance(value, bool)
+        self._values[name] = value
         return value
 
-    def int(
-        self, name: str, default: builtins.int, low: builtins.int, high: builtins.int
-    ) -> builtins.int:
-        """Reads an integer option in ``low..high`` inclusive."""
-        present, value = self._get(name)
+    def int(self, name: str) -> builtins.int:
+        """Reads an integer option within its declared bounds."""
+        spec, present, value = self._get(name, "int")
         if not present:
-            return default
-        if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
-            raise self._bad(name, f"an int in {low}..={high}", value)
+            value = spec.default
+        elif not _is_int(value) or not spec.low <= value <= spec.high:  # type: ignore[operator]
+            raise self._bad(name, f"an int in {spec.low}..={spec.high}", value)
         assert isinstance(value, builtins.int)
+        self._values[name] = value
         return value
 
-    def optional_int(
-        self, name: str, default: builtins.int | None, low: builtins.int, high: builtins.int
-    ) -> builtins.int | None:
-        """Reads an integer option in ``low..high`` inclusive that may also be ``None``."""
-        present, value = self._get(name)
+    def optional_int(self, name: str, *, high: builtins.int | None = None) -> builtins.int | None:
+        """Reads an integer option within its declared bounds (or ``high``) that may be ``None``."""
+        spec, present, value = self._get(name, "int | None")
+        top = spec.high if high is None else high
         if not present:
-            return default
-        if value is None:
-            return None
-        if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
-            raise self._bad(name, f"an int in {low}..={high}", value)
-        assert isinstance(value, builtins.int)
+            value = spec.default
+        elif value is not None and (not _is_int(value) or not spec.low <= value <= top):  # type: ignore[operator]
+            raise self._bad(name, f"an int in {spec.low}..={top}", value)
+        assert value is None or isinstance(value, builtins.int)
+        self._values[name] = value
         return value
 
-    def choice(self, name: str, default: str, choices: Sequence[str]) -> str:
-        """Reads a string option that must be one of ``choices``."""
-        present, value = self._get(name)
+    def choice(self, name: str) -> str:
+        """Reads a string option that must be one of its declared choices."""
+        spec, present, value = self._get(name, "str")
         if not present:
-            return default
-        if not isinstance(value, str) or value not in choices:
-            raise self._bad(name, f"one of {list(choices)}", value)
+            value = spec.default
+        elif not isinstance(value, str) or value not in spec.choices:
+            raise self._bad(name, f"one of {list(spec.choices)}", value)
+        assert isinstance(value, str)
+        self._values[name] = value
         return value
 
-    def finish(self) -> None:
-        """Raises :class:`InvalidOptionError` for any option that was given but never read."""
-        unknown = sorted(k for k in self._given if k not in self._used)
+    def set(self, name: str, value: object) -> None:
+        """Replaces the recorded value of ``name``, for defaults that depend on other options."""
+        self._values[name] = value
+
+    def finish(self) -> dict[str, object]:
+        """The effective value of every option read, in declaration order.
+
+        Raises:
+            InvalidOptionError: For any option that was given but never read.
+        """
+        unknown = sorted(k for k in self._given if k not in self._values)
         if unknown:
             raise InvalidOptionError(
-                f"{self._game}: unknown option {unknown[0]!r} (known: {', '.join(self._used)})"
+                f"{self._game}: unknown option {unknown[0]!r} (known: {', '.join(self._values)})"
             )
+        return {name: self._values[name] for name in self._specs if name in self._values}

@@ -14,30 +14,21 @@ Ids are OpenSpiel's: a bid of card ``v`` is action ``v - 1`` and point card ``v`
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.observations import GoofspielObservation
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
+from cardtable.reference._options import (
+    OptionReader,
+    OptionSpec,
+    int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
 
 
-class GoofspielObservation(TypedDict):
-    """What one seat knows in goofspiel."""
-
-    seat: int
-    turn: int
-    point_card: int | None
-    remaining_points: list[int]
-    hands: list[list[int]]
-    points: list[int]
-    bids: list[list[int]]
-    point_history: list[int]
-    committed: list[bool]
-    own_bid: int | None
-
-
+@register
 class GoofspielGame(ReferenceGame["GoofspielState"]):
     """Goofspiel with ``num_cards`` cards per suit, for two players."""
 
@@ -45,16 +36,11 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("num_cards", "int", 13, "cards per player and point cards, 1..=60"),
+        int_option("num_cards", 13, 1, 60, "cards per player and point cards, 1..=60"),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.num_cards = options.int("num_cards", 13, 1, 60)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {"num_cards": self.num_cards}
+        self.num_cards = options.int("num_cards")
 
     @property
     def num_actions(self) -> int:

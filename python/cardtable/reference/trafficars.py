@@ -38,11 +38,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Literal, TypedDict
+from typing import Literal
 
 from cardtable.errors import InvalidOptionError
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.observations import TrafficarsDecision as Decision
+from cardtable.observations import TrafficarsObservation
+from cardtable.observations import TrafficarsPhase as Phase
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    choice_option,
+    int_option,
+    optional_int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TrafficarsGame", "TrafficarsObservation", "TrafficarsState"]
@@ -56,12 +65,6 @@ FREE_PLACE_ACTION = 110
 
 Kind = Literal["car", "trailer", "ambulance", "police", "tow_truck"]
 """The kinds of cards in the deck table."""
-Phase = Literal["deal", "commit", "resolve", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
-Decision = Literal[
-    "commit", "ambulance", "police", "police_take", "tow_truck", "target", "take", "insert"
-]
-"""The kind of a pending decision (the observation's ``decision``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("deal", "commit", "resolve", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
 TENSOR_DECISIONS: tuple[Decision, ...] = (
@@ -180,39 +183,6 @@ def cards_in(lane: Lane) -> list[int]:
 def accepts(value: Value, number: int) -> bool:
     """The increasing rule: "X may follow only an end number smaller than X (or an open lane)"."""
     return value is None or value < number
-
-
-class TrafficarsObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"deal"``, ``"commit"``, ``"resolve"`` or ``"over"``."""
-    decision: Decision | None
-    """The kind of the pending decision; None at chance nodes and at the end."""
-    turn: int
-    """0-based turn (= turns completed)."""
-    hand: list[int]
-    """Sorted card ids the seat holds, without its pending commitment."""
-    lanes: list[list[list[int] | None]]
-    """Per lane, its places front to end: card ids bottom to top, or None for the free place."""
-    place_cars: list[list[int]]
-    """Per lane, per place, the place's car count."""
-    cars: list[int]
-    """Per lane, the cars in it."""
-    penalties: list[int]
-    """Per seat, the number of penalty cards taken."""
-    committed: list[bool]
-    """Per seat, whether it holds a pending (hidden) commitment."""
-    own_commitment: int | None
-    """The seat's own pending commitment, or None."""
-    revealed: list[int] | None
-    """This turn's cards per seat once revealed, else None."""
-    resolving: int | None
-    """The card being resolved, else None."""
-    queue: list[int]
-    """The seats whose revealed cards are not yet resolved, in resolution order."""
 
 
 class TrafficarsState(ReferenceState):
@@ -780,6 +750,7 @@ class TrafficarsState(ReferenceState):
         }
 
 
+@register
 class TrafficarsGame(ReferenceGame[TrafficarsState]):
     """Trafficars, the traffic jam, for 2 to 5 players with fixed options."""
 
@@ -787,32 +758,32 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec("max_number", "int", 50, "car cards 1..max_number are used (5..50)"),
-        OptionSpec("hand_size", "int", 10, "cards dealt to each seat = number of turns (1..30)"),
-        OptionSpec("lanes", "int", 3, "number of lanes (1..5)"),
-        OptionSpec("special_cards", "bool", True, "use the trailers and the other special cards"),
-        OptionSpec(
+        int_option("max_number", 50, 5, 50, "car cards 1..max_number are used (5..50)"),
+        int_option("hand_size", 10, 1, 30, "cards dealt to each seat = number of turns (1..30)"),
+        int_option("lanes", 3, 1, 5, "number of lanes (1..5)"),
+        bool_option("special_cards", True, "use the trailers and the other special cards"),
+        optional_int_option(
             "max_cars",
-            "int | None",
             4,
+            1,
+            50,
             "cars a lane may hold before the next car takes it (1..50); None = no limit",
         ),
-        OptionSpec(
+        choice_option(
             "too_low",
-            "str",
             "take",
-            "a card that fits no lane takes a lane ('take') or is inserted in order ('insert')",
             ("take", "insert"),
+            "a card that fits no lane takes a lane ('take') or is inserted in order ('insert')",
         ),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.max_number = options.int("max_number", 50, 5, 50)
-        self.hand_size = options.int("hand_size", 10, 1, 30)
-        self.lanes = options.int("lanes", 3, 1, 5)
-        self.special_cards = options.bool("special_cards", True)
-        self.max_cars = options.optional_int("max_cars", 4, 1, 50)
-        self.too_low = options.choice("too_low", "take", ("take", "insert"))
+        self.max_number = options.int("max_number")
+        self.hand_size = options.int("hand_size")
+        self.lanes = options.int("lanes")
+        self.special_cards = options.bool("special_cards")
+        self.max_cars = options.optional_int("max_cars")
+        self.too_low = options.choice("too_low")
         needed = self.lanes + self.players * self.hand_size
         if len(self.deck()) < needed:
             raise InvalidOptionError(
@@ -835,18 +806,6 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
                 if card.kind != "car" and (card.number is None or card.number <= self.max_number)
             ]
         return sorted(deck)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {
-            "max_number": self.max_number,
-            "hand_size": self.hand_size,
-            "lanes": self.lanes,
-            "special_cards": self.special_cards,
-            "max_cars": self.max_cars,
-            "too_low": self.too_low,
-        }
 
     @property
     def num_actions(self) -> int:

@@ -35,11 +35,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import pairwise
-from typing import Literal, TypedDict
 
 from cardtable.errors import InvalidOptionError
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.observations import TrafficarsMemoryObservation
+from cardtable.observations import TrafficarsMemoryPhase as Phase
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TrafficarsMemoryGame", "TrafficarsMemoryObservation", "TrafficarsMemoryState"]
@@ -57,31 +62,8 @@ NUM_ACTIONS = 64
 CARS_TO_COLLECT = 2
 """A set is collectable only with at least two car cards ("only together with two car cards")."""
 
-Phase = Literal["layout", "flip", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("layout", "flip", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
-
-
-class TrafficarsMemoryObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"layout"``, ``"flip"`` or ``"over"``."""
-    current: int | None
-    """The seat to flip; None during the layout and at the end."""
-    faces: list[int | None]
-    """Per position: the card id if it is face up now (flipped this turn), else None."""
-    seen: list[int | None]
-    """Per position: the card id if it is still on the table and was ever flipped, else None."""
-    on_table: list[bool]
-    """Per position: whether a card lies there."""
-    taken: list[int]
-    """Per seat: the number of cards taken."""
-    flipped: list[int]
-    """This turn's face-up positions in flip order."""
 
 
 def is_joker(card: int) -> bool:
@@ -383,6 +365,7 @@ class TrafficarsMemoryState(ReferenceState):
         }
 
 
+@register
 class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     """Trafficars memory for 2 to 5 players with fixed options."""
 
@@ -390,30 +373,21 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec("min_number", "int", 1, "lowest car number used (1..50, below max_number)"),
-        OptionSpec("max_number", "int", 50, "highest car number used (1..50, above min_number)"),
-        OptionSpec("jokers", "bool", False, "add special cards as jokers, floor(12 * cars / 50)"),
+        int_option("min_number", 1, 1, 50, "lowest car number used (1..50, below max_number)"),
+        int_option("max_number", 50, 1, 50, "highest car number used (1..50, above min_number)"),
+        bool_option("jokers", False, "add special cards as jokers, floor(12 * cars / 50)"),
     )
 
     def _configure(self, options: OptionReader) -> None:
         """Read the options; "min_number < max_number is required (at least two cars)"."""
-        self.min_number = options.int("min_number", 1, 1, 50)
-        self.max_number = options.int("max_number", 50, 1, 50)
-        self.jokers = options.bool("jokers", False)
+        self.min_number = options.int("min_number")
+        self.max_number = options.int("max_number")
+        self.jokers = options.bool("jokers")
         if not self.min_number < self.max_number:
             raise InvalidOptionError(
                 f"{self.game_id}: min_number must be below max_number (at least two cars), "
                 f"got min_number={self.min_number}, max_number={self.max_number}"
             )
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value, in the contract's order."""
-        return {
-            "min_number": self.min_number,
-            "max_number": self.max_number,
-            "jokers": self.jokers,
-        }
 
     @property
     def deck(self) -> list[int]:

@@ -29,10 +29,14 @@ Decisions on points the rules doc leaves open (the simplest reading each time; t
 from __future__ import annotations
 
 from bisect import insort
-from typing import Literal, TypedDict
 
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.observations import TrafficarsOvertakingObservation
+from cardtable.observations import TrafficarsOvertakingPhase as Phase
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = [
@@ -54,37 +58,8 @@ PASS = 53
 NUM_ACTIONS = 54
 """Action ids 0..53: card ids 1..50, overtake, let go, pass."""
 
-Phase = Literal["deal", "play", "overtake", "start", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("deal", "play", "overtake", "start", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
-
-
-class TrafficarsOvertakingObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"deal"``, ``"play"``, ``"overtake"``, ``"start"`` or ``"over"``."""
-    row: list[int]
-    """The middle row, card ids left to right."""
-    hand: list[int]
-    """The seat's hand, sorted."""
-    pile_sizes: list[int]
-    """Per seat: cards in the pile."""
-    hand_sizes: list[int]
-    """Per seat: cards in hand."""
-    active: int
-    """The active seat."""
-    overtaker: int
-    """The overtaker seat."""
-    passes: int
-    """Passes since the last card was placed."""
-    overtake_card: int | None
-    """The card just played while an overtake decision is pending, else None."""
-    winner: int | None
-    """The winning seat, or None."""
 
 
 class TrafficarsOvertakingState(ReferenceState):
@@ -440,6 +415,7 @@ class TrafficarsOvertakingState(ReferenceState):
         }
 
 
+@register
 class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     """Trafficars overtaking lane for 2 to 5 players with fixed options."""
 
@@ -447,9 +423,8 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     min_players = 2
     max_players = 5
     option_specs = (
-        OptionSpec(
+        bool_option(
             "optional_overtake",
-            "bool",
             False,
             "overtaking is the overtaker's choice (overtake / let go) instead of compulsory",
         ),
@@ -457,12 +432,7 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
 
     def _configure(self, options: OptionReader) -> None:
         """Read the one option besides ``players``."""
-        self.optional_overtake = options.bool("optional_overtake", False)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value."""
-        return {"optional_overtake": self.optional_overtake}
+        self.optional_overtake = options.bool("optional_overtake")
 
     @property
     def num_actions(self) -> int:

@@ -22,10 +22,14 @@ with the original sentences, in the contract's "Decisions" section
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
-
-from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState
-from cardtable.reference._options import OptionReader, OptionSpec
+from cardtable.observations import TurnTheTideObservation
+from cardtable.observations import TurnTheTidePhase as Phase
+from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
+from cardtable.reference._options import (
+    OptionReader,
+    bool_option,
+    optional_int_option,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["TurnTheTideGame", "TurnTheTideObservation", "TurnTheTideState"]
@@ -47,41 +51,8 @@ TAKE_TIDE_B = 1
 PLAYERS_LEFT_TO_END_ROUND = 2
 """'If at most two players remain in the round, the round ends immediately.'"""
 
-Phase = Literal["deal", "tide", "play", "choose_tide", "over"]
-"""What the game is waiting for (the observation's ``phase``)."""
 TENSOR_PHASES: tuple[Phase, ...] = ("deal", "tide", "play", "choose_tide", "over")
 """The phases in the order of the tensor's ``phase`` segment."""
-
-
-class TurnTheTideObservation(TypedDict):
-    """What one seat may know (the contract's observation, exactly these keys)."""
-
-    seat: int
-    """The observing seat."""
-    phase: Phase
-    """``"deal"``, ``"tide"`` (a tide draw is due), ``"play"``, ``"choose_tide"`` or ``"over"``."""
-    round: int
-    """0-based round."""
-    hand_index: int
-    """0-based hand within the round."""
-    hand: list[int]
-    """Sorted weather cards the seat still holds ([] during the deal)."""
-    lifebuoys: list[int]
-    """Face-up lifebuoys per seat."""
-    tide: list[int | None]
-    """Showing tide value per seat; None if none or eliminated."""
-    revealed_tide: list[int]
-    """Tide values drawn in the current hand, in draw order."""
-    eliminated: list[bool]
-    """Per seat: eliminated from the current round."""
-    played: list[list[int]]
-    """Per seat: the weather cards revealed this round, in order."""
-    committed: list[bool]
-    """Per seat: has committed a card in the current hand."""
-    own_commitment: int | None
-    """The seat's own pending commitment, or None."""
-    scores: list[int]
-    """Running totals."""
 
 
 def half_lifebuoys(card: int) -> int:
@@ -516,6 +487,7 @@ class TurnTheTideState(ReferenceState):
         }
 
 
+@register
 class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     """Turn the Tide for 3 to 5 players with fixed options."""
 
@@ -523,40 +495,31 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     min_players = 3
     max_players = 5
     option_specs = (
-        OptionSpec(
+        bool_option(
             "recheck_after_elimination",
-            "bool",
             True,
             "after an elimination the highest showing tide loses again (rules step 7)",
         ),
-        OptionSpec(
+        bool_option(
             "highest_chooses_tide",
-            "bool",
             False,
             "the highest weather card chooses either tide card (2001 edition)",
         ),
-        OptionSpec(
+        optional_int_option(
             "rounds",
-            "int | None",
             None,
+            1,
+            5,
             "number of rounds, 1..players (None: as many as players)",
         ),
     )
 
     def _configure(self, options: OptionReader) -> None:
-        self.recheck_after_elimination = options.bool("recheck_after_elimination", True)
-        self.highest_chooses_tide = options.bool("highest_chooses_tide", False)
-        rounds = options.optional_int("rounds", None, 1, self.players)
+        self.recheck_after_elimination = options.bool("recheck_after_elimination")
+        self.highest_chooses_tide = options.bool("highest_chooses_tide")
+        rounds = options.optional_int("rounds", high=self.players)
         self.rounds = self.players if rounds is None else rounds
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option with its effective value (``rounds`` resolved)."""
-        return {
-            "recheck_after_elimination": self.recheck_after_elimination,
-            "highest_chooses_tide": self.highest_chooses_tide,
-            "rounds": self.rounds,
-        }
+        options.set("rounds", self.rounds)
 
     @property
     def num_actions(self) -> int:

@@ -8,6 +8,11 @@ the full view), so a state of either backend gives the same picture::
     state = cardtable.make("turn_the_tide", players=3).new_state(seed=1)
     picture = render.svg(state, seat=0)         # what seat 0 sees, as an SVG document
     cardtable.replay(state).save("game.html")   # a self-contained replay viewer
+
+This layer owns drawing only: one module per game turns a state into a view (plain data) and draws
+it, with the shared helpers in ``_common`` and ``_svg``. It must not read private state of either
+backend, hold rules, or import the simulation layer (``replay`` names a simulation result by its
+shape).
 """
 
 from __future__ import annotations

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
+
+from cardtable._cli_options import parse_options
 
 __all__ = ["default_bot", "register"]
 
@@ -32,7 +33,7 @@ def default_bot(game_id: str) -> str:
     return bots[1] if len(bots) > 1 else "random"
 
 
-def register(main: click.Group, parse_options: Callable[[tuple[str, ...]], dict[str, Any]]) -> None:
+def register(main: click.Group) -> None:
     """Adds the ``replay`` command to the command group."""
 
     @main.command("replay")

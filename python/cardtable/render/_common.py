@@ -16,7 +16,18 @@ from typing import Any, Protocol
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 
-__all__ = ["GameDrawing", "View", "check_seat", "data_file", "drawing", "observe"]
+__all__ = [
+    "GameDrawing",
+    "View",
+    "check_seat",
+    "data_file",
+    "drawing",
+    "full_state",
+    "hidden_commitments",
+    "observe",
+    "own_only",
+    "view_title",
+]
 
 View = dict[str, Any]
 
@@ -58,6 +69,32 @@ def observe(state: StateProtocol, seat: int) -> dict[str, Any]:
     """``state.observation(seat)`` as a plain dict."""
     plain: dict[str, Any] = json.loads(json.dumps(dict(state.observation(seat))))
     return plain
+
+
+def own_only(own: Any, seat: int, players: int) -> list[Any]:
+    """Per seat: ``own`` (the viewer's private part, e.g. its hand) for ``seat``, else None."""
+    return [own if q == seat else None for q in range(players)]
+
+
+def hidden_commitments(own: Any, committed: list[bool], seat: int) -> list[Any]:
+    """Per seat: the viewer's own commitment ``own``, else ``"hidden"`` or None.
+
+    ``"hidden"`` stands for another seat that has committed, None for a seat that has not.
+    """
+    return [own if q == seat else ("hidden" if done else None) for q, done in enumerate(committed)]
+
+
+def full_state(state: StateProtocol) -> tuple[dict[str, Any], int, dict[str, Any]]:
+    """For the full view: the canonical state, the number of players and the whole ``to_dict()``."""
+    d = state.to_dict()
+    return d["state"], d["players"], d
+
+
+def view_title(view: View, game: str) -> str:
+    """``Goofspiel — seat 1's view`` or ``Goofspiel — full view``: the title of a picture."""
+    seat = view["seat"]
+    who = "full view" if seat is None else f"seat {seat}'s view"
+    return f"{game} — {who}"
 
 
 @cache

@@ -8,7 +8,7 @@ from html import escape as _escape
 from typing import Any
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, data_file, observe, seat_names
+from cardtable.render._common import View, data_file, observe, seat_names, view_title
 from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, header, seat_label
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -176,13 +176,12 @@ def _dice(svg: Svg, x: float, y: float, dice: list[str]) -> float:
 
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
-    seat = v["seat"]
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    svg = Svg(940, f"Deep Regrets — {who}")
+    title = view_title(v, "Deep Regrets")
+    svg = Svg(940, title)
     status = f"{chapter(v)} · {v['phase']} · {v['node'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to decide"
-    y = header(svg, f"Deep Regrets — {who}", status)
+    y = header(svg, title, status)
     cast = v["cast"]
     for s, shoal in enumerate(v["shoals"]):
         row, col = divmod(s, 3)

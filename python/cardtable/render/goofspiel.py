@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, observe, seat_names
+from cardtable.render._common import View, hidden_commitments, observe, seat_names, view_title
 from cardtable.render._svg import ACCENT, CARD_H, MUTED, Svg, header, seat_label
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -17,10 +15,7 @@ def view(state: StateProtocol, seat: int | None) -> View:
     """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
     if seat is not None:
         o = observe(state, seat)
-        bids: list[Any] = [
-            o["own_bid"] if q == seat else ("hidden" if o["committed"][q] else None)
-            for q in range(2)
-        ]
+        bids = hidden_commitments(o["own_bid"], o["committed"], seat)
     else:
         o = state.to_dict()["state"]
         bids = list(o["pending"])
@@ -49,10 +44,10 @@ def chapter(v: View) -> str:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    svg = Svg(720, f"Goofspiel — {who}")
+    title = view_title(v, "Goofspiel")
+    svg = Svg(720, title)
     status = f"{chapter(v)} · points {v['points'][0]} : {v['points'][1]}"
-    y = header(svg, f"Goofspiel — {who}", status)
+    y = header(svg, title, status)
     svg.text(12, y + 12, "point card", size=11, fill=MUTED)
     if v["point_card"] is not None:
         svg.card(

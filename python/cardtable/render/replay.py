@@ -16,14 +16,34 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import drawing
 
-if TYPE_CHECKING:
-    from cardtable.sim import SimulationResult
+
+class SimulatedRun(Protocol):
+    """What :func:`replay_simulated` reads of a :class:`cardtable.SimulationResult`.
+
+    Named by its shape so the viewer does not import the simulation layer, which imports it.
+    """
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def bots(self) -> list[str]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def games_played(self) -> int: ...
+    @property
+    def scores(self) -> Any: ...
+
 
 __all__ = [
     "Frame",
@@ -252,7 +272,7 @@ def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[
     return list(state.history), [b.name for b in seated]
 
 
-def replay_simulated(result: SimulationResult, game: int, title: str | None = None) -> Replay:
+def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) -> Replay:
     """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
 
     Raises:

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, data_file, observe, seat_names
+from cardtable.render._common import (
+    View,
+    data_file,
+    full_state,
+    hidden_commitments,
+    observe,
+    own_only,
+    seat_names,
+    view_title,
+)
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
 
 __all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
@@ -34,16 +41,11 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is not None:
         o = observe(state, seat)
         n = len(o["penalties"])
-        hands: list[Any] = [o["hand"] if q == seat else None for q in range(n)]
-        commitments: list[Any] = [
-            o["own_commitment"] if q == seat else ("hidden" if o["committed"][q] else None)
-            for q in range(n)
-        ]
+        hands = own_only(o["hand"], seat, n)
+        commitments = hidden_commitments(o["own_commitment"], o["committed"], seat)
         decision, resolving, cars = o["decision"], o["resolving"], o["cars"]
     else:
-        d = state.to_dict()
-        o = d["state"]
-        n = d["players"]
+        o, n, _ = full_state(state)
         hands = list(o["hands"])
         commitments = list(o["commitments"])
         public = observe(state, 0)
@@ -83,12 +85,12 @@ def _card(svg: Svg, x: float, y: float, card: int, *, highlight: bool = False) -
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    svg = Svg(820, f"Trafficars — {who}")
+    title = view_title(v, "Trafficars")
+    svg = Svg(820, title)
     status = f"{chapter(v)} · {v['phase']}"
     if v["decision"]:
         status += f" · seat {v['current']} decides: {v['decision'].replace('_', ' ')}"
-    y = header(svg, f"Trafficars — {who}", status)
+    y = header(svg, title, status)
     for k, lane in enumerate(v["lanes"]):
         svg.rect(0, y, svg.width, CARD_H + 34, fill="#8f9691")
         svg.path(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, observe, seat_names
+from cardtable.render._common import View, observe, seat_names, view_title
 from cardtable.render._svg import ACCENT, MUTED, Svg, header, seat_label
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -55,12 +55,12 @@ def chapter(v: View) -> str:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    svg = Svg(24 + COLUMNS * (W + 6) + 200, f"Trafficars memory — {who}")
+    title = view_title(v, "Trafficars memory")
+    svg = Svg(24 + COLUMNS * (W + 6) + 200, title)
     status = f"{v['phase']}"
     if v["turn_seat"] is not None:
         status += f" · seat {v['turn_seat']} flips"
-    y = header(svg, f"Trafficars memory — {who}", status)
+    y = header(svg, title, status)
     for i, here in enumerate(v["on_table"]):
         x = 12 + (i % COLUMNS) * (W + 6)
         top = y + (i // COLUMNS) * (H + 18)

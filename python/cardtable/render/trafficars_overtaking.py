@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, observe, seat_names
+from cardtable.render._common import View, full_state, observe, own_only, seat_names, view_title
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -16,13 +16,11 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is not None:
         o = observe(state, seat)
         n = len(o["hand_sizes"])
-        hands: list[Any] = [o["hand"] if q == seat else None for q in range(n)]
+        hands = own_only(o["hand"], seat, n)
         hand_sizes, pile_sizes = o["hand_sizes"], o["pile_sizes"]
         piles: list[Any] = [None] * n
     else:
-        d = state.to_dict()
-        o = d["state"]
-        n = d["players"]
+        o, n, _ = full_state(state)
         hands = list(o["hands"])
         piles = list(o["piles"])
         hand_sizes = [len(h) for h in hands]
@@ -55,13 +53,13 @@ def chapter(v: View) -> str:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    svg = Svg(820, f"Trafficars overtaking — {who}")
+    title = view_title(v, "Trafficars overtaking")
+    svg = Svg(820, title)
     status = f"{v['phase']} · active seat {v['active']} · overtaker seat {v['overtaker']}"
     status += f" · passes {v['passes']}"
     if v["winner"] is not None:
         status += f" · seat {v['winner']} wins"
-    y = header(svg, f"Trafficars overtaking — {who}", status)
+    y = header(svg, title, status)
     svg.rect(0, y, svg.width, CARD_H + 24, fill="#8f9691")
     svg.text(8, y + 14, "the row", size=11, weight="bold", fill="#ffffff")
     for i, card in enumerate(v["row"]):

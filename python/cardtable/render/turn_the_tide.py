@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, observe
+from cardtable.render._common import (
+    View,
+    full_state,
+    hidden_commitments,
+    observe,
+    own_only,
+    view_title,
+)
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -23,16 +28,11 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is not None:
         o = observe(state, seat)
         n = len(o["lifebuoys"])
-        hands: list[Any] = [o["hand"] if q == seat else None for q in range(n)]
-        commitments: list[Any] = [
-            o["own_commitment"] if q == seat else ("hidden" if o["committed"][q] else None)
-            for q in range(n)
-        ]
+        hands = own_only(o["hand"], seat, n)
+        commitments = hidden_commitments(o["own_commitment"], o["committed"], seat)
         rounds = None
     else:
-        d = state.to_dict()
-        o = d["state"]
-        n = d["players"]
+        o, n, d = full_state(state)
         hands = list(o["hands"])
         commitments = list(o["commitments"])
         rounds = d["options"]["rounds"]
@@ -81,12 +81,12 @@ def _tide_card(svg: Svg, x: float, y: float, value: int, tag: str) -> None:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    svg = Svg(780, f"Turn the Tide — {who}")
+    title = view_title(v, "Turn the Tide")
+    svg = Svg(780, title)
     status = f"{chapter(v)} · {v['phase'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to move"
-    y = header(svg, f"Turn the Tide — {who}", status)
+    y = header(svg, title, status)
     svg.text(12, y + 12, "tide cards this hand", size=11, fill=MUTED)
     for i, value in enumerate(v["revealed_tide"]):
         _tide_card(svg, 150 + i * 42, y, value, "AB"[i])

@@ -14,6 +14,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
 
+from cardtable.observations import DeepRegretsNodeKind as NodeKind
+
 __all__ = [
     "CARDS",
     "DIE_CLASSES",
@@ -384,66 +386,3 @@ def shoal_column(s: int) -> int:
 def fish_name(f: int) -> str:
     """The name of fish ``f``."""
     return CARDS.fish[f].name
-
-
-NodeKind = Literal[
-    "deal",
-    "roll",
-    "roll_high",
-    "draw_regret",
-    "steal_regret",
-    "discard_random_regret",
-    "draw_dink",
-    "draw_supply",
-    "draw_rod",
-    "draw_reel",
-    "draw_bag",
-    "muster_select",
-    "reroll_select",
-    "muster_keep",
-    "life_preserver",
-    "declare",
-    "port_discard",
-    "equip_rod",
-    "equip_reel",
-    "turn",
-    "worms",
-    "pay",
-    "decline_die",
-    "reward",
-    "sell",
-    "mount_slot",
-    "mount_fish",
-    "shop_keep",
-    "discard_regret",
-    "refresh_die",
-    "set_max",
-    "peek_shoal",
-    "peek_row",
-    "peek_column",
-    "over",
-    "coin",
-    "shuffle_back",
-    "choose_effect",
-    "increment",
-    "discard_fish",
-    "discard_item",
-    "give_fish",
-    "give_regret",
-    "swap_beneath",
-    "move_offer",
-    "ignore_reveal",
-    "reveal_beneath",
-    "ignore_catch",
-    "reorder",
-    "reveal_shoal",
-    "reveal_column",
-    "peek_line",
-    "mimic",
-    "hadal_shade",
-    "offer_target",
-    "offer_regret",
-    "accept_offer",
-    "after_main",
-]
-"""§10 and §16.12: every node kind, in the order of the tensor's ``node`` segment (58)."""

@@ -8,8 +8,9 @@ the Cloche fish as slot 3 (entry (3+1)/3); and these segments are appended at th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, get_args
+from typing import get_args
 
+from cardtable.observations import DeepRegretsObservation
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     DIE_CLASSES,
@@ -18,9 +19,6 @@ from cardtable.reference._deep_regrets.cards import (
     die_string,
 )
 from cardtable.reference._tensor import TensorBuilder
-
-if TYPE_CHECKING:
-    from cardtable.reference.deep_regrets import DeepRegretsObservation
 
 __all__ = ["TENSOR_NODES", "encode_observation", "tensor_size"]
 
@@ -224,12 +222,12 @@ def encode_observation(obs: DeepRegretsObservation, players: int) -> list[float]
             if name is not None:
                 discarded[FISH_ID[name]] = (s + 1) / n
     t.extend(discarded)
-    _step2(t, obs, n)
+    _ability_segments(t, obs, n)
     return t.values
 
 
-def _step2(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> None:
-    """§16.12: the segments appended in step 2."""
+def _ability_segments(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> None:
+    """§16.12: the segments of the abilities and item effects, appended at the end."""
     seat = obs["seat"]
     ctx = obs["ctx"]
     t.flag(obs["plug"])

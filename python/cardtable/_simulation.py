@@ -1,0 +1,427 @@
+"""What a simulation run is made of: the policy batches, the results and their arithmetic.
+
+A leaf of the simulation layer: :mod:`cardtable.sim` (the entry point), ``_policy`` (Python
+policies), ``_ray`` (runs split over machines) and :mod:`cardtable.render.replay` all build on these
+types; this module imports none of them (the replay viewer only inside
+:meth:`SimulationResult.replay`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    import pyarrow
+
+    from cardtable.render.replay import Replay
+
+__all__ = [
+    "BotSummary",
+    "PolicyBatch",
+    "PythonPolicy",
+    "SeatSummary",
+    "SimulationResult",
+    "merge_raw",
+    "result_from_raw",
+    "wilson_interval",
+]
+
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class PolicyBatch:
+    """The decisions a Python policy is asked for at once, one row per waiting game.
+
+    Attributes:
+        games: Index of each game in the run.
+        seats: The seat to move in each game.
+        observations: Each seat's ``observation(p)``.
+        legal_actions: Each seat's sorted legal actions.
+    """
+
+    games: list[int]
+    seats: list[int]
+    observations: list[dict[str, Any]]
+    legal_actions: list[list[int]]
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+
+PythonPolicy = Callable[[PolicyBatch], Sequence[int]]
+"""A Python bot: called with a :class:`PolicyBatch`, returns one legal action per row."""
+
+
+def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (``(0, 1)`` when there are no trials)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = _Z95 * _Z95
+    denom = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = _Z95 * math.sqrt(max(p * (1 - p) / trials + z2 / (4 * trials * trials), 0.0)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """Results of one seat over a run.
+
+    Attributes:
+        seat: The seat.
+        bot: The bot that played it.
+        games: Games counted.
+        wins: Games in which the seat was among the winners (a shared win counts for each
+            co-winner).
+        win_share: Wins with a shared win split evenly among its winners (sums to ``games`` over
+            all seats).
+        win_rate: ``wins / games``.
+        win_rate_ci95: 95% Wilson interval of ``win_rate``.
+        score_mean: Mean final score.
+        score_std: Sample standard deviation of the final score.
+        score_min: Lowest final score.
+        score_max: Highest final score.
+    """
+
+    seat: int
+    bot: str
+    games: int
+    wins: int
+    win_share: float
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    score_mean: float
+    score_std: float
+    score_min: int
+    score_max: int
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    """Results of one bot over all the seats it played.
+
+    Attributes:
+        bot: The bot.
+        seats: The seats it played.
+        games: Seat-games counted (games × seats).
+        win_rate: Share of those seat-games won (shared wins count for every co-winner).
+        win_rate_ci95: 95% Wilson interval of ``win_rate``.
+        score_mean: Mean final score.
+        score_std: Sample standard deviation of the final score.
+    """
+
+    bot: str
+    seats: tuple[int, ...]
+    games: int
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    score_mean: float
+    score_std: float
+
+
+def _mean_std(n: int, total: int, squares: int) -> tuple[float, float]:
+    if n == 0:
+        return (math.nan, math.nan)
+    mean = total / n
+    if n == 1:
+        return (mean, 0.0)
+    # Exact integer arithmetic before the one division keeps this independent of summation order.
+    var = (squares * n - total * total) / (n * (n - 1))
+    return (mean, math.sqrt(max(var, 0.0)))
+
+
+@dataclass
+class SimulationResult:
+    """What :func:`simulate` returns.
+
+    Attributes:
+        game_id: The game.
+        players: Number of players.
+        options: The game's effective options.
+        bots: The bot of each seat (Python policies by their ``__name__``).
+        seed: The run's seed.
+        games_requested: Games asked for.
+        games_played: Games completed (fewer only when interrupted).
+        interrupted: Whether the run was stopped early (Ctrl-C or the progress callback).
+        decisions: Total player decisions over all completed games.
+        scores: ``[games, players]`` final scores, or ``None`` with ``keep_games=False``.
+        winners: ``[games, players]`` bool, whether each seat won, or ``None``.
+        lengths: ``[games]`` decisions per game, or ``None``.
+        seats: Per-seat summary.
+    """
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    bots: list[str]
+    seed: int
+    games_requested: int
+    games_played: int
+    interrupted: bool
+    decisions: int
+    scores: npt.NDArray[np.int64] | None
+    winners: npt.NDArray[np.bool_] | None
+    lengths: npt.NDArray[np.uint32] | None
+    seats: list[SeatSummary] = field(default_factory=list)
+    _totals: list[dict[str, int]] = field(default_factory=list, repr=False)
+
+    @property
+    def by_bot(self) -> list[BotSummary]:
+        """Summary per distinct bot, pooled over the seats it played."""
+        out = []
+        for bot in dict.fromkeys(self.bots):
+            seats = tuple(i for i, b in enumerate(self.bots) if b == bot)
+            n = self.games_played * len(seats)
+            wins = sum(self._totals[s]["wins"] for s in seats)
+            total = sum(self._totals[s]["score_sum"] for s in seats)
+            squares = sum(self._totals[s]["score_sq_sum"] for s in seats)
+            mean, std = _mean_std(n, total, squares)
+            out.append(
+                BotSummary(
+                    bot=bot,
+                    seats=seats,
+                    games=n,
+                    win_rate=wins / n if n else math.nan,
+                    win_rate_ci95=wilson_interval(wins, n),
+                    score_mean=mean,
+                    score_std=std,
+                )
+            )
+        return out
+
+    def replay(self, game: int, title: str | None = None) -> Replay:
+        """Rebuilds game ``game`` of this run from its seed as a replay viewer.
+
+        The seeding contract makes this exact: the game is ``new_state(seed=derive_seed(seed,
+        game))`` with the bots seeded as in the run; the rebuilt game must end with the run's
+        scores. ``result.replay(g).save("game.html")`` writes the viewer.
+
+        Raises:
+            InvalidOptionError: If ``game`` is not a game of the run, the run used Python
+                policies, or the game cannot be rebuilt with the per-step bots.
+        """
+        from cardtable.render.replay import replay_simulated
+
+        return replay_simulated(self, game, title)
+
+    def summary_table(self) -> str:
+        """The summary as a text table: one row per seat, then one per bot."""
+        from rich.console import Console
+        from rich.table import Table
+
+        title = (
+            f"{self.game_id}, {self.players} players, {self.games_played:,} games"
+            f"{' (interrupted)' if self.interrupted else ''}, seed {self.seed}"
+        )
+        table = Table(title=title)
+        for col in ("seat", "bot", "win rate", "95% CI", "mean score", "std", "min", "max"):
+            table.add_column(col, justify="right" if col not in ("bot",) else "left")
+        for s in self.seats:
+            table.add_row(
+                str(s.seat),
+                s.bot,
+                f"{s.win_rate:.4f}",
+                f"{s.win_rate_ci95[0]:.4f}–{s.win_rate_ci95[1]:.4f}",
+                f"{s.score_mean:.3f}",
+                f"{s.score_std:.3f}",
+                str(s.score_min),
+                str(s.score_max),
+            )
+        if len(set(self.bots)) < len(self.bots) or len(set(self.bots)) > 1:
+            table.add_section()
+            for b in self.by_bot:
+                table.add_row(
+                    ",".join(map(str, b.seats)),
+                    b.bot,
+                    f"{b.win_rate:.4f}",
+                    f"{b.win_rate_ci95[0]:.4f}–{b.win_rate_ci95[1]:.4f}",
+                    f"{b.score_mean:.3f}",
+                    f"{b.score_std:.3f}",
+                    "",
+                    "",
+                )
+        console = Console(width=110, record=True, file=io.StringIO())
+        console.print(table)
+        return console.export_text()
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def to_arrow(self) -> pyarrow.Table:
+        """Per-game results as a PyArrow table: ``game``, ``length``, ``score_<p>``, ``win_<p>``.
+
+        Raises:
+            InvalidOptionError: If the run was made with ``keep_games=False``.
+        """
+        import pyarrow as pa
+
+        if self.scores is None or self.winners is None or self.lengths is None:
+            raise InvalidOptionError("per-game results were not kept (keep_games=False)")
+        played = self.lengths > 0
+        columns: dict[str, Any] = {
+            "game": np.flatnonzero(played).astype(np.int64),
+            "length": self.lengths[played],
+        }
+        for p in range(self.players):
+            columns[f"score_{p}"] = self.scores[played, p]
+        for p in range(self.players):
+            columns[f"win_{p}"] = self.winners[played, p]
+        meta = {
+            "game_id": self.game_id,
+            "players": str(self.players),
+            "bots": ",".join(self.bots),
+            "seed": str(self.seed),
+            "options": json.dumps(self.options),
+        }
+        return pa.table(columns, metadata=meta)
+
+    def to_parquet(self, path: str | Path) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(), str(path))
+
+
+def result_from_raw(
+    raw: dict[str, Any],
+    *,
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    bots: list[str],
+    seed: int,
+    games: int,
+) -> SimulationResult:
+    n = int(raw["games_played"])
+    seats = []
+    totals = []
+    denominator = int(raw["share_denominator"])
+    for p, t in enumerate(raw["seats"]):
+        mean, std = _mean_std(n, int(t["score_sum"]), int(t["score_sq_sum"]))
+        totals.append({k: int(v) for k, v in t.items()})
+        seats.append(
+            SeatSummary(
+                seat=p,
+                bot=bots[p],
+                games=n,
+                wins=int(t["wins"]),
+                win_share=int(t["win_shares"]) / denominator,
+                win_rate=int(t["wins"]) / n if n else math.nan,
+                win_rate_ci95=wilson_interval(int(t["wins"]), n),
+                score_mean=mean,
+                score_std=std,
+                score_min=int(t["score_min"]) if n else 0,
+                score_max=int(t["score_max"]) if n else 0,
+            )
+        )
+    return SimulationResult(
+        game_id=game_id,
+        players=players,
+        options=options,
+        bots=bots,
+        seed=seed,
+        games_requested=games,
+        games_played=n,
+        interrupted=bool(raw["interrupted"]),
+        decisions=int(raw["decisions"]),
+        scores=raw.get("scores"),
+        winners=raw.get("winners"),
+        lengths=raw.get("lengths"),
+        seats=seats,
+        _totals=totals,
+    )
+
+
+def merge_raw(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+    """Merges raw results of consecutive game ranges (in order) into one."""
+    seats = []
+    for p in range(players):
+        rows = [part["seats"][p] for part in parts]
+        seats.append(
+            {
+                "wins": sum(r["wins"] for r in rows),
+                "win_shares": sum(r["win_shares"] for r in rows),
+                "score_sum": sum(r["score_sum"] for r in rows),
+                "score_sq_sum": sum(r["score_sq_sum"] for r in rows),
+                "score_min": min(r["score_min"] for r in rows),
+                "score_max": max(r["score_max"] for r in rows),
+            }
+        )
+    merged: dict[str, Any] = {
+        "games_played": sum(p["games_played"] for p in parts),
+        "interrupted": any(p["interrupted"] for p in parts),
+        "decisions": sum(p["decisions"] for p in parts),
+        "chance_steps": sum(p["chance_steps"] for p in parts),
+        "share_denominator": parts[0]["share_denominator"],
+        "seats": seats,
+    }
+    if all("scores" in p for p in parts):
+        merged["scores"] = np.concatenate([p["scores"] for p in parts])
+        merged["winners"] = np.concatenate([p["winners"] for p in parts])
+        merged["lengths"] = np.concatenate([p["lengths"] for p in parts])
+    return merged
+
+
+class Progress:
+    """Adapts ``progress=`` to the engine's ``progress(done)`` callback, with a rich bar."""
+
+    def __init__(self, progress: bool | Callable[[int, int], object], total: int) -> None:
+        self._spec = progress
+        self._total = total
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Callable[[int], bool] | None:
+        if self._spec is False:
+            return None
+        if callable(self._spec):
+            callback = self._spec
+            return lambda done: callback(done, self._total) is not False
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            transient=False,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task("games", total=self._total, rate="")
+
+        def report(done: int) -> bool:
+            task = self._bar.tasks[0]
+            speed = task.speed
+            self._bar.update(
+                self._task, completed=done, rate=f"{speed:,.0f} games/s" if speed else ""
+            )
+            return True
+
+        return report
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()

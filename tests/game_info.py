@@ -1,0 +1,63 @@
+"""What the generic tests need of each game, declared once per game in its scenario file.
+
+Every registered game has a scenario file ``tests/games/<game_id>.py`` whose module-level ``GAME``
+(a :class:`GameTestInfo`) lists its option sets, golden playthroughs, perft case and tensor size.
+``tests/configs.py``, ``tests/golden.py`` and ``tests/test_tensors.py`` read them from here, so
+adding a game touches its own files only; ``tests/test_registration.py`` names what a game lacks.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+SCENARIO_DIR = Path(__file__).parent / "games"
+
+
+@dataclass(frozen=True)
+class GameTestInfo:
+    """The per-game data of the generic tests.
+
+    Attributes:
+        configs: Keyword arguments for ``cardtable.make`` (players included) that every generic
+            test runs the game with.
+        golden: (name, make keyword arguments, seed) of each stored playthrough
+            ``tests/golden/<game_id>-<name>.txt``.
+        perft: (make keyword arguments, deal seed, reference depth, Rust depth) of the perft case
+            in ``tests/data/perft.json``.
+        tensor_size: The documented observation tensor size for (players, options), when it
+            depends on those alone (``docs/games/<game_id>.md``, "Observation tensor").
+    """
+
+    configs: list[dict[str, Any]]
+    golden: list[tuple[str, dict[str, Any], int]]
+    perft: tuple[dict[str, Any], int, int, int]
+    tensor_size: Callable[[int, dict[str, Any]], int] | None = field(default=None)
+
+
+def scenario_ids() -> list[str]:
+    """The game ids that have a scenario file, sorted."""
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.py") if not p.stem.startswith("_"))
+
+
+def load(game_id: str) -> GameTestInfo:
+    """The ``GAME`` block of ``tests/games/<game_id>.py``."""
+    module = importlib.import_module(f"tests.games.{game_id}")
+    info = getattr(module, "GAME", None)
+    if not isinstance(info, GameTestInfo):
+        raise TypeError(f"tests/games/{game_id}.py must define GAME = GameTestInfo(...)")
+    return info
+
+
+@cache
+def all_games() -> dict[str, GameTestInfo]:
+    """Every game with a scenario file, by game id.
+
+    Loaded on first call, not at import: a scenario file imports this module before its own
+    ``GAME`` exists.
+    """
+    return {game_id: load(game_id) for game_id in scenario_ids()}
