@@ -1,6 +1,6 @@
 """Differential tests of the Rust engine against the reference.
 
-Hypothesis picks every chance outcome and action; after every step both backends agree on everything
+Hypothesis picks every chance outcome and action of whole games; both backends agree on everything
 DESIGN.md lists.
 """
 
@@ -12,21 +12,34 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 import cardtable
-from cardtable.testing import assert_equivalent, assert_same_state, choice_sequences, random_choices
+from cardtable.testing import assert_equivalent, assert_same_state, play_random, random_choices
 from tests.configs import ALL, IDS
+from tests.drawn_games import PLAYERS, play_drawn_game
+
+GAMES_PER_OPTION_SET = max(100, settings().max_examples)
+"""Complete games per option set: 100 under the default profile, the profile's examples under
+the deep one (``CARDTABLE_HYPOTHESIS=deep``)."""
+
+PHASES = tuple(p for p in settings().phases if p is not Phase.target or GAMES_PER_OPTION_SET > 100)
+"""Hill-climbing on ``target()`` doubles the games played, so only long runs do it."""
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_backends_agree_on_hypothesis_choices(game_id: str, config: dict[str, Any]) -> None:
+def test_backends_agree_on_drawn_games(game_id: str, config: dict[str, Any]) -> None:
+    """Complete games whose every action and chance outcome Hypothesis draws, under players that
+    seek the boundaries of the rules; see :mod:`tests.drawn_games` for what is compared when."""
     rust = cardtable.make(game_id, backend="rust", **config)
     ref = cardtable.make(game_id, backend="reference", **config)
+    typical = len(play_random(rust.new_state(), 0).history)
 
-    @given(choices=choice_sequences())
-    def run(choices: list[int]) -> None:
-        assert_equivalent(ref, rust, choices)
+    @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        play_drawn_game(data, ref, rust, PLAYERS[game_id], typical_length=typical)
 
     run()
 
