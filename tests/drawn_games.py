@@ -59,7 +59,7 @@ def _extremes(state: Any, legal: list[int]) -> list[int]:
 
 
 # ----- Deep Regrets -----
-_DR_SELL, _DR_CATCH, _DR_MAKE_PORT = 10, 6, 2
+_DR_SELL, _DR_MOUNT, _DR_CATCH, _DR_MAKE_PORT = 10, 11, 6, 2
 _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING = 18, 19
 _DR_CAST = range(32, 41)
 _DR_SHOPS = range(82, 94)
@@ -70,10 +70,18 @@ _DR_ABILITY_SEEKING = frozenset({6, 14, 15, 16, 18, 19, 20, 21, 22, 23})
 
 
 def _dr_hoard_money(state: Any, legal: list[int]) -> list[int]:
-    """Catch, go to port and sell; never shop: money piles up against its cap."""
-    good = {_DR_SELL, _DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
-    preferred = [a for a in legal if a in good or a in _DR_CAST or a in _DR_FISH]
-    return preferred or [a for a in legal if a not in _DR_SHOPS]
+    """Catch, go to port and sell everything; never shop or mount: money piles up against its
+    cap."""
+    fish = [a for a in legal if a in _DR_FISH]
+    if fish and all(a == 0 or a in _DR_FISH for a in legal):  # choosing a fish: sell it
+        return fish
+    if _DR_SELL in legal:
+        return [_DR_SELL]
+    good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
+    preferred = [a for a in legal if a in good or a in _DR_CAST]
+    return preferred or [
+        a for a in legal if a not in _DR_SHOPS and a != _DR_MOUNT and a not in fish
+    ]
 
 
 def _dr_hoard_regrets(state: Any, legal: list[int]) -> list[int]:

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -382,7 +384,14 @@ def run_suite(tree: Path, suite: str, game: str, workers: str) -> tuple[str, flo
     start = time.perf_counter()
     result = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
-    outcome = {0: "survived", 1: "caught"}.get(result.returncode, f"error {result.returncode}")
+    # With ``-x`` under pytest-xdist a failure ends the run as "interrupted" (status 2).
+    failed = re.search(r"\b\d+ (failed|error)", result.stdout) is not None
+    if result.returncode == 0:
+        outcome = "survived"
+    elif result.returncode == 1 or failed:
+        outcome = "caught"
+    else:
+        outcome = f"error {result.returncode}"
     return outcome, seconds
 
 
@@ -391,7 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutants", description=__doc__)
     parser.add_argument("--only", action="append", default=[], help="run only these mutations")
     parser.add_argument("--suite", action="append", default=[], choices=list(SUITES))
-    parser.add_argument("--workers", default="2", help="pytest-xdist workers per suite run")
+    parser.add_argument("--workers", default="0", help="pytest-xdist workers per suite run")
+    parser.add_argument("--jobs", type=int, default=1, help="mutations checked at once")
     parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated run")
     parser.add_argument("--list", action="store_true", help="list the catalog and exit")
     args = parser.parse_args(argv)
@@ -415,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_tree(ROOT, tree, None)
             for game in sorted({m.game for m in chosen}):
                 for suite in suites:
-                    outcome, seconds = run_suite(tree, SUITES[suite], game, args.workers)
+                    outcome, _ = run_suite(tree, SUITES[suite], game, args.workers)
                     if outcome != "survived":
                         print(f"baseline: {suite} fails on {game} unmutated ({outcome})")
                         status = 2
@@ -425,7 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(header)
         print("-" * len(header))
         survivors = []
-        for m in chosen:
+
+        def check(m: Mutation) -> list[str]:
             tree = Path(tmp) / m.name
             make_tree(ROOT, tree, m)
             cells, total = [], 0.0
@@ -436,8 +447,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             shutil.rmtree(tree)
             print(f"{m.name:32} " + " ".join(f"{c:>14}" for c in cells) + f"   {total:7.0f}")
             sys.stdout.flush()
-            if "caught" not in cells:
-                survivors.append(m.name)
+            return cells
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for m, cells in zip(chosen, pool.map(check, chosen), strict=True):
+                if "caught" not in cells:
+                    survivors.append(m.name)
         caught = len(chosen) - len(survivors)
         print(f"\n{caught} of {len(chosen)} mutations caught by {', '.join(suites)}")
         if survivors:
