@@ -6,6 +6,7 @@ DESIGN.md lists.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -28,20 +29,26 @@ PHASES = tuple(p for p in settings().phases if p is not Phase.target or GAMES_PE
 """Hill-climbing on ``target()`` doubles the games played, so only long runs do it."""
 
 
+@functools.cache
+def _typical_length(game_id: str, config: str) -> int:
+    """The length of one random game of the option set (``config`` as JSON)."""
+    rust = cardtable.make(game_id, backend="rust", **json.loads(config))
+    return len(play_random(rust.new_state(), 0).history)
+
+
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_backends_agree_on_drawn_games(game_id: str, config: dict[str, Any]) -> None:
+@settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES)
+@given(data=st.data())
+def test_backends_agree_on_drawn_games(
+    game_id: str, config: dict[str, Any], data: st.DataObject
+) -> None:
     """Complete games whose every action and chance outcome Hypothesis draws, under players that
-    seek the boundaries of the rules; see :mod:`tests.drawn_games` for what is compared when."""
+    seek the boundaries of the rules; see :mod:`tests.drawn_games` for what is compared when.
+    ``--hypothesis-show-statistics`` shows the players and the game lengths."""
     rust = cardtable.make(game_id, backend="rust", **config)
     ref = cardtable.make(game_id, backend="reference", **config)
-    typical = len(play_random(rust.new_state(), 0).history)
-
-    @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES)
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        play_drawn_game(data, ref, rust, PLAYERS[game_id], typical_length=typical)
-
-    run()
+    typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
+    play_drawn_game(data, ref, rust, PLAYERS[game_id], typical_length=typical)
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
