@@ -6,7 +6,7 @@ DIST ?= dist
 MATURIN ?= $(PYTHON) -m maturin
 
 .PHONY: release-check help install lint test bench compare perf golden ci rust-test py-test fmt study-example docs \
-	wheel wheel-test workflow-lint
+	wheel wheel-test workflow-lint mutants
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -50,6 +50,9 @@ compare:  ## Speed table: Rust batch/per-step, reference, OpenSpiel (saved to be
 
 perf:  ## Instructions per game and per step of every game and bot, by callgrind (saved to benches/perf.json)
 	$(PYTHON) benches/perf.py --json benches/perf.json
+
+mutants:  ## Which suites catch each curated rule mutation of the reference (slow, not in CI)
+	$(PYTHON) -m tests.mutants $(MUTANTS_ARGS)
 
 golden:  ## Show how the golden playthroughs and perft counts would change; ACCEPT=1 writes them
 	$(PYTHON) -m tests.golden $(if $(ACCEPT),--accept)

@@ -1,6 +1,8 @@
 """Shared fixtures: the two backends and the Hypothesis profiles.
 
 Hypothesis runs a modest profile by default; set ``CARDTABLE_HYPOTHESIS=deep`` for a long run.
+``CARDTABLE_HYPOTHESIS=mutants`` (used by ``python -m tests.mutants``) neither shrinks nor keeps a
+database: it only needs to know whether a test fails.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import os
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
     "default",
@@ -22,6 +24,12 @@ settings.register_profile(
     max_examples=1000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "mutants",
+    parent=settings.get_profile("default"),
+    phases=[Phase.explicit, Phase.generate],
+    database=None,
 )
 settings.load_profile(os.environ.get("CARDTABLE_HYPOTHESIS", "default"))
 

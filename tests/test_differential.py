@@ -1,34 +1,54 @@
 """Differential tests of the Rust engine against the reference.
 
-Hypothesis picks every chance outcome and action; after every step both backends agree on everything
+Hypothesis picks every chance outcome and action of whole games; both backends agree on everything
 DESIGN.md lists.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 import cardtable
-from cardtable.testing import assert_equivalent, assert_same_state, choice_sequences, random_choices
+from cardtable.testing import assert_equivalent, assert_same_state, play_random, random_choices
 from tests.configs import ALL, IDS
+from tests.drawn_games import PLAYERS, play_drawn_game
+
+GAMES_PER_OPTION_SET = max(100, settings().max_examples)
+"""Complete games per option set: 100 under the default profile, the profile's examples under
+the deep one (``CARDTABLE_HYPOTHESIS=deep``)."""
+
+PHASES = tuple(p for p in settings().phases if p is not Phase.target or GAMES_PER_OPTION_SET > 100)
+"""Hill-climbing on ``target()`` doubles the games played, so only long runs do it."""
+
+
+@functools.cache
+def _typical_length(game_id: str, config: str) -> int:
+    """The length of one random game of the option set (``config`` as JSON)."""
+    rust = cardtable.make(game_id, backend="rust", **json.loads(config))
+    return len(play_random(rust.new_state(), 0).history)
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_backends_agree_on_hypothesis_choices(game_id: str, config: dict[str, Any]) -> None:
+@settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES)
+@given(data=st.data())
+def test_backends_agree_on_drawn_games(
+    game_id: str, config: dict[str, Any], data: st.DataObject
+) -> None:
+    """Complete games whose every action and chance outcome Hypothesis draws, under players that
+    seek the boundaries of the rules; see :mod:`tests.drawn_games` for what is compared when.
+    ``--hypothesis-show-statistics`` shows the players and the game lengths."""
     rust = cardtable.make(game_id, backend="rust", **config)
     ref = cardtable.make(game_id, backend="reference", **config)
-
-    @given(choices=choice_sequences())
-    def run(choices: list[int]) -> None:
-        assert_equivalent(ref, rust, choices)
-
-    run()
+    typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
+    play_drawn_game(data, ref, rust, PLAYERS[game_id], typical_length=typical)
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
