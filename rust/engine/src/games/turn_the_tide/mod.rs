@@ -1,0 +1,688 @@
+//! Turn the Tide (Land unter), 3–5 players.
+//!
+//! Rules: `rules/turn_the_tide.md`; engine contract (action ids, labels, observation, canonical
+//! state): `docs/games/turn_the_tide.md`.
+//!
+//! Data layout: hands are `u64` bitsets of card numbers (bit `c` = weather card `c`), the tide deck
+//! is a bitset of the copies left (see [`TideDeck`]), everything else lives in fixed arrays sized
+//! for five seats, so the state is `Copy` and `apply` / `legal_actions` never allocate. Chance
+//! nodes and the random bot pick the element of a given rank of such a bitset in constant time.
+//!
+//! Readings decided beyond the rulebook (the re-check after a tie, the lowest-tide bonus for seats
+//! without a tide card, when commitments are cleared, the deal and the end state) are listed once,
+//! with the original sentences, in the contract's "Decisions" section
+//! (`docs/games/turn_the_tide.md`); this module follows them.
+//!
+//! This file owns the state and the rules (`impl Game`); the canonical state, the observation,
+//! its tensor and the action labels are written by `view`, the `greedy` bot lives in `bots`, the
+//! rule scenarios in `tests`. Nothing outside this file changes a state.
+
+mod view;
+
+pub mod bots;
+#[cfg(test)]
+mod tests;
+
+pub use bots::GreedyBot;
+
+use crate::bits;
+use crate::error::Result;
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::options::{OptionReader, OptionSpec, OptionValues};
+use crate::rng::SplitMix64;
+use serde_json::{json, Map, Value};
+
+/// Most seats a game can have.
+const MAX_SEATS: usize = 5;
+/// Weather cards in one hand (and hands in one round).
+const HAND_SIZE: usize = 12;
+/// Distinct tide values (1..=12).
+const TIDE_VALUES: usize = 12;
+/// The lowest weather card. Deal outcome `c` and play action `c` are weather card `c` (ids
+/// `LOWEST_CARD..=HIGHEST_CARD`), which is also its bit in a hand bitset.
+const LOWEST_CARD: u32 = 1;
+/// The highest weather card.
+const HIGHEST_CARD: u32 = 60;
+/// Tide chance outcome `v` is tide value `v` (ids `LOWEST_TIDE..=TIDE_VALUES`).
+const LOWEST_TIDE: u32 = 1;
+/// At a `choose_tide` node: the choosing seat takes tide A (the other seat gets tide B).
+const TAKE_TIDE_A: u32 = 0;
+/// At a `choose_tide` node: the choosing seat takes tide B (the other seat gets tide A).
+const TAKE_TIDE_B: u32 = 1;
+/// Size of the action space: ids 0..=60.
+const NUM_ACTIONS: u32 = HIGHEST_CARD + 1;
+/// Bits 1..=60: every weather card.
+const ALL_CARDS: u64 = ((1u64 << 61) - 1) ^ 1;
+/// Weather cards 13..=48: one half-lifebuoy each.
+const ONE_HALF: u64 = ((1u64 << 49) - 1) & !((1u64 << 13) - 1);
+/// Weather cards 25..=36: a second half-lifebuoy each.
+const TWO_HALVES: u64 = ((1u64 << 37) - 1) & !((1u64 << 25) - 1);
+/// "No seat" marker.
+const NO_SEAT: u8 = u8::MAX;
+
+/// Half-lifebuoys printed on weather card `card` (1..=60).
+pub fn halves(card: u32) -> u32 {
+    u32::from((13..=48).contains(&card)) + u32::from((25..=36).contains(&card))
+}
+
+/// Half-lifebuoys printed on the cards of a hand bitset (the sum of [`halves`]).
+fn halves_of(hand: u64) -> u32 {
+    bits::count(hand & ONE_HALF) + bits::count(hand & TWO_HALVES)
+}
+
+/// The tide deck: the copies (two at the start) of each value 1..=12 still in it.
+///
+/// Value `v` owns bits `2(v − 1)` and `2(v − 1) + 1`; its copies left are the low bits of that
+/// pair (`0b11`, `0b01` or `0b00`). So the set bits, lowest first, list the copies in increasing
+/// value order, which is the running-weight order of the tide chance node: the outcome for
+/// `u = below(total)` is the value owning the set bit of rank `u`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct TideDeck {
+    copies: u64,
+}
+
+impl TideDeck {
+    /// Two copies of every value.
+    const FULL: Self = Self {
+        copies: (1 << (2 * TIDE_VALUES)) - 1,
+    };
+
+    /// Copies left of value `v` (0 for anything out of 1..=12).
+    fn count(self, v: usize) -> u8 {
+        if (1..=TIDE_VALUES).contains(&v) {
+            let pair = self.copies >> (2 * (v - 1));
+            ((pair & 1) + (pair >> 1 & 1)) as u8
+        } else {
+            0
+        }
+    }
+
+    /// Copies left per value 1..=12.
+    fn counts(self) -> [u8; TIDE_VALUES] {
+        std::array::from_fn(|i| self.count(i + 1))
+    }
+
+    /// Copies left in all.
+    #[cfg(test)]
+    fn total(self) -> u32 {
+        bits::count(self.copies)
+    }
+
+    /// The tide chance node: the value of the copy of rank `rng.below(total)` in increasing
+    /// value order (`None`, drawing nothing, for an empty deck).
+    fn draw(self, rng: &mut SplitMix64) -> Option<u32> {
+        bits::pick(self.copies, rng).map(|b| b / 2 + LOWEST_TIDE)
+    }
+
+    /// Takes one copy of value `v` out; false (and nothing changes) if there is none.
+    fn take(&mut self, v: usize) -> bool {
+        let k = self.count(v);
+        if k == 0 {
+            return false;
+        }
+        self.copies &= !(1 << (2 * (v - 1) + usize::from(k) - 1));
+        true
+    }
+}
+
+/// Where the game stands, i.e. what kind of node comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Phase {
+    /// Chance: the next weather card of the deal.
+    Deal,
+    /// Chance: tide A or tide B of the current hand.
+    Tide,
+    /// Seat `to_move` commits a weather card.
+    Play,
+    /// With `highest_chooses_tide`: the highest card's seat takes tide A or B.
+    ChooseTide,
+    /// The game is over.
+    Over,
+}
+
+/// Turn the Tide with a fixed player count and options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnTheTide {
+    players: usize,
+    recheck_after_elimination: bool,
+    highest_chooses_tide: bool,
+    rounds: usize,
+    option_values: OptionValues,
+}
+
+/// The full state of one game of Turn the Tide (small and `Copy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TurnTheTideState {
+    phase: Phase,
+    /// Cards dealt per seat, in deal order; seat `s` has `dealt_count - 12 s` of them (clamped).
+    dealt: [[u8; HAND_SIZE]; MAX_SEATS],
+    /// Cards dealt so far (all seats).
+    dealt_count: u8,
+    /// Bitset of the cards dealt so far.
+    dealt_mask: u64,
+    /// Bitset of the cards dealt per seat (the sets of `dealt`).
+    dealt_hands: [u64; MAX_SEATS],
+    round: u8,
+    hand_index: u8,
+    /// Cards of the round's hand not yet revealed, per seat.
+    hands: [u64; MAX_SEATS],
+    lifebuoys: [u8; MAX_SEATS],
+    /// Showing tide value per seat, 0 = none.
+    tide: [u8; MAX_SEATS],
+    /// Seats still in the round (not eliminated): bit `s` = seat `s`.
+    in_round: u8,
+    played: [[u8; HAND_SIZE]; MAX_SEATS],
+    played_len: [u8; MAX_SEATS],
+    /// Tide values drawn in this hand: A then B.
+    revealed: [u8; 2],
+    revealed_len: u8,
+    /// Copies of tide values 1..=12 left in the deck.
+    tide_deck: TideDeck,
+    /// Pending commitment per seat, 0 = none.
+    commitments: [u8; MAX_SEATS],
+    /// The seat to commit next (phase `Play`).
+    to_move: u8,
+    /// The seat choosing a tide card (phase `ChooseTide`), else `NO_SEAT`.
+    chooser: u8,
+    scores: [i32; MAX_SEATS],
+}
+
+/// The seats of a seat bitset, lowest first.
+fn seats(mut mask: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let s = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(s)
+    })
+}
+
+/// Whether seat `s` is missing from the seat bitset `mask`.
+fn out_of(mask: u8, s: usize) -> bool {
+    s >= 8 || mask >> s & 1 == 0
+}
+
+impl TurnTheTideState {
+    /// Whether seat `s` is eliminated from the round.
+    fn eliminated(&self, s: usize) -> bool {
+        out_of(self.in_round, s)
+    }
+}
+
+/// The public table the lifebuoy rules act on: showing tides, lifebuoys and eliminations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Table {
+    tide: [u8; MAX_SEATS],
+    lifebuoys: [u8; MAX_SEATS],
+    /// Seats still in the round: bit `s` = seat `s`.
+    in_round: u8,
+}
+
+impl Table {
+    fn of(st: &TurnTheTideState) -> Self {
+        Self {
+            tide: st.tide,
+            lifebuoys: st.lifebuoys,
+            in_round: st.in_round,
+        }
+    }
+
+    fn eliminated(&self, s: usize) -> bool {
+        out_of(self.in_round, s)
+    }
+
+    fn remaining(&self) -> u32 {
+        self.in_round.count_ones()
+    }
+
+    /// Rules steps 4–7: the highest showing tide loses a lifebuoy (or is eliminated), repeated
+    /// after eliminations when `recheck` is set. Returns true if the round ends (at most two
+    /// seats left).
+    fn lose_lifebuoys(&mut self, recheck: bool) -> bool {
+        loop {
+            let top = seats(self.in_round)
+                .map(|s| self.tide[s])
+                .max()
+                .unwrap_or(0);
+            if top == 0 {
+                return false;
+            }
+            let mut any_eliminated = false;
+            for s in seats(self.in_round) {
+                if self.tide[s] == top {
+                    if self.lifebuoys[s] > 0 {
+                        self.lifebuoys[s] -= 1;
+                    } else {
+                        self.in_round &= !(1 << s);
+                        self.tide[s] = 0;
+                        any_eliminated = true;
+                    }
+                }
+            }
+            if self.remaining() <= 2 {
+                return true;
+            }
+            if !(recheck && any_eliminated) {
+                return false;
+            }
+        }
+    }
+
+    /// The lowest showing tide among seats still in (0 if one of them has none), or `u8::MAX`
+    /// if no seat is left.
+    fn lowest_tide(&self) -> u8 {
+        seats(self.in_round)
+            .map(|s| self.tide[s])
+            .min()
+            .unwrap_or(u8::MAX)
+    }
+}
+
+impl TurnTheTide {
+    /// The number of rounds played (the resolved `rounds` option).
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    /// The first seat still in the round at or after `from`, or `NO_SEAT`.
+    #[inline]
+    fn next_active(&self, st: &TurnTheTideState, from: usize) -> u8 {
+        let later = st.in_round & u8::MAX.checked_shl(from as u32).unwrap_or(0);
+        seats(later).next().map_or(NO_SEAT, |s| s as u8)
+    }
+
+    /// Contract flow step 2: round `r` starts.
+    #[inline(never)]
+    fn start_round(&self, st: &mut TurnTheTideState, r: usize) {
+        let n = self.players;
+        for p in 0..n {
+            let src = (p + n - r % n) % n;
+            let hand = st.dealt_hands[src];
+            st.hands[p] = hand;
+            st.lifebuoys[p] = (halves_of(hand) / 2) as u8;
+        }
+        st.round = r as u8;
+        st.hand_index = 0;
+        st.tide = [0; MAX_SEATS];
+        st.in_round = ((1u16 << n) - 1) as u8;
+        st.played = [[0; HAND_SIZE]; MAX_SEATS];
+        st.played_len = [0; MAX_SEATS];
+        st.revealed = [0; 2];
+        st.revealed_len = 0;
+        st.tide_deck = TideDeck::FULL;
+        st.commitments = [0; MAX_SEATS];
+        st.to_move = NO_SEAT;
+        st.chooser = NO_SEAT;
+        st.phase = Phase::Tide;
+    }
+
+    /// The seats with the highest and second-highest commitment among seats still in.
+    fn top_two(&self, st: &TurnTheTideState) -> (usize, usize) {
+        let (mut first, mut second) = (0usize, 0usize);
+        let (mut c1, mut c2) = (0u8, 0u8);
+        for s in seats(st.in_round) {
+            let c = st.commitments[s];
+            if c > c1 {
+                (second, c2) = (first, c1);
+                (first, c1) = (s, c);
+            } else if c > c2 {
+                (second, c2) = (s, c);
+            }
+        }
+        (first, second)
+    }
+
+    /// Rules step 2–3: all commitments are revealed; the tide cards go out (or the highest seat
+    /// is asked to choose).
+    #[inline(never)]
+    fn reveal(&self, st: &mut TurnTheTideState) {
+        for s in seats(st.in_round) {
+            let c = st.commitments[s];
+            st.hands[s] &= !bits::bit_in(u32::from(c), LOWEST_CARD, HIGHEST_CARD);
+            let len = usize::from(st.played_len[s]).min(HAND_SIZE - 1);
+            st.played[s][len] = c;
+            st.played_len[s] = (len + 1) as u8;
+        }
+        st.to_move = NO_SEAT;
+        let (first, second) = self.top_two(st);
+        let (a, b) = (st.revealed[0], st.revealed[1]);
+        if self.highest_chooses_tide {
+            st.chooser = first as u8;
+            st.phase = Phase::ChooseTide;
+        } else {
+            st.tide[first] = a.min(b);
+            st.tide[second] = a.max(b);
+            self.finish_hand(st);
+        }
+    }
+
+    /// Rules steps 4–8 and the end of the hand: lifebuoys, round end, scoring, next round.
+    fn finish_hand(&self, st: &mut TurnTheTideState) {
+        let mut table = Table::of(st);
+        let ended = table.lose_lifebuoys(self.recheck_after_elimination);
+        st.tide = table.tide;
+        st.lifebuoys = table.lifebuoys;
+        st.in_round = table.in_round;
+        st.hand_index += 1;
+        st.revealed = [0; 2];
+        st.revealed_len = 0;
+        st.commitments = [0; MAX_SEATS];
+        st.chooser = NO_SEAT;
+        st.to_move = NO_SEAT;
+        if ended || usize::from(st.hand_index) >= HAND_SIZE {
+            self.score_round(st, &table);
+            let next = usize::from(st.round) + 1;
+            if next < self.rounds {
+                self.start_round(st, next);
+            } else {
+                st.phase = Phase::Over;
+            }
+        } else {
+            st.phase = Phase::Tide;
+        }
+    }
+
+    /// Round scoring: lifebuoys for seats still in, −1 for eliminated seats, +1 for the lowest
+    /// showing tide (no tide card counts as lowest) among seats still in.
+    fn score_round(&self, st: &mut TurnTheTideState, table: &Table) {
+        let lowest = table.lowest_tide();
+        for s in 0..self.players {
+            if table.eliminated(s) {
+                st.scores[s] -= 1;
+            } else {
+                st.scores[s] += i32::from(table.lifebuoys[s]) + i32::from(table.tide[s] == lowest);
+            }
+        }
+    }
+
+    /// The legal actions (or chance outcomes) as a bitset: bit `a` = action `a`.
+    #[inline]
+    fn legal_mask(&self, st: &TurnTheTideState) -> u64 {
+        match st.phase {
+            Phase::Deal => ALL_CARDS & !st.dealt_mask,
+            Phase::Tide => (LOWEST_TIDE as usize..=TIDE_VALUES)
+                .filter(|&v| st.tide_deck.count(v) > 0)
+                .fold(0, |m, v| m | 1 << v),
+            Phase::Play => st.hands.get(usize::from(st.to_move)).copied().unwrap_or(0),
+            Phase::ChooseTide => 1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B,
+            Phase::Over => 0,
+        }
+    }
+
+    /// Seat to which the next deal card goes.
+    fn deal_seat(st: &TurnTheTideState) -> usize {
+        (usize::from(st.dealt_count) / HAND_SIZE).min(MAX_SEATS - 1)
+    }
+}
+
+impl Game for TurnTheTide {
+    type State = TurnTheTideState;
+
+    const ID: &'static str = "turn_the_tide";
+
+    fn option_specs() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec::bool(
+                "recheck_after_elimination",
+                true,
+                "after an elimination the highest tide loses a lifebuoy again (rules step 7)",
+            ),
+            OptionSpec::bool(
+                "highest_chooses_tide",
+                false,
+                "the highest weather card chooses either tide card",
+            ),
+            OptionSpec::optional_int(
+                "rounds",
+                None,
+                1,
+                MAX_SEATS as i64,
+                "number of rounds, 1..players (null: as many as players)",
+            ),
+        ]
+    }
+
+    fn player_range() -> (usize, usize) {
+        (3, 5)
+    }
+
+    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
+        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let recheck_after_elimination = r.bool("recheck_after_elimination")?;
+        let highest_chooses_tide = r.bool("highest_chooses_tide")?;
+        let rounds = r.optional_int("rounds")?;
+        let mut option_values = r.finish()?;
+        let (lo, hi) = Self::player_range();
+        if !(lo..=hi).contains(&players) {
+            return Err(crate::error::EngineError::InvalidOption(format!(
+                "{}: players must be in {lo}..={hi}, got {players}",
+                Self::ID
+            )));
+        }
+        if rounds.is_some_and(|r| r > players as i64) {
+            return Err(crate::error::EngineError::InvalidOption(format!(
+                "{}: option rounds must be an int in 1..={players}, got {}",
+                Self::ID,
+                rounds.unwrap_or_default()
+            )));
+        }
+        let rounds = rounds.map_or(players, |r| r as usize);
+        option_values.set("rounds", json!(rounds));
+        Ok(Self {
+            players,
+            recheck_after_elimination,
+            highest_chooses_tide,
+            rounds,
+            option_values,
+        })
+    }
+
+    fn option_values(&self) -> &OptionValues {
+        &self.option_values
+    }
+
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    fn num_actions(&self) -> u32 {
+        NUM_ACTIONS
+    }
+
+    fn initial_state(&self) -> TurnTheTideState {
+        TurnTheTideState {
+            phase: Phase::Deal,
+            dealt: [[0; HAND_SIZE]; MAX_SEATS],
+            dealt_count: 0,
+            dealt_mask: 0,
+            dealt_hands: [0; MAX_SEATS],
+            round: 0,
+            hand_index: 0,
+            hands: [0; MAX_SEATS],
+            lifebuoys: [0; MAX_SEATS],
+            tide: [0; MAX_SEATS],
+            in_round: ((1u16 << self.players) - 1) as u8,
+            played: [[0; HAND_SIZE]; MAX_SEATS],
+            played_len: [0; MAX_SEATS],
+            revealed: [0; 2],
+            revealed_len: 0,
+            tide_deck: TideDeck::FULL,
+            commitments: [0; MAX_SEATS],
+            to_move: NO_SEAT,
+            chooser: NO_SEAT,
+            scores: [0; MAX_SEATS],
+        }
+    }
+
+    #[inline(always)]
+    fn current_player(&self, st: &TurnTheTideState) -> i32 {
+        match st.phase {
+            Phase::Deal | Phase::Tide => CHANCE,
+            Phase::Play => i32::from(st.to_move),
+            Phase::ChooseTide => i32::from(st.chooser),
+            Phase::Over => TERMINAL,
+        }
+    }
+
+    fn legal_actions(&self, st: &TurnTheTideState, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(bits::ones(self.legal_mask(st)));
+    }
+
+    #[inline(always)]
+    fn random_action(
+        &self,
+        st: &TurnTheTideState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        bits::pick(self.legal_mask(st), rng)
+    }
+
+    fn chance_outcomes(&self, st: &TurnTheTideState, out: &mut Vec<(u32, u64)>) {
+        out.clear();
+        match st.phase {
+            Phase::Deal => out.extend(bits::ones(ALL_CARDS & !st.dealt_mask).map(|c| (c, 1))),
+            Phase::Tide => {
+                for (v, k) in (LOWEST_TIDE..).zip(st.tide_deck.counts()) {
+                    if k > 0 {
+                        out.push((v, u64::from(k)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[inline(always)]
+    fn sample_chance(
+        &self,
+        st: &TurnTheTideState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<(u32, u64)>,
+    ) -> u32 {
+        let outcome = match st.phase {
+            Phase::Deal => bits::pick(ALL_CARDS & !st.dealt_mask, rng),
+            Phase::Tide => st.tide_deck.draw(rng),
+            _ => None,
+        };
+        outcome.unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn apply(&self, st: &mut TurnTheTideState, action: u32) {
+        match st.phase {
+            Phase::Deal => {
+                let b = bits::bit_in(action, LOWEST_CARD, HIGHEST_CARD);
+                if b == 0 || st.dealt_mask & b != 0 {
+                    return;
+                }
+                let seat = Self::deal_seat(st);
+                let idx = usize::from(st.dealt_count) % HAND_SIZE;
+                st.dealt[seat][idx] = action as u8;
+                st.dealt_hands[seat] |= b;
+                st.dealt_mask |= b;
+                st.dealt_count += 1;
+                if usize::from(st.dealt_count) >= HAND_SIZE * self.players {
+                    self.start_round(st, 0);
+                }
+            }
+            Phase::Tide => {
+                if !st.tide_deck.take(action as usize) {
+                    return;
+                }
+                let len = usize::from(st.revealed_len).min(1);
+                st.revealed[len] = action as u8;
+                st.revealed_len = len as u8 + 1;
+                if st.revealed_len == 2 {
+                    st.phase = Phase::Play;
+                    st.to_move = self.next_active(st, 0);
+                }
+            }
+            Phase::Play => {
+                let seat = usize::from(st.to_move);
+                let Some(&hand) = st.hands.get(seat) else {
+                    return;
+                };
+                if hand & bits::bit_in(action, LOWEST_CARD, HIGHEST_CARD) == 0 {
+                    return;
+                }
+                st.commitments[seat] = action as u8;
+                st.to_move = self.next_active(st, seat + 1);
+                if st.to_move == NO_SEAT {
+                    self.reveal(st);
+                }
+            }
+            Phase::ChooseTide => {
+                let (a, b) = (st.revealed[0], st.revealed[1]);
+                let (mine, other) = match action {
+                    TAKE_TIDE_A => (a, b),
+                    TAKE_TIDE_B => (b, a),
+                    _ => return,
+                };
+                let (first, second) = self.top_two(st);
+                st.tide[first] = mine;
+                st.tide[second] = other;
+                self.finish_hand(st);
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn action_label(&self, st: &TurnTheTideState, action: u32) -> String {
+        self.label(st, action)
+    }
+
+    fn scores(&self, st: &TurnTheTideState, out: &mut [i64]) {
+        for (o, &s) in out.iter_mut().zip(st.scores[..self.players].iter()) {
+            *o = i64::from(s);
+        }
+    }
+
+    fn winners(&self, st: &TurnTheTideState) -> Vec<usize> {
+        let scores = &st.scores[..self.players];
+        let best = scores.iter().copied().max().unwrap_or(0);
+        (0..self.players).filter(|&s| scores[s] == best).collect()
+    }
+
+    fn winner_mask(&self, st: &TurnTheTideState) -> u64 {
+        let scores = &st.scores[..self.players];
+        let best = scores.iter().copied().max().unwrap_or(0);
+        (0..self.players)
+            .filter(|&s| scores[s] == best)
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    fn observation(&self, st: &TurnTheTideState, player: usize) -> Value {
+        self.observation_json(st, player)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![self.tensor_size()]
+    }
+
+    fn observation_tensor(&self, st: &TurnTheTideState, player: usize, out: &mut [f32]) {
+        self.write_tensor(st, player, out);
+    }
+
+    fn state_json(&self, st: &TurnTheTideState) -> Value {
+        self.state_value(st)
+    }
+
+    fn bot_names() -> &'static [&'static str] {
+        &["greedy"]
+    }
+
+    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
+        match (name, param) {
+            ("greedy", None) => Some(Ok(Box::new(GreedyBot::default()))),
+            ("greedy", Some(p)) => Some(Err(crate::error::EngineError::InvalidOption(format!(
+                "{}: bot greedy takes no parameter, got {p:?}",
+                Self::ID
+            )))),
+            _ => None,
+        }
+    }
+}
