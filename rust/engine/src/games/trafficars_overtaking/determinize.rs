@@ -117,10 +117,7 @@ impl TrafficarsOvertaking {
             let (top, len) = (usize::from(st.pile_top[s]), usize::from(st.pile_len[s]));
             // The drawn part (not part of any view): the cards the seat put into the row, then
             // its hand, each in increasing order.
-            let drawn = st.piles[s][..top]
-                .iter()
-                .fold(0u64, |m, &c| m | 1u64 << c)
-                & public;
+            let drawn = st.piles[s][..top].iter().fold(0u64, |m, &c| m | 1u64 << c) & public;
             for (slot, c) in out.piles[s][..top]
                 .iter_mut()
                 .zip(bits::ones(drawn).chain(bits::ones(out.hands[s])))
@@ -251,7 +248,13 @@ mod tests {
     /// The deal of the sample in the real deal's draw positions: each seat's drawn cards keep
     /// their real positions, another seat's hand cards take the places of its real hand cards,
     /// then the sample's undrawn pile; the decisions are the real ones.
-    fn sample_history(g: &TrafficarsOvertaking, real: &S, hist: &[u32], d: &S, p: usize) -> Vec<u32> {
+    fn sample_history(
+        g: &TrafficarsOvertaking,
+        real: &S,
+        hist: &[u32],
+        d: &S,
+        p: usize,
+    ) -> Vec<u32> {
         let n = g.players();
         let mut h: Vec<u32> = d.removed[..usize::from(d.removed_len)]
             .iter()
@@ -286,7 +289,8 @@ mod tests {
         }
         let mut rng = SplitMix64::new(seed);
         // Places: 0..n hands, n..2n piles, 2n removed.
-        let keep_hand = |s: usize| s == p || (st.phase == Phase::Overtake && s == usize::from(st.overtaker));
+        let keep_hand =
+            |s: usize| s == p || (st.phase == Phase::Overtake && s == usize::from(st.overtaker));
         let places: Vec<usize> = (0..=2 * n)
             .filter(|&i| {
                 if i < n {
@@ -319,7 +323,15 @@ mod tests {
         let cb = cards(b, &alt);
         let x = ca[rng.below(ca.len() as u64) as usize];
         let y = cb[rng.below(cb.len() as u64) as usize];
-        let swap = |c: u8| if c == x { y } else if c == y { x } else { c };
+        let swap = |c: u8| {
+            if c == x {
+                y
+            } else if c == y {
+                x
+            } else {
+                c
+            }
+        };
         for s in 0..n {
             let h = alt.hands[s];
             let (hx, hy) = (h >> x & 1, h >> y & 1);

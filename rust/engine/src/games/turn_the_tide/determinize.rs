@@ -15,11 +15,7 @@ use crate::bits;
 use crate::rng::SplitMix64;
 
 /// Unseen cards of each lifebuoy class: no half, one half, two halves.
-const CLASSES: [u64; 3] = [
-    ALL_CARDS & !ONE_HALF,
-    ONE_HALF & !TWO_HALVES,
-    TWO_HALVES,
-];
+const CLASSES: [u64; 3] = [ALL_CARDS & !ONE_HALF, ONE_HALF & !TWO_HALVES, TWO_HALVES];
 /// Most cards of class 1 (24) and class 2 (12), plus one, for the count tables.
 const MAX1: usize = 25;
 const MAX2: usize = 13;
@@ -39,7 +35,7 @@ const fn binomials() -> [[u64; 61]; 61] {
     }
     c
 }
-const BINOM: [[u64; 61]; 61] = binomials();
+static BINOM: [[u64; 61]; 61] = binomials();
 
 /// C(n, k) as a float (0 for k > n).
 fn choose(n: usize, k: usize) -> f64 {
@@ -156,9 +152,9 @@ impl TurnTheTide {
         for i in 0..m {
             left[i + 1] = left[i].saturating_sub(open[i].need);
         }
-        for r1 in 0..MAX1 {
-            for r2 in 0..MAX2 {
-                ways[m][r1][r2] = f64::from(u8::from(r1 + r2 <= left[m]));
+        for (r1, row) in ways[m].iter_mut().enumerate() {
+            for (r2, w) in row.iter_mut().enumerate() {
+                *w = f64::from(u8::from(r1 + r2 <= left[m]));
             }
         }
         for i in (0..m).rev() {
@@ -359,7 +355,13 @@ mod tests {
     /// The history of the sample: the real one with the deal replaced by the sample's deal
     /// records and the pending commitments by the sample's. It replays only when no hand the
     /// observer has not held was played from in an earlier round (round 0, or every hand held).
-    fn sample_history(g: &TurnTheTide, real: &S, hist: &[u32], d: &S, p: usize) -> Option<Vec<u32>> {
+    fn sample_history(
+        g: &TurnTheTide,
+        real: &S,
+        hist: &[u32],
+        d: &S,
+        p: usize,
+    ) -> Option<Vec<u32>> {
         let n = g.players();
         let r = usize::from(real.round);
         let all_held = (0..n).all(|j| g.has_held(p, r, j));
@@ -518,7 +520,8 @@ mod tests {
                 .unwrap();
             for p in 0..n {
                 let other = (p + 1) % n;
-                let seen: BTreeSet<u64> = (0..60).map(|s| sample(&g, st, p, s).hands[other]).collect();
+                let seen: BTreeSet<u64> =
+                    (0..60).map(|s| sample(&g, st, p, s).hands[other]).collect();
                 let own: BTreeSet<u64> = (0..60).map(|s| sample(&g, st, p, s).hands[p]).collect();
                 assert_eq!(own.len(), 1);
                 // In round 1 the next seat holds a hand the observer has not held, unless n = 3
