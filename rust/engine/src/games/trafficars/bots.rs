@@ -1,0 +1,218 @@
+//! The built-in `greedy` bot of Trafficars: a one-turn lookahead over the rules' own resolution
+//! (see [`GreedyBot`]). It reads only what its seat's observation holds plus its memory of the
+//! cards it saw on the table; it must never read other hands, pending commitments of other seats
+//! or the undealt deck, and it changes no rule.
+
+use super::{
+    Board, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD, ID_SLOTS, LAST_CARD, MAX_SEATS,
+};
+use crate::bits;
+use crate::game::Bot;
+use crate::rng::SplitMix64;
+
+/// Opponent deals sampled per candidate card when choosing a card to commit.
+const SAMPLES: usize = 8;
+/// Cost of spending a special card (ambulance, police car, tow truck): specials are kept for
+/// turns where they save at least this many penalty cards.
+const SPECIAL_COST: f64 = 1.0;
+/// Weight of the other seats' average penalty cards (taken this turn) as a gain for the bot.
+const OPPONENT_WEIGHT: f64 = 0.3;
+
+/// The `greedy` bot: a one-turn lookahead that minimises its own penalty cards.
+///
+/// It reads only what its seat's observation holds: its hand, the lanes, the penalty counts,
+/// this turn's revealed cards and the resolution queue, plus its memory of every card it has seen
+/// on the table (never other hands, other seats' pending commitments or the undealt deck).
+///
+/// The cost of a turn's outcome is the bot's own penalty cards taken in it minus
+/// [`OPPONENT_WEIGHT`] times the other seats' average.
+///
+/// Committing a card: for each card of its hand it plays out this turn's resolution
+/// [`SAMPLES`] times, the other seats' cards drawn uniformly (without replacement) from the cards
+/// it has not seen, every resolution choice in the simulation taking the option with the fewest
+/// immediate penalty cards (the first such option on a tie); the same sampled deals are used for
+/// every candidate. A card's cost is its average outcome cost, plus [`SPECIAL_COST`] for an
+/// ambulance, police car or tow truck; it commits the cheapest card (the lowest id on a tie). In
+/// effect it plays cards that fit closely above a lane end, avoids being the car after a full
+/// lane or a card too low for every lane, and saves its specials to dodge such penalties.
+///
+/// Resolution choices: every revealed card is public then, so it plays out the rest of the turn
+/// exactly for each option (the other seats choosing as above) and takes the cheapest option
+/// (the lowest action id on a tie); a take therefore goes to the lane with the fewest cards.
+#[derive(Clone, Debug, Default)]
+pub struct GreedyBot {
+    seat: usize,
+    rng: SplitMix64,
+    /// Every card id the bot has seen on the table or revealed (so no longer in any hand).
+    seen: u64,
+}
+
+impl GreedyBot {
+    /// Resolves the rest of the queue with the fewest-immediate-penalty policy and ends the turn.
+    fn finish_turn(g: &Trafficars, b: &mut Board) {
+        while let Some((seat, card, c)) = g.head_choice(b) {
+            let mut best = c.acts().first().map_or(0, |&a| u32::from(a));
+            let mut best_pen = u32::MAX;
+            for &a in c.acts() {
+                let p = g.penalty_of(b, card, c.kind, u32::from(a));
+                if p < best_pen {
+                    best_pen = p;
+                    best = u32::from(a);
+                }
+            }
+            g.carry_out(b, seat, card, c.kind, best);
+            g.next_card(b, card);
+        }
+        g.end_turn_board(b);
+    }
+
+    /// Own penalty cards taken since `before` minus [`OPPONENT_WEIGHT`] times the other seats'
+    /// average.
+    fn cost_after(&self, g: &Trafficars, b: &Board, before: &[u16; MAX_SEATS]) -> f64 {
+        let (mut mine, mut others) = (0.0, 0.0);
+        for (p, (&now, &then)) in b.penalties.iter().zip(before).enumerate().take(g.players) {
+            let taken = f64::from(now.saturating_sub(then));
+            if p == self.seat {
+                mine = taken;
+            } else {
+                others += taken;
+            }
+        }
+        mine - OPPONENT_WEIGHT * others / (g.players.max(2) - 1) as f64
+    }
+
+    fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        let me = self.seat;
+        let hand = st.hands.get(me).copied().unwrap_or(0);
+        let mut on_table = 0u64;
+        for lane in &st.board.lanes[..g.lanes] {
+            on_table |= lane.cards_mask();
+        }
+        let pool = g.deck & !(hand | self.seen | on_table);
+        let before = st.board.penalties;
+        let mut costs = [0f64; ID_SLOTS];
+        for _ in 0..SAMPLES {
+            let mut cards = [0u8; MAX_SEATS];
+            let mut left = pool;
+            for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
+                if s == me {
+                    continue;
+                }
+                // A uniform unseen card (nothing drawn once none is left).
+                let Some(pick) = bits::pick(left, &mut self.rng) else {
+                    continue;
+                };
+                *slot = pick as u8;
+                left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
+            }
+            for (cost, &c) in costs.iter_mut().zip(legal) {
+                let mut b = st.board;
+                cards[me] = c as u8;
+                g.reveal(&mut b, &cards);
+                Self::finish_turn(g, &mut b);
+                *cost += self.cost_after(g, &b, &before);
+                if !matches!(g.kind(c as u8), Kind::Car | Kind::Trailer) {
+                    *cost += SPECIAL_COST;
+                }
+            }
+        }
+        let mut best = 0;
+        for (i, &cost) in costs.iter().enumerate().take(legal.len()) {
+            if cost < costs[best] {
+                best = i;
+            }
+        }
+        legal.get(best).copied().unwrap_or(0)
+    }
+
+    fn choose_option(&self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        let before = st.board.penalties;
+        let Some((seat, card, c)) = g.head_choice(&st.board) else {
+            return legal.first().copied().unwrap_or(0);
+        };
+        let mut best = legal.first().copied().unwrap_or(0);
+        let mut best_cost = f64::INFINITY;
+        for &a in legal {
+            let mut b = st.board;
+            g.carry_out(&mut b, seat, card, c.kind, a);
+            g.next_card(&mut b, card);
+            Self::finish_turn(g, &mut b);
+            let cost = self.cost_after(g, &b, &before);
+            if cost < best_cost {
+                best_cost = cost;
+                best = a;
+            }
+        }
+        best
+    }
+}
+
+impl Bot<Trafficars> for GreedyBot {
+    fn reset(&mut self, _game: &Trafficars, seat: usize, rng: SplitMix64) {
+        self.seat = seat.min(MAX_SEATS - 1);
+        self.rng = rng;
+        self.seen = 0;
+    }
+
+    fn act(&mut self, game: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        if let [only] = legal {
+            return *only;
+        }
+        match st.phase {
+            Phase::Commit => self.choose_card(game, st, legal),
+            Phase::Resolve => self.choose_option(game, st, legal),
+            _ => legal.first().copied().unwrap_or(0),
+        }
+    }
+
+    fn observe(&mut self, game: &Trafficars, st: &TrafficarsState) {
+        for lane in &st.board.lanes[..game.lanes] {
+            self.seen |= lane.cards_mask();
+        }
+        self.seen |= st.board.revealed_mask;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::game;
+    use super::*;
+    use crate::game::{Game, TERMINAL};
+    use crate::rng::derive_seed;
+    use crate::session::Session;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    /// The bot's choice is the same when every hidden part of the state is blanked out.
+    #[test]
+    fn greedy_ignores_hidden_information() {
+        let g = game(4, json!({}));
+        let mut bots: Vec<GreedyBot> = vec![GreedyBot::default(); 4];
+        let mut legal_v = Vec::new();
+        for gi in 0..40u64 {
+            let mut s = Session::new(Arc::clone(&g), Some(derive_seed(3, gi)));
+            for (i, b) in bots.iter_mut().enumerate() {
+                b.reset(&g, i, SplitMix64::new(derive_seed(gi, i as u64)));
+            }
+            while g.current_player(s.state()) != TERMINAL {
+                let cp = g.current_player(s.state()) as usize;
+                g.legal_actions(s.state(), &mut legal_v);
+                let mut twin = bots[cp].clone();
+                let a = bots[cp].act(&g, s.state(), &legal_v);
+                let mut hidden = *s.state();
+                for p in (0..4).filter(|&p| p != cp) {
+                    hidden.hands[p] = 0;
+                    if hidden.commitments[p] != 0 {
+                        hidden.commitments[p] = 62;
+                    }
+                }
+                hidden.deck = 0;
+                assert_eq!(twin.act(&g, &hidden, &legal_v), a);
+                s.apply(i64::from(a), None).unwrap();
+                for b in bots.iter_mut() {
+                    b.observe(&g, s.state());
+                }
+            }
+        }
+    }
+}

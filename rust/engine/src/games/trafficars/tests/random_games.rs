@@ -1,0 +1,200 @@
+//! Random games over many option settings, checked against the table's rules at every step
+//! (cards conserved, lane structure, `max_cars`, the kept choice of the card being resolved).
+
+use super::*;
+use crate::game::RandomBot;
+use crate::rng::derive_seed;
+
+/// Structural invariants of a state between steps.
+fn check_invariants(g: &Trafficars, x: &TrafficarsState) {
+    let n = g.players();
+    let mut seen = x.deck;
+    let mut count = x.deck.count_ones();
+    let mut add = |m: u64| {
+        assert_eq!(seen & m, 0, "a card is in two places");
+        seen |= m;
+        count += m.count_ones();
+    };
+    for p in 0..n {
+        add(x.hands[p]);
+        add(bits::bit_in(
+            u32::from(x.commitments[p]),
+            FIRST_CARD,
+            LAST_CARD,
+        ));
+    }
+    for (k, lane) in x.board.lanes[..g.lanes].iter().enumerate() {
+        add(lane.cards_mask());
+        assert_eq!(lane.cards_mask().count_ones(), lane.card_count());
+        let mut fresh = *lane;
+        fresh.summarize();
+        assert_eq!(&fresh, lane, "the lane summary is stale");
+        if x.phase != Phase::Deal || usize::from(x.dealt) > k {
+            assert!(lane.len > 0);
+        }
+        // At most one free place, never the last place, only during resolution.
+        let frees = lane.toks().iter().filter(|&&t| t == FREE).count();
+        assert!(frees <= 1);
+        if frees == 1 {
+            assert_eq!(x.phase, Phase::Resolve);
+            let i = lane.free_place().unwrap();
+            let next = lane.toks()[i + 1];
+            assert!(next & START != 0 && g.kind(tok_id(next)) == Kind::TowTruck);
+        }
+        if let Some(&first) = lane.toks().first() {
+            assert!(first & START != 0);
+        }
+        for (i, &t) in lane.toks().iter().enumerate() {
+            if t & DOUBLE != 0 {
+                assert!(t & START != 0 && g.kind(tok_id(t)) == Kind::TowTruck, "{i}");
+            }
+            if t & START != 0 && tok_id(t) != 0 {
+                // Never a bare tow truck on top.
+                let end = lane.place_end(i);
+                assert_ne!(g.kind(tok_id(lane.toks()[end - 1])), Kind::TowTruck);
+            }
+        }
+        // Between two ambulances of a turn a lane may overflow: the check runs after the last.
+        let ambulance_next = x
+            .board
+            .head()
+            .is_some_and(|s| g.kind(x.board.revealed[s]) == Kind::Ambulance);
+        if !g.insert && x.phase != Phase::Deal && !ambulance_next {
+            if let Some(m) = g.max_cars {
+                // (A tow truck always leaves two cars: its place and the free place.)
+                assert!(lane.cars() <= m.max(2), "{}", sj(g, x));
+            }
+        }
+    }
+    let pen: u32 = x.board.penalties[..n].iter().map(|&p| u32::from(p)).sum();
+    // Revealed cards are on the table (or taken) already or still waiting in the queue.
+    let mut waiting = 0u64;
+    for &s in x.board.pending() {
+        waiting |= bits::bit_in(
+            u32::from(x.board.revealed[usize::from(s)]),
+            FIRST_CARD,
+            LAST_CARD,
+        );
+    }
+    add(waiting);
+    assert_eq!(
+        count + pen,
+        g.deck.count_ones(),
+        "cards not conserved: {}",
+        sj(g, x)
+    );
+    assert_eq!(seen | g.deck, g.deck);
+    if x.phase == Phase::Commit {
+        let hand_cards: u32 = x.hands[..n].iter().map(|h| h.count_ones()).sum();
+        let committed = x.commitments[..n].iter().filter(|&&c| c != 0).count() as u32;
+        let left = u32::from(g.hand_size - x.turn);
+        assert_eq!(hand_cards + committed, left * n as u32);
+    }
+}
+
+fn random_options(gi: u64) -> (usize, Value) {
+    let n = 2 + (gi % 4) as usize;
+    let lanes = 1 + (gi / 4) % 5;
+    let max_cars = match (gi / 20) % 4 {
+        0 => json!(4),
+        1 => Value::Null,
+        2 => json!(1 + (gi / 80) % 6),
+        _ => json!(4),
+    };
+    let too_low = if (gi / 3) % 2 == 0 { "take" } else { "insert" };
+    let special = gi % 7 != 3;
+    let max_number = if gi % 5 == 0 { 20 + (gi / 5) % 31 } else { 50 };
+    let deck = max_number as usize
+        + if special {
+            9 + [10u64, 20, 30].iter().filter(|&&t| t <= max_number).count()
+        } else {
+            0
+        };
+    let room = (deck - lanes as usize) / n;
+    let hand = 1 + (gi as usize / 11) % room.min(12);
+    (
+        n,
+        json!({"lanes": lanes, "max_cars": max_cars, "too_low": too_low,
+               "special_cards": special, "max_number": max_number, "hand_size": hand}),
+    )
+}
+
+/// Random games over many option settings keep the table's rules at every step (see
+/// [`check_invariants`]): cards are conserved, lanes stay within `max_cars`, a decision of the
+/// resolution always has two options or more (a single option is applied at once), a seat's
+/// observation holds its own hand and every seat's commitment only as a flag, and at the end
+/// every hand has been played, the scores are the penalties and the winners are exactly the seats
+/// with the fewest.
+#[test]
+fn random_games_keep_the_table_rules() {
+    let mut legal_v = Vec::new();
+    let mut resolution_decisions = 0;
+    for gi in 0..3000u64 {
+        let (n, opts) = random_options(gi);
+        let g = game(n, opts.clone());
+        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
+        let mut bot = RandomBot::default();
+        Bot::<Trafficars>::reset(&mut bot, &*g, 0, SplitMix64::new(derive_seed(100, gi)));
+        let detailed = gi % 25 == 0;
+        while g.current_player(s.state()) != TERMINAL {
+            let x = *s.state();
+            check_invariants(&g, &x);
+            let cp = g.current_player(&x);
+            g.legal_actions(&x, &mut legal_v);
+            if x.phase == Phase::Resolve {
+                assert!(legal_v.len() >= 2);
+                resolution_decisions += 1;
+            }
+            if detailed {
+                for p in 0..n {
+                    let o = g.observation(&x, p);
+                    assert_eq!(o["hand"], json!(bits::to_vec(x.hands[p])));
+                    for q in 0..n {
+                        if q != p && x.commitments[q] != 0 {
+                            assert!(o["committed"][q] == json!(true));
+                        }
+                    }
+                }
+            }
+            let a = Bot::<Trafficars>::act(&mut bot, &*g, &x, &legal_v);
+            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
+        }
+        let x = *s.state();
+        check_invariants(&g, &x);
+        assert_eq!(x.turn, g.hand_size);
+        assert_eq!(x.hands[..n].iter().fold(0, |a, h| a | h), 0);
+        let mut sc = vec![0i64; n];
+        g.scores(&x, &mut sc);
+        assert!((0..n).all(|p| sc[p] == i64::from(x.board.penalties[p])));
+        let w = g.winners(&x);
+        let fewest = *x.board.penalties[..n].iter().min().unwrap();
+        let want: Vec<usize> = (0..n).filter(|&p| x.board.penalties[p] == fewest).collect();
+        assert_eq!(w, want);
+    }
+    assert!(resolution_decisions > 1000);
+}
+
+#[test]
+fn kept_choice_equals_a_fresh_one() {
+    let mut legal_v = Vec::new();
+    let mut resolve_nodes = 0;
+    for gi in 0..300u64 {
+        let (n, opts) = random_options(gi);
+        let g = game(n, opts);
+        let mut x = g.initial_state();
+        let mut walk = SplitMix64::new(derive_seed(11, gi));
+        while g.current_player(&x) != TERMINAL {
+            if x.phase == Phase::Resolve {
+                resolve_nodes += 1;
+                let (_, _, fresh) = g.head_choice(&x.board).unwrap();
+                assert_eq!(x.choice, fresh);
+            } else {
+                assert_eq!(x.choice, Choice::NONE);
+            }
+            g.legal_actions(&x, &mut legal_v);
+            let a = legal_v[walk.below(legal_v.len() as u64) as usize];
+            g.apply(&mut x, a);
+        }
+    }
+    assert!(resolve_nodes > 1000);
+}

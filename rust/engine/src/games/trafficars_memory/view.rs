@@ -1,0 +1,141 @@
+//! How a memory-game state is shown: the canonical state, the observation of a seat (JSON and
+//! tensor) and the action labels, as the contract fixes them. Everything here only reads a state;
+//! no rule is decided here.
+
+use super::{
+    is_joker, Phase, TrafficarsMemory, TrafficarsMemoryState, LAYOUT_ACTIONS, MAX_GRID, NO_SEAT,
+    STOP,
+};
+use crate::tensor::{scaled, TensorWriter};
+use serde_json::{json, Value};
+
+impl TrafficarsMemory {
+    /// The action label (contract, "Actions and labels").
+    pub(super) fn label(&self, st: &TrafficarsMemoryState, action: u32) -> String {
+        match st.phase {
+            Phase::Layout if LAYOUT_ACTIONS.contains(&action) => {
+                format!("lay {action} at position {}", st.laid)
+            }
+            Phase::Flip if (action as usize) < self.grid => format!("flip position {action}"),
+            Phase::Flip if action == STOP => "stop and take the run".to_string(),
+            _ => format!("action {action}"),
+        }
+    }
+
+    /// The observation of seat `player` (the same for every seat but `seat`).
+    pub(super) fn observation_json(&self, st: &TrafficarsMemoryState, player: usize) -> Value {
+        json!({
+            "seat": player,
+            "phase": st.phase.name(),
+            "current": Self::current_json(st),
+            "faces": self.faces_json(st),
+            "seen": self.seen_json(st),
+            "on_table": self.on_table_json(st),
+            "taken": self.taken_json(st),
+            "flipped": Self::flipped_json(st),
+        })
+    }
+
+    /// The length of the observation tensor.
+    pub(super) fn tensor_size(&self) -> usize {
+        3 + 3 * self.players + 6 * self.grid
+    }
+
+    /// Writes the observation tensor of seat `player`.
+    pub(super) fn write_tensor(&self, st: &TrafficarsMemoryState, player: usize, out: &mut [f32]) {
+        let (n, grid) = (self.players, self.grid);
+        let mut w = TensorWriter::new(out);
+        w.one_hot(Some(player), n);
+        let phase = match st.phase {
+            Phase::Layout => 0,
+            Phase::Flip => 1,
+            Phase::Over => 2,
+        };
+        w.one_hot(Some(phase), 3);
+        w.one_hot(
+            Some(usize::from(st.current)).filter(|_| st.current != NO_SEAT),
+            n,
+        );
+        // Flip order per position (0 = not flipped this turn).
+        let mut order = [0u8; MAX_GRID];
+        let flips = &st.flipped[..usize::from(st.flipped_len).min(MAX_GRID)];
+        for (k, &pos) in flips.iter().enumerate() {
+            if let Some(o) = order.get_mut(usize::from(pos)) {
+                *o = k as u8 + 1;
+            }
+        }
+        for (i, (&o, &laid)) in order.iter().zip(&st.layout).enumerate().take(grid) {
+            let face_up = st.flipped_mask >> i & 1 == 1;
+            let known = face_up || st.seen >> i & 1 == 1;
+            let card = if known { laid } else { 0 };
+            w.set(0, f32::from(u8::from(st.on_table >> i & 1 == 1)));
+            w.set(1, f32::from(u8::from(face_up)));
+            w.set(2, f32::from(u8::from(known)));
+            w.set(3, scaled(f64::from(card), 50.0));
+            w.set(4, f32::from(u8::from(known && is_joker(u32::from(card)))));
+            w.set(5, scaled(f64::from(o), grid as f64));
+            w.skip(6);
+        }
+        for s in 0..n {
+            w.push_scaled(f64::from(st.taken[s]), grid as f64);
+        }
+        debug_assert_eq!(w.position(), 3 + 3 * n + 6 * grid);
+    }
+
+    /// The canonical state.
+    pub(super) fn state_value(&self, st: &TrafficarsMemoryState) -> Value {
+        json!({
+            "phase": st.phase.name(),
+            "current": Self::current_json(st),
+            "seen": self.seen_json(st),
+            "on_table": self.on_table_json(st),
+            "taken": self.taken_json(st),
+            "flipped": Self::flipped_json(st),
+            "layout": &st.layout[..usize::from(st.laid).min(MAX_GRID)],
+        })
+    }
+
+    fn per_position<F: Fn(usize) -> Value>(&self, f: F) -> Value {
+        Value::Array((0..self.grid).map(f).collect())
+    }
+
+    fn faces_json(&self, st: &TrafficarsMemoryState) -> Value {
+        self.per_position(|p| {
+            if st.flipped_mask >> p & 1 == 1 {
+                json!(st.layout[p])
+            } else {
+                Value::Null
+            }
+        })
+    }
+
+    fn seen_json(&self, st: &TrafficarsMemoryState) -> Value {
+        self.per_position(|p| {
+            if st.seen >> p & 1 == 1 {
+                json!(st.layout[p])
+            } else {
+                Value::Null
+            }
+        })
+    }
+
+    fn on_table_json(&self, st: &TrafficarsMemoryState) -> Value {
+        self.per_position(|p| Value::Bool(st.on_table >> p & 1 == 1))
+    }
+
+    fn current_json(st: &TrafficarsMemoryState) -> Value {
+        if st.current == NO_SEAT {
+            Value::Null
+        } else {
+            json!(st.current)
+        }
+    }
+
+    fn flipped_json(st: &TrafficarsMemoryState) -> Value {
+        json!(&st.flipped[..usize::from(st.flipped_len).min(MAX_GRID)])
+    }
+
+    fn taken_json(&self, st: &TrafficarsMemoryState) -> Value {
+        json!(&st.taken[..self.players])
+    }
+}
