@@ -56,6 +56,7 @@
 //! `pub(crate)`: the memory game (`trafficars_memory`) reads the same deck through them.
 
 mod bots;
+mod determinize;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -1368,6 +1369,15 @@ impl Game for Trafficars {
     }
     fn state_json(&self, st: &TrafficarsState) -> Value {
         self.state_value(st)
+    }
+
+    fn determinize(
+        &self,
+        st: &TrafficarsState,
+        observer: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<TrafficarsState> {
+        Some(self.sample_unseen(st, observer, rng))
     }
 
     fn bot_names() -> &'static [&'static str] {

@@ -33,6 +33,7 @@
 //! observation keys) live in the shared test kit, not here.
 
 mod bots;
+mod determinize;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -479,6 +480,15 @@ impl Game for TrafficarsMemory {
 
     fn state_json(&self, st: &TrafficarsMemoryState) -> Value {
         self.state_value(st)
+    }
+
+    fn determinize(
+        &self,
+        st: &TrafficarsMemoryState,
+        _observer: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<TrafficarsMemoryState> {
+        Some(self.sample_unseen(st, rng))
     }
 
     fn bot_names() -> &'static [&'static str] {
