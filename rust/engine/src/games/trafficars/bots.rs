@@ -48,22 +48,26 @@ pub struct GreedyBot {
 }
 
 impl GreedyBot {
-    /// Resolves the rest of the queue with the fewest-immediate-penalty policy and ends the turn.
+    /// Resolves the rest of the queue with the fewest-immediate-penalty policy. The end of the
+    /// turn (`Trafficars::end_turn_board`) is left out: it changes no penalty count, and the
+    /// penalty counts are all the bot reads of the result.
     fn finish_turn(g: &Trafficars, b: &mut Board) {
         while let Some((seat, card, c)) = g.head_choice(b) {
-            let mut best = c.acts().first().map_or(0, |&a| u32::from(a));
-            let mut best_pen = u32::MAX;
-            for &a in c.acts() {
-                let p = g.penalty_of(b, card, c.kind, u32::from(a));
-                if p < best_pen {
-                    best_pen = p;
-                    best = u32::from(a);
+            let acts = c.acts();
+            let mut best = acts.first().map_or(0, |&a| u32::from(a));
+            if acts.len() > 1 {
+                let mut best_pen = u32::MAX;
+                for &a in acts {
+                    let p = g.penalty_of(b, card, c.kind, u32::from(a));
+                    if p < best_pen {
+                        best_pen = p;
+                        best = u32::from(a);
+                    }
                 }
             }
             g.carry_out(b, seat, card, c.kind, best);
             g.next_card(b, card);
         }
-        g.end_turn_board(b);
     }
 
     /// Own penalty cards taken since `before` minus [`OPPONENT_WEIGHT`] times the other seats'

@@ -73,6 +73,7 @@ impl GreedyBot {
         &self,
         game: &TurnTheTide,
         before: &Table,
+        opponents: &[usize],
         after: Table,
         hands_left: u32,
     ) -> f64 {
@@ -89,9 +90,9 @@ impl GreedyBot {
             }
         };
         let mut cost = loss(me);
-        let (opponents, k) = opponents_of(me, before);
+        let k = opponents.len();
         if k > 0 {
-            let total: f64 = opponents[..k].iter().map(|&s| loss(s)).sum();
+            let total: f64 = opponents.iter().map(|&s| loss(s)).sum();
             cost -= OPPONENT_WEIGHT * total / k as f64;
         }
         if t.eliminated(me) {
@@ -134,7 +135,7 @@ impl GreedyBot {
             for &(s, v) in assign {
                 t.tide[s] = v;
             }
-            self.result_cost(game, &before, t, hands_left)
+            self.result_cost(game, &before, opponents, t, hands_left)
         };
         let avg = |f: &dyn Fn(usize) -> f64| {
             opponents.iter().map(|&o| f(o)).sum::<f64>() / k.max(1) as f64
@@ -204,6 +205,8 @@ impl GreedyBot {
         let (first, second) = game.top_two(st);
         let before = Table::of(st);
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
+        let (opponents, k) = opponents_of(self.seat, &before);
+        let opponents = &opponents[..k];
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let mut best = legal.first().copied().unwrap_or(0);
         let mut best_cost = f64::INFINITY;
@@ -216,7 +219,7 @@ impl GreedyBot {
             let mut t = before;
             t.tide[first] = mine;
             t.tide[second] = other;
-            let cost = self.result_cost(game, &before, t, hands_left);
+            let cost = self.result_cost(game, &before, opponents, t, hands_left);
             if cost < best_cost {
                 best_cost = cost;
                 best = choice;
@@ -232,6 +235,10 @@ impl Bot<TurnTheTide> for GreedyBot {
     }
 
     fn act(&mut self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
+        // A single legal action is what every evaluation below would pick.
+        if let [only] = legal {
+            return *only;
+        }
         match st.phase {
             Phase::Play => self.choose_card(game, st, legal),
             Phase::ChooseTide => self.choose_tide(game, st, legal),
