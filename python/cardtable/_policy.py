@@ -56,38 +56,35 @@ def run_with_policies(
             while not runner.is_done:
                 step = _Step(runner)
                 game_ids, seats, legal_flat, offsets = runner.pending_flat()
+                answers: list[_Answer] = []
+                actions: list[int] | npt.NDArray[np.int64]
                 if len(policies) == 1:
-                    parts = [(policies[0], None)]
+                    batch = PolicyBatch(
+                        game_ids, seats, source=step, legal_flat=(legal_flat, offsets)
+                    )
+                    answer = _ask(policies[0], batch)
+                    answers.append((policies[0], None, batch, answer))
+                    if type(answer) is list and len(answer) == len(batch):
+                        actions = answer  # every item is checked by the engine
+                    else:
+                        actions = _as_actions(policies[0], answer, batch)
                 else:
                     groups = group_of[seats]
-                    parts = [
-                        (policy, np.flatnonzero(groups == k))
-                        for k, policy in enumerate(policies)
-                    ]
-                    parts = [(p, rows) for p, rows in parts if rows.size]
-                actions = np.empty(len(seats), dtype=np.int64)
-                for policy, rows in parts:
-                    if rows is None:
-                        batch = PolicyBatch(
-                            game_ids, seats, source=step, legal_flat=(legal_flat, offsets)
-                        )
-                    else:
+                    actions = np.empty(len(seats), dtype=np.int64)
+                    for k, policy in enumerate(policies):
+                        rows = np.flatnonzero(groups == k)
+                        if not rows.size:
+                            continue
                         batch = PolicyBatch(game_ids[rows], seats[rows], source=step, rows=rows)
-                    try:
-                        answer = policy(batch)
-                    finally:
-                        batch.detach()
-                    chosen = _as_actions(policy, answer, batch)
-                    if rows is None:
-                        actions[:] = chosen
-                    else:
-                        actions[rows] = chosen
+                        answer = _ask(policy, batch)
+                        answers.append((policy, rows, batch, answer))
+                        actions[rows] = _as_actions(policy, answer, batch)
                 try:
                     runner.act(actions)
                 except IllegalActionError:
                     # The engine checked every action before applying any: find the row at fault
                     # to name its policy, row, game and seat.
-                    _explain(parts, actions, game_ids, seats, step.legal_actions())
+                    _explain(answers, step.legal_actions())
                     raise
                 if report is not None and not report(runner.games_played):
                     break
@@ -124,12 +121,24 @@ class _Step:
         return self._tensors
 
 
+_Answer = tuple[PythonPolicy, "npt.NDArray[np.intp] | None", PolicyBatch, object]
+"""A policy, the rows of the step it answered (``None``: all), its batch and its answer."""
+
+
+def _ask(policy: PythonPolicy, batch: PolicyBatch) -> object:
+    """The policy's answer; the batch cannot read the step once the policy has returned."""
+    try:
+        return policy(batch)
+    finally:
+        batch.detach()
+
+
 def _name(policy: PythonPolicy) -> object:
     return getattr(policy, "__name__", policy)
 
 
 def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt.NDArray[np.int64]:
-    """A policy's answer as int64 actions, if it is a sequence of exact integers of the right length.
+    """A policy's answer as int64 actions, if it is a sequence of exact ints of the right length.
 
     Accepted: ``int`` and NumPy integers, never ``bool``, floats, strings or anything else that
     ``int()`` would convert. Legality is checked by the engine.
@@ -186,20 +195,13 @@ def _slow_actions(
     return out
 
 
-def _explain(
-    parts: list[tuple[PythonPolicy, npt.NDArray[np.intp] | None]],
-    actions: npt.NDArray[np.int64],
-    games: npt.NDArray[np.uint64],
-    seats: npt.NDArray[np.uint32],
-    legal: list[list[int]],
-) -> None:
-    """Raises the error naming the first illegal action's policy, row, game and seat, if any."""
-    for policy, rows in parts:
-        picked = range(len(actions)) if rows is None else rows.tolist()
-        for i, r in enumerate(picked):
-            _checked_action(
-                policy, i, int(actions[r]), (int(games[r]), int(seats[r])), legal[r]
-            )
+def _explain(answers: list[_Answer], legal: list[list[int]]) -> None:
+    """Raises the error naming the first bad action's policy, row, game and seat, if any."""
+    for policy, rows, batch, answer in answers:
+        chosen = list(answer)  # type: ignore[call-overload]
+        for i, action in enumerate(chosen):
+            r = i if rows is None else int(rows[i])
+            _checked_action(policy, i, action, (batch.games[i], batch.seats[i]), legal[r])
 
 
 def _checked_action(

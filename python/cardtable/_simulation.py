@@ -92,8 +92,8 @@ class PolicyBatch:
 
     def __init__(
         self,
-        games: Sequence[int],
-        seats: Sequence[int],
+        games: Sequence[int] | npt.NDArray[np.integer[Any]],
+        seats: Sequence[int] | npt.NDArray[np.integer[Any]],
         observations: list[dict[str, Any]] | None = None,
         legal_actions: list[list[int]] | None = None,
         *,
@@ -115,8 +115,8 @@ class PolicyBatch:
             legal_flat: The legal actions as ``(flat, offsets)`` (built from ``legal_actions``
                 when ``None``).
         """
-        self._games = games
-        self._seats = seats
+        self._games: Sequence[int] | npt.NDArray[np.integer[Any]] = games
+        self._seats: Sequence[int] | npt.NDArray[np.integer[Any]] = seats
         self._observations = observations
         self._legal = legal_actions
         self._tensors = tensors
@@ -144,19 +144,15 @@ class PolicyBatch:
     @property
     def games(self) -> list[int]:
         """Index of each game in the run."""
-        if isinstance(self._games, np.ndarray):
-            self._games = self._games.tolist()
-        elif not isinstance(self._games, list):
-            self._games = list(self._games)
+        if not isinstance(self._games, list):
+            self._games = _int_list(self._games)
         return self._games
 
     @property
     def seats(self) -> list[int]:
         """The seat to move in each game."""
-        if isinstance(self._seats, np.ndarray):
-            self._seats = self._seats.tolist()
-        elif not isinstance(self._seats, list):
-            self._seats = list(self._seats)
+        if not isinstance(self._seats, list):
+            self._seats = _int_list(self._seats)
         return self._seats
 
     @property
@@ -208,6 +204,13 @@ class PolicyBatch:
 
     def __repr__(self) -> str:
         return f"<PolicyBatch of {len(self)} rows>"
+
+
+def _int_list(items: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
+    if isinstance(items, np.ndarray):
+        out: list[int] = items.tolist()
+        return out
+    return [int(i) for i in items]
 
 
 PythonPolicy = Callable[[PolicyBatch], Sequence[int]]
