@@ -213,8 +213,9 @@ def _int_list(items: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
     return [int(i) for i in items]
 
 
-PythonPolicy = Callable[[PolicyBatch], Sequence[int]]
-"""A Python bot: called with a :class:`PolicyBatch`, returns one legal action per row."""
+PythonPolicy = Callable[[PolicyBatch], "Sequence[int] | npt.NDArray[np.integer[Any]]"]
+"""A Python bot: called with a :class:`PolicyBatch`, returns one legal action per row (a sequence
+of ints or a 1-d integer NumPy array)."""
 
 
 def wilson_interval(successes: float, trials: int) -> tuple[float, float]:

@@ -239,7 +239,8 @@ impl<G: Game> Lockstep<G> {
         for &i in &self.pending {
             let slot = &self.slots[i];
             flat.games.push(slot.game_index);
-            flat.seats.push(self.game.current_player(&slot.state) as u32);
+            flat.seats
+                .push(self.game.current_player(&slot.state) as u32);
             flat.legal.extend_from_slice(&self.legal[i]);
             flat.offsets.push(flat.legal.len() as u64);
         }
