@@ -245,3 +245,82 @@ def test_builtin_bots_drive_states_of_both_backends(backend: str) -> None:
     fresh = game.new_state(seed=4)
     with pytest.raises(cardtable.IllegalActionError):
         bots[(fresh.current_player + 1) % 3].act(fresh)
+
+
+def test_policy_batches_build_observations_only_when_read() -> None:
+    """A policy reading only legal actions gets the same games as one reading everything."""
+    game = cardtable.make("turn_the_tide", players=4)
+    seen: dict[str, Any] = {}
+
+    def legal_only(batch: PolicyBatch) -> list[int]:
+        assert batch._observations is None and batch._tensors is None
+        return [legal[0] for legal in batch.legal_actions]
+
+    def reads_everything(batch: PolicyBatch) -> np.ndarray:
+        tensors = batch.tensors
+        assert tensors.dtype == np.float32
+        assert tensors.shape == (len(batch), *game.observation_shape)
+        # Every Turn the Tide tensor starts with the one-hot seat of its observer.
+        assert np.array_equal(np.argmax(tensors[:, : game.players], axis=1), batch.seats)
+        assert [obs["seat"] for obs in batch.observations] == batch.seats
+        flat, offsets = batch.legal_flat, batch.legal_offsets
+        assert flat.dtype == np.uint32 and len(offsets) == len(batch) + 1
+        assert [
+            flat[offsets[r] : offsets[r + 1]].tolist() for r in range(len(batch))
+        ] == batch.legal_actions
+        seen["batch"] = batch
+        return np.array([legal[0] for legal in batch.legal_actions], dtype=np.uint16)
+
+    runs = [
+        cardtable.simulate(
+            "turn_the_tide",
+            players=4,
+            games=30,
+            seed=9,
+            bots=[policy, "random", "random", "random"],
+            batch_size=8,
+            progress=False,
+        )
+        for policy in (legal_only, reads_everything)
+    ]
+    assert np.array_equal(runs[0].scores, runs[1].scores)  # type: ignore[arg-type]
+    assert runs[0].lengths is not None
+    for g in range(30):
+        assert list(runs[0].scores[g]) == replay_random_game(game, 9, g, first_policy=True)  # type: ignore[index]
+    # Once answered, a batch no longer reads the games (they have moved on).
+    late = PolicyBatch([0], [0], source=None)
+    with pytest.raises(cardtable.InvalidStateError, match="already answered"):
+        _ = late.observations
+    assert seen["batch"].legal_actions  # read during the call, still there
+
+
+def test_several_policies_share_a_step() -> None:
+    def first_a(batch: PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    def first_b(batch: PolicyBatch) -> tuple[int, ...]:
+        assert all(s in (1, 3) for s in batch.seats)
+        return tuple(legal[0] for legal in batch.legal_actions)
+
+    def run(bots: list[Any]) -> cardtable.SimulationResult:
+        return cardtable.simulate(
+            "turn_the_tide", players=4, games=20, seed=3, bots=bots, batch_size=8, progress=False
+        )
+
+    mixed = run([first_a, first_b, "random", first_b])
+    same = run([first_a, first_a, "random", first_a])
+    assert np.array_equal(mixed.scores, same.scores)  # type: ignore[arg-type]
+
+
+def test_kept_games_use_the_smallest_dtypes() -> None:
+    result = cardtable.simulate("turn_the_tide", players=4, games=50, seed=1, progress=False)
+    assert result.scores is not None and result.winners is not None
+    assert result.lengths is not None
+    assert result.scores.dtype == np.int16
+    assert result.winners.dtype == np.bool_
+    assert result.lengths.dtype == np.uint32
+    per_game = result.scores.itemsize * 4 + result.winners.itemsize * 4 + result.lengths.itemsize
+    assert per_game == 16
+    # The same games as the per-step API plays, whatever the dtype.
+    game = cardtable.make("turn_the_tide", players=4)
+    assert list(result.scores[7]) == replay_random_game(game, 1, 7)

@@ -248,3 +248,43 @@ def test_readme_reinforcement_learning_examples_run(capsys: pytest.CaptureFixtur
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
     assert "mean reward" in capsys.readouterr().out
+
+
+def test_reused_buffers_give_the_same_results_in_the_same_arrays() -> None:
+    fresh = rollout(VectorEnv("turn_the_tide", 6, players=4, seed=4), 40)
+    env = VectorEnv("turn_the_tide", 6, players=4, seed=4, reuse_buffers=True)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset()
+    first_obs, first_mask = obs, info["action_mask"]
+    assert np.array_equal(obs, fresh[0][0])
+    for expected in fresh[1:]:
+        result = env.step(random_actions(rng, info["action_mask"]))
+        obs, info = result[0], result[-1]
+        assert obs is first_obs and info["action_mask"] is first_mask
+        for got, want in zip(result[:-1], expected[:-1], strict=True):
+            assert np.array_equal(got, want)
+        for key in want_keys(expected[-1]):
+            assert np.array_equal(info[key], expected[-1][key])
+
+
+def want_keys(info: dict[str, Any]) -> list[str]:
+    return sorted(info)
+
+
+def test_core_env_writes_into_given_arrays_and_checks_them() -> None:
+    game = cardtable._core.Game("goofspiel", 2, {})
+    core = cardtable._core.VectorEnv(
+        game, num_envs=3, seed=1, agent_seats=[0], opponents=["random"], reward="win"
+    )
+    out = core.reset()
+    again = core.reset(1, out)
+    assert again is out
+    bad = dict(out, obs=out["obs"].astype(np.float64))
+    with pytest.raises(InvalidOptionError, match="obs"):
+        core.step(np.zeros(3, np.int64), bad)
+    short = dict(out, rewards=np.zeros(2, np.float32))
+    actions = np.array([np.flatnonzero(m)[0] for m in out["action_mask"]], np.int64)
+    with pytest.raises(InvalidOptionError, match="output buffers"):
+        core.step(actions, short)
+    # Nothing was applied: the same step still works.
+    assert core.step(actions, out) is out

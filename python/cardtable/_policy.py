@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from cardtable import _core
 from cardtable._simulation import PolicyBatch, Progress, PythonPolicy
@@ -37,47 +38,170 @@ def run_with_policies(
     runner = _core.Lockstep(
         game, games=games, seed=seed, bots=specs, batch=batch_size, keep_games=keep_games
     )
+    # Seats with the same policy object form one group; `group_of[seat]` is the seat's group.
+    policies: list[PythonPolicy] = []
+    group_of = np.full(len(bots), -1, dtype=np.intp)
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, str):
+            continue
+        for k, known in enumerate(policies):
+            if known is bot:
+                group_of[seat] = k
+                break
+        else:
+            group_of[seat] = len(policies)
+            policies.append(bot)
     with Progress(progress, games) as report:
         try:
             while not runner.is_done:
-                pending = runner.pending()
-                observations = runner.observations()
-                legal = runner.legal_actions()
-                actions = [0] * len(pending)
-                groups: dict[int, list[int]] = {}
-                for row, (_, seat) in enumerate(pending):
-                    groups.setdefault(id(bots[seat]), []).append(row)
-                for rows in groups.values():
-                    policy = bots[pending[rows[0]][1]]
-                    assert not isinstance(policy, str)
+                step = _Step(runner)
+                game_ids, seats, legal_flat, offsets = runner.pending_flat()
+                answers: list[_Answer] = []
+                actions: list[int] | npt.NDArray[np.int64]
+                if len(policies) == 1:
                     batch = PolicyBatch(
-                        games=[pending[r][0] for r in rows],
-                        seats=[pending[r][1] for r in rows],
-                        observations=[observations[r] for r in rows],
-                        legal_actions=[legal[r] for r in rows],
+                        game_ids, seats, source=step, legal_flat=(legal_flat, offsets)
                     )
-                    answer = policy(batch)
-                    try:
-                        chosen = list(answer)
-                    except TypeError:
-                        raise IllegalActionError(
-                            f"policy {getattr(policy, '__name__', policy)!r} must return a "
-                            f"sequence of actions, got {answer!r}"
-                        ) from None
-                    if len(chosen) != len(rows):
-                        raise IllegalActionError(
-                            f"policy {getattr(policy, '__name__', policy)!r} returned "
-                            f"{len(chosen)} actions for a batch of {len(rows)}"
-                        )
-                    for i, (r, a) in enumerate(zip(rows, chosen, strict=True)):
-                        actions[r] = _checked_action(policy, i, a, pending[r], legal[r])
-                runner.act(actions)
+                    answer = _ask(policies[0], batch)
+                    answers.append((policies[0], None, batch, answer))
+                    if type(answer) is list and len(answer) == len(batch):
+                        actions = answer  # every item is checked by the engine
+                    else:
+                        actions = _as_actions(policies[0], answer, batch)
+                else:
+                    groups = group_of[seats]
+                    actions = np.empty(len(seats), dtype=np.int64)
+                    for k, policy in enumerate(policies):
+                        rows = np.flatnonzero(groups == k)
+                        if not rows.size:
+                            continue
+                        batch = PolicyBatch(game_ids[rows], seats[rows], source=step, rows=rows)
+                        answer = _ask(policy, batch)
+                        answers.append((policy, rows, batch, answer))
+                        actions[rows] = _as_actions(policy, answer, batch)
+                try:
+                    runner.act(actions)
+                except IllegalActionError:
+                    # The engine checked every action before applying any: find the row at fault
+                    # to name its policy, row, game and seat.
+                    _explain(answers, step.legal_actions())
+                    raise
                 if report is not None and not report(runner.games_played):
                     break
         except KeyboardInterrupt:
             pass
     result: dict[str, Any] = runner.take_result()
     return result
+
+
+class _Step:
+    """The current step of a run, read from the runner at most once per kind."""
+
+    __slots__ = ("_legal", "_observations", "_runner", "_tensors")
+
+    def __init__(self, runner: _core.Lockstep) -> None:
+        self._runner = runner
+        self._observations: list[dict[str, Any]] | None = None
+        self._legal: list[list[int]] | None = None
+        self._tensors: npt.NDArray[np.float32] | None = None
+
+    def observations(self) -> list[dict[str, Any]]:
+        if self._observations is None:
+            self._observations = self._runner.observations()
+        return self._observations
+
+    def legal_actions(self) -> list[list[int]]:
+        if self._legal is None:
+            self._legal = self._runner.legal_actions()
+        return self._legal
+
+    def tensors(self) -> npt.NDArray[np.float32]:
+        if self._tensors is None:
+            self._tensors = self._runner.observation_tensors()
+        return self._tensors
+
+
+_Answer = tuple[PythonPolicy, "npt.NDArray[np.intp] | None", PolicyBatch, object]
+"""A policy, the rows of the step it answered (``None``: all), its batch and its answer."""
+
+
+def _ask(policy: PythonPolicy, batch: PolicyBatch) -> object:
+    """The policy's answer; the batch cannot read the step once the policy has returned."""
+    try:
+        return policy(batch)
+    finally:
+        batch.detach()
+
+
+def _name(policy: PythonPolicy) -> object:
+    return getattr(policy, "__name__", policy)
+
+
+def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt.NDArray[np.int64]:
+    """A policy's answer as int64 actions, if it is a sequence of exact ints of the right length.
+
+    Accepted: ``int`` and NumPy integers, never ``bool``, floats, strings or anything else that
+    ``int()`` would convert. Legality is checked by the engine.
+
+    Raises:
+        IllegalActionError: Naming the policy (and the row at fault, its game and seat).
+    """
+    rows = len(batch)
+    if isinstance(answer, np.ndarray):
+        if answer.ndim == 1 and answer.dtype != np.bool_ and answer.dtype.kind in "iu":
+            if answer.shape[0] != rows:
+                raise IllegalActionError(
+                    f"policy {_name(policy)!r} returned {answer.shape[0]} actions for a batch "
+                    f"of {rows}"
+                )
+            if answer.dtype.kind == "u" and answer.size and int(answer.max()) >= 2**63:
+                return _slow_actions(policy, answer.tolist(), batch)
+            return answer.astype(np.int64, copy=False)
+        chosen = list(answer)
+    else:
+        try:
+            chosen = list(answer)  # type: ignore[call-overload]
+        except TypeError:
+            raise IllegalActionError(
+                f"policy {_name(policy)!r} must return a sequence of actions, got {answer!r}"
+            ) from None
+    if len(chosen) != rows:
+        raise IllegalActionError(
+            f"policy {_name(policy)!r} returned {len(chosen)} actions for a batch of {rows}"
+        )
+    if set(map(type, chosen)) <= {int}:
+        try:
+            return np.array(chosen, dtype=np.int64)
+        except OverflowError:
+            pass
+    return _slow_actions(policy, chosen, batch)
+
+
+def _slow_actions(
+    policy: PythonPolicy, chosen: list[Any], batch: PolicyBatch
+) -> npt.NDArray[np.int64]:
+    out = np.empty(len(chosen), dtype=np.int64)
+    for row, action in enumerate(chosen):
+        where = (
+            f"policy {_name(policy)!r}, row {row} of its batch "
+            f"(game {batch.games[row]}, seat {batch.seats[row]})"
+        )
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"{where}: the action must be an int, got {action!r}")
+        value = int(action)
+        if not -(2**63) <= value < 2**63:
+            raise IllegalActionError(f"{where}: action {value} is not legal")
+        out[row] = value
+    return out
+
+
+def _explain(answers: list[_Answer], legal: list[list[int]]) -> None:
+    """Raises the error naming the first bad action's policy, row, game and seat, if any."""
+    for policy, rows, batch, answer in answers:
+        chosen = list(answer)  # type: ignore[call-overload]
+        for i, action in enumerate(chosen):
+            r = i if rows is None else int(rows[i])
+            _checked_action(policy, i, action, (batch.games[i], batch.seats[i]), legal[r])
 
 
 def _checked_action(

@@ -14,12 +14,12 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     import pyarrow
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BotSummary",
     "PolicyBatch",
+    "PolicySource",
     "PythonPolicy",
     "SeatSummary",
     "SimulationResult",
@@ -40,28 +41,181 @@ __all__ = [
 _Z95 = 1.959963984540054
 
 
-@dataclass(frozen=True)
+class PolicySource(Protocol):
+    """Where a lazy :class:`PolicyBatch` reads what it was not given (the run's current step)."""
+
+    def observations(self) -> list[dict[str, Any]]:
+        """Every pending row's observation dict."""
+        ...
+
+    def legal_actions(self) -> list[list[int]]:
+        """Every pending row's sorted legal actions."""
+        ...
+
+    def tensors(self) -> npt.NDArray[np.float32]:
+        """Every pending row's ``observation_tensor``, ``[rows, *observation_shape]``."""
+        ...
+
+
 class PolicyBatch:
     """The decisions a Python policy is asked for at once, one row per waiting game.
+
+    In :func:`cardtable.simulate` nothing is converted until the policy reads it: a policy that
+    only reads ``legal_actions`` never pays for observation dicts. Read a batch during the policy
+    call only; once the policy has answered, the games have moved on and reading an attribute
+    not read before raises :class:`~cardtable.errors.InvalidStateError`.
 
     Attributes:
         games: Index of each game in the run.
         seats: The seat to move in each game.
-        observations: Each seat's ``observation(p)``.
-        legal_actions: Each seat's sorted legal actions.
+        observations: Each seat's ``observation(p)`` as a dict (built on first access).
+        legal_actions: Each seat's sorted legal actions (built on first access).
+        tensors: Each seat's ``observation_tensor(p)`` as one float32 array
+            ``[len(batch), *observation_shape]`` (built on first access); cheaper than
+            ``observations`` when the policy feeds a network.
+        legal_flat: All rows' legal actions one after another (uint32), with
+            ``legal_offsets`` (``len(batch) + 1`` entries): row ``r``'s are
+            ``legal_flat[legal_offsets[r]:legal_offsets[r + 1]]``. Costs nothing to read.
     """
 
-    games: list[int]
-    seats: list[int]
-    observations: list[dict[str, Any]]
-    legal_actions: list[list[int]]
+    __slots__ = (
+        "_games",
+        "_legal",
+        "_legal_flat",
+        "_legal_offsets",
+        "_observations",
+        "_rows",
+        "_seats",
+        "_source",
+        "_tensors",
+    )
+
+    def __init__(
+        self,
+        games: Sequence[int] | npt.NDArray[np.integer[Any]],
+        seats: Sequence[int] | npt.NDArray[np.integer[Any]],
+        observations: list[dict[str, Any]] | None = None,
+        legal_actions: list[list[int]] | None = None,
+        *,
+        tensors: npt.NDArray[np.float32] | None = None,
+        source: PolicySource | None = None,
+        rows: npt.NDArray[np.intp] | None = None,
+        legal_flat: tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint64]] | None = None,
+    ) -> None:
+        """A batch given in full, or read lazily from ``source`` (its rows ``rows``, else all).
+
+        Args:
+            games: Index of each game in the run.
+            seats: The seat to move in each game.
+            observations: The observation dicts (read from ``source`` when ``None``).
+            legal_actions: The legal actions (read from ``source`` when ``None``).
+            tensors: The observation tensors (read from ``source`` when ``None``).
+            source: Where to read what is not given.
+            rows: Which of the source's rows are this batch's (all when ``None``).
+            legal_flat: The legal actions as ``(flat, offsets)`` (built from ``legal_actions``
+                when ``None``).
+        """
+        self._games: Sequence[int] | npt.NDArray[np.integer[Any]] = games
+        self._seats: Sequence[int] | npt.NDArray[np.integer[Any]] = seats
+        self._observations = observations
+        self._legal = legal_actions
+        self._tensors = tensors
+        self._source = source
+        self._rows = rows
+        self._legal_flat = legal_flat
+        self._legal_offsets: npt.NDArray[np.uint64] | None = None
 
     def __len__(self) -> int:
-        return len(self.games)
+        return len(self._games)
+
+    def _from_source(self, what: str) -> PolicySource:
+        if self._source is None:
+            raise InvalidStateError(
+                f"this batch has no {what}: the policy has already answered it, so its games "
+                "have moved on; read what the policy needs during the call"
+            )
+        return self._source
+
+    def _pick(self, items: list[Any]) -> list[Any]:
+        if self._rows is None:
+            return items
+        return [items[r] for r in self._rows.tolist()]
+
+    @property
+    def games(self) -> list[int]:
+        """Index of each game in the run."""
+        if not isinstance(self._games, list):
+            self._games = _int_list(self._games)
+        return self._games
+
+    @property
+    def seats(self) -> list[int]:
+        """The seat to move in each game."""
+        if not isinstance(self._seats, list):
+            self._seats = _int_list(self._seats)
+        return self._seats
+
+    @property
+    def observations(self) -> list[dict[str, Any]]:
+        """Each seat's ``observation(p)`` (built on first access)."""
+        if self._observations is None:
+            self._observations = self._pick(self._from_source("observations").observations())
+        return self._observations
+
+    @property
+    def legal_actions(self) -> list[list[int]]:
+        """Each seat's sorted legal actions (built on first access)."""
+        if self._legal is None:
+            self._legal = self._pick(self._from_source("legal actions").legal_actions())
+        return self._legal
+
+    @property
+    def tensors(self) -> npt.NDArray[np.float32]:
+        """Each seat's ``observation_tensor`` rows, ``[len(batch), *observation_shape]`` float32."""
+        if self._tensors is None:
+            all_rows = self._from_source("observation tensors").tensors()
+            self._tensors = all_rows if self._rows is None else all_rows[self._rows]
+        return self._tensors
+
+    @property
+    def legal_flat(self) -> npt.NDArray[np.uint32]:
+        """All rows' legal actions one after another (see ``legal_offsets``)."""
+        return self._flat()[0]
+
+    @property
+    def legal_offsets(self) -> npt.NDArray[np.uint64]:
+        """Where each row's legal actions start in ``legal_flat``, then its length."""
+        return self._flat()[1]
+
+    def _flat(self) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint64]]:
+        if self._legal_flat is None:
+            legal = self.legal_actions
+            offsets = np.zeros(len(legal) + 1, dtype=np.uint64)
+            np.cumsum([len(row) for row in legal], out=offsets[1:])
+            flat = np.fromiter(
+                (a for row in legal for a in row), dtype=np.uint32, count=int(offsets[-1])
+            )
+            self._legal_flat = (flat, offsets)
+        return self._legal_flat
+
+    def detach(self) -> None:
+        """Forgets the source: attributes not read so far can no longer be read."""
+        self._source = None
+
+    def __repr__(self) -> str:
+        return f"<PolicyBatch of {len(self)} rows>"
 
 
-PythonPolicy = Callable[[PolicyBatch], Sequence[int]]
-"""A Python bot: called with a :class:`PolicyBatch`, returns one legal action per row."""
+def _int_list(items: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
+    if isinstance(items, np.ndarray):
+        out: list[int] = items.tolist()
+        return out
+    return [int(i) for i in items]
+
+
+PythonPolicy = Callable[[PolicyBatch], "Sequence[int] | npt.NDArray[np.integer[Any]]"]
+"""A Python bot: called with a :class:`PolicyBatch`, returns one legal action per row (a sequence
+of ints or a 1-d integer NumPy array)."""
 
 
 def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
@@ -157,9 +311,14 @@ class SimulationResult:
         games_played: Games completed (fewer only when interrupted).
         interrupted: Whether the run was stopped early (Ctrl-C or the progress callback).
         decisions: Total player decisions over all completed games.
-        scores: ``[games, players]`` final scores, or ``None`` with ``keep_games=False``.
-        winners: ``[games, players]`` bool, whether each seat won, or ``None``.
-        lengths: ``[games]`` decisions per game, or ``None``.
+        scores: ``[games, players]`` final scores, or ``None`` with ``keep_games=False``; in the
+            smallest of ``int16``, ``int32`` and ``int64`` that holds every score of the run
+            (``int16`` for every built-in game), so convert before arithmetic that could
+            overflow (``result.scores.astype(np.int64)``).
+        winners: ``[games, players]`` ``bool``, whether each seat won, or ``None``.
+        lengths: ``[games]`` ``uint32`` decisions per game (0 for a game not played because the
+            run stopped), or ``None``. A kept game costs ``3 × players + 4`` bytes (16 with four
+            players).
         seats: Per-seat summary.
     """
 
@@ -172,7 +331,7 @@ class SimulationResult:
     games_played: int
     interrupted: bool
     decisions: int
-    scores: npt.NDArray[np.int64] | None
+    scores: npt.NDArray[np.signedinteger[Any]] | None
     winners: npt.NDArray[np.bool_] | None
     lengths: npt.NDArray[np.uint32] | None
     seats: list[SeatSummary] = field(default_factory=list)

@@ -82,11 +82,14 @@ def simulate(
         players: Number of players.
         bots: One per seat: a built-in bot name (``"random"``, ``"greedy"``, ``"forgetful:0.2"``,
             ...; see ``cardtable.games()``) or a Python policy (a callable taking a
-            :class:`PolicyBatch`). Default: ``"random"`` in every seat.
+            :class:`PolicyBatch`, reading only what it needs of it: observations are built only
+            when read). Default: ``"random"`` in every seat.
         seed: The run's seed; the same seed gives the same result for any thread count.
         threads: Worker threads (default: all cores).
-        keep_games: Keep per-game arrays (``scores``, ``winners``, ``lengths``); with ``False`` the
-            summary is computed in fixed memory, for runs of 10⁸ games and more.
+        keep_games: Keep per-game arrays (``scores`` in the smallest of int16/int32/int64 that
+            holds them, ``winners`` bool, ``lengths`` uint32; see :class:`SimulationResult`);
+            with ``False`` the summary is computed in fixed memory, for runs of 10⁸ games and
+            more.
         progress: Show a progress bar (``True``), nothing (``False``), or call
             ``progress(done, total)`` about ten times a second (return ``False`` to stop).
         backend: ``"local"``, or ``"ray"`` to split the games into chunks run as Ray tasks (needs

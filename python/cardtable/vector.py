@@ -82,6 +82,10 @@ class VectorEnv:
             better).
         threads: Worker threads for large batches (``None``: all cores); results do not depend
             on it.
+        reuse_buffers: Write every call's outputs into the same arrays (allocated by the first
+            :meth:`reset`) instead of fresh ones: no allocation per step, but the arrays a call
+            returns are overwritten by the next call (copy what you keep). The truncated array
+            is shared too.
         **options: The game's options.
 
     Raises:
@@ -99,6 +103,7 @@ class VectorEnv:
         opponents: str | Sequence[str] = "random",
         reward: Reward = "win",
         threads: int | None = None,
+        reuse_buffers: bool = False,
         **options: Any,
     ) -> None:
         from cardtable import _core
@@ -136,6 +141,10 @@ class VectorEnv:
         if reward not in ("win", "score"):
             raise InvalidOptionError(f"reward must be 'win' or 'score', got {reward!r}")
         self.reward: Reward = reward
+        if not isinstance(reuse_buffers, bool):
+            raise InvalidOptionError(f"reuse_buffers must be a bool, got {reuse_buffers!r}")
+        self.reuse_buffers = reuse_buffers
+        self._out: dict[str, npt.NDArray[Any]] | None = None
         self._env: _core.VectorEnv = _core.VectorEnv(
             self.game,
             num_envs=count,
@@ -145,6 +154,7 @@ class VectorEnv:
             reward=reward,
             threads=threads,
         )
+        self._truncated = np.zeros(count, dtype=np.bool_)
 
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], Info]:
         """Starts a game in every env.
@@ -156,7 +166,9 @@ class VectorEnv:
         Returns:
             ``(observations [num_envs, *observation_shape] float32, info)``.
         """
-        out = self._env.reset(None if seed is None else _seed(seed))
+        out = self._env.reset(None if seed is None else _seed(seed), self._out)
+        if self.reuse_buffers:
+            self._out = out
         return out["obs"], self._info(out)
 
     def step(
@@ -182,8 +194,8 @@ class VectorEnv:
             IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
                 action; then nothing is applied.
         """
-        out = self._env.step(self._check_actions(actions))
-        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        out = self._env.step(self._check_actions(actions), self._out)
+        truncated = self._truncated if self.reuse_buffers else np.zeros(self.num_envs, np.bool_)
         return out["obs"], out["rewards"], out["terminated"], truncated, self._info(out)
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:

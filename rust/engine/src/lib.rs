@@ -31,4 +31,4 @@ pub use registry::{games, make, GameInfo};
 pub use rng::{derive_seed, SplitMix64};
 pub use session::{AnyGame, AnySession, GameHandle, Session};
 pub use sim::{SimConfig, SimResult};
-pub use vector::{AnyVectorEnv, RewardKind, StepOutput, VectorConfig, VectorEnv};
+pub use vector::{AnyVectorEnv, OutputSlices, RewardKind, StepOutput, VectorConfig, VectorEnv};

@@ -224,6 +224,54 @@ impl<G: Game> Lockstep<G> {
             .collect()
     }
 
+    /// The pending games at once, in slot order: `(game indices, seats, legal actions of every
+    /// game one after another, offsets)`, where game `r`'s legal actions are
+    /// `legal[offsets[r]..offsets[r + 1]]` (`offsets` has one more entry than there are games).
+    pub fn pending_flat(&self) -> PendingFlat {
+        let n = self.pending.len();
+        let mut flat = PendingFlat {
+            games: Vec::with_capacity(n),
+            seats: Vec::with_capacity(n),
+            legal: Vec::with_capacity(n * 8),
+            offsets: Vec::with_capacity(n + 1),
+        };
+        flat.offsets.push(0);
+        for &i in &self.pending {
+            let slot = &self.slots[i];
+            flat.games.push(slot.game_index);
+            flat.seats
+                .push(self.game.current_player(&slot.state) as u32);
+            flat.legal.extend_from_slice(&self.legal[i]);
+            flat.offsets.push(flat.legal.len() as u64);
+        }
+        flat
+    }
+
+    /// Writes the `observation_tensor` of the waiting seat of every pending game into `out`, one
+    /// row of the game's observation size after another (`out` must hold exactly that many).
+    pub fn observation_tensors(&self, out: &mut [f32]) -> Result<()> {
+        let size: usize = self.game.observation_shape().iter().product();
+        if out.len() != size * self.pending.len() {
+            return Err(EngineError::InvalidOption(format!(
+                "observation buffer holds {} values, {} needed",
+                out.len(),
+                size * self.pending.len()
+            )));
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        for (&i, row) in self.pending.iter().zip(out.chunks_exact_mut(size)) {
+            let slot = &self.slots[i];
+            self.game.observation_tensor(
+                &slot.state,
+                self.game.current_player(&slot.state) as usize,
+                row,
+            );
+        }
+        Ok(())
+    }
+
     /// Applies one action per pending game (all are checked before any is applied), then advances.
     pub fn act(&mut self, actions: &[i64]) -> Result<()> {
         if actions.len() != self.pending.len() {
@@ -280,6 +328,19 @@ impl<G: Game> Lockstep<G> {
     }
 }
 
+/// The pending games of a [`Lockstep`] as flat arrays (see [`Lockstep::pending_flat`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PendingFlat {
+    /// The index of each pending game in the run.
+    pub games: Vec<u64>,
+    /// The seat to move in each pending game.
+    pub seats: Vec<u32>,
+    /// The sorted legal actions of every pending game, one game after another.
+    pub legal: Vec<u32>,
+    /// Where each game's legal actions start in `legal`, then the total length.
+    pub offsets: Vec<u64>,
+}
+
 /// Object-safe view of [`Lockstep`].
 pub trait AnyLockstep: Send {
     /// See [`Lockstep::pending`].
@@ -288,6 +349,10 @@ pub trait AnyLockstep: Send {
     fn observations(&self) -> Vec<Value>;
     /// See [`Lockstep::legal_actions`].
     fn legal_actions(&self) -> Vec<Vec<u32>>;
+    /// See [`Lockstep::pending_flat`].
+    fn pending_flat(&self) -> PendingFlat;
+    /// See [`Lockstep::observation_tensors`].
+    fn observation_tensors(&self, out: &mut [f32]) -> Result<()>;
     /// See [`Lockstep::act`].
     fn act(&mut self, actions: &[i64]) -> Result<()>;
     /// See [`Lockstep::games_played`].
@@ -307,6 +372,12 @@ impl<G: Game> AnyLockstep for Lockstep<G> {
     }
     fn legal_actions(&self) -> Vec<Vec<u32>> {
         Lockstep::legal_actions(self)
+    }
+    fn pending_flat(&self) -> PendingFlat {
+        Lockstep::pending_flat(self)
+    }
+    fn observation_tensors(&self, out: &mut [f32]) -> Result<()> {
+        Lockstep::observation_tensors(self, out)
     }
     fn act(&mut self, actions: &[i64]) -> Result<()> {
         Lockstep::act(self, actions)

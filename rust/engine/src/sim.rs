@@ -98,7 +98,36 @@ pub struct SimResult {
     pub lengths: Vec<u32>,
 }
 
+/// Kept per-game scores in the smallest signed type that holds every one of them (see
+/// [`SimResult::take_narrow_scores`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NarrowScores {
+    /// Every score fits in 16 bits.
+    I16(Vec<i16>),
+    /// Every score fits in 32 bits, some not in 16.
+    I32(Vec<i32>),
+    /// Some score needs 64 bits.
+    I64(Vec<i64>),
+}
+
 impl SimResult {
+    /// Takes the kept scores out of the result, narrowed to the smallest of `i16`, `i32` and
+    /// `i64` that holds all of them (`i16` for no scores), so that a kept game costs
+    /// `2 × players` bytes of scores in every built-in game.
+    pub fn take_narrow_scores(&mut self) -> NarrowScores {
+        let scores = std::mem::take(&mut self.scores);
+        let (lo, hi) = scores
+            .iter()
+            .fold((0i64, 0i64), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+        if i16::try_from(lo).is_ok() && i16::try_from(hi).is_ok() {
+            NarrowScores::I16(scores.iter().map(|&s| s as i16).collect())
+        } else if i32::try_from(lo).is_ok() && i32::try_from(hi).is_ok() {
+            NarrowScores::I32(scores.iter().map(|&s| s as i32).collect())
+        } else {
+            NarrowScores::I64(scores)
+        }
+    }
+
     fn merge(&mut self, other: &SimResult) {
         self.games_played += other.games_played;
         self.decisions += other.decisions;

@@ -166,6 +166,44 @@ impl StepOutput {
     }
 }
 
+/// Borrowed output buffers (e.g. the caller's arrays), laid out as in [`StepOutput`]: every call
+/// overwrites every entry, so they need no clearing between calls.
+#[derive(Debug)]
+pub struct OutputSlices<'a> {
+    /// Observation tensors, `num_envs × observation size`.
+    pub obs: &'a mut [f32],
+    /// Legal-action masks, `num_envs × num_actions`.
+    pub mask: &'a mut [bool],
+    /// The reward of the seat that made each env's last agent move, `num_envs`.
+    pub rewards: &'a mut [f32],
+    /// Every seat's reward on this step, `num_envs × players`.
+    pub all_rewards: &'a mut [f32],
+    /// Whether each env's game ended on this step, `num_envs`.
+    pub terminated: &'a mut [bool],
+    /// The seat each observation belongs to, `num_envs`.
+    pub seat: &'a mut [i64],
+    /// Whether each env started a new game on this step, `num_envs`.
+    pub autoreset: &'a mut [bool],
+    /// Each env's game counter `k`, `num_envs`.
+    pub episode: &'a mut [i64],
+}
+
+impl StepOutput {
+    /// The buffers as borrowed slices.
+    pub fn slices(&mut self) -> OutputSlices<'_> {
+        OutputSlices {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            rewards: &mut self.rewards,
+            all_rewards: &mut self.all_rewards,
+            terminated: &mut self.terminated,
+            seat: &mut self.seat,
+            autoreset: &mut self.autoreset,
+            episode: &mut self.episode,
+        }
+    }
+}
+
 /// What the error for a vector env too large to hold suggests.
 const VECTOR_HINT: &str = "use fewer envs";
 
@@ -181,20 +219,29 @@ struct Row<'a> {
     episode: &'a mut i64,
 }
 
-fn rows(
-    out: &mut StepOutput,
+fn rows<'a>(
+    out: OutputSlices<'a>,
     n: usize,
     obs_size: usize,
     actions: usize,
     players: usize,
-) -> Vec<Row<'_>> {
+) -> Vec<Row<'a>> {
     let mut v = Vec::with_capacity(n);
     let iter = out
         .obs
         .chunks_mut(obs_size.max(1))
-        .zip(out.mask.chunks_mut(actions.max(1)))
+        .chain(std::iter::repeat_with(Default::default))
+        .zip(
+            out.mask
+                .chunks_mut(actions.max(1))
+                .chain(std::iter::repeat_with(Default::default)),
+        )
         .zip(out.rewards.iter_mut())
-        .zip(out.all_rewards.chunks_mut(players.max(1)))
+        .zip(
+            out.all_rewards
+                .chunks_mut(players.max(1))
+                .chain(std::iter::repeat_with(Default::default)),
+        )
         .zip(out.terminated.iter_mut())
         .zip(out.seat.iter_mut())
         .zip(out.autoreset.iter_mut())
@@ -500,9 +547,32 @@ impl<G: Game> VectorEnv<G> {
         )
     }
 
+    /// Fails unless `out` has the sizes of [`VectorEnv::output`]'s buffers.
+    fn check_output(&self, out: &OutputSlices<'_>) -> Result<()> {
+        let (n, size) = (self.envs.len(), self.obs_size);
+        let actions = self.game.num_actions() as usize;
+        let players = self.game.players();
+        let fits = out.obs.len() == n * size
+            && out.mask.len() == n * actions
+            && out.rewards.len() == n
+            && out.all_rewards.len() == n * players
+            && out.terminated.len() == n
+            && out.seat.len() == n
+            && out.autoreset.len() == n
+            && out.episode.len() == n;
+        if fits {
+            Ok(())
+        } else {
+            Err(EngineError::InvalidOption(format!(
+                "output buffers must hold {n} rows of {size} observation values, {actions} mask \
+                 entries and {players} rewards"
+            )))
+        }
+    }
+
     fn for_each_env(
         &mut self,
-        out: &mut StepOutput,
+        out: OutputSlices<'_>,
         f: impl Fn(&mut Env<G>, &Shared<'_, G>, usize, &mut Row<'_>) -> Result<()> + Sync,
     ) -> Result<()> {
         let (n, size) = (self.envs.len(), self.obs_size);
@@ -532,6 +602,13 @@ impl<G: Game> VectorEnv<G> {
     /// Starts every env: game 0 of `seed` when given (the run restarts from that seed), else each
     /// env's next game.
     pub fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()> {
+        self.reset_into(seed, out.slices())
+    }
+
+    /// [`VectorEnv::reset`] into borrowed buffers (e.g. the caller's arrays, reused from call to
+    /// call); fails if they do not have the sizes of [`VectorEnv::output`]'s.
+    pub fn reset_into(&mut self, seed: Option<u64>, out: OutputSlices<'_>) -> Result<()> {
+        self.check_output(&out)?;
         if let Some(s) = seed {
             self.config.seed = s;
             for (i, env) in self.envs.iter_mut().enumerate() {
@@ -546,6 +623,13 @@ impl<G: Game> VectorEnv<G> {
     /// on the previous step ignore theirs and start their next game), then plays on until agent
     /// seats must decide again.
     pub fn step(&mut self, actions: &[i64], out: &mut StepOutput) -> Result<()> {
+        self.step_into(actions, out.slices())
+    }
+
+    /// [`VectorEnv::step`] into borrowed buffers (e.g. the caller's arrays, reused from call to
+    /// call); fails, applying nothing, if they do not have the sizes of [`VectorEnv::output`]'s.
+    pub fn step_into(&mut self, actions: &[i64], out: OutputSlices<'_>) -> Result<()> {
+        self.check_output(&out)?;
         if actions.len() != self.envs.len() {
             return Err(EngineError::IllegalAction(format!(
                 "{} actions given for {} envs",
@@ -594,6 +678,10 @@ pub trait AnyVectorEnv: Send {
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()>;
     /// See [`VectorEnv::step`].
     fn step(&mut self, actions: &[i64], out: &mut StepOutput) -> Result<()>;
+    /// See [`VectorEnv::reset_into`].
+    fn reset_into(&mut self, seed: Option<u64>, out: OutputSlices<'_>) -> Result<()>;
+    /// See [`VectorEnv::step_into`].
+    fn step_into(&mut self, actions: &[i64], out: OutputSlices<'_>) -> Result<()>;
 }
 
 impl<G: Game> AnyVectorEnv for VectorEnv<G> {
@@ -614,6 +702,12 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn step(&mut self, actions: &[i64], out: &mut StepOutput) -> Result<()> {
         VectorEnv::step(self, actions, out)
+    }
+    fn reset_into(&mut self, seed: Option<u64>, out: OutputSlices<'_>) -> Result<()> {
+        VectorEnv::reset_into(self, seed, out)
+    }
+    fn step_into(&mut self, actions: &[i64], out: OutputSlices<'_>) -> Result<()> {
+        VectorEnv::step_into(self, actions, out)
     }
 }
 

@@ -628,11 +628,21 @@ fn result_to_py(
     }
     out.set_item("seats", seats)?;
     if keep_games {
+        let mut result = result;
         let g = result.lengths.len();
-        let scores = numpy::PyArray1::from_vec(py, result.scores).reshape([g, n])?;
-        let winners = numpy::PyArray1::from_vec(py, result.winners)
-            .reshape([g, n])?
-            .call_method1("astype", ("bool",))?;
+        let scores = match result.take_narrow_scores() {
+            engine::sim::NarrowScores::I16(v) => {
+                numpy::PyArray1::from_vec(py, v).reshape([g, n])?.into_any()
+            }
+            engine::sim::NarrowScores::I32(v) => {
+                numpy::PyArray1::from_vec(py, v).reshape([g, n])?.into_any()
+            }
+            engine::sim::NarrowScores::I64(v) => {
+                numpy::PyArray1::from_vec(py, v).reshape([g, n])?.into_any()
+            }
+        };
+        let winners: Vec<bool> = result.winners.iter().map(|&w| w != 0).collect();
+        let winners = numpy::PyArray1::from_vec(py, winners).reshape([g, n])?;
         out.set_item("scores", scores)?;
         out.set_item("winners", winners)?;
         out.set_item("lengths", numpy::PyArray1::from_vec(py, result.lengths))?;
@@ -786,6 +796,7 @@ struct PyLockstep {
     inner: std::sync::Mutex<Box<dyn engine::lockstep::AnyLockstep>>,
     players: usize,
     keep_games: bool,
+    shape: Vec<usize>,
 }
 
 impl PyLockstep {
@@ -835,6 +846,7 @@ impl PyLockstep {
             inner: std::sync::Mutex::new(inner),
             players: game.inner.players(),
             keep_games,
+            shape: game.inner.observation_shape(),
         })
     }
 
@@ -854,10 +866,57 @@ impl PyLockstep {
         Ok(self.lock()?.legal_actions())
     }
 
+    /// The pending games as NumPy arrays `(games uint64, seats uint32, legal uint32, offsets
+    /// uint64)`: game `r`'s legal actions are `legal[offsets[r]:offsets[r + 1]]`.
+    #[allow(clippy::type_complexity)]
+    fn pending_flat<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, numpy::PyArray1<u64>>,
+        Bound<'py, numpy::PyArray1<u32>>,
+        Bound<'py, numpy::PyArray1<u32>>,
+        Bound<'py, numpy::PyArray1<u64>>,
+    )> {
+        let flat = self.lock()?.pending_flat();
+        Ok((
+            numpy::PyArray1::from_vec(py, flat.games),
+            numpy::PyArray1::from_vec(py, flat.seats),
+            numpy::PyArray1::from_vec(py, flat.legal),
+            numpy::PyArray1::from_vec(py, flat.offsets),
+        ))
+    }
+
+    /// The waiting seats' `observation_tensor` rows as one float32 array
+    /// `[pending, *observation_shape]`.
+    fn observation_tensors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let runner = self.lock()?;
+        let size: usize = self.shape.iter().product();
+        let rows = runner.pending_flat().games.len();
+        let mut buf = vec![0.0f32; size * rows];
+        runner.observation_tensors(&mut buf).map_err(to_py_err)?;
+        let mut shape = vec![rows];
+        shape.extend_from_slice(&self.shape);
+        Ok(numpy::PyArray1::from_vec(py, buf)
+            .reshape(shape)?
+            .into_any())
+    }
+
     /// Applies one action per pending game, then plays on until the next decisions.
+    ///
+    /// `actions` is a sequence of ints, or (faster) a contiguous int64 NumPy array.
     fn act(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let ill = EngineError::IllegalAction;
-        let actions = list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?;
+        let actions = match actions.cast::<numpy::PyArray1<i64>>() {
+            Ok(array) => match array.try_readonly() {
+                Ok(view) => match view.as_slice() {
+                    Ok(slice) => slice.to_vec(),
+                    Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
+                },
+                Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
+            },
+            Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
+        };
         let inner = &self.inner;
         py.detach(|| lock(inner, "lockstep runner")?.act(&actions))
             .map_err(to_py_err)
@@ -924,6 +983,70 @@ impl PyVectorEnv {
     }
 }
 
+/// The arrays of an output dict, borrowed for writing (see `PyVectorEnv::step`).
+struct OutArrays<'py> {
+    obs: numpy::PyReadwriteArrayDyn<'py, f32>,
+    mask: numpy::PyReadwriteArrayDyn<'py, bool>,
+    rewards: numpy::PyReadwriteArrayDyn<'py, f32>,
+    all_rewards: numpy::PyReadwriteArrayDyn<'py, f32>,
+    terminated: numpy::PyReadwriteArrayDyn<'py, bool>,
+    seat: numpy::PyReadwriteArrayDyn<'py, i64>,
+    autoreset: numpy::PyReadwriteArrayDyn<'py, bool>,
+    episode: numpy::PyReadwriteArrayDyn<'py, i64>,
+}
+
+impl<'py> OutArrays<'py> {
+    /// Borrows every array of `dict`; fails on a missing key, a wrong dtype or an array in use.
+    fn borrow(dict: &Bound<'py, PyDict>) -> PyResult<Self> {
+        fn get<'py, T: numpy::Element>(
+            dict: &Bound<'py, PyDict>,
+            key: &str,
+        ) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
+            let bad = |what: &str| {
+                to_py_err(EngineError::InvalidOption(format!(
+                    "out[{key:?}] {what}; pass the dict an earlier reset() or step() returned"
+                )))
+            };
+            let item = dict.get_item(key)?.ok_or_else(|| bad("is missing"))?;
+            let array = item
+                .cast::<numpy::PyArrayDyn<T>>()
+                .map_err(|_| bad("is not an array of the right dtype"))?;
+            array
+                .try_readwrite()
+                .map_err(|_| bad("is not writeable or is in use"))
+        }
+        Ok(Self {
+            obs: get(dict, "obs")?,
+            mask: get(dict, "action_mask")?,
+            rewards: get(dict, "rewards")?,
+            all_rewards: get(dict, "all_rewards")?,
+            terminated: get(dict, "terminated")?,
+            seat: get(dict, "seat")?,
+            autoreset: get(dict, "autoreset")?,
+            episode: get(dict, "episode")?,
+        })
+    }
+
+    /// The arrays as the engine's output slices; fails unless every one is contiguous.
+    fn slices(&mut self) -> PyResult<engine::OutputSlices<'_>> {
+        let bad = || {
+            to_py_err(EngineError::InvalidOption(
+                "the arrays of out must be C-contiguous".into(),
+            ))
+        };
+        Ok(engine::OutputSlices {
+            obs: self.obs.as_slice_mut().map_err(|_| bad())?,
+            mask: self.mask.as_slice_mut().map_err(|_| bad())?,
+            rewards: self.rewards.as_slice_mut().map_err(|_| bad())?,
+            all_rewards: self.all_rewards.as_slice_mut().map_err(|_| bad())?,
+            terminated: self.terminated.as_slice_mut().map_err(|_| bad())?,
+            seat: self.seat.as_slice_mut().map_err(|_| bad())?,
+            autoreset: self.autoreset.as_slice_mut().map_err(|_| bad())?,
+            episode: self.episode.as_slice_mut().map_err(|_| bad())?,
+        })
+    }
+}
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -970,17 +1093,25 @@ impl PyVectorEnv {
     ///
     /// The envs are locked only while the GIL is released (as in `step`), so two threads sharing
     /// one env take turns instead of waiting on each other.
-    #[pyo3(signature = (seed=None))]
+    #[pyo3(signature = (seed=None, out=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
+        out: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seed = seed
             .filter(|s| !s.is_none())
             .map(|s| uint_arg(s, "seed", u64::MAX, EngineError::InvalidOption))
             .transpose()?;
         let inner = &self.inner;
+        if let Some(dict) = out {
+            let mut arrays = OutArrays::borrow(dict)?;
+            let slices = arrays.slices()?;
+            py.detach(|| lock(inner, "vector env")?.reset_into(seed, slices))
+                .map_err(to_py_err)?;
+            return Ok(dict.clone());
+        }
         let out = py
             .detach(|| {
                 let mut env = lock(inner, "vector env")?;
@@ -992,10 +1123,15 @@ impl PyVectorEnv {
     }
 
     /// Applies one action per env and plays on; returns the buffers as a dict of arrays.
+    ///
+    /// With `out` (a dict of arrays as returned by an earlier call), writes into those arrays
+    /// instead and returns `out`.
+    #[pyo3(signature = (actions, out=None))]
     fn step<'py>(
         &self,
         py: Python<'py>,
         actions: numpy::PyReadonlyArray1<'py, i64>,
+        out: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let actions = actions.as_slice().map_err(|_| {
             to_py_err(EngineError::IllegalAction(
@@ -1003,6 +1139,13 @@ impl PyVectorEnv {
             ))
         })?;
         let inner = &self.inner;
+        if let Some(dict) = out {
+            let mut arrays = OutArrays::borrow(dict)?;
+            let slices = arrays.slices()?;
+            py.detach(|| lock(inner, "vector env")?.step_into(actions, slices))
+                .map_err(to_py_err)?;
+            return Ok(dict.clone());
+        }
         let out = py
             .detach(|| {
                 let mut env = lock(inner, "vector env")?;
