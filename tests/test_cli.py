@@ -94,26 +94,33 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
     import sys
     import time
 
+    # The child imports the CLI, says so, then runs it: the signal is sent once the run has
+    # started, not while a loaded machine is still importing (a Ctrl-C during start-up is plain
+    # Python's business).
+    args = [
+        "simulate",
+        "turn_the_tide",
+        "-p",
+        "4",
+        "-n",
+        "1000000000",
+        "--summary-only",
+        "--no-progress",
+    ]
+    script = (
+        "import sys, cardtable.cli; print('ready', flush=True); "
+        f"sys.argv = ['cardtable', *{args!r}]; cardtable.cli.main()"
+    )
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cardtable",
-            "simulate",
-            "turn_the_tide",
-            "-p",
-            "4",
-            "-n",
-            "1000000000",
-            "--summary-only",
-            "--no-progress",
-        ],
+        [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(3)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(2)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, out

@@ -416,18 +416,6 @@ pub fn simulate<G: Game>(
     Ok(result)
 }
 
-/// The fast-path check for the tests of every game (kept under its old name; the check itself is
-/// [`crate::testing::check_fast_paths`]).
-#[cfg(test)]
-pub(crate) mod fast_paths {
-    use crate::game::Game;
-
-    /// See [`crate::testing::check_fast_paths`].
-    pub(crate) fn assert_match<G: Game>(game: &G, games: u64, seed: u64) {
-        crate::testing::check_fast_paths(game, games, seed);
-    }
-}
-
 #[cfg(test)]
 mod limits {
     use super::*;

@@ -18,6 +18,7 @@
 //! its tensor and the action labels are written by `view`, the `greedy` bot lives in `bots`, the
 //! rule scenarios in `tests`. Nothing outside this file changes a state.
 
+mod determinize;
 mod view;
 
 pub mod bots;
@@ -308,6 +309,15 @@ impl Game for Goofspiel {
 
     fn state_json(&self, st: &GoofspielState) -> Value {
         self.state_value(st)
+    }
+
+    fn determinize(
+        &self,
+        st: &GoofspielState,
+        observer: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<GoofspielState> {
+        Some(self.sample_pending_bid(st, observer, rng))
     }
 
     fn bot_names() -> &'static [&'static str] {

@@ -29,6 +29,7 @@
 //! its tensor and the action labels are written by `view`, the `greedy` bot lives in `bots`, the
 //! rule scenarios in `tests`. Nothing outside this file changes a state.
 
+mod determinize;
 mod view;
 
 pub mod bots;
@@ -535,6 +536,15 @@ impl Game for TrafficarsOvertaking {
 
     fn state_json(&self, st: &TrafficarsOvertakingState) -> Value {
         self.state_value(st)
+    }
+
+    fn determinize(
+        &self,
+        st: &TrafficarsOvertakingState,
+        observer: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<TrafficarsOvertakingState> {
+        Some(self.sample_hidden_cards(st, observer, rng))
     }
 
     fn bot_names() -> &'static [&'static str] {

@@ -17,6 +17,7 @@
 //! its tensor and the action labels are written by `view`, the `greedy` bot lives in `bots`, the
 //! rule scenarios in `tests`. Nothing outside this file changes a state.
 
+mod determinize;
 mod view;
 
 pub mod bots;
@@ -669,6 +670,15 @@ impl Game for TurnTheTide {
 
     fn state_json(&self, st: &TurnTheTideState) -> Value {
         self.state_value(st)
+    }
+
+    fn determinize(
+        &self,
+        st: &TurnTheTideState,
+        observer: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<TurnTheTideState> {
+        Some(self.sample_hidden_cards(st, observer, rng))
     }
 
     fn bot_names() -> &'static [&'static str] {
