@@ -176,6 +176,7 @@ def assert_stronger(game_id: str, bot: str, field: str, games: int, seed: int) -
     assert lo > 1 / n, f"{game_id}: {bot} vs {field}: share {share:.3f}, 95% CI from {lo:.3f}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
 def test_mcts_beats_greedy(game_id: str) -> None:
     assert_stronger(game_id, "mcts:iterations=1000", "greedy", games=60, seed=11)
