@@ -47,6 +47,9 @@ class GameInfo:
         max_players: Largest player count.
         options: The options besides ``players``.
         bots: Names of the built-in bots (``"random"`` first).
+        search_bots: The search bots (``"flatmc"``, ``"mcts"``; parameters as in
+            ``"mcts:iterations=1000,c=0.7,rollout=greedy"``, see the search guide), listed only
+            when the game has a determinizer; they build wherever a built-in bot does.
     """
 
     id: str
@@ -54,6 +57,7 @@ class GameInfo:
     max_players: int
     options: tuple[OptionInfo, ...]
     bots: tuple[str, ...]
+    search_bots: tuple[str, ...] = ()
 
 
 def games() -> list[GameInfo]:
@@ -70,6 +74,7 @@ def games() -> list[GameInfo]:
                 for o in g["options"]
             ),
             bots=tuple(g["bots"]),
+            search_bots=tuple(g["search_bots"]),
         )
         for g in _core.games()
     ]

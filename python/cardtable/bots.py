@@ -71,6 +71,28 @@ class BuiltinBot:
         )
 
 
+def split_bot_specs(text: str) -> list[str]:
+    """Splits a comma-separated list of bot specs, keeping a search bot's parameters together.
+
+    A piece of the form ``key=value`` after a spec with parameters continues that spec, so
+    ``"mcts:iterations=1000,c=0.7,greedy"`` gives ``["mcts:iterations=1000,c=0.7", "greedy"]``.
+    Empty pieces are dropped.
+
+    Example:
+        >>> split_bot_specs("random, flatmc:samples=50,rollout=greedy")
+        ['random', 'flatmc:samples=50,rollout=greedy']
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and ":" not in piece and "=" in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:
     """Seats built-in bot ``name`` in ``seat`` of ``game`` (see ``cardtable.games()`` for names).
 

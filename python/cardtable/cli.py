@@ -16,6 +16,7 @@ from rich.table import Table
 
 import cardtable
 from cardtable._cli_options import option_pairs, parse_options
+from cardtable.bots import split_bot_specs
 from cardtable.errors import CardtableError
 
 __all__ = ["main"]
@@ -38,7 +39,7 @@ def games_command() -> None:
             if info.min_players == info.max_players
             else f"{info.min_players}-{info.max_players} players"
         )
-        bots = ", ".join(_BOT_SPELLING.get(b, b) for b in info.bots)
+        bots = ", ".join(_BOT_SPELLING.get(b, b) for b in info.bots + info.search_bots)
         title = f"{info.id}  ({players}; bots: {bots})"
         if not info.options:
             console.print(f"[italic]{title}[/italic]\n  no options\n")
@@ -54,7 +55,11 @@ def games_command() -> None:
         console.print(table)
 
 
-_BOT_SPELLING = {"forgetful": "forgetful[:P]"}
+_BOT_SPELLING = {
+    "forgetful": "forgetful[:P]",
+    "mcts": "mcts[:iterations=N,c=X,rollout=random|greedy]",
+    "flatmc": "flatmc[:samples=N,rollout=random|greedy]",
+}
 """How ``games`` spells the bots that take a parameter (``forgetful:0.3``: forgets with P=0.3)."""
 
 OutputFormat = Literal["parquet", "csv", "jsonl"]
@@ -304,7 +309,7 @@ def _check_bots(game_id: str, players: int, bots: str, options: dict[str, Any]) 
         raise click.UsageError(str(err)) from None
     if not bots:
         return None
-    names = [b.strip() for b in bots.split(",")]
+    names = split_bot_specs(bots)
     for i, name in enumerate(names):
         try:
             cardtable.bot(game, name, min(i, game.players - 1))
@@ -407,7 +412,7 @@ def play_command(
         if not 0 <= seat < game.players:
             raise click.BadParameter(f"seat must be in 0..{game.players - 1}", param_hint="--seat")
         default_bot = info.bots[1] if len(info.bots) > 1 else "random"
-        names = [b.strip() for b in bots.split(",")] if bots else []
+        names = split_bot_specs(bots) if bots else []
         others = [s for s in range(game.players) if s != seat]
         if names and len(names) != len(others):
             raise click.BadParameter(

@@ -85,6 +85,15 @@ class StateProtocol(Protocol):
         """An independent copy."""
         ...
 
+    def resample(self, observer: int, seed: int) -> Self:
+        """A full state sampled from what seat ``observer`` can know here (a determinization).
+
+        It has the same observation for ``observer`` and depends on this state only through
+        what that seat can know. Rust backend only, for games with a determinizer (see
+        ``GameInfo.search_bots``); otherwise :class:`~cardtable.errors.InvalidOptionError`.
+        """
+        ...
+
 
 @runtime_checkable
 class GameProtocol(Protocol):

@@ -82,7 +82,9 @@ def _finish(
 
 
 def _bot_list(text: str) -> list[str]:
-    return [b.strip() for b in text.split(",") if b.strip()]
+    from cardtable.bots import split_bot_specs
+
+    return split_bot_specs(text)
 
 
 def register(main: click.Group) -> None:

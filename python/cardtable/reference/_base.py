@@ -415,6 +415,19 @@ class ReferenceState(ABC):
         twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return twin
 
+    def resample(self: StateT, observer: int, seed: int) -> StateT:
+        """A full state sampled from what seat ``observer`` can know (Rust backend only).
+
+        Raises:
+            InvalidOptionError: Always: determinizations are drawn by the Rust engine only; make
+                the game with ``backend="rust"`` (or rebuild the state there with
+                ``cardtable.make(...).state_from_dict(state.to_dict())``).
+        """
+        raise InvalidOptionError(
+            f"{self._game.game_id}: resample({observer}, {seed}) is available on the Rust backend "
+            "only; make the game with backend='rust'"
+        )
+
     def __copy__(self: StateT) -> StateT:
         """An independent copy (as :meth:`clone`): a state shares nothing with its copy."""
         return self.clone()

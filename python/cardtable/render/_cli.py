@@ -84,11 +84,12 @@ def register(main: click.Group) -> None:
         `cardtable simulate GAME_ID --seed SEED --bots ...`.
         """
         import cardtable
+        from cardtable.bots import split_bot_specs
         from cardtable.errors import CardtableError
         from cardtable.render.replay import play_game, replay_run_game
 
         try:
-            names = [b.strip() for b in bots.split(",")] if bots else []
+            names = split_bot_specs(bots) if bots else []
             options = parse_options(option_pairs)
             if players is None:
                 players = len(names) if names else int(_info(game_id).min_players)

@@ -317,7 +317,9 @@ def replay_run_game(
     import cardtable
     from cardtable._rng import derive_seed
 
-    builtin = {b for info in cardtable.games() if info.id == game_id for b in info.bots}
+    builtin = {
+        b for info in cardtable.games() if info.id == game_id for b in info.bots + info.search_bots
+    }
     if any(name.split(":")[0] not in builtin for name in bots):
         raise InvalidOptionError("only games of built-in bots can be rebuilt (not Python policies)")
     g = cardtable.make(game_id, players=players, **dict(options or {}))

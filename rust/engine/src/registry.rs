@@ -21,16 +21,26 @@ pub struct GameInfo {
     pub options: Vec<OptionSpec>,
     /// Built-in bots, `random` first.
     pub bots: Vec<&'static str>,
+    /// The search bots ([`crate::search::SEARCH_BOTS`]) if the game has a determinizer (probed
+    /// with its default options and fewest players), else empty.
+    pub search_bots: Vec<&'static str>,
 }
 
 fn info<G: Game>() -> GameInfo {
     let mut bots = vec!["random"];
     bots.extend_from_slice(G::bot_names());
+    let searchable = G::from_options(G::player_range().0, &Map::new())
+        .is_ok_and(|g| crate::search::has_determinizer(&g));
     GameInfo {
         id: G::ID,
         players: G::player_range(),
         options: G::option_specs(),
         bots,
+        search_bots: if searchable {
+            crate::search::SEARCH_BOTS.to_vec()
+        } else {
+            Vec::new()
+        },
     }
 }
 

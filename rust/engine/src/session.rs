@@ -116,6 +116,41 @@ impl<G: Game> Session<G> {
         })
     }
 
+    /// A session at a full state sampled with [`Game::determinize`] from what seat `observer` can
+    /// know here, drawn with a SplitMix64 seeded with `seed`: it has the same observation for
+    /// `observer` and depends on this session only through that seat's information. A seeded
+    /// session gives a seeded sample whose later chance draws also come from `seed` (never from
+    /// this session's stream, which would reveal the hidden future). The sample keeps this
+    /// session's history, whose hidden chance outcomes are not the sample's, so its dict does not
+    /// restore. Fails with [`EngineError::InvalidOption`] for a game without a determinizer and
+    /// [`EngineError::IllegalAction`] for a seat out of range.
+    pub fn resample(&self, observer: i64, seed: u64) -> Result<Self> {
+        let n = self.game.players();
+        let seat = usize::try_from(observer)
+            .ok()
+            .filter(|&p| p < n)
+            .ok_or_else(|| {
+                EngineError::IllegalAction(format!("seat {observer} is out of range 0..{n}"))
+            })?;
+        let mut rng = SplitMix64::new(seed);
+        let state = self
+            .game
+            .determinize(&self.state, seat, &mut rng)
+            .ok_or_else(|| {
+                EngineError::InvalidOption(format!(
+                    "{}: resample needs a determinizer, which this game does not provide",
+                    G::ID
+                ))
+            })?;
+        let next = rng.next();
+        Ok(Self {
+            game: Arc::clone(&self.game),
+            state,
+            history: self.history.clone(),
+            rng: self.rng.map(|_| SplitMix64::new(next)),
+        })
+    }
+
     /// Rebuilds a session from [`Session::to_json`] output: replays the history, restores the RNG
     /// and checks that the result equals the given state.
     pub fn from_json(game: Arc<G>, v: &Value) -> Result<Self> {
@@ -248,6 +283,8 @@ pub trait AnySession: Send + Sync {
     fn history(&self) -> &[u32];
     /// An independent copy.
     fn clone_box(&self) -> Box<dyn AnySession>;
+    /// A full state sampled from what seat `observer` can know here (see [`Session::resample`]).
+    fn resample(&self, observer: i64, seed: u64) -> Result<Box<dyn AnySession>>;
     /// The concrete session, for [`AnyBot`] to recover its game's state type.
     fn as_any(&self) -> &dyn Any;
     /// The number of distinct sequences of `depth` steps (actions and chance outcomes alike) from
@@ -471,6 +508,10 @@ impl<G: Game> AnySession for Session<G> {
 
     fn clone_box(&self) -> Box<dyn AnySession> {
         Box::new(self.clone())
+    }
+
+    fn resample(&self, observer: i64, seed: u64) -> Result<Box<dyn AnySession>> {
+        Session::resample(self, observer, seed).map(|s| Box::new(s) as Box<dyn AnySession>)
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -143,7 +143,9 @@ impl SimResult {
     }
 }
 
-/// Creates the bot named by `spec` (`name` or `name:param`) for `game`.
+/// Creates the bot named by `spec` (`name` or `name:param`) for `game`: `random`, one of the
+/// game's own bots, or a search bot (`mcts:...`, `flatmc:...`, see [`crate::search`]; those fail
+/// with [`EngineError::InvalidOption`] for a game without a determinizer).
 pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
     let (name, param) = match spec.split_once(':') {
         Some((n, p)) => (n, Some(p)),
@@ -157,11 +159,17 @@ pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
         }
         return Ok(Box::new(RandomBot::default()));
     }
-    match game.make_bot(name, param) {
+    if let Some(bot) = game.make_bot(name, param) {
+        return bot;
+    }
+    match crate::search::make_search_bot(game, name, param) {
         Some(bot) => bot,
         None => {
             let mut known = vec!["random"];
             known.extend_from_slice(G::bot_names());
+            if crate::search::has_determinizer(game) {
+                known.extend_from_slice(crate::search::SEARCH_BOTS);
+            }
             Err(EngineError::InvalidOption(format!(
                 "{}: unknown bot {name:?}; built-in bots: {}",
                 G::ID,

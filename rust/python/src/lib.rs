@@ -521,6 +521,14 @@ impl PyState {
         }
     }
 
+    /// A full state sampled from what seat `observer` can know here (a determinization).
+    fn resample(&self, observer: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let observer = int_arg(observer, "observer", EngineError::IllegalAction)?;
+        let seed = uint_arg(seed, "seed", u64::MAX, EngineError::InvalidOption)?;
+        let inner = self.inner.resample(observer, seed).map_err(to_py_err)?;
+        Ok(Self { inner })
+    }
+
     fn __copy__(&self) -> Self {
         self.clone()
     }
@@ -1174,6 +1182,7 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
                 "min_players": g.players.0,
                 "max_players": g.players.1,
                 "bots": g.bots,
+                "search_bots": g.search_bots,
                 "options": g.options.iter().map(|o| serde_json::json!({
                     "name": o.name,
                     "type": o.kind.name(),

@@ -69,17 +69,26 @@ pub fn make_search_bot<G: Game>(
     }
 }
 
-/// Fails unless `game` has a determinizer (probed on its initial state).
-fn require_determinizer<G: Game>(game: &G, bot: &str) -> Result<()> {
+/// The names of the search bots, in the order `cardtable.games()` lists them.
+pub const SEARCH_BOTS: &[&str] = &["flatmc", "mcts"];
+
+/// Whether `game` has a determinizer (probed on its initial state for seat 0), i.e. whether the
+/// search bots can play it.
+pub fn has_determinizer<G: Game>(game: &G) -> bool {
     let state = game.initial_state();
     let mut rng = SplitMix64::new(0);
-    match game.determinize(&state, 0, &mut rng) {
-        Some(_) => Ok(()),
-        None => Err(EngineError::InvalidOption(format!(
-            "{}: bot {bot} needs a determinizer, which this game does not provide",
-            G::ID
-        ))),
+    game.determinize(&state, 0, &mut rng).is_some()
+}
+
+/// Fails unless `game` has a determinizer (see [`has_determinizer`]).
+fn require_determinizer<G: Game>(game: &G, bot: &str) -> Result<()> {
+    if has_determinizer(game) {
+        return Ok(());
     }
+    Err(EngineError::InvalidOption(format!(
+        "{}: bot {bot} needs a determinizer, which this game does not provide",
+        G::ID
+    )))
 }
 
 /// The `key=value` pairs of a parameter list, checked against `known` keys: an error names the

@@ -317,3 +317,102 @@ fn a_single_legal_action_is_taken_without_search() {
     let st = decision_states(1)[0];
     assert_eq!(b.act(&game, &st, &[7]), 7);
 }
+
+#[test]
+fn the_bot_factory_makes_search_bots() {
+    let game = HiddenDuel::default();
+    for spec in [
+        "mcts",
+        "mcts:iterations=20,c=1.2",
+        "flatmc:samples=5,rollout=greedy",
+    ] {
+        assert!(crate::sim::make_bot(&game, spec).is_ok(), "{spec}");
+    }
+    for spec in ["mcts:iterations=0", "flatmc:bogus=1", "mcts:", "mcts2"] {
+        assert!(
+            matches!(
+                crate::sim::make_bot(&game, spec),
+                Err(EngineError::InvalidOption(_))
+            ),
+            "{spec}"
+        );
+    }
+    let Err(EngineError::InvalidOption(msg)) = crate::sim::make_bot(&game, "nope") else {
+        panic!("an unknown bot builds");
+    };
+    assert!(msg.contains("mcts") && msg.contains("flatmc"), "{msg}");
+    let plain = HiddenDuel::without_determinizer();
+    let Err(EngineError::InvalidOption(msg)) = crate::sim::make_bot(&plain, "nope") else {
+        panic!("an unknown bot builds");
+    };
+    assert!(!msg.contains("mcts"), "{msg}");
+    assert!(matches!(
+        crate::sim::make_bot(&plain, "mcts"),
+        Err(EngineError::InvalidOption(_))
+    ));
+}
+
+#[test]
+fn simulate_runs_search_bots_identically_on_any_thread_count() {
+    let game = HiddenDuel::default();
+    let run = |threads| {
+        let config = crate::sim::SimConfig {
+            games: 12,
+            first_game: 0,
+            seed: 9,
+            threads: Some(threads),
+            bots: vec!["mcts:iterations=30".into(), "flatmc:samples=4".into()],
+            keep_games: true,
+        };
+        crate::sim::simulate(&game, &config, &|_| true).unwrap()
+    };
+    let one = run(1);
+    assert_eq!(one.games_played, 12);
+    assert_eq!(format!("{one:?}"), format!("{:?}", run(2)));
+}
+
+#[test]
+fn a_resampled_session_keeps_the_observation_and_does_not_peek() {
+    use crate::session::Session;
+    use std::sync::Arc;
+    let game = Arc::new(HiddenDuel::default());
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut s = Session::new(Arc::clone(&game), Some(seed));
+        let mut rng = SplitMix64::new(seed);
+        let mut legal = Vec::new();
+        while game.current_player(s.state()) != TERMINAL {
+            let seat = game.current_player(s.state()) as usize;
+            let sample = s.resample(seat as i64, seed).unwrap();
+            assert_eq!(
+                game.observation(sample.state(), seat),
+                game.observation(s.state(), seat)
+            );
+            // The sample of the sample is the sample of the real state (no peeking).
+            let again = sample.resample(seat as i64, seed).unwrap();
+            assert_eq!(
+                again.state(),
+                s.resample(seat as i64, seed).unwrap().state()
+            );
+            // Both play to the end.
+            let mut end = sample.clone();
+            while game.current_player(end.state()) != TERMINAL {
+                game.legal_actions(end.state(), &mut legal);
+                end.apply(i64::from(legal[0]), None).unwrap();
+            }
+            let a = game.random_action(s.state(), &mut rng, &mut legal).unwrap();
+            s.apply(i64::from(a), None).unwrap();
+            checked += 1;
+        }
+        assert!(matches!(
+            s.resample(2, 0),
+            Err(EngineError::IllegalAction(_))
+        ));
+    }
+    assert!(checked > 100);
+    let plain = Arc::new(HiddenDuel::without_determinizer());
+    assert!(matches!(
+        Session::new(plain, Some(1)).resample(0, 0),
+        Err(EngineError::InvalidOption(_))
+    ));
+}

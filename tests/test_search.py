@@ -1,0 +1,192 @@
+"""Search bots (``mcts``, ``flatmc``) and determinizations, for every game that has a determinizer.
+
+The games are found at collection (``GameInfo.search_bots``), so these tests start running for a
+game as soon as its determinizer lands. The search layer itself is also tested on a toy game in
+the engine's own tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardtable
+from cardtable import _core
+from cardtable._simulation import wilson_interval
+from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.sim import simulate
+
+SEARCHABLE = [g for g in cardtable.games() if g.search_bots]
+SEARCHABLE_IDS = [g.id for g in SEARCHABLE]
+PLAIN_IDS = [g.id for g in cardtable.games() if not g.search_bots]
+
+
+def option_sets(info: cardtable.GameInfo) -> list[tuple[int, dict[str, Any]]]:
+    """Defaults at every player count, then each non-default choice of each option."""
+    sets: list[tuple[int, dict[str, Any]]] = [
+        (n, {}) for n in range(info.min_players, info.max_players + 1)
+    ]
+    for o in info.options:
+        for choice in o.choices:
+            if choice != o.default:
+                sets.append((info.min_players, {o.name: choice}))
+        if o.type == "bool":
+            sets.append((info.min_players, {o.name: not o.default}))
+    return sets
+
+
+OPTION_CASES = [
+    pytest.param(info.id, n, opts, id=f"{info.id}-{n}p-{opts}")
+    for info in SEARCHABLE
+    for n, opts in option_sets(info)
+]
+
+
+def reachable(game: Any, seed: int, steps: int) -> Any:
+    """The state after ``steps`` random decisions from a seeded start (or the end)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state(seed=seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def test_games_without_a_determinizer_refuse_search_and_resample() -> None:
+    for game_id in PLAIN_IDS:
+        info = next(g for g in cardtable.games() if g.id == game_id)
+        game = cardtable.make(game_id, players=info.min_players)
+        with pytest.raises(InvalidOptionError, match="determinizer"):
+            cardtable.bot(game, "mcts:iterations=10", 0)
+        with pytest.raises(InvalidOptionError, match="determinizer"):
+            game.new_state(seed=1).resample(0, 1)
+
+
+def test_reference_states_do_not_resample() -> None:
+    info = cardtable.games()[0]
+    game = cardtable.make(info.id, players=info.min_players, backend="reference")
+    with pytest.raises(InvalidOptionError, match="Rust backend"):
+        game.new_state(seed=1).resample(0, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "specs"),
+    [
+        ("random,greedy", ["random", "greedy"]),
+        ("mcts:iterations=1000,c=0.7,greedy", ["mcts:iterations=1000,c=0.7", "greedy"]),
+        (
+            " flatmc:samples=5,rollout=greedy , random",
+            ["flatmc:samples=5,rollout=greedy", "random"],
+        ),
+        ("forgetful:0.3,mcts", ["forgetful:0.3", "mcts"]),
+    ],
+)
+def test_bot_lists_keep_search_parameters_together(text: str, specs: list[str]) -> None:
+    assert cardtable.bots.split_bot_specs(text) == specs
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+def test_search_bots_build_everywhere(game_id: str) -> None:
+    info = next(g for g in SEARCHABLE if g.id == game_id)
+    n = info.min_players
+    game = cardtable.make(game_id, players=n)
+    bots = ["mcts:iterations=20", "flatmc:samples=3"] + ["random"] * (n - 2)
+    one = simulate(game_id, games=4, players=n, bots=bots, seed=3, threads=1, progress=False)
+    two = simulate(game_id, games=4, players=n, bots=bots, seed=3, threads=2, progress=False)
+    assert [s.win_share for s in one.seats] == [s.win_share for s in two.seats]
+    assert one.decisions == two.decisions
+    state = game.new_state(seed=2)
+    seat = state.current_player
+    assert cardtable.bot(game, "mcts:iterations=20", seat).act(state) in state.legal_actions()
+    with pytest.raises(IllegalActionError):
+        state.resample(n, 0)
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 200), sample_seed=st.integers(0, 2**32))
+def test_search_bots_do_not_peek(game_id: str, seed: int, steps: int, sample_seed: int) -> None:
+    info = next(g for g in SEARCHABLE if g.id == game_id)
+    game = cardtable.make(game_id, players=info.min_players)
+    state = reachable(game, seed, steps)
+    if state.is_terminal:
+        return
+    seat = state.current_player
+    twin = state.resample(seat, sample_seed)
+    assert twin.observation(seat) == state.observation(seat)
+    for spec in ("mcts:iterations=40", "flatmc:samples=4"):
+        a = cardtable.bot(game, spec, seat, seed=seed % 1000)
+        b = cardtable.bot(game, spec, seat, seed=seed % 1000)
+        assert a.act(state) == b.act(twin), spec
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), OPTION_CASES)
+def test_determinizations_keep_the_observation_play_out_and_vary(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    game = cardtable.make(game_id, players=players, **options)
+    varied = False
+    for seed, steps in itertools.product(range(3), (0, 5, 20, 60)):
+        state = reachable(game, seed, steps)
+        for observer in range(players):
+            hidden: set[str] = set()
+            for k in range(4):
+                sample = state.resample(observer, 100 * seed + k)
+                assert sample.observation(observer) == state.observation(observer)
+                np.testing.assert_array_equal(
+                    sample.observation_tensor(observer), state.observation_tensor(observer)
+                )
+                assert sample.current_player == state.current_player
+                hidden.add(repr(sample.to_dict()["state"]))
+                rng = np.random.default_rng(k)
+                while not sample.is_terminal:
+                    legal = sample.legal_actions()
+                    sample.apply(legal[int(rng.integers(len(legal)))])
+            varied |= len(hidden) > 1
+    assert varied, "no hidden card ever varied over samples"
+
+
+def seat_rotated_share(
+    game_id: str, players: int, bot: str, field: str, games: int, seed: int
+) -> tuple[float, tuple[float, float]]:
+    """``bot``'s win share against ``field`` in every other seat, seats rotated evenly."""
+    share = 0.0
+    per_seat = games // players
+    for seat in range(players):
+        bots = [bot if s == seat else field for s in range(players)]
+        r = simulate(
+            game_id, games=per_seat, players=players, bots=bots, seed=seed + seat, progress=False
+        )
+        share += r.seats[seat].win_share
+    total = per_seat * players
+    return share / total, wilson_interval(share, total)
+
+
+def assert_stronger(game_id: str, bot: str, field: str, games: int, seed: int) -> None:
+    info = next(g for g in SEARCHABLE if g.id == game_id)
+    n = info.min_players
+    share, (lo, _hi) = seat_rotated_share(game_id, n, bot, field, games, seed)
+    assert lo > 1 / n, f"{game_id}: {bot} vs {field}: share {share:.3f}, 95% CI from {lo:.3f}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+def test_mcts_beats_greedy(game_id: str) -> None:
+    assert_stronger(game_id, "mcts:iterations=1000", "greedy", games=60, seed=11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+def test_more_iterations_beat_fewer(game_id: str) -> None:
+    assert_stronger(game_id, "mcts:iterations=4000", "mcts:iterations=250", games=200, seed=12)
+
+
+def test_the_core_state_has_resample() -> None:
+    assert callable(_core.State.resample)
