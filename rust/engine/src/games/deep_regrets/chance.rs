@@ -76,7 +76,7 @@ impl DeepRegrets {
     pub(super) fn sample(&self, st: &S, rng: &mut SplitMix64) -> u32 {
         // Uniform draws over a bit set: the u-th set bit in increasing order.
         let uniform = |mask: u64, base: u32, rng: &mut SplitMix64| {
-            let total = u64::from(mask.count_ones());
+            let total = u64::from(crate::bits::count(mask));
             if total == 0 {
                 return 0;
             }

@@ -198,7 +198,7 @@ impl DeepRegrets {
             }
             Task::EquipRod(p) => {
                 let seat = &mut st.seats[usize::from(p)];
-                match seat.rods.count_ones() {
+                match crate::bits::count(u64::from(seat.rods)) {
                     0 => false,
                     1 => {
                         seat.rod = seat.rods.trailing_zeros() as u8;
@@ -209,7 +209,7 @@ impl DeepRegrets {
             }
             Task::EquipReel(p) => {
                 let seat = &mut st.seats[usize::from(p)];
-                match seat.reels.count_ones() {
+                match crate::bits::count(u64::from(seat.reels)) {
                     0 => false,
                     1 => {
                         seat.reel = seat.reels.trailing_zeros() as u8;

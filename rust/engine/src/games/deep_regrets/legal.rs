@@ -252,7 +252,7 @@ impl DeepRegrets {
             0
         };
         if main && seat.fresh_count() > 0 {
-            let cols = match seat.locks.count_ones() {
+            let cols = match crate::bits::count(u64::from(seat.locks)) {
                 0 => 0b111u8,
                 1 => seat.locks,
                 _ => 0,
@@ -278,12 +278,14 @@ impl DeepRegrets {
             }
         }
         if main && !at_sea {
+            // `price(st, p, k, t)` with the seat's discounts read once for the twelve offers.
+            let off = self.price_discount(st, p);
             for k in 0..4 {
                 if seat.shops_used[k] || !self.shop_source(st, k) {
                     continue;
                 }
                 for t in 0..3 {
-                    if self.price(st, p, k, t) <= i32::from(seat.money) {
+                    if self.price_after(k, t, off) <= i32::from(seat.money) {
                         out.put(SHOP + 3 * k as u32 + t as u32);
                     }
                 }

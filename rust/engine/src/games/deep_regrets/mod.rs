@@ -176,7 +176,7 @@ impl FishSet {
     }
     #[inline]
     fn count(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        self.0.iter().map(|&w| crate::bits::count(w)).sum()
     }
     #[inline]
     fn and(&self, o: &FishSet) -> FishSet {

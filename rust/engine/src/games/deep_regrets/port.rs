@@ -40,8 +40,23 @@ impl DeepRegrets {
 
     /// Shop price for seat p (contract §7.3).
     pub(super) fn price(&self, st: &S, p: usize, k: usize, t: usize) -> i32 {
+        self.price_after(k, t, self.price_discount(st, p))
+    }
+
+    /// What seat p takes off every shop price: its madness tier's discount and the current one.
+    #[inline]
+    pub(super) fn price_discount(&self, st: &S, p: usize) -> (i32, i32) {
+        (
+            i32::from(self.tier(st, p).shop_discount),
+            i32::from(st.discount),
+        )
+    }
+
+    /// [`Self::price`] of offer `t` of shop `k` given [`Self::price_discount`].
+    #[inline]
+    pub(super) fn price_after(&self, k: usize, t: usize, (tier, current): (i32, i32)) -> i32 {
         let base = i32::from(self.data.shops[k][t].price);
-        (base - i32::from(self.tier(st, p).shop_discount) - i32::from(st.discount)).max(0)
+        (base - tier - current).max(0)
     }
 
     pub(super) fn shop_source(&self, st: &S, k: usize) -> bool {

@@ -217,6 +217,25 @@ impl Game for Goofspiel {
         out.extend(bits::ones(mask));
     }
 
+    /// The element of rank `rng.below(n)` of the `n` legal actions (the set `legal_actions`
+    /// lists in increasing order), drawing nothing when there is none: exactly the default, with
+    /// no list built.
+    #[inline(always)]
+    fn random_action(
+        &self,
+        st: &GoofspielState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        let mask = match st.to_move {
+            CHANCE => st.remaining,
+            0 => st.hands[0],
+            1 => st.hands[1],
+            _ => 0,
+        };
+        bits::pick(mask, rng)
+    }
+
     fn chance_outcomes(&self, st: &GoofspielState, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if st.to_move == CHANCE {

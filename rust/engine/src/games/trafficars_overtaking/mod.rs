@@ -200,7 +200,7 @@ impl TrafficarsOvertaking {
     /// Contract procedure "refill".
     fn refill(&self, st: &mut TrafficarsOvertakingState) {
         for s in 0..self.players {
-            while st.hands[s].count_ones() < HAND_LIMIT && st.pile_count(s) > 0 {
+            while bits::count(st.hands[s]) < HAND_LIMIT && st.pile_count(s) > 0 {
                 let c = st.draw(s);
                 st.hands[s] |= bits::bit_in(c, LOWEST_CARD, HIGHEST_CARD);
             }
@@ -510,7 +510,7 @@ impl Game for TrafficarsOvertaking {
 
     fn scores(&self, st: &TrafficarsOvertakingState, out: &mut [i64]) {
         for (s, o) in out.iter_mut().enumerate().take(self.players) {
-            *o = -i64::from(st.hands[s].count_ones() + st.pile_count(s));
+            *o = -i64::from(bits::count(st.hands[s]) + st.pile_count(s));
         }
     }
 
