@@ -92,6 +92,7 @@ mod actions;
 mod apply;
 mod chance;
 mod data;
+mod determinize;
 mod fishing;
 mod flow;
 mod items;
@@ -1366,6 +1367,15 @@ impl Game for DeepRegrets {
 
     fn state_json(&self, st: &DeepRegretsState) -> Value {
         self.state_value(st)
+    }
+
+    fn determinize(
+        &self,
+        st: &DeepRegretsState,
+        observer: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<DeepRegretsState> {
+        Some(self.sample_determinization(st, observer, rng))
     }
 
     fn bot_names() -> &'static [&'static str] {

@@ -1,0 +1,603 @@
+//! Determinization (contract section "Determinization"): a full state sampled from what one seat
+//! can know. Re-dealt from what the observer has not seen: the face-down fish of the shoals (and
+//! the fish not yet dealt), regret values held by other seats / the deck / the discard / a hidden
+//! pool or offer, the dinks and supplies of other seats with the dink and supply piles, and the
+//! rod and reel piles (with shop cards drawn by another seat). Everything is rebuilt from the
+//! canonical (sorted) set of unseen cards and shuffled with the caller's stream.
+
+use super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, MAX_SEATS, NONE};
+use crate::rng::SplitMix64;
+
+/// Shuffles `v` in place (Fisher–Yates, from the back).
+fn shuffle(v: &mut [u8], rng: &mut SplitMix64) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// Re-deals the cards of the bit-mask holders `holders` (each keeps its count) from the union of
+/// their cards, leaving the `pinned` cards where they are.
+fn redeal_masks(holders: &mut [u32], pinned: u32, rng: &mut SplitMix64) {
+    let mut pool_mask = 0u32;
+    for &h in holders.iter() {
+        pool_mask |= h & !pinned;
+    }
+    let mut pool = [0u8; 32];
+    let mut len = 0;
+    super::each_bit(pool_mask, |b| {
+        pool[len] = b as u8;
+        len += 1;
+    });
+    shuffle(&mut pool[..len], rng);
+    let mut next = 0;
+    for h in holders.iter_mut() {
+        let k = (*h & !pinned).count_ones() as usize;
+        let mut m = *h & pinned;
+        for &b in &pool[next..next + k] {
+            m |= 1 << b;
+        }
+        next += k;
+        *h = m;
+    }
+}
+
+impl DeepRegrets {
+    /// A state sampled from what seat `me` can know in `st` (see [`crate::game::Game::determinize`]).
+    /// A finished game is returned as it is (everything that matters is revealed).
+    pub(super) fn sample_determinization(&self, st: &S, me: usize, rng: &mut SplitMix64) -> S {
+        let mut out = *st;
+        if st.ended {
+            return out;
+        }
+        let me = me.min(self.n() - 1);
+        self.redeal_fish(&mut out, me, rng);
+        self.redeal_regrets(&mut out, me, rng);
+        self.redeal_items(&mut out, me, rng);
+        out
+    }
+
+    /// The fish ids the continuation or the context refers to: they stay where they are.
+    fn referenced_fish(st: &S) -> [u8; 12] {
+        let mut r = [NONE; 12];
+        r[0] = st.peek;
+        r[1] = st.cast_beneath;
+        r[2] = st.catch_fish;
+        r[3] = st.cast_fish;
+        r[4] = st.shuffle_fish;
+        r[5] = st.give_fish;
+        r[6] = st.ability_fish;
+        for i in 0..usize::from(st.order_len).min(3) {
+            r[7 + i] = st.order[i];
+        }
+        for i in 0..usize::from(st.chosen_len).min(2) {
+            r[10 + i] = st.chosen[i];
+        }
+        r
+    }
+
+    /// Face-down fish of each depth's shoals that `me` has not seen, with the fish of that depth
+    /// not yet dealt, are shuffled back into the same places.
+    fn redeal_fish(&self, out: &mut S, me: usize, rng: &mut SplitMix64) {
+        let refs = Self::referenced_fish(out);
+        // A reorder in progress rewrites the top of the cast's shoal from its own lists.
+        let reorder_shoal = if out.order_len > 0 || out.chosen_len > 0 {
+            usize::from(out.cast_shoal)
+        } else {
+            usize::MAX
+        };
+        for w in 0..3 {
+            let mut pool = [0u8; 3 * super::SHOAL_CAP + BLOCK];
+            let mut len = 0;
+            let mut slots = [(0u8, 0u8); 3 * super::SHOAL_CAP];
+            let mut nslots = 0;
+            for s in 3 * w..3 * w + 3 {
+                if s == reorder_shoal {
+                    continue;
+                }
+                let l = usize::from(out.shoal_len[s]);
+                for i in 0..l {
+                    let f = out.shoals[s][i];
+                    let top = i + 1 == l;
+                    let seen = top && (out.face_up >> s & 1 == 1 || out.known[me] >> s & 1 == 1);
+                    if seen || refs.contains(&f) {
+                        continue;
+                    }
+                    pool[len] = f;
+                    len += 1;
+                    slots[nslots] = (s as u8, i as u8);
+                    nslots += 1;
+                }
+            }
+            let mut left = [0u8; BLOCK];
+            let mut nleft = 0;
+            let mut m = out.deal_left.0[w];
+            while m != 0 {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                left[nleft] = (w * BLOCK + b) as u8;
+                nleft += 1;
+            }
+            for &f in &left[..nleft] {
+                pool[len] = f;
+                len += 1;
+            }
+            let pool = &mut pool[..len];
+            pool.sort_unstable();
+            shuffle(pool, rng);
+            for (k, &(s, i)) in slots[..nslots].iter().enumerate() {
+                out.shoals[usize::from(s)][usize::from(i)] = pool[k];
+            }
+            for &f in &left[..nleft] {
+                out.deal_left.remove(f);
+            }
+            for &f in &pool[nslots..] {
+                out.deal_left.insert(f);
+            }
+        }
+    }
+
+    /// Regret values held where `me` sees only counts are re-dealt.
+    fn redeal_regrets(&self, out: &mut S, me: usize, rng: &mut SplitMix64) {
+        let n = self.n();
+        let mut values = [0u8; 64];
+        let mut len = 0;
+        let mut counts = [0usize; MAX_SEATS + 4];
+        let mut take = |c: &[u8; 4], slot: usize, counts: &mut [usize]| {
+            for v in 0..4 {
+                for _ in 0..c[v] {
+                    if len < values.len() {
+                        values[len] = v as u8;
+                        len += 1;
+                        counts[slot] += 1;
+                    }
+                }
+            }
+        };
+        for q in 0..n {
+            if q != me {
+                take(&out.seats[q].regrets, q, &mut counts);
+            }
+        }
+        take(&out.regret_deck, MAX_SEATS, &mut counts);
+        take(&out.regret_discard, MAX_SEATS + 1, &mut counts);
+        let pool_hidden = out.pool_on && usize::from(out.actor) != me;
+        if pool_hidden {
+            take(&out.pool, MAX_SEATS + 2, &mut counts);
+        }
+        let offer_hidden = out.turn != me as u8 && out.target != me as u8;
+        if offer_hidden {
+            take(&out.offer, MAX_SEATS + 3, &mut counts);
+        }
+        let values = &mut values[..len];
+        values.sort_unstable();
+        shuffle(values, rng);
+        let mut next = 0;
+        let mut deal = |k: usize| {
+            let mut c = [0u8; 4];
+            for &v in &values[next..next + k] {
+                c[usize::from(v)] += 1;
+            }
+            next += k;
+            c
+        };
+        for q in 0..n {
+            if q != me {
+                out.seats[q].regrets = deal(counts[q]);
+            }
+        }
+        out.regret_deck = deal(counts[MAX_SEATS]);
+        out.regret_discard = deal(counts[MAX_SEATS + 1]);
+        if pool_hidden {
+            out.pool = deal(counts[MAX_SEATS + 2]);
+        }
+        if offer_hidden {
+            out.offer = deal(counts[MAX_SEATS + 3]);
+        }
+    }
+
+    /// Dinks and supplies of other seats and every face-down pile of item cards are re-dealt.
+    fn redeal_items(&self, out: &mut S, me: usize, rng: &mut SplitMix64) {
+        let n = self.n();
+        let (pin_dink, pin_supply) = match out.item {
+            Some(ItemSrc::Dink(d)) => (1u32 << (d & 31), 0),
+            Some(ItemSrc::Supply(i)) => (0, 1u32 << (i & 31)),
+            _ => (0, 0),
+        };
+        // shop cards drawn by another seat are hidden (as a mask; written back below)
+        let dl = usize::from(out.drawn_len).min(out.drawn.len());
+        let drawn_hidden = out.shop <= 2 && dl > 0 && usize::from(out.actor) != me;
+        let mut drawn = 0u32;
+        if drawn_hidden {
+            for &i in &out.drawn[..dl] {
+                drawn |= 1 << (i & 31);
+            }
+        }
+        // holders: the other seats (in seat order), then the deck, the discard, the drawn cards
+        let mut h = [0u32; MAX_SEATS + 2];
+        let mut k = 0;
+        for q in (0..n).filter(|&q| q != me) {
+            h[k] = out.seats[q].dinks;
+            k += 1;
+        }
+        h[k] = out.dink_deck;
+        h[k + 1] = out.dink_discard;
+        redeal_masks(&mut h[..k + 2], pin_dink, rng);
+        let mut k = 0;
+        for q in (0..n).filter(|&q| q != me) {
+            out.seats[q].dinks = h[k];
+            k += 1;
+        }
+        out.dink_deck = h[k];
+        out.dink_discard = h[k + 1];
+
+        let mut h = [0u32; MAX_SEATS + 3];
+        let mut k = 0;
+        for q in (0..n).filter(|&q| q != me) {
+            h[k] = out.seats[q].supplies;
+            k += 1;
+        }
+        h[k] = out.supply_deck;
+        h[k + 1] = out.supply_discard;
+        h[k + 2] = drawn;
+        let with_drawn = drawn_hidden && out.shop == 2;
+        redeal_masks(&mut h[..k + 2 + usize::from(with_drawn)], pin_supply, rng);
+        let mut k = 0;
+        for q in (0..n).filter(|&q| q != me) {
+            out.seats[q].supplies = h[k];
+            k += 1;
+        }
+        out.supply_deck = h[k];
+        out.supply_discard = h[k + 1];
+        if with_drawn {
+            drawn = h[k + 2];
+        }
+
+        let mut h = [out.rod_deck, out.rod_discard, drawn];
+        let with_drawn = drawn_hidden && out.shop == 0;
+        redeal_masks(&mut h[..2 + usize::from(with_drawn)], 0, rng);
+        [out.rod_deck, out.rod_discard] = [h[0], h[1]];
+        if with_drawn {
+            drawn = h[2];
+        }
+        let mut h = [out.reel_deck, out.reel_discard, drawn];
+        let with_drawn = drawn_hidden && out.shop == 1;
+        redeal_masks(&mut h[..2 + usize::from(with_drawn)], 0, rng);
+        [out.reel_deck, out.reel_discard] = [h[0], h[1]];
+        if with_drawn {
+            drawn = h[2];
+        }
+        if drawn_hidden {
+            let mut ids = [0u8; 5];
+            let mut k = 0;
+            super::each_bit(drawn, |b| {
+                if k < ids.len() {
+                    ids[k] = b as u8;
+                    k += 1;
+                }
+            });
+            shuffle(&mut ids[..k], rng);
+            out.drawn[..k].copy_from_slice(&ids[..k]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DeepRegrets, DeepRegretsState, NONE};
+    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+    use crate::rng::{derive_seed, SplitMix64};
+    use serde_json::{json, Value};
+    use std::collections::HashSet;
+
+    fn game(players: usize, opts: Value) -> DeepRegrets {
+        let map = opts.as_object().cloned().unwrap_or_default();
+        DeepRegrets::from_options(players, &map).unwrap()
+    }
+
+    /// The option sets: defaults plus each non-default choice, over every player count.
+    fn games() -> Vec<DeepRegrets> {
+        vec![
+            game(2, json!({})),
+            game(3, json!({"days": 5})),
+            game(4, json!({"regret_split": "10/20/20/10"})),
+            game(5, json!({"expansion_tentacles": true})),
+        ]
+    }
+
+    /// One random step (chance or decision) from `st`.
+    fn random_step(g: &DeepRegrets, st: &mut DeepRegretsState, rng: &mut SplitMix64) {
+        let mut buf = Vec::new();
+        let a = if g.current_player(st) == CHANCE {
+            let mut c = Vec::new();
+            g.sample_chance(st, rng, &mut c)
+        } else {
+            g.legal_actions(st, &mut buf);
+            assert!(!buf.is_empty(), "no legal action at {}", st.node.name());
+            buf[rng.below(buf.len() as u64) as usize]
+        };
+        g.apply(st, a);
+    }
+
+    /// Every `every`-th node of a seeded random game.
+    fn playout(g: &DeepRegrets, seed: u64, every: usize) -> Vec<DeepRegretsState> {
+        let mut rng = SplitMix64::new(seed);
+        let mut st = g.initial_state();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while g.current_player(&st) != TERMINAL {
+            if i % every == 0 {
+                out.push(st);
+            }
+            random_step(g, &mut st, &mut rng);
+            i += 1;
+        }
+        out.push(st);
+        out
+    }
+
+    fn tensor(g: &DeepRegrets, st: &DeepRegretsState, p: usize) -> Vec<f32> {
+        let mut v = vec![0.0; g.observation_shape().iter().product()];
+        g.observation_tensor(st, p, &mut v);
+        v
+    }
+
+    /// Card conservation: every fish in play in one place, regret values and item cards all there.
+    fn check_cards(g: &DeepRegrets, st: &DeepRegretsState) {
+        let n = g.players();
+        let mut seen = [0u8; 135];
+        for s in 0..9 {
+            for &f in &st.shoals[s][..usize::from(st.shoal_len[s])] {
+                seen[usize::from(f)] += 1;
+            }
+        }
+        for d in 0..3 {
+            for &f in &st.fish_discard[d][..usize::from(st.discard_len[d])] {
+                seen[usize::from(f)] += 1;
+            }
+        }
+        st.deal_left.each(|f| seen[usize::from(f)] += 1);
+        for p in 0..n {
+            st.seats[p].hand.each(|f| seen[usize::from(f)] += 1);
+            st.seats[p].front.each(|f| seen[usize::from(f)] += 1);
+            for &f in st.seats[p].mounted.iter().chain([&st.seats[p].cloche]) {
+                if f != NONE {
+                    seen[usize::from(f)] += 1;
+                }
+            }
+        }
+        if st.shuffle_fish != NONE {
+            seen[usize::from(st.shuffle_fish)] += 1;
+        }
+        for (f, &c) in seen.iter().enumerate() {
+            assert!(c <= 1, "fish {f} seen {c} times");
+            if c == 0 && !st.plug {
+                assert!(!g.in_play.contains(f), "fish {f} lost");
+            }
+        }
+        let mut regrets = [0u32; 4];
+        for v in 0..4 {
+            regrets[v] += u32::from(st.regret_deck[v])
+                + u32::from(st.regret_discard[v])
+                + u32::from(st.pool[v])
+                + u32::from(st.offer[v]);
+            for p in 0..n {
+                regrets[v] += u32::from(st.seats[p].regrets[v]);
+            }
+        }
+        let want: Vec<u32> = g.regret_copies.iter().map(|&c| u32::from(c)).collect();
+        assert_eq!(regrets.to_vec(), want);
+        let drawn: u32 = st.drawn[..usize::from(st.drawn_len)]
+            .iter()
+            .fold(0, |m, &i| m | 1 << i);
+        let disjoint = |masks: &[u32]| {
+            let mut all = 0u32;
+            for &m in masks {
+                assert_eq!(all & m, 0, "an item card in two places");
+                all |= m;
+            }
+            all.count_ones()
+        };
+        let mut d = vec![st.dink_deck, st.dink_discard];
+        let mut s = vec![st.supply_deck, st.supply_discard];
+        for p in 0..n {
+            d.push(st.seats[p].dinks);
+            s.push(st.seats[p].supplies);
+        }
+        let x = |k: u8| if st.shop == k { drawn } else { 0 };
+        s.push(x(2));
+        assert_eq!(disjoint(&d), 25);
+        assert!(disjoint(&s) >= 19);
+        let mut r = vec![st.rod_deck, st.rod_discard, x(0)];
+        let mut l = vec![st.reel_deck, st.reel_discard, x(1)];
+        for p in 0..n {
+            r.push(st.seats[p].rods);
+            l.push(st.seats[p].reels);
+        }
+        assert_eq!(disjoint(&r), 10);
+        assert_eq!(disjoint(&l), 10);
+    }
+
+    /// A second real state with the same information for `me`: two hidden fish of a depth swapped,
+    /// a regret of another seat exchanged with the deck, a dink of another seat exchanged with
+    /// the deck.
+    fn perturb(g: &DeepRegrets, st: &DeepRegretsState, me: usize) -> DeepRegretsState {
+        let mut o = *st;
+        let refs = DeepRegrets::referenced_fish(st);
+        let reorder = st.order_len > 0 || st.chosen_len > 0;
+        for w in 0..3 {
+            let mut slots = Vec::new();
+            for s in 3 * w..3 * w + 3 {
+                if reorder && s == usize::from(st.cast_shoal) {
+                    continue;
+                }
+                let l = usize::from(st.shoal_len[s]);
+                for i in 0..l {
+                    let seen = i + 1 == l
+                        && (st.face_up >> s & 1 == 1 || st.known[me] >> s & 1 == 1);
+                    if !seen && !refs.contains(&st.shoals[s][i]) {
+                        slots.push((s, i));
+                    }
+                }
+            }
+            if slots.len() >= 2 {
+                let (a, b) = (slots[0], slots[slots.len() - 1]);
+                let fa = o.shoals[a.0][a.1];
+                o.shoals[a.0][a.1] = o.shoals[b.0][b.1];
+                o.shoals[b.0][b.1] = fa;
+            }
+        }
+        for q in (0..g.players()).filter(|&q| q != me) {
+            for v in 0..4 {
+                for u in 0..4 {
+                    if u != v && o.seats[q].regrets[v] > 0 && o.regret_deck[u] > 0 {
+                        o.seats[q].regrets[v] -= 1;
+                        o.regret_deck[v] += 1;
+                        o.seats[q].regrets[u] += 1;
+                        o.regret_deck[u] -= 1;
+                        return swap_dink(o, q);
+                    }
+                }
+            }
+        }
+        o
+    }
+
+    fn swap_dink(mut o: DeepRegretsState, q: usize) -> DeepRegretsState {
+        let pinned = match o.item {
+            Some(super::ItemSrc::Dink(d)) => 1u32 << d,
+            _ => 0,
+        };
+        let held = o.seats[q].dinks & !pinned;
+        if held != 0 && o.dink_deck != 0 {
+            let a = 1u32 << held.trailing_zeros();
+            let b = 1u32 << o.dink_deck.trailing_zeros();
+            o.seats[q].dinks ^= a | b;
+            o.dink_deck ^= a | b;
+        }
+        o
+    }
+
+    #[test]
+    fn samples_keep_the_observation_and_hide_nothing_else() {
+        let mut checked = 0;
+        let mut perturbed = 0;
+        for (gi, g) in games().iter().enumerate() {
+            for seed in 0..2u64 {
+                for (k, st) in playout(g, 100 * gi as u64 + seed, 37).iter().enumerate() {
+                    for me in 0..g.players() {
+                        let rs = derive_seed(seed, (k * 8 + me) as u64);
+                        let smp = g.determinize(st, me, &mut SplitMix64::new(rs)).unwrap();
+                        assert_eq!(g.observation(&smp, me), g.observation(st, me));
+                        assert_eq!(tensor(g, &smp, me), tensor(g, st, me));
+                        check_cards(g, &smp);
+                        if st.ended {
+                            // a finished game is returned as it is
+                            continue;
+                        }
+                        let other = perturb(g, st, me);
+                        assert_eq!(g.observation(&other, me), g.observation(st, me));
+                        if g.state_json(&other) != g.state_json(st) {
+                            perturbed += 1;
+                        }
+                        let smp2 = g
+                            .determinize(&other, me, &mut SplitMix64::new(rs))
+                            .unwrap();
+                        let (j1, j2) = (g.state_json(&smp), g.state_json(&smp2));
+                        if j1 != j2 {
+                            let (r1, r2) = (g.state_json(st), g.state_json(&other));
+                            for (key, v) in j1.as_object().unwrap() {
+                                if *v != j2[key] {
+                                    eprintln!("{key}: {v} vs {}", j2[key]);
+                                    eprintln!("real {key}: {} vs {}", r1[key], r2[key]);
+                                }
+                            }
+                            panic!("peeked: me {me} node {} known {:?}", st.node.name(), st.known);
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+        assert!(perturbed > 300, "{perturbed}");
+    }
+
+    #[test]
+    fn hidden_cards_vary() {
+        for g in games() {
+            let states = playout(&g, 7, 1);
+            let st = &states[states.len() / 3];
+            let mut shoals = HashSet::new();
+            let mut regrets = HashSet::new();
+            let mut rng = SplitMix64::new(3);
+            for _ in 0..30 {
+                let smp = g.determinize(st, 0, &mut rng).unwrap();
+                let j = g.state_json(&smp);
+                shoals.insert(j["shoals"].to_string());
+                regrets.insert(format!("{:?}", smp.seats[1].regrets));
+            }
+            assert!(shoals.len() > 10, "{}", shoals.len());
+            assert!(regrets.len() > 1 || st.seats[1].regret_count() == 0);
+        }
+    }
+
+    #[test]
+    fn samples_play_to_the_end() {
+        for (gi, g) in games().iter().enumerate() {
+            let states = playout(g, 50 + gi as u64, 53);
+            for (k, st) in states.iter().enumerate() {
+                let mut rng = SplitMix64::new(k as u64);
+                let me = k % g.players();
+                let mut smp = g.determinize(st, me, &mut rng).unwrap();
+                let mut steps = 0;
+                while g.current_player(&smp) != TERMINAL {
+                    random_step(g, &mut smp, &mut rng);
+                    steps += 1;
+                    assert!(steps < 200_000);
+                    if steps % 97 == 0 {
+                        check_cards(g, &smp);
+                    }
+                }
+                check_cards(g, &smp);
+            }
+        }
+    }
+
+    #[test]
+    fn mcts_plays_against_random() {
+        let g = game(2, json!({"days": 5}));
+        for seed in 0..2u64 {
+            let mut bots: Vec<Box<dyn Bot<DeepRegrets>>> = vec![
+                crate::search::make_search_bot(&g, "mcts", Some("iterations=200"))
+                    .unwrap()
+                    .unwrap(),
+                Box::new(RandomBot::default()),
+            ];
+            if seed % 2 == 1 {
+                bots.swap(0, 1);
+            }
+            for (seat, b) in bots.iter_mut().enumerate() {
+                b.reset(&g, seat, SplitMix64::new(derive_seed(seed, seat as u64)));
+            }
+            let mut rng = SplitMix64::new(seed);
+            let (mut st, mut legal, mut cbuf) = (g.initial_state(), Vec::new(), Vec::new());
+            while g.current_player(&st) != TERMINAL {
+                let a = match g.current_player(&st) {
+                    CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
+                    p => {
+                        g.legal_actions(&st, &mut legal);
+                        let a = bots[p as usize].act(&g, &st, &legal);
+                        assert!(legal.contains(&a));
+                        a
+                    }
+                };
+                g.apply(&mut st, a);
+                for b in &mut bots {
+                    b.observe(&g, &st);
+                }
+            }
+            check_cards(&g, &st);
+        }
+    }
+}
