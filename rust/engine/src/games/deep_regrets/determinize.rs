@@ -67,12 +67,10 @@ impl DeepRegrets {
         r[4] = st.shuffle_fish;
         r[5] = st.give_fish;
         r[6] = st.ability_fish;
-        for i in 0..usize::from(st.order_len).min(3) {
-            r[7 + i] = st.order[i];
-        }
-        for i in 0..usize::from(st.chosen_len).min(2) {
-            r[10 + i] = st.chosen[i];
-        }
+        let n = usize::from(st.order_len).min(3);
+        r[7..7 + n].copy_from_slice(&st.order[..n]);
+        let n = usize::from(st.chosen_len).min(2);
+        r[10..10 + n].copy_from_slice(&st.chosen[..n]);
         r
     }
 
