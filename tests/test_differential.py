@@ -7,6 +7,7 @@ DESIGN.md lists.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 import json
 import random
 from pathlib import Path
@@ -181,3 +182,34 @@ def test_deep_regrets_end_discards_the_cloche_fish_right_after_the_seats_mounted
     assert end["end"]["discarded"][4] == 68
     assert end["fish_discard"][1][-3:] == [61, 56, 68]
     assert_same_state(states[1], states[0], case["players"], history=case["history"])
+
+
+def _rule_event_names(game_id: str) -> list[str]:
+    game_id_configs = [c for g, c in ALL if g == game_id]
+    state = cardtable.make(game_id, backend="rust", **game_id_configs[0]).new_state()
+    return list(state.rule_event_names)
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in ALL}))
+def test_drawn_games_reach_every_rule_event(game_id: str) -> None:
+    """The drawn games of :func:`test_backends_agree_on_drawn_games` (the same players and as
+    many games per option set, on the Rust backend alone: the differential test compares the
+    events of every step) reach every rule event of the game's contract, over all its option
+    sets. Prints the counts (``-s``)."""
+    names = _rule_event_names(game_id)
+    counts: Counter[str] = Counter()
+    for config in [c for g, c in ALL if g == game_id]:
+        rust = cardtable.make(game_id, backend="rust", **config)
+        typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
+
+        @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None)
+        @given(data=st.data())
+        def play(data: st.DataObject, rust: Any = rust, typical: int = typical) -> None:
+            play_drawn_game(
+                data, None, rust, PLAYERS[game_id], typical_length=typical, events=counts
+            )
+
+        play()
+    print(f"{game_id}: " + ", ".join(f"{name} {counts[name]}" for name in names))
+    missing = [name for name in names if not counts[name]]
+    assert not missing, f"{game_id}: drawn games never reach {missing} (counts {dict(counts)})"
