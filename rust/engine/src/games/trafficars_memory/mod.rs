@@ -33,6 +33,7 @@
 //! observation keys) live in the shared test kit, not here.
 
 mod bots;
+mod events;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -277,6 +278,14 @@ impl TrafficarsMemory {
 
 impl Game for TrafficarsMemory {
     type State = TrafficarsMemoryState;
+
+    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+        events::rule_events(before, action, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
+    }
 
     const ID: &'static str = "trafficars_memory";
 
