@@ -7,9 +7,9 @@ DESIGN.md lists.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -185,9 +185,22 @@ def test_deep_regrets_end_discards_the_cloche_fish_right_after_the_seats_mounted
 
 
 def _rule_event_names(game_id: str) -> list[str]:
-    game_id_configs = [c for g, c in ALL if g == game_id]
-    state = cardtable.make(game_id, backend="rust", **game_id_configs[0]).new_state()
+    config = next(c for g, c in ALL if g == game_id)
+    state: Any = cardtable.make(game_id, backend="rust", **config).new_state()
     return list(state.rule_event_names)
+
+
+def _count_rule_events(game_id: str, config: dict[str, Any], counts: Counter[str]) -> None:
+    """Plays the drawn games of one option set on the Rust backend, counting their rule events."""
+    rust = cardtable.make(game_id, backend="rust", **config)
+    typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
+
+    @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None)
+    @given(data=st.data())
+    def play(data: st.DataObject) -> None:
+        play_drawn_game(data, None, rust, PLAYERS[game_id], typical_length=typical, events=counts)
+
+    play()
 
 
 @pytest.mark.parametrize("game_id", sorted({g for g, _ in ALL}))
@@ -199,17 +212,7 @@ def test_drawn_games_reach_every_rule_event(game_id: str) -> None:
     names = _rule_event_names(game_id)
     counts: Counter[str] = Counter()
     for config in [c for g, c in ALL if g == game_id]:
-        rust = cardtable.make(game_id, backend="rust", **config)
-        typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
-
-        @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None)
-        @given(data=st.data())
-        def play(data: st.DataObject, rust: Any = rust, typical: int = typical) -> None:
-            play_drawn_game(
-                data, None, rust, PLAYERS[game_id], typical_length=typical, events=counts
-            )
-
-        play()
+        _count_rule_events(game_id, config, counts)
     print(f"{game_id}: " + ", ".join(f"{name} {counts[name]}" for name in names))
     missing = [name for name in names if not counts[name]]
     assert not missing, f"{game_id}: drawn games never reach {missing} (counts {dict(counts)})"

@@ -93,8 +93,9 @@ class ReferenceGame(ABC, Generic[StateT]):
         """The shape of :meth:`ReferenceState.observation_tensor` (see the game's contract)."""
 
     def rule_events(self, before: StateT, action: int, after: StateT) -> frozenset[str]:
-        """The rule events that the step from ``before`` by ``action`` to ``after`` triggered,
-        found by comparing the two states (names from :attr:`rule_event_names`). Default: none.
+        """The rule events that the step from ``before`` by ``action`` to ``after`` triggered.
+
+        Found by comparing the two states; names from :attr:`rule_event_names`. Default: none.
         """
         return frozenset()
 
@@ -368,9 +369,10 @@ class ReferenceState(ABC):
         return self._action_label(self._check_range(action))
 
     def rule_events_of(self, action: int) -> list[str]:
-        """The rule events applying ``action`` would trigger, in the order of
-        :attr:`rule_event_names`; this state is unchanged and only this one step counts (no
-        chance node resolved after it).
+        """The rule events applying ``action`` would trigger.
+
+        In the order of :attr:`rule_event_names`; this state is unchanged and only this one step
+        counts (no chance node resolved after it).
 
         Raises:
             IllegalActionError: As :meth:`apply`.

@@ -58,7 +58,7 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
     def rule_events(
         self, before: GoofspielState, action: int, after: GoofspielState
     ) -> frozenset[str]:
-        """"on equal bids nobody gets it": a turn completed by this step had equal bids."""
+        """Tied bid: "on equal bids nobody gets it" (a turn completed by this step)."""
         new = after.bids[len(before.bids) :]
         return frozenset({"tied bid"}) if any(b0 == b1 for b0, b1 in new) else frozenset()
 

@@ -415,9 +415,12 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     def rule_events(
         self, before: TrafficarsMemoryState, action: int, after: TrafficarsMemoryState
     ) -> frozenset[str]:
-        """"If K' is collectable, the seat takes them" (run taken; with a joker standing for a
+        """The memory game's rule events (contract, "Rule events").
+
+        "If K' is collectable, the seat takes them" (run taken; with a joker standing for a
         missing number inside the run: joker completes a run), and "the first card that breaks the
-        run is turned face down again" (run broken: the flipped cards may not continue)."""
+        run is turned face down again" (run broken: the flipped cards may not continue).
+        """
         if before._phase != "flip":
             return frozenset()
         events: set[str] = set()
@@ -425,7 +428,9 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
             events.add("run broken")
         taken = [
             card
-            for card, was, now in zip(before._layout, before._on_table, after._on_table, strict=True)
+            for card, was, now in zip(
+                before._layout, before._on_table, after._on_table, strict=True
+            )
             if was and not now
         ]
         if taken:

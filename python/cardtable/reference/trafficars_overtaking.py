@@ -452,10 +452,13 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
         action: int,
         after: TrafficarsOvertakingState,
     ) -> frozenset[str]:
-        """"The overtaker may overtake if they hold cards strictly between X and the card X was
+        """The overtaking lane's rule events (contract, "Rule events").
+
+        "The overtaker may overtake if they hold cards strictly between X and the card X was
         placed next to ... put all those cards into the row" (overtake; two cards or more:
         multi-card overtake), and "if every player in turn has passed since the last card was
-        placed, the row is removed from the game" (all pass)."""
+        placed, the row is removed from the game" (all pass).
+        """
         if before._phase == "play" and action == PASS:
             if before._passes + 1 == self.players:
                 return frozenset({"all pass"})

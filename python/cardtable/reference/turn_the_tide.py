@@ -487,6 +487,16 @@ class TurnTheTideState(ReferenceState):
         }
 
 
+RULE_EVENTS = (
+    "tie at the highest tide",
+    "elimination",
+    "elimination recheck",
+    "round ended by two remaining players",
+    "lowest-tide bonus shared",
+)
+"""The rule events of Turn the Tide, as the contract lists them."""
+
+
 @register
 class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     """Turn the Tide for 3 to 5 players with fixed options."""
@@ -531,7 +541,7 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
         """``(210 + rounds + 77 * players,)``: see the contract's "Observation tensor"."""
         return (210 + self.rounds + 77 * self.players,)
 
-    rule_event_names: ClassVar[tuple[str, ...]] = RULE_EVENTS
+    rule_event_names = RULE_EVENTS
 
     def rule_events(
         self, before: TurnTheTideState, action: int, after: TurnTheTideState
@@ -543,21 +553,13 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
         return TurnTheTideState(self)
 
 
-RULE_EVENTS = (
-    "tie at the highest tide",
-    "elimination",
-    "elimination recheck",
-    "round ended by two remaining players",
-    "lowest-tide bonus shared",
-)
-"""The rule events of Turn the Tide, as the contract lists them."""
-
-
 def hand_events(
     game: TurnTheTideGame, before: TurnTheTideState, action: int, after: TurnTheTideState
 ) -> frozenset[str]:
-    """The rule events of a step that resolves a hand, followed again from the rules on a copy of
-    the seats before the step (the step may end the round and start the next one).
+    """The rule events of a step that resolves a hand (contract, "Rule events").
+
+    The hand is followed again from the rules on a copy of the seats before the step (the step may
+    end the round and start the next one).
 
     Step 4 "ties: all tied players lose one" (a tie at the highest tide), step 5 "a player who must
     lose a lifebuoy but has none left is eliminated" (elimination), step 7 "step 4 is applied
@@ -595,7 +597,9 @@ def hand_events(
             events.add("elimination recheck")
         showing = [tide[s] for s in range(game.players) if in_round[s] and tide[s] is not None]
         top = max((t for t in showing if t is not None), default=None)
-        holders = [s for s in range(game.players) if in_round[s] and top is not None and tide[s] == top]
+        holders = [
+            s for s in range(game.players) if in_round[s] and top is not None and tide[s] == top
+        ]
         if len(holders) >= 2:
             events.add("tie at the highest tide")
         eliminated = False
