@@ -210,6 +210,8 @@ def test_drawn_games_reach_every_rule_event(game_id: str) -> None:
     events of every step) reach every rule event of the game's contract, over all its option
     sets. Prints the counts (``-s``)."""
     names = _rule_event_names(game_id)
+    if not names:
+        pytest.skip(f"{game_id} lists no rule events yet")
     counts: Counter[str] = Counter()
     for config in [c for g, c in ALL if g == game_id]:
         _count_rule_events(game_id, config, counts)
