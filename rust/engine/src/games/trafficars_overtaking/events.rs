@@ -22,11 +22,8 @@ pub(super) fn rule_events(
 ) -> u64 {
     match before.phase {
         Phase::Play if action == PASS => {
-            if usize::from(before.passes) + 1 == game.players {
-                ALL_PASS
-            } else {
-                0
-            }
+            // The pass that makes every player in turn have passed.
+            ALL_PASS * u64::from(usize::from(before.passes) + 1 == game.players)
         }
         Phase::Play | Phase::Overtake => {
             // Cards that joined the row, besides the card played: the overtaking cards (a play
