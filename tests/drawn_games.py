@@ -15,10 +15,17 @@ every observation and observation tensor, scores, winners) is compared at the st
 steps drawn by Hypothesis, and at the end. A rule difference changes the legal actions, the
 outcomes, the player to move or the end of the game within a few steps, or else shows in the
 full comparisons (the end included).
+
+Every step of one game in :data:`EVENT_CHECK_EVERY` also compares the *rule events* it triggers
+(``state.rule_events_of(action)``, listed in each game's contract under "Rule events"), and every
+step of every game records them with ``event()``, so that
+``--hypothesis-show-statistics`` shows which rules the drawn games reached; a caller may also count
+them (``events=``), which the coverage test does.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +37,10 @@ from cardtable.testing import Divergence, DivergenceError, compare_states
 
 CHEAP_FIELDS = ("current_player", "is_terminal", "legal_actions")
 """Compared after every step (plus ``chance_outcomes`` at chance nodes)."""
+
+EVENT_CHECK_EVERY = 4
+"""The backends' rule events are compared at every step of one drawn game out of this many (the
+Rust events are counted in every game)."""
 
 PREFERENCE_WEIGHTS = (1, 4, 16)
 """How many times likelier a preferred action is than any legal one (drawn per game)."""
@@ -191,13 +202,14 @@ def _divergence(a: Any, b: Any, players: int, history: list[int], fields: Sequen
 
 def play_drawn_game(
     data: st.DataObject,
-    game_a: Any,
+    game_a: Any | None,
     game_b: Any,
     players: Sequence[Player],
     *,
     typical_length: int,
     full_checks: int = 2,
     max_steps: int = 100_000,
+    events: Counter[str] | None = None,
 ) -> list[int]:
     """Plays one complete game on both implementations, every choice drawn from ``data``.
 
@@ -206,13 +218,15 @@ def play_drawn_game(
 
     Args:
         data: Hypothesis's ``st.data()``.
-        game_a: One implementation (the reference).
+        game_a: One implementation (the reference); ``None`` plays ``game_b`` alone (nothing is
+            compared, only the rule events are counted).
         game_b: The other, same players and options (Rust: the faster one drives).
         players: The players to draw from.
         typical_length: About how many steps a game has: the ``full_checks`` steps with a full
             comparison (besides the start and the end) are drawn from ``0..typical_length``.
         full_checks: How many steps in the game get a full comparison.
         max_steps: A game longer than this fails the test.
+        events: If given, every rule event of every step is counted into it.
 
     Returns:
         The history played.
@@ -225,10 +239,20 @@ def play_drawn_game(
     if player.prefer is not None:
         weight = data.draw(st.sampled_from(PREFERENCE_WEIGHTS), label="preference weight")
     event(f"player: {player.name}")
-    a, b = game_a.new_state(), game_b.new_state()
+    b = game_b.new_state()
+    a = None if game_a is None else game_a.new_state()
     seats = game_b.players
     history: list[int] = []
-    _divergence(a, b, seats, history, ("to_dict", "observations", "observation_tensors"))
+    with_events = bool(b.rule_event_names)
+    # The reference's events cost a copy of its state per step (several applies' worth), so
+    # they are compared in one drawn game out of EVENT_CHECK_EVERY (0 first: shrinks to checking).
+    compare_events = (
+        a is not None
+        and with_events
+        and data.draw(st.integers(0, EVENT_CHECK_EVERY - 1), label="compare rule events") == 0
+    )
+    if a is not None:
+        _divergence(a, b, seats, history, ("to_dict", "observations", "observation_tensors"))
     full_at = {
         data.draw(st.integers(0, typical_length), label="full comparison at step")
         for _ in range(full_checks)
@@ -236,14 +260,16 @@ def play_drawn_game(
     for step in range(max_steps + 1):
         chance = b.is_chance_node
         legal = b.legal_actions()
-        if (
+        if a is None:
+            pass
+        elif (
             a.current_player != b.current_player
             or a.is_terminal != b.is_terminal
             or a.legal_actions() != legal
             or (chance and a.chance_outcomes() != b.chance_outcomes())
         ):
             _divergence(a, b, seats, history, (*CHEAP_FIELDS, "chance_outcomes"))
-        if step in full_at:
+        if a is not None and step in full_at:
             _divergence(a, b, seats, history, ("to_dict", "observations", "observation_tensors"))
         if b.is_terminal:
             break
@@ -255,13 +281,27 @@ def play_drawn_game(
             legal[index] if index < len(legal) else preferred[(index - len(legal)) % len(preferred)]
         )
         history.append(action)
+        fired = b.rule_events_of(action) if with_events else []
         b.apply(action)
+        for name in fired:
+            event(f"rule event: {name}")
+            if events is not None:
+                events[name] += 1
+        if a is None:
+            continue
         try:
+            fired_a = a.rule_events_of(action) if compare_events else fired
             a.apply(action)
         except Exception as err:
             raise DivergenceError(
                 Divergence(history[:-1], [f"apply({action}): B accepts it, A raises {err!r}"])
             ) from err
+        if fired_a != fired:
+            raise DivergenceError(
+                Divergence(history[:-1], [f"rule events of {action}: A {fired_a}, B {fired}"])
+            )
+    if a is None:
+        return history
     _divergence(
         a,
         b,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,39 @@ def test_deep_regrets_end_discards_the_cloche_fish_right_after_the_seats_mounted
     assert end["end"]["discarded"][4] == 68
     assert end["fish_discard"][1][-3:] == [61, 56, 68]
     assert_same_state(states[1], states[0], case["players"], history=case["history"])
+
+
+def _rule_event_names(game_id: str) -> list[str]:
+    config = next(c for g, c in ALL if g == game_id)
+    state: Any = cardtable.make(game_id, backend="rust", **config).new_state()
+    return list(state.rule_event_names)
+
+
+def _count_rule_events(game_id: str, config: dict[str, Any], counts: Counter[str]) -> None:
+    """Plays the drawn games of one option set on the Rust backend, counting their rule events."""
+    rust = cardtable.make(game_id, backend="rust", **config)
+    typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
+
+    @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None)
+    @given(data=st.data())
+    def play(data: st.DataObject) -> None:
+        play_drawn_game(data, None, rust, PLAYERS[game_id], typical_length=typical, events=counts)
+
+    play()
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in ALL}))
+def test_drawn_games_reach_every_rule_event(game_id: str) -> None:
+    """The drawn games of :func:`test_backends_agree_on_drawn_games` (the same players and as
+    many games per option set, on the Rust backend alone: the differential test compares the
+    events of every step) reach every rule event of the game's contract, over all its option
+    sets. Prints the counts (``-s``)."""
+    names = _rule_event_names(game_id)
+    if not names:
+        pytest.skip(f"{game_id} lists no rule events yet")
+    counts: Counter[str] = Counter()
+    for config in [c for g, c in ALL if g == game_id]:
+        _count_rule_events(game_id, config, counts)
+    print(f"{game_id}: " + ", ".join(f"{name} {counts[name]}" for name in names))
+    missing = [name for name in names if not counts[name]]
+    assert not missing, f"{game_id}: drawn games never reach {missing} (counts {dict(counts)})"

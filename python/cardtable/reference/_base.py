@@ -46,6 +46,8 @@ class ReferenceGame(ABC, Generic[StateT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]]
+    rule_event_names: ClassVar[tuple[str, ...]] = ()
+    """Every rule event of the game (see :meth:`rule_events`), in the contract's order."""
 
     def __init__(self, *, players: int, **options: object) -> None:
         """Validates ``players`` and the options.
@@ -89,6 +91,13 @@ class ReferenceGame(ABC, Generic[StateT]):
     @abstractmethod
     def observation_shape(self) -> tuple[int, ...]:
         """The shape of :meth:`ReferenceState.observation_tensor` (see the game's contract)."""
+
+    def rule_events(self, before: StateT, action: int, after: StateT) -> frozenset[str]:
+        """The rule events that the step from ``before`` by ``action`` to ``after`` triggered.
+
+        Found by comparing the two states; names from :attr:`rule_event_names`. Default: none.
+        """
+        return frozenset()
 
     @abstractmethod
     def _initial_state(self) -> StateT:
@@ -358,6 +367,29 @@ class ReferenceState(ABC):
     def action_label(self, action: int) -> str:
         """A readable label of an action id, e.g. ``"play 37"``."""
         return self._action_label(self._check_range(action))
+
+    def rule_events_of(self, action: int) -> list[str]:
+        """The rule events applying ``action`` would trigger.
+
+        In the order of :attr:`rule_event_names`; this state is unchanged and only this one step
+        counts (no chance node resolved after it).
+
+        Raises:
+            IllegalActionError: As :meth:`apply`.
+        """
+        # A copy without the history (the events never read it): cheaper than clone().
+        after: ReferenceState = object.__new__(type(self))
+        memo: dict[int, object] = {id(self._game): self._game, id(self._history): []}
+        after.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        after._rng = None
+        after.apply(action)
+        events = self._game.rule_events(self, self._check_range(action), after)
+        return [name for name in self._game.rule_event_names if name in events]
+
+    @property
+    def rule_event_names(self) -> list[str]:
+        """Every rule event name of the game, in the contract's order."""
+        return list(self._game.rule_event_names)
 
     @property
     def scores(self) -> list[int]:

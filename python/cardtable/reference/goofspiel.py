@@ -53,6 +53,15 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
         n = self.num_cards
         return (7 + 5 * n + 3 * n * n,)
 
+    rule_event_names: ClassVar[tuple[str, ...]] = ("tied bid",)
+
+    def rule_events(
+        self, before: GoofspielState, action: int, after: GoofspielState
+    ) -> frozenset[str]:
+        """Tied bid: "on equal bids nobody gets it" (a turn completed by this step)."""
+        new = after.bids[len(before.bids) :]
+        return frozenset({"tied bid"}) if any(b0 == b1 for b0, b1 in new) else frozenset()
+
     def _initial_state(self) -> GoofspielState:
         return GoofspielState(self)
 

@@ -410,5 +410,35 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
         """``(3 + 3 * players + 6 * N,)``, N the grid size (the contract's "Observation tensor")."""
         return (3 + 3 * self.players + 6 * len(self.deck),)
 
+    rule_event_names = ("run taken", "joker completes a run", "run broken")
+
+    def rule_events(
+        self, before: TrafficarsMemoryState, action: int, after: TrafficarsMemoryState
+    ) -> frozenset[str]:
+        """The memory game's rule events (contract, "Rule events").
+
+        "If K' is collectable, the seat takes them" (run taken; with a joker standing for a
+        missing number inside the run: joker completes a run), and "the first card that breaks the
+        run is turned face down again" (run broken: the flipped cards may not continue).
+        """
+        if before._phase != "flip":
+            return frozenset()
+        events: set[str] = set()
+        if action != STOP and not may_continue([*before._flipped_cards(), before._layout[action]]):
+            events.add("run broken")
+        taken = [
+            card
+            for card, was, now in zip(
+                before._layout, before._on_table, after._on_table, strict=True
+            )
+            if was and not now
+        ]
+        if taken:
+            events.add("run taken")
+            cars, jokers = cars_and_jokers(taken)
+            if jokers and cars and gaps(cars) > 0:
+                events.add("joker completes a run")
+        return frozenset(events)
+
     def _initial_state(self) -> TrafficarsMemoryState:
         return TrafficarsMemoryState(self)

@@ -444,5 +444,31 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
         """``(156 + 6 * players,)``: see the contract's "Observation tensor"."""
         return (156 + 6 * self.players,)
 
+    rule_event_names = ("overtake", "multi-card overtake", "all pass")
+
+    def rule_events(
+        self,
+        before: TrafficarsOvertakingState,
+        action: int,
+        after: TrafficarsOvertakingState,
+    ) -> frozenset[str]:
+        """The overtaking lane's rule events (contract, "Rule events").
+
+        "The overtaker may overtake if they hold cards strictly between X and the card X was
+        placed next to ... put all those cards into the row" (overtake; two cards or more:
+        multi-card overtake), and "if every player in turn has passed since the last card was
+        placed, the row is removed from the game" (all pass).
+        """
+        if before._phase == "play" and action == PASS:
+            if before._passes + 1 == self.players:
+                return frozenset({"all pass"})
+            return frozenset()
+        if before._phase not in ("play", "overtake"):
+            return frozenset()
+        overtaking = set(after._row) - set(before._row) - {action}
+        if len(overtaking) >= 2:
+            return frozenset({"overtake", "multi-card overtake"})
+        return frozenset({"overtake"}) if overtaking else frozenset()
+
     def _initial_state(self) -> TrafficarsOvertakingState:
         return TrafficarsOvertakingState(self)

@@ -487,6 +487,16 @@ class TurnTheTideState(ReferenceState):
         }
 
 
+RULE_EVENTS = (
+    "tie at the highest tide",
+    "elimination",
+    "elimination recheck",
+    "round ended by two remaining players",
+    "lowest-tide bonus shared",
+)
+"""The rule events of Turn the Tide, as the contract lists them."""
+
+
 @register
 class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     """Turn the Tide for 3 to 5 players with fixed options."""
@@ -531,5 +541,88 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
         """``(210 + rounds + 77 * players,)``: see the contract's "Observation tensor"."""
         return (210 + self.rounds + 77 * self.players,)
 
+    rule_event_names = RULE_EVENTS
+
+    def rule_events(
+        self, before: TurnTheTideState, action: int, after: TurnTheTideState
+    ) -> frozenset[str]:
+        """See :func:`hand_events`."""
+        return hand_events(self, before, action, after)
+
     def _initial_state(self) -> TurnTheTideState:
         return TurnTheTideState(self)
+
+
+def hand_events(
+    game: TurnTheTideGame, before: TurnTheTideState, action: int, after: TurnTheTideState
+) -> frozenset[str]:
+    """The rule events of a step that resolves a hand (contract, "Rule events").
+
+    The hand is followed again from the rules on a copy of the seats before the step (the step may
+    end the round and start the next one).
+
+    Step 4 "ties: all tied players lose one" (a tie at the highest tide), step 5 "a player who must
+    lose a lifebuoy but has none left is eliminated" (elimination), step 7 "step 4 is applied
+    again" (elimination recheck), step 6 "if at most two players remain in the round, the round
+    ends immediately" (round ended by two remaining players), and the round's "bonus +1 to every
+    player still in the round whose showing tide is the lowest" given to two seats or more (bonus
+    shared).
+    """
+    if after._phase() in ("play", "choose_tide"):
+        return frozenset()
+    phase = before._phase()
+    commitments = list(before._commitments)
+    tide = list(before._tide)
+    in_round = [not out for out in before._eliminated]
+    if phase == "play" and not game.highest_chooses_tide:
+        commitments[before._next_to_commit()] = action
+    elif phase != "choose_tide":
+        return frozenset()
+    ranked = sorted(
+        (seat for seat in range(game.players) if in_round[seat]),
+        key=lambda seat: commitments[seat] or 0,
+        reverse=True,
+    )
+    tide_a, tide_b = before._revealed_tide
+    if phase == "play":
+        first, second = min(tide_a, tide_b), max(tide_a, tide_b)
+    else:
+        first, second = (tide_a, tide_b) if action == TAKE_TIDE_A else (tide_b, tide_a)
+    tide[ranked[0]], tide[ranked[1]] = first, second
+    lifebuoys = list(before._lifebuoys)
+    events: set[str] = set()
+    passes = 0
+    while True:
+        if passes:
+            events.add("elimination recheck")
+        showing = [tide[s] for s in range(game.players) if in_round[s] and tide[s] is not None]
+        top = max((t for t in showing if t is not None), default=None)
+        holders = [
+            s for s in range(game.players) if in_round[s] and top is not None and tide[s] == top
+        ]
+        if len(holders) >= 2:
+            events.add("tie at the highest tide")
+        eliminated = False
+        for seat in holders:
+            if lifebuoys[seat]:
+                lifebuoys[seat] -= 1
+            else:
+                in_round[seat] = False
+                tide[seat] = None
+                eliminated = True
+                events.add("elimination")
+        if sum(in_round) <= 2:
+            events.add("round ended by two remaining players")
+            break
+        if not (game.recheck_after_elimination and eliminated):
+            break
+        passes += 1
+    if "round ended by two remaining players" in events or before._hand_index + 1 == HAND_SIZE:
+        still = [s for s in range(game.players) if in_round[s]]
+        bonus = [s for s in still if tide[s] is None]
+        if not bonus:
+            low = min((t for s in still if (t := tide[s]) is not None), default=None)
+            bonus = [s for s in still if tide[s] == low]
+        if len(bonus) >= 2:
+            events.add("lowest-tide bonus shared")
+    return frozenset(events)

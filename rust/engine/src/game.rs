@@ -158,6 +158,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The rule events (a bitmask over [`Game::rule_event_names`]) that the step from `before`
+    /// by `action` to `after` triggered, found by comparing the two states. The default: none.
+    fn rule_events(&self, _before: &Self::State, _action: u32, _after: &Self::State) -> u64 {
+        0
+    }
+
+    /// Names of the rule events, bit `i` of [`Game::rule_events`] being `names[i]`.
+    fn rule_event_names() -> &'static [&'static str] {
+        &[]
+    }
+
     /// Names of the built-in bots of this game besides `random`.
     fn bot_names() -> &'static [&'static str] {
         &[]

@@ -104,6 +104,27 @@ impl<G: Game> Session<G> {
         Ok(())
     }
 
+    /// The names of the rule events (see [`Game::rule_events`]) that applying `action` here would
+    /// trigger, in the order of [`Game::rule_event_names`]; the session is unchanged. Only this
+    /// one step counts (no chance node resolved after it). Errors as [`Session::apply`].
+    pub fn rule_events_of(&self, action: i64) -> Result<Vec<&'static str>> {
+        let mut probe = Self {
+            game: Arc::clone(&self.game),
+            state: self.state.clone(),
+            history: Vec::new(),
+            rng: None,
+        };
+        probe.apply(action, None)?;
+        let a = self.check_action(action)?;
+        let mask = self.game.rule_events(&self.state, a, &probe.state);
+        Ok(G::rule_event_names()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i < 64 && mask >> i & 1 == 1)
+            .map(|(_, name)| *name)
+            .collect())
+    }
+
     /// The canonical dict: game id, players, options, history, RNG state and the game state.
     pub fn to_json(&self) -> Value {
         json!({
@@ -281,6 +302,10 @@ pub trait AnySession: Send + Sync {
     fn to_json(&self) -> Value;
     /// Every applied action and chance outcome.
     fn history(&self) -> &[u32];
+    /// The rule events applying `action` would trigger (see [`Session::rule_events_of`]).
+    fn rule_events_of(&self, action: i64) -> Result<Vec<&'static str>>;
+    /// Every rule event name of the game, in bit order.
+    fn rule_event_names(&self) -> &'static [&'static str];
     /// An independent copy.
     fn clone_box(&self) -> Box<dyn AnySession>;
     /// A full state sampled from what seat `observer` can know here (see [`Session::resample`]).
@@ -428,6 +453,14 @@ impl<G: Game> AnySession for Session<G> {
 
     fn apply(&mut self, action: i64, player: Option<i64>) -> Result<()> {
         Session::apply(self, action, player)
+    }
+
+    fn rule_events_of(&self, action: i64) -> Result<Vec<&'static str>> {
+        Session::rule_events_of(self, action)
+    }
+
+    fn rule_event_names(&self) -> &'static [&'static str] {
+        G::rule_event_names()
     }
 
     fn action_label(&self, action: i64) -> Result<String> {

@@ -466,6 +466,18 @@ impl PyState {
         self.inner.action_label(a).map_err(to_py_err)
     }
 
+    /// The rule events applying `action` would trigger (the state is unchanged).
+    fn rule_events_of(&self, action: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let a = int_arg(action, "action", EngineError::IllegalAction)?;
+        self.inner.rule_events_of(a).map_err(to_py_err)
+    }
+
+    /// Every rule event name of the game.
+    #[getter]
+    fn rule_event_names(&self) -> Vec<&'static str> {
+        self.inner.rule_event_names().to_vec()
+    }
+
     /// Running points per seat.
     #[getter]
     fn scores(&self) -> Vec<i64> {

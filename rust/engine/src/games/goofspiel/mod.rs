@@ -19,6 +19,7 @@
 //! rule scenarios in `tests`. Nothing outside this file changes a state.
 
 mod determinize;
+mod events;
 mod view;
 
 pub mod bots;
@@ -140,6 +141,14 @@ impl Goofspiel {
 
 impl Game for Goofspiel {
     type State = GoofspielState;
+
+    fn rule_events(&self, before: &Self::State, _action: u32, after: &Self::State) -> u64 {
+        events::rule_events(before, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
+    }
 
     const ID: &'static str = "goofspiel";
 

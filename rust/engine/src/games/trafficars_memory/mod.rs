@@ -34,6 +34,7 @@
 
 mod bots;
 mod determinize;
+mod events;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -278,6 +279,14 @@ impl TrafficarsMemory {
 
 impl Game for TrafficarsMemory {
     type State = TrafficarsMemoryState;
+
+    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+        events::rule_events(before, action, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
+    }
 
     const ID: &'static str = "trafficars_memory";
 

@@ -30,6 +30,7 @@
 //! rule scenarios in `tests`. Nothing outside this file changes a state.
 
 mod determinize;
+mod events;
 mod view;
 
 pub mod bots;
@@ -339,6 +340,14 @@ impl TrafficarsOvertaking {
 
 impl Game for TrafficarsOvertaking {
     type State = TrafficarsOvertakingState;
+
+    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+        events::rule_events(self, before, action, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
+    }
 
     const ID: &'static str = "trafficars_overtaking";
 

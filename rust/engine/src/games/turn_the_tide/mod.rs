@@ -18,6 +18,7 @@
 //! rule scenarios in `tests`. Nothing outside this file changes a state.
 
 mod determinize;
+mod events;
 mod view;
 
 pub mod bots;
@@ -420,6 +421,14 @@ impl TurnTheTide {
 
 impl Game for TurnTheTide {
     type State = TurnTheTideState;
+
+    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+        events::rule_events(self, before, action, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
+    }
 
     const ID: &'static str = "turn_the_tide";
 
