@@ -139,10 +139,10 @@ impl<G: Game> Session<G> {
 
     /// A session at a full state sampled with [`Game::determinize`] from what seat `observer` can
     /// know here, drawn with a SplitMix64 seeded with `seed`: it has the same observation for
-    /// `observer` and depends on this session only through that seat's information. A seeded
-    /// session gives a seeded sample whose later chance draws also come from `seed` (never from
-    /// this session's stream, which would reveal the hidden future). The sample keeps this
-    /// session's history, whose hidden chance outcomes are not the sample's, so its dict does not
+    /// `observer` and depends on `self` only through that seat's information. When `self` is
+    /// seeded, the sample's later chance draws also come from `seed` (never from the original's
+    /// random stream, which would reveal the hidden future). The sample keeps the original's
+    /// history, whose hidden chance outcomes are not the sample's, so its dict does not
     /// restore. Fails with [`EngineError::InvalidOption`] for a game without a determinizer and
     /// [`EngineError::IllegalAction`] for a seat out of range.
     pub fn resample(&self, observer: i64, seed: u64) -> Result<Self> {
