@@ -326,6 +326,9 @@ class TrafficarsMemoryObservation(TypedDict):
     """Per seat: the number of cards taken."""
     flipped: list[int]
     """This turn's face-up positions in flip order."""
+    idle_turns: int
+    """Turns in a row, the current one included while it has shown no new card, that took no
+    card and turned up no card unseen before; ``players`` of them end the game."""
 
 
 # ======================================================================================

@@ -85,6 +85,14 @@ class StateProtocol(Protocol):
         """An independent copy."""
         ...
 
+    def rule_events_of(self, action: int) -> list[str]:
+        """The rule events (the contract's "Rule events") that applying ``action`` would trigger.
+
+        In the order of the game's event names; the state is unchanged. Raises
+        ``IllegalActionError`` as :meth:`apply` would.
+        """
+        ...
+
     def resample(self, observer: int, seed: int) -> Self:
         """A full state sampled from what seat ``observer`` can know here (a determinization).
 

@@ -215,6 +215,7 @@ def test_the_layout_fills_position_0_first(backend: Backend) -> None:
         "on_table": [False] * 14,
         "taken": [0, 0],
         "flipped": [],
+        "idle_turns": 0,
     }
     lay_out(state, JOKER_LAYOUT[:3])
     assert state.action_label(12) == "lay 12 at position 3"
@@ -236,6 +237,7 @@ def test_the_layout_fills_position_0_first(backend: Backend) -> None:
         "on_table": [True] * 14,
         "taken": [0, 0],
         "flipped": [],
+        "idle_turns": 1,
         "layout": JOKER_LAYOUT,
     }
 
@@ -564,6 +566,67 @@ def test_the_game_ends_when_no_neighbour_numbers_are_left(backend: Backend) -> N
     # Cards left on the table stay as they were, seen ones included.
     assert public(state)["seen"][position(state, 1)] == 1
     assert public(state)["seen"][position(state, 7)] == 7
+
+
+# "Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja" is the booklet's only
+# end; the contract (Decision 11) adds that a whole round without progress ends the game too.
+
+
+def test_a_round_without_progress_ends_the_game(backend: Backend) -> None:
+    """A whole round (one turn per seat) that took nothing and showed no new card ends the game,
+    although 1 and 2 are still neighbours on the table."""
+    state = laid(backend, [7, 6, 5, 4, 3, 2, 1], min_number=1, max_number=7)
+    assert public(state)["idle_turns"] == 1
+    flip(state, 1, 3)  # two new cards: progress
+    assert public(state)["idle_turns"] == 1
+    flip(state, 5, 7)  # two new cards: progress
+    flip(state, 1, 3)  # both seen before: a quiet turn
+    assert public(state)["idle_turns"] == 2
+    assert state.current_player == 1
+    flip(state, 5)
+    events = state.rule_events_of(position(state, 7))
+    assert "round without progress" in events
+    flip(state, 7)  # the second quiet turn in a row with two seats
+    assert state.is_terminal
+    assert public(state)["phase"] == "over"
+    assert public(state)["idle_turns"] == 2
+    assert cards_on_table(state) == [1, 2, 3, 4, 5, 6, 7]
+    assert state.scores == [0, 0]
+    assert state.winners == [0, 1]
+
+
+def test_a_new_card_or_a_taken_run_breaks_the_quiet_round(backend: Backend) -> None:
+    state = laid(backend, [7, 6, 5, 4, 3, 2, 1], min_number=1, max_number=7)
+    flip(state, 1, 3)
+    flip(state, 5, 7)
+    flip(state, 1, 3)  # quiet
+    assert public(state)["idle_turns"] == 2
+    flip(state, 5)  # seen: still quiet so far
+    assert public(state)["idle_turns"] == 2
+    assert state.rule_events_of(position(state, 2)) == ["run broken"]
+    flip(state, 2)  # a card nobody had seen: progress, although the turn takes nothing
+    assert not state.is_terminal
+    assert public(state)["idle_turns"] == 1
+    flip(state, 1, 3)  # quiet
+    assert public(state)["idle_turns"] == 2
+    flip(state, 1, 2)  # seen cards, but a run is taken: progress
+    state.apply(STOP)
+    assert public(state)["taken"] == [0, 2]
+    assert not state.is_terminal
+    assert public(state)["idle_turns"] == 1
+
+
+def test_three_seats_need_three_quiet_turns(backend: Backend) -> None:
+    state = laid(backend, [7, 6, 5, 4, 3, 2, 1], players=3, min_number=1, max_number=7)
+    flip(state, 1, 3)
+    flip(state, 5, 7)
+    flip(state, 1, 3)  # quiet 1
+    flip(state, 5, 7)  # quiet 2
+    assert not state.is_terminal
+    assert public(state)["idle_turns"] == 3
+    flip(state, 1, 3)  # quiet 3: a whole round of three seats
+    assert state.is_terminal
+    assert state.winners == [0, 1, 2]
 
 
 def test_the_game_goes_on_while_two_neighbours_are_on_the_table(backend: Backend) -> None:

@@ -19,8 +19,8 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
   parameters itself, before the game is built, and raises ``pyspiel.SpielError`` (e.g.
   ``Unknown parameter 'cards'``); anything else it lets through raises ``InvalidOptionError``;
 - ``max_game_length`` is an exact bound where the rules give one (goofspiel, Turn the Tide,
-  Trafficars, overtaking lane) and 100,000 for the memory game and Deep Regrets, whose length has
-  no bound (a game goes on while no one collects anything).
+  Trafficars, overtaking lane, the memory game) and 100,000 for Deep Regrets, whose length has
+  no bound.
 
 Example:
     MCTS on a small goofspiel:
@@ -93,6 +93,16 @@ def _trafficars_overtaking_length(n: int, o: dict[str, Any]) -> int:
     return 150 + 51 * n
 
 
+def _trafficars_memory_length(n: int, o: dict[str, Any]) -> int:
+    # The layout (N chance outcomes), then turns of at most N flips and a stop. A turn that makes
+    # progress shows a new card (at most N) or takes a run (at most N / 2); after each, and
+    # before the first, fewer than n quiet turns can follow (n in a row end the game).
+    cars = int(o["max_number"]) - int(o["min_number"]) + 1
+    grid = cars + (12 * cars // 50 if o["jokers"] else 0)
+    turns = (grid + grid // 2 + 1) * n
+    return grid + turns * (grid + 1)
+
+
 def _unbounded(n: int, o: dict[str, Any]) -> int:
     return UNBOUNDED_LENGTH
 
@@ -101,7 +111,7 @@ MAX_GAME_LENGTH: dict[str, Callable[[int, dict[str, Any]], int]] = {
     "deep_regrets": _unbounded,
     "goofspiel": _goofspiel_length,
     "trafficars": _trafficars_length,
-    "trafficars_memory": _unbounded,
+    "trafficars_memory": _trafficars_memory_length,
     "trafficars_overtaking": _trafficars_overtaking_length,
     "turn_the_tide": _turn_the_tide_length,
 }

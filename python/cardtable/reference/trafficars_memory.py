@@ -15,7 +15,8 @@ A game, as the engine sees it:
    collectable it may stop and take them instead of flipping on. A collectable set is taken;
    otherwise every card turns back.
 3. After the layout and after every turn: if the cards on the table contain no collectable set, the
-   game is over. Most cards taken wins; ties share.
+   game is over. It is also over when a whole round of turns (one per seat, in a row) took no card
+   and turned up no card that nobody had seen before. Most cards taken wins; ties share.
 
 Decisions on points the rules doc leaves open (the simplest reading each time; the contract's
 "Decisions" section lists them with every other reading beyond the booklet):
@@ -26,9 +27,11 @@ Decisions on points the rules doc leaves open (the simplest reading each time; t
   there: every car ``min_number..max_number`` lies on the table and two neighbour numbers always
   form a collectable set.
 
-Note (no rule added): neither the rules doc nor the contract limits the number of turns. A turn
-that takes nothing only adds to ``seen``, so a player who repeats the same flips (a fixed policy
-such as "always the first legal position") can make the game go on forever.
+The booklet's only end is "Peli loppuu, kun pöydällä olevista korteista ei enää löydy
+naapurilukuja" (the game ends when no neighbours can be found among the cards on the table). Taken
+alone it lets the game go on for ever: players who only flip cards everyone has seen, and take
+nothing, repeat the same round again and again (the search players do exactly this when the result
+is already decided). The contract's decision: a round in which nothing happened ends the game.
 """
 
 from __future__ import annotations
@@ -138,6 +141,9 @@ class TrafficarsMemoryState(ReferenceState):
         self._flipped: list[int] = []
         self._current: int | None = None
         self._phase: Phase = "layout"
+        self._quiet_turns = 0
+        """Finished turns in a row that took no card and turned up no card unseen before."""
+        self._new_card_this_turn = False
 
     # ----- the layout -----
     def _grid_size(self) -> int:
@@ -183,6 +189,8 @@ class TrafficarsMemoryState(ReferenceState):
         again": it flips on, or, once K is collectable, may stop (action 63).
         """
         self._flipped.append(position)
+        if self._seen[position] is None:
+            self._new_card_this_turn = True
         self._seen[position] = self._layout[position]
         if not may_continue(self._flipped_cards()):
             self._turn_back_breaker()
@@ -220,9 +228,13 @@ class TrafficarsMemoryState(ReferenceState):
         happened in the turn".
         """
         kept = list(self._flipped)
-        if is_collectable(self._layout[position] for position in kept):
+        took = is_collectable(self._layout[position] for position in kept)
+        if took:
             self._take(kept)
         self._flipped = []
+        quiet = not took and not self._new_card_this_turn
+        self._quiet_turns = self._quiet_turns + 1 if quiet else 0
+        self._new_card_this_turn = False
         assert self._current is not None
         self._next_turn_or_end(first_seat=(self._current + 1) % self._players)
 
@@ -246,9 +258,12 @@ class TrafficarsMemoryState(ReferenceState):
     def _next_turn_or_end(self, first_seat: int) -> None:
         """Run the end test, then give ``first_seat`` the turn if the game goes on.
 
-        "End: when the face-down cards contain no collectable set."
+        "End: when the face-down cards contain no collectable set." Also (contract, Decision) when
+        the last ``players`` turns were all quiet: a whole round took no card and showed no card
+        that had not been seen, so the table and what everyone knows are as they were a round ago.
         """
-        if contains_collectable_set(self._cards_on_table()):
+        stalemate = self._quiet_turns >= self._players
+        if contains_collectable_set(self._cards_on_table()) and not stalemate:
             self._current = first_seat
             self._phase = "flip"
         else:
@@ -328,7 +343,14 @@ class TrafficarsMemoryState(ReferenceState):
             "on_table": list(self._on_table),
             "taken": list(self._taken),
             "flipped": list(self._flipped),
+            "idle_turns": self._idle_turns(),
         }
+
+    def _idle_turns(self) -> int:
+        """Count the quiet turns in a row, the current one included while it shows nothing new."""
+        if self._phase != "flip":
+            return self._quiet_turns
+        return 0 if self._new_card_this_turn else self._quiet_turns + 1
 
     def _observation_tensor(self, player: int) -> list[float]:
         """Encode the observation dict as the contract's "Observation tensor" lists it."""
@@ -351,6 +373,7 @@ class TrafficarsMemoryState(ReferenceState):
             t.scaled(order, grid)
         for taken in obs["taken"]:
             t.scaled(taken, grid)
+        t.scaled(obs["idle_turns"], n)
         return t.values
 
     def _state_dict(self) -> dict[str, object]:
@@ -361,6 +384,7 @@ class TrafficarsMemoryState(ReferenceState):
             "on_table": list(self._on_table),
             "taken": list(self._taken),
             "flipped": list(self._flipped),
+            "idle_turns": self._idle_turns(),
             "layout": list(self._layout),
         }
 
@@ -407,10 +431,15 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(3 + 3 * players + 6 * N,)``, N the grid size (the contract's "Observation tensor")."""
-        return (3 + 3 * self.players + 6 * len(self.deck),)
+        """``(4 + 3 * players + 6 * N,)``, N the grid size (the contract's "Observation tensor")."""
+        return (4 + 3 * self.players + 6 * len(self.deck),)
 
-    rule_event_names = ("run taken", "joker completes a run", "run broken")
+    rule_event_names = (
+        "run taken",
+        "joker completes a run",
+        "run broken",
+        "round without progress",
+    )
 
     def rule_events(
         self, before: TrafficarsMemoryState, action: int, after: TrafficarsMemoryState
@@ -418,8 +447,10 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
         """The memory game's rule events (contract, "Rule events").
 
         "If K' is collectable, the seat takes them" (run taken; with a joker standing for a
-        missing number inside the run: joker completes a run), and "the first card that breaks the
-        run is turned face down again" (run broken: the flipped cards may not continue).
+        missing number inside the run: joker completes a run), "the first card that breaks the
+        run is turned face down again" (run broken: the flipped cards may not continue), and the
+        game ended by a whole round without progress although a collectable set is still on the
+        table (round without progress).
         """
         if before._phase != "flip":
             return frozenset()
@@ -438,6 +469,8 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
             cars, jokers = cars_and_jokers(taken)
             if jokers and cars and gaps(cars) > 0:
                 events.add("joker completes a run")
+        if after._phase == "over" and contains_collectable_set(after._cards_on_table()):
+            events.add("round without progress")
         return frozenset(events)
 
     def _initial_state(self) -> TrafficarsMemoryState:

@@ -1,15 +1,21 @@
 //! Rule events of the memory game (contract, "Rule events"), found by comparing the states before
 //! and after a step.
 
-use super::{Phase, TrafficarsMemoryState, FIRST_JOKER, MAX_GRID, STOP};
+use super::{contains_collectable, Phase, TrafficarsMemoryState, FIRST_JOKER, MAX_GRID, STOP};
 use crate::bits;
 
 /// Rule event names, bit `i` = `NAMES[i]`.
-pub(super) const NAMES: &[&str] = &["run taken", "joker completes a run", "run broken"];
+pub(super) const NAMES: &[&str] = &[
+    "run taken",
+    "joker completes a run",
+    "run broken",
+    "round without progress",
+];
 
 const RUN_TAKEN: u64 = 1 << 0;
 const JOKER_COMPLETES_RUN: u64 = 1 << 1;
 const RUN_BROKEN: u64 = 1 << 2;
+const ROUND_WITHOUT_PROGRESS: u64 = 1 << 3;
 
 /// The missing numbers inside the span of the car bitset `cars` (not empty).
 fn gaps(cars: u64) -> u32 {
@@ -61,6 +67,11 @@ pub(super) fn rule_events(
         if jokers > 0 && cars != 0 && gaps(cars) > 0 {
             events |= JOKER_COMPLETES_RUN;
         }
+    }
+    // The game ended although the table still holds a collectable set: a whole round went by
+    // without progress.
+    if after.phase == Phase::Over && contains_collectable(after.table_cards) {
+        events |= ROUND_WITHOUT_PROGRESS;
     }
     events
 }

@@ -16,6 +16,8 @@
 //!   at least two consecutive cars (required by the options) that never happens, but the end test
 //!   is still applied as the contract says.
 //! - Scores are the running `taken` counts; winners are the seats with the most cards taken.
+//! - A whole round of quiet turns (no card taken, no card turned up that nobody had seen) ends
+//!   the game (contract, Decision 11): `idle_turns` counts them, so no game goes on for ever.
 //!
 //! Bots: `memory` (perfect memory, reads the observation's `seen`) and `forgetful:P` (its own
 //! memory, each remembered card forgotten with probability P at the start of each of its turns,
@@ -183,6 +185,9 @@ pub struct TrafficarsMemoryState {
     k_jokers: u8,
     /// Cards taken per seat.
     taken: [u8; MAX_SEATS],
+    /// Turns in a row, the current one included, that took no card and turned up no card never
+    /// seen before (contract, "Flow", step 3: `players` of them end the game).
+    idle_turns: u8,
 }
 
 impl TrafficarsMemoryState {
@@ -208,6 +213,7 @@ impl TrafficarsMemory {
     /// Contract flow step 3: the turn ends with the flipped cards (the breaker already removed).
     fn end_turn(&self, st: &mut TrafficarsMemoryState) {
         if collectable(st.k_cars, u32::from(st.k_jokers)) {
+            st.idle_turns = 0;
             let mut count = 0u8;
             for p in bits::ones(st.flipped_mask) {
                 st.table_cards &= !bits::bit_in(st.card_at(p), FIRST_CARD, LAST_CARD);
@@ -223,8 +229,9 @@ impl TrafficarsMemory {
         st.flipped_mask = 0;
         st.k_cars = 0;
         st.k_jokers = 0;
-        if contains_collectable(st.table_cards) {
+        if contains_collectable(st.table_cards) && usize::from(st.idle_turns) < self.players {
             st.current = ((usize::from(st.current) + 1) % self.players) as u8;
+            st.idle_turns += 1;
         } else {
             st.phase = Phase::Over;
             st.current = NO_SEAT;
@@ -242,6 +249,9 @@ impl TrafficarsMemory {
         st.flipped[len] = pos as u8;
         st.flipped_len = len as u8 + 1;
         st.flipped_mask |= bit;
+        if st.seen & bit == 0 {
+            st.idle_turns = 0;
+        }
         st.seen |= bit;
         let (cars, jokers) = if is_joker(card) {
             (st.k_cars, u32::from(st.k_jokers) + 1)
@@ -386,6 +396,7 @@ impl Game for TrafficarsMemory {
             k_cars: 0,
             k_jokers: 0,
             taken: [0; MAX_SEATS],
+            idle_turns: 0,
         }
     }
 
@@ -446,6 +457,7 @@ impl Game for TrafficarsMemory {
                     if contains_collectable(st.table_cards) {
                         st.phase = Phase::Flip;
                         st.current = 0;
+                        st.idle_turns = 1;
                     } else {
                         st.phase = Phase::Over;
                     }

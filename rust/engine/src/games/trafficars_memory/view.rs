@@ -33,12 +33,13 @@ impl TrafficarsMemory {
             "on_table": self.on_table_json(st),
             "taken": self.taken_json(st),
             "flipped": Self::flipped_json(st),
+            "idle_turns": st.idle_turns,
         })
     }
 
     /// The length of the observation tensor.
     pub(super) fn tensor_size(&self) -> usize {
-        3 + 3 * self.players + 6 * self.grid
+        4 + 3 * self.players + 6 * self.grid
     }
 
     /// Writes the observation tensor of seat `player`.
@@ -79,7 +80,8 @@ impl TrafficarsMemory {
         for s in 0..n {
             w.push_scaled(f64::from(st.taken[s]), grid as f64);
         }
-        debug_assert_eq!(w.position(), 3 + 3 * n + 6 * grid);
+        w.push_scaled(f64::from(st.idle_turns), n as f64);
+        debug_assert_eq!(w.position(), 4 + 3 * n + 6 * grid);
     }
 
     /// The canonical state.
@@ -91,6 +93,7 @@ impl TrafficarsMemory {
             "on_table": self.on_table_json(st),
             "taken": self.taken_json(st),
             "flipped": Self::flipped_json(st),
+            "idle_turns": st.idle_turns,
             "layout": &st.layout[..usize::from(st.laid).min(MAX_GRID)],
         })
     }
