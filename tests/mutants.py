@@ -209,6 +209,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "self._next_turn_or_end(first_seat=(self._current + 1) % self._players)",
         "self._next_turn_or_end(first_seat=self._current)",
     ),
+    Mutation(
+        "memory-quiet-round",
+        "trafficars_memory",
+        "a whole round without progress ends the game (mutant: one more quiet turn)",
+        "stalemate = self._quiet_turns >= self._players",
+        "stalemate = self._quiet_turns > self._players",
+    ),
     # ----- Trafficars overtaking -----
     Mutation(
         "overtaking-all-pass",

@@ -40,11 +40,15 @@ def games_command() -> None:
             else f"{info.min_players}-{info.max_players} players"
         )
         bots = ", ".join(_BOT_SPELLING.get(b, b) for b in info.bots + info.search_bots)
-        title = f"{info.id}  ({players}; bots: {bots})"
+        # The bot list is long (search bots with their parameters): it goes under the options,
+        # so that the title stays one line on a narrow terminal.
+        title = f"{info.id}  ({players})"
         if not info.options:
-            console.print(f"[italic]{title}[/italic]\n  no options\n")
+            console.print(f"[italic]{title}[/italic]\n  no options\n  bots: {bots}\n")
             continue
-        table = Table(title=title, title_justify="left")
+        table = Table(
+            title=title, title_justify="left", caption=f"bots: {bots}", caption_justify="left"
+        )
         table.add_column("option", no_wrap=True)
         table.add_column("type")
         table.add_column("default")
