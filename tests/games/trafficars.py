@@ -13,7 +13,7 @@ police cars 57-59, tow trucks 60-62.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -1230,7 +1230,7 @@ def test_resolution_order_ambulance_police_tow_truck_then_numbered(backend: Back
 def events_of(state: StateProtocol, action: int) -> list[str]:
     """The rule events of ``action``, checking that asking leaves the state as it was."""
     before = state.to_dict()
-    events: list[str] = cast(Any, state).rule_events_of(action)
+    events = state.rule_events_of(action)
     assert state.to_dict() == before
     return events
 
