@@ -139,6 +139,51 @@ def _tc_fill_free_places(state: Any, legal: list[int]) -> list[int]:
     return []
 
 
+_TC_POLICE = range(57, 60)
+_TC_SPECIALS = range(54, 63)  # ambulances, police cars, tow trucks
+_TC_NUMBERS = {51: 10, 52: 20, 53: 30}  # trailers; a car's number is its id
+
+
+def _tc_end_value(lane: list[Any]) -> int | None:
+    """The number a lane ends in, or ``None`` when it is open (an ambulance or a police car)."""
+    top = int(lane[-1][-1])
+    return None if top in _TC_SPECIALS else _TC_NUMBERS.get(top, top)
+
+
+def _tc_fill_every_lane(state: Any, legal: list[int]) -> list[int]:
+    """Fill every lane up to the limit and keep it there: commit numbered cards that go to a lane
+    with room, send them to the longest lane with room and take the shortest lane when too low;
+    keep the ambulances, police cars and tow trucks until every lane is full, then play them,
+    police cars first. Police cars then meet a table of full lanes, and ambulances and tow trucks
+    come as 5th cars."""
+    obs = state.observation(state.current_player)
+    cars: list[int] = obs["cars"]
+    limit = state.to_dict()["options"]["max_cars"]
+    room = [limit is None or n < limit for n in cars]
+    if legal[-1] >= _TC_LANE:  # a resolution choice
+        lanes = [a for a in legal if _TC_LANE <= a < _TC_FREE_PLACE]
+        if obs["decision"] == "take":
+            fewest = min(cars[a - _TC_LANE] for a in lanes)
+            return [a for a in lanes if cars[a - _TC_LANE] == fewest]
+        with_room = [a for a in lanes if room[a - _TC_LANE]]
+        if not with_room:
+            return []
+        most = max(cars[a - _TC_LANE] for a in with_room)
+        return [a for a in with_room if cars[a - _TC_LANE] == most]
+    specials = [a for a in legal if a in _TC_SPECIALS]
+    if not any(room):
+        return [a for a in specials if a in _TC_POLICE] or specials
+    ends = [_tc_end_value(lane) for lane in obs["lanes"]]
+
+    def fits_with_room(card: int) -> bool:
+        x = _TC_NUMBERS.get(card, card)
+        below = [v for v in ends if v is not None and v < x]
+        targets = [k for k, v in enumerate(ends) if v is None or (below and v == max(below))]
+        return any(room[k] for k in targets)
+
+    return [a for a in legal if a not in _TC_SPECIALS and fits_with_room(a)]
+
+
 # ----- goofspiel -----
 def _goofspiel_match(state: Any, legal: list[int]) -> list[int]:
     """Bid the point card's own value: when both seats do, the bids tie."""
@@ -164,6 +209,7 @@ PLAYERS: dict[str, tuple[Player, ...]] = {
         Player("uniform"),
         Player("fill lanes", _tc_fill_lanes),
         Player("fill free places", _tc_fill_free_places),
+        Player("fill every lane", _tc_fill_every_lane),
         Player("extremes", _extremes),
     ),
     "trafficars_memory": (Player("uniform"), Player("extremes", _extremes)),

@@ -1222,3 +1222,171 @@ def test_resolution_order_ambulance_police_tow_truck_then_numbered(backend: Back
         [[20]],
         [[AMBULANCE_B], [30], [POLICE_B]],
     ]
+
+
+# ----- rule events (contract, "Rule events") -----
+
+
+def events_of(state: StateProtocol, action: int) -> list[str]:
+    """The rule events of ``action``, checking that asking leaves the state as it was."""
+    before = state.to_dict()
+    events = state.rule_events_of(action)
+    assert state.to_dict() == before
+    return events
+
+
+def test_event_lane_taken_by_the_5th_car(backend: Backend) -> None:
+    """Rule 3: "Jos pelaaja joutuu lisäämään kortin jonoon, jossa on jo neljä autoa, hän joutuu
+    ottamaan kaikki jonon kortit sakoksi." The turn's last commitment resolves the whole turn."""
+    state = start(backend, [10, 20, 30], [[11, 14], [12, 15], [13, 31]])
+    play_turn(state, [11, 12, 13])
+    assert events_of(state, 14) == []  # not the last commitment: nothing is resolved yet
+    commit(state, [14, 15])
+    assert events_of(state, 31) == ["lane taken by the 5th car"]
+    state.apply(31)
+    assert penalties(state) == [4, 0, 0]
+
+
+def test_event_too_low_card_takes_a_lane(backend: Backend) -> None:
+    """Rule 4: "Jos pelaajan kortin luku on liian pieni asetettavaksi mihinkään jonoon, pelaaja
+    joutuu ottamaan kaikki valitsemansa jonon kortit sakoksi." The event belongs to the step that
+    carries the card out, not to the reveal that stops at its owner's decision."""
+    state = start(backend, [10, 20, 30], [[5], [21], [31]])
+    commit(state, [5, 21])
+    assert events_of(state, 31) == []
+    state.apply(31)
+    assert events_of(state, LANE_1) == ["too-low card takes a lane"]
+
+
+def test_event_too_low_card_inserted(backend: Backend) -> None:
+    """``too_low="insert"``: "Kortit, joissa on liian pieni luku voidaan asettaa ruuhkaan jonon
+    keskelle tai eteen." """
+    state = start(backend, [10, 20, 30], [[5], [21], [31]], too_low="insert")
+    commit(state, [5, 21, 31])
+    assert view(state)["decision"] == "insert"
+    assert events_of(state, LANE_2) == ["too-low card inserted"]
+    state.apply(LANE_2)
+    assert lanes(state) == [[[10]], [[20], [21]], [[5], [30], [31]]]
+
+
+def test_event_trailer_on_a_full_lane(backend: Backend) -> None:
+    """Rule 5: "Pelaaja voi siis asettaa peräkärrykortin ilman sakkoja jonoon, jossa on jo neljä
+    autoa." """
+    state = start(backend, [15, 30, 40], [[16, TRAILER_20], [17, 31], [18, 41]])
+    play_turn(state, [16, 17, 18])
+    commit(state, [TRAILER_20, 31])
+    assert events_of(state, 41) == ["trailer on a full lane"]
+    state.apply(41)
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_event_stacked_ambulances(backend: Backend) -> None:
+    """ "Jos kaksi pelaajaa pelaa ambulanssikortin, ja he haluavat korttinsa samaan paikkaan,
+    kortit pistetään päällekkäin." """
+    state = start(backend, [10, 20, 30], [[AMBULANCE_A], [AMBULANCE_B], [31]])
+    commit(state, [AMBULANCE_A, AMBULANCE_B, 31])
+    assert events_of(state, LANE_0) == []
+    state.apply(LANE_0)
+    assert events_of(state, LANE_1) == []  # another lane: a new front place
+    assert events_of(state, LANE_0) == ["stacked ambulances"]
+    state.apply(LANE_0)
+    assert lanes(state)[0] == [[AMBULANCE_A, AMBULANCE_B], [10]]
+
+
+def test_event_ambulance_as_5th_car(backend: Backend) -> None:
+    """ "Jos ambulanssikortti on jonon viides kortti, päällimmäisenä olevan ambulanssikortin
+    pelannut pelaaja joutuu ottamaan jonon muut kortit sakkona." The check runs after the turn's
+    last ambulance: the event belongs to the step that places it."""
+    hands = [[33, 12], [35, AMBULANCE_A], [38, AMBULANCE_B]]
+    state = start(backend, [10, 30, 45], hands)
+    play_turn(state, [33, 35, 38])
+    commit(state, [12, AMBULANCE_A, AMBULANCE_B])
+    assert events_of(state, LANE_1) == []
+    state.apply(LANE_1)
+    assert events_of(state, LANE_0) == ["ambulance as 5th car"]
+    assert events_of(state, LANE_1) == ["stacked ambulances", "ambulance as 5th car"]
+    state.apply(LANE_1)
+    assert penalties(state) == [0, 0, 4]
+
+
+def test_event_stacked_police_cars(backend: Backend) -> None:
+    """ "Jos kaksi pelaajaa pelaa poliisikortin ja he haluavat asettaa korttinsa samaan paikkaan,
+    kortit pistetään päällekkäin" (also at the end of a full lane, Decisions 9)."""
+    state = start(backend, [10, 20, 30], [[POLICE_A], [POLICE_B], [11]], max_cars=2)
+    commit(state, [POLICE_A, POLICE_B, 11])
+    assert events_of(state, LANE_1) == []
+    state.apply(LANE_1)
+    assert view(state)["cars"] == [1, 2, 1]
+    assert events_of(state, LANE_0) == []
+    assert events_of(state, LANE_1) == ["stacked police cars"]
+
+
+def test_event_police_with_every_lane_full(backend: Backend) -> None:
+    """ "Poliisikortin voi asettaa mihin tahansa jonoon, jossa on tilaa"; the rules doc decides
+    that with every lane full "the player chooses a lane, takes it as penalty, and the police car
+    starts it". A police car never goes into a full lane as a new place."""
+    hands = [[11, POLICE_A], [21, POLICE_B], [31, POLICE_C]]
+    state = start(backend, [10, 20, 30], hands, max_cars=2)
+    play_turn(state, [11, 21, 31])
+    commit(state, [POLICE_A, POLICE_B])
+    assert events_of(state, POLICE_C) == []
+    state.apply(POLICE_C)
+    assert view(state)["decision"] == "police_take"
+    # The other two police cars then stack on the first, without a choice.
+    assert events_of(state, LANE_1) == ["stacked police cars", "police with every lane full"]
+
+
+def test_event_tow_truck_as_5th_car(backend: Backend) -> None:
+    """ "Jos pelaaja asettaa hinausauton jonon viidenneksi, hän lastaa auton ensin edeltävällä
+    autolla, ja kerää sitten jonon kolme ensimmäistä korttia sakoksi." """
+    hands = [[9, TOW_B], [14, 41], [22, 46]]
+    state = start(backend, [40, 5, 45], hands)
+    play_turn(state, [9, 14, 22])
+    commit(state, [TOW_B, 41, 46])
+    # Into lane 0 (one car) a free place opens, and 41 may fill it: the step stops there.
+    assert events_of(state, LANE_0) == []
+    assert events_of(state, LANE_1) == ["tow truck as 5th car"]
+    state.apply(LANE_1)
+    assert penalties(state) == [3, 0, 0]
+
+
+def test_event_free_place_filled(backend: Backend) -> None:
+    """ "Ensimmäisenä ehtivä saa asettaa korttinsa hinattavan auton vapauttamalle paikalle
+    noudattaen Pienimmästä isoimpaan -sääntöä." """
+    state = tow_lanes(backend, [18, 34], [25, 44])
+    commit(state, [TOW_A, 18, 25])
+    assert events_of(state, LANE_0) == []
+    state.apply(LANE_0)
+    # Filled, the lane has 4 cars and 25 takes it; taking a lane instead, 18 starts lane 0 anew.
+    assert events_of(state, FREE_0) == ["lane taken by the 5th car", "free place filled"]
+    assert events_of(state, LANE_0) == ["too-low card takes a lane"]
+
+
+def test_event_free_place_left_unfilled(backend: Backend) -> None:
+    """ "Jos kukaan ei täytä vapautunutta paikkaa, hinausauto ja sen hinaama auto lasketaan
+    seuraavalla kierroksella kahdeksi autoksi." The event belongs to the step that ends the
+    turn."""
+    state = tow_lanes(backend, [33, 34], [43, 44])
+    commit(state, [TOW_A, 33, 43])
+    state.apply(LANE_0)
+    assert events_of(state, LANE_1) == []
+    state.apply(LANE_1)
+    assert events_of(state, LANE_2) == ["free place left unfilled"]
+    assert events_of(state, FREE_0) == ["free place filled"]
+
+
+def test_rule_event_names_follow_the_contract(backend: Backend) -> None:
+    state: Any = start(backend, [10, 20, 30], [[11], [12], [13]])
+    assert state.rule_event_names == [
+        "lane taken by the 5th car",
+        "too-low card takes a lane",
+        "too-low card inserted",
+        "trailer on a full lane",
+        "stacked ambulances",
+        "ambulance as 5th car",
+        "stacked police cars",
+        "police with every lane full",
+        "tow truck as 5th car",
+        "free place filled",
+        "free place left unfilled",
+    ]

@@ -750,6 +750,130 @@ class TrafficarsState(ReferenceState):
         }
 
 
+RULE_EVENTS = (
+    "lane taken by the 5th car",
+    "too-low card takes a lane",
+    "too-low card inserted",
+    "trailer on a full lane",
+    "stacked ambulances",
+    "ambulance as 5th car",
+    "stacked police cars",
+    "police with every lane full",
+    "tow truck as 5th car",
+    "free place filled",
+    "free place left unfilled",
+)
+"""The rule events of the traffic jam, as the contract lists them."""
+
+
+def step_events(before: TrafficarsState, action: int) -> frozenset[str]:
+    """The rule events of the step from ``before`` by ``action`` (contract, "Rule events").
+
+    A step resolves the card it decides and every following card that leaves no choice, and the
+    turn's last commitment reveals the cards first; so the step is followed again here, card by
+    card, on a copy of ``before``, and each card's events are read from the lanes just before it.
+    """
+    phase = before._phase()
+    if phase == "commit" and before._next_to_commit() != before._players - 1:
+        return frozenset()
+    if phase not in ("commit", "resolve"):
+        return frozenset()
+    # A copy of what resolving cards changes: the lanes, penalties, reveal and queue.
+    state: TrafficarsState = object.__new__(TrafficarsState)
+    state.__dict__.update(before.__dict__)
+    state._lanes = [
+        [Place(None if place.cards is None else list(place.cards), place.cars) for place in lane]
+        for lane in before._lanes
+    ]
+    state._penalties = list(before._penalties)
+    state._commitments = list(before._commitments)
+    state._revealed = None if before._revealed is None else list(before._revealed)
+    state._queue = list(before._queue)
+    chosen: int | None = action
+    if phase == "commit":
+        # "Every player chooses a card secretly; all reveal": the turn's cards in resolution order.
+        revealed = [card for card in state._commitments if card is not None] + [action]
+        state._revealed = revealed
+        state._commitments = [None] * state._players
+        state._queue = sorted(
+            range(state._players), key=lambda seat: state._resolution_key(seat, revealed[seat])
+        )
+        chosen = None
+    events: set[str] = set()
+    while state._queue:
+        options = state._resolution_options()[1]
+        if chosen is not None:
+            option, chosen = chosen, None
+        elif len(options) == 1:
+            option = options[0]
+        else:
+            return frozenset(events)  # the owner of this card decides: the step ends here
+        card = state._resolving_card()
+        events |= card_events(state, card, option)
+        taken = sum(state._penalties)
+        state._resolve(option)
+        if CARDS[card].kind == "ambulance" and sum(state._penalties) > taken:
+            # An ambulance takes nothing when it is placed; the check after the turn's last one
+            # does: "if it has more than 4 cars, the player of the TOPMOST ambulance ... takes all
+            # other cards of the lane as penalty".
+            events.add("ambulance as 5th car")
+    # "If no card fills it by the end of the turn, the free place disappears and the tow truck
+    # counts as 2 cars from then on."
+    if any(place.is_free for lane in state._lanes for place in lane):
+        events.add("free place left unfilled")
+    return frozenset(events)
+
+
+def card_events(state: TrafficarsState, card: int, option: int) -> set[str]:
+    """The events of the card being resolved in ``state`` by ``option`` (before it is carried out).
+
+    Rule 3, "if X (a car) goes to a lane that already has 4 cars, the player takes all cards of
+    that lane" (lane taken by the 5th car); rule 4, "if X fits no lane" (too-low card, taking a
+    lane or, with ``too_low="insert"``, inserted); rule 5, a trailer "never makes a lane full"
+    (trailer on a full lane); "a second ambulance played the same turn into a lane whose front
+    place is an ambulance played this turn is stacked on it" (stacked ambulances); "a second police
+    car into the same lane the same turn is stacked on the first" (stacked police cars); "if every
+    lane has 4 cars, the player chooses a lane, takes it as penalty" (police with every lane
+    full); "if the tow truck is the 5th car (the lane had 4)" (tow truck as 5th car); the first
+    numbered card "MAY be put there" (free place filled).
+    """
+    if option >= FREE_PLACE_ACTION:
+        return {"free place filled"}
+    lanes = state._lanes
+    lane = lanes[option - LANE_ACTION]
+    limit = state._max_cars
+
+    def full(lane: Lane) -> bool:
+        return limit is not None and cars_in(lane) >= limit
+
+    def this_turn(place: Place, kind: Kind) -> bool:
+        """Whether the place's bottom card is a ``kind`` revealed this turn."""
+        return (
+            place.cards is not None
+            and CARDS[place.cards[0]].kind == kind
+            and state._revealed_this_turn(place.cards[0])
+        )
+
+    kind = CARDS[card].kind
+    if kind in ("car", "trailer"):
+        number = number_of(card)
+        if not any(accepts(other[-1].value(), number) for other in lanes):
+            inserted = state._too_low == "insert"
+            return {"too-low card inserted" if inserted else "too-low card takes a lane"}
+        if full(lane):
+            return {"lane taken by the 5th car" if kind == "car" else "trailer on a full lane"}
+        return set()
+    if kind == "ambulance":
+        return {"stacked ambulances"} if this_turn(lane[0], "ambulance") else set()
+    if kind == "police":
+        if this_turn(lane[-1], "police"):
+            return {"stacked police cars"}
+        if all(full(other) and not this_turn(other[-1], "police") for other in lanes):
+            return {"police with every lane full"}
+        return set()
+    return {"tow truck as 5th car"} if full(lane) else set()
+
+
 @register
 class TrafficarsGame(ReferenceGame[TrafficarsState]):
     """Trafficars, the traffic jam, for 2 to 5 players with fixed options."""
@@ -816,6 +940,14 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(385 + 64 * lanes + 66 * players,)``: see the contract's "Observation tensor"."""
         return (385 + 64 * self.lanes + 66 * self.players,)
+
+    rule_event_names = RULE_EVENTS
+
+    def rule_events(
+        self, before: TrafficarsState, action: int, after: TrafficarsState
+    ) -> frozenset[str]:
+        """See :func:`step_events`."""
+        return step_events(before, action)
 
     def _initial_state(self) -> TrafficarsState:
         return TrafficarsState(self)

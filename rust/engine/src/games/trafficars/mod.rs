@@ -50,13 +50,15 @@
 //! Layout of this folder: this file owns the rules (card table, lanes, resolution, `impl Game`)
 //! and neither renders a state nor chooses a move; `view` renders states (canonical state,
 //! observation, tensor, labels) and must never change one; `bots` holds the built-in `greedy` bot,
-//! which reads only what its seat may know; `tests` holds the rule scenarios by topic. Generic
+//! which reads only what its seat may know; `events` names the rule events a step triggers
+//! (contract, "Rule events"); `tests` holds the rule scenarios by topic. Generic
 //! checks of every game (legal lists, chance weights, fast paths, bot strength, observation keys)
 //! live in the shared test kit, not here. The card table, [`Kind`] and the card id range are
 //! `pub(crate)`: the memory game (`trafficars_memory`) reads the same deck through them.
 
 mod bots;
 mod determinize;
+mod events;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -1378,6 +1380,14 @@ impl Game for Trafficars {
         rng: &mut SplitMix64,
     ) -> Option<TrafficarsState> {
         Some(self.sample_unseen(st, observer, rng))
+    }
+
+    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+        events::rule_events(self, before, action, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
     }
 
     fn bot_names() -> &'static [&'static str] {
