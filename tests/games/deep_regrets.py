@@ -4675,6 +4675,13 @@ def test_rod_of_the_infinite_reorders_three_fish_without_a_dink(backend: Backend
 # ======================================================================================
 
 
+def events_of(state: Any, action: int) -> list[str]:
+    """``state.rule_events_of(action)`` (both backends have it; ``StateProtocol`` does not list
+    it)."""
+    events: list[str] = state.rule_events_of(action)
+    return events
+
+
 def default_action(t: Table) -> int:
     """The step :meth:`Table.default` would take."""
     legal = t.legal()
@@ -4702,12 +4709,12 @@ def test_rule_event_money_cap_hit(backend: Backend) -> None:
     t.act(sell("Goliath Grouper"), "sell")
     assert t.seat(0)["money"] == 6
     # Sheepshead 2 + 2 makes exactly $10.
-    assert t.state.rule_events_of(sell("Sheepshead")) == []
+    assert events_of(t.state, sell("Sheepshead")) == []
     t.act(sell("Sheepshead"), "sell")
     assert t.seat(0)["money"] == 10
     while t.st["day"] < 4:
         action = default_action(t)
-        events = t.state.rule_events_of(action)
+        events = events_of(t.state, action)
         day = t.st["day"]
         t.state.apply(action)
         assert ("money cap hit" in events) == (t.st["day"] == 4 != day)
@@ -4716,16 +4723,16 @@ def test_rule_event_money_cap_hit(backend: Backend) -> None:
 
 @pytest.mark.parametrize(("kind", "price"), [("rod", 1), ("supply", 3), ("tackle", 5)])
 def test_rule_event_shop_tier(backend: Backend, kind: str, price: int) -> None:
-    """"Shops: rods, reels, supplies at $1 (take 1) / $3 (draw 3 keep 1; supplies keep 2) / $5
+    """Rule: "Shops: rods, reels, supplies at $1 (take 1) / $3 (draw 3 keep 1; supplies keep 2) / $5
     (draw 5 keep 2; supplies keep 3) ... tackle dice $1/$3/$5": one event per price tier, for any
     shop."""
     t = rich_monday(backend)
-    assert t.state.rule_events_of(shop(kind, price)) == [f"shop tier ${price}"]
+    assert events_of(t.state, shop(kind, price)) == [f"shop tier ${price}"]
 
 
 def test_rule_event_all_mount_slots_filled(backend: Backend) -> None:
-    """"Mount: move fish from hand to empty slots ×2, ×3, ×2; permanent." The fish that fills the
-    last empty slot."""
+    """Rule: "Mount: move fish from hand to empty slots ×2, ×3, ×2; permanent." The fish that
+    fills the last empty slot."""
     tops = {
         0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
         1: [FISH["Flounder"]],
@@ -4741,14 +4748,14 @@ def test_rule_event_all_mount_slots_filled(backend: Backend) -> None:
     t.act(MOUNT, "turn", 0)
     for slot, name in [(1, "Coelacanth"), (0, "Goliath Grouper"), (2, "Sheepshead")]:
         t.act(SLOT + slot, "mount_slot")
-        events = t.state.rule_events_of(FISH_ID + FISH[name])
+        events = events_of(t.state, FISH_ID + FISH[name])
         assert events == (["all mount slots filled"] if slot == 2 else [])
         t.act(FISH_ID + FISH[name], "mount_fish")
     assert None not in t.seat(0)["mounted"]
 
 
 def test_rule_event_overfishing(backend: Backend) -> None:
-    """"catching the last fish of a shoal draws 1 regret (overfishing)": the catch of the 13th
+    """Rule: "catching the last fish of a shoal draws 1 regret (overfishing)": the catch of the 13th
     fish of shoal 0, and no catch before it."""
     shoal = [
         FISH[name]
@@ -4783,7 +4790,7 @@ def test_rule_event_overfishing(backend: Backend) -> None:
                 t.acts("draw_regret", 1, 1, 1)
             if FISH_BY_ID[shoal[i]]["difficulty"]:
                 t.act(die("P1"), "pay", p)
-            assert ("overfishing" in t.state.rule_events_of(CATCH)) == (i == 12)
+            assert ("overfishing" in events_of(t.state, CATCH)) == (i == 12)
             t.act(CATCH, "pay", p)
             if name in ("Geist", "Osteofish"):
                 t.act(1, "draw_regret", p)
@@ -4791,12 +4798,13 @@ def test_rule_event_overfishing(backend: Backend) -> None:
 
 
 def test_rule_event_abandon_ship(backend: Backend) -> None:
-    """"Kerran pelissä voit hylätä paatin ja siirtyä loppuvuoroksi satamaan" (once per game you
-    may abandon ship and go to port for the rest of the turn), while another seat still plays."""
+    """Rule: "Kerran pelissä voit hylätä paatin ja siirtyä loppuvuoroksi satamaan" (once per
+    game you may abandon ship and go to port for the rest of the turn), while another seat still
+    plays."""
     t = after_a_catch(backend, {0: [FISH["Goliath Grouper"]], 1: [FISH["Flounder"]]})
     t.decline(1, 1, "P1", 0)
     assert t.st["last_turns"] is None
-    assert t.state.rule_events_of(ABANDON) == ["abandon ship"]
+    assert events_of(t.state, ABANDON) == ["abandon ship"]
 
 
 def test_rule_event_abandon_ship_after_all_others_passed(backend: Backend) -> None:
@@ -4807,7 +4815,7 @@ def test_rule_event_abandon_ship_after_all_others_passed(backend: Backend) -> No
     t.pass_turn(1, DINKS["Toe"])
     t.catch(0, 0, "P3")
     t.take_reward(1, DINKS["Eel"])
-    assert t.state.rule_events_of(ABANDON) == [
+    assert events_of(t.state, ABANDON) == [
         "abandon ship",
         "abandon ship after all others passed",
     ]
@@ -4818,7 +4826,7 @@ def test_rule_event_the_plug(backend: Backend) -> None:
     Sea is discarded" — the cast that reveals it."""
     t = monday(backend, 2, tops={6: [FISH["The Plug"]]})
     sink_to(t, 0, 3)
-    assert t.state.rule_events_of(CAST + 6) == ["The Plug"]
+    assert events_of(t.state, CAST + 6) == ["The Plug"]
     t.act(CAST + 6, "turn", 0)
     assert t.st["plug"] is True
 
@@ -4845,44 +4853,45 @@ def recorded_before(backend: Backend, event: str) -> tuple[StateProtocol, int]:
 
 @pytest.mark.parametrize("tier", ["1-3", "4-6", "7-9", "10-12", "13+"])
 def test_rule_event_madness_tier(backend: Backend, tier: str) -> None:
-    """"Madness tiers by number of Regret cards held (0 / 1–3 / 4–6 / 7–9 / 10–12 / 13+)": the
+    """Rule: "Madness tiers by number of Regret cards held (0 / 1–3 / 4–6 / 7–9 / 10–12 / 13+)": the
     regret that takes a seat into the tier."""
     state, action = recorded_before(backend, f"madness tier {tier}")
     first = int(tier.rstrip("+").split("-")[0])
     counts = [sum(seat["regrets"]) for seat in state.to_dict()["state"]["players"]]
     assert max(counts) < first
-    assert f"madness tier {tier}" in state.rule_events_of(action)
+    assert f"madness tier {tier}" in events_of(state, action)
     state.apply(action)
     assert max(sum(seat["regrets"]) for seat in state.to_dict()["state"]["players"]) >= first
 
 
 def test_rule_event_regret_deck_reshuffled(backend: Backend) -> None:
-    """"Empty deck: reshuffle the regret discard pile": here the step draws the deck's last card
-    and the next draw of the same event finds the deck empty."""
+    """Rule: "Empty deck: reshuffle the regret discard pile": here the step draws the deck's last
+    card and the next draw of the same event finds the deck empty."""
     state, action = recorded_before(backend, "regret deck reshuffled")
     st = state.to_dict()["state"]
     assert st["node"] == "draw_regret"
     assert sum(st["regret_deck"]) == 1 and sum(st["regret_discard"]) > 0
-    assert "regret deck reshuffled" in state.rule_events_of(action)
+    assert "regret deck reshuffled" in events_of(state, action)
     state.apply(action)
     assert state.to_dict()["state"]["regret_discard"] == [0, 0, 0, 0]
 
 
 def test_rule_event_regret_stolen(backend: Backend) -> None:
-    """"if that is empty too, take a random regret card from the player with the most (ties:
+    """Rule: "if that is empty too, take a random regret card from the player with the most (ties:
     next seats from the drawer)"; p.20: "If the draw pile is empty, you must draw from another
     player"."""
     state, action = recorded_before(backend, "regret stolen")
     st = state.to_dict()["state"]
     assert st["node"] == "steal_regret"
     assert st["regret_deck"] == st["regret_discard"] == [0, 0, 0, 0]
-    assert "regret stolen" in state.rule_events_of(action)
+    assert "regret stolen" in events_of(state, action)
 
 
 def test_rule_event_depth_emptied(backend: Backend) -> None:
-    """"an empty sea ends the game at once": on the way, the three shoals of one depth empty."""
+    """Rule: "an empty sea ends the game at once": on the way, the three shoals of one depth
+    empty."""
     state, action = recorded_before(backend, "depth emptied")
-    assert "depth emptied" in state.rule_events_of(action)
+    assert "depth emptied" in events_of(state, action)
     state.apply(action)
     shoals = state.to_dict()["state"]["shoals"]
     assert any(not any(shoals[3 * d : 3 * d + 3]) for d in range(3))

@@ -49,8 +49,11 @@ def _madness_tier(regret_cards: int) -> int:
 
 
 def _money_cap_hit(before: DeepRegretsState, action: int, after: DeepRegretsState) -> bool:
-    """"You cannot have more than 10$ at one time. Any additional income is lost." — for the fish
-    sold in this step (at its value for the seller before the step) and Thursday's $3."""
+    """Whether income of this step is lost to the money cap.
+
+    p.17: "You cannot have more than 10$ at one time. Any additional income is lost." — for the
+    fish sold in this step (at its value for the seller before the step) and Thursday's $3.
+    """
     money = [seat.money for seat in before._seats]
     hit = False
     node = before._node
