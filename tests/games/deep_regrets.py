@@ -2505,7 +2505,9 @@ def test_random_games_keep_every_card_and_die(backend: Backend, config: dict[str
 #
 # Emptying all 117 fish of the sea takes far more dice than six days give, and the regret deck
 # holds 60 cards: the rules for an empty sea and an empty regret deck are checked here by editing
-# the reference state directly. The Rust engine needs its own unit tests for them.
+# the reference state directly. The Rust engine needs its own unit tests for them. (With the
+# abilities of step 2 both happen in real games, seldom: the rule-event tests at the end replay a
+# recorded game that reshuffles the regret deck and steals a regret.)
 # ======================================================================================
 
 
