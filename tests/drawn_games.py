@@ -114,6 +114,49 @@ def _dr_seek_abilities(state: Any, legal: list[int]) -> list[int]:
     ]
 
 
+_DR_MOUNT_IDS = frozenset({_DR_MOUNT, 79, 80, 81})
+_DR_STAY_AT_SEA, _DR_DECLINE = 1, 7
+_DR_DICE = range(50, 65)
+_DR_DEEPEST_CASTS = range(38, 41)
+
+
+def _dr_mount_trophies(state: Any, legal: list[int]) -> list[int]:
+    """Catch fish, make port and mount them: all three mount slots fill up."""
+    mount = [a for a in legal if a in _DR_MOUNT_IDS]
+    if mount:
+        return mount
+    fish = [a for a in legal if a in _DR_FISH]
+    if fish and all(a in _DR_FISH for a in legal):  # choosing the fish to mount
+        return fish
+    good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
+    return [a for a in legal if a in good or a in _DR_CAST or a in _DR_DICE]
+
+
+def _dr_drain_the_sea(state: Any, legal: list[int]) -> list[int]:
+    """Stay at sea and keep every regret (more madness, more Fresh dice). Until The Plug is out,
+    dig through the deepest shoals (sink, reveal, pay and catch); then cast wherever a top is
+    face down (the next morning discards what is left face up): every turn then costs the sea
+    a fish, and the sea runs dry."""
+    if _DR_DRAW_A_DINK in legal:
+        return [_DR_DRAW_A_DINK]
+    if any(a in _DR_REGRETS for a in legal) and _DR_KEEP_ALL in legal:
+        return [_DR_KEEP_ALL]
+    casts = [a for a in legal if a in _DR_CAST]
+    at_pay = _DR_DECLINE in legal
+    if not casts and not at_pay:
+        return [a for a in legal if a == _DR_STAY_AT_SEA or a in _DR_DICE]
+    if at_pay:
+        good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING}
+        return [a for a in legal if a in good or a in _DR_DICE]
+    seen = state.observation(state.current_player)
+    hidden = [a for a in casts if seen["shoals"][a - _DR_CAST.start]["top"] is None]
+    if seen["plug"]:
+        return hidden or casts
+    if hidden and hidden[-1] in _DR_DEEPEST_CASTS:
+        return [hidden[-1]]
+    return [a for a in legal if a in _DR_DICE] or hidden[-1:] or casts[-1:]
+
+
 # ----- Trafficars -----
 _TC_LANE, _TC_FREE_PLACE = 100, 110
 
@@ -199,6 +242,8 @@ PLAYERS: dict[str, tuple[Player, ...]] = {
         Player("hoard money", _dr_hoard_money),
         Player("hoard regrets", _dr_hoard_regrets),
         Player("seek abilities", _dr_seek_abilities),
+        Player("mount trophies", _dr_mount_trophies),
+        Player("drain the sea", _dr_drain_the_sea),
     ),
     "goofspiel": (
         Player("uniform"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -2504,7 +2505,9 @@ def test_random_games_keep_every_card_and_die(backend: Backend, config: dict[str
 #
 # Emptying all 117 fish of the sea takes far more dice than six days give, and the regret deck
 # holds 60 cards: the rules for an empty sea and an empty regret deck are checked here by editing
-# the reference state directly. The Rust engine needs its own unit tests for them.
+# the reference state directly. The Rust engine needs its own unit tests for them. (With the
+# abilities of step 2 both happen in real games, seldom: the rule-event tests at the end replay a
+# recorded game that reshuffles the regret deck and steals a regret.)
 # ======================================================================================
 
 
@@ -4667,3 +4670,230 @@ def test_rod_of_the_infinite_reorders_three_fish_without_a_dink(backend: Backend
     assert st["players"][0]["dinks"] == dinks and st["dink_discard"] == []
     assert st["face_up"][1] is True
     assert t.at("pay", 0)
+
+
+# ======================================================================================
+# Rule events (contract, "Rule events"): ``rule_events_of`` names the rule a step triggers
+# ======================================================================================
+
+
+def events_of(state: Any, action: int) -> list[str]:
+    """``state.rule_events_of(action)`` (both backends have it; ``StateProtocol`` does not list
+    it)."""
+    events: list[str] = state.rule_events_of(action)
+    return events
+
+
+def default_action(t: Table) -> int:
+    """The step :meth:`Table.default` would take."""
+    legal = t.legal()
+    if t.node == "reward" and DRAW_A_DINK in legal:
+        return DRAW_A_DINK
+    if t.node == "after_main":
+        return END_TURN
+    return legal[0]
+
+
+def test_rule_event_money_cap_hit(backend: Backend) -> None:
+    """p.17: "You cannot have more than 10$ at one time. Any additional income is lost." A sale
+    up to exactly $10 loses nothing; Thursday's $3 ("Thursday every player gains $3") to a seat
+    holding $10 is lost."""
+    tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
+    t = after_a_catch(backend, tops)
+    t.pass_turn(1, DINKS["Toe"])
+    t.catch(0, 0, "P3")
+    t.take_reward(1, DINKS["Eel"])
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1, 1)
+    t.take_reward(1, DINKS["Crab"])
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    assert t.seat(0)["money"] == 6
+    # Sheepshead 2 + 2 makes exactly $10.
+    assert events_of(t.state, sell("Sheepshead")) == []
+    t.act(sell("Sheepshead"), "sell")
+    assert t.seat(0)["money"] == 10
+    while t.st["day"] < 4:
+        action = default_action(t)
+        events = events_of(t.state, action)
+        day = t.st["day"]
+        t.state.apply(action)
+        assert ("money cap hit" in events) == (t.st["day"] == 4 != day)
+    assert [t.seat(p)["money"] for p in range(2)] == [10, 3]
+
+
+@pytest.mark.parametrize(("kind", "price"), [("rod", 1), ("supply", 3), ("tackle", 5)])
+def test_rule_event_shop_tier(backend: Backend, kind: str, price: int) -> None:
+    """Rule: "Shops: rods, reels, supplies at $1 (take 1) / $3 (draw 3 keep 1; supplies keep 2) / $5
+    (draw 5 keep 2; supplies keep 3) ... tackle dice $1/$3/$5": one event per price tier, for any
+    shop."""
+    t = rich_monday(backend)
+    assert events_of(t.state, shop(kind, price)) == [f"shop tier ${price}"]
+
+
+def test_rule_event_all_mount_slots_filled(backend: Backend) -> None:
+    """Rule: "Mount: move fish from hand to empty slots ×2, ×3, ×2; permanent." The fish that
+    fills the last empty slot."""
+    tops = {
+        0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
+        1: [FISH["Flounder"]],
+    }
+    t = after_a_catch(backend, tops)
+    t.decline(1, 1, "P1", 0)
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P2", 1)
+    t.catch(0, 0, "P3")
+    t.decline(1, 1, "P3", 2)
+    t.act(ABANDON, "turn", 0)
+    t.rolls(1, 1, 1)
+    t.act(MOUNT, "turn", 0)
+    for slot, name in [(1, "Coelacanth"), (0, "Goliath Grouper"), (2, "Sheepshead")]:
+        t.act(SLOT + slot, "mount_slot")
+        events = events_of(t.state, FISH_ID + FISH[name])
+        assert events == (["all mount slots filled"] if slot == 2 else [])
+        t.act(FISH_ID + FISH[name], "mount_fish")
+    assert None not in t.seat(0)["mounted"]
+
+
+def test_rule_event_overfishing(backend: Backend) -> None:
+    """Rule: "catching the last fish of a shoal draws 1 regret (overfishing)": the catch of the 13th
+    fish of shoal 0, and no catch before it."""
+    shoal = [
+        FISH[name]
+        for name in [
+            "Sheepshead",
+            "Sockeye Salmon",
+            "Triggerfish",
+            "Tidal Trafficker",
+            "Geist",
+            "Filefish",
+            "Osteofish",
+            "Foot",
+            "Man O' War",
+            "Mahi-Mahi",
+            "Cutthroat Trout",
+            "Black Seabass",
+            "Flying Gurnard",
+        ]
+    ]
+    t = monday(backend, 3, tops={0: shoal}, dice={p: (1, 1, 1) for p in range(3)})
+    for i in range(13):
+        p = i % 3
+        name = FISH_BY_ID[shoal[i]]["name"]
+        t.act(CAST + 0, "turn", p)
+        if name == "Tidal Trafficker":
+            t.act(1, "draw_regret", p)
+            t.act(SUPPLIES["Black Tea"], "draw_supply", p)
+        elif name == "Man O' War":
+            t.act(GIVE + 0, "give_fish", p)
+        else:
+            if name == "Foot":
+                t.acts("draw_regret", 1, 1, 1)
+            if FISH_BY_ID[shoal[i]]["difficulty"]:
+                t.act(die("P1"), "pay", p)
+            assert ("overfishing" in events_of(t.state, CATCH)) == (i == 12)
+            t.act(CATCH, "pay", p)
+            if name in ("Geist", "Osteofish"):
+                t.act(1, "draw_regret", p)
+    assert t.st["shoals"][0] == []
+
+
+def test_rule_event_abandon_ship(backend: Backend) -> None:
+    """Rule: "Kerran pelissä voit hylätä paatin ja siirtyä loppuvuoroksi satamaan" (once per
+    game you may abandon ship and go to port for the rest of the turn), while another seat still
+    plays."""
+    t = after_a_catch(backend, {0: [FISH["Goliath Grouper"]], 1: [FISH["Flounder"]]})
+    t.decline(1, 1, "P1", 0)
+    assert t.st["last_turns"] is None
+    assert events_of(t.state, ABANDON) == ["abandon ship"]
+
+
+def test_rule_event_abandon_ship_after_all_others_passed(backend: Backend) -> None:
+    """p.10: "If all other players have passed when a player uses their lifeboat, they may still
+    take FOUR actions at Port.\""""
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
+    t = after_a_catch(backend, tops)
+    t.pass_turn(1, DINKS["Toe"])
+    t.catch(0, 0, "P3")
+    t.take_reward(1, DINKS["Eel"])
+    assert events_of(t.state, ABANDON) == [
+        "abandon ship",
+        "abandon ship after all others passed",
+    ]
+
+
+def test_rule_event_the_plug(backend: Backend) -> None:
+    """The Plug: "from now on, at the start of every player's turn the top-left-most fish of the
+    Sea is discarded" — the cast that reveals it."""
+    t = monday(backend, 2, tops={6: [FISH["The Plug"]]})
+    sink_to(t, 0, 3)
+    assert events_of(t.state, CAST + 6) == ["The Plug"]
+    t.act(CAST + 6, "turn", 0)
+    assert t.st["plug"] is True
+
+
+RECORDED: dict[str, Any] = json.loads(
+    (Path(__file__).parent.parent / "data" / "deep_regrets_rule_events.json").read_text(
+        encoding="utf-8"
+    )
+)
+"""A three-seat game whose seats stay at sea, keep their regrets and dig through the deepest
+shoals (the drawn games' "drain the sea" player): ``events[name]`` is the index in ``history``
+of the first step that triggers ``name``."""
+
+
+def recorded_before(backend: Backend, event: str) -> tuple[StateProtocol, int]:
+    """The recorded game just before the first step that triggers ``event``, and that step."""
+    game = cardtable.make("deep_regrets", backend=backend, players=RECORDED["players"])
+    state = game.new_state()
+    at = RECORDED["events"][event]
+    for action in RECORDED["history"][:at]:
+        state.apply(action)
+    return state, RECORDED["history"][at]
+
+
+@pytest.mark.parametrize("tier", ["1-3", "4-6", "7-9", "10-12", "13+"])
+def test_rule_event_madness_tier(backend: Backend, tier: str) -> None:
+    """Rule: "Madness tiers by number of Regret cards held (0 / 1–3 / 4–6 / 7–9 / 10–12 / 13+)": the
+    regret that takes a seat into the tier."""
+    state, action = recorded_before(backend, f"madness tier {tier}")
+    first = int(tier.rstrip("+").split("-")[0])
+    counts = [sum(seat["regrets"]) for seat in state.to_dict()["state"]["players"]]
+    assert max(counts) < first
+    assert f"madness tier {tier}" in events_of(state, action)
+    state.apply(action)
+    assert max(sum(seat["regrets"]) for seat in state.to_dict()["state"]["players"]) >= first
+
+
+def test_rule_event_regret_deck_reshuffled(backend: Backend) -> None:
+    """Rule: "Empty deck: reshuffle the regret discard pile": here the step draws the deck's last
+    card and the next draw of the same event finds the deck empty."""
+    state, action = recorded_before(backend, "regret deck reshuffled")
+    st = state.to_dict()["state"]
+    assert st["node"] == "draw_regret"
+    assert sum(st["regret_deck"]) == 1 and sum(st["regret_discard"]) > 0
+    assert "regret deck reshuffled" in events_of(state, action)
+    state.apply(action)
+    assert state.to_dict()["state"]["regret_discard"] == [0, 0, 0, 0]
+
+
+def test_rule_event_regret_stolen(backend: Backend) -> None:
+    """Rule: "if that is empty too, take a random regret card from the player with the most (ties:
+    next seats from the drawer)"; p.20: "If the draw pile is empty, you must draw from another
+    player"."""
+    state, action = recorded_before(backend, "regret stolen")
+    st = state.to_dict()["state"]
+    assert st["node"] == "steal_regret"
+    assert st["regret_deck"] == st["regret_discard"] == [0, 0, 0, 0]
+    assert "regret stolen" in events_of(state, action)
+
+
+def test_rule_event_depth_emptied(backend: Backend) -> None:
+    """Rule: "an empty sea ends the game at once": on the way, the three shoals of one depth
+    empty."""
+    state, action = recorded_before(backend, "depth emptied")
+    assert "depth emptied" in events_of(state, action)
+    state.apply(action)
+    shoals = state.to_dict()["state"]["shoals"]
+    assert any(not any(shoals[3 * d : 3 * d + 3]) for d in range(3))

@@ -99,6 +99,7 @@ from __future__ import annotations
 from cardtable._rng import SplitMix64
 from cardtable.observations import DeepRegretsObservation
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, register
+from cardtable.reference._deep_regrets import events
 from cardtable.reference._deep_regrets.table import NUM_ACTIONS, OVER
 from cardtable.reference._deep_regrets.tensor import tensor_size
 from cardtable.reference._deep_regrets.views import Views
@@ -125,6 +126,8 @@ class DeepRegretsState(Views):
         )
         self._flow = self._game_flow()
         self._node = next(self._flow)
+        self._twin: DeepRegretsState | None = None
+        """A copy one step ahead or level with this state, kept by :meth:`rule_events_of`."""
 
     # ==================================================================================
     # Rule hooks
@@ -164,6 +167,22 @@ class DeepRegretsState(Views):
 
     def __deepcopy__(self, memo: dict[int, object]) -> DeepRegretsState:
         return self.clone()
+
+    def rule_events_of(self, action: int) -> list[str]:
+        """The rule events applying ``action`` would trigger (see the base class).
+
+        The state after the step comes from a copy (a replay of the history, as generators
+        cannot be copied) that is kept: when this state then takes the same step, the copy is
+        level with it again and the next call steps the copy on, one apply per call.
+        """
+        twin = self._twin
+        if twin is None or twin._history != self._history:
+            twin = self.clone()
+            twin._rng = None
+        twin.apply(action)  # raises on an illegal action, leaving the copy as it was
+        self._twin = twin
+        events_found = self._game.rule_events(self, action, twin)
+        return [name for name in self._game.rule_event_names if name in events_found]
 
     def _scores(self) -> list[int]:
         """§8: "scores are 0 for every seat until the game is over", then the final scores."""
@@ -227,6 +246,14 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(2240 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
+
+    rule_event_names = events.NAMES
+
+    def rule_events(
+        self, before: DeepRegretsState, action: int, after: DeepRegretsState
+    ) -> frozenset[str]:
+        """The contract's "Rule events" of the step (see :mod:`._deep_regrets.events`)."""
+        return events.rule_events(before, action, after)
 
     def _initial_state(self) -> DeepRegretsState:
         return DeepRegretsState(self)

@@ -93,6 +93,7 @@ mod apply;
 mod chance;
 mod data;
 mod determinize;
+mod events;
 mod fishing;
 mod flow;
 mod items;
@@ -1006,6 +1007,14 @@ impl DeepRegrets {
 
 impl Game for DeepRegrets {
     type State = DeepRegretsState;
+
+    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+        events::rule_events(self, before, action, after)
+    }
+
+    fn rule_event_names() -> &'static [&'static str] {
+        events::NAMES
+    }
 
     const ID: &'static str = "deep_regrets";
 
