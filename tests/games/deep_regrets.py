@@ -4678,9 +4678,10 @@ def test_rod_of_the_infinite_reorders_three_fish_without_a_dink(backend: Backend
 
 
 def events_of(state: Any, action: int) -> list[str]:
-    """``state.rule_events_of(action)`` (both backends have it; ``StateProtocol`` does not list
-    it)."""
+    """The rule events of ``action``, checking that asking leaves the state as it was."""
+    before = state.to_dict()
     events: list[str] = state.rule_events_of(action)
+    assert state.to_dict() == before
     return events
 
 
