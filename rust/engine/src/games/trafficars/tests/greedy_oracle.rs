@@ -174,8 +174,8 @@ fn compare(g: &Arc<Trafficars>, greedy_mask: u32, games: u64, seed: u64) -> usiz
         let mut random: Vec<RandomBot> = vec![RandomBot::default(); n];
         for p in 0..n {
             let rng = SplitMix64::new(derive_seed(gi ^ seed, p as u64));
-            fast[p].reset(g, p, rng.clone());
-            oracle[p].reset(g, p, rng.clone());
+            fast[p].reset(g, p, rng);
+            oracle[p].reset(g, p, rng);
             Bot::<Trafficars>::reset(&mut random[p], g.as_ref(), p, rng);
         }
         while g.current_player(s.state()) != TERMINAL {
