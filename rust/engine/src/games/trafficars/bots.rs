@@ -48,26 +48,35 @@ pub struct GreedyBot {
 }
 
 impl GreedyBot {
+    /// Resolves the queue's head card with the fewest-immediate-penalty policy (the first such
+    /// option on a tie); false when the queue is empty.
+    #[inline]
+    fn resolve_head(g: &Trafficars, b: &mut Board) -> bool {
+        let Some((seat, card, c)) = g.head_choice(b) else {
+            return false;
+        };
+        let acts = c.acts();
+        let mut best = acts.first().map_or(0, |&a| u32::from(a));
+        if acts.len() > 1 {
+            let mut best_pen = u32::MAX;
+            for &a in acts {
+                let p = g.penalty_of(b, card, c.kind, u32::from(a));
+                if p < best_pen {
+                    best_pen = p;
+                    best = u32::from(a);
+                }
+            }
+        }
+        g.carry_out(b, seat, card, c.kind, best);
+        g.next_card(b, card);
+        true
+    }
+
     /// Resolves the rest of the queue with the fewest-immediate-penalty policy. The end of the
     /// turn (`Trafficars::end_turn_board`) is left out: it changes no penalty count, and the
     /// penalty counts are all the bot reads of the result.
     fn finish_turn(g: &Trafficars, b: &mut Board) {
-        while let Some((seat, card, c)) = g.head_choice(b) {
-            let acts = c.acts();
-            let mut best = acts.first().map_or(0, |&a| u32::from(a));
-            if acts.len() > 1 {
-                let mut best_pen = u32::MAX;
-                for &a in acts {
-                    let p = g.penalty_of(b, card, c.kind, u32::from(a));
-                    if p < best_pen {
-                        best_pen = p;
-                        best = u32::from(a);
-                    }
-                }
-            }
-            g.carry_out(b, seat, card, c.kind, best);
-            g.next_card(b, card);
-        }
+        while Self::resolve_head(g, b) {}
     }
 
     /// Own penalty cards taken since `before` minus [`OPPONENT_WEIGHT`] times the other seats'
@@ -95,6 +104,10 @@ impl GreedyBot {
         let pool = g.deck & !(hand | self.seen | on_table);
         let before = st.board.penalties;
         let mut costs = [0f64; ID_SLOTS];
+        // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
+        // computed so far in this sample), and a board whose only use is to order the queue.
+        let mut prefix = [st.board; MAX_SEATS];
+        let mut order = st.board;
         for _ in 0..SAMPLES {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
@@ -109,13 +122,41 @@ impl GreedyBot {
                 *slot = pick as u8;
                 left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
             }
+            // The other seats' cards come before or after the bot's card in the queue, and
+            // the ones before resolve the same whatever the bot's card is: its card is in no
+            // lane yet, so its being revealed changes no option and no penalty of theirs. They
+            // are resolved once per sample (on a queue without the bot's card) and shared by
+            // every candidate. An ambulance is the exception: whether the overflow check runs
+            // after an earlier ambulance depends on it, so it is played out from the start.
+            prefix[0] = st.board;
+            g.reveal(&mut prefix[0], &cards);
+            let mut ready = 1;
             for (cost, &c) in costs.iter_mut().zip(legal) {
-                let mut b = st.board;
                 cards[me] = c as u8;
-                g.reveal(&mut b, &cards);
+                let kind = g.kind(c as u8);
+                let mut b;
+                if kind == Kind::Ambulance {
+                    b = st.board;
+                    g.reveal(&mut b, &cards);
+                } else {
+                    g.reveal(&mut order, &cards);
+                    let j = order.pending().iter().position(|&s| usize::from(s) == me);
+                    let j = j.unwrap_or(0).min(MAX_SEATS - 1);
+                    while ready <= j {
+                        prefix[ready] = prefix[ready - 1];
+                        Self::resolve_head(g, &mut prefix[ready]);
+                        ready += 1;
+                    }
+                    b = prefix[j];
+                    b.revealed = order.revealed;
+                    b.revealed_mask = order.revealed_mask;
+                    b.queue = order.queue;
+                    b.qlen = order.qlen;
+                    b.qhead = j as u8;
+                }
                 Self::finish_turn(g, &mut b);
                 *cost += self.cost_after(g, &b, &before);
-                if !matches!(g.kind(c as u8), Kind::Car | Kind::Trailer) {
+                if !matches!(kind, Kind::Car | Kind::Trailer) {
                     *cost += SPECIAL_COST;
                 }
             }

@@ -66,20 +66,25 @@ pub struct GreedyBot {
     seat: usize,
 }
 
-impl GreedyBot {
-    /// The cost for the bot of the public table `after` (tides already handed out) when
-    /// `before` was the table at the start of the hand and `hands_left` hands follow this one.
-    fn result_cost(
-        &self,
-        game: &TurnTheTide,
-        before: &Table,
-        opponents: &[usize],
-        after: Table,
-        hands_left: u32,
-    ) -> f64 {
-        let me = self.seat;
+/// What every evaluation of one decision shares: the table at the start of the hand, the
+/// opponents still in, and the parts of each seat's loss that do not depend on the result.
+struct Eval<'a> {
+    game: &'a TurnTheTide,
+    me: usize,
+    before: Table,
+    opponents: &'a [usize],
+    hands_left: u32,
+}
+
+impl Eval<'_> {
+    /// The cost for the bot of the public table `after` (tides already handed out); see
+    /// [`GreedyBot`] for the terms.
+    #[inline]
+    fn result_cost(&self, after: Table) -> f64 {
+        let me = self.me;
+        let before = &self.before;
         let mut t = after;
-        let ended = t.lose_lifebuoys(game.recheck_after_elimination) || hands_left == 0;
+        let ended = t.lose_lifebuoys(self.game.recheck_after_elimination) || self.hands_left == 0;
         let loss = |s: usize| -> f64 {
             if before.eliminated(s) {
                 0.0
@@ -90,9 +95,9 @@ impl GreedyBot {
             }
         };
         let mut cost = loss(me);
-        let k = opponents.len();
+        let k = self.opponents.len();
         if k > 0 {
-            let total: f64 = opponents.iter().map(|&s| loss(s)).sum();
+            let total: f64 = self.opponents.iter().map(|&s| loss(s)).sum();
             cost -= OPPONENT_WEIGHT * total / k as f64;
         }
         if t.eliminated(me) {
@@ -106,44 +111,61 @@ impl GreedyBot {
         }
         let x = t.tide[me];
         if x > 0 {
-            let others_top = seats(t.in_round)
-                .filter(|&s| s != me)
-                .map(|s| t.tide[s])
-                .max();
-            let share = if others_top.is_some_and(|o| o > x) {
-                0.35
-            } else {
-                1.0
-            };
+            // The highest tide of the other seats still in (they are the opponents).
+            let mut others_top = 0u8;
+            let mut any = false;
+            for s in 0..MAX_SEATS {
+                if s != me && !t.eliminated(s) {
+                    others_top = others_top.max(t.tide[s]);
+                    any = true;
+                }
+            }
+            let share = if any && others_top > x { 0.35 } else { 1.0 };
             let f = f64::from(x) / 12.0;
-            cost += DANGER_WEIGHT * f64::from(hands_left.min(DANGER_HORIZON)) * f * f * share;
+            cost += DANGER_WEIGHT * f64::from(self.hands_left.min(DANGER_HORIZON)) * f * f * share;
         }
         cost
     }
 
+    /// The cost of the hand's table with seat `s1` showing `v1` and seat `s2` showing `v2`.
+    #[inline]
+    fn with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        let mut t = self.before;
+        t.tide[s1] = v1;
+        t.tide[s2] = v2;
+        self.result_cost(t)
+    }
+}
+
+impl GreedyBot {
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
-    fn outcome_costs(&self, game: &TurnTheTide, st: &TurnTheTideState) -> [f64; 3] {
+    fn outcome_costs(&self, game: &TurnTheTide, st: &TurnTheTideState, before: Table) -> [f64; 3] {
         let me = self.seat;
-        let before = Table::of(st);
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
         let (opponents, k) = opponents_of(me, &before);
         let opponents = &opponents[..k];
-        let with = |assign: &[(usize, u8)]| {
-            let mut t = before;
-            for &(s, v) in assign {
-                t.tide[s] = v;
-            }
-            self.result_cost(game, &before, opponents, t, hands_left)
+        let e = Eval {
+            game,
+            me,
+            before,
+            opponents,
+            hands_left,
         };
-        let avg = |f: &dyn Fn(usize) -> f64| {
-            opponents.iter().map(|&o| f(o)).sum::<f64>() / k.max(1) as f64
-        };
-        let take_low = avg(&|o| with(&[(me, low), (o, high)]));
+        let div = k.max(1) as f64;
+        let take_low = opponents
+            .iter()
+            .map(|&o| e.with(me, low, o, high))
+            .sum::<f64>()
+            / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
         // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
-        let take_high = avg(&|o| with(&[(me, high), (o, low)]));
+        let take_high = opponents
+            .iter()
+            .map(|&o| e.with(me, high, o, low))
+            .sum::<f64>()
+            / div;
         let first = if game.highest_chooses_tide {
             take_low.min(take_high)
         } else {
@@ -154,7 +176,7 @@ impl GreedyBot {
         for &o1 in opponents {
             for &o2 in opponents {
                 if o1 != o2 {
-                    nothing += with(&[(o1, low), (o2, high)]);
+                    nothing += e.with(o1, low, o2, high);
                     pairs += 1;
                 }
             }
@@ -169,7 +191,8 @@ impl GreedyBot {
 
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
         let me = self.seat;
-        let costs = self.outcome_costs(game, st);
+        let before = Table::of(st);
+        let costs = self.outcome_costs(game, st, before);
         let mut seen = st.hands.get(me).copied().unwrap_or(0);
         for s in 0..game.players {
             for &c in &st.played[s][..usize::from(st.played_len[s]).min(HAND_SIZE)] {
@@ -178,7 +201,7 @@ impl GreedyBot {
         }
         let unseen = ALL_CARDS & !seen;
         let m = f64::from(unseen.count_ones().max(1));
-        let k = opponents_of(me, &Table::of(st)).1 as i32;
+        let k = opponents_of(me, &before).1 as i32;
         let mut best = legal.first().copied().unwrap_or(0);
         let mut best_cost = f64::INFINITY;
         for &c in legal {
@@ -206,7 +229,13 @@ impl GreedyBot {
         let before = Table::of(st);
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
         let (opponents, k) = opponents_of(self.seat, &before);
-        let opponents = &opponents[..k];
+        let e = Eval {
+            game,
+            me: self.seat,
+            before,
+            opponents: &opponents[..k],
+            hands_left,
+        };
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let mut best = legal.first().copied().unwrap_or(0);
         let mut best_cost = f64::INFINITY;
@@ -216,10 +245,7 @@ impl GreedyBot {
             } else {
                 (b, a)
             };
-            let mut t = before;
-            t.tide[first] = mine;
-            t.tide[second] = other;
-            let cost = self.result_cost(game, &before, opponents, t, hands_left);
+            let cost = e.with(first, mine, second, other);
             if cost < best_cost {
                 best_cost = cost;
                 best = choice;

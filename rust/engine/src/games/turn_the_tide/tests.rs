@@ -537,3 +537,5 @@ fn greedy_ignores_hidden_information() {
         }
     }
 }
+
+mod greedy_oracle;

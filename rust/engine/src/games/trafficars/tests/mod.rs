@@ -4,6 +4,7 @@
 //! (card table, options, deal, labels). Checks that hold for every game belong to the shared test
 //! kit, not here.
 
+mod greedy_oracle;
 mod numbered_cards;
 mod random_games;
 mod special_cards;
