@@ -7,7 +7,6 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,7 +15,7 @@ import numpy.typing as npt
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
 from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate
 from cardtable.errors import InvalidOptionError
@@ -91,7 +90,7 @@ class PairedDifference:
 
 
 @dataclass
-class TournamentResult:
+class TournamentResult(ResultOutputs):
     """What :func:`tournament` returns.
 
     Attributes:
@@ -172,12 +171,6 @@ class TournamentResult:
         """
         return _runs_table(self.runs)
 
-    def to_parquet(self, path: str | Path) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file."""
-        import pyarrow.parquet as pq
-
-        pq.write_table(self.to_arrow(), str(path))
-
     def summary_table(self) -> str:
         """The results as text tables (bots, differences, head to head)."""
         from rich.console import Console
@@ -227,16 +220,9 @@ class TournamentResult:
             console.print(h)
         return console.export_text()
 
-    def __str__(self) -> str:
-        return self.summary_table()
-
     def report(self) -> Report:
         """The HTML report."""
         return _tournament_report(self)
-
-    def write_report(self, path: str | Path) -> None:
-        """Writes the self-contained HTML report."""
-        self.report().write(path)
 
 
 def _flip(e: Estimate) -> Estimate:
