@@ -16,7 +16,14 @@ from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
+from cardtable.analysis._stats import (
+    Estimate,
+    cluster_mean,
+    holm,
+    mean_estimate,
+    proportion,
+    record_dict,
+)
 from cardtable.analysis._trace import (
     GameTrace,
     decided_at,
@@ -57,13 +64,7 @@ class SeatBalance:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "seat": self.seat,
-            "win_rate": self.win_rate.to_dict(),
-            "sole_wins": self.sole_wins,
-            "score": self.score.to_dict(),
-            "p_value": self.p_value,
-        }
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -137,16 +138,7 @@ class Luck:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "weaker": self.weaker,
-            "stronger": self.stronger,
-            "games": self.games,
-            "upset_rate": self.upset_rate.to_dict(),
-            "stronger_win_rate": self.stronger_win_rate.to_dict(),
-            "deal_share": self.deal_share,
-            "bot_share": self.bot_share,
-            "seat_share": self.seat_share,
-        }
+        return record_dict(self)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate
+from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate, record_dict
 from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
@@ -49,13 +49,7 @@ class BotResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "bot": self.bot,
-            "seat_games": self.seat_games,
-            "win_rate": self.win_rate.to_dict(),
-            "place": self.place.to_dict(),
-            "score": self.score.to_dict(),
-        }
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -80,13 +74,7 @@ class PairedDifference:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "a": self.a,
-            "b": self.b,
-            "metric": self.metric,
-            "paired": self.paired.to_dict(),
-            "unpaired": self.unpaired.to_dict(),
-        }
+        return record_dict(self)
 
 
 @dataclass
