@@ -375,6 +375,11 @@ pub fn distinct_samples<G: Game>(
     seen.len()
 }
 
+/// A node choice for [`check_determinizer`]: every `n`-th node of a game (every node for 0 or 1).
+pub fn every_nth(n: usize) -> impl Fn(usize, &[u32]) -> bool {
+    move |node, _| node % n.max(1) == 0
+}
+
 /// One determinized node handed to the game-specific part of [`check_determinizer`].
 pub struct SampleCase<'a, G: Game> {
     /// The actions that led to the real state.
@@ -658,7 +663,7 @@ pub fn check_determinization<G: Game>(size: &KitSize) {
             &game,
             size.determinizer_playouts,
             n as u64,
-            |node, _| node % size.determinizer_every.max(1) == 0,
+            every_nth(size.determinizer_every),
             |_| {},
         );
         assert!(cases > 0, "{}: no determinized node", G::ID);

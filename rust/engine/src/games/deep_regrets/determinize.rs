@@ -287,7 +287,8 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::testing::{
-        check_determinizer, game_with, play_search_against_random, play_to_end, playout_nodes,
+        check_determinizer, every_nth, game_with, play_search_against_random, play_to_end,
+        playout_nodes,
     };
     use serde_json::{json, Value};
     use std::collections::HashSet;
@@ -375,53 +376,47 @@ mod tests {
         let mut checked = 0;
         let mut perturbed = 0;
         for (gi, g) in games().iter().enumerate() {
-            checked += check_determinizer(
-                g,
-                2,
-                gi as u64,
-                |k, _| k % 37 == 0,
-                |c| {
-                    let (st, smp, me) = (c.real, &c.sample, c.observer);
-                    check_conservation(g, smp);
-                    if c.node % (37 * 3) == 0 {
-                        let mut steps = 0;
-                        let end = play_to_end(&**g, *smp, c.seed, |x| {
-                            steps += 1;
-                            if steps % 97 == 0 {
-                                check_conservation(g, x);
-                            }
-                        });
-                        check_conservation(g, &end);
-                    }
-                    if st.ended {
-                        // a finished game is returned as it is
-                        return;
-                    }
-                    let other = perturb(g, st, me);
-                    assert_eq!(g.observation(&other, me), g.observation(st, me));
-                    if g.state_json(&other) != g.state_json(st) {
-                        perturbed += 1;
-                    }
-                    let smp2 = g
-                        .determinize(&other, me, &mut SplitMix64::new(c.seed))
-                        .unwrap();
-                    let (j1, j2) = (g.state_json(smp), g.state_json(&smp2));
-                    if j1 != j2 {
-                        let (r1, r2) = (g.state_json(st), g.state_json(&other));
-                        for (key, v) in j1.as_object().unwrap() {
-                            if *v != j2[key] {
-                                eprintln!("{key}: {v} vs {}", j2[key]);
-                                eprintln!("real {key}: {} vs {}", r1[key], r2[key]);
-                            }
+            checked += check_determinizer(g, 2, gi as u64, every_nth(37), |c| {
+                let (st, smp, me) = (c.real, &c.sample, c.observer);
+                check_conservation(g, smp);
+                if c.node % (37 * 3) == 0 {
+                    let mut steps = 0;
+                    let end = play_to_end(&**g, *smp, c.seed, |x| {
+                        steps += 1;
+                        if steps % 97 == 0 {
+                            check_conservation(g, x);
                         }
-                        panic!(
-                            "peeked: me {me} node {} known {:?}",
-                            st.node.name(),
-                            st.known
-                        );
+                    });
+                    check_conservation(g, &end);
+                }
+                if st.ended {
+                    // a finished game is returned as it is
+                    return;
+                }
+                let other = perturb(g, st, me);
+                assert_eq!(g.observation(&other, me), g.observation(st, me));
+                if g.state_json(&other) != g.state_json(st) {
+                    perturbed += 1;
+                }
+                let smp2 = g
+                    .determinize(&other, me, &mut SplitMix64::new(c.seed))
+                    .unwrap();
+                let (j1, j2) = (g.state_json(smp), g.state_json(&smp2));
+                if j1 != j2 {
+                    let (r1, r2) = (g.state_json(st), g.state_json(&other));
+                    for (key, v) in j1.as_object().unwrap() {
+                        if *v != j2[key] {
+                            eprintln!("{key}: {v} vs {}", j2[key]);
+                            eprintln!("real {key}: {} vs {}", r1[key], r2[key]);
+                        }
                     }
-                },
-            );
+                    panic!(
+                        "peeked: me {me} node {} known {:?}",
+                        st.node.name(),
+                        st.known
+                    );
+                }
+            });
         }
         assert!(checked > 500, "{checked}");
         assert!(perturbed > 300, "{perturbed}");

@@ -87,8 +87,8 @@ mod tests {
     use crate::game::{Game, CHANCE};
     use crate::search::win_shares;
     use crate::testing::{
-        check_determinizer, distinct_samples, game_with, play_search_against_random, play_to_end,
-        playout_nodes, replays_to,
+        check_determinizer, distinct_samples, every_nth, game_with, play_search_against_random,
+        play_to_end, playout_nodes, replays_to,
     };
     use serde_json::{json, Map, Value};
     use std::sync::Arc;
@@ -236,36 +236,30 @@ mod tests {
     fn samples_are_consistent_reachable_and_do_not_peek() {
         let (mut moved, mut checked, mut varied) = (0u64, 0u64, 0u64);
         for (gi, g) in games().iter().enumerate() {
-            checked += check_determinizer(
-                g,
-                3,
-                gi as u64,
-                |k, _| k % 3 == 0,
-                |c| {
-                    let (st, d, o) = (c.real, &c.sample, c.observer);
-                    assert_eq!(conserved(g, d), conserved(g, st));
-                    assert_eq!(d.board, st.board);
-                    // No peeking: the same information gives the same sample.
-                    let alt = rearranged(g, st, o);
-                    moved += u64::from(alt != *st);
-                    assert_eq!(g.observation(&alt, o), g.observation(st, o));
-                    let d2 = g.determinize(&alt, o, &mut SplitMix64::new(c.seed));
-                    assert_eq!(Some(*d), d2, "the sample depends on hidden cards");
-                    // Reachability: the rebuilt history replays to the sample.
-                    let h = rebuilt_history(g, c.history, d);
-                    assert!(replays_to(g, &h, d), "the rebuilt history does not replay");
-                    // Variety: with two or more non-empty hidden slots the samples differ.
-                    if hidden_slots(g, st, o) >= 2 {
-                        assert!(distinct_samples(&**g, st, o, 21, c.seed ^ 0x5eed) > 1);
-                        varied += 1;
-                    }
-                    // Playable: random play from the sample conserves the cards.
-                    if c.node % 9 == 0 {
-                        let all = conserved(g, d);
-                        play_to_end(&**g, *d, c.seed, |x| assert_eq!(conserved(g, x) & !all, 0));
-                    }
-                },
-            ) as u64;
+            checked += check_determinizer(g, 3, gi as u64, every_nth(3), |c| {
+                let (st, d, o) = (c.real, &c.sample, c.observer);
+                assert_eq!(conserved(g, d), conserved(g, st));
+                assert_eq!(d.board, st.board);
+                // No peeking: the same information gives the same sample.
+                let alt = rearranged(g, st, o);
+                moved += u64::from(alt != *st);
+                assert_eq!(g.observation(&alt, o), g.observation(st, o));
+                let d2 = g.determinize(&alt, o, &mut SplitMix64::new(c.seed));
+                assert_eq!(Some(*d), d2, "the sample depends on hidden cards");
+                // Reachability: the rebuilt history replays to the sample.
+                let h = rebuilt_history(g, c.history, d);
+                assert!(replays_to(g, &h, d), "the rebuilt history does not replay");
+                // Variety: with two or more non-empty hidden slots the samples differ.
+                if hidden_slots(g, st, o) >= 2 {
+                    assert!(distinct_samples(&**g, st, o, 21, c.seed ^ 0x5eed) > 1);
+                    varied += 1;
+                }
+                // Playable: random play from the sample conserves the cards.
+                if c.node % 9 == 0 {
+                    let all = conserved(g, d);
+                    play_to_end(&**g, *d, c.seed, |x| assert_eq!(conserved(g, x) & !all, 0));
+                }
+            }) as u64;
         }
         eprintln!("checked {checked} rearranged {moved} varied {varied}");
         assert!(

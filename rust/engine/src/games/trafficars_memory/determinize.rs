@@ -60,8 +60,8 @@ mod tests {
     use super::*;
     use crate::game::{Game, CHANCE};
     use crate::testing::{
-        check_determinizer, distinct_samples, game_with, play_search_against_random, play_to_end,
-        playout_nodes, replays_to,
+        check_determinizer, distinct_samples, every_nth, game_with, play_search_against_random,
+        play_to_end, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
     use std::sync::Arc;
@@ -116,50 +116,44 @@ mod tests {
         for (gi, g) in games().iter().enumerate() {
             // About 60 nodes of each game.
             let step = (playout_nodes(&**g, 0).len() / 60).max(1);
-            checked += check_determinizer(
-                g,
-                3,
-                gi as u64,
-                |k, _| k % step == 0,
-                |c| {
-                    let (st, d, o) = (c.real, &c.sample, c.observer);
-                    // Seen and taken positions keep their cards; the unseen set is kept.
-                    let laid = (1u64 << st.laid) - 1;
-                    let known = laid & !TrafficarsMemory::unseen_positions(st);
-                    for p in bits::ones(known) {
-                        assert_eq!(d.card_at(p), st.card_at(p));
-                    }
-                    let hidden = TrafficarsMemory::unseen_positions(st);
-                    assert_eq!(cards_at(d, hidden), cards_at(st, hidden));
-                    assert_eq!(cards_at(d, laid), st.laid_cards);
-                    // No peeking: the same information gives the same sample.
-                    let alt = rearranged(st);
-                    moved += u64::from(alt != *st);
-                    assert_eq!(g.observation(&alt, o), g.observation(st, o));
-                    let d2 = g.determinize(&alt, o, &mut SplitMix64::new(c.seed));
-                    assert_eq!(Some(*d), d2, "the sample depends on hidden cards");
-                    // Reachability: the rebuilt history replays to the sample.
-                    let h = rebuilt_history(c.history, d);
-                    assert!(replays_to(g, &h, d), "the rebuilt history does not replay");
-                    // Variety: with two or more never-seen positions the samples differ.
-                    if hidden.count_ones() >= 2 {
-                        assert!(distinct_samples(&**g, st, o, 21, c.seed ^ 0x5eed) > 1);
-                        varied += 1;
-                    }
-                    // Playable: random play from the sample keeps the table consistent.
-                    if c.node % (7 * step) == 0 {
-                        play_to_end(&**g, *d, c.seed, |x| {
-                            if x.phase != Phase::Layout {
-                                let taken: u32 =
-                                    x.taken[..g.players].iter().map(|&t| u32::from(t)).sum();
-                                assert_eq!(taken + x.on_table.count_ones(), g.grid_size() as u32);
-                                assert_eq!(cards_at(x, x.on_table), x.table_cards);
-                                assert_eq!(x.seen & !x.on_table, 0);
-                            }
-                        });
-                    }
-                },
-            ) as u64;
+            checked += check_determinizer(g, 3, gi as u64, every_nth(step), |c| {
+                let (st, d, o) = (c.real, &c.sample, c.observer);
+                // Seen and taken positions keep their cards; the unseen set is kept.
+                let laid = (1u64 << st.laid) - 1;
+                let known = laid & !TrafficarsMemory::unseen_positions(st);
+                for p in bits::ones(known) {
+                    assert_eq!(d.card_at(p), st.card_at(p));
+                }
+                let hidden = TrafficarsMemory::unseen_positions(st);
+                assert_eq!(cards_at(d, hidden), cards_at(st, hidden));
+                assert_eq!(cards_at(d, laid), st.laid_cards);
+                // No peeking: the same information gives the same sample.
+                let alt = rearranged(st);
+                moved += u64::from(alt != *st);
+                assert_eq!(g.observation(&alt, o), g.observation(st, o));
+                let d2 = g.determinize(&alt, o, &mut SplitMix64::new(c.seed));
+                assert_eq!(Some(*d), d2, "the sample depends on hidden cards");
+                // Reachability: the rebuilt history replays to the sample.
+                let h = rebuilt_history(c.history, d);
+                assert!(replays_to(g, &h, d), "the rebuilt history does not replay");
+                // Variety: with two or more never-seen positions the samples differ.
+                if hidden.count_ones() >= 2 {
+                    assert!(distinct_samples(&**g, st, o, 21, c.seed ^ 0x5eed) > 1);
+                    varied += 1;
+                }
+                // Playable: random play from the sample keeps the table consistent.
+                if c.node % (7 * step) == 0 {
+                    play_to_end(&**g, *d, c.seed, |x| {
+                        if x.phase != Phase::Layout {
+                            let taken: u32 =
+                                x.taken[..g.players].iter().map(|&t| u32::from(t)).sum();
+                            assert_eq!(taken + x.on_table.count_ones(), g.grid_size() as u32);
+                            assert_eq!(cards_at(x, x.on_table), x.table_cards);
+                            assert_eq!(x.seen & !x.on_table, 0);
+                        }
+                    });
+                }
+            }) as u64;
         }
         eprintln!("checked {checked} rearranged {moved} varied {varied}");
         assert!(
