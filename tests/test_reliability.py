@@ -23,7 +23,6 @@ import numpy as np
 import pytest
 
 import cardtable
-from cardtable._rng import SplitMix64
 from cardtable.errors import (
     CapacityError,
     CardtableError,
@@ -33,6 +32,7 @@ from cardtable.errors import (
 )
 from cardtable.sim import PolicyBatch
 from tests.configs import ALL, IDS
+from tests.walk import random_walk
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120
@@ -430,16 +430,6 @@ def test_illegal_policy_action_names_the_row() -> None:
 # ----- 8. copy and pickle -----
 
 
-def random_walk(state: Any, seed: int, steps: int) -> None:
-    """Plays ``steps`` uniformly random steps (chance too) chosen by a seeded generator."""
-    rng = SplitMix64(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            return
-        legal = state.legal_actions()
-        state.apply(legal[rng.below(len(legal))])
-
-
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
 def test_copy_and_deepcopy_are_independent(
     game_id: str, config: dict[str, Any], backend: str
@@ -487,7 +477,7 @@ def test_pickled_states_continue_identically_in_another_process() -> None:
     blob = pickle.dumps(states).hex()
     code = f"""
 import json, pickle
-from tests.test_reliability import random_walk
+from tests.walk import random_walk
 states = pickle.loads(bytes.fromhex({blob!r}))
 for s in states:
     random_walk(s, 13, 60)

@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable._rng import SplitMix64
 from tests.configs import ALL
+from tests.walk import random_walk
 
 GAME_CONFIGS = st.sampled_from(ALL)
 
@@ -66,12 +66,7 @@ def game_of(backend: str, game_id: str, config: dict[str, Any]) -> Any:
 def walked_state(game: Any, seed: int, steps: int) -> Any:
     """A seeded state after ``steps`` random steps."""
     state = game.new_state(seed=seed)
-    rng = SplitMix64(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.below(len(legal))])
+    random_walk(state, seed, steps)
     return state
 
 

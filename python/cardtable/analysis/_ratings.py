@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.analysis._stats import Estimate
+from cardtable.analysis._stats import Estimate, record_dict
 
 __all__ = ["Rating", "rate_games"]
 
@@ -46,12 +46,7 @@ class Rating:
 
     def to_dict(self) -> dict[str, Any]:
         """The rating as a JSON-friendly dict."""
-        return {
-            "bot": self.bot,
-            "mu": self.mu.to_dict(),
-            "sigma": self.sigma,
-            "elo": self.elo.to_dict(),
-        }
+        return record_dict(self)
 
 
 def _model(players: int) -> Any:

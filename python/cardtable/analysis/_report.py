@@ -13,7 +13,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow
 
 __all__ = ["Report", "Section", "figure", "svg_of", "table"]
 
@@ -156,3 +159,37 @@ class Report:
     def write(self, path: str | Path) -> None:
         """Writes the page (UTF-8)."""
         Path(path).write_text(self.render(), encoding="utf-8")
+
+
+class ResultOutputs:
+    """The outputs every analysis result offers beyond its own content.
+
+    ``str()`` is its summary table, :meth:`to_parquet` writes its Arrow table and
+    :meth:`write_report` its HTML report; a result class defines :meth:`summary_table`,
+    :meth:`to_arrow` and :meth:`report`.
+    """
+
+    def summary_table(self) -> str:
+        """The plain-text summary."""
+        raise NotImplementedError
+
+    def to_arrow(self) -> pyarrow.Table:
+        """The result as an Arrow table."""
+        raise NotImplementedError
+
+    def report(self) -> Report:
+        """The HTML report."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def to_parquet(self, path: str | Path) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(), str(path))
+
+    def write_report(self, path: str | Path) -> None:
+        """Writes the self-contained HTML report."""
+        self.report().write(path)

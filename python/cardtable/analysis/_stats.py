@@ -8,7 +8,8 @@ Student-t interval over the cluster means.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +21,7 @@ __all__ = [
     "holm",
     "mean_estimate",
     "proportion",
+    "record_dict",
 ]
 
 LEVEL = 0.95
@@ -110,3 +112,15 @@ def holm(pvalues: list[float]) -> list[float]:
         running = max(running, min(1.0, (m - rank) * pvalues[i]))
         adjusted[i] = running
     return adjusted
+
+
+def record_dict(record: Any) -> dict[str, Any]:
+    """The JSON-friendly dict of a result dataclass.
+
+    Its fields in order, each :class:`Estimate` as its :meth:`Estimate.to_dict`.
+    """
+    return {
+        f.name: v.to_dict() if isinstance(v, Estimate) else v
+        for f in fields(record)
+        for v in [getattr(record, f.name)]
+    }

@@ -6,7 +6,6 @@ import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,9 +14,16 @@ from scipy import stats
 
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
+from cardtable.analysis._stats import (
+    Estimate,
+    cluster_mean,
+    holm,
+    mean_estimate,
+    proportion,
+    record_dict,
+)
 from cardtable.analysis._trace import (
     GameTrace,
     decided_at,
@@ -58,13 +64,7 @@ class SeatBalance:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "seat": self.seat,
-            "win_rate": self.win_rate.to_dict(),
-            "sole_wins": self.sole_wins,
-            "score": self.score.to_dict(),
-            "p_value": self.p_value,
-        }
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -138,20 +138,11 @@ class Luck:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "weaker": self.weaker,
-            "stronger": self.stronger,
-            "games": self.games,
-            "upset_rate": self.upset_rate.to_dict(),
-            "stronger_win_rate": self.stronger_win_rate.to_dict(),
-            "deal_share": self.deal_share,
-            "bot_share": self.bot_share,
-            "seat_share": self.seat_share,
-        }
+        return record_dict(self)
 
 
 @dataclass
-class BalanceResult:
+class BalanceResult(ResultOutputs):
     """What :func:`balance` returns.
 
     Attributes:
@@ -254,12 +245,6 @@ class BalanceResult:
         meta = {"game_id": self.game_id, "bots": ",".join([self.bot] * r.players)}
         return pa.table(cols, metadata=meta)
 
-    def to_parquet(self, path: str | Path) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file."""
-        import pyarrow.parquet as pq
-
-        pq.write_table(self.to_arrow(), str(path))
-
     def findings(self) -> list[str]:
         """The main results in plain words (``**`` marks emphasis)."""
         n = self.players
@@ -341,16 +326,9 @@ class BalanceResult:
             console.print("• " + line.replace("**", ""))
         return console.export_text()
 
-    def __str__(self) -> str:
-        return self.summary_table()
-
     def report(self) -> Report:
         """The HTML report."""
         return _balance_report(self)
-
-    def write_report(self, path: str | Path) -> None:
-        """Writes the self-contained HTML report."""
-        self.report().write(path)
 
 
 def default_bot(game_id: str) -> str:

@@ -7,14 +7,13 @@ import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
 from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate, proportion
 from cardtable.analysis.balance import default_bot, margins
@@ -51,7 +50,7 @@ class SweepPoint:
 
 
 @dataclass
-class SweepResult:
+class SweepResult(ResultOutputs):
     """What :func:`sweep` returns.
 
     Attributes:
@@ -125,12 +124,6 @@ class SweepResult:
         }
         return table.replace_schema_metadata(meta)
 
-    def to_parquet(self, path: str | Path) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file."""
-        import pyarrow.parquet as pq
-
-        pq.write_table(self.to_arrow(), str(path))
-
     def summary_table(self) -> str:
         """One line per option set with every metric."""
         from rich.console import Console
@@ -154,16 +147,9 @@ class SweepResult:
         console.print(t)
         return console.export_text()
 
-    def __str__(self) -> str:
-        return self.summary_table()
-
     def report(self) -> Report:
         """The HTML report: a plot per metric (a heat map for two options)."""
         return _sweep_report(self)
-
-    def write_report(self, path: str | Path) -> None:
-        """Writes the self-contained HTML report."""
-        self.report().write(path)
 
 
 def _is_share(metric: str) -> bool:

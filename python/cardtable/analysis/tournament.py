@@ -7,7 +7,6 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,9 +15,9 @@ import numpy.typing as npt
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import Report, Section, figure, svg_of
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate
+from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate, record_dict
 from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
@@ -50,13 +49,7 @@ class BotResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "bot": self.bot,
-            "seat_games": self.seat_games,
-            "win_rate": self.win_rate.to_dict(),
-            "place": self.place.to_dict(),
-            "score": self.score.to_dict(),
-        }
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -81,17 +74,11 @@ class PairedDifference:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {
-            "a": self.a,
-            "b": self.b,
-            "metric": self.metric,
-            "paired": self.paired.to_dict(),
-            "unpaired": self.unpaired.to_dict(),
-        }
+        return record_dict(self)
 
 
 @dataclass
-class TournamentResult:
+class TournamentResult(ResultOutputs):
     """What :func:`tournament` returns.
 
     Attributes:
@@ -172,12 +159,6 @@ class TournamentResult:
         """
         return _runs_table(self.runs)
 
-    def to_parquet(self, path: str | Path) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file."""
-        import pyarrow.parquet as pq
-
-        pq.write_table(self.to_arrow(), str(path))
-
     def summary_table(self) -> str:
         """The results as text tables (bots, differences, head to head)."""
         from rich.console import Console
@@ -227,16 +208,9 @@ class TournamentResult:
             console.print(h)
         return console.export_text()
 
-    def __str__(self) -> str:
-        return self.summary_table()
-
     def report(self) -> Report:
         """The HTML report."""
         return _tournament_report(self)
-
-    def write_report(self, path: str | Path) -> None:
-        """Writes the self-contained HTML report."""
-        self.report().write(path)
 
 
 def _flip(e: Estimate) -> Estimate:

@@ -104,14 +104,32 @@ def data_file(name: str) -> Any:
     return json.loads(text)
 
 
-def seat_names(names: list[str] | None, seat: int, viewer: int | None) -> str:
-    """``seat 2 (greedy)`` for the terminal, marking the viewer's own seat."""
+def seat_names(
+    names: list[str] | None,
+    seat: int,
+    viewer: int | None,
+    you: str = " [bold green]you[/bold green]",
+) -> str:
+    """``seat 2 (greedy)`` for the terminal, marking the viewer's own seat with ``you``."""
     text = f"seat {seat}"
     if names is not None and seat < len(names) and names[seat]:
         text += f" ({names[seat]})"
     if viewer == seat:
-        text += " [bold green]you[/bold green]"
+        text += you
     return text
+
+
+def pending_move(move: Any, hidden: str, shown: str) -> list[str]:
+    """The words on a seat's pending secret move, for the terminal.
+
+    ``[hidden]`` while the move is ``"hidden"``, ``[shown.format(move)]`` once it is seen, and
+    none without a move.
+    """
+    if move == "hidden":
+        return [hidden]
+    if move is not None:
+        return [shown.format(move)]
+    return []
 
 
 _MODULES = {

@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import cache
 from html import escape as _escape
 
+from cardtable.render._common import seat_names
+
 __all__ = ["CARD_H", "CARD_W", "Svg"]
 
 CARD_W = 40
@@ -250,9 +252,16 @@ def header(svg: Svg, title: str, subtitle: str) -> float:
 
 def seat_label(seat: int, names: list[str] | None, viewer: int | None) -> str:
     """``seat 2 (greedy)``, with ``you`` for the viewing seat."""
-    name = f"seat {seat}"
-    if names is not None and seat < len(names) and names[seat]:
-        name += f" ({names[seat]})"
-    if viewer == seat:
-        name += " · you"
-    return name
+    return seat_names(names, seat, viewer, you=" · you")
+
+
+def seat_divider(svg: Svg, top: float, bottom: float, current: bool, *, below: float = 0) -> None:
+    """The rule under a seat's band, with the accent bar beside the seat to act.
+
+    The band runs from ``top`` to ``bottom``; the rule lies ``below`` under it; the bar is drawn
+    when ``current``.
+    """
+    line = bottom + below
+    svg.path(f"M6,{line} L{svg.width - 6},{line}", stroke="#c9cfc9")
+    if current:
+        svg.rect(2, top, 4, bottom - top, fill=ACCENT)

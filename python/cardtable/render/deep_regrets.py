@@ -9,7 +9,17 @@ from typing import Any
 
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, data_file, observe, seat_names, view_title
-from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, header, seat_label
+from cardtable.render._svg import (
+    ACCENT,
+    BACK,
+    INK,
+    MUTED,
+    PAPER,
+    Svg,
+    header,
+    seat_divider,
+    seat_label,
+)
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -343,9 +353,7 @@ def _seat(
             svg.back(x + i * 14, y + 12, w=40, h=FISH_H)
         rows = 1
     y = y + 12 + rows * (FISH_H + 6) + 4
-    svg.path(f"M6,{y} L{svg.width - 6},{y}", stroke="#c9cfc9")
-    if v["current"] == q:
-        svg.rect(2, top, 4, y - top, fill=ACCENT)
+    seat_divider(svg, top, y, v["current"] == q)
     return y + 8
 
 

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, hidden_commitments, observe, seat_names, view_title
-from cardtable.render._svg import ACCENT, CARD_H, MUTED, Svg, header, seat_label
+from cardtable.render._common import (
+    View,
+    hidden_commitments,
+    observe,
+    pending_move,
+    seat_names,
+    view_title,
+)
+from cardtable.render._svg import CARD_H, MUTED, Svg, header, seat_divider, seat_label
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -84,9 +91,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
         for i, card in enumerate(v["hands"][q]):
             svg.card(12 + i * 44, top + 44, f"hand-{q}-{card}", str(card))
         y = top + 44 + CARD_H + 8
-        svg.path(f"M6,{y} L{svg.width - 6},{y}", stroke="#c9cfc9")
-        if q == v["current"]:
-            svg.rect(2, top, 4, y - top, fill=ACCENT)
+        seat_divider(svg, top, y, q == v["current"])
         y += 8
     if v["bids"]:
         svg.text(
@@ -127,11 +132,7 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
     ]
     for q in range(2):
         parts = [seat_names(names, q, v["seat"]), f"{v['points'][q]} points"]
-        bid = v["pending"][q]
-        if bid == "hidden":
-            parts.append("has bid")
-        elif bid is not None:
-            parts.append(f"bids [bold]{bid}[/bold]")
+        parts += pending_move(v["pending"][q], "has bid", "bids [bold]{}[/bold]")
         lines.append(" · ".join(parts))
         lines.append("   hand: " + " ".join(str(c) for c in v["hands"][q]))
     if v["bids"]:

@@ -13,7 +13,15 @@ from cardtable.render._common import (
     seat_names,
     view_title,
 )
-from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
+from cardtable.render._svg import (
+    CARD_H,
+    CARD_W,
+    MUTED,
+    Svg,
+    header,
+    seat_divider,
+    seat_label,
+)
 
 __all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
 
@@ -153,9 +161,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
                 _card(svg, 12 + i * (CARD_W + 4), y, card)
             y += CARD_H + 6
         y = max(y, top + 16 + CARD_H + 6) if commitment is not None else y
-        svg.path(f"M6,{y + 4} L{svg.width - 6},{y + 4}", stroke="#c9cfc9")
-        if q == v["current"]:
-            svg.rect(2, top, 4, y - top, fill=ACCENT)
+        seat_divider(svg, top, y, q == v["current"], below=4)
         y += 10
     svg.grow(y)
     return svg.render()

@@ -6,7 +6,15 @@ from typing import Any
 
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, full_state, observe, own_only, seat_names, view_title
-from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
+from cardtable.render._svg import (
+    CARD_H,
+    CARD_W,
+    MUTED,
+    Svg,
+    header,
+    seat_divider,
+    seat_label,
+)
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -102,9 +110,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
             for i in range(v["hand_sizes"][q]):
                 svg.back(12 + i * 12, top + 44, w=30, h=42)
             y = max(y, top + 44 + 48)
-        svg.path(f"M6,{y + 4} L{svg.width - 6},{y + 4}", stroke="#c9cfc9")
-        if q == v["current"]:
-            svg.rect(2, top, 4, y - top, fill=ACCENT)
+        seat_divider(svg, top, y, q == v["current"], below=4)
         y += 10
     svg.grow(y)
     return svg.render()

@@ -9,6 +9,7 @@ from cardtable.render._common import (
     hidden_commitments,
     observe,
     own_only,
+    pending_move,
     view_title,
 )
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
@@ -156,11 +157,7 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
         played = " ".join(str(c) for c in v["played"][q])
         if played:
             parts.append(f"played {played}")
-        commitment = v["commitments"][q]
-        if commitment == "hidden":
-            parts.append("has played a card")
-        elif commitment is not None:
-            parts.append(f"plays [bold]{commitment}[/bold]")
+        parts += pending_move(v["commitments"][q], "has played a card", "plays [bold]{}[/bold]")
         lines.append(" · ".join(parts))
         hand = v["hands"][q]
         if hand:

@@ -9,7 +9,7 @@
 //! meant for tests).
 
 use crate::error::EngineError;
-use crate::game::{Game, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionSpec};
 use crate::rng::{derive_seed, SplitMix64};
 use crate::session::{AnySession, Session};
@@ -242,6 +242,260 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
     }
 }
 
+/// `G` with `players` seats and the options of the JSON object `options` (anything else counts
+/// as no options), shared for sessions; panics when the game rejects them.
+pub fn game_with<G: Game>(players: usize, options: Value) -> Arc<G> {
+    let map = options.as_object().cloned().unwrap_or_default();
+    let game = G::from_options(players, &map)
+        .unwrap_or_else(|e| panic!("{} players={players} options={map:?}: {e}", G::ID));
+    Arc::new(game)
+}
+
+/// One random step of `state`: a chance outcome by weight ([`Game::sample_chance`]) or a uniform
+/// legal action ([`Game::random_action`]), applied and returned. Panics when a decision node has
+/// no legal action.
+fn random_step<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut SplitMix64,
+    legal: &mut Vec<u32>,
+    chance: &mut Vec<(u32, u64)>,
+) -> u32 {
+    let action = if game.current_player(state) == CHANCE {
+        game.sample_chance(state, rng, chance)
+    } else {
+        game.random_action(state, rng, legal)
+            .unwrap_or_else(|| panic!("{}: a decision without legal actions", G::ID))
+    };
+    game.apply(state, action);
+    action
+}
+
+/// Every node of a random game of `game` seeded by `seed` (chance outcomes by weight, actions
+/// uniformly), the terminal one included, each with the history of actions that leads to it.
+/// Panics after [`MAX_STEPS`] steps.
+pub fn playout_nodes<G: Game>(game: &G, seed: u64) -> Vec<(Vec<u32>, G::State)> {
+    let mut rng = SplitMix64::new(seed);
+    let (mut state, mut history, mut out) = (game.initial_state(), Vec::new(), Vec::new());
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    loop {
+        out.push((history.clone(), state.clone()));
+        if game.current_player(&state) == TERMINAL {
+            return out;
+        }
+        assert!(
+            history.len() < MAX_STEPS,
+            "{}: the game does not end",
+            G::ID
+        );
+        history.push(random_step(
+            game,
+            &mut state,
+            &mut rng,
+            &mut legal,
+            &mut chance,
+        ));
+    }
+}
+
+/// Plays `state` on at random (seeded by `seed`) to the end, calling `each` after every step,
+/// and returns the terminal state. Panics after [`MAX_STEPS`] steps.
+pub fn play_to_end<G: Game>(
+    game: &G,
+    mut state: G::State,
+    seed: u64,
+    mut each: impl FnMut(&G::State),
+) -> G::State {
+    let mut rng = SplitMix64::new(seed);
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    for _ in 0..MAX_STEPS {
+        if game.current_player(&state) == TERMINAL {
+            return state;
+        }
+        random_step(game, &mut state, &mut rng, &mut legal, &mut chance);
+        each(&state);
+    }
+    panic!("{}: the game does not end", G::ID);
+}
+
+/// The observation tensor of seat `player` in `state`, as a vector.
+pub fn tensor_of<G: Game>(game: &G, state: &G::State, player: usize) -> Vec<f32> {
+    let mut out = vec![0.0; game.observation_shape().iter().product()];
+    game.observation_tensor(state, player, &mut out);
+    out
+}
+
+/// Asserts that seat `observer` sees the same in `a` and `b`: equal observations (JSON) and
+/// equal observation tensors.
+pub fn assert_same_view<G: Game>(game: &G, a: &G::State, b: &G::State, observer: usize) {
+    assert_eq!(
+        game.observation(a, observer),
+        game.observation(b, observer),
+        "{}: seat {observer} sees different observations",
+        G::ID
+    );
+    assert_eq!(
+        tensor_of(game, a, observer),
+        tensor_of(game, b, observer),
+        "{}: seat {observer} sees different observation tensors",
+        G::ID
+    );
+}
+
+/// Whether `history` replays through a fresh [`Session`] (every action accepted) to a state with
+/// the same state dict as `state`.
+pub fn replays_to<G: Game>(game: &Arc<G>, history: &[u32], state: &G::State) -> bool {
+    let mut session = Session::new(Arc::clone(game), None);
+    history
+        .iter()
+        .all(|&a| session.apply(i64::from(a), None).is_ok())
+        && game.state_json(session.state()) == game.state_json(state)
+}
+
+/// How many different state dicts `tries` samples of `state` for seat `observer` give, all drawn
+/// from one generator seeded by `seed`.
+pub fn distinct_samples<G: Game>(
+    game: &G,
+    state: &G::State,
+    observer: usize,
+    tries: usize,
+    seed: u64,
+) -> usize {
+    let mut rng = SplitMix64::new(seed);
+    let mut seen = Vec::new();
+    for _ in 0..tries {
+        let sample = game
+            .determinize(state, observer, &mut rng)
+            .unwrap_or_else(|| panic!("{}: no determinizer", G::ID));
+        let json = game.state_json(&sample);
+        if !seen.contains(&json) {
+            seen.push(json);
+        }
+    }
+    seen.len()
+}
+
+/// A node choice for [`check_determinizer`]: every `n`-th node of a game (every node for 0 or 1).
+pub fn every_nth(n: usize) -> impl Fn(usize, &[u32]) -> bool {
+    move |node, _| node % n.max(1) == 0
+}
+
+/// One determinized node handed to the game-specific part of [`check_determinizer`].
+pub struct SampleCase<'a, G: Game> {
+    /// The actions that led to the real state.
+    pub history: &'a [u32],
+    /// The real state.
+    pub real: &'a G::State,
+    /// The seat the sample was drawn for.
+    pub observer: usize,
+    /// The position of the node in its game (0 for the initial state).
+    pub node: usize,
+    /// The seed of the sample's generator (distinct per game, node and observer).
+    pub seed: u64,
+    /// `game.determinize(real, observer, SplitMix64::new(seed))`.
+    pub sample: G::State,
+}
+
+/// The generic determinizer checks over `games` random games of `game` (seeded from `seed`): at
+/// the nodes that `pick` accepts (given the node's position in its game and its history) and at
+/// the end, for every seat, the sample exists, shows that seat
+/// exactly what the real state shows ([`assert_same_view`]), is the same for the same generator
+/// state, and plays on at random to the end. `extra` then runs the game's own checks on each
+/// case. Returns the number of cases.
+pub fn check_determinizer<G: Game>(
+    game: &Arc<G>,
+    games: u64,
+    seed: u64,
+    pick: impl Fn(usize, &[u32]) -> bool,
+    mut extra: impl FnMut(&SampleCase<'_, G>),
+) -> usize {
+    let mut cases = 0;
+    for g in 0..games {
+        let game_seed = derive_seed(seed, g);
+        for (node, (history, real)) in playout_nodes(&**game, game_seed).iter().enumerate() {
+            if !pick(node, history) && game.current_player(real) != TERMINAL {
+                continue;
+            }
+            for observer in 0..game.players() {
+                let seed = derive_seed(game_seed, (node * 8 + observer) as u64);
+                let draw = || {
+                    game.determinize(real, observer, &mut SplitMix64::new(seed))
+                        .unwrap_or_else(|| panic!("{}: no determinizer", G::ID))
+                };
+                let sample = draw();
+                assert_same_view(&**game, &sample, real, observer);
+                assert_eq!(
+                    game.state_json(&draw()),
+                    game.state_json(&sample),
+                    "{}: the sample is not a function of the generator",
+                    G::ID
+                );
+                let end = play_to_end(&**game, sample.clone(), seed, |_| {});
+                assert_eq!(game.current_player(&end), TERMINAL);
+                extra(&SampleCase {
+                    history,
+                    real,
+                    observer,
+                    node,
+                    seed,
+                    sample,
+                });
+                cases += 1;
+            }
+        }
+    }
+    cases
+}
+
+/// Plays one game of `game` with the search player `spec` (`name` or `name:params`, see
+/// [`crate::search::make_search_bot`]) in seat `search_seat` against `random` in the others,
+/// every bot observing every step, chance outcomes drawn from `seed`; asserts that every action
+/// is legal and returns the terminal state.
+pub fn play_search_against_random<G: Game>(
+    game: &G,
+    spec: &str,
+    search_seat: usize,
+    seed: u64,
+) -> G::State {
+    let (name, params) = match spec.split_once(':') {
+        Some((name, params)) => (name, Some(params)),
+        None => (spec, None),
+    };
+    let mut bots: Vec<Box<dyn Bot<G>>> = (0..game.players())
+        .map(|seat| -> Box<dyn Bot<G>> {
+            if seat == search_seat {
+                crate::search::make_search_bot(game, name, params)
+                    .unwrap_or_else(|| panic!("{}: no search player {name}", G::ID))
+                    .unwrap_or_else(|e| panic!("{}: search player {spec}: {e}", G::ID))
+            } else {
+                Box::new(RandomBot::default())
+            }
+        })
+        .collect();
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.reset(game, seat, SplitMix64::new(derive_seed(seed, seat as u64)));
+    }
+    let mut rng = SplitMix64::new(seed);
+    let (mut state, mut legal, mut chance) = (game.initial_state(), Vec::new(), Vec::new());
+    for _ in 0..MAX_STEPS {
+        let action = match game.current_player(&state) {
+            TERMINAL => return state,
+            CHANCE => game.sample_chance(&state, &mut rng, &mut chance),
+            p => {
+                game.legal_actions(&state, &mut legal);
+                let a = bots[p as usize].act(game, &state, &legal);
+                assert!(legal.contains(&a), "{}: {spec} plays illegal {a}", G::ID);
+                a
+            }
+        };
+        game.apply(&mut state, action);
+        for bot in &mut bots {
+            bot.observe(game, &state);
+        }
+    }
+    panic!("{}: the game does not end", G::ID);
+}
+
 /// The share of the games won by built-in bot `bot` (as a fraction, shared wins split) against
 /// `random` in every other seat, over `games_per_seat` seeded games with the bot in each seat in
 /// turn.
@@ -343,6 +597,11 @@ pub struct KitSize {
     pub bot_games_per_seat: u64,
     /// A bot must win more than `margin / players` of the games.
     pub bot_margin: f64,
+    /// Random games of the determinizer check (default options, smallest and largest player
+    /// count).
+    pub determinizer_playouts: u64,
+    /// The determinizer check samples every this many nodes of those games (and the last).
+    pub determinizer_every: usize,
 }
 
 impl Default for KitSize {
@@ -353,6 +612,8 @@ impl Default for KitSize {
             fast_path_games: 5,
             bot_games_per_seat: 100,
             bot_margin: 1.1,
+            determinizer_playouts: 2,
+            determinizer_every: 7,
         }
     }
 }
@@ -383,10 +644,38 @@ pub fn check_bots<G: Game>(size: &KitSize) {
     }
 }
 
-/// Every check of the kit over `G` (see [`check_rules`] and [`check_bots`]).
+/// Runs the generic determinizer checks ([`check_determinizer`]) with the default options at the
+/// smallest and the largest player count, when `G` has a determinizer.
+pub fn check_determinization<G: Game>(size: &KitSize) {
+    let (lo, hi) = G::player_range();
+    for n in [lo, hi] {
+        let game = G::from_options(n, &Map::new())
+            .unwrap_or_else(|e| panic!("{} players={n}: {e}", G::ID));
+        let start = game.initial_state();
+        if game
+            .determinize(&start, 0, &mut SplitMix64::new(0))
+            .is_none()
+        {
+            return;
+        }
+        let game = Arc::new(game);
+        let cases = check_determinizer(
+            &game,
+            size.determinizer_playouts,
+            n as u64,
+            every_nth(size.determinizer_every),
+            |_| {},
+        );
+        assert!(cases > 0, "{}: no determinized node", G::ID);
+    }
+}
+
+/// Every check of the kit over `G` (see [`check_rules`], [`check_bots`] and
+/// [`check_determinization`]).
 pub fn check_game<G: Game>(size: &KitSize) {
     check_rules::<G>(size);
     check_bots::<G>(size);
+    check_determinization::<G>(size);
 }
 
 /// The kit over every registered game: one module per game with one test per group of checks.
@@ -397,7 +686,7 @@ mod every_game {
             $(
                 mod $module {
                     use crate::games::$module::$game as G;
-                    use crate::testing::{check_bots, check_rules, KitSize};
+                    use crate::testing::{check_bots, check_determinization, check_rules, KitSize};
 
                     #[test]
                     fn rules() {
@@ -407,6 +696,11 @@ mod every_game {
                     #[test]
                     fn bots() {
                         check_bots::<G>(&KitSize::default());
+                    }
+
+                    #[test]
+                    fn determinizer() {
+                        check_determinization::<G>(&KitSize::default());
                     }
                 }
             )*

@@ -972,6 +972,36 @@ struct PyVectorEnv {
 }
 
 impl PyVectorEnv {
+    /// Runs one operation on the envs without the GIL: with `out` (a dict of arrays from an
+    /// earlier call) `into` writes into those arrays and `out` is returned; without it `fresh`
+    /// fills a new output, returned as a new dict.
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<&Bound<'py, PyDict>>,
+        into: impl FnOnce(&mut dyn engine::AnyVectorEnv, engine::OutputSlices<'_>) -> engine::Result<()>
+            + Send,
+        fresh: impl FnOnce(&mut dyn engine::AnyVectorEnv, &mut engine::StepOutput) -> engine::Result<()>
+            + Send,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let inner = &self.inner;
+        if let Some(dict) = out {
+            let mut arrays = OutArrays::borrow(dict)?;
+            let slices = arrays.slices()?;
+            py.detach(|| into(&mut **lock(inner, "vector env")?, slices))
+                .map_err(to_py_err)?;
+            return Ok(dict.clone());
+        }
+        let out = py
+            .detach(|| {
+                let mut env = lock(inner, "vector env")?;
+                let mut out = env.try_output()?;
+                fresh(&mut **env, &mut out).map(|()| out)
+            })
+            .map_err(to_py_err)?;
+        self.output_to_py(py, out)
+    }
+
     /// The buffers of one call as a dict of NumPy arrays.
     fn output_to_py<'py>(
         &self,
@@ -1124,22 +1154,12 @@ impl PyVectorEnv {
             .filter(|s| !s.is_none())
             .map(|s| uint_arg(s, "seed", u64::MAX, EngineError::InvalidOption))
             .transpose()?;
-        let inner = &self.inner;
-        if let Some(dict) = out {
-            let mut arrays = OutArrays::borrow(dict)?;
-            let slices = arrays.slices()?;
-            py.detach(|| lock(inner, "vector env")?.reset_into(seed, slices))
-                .map_err(to_py_err)?;
-            return Ok(dict.clone());
-        }
-        let out = py
-            .detach(|| {
-                let mut env = lock(inner, "vector env")?;
-                let mut out = env.try_output()?;
-                env.reset(seed, &mut out).map(|()| out)
-            })
-            .map_err(to_py_err)?;
-        self.output_to_py(py, out)
+        self.run(
+            py,
+            out,
+            |env, slices| env.reset_into(seed, slices),
+            |env, out| env.reset(seed, out),
+        )
     }
 
     /// Applies one action per env and plays on; returns the buffers as a dict of arrays.
@@ -1158,22 +1178,12 @@ impl PyVectorEnv {
                 "actions must be a contiguous array".into(),
             ))
         })?;
-        let inner = &self.inner;
-        if let Some(dict) = out {
-            let mut arrays = OutArrays::borrow(dict)?;
-            let slices = arrays.slices()?;
-            py.detach(|| lock(inner, "vector env")?.step_into(actions, slices))
-                .map_err(to_py_err)?;
-            return Ok(dict.clone());
-        }
-        let out = py
-            .detach(|| {
-                let mut env = lock(inner, "vector env")?;
-                let mut out = env.try_output()?;
-                env.step(actions, &mut out).map(|()| out)
-            })
-            .map_err(to_py_err)?;
-        self.output_to_py(py, out)
+        self.run(
+            py,
+            out,
+            |env, slices| env.step_into(actions, slices),
+            |env, out| env.step(actions, out),
+        )
     }
 
     /// Number of envs.

@@ -282,138 +282,30 @@ impl DeepRegrets {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{DeepRegrets, DeepRegretsState, NONE};
-    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-    use crate::rng::{derive_seed, SplitMix64};
+    use super::super::tests::random_play::check_conservation;
+    use super::super::{DeepRegrets, DeepRegretsState};
+    use crate::game::Game;
+    use crate::rng::SplitMix64;
+    use crate::testing::{
+        check_determinizer, every_nth, game_with, play_search_against_random, play_to_end,
+        playout_nodes,
+    };
     use serde_json::{json, Value};
     use std::collections::HashSet;
+    use std::sync::Arc;
 
-    fn game(players: usize, opts: Value) -> DeepRegrets {
-        let map = opts.as_object().cloned().unwrap_or_default();
-        DeepRegrets::from_options(players, &map).unwrap()
+    fn game(players: usize, opts: Value) -> Arc<DeepRegrets> {
+        game_with(players, opts)
     }
 
     /// The option sets: defaults plus each non-default choice, over every player count.
-    fn games() -> Vec<DeepRegrets> {
+    fn games() -> Vec<Arc<DeepRegrets>> {
         vec![
             game(2, json!({})),
             game(3, json!({"days": 5})),
             game(4, json!({"regret_split": "10/20/20/10"})),
             game(5, json!({"expansion_tentacles": true})),
         ]
-    }
-
-    /// One random step (chance or decision) from `st`.
-    fn random_step(g: &DeepRegrets, st: &mut DeepRegretsState, rng: &mut SplitMix64) {
-        let mut buf = Vec::new();
-        let a = if g.current_player(st) == CHANCE {
-            let mut c = Vec::new();
-            g.sample_chance(st, rng, &mut c)
-        } else {
-            g.legal_actions(st, &mut buf);
-            assert!(!buf.is_empty(), "no legal action at {}", st.node.name());
-            buf[rng.below(buf.len() as u64) as usize]
-        };
-        g.apply(st, a);
-    }
-
-    /// Every `every`-th node of a seeded random game.
-    fn playout(g: &DeepRegrets, seed: u64, every: usize) -> Vec<DeepRegretsState> {
-        let mut rng = SplitMix64::new(seed);
-        let mut st = g.initial_state();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while g.current_player(&st) != TERMINAL {
-            if i % every == 0 {
-                out.push(st);
-            }
-            random_step(g, &mut st, &mut rng);
-            i += 1;
-        }
-        out.push(st);
-        out
-    }
-
-    fn tensor(g: &DeepRegrets, st: &DeepRegretsState, p: usize) -> Vec<f32> {
-        let mut v = vec![0.0; g.observation_shape().iter().product()];
-        g.observation_tensor(st, p, &mut v);
-        v
-    }
-
-    /// Card conservation: every fish in play in one place, regret values and item cards all there.
-    fn check_cards(g: &DeepRegrets, st: &DeepRegretsState) {
-        let n = g.players();
-        let mut seen = [0u8; 135];
-        for s in 0..9 {
-            for &f in &st.shoals[s][..usize::from(st.shoal_len[s])] {
-                seen[usize::from(f)] += 1;
-            }
-        }
-        for d in 0..3 {
-            for &f in &st.fish_discard[d][..usize::from(st.discard_len[d])] {
-                seen[usize::from(f)] += 1;
-            }
-        }
-        st.deal_left.each(|f| seen[usize::from(f)] += 1);
-        for p in 0..n {
-            st.seats[p].hand.each(|f| seen[usize::from(f)] += 1);
-            st.seats[p].front.each(|f| seen[usize::from(f)] += 1);
-            for &f in st.seats[p].mounted.iter().chain([&st.seats[p].cloche]) {
-                if f != NONE {
-                    seen[usize::from(f)] += 1;
-                }
-            }
-        }
-        if st.shuffle_fish != NONE {
-            seen[usize::from(st.shuffle_fish)] += 1;
-        }
-        for (f, &c) in seen.iter().enumerate() {
-            assert!(c <= 1, "fish {f} seen {c} times");
-            if c == 0 && !st.plug {
-                assert!(!g.in_play.contains(f), "fish {f} lost");
-            }
-        }
-        let mut regrets = [0u32; 4];
-        for v in 0..4 {
-            regrets[v] += u32::from(st.regret_deck[v])
-                + u32::from(st.regret_discard[v])
-                + u32::from(st.pool[v])
-                + u32::from(st.offer[v]);
-            for p in 0..n {
-                regrets[v] += u32::from(st.seats[p].regrets[v]);
-            }
-        }
-        let want: Vec<u32> = g.regret_copies.iter().map(|&c| u32::from(c)).collect();
-        assert_eq!(regrets.to_vec(), want);
-        let drawn: u32 = st.drawn[..usize::from(st.drawn_len)]
-            .iter()
-            .fold(0, |m, &i| m | 1 << i);
-        let disjoint = |masks: &[u32]| {
-            let mut all = 0u32;
-            for &m in masks {
-                assert_eq!(all & m, 0, "an item card in two places");
-                all |= m;
-            }
-            all.count_ones()
-        };
-        let mut d = vec![st.dink_deck, st.dink_discard];
-        let mut s = vec![st.supply_deck, st.supply_discard];
-        for p in 0..n {
-            d.push(st.seats[p].dinks);
-            s.push(st.seats[p].supplies);
-        }
-        let x = |k: u8| if st.shop == k { drawn } else { 0 };
-        s.push(x(2));
-        assert_eq!(disjoint(&d), 25);
-        assert!(disjoint(&s) >= 19);
-        let mut r = vec![st.rod_deck, st.rod_discard, x(0)];
-        let mut l = vec![st.reel_deck, st.reel_discard, x(1)];
-        for p in 0..n {
-            r.push(st.seats[p].rods);
-            l.push(st.seats[p].reels);
-        }
-        assert_eq!(disjoint(&r), 10);
-        assert_eq!(disjoint(&l), 10);
     }
 
     /// A second real state with the same information for `me`: two hidden fish of a depth swapped,
@@ -431,8 +323,8 @@ mod tests {
                 }
                 let l = usize::from(st.shoal_len[s]);
                 for i in 0..l {
-                    let seen = i + 1 == l
-                        && (st.face_up >> s & 1 == 1 || st.known[me] >> s & 1 == 1);
+                    let seen =
+                        i + 1 == l && (st.face_up >> s & 1 == 1 || st.known[me] >> s & 1 == 1);
                     if !seen && !refs.contains(&st.shoals[s][i]) {
                         slots.push((s, i));
                     }
@@ -476,46 +368,55 @@ mod tests {
         o
     }
 
+    /// Besides the kit's checks, the sample conserves the cards, is the same for a real state the
+    /// observer cannot tell apart (unless the game has ended), and conserves the cards while
+    /// played on to the end.
     #[test]
-    fn samples_keep_the_observation_and_hide_nothing_else() {
+    fn samples_conserve_cards_and_hide_nothing_else() {
         let mut checked = 0;
         let mut perturbed = 0;
         for (gi, g) in games().iter().enumerate() {
-            for seed in 0..2u64 {
-                for (k, st) in playout(g, 100 * gi as u64 + seed, 37).iter().enumerate() {
-                    for me in 0..g.players() {
-                        let rs = derive_seed(seed, (k * 8 + me) as u64);
-                        let smp = g.determinize(st, me, &mut SplitMix64::new(rs)).unwrap();
-                        assert_eq!(g.observation(&smp, me), g.observation(st, me));
-                        assert_eq!(tensor(g, &smp, me), tensor(g, st, me));
-                        check_cards(g, &smp);
-                        if st.ended {
-                            // a finished game is returned as it is
-                            continue;
+            checked += check_determinizer(g, 2, gi as u64, every_nth(37), |c| {
+                let (st, smp, me) = (c.real, &c.sample, c.observer);
+                check_conservation(g, smp);
+                if c.node % (37 * 3) == 0 {
+                    let mut steps = 0;
+                    let end = play_to_end(&**g, *smp, c.seed, |x| {
+                        steps += 1;
+                        if steps % 97 == 0 {
+                            check_conservation(g, x);
                         }
-                        let other = perturb(g, st, me);
-                        assert_eq!(g.observation(&other, me), g.observation(st, me));
-                        if g.state_json(&other) != g.state_json(st) {
-                            perturbed += 1;
-                        }
-                        let smp2 = g
-                            .determinize(&other, me, &mut SplitMix64::new(rs))
-                            .unwrap();
-                        let (j1, j2) = (g.state_json(&smp), g.state_json(&smp2));
-                        if j1 != j2 {
-                            let (r1, r2) = (g.state_json(st), g.state_json(&other));
-                            for (key, v) in j1.as_object().unwrap() {
-                                if *v != j2[key] {
-                                    eprintln!("{key}: {v} vs {}", j2[key]);
-                                    eprintln!("real {key}: {} vs {}", r1[key], r2[key]);
-                                }
-                            }
-                            panic!("peeked: me {me} node {} known {:?}", st.node.name(), st.known);
-                        }
-                        checked += 1;
-                    }
+                    });
+                    check_conservation(g, &end);
                 }
-            }
+                if st.ended {
+                    // a finished game is returned as it is
+                    return;
+                }
+                let other = perturb(g, st, me);
+                assert_eq!(g.observation(&other, me), g.observation(st, me));
+                if g.state_json(&other) != g.state_json(st) {
+                    perturbed += 1;
+                }
+                let smp2 = g
+                    .determinize(&other, me, &mut SplitMix64::new(c.seed))
+                    .unwrap();
+                let (j1, j2) = (g.state_json(smp), g.state_json(&smp2));
+                if j1 != j2 {
+                    let (r1, r2) = (g.state_json(st), g.state_json(&other));
+                    for (key, v) in j1.as_object().unwrap() {
+                        if *v != j2[key] {
+                            eprintln!("{key}: {v} vs {}", j2[key]);
+                            eprintln!("real {key}: {} vs {}", r1[key], r2[key]);
+                        }
+                    }
+                    panic!(
+                        "peeked: me {me} node {} known {:?}",
+                        st.node.name(),
+                        st.known
+                    );
+                }
+            });
         }
         assert!(checked > 500, "{checked}");
         assert!(perturbed > 300, "{perturbed}");
@@ -524,8 +425,8 @@ mod tests {
     #[test]
     fn hidden_cards_vary() {
         for g in games() {
-            let states = playout(&g, 7, 1);
-            let st = &states[states.len() / 3];
+            let states = playout_nodes(&*g, 7);
+            let st = &states[states.len() / 3].1;
             let mut shoals = HashSet::new();
             let mut regrets = HashSet::new();
             let mut rng = SplitMix64::new(3);
@@ -541,61 +442,12 @@ mod tests {
     }
 
     #[test]
-    fn samples_play_to_the_end() {
-        for (gi, g) in games().iter().enumerate() {
-            let states = playout(g, 50 + gi as u64, 53);
-            for (k, st) in states.iter().enumerate() {
-                let mut rng = SplitMix64::new(k as u64);
-                let me = k % g.players();
-                let mut smp = g.determinize(st, me, &mut rng).unwrap();
-                let mut steps = 0;
-                while g.current_player(&smp) != TERMINAL {
-                    random_step(g, &mut smp, &mut rng);
-                    steps += 1;
-                    assert!(steps < 200_000);
-                    if steps % 97 == 0 {
-                        check_cards(g, &smp);
-                    }
-                }
-                check_cards(g, &smp);
-            }
-        }
-    }
-
-    #[test]
     fn mcts_plays_against_random() {
         let g = game(2, json!({"days": 5}));
         for seed in 0..2u64 {
-            let mut bots: Vec<Box<dyn Bot<DeepRegrets>>> = vec![
-                crate::search::make_search_bot(&g, "mcts", Some("iterations=200"))
-                    .unwrap()
-                    .unwrap(),
-                Box::new(RandomBot::default()),
-            ];
-            if seed % 2 == 1 {
-                bots.swap(0, 1);
-            }
-            for (seat, b) in bots.iter_mut().enumerate() {
-                b.reset(&g, seat, SplitMix64::new(derive_seed(seed, seat as u64)));
-            }
-            let mut rng = SplitMix64::new(seed);
-            let (mut st, mut legal, mut cbuf) = (g.initial_state(), Vec::new(), Vec::new());
-            while g.current_player(&st) != TERMINAL {
-                let a = match g.current_player(&st) {
-                    CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                    p => {
-                        g.legal_actions(&st, &mut legal);
-                        let a = bots[p as usize].act(&g, &st, &legal);
-                        assert!(legal.contains(&a));
-                        a
-                    }
-                };
-                g.apply(&mut st, a);
-                for b in &mut bots {
-                    b.observe(&g, &st);
-                }
-            }
-            check_cards(&g, &st);
+            let end =
+                play_search_against_random(&*g, "mcts:iterations=200", seed as usize % 2, seed);
+            check_conservation(&g, &end);
         }
     }
 }

@@ -28,104 +28,47 @@ impl Goofspiel {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Goofspiel, GoofspielState};
-    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-    use crate::rng::{derive_seed, SplitMix64};
-    use crate::session::Session;
+    use super::super::Goofspiel;
+    use crate::game::Game;
+    use crate::rng::SplitMix64;
+    use crate::testing::{
+        check_determinizer, every_nth, game_with, play_search_against_random, play_to_end,
+        replays_to,
+    };
     use serde_json::{json, Value};
     use std::sync::Arc;
 
     fn game(n: u32) -> Arc<Goofspiel> {
-        let opts = json!({ "num_cards": n });
-        let map = opts.as_object().cloned().unwrap_or_default();
-        Arc::new(Goofspiel::from_options(2, &map).unwrap())
+        game_with(2, json!({ "num_cards": n }))
     }
 
-    /// Every node of a seeded random game with the history that leads to it.
-    fn playout(g: &Goofspiel, seed: u64) -> Vec<(Vec<u32>, GoofspielState)> {
-        let mut rng = SplitMix64::new(seed);
-        let (mut st, mut hist, mut out) = (g.initial_state(), Vec::new(), Vec::new());
-        let (mut buf, mut cbuf) = (Vec::new(), Vec::new());
-        loop {
-            out.push((hist.clone(), st));
-            let a = match g.current_player(&st) {
-                TERMINAL => return out,
-                CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                _ => g.random_action(&st, &mut rng, &mut buf).unwrap(),
-            };
-            g.apply(&mut st, a);
-            hist.push(a);
-        }
-    }
-
-    fn tensor(g: &Goofspiel, st: &GoofspielState, p: usize) -> Vec<f32> {
-        let mut out = vec![0.0; g.observation_shape().iter().product()];
-        g.observation_tensor(st, p, &mut out);
-        out
-    }
-
-    fn sample(g: &Goofspiel, st: &GoofspielState, p: usize, seed: u64) -> GoofspielState {
-        g.determinize(st, p, &mut SplitMix64::new(seed)).unwrap()
-    }
-
-    /// Random play from `st` to the end; every decision has a legal action.
-    fn finish(g: &Goofspiel, mut st: GoofspielState, seed: u64) -> GoofspielState {
-        let mut rng = SplitMix64::new(seed);
-        let (mut buf, mut cbuf) = (Vec::new(), Vec::new());
-        for _ in 0..1000 {
-            let a = match g.current_player(&st) {
-                TERMINAL => return st,
-                CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                _ => g.random_action(&st, &mut rng, &mut buf).unwrap(),
-            };
-            g.apply(&mut st, a);
-        }
-        panic!("game did not end");
-    }
-
-    /// Over random games of several sizes, at every node and for both observers: the sample
-    /// shows the observer exactly what the real state shows, its history (the real one with seat
-    /// 0's pending bid replaced) replays through the session to the sample, it plays on to the
-    /// end, and it does not depend on the real pending bid.
+    /// Over random games of several sizes, at every node and for both observers, besides the
+    /// kit's checks: the sample's history (the real one with seat 0's pending bid replaced)
+    /// replays through the session to it, it plays on to empty hands, and it does not depend on
+    /// the real pending bid.
     #[test]
-    fn samples_match_the_view_replay_and_do_not_peek() {
+    fn samples_replay_and_do_not_peek() {
         let mut checked = 0;
         for n in [1u32, 2, 5, 13] {
             let g = game(n);
-            for gi in 0..12u64 {
-                for (k, (hist, st)) in playout(&g, derive_seed(n.into(), gi))
-                    .into_iter()
-                    .enumerate()
-                {
-                    for p in 0..2 {
-                        let seed = derive_seed(gi, (k * 2 + p) as u64);
-                        let d = sample(&g, &st, p, seed);
-                        assert_eq!(g.observation(&d, p), g.observation(&st, p));
-                        assert_eq!(tensor(&g, &d, p), tensor(&g, &st, p));
-                        let mut h = hist.clone();
-                        if d.pending != st.pending {
-                            *h.last_mut().unwrap() = u32::from(d.pending) - 1;
-                        }
-                        let mut s = Session::new(Arc::clone(&g), None);
-                        for &a in &h {
-                            s.apply(i64::from(a), None).unwrap();
-                        }
-                        assert_eq!(*s.state(), d);
-                        let end = finish(&g, d, seed);
-                        assert_eq!(g.current_player(&end), TERMINAL);
-                        assert_eq!(end.hands, [0, 0]);
-                        // No peeking: for seat 1 any other pending bid gives the same sample.
-                        if p == 1 && st.pending != 0 {
-                            for other in crate::bits::ones(st.hands[0]) {
-                                let mut alt = st;
-                                alt.pending = other as u8 + 1;
-                                assert_eq!(sample(&g, &alt, p, seed), d);
-                            }
-                        }
-                        checked += 1;
+            checked += check_determinizer(&g, 12, n.into(), every_nth(1), |c| {
+                let (st, d) = (c.real, &c.sample);
+                let mut h = c.history.to_vec();
+                if d.pending != st.pending {
+                    *h.last_mut().unwrap() = u32::from(d.pending) - 1;
+                }
+                assert!(replays_to(&g, &h, d));
+                assert_eq!(play_to_end(&*g, *d, c.seed, |_| {}).hands, [0, 0]);
+                // No peeking: for seat 1 any other pending bid gives the same sample.
+                if c.observer == 1 && st.pending != 0 {
+                    for other in crate::bits::ones(st.hands[0]) {
+                        let mut alt = *st;
+                        alt.pending = other as u8 + 1;
+                        let mut rng = SplitMix64::new(c.seed);
+                        assert_eq!(g.determinize(&alt, 1, &mut rng), Some(*d));
                     }
                 }
-            }
+            });
         }
         assert!(checked > 500);
     }
@@ -134,14 +77,15 @@ mod tests {
     #[test]
     fn hidden_bid_varies_and_known_state_is_kept() {
         let g = game(13);
+        let sample = |st, p, seed| g.determinize(st, p, &mut SplitMix64::new(seed)).unwrap();
         let mut st = g.initial_state();
         g.apply(&mut st, 6);
         g.apply(&mut st, 3);
         assert_eq!(g.current_player(&st), 1);
         let bids: std::collections::BTreeSet<u8> =
-            (0..200).map(|s| sample(&g, &st, 1, s).pending).collect();
+            (0..200).map(|s| sample(&st, 1, s).pending).collect();
         assert_eq!(bids.len(), 13);
-        assert_eq!(sample(&g, &st, 0, 7), st);
+        assert_eq!(sample(&st, 0, 7), st);
         let v: Value = g.observation(&st, 1);
         assert_eq!(v["own_bid"], Value::Null);
     }
@@ -151,35 +95,9 @@ mod tests {
     fn mcts_plays_against_random() {
         let g = game(6);
         for seed in 0..4u64 {
-            let mut bots: Vec<Box<dyn Bot<Goofspiel>>> = vec![
-                crate::search::make_search_bot(&*g, "mcts", Some("iterations=200"))
-                    .unwrap()
-                    .unwrap(),
-                Box::new(RandomBot::default()),
-            ];
-            if seed % 2 == 1 {
-                bots.swap(0, 1);
-            }
-            for (seat, b) in bots.iter_mut().enumerate() {
-                b.reset(&*g, seat, SplitMix64::new(derive_seed(seed, seat as u64)));
-            }
-            let mut rng = SplitMix64::new(seed);
-            let (mut st, mut legal, mut cbuf) = (g.initial_state(), Vec::new(), Vec::new());
-            while g.current_player(&st) != TERMINAL {
-                let a = match g.current_player(&st) {
-                    CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                    p => {
-                        g.legal_actions(&st, &mut legal);
-                        let a = bots[p as usize].act(&*g, &st, &legal);
-                        assert!(legal.contains(&a));
-                        a
-                    }
-                };
-                g.apply(&mut st, a);
-                for b in &mut bots {
-                    b.observe(&*g, &st);
-                }
-            }
+            let end =
+                play_search_against_random(&*g, "mcts:iterations=200", seed as usize % 2, seed);
+            assert_eq!(end.hands, [0, 0]);
         }
     }
 }

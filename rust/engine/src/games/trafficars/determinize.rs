@@ -84,15 +84,17 @@ impl Trafficars {
 mod tests {
     use super::super::Phase;
     use super::*;
-    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-    use crate::rng::derive_seed;
-    use crate::search::{make_search_bot, win_shares};
-    use crate::session::Session;
+    use crate::game::{Game, CHANCE};
+    use crate::search::win_shares;
+    use crate::testing::{
+        check_determinizer, distinct_samples, every_nth, game_with, play_search_against_random,
+        play_to_end, playout_nodes, replays_to,
+    };
     use serde_json::{json, Map, Value};
     use std::sync::Arc;
 
     /// Defaults, then each non-default choice of every option (with several player counts).
-    fn games() -> Vec<Trafficars> {
+    fn games() -> Vec<Arc<Trafficars>> {
         let sets: Vec<(usize, Value)> = vec![
             (2, json!({})),
             (3, json!({})),
@@ -111,31 +113,7 @@ mod tests {
                 json!({"max_number": 10, "special_cards": false, "hand_size": 4, "lanes": 2}),
             ),
         ];
-        sets.into_iter()
-            .map(|(n, o)| {
-                let o: Map<String, Value> = o.as_object().cloned().unwrap_or_default();
-                Trafficars::from_options(n, &o).unwrap()
-            })
-            .collect()
-    }
-
-    /// A seeded random game: every state passed (chance nodes included) with the history that
-    /// led to it.
-    fn playout(g: &Trafficars, seed: u64) -> Vec<(TrafficarsState, Vec<u32>)> {
-        let mut rng = SplitMix64::new(seed);
-        let mut st = g.initial_state();
-        let mut hist = Vec::new();
-        let mut out = Vec::new();
-        let mut buf = Vec::new();
-        loop {
-            out.push((st, hist.clone()));
-            if g.current_player(&st) == TERMINAL {
-                return out;
-            }
-            let a = g.random_action(&st, &mut rng, &mut buf).unwrap();
-            g.apply(&mut st, a);
-            hist.push(a);
-        }
+        sets.into_iter().map(|(n, o)| game_with(n, o)).collect()
     }
 
     /// The real history with the hidden outcomes replaced by those `sample` implies: each seat's
@@ -251,81 +229,41 @@ mod tests {
         seen
     }
 
-    fn tensor(g: &Trafficars, st: &TrafficarsState, p: usize) -> Vec<f32> {
-        let mut t = vec![0.0; g.tensor_size()];
-        g.observation_tensor(st, p, &mut t);
-        t
-    }
-
-    /// The sample keeps the observation (JSON and tensor), conserves the cards, replays through
-    /// a session from the rebuilt history, is the same for a rearranged real state, varies, and
-    /// plays on to the end.
+    /// Besides the kit's checks, the sample conserves the cards, replays through a session from
+    /// the rebuilt history, is the same for a rearranged real state, varies, and conserves the
+    /// cards while played on to the end.
     #[test]
     fn samples_are_consistent_reachable_and_do_not_peek() {
-        let (mut moved, mut checked, mut replayed, mut varied) = (0u64, 0u64, 0u64, 0u64);
-        for (gi, g) in games().into_iter().enumerate() {
-            let arc = Arc::new(g.clone());
-            for game_seed in 0..3u64 {
-                let states = playout(&g, derive_seed(gi as u64, game_seed));
-                for (k, (st, hist)) in states.iter().enumerate() {
-                    if k % 3 != 0 && g.current_player(st) != TERMINAL {
-                        continue;
-                    }
-                    for o in 0..g.players {
-                        let seed = derive_seed(k as u64, o as u64);
-                        let d = g
-                            .determinize(st, o, &mut SplitMix64::new(seed))
-                            .expect("a determinizer");
-                        assert_eq!(g.observation(&d, o), g.observation(st, o));
-                        assert_eq!(tensor(&g, &d, o), tensor(&g, st, o));
-                        assert_eq!(conserved(&g, &d), conserved(&g, st));
-                        assert_eq!(d.board, st.board);
-                        // No peeking: the same information gives the same sample.
-                        let alt = rearranged(&g, st, o);
-                        moved += u64::from(alt != *st);
-                        assert_eq!(g.observation(&alt, o), g.observation(st, o));
-                        let d2 = g.determinize(&alt, o, &mut SplitMix64::new(seed)).unwrap();
-                        assert_eq!(d, d2, "the sample depends on hidden cards");
-                        // Reachability: the rebuilt history replays to the sample.
-                        let mut s = Session::new(arc.clone(), None);
-                        for &a in &rebuilt_history(&g, hist, &d) {
-                            s.apply(i64::from(a), None).unwrap();
-                        }
-                        assert_eq!(*s.state(), d, "the rebuilt history does not replay");
-                        replayed += 1;
-                        // Variety: with two or more non-empty hidden slots the samples differ.
-                        if hidden_slots(&g, st, o) >= 2 {
-                            let mut r = SplitMix64::new(seed ^ 0x5eed);
-                            let first = g.determinize(st, o, &mut r).unwrap();
-                            let differs =
-                                (0..20).any(|_| g.determinize(st, o, &mut r) != Some(first));
-                            assert!(differs, "the hidden cards never vary");
-                            varied += 1;
-                        }
-                        // Playable: random play from the sample reaches the end, conserving cards.
-                        if k % 9 == 0 {
-                            let mut x = d;
-                            let mut rng = SplitMix64::new(seed);
-                            let mut buf = Vec::new();
-                            let all = conserved(&g, &x);
-                            while g.current_player(&x) != TERMINAL {
-                                let a = g.random_action(&x, &mut rng, &mut buf).unwrap();
-                                let mut legal = Vec::new();
-                                g.legal_actions(&x, &mut legal);
-                                assert!(legal.contains(&a));
-                                g.apply(&mut x, a);
-                                let now = conserved(&g, &x);
-                                assert_eq!(now & !all, 0);
-                            }
-                        }
-                        checked += 1;
-                    }
+        let (mut moved, mut checked, mut varied) = (0u64, 0u64, 0u64);
+        for (gi, g) in games().iter().enumerate() {
+            checked += check_determinizer(g, 3, gi as u64, every_nth(3), |c| {
+                let (st, d, o) = (c.real, &c.sample, c.observer);
+                assert_eq!(conserved(g, d), conserved(g, st));
+                assert_eq!(d.board, st.board);
+                // No peeking: the same information gives the same sample.
+                let alt = rearranged(g, st, o);
+                moved += u64::from(alt != *st);
+                assert_eq!(g.observation(&alt, o), g.observation(st, o));
+                let d2 = g.determinize(&alt, o, &mut SplitMix64::new(c.seed));
+                assert_eq!(Some(*d), d2, "the sample depends on hidden cards");
+                // Reachability: the rebuilt history replays to the sample.
+                let h = rebuilt_history(g, c.history, d);
+                assert!(replays_to(g, &h, d), "the rebuilt history does not replay");
+                // Variety: with two or more non-empty hidden slots the samples differ.
+                if hidden_slots(g, st, o) >= 2 {
+                    assert!(distinct_samples(&**g, st, o, 21, c.seed ^ 0x5eed) > 1);
+                    varied += 1;
                 }
-            }
+                // Playable: random play from the sample conserves the cards.
+                if c.node % 9 == 0 {
+                    let all = conserved(g, d);
+                    play_to_end(&**g, *d, c.seed, |x| assert_eq!(conserved(g, x) & !all, 0));
+                }
+            }) as u64;
         }
-        eprintln!("checked {checked} rearranged {moved} replayed {replayed} varied {varied}");
+        eprintln!("checked {checked} rearranged {moved} varied {varied}");
         assert!(
-            checked > 1000 && moved > 500 && replayed == checked && varied > 500,
+            checked > 1000 && moved > 500 && varied > 500,
             "{checked} {varied}"
         );
     }
@@ -334,8 +272,8 @@ mod tests {
     #[test]
     fn the_deal_keeps_its_public_order() {
         let g = &games()[0];
-        let states = playout(g, 7);
-        for (st, _) in states.iter().filter(|(s, _)| s.phase == Phase::Deal) {
+        let states = playout_nodes(&**g, 7);
+        for (_, st) in states.iter().filter(|(_, s)| s.phase == Phase::Deal) {
             for o in 0..g.players {
                 let d = g.determinize(st, o, &mut SplitMix64::new(3)).unwrap();
                 assert_eq!(d.dealt, st.dealt);
@@ -355,31 +293,7 @@ mod tests {
         let mut shares = [0.0; 3];
         let mut total = 0.0;
         for game in 0..3u64 {
-            let mut bots: Vec<Box<dyn Bot<Trafficars>>> = vec![
-                make_search_bot(&g, "mcts", Some("iterations=200"))
-                    .unwrap()
-                    .unwrap(),
-                Box::new(RandomBot::default()),
-                Box::new(RandomBot::default()),
-            ];
-            for (seat, b) in bots.iter_mut().enumerate() {
-                b.reset(&g, seat, SplitMix64::new(derive_seed(game, seat as u64)));
-            }
-            let mut st = g.initial_state();
-            let mut rng = SplitMix64::new(game);
-            let (mut legal, mut buf) = (Vec::new(), Vec::new());
-            while g.current_player(&st) != TERMINAL {
-                let p = g.current_player(&st);
-                let a = if p == CHANCE {
-                    g.sample_chance(&st, &mut rng, &mut buf)
-                } else {
-                    g.legal_actions(&st, &mut legal);
-                    let a = bots[p as usize].act(&g, &st, &legal);
-                    assert!(legal.contains(&a));
-                    a
-                };
-                g.apply(&mut st, a);
-            }
+            let st = play_search_against_random(&g, "mcts:iterations=200", 0, game);
             win_shares(&g, &st, &mut shares);
             total += shares[0];
         }

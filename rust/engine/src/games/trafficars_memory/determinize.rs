@@ -58,15 +58,16 @@ impl TrafficarsMemory {
 mod tests {
     use super::super::Phase;
     use super::*;
-    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-    use crate::rng::derive_seed;
-    use crate::search::make_search_bot;
-    use crate::session::Session;
-    use serde_json::{json, Map, Value};
+    use crate::game::{Game, CHANCE};
+    use crate::testing::{
+        check_determinizer, distinct_samples, every_nth, game_with, play_search_against_random,
+        play_to_end, playout_nodes, replays_to,
+    };
+    use serde_json::{json, Value};
     use std::sync::Arc;
 
     /// Defaults, then each non-default choice of every option (with several player counts).
-    fn games() -> Vec<TrafficarsMemory> {
+    fn games() -> Vec<Arc<TrafficarsMemory>> {
         let sets: Vec<(usize, Value)> = vec![
             (2, json!({})),
             (3, json!({"jokers": true})),
@@ -78,30 +79,7 @@ mod tests {
             ),
             (3, json!({"min_number": 40, "max_number": 41})),
         ];
-        sets.into_iter()
-            .map(|(n, o)| {
-                let o: Map<String, Value> = o.as_object().cloned().unwrap_or_default();
-                TrafficarsMemory::from_options(n, &o).unwrap()
-            })
-            .collect()
-    }
-
-    /// A seeded random game: every state passed with the history that led to it.
-    fn playout(g: &TrafficarsMemory, seed: u64) -> Vec<(TrafficarsMemoryState, Vec<u32>)> {
-        let mut rng = SplitMix64::new(seed);
-        let mut st = g.initial_state();
-        let mut hist = Vec::new();
-        let mut out = Vec::new();
-        let mut buf = Vec::new();
-        loop {
-            out.push((st, hist.clone()));
-            if g.current_player(&st) == TERMINAL {
-                return out;
-            }
-            let a = g.random_action(&st, &mut rng, &mut buf).unwrap();
-            g.apply(&mut st, a);
-            hist.push(a);
-        }
+        sets.into_iter().map(|(n, o)| game_with(n, o)).collect()
     }
 
     /// The real history with the layout outcomes replaced by the sample's layout.
@@ -124,95 +102,58 @@ mod tests {
         out
     }
 
-    fn tensor(g: &TrafficarsMemory, st: &TrafficarsMemoryState, p: usize) -> Vec<f32> {
-        let mut t = vec![0.0; g.tensor_size()];
-        g.observation_tensor(st, p, &mut t);
-        t
-    }
-
     /// The card ids of the positions in `mask`.
     fn cards_at(st: &TrafficarsMemoryState, mask: u64) -> u64 {
         bits::ones(mask).fold(0, |m, p| m | 1u64 << st.card_at(p))
     }
 
-    /// The sample keeps the observation (JSON and tensor), every seen and taken card, replays
-    /// through a session from the rebuilt history, is the same for a rearranged real state,
-    /// varies, and plays on to the end.
+    /// Besides the kit's checks, the sample keeps every seen and taken card, replays through a
+    /// session from the rebuilt history, is the same for a rearranged real state, varies, and
+    /// keeps the table consistent while played on to the end.
     #[test]
     fn samples_are_consistent_reachable_and_do_not_peek() {
         let (mut moved, mut checked, mut varied) = (0u64, 0u64, 0u64);
-        for (gi, g) in games().into_iter().enumerate() {
-            let arc = Arc::new(g.clone());
-            for game_seed in 0..3u64 {
-                let states = playout(&g, derive_seed(gi as u64, game_seed));
-                let step = (states.len() / 60).max(1);
-                for (k, (st, hist)) in states.iter().enumerate() {
-                    if k % step != 0 && g.current_player(st) != TERMINAL {
-                        continue;
-                    }
-                    for o in 0..g.players {
-                        let seed = derive_seed(k as u64, o as u64);
-                        let d = g
-                            .determinize(st, o, &mut SplitMix64::new(seed))
-                            .expect("a determinizer");
-                        assert_eq!(g.observation(&d, o), g.observation(st, o));
-                        assert_eq!(tensor(&g, &d, o), tensor(&g, st, o));
-                        // Seen and taken positions keep their cards; the unseen set is kept.
-                        let laid = (1u64 << st.laid) - 1;
-                        let known = laid & !TrafficarsMemory::unseen_positions(st);
-                        for p in bits::ones(known) {
-                            assert_eq!(d.card_at(p), st.card_at(p));
-                        }
-                        let hidden = TrafficarsMemory::unseen_positions(st);
-                        assert_eq!(cards_at(&d, hidden), cards_at(st, hidden));
-                        assert_eq!(cards_at(&d, laid), st.laid_cards);
-                        // No peeking: the same information gives the same sample.
-                        let alt = rearranged(st);
-                        moved += u64::from(alt != *st);
-                        assert_eq!(g.observation(&alt, o), g.observation(st, o));
-                        let d2 = g.determinize(&alt, o, &mut SplitMix64::new(seed)).unwrap();
-                        assert_eq!(d, d2, "the sample depends on hidden cards");
-                        // Reachability: the rebuilt history replays to the sample.
-                        let mut s = Session::new(arc.clone(), None);
-                        for &a in &rebuilt_history(hist, &d) {
-                            s.apply(i64::from(a), None).unwrap();
-                        }
-                        assert_eq!(*s.state(), d, "the rebuilt history does not replay");
-                        // Variety: with two or more never-seen positions the samples differ.
-                        if hidden.count_ones() >= 2 {
-                            let mut r = SplitMix64::new(seed ^ 0x5eed);
-                            let first = g.determinize(st, o, &mut r).unwrap();
-                            let differs =
-                                (0..20).any(|_| g.determinize(st, o, &mut r) != Some(first));
-                            assert!(differs, "the hidden cards never vary");
-                            varied += 1;
-                        }
-                        // Playable: random play from the sample reaches the end, conserving cards.
-                        if k % (7 * step) == 0 {
-                            let mut x = d;
-                            let mut rng = SplitMix64::new(seed);
-                            let (mut buf, mut legal) = (Vec::new(), Vec::new());
-                            while g.current_player(&x) != TERMINAL {
-                                let a = g.random_action(&x, &mut rng, &mut buf).unwrap();
-                                g.legal_actions(&x, &mut legal);
-                                assert!(legal.contains(&a));
-                                g.apply(&mut x, a);
-                                if x.phase != Phase::Layout {
-                                    let taken: u32 =
-                                        x.taken[..g.players].iter().map(|&t| u32::from(t)).sum();
-                                    assert_eq!(
-                                        taken + x.on_table.count_ones(),
-                                        g.grid_size() as u32
-                                    );
-                                    assert_eq!(cards_at(&x, x.on_table), x.table_cards);
-                                    assert_eq!(x.seen & !x.on_table, 0);
-                                }
-                            }
-                        }
-                        checked += 1;
-                    }
+        for (gi, g) in games().iter().enumerate() {
+            // About 60 nodes of each game.
+            let step = (playout_nodes(&**g, 0).len() / 60).max(1);
+            checked += check_determinizer(g, 3, gi as u64, every_nth(step), |c| {
+                let (st, d, o) = (c.real, &c.sample, c.observer);
+                // Seen and taken positions keep their cards; the unseen set is kept.
+                let laid = (1u64 << st.laid) - 1;
+                let known = laid & !TrafficarsMemory::unseen_positions(st);
+                for p in bits::ones(known) {
+                    assert_eq!(d.card_at(p), st.card_at(p));
                 }
-            }
+                let hidden = TrafficarsMemory::unseen_positions(st);
+                assert_eq!(cards_at(d, hidden), cards_at(st, hidden));
+                assert_eq!(cards_at(d, laid), st.laid_cards);
+                // No peeking: the same information gives the same sample.
+                let alt = rearranged(st);
+                moved += u64::from(alt != *st);
+                assert_eq!(g.observation(&alt, o), g.observation(st, o));
+                let d2 = g.determinize(&alt, o, &mut SplitMix64::new(c.seed));
+                assert_eq!(Some(*d), d2, "the sample depends on hidden cards");
+                // Reachability: the rebuilt history replays to the sample.
+                let h = rebuilt_history(c.history, d);
+                assert!(replays_to(g, &h, d), "the rebuilt history does not replay");
+                // Variety: with two or more never-seen positions the samples differ.
+                if hidden.count_ones() >= 2 {
+                    assert!(distinct_samples(&**g, st, o, 21, c.seed ^ 0x5eed) > 1);
+                    varied += 1;
+                }
+                // Playable: random play from the sample keeps the table consistent.
+                if c.node % (7 * step) == 0 {
+                    play_to_end(&**g, *d, c.seed, |x| {
+                        if x.phase != Phase::Layout {
+                            let taken: u32 =
+                                x.taken[..g.players].iter().map(|&t| u32::from(t)).sum();
+                            assert_eq!(taken + x.on_table.count_ones(), g.grid_size() as u32);
+                            assert_eq!(cards_at(x, x.on_table), x.table_cards);
+                            assert_eq!(x.seen & !x.on_table, 0);
+                        }
+                    });
+                }
+            }) as u64;
         }
         eprintln!("checked {checked} rearranged {moved} varied {varied}");
         assert!(
@@ -225,9 +166,9 @@ mod tests {
     #[test]
     fn the_layout_keeps_its_undealt_cards() {
         let g = &games()[4];
-        for (st, _) in playout(g, 5)
+        for (_, st) in playout_nodes(&**g, 5)
             .iter()
-            .filter(|(s, _)| s.phase == Phase::Layout)
+            .filter(|(_, s)| s.phase == Phase::Layout)
         {
             let d = g.determinize(st, 0, &mut SplitMix64::new(9)).unwrap();
             assert_eq!(d.laid_cards, st.laid_cards);
@@ -240,33 +181,7 @@ mod tests {
     fn mcts_plays_against_random() {
         let g = &games()[4];
         for game in 0..3u64 {
-            let mut bots: Vec<Box<dyn Bot<TrafficarsMemory>>> = vec![
-                make_search_bot(g, "mcts", Some("iterations=200"))
-                    .unwrap()
-                    .unwrap(),
-                Box::new(RandomBot::default()),
-            ];
-            for (seat, b) in bots.iter_mut().enumerate() {
-                b.reset(g, seat, SplitMix64::new(derive_seed(game, seat as u64)));
-            }
-            let mut st = g.initial_state();
-            let mut rng = SplitMix64::new(game);
-            let (mut legal, mut buf) = (Vec::new(), Vec::new());
-            let mut steps = 0;
-            while g.current_player(&st) != TERMINAL && steps < 20_000 {
-                let p = g.current_player(&st);
-                let a = if p == CHANCE {
-                    g.sample_chance(&st, &mut rng, &mut buf)
-                } else {
-                    g.legal_actions(&st, &mut legal);
-                    let a = bots[p as usize].act(g, &st, &legal);
-                    assert!(legal.contains(&a));
-                    a
-                };
-                g.apply(&mut st, a);
-                steps += 1;
-            }
-            assert_eq!(g.current_player(&st), TERMINAL);
+            play_search_against_random(&**g, "mcts:iterations=200", 0, game);
         }
     }
 }

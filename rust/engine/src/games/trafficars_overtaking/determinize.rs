@@ -138,9 +138,11 @@ mod tests {
         between, Phase, TrafficarsOvertaking, TrafficarsOvertakingState, ALL_CARDS, HAND_LIMIT,
     };
     use crate::bits;
-    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-    use crate::rng::{derive_seed, SplitMix64};
-    use crate::session::Session;
+    use crate::game::Game;
+    use crate::rng::SplitMix64;
+    use crate::testing::{
+        check_determinizer, game_with, play_search_against_random, playout_nodes, replays_to,
+    };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
     use std::sync::Arc;
@@ -148,8 +150,7 @@ mod tests {
     type S = TrafficarsOvertakingState;
 
     fn game(players: usize, opts: Value) -> Arc<TrafficarsOvertaking> {
-        let map = opts.as_object().cloned().unwrap_or_default();
-        Arc::new(TrafficarsOvertaking::from_options(players, &map).unwrap())
+        game_with(players, opts)
     }
 
     fn games() -> Vec<Arc<TrafficarsOvertaking>> {
@@ -159,29 +160,6 @@ mod tests {
                 out.push(game(n, o));
             }
         }
-        out
-    }
-
-    fn playout(g: &TrafficarsOvertaking, seed: u64) -> Vec<(Vec<u32>, S)> {
-        let mut rng = SplitMix64::new(seed);
-        let (mut st, mut hist, mut out) = (g.initial_state(), Vec::new(), Vec::new());
-        let (mut buf, mut cbuf) = (Vec::new(), Vec::new());
-        loop {
-            out.push((hist.clone(), st));
-            let a = match g.current_player(&st) {
-                TERMINAL => return out,
-                CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                _ => g.random_action(&st, &mut rng, &mut buf).unwrap(),
-            };
-            g.apply(&mut st, a);
-            hist.push(a);
-            assert!(hist.len() < 20_000, "game did not end");
-        }
-    }
-
-    fn tensor(g: &TrafficarsOvertaking, st: &S, p: usize) -> Vec<f32> {
-        let mut out = vec![0.0; g.observation_shape().iter().product()];
-        g.observation_tensor(st, p, &mut out);
         out
     }
 
@@ -352,65 +330,35 @@ mod tests {
         alt
     }
 
-    fn finish(g: &TrafficarsOvertaking, mut st: S, seed: u64) -> S {
-        let mut rng = SplitMix64::new(seed);
-        let (mut buf, mut cbuf) = (Vec::new(), Vec::new());
-        for _ in 0..20_000 {
-            let a = match g.current_player(&st) {
-                TERMINAL => return st,
-                CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                _ => g.random_action(&st, &mut rng, &mut buf).unwrap(),
-            };
-            g.apply(&mut st, a);
-        }
-        panic!("game did not end");
-    }
-
-    /// On reachable states of every player count and option value, for every observer: the
-    /// sample gives the observer the same observation and tensor, conserves the cards and the
-    /// public zones, plays on to the end, and is the same for a real state the observer cannot
-    /// tell apart. Its history (the real decisions on the sample's deal) replays to it at the
-    /// first decision always; later it may not, as the sampler ignores what passes and
-    /// overtakes that did not happen revealed (see the contract), so those replays are counted.
+    /// On reachable states of every player count and option value, for every observer, besides
+    /// the kit's checks: the sample conserves the cards and the public zones and is the same for
+    /// a real state the observer cannot tell apart. Its history (the real decisions on the
+    /// sample's deal) replays to it at the first decision always; later it may not, as the
+    /// sampler ignores what passes and overtakes that did not happen revealed (see the contract),
+    /// so those replays are counted. Nodes are the first decision and every third one.
     #[test]
-    fn samples_match_the_view_and_do_not_peek() {
+    fn samples_conserve_cards_and_do_not_peek() {
         let (mut checked, mut tried, mut replayed, mut swapped) = (0, 0, 0, 0);
         for (gi, g) in games().iter().enumerate() {
-            let n = g.players();
-            for k in 0..3u64 {
-                let nodes = playout(g, derive_seed(gi as u64, k));
-                let deal = g.removed_count + n * g.pile_size;
-                for (i, (hist, st)) in nodes.iter().enumerate() {
-                    if i % 3 != 0 && hist.len() != deal {
-                        continue;
+            let deal = g.removed_count + g.players() * g.pile_size;
+            let pick = |node: usize, hist: &[u32]| node % 3 == 0 || hist.len() == deal;
+            checked += check_determinizer(g, 3, gi as u64, pick, |c| {
+                let (hist, st, d, p) = (c.history, c.real, &c.sample, c.observer);
+                check_sample(g, st, d);
+                if st.phase != Phase::Deal {
+                    let h = sample_history(g, st, hist, d, p);
+                    let ok = replays_to(g, &h, d);
+                    if hist.len() == deal {
+                        assert!(ok, "the first decision replays");
                     }
-                    for p in 0..n {
-                        let seed = derive_seed(derive_seed(gi as u64, k), (i * 8 + p) as u64);
-                        let d = sample(g, st, p, seed);
-                        assert_eq!(g.observation(&d, p), g.observation(st, p));
-                        assert_eq!(tensor(g, &d, p), tensor(g, st, p));
-                        check_sample(g, st, &d);
-                        if st.phase != Phase::Deal {
-                            let h = sample_history(g, st, hist, &d, p);
-                            let mut s = Session::new(Arc::clone(g), None);
-                            let ok = h.iter().all(|&a| s.apply(i64::from(a), None).is_ok())
-                                && g.state_json(s.state()) == g.state_json(&d);
-                            if hist.len() == deal {
-                                assert!(ok, "the first decision replays");
-                            }
-                            tried += 1;
-                            replayed += usize::from(ok);
-                        }
-                        let alt = disguise(g, st, p, seed ^ 0x5eed);
-                        assert_eq!(g.observation(&alt, p), g.observation(st, p));
-                        assert_eq!(sample(g, &alt, p, seed), d, "the sample peeks");
-                        swapped += usize::from(alt != *st);
-                        let end = finish(g, d, seed);
-                        assert_eq!(g.current_player(&end), TERMINAL);
-                        checked += 1;
-                    }
+                    tried += 1;
+                    replayed += usize::from(ok);
                 }
-            }
+                let alt = disguise(g, st, p, c.seed ^ 0x5eed);
+                assert_eq!(g.observation(&alt, p), g.observation(st, p));
+                assert_eq!(sample(g, &alt, p, c.seed), *d, "the sample peeks");
+                swapped += usize::from(alt != *st);
+            });
         }
         assert!(checked > 2000, "{checked}");
         assert!(swapped > 1000, "{swapped}");
@@ -422,7 +370,7 @@ mod tests {
     fn hidden_cards_vary() {
         for n in 2..=5 {
             let g = game(n, json!({}));
-            let nodes = playout(&g, 5);
+            let nodes = playout_nodes(&*g, 5);
             let (_, st) = &nodes[nodes.len() / 3];
             for p in 0..n {
                 let other = (p + 1) % n;
@@ -446,40 +394,7 @@ mod tests {
             (4, json!({}), 3),
         ] {
             let g = game(n, opts);
-            let mut bots: Vec<Box<dyn Bot<TrafficarsOvertaking>>> = (0..n)
-                .map(|s| -> Box<dyn Bot<TrafficarsOvertaking>> {
-                    if s == seed as usize % n {
-                        crate::search::make_search_bot(&*g, "mcts", Some("iterations=200"))
-                            .unwrap()
-                            .unwrap()
-                    } else {
-                        Box::new(RandomBot::default())
-                    }
-                })
-                .collect();
-            for (seat, b) in bots.iter_mut().enumerate() {
-                b.reset(&*g, seat, SplitMix64::new(derive_seed(seed, seat as u64)));
-            }
-            let mut rng = SplitMix64::new(seed);
-            let (mut st, mut legal, mut cbuf) = (g.initial_state(), Vec::new(), Vec::new());
-            let mut steps = 0;
-            while g.current_player(&st) != TERMINAL {
-                let a = match g.current_player(&st) {
-                    CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                    p => {
-                        g.legal_actions(&st, &mut legal);
-                        let a = bots[p as usize].act(&*g, &st, &legal);
-                        assert!(legal.contains(&a));
-                        a
-                    }
-                };
-                g.apply(&mut st, a);
-                for b in &mut bots {
-                    b.observe(&*g, &st);
-                }
-                steps += 1;
-                assert!(steps < 20_000);
-            }
+            play_search_against_random(&*g, "mcts:iterations=200", seed as usize % n, seed);
         }
     }
 }

@@ -259,9 +259,12 @@ mod tests {
     use super::super::{halves, halves_of, Phase, TurnTheTide, TurnTheTideState, HAND_SIZE};
     use super::ALL_CARDS;
     use crate::bits;
-    use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-    use crate::rng::{derive_seed, SplitMix64};
-    use crate::session::Session;
+    use crate::game::Game;
+    use crate::rng::SplitMix64;
+    use crate::testing::{
+        check_determinizer, every_nth, game_with, play_search_against_random, playout_nodes,
+        replays_to,
+    };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
     use std::sync::Arc;
@@ -269,8 +272,7 @@ mod tests {
     type S = TurnTheTideState;
 
     fn game(players: usize, opts: Value) -> Arc<TurnTheTide> {
-        let map = opts.as_object().cloned().unwrap_or_default();
-        Arc::new(TurnTheTide::from_options(players, &map).unwrap())
+        game_with(players, opts)
     }
 
     /// The defaults and each non-default option value, for every player count.
@@ -287,29 +289,6 @@ mod tests {
                 out.push(game(n, o));
             }
         }
-        out
-    }
-
-    /// Every node of a seeded random game with the history that leads to it.
-    fn playout(g: &TurnTheTide, seed: u64) -> Vec<(Vec<u32>, S)> {
-        let mut rng = SplitMix64::new(seed);
-        let (mut st, mut hist, mut out) = (g.initial_state(), Vec::new(), Vec::new());
-        let (mut buf, mut cbuf) = (Vec::new(), Vec::new());
-        loop {
-            out.push((hist.clone(), st));
-            let a = match g.current_player(&st) {
-                TERMINAL => return out,
-                CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                _ => g.random_action(&st, &mut rng, &mut buf).unwrap(),
-            };
-            g.apply(&mut st, a);
-            hist.push(a);
-        }
-    }
-
-    fn tensor(g: &TurnTheTide, st: &S, p: usize) -> Vec<f32> {
-        let mut out = vec![0.0; g.observation_shape().iter().product()];
-        g.observation_tensor(st, p, &mut out);
         out
     }
 
@@ -447,60 +426,25 @@ mod tests {
         alt
     }
 
-    /// Random play from `st` to the end.
-    fn finish(g: &TurnTheTide, mut st: S, seed: u64) -> S {
-        let mut rng = SplitMix64::new(seed);
-        let (mut buf, mut cbuf) = (Vec::new(), Vec::new());
-        for _ in 0..5000 {
-            let a = match g.current_player(&st) {
-                TERMINAL => return st,
-                CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                _ => g.random_action(&st, &mut rng, &mut buf).unwrap(),
-            };
-            g.apply(&mut st, a);
-        }
-        panic!("game did not end");
-    }
-
-    /// On reachable states of every option set and player count, for every observer: the sample
-    /// gives the observer the same observation and tensor, keeps cards and lifebuoy counts, replays
-    /// through the session where its history is known, plays on to the end, and is the same for a
-    /// real state the observer cannot tell apart.
+    /// On reachable states of every option set and player count, for every observer, besides the
+    /// kit's checks: the sample keeps cards and lifebuoy counts, replays through the session where
+    /// its history is known, and is the same for a real state the observer cannot tell apart.
     #[test]
-    fn samples_match_the_view_replay_and_do_not_peek() {
+    fn samples_keep_the_cards_replay_and_do_not_peek() {
         let (mut checked, mut replayed, mut swapped) = (0, 0, 0);
         for (gi, g) in games().iter().enumerate() {
-            let n = g.players();
-            for k in 0..2u64 {
-                let nodes = playout(g, derive_seed(gi as u64, k));
-                for (i, (hist, st)) in nodes.iter().enumerate() {
-                    if i % 5 != 0 && g.current_player(st) != TERMINAL {
-                        continue;
-                    }
-                    for p in 0..n {
-                        let seed = derive_seed(derive_seed(gi as u64, k), (i * 8 + p) as u64);
-                        let d = sample(g, st, p, seed);
-                        assert_eq!(g.observation(&d, p), g.observation(st, p));
-                        assert_eq!(tensor(g, &d, p), tensor(g, st, p));
-                        check_sample(g, st, &d);
-                        if let Some(h) = sample_history(g, st, hist, &d, p) {
-                            let mut s = Session::new(Arc::clone(g), None);
-                            for &a in &h {
-                                s.apply(i64::from(a), None).unwrap();
-                            }
-                            assert_eq!(*s.state(), d);
-                            replayed += 1;
-                        }
-                        let alt = disguise(g, st, p, seed ^ 0x5eed);
-                        assert_eq!(g.observation(&alt, p), g.observation(st, p));
-                        assert_eq!(sample(g, &alt, p, seed), d, "the sample peeks");
-                        swapped += usize::from(alt.hands != st.hands);
-                        let end = finish(g, d, seed);
-                        assert_eq!(g.current_player(&end), TERMINAL);
-                        checked += 1;
-                    }
+            checked += check_determinizer(g, 2, gi as u64, every_nth(5), |c| {
+                let (st, d, p) = (c.real, &c.sample, c.observer);
+                check_sample(g, st, d);
+                if let Some(h) = sample_history(g, st, c.history, d, p) {
+                    assert!(replays_to(g, &h, d), "the sample's history does not replay");
+                    replayed += 1;
                 }
-            }
+                let alt = disguise(g, st, p, c.seed ^ 0x5eed);
+                assert_eq!(g.observation(&alt, p), g.observation(st, p));
+                assert_eq!(sample(g, &alt, p, c.seed), *d, "the sample peeks");
+                swapped += usize::from(alt.hands != st.hands);
+            });
         }
         assert!(checked > 2000, "{checked}");
         assert!(replayed > 500, "{replayed}");
@@ -513,7 +457,7 @@ mod tests {
     fn hidden_hands_vary() {
         for n in 3..=5 {
             let g = game(n, json!({}));
-            let nodes = playout(&g, 11);
+            let nodes = playout_nodes(&*g, 11);
             let (_, st) = nodes
                 .iter()
                 .find(|(_, s)| s.phase == Phase::Play && s.round == 1 && s.hand_index == 2)
@@ -537,37 +481,7 @@ mod tests {
     fn mcts_plays_against_random() {
         for (n, seed) in [(3usize, 1u64), (4, 2), (5, 3)] {
             let g = game(n, json!({"rounds": 1}));
-            let mut bots: Vec<Box<dyn Bot<TurnTheTide>>> = (0..n)
-                .map(|s| -> Box<dyn Bot<TurnTheTide>> {
-                    if s == seed as usize % n {
-                        crate::search::make_search_bot(&*g, "mcts", Some("iterations=200"))
-                            .unwrap()
-                            .unwrap()
-                    } else {
-                        Box::new(RandomBot::default())
-                    }
-                })
-                .collect();
-            for (seat, b) in bots.iter_mut().enumerate() {
-                b.reset(&*g, seat, SplitMix64::new(derive_seed(seed, seat as u64)));
-            }
-            let mut rng = SplitMix64::new(seed);
-            let (mut st, mut legal, mut cbuf) = (g.initial_state(), Vec::new(), Vec::new());
-            while g.current_player(&st) != TERMINAL {
-                let a = match g.current_player(&st) {
-                    CHANCE => g.sample_chance(&st, &mut rng, &mut cbuf),
-                    p => {
-                        g.legal_actions(&st, &mut legal);
-                        let a = bots[p as usize].act(&*g, &st, &legal);
-                        assert!(legal.contains(&a));
-                        a
-                    }
-                };
-                g.apply(&mut st, a);
-                for b in &mut bots {
-                    b.observe(&*g, &st);
-                }
-            }
+            play_search_against_random(&*g, "mcts:iterations=200", seed as usize % n, seed);
         }
     }
 }

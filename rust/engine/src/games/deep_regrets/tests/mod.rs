@@ -20,7 +20,7 @@ mod greedy;
 mod items;
 mod madness;
 mod port;
-mod random_play;
+pub(super) mod random_play;
 mod scoring;
 mod setup;
 

@@ -9,7 +9,7 @@ use super::*;
 /// regret card is somewhere, every item card is in one pile or hand; money stays within the $10
 /// cap, depth within 0..3, the Omen die single; an equipped rod or reel is held; the fast item
 /// legality equals the per-item readiness.
-fn check_conservation(g: &DeepRegrets, st: &DeepRegretsState) {
+pub(in crate::games::deep_regrets) fn check_conservation(g: &DeepRegrets, st: &DeepRegretsState) {
     let n = g.players();
     // fish: every in-play fish exactly once
     let mut seen = [0u8; 135];
