@@ -1,20 +1,40 @@
-//! Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte
-//! Carlo Tree Search", algorithm SO-ISMCTS) with UCB over availability counts.
+//! Information-set MCTS over determinizations (after Cowling, Powley & Whitehouse 2012,
+//! "Information Set Monte Carlo Tree Search"), with UCB over availability counts.
 //!
-//! The tree is built for the seat to move: a node stands for a sequence of decisions (its
-//! actions and who took them) from the root information set. Each iteration samples one
-//! determinization of the root, walks down the tree using only the actions legal in that
-//! determinization, adds one node, plays out to the end and backs the rewards up. Chance nodes
-//! are sampled as they come, not branched on: a tree node's children are the decisions that can
-//! follow it, whatever chance did in between.
+//! # Information sets
+//! Tree nodes are information sets, not action sequences: a seat's node is keyed by the history
+//! of that seat's own observations along the walk (a hash chain of its observation tensors,
+//! extended whenever the tensor changes), and its edges are that seat's actions with their
+//! statistics. A seat therefore never branches on what it cannot see: in a game with
+//! simultaneous commitments (Goofspiel's bids, Turn the Tide's cards) the seat answering a
+//! pending bid meets the same node whatever that bid was, and chance outcomes it sees are told
+//! apart. Each iteration samples one determinization of the root, walks down choosing by UCB
+//! among the actions legal in that sample, adds one edge, plays out to the end and backs each
+//! seat's win share up the edges it took.
+//!
+//! # Opponents
+//! With `opponents=tree` every seat chooses in its own information sets (multiple-observer
+//! style); with `opponents=rollout` the other seats play the rollout policy inside the tree as
+//! well, and only the searching seat's decisions are nodes, which makes the search a best
+//! response to that policy.
+//!
+//! # Commitments made just before the decision
+//! A determinizer samples hidden commitments (a pending bid) uniformly from what is possible.
+//! The bot therefore remembers (through [`Bot::observe`]) the state it saw just before the
+//! other seats' latest run of decisions, and each iteration first tries a determinization of that
+//! earlier state, replayed to the current decision with the rollout policy; the replay is kept
+//! only if it looks to the searching seat exactly like the real decision (rejection sampling of
+//! the other seats' commitments under the opponent model), else the iteration falls back to a
+//! determinization of the current state. Both states are read only through `determinize` for
+//! the bot's own seat, so no hidden information leaks.
 //!
 //! # Arena
-//! All nodes of a decision live in one `Vec<Node>` that is cleared (keeping its memory) at every
-//! decision. Children form a linked list (`first_child` / `next_sibling` indices), since they are
-//! added one at a time and not every action is available in every determinization. Each node
-//! stores the seat that took its action and that seat's summed reward, so the tree handles any
-//! number of players. The walk reuses the bot's buffers (legal actions, child slots, path), so an
-//! iteration allocates nothing besides what the game's own `determinize` returns.
+//! All nodes of a decision live in one `Vec<Node>` and an open-addressing key table, both cleared
+//! (keeping their memory) at every decision. Edges form linked lists (`first_child` /
+//! `next_sibling` indices), since they are added one at a time and not every action is available
+//! in every determinization. The walk reuses the bot's buffers (legal actions, edge slots, path,
+//! observation tensor, keys), so an iteration allocates nothing besides what the game's own
+//! `determinize` returns.
 
 use super::{
     first_or_zero, parse_budget, parse_pairs, parse_rollout, require_determinizer, Playout,
@@ -116,7 +136,10 @@ impl MctsParams {
 }
 
 /// Per-game defaults of `rollout` and `opponents` (games not listed use the generic ones).
-const GAME_DEFAULTS: &[(&str, RolloutPolicy, Opponents)] = &[];
+const GAME_DEFAULTS: &[(&str, RolloutPolicy, Opponents)] = &[
+    ("goofspiel", RolloutPolicy::Greedy, Opponents::Tree),
+    ("trafficars", RolloutPolicy::Greedy, Opponents::Rollout),
+];
 
 /// One node of the search tree: an information set of the seat to move (`action == NONE`), or an
 /// edge of one (an action taken there, with its statistics).

@@ -1,10 +1,11 @@
-//! Search players over determinizations: single-observer information-set Monte Carlo tree search
+//! Search players over determinizations: information-set Monte Carlo tree search
 //! (`mcts`, see [`IsmctsBot`]) and flat Monte Carlo (`flatmc`, see [`FlatMcBot`]).
 //!
 //! Both sample full states with [`Game::determinize`], so they only work for games that provide a
 //! determinizer; [`make_search_bot`] refuses to create them for any other game. The state a bot's
-//! `act` receives is read only through `determinize` (for the bot's own seat) and the seat to move:
-//! a decision can therefore not depend on anything the bot's seat cannot see.
+//! `act` receives (and, for `mcts`, the earlier states it remembers) is read only through
+//! `determinize` and `observation_tensor` for the bot's own seat and the seat to move: a decision
+//! can therefore not depend on anything the bot's seat cannot see.
 //!
 //! # Rewards
 //! A finished playout is scored by its winners: each winner gets `1 / (number of winners)`, every
@@ -13,8 +14,9 @@
 //! winning, which is also what the strength ladder measures.
 //!
 //! # Bot specs
-//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy"` and `"flatmc:samples=100,rollout=random"`;
-//! every parameter is optional (defaults in [`MctsParams`] and [`FlatMcParams`]). `rollout=greedy`
+//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout"` and
+//! `"flatmc:samples=100,rollout=random"`; every parameter is optional (defaults in
+//! [`MctsParams::for_game`] and [`FlatMcParams`]). `rollout=greedy`
 //! plays the playouts with the game's built-in `greedy` bot, or uniformly at random when the game
 //! has none.
 
