@@ -415,10 +415,7 @@ impl<G: Game> IsmctsBot<G> {
                 continue;
             }
             let mover = player as u32;
-            if !at_root
-                && self.params.opponents == Opponents::Rollout
-                && mover as usize != seat
-            {
+            if !at_root && self.params.opponents == Opponents::Rollout && mover as usize != seat {
                 let Some(action) = self.playout.policy_action(game, state, &mut self.rng) else {
                     return;
                 };
@@ -532,7 +529,10 @@ impl<G: Game> IsmctsBot<G> {
     /// mean reward, then smaller action).
     fn best_root_action(&self, root: u32, legal: &[u32]) -> u32 {
         let mut best: Option<(u32, f64, u32)> = None;
-        let mut child = self.nodes.get(root as usize).map_or(NONE, |n| n.first_child);
+        let mut child = self
+            .nodes
+            .get(root as usize)
+            .map_or(NONE, |n| n.first_child);
         while let Some(c) = self.nodes.get(child as usize) {
             if legal.binary_search(&c.action).is_ok() {
                 let mean = c.total / f64::from(c.visits.max(1));
