@@ -139,6 +139,7 @@ impl MctsParams {
 const GAME_DEFAULTS: &[(&str, RolloutPolicy, Opponents)] = &[
     ("goofspiel", RolloutPolicy::Greedy, Opponents::Tree),
     ("trafficars", RolloutPolicy::Greedy, Opponents::Rollout),
+    ("deep_regrets", RolloutPolicy::Greedy, Opponents::Rollout),
 ];
 
 /// One node of the search tree: an information set of the seat to move (`action == NONE`), or an
