@@ -1,20 +1,40 @@
-//! Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte
-//! Carlo Tree Search", algorithm SO-ISMCTS) with UCB over availability counts.
+//! Information-set MCTS over determinizations (after Cowling, Powley & Whitehouse 2012,
+//! "Information Set Monte Carlo Tree Search"), with UCB over availability counts.
 //!
-//! The tree is built for the seat to move: a node stands for a sequence of decisions (its
-//! actions and who took them) from the root information set. Each iteration samples one
-//! determinization of the root, walks down the tree using only the actions legal in that
-//! determinization, adds one node, plays out to the end and backs the rewards up. Chance nodes
-//! are sampled as they come, not branched on: a tree node's children are the decisions that can
-//! follow it, whatever chance did in between.
+//! # Information sets
+//! Tree nodes are information sets, not action sequences: a seat's node is keyed by the history
+//! of that seat's own observations along the walk (a hash chain of its observation tensors,
+//! extended whenever the tensor changes), and its edges are that seat's actions with their
+//! statistics. A seat therefore never branches on what it cannot see: in a game with
+//! simultaneous commitments (Goofspiel's bids, Turn the Tide's cards) the seat answering a
+//! pending bid meets the same node whatever that bid was, and chance outcomes it sees are told
+//! apart. Each iteration samples one determinization of the root, walks down choosing by UCB
+//! among the actions legal in that sample, adds one edge, plays out to the end and backs each
+//! seat's win share up the edges it took.
+//!
+//! # Opponents
+//! With `opponents=tree` every seat chooses in its own information sets (multiple-observer
+//! style); with `opponents=rollout` the other seats play the rollout policy inside the tree as
+//! well, and only the searching seat's decisions are nodes, which makes the search a best
+//! response to that policy.
+//!
+//! # Commitments made just before the decision
+//! A determinizer samples hidden commitments (a pending bid) uniformly from what is possible.
+//! The bot therefore remembers (through [`Bot::observe`]) the state it saw just before the
+//! other seats' latest run of decisions, and each iteration first tries a determinization of that
+//! earlier state, replayed to the current decision with the rollout policy; the replay is kept
+//! only if it looks to the searching seat exactly like the real decision (rejection sampling of
+//! the other seats' commitments under the opponent model), else the iteration falls back to a
+//! determinization of the current state. Both states are read only through `determinize` for
+//! the bot's own seat, so no hidden information leaks.
 //!
 //! # Arena
-//! All nodes of a decision live in one `Vec<Node>` that is cleared (keeping its memory) at every
-//! decision. Children form a linked list (`first_child` / `next_sibling` indices), since they are
-//! added one at a time and not every action is available in every determinization. Each node
-//! stores the seat that took its action and that seat's summed reward, so the tree handles any
-//! number of players. The walk reuses the bot's buffers (legal actions, child slots, path), so an
-//! iteration allocates nothing besides what the game's own `determinize` returns.
+//! All nodes of a decision live in one `Vec<Node>` and an open-addressing key table, both cleared
+//! (keeping their memory) at every decision. Edges form linked lists (`first_child` /
+//! `next_sibling` indices), since they are added one at a time and not every action is available
+//! in every determinization. The walk reuses the bot's buffers (legal actions, edge slots, path,
+//! observation tensor, keys), so an iteration allocates nothing besides what the game's own
+//! `determinize` returns.
 
 use super::{
     first_or_zero, parse_budget, parse_pairs, parse_rollout, require_determinizer, Playout,
@@ -23,6 +43,9 @@ use super::{
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::SplitMix64;
+
+/// The most steps a replay from the anchor takes before it gives up.
+const MAX_REPLAY: usize = 256;
 
 /// No node (the root's parent, the end of a child list, an unexpanded child slot).
 const NONE: u32 = u32::MAX;
@@ -36,6 +59,19 @@ pub struct MctsParams {
     pub c: f64,
     /// How playouts choose actions; default random.
     pub rollout: RolloutPolicy,
+    /// How the other seats choose their actions inside the tree; default [`Opponents::Tree`].
+    pub opponents: Opponents,
+}
+
+/// How the seats other than the searching one choose their actions during a walk down the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponents {
+    /// Each seat chooses by UCB in its own information sets (its own observation history), so
+    /// it never branches on what it cannot see, such as a pending simultaneous bid.
+    Tree,
+    /// Each seat plays the rollout policy (the game's `greedy` bot or uniformly at random);
+    /// only the searching seat's own decisions form the tree.
+    Rollout,
 }
 
 impl Default for MctsParams {
@@ -44,6 +80,7 @@ impl Default for MctsParams {
             iterations: 1000,
             c: 0.7,
             rollout: RolloutPolicy::Random,
+            opponents: Opponents::Tree,
         }
     }
 }
@@ -52,8 +89,9 @@ impl MctsParams {
     /// Parses `"iterations=2000,c=0.7,rollout=random|greedy"` (any subset, any order; `None`
     /// means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
-        let mut p = Self::default();
-        for (key, value) in parse_pairs::<G>("mcts", params, &["iterations", "c", "rollout"])? {
+        let mut p = Self::for_game::<G>();
+        let known = ["iterations", "c", "rollout", "opponents"];
+        for (key, value) in parse_pairs::<G>("mcts", params, &known)? {
             match key {
                 "iterations" => p.iterations = parse_budget::<G>("mcts", key, value)?,
                 "c" => {
@@ -67,25 +105,58 @@ impl MctsParams {
                         }
                     }
                 }
+                "opponents" => {
+                    p.opponents = match value {
+                        "tree" => Opponents::Tree,
+                        "rollout" => Opponents::Rollout,
+                        _ => {
+                            return Err(EngineError::InvalidOption(format!(
+                                "{}: bot mcts: opponents must be tree or rollout, got {value:?}",
+                                G::ID
+                            )))
+                        }
+                    }
+                }
                 _ => p.rollout = parse_rollout::<G>("mcts", value)?,
             }
         }
         Ok(p)
     }
+
+    /// The defaults for game `G`: [`MctsParams::default`] with the rollout policy and opponent
+    /// model that measured strongest in that game (`docs/search.md`).
+    pub fn for_game<G: Game>() -> Self {
+        let mut p = Self::default();
+        if let Some(&(_, rollout, opponents)) = GAME_DEFAULTS.iter().find(|(id, ..)| *id == G::ID) {
+            p.rollout = rollout;
+            p.opponents = opponents;
+        }
+        p
+    }
 }
 
-/// One node of the search tree.
+/// Per-game defaults of `rollout` and `opponents` (games not listed use the generic ones).
+const GAME_DEFAULTS: &[(&str, RolloutPolicy, Opponents)] = &[
+    ("goofspiel", RolloutPolicy::Greedy, Opponents::Tree),
+    ("trafficars", RolloutPolicy::Greedy, Opponents::Rollout),
+    ("deep_regrets", RolloutPolicy::Greedy, Opponents::Rollout),
+];
+
+/// One node of the search tree: an information set of the seat to move (`action == NONE`), or an
+/// edge of one (an action taken there, with its statistics).
 #[derive(Clone, Copy, Debug)]
 struct Node {
+    /// An information set's first edge.
     first_child: u32,
+    /// The next edge of the same information set.
     next_sibling: u32,
-    /// The action that leads here from the parent.
+    /// The action of an edge ([`NONE`] for an information set).
     action: u32,
-    /// The seat that took `action` ([`NONE`] at the root).
+    /// The seat to move in the information set (the seat that takes an edge's action).
     player: u32,
-    /// Iterations that passed through this node.
+    /// Iterations that took this edge.
     visits: u32,
-    /// Iterations in which this node's action was available at the parent when it was selected.
+    /// Iterations in which this edge's action was available when its information set was met.
     avail: u32,
     /// Summed reward of `player` over the visits.
     total: f64,
@@ -105,17 +176,55 @@ impl Node {
     }
 }
 
-/// The `mcts` bot: single-observer information-set MCTS (see the module docs).
+/// Mixes `x` into a well-spread 64-bit value (the SplitMix64 finalizer).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A hash of an observation tensor (positions and values of its non-zero entries).
+#[inline]
+fn hash_tensor(values: &[f32]) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    for (i, &v) in values.iter().enumerate() {
+        if v != 0.0 {
+            h = mix(h ^ (u64::from(v.to_bits()) | ((i as u64) << 32)));
+        }
+    }
+    h
+}
+
+/// The `mcts` bot: information-set MCTS with one information set per seat and observation
+/// history (see the module docs).
 pub struct IsmctsBot<G: Game> {
     params: MctsParams,
     rng: SplitMix64,
+    /// Information sets and their edges.
     nodes: Vec<Node>,
-    /// Node indices of the current walk, root first.
+    /// Open-addressing table from an information-set key to its node (`(key, node)`, node
+    /// [`NONE`] when free); its length is a power of two at least twice the node budget.
+    table: Vec<(u64, u32)>,
+    /// Edge indices of the current walk, root first.
     path: Vec<u32>,
     legal: Vec<u32>,
-    /// For each entry of `legal`, the matching child node or [`NONE`].
+    /// For each entry of `legal`, the matching edge or [`NONE`].
     slots: Vec<u32>,
+    /// Each seat's information key along the current walk (a hash of its observation history).
+    keys: Vec<u64>,
+    /// Each seat's last observation hash along the current walk.
+    seen: Vec<u64>,
+    /// The observation tensor buffer.
+    tensor: Vec<f32>,
     playout: Playout<G>,
+    /// The bot's seat, as given to `reset`.
+    seat: usize,
+    /// The state the bot's seat saw just before the other seats' decisions that led to its
+    /// current decision (none after chance or its own move, or when the bot did not see it).
+    anchor: Option<G::State>,
+    /// Whether the states observed since `anchor` were all other seats' decisions.
+    in_run: bool,
 }
 
 impl<G: Game> IsmctsBot<G> {
@@ -123,18 +232,35 @@ impl<G: Game> IsmctsBot<G> {
     /// memory.
     pub fn new(game: &G, params: MctsParams) -> Result<Self> {
         require_determinizer(game, "mcts")?;
-        let nodes = (params.iterations as usize)
-            .checked_add(1)
-            .and_then(|n| n.checked_mul(std::mem::size_of::<Node>()));
-        ensure_fits(nodes, "the mcts search tree", "use fewer iterations")?;
+        let budget = (params.iterations as usize)
+            .checked_mul(2)
+            .and_then(|n| n.checked_add(2));
+        let bytes = budget
+            .and_then(|n| n.checked_mul(std::mem::size_of::<Node>()))
+            .zip(
+                budget
+                    .and_then(|n| n.checked_mul(2))
+                    .and_then(usize::checked_next_power_of_two)
+                    .and_then(|n| n.checked_mul(std::mem::size_of::<(u64, u32)>())),
+            )
+            .and_then(|(a, b)| a.checked_add(b));
+        ensure_fits(bytes, "the mcts search tree", "use fewer iterations")?;
+        let tensor_len = game.observation_shape().iter().product();
         Ok(Self {
             params,
             rng: SplitMix64::default(),
             nodes: Vec::new(),
+            table: Vec::new(),
             path: Vec::new(),
             legal: Vec::new(),
             slots: Vec::new(),
+            keys: vec![0; game.players()],
+            seen: vec![0; game.players()],
+            tensor: vec![0.0; tensor_len],
             playout: Playout::new(game, params.rollout)?,
+            seat: 0,
+            anchor: None,
+            in_run: false,
         })
     }
 
@@ -143,8 +269,81 @@ impl<G: Game> IsmctsBot<G> {
         self.params
     }
 
-    /// Adds a child of `parent` for `action` taken by `player`, and returns its index.
-    fn add_child(&mut self, parent: u32, action: u32, player: u32) -> u32 {
+    /// Clears the tree for a new decision (keeping the memory).
+    fn clear(&mut self) {
+        self.nodes.clear();
+        let want = (self.params.iterations as usize)
+            .saturating_mul(4)
+            .saturating_add(4)
+            .next_power_of_two();
+        if self.table.len() == want {
+            self.table.fill((0, NONE));
+        } else {
+            self.table = vec![(0, NONE); want];
+        }
+    }
+
+    /// The seats whose observation histories the walk needs: every seat when the others search
+    /// in their own information sets, else only the searching `seat`.
+    fn tracked(&self, seat: usize) -> std::ops::Range<usize> {
+        match self.params.opponents {
+            Opponents::Tree => 0..self.keys.len(),
+            Opponents::Rollout => seat..seat + 1,
+        }
+    }
+
+    /// Starts the observation history of every tracked seat at `state`.
+    fn start_keys(&mut self, game: &G, state: &G::State, seats: std::ops::Range<usize>) {
+        for seat in seats {
+            game.observation_tensor(state, seat, &mut self.tensor);
+            let h = hash_tensor(&self.tensor);
+            self.seen[seat] = h;
+            self.keys[seat] = mix(h ^ (seat as u64).wrapping_add(1));
+        }
+    }
+
+    /// Extends the observation history of every tracked seat by its observation of `state`
+    /// (when it changed), and lets remembering playout bots see `state`.
+    fn extend_keys(&mut self, game: &G, state: &G::State, seats: std::ops::Range<usize>) {
+        self.playout.observe(game, state);
+        for seat in seats {
+            game.observation_tensor(state, seat, &mut self.tensor);
+            let h = hash_tensor(&self.tensor);
+            if h != self.seen[seat] {
+                self.seen[seat] = h;
+                self.keys[seat] = mix(self.keys[seat] ^ h);
+            }
+        }
+    }
+
+    /// The information set of `player` with key `key`: found, or added (as long as the node
+    /// budget allows; [`NONE`] otherwise). The flag says whether it was added.
+    fn info_set(&mut self, key: u64, player: u32) -> (u32, bool) {
+        let mask = self.table.len().wrapping_sub(1);
+        if self.table.is_empty() {
+            return (NONE, false);
+        }
+        let mut i = (mix(key) as usize) & mask;
+        loop {
+            let (k, node) = self.table[i];
+            if node == NONE {
+                if self.nodes.len() * 2 + 2 >= self.table.len() {
+                    return (NONE, false);
+                }
+                let index = self.nodes.len() as u32;
+                self.nodes.push(Node::new(NONE, player));
+                self.table[i] = (key, index);
+                return (index, true);
+            }
+            if k == key {
+                return (node, false);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds an edge of `parent` for `action` taken by `player`, and returns its index.
+    fn add_edge(&mut self, parent: u32, action: u32, player: u32) -> u32 {
         let index = self.nodes.len() as u32;
         let mut node = Node::new(action, player);
         if let Some(p) = self.nodes.get_mut(parent as usize) {
@@ -155,9 +354,9 @@ impl<G: Game> IsmctsBot<G> {
         index
     }
 
-    /// Fills `slots` with the child of `node` for each action of `legal` taken by `player`.
-    /// Returns how many actions have no child yet.
-    fn match_children(&mut self, node: u32, player: u32) -> usize {
+    /// Fills `slots` with the edge of information set `node` for each action of `legal`.
+    /// Returns how many actions have no edge yet.
+    fn match_children(&mut self, node: u32) -> usize {
         self.slots.clear();
         self.slots.resize(self.legal.len(), NONE);
         let mut child = self
@@ -166,18 +365,16 @@ impl<G: Game> IsmctsBot<G> {
             .map_or(NONE, |n| n.first_child);
         let mut matched = 0;
         while let Some(c) = self.nodes.get(child as usize) {
-            if c.player == player {
-                if let Ok(i) = self.legal.binary_search(&c.action) {
-                    self.slots[i] = child;
-                    matched += 1;
-                }
+            if let Ok(i) = self.legal.binary_search(&c.action) {
+                self.slots[i] = child;
+                matched += 1;
             }
             child = c.next_sibling;
         }
         self.legal.len() - matched
     }
 
-    /// UCB choice among the children in `slots` (all present), counting each as available.
+    /// UCB choice among the edges in `slots` (all present), counting each as available.
     fn select(&mut self) -> u32 {
         let c = self.params.c;
         let mut best = NONE;
@@ -204,8 +401,9 @@ impl<G: Game> IsmctsBot<G> {
             return; // Not a determinization of this decision; nothing to learn from it.
         }
         self.path.clear();
-        self.path.push(0);
-        let mut node = 0u32;
+        let seats = self.tracked(seat);
+        self.playout.start(game, &mut self.rng);
+        self.start_keys(game, state, seats.clone());
         let mut at_root = true;
         loop {
             let player = game.current_player(state);
@@ -214,18 +412,40 @@ impl<G: Game> IsmctsBot<G> {
             }
             if player == CHANCE {
                 self.playout.chance_step(game, state, &mut self.rng);
+                self.extend_keys(game, state, seats.clone());
                 continue;
             }
             let mover = player as u32;
+            if !at_root && self.params.opponents == Opponents::Rollout && mover as usize != seat {
+                let Some(action) = self.playout.policy_action(game, state, &mut self.rng) else {
+                    return;
+                };
+                game.apply(state, action);
+                self.extend_keys(game, state, seats.clone());
+                continue;
+            }
             game.legal_actions(state, &mut self.legal);
             if at_root {
                 self.legal.retain(|a| root_legal.binary_search(a).is_ok());
-                at_root = false;
             }
             if self.legal.is_empty() {
                 return; // A decision without actions: nothing sound to back up.
             }
-            let unexpanded = self.match_children(node, mover);
+            if self.legal.len() == 1 && !at_root {
+                game.apply(state, self.legal[0]);
+                self.extend_keys(game, state, seats.clone());
+                continue;
+            }
+            at_root = false;
+            let key = self.keys.get(player as usize).copied().unwrap_or(0);
+            let (info, _) = self.info_set(key, mover);
+            if info == NONE {
+                // The tree is full: play out from here.
+                self.playout.run_on(game, state, &mut self.rng);
+                self.backpropagate();
+                return;
+            }
+            let unexpanded = self.match_children(info);
             if unexpanded > 0 {
                 let k = self.rng.below(unexpanded as u64) as usize;
                 let slot = self
@@ -236,27 +456,63 @@ impl<G: Game> IsmctsBot<G> {
                     .nth(k)
                     .map_or(0, |(i, _)| i);
                 let action = self.legal[slot];
-                let child = self.add_child(node, action, mover);
-                if let Some(n) = self.nodes.get_mut(child as usize) {
+                let edge = self.add_edge(info, action, mover);
+                for &s in &self.slots {
+                    if let Some(n) = self.nodes.get_mut(s as usize) {
+                        n.avail += 1;
+                    }
+                }
+                if let Some(n) = self.nodes.get_mut(edge as usize) {
                     n.avail = 1;
                 }
                 game.apply(state, action);
-                self.path.push(child);
-                self.playout.run(game, state, &mut self.rng);
+                self.path.push(edge);
+                self.playout.run_on(game, state, &mut self.rng);
                 self.backpropagate();
                 return;
             }
-            let child = self.select();
-            let Some(action) = self.nodes.get(child as usize).map(|n| n.action) else {
+            let edge = self.select();
+            let Some(action) = self.nodes.get(edge as usize).map(|n| n.action) else {
                 break;
             };
             game.apply(state, action);
-            self.path.push(child);
-            node = child;
+            self.path.push(edge);
+            self.extend_keys(game, state, seats.clone());
         }
         // The walk reached the end of the game inside the tree: score it as it stands.
         super::win_shares(game, state, &mut self.playout.rewards);
         self.backpropagate();
+    }
+
+    /// Plays the determinization `state` of the anchor forward with the rollout policy up to the
+    /// searching `seat`'s next decision; whether that decision looks to `seat` exactly like the
+    /// real one (its observation hashes to `root_hash`).
+    fn replay_to_root(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        seat: usize,
+        root_hash: u64,
+    ) -> bool {
+        self.playout.start(game, &mut self.rng);
+        for _ in 0..MAX_REPLAY {
+            match game.current_player(state) {
+                TERMINAL => return false,
+                CHANCE => self.playout.chance_step(game, state, &mut self.rng),
+                p if usize::try_from(p).ok() == Some(seat) => {
+                    game.observation_tensor(state, seat, &mut self.tensor);
+                    return hash_tensor(&self.tensor) == root_hash;
+                }
+                _ => match self.playout.policy_action(game, state, &mut self.rng) {
+                    Some(action) => {
+                        game.apply(state, action);
+                        self.playout.observe(game, state);
+                    }
+                    None => return false,
+                },
+            }
+        }
+        false
     }
 
     fn backpropagate(&mut self) {
@@ -270,12 +526,16 @@ impl<G: Game> IsmctsBot<G> {
         }
     }
 
-    /// The most visited root child among `legal` (ties: higher mean reward, then smaller action).
-    fn best_root_action(&self, seat: usize, legal: &[u32]) -> u32 {
+    /// The most visited edge of the root information set `root` among `legal` (ties: higher
+    /// mean reward, then smaller action).
+    fn best_root_action(&self, root: u32, legal: &[u32]) -> u32 {
         let mut best: Option<(u32, f64, u32)> = None;
-        let mut child = self.nodes.first().map_or(NONE, |n| n.first_child);
+        let mut child = self
+            .nodes
+            .get(root as usize)
+            .map_or(NONE, |n| n.first_child);
         while let Some(c) = self.nodes.get(child as usize) {
-            if c.player as usize == seat && legal.binary_search(&c.action).is_ok() {
+            if legal.binary_search(&c.action).is_ok() {
                 let mean = c.total / f64::from(c.visits.max(1));
                 let better = match best {
                     None => true,
@@ -294,8 +554,37 @@ impl<G: Game> IsmctsBot<G> {
 }
 
 impl<G: Game> Bot<G> for IsmctsBot<G> {
-    fn reset(&mut self, _game: &G, _seat: usize, rng: SplitMix64) {
+    fn reset(&mut self, _game: &G, seat: usize, rng: SplitMix64) {
         self.rng = rng;
+        self.seat = seat;
+        self.anchor = None;
+        self.in_run = false;
+    }
+
+    /// Keeps the state before the other seats' latest run of decisions (see the module docs).
+    fn observe(&mut self, game: &G, state: &G::State) {
+        match usize::try_from(game.current_player(state)) {
+            Ok(p) if p == self.seat => {
+                if self.in_run {
+                    self.in_run = false;
+                } else {
+                    self.anchor = None;
+                }
+            }
+            Ok(_) => {
+                if !self.in_run {
+                    match &mut self.anchor {
+                        Some(a) => a.clone_from(state),
+                        slot => *slot = Some(state.clone()),
+                    }
+                    self.in_run = true;
+                }
+            }
+            Err(_) => {
+                self.anchor = None;
+                self.in_run = false;
+            }
+        }
     }
 
     fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32 {
@@ -303,18 +592,37 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
             Ok(seat) if legal.len() > 1 => seat,
             _ => return first_or_zero(legal),
         };
-        self.nodes.clear();
-        self.nodes.push(Node::new(NONE, NONE));
+        self.clear();
+        // The root information set: the searching seat's own observation, which every
+        // determinization shares.
+        game.observation_tensor(state, seat, &mut self.tensor);
+        let h = hash_tensor(&self.tensor);
+        let root_key = mix(h ^ (seat as u64).wrapping_add(1));
+        let (root, _) = self.info_set(root_key, seat as u32);
+        let anchor = if seat == self.seat {
+            self.anchor.take()
+        } else {
+            None
+        };
         for _ in 0..self.params.iterations {
+            if let Some(a) = &anchor {
+                if let Some(mut det) = game.determinize(a, seat, &mut self.rng) {
+                    if self.replay_to_root(game, &mut det, seat, h) {
+                        self.iterate(game, &mut det, seat, legal);
+                        continue;
+                    }
+                }
+            }
             let Some(mut det) = game.determinize(state, seat, &mut self.rng) else {
                 continue;
             };
             self.iterate(game, &mut det, seat, legal);
         }
-        self.best_root_action(seat, legal)
+        self.anchor = anchor;
+        self.best_root_action(root, legal)
     }
 
     fn observes(&self) -> bool {
-        false
+        true
     }
 }

@@ -1,10 +1,11 @@
-//! Search players over determinizations: single-observer information-set Monte Carlo tree search
+//! Search players over determinizations: information-set Monte Carlo tree search
 //! (`mcts`, see [`IsmctsBot`]) and flat Monte Carlo (`flatmc`, see [`FlatMcBot`]).
 //!
 //! Both sample full states with [`Game::determinize`], so they only work for games that provide a
 //! determinizer; [`make_search_bot`] refuses to create them for any other game. The state a bot's
-//! `act` receives is read only through `determinize` (for the bot's own seat) and the seat to move:
-//! a decision can therefore not depend on anything the bot's seat cannot see.
+//! `act` receives (and, for `mcts`, the earlier states it remembers) is read only through
+//! `determinize` and `observation_tensor` for the bot's own seat and the seat to move: a decision
+//! can therefore not depend on anything the bot's seat cannot see.
 //!
 //! # Rewards
 //! A finished playout is scored by its winners: each winner gets `1 / (number of winners)`, every
@@ -13,8 +14,9 @@
 //! winning, which is also what the strength ladder measures.
 //!
 //! # Bot specs
-//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy"` and `"flatmc:samples=100,rollout=random"`;
-//! every parameter is optional (defaults in [`MctsParams`] and [`FlatMcParams`]). `rollout=greedy`
+//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout"` and
+//! `"flatmc:samples=100,rollout=random"`; every parameter is optional (defaults in
+//! [`MctsParams::for_game`] and [`FlatMcParams`]). `rollout=greedy`
 //! plays the playouts with the game's built-in `greedy` bot, or uniformly at random when the game
 //! has none.
 
@@ -26,7 +28,7 @@ pub mod toy;
 mod tests;
 
 pub use flatmc::{FlatMcBot, FlatMcParams};
-pub use mcts::{IsmctsBot, MctsParams};
+pub use mcts::{IsmctsBot, MctsParams, Opponents};
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
@@ -216,9 +218,64 @@ impl<G: Game> Playout<G> {
         if self.greedy.is_empty() {
             self.run_random(game, state, rng);
         } else {
+            self.start(game, rng);
             self.run_greedy(game, state, rng);
         }
         win_shares(game, state, &mut self.rewards);
+    }
+
+    /// Like [`Playout::run`], but keeps the policy's bots as [`Playout::start`] and
+    /// [`Playout::observe`] left them (for a playout that continues a walk).
+    pub(crate) fn run_on(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
+        if self.greedy.is_empty() {
+            self.run_random(game, state, rng);
+        } else {
+            self.run_greedy(game, state, rng);
+        }
+        win_shares(game, state, &mut self.rewards);
+    }
+
+    /// Resets the policy's bots for a new walk (each with a stream drawn from `rng`).
+    pub(crate) fn start(&mut self, game: &G, rng: &mut SplitMix64) {
+        for (seat, bot) in self.greedy.iter_mut().enumerate() {
+            bot.reset(game, seat, SplitMix64::new(rng.next()));
+        }
+    }
+
+    /// Lets the policy's bots that remember see `state` (after a step taken outside the policy).
+    pub(crate) fn observe(&mut self, game: &G, state: &G::State) {
+        for bot in &mut self.greedy {
+            if bot.observes() {
+                bot.observe(game, state);
+            }
+        }
+    }
+
+    /// The action the playout policy takes for the seat to move in `state` (`None` when it has
+    /// no legal action).
+    pub(crate) fn policy_action(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut SplitMix64,
+    ) -> Option<u32> {
+        if self.greedy.is_empty() {
+            return game.random_action(state, rng, &mut self.legal);
+        }
+        game.legal_actions(state, &mut self.legal);
+        let first = *self.legal.first()?;
+        let action = match usize::try_from(game.current_player(state))
+            .ok()
+            .and_then(|s| self.greedy.get_mut(s))
+        {
+            Some(bot) => bot.act(game, state, &self.legal),
+            None => first,
+        };
+        Some(if self.legal.binary_search(&action).is_ok() {
+            action
+        } else {
+            first
+        })
     }
 
     fn run_random(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
@@ -235,11 +292,7 @@ impl<G: Game> Playout<G> {
     }
 
     fn run_greedy(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
-        let mut observing = false;
-        for (seat, bot) in self.greedy.iter_mut().enumerate() {
-            bot.reset(game, seat, SplitMix64::new(rng.next()));
-            observing |= bot.observes();
-        }
+        let observing = self.greedy.iter().any(|b| b.observes());
         loop {
             let player = game.current_player(state);
             if player == TERMINAL {
