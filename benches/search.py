@@ -25,17 +25,11 @@ from cardtable.sim import simulate
 
 ITERATIONS = 250
 SEARCHABLE = [g for g in cardtable.games() if g.search_bots]
-# Games in which two careful players can stall for ever (Trafficars memory): there the other
-# seats play at random until the rules end such games.
-CAN_STALL = {"trafficars_memory"}
 
 
 def lineup(game_id: str, players: int) -> list[str]:
-    """``mcts`` in every seat, or in seat 0 against random players where games can stall."""
-    search = f"mcts:iterations={ITERATIONS}"
-    if game_id in CAN_STALL:
-        return [search] + ["random"] * (players - 1)
-    return [search] * players
+    """``mcts`` in every seat."""
+    return [f"mcts:iterations={ITERATIONS}"] * players
 
 
 def _midgame(game: Any, seed: int = 1) -> Any:
