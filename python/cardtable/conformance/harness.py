@@ -223,8 +223,12 @@ class Implementation:
     # --- reading ---------------------------------------------------------------------------
 
     def _read_lines(self, stream: IO[bytes]) -> None:
-        for line in iter(stream.readline, b""):
-            self._lines.put(line)
+        # The stream may be closed under the reader when the child is stopped; that is its end.
+        try:
+            for line in iter(stream.readline, b""):
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
         self._lines.put(None)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:

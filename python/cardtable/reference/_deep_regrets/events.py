@@ -7,12 +7,13 @@ lost income is the step's sale (or the Thursday payday) measured against the mon
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from cardtable.reference._deep_regrets.cards import CARDS
 
-if TYPE_CHECKING:
-    from cardtable.reference.deep_regrets import DeepRegretsState
+DeepRegretsState = Any
+"""A ``cardtable.reference.deep_regrets.DeepRegretsState`` (not imported: that module imports this
+one, and the package keeps its imports free of cycles)."""
 
 MADNESS_TIERS = ("1-3", "4-6", "7-9", "10-12", "13+")
 """The madness tiers above the first (0 regret cards), by number of regret cards held."""
