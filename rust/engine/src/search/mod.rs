@@ -17,8 +17,8 @@
 //! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout"` and
 //! `"flatmc:samples=100,rollout=random"`; every parameter is optional (defaults in
 //! [`MctsParams::for_game`] and [`FlatMcParams`]). `rollout=greedy`
-//! plays the playouts with the game's built-in `greedy` bot, or uniformly at random when the game
-//! has none.
+//! plays the playouts with the game's heuristic bot: its built-in `greedy` bot, else its first
+//! built-in bot (Trafficars memory: `memory`), or uniformly at random when it has none.
 
 mod flatmc;
 mod mcts;
@@ -42,7 +42,8 @@ pub const MAX_BUDGET: u64 = 100_000_000;
 pub enum RolloutPolicy {
     /// Uniformly random legal actions, drawn as [`Game::random_action`] does.
     Random,
-    /// The game's built-in `greedy` bot for every seat (uniform when the game has none).
+    /// The game's heuristic bot for every seat: `greedy`, else the game's first built-in bot
+    /// (uniform when the game has none).
     Greedy,
 }
 
@@ -183,12 +184,19 @@ pub(crate) struct Playout<G: Game> {
 }
 
 impl<G: Game> Playout<G> {
-    /// Buffers for `game`; `policy` greedy uses the game's `greedy` bot if it has one.
+    /// Buffers for `game`; `policy` greedy uses the game's heuristic bot if it has one.
     pub(crate) fn new(game: &G, policy: RolloutPolicy) -> Result<Self> {
         let mut greedy = Vec::new();
         if policy == RolloutPolicy::Greedy {
+            let names = G::bot_names();
+            let heuristic = names
+                .iter()
+                .find(|&&n| n == "greedy")
+                .or_else(|| names.first())
+                .copied()
+                .unwrap_or("greedy");
             for _ in 0..game.players() {
-                match game.make_bot("greedy", None) {
+                match game.make_bot(heuristic, None) {
                     Some(bot) => greedy.push(bot?),
                     None => {
                         greedy.clear();
