@@ -1370,8 +1370,12 @@ def test_fish_without_value_cannot_be_sold_or_mounted(backend: Backend) -> None:
 # ======================================================================================
 
 
-def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> None:
-    # Nine difficulty-1 fish paid with P1 and four free casts (§16: their abilities run).
+def fish_out_shoal_0(
+    backend: Backend, before_catch: Callable[[Table, int], None] | None = None
+) -> Table:
+    """Three seats catch all 13 fish of shoal 0 on Monday: nine difficulty-1 fish paid with P1
+    and four free casts (§16: their abilities run). ``before_catch(t, i)`` runs before the catch of
+    the ``i``-th fish whenever the cast reaches the pay node. Stops at the last catch's outcome."""
     shoal = [
         FISH[name]
         for name in [
@@ -1405,11 +1409,18 @@ def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> N
                 t.acts("draw_regret", 1, 1, 1)
             if FISH_BY_ID[shoal[i]]["difficulty"]:
                 t.act(die("P1"), "pay", p)
+            if before_catch is not None:
+                before_catch(t, i)
             t.act(CATCH, "pay", p)
             if name in ("Geist", "Osteofish"):
                 t.act(1, "draw_regret", p)
         if i < 12:
             assert t.at("turn", (p + 1) % 3)
+    return t
+
+
+def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> None:
+    t = fish_out_shoal_0(backend)
     st = t.st
     assert st["shoals"][0] == []
     assert (st["node"], st["actor"]) == ("draw_regret", 0)
@@ -4760,43 +4771,11 @@ def test_rule_event_all_mount_slots_filled(backend: Backend) -> None:
 def test_rule_event_overfishing(backend: Backend) -> None:
     """Rule: "catching the last fish of a shoal draws 1 regret (overfishing)": the catch of the 13th
     fish of shoal 0, and no catch before it."""
-    shoal = [
-        FISH[name]
-        for name in [
-            "Sheepshead",
-            "Sockeye Salmon",
-            "Triggerfish",
-            "Tidal Trafficker",
-            "Geist",
-            "Filefish",
-            "Osteofish",
-            "Foot",
-            "Man O' War",
-            "Mahi-Mahi",
-            "Cutthroat Trout",
-            "Black Seabass",
-            "Flying Gurnard",
-        ]
-    ]
-    t = monday(backend, 3, tops={0: shoal}, dice={p: (1, 1, 1) for p in range(3)})
-    for i in range(13):
-        p = i % 3
-        name = FISH_BY_ID[shoal[i]]["name"]
-        t.act(CAST + 0, "turn", p)
-        if name == "Tidal Trafficker":
-            t.act(1, "draw_regret", p)
-            t.act(SUPPLIES["Black Tea"], "draw_supply", p)
-        elif name == "Man O' War":
-            t.act(GIVE + 0, "give_fish", p)
-        else:
-            if name == "Foot":
-                t.acts("draw_regret", 1, 1, 1)
-            if FISH_BY_ID[shoal[i]]["difficulty"]:
-                t.act(die("P1"), "pay", p)
-            assert ("overfishing" in events_of(t.state, CATCH)) == (i == 12)
-            t.act(CATCH, "pay", p)
-            if name in ("Geist", "Osteofish"):
-                t.act(1, "draw_regret", p)
+
+    def only_the_last_overfishes(t: Table, i: int) -> None:
+        assert ("overfishing" in events_of(t.state, CATCH)) == (i == 12)
+
+    t = fish_out_shoal_0(backend, only_the_last_overfishes)
     assert t.st["shoals"][0] == []
 
 
