@@ -6,9 +6,9 @@ use super::super::{
     MAX_SEATS,
 };
 use crate::bits;
-use crate::game::{Bot, Game, RandomBot, TERMINAL};
-use crate::rng::{derive_seed, SplitMix64};
-use crate::session::Session;
+use crate::game::{Bot, Game};
+use crate::rng::SplitMix64;
+use crate::testing::check_same_decisions;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -160,44 +160,10 @@ impl Bot<Trafficars> for OracleBot {
 }
 
 
-/// Plays seeded games with `greedy` in the seats of `greedy_mask` and `random` elsewhere; at
-/// every decision of a greedy seat the bot must choose what the oracle chooses (both bots see
-/// the same states and draw from the same random stream). Returns the decisions compared.
+/// The greedy bot in the seats of `greedy_mask` must choose what the oracle chooses at every
+/// decision (see [`check_same_decisions`]). Returns the decisions compared.
 fn compare(g: &Arc<Trafficars>, greedy_mask: u32, games: u64, seed: u64) -> usize {
-    let n = g.players();
-    let mut legal = Vec::new();
-    let mut compared = 0;
-    for gi in 0..games {
-        let mut s = Session::new(Arc::clone(g), Some(derive_seed(seed, gi)));
-        let mut fast: Vec<GreedyBot> = vec![GreedyBot::default(); n];
-        let mut oracle: Vec<OracleBot> = vec![OracleBot::default(); n];
-        let mut random: Vec<RandomBot> = vec![RandomBot::default(); n];
-        for p in 0..n {
-            let rng = SplitMix64::new(derive_seed(gi ^ seed, p as u64));
-            fast[p].reset(g, p, rng);
-            oracle[p].reset(g, p, rng);
-            Bot::<Trafficars>::reset(&mut random[p], g.as_ref(), p, rng);
-        }
-        while g.current_player(s.state()) != TERMINAL {
-            let p = g.current_player(s.state()) as usize;
-            g.legal_actions(s.state(), &mut legal);
-            let a = if greedy_mask & (1 << p) != 0 {
-                let want = oracle[p].act(g, s.state(), &legal);
-                let got = fast[p].act(g, s.state(), &legal);
-                assert_eq!(got, want, "game {gi}, seat {p}, legal {legal:?}");
-                compared += 1;
-                got
-            } else {
-                Bot::<Trafficars>::act(&mut random[p], g.as_ref(), s.state(), &legal)
-            };
-            s.apply(i64::from(a), None).unwrap();
-            for p in 0..n {
-                fast[p].observe(g, s.state());
-                oracle[p].observe(g, s.state());
-            }
-        }
-    }
-    compared
+    check_same_decisions(g, GreedyBot::default, OracleBot::default, greedy_mask, games, seed)
 }
 
 #[test]
