@@ -217,3 +217,147 @@ impl<G: Game> Bot<G> for RandomBot {
         false
     }
 }
+
+/// Checks a player count against [`Game::player_range`], for [`Game::from_options`]: the error
+/// is `"{game id}: players must be in {lo}..={hi}, got {players}"`.
+pub fn check_players<G: Game>(players: usize) -> Result<()> {
+    let (lo, hi) = G::player_range();
+    if (lo..=hi).contains(&players) {
+        Ok(())
+    } else {
+        Err(crate::error::EngineError::InvalidOption(format!(
+            "{}: players must be in {lo}..={hi}, got {players}",
+            G::ID
+        )))
+    }
+}
+
+/// The built-in bot `bot` that takes no parameter: `make()`, or the error for a parameter given
+/// anyway (`"{game id}: bot {bot} takes no parameter, got {param:?}"`).
+pub fn bot_without_parameter<G: Game>(
+    bot: &str,
+    param: Option<&str>,
+    make: impl FnOnce() -> Box<dyn Bot<G>>,
+) -> Result<Box<dyn Bot<G>>> {
+    match param {
+        None => Ok(make()),
+        Some(p) => Err(crate::error::EngineError::InvalidOption(format!(
+            "{}: bot {bot} takes no parameter, got {p:?}",
+            G::ID
+        ))),
+    }
+}
+
+/// Writes, inside a game's `impl Game` block, the methods every game answers the same way from
+/// its own fields and modules, so that the block spells out only the rules:
+/// - `option_values` and `players` read the game's fields of those names, `num_actions` is
+///   `$num_actions`;
+/// - `observation`, `observation_shape`, `observation_tensor` and `state_json` forward to the
+///   game's view methods `observation_json`, `tensor_size` (a flat tensor), `write_tensor` and
+///   `state_value`;
+/// - `determinize` forwards to the game's `$determinize(state, observer, rng)`;
+/// - `rule_events` and `rule_event_names` forward to the game's `events` module
+///   (`events::rule_events(game, before, action, after)` and `events::NAMES`, see
+///   [`rule_events!`](crate::game::rule_events)).
+///
+/// A game whose player count or action count is not a field and a constant writes those two
+/// itself and leaves `num_actions` out: `common_game_methods!(determinize: method)`.
+macro_rules! common_game_methods {
+    (num_actions: $num_actions:expr, determinize: $determinize:ident $(,)?) => {
+        fn players(&self) -> usize {
+            self.players
+        }
+
+        fn num_actions(&self) -> u32 {
+            $num_actions
+        }
+
+        $crate::game::common_game_methods!(determinize: $determinize);
+    };
+    (determinize: $determinize:ident $(,)?) => {
+        fn option_values(&self) -> &$crate::options::OptionValues {
+            &self.option_values
+        }
+
+        fn observation(&self, state: &Self::State, player: usize) -> serde_json::Value {
+            self.observation_json(state, player)
+        }
+
+        fn observation_shape(&self) -> Vec<usize> {
+            vec![self.tensor_size()]
+        }
+
+        fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]) {
+            self.write_tensor(state, player, out);
+        }
+
+        fn state_json(&self, state: &Self::State) -> serde_json::Value {
+            self.state_value(state)
+        }
+
+        fn determinize(
+            &self,
+            state: &Self::State,
+            observer: usize,
+            rng: &mut $crate::rng::SplitMix64,
+        ) -> Option<Self::State> {
+            Some(self.$determinize(state, observer, rng))
+        }
+
+        fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
+            events::rule_events(self, before, action, after)
+        }
+
+        fn rule_event_names() -> &'static [&'static str] {
+            events::NAMES
+        }
+    };
+}
+pub(crate) use common_game_methods;
+
+/// Writes, inside a game's `impl Game` block, `bot_names` and `make_bot` for built-in bots that
+/// take no parameter: `"name" => constructor expression`, in the order `bot_names` lists them.
+macro_rules! bots_without_parameter {
+    ($($name:literal => $make:expr),+ $(,)?) => {
+        fn bot_names() -> &'static [&'static str] {
+            &[$($name),+]
+        }
+
+        fn make_bot(
+            &self,
+            name: &str,
+            param: Option<&str>,
+        ) -> Option<$crate::error::Result<Box<dyn $crate::game::Bot<Self>>>> {
+            match name {
+                $($name => Some($crate::game::bot_without_parameter(name, param, || {
+                    Box::new($make)
+                })),)+
+                _ => None,
+            }
+        }
+    };
+}
+pub(crate) use bots_without_parameter;
+
+/// Declares a game's rule events once, in bit order: `NAMES` (bit `i` of
+/// [`Game::rule_events`] is `NAMES[i]`, for [`Game::rule_event_names`]) and a `u64` constant with
+/// each event's bit, e.g. `rule_events! { TIED_BID = "tied bid" }`.
+macro_rules! rule_events {
+    ($($(#[$doc:meta])* $bit:ident = $name:literal),+ $(,)?) => {
+        /// Rule event names, bit `i` = `NAMES[i]`.
+        pub(super) const NAMES: &[&str] = &[$($name),+];
+
+        /// The position of every event in `NAMES`.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
+        enum EventIndex {
+            $($bit),+
+        }
+
+        $(
+            $(#[$doc])*
+            #[allow(dead_code)]
+            const $bit: u64 = 1 << EventIndex::$bit as u32;
+        )+
+    };
+}
+pub(crate) use rule_events;

@@ -5,40 +5,27 @@
 
 use super::{DeepRegrets, DeepRegretsState, Node, MAX_SEATS, NONE};
 
-/// Rule event names, bit `i` = `NAMES[i]`.
-pub(super) const NAMES: &[&str] = &[
-    "money cap hit",
-    "madness tier 1-3",
-    "madness tier 4-6",
-    "madness tier 7-9",
-    "madness tier 10-12",
-    "madness tier 13+",
-    "regret deck reshuffled",
-    "regret stolen",
-    "shop tier $1",
-    "shop tier $3",
-    "shop tier $5",
-    "all mount slots filled",
-    "overfishing",
-    "depth emptied",
-    "abandon ship",
-    "abandon ship after all others passed",
-    "The Plug",
-];
-
-const MONEY_CAP_HIT: u64 = 1 << 0;
-/// Bit of "madness tier 1-3"; the next tiers follow.
-const MADNESS_FIRST: u32 = 1;
-const RESHUFFLED: u64 = 1 << 6;
-const STOLEN: u64 = 1 << 7;
-/// Bit of "shop tier $1"; $3 and $5 follow.
-const SHOP_FIRST: u32 = 8;
-const ALL_SLOTS: u64 = 1 << 11;
-const OVERFISHING: u64 = 1 << 12;
-const DEPTH_EMPTIED: u64 = 1 << 13;
-const ABANDON: u64 = 1 << 14;
-const ABANDON_LAST: u64 = 1 << 15;
-const PLUG: u64 = 1 << 16;
+crate::game::rule_events! {
+    MONEY_CAP_HIT = "money cap hit",
+    /// The first madness tier; the next tiers follow.
+    MADNESS_TIER_1 = "madness tier 1-3",
+    MADNESS_TIER_2 = "madness tier 4-6",
+    MADNESS_TIER_3 = "madness tier 7-9",
+    MADNESS_TIER_4 = "madness tier 10-12",
+    MADNESS_TIER_5 = "madness tier 13+",
+    RESHUFFLED = "regret deck reshuffled",
+    STOLEN = "regret stolen",
+    /// The cheapest shop tier; $3 and $5 follow.
+    SHOP_TIER_1 = "shop tier $1",
+    SHOP_TIER_3 = "shop tier $3",
+    SHOP_TIER_5 = "shop tier $5",
+    ALL_SLOTS = "all mount slots filled",
+    OVERFISHING = "overfishing",
+    DEPTH_EMPTIED = "depth emptied",
+    ABANDON = "abandon ship",
+    ABANDON_LAST = "abandon ship after all others passed",
+    PLUG = "The Plug",
+}
 
 /// The regret counts at which the madness tiers 1–3, 4–6, 7–9, 10–12 and 13+ begin.
 const MADNESS_STARTS: [u32; 5] = [1, 4, 7, 10, 13];
@@ -95,7 +82,7 @@ pub(super) fn rule_events(
     let seats = before.seats.iter().zip(&after.seats).take(game.players);
     for (p, (b, a)) in seats.enumerate() {
         for t in madness_tier(b.regret_count()) + 1..=madness_tier(a.regret_count()) {
-            events |= 1 << (MADNESS_FIRST + t - 1);
+            events |= MADNESS_TIER_1 << (t - 1);
         }
         let full = |mounted: &[u8; 3]| mounted.iter().all(|&f| f != NONE);
         if full(&a.mounted) && !full(&b.mounted) {
@@ -128,7 +115,7 @@ pub(super) fn rule_events(
         events |= STOLEN;
     }
     if before.node == Node::Turn && SHOP_IDS.contains(&action) {
-        events |= 1 << (SHOP_FIRST + (action - 82) % 3);
+        events |= SHOP_TIER_1 << ((action - 82) % 3);
     }
     let empty = |st: &DeepRegretsState, d: usize| st.shoal_len[3 * d..3 * d + 3] == [0; 3];
     if (0..3).any(|d| !empty(before, d) && empty(after, d)) {

@@ -107,7 +107,7 @@ pub mod bots;
 mod tests;
 
 use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game};
+use crate::game::Game;
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use data::{Data, Item, Tier};
@@ -207,6 +207,12 @@ fn each_bit(mask: u32, mut f: impl FnMut(u32)) {
         m &= m - 1;
         f(b);
     }
+}
+
+/// The number of dice or cards counted per class in `counts`.
+#[inline]
+fn total(counts: &[u8]) -> u32 {
+    counts.iter().map(|&c| u32::from(c)).sum()
 }
 
 /// The phase of the day (`setup` before the first Refresh).
@@ -612,11 +618,11 @@ impl Seat {
     }
     #[inline]
     fn regret_count(&self) -> u32 {
-        self.regrets.iter().map(|&c| u32::from(c)).sum()
+        total(&self.regrets)
     }
     #[inline]
     fn fresh_count(&self) -> u32 {
-        self.fresh.iter().map(|&c| u32::from(c)).sum()
+        total(&self.fresh)
     }
     #[inline]
     fn fresh_total(&self) -> u32 {
@@ -628,7 +634,7 @@ impl Seat {
     }
     #[inline]
     fn spent_count(&self) -> u32 {
-        self.spent.iter().map(|&c| u32::from(c)).sum()
+        total(&self.spent)
     }
     #[inline]
     fn regret_value(&self) -> u32 {
@@ -1008,13 +1014,9 @@ impl DeepRegrets {
 impl Game for DeepRegrets {
     type State = DeepRegretsState;
 
-    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
-        events::rule_events(self, before, action, after)
-    }
+    crate::game::common_game_methods!(num_actions: actions::NUM_ACTIONS, determinize: sample_determinization);
 
-    fn rule_event_names() -> &'static [&'static str] {
-        events::NAMES
-    }
+    crate::game::bots_without_parameter!("greedy" => bots::GreedyBot::default());
 
     const ID: &'static str = "deep_regrets";
 
@@ -1051,13 +1053,7 @@ impl Game for DeepRegrets {
         let split = r.choice("regret_split")?;
         let tentacles = r.bool("expansion_tentacles")?;
         let option_values = r.finish()?;
-        let (lo, hi) = Self::player_range();
-        if !(lo..=hi).contains(&players) {
-            return Err(EngineError::InvalidOption(format!(
-                "{}: players must be in {lo}..={hi}, got {players}",
-                Self::ID
-            )));
-        }
+        crate::game::check_players::<Self>(players)?;
         let data = data::data().map_err(|e| {
             EngineError::InvalidState(format!("{}: the card data is broken: {e}", Self::ID))
         })?;
@@ -1188,18 +1184,6 @@ impl Game for DeepRegrets {
             regret_copies,
             option_values,
         })
-    }
-
-    fn option_values(&self) -> &OptionValues {
-        &self.option_values
-    }
-
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn num_actions(&self) -> u32 {
-        actions::NUM_ACTIONS
     }
 
     fn initial_state(&self) -> DeepRegretsState {
@@ -1360,45 +1344,5 @@ impl Game for DeepRegrets {
         };
         let best = (0..self.n()).map(key).max();
         (0..self.n()).filter(|&p| Some(key(p)) == best).collect()
-    }
-
-    fn observation(&self, st: &DeepRegretsState, player: usize) -> Value {
-        self.observation_json(st, player)
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![self.tensor_size()]
-    }
-
-    fn observation_tensor(&self, st: &DeepRegretsState, player: usize, out: &mut [f32]) {
-        self.write_tensor(st, player, out);
-    }
-
-    fn state_json(&self, st: &DeepRegretsState) -> Value {
-        self.state_value(st)
-    }
-
-    fn determinize(
-        &self,
-        st: &DeepRegretsState,
-        observer: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<DeepRegretsState> {
-        Some(self.sample_determinization(st, observer, rng))
-    }
-
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(bots::GreedyBot::default()))),
-            ("greedy", Some(p)) => Some(Err(EngineError::InvalidOption(format!(
-                "{}: bot greedy takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            _ => None,
-        }
     }
 }

@@ -29,8 +29,8 @@ mod tests;
 pub use bots::GreedyBot;
 
 use crate::bits;
-use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::error::Result;
+use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
@@ -142,13 +142,17 @@ impl Goofspiel {
 impl Game for Goofspiel {
     type State = GoofspielState;
 
-    fn rule_events(&self, before: &Self::State, _action: u32, after: &Self::State) -> u64 {
-        events::rule_events(before, after)
+    crate::game::common_game_methods!(determinize: sample_pending_bid);
+
+    fn players(&self) -> usize {
+        2
     }
 
-    fn rule_event_names() -> &'static [&'static str] {
-        events::NAMES
+    fn num_actions(&self) -> u32 {
+        self.num_cards
     }
+
+    crate::game::bots_without_parameter!("greedy" => GreedyBot);
 
     const ID: &'static str = "goofspiel";
 
@@ -170,30 +174,13 @@ impl Game for Goofspiel {
         let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
         let n = r.int("num_cards")?;
         let option_values = r.finish()?;
-        if players != 2 {
-            return Err(EngineError::InvalidOption(format!(
-                "{}: players must be in 2..=2, got {players}",
-                Self::ID
-            )));
-        }
+        crate::game::check_players::<Self>(players)?;
         let num_cards = n as u32;
         Ok(Self {
             num_cards,
             full: (1u64 << num_cards) - 1,
             option_values,
         })
-    }
-
-    fn option_values(&self) -> &OptionValues {
-        &self.option_values
-    }
-
-    fn players(&self) -> usize {
-        2
-    }
-
-    fn num_actions(&self) -> u32 {
-        self.num_cards
     }
 
     fn initial_state(&self) -> GoofspielState {
@@ -320,46 +307,6 @@ impl Game for Goofspiel {
             std::cmp::Ordering::Greater => vec![0],
             std::cmp::Ordering::Less => vec![1],
             std::cmp::Ordering::Equal => vec![0, 1],
-        }
-    }
-
-    fn observation(&self, st: &GoofspielState, player: usize) -> Value {
-        self.observation_json(st, player)
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![self.tensor_size()]
-    }
-
-    fn observation_tensor(&self, st: &GoofspielState, player: usize, out: &mut [f32]) {
-        self.write_tensor(st, player, out);
-    }
-
-    fn state_json(&self, st: &GoofspielState) -> Value {
-        self.state_value(st)
-    }
-
-    fn determinize(
-        &self,
-        st: &GoofspielState,
-        observer: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<GoofspielState> {
-        Some(self.sample_pending_bid(st, observer, rng))
-    }
-
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(GreedyBot))),
-            ("greedy", Some(p)) => Some(Err(EngineError::InvalidOption(format!(
-                "{}: bot greedy takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            _ => None,
         }
     }
 }

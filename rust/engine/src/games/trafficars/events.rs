@@ -10,32 +10,19 @@ use super::{
     FREE_PLACE_OPTION, LANE_OPTION, START,
 };
 
-/// Rule event names, bit `i` = `NAMES[i]`.
-pub(super) const NAMES: &[&str] = &[
-    "lane taken by the 5th car",
-    "too-low card takes a lane",
-    "too-low card inserted",
-    "trailer on a full lane",
-    "stacked ambulances",
-    "ambulance as 5th car",
-    "stacked police cars",
-    "police with every lane full",
-    "tow truck as 5th car",
-    "free place filled",
-    "free place left unfilled",
-];
-
-const LANE_TAKEN: u64 = 1 << 0;
-const TOO_LOW_TAKES: u64 = 1 << 1;
-const TOO_LOW_INSERTED: u64 = 1 << 2;
-const TRAILER_ON_FULL: u64 = 1 << 3;
-const STACKED_AMBULANCES: u64 = 1 << 4;
-const AMBULANCE_FIFTH: u64 = 1 << 5;
-const STACKED_POLICE: u64 = 1 << 6;
-const POLICE_EVERY_LANE_FULL: u64 = 1 << 7;
-const TOW_TRUCK_FIFTH: u64 = 1 << 8;
-const FREE_PLACE_FILLED: u64 = 1 << 9;
-const FREE_PLACE_UNFILLED: u64 = 1 << 10;
+crate::game::rule_events! {
+    LANE_TAKEN = "lane taken by the 5th car",
+    TOO_LOW_TAKES = "too-low card takes a lane",
+    TOO_LOW_INSERTED = "too-low card inserted",
+    TRAILER_ON_FULL = "trailer on a full lane",
+    STACKED_AMBULANCES = "stacked ambulances",
+    AMBULANCE_FIFTH = "ambulance as 5th car",
+    STACKED_POLICE = "stacked police cars",
+    POLICE_EVERY_LANE_FULL = "police with every lane full",
+    TOW_TRUCK_FIFTH = "tow truck as 5th car",
+    FREE_PLACE_FILLED = "free place filled",
+    FREE_PLACE_UNFILLED = "free place left unfilled",
+}
 
 /// The rule events of the step from `before` by `action` (`after` is not needed: the step is
 /// followed again from `before`).

@@ -67,7 +67,7 @@ pub use bots::GreedyBot;
 
 use crate::bits;
 use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
@@ -1084,6 +1084,10 @@ impl Trafficars {
 impl Game for Trafficars {
     type State = TrafficarsState;
 
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
+
+    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
+
     const ID: &'static str = "trafficars";
 
     fn option_specs() -> Vec<OptionSpec> {
@@ -1137,13 +1141,7 @@ impl Game for Trafficars {
         let max_cars = r.optional_int("max_cars")?.map(|m| m as u32);
         let too_low = r.choice("too_low")?;
         let option_values = r.finish()?;
-        let (lo, hi) = Self::player_range();
-        if !(lo..=hi).contains(&players) {
-            return Err(EngineError::InvalidOption(format!(
-                "{}: players must be in {lo}..={hi}, got {players}",
-                Self::ID
-            )));
-        }
+        crate::game::check_players::<Self>(players)?;
         let cards = *card_table()?;
         let (mut deck, mut cars) = (0u64, 0u64);
         for id in 1..=CARD_IDS {
@@ -1183,18 +1181,6 @@ impl Game for Trafficars {
             )));
         }
         Ok(g)
-    }
-
-    fn option_values(&self) -> &OptionValues {
-        &self.option_values
-    }
-
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn num_actions(&self) -> u32 {
-        NUM_ACTIONS
     }
 
     fn initial_state(&self) -> TrafficarsState {
@@ -1354,54 +1340,7 @@ impl Game for Trafficars {
             .fold(0, |m, s| m | 1 << s)
     }
 
-    fn observation(&self, st: &TrafficarsState, player: usize) -> Value {
-        self.observation_json(st, player)
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![self.tensor_size()]
-    }
-
-    fn observation_tensor(&self, st: &TrafficarsState, player: usize, out: &mut [f32]) {
-        self.write_tensor(st, player, out);
-    }
-
     fn higher_score_is_better(&self) -> bool {
         false
-    }
-    fn state_json(&self, st: &TrafficarsState) -> Value {
-        self.state_value(st)
-    }
-
-    fn determinize(
-        &self,
-        st: &TrafficarsState,
-        observer: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<TrafficarsState> {
-        Some(self.sample_unseen(st, observer, rng))
-    }
-
-    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
-        events::rule_events(self, before, action, after)
-    }
-
-    fn rule_event_names() -> &'static [&'static str] {
-        events::NAMES
-    }
-
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(GreedyBot::default()))),
-            ("greedy", Some(p)) => Some(Err(EngineError::InvalidOption(format!(
-                "{}: bot greedy takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            _ => None,
-        }
     }
 }

@@ -26,6 +26,7 @@ impl TrafficarsMemory {
     pub(super) fn sample_unseen(
         &self,
         st: &TrafficarsMemoryState,
+        _observer: usize,
         rng: &mut SplitMix64,
     ) -> TrafficarsMemoryState {
         let positions = Self::unseen_positions(st);

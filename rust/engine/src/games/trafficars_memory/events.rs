@@ -1,21 +1,16 @@
 //! Rule events of the memory game (contract, "Rule events"), found by comparing the states before
 //! and after a step.
 
-use super::{contains_collectable, Phase, TrafficarsMemoryState, FIRST_JOKER, MAX_GRID, STOP};
+use super::{
+    contains_collectable, Phase, TrafficarsMemory, TrafficarsMemoryState, FIRST_JOKER, MAX_GRID, STOP};
 use crate::bits;
 
-/// Rule event names, bit `i` = `NAMES[i]`.
-pub(super) const NAMES: &[&str] = &[
-    "run taken",
-    "joker completes a run",
-    "run broken",
-    "round without progress",
-];
-
-const RUN_TAKEN: u64 = 1 << 0;
-const JOKER_COMPLETES_RUN: u64 = 1 << 1;
-const RUN_BROKEN: u64 = 1 << 2;
-const ROUND_WITHOUT_PROGRESS: u64 = 1 << 3;
+crate::game::rule_events! {
+    RUN_TAKEN = "run taken",
+    JOKER_COMPLETES_RUN = "joker completes a run",
+    RUN_BROKEN = "run broken",
+    ROUND_WITHOUT_PROGRESS = "round without progress",
+}
 
 /// The missing numbers inside the span of the car bitset `cars` (not empty).
 fn gaps(cars: u64) -> u32 {
@@ -36,8 +31,9 @@ fn cars_and_jokers(cards: impl Iterator<Item = u8>) -> (u64, u32) {
     (cars, jokers)
 }
 
-/// The rule events of the step from `before` by `action` to `after`.
+/// The rule events of the step from `before` by `action` to `after` (the game is not needed).
 pub(super) fn rule_events(
+    _game: &TrafficarsMemory,
     before: &TrafficarsMemoryState,
     action: u32,
     after: &TrafficarsMemoryState,

@@ -46,7 +46,7 @@ use bots::DEFAULT_FORGET;
 
 use crate::bits;
 use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Game, CHANCE, TERMINAL};
 use crate::games::trafficars::{FIRST_CARD, LAST_CARD};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
@@ -290,13 +290,7 @@ impl TrafficarsMemory {
 impl Game for TrafficarsMemory {
     type State = TrafficarsMemoryState;
 
-    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
-        events::rule_events(before, action, after)
-    }
-
-    fn rule_event_names() -> &'static [&'static str] {
-        events::NAMES
-    }
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
 
     const ID: &'static str = "trafficars_memory";
 
@@ -334,13 +328,7 @@ impl Game for TrafficarsMemory {
         let max_number = r.int("max_number")? as u32;
         let jokers = r.bool("jokers")?;
         let option_values = r.finish()?;
-        let (lo, hi) = Self::player_range();
-        if !(lo..=hi).contains(&players) {
-            return Err(EngineError::InvalidOption(format!(
-                "{}: players must be in {lo}..={hi}, got {players}",
-                Self::ID
-            )));
-        }
+        crate::game::check_players::<Self>(players)?;
         if min_number >= max_number {
             return Err(EngineError::InvalidOption(format!(
                 "{}: min_number must be below max_number (at least two cars), got \
@@ -366,18 +354,6 @@ impl Game for TrafficarsMemory {
             deck,
             option_values,
         })
-    }
-
-    fn option_values(&self) -> &OptionValues {
-        &self.option_values
-    }
-
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn num_actions(&self) -> u32 {
-        NUM_ACTIONS
     }
 
     fn initial_state(&self) -> TrafficarsMemoryState {
@@ -487,36 +463,12 @@ impl Game for TrafficarsMemory {
         let best = taken.iter().copied().max().unwrap_or(0);
         (0..self.players).filter(|&s| taken[s] == best).collect()
     }
-    fn observation(&self, st: &TrafficarsMemoryState, player: usize) -> Value {
-        self.observation_json(st, player)
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![self.tensor_size()]
-    }
-
-    fn observation_tensor(&self, st: &TrafficarsMemoryState, player: usize, out: &mut [f32]) {
-        self.write_tensor(st, player, out);
-    }
-
-    fn state_json(&self, st: &TrafficarsMemoryState) -> Value {
-        self.state_value(st)
-    }
-
-    fn determinize(
-        &self,
-        st: &TrafficarsMemoryState,
-        _observer: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<TrafficarsMemoryState> {
-        Some(self.sample_unseen(st, rng))
-    }
 
     fn bot_names() -> &'static [&'static str] {
         &["memory", "forgetful"]
     }
 
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
+    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
         match (name, param) {
             ("memory", None) => Some(Ok(Box::new(MemoryBot::perfect()))),
             ("memory", Some(p)) => Some(Err(EngineError::InvalidOption(format!(

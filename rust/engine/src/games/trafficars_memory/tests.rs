@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::bits;
+use crate::game::Bot;
 use crate::games::trafficars::{card_table, Kind};
 use crate::rng::derive_seed;
 use crate::session::Session;

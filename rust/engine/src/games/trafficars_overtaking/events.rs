@@ -6,12 +6,11 @@ use super::{
 };
 use crate::bits;
 
-/// Rule event names, bit `i` = `NAMES[i]`.
-pub(super) const NAMES: &[&str] = &["overtake", "multi-card overtake", "all pass"];
-
-const OVERTAKE: u64 = 1 << 0;
-const MULTI_CARD_OVERTAKE: u64 = 1 << 1;
-const ALL_PASS: u64 = 1 << 2;
+crate::game::rule_events! {
+    OVERTAKE = "overtake",
+    MULTI_CARD_OVERTAKE = "multi-card overtake",
+    ALL_PASS = "all pass",
+}
 
 /// The rule events of the step from `before` by `action` to `after`.
 pub(super) fn rule_events(

@@ -40,8 +40,8 @@ mod tests;
 pub use bots::GreedyBot;
 
 use crate::bits;
-use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::error::Result;
+use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
@@ -341,13 +341,9 @@ impl TrafficarsOvertaking {
 impl Game for TrafficarsOvertaking {
     type State = TrafficarsOvertakingState;
 
-    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
-        events::rule_events(self, before, action, after)
-    }
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
 
-    fn rule_event_names() -> &'static [&'static str] {
-        events::NAMES
-    }
+    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
 
     const ID: &'static str = "trafficars_overtaking";
 
@@ -367,13 +363,7 @@ impl Game for TrafficarsOvertaking {
         let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
         let optional_overtake = r.bool("optional_overtake")?;
         let option_values = r.finish()?;
-        let (lo, hi) = Self::player_range();
-        if !(lo..=hi).contains(&players) {
-            return Err(EngineError::InvalidOption(format!(
-                "{}: players must be in {lo}..={hi}, got {players}",
-                Self::ID
-            )));
-        }
+        crate::game::check_players::<Self>(players)?;
         let n = players as u32;
         Ok(Self {
             players,
@@ -382,18 +372,6 @@ impl Game for TrafficarsOvertaking {
             pile_size: (CARDS / n) as usize,
             option_values,
         })
-    }
-
-    fn option_values(&self) -> &OptionValues {
-        &self.option_values
-    }
-
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn num_actions(&self) -> u32 {
-        NUM_ACTIONS
     }
 
     fn initial_state(&self) -> TrafficarsOvertakingState {
@@ -528,46 +506,6 @@ impl Game for TrafficarsOvertaking {
             Vec::new()
         } else {
             vec![usize::from(st.winner)]
-        }
-    }
-
-    fn observation(&self, st: &TrafficarsOvertakingState, player: usize) -> Value {
-        self.observation_json(st, player)
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![self.tensor_size()]
-    }
-
-    fn observation_tensor(&self, st: &TrafficarsOvertakingState, player: usize, out: &mut [f32]) {
-        self.write_tensor(st, player, out);
-    }
-
-    fn state_json(&self, st: &TrafficarsOvertakingState) -> Value {
-        self.state_value(st)
-    }
-
-    fn determinize(
-        &self,
-        st: &TrafficarsOvertakingState,
-        observer: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<TrafficarsOvertakingState> {
-        Some(self.sample_hidden_cards(st, observer, rng))
-    }
-
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(GreedyBot::default()))),
-            ("greedy", Some(p)) => Some(Err(EngineError::InvalidOption(format!(
-                "{}: bot greedy takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            _ => None,
         }
     }
 }

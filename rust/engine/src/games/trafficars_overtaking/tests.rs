@@ -4,6 +4,7 @@
 //! parameters) live in the shared test kit, not here.
 
 use super::*;
+use crate::error::EngineError;
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;

@@ -5,20 +5,13 @@
 
 use super::{seats, Phase, TurnTheTide, TurnTheTideState, HAND_SIZE, MAX_SEATS, TAKE_TIDE_A};
 
-/// Rule event names, bit `i` = `NAMES[i]`.
-pub(super) const NAMES: &[&str] = &[
-    "tie at the highest tide",
-    "elimination",
-    "elimination recheck",
-    "round ended by two remaining players",
-    "lowest-tide bonus shared",
-];
-
-const TIE_AT_HIGHEST: u64 = 1 << 0;
-const ELIMINATION: u64 = 1 << 1;
-const RECHECK: u64 = 1 << 2;
-const TWO_REMAINING: u64 = 1 << 3;
-const BONUS_SHARED: u64 = 1 << 4;
+crate::game::rule_events! {
+    TIE_AT_HIGHEST = "tie at the highest tide",
+    ELIMINATION = "elimination",
+    RECHECK = "elimination recheck",
+    TWO_REMAINING = "round ended by two remaining players",
+    BONUS_SHARED = "lowest-tide bonus shared",
+}
 
 /// The rule events of applying `action` to `before` (`after` is only used to know that the step
 /// was legal and resolved a hand).

@@ -29,7 +29,7 @@ pub use bots::GreedyBot;
 
 use crate::bits;
 use crate::error::Result;
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
@@ -422,13 +422,9 @@ impl TurnTheTide {
 impl Game for TurnTheTide {
     type State = TurnTheTideState;
 
-    fn rule_events(&self, before: &Self::State, action: u32, after: &Self::State) -> u64 {
-        events::rule_events(self, before, action, after)
-    }
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
 
-    fn rule_event_names() -> &'static [&'static str] {
-        events::NAMES
-    }
+    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
 
     const ID: &'static str = "turn_the_tide";
 
@@ -464,13 +460,7 @@ impl Game for TurnTheTide {
         let highest_chooses_tide = r.bool("highest_chooses_tide")?;
         let rounds = r.optional_int("rounds")?;
         let mut option_values = r.finish()?;
-        let (lo, hi) = Self::player_range();
-        if !(lo..=hi).contains(&players) {
-            return Err(crate::error::EngineError::InvalidOption(format!(
-                "{}: players must be in {lo}..={hi}, got {players}",
-                Self::ID
-            )));
-        }
+        crate::game::check_players::<Self>(players)?;
         if rounds.is_some_and(|r| r > players as i64) {
             return Err(crate::error::EngineError::InvalidOption(format!(
                 "{}: option rounds must be an int in 1..={players}, got {}",
@@ -487,18 +477,6 @@ impl Game for TurnTheTide {
             rounds,
             option_values,
         })
-    }
-
-    fn option_values(&self) -> &OptionValues {
-        &self.option_values
-    }
-
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn num_actions(&self) -> u32 {
-        NUM_ACTIONS
     }
 
     fn initial_state(&self) -> TurnTheTideState {
@@ -663,45 +641,5 @@ impl Game for TurnTheTide {
         (0..self.players)
             .filter(|&s| scores[s] == best)
             .fold(0, |m, s| m | 1 << s)
-    }
-
-    fn observation(&self, st: &TurnTheTideState, player: usize) -> Value {
-        self.observation_json(st, player)
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![self.tensor_size()]
-    }
-
-    fn observation_tensor(&self, st: &TurnTheTideState, player: usize, out: &mut [f32]) {
-        self.write_tensor(st, player, out);
-    }
-
-    fn state_json(&self, st: &TurnTheTideState) -> Value {
-        self.state_value(st)
-    }
-
-    fn determinize(
-        &self,
-        st: &TurnTheTideState,
-        observer: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<TurnTheTideState> {
-        Some(self.sample_hidden_cards(st, observer, rng))
-    }
-
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(GreedyBot::default()))),
-            ("greedy", Some(p)) => Some(Err(crate::error::EngineError::InvalidOption(format!(
-                "{}: bot greedy takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            _ => None,
-        }
     }
 }

@@ -7,7 +7,7 @@
 
 use super::actions::*;
 use super::*;
-use crate::game::{CHANCE, TERMINAL};
+use crate::game::{Bot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! (cards conserved, lane structure, `max_cars`, the kept choice of the card being resolved).
 
 use super::*;
-use crate::game::RandomBot;
+use crate::game::{Bot, RandomBot};
 use crate::rng::derive_seed;
 
 /// Structural invariants of a state between steps.
