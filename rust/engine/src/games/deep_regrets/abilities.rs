@@ -956,19 +956,11 @@ impl DeepRegrets {
                     }
                     ROD..=ROD_LAST => {
                         let r = (a - ROD) as u8;
-                        seat.rods &= !(1 << r);
-                        if seat.rod == r {
-                            seat.rod = NONE;
-                        }
-                        st.rod_discard |= 1 << r;
+                        discard_gear(&mut seat.rods, &mut seat.rod, &mut st.rod_discard, r);
                     }
                     REEL..=REEL_LAST => {
                         let r = (a - REEL) as u8;
-                        seat.reels &= !(1 << r);
-                        if seat.reel == r {
-                            seat.reel = NONE;
-                        }
-                        st.reel_discard |= 1 << r;
+                        discard_gear(&mut seat.reels, &mut seat.reel, &mut st.reel_discard, r);
                     }
                     _ => {}
                 }
@@ -1244,4 +1236,14 @@ impl DeepRegrets {
             _ => {}
         }
     }
+}
+
+/// Discards a seat's rod or reel `r`: out of its `owned` set, unequipped if it was `equipped`, and
+/// onto the discard `pile`.
+fn discard_gear(owned: &mut u32, equipped: &mut u8, pile: &mut u32, r: u8) {
+    *owned &= !(1 << r);
+    if *equipped == r {
+        *equipped = NONE;
+    }
+    *pile |= 1 << r;
 }

@@ -5,7 +5,7 @@
 //! rod and reel piles (with shop cards drawn by another seat). Everything is rebuilt from the
 //! canonical (sorted) set of unseen cards and shuffled with the caller's stream.
 
-use super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, MAX_SEATS, NONE};
+use super::{DeepRegrets, DeepRegretsState as S, ItemSrc, Seat, BLOCK, MAX_SEATS, NONE};
 use crate::rng::SplitMix64;
 
 /// Shuffles `v` in place (Fisher–Yates, from the back).
@@ -40,6 +40,33 @@ fn redeal_masks(holders: &mut [u32], pinned: u32, rng: &mut SplitMix64) {
         next += k;
         *h = m;
     }
+}
+
+/// One kind of item card for [`redeal_held`]: the seats holding it, their field of it, the shop
+/// that draws from it (`None`: no shop) and the pinned cards.
+type Kind<'a> = (&'a [usize], fn(&mut Seat) -> &mut u32, Option<u8>, u32);
+
+/// Re-deals the cards held by `seats` (their `held` field) and by `piles`, holders in that order,
+/// as [`redeal_masks`] does.
+fn redeal_held(
+    out: &mut S,
+    seats: &[usize],
+    held: fn(&mut Seat) -> &mut u32,
+    piles: &mut [u32],
+    pinned: u32,
+    rng: &mut SplitMix64,
+) {
+    let mut h = [0u32; MAX_SEATS + 3];
+    let len = seats.len() + piles.len();
+    for (slot, &q) in h.iter_mut().zip(seats) {
+        *slot = *held(&mut out.seats[q]);
+    }
+    h[seats.len()..len].copy_from_slice(piles);
+    redeal_masks(&mut h[..len], pinned, rng);
+    for (&m, &q) in h.iter().zip(seats) {
+        *held(&mut out.seats[q]) = m;
+    }
+    piles.copy_from_slice(&h[seats.len()..len]);
 }
 
 impl DeepRegrets {
@@ -211,60 +238,42 @@ impl DeepRegrets {
                 drawn |= 1 << (i & 31);
             }
         }
-        // holders: the other seats (in seat order), then the deck, the discard, the drawn cards
-        let mut h = [0u32; MAX_SEATS + 2];
+        let mut others = [0usize; MAX_SEATS];
         let mut k = 0;
         for q in (0..n).filter(|&q| q != me) {
-            h[k] = out.seats[q].dinks;
+            others[k] = q;
             k += 1;
         }
-        h[k] = out.dink_deck;
-        h[k + 1] = out.dink_discard;
-        redeal_masks(&mut h[..k + 2], pin_dink, rng);
-        let mut k = 0;
-        for q in (0..n).filter(|&q| q != me) {
-            out.seats[q].dinks = h[k];
-            k += 1;
+        let others = &others[..k];
+        // Per kind of item card (dinks, supplies, rods, reels): the other seats' cards, then the
+        // deck and the discard, then the hidden drawn cards of the shop of that kind.
+        let kinds: [Kind; 4] = [
+            (others, |s| &mut s.dinks, None, pin_dink),
+            (others, |s| &mut s.supplies, Some(2), pin_supply),
+            (&[], |s| &mut s.rods, Some(0), 0),
+            (&[], |s| &mut s.reels, Some(1), 0),
+        ];
+        let mut dealt = [
+            [out.dink_deck, out.dink_discard],
+            [out.supply_deck, out.supply_discard],
+            [out.rod_deck, out.rod_discard],
+            [out.reel_deck, out.reel_discard],
+        ];
+        for ((seats, held, shop, pinned), dealt) in kinds.into_iter().zip(&mut dealt) {
+            let [deck, discard] = *dealt;
+            let mut piles = [deck, discard, drawn];
+            let with_drawn = drawn_hidden && shop == Some(out.shop);
+            let len = 2 + usize::from(with_drawn);
+            redeal_held(out, seats, held, &mut piles[..len], pinned, rng);
+            *dealt = [piles[0], piles[1]];
+            if with_drawn {
+                drawn = piles[2];
+            }
         }
-        out.dink_deck = h[k];
-        out.dink_discard = h[k + 1];
-
-        let mut h = [0u32; MAX_SEATS + 3];
-        let mut k = 0;
-        for q in (0..n).filter(|&q| q != me) {
-            h[k] = out.seats[q].supplies;
-            k += 1;
-        }
-        h[k] = out.supply_deck;
-        h[k + 1] = out.supply_discard;
-        h[k + 2] = drawn;
-        let with_drawn = drawn_hidden && out.shop == 2;
-        redeal_masks(&mut h[..k + 2 + usize::from(with_drawn)], pin_supply, rng);
-        let mut k = 0;
-        for q in (0..n).filter(|&q| q != me) {
-            out.seats[q].supplies = h[k];
-            k += 1;
-        }
-        out.supply_deck = h[k];
-        out.supply_discard = h[k + 1];
-        if with_drawn {
-            drawn = h[k + 2];
-        }
-
-        let mut h = [out.rod_deck, out.rod_discard, drawn];
-        let with_drawn = drawn_hidden && out.shop == 0;
-        redeal_masks(&mut h[..2 + usize::from(with_drawn)], 0, rng);
-        [out.rod_deck, out.rod_discard] = [h[0], h[1]];
-        if with_drawn {
-            drawn = h[2];
-        }
-        let mut h = [out.reel_deck, out.reel_discard, drawn];
-        let with_drawn = drawn_hidden && out.shop == 1;
-        redeal_masks(&mut h[..2 + usize::from(with_drawn)], 0, rng);
-        [out.reel_deck, out.reel_discard] = [h[0], h[1]];
-        if with_drawn {
-            drawn = h[2];
-        }
+        [out.dink_deck, out.dink_discard] = dealt[0];
+        [out.supply_deck, out.supply_discard] = dealt[1];
+        [out.rod_deck, out.rod_discard] = dealt[2];
+        [out.reel_deck, out.reel_discard] = dealt[3];
         if drawn_hidden {
             let mut ids = [0u8; 5];
             let mut k = 0;

@@ -23,6 +23,25 @@ impl DeepRegrets {
         true
     }
 
+    /// Seat `p` equips a rod (`node` is [`Node::EquipRod`]) or a reel ([`Node::EquipReel`]):
+    /// nothing without one, its only one outright, or it is asked which; whether it was asked.
+    fn equip(&self, st: &mut S, p: u8, node: Node) -> bool {
+        let seat = &mut st.seats[usize::from(p)];
+        let (owned, equipped) = if node == Node::EquipRod {
+            (seat.rods, &mut seat.rod)
+        } else {
+            (seat.reels, &mut seat.reel)
+        };
+        match crate::bits::count(u64::from(owned)) {
+            0 => false,
+            1 => {
+                *equipped = owned.trailing_zeros() as u8;
+                false
+            }
+            _ => self.ask(st, node, p),
+        }
+    }
+
     /// Executes tasks until a node is asked or the game ends.
     pub(super) fn run(&self, st: &mut S) {
         while let Some(t) = st.pop() {
@@ -196,28 +215,8 @@ impl DeepRegrets {
                     self.ask(st, Node::Declare, p as u8)
                 }
             }
-            Task::EquipRod(p) => {
-                let seat = &mut st.seats[usize::from(p)];
-                match crate::bits::count(u64::from(seat.rods)) {
-                    0 => false,
-                    1 => {
-                        seat.rod = seat.rods.trailing_zeros() as u8;
-                        false
-                    }
-                    _ => self.ask(st, Node::EquipRod, p),
-                }
-            }
-            Task::EquipReel(p) => {
-                let seat = &mut st.seats[usize::from(p)];
-                match crate::bits::count(u64::from(seat.reels)) {
-                    0 => false,
-                    1 => {
-                        seat.reel = seat.reels.trailing_zeros() as u8;
-                        false
-                    }
-                    _ => self.ask(st, Node::EquipReel, p),
-                }
-            }
+            Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
+            Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
             Task::Actions => {
                 st.phase = Phase::Actions;
                 st.turn = st.first_player;

@@ -93,11 +93,12 @@ impl DeepRegrets {
         }
     }
 
-    /// `ctx.left` as shown at the current node.
-    fn left_json(&self, st: &S) -> Value {
+    /// `ctx.left` as shown at the current node: `None` for `null`, else the number (0 at the
+    /// nodes that do not use it). The observation and its tensor both read it here.
+    pub(super) fn shown_left(st: &S) -> Option<u8> {
         match st.node {
-            Node::MusterSelect => Value::Null,
-            Node::RerollSelect => opt(st.left),
+            Node::MusterSelect => None,
+            Node::RerollSelect => (st.left != NONE).then_some(st.left),
             Node::MusterKeep
             | Node::ShopKeep
             | Node::DiscardRegret
@@ -107,9 +108,14 @@ impl DeepRegrets {
             | Node::PeekRow
             | Node::PeekColumn
             | Node::Increment
-            | Node::PeekLine => json!(st.left),
-            _ => json!(0),
+            | Node::PeekLine => Some(st.left),
+            _ => Some(0),
         }
+    }
+
+    /// `ctx.left` as shown at the current node.
+    fn left_json(&self, st: &S) -> Value {
+        Self::shown_left(st).map_or(Value::Null, |x| json!(x))
     }
 
     fn item_json(&self, st: &S) -> Value {

@@ -4,7 +4,7 @@
 use super::{values_of, Goofspiel, GoofspielState, LOWEST_CARD};
 use crate::game::CHANCE;
 use crate::tensor::TensorWriter;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// `null` for 0, else the number.
 fn opt(v: u8) -> Value {
@@ -40,18 +40,24 @@ impl Goofspiel {
 
     /// Seat `player`'s observation: everything public plus its own pending bid.
     pub(super) fn observation_json(&self, st: &GoofspielState, player: usize) -> Value {
-        json!({
-            "seat": player,
-            "turn": st.turn,
-            "point_card": opt(st.point_card),
-            "remaining_points": values_of(st.remaining),
-            "hands": Self::hands_json(st),
-            "points": st.points,
-            "bids": Self::bids_json(st),
-            "point_history": Self::point_history_json(st),
-            "committed": [st.pending != 0, false],
-            "own_bid": opt(st.pending_of(player)),
-        })
+        let mut m = Self::public_json(st);
+        m.insert("seat".into(), json!(player));
+        m.insert("committed".into(), json!([st.pending != 0, false]));
+        m.insert("own_bid".into(), opt(st.pending_of(player)));
+        Value::Object(m)
+    }
+
+    /// What everyone sees, the part shared by the observation and the canonical state.
+    fn public_json(st: &GoofspielState) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("turn".into(), json!(st.turn));
+        m.insert("point_card".into(), opt(st.point_card));
+        m.insert("remaining_points".into(), json!(values_of(st.remaining)));
+        m.insert("hands".into(), Self::hands_json(st));
+        m.insert("points".into(), json!(st.points));
+        m.insert("bids".into(), Self::bids_json(st));
+        m.insert("point_history".into(), Self::point_history_json(st));
+        m
     }
 
     /// The length of the observation tensor.
@@ -92,15 +98,11 @@ impl Goofspiel {
 
     /// The canonical state (identical across backends).
     pub(super) fn state_value(&self, st: &GoofspielState) -> Value {
-        json!({
-            "turn": st.turn,
-            "point_card": opt(st.point_card),
-            "remaining_points": values_of(st.remaining),
-            "hands": Self::hands_json(st),
-            "points": st.points,
-            "bids": Self::bids_json(st),
-            "point_history": Self::point_history_json(st),
-            "pending": [opt(st.pending_of(0)), opt(st.pending_of(1))],
-        })
+        let mut m = Self::public_json(st);
+        m.insert(
+            "pending".into(),
+            json!([opt(st.pending_of(0)), opt(st.pending_of(1))]),
+        );
+        Value::Object(m)
     }
 }

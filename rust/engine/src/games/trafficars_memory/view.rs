@@ -102,9 +102,10 @@ impl TrafficarsMemory {
         Value::Array((0..self.grid).map(f).collect())
     }
 
-    fn faces_json(&self, st: &TrafficarsMemoryState) -> Value {
+    /// Per position, its card where `positions` has the position's bit, else `null`.
+    fn cards_at(&self, st: &TrafficarsMemoryState, positions: u64) -> Value {
         self.per_position(|p| {
-            if st.flipped_mask >> p & 1 == 1 {
+            if positions >> p & 1 == 1 {
                 json!(st.layout[p])
             } else {
                 Value::Null
@@ -112,14 +113,12 @@ impl TrafficarsMemory {
         })
     }
 
+    fn faces_json(&self, st: &TrafficarsMemoryState) -> Value {
+        self.cards_at(st, st.flipped_mask)
+    }
+
     fn seen_json(&self, st: &TrafficarsMemoryState) -> Value {
-        self.per_position(|p| {
-            if st.seen >> p & 1 == 1 {
-                json!(st.layout[p])
-            } else {
-                Value::Null
-            }
-        })
+        self.cards_at(st, st.seen)
     }
 
     fn on_table_json(&self, st: &TrafficarsMemoryState) -> Value {

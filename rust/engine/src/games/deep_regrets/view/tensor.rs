@@ -162,7 +162,6 @@ impl DeepRegrets {
     }
 
     fn write_ctx(&self, w: &mut TensorWriter<'_>, st: &S, me: usize) {
-        use super::super::Node;
         for &c in &st.to_roll {
             w.push_scaled(f64::from(c), 4.0);
         }
@@ -170,21 +169,7 @@ impl DeepRegrets {
             w.push_scaled(f64::from(c), 4.0);
         }
         // `ctx.left` as the observation shows it: null, an int, or 0 at other nodes.
-        let left = match st.node {
-            Node::MusterSelect => None,
-            Node::RerollSelect => some(st.left),
-            Node::MusterKeep
-            | Node::ShopKeep
-            | Node::DiscardRegret
-            | Node::RefreshDie
-            | Node::SetMax
-            | Node::PeekShoal
-            | Node::PeekRow
-            | Node::PeekColumn
-            | Node::Increment
-            | Node::PeekLine => Some(usize::from(st.left)),
-            _ => Some(0),
-        };
+        let left = Self::shown_left(st).map(usize::from);
         w.push_bool(left.is_none());
         w.push(left.map_or(0.0, |l| scaled(l as f64, 5.0)));
         w.push_scaled(f64::from(st.count), 5.0);
