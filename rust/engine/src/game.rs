@@ -198,6 +198,26 @@ pub trait Bot<G: Game>: Send {
     }
 }
 
+/// For bots: the first of `actions` whose `cost` is below `worst` and below that of every earlier
+/// action (so the first one on a tie), or `None` when no cost is below `worst`.
+#[inline]
+pub fn cheapest<K: PartialOrd>(
+    actions: &[u32],
+    worst: K,
+    mut cost: impl FnMut(u32) -> K,
+) -> Option<u32> {
+    let mut best = None;
+    let mut best_cost = worst;
+    for &a in actions {
+        let c = cost(a);
+        if c < best_cost {
+            best_cost = c;
+            best = Some(a);
+        }
+    }
+    best
+}
+
 /// The `random` bot: uniform over the legal actions, using its own seeded stream.
 #[derive(Clone, Debug, Default)]
 pub struct RandomBot {
@@ -361,3 +381,96 @@ macro_rules! rule_events {
     };
 }
 pub(crate) use rule_events;
+
+/// The length of `snake_case(name)` for a `CamelCase` identifier (see [`snake_case`]).
+pub const fn snake_case_len(name: &str) -> usize {
+    let bytes = name.as_bytes();
+    let mut len = bytes.len();
+    let mut i = 1;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_uppercase() {
+            len += 1;
+        }
+        i += 1;
+    }
+    len
+}
+
+/// The `snake_case` spelling of a `CamelCase` identifier (`ChooseTide` → `choose_tide`), as
+/// bytes, at compile time; `N` is [`snake_case_len`] of it.
+pub const fn snake_case<const N: usize>(name: &str) -> [u8; N] {
+    let bytes = name.as_bytes();
+    let mut out = [0u8; N];
+    let (mut i, mut j) = (0, 0);
+    while i < bytes.len() && j < N {
+        if bytes[i].is_ascii_uppercase() && i > 0 {
+            out[j] = b'_';
+            j += 1;
+        }
+        if j < N {
+            out[j] = bytes[i].to_ascii_lowercase();
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Declares a game's phase enum (deriving `Clone, Copy, Debug, PartialEq, Eq, Hash`) with what
+/// the views need of it: `Phase::name`, the phase as the observation and the canonical state
+/// name it (the variant in `snake_case`: `ChooseTide` is `"choose_tide"`), and `Phase::COUNT`
+/// for the tensor's one-hot of `phase as usize` (phases in declaration order).
+macro_rules! phases {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $phase:ident {
+            $($(#[$doc:meta])* $variant:ident),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $phase {
+            $($(#[$doc])* $variant),+
+        }
+
+        impl $phase {
+            /// The number of phases: the size of the tensor's one-hot of `phase as usize`.
+            const COUNT: usize = [$(stringify!($variant)),+].len();
+
+            /// The phase as the observation and the canonical state name it.
+            fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => {
+                        const BYTES: [u8; $crate::game::snake_case_len(stringify!($variant))] =
+                            $crate::game::snake_case(stringify!($variant));
+                        const NAME: &str = match std::str::from_utf8(&BYTES) {
+                            Ok(name) => name,
+                            Err(_) => stringify!($variant),
+                        };
+                        NAME
+                    })+
+                }
+            }
+        }
+    };
+}
+pub(crate) use phases;
+
+#[cfg(test)]
+mod tests {
+    /// Phase names are their variants in `snake_case`, as the views print them.
+    #[test]
+    fn phase_names_are_snake_case() {
+        phases! {
+            enum Phase {
+                Deal,
+                ChooseTide,
+                Over,
+            }
+        }
+        assert_eq!(Phase::Deal.name(), "deal");
+        assert_eq!(Phase::ChooseTide.name(), "choose_tide");
+        assert_eq!(Phase::Over.name(), "over");
+        assert_eq!(Phase::COUNT, 3);
+    }
+}

@@ -1187,13 +1187,7 @@ impl DeepRegrets {
             | Node::RevealBeneath
             | Node::AcceptOffer => out.extend_from_slice(&[YES, NO]),
             Node::Reorder => {
-                let mut ids = [0u8; 3];
-                let len = usize::from(st.order_len).min(3);
-                ids[..len].copy_from_slice(&st.order[..len]);
-                ids[..len].sort_unstable();
-                for &f in &ids[..len] {
-                    out.push(FISH + u32::from(f));
-                }
+                super::legal::push_sorted(out, FISH, &st.order, st.order_len);
             }
             Node::RevealShoal => {
                 out.push(DONE);

@@ -91,31 +91,10 @@ impl GreedyBot {
 
     /// The rod modifier of my equipped rod for fish `f`.
     fn rod_mod(g: &DeepRegrets, st: &S, p: usize, f: usize) -> i32 {
-        let seat = &st.seats[p];
-        let (Some(fish), true) = (g.data.fish.get(f), seat.rod != NONE) else {
-            return 0;
-        };
-        match g
-            .data
-            .rods
-            .get(usize::from(seat.rod))
-            .and_then(|r| r.rod_passive)
-        {
-            Some((a, when)) => {
-                let ok = match when {
-                    super::data::When::All => true,
-                    super::data::When::Foul(x) => fish.foul == x,
-                    super::data::When::Size(s) => fish.size == s,
-                    super::data::When::FirstCatch => !seat.caught_today,
-                };
-                if ok {
-                    i32::from(a)
-                } else {
-                    0
-                }
-            }
-            None => 0,
-        }
+        g.data
+            .fish
+            .get(f)
+            .map_or(0, |fish| g.rod_modifier(&st.seats[p], fish))
     }
 
     /// The fish on top of shoal s if I can see it (face up or peeked).

@@ -3,9 +3,40 @@
 //!
 //! Must not: change the state; the steps of the cast live in `abilities` and `apply`.
 
-use super::{DeepRegrets, DeepRegretsState as S, CLASSES, CLASS_FACE, NONE};
+use super::data::{Fish, When};
+use super::{DeepRegrets, DeepRegretsState as S, Seat, CLASSES, CLASS_FACE, NONE};
 
 impl DeepRegrets {
+    /// The difficulty modifier of `seat`'s equipped rod for `fish`: its passive amount where the
+    /// passive applies, else 0 (also without a rod).
+    #[inline]
+    pub(super) fn rod_modifier(&self, seat: &Seat, fish: &Fish) -> i32 {
+        if seat.rod == NONE {
+            return 0;
+        }
+        match self
+            .data
+            .rods
+            .get(usize::from(seat.rod))
+            .and_then(|r| r.rod_passive)
+        {
+            Some((amount, when)) => {
+                let applies = match when {
+                    When::All => true,
+                    When::Foul(foul) => fish.foul == foul,
+                    When::Size(size) => fish.size == size,
+                    When::FirstCatch => !seat.caught_today,
+                };
+                if applies {
+                    i32::from(amount)
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        }
+    }
+
     /// The effective difficulty D of the current cast.
     pub(super) fn effective_difficulty(&self, st: &S, p: usize) -> i32 {
         if !st.cast_on || st.cast_zero {
@@ -18,25 +49,7 @@ impl DeepRegrets {
             return 0;
         };
         let seat = &st.seats[p];
-        let mut rod = 0i32;
-        if seat.rod != NONE {
-            if let Some((amount, when)) = self
-                .data
-                .rods
-                .get(usize::from(seat.rod))
-                .and_then(|r| r.rod_passive)
-            {
-                let applies = match when {
-                    super::data::When::All => true,
-                    super::data::When::Foul(foul) => fish.foul == foul,
-                    super::data::When::Size(s) => fish.size == s,
-                    super::data::When::FirstCatch => !seat.caught_today,
-                };
-                if applies {
-                    rod = i32::from(amount);
-                }
-            }
-        }
+        let rod = self.rod_modifier(seat, fish);
         let base = st.cast_base.map_or(i32::from(fish.difficulty), i32::from);
         let mut front = 0i32;
         seat.front.and(&self.front_difficulty_set).each(|g| {

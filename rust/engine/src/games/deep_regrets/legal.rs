@@ -54,6 +54,16 @@ enum TurnList {
     FreeOnly,
 }
 
+/// Pushes `first + id` for the first `len` ids of `ids`, in increasing id order.
+pub(super) fn push_sorted<const N: usize>(out: &mut Vec<u32>, first: u32, ids: &[u8; N], len: u8) {
+    let mut sorted = *ids;
+    let len = usize::from(len).min(N);
+    sorted[..len].sort_unstable();
+    for &id in &sorted[..len] {
+        out.push(first + u32::from(id));
+    }
+}
+
 /// Pushes `first + i` for every row (or column) i whose `lines[i]` mask meets the shoal set `m`.
 pub(super) fn push_lines(out: &mut Vec<u32>, m: u16, lines: &[u16; 3], first: u32) {
     for (i, &line) in lines.iter().enumerate() {
@@ -174,14 +184,7 @@ impl DeepRegrets {
                 });
             }
             Node::ShopKeep => {
-                let base = shop_base(st.shop);
-                let mut ids = [0u8; 5];
-                let len = usize::from(st.drawn_len).min(5);
-                ids[..len].copy_from_slice(&st.drawn[..len]);
-                ids[..len].sort_unstable();
-                for &id in &ids[..len] {
-                    out.push(base + u32::from(id));
-                }
+                push_sorted(out, shop_base(st.shop), &st.drawn, st.drawn_len);
             }
             Node::DiscardRegret => regret_values(out),
             Node::RefreshDie => {

@@ -215,19 +215,20 @@ fn total(counts: &[u8]) -> u32 {
     counts.iter().map(|&c| u32::from(c)).sum()
 }
 
-/// The phase of the day (`setup` before the first Refresh).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Dealing the shoals.
-    Setup,
-    /// Refresh phase.
-    Refresh,
-    /// Declaration phase.
-    Declaration,
-    /// Actions phase.
-    Actions,
-    /// The game is over.
-    Over,
+crate::game::phases! {
+    /// The phase of the day (`setup` before the first Refresh).
+    pub enum Phase {
+        /// Dealing the shoals.
+        Setup,
+        /// Refresh phase.
+        Refresh,
+        /// Declaration phase.
+        Declaration,
+        /// Actions phase.
+        Actions,
+        /// The game is over.
+        Over,
+    }
 }
 
 /// The kind of the node the state rests at (contract §10).

@@ -19,7 +19,7 @@ use super::actions::{
 use super::flow::first_kind;
 use super::port::shop_base;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Phase, CLASSES, CLASS_FACE,
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, CLASSES, CLASS_FACE,
     CLASS_KIND, CLASS_NAME, CLOCHE_SLOT, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
 };
 use serde_json::{json, Value};
@@ -30,6 +30,22 @@ fn opt(x: u8) -> Value {
     } else {
         json!(x)
     }
+}
+
+/// `fields` (a JSON object) with the fields the canonical state and every observation share: the
+/// day, the phase, the node and the seats to move.
+fn with_clock(st: &S, mut fields: Value) -> Value {
+    if let Value::Object(m) = &mut fields {
+        m.insert("day".into(), json!(st.day));
+        m.insert("phase".into(), json!(st.phase.name()));
+        m.insert("node".into(), json!(st.node.name()));
+        m.insert("actor".into(), opt(st.actor));
+        m.insert("turn".into(), opt(st.turn));
+        m.insert("first_player".into(), json!(st.first_player));
+        m.insert("last_turns".into(), opt(st.last_turns));
+        m.insert("life_preserver".into(), opt(st.life_preserver));
+    }
+    fields
 }
 
 fn dice(pool: &[u8; CLASSES]) -> Value {
@@ -56,16 +72,6 @@ fn ids(mask: u32) -> Value {
     let mut v = Vec::new();
     each_bit(mask, |b| v.push(json!(b)));
     Value::Array(v)
-}
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Setup => "setup",
-        Phase::Refresh => "refresh",
-        Phase::Declaration => "declaration",
-        Phase::Actions => "actions",
-        Phase::Over => "over",
-    }
 }
 
 impl DeepRegrets {
@@ -275,15 +281,9 @@ impl DeepRegrets {
             "order": Value::Array(self.order(st).iter().map(|&f| json!(f)).collect()),
         });
         let _ = d;
-        json!({
-            "day": st.day,
-            "phase": phase_name(st.phase),
-            "node": st.node.name(),
-            "actor": opt(st.actor),
-            "turn": opt(st.turn),
-            "first_player": st.first_player,
-            "last_turns": opt(st.last_turns),
-            "life_preserver": opt(st.life_preserver),
+        with_clock(
+            st,
+            json!({
             "shoals": shoals,
             "face_up": face_up,
             "known": known,
@@ -303,7 +303,8 @@ impl DeepRegrets {
             "plug": st.plug,
             "ctx": ctx,
             "end": self.end_json(st, true, false),
-        })
+            }),
+        )
     }
 
     /// The observation of seat `me` (contract §11.3).
@@ -448,14 +449,6 @@ impl DeepRegrets {
         });
         let mut obs = json!({
             "seat": me,
-            "day": st.day,
-            "phase": phase_name(st.phase),
-            "node": st.node.name(),
-            "actor": opt(st.actor),
-            "turn": opt(st.turn),
-            "first_player": st.first_player,
-            "last_turns": opt(st.last_turns),
-            "life_preserver": opt(st.life_preserver),
             "current_player": current,
             "money": self.seat_list(|p| json!(st.seats[p].money)),
             "depth": self.seat_list(|p| json!(st.seats[p].depth)),
@@ -515,7 +508,7 @@ impl DeepRegrets {
                 self.seat_list(|p| json!(st.seats[p].coffin_used)),
             );
         }
-        obs
+        with_clock(st, obs)
     }
 
     /// `action_label` (contract §10).
@@ -816,6 +809,17 @@ impl DeepRegrets {
         } else {
             self.fish_name(usize::from(st.ability_fish))
         };
+        // The fish of a fish action, and the label of a yes / no choice.
+        let fish_a = if r(FISH, FISH_LAST) {
+            fish(a - FISH)
+        } else {
+            None
+        };
+        let yes_no = |yes: &str, no: &str| match a {
+            YES => Some(yes.to_string()),
+            NO => Some(no.to_string()),
+            _ => None,
+        };
         let item = |list: &'static [super::data::Item], i: u32| {
             list.get(i as usize).map(|x| x.name.as_str())
         };
@@ -832,13 +836,7 @@ impl DeepRegrets {
                 _ => None,
             },
             Node::Increment => die.map(|x| format!("increment {x}")),
-            Node::DiscardFish => {
-                if r(FISH, FISH_LAST) {
-                    fish(a - FISH).map(|f| format!("discard {f}"))
-                } else {
-                    None
-                }
-            }
+            Node::DiscardFish => fish_a.map(|f| format!("discard {f}")),
             Node::DiscardItem => {
                 let name = match a {
                     SUPPLY..=SUPPLY_LAST => item(&d.supplies, a - SUPPLY),
@@ -864,38 +862,15 @@ impl DeepRegrets {
                 };
                 format!("give a regret of value {} to seat {t}", a - REGRET)
             }),
-            Node::SwapBeneath => match a {
-                YES => Some("swap it for the fish beneath".into()),
-                NO => Some("keep it".into()),
-                _ => None,
-            },
-            Node::MoveOffer => match a {
-                YES => Some(format!("draw a regret and move to depth {}", st.move_depth)),
-                NO => Some("stay".into()),
-                _ => None,
-            },
-            Node::IgnoreReveal => match a {
-                YES => Some("resolve the reveal ability".into()),
-                NO => Some("ignore the reveal ability".into()),
-                _ => None,
-            },
-            Node::RevealBeneath => match a {
-                YES => Some("reveal it".into()),
-                NO => Some("leave it face down".into()),
-                _ => None,
-            },
-            Node::IgnoreCatch => match a {
-                YES => Some("resolve the catch ability".into()),
-                NO => Some("ignore the catch ability".into()),
-                _ => None,
-            },
-            Node::Reorder => {
-                if r(FISH, FISH_LAST) {
-                    fish(a - FISH).map(|f| format!("put {f} next from the top"))
-                } else {
-                    None
-                }
-            }
+            Node::SwapBeneath => yes_no("swap it for the fish beneath", "keep it"),
+            Node::MoveOffer => yes_no(
+                &format!("draw a regret and move to depth {}", st.move_depth),
+                "stay",
+            ),
+            Node::IgnoreReveal => yes_no("resolve the reveal ability", "ignore the reveal ability"),
+            Node::RevealBeneath => yes_no("reveal it", "leave it face down"),
+            Node::IgnoreCatch => yes_no("resolve the catch ability", "ignore the catch ability"),
+            Node::Reorder => fish_a.map(|f| format!("put {f} next from the top")),
             Node::RevealShoal => {
                 if a == DONE {
                     Some("done revealing".into())
@@ -913,13 +888,7 @@ impl DeepRegrets {
                     r(COLUMN, COLUMN_LAST).then(|| format!("peek at column {}", a - COLUMN))
                 }
             }
-            Node::Mimic => {
-                if r(FISH, FISH_LAST) {
-                    fish(a - FISH).map(|f| format!("swap it for {f}"))
-                } else {
-                    None
-                }
-            }
+            Node::Mimic => fish_a.map(|f| format!("swap it for {f}")),
             Node::HadalShade => {
                 if a == NO {
                     Some("keep it".into())
@@ -948,11 +917,7 @@ impl DeepRegrets {
                         .then(|| format!("offer a regret of value {}", a - REGRET))
                 }
             }
-            Node::AcceptOffer => match a {
-                YES => Some("accept the regrets".into()),
-                NO => Some("refuse the regrets".into()),
-                _ => None,
-            },
+            Node::AcceptOffer => yes_no("accept the regrets", "refuse the regrets"),
             _ => None,
         }
     }

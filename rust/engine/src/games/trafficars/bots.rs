@@ -7,7 +7,7 @@ use super::{
     Board, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD, ID_SLOTS, LAST_CARD, MAX_SEATS,
 };
 use crate::bits;
-use crate::game::Bot;
+use crate::game::{cheapest, Bot};
 use crate::rng::SplitMix64;
 
 /// Opponent deals sampled per candidate card when choosing a card to commit.
@@ -175,20 +175,14 @@ impl GreedyBot {
         let Some((seat, card, c)) = g.head_choice(&st.board) else {
             return legal.first().copied().unwrap_or(0);
         };
-        let mut best = legal.first().copied().unwrap_or(0);
-        let mut best_cost = f64::INFINITY;
-        for &a in legal {
+        cheapest(legal, f64::INFINITY, |a| {
             let mut b = st.board;
             g.carry_out(&mut b, seat, card, c.kind, a);
             g.next_card(&mut b, card);
             Self::finish_turn(g, &mut b);
-            let cost = self.cost_after(g, &b, &before);
-            if cost < best_cost {
-                best_cost = cost;
-                best = a;
-            }
-        }
-        best
+            self.cost_after(g, &b, &before)
+        })
+        .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
     }
 }
 

@@ -526,27 +526,17 @@ impl Choice {
     }
 }
 
-/// Where the game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Phase {
-    /// Chance: lane starters, then the hands.
-    Deal,
-    /// The lowest seat without a commitment commits a card.
-    Commit,
-    /// The owner of the card being resolved chooses among two or more options.
-    Resolve,
-    /// The game is over.
-    Over,
-}
-
-impl Phase {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Deal => "deal",
-            Self::Commit => "commit",
-            Self::Resolve => "resolve",
-            Self::Over => "over",
-        }
+crate::game::phases! {
+    /// Where the game stands.
+    enum Phase {
+        /// Chance: lane starters, then the hands.
+        Deal,
+        /// The lowest seat without a commitment commits a card.
+        Commit,
+        /// The owner of the card being resolved chooses among two or more options.
+        Resolve,
+        /// The game is over.
+        Over,
     }
 }
 

@@ -91,13 +91,7 @@ impl Trafficars {
         let b = &st.board;
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(player), n);
-        let phase = match st.phase {
-            Phase::Deal => 0,
-            Phase::Commit => 1,
-            Phase::Resolve => 2,
-            Phase::Over => 3,
-        };
-        w.one_hot(Some(phase), 4);
+        w.one_hot(Some(st.phase as usize), Phase::COUNT);
         let decision = self.decision(st).map(|d| match d {
             Decision::Commit => 0,
             Decision::Ambulance => 1,

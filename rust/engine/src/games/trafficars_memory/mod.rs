@@ -121,24 +121,15 @@ const fn car_bits() -> u64 {
     ((1u64 << FIRST_JOKER) - 1) ^ 1
 }
 
-/// Where the game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Phase {
-    /// Chance: the card of the next grid position.
-    Layout,
-    /// Seat `current` flips a face-down position.
-    Flip,
-    /// The game is over.
-    Over,
-}
-
-impl Phase {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Layout => "layout",
-            Self::Flip => "flip",
-            Self::Over => "over",
-        }
+crate::game::phases! {
+    /// Where the game stands.
+    enum Phase {
+        /// Chance: the card of the next grid position.
+        Layout,
+        /// Seat `current` flips a face-down position.
+        Flip,
+        /// The game is over.
+        Over,
     }
 }
 

@@ -47,12 +47,7 @@ impl TrafficarsMemory {
         let (n, grid) = (self.players, self.grid);
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(player), n);
-        let phase = match st.phase {
-            Phase::Layout => 0,
-            Phase::Flip => 1,
-            Phase::Over => 2,
-        };
-        w.one_hot(Some(phase), 3);
+        w.one_hot(Some(st.phase as usize), Phase::COUNT);
         w.one_hot(
             Some(usize::from(st.current)).filter(|_| st.current != NO_SEAT),
             n,

@@ -5,7 +5,7 @@ use super::{
     between, highest, lowest, Phase, TrafficarsOvertaking, TrafficarsOvertakingState, HIGHEST_CARD,
     LOWEST_CARD, OVERTAKE, PASS,
 };
-use crate::game::Bot;
+use crate::game::{cheapest, Bot};
 use crate::rng::SplitMix64;
 
 /// The `greedy` bot.
@@ -31,11 +31,9 @@ pub struct GreedyBot {
 impl GreedyBot {
     fn choose_play(&self, st: &TrafficarsOvertakingState, hand: u64, legal: &[u32]) -> u32 {
         let row = st.row;
-        let mut best = legal.first().copied().unwrap_or(PASS);
-        let mut best_key = (u32::MAX, u32::MAX);
-        for &x in legal {
+        let key = |x: u32| {
             if !(LOWEST_CARD..=HIGHEST_CARD).contains(&x) || row == 0 {
-                continue;
+                return (u32::MAX, u32::MAX);
             }
             let y = if x < lowest(row) {
                 lowest(row)
@@ -46,13 +44,10 @@ impl GreedyBot {
             let unknown = (gap & !hand & !self.gone & !row).count_ones();
             let own = (gap & hand).count_ones();
             // Cost in half cards: unknown cards weigh 2, own stranded cards 1.
-            let key = (2 * unknown + own, x.abs_diff(y));
-            if key < best_key {
-                best_key = key;
-                best = x;
-            }
-        }
-        best
+            (2 * unknown + own, x.abs_diff(y))
+        };
+        cheapest(legal, (u32::MAX, u32::MAX), key)
+            .unwrap_or_else(|| legal.first().copied().unwrap_or(PASS))
     }
 }
 

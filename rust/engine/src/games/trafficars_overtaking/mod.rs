@@ -105,19 +105,20 @@ fn fitting(row: u64) -> u64 {
     (below | above) & ALL_CARDS
 }
 
-/// Where the game stands, i.e. what kind of node comes next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Phase {
-    /// Chance: a removed card, then the piles.
-    Deal,
-    /// The active seat plays a fitting card or passes.
-    Play,
-    /// The overtaker overtakes or lets go.
-    Overtake,
-    /// The active seat chooses a start card from its hand (its pile is empty).
-    Start,
-    /// Someone has won.
-    Over,
+crate::game::phases! {
+    /// Where the game stands, i.e. what kind of node comes next.
+    enum Phase {
+        /// Chance: a removed card, then the piles.
+        Deal,
+        /// The active seat plays a fitting card or passes.
+        Play,
+        /// The overtaker overtakes or lets go.
+        Overtake,
+        /// The active seat chooses a start card from its hand (its pile is empty).
+        Start,
+        /// Someone has won.
+        Over,
+    }
 }
 
 /// The Trafficars overtaking-lane game with a fixed player count.

@@ -13,19 +13,6 @@ use serde_json::{json, Value};
 /// Car cards (entries of a card block of the tensor).
 const CARD_BLOCK: usize = (HIGHEST_CARD - LOWEST_CARD + 1) as usize;
 
-impl Phase {
-    /// The phase as the observation and the canonical state name it.
-    fn name(self) -> &'static str {
-        match self {
-            Self::Deal => "deal",
-            Self::Play => "play",
-            Self::Overtake => "overtake",
-            Self::Start => "start",
-            Self::Over => "over",
-        }
-    }
-}
-
 impl TrafficarsOvertaking {
     fn seat_json(s: u8) -> Value {
         if s == NO_SEAT {
@@ -96,14 +83,7 @@ impl TrafficarsOvertaking {
         let n = self.players;
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(player), n);
-        let phase = match st.phase {
-            Phase::Deal => 0,
-            Phase::Play => 1,
-            Phase::Overtake => 2,
-            Phase::Start => 3,
-            Phase::Over => 4,
-        };
-        w.one_hot(Some(phase), 5);
+        w.one_hot(Some(st.phase as usize), Phase::COUNT);
         w.multi_hot(st.row, LOWEST_CARD, CARD_BLOCK);
         w.multi_hot(st.hand(player), LOWEST_CARD, CARD_BLOCK);
         for s in 0..n {

@@ -7,7 +7,7 @@ use super::{
     LOWEST_CARD, MAX_SEATS, TAKE_TIDE_A,
 };
 use crate::bits;
-use crate::game::Bot;
+use crate::game::{cheapest, Bot};
 use crate::rng::SplitMix64;
 
 /// The seats still in the table other than `me` (first `.1` entries of `.0`).
@@ -202,25 +202,19 @@ impl GreedyBot {
         let unseen = ALL_CARDS & !seen;
         let m = f64::from(unseen.count_ones().max(1));
         let k = opponents_of(me, &before).1 as i32;
-        let mut best = legal.first().copied().unwrap_or(0);
-        let mut best_cost = f64::INFINITY;
-        for &c in legal {
+        cheapest(legal, f64::INFINITY, |c| {
             let above =
                 unseen & !((bits::bit_in(c, LOWEST_CARD, HIGHEST_CARD) << 1).wrapping_sub(1));
             let q = f64::from(above.count_ones()) / m;
             let p_high = (1.0 - q).powi(k);
             let p_second = f64::from(k) * q * (1.0 - q).powi(k - 1);
             let p_none = (1.0 - p_high - p_second).max(0.0);
-            let cost = p_high * costs[0]
+            p_high * costs[0]
                 + p_second * costs[1]
                 + p_none * costs[2]
-                + CARD_COST * f64::from(c);
-            if cost < best_cost {
-                best_cost = cost;
-                best = c;
-            }
-        }
-        best
+                + CARD_COST * f64::from(c)
+        })
+        .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
     }
 
     fn choose_tide(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
@@ -237,21 +231,15 @@ impl GreedyBot {
             hands_left,
         };
         let (a, b) = (st.revealed[0], st.revealed[1]);
-        let mut best = legal.first().copied().unwrap_or(0);
-        let mut best_cost = f64::INFINITY;
-        for &choice in legal {
+        cheapest(legal, f64::INFINITY, |choice| {
             let (mine, other) = if choice == TAKE_TIDE_A {
                 (a, b)
             } else {
                 (b, a)
             };
-            let cost = e.with(first, mine, second, other);
-            if cost < best_cost {
-                best_cost = cost;
-                best = choice;
-            }
-        }
-        best
+            e.with(first, mine, second, other)
+        })
+        .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
     }
 }
 

@@ -127,19 +127,20 @@ impl TideDeck {
     }
 }
 
-/// Where the game stands, i.e. what kind of node comes next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Phase {
-    /// Chance: the next weather card of the deal.
-    Deal,
-    /// Chance: tide A or tide B of the current hand.
-    Tide,
-    /// Seat `to_move` commits a weather card.
-    Play,
-    /// With `highest_chooses_tide`: the highest card's seat takes tide A or B.
-    ChooseTide,
-    /// The game is over.
-    Over,
+crate::game::phases! {
+    /// Where the game stands, i.e. what kind of node comes next.
+    enum Phase {
+        /// Chance: the next weather card of the deal.
+        Deal,
+        /// Chance: tide A or tide B of the current hand.
+        Tide,
+        /// Seat `to_move` commits a weather card.
+        Play,
+        /// With `highest_chooses_tide`: the highest card's seat takes tide A or B.
+        ChooseTide,
+        /// The game is over.
+        Over,
+    }
 }
 
 /// Turn the Tide with a fixed player count and options.

@@ -13,19 +13,6 @@ use serde_json::{json, Value};
 /// Weather cards (entries of a card block of the tensor).
 const CARD_BLOCK: usize = (HIGHEST_CARD - LOWEST_CARD + 1) as usize;
 
-impl Phase {
-    /// The phase as the observation and the canonical state name it.
-    fn name(self) -> &'static str {
-        match self {
-            Self::Deal => "deal",
-            Self::Tide => "tide",
-            Self::Play => "play",
-            Self::ChooseTide => "choose_tide",
-            Self::Over => "over",
-        }
-    }
-}
-
 impl TurnTheTide {
     fn seat_vec<T: Copy + Into<Value>>(&self, xs: &[T; MAX_SEATS]) -> Value {
         Value::Array(xs[..self.players].iter().map(|&x| x.into()).collect())
@@ -115,14 +102,7 @@ impl TurnTheTide {
         let n = self.players;
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(player), n);
-        let phase = match st.phase {
-            Phase::Deal => 0,
-            Phase::Tide => 1,
-            Phase::Play => 2,
-            Phase::ChooseTide => 3,
-            Phase::Over => 4,
-        };
-        w.one_hot(Some(phase), 5);
+        w.one_hot(Some(st.phase as usize), Phase::COUNT);
         w.one_hot(Some(usize::from(st.round)), self.rounds);
         w.push_scaled(f64::from(st.hand_index), 12.0);
         w.multi_hot(

@@ -32,7 +32,7 @@ impl DeepRegrets {
         let mut w = TensorWriter::new(out);
         w.one_hot(Some(me), n);
         w.one_hot(usize::from(st.day).checked_sub(1), 6);
-        w.one_hot(Some(st.phase as usize), 5);
+        w.one_hot(Some(st.phase as usize), super::super::Phase::COUNT);
         w.one_hot(Some(st.node as usize), NODES);
         w.one_hot(some(st.actor), n);
         w.one_hot(some(st.turn), n);
