@@ -316,11 +316,7 @@ impl DeepRegrets {
                     return false;
                 }
                 st.push(Task::DrawDinks(p, k - 1));
-                if st.dink_deck == 0 {
-                    st.dink_deck = st.dink_discard;
-                    st.dink_discard = 0;
-                }
-                if st.dink_deck != 0 {
+                if refill(&mut st.dink_deck, &mut st.dink_discard) {
                     self.ask(st, Node::DrawDink, p)
                 } else {
                     false
@@ -339,11 +335,7 @@ impl DeepRegrets {
                         Node::DrawSupply,
                     ),
                 };
-                if *deck == 0 {
-                    *deck = *discard;
-                    *discard = 0;
-                }
-                if *deck == 0 {
+                if !refill(deck, discard) {
                     return false;
                 }
                 st.push(Task::ShopDraw(p, k - 1));
@@ -537,4 +529,14 @@ pub(super) fn first_kind(to_roll: &[u8; KINDS]) -> Option<usize> {
 #[inline]
 pub(super) fn below_top(fresh: &[u8; CLASSES]) -> bool {
     (0..CLASSES).any(|c| fresh[c] > 0 && c != usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])]))
+}
+
+/// Turns the discard pile into the deck when the deck is empty (both are sets of card ids, drawn
+/// from by choice of id, so nothing is shuffled); whether the deck then has a card to draw.
+fn refill(deck: &mut u32, discard: &mut u32) -> bool {
+    if *deck == 0 {
+        *deck = *discard;
+        *discard = 0;
+    }
+    *deck != 0
 }
