@@ -496,56 +496,128 @@ pub fn play_search_against_random<G: Game>(
     panic!("{}: the game does not end", G::ID);
 }
 
-/// Plays `games` seeded games with the bot `fast()` in the seats of `mask` and the random bot
-/// elsewhere; at every decision of such a seat, `oracle()` (reset with the same seat and random
-/// stream, shown the same states) must choose the same action. Returns the decisions compared.
-/// It checks that a faster bot keeps every decision of the evaluation it replaces.
-pub fn check_same_decisions<G: Game, F: Bot<G>, O: Bot<G>>(
+/// Plays `games` seeded games with the bot `bot()` in the seats of `mask` and the random bot
+/// elsewhere (every bot reset with its seat's own random stream, chance outcomes drawn by the
+/// session from the game's seed) and calls `decide(game, seat, chosen)` after every decision of
+/// a seat of `mask`. Returns the number of such decisions.
+pub fn play_bot_decisions<G: Game, B: Bot<G>>(
     game: &Arc<G>,
-    fast: impl Fn() -> F,
-    oracle: impl Fn() -> O,
+    bot: impl Fn() -> B,
     mask: u32,
     games: u64,
     seed: u64,
+    mut decide: impl FnMut(u64, usize, u32),
 ) -> usize {
     let g = game.as_ref();
     let n = g.players();
     let mut legal = Vec::new();
-    let mut compared = 0;
+    let mut decisions = 0;
     for gi in 0..games {
         let mut s = Session::new(Arc::clone(game), Some(derive_seed(seed, gi)));
-        let mut fast: Vec<F> = (0..n).map(|_| fast()).collect();
-        let mut oracle: Vec<O> = (0..n).map(|_| oracle()).collect();
+        let mut bots: Vec<B> = (0..n).map(|_| bot()).collect();
         let mut random: Vec<RandomBot> = vec![RandomBot::default(); n];
         for p in 0..n {
             let rng = SplitMix64::new(derive_seed(gi ^ seed, p as u64));
-            fast[p].reset(g, p, rng);
-            oracle[p].reset(g, p, rng);
+            bots[p].reset(g, p, rng);
             Bot::<G>::reset(&mut random[p], g, p, rng);
         }
         while g.current_player(s.state()) != TERMINAL {
             let p = g.current_player(s.state()) as usize;
             g.legal_actions(s.state(), &mut legal);
             let a = if mask & (1 << p) != 0 {
-                let want = oracle[p].act(g, s.state(), &legal);
-                let got = fast[p].act(g, s.state(), &legal);
-                assert_eq!(got, want, "{}: game {gi}, seat {p}, legal {legal:?}", G::ID);
-                compared += 1;
-                got
+                let a = bots[p].act(g, s.state(), &legal);
+                assert!(legal.contains(&a), "{}: illegal {a} in {legal:?}", G::ID);
+                decide(gi, p, a);
+                decisions += 1;
+                a
             } else {
                 Bot::<G>::act(&mut random[p], g, s.state(), &legal)
             };
             s.apply(i64::from(a), None)
                 .unwrap_or_else(|e| panic!("{}: a legal action was refused: {e}", G::ID));
-            for bot in fast.iter_mut().filter(|b| b.observes()) {
-                bot.observe(g, s.state());
-            }
-            for bot in oracle.iter_mut().filter(|b| b.observes()) {
+            for bot in bots.iter_mut().filter(|b| b.observes()) {
                 bot.observe(g, s.state());
             }
         }
     }
-    compared
+    decisions
+}
+
+/// One set of games whose bot decisions a test pins (see [`check_pinned_decisions`]).
+pub struct DecisionRun<G> {
+    /// Names the run in the pinned table and in messages.
+    pub label: String,
+    /// The game played.
+    pub game: Arc<G>,
+    /// The seats the bot under test plays (the random bot plays the others).
+    pub mask: u32,
+    /// How many games.
+    pub games: u64,
+    /// The seed of the games (see [`play_bot_decisions`]).
+    pub seed: u64,
+}
+
+/// The number of decisions of `run` and a fingerprint of them: a hash of every (game, seat,
+/// chosen action) in order, so any changed decision changes it.
+pub fn decision_fingerprint<G: Game, B: Bot<G>>(
+    run: &DecisionRun<G>,
+    bot: impl Fn() -> B,
+) -> (usize, u64) {
+    let mut hash = run.seed;
+    let decisions =
+        play_bot_decisions(&run.game, bot, run.mask, run.games, run.seed, |gi, p, a| {
+            hash = derive_seed(hash, gi << 40 | (p as u64) << 32 | u64::from(a));
+        });
+    (decisions, hash)
+}
+
+/// The environment variable that makes [`check_pinned_decisions`] print the table of the current
+/// decisions (`CARDTABLE_BLESS=1 cargo test ... -- --nocapture`), to paste over a pinned table
+/// after a deliberate change of a bot.
+pub const BLESS_VAR: &str = "CARDTABLE_BLESS";
+
+/// Checks that the bot `bot()` still makes the decisions pinned in `pinned`, one row
+/// `(label, decisions, fingerprint)` per run of `runs` in the same order (see
+/// [`decision_fingerprint`]). Panics naming the first run whose decisions differ; with
+/// [`BLESS_VAR`] set it first prints the table of the current decisions. Returns the number of
+/// decisions checked. It keeps a faster rewrite of a bot honest: every decision must stay the
+/// same.
+pub fn check_pinned_decisions<G: Game, B: Bot<G>>(
+    bot: impl Fn() -> B,
+    runs: &[DecisionRun<G>],
+    pinned: &[(&str, usize, u64)],
+) -> usize {
+    let got: Vec<(usize, u64)> = runs.iter().map(|r| decision_fingerprint(r, &bot)).collect();
+    if std::env::var_os(BLESS_VAR).is_some() {
+        println!(
+            "\n{}: the current decisions, to paste over the pinned table:",
+            G::ID
+        );
+        for (run, (decisions, hash)) in runs.iter().zip(&got) {
+            println!("    ({:?}, {decisions}, {hash:#018x}),", run.label);
+        }
+    }
+    let labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+    let pinned_labels: Vec<&str> = pinned.iter().map(|row| row.0).collect();
+    assert_eq!(
+        labels,
+        pinned_labels,
+        "{}: the runs differ from the pinned table (set {BLESS_VAR}=1 to print a new one)",
+        G::ID
+    );
+    for ((run, &(decisions, hash)), &(_, want_decisions, want_hash)) in
+        runs.iter().zip(&got).zip(pinned)
+    {
+        assert!(
+            (decisions, hash) == (want_decisions, want_hash),
+            "{} {} (options {:?}): the bot's decisions changed: {decisions} decisions with \
+             fingerprint {hash:#018x}, pinned {want_decisions} with {want_hash:#018x}",
+            G::ID,
+            run.label,
+            run.game.options()
+        );
+    }
+    got.iter().map(|&(decisions, _)| decisions).sum()
 }
 
 /// The share of the games won by built-in bot `bot` (as a fraction, shared wins split) against

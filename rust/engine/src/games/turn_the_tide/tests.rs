@@ -539,3 +539,4 @@ fn greedy_ignores_hidden_information() {
 }
 
 mod greedy_oracle;
+mod greedy_pinned;

@@ -5,6 +5,7 @@
 //! kit, not here.
 
 mod greedy_oracle;
+mod greedy_pinned;
 mod numbered_cards;
 mod random_games;
 mod special_cards;

@@ -9,7 +9,6 @@ use super::super::GreedyBot;
 use crate::bits;
 use crate::game::{Bot, Game};
 use crate::rng::SplitMix64;
-use crate::testing::check_same_decisions;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -225,36 +224,4 @@ impl Bot<TurnTheTide> for OracleBot {
             _ => legal.first().copied().unwrap_or(0),
         }
     }
-}
-
-fn game(players: usize, opts: Value) -> Arc<TurnTheTide> {
-    let map: Map<String, Value> = opts.as_object().cloned().unwrap_or_default();
-    Arc::new(TurnTheTide::from_options(players, &map).unwrap())
-}
-
-/// The greedy bot in the seats of `greedy_mask` must choose what the oracle chooses at every
-/// decision (see [`check_same_decisions`]). Returns the decisions compared.
-fn compare(g: &Arc<TurnTheTide>, greedy_mask: u32, games: u64, seed: u64) -> usize {
-    check_same_decisions(g, GreedyBot::default, OracleBot::default, greedy_mask, games, seed)
-}
-
-#[test]
-fn greedy_matches_the_reference_evaluation() {
-    let settings = [
-        json!({}),
-        json!({"recheck_after_elimination": false}),
-        json!({"highest_chooses_tide": true}),
-        json!({"highest_chooses_tide": true, "recheck_after_elimination": false}),
-    ];
-    let mut compared = 0;
-    for (i, opts) in settings.iter().enumerate() {
-        for players in 3..=5 {
-            let g = game(players, opts.clone());
-            let all = (1u32 << players) - 1;
-            compared += compare(&g, all, 60, 100 + i as u64);
-            compared += compare(&g, 1, 30, 200 + i as u64);
-            compared += compare(&g, 0b101 & all, 30, 300 + i as u64);
-        }
-    }
-    assert!(compared > 10_000, "only {compared} decisions compared");
 }
