@@ -611,7 +611,8 @@ pub fn check_pinned_decisions<G: Game, B: Bot<G>>(
         assert!(
             (decisions, hash) == (want_decisions, want_hash),
             "{} {} (options {:?}): the bot's decisions changed: {decisions} decisions with \
-             fingerprint {hash:#018x}, pinned {want_decisions} with {want_hash:#018x}",
+             fingerprint {hash:#018x}, pinned {want_decisions} with {want_hash:#018x} (if the \
+             change is deliberate, set {BLESS_VAR}=1 to print the new table)",
             G::ID,
             run.label,
             run.game.options()

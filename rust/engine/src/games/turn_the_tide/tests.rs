@@ -538,5 +538,4 @@ fn greedy_ignores_hidden_information() {
     }
 }
 
-mod greedy_oracle;
 mod greedy_pinned;

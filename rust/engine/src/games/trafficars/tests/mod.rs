@@ -4,7 +4,6 @@
 //! (card table, options, deal, labels). Checks that hold for every game belong to the shared test
 //! kit, not here.
 
-mod greedy_oracle;
 mod greedy_pinned;
 mod numbered_cards;
 mod random_games;

@@ -93,8 +93,3 @@ fn greedy_keeps_its_pinned_decisions() {
     let decisions = check_pinned_decisions(GreedyBot::default, &runs(), PINNED);
     assert!(decisions > 10_000, "only {decisions} decisions checked");
 }
-
-#[test]
-fn the_reference_evaluation_makes_the_pinned_decisions() {
-    check_pinned_decisions(super::greedy_oracle::OracleBot::default, &runs(), PINNED);
-}
