@@ -496,6 +496,77 @@ pub fn play_search_against_random<G: Game>(
     panic!("{}: the game does not end", G::ID);
 }
 
+/// A [`RandomBot`] seeded by `seed` (reset for seat 0), to play every seat of a game.
+pub fn random_bot<G: Game>(game: &G, seed: u64) -> RandomBot {
+    let mut bot = RandomBot::default();
+    Bot::<G>::reset(&mut bot, game, 0, SplitMix64::new(seed));
+    bot
+}
+
+/// Plays one game of `game` to the end through a [`Session`] whose chance outcomes are drawn from
+/// `seed`; at every decision `decide(state, seat, legal)` checks what it wants and returns the
+/// seat's action. Returns the finished session. Panics on a refused action or after
+/// [`MAX_STEPS`] decisions.
+pub fn play_session<G: Game>(
+    game: &Arc<G>,
+    seed: u64,
+    mut decide: impl FnMut(&G::State, usize, &[u32]) -> u32,
+) -> Session<G> {
+    let g = game.as_ref();
+    let mut s = Session::new(Arc::clone(game), Some(seed));
+    let mut legal = Vec::new();
+    for _ in 0..MAX_STEPS {
+        let cp = g.current_player(s.state());
+        if cp == TERMINAL {
+            return s;
+        }
+        g.legal_actions(s.state(), &mut legal);
+        let a = decide(s.state(), cp as usize, &legal);
+        s.apply(i64::from(a), Some(i64::from(cp)))
+            .unwrap_or_else(|e| panic!("{}: seat {cp} may not play {a}: {e}", G::ID));
+    }
+    panic!("{}: the game does not end", G::ID);
+}
+
+/// Plays `games` games of `game` (chance seeded from `seed`, each seat's `bot()` reset with its
+/// own stream and observing every decision node) and checks at every decision that the seat's
+/// bot chooses the same action when what it may not see is blanked out: `hide(state, seat)` is
+/// the state with the other seats' hidden information (and anything else the seat cannot know)
+/// replaced by placeholders. Returns the decisions checked.
+pub fn check_ignores_hidden<G: Game, B: Bot<G> + Clone>(
+    game: &Arc<G>,
+    bot: impl Fn() -> B,
+    games: u64,
+    seed: u64,
+    hide: impl Fn(&G::State, usize) -> G::State,
+) -> usize {
+    let g = game.as_ref();
+    let mut checked = 0;
+    for gi in 0..games {
+        let mut bots: Vec<B> = (0..g.players()).map(|_| bot()).collect();
+        for (p, b) in bots.iter_mut().enumerate() {
+            b.reset(g, p, SplitMix64::new(derive_seed(gi, p as u64)));
+        }
+        play_session(game, derive_seed(seed, gi), |state, seat, legal| {
+            for b in bots.iter_mut() {
+                b.observe(g, state);
+            }
+            let mut twin = bots[seat].clone();
+            let a = bots[seat].act(g, state, legal);
+            let blind = twin.act(g, &hide(state, seat), legal);
+            assert_eq!(
+                blind,
+                a,
+                "{}: game {gi}, seat {seat} uses hidden information",
+                G::ID
+            );
+            checked += 1;
+            a
+        });
+    }
+    checked
+}
+
 /// Plays `games` seeded games with the bot `bot()` in the seats of `mask` and the random bot
 /// elsewhere (every bot reset with its seat's own random stream, chance outcomes drawn by the
 /// session from the game's seed) and calls `decide(game, seat, chosen)` after every decision of
@@ -557,6 +628,39 @@ pub struct DecisionRun<G> {
     pub seed: u64,
 }
 
+/// The runs of each option set of `settings` (JSON objects) at each player count of `players`
+/// that the game accepts (others are skipped): the bot in every seat, in seat 0, and in seats 0
+/// and 2, for `games[k]` games seeded by `seed(option set, players, k)` for these three `k`.
+pub fn decision_runs<G: Game>(
+    settings: &[Value],
+    players: std::ops::RangeInclusive<usize>,
+    games: [u64; 3],
+    seed: impl Fn(usize, usize, usize) -> u64,
+) -> Vec<DecisionRun<G>> {
+    let mut runs = Vec::new();
+    for (i, options) in settings.iter().enumerate() {
+        let map = options.as_object().cloned().unwrap_or_default();
+        for n in players.clone() {
+            let Ok(game) = G::from_options(n, &map) else {
+                continue;
+            };
+            let game = Arc::new(game);
+            let all = (1u32 << n) - 1;
+            for (k, mask) in [all, 1, 0b101 & all].into_iter().enumerate() {
+                let seed = seed(i, n, k);
+                runs.push(DecisionRun {
+                    label: format!("options {i} players {n} mask {mask:#b} seed {seed}"),
+                    game: Arc::clone(&game),
+                    mask,
+                    games: games[k],
+                    seed,
+                });
+            }
+        }
+    }
+    runs
+}
+
 /// The number of decisions of `run` and a fingerprint of them: a hash of every (game, seat,
 /// chosen action) in order, so any changed decision changes it.
 pub fn decision_fingerprint<G: Game, B: Bot<G>>(
@@ -580,8 +684,13 @@ pub const BLESS_VAR: &str = "CARDTABLE_BLESS";
 /// `(label, decisions, fingerprint)` per run of `runs` in the same order (see
 /// [`decision_fingerprint`]). Panics naming the first run whose decisions differ; with
 /// [`BLESS_VAR`] set it first prints the table of the current decisions. Returns the number of
-/// decisions checked. It keeps a faster rewrite of a bot honest: every decision must stay the
-/// same.
+/// decisions checked.
+///
+/// It keeps a faster rewrite or a clean-up of a bot honest: every decision must stay the same.
+/// A game's table is recorded once from a bot proven to decide as its evaluation as first
+/// written, and regenerated only after a deliberate change of its play:
+/// `CARDTABLE_BLESS=1 cargo test -p cardtable-engine --release pinned -- --nocapture` prints the
+/// rows to paste over it.
 pub fn check_pinned_decisions<G: Game, B: Bot<G>>(
     bot: impl Fn() -> B,
     runs: &[DecisionRun<G>],

@@ -4,10 +4,11 @@
 //! live in the shared test kit, not here.
 
 use super::*;
-use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
 use crate::sim::{simulate, SimConfig};
+use crate::testing::{play_session, random_bot};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -370,7 +371,6 @@ fn check_invariants(g: &Goofspiel, x: &GoofspielState) {
 /// tie).
 #[test]
 fn random_games_conserve_cards_and_points() {
-    let mut legal = Vec::new();
     for gi in 0..600u64 {
         let n = if gi % 2 == 0 {
             13
@@ -378,20 +378,14 @@ fn random_games_conserve_cards_and_points() {
             1 + (gi / 2 % 60) as u32
         };
         let g = game(json!({ "num_cards": n }));
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
-        let mut bot = RandomBot::default();
-        Bot::<Goofspiel>::reset(&mut bot, &*g, 0, SplitMix64::new(derive_seed(100, gi)));
+        let mut bot = random_bot(&*g, derive_seed(100, gi));
         let mut steps = 0;
-        while g.current_player(s.state()) != TERMINAL {
-            let x = *s.state();
-            check_invariants(&g, &x);
-            let cp = g.current_player(&x);
-            g.legal_actions(&x, &mut legal);
-            assert_eq!(legal.len() as u32, x.hands[cp as usize].count_ones());
-            let a = Bot::<Goofspiel>::act(&mut bot, &*g, &x, &legal);
-            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
+        let s = play_session(&g, derive_seed(99, gi), |x, cp, legal| {
+            check_invariants(&g, x);
+            assert_eq!(legal.len() as u32, x.hands[cp].count_ones());
             steps += 1;
-        }
+            Bot::<Goofspiel>::act(&mut bot, &*g, x, legal)
+        });
         let x = *s.state();
         check_invariants(&g, &x);
         // The forced last turn (for N >= 2) has no nodes.

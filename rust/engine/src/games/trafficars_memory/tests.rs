@@ -9,6 +9,7 @@ use crate::games::trafficars::{card_table, Kind};
 use crate::rng::derive_seed;
 use crate::session::Session;
 use crate::sim::make_bot;
+use crate::testing::play_session;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -575,7 +576,6 @@ fn check_invariants(g: &TrafficarsMemory, x: &TrafficarsMemoryState) {
 /// every label is `action {a}`.
 #[test]
 fn random_games_keep_the_table_rules() {
-    let mut legal = Vec::new();
     for gi in 0..2000u64 {
         let n = 2 + (gi % 4) as usize;
         let opts = match gi % 5 {
@@ -586,7 +586,6 @@ fn random_games_keep_the_table_rules() {
             _ => json!({"min_number": 1 + gi % 20, "max_number": 30, "jokers": true}),
         };
         let g = game(n, opts);
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
         let mut bots: Vec<Box<dyn Bot<TrafficarsMemory>>> = (0..n)
             .map(|p| match p % 3 {
                 0 => make_bot(&*g, "random").unwrap(),
@@ -598,23 +597,19 @@ fn random_games_keep_the_table_rules() {
             b.reset(&g, p, SplitMix64::new(derive_seed(gi, p as u64)));
         }
         let detailed = gi % 50 == 0;
-        while g.current_player(s.state()) != TERMINAL {
-            let x = *s.state();
-            check_invariants(&g, &x);
-            let cp = g.current_player(&x);
-            g.legal_actions(&x, &mut legal);
+        let s = play_session(&g, derive_seed(99, gi), |x, cp, legal| {
+            check_invariants(&g, x);
             if detailed {
                 for p in 0..n {
-                    let o = g.observation(&x, p);
+                    let o = g.observation(x, p);
                     assert_eq!(o["faces"].as_array().unwrap().len(), g.grid_size());
                 }
             }
-            let a = bots[cp as usize].act(&g, &x, &legal);
-            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
             for b in bots.iter_mut() {
-                b.observe(&g, s.state());
+                b.observe(&g, x);
             }
-        }
+            bots[cp].act(&g, x, legal)
+        });
         let x = *s.state();
         check_invariants(&g, &x);
         let most = x.taken[..n].iter().max().copied().unwrap();

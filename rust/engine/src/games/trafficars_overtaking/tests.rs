@@ -7,6 +7,7 @@ use super::*;
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
+use crate::testing::check_ignores_hidden;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -637,30 +638,19 @@ fn other_hands_show_only_their_sizes() {
     assert_eq!(o["pile_sizes"], json!([5, 6, 6, 6]));
 }
 
+/// The bot's choice is the same when the other hands, every pile and the removed cards are
+/// blanked out.
 #[test]
 fn greedy_ignores_hidden_information() {
-    let g = game(4);
-    let mut legal = Vec::new();
-    for gi in 0..100u64 {
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(3, gi)));
-        let mut bots = vec![GreedyBot::default(); 4];
-        while g.current_player(s.state()) != TERMINAL {
-            let cp = g.current_player(s.state()) as usize;
-            g.legal_actions(s.state(), &mut legal);
-            let mut probe = bots[cp].clone();
-            let a = bots[cp].act(&g, s.state(), &legal);
-            let mut hidden = *s.state();
-            for p in (0..4).filter(|&p| p != cp) {
-                hidden.hands[p] = 0;
-                hidden.piles[p] = [0; MAX_PILE];
-            }
-            hidden.piles[cp] = [0; MAX_PILE];
-            hidden.removed = [0; 4];
-            assert_eq!(probe.act(&g, &hidden, &legal), a);
-            s.apply(i64::from(a), None).unwrap();
-            for b in bots.iter_mut() {
-                b.observe(&g, s.state());
-            }
+    let hide = |x: &TrafficarsOvertakingState, seat: usize| {
+        let mut hidden = *x;
+        for p in (0..4).filter(|&p| p != seat) {
+            hidden.hands[p] = 0;
         }
-    }
+        hidden.piles = [[0; MAX_PILE]; MAX_SEATS];
+        hidden.removed = [0; 4];
+        hidden
+    };
+    let checked = check_ignores_hidden(&game(4), GreedyBot::default, 100, 3, hide);
+    assert!(checked > 1000, "only {checked} decisions checked");
 }

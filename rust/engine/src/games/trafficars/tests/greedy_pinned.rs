@@ -1,17 +1,10 @@
-//! The `greedy` bot's decisions, pinned. A fingerprint of every decision the bot makes over a
-//! fixed set of seeded games (each option set, player count and set of greedy seats below) was
-//! recorded when the bot was proven to agree, decision for decision, with its evaluation as first
-//! written; a speed-up or a clean-up of the bot must keep every one of them. A deliberate change
-//! of its play regenerates the table: `CARDTABLE_BLESS=1 cargo test -p cardtable-engine --release
-//! greedy_keeps_its_pinned_decisions -- --nocapture` prints the new rows to paste over `PINNED`.
+//! The `greedy` bot's decisions, pinned over seeded games (see [`check_pinned_decisions`]).
 
 use super::super::{GreedyBot, Trafficars};
-use crate::game::Game;
-use crate::testing::{check_pinned_decisions, DecisionRun};
+use crate::testing::{check_pinned_decisions, decision_runs};
 use serde_json::json;
-use std::sync::Arc;
 
-/// `(label, decisions, fingerprint)` of each run of [`runs`], in order.
+/// `(label, decisions, fingerprint)` of each run of the test, in order.
 const PINNED: &[(&str, usize, u64)] = &[
     ("options 0 players 2 mask 0b11 seed 102", 316, 0xe7e02ffc22e4e249),
     ("options 0 players 2 mask 0b1 seed 202", 75, 0xd606ddefbc58e7f9),
@@ -96,9 +89,10 @@ const PINNED: &[(&str, usize, u64)] = &[
     ("options 7 players 3 mask 0b101 seed 373", 312, 0x0cfe9108de48e2cd),
 ];
 
-/// Each option set with 2 to 5 seats (when its deck is large enough): the bot in every seat, in
-/// seat 0, and in seats 0 and 2.
-fn runs() -> Vec<DecisionRun<Trafficars>> {
+/// The bot makes the pinned decisions in the runs of each of these option sets (an option set
+/// whose deck is too small for a player count skips it).
+#[test]
+fn greedy_keeps_its_pinned_decisions() {
     let settings = [
         json!({}),
         json!({"max_cars": null}),
@@ -109,34 +103,10 @@ fn runs() -> Vec<DecisionRun<Trafficars>> {
         json!({"max_number": 12, "hand_size": 5, "max_cars": 3}),
         json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
     ];
-    let mut runs = Vec::new();
-    for (i, opts) in settings.iter().enumerate() {
-        for players in 2..=5 {
-            let map = opts.as_object().cloned().unwrap_or_default();
-            // Settings whose deck is too small for this many seats are skipped.
-            let Ok(game) = Trafficars::from_options(players, &map) else {
-                continue;
-            };
-            let game = Arc::new(game);
-            let all = (1u32 << players) - 1;
-            let seed = 10 * i as u64 + players as u64;
-            for (mask, games, base) in [(all, 12, 100), (1, 6, 200), (0b101 & all, 6, 300)] {
-                let seed = base + seed;
-                runs.push(DecisionRun {
-                    label: format!("options {i} players {players} mask {mask:#b} seed {seed}"),
-                    game: Arc::clone(&game),
-                    mask,
-                    games,
-                    seed,
-                });
-            }
-        }
-    }
-    runs
-}
-
-#[test]
-fn greedy_keeps_its_pinned_decisions() {
-    let decisions = check_pinned_decisions(GreedyBot::default, &runs(), PINNED);
+    // The seeds of the games the reference comparison played: 100, 200, 300 + 10 × option set
+    // + players.
+    let seed = |i: usize, n: usize, k: usize| 100 * (k as u64 + 1) + 10 * i as u64 + n as u64;
+    let runs = decision_runs::<Trafficars>(&settings, 2..=5, [12, 6, 6], seed);
+    let decisions = check_pinned_decisions(GreedyBot::default, &runs, PINNED);
     assert!(decisions > 10_000, "only {decisions} decisions checked");
 }

@@ -1,16 +1,10 @@
-//! The `greedy` bot's decisions, pinned. A fingerprint of every decision the bot makes over a
-//! fixed set of seeded games (each option set, player count and set of greedy seats below) was
-//! recorded when the bot was proven to agree, decision for decision, with its evaluation as first
-//! written; a speed-up or a clean-up of the bot must keep every one of them. A deliberate change
-//! of its play regenerates the table: `CARDTABLE_BLESS=1 cargo test -p cardtable-engine --release
-//! greedy_keeps_its_pinned_decisions -- --nocapture` prints the new rows to paste over `PINNED`.
+//! The `greedy` bot's decisions, pinned over seeded games (see [`check_pinned_decisions`]).
 
 use super::super::{GreedyBot, TurnTheTide};
-use crate::testing::{check_pinned_decisions, game_with, DecisionRun};
+use crate::testing::{check_pinned_decisions, decision_runs};
 use serde_json::json;
-use std::sync::Arc;
 
-/// `(label, decisions, fingerprint)` of each run of [`runs`], in order.
+/// `(label, decisions, fingerprint)` of each run of the test, in order.
 const PINNED: &[(&str, usize, u64)] = &[
     ("options 0 players 3 mask 0b111 seed 100", 5130, 0xc617d677125f8666),
     ("options 0 players 3 mask 0b1 seed 200", 806, 0x2b93a2b8ea3ef45c),
@@ -59,8 +53,9 @@ const PINNED: &[(&str, usize, u64)] = &[
     ("options 4 players 5 mask 0b101 seed 304", 718, 0xe1d8e08964a34011),
 ];
 
-/// Each option set with 3 to 5 seats: the bot in every seat, in seat 0, and in seats 0 and 2.
-fn runs() -> Vec<DecisionRun<TurnTheTide>> {
+/// The bot makes the pinned decisions in the runs of each of these option sets.
+#[test]
+fn greedy_keeps_its_pinned_decisions() {
     let settings = [
         json!({}),
         json!({"recheck_after_elimination": false}),
@@ -68,28 +63,9 @@ fn runs() -> Vec<DecisionRun<TurnTheTide>> {
         json!({"highest_chooses_tide": true, "recheck_after_elimination": false}),
         json!({"rounds": 1}),
     ];
-    let mut runs = Vec::new();
-    for (i, opts) in settings.iter().enumerate() {
-        for players in 3..=5 {
-            let game = game_with::<TurnTheTide>(players, opts.clone());
-            let all = (1u32 << players) - 1;
-            for (mask, games, seed) in [(all, 60, 100), (1, 30, 200), (0b101 & all, 30, 300)] {
-                let seed = seed + i as u64;
-                runs.push(DecisionRun {
-                    label: format!("options {i} players {players} mask {mask:#b} seed {seed}"),
-                    game: Arc::clone(&game),
-                    mask,
-                    games,
-                    seed,
-                });
-            }
-        }
-    }
-    runs
-}
-
-#[test]
-fn greedy_keeps_its_pinned_decisions() {
-    let decisions = check_pinned_decisions(GreedyBot::default, &runs(), PINNED);
+    // The seeds of the games the reference comparison played: 100, 200, 300 + option set.
+    let seed = |i: usize, _, k: usize| 100 * (k as u64 + 1) + i as u64;
+    let runs = decision_runs::<TurnTheTide>(&settings, 3..=5, [60, 30, 30], seed);
+    let decisions = check_pinned_decisions(GreedyBot::default, &runs, PINNED);
     assert!(decisions > 10_000, "only {decisions} decisions checked");
 }
