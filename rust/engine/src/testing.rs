@@ -325,6 +325,18 @@ pub fn tensor_of<G: Game>(game: &G, state: &G::State, player: usize) -> Vec<f32>
     out
 }
 
+/// Asserts the label of each `(action, label)` of `labels` in `state`.
+pub fn assert_labels<G: Game>(game: &G, state: &G::State, labels: &[(u32, &str)]) {
+    for &(action, want) in labels {
+        assert_eq!(
+            game.action_label(state, action),
+            want,
+            "{}: label of {action}",
+            G::ID
+        );
+    }
+}
+
 /// Asserts that seat `observer` sees the same in `a` and `b`: equal observations (JSON) and
 /// equal observation tensors.
 pub fn assert_same_view<G: Game>(game: &G, a: &G::State, b: &G::State, observer: usize) {
@@ -530,15 +542,15 @@ pub fn play_session<G: Game>(
 
 /// Plays `games` games of `game` (chance seeded from `seed`, each seat's `bot()` reset with its
 /// own stream and observing every decision node) and checks at every decision that the seat's
-/// bot chooses the same action when what it may not see is blanked out: `hide(state, seat)` is
-/// the state with the other seats' hidden information (and anything else the seat cannot know)
-/// replaced by placeholders. Returns the decisions checked.
+/// bot chooses the same action when what it may not see is blanked out: `hide(copy, seat)`
+/// replaces in a copy of the state the other seats' hidden information (and anything else the
+/// seat cannot know) by placeholders. Returns the decisions checked.
 pub fn check_ignores_hidden<G: Game, B: Bot<G> + Clone>(
     game: &Arc<G>,
     bot: impl Fn() -> B,
     games: u64,
     seed: u64,
-    hide: impl Fn(&G::State, usize) -> G::State,
+    hide: impl Fn(&mut G::State, usize),
 ) -> usize {
     let g = game.as_ref();
     let mut checked = 0;
@@ -553,7 +565,9 @@ pub fn check_ignores_hidden<G: Game, B: Bot<G> + Clone>(
             }
             let mut twin = bots[seat].clone();
             let a = bots[seat].act(g, state, legal);
-            let blind = twin.act(g, &hide(state, seat), legal);
+            let mut hidden = state.clone();
+            hide(&mut hidden, seat);
+            let blind = twin.act(g, &hidden, legal);
             assert_eq!(
                 blind,
                 a,

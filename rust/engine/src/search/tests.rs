@@ -213,35 +213,33 @@ fn search_bots_do_not_peek() {
     assert!(checked > 100);
 }
 
+/// Asserts that `a` wins more than `min` of `games` seeded games against `b` (see
+/// [`win_share`]), printing the share.
+fn assert_beats(a: &str, b: &str, games: u64, seed: u64, min: f64) {
+    let share = win_share(a, b, games, seed);
+    println!("{a} vs {b}: {share:.3}");
+    assert!(share > min, "{a} won {share} against {b}, not above {min}");
+}
+
 #[test]
 fn flatmc_beats_random() {
-    let share = win_share("flatmc:samples=10", "random", 200, 1);
-    println!("flatmc:samples=10 vs random: {share:.3}");
-    assert!(share > 0.6, "flatmc won {share}");
+    assert_beats("flatmc:samples=10", "random", 200, 1, 0.6);
 }
 
 #[test]
 fn mcts_beats_random_and_greedy() {
-    let share = win_share("mcts:iterations=300", "random", 200, 2);
-    println!("mcts:iterations=300 vs random: {share:.3}");
-    assert!(share > 0.6, "mcts won {share}");
-    let share = win_share("mcts:iterations=300", "greedy", 200, 3);
-    println!("mcts:iterations=300 vs greedy: {share:.3}");
-    assert!(share > 0.5, "mcts won {share}");
+    assert_beats("mcts:iterations=300", "random", 200, 2, 0.6);
+    assert_beats("mcts:iterations=300", "greedy", 200, 3, 0.5);
 }
 
 #[test]
 fn more_iterations_beat_fewer() {
-    let share = win_share("mcts:iterations=500", "mcts:iterations=10", 300, 4);
-    println!("mcts:iterations=500 vs mcts:iterations=10: {share:.3}");
-    assert!(share > 0.55, "mcts 500 won {share}");
+    assert_beats("mcts:iterations=500", "mcts:iterations=10", 300, 4, 0.55);
 }
 
 #[test]
 fn greedy_rollouts_play() {
-    let share = win_share("mcts:iterations=200,rollout=greedy", "random", 100, 5);
-    println!("mcts:iterations=200,rollout=greedy vs random: {share:.3}");
-    assert!(share > 0.6, "mcts with greedy rollouts won {share}");
+    assert_beats("mcts:iterations=200,rollout=greedy", "random", 100, 5, 0.6);
 }
 
 #[test]

@@ -143,41 +143,25 @@ fn equal_bids_give_the_card_to_nobody() {
     assert_eq!(t.scores(), vec![1, 0]);
 }
 
+/// Whole games of `N` point cards, one `(point card, bid 0, bid 1)` per turn, with the final
+/// scores and winners: more points wins, a draw is won by both.
 #[test]
 fn more_points_wins_and_a_draw_is_won_by_both() {
-    let mut t = T::new(3);
-    t.turn(1, 3, 1);
-    t.turn(2, 1, 2);
-    t.turn(3, 2, 3);
-    assert_eq!(t.cp(), TERMINAL);
-    assert_eq!(t.scores(), vec![1, 5]);
-    assert_eq!(t.g.winners(t.s.state()), vec![1]);
-
-    let mut t = T::new(2);
-    t.turn(1, 1, 1);
-    t.turn(2, 2, 2);
-    assert_eq!((t.cp(), t.scores()), (TERMINAL, vec![0, 0]));
-    assert_eq!(t.g.winners(t.s.state()), vec![0, 1]);
-
-    let mut t = T::new(3);
-    t.turn(3, 3, 1);
-    t.turn(1, 1, 2);
-    t.turn(2, 2, 3);
-    assert_eq!((t.cp(), t.scores()), (TERMINAL, vec![3, 3]));
-    assert_eq!(t.g.winners(t.s.state()), vec![0, 1]);
-
-    let mut t = T::new(3);
-    t.turn(2, 3, 1);
-    t.turn(3, 1, 2);
-    t.turn(1, 2, 3);
-    assert_eq!(t.scores(), vec![2, 4]);
-    assert_eq!(t.g.winners(t.s.state()), vec![1]);
-    let mut t = T::new(3);
-    t.turn(3, 2, 1);
-    t.turn(1, 1, 2);
-    t.turn(2, 3, 3);
-    assert_eq!(t.scores(), vec![3, 1]);
-    assert_eq!(t.g.winners(t.s.state()), vec![0]);
+    let games: [(&[(u32, u32, u32)], [i64; 2], &[usize]); 5] = [
+        (&[(1, 3, 1), (2, 1, 2), (3, 2, 3)], [1, 5], &[1]),
+        (&[(1, 1, 1), (2, 2, 2)], [0, 0], &[0, 1]),
+        (&[(3, 3, 1), (1, 1, 2), (2, 2, 3)], [3, 3], &[0, 1]),
+        (&[(2, 3, 1), (3, 1, 2), (1, 2, 3)], [2, 4], &[1]),
+        (&[(3, 2, 1), (1, 1, 2), (2, 3, 3)], [3, 1], &[0]),
+    ];
+    for (turns, scores, winners) in games {
+        let mut t = T::new(turns.len() as u32);
+        for &(point, b0, b1) in turns {
+            t.turn(point, b0, b1);
+        }
+        assert_eq!((t.cp(), t.scores()), (TERMINAL, scores.to_vec()), "{turns:?}");
+        assert_eq!(t.g.winners(t.s.state()), winners, "{turns:?}");
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ use crate::games::trafficars::{card_table, Kind};
 use crate::rng::derive_seed;
 use crate::session::Session;
 use crate::sim::make_bot;
-use crate::testing::play_session;
+use crate::testing::{assert_labels, play_session};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -67,6 +67,19 @@ fn twelve_with_jokers() -> Vec<u32> {
     vec![5, 51, 7, 9, 3, 4, 52, 1, 2, 6, 8, 10, 11, 12]
 }
 
+/// The cars 1..=12 with the two jokers, for `players` seats.
+fn jokers_game(players: usize) -> Arc<TrafficarsMemory> {
+    game(
+        players,
+        json!({"min_number": 1, "max_number": 12, "jokers": true}),
+    )
+}
+
+/// [`twelve_with_jokers`] laid out in `g`.
+fn laid_jokers(g: &Arc<TrafficarsMemory>) -> S {
+    laid(g, &twelve_with_jokers())
+}
+
 /// The memory game's card ids are those of the Trafficars deck: the cars 1..=50 have id = number,
 /// and every card from the first joker on is a special card of that deck (a joker here).
 #[test]
@@ -91,10 +104,7 @@ fn options_deck_and_grid() {
     );
     assert_eq!(g.grid_size(), 50);
     assert_eq!(game(2, json!({"jokers": true})).grid_size(), 62);
-    let g = game(
-        3,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
+    let g = jokers_game(3);
     assert_eq!(g.grid_size(), 14);
     assert_eq!(
         g.deck,
@@ -133,10 +143,7 @@ fn options_deck_and_grid() {
 
 #[test]
 fn layout_chance_labels_and_observation() {
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
+    let g = jokers_game(2);
     let mut s = Session::new(Arc::clone(&g), None);
     let mut outs = Vec::new();
     g.chance_outcomes(s.state(), &mut outs);
@@ -146,9 +153,12 @@ fn layout_chance_labels_and_observation() {
         .map(|c| (c, 1))
         .collect();
     assert_eq!(outs, want);
-    assert_eq!(g.action_label(s.state(), 7), "lay 7 at position 0");
-    assert_eq!(g.action_label(s.state(), 62), "lay 62 at position 0");
-    assert_eq!(g.action_label(s.state(), 0), "action 0");
+    let labels = [
+        (7, "lay 7 at position 0"),
+        (62, "lay 62 at position 0"),
+        (0, "action 0"),
+    ];
+    assert_labels(&*g, s.state(), &labels);
     s.apply(7, None).unwrap();
     s.apply(51, None).unwrap();
     assert!(s.apply(7, None).is_err());
@@ -280,11 +290,8 @@ fn flipping_on_is_a_choice_stop_takes_the_run() {
     // Only the positions flipped before stopping were ever shown (and they left the table).
     assert_eq!(o["seen"], json!(vec![Value::Null; 12]));
     // A joker and one car are not collectable: stop not legal; with two cars it is.
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
-    let mut s = laid(&g, &twelve_with_jokers());
+    let g = jokers_game(2);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[51, 5]);
     g.legal_actions(s.state(), &mut legal);
     assert!(!legal.contains(&STOP));
@@ -371,12 +378,8 @@ fn end_test_counts_jokers() {
 
 #[test]
 fn jokers_worked_example() {
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
-    let cards = twelve_with_jokers();
-    let mut s = laid(&g, &cards);
+    let g = jokers_game(2);
+    let mut s = laid_jokers(&g);
     // Seat 0: 5, 51, 7 continue; 9 breaks. {5, 51, 7} is taken.
     flip(&mut s, 0, &[5, 51, 7]);
     assert_eq!(g.current_player(s.state()), 0);
@@ -414,20 +417,16 @@ fn jokers_worked_example() {
 
 #[test]
 fn jokers_need_two_cars() {
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
-    let cards = twelve_with_jokers();
+    let g = jokers_game(2);
     // Joker first, joker second: continue; any car continues; the second car must fit.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[51, 52, 9, 12]);
     assert_eq!(g.current_player(s.state()), 0);
     flip(&mut s, 0, &[5]);
     // 9, 12 with two jokers (10, 11) is collectable; 5 broke it.
     assert_eq!(st(&g, &s)["taken"], json!([4, 0]));
     // A joker with a single car is not collectable: both turn back.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[1, 51]);
     assert_eq!(g.current_player(s.state()), 0);
     flip(&mut s, 0, &[4]);
@@ -436,31 +435,31 @@ fn jokers_need_two_cars() {
     assert_eq!(x["current"], json!(1));
     assert_eq!(x["on_table"], json!(vec![true; 14]));
     // "21 and a joker may continue; 23 completes 21-22-23" (here 1, joker, 3; 7 breaks).
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[1, 51, 3]);
     assert_eq!(g.current_player(s.state()), 0);
     flip(&mut s, 0, &[7]);
     assert_eq!(st(&g, &s)["taken"], json!([3, 0]));
     // "21, joker, 25": 25 breaks (here 1, joker, 5), nothing is taken.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[1, 51, 5]);
     assert_eq!(g.current_player(s.state()), 1);
     assert_eq!(st(&g, &s)["taken"], json!([0, 0]));
     // "after 3 and 4 a joker is 2 or 5": both 2 and 5 may follow.
     for next in [2, 5] {
-        let mut s = laid(&g, &cards);
+        let mut s = laid_jokers(&g);
         flip(&mut s, 0, &[3, 4, 51, next]);
         assert_eq!(g.current_player(s.state()), 0);
         assert_eq!(s.state().flipped_len, 4);
     }
     // 3, 4, joker, 5, 6, 1 (the joker is now 2), then 8 breaks: six cards taken.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[3, 4, 51, 5, 6, 1]);
     assert_eq!(g.current_player(s.state()), 0);
     flip(&mut s, 0, &[8]);
     assert_eq!(st(&g, &s)["taken"], json!([6, 0]));
     // Joker, 8, then 11: {joker, 8} has one car: nothing taken.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[52, 8, 11]);
     assert_eq!(st(&g, &s)["taken"], json!([0, 0]));
     assert_eq!(g.current_player(s.state()), 1);

@@ -7,7 +7,7 @@ use super::*;
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
-use crate::testing::check_ignores_hidden;
+use crate::testing::{assert_labels, check_ignores_hidden};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -145,9 +145,8 @@ fn deal_removal_chance_and_labels() {
     let mut outs = Vec::new();
     g.chance_outcomes(s.state(), &mut outs);
     assert_eq!(outs, (1..=50).map(|c| (c, 1)).collect::<Vec<_>>());
-    assert_eq!(g.action_label(s.state(), 50), "remove 50");
-    assert_eq!(g.action_label(s.state(), 0), "action 0");
-    assert_eq!(g.action_label(s.state(), 51), "action 51");
+    let labels = [(50, "remove 50"), (0, "action 0"), (51, "action 51")];
+    assert_labels(&*g, s.state(), &labels);
     s.apply(7, None).unwrap();
     s.apply(9, None).unwrap();
     assert!(s.apply(9, None).is_err());
@@ -447,17 +446,22 @@ fn an_emptied_hand_moves_the_turn_on() {
 /// "Overtake!" if they hold a card that fits the overtaking lane.)
 #[test]
 fn overtaking_is_compulsory() {
+    // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and must overtake.
+    let deal_and_play_26 = |g: &Arc<TrafficarsOvertaking>| {
+        let mut s = dealt(
+            g,
+            &[],
+            &[
+                &[3, 11, 20, 26, 40, 47, 18, 1],
+                &[8, 21, 24, 30, 33, 45, 14, 49],
+            ],
+        );
+        by(&mut s, 0, &[26]);
+        s
+    };
     let g = game(2);
-    let mut s = dealt(
-        &g,
-        &[],
-        &[
-            &[3, 11, 20, 26, 40, 47, 18, 1],
-            &[8, 21, 24, 30, 33, 45, 14, 49],
-        ],
-    );
-    // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and overtakes at once.
-    by(&mut s, 0, &[26]);
+    // Overtaking is compulsory: seat 1 overtakes at once.
+    let mut s = deal_and_play_26(&g);
     let x = st(&g, &s);
     assert_eq!(x["phase"], "play");
     assert_eq!(x["row"], json!([18, 21, 24, 26]));
@@ -485,15 +489,7 @@ fn overtaking_is_compulsory() {
     assert!(s.apply(i64::from(OVERTAKE), Some(0)).is_err());
     // The same deal with optional_overtake = true stops at the overtake node.
     let g = game_opt(2);
-    let mut s = dealt(
-        &g,
-        &[],
-        &[
-            &[3, 11, 20, 26, 40, 47, 18, 1],
-            &[8, 21, 24, 30, 33, 45, 14, 49],
-        ],
-    );
-    by(&mut s, 0, &[26]);
+    let s = deal_and_play_26(&g);
     assert_eq!(st(&g, &s)["phase"], "overtake");
     assert_eq!(legal(&g, &s), [OVERTAKE, LET_GO]);
 }
@@ -642,14 +638,12 @@ fn other_hands_show_only_their_sizes() {
 /// blanked out.
 #[test]
 fn greedy_ignores_hidden_information() {
-    let hide = |x: &TrafficarsOvertakingState, seat: usize| {
-        let mut hidden = *x;
-        for p in (0..4).filter(|&p| p != seat) {
-            hidden.hands[p] = 0;
-        }
-        hidden.piles = [[0; MAX_PILE]; MAX_SEATS];
-        hidden.removed = [0; 4];
-        hidden
+    let hide = |x: &mut TrafficarsOvertakingState, seat: usize| {
+        x.piles = [[0; MAX_PILE]; MAX_SEATS];
+        x.removed = [0; 4];
+        let own = x.hands[seat];
+        x.hands = [0; MAX_SEATS];
+        x.hands[seat] = own;
     };
     let checked = check_ignores_hidden(&game(4), GreedyBot::default, 100, 3, hide);
     assert!(checked > 1000, "only {checked} decisions checked");

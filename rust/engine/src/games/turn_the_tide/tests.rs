@@ -508,16 +508,14 @@ fn random_games_keep_cards_lifebuoys_and_tides() {
 /// out.
 #[test]
 fn greedy_ignores_hidden_information() {
-    let hide = |x: &TurnTheTideState, seat: usize| {
-        let mut hidden = *x;
+    let hide = |x: &mut TurnTheTideState, seat: usize| {
+        x.dealt = [[0; HAND_SIZE]; MAX_SEATS];
         for p in (0..4).filter(|&p| p != seat) {
-            hidden.hands[p] = 0;
-            if hidden.phase == Phase::Play && hidden.commitments[p] != 0 {
-                hidden.commitments[p] = 1;
+            x.hands[p] = 0;
+            if x.phase == Phase::Play && x.commitments[p] != 0 {
+                x.commitments[p] = 1;
             }
         }
-        hidden.dealt = [[0; HAND_SIZE]; MAX_SEATS];
-        hidden
     };
     let checked = check_ignores_hidden(&game(4, json!({})), GreedyBot::default, 50, 3, hide);
     assert!(checked > 1000, "only {checked} decisions checked");

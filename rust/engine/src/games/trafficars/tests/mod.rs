@@ -35,6 +35,16 @@ fn deal(g: &Arc<Trafficars>, starters: &[u32], hands: &[&[u32]]) -> S {
     s
 }
 
+/// Deals as [`deal`], then commits the first `turns` cards of every hand, one turn at a time.
+fn deal_and_commit(g: &Arc<Trafficars>, starters: &[u32], hands: &[&[u32]], turns: usize) -> S {
+    let mut s = deal(g, starters, hands);
+    for k in 0..turns {
+        let cards: Vec<u32> = hands.iter().map(|h| h[k]).collect();
+        commit(&mut s, &cards);
+    }
+    s
+}
+
 /// Commits one card per seat, in seat order.
 fn commit(s: &mut S, cards: &[u32]) {
     for (seat, &c) in cards.iter().enumerate() {
@@ -128,6 +138,14 @@ fn play(g: &Trafficars, st: &mut TrafficarsState, cards: &[u32]) {
     for (seat, &c) in cards.iter().enumerate() {
         step(g, st, seat as i32, c);
     }
+}
+
+/// A [`position`] in which every seat has committed the first card of its hand (seat 0 first).
+fn played(g: &Trafficars, lanes: &[&[&[u32]]], hands: &[&[u32]]) -> TrafficarsState {
+    let mut st = position(g, lanes, hands);
+    let first: Vec<u32> = hands.iter().map(|h| h[0]).collect();
+    play(g, &mut st, &first);
+    st
 }
 
 fn pens(st: &TrafficarsState, n: usize) -> Vec<u16> {
