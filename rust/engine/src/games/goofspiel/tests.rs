@@ -159,7 +159,11 @@ fn more_points_wins_and_a_draw_is_won_by_both() {
         for &(point, b0, b1) in turns {
             t.turn(point, b0, b1);
         }
-        assert_eq!((t.cp(), t.scores()), (TERMINAL, scores.to_vec()), "{turns:?}");
+        assert_eq!(
+            (t.cp(), t.scores()),
+            (TERMINAL, scores.to_vec()),
+            "{turns:?}"
+        );
         assert_eq!(t.g.winners(t.s.state()), winners, "{turns:?}");
     }
 }
@@ -416,29 +420,29 @@ fn the_first_observation_shows_both_full_hands() {
 
 #[test]
 fn greedy_bids_the_matching_card_and_ignores_the_pending_bid() {
-    let g = game(json!({"num_cards": 6}));
     let mut t = T::new(6);
     let mut bot = GreedyBot;
-    let mut legal = Vec::new();
-    t.s.apply(3, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 3);
-    t.s.apply(5, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 3);
+    // Applies `action`, then the bot must bid `want` in the state reached.
+    let mut then_bids = |t: &mut T, action: i64, want: u32| {
+        t.s.apply(action, None).unwrap();
+        assert_eq!(
+            bot.act(&t.g, t.s.state(), &t.legal()),
+            want,
+            "after {action}"
+        );
+    };
+    then_bids(&mut t, 3, 3);
+    then_bids(&mut t, 5, 3);
+    let legal = t.legal();
     let mut hidden = *t.s.state();
     for b in 1..=6 {
         hidden.pending = b;
-        assert_eq!(bot.act(&g, &hidden, &legal), 3);
+        assert_eq!(GreedyBot.act(&t.g, &hidden, &legal), 3);
     }
     t.s.apply(0, None).unwrap();
     // Seat 0's hand lacks 6, seat 1's lacks 1: each bids by rank among the points in play.
-    t.s.apply(5, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 4);
-    t.s.apply(0, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 5);
+    then_bids(&mut t, 5, 4);
+    then_bids(&mut t, 0, 5);
 }
 
 #[test]

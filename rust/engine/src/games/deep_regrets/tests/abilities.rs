@@ -59,8 +59,7 @@ fn only_a_fish_with_an_eat_ability_can_be_eaten() {
 
 #[test]
 fn reveal_each_everyone_then_pay() {
-    let pram = fid("Pram");
-    let (g, mut st) = started(3, json!({}), &[(1, &[pram])], 1);
+    let (g, mut st, [_pram]) = started_with(3, json!({}), [(1, "Pram")], 1);
     step(&g, &mut st, 33);
     for p in 0..3 {
         assert_eq!((st.node, st.actor), (Node::DrawRegret, p));
@@ -75,8 +74,7 @@ fn reveal_each_everyone_then_pay() {
 
 #[test]
 fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
-    let larvae = fid("Parasitic Larvae");
-    let (g, mut st) = started(3, json!({}), &[(0, &[larvae])], 1);
+    let (g, mut st, [larvae]) = started_with(3, json!({}), [(0, "Parasitic Larvae")], 1);
     step(&g, &mut st, 32);
     assert!(st.seats[0].front.contains(usize::from(larvae)));
     assert!(st.seats[0].hand.is_empty());
@@ -98,8 +96,7 @@ fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
 
 #[test]
 fn give_this_by_choice_ends_the_cast() {
-    let man = fid("Man O' War");
-    let (g, mut st) = started(3, json!({}), &[(0, &[man])], 1);
+    let (g, mut st, [man]) = started_with(3, json!({}), [(0, "Man O' War")], 1);
     step(&g, &mut st, 32);
     assert_eq!((st.node, st.actor), (Node::GiveFish, 0));
     assert_eq!(legal_of(&g, &st), vec![75, 76]);
@@ -113,8 +110,7 @@ fn give_this_by_choice_ends_the_cast() {
 
 #[test]
 fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
-    let scrat = fid("Scrat");
-    let (g, mut st) = started(3, json!({}), &[(0, &[scrat])], 1);
+    let (g, mut st, [scrat]) = started_with(3, json!({}), [(0, "Scrat")], 1);
     step(&g, &mut st, 32);
     assert_eq!(st.node, Node::Pay);
     step(&g, &mut st, 7);
@@ -177,8 +173,7 @@ fn psychic_interloper_deals_a_pool() {
 
 #[test]
 fn northern_stargazer_goes_back_at_a_random_depth() {
-    let star = fid("Northern Stargazer");
-    let (g, mut st) = started(2, json!({}), &[(3, &[star])], 1);
+    let (g, mut st, [star]) = started_with(2, json!({}), [(3, "Northern Stargazer")], 1);
     st.seats[0].depth = 2;
     step(&g, &mut st, 35);
     steps(&g, &mut st, &[7, 50, 0]);
@@ -198,8 +193,12 @@ fn northern_stargazer_goes_back_at_a_random_depth() {
 
 #[test]
 fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
-    let shade = fid("Hadal Shade");
-    let (g, mut st) = started(2, json!({"expansion_tentacles": true}), &[(6, &[shade])], 1);
+    let (g, mut st, [shade]) = started_with(
+        2,
+        json!({"expansion_tentacles": true}),
+        [(6, "Hadal Shade")],
+        1,
+    );
     st.seats[0].depth = 3;
     let monk = fid("Monkfish");
     mount(&mut st, 1, 1, monk);

@@ -4,7 +4,8 @@ use super::super::{GreedyBot, Trafficars};
 use crate::testing::{check_pinned_decisions, decision_runs};
 use serde_json::json;
 
-/// `(label, decisions, fingerprint)` of each run of the test, in order.
+/// `(label, decisions, fingerprint)` of each run of the test, in order (one row a line).
+#[rustfmt::skip]
 const PINNED: &[(&str, usize, u64)] = &[
     ("options 0 players 2 mask 0b11 seed 102", 316, 0xe7e02ffc22e4e249),
     ("options 0 players 2 mask 0b1 seed 202", 75, 0xd606ddefbc58e7f9),

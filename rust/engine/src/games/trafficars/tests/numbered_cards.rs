@@ -104,7 +104,11 @@ fn too_low_takes_a_lane_of_choice() {
 #[test]
 fn too_low_insert() {
     let g = game(3, json!({"too_low": "insert"}));
-    let mut x = played(&g, &[&[&[31], &[40]], &[&[25], &[27]], &[&[54], &[36]]], &[&[12], &[44], &[45]]);
+    let mut x = played(
+        &g,
+        &[&[&[31], &[40]], &[&[25], &[27]], &[&[54], &[36]]],
+        &[&[12], &[44], &[45]],
+    );
     assert_eq!(g.observation(&x, 0)["decision"], "insert");
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     assert_eq!(label(&g, &x, 102), "insert into lane 2");
@@ -152,7 +156,11 @@ fn too_low_insert() {
 fn trailers() {
     let g = game(2, json!({}));
     // A trailer on a full lane: stacked on the last place, no penalty, number becomes the end.
-    let mut x = played(&g, &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]], &[&[52, 1], &[2, 21]]);
+    let mut x = played(
+        &g,
+        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
+        &[&[52, 1], &[2, 21]],
+    );
     step(&g, &mut x, 1, 101);
     let st = sj(&g, &x);
     assert_eq!(
@@ -169,7 +177,11 @@ fn trailers() {
     assert_eq!(pens(&x, 2), [1, 6]);
 
     // A trailer on a police car cancels it: the lane is no longer open.
-    let mut x = played(&g, &[&[&[12], &[57]], &[&[30]], &[&[41]]], &[&[51, 11], &[47, 5]]);
+    let mut x = played(
+        &g,
+        &[&[&[12], &[57]], &[&[30]], &[&[41]]],
+        &[&[51, 11], &[47, 5]],
+    );
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [57, 51]], [[30]], [[41], [47]]])

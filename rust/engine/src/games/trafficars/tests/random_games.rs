@@ -2,8 +2,8 @@
 //! (cards conserved, lane structure, `max_cars`, the kept choice of the card being resolved).
 
 use super::*;
-use crate::testing::{play_session, random_bot};
 use crate::rng::derive_seed;
+use crate::testing::{play_session, random_bot};
 
 /// Structural invariants of a state between steps.
 fn check_invariants(g: &Trafficars, x: &TrafficarsState) {

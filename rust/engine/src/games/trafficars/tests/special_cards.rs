@@ -7,7 +7,11 @@ use super::*;
 #[test]
 fn resolution_order_specials_then_numbers() {
     let g = game(5, json!({}));
-    let mut x = played(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[20], &[52], &[60], &[57], &[54]]);
+    let mut x = played(
+        &g,
+        &[&[&[12]], &[&[30]], &[&[41]]],
+        &[&[20], &[52], &[60], &[57], &[54]],
+    );
     let o = g.observation(&x, 0);
     assert_eq!(o["revealed"], json!([20, 52, 60, 57, 54]));
     assert_eq!(o["queue"], json!([4, 3, 2, 0, 1]));
@@ -51,7 +55,11 @@ fn resolution_order_specials_then_numbers() {
 fn ambulances() {
     // Contract example: overflow, then a second ambulance stacks.
     let g = game(3, json!({}));
-    let mut x = played(&g, &[&[&[20]], &[&[30], &[33], &[35], &[38]], &[&[41]]], &[&[45], &[54], &[55]]);
+    let mut x = played(
+        &g,
+        &[&[&[20]], &[&[30], &[33], &[35], &[38]], &[&[41]]],
+        &[&[45], &[54], &[55]],
+    );
     step(&g, &mut x, 1, 101);
     // No check yet: the turn's second ambulance is still to come.
     assert_eq!(
@@ -74,7 +82,11 @@ fn ambulances() {
 
     // No overflow: the ambulance goes to the front; the lane is not open (end is a car).
     let g = game(2, json!({}));
-    let mut x = played(&g, &[&[&[12], &[15]], &[&[30]], &[&[41]]], &[&[54, 13], &[1, 2]]);
+    let mut x = played(
+        &g,
+        &[&[&[12], &[15]], &[&[30]], &[&[41]]],
+        &[&[54, 13], &[1, 2]],
+    );
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 100);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[1]], [[30]], [[41]]]));
@@ -90,7 +102,11 @@ fn ambulances() {
     // Stacking does not check overflow: lane with 4 cars, first ambulance overflows, the
     // second stacks; and with max_cars = null nothing ever overflows.
     let g = game(2, json!({"max_cars": null}));
-    let mut x = played(&g, &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]], &[&[54], &[55]]);
+    let mut x = played(
+        &g,
+        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
+        &[&[54], &[55]],
+    );
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 100);
     assert_eq!(
@@ -133,11 +149,15 @@ fn two_ambulances_the_topmost_owner_takes_the_lane() {
 #[test]
 fn ambulance_overflow_is_checked_after_the_last_ambulance() {
     let g = game(3, json!({}));
-    let mut x = played(&g, &[
+    let mut x = played(
+        &g,
+        &[
             &[&[12], &[13], &[14], &[15]],
             &[&[30], &[31], &[33], &[35]],
             &[&[41]],
-        ], &[&[54], &[55], &[57]]);
+        ],
+        &[&[54], &[55], &[57]],
+    );
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 101);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[54]], [[55]], [[41]]]));
@@ -146,7 +166,11 @@ fn ambulance_overflow_is_checked_after_the_last_ambulance() {
     assert_eq!(g.observation(&x, 2)["decision"], "police");
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     // The bot's estimate of an ambulance's penalty: the owner pays if no ambulance follows.
-    let mut y = played(&g, &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]], &[&[54], &[55], &[50]]);
+    let mut y = played(
+        &g,
+        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
+        &[&[54], &[55], &[50]],
+    );
     assert_eq!(g.penalty_of(&y.board, 54, Decision::Ambulance, 100), 4);
     step(&g, &mut y, 0, 100);
     assert_eq!(g.penalty_of(&y.board, 55, Decision::Ambulance, 100), 4);
@@ -204,11 +228,15 @@ fn police_opens_a_lane_and_the_owner_chooses() {
 fn police_cars() {
     let g = game(3, json!({}));
     // Full lanes are not legal; a second police car stacks even on a (now) full lane.
-    let mut x = played(&g, &[
+    let mut x = played(
+        &g,
+        &[
             &[&[12], &[13], &[14], &[15]],
             &[&[30], &[31], &[33]],
             &[&[41]],
-        ], &[&[57], &[58], &[50]]);
+        ],
+        &[&[57], &[58], &[50]],
+    );
     assert_eq!(legal(&g, &x), [101, 102]);
     step(&g, &mut x, 0, 101);
     assert_eq!(g.observation(&x, 0)["cars"], json!([4, 4, 1]));
@@ -233,10 +261,14 @@ fn police_cars() {
 
     // Every lane full: the police car takes a lane of the owner's choice.
     let g = game(2, json!({"lanes": 2}));
-    let mut x = played(&g, &[
+    let mut x = played(
+        &g,
+        &[
             &[&[12], &[13], &[14], &[15]],
             &[&[30], &[31], &[33], &[35, 53]],
-        ], &[&[59], &[58]]);
+        ],
+        &[&[59], &[58]],
+    );
     // Police cars in seat order: seat 0's 59 first.
     assert_eq!(g.current_player(&x), 0);
     assert_eq!(g.observation(&x, 0)["decision"], "police_take");
@@ -253,7 +285,11 @@ fn police_cars() {
     );
     // max_cars = null: every lane is always legal.
     let g = game(2, json!({"lanes": 2, "max_cars": null}));
-    let mut x = played(&g, &[&[&[12], &[13], &[14], &[15]], &[&[30]]], &[&[59], &[5]]);
+    let mut x = played(
+        &g,
+        &[&[&[12], &[13], &[14], &[15]], &[&[30]]],
+        &[&[59], &[5]],
+    );
     assert_eq!(legal(&g, &x), [100, 101]);
     step(&g, &mut x, 0, 100);
     assert_eq!(
@@ -265,7 +301,11 @@ fn police_cars() {
 #[test]
 fn police_stacking_needs_a_police_car_of_this_turn() {
     let g = game(2, json!({"lanes": 2}));
-    let mut x = played(&g, &[&[&[12], &[13], &[14], &[57]], &[&[30], &[31], &[33], &[35]]], &[&[58], &[20]]);
+    let mut x = played(
+        &g,
+        &[&[&[12], &[13], &[14], &[57]], &[&[30], &[31], &[33], &[35]]],
+        &[&[58], &[20]],
+    );
     assert_eq!(g.observation(&x, 0)["decision"], "police_take");
     step(&g, &mut x, 0, 100);
     // 20 → open lane 0 ([58]) only (35 is not below 20).

@@ -243,7 +243,11 @@ fn tow_truck_fifth_car_and_lifting_a_double_place() {
 #[test]
 fn second_tow_truck_in_the_same_lane() {
     let g = game(3, json!({}));
-    let mut x = played(&g, &[&[&[20]], &[&[30], &[57]], &[&[7], &[13]]], &[&[60, 1], &[45, 2], &[62, 3]]);
+    let mut x = played(
+        &g,
+        &[&[&[20]], &[&[30], &[57]], &[&[7], &[13]]],
+        &[&[60, 1], &[45, 2], &[62, 3]],
+    );
     step(&g, &mut x, 0, 102);
     assert_eq!(sj(&g, &x)["lanes"][2], json!([[7], null, [60, 13]]));
     step(&g, &mut x, 2, 102);
@@ -262,14 +266,22 @@ fn second_tow_truck_in_the_same_lane() {
     );
     assert_eq!(st["place_cars"], json!([[1, 1], [1, 1], [1, 2]]));
     // 10 fills the free place (7 < 10 < 13); 14 follows the tow truck (13 < 14).
-    let mut x = played(&g, &[&[&[20]], &[&[30]], &[&[7], &[13]]], &[&[60], &[10], &[14]]);
+    let mut x = played(
+        &g,
+        &[&[&[20]], &[&[30]], &[&[7], &[13]]],
+        &[&[60], &[10], &[14]],
+    );
     step(&g, &mut x, 0, 102);
     // 10 is too low for every lane end: take a lane or fill the free place.
     assert_eq!(legal(&g, &x), [100, 101, 102, 112]);
     step(&g, &mut x, 1, 112);
     assert_eq!(sj(&g, &x)["lanes"][2], json!([[7], [10], [60, 13], [14]]));
     // A trailer may fill a free place too (7 < 10).
-    let mut x = played(&g, &[&[&[20]], &[&[30]], &[&[7], &[13]]], &[&[60], &[51], &[2]]);
+    let mut x = played(
+        &g,
+        &[&[&[20]], &[&[30]], &[&[7], &[13]]],
+        &[&[60], &[51], &[2]],
+    );
     step(&g, &mut x, 0, 102);
     // 2: too low everywhere (the free place's value is 7) → take.
     step(&g, &mut x, 2, 100);
@@ -282,7 +294,11 @@ fn second_tow_truck_in_the_same_lane() {
     );
     assert_eq!(pens(&x, 3), [0, 0, 1]);
     // Taking a lane with a free place removes the free place too.
-    let mut x = played(&g, &[&[&[20]], &[&[30]], &[&[7], &[13]]], &[&[60], &[1], &[2]]);
+    let mut x = played(
+        &g,
+        &[&[&[20]], &[&[30]], &[&[7], &[13]]],
+        &[&[60], &[1], &[2]],
+    );
     step(&g, &mut x, 0, 102);
     step(&g, &mut x, 1, 102);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[20]], [[30]], [[1], [2]]]));

@@ -4,7 +4,8 @@ use super::super::{GreedyBot, TurnTheTide};
 use crate::testing::{check_pinned_decisions, decision_runs};
 use serde_json::json;
 
-/// `(label, decisions, fingerprint)` of each run of the test, in order.
+/// `(label, decisions, fingerprint)` of each run of the test, in order (one row a line).
+#[rustfmt::skip]
 const PINNED: &[(&str, usize, u64)] = &[
     ("options 0 players 3 mask 0b111 seed 100", 5130, 0xc617d677125f8666),
     ("options 0 players 3 mask 0b1 seed 200", 806, 0x2b93a2b8ea3ef45c),
