@@ -7,7 +7,7 @@ use super::*;
 use crate::bits;
 use crate::games::trafficars::{card_table, Kind};
 use crate::rng::derive_seed;
-use crate::session::Session;
+use crate::session::{AnySession, Session};
 use crate::sim::make_bot;
 use crate::testing::{assert_labels, play_session};
 use serde_json::json;
@@ -48,6 +48,18 @@ pub(super) fn flip(s: &mut S, seat: i64, cards: &[u32]) {
         let p = pos(s, c);
         s.apply(p, Some(seat)).unwrap();
     }
+}
+
+/// Seat `seat` flips `run`, every card of which continues (the seat keeps the turn), then
+/// `breaker`.
+fn flip_then_break(s: &mut S, seat: i64, run: &[u32], breaker: u32) {
+    flip(s, seat, run);
+    assert_eq!(
+        i64::from(AnySession::current_player(s)),
+        seat,
+        "after {run:?}"
+    );
+    flip(s, seat, &[breaker]);
 }
 
 fn st(g: &TrafficarsMemory, s: &S) -> Value {
@@ -194,9 +206,7 @@ fn runs_of_neighbour_numbers_and_the_breaker() {
     assert_eq!(g.action_label(s.state(), 12), "action 12");
     assert_eq!(g.action_label(s.state(), 62), "action 62");
     // 10, 9 are neighbours; 11 and 8 extend the run at either end; 3 breaks.
-    flip(&mut s, 0, &[10, 9]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[11]);
+    flip_then_break(&mut s, 0, &[10, 9], 11);
     let o = obs(&g, &s, 1);
     assert_eq!(o["flipped"], json!([0, 1, 2]));
     let mut faces = vec![Value::Null; 12];
@@ -225,9 +235,7 @@ fn runs_of_neighbour_numbers_and_the_breaker() {
     seen[3] = json!(3);
     assert_eq!(o["seen"], json!(seen));
     // Seat 1: 1 then 3 are not neighbours: both go back, nothing taken, both stay seen.
-    flip(&mut s, 1, &[1]);
-    assert_eq!(g.current_player(s.state()), 1);
-    flip(&mut s, 1, &[3]);
+    flip_then_break(&mut s, 1, &[1], 3);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([4, 0]));
     assert_eq!(x["current"], json!(0));
@@ -243,9 +251,7 @@ fn runs_of_neighbour_numbers_and_the_breaker() {
     assert_eq!(sc, [8, 0]);
     // Left: 12 (seen), 3 (seen), 1 (seen), 2. Seat 1 flips 1, 2, 3 and then only 12 is left:
     // 12 breaks, the run is kept; 12 alone can form no set: the game is over.
-    flip(&mut s, 1, &[1, 2, 3]);
-    assert_eq!(g.current_player(s.state()), 1);
-    flip(&mut s, 1, &[12]);
+    flip_then_break(&mut s, 1, &[1, 2, 3], 12);
     assert_eq!(g.current_player(s.state()), TERMINAL);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([8, 3]));
@@ -381,9 +387,7 @@ fn jokers_worked_example() {
     let g = jokers_game(2);
     let mut s = laid_jokers(&g);
     // Seat 0: 5, 51, 7 continue; 9 breaks. {5, 51, 7} is taken.
-    flip(&mut s, 0, &[5, 51, 7]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[9]);
+    flip_then_break(&mut s, 0, &[5, 51, 7], 9);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([3, 0]));
     assert_eq!(x["current"], json!(1));
@@ -402,9 +406,7 @@ fn jokers_worked_example() {
     // The table: 8, 9, 10, 11, 12, no joker: the game goes on.
     assert_eq!(g.current_player(s.state()), 0);
     // Alternative: 52, 8 continue (one car), 11 breaks; {52, 8} has one car: nothing taken.
-    flip(&mut snapshot, 1, &[52, 8]);
-    assert_eq!(g.current_player(snapshot.state()), 1);
-    flip(&mut snapshot, 1, &[11]);
+    flip_then_break(&mut snapshot, 1, &[52, 8], 11);
     let x = st(&g, &snapshot);
     assert_eq!(x["taken"], json!([3, 0]));
     assert_eq!(x["current"], json!(0));
@@ -420,25 +422,19 @@ fn jokers_need_two_cars() {
     let g = jokers_game(2);
     // Joker first, joker second: continue; any car continues; the second car must fit.
     let mut s = laid_jokers(&g);
-    flip(&mut s, 0, &[51, 52, 9, 12]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[5]);
+    flip_then_break(&mut s, 0, &[51, 52, 9, 12], 5);
     // 9, 12 with two jokers (10, 11) is collectable; 5 broke it.
     assert_eq!(st(&g, &s)["taken"], json!([4, 0]));
     // A joker with a single car is not collectable: both turn back.
     let mut s = laid_jokers(&g);
-    flip(&mut s, 0, &[1, 51]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[4]);
+    flip_then_break(&mut s, 0, &[1, 51], 4);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([0, 0]));
     assert_eq!(x["current"], json!(1));
     assert_eq!(x["on_table"], json!(vec![true; 14]));
     // "21 and a joker may continue; 23 completes 21-22-23" (here 1, joker, 3; 7 breaks).
     let mut s = laid_jokers(&g);
-    flip(&mut s, 0, &[1, 51, 3]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[7]);
+    flip_then_break(&mut s, 0, &[1, 51, 3], 7);
     assert_eq!(st(&g, &s)["taken"], json!([3, 0]));
     // "21, joker, 25": 25 breaks (here 1, joker, 5), nothing is taken.
     let mut s = laid_jokers(&g);
@@ -454,9 +450,7 @@ fn jokers_need_two_cars() {
     }
     // 3, 4, joker, 5, 6, 1 (the joker is now 2), then 8 breaks: six cards taken.
     let mut s = laid_jokers(&g);
-    flip(&mut s, 0, &[3, 4, 51, 5, 6, 1]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[8]);
+    flip_then_break(&mut s, 0, &[3, 4, 51, 5, 6, 1], 8);
     assert_eq!(st(&g, &s)["taken"], json!([6, 0]));
     // Joker, 8, then 11: {joker, 8} has one car: nothing taken.
     let mut s = laid_jokers(&g);

@@ -8,8 +8,7 @@ use super::*;
 #[test]
 fn eating_runs_the_eat_list_and_returns_to_the_node() {
     let (g, mut st) = opening(3);
-    let barracuda = fid("Barracuda");
-    give_hand(&mut st, 0, barracuda);
+    let barracuda = give_named(&mut st, 0, "Barracuda");
     hold_regrets(&mut st, 0, [0, 1, 0, 1]);
     let eat = FISH + u32::from(barracuda);
     assert!(legal_of(&g, &st).contains(&eat));
@@ -82,8 +81,7 @@ fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert!(!st.cast_on && st.seats[0].caught_today);
     // a draw event of seat 0 draws one more: Geist's eat draws 1 (+1)
-    let geist = fid("Geist");
-    give_hand(&mut st, 0, geist);
+    let geist = give_named(&mut st, 0, "Geist");
     st.actor = 0;
     st.turn = 0;
     step(&g, &mut st, FISH + u32::from(geist));
@@ -126,8 +124,7 @@ fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
 #[test]
 fn iron_coffin_offer_and_accept() {
     let (g, mut st) = opening(2);
-    let coffin = fid("Iron Coffin");
-    put_in_front(&mut st, 0, coffin);
+    put_named_in_front(&mut st, 0, "Iron Coffin");
     hold_regrets(&mut st, 0, [0, 0, 1, 1]);
     st.seats[1].fresh = [0; CLASSES];
     st.seats[1].spent[0] = 3;
@@ -152,8 +149,7 @@ fn iron_coffin_offer_and_accept() {
 #[test]
 fn psychic_interloper_deals_a_pool() {
     let (g, mut st) = opening(3);
-    let psychic = fid("Psychic Interloper");
-    give_hand(&mut st, 0, psychic);
+    let psychic = give_named(&mut st, 0, "Psychic Interloper");
     step(&g, &mut st, FISH + u32::from(psychic));
     steps(&g, &mut st, &[0, 3, 3]);
     assert_eq!((st.node, st.actor, st.target), (Node::GiveRegret, 0, 1));
@@ -193,12 +189,7 @@ fn northern_stargazer_goes_back_at_a_random_depth() {
 
 #[test]
 fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
-    let (g, mut st, [shade]) = started_with(
-        2,
-        json!({"expansion_tentacles": true}),
-        [(6, "Hadal Shade")],
-        1,
-    );
+    let (g, mut st, [shade]) = started_with(2, tentacles(), [(6, "Hadal Shade")], 1);
     st.seats[0].depth = 3;
     let monk = fid("Monkfish");
     mount(&mut st, 1, 1, monk);
@@ -215,8 +206,7 @@ fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
     // end: the front fish and the Cloche fish score
     let orca = fid("Orca");
     st.seats[0].front.insert(orca);
-    let small = fid("Sockeye Salmon");
-    give_hand(&mut st, 0, small);
+    let small = give_named(&mut st, 0, "Sockeye Salmon");
     st.seats[0].hand.remove(small);
     st.seats[0].cloche = small;
     for s in 0..9 {

@@ -250,12 +250,7 @@ fn overfishing_and_empty_sea_end() {
 
 #[test]
 fn must_catch_forbids_declining_while_payable() {
-    let (g, mut st, [overmind]) = started_with(
-        2,
-        json!({"expansion_tentacles": true}),
-        [(3, "Overmind")],
-        1,
-    );
+    let (g, mut st, [overmind]) = started_with(2, tentacles(), [(3, "Overmind")], 1);
     st.seats[0].depth = 2;
     step(&g, &mut st, 35);
     assert_eq!(st.node, Node::Pay);

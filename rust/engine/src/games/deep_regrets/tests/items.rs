@@ -158,12 +158,7 @@ fn bone_wheel_retains_the_leftover() {
 /// three instead." Only Dinks of the own cast become three; pass rewards stay one.
 #[test]
 fn centerpin_reel_only_in_the_own_cast() {
-    let (g, mut st, [_blanket]) = started_with(
-        2,
-        json!({"expansion_tentacles": true}),
-        [(0, "Blanket Octopus")],
-        1,
-    );
+    let (g, mut st, [_blanket]) = started_with(2, tentacles(), [(0, "Blanket Octopus")], 1);
     equip_reel(&mut st, 0, 8); // Centerpin Reel
     let start = st;
     // a Dink the caught fish gives: three

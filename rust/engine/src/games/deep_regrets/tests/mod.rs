@@ -188,6 +188,25 @@ pub(super) fn started_with<const K: usize>(
     (g, st, ids)
 }
 
+/// The options with the Tentacles expansion.
+pub(super) fn tentacles() -> Value {
+    json!({"expansion_tentacles": true})
+}
+
+/// Gives seat `p` the fish named `name` (see [`give_hand`]); returns its id.
+pub(super) fn give_named(st: &mut DeepRegretsState, p: usize, name: &str) -> u8 {
+    let f = fid(name);
+    give_hand(st, p, f);
+    f
+}
+
+/// Puts the fish named `name` in front of seat `p` (see [`put_in_front`]); returns its id.
+pub(super) fn put_named_in_front(st: &mut DeepRegretsState, p: usize, name: &str) -> u8 {
+    let f = fid(name);
+    put_in_front(st, p, f);
+    f
+}
+
 /// Runs the current (decision or chance) nodes with their first legal action until `node`.
 pub(super) fn first_until(g: &DeepRegrets, st: &mut DeepRegretsState, node: Node) {
     for _ in 0..100 {

@@ -133,6 +133,15 @@ fn step(g: &Trafficars, st: &mut TrafficarsState, seat: i32, a: u32) {
     g.apply(st, a);
 }
 
+/// Asserts that `options` are the legal actions of seat `seat`, then takes `a`.
+fn choose_among(g: &Trafficars, st: &mut TrafficarsState, seat: i32, options: &[u32], a: u32) {
+    assert_eq!(legal(g, st), options, "{}", sj(g, st));
+    step(g, st, seat, a);
+}
+
+/// A lane of four cars, 12 to 15: full at the default `max_cars`.
+const FULL_LANE: &[&[u32]] = &[&[12], &[13], &[14], &[15]];
+
 /// Commits one card per seat, in seat order (direct state).
 fn play(g: &Trafficars, st: &mut TrafficarsState, cards: &[u32]) {
     for (seat, &c) in cards.iter().enumerate() {

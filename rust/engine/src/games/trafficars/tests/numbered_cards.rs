@@ -156,11 +156,7 @@ fn too_low_insert() {
 fn trailers() {
     let g = game(2, json!({}));
     // A trailer on a full lane: stacked on the last place, no penalty, number becomes the end.
-    let mut x = played(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
-        &[&[52, 1], &[2, 21]],
-    );
+    let mut x = played(&g, &[FULL_LANE, &[&[30]], &[&[41]]], &[&[52, 1], &[2, 21]]);
     step(&g, &mut x, 1, 101);
     let st = sj(&g, &x);
     assert_eq!(
@@ -197,8 +193,7 @@ fn trailers() {
 
     // Equal values through a trailer: the owner chooses.
     let mut x = played(&g, &[&[&[20]], &[&[15, 52]], &[&[41]]], &[&[25], &[44]]);
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 0, 101);
+    choose_among(&g, &mut x, 0, &[100, 101], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[20]], [[15, 52], [25]], [[41], [44]]])

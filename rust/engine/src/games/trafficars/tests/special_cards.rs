@@ -37,8 +37,7 @@ fn resolution_order_specials_then_numbers() {
     assert_eq!(label(&g, &x, 113), "action 113");
     step(&g, &mut x, 0, 110);
     // Trailer 20 (seat 1): lane 0 now ends in 12 (the tow truck's load), lane 1 is open.
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 1, 100);
+    choose_among(&g, &mut x, 1, &[100, 101], 100);
     let st = sj(&g, &x);
     assert_eq!(
         st["lanes"],
@@ -72,8 +71,7 @@ fn ambulances() {
     assert_eq!(sj(&g, &x)["lanes"], json!([[[20]], [[54, 55]], [[41]]]));
     assert_eq!(pens(&x, 3), [0, 0, 4]);
     // 45: 41 closest below, lane 1 is open (ends in ambulances).
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 0, 101);
+    choose_among(&g, &mut x, 0, &[101, 102], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[20]], [[54, 55], [45]], [[41]]])
@@ -102,11 +100,7 @@ fn ambulances() {
     // Stacking does not check overflow: lane with 4 cars, first ambulance overflows, the
     // second stacks; and with max_cars = null nothing ever overflows.
     let g = game(2, json!({"max_cars": null}));
-    let mut x = played(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
-        &[&[54], &[55]],
-    );
+    let mut x = played(&g, &[FULL_LANE, &[&[30]], &[&[41]]], &[&[54], &[55]]);
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 100);
     assert_eq!(
@@ -116,7 +110,7 @@ fn ambulances() {
     assert_eq!(pens(&x, 2), [0, 0]);
     // One lane: the only option is applied automatically.
     let g = game(2, json!({"lanes": 1, "hand_size": 1}));
-    let x = played(&g, &[&[&[12], &[13], &[14], &[15]]], &[&[54], &[20]]);
+    let x = played(&g, &[FULL_LANE], &[&[54], &[20]]);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[54], [20]]]));
     assert_eq!(pens(&x, 2), [4, 0]);
     assert_eq!(x.phase, Phase::Over);
@@ -151,11 +145,7 @@ fn ambulance_overflow_is_checked_after_the_last_ambulance() {
     let g = game(3, json!({}));
     let mut x = played(
         &g,
-        &[
-            &[&[12], &[13], &[14], &[15]],
-            &[&[30], &[31], &[33], &[35]],
-            &[&[41]],
-        ],
+        &[FULL_LANE, &[&[30], &[31], &[33], &[35]], &[&[41]]],
         &[&[54], &[55], &[57]],
     );
     step(&g, &mut x, 0, 100);
@@ -166,11 +156,7 @@ fn ambulance_overflow_is_checked_after_the_last_ambulance() {
     assert_eq!(g.observation(&x, 2)["decision"], "police");
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     // The bot's estimate of an ambulance's penalty: the owner pays if no ambulance follows.
-    let mut y = played(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
-        &[&[54], &[55], &[50]],
-    );
+    let mut y = played(&g, &[FULL_LANE, &[&[30]], &[&[41]]], &[&[54], &[55], &[50]]);
     assert_eq!(g.penalty_of(&y.board, 54, Decision::Ambulance, 100), 4);
     step(&g, &mut y, 0, 100);
     assert_eq!(g.penalty_of(&y.board, 55, Decision::Ambulance, 100), 4);
@@ -230,18 +216,12 @@ fn police_cars() {
     // Full lanes are not legal; a second police car stacks even on a (now) full lane.
     let mut x = played(
         &g,
-        &[
-            &[&[12], &[13], &[14], &[15]],
-            &[&[30], &[31], &[33]],
-            &[&[41]],
-        ],
+        &[FULL_LANE, &[&[30], &[31], &[33]], &[&[41]]],
         &[&[57], &[58], &[50]],
     );
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 0, 101);
+    choose_among(&g, &mut x, 0, &[101, 102], 101);
     assert_eq!(g.observation(&x, 0)["cars"], json!([4, 4, 1]));
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 1, 101);
+    choose_among(&g, &mut x, 1, &[101, 102], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([
@@ -251,8 +231,7 @@ fn police_cars() {
         ])
     );
     // 50: 41 closest below; lane 1 open but full: the owner chooses.
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 2, 101);
+    choose_among(&g, &mut x, 2, &[101, 102], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [13], [14], [15]], [[50]], [[41]]])
@@ -263,10 +242,7 @@ fn police_cars() {
     let g = game(2, json!({"lanes": 2}));
     let mut x = played(
         &g,
-        &[
-            &[&[12], &[13], &[14], &[15]],
-            &[&[30], &[31], &[33], &[35, 53]],
-        ],
+        &[FULL_LANE, &[&[30], &[31], &[33], &[35, 53]]],
         &[&[59], &[58]],
     );
     // Police cars in seat order: seat 0's 59 first.
@@ -285,13 +261,8 @@ fn police_cars() {
     );
     // max_cars = null: every lane is always legal.
     let g = game(2, json!({"lanes": 2, "max_cars": null}));
-    let mut x = played(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]]],
-        &[&[59], &[5]],
-    );
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 0, 100);
+    let mut x = played(&g, &[FULL_LANE, &[&[30]]], &[&[59], &[5]]);
+    choose_among(&g, &mut x, 0, &[100, 101], 100);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [13], [14], [15], [59], [5]], [[30]]])
