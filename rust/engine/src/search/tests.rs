@@ -221,25 +221,19 @@ fn assert_beats(a: &str, b: &str, games: u64, seed: u64, min: f64) {
     assert!(share > min, "{a} won {share} against {b}, not above {min}");
 }
 
+/// Each search player beats a weaker one: `(player, opponent, games, seed, share above)`.
 #[test]
-fn flatmc_beats_random() {
-    assert_beats("flatmc:samples=10", "random", 200, 1, 0.6);
-}
-
-#[test]
-fn mcts_beats_random_and_greedy() {
-    assert_beats("mcts:iterations=300", "random", 200, 2, 0.6);
-    assert_beats("mcts:iterations=300", "greedy", 200, 3, 0.5);
-}
-
-#[test]
-fn more_iterations_beat_fewer() {
-    assert_beats("mcts:iterations=500", "mcts:iterations=10", 300, 4, 0.55);
-}
-
-#[test]
-fn greedy_rollouts_play() {
-    assert_beats("mcts:iterations=200,rollout=greedy", "random", 100, 5, 0.6);
+fn search_players_beat_weaker_ones() {
+    let matches = [
+        ("flatmc:samples=10", "random", 200, 1, 0.6),
+        ("mcts:iterations=300", "random", 200, 2, 0.6),
+        ("mcts:iterations=300", "greedy", 200, 3, 0.5),
+        ("mcts:iterations=500", "mcts:iterations=10", 300, 4, 0.55),
+        ("mcts:iterations=200,rollout=greedy", "random", 100, 5, 0.6),
+    ];
+    for (a, b, games, seed, min) in matches {
+        assert_beats(a, b, games, seed, min);
+    }
 }
 
 #[test]

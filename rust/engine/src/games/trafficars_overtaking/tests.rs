@@ -63,6 +63,11 @@ fn dealt(g: &Arc<TrafficarsOvertaking>, removed: &[u32], prefixes: &[&[u32]]) ->
     s
 }
 
+/// [`dealt`] for two seats (no card is removed): seat 0's prefix, then seat 1's.
+fn dealt_two(g: &Arc<TrafficarsOvertaking>, seat0: &[u32], seat1: &[u32]) -> S {
+    dealt(g, &[], &[seat0, seat1])
+}
+
 fn st(g: &TrafficarsOvertaking, s: &S) -> Value {
     g.state_json(s.state())
 }
@@ -172,13 +177,10 @@ fn deal_removal_chance_and_labels() {
 #[test]
 fn worked_example_overtaking() {
     let g = game_opt(2);
-    let mut s = dealt(
+    let mut s = dealt_two(
         &g,
-        &[],
-        &[
-            &[3, 11, 20, 26, 40, 47, 18, 1],
-            &[8, 21, 24, 30, 33, 45, 14, 49],
-        ],
+        &[3, 11, 20, 26, 40, 47, 18, 1],
+        &[8, 21, 24, 30, 33, 45, 14, 49],
     );
     let x = st(&g, &s);
     assert_eq!(
@@ -243,13 +245,10 @@ fn worked_example_overtaking() {
 #[test]
 fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
     let g = game_opt(2);
-    let mut s = dealt(
+    let mut s = dealt_two(
         &g,
-        &[],
-        &[
-            &[1, 50, 10, 11, 12, 13, 25, 2, 3],
-            &[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42],
-        ],
+        &[1, 50, 10, 11, 12, 13, 25, 2, 3],
+        &[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42],
     );
     assert_eq!(st(&g, &s)["row"], json!([25]));
     // Everything fits a one-card row.
@@ -312,13 +311,10 @@ fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
 #[test]
 fn start_from_the_hand_and_the_win() {
     let g = game_opt(5);
-    let mut s = dealt(
+    let mut s = dealt_two(
         &g,
-        &[],
-        &[
-            &[20, 21, 22, 10, 11, 12, 19, 1, 50, 13],
-            &[15, 16, 2, 49, 30, 31, 32, 33, 34, 35],
-        ],
+        &[20, 21, 22, 10, 11, 12, 19, 1, 50, 13],
+        &[15, 16, 2, 49, 30, 31, 32, 33, 34, 35],
     );
     let x = st(&g, &s);
     assert_eq!(x["row"], json!([19]));
@@ -448,13 +444,10 @@ fn an_emptied_hand_moves_the_turn_on() {
 fn overtaking_is_compulsory() {
     // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and must overtake.
     let deal_and_play_26 = |g: &Arc<TrafficarsOvertaking>| {
-        let mut s = dealt(
+        let mut s = dealt_two(
             g,
-            &[],
-            &[
-                &[3, 11, 20, 26, 40, 47, 18, 1],
-                &[8, 21, 24, 30, 33, 45, 14, 49],
-            ],
+            &[3, 11, 20, 26, 40, 47, 18, 1],
+            &[8, 21, 24, 30, 33, 45, 14, 49],
         );
         by(&mut s, 0, &[26]);
         s
