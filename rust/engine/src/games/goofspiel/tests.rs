@@ -143,11 +143,14 @@ fn equal_bids_give_the_card_to_nobody() {
     assert_eq!(t.scores(), vec![1, 0]);
 }
 
-/// Whole games of `N` point cards, one `(point card, bid 0, bid 1)` per turn, with the final
-/// scores and winners: more points wins, a draw is won by both.
+/// The turns of a whole game, one `(point card, bid 0, bid 1)` each.
+type Turns = &'static [(u32, u32, u32)];
+
+/// Whole games of `N` point cards (one turn each) with the final scores and winners: more points
+/// wins, a draw is won by both.
 #[test]
 fn more_points_wins_and_a_draw_is_won_by_both() {
-    let games: [(&[(u32, u32, u32)], [i64; 2], &[usize]); 5] = [
+    let games: [(Turns, [i64; 2], &[usize]); 5] = [
         (&[(1, 3, 1), (2, 1, 2), (3, 2, 3)], [1, 5], &[1]),
         (&[(1, 1, 1), (2, 2, 2)], [0, 0], &[0, 1]),
         (&[(3, 3, 1), (1, 1, 2), (2, 2, 3)], [3, 3], &[0, 1]),
