@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Report", "Section", "figure", "plain_text", "svg_of", "table", "text_table"]
+__all__ = ["Report", "Section", "figure", "svg_of", "table"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -78,30 +78,6 @@ def figure(width: float = 7.5, height: float = 3.6) -> Iterator[Any]:
     ):
         fig, ax = plt.subplots(figsize=(width, height))
         yield fig, ax
-
-
-def text_table(
-    title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], left: Sequence[str] = ()
-) -> Any:
-    """A rich table for the text summaries: the ``left`` columns left-justified, the rest right."""
-    from rich.table import Table
-
-    t = Table(title=title)
-    for col in columns:
-        t.add_column(col, justify="left" if col in left else "right")
-    for row in rows:
-        t.add_row(*row)
-    return t
-
-
-def plain_text(width: int, *items: Any) -> str:
-    """What rich prints of ``items`` (tables, lines) on a console ``width`` wide, as plain text."""
-    from rich.console import Console
-
-    console = Console(width=width, record=True, file=io.StringIO())
-    for item in items:
-        console.print(item)
-    return console.export_text()
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

@@ -13,15 +13,7 @@ from scipy import stats
 
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import (
-    Report,
-    ResultOutputs,
-    Section,
-    figure,
-    plain_text,
-    svg_of,
-    text_table,
-)
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
 from cardtable.analysis._stats import (
     Estimate,
@@ -31,6 +23,7 @@ from cardtable.analysis._stats import (
     mean_estimate,
     proportion,
 )
+from cardtable.analysis._text import plain_text, text_table
 from cardtable.analysis._trace import (
     GameTrace,
     decided_at,

@@ -12,15 +12,7 @@ import numpy as np
 
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import (
-    Report,
-    ResultOutputs,
-    Section,
-    figure,
-    plain_text,
-    svg_of,
-    text_table,
-)
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
 from cardtable.analysis._stats import (
     Estimate,
@@ -30,6 +22,7 @@ from cardtable.analysis._stats import (
     proportion,
     record_dict,
 )
+from cardtable.analysis._text import plain_text, text_table
 from cardtable.analysis.balance import default_bot, margins
 from cardtable.errors import InvalidOptionError
 

@@ -14,17 +14,10 @@ import numpy.typing as npt
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import (
-    Report,
-    ResultOutputs,
-    Section,
-    figure,
-    plain_text,
-    svg_of,
-    text_table,
-)
+from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
 from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate
+from cardtable.analysis._text import plain_text, text_table
 from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
