@@ -14,7 +14,7 @@ from scipy import stats
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -404,8 +404,7 @@ def balance(
     from cardtable import _core
 
     start = time.perf_counter()
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    check_games(games)
     game = _core.Game(game_id, players, options)
     n = game.players
     bot = bot or default_bot(game_id)

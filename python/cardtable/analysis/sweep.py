@@ -13,7 +13,7 @@ import numpy as np
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -207,8 +207,7 @@ def sweep(
     both = set(grid) & set(options)
     if both:
         raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    check_games(games)
     names = list(grid)
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
     n = _core.Game(game_id, players, {**options, **combos[0]}).players

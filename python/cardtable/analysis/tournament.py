@@ -15,7 +15,7 @@ from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
 from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate
 from cardtable.analysis._text import plain_text, text_table
 from cardtable.errors import InvalidOptionError
@@ -364,13 +364,12 @@ def tournament(
     """
     from cardtable import _core
 
-    start = time.perf_counter()
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
     if not all(isinstance(b, str) for b in bots):
         raise InvalidOptionError("tournament bots must be built-in bot names")
     if len(set(bots)) < 2:
         raise InvalidOptionError("a tournament needs at least two distinct bots")
+    start = time.perf_counter()
+    check_games(games)
     game = _core.Game(game_id, players, options)
     lineups = lineups_for(game.players, bots, rotate_seats)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
