@@ -15,8 +15,9 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo
+from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
@@ -101,14 +102,6 @@ def cards_on_table(state: StateProtocol) -> list[int]:
     return sorted(
         card for card, there in zip(layout, observation["on_table"], strict=True) if there
     )
-
-
-def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
-    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(IllegalActionError):
-        state.apply(action, player=player)
-    assert state.to_dict() == before
 
 
 # ----- options and the deck -----

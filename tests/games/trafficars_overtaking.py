@@ -16,8 +16,9 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo
+from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
@@ -141,14 +142,6 @@ def play_letting_go(state: StateProtocol, seat: int, *cards: int) -> None:
         act(state, seat, card)
         if state.observation(0)["phase"] == "overtake":
             state.apply(LET_GO)
-
-
-def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
-    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(IllegalActionError):
-        state.apply(action, player=player)
-    assert state.to_dict() == before
 
 
 def worked_example(backend: Backend, **options: Any) -> StateProtocol:

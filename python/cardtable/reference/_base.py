@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -275,6 +275,11 @@ class ReferenceState(ABC):
     @abstractmethod
     def _winners(self) -> list[int]:
         """Winning seats of a terminal state."""
+
+    @staticmethod
+    def _seats_scoring(values: Sequence[int], target: int) -> list[int]:
+        """The seats whose value is ``target``, in seat order (tied seats share the win)."""
+        return [seat for seat, value in enumerate(values) if value == target]
 
     @abstractmethod
     def _observation(self, player: int) -> Mapping[str, Any]:

@@ -146,8 +146,7 @@ class GoofspielState(ReferenceState):
         return list(self.points)
 
     def _winners(self) -> list[int]:
-        best = max(self.points)
-        return [p for p in (0, 1) if self.points[p] == best]
+        return self._seats_scoring(self.points, max(self.points))
 
     def _observation(self, player: int) -> GoofspielObservation:
         return {

@@ -657,8 +657,7 @@ class TrafficarsState(ReferenceState):
 
     def _winners(self) -> list[int]:
         """The seats with the fewest penalty cards: "fewest wins, ties share"."""
-        fewest = min(self._penalties)
-        return [seat for seat, taken in enumerate(self._penalties) if taken == fewest]
+        return self._seats_scoring(self._penalties, min(self._penalties))
 
     def _lanes_view(self) -> list[list[list[int] | None]]:
         """Per lane, its places: card ids bottom to top, or None for a free place."""

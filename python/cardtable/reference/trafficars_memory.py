@@ -318,8 +318,7 @@ class TrafficarsMemoryState(ReferenceState):
 
     def _winners(self) -> list[int]:
         """Name the winners: "most cards kept wins; ties share" (also at 0)."""
-        best = max(self._taken)
-        return [seat for seat, taken in enumerate(self._taken) if taken == best]
+        return self._seats_scoring(self._taken, max(self._taken))
 
     def _faces(self) -> list[int | None]:
         """Show the card at every position flipped this turn; the others are face down."""

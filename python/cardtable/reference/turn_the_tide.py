@@ -411,8 +411,7 @@ class TurnTheTideState(ReferenceState):
 
     def _winners(self) -> list[int]:
         """Name the winners: "the highest total wins; ties share the win"."""
-        best = max(self._totals)
-        return [seat for seat, score in enumerate(self._totals) if score == best]
+        return self._seats_scoring(self._totals, max(self._totals))
 
     def _observation(self, player: int) -> TurnTheTideObservation:
         """Show ``player`` its own hand and pending commitment, and everything public.
