@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, observe, seat_names, view_title
-from cardtable.render._svg import ACCENT, MUTED, Svg, header, seat_label
+from cardtable.render._common import View, game_view, observe, pick, seat_names
+from cardtable.render._svg import ACCENT, MUTED, seat_label, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -28,21 +28,16 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is None:
         laid = state.to_dict()["state"]["layout"]
         layout[: len(laid)] = laid
-    return {
-        "game": "trafficars_memory",
-        "seat": seat,
-        "players": len(o["taken"]),
-        "phase": o["phase"],
-        "turn_seat": o["current"],
-        "faces": o["faces"],
-        "seen": o["seen"],
-        "on_table": o["on_table"],
-        "taken": o["taken"],
-        "flipped": o["flipped"],
-        "layout": layout,
-        "current": state.current_player,
-        "scores": list(state.scores),
-    }
+    return game_view(
+        state,
+        "trafficars_memory",
+        seat,
+        len(o["taken"]),
+        phase=o["phase"],
+        turn_seat=o["current"],
+        **pick(o, "faces", "seen", "on_table", "taken", "flipped"),
+        layout=layout,
+    )
 
 
 def chapter(v: View) -> str:
@@ -55,12 +50,10 @@ def chapter(v: View) -> str:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    title = view_title(v, "Trafficars memory")
-    svg = Svg(24 + COLUMNS * (W + 6) + 200, title)
     status = f"{v['phase']}"
     if v["turn_seat"] is not None:
         status += f" · seat {v['turn_seat']} flips"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Trafficars memory", 24 + COLUMNS * (W + 6) + 200, status)
     for i, here in enumerate(v["on_table"]):
         x = 12 + (i % COLUMNS) * (W + 6)
         top = y + (i // COLUMNS) * (H + 18)
