@@ -9,15 +9,7 @@ from typing import Any
 
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, data_file, game_view, observe, pick, seat_names
-from cardtable.render._svg import (
-    ACCENT,
-    BACK,
-    INK,
-    MUTED,
-    PAPER,
-    Svg,
-    titled,
-)
+from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 

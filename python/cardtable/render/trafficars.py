@@ -14,13 +14,7 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import (
-    CARD_H,
-    CARD_W,
-    MUTED,
-    Svg,
-    titled,
-)
+from cardtable.render._svg import CARD_H, CARD_W, MUTED, Svg, titled
 
 __all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
 

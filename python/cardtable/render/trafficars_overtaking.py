@@ -14,12 +14,7 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import (
-    CARD_H,
-    CARD_W,
-    MUTED,
-    titled,
-)
+from cardtable.render._svg import CARD_H, CARD_W, MUTED, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
