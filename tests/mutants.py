@@ -77,8 +77,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "goofspiel-winners",
         "goofspiel",
         "the most points wins, ties share (mutant: the fewest)",
-        "best = max(self.points)",
-        "best = min(self.points)",
+        "self._seats_scoring(self.points, max(self.points))",
+        "self._seats_scoring(self.points, min(self.points))",
     ),
     # ----- Turn the Tide -----
     Mutation(
