@@ -69,6 +69,9 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
 class GoofspielState(ReferenceState):
     """A goofspiel game in progress."""
 
+    score_wins = "highest"
+    """The seat with the most points wins; equal points share the win."""
+
     def __init__(self, game: GoofspielGame) -> None:
         super().__init__(game)
         self.n = game.num_cards
@@ -144,9 +147,6 @@ class GoofspielState(ReferenceState):
 
     def _scores(self) -> list[int]:
         return list(self.points)
-
-    def _winners(self) -> list[int]:
-        return self._seats_scoring(self.points, max(self.points))
 
     def _public(self) -> dict[str, Any]:
         """Everything but the bids not yet revealed: both hands, bids and points are open."""

@@ -188,6 +188,9 @@ def accepts(value: Value, number: int) -> bool:
 class TrafficarsState(ReferenceState):
     """A game of Trafficars (the traffic jam) in progress."""
 
+    score_wins = "lowest"
+    """The seats with the fewest penalty cards win: "fewest wins, ties share"."""
+
     def __init__(self, game: TrafficarsGame) -> None:
         """Set up the table before the deal: no lane started, no card dealt."""
         super().__init__(game)
@@ -654,10 +657,6 @@ class TrafficarsState(ReferenceState):
     def _scores(self) -> list[int]:
         """Score = "number of penalty cards taken (lower is better)"."""
         return list(self._penalties)
-
-    def _winners(self) -> list[int]:
-        """The seats with the fewest penalty cards: "fewest wins, ties share"."""
-        return self._seats_scoring(self._penalties, min(self._penalties))
 
     def _lanes_view(self) -> list[list[list[int] | None]]:
         """Per lane, its places: card ids bottom to top, or None for a free place."""

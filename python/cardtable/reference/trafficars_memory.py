@@ -128,6 +128,9 @@ def contains_collectable_set(cards: Iterable[int]) -> bool:
 class TrafficarsMemoryState(ReferenceState):
     """A game of Trafficars memory in progress."""
 
+    score_wins = "highest"
+    """The seats that kept the most cards win: "most cards kept wins; ties share" (also at 0)."""
+
     def __init__(self, game: TrafficarsMemoryGame) -> None:
         """Set up an empty table: no card laid out yet, nobody has taken anything."""
         super().__init__(game)
@@ -315,10 +318,6 @@ class TrafficarsMemoryState(ReferenceState):
     def _scores(self) -> list[int]:
         """The score of a seat is the number of cards it has taken."""
         return list(self._taken)
-
-    def _winners(self) -> list[int]:
-        """Name the winners: "most cards kept wins; ties share" (also at 0)."""
-        return self._seats_scoring(self._taken, max(self._taken))
 
     def _faces(self) -> list[int | None]:
         """Show the card at every position flipped this turn; the others are face down."""

@@ -66,6 +66,9 @@ def half_lifebuoys(card: int) -> int:
 class TurnTheTideState(ReferenceState):
     """A game of Turn the Tide in progress."""
 
+    score_wins = "highest"
+    """The winners: "the highest total wins; ties share the win"."""
+
     def __init__(self, game: TurnTheTideGame) -> None:
         """Set up the table before the deal: nothing dealt, no round started yet."""
         super().__init__(game)
@@ -408,10 +411,6 @@ class TurnTheTideState(ReferenceState):
 
     def _scores(self) -> list[int]:
         return list(self._totals)
-
-    def _winners(self) -> list[int]:
-        """Name the winners: "the highest total wins; ties share the win"."""
-        return self._seats_scoring(self._totals, max(self._totals))
 
     def _observation(self, player: int) -> TurnTheTideObservation:
         """Show ``player`` its own hand and pending commitment, and everything public.
