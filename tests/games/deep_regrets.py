@@ -21,14 +21,11 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
-from tests.game_info import GameTestInfo
+from tests.game_info import GameTestInfo, every_player_count
 
 GAME = GameTestInfo(
     configs=[
-        {"players": 2},
-        {"players": 3},
-        {"players": 4},
-        {"players": 5},
+        *every_player_count(2, 5),
         {"players": 3, "days": 5},
         {"players": 4, "regret_split": "10/20/20/10"},
         {"players": 5, "expansion_tentacles": True},

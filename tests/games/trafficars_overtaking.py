@@ -17,15 +17,12 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
-from tests.game_info import GameTestInfo
+from tests.game_info import GameTestInfo, every_player_count
 from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
-        {"players": 2},
-        {"players": 3},
-        {"players": 4},
-        {"players": 5},
+        *every_player_count(2, 5),
         {"players": 3, "optional_overtake": True},
     ],
     golden=[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import View, game_view, observe, pick, seat_names
-from cardtable.render._svg import ACCENT, MUTED, seat_label, titled
+from cardtable.render._svg import ACCENT, MUTED, Svg, seat_label, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -47,6 +47,11 @@ def chapter(v: View) -> str:
     return "the layout" if v["turn_seat"] is None else f"seat {v['turn_seat']}'s turn"
 
 
+def _face_down(svg: Svg, x: float, y: float, card: int, corner: str, fill: str, ink: str) -> None:
+    """A face-down card whose face the view knows (seen before, or the full view), tinted."""
+    svg.card(x, y, str(card), label(card), corner=corner, w=W, h=H, fill=fill, ink=ink)
+
+
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
@@ -66,31 +71,9 @@ def draw(v: View, names: list[str] | None = None) -> str:
             order = v["flipped"].index(i) + 1 if i in v["flipped"] else 0
             svg.card(x, top, str(face), label(face), corner=f"#{order}", w=W, h=H, highlight=True)
         elif v["seen"][i] is not None:
-            seen = v["seen"][i]
-            svg.card(
-                x,
-                top,
-                str(seen),
-                label(seen),
-                corner="seen",
-                w=W,
-                h=H,
-                fill="#dfe7ef",
-                ink="#4b5d70",
-            )
+            _face_down(svg, x, top, v["seen"][i], "seen", "#dfe7ef", "#4b5d70")
         elif v["layout"][i] is not None:
-            hidden = v["layout"][i]
-            svg.card(
-                x,
-                top,
-                str(hidden),
-                label(hidden),
-                corner="down",
-                w=W,
-                h=H,
-                fill="#b9c9d9",
-                ink="#2f5d8a",
-            )
+            _face_down(svg, x, top, v["layout"][i], "down", "#b9c9d9", "#2f5d8a")
         else:
             svg.back(x, top, w=W, h=H)
     rows = (len(v["on_table"]) + COLUMNS - 1) // COLUMNS
