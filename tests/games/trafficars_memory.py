@@ -651,11 +651,16 @@ def test_the_end_test_counts_the_jokers_on_the_table(backend: Backend) -> None:
     assert state.winners == [0]
 
 
-def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -> None:
-    # 1..9 with jokers: 2 jokers (51, 52).
-    state = laid(
+def laid_nine_with_two_jokers(backend: Backend) -> StateProtocol:
+    """Cars 1..9 with their 2 jokers (51, 52), laid out in a known order."""
+    return laid(
         backend, [9, 51, 8, 7, 52, 6, 5, 4, 3, 2, 1], min_number=1, max_number=9, jokers=True
     )
+
+
+def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -> None:
+    # 1..9 with jokers: 2 jokers (51, 52).
+    state = laid_nine_with_two_jokers(backend)
     flip(state, 2, 52, 4, 5, 6, 9)
     flip(state, 7, 8, 9, 1)
     assert state.scores == [5, 3]
@@ -669,9 +674,7 @@ def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -
 
 
 def test_a_gap_without_a_joker_on_the_table_ends_the_game(backend: Backend) -> None:
-    state = laid(
-        backend, [9, 51, 8, 7, 52, 6, 5, 4, 3, 2, 1], min_number=1, max_number=9, jokers=True
-    )
+    state = laid_nine_with_two_jokers(backend)
     flip(state, 2, 52, 4, 5, 6, 51, 9)
     flip(state, 7, 8, 9, 1)
     assert cards_on_table(state) == [1, 3]

@@ -69,9 +69,6 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
 class GoofspielState(ReferenceState):
     """A goofspiel game in progress."""
 
-    score_wins = "highest"
-    """The seat with the most points wins; equal points share the win."""
-
     def __init__(self, game: GoofspielGame) -> None:
         super().__init__(game)
         self.n = game.num_cards
@@ -144,6 +141,9 @@ class GoofspielState(ReferenceState):
         if player >= 0:
             return f"bid {action + 1}"
         return f"action {action}"
+
+    score_wins = "highest"
+    """The seat with the most points wins; equal points share the win."""
 
     def _scores(self) -> list[int]:
         return list(self.points)

@@ -188,9 +188,6 @@ def accepts(value: Value, number: int) -> bool:
 class TrafficarsState(ReferenceState):
     """A game of Trafficars (the traffic jam) in progress."""
 
-    score_wins = "lowest"
-    """The seats with the fewest penalty cards win: "fewest wins, ties share"."""
-
     def __init__(self, game: TrafficarsGame) -> None:
         """Set up the table before the deal: no lane started, no card dealt."""
         super().__init__(game)
@@ -653,6 +650,9 @@ class TrafficarsState(ReferenceState):
         if decision in ("target", "take", "insert") and 0 <= free_lane < self._num_lanes:
             return f"fill the free place in lane {free_lane}"
         return f"action {action}"
+
+    score_wins = "lowest"
+    """The seats with the fewest penalty cards win: "fewest wins, ties share"."""
 
     def _scores(self) -> list[int]:
         """Score = "number of penalty cards taken (lower is better)"."""

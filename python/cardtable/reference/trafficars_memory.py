@@ -128,9 +128,6 @@ def contains_collectable_set(cards: Iterable[int]) -> bool:
 class TrafficarsMemoryState(ReferenceState):
     """A game of Trafficars memory in progress."""
 
-    score_wins = "highest"
-    """The seats that kept the most cards win: "most cards kept wins; ties share" (also at 0)."""
-
     def __init__(self, game: TrafficarsMemoryGame) -> None:
         """Set up an empty table: no card laid out yet, nobody has taken anything."""
         super().__init__(game)
@@ -314,6 +311,9 @@ class TrafficarsMemoryState(ReferenceState):
         if self._phase == "flip" and action == STOP:
             return "stop and take the run"
         return f"action {action}"
+
+    score_wins = "highest"
+    """The seats that kept the most cards win: "most cards kept wins; ties share" (also at 0)."""
 
     def _scores(self) -> list[int]:
         """The score of a seat is the number of cards it has taken."""

@@ -66,9 +66,6 @@ def half_lifebuoys(card: int) -> int:
 class TurnTheTideState(ReferenceState):
     """A game of Turn the Tide in progress."""
 
-    score_wins = "highest"
-    """The winners: "the highest total wins; ties share the win"."""
-
     def __init__(self, game: TurnTheTideGame) -> None:
         """Set up the table before the deal: nothing dealt, no round started yet."""
         super().__init__(game)
@@ -408,6 +405,9 @@ class TurnTheTideState(ReferenceState):
             letter = "A" if action == TAKE_TIDE_A else "B"
             return f"take tide {letter} ({self._revealed_tide[action]})"
         return f"action {action}"
+
+    score_wins = "highest"
+    """The winners: "the highest total wins; ties share the win"."""
 
     def _scores(self) -> list[int]:
         return list(self._totals)
