@@ -61,6 +61,10 @@ def lay_out(state: StateProtocol, layout: Sequence[int]) -> None:
         state.apply(card)
 
 
+IN_ORDER_WITH_JOKERS = [*range(1, 51), *range(51, 63)]
+"""Every car, then the 12 jokers of the full deck, laid out in order."""
+
+
 def laid(
     backend: Backend, layout: Sequence[int] = DEFAULT_LAYOUT, players: int = 2, **options: Any
 ) -> StateProtocol:
@@ -412,7 +416,7 @@ def test_a_joker_alone_with_one_car_is_not_collectable(backend: Backend) -> None
 
 
 def test_21_and_a_joker_may_continue_and_23_completes_the_run(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21, 51)
     assert state.current_player == 0
     flip(state, 23)  # the joker is 22
@@ -422,7 +426,7 @@ def test_21_and_a_joker_may_continue_and_23_completes_the_run(backend: Backend) 
 
 
 def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21, 51, 25)
     assert public(state)["taken"] == [0, 0]
     assert state.current_player == 1
@@ -431,7 +435,7 @@ def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
 
 @pytest.mark.parametrize("fourth", [2, 5])
 def test_after_3_and_4_a_joker_is_2_or_5(backend: Backend, fourth: int) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 3, 4, 51, fourth)
     assert state.current_player == 0
     flip(state, 20)
@@ -439,7 +443,7 @@ def test_after_3_and_4_a_joker_is_2_or_5(backend: Backend, fourth: int) -> None:
 
 
 def test_after_3_4_and_a_joker_the_card_7_breaks(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 3, 4, 51)
     assert state.current_player == 0
     flip(state, 7)
@@ -449,7 +453,7 @@ def test_after_3_4_and_a_joker_the_card_7_breaks(backend: Backend) -> None:
 
 def test_two_jokers_first_then_two_cars_within_reach(backend: Backend) -> None:
     # With fewer than two cars anything continues; 10 and 13 leave two gaps for two jokers.
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 51, 52, 10, 13)
     assert state.current_player == 0
     flip(state, 20)
@@ -458,14 +462,14 @@ def test_two_jokers_first_then_two_cars_within_reach(backend: Backend) -> None:
 
 def test_a_joker_flipped_later_must_already_cover_the_gap(backend: Backend) -> None:
     # 10 and 12 are not neighbours: the turn does not wait for a joker still face down.
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 10, 12)
     assert public(state)["taken"] == [0, 0]
     assert state.current_player == 1
 
 
 def test_jokers_count_as_cards_taken_and_extend_the_run(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 30, 51, 31, 52, 53, 28)
     assert state.current_player == 0
     flip(state, 45)  # C = {28, 30, 31, 45}: gaps 14 > 3
@@ -523,7 +527,7 @@ def test_stopping_is_not_legal_before_the_flipped_cards_are_collectable(backend:
     kortin." (If the numbers the player turned are neighbours … he may turn a third card.) With
     one card, or one car and a joker, there is nothing to take yet.
     """
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21)
     assert STOP not in state.legal_actions()
     assert_rejected(state, STOP)
