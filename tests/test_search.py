@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardtable
+from benches.ladder import seat_rotated_share
 from cardtable import _core
-from cardtable._simulation import wilson_interval
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.sim import simulate
 
@@ -153,22 +153,6 @@ def test_determinizations_keep_the_observation_play_out_and_vary(
                     sample.apply(legal[int(rng.integers(len(legal)))])
             varied |= len(hidden) > 1
     assert varied, "no hidden card ever varied over samples"
-
-
-def seat_rotated_share(
-    game_id: str, players: int, bot: str, field: str, games: int, seed: int
-) -> tuple[float, tuple[float, float]]:
-    """``bot``'s win share against ``field`` in every other seat, seats rotated evenly."""
-    share = 0.0
-    per_seat = games // players
-    for seat in range(players):
-        bots = [bot if s == seat else field for s in range(players)]
-        r = simulate(
-            game_id, games=per_seat, players=players, bots=bots, seed=seed + seat, progress=False
-        )
-        share += r.seats[seat].win_share
-    total = per_seat * players
-    return share / total, wilson_interval(share, total)
 
 
 def heuristic_bot(game_id: str) -> str:
