@@ -181,10 +181,31 @@ def test_more_iterations_beat_fewer_in_a_small_match() -> None:
     assert_stronger("goofspiel", "mcts:iterations=300", "mcts:iterations=10", games=40, seed=12)
 
 
+# Games per seat-rotated match where 60 cannot show the gap: in the overtaking lane the search
+# wins about 55% against `greedy`, which takes some 800 games to tell from a tie; in the memory
+# game 400 games show that it plays even with the `memory` bot (60 would suggest it is stronger).
+STRENGTH_GAMES = {"trafficars_overtaking": 800, "trafficars_memory": 400}
+
+# In the memory game the search only plays even with the perfect-memory bot (docs/search.md);
+# strict, so the day the search beats it this test says so.
+SEARCH_LOSES_TO = {
+    "trafficars_memory": "mcts:iterations=1000 only plays even with the perfect-memory `memory` bot"
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        pytest.param(g, marks=pytest.mark.xfail(reason=SEARCH_LOSES_TO[g], strict=True))
+        if g in SEARCH_LOSES_TO
+        else g
+        for g in SEARCHABLE_IDS
+    ],
+)
 def test_mcts_beats_greedy(game_id: str) -> None:
-    assert_stronger(game_id, "mcts:iterations=1000", heuristic_bot(game_id), games=60, seed=11)
+    games = STRENGTH_GAMES.get(game_id, 60)
+    assert_stronger(game_id, "mcts:iterations=1000", heuristic_bot(game_id), games=games, seed=11)
 
 
 @pytest.mark.slow

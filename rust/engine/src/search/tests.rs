@@ -275,12 +275,16 @@ fn bad_parameters_are_rejected() {
         ("mcts", "c=inf"),
         ("mcts", "c=x"),
         ("mcts", "rollout=smart"),
+        ("mcts", "reward=score"),
+        ("mcts", "prior=-1"),
+        ("mcts", "prior=nan"),
         ("mcts", "samples=5"),
         ("mcts", "iterations=5,iterations=6"),
         ("mcts", "iterations=5,"),
         ("flatmc", "samples=0"),
         ("flatmc", "iterations=10"),
         ("flatmc", "rollout="),
+        ("flatmc", "reward="),
     ] {
         let m = err(name, params);
         assert!(m.starts_with("hidden_duel: bot "), "{m}");
@@ -407,4 +411,70 @@ fn a_resampled_session_keeps_the_observation_and_does_not_peek() {
         Session::new(plain, Some(1)).resample(0, 0),
         Err(EngineError::InvalidOption(_))
     ));
+}
+
+#[test]
+fn margin_rewards_follow_wins_then_scores() {
+    let game = HiddenDuel::default();
+    let (mut wins, mut margins, mut scores) = ([0.0; 2], [0.0; 2], [0i64; 2]);
+    let mut bots = vec![bot(&game, "random"), bot(&game, "random")];
+    for g in 0..200 {
+        let st = play(&game, &mut bots, derive_seed(5, g));
+        win_shares(&game, &st, &mut wins);
+        margin_rewards(&game, &st, &mut scores, &mut margins);
+        for (&w, &m) in wins.iter().zip(&margins) {
+            assert!(m > 0.0 && m < 1.0, "margin reward {m} out of (0, 1)");
+            // Half the win share plus half a margin term in (0, 1).
+            assert!(m > w / 2.0 && m < w / 2.0 + 0.5, "{m} vs win share {w}");
+        }
+        // Ordered by win share first, then by score.
+        let key = |s: usize| (wins[s], scores[s]);
+        assert_eq!(
+            key(0).partial_cmp(&key(1)),
+            margins[0].partial_cmp(&margins[1]),
+            "game {g}: wins {wins:?}, scores {scores:?}, margins {margins:?}"
+        );
+    }
+    let p = MctsParams::parse::<HiddenDuel>(Some("reward=margin")).unwrap();
+    assert_eq!(p.reward, Reward::Margin);
+    let p = FlatMcParams::parse::<HiddenDuel>(Some("reward=win")).unwrap();
+    assert_eq!(p.reward, Reward::Win);
+}
+
+#[test]
+fn a_prior_expands_the_heuristic_choice_first() {
+    // With one iteration the only edge the root gets is the one expanded first: with a prior,
+    // the heuristic bot's choice; so the decision is the `greedy` bot's on every state.
+    let game = HiddenDuel::default();
+    let mut legal = Vec::new();
+    let (mut same, mut differ_without) = (0, 0);
+    for (i, st) in decision_states(30).iter().enumerate() {
+        game.legal_actions(st, &mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let seat = game.current_player(st) as usize;
+        let choose = |spec: &str| {
+            let mut b = bot(&game, spec);
+            b.reset(&game, seat, SplitMix64::new(i as u64));
+            b.act(&game, st, &legal)
+        };
+        let greedy = choose("greedy");
+        assert_eq!(choose("mcts:iterations=1,prior=1"), greedy, "state {i}");
+        same += 1;
+        if choose("mcts:iterations=1") != greedy {
+            differ_without += 1;
+        }
+    }
+    assert!(same > 20, "only {same} decisions checked");
+    assert!(
+        differ_without > 0,
+        "without a prior the first edge is drawn, not the heuristic's"
+    );
+    assert_eq!(
+        MctsParams::parse::<HiddenDuel>(Some("prior=2.5"))
+            .unwrap()
+            .prior,
+        2.5
+    );
 }
