@@ -13,6 +13,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+import cardtable
+from cardtable import GameProtocol
+from tests.configs import ALL, IDS
+
 settings.register_profile(
     "default",
     max_examples=25,
@@ -41,6 +45,14 @@ def backend(request: pytest.FixtureRequest) -> str:
     """Each test using it runs once per backend."""
     value: str = request.param
     return value
+
+
+@pytest.fixture(params=ALL, ids=IDS)
+def configured_game(request: pytest.FixtureRequest, backend: str) -> GameProtocol:
+    """Each test using it runs once per option set of every game (``tests/configs.py``) and
+    backend, with that game."""
+    game_id, config = request.param
+    return cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -18,6 +18,11 @@ from typing import Any
 SCENARIO_DIR = Path(__file__).parent / "games"
 
 
+def every_player_count(low: int, high: int) -> list[dict[str, Any]]:
+    """The default options at every player count from ``low`` to ``high``."""
+    return [{"players": n} for n in range(low, high + 1)]
+
+
 @dataclass(frozen=True)
 class GameTestInfo:
     """The per-game data of the generic tests.

@@ -77,8 +77,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "goofspiel-winners",
         "goofspiel",
         "the most points wins, ties share (mutant: the fewest)",
-        "best = max(self.points)",
-        "best = min(self.points)",
+        'score_wins = "highest"\n    """The seat with the most points wins',
+        'score_wins = "lowest"\n    """The seat with the most points wins',
     ),
     # ----- Turn the Tide -----
     Mutation(

@@ -4,9 +4,11 @@ games (duplicate deals, exact replays, reproducible rows, thread independence)."
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import cardtable
@@ -14,7 +16,7 @@ from cardtable._rng import derive_seed
 from cardtable.analysis import balance, replay, replayable, sweep, tournament
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
-from cardtable.analysis._stats import cluster_mean, holm, mean_estimate, proportion
+from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
 from cardtable.analysis._trace import decided_at, lead_changes
 from cardtable.analysis.balance import margins
 
@@ -35,27 +37,37 @@ def test_mean_interval_covers_95_percent() -> None:
     assert abs(_coverage(hits) - 0.95) <= 0.015
 
 
+def _clustered_coverage(
+    seed: int,
+    shape: tuple[int, int],
+    draw: Callable[[np.random.Generator, npt.NDArray[np.int64]], npt.NDArray[np.float64]],
+    estimate: Callable[[npt.NDArray[np.float64], npt.NDArray[np.int64]], Estimate],
+    truth: float,
+    reps: int = REPS,
+) -> float:
+    """Share of ``reps`` samples of ``shape`` = (deals, games per deal) whose interval covers
+    ``truth``; ``draw(rng, deal_of_each_game)`` draws one sample."""
+    rng = np.random.default_rng(seed)
+    deals = np.repeat(np.arange(shape[0]), shape[1])
+    return _coverage([estimate(draw(rng, deals), deals).contains(truth) for _ in range(reps)])
+
+
+def _deal_luck(rng: np.random.Generator, deals: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Scores around 5 where every deal shifts its games by a shared luck term."""
+    return 5.0 + rng.normal(0, 2.0, size=60)[deals] + rng.normal(0, 1.0, size=deals.size)
+
+
 def test_cluster_interval_covers_95_percent_with_deal_effects() -> None:
     # 60 deals × 4 seat-games; every deal shifts its games by a shared luck term.
-    rng = np.random.default_rng(2)
-    deals = np.repeat(np.arange(60), 4)
-    hits = []
-    for _ in range(REPS):
-        luck = rng.normal(0, 2.0, size=60)[deals]
-        values = 5.0 + luck + rng.normal(0, 1.0, size=deals.size)
-        hits.append(cluster_mean(values, deals).contains(5.0))
-    assert abs(_coverage(hits) - 0.95) <= 0.015
+    assert abs(_clustered_coverage(2, (60, 4), _deal_luck, cluster_mean, 5.0) - 0.95) <= 0.015
 
 
 def test_naive_interval_undercovers_clustered_data() -> None:
     # The reason for clustering: ignoring the deals would give far too narrow intervals.
-    rng = np.random.default_rng(3)
-    deals = np.repeat(np.arange(60), 4)
-    hits = []
-    for _ in range(500):
-        values = 5.0 + rng.normal(0, 2.0, size=60)[deals] + rng.normal(0, 1.0, size=deals.size)
-        hits.append(mean_estimate(values).contains(5.0))
-    assert _coverage(hits) < 0.8
+    coverage = _clustered_coverage(
+        3, (60, 4), _deal_luck, lambda values, _: mean_estimate(values), 5.0, reps=500
+    )
+    assert coverage < 0.8
 
 
 def test_win_rate_interval_covers_95_percent() -> None:
@@ -65,14 +77,12 @@ def test_win_rate_interval_covers_95_percent() -> None:
 
 
 def test_clustered_win_rate_interval_covers_95_percent() -> None:
-    rng = np.random.default_rng(5)
-    deals = np.repeat(np.arange(100), 3)
-    hits = []
-    for _ in range(REPS):
+    def wins(rng: np.random.Generator, deals: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         p = np.clip(0.3 + rng.normal(0, 0.15, size=100), 0, 1)[deals]
-        wins = (rng.random(deals.size) < p).astype(float)
-        hits.append(cluster_mean(wins, deals).contains(0.3))
-    assert abs(_coverage(hits) - 0.95) <= 0.02  # the clipped mean is 0.3 within 0.001
+        return (rng.random(deals.size) < p).astype(float)
+
+    coverage = _clustered_coverage(5, (100, 3), wins, cluster_mean, 0.3)
+    assert abs(coverage - 0.95) <= 0.02  # the clipped mean is 0.3 within 0.001
 
 
 def test_paired_difference_interval_covers_95_percent() -> None:

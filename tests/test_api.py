@@ -70,11 +70,8 @@ def test_game_properties_match(game_id: str, config: dict[str, Any]) -> None:
     assert rust.options == ref.options
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_random_playthroughs_respect_the_api(
-    game_id: str, config: dict[str, Any], backend: str
-) -> None:
-    game = make(game_id, config, backend)
+def test_random_playthroughs_respect_the_api(configured_game: GameProtocol) -> None:
+    game = configured_game
     for seed in range(3):
         state = game.new_state()
         play(state, seed)
@@ -83,9 +80,8 @@ def test_random_playthroughs_respect_the_api(
         assert len(state.scores) == game.players
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_clone_and_dict_round_trip(game_id: str, config: dict[str, Any], backend: str) -> None:
-    game = make(game_id, config, backend)
+def test_clone_and_dict_round_trip(configured_game: GameProtocol) -> None:
+    game = configured_game
     state = game.new_state()
     rng = SplitMix64(11)
     step = 0
@@ -110,11 +106,8 @@ def test_clone_and_dict_round_trip(game_id: str, config: dict[str, Any], backend
     assert game.state_from_dict(d).to_dict() == d
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_seeded_state_never_rests_at_chance(
-    game_id: str, config: dict[str, Any], backend: str
-) -> None:
-    game = make(game_id, config, backend)
+def test_seeded_state_never_rests_at_chance(configured_game: GameProtocol) -> None:
+    game = configured_game
     state = game.new_state(seed=5)
     rng = SplitMix64(5)
     while not state.is_terminal:
@@ -126,11 +119,8 @@ def test_seeded_state_never_rests_at_chance(
     assert game.state_from_dict(d).to_dict() == d
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_history_replays_to_the_same_state(
-    game_id: str, config: dict[str, Any], backend: str
-) -> None:
-    game = make(game_id, config, backend)
+def test_history_replays_to_the_same_state(configured_game: GameProtocol) -> None:
+    game = configured_game
     state = game.new_state(seed=3)
     play(state, 3, checks=False)
     replay = game.new_state()
@@ -140,14 +130,11 @@ def test_history_replays_to_the_same_state(
     assert replay.scores == state.scores
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_observations_have_exactly_the_typed_keys(
-    game_id: str, config: dict[str, Any], backend: str
-) -> None:
+def test_observations_have_exactly_the_typed_keys(configured_game: GameProtocol) -> None:
     from cardtable.observations import OBSERVATION_TYPES
 
-    keys = set(OBSERVATION_TYPES[game_id].__annotations__)
-    game = make(game_id, config, backend)
+    game = configured_game
+    keys = set(OBSERVATION_TYPES[game.game_id].__annotations__)
     state = game.new_state(seed=8)
     rng = SplitMix64(8)
     for _ in range(60):

@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 import cardtable
-from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError
+from cardtable import GameProtocol, IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable._rng import SplitMix64
 from cardtable.testing import play_random
-from tests.configs import ALL, IDS
 
 
 def test_error_hierarchy() -> None:
@@ -41,11 +40,8 @@ def test_bad_seed(seed: Any, backend: str) -> None:
         game.new_state(seed=seed)
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_bad_actions_leave_the_state_unchanged(
-    game_id: str, config: dict[str, Any], backend: str
-) -> None:
-    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+def test_bad_actions_leave_the_state_unchanged(configured_game: GameProtocol) -> None:
+    game = configured_game
     state = game.new_state(seed=1)
     rng = SplitMix64(1)
     for _ in range(30):
@@ -76,9 +72,8 @@ def test_bad_actions_leave_the_state_unchanged(
     assert state.to_dict() == before
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_malformed_state_dicts(game_id: str, config: dict[str, Any], backend: str) -> None:
-    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+def test_malformed_state_dicts(configured_game: GameProtocol) -> None:
+    game = configured_game
     state = game.new_state(seed=2)
     state.apply(state.legal_actions()[0])
     good = state.to_dict()

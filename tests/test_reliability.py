@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import cardtable
+from cardtable import GameProtocol
 from cardtable.errors import (
     CapacityError,
     CardtableError,
@@ -430,11 +431,8 @@ def test_illegal_policy_action_names_the_row() -> None:
 # ----- 8. copy and pickle -----
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_copy_and_deepcopy_are_independent(
-    game_id: str, config: dict[str, Any], backend: str
-) -> None:
-    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+def test_copy_and_deepcopy_are_independent(configured_game: GameProtocol) -> None:
+    game = configured_game
     state = game.new_state(seed=2)
     random_walk(state, 1, 5)
     before = state.to_dict()
@@ -446,9 +444,8 @@ def test_copy_and_deepcopy_are_independent(
     assert copy.deepcopy(game) is game
 
 
-@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
-def test_pickle_round_trip_in_process(game_id: str, config: dict[str, Any], backend: str) -> None:
-    game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
+def test_pickle_round_trip_in_process(configured_game: GameProtocol) -> None:
+    game = configured_game
     again = pickle.loads(pickle.dumps(game))
     assert (again.game_id, again.players, again.options) == (
         game.game_id,

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardtable
+from benches.ladder import seat_rotated_share
 from cardtable import _core
-from cardtable._simulation import wilson_interval
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.sim import simulate
 
@@ -155,22 +155,6 @@ def test_determinizations_keep_the_observation_play_out_and_vary(
     assert varied, "no hidden card ever varied over samples"
 
 
-def seat_rotated_share(
-    game_id: str, players: int, bot: str, field: str, games: int, seed: int
-) -> tuple[float, tuple[float, float]]:
-    """``bot``'s win share against ``field`` in every other seat, seats rotated evenly."""
-    share = 0.0
-    per_seat = games // players
-    for seat in range(players):
-        bots = [bot if s == seat else field for s in range(players)]
-        r = simulate(
-            game_id, games=per_seat, players=players, bots=bots, seed=seed + seat, progress=False
-        )
-        share += r.seats[seat].win_share
-    total = per_seat * players
-    return share / total, wilson_interval(share, total)
-
-
 def heuristic_bot(game_id: str) -> str:
     """The game's ``greedy`` bot, or its first own bot when it has none (Trafficars memory)."""
     info = next(g for g in SEARCHABLE if g.id == game_id)
@@ -197,10 +181,31 @@ def test_more_iterations_beat_fewer_in_a_small_match() -> None:
     assert_stronger("goofspiel", "mcts:iterations=300", "mcts:iterations=10", games=40, seed=12)
 
 
+# Games per seat-rotated match where 60 cannot show the gap: in the overtaking lane the search
+# wins about 55% against `greedy`, which takes some 800 games to tell from a tie; in the memory
+# game 400 games show that it plays even with the `memory` bot (60 would suggest it is stronger).
+STRENGTH_GAMES = {"trafficars_overtaking": 800, "trafficars_memory": 400}
+
+# In the memory game the search only plays even with the perfect-memory bot (docs/search.md);
+# strict, so the day the search beats it this test says so.
+SEARCH_LOSES_TO = {
+    "trafficars_memory": "mcts:iterations=1000 only plays even with the perfect-memory `memory` bot"
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        pytest.param(g, marks=pytest.mark.xfail(reason=SEARCH_LOSES_TO[g], strict=True))
+        if g in SEARCH_LOSES_TO
+        else g
+        for g in SEARCHABLE_IDS
+    ],
+)
 def test_mcts_beats_greedy(game_id: str) -> None:
-    assert_stronger(game_id, "mcts:iterations=1000", heuristic_bot(game_id), games=60, seed=11)
+    games = STRENGTH_GAMES.get(game_id, 60)
+    assert_stronger(game_id, "mcts:iterations=1000", heuristic_bot(game_id), games=games, seed=11)
 
 
 @pytest.mark.slow

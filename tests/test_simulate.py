@@ -123,6 +123,32 @@ def test_heuristic_bots_beat_random() -> None:
             )
 
 
+def four_seat_tide(
+    bots: list[Any], games: int, seed: int, batch_size: int
+) -> cardtable.SimulationResult:
+    """A seeded 4-player Turn the Tide run with these bots (Python policies among them)."""
+    return cardtable.simulate(
+        "turn_the_tide",
+        players=4,
+        games=games,
+        seed=seed,
+        bots=bots,
+        batch_size=batch_size,
+        progress=False,
+    )
+
+
+def assert_seat_0_played_first_legal(
+    result: cardtable.SimulationResult, games: int, seed: int
+) -> None:
+    """Every game's scores are those of seat 0 always playing its first legal action against
+    random bots, replayed step by step."""
+    game = cardtable.make("turn_the_tide", players=4)
+    assert result.scores is not None
+    for g in range(games):
+        assert list(result.scores[g]) == replay_random_game(game, seed, g, first_policy=True)
+
+
 def test_python_policy_in_batches_matches_per_step_play() -> None:
     calls: list[int] = []
 
@@ -132,21 +158,10 @@ def test_python_policy_in_batches_matches_per_step_play() -> None:
         assert all(obs["seat"] == 0 for obs in batch.observations)
         return [legal[0] for legal in batch.legal_actions]
 
-    result = cardtable.simulate(
-        "turn_the_tide",
-        players=4,
-        games=40,
-        seed=5,
-        bots=[first_legal, "random", "random", "random"],
-        batch_size=16,
-        progress=False,
-    )
+    result = four_seat_tide([first_legal, "random", "random", "random"], 40, 5, 16)
     assert result.bots[0] == "first_legal"
     assert max(calls) == 16, "the policy is called with whole batches"
-    game = cardtable.make("turn_the_tide", players=4)
-    assert result.scores is not None
-    for g in range(40):
-        assert list(result.scores[g]) == replay_random_game(game, 5, g, first_policy=True)
+    assert_seat_0_played_first_legal(result, 40, 5)
 
 
 def test_python_policy_returning_an_illegal_action_is_refused() -> None:
@@ -272,21 +287,12 @@ def test_policy_batches_build_observations_only_when_read() -> None:
         return np.array([legal[0] for legal in batch.legal_actions], dtype=np.uint16)
 
     runs = [
-        cardtable.simulate(
-            "turn_the_tide",
-            players=4,
-            games=30,
-            seed=9,
-            bots=[policy, "random", "random", "random"],
-            batch_size=8,
-            progress=False,
-        )
+        four_seat_tide([policy, "random", "random", "random"], 30, 9, 8)
         for policy in (legal_only, reads_everything)
     ]
     assert np.array_equal(runs[0].scores, runs[1].scores)  # type: ignore[arg-type]
     assert runs[0].lengths is not None
-    for g in range(30):
-        assert list(runs[0].scores[g]) == replay_random_game(game, 9, g, first_policy=True)  # type: ignore[index]
+    assert_seat_0_played_first_legal(runs[0], 30, 9)
     # Once answered, a batch no longer reads the games (they have moved on).
     late = PolicyBatch([0], [0], source=None)
     with pytest.raises(cardtable.InvalidStateError, match="already answered"):
@@ -302,13 +308,8 @@ def test_several_policies_share_a_step() -> None:
         assert all(s in (1, 3) for s in batch.seats)
         return tuple(legal[0] for legal in batch.legal_actions)
 
-    def run(bots: list[Any]) -> cardtable.SimulationResult:
-        return cardtable.simulate(
-            "turn_the_tide", players=4, games=20, seed=3, bots=bots, batch_size=8, progress=False
-        )
-
-    mixed = run([first_a, first_b, "random", first_b])
-    same = run([first_a, first_a, "random", first_a])
+    mixed = four_seat_tide([first_a, first_b, "random", first_b], 20, 3, 8)
+    same = four_seat_tide([first_a, first_a, "random", first_a], 20, 3, 8)
     assert np.array_equal(mixed.scores, same.scores)  # type: ignore[arg-type]
 
 

@@ -61,8 +61,11 @@ def games_command() -> None:
 
 _BOT_SPELLING = {
     "forgetful": "forgetful[:P]",
-    "mcts": "mcts[:iterations=N,c=X,rollout=random|greedy]",
-    "flatmc": "flatmc[:samples=N,rollout=random|greedy]",
+    "mcts": (
+        "mcts[:iterations=N,c=X,rollout=random|greedy,opponents=tree|rollout,"
+        "reward=win|margin,prior=W]"
+    ),
+    "flatmc": "flatmc[:samples=N,rollout=random|greedy,reward=win|margin]",
 }
 """How ``games`` spells the bots that take a parameter (``forgetful:0.3``: forgets with P=0.3)."""
 

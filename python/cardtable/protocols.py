@@ -12,7 +12,18 @@ from typing import Any, Protocol, Self, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["GameProtocol", "RulesGame", "RulesState", "StateProtocol"]
+__all__ = ["RULES_FIELDS", "GameProtocol", "RulesGame", "RulesState", "StateProtocol"]
+
+RULES_FIELDS: tuple[str, ...] = (
+    "current_player",
+    "is_terminal",
+    "legal_actions",
+    "chance_outcomes",
+    "scores",
+    "winners",
+)
+"""What any implementation of the rules must agree on, whatever its own state and observation
+formats: a sensible choice of ``fields`` for checking an engine of your own against ours."""
 
 
 @runtime_checkable

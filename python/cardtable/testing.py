@@ -29,7 +29,13 @@ import numpy as np
 from hypothesis import strategies as st
 
 from cardtable._rng import SplitMix64
-from cardtable.protocols import GameProtocol, RulesGame, RulesState, StateProtocol
+from cardtable.protocols import (
+    RULES_FIELDS,
+    GameProtocol,
+    RulesGame,
+    RulesState,
+    StateProtocol,
+)
 
 __all__ = [
     "ALL_FIELDS",
@@ -124,17 +130,6 @@ ALL_FIELDS: tuple[str, ...] = (
     "legal_action_mask",
 )
 """Everything :func:`compare_states` can compare (the default: all of it)."""
-
-RULES_FIELDS: tuple[str, ...] = (
-    "current_player",
-    "is_terminal",
-    "legal_actions",
-    "chance_outcomes",
-    "scores",
-    "winners",
-)
-"""What any implementation of the rules must agree on, whatever its own state and observation
-formats: a sensible choice of ``fields`` for checking an engine of your own against ours."""
 
 
 def compare_states(

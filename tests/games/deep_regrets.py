@@ -21,14 +21,11 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
-from tests.game_info import GameTestInfo
+from tests.game_info import GameTestInfo, every_player_count
 
 GAME = GameTestInfo(
     configs=[
-        {"players": 2},
-        {"players": 3},
-        {"players": 4},
-        {"players": 5},
+        *every_player_count(2, 5),
         {"players": 3, "days": 5},
         {"players": 4, "regret_split": "10/20/20/10"},
         {"players": 5, "expansion_tentacles": True},
@@ -1300,7 +1297,9 @@ def test_one_sale_uses_one_madness_level(backend: Backend) -> None:
     assert t.seat(0)["money"] == 7
 
 
-def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
+def mounting_three_fish(backend: Backend) -> Table:
+    """Seat 0 has caught a Goliath Grouper, a Sheepshead and a Coelacanth, abandoned its turn
+    (no Fresh die left: no choice, the three Spent dice roll) and chosen to mount."""
     tops = {
         0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
         1: [FISH["Flounder"]],
@@ -1312,8 +1311,13 @@ def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
     t.catch(0, 0, "P3")
     t.decline(1, 1, "P3", 2)
     t.act(ABANDON, "turn", 0)
-    t.rolls(1, 1, 1)  # no Fresh die left: no choice, the three Spent dice roll
+    t.rolls(1, 1, 1)
     t.act(MOUNT, "turn", 0)
+    return t
+
+
+def test_mounting_fills_empty_slots_one_by_one(backend: Backend) -> None:
+    t = mounting_three_fish(backend)
     st = t.st
     assert (st["node"], st["actor"]) == ("mount_slot", 0)
     assert t.legal() == [SLOT + 0, SLOT + 1, SLOT + 2]
@@ -4747,19 +4751,7 @@ def test_rule_event_shop_tier(backend: Backend, kind: str, price: int) -> None:
 def test_rule_event_all_mount_slots_filled(backend: Backend) -> None:
     """Rule: "Mount: move fish from hand to empty slots ×2, ×3, ×2; permanent." The fish that
     fills the last empty slot."""
-    tops = {
-        0: [FISH["Goliath Grouper"], FISH["Sheepshead"], FISH["Coelacanth"]],
-        1: [FISH["Flounder"]],
-    }
-    t = after_a_catch(backend, tops)
-    t.decline(1, 1, "P1", 0)
-    t.catch(0, 0, "P3")
-    t.decline(1, 1, "P2", 1)
-    t.catch(0, 0, "P3")
-    t.decline(1, 1, "P3", 2)
-    t.act(ABANDON, "turn", 0)
-    t.rolls(1, 1, 1)
-    t.act(MOUNT, "turn", 0)
+    t = mounting_three_fish(backend)
     for slot, name in [(1, "Coelacanth"), (0, "Goliath Grouper"), (2, "Sheepshead")]:
         t.act(SLOT + slot, "mount_slot")
         events = events_of(t.state, FISH_ID + FISH[name])

@@ -19,8 +19,10 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import InvalidOptionError
+from cardtable.reference.trafficars import RULE_EVENTS
 from tests.game_info import GameTestInfo
+from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
@@ -121,14 +123,6 @@ def lanes(state: StateProtocol) -> list[Any]:
 
 def penalties(state: StateProtocol) -> list[int]:
     return list(view(state)["penalties"])
-
-
-def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
-    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(IllegalActionError):
-        state.apply(action, player=player)
-    assert state.to_dict() == before
 
 
 # ----- setup: options, deck and deal -----
@@ -1376,17 +1370,7 @@ def test_event_free_place_left_unfilled(backend: Backend) -> None:
 
 
 def test_rule_event_names_follow_the_contract(backend: Backend) -> None:
+    """Both backends name the contract's rule events in its order (the reference declares them)."""
     state: Any = start(backend, [10, 20, 30], [[11], [12], [13]])
-    assert state.rule_event_names == [
-        "lane taken by the 5th car",
-        "too-low card takes a lane",
-        "too-low card inserted",
-        "trailer on a full lane",
-        "stacked ambulances",
-        "ambulance as 5th car",
-        "stacked police cars",
-        "police with every lane full",
-        "tow truck as 5th car",
-        "free place filled",
-        "free place left unfilled",
-    ]
+    assert state.rule_event_names == list(RULE_EVENTS)
+    assert len(RULE_EVENTS) == 11

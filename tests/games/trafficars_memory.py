@@ -15,8 +15,9 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo
+from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
@@ -60,6 +61,10 @@ def lay_out(state: StateProtocol, layout: Sequence[int]) -> None:
         state.apply(card)
 
 
+IN_ORDER_WITH_JOKERS = [*range(1, 51), *range(51, 63)]
+"""Every car, then the 12 jokers of the full deck, laid out in order."""
+
+
 def laid(
     backend: Backend, layout: Sequence[int] = DEFAULT_LAYOUT, players: int = 2, **options: Any
 ) -> StateProtocol:
@@ -101,14 +106,6 @@ def cards_on_table(state: StateProtocol) -> list[int]:
     return sorted(
         card for card, there in zip(layout, observation["on_table"], strict=True) if there
     )
-
-
-def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
-    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(IllegalActionError):
-        state.apply(action, player=player)
-    assert state.to_dict() == before
 
 
 # ----- options and the deck -----
@@ -419,7 +416,7 @@ def test_a_joker_alone_with_one_car_is_not_collectable(backend: Backend) -> None
 
 
 def test_21_and_a_joker_may_continue_and_23_completes_the_run(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21, 51)
     assert state.current_player == 0
     flip(state, 23)  # the joker is 22
@@ -429,7 +426,7 @@ def test_21_and_a_joker_may_continue_and_23_completes_the_run(backend: Backend) 
 
 
 def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21, 51, 25)
     assert public(state)["taken"] == [0, 0]
     assert state.current_player == 1
@@ -438,7 +435,7 @@ def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
 
 @pytest.mark.parametrize("fourth", [2, 5])
 def test_after_3_and_4_a_joker_is_2_or_5(backend: Backend, fourth: int) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 3, 4, 51, fourth)
     assert state.current_player == 0
     flip(state, 20)
@@ -446,7 +443,7 @@ def test_after_3_and_4_a_joker_is_2_or_5(backend: Backend, fourth: int) -> None:
 
 
 def test_after_3_4_and_a_joker_the_card_7_breaks(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 3, 4, 51)
     assert state.current_player == 0
     flip(state, 7)
@@ -456,7 +453,7 @@ def test_after_3_4_and_a_joker_the_card_7_breaks(backend: Backend) -> None:
 
 def test_two_jokers_first_then_two_cars_within_reach(backend: Backend) -> None:
     # With fewer than two cars anything continues; 10 and 13 leave two gaps for two jokers.
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 51, 52, 10, 13)
     assert state.current_player == 0
     flip(state, 20)
@@ -465,14 +462,14 @@ def test_two_jokers_first_then_two_cars_within_reach(backend: Backend) -> None:
 
 def test_a_joker_flipped_later_must_already_cover_the_gap(backend: Backend) -> None:
     # 10 and 12 are not neighbours: the turn does not wait for a joker still face down.
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 10, 12)
     assert public(state)["taken"] == [0, 0]
     assert state.current_player == 1
 
 
 def test_jokers_count_as_cards_taken_and_extend_the_run(backend: Backend) -> None:
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 30, 51, 31, 52, 53, 28)
     assert state.current_player == 0
     flip(state, 45)  # C = {28, 30, 31, 45}: gaps 14 > 3
@@ -530,7 +527,7 @@ def test_stopping_is_not_legal_before_the_flipped_cards_are_collectable(backend:
     kortin." (If the numbers the player turned are neighbours … he may turn a third card.) With
     one card, or one car and a joker, there is nothing to take yet.
     """
-    state = laid(backend, [*range(1, 51), *range(51, 63)], jokers=True)
+    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21)
     assert STOP not in state.legal_actions()
     assert_rejected(state, STOP)
@@ -658,11 +655,16 @@ def test_the_end_test_counts_the_jokers_on_the_table(backend: Backend) -> None:
     assert state.winners == [0]
 
 
-def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -> None:
-    # 1..9 with jokers: 2 jokers (51, 52).
-    state = laid(
+def laid_nine_with_two_jokers(backend: Backend) -> StateProtocol:
+    """Cars 1..9 with their 2 jokers (51, 52), laid out in a known order."""
+    return laid(
         backend, [9, 51, 8, 7, 52, 6, 5, 4, 3, 2, 1], min_number=1, max_number=9, jokers=True
     )
+
+
+def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -> None:
+    # 1..9 with jokers: 2 jokers (51, 52).
+    state = laid_nine_with_two_jokers(backend)
     flip(state, 2, 52, 4, 5, 6, 9)
     flip(state, 7, 8, 9, 1)
     assert state.scores == [5, 3]
@@ -676,9 +678,7 @@ def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -
 
 
 def test_a_gap_without_a_joker_on_the_table_ends_the_game(backend: Backend) -> None:
-    state = laid(
-        backend, [9, 51, 8, 7, 52, 6, 5, 4, 3, 2, 1], min_number=1, max_number=9, jokers=True
-    )
+    state = laid_nine_with_two_jokers(backend)
     flip(state, 2, 52, 4, 5, 6, 51, 9)
     flip(state, 7, 8, 9, 1)
     assert cards_on_table(state) == [1, 3]

@@ -16,15 +16,13 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import IllegalActionError, InvalidOptionError
-from tests.game_info import GameTestInfo
+from cardtable.errors import InvalidOptionError
+from tests.game_info import GameTestInfo, every_player_count
+from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
-        {"players": 2},
-        {"players": 3},
-        {"players": 4},
-        {"players": 5},
+        *every_player_count(2, 5),
         {"players": 3, "optional_overtake": True},
     ],
     golden=[
@@ -141,14 +139,6 @@ def play_letting_go(state: StateProtocol, seat: int, *cards: int) -> None:
         act(state, seat, card)
         if state.observation(0)["phase"] == "overtake":
             state.apply(LET_GO)
-
-
-def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
-    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(IllegalActionError):
-        state.apply(action, player=player)
-    assert state.to_dict() == before
 
 
 def worked_example(backend: Backend, **options: Any) -> StateProtocol:

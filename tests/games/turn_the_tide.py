@@ -15,8 +15,9 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo
+from tests.scenarios import assert_rejected
 
 GAME = GameTestInfo(
     configs=[
@@ -125,14 +126,6 @@ def play_lowest_cards(state: StateProtocol, tides: tuple[int, int]) -> None:
     draw_tides(state, *tides)
     while not state.is_chance_node and not state.is_terminal:
         state.apply(state.legal_actions()[0])
-
-
-def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
-    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(IllegalActionError):
-        state.apply(action, player=player)
-    assert state.to_dict() == before
 
 
 # ----- setup: the deal and the lifebuoys -----

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -60,6 +62,63 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.argument("game_id")(f)
 
 
+_COMMON = (
+    "game_id",
+    "players",
+    "seed",
+    "threads",
+    "option_pairs",
+    "json_path",
+    "parquet",
+    "report",
+)
+
+
+@dataclass(frozen=True)
+class _Study:
+    """What every study command takes: the game, the study's seed and threads, and the outputs."""
+
+    game_id: str
+    players: int
+    seed: int
+    threads: int | None
+    option_pairs: tuple[str, ...]
+    json_path: Path | None
+    parquet: Path | None
+    report: Path | None
+    no_progress: bool
+
+    def run(self, study: Callable[..., _Result], **params: Any) -> None:
+        """Runs ``study`` on the game with ``params`` and the common settings, then the outputs."""
+        from cardtable.errors import CardtableError
+
+        try:
+            result = study(
+                self.game_id,
+                players=self.players,
+                seed=self.seed,
+                threads=self.threads,
+                progress=not self.no_progress,
+                **params,
+                **parse_options(self.option_pairs),
+            )
+        except CardtableError as err:
+            raise click.ClickException(str(err)) from None
+        except KeyboardInterrupt:
+            raise click.ClickException("interrupted") from None
+        _finish(result, self.json_path, self.parquet, self.report)
+
+
+def _study_command(f: Callable[..., None]) -> Callable[..., None]:
+    """Gives the command ``f`` the common options, gathered into a :class:`_Study` argument."""
+
+    def command(**kwargs: Any) -> None:
+        common = {field.name: kwargs.pop(field.name) for field in fields(_Study)}
+        f(_Study(**common), **kwargs)
+
+    return _outputs(functools.update_wrapper(command, f))
+
+
 def _finish(
     result: _Result, json_path: Path | None, parquet: Path | None, report: Path | None
 ) -> None:
@@ -89,19 +148,9 @@ def _bot_list(text: str) -> list[str]:
 
 def register(main: click.Group) -> None:
     """Adds the study commands to the ``cardtable`` command group."""
-    from cardtable.errors import CardtableError
-
-    def run(make: Callable[[], _Result], *outputs: Any) -> None:
-        try:
-            result = make()
-        except CardtableError as err:
-            raise click.ClickException(str(err)) from None
-        except KeyboardInterrupt:
-            raise click.ClickException("interrupted") from None
-        _finish(result, *outputs)
 
     @main.command("tournament")
-    @_outputs
+    @_study_command
     @click.option("-b", "--bots", required=True, help="Comma-separated bots, e.g. greedy,random.")
     @click.option("-n", "--games", type=int, default=1000, show_default=True, help="Deals.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
@@ -110,15 +159,7 @@ def register(main: click.Group) -> None:
         "--rating-bootstrap", type=int, default=100, show_default=True, help="Bootstrap replicates."
     )
     def tournament_command(
-        game_id: str,
-        players: int,
-        seed: int,
-        threads: int | None,
-        option_pairs: tuple[str, ...],
-        json_path: Path | None,
-        parquet: Path | None,
-        report: Path | None,
-        no_progress: bool,
+        study: _Study,
         bots: str,
         games: int,
         no_rotate: bool,
@@ -131,27 +172,17 @@ def register(main: click.Group) -> None:
         """
         from cardtable.analysis import tournament
 
-        run(
-            lambda: tournament(
-                game_id,
-                players=players,
-                bots=_bot_list(bots),
-                games=games,
-                seed=seed,
-                rotate_seats=not no_rotate,
-                duplicate=not no_duplicate,
-                threads=threads,
-                progress=not no_progress,
-                rating_bootstrap=rating_bootstrap,
-                **parse_options(option_pairs),
-            ),
-            json_path,
-            parquet,
-            report,
+        study.run(
+            tournament,
+            bots=_bot_list(bots),
+            games=games,
+            rotate_seats=not no_rotate,
+            duplicate=not no_duplicate,
+            rating_bootstrap=rating_bootstrap,
         )
 
     @main.command("balance")
-    @_outputs
+    @_study_command
     @click.option("--bot", default=None, help="The bot in every seat (default: greedy).")
     @click.option(
         "--weaker",
@@ -169,15 +200,7 @@ def register(main: click.Group) -> None:
     )
     @click.option("--luck-games", type=int, default=None, help="Deals of the luck tournament.")
     def balance_command(
-        game_id: str,
-        players: int,
-        seed: int,
-        threads: int | None,
-        option_pairs: tuple[str, ...],
-        json_path: Path | None,
-        parquet: Path | None,
-        report: Path | None,
-        no_progress: bool,
+        study: _Study,
         bot: str | None,
         weaker: str,
         games: int,
@@ -191,27 +214,17 @@ def register(main: click.Group) -> None:
         """
         from cardtable.analysis import balance
 
-        run(
-            lambda: balance(
-                game_id,
-                players=players,
-                bot=bot,
-                weaker=None if weaker.lower() == "none" else weaker,
-                games=games,
-                seed=seed,
-                trace_games=trace_games,
-                luck_games=luck_games,
-                threads=threads,
-                progress=not no_progress,
-                **parse_options(option_pairs),
-            ),
-            json_path,
-            parquet,
-            report,
+        study.run(
+            balance,
+            bot=bot,
+            weaker=None if weaker.lower() == "none" else weaker,
+            games=games,
+            trace_games=trace_games,
+            luck_games=luck_games,
         )
 
     @main.command("sweep")
-    @_outputs
+    @_study_command
     @click.option(
         "-g",
         "--grid",
@@ -229,15 +242,7 @@ def register(main: click.Group) -> None:
     )
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     def sweep_command(
-        game_id: str,
-        players: int,
-        seed: int,
-        threads: int | None,
-        option_pairs: tuple[str, ...],
-        json_path: Path | None,
-        parquet: Path | None,
-        report: Path | None,
-        no_progress: bool,
+        study: _Study,
         grid_pairs: tuple[str, ...],
         bots: str,
         games: int,
@@ -260,20 +265,6 @@ def register(main: click.Group) -> None:
             grid[key.strip()] = [
                 parse_options((f"{key}={v}",))[key.strip()] for v in values.split(",")
             ]
-        run(
-            lambda: sweep(
-                game_id,
-                players=players,
-                grid=grid,
-                bots=_bot_list(bots) or None,
-                games=games,
-                seed=seed,
-                rotate_seats=not no_rotate,
-                threads=threads,
-                progress=not no_progress,
-                **parse_options(option_pairs),
-            ),
-            json_path,
-            parquet,
-            report,
+        study.run(
+            sweep, grid=grid, bots=_bot_list(bots) or None, games=games, rotate_seats=not no_rotate
         )

@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.analysis._stats import Estimate, record_dict
+from cardtable.analysis._stats import Estimate, Record
 
 __all__ = ["Rating", "rate_games"]
 
 
 @dataclass(frozen=True)
-class Rating:
+class Rating(Record):
     """A bot's rating.
 
     Attributes:
@@ -43,10 +43,6 @@ class Rating:
     mu: Estimate
     sigma: float
     elo: Estimate
-
-    def to_dict(self) -> dict[str, Any]:
-        """The rating as a JSON-friendly dict."""
-        return record_dict(self)
 
 
 def _model(players: int) -> Any:

@@ -13,7 +13,17 @@ import numpy.typing as npt
 from cardtable.analysis._games import spec
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["Progress", "Runs", "lineups_for", "places", "run_lineups"]
+__all__ = ["Progress", "Runs", "check_games", "lineups_for", "places", "run_lineups"]
+
+
+def check_games(games: object) -> None:
+    """Rejects a study's game count unless it is an int >= 2 (an interval needs two games).
+
+    Raises:
+        InvalidOptionError: If it is not.
+    """
+    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
+        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
 
 
 class Progress:

@@ -17,8 +17,10 @@ from scipy import stats
 
 __all__ = [
     "Estimate",
+    "Record",
     "cluster_mean",
     "holm",
+    "json_value",
     "mean_estimate",
     "proportion",
     "record_dict",
@@ -117,10 +119,28 @@ def holm(pvalues: list[float]) -> list[float]:
 def record_dict(record: Any) -> dict[str, Any]:
     """The JSON-friendly dict of a result dataclass.
 
-    Its fields in order, each :class:`Estimate` as its :meth:`Estimate.to_dict`.
+    Its fields in order, each value as :func:`json_value` makes it.
     """
-    return {
-        f.name: v.to_dict() if isinstance(v, Estimate) else v
-        for f in fields(record)
-        for v in [getattr(record, f.name)]
-    }
+    return {f.name: json_value(getattr(record, f.name)) for f in fields(record)}
+
+
+def json_value(value: Any) -> Any:
+    """``value`` made JSON-friendly: anything with a ``to_dict`` as that dict, tuples as lists.
+
+    Lists, tuples and dicts are converted item by item; other values are kept as they are.
+    """
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_value(v) for k, v in value.items()}
+    return value
+
+
+class Record:
+    """A result dataclass whose JSON-friendly dict is :func:`record_dict` of itself."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return record_dict(self)

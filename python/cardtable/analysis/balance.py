@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,15 +14,16 @@ from scipy import stats
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
+from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
 from cardtable.analysis._stats import (
     Estimate,
+    Record,
     cluster_mean,
     holm,
     mean_estimate,
     proportion,
-    record_dict,
 )
+from cardtable.analysis._text import plain_text, text_table
 from cardtable.analysis._trace import (
     GameTrace,
     decided_at,
@@ -43,7 +43,7 @@ _QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 @dataclass(frozen=True)
-class SeatBalance:
+class SeatBalance(Record):
     """One seat of the mirrored games.
 
     Attributes:
@@ -61,10 +61,6 @@ class SeatBalance:
     sole_wins: int
     score: Estimate
     p_value: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-friendly dict."""
-        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -113,7 +109,7 @@ class Distribution:
 
 
 @dataclass(frozen=True)
-class Luck:
+class Luck(Record):
     """How much luck decides, from a duplicate tournament of one weaker bot against the rest.
 
     Attributes:
@@ -135,10 +131,6 @@ class Luck:
     deal_share: float
     bot_share: float
     seat_share: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-friendly dict."""
-        return record_dict(self)
 
 
 @dataclass
@@ -303,28 +295,21 @@ class BalanceResult(ResultOutputs):
 
     def summary_table(self) -> str:
         """The results as text: a table per seat, then the findings."""
-        from rich.console import Console
-        from rich.table import Table
-
-        console = Console(width=120, record=True, file=io.StringIO())
-        t = Table(
-            title=f"{self.game_id}, {self.players} × {self.bot}, {self.games:,} games, "
-            f"seed {self.seed}"
+        t = text_table(
+            f"{self.game_id}, {self.players} × {self.bot}, {self.games:,} games, seed {self.seed}",
+            ("seat", "win rate (95% CI)", "won alone", "mean score", "p (Holm)"),
+            (
+                (
+                    str(s.seat),
+                    s.win_rate.fmt(3, True),
+                    f"{s.sole_wins:,}",
+                    s.score.fmt(2),
+                    f"{s.p_value:.3g}",
+                )
+                for s in self.seats
+            ),
         )
-        for col in ("seat", "win rate (95% CI)", "won alone", "mean score", "p (Holm)"):
-            t.add_column(col, justify="right")
-        for s in self.seats:
-            t.add_row(
-                str(s.seat),
-                s.win_rate.fmt(3, True),
-                f"{s.sole_wins:,}",
-                s.score.fmt(2),
-                f"{s.p_value:.3g}",
-            )
-        console.print(t)
-        for line in self.findings():
-            console.print("• " + line.replace("**", ""))
-        return console.export_text()
+        return plain_text(120, t, *["• " + line.replace("**", "") for line in self.findings()])
 
     def report(self) -> Report:
         """The HTML report."""
@@ -419,8 +404,7 @@ def balance(
     from cardtable import _core
 
     start = time.perf_counter()
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    check_games(games)
     game = _core.Game(game_id, players, options)
     n = game.players
     bot = bot or default_bot(game_id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -14,8 +13,16 @@ import numpy as np
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate, proportion
+from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
+from cardtable.analysis._stats import (
+    Estimate,
+    Record,
+    cluster_mean,
+    mean_estimate,
+    proportion,
+    record_dict,
+)
+from cardtable.analysis._text import plain_text, text_table
 from cardtable.analysis.balance import default_bot, margins
 from cardtable.errors import InvalidOptionError
 
@@ -26,7 +33,7 @@ __all__ = ["SweepPoint", "SweepResult", "sweep"]
 
 
 @dataclass(frozen=True)
-class SweepPoint:
+class SweepPoint(Record):
     """The results of one option set.
 
     Attributes:
@@ -39,14 +46,6 @@ class SweepPoint:
     options: dict[str, Any]
     seed: int
     metrics: dict[str, Estimate]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-friendly dict."""
-        return {
-            "options": self.options,
-            "seed": self.seed,
-            "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
-        }
 
 
 @dataclass
@@ -86,20 +85,7 @@ class SweepResult(ResultOutputs):
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, JSON-friendly (the rows included)."""
-        return {
-            "kind": "sweep",
-            "game_id": self.game_id,
-            "players": self.players,
-            "grid": self.grid,
-            "fixed": self.fixed,
-            "bots": self.bots,
-            "lineups": [list(x) for x in self.lineups],
-            "games": self.games,
-            "seed": self.seed,
-            "points": [p.to_dict() for p in self.points],
-            "rows": self.rows,
-            "seconds": self.seconds,
-        }
+        return {"kind": "sweep", **record_dict(self)}
 
     def to_arrow(self) -> pyarrow.Table:
         """The rows as a table.
@@ -126,26 +112,20 @@ class SweepResult(ResultOutputs):
 
     def summary_table(self) -> str:
         """One line per option set with every metric."""
-        from rich.console import Console
-        from rich.table import Table
-
-        console = Console(width=160, record=True, file=io.StringIO())
-        t = Table(
-            title=f"{self.game_id}, {self.players} players, bots {','.join(self.bots)}, "
+        t = text_table(
+            f"{self.game_id}, {self.players} players, bots {','.join(self.bots)}, "
             f"{len(self.lineups)} seat assignments × {self.games:,} deals per option set, "
-            f"seed {self.seed}"
+            f"seed {self.seed}",
+            [*self.grid, *self.metrics],
+            (
+                [
+                    *[str(p.options[k]) for k in self.grid],
+                    *[_fmt_metric(m, p.metrics[m]) for m in self.metrics],
+                ]
+                for p in self.points
+            ),
         )
-        for name in self.grid:
-            t.add_column(name, justify="right")
-        for m in self.metrics:
-            t.add_column(m, justify="right")
-        for p in self.points:
-            t.add_row(
-                *[str(p.options[k]) for k in self.grid],
-                *[_fmt_metric(m, p.metrics[m]) for m in self.metrics],
-            )
-        console.print(t)
-        return console.export_text()
+        return plain_text(160, t)
 
     def report(self) -> Report:
         """The HTML report: a plot per metric (a heat map for two options)."""
@@ -227,8 +207,7 @@ def sweep(
     both = set(grid) & set(options)
     if both:
         raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    check_games(games)
     names = list(grid)
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
     n = _core.Game(game_id, players, {**options, **combos[0]}).players

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -16,8 +15,9 @@ from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, cluster_mean, mean_estimate, record_dict
+from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
+from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate
+from cardtable.analysis._text import plain_text, text_table
 from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ _METRIC_NAMES = {"win": "win rate", "score": "score", "place": "finishing place"
 
 
 @dataclass(frozen=True)
-class BotResult:
+class BotResult(Record):
     """One bot over all the seats and games it played.
 
     Attributes:
@@ -47,13 +47,9 @@ class BotResult:
     place: Estimate
     score: Estimate
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-friendly dict."""
-        return record_dict(self)
-
 
 @dataclass(frozen=True)
-class PairedDifference:
+class PairedDifference(Record):
     """``a − b`` in one metric, paired by deal and, for comparison, as if the games were unpaired.
 
     Attributes:
@@ -71,10 +67,6 @@ class PairedDifference:
     metric: str
     paired: Estimate
     unpaired: Estimate
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-friendly dict."""
-        return record_dict(self)
 
 
 @dataclass
@@ -161,52 +153,51 @@ class TournamentResult(ResultOutputs):
 
     def summary_table(self) -> str:
         """The results as text tables (bots, differences, head to head)."""
-        from rich.console import Console
-        from rich.table import Table
-
-        console = Console(width=120, record=True, file=io.StringIO())
-        title = (
+        t = text_table(
             f"{self.game_id}, {self.players} players, {len(self.lineups)} seat assignments × "
-            f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals, seed {self.seed}"
+            f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals, seed {self.seed}",
+            ("bot", "seat-games", "win rate (95% CI)", "mean place", "mean score", "Elo"),
+            (
+                (
+                    r.bot,
+                    f"{r.seat_games:,}",
+                    r.win_rate.fmt(3, percent=True),
+                    r.place.fmt(3),
+                    r.score.fmt(2),
+                    rating.elo.fmt(0),
+                )
+                for r, rating in zip(self.results, self.ratings, strict=True)
+            ),
+            left=("bot",),
         )
-        t = Table(title=title)
-        for col in ("bot", "seat-games", "win rate (95% CI)", "mean place", "mean score", "Elo"):
-            t.add_column(col, justify="left" if col == "bot" else "right")
-        for r, rating in zip(self.results, self.ratings, strict=True):
-            t.add_row(
-                r.bot,
-                f"{r.seat_games:,}",
-                r.win_rate.fmt(3, percent=True),
-                r.place.fmt(3),
-                r.score.fmt(2),
-                rating.elo.fmt(0),
-            )
-        console.print(t)
-        if self.differences:
-            d = Table(title="paired differences (a − b, per deal)")
-            for col in ("a − b", "win rate", "score", "place", "score CI, unpaired"):
-                d.add_column(col, justify="left" if col == "a − b" else "right")
-            for a, b in itertools.combinations(self.bots, 2):
-                cells = [self.difference(a, b, m) for m in _METRICS]
-                d.add_row(
+        if not self.differences:
+            return plain_text(120, t)
+        d = text_table(
+            "paired differences (a − b, per deal)",
+            ("a − b", "win rate", "score", "place", "score CI, unpaired"),
+            (
+                (
                     f"{a} − {b}",
                     _fmt_diff(cells[0].paired, percent=True),
                     _fmt_diff(cells[1].paired),
                     _fmt_diff(cells[2].paired),
                     f"{cells[1].unpaired.low:+.2f}…{cells[1].unpaired.high:+.2f}",
                 )
-            console.print(d)
-            h = Table(title="head to head: share of games the row bot finished ahead of the column")
-            h.add_column("")
-            for b in self.bots:
-                h.add_column(b, justify="right")
-            for i, a in enumerate(self.bots):
-                h.add_row(
-                    a,
-                    *["—" if e is None else f"{100 * e.value:.1f}%" for e in self.head_to_head[i]],
-                )
-            console.print(h)
-        return console.export_text()
+                for a, b in itertools.combinations(self.bots, 2)
+                for cells in [[self.difference(a, b, m) for m in _METRICS]]
+            ),
+            left=("a − b",),
+        )
+        h = text_table(
+            "head to head: share of games the row bot finished ahead of the column",
+            ("", *self.bots),
+            (
+                (a, *["—" if e is None else f"{100 * e.value:.1f}%" for e in self.head_to_head[i]])
+                for i, a in enumerate(self.bots)
+            ),
+            left=("",),
+        )
+        return plain_text(120, t, d, h)
 
     def report(self) -> Report:
         """The HTML report."""
@@ -373,13 +364,12 @@ def tournament(
     """
     from cardtable import _core
 
-    start = time.perf_counter()
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
     if not all(isinstance(b, str) for b in bots):
         raise InvalidOptionError("tournament bots must be built-in bot names")
     if len(set(bots)) < 2:
         raise InvalidOptionError("a tournament needs at least two distinct bots")
+    start = time.perf_counter()
+    check_games(games)
     game = _core.Game(game_id, players, options)
     lineups = lineups_for(game.players, bots, rotate_seats)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]

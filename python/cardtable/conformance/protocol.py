@@ -11,6 +11,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from cardtable.protocols import RULES_FIELDS
+
 __all__ = [
     "FIELDS",
     "PROTOCOL_VERSION",
@@ -24,15 +26,7 @@ __all__ = [
 PROTOCOL_VERSION = 1
 """The protocol version exchanged in ``hello``."""
 
-FIELDS: tuple[str, ...] = (
-    "current_player",
-    "is_terminal",
-    "legal_actions",
-    "chance_outcomes",
-    "scores",
-    "winners",
-    "observations",
-)
+FIELDS: tuple[str, ...] = (*RULES_FIELDS, "observations")
 """Every field a ``query`` can ask for, in the order reports list them."""
 
 REQUIRED_FIELDS: tuple[str, ...] = ("current_player", "is_terminal", "legal_actions")

@@ -15,7 +15,7 @@ import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -241,6 +241,9 @@ class ReferenceState(ABC):
     the ``_``-prefixed hooks and may assume that ``_apply`` only receives a legal action or outcome.
     """
 
+    score_wins: ClassVar[Literal["highest", "lowest"] | None] = None
+    """Which score wins where the rules say "the highest (lowest) score wins, ties share"."""
+
     def __init__(self, game: ReferenceGame[Any]) -> None:
         """Creates the generic part of a state of ``game``."""
         self._game = game
@@ -272,9 +275,17 @@ class ReferenceState(ABC):
     def _scores(self) -> list[int]:
         """Running points per seat."""
 
-    @abstractmethod
     def _winners(self) -> list[int]:
-        """Winning seats of a terminal state."""
+        """Winning seats of a terminal state: by default the seats with the best score.
+
+        A game whose rules say "the highest (or lowest) score wins, ties share" declares
+        :attr:`score_wins`; a game with another rule overrides this hook.
+        """
+        if self.score_wins is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no winning rule")
+        scores = self._scores()
+        best = max(scores) if self.score_wins == "highest" else min(scores)
+        return [seat for seat, score in enumerate(scores) if score == best]
 
     @abstractmethod
     def _observation(self, player: int) -> Mapping[str, Any]:

@@ -14,7 +14,7 @@ Ids are OpenSpiel's: a bid of card ``v`` is action ``v - 1`` and point card ``v`
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from cardtable.observations import GoofspielObservation
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
@@ -142,16 +142,15 @@ class GoofspielState(ReferenceState):
             return f"bid {action + 1}"
         return f"action {action}"
 
+    score_wins = "highest"
+    """The seat with the most points wins; equal points share the win."""
+
     def _scores(self) -> list[int]:
         return list(self.points)
 
-    def _winners(self) -> list[int]:
-        best = max(self.points)
-        return [p for p in (0, 1) if self.points[p] == best]
-
-    def _observation(self, player: int) -> GoofspielObservation:
+    def _public(self) -> dict[str, Any]:
+        """Everything but the bids not yet revealed: both hands, bids and points are open."""
         return {
-            "seat": player,
             "turn": self.turn,
             "point_card": self.point_card,
             "remaining_points": list(self.remaining_points),
@@ -159,9 +158,17 @@ class GoofspielState(ReferenceState):
             "points": list(self.points),
             "bids": [list(b) for b in self.bids],
             "point_history": list(self.point_history),
+        }
+
+    def _observation(self, player: int) -> GoofspielObservation:
+        """The open table, whether each seat has bid, and ``player``'s own hidden bid."""
+        observation = {
+            "seat": player,
+            **self._public(),
             "committed": [b is not None for b in self.pending],
             "own_bid": self.pending[player],
         }
+        return cast(GoofspielObservation, observation)
 
     def _observation_tensor(self, player: int) -> list[float]:
         """Encode the observation dict as the contract's "Observation tensor" lists it."""
@@ -191,13 +198,4 @@ class GoofspielState(ReferenceState):
         return t.values
 
     def _state_dict(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "point_card": self.point_card,
-            "remaining_points": list(self.remaining_points),
-            "hands": [list(h) for h in self.hands],
-            "points": list(self.points),
-            "bids": [list(b) for b in self.bids],
-            "point_history": list(self.point_history),
-            "pending": list(self.pending),
-        }
+        return {**self._public(), "pending": list(self.pending)}

@@ -651,14 +651,12 @@ class TrafficarsState(ReferenceState):
             return f"fill the free place in lane {free_lane}"
         return f"action {action}"
 
+    score_wins = "lowest"
+    """The seats with the fewest penalty cards win: "fewest wins, ties share"."""
+
     def _scores(self) -> list[int]:
         """Score = "number of penalty cards taken (lower is better)"."""
         return list(self._penalties)
-
-    def _winners(self) -> list[int]:
-        """The seats with the fewest penalty cards: "fewest wins, ties share"."""
-        fewest = min(self._penalties)
-        return [seat for seat, taken in enumerate(self._penalties) if taken == fewest]
 
     def _lanes_view(self) -> list[list[list[int] | None]]:
         """Per lane, its places: card ids bottom to top, or None for a free place."""

@@ -312,14 +312,12 @@ class TrafficarsMemoryState(ReferenceState):
             return "stop and take the run"
         return f"action {action}"
 
+    score_wins = "highest"
+    """The seats that kept the most cards win: "most cards kept wins; ties share" (also at 0)."""
+
     def _scores(self) -> list[int]:
         """The score of a seat is the number of cards it has taken."""
         return list(self._taken)
-
-    def _winners(self) -> list[int]:
-        """Name the winners: "most cards kept wins; ties share" (also at 0)."""
-        best = max(self._taken)
-        return [seat for seat, taken in enumerate(self._taken) if taken == best]
 
     def _faces(self) -> list[int | None]:
         """Show the card at every position flipped this turn; the others are face down."""

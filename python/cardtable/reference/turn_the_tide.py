@@ -406,13 +406,11 @@ class TurnTheTideState(ReferenceState):
             return f"take tide {letter} ({self._revealed_tide[action]})"
         return f"action {action}"
 
+    score_wins = "highest"
+    """The winners: "the highest total wins; ties share the win"."""
+
     def _scores(self) -> list[int]:
         return list(self._totals)
-
-    def _winners(self) -> list[int]:
-        """Name the winners: "the highest total wins; ties share the win"."""
-        best = max(self._totals)
-        return [seat for seat, score in enumerate(self._totals) if score == best]
 
     def _observation(self, player: int) -> TurnTheTideObservation:
         """Show ``player`` its own hand and pending commitment, and everything public.

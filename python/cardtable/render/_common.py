@@ -23,9 +23,11 @@ __all__ = [
     "data_file",
     "drawing",
     "full_state",
+    "game_view",
     "hidden_commitments",
     "observe",
     "own_only",
+    "pick",
     "view_title",
 ]
 
@@ -88,6 +90,25 @@ def full_state(state: StateProtocol) -> tuple[dict[str, Any], int, dict[str, Any
     """For the full view: the canonical state, the number of players and the whole ``to_dict()``."""
     d = state.to_dict()
     return d["state"], d["players"], d
+
+
+def game_view(
+    state: StateProtocol, game: str, seat: int | None, players: int, /, **fields: Any
+) -> View:
+    """A view: the game, whose view, the seats, the game's ``fields``, the seat to move, scores."""
+    return {
+        "game": game,
+        "seat": seat,
+        "players": players,
+        **fields,
+        "current": state.current_player,
+        "scores": list(state.scores),
+    }
+
+
+def pick(observed: Any, *keys: str) -> dict[str, Any]:
+    """The entries ``keys`` of an observation or state dict, as the view shows them unchanged."""
+    return {key: observed[key] for key in keys}
 
 
 def view_title(view: View, game: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from html import escape as _escape
 
-from cardtable.render._common import seat_names
+from cardtable.render._common import View, seat_names, view_title
 
 __all__ = ["CARD_H", "CARD_W", "Svg"]
 
@@ -230,6 +230,23 @@ class Svg:
         self.text(x + w / 2, y + 12, content, size=10, anchor="middle", fill=ink)
         return w
 
+    def seat_heading(
+        self, top: float, seat: int, names: list[str] | None, viewer: int | None
+    ) -> None:
+        """The name of ``seat`` at the top left of its band (see :func:`seat_label`)."""
+        self.text(12, top + 16, seat_label(seat, names, viewer), size=13, weight="bold")
+
+    def seat_divider(self, top: float, bottom: float, current: bool, *, below: float = 0) -> None:
+        """The rule under a seat's band, with the accent bar beside the seat to act.
+
+        The band runs from ``top`` to ``bottom``; the rule lies ``below`` under it; the bar is
+        drawn when ``current``.
+        """
+        line = bottom + below
+        self.path(f"M6,{line} L{self.width - 6},{line}", stroke="#c9cfc9")
+        if current:
+            self.rect(2, top, 4, bottom - top, fill=ACCENT)
+
     def render(self) -> str:
         """The finished SVG document."""
         height = self.height + 12
@@ -250,18 +267,16 @@ def header(svg: Svg, title: str, subtitle: str) -> float:
     return 56
 
 
+def titled(view: View, game: str, width: int, status: str) -> tuple[Svg, float]:
+    """A picture of ``view`` of ``game``, ``width`` wide, with its title band over ``status``.
+
+    Returns the picture and the y where the content starts.
+    """
+    title = view_title(view, game)
+    svg = Svg(width, title)
+    return svg, header(svg, title, status)
+
+
 def seat_label(seat: int, names: list[str] | None, viewer: int | None) -> str:
     """``seat 2 (greedy)``, with ``you`` for the viewing seat."""
     return seat_names(names, seat, viewer, you=" · you")
-
-
-def seat_divider(svg: Svg, top: float, bottom: float, current: bool, *, below: float = 0) -> None:
-    """The rule under a seat's band, with the accent bar beside the seat to act.
-
-    The band runs from ``top`` to ``bottom``; the rule lies ``below`` under it; the bar is drawn
-    when ``current``.
-    """
-    line = bottom + below
-    svg.path(f"M6,{line} L{svg.width - 6},{line}", stroke="#c9cfc9")
-    if current:
-        svg.rect(2, top, 4, bottom - top, fill=ACCENT)

@@ -8,18 +8,8 @@ from html import escape as _escape
 from typing import Any
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, data_file, observe, seat_names, view_title
-from cardtable.render._svg import (
-    ACCENT,
-    BACK,
-    INK,
-    MUTED,
-    PAPER,
-    Svg,
-    header,
-    seat_divider,
-    seat_label,
-)
+from cardtable.render._common import View, data_file, game_view, observe, pick, seat_names
+from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -70,23 +60,16 @@ def view(state: StateProtocol, seat: int | None) -> View:
     else:
         for key in PRIVATE:
             private[key][seat] = o[key]
-    return {
-        "game": "deep_regrets",
-        "seat": seat,
-        "players": n,
-        "day": o["day"],
-        "phase": o["phase"],
-        "node": o["node"],
-        "turn": o["turn"],
-        "actor": o["actor"],
-        "first_player": o["first_player"],
-        "life_preserver": o["life_preserver"],
-        "shoals": shoals,
-        "bag": o["bag"],
-        "decks": o["decks"],
-        "fish_discard": o["fish_discard"],
-        "cast": o["ctx"]["cast"],
-        "seats": [
+    return game_view(
+        state,
+        "deep_regrets",
+        seat,
+        n,
+        **pick(o, "day", "phase", "node", "turn", "actor", "first_player", "life_preserver"),
+        shoals=shoals,
+        **pick(o, "bag", "decks", "fish_discard"),
+        cast=o["ctx"]["cast"],
+        seats=[
             {
                 "money": o["money"][q],
                 "depth": o["depth"][q],
@@ -110,10 +93,8 @@ def view(state: StateProtocol, seat: int | None) -> View:
             }
             for q in range(n)
         ],
-        "end": o["end"],
-        "current": state.current_player,
-        "scores": list(state.scores),
-    }
+        end=o["end"],
+    )
 
 
 def day_name(day: int) -> str:
@@ -186,12 +167,10 @@ def _dice(svg: Svg, x: float, y: float, dice: list[str]) -> float:
 
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
-    title = view_title(v, "Deep Regrets")
-    svg = Svg(940, title)
     status = f"{chapter(v)} · {v['phase']} · {v['node'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to decide"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Deep Regrets", 940, status)
     cast = v["cast"]
     for s, shoal in enumerate(v["shoals"]):
         row, col = divmod(s, 3)
@@ -284,7 +263,7 @@ def _seat(
     svg: Svg, y: float, q: int, st: dict[str, Any], v: View, names: list[str] | None
 ) -> float:
     top = y
-    svg.text(12, top + 16, seat_label(q, names, v["seat"]), size=13, weight="bold")
+    svg.seat_heading(top, q, names, v["seat"])
     x = 220.0
     for tag, on in (
         ("to decide", v["current"] == q),
@@ -353,7 +332,7 @@ def _seat(
             svg.back(x + i * 14, y + 12, w=40, h=FISH_H)
         rows = 1
     y = y + 12 + rows * (FISH_H + 6) + 4
-    seat_divider(svg, top, y, v["current"] == q)
+    svg.seat_divider(top, y, v["current"] == q)
     return y + 8
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
+    game_view,
     hidden_commitments,
     observe,
     pending_move,
+    pick,
     seat_names,
-    view_title,
 )
-from cardtable.render._svg import CARD_H, MUTED, Svg, header, seat_divider, seat_label
+from cardtable.render._svg import CARD_H, MUTED, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -26,21 +27,16 @@ def view(state: StateProtocol, seat: int | None) -> View:
     else:
         o = state.to_dict()["state"]
         bids = list(o["pending"])
-    return {
-        "game": "goofspiel",
-        "seat": seat,
-        "players": 2,
-        "turn": o["turn"],
-        "point_card": o["point_card"],
-        "remaining_points": o["remaining_points"],
-        "hands": o["hands"],
-        "points": o["points"],
-        "bids": o["bids"],
-        "point_history": o["point_history"],
-        "pending": bids,
-        "current": state.current_player,
-        "scores": list(state.scores),
-    }
+    return game_view(
+        state,
+        "goofspiel",
+        seat,
+        2,
+        **pick(
+            o, "turn", "point_card", "remaining_points", "hands", "points", "bids", "point_history"
+        ),
+        pending=bids,
+    )
 
 
 def chapter(v: View) -> str:
@@ -51,10 +47,8 @@ def chapter(v: View) -> str:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    title = view_title(v, "Goofspiel")
-    svg = Svg(720, title)
     status = f"{chapter(v)} · points {v['points'][0]} : {v['points'][1]}"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Goofspiel", 720, status)
     svg.text(12, y + 12, "point card", size=11, fill=MUTED)
     if v["point_card"] is not None:
         svg.card(
@@ -76,7 +70,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     y += 104
     for q in range(2):
         top = y
-        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        svg.seat_heading(top, q, names, seat)
         svg.text(12, top + 34, f"{v['points'][q]} points", size=11)
         if q == v["current"]:
             svg.badge(200, top + 4, "to bid")
@@ -91,7 +85,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
         for i, card in enumerate(v["hands"][q]):
             svg.card(12 + i * 44, top + 44, f"hand-{q}-{card}", str(card))
         y = top + 44 + CARD_H + 8
-        seat_divider(svg, top, y, q == v["current"])
+        svg.seat_divider(top, y, q == v["current"])
         y += 8
     if v["bids"]:
         svg.text(

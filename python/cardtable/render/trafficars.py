@@ -7,21 +7,14 @@ from cardtable.render._common import (
     View,
     data_file,
     full_state,
+    game_view,
     hidden_commitments,
     observe,
     own_only,
+    pick,
     seat_names,
-    view_title,
 )
-from cardtable.render._svg import (
-    CARD_H,
-    CARD_W,
-    MUTED,
-    Svg,
-    header,
-    seat_divider,
-    seat_label,
-)
+from cardtable.render._svg import CARD_H, CARD_W, MUTED, Svg, titled
 
 __all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
 
@@ -58,25 +51,22 @@ def view(state: StateProtocol, seat: int | None) -> View:
         commitments = list(o["commitments"])
         public = observe(state, 0)
         decision, resolving, cars = public["decision"], public["resolving"], public["cars"]
-    return {
-        "game": "trafficars",
-        "seat": seat,
-        "players": n,
-        "phase": o["phase"],
-        "decision": decision,
-        "turn": o["turn"],
-        "hands": hands,
-        "commitments": commitments,
-        "lanes": o["lanes"],
-        "place_cars": o["place_cars"],
-        "cars": cars,
-        "penalties": o["penalties"],
-        "revealed": o["revealed"],
-        "queue": o["queue"],
-        "resolving": resolving,
-        "current": state.current_player,
-        "scores": list(state.scores),
-    }
+    return game_view(
+        state,
+        "trafficars",
+        seat,
+        n,
+        phase=o["phase"],
+        decision=decision,
+        turn=o["turn"],
+        hands=hands,
+        commitments=commitments,
+        lanes=o["lanes"],
+        place_cars=o["place_cars"],
+        cars=cars,
+        **pick(o, "penalties", "revealed", "queue"),
+        resolving=resolving,
+    )
 
 
 def chapter(v: View) -> str:
@@ -93,12 +83,10 @@ def _card(svg: Svg, x: float, y: float, card: int, *, highlight: bool = False) -
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    title = view_title(v, "Trafficars")
-    svg = Svg(820, title)
     status = f"{chapter(v)} · {v['phase']}"
     if v["decision"]:
         status += f" · seat {v['current']} decides: {v['decision'].replace('_', ' ')}"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Trafficars", 820, status)
     for k, lane in enumerate(v["lanes"]):
         svg.rect(0, y, svg.width, CARD_H + 34, fill="#8f9691")
         svg.path(
@@ -142,7 +130,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
         y += CARD_H + 22
     for q in range(v["players"]):
         top = y
-        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        svg.seat_heading(top, q, names, seat)
         if q == v["current"]:
             svg.badge(200, top + 4, "to move")
         svg.text(12, top + 34, f"penalty cards {v['penalties'][q]}", size=11)
@@ -161,7 +149,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
                 _card(svg, 12 + i * (CARD_W + 4), y, card)
             y += CARD_H + 6
         y = max(y, top + 16 + CARD_H + 6) if commitment is not None else y
-        seat_divider(svg, top, y, q == v["current"], below=4)
+        svg.seat_divider(top, y, q == v["current"], below=4)
         y += 10
     svg.grow(y)
     return svg.render()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, observe, seat_names, view_title
-from cardtable.render._svg import ACCENT, MUTED, Svg, header, seat_label
+from cardtable.render._common import View, game_view, observe, pick, seat_names
+from cardtable.render._svg import ACCENT, MUTED, Svg, seat_label, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -28,21 +28,16 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is None:
         laid = state.to_dict()["state"]["layout"]
         layout[: len(laid)] = laid
-    return {
-        "game": "trafficars_memory",
-        "seat": seat,
-        "players": len(o["taken"]),
-        "phase": o["phase"],
-        "turn_seat": o["current"],
-        "faces": o["faces"],
-        "seen": o["seen"],
-        "on_table": o["on_table"],
-        "taken": o["taken"],
-        "flipped": o["flipped"],
-        "layout": layout,
-        "current": state.current_player,
-        "scores": list(state.scores),
-    }
+    return game_view(
+        state,
+        "trafficars_memory",
+        seat,
+        len(o["taken"]),
+        phase=o["phase"],
+        turn_seat=o["current"],
+        **pick(o, "faces", "seen", "on_table", "taken", "flipped"),
+        layout=layout,
+    )
 
 
 def chapter(v: View) -> str:
@@ -52,15 +47,18 @@ def chapter(v: View) -> str:
     return "the layout" if v["turn_seat"] is None else f"seat {v['turn_seat']}'s turn"
 
 
+def _face_down(svg: Svg, x: float, y: float, card: int, corner: str, fill: str, ink: str) -> None:
+    """A face-down card whose face the view knows (seen before, or the full view), tinted."""
+    svg.card(x, y, str(card), label(card), corner=corner, w=W, h=H, fill=fill, ink=ink)
+
+
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    title = view_title(v, "Trafficars memory")
-    svg = Svg(24 + COLUMNS * (W + 6) + 200, title)
     status = f"{v['phase']}"
     if v["turn_seat"] is not None:
         status += f" · seat {v['turn_seat']} flips"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Trafficars memory", 24 + COLUMNS * (W + 6) + 200, status)
     for i, here in enumerate(v["on_table"]):
         x = 12 + (i % COLUMNS) * (W + 6)
         top = y + (i // COLUMNS) * (H + 18)
@@ -73,31 +71,9 @@ def draw(v: View, names: list[str] | None = None) -> str:
             order = v["flipped"].index(i) + 1 if i in v["flipped"] else 0
             svg.card(x, top, str(face), label(face), corner=f"#{order}", w=W, h=H, highlight=True)
         elif v["seen"][i] is not None:
-            seen = v["seen"][i]
-            svg.card(
-                x,
-                top,
-                str(seen),
-                label(seen),
-                corner="seen",
-                w=W,
-                h=H,
-                fill="#dfe7ef",
-                ink="#4b5d70",
-            )
+            _face_down(svg, x, top, v["seen"][i], "seen", "#dfe7ef", "#4b5d70")
         elif v["layout"][i] is not None:
-            hidden = v["layout"][i]
-            svg.card(
-                x,
-                top,
-                str(hidden),
-                label(hidden),
-                corner="down",
-                w=W,
-                h=H,
-                fill="#b9c9d9",
-                ink="#2f5d8a",
-            )
+            _face_down(svg, x, top, v["layout"][i], "down", "#b9c9d9", "#2f5d8a")
         else:
             svg.back(x, top, w=W, h=H)
     rows = (len(v["on_table"]) + COLUMNS - 1) // COLUMNS

@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, full_state, observe, own_only, seat_names, view_title
-from cardtable.render._svg import (
-    CARD_H,
-    CARD_W,
-    MUTED,
-    Svg,
-    header,
-    seat_divider,
-    seat_label,
+from cardtable.render._common import (
+    View,
+    full_state,
+    game_view,
+    observe,
+    own_only,
+    pick,
+    seat_names,
 )
+from cardtable.render._svg import CARD_H, CARD_W, MUTED, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -33,24 +33,19 @@ def view(state: StateProtocol, seat: int | None) -> View:
         piles = list(o["piles"])
         hand_sizes = [len(h) for h in hands]
         pile_sizes = [len(p) for p in piles]
-    return {
-        "game": "trafficars_overtaking",
-        "seat": seat,
-        "players": n,
-        "phase": o["phase"],
-        "row": o["row"],
-        "hands": hands,
-        "piles": piles,
-        "hand_sizes": hand_sizes,
-        "pile_sizes": pile_sizes,
-        "active": o["active"],
-        "overtaker": o["overtaker"],
-        "passes": o["passes"],
-        "overtake_card": o["overtake_card"],
-        "winner": o["winner"],
-        "current": state.current_player,
-        "scores": list(state.scores),
-    }
+    return game_view(
+        state,
+        "trafficars_overtaking",
+        seat,
+        n,
+        phase=o["phase"],
+        row=o["row"],
+        hands=hands,
+        piles=piles,
+        hand_sizes=hand_sizes,
+        pile_sizes=pile_sizes,
+        **pick(o, "active", "overtaker", "passes", "overtake_card", "winner"),
+    )
 
 
 def chapter(v: View) -> str:
@@ -61,13 +56,11 @@ def chapter(v: View) -> str:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    title = view_title(v, "Trafficars overtaking")
-    svg = Svg(820, title)
     status = f"{v['phase']} · active seat {v['active']} · overtaker seat {v['overtaker']}"
     status += f" · passes {v['passes']}"
     if v["winner"] is not None:
         status += f" · seat {v['winner']} wins"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Trafficars overtaking", 820, status)
     svg.rect(0, y, svg.width, CARD_H + 24, fill="#8f9691")
     svg.text(8, y + 14, "the row", size=11, weight="bold", fill="#ffffff")
     for i, card in enumerate(v["row"]):
@@ -79,7 +72,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     y += CARD_H + 36
     for q in range(v["players"]):
         top = y
-        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        svg.seat_heading(top, q, names, seat)
         x = 220.0
         for tag, on in (
             ("active", v["active"] == q),
@@ -110,7 +103,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
             for i in range(v["hand_sizes"][q]):
                 svg.back(12 + i * 12, top + 44, w=30, h=42)
             y = max(y, top + 44 + 48)
-        seat_divider(svg, top, y, q == v["current"], below=4)
+        svg.seat_divider(top, y, q == v["current"], below=4)
         y += 10
     svg.grow(y)
     return svg.render()

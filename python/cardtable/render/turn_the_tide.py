@@ -10,9 +10,9 @@ from cardtable.render._common import (
     observe,
     own_only,
     pending_move,
-    view_title,
+    pick,
 )
-from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, header, seat_label
+from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -49,12 +49,7 @@ def view(state: StateProtocol, seat: int | None) -> View:
         "hand_index": o["hand_index"],
         "hands": hands,
         "commitments": commitments,
-        "lifebuoys": o["lifebuoys"],
-        "tide": o["tide"],
-        "revealed_tide": o["revealed_tide"],
-        "eliminated": o["eliminated"],
-        "played": o["played"],
-        "scores": o["scores"],
+        **pick(o, "lifebuoys", "tide", "revealed_tide", "eliminated", "played", "scores"),
         "current": state.current_player,
     }
 
@@ -82,12 +77,10 @@ def _tide_card(svg: Svg, x: float, y: float, value: int, tag: str) -> None:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    title = view_title(v, "Turn the Tide")
-    svg = Svg(780, title)
     status = f"{chapter(v)} · {v['phase'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to move"
-    y = header(svg, title, status)
+    svg, y = titled(v, "Turn the Tide", 780, status)
     svg.text(12, y + 12, "tide cards this hand", size=11, fill=MUTED)
     for i, value in enumerate(v["revealed_tide"]):
         _tide_card(svg, 150 + i * 42, y, value, "AB"[i])
@@ -98,7 +91,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     for q in range(v["players"]):
         top = y
         mover = q == v["current"]
-        svg.text(12, top + 16, seat_label(q, names, seat), size=13, weight="bold")
+        svg.seat_heading(top, q, names, seat)
         if mover:
             svg.badge(220, top + 4, "to move")
         svg.text(12, top + 34, f"score {v['scores'][q]}", size=11)

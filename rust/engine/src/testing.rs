@@ -325,6 +325,18 @@ pub fn tensor_of<G: Game>(game: &G, state: &G::State, player: usize) -> Vec<f32>
     out
 }
 
+/// Asserts the label of each `(action, label)` of `labels` in `state`.
+pub fn assert_labels<G: Game>(game: &G, state: &G::State, labels: &[(u32, &str)]) {
+    for &(action, want) in labels {
+        assert_eq!(
+            game.action_label(state, action),
+            want,
+            "{}: label of {action}",
+            G::ID
+        );
+    }
+}
+
 /// Asserts that seat `observer` sees the same in `a` and `b`: equal observations (JSON) and
 /// equal observation tensors.
 pub fn assert_same_view<G: Game>(game: &G, a: &G::State, b: &G::State, observer: usize) {
@@ -496,56 +508,240 @@ pub fn play_search_against_random<G: Game>(
     panic!("{}: the game does not end", G::ID);
 }
 
-/// Plays `games` seeded games with the bot `fast()` in the seats of `mask` and the random bot
-/// elsewhere; at every decision of such a seat, `oracle()` (reset with the same seat and random
-/// stream, shown the same states) must choose the same action. Returns the decisions compared.
-/// It checks that a faster bot keeps every decision of the evaluation it replaces.
-pub fn check_same_decisions<G: Game, F: Bot<G>, O: Bot<G>>(
+/// A [`RandomBot`] seeded by `seed` (reset for seat 0), to play every seat of a game.
+pub fn random_bot<G: Game>(game: &G, seed: u64) -> RandomBot {
+    let mut bot = RandomBot::default();
+    Bot::<G>::reset(&mut bot, game, 0, SplitMix64::new(seed));
+    bot
+}
+
+/// Plays one game of `game` to the end through a [`Session`] whose chance outcomes are drawn from
+/// `seed`; at every decision `decide(state, seat, legal)` checks what it wants and returns the
+/// seat's action. Returns the finished session. Panics on a refused action or after
+/// [`MAX_STEPS`] decisions.
+pub fn play_session<G: Game>(
     game: &Arc<G>,
-    fast: impl Fn() -> F,
-    oracle: impl Fn() -> O,
+    seed: u64,
+    mut decide: impl FnMut(&G::State, usize, &[u32]) -> u32,
+) -> Session<G> {
+    let g = game.as_ref();
+    let mut s = Session::new(Arc::clone(game), Some(seed));
+    let mut legal = Vec::new();
+    for _ in 0..MAX_STEPS {
+        let cp = g.current_player(s.state());
+        if cp == TERMINAL {
+            return s;
+        }
+        g.legal_actions(s.state(), &mut legal);
+        let a = decide(s.state(), cp as usize, &legal);
+        s.apply(i64::from(a), Some(i64::from(cp)))
+            .unwrap_or_else(|e| panic!("{}: seat {cp} may not play {a}: {e}", G::ID));
+    }
+    panic!("{}: the game does not end", G::ID);
+}
+
+/// Plays `games` games of `game` (chance seeded from `seed`, each seat's `bot()` reset with its
+/// own stream and observing every decision node) and checks at every decision that the seat's
+/// bot chooses the same action when what it may not see is blanked out: `hide(copy, seat)`
+/// replaces in a copy of the state the other seats' hidden information (and anything else the
+/// seat cannot know) by placeholders. Returns the decisions checked.
+pub fn check_ignores_hidden<G: Game, B: Bot<G> + Clone>(
+    game: &Arc<G>,
+    bot: impl Fn() -> B,
+    games: u64,
+    seed: u64,
+    hide: impl Fn(&mut G::State, usize),
+) -> usize {
+    let g = game.as_ref();
+    let mut checked = 0;
+    for gi in 0..games {
+        let mut bots: Vec<B> = (0..g.players()).map(|_| bot()).collect();
+        for (p, b) in bots.iter_mut().enumerate() {
+            b.reset(g, p, SplitMix64::new(derive_seed(gi, p as u64)));
+        }
+        play_session(game, derive_seed(seed, gi), |state, seat, legal| {
+            for b in bots.iter_mut() {
+                b.observe(g, state);
+            }
+            let mut twin = bots[seat].clone();
+            let a = bots[seat].act(g, state, legal);
+            let mut hidden = state.clone();
+            hide(&mut hidden, seat);
+            let blind = twin.act(g, &hidden, legal);
+            assert_eq!(
+                blind,
+                a,
+                "{}: game {gi}, seat {seat} uses hidden information",
+                G::ID
+            );
+            checked += 1;
+            a
+        });
+    }
+    checked
+}
+
+/// Plays `games` seeded games with the bot `bot()` in the seats of `mask` and the random bot
+/// elsewhere (every bot reset with its seat's own random stream, chance outcomes drawn by the
+/// session from the game's seed) and calls `decide(game, seat, chosen)` after every decision of
+/// a seat of `mask`. Returns the number of such decisions.
+pub fn play_bot_decisions<G: Game, B: Bot<G>>(
+    game: &Arc<G>,
+    bot: impl Fn() -> B,
     mask: u32,
     games: u64,
     seed: u64,
+    mut decide: impl FnMut(u64, usize, u32),
 ) -> usize {
     let g = game.as_ref();
     let n = g.players();
     let mut legal = Vec::new();
-    let mut compared = 0;
+    let mut decisions = 0;
     for gi in 0..games {
         let mut s = Session::new(Arc::clone(game), Some(derive_seed(seed, gi)));
-        let mut fast: Vec<F> = (0..n).map(|_| fast()).collect();
-        let mut oracle: Vec<O> = (0..n).map(|_| oracle()).collect();
+        let mut bots: Vec<B> = (0..n).map(|_| bot()).collect();
         let mut random: Vec<RandomBot> = vec![RandomBot::default(); n];
         for p in 0..n {
             let rng = SplitMix64::new(derive_seed(gi ^ seed, p as u64));
-            fast[p].reset(g, p, rng);
-            oracle[p].reset(g, p, rng);
+            bots[p].reset(g, p, rng);
             Bot::<G>::reset(&mut random[p], g, p, rng);
         }
         while g.current_player(s.state()) != TERMINAL {
             let p = g.current_player(s.state()) as usize;
             g.legal_actions(s.state(), &mut legal);
             let a = if mask & (1 << p) != 0 {
-                let want = oracle[p].act(g, s.state(), &legal);
-                let got = fast[p].act(g, s.state(), &legal);
-                assert_eq!(got, want, "{}: game {gi}, seat {p}, legal {legal:?}", G::ID);
-                compared += 1;
-                got
+                let a = bots[p].act(g, s.state(), &legal);
+                assert!(legal.contains(&a), "{}: illegal {a} in {legal:?}", G::ID);
+                decide(gi, p, a);
+                decisions += 1;
+                a
             } else {
                 Bot::<G>::act(&mut random[p], g, s.state(), &legal)
             };
             s.apply(i64::from(a), None)
                 .unwrap_or_else(|e| panic!("{}: a legal action was refused: {e}", G::ID));
-            for bot in fast.iter_mut().filter(|b| b.observes()) {
-                bot.observe(g, s.state());
-            }
-            for bot in oracle.iter_mut().filter(|b| b.observes()) {
+            for bot in bots.iter_mut().filter(|b| b.observes()) {
                 bot.observe(g, s.state());
             }
         }
     }
-    compared
+    decisions
+}
+
+/// One set of games whose bot decisions a test pins (see [`check_pinned_decisions`]).
+pub struct DecisionRun<G> {
+    /// Names the run in the pinned table and in messages.
+    pub label: String,
+    /// The game played.
+    pub game: Arc<G>,
+    /// The seats the bot under test plays (the random bot plays the others).
+    pub mask: u32,
+    /// How many games.
+    pub games: u64,
+    /// The seed of the games (see [`play_bot_decisions`]).
+    pub seed: u64,
+}
+
+/// The runs of each option set of `settings` (JSON objects) at each player count of `players`
+/// that the game accepts (others are skipped): the bot in every seat, in seat 0, and in seats 0
+/// and 2, for `games[k]` games seeded by `seed(option set, players, k)` for these three `k`.
+pub fn decision_runs<G: Game>(
+    settings: &[Value],
+    players: std::ops::RangeInclusive<usize>,
+    games: [u64; 3],
+    seed: impl Fn(usize, usize, usize) -> u64,
+) -> Vec<DecisionRun<G>> {
+    let mut runs = Vec::new();
+    for (i, options) in settings.iter().enumerate() {
+        let map = options.as_object().cloned().unwrap_or_default();
+        for n in players.clone() {
+            let Ok(game) = G::from_options(n, &map) else {
+                continue;
+            };
+            let game = Arc::new(game);
+            let all = (1u32 << n) - 1;
+            for (k, mask) in [all, 1, 0b101 & all].into_iter().enumerate() {
+                let seed = seed(i, n, k);
+                runs.push(DecisionRun {
+                    label: format!("options {i} players {n} mask {mask:#b} seed {seed}"),
+                    game: Arc::clone(&game),
+                    mask,
+                    games: games[k],
+                    seed,
+                });
+            }
+        }
+    }
+    runs
+}
+
+/// The number of decisions of `run` and a fingerprint of them: a hash of every (game, seat,
+/// chosen action) in order, so any changed decision changes it.
+pub fn decision_fingerprint<G: Game, B: Bot<G>>(
+    run: &DecisionRun<G>,
+    bot: impl Fn() -> B,
+) -> (usize, u64) {
+    let mut hash = run.seed;
+    let decisions =
+        play_bot_decisions(&run.game, bot, run.mask, run.games, run.seed, |gi, p, a| {
+            hash = derive_seed(hash, gi << 40 | (p as u64) << 32 | u64::from(a));
+        });
+    (decisions, hash)
+}
+
+/// The environment variable that makes [`check_pinned_decisions`] print the table of the current
+/// decisions (`CARDTABLE_BLESS=1 cargo test ... -- --nocapture`), to paste over a pinned table
+/// after a deliberate change of a bot.
+pub const BLESS_VAR: &str = "CARDTABLE_BLESS";
+
+/// Checks that the bot `bot()` still makes the decisions pinned in `pinned`, one row
+/// `(label, decisions, fingerprint)` per run of `runs` in the same order (see
+/// [`decision_fingerprint`]). Panics naming the first run whose decisions differ; with
+/// [`BLESS_VAR`] set it first prints the table of the current decisions. Returns the number of
+/// decisions checked.
+///
+/// It keeps a faster rewrite or a clean-up of a bot honest: every decision must stay the same.
+/// A game's table is recorded once from a bot proven to decide as its evaluation as first
+/// written, and regenerated only after a deliberate change of its play:
+/// `CARDTABLE_BLESS=1 cargo test -p cardtable-engine --release pinned -- --nocapture` prints the
+/// rows to paste over it.
+pub fn check_pinned_decisions<G: Game, B: Bot<G>>(
+    bot: impl Fn() -> B,
+    runs: &[DecisionRun<G>],
+    pinned: &[(&str, usize, u64)],
+) -> usize {
+    let got: Vec<(usize, u64)> = runs.iter().map(|r| decision_fingerprint(r, &bot)).collect();
+    if std::env::var_os(BLESS_VAR).is_some() {
+        println!(
+            "\n{}: the current decisions, to paste over the pinned table:",
+            G::ID
+        );
+        for (run, (decisions, hash)) in runs.iter().zip(&got) {
+            println!("    ({:?}, {decisions}, {hash:#018x}),", run.label);
+        }
+    }
+    let labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+    let pinned_labels: Vec<&str> = pinned.iter().map(|row| row.0).collect();
+    assert_eq!(
+        labels,
+        pinned_labels,
+        "{}: the runs differ from the pinned table (set {BLESS_VAR}=1 to print a new one)",
+        G::ID
+    );
+    for ((run, &(decisions, hash)), &(_, want_decisions, want_hash)) in
+        runs.iter().zip(&got).zip(pinned)
+    {
+        assert!(
+            (decisions, hash) == (want_decisions, want_hash),
+            "{} {} (options {:?}): the bot's decisions changed: {decisions} decisions with \
+             fingerprint {hash:#018x}, pinned {want_decisions} with {want_hash:#018x} (if the \
+             change is deliberate, set {BLESS_VAR}=1 to print the new table)",
+            G::ID,
+            run.label,
+            run.game.options()
+        );
+    }
+    got.iter().map(|&(decisions, _)| decisions).sum()
 }
 
 /// The share of the games won by built-in bot `bot` (as a fraction, shared wins split) against

@@ -6,8 +6,8 @@
 //! determinizations and `N × actions` playouts per decision.
 
 use super::{
-    first_or_zero, parse_budget, parse_pairs, parse_rollout, require_determinizer, Playout,
-    RolloutPolicy,
+    first_or_zero, parse_budget, parse_pairs, parse_reward, parse_rollout, require_determinizer,
+    Playout, Reward, RolloutPolicy,
 };
 use crate::error::Result;
 use crate::game::{Bot, Game};
@@ -20,6 +20,8 @@ pub struct FlatMcParams {
     pub samples: u32,
     /// How playouts choose actions; default random.
     pub rollout: RolloutPolicy,
+    /// What a finished playout is worth; default [`Reward::Win`].
+    pub reward: Reward,
 }
 
 impl Default for FlatMcParams {
@@ -27,6 +29,7 @@ impl Default for FlatMcParams {
         Self {
             samples: 100,
             rollout: RolloutPolicy::Random,
+            reward: Reward::Win,
         }
     }
 }
@@ -36,9 +39,10 @@ impl FlatMcParams {
     /// defaults) for game `G`; [`crate::EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
         let mut p = Self::default();
-        for (key, value) in parse_pairs::<G>("flatmc", params, &["samples", "rollout"])? {
+        for (key, value) in parse_pairs::<G>("flatmc", params, &["samples", "rollout", "reward"])? {
             match key {
                 "samples" => p.samples = parse_budget::<G>("flatmc", key, value)?,
+                "reward" => p.reward = parse_reward::<G>("flatmc", value)?,
                 _ => p.rollout = parse_rollout::<G>("flatmc", value)?,
             }
         }
@@ -72,7 +76,7 @@ impl<G: Game> FlatMcBot<G> {
             counts: Vec::new(),
             det_legal: Vec::new(),
             scratch: None,
-            playout: Playout::new(game, params.rollout)?,
+            playout: Playout::new(game, params.rollout, params.reward)?,
         })
     }
 

@@ -37,8 +37,8 @@
 //! `determinize` returns.
 
 use super::{
-    first_or_zero, parse_budget, parse_pairs, parse_rollout, require_determinizer, Playout,
-    RolloutPolicy,
+    first_or_zero, heuristic_bots, parse_budget, parse_pairs, parse_reward, parse_rollout,
+    require_determinizer, Playout, Reward, RolloutPolicy,
 };
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
@@ -61,6 +61,12 @@ pub struct MctsParams {
     pub rollout: RolloutPolicy,
     /// How the other seats choose their actions inside the tree; default [`Opponents::Tree`].
     pub opponents: Opponents,
+    /// What a finished playout is worth; default [`Reward::Win`].
+    pub reward: Reward,
+    /// Weight of the progressive bias towards the game's heuristic bot's choice in each
+    /// information set (`prior / (visits + 1)` added to that edge's UCB value, and that edge
+    /// expanded first); default 0 (off).
+    pub prior: f64,
 }
 
 /// How the seats other than the searching one choose their actions during a walk down the tree.
@@ -76,35 +82,27 @@ pub enum Opponents {
 
 impl Default for MctsParams {
     fn default() -> Self {
-        Self {
-            iterations: 1000,
-            c: 0.7,
-            rollout: RolloutPolicy::Random,
-            opponents: Opponents::Tree,
-        }
+        tuned(
+            RolloutPolicy::Random,
+            Opponents::Tree,
+            Reward::Win,
+            0.7,
+            0.0,
+        )
     }
 }
 
 impl MctsParams {
-    /// Parses `"iterations=2000,c=0.7,rollout=random|greedy"` (any subset, any order; `None`
-    /// means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
+    /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0"`
+    /// (any subset, any order; `None` means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
         let mut p = Self::for_game::<G>();
-        let known = ["iterations", "c", "rollout", "opponents"];
+        let known = ["iterations", "c", "rollout", "opponents", "reward", "prior"];
         for (key, value) in parse_pairs::<G>("mcts", params, &known)? {
             match key {
                 "iterations" => p.iterations = parse_budget::<G>("mcts", key, value)?,
-                "c" => {
-                    p.c = match value.parse::<f64>() {
-                        Ok(c) if c.is_finite() && c >= 0.0 => c,
-                        _ => {
-                            return Err(EngineError::InvalidOption(format!(
-                                "{}: bot mcts: c must be a finite number >= 0, got {value:?}",
-                                G::ID
-                            )))
-                        }
-                    }
-                }
+                "c" => p.c = parse_weight::<G>(key, value)?,
+                "prior" => p.prior = parse_weight::<G>(key, value)?,
                 "opponents" => {
                     p.opponents = match value {
                         "tree" => Opponents::Tree,
@@ -117,30 +115,107 @@ impl MctsParams {
                         }
                     }
                 }
+                "reward" => p.reward = parse_reward::<G>("mcts", value)?,
                 _ => p.rollout = parse_rollout::<G>("mcts", value)?,
             }
         }
         Ok(p)
     }
 
-    /// The defaults for game `G`: [`MctsParams::default`] with the rollout policy and opponent
-    /// model that measured strongest in that game (`docs/search.md`).
+    /// The defaults for game `G`: [`MctsParams::default`] with the rollout policy, opponent
+    /// model, reward and exploration constant that measured strongest in that game
+    /// (`docs/search.md`).
     pub fn for_game<G: Game>() -> Self {
-        let mut p = Self::default();
-        if let Some(&(_, rollout, opponents)) = GAME_DEFAULTS.iter().find(|(id, ..)| *id == G::ID) {
-            p.rollout = rollout;
-            p.opponents = opponents;
-        }
-        p
+        GAME_DEFAULTS
+            .iter()
+            .find(|(id, _)| *id == G::ID)
+            .map_or_else(Self::default, |&(_, p)| p)
     }
 }
 
-/// Per-game defaults of `rollout` and `opponents` (games not listed use the generic ones).
-const GAME_DEFAULTS: &[(&str, RolloutPolicy, Opponents)] = &[
-    ("goofspiel", RolloutPolicy::Greedy, Opponents::Tree),
-    ("trafficars", RolloutPolicy::Greedy, Opponents::Rollout),
-    ("deep_regrets", RolloutPolicy::Greedy, Opponents::Rollout),
+/// A finite number `>= 0` for parameter `key`.
+fn parse_weight<G: Game>(key: &str, value: &str) -> Result<f64> {
+    match value.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(EngineError::InvalidOption(format!(
+            "{}: bot mcts: {key} must be a finite number >= 0, got {value:?}",
+            G::ID
+        ))),
+    }
+}
+
+/// Per-game defaults (games not listed use [`MctsParams::default`]); `iterations` is the generic
+/// 1000 everywhere.
+const GAME_DEFAULTS: &[(&str, MctsParams)] = &[
+    (
+        "goofspiel",
+        tuned(
+            RolloutPolicy::Greedy,
+            Opponents::Tree,
+            Reward::Win,
+            0.7,
+            0.0,
+        ),
+    ),
+    (
+        "trafficars",
+        tuned(
+            RolloutPolicy::Greedy,
+            Opponents::Rollout,
+            Reward::Win,
+            0.7,
+            0.0,
+        ),
+    ),
+    (
+        "deep_regrets",
+        tuned(
+            RolloutPolicy::Greedy,
+            Opponents::Rollout,
+            Reward::Win,
+            0.7,
+            0.0,
+        ),
+    ),
+    (
+        "trafficars_overtaking",
+        tuned(
+            RolloutPolicy::Greedy,
+            Opponents::Rollout,
+            Reward::Margin,
+            0.5,
+            0.0,
+        ),
+    ),
+    (
+        "trafficars_memory",
+        tuned(
+            RolloutPolicy::Random,
+            Opponents::Tree,
+            Reward::Margin,
+            0.3,
+            20.0,
+        ),
+    ),
 ];
+
+/// The generic iteration count with the given choices.
+const fn tuned(
+    rollout: RolloutPolicy,
+    opponents: Opponents,
+    reward: Reward,
+    c: f64,
+    prior: f64,
+) -> MctsParams {
+    MctsParams {
+        iterations: 1000,
+        c,
+        rollout,
+        opponents,
+        reward,
+        prior,
+    }
+}
 
 /// One node of the search tree: an information set of the seat to move (`action == NONE`), or an
 /// edge of one (an action taken there, with its statistics).
@@ -160,7 +235,12 @@ struct Node {
     avail: u32,
     /// Summed reward of `player` over the visits.
     total: f64,
+    /// An information set's heuristic choice ([`UNHINTED`] until asked, [`NONE`] for none).
+    hint: u32,
 }
+
+/// [`Node::hint`] of an information set whose heuristic choice was not asked for yet.
+const UNHINTED: u32 = NONE - 1;
 
 impl Node {
     const fn new(action: u32, player: u32) -> Self {
@@ -172,6 +252,7 @@ impl Node {
             visits: 0,
             avail: 0,
             total: 0.0,
+            hint: UNHINTED,
         }
     }
 }
@@ -218,6 +299,9 @@ pub struct IsmctsBot<G: Game> {
     /// The observation tensor buffer.
     tensor: Vec<f32>,
     playout: Playout<G>,
+    /// One heuristic bot per seat for the progressive bias (empty when `prior` is 0 or the game
+    /// has no heuristic bot).
+    hinters: Vec<Box<dyn Bot<G>>>,
     /// The bot's seat, as given to `reset`.
     seat: usize,
     /// The state the bot's seat saw just before the other seats' decisions that led to its
@@ -257,7 +341,12 @@ impl<G: Game> IsmctsBot<G> {
             keys: vec![0; game.players()],
             seen: vec![0; game.players()],
             tensor: vec![0.0; tensor_len],
-            playout: Playout::new(game, params.rollout)?,
+            playout: Playout::new(game, params.rollout, params.reward)?,
+            hinters: if params.prior > 0.0 {
+                heuristic_bots(game)?
+            } else {
+                Vec::new()
+            },
             seat: 0,
             anchor: None,
             in_run: false,
@@ -374,9 +463,35 @@ impl<G: Game> IsmctsBot<G> {
         self.legal.len() - matched
     }
 
-    /// UCB choice among the edges in `slots` (all present), counting each as available.
-    fn select(&mut self) -> u32 {
+    /// The heuristic choice in information set `info` for `mover` in `state` among `legal`
+    /// (asked once per information set), or [`NONE`] without a prior.
+    fn hint(&mut self, game: &G, state: &G::State, info: u32, mover: u32) -> u32 {
+        let known = self.nodes.get(info as usize).map_or(NONE, |n| n.hint);
+        if known != UNHINTED {
+            return known;
+        }
+        let hint = match self.hinters.get_mut(mover as usize) {
+            Some(bot) => {
+                let a = bot.act(game, state, &self.legal);
+                if self.legal.binary_search(&a).is_ok() {
+                    a
+                } else {
+                    NONE
+                }
+            }
+            None => NONE,
+        };
+        if let Some(n) = self.nodes.get_mut(info as usize) {
+            n.hint = hint;
+        }
+        hint
+    }
+
+    /// UCB choice among the edges in `slots` (all present), counting each as available; the
+    /// edge of action `hint` gets the progressive bias `prior / (visits + 1)`.
+    fn select(&mut self, hint: u32) -> u32 {
         let c = self.params.c;
+        let prior = self.params.prior;
         let mut best = NONE;
         let mut best_value = f64::NEG_INFINITY;
         for &child in &self.slots {
@@ -385,7 +500,10 @@ impl<G: Game> IsmctsBot<G> {
             };
             n.avail += 1;
             let visits = f64::from(n.visits.max(1));
-            let value = n.total / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
+            let mut value = n.total / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
+            if n.action == hint {
+                value += prior / (f64::from(n.visits) + 1.0);
+            }
             if value > best_value {
                 best_value = value;
                 best = child;
@@ -446,15 +564,27 @@ impl<G: Game> IsmctsBot<G> {
                 return;
             }
             let unexpanded = self.match_children(info);
+            let hint = if self.hinters.is_empty() {
+                NONE
+            } else {
+                self.hint(game, state, info, mover)
+            };
             if unexpanded > 0 {
-                let k = self.rng.below(unexpanded as u64) as usize;
-                let slot = self
-                    .slots
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &s)| s == NONE)
-                    .nth(k)
-                    .map_or(0, |(i, _)| i);
+                // The heuristic choice first, then uniformly among the others.
+                let hinted = self
+                    .legal
+                    .binary_search(&hint)
+                    .ok()
+                    .filter(|&i| self.slots.get(i) == Some(&NONE));
+                let slot = hinted.unwrap_or_else(|| {
+                    let k = self.rng.below(unexpanded as u64) as usize;
+                    self.slots
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &s)| s == NONE)
+                        .nth(k)
+                        .map_or(0, |(i, _)| i)
+                });
                 let action = self.legal[slot];
                 let edge = self.add_edge(info, action, mover);
                 for &s in &self.slots {
@@ -471,7 +601,7 @@ impl<G: Game> IsmctsBot<G> {
                 self.backpropagate();
                 return;
             }
-            let edge = self.select();
+            let edge = self.select(hint);
             let Some(action) = self.nodes.get(edge as usize).map(|n| n.action) else {
                 break;
             };
@@ -480,7 +610,7 @@ impl<G: Game> IsmctsBot<G> {
             self.extend_keys(game, state, seats.clone());
         }
         // The walk reached the end of the game inside the tree: score it as it stands.
-        super::win_shares(game, state, &mut self.playout.rewards);
+        self.playout.score(game, state);
         self.backpropagate();
     }
 
@@ -593,6 +723,9 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
             _ => return first_or_zero(legal),
         };
         self.clear();
+        for (s, bot) in self.hinters.iter_mut().enumerate() {
+            bot.reset(game, s, SplitMix64::new(self.rng.next()));
+        }
         // The root information set: the searching seat's own observation, which every
         // determinization shares.
         game.observation_tensor(state, seat, &mut self.tensor);

@@ -8,14 +8,16 @@
 //! can therefore not depend on anything the bot's seat cannot see.
 //!
 //! # Rewards
-//! A finished playout is scored by its winners: each winner gets `1 / (number of winners)`, every
-//! other seat `0` (see [`win_shares`]). The reward is thus in `0..=1`, comparable across games,
-//! and a shared win is worth less than a sole one. Scores themselves are not used: what counts is
-//! winning, which is also what the strength ladder measures.
+//! With `reward=win` (the generic default) a finished playout is scored by its winners: each
+//! winner gets `1 / (number of winners)`, every other seat `0` (see [`win_shares`]). The reward is
+//! thus in `0..=1`, comparable across games, and a shared win is worth less than a sole one. With
+//! `reward=margin` it is half that win share plus half a score margin in `0..1`
+//! ([`margin_rewards`]): winning still counts most, but among playouts with the same winners more
+//! points count more, a much less noisy signal where single decisions rarely change the winner.
 //!
 //! # Bot specs
-//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout"` and
-//! `"flatmc:samples=100,rollout=random"`; every parameter is optional (defaults in
+//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0"`
+//! and `"flatmc:samples=100,rollout=random,reward=win"`; every parameter is optional (defaults in
 //! [`MctsParams::for_game`] and [`FlatMcParams`]). `rollout=greedy`
 //! plays the playouts with the game's heuristic bot: its built-in `greedy` bot, else its first
 //! built-in bot (Trafficars memory: `memory`), or uniformly at random when it has none.
@@ -45,6 +47,18 @@ pub enum RolloutPolicy {
     /// The game's heuristic bot for every seat: `greedy`, else the game's first built-in bot
     /// (uniform when the game has none).
     Greedy,
+}
+
+/// What a finished playout is worth to each seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// The win share: `1 / (number of winners)` for a winner, `0` otherwise ([`win_shares`]).
+    Win,
+    /// Half the win share plus half a score margin in `0..=1` ([`margin_rewards`]): a sole win
+    /// still counts most, and among playouts with the same winner more points count more, which
+    /// separates actions whose effect on the result is small but sure (e.g. taking two cards
+    /// early in the memory game) from noise.
+    Margin,
 }
 
 /// Creates the search bot `name` (`mcts` or `flatmc`) with its parameter list `params` (the part of
@@ -139,6 +153,17 @@ fn parse_budget<G: Game>(bot: &str, key: &str, value: &str) -> Result<u32> {
     }
 }
 
+fn parse_reward<G: Game>(bot: &str, value: &str) -> Result<Reward> {
+    match value {
+        "win" => Ok(Reward::Win),
+        "margin" => Ok(Reward::Margin),
+        _ => Err(EngineError::InvalidOption(format!(
+            "{}: bot {bot}: reward must be win or margin, got {value:?}",
+            G::ID
+        ))),
+    }
+}
+
 fn parse_rollout<G: Game>(bot: &str, value: &str) -> Result<RolloutPolicy> {
     match value {
         "random" => Ok(RolloutPolicy::Random),
@@ -172,6 +197,45 @@ pub fn win_shares<G: Game>(game: &G, state: &G::State, out: &mut [f64]) {
     }
 }
 
+/// Writes each seat's [`Reward::Margin`] reward of the terminal `state` into `out`:
+/// `(win share + m) / 2` with `m = 1/2 + (s_i - mean of the other seats' scores) / (2 (1 + sum of
+/// |s_j|))`, which lies strictly between 0 and 1 (`scores` is a buffer of one entry per seat).
+pub fn margin_rewards<G: Game>(game: &G, state: &G::State, scores: &mut [i64], out: &mut [f64]) {
+    win_shares(game, state, out);
+    game.scores(state, scores);
+    let n = scores.len();
+    if n < 2 {
+        return;
+    }
+    let total: i64 = scores.iter().sum();
+    let scale = 2.0 * (1.0 + scores.iter().map(|s| s.unsigned_abs() as f64).sum::<f64>());
+    for (r, &s) in out.iter_mut().zip(scores.iter()) {
+        let others = (total - s) as f64 / (n - 1) as f64;
+        let m = 0.5 + (s as f64 - others) / scale;
+        *r = 0.5 * (*r + m);
+    }
+}
+
+/// One heuristic bot per seat: the game's `greedy` bot, else its first built-in bot; empty when
+/// the game has none.
+pub(crate) fn heuristic_bots<G: Game>(game: &G) -> Result<Vec<Box<dyn Bot<G>>>> {
+    let names = G::bot_names();
+    let heuristic = names
+        .iter()
+        .find(|&&n| n == "greedy")
+        .or_else(|| names.first())
+        .copied()
+        .unwrap_or("greedy");
+    let mut bots = Vec::new();
+    for _ in 0..game.players() {
+        match game.make_bot(heuristic, None) {
+            Some(bot) => bots.push(bot?),
+            None => return Ok(Vec::new()),
+        }
+    }
+    Ok(bots)
+}
+
 /// Plays determinized states to the end and scores them; owns every buffer a playout needs, so a
 /// playout allocates nothing.
 pub(crate) struct Playout<G: Game> {
@@ -181,35 +245,26 @@ pub(crate) struct Playout<G: Game> {
     chance: Vec<(u32, u64)>,
     /// Each seat's reward of the last finished playout.
     pub(crate) rewards: Vec<f64>,
+    /// How a finished playout is scored.
+    reward: Reward,
+    /// Each seat's score of the last finished playout (for [`Reward::Margin`]).
+    scores: Vec<i64>,
 }
 
 impl<G: Game> Playout<G> {
     /// Buffers for `game`; `policy` greedy uses the game's heuristic bot if it has one.
-    pub(crate) fn new(game: &G, policy: RolloutPolicy) -> Result<Self> {
-        let mut greedy = Vec::new();
-        if policy == RolloutPolicy::Greedy {
-            let names = G::bot_names();
-            let heuristic = names
-                .iter()
-                .find(|&&n| n == "greedy")
-                .or_else(|| names.first())
-                .copied()
-                .unwrap_or("greedy");
-            for _ in 0..game.players() {
-                match game.make_bot(heuristic, None) {
-                    Some(bot) => greedy.push(bot?),
-                    None => {
-                        greedy.clear();
-                        break;
-                    }
-                }
-            }
-        }
+    pub(crate) fn new(game: &G, policy: RolloutPolicy, reward: Reward) -> Result<Self> {
+        let greedy = match policy {
+            RolloutPolicy::Greedy => heuristic_bots(game)?,
+            RolloutPolicy::Random => Vec::new(),
+        };
         Ok(Self {
             greedy,
             legal: Vec::new(),
             chance: Vec::new(),
             rewards: vec![0.0; game.players()],
+            reward,
+            scores: vec![0; game.players()],
         })
     }
 
@@ -229,7 +284,15 @@ impl<G: Game> Playout<G> {
             self.start(game, rng);
             self.run_greedy(game, state, rng);
         }
-        win_shares(game, state, &mut self.rewards);
+        self.score(game, state);
+    }
+
+    /// Writes each seat's reward of the finished `state` into [`Playout::rewards`].
+    pub(crate) fn score(&mut self, game: &G, state: &G::State) {
+        match self.reward {
+            Reward::Win => win_shares(game, state, &mut self.rewards),
+            Reward::Margin => margin_rewards(game, state, &mut self.scores, &mut self.rewards),
+        }
     }
 
     /// Like [`Playout::run`], but keeps the policy's bots as [`Playout::start`] and
@@ -240,7 +303,7 @@ impl<G: Game> Playout<G> {
         } else {
             self.run_greedy(game, state, rng);
         }
-        win_shares(game, state, &mut self.rewards);
+        self.score(game, state);
     }
 
     /// Resets the policy's bots for a new walk (each with a stream drawn from `rng`).

@@ -213,35 +213,27 @@ fn search_bots_do_not_peek() {
     assert!(checked > 100);
 }
 
-#[test]
-fn flatmc_beats_random() {
-    let share = win_share("flatmc:samples=10", "random", 200, 1);
-    println!("flatmc:samples=10 vs random: {share:.3}");
-    assert!(share > 0.6, "flatmc won {share}");
+/// Asserts that `a` wins more than `min` of `games` seeded games against `b` (see
+/// [`win_share`]), printing the share.
+fn assert_beats(a: &str, b: &str, games: u64, seed: u64, min: f64) {
+    let share = win_share(a, b, games, seed);
+    println!("{a} vs {b}: {share:.3}");
+    assert!(share > min, "{a} won {share} against {b}, not above {min}");
 }
 
+/// Each search player beats a weaker one: `(player, opponent, games, seed, share above)`.
 #[test]
-fn mcts_beats_random_and_greedy() {
-    let share = win_share("mcts:iterations=300", "random", 200, 2);
-    println!("mcts:iterations=300 vs random: {share:.3}");
-    assert!(share > 0.6, "mcts won {share}");
-    let share = win_share("mcts:iterations=300", "greedy", 200, 3);
-    println!("mcts:iterations=300 vs greedy: {share:.3}");
-    assert!(share > 0.5, "mcts won {share}");
-}
-
-#[test]
-fn more_iterations_beat_fewer() {
-    let share = win_share("mcts:iterations=500", "mcts:iterations=10", 300, 4);
-    println!("mcts:iterations=500 vs mcts:iterations=10: {share:.3}");
-    assert!(share > 0.55, "mcts 500 won {share}");
-}
-
-#[test]
-fn greedy_rollouts_play() {
-    let share = win_share("mcts:iterations=200,rollout=greedy", "random", 100, 5);
-    println!("mcts:iterations=200,rollout=greedy vs random: {share:.3}");
-    assert!(share > 0.6, "mcts with greedy rollouts won {share}");
+fn search_players_beat_weaker_ones() {
+    let matches = [
+        ("flatmc:samples=10", "random", 200, 1, 0.6),
+        ("mcts:iterations=300", "random", 200, 2, 0.6),
+        ("mcts:iterations=300", "greedy", 200, 3, 0.5),
+        ("mcts:iterations=500", "mcts:iterations=10", 300, 4, 0.55),
+        ("mcts:iterations=200,rollout=greedy", "random", 100, 5, 0.6),
+    ];
+    for (a, b, games, seed, min) in matches {
+        assert_beats(a, b, games, seed, min);
+    }
 }
 
 #[test]
@@ -283,12 +275,16 @@ fn bad_parameters_are_rejected() {
         ("mcts", "c=inf"),
         ("mcts", "c=x"),
         ("mcts", "rollout=smart"),
+        ("mcts", "reward=score"),
+        ("mcts", "prior=-1"),
+        ("mcts", "prior=nan"),
         ("mcts", "samples=5"),
         ("mcts", "iterations=5,iterations=6"),
         ("mcts", "iterations=5,"),
         ("flatmc", "samples=0"),
         ("flatmc", "iterations=10"),
         ("flatmc", "rollout="),
+        ("flatmc", "reward="),
     ] {
         let m = err(name, params);
         assert!(m.starts_with("hidden_duel: bot "), "{m}");
@@ -415,4 +411,70 @@ fn a_resampled_session_keeps_the_observation_and_does_not_peek() {
         Session::new(plain, Some(1)).resample(0, 0),
         Err(EngineError::InvalidOption(_))
     ));
+}
+
+#[test]
+fn margin_rewards_follow_wins_then_scores() {
+    let game = HiddenDuel::default();
+    let (mut wins, mut margins, mut scores) = ([0.0; 2], [0.0; 2], [0i64; 2]);
+    let mut bots = vec![bot(&game, "random"), bot(&game, "random")];
+    for g in 0..200 {
+        let st = play(&game, &mut bots, derive_seed(5, g));
+        win_shares(&game, &st, &mut wins);
+        margin_rewards(&game, &st, &mut scores, &mut margins);
+        for (&w, &m) in wins.iter().zip(&margins) {
+            assert!(m > 0.0 && m < 1.0, "margin reward {m} out of (0, 1)");
+            // Half the win share plus half a margin term in (0, 1).
+            assert!(m > w / 2.0 && m < w / 2.0 + 0.5, "{m} vs win share {w}");
+        }
+        // Ordered by win share first, then by score.
+        let key = |s: usize| (wins[s], scores[s]);
+        assert_eq!(
+            key(0).partial_cmp(&key(1)),
+            margins[0].partial_cmp(&margins[1]),
+            "game {g}: wins {wins:?}, scores {scores:?}, margins {margins:?}"
+        );
+    }
+    let p = MctsParams::parse::<HiddenDuel>(Some("reward=margin")).unwrap();
+    assert_eq!(p.reward, Reward::Margin);
+    let p = FlatMcParams::parse::<HiddenDuel>(Some("reward=win")).unwrap();
+    assert_eq!(p.reward, Reward::Win);
+}
+
+#[test]
+fn a_prior_expands_the_heuristic_choice_first() {
+    // With one iteration the only edge the root gets is the one expanded first: with a prior,
+    // the heuristic bot's choice; so the decision is the `greedy` bot's on every state.
+    let game = HiddenDuel::default();
+    let mut legal = Vec::new();
+    let (mut same, mut differ_without) = (0, 0);
+    for (i, st) in decision_states(30).iter().enumerate() {
+        game.legal_actions(st, &mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let seat = game.current_player(st) as usize;
+        let choose = |spec: &str| {
+            let mut b = bot(&game, spec);
+            b.reset(&game, seat, SplitMix64::new(i as u64));
+            b.act(&game, st, &legal)
+        };
+        let greedy = choose("greedy");
+        assert_eq!(choose("mcts:iterations=1,prior=1"), greedy, "state {i}");
+        same += 1;
+        if choose("mcts:iterations=1") != greedy {
+            differ_without += 1;
+        }
+    }
+    assert!(same > 20, "only {same} decisions checked");
+    assert!(
+        differ_without > 0,
+        "without a prior the first edge is drawn, not the heuristic's"
+    );
+    assert_eq!(
+        MctsParams::parse::<HiddenDuel>(Some("prior=2.5"))
+            .unwrap()
+            .prior,
+        2.5
+    );
 }

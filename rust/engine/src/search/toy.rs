@@ -69,6 +69,19 @@ fn cards(mask: u16) -> Vec<u32> {
     (0..CARDS).filter(|&c| mask >> c & 1 == 1).collect()
 }
 
+/// What both seats see: the played cards, the deal count, the trick and the points.
+fn public_json(st: &DuelState) -> Map<String, Value> {
+    let public = json!({
+        "played": [cards(st.played[0]), cards(st.played[1])],
+        "deals": st.deals,
+        "lead": st.lead,
+        "leader": st.leader,
+        "trick": st.trick,
+        "points": st.points,
+    });
+    public.as_object().cloned().unwrap_or_default()
+}
+
 impl Game for HiddenDuel {
     type State = DuelState;
     const ID: &'static str = "hidden_duel";
@@ -193,16 +206,10 @@ impl Game for HiddenDuel {
     }
 
     fn observation(&self, st: &DuelState, player: usize) -> Value {
-        json!({
-            "seat": player,
-            "hand": cards(st.hands[player & 1]),
-            "played": [cards(st.played[0]), cards(st.played[1])],
-            "deals": st.deals,
-            "lead": st.lead,
-            "leader": st.leader,
-            "trick": st.trick,
-            "points": st.points,
-        })
+        let mut out = public_json(st);
+        out.insert("seat".into(), json!(player));
+        out.insert("hand".into(), json!(cards(st.hands[player & 1])));
+        Value::Object(out)
     }
 
     fn observation_shape(&self) -> Vec<usize> {
@@ -225,15 +232,12 @@ impl Game for HiddenDuel {
     }
 
     fn state_json(&self, st: &DuelState) -> Value {
-        json!({
-            "hands": [cards(st.hands[0]), cards(st.hands[1])],
-            "played": [cards(st.played[0]), cards(st.played[1])],
-            "deals": st.deals,
-            "lead": st.lead,
-            "leader": st.leader,
-            "trick": st.trick,
-            "points": st.points,
-        })
+        let mut out = public_json(st);
+        out.insert(
+            "hands".into(),
+            json!([cards(st.hands[0]), cards(st.hands[1])]),
+        );
+        Value::Object(out)
     }
 
     /// Keeps the observer's hand and every played card; deals the other seat's held cards

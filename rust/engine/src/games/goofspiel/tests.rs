@@ -4,10 +4,11 @@
 //! live in the shared test kit, not here.
 
 use super::*;
-use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
 use crate::sim::{simulate, SimConfig};
+use crate::testing::{play_session, random_bot};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -142,41 +143,32 @@ fn equal_bids_give_the_card_to_nobody() {
     assert_eq!(t.scores(), vec![1, 0]);
 }
 
+/// The turns of a whole game, one `(point card, bid 0, bid 1)` each.
+type Turns = &'static [(u32, u32, u32)];
+
+/// Whole games of `N` point cards (one turn each) with the final scores and winners: more points
+/// wins, a draw is won by both.
 #[test]
 fn more_points_wins_and_a_draw_is_won_by_both() {
-    let mut t = T::new(3);
-    t.turn(1, 3, 1);
-    t.turn(2, 1, 2);
-    t.turn(3, 2, 3);
-    assert_eq!(t.cp(), TERMINAL);
-    assert_eq!(t.scores(), vec![1, 5]);
-    assert_eq!(t.g.winners(t.s.state()), vec![1]);
-
-    let mut t = T::new(2);
-    t.turn(1, 1, 1);
-    t.turn(2, 2, 2);
-    assert_eq!((t.cp(), t.scores()), (TERMINAL, vec![0, 0]));
-    assert_eq!(t.g.winners(t.s.state()), vec![0, 1]);
-
-    let mut t = T::new(3);
-    t.turn(3, 3, 1);
-    t.turn(1, 1, 2);
-    t.turn(2, 2, 3);
-    assert_eq!((t.cp(), t.scores()), (TERMINAL, vec![3, 3]));
-    assert_eq!(t.g.winners(t.s.state()), vec![0, 1]);
-
-    let mut t = T::new(3);
-    t.turn(2, 3, 1);
-    t.turn(3, 1, 2);
-    t.turn(1, 2, 3);
-    assert_eq!(t.scores(), vec![2, 4]);
-    assert_eq!(t.g.winners(t.s.state()), vec![1]);
-    let mut t = T::new(3);
-    t.turn(3, 2, 1);
-    t.turn(1, 1, 2);
-    t.turn(2, 3, 3);
-    assert_eq!(t.scores(), vec![3, 1]);
-    assert_eq!(t.g.winners(t.s.state()), vec![0]);
+    let games: [(Turns, [i64; 2], &[usize]); 5] = [
+        (&[(1, 3, 1), (2, 1, 2), (3, 2, 3)], [1, 5], &[1]),
+        (&[(1, 1, 1), (2, 2, 2)], [0, 0], &[0, 1]),
+        (&[(3, 3, 1), (1, 1, 2), (2, 2, 3)], [3, 3], &[0, 1]),
+        (&[(2, 3, 1), (3, 1, 2), (1, 2, 3)], [2, 4], &[1]),
+        (&[(3, 2, 1), (1, 1, 2), (2, 3, 3)], [3, 1], &[0]),
+    ];
+    for (turns, scores, winners) in games {
+        let mut t = T::new(turns.len() as u32);
+        for &(point, b0, b1) in turns {
+            t.turn(point, b0, b1);
+        }
+        assert_eq!(
+            (t.cp(), t.scores()),
+            (TERMINAL, scores.to_vec()),
+            "{turns:?}"
+        );
+        assert_eq!(t.g.winners(t.s.state()), winners, "{turns:?}");
+    }
 }
 
 #[test]
@@ -370,7 +362,6 @@ fn check_invariants(g: &Goofspiel, x: &GoofspielState) {
 /// tie).
 #[test]
 fn random_games_conserve_cards_and_points() {
-    let mut legal = Vec::new();
     for gi in 0..600u64 {
         let n = if gi % 2 == 0 {
             13
@@ -378,20 +369,14 @@ fn random_games_conserve_cards_and_points() {
             1 + (gi / 2 % 60) as u32
         };
         let g = game(json!({ "num_cards": n }));
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
-        let mut bot = RandomBot::default();
-        Bot::<Goofspiel>::reset(&mut bot, &*g, 0, SplitMix64::new(derive_seed(100, gi)));
+        let mut bot = random_bot(&*g, derive_seed(100, gi));
         let mut steps = 0;
-        while g.current_player(s.state()) != TERMINAL {
-            let x = *s.state();
-            check_invariants(&g, &x);
-            let cp = g.current_player(&x);
-            g.legal_actions(&x, &mut legal);
-            assert_eq!(legal.len() as u32, x.hands[cp as usize].count_ones());
-            let a = Bot::<Goofspiel>::act(&mut bot, &*g, &x, &legal);
-            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
+        let s = play_session(&g, derive_seed(99, gi), |x, cp, legal| {
+            check_invariants(&g, x);
+            assert_eq!(legal.len() as u32, x.hands[cp].count_ones());
             steps += 1;
-        }
+            Bot::<Goofspiel>::act(&mut bot, &*g, x, legal)
+        });
         let x = *s.state();
         check_invariants(&g, &x);
         // The forced last turn (for N >= 2) has no nodes.
@@ -438,29 +423,29 @@ fn the_first_observation_shows_both_full_hands() {
 
 #[test]
 fn greedy_bids_the_matching_card_and_ignores_the_pending_bid() {
-    let g = game(json!({"num_cards": 6}));
     let mut t = T::new(6);
     let mut bot = GreedyBot;
-    let mut legal = Vec::new();
-    t.s.apply(3, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 3);
-    t.s.apply(5, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 3);
+    // Applies `action`, then the bot must bid `want` in the state reached.
+    let mut then_bids = |t: &mut T, action: i64, want: u32| {
+        t.s.apply(action, None).unwrap();
+        assert_eq!(
+            bot.act(&t.g, t.s.state(), &t.legal()),
+            want,
+            "after {action}"
+        );
+    };
+    then_bids(&mut t, 3, 3);
+    then_bids(&mut t, 5, 3);
+    let legal = t.legal();
     let mut hidden = *t.s.state();
     for b in 1..=6 {
         hidden.pending = b;
-        assert_eq!(bot.act(&g, &hidden, &legal), 3);
+        assert_eq!(GreedyBot.act(&t.g, &hidden, &legal), 3);
     }
     t.s.apply(0, None).unwrap();
     // Seat 0's hand lacks 6, seat 1's lacks 1: each bids by rank among the points in play.
-    t.s.apply(5, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 4);
-    t.s.apply(0, None).unwrap();
-    g.legal_actions(t.s.state(), &mut legal);
-    assert_eq!(bot.act(&g, t.s.state(), &legal), 5);
+    then_bids(&mut t, 5, 4);
+    then_bids(&mut t, 0, 5);
 }
 
 #[test]

@@ -8,8 +8,9 @@ use crate::bits;
 use crate::game::Bot;
 use crate::games::trafficars::{card_table, Kind};
 use crate::rng::derive_seed;
-use crate::session::Session;
+use crate::session::{AnySession, Session};
 use crate::sim::make_bot;
+use crate::testing::{assert_labels, play_session};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -50,6 +51,18 @@ pub(super) fn flip(s: &mut S, seat: i64, cards: &[u32]) {
     }
 }
 
+/// Seat `seat` flips `run`, every card of which continues (the seat keeps the turn), then
+/// `breaker`.
+fn flip_then_break(s: &mut S, seat: i64, run: &[u32], breaker: u32) {
+    flip(s, seat, run);
+    assert_eq!(
+        i64::from(AnySession::current_player(s)),
+        seat,
+        "after {run:?}"
+    );
+    flip(s, seat, &[breaker]);
+}
+
 fn st(g: &TrafficarsMemory, s: &S) -> Value {
     g.state_json(s.state())
 }
@@ -65,6 +78,19 @@ fn range(a: u32, b: u32) -> Vec<u32> {
 /// Cards 1..=12 laid in a scrambled but fixed order, with jokers 51, 52.
 fn twelve_with_jokers() -> Vec<u32> {
     vec![5, 51, 7, 9, 3, 4, 52, 1, 2, 6, 8, 10, 11, 12]
+}
+
+/// The cars 1..=12 with the two jokers, for `players` seats.
+fn jokers_game(players: usize) -> Arc<TrafficarsMemory> {
+    game(
+        players,
+        json!({"min_number": 1, "max_number": 12, "jokers": true}),
+    )
+}
+
+/// [`twelve_with_jokers`] laid out in `g`.
+fn laid_jokers(g: &Arc<TrafficarsMemory>) -> S {
+    laid(g, &twelve_with_jokers())
 }
 
 /// The memory game's card ids are those of the Trafficars deck: the cars 1..=50 have id = number,
@@ -91,10 +117,7 @@ fn options_deck_and_grid() {
     );
     assert_eq!(g.grid_size(), 50);
     assert_eq!(game(2, json!({"jokers": true})).grid_size(), 62);
-    let g = game(
-        3,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
+    let g = jokers_game(3);
     assert_eq!(g.grid_size(), 14);
     assert_eq!(
         g.deck,
@@ -133,10 +156,7 @@ fn options_deck_and_grid() {
 
 #[test]
 fn layout_chance_labels_and_observation() {
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
+    let g = jokers_game(2);
     let mut s = Session::new(Arc::clone(&g), None);
     let mut outs = Vec::new();
     g.chance_outcomes(s.state(), &mut outs);
@@ -146,9 +166,12 @@ fn layout_chance_labels_and_observation() {
         .map(|c| (c, 1))
         .collect();
     assert_eq!(outs, want);
-    assert_eq!(g.action_label(s.state(), 7), "lay 7 at position 0");
-    assert_eq!(g.action_label(s.state(), 62), "lay 62 at position 0");
-    assert_eq!(g.action_label(s.state(), 0), "action 0");
+    let labels = [
+        (7, "lay 7 at position 0"),
+        (62, "lay 62 at position 0"),
+        (0, "action 0"),
+    ];
+    assert_labels(&*g, s.state(), &labels);
     s.apply(7, None).unwrap();
     s.apply(51, None).unwrap();
     assert!(s.apply(7, None).is_err());
@@ -184,9 +207,7 @@ fn runs_of_neighbour_numbers_and_the_breaker() {
     assert_eq!(g.action_label(s.state(), 12), "action 12");
     assert_eq!(g.action_label(s.state(), 62), "action 62");
     // 10, 9 are neighbours; 11 and 8 extend the run at either end; 3 breaks.
-    flip(&mut s, 0, &[10, 9]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[11]);
+    flip_then_break(&mut s, 0, &[10, 9], 11);
     let o = obs(&g, &s, 1);
     assert_eq!(o["flipped"], json!([0, 1, 2]));
     let mut faces = vec![Value::Null; 12];
@@ -215,9 +236,7 @@ fn runs_of_neighbour_numbers_and_the_breaker() {
     seen[3] = json!(3);
     assert_eq!(o["seen"], json!(seen));
     // Seat 1: 1 then 3 are not neighbours: both go back, nothing taken, both stay seen.
-    flip(&mut s, 1, &[1]);
-    assert_eq!(g.current_player(s.state()), 1);
-    flip(&mut s, 1, &[3]);
+    flip_then_break(&mut s, 1, &[1], 3);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([4, 0]));
     assert_eq!(x["current"], json!(0));
@@ -233,9 +252,7 @@ fn runs_of_neighbour_numbers_and_the_breaker() {
     assert_eq!(sc, [8, 0]);
     // Left: 12 (seen), 3 (seen), 1 (seen), 2. Seat 1 flips 1, 2, 3 and then only 12 is left:
     // 12 breaks, the run is kept; 12 alone can form no set: the game is over.
-    flip(&mut s, 1, &[1, 2, 3]);
-    assert_eq!(g.current_player(s.state()), 1);
-    flip(&mut s, 1, &[12]);
+    flip_then_break(&mut s, 1, &[1, 2, 3], 12);
     assert_eq!(g.current_player(s.state()), TERMINAL);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([8, 3]));
@@ -280,11 +297,8 @@ fn flipping_on_is_a_choice_stop_takes_the_run() {
     // Only the positions flipped before stopping were ever shown (and they left the table).
     assert_eq!(o["seen"], json!(vec![Value::Null; 12]));
     // A joker and one car are not collectable: stop not legal; with two cars it is.
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
-    let mut s = laid(&g, &twelve_with_jokers());
+    let g = jokers_game(2);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[51, 5]);
     g.legal_actions(s.state(), &mut legal);
     assert!(!legal.contains(&STOP));
@@ -371,16 +385,10 @@ fn end_test_counts_jokers() {
 
 #[test]
 fn jokers_worked_example() {
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
-    let cards = twelve_with_jokers();
-    let mut s = laid(&g, &cards);
+    let g = jokers_game(2);
+    let mut s = laid_jokers(&g);
     // Seat 0: 5, 51, 7 continue; 9 breaks. {5, 51, 7} is taken.
-    flip(&mut s, 0, &[5, 51, 7]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[9]);
+    flip_then_break(&mut s, 0, &[5, 51, 7], 9);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([3, 0]));
     assert_eq!(x["current"], json!(1));
@@ -399,9 +407,7 @@ fn jokers_worked_example() {
     // The table: 8, 9, 10, 11, 12, no joker: the game goes on.
     assert_eq!(g.current_player(s.state()), 0);
     // Alternative: 52, 8 continue (one car), 11 breaks; {52, 8} has one car: nothing taken.
-    flip(&mut snapshot, 1, &[52, 8]);
-    assert_eq!(g.current_player(snapshot.state()), 1);
-    flip(&mut snapshot, 1, &[11]);
+    flip_then_break(&mut snapshot, 1, &[52, 8], 11);
     let x = st(&g, &snapshot);
     assert_eq!(x["taken"], json!([3, 0]));
     assert_eq!(x["current"], json!(0));
@@ -414,53 +420,41 @@ fn jokers_worked_example() {
 
 #[test]
 fn jokers_need_two_cars() {
-    let g = game(
-        2,
-        json!({"min_number": 1, "max_number": 12, "jokers": true}),
-    );
-    let cards = twelve_with_jokers();
+    let g = jokers_game(2);
     // Joker first, joker second: continue; any car continues; the second car must fit.
-    let mut s = laid(&g, &cards);
-    flip(&mut s, 0, &[51, 52, 9, 12]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[5]);
+    let mut s = laid_jokers(&g);
+    flip_then_break(&mut s, 0, &[51, 52, 9, 12], 5);
     // 9, 12 with two jokers (10, 11) is collectable; 5 broke it.
     assert_eq!(st(&g, &s)["taken"], json!([4, 0]));
     // A joker with a single car is not collectable: both turn back.
-    let mut s = laid(&g, &cards);
-    flip(&mut s, 0, &[1, 51]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[4]);
+    let mut s = laid_jokers(&g);
+    flip_then_break(&mut s, 0, &[1, 51], 4);
     let x = st(&g, &s);
     assert_eq!(x["taken"], json!([0, 0]));
     assert_eq!(x["current"], json!(1));
     assert_eq!(x["on_table"], json!(vec![true; 14]));
     // "21 and a joker may continue; 23 completes 21-22-23" (here 1, joker, 3; 7 breaks).
-    let mut s = laid(&g, &cards);
-    flip(&mut s, 0, &[1, 51, 3]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[7]);
+    let mut s = laid_jokers(&g);
+    flip_then_break(&mut s, 0, &[1, 51, 3], 7);
     assert_eq!(st(&g, &s)["taken"], json!([3, 0]));
     // "21, joker, 25": 25 breaks (here 1, joker, 5), nothing is taken.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[1, 51, 5]);
     assert_eq!(g.current_player(s.state()), 1);
     assert_eq!(st(&g, &s)["taken"], json!([0, 0]));
     // "after 3 and 4 a joker is 2 or 5": both 2 and 5 may follow.
     for next in [2, 5] {
-        let mut s = laid(&g, &cards);
+        let mut s = laid_jokers(&g);
         flip(&mut s, 0, &[3, 4, 51, next]);
         assert_eq!(g.current_player(s.state()), 0);
         assert_eq!(s.state().flipped_len, 4);
     }
     // 3, 4, joker, 5, 6, 1 (the joker is now 2), then 8 breaks: six cards taken.
-    let mut s = laid(&g, &cards);
-    flip(&mut s, 0, &[3, 4, 51, 5, 6, 1]);
-    assert_eq!(g.current_player(s.state()), 0);
-    flip(&mut s, 0, &[8]);
+    let mut s = laid_jokers(&g);
+    flip_then_break(&mut s, 0, &[3, 4, 51, 5, 6, 1], 8);
     assert_eq!(st(&g, &s)["taken"], json!([6, 0]));
     // Joker, 8, then 11: {joker, 8} has one car: nothing taken.
-    let mut s = laid(&g, &cards);
+    let mut s = laid_jokers(&g);
     flip(&mut s, 0, &[52, 8, 11]);
     assert_eq!(st(&g, &s)["taken"], json!([0, 0]));
     assert_eq!(g.current_player(s.state()), 1);
@@ -576,7 +570,6 @@ fn check_invariants(g: &TrafficarsMemory, x: &TrafficarsMemoryState) {
 /// every label is `action {a}`.
 #[test]
 fn random_games_keep_the_table_rules() {
-    let mut legal = Vec::new();
     for gi in 0..2000u64 {
         let n = 2 + (gi % 4) as usize;
         let opts = match gi % 5 {
@@ -587,7 +580,6 @@ fn random_games_keep_the_table_rules() {
             _ => json!({"min_number": 1 + gi % 20, "max_number": 30, "jokers": true}),
         };
         let g = game(n, opts);
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
         let mut bots: Vec<Box<dyn Bot<TrafficarsMemory>>> = (0..n)
             .map(|p| match p % 3 {
                 0 => make_bot(&*g, "random").unwrap(),
@@ -599,23 +591,19 @@ fn random_games_keep_the_table_rules() {
             b.reset(&g, p, SplitMix64::new(derive_seed(gi, p as u64)));
         }
         let detailed = gi % 50 == 0;
-        while g.current_player(s.state()) != TERMINAL {
-            let x = *s.state();
-            check_invariants(&g, &x);
-            let cp = g.current_player(&x);
-            g.legal_actions(&x, &mut legal);
+        let s = play_session(&g, derive_seed(99, gi), |x, cp, legal| {
+            check_invariants(&g, x);
             if detailed {
                 for p in 0..n {
-                    let o = g.observation(&x, p);
+                    let o = g.observation(x, p);
                     assert_eq!(o["faces"].as_array().unwrap().len(), g.grid_size());
                 }
             }
-            let a = bots[cp as usize].act(&g, &x, &legal);
-            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
             for b in bots.iter_mut() {
-                b.observe(&g, s.state());
+                b.observe(&g, x);
             }
-        }
+            bots[cp].act(&g, x, legal)
+        });
         let x = *s.state();
         check_invariants(&g, &x);
         let most = x.taken[..n].iter().max().copied().unwrap();

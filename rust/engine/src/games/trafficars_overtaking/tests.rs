@@ -8,6 +8,7 @@ use crate::error::EngineError;
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
+use crate::testing::{assert_labels, check_ignores_hidden};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -61,6 +62,11 @@ fn dealt(g: &Arc<TrafficarsOvertaking>, removed: &[u32], prefixes: &[&[u32]]) ->
     }
     assert_ne!(g.current_player(s.state()), CHANCE);
     s
+}
+
+/// [`dealt`] for two seats (no card is removed): seat 0's prefix, then seat 1's.
+fn dealt_two(g: &Arc<TrafficarsOvertaking>, seat0: &[u32], seat1: &[u32]) -> S {
+    dealt(g, &[], &[seat0, seat1])
 }
 
 fn st(g: &TrafficarsOvertaking, s: &S) -> Value {
@@ -145,9 +151,8 @@ fn deal_removal_chance_and_labels() {
     let mut outs = Vec::new();
     g.chance_outcomes(s.state(), &mut outs);
     assert_eq!(outs, (1..=50).map(|c| (c, 1)).collect::<Vec<_>>());
-    assert_eq!(g.action_label(s.state(), 50), "remove 50");
-    assert_eq!(g.action_label(s.state(), 0), "action 0");
-    assert_eq!(g.action_label(s.state(), 51), "action 51");
+    let labels = [(50, "remove 50"), (0, "action 0"), (51, "action 51")];
+    assert_labels(&*g, s.state(), &labels);
     s.apply(7, None).unwrap();
     s.apply(9, None).unwrap();
     assert!(s.apply(9, None).is_err());
@@ -173,13 +178,10 @@ fn deal_removal_chance_and_labels() {
 #[test]
 fn worked_example_overtaking() {
     let g = game_opt(2);
-    let mut s = dealt(
+    let mut s = dealt_two(
         &g,
-        &[],
-        &[
-            &[3, 11, 20, 26, 40, 47, 18, 1],
-            &[8, 21, 24, 30, 33, 45, 14, 49],
-        ],
+        &[3, 11, 20, 26, 40, 47, 18, 1],
+        &[8, 21, 24, 30, 33, 45, 14, 49],
     );
     let x = st(&g, &s);
     assert_eq!(
@@ -244,13 +246,10 @@ fn worked_example_overtaking() {
 #[test]
 fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
     let g = game_opt(2);
-    let mut s = dealt(
+    let mut s = dealt_two(
         &g,
-        &[],
-        &[
-            &[1, 50, 10, 11, 12, 13, 25, 2, 3],
-            &[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42],
-        ],
+        &[1, 50, 10, 11, 12, 13, 25, 2, 3],
+        &[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42],
     );
     assert_eq!(st(&g, &s)["row"], json!([25]));
     // Everything fits a one-card row.
@@ -313,13 +312,10 @@ fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
 #[test]
 fn start_from_the_hand_and_the_win() {
     let g = game_opt(5);
-    let mut s = dealt(
+    let mut s = dealt_two(
         &g,
-        &[],
-        &[
-            &[20, 21, 22, 10, 11, 12, 19, 1, 50, 13],
-            &[15, 16, 2, 49, 30, 31, 32, 33, 34, 35],
-        ],
+        &[20, 21, 22, 10, 11, 12, 19, 1, 50, 13],
+        &[15, 16, 2, 49, 30, 31, 32, 33, 34, 35],
     );
     let x = st(&g, &s);
     assert_eq!(x["row"], json!([19]));
@@ -447,17 +443,19 @@ fn an_emptied_hand_moves_the_turn_on() {
 /// "Overtake!" if they hold a card that fits the overtaking lane.)
 #[test]
 fn overtaking_is_compulsory() {
-    let g = game(2);
-    let mut s = dealt(
-        &g,
-        &[],
-        &[
+    // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and must overtake.
+    let deal_and_play_26 = |g: &Arc<TrafficarsOvertaking>| {
+        let mut s = dealt_two(
+            g,
             &[3, 11, 20, 26, 40, 47, 18, 1],
             &[8, 21, 24, 30, 33, 45, 14, 49],
-        ],
-    );
-    // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and overtakes at once.
-    by(&mut s, 0, &[26]);
+        );
+        by(&mut s, 0, &[26]);
+        s
+    };
+    let g = game(2);
+    // Overtaking is compulsory: seat 1 overtakes at once.
+    let mut s = deal_and_play_26(&g);
     let x = st(&g, &s);
     assert_eq!(x["phase"], "play");
     assert_eq!(x["row"], json!([18, 21, 24, 26]));
@@ -485,15 +483,7 @@ fn overtaking_is_compulsory() {
     assert!(s.apply(i64::from(OVERTAKE), Some(0)).is_err());
     // The same deal with optional_overtake = true stops at the overtake node.
     let g = game_opt(2);
-    let mut s = dealt(
-        &g,
-        &[],
-        &[
-            &[3, 11, 20, 26, 40, 47, 18, 1],
-            &[8, 21, 24, 30, 33, 45, 14, 49],
-        ],
-    );
-    by(&mut s, 0, &[26]);
+    let s = deal_and_play_26(&g);
     assert_eq!(st(&g, &s)["phase"], "overtake");
     assert_eq!(legal(&g, &s), [OVERTAKE, LET_GO]);
 }
@@ -638,30 +628,17 @@ fn other_hands_show_only_their_sizes() {
     assert_eq!(o["pile_sizes"], json!([5, 6, 6, 6]));
 }
 
+/// The bot's choice is the same when the other hands, every pile and the removed cards are
+/// blanked out.
 #[test]
 fn greedy_ignores_hidden_information() {
-    let g = game(4);
-    let mut legal = Vec::new();
-    for gi in 0..100u64 {
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(3, gi)));
-        let mut bots = vec![GreedyBot::default(); 4];
-        while g.current_player(s.state()) != TERMINAL {
-            let cp = g.current_player(s.state()) as usize;
-            g.legal_actions(s.state(), &mut legal);
-            let mut probe = bots[cp].clone();
-            let a = bots[cp].act(&g, s.state(), &legal);
-            let mut hidden = *s.state();
-            for p in (0..4).filter(|&p| p != cp) {
-                hidden.hands[p] = 0;
-                hidden.piles[p] = [0; MAX_PILE];
-            }
-            hidden.piles[cp] = [0; MAX_PILE];
-            hidden.removed = [0; 4];
-            assert_eq!(probe.act(&g, &hidden, &legal), a);
-            s.apply(i64::from(a), None).unwrap();
-            for b in bots.iter_mut() {
-                b.observe(&g, s.state());
-            }
-        }
-    }
+    let hide = |x: &mut TrafficarsOvertakingState, seat: usize| {
+        x.piles = [[0; MAX_PILE]; MAX_SEATS];
+        x.removed = [0; 4];
+        let own = x.hands[seat];
+        x.hands = [0; MAX_SEATS];
+        x.hands[seat] = own;
+    };
+    let checked = check_ignores_hidden(&game(4), GreedyBot::default, 100, 3, hide);
+    assert!(checked > 1000, "only {checked} decisions checked");
 }

@@ -4,9 +4,10 @@
 //! bot parameters) live in the shared test kit, not here.
 
 use super::*;
-use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
+use crate::testing::{check_ignores_hidden, play_session, random_bot};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -466,7 +467,6 @@ fn check_invariants(g: &TurnTheTide, x: &TurnTheTideState) {
 /// after its last round.
 #[test]
 fn random_games_keep_cards_lifebuoys_and_tides() {
-    let mut legal = Vec::new();
     for gi in 0..400u64 {
         let n = 3 + (gi % 3) as usize;
         let rounds = if gi % 5 == 0 {
@@ -482,21 +482,15 @@ fn random_games_keep_cards_lifebuoys_and_tides() {
                 "rounds": rounds,
             }),
         );
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
-        let mut bot = RandomBot::default();
-        Bot::<TurnTheTide>::reset(&mut bot, &*g, 0, SplitMix64::new(derive_seed(100, gi)));
+        let mut bot = random_bot(&*g, derive_seed(100, gi));
         let mut steps = 0;
-        while g.current_player(s.state()) != TERMINAL {
-            let x = *s.state();
-            check_invariants(&g, &x);
-            let cp = g.current_player(&x);
-            assert!(cp >= 0 && (cp as usize) < n && !x.eliminated(cp as usize));
-            g.legal_actions(&x, &mut legal);
-            let a = Bot::<TurnTheTide>::act(&mut bot, &*g, &x, &legal);
-            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
+        let s = play_session(&g, derive_seed(99, gi), |x, cp, legal| {
+            check_invariants(&g, x);
+            assert!(cp < n && !x.eliminated(cp));
             steps += 1;
             assert!(steps < 400);
-        }
+            Bot::<TurnTheTide>::act(&mut bot, &*g, x, legal)
+        });
         let x = *s.state();
         check_invariants(&g, &x);
         let sc = scores(&g, &s);
@@ -510,32 +504,21 @@ fn random_games_keep_cards_lifebuoys_and_tides() {
     }
 }
 
+/// The bot's choice is the same when the other hands, their commitments and the deal are blanked
+/// out.
 #[test]
 fn greedy_ignores_hidden_information() {
-    let g = game(4, json!({}));
-    let mut bots: Vec<GreedyBot> = vec![GreedyBot::default(); 4];
-    let mut legal = Vec::new();
-    for gi in 0..50u64 {
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(3, gi)));
-        for (i, b) in bots.iter_mut().enumerate() {
-            b.reset(&g, i, SplitMix64::new(0));
-        }
-        while g.current_player(s.state()) != TERMINAL {
-            let cp = g.current_player(s.state()) as usize;
-            g.legal_actions(s.state(), &mut legal);
-            let a = bots[cp].act(&g, s.state(), &legal);
-            let mut hidden = *s.state();
-            for p in (0..4).filter(|&p| p != cp) {
-                hidden.hands[p] = 0;
-                if hidden.phase == Phase::Play && hidden.commitments[p] != 0 {
-                    hidden.commitments[p] = 1;
-                }
+    let hide = |x: &mut TurnTheTideState, seat: usize| {
+        x.dealt = [[0; HAND_SIZE]; MAX_SEATS];
+        for p in (0..4).filter(|&p| p != seat) {
+            x.hands[p] = 0;
+            if x.phase == Phase::Play && x.commitments[p] != 0 {
+                x.commitments[p] = 1;
             }
-            hidden.dealt = [[0; HAND_SIZE]; MAX_SEATS];
-            assert_eq!(bots[cp].act(&g, &hidden, &legal), a);
-            s.apply(i64::from(a), None).unwrap();
         }
-    }
+    };
+    let checked = check_ignores_hidden(&game(4, json!({})), GreedyBot::default, 50, 3, hide);
+    assert!(checked > 1000, "only {checked} decisions checked");
 }
 
-mod greedy_oracle;
+mod greedy_pinned;

@@ -8,8 +8,7 @@ use super::*;
 #[test]
 fn eating_runs_the_eat_list_and_returns_to_the_node() {
     let (g, mut st) = opening(3);
-    let barracuda = fid("Barracuda");
-    give_hand(&mut st, 0, barracuda);
+    let barracuda = give_named(&mut st, 0, "Barracuda");
     hold_regrets(&mut st, 0, [0, 1, 0, 1]);
     let eat = FISH + u32::from(barracuda);
     assert!(legal_of(&g, &st).contains(&eat));
@@ -59,8 +58,7 @@ fn only_a_fish_with_an_eat_ability_can_be_eaten() {
 
 #[test]
 fn reveal_each_everyone_then_pay() {
-    let pram = fid("Pram");
-    let (g, mut st) = started(3, json!({}), &[(1, &[pram])], 1);
+    let (g, mut st, [_pram]) = started_with(3, json!({}), [(1, "Pram")], 1);
     step(&g, &mut st, 33);
     for p in 0..3 {
         assert_eq!((st.node, st.actor), (Node::DrawRegret, p));
@@ -75,8 +73,7 @@ fn reveal_each_everyone_then_pay() {
 
 #[test]
 fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
-    let larvae = fid("Parasitic Larvae");
-    let (g, mut st) = started(3, json!({}), &[(0, &[larvae])], 1);
+    let (g, mut st, [larvae]) = started_with(3, json!({}), [(0, "Parasitic Larvae")], 1);
     step(&g, &mut st, 32);
     assert!(st.seats[0].front.contains(usize::from(larvae)));
     assert!(st.seats[0].hand.is_empty());
@@ -84,8 +81,7 @@ fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
     assert_eq!((st.node, st.actor), (Node::Turn, 1));
     assert!(!st.cast_on && st.seats[0].caught_today);
     // a draw event of seat 0 draws one more: Geist's eat draws 1 (+1)
-    let geist = fid("Geist");
-    give_hand(&mut st, 0, geist);
+    let geist = give_named(&mut st, 0, "Geist");
     st.actor = 0;
     st.turn = 0;
     step(&g, &mut st, FISH + u32::from(geist));
@@ -98,8 +94,7 @@ fn auto_catch_goes_in_front_and_adds_an_extra_regret_per_draw_event() {
 
 #[test]
 fn give_this_by_choice_ends_the_cast() {
-    let man = fid("Man O' War");
-    let (g, mut st) = started(3, json!({}), &[(0, &[man])], 1);
+    let (g, mut st, [man]) = started_with(3, json!({}), [(0, "Man O' War")], 1);
     step(&g, &mut st, 32);
     assert_eq!((st.node, st.actor), (Node::GiveFish, 0));
     assert_eq!(legal_of(&g, &st), vec![75, 76]);
@@ -113,8 +108,7 @@ fn give_this_by_choice_ends_the_cast() {
 
 #[test]
 fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
-    let scrat = fid("Scrat");
-    let (g, mut st) = started(3, json!({}), &[(0, &[scrat])], 1);
+    let (g, mut st, [scrat]) = started_with(3, json!({}), [(0, "Scrat")], 1);
     step(&g, &mut st, 32);
     assert_eq!(st.node, Node::Pay);
     step(&g, &mut st, 7);
@@ -130,8 +124,7 @@ fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
 #[test]
 fn iron_coffin_offer_and_accept() {
     let (g, mut st) = opening(2);
-    let coffin = fid("Iron Coffin");
-    put_in_front(&mut st, 0, coffin);
+    put_named_in_front(&mut st, 0, "Iron Coffin");
     hold_regrets(&mut st, 0, [0, 0, 1, 1]);
     st.seats[1].fresh = [0; CLASSES];
     st.seats[1].spent[0] = 3;
@@ -156,8 +149,7 @@ fn iron_coffin_offer_and_accept() {
 #[test]
 fn psychic_interloper_deals_a_pool() {
     let (g, mut st) = opening(3);
-    let psychic = fid("Psychic Interloper");
-    give_hand(&mut st, 0, psychic);
+    let psychic = give_named(&mut st, 0, "Psychic Interloper");
     step(&g, &mut st, FISH + u32::from(psychic));
     steps(&g, &mut st, &[0, 3, 3]);
     assert_eq!((st.node, st.actor, st.target), (Node::GiveRegret, 0, 1));
@@ -177,8 +169,7 @@ fn psychic_interloper_deals_a_pool() {
 
 #[test]
 fn northern_stargazer_goes_back_at_a_random_depth() {
-    let star = fid("Northern Stargazer");
-    let (g, mut st) = started(2, json!({}), &[(3, &[star])], 1);
+    let (g, mut st, [star]) = started_with(2, json!({}), [(3, "Northern Stargazer")], 1);
     st.seats[0].depth = 2;
     step(&g, &mut st, 35);
     steps(&g, &mut st, &[7, 50, 0]);
@@ -198,8 +189,7 @@ fn northern_stargazer_goes_back_at_a_random_depth() {
 
 #[test]
 fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
-    let shade = fid("Hadal Shade");
-    let (g, mut st) = started(2, json!({"expansion_tentacles": true}), &[(6, &[shade])], 1);
+    let (g, mut st, [shade]) = started_with(2, tentacles(), [(6, "Hadal Shade")], 1);
     st.seats[0].depth = 3;
     let monk = fid("Monkfish");
     mount(&mut st, 1, 1, monk);
@@ -216,8 +206,7 @@ fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
     // end: the front fish and the Cloche fish score
     let orca = fid("Orca");
     st.seats[0].front.insert(orca);
-    let small = fid("Sockeye Salmon");
-    give_hand(&mut st, 0, small);
+    let small = give_named(&mut st, 0, "Sockeye Salmon");
     st.seats[0].hand.remove(small);
     st.seats[0].cloche = small;
     for s in 0..9 {

@@ -7,8 +7,7 @@ use super::*;
 
 #[test]
 fn passing_rewards_and_last_player_turns() {
-    let plain = fid("Coelacanth");
-    let (g, mut st) = started(3, json!({}), &[(1, &[plain])], 2);
+    let (g, mut st, [_plain]) = started_with(3, json!({}), [(1, "Coelacanth")], 2);
     hold_regrets(&mut st, 1, [0, 1, 0, 0]);
     step(&g, &mut st, 0); // seat 0 passes
     assert_eq!(st.node, Node::Reward);
@@ -139,8 +138,7 @@ fn abandon_ship_under_last_turns_gives_four_port_actions() {
 /// then a port action.
 #[test]
 fn abandon_ship_is_a_free_action() {
-    let osteo = fid("Osteofish");
-    let (g, mut st) = started(2, json!({}), &[(0, &[osteo])], 1);
+    let (g, mut st, [_osteo]) = started_with(2, json!({}), [(0, "Osteofish")], 1);
     st.life_preserver = NONE;
     st.seats[0].money = 1;
     // before the main action: the turn goes on in port
@@ -179,9 +177,8 @@ fn abandon_ship_is_a_free_action() {
 /// action is possible.
 #[test]
 fn free_actions_after_the_main_action() {
-    let osteo = fid("Osteofish");
-    let sunfish = fid("Sunfish");
-    let (g, mut st) = started(2, json!({}), &[(0, &[osteo]), (1, &[sunfish])], 1);
+    let (g, mut st, [_osteo, sunfish]) =
+        started_with(2, json!({}), [(0, "Osteofish"), (1, "Sunfish")], 1);
     step(&g, &mut st, 32);
     step(&g, &mut st, 6);
     first_until(&g, &mut st, Node::AfterMain);

@@ -126,8 +126,7 @@ fn life_preserver_and_dink_lower_difficulty() {
 
 #[test]
 fn special_card_resolves_its_reveal() {
-    let trafficker = fid("Tidal Trafficker");
-    let (g, mut st) = started(2, json!({}), &[(1, &[trafficker])], 1);
+    let (g, mut st, [trafficker]) = started_with(2, json!({}), [(1, "Tidal Trafficker")], 1);
     step(&g, &mut st, 33);
     // draw a regret, take a supply, discard itself, end the cast
     assert_eq!((st.node, st.actor), (Node::DrawRegret, 0));
@@ -186,8 +185,7 @@ fn can_of_worms_peek_and_bottom() {
 /// or leave it on top.) A free action at sea, not part of a cast.
 #[test]
 fn can_of_worms_is_a_free_action_at_sea() {
-    let eyefish = fid("Eyefish");
-    let (g, mut st) = started(2, json!({}), &[(1, &[eyefish])], 1);
+    let (g, mut st, [_eyefish]) = started_with(2, json!({}), [(1, "Eyefish")], 1);
     let fresh = st.seats[0].fresh;
     // no Fresh die: no cast, but the can may be used
     st.seats[0].fresh = [0; CLASSES];
@@ -252,13 +250,7 @@ fn overfishing_and_empty_sea_end() {
 
 #[test]
 fn must_catch_forbids_declining_while_payable() {
-    let overmind = fid("Overmind");
-    let (g, mut st) = started(
-        2,
-        json!({"expansion_tentacles": true}),
-        &[(3, &[overmind])],
-        1,
-    );
+    let (g, mut st, [overmind]) = started_with(2, tentacles(), [(3, "Overmind")], 1);
     st.seats[0].depth = 2;
     step(&g, &mut st, 35);
     assert_eq!(st.node, Node::Pay);
@@ -278,9 +270,8 @@ fn must_catch_forbids_declining_while_payable() {
 
 #[test]
 fn column_lock_and_the_plug() {
-    let squid = fid("Colossal Squid");
-    let plug = fid("The Plug");
-    let (g, mut st) = started(2, json!({}), &[(4, &[squid]), (6, &[plug])], 1);
+    let (g, mut st, [squid, _plug]) =
+        started_with(2, json!({}), [(4, "Colossal Squid"), (6, "The Plug")], 1);
     st.seats[0].depth = 2;
     step(&g, &mut st, 36);
     assert_eq!(st.seats[0].locks, 0b010);
@@ -318,9 +309,8 @@ fn column_lock_and_the_plug() {
 
 #[test]
 fn catch_by_showing_and_coin_abilities() {
-    let lamprey = fid("Lamprey");
-    let selkie = fid("Selkie");
-    let (g, mut st) = started(2, json!({}), &[(3, &[lamprey]), (4, &[selkie])], 1);
+    let (g, mut st, [lamprey, _selkie]) =
+        started_with(2, json!({}), [(3, "Lamprey"), (4, "Selkie")], 1);
     st.seats[0].depth = 2;
     give_hand(&mut st, 0, fid("Hammerhead Shark"));
     step(&g, &mut st, 35);

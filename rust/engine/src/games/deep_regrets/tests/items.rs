@@ -105,8 +105,7 @@ fn reel_reroll_and_reroll_low() {
 
 #[test]
 fn bone_wheel_turns_the_largest_payment_die_down() {
-    let sheepshead = fid("Sheepshead");
-    let (g, mut st) = started(2, json!({}), &[(0, &[sheepshead])], 1);
+    let (g, mut st, [_sheepshead]) = started_with(2, json!({}), [(0, "Sheepshead")], 1);
     let wheel = item_id(&g.data.reels, "Bone Wheel") as u8;
     equip_reel(&mut st, 0, wheel);
     step(&g, &mut st, 32);
@@ -121,9 +120,8 @@ fn bone_wheel_turns_the_largest_payment_die_down() {
 /// below), else it is spent.
 #[test]
 fn bone_wheel_retains_the_leftover() {
-    let shark = fid("Hammerhead Shark");
-    let eyefish = fid("Eyefish");
-    let (g, mut st) = started(2, json!({}), &[(0, &[shark]), (1, &[eyefish])], 1);
+    let (g, mut st, [shark, _eyefish]) =
+        started_with(2, json!({}), [(0, "Hammerhead Shark"), (1, "Eyefish")], 1);
     equip_reel(&mut st, 0, 9); // Bone Wheel
     let start = st;
     // difficulty 3 paid exactly with one P3 → that die is spent
@@ -160,13 +158,7 @@ fn bone_wheel_retains_the_leftover() {
 /// three instead." Only Dinks of the own cast become three; pass rewards stay one.
 #[test]
 fn centerpin_reel_only_in_the_own_cast() {
-    let blanket = fid("Blanket Octopus");
-    let (g, mut st) = started(
-        2,
-        json!({"expansion_tentacles": true}),
-        &[(0, &[blanket])],
-        1,
-    );
+    let (g, mut st, [_blanket]) = started_with(2, tentacles(), [(0, "Blanket Octopus")], 1);
     equip_reel(&mut st, 0, 8); // Centerpin Reel
     let start = st;
     // a Dink the caught fish gives: three
@@ -202,13 +194,10 @@ fn centerpin_reel_only_in_the_own_cast() {
 /// are not covered.
 #[test]
 fn rod_of_the_dead_reveal_and_catch_separately() {
-    let eyefish = fid("Eyefish");
-    let scrat = fid("Scrat");
-    let stingray = fid("Whiptail Stingray");
-    let (g, mut st) = started(
+    let (g, mut st, [eyefish, scrat, _stingray]) = started_with(
         2,
         json!({}),
-        &[(0, &[eyefish]), (1, &[scrat]), (2, &[stingray])],
+        [(0, "Eyefish"), (1, "Scrat"), (2, "Whiptail Stingray")],
         1,
     );
     equip_rod(&mut st, 0, 9); // Rod of the Dead

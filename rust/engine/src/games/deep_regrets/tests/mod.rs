@@ -169,6 +169,44 @@ pub(super) fn give_hand(st: &mut DeepRegretsState, p: usize, f: u8) {
     st.seats[p].hand.insert(f);
 }
 
+/// [`started`] with one named fish on top of each listed shoal, `(shoal, name)`; also returns
+/// the fish ids in the order given.
+pub(super) fn started_with<const K: usize>(
+    n: usize,
+    opts: Value,
+    tops: [(usize, &str); K],
+    lp: usize,
+) -> (Arc<DeepRegrets>, DeepRegretsState, [u8; K]) {
+    let ids = tops.map(|(_, name)| fid(name));
+    let fish: Vec<[u8; 1]> = ids.iter().map(|&f| [f]).collect();
+    let tops: Vec<(usize, &[u8])> = tops
+        .iter()
+        .zip(&fish)
+        .map(|(&(shoal, _), f)| (shoal, &f[..]))
+        .collect();
+    let (g, st) = started(n, opts, &tops, lp);
+    (g, st, ids)
+}
+
+/// The options with the Tentacles expansion.
+pub(super) fn tentacles() -> Value {
+    json!({"expansion_tentacles": true})
+}
+
+/// Gives seat `p` the fish named `name` (see [`give_hand`]); returns its id.
+pub(super) fn give_named(st: &mut DeepRegretsState, p: usize, name: &str) -> u8 {
+    let f = fid(name);
+    give_hand(st, p, f);
+    f
+}
+
+/// Puts the fish named `name` in front of seat `p` (see [`put_in_front`]); returns its id.
+pub(super) fn put_named_in_front(st: &mut DeepRegretsState, p: usize, name: &str) -> u8 {
+    let f = fid(name);
+    put_in_front(st, p, f);
+    f
+}
+
 /// Runs the current (decision or chance) nodes with their first legal action until `node`.
 pub(super) fn first_until(g: &DeepRegrets, st: &mut DeepRegretsState, node: Node) {
     for _ in 0..100 {

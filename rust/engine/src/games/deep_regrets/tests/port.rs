@@ -171,8 +171,7 @@ fn cloche_and_claw_hammer() {
     let hammer = item_id(&g.data.supplies, "Claw Hammer");
     hold_supplies(&mut st, 0, 1 << cloche | 1 << hammer);
     st.seats[0].depth = 0;
-    let small = fid("Sockeye Salmon");
-    give_hand(&mut st, 0, small);
+    let small = give_named(&mut st, 0, "Sockeye Salmon");
     let legal = legal_of(&g, &st);
     assert!(legal.contains(&(SUPPLY + cloche)) && !legal.contains(&(SUPPLY + hammer)));
     step(&g, &mut st, SUPPLY + cloche);

@@ -344,7 +344,7 @@ fn labels_follow_the_node_and_fall_back() {
 #[test]
 fn tensor_size_is_2240_plus_362_per_seat() {
     for n in 2..=5 {
-        let g = game(n, json!({"expansion_tentacles": true}));
+        let g = game(n, tentacles());
         assert_eq!(g.observation_shape(), vec![2240 + 362 * n]);
     }
 }

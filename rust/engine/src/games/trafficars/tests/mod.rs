@@ -4,7 +4,7 @@
 //! (card table, options, deal, labels). Checks that hold for every game belong to the shared test
 //! kit, not here.
 
-mod greedy_oracle;
+mod greedy_pinned;
 mod numbered_cards;
 mod random_games;
 mod special_cards;
@@ -32,6 +32,16 @@ fn deal(g: &Arc<Trafficars>, starters: &[u32], hands: &[&[u32]]) -> S {
         s.apply(i64::from(c), Some(-1)).unwrap();
     }
     assert_eq!(s.state().phase, Phase::Commit);
+    s
+}
+
+/// Deals as [`deal`], then commits the first `turns` cards of every hand, one turn at a time.
+fn deal_and_commit(g: &Arc<Trafficars>, starters: &[u32], hands: &[&[u32]], turns: usize) -> S {
+    let mut s = deal(g, starters, hands);
+    for k in 0..turns {
+        let cards: Vec<u32> = hands.iter().map(|h| h[k]).collect();
+        commit(&mut s, &cards);
+    }
     s
 }
 
@@ -123,11 +133,28 @@ fn step(g: &Trafficars, st: &mut TrafficarsState, seat: i32, a: u32) {
     g.apply(st, a);
 }
 
+/// Asserts that `options` are the legal actions of seat `seat`, then takes `a`.
+fn choose_among(g: &Trafficars, st: &mut TrafficarsState, seat: i32, options: &[u32], a: u32) {
+    assert_eq!(legal(g, st), options, "{}", sj(g, st));
+    step(g, st, seat, a);
+}
+
+/// A lane of four cars, 12 to 15: full at the default `max_cars`.
+const FULL_LANE: &[&[u32]] = &[&[12], &[13], &[14], &[15]];
+
 /// Commits one card per seat, in seat order (direct state).
 fn play(g: &Trafficars, st: &mut TrafficarsState, cards: &[u32]) {
     for (seat, &c) in cards.iter().enumerate() {
         step(g, st, seat as i32, c);
     }
+}
+
+/// A [`position`] in which every seat has committed the first card of its hand (seat 0 first).
+fn played(g: &Trafficars, lanes: &[&[&[u32]]], hands: &[&[u32]]) -> TrafficarsState {
+    let mut st = position(g, lanes, hands);
+    let first: Vec<u32> = hands.iter().map(|h| h[0]).collect();
+    play(g, &mut st, &first);
+    st
 }
 
 fn pens(st: &TrafficarsState, n: usize) -> Vec<u16> {

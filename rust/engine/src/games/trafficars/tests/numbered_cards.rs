@@ -52,9 +52,7 @@ fn increasing_and_smallest_difference_rules() {
 #[test]
 fn a_full_lane_is_taken_by_the_next_car() {
     let g = game(2, json!({"hand_size": 3}));
-    let mut s = deal(&g, &[12, 30, 41], &[&[13, 15, 31], &[14, 16, 50]]);
-    commit(&mut s, &[13, 14]);
-    commit(&mut s, &[15, 16]);
+    let mut s = deal_and_commit(&g, &[12, 30, 41], &[&[13, 15, 31], &[14, 16, 50]], 2);
     // 15 makes four cars; 16 (closest below: 15) finds the lane full and takes it.
     let st = sj(&g, s.state());
     assert_eq!(st["lanes"], json!([[[16]], [[30]], [[41]]]));
@@ -66,8 +64,7 @@ fn a_full_lane_is_taken_by_the_next_car() {
     );
     // max_cars = 2: the third car takes the lane.
     let g = game(2, json!({"hand_size": 2, "max_cars": 2}));
-    let mut s = deal(&g, &[12, 30, 41], &[&[13, 1], &[14, 2]]);
-    commit(&mut s, &[13, 14]);
+    let s = deal_and_commit(&g, &[12, 30, 41], &[&[13, 1], &[14, 2]], 1);
     assert_eq!(sj(&g, s.state())["lanes"], json!([[[14]], [[30]], [[41]]]));
     assert_eq!(sj(&g, s.state())["penalties"], json!([0, 2]));
     // max_cars = null: lanes grow without limit.
@@ -84,8 +81,7 @@ fn a_full_lane_is_taken_by_the_next_car() {
 #[test]
 fn too_low_takes_a_lane_of_choice() {
     let g = game(3, json!({"hand_size": 1}));
-    let mut s = deal(&g, &[12, 30, 41], &[&[5], &[51], &[3]]);
-    commit(&mut s, &[5, 51, 3]);
+    let mut s = deal_and_commit(&g, &[12, 30, 41], &[&[5], &[51], &[3]], 1);
     // Order: 3 (seat 2), 5 (seat 0), trailer 51 = 10 (seat 1).
     let x = *s.state();
     assert_eq!(g.observation(&x, 0)["queue"], json!([2, 0, 1]));
@@ -98,8 +94,7 @@ fn too_low_takes_a_lane_of_choice() {
     assert_eq!(st["penalties"], json!([0, 0, 1]));
     // A too-low trailer starts a lane like a car.
     let g = game(2, json!({"hand_size": 1}));
-    let mut s = deal(&g, &[12, 30, 41], &[&[51], &[50]]);
-    commit(&mut s, &[51, 50]);
+    let mut s = deal_and_commit(&g, &[12, 30, 41], &[&[51], &[50]], 1);
     choose(&mut s, 0, 102);
     let st = sj(&g, s.state());
     assert_eq!(st["lanes"], json!([[[12]], [[30], [50]], [[51]]]));
@@ -109,12 +104,11 @@ fn too_low_takes_a_lane_of_choice() {
 #[test]
 fn too_low_insert() {
     let g = game(3, json!({"too_low": "insert"}));
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[31], &[40]], &[&[25], &[27]], &[&[54], &[36]]],
         &[&[12], &[44], &[45]],
     );
-    play(&g, &mut x, &[12, 44, 45]);
     assert_eq!(g.observation(&x, 0)["decision"], "insert");
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     assert_eq!(label(&g, &x, 102), "insert into lane 2");
@@ -151,8 +145,7 @@ fn too_low_insert() {
     assert_eq!(pens(&x, 2), [0, 7]);
     // A trailer is inserted as its own place.
     let g = game(2, json!({"too_low": "insert", "lanes": 1, "hand_size": 1}));
-    let mut x = position(&g, &[&[&[12], &[41]]], &[&[51], &[60]]);
-    play(&g, &mut x, &[51, 60]);
+    let x = played(&g, &[&[&[12], &[41]]], &[&[51], &[60]]);
     // Tow truck lifts 41: [12, free, [60, 41]]; trailer 10 fits nowhere (free place value 12)
     // and is inserted before 12.
     assert_eq!(sj(&g, &x)["lanes"], json!([[[51], [12], [60, 41]]]));
@@ -163,12 +156,7 @@ fn too_low_insert() {
 fn trailers() {
     let g = game(2, json!({}));
     // A trailer on a full lane: stacked on the last place, no penalty, number becomes the end.
-    let mut x = position(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
-        &[&[52, 1], &[2, 21]],
-    );
-    play(&g, &mut x, &[52, 2]);
+    let mut x = played(&g, &[FULL_LANE, &[&[30]], &[&[41]]], &[&[52, 1], &[2, 21]]);
     step(&g, &mut x, 1, 101);
     let st = sj(&g, &x);
     assert_eq!(
@@ -185,12 +173,11 @@ fn trailers() {
     assert_eq!(pens(&x, 2), [1, 6]);
 
     // A trailer on a police car cancels it: the lane is no longer open.
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[12], &[57]], &[&[30]], &[&[41]]],
         &[&[51, 11], &[47, 5]],
     );
-    play(&g, &mut x, &[51, 47]);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [57, 51]], [[30]], [[41], [47]]])
@@ -205,10 +192,8 @@ fn trailers() {
     );
 
     // Equal values through a trailer: the owner chooses.
-    let mut x = position(&g, &[&[&[20]], &[&[15, 52]], &[&[41]]], &[&[25], &[44]]);
-    play(&g, &mut x, &[25, 44]);
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 0, 101);
+    let mut x = played(&g, &[&[&[20]], &[&[15, 52]], &[&[41]]], &[&[25], &[44]]);
+    choose_among(&g, &mut x, 0, &[100, 101], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[20]], [[15, 52], [25]], [[41], [44]]])
@@ -218,8 +203,7 @@ fn trailers() {
 #[test]
 fn trailer_and_car_of_equal_number_go_in_seat_order() {
     let g = game(3, json!({}));
-    let mut x = position(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[52], &[20], &[53]]);
-    play(&g, &mut x, &[52, 20, 53]);
+    let mut x = played(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[52], &[20], &[53]]);
     // Trailer 20 (seat 0) goes on 12, then car 20 (seat 1) is too low (the end of lane 0 is
     // now 20, not below 20) and takes a lane; trailer 30 (seat 2) comes last.
     assert_eq!(g.observation(&x, 0)["queue"], json!([1, 2]));
@@ -230,8 +214,7 @@ fn trailer_and_car_of_equal_number_go_in_seat_order() {
     assert_eq!(sj(&g, &x)["lanes"], json!([[[20, 53]], [[30]], [[41]]]));
     assert_eq!(pens(&x, 3), [0, 2, 0]);
     // Seat order the other way round: car 20 first, then trailer 20 is too low.
-    let mut x = position(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[20], &[52], &[50]]);
-    play(&g, &mut x, &[20, 52, 50]);
+    let mut x = played(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[20], &[52], &[50]]);
     assert_eq!(g.observation(&x, 0)["resolving"], json!(52));
     step(&g, &mut x, 1, 102);
     // 50: ends 20, 30 and the trailer's 20 → 30 is closest below.

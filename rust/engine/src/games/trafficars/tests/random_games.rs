@@ -2,8 +2,9 @@
 //! (cards conserved, lane structure, `max_cars`, the kept choice of the card being resolved).
 
 use super::*;
-use crate::game::{Bot, RandomBot};
+use crate::game::Bot;
 use crate::rng::derive_seed;
+use crate::testing::{play_session, random_bot};
 
 /// Structural invariants of a state between steps.
 fn check_invariants(g: &Trafficars, x: &TrafficarsState) {
@@ -127,27 +128,21 @@ fn random_options(gi: u64) -> (usize, Value) {
 /// with the fewest.
 #[test]
 fn random_games_keep_the_table_rules() {
-    let mut legal_v = Vec::new();
     let mut resolution_decisions = 0;
     for gi in 0..3000u64 {
         let (n, opts) = random_options(gi);
         let g = game(n, opts.clone());
-        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(99, gi)));
-        let mut bot = RandomBot::default();
-        Bot::<Trafficars>::reset(&mut bot, &*g, 0, SplitMix64::new(derive_seed(100, gi)));
+        let mut bot = random_bot(&*g, derive_seed(100, gi));
         let detailed = gi % 25 == 0;
-        while g.current_player(s.state()) != TERMINAL {
-            let x = *s.state();
-            check_invariants(&g, &x);
-            let cp = g.current_player(&x);
-            g.legal_actions(&x, &mut legal_v);
+        let s = play_session(&g, derive_seed(99, gi), |x, _, legal| {
+            check_invariants(&g, x);
             if x.phase == Phase::Resolve {
-                assert!(legal_v.len() >= 2);
+                assert!(legal.len() >= 2);
                 resolution_decisions += 1;
             }
             if detailed {
                 for p in 0..n {
-                    let o = g.observation(&x, p);
+                    let o = g.observation(x, p);
                     assert_eq!(o["hand"], json!(bits::to_vec(x.hands[p])));
                     for q in 0..n {
                         if q != p && x.commitments[q] != 0 {
@@ -156,9 +151,8 @@ fn random_games_keep_the_table_rules() {
                     }
                 }
             }
-            let a = Bot::<Trafficars>::act(&mut bot, &*g, &x, &legal_v);
-            s.apply(i64::from(a), Some(i64::from(cp))).unwrap();
-        }
+            Bot::<Trafficars>::act(&mut bot, &*g, x, legal)
+        });
         let x = *s.state();
         check_invariants(&g, &x);
         assert_eq!(x.turn, g.hand_size);

@@ -7,12 +7,11 @@ use super::*;
 #[test]
 fn resolution_order_specials_then_numbers() {
     let g = game(5, json!({}));
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[12]], &[&[30]], &[&[41]]],
         &[&[20], &[52], &[60], &[57], &[54]],
     );
-    play(&g, &mut x, &[20, 52, 60, 57, 54]);
     let o = g.observation(&x, 0);
     assert_eq!(o["revealed"], json!([20, 52, 60, 57, 54]));
     assert_eq!(o["queue"], json!([4, 3, 2, 0, 1]));
@@ -38,8 +37,7 @@ fn resolution_order_specials_then_numbers() {
     assert_eq!(label(&g, &x, 113), "action 113");
     step(&g, &mut x, 0, 110);
     // Trailer 20 (seat 1): lane 0 now ends in 12 (the tow truck's load), lane 1 is open.
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 1, 100);
+    choose_among(&g, &mut x, 1, &[100, 101], 100);
     let st = sj(&g, &x);
     assert_eq!(
         st["lanes"],
@@ -48,8 +46,7 @@ fn resolution_order_specials_then_numbers() {
     assert_eq!(st["place_cars"], json!([[1, 1], [1, 1], [1, 1]]));
     // Same specials: seat order, whatever the ids.
     let g = game(3, json!({}));
-    let mut x = position(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[56], &[55], &[54]]);
-    play(&g, &mut x, &[56, 55, 54]);
+    let x = played(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[56], &[55], &[54]]);
     assert_eq!(g.observation(&x, 0)["queue"], json!([0, 1, 2]));
 }
 
@@ -57,12 +54,11 @@ fn resolution_order_specials_then_numbers() {
 fn ambulances() {
     // Contract example: overflow, then a second ambulance stacks.
     let g = game(3, json!({}));
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[20]], &[&[30], &[33], &[35], &[38]], &[&[41]]],
         &[&[45], &[54], &[55]],
     );
-    play(&g, &mut x, &[45, 54, 55]);
     step(&g, &mut x, 1, 101);
     // No check yet: the turn's second ambulance is still to come.
     assert_eq!(
@@ -75,8 +71,7 @@ fn ambulances() {
     assert_eq!(sj(&g, &x)["lanes"], json!([[[20]], [[54, 55]], [[41]]]));
     assert_eq!(pens(&x, 3), [0, 0, 4]);
     // 45: 41 closest below, lane 1 is open (ends in ambulances).
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 0, 101);
+    choose_among(&g, &mut x, 0, &[101, 102], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[20]], [[54, 55], [45]], [[41]]])
@@ -85,19 +80,17 @@ fn ambulances() {
 
     // No overflow: the ambulance goes to the front; the lane is not open (end is a car).
     let g = game(2, json!({}));
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[12], &[15]], &[&[30]], &[&[41]]],
         &[&[54, 13], &[1, 2]],
     );
-    play(&g, &mut x, &[54, 1]);
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 100);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[1]], [[30]], [[41]]]));
     assert_eq!(pens(&x, 2), [0, 3]);
     // An ambulance of an earlier turn is not stacked on.
-    let mut x = position(&g, &[&[&[54], &[20]], &[&[30]], &[&[41]]], &[&[55], &[44]]);
-    play(&g, &mut x, &[55, 44]);
+    let mut x = played(&g, &[&[&[54], &[20]], &[&[30]], &[&[41]]], &[&[55], &[44]]);
     step(&g, &mut x, 0, 100);
     assert_eq!(
         sj(&g, &x)["lanes"],
@@ -107,12 +100,7 @@ fn ambulances() {
     // Stacking does not check overflow: lane with 4 cars, first ambulance overflows, the
     // second stacks; and with max_cars = null nothing ever overflows.
     let g = game(2, json!({"max_cars": null}));
-    let mut x = position(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
-        &[&[54], &[55]],
-    );
-    play(&g, &mut x, &[54, 55]);
+    let mut x = played(&g, &[FULL_LANE, &[&[30]], &[&[41]]], &[&[54], &[55]]);
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 100);
     assert_eq!(
@@ -122,8 +110,7 @@ fn ambulances() {
     assert_eq!(pens(&x, 2), [0, 0]);
     // One lane: the only option is applied automatically.
     let g = game(2, json!({"lanes": 1, "hand_size": 1}));
-    let mut x = position(&g, &[&[&[12], &[13], &[14], &[15]]], &[&[54], &[20]]);
-    play(&g, &mut x, &[54, 20]);
+    let x = played(&g, &[FULL_LANE], &[&[54], &[20]]);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[54], [20]]]));
     assert_eq!(pens(&x, 2), [4, 0]);
     assert_eq!(x.phase, Phase::Over);
@@ -137,9 +124,7 @@ fn ambulances() {
 #[test]
 fn two_ambulances_the_topmost_owner_takes_the_lane() {
     let g = game(2, json!({"hand_size": 3}));
-    let mut s = deal(&g, &[2, 30, 40], &[&[3, 5, 54], &[4, 31, 55]]);
-    commit(&mut s, &[3, 4]);
-    commit(&mut s, &[5, 31]);
+    let mut s = deal_and_commit(&g, &[2, 30, 40], &[&[3, 5, 54], &[4, 31, 55]], 2);
     assert_eq!(
         sj(&g, s.state())["lanes"],
         json!([[[2], [3], [4], [5]], [[30], [31]], [[40]]])
@@ -158,16 +143,11 @@ fn two_ambulances_the_topmost_owner_takes_the_lane() {
 #[test]
 fn ambulance_overflow_is_checked_after_the_last_ambulance() {
     let g = game(3, json!({}));
-    let mut x = position(
+    let mut x = played(
         &g,
-        &[
-            &[&[12], &[13], &[14], &[15]],
-            &[&[30], &[31], &[33], &[35]],
-            &[&[41]],
-        ],
+        &[FULL_LANE, &[&[30], &[31], &[33], &[35]], &[&[41]]],
         &[&[54], &[55], &[57]],
     );
-    play(&g, &mut x, &[54, 55, 57]);
     step(&g, &mut x, 0, 100);
     step(&g, &mut x, 1, 101);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[54]], [[55]], [[41]]]));
@@ -176,12 +156,7 @@ fn ambulance_overflow_is_checked_after_the_last_ambulance() {
     assert_eq!(g.observation(&x, 2)["decision"], "police");
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     // The bot's estimate of an ambulance's penalty: the owner pays if no ambulance follows.
-    let mut y = position(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]], &[&[41]]],
-        &[&[54], &[55], &[50]],
-    );
-    play(&g, &mut y, &[54, 55, 50]);
+    let mut y = played(&g, &[FULL_LANE, &[&[30]], &[&[41]]], &[&[54], &[55], &[50]]);
     assert_eq!(g.penalty_of(&y.board, 54, Decision::Ambulance, 100), 4);
     step(&g, &mut y, 0, 100);
     assert_eq!(g.penalty_of(&y.board, 55, Decision::Ambulance, 100), 4);
@@ -191,8 +166,7 @@ fn ambulance_overflow_is_checked_after_the_last_ambulance() {
 #[test]
 fn police_opens_a_lane_and_the_owner_chooses() {
     let g = game(2, json!({"hand_size": 2}));
-    let mut s = deal(&g, &[12, 30, 41], &[&[57, 1], &[45, 2]]);
-    commit(&mut s, &[57, 45]);
+    let mut s = deal_and_commit(&g, &[12, 30, 41], &[&[57, 1], &[45, 2]], 1);
     let x = *s.state();
     assert_eq!(g.current_player(&x), 0);
     let o = g.observation(&x, 1);
@@ -240,21 +214,14 @@ fn police_opens_a_lane_and_the_owner_chooses() {
 fn police_cars() {
     let g = game(3, json!({}));
     // Full lanes are not legal; a second police car stacks even on a (now) full lane.
-    let mut x = position(
+    let mut x = played(
         &g,
-        &[
-            &[&[12], &[13], &[14], &[15]],
-            &[&[30], &[31], &[33]],
-            &[&[41]],
-        ],
+        &[FULL_LANE, &[&[30], &[31], &[33]], &[&[41]]],
         &[&[57], &[58], &[50]],
     );
-    play(&g, &mut x, &[57, 58, 50]);
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 0, 101);
+    choose_among(&g, &mut x, 0, &[101, 102], 101);
     assert_eq!(g.observation(&x, 0)["cars"], json!([4, 4, 1]));
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 1, 101);
+    choose_among(&g, &mut x, 1, &[101, 102], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([
@@ -264,8 +231,7 @@ fn police_cars() {
         ])
     );
     // 50: 41 closest below; lane 1 open but full: the owner chooses.
-    assert_eq!(legal(&g, &x), [101, 102]);
-    step(&g, &mut x, 2, 101);
+    choose_among(&g, &mut x, 2, &[101, 102], 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [13], [14], [15]], [[50]], [[41]]])
@@ -274,15 +240,11 @@ fn police_cars() {
 
     // Every lane full: the police car takes a lane of the owner's choice.
     let g = game(2, json!({"lanes": 2}));
-    let mut x = position(
+    let mut x = played(
         &g,
-        &[
-            &[&[12], &[13], &[14], &[15]],
-            &[&[30], &[31], &[33], &[35, 53]],
-        ],
+        &[FULL_LANE, &[&[30], &[31], &[33], &[35, 53]]],
         &[&[59], &[58]],
     );
-    play(&g, &mut x, &[59, 58]);
     // Police cars in seat order: seat 0's 59 first.
     assert_eq!(g.current_player(&x), 0);
     assert_eq!(g.observation(&x, 0)["decision"], "police_take");
@@ -299,14 +261,8 @@ fn police_cars() {
     );
     // max_cars = null: every lane is always legal.
     let g = game(2, json!({"lanes": 2, "max_cars": null}));
-    let mut x = position(
-        &g,
-        &[&[&[12], &[13], &[14], &[15]], &[&[30]]],
-        &[&[59], &[5]],
-    );
-    play(&g, &mut x, &[59, 5]);
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 0, 100);
+    let mut x = played(&g, &[FULL_LANE, &[&[30]]], &[&[59], &[5]]);
+    choose_among(&g, &mut x, 0, &[100, 101], 100);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [13], [14], [15], [59], [5]], [[30]]])
@@ -316,12 +272,11 @@ fn police_cars() {
 #[test]
 fn police_stacking_needs_a_police_car_of_this_turn() {
     let g = game(2, json!({"lanes": 2}));
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[12], &[13], &[14], &[57]], &[&[30], &[31], &[33], &[35]]],
         &[&[58], &[20]],
     );
-    play(&g, &mut x, &[58, 20]);
     assert_eq!(g.observation(&x, 0)["decision"], "police_take");
     step(&g, &mut x, 0, 100);
     // 20 → open lane 0 ([58]) only (35 is not below 20).

@@ -12,10 +12,7 @@ use super::*;
 #[test]
 fn tow_truck_as_the_fifth_car_leaves_no_free_place() {
     let g = game(2, json!({"hand_size": 3}));
-    let mut s = deal(&g, &[2, 30, 40], &[&[3, 5, 60], &[4, 31, 1]]);
-    commit(&mut s, &[3, 4]);
-    commit(&mut s, &[5, 31]);
-    commit(&mut s, &[60, 1]);
+    let mut s = deal_and_commit(&g, &[2, 30, 40], &[&[3, 5, 60], &[4, 31, 1]], 3);
     choose(&mut s, 0, 100);
     let st = sj(&g, s.state());
     assert_eq!(st["lanes"][0], json!([[60, 5]]));
@@ -39,35 +36,30 @@ fn free_place_is_a_permission_under_the_increasing_rule() {
     let g = game(3, json!({}));
     let lanes: &[&[&[u32]]] = &[&[&[12], &[15], &[20]], &[&[30]], &[&[41]]];
     // 16 fits the free place (15 < 16) but no lane end: take a lane or fill it.
-    let mut x = position(&g, lanes, &[&[60], &[16], &[17]]);
-    play(&g, &mut x, &[60, 16, 17]);
+    let mut x = played(&g, lanes, &[&[60], &[16], &[17]]);
     step(&g, &mut x, 0, 100);
     assert_eq!(g.observation(&x, 1)["resolving"], json!(16));
     assert_eq!(legal(&g, &x), [100, 101, 102, 110]);
     // Seat 1 declines (takes lane 2); the free place stays open for 17, the next card.
     step(&g, &mut x, 1, 102);
     assert_eq!(pens(&x, 3), [0, 1, 0]);
-    assert_eq!(legal(&g, &x), [102, 110]);
-    step(&g, &mut x, 2, 110);
+    choose_among(&g, &mut x, 2, &[102, 110], 110);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[12], [15], [17], [60, 20]], [[30]], [[16]]])
     );
     // A card that fits a lane end is not pulled into the free place by the smallest
     // difference: 21 (20 closest below) may still choose the free place (15 < 21).
-    let mut x = position(&g, lanes, &[&[60], &[21], &[50]]);
-    play(&g, &mut x, &[60, 21, 50]);
+    let mut x = played(&g, lanes, &[&[60], &[21], &[50]]);
     step(&g, &mut x, 0, 100);
     assert_eq!(g.observation(&x, 1)["decision"], "target");
     assert_eq!(legal(&g, &x), [100, 110]);
     // The free place never accepts a card not larger than the number before it.
-    let mut x = position(&g, lanes, &[&[60], &[14], &[50]]);
-    play(&g, &mut x, &[60, 14, 50]);
+    let mut x = played(&g, lanes, &[&[60], &[14], &[50]]);
     step(&g, &mut x, 0, 100);
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     // Labels of 110 + k at take and insert nodes.
-    let mut x = position(&g, lanes, &[&[60], &[16], &[50]]);
-    play(&g, &mut x, &[60, 16, 50]);
+    let mut x = played(&g, lanes, &[&[60], &[16], &[50]]);
     step(&g, &mut x, 0, 100);
     assert_eq!(label(&g, &x, 110), "fill the free place in lane 0");
     assert_eq!(label(&g, &x, 112), "fill the free place in lane 2");
@@ -98,8 +90,7 @@ fn free_place_is_a_permission_under_the_increasing_rule() {
 fn tow_truck_worked_example() {
     let g = game(3, json!({}));
     let lanes: &[&[&[u32]]] = &[&[&[12], &[15], &[20]], &[&[30]], &[&[41]]];
-    let mut x = position(&g, lanes, &[&[60], &[18], &[25]]);
-    play(&g, &mut x, &[60, 18, 25]);
+    let mut x = played(&g, lanes, &[&[60], &[18], &[25]]);
     assert_eq!(g.observation(&x, 1)["decision"], "tow_truck");
     assert_eq!(legal(&g, &x), [100, 101, 102]);
     assert_eq!(label(&g, &x, 100), "tow truck to lane 0");
@@ -118,8 +109,7 @@ fn tow_truck_worked_example() {
 
     // Checking the intermediate lane: stop before 18 with a second option for it.
     let lanes2: &[&[&[u32]]] = &[&[&[12], &[15], &[20]], &[&[30], &[57]], &[&[41]]];
-    let mut x = position(&g, lanes2, &[&[60], &[18], &[25]]);
-    play(&g, &mut x, &[60, 18, 25]);
+    let mut x = played(&g, lanes2, &[&[60], &[18], &[25]]);
     step(&g, &mut x, 0, 100);
     let o = g.observation(&x, 2);
     assert_eq!(
@@ -128,20 +118,17 @@ fn tow_truck_worked_example() {
     );
     assert_eq!(o["place_cars"], json!([[1, 1, 1, 1], [1, 1], [1]]));
     assert_eq!(o["cars"], json!([4, 2, 1]));
-    assert_eq!(legal(&g, &x), [101, 110]);
-    step(&g, &mut x, 1, 110);
+    choose_among(&g, &mut x, 1, &[101, 110], 110);
     assert_eq!(sj(&g, &x)["lanes"][0], json!([[12], [15], [18], [60, 20]]));
     assert_eq!(sj(&g, &x)["place_cars"][0], json!([1, 1, 1, 1]));
     // 25: 20 closest below (lane 0, 4 cars) or the open lane 1.
-    assert_eq!(legal(&g, &x), [100, 101]);
-    step(&g, &mut x, 2, 100);
+    choose_among(&g, &mut x, 2, &[100, 101], 100);
     assert_eq!(sj(&g, &x)["lanes"][0], json!([[25]]));
     assert_eq!(pens(&x, 3), [0, 0, 5]);
 
     // Seat 1 plays 33 instead: 25 first, lane 0 has 4 cars (the free place counts); 25 may
     // take that lane's end (20 is closest below) or fill the free place instead.
-    let mut x = position(&g, lanes, &[&[60], &[33], &[25]]);
-    play(&g, &mut x, &[60, 33, 25]);
+    let mut x = played(&g, lanes, &[&[60], &[33], &[25]]);
     step(&g, &mut x, 0, 100);
     assert_eq!(legal(&g, &x), [100, 110]);
     let mut y = x;
@@ -160,14 +147,11 @@ fn tow_truck_worked_example() {
 fn tow_truck_unfilled_free_place_counts_two() {
     let g = game(3, json!({}));
     let lanes: &[&[&[u32]]] = &[&[&[12], &[15], &[20]], &[&[30]], &[&[41]]];
-    let mut x = position(&g, lanes, &[&[60, 5], &[45, 21], &[42, 1]]);
-    play(&g, &mut x, &[60, 45, 42]);
+    let mut x = played(&g, lanes, &[&[60, 5], &[45, 21], &[42, 1]]);
     step(&g, &mut x, 0, 100);
     // 42 and 45 may each fill the free place (15 below them) and both decline.
-    assert_eq!(legal(&g, &x), [102, 110]);
-    step(&g, &mut x, 2, 102);
-    assert_eq!(legal(&g, &x), [102, 110]);
-    step(&g, &mut x, 1, 102);
+    choose_among(&g, &mut x, 2, &[102, 110], 102);
+    choose_among(&g, &mut x, 1, &[102, 110], 102);
     let st = sj(&g, &x);
     assert_eq!(
         st["lanes"],
@@ -188,20 +172,17 @@ fn tow_truck_unfilled_free_place_counts_two() {
 fn tow_truck_fifth_car_and_lifting_a_double_place() {
     let g = game(2, json!({}));
     let lanes: &[&[&[u32]]] = &[&[&[12]], &[&[5], &[9], &[14], &[22]], &[&[41]]];
-    let mut x = position(&g, lanes, &[&[61], &[3]]);
-    play(&g, &mut x, &[61, 3]);
+    let mut x = played(&g, lanes, &[&[61], &[3]]);
     step(&g, &mut x, 0, 101);
     // No free place opens: 3 is too low for every lane and takes one.
     assert_eq!(pens(&x, 2), [3, 0]);
     assert_eq!(sj(&g, &x)["lanes"][1], json!([[61, 22]]));
-    assert_eq!(legal(&g, &x), [100, 101, 102]);
-    step(&g, &mut x, 1, 100);
+    choose_among(&g, &mut x, 1, &[100, 101, 102], 100);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[3]], [[61, 22]], [[41]]]));
     assert_eq!(sj(&g, &x)["place_cars"], json!([[1], [1], [1]]));
     assert_eq!(pens(&x, 2), [3, 1]);
     // The tow truck place counts 1 after the turn (no free place was left unfilled).
-    let mut x = position(&g, lanes, &[&[61], &[45]]);
-    play(&g, &mut x, &[61, 45]);
+    let mut x = played(&g, lanes, &[&[61], &[45]]);
     step(&g, &mut x, 0, 101);
     assert_eq!(
         sj(&g, &x)["lanes"],
@@ -218,8 +199,7 @@ fn tow_truck_fifth_car_and_lifting_a_double_place() {
     assert_eq!(g.observation(&x, 0)["cars"], json!([3, 1, 1]));
     play(&g, &mut x, &[62, 50]);
     step(&g, &mut x, 0, 100);
-    assert_eq!(legal(&g, &x), [102, 110]);
-    step(&g, &mut x, 1, 102);
+    choose_among(&g, &mut x, 1, &[102, 110], 102);
     let st = sj(&g, &x);
     assert_eq!(
         st["lanes"],
@@ -244,11 +224,9 @@ fn tow_truck_fifth_car_and_lifting_a_double_place() {
     assert_eq!(sj(&g, &x)["place_cars"][0], json!([1]));
     // max_cars = null: no 5th-car case.
     let g = game(2, json!({"max_cars": null}));
-    let mut x = position(&g, lanes, &[&[61], &[45]]);
-    play(&g, &mut x, &[61, 45]);
+    let mut x = played(&g, lanes, &[&[61], &[45]]);
     step(&g, &mut x, 0, 101);
-    assert_eq!(legal(&g, &x), [102, 111]);
-    step(&g, &mut x, 1, 102);
+    choose_among(&g, &mut x, 1, &[102, 111], 102);
     assert_eq!(sj(&g, &x)["lanes"][1], json!([[5], [9], [14], [61, 22]]));
     assert_eq!(sj(&g, &x)["place_cars"][1], json!([1, 1, 1, 2]));
     assert_eq!(pens(&x, 2), [0, 0]);
@@ -257,12 +235,11 @@ fn tow_truck_fifth_car_and_lifting_a_double_place() {
 #[test]
 fn second_tow_truck_in_the_same_lane() {
     let g = game(3, json!({}));
-    let mut x = position(
+    let mut x = played(
         &g,
         &[&[&[20]], &[&[30], &[57]], &[&[7], &[13]]],
         &[&[60, 1], &[45, 2], &[62, 3]],
     );
-    play(&g, &mut x, &[60, 45, 62]);
     step(&g, &mut x, 0, 102);
     assert_eq!(sj(&g, &x)["lanes"][2], json!([[7], null, [60, 13]]));
     step(&g, &mut x, 2, 102);
@@ -272,51 +249,34 @@ fn second_tow_truck_in_the_same_lane() {
     assert_eq!(o["cars"][2], json!(3));
     // 45: 20 is the closest lane end below, lane 1 is open; the free place (7 before it)
     // accepts 45 too.
-    assert_eq!(legal(&g, &x), [100, 101, 112]);
-    step(&g, &mut x, 1, 100);
+    choose_among(&g, &mut x, 1, &[100, 101, 112], 100);
     let st = sj(&g, &x);
     assert_eq!(
         st["lanes"],
         json!([[[20], [45]], [[30], [57]], [[7], [62, 60, 13]]])
     );
     assert_eq!(st["place_cars"], json!([[1, 1], [1, 1], [1, 2]]));
+    let lanes: &[&[&[u32]]] = &[&[&[20]], &[&[30]], &[&[7], &[13]]];
     // 10 fills the free place (7 < 10 < 13); 14 follows the tow truck (13 < 14).
-    let mut x = position(
-        &g,
-        &[&[&[20]], &[&[30]], &[&[7], &[13]]],
-        &[&[60], &[10], &[14]],
-    );
-    play(&g, &mut x, &[60, 10, 14]);
+    let mut x = played(&g, lanes, &[&[60], &[10], &[14]]);
     step(&g, &mut x, 0, 102);
     // 10 is too low for every lane end: take a lane or fill the free place.
-    assert_eq!(legal(&g, &x), [100, 101, 102, 112]);
-    step(&g, &mut x, 1, 112);
+    choose_among(&g, &mut x, 1, &[100, 101, 102, 112], 112);
     assert_eq!(sj(&g, &x)["lanes"][2], json!([[7], [10], [60, 13], [14]]));
     // A trailer may fill a free place too (7 < 10).
-    let mut x = position(
-        &g,
-        &[&[&[20]], &[&[30]], &[&[7], &[13]]],
-        &[&[60], &[51], &[2]],
-    );
-    play(&g, &mut x, &[60, 51, 2]);
+    let mut x = played(&g, lanes, &[&[60], &[51], &[2]]);
     step(&g, &mut x, 0, 102);
     // 2: too low everywhere (the free place's value is 7) → take.
     step(&g, &mut x, 2, 100);
     // Trailer 51 (10): after the end of lane 0 (now 2) or, its owner's choice, the free place.
-    assert_eq!(legal(&g, &x), [100, 112]);
-    step(&g, &mut x, 1, 112);
+    choose_among(&g, &mut x, 1, &[100, 112], 112);
     assert_eq!(
         sj(&g, &x)["lanes"],
         json!([[[2]], [[30]], [[7], [51], [60, 13]]])
     );
     assert_eq!(pens(&x, 3), [0, 0, 1]);
     // Taking a lane with a free place removes the free place too.
-    let mut x = position(
-        &g,
-        &[&[&[20]], &[&[30]], &[&[7], &[13]]],
-        &[&[60], &[1], &[2]],
-    );
-    play(&g, &mut x, &[60, 1, 2]);
+    let mut x = played(&g, lanes, &[&[60], &[1], &[2]]);
     step(&g, &mut x, 0, 102);
     step(&g, &mut x, 1, 102);
     assert_eq!(sj(&g, &x)["lanes"], json!([[[20]], [[30]], [[1], [2]]]));

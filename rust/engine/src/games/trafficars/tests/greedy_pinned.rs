@@ -1,0 +1,113 @@
+//! The `greedy` bot's decisions, pinned over seeded games (see [`check_pinned_decisions`]).
+
+use super::super::{GreedyBot, Trafficars};
+use crate::testing::{check_pinned_decisions, decision_runs};
+use serde_json::json;
+
+/// `(label, decisions, fingerprint)` of each run of the test, in order (one row a line).
+#[rustfmt::skip]
+const PINNED: &[(&str, usize, u64)] = &[
+    ("options 0 players 2 mask 0b11 seed 102", 316, 0xe7e02ffc22e4e249),
+    ("options 0 players 2 mask 0b1 seed 202", 75, 0xd606ddefbc58e7f9),
+    ("options 0 players 2 mask 0b1 seed 302", 76, 0x8915ab2f757c43b3),
+    ("options 0 players 3 mask 0b111 seed 103", 474, 0x8841c7452b3d4102),
+    ("options 0 players 3 mask 0b1 seed 203", 79, 0xda11741267a98496),
+    ("options 0 players 3 mask 0b101 seed 303", 154, 0x57d5ac43d0b44eda),
+    ("options 0 players 4 mask 0b1111 seed 104", 620, 0x828c94ab8d2048fc),
+    ("options 0 players 4 mask 0b1 seed 204", 80, 0x981fba1ef9c8aa43),
+    ("options 0 players 4 mask 0b101 seed 304", 157, 0x72b408b57de3ae8c),
+    ("options 0 players 5 mask 0b11111 seed 105", 766, 0x807f342332d3cc7e),
+    ("options 0 players 5 mask 0b1 seed 205", 81, 0x1e6a75b230a0ead7),
+    ("options 0 players 5 mask 0b101 seed 305", 166, 0xca5ea8c05b90b118),
+    ("options 1 players 2 mask 0b11 seed 112", 307, 0x459d03e8b5b12f40),
+    ("options 1 players 2 mask 0b1 seed 212", 79, 0x2c4a1cbbf9aa8ffe),
+    ("options 1 players 2 mask 0b1 seed 312", 75, 0x945f8c31f2b03edf),
+    ("options 1 players 3 mask 0b111 seed 113", 467, 0x43e0948b3ce915e7),
+    ("options 1 players 3 mask 0b1 seed 213", 78, 0xd5fa547f09804ca2),
+    ("options 1 players 3 mask 0b101 seed 313", 152, 0x9f853e2c51c5c57d),
+    ("options 1 players 4 mask 0b1111 seed 114", 608, 0x664ab3d34b593c74),
+    ("options 1 players 4 mask 0b1 seed 214", 72, 0xf002db64725a5218),
+    ("options 1 players 4 mask 0b101 seed 314", 163, 0xbe94576eb1bcc5f2),
+    ("options 1 players 5 mask 0b11111 seed 115", 781, 0x1e64aace3b1a0dc2),
+    ("options 1 players 5 mask 0b1 seed 215", 79, 0x9bcdd28a1f524928),
+    ("options 1 players 5 mask 0b101 seed 315", 154, 0xb084e3446452ced9),
+    ("options 2 players 2 mask 0b11 seed 122", 359, 0x48972e500d3bf686),
+    ("options 2 players 2 mask 0b1 seed 222", 92, 0x5eaead911ca3b03b),
+    ("options 2 players 2 mask 0b1 seed 322", 92, 0x317b1cdb1bfa3ba7),
+    ("options 2 players 3 mask 0b111 seed 123", 534, 0x298054b275882155),
+    ("options 2 players 3 mask 0b1 seed 223", 87, 0xbda4a97935b22f66),
+    ("options 2 players 3 mask 0b101 seed 323", 171, 0x9ceb26a79865f0dd),
+    ("options 2 players 4 mask 0b1111 seed 124", 701, 0xf801c63e42865e75),
+    ("options 2 players 4 mask 0b1 seed 224", 99, 0x2f58081e88cf405c),
+    ("options 2 players 4 mask 0b101 seed 324", 178, 0x4f65f5942e4ee58f),
+    ("options 2 players 5 mask 0b11111 seed 125", 924, 0x0b0678f035f83518),
+    ("options 2 players 5 mask 0b1 seed 225", 91, 0x18353604f2a84774),
+    ("options 2 players 5 mask 0b101 seed 325", 184, 0xbb7e86e6f914c98a),
+    ("options 3 players 2 mask 0b11 seed 132", 318, 0x68d7f7bbb3ac37ba),
+    ("options 3 players 2 mask 0b1 seed 232", 81, 0x5fc70359bc60264a),
+    ("options 3 players 2 mask 0b1 seed 332", 81, 0x8695b1229f4eb202),
+    ("options 3 players 3 mask 0b111 seed 133", 486, 0x4450888cd1fab876),
+    ("options 3 players 3 mask 0b1 seed 233", 83, 0x2f707c9e3d055777),
+    ("options 3 players 3 mask 0b101 seed 333", 157, 0x24bc22171b31ee1b),
+    ("options 3 players 4 mask 0b1111 seed 134", 645, 0xedafa561645309f0),
+    ("options 3 players 4 mask 0b1 seed 234", 73, 0x3de14cc194f21ee8),
+    ("options 3 players 4 mask 0b101 seed 334", 156, 0xb54cf0cbb86c93a0),
+    ("options 3 players 5 mask 0b11111 seed 135", 765, 0x1def3cb097547e93),
+    ("options 3 players 5 mask 0b1 seed 235", 79, 0xbbc12f0c155210ac),
+    ("options 3 players 5 mask 0b101 seed 335", 157, 0xa2ae9427d0aa6bb6),
+    ("options 4 players 2 mask 0b11 seed 142", 240, 0xb668d38e921ef7e4),
+    ("options 4 players 2 mask 0b1 seed 242", 60, 0xd5823cc6ee2a1847),
+    ("options 4 players 2 mask 0b1 seed 342", 60, 0x87dd3723a1cb22b0),
+    ("options 4 players 3 mask 0b111 seed 143", 360, 0xa06365dc25d48cad),
+    ("options 4 players 3 mask 0b1 seed 243", 60, 0xe90504ec47bed4fa),
+    ("options 4 players 3 mask 0b101 seed 343", 120, 0x0fab8ba4a41f1320),
+    ("options 4 players 4 mask 0b1111 seed 144", 480, 0x7838a5349eb14c4c),
+    ("options 4 players 4 mask 0b1 seed 244", 60, 0x82b8e2c1242d8164),
+    ("options 4 players 4 mask 0b101 seed 344", 120, 0xaf293cdb9d3e5deb),
+    ("options 4 players 5 mask 0b11111 seed 145", 600, 0xeb4b241724e7ce05),
+    ("options 4 players 5 mask 0b1 seed 245", 60, 0xf102b1baebcdd395),
+    ("options 4 players 5 mask 0b101 seed 345", 120, 0xdbedcd3866a4d122),
+    ("options 5 players 2 mask 0b11 seed 152", 265, 0x63c5b5cd6d852bab),
+    ("options 5 players 2 mask 0b1 seed 252", 64, 0xf6cfe2fa04bc12ac),
+    ("options 5 players 2 mask 0b1 seed 352", 67, 0xd4fb41e68f48c91b),
+    ("options 5 players 3 mask 0b111 seed 153", 394, 0xda8c2273c2adf98a),
+    ("options 5 players 3 mask 0b1 seed 253", 64, 0x039fa38bf734ced2),
+    ("options 5 players 3 mask 0b101 seed 353", 131, 0x0362cf68ee4741d9),
+    ("options 5 players 4 mask 0b1111 seed 154", 536, 0x86a6089dd4bcd0df),
+    ("options 5 players 4 mask 0b1 seed 254", 66, 0xe9b6fb20239a23c4),
+    ("options 5 players 4 mask 0b101 seed 354", 131, 0x7b97e82e31ae6b2c),
+    ("options 6 players 2 mask 0b11 seed 162", 185, 0x86fe3c18d4bd460e),
+    ("options 6 players 2 mask 0b1 seed 262", 48, 0x8db5fa5d8665bac1),
+    ("options 6 players 2 mask 0b1 seed 362", 50, 0x79c410d75e357537),
+    ("options 6 players 3 mask 0b111 seed 163", 281, 0x704e7e1361671262),
+    ("options 6 players 3 mask 0b1 seed 263", 50, 0x7ea1c111f7ceff12),
+    ("options 6 players 3 mask 0b101 seed 363", 95, 0xe50e736a18c23ca7),
+    ("options 7 players 2 mask 0b11 seed 172", 605, 0x8f6b65bac50ded63),
+    ("options 7 players 2 mask 0b1 seed 272", 162, 0x64449efe8a118b6b),
+    ("options 7 players 2 mask 0b1 seed 372", 152, 0x1aca6341b6769cce),
+    ("options 7 players 3 mask 0b111 seed 173", 955, 0xbe9fceae60a1ea1a),
+    ("options 7 players 3 mask 0b1 seed 273", 150, 0xcc65d15934a4c30f),
+    ("options 7 players 3 mask 0b101 seed 373", 312, 0x0cfe9108de48e2cd),
+];
+
+/// The bot makes the pinned decisions in the runs of each of these option sets (an option set
+/// whose deck is too small for a player count skips it).
+#[test]
+fn greedy_keeps_its_pinned_decisions() {
+    let settings = [
+        json!({}),
+        json!({"max_cars": null}),
+        json!({"too_low": "insert"}),
+        json!({"lanes": 5, "max_cars": 2}),
+        json!({"lanes": 1, "max_cars": 1, "too_low": "insert"}),
+        json!({"special_cards": false, "lanes": 4}),
+        json!({"max_number": 12, "hand_size": 5, "max_cars": 3}),
+        json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
+    ];
+    // The seeds of the games the reference comparison played: 100, 200, 300 + 10 × option set
+    // + players.
+    let seed = |i: usize, n: usize, k: usize| 100 * (k as u64 + 1) + 10 * i as u64 + n as u64;
+    let runs = decision_runs::<Trafficars>(&settings, 2..=5, [12, 6, 6], seed);
+    let decisions = check_pinned_decisions(GreedyBot::default, &runs, PINNED);
+    assert!(decisions > 10_000, "only {decisions} decisions checked");
+}

@@ -1,0 +1,16 @@
+"""Checks that the per-game scenario files in ``tests/games`` share."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable import StateProtocol
+from cardtable.errors import IllegalActionError
+
+
+def assert_rejected(state: StateProtocol, action: int, player: int | None = None) -> None:
+    """``action`` raises IllegalActionError and leaves the state exactly as it was."""
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(action, player=player)
+    assert state.to_dict() == before
