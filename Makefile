@@ -15,8 +15,12 @@ install:  ## Build the Rust extension (release) and install the package with the
 	$(PYTHON) -m pip install --quiet --root-user-action=ignore --upgrade pip
 	$(PYTHON) -m pip install --quiet --root-user-action=ignore -e ".[dev]"
 
+# The game modules are declared through a macro (games/mod.rs), which `cargo fmt` does not follow.
+GAME_MODULES = $(wildcard rust/engine/src/games/*/mod.rs)
+
 fmt:  ## Format Rust and Python sources
 	cargo fmt --all
+	rustfmt --edition 2021 $(GAME_MODULES)
 	$(PYTHON) -m ruff format python tests benches
 	$(PYTHON) -m ruff check --fix python tests benches
 
@@ -26,6 +30,7 @@ lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy -D warnings
 	$(PYTHON) -m mypy
 	$(PYTHON) -m mypy.stubtest cardtable._core
 	cargo fmt --all -- --check
+	rustfmt --check --edition 2021 $(GAME_MODULES)
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(MAKE) --no-print-directory workflow-lint PYTHON=$(PYTHON)
 

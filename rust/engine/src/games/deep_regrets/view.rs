@@ -19,8 +19,8 @@ use super::actions::{
 use super::flow::first_kind;
 use super::port::shop_base;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, CLASSES, CLASS_FACE,
-    CLASS_KIND, CLASS_NAME, CLOCHE_SLOT, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, CLASSES, CLASS_FACE, CLASS_KIND,
+    CLASS_NAME, CLOCHE_SLOT, KINDS, KIND_LETTER, NONE, SHOP_NAMES, TOP_CLASS,
 };
 use serde_json::{json, Value};
 

@@ -6,8 +6,8 @@
 //! ends, car counts, this turn's stacks) checked on the tokens directly.
 
 use super::{
-    tok_id, Board, Kind, Lane, Phase, Trafficars, TrafficarsState, DOUBLE, FREE,
-    FREE_PLACE_OPTION, LANE_OPTION, START,
+    tok_id, Board, Kind, Lane, Phase, Trafficars, TrafficarsState, DOUBLE, FREE, FREE_PLACE_OPTION,
+    LANE_OPTION, START,
 };
 
 crate::game::rule_events! {
@@ -114,8 +114,9 @@ fn card_events(game: &Trafficars, b: &Board, card: u8, option: u32) -> u64 {
             }
         }
         Kind::Police => {
-            let ends_in_police =
-                |l: &Lane| last_bottom(l).is_some_and(|id| game.kind(id) == Kind::Police && this_turn(id));
+            let ends_in_police = |l: &Lane| {
+                last_bottom(l).is_some_and(|id| game.kind(id) == Kind::Police && this_turn(id))
+            };
             if ends_in_police(lane) {
                 STACKED_POLICE
             } else if lanes.iter().all(|l| full(l) && !ends_in_police(l)) {

@@ -2,7 +2,9 @@
 //! and after a step.
 
 use super::{
-    contains_collectable, Phase, TrafficarsMemory, TrafficarsMemoryState, FIRST_JOKER, MAX_GRID, STOP};
+    contains_collectable, Phase, TrafficarsMemory, TrafficarsMemoryState, FIRST_JOKER, MAX_GRID,
+    STOP,
+};
 use crate::bits;
 
 crate::game::rule_events! {
@@ -48,7 +50,8 @@ pub(super) fn rule_events(
         let flipped = before.flipped[..usize::from(before.flipped_len).min(MAX_GRID)]
             .iter()
             .map(|&p| card_at(usize::from(p)));
-        let (cars, jokers) = cars_and_jokers(flipped.chain(std::iter::once(card_at(action as usize))));
+        let (cars, jokers) =
+            cars_and_jokers(flipped.chain(std::iter::once(card_at(action as usize))));
         if bits::count(cars) >= 2 && gaps(cars) > jokers {
             events |= RUN_BROKEN;
         }

@@ -459,7 +459,11 @@ impl Game for TrafficarsMemory {
         &["memory", "forgetful"]
     }
 
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
+    fn make_bot(
+        &self,
+        name: &str,
+        param: Option<&str>,
+    ) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
         match (name, param) {
             ("memory", None) => Some(Ok(Box::new(MemoryBot::perfect()))),
             ("memory", Some(p)) => Some(Err(EngineError::InvalidOption(format!(

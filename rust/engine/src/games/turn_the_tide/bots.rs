@@ -209,10 +209,7 @@ impl GreedyBot {
             let p_high = (1.0 - q).powi(k);
             let p_second = f64::from(k) * q * (1.0 - q).powi(k - 1);
             let p_none = (1.0 - p_high - p_second).max(0.0);
-            p_high * costs[0]
-                + p_second * costs[1]
-                + p_none * costs[2]
-                + CARD_COST * f64::from(c)
+            p_high * costs[0] + p_second * costs[1] + p_none * costs[2] + CARD_COST * f64::from(c)
         })
         .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
     }

@@ -44,7 +44,11 @@ pub(super) fn rule_events(
         Phase::ChooseTide => {
             let (first, second) = top_two(before.in_round, &commitments);
             let (a, b) = (before.revealed[0], before.revealed[1]);
-            let (mine, other) = if action == TAKE_TIDE_A { (a, b) } else { (b, a) };
+            let (mine, other) = if action == TAKE_TIDE_A {
+                (a, b)
+            } else {
+                (b, a)
+            };
             tide[first] = mine;
             tide[second] = other;
         }
