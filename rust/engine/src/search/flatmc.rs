@@ -5,6 +5,7 @@
 //! numbers: the actions are compared on the same hidden cards), so `samples=N` costs `N`
 //! determinizations and `N × actions` playouts per decision.
 
+use super::mcts::MctsParams;
 use super::{
     first_or_zero, parse_budget, parse_pairs, parse_reward, parse_rollout, require_determinizer,
     Playout, Reward, RolloutPolicy,
@@ -35,10 +36,21 @@ impl Default for FlatMcParams {
 }
 
 impl FlatMcParams {
+    /// The defaults for game `G`: [`FlatMcParams::default`] with the `rollout` and `reward` of
+    /// the game's `mcts` defaults ([`MctsParams::for_game`]), which measured strongest there.
+    pub fn for_game<G: Game>() -> Self {
+        let m = MctsParams::for_game::<G>();
+        Self {
+            rollout: m.rollout,
+            reward: m.reward,
+            ..Self::default()
+        }
+    }
+
     /// Parses `"samples=100,rollout=random|greedy"` (any subset, any order; `None` means all
     /// defaults) for game `G`; [`crate::EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
-        let mut p = Self::default();
+        let mut p = Self::for_game::<G>();
         for (key, value) in parse_pairs::<G>("flatmc", params, &["samples", "rollout", "reward"])? {
             match key {
                 "samples" => p.samples = parse_budget::<G>("flatmc", key, value)?,
