@@ -37,8 +37,8 @@
 //! `determinize` returns.
 
 use super::{
-    first_or_zero, heuristic_bots, parse_budget, parse_pairs, parse_reward, parse_rollout,
-    require_determinizer, Playout, Reward, RolloutPolicy,
+    first_or_zero, heuristic_bots, parse_budget, parse_choice, parse_pairs, parse_reward,
+    parse_rollout, require_determinizer, Playout, Reward, RolloutPolicy,
 };
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
@@ -104,16 +104,12 @@ impl MctsParams {
                 "c" => p.c = parse_weight::<G>(key, value)?,
                 "prior" => p.prior = parse_weight::<G>(key, value)?,
                 "opponents" => {
-                    p.opponents = match value {
-                        "tree" => Opponents::Tree,
-                        "rollout" => Opponents::Rollout,
-                        _ => {
-                            return Err(EngineError::InvalidOption(format!(
-                                "{}: bot mcts: opponents must be tree or rollout, got {value:?}",
-                                G::ID
-                            )))
-                        }
-                    }
+                    p.opponents = parse_choice::<G, _>(
+                        "mcts",
+                        key,
+                        value,
+                        &[("tree", Opponents::Tree), ("rollout", Opponents::Rollout)],
+                    )?;
                 }
                 "reward" => p.reward = parse_reward::<G>("mcts", value)?,
                 _ => p.rollout = parse_rollout::<G>("mcts", value)?,
@@ -144,60 +140,23 @@ fn parse_weight<G: Game>(key: &str, value: &str) -> Result<f64> {
     }
 }
 
-/// Per-game defaults (games not listed use [`MctsParams::default`]); `iterations` is the generic
-/// 1000 everywhere.
-const GAME_DEFAULTS: &[(&str, MctsParams)] = &[
-    (
-        "goofspiel",
-        tuned(
-            RolloutPolicy::Greedy,
-            Opponents::Tree,
-            Reward::Win,
-            0.7,
-            0.0,
+/// Per-game defaults (games not listed use [`MctsParams::default`]): rollout policy, opponent
+/// model, reward, `c` and `prior`; `iterations` is the generic 1000 everywhere.
+const GAME_DEFAULTS: &[(&str, MctsParams)] = {
+    use Opponents::{Rollout, Tree};
+    use Reward::{Margin, Win};
+    use RolloutPolicy::{Greedy, Random};
+    &[
+        ("goofspiel", tuned(Greedy, Tree, Win, 0.7, 0.0)),
+        ("trafficars", tuned(Greedy, Rollout, Win, 0.7, 0.0)),
+        ("deep_regrets", tuned(Greedy, Rollout, Win, 0.7, 0.0)),
+        (
+            "trafficars_overtaking",
+            tuned(Greedy, Rollout, Margin, 0.5, 0.0),
         ),
-    ),
-    (
-        "trafficars",
-        tuned(
-            RolloutPolicy::Greedy,
-            Opponents::Rollout,
-            Reward::Win,
-            0.7,
-            0.0,
-        ),
-    ),
-    (
-        "deep_regrets",
-        tuned(
-            RolloutPolicy::Greedy,
-            Opponents::Rollout,
-            Reward::Win,
-            0.7,
-            0.0,
-        ),
-    ),
-    (
-        "trafficars_overtaking",
-        tuned(
-            RolloutPolicy::Greedy,
-            Opponents::Rollout,
-            Reward::Margin,
-            0.5,
-            0.0,
-        ),
-    ),
-    (
-        "trafficars_memory",
-        tuned(
-            RolloutPolicy::Random,
-            Opponents::Tree,
-            Reward::Margin,
-            0.3,
-            20.0,
-        ),
-    ),
-];
+        ("trafficars_memory", tuned(Random, Tree, Margin, 0.3, 20.0)),
+    ]
+};
 
 /// The generic iteration count with the given choices.
 const fn tuned(

@@ -153,26 +153,46 @@ fn parse_budget<G: Game>(bot: &str, key: &str, value: &str) -> Result<u32> {
     }
 }
 
-fn parse_reward<G: Game>(bot: &str, value: &str) -> Result<Reward> {
-    match value {
-        "win" => Ok(Reward::Win),
-        "margin" => Ok(Reward::Margin),
-        _ => Err(EngineError::InvalidOption(format!(
-            "{}: bot {bot}: reward must be win or margin, got {value:?}",
-            G::ID
+/// The value named `value` among `choices` for parameter `key` of `bot`.
+fn parse_choice<G: Game, T: Copy>(
+    bot: &str,
+    key: &str,
+    value: &str,
+    choices: &[(&str, T)],
+) -> Result<T> {
+    match choices.iter().find(|(name, _)| *name == value) {
+        Some(&(_, v)) => Ok(v),
+        None => Err(EngineError::InvalidOption(format!(
+            "{}: bot {bot}: {key} must be {}, got {value:?}",
+            G::ID,
+            choices
+                .iter()
+                .map(|(name, _)| *name)
+                .collect::<Vec<_>>()
+                .join(" or ")
         ))),
     }
 }
 
+fn parse_reward<G: Game>(bot: &str, value: &str) -> Result<Reward> {
+    parse_choice::<G, _>(
+        bot,
+        "reward",
+        value,
+        &[("win", Reward::Win), ("margin", Reward::Margin)],
+    )
+}
+
 fn parse_rollout<G: Game>(bot: &str, value: &str) -> Result<RolloutPolicy> {
-    match value {
-        "random" => Ok(RolloutPolicy::Random),
-        "greedy" => Ok(RolloutPolicy::Greedy),
-        _ => Err(EngineError::InvalidOption(format!(
-            "{}: bot {bot}: rollout must be random or greedy, got {value:?}",
-            G::ID
-        ))),
-    }
+    parse_choice::<G, _>(
+        bot,
+        "rollout",
+        value,
+        &[
+            ("random", RolloutPolicy::Random),
+            ("greedy", RolloutPolicy::Greedy),
+        ],
+    )
 }
 
 /// The first listed action (`0` for an empty list, which callers never pass).
