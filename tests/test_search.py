@@ -111,6 +111,33 @@ def test_search_bots_build_everywhere(game_id: str) -> None:
         state.resample(n, 0)
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:reward=score", "reward must be win or margin"),
+        ("flatmc:reward=", "reward must be win or margin"),
+        ("mcts:prior=-1", "prior must be a finite number >= 0"),
+        ("mcts:prior=inf", "prior must be a finite number >= 0"),
+        ("mcts:opponents=all", "opponents must be tree or rollout"),
+    ],
+)
+def test_bad_search_parameters_are_clear_errors(spec: str, message: str) -> None:
+    game = cardtable.make("goofspiel", players=2)
+    with pytest.raises(InvalidOptionError, match=message):
+        cardtable.bot(game, spec, 0)
+
+
+def test_reward_and_prior_are_accepted_and_change_nothing_they_should_not() -> None:
+    game = cardtable.make("goofspiel", players=2)
+    state = game.new_state(seed=4)
+    seat = state.current_player
+    default = cardtable.bot(game, "mcts:iterations=60", seat, seed=5).act(state)
+    # prior=0 is the default: the same decision for the same seed.
+    assert cardtable.bot(game, "mcts:iterations=60,prior=0", seat, seed=5).act(state) == default
+    for spec in ("mcts:iterations=60,reward=margin,prior=3", "flatmc:samples=3,reward=margin"):
+        assert cardtable.bot(game, spec, seat, seed=5).act(state) in state.legal_actions()
+
+
 @pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 200), sample_seed=st.integers(0, 2**32))

@@ -122,6 +122,20 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_resumes_from_its_stored_state() {
+        let mut r = SplitMix64::new(7);
+        assert_eq!(r.state(), 7);
+        for _ in 0..5 {
+            r.next();
+        }
+        let mut resumed = SplitMix64::new(r.state());
+        assert_ne!(r.state(), 7);
+        for _ in 0..20 {
+            assert_eq!(resumed.next(), r.next());
+        }
+    }
+
+    #[test]
     fn weighted_pick_respects_zero_weights() {
         let mut r = SplitMix64::new(3);
         for _ in 0..100 {
