@@ -1029,7 +1029,9 @@ def test_can_of_worms_turns_face_up_on_wednesday_and_friday(backend: Backend) ->
     assert t.seat(0)["worms"] is True
 
 
-def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
+def selling_grouper_and_sheepshead(backend: Backend) -> Table:
+    """Two seats: seat 0 has caught the Goliath Grouper and the Sheepshead, abandoned ship and
+    chosen to sell at port before Thursday; selling both brings seat 0 to exactly $10."""
     tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
     t = after_a_catch(backend, tops)
     t.pass_turn(1, DINKS["Toe"])
@@ -1040,6 +1042,11 @@ def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
     t.rolls(1, 1)
     t.take_reward(1, DINKS["Crab"])
     t.act(SELL, "turn", 0)
+    return t
+
+
+def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
+    t = selling_grouper_and_sheepshead(backend)
     t.acts("sell", sell("Goliath Grouper"), sell("Sheepshead"))
     # Goliath Grouper 4 + 2 and Sheepshead 2 + 2: $10.
     assert t.seat(0)["money"] == 10
@@ -4714,16 +4721,7 @@ def test_rule_event_money_cap_hit(backend: Backend) -> None:
     """p.17: "You cannot have more than 10$ at one time. Any additional income is lost." A sale
     up to exactly $10 loses nothing; Thursday's $3 ("Thursday every player gains $3") to a seat
     holding $10 is lost."""
-    tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
-    t = after_a_catch(backend, tops)
-    t.pass_turn(1, DINKS["Toe"])
-    t.catch(0, 0, "P3")
-    t.take_reward(1, DINKS["Eel"])
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1, 1)
-    t.take_reward(1, DINKS["Crab"])
-    t.act(SELL, "turn", 0)
+    t = selling_grouper_and_sheepshead(backend)
     t.act(sell("Goliath Grouper"), "sell")
     assert t.seat(0)["money"] == 6
     # Sheepshead 2 + 2 makes exactly $10.
