@@ -331,10 +331,16 @@ def _without_time(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k != "seconds"}
 
 
+def _same_on_one_and_two_threads(run: Callable[[int], Any]) -> None:
+    """``run(threads)`` gives the same result, but for its timing, on one and on two threads."""
+    one, two = run(1), run(2)
+    assert _without_time(one.to_dict()) == _without_time(two.to_dict())
+
+
 def test_results_do_not_depend_on_threads() -> None:
     kw: dict[str, Any] = {"players": 3, "seed": 8, "progress": False}
-    a, b = (
-        tournament(
+    _same_on_one_and_two_threads(
+        lambda threads: tournament(
             "trafficars_overtaking",
             bots=["greedy", "random"],
             games=1500,
@@ -342,31 +348,23 @@ def test_results_do_not_depend_on_threads() -> None:
             rating_bootstrap=10,
             **kw,
         )
-        for threads in (1, 2)
     )
-    assert _without_time(a.to_dict()) == _without_time(b.to_dict())
-    c = balance("trafficars_overtaking", games=1200, trace_games=10, threads=1, **kw)
-    d = balance("trafficars_overtaking", games=1200, trace_games=10, threads=2, **kw)
-    assert _without_time(c.to_dict()) == _without_time(d.to_dict())
-    e = sweep(
-        "goofspiel",
-        players=2,
-        grid={"num_cards": [3, 5]},
-        games=1100,
-        seed=8,
-        threads=1,
-        progress=False,
+    _same_on_one_and_two_threads(
+        lambda threads: balance(
+            "trafficars_overtaking", games=1200, trace_games=10, threads=threads, **kw
+        )
     )
-    f = sweep(
-        "goofspiel",
-        players=2,
-        grid={"num_cards": [3, 5]},
-        games=1100,
-        seed=8,
-        threads=2,
-        progress=False,
+    _same_on_one_and_two_threads(
+        lambda threads: sweep(
+            "goofspiel",
+            players=2,
+            grid={"num_cards": [3, 5]},
+            games=1100,
+            seed=8,
+            threads=threads,
+            progress=False,
+        )
     )
-    assert _without_time(e.to_dict()) == _without_time(f.to_dict())
 
 
 # --- balance -----------------------------------------------------------------------------------
