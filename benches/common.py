@@ -20,6 +20,17 @@ from cardtable.protocols import StateProtocol
 
 BACKENDS = ("rust", "reference")
 
+CONFIGS: dict[str, dict[str, Any]] = {
+    "turn_the_tide": {"players": 4},
+    "trafficars": {"players": 4},
+    "trafficars_memory": {"players": 4},
+    "trafficars_overtaking": {"players": 4},
+    "deep_regrets": {"players": 4},
+    "goofspiel": {"players": 2, "num_cards": 13},
+}
+"""The configuration (players and options) each game is measured with by ``compare.py`` and
+``perf.py``."""
+
 
 def _label(benchmark: BenchmarkFixture, op: str, game_id: str, backend: str, **info: Any) -> None:
     benchmark.group = f"{game_id}: {op}"

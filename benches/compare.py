@@ -32,15 +32,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-CONFIGS: dict[str, dict[str, Any]] = {
-    "turn_the_tide": {"players": 4},
-    "trafficars": {"players": 4},
-    "trafficars_memory": {"players": 4},
-    "trafficars_overtaking": {"players": 4},
-    "deep_regrets": {"players": 4},
-    "goofspiel": {"players": 2, "num_cards": 13},
-}
-"""The configuration each game is measured with."""
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benches.common import CONFIGS  # noqa: E402
 
 
 def _timed(run_one: Any, seconds: float) -> dict[str, float]:
@@ -92,10 +88,12 @@ def measure(kind: str, game_id: str, seconds: float) -> dict[str, float]:
             return steps
 
         return _timed(play, seconds)
-    if kind == "openspiel_api":
-        import pyspiel
+    if kind not in ("openspiel_api", "openspiel_cpp"):
+        raise ValueError(kind)
+    import pyspiel
 
-        osgame = pyspiel.load_game("goofspiel", {"num_cards": config["num_cards"]})
+    osgame = pyspiel.load_game("goofspiel", {"num_cards": config["num_cards"]})
+    if kind == "openspiel_api":
 
         def play_openspiel() -> int:
             state = osgame.new_initial_state()
@@ -118,19 +116,14 @@ def measure(kind: str, game_id: str, seconds: float) -> dict[str, float]:
             return steps
 
         return _timed(play_openspiel, seconds)
-    if kind == "openspiel_cpp":
-        import pyspiel
+    bots = [pyspiel.make_uniform_random_bot(0, 1), pyspiel.make_uniform_random_bot(1, 2)]
+    seeds = iter(range(10**9))
 
-        osgame = pyspiel.load_game("goofspiel", {"num_cards": config["num_cards"]})
-        bots = [pyspiel.make_uniform_random_bot(0, 1), pyspiel.make_uniform_random_bot(1, 2)]
-        seeds = iter(range(10**9))
+    def play_cpp() -> int:
+        pyspiel.evaluate_bots(osgame.new_initial_state(), bots, next(seeds))
+        return int(config["num_cards"]) * 2
 
-        def play_cpp() -> int:
-            pyspiel.evaluate_bots(osgame.new_initial_state(), bots, next(seeds))
-            return int(config["num_cards"]) * 2
-
-        return _timed(play_cpp, seconds)
-    raise ValueError(kind)
+    return _timed(play_cpp, seconds)
 
 
 KINDS = [

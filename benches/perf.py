@@ -35,17 +35,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "target" / "release" / "examples" / "perf"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-CONFIGS: dict[str, dict[str, Any]] = {
-    "turn_the_tide": {"players": 4},
-    "trafficars": {"players": 4},
-    "trafficars_memory": {"players": 4},
-    "trafficars_overtaking": {"players": 4},
-    "deep_regrets": {"players": 4},
-    "goofspiel": {"players": 2, "num_cards": 13},
-}
-"""The configuration each game is measured with (players and options)."""
+from benches.common import CONFIGS  # noqa: E402
+
+EXAMPLE = ROOT / "target" / "release" / "examples" / "perf"
 
 SETUP_GAMES = 10
 """Games of the first run of every row, whose count is subtracted from the second."""

@@ -13,7 +13,7 @@ import pytest
 
 import cardtable
 from cardtable._rng import derive_seed
-from cardtable.analysis import balance, replay, replayable, sweep, tournament
+from cardtable.analysis import TournamentResult, balance, replay, replayable, sweep, tournament
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
@@ -220,16 +220,24 @@ def test_unreplayable_game_is_refused() -> None:
 # --- tournaments -------------------------------------------------------------------------------
 
 
-def test_stronger_bot_comes_out_ahead() -> None:
-    t = tournament(
+def greedy_against_random_at_trafficars(
+    players: int, games: int, seed: int, rating_bootstrap: int, **options: Any
+) -> TournamentResult:
+    """The greedy bot against the random bot at trafficars, without a progress bar."""
+    return tournament(
         "trafficars",
-        players=3,
+        players=players,
         bots=["greedy", "random"],
-        games=150,
-        seed=3,
+        games=games,
+        seed=seed,
         progress=False,
-        rating_bootstrap=30,
+        rating_bootstrap=rating_bootstrap,
+        **options,
     )
+
+
+def test_stronger_bot_comes_out_ahead() -> None:
+    t = greedy_against_random_at_trafficars(players=3, games=150, seed=3, rating_bootstrap=30)
     g, r = t.result("greedy"), t.result("random")
     assert g.win_rate.low > r.win_rate.high
     assert g.place.high < r.place.low
@@ -265,15 +273,8 @@ def test_identical_bots_with_rotated_seats_show_no_difference() -> None:
 
 def test_duplicate_deals_share_the_deal_and_narrow_the_interval() -> None:
     opts: dict[str, Any] = {"hand_size": 3}
-    t = tournament(
-        "trafficars",
-        players=2,
-        bots=["greedy", "random"],
-        games=400,
-        seed=5,
-        progress=False,
-        rating_bootstrap=0,
-        **opts,
+    t = greedy_against_random_at_trafficars(
+        players=2, games=400, seed=5, rating_bootstrap=0, **opts
     )
     assert t.seeds[0] == t.seeds[1] == 5
     # Histories: game g starts with the same chance outcomes under every seat assignment.
@@ -330,47 +331,40 @@ def _without_time(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k != "seconds"}
 
 
+def _same_on_one_and_two_threads(run: Callable[[int], Any]) -> None:
+    """``run(threads)`` gives the same result, but for its timing, on one and on two threads."""
+    one, two = run(1), run(2)
+    assert _without_time(one.to_dict()) == _without_time(two.to_dict())
+
+
 def test_results_do_not_depend_on_threads() -> None:
     kw: dict[str, Any] = {"players": 3, "seed": 8, "progress": False}
-    a = tournament(
-        "trafficars_overtaking",
-        bots=["greedy", "random"],
-        games=1500,
-        threads=1,
-        rating_bootstrap=10,
-        **kw,
+    _same_on_one_and_two_threads(
+        lambda threads: tournament(
+            "trafficars_overtaking",
+            bots=["greedy", "random"],
+            games=1500,
+            threads=threads,
+            rating_bootstrap=10,
+            **kw,
+        )
     )
-    b = tournament(
-        "trafficars_overtaking",
-        bots=["greedy", "random"],
-        games=1500,
-        threads=2,
-        rating_bootstrap=10,
-        **kw,
+    _same_on_one_and_two_threads(
+        lambda threads: balance(
+            "trafficars_overtaking", games=1200, trace_games=10, threads=threads, **kw
+        )
     )
-    assert _without_time(a.to_dict()) == _without_time(b.to_dict())
-    c = balance("trafficars_overtaking", games=1200, trace_games=10, threads=1, **kw)
-    d = balance("trafficars_overtaking", games=1200, trace_games=10, threads=2, **kw)
-    assert _without_time(c.to_dict()) == _without_time(d.to_dict())
-    e = sweep(
-        "goofspiel",
-        players=2,
-        grid={"num_cards": [3, 5]},
-        games=1100,
-        seed=8,
-        threads=1,
-        progress=False,
+    _same_on_one_and_two_threads(
+        lambda threads: sweep(
+            "goofspiel",
+            players=2,
+            grid={"num_cards": [3, 5]},
+            games=1100,
+            seed=8,
+            threads=threads,
+            progress=False,
+        )
     )
-    f = sweep(
-        "goofspiel",
-        players=2,
-        grid={"num_cards": [3, 5]},
-        games=1100,
-        seed=8,
-        threads=2,
-        progress=False,
-    )
-    assert _without_time(e.to_dict()) == _without_time(f.to_dict())
 
 
 # --- balance -----------------------------------------------------------------------------------

@@ -1029,7 +1029,9 @@ def test_can_of_worms_turns_face_up_on_wednesday_and_friday(backend: Backend) ->
     assert t.seat(0)["worms"] is True
 
 
-def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
+def selling_grouper_and_sheepshead(backend: Backend) -> Table:
+    """Two seats: seat 0 has caught the Goliath Grouper and the Sheepshead, abandoned ship and
+    chosen to sell at port before Thursday; selling both brings seat 0 to exactly $10."""
     tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
     t = after_a_catch(backend, tops)
     t.pass_turn(1, DINKS["Toe"])
@@ -1040,6 +1042,11 @@ def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
     t.rolls(1, 1)
     t.take_reward(1, DINKS["Crab"])
     t.act(SELL, "turn", 0)
+    return t
+
+
+def test_thursday_is_payday_capped_at_ten(backend: Backend) -> None:
+    t = selling_grouper_and_sheepshead(backend)
     t.acts("sell", sell("Goliath Grouper"), sell("Sheepshead"))
     # Goliath Grouper 4 + 2 and Sheepshead 2 + 2: $10.
     assert t.seat(0)["money"] == 10
@@ -1533,6 +1540,15 @@ def tuesday(t: Table) -> None:
     t.to_turn(0, day=2)
 
 
+def reel_on_tuesday(backend: Backend, name: str, port_faces: Sequence[int] = (1, 2)) -> Table:
+    """:func:`rich_monday` with the Muster roll showing ``port_faces``; seat 0 buys the reel
+    ``name`` and everything runs to its first turn on Tuesday."""
+    t = rich_monday(backend, port_faces=port_faces)
+    buy_reel(t, name)
+    tuesday(t)
+    return t
+
+
 def keep_the_order(t: Table) -> None:
     """At a Rod of the Deep's `reorder` node (§16.5), the fish keep their order."""
     while t.at("reorder"):
@@ -1593,9 +1609,7 @@ def test_lucky_pole_helps_only_the_first_catch_of_the_day(backend: Backend) -> N
 
 
 def test_stop_latch_sets_a_die_to_its_top_face_once_a_day(backend: Backend) -> None:
-    t = rich_monday(backend, port_faces=(1, 2))
-    buy_reel(t, "Stop-Latch")
-    tuesday(t)
+    t = reel_on_tuesday(backend, "Stop-Latch")
     st = t.st
     assert st["players"][0]["fresh"] == ["P1", "P2", "P3"]
     assert USE_REEL in t.legal()
@@ -1622,9 +1636,7 @@ def test_stop_latch_sets_a_die_to_its_top_face_once_a_day(backend: Backend) -> N
 
 
 def test_manifold_reel_sets_two_dice(backend: Backend) -> None:
-    t = rich_monday(backend, port_faces=(1, 2))
-    buy_reel(t, "Manifold Reel")
-    tuesday(t)
+    t = reel_on_tuesday(backend, "Manifold Reel")
     t.act(USE_REEL, "turn", 0)
     assert t.st["ctx"]["left"] == 2
     t.act(die("P2"), "set_max")
@@ -1636,9 +1648,7 @@ def test_manifold_reel_sets_two_dice(backend: Backend) -> None:
 
 
 def test_wood_and_brass_reel_rerolls_up_to_two_dice(backend: Backend) -> None:
-    t = rich_monday(backend, port_faces=(1, 2))
-    buy_reel(t, "Wood and Brass Reel")
-    tuesday(t)
+    t = reel_on_tuesday(backend, "Wood and Brass Reel")
     t.act(USE_REEL, "turn", 0)
     st = t.st
     assert (st["node"], st["ctx"]["left"]) == ("reroll_select", 2)
@@ -1659,9 +1669,7 @@ def test_wood_and_brass_reel_rerolls_up_to_two_dice(backend: Backend) -> None:
 
 
 def test_solid_brass_reel_rerolls_any_number_of_dice(backend: Backend) -> None:
-    t = rich_monday(backend, port_faces=(1, 2))
-    buy_reel(t, "Solid Brass Reel")
-    tuesday(t)
+    t = reel_on_tuesday(backend, "Solid Brass Reel")
     t.act(USE_REEL, "turn", 0)
     assert t.st["ctx"]["left"] is None
     t.act(die("P1"), "reroll_select")
@@ -1672,9 +1680,7 @@ def test_solid_brass_reel_rerolls_any_number_of_dice(backend: Backend) -> None:
 
 
 def test_reel_of_fortune_rerolls_low_dice_on_their_higher_faces(backend: Backend) -> None:
-    t = rich_monday(backend, port_faces=(1, 1))
-    buy_reel(t, "Reel of Fortune")
-    tuesday(t)
+    t = reel_on_tuesday(backend, "Reel of Fortune", port_faces=(1, 1))
     assert t.seat(0)["fresh"] == ["P1", "P1", "P3"]
     t.act(USE_REEL, "turn", 0)
     st = t.st
@@ -1711,9 +1717,7 @@ def test_reel_of_the_deep_is_not_ready_at_depth_two(backend: Backend) -> None:
 
 
 def test_bone_wheel_cannot_be_used_at_the_turn_node(backend: Backend) -> None:
-    t = rich_monday(backend, port_faces=(1, 2))
-    buy_reel(t, "Bone Wheel")
-    tuesday(t)
+    t = reel_on_tuesday(backend, "Bone Wheel")
     assert t.seat(0)["reel"] == REELS["Bone Wheel"]
     assert USE_REEL not in t.legal()
 
@@ -4714,16 +4718,7 @@ def test_rule_event_money_cap_hit(backend: Backend) -> None:
     """p.17: "You cannot have more than 10$ at one time. Any additional income is lost." A sale
     up to exactly $10 loses nothing; Thursday's $3 ("Thursday every player gains $3") to a seat
     holding $10 is lost."""
-    tops = {0: [FISH["Goliath Grouper"], FISH["Sheepshead"]]}
-    t = after_a_catch(backend, tops)
-    t.pass_turn(1, DINKS["Toe"])
-    t.catch(0, 0, "P3")
-    t.take_reward(1, DINKS["Eel"])
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1, 1)
-    t.take_reward(1, DINKS["Crab"])
-    t.act(SELL, "turn", 0)
+    t = selling_grouper_and_sheepshead(backend)
     t.act(sell("Goliath Grouper"), "sell")
     assert t.seat(0)["money"] == 6
     # Sheepshead 2 + 2 makes exactly $10.

@@ -141,6 +141,22 @@ def play_letting_go(state: StateProtocol, seat: int, *cards: int) -> None:
             state.apply(LET_GO)
 
 
+def seat_0_overtakes_the_1(
+    backend: Backend, deal: Sequence[Sequence[int]], last: int
+) -> StateProtocol:
+    """One of the five-player deals above with the optional overtake: seat 0 plays 30, 40, 48,
+    20, 10 and then ``last``, the last card of its hand (each one let go), and refills its hand
+    from its pile; seats 1 to 3 pass, seat 4 plays its 1 and seat 0 overtakes it."""
+    state = dealt(backend, deal, **OPTIONAL)
+    play_letting_go(state, 0, 30, 40, 48, 20, 10, last)
+    assert hand(state, 0) == sorted(deal[0][7:])
+    for seat in (1, 2, 3):
+        act(state, seat, PASS)
+    act(state, 4, 1)
+    act(state, 0, OVERTAKE)
+    return state
+
+
 def worked_example(backend: Backend, **options: Any) -> StateProtocol:
     """The contract's two-player example, dealt: seat 0 starts the row with 18."""
     return dealt(
@@ -553,12 +569,7 @@ def test_with_an_empty_pile_the_start_card_comes_from_the_hand(backend: Backend)
 
 
 def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_WIN_BY_START_CARD, **OPTIONAL)
-    play_letting_go(state, 0, 30, 40, 48, 20, 10, 4)
-    for seat in (1, 2, 3):
-        act(state, seat, PASS)
-    act(state, 4, 1)
-    act(state, 0, OVERTAKE)
+    state = seat_0_overtakes_the_1(backend, FIVE_PLAYERS_WIN_BY_START_CARD, 4)
     assert row(state)[:4] == [1, 2, 3, 4]
     assert hand(state, 0) == [35]
     for seat in (0, 1, 2, 3, 4):
@@ -580,13 +591,7 @@ def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Ba
 
 
 def test_the_first_player_without_cards_wins_even_by_overtaking(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_WIN_BY_OVERTAKING, **OPTIONAL)
-    play_letting_go(state, 0, 30, 40, 48, 20, 10, 5)
-    assert hand(state, 0) == [2, 3, 4]
-    for seat in (1, 2, 3):
-        act(state, seat, PASS)
-    act(state, 4, 1)
-    act(state, 0, OVERTAKE)
+    state = seat_0_overtakes_the_1(backend, FIVE_PLAYERS_WIN_BY_OVERTAKING, 5)
     observation = public(state)
     # Nothing else happens: no change of the active player, no refill.
     assert observation == {
@@ -657,12 +662,7 @@ def test_the_overtaker_may_only_overtake_or_let_go(backend: Backend) -> None:
 
 
 def test_the_start_card_must_come_from_the_hand(backend: Backend) -> None:
-    state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND, **OPTIONAL)
-    play_letting_go(state, 0, 30, 40, 48, 20, 10, 3)
-    for seat in (1, 2, 3):
-        act(state, seat, PASS)
-    act(state, 4, 1)
-    act(state, 0, OVERTAKE)
+    state = seat_0_overtakes_the_1(backend, FIVE_PLAYERS_START_FROM_HAND, 3)
     for seat in (0, 1, 2, 3, 4):
         act(state, seat, PASS)
     for action in (2, 25, 38, PASS, OVERTAKE, 0):
