@@ -10,7 +10,15 @@
 //! pending bid meets the same node whatever that bid was, and chance outcomes it sees are told
 //! apart. Each iteration samples one determinization of the root, walks down choosing by UCB
 //! among the actions legal in that sample, adds one edge, plays out to the end and backs each
-//! seat's win share up the edges it took.
+//! seat's reward (its win share, or with `reward=margin` half that plus a score margin; see
+//! [`super::Reward`]) up the edges it took.
+//!
+//! # Prior
+//! With `prior=W > 0` each information set asks the game's heuristic bot once for its choice
+//! there (the bot reads only the seat's observation); that edge is expanded first and gets the
+//! progressive bias `W / (visits + 1)` on top of its UCB value, so the search starts from the
+//! heuristic's move and leaves it when the playouts say so. With `prior=0` (the generic
+//! default) no heuristic bot is made and nothing is drawn for it.
 //!
 //! # Opponents
 //! With `opponents=tree` every seat chooses in its own information sets (multiple-observer
