@@ -24,7 +24,7 @@ fmt:  ## Format Rust and Python sources
 	$(PYTHON) -m ruff format python tests benches
 	$(PYTHON) -m ruff check --fix python tests benches
 
-lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy -D warnings
+lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy and rustdoc -D warnings
 	$(PYTHON) -m ruff check python tests benches
 	$(PYTHON) -m ruff format --check python tests benches
 	$(PYTHON) -m mypy
@@ -32,6 +32,7 @@ lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy -D warnings
 	cargo fmt --all -- --check
 	rustfmt --check --edition 2021 $(GAME_MODULES)
 	cargo clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	$(MAKE) --no-print-directory workflow-lint PYTHON=$(PYTHON)
 
 workflow-lint:  ## actionlint on the GitHub workflows

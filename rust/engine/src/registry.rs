@@ -1,7 +1,7 @@
 //! The registry of games: ids, option specs, bots, and construction from a game id and options.
 //!
 //! It owns the lookup by id and the player-count check; the list of games itself is written once,
-//! in [`crate::games`]. It must not know anything about any particular game.
+//! in [`mod@crate::games`]. It must not know anything about any particular game.
 
 use crate::error::{EngineError, Result};
 use crate::game::Game;

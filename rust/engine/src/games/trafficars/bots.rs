@@ -25,13 +25,13 @@ const OPPONENT_WEIGHT: f64 = 0.3;
 /// on the table (never other hands, other seats' pending commitments or the undealt deck).
 ///
 /// The cost of a turn's outcome is the bot's own penalty cards taken in it minus
-/// [`OPPONENT_WEIGHT`] times the other seats' average.
+/// `OPPONENT_WEIGHT` times the other seats' average.
 ///
 /// Committing a card: for each card of its hand it plays out this turn's resolution
-/// [`SAMPLES`] times, the other seats' cards drawn uniformly (without replacement) from the cards
+/// `SAMPLES` times, the other seats' cards drawn uniformly (without replacement) from the cards
 /// it has not seen, every resolution choice in the simulation taking the option with the fewest
 /// immediate penalty cards (the first such option on a tie); the same sampled deals are used for
-/// every candidate. A card's cost is its average outcome cost, plus [`SPECIAL_COST`] for an
+/// every candidate. A card's cost is its average outcome cost, plus `SPECIAL_COST` for an
 /// ambulance, police car or tow truck; it commits the cheapest card (the lowest id on a tie). In
 /// effect it plays cards that fit closely above a lane end, avoids being the car after a full
 /// lane or a card too low for every lane, and saves its specials to dodge such penalties.

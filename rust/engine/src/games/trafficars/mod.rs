@@ -53,7 +53,7 @@
 //! which reads only what its seat may know; `events` names the rule events a step triggers
 //! (contract, "Rule events"); `tests` holds the rule scenarios by topic. Generic
 //! checks of every game (legal lists, chance weights, fast paths, bot strength, observation keys)
-//! live in the shared test kit, not here. The card table, [`Kind`] and the card id range are
+//! live in the shared test kit, not here. The card table, `Kind` and the card id range are
 //! `pub(crate)`: the memory game (`trafficars_memory`) reads the same deck through them.
 
 mod bots;

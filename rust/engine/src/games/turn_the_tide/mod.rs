@@ -4,7 +4,7 @@
 //! state): `docs/games/turn_the_tide.md`.
 //!
 //! Data layout: hands are `u64` bitsets of card numbers (bit `c` = weather card `c`), the tide deck
-//! is a bitset of the copies left (see [`TideDeck`]), everything else lives in fixed arrays sized
+//! is a bitset of the copies left (see `TideDeck`), everything else lives in fixed arrays sized
 //! for five seats, so the state is `Copy` and `apply` / `legal_actions` never allocate. Chance
 //! nodes and the random bot pick the element of a given rank of such a bitset in constant time.
 //!
