@@ -187,17 +187,9 @@ impl DeepRegrets {
     /// The canonical state (contract §11.2).
     pub(super) fn state_value(&self, st: &S) -> Value {
         let d = self.data;
+        // A shoal keeps its top card last; the state lists it first.
         let shoals: Vec<Value> = (0..9)
-            .map(|s| {
-                let len = usize::from(st.shoal_len[s]);
-                Value::Array(
-                    st.shoals[s][..len]
-                        .iter()
-                        .rev()
-                        .map(|&f| json!(f))
-                        .collect(),
-                )
-            })
+            .map(|s| fish_list(st.shoals[s][..usize::from(st.shoal_len[s])].iter().rev()))
             .collect();
         let face_up: Vec<Value> = (0..9).map(|s| json!(st.face_up >> s & 1 == 1)).collect();
         let known = self.seat_list(|p| {
@@ -208,15 +200,7 @@ impl DeepRegrets {
             Value::Array(v)
         });
         let discard: Vec<Value> = (0..3)
-            .map(|d| {
-                let len = usize::from(st.discard_len[d]);
-                Value::Array(
-                    st.fish_discard[d][..len]
-                        .iter()
-                        .map(|&f| json!(f))
-                        .collect(),
-                )
-            })
+            .map(|d| fish_list(st.fish_discard[d][..usize::from(st.discard_len[d])].iter()))
             .collect();
         let players = self.seat_list(|p| {
             let s = &st.seats[p];
@@ -921,4 +905,9 @@ impl DeepRegrets {
             _ => None,
         }
     }
+}
+
+/// Fish card ids as a JSON list, in the order given.
+fn fish_list<'a>(ids: impl Iterator<Item = &'a u8>) -> Value {
+    Value::Array(ids.map(|&f| json!(f)).collect())
 }
