@@ -298,13 +298,8 @@ impl<G: Game> Playout<G> {
     /// Plays `state` to its end with the playout policy (chance resolved with `rng`), then writes
     /// each seat's reward into [`Playout::rewards`].
     pub(crate) fn run(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
-        if self.greedy.is_empty() {
-            self.run_random(game, state, rng);
-        } else {
-            self.start(game, rng);
-            self.run_greedy(game, state, rng);
-        }
-        self.score(game, state);
+        self.start(game, rng);
+        self.run_on(game, state, rng);
     }
 
     /// Writes each seat's reward of the finished `state` into [`Playout::rewards`].
@@ -318,10 +313,19 @@ impl<G: Game> Playout<G> {
     /// Like [`Playout::run`], but keeps the policy's bots as [`Playout::start`] and
     /// [`Playout::observe`] left them (for a playout that continues a walk).
     pub(crate) fn run_on(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
-        if self.greedy.is_empty() {
-            self.run_random(game, state, rng);
-        } else {
-            self.run_greedy(game, state, rng);
+        let observing = self.greedy.iter().any(|b| b.observes());
+        loop {
+            match game.current_player(state) {
+                TERMINAL => break,
+                CHANCE => self.chance_step(game, state, rng),
+                _ => match self.policy_action(game, state, rng) {
+                    Some(action) => game.apply(state, action),
+                    None => break,
+                },
+            }
+            if observing {
+                self.observe(game, state);
+            }
         }
         self.score(game, state);
     }
@@ -362,62 +366,11 @@ impl<G: Game> Playout<G> {
             Some(bot) => bot.act(game, state, &self.legal),
             None => first,
         };
+        // A built-in bot only ever returns a listed action; stay safe if one does not.
         Some(if self.legal.binary_search(&action).is_ok() {
             action
         } else {
             first
         })
-    }
-
-    fn run_random(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
-        loop {
-            match game.current_player(state) {
-                TERMINAL => return,
-                CHANCE => self.chance_step(game, state, rng),
-                _ => match game.random_action(state, rng, &mut self.legal) {
-                    Some(action) => game.apply(state, action),
-                    None => return,
-                },
-            }
-        }
-    }
-
-    fn run_greedy(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
-        let observing = self.greedy.iter().any(|b| b.observes());
-        loop {
-            let player = game.current_player(state);
-            if player == TERMINAL {
-                return;
-            }
-            if player == CHANCE {
-                self.chance_step(game, state, rng);
-            } else {
-                game.legal_actions(state, &mut self.legal);
-                let Some(&first) = self.legal.first() else {
-                    return;
-                };
-                let action = match usize::try_from(player)
-                    .ok()
-                    .and_then(|s| self.greedy.get_mut(s))
-                {
-                    Some(bot) => bot.act(game, state, &self.legal),
-                    None => first,
-                };
-                // A built-in bot only ever returns a listed action; stay safe if one does not.
-                let action = if self.legal.binary_search(&action).is_ok() {
-                    action
-                } else {
-                    first
-                };
-                game.apply(state, action);
-            }
-            if observing {
-                for bot in &mut self.greedy {
-                    if bot.observes() {
-                        bot.observe(game, state);
-                    }
-                }
-            }
-        }
     }
 }
