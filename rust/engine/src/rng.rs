@@ -2,6 +2,15 @@
 //! SplitMix64 for the stream, Lemire's multiply-and-reject method for `below(n)`, and the
 //! weighted pick used by every seeded chance node.
 
+/// The SplitMix64 output function: mixes `z` into a well-spread 64-bit value (also a good hash
+/// step).
+#[inline]
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64 generator (see `DESIGN.md`, "Deterministic randomness").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SplitMix64 {
@@ -24,10 +33,7 @@ impl SplitMix64 {
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix64(self.state)
     }
 
     /// A uniform integer in `0..n` (Lemire's method with rejection). `n` must be positive.

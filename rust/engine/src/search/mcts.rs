@@ -50,7 +50,7 @@ use super::{
 };
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::rng::SplitMix64;
+use crate::rng::{mix64, SplitMix64};
 
 /// The most steps a replay from the anchor takes before it gives up.
 const MAX_REPLAY: usize = 256;
@@ -224,21 +224,13 @@ impl Node {
     }
 }
 
-/// Mixes `x` into a well-spread 64-bit value (the SplitMix64 finalizer).
-#[inline]
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 /// A hash of an observation tensor (positions and values of its non-zero entries).
 #[inline]
 fn hash_tensor(values: &[f32]) -> u64 {
     let mut h = 0x243f_6a88_85a3_08d3u64;
     for (i, &v) in values.iter().enumerate() {
         if v != 0.0 {
-            h = mix(h ^ (u64::from(v.to_bits()) | ((i as u64) << 32)));
+            h = mix64(h ^ (u64::from(v.to_bits()) | ((i as u64) << 32)));
         }
     }
     h
@@ -354,7 +346,7 @@ impl<G: Game> IsmctsBot<G> {
             game.observation_tensor(state, seat, &mut self.tensor);
             let h = hash_tensor(&self.tensor);
             self.seen[seat] = h;
-            self.keys[seat] = mix(h ^ (seat as u64).wrapping_add(1));
+            self.keys[seat] = mix64(h ^ (seat as u64).wrapping_add(1));
         }
     }
 
@@ -367,7 +359,7 @@ impl<G: Game> IsmctsBot<G> {
             let h = hash_tensor(&self.tensor);
             if h != self.seen[seat] {
                 self.seen[seat] = h;
-                self.keys[seat] = mix(self.keys[seat] ^ h);
+                self.keys[seat] = mix64(self.keys[seat] ^ h);
             }
         }
     }
@@ -379,7 +371,7 @@ impl<G: Game> IsmctsBot<G> {
         if self.table.is_empty() {
             return (NONE, false);
         }
-        let mut i = (mix(key) as usize) & mask;
+        let mut i = (mix64(key) as usize) & mask;
         loop {
             let (k, node) = self.table[i];
             if node == NONE {
@@ -697,7 +689,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         // determinization shares.
         game.observation_tensor(state, seat, &mut self.tensor);
         let h = hash_tensor(&self.tensor);
-        let root_key = mix(h ^ (seat as u64).wrapping_add(1));
+        let root_key = mix64(h ^ (seat as u64).wrapping_add(1));
         let (root, _) = self.info_set(root_key, seat as u32);
         let anchor = if seat == self.seat {
             self.anchor.take()
