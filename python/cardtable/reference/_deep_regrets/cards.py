@@ -261,6 +261,37 @@ def _item(raw: Mapping[str, Any]) -> Item:
     )
 
 
+_FISH_VALUES = (
+    "id",
+    "name",
+    "depth",
+    "size",
+    "alignment",
+    "value",
+    "difficulty",
+    "exact_dice",
+    "expansion",
+)
+"""Fish fields read from the data file as they are."""
+_FISH_EFFECTS = ("reveal", "catch", "eat", "not_caught", "rules")
+"""Fish fields that are effect lists."""
+_RULE_NUMBERS = (
+    "money_cap",
+    "money_per_point",
+    "starting_money",
+    "payday",
+    "lifeboat_regret_value",
+    "overfishing_regrets",
+)
+"""The single numbers of the rules, read as they are."""
+
+
+def _fish(raw: Mapping[str, Any]) -> Fish:
+    fields: dict[str, Any] = {key: raw[key] for key in _FISH_VALUES}
+    fields.update((key, _effects(raw[key])) for key in _FISH_EFFECTS)
+    return Fish(**fields, flags=frozenset(raw["flags"]), front=bool(raw["front"]))
+
+
 @cache
 def card_data() -> CardData:
     """Loads ``data/deep_regrets.json`` once."""
@@ -273,27 +304,7 @@ def card_data() -> CardData:
         "reel": "reels",
     }
     return CardData(
-        fish=tuple(
-            Fish(
-                id=f["id"],
-                name=f["name"],
-                depth=f["depth"],
-                size=f["size"],
-                alignment=f["alignment"],
-                value=f["value"],
-                difficulty=f["difficulty"],
-                exact_dice=f["exact_dice"],
-                expansion=f["expansion"],
-                flags=frozenset(f["flags"]),
-                reveal=_effects(f["reveal"]),
-                catch=_effects(f["catch"]),
-                eat=_effects(f["eat"]),
-                not_caught=_effects(f["not_caught"]),
-                rules=_effects(f["rules"]),
-                front=bool(f["front"]),
-            )
-            for f in raw["fish"]
-        ),
+        fish=tuple(_fish(f) for f in raw["fish"]),
         items={kind: tuple(_item(r) for r in raw[plural[kind]]) for kind in ITEM_KINDS},
         life_preserver=_item({"id": None, **raw["life_preserver"]}),
         regret_decks={k: tuple(v) for k, v in raw["regret_decks"].items()},
@@ -310,12 +321,7 @@ def card_data() -> CardData:
             for shop in raw["shops"]
         ),
         mount_multipliers=tuple(raw["mount_multipliers"]),
-        money_cap=raw["money_cap"],
-        money_per_point=raw["money_per_point"],
-        starting_money=raw["starting_money"],
-        payday=raw["payday"],
-        lifeboat_regret_value=raw["lifeboat_regret_value"],
-        overfishing_regrets=raw["overfishing_regrets"],
+        **{key: raw[key] for key in _RULE_NUMBERS},
     )
 
 

@@ -7,12 +7,14 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 from cardtable.observations import (
     CastObservation,
     ContextObservation,
+    DeepRegretsNodeKind,
     DeepRegretsObservation,
+    DeepRegretsPhase,
     EndObservation,
     ShoalObservation,
     ShopObservation,
@@ -35,10 +37,34 @@ from cardtable.reference._deep_regrets.table import (
 from cardtable.reference._deep_regrets.tensor import encode_observation
 
 
+class Clock(TypedDict):
+    """The public fields that say where the game stands, shared by the observation and the state."""
+
+    day: int
+    phase: DeepRegretsPhase
+    node: DeepRegretsNodeKind
+    actor: int | None
+    turn: int | None
+    first_player: int
+    last_turns: int | None
+
+
 class Views(Labels):
     """§11.3 the observation of a seat and §11.2 the canonical state."""
 
     # ----- the observation (§11.3) -----
+
+    def _clock(self) -> Clock:
+        """Where the game stands (day, phase, node, actor, turn order): public, in both views."""
+        return {
+            "day": self._day,
+            "phase": self._phase,
+            "node": self._node.kind,
+            "actor": self._node.actor,
+            "turn": self._turn,
+            "first_player": self._first_player,
+            "last_turns": self._last_turns,
+        }
 
     def _observation(self, player: int) -> DeepRegretsObservation:
         """§11.3: what seat ``player`` may know.
@@ -67,13 +93,7 @@ class Views(Labels):
             }
         return {
             "seat": player,
-            "day": self._day,
-            "phase": self._phase,
-            "node": self._node.kind,
-            "actor": self._node.actor,
-            "turn": self._turn,
-            "first_player": self._first_player,
-            "last_turns": self._last_turns,
+            **self._clock(),
             "life_preserver": self._life_preserver,
             "current_player": self._current_player(),
             "money": [s.money for s in seats],
@@ -216,13 +236,7 @@ class Views(Labels):
                 "scores": list(self._end.scores),
             }
         state: dict[str, Any] = {
-            "day": self._day,
-            "phase": self._phase,
-            "node": self._node.kind,
-            "actor": self._node.actor,
-            "turn": self._turn,
-            "first_player": self._first_player,
-            "last_turns": self._last_turns,
+            **self._clock(),
             "life_preserver": self._life_preserver,
             "plug": self._plug,
             "shoals": [list(shoal) for shoal in self._shoals],
