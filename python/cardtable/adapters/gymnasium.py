@@ -152,25 +152,5 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         return None if self.render_mode is None else self._last
 
 
-def make_env(
-    game_id: str,
-    *,
-    players: int,
-    seat: int = 0,
-    opponents: str | Sequence[str] = "random",
-    reward: Reward = "win",
-    illegal_action: Literal["lose", "raise"] = "lose",
-    render_mode: str | None = None,
-    **options: Any,
-) -> CardtableEnv:
-    """A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots."""
-    return CardtableEnv(
-        game_id,
-        players=players,
-        seat=seat,
-        opponents=opponents,
-        reward=reward,
-        illegal_action=illegal_action,
-        render_mode=render_mode,
-        **options,
-    )
+make_env = CardtableEnv
+"""A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots (the class itself)."""

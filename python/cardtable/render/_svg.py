@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from html import escape as _escape
+from typing import Any
 
 from cardtable.render._common import View, seat_names, view_title
 
@@ -123,6 +124,10 @@ class Svg:
         self._parts.append(f"<text {a}>{_text(content)}</text>")
         self.grow(y + size * 0.3)
 
+    def centered(self, x: float, y: float, content: str, **attrs: Any) -> None:
+        """A line of text centred on ``x`` (the other arguments as for :meth:`text`)."""
+        self.text(x, y, content, anchor="middle", **attrs)
+
     def card(
         self,
         x: float,
@@ -166,7 +171,7 @@ class Svg:
         if corner:
             self.text(x + 3, y + 9, corner, size=7, fill=ink)
         if note:
-            self.text(x + w / 2, y + h - 4, note, size=7, anchor="middle", fill=ink)
+            self.centered(x + w / 2, y + h - 4, note, size=7, fill=ink)
         self.close()
 
     def back(
@@ -200,7 +205,7 @@ class Svg:
         )
         self.close()
         if note:
-            self.text(x + w / 2, y + h + 10, note, size=9, anchor="middle", fill=MUTED)
+            self.centered(x + w / 2, y + h + 10, note, size=9, fill=MUTED)
 
     def slot(
         self, x: float, y: float, *, w: float = CARD_W, h: float = CARD_H, label: str = ""
@@ -208,7 +213,7 @@ class Svg:
         """An empty place for a card (dashed outline)."""
         self.rect(x, y, w, h, rx=5, fill="none", stroke=MUTED, stroke_dasharray="4 3")
         if label:
-            self.text(x + w / 2, y + h / 2 + 3, label, size=8, anchor="middle", fill=MUTED)
+            self.centered(x + w / 2, y + h / 2 + 3, label, size=8, fill=MUTED)
 
     def die(
         self, x: float, y: float, letter: str, face: str, colour: str, *, size: float = 22
@@ -227,7 +232,7 @@ class Svg:
         """A small rounded label; returns its width."""
         w = 8 + 6.2 * len(content)
         self.rect(x, y, w, 16, rx=8, fill=fill)
-        self.text(x + w / 2, y + 12, content, size=10, anchor="middle", fill=ink)
+        self.centered(x + w / 2, y + 12, content, size=10, fill=ink)
         return w
 
     def seat_heading(

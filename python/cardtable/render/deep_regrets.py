@@ -143,13 +143,13 @@ def _fish_card(
         stroke_width=3 if highlight else 1,
     )
     for i, line in enumerate(_wrap(name, 17)):
-        svg.text(x + FISH_W / 2, y + 17 + i * 12, line, size=10, anchor="middle", weight="bold")
+        svg.centered(x + FISH_W / 2, y + 17 + i * 12, line, size=10, weight="bold")
     if info is not None:
         corner = f"{'I' * info['depth']} · {info['alignment']} · {info['size']}"
         svg.text(x + 4, y + FISH_H - 5, corner, size=7, fill=MUTED)
         svg.text(x + FISH_W - 4, y + FISH_H - 5, _cost(info), size=8, anchor="end")
     if note:
-        svg.text(x + FISH_W / 2, y + FISH_H + 10, note, size=8, anchor="middle", fill=MUTED)
+        svg.centered(x + FISH_W / 2, y + FISH_H + 10, note, size=8, fill=MUTED)
     svg.close()
 
 
@@ -192,12 +192,11 @@ def draw(v: View, names: list[str] | None = None) -> str:
             svg.text(x + 4, top + 8, "face down", size=7, fill=BACK)
         else:
             svg.back(x, top, w=FISH_W, h=FISH_H, highlight=lit)
-        svg.text(
+        svg.centered(
             x + FISH_W / 2,
             top + FISH_H + 13,
             f"shoal {s} · {shoal['size']} left",
             size=8,
-            anchor="middle",
             fill=MUTED,
         )
     locked = [f"seat {q}: column {c}" for q, st in enumerate(v["seats"]) for c in st["locks"]]

@@ -98,15 +98,14 @@ def draw(v: View, names: list[str] | None = None) -> str:
         y += 20
         for t, (point, pair) in enumerate(zip(v["point_history"], v["bids"], strict=True)):
             x = 12 + t * 52
-            svg.text(x + 20, y + 10, str(point), size=12, anchor="middle", weight="bold")
+            svg.centered(x + 20, y + 10, str(point), size=12, weight="bold")
             for q in range(2):
                 won = pair[q] > pair[1 - q]
-                svg.text(
+                svg.centered(
                     x + 20,
                     y + 26 + 14 * q,
                     str(pair[q]),
                     size=11,
-                    anchor="middle",
                     fill="#1f7a3a" if won else MUTED,
                     weight="bold" if won else None,
                 )

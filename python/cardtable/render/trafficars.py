@@ -107,13 +107,8 @@ def draw(v: View, names: list[str] | None = None) -> str:
             for j, card in enumerate(place):
                 _card(svg, x + j * 12, y + 8, card)
             if len(place) > 1:
-                svg.text(
-                    x + CARD_W / 2,
-                    y + CARD_H + 22,
-                    f"{len(place)} cards",
-                    size=9,
-                    anchor="middle",
-                    fill="#ffffff",
+                svg.centered(
+                    x + CARD_W / 2, y + CARD_H + 22, f"{len(place)} cards", size=9, fill="#ffffff"
                 )
             if count > 1:
                 svg.badge(x + CARD_W - 6, y + 2, f"x{count}")
@@ -126,7 +121,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
         for q, card in enumerate(v["revealed"]):
             x = 12 + q * (CARD_W + 40)
             _card(svg, x, y, card, highlight=q in v["queue"][:1])
-            svg.text(x + CARD_W / 2, y + CARD_H + 12, f"seat {q}", size=9, anchor="middle")
+            svg.centered(x + CARD_W / 2, y + CARD_H + 12, f"seat {q}", size=9)
         y += CARD_H + 22
     for q in range(v["players"]):
         top = y

@@ -62,7 +62,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     for i, here in enumerate(v["on_table"]):
         x = 12 + (i % COLUMNS) * (W + 6)
         top = y + (i // COLUMNS) * (H + 18)
-        svg.text(x + W / 2, top + H + 11, str(i), size=8, anchor="middle", fill=MUTED)
+        svg.centered(x + W / 2, top + H + 11, str(i), size=8, fill=MUTED)
         if not here:
             svg.slot(x, top, w=W, h=H)
             continue
