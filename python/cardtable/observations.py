@@ -21,6 +21,7 @@ from typing import Literal, TypedDict
 
 __all__ = [
     "OBSERVATION_TYPES",
+    "DeepRegretsClock",
     "DeepRegretsObservation",
     "GoofspielObservation",
     "TrafficarsMemoryObservation",
@@ -182,10 +183,9 @@ class EndObservation(TypedDict):
     cloche_discarded: list[str | None]
 
 
-class DeepRegretsObservation(TypedDict):
-    """What one seat may know (§11.3, exactly these keys)."""
+class DeepRegretsClock(TypedDict):
+    """Where a Deep Regrets game stands: public, in the observation and in the canonical state."""
 
-    seat: int
     day: int
     phase: DeepRegretsPhase
     node: DeepRegretsNodeKind
@@ -193,6 +193,12 @@ class DeepRegretsObservation(TypedDict):
     turn: int | None
     first_player: int
     last_turns: int | None
+
+
+class DeepRegretsObservation(DeepRegretsClock):
+    """What one seat may know (§11.3: these keys and those of :class:`DeepRegretsClock`)."""
+
+    seat: int
     life_preserver: int | None
     current_player: int
     money: list[int]

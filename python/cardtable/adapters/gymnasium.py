@@ -153,4 +153,4 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
 
 
 make_env = CardtableEnv
-"""A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots (the class itself)."""
+"""A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots (the class)."""

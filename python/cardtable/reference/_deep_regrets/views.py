@@ -7,14 +7,13 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import Any
 
 from cardtable.observations import (
     CastObservation,
     ContextObservation,
-    DeepRegretsNodeKind,
+    DeepRegretsClock,
     DeepRegretsObservation,
-    DeepRegretsPhase,
     EndObservation,
     ShoalObservation,
     ShopObservation,
@@ -37,24 +36,12 @@ from cardtable.reference._deep_regrets.table import (
 from cardtable.reference._deep_regrets.tensor import encode_observation
 
 
-class Clock(TypedDict):
-    """The public fields that say where the game stands, shared by the observation and the state."""
-
-    day: int
-    phase: DeepRegretsPhase
-    node: DeepRegretsNodeKind
-    actor: int | None
-    turn: int | None
-    first_player: int
-    last_turns: int | None
-
-
 class Views(Labels):
     """§11.3 the observation of a seat and §11.2 the canonical state."""
 
     # ----- the observation (§11.3) -----
 
-    def _clock(self) -> Clock:
+    def _clock(self) -> DeepRegretsClock:
         """Where the game stands (day, phase, node, actor, turn order): public, in both views."""
         return {
             "day": self._day,
