@@ -54,7 +54,7 @@ def missing_parts(game_id: str) -> list[str]:
         if not path.exists():
             lacks.append(str(path.relative_to(ROOT)))
     if game_id not in reference.GAMES:
-        lacks.append(f"a @register reference game class with game_id = {game_id!r}")
+        lacks.append(f"a reference game class with @register({game_id!r}, players=...)")
     return lacks
 
 

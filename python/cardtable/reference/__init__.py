@@ -4,11 +4,11 @@ They follow the same state-machine API as the Rust engine and are the specificat
 tests hold the engine to. Use them through ``cardtable.make(..., backend="reference")``.
 
 This layer owns the rules in Python and nothing else: every public module is one game whose
-``ReferenceGame`` subclass carries ``@register`` (the one registration, which fills :data:`GAMES`);
-private modules (``_base``, ``_options``, ``_tensor``, ``_<game>/``) are shared machinery and a
-game's parts. It must not import the Rust extension, the adapters or the simulation layer (the
-renderers only inside ``svg()``), nor one game's module from another: the references are the
-specification and stay self-contained.
+``ReferenceGame`` subclass carries ``@register(game_id, players=(lo, hi))`` (the one
+registration, which fills :data:`GAMES`); private modules (``_base``, ``_options``, ``_tensor``,
+``_<game>/``) are shared machinery and a game's parts. It must not import the Rust extension,
+the adapters or the simulation layer (the renderers only inside ``svg()``), nor one game's module
+from another: the references are the specification and stay self-contained.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import numpy as np
@@ -226,12 +226,27 @@ REGISTERED: dict[str, type[ReferenceGame[Any]]] = {}
 """Every reference game class by game id, filled by :func:`register` as the modules load."""
 
 
-def register(cls: GameT) -> GameT:
-    """Class decorator: the one registration of a reference game (under its ``game_id``)."""
-    if cls.game_id in REGISTERED:
-        raise ValueError(f"reference game {cls.game_id!r} is registered twice")
-    REGISTERED[cls.game_id] = cls
-    return cls
+def register(game_id: str, *, players: tuple[int, int]) -> Callable[[GameT], GameT]:
+    """Class decorator: the one registration of a reference game.
+
+    Args:
+        game_id: The game's id (the same as the Rust engine's).
+        players: The smallest and the largest player count.
+
+    Returns:
+        The decorator, which sets ``game_id``, ``min_players`` and ``max_players`` on the class
+        and files it under ``game_id``.
+    """
+
+    def decorate(cls: GameT) -> GameT:
+        if game_id in REGISTERED:
+            raise ValueError(f"reference game {game_id!r} is registered twice")
+        cls.game_id = game_id
+        cls.min_players, cls.max_players = players
+        REGISTERED[game_id] = cls
+        return cls
+
+    return decorate
 
 
 class ReferenceState(ABC):

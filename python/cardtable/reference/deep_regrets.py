@@ -210,13 +210,10 @@ class DeepRegretsState(Views):
 # ======================================================================================
 
 
-@register
+@register("deep_regrets", players=(2, 5))
 class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
     """Deep Regrets (steps 1 and 2) for 2 to 5 players with fixed options."""
 
-    game_id = "deep_regrets"
-    min_players = 2
-    max_players = 5
     option_specs = (
         int_option("days", 6, 5, 6, "6 = Monday..Saturday; 5 = the short game from Tuesday"),
         choice_option(
@@ -237,10 +234,8 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
         self.regret_split = options.choice("regret_split")
         self.expansion_tentacles = options.bool("expansion_tentacles")
 
-    @property
-    def num_actions(self) -> int:
-        """512 (§9)."""
-        return NUM_ACTIONS
+    num_actions = NUM_ACTIONS
+    """512 (§9)."""
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

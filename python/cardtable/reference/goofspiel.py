@@ -28,13 +28,10 @@ from cardtable.reference._tensor import TensorBuilder
 __all__ = ["GoofspielGame", "GoofspielObservation", "GoofspielState"]
 
 
-@register
+@register("goofspiel", players=(2, 2))
 class GoofspielGame(ReferenceGame["GoofspielState"]):
     """Goofspiel with ``num_cards`` cards per suit, for two players."""
 
-    game_id: ClassVar[str] = "goofspiel"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         int_option("num_cards", 13, 1, 60, "cards per player and point cards, 1..=60"),
     )

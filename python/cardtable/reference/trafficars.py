@@ -872,13 +872,10 @@ def card_events(state: TrafficarsState, card: int, option: int) -> set[str]:
     return {"tow truck as 5th car"} if full(lane) else set()
 
 
-@register
+@register("trafficars", players=(2, 5))
 class TrafficarsGame(ReferenceGame[TrafficarsState]):
     """Trafficars, the traffic jam, for 2 to 5 players with fixed options."""
 
-    game_id = "trafficars"
-    min_players = 2
-    max_players = 5
     option_specs = (
         int_option("max_number", 50, 5, 50, "car cards 1..max_number are used (5..50)"),
         int_option("hand_size", 10, 1, 30, "cards dealt to each seat = number of turns (1..30)"),
@@ -929,10 +926,8 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
             ]
         return sorted(deck)
 
-    @property
-    def num_actions(self) -> int:
-        """115: card ids 1..62 and the lane / free-place choices 100..114."""
-        return NUM_ACTIONS
+    num_actions = NUM_ACTIONS
+    """115: card ids 1..62 and the lane / free-place choices 100..114."""
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

@@ -387,13 +387,10 @@ class TrafficarsMemoryState(ReferenceState):
         }
 
 
-@register
+@register("trafficars_memory", players=(2, 5))
 class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     """Trafficars memory for 2 to 5 players with fixed options."""
 
-    game_id = "trafficars_memory"
-    min_players = 2
-    max_players = 5
     option_specs = (
         int_option("min_number", 1, 1, 50, "lowest car number used (1..50, below max_number)"),
         int_option("max_number", 50, 1, 50, "highest car number used (1..50, above min_number)"),
@@ -422,10 +419,8 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
         joker_count = SPECIAL_CARDS * len(cars) // len(CAR_NUMBERS) if self.jokers else 0
         return cars + list(range(FIRST_JOKER, FIRST_JOKER + joker_count))
 
-    @property
-    def num_actions(self) -> int:
-        """64 for every option setting: positions 0..61, card ids 1..62, stop 63."""
-        return NUM_ACTIONS
+    num_actions = NUM_ACTIONS
+    """64 for every option setting: positions 0..61, card ids 1..62, stop 63."""
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

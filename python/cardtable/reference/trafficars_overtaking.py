@@ -415,13 +415,10 @@ class TrafficarsOvertakingState(ReferenceState):
         }
 
 
-@register
+@register("trafficars_overtaking", players=(2, 5))
 class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     """Trafficars overtaking lane for 2 to 5 players with fixed options."""
 
-    game_id = "trafficars_overtaking"
-    min_players = 2
-    max_players = 5
     option_specs = (
         bool_option(
             "optional_overtake",
@@ -434,10 +431,8 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
         """Read the one option besides ``players``."""
         self.optional_overtake = options.bool("optional_overtake")
 
-    @property
-    def num_actions(self) -> int:
-        """54: card ids 1..50, overtake 51, let go 52, pass 53."""
-        return NUM_ACTIONS
+    num_actions = NUM_ACTIONS
+    """54: card ids 1..50, overtake 51, let go 52, pass 53."""
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

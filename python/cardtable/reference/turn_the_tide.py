@@ -495,13 +495,10 @@ RULE_EVENTS = (
 """The rule events of Turn the Tide, as the contract lists them."""
 
 
-@register
+@register("turn_the_tide", players=(3, 5))
 class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     """Turn the Tide for 3 to 5 players with fixed options."""
 
-    game_id = "turn_the_tide"
-    min_players = 3
-    max_players = 5
     option_specs = (
         bool_option(
             "recheck_after_elimination",
@@ -529,10 +526,8 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
         self.rounds = self.players if rounds is None else rounds
         options.set("rounds", self.rounds)
 
-    @property
-    def num_actions(self) -> int:
-        """61: weather card numbers 1..60, plus 0 and 1 for the tide choice."""
-        return NUM_ACTIONS
+    num_actions = NUM_ACTIONS
+    """61: weather card numbers 1..60, plus 0 and 1 for the tide choice."""
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
