@@ -165,9 +165,9 @@ class Labels(Days):
                 return f"refresh a {KIND_LETTERS[a - DIE_KIND]} die"
             case "peek_shoal" if CAST <= a < CAST + 9:
                 return f"peek at shoal {a - CAST}"
-            case "peek_row" if ROW <= a < ROW + 3:
+            case "peek_row" | "peek_line" if ROW <= a < ROW + 3:
                 return f"peek at depth {a - ROW + 1}"
-            case "peek_column" if COLUMN <= a < COLUMN + 3:
+            case "peek_column" | "peek_line" if COLUMN <= a < COLUMN + 3:
                 return f"peek at column {a - COLUMN}"
         return self._ability_node_label(a, d)
 
@@ -208,10 +208,6 @@ class Labels(Days):
                 return f"reveal shoal {a - CAST}"
             case "reveal_column" if COLUMN <= a < COLUMN + 3:
                 return f"reveal column {a - COLUMN}"
-            case "peek_line" if ROW <= a < ROW + 3:
-                return f"peek at depth {a - ROW + 1}"
-            case "peek_line" if COLUMN <= a < COLUMN + 3:
-                return f"peek at column {a - COLUMN}"
             case "mimic" if in_fish:
                 return f"swap it for {name}"
             case "hadal_shade" if a == NO:
