@@ -39,6 +39,13 @@ mod x86 {
         }
     }
 
+    /// Whether the CPU has `feature` (a bit of [`level`]): one load and one test once detected.
+    #[inline(always)]
+    pub fn has(feature: u8) -> bool {
+        let level = LEVEL.load(Ordering::Relaxed);
+        level & feature != 0 || (level == UNKNOWN && detect() & feature != 0)
+    }
+
     #[cold]
     #[inline(never)]
     fn detect() -> u8 {
@@ -90,6 +97,25 @@ mod x86 {
         bit.trailing_zeros()
     }
 
+    /// Runs `f` with `popcnt` and BMI2 enabled in the code inlined into it.
+    ///
+    /// # Safety
+    /// The CPU must have `popcnt` and BMI2.
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    pub unsafe fn with_pdep<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    /// Runs `f` with `popcnt` enabled in the code inlined into it.
+    ///
+    /// # Safety
+    /// The CPU must have `popcnt`.
+    #[cfg_attr(target_feature = "popcnt", allow(dead_code))]
+    #[target_feature(enable = "popcnt")]
+    pub unsafe fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
     /// The element of rank `draw(n)` among the `n > 0` elements of `mask`, or `None` for the empty
     /// set (without calling `draw`).
     ///
@@ -106,6 +132,34 @@ mod x86 {
     }
 }
 
+/// Runs `f`, compiled with the CPU's population count and `pdep` enabled where the CPU has them
+/// (detected once per call).
+///
+/// A function compiled without those features cannot inline the ones of this module that use
+/// them, so every [`count`], [`select`] and [`pick`] of a hot loop would be a call. Run inside
+/// this, the loop and everything inlined into it (the game's rules, the random bot) is compiled
+/// a second time with the features, so those calls become single instructions; the detection
+/// checks that remain are a load and a branch the CPU predicts. `f` must be inlined into this
+/// (an `#[inline(always)]` closure or function) for that to happen; the results are the same
+/// either way.
+#[inline(always)]
+pub(crate) fn with_bit_instructions<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let level = x86::level();
+        if level & x86::PDEP != 0 {
+            // SAFETY: `popcnt` and a fast BMI2 were detected.
+            return unsafe { x86::with_pdep(f) };
+        }
+        #[cfg(not(target_feature = "popcnt"))]
+        if level & x86::POPCNT != 0 {
+            // SAFETY: `popcnt` was detected.
+            return unsafe { x86::with_popcnt(f) };
+        }
+    }
+    f()
+}
+
 /// `mask.count_ones()` computed by the CPU's population count instruction, or `None` where the
 /// CPU has none (the caller then counts portably).
 #[inline(always)]
@@ -116,7 +170,7 @@ pub(crate) fn count(mask: u64) -> Option<u32> {
     }
     #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
-        if x86::level() & x86::POPCNT != 0 {
+        if x86::has(x86::POPCNT) {
             // SAFETY: `popcnt` was detected.
             Some(unsafe { x86::count(mask) })
         } else {
@@ -140,7 +194,7 @@ pub(crate) fn count(mask: u64) -> Option<u32> {
 pub(crate) fn select(mask: u64, rank: u32) -> Option<u32> {
     #[cfg(target_arch = "x86_64")]
     {
-        if x86::level() & x86::PDEP != 0 {
+        if x86::has(x86::PDEP) {
             // SAFETY: `popcnt` and a fast BMI2 were detected.
             return Some(unsafe { x86::select(mask, rank) });
         }
@@ -156,7 +210,7 @@ pub(crate) fn select(mask: u64, rank: u32) -> Option<u32> {
 pub(crate) fn pick(mask: u64, draw: impl FnOnce(u64) -> u64) -> Option<Option<u32>> {
     #[cfg(target_arch = "x86_64")]
     {
-        if x86::level() & x86::PDEP != 0 {
+        if x86::has(x86::PDEP) {
             // SAFETY: `popcnt` and a fast BMI2 were detected.
             return Some(unsafe { x86::pick(mask, draw) });
         }

@@ -101,6 +101,27 @@ pub trait Game: Clone + Send + Sync + 'static {
         buf.get(i).copied()
     }
 
+    /// Plays `state` to its end with the `random` bot in every seat, exactly as the batch runner
+    /// steps it one node at a time: a chance node is resolved by [`Game::sample_chance`] with
+    /// `chance`, a decision of seat `s` is [`Game::random_action`] with `seats[s]`, each applied.
+    /// Returns the decisions and chance steps made, or the error of the first seat that could not
+    /// move. The default does just that ([`crate::step::random_playout`]); games may override it
+    /// with a loop of their own that makes the same draws and reaches the same state (checked by
+    /// the test kit), e.g. to dispatch on their phase once per step instead of three times.
+    // Always inlined into the batch runner's loop, which runs with the CPU's bit instructions
+    // (see `crate::cpu::with_bit_instructions`): a call here would compile the game without them.
+    #[inline(always)]
+    fn random_playout(
+        &self,
+        state: &mut Self::State,
+        chance: &mut SplitMix64,
+        seats: &mut [SplitMix64],
+        legal: &mut Vec<u32>,
+        outcomes: &mut Vec<(u32, u64)>,
+    ) -> crate::step::StepResult<(u32, u32)> {
+        crate::step::random_playout(self, state, chance, seats, legal, outcomes)
+    }
+
     /// A readable label of an action (or chance outcome) in this state, e.g. `"play 37"`.
     fn action_label(&self, state: &Self::State, action: u32) -> String;
 

@@ -181,6 +181,7 @@ pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
 
 /// Plays one whole seeded game with `bots` (one per seat); returns (decisions, chance steps) and
 /// leaves the final state in `state`. The game is stepped by [`crate::step::step`].
+#[inline(always)]
 pub fn play_game<G: Game, B: SimSeat<G>>(
     game: &G,
     bots: &mut [B],
@@ -206,6 +207,24 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
             }
         }
     }
+}
+
+/// [`play_game`] for a table of `random` bots only, whose streams are `seats`: the game plays
+/// itself out through [`Game::random_playout`].
+#[inline(always)]
+fn play_random_game<G: Game>(
+    game: &G,
+    seats: &mut [SplitMix64],
+    game_seed: u64,
+    state: &mut G::State,
+    legal: &mut Vec<u32>,
+    chance: &mut Vec<(u32, u64)>,
+) -> Result<(u32, u32)> {
+    *state = game.initial_state();
+    let mut rng = SplitMix64::new(game_seed);
+    step::reset_random_seats(seats, game_seed);
+    game.random_playout(state, &mut rng, seats, legal, chance)
+        .map_err(step::StepError::into_error::<G>)
 }
 
 /// Per-game output rows of one chunk: scores, winners (`count × players`) and lengths (`count`).
@@ -249,38 +268,61 @@ fn run_chunk<G: Game>(
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut scores = vec![0i64; n];
     let seeds = SeedDeriver::new(config.seed);
-    for (i, g) in (first..first + count).enumerate() {
-        // Checked before every game, so that a stop request is honoured within one game.
-        if stop.load(Ordering::Relaxed) {
-            out.interrupted = true;
-            break;
-        }
-        let game_seed = seeds.derive(g);
-        let (decisions, chance_steps) = play_game(
-            game,
-            &mut bots,
-            game_seed,
-            &mut state,
-            &mut legal,
-            &mut chance,
-        )?;
-        let row = rows.as_mut().map(|(sc, wi, le)| {
-            (
-                &mut sc[i * n..(i + 1) * n],
-                &mut wi[i * n..(i + 1) * n],
-                &mut le[i],
-            )
-        });
-        step::record_game(
-            game,
-            &state,
-            (decisions, chance_steps),
-            &mut scores,
-            &mut out,
-            row,
-        );
-    }
+    // A table of `random` bots only plays each game in one call of the game's own playout.
+    let mut random_seats = bots
+        .iter()
+        .all(|b| matches!(b, SeatBot::Random(_)))
+        .then(|| vec![SplitMix64::default(); n]);
+    // The whole loop runs with the CPU's bit instructions, so that the games' bit picks inline.
+    let played = crate::cpu::with_bit_instructions(
+        #[inline(always)]
+        || -> Result<()> {
+            for (i, g) in (first..first + count).enumerate() {
+                // Checked before every game, so that a stop request is honoured within one game.
+                if stop.load(Ordering::Relaxed) {
+                    out.interrupted = true;
+                    break;
+                }
+                let game_seed = seeds.derive(g);
+                let (decisions, chance_steps) = match random_seats.as_mut() {
+                    Some(seats) => play_random_game(
+                        game,
+                        seats,
+                        game_seed,
+                        &mut state,
+                        &mut legal,
+                        &mut chance,
+                    )?,
+                    None => play_game(
+                        game,
+                        &mut bots,
+                        game_seed,
+                        &mut state,
+                        &mut legal,
+                        &mut chance,
+                    )?,
+                };
+                let row = rows.as_mut().map(|(sc, wi, le)| {
+                    (
+                        &mut sc[i * n..(i + 1) * n],
+                        &mut wi[i * n..(i + 1) * n],
+                        &mut le[i],
+                    )
+                });
+                step::record_game(
+                    game,
+                    &state,
+                    (decisions, chance_steps),
+                    &mut scores,
+                    &mut out,
+                    row,
+                );
+            }
+            Ok(())
+        },
+    );
     done.fetch_add(out.games_played, Ordering::Relaxed);
+    played?;
     Ok(out)
 }
 

@@ -299,6 +299,51 @@ pub fn step<G: Game, B: SimSeat<G>>(
     Ok(done)
 }
 
+/// The streams of the seats of a game seeded with `game_seed` ([`seat_rng`] of every seat), for a
+/// game whose seats are all the `random` bot (which does not observe).
+#[inline]
+pub fn reset_random_seats(seats: &mut [SplitMix64], game_seed: u64) {
+    let seeds = SeedDeriver::new(game_seed);
+    for (seat, rng) in seats.iter_mut().enumerate() {
+        *rng = SplitMix64::new(seeds.derive(seat as u64 + 1));
+    }
+}
+
+/// [`Game::random_playout`] as [`step`] does it with the `random` bot in every seat, one node at
+/// a time: the definition every game's own playout must match.
+#[inline(always)]
+pub fn random_playout<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    chance: &mut SplitMix64,
+    seats: &mut [SplitMix64],
+    legal: &mut Vec<u32>,
+    outcomes: &mut Vec<(u32, u64)>,
+) -> StepResult<(u32, u32)> {
+    let (mut decisions, mut chance_steps) = (0u32, 0u32);
+    loop {
+        let player = game.current_player(state);
+        if player == TERMINAL {
+            return Ok((decisions, chance_steps));
+        }
+        if player == CHANCE {
+            let outcome = game.sample_chance(state, chance, outcomes);
+            game.apply(state, outcome);
+            chance_steps += 1;
+        } else {
+            let seat = player as usize;
+            let Some(rng) = seats.get_mut(seat) else {
+                return Err(StepError::NoBot(seat as u32));
+            };
+            let action = game
+                .random_action(state, rng, legal)
+                .ok_or(StepError::NoLegalAction(seat as u32))?;
+            game.apply(state, action);
+            decisions += 1;
+        }
+    }
+}
+
 /// Applies an external seat's (already checked) decision and lets the observing seats see it.
 #[inline]
 pub fn apply_external<G: Game, B: SimSeat<G>>(

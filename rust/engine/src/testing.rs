@@ -204,7 +204,8 @@ pub fn check_random_playouts<G: Game>(game: &Arc<G>, games: u64, seed: u64) {
 /// Plays `games` random games of `game` and asserts at every node that [`Game::sample_chance`]
 /// and [`Game::random_action`] return what the definitions give (a weighted pick over
 /// `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and leave the generator in the
-/// same state, for several generator states per node. The batch runner relies on this.
+/// same state, for several generator states per node; and that [`Game::random_playout`] plays
+/// the same games as [`crate::step::random_playout`]. The batch runner relies on this.
 pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
     let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
     let mut buf2 = Vec::new();
@@ -239,6 +240,39 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
             };
             game.apply(&mut state, action);
         }
+    }
+    // The game's own playout with the `random` bot in every seat against the definition.
+    for g in 0..games {
+        let game_seed = derive_seed(seed ^ 0x00C0_FFEE, g);
+        let mut fast_seats = vec![SplitMix64::default(); game.players()];
+        crate::step::reset_random_seats(&mut fast_seats, game_seed);
+        let mut slow_seats = fast_seats.clone();
+        let (mut fast, mut slow) = (game.initial_state(), game.initial_state());
+        let (mut fast_rng, mut slow_rng) = (SplitMix64::new(game_seed), SplitMix64::new(game_seed));
+        let fast_counts = game.random_playout(
+            &mut fast,
+            &mut fast_rng,
+            &mut fast_seats,
+            &mut legal,
+            &mut buf,
+        );
+        let slow_counts = crate::step::random_playout(
+            game,
+            &mut slow,
+            &mut slow_rng,
+            &mut slow_seats,
+            &mut buf2,
+            &mut chance,
+        );
+        assert_eq!(fast_counts, slow_counts, "{}: playout counts differ", G::ID);
+        assert_eq!(
+            game.state_json(&fast),
+            game.state_json(&slow),
+            "{}: playouts end in different states",
+            G::ID
+        );
+        assert_eq!(fast_rng, slow_rng, "{}: chance streams differ", G::ID);
+        assert_eq!(fast_seats, slow_seats, "{}: seat streams differ", G::ID);
     }
 }
 

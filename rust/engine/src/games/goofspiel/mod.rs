@@ -309,4 +309,13 @@ impl Game for Goofspiel {
             std::cmp::Ordering::Equal => vec![0, 1],
         }
     }
+
+    fn winner_mask(&self, st: &GoofspielState) -> u64 {
+        let [a, b] = st.points;
+        match a.cmp(&b) {
+            std::cmp::Ordering::Greater => 0b01,
+            std::cmp::Ordering::Less => 0b10,
+            std::cmp::Ordering::Equal => 0b11,
+        }
+    }
 }

@@ -1205,7 +1205,7 @@ impl Game for Trafficars {
         out.extend(bits::ones(self.card_actions(st)));
     }
 
-    #[inline]
+    #[inline(always)]
     fn random_action(
         &self,
         st: &TrafficarsState,
@@ -1231,7 +1231,7 @@ impl Game for Trafficars {
         out.extend(bits::ones(self.card_actions(st)).map(|c| (c, 1)));
     }
 
-    #[inline]
+    #[inline(always)]
     fn sample_chance(
         &self,
         st: &TrafficarsState,

@@ -200,6 +200,7 @@ impl TrafficarsOvertaking {
     }
 
     /// Contract procedure "refill".
+    #[inline]
     fn refill(&self, st: &mut TrafficarsOvertakingState) {
         for s in 0..self.players {
             while bits::count(st.hands[s]) < HAND_LIMIT && st.pile_count(s) > 0 {
@@ -432,6 +433,7 @@ impl Game for TrafficarsOvertaking {
         }
     }
 
+    #[inline(always)]
     fn sample_chance(
         &self,
         st: &TrafficarsOvertakingState,
@@ -444,6 +446,7 @@ impl Game for TrafficarsOvertaking {
         bits::pick(ALL_CARDS & !st.used, rng).unwrap_or(0)
     }
 
+    #[inline]
     fn apply(&self, st: &mut TrafficarsOvertakingState, action: u32) {
         match st.phase {
             Phase::Deal => {
@@ -507,6 +510,14 @@ impl Game for TrafficarsOvertaking {
             Vec::new()
         } else {
             vec![usize::from(st.winner)]
+        }
+    }
+
+    fn winner_mask(&self, st: &TrafficarsOvertakingState) -> u64 {
+        if st.winner == NO_SEAT {
+            0
+        } else {
+            1u64.checked_shl(u32::from(st.winner)).unwrap_or(0)
         }
     }
 }

@@ -32,6 +32,7 @@ use crate::error::Result;
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
+use crate::step::{StepError, StepResult};
 use serde_json::{json, Map, Value};
 
 /// Most seats a game can have.
@@ -90,6 +91,7 @@ impl TideDeck {
     };
 
     /// Copies left of value `v` (0 for anything out of 1..=12).
+    #[inline(always)]
     fn count(self, v: usize) -> u8 {
         if (1..=TIDE_VALUES).contains(&v) {
             let pair = self.copies >> (2 * (v - 1));
@@ -112,11 +114,13 @@ impl TideDeck {
 
     /// The tide chance node: the value of the copy of rank `rng.below(total)` in increasing
     /// value order (`None`, drawing nothing, for an empty deck).
+    #[inline(always)]
     fn draw(self, rng: &mut SplitMix64) -> Option<u32> {
         bits::pick(self.copies, rng).map(|b| b / 2 + LOWEST_TIDE)
     }
 
     /// Takes one copy of value `v` out; false (and nothing changes) if there is none.
+    #[inline(always)]
     fn take(&mut self, v: usize) -> bool {
         let k = self.count(v);
         if k == 0 {
@@ -236,41 +240,16 @@ impl Table {
         out_of(self.in_round, s)
     }
 
-    fn remaining(&self) -> u32 {
-        self.in_round.count_ones()
-    }
-
     /// Rules steps 4–7: the highest showing tide loses a lifebuoy (or is eliminated), repeated
     /// after eliminations when `recheck` is set. Returns true if the round ends (at most two
     /// seats left).
     fn lose_lifebuoys(&mut self, recheck: bool) -> bool {
-        loop {
-            let top = seats(self.in_round)
-                .map(|s| self.tide[s])
-                .max()
-                .unwrap_or(0);
-            if top == 0 {
-                return false;
-            }
-            let mut any_eliminated = false;
-            for s in seats(self.in_round) {
-                if self.tide[s] == top {
-                    if self.lifebuoys[s] > 0 {
-                        self.lifebuoys[s] -= 1;
-                    } else {
-                        self.in_round &= !(1 << s);
-                        self.tide[s] = 0;
-                        any_eliminated = true;
-                    }
-                }
-            }
-            if self.remaining() <= 2 {
-                return true;
-            }
-            if !(recheck && any_eliminated) {
-                return false;
-            }
-        }
+        lose_lifebuoys(
+            &mut self.tide,
+            &mut self.lifebuoys,
+            &mut self.in_round,
+            recheck,
+        )
     }
 
     /// The lowest showing tide among seats still in (0 if one of them has none), or `u8::MAX`
@@ -283,6 +262,49 @@ impl Table {
     }
 }
 
+/// Rules steps 4–7 on the parts of a [`Table`]: the highest showing tide loses a lifebuoy (or is
+/// eliminated), repeated after eliminations when `recheck` is set. Returns true if the round ends
+/// (at most two seats left).
+#[inline(always)]
+fn lose_lifebuoys(
+    tide: &mut [u8; MAX_SEATS],
+    lifebuoys: &mut [u8; MAX_SEATS],
+    in_round: &mut u8,
+    recheck: bool,
+) -> bool {
+    loop {
+        // The highest showing tide and the seats showing it, in one pass.
+        let (mut top, mut at_top) = (0u8, 0u8);
+        for s in seats(*in_round) {
+            let t = tide[s];
+            if t > top {
+                (top, at_top) = (t, 1 << s);
+            } else if t == top {
+                at_top |= 1 << s;
+            }
+        }
+        if top == 0 {
+            return false;
+        }
+        let mut any_eliminated = false;
+        for s in seats(at_top) {
+            if lifebuoys[s] > 0 {
+                lifebuoys[s] -= 1;
+            } else {
+                *in_round &= !(1 << s);
+                tide[s] = 0;
+                any_eliminated = true;
+            }
+        }
+        if in_round.count_ones() <= 2 {
+            return true;
+        }
+        if !(recheck && any_eliminated) {
+            return false;
+        }
+    }
+}
+
 impl TurnTheTide {
     /// The number of rounds played (the resolved `rounds` option).
     pub fn rounds(&self) -> usize {
@@ -292,8 +314,12 @@ impl TurnTheTide {
     /// The first seat still in the round at or after `from`, or `NO_SEAT`.
     #[inline]
     fn next_active(&self, st: &TurnTheTideState, from: usize) -> u8 {
-        let later = st.in_round & u8::MAX.checked_shl(from as u32).unwrap_or(0);
-        seats(later).next().map_or(NO_SEAT, |s| s as u8)
+        let later = u32::from(st.in_round) & u32::MAX.checked_shl(from as u32).unwrap_or(0);
+        if later == 0 {
+            NO_SEAT
+        } else {
+            later.trailing_zeros() as u8
+        }
     }
 
     /// Contract flow step 2: round `r` starts.
@@ -322,6 +348,7 @@ impl TurnTheTide {
     }
 
     /// The seats with the highest and second-highest commitment among seats still in.
+    #[inline(always)]
     fn top_two(&self, st: &TurnTheTideState) -> (usize, usize) {
         let (mut first, mut second) = (0usize, 0usize);
         let (mut c1, mut c2) = (0u8, 0u8);
@@ -339,17 +366,26 @@ impl TurnTheTide {
 
     /// Rules step 2–3: all commitments are revealed; the tide cards go out (or the highest seat
     /// is asked to choose).
-    #[inline(never)]
+    #[inline(always)]
     fn reveal(&self, st: &mut TurnTheTideState) {
+        // The seats with the highest and second-highest commitment (as `top_two`), found in the
+        // same pass.
+        let (mut first, mut second) = (0usize, 0usize);
+        let (mut c1, mut c2) = (0u8, 0u8);
         for s in seats(st.in_round) {
             let c = st.commitments[s];
             st.hands[s] &= !bits::bit_in(u32::from(c), LOWEST_CARD, HIGHEST_CARD);
             let len = usize::from(st.played_len[s]).min(HAND_SIZE - 1);
             st.played[s][len] = c;
             st.played_len[s] = (len + 1) as u8;
+            if c > c1 {
+                (second, c2) = (first, c1);
+                (first, c1) = (s, c);
+            } else if c > c2 {
+                (second, c2) = (s, c);
+            }
         }
         st.to_move = NO_SEAT;
-        let (first, second) = self.top_two(st);
         let (a, b) = (st.revealed[0], st.revealed[1]);
         if self.highest_chooses_tide {
             st.chooser = first as u8;
@@ -362,12 +398,14 @@ impl TurnTheTide {
     }
 
     /// Rules steps 4–8 and the end of the hand: lifebuoys, round end, scoring, next round.
+    #[inline(always)]
     fn finish_hand(&self, st: &mut TurnTheTideState) {
-        let mut table = Table::of(st);
-        let ended = table.lose_lifebuoys(self.recheck_after_elimination);
-        st.tide = table.tide;
-        st.lifebuoys = table.lifebuoys;
-        st.in_round = table.in_round;
+        let ended = lose_lifebuoys(
+            &mut st.tide,
+            &mut st.lifebuoys,
+            &mut st.in_round,
+            self.recheck_after_elimination,
+        );
         st.hand_index += 1;
         st.revealed = [0; 2];
         st.revealed_len = 0;
@@ -375,7 +413,7 @@ impl TurnTheTide {
         st.chooser = NO_SEAT;
         st.to_move = NO_SEAT;
         if ended || usize::from(st.hand_index) >= HAND_SIZE {
-            self.score_round(st, &table);
+            self.score_round(st);
             let next = usize::from(st.round) + 1;
             if next < self.rounds {
                 self.start_round(st, next);
@@ -389,7 +427,8 @@ impl TurnTheTide {
 
     /// Round scoring: lifebuoys for seats still in, −1 for eliminated seats, +1 for the lowest
     /// showing tide (no tide card counts as lowest) among seats still in.
-    fn score_round(&self, st: &mut TurnTheTideState, table: &Table) {
+    fn score_round(&self, st: &mut TurnTheTideState) {
+        let table = Table::of(st);
         let lowest = table.lowest_tide();
         for s in 0..self.players {
             if table.eliminated(s) {
@@ -412,6 +451,71 @@ impl TurnTheTide {
             Phase::ChooseTide => 1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B,
             Phase::Over => 0,
         }
+    }
+
+    /// Deals weather card `card` (a card not dealt yet, whose hand bit is `b`) to the seat next in
+    /// line; true when that ends the deal.
+    #[inline(always)]
+    fn deal(&self, st: &mut TurnTheTideState, card: u32, b: u64) -> bool {
+        let seat = Self::deal_seat(st);
+        let idx = usize::from(st.dealt_count) % HAND_SIZE;
+        st.dealt[seat][idx] = card as u8;
+        st.dealt_hands[seat] |= b;
+        st.dealt_mask |= b;
+        st.dealt_count += 1;
+        if usize::from(st.dealt_count) >= HAND_SIZE * self.players {
+            self.start_round(st, 0);
+            return true;
+        }
+        false
+    }
+
+    /// Reveals tide value `value` of the hand (nothing if no copy is left); true when that
+    /// starts the plays.
+    #[inline(always)]
+    fn reveal_tide(&self, st: &mut TurnTheTideState, value: u32) -> bool {
+        if !st.tide_deck.take(value as usize) {
+            return false;
+        }
+        let len = usize::from(st.revealed_len).min(1);
+        st.revealed[len] = value as u8;
+        st.revealed_len = len as u8 + 1;
+        if st.revealed_len == 2 {
+            st.phase = Phase::Play;
+            st.to_move = self.next_active(st, 0);
+            return true;
+        }
+        false
+    }
+
+    /// Seat `seat` (to move) commits weather card `card` of its hand; true when that was the
+    /// last commitment (the hand is revealed).
+    #[inline(always)]
+    fn commit(&self, st: &mut TurnTheTideState, seat: usize, card: u32) -> bool {
+        if let Some(c) = st.commitments.get_mut(seat) {
+            *c = card as u8;
+        }
+        st.to_move = self.next_active(st, seat + 1);
+        if st.to_move == NO_SEAT {
+            self.reveal(st);
+            return true;
+        }
+        false
+    }
+
+    /// The choosing seat takes tide A or B (`action`); anything else changes nothing.
+    #[inline(always)]
+    fn choose_tide(&self, st: &mut TurnTheTideState, action: u32) {
+        let (a, b) = (st.revealed[0], st.revealed[1]);
+        let (mine, other) = match action {
+            TAKE_TIDE_A => (a, b),
+            TAKE_TIDE_B => (b, a),
+            _ => return,
+        };
+        let (first, second) = self.top_two(st);
+        st.tide[first] = mine;
+        st.tide[second] = other;
+        self.finish_hand(st);
     }
 
     /// Seat to which the next deal card goes.
@@ -565,58 +669,82 @@ impl Game for TurnTheTide {
         match st.phase {
             Phase::Deal => {
                 let b = bits::bit_in(action, LOWEST_CARD, HIGHEST_CARD);
-                if b == 0 || st.dealt_mask & b != 0 {
-                    return;
-                }
-                let seat = Self::deal_seat(st);
-                let idx = usize::from(st.dealt_count) % HAND_SIZE;
-                st.dealt[seat][idx] = action as u8;
-                st.dealt_hands[seat] |= b;
-                st.dealt_mask |= b;
-                st.dealt_count += 1;
-                if usize::from(st.dealt_count) >= HAND_SIZE * self.players {
-                    self.start_round(st, 0);
+                if b != 0 && st.dealt_mask & b == 0 {
+                    self.deal(st, action, b);
                 }
             }
             Phase::Tide => {
-                if !st.tide_deck.take(action as usize) {
-                    return;
-                }
-                let len = usize::from(st.revealed_len).min(1);
-                st.revealed[len] = action as u8;
-                st.revealed_len = len as u8 + 1;
-                if st.revealed_len == 2 {
-                    st.phase = Phase::Play;
-                    st.to_move = self.next_active(st, 0);
-                }
+                self.reveal_tide(st, action);
             }
             Phase::Play => {
                 let seat = usize::from(st.to_move);
                 let Some(&hand) = st.hands.get(seat) else {
                     return;
                 };
-                if hand & bits::bit_in(action, LOWEST_CARD, HIGHEST_CARD) == 0 {
-                    return;
-                }
-                st.commitments[seat] = action as u8;
-                st.to_move = self.next_active(st, seat + 1);
-                if st.to_move == NO_SEAT {
-                    self.reveal(st);
+                if hand & bits::bit_in(action, LOWEST_CARD, HIGHEST_CARD) != 0 {
+                    self.commit(st, seat, action);
                 }
             }
-            Phase::ChooseTide => {
-                let (a, b) = (st.revealed[0], st.revealed[1]);
-                let (mine, other) = match action {
-                    TAKE_TIDE_A => (a, b),
-                    TAKE_TIDE_B => (b, a),
-                    _ => return,
-                };
-                let (first, second) = self.top_two(st);
-                st.tide[first] = mine;
-                st.tide[second] = other;
-                self.finish_hand(st);
-            }
+            Phase::ChooseTide => self.choose_tide(st, action),
             Phase::Over => {}
+        }
+    }
+
+    #[inline(always)]
+    fn random_playout(
+        &self,
+        st: &mut TurnTheTideState,
+        chance: &mut SplitMix64,
+        seats: &mut [SplitMix64],
+        _legal: &mut Vec<u32>,
+        _outcomes: &mut Vec<(u32, u64)>,
+    ) -> StepResult<(u32, u32)> {
+        // The steps of `apply` after `sample_chance` / `random_action`, with one dispatch on the
+        // phase per step and without re-checking what was just drawn from the legal set.
+        let (mut decisions, mut chance_steps) = (0u32, 0u32);
+        loop {
+            match st.phase {
+                // Each phase's steps in a loop of their own until the phase changes.
+                Phase::Deal => loop {
+                    chance_steps += 1;
+                    // A card of `ALL_CARDS`, so 1..=60.
+                    if let Some(card) = bits::pick(ALL_CARDS & !st.dealt_mask, chance) {
+                        if self.deal(st, card, 1 << card) {
+                            break;
+                        }
+                    }
+                },
+                Phase::Tide => loop {
+                    chance_steps += 1;
+                    let value = st.tide_deck.draw(chance).unwrap_or(0);
+                    if self.reveal_tide(st, value) {
+                        break;
+                    }
+                },
+                Phase::Play => loop {
+                    let seat = usize::from(st.to_move);
+                    let (Some(&hand), Some(rng)) = (st.hands.get(seat), seats.get_mut(seat)) else {
+                        return Err(StepError::NoBot(u32::from(st.to_move)));
+                    };
+                    let Some(card) = bits::pick(hand, rng) else {
+                        return Err(StepError::NoLegalAction(seat as u32));
+                    };
+                    decisions += 1;
+                    if self.commit(st, seat, card) {
+                        break;
+                    }
+                },
+                Phase::ChooseTide => {
+                    let seat = usize::from(st.chooser);
+                    let Some(rng) = seats.get_mut(seat) else {
+                        return Err(StepError::NoBot(u32::from(st.chooser)));
+                    };
+                    let choice = bits::pick(1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B, rng);
+                    self.choose_tide(st, choice.unwrap_or(TAKE_TIDE_A));
+                    decisions += 1;
+                }
+                Phase::Over => return Ok((decisions, chance_steps)),
+            }
         }
     }
 
