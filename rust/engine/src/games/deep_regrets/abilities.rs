@@ -46,13 +46,7 @@ impl S {
     /// Shoals that are non-empty with a face-down top (bits).
     #[inline]
     pub(super) fn facedown(&self) -> u16 {
-        let mut m = 0u16;
-        for s in 0..9 {
-            if self.shoal_len[s] > 0 {
-                m |= 1 << s;
-            }
-        }
-        m & !self.face_up
+        self.nonempty() & !self.face_up
     }
 
     /// Puts `f` on top of shoal `s`, face down.

@@ -50,8 +50,14 @@ enum TurnList {
     Turn,
     /// The `after_main` node: the free actions and `END_TURN`.
     AfterMain,
-    /// The free actions only (is one possible?).
-    FreeOnly,
+}
+
+/// The shoals within reach at `depth` (rows 1..=depth; none in port).
+#[inline]
+pub(super) fn reach_mask(depth: u8) -> u16 {
+    ROW_MASK[..usize::from(depth).min(3)]
+        .iter()
+        .fold(0, |m, &r| m | r)
 }
 
 /// Pushes `first + id` for the first `len` ids of `ids`, in increasing id order.
@@ -217,9 +223,31 @@ impl DeepRegrets {
     }
 
     /// Whether seat p has a legal free action (the same conditions as at the `turn` node).
+    ///
+    /// The answer is the disjunction of the tests of [`Self::turn_actions`] for the free
+    /// actions, so they are made cheapest first and the first that holds ends the search.
     pub(super) fn has_free_action(&self, st: &S, p: usize) -> bool {
+        let seat = &st.seats[p];
+        let at_sea = seat.depth > 0;
+        // Abandon ship (3), a die to go deeper (50+c), eating a fish (165+f).
+        if at_sea && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_count() > 0)) {
+            return true;
+        }
+        if !seat.hand.and(&self.eat_set).is_empty() {
+            return true;
+        }
+        // The Can of Worms (41+s).
+        if seat.worms && st.nonempty() & !st.face_up & reach_mask(seat.depth) != 0 {
+            return true;
+        }
         let mut any = AnyAction::default();
-        self.turn_actions(st, p, &mut any, TurnList::FreeOnly);
+        self.turn_rules(st, p, &mut any, false);
+        if any.0 {
+            return true;
+        }
+        let flags = self.item_flags(st, p, Node::Turn, None);
+        self.items_head(st, p, flags, &mut any);
+        self.items_tail(st, p, flags, &mut any);
         any.0
     }
 
@@ -249,29 +277,28 @@ impl DeepRegrets {
         if list == TurnList::AfterMain {
             out.put(END_TURN);
         }
-        let reach = if at_sea {
-            (usize::from(seat.depth) * 3).min(9)
+        // The non-empty shoals within reach (none in port).
+        let live = if at_sea {
+            st.nonempty() & reach_mask(seat.depth)
         } else {
             0
         };
-        if main && seat.fresh_count() > 0 {
+        if main && live != 0 && seat.fresh_count() > 0 {
             let cols = match crate::bits::count(u64::from(seat.locks)) {
                 0 => 0b111u8,
                 1 => seat.locks,
                 _ => 0,
             };
-            for s in 0..reach {
-                if st.shoal_len[s] > 0 && cols >> (s % 3) & 1 == 1 {
-                    out.put(CAST + s as u32);
+            let mut open = 0u16;
+            for (c, &m) in COL_MASK.iter().enumerate() {
+                if cols >> c & 1 == 1 {
+                    open |= m;
                 }
             }
+            each_bit(u32::from(live & open), |s| out.put(CAST + s));
         }
         if seat.worms {
-            for s in 0..reach {
-                if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
-                    out.put(USE_WORMS + s as u32);
-                }
-            }
+            each_bit(u32::from(live & !st.face_up), |s| out.put(USE_WORMS + s));
         }
         if at_sea && seat.depth < 3 {
             for c in 0..CLASSES {

@@ -844,15 +844,18 @@ impl DeepRegretsState {
             self.bag[k - 1] += 1;
         }
     }
+    /// The non-empty shoals (bit s for shoal s).
     #[inline]
-    fn peekable(&self, p: usize) -> u16 {
+    fn nonempty(&self) -> u16 {
         let mut m = 0u16;
         for s in 0..9 {
-            if self.shoal_len[s] > 0 {
-                m |= 1 << s;
-            }
+            m |= u16::from(self.shoal_len[s] > 0) << s;
         }
-        m & !self.face_up & !self.known[p]
+        m
+    }
+    #[inline]
+    fn peekable(&self, p: usize) -> u16 {
+        self.nonempty() & !self.face_up & !self.known[p]
     }
     /// The node a free action comes back to: `after_main` once the turn's main action is taken,
     /// else `turn`.
