@@ -6,10 +6,10 @@
 
 use super::actions::{DINK, SUPPLY, USE_LIFE_PRESERVER, USE_REEL};
 use super::data::Prim;
-use super::flow::below_top;
 use super::legal::Sink;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_FACE, NONE,
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, FACE_CLASSES, NONE,
+    TOP_CLASSES,
 };
 
 impl DeepRegrets {
@@ -49,16 +49,17 @@ impl DeepRegrets {
         let fresh = seat.fresh_count();
         if fresh > 0 && needed & (REQ_FRESH | LOWS | REQ_BELOW_TOP) != 0 {
             m |= REQ_FRESH;
-            let mut low = 4u8;
-            for c in 0..CLASSES {
-                if seat.fresh[c] > 0 {
-                    low = low.min(CLASS_FACE[c]);
-                }
-            }
-            for a in u32::from(low)..4 {
+            let mask = seat.fresh_mask();
+            // The lowest face showing (4 if none).
+            let low = FACE_CLASSES
+                .iter()
+                .position(|&f| mask & f != 0)
+                .unwrap_or(4)
+                .min(4) as u32;
+            for a in low..4 {
                 m |= REQ_LOW0 << a;
             }
-            if below_top(&seat.fresh) {
+            if mask & !TOP_CLASSES != 0 {
                 m |= REQ_BELOW_TOP;
             }
         }

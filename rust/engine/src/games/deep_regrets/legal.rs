@@ -10,8 +10,8 @@ use super::actions::{
 };
 use super::port::shop_base;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, CLOCHE_SLOT, KINDS,
-    MAX_SEATS, NONE, TOP_CLASS,
+    class_mask, each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLOCHE_SLOT, KINDS,
+    MAX_SEATS, NONE, TOP_CLASSES,
 };
 
 /// Shoals of row r (bits).
@@ -88,11 +88,7 @@ impl DeepRegrets {
         }
         let seat = &st.seats[p];
         let fresh_classes = |out: &mut Vec<u32>, pool: &[u8; CLASSES]| {
-            for (c, &k) in pool.iter().enumerate() {
-                if k > 0 {
-                    out.push(DIE + c as u32);
-                }
-            }
+            each_bit(u32::from(class_mask(pool)), |c| out.push(DIE + c));
         };
         let regret_values = |out: &mut Vec<u32>| {
             for v in 0..4 {
@@ -201,12 +197,9 @@ impl DeepRegrets {
                 }
             }
             Node::SetMax => {
-                for c in 0..CLASSES {
-                    let top = TOP_CLASS[usize::from(CLASS_KIND[c])] as usize;
-                    if seat.fresh[c] > 0 && c != top {
-                        out.push(DIE + c as u32);
-                    }
-                }
+                each_bit(u32::from(seat.fresh_mask() & !TOP_CLASSES), |c| {
+                    out.push(DIE + c)
+                });
             }
             Node::PeekShoal => {
                 let m = st.peekable(p);
@@ -301,11 +294,7 @@ impl DeepRegrets {
             each_bit(u32::from(live & !st.face_up), |s| out.put(USE_WORMS + s));
         }
         if at_sea && seat.depth < 3 {
-            for c in 0..CLASSES {
-                if seat.fresh[c] > 0 {
-                    out.put(DIE + c as u32);
-                }
-            }
+            each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
         }
         if main && !at_sea {
             // `price(st, p, k, t)` with the seat's discounts read once for the twelve offers.
