@@ -181,7 +181,7 @@ impl DeepRegrets {
     }
 
     /// The extra `pay` actions of the cast fish's rules (18, 19, 20).
-    pub(super) fn pay_rules(&self, st: &S, p: usize, rules: &Rules, out: &mut Vec<u32>) {
+    pub(super) fn pay_rules(&self, st: &S, p: usize, rules: &Rules, out: &mut impl Sink) {
         let seat = &st.seats[p];
         if let Some(show) = rules.show {
             let ok = match show {
@@ -198,17 +198,17 @@ impl DeepRegrets {
                 Show::Fish(f) => seat.hand.contains(usize::from(f)),
             };
             if ok {
-                out.push(CATCH_BY_SHOWING);
+                out.put(CATCH_BY_SHOWING);
             }
         }
         if let Some(sz) = rules.discard_size {
             if self.hand_has_size(st, p, sz) {
-                out.push(CATCH_BY_DISCARDING);
+                out.put(CATCH_BY_DISCARDING);
             }
         }
         if let Some(d) = rules.worms_difficulty {
             if seat.worms && st.cast_base != Some(d) {
-                out.push(FLIP_WORMS);
+                out.put(FLIP_WORMS);
             }
         }
     }

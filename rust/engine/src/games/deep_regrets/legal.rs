@@ -120,30 +120,7 @@ impl DeepRegrets {
             Node::Turn => self.turn_actions(st, p, out, TurnList::Turn),
             Node::AfterMain => self.turn_actions(st, p, out, TurnList::AfterMain),
             Node::Worms => out.extend_from_slice(&[LEAVE_ON_TOP, PUT_AT_BOTTOM]),
-            Node::Pay => {
-                let d = self.effective_difficulty(st, p);
-                let complete = self.payment_complete(st, d);
-                let flags = self.item_flags(st, p, Node::Pay, Some(d));
-                if complete {
-                    out.push(CATCH);
-                }
-                let rules = self.cast_fish_data(st).map(|f| f.rules).unwrap_or_default();
-                if !rules.must_catch || !self.can_complete(st, p, d) {
-                    out.push(DECLINE);
-                }
-                self.items_head(st, p, flags, out);
-                self.pay_rules(st, p, &rules, out);
-                if !complete {
-                    let exact = self.cast_exact(st);
-                    if exact == 0 || self.payment(st).0 < exact {
-                        fresh_classes(out, &seat.fresh);
-                    }
-                }
-                self.items_tail(st, p, flags, out);
-                seat.hand
-                    .and(&self.eat_set)
-                    .each(|f| out.push(FISH + u32::from(f)));
-            }
+            Node::Pay => self.pay_actions(st, p, out),
             Node::DeclineDie => fresh_classes(out, &seat.fresh),
             Node::Reward => {
                 if st.dink_deck | st.dink_discard != 0 {
@@ -213,6 +190,35 @@ impl DeepRegrets {
             Node::PeekColumn => push_lines(out, st.peekable(p), &COL_MASK, COLUMN),
             _ => self.legal_ability(st, p, out),
         }
+    }
+
+    /// The legal actions of the `pay` node, in increasing order.
+    fn pay_actions(&self, st: &S, p: usize, out: &mut impl Sink) {
+        let seat = &st.seats[p];
+        let d = self.effective_difficulty(st, p);
+        let complete = self.payment_complete(st, d);
+        let flags = self.item_flags(st, p, Node::Pay, Some(d));
+        if complete {
+            out.put(CATCH);
+        }
+        let rules = self.cast_fish_data(st).map(|f| &f.rules);
+        if !rules.is_some_and(|r| r.must_catch) || !self.can_complete(st, p, d) {
+            out.put(DECLINE);
+        }
+        self.items_head(st, p, flags, out);
+        if let Some(rules) = rules {
+            self.pay_rules(st, p, rules, out);
+        }
+        if !complete {
+            let exact = self.cast_exact(st);
+            if exact == 0 || self.payment(st).0 < exact {
+                each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
+            }
+        }
+        self.items_tail(st, p, flags, out);
+        seat.hand
+            .and(&self.eat_set)
+            .each(|f| out.put(FISH + u32::from(f)));
     }
 
     /// Whether seat p has a legal free action (the same conditions as at the `turn` node).
