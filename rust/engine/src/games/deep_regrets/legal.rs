@@ -45,7 +45,7 @@ impl Sink for AnyAction {
 
 /// Which actions of the `turn` node family to list.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum TurnList {
+pub(super) enum TurnList {
     /// The `turn` node: main and free actions.
     Turn,
     /// The `after_main` node: the free actions and `END_TURN`.
@@ -253,7 +253,7 @@ impl DeepRegrets {
     /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,
     /// 11, 21, 32+s, 82+3k+t) only at `turn`, 24 = end turn only at `after_main`, the free
     /// actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) at both.
-    fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
+    pub(super) fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
         let main = list == TurnList::Turn;
         let seat = &st.seats[p];
         let at_sea = seat.depth > 0;
