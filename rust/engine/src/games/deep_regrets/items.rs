@@ -43,13 +43,12 @@ impl DeepRegrets {
                 m |= (REQ_TURN_SEA_NE0 * 0b1111) & !(REQ_TURN_SEA_NE0 << seat.depth.min(3));
             }
         }
-        if seat.regret_count() > 0 {
+        if seat.regrets != [0; 4] {
             m |= REQ_REGRET;
         }
-        let fresh = seat.fresh_count();
-        if fresh > 0 && needed & (REQ_FRESH | LOWS | REQ_BELOW_TOP) != 0 {
+        let mask = seat.fresh_mask();
+        if mask != 0 && needed & (REQ_FRESH | LOWS | REQ_BELOW_TOP) != 0 {
             m |= REQ_FRESH;
-            let mask = seat.fresh_mask();
             // The lowest face showing (4 if none).
             let low = FACE_CLASSES
                 .iter()
@@ -63,7 +62,10 @@ impl DeepRegrets {
                 m |= REQ_BELOW_TOP;
             }
         }
-        if needed & REQ_REFRESH != 0 && seat.spent_count() > 0 && fresh < self.max_fresh(st, p) {
+        if needed & REQ_REFRESH != 0
+            && seat.spent_count() > 0
+            && seat.fresh_count() < self.max_fresh(st, p)
+        {
             m |= REQ_REFRESH;
         }
         if needed & REQ_PEEKABLE != 0 && st.peekable(p) != 0 {

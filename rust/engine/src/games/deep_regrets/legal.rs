@@ -229,7 +229,7 @@ impl DeepRegrets {
         let seat = &st.seats[p];
         let at_sea = seat.depth > 0;
         // Abandon ship (3), a die to go deeper (50+c), eating a fish (165+f).
-        if at_sea && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_count() > 0)) {
+        if at_sea && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_mask() != 0)) {
             return true;
         }
         if !seat.hand.and(&self.eat_set).is_empty() {
@@ -263,12 +263,11 @@ impl DeepRegrets {
         if at_sea && !seat.lifeboat_used {
             out.put(ABANDON_SHIP);
         }
-        let has_sellable = !seat.hand.and(&self.sellable).is_empty();
-        if main && !at_sea && has_sellable {
+        if main && !at_sea && !seat.hand.and(&self.sellable).is_empty() {
             out.put(SELL);
-        }
-        if main && !at_sea && has_sellable && seat.mounted.contains(&NONE) {
-            out.put(MOUNT);
+            if seat.mounted.contains(&NONE) {
+                out.put(MOUNT);
+            }
         }
         let flags = self.item_flags(st, p, Node::Turn, None);
         self.items_head(st, p, flags, out);
@@ -282,7 +281,8 @@ impl DeepRegrets {
         } else {
             0
         };
-        if main && live != 0 && seat.fresh_count() > 0 {
+        let fresh = seat.fresh_mask();
+        if main && live != 0 && fresh != 0 {
             let cols = match crate::bits::count(u64::from(seat.locks)) {
                 0 => 0b111u8,
                 1 => seat.locks,
@@ -300,7 +300,7 @@ impl DeepRegrets {
             each_bit(u32::from(live & !st.face_up), |s| out.put(USE_WORMS + s));
         }
         if at_sea && seat.depth < 3 {
-            each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
+            each_bit(u32::from(fresh), |c| out.put(DIE + c));
         }
         if main && !at_sea {
             // `price(st, p, k, t)` with the seat's discounts read once for the twelve offers.
