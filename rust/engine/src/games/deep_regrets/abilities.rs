@@ -46,13 +46,7 @@ impl S {
     /// Shoals that are non-empty with a face-down top (bits).
     #[inline]
     pub(super) fn facedown(&self) -> u16 {
-        let mut m = 0u16;
-        for s in 0..9 {
-            if self.shoal_len[s] > 0 {
-                m |= 1 << s;
-            }
-        }
-        m & !self.face_up
+        self.nonempty() & !self.face_up
     }
 
     /// Puts `f` on top of shoal `s`, face down.
@@ -187,7 +181,7 @@ impl DeepRegrets {
     }
 
     /// The extra `pay` actions of the cast fish's rules (18, 19, 20).
-    pub(super) fn pay_rules(&self, st: &S, p: usize, rules: &Rules, out: &mut Vec<u32>) {
+    pub(super) fn pay_rules(&self, st: &S, p: usize, rules: &Rules, out: &mut impl Sink) {
         let seat = &st.seats[p];
         if let Some(show) = rules.show {
             let ok = match show {
@@ -204,17 +198,17 @@ impl DeepRegrets {
                 Show::Fish(f) => seat.hand.contains(usize::from(f)),
             };
             if ok {
-                out.push(CATCH_BY_SHOWING);
+                out.put(CATCH_BY_SHOWING);
             }
         }
         if let Some(sz) = rules.discard_size {
             if self.hand_has_size(st, p, sz) {
-                out.push(CATCH_BY_DISCARDING);
+                out.put(CATCH_BY_DISCARDING);
             }
         }
         if let Some(d) = rules.worms_difficulty {
             if seat.worms && st.cast_base != Some(d) {
-                out.push(FLIP_WORMS);
+                out.put(FLIP_WORMS);
             }
         }
     }

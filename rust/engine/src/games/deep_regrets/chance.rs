@@ -74,17 +74,10 @@ impl DeepRegrets {
 
     /// The seeded pick: exactly `SplitMix64::pick_weighted` over `chance_each`.
     pub(super) fn sample(&self, st: &S, rng: &mut SplitMix64) -> u32 {
-        // Uniform draws over a bit set: the u-th set bit in increasing order.
+        // Uniform draws over a bit set: the u-th set bit in increasing order (0 and no draw for
+        // the empty set).
         let uniform = |mask: u64, base: u32, rng: &mut SplitMix64| {
-            let total = u64::from(crate::bits::count(mask));
-            if total == 0 {
-                return 0;
-            }
-            let mut m = mask;
-            for _ in 0..rng.below(total) {
-                m &= m - 1;
-            }
-            base + m.trailing_zeros()
+            crate::bits::pick(mask, rng).map_or(0, |b| base + b)
         };
         match st.node {
             Node::Deal => {

@@ -11,8 +11,8 @@
 
 use super::data::{PeekTarget, Prim};
 use super::{
-    DeepRegrets, DeepRegretsState as S, Node, Phase, Task, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
-    NONE, TOP_CLASS,
+    class_mask, DeepRegrets, DeepRegretsState as S, Node, Phase, Task, CLASSES, CLASS_FACE,
+    CLASS_KIND, KINDS, NONE, TOP_CLASS, TOP_CLASSES,
 };
 
 impl DeepRegrets {
@@ -528,7 +528,7 @@ pub(super) fn first_kind(to_roll: &[u8; KINDS]) -> Option<usize> {
 /// Whether some die in `fresh` is below its kind's top face.
 #[inline]
 pub(super) fn below_top(fresh: &[u8; CLASSES]) -> bool {
-    (0..CLASSES).any(|c| fresh[c] > 0 && c != usize::from(TOP_CLASS[usize::from(CLASS_KIND[c])]))
+    class_mask(fresh) & !TOP_CLASSES != 0
 }
 
 /// Turns the discard pile into the deck when the deck is empty (both are sets of card ids, drawn

@@ -6,10 +6,10 @@
 
 use super::actions::{DINK, SUPPLY, USE_LIFE_PRESERVER, USE_REEL};
 use super::data::Prim;
-use super::flow::below_top;
 use super::legal::Sink;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, CLASSES, CLASS_FACE, NONE,
+    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, FACE_CLASSES, NONE,
+    TOP_CLASSES,
 };
 
 impl DeepRegrets {
@@ -43,26 +43,29 @@ impl DeepRegrets {
                 m |= (REQ_TURN_SEA_NE0 * 0b1111) & !(REQ_TURN_SEA_NE0 << seat.depth.min(3));
             }
         }
-        if seat.regret_count() > 0 {
+        if seat.regrets != [0; 4] {
             m |= REQ_REGRET;
         }
-        let fresh = seat.fresh_count();
-        if fresh > 0 && needed & (REQ_FRESH | LOWS | REQ_BELOW_TOP) != 0 {
+        let mask = seat.fresh_mask();
+        if mask != 0 && needed & (REQ_FRESH | LOWS | REQ_BELOW_TOP) != 0 {
             m |= REQ_FRESH;
-            let mut low = 4u8;
-            for c in 0..CLASSES {
-                if seat.fresh[c] > 0 {
-                    low = low.min(CLASS_FACE[c]);
-                }
-            }
-            for a in u32::from(low)..4 {
+            // The lowest face showing (4 if none).
+            let low = FACE_CLASSES
+                .iter()
+                .position(|&f| mask & f != 0)
+                .unwrap_or(4)
+                .min(4) as u32;
+            for a in low..4 {
                 m |= REQ_LOW0 << a;
             }
-            if below_top(&seat.fresh) {
+            if mask & !TOP_CLASSES != 0 {
                 m |= REQ_BELOW_TOP;
             }
         }
-        if needed & REQ_REFRESH != 0 && seat.spent_count() > 0 && fresh < self.max_fresh(st, p) {
+        if needed & REQ_REFRESH != 0
+            && seat.spent_count() > 0
+            && seat.fresh_count() < self.max_fresh(st, p)
+        {
             m |= REQ_REFRESH;
         }
         if needed & REQ_PEEKABLE != 0 && st.peekable(p) != 0 {

@@ -10,8 +10,8 @@ use super::actions::{
 };
 use super::port::shop_base;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLASS_KIND, CLOCHE_SLOT, KINDS,
-    MAX_SEATS, NONE, TOP_CLASS,
+    class_mask, each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLOCHE_SLOT, KINDS,
+    MAX_SEATS, NONE, TOP_CLASSES,
 };
 
 /// Shoals of row r (bits).
@@ -45,13 +45,19 @@ impl Sink for AnyAction {
 
 /// Which actions of the `turn` node family to list.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum TurnList {
+pub(super) enum TurnList {
     /// The `turn` node: main and free actions.
     Turn,
     /// The `after_main` node: the free actions and `END_TURN`.
     AfterMain,
-    /// The free actions only (is one possible?).
-    FreeOnly,
+}
+
+/// The shoals within reach at `depth` (rows 1..=depth; none in port).
+#[inline]
+pub(super) fn reach_mask(depth: u8) -> u16 {
+    ROW_MASK[..usize::from(depth).min(3)]
+        .iter()
+        .fold(0, |m, &r| m | r)
 }
 
 /// Pushes `first + id` for the first `len` ids of `ids`, in increasing id order.
@@ -82,11 +88,7 @@ impl DeepRegrets {
         }
         let seat = &st.seats[p];
         let fresh_classes = |out: &mut Vec<u32>, pool: &[u8; CLASSES]| {
-            for (c, &k) in pool.iter().enumerate() {
-                if k > 0 {
-                    out.push(DIE + c as u32);
-                }
-            }
+            each_bit(u32::from(class_mask(pool)), |c| out.push(DIE + c));
         };
         let regret_values = |out: &mut Vec<u32>| {
             for v in 0..4 {
@@ -118,30 +120,7 @@ impl DeepRegrets {
             Node::Turn => self.turn_actions(st, p, out, TurnList::Turn),
             Node::AfterMain => self.turn_actions(st, p, out, TurnList::AfterMain),
             Node::Worms => out.extend_from_slice(&[LEAVE_ON_TOP, PUT_AT_BOTTOM]),
-            Node::Pay => {
-                let d = self.effective_difficulty(st, p);
-                let complete = self.payment_complete(st, d);
-                let flags = self.item_flags(st, p, Node::Pay, Some(d));
-                if complete {
-                    out.push(CATCH);
-                }
-                let rules = self.cast_fish_data(st).map(|f| f.rules).unwrap_or_default();
-                if !rules.must_catch || !self.can_complete(st, p, d) {
-                    out.push(DECLINE);
-                }
-                self.items_head(st, p, flags, out);
-                self.pay_rules(st, p, &rules, out);
-                if !complete {
-                    let exact = self.cast_exact(st);
-                    if exact == 0 || self.payment(st).0 < exact {
-                        fresh_classes(out, &seat.fresh);
-                    }
-                }
-                self.items_tail(st, p, flags, out);
-                seat.hand
-                    .and(&self.eat_set)
-                    .each(|f| out.push(FISH + u32::from(f)));
-            }
+            Node::Pay => self.pay_actions(st, p, out),
             Node::DeclineDie => fresh_classes(out, &seat.fresh),
             Node::Reward => {
                 if st.dink_deck | st.dink_discard != 0 {
@@ -195,12 +174,9 @@ impl DeepRegrets {
                 }
             }
             Node::SetMax => {
-                for c in 0..CLASSES {
-                    let top = TOP_CLASS[usize::from(CLASS_KIND[c])] as usize;
-                    if seat.fresh[c] > 0 && c != top {
-                        out.push(DIE + c as u32);
-                    }
-                }
+                each_bit(u32::from(seat.fresh_mask() & !TOP_CLASSES), |c| {
+                    out.push(DIE + c)
+                });
             }
             Node::PeekShoal => {
                 let m = st.peekable(p);
@@ -216,17 +192,68 @@ impl DeepRegrets {
         }
     }
 
+    /// The legal actions of the `pay` node, in increasing order.
+    fn pay_actions(&self, st: &S, p: usize, out: &mut impl Sink) {
+        let seat = &st.seats[p];
+        let d = self.effective_difficulty(st, p);
+        let complete = self.payment_complete(st, d);
+        let flags = self.item_flags(st, p, Node::Pay, Some(d));
+        if complete {
+            out.put(CATCH);
+        }
+        let rules = self.cast_fish_data(st).map(|f| &f.rules);
+        if !rules.is_some_and(|r| r.must_catch) || !self.can_complete(st, p, d) {
+            out.put(DECLINE);
+        }
+        self.items_head(st, p, flags, out);
+        if let Some(rules) = rules {
+            self.pay_rules(st, p, rules, out);
+        }
+        if !complete {
+            let exact = self.cast_exact(st);
+            if exact == 0 || self.payment(st).0 < exact {
+                each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
+            }
+        }
+        self.items_tail(st, p, flags, out);
+        seat.hand
+            .and(&self.eat_set)
+            .each(|f| out.put(FISH + u32::from(f)));
+    }
+
     /// Whether seat p has a legal free action (the same conditions as at the `turn` node).
+    ///
+    /// The answer is the disjunction of the tests of [`Self::turn_actions`] for the free
+    /// actions, so they are made cheapest first and the first that holds ends the search.
     pub(super) fn has_free_action(&self, st: &S, p: usize) -> bool {
+        let seat = &st.seats[p];
+        let at_sea = seat.depth > 0;
+        // Abandon ship (3), a die to go deeper (50+c), eating a fish (165+f).
+        if at_sea && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_mask() != 0)) {
+            return true;
+        }
+        if !seat.hand.and(&self.eat_set).is_empty() {
+            return true;
+        }
+        // The Can of Worms (41+s).
+        if seat.worms && st.nonempty() & !st.face_up & reach_mask(seat.depth) != 0 {
+            return true;
+        }
         let mut any = AnyAction::default();
-        self.turn_actions(st, p, &mut any, TurnList::FreeOnly);
+        self.turn_rules(st, p, &mut any, false);
+        if any.0 {
+            return true;
+        }
+        let flags = self.item_flags(st, p, Node::Turn, None);
+        self.items_head(st, p, flags, &mut any);
+        self.items_tail(st, p, flags, &mut any);
         any.0
     }
 
     /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,
     /// 11, 21, 32+s, 82+3k+t) only at `turn`, 24 = end turn only at `after_main`, the free
     /// actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) at both.
-    fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
+    pub(super) fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
         let main = list == TurnList::Turn;
         let seat = &st.seats[p];
         let at_sea = seat.depth > 0;
@@ -236,12 +263,11 @@ impl DeepRegrets {
         if at_sea && !seat.lifeboat_used {
             out.put(ABANDON_SHIP);
         }
-        let has_sellable = !seat.hand.and(&self.sellable).is_empty();
-        if main && !at_sea && has_sellable {
+        if main && !at_sea && !seat.hand.and(&self.sellable).is_empty() {
             out.put(SELL);
-        }
-        if main && !at_sea && has_sellable && seat.mounted.contains(&NONE) {
-            out.put(MOUNT);
+            if seat.mounted.contains(&NONE) {
+                out.put(MOUNT);
+            }
         }
         let flags = self.item_flags(st, p, Node::Turn, None);
         self.items_head(st, p, flags, out);
@@ -249,36 +275,32 @@ impl DeepRegrets {
         if list == TurnList::AfterMain {
             out.put(END_TURN);
         }
-        let reach = if at_sea {
-            (usize::from(seat.depth) * 3).min(9)
+        // The non-empty shoals within reach (none in port).
+        let live = if at_sea {
+            st.nonempty() & reach_mask(seat.depth)
         } else {
             0
         };
-        if main && seat.fresh_count() > 0 {
+        let fresh = seat.fresh_mask();
+        if main && live != 0 && fresh != 0 {
             let cols = match crate::bits::count(u64::from(seat.locks)) {
                 0 => 0b111u8,
                 1 => seat.locks,
                 _ => 0,
             };
-            for s in 0..reach {
-                if st.shoal_len[s] > 0 && cols >> (s % 3) & 1 == 1 {
-                    out.put(CAST + s as u32);
+            let mut open = 0u16;
+            for (c, &m) in COL_MASK.iter().enumerate() {
+                if cols >> c & 1 == 1 {
+                    open |= m;
                 }
             }
+            each_bit(u32::from(live & open), |s| out.put(CAST + s));
         }
         if seat.worms {
-            for s in 0..reach {
-                if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
-                    out.put(USE_WORMS + s as u32);
-                }
-            }
+            each_bit(u32::from(live & !st.face_up), |s| out.put(USE_WORMS + s));
         }
         if at_sea && seat.depth < 3 {
-            for c in 0..CLASSES {
-                if seat.fresh[c] > 0 {
-                    out.put(DIE + c as u32);
-                }
-            }
+            each_bit(u32::from(fresh), |c| out.put(DIE + c));
         }
         if main && !at_sea {
             // `price(st, p, k, t)` with the seat's discounts read once for the twelve offers.

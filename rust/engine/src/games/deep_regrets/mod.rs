@@ -144,6 +144,42 @@ const STACK_CAP: usize = 48;
 /// Shop names in shop order.
 const SHOP_NAMES: [&str; 4] = ["rod", "reel", "supply", "tackle"];
 
+/// The classes showing each face 0..=4 (bit c for class c).
+const FACE_CLASSES: [u16; 5] = {
+    let mut m = [0u16; 5];
+    let mut c = 0;
+    while c < CLASSES {
+        m[CLASS_FACE[c] as usize] |= 1 << c;
+        c += 1;
+    }
+    m
+};
+/// The top face class of every kind (bit c for class c).
+const TOP_CLASSES: u16 = {
+    let mut m = 0u16;
+    let mut k = 0;
+    while k < KINDS {
+        m |= 1 << TOP_CLASS[k];
+        k += 1;
+    }
+    m
+};
+
+/// The classes with a positive count (bit c for class c), counted a word at a time.
+#[inline]
+fn class_mask(c: &[u8; CLASSES]) -> u16 {
+    // Bit 7 of every byte that is not zero, then those bits gathered into the top byte.
+    #[inline]
+    fn nonzero_bytes(w: u64) -> u64 {
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        let high = ((w & LOW7) + LOW7) | w;
+        ((high >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    }
+    let lo = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+    let hi = u64::from_le_bytes([c[8], c[9], c[10], c[11], c[12], c[13], c[14], 0]);
+    (nonzero_bytes(lo) | nonzero_bytes(hi) << 8) as u16
+}
+
 /// The class of a die of `kind` showing `face`, if any.
 fn class_of(kind: usize, face: u32) -> Option<usize> {
     (0..CLASSES).find(|&c| CLASS_KIND[c] as usize == kind && u32::from(CLASS_FACE[c]) == face)
@@ -621,6 +657,11 @@ impl Seat {
     fn regret_count(&self) -> u32 {
         total(&self.regrets)
     }
+    /// The classes with a Fresh die (bit c for class c).
+    #[inline]
+    fn fresh_mask(&self) -> u16 {
+        class_mask(&self.fresh)
+    }
     #[inline]
     fn fresh_count(&self) -> u32 {
         total(&self.fresh)
@@ -844,15 +885,18 @@ impl DeepRegretsState {
             self.bag[k - 1] += 1;
         }
     }
+    /// The non-empty shoals (bit s for shoal s).
     #[inline]
-    fn peekable(&self, p: usize) -> u16 {
+    fn nonempty(&self) -> u16 {
         let mut m = 0u16;
         for s in 0..9 {
-            if self.shoal_len[s] > 0 {
-                m |= 1 << s;
-            }
+            m |= u16::from(self.shoal_len[s] > 0) << s;
         }
-        m & !self.face_up & !self.known[p]
+        m
+    }
+    #[inline]
+    fn peekable(&self, p: usize) -> u16 {
+        self.nonempty() & !self.face_up & !self.known[p]
     }
     /// The node a free action comes back to: `after_main` once the turn's main action is taken,
     /// else `turn`.

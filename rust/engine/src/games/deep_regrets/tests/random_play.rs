@@ -160,8 +160,20 @@ pub(in crate::games::deep_regrets) fn check_conservation(g: &DeepRegrets, st: &D
             assert_eq!(legal.contains(&(SUPPLY + i)), ready, "supply {i}");
         }
     }
+    // the short-cut test of `after_main` equals its list having a free action
+    if matches!(st.node, Node::Turn | Node::AfterMain) {
+        let p = usize::from(st.actor);
+        let mut free = Vec::new();
+        g.turn_actions(st, p, &mut free, super::super::legal::TurnList::AfterMain);
+        let listed = free.iter().any(|&a| a != END_TURN);
+        assert_eq!(g.has_free_action(st, p), listed, "free actions {free:?}");
+    }
+    // the class masks equal the counts they summarise
+    let naive = |c: &[u8; CLASSES]| (0..CLASSES).fold(0u16, |m, i| m | u16::from(c[i] > 0) << i);
+    assert_eq!(class_mask(&st.rolled), naive(&st.rolled));
     for p in 0..n {
         let s = &st.seats[p];
+        assert_eq!(s.fresh_mask(), naive(&s.fresh));
         if s.rod != NONE {
             assert!(s.rods >> s.rod & 1 == 1);
         }
