@@ -4,7 +4,8 @@
 //! or the undealt deck, and it changes no rule.
 
 use super::{
-    Board, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD, ID_SLOTS, LAST_CARD, MAX_SEATS,
+    Board, Decision, Kind, LaneView, Phase, Trafficars, TrafficarsState, FIRST_CARD,
+    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
@@ -52,24 +53,98 @@ impl GreedyBot {
     /// option on a tie); false when the queue is empty.
     #[inline]
     fn resolve_head(g: &Trafficars, b: &mut Board) -> bool {
-        let Some((seat, card, c)) = g.head_choice(b) else {
+        let Some(seat) = b.head() else {
             return false;
         };
-        let acts = c.acts();
-        let mut best = acts.first().map_or(0, |&a| u32::from(a));
-        if acts.len() > 1 {
-            let mut best_pen = u32::MAX;
-            for &a in acts {
-                let p = g.penalty_of(b, card, c.kind, u32::from(a));
-                if p < best_pen {
-                    best_pen = p;
-                    best = u32::from(a);
-                }
-            }
-        }
-        g.carry_out(b, seat, card, c.kind, best);
+        let card = b.revealed.get(seat).copied().unwrap_or(0);
+        let (kind, act) = Self::least_penalty_option(g, b, card);
+        g.carry_out(b, seat, card, kind, act);
         g.next_card(b, card);
         true
+    }
+
+    /// The option of `card` on `b` with the fewest immediate penalty cards, the first one in
+    /// action order on a tie, and its decision kind: the option that the policy would pick from
+    /// `Trafficars::card_choice`'s list by `Trafficars::penalty_of`, found without building the
+    /// list. Penalties are never negative, so the first option without one is taken at once.
+    /// (Options the list cannot hold, an empty list, end as action 0, which changes nothing.)
+    #[inline]
+    fn least_penalty_option(g: &Trafficars, b: &Board, card: u8) -> (Decision, u32) {
+        let lanes = &b.lanes[..g.lanes];
+        // The first lane of least penalty among `lane_ok` lanes for decision `kind`.
+        let least = |kind: Decision, lane_ok: &dyn Fn(usize) -> bool| {
+            let mut best: Option<(u32, u32)> = None;
+            for k in 0..lanes.len() {
+                if !lane_ok(k) {
+                    continue;
+                }
+                let act = LANE_OPTION + k as u32;
+                let p = g.penalty_of(b, card, kind, act);
+                if best.is_none_or(|(bp, _)| p < bp) {
+                    best = Some((p, act));
+                    if p == 0 {
+                        break;
+                    }
+                }
+            }
+            best
+        };
+        match g.kind(card) {
+            Kind::Ambulance => (
+                Decision::Ambulance,
+                least(Decision::Ambulance, &|_| true).map_or(0, |(_, a)| a),
+            ),
+            Kind::TowTruck => (
+                Decision::TowTruck,
+                least(Decision::TowTruck, &|_| true).map_or(0, |(_, a)| a),
+            ),
+            Kind::Police => {
+                // Placing a police car costs nothing: the first lane it may go to, if any.
+                for (k, lane) in lanes.iter().enumerate() {
+                    if g.police_stacks(b.revealed_mask, lane) || !g.full(lane) {
+                        return (Decision::Police, LANE_OPTION + k as u32);
+                    }
+                }
+                (
+                    Decision::PoliceTake,
+                    least(Decision::PoliceTake, &|_| true).map_or(0, |(_, a)| a),
+                )
+            }
+            Kind::Car | Kind::Trailer => {
+                let x = g.number(card);
+                let mut views = [LaneView::EMPTY; MAX_LANES];
+                let mut best = 0;
+                for (v, lane) in views.iter_mut().zip(lanes) {
+                    *v = g.view(lane);
+                    if v.has_place && v.last_value != 0 && v.last_value < x {
+                        best = best.max(v.last_value);
+                    }
+                }
+                let views = &views[..lanes.len()];
+                let fits = |k: usize| {
+                    let v = &views[k];
+                    v.has_place && (v.last_value == 0 || v.last_value == best)
+                };
+                let (kind, found) = match least(Decision::Target, &fits) {
+                    Some(found) => (Decision::Target, found),
+                    None => {
+                        let kind = if g.insert {
+                            Decision::Insert
+                        } else {
+                            Decision::Take
+                        };
+                        (kind, least(kind, &|_| true).unwrap_or((0, 0)))
+                    }
+                };
+                if found.0 > 0 {
+                    // Filling a free place costs nothing; its options come after the lanes'.
+                    if let Some(k) = views.iter().position(|v| v.has_free && v.free_after < x) {
+                        return (kind, FREE_PLACE_OPTION + k as u32);
+                    }
+                }
+                (kind, found.1)
+            }
+        }
     }
 
     /// Resolves the rest of the queue with the fewest-immediate-penalty policy. The end of the
