@@ -4,7 +4,7 @@
 //! or the undealt deck, and it changes no rule.
 
 use super::{
-    Board, Decision, Kind, LaneView, Phase, Trafficars, TrafficarsState, FIRST_CARD,
+    Board, Decision, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD,
     FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
 };
 use crate::bits;
@@ -48,6 +48,20 @@ pub struct GreedyBot {
     seen: u64,
 }
 
+/// Bit `n` for the number `n` of card `id` (0 for a card without a number).
+#[inline]
+fn number_bit(g: &Trafficars, id: u8) -> u64 {
+    1u64.checked_shl(u32::from(g.number(id))).unwrap_or(0) & !1
+}
+
+/// The bits of the numbers from the smaller of `a` and `b` to the larger, both included.
+#[inline]
+fn number_range(a: u8, b: u8) -> u64 {
+    let (lo, hi) = (u32::from(a.min(b)), u32::from(a.max(b)));
+    let upto = |n: u32| 1u64.checked_shl(n + 1).map_or(u64::MAX, |b| b - 1);
+    upto(hi) & !(upto(lo) >> 1)
+}
+
 impl GreedyBot {
     /// Resolves the queue's head card with the fewest-immediate-penalty policy (the first such
     /// option on a tie); false when the queue is empty.
@@ -71,32 +85,14 @@ impl GreedyBot {
     #[inline]
     fn least_penalty_option(g: &Trafficars, b: &Board, card: u8) -> (Decision, u32) {
         let lanes = &b.lanes[..g.lanes];
-        // The first lane of least penalty among `lane_ok` lanes for decision `kind`.
-        let least = |kind: Decision, lane_ok: &dyn Fn(usize) -> bool| {
-            let mut best: Option<(u32, u32)> = None;
-            for k in 0..lanes.len() {
-                if !lane_ok(k) {
-                    continue;
-                }
-                let act = LANE_OPTION + k as u32;
-                let p = g.penalty_of(b, card, kind, act);
-                if best.is_none_or(|(bp, _)| p < bp) {
-                    best = Some((p, act));
-                    if p == 0 {
-                        break;
-                    }
-                }
-            }
-            best
-        };
         match g.kind(card) {
             Kind::Ambulance => (
                 Decision::Ambulance,
-                least(Decision::Ambulance, &|_| true).map_or(0, |(_, a)| a),
+                Self::least_lane(g, b, card, Decision::Ambulance, |_| true).map_or(0, |(_, a)| a),
             ),
             Kind::TowTruck => (
                 Decision::TowTruck,
-                least(Decision::TowTruck, &|_| true).map_or(0, |(_, a)| a),
+                Self::least_lane(g, b, card, Decision::TowTruck, |_| true).map_or(0, |(_, a)| a),
             ),
             Kind::Police => {
                 // Placing a police car costs nothing: the first lane it may go to, if any.
@@ -107,25 +103,27 @@ impl GreedyBot {
                 }
                 (
                     Decision::PoliceTake,
-                    least(Decision::PoliceTake, &|_| true).map_or(0, |(_, a)| a),
+                    Self::least_lane(g, b, card, Decision::PoliceTake, |_| true).map_or(0, |(_, a)| a),
                 )
             }
             Kind::Car | Kind::Trailer => {
                 let x = g.number(card);
-                let mut views = [LaneView::EMPTY; MAX_LANES];
+                // Per lane: whether it has a place, and the stack value of its last place (what
+                // `Trafficars::view` gives as `has_place` and `last_value`).
+                let mut ends = [None; MAX_LANES];
                 let mut best = 0;
-                for (v, lane) in views.iter_mut().zip(lanes) {
-                    *v = g.view(lane);
-                    if v.has_place && v.last_value != 0 && v.last_value < x {
-                        best = best.max(v.last_value);
+                for (end, lane) in ends.iter_mut().zip(lanes) {
+                    if lane.last_start().is_some() {
+                        let value = g.top_value(lane.toks().last().copied().unwrap_or(0));
+                        if value != 0 && value < x {
+                            best = best.max(value);
+                        }
+                        *end = Some(value);
                     }
                 }
-                let views = &views[..lanes.len()];
-                let fits = |k: usize| {
-                    let v = &views[k];
-                    v.has_place && (v.last_value == 0 || v.last_value == best)
-                };
-                let (kind, found) = match least(Decision::Target, &fits) {
+                let ends = &ends[..lanes.len()];
+                let fits = |k: usize| ends[k].is_some_and(|value| value == 0 || value == best);
+                let (kind, found) = match Self::least_lane(g, b, card, Decision::Target, fits) {
                     Some(found) => (Decision::Target, found),
                     None => {
                         let kind = if g.insert {
@@ -133,18 +131,48 @@ impl GreedyBot {
                         } else {
                             Decision::Take
                         };
-                        (kind, least(kind, &|_| true).unwrap_or((0, 0)))
+                        (kind, Self::least_lane(g, b, card, kind, |_| true).unwrap_or((0, 0)))
                     }
                 };
                 if found.0 > 0 {
                     // Filling a free place costs nothing; its options come after the lanes'.
-                    if let Some(k) = views.iter().position(|v| v.has_free && v.free_after < x) {
-                        return (kind, FREE_PLACE_OPTION + k as u32);
+                    for (k, lane) in lanes.iter().enumerate() {
+                        let v = g.view(lane);
+                        if v.has_free && v.free_after < x {
+                            return (kind, FREE_PLACE_OPTION + k as u32);
+                        }
                     }
                 }
                 (kind, found.1)
             }
         }
+    }
+
+    /// The first lane option (action `LANE_OPTION + k`) of least penalty among the lanes `k`
+    /// for which `lane_ok(k)`, for decision `kind`, with its penalty; `None` for no such lane.
+    #[inline(always)]
+    fn least_lane(
+        g: &Trafficars,
+        b: &Board,
+        card: u8,
+        kind: Decision,
+        lane_ok: impl Fn(usize) -> bool,
+    ) -> Option<(u32, u32)> {
+        let mut best: Option<(u32, u32)> = None;
+        for k in 0..g.lanes.min(MAX_LANES) {
+            if !lane_ok(k) {
+                continue;
+            }
+            let act = LANE_OPTION + k as u32;
+            let p = g.penalty_of(b, card, kind, act);
+            if best.is_none_or(|(bp, _)| p < bp) {
+                best = Some((p, act));
+                if p == 0 {
+                    break;
+                }
+            }
+        }
+        best
     }
 
     /// Resolves the rest of the queue with the fewest-immediate-penalty policy. The end of the
@@ -177,6 +205,8 @@ impl GreedyBot {
             on_table |= lane.cards_mask();
         }
         let pool = g.deck & !(hand | self.seen | on_table);
+        // The numbers of the cards in the lanes (bit `n` = number `n`).
+        let table_numbers = bits::ones(on_table).fold(0u64, |m, id| m | number_bit(g, id as u8));
         let before = st.board.penalties;
         let mut costs = [0f64; ID_SLOTS];
         // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
@@ -206,17 +236,43 @@ impl GreedyBot {
             prefix[0] = st.board;
             g.reveal(&mut prefix[0], &cards);
             let mut ready = 1;
+            // Every number a rule may compare the bot's number with this turn: the numbers in
+            // the lanes and those of the other seats' cards.
+            let numbers = cards
+                .iter()
+                .fold(table_numbers, |m, &id| m | number_bit(g, id));
+            // The numbered candidates played out in this sample: kind, queue position, number
+            // and cost.
+            let mut played = [(Kind::Car, 0usize, 0u8, 0f64); ID_SLOTS];
+            let mut n_played = 0;
             for (cost, &c) in costs.iter_mut().zip(legal) {
                 cards[me] = c as u8;
                 let kind = g.kind(c as u8);
+                let numbered = matches!(kind, Kind::Car | Kind::Trailer);
+                let x = g.number(c as u8);
                 let mut b;
+                let mut j = 0;
                 if kind == Kind::Ambulance {
                     b = st.board;
                     g.reveal(&mut b, &cards);
                 } else {
                     g.reveal(&mut order, &cards);
-                    let j = order.pending().iter().position(|&s| usize::from(s) == me);
-                    let j = j.unwrap_or(0).min(MAX_SEATS - 1);
+                    let at = order.pending().iter().position(|&s| usize::from(s) == me);
+                    j = at.unwrap_or(0).min(MAX_SEATS - 1);
+                    // A numbered card of the same kind and queue position as one played out
+                    // already, with no number of `numbers` between the two (inclusive), gets
+                    // the same result: every comparison a rule makes with either number comes
+                    // out the same, and no rule reads a numbered card's id beyond its number
+                    // and kind. Its cost is that one's.
+                    if numbered {
+                        let same = played[..n_played].iter().find(|&&(k, pj, px, _)| {
+                            k == kind && pj == j && numbers & number_range(px, x) == 0
+                        });
+                        if let Some(&(_, _, _, known)) = same {
+                            *cost += known;
+                            continue;
+                        }
+                    }
                     while ready <= j {
                         prefix[ready] = prefix[ready - 1];
                         Self::resolve_head(g, &mut prefix[ready]);
@@ -230,8 +286,14 @@ impl GreedyBot {
                     b.qhead = j as u8;
                 }
                 Self::finish_turn(g, &mut b);
-                *cost += self.cost_after(g, &b, &before);
-                if !matches!(kind, Kind::Car | Kind::Trailer) {
+                let result = self.cost_after(g, &b, &before);
+                *cost += result;
+                if numbered {
+                    if let Some(slot) = played.get_mut(n_played) {
+                        *slot = (kind, j, x, result);
+                        n_played += 1;
+                    }
+                } else {
                     *cost += SPECIAL_COST;
                 }
             }
