@@ -210,9 +210,8 @@ impl GreedyBot {
         let before = st.board.penalties;
         let mut costs = [0f64; ID_SLOTS];
         // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
-        // computed so far in this sample), and a board whose only use is to order the queue.
+        // computed so far in this sample).
         let mut prefix = [st.board; MAX_SEATS];
-        let mut order = st.board;
         for _ in 0..SAMPLES {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
@@ -256,9 +255,23 @@ impl GreedyBot {
                     b = st.board;
                     g.reveal(&mut b, &cards);
                 } else {
-                    g.reveal(&mut order, &cards);
-                    let at = order.pending().iter().position(|&s| usize::from(s) == me);
-                    j = at.unwrap_or(0).min(MAX_SEATS - 1);
+                    // The queue with the bot's card: the others' queue with it inserted at its
+                    // place in the (class, number, seat) order, as `Trafficars::reveal` sorts.
+                    let key = |s: usize| {
+                        let c = cards[s];
+                        (g.kind(c).class(), g.number(c), s)
+                    };
+                    let mine = key(me);
+                    let others = &prefix[0].queue[..usize::from(prefix[0].qlen).min(MAX_SEATS - 1)];
+                    j = others
+                        .iter()
+                        .take_while(|&&s| key(usize::from(s)) < mine)
+                        .count();
+                    let mut queue = [0; MAX_SEATS];
+                    queue[..j].copy_from_slice(&others[..j]);
+                    queue[j] = me as u8;
+                    queue[j + 1..=others.len()].copy_from_slice(&others[j..]);
+                    let qlen = others.len() as u8 + 1;
                     // A numbered card of the same kind and queue position as one played out
                     // already, with no number of `numbers` between the two (inclusive), gets
                     // the same result: every comparison a rule makes with either number comes
@@ -279,10 +292,11 @@ impl GreedyBot {
                         ready += 1;
                     }
                     b = prefix[j];
-                    b.revealed = order.revealed;
-                    b.revealed_mask = order.revealed_mask;
-                    b.queue = order.queue;
-                    b.qlen = order.qlen;
+                    b.revealed = cards;
+                    b.revealed_mask =
+                        prefix[0].revealed_mask | bits::bit_in(c, FIRST_CARD, LAST_CARD);
+                    b.queue = queue;
+                    b.qlen = qlen;
                     b.qhead = j as u8;
                 }
                 Self::finish_turn(g, &mut b);
