@@ -169,7 +169,7 @@ impl Eval {
 
     /// The cost for the bot of the hand's result with seat `s1` showing `v1` and seat `s2`
     /// showing `v2`; see [`GreedyBot`] for the terms.
-    #[inline]
+    #[inline(always)]
     fn with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
         let me = self.me;
         let mut tide = self.tide;
