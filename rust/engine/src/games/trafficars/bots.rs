@@ -4,7 +4,8 @@
 //! or the undealt deck, and it changes no rule.
 
 use super::{
-    Board, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD, ID_SLOTS, LAST_CARD, MAX_SEATS,
+    Board, Decision, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD,
+    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
@@ -47,29 +48,131 @@ pub struct GreedyBot {
     seen: u64,
 }
 
+/// Bit `n` for the number `n` of card `id` (0 for a card without a number).
+#[inline]
+fn number_bit(g: &Trafficars, id: u8) -> u64 {
+    1u64.checked_shl(u32::from(g.number(id))).unwrap_or(0) & !1
+}
+
+/// The bits of the numbers from the smaller of `a` and `b` to the larger, both included.
+#[inline]
+fn number_range(a: u8, b: u8) -> u64 {
+    let (lo, hi) = (u32::from(a.min(b)), u32::from(a.max(b)));
+    let upto = |n: u32| 1u64.checked_shl(n + 1).map_or(u64::MAX, |b| b - 1);
+    upto(hi) & !(upto(lo) >> 1)
+}
+
 impl GreedyBot {
     /// Resolves the queue's head card with the fewest-immediate-penalty policy (the first such
     /// option on a tie); false when the queue is empty.
     #[inline]
     fn resolve_head(g: &Trafficars, b: &mut Board) -> bool {
-        let Some((seat, card, c)) = g.head_choice(b) else {
+        let Some(seat) = b.head() else {
             return false;
         };
-        let acts = c.acts();
-        let mut best = acts.first().map_or(0, |&a| u32::from(a));
-        if acts.len() > 1 {
-            let mut best_pen = u32::MAX;
-            for &a in acts {
-                let p = g.penalty_of(b, card, c.kind, u32::from(a));
-                if p < best_pen {
-                    best_pen = p;
-                    best = u32::from(a);
+        let card = b.revealed.get(seat).copied().unwrap_or(0);
+        let (kind, act) = Self::least_penalty_option(g, b, card);
+        g.carry_out(b, seat, card, kind, act);
+        g.next_card(b, card);
+        true
+    }
+
+    /// The option of `card` on `b` with the fewest immediate penalty cards, the first one in
+    /// action order on a tie, and its decision kind: the option that the policy would pick from
+    /// `Trafficars::card_choice`'s list by `Trafficars::penalty_of`, found without building the
+    /// list. Penalties are never negative, so the first option without one is taken at once.
+    /// (Options the list cannot hold, an empty list, end as action 0, which changes nothing.)
+    #[inline]
+    fn least_penalty_option(g: &Trafficars, b: &Board, card: u8) -> (Decision, u32) {
+        let lanes = &b.lanes[..g.lanes];
+        match g.kind(card) {
+            Kind::Ambulance => (
+                Decision::Ambulance,
+                Self::least_lane(g, b, card, Decision::Ambulance, |_| true).map_or(0, |(_, a)| a),
+            ),
+            Kind::TowTruck => (
+                Decision::TowTruck,
+                Self::least_lane(g, b, card, Decision::TowTruck, |_| true).map_or(0, |(_, a)| a),
+            ),
+            Kind::Police => {
+                // Placing a police car costs nothing: the first lane it may go to, if any.
+                for (k, lane) in lanes.iter().enumerate() {
+                    if g.police_stacks(b.revealed_mask, lane) || !g.full(lane) {
+                        return (Decision::Police, LANE_OPTION + k as u32);
+                    }
+                }
+                (
+                    Decision::PoliceTake,
+                    Self::least_lane(g, b, card, Decision::PoliceTake, |_| true).map_or(0, |(_, a)| a),
+                )
+            }
+            Kind::Car | Kind::Trailer => {
+                let x = g.number(card);
+                // Per lane: whether it has a place, and the stack value of its last place (what
+                // `Trafficars::view` gives as `has_place` and `last_value`).
+                let mut ends = [None; MAX_LANES];
+                let mut best = 0;
+                for (end, lane) in ends.iter_mut().zip(lanes) {
+                    if lane.last_start().is_some() {
+                        let value = g.top_value(lane.toks().last().copied().unwrap_or(0));
+                        if value != 0 && value < x {
+                            best = best.max(value);
+                        }
+                        *end = Some(value);
+                    }
+                }
+                let ends = &ends[..lanes.len()];
+                let fits = |k: usize| ends[k].is_some_and(|value| value == 0 || value == best);
+                let (kind, found) = match Self::least_lane(g, b, card, Decision::Target, fits) {
+                    Some(found) => (Decision::Target, found),
+                    None => {
+                        let kind = if g.insert {
+                            Decision::Insert
+                        } else {
+                            Decision::Take
+                        };
+                        (kind, Self::least_lane(g, b, card, kind, |_| true).unwrap_or((0, 0)))
+                    }
+                };
+                if found.0 > 0 {
+                    // Filling a free place costs nothing; its options come after the lanes'.
+                    for (k, lane) in lanes.iter().enumerate() {
+                        let v = g.view(lane);
+                        if v.has_free && v.free_after < x {
+                            return (kind, FREE_PLACE_OPTION + k as u32);
+                        }
+                    }
+                }
+                (kind, found.1)
+            }
+        }
+    }
+
+    /// The first lane option (action `LANE_OPTION + k`) of least penalty among the lanes `k`
+    /// for which `lane_ok(k)`, for decision `kind`, with its penalty; `None` for no such lane.
+    #[inline(always)]
+    fn least_lane(
+        g: &Trafficars,
+        b: &Board,
+        card: u8,
+        kind: Decision,
+        lane_ok: impl Fn(usize) -> bool,
+    ) -> Option<(u32, u32)> {
+        let mut best: Option<(u32, u32)> = None;
+        for k in 0..g.lanes.min(MAX_LANES) {
+            if !lane_ok(k) {
+                continue;
+            }
+            let act = LANE_OPTION + k as u32;
+            let p = g.penalty_of(b, card, kind, act);
+            if best.is_none_or(|(bp, _)| p < bp) {
+                best = Some((p, act));
+                if p == 0 {
+                    break;
                 }
             }
         }
-        g.carry_out(b, seat, card, c.kind, best);
-        g.next_card(b, card);
-        true
+        best
     }
 
     /// Resolves the rest of the queue with the fewest-immediate-penalty policy. The end of the
@@ -102,12 +205,13 @@ impl GreedyBot {
             on_table |= lane.cards_mask();
         }
         let pool = g.deck & !(hand | self.seen | on_table);
+        // The numbers of the cards in the lanes (bit `n` = number `n`).
+        let table_numbers = bits::ones(on_table).fold(0u64, |m, id| m | number_bit(g, id as u8));
         let before = st.board.penalties;
         let mut costs = [0f64; ID_SLOTS];
         // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
-        // computed so far in this sample), and a board whose only use is to order the queue.
+        // computed so far in this sample).
         let mut prefix = [st.board; MAX_SEATS];
-        let mut order = st.board;
         for _ in 0..SAMPLES {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
@@ -131,32 +235,79 @@ impl GreedyBot {
             prefix[0] = st.board;
             g.reveal(&mut prefix[0], &cards);
             let mut ready = 1;
+            // Every number a rule may compare the bot's number with this turn: the numbers in
+            // the lanes and those of the other seats' cards.
+            let numbers = cards
+                .iter()
+                .fold(table_numbers, |m, &id| m | number_bit(g, id));
+            // The numbered candidates played out in this sample: kind, queue position, number
+            // and cost.
+            let mut played = [(Kind::Car, 0usize, 0u8, 0f64); ID_SLOTS];
+            let mut n_played = 0;
             for (cost, &c) in costs.iter_mut().zip(legal) {
                 cards[me] = c as u8;
                 let kind = g.kind(c as u8);
+                let numbered = matches!(kind, Kind::Car | Kind::Trailer);
+                let x = g.number(c as u8);
                 let mut b;
+                let mut j = 0;
                 if kind == Kind::Ambulance {
                     b = st.board;
                     g.reveal(&mut b, &cards);
                 } else {
-                    g.reveal(&mut order, &cards);
-                    let j = order.pending().iter().position(|&s| usize::from(s) == me);
-                    let j = j.unwrap_or(0).min(MAX_SEATS - 1);
+                    // The queue with the bot's card: the others' queue with it inserted at its
+                    // place in the (class, number, seat) order, as `Trafficars::reveal` sorts.
+                    let key = |s: usize| {
+                        let c = cards[s];
+                        (g.kind(c).class(), g.number(c), s)
+                    };
+                    let mine = key(me);
+                    let others = &prefix[0].queue[..usize::from(prefix[0].qlen).min(MAX_SEATS - 1)];
+                    j = others
+                        .iter()
+                        .take_while(|&&s| key(usize::from(s)) < mine)
+                        .count();
+                    let mut queue = [0; MAX_SEATS];
+                    queue[..j].copy_from_slice(&others[..j]);
+                    queue[j] = me as u8;
+                    queue[j + 1..=others.len()].copy_from_slice(&others[j..]);
+                    let qlen = others.len() as u8 + 1;
+                    // A numbered card of the same kind and queue position as one played out
+                    // already, with no number of `numbers` between the two (inclusive), gets
+                    // the same result: every comparison a rule makes with either number comes
+                    // out the same, and no rule reads a numbered card's id beyond its number
+                    // and kind. Its cost is that one's.
+                    if numbered {
+                        let same = played[..n_played].iter().find(|&&(k, pj, px, _)| {
+                            k == kind && pj == j && numbers & number_range(px, x) == 0
+                        });
+                        if let Some(&(_, _, _, known)) = same {
+                            *cost += known;
+                            continue;
+                        }
+                    }
                     while ready <= j {
                         prefix[ready] = prefix[ready - 1];
                         Self::resolve_head(g, &mut prefix[ready]);
                         ready += 1;
                     }
                     b = prefix[j];
-                    b.revealed = order.revealed;
-                    b.revealed_mask = order.revealed_mask;
-                    b.queue = order.queue;
-                    b.qlen = order.qlen;
+                    b.revealed = cards;
+                    b.revealed_mask =
+                        prefix[0].revealed_mask | bits::bit_in(c, FIRST_CARD, LAST_CARD);
+                    b.queue = queue;
+                    b.qlen = qlen;
                     b.qhead = j as u8;
                 }
                 Self::finish_turn(g, &mut b);
-                *cost += self.cost_after(g, &b, &before);
-                if !matches!(kind, Kind::Car | Kind::Trailer) {
+                let result = self.cost_after(g, &b, &before);
+                *cost += result;
+                if numbered {
+                    if let Some(slot) = played.get_mut(n_played) {
+                        *slot = (kind, j, x, result);
+                        n_played += 1;
+                    }
+                } else {
                     *cost += SPECIAL_COST;
                 }
             }

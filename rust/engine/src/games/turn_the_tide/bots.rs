@@ -1,20 +1,22 @@
 //! The `greedy` bot of Turn the Tide: a one-hand lookahead over the public table. It reads only
-//! what its seat's observation holds and never changes the state; the rules it simulates are the
-//! game's own (`Table::lose_lifebuoys`), never a copy.
+//! what its seat's observation holds and never changes the state. It plays rules steps 4–7 out
+//! on its own plain arrays (the steps of `Table::lose_lifebuoys`, in the same order, so every
+//! result is the rules' result) because it evaluates a dozen results per decision.
 
 use super::{
-    seats, Phase, Table, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, HIGHEST_CARD,
-    LOWEST_CARD, MAX_SEATS, TAKE_TIDE_A,
+    seats, Phase, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, HIGHEST_CARD, LOWEST_CARD,
+    MAX_SEATS, TAKE_TIDE_A,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
 use crate::rng::SplitMix64;
 
-/// The seats still in the table other than `me` (first `.1` entries of `.0`).
-fn opponents_of(me: usize, t: &Table) -> ([usize; MAX_SEATS], usize) {
+/// The seats still in the round (seat bitset `in_round`) other than `me` (first `.1` entries
+/// of `.0`).
+fn opponents_of(me: usize, in_round: u8) -> ([usize; MAX_SEATS], usize) {
     let mut out = [0usize; MAX_SEATS];
     let mut k = 0;
-    for s in seats(t.in_round).filter(|&s| s != me) {
+    for s in seats(in_round).filter(|&s| s != me) {
         out[k] = s;
         k += 1;
     }
@@ -25,6 +27,15 @@ fn opponents_of(me: usize, t: &Table) -> ([usize; MAX_SEATS], usize) {
 const LIFEBUOY_COST: f64 = 1.0;
 /// Cost of being eliminated: −1 instead of 0, and no bonus.
 const ELIMINATION_COST: f64 = 1.5;
+/// [`LIFEBUOY_COST`] in half points. Losses are added up as integers of half points, which
+/// gives the same sums as adding up the `f64` costs (small multiples of one half, all exact).
+const HALVES_PER_LIFEBUOY: u32 = (2.0 * LIFEBUOY_COST) as u32;
+/// [`ELIMINATION_COST`] in half points.
+const ELIMINATION_HALVES: u32 = (2.0 * ELIMINATION_COST) as u32;
+const _: () = assert!(
+    HALVES_PER_LIFEBUOY as f64 == 2.0 * LIFEBUOY_COST
+        && ELIMINATION_HALVES as f64 == 2.0 * ELIMINATION_COST
+);
 /// Weight of an opponent's loss (averaged over the opponents) as a gain for the bot.
 const OPPONENT_WEIGHT: f64 = 0.25;
 /// Value of the lowest-tide bonus.
@@ -66,94 +77,283 @@ pub struct GreedyBot {
     seat: usize,
 }
 
-/// What every evaluation of one decision shares: the table at the start of the hand, the
-/// opponents still in, and the parts of each seat's loss that do not depend on the result.
-struct Eval<'a> {
-    game: &'a TurnTheTide,
+/// What every evaluation of one decision shares: the public table at the start of the hand,
+/// the number of opponents still in and the first factor of the danger term.
+///
+/// It evaluates a result with its own copy of rules steps 4–7 on plain arrays (the same steps
+/// as `Table::lose_lifebuoys`, in the same order) and adds up the cost terms in one pass over
+/// the seats; every `f64` operation of the cost is the one [`GreedyBot`] documents, in the
+/// same order, so the costs are the same to the last bit.
+struct Eval {
     me: usize,
-    before: Table,
-    opponents: &'a [usize],
-    hands_left: u32,
+    recheck: bool,
+    /// Whether the hand is the round's last one (the round ends after it whatever happens).
+    last_hand: bool,
+    tide: [u8; MAX_SEATS],
+    lifebuoys: [u8; MAX_SEATS],
+    in_round: u8,
+    /// Seats still in.
+    n_active: usize,
+    /// Per seat bitset: the tides of those of its seats that are still in.
+    rest: [Rest; SUBSETS],
+    /// Opponents still in, as an `f64` (0 for none).
+    k: f64,
+    /// `DANGER_WEIGHT · min(hands left, DANGER_HORIZON)`.
+    danger: f64,
 }
 
-impl Eval<'_> {
-    /// The cost for the bot of the public table `after` (tides already handed out); see
-    /// [`GreedyBot`] for the terms.
-    #[inline]
-    fn result_cost(&self, after: Table) -> f64 {
-        let me = self.me;
-        let before = &self.before;
-        let mut t = after;
-        let ended = t.lose_lifebuoys(self.game.recheck_after_elimination) || self.hands_left == 0;
-        let loss = |s: usize| -> f64 {
-            if before.eliminated(s) {
-                0.0
-            } else if t.eliminated(s) {
-                ELIMINATION_COST
-            } else {
-                f64::from(before.lifebuoys[s].saturating_sub(t.lifebuoys[s])) * LIFEBUOY_COST
+/// Seat bitsets of up to `MAX_SEATS` seats.
+const SUBSETS: usize = 1 << MAX_SEATS;
+
+/// The tides of a set of seats still in, as the lifebuoy rules read them.
+#[derive(Clone, Copy)]
+struct Rest {
+    /// The highest tide (0 for none).
+    top: u8,
+    /// Seats with the highest tide.
+    at_top: u32,
+    /// Whether one of them has no lifebuoy left.
+    broke: bool,
+    /// The lowest tide (`u8::MAX` for no seat).
+    lowest: u8,
+}
+
+impl Rest {
+    /// No seat.
+    const NONE: Rest = Rest {
+        top: 0,
+        at_top: 0,
+        broke: false,
+        lowest: u8::MAX,
+    };
+}
+
+/// Whether bit `s` of the seat bitset `mask` is set (`s` < 8).
+#[inline(always)]
+fn has(mask: u8, s: usize) -> bool {
+    mask >> s & 1 != 0
+}
+
+impl Eval {
+    fn new(game: &TurnTheTide, st: &TurnTheTideState, me: usize, k: usize) -> Self {
+        let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
+        let mut rest = [Rest::NONE; SUBSETS];
+        for m in 1..1usize << game.players.min(MAX_SEATS) {
+            let s = m.trailing_zeros() as usize;
+            let mut r = rest[m & (m - 1)];
+            if has(st.in_round, s) {
+                let (t, broke) = (st.tide[s], st.lifebuoys[s] == 0);
+                if t > r.top {
+                    (r.top, r.at_top, r.broke) = (t, 1, broke);
+                } else if t == r.top {
+                    r.at_top += 1;
+                    r.broke |= broke;
+                }
+                r.lowest = r.lowest.min(t);
             }
-        };
-        let mut cost = loss(me);
-        let k = self.opponents.len();
-        if k > 0 {
-            let total: f64 = self.opponents.iter().map(|&s| loss(s)).sum();
-            cost -= OPPONENT_WEIGHT * total / k as f64;
+            rest[m] = r;
         }
-        if t.eliminated(me) {
+        Self {
+            me,
+            n_active: st.in_round.count_ones() as usize,
+            rest,
+            recheck: game.recheck_after_elimination,
+            last_hand: hands_left == 0,
+            tide: st.tide,
+            lifebuoys: st.lifebuoys,
+            in_round: st.in_round,
+            k: k as f64,
+            danger: DANGER_WEIGHT * f64::from(hands_left.min(DANGER_HORIZON)),
+        }
+    }
+
+    /// The cost for the bot of the hand's result with seat `s1` showing `v1` and seat `s2`
+    /// showing `v2`; see [`GreedyBot`] for the terms.
+    #[inline(always)]
+    fn with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        let me = self.me;
+        let mut tide = self.tide;
+        tide[s1 % MAX_SEATS] = v1;
+        tide[s2 % MAX_SEATS] = v2;
+        // The usual case first: two different seats still in get the tides and the highest
+        // tide's seats all have a lifebuoy to lose, so rules steps 4–7 stop after one pass and
+        // nobody is eliminated. The other seats still in keep their tides, whose highest and
+        // lowest come from the table of `rest`.
+        let (b1, b2) = (1u8 << (s1 % MAX_SEATS), 1u8 << (s2 % MAX_SEATS));
+        if s1 == s2 || self.in_round & b1 == 0 || self.in_round & b2 == 0 {
+            return self.slow(tide);
+        }
+        let others = self.in_round & !(b1 | b2);
+        let r = self.rest[usize::from(others) % SUBSETS];
+        let top = v1.max(v2).max(r.top);
+        let (lost1, lost2, lost_r) = (v1 == top, v2 == top, r.top == top);
+        if top == 0
+            || (lost1 && self.lifebuoys[s1 % MAX_SEATS] == 0)
+            || (lost2 && self.lifebuoys[s2 % MAX_SEATS] == 0)
+            || (lost_r && r.broke)
+        {
+            return self.slow(tide);
+        }
+        let losers = u32::from(lost1) + u32::from(lost2) + if lost_r { r.at_top } else { 0 };
+        let lowest = v1.min(v2).min(r.lowest);
+        let me_in = self.in_round >> me & 1 != 0;
+        let (x, others_top) = if me == s1 {
+            (v1, v2.max(r.top))
+        } else if me == s2 {
+            (v2, v1.max(r.top))
+        } else {
+            let without_me = others & !(1u8 << (me % MAX_SEATS));
+            (
+                self.tide[me % MAX_SEATS],
+                v1.max(v2)
+                    .max(self.rest[usize::from(without_me) % SUBSETS].top),
+            )
+        };
+        let me_lost = u32::from(me_in && x == top);
+        self.cost(
+            HALVES_PER_LIFEBUOY * me_lost,
+            HALVES_PER_LIFEBUOY * (losers - me_lost),
+            me_in,
+            self.n_active <= 2 || self.last_hand,
+            x,
+            lowest,
+            others_top,
+        )
+    }
+
+    /// [`Eval::with`] for any table `tide` (the hand's tides handed out): rules steps 4–7 in
+    /// full (`Table::lose_lifebuoys`), then the cost.
+    #[cold]
+    fn slow(&self, mut tide: [u8; MAX_SEATS]) -> f64 {
+        let me = self.me;
+        let mut lb = self.lifebuoys;
+        let mut mask = self.in_round;
+        let ended = loop {
+            let mut top = 0u8;
+            for (s, &t) in tide.iter().enumerate() {
+                if has(mask, s) {
+                    top = top.max(t);
+                }
+            }
+            if top == 0 {
+                break false;
+            }
+            let mut any_eliminated = false;
+            for s in 0..MAX_SEATS {
+                if has(mask, s) && tide[s] == top {
+                    if lb[s] > 0 {
+                        lb[s] -= 1;
+                    } else {
+                        mask &= !(1 << s);
+                        tide[s] = 0;
+                        any_eliminated = true;
+                    }
+                }
+            }
+            if mask.count_ones() <= 2 {
+                break true;
+            }
+            if !(self.recheck && any_eliminated) {
+                break false;
+            }
+        } || self.last_hand;
+        // Every seat's loss (in half points), the lowest tide and the others' highest tide.
+        let (mut mine, mut theirs) = (0u32, 0u32);
+        let (mut lowest, mut others_top) = (u8::MAX, 0u8);
+        for s in 0..MAX_SEATS {
+            let now_in = has(mask, s);
+            if has(self.in_round, s) {
+                let loss = if now_in {
+                    HALVES_PER_LIFEBUOY * u32::from(self.lifebuoys[s].saturating_sub(lb[s]))
+                } else {
+                    ELIMINATION_HALVES
+                };
+                if s == me {
+                    mine = loss;
+                } else {
+                    theirs += loss;
+                }
+            }
+            if now_in {
+                lowest = lowest.min(tide[s]);
+                if s != me {
+                    others_top = others_top.max(tide[s]);
+                }
+            }
+        }
+        let x = tide[me % MAX_SEATS];
+        self.cost(mine, theirs, has(mask, me), ended, x, lowest, others_top)
+    }
+
+    /// The cost of a result: the bot loses `mine` half points and its opponents `theirs` in
+    /// all; `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
+    /// `lowest` the lowest tide of the seats still in and `others_top` the highest of the
+    /// others'.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn cost(
+        &self,
+        mine: u32,
+        theirs: u32,
+        still_in: bool,
+        ended: bool,
+        x: u8,
+        lowest: u8,
+        others_top: u8,
+    ) -> f64 {
+        let mut cost = f64::from(mine) * 0.5;
+        if self.k > 0.0 {
+            cost -= OPPONENT_WEIGHT * (f64::from(theirs) * 0.5) / self.k;
+        }
+        if !still_in {
             return cost;
         }
         if ended {
-            if t.tide[me] == t.lowest_tide() {
+            if x == lowest {
                 cost -= BONUS_VALUE;
             }
             return cost;
         }
-        let x = t.tide[me];
         if x > 0 {
-            // The highest tide of the other seats still in (they are the opponents).
-            let mut others_top = 0u8;
-            let mut any = false;
-            for s in 0..MAX_SEATS {
-                if s != me && !t.eliminated(s) {
-                    others_top = others_top.max(t.tide[s]);
-                    any = true;
-                }
-            }
-            let share = if any && others_top > x { 0.35 } else { 1.0 };
+            let share = if others_top > x { 0.35 } else { 1.0 };
             let f = f64::from(x) / 12.0;
-            cost += DANGER_WEIGHT * f64::from(self.hands_left.min(DANGER_HORIZON)) * f * f * share;
+            cost += self.danger * f * f * share;
         }
         cost
     }
+}
 
-    /// The cost of the hand's table with seat `s1` showing `v1` and seat `s2` showing `v2`.
-    #[inline]
-    fn with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
-        let mut t = self.before;
-        t.tide[s1] = v1;
-        t.tide[s2] = v2;
-        self.result_cost(t)
+/// `x` to the power `n` by the same multiplications, in the same order, as `f64::powi` (square
+/// and multiply from the lowest bit, then one division for a negative `n`), so the result is
+/// the same to the last bit.
+#[inline]
+fn powi(x: f64, n: i32) -> f64 {
+    let mut pow = n.unsigned_abs();
+    let mut a = x;
+    let mut mul = if pow & 1 != 0 { a } else { 1.0 };
+    pow >>= 1;
+    while pow != 0 {
+        a *= a;
+        if pow & 1 != 0 {
+            mul *= a;
+        }
+        pow >>= 1;
+    }
+    if n < 0 {
+        1.0 / mul
+    } else {
+        mul
     }
 }
 
 impl GreedyBot {
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
-    fn outcome_costs(&self, game: &TurnTheTide, st: &TurnTheTideState, before: Table) -> [f64; 3] {
+    fn outcome_costs(&self, game: &TurnTheTide, st: &TurnTheTideState, opponents: &[usize]) -> [f64; 3] {
         let me = self.seat;
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));
-        let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
-        let (opponents, k) = opponents_of(me, &before);
-        let opponents = &opponents[..k];
-        let e = Eval {
-            game,
-            me,
-            before,
-            opponents,
-            hands_left,
-        };
-        let div = k.max(1) as f64;
+        let e = Eval::new(game, st, me, opponents.len());
+        let div = opponents.len().max(1) as f64;
         let take_low = opponents
             .iter()
             .map(|&o| e.with(me, low, o, high))
@@ -191,23 +391,32 @@ impl GreedyBot {
 
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
         let me = self.seat;
-        let before = Table::of(st);
-        let costs = self.outcome_costs(game, st, before);
+        let (opponents, k) = opponents_of(me, st.in_round);
+        let costs = self.outcome_costs(game, st, &opponents[..k]);
         let mut seen = st.hands.get(me).copied().unwrap_or(0);
-        for s in 0..game.players {
-            for &c in &st.played[s][..usize::from(st.played_len[s]).min(HAND_SIZE)] {
-                seen |= bits::bit_in(u32::from(c), LOWEST_CARD, HIGHEST_CARD);
+        for (played, &len) in st.played.iter().zip(&st.played_len).take(game.players) {
+            for &c in &played[..usize::from(len).min(HAND_SIZE)] {
+                seen |= 1u64 << (c & 63);
             }
         }
         let unseen = ALL_CARDS & !seen;
-        let m = f64::from(unseen.count_ones().max(1));
-        let k = opponents_of(me, &before).1 as i32;
+        let m = f64::from(bits::count(unseen).max(1));
+        let k = k as i32;
+        // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen
+        // cards lie above it: a higher card with as many above it costs at least as much, so
+        // it can never be the first cheapest one and is not evaluated.
+        let mut last: Option<(u32, u32)> = None;
         cheapest(legal, f64::INFINITY, |c| {
-            let above =
-                unseen & !((bits::bit_in(c, LOWEST_CARD, HIGHEST_CARD) << 1).wrapping_sub(1));
-            let q = f64::from(above.count_ones()) / m;
-            let p_high = (1.0 - q).powi(k);
-            let p_second = f64::from(k) * q * (1.0 - q).powi(k - 1);
+            let above = bits::count(
+                unseen & !((bits::bit_in(c, LOWEST_CARD, HIGHEST_CARD) << 1).wrapping_sub(1)),
+            );
+            if last.is_some_and(|(n, prev)| n == above && prev < c) {
+                return f64::INFINITY;
+            }
+            last = Some((above, c));
+            let q = f64::from(above) / m;
+            let p_high = powi(1.0 - q, k);
+            let p_second = f64::from(k) * q * powi(1.0 - q, k - 1);
             let p_none = (1.0 - p_high - p_second).max(0.0);
             p_high * costs[0] + p_second * costs[1] + p_none * costs[2] + CARD_COST * f64::from(c)
         })
@@ -217,16 +426,8 @@ impl GreedyBot {
     fn choose_tide(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
         // At this node every card of the hand has been revealed (the last entries of `played`).
         let (first, second) = game.top_two(st);
-        let before = Table::of(st);
-        let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
-        let (opponents, k) = opponents_of(self.seat, &before);
-        let e = Eval {
-            game,
-            me: self.seat,
-            before,
-            opponents: &opponents[..k],
-            hands_left,
-        };
+        let k = opponents_of(self.seat, st.in_round).1;
+        let e = Eval::new(game, st, self.seat, k);
         let (a, b) = (st.revealed[0], st.revealed[1]);
         cheapest(legal, f64::INFINITY, |choice| {
             let (mine, other) = if choice == TAKE_TIDE_A {
@@ -254,6 +455,29 @@ impl Bot<TurnTheTide> for GreedyBot {
             Phase::Play => self.choose_card(game, st, legal),
             Phase::ChooseTide => self.choose_tide(game, st, legal),
             _ => legal.first().copied().unwrap_or(0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::powi;
+    use crate::rng::SplitMix64;
+
+    /// [`powi`] gives `f64::powi`'s result to the last bit.
+    #[test]
+    fn powi_matches_the_standard_one() {
+        let mut rng = SplitMix64::new(7);
+        for i in 0..20_000u64 {
+            let x = if i < 100 {
+                i as f64 / 99.0
+            } else {
+                rng.below(1 << 53) as f64 / (1u64 << 53) as f64
+            };
+            for n in -2..=6 {
+                let standard = x.powi(std::hint::black_box(n));
+                assert_eq!(powi(x, n).to_bits(), standard.to_bits(), "{x} ^ {n}");
+            }
         }
     }
 }
