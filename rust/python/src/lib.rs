@@ -661,8 +661,8 @@ fn result_to_py(
                 numpy::PyArray1::from_vec(py, v).reshape([g, n])?.into_any()
             }
         };
-        let winners: Vec<bool> = result.winners.iter().map(|&w| w != 0).collect();
-        let winners = numpy::PyArray1::from_vec(py, winners).reshape([g, n])?;
+        let winners = numpy::PyArray1::from_vec(py, std::mem::take(&mut result.winners))
+            .reshape([g, n])?;
         out.set_item("scores", scores)?;
         out.set_item("winners", winners)?;
         out.set_item("lengths", numpy::PyArray1::from_vec(py, result.lengths))?;
