@@ -566,7 +566,10 @@ mod limits {
         );
         let mut marker = kept(&[&[-32768, 1]], 0);
         assert_eq!(marker.wide_scores, vec![(0, -32768)]);
-        assert_eq!(marker.take_narrow_scores(), NarrowScores::I16(vec![-32768, 1]));
+        assert_eq!(
+            marker.take_narrow_scores(),
+            NarrowScores::I16(vec![-32768, 1])
+        );
         let mut mid = kept(&[&[1, 40_000], &[-70_000, 2]], 0);
         assert_eq!(
             mid.take_narrow_scores(),
