@@ -110,8 +110,8 @@ pub struct SimResult {
 pub const WIDE_SCORE: i16 = i16::MIN;
 
 /// A kept score as stored in [`SimResult::scores`]: itself when it fits in 16 bits, else
-/// [`WIDE_SCORE`], with the value pushed to `wide` (its cell index to be set by
-/// [`place_wide_scores`]).
+/// [`WIDE_SCORE`], with the value pushed to `wide` (its cell index is set once the row is
+/// written, by the driver that knows where the row lies in the run).
 #[inline]
 pub fn kept_score(score: i64, wide: &mut Vec<(u64, i64)>) -> i16 {
     match i16::try_from(score) {

@@ -817,6 +817,8 @@ struct PyLockstep {
     players: usize,
     keep_games: bool,
     shape: Vec<usize>,
+    /// The Python int of every action id, made once: the legal-action lists share them.
+    actions: Vec<Py<PyAny>>,
 }
 
 impl PyLockstep {
@@ -832,6 +834,7 @@ impl PyLockstep {
     #[new]
     #[pyo3(signature = (game, *, games, seed, bots, batch, keep_games=true))]
     fn new(
+        py: Python<'_>,
         game: &PyGame,
         games: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
@@ -867,6 +870,9 @@ impl PyLockstep {
             players: game.inner.players(),
             keep_games,
             shape: game.inner.observation_shape(),
+            actions: (0..game.inner.num_actions())
+                .map(|a| Ok(a.into_pyobject(py)?.into_any().unbind()))
+                .collect::<PyResult<_>>()?,
         })
     }
 
@@ -885,7 +891,16 @@ impl PyLockstep {
     /// them (a slice copies its items at once, where a list built item by item converts each).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let flat = self.lock()?.pending_flat();
-        let all = PyList::new(py, &flat.legal)?;
+        let int = |&a: &u32| -> Bound<'py, PyAny> {
+            match self.actions.get(a as usize) {
+                Some(obj) => obj.bind(py).clone(),
+                None => match a.into_pyobject(py) {
+                    Ok(obj) => obj.into_any(),
+                    Err(never) => match never {},
+                },
+            }
+        };
+        let all = PyList::new(py, flat.legal.iter().map(int))?;
         let rows = flat
             .offsets
             .windows(2)
