@@ -318,7 +318,7 @@ class SimulationResult:
         winners: ``[games, players]`` ``bool``, whether each seat won, or ``None``.
         lengths: ``[games]`` ``uint32`` decisions per game (0 for a game not played because the
             run stopped), or ``None``. A kept game costs ``3 × players + 4`` bytes (16 with four
-            players).
+            players), in these arrays as during the run (the engine fills them in place).
         seats: Per-seat summary.
     """
 

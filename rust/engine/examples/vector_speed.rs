@@ -1,6 +1,7 @@
 //! Agent decisions per second of a `VectorEnv` with every seat an agent and random legal actions,
 //! for profiling: `cargo run --release --example vector_speed -- <game_id> <players> <envs> <steps>
-//! [threads]`. Prints the time spent in `step` and, separately, in allocating the output buffers.
+//! [threads] [reuse]`. Prints the time spent in `step` and, separately, in allocating the output
+//! buffers (none with `reuse`: every step writes into the same buffers, as `reuse_buffers=True`).
 
 use cardtable_engine::vector::{RewardKind, VectorConfig};
 use cardtable_engine::{make, SplitMix64};
@@ -14,6 +15,7 @@ fn main() {
     let envs: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
     let steps: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let threads: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let reuse = args.get(6).is_some_and(|s| s == "reuse");
     let run = || -> cardtable_engine::Result<()> {
         let game = make(game_id, players, &Map::new())?;
         let n = game.players();
@@ -43,9 +45,11 @@ fn main() {
                     }
                 }
             }
-            let t = Instant::now();
-            out = env.output();
-            alloc += t.elapsed();
+            if !reuse {
+                let t = Instant::now();
+                out = env.output();
+                alloc += t.elapsed();
+            }
             let t = Instant::now();
             env.step(&chosen, &mut out)?;
             step += t.elapsed();

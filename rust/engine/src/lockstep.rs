@@ -12,7 +12,9 @@
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game};
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::{check_game_range, make_bot, per_game_arrays, SeatStats, SimConfig, SimResult};
+use crate::sim::{
+    check_game_range, make_bot, per_game_arrays, place_wide_scores, SeatStats, SimConfig, SimResult,
+};
 use crate::step::{self, Stepped};
 use serde_json::Value;
 use std::sync::Arc;
@@ -136,6 +138,7 @@ impl<G: Game> Lockstep<G> {
         let mut winners = std::mem::take(&mut self.result.winners);
         let mut lengths = std::mem::take(&mut self.result.lengths);
         let r = (slot.game_index - self.config.first_game) as usize;
+        let set_aside = self.result.wide_scores.len();
         let row = self.config.keep_games.then(|| {
             (
                 &mut scores[r * n..(r + 1) * n],
@@ -151,6 +154,13 @@ impl<G: Game> Lockstep<G> {
             &mut self.result,
             row,
         );
+        if self.config.keep_games {
+            place_wide_scores(
+                &mut self.result.wide_scores[set_aside..],
+                &scores[r * n..(r + 1) * n],
+                (r * n) as u64,
+            );
+        }
         self.result.scores = scores;
         self.result.winners = winners;
         self.result.lengths = lengths;

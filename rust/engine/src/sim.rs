@@ -90,12 +90,54 @@ pub struct SimResult {
     pub decisions: u64,
     /// Total chance outcomes over all completed games.
     pub chance_steps: u64,
-    /// With `keep_games`: final scores, `games × players`, row-major.
-    pub scores: Vec<i64>,
-    /// With `keep_games`: winners as a `games × players` 0/1 matrix, row-major.
-    pub winners: Vec<u8>,
+    /// With `keep_games`: final scores, `games × players`, row-major, in 16 bits; a score that
+    /// does not fit (or equals [`WIDE_SCORE`]) is stored as [`WIDE_SCORE`] with its value in
+    /// [`SimResult::wide_scores`]. No built-in game has such scores, so a kept game costs
+    /// `3 × players + 4` bytes during the run (16 with four players).
+    pub scores: Vec<i16>,
+    /// With `keep_games`: whether each seat won, `games × players`, row-major.
+    pub winners: Vec<bool>,
     /// With `keep_games`: decisions per game (0 for a game not played because the run stopped).
     pub lengths: Vec<u32>,
+    /// With `keep_games`: `(cell index in scores, score)` of the scores stored as [`WIDE_SCORE`],
+    /// in any order.
+    pub wide_scores: Vec<(u64, i64)>,
+}
+
+/// What a kept score that needs more than 16 bits reads in [`SimResult::scores`] (its value is in
+/// [`SimResult::wide_scores`]); a score of exactly this value is set aside the same way, so that
+/// the marker is never ambiguous.
+pub const WIDE_SCORE: i16 = i16::MIN;
+
+/// A kept score as stored in [`SimResult::scores`]: itself when it fits in 16 bits, else
+/// [`WIDE_SCORE`], with the value pushed to `wide` (its cell index is set once the row is
+/// written, by the driver that knows where the row lies in the run).
+#[inline]
+pub fn kept_score(score: i64, wide: &mut Vec<(u64, i64)>) -> i16 {
+    match i16::try_from(score) {
+        Ok(s) if s != WIDE_SCORE => s,
+        _ => {
+            wide.push((u64::MAX, score));
+            WIDE_SCORE
+        }
+    }
+}
+
+/// Sets the cell indices of `wide`, the scores set aside (in cell order) while `cells` were
+/// written, `cells` starting at cell `base` of the run: the `k`-th entry belongs to the `k`-th
+/// [`WIDE_SCORE`] cell.
+pub(crate) fn place_wide_scores(wide: &mut [(u64, i64)], cells: &[i16], base: u64) {
+    if wide.is_empty() {
+        return;
+    }
+    let marked = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c == WIDE_SCORE)
+        .map(|(i, _)| base + i as u64);
+    for (entry, cell) in wide.iter_mut().zip(marked) {
+        entry.0 = cell;
+    }
 }
 
 /// Kept per-game scores in the smallest signed type that holds every one of them (see
@@ -111,20 +153,30 @@ pub enum NarrowScores {
 }
 
 impl SimResult {
-    /// Takes the kept scores out of the result, narrowed to the smallest of `i16`, `i32` and
-    /// `i64` that holds all of them (`i16` for no scores), so that a kept game costs
-    /// `2 × players` bytes of scores in every built-in game.
+    /// Takes the kept scores out of the result in the smallest of `i16`, `i32` and `i64` that
+    /// holds all of them (`i16` for no scores): the 16-bit array itself, not a copy, unless some
+    /// score did not fit in it.
     pub fn take_narrow_scores(&mut self) -> NarrowScores {
         let scores = std::mem::take(&mut self.scores);
-        let (lo, hi) = scores
+        let wide = std::mem::take(&mut self.wide_scores);
+        if wide.is_empty() {
+            return NarrowScores::I16(scores);
+        }
+        let mut all: Vec<i64> = scores.iter().map(|&s| i64::from(s)).collect();
+        for (cell, score) in wide {
+            if let Some(c) = usize::try_from(cell).ok().and_then(|c| all.get_mut(c)) {
+                *c = score;
+            }
+        }
+        let (lo, hi) = all
             .iter()
             .fold((0i64, 0i64), |(lo, hi), &s| (lo.min(s), hi.max(s)));
         if i16::try_from(lo).is_ok() && i16::try_from(hi).is_ok() {
-            NarrowScores::I16(scores.iter().map(|&s| s as i16).collect())
+            NarrowScores::I16(all.iter().map(|&s| s as i16).collect())
         } else if i32::try_from(lo).is_ok() && i32::try_from(hi).is_ok() {
-            NarrowScores::I32(scores.iter().map(|&s| s as i32).collect())
+            NarrowScores::I32(all.iter().map(|&s| s as i32).collect())
         } else {
-            NarrowScores::I64(scores)
+            NarrowScores::I64(all)
         }
     }
 
@@ -132,6 +184,7 @@ impl SimResult {
         self.games_played += other.games_played;
         self.decisions += other.decisions;
         self.chance_steps += other.chance_steps;
+        self.wide_scores.extend_from_slice(&other.wide_scores);
         for (a, b) in self.seats.iter_mut().zip(&other.seats) {
             a.wins += b.wins;
             a.win_shares += b.win_shares;
@@ -228,7 +281,7 @@ fn play_random_game<G: Game>(
 }
 
 /// Per-game output rows of one chunk: scores, winners (`count × players`) and lengths (`count`).
-type Rows<'a> = (&'a mut [i64], &'a mut [u8], &'a mut [u32]);
+type Rows<'a> = (&'a mut [i16], &'a mut [bool], &'a mut [u32]);
 
 fn empty_result(players: usize) -> SimResult {
     SimResult {
@@ -348,7 +401,7 @@ pub(crate) fn check_game_range(config: &SimConfig) -> Result<()> {
 pub(crate) fn per_game_arrays(
     config: &SimConfig,
     n: usize,
-) -> Result<(Vec<i64>, Vec<u8>, Vec<u32>)> {
+) -> Result<(Vec<i16>, Vec<bool>, Vec<u32>)> {
     if !config.keep_games {
         return Ok((Vec::new(), Vec::new(), Vec::new()));
     }
@@ -356,14 +409,14 @@ pub(crate) fn per_game_arrays(
         .map_err(|_| EngineError::TooLarge(format!("{} games: {KEEP_GAMES_HINT}", config.games)))?;
     let what = format!("the per-game results of {} games", config.games);
     let cells = checked_len(&[g, n], &what, KEEP_GAMES_HINT)?;
-    // The three arrays together (13 bytes a seat-game at most) must fit in memory.
+    // The three arrays together (3 bytes a seat-game and 4 a game) must fit in memory.
     let bytes = cells
-        .checked_mul(9)
+        .checked_mul(3)
         .and_then(|b| b.checked_add(g.checked_mul(4)?));
     ensure_fits(bytes, &what, KEEP_GAMES_HINT)?;
     Ok((
-        try_filled(cells, 0i64, &what, KEEP_GAMES_HINT)?,
-        try_filled(cells, 0u8, &what, KEEP_GAMES_HINT)?,
+        try_filled(cells, 0i16, &what, KEEP_GAMES_HINT)?,
+        try_filled(cells, false, &what, KEEP_GAMES_HINT)?,
         try_filled(g, 0u32, &what, KEEP_GAMES_HINT)?,
     ))
 }
@@ -424,15 +477,18 @@ pub fn simulate<G: Game>(
                         .enumerate()
                         .map(|(c, ((sc, wi), le))| {
                             let (first, count) = span(c as u64);
-                            stop_on_err(run_chunk(
+                            let mut part = stop_on_err(run_chunk(
                                 game,
                                 config,
                                 first,
                                 count,
-                                Some((sc, wi, le)),
+                                Some((&mut *sc, wi, le)),
                                 &stop,
                                 &done,
-                            ))
+                            ))?;
+                            let base = first - config.first_game;
+                            place_wide_scores(&mut part.wide_scores, sc, base * n as u64);
+                            Ok(part)
                         })
                         .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
                 } else {
@@ -524,6 +580,52 @@ mod limits {
             game.simulate(&threads, &never),
             Err(EngineError::InvalidOption(_))
         ));
+    }
+
+    /// Kept scores as two games' rows would store them, set-aside ones placed from `base`.
+    fn kept(rows: &[&[i64]], base: u64) -> SimResult {
+        let mut result = SimResult::default();
+        for row in rows {
+            let from = result.wide_scores.len();
+            let cells: Vec<i16> = row
+                .iter()
+                .map(|&s| kept_score(s, &mut result.wide_scores))
+                .collect();
+            let at = base + result.scores.len() as u64;
+            place_wide_scores(&mut result.wide_scores[from..], &cells, at);
+            result.scores.extend(cells);
+        }
+        result
+    }
+
+    #[test]
+    fn kept_scores_are_16_bits_with_the_wider_ones_set_aside() {
+        let mut small = kept(&[&[3, -32767], &[32767, 0]], 0);
+        assert!(small.wide_scores.is_empty());
+        assert_eq!(
+            small.take_narrow_scores(),
+            NarrowScores::I16(vec![3, -32767, 32767, 0])
+        );
+        let mut marker = kept(&[&[-32768, 1]], 0);
+        assert_eq!(marker.wide_scores, vec![(0, -32768)]);
+        assert_eq!(
+            marker.take_narrow_scores(),
+            NarrowScores::I16(vec![-32768, 1])
+        );
+        let mut mid = kept(&[&[1, 40_000], &[-70_000, 2]], 0);
+        assert_eq!(
+            mid.take_narrow_scores(),
+            NarrowScores::I32(vec![1, 40_000, -70_000, 2])
+        );
+        // Parts merged in any order keep their cells.
+        let mut a = kept(&[&[1 << 40, 5]], 0);
+        let b = kept(&[&[7, -(1 << 33)]], 2);
+        a.scores.extend_from_slice(&b.scores);
+        a.merge(&b);
+        assert_eq!(
+            a.take_narrow_scores(),
+            NarrowScores::I64(vec![1 << 40, 5, 7, -(1 << 33)])
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::{derive_seed, SeedDeriver, SplitMix64};
-use crate::sim::{make_bot, SimResult, SHARE_DENOMINATOR};
+use crate::sim::{kept_score, make_bot, SimResult, SHARE_DENOMINATOR};
 
 /// The random stream of the bot in `seat` in the game seeded with `game_seed`:
 /// `SplitMix64::new(derive_seed(game_seed, seat + 1))` (the game's own chance stream is
@@ -357,9 +357,9 @@ pub fn apply_external<G: Game, B: SimSeat<G>>(
     observe(game, state, seats, observing);
 }
 
-/// One finished game's row in the per-game arrays of a run: scores and 0/1 winners of every seat,
-/// and the number of decisions.
-pub type GameRow<'a> = (&'a mut [i64], &'a mut [u8], &'a mut u32);
+/// One finished game's row in the per-game arrays of a run: scores (see
+/// [`SimResult::scores`]) and winners of every seat, and the number of decisions.
+pub type GameRow<'a> = (&'a mut [i16], &'a mut [bool], &'a mut u32);
 
 /// Adds one finished game to `out` (its seat totals, decision and chance counts), and writes its
 /// row when given. `scores` is scratch space of length `players`.
@@ -387,8 +387,8 @@ pub fn record_game<G: Game>(
         stats.score_min = stats.score_min.min(s);
         stats.score_max = stats.score_max.max(s);
         if let Some((sc, wi, _)) = row.as_mut() {
-            sc[seat] = s;
-            wi[seat] = u8::from(won);
+            sc[seat] = kept_score(s, &mut out.wide_scores);
+            wi[seat] = won;
         }
     }
     if let Some((_, _, le)) = row {

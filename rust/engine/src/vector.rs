@@ -219,46 +219,45 @@ struct Row<'a> {
     episode: &'a mut i64,
 }
 
-fn rows<'a>(
+/// The rows of `out`, one per env, split off its front one after another (so that a step on the
+/// calling thread walks them without collecting them first).
+struct Rows<'a> {
     out: OutputSlices<'a>,
-    n: usize,
     obs_size: usize,
     actions: usize,
     players: usize,
-) -> Vec<Row<'a>> {
-    let mut v = Vec::with_capacity(n);
-    let iter = out
-        .obs
-        .chunks_mut(obs_size.max(1))
-        .chain(std::iter::repeat_with(Default::default))
-        .zip(
-            out.mask
-                .chunks_mut(actions.max(1))
-                .chain(std::iter::repeat_with(Default::default)),
-        )
-        .zip(out.rewards.iter_mut())
-        .zip(
-            out.all_rewards
-                .chunks_mut(players.max(1))
-                .chain(std::iter::repeat_with(Default::default)),
-        )
-        .zip(out.terminated.iter_mut())
-        .zip(out.seat.iter_mut())
-        .zip(out.autoreset.iter_mut())
-        .zip(out.episode.iter_mut());
-    for (((((((obs, mask), reward), all_rewards), terminated), seat), autoreset), episode) in iter {
-        v.push(Row {
-            obs,
-            mask,
-            reward,
-            all_rewards,
-            terminated,
-            seat,
-            autoreset,
-            episode,
-        });
+}
+
+/// The first `k` items of `s`, which keeps the rest (`None`, leaving `s` empty, if it is shorter).
+fn split_front<'a, T>(s: &mut &'a mut [T], k: usize) -> Option<&'a mut [T]> {
+    let (front, rest) = std::mem::take(s).split_at_mut_checked(k)?;
+    *s = rest;
+    Some(front)
+}
+
+/// The first item of `s`, which keeps the rest.
+fn split_first<'a, T>(s: &mut &'a mut [T]) -> Option<&'a mut T> {
+    let (first, rest) = std::mem::take(s).split_first_mut()?;
+    *s = rest;
+    Some(first)
+}
+
+impl<'a> Iterator for Rows<'a> {
+    type Item = Row<'a>;
+
+    fn next(&mut self) -> Option<Row<'a>> {
+        let out = &mut self.out;
+        Some(Row {
+            reward: split_first(&mut out.rewards)?,
+            obs: split_front(&mut out.obs, self.obs_size)?,
+            mask: split_front(&mut out.mask, self.actions)?,
+            all_rewards: split_front(&mut out.all_rewards, self.players)?,
+            terminated: split_first(&mut out.terminated)?,
+            seat: split_first(&mut out.seat)?,
+            autoreset: split_first(&mut out.autoreset)?,
+            episode: split_first(&mut out.episode)?,
+        })
     }
-    v
 }
 
 /// One game slot.
@@ -578,24 +577,32 @@ impl<G: Game> VectorEnv<G> {
         let (n, size) = (self.envs.len(), self.obs_size);
         let actions = self.game.num_actions() as usize;
         let players = self.game.players();
-        let mut rows = rows(out, n, size, actions, players);
+        let rows = Rows {
+            out,
+            obs_size: size,
+            actions,
+            players,
+        };
         let shared = Shared {
             game: &*self.game,
             reward: self.config.reward,
         };
         let envs = &mut self.envs;
         match &self.pool {
-            Some(pool) if n >= PARALLEL_MIN_ENVS => pool.install(|| {
-                envs.par_iter_mut()
-                    .zip(rows.par_iter_mut())
-                    .enumerate()
-                    .try_for_each(|(i, (env, row))| f(env, &shared, i, row))
-            }),
+            Some(pool) if n >= PARALLEL_MIN_ENVS => {
+                let mut rows: Vec<Row<'_>> = rows.collect();
+                pool.install(|| {
+                    envs.par_iter_mut()
+                        .zip(rows.par_iter_mut())
+                        .enumerate()
+                        .try_for_each(|(i, (env, row))| f(env, &shared, i, row))
+                })
+            }
             _ => envs
                 .iter_mut()
-                .zip(rows.iter_mut())
+                .zip(rows)
                 .enumerate()
-                .try_for_each(|(i, (env, row))| f(env, &shared, i, row)),
+                .try_for_each(|(i, (env, mut row))| f(env, &shared, i, &mut row)),
         }
     }
 

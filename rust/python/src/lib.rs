@@ -661,8 +661,8 @@ fn result_to_py(
                 numpy::PyArray1::from_vec(py, v).reshape([g, n])?.into_any()
             }
         };
-        let winners: Vec<bool> = result.winners.iter().map(|&w| w != 0).collect();
-        let winners = numpy::PyArray1::from_vec(py, winners).reshape([g, n])?;
+        let winners =
+            numpy::PyArray1::from_vec(py, std::mem::take(&mut result.winners)).reshape([g, n])?;
         out.set_item("scores", scores)?;
         out.set_item("winners", winners)?;
         out.set_item("lengths", numpy::PyArray1::from_vec(py, result.lengths))?;
@@ -817,6 +817,8 @@ struct PyLockstep {
     players: usize,
     keep_games: bool,
     shape: Vec<usize>,
+    /// The Python int of every action id, made once: the legal-action lists share them.
+    actions: Vec<Py<PyAny>>,
 }
 
 impl PyLockstep {
@@ -832,6 +834,7 @@ impl PyLockstep {
     #[new]
     #[pyo3(signature = (game, *, games, seed, bots, batch, keep_games=true))]
     fn new(
+        py: Python<'_>,
         game: &PyGame,
         games: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
@@ -867,6 +870,9 @@ impl PyLockstep {
             players: game.inner.players(),
             keep_games,
             shape: game.inner.observation_shape(),
+            actions: (0..game.inner.num_actions())
+                .map(|a| Ok(a.into_pyobject(py)?.into_any().unbind()))
+                .collect::<PyResult<_>>()?,
         })
     }
 
@@ -881,9 +887,29 @@ impl PyLockstep {
         obs.iter().map(|o| to_py(py, o)).collect()
     }
 
-    /// The waiting seats' legal actions.
-    fn legal_actions(&self) -> PyResult<Vec<Vec<u32>>> {
-        Ok(self.lock()?.legal_actions())
+    /// The waiting seats' legal actions, one list per pending game: slices of one list of all of
+    /// them (a slice copies its items at once, where a list built item by item converts each).
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let flat = self.lock()?.pending_flat();
+        let int = |&a: &u32| -> Bound<'py, PyAny> {
+            match self.actions.get(a as usize) {
+                Some(obj) => obj.bind(py).clone(),
+                None => match a.into_pyobject(py) {
+                    Ok(obj) => obj.into_any(),
+                    Err(never) => match never {},
+                },
+            }
+        };
+        let all = PyList::new(py, flat.legal.iter().map(int))?;
+        let rows = flat
+            .offsets
+            .windows(2)
+            .map(|w| {
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                all.get_slice(a, b)
+            })
+            .collect::<Vec<_>>();
+        PyList::new(py, rows)
     }
 
     /// The pending games as NumPy arrays `(games uint64, seats uint32, legal uint32, offsets
@@ -927,15 +953,26 @@ impl PyLockstep {
     /// `actions` is a sequence of ints, or (faster) a contiguous int64 NumPy array.
     fn act(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let ill = EngineError::IllegalAction;
-        let actions = match actions.cast::<numpy::PyArray1<i64>>() {
-            Ok(array) => match array.try_readonly() {
-                Ok(view) => match view.as_slice() {
-                    Ok(slice) => slice.to_vec(),
+        let actions = if let Ok(list) = actions.cast::<PyList>() {
+            // The common answer of a policy: read in place, without collecting the items first.
+            let mut v = Vec::with_capacity(list.len());
+            for a in list.iter() {
+                v.push(int_arg(&a, "an action", ill)?);
+            }
+            v
+        } else {
+            match actions.cast::<numpy::PyArray1<i64>>() {
+                Ok(array) => match array.try_readonly() {
+                    Ok(view) => match view.as_slice() {
+                        Ok(slice) => slice.to_vec(),
+                        Err(_) => {
+                            list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?
+                        }
+                    },
                     Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
                 },
                 Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
-            },
-            Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
+            }
         };
         let inner = &self.inner;
         py.detach(|| lock(inner, "lockstep runner")?.act(&actions))
