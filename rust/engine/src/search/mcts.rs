@@ -21,10 +21,10 @@
 //! default) no heuristic bot is made and nothing is drawn for it.
 //!
 //! # Action classes
-//! With `classes=on` (the default in Trafficars memory, the only game that has classes so far)
+//! With `classes=on` (default off; Trafficars memory is the only game that has classes so far)
 //! actions that are worth the same in every determinization of an information set share one edge
-//! ([`super::action_class`]): the flips of never-seen positions, whose cards the determinizer
-//! deals uniformly, become one choice "flip a card nobody has seen", which the walk plays at a
+//! (`action_class` in the search module): the flips of never-seen positions, whose cards the
+//! determinizer deals uniformly, become one choice "flip a card nobody has seen", which the walk plays at a
 //! uniformly random member. The tree then compares a handful of choices (that class, each
 //! remembered card, stop) instead of splitting its iterations over some 40 equivalent flips.
 //!
@@ -43,7 +43,7 @@
 //! the other seats' commitments under the opponent model), else the iteration falls back to a
 //! determinization of the current state. Both states are read only through `determinize` for
 //! the bot's own seat, so no hidden information leaks. In a game that shows every decision to
-//! every seat ([`super::decisions_are_public`]: nothing is committed face down) the others'
+//! every seat (`decisions_are_public` in the search module: nothing is committed face down) the others'
 //! decisions hide nothing, so the bot keeps no earlier state there, and one observation per step
 //! keys the information sets of every seat (they all see the same table).
 //!
@@ -88,7 +88,7 @@ pub struct MctsParams {
     /// expanded first); default 0 (off).
     pub prior: f64,
     /// Whether exchangeable actions share one edge per information set (see
-    /// [`super::action_class`]; only some games have such actions); default off.
+    /// `action_class` in the search module; only some games have such actions); default off.
     pub classes: bool,
     /// Progressive widening: with `widen = W > 0` an information set below the root visited `n`
     /// times gets a new edge only while it has fewer than `1 + floor(W * sqrt(n))` (the
@@ -197,13 +197,7 @@ const GAME_DEFAULTS: &[(&str, MctsParams)] = {
             "trafficars_overtaking",
             tuned(Greedy, Rollout, Margin, 0.5, 0.0),
         ),
-        (
-            "trafficars_memory",
-            MctsParams {
-                classes: true,
-                ..tuned(Random, Tree, Margin, 0.3, 20.0)
-            },
-        ),
+        ("trafficars_memory", tuned(Random, Tree, Margin, 0.3, 20.0)),
     ]
 };
 
@@ -516,7 +510,7 @@ impl<G: Game> IsmctsBot<G> {
 
     /// When classing, turns `legal` (the actions of `state`) into its sorted classes and keeps
     /// the actions in `concrete`.
-    fn to_classes(&mut self, state: &G::State) {
+    fn group_into_classes(&mut self, state: &G::State) {
         if !self.classing {
             return;
         }
@@ -655,7 +649,7 @@ impl<G: Game> IsmctsBot<G> {
             if self.legal.is_empty() {
                 return; // A decision without actions: nothing sound to back up.
             }
-            self.to_classes(state);
+            self.group_into_classes(state);
             if self.legal.len() == 1 && !at_root {
                 let action = self.concrete_action(state, self.legal[0]);
                 game.apply(state, action);
@@ -872,7 +866,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         }
         self.legal.clear();
         self.legal.extend_from_slice(legal);
-        self.to_classes(state);
+        self.group_into_classes(state);
         let classes = std::mem::take(&mut self.legal);
         let class = self.best_root_action(root, &classes);
         self.legal = classes;

@@ -255,16 +255,16 @@ fn parameters_parse() {
 }
 
 /// In the memory game the flips of never-seen positions form one class, every other action its
-/// own; other games have no classes, and `classes` is on by default only in the memory game.
+/// own; other games have no classes, and `classes` is off by default.
 #[test]
 fn the_memory_game_pools_never_seen_flips() {
     use crate::games::trafficars_memory::TrafficarsMemory;
     let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
     assert!(has_action_classes::<TrafficarsMemory>() && !has_action_classes::<HiddenDuel>());
-    assert!(MctsParams::for_game::<TrafficarsMemory>().classes);
+    assert!(!MctsParams::for_game::<TrafficarsMemory>().classes);
     assert!(!MctsParams::for_game::<HiddenDuel>().classes);
-    let off = MctsParams::parse::<TrafficarsMemory>(Some("classes=off")).unwrap();
-    assert!(!off.classes);
+    let on = MctsParams::parse::<TrafficarsMemory>(Some("classes=on")).unwrap();
+    assert!(on.classes);
     let mut rng = SplitMix64::new(3);
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut st = game.initial_state();
@@ -299,7 +299,7 @@ fn the_memory_game_pools_never_seen_flips() {
             first_game: 0,
             seed: 5,
             threads: Some(1),
-            bots: vec!["mcts:iterations=100".into(), "memory".into()],
+            bots: vec!["mcts:iterations=100,classes=on".into(), "memory".into()],
             keep_games: true,
         };
         crate::sim::simulate(&game, &config, &|_| true)
@@ -595,7 +595,9 @@ fn memory_match() {
 
 /// Speed of the search's playouts in the memory game next to plain random playouts of
 /// determinizations of the same states (the batch runner's loop): nanoseconds per playout step.
-/// `SPEED_SPEC` sets the search's parameters (default `iterations=1000`).
+/// `SPEED_SPEC` sets the search's parameters (default `iterations=1000`); `SPEED_PART` runs only
+/// `random` (50 rounds of playouts from every state), only `mcts`, or `none` (the set-up alone),
+/// for instruction counts under `valgrind --tool=callgrind`.
 /// `cargo test --release -p cardtable-engine memory_search_speed -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement"]
@@ -603,6 +605,7 @@ fn memory_search_speed() {
     use crate::games::trafficars_memory::TrafficarsMemory;
     use std::time::Instant;
     let spec = std::env::var("SPEED_SPEC").unwrap_or_else(|_| "iterations=1000".to_string());
+    let part = std::env::var("SPEED_PART").unwrap_or_default();
     let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     // Decision states about a third into random games.
@@ -626,7 +629,13 @@ fn memory_search_speed() {
     let mut rng = SplitMix64::new(1);
     let (mut steps, mut playouts) = (0u64, 0u64);
     let start = Instant::now();
-    while start.elapsed().as_secs_f64() < 2.0 {
+    let mut rounds = 0;
+    while match part.as_str() {
+        "" => start.elapsed().as_secs_f64() < 2.0,
+        "random" => rounds < 50,
+        _ => false,
+    } {
+        rounds += 1;
         for st in &states {
             let mut s = game.determinize(st, 0, &mut rng).unwrap();
             loop {
@@ -646,11 +655,14 @@ fn memory_search_speed() {
             playouts += 1;
         }
     }
-    let raw = start.elapsed().as_secs_f64() * 1e9 / steps as f64;
+    let raw = start.elapsed().as_secs_f64() * 1e9 / steps.max(1) as f64;
     println!(
         "random playouts: {raw:.1} ns/step, {:.0} steps per playout",
         steps as f64 / playouts as f64
     );
+    if !part.is_empty() && part != "mcts" {
+        return;
+    }
     let params = MctsParams::parse::<TrafficarsMemory>(Some(&spec)).unwrap();
     let mut bot = IsmctsBot::new(&game, params).unwrap();
     let start = Instant::now();
