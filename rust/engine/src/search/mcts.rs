@@ -24,9 +24,9 @@
 //! With `classes=on` (default off; Trafficars memory is the only game that has classes so far)
 //! actions that are worth the same in every determinization of an information set share one edge
 //! (`action_class` in the search module): the flips of never-seen positions, whose cards the
-//! determinizer deals uniformly, become one choice "flip a card nobody has seen", which the walk plays at a
-//! uniformly random member. The tree then compares a handful of choices (that class, each
-//! remembered card, stop) instead of splitting its iterations over some 40 equivalent flips.
+//! determinizer deals uniformly, become one choice "flip a card nobody has seen", which the walk
+//! plays at a uniformly random member. The tree then compares a handful of choices (that class,
+//! each remembered card, stop) instead of splitting its iterations over some 40 equivalent flips.
 //!
 //! # Opponents
 //! With `opponents=tree` every seat chooses in its own information sets (multiple-observer
@@ -42,8 +42,8 @@
 //! only if it looks to the searching seat exactly like the real decision (rejection sampling of
 //! the other seats' commitments under the opponent model), else the iteration falls back to a
 //! determinization of the current state. Both states are read only through `determinize` for
-//! the bot's own seat, so no hidden information leaks. In a game that shows every decision to
-//! every seat (`decisions_are_public` in the search module: nothing is committed face down) the others'
+//! the bot's own seat, so no hidden information leaks. In a game that shows every decision to every
+//! seat (`decisions_are_public` in the search module: nothing is committed face down) the others'
 //! decisions hide nothing, so the bot keeps no earlier state there, and one observation per step
 //! keys the information sets of every seat (they all see the same table).
 //!

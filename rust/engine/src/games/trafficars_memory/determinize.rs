@@ -26,9 +26,8 @@ impl TrafficarsMemoryState {
     /// worth exactly what flipping any other is: a search may pool them into one choice (and
     /// play any of them). Reads only what every seat knows (`on_table`, `seen`).
     pub(crate) fn search_class(&self, action: u32) -> u32 {
-        if action < super::STOP
-            && TrafficarsMemory::unseen_positions(self) & bits::bit_in(action, 0, super::LAST_POSITION) != 0
-        {
+        let position = bits::bit_in(action, 0, super::LAST_POSITION);
+        if action < super::STOP && TrafficarsMemory::unseen_positions(self) & position != 0 {
             UNSEEN_CLASS
         } else {
             action
