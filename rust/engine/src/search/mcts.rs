@@ -20,6 +20,14 @@
 //! heuristic's move and leaves it when the playouts say so. With `prior=0` (the generic
 //! default) no heuristic bot is made and nothing is drawn for it.
 //!
+//! # Action classes
+//! With `classes=on` (default off; Trafficars memory is the only game that has classes so far)
+//! actions that are worth the same in every determinization of an information set share one edge
+//! (`action_class` in the search module): the flips of never-seen positions, whose cards the
+//! determinizer deals uniformly, become one choice "flip a card nobody has seen", which the walk
+//! plays at a uniformly random member. The tree then compares a handful of choices (that class,
+//! each remembered card, stop) instead of splitting its iterations over some 40 equivalent flips.
+//!
 //! # Opponents
 //! With `opponents=tree` every seat chooses in its own information sets (multiple-observer
 //! style); with `opponents=rollout` the other seats play the rollout policy inside the tree as
@@ -34,7 +42,10 @@
 //! only if it looks to the searching seat exactly like the real decision (rejection sampling of
 //! the other seats' commitments under the opponent model), else the iteration falls back to a
 //! determinization of the current state. Both states are read only through `determinize` for
-//! the bot's own seat, so no hidden information leaks.
+//! the bot's own seat, so no hidden information leaks. In a game that shows every decision to every
+//! seat (`decisions_are_public` in the search module: nothing is committed face down) the others'
+//! decisions hide nothing, so the bot keeps no earlier state there, and one observation per step
+//! keys the information sets of every seat (they all see the same table).
 //!
 //! # Arena
 //! All nodes of a decision live in one `Vec<Node>` and an open-addressing key table, both cleared
@@ -45,8 +56,9 @@
 //! `determinize` returns.
 
 use super::{
-    first_or_zero, heuristic_bots, parse_budget, parse_choice, parse_pairs, parse_reward,
-    parse_rollout, require_determinizer, Playout, Reward, RolloutPolicy,
+    action_class, decisions_are_public, first_or_zero, has_action_classes, heuristic_bots,
+    parse_budget, parse_choice, parse_pairs, parse_reward, parse_rollout, require_determinizer,
+    Playout, Reward, RolloutPolicy,
 };
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
@@ -75,6 +87,15 @@ pub struct MctsParams {
     /// information set (`prior / (visits + 1)` added to that edge's UCB value, and that edge
     /// expanded first); default 0 (off).
     pub prior: f64,
+    /// Whether exchangeable actions share one edge per information set (see
+    /// `action_class` in the search module; only some games have such actions); default off.
+    pub classes: bool,
+    /// Progressive widening: with `widen = W > 0` an information set below the root visited `n`
+    /// times gets a new edge only while it has fewer than `1 + floor(W * sqrt(n))` (the
+    /// heuristic's choice first),
+    /// so that rarely visited ones play their few edges instead of trying every action once;
+    /// default 0 (off: every action is tried once before UCB chooses).
+    pub widen: f64,
 }
 
 /// How the seats other than the searching one choose their actions during a walk down the tree.
@@ -101,16 +122,26 @@ impl Default for MctsParams {
 }
 
 impl MctsParams {
-    /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0"`
+    /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on"`
     /// (any subset, any order; `None` means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
         let mut p = Self::for_game::<G>();
-        let known = ["iterations", "c", "rollout", "opponents", "reward", "prior"];
+        let known = [
+            "iterations",
+            "c",
+            "rollout",
+            "opponents",
+            "reward",
+            "prior",
+            "classes",
+            "widen",
+        ];
         for (key, value) in parse_pairs::<G>("mcts", params, &known)? {
             match key {
                 "iterations" => p.iterations = parse_budget::<G>("mcts", key, value)?,
                 "c" => p.c = parse_weight::<G>(key, value)?,
                 "prior" => p.prior = parse_weight::<G>(key, value)?,
+                "widen" => p.widen = parse_weight::<G>(key, value)?,
                 "opponents" => {
                     p.opponents = parse_choice::<G, _>(
                         "mcts",
@@ -120,6 +151,10 @@ impl MctsParams {
                     )?;
                 }
                 "reward" => p.reward = parse_reward::<G>("mcts", value)?,
+                "classes" => {
+                    p.classes =
+                        parse_choice::<G, _>("mcts", key, value, &[("on", true), ("off", false)])?;
+                }
                 _ => p.rollout = parse_rollout::<G>("mcts", value)?,
             }
         }
@@ -181,6 +216,8 @@ const fn tuned(
         opponents,
         reward,
         prior,
+        classes: false,
+        widen: 0.0,
     }
 }
 
@@ -196,7 +233,7 @@ struct Node {
     action: u32,
     /// The seat to move in the information set (the seat that takes an edge's action).
     player: u32,
-    /// Iterations that took this edge.
+    /// Iterations that took this edge (of an information set: walks that reached it).
     visits: u32,
     /// Iterations in which this edge's action was available when its information set was met.
     avail: u32,
@@ -251,6 +288,11 @@ pub struct IsmctsBot<G: Game> {
     legal: Vec<u32>,
     /// For each entry of `legal`, the matching edge or [`NONE`].
     slots: Vec<u32>,
+    /// The legal actions behind the classes in `legal` (when `classing`).
+    concrete: Vec<u32>,
+    /// Whether edges stand for classes of exchangeable actions (`classes` in a game that has
+    /// them): `legal` then holds the classes.
+    classing: bool,
     /// Each seat's information key along the current walk (a hash of its observation history).
     keys: Vec<u64>,
     /// Each seat's last observation hash along the current walk.
@@ -268,6 +310,11 @@ pub struct IsmctsBot<G: Game> {
     anchor: Option<G::State>,
     /// Whether the states observed since `anchor` were all other seats' decisions.
     in_run: bool,
+    /// Whether the game shows every decision to every seat: then no anchor is kept, and one
+    /// observation per step keys every seat's information sets.
+    public: bool,
+    /// The seat searching in the current iteration.
+    searching: usize,
 }
 
 impl<G: Game> IsmctsBot<G> {
@@ -297,6 +344,8 @@ impl<G: Game> IsmctsBot<G> {
             path: Vec::new(),
             legal: Vec::new(),
             slots: Vec::new(),
+            concrete: Vec::new(),
+            classing: params.classes && has_action_classes::<G>(),
             keys: vec![0; game.players()],
             seen: vec![0; game.players()],
             tensor: vec![0.0; tensor_len],
@@ -309,12 +358,20 @@ impl<G: Game> IsmctsBot<G> {
             seat: 0,
             anchor: None,
             in_run: false,
+            public: decisions_are_public::<G>(),
+            searching: 0,
         })
     }
 
     /// The parameters the bot was made with.
     pub fn params(&self) -> MctsParams {
         self.params
+    }
+
+    /// Steps the playouts of this bot have played so far (for speed measurements).
+    #[cfg(test)]
+    pub(crate) fn playout_steps(&self) -> u64 {
+        self.playout.steps
     }
 
     /// Clears the tree for a new decision (keeping the memory).
@@ -340,8 +397,25 @@ impl<G: Game> IsmctsBot<G> {
         }
     }
 
-    /// Starts the observation history of every tracked seat at `state`.
-    fn start_keys(&mut self, game: &G, state: &G::State, seats: std::ops::Range<usize>) {
+    /// Starts the observation history of every tracked seat at `state`. In a game whose
+    /// decisions are all public every seat sees what the searching seat `searching` sees (up to
+    /// its own seat number, which the key holds anyway), so one observation serves every seat.
+    fn start_keys(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seats: std::ops::Range<usize>,
+        searching: usize,
+    ) {
+        if self.public {
+            game.observation_tensor(state, searching, &mut self.tensor);
+            let h = hash_tensor(&self.tensor);
+            for seat in seats {
+                self.seen[seat] = h;
+                self.keys[seat] = mix64(h ^ (seat as u64).wrapping_add(1));
+            }
+            return;
+        }
         for seat in seats {
             game.observation_tensor(state, seat, &mut self.tensor);
             let h = hash_tensor(&self.tensor);
@@ -354,6 +428,18 @@ impl<G: Game> IsmctsBot<G> {
     /// (when it changed), and lets remembering playout bots see `state`.
     fn extend_keys(&mut self, game: &G, state: &G::State, seats: std::ops::Range<usize>) {
         self.playout.observe(game, state);
+        if self.public {
+            // The searching seat's observation for every seat (see `start_keys`).
+            game.observation_tensor(state, self.searching, &mut self.tensor);
+            let h = hash_tensor(&self.tensor);
+            for seat in seats {
+                if h != self.seen[seat] {
+                    self.seen[seat] = h;
+                    self.keys[seat] = mix64(self.keys[seat] ^ h);
+                }
+            }
+            return;
+        }
         for seat in seats {
             game.observation_tensor(state, seat, &mut self.tensor);
             let h = hash_tensor(&self.tensor);
@@ -422,6 +508,41 @@ impl<G: Game> IsmctsBot<G> {
         self.legal.len() - matched
     }
 
+    /// When classing, turns `legal` (the actions of `state`) into its sorted classes and keeps
+    /// the actions in `concrete`.
+    fn group_into_classes(&mut self, state: &G::State) {
+        if !self.classing {
+            return;
+        }
+        self.concrete.clear();
+        self.concrete.extend_from_slice(&self.legal);
+        for a in &mut self.legal {
+            *a = action_class::<G>(state, *a);
+        }
+        self.legal.sort_unstable();
+        self.legal.dedup();
+    }
+
+    /// The action to play for the edge `class` in `state`: the class itself when it is an action
+    /// (always without classing), else a uniformly random member of the class among `concrete`.
+    fn concrete_action(&mut self, state: &G::State, class: u32) -> u32 {
+        if !self.classing || self.concrete.binary_search(&class).is_ok() {
+            return class;
+        }
+        let count = self
+            .concrete
+            .iter()
+            .filter(|&&a| action_class::<G>(state, a) == class)
+            .count();
+        let k = self.rng.below(count as u64) as usize;
+        self.concrete
+            .iter()
+            .copied()
+            .filter(|&a| action_class::<G>(state, a) == class)
+            .nth(k)
+            .unwrap_or(class)
+    }
+
     /// The heuristic choice in information set `info` for `mover` in `state` among `legal`
     /// (asked once per information set), or [`NONE`] without a prior.
     fn hint(&mut self, game: &G, state: &G::State, info: u32, mover: u32) -> u32 {
@@ -431,7 +552,11 @@ impl<G: Game> IsmctsBot<G> {
         }
         let hint = match self.hinters.get_mut(mover as usize) {
             Some(bot) => {
-                let a = bot.act(game, state, &self.legal);
+                let a = if self.classing {
+                    action_class::<G>(state, bot.act(game, state, &self.concrete))
+                } else {
+                    bot.act(game, state, &self.legal)
+                };
                 if self.legal.binary_search(&a).is_ok() {
                     a
                 } else {
@@ -444,6 +569,21 @@ impl<G: Game> IsmctsBot<G> {
             n.hint = hint;
         }
         hint
+    }
+
+    /// Counts a visit of information set `info` (not the root, which always widens), which has
+    /// `expanded` edges available in this walk, and says whether the walk may add an edge there:
+    /// always without widening (or with no edge available), else while it has fewer than
+    /// `1 + floor(widen * sqrt(visits))` of them.
+    fn may_widen(&mut self, info: u32, expanded: usize) -> bool {
+        let widen = self.params.widen;
+        let Some(n) = self.nodes.get_mut(info as usize) else {
+            return true;
+        };
+        n.visits += 1;
+        widen <= 0.0
+            || expanded == 0
+            || (expanded as f64) < 1.0 + (widen * f64::from(n.visits).sqrt()).floor()
     }
 
     /// UCB choice among the edges in `slots` (all present), counting each as available; the
@@ -480,7 +620,8 @@ impl<G: Game> IsmctsBot<G> {
         self.path.clear();
         let seats = self.tracked(seat);
         self.playout.start(game, &mut self.rng);
-        self.start_keys(game, state, seats.clone());
+        self.searching = seat;
+        self.start_keys(game, state, seats.clone(), seat);
         let mut at_root = true;
         loop {
             let player = game.current_player(state);
@@ -508,11 +649,14 @@ impl<G: Game> IsmctsBot<G> {
             if self.legal.is_empty() {
                 return; // A decision without actions: nothing sound to back up.
             }
+            self.group_into_classes(state);
             if self.legal.len() == 1 && !at_root {
-                game.apply(state, self.legal[0]);
+                let action = self.concrete_action(state, self.legal[0]);
+                game.apply(state, action);
                 self.extend_keys(game, state, seats.clone());
                 continue;
             }
+            let root_node = at_root;
             at_root = false;
             let key = self.keys.get(player as usize).copied().unwrap_or(0);
             let (info, _) = self.info_set(key, mover);
@@ -528,7 +672,8 @@ impl<G: Game> IsmctsBot<G> {
             } else {
                 self.hint(game, state, info, mover)
             };
-            if unexpanded > 0 {
+            let widen = root_node || self.may_widen(info, self.legal.len() - unexpanded);
+            if unexpanded > 0 && widen {
                 // The heuristic choice first, then uniformly among the others.
                 let hinted = self
                     .legal
@@ -544,8 +689,8 @@ impl<G: Game> IsmctsBot<G> {
                         .nth(k)
                         .map_or(0, |(i, _)| i)
                 });
-                let action = self.legal[slot];
-                let edge = self.add_edge(info, action, mover);
+                let class = self.legal[slot];
+                let edge = self.add_edge(info, class, mover);
                 for &s in &self.slots {
                     if let Some(n) = self.nodes.get_mut(s as usize) {
                         n.avail += 1;
@@ -554,6 +699,7 @@ impl<G: Game> IsmctsBot<G> {
                 if let Some(n) = self.nodes.get_mut(edge as usize) {
                     n.avail = 1;
                 }
+                let action = self.concrete_action(state, class);
                 game.apply(state, action);
                 self.path.push(edge);
                 self.playout.run_on(game, state, &mut self.rng);
@@ -561,9 +707,10 @@ impl<G: Game> IsmctsBot<G> {
                 return;
             }
             let edge = self.select(hint);
-            let Some(action) = self.nodes.get(edge as usize).map(|n| n.action) else {
+            let Some(class) = self.nodes.get(edge as usize).map(|n| n.action) else {
                 break;
             };
+            let action = self.concrete_action(state, class);
             game.apply(state, action);
             self.path.push(edge);
             self.extend_keys(game, state, seats.clone());
@@ -652,6 +799,9 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
 
     /// Keeps the state before the other seats' latest run of decisions (see the module docs).
     fn observe(&mut self, game: &G, state: &G::State) {
+        if self.public {
+            return;
+        }
         match usize::try_from(game.current_player(state)) {
             Ok(p) if p == self.seat => {
                 if self.in_run {
@@ -711,10 +861,19 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
             self.iterate(game, &mut det, seat, legal);
         }
         self.anchor = anchor;
-        self.best_root_action(root, legal)
+        if !self.classing {
+            return self.best_root_action(root, legal);
+        }
+        self.legal.clear();
+        self.legal.extend_from_slice(legal);
+        self.group_into_classes(state);
+        let classes = std::mem::take(&mut self.legal);
+        let class = self.best_root_action(root, &classes);
+        self.legal = classes;
+        self.concrete_action(state, class)
     }
 
     fn observes(&self) -> bool {
-        true
+        !self.public
     }
 }

@@ -16,7 +16,7 @@
 //! points count more, a much less noisy signal where single decisions rarely change the winner.
 //!
 //! # Bot specs
-//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0"`
+//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on"`
 //! and `"flatmc:samples=100,rollout=random,reward=win"`; every parameter is optional (defaults in
 //! [`MctsParams::for_game`] and [`FlatMcParams`]). `rollout=greedy`
 //! plays the playouts with the game's heuristic bot: its built-in `greedy` bot, else its first
@@ -34,7 +34,9 @@ pub use mcts::{IsmctsBot, MctsParams, Opponents};
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::games::trafficars_memory::TrafficarsMemoryState;
 use crate::rng::SplitMix64;
+use std::any::{Any, TypeId};
 
 /// The largest `iterations` / `samples` value a search bot accepts (tree indices are `u32`).
 pub const MAX_BUDGET: u64 = 100_000_000;
@@ -195,6 +197,37 @@ fn parse_rollout<G: Game>(bot: &str, value: &str) -> Result<RolloutPolicy> {
     )
 }
 
+/// Whether `G` is Trafficars memory, the game with the two properties below.
+fn is_memory_game<G: Game>() -> bool {
+    TypeId::of::<G::State>() == TypeId::of::<TrafficarsMemoryState>()
+}
+
+/// Whether the search may pool exchangeable actions of game `G` into classes (see
+/// [`action_class`]): only games whose determinizer makes some actions interchangeable, today
+/// Trafficars memory (its never-seen positions).
+pub(crate) fn has_action_classes<G: Game>() -> bool {
+    is_memory_game::<G>()
+}
+
+/// Whether every decision of game `G` is shown to every seat as it is taken (nothing is
+/// committed face down), so that the others' decisions hide nothing the determinizer of the
+/// current state does not already respect: `mcts` then needs no earlier state to replay from.
+/// Today Trafficars memory, where the whole table is public.
+pub(crate) fn decisions_are_public<G: Game>() -> bool {
+    is_memory_game::<G>()
+}
+
+/// The class of `action` in `state`: actions of one class are worth the same in every
+/// determinization of `state`'s information set, so a search may keep one edge for the class and
+/// play any member. The class of an action is the action itself except in the games listed by
+/// [`has_action_classes`]; it depends only on what every seat knows.
+#[inline]
+pub(crate) fn action_class<G: Game>(state: &G::State, action: u32) -> u32 {
+    let any: &dyn Any = state;
+    any.downcast_ref::<TrafficarsMemoryState>()
+        .map_or(action, |st| st.search_class(action))
+}
+
 /// The first listed action (`0` for an empty list, which callers never pass).
 fn first_or_zero(legal: &[u32]) -> u32 {
     legal.first().copied().unwrap_or(0)
@@ -269,6 +302,8 @@ pub(crate) struct Playout<G: Game> {
     reward: Reward,
     /// Each seat's score of the last finished playout (for [`Reward::Margin`]).
     scores: Vec<i64>,
+    /// Steps played by the playout policy so far (for speed measurements).
+    pub(crate) steps: u64,
 }
 
 impl<G: Game> Playout<G> {
@@ -285,6 +320,7 @@ impl<G: Game> Playout<G> {
             rewards: vec![0.0; game.players()],
             reward,
             scores: vec![0; game.players()],
+            steps: 0,
         })
     }
 
@@ -323,6 +359,7 @@ impl<G: Game> Playout<G> {
                     None => break,
                 },
             }
+            self.steps += 1;
             if observing {
                 self.observe(game, state);
             }

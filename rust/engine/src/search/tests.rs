@@ -254,6 +254,61 @@ fn parameters_parse() {
     assert!(make_search_bot(&game, "flatmc", Some("samples=3")).is_some_and(|b| b.is_ok()));
 }
 
+/// In the memory game the flips of never-seen positions form one class, every other action its
+/// own; other games have no classes, and `classes` is off by default.
+#[test]
+fn the_memory_game_pools_never_seen_flips() {
+    use crate::games::trafficars_memory::TrafficarsMemory;
+    let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
+    assert!(has_action_classes::<TrafficarsMemory>() && !has_action_classes::<HiddenDuel>());
+    assert!(!MctsParams::for_game::<TrafficarsMemory>().classes);
+    assert!(!MctsParams::for_game::<HiddenDuel>().classes);
+    let on = MctsParams::parse::<TrafficarsMemory>(Some("classes=on")).unwrap();
+    assert!(on.classes);
+    let mut rng = SplitMix64::new(3);
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    let mut st = game.initial_state();
+    let mut checked = 0;
+    while game.current_player(&st) != TERMINAL {
+        if game.current_player(&st) == CHANCE {
+            let o = game.sample_chance(&st, &mut rng, &mut chance);
+            game.apply(&mut st, o);
+            continue;
+        }
+        game.legal_actions(&st, &mut legal);
+        let obs = game.observation(&st, 0);
+        let seen = obs["seen"].as_array().unwrap();
+        for &a in &legal {
+            let class = action_class::<TrafficarsMemory>(&st, a);
+            let never_seen = seen.get(a as usize).is_some_and(|v| v.is_null());
+            if never_seen {
+                assert_eq!(class, 64, "position {a}");
+            } else {
+                assert_eq!(class, a, "action {a}");
+            }
+            checked += 1;
+        }
+        let a = game.random_action(&st, &mut rng, &mut legal).unwrap();
+        game.apply(&mut st, a);
+    }
+    assert!(checked > 100);
+    // The search with classes plays whole games, deterministically for its seed.
+    let play = || {
+        let config = crate::sim::SimConfig {
+            games: 2,
+            first_game: 0,
+            seed: 5,
+            threads: Some(1),
+            bots: vec!["mcts:iterations=100,classes=on".into(), "memory".into()],
+            keep_games: true,
+        };
+        crate::sim::simulate(&game, &config, &|_| true)
+            .unwrap()
+            .scores
+    };
+    assert_eq!(play(), play());
+}
+
 #[test]
 fn bad_parameters_are_rejected() {
     let game = HiddenDuel::default();
@@ -278,6 +333,7 @@ fn bad_parameters_are_rejected() {
         ("mcts", "reward=score"),
         ("mcts", "prior=-1"),
         ("mcts", "prior=nan"),
+        ("mcts", "classes=yes"),
         ("mcts", "samples=5"),
         ("mcts", "iterations=5,iterations=6"),
         ("mcts", "iterations=5,"),
@@ -476,5 +532,158 @@ fn a_prior_expands_the_heuristic_choice_first() {
             .unwrap()
             .prior,
         2.5
+    );
+}
+
+/// A seat-rotated match in the memory game, as `benches/ladder.py`'s `seat_rotated_share` plays
+/// it (`MATCH_BOT` against `MATCH_FIELD`, `MATCH_GAMES` games, seed `MATCH_SEED`, `MATCH_PLAYERS`
+/// players): prints the bot's win share, its 95% Wilson interval and the mean cards taken.
+/// `cargo test --release -p cardtable-engine memory_match -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, minutes long"]
+fn memory_match() {
+    use crate::games::trafficars_memory::TrafficarsMemory;
+    use crate::sim::{simulate, SimConfig, SHARE_DENOMINATOR};
+    let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let bot = var("MATCH_BOT", "mcts:iterations=1000");
+    let field = var("MATCH_FIELD", "memory");
+    let games: u64 = var("MATCH_GAMES", "200").parse().unwrap();
+    let seed: u64 = var("MATCH_SEED", "11").parse().unwrap();
+    let players: usize = var("MATCH_PLAYERS", "2").parse().unwrap();
+    let opts = var("MATCH_OPTIONS", "{}");
+    let options: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&opts).unwrap();
+    let game = TrafficarsMemory::from_options(players, &options).unwrap();
+    let per_seat = (games / players as u64).max(1);
+    let (mut share, mut own, mut other) = (0.0, 0.0, 0.0);
+    for seat in 0..players {
+        let bots = (0..players)
+            .map(|s| {
+                if s == seat {
+                    bot.clone()
+                } else {
+                    field.clone()
+                }
+            })
+            .collect();
+        let config = SimConfig {
+            games: per_seat,
+            first_game: 0,
+            seed: seed + seat as u64,
+            threads: Some(1),
+            bots,
+            keep_games: false,
+        };
+        let r = simulate(&game, &config, &|_| true).unwrap();
+        share += r.seats[seat].win_shares as f64 / SHARE_DENOMINATOR as f64;
+        own += r.seats[seat].score_sum as f64;
+        other += r.seats.iter().map(|s| s.score_sum as f64).sum::<f64>()
+            - r.seats[seat].score_sum as f64;
+    }
+    let n = (per_seat * players as u64) as f64;
+    let p = share / n;
+    let z = 1.959_963_984_540_054f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    println!(
+        "MATCH {bot} vs {field}: {p:.3} ({:.3}-{:.3}) over {n} games; cards {:.1} vs {:.1}",
+        centre - half,
+        centre + half,
+        own / n,
+        other / n / (players - 1) as f64
+    );
+}
+
+/// Speed of the search's playouts in the memory game next to plain random playouts of
+/// determinizations of the same states (the batch runner's loop): nanoseconds per playout step.
+/// `SPEED_SPEC` sets the search's parameters (default `iterations=1000`); `SPEED_PART` runs only
+/// `random` (50 rounds of playouts from every state), only `mcts`, or `none` (the set-up alone),
+/// for instruction counts under `valgrind --tool=callgrind`.
+/// `cargo test --release -p cardtable-engine memory_search_speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement"]
+fn memory_search_speed() {
+    use crate::games::trafficars_memory::TrafficarsMemory;
+    use std::time::Instant;
+    let spec = std::env::var("SPEED_SPEC").unwrap_or_else(|_| "iterations=1000".to_string());
+    let part = std::env::var("SPEED_PART").unwrap_or_default();
+    let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    // Decision states about a third into random games.
+    let mut states = Vec::new();
+    for seed in 0..20u64 {
+        let mut rng = SplitMix64::new(seed);
+        let mut st = game.initial_state();
+        let mut trail = Vec::new();
+        while game.current_player(&st) != TERMINAL {
+            if game.current_player(&st) == CHANCE {
+                let o = game.sample_chance(&st, &mut rng, &mut chance);
+                game.apply(&mut st, o);
+            } else {
+                trail.push(st);
+                let a = game.random_action(&st, &mut rng, &mut legal).unwrap();
+                game.apply(&mut st, a);
+            }
+        }
+        states.push(trail[trail.len() / 3]);
+    }
+    let mut rng = SplitMix64::new(1);
+    let (mut steps, mut playouts) = (0u64, 0u64);
+    let start = Instant::now();
+    let mut rounds = 0;
+    while match part.as_str() {
+        "" => start.elapsed().as_secs_f64() < 2.0,
+        "random" => rounds < 50,
+        _ => false,
+    } {
+        rounds += 1;
+        for st in &states {
+            let mut s = game.determinize(st, 0, &mut rng).unwrap();
+            loop {
+                match game.current_player(&s) {
+                    TERMINAL => break,
+                    CHANCE => {
+                        let o = game.sample_chance(&s, &mut rng, &mut chance);
+                        game.apply(&mut s, o);
+                    }
+                    _ => {
+                        let a = game.random_action(&s, &mut rng, &mut legal).unwrap();
+                        game.apply(&mut s, a);
+                    }
+                }
+                steps += 1;
+            }
+            playouts += 1;
+        }
+    }
+    let raw = start.elapsed().as_secs_f64() * 1e9 / steps.max(1) as f64;
+    println!(
+        "random playouts: {raw:.1} ns/step, {:.0} steps per playout",
+        steps as f64 / playouts as f64
+    );
+    if !part.is_empty() && part != "mcts" {
+        return;
+    }
+    let params = MctsParams::parse::<TrafficarsMemory>(Some(&spec)).unwrap();
+    let mut bot = IsmctsBot::new(&game, params).unwrap();
+    let start = Instant::now();
+    for (i, st) in states.iter().enumerate() {
+        bot.reset(
+            &game,
+            game.current_player(st) as usize,
+            SplitMix64::new(i as u64),
+        );
+        game.legal_actions(st, &mut legal);
+        bot.act(&game, st, &legal);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let steps = bot.playout_steps();
+    let iterations = f64::from(params.iterations) * states.len() as f64;
+    println!(
+        "mcts:{spec}: {:.0} iterations/s, {:.0} playout steps per iteration, {:.1} ns per playout \
+         step all included ({:.2}x the random playouts)",
+        iterations / secs,
+        steps as f64 / iterations,
+        secs * 1e9 / steps as f64,
+        secs * 1e9 / steps as f64 / raw
     );
 }

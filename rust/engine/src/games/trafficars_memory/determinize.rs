@@ -15,6 +15,26 @@ use super::{TrafficarsMemory, TrafficarsMemoryState, MAX_GRID};
 use crate::bits;
 use crate::rng::SplitMix64;
 
+/// The search's class of every never-seen position (see
+/// [`TrafficarsMemoryState::search_class`]); never an action id.
+pub(crate) const UNSEEN_CLASS: u32 = super::NUM_ACTIONS;
+
+impl TrafficarsMemoryState {
+    /// The class of `action` for the search players: every flip of a never-seen position is
+    /// [`UNSEEN_CLASS`], every other action its own class. The sampler deals the never-seen
+    /// cards uniformly over those positions, so in every determinization flipping one of them is
+    /// worth exactly what flipping any other is: a search may pool them into one choice (and
+    /// play any of them). Reads only what every seat knows (`on_table`, `seen`).
+    pub(crate) fn search_class(&self, action: u32) -> u32 {
+        let position = bits::bit_in(action, 0, super::LAST_POSITION);
+        if action < super::STOP && TrafficarsMemory::unseen_positions(self) & position != 0 {
+            UNSEEN_CLASS
+        } else {
+            action
+        }
+    }
+}
+
 impl TrafficarsMemory {
     /// The positions whose card no seat has seen: on the table and never face up.
     pub(super) fn unseen_positions(st: &TrafficarsMemoryState) -> u64 {
