@@ -63,7 +63,7 @@ _BOT_SPELLING = {
     "forgetful": "forgetful[:P]",
     "mcts": (
         "mcts[:iterations=N,c=X,rollout=random|greedy,opponents=tree|rollout,"
-        "reward=win|margin,prior=W]"
+        "reward=win|margin,prior=W,classes=on|off,widen=W]"
     ),
     "flatmc": "flatmc[:samples=N,rollout=random|greedy,reward=win|margin]",
 }

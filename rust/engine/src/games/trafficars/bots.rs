@@ -4,8 +4,8 @@
 //! or the undealt deck, and it changes no rule.
 
 use super::{
-    Board, Decision, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD,
-    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
+    Board, Decision, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD, FREE_PLACE_OPTION,
+    ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
@@ -103,7 +103,8 @@ impl GreedyBot {
                 }
                 (
                     Decision::PoliceTake,
-                    Self::least_lane(g, b, card, Decision::PoliceTake, |_| true).map_or(0, |(_, a)| a),
+                    Self::least_lane(g, b, card, Decision::PoliceTake, |_| true)
+                        .map_or(0, |(_, a)| a),
                 )
             }
             Kind::Car | Kind::Trailer => {
@@ -131,7 +132,10 @@ impl GreedyBot {
                         } else {
                             Decision::Take
                         };
-                        (kind, Self::least_lane(g, b, card, kind, |_| true).unwrap_or((0, 0)))
+                        (
+                            kind,
+                            Self::least_lane(g, b, card, kind, |_| true).unwrap_or((0, 0)),
+                        )
                     }
                 };
                 if found.0 > 0 {

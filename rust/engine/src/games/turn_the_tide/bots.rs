@@ -1,7 +1,8 @@
 //! The `greedy` bot of Turn the Tide: a one-hand lookahead over the public table. It reads only
 //! what its seat's observation holds and never changes the state. It plays rules steps 4–7 out
-//! on its own plain arrays (the steps of `Table::lose_lifebuoys`, in the same order, so every
-//! result is the rules' result) because it evaluates a dozen results per decision.
+//! on its own plain arrays (the steps of `lose_lifebuoys` in the rules module, in the same
+//! order, so every result is the rules' result) because it evaluates a dozen results per
+//! decision.
 
 use super::{
     seats, Phase, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, HIGHEST_CARD, LOWEST_CARD,
@@ -81,8 +82,8 @@ pub struct GreedyBot {
 /// the number of opponents still in and the first factor of the danger term.
 ///
 /// It evaluates a result with its own copy of rules steps 4–7 on plain arrays (the same steps
-/// as `Table::lose_lifebuoys`, in the same order) and adds up the cost terms in one pass over
-/// the seats; every `f64` operation of the cost is the one [`GreedyBot`] documents, in the
+/// as `lose_lifebuoys` in the rules module, in the same order) and adds up the cost terms in
+/// one pass over the seats; every `f64` operation of the cost is the one [`GreedyBot`] documents, in the
 /// same order, so the costs are the same to the last bit.
 struct Eval {
     me: usize,
@@ -222,7 +223,7 @@ impl Eval {
     }
 
     /// [`Eval::with`] for any table `tide` (the hand's tides handed out): rules steps 4–7 in
-    /// full (`Table::lose_lifebuoys`), then the cost.
+    /// full (`lose_lifebuoys` in the rules module), then the cost.
     #[cold]
     fn slow(&self, mut tide: [u8; MAX_SEATS]) -> f64 {
         let me = self.me;
@@ -348,7 +349,12 @@ fn powi(x: f64, n: i32) -> f64 {
 
 impl GreedyBot {
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
-    fn outcome_costs(&self, game: &TurnTheTide, st: &TurnTheTideState, opponents: &[usize]) -> [f64; 3] {
+    fn outcome_costs(
+        &self,
+        game: &TurnTheTide,
+        st: &TurnTheTideState,
+        opponents: &[usize],
+    ) -> [f64; 3] {
         let me = self.seat;
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));

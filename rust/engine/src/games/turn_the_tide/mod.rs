@@ -240,18 +240,6 @@ impl Table {
         out_of(self.in_round, s)
     }
 
-    /// Rules steps 4–7: the highest showing tide loses a lifebuoy (or is eliminated), repeated
-    /// after eliminations when `recheck` is set. Returns true if the round ends (at most two
-    /// seats left).
-    fn lose_lifebuoys(&mut self, recheck: bool) -> bool {
-        lose_lifebuoys(
-            &mut self.tide,
-            &mut self.lifebuoys,
-            &mut self.in_round,
-            recheck,
-        )
-    }
-
     /// The lowest showing tide among seats still in (0 if one of them has none), or `u8::MAX`
     /// if no seat is left.
     fn lowest_tide(&self) -> u8 {
