@@ -130,7 +130,7 @@ def test_huge_sizes_raise_capacity_errors() -> None:
 sim, Vec = cardtable.simulate, cardtable.VectorEnv
 first = lambda b: [r[0] for r in b.legal_actions]
 attempt("sim 2**62", lambda: sim("goofspiel", games=2**62, players=2, progress=False))
-attempt("sim 1e9", lambda: sim("turn_the_tide", players=4, games=10**9, progress=False))
+attempt("sim 1e11", lambda: sim("turn_the_tide", players=4, games=10**11, progress=False))
 bots = ["random", first]
 attempt("policy 1e10", lambda: sim("goofspiel", players=2, games=10**10, bots=bots, progress=False))
 attempt("vector 2**63", lambda: Vec("goofspiel", 2**63, players=2))
