@@ -389,7 +389,7 @@ impl Game for TrafficarsMemory {
     }
 
     /// `legal[below(len)]` of [`Game::legal_actions`] without the list: the face-down positions
-    /// in increasing order are the first `count` legal actions and [`STOP`], when allowed, the
+    /// in increasing order are the first `count` legal actions and `STOP` (63), when allowed, the
     /// last, so rank `i < count` is the `i`-th face-down position.
     #[inline(always)]
     fn random_action(
