@@ -51,7 +51,8 @@
 //! and neither renders a state nor chooses a move; `view` renders states (canonical state,
 //! observation, tensor, labels) and must never change one; `bots` holds the built-in `greedy` bot,
 //! which reads only what its seat may know; `events` names the rule events a step triggers
-//! (contract, "Rule events"); `tests` holds the rule scenarios by topic. Generic
+//! (contract, "Rule events"); `playout` plays whole random games for the batch runner with the
+//! same draws as stepping one node at a time; `tests` holds the rule scenarios by topic. Generic
 //! checks of every game (legal lists, chance weights, fast paths, bot strength, observation keys)
 //! live in the shared test kit, not here. The card table, `Kind` and the card id range are
 //! `pub(crate)`: the memory game (`trafficars_memory`) reads the same deck through them.
