@@ -51,7 +51,8 @@
 //! and neither renders a state nor chooses a move; `view` renders states (canonical state,
 //! observation, tensor, labels) and must never change one; `bots` holds the built-in `greedy` bot,
 //! which reads only what its seat may know; `events` names the rule events a step triggers
-//! (contract, "Rule events"); `tests` holds the rule scenarios by topic. Generic
+//! (contract, "Rule events"); `playout` plays whole random games for the batch runner with the
+//! same draws as stepping one node at a time; `tests` holds the rule scenarios by topic. Generic
 //! checks of every game (legal lists, chance weights, fast paths, bot strength, observation keys)
 //! live in the shared test kit, not here. The card table, `Kind` and the card id range are
 //! `pub(crate)`: the memory game (`trafficars_memory`) reads the same deck through them.
@@ -59,6 +60,7 @@
 mod bots;
 mod determinize;
 mod events;
+mod playout;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -70,6 +72,7 @@ use crate::error::{EngineError, Result};
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::{OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
+use crate::step::StepResult;
 use serde_json::{Map, Value};
 use std::ops::RangeInclusive;
 use std::sync::OnceLock;
@@ -338,6 +341,13 @@ impl Lane {
             self.len = pos as u8;
             self.summarize();
         }
+    }
+
+    /// Token `i` (any index: it wraps around the capacity, so `len - 1` of an empty lane or
+    /// `i - 1` of the first token read some token rather than panic; callers check the summary).
+    #[inline(always)]
+    fn token(&self, i: u8) -> u8 {
+        self.tok[usize::from(i) % LANE_CAP]
     }
 
     /// Token index of the first token of the last place.
@@ -684,44 +694,72 @@ impl Trafficars {
                 }
                 c
             }
-            Kind::Car | Kind::Trailer => {
-                let x = self.number(card);
-                let mut views = [LaneView::EMPTY; MAX_LANES];
-                // Rules 1–2 on the lane ends only: the closest numbered end value below X
-                // (0 = none) ...
-                let mut best = 0;
-                for (v, lane) in views.iter_mut().zip(lanes) {
-                    *v = self.view(lane);
-                    if v.has_place && v.last_value != 0 && v.last_value < x {
-                        best = best.max(v.last_value);
-                    }
+            Kind::Car | Kind::Trailer => self.number_choice(lanes, self.number(card)),
+        }
+    }
+
+    /// The stack value of the last place of `lane` (its last token's), or `None` if it has no
+    /// place: what [`Trafficars::view`] gives as `last_value`, without the rest of the view.
+    #[inline(always)]
+    fn end_value(&self, lane: &Lane) -> Option<u8> {
+        (lane.last_start != Lane::NONE).then(|| self.top_value(lane.token(lane.len.wrapping_sub(1))))
+    }
+
+    /// Whether `lane` has a free place that accepts the number `x` under the increasing rule
+    /// alone (`has_free && free_after < x` of [`Trafficars::view`]).
+    #[inline(always)]
+    fn free_accepts(&self, lane: &Lane, x: u8) -> bool {
+        if lane.free == Lane::NONE {
+            return false;
+        }
+        let after = if lane.free_first {
+            0
+        } else {
+            self.top_value(lane.token(lane.free.wrapping_sub(1)))
+        };
+        after < x
+    }
+
+    /// The resolution options of a numbered card with number `x` on `lanes`.
+    #[inline]
+    fn number_choice(&self, lanes: &[Lane], x: u8) -> Choice {
+        // Rules 1–2 on the lane ends only: the closest numbered end value below X (0 = none) ...
+        let mut ends = [None; MAX_LANES];
+        let mut best = 0;
+        // Bit k: lane k's free place accepts X.
+        let mut free = 0u32;
+        for (k, (end, lane)) in ends.iter_mut().zip(lanes).enumerate() {
+            *end = self.end_value(lane);
+            if let Some(v) = *end {
+                if v != 0 && v < x {
+                    best = best.max(v);
                 }
-                // ... and every open lane end (rule 4 when there is none) ...
-                let fits = |value: u8| value == 0 || value == best;
-                let mut c = Choice::new(Decision::Target);
-                for (k, v) in views[..lanes.len()].iter().enumerate() {
-                    if v.has_place && fits(v.last_value) {
-                        c.push(LANE_OPTION + k as u32);
-                    }
-                }
-                if c.n == 0 {
-                    c = self.every_lane(if self.insert {
-                        Decision::Insert
-                    } else {
-                        Decision::Take
-                    });
-                }
-                // ... plus, as a permission beside them, every free place that accepts X under
-                // the increasing rule alone (a free place at the front, or after an open stack,
-                // accepts every number).
-                for (k, v) in views[..lanes.len()].iter().enumerate() {
-                    if v.has_free && v.free_after < x {
-                        c.push(FREE_PLACE_OPTION + k as u32);
-                    }
-                }
-                c
+            }
+            if self.free_accepts(lane, x) {
+                free |= 1 << k;
             }
         }
+        // ... and every open lane end (rule 4 when there is none) ...
+        let mut c = Choice::new(Decision::Target);
+        for (k, end) in ends.iter().enumerate() {
+            if end.is_some_and(|v| v == 0 || v == best) {
+                c.push(LANE_OPTION + k as u32);
+            }
+        }
+        if c.n == 0 {
+            c = self.every_lane(if self.insert {
+                Decision::Insert
+            } else {
+                Decision::Take
+            });
+        }
+        // ... plus, as a permission beside them, every free place that accepts X under the
+        // increasing rule alone (a free place at the front, or after an open stack, accepts
+        // every number).
+        for k in bits::ones(u64::from(free)) {
+            c.push(FREE_PLACE_OPTION + k);
+        }
+        c
     }
 
     fn every_lane(&self, kind: Decision) -> Choice {
@@ -958,23 +996,28 @@ impl Trafficars {
         b.revealed_mask = 0;
         b.qhead = 0;
         b.qlen = 0;
-        let key = |s: usize| {
-            let c = cards[s];
-            (self.kind(c).class(), self.number(c), s)
-        };
+        // The sort key (class, number, seat) packed into one integer that orders the same way
+        // (class < 4, number ≤ 50, seat < 5), computed once per card.
+        let mut keys = [0u32; MAX_SEATS];
         for (s, &card) in cards.iter().enumerate().take(self.players) {
             if card == 0 {
                 continue;
             }
             b.revealed_mask |= bits::bit_in(u32::from(card), FIRST_CARD, LAST_CARD);
+            let key = u32::from(self.kind(card).class()) << 16
+                | u32::from(self.number(card)) << 8
+                | s as u32;
             // Insertion sort: at most five seats.
-            let mut i = usize::from(b.qlen);
-            while i > 0 && key(usize::from(b.queue[i - 1])) > key(s) {
-                b.queue[i] = b.queue[i - 1];
+            let mut i = usize::from(b.qlen).min(MAX_SEATS - 1);
+            while i > 0 && keys[i - 1] > key {
+                keys[i] = keys[i - 1];
                 i -= 1;
             }
-            b.queue[i] = s as u8;
+            keys[i] = key;
             b.qlen += 1;
+        }
+        for (q, &key) in b.queue.iter_mut().zip(&keys).take(usize::from(b.qlen)) {
+            *q = key as u8;
         }
     }
 
@@ -1018,6 +1061,11 @@ impl Trafficars {
             st.phase = Phase::Resolve;
             return;
         }
+        self.end_turn(st);
+    }
+
+    /// Flow step 6 once the queue is empty, and on to the next turn (or the end of the game).
+    fn end_turn(&self, st: &mut TrafficarsState) {
         st.choice = Choice::NONE;
         self.end_turn_board(&mut st.board);
         st.turn += 1;
@@ -1301,6 +1349,18 @@ impl Game for Trafficars {
             }
             Phase::Over => {}
         }
+    }
+
+    #[inline(always)]
+    fn random_playout(
+        &self,
+        st: &mut TrafficarsState,
+        chance: &mut SplitMix64,
+        seats: &mut [SplitMix64],
+        legal: &mut Vec<u32>,
+        outcomes: &mut Vec<(u32, u64)>,
+    ) -> StepResult<(u32, u32)> {
+        self.playout(st, chance, seats, legal, outcomes)
     }
 
     fn action_label(&self, st: &TrafficarsState, action: u32) -> String {

@@ -388,6 +388,30 @@ impl Game for TrafficarsMemory {
         }
     }
 
+    /// `legal[below(len)]` of [`Game::legal_actions`] without the list: the face-down positions
+    /// in increasing order are the first `count` legal actions and `STOP` (63), when allowed, the
+    /// last, so rank `i < count` is the `i`-th face-down position.
+    #[inline(always)]
+    fn random_action(
+        &self,
+        st: &TrafficarsMemoryState,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        let mask = match st.phase {
+            Phase::Layout => self.deck & !st.laid_cards,
+            Phase::Flip => st.face_down(),
+            Phase::Over => 0,
+        };
+        let count = bits::count(mask);
+        let n = count + u32::from(Self::can_stop(st));
+        if n == 0 {
+            return None;
+        }
+        let i = rng.below(u64::from(n)) as u32;
+        Some(if i < count { bits::select(mask, i) } else { STOP })
+    }
+
     fn chance_outcomes(&self, st: &TrafficarsMemoryState, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if st.phase == Phase::Layout {
@@ -395,6 +419,7 @@ impl Game for TrafficarsMemory {
         }
     }
 
+    #[inline(always)]
     fn sample_chance(
         &self,
         st: &TrafficarsMemoryState,

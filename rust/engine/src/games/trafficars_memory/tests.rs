@@ -614,3 +614,41 @@ fn random_games_keep_the_table_rules() {
         }
     }
 }
+
+/// The `random` bot's draw without the legal list ([`Game::random_action`]) is `legal[below(len)]`
+/// of the list, with the same generator state after it, at every flip node of random games over
+/// several option settings (runs that may stop included).
+#[test]
+fn random_action_equals_a_draw_from_the_legal_list() {
+    let (mut legal, mut buf) = (Vec::new(), Vec::new());
+    let mut stops = 0;
+    for gi in 0..500u64 {
+        let n = 2 + (gi % 4) as usize;
+        let opts = match gi % 3 {
+            0 => json!({}),
+            1 => json!({"jokers": true}),
+            _ => json!({"min_number": 1, "max_number": 12, "jokers": true}),
+        };
+        let g = game(n, opts);
+        let mut x = g.initial_state();
+        let mut walk = SplitMix64::new(derive_seed(7, gi));
+        while g.current_player(&x) != TERMINAL {
+            let a = if g.current_player(&x) == CHANCE {
+                g.sample_chance(&x, &mut walk, &mut Vec::new())
+            } else {
+                g.legal_actions(&x, &mut legal);
+                stops += usize::from(legal.last() == Some(&STOP));
+                for k in 0..8u64 {
+                    let probe = SplitMix64::new(walk.state() ^ derive_seed(gi, k));
+                    let (mut fast, mut slow) = (probe, probe);
+                    let picked = g.random_action(&x, &mut fast, &mut buf);
+                    assert_eq!(picked, Some(legal[slow.below(legal.len() as u64) as usize]));
+                    assert_eq!(fast, slow);
+                }
+                legal[walk.below(legal.len() as u64) as usize]
+            };
+            g.apply(&mut x, a);
+        }
+    }
+    assert!(stops > 1000, "{stops}");
+}

@@ -192,3 +192,129 @@ fn kept_choice_equals_a_fresh_one() {
     }
     assert!(resolve_nodes > 1000);
 }
+
+/// The options of a numbered card as the contract words them, from each lane's full
+/// [`LaneView`]: the reference for [`Trafficars::number_choice`], which reads only what it needs.
+fn number_choice_from_views(g: &Trafficars, b: &Board, x: u8) -> Choice {
+    let views: Vec<LaneView> = b.lanes[..g.lanes].iter().map(|l| g.view(l)).collect();
+    let best = views
+        .iter()
+        .filter(|v| v.has_place && v.last_value != 0 && v.last_value < x)
+        .map(|v| v.last_value)
+        .max()
+        .unwrap_or(0);
+    let mut c = Choice::new(Decision::Target);
+    for (k, v) in views.iter().enumerate() {
+        if v.has_place && (v.last_value == 0 || v.last_value == best) {
+            c.push(LANE_OPTION + k as u32);
+        }
+    }
+    if c.n == 0 {
+        c = g.every_lane(if g.insert {
+            Decision::Insert
+        } else {
+            Decision::Take
+        });
+    }
+    for (k, v) in views.iter().enumerate() {
+        if v.has_free && v.free_after < x {
+            c.push(FREE_PLACE_OPTION + k as u32);
+        }
+    }
+    c
+}
+
+/// At every resolution step of random games over many option settings, the options of a
+/// numbered card are those of the lane views.
+#[test]
+fn number_choice_equals_the_views() {
+    let mut checked = 0;
+    for gi in 0..600u64 {
+        let (n, opts) = random_options(gi);
+        let g = game(n, opts);
+        let mut x = g.initial_state();
+        let mut walk = SplitMix64::new(derive_seed(12, gi));
+        let mut legal_v = Vec::new();
+        while g.current_player(&x) != TERMINAL {
+            // Every queued numbered card, against the board as it is now.
+            for &s in x.board.pending() {
+                let card = x.board.revealed[usize::from(s)];
+                if matches!(g.kind(card), Kind::Car | Kind::Trailer) {
+                    let x_num = g.number(card);
+                    let lanes = &x.board.lanes[..g.lanes];
+                    assert_eq!(
+                        g.number_choice(lanes, x_num),
+                        number_choice_from_views(&g, &x.board, x_num)
+                    );
+                    checked += 1;
+                }
+            }
+            g.legal_actions(&x, &mut legal_v);
+            let a = legal_v[walk.below(legal_v.len() as u64) as usize];
+            g.apply(&mut x, a);
+        }
+    }
+    assert!(checked > 1000);
+}
+
+/// [`Game::random_playout`] (the game's own whole-game loop) makes the draws of the stepping
+/// definition and reaches the same state, over many option settings and from every kind of node:
+/// the start, the middle of the deal, a commit with some seats committed, a resolution decision.
+#[test]
+fn random_playout_equals_stepping() {
+    let (mut legal_v, mut legal_w) = (Vec::new(), Vec::new());
+    let (mut chance_v, mut chance_w) = (Vec::new(), Vec::new());
+    let mut starts = [0u32; 4];
+    for gi in 0..400u64 {
+        let (n, opts) = random_options(gi);
+        let g = game(n, opts);
+        let mut x = g.initial_state();
+        let mut walk = SplitMix64::new(derive_seed(13, gi));
+        let mut node = 0u64;
+        loop {
+            let over = g.current_player(&x) == TERMINAL;
+            if node % 11 == 0 || over {
+                starts[x.phase as usize] += 1;
+                let game_seed = derive_seed(14, gi * 1000 + node);
+                let mut fast_seats = vec![SplitMix64::default(); n];
+                crate::step::reset_random_seats(&mut fast_seats, game_seed);
+                let mut slow_seats = fast_seats.clone();
+                let (mut fast, mut slow) = (x, x);
+                let mut fast_rng = SplitMix64::new(game_seed);
+                let mut slow_rng = fast_rng;
+                let fast_counts = g.random_playout(
+                    &mut fast,
+                    &mut fast_rng,
+                    &mut fast_seats,
+                    &mut legal_v,
+                    &mut chance_v,
+                );
+                let slow_counts = crate::step::random_playout(
+                    &*g,
+                    &mut slow,
+                    &mut slow_rng,
+                    &mut slow_seats,
+                    &mut legal_w,
+                    &mut chance_w,
+                );
+                assert_eq!(fast_counts, slow_counts, "game {gi} node {node}");
+                assert_eq!(fast, slow, "game {gi} node {node}");
+                assert_eq!(fast_rng, slow_rng, "game {gi} node {node}");
+                assert_eq!(fast_seats, slow_seats, "game {gi} node {node}");
+            }
+            if over {
+                break;
+            }
+            let a = if g.current_player(&x) == CHANCE {
+                g.sample_chance(&x, &mut walk, &mut chance_v)
+            } else {
+                g.legal_actions(&x, &mut legal_v);
+                legal_v[walk.below(legal_v.len() as u64) as usize]
+            };
+            g.apply(&mut x, a);
+            node += 1;
+        }
+    }
+    // Started from every phase: deal, commit, resolve, over.
+    assert!(starts.iter().all(|&k| k > 50), "{starts:?}");
+}
