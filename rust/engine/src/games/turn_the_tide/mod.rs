@@ -603,27 +603,35 @@ impl TurnTheTide {
         (HAND_SIZE * n - dealt) as u32
     }
 
-    /// Whether [`Self::random_round`] can play the rest of the round of `st` with `seats`: at the
-    /// start of a hand (no tide card revealed), with a generator for every seat, at least three
-    /// seats in, each holding cards of its own for every hand left, tide copies for every hand
-    /// left, and no tide showing for an eliminated seat. Every state reached by play at the start
-    /// of a hand passes; anything else is played step by step.
-    fn random_round_ready(&self, st: &TurnTheTideState, seat_rngs: &[SplitMix64]) -> bool {
+    /// Whether [`Self::random_rounds`] can play the rest of the game of `st` with `seat_rngs`:
+    /// at the start of a hand (no tide card revealed), with a generator for every seat, at least
+    /// three seats in, each holding cards of its own for every hand left and having played every
+    /// hand of the round so far, tide copies for every hand left, no tide showing for an
+    /// eliminated seat, and dealt hands of twelve cards of their own for the rounds to come. Every
+    /// state reached by play at the start of a hand passes; anything else is played step by step.
+    #[inline(always)]
+    fn random_rounds_ready(&self, st: &TurnTheTideState, seat_rngs: &[SplitMix64]) -> bool {
         let n = self.players;
         let all = ((1u16 << n) - 1) as u8;
-        let hands_left = HAND_SIZE.saturating_sub(usize::from(st.hand_index));
-        let (mut held, mut cards) = (0u64, 0usize);
-        let seats_hold_their_cards = (0..n).all(|s| {
+        let hand_index = usize::from(st.hand_index);
+        let hands_left = HAND_SIZE.saturating_sub(hand_index);
+        let (mut held, mut held_cards, mut dealt, mut dealt_cards) = (0u64, 0u32, 0u64, 0u32);
+        let mut seats_fit = true;
+        for s in 0..n {
+            let hand = st.dealt_hands[s];
+            (dealt, dealt_cards) = (dealt | hand, dealt_cards + bits::count(hand));
+            seats_fit &= hand & !ALL_CARDS == 0 && bits::count(hand) as usize >= HAND_SIZE;
             if st.eliminated(s) {
-                return st.tide[s] == 0;
+                seats_fit &= st.tide[s] == 0;
+            } else {
+                let hand = st.hands[s];
+                (held, held_cards) = (held | hand, held_cards + bits::count(hand));
+                seats_fit &= hand & !ALL_CARDS == 0
+                    && bits::count(hand) as usize >= hands_left
+                    && usize::from(st.tide[s]) <= TIDE_VALUES
+                    && usize::from(st.played_len[s]) == hand_index;
             }
-            let hand = st.hands[s];
-            held |= hand;
-            cards += bits::count(hand) as usize;
-            usize::from(st.tide[s]) <= TIDE_VALUES
-                && hand & !ALL_CARDS == 0
-                && bits::count(hand) as usize >= hands_left
-        });
+        }
         st.phase == Phase::Tide
             && st.revealed_len == 0
             && seat_rngs.len() >= n
@@ -632,33 +640,37 @@ impl TurnTheTide {
             && st.in_round.count_ones() >= 3
             && st.tide_deck.copies >> (2 * TIDE_VALUES) == 0
             && bits::count(st.tide_deck.copies) as usize >= 2 * hands_left
-            && seats_hold_their_cards
-            && bits::count(held) as usize == cards
+            && seats_fit
+            && bits::count(held) == held_cards
+            && bits::count(dealt) == dealt_cards
     }
 
-    /// Plays the rest of the round of `st` (which passes [`Self::random_round_ready`]) with the
-    /// `random` bot in every seat, then scores it and starts the next round (or ends the game);
+    /// Plays the rest of the game of `st` (which passes [`Self::random_rounds_ready`]) with the
+    /// `random` bot in every seat, round after round with the round's state in locals, and
     /// returns the decisions and chance steps.
     ///
     /// Per hand: the two tide draws, every seat's pick (the card leaves the hand at once: no seat
     /// looks at another's hand before the reveal), the two highest cards found from the set of
     /// cards played, and the lifebuoy steps on a board of showing tides ([`showing_bit`]), where
     /// the highest tide and the seats showing it are one bit scan away. Eliminated seats show no
-    /// tide, so the board only holds seats still in.
+    /// tide, so the board only holds seats still in. Seats still in have played every hand of
+    /// the round, so their played count is the hand index; an eliminated seat's is set when it
+    /// leaves.
     #[inline(always)]
-    fn random_round(
+    fn random_rounds(
         &self,
         st: &mut TurnTheTideState,
         chance: &mut SplitMix64,
         seat_rngs: &mut [SplitMix64],
     ) -> (u32, u32) {
         let n = self.players;
+        let all = ((1u16 << n) - 1) as u8;
         let mut rngs = [SplitMix64::default(); MAX_SEATS];
         rngs[..n].copy_from_slice(&seat_rngs[..n]);
         let (mut hands, mut lifebuoys, mut tide) = (st.hands, st.lifebuoys, st.tide);
         let (mut in_round, mut played_len) = (st.in_round, st.played_len);
         let mut deck = st.tide_deck.copies;
-        let mut hand_index = st.hand_index;
+        let (mut round, mut hand_index) = (usize::from(st.round), usize::from(st.hand_index));
         let mut board = 0u64;
         for s in seats(in_round) {
             if tide[s] > 0 {
@@ -674,14 +686,13 @@ impl TurnTheTide {
             let b = draw_tide_copy(&mut deck, chance);
             chance_steps += 2;
             // Step 2: the commitments in seat order, then revealed.
+            let slot = hand_index.min(HAND_SIZE - 1);
             let mut played = 0u64;
             for s in seats(in_round) {
                 // Never the empty set: the seat holds a card for every hand left.
                 let card = bits::pick(hands[s], &mut rngs[s]).unwrap_or(0) & 63;
                 hands[s] &= !(1 << card);
-                let len = usize::from(played_len[s]).min(HAND_SIZE - 1);
-                st.played[s][len] = card as u8;
-                played_len[s] = len as u8 + 1;
+                st.played[s][slot] = card as u8;
                 played |= 1 << card;
                 owner[card as usize] = s as u8;
             }
@@ -716,6 +727,7 @@ impl TurnTheTide {
                     } else {
                         out |= 1 << s;
                         tide[s] = 0;
+                        played_len[s] = (hand_index + 1) as u8;
                     }
                 }
                 if out == 0 {
@@ -729,9 +741,35 @@ impl TurnTheTide {
                 }
             }
             hand_index += 1;
-            if ended || usize::from(hand_index) >= HAND_SIZE {
+            if !ended && hand_index < HAND_SIZE {
+                continue;
+            }
+            // The round is over: scoring (a seat without a tide card counts as lowest).
+            let lowest = seats(in_round).map(|s| tide[s]).min().unwrap_or(u8::MAX);
+            for (s, score) in st.scores[..n].iter_mut().enumerate() {
+                if out_of(in_round, s) {
+                    *score -= 1;
+                } else {
+                    *score += i32::from(lifebuoys[s]) + i32::from(tide[s] == lowest);
+                }
+            }
+            if round + 1 >= self.rounds {
                 break;
             }
+            // The next round: the dealt hands move on by one seat, all as in `start_round`.
+            round += 1;
+            for p in 0..n {
+                let hand = st.dealt_hands[(p + n - round % n) % n];
+                hands[p] = hand;
+                lifebuoys[p] = (halves_of(hand) / 2) as u8;
+            }
+            (tide, in_round, board) = ([0; MAX_SEATS], all, 0);
+            (played_len, hand_index) = ([0; MAX_SEATS], 0);
+            st.played = [[0; HAND_SIZE]; MAX_SEATS];
+            deck = TideDeck::FULL.copies;
+        }
+        for s in seats(in_round) {
+            played_len[s] = hand_index as u8;
         }
         st.hands = hands;
         st.lifebuoys = lifebuoys;
@@ -741,14 +779,15 @@ impl TurnTheTide {
         st.tide_deck = TideDeck {
             copies: packed_copies(deck),
         };
-        st.hand_index = hand_index;
+        st.round = round as u8;
+        st.hand_index = hand_index as u8;
         st.revealed = [0; 2];
         st.revealed_len = 0;
         st.commitments = [0; MAX_SEATS];
         st.chooser = NO_SEAT;
         st.to_move = NO_SEAT;
+        st.phase = Phase::Over;
         seat_rngs[..n].copy_from_slice(&rngs[..n]);
-        self.end_round(st);
         (decisions, chance_steps)
     }
 }
@@ -939,10 +978,9 @@ impl Game for TurnTheTide {
                 Phase::Deal if self.random_deal_ready(st) => {
                     chance_steps += self.random_deal(st, chance);
                 }
-                Phase::Tide if self.random_round_ready(st, seats) => {
-                    let (d, c) = self.random_round(st, chance, seats);
-                    decisions += d;
-                    chance_steps += c;
+                Phase::Tide if self.random_rounds_ready(st, seats) => {
+                    let (d, c) = self.random_rounds(st, chance, seats);
+                    return Ok((decisions + d, chance_steps + c));
                 }
                 Phase::Deal => loop {
                     chance_steps += 1;
