@@ -401,20 +401,15 @@ impl TurnTheTide {
         st.chooser = NO_SEAT;
         st.to_move = NO_SEAT;
         if ended || usize::from(st.hand_index) >= HAND_SIZE {
-            self.end_round(st);
+            self.score_round(st);
+            let next = usize::from(st.round) + 1;
+            if next < self.rounds {
+                self.start_round(st, next);
+            } else {
+                st.phase = Phase::Over;
+            }
         } else {
             st.phase = Phase::Tide;
-        }
-    }
-
-    /// The round is over: it is scored, and the next round starts (or the game ends).
-    fn end_round(&self, st: &mut TurnTheTideState) {
-        self.score_round(st);
-        let next = usize::from(st.round) + 1;
-        if next < self.rounds {
-            self.start_round(st, next);
-        } else {
-            st.phase = Phase::Over;
         }
     }
 
@@ -964,17 +959,14 @@ impl Game for TurnTheTide {
         st: &mut TurnTheTideState,
         chance: &mut SplitMix64,
         seats: &mut [SplitMix64],
-        _legal: &mut Vec<u32>,
-        _outcomes: &mut Vec<(u32, u64)>,
+        legal: &mut Vec<u32>,
+        outcomes: &mut Vec<(u32, u64)>,
     ) -> StepResult<(u32, u32)> {
-        // The steps of `apply` after `sample_chance` / `random_action`, with one dispatch on the
-        // phase per step and without re-checking what was just drawn from the legal set.
         let (mut decisions, mut chance_steps) = (0u32, 0u32);
         loop {
             match st.phase {
-                // The deal and whole rounds in one go where they can (every state reached by
-                // play); otherwise each phase's steps in a loop of their own until the phase
-                // changes.
+                // The deal and then the whole game in one go where they can (every state reached
+                // by play, at the start of the deal or of a hand).
                 Phase::Deal if self.random_deal_ready(st) => {
                     chance_steps += self.random_deal(st, chance);
                 }
@@ -982,45 +974,26 @@ impl Game for TurnTheTide {
                     let (d, c) = self.random_rounds(st, chance, seats);
                     return Ok((decisions + d, chance_steps + c));
                 }
-                Phase::Deal => loop {
-                    chance_steps += 1;
-                    // A card of `ALL_CARDS`, so 1..=60.
-                    if let Some(card) = bits::pick(ALL_CARDS & !st.dealt_mask, chance) {
-                        if self.deal(st, card, 1 << card) {
-                            break;
-                        }
-                    }
-                },
-                Phase::Tide => loop {
-                    chance_steps += 1;
-                    let value = st.tide_deck.draw(chance).unwrap_or(0);
-                    if self.reveal_tide(st, value) {
-                        break;
-                    }
-                },
-                Phase::Play => loop {
-                    let seat = usize::from(st.to_move);
-                    let (Some(&hand), Some(rng)) = (st.hands.get(seat), seats.get_mut(seat)) else {
-                        return Err(StepError::NoBot(u32::from(st.to_move)));
-                    };
-                    let Some(card) = bits::pick(hand, rng) else {
-                        return Err(StepError::NoLegalAction(seat as u32));
-                    };
-                    decisions += 1;
-                    if self.commit(st, seat, card) {
-                        break;
-                    }
-                },
-                Phase::ChooseTide => {
-                    let seat = usize::from(st.chooser);
-                    let Some(rng) = seats.get_mut(seat) else {
-                        return Err(StepError::NoBot(u32::from(st.chooser)));
-                    };
-                    let choice = bits::pick(1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B, rng);
-                    self.choose_tide(st, choice.unwrap_or(TAKE_TIDE_A));
-                    decisions += 1;
-                }
                 Phase::Over => return Ok((decisions, chance_steps)),
+                // Otherwise (a hand under way) one step as the definition takes it.
+                _ => {
+                    let player = self.current_player(st);
+                    if player == CHANCE {
+                        let outcome = self.sample_chance(st, chance, outcomes);
+                        self.apply(st, outcome);
+                        chance_steps += 1;
+                    } else {
+                        let seat = player as usize;
+                        let Some(rng) = seats.get_mut(seat) else {
+                            return Err(StepError::NoBot(seat as u32));
+                        };
+                        let action = self
+                            .random_action(st, rng, legal)
+                            .ok_or(StepError::NoLegalAction(seat as u32))?;
+                        self.apply(st, action);
+                        decisions += 1;
+                    }
+                }
             }
         }
     }
