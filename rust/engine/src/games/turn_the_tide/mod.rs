@@ -512,6 +512,281 @@ impl TurnTheTide {
     }
 }
 
+/// Column of seat 0 on a board of showing tides ([`showing_bit`]): one bit per tide value.
+const SEAT_COLUMN: u64 = {
+    let mut column = 0;
+    let mut v = 0;
+    while v < TIDE_VALUES {
+        column |= 1 << (MAX_SEATS * v);
+        v += 1;
+    }
+    column
+};
+
+/// Every seat's bit in one row of a board of showing tides.
+const SEAT_ROW: u8 = (1 << MAX_SEATS) - 1;
+
+/// The lower bit of every pair of bits.
+const PAIR_LOW_BITS: u64 = 0x5555_5555_5555_5555;
+
+/// Seat `s` showing tide value `v` (1..=12) on a board of showing tides: bit `5 (v − 1) + s`.
+///
+/// The board has one row of seat bits per tide value, lowest value first, so the highest set
+/// bit lies in the row of the highest showing tide and that row lists the seats showing it.
+#[inline(always)]
+fn showing_bit(s: usize, v: u8) -> u64 {
+    1 << (MAX_SEATS * usize::from(v - 1) + s)
+}
+
+/// Draws a tide card from a deck of copies kept as in [`TideDeck`] but with a value's single copy
+/// on either bit of its pair (the random playout takes out exactly the copy it drew): the set
+/// bits still list the copies in increasing value order, so this draws what
+/// [`TideDeck::draw`] draws. The deck must not be empty.
+#[inline(always)]
+fn draw_tide_copy(deck: &mut u64, rng: &mut SplitMix64) -> u8 {
+    let b = bits::pick(*deck, rng).unwrap_or(0);
+    *deck &= !(1 << b);
+    (b / 2 + LOWEST_TIDE) as u8
+}
+
+/// The [`TideDeck`] of a deck drawn by [`draw_tide_copy`]: every single copy moved to the low bit
+/// of its pair.
+#[inline(always)]
+fn packed_copies(deck: u64) -> u64 {
+    let (low, high) = (deck & PAIR_LOW_BITS, deck >> 1 & PAIR_LOW_BITS);
+    low | high | (low & high) << 1
+}
+
+/// The random playout of whole rounds and of the deal: the same draws and the same states as
+/// stepping `apply` after `sample_chance` / `random_action`, with the state of a round in locals.
+impl TurnTheTide {
+    /// Whether [`Self::random_deal`] can deal the rest of the cards of `st`: a deal with cards
+    /// still to go and enough cards left for them (every state reached by play).
+    fn random_deal_ready(&self, st: &TurnTheTideState) -> bool {
+        let (dealt, total) = (usize::from(st.dealt_count), HAND_SIZE * self.players);
+        st.phase == Phase::Deal
+            && dealt < total
+            && bits::count(ALL_CARDS & !st.dealt_mask) as usize >= total - dealt
+    }
+
+    /// Deals the rest of the cards (`st` passes [`Self::random_deal_ready`]), seat by seat, and
+    /// starts round 0; returns the chance steps.
+    #[inline(always)]
+    fn random_deal(&self, st: &mut TurnTheTideState, chance: &mut SplitMix64) -> u32 {
+        let n = self.players;
+        let dealt = usize::from(st.dealt_count);
+        let mut left = ALL_CARDS & !st.dealt_mask;
+        for seat in dealt / HAND_SIZE..n {
+            let mut hand = st.dealt_hands[seat];
+            let first = if seat == dealt / HAND_SIZE {
+                dealt % HAND_SIZE
+            } else {
+                0
+            };
+            for slot in &mut st.dealt[seat][first..] {
+                // Never the empty set: enough cards are left (`random_deal_ready`).
+                let card = bits::pick(left, chance).unwrap_or(0);
+                left &= !(1 << card);
+                hand |= 1 << card;
+                *slot = card as u8;
+            }
+            st.dealt_hands[seat] = hand;
+        }
+        st.dealt_mask |= ALL_CARDS & !left;
+        st.dealt_count = (HAND_SIZE * n) as u8;
+        self.start_round(st, 0);
+        (HAND_SIZE * n - dealt) as u32
+    }
+
+    /// Whether [`Self::random_rounds`] can play the rest of the game of `st` with `seat_rngs`:
+    /// at the start of a hand (no tide card revealed), with a generator for every seat, at least
+    /// three seats in, each holding cards of its own for every hand left and having played every
+    /// hand of the round so far, tide copies for every hand left, no tide showing for an
+    /// eliminated seat, and dealt hands of twelve cards of their own for the rounds to come. Every
+    /// state reached by play at the start of a hand passes; anything else is played step by step.
+    #[inline(always)]
+    fn random_rounds_ready(&self, st: &TurnTheTideState, seat_rngs: &[SplitMix64]) -> bool {
+        let n = self.players;
+        let all = ((1u16 << n) - 1) as u8;
+        let hand_index = usize::from(st.hand_index);
+        let hands_left = HAND_SIZE.saturating_sub(hand_index);
+        let (mut held, mut held_cards, mut dealt, mut dealt_cards) = (0u64, 0u32, 0u64, 0u32);
+        let mut seats_fit = true;
+        for s in 0..n {
+            let hand = st.dealt_hands[s];
+            (dealt, dealt_cards) = (dealt | hand, dealt_cards + bits::count(hand));
+            seats_fit &= hand & !ALL_CARDS == 0 && bits::count(hand) as usize >= HAND_SIZE;
+            if st.eliminated(s) {
+                seats_fit &= st.tide[s] == 0;
+            } else {
+                let hand = st.hands[s];
+                (held, held_cards) = (held | hand, held_cards + bits::count(hand));
+                seats_fit &= hand & !ALL_CARDS == 0
+                    && bits::count(hand) as usize >= hands_left
+                    && usize::from(st.tide[s]) <= TIDE_VALUES
+                    && usize::from(st.played_len[s]) == hand_index;
+            }
+        }
+        st.phase == Phase::Tide
+            && st.revealed_len == 0
+            && seat_rngs.len() >= n
+            && hands_left > 0
+            && st.in_round & !all == 0
+            && st.in_round.count_ones() >= 3
+            && st.tide_deck.copies >> (2 * TIDE_VALUES) == 0
+            && bits::count(st.tide_deck.copies) as usize >= 2 * hands_left
+            && seats_fit
+            && bits::count(held) == held_cards
+            && bits::count(dealt) == dealt_cards
+    }
+
+    /// Plays the rest of the game of `st` (which passes [`Self::random_rounds_ready`]) with the
+    /// `random` bot in every seat, round after round with the round's state in locals, and
+    /// returns the decisions and chance steps.
+    ///
+    /// Per hand: the two tide draws, every seat's pick (the card leaves the hand at once: no seat
+    /// looks at another's hand before the reveal), the two highest cards found from the set of
+    /// cards played, and the lifebuoy steps on a board of showing tides ([`showing_bit`]), where
+    /// the highest tide and the seats showing it are one bit scan away. Eliminated seats show no
+    /// tide, so the board only holds seats still in. Seats still in have played every hand of
+    /// the round, so their played count is the hand index; an eliminated seat's is set when it
+    /// leaves.
+    #[inline(always)]
+    fn random_rounds(
+        &self,
+        st: &mut TurnTheTideState,
+        chance: &mut SplitMix64,
+        seat_rngs: &mut [SplitMix64],
+    ) -> (u32, u32) {
+        let n = self.players;
+        let all = ((1u16 << n) - 1) as u8;
+        let mut rngs = [SplitMix64::default(); MAX_SEATS];
+        rngs[..n].copy_from_slice(&seat_rngs[..n]);
+        let (mut hands, mut lifebuoys, mut tide) = (st.hands, st.lifebuoys, st.tide);
+        let (mut in_round, mut played_len) = (st.in_round, st.played_len);
+        let mut deck = st.tide_deck.copies;
+        let (mut round, mut hand_index) = (usize::from(st.round), usize::from(st.hand_index));
+        let mut board = 0u64;
+        for s in seats(in_round) {
+            if tide[s] > 0 {
+                board |= showing_bit(s, tide[s]);
+            }
+        }
+        // The seat that played each card of the current hand.
+        let mut owner = [0u8; 64];
+        let (mut decisions, mut chance_steps) = (0u32, 0u32);
+        loop {
+            // Rules step 1: tide A, then tide B.
+            let a = draw_tide_copy(&mut deck, chance);
+            let b = draw_tide_copy(&mut deck, chance);
+            chance_steps += 2;
+            // Step 2: the commitments in seat order, then revealed.
+            let slot = hand_index.min(HAND_SIZE - 1);
+            let mut played = 0u64;
+            for s in seats(in_round) {
+                // Never the empty set: the seat holds a card for every hand left.
+                let card = bits::pick(hands[s], &mut rngs[s]).unwrap_or(0) & 63;
+                hands[s] &= !(1 << card);
+                st.played[s][slot] = card as u8;
+                played |= 1 << card;
+                owner[card as usize] = s as u8;
+            }
+            decisions += in_round.count_ones();
+            // Step 3: the highest card takes the lower tide (or chooses), the second the other.
+            let highest = 63 - played.leading_zeros();
+            let second_highest = 63 - (played & !(1 << highest)).leading_zeros();
+            let first = usize::from(owner[highest as usize]);
+            let second = usize::from(owner[second_highest as usize]);
+            let (mine, other) = if self.highest_chooses_tide {
+                decisions += 1;
+                match bits::pick(1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B, &mut rngs[first]) {
+                    Some(TAKE_TIDE_B) => (b, a),
+                    _ => (a, b),
+                }
+            } else {
+                (a.min(b), a.max(b))
+            };
+            tide[first] = mine;
+            tide[second] = other;
+            board &= !(SEAT_COLUMN << first | SEAT_COLUMN << second);
+            board |= showing_bit(first, mine) | showing_bit(second, other);
+            // Steps 4–7: the seats showing the highest tide lose a lifebuoy or are eliminated.
+            let mut ended = false;
+            while board != 0 {
+                let row = (63 - board.leading_zeros()) as usize / MAX_SEATS * MAX_SEATS;
+                let at_top = (board >> row) as u8 & SEAT_ROW;
+                let mut out = 0u8;
+                for s in seats(at_top) {
+                    if lifebuoys[s] > 0 {
+                        lifebuoys[s] -= 1;
+                    } else {
+                        out |= 1 << s;
+                        tide[s] = 0;
+                        played_len[s] = (hand_index + 1) as u8;
+                    }
+                }
+                if out == 0 {
+                    break;
+                }
+                in_round &= !out;
+                board &= !(u64::from(out) << row);
+                ended = in_round.count_ones() <= 2;
+                if ended || !self.recheck_after_elimination {
+                    break;
+                }
+            }
+            hand_index += 1;
+            if !ended && hand_index < HAND_SIZE {
+                continue;
+            }
+            // The round is over: scoring (a seat without a tide card counts as lowest).
+            let lowest = seats(in_round).map(|s| tide[s]).min().unwrap_or(u8::MAX);
+            for (s, score) in st.scores[..n].iter_mut().enumerate() {
+                if out_of(in_round, s) {
+                    *score -= 1;
+                } else {
+                    *score += i32::from(lifebuoys[s]) + i32::from(tide[s] == lowest);
+                }
+            }
+            if round + 1 >= self.rounds {
+                break;
+            }
+            // The next round: the dealt hands move on by one seat, all as in `start_round`.
+            round += 1;
+            for p in 0..n {
+                let hand = st.dealt_hands[(p + n - round % n) % n];
+                hands[p] = hand;
+                lifebuoys[p] = (halves_of(hand) / 2) as u8;
+            }
+            (tide, in_round, board) = ([0; MAX_SEATS], all, 0);
+            (played_len, hand_index) = ([0; MAX_SEATS], 0);
+            st.played = [[0; HAND_SIZE]; MAX_SEATS];
+            deck = TideDeck::FULL.copies;
+        }
+        for s in seats(in_round) {
+            played_len[s] = hand_index as u8;
+        }
+        st.hands = hands;
+        st.lifebuoys = lifebuoys;
+        st.tide = tide;
+        st.in_round = in_round;
+        st.played_len = played_len;
+        st.tide_deck = TideDeck {
+            copies: packed_copies(deck),
+        };
+        st.round = round as u8;
+        st.hand_index = hand_index as u8;
+        st.revealed = [0; 2];
+        st.revealed_len = 0;
+        st.commitments = [0; MAX_SEATS];
+        st.chooser = NO_SEAT;
+        st.to_move = NO_SEAT;
+        st.phase = Phase::Over;
+        seat_rngs[..n].copy_from_slice(&rngs[..n]);
+        (decisions, chance_steps)
+    }
+}
+
 impl Game for TurnTheTide {
     type State = TurnTheTideState;
 
@@ -684,54 +959,41 @@ impl Game for TurnTheTide {
         st: &mut TurnTheTideState,
         chance: &mut SplitMix64,
         seats: &mut [SplitMix64],
-        _legal: &mut Vec<u32>,
-        _outcomes: &mut Vec<(u32, u64)>,
+        legal: &mut Vec<u32>,
+        outcomes: &mut Vec<(u32, u64)>,
     ) -> StepResult<(u32, u32)> {
-        // The steps of `apply` after `sample_chance` / `random_action`, with one dispatch on the
-        // phase per step and without re-checking what was just drawn from the legal set.
         let (mut decisions, mut chance_steps) = (0u32, 0u32);
         loop {
             match st.phase {
-                // Each phase's steps in a loop of their own until the phase changes.
-                Phase::Deal => loop {
-                    chance_steps += 1;
-                    // A card of `ALL_CARDS`, so 1..=60.
-                    if let Some(card) = bits::pick(ALL_CARDS & !st.dealt_mask, chance) {
-                        if self.deal(st, card, 1 << card) {
-                            break;
-                        }
-                    }
-                },
-                Phase::Tide => loop {
-                    chance_steps += 1;
-                    let value = st.tide_deck.draw(chance).unwrap_or(0);
-                    if self.reveal_tide(st, value) {
-                        break;
-                    }
-                },
-                Phase::Play => loop {
-                    let seat = usize::from(st.to_move);
-                    let (Some(&hand), Some(rng)) = (st.hands.get(seat), seats.get_mut(seat)) else {
-                        return Err(StepError::NoBot(u32::from(st.to_move)));
-                    };
-                    let Some(card) = bits::pick(hand, rng) else {
-                        return Err(StepError::NoLegalAction(seat as u32));
-                    };
-                    decisions += 1;
-                    if self.commit(st, seat, card) {
-                        break;
-                    }
-                },
-                Phase::ChooseTide => {
-                    let seat = usize::from(st.chooser);
-                    let Some(rng) = seats.get_mut(seat) else {
-                        return Err(StepError::NoBot(u32::from(st.chooser)));
-                    };
-                    let choice = bits::pick(1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B, rng);
-                    self.choose_tide(st, choice.unwrap_or(TAKE_TIDE_A));
-                    decisions += 1;
+                // The deal and then the whole game in one go where they can (every state reached
+                // by play, at the start of the deal or of a hand).
+                Phase::Deal if self.random_deal_ready(st) => {
+                    chance_steps += self.random_deal(st, chance);
+                }
+                Phase::Tide if self.random_rounds_ready(st, seats) => {
+                    let (d, c) = self.random_rounds(st, chance, seats);
+                    return Ok((decisions + d, chance_steps + c));
                 }
                 Phase::Over => return Ok((decisions, chance_steps)),
+                // Otherwise (a hand under way) one step as the definition takes it.
+                _ => {
+                    let player = self.current_player(st);
+                    if player == CHANCE {
+                        let outcome = self.sample_chance(st, chance, outcomes);
+                        self.apply(st, outcome);
+                        chance_steps += 1;
+                    } else {
+                        let seat = player as usize;
+                        let Some(rng) = seats.get_mut(seat) else {
+                            return Err(StepError::NoBot(seat as u32));
+                        };
+                        let action = self
+                            .random_action(st, rng, legal)
+                            .ok_or(StepError::NoLegalAction(seat as u32))?;
+                        self.apply(st, action);
+                        decisions += 1;
+                    }
+                }
             }
         }
     }

@@ -504,6 +504,54 @@ fn random_games_keep_cards_lifebuoys_and_tides() {
     }
 }
 
+/// The game's own random playout (whole deals and rounds at a time) plays the same games as the
+/// step-by-step definition from every node of seeded games, over every option set and player
+/// count: the same counts, end state and generator states.
+#[test]
+fn random_playout_matches_the_step_by_step_one_from_every_node() {
+    for gi in 0..60u64 {
+        let n = 3 + (gi % 3) as usize;
+        let rounds = if gi % 5 == 0 {
+            json!(1 + (gi / 5) % n as u64)
+        } else {
+            Value::Null
+        };
+        let g = game(
+            n,
+            json!({
+                "recheck_after_elimination": gi % 2 == 0,
+                "highest_chooses_tide": (gi / 2) % 2 == 1,
+                "rounds": rounds,
+            }),
+        );
+        let (mut legal, mut chance) = (Vec::new(), Vec::new());
+        for (i, (_, node)) in crate::testing::playout_nodes(&*g, derive_seed(7, gi))
+            .into_iter()
+            .enumerate()
+        {
+            let seed = derive_seed(gi, i as u64);
+            let mut seats = vec![SplitMix64::default(); n];
+            crate::step::reset_random_seats(&mut seats, seed);
+            let (mut fast, mut slow) = (node, node);
+            let (mut fast_rng, mut slow_rng) = (SplitMix64::new(seed), SplitMix64::new(seed));
+            let mut slow_seats = seats.clone();
+            let fast_counts =
+                g.random_playout(&mut fast, &mut fast_rng, &mut seats, &mut legal, &mut chance);
+            let slow_counts = crate::step::random_playout(
+                &*g,
+                &mut slow,
+                &mut slow_rng,
+                &mut slow_seats,
+                &mut legal,
+                &mut chance,
+            );
+            assert_eq!(fast_counts, slow_counts, "game {gi} node {i}");
+            assert_eq!(fast, slow, "game {gi} node {i}");
+            assert_eq!((fast_rng, &seats), (slow_rng, &slow_seats), "game {gi} node {i}");
+        }
+    }
+}
+
 /// The bot's choice is the same when the other hands, their commitments and the deal are blanked
 /// out.
 #[test]
