@@ -702,7 +702,8 @@ impl Trafficars {
     /// place: what [`Trafficars::view`] gives as `last_value`, without the rest of the view.
     #[inline(always)]
     fn end_value(&self, lane: &Lane) -> Option<u8> {
-        (lane.last_start != Lane::NONE).then(|| self.top_value(lane.token(lane.len.wrapping_sub(1))))
+        (lane.last_start != Lane::NONE)
+            .then(|| self.top_value(lane.token(lane.len.wrapping_sub(1))))
     }
 
     /// Whether `lane` has a free place that accepts the number `x` under the increasing rule

@@ -33,9 +33,8 @@ impl Trafficars {
                     if !self.deal_randomly(st, chance, &mut chance_steps) {
                         // A deck too small for the deal (the options rule it out): the
                         // definition itself from here.
-                        let (d, c) = crate::step::random_playout(
-                            self, st, chance, seats, legal, outcomes,
-                        )?;
+                        let (d, c) =
+                            crate::step::random_playout(self, st, chance, seats, legal, outcomes)?;
                         return Ok((decisions + d, chance_steps + c));
                     }
                 }

@@ -409,7 +409,11 @@ impl Game for TrafficarsMemory {
             return None;
         }
         let i = rng.below(u64::from(n)) as u32;
-        Some(if i < count { bits::select(mask, i) } else { STOP })
+        Some(if i < count {
+            bits::select(mask, i)
+        } else {
+            STOP
+        })
     }
 
     fn chance_outcomes(&self, st: &TrafficarsMemoryState, out: &mut Vec<(u32, u64)>) {
