@@ -368,9 +368,11 @@ impl<G: Game> IsmctsBot<G> {
         self.params
     }
 
-    /// Steps the playouts of this bot have played so far (for speed measurements).
-    #[cfg(test)]
-    pub(crate) fn playout_steps(&self) -> u64 {
+    /// Steps (decisions and chance steps) the playouts of this bot have played since it was made,
+    /// over all its decisions: the steps its rollout policy chose, not those of its walks through
+    /// the tree. For speed measurements: the search's whole cost over these steps compares with the
+    /// batch runner's cost per step (`examples/search_perf.rs`).
+    pub fn playout_steps(&self) -> u64 {
         self.playout.steps
     }
 

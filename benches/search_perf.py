@@ -1,0 +1,240 @@
+"""Instructions per ``mcts`` decision and per playout step of every game, counted by callgrind.
+
+The question: how much dearer is a step of the search's playouts than a step of the batch runner?
+Every row runs the release example ``rust/engine/examples/search_perf.rs`` under ``valgrind
+--tool=callgrind``: ``mcts:iterations=N`` (the game's per-game defaults for every other
+parameter) decides the seat to move in states a third into seeded random games, twice with
+different numbers of decisions; the difference of the two counts, over the difference of the
+decisions, is the cost of a decision without the process's setup (as ``perf.py`` does for whole
+games). That cost over the playout steps the difference played (``IsmctsBot::playout_steps``) is
+everything the search costs per playout step: tree walks, determinizations, observation hashes,
+the rollout policy. Next to it, the same method counts plain random playouts of determinizations
+of the same states (``playouts:N``, ``Game::random_playout``), and the batch runner's cost per
+step comes from ``benches/perf.json`` (``make perf``): all-``random`` seats, and for a game whose
+playouts are greedy also its ``greedy`` bot in every seat. Usage::
+
+    python benches/search_perf.py                  # every game; a few minutes
+    python benches/search_perf.py --games goofspiel --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benches.common import CONFIGS  # noqa: E402
+
+EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
+PERF_JSON = ROOT / "benches" / "perf.json"
+
+SETUP_DECISIONS = 1
+"""Decisions of the first run of every row, whose count is subtracted from the second."""
+
+ITERATIONS = 1000
+"""``mcts`` iterations per decision (every game's default budget in the search docs)."""
+
+DECISIONS: dict[str, int] = {
+    "turn_the_tide": 12,
+    "trafficars": 3,
+    "trafficars_memory": 40,
+    "trafficars_overtaking": 100,
+    "deep_regrets": 4,
+    "goofspiel": 40,
+}
+"""Measured decisions per game (beyond the setup run's), about half a second of native work."""
+
+PLAYOUTS_PER_STATE = 50
+"""Plain random playouts of determinizations per decision state, for scale."""
+
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def _command(game: str, decisions: int, spec: str) -> list[str]:
+    """The example's command line for ``decisions`` decision states of ``game`` with ``spec``."""
+    config = CONFIGS[game]
+    options = [f"{k}={v}" for k, v in config.items() if k != "players"]
+    return [str(EXAMPLE), game, str(config["players"]), str(decisions), spec, *options]
+
+
+def count_instructions(game: str, decisions: int, spec: str) -> tuple[int, dict[str, Any]]:
+    """Runs the example under callgrind; returns (instructions, what it printed)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
+                *_command(game, decisions, spec),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if proc.returncode != 0:
+        raise RuntimeError(f"{game} {spec} {decisions}: {proc.stderr.strip()[-2000:]}")
+    match = _COLLECTED.search(proc.stderr)
+    if match is None:
+        raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
+    printed: dict[str, Any] = json.loads(proc.stdout)
+    if printed["decisions"] != decisions:
+        raise RuntimeError(f"{game} {spec}: {printed['decisions']} of {decisions} decisions")
+    return int(match.group(1)), printed
+
+
+def difference(game: str, decisions: int, spec: str) -> dict[str, Any]:
+    """Instructions and playout steps of ``decisions`` decisions of ``spec``, setup subtracted."""
+    base_instr, base = count_instructions(game, SETUP_DECISIONS, spec)
+    instr, run = count_instructions(game, SETUP_DECISIONS + decisions, spec)
+    steps = int(run["playout_steps"]) - int(base["playout_steps"])
+    return {
+        "instructions": instr - base_instr,
+        "playout_steps": steps,
+        "instructions_per_step": (instr - base_instr) / max(1, steps),
+        **{k: v for k, v in run.items() if k in ("rollout", "opponents")},
+    }
+
+
+def batch_per_step(perf_rows: list[dict[str, Any]], game: str, bot: str) -> float | None:
+    """The batch runner's instructions per step of ``game`` with ``bot`` in every seat."""
+    for row in perf_rows:
+        if row["game"] == game and set(row["bots"]) == {bot}:
+            return float(row["instructions_per_step"])
+    return None
+
+
+def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict[str, Any]:
+    """One row: the search's and the plain playouts' cost per step of ``game``."""
+    decisions = DECISIONS.get(game, 10)
+    search = difference(game, decisions, f"mcts:iterations={iterations}")
+    plain = difference(game, decisions, f"playouts:{PLAYOUTS_PER_STATE}")
+    batch = batch_per_step(perf_rows, game, "random")
+    policy = batch if search["rollout"] == "random" else batch_per_step(perf_rows, game, "greedy")
+    per_step = search["instructions_per_step"]
+    return {
+        "game": game,
+        "players": CONFIGS[game]["players"],
+        "iterations": iterations,
+        "decisions": decisions,
+        "rollout": search["rollout"],
+        "opponents": search["opponents"],
+        "instructions_per_decision": search["instructions"] / decisions,
+        "playout_steps_per_iteration": search["playout_steps"] / (decisions * iterations),
+        "instructions_per_playout_step": per_step,
+        "plain_playout_per_step": plain["instructions_per_step"],
+        "batch_random_per_step": batch,
+        "batch_policy_per_step": policy,
+        "ratio_to_batch": None if policy is None else per_step / policy,
+    }
+
+
+def _num(value: float | None, fmt: str = ",.0f") -> str:
+    return "" if value is None else format(value, fmt)
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The Markdown table of ``rows``."""
+    head = [
+        "game",
+        "rollout / opponents",
+        "instructions / decision",
+        "playout steps / iteration",
+        "search / playout step",
+        "plain playouts / step",
+        "batch random / step",
+        "batch rollout policy / step",
+        "search ÷ batch",
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    for r in rows:
+        cells = [
+            f"{r['game']} {r['players']}p",
+            f"{r['rollout']} / {r['opponents']}",
+            _num(r["instructions_per_decision"]),
+            _num(r["playout_steps_per_iteration"], ".1f"),
+            _num(r["instructions_per_playout_step"]),
+            _num(r["plain_playout_per_step"]),
+            _num(r["batch_random_per_step"]),
+            _num(r["batch_policy_per_step"]),
+            _num(r["ratio_to_batch"], ".1f") + ("×" if r["ratio_to_batch"] is not None else ""),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _build() -> None:
+    subprocess.run(
+        [
+            "cargo",
+            "build",
+            "--quiet",
+            "--release",
+            "-p",
+            "cardtable-engine",
+            "--example",
+            "search_perf",
+        ],
+        cwd=ROOT,
+        check=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: measure, print the table, save the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", choices=sorted(CONFIGS), default=list(CONFIGS))
+    parser.add_argument("--iterations", type=int, default=ITERATIONS, help="per decision")
+    parser.add_argument("--perf", type=Path, default=PERF_JSON, help="the batch runner's rows")
+    parser.add_argument("--json", type=Path, help="save the rows here")
+    parser.add_argument("--no-build", action="store_true", help="use the example as built")
+    args = parser.parse_args(argv)
+    if not args.no_build:
+        _build()
+    perf_rows: list[dict[str, Any]] = json.loads(args.perf.read_text())["rows"]
+    rows = []
+    for game in args.games:
+        row = measure(game, perf_rows, args.iterations)
+        rows.append(row)
+        print(
+            f"{game}: {row['instructions_per_playout_step']:,.0f} instructions per playout step "
+            f"over {row['decisions']} decisions",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(table(rows))
+    if args.json is not None:
+        args.json.write_text(json.dumps({"setup_decisions": SETUP_DECISIONS, "rows": rows}, indent=1) + "\n")
+    return 0
+
+
+def test_table_renders() -> None:
+    """The table has a header, a rule and one line per row (no valgrind needed)."""
+    row = {
+        "game": "goofspiel",
+        "players": 2,
+        "rollout": "greedy",
+        "opponents": "tree",
+        "instructions_per_decision": 5.0e7,
+        "playout_steps_per_iteration": 10.0,
+        "instructions_per_playout_step": 500.0,
+        "plain_playout_per_step": 200.0,
+        "batch_random_per_step": 122.0,
+        "batch_policy_per_step": 250.0,
+        "ratio_to_batch": 2.0,
+    }
+    assert table([row]).splitlines()[2] == (
+        "| goofspiel 2p | greedy / tree | 50,000,000 | 10.0 | 500 | 200 | 122 | 250 | 2.0× |"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
