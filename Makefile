@@ -5,11 +5,11 @@ PYTEST_WORKERS ?= auto
 DIST ?= dist
 MATURIN ?= $(PYTHON) -m maturin
 
-.PHONY: release-check help install lint test bench compare perf golden ci rust-test py-test fmt study-example docs \
+.PHONY: release-check help install lint test bench compare perf search-perf golden ci rust-test py-test fmt study-example docs \
 	wheel wheel-test workflow-lint mutants
 
 help:  ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 install:  ## Build the Rust extension (release) and install the package with the dev extras
 	$(PYTHON) -m pip install --quiet --root-user-action=ignore --upgrade pip
@@ -56,6 +56,9 @@ compare:  ## Speed table: Rust batch/per-step, reference, OpenSpiel (saved to be
 
 perf:  ## Instructions per game and per step of every game and bot, by callgrind (saved to benches/perf.json)
 	$(PYTHON) benches/perf.py --json benches/perf.json
+
+search-perf:  ## Instructions per mcts decision and playout step of every game vs the batch runner (benches/search_perf.json)
+	$(PYTHON) benches/search_perf.py --json benches/search_perf.json
 
 mutants:  ## Which suites catch each curated rule mutation of the reference (slow, not in CI)
 	$(PYTHON) -m tests.mutants $(MUTANTS_ARGS)

@@ -96,9 +96,11 @@ def difference(game: str, decisions: int, spec: str) -> dict[str, Any]:
     base_instr, base = count_instructions(game, SETUP_DECISIONS, spec)
     instr, run = count_instructions(game, SETUP_DECISIONS + decisions, spec)
     steps = int(run["playout_steps"]) - int(base["playout_steps"])
+    walk = int(run.get("walk_steps", 0)) - int(base.get("walk_steps", 0))
     return {
         "instructions": instr - base_instr,
         "playout_steps": steps,
+        "walk_steps": walk,
         "instructions_per_step": (instr - base_instr) / max(1, steps),
         **{k: v for k, v in run.items() if k in ("rollout", "opponents")},
     }
@@ -129,7 +131,10 @@ def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict
         "opponents": search["opponents"],
         "instructions_per_decision": search["instructions"] / decisions,
         "playout_steps_per_iteration": search["playout_steps"] / (decisions * iterations),
+        "walk_steps_per_iteration": search["walk_steps"] / (decisions * iterations),
         "instructions_per_playout_step": per_step,
+        "instructions_per_step_played": search["instructions"]
+        / max(1, search["playout_steps"] + search["walk_steps"]),
         "plain_playout_per_step": plain["instructions_per_step"],
         "batch_random_per_step": batch,
         "batch_policy_per_step": policy,
@@ -145,27 +150,32 @@ def table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table of ``rows``."""
     head = [
         "game",
+        "iterations",
         "rollout / opponents",
         "instructions / decision",
-        "playout steps / iteration",
+        "playout + walk steps / iteration",
         "search / playout step",
+        "search / step played",
         "plain playouts / step",
         "batch random / step",
         "batch rollout policy / step",
-        "search ÷ batch",
+        "playout step ÷ batch",
     ]
-    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    lines = ["| " + " | ".join(head) + " |", "|---|---:|---|" + "---:|" * (len(head) - 3)]
     for r in rows:
+        ratio = r["ratio_to_batch"]
         cells = [
             f"{r['game']} {r['players']}p",
+            f"{r['iterations']:,}",
             f"{r['rollout']} / {r['opponents']}",
             _num(r["instructions_per_decision"]),
-            _num(r["playout_steps_per_iteration"], ".1f"),
+            f"{r['playout_steps_per_iteration']:.1f} + {r['walk_steps_per_iteration']:.1f}",
             _num(r["instructions_per_playout_step"]),
+            _num(r["instructions_per_step_played"]),
             _num(r["plain_playout_per_step"]),
             _num(r["batch_random_per_step"]),
             _num(r["batch_policy_per_step"]),
-            _num(r["ratio_to_batch"], ".1f") + ("×" if r["ratio_to_batch"] is not None else ""),
+            "" if ratio is None else f"{ratio:.1f}×",
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -212,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(table(rows))
     if args.json is not None:
-        args.json.write_text(json.dumps({"setup_decisions": SETUP_DECISIONS, "rows": rows}, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps({"setup_decisions": SETUP_DECISIONS, "rows": rows}, indent=1) + "\n"
+        )
     return 0
 
 
@@ -221,18 +233,22 @@ def test_table_renders() -> None:
     row = {
         "game": "goofspiel",
         "players": 2,
+        "iterations": 1000,
         "rollout": "greedy",
         "opponents": "tree",
         "instructions_per_decision": 5.0e7,
         "playout_steps_per_iteration": 10.0,
+        "walk_steps_per_iteration": 2.5,
         "instructions_per_playout_step": 500.0,
+        "instructions_per_step_played": 400.0,
         "plain_playout_per_step": 200.0,
         "batch_random_per_step": 122.0,
         "batch_policy_per_step": 250.0,
         "ratio_to_batch": 2.0,
     }
     assert table([row]).splitlines()[2] == (
-        "| goofspiel 2p | greedy / tree | 50,000,000 | 10.0 | 500 | 200 | 122 | 250 | 2.0× |"
+        "| goofspiel 2p | 1,000 | greedy / tree | 50,000,000 | 10.0 + 2.5 | 500 | 400 | 200 "
+        "| 122 | 250 | 2.0× |"
     )
 
 

@@ -16,8 +16,8 @@
 //!
 //! Prints one JSON object: decisions, iterations (`mcts`, with its `rollout` and `opponents`
 //! policies) or playouts, and the steps the playouts played (decisions and chance steps; for
-//! `mcts` [`IsmctsBot::playout_steps`]: not the steps of its walks through the tree, nor the
-//! rollout opponents' moves during those walks).
+//! `mcts` [`IsmctsBot::playout_steps`], and apart from them the steps of its walks down the
+//! tree, [`IsmctsBot::walk_steps`]).
 //! Options are integers or, failing that, strings.
 
 use cardtable_engine::games::{
@@ -73,6 +73,7 @@ fn run<G: Game>(game: &G, decisions: u64, spec: &str) -> Value {
                 "decisions": states.len(),
                 "iterations": u64::from(params.iterations) * states.len() as u64,
                 "playout_steps": bot.playout_steps(),
+                "walk_steps": bot.walk_steps(),
                 "rollout": format!("{:?}", params.rollout).to_lowercase(),
                 "opponents": format!("{:?}", params.opponents).to_lowercase(),
             })
@@ -82,8 +83,9 @@ fn run<G: Game>(game: &G, decisions: u64, spec: &str) -> Value {
                 .and_then(|p| p.parse().ok())
                 .unwrap_or_else(|| fail("playouts:N needs a number N"));
             let mut rng = SplitMix64::new(1);
-            let mut seats: Vec<SplitMix64> =
-                (0..game.players()).map(|s| SplitMix64::new(s as u64)).collect();
+            let mut seats: Vec<SplitMix64> = (0..game.players())
+                .map(|s| SplitMix64::new(s as u64))
+                .collect();
             let mut outcomes = Vec::new();
             let mut steps = 0u64;
             for _ in 0..per_state {
@@ -105,7 +107,9 @@ fn run<G: Game>(game: &G, decisions: u64, spec: &str) -> Value {
                 "playout_steps": steps,
             })
         }
-        _ => fail(&format!("spec {spec:?} is neither mcts[:params] nor playouts:N")),
+        _ => fail(&format!(
+            "spec {spec:?} is neither mcts[:params] nor playouts:N"
+        )),
     }
 }
 

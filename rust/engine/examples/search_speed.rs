@@ -5,40 +5,24 @@
 
 use cardtable_engine::search::make_search_bot;
 use cardtable_engine::search::toy::{DuelState, HiddenDuel};
-use cardtable_engine::{Game, SplitMix64, CHANCE, TERMINAL};
+use cardtable_engine::{testing, Game, SplitMix64};
 use std::time::Instant;
 
-/// Decision states with more than one legal action, reached by random play.
+/// Decision states with more than one legal action, reached by random play
+/// ([`testing::playout_nodes`] of seeds 0, 1, ...).
 fn positions(game: &HiddenDuel, count: usize) -> Vec<DuelState> {
-    let mut out = Vec::new();
     let mut legal = Vec::new();
-    let mut chance = Vec::new();
-    let mut seed = 0;
-    while out.len() < count {
-        let mut rng = SplitMix64::new(seed);
-        seed += 1;
-        let mut st = game.initial_state();
-        loop {
-            match game.current_player(&st) {
-                TERMINAL => break,
-                CHANCE => {
-                    let o = game.sample_chance(&st, &mut rng, &mut chance);
-                    game.apply(&mut st, o);
-                }
-                _ => {
-                    game.legal_actions(&st, &mut legal);
-                    if legal.len() > 1 && out.len() < count {
-                        out.push(st);
-                    }
-                    let Some(a) = game.random_action(&st, &mut rng, &mut legal) else {
-                        break;
-                    };
-                    game.apply(&mut st, a);
-                }
+    (0..)
+        .flat_map(|seed| testing::playout_nodes(game, seed))
+        .map(|(_, state)| state)
+        .filter(|state| {
+            game.current_player(state) >= 0 && {
+                game.legal_actions(state, &mut legal);
+                legal.len() > 1
             }
-        }
-    }
-    out
+        })
+        .take(count)
+        .collect()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -49,28 +33,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let game = HiddenDuel::default();
     let states = positions(&game, decisions);
 
-    // Random playouts from the same positions, for scale.
+    // Random playouts from the same positions (the batch runner's loop), for scale.
     let mut rng = SplitMix64::new(1);
+    let mut seats = [SplitMix64::new(2), SplitMix64::new(3)];
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let (mut playouts, mut steps) = (0u64, 0u64);
     let start = Instant::now();
     while start.elapsed().as_secs_f64() < 1.0 {
         for st in &states {
             let mut s = *st;
-            loop {
-                match game.current_player(&s) {
-                    TERMINAL => break,
-                    CHANCE => {
-                        let o = game.sample_chance(&s, &mut rng, &mut chance);
-                        game.apply(&mut s, o);
-                    }
-                    _ => match game.random_action(&s, &mut rng, &mut legal) {
-                        Some(a) => game.apply(&mut s, a),
-                        None => break,
-                    },
-                }
-                steps += 1;
-            }
+            let (decisions, chance_steps) = game
+                .random_playout(&mut s, &mut rng, &mut seats, &mut legal, &mut chance)
+                .map_err(|e| format!("{e:?}"))?;
+            steps += u64::from(decisions) + u64::from(chance_steps);
             playouts += 1;
         }
     }

@@ -300,6 +300,8 @@ pub struct IsmctsBot<G: Game> {
     /// The observation tensor buffer.
     tensor: Vec<f32>,
     playout: Playout<G>,
+    /// Steps the walks down the tree have applied so far (for speed measurements).
+    walk_steps: u64,
     /// One heuristic bot per seat for the progressive bias (empty when `prior` is 0 or the game
     /// has no heuristic bot).
     hinters: Vec<Box<dyn Bot<G>>>,
@@ -350,6 +352,7 @@ impl<G: Game> IsmctsBot<G> {
             seen: vec![0; game.players()],
             tensor: vec![0.0; tensor_len],
             playout: Playout::new(game, params.rollout, params.reward)?,
+            walk_steps: 0,
             hinters: if params.prior > 0.0 {
                 heuristic_bots(game)?
             } else {
@@ -374,6 +377,14 @@ impl<G: Game> IsmctsBot<G> {
     /// batch runner's cost per step (`examples/search_perf.rs`).
     pub fn playout_steps(&self) -> u64 {
         self.playout.steps
+    }
+
+    /// Steps (decisions and chance steps) the walks down the tree have applied since the bot was
+    /// made, before their playouts took over: with [`Opponents::Rollout`] these include the other
+    /// seats' moves by the rollout policy. With [`IsmctsBot::playout_steps`], every step the
+    /// search played (for speed measurements).
+    pub fn walk_steps(&self) -> u64 {
+        self.walk_steps
     }
 
     /// Clears the tree for a new decision (keeping the memory).
@@ -632,6 +643,7 @@ impl<G: Game> IsmctsBot<G> {
             }
             if player == CHANCE {
                 self.playout.chance_step(game, state, &mut self.rng);
+                self.walk_steps += 1;
                 self.extend_keys(game, state, seats.clone());
                 continue;
             }
@@ -641,6 +653,7 @@ impl<G: Game> IsmctsBot<G> {
                     return;
                 };
                 game.apply(state, action);
+                self.walk_steps += 1;
                 self.extend_keys(game, state, seats.clone());
                 continue;
             }
@@ -655,6 +668,7 @@ impl<G: Game> IsmctsBot<G> {
             if self.legal.len() == 1 && !at_root {
                 let action = self.concrete_action(state, self.legal[0]);
                 game.apply(state, action);
+                self.walk_steps += 1;
                 self.extend_keys(game, state, seats.clone());
                 continue;
             }
@@ -703,6 +717,7 @@ impl<G: Game> IsmctsBot<G> {
                 }
                 let action = self.concrete_action(state, class);
                 game.apply(state, action);
+                self.walk_steps += 1;
                 self.path.push(edge);
                 self.playout.run_on(game, state, &mut self.rng);
                 self.backpropagate();
@@ -714,6 +729,7 @@ impl<G: Game> IsmctsBot<G> {
             };
             let action = self.concrete_action(state, class);
             game.apply(state, action);
+            self.walk_steps += 1;
             self.path.push(edge);
             self.extend_keys(game, state, seats.clone());
         }
