@@ -157,10 +157,25 @@ impl TurnTheTide {
                 *w = f64::from(u8::from(r1 + r2 <= left[m]));
             }
         }
+        // Every split of open hand `i` takes `lo` or `lo + 1` half-lifebuoys (a1 + 2·a2), so
+        // the cells that sampling can reach at depth `i` have r1 + 2·r2 in a band of width
+        // i + 1 below the start's value; only those are filled (the others are never read).
+        let (start1, start2) = (
+            bits::count(pools[1]) as usize,
+            bits::count(pools[2]) as usize,
+        );
+        let mut band = [(0i32, 0i32); MAX_SEATS + 1];
+        let mut halves = (start1 + 2 * start2) as i32;
+        for (i, h) in open.iter().enumerate() {
+            band[i] = (halves - i as i32, halves);
+            halves -= h.lo;
+        }
         for i in (0..m).rev() {
+            let (low, high) = band[i];
             for r1 in 0..MAX1 {
                 for r2 in 0..MAX2 {
-                    if r1 + r2 > left[i] {
+                    let value = (r1 + 2 * r2) as i32;
+                    if r1 + r2 > left[i] || value < low || value > high {
                         continue;
                     }
                     let mut w = 0.0;
@@ -171,10 +186,7 @@ impl TurnTheTide {
                 }
             }
         }
-        let (mut r1, mut r2) = (
-            bits::count(pools[1]) as usize,
-            bits::count(pools[2]) as usize,
-        );
+        let (mut r1, mut r2) = (start1, start2);
         for (i, h) in open.iter().enumerate() {
             let mut u = unit(rng) * ways[i][r1.min(MAX1 - 1)][r2.min(MAX2 - 1)];
             let (mut chosen, mut last) = (None, None);
