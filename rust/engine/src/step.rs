@@ -320,28 +320,46 @@ pub fn random_playout<G: Game>(
     legal: &mut Vec<u32>,
     outcomes: &mut Vec<(u32, u64)>,
 ) -> StepResult<(u32, u32)> {
-    let (mut decisions, mut chance_steps) = (0u32, 0u32);
-    loop {
-        let player = game.current_player(state);
-        if player == TERMINAL {
-            return Ok((decisions, chance_steps));
-        }
-        if player == CHANCE {
-            let outcome = game.sample_chance(state, chance, outcomes);
-            game.apply(state, outcome);
-            chance_steps += 1;
-        } else {
-            let seat = player as usize;
-            let Some(rng) = seats.get_mut(seat) else {
-                return Err(StepError::NoBot(seat as u32));
-            };
-            let action = game
-                .random_action(state, rng, legal)
-                .ok_or(StepError::NoLegalAction(seat as u32))?;
-            game.apply(state, action);
-            decisions += 1;
-        }
+    let mut counts = (0u32, 0u32);
+    while random_step(game, state, chance, seats, legal, outcomes, &mut counts)? {}
+    Ok(counts)
+}
+
+/// One node of [`random_playout`]: a chance node is resolved with `chance`, a decision made by
+/// the `random` bot of the seat to move (with its stream in `seats`), and counted in `counts`
+/// (decisions, chance steps); `false` (and nothing done) at the end of the game. Games' own
+/// playouts take the nodes they do not play a phase at a time with it, so that they make the
+/// definition's draws.
+#[inline(always)]
+pub fn random_step<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    chance: &mut SplitMix64,
+    seats: &mut [SplitMix64],
+    legal: &mut Vec<u32>,
+    outcomes: &mut Vec<(u32, u64)>,
+    counts: &mut (u32, u32),
+) -> StepResult<bool> {
+    let player = game.current_player(state);
+    if player == TERMINAL {
+        return Ok(false);
     }
+    if player == CHANCE {
+        let outcome = game.sample_chance(state, chance, outcomes);
+        game.apply(state, outcome);
+        counts.1 += 1;
+    } else {
+        let seat = player as usize;
+        let Some(rng) = seats.get_mut(seat) else {
+            return Err(StepError::NoBot(seat as u32));
+        };
+        let action = game
+            .random_action(state, rng, legal)
+            .ok_or(StepError::NoLegalAction(seat as u32))?;
+        game.apply(state, action);
+        counts.0 += 1;
+    }
+    Ok(true)
 }
 
 /// Applies an external seat's (already checked) decision and lets the observing seats see it.

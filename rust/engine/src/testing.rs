@@ -493,6 +493,35 @@ pub fn check_determinizer<G: Game>(
     cases
 }
 
+/// The no-peeking check of a determinizer at one case of [`check_determinizer`]: `alt` is another
+/// real state that seat `case.observer` cannot tell from `case.real` (asserted: the seat observes
+/// the same in both), so the sample drawn from it with the case's generator must be the case's
+/// sample. Returns whether `alt` differs from the real state (whether the check tested anything).
+pub fn assert_sample_does_not_peek<G: Game>(
+    game: &G,
+    case: &SampleCase<'_, G>,
+    alt: &G::State,
+) -> bool
+where
+    G::State: PartialEq + std::fmt::Debug,
+{
+    let observer = case.observer;
+    assert_eq!(
+        game.observation(alt, observer),
+        game.observation(case.real, observer),
+        "{}: seat {observer} can tell the states apart",
+        G::ID
+    );
+    let sample = game.determinize(alt, observer, &mut SplitMix64::new(case.seed));
+    assert_eq!(
+        sample.as_ref(),
+        Some(&case.sample),
+        "{}: the sample depends on hidden cards",
+        G::ID
+    );
+    alt != case.real
+}
+
 /// Plays one game of `game` with the search player `spec` (`name` or `name:params`, see
 /// [`crate::search::make_search_bot`]) in seat `search_seat` against `random` in the others,
 /// every bot observing every step, chance outcomes drawn from `seed`; asserts that every action

@@ -1,6 +1,8 @@
 //! The whole-game random playout of Trafficars: [`Game::random_playout`] with the `random` bot in
 //! every seat, played phase by phase with the rules' own functions instead of one node at a time.
 //!
+//! [`Game::random_playout`]: crate::game::Game::random_playout
+//!
 //! It makes exactly the draws of [`crate::step::random_playout`] (the definition), in the same
 //! order and with the same bounds, and reaches the same state; the shared test kit checks this
 //! (`check_fast_paths`). What it saves is the per-node dispatch: the deal is one loop over the
@@ -10,13 +12,13 @@
 
 use super::{Phase, Trafficars, TrafficarsState, MAX_SEATS, START};
 use crate::bits;
-use crate::game::{Game, TERMINAL};
 use crate::rng::SplitMix64;
-use crate::step::{StepError, StepResult};
+use crate::step::{self, StepError, StepResult};
 
 impl Trafficars {
-    /// [`Game::random_playout`]: plays `st` to its end with the `random` bot in every seat and
-    /// returns the decisions and chance steps made (see the module doc).
+    /// [`Game::random_playout`](crate::game::Game::random_playout): plays `st` to its end with the
+    /// `random` bot in every seat and returns the decisions and chance steps made (see the module
+    /// doc).
     #[inline(always)]
     pub(super) fn playout(
         &self,
@@ -26,35 +28,28 @@ impl Trafficars {
         legal: &mut Vec<u32>,
         outcomes: &mut Vec<(u32, u64)>,
     ) -> StepResult<(u32, u32)> {
-        let (mut decisions, mut chance_steps) = (0u32, 0u32);
+        // Decisions and chance steps.
+        let mut counts = (0u32, 0u32);
         loop {
             match st.phase {
                 Phase::Deal => {
-                    if !self.deal_randomly(st, chance, &mut chance_steps) {
+                    if !self.deal_randomly(st, chance, &mut counts.1) {
                         // A deck too small for the deal (the options rule it out): the
                         // definition itself from here.
                         let (d, c) =
-                            crate::step::random_playout(self, st, chance, seats, legal, outcomes)?;
-                        return Ok((decisions + d, chance_steps + c));
+                            step::random_playout(self, st, chance, seats, legal, outcomes)?;
+                        return Ok((counts.0 + d, counts.1 + c));
                     }
                 }
-                Phase::Commit => self.turn_randomly(st, seats, &mut decisions)?,
+                Phase::Commit => self.turn_randomly(st, seats, &mut counts.0)?,
                 Phase::Resolve => {
                     // Only when the playout starts in the middle of a resolution: this decision
                     // as the stepping path makes it, then on with the next phase.
-                    let player = self.current_player(st);
-                    if player == TERMINAL {
-                        return Ok((decisions, chance_steps));
+                    if !step::random_step(self, st, chance, seats, legal, outcomes, &mut counts)? {
+                        return Ok(counts);
                     }
-                    let seat = player as usize;
-                    let rng = seats.get_mut(seat).ok_or(StepError::NoBot(seat as u32))?;
-                    let action = self
-                        .random_action(st, rng, legal)
-                        .ok_or(StepError::NoLegalAction(seat as u32))?;
-                    self.apply(st, action);
-                    decisions += 1;
                 }
-                Phase::Over => return Ok((decisions, chance_steps)),
+                Phase::Over => return Ok(counts),
             }
         }
     }

@@ -274,8 +274,8 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::testing::{
-        check_determinizer, every_nth, game_with, play_search_against_random, playout_nodes,
-        replays_to,
+        assert_sample_does_not_peek, check_determinizer, every_nth, game_with,
+        play_search_against_random, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
@@ -453,8 +453,7 @@ mod tests {
                     replayed += 1;
                 }
                 let alt = disguise(g, st, p, c.seed ^ 0x5eed);
-                assert_eq!(g.observation(&alt, p), g.observation(st, p));
-                assert_eq!(sample(g, &alt, p, c.seed), *d, "the sample peeks");
+                assert_sample_does_not_peek(&**g, c, &alt);
                 swapped += usize::from(alt.hands != st.hands);
             });
         }

@@ -462,26 +462,33 @@ fn check_invariants(g: &TurnTheTide, x: &TurnTheTideState) {
     }
 }
 
+/// Game number `gi` of the seeded tests that go over every option set: 3 to 5 players, recheck
+/// and the highest seat's tide choice on and off, and every fifth game with fewer rounds.
+fn varied_game(gi: u64) -> (usize, Arc<TurnTheTide>) {
+    let n = 3 + (gi % 3) as usize;
+    let rounds = if gi % 5 == 0 {
+        json!(1 + (gi / 5) % n as u64)
+    } else {
+        Value::Null
+    };
+    let g = game(
+        n,
+        json!({
+            "recheck_after_elimination": gi % 2 == 0,
+            "highest_chooses_tide": (gi / 2) % 2 == 1,
+            "rounds": rounds,
+        }),
+    );
+    (n, g)
+}
+
 /// Seeded random games over every option set: the invariants hold at every node, the seat to
 /// move is still in the round, the scores stay within what the rounds can give, and the game ends
 /// after its last round.
 #[test]
 fn random_games_keep_cards_lifebuoys_and_tides() {
     for gi in 0..400u64 {
-        let n = 3 + (gi % 3) as usize;
-        let rounds = if gi % 5 == 0 {
-            json!(1 + (gi / 5) % n as u64)
-        } else {
-            Value::Null
-        };
-        let g = game(
-            n,
-            json!({
-                "recheck_after_elimination": gi % 2 == 0,
-                "highest_chooses_tide": (gi / 2) % 2 == 1,
-                "rounds": rounds,
-            }),
-        );
+        let (n, g) = varied_game(gi);
         let mut bot = random_bot(&*g, derive_seed(100, gi));
         let mut steps = 0;
         let s = play_session(&g, derive_seed(99, gi), |x, cp, legal| {
@@ -510,20 +517,7 @@ fn random_games_keep_cards_lifebuoys_and_tides() {
 #[test]
 fn random_playout_matches_the_step_by_step_one_from_every_node() {
     for gi in 0..60u64 {
-        let n = 3 + (gi % 3) as usize;
-        let rounds = if gi % 5 == 0 {
-            json!(1 + (gi / 5) % n as u64)
-        } else {
-            Value::Null
-        };
-        let g = game(
-            n,
-            json!({
-                "recheck_after_elimination": gi % 2 == 0,
-                "highest_chooses_tide": (gi / 2) % 2 == 1,
-                "rounds": rounds,
-            }),
-        );
+        let (n, g) = varied_game(gi);
         let (mut legal, mut chance) = (Vec::new(), Vec::new());
         for (i, (_, node)) in crate::testing::playout_nodes(&*g, derive_seed(7, gi))
             .into_iter()
