@@ -55,29 +55,37 @@ def _command(game: str, bots: list[str], count: int) -> list[str]:
     return [str(EXAMPLE), game, str(config["players"]), str(count), ",".join(bots), *options]
 
 
-def count_instructions(game: str, bots: list[str], count: int) -> tuple[int, int]:
-    """Runs ``count`` games under callgrind; returns (instructions, steps)."""
+def callgrind(command: list[str], what: str) -> tuple[int, Any]:
+    """Runs ``command`` under callgrind; returns (instructions, the JSON it printed).
+
+    ``what`` names the run in errors.
+    """
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run(
             [
                 "valgrind",
                 "--tool=callgrind",
                 f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
-                *_command(game, bots, count),
+                *command,
             ],
             capture_output=True,
             text=True,
             check=False,
         )
     if proc.returncode != 0:
-        raise RuntimeError(f"{game} {bots} {count}: {proc.stderr.strip()[-2000:]}")
+        raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
     match = _COLLECTED.search(proc.stderr)
     if match is None:
         raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
-    played = json.loads(proc.stdout)
+    return int(match.group(1)), json.loads(proc.stdout)
+
+
+def count_instructions(game: str, bots: list[str], count: int) -> tuple[int, int]:
+    """Runs ``count`` games under callgrind; returns (instructions, steps)."""
+    instructions, played = callgrind(_command(game, bots, count), f"{game} {bots} {count}")
     if played["games"] != count:
         raise RuntimeError(f"{game} {bots}: played {played['games']} of {count} games")
-    return int(match.group(1)), int(played["decisions"]) + int(played["chance_steps"])
+    return instructions, int(played["decisions"]) + int(played["chance_steps"])
 
 
 def _round_up(n: float) -> int:
@@ -172,9 +180,10 @@ def table(rows: list[dict[str, Any]], baseline: list[dict[str, Any]] | None = No
     return "\n".join(lines)
 
 
-def _build() -> None:
+def build_example(name: str) -> None:
+    """Builds the release example ``name`` of the engine crate."""
     subprocess.run(
-        ["cargo", "build", "--quiet", "--release", "-p", "cardtable-engine", "--example", "perf"],
+        ["cargo", "build", "--quiet", "--release", "-p", "cardtable-engine", "--example", name],
         cwd=ROOT,
         check=True,
     )
@@ -192,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-build", action="store_true", help="use the example as built")
     args = parser.parse_args(argv)
     if not args.no_build:
-        _build()
+        build_example("perf")
     baseline = None
     if args.baseline is not None:
         baseline = json.loads(args.baseline.read_text())["rows"]

@@ -21,10 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import CONFIGS  # noqa: E402
+from benches.perf import build_example, callgrind  # noqa: E402
 
 EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
 PERF_JSON = ROOT / "benches" / "perf.json"
@@ -56,8 +54,6 @@ DECISIONS: dict[str, int] = {
 PLAYOUTS_PER_STATE = 50
 """Plain random playouts of determinizations per decision state, for scale."""
 
-_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
-
 
 def _command(game: str, decisions: int, spec: str) -> list[str]:
     """The example's command line for ``decisions`` decision states of ``game`` with ``spec``."""
@@ -68,27 +64,11 @@ def _command(game: str, decisions: int, spec: str) -> list[str]:
 
 def count_instructions(game: str, decisions: int, spec: str) -> tuple[int, dict[str, Any]]:
     """Runs the example under callgrind; returns (instructions, what it printed)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
-                *_command(game, decisions, spec),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if proc.returncode != 0:
-        raise RuntimeError(f"{game} {spec} {decisions}: {proc.stderr.strip()[-2000:]}")
-    match = _COLLECTED.search(proc.stderr)
-    if match is None:
-        raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
-    printed: dict[str, Any] = json.loads(proc.stdout)
+    what = f"{game} {spec} {decisions}"
+    instructions, printed = callgrind(_command(game, decisions, spec), what)
     if printed["decisions"] != decisions:
         raise RuntimeError(f"{game} {spec}: {printed['decisions']} of {decisions} decisions")
-    return int(match.group(1)), printed
+    return instructions, printed
 
 
 def difference(game: str, decisions: int, spec: str) -> dict[str, Any]:
@@ -181,23 +161,6 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _build() -> None:
-    subprocess.run(
-        [
-            "cargo",
-            "build",
-            "--quiet",
-            "--release",
-            "-p",
-            "cardtable-engine",
-            "--example",
-            "search_perf",
-        ],
-        cwd=ROOT,
-        check=True,
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     """Command line: measure, print the table, save the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -208,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-build", action="store_true", help="use the example as built")
     args = parser.parse_args(argv)
     if not args.no_build:
-        _build()
+        build_example("search_perf")
     perf_rows: list[dict[str, Any]] = json.loads(args.perf.read_text())["rows"]
     rows = []
     for game in args.games:

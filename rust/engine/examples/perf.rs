@@ -11,12 +11,10 @@
 //! prints the game's built-in bots (`random` first) as a JSON list.
 
 use cardtable_engine::{games, make, SimConfig};
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
-fn fail(message: &str) -> ! {
-    eprintln!("perf: {message}");
-    std::process::exit(2);
-}
+mod cli;
+use cli::fail;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,22 +29,9 @@ fn main() {
     if args.len() < 4 {
         fail("usage: perf <game> <players> <games> <bot,bot,...> [name=value ...] | --bots <game>");
     }
-    let players: i64 = args[1]
-        .parse()
-        .unwrap_or_else(|_| fail("players must be an integer"));
-    let count: u64 = args[2]
-        .parse()
-        .unwrap_or_else(|_| fail("games must be an integer"));
-    let mut options = Map::new();
-    for pair in &args[4..] {
-        let Some((name, value)) = pair.split_once('=') else {
-            fail(&format!("option {pair:?} is not name=value"));
-        };
-        let value = value
-            .parse::<i64>()
-            .map_or_else(|_| Value::from(value), Value::from);
-        options.insert(name.to_string(), value);
-    }
+    let players: i64 = cli::number(&args[1], "players");
+    let count: u64 = cli::number(&args[2], "games");
+    let options = cli::options(&args[4..]);
     let game = make(&args[0], players, &options).unwrap_or_else(|e| fail(&e.to_string()));
     let mut bots: Vec<String> = args[3].split(',').map(str::to_string).collect();
     if bots.len() == 1 {

@@ -29,10 +29,8 @@ use cardtable_engine::search::{IsmctsBot, MctsParams};
 use cardtable_engine::{games, testing, Bot, Game, SplitMix64, TERMINAL};
 use serde_json::{json, Map, Value};
 
-fn fail(message: &str) -> ! {
-    eprintln!("search_perf: {message}");
-    std::process::exit(2);
-}
+mod cli;
+use cli::fail;
 
 /// The decision a third into each of `count` seeded random games.
 fn decision_states<G: Game>(game: &G, count: u64) -> Vec<G::State> {
@@ -118,22 +116,9 @@ fn main() {
     if args.len() < 4 {
         fail("usage: search_perf <game> <players> <decisions> <spec> [name=value ...]");
     }
-    let players: usize = args[1]
-        .parse()
-        .unwrap_or_else(|_| fail("players must be an integer"));
-    let decisions: u64 = args[2]
-        .parse()
-        .unwrap_or_else(|_| fail("decisions must be an integer"));
-    let mut options = Map::new();
-    for pair in &args[4..] {
-        let Some((name, value)) = pair.split_once('=') else {
-            fail(&format!("option {pair:?} is not name=value"));
-        };
-        let value = value
-            .parse::<i64>()
-            .map_or_else(|_| Value::from(value), Value::from);
-        options.insert(name.to_string(), value);
-    }
+    let players: usize = cli::number(&args[1], "players");
+    let decisions: u64 = cli::number(&args[2], "decisions");
+    let options = cli::options(&args[4..]);
     fn go<G: Game>(players: usize, options: &Map<String, Value>, n: u64, spec: &str) -> Value {
         let game = G::from_options(players, options).unwrap_or_else(|e| fail(&e.to_string()));
         run(&game, n, spec)
