@@ -47,6 +47,41 @@ impl Sink for AnyAction {
     }
 }
 
+/// A list of at most [`Ids::CAP`] ids on the stack (a `turn` or `pay` list for the `random`
+/// bot's pick): no capacity test against the heap, and a flag when an id did not fit.
+pub(super) struct Ids {
+    ids: [u32; Ids::CAP],
+    len: usize,
+    full: bool,
+}
+
+impl Ids {
+    /// Ids kept; a longer list sets `full` and is made again in a `Vec`.
+    const CAP: usize = 64;
+
+    #[inline(always)]
+    fn new() -> Self {
+        Ids {
+            ids: [0; Ids::CAP],
+            len: 0,
+            full: false,
+        }
+    }
+}
+
+impl Sink for Ids {
+    #[inline(always)]
+    fn put(&mut self, a: u32) {
+        match self.ids.get_mut(self.len) {
+            Some(slot) => {
+                *slot = a;
+                self.len += 1;
+            }
+            None => self.full = true,
+        }
+    }
+}
+
 /// Which actions of the `turn` node family to list.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum TurnList {
@@ -130,6 +165,26 @@ impl DeepRegrets {
                     (false, true) => pick_listed(&[DISCARD_RANDOM_REGRET], 0, 0, rng),
                     (false, false) => None,
                 }
+            }
+            Node::Turn | Node::AfterMain | Node::Pay => {
+                let mut ids = Ids::new();
+                match st.node {
+                    Node::Turn => self.turn_actions(st, p, &mut ids, TurnList::Turn),
+                    Node::AfterMain => self.turn_actions(st, p, &mut ids, TurnList::AfterMain),
+                    _ => self.pay_actions(st, p, &mut ids),
+                }
+                if !ids.full {
+                    if ids.len == 0 {
+                        return None;
+                    }
+                    return ids.ids.get(rng.below(ids.len as u64) as usize).copied();
+                }
+                buf.clear();
+                self.legal(st, buf);
+                if buf.is_empty() {
+                    return None;
+                }
+                buf.get(rng.below(buf.len() as u64) as usize).copied()
             }
             _ => {
                 buf.clear();
