@@ -179,16 +179,16 @@ impl DeepRegrets {
                     }
                     return ids.ids.get(rng.below(ids.len as u64) as usize).copied();
                 }
-                buf.clear();
-                self.legal(st, buf);
+                // The trait's list: `legal` keeps its one caller, which inlines it.
+                crate::game::Game::legal_actions(self, st, buf);
                 if buf.is_empty() {
                     return None;
                 }
                 buf.get(rng.below(buf.len() as u64) as usize).copied()
             }
             _ => {
-                buf.clear();
-                self.legal(st, buf);
+                // The trait's list: `legal` keeps its one caller, which inlines it.
+                crate::game::Game::legal_actions(self, st, buf);
                 if buf.is_empty() {
                     return None;
                 }
