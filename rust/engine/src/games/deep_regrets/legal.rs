@@ -146,9 +146,7 @@ impl DeepRegrets {
         buf: &mut Vec<u32>,
     ) -> Option<u32> {
         let p = usize::from(st.actor);
-        let Some(seat) = st.seats.get(p) else {
-            return None;
-        };
+        let seat = st.seats.get(p)?;
         let fresh = || u64::from(seat.fresh_mask());
         match st.node {
             Node::MusterSelect | Node::RerollSelect => pick_listed(&[ROLL_NOW], DIE, fresh(), rng),
