@@ -88,6 +88,20 @@ impl DeepRegrets {
             Node::DrawSupply => return uniform(u64::from(st.supply_deck), 0, rng),
             Node::DrawRod => return uniform(u64::from(st.rod_deck), 0, rng),
             Node::DrawReel => return uniform(u64::from(st.reel_deck), 0, rng),
+            Node::DrawRegret => return pick_count(&st.regret_deck, rng),
+            Node::DrawBag => return pick_count(&st.bag, rng),
+            Node::StealRegret => {
+                return st
+                    .seats
+                    .get(usize::from(st.victim))
+                    .map_or(0, |v| pick_count(&v.regrets, rng));
+            }
+            Node::DiscardRandomRegret => {
+                return st
+                    .seats
+                    .get(usize::from(st.actor))
+                    .map_or(0, |s| pick_count(&s.regrets, rng));
+            }
             Node::Roll => {
                 // weights are face multiplicities summing to 4 over ascending faces, so the
                 // running-sum pick of `u` is the u-th face of the sorted faces
@@ -115,6 +129,26 @@ impl DeepRegrets {
         });
         pick.unwrap_or(0)
     }
+}
+
+/// The seeded pick over the outcomes `counts` lists (index i with weight `c[i]`, the zero
+/// weights left out): exactly `SplitMix64::pick_weighted` over them, 0 and no draw when all are
+/// zero. A zero weight never moves the running sum past the draw, so it needs no test.
+#[inline]
+fn pick_count(c: &[u8], rng: &mut SplitMix64) -> u32 {
+    let total: u64 = c.iter().map(|&k| u64::from(k)).sum();
+    if total == 0 {
+        return 0;
+    }
+    let u = rng.below(total);
+    let mut running = 0u64;
+    for (i, &k) in c.iter().enumerate() {
+        running += u64::from(k);
+        if running > u {
+            return i as u32;
+        }
+    }
+    0
 }
 
 /// Calls `f(index, count)` for every positive count.

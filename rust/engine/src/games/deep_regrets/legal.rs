@@ -1,7 +1,9 @@
 //! Legal actions at decision nodes (contract §9, §10, §16.12), in increasing order.
 //!
-//! Must not: change the state or draw from an RNG; the step-by-step rules live in `apply` and
-//! `flow`, and the card abilities' own nodes in `abilities`.
+//! Must not: change the state, or draw from an RNG other than the `random` bot's pick
+//! ([`DeepRegrets::random_decision`], exactly one `below(len)` over the list [`DeepRegrets::legal`]
+//! writes); the step-by-step rules live in `apply` and `flow`, and the card abilities' own nodes
+//! in `abilities`.
 
 use super::actions::{
     ABANDON_SHIP, CAST, CATCH, COLUMN, DECLINE, DIE, DIE_KIND, DISCARD_RANDOM_REGRET, DONE,
@@ -9,6 +11,8 @@ use super::actions::{
     PUT_AT_BOTTOM, REEL, REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SLOT, STAY_AT_SEA, USE_WORMS,
 };
 use super::port::shop_base;
+use crate::rng::SplitMix64;
+
 use super::{
     class_mask, each_bit, DeepRegrets, DeepRegretsState as S, Node, CLASSES, CLOCHE_SLOT, KINDS,
     MAX_SEATS, NONE, TOP_CLASSES,
@@ -40,6 +44,41 @@ impl Sink for AnyAction {
     #[inline]
     fn put(&mut self, _a: u32) {
         self.0 = true;
+    }
+}
+
+/// A list of at most [`Ids::CAP`] ids on the stack (a `turn` or `pay` list for the `random`
+/// bot's pick): no capacity test against the heap, and a flag when an id did not fit.
+pub(super) struct Ids {
+    ids: [u32; Ids::CAP],
+    len: usize,
+    full: bool,
+}
+
+impl Ids {
+    /// Ids kept; a longer list sets `full` and is made again in a `Vec`.
+    const CAP: usize = 64;
+
+    #[inline(always)]
+    fn new() -> Self {
+        Ids {
+            ids: [0; Ids::CAP],
+            len: 0,
+            full: false,
+        }
+    }
+}
+
+impl Sink for Ids {
+    #[inline(always)]
+    fn put(&mut self, a: u32) {
+        match self.ids.get_mut(self.len) {
+            Some(slot) => {
+                *slot = a;
+                self.len += 1;
+            }
+            None => self.full = true,
+        }
     }
 }
 
@@ -79,7 +118,83 @@ pub(super) fn push_lines(out: &mut Vec<u32>, m: u16, lines: &[u16; 3], first: u3
     }
 }
 
+/// The `random` bot's pick from the list `head` (increasing ids, all below `base`) followed by
+/// `base + b` for every set bit b of `mask`, in increasing order: the element of rank
+/// `rng.below(len)` of that list, or `None` (drawing nothing) when it is empty.
+#[inline(always)]
+fn pick_listed(head: &[u32], base: u32, mask: u64, rng: &mut SplitMix64) -> Option<u32> {
+    if head.is_empty() {
+        return crate::bits::pick(mask, rng).map(|b| base + b);
+    }
+    let n = head.len() as u64 + u64::from(crate::bits::count(mask));
+    let i = rng.below(n);
+    Some(match head.get(i as usize) {
+        Some(&a) => a,
+        None => base + crate::bits::select(mask, (i - head.len() as u64) as u32),
+    })
+}
+
 impl DeepRegrets {
+    /// The `random` bot's action at a decision node: exactly `legal[rng.below(legal.len())]`
+    /// over the list [`Self::legal`] writes into `buf` (`None`, drawing nothing, when it is
+    /// empty), without the list at the nodes whose list is a few fixed ids and a bit set.
+    #[inline(always)]
+    pub(super) fn random_decision(
+        &self,
+        st: &S,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<u32>,
+    ) -> Option<u32> {
+        let p = usize::from(st.actor);
+        let seat = st.seats.get(p)?;
+        let fresh = || u64::from(seat.fresh_mask());
+        match st.node {
+            Node::MusterSelect | Node::RerollSelect => pick_listed(&[ROLL_NOW], DIE, fresh(), rng),
+            Node::MusterKeep => pick_listed(&[], DIE, u64::from(class_mask(&st.rolled)), rng),
+            Node::DeclineDie => pick_listed(&[], DIE, fresh(), rng),
+            Node::Declare => pick_listed(&[STAY_AT_SEA, MAKE_PORT], 0, 0, rng),
+            Node::Worms => pick_listed(&[LEAVE_ON_TOP, PUT_AT_BOTTOM], 0, 0, rng),
+            Node::Reward => {
+                let dink = st.dink_deck | st.dink_discard != 0;
+                let discard = seat.regret_count() > 0;
+                match (dink, discard) {
+                    (true, true) => pick_listed(&[DRAW_A_DINK, DISCARD_RANDOM_REGRET], 0, 0, rng),
+                    (true, false) => pick_listed(&[DRAW_A_DINK], 0, 0, rng),
+                    (false, true) => pick_listed(&[DISCARD_RANDOM_REGRET], 0, 0, rng),
+                    (false, false) => None,
+                }
+            }
+            Node::Turn | Node::AfterMain | Node::Pay => {
+                let mut ids = Ids::new();
+                match st.node {
+                    Node::Turn => self.turn_actions(st, p, &mut ids, TurnList::Turn),
+                    Node::AfterMain => self.turn_actions(st, p, &mut ids, TurnList::AfterMain),
+                    _ => self.pay_actions(st, p, &mut ids),
+                }
+                if !ids.full {
+                    if ids.len == 0 {
+                        return None;
+                    }
+                    return ids.ids.get(rng.below(ids.len as u64) as usize).copied();
+                }
+                // The trait's list: `legal` keeps its one caller, which inlines it.
+                crate::game::Game::legal_actions(self, st, buf);
+                if buf.is_empty() {
+                    return None;
+                }
+                buf.get(rng.below(buf.len() as u64) as usize).copied()
+            }
+            _ => {
+                // The trait's list: `legal` keeps its one caller, which inlines it.
+                crate::game::Game::legal_actions(self, st, buf);
+                if buf.is_empty() {
+                    return None;
+                }
+                buf.get(rng.below(buf.len() as u64) as usize).copied()
+            }
+        }
+    }
+
     /// Legal actions at a decision node.
     pub(super) fn legal(&self, st: &S, out: &mut Vec<u32>) {
         let p = usize::from(st.actor);
