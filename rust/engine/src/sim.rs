@@ -20,8 +20,17 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Games per unit of work handed to a thread.
+/// The most games per unit of work handed to a thread.
 pub const CHUNK: u64 = 1024;
+
+/// Games per unit of work of a run of `games` games on `threads` threads: [`CHUNK`], or fewer
+/// so that every thread gets several units (a short run of slow games, such as search players,
+/// still uses every core). The summary is made of exact integer sums and every game's result
+/// lands at its index, so the chunking never changes the output.
+fn chunk_size(games: u64, threads: usize) -> u64 {
+    let units = (threads.max(1) as u64).saturating_mul(8);
+    games.div_ceil(units).clamp(1, CHUNK)
+}
 
 /// The most worker threads a run (or a vector env) may ask for.
 pub const MAX_THREADS: usize = 1024;
@@ -449,11 +458,12 @@ pub fn simulate<G: Game>(
         .num_threads(config.threads.unwrap_or(0))
         .build()
         .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))?;
-    let total_chunks = config.games.div_ceil(CHUNK);
+    let chunk = chunk_size(config.games, pool.current_num_threads());
+    let total_chunks = config.games.div_ceil(chunk);
     let span = |c: u64| {
         (
-            config.first_game + c * CHUNK,
-            CHUNK.min(config.games - c * CHUNK),
+            config.first_game + c * chunk,
+            chunk.min(config.games - c * chunk),
         )
     };
     let done = AtomicU64::new(0);
@@ -469,7 +479,8 @@ pub fn simulate<G: Game>(
         let worker = scope.spawn(|| {
             let result = pool.install(|| {
                 if config.keep_games {
-                    let chunk = CHUNK as usize;
+                    // At most `CHUNK`, so it fits in `usize`.
+                    let chunk = chunk as usize;
                     scores
                         .par_chunks_mut(chunk * n)
                         .zip(winners.par_chunks_mut(chunk * n))
