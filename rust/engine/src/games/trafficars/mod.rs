@@ -626,16 +626,11 @@ impl Trafficars {
         if let Some(s) = lane.last_start() {
             v.has_place = true;
             v.last_bottom = tok_id(token(s));
-            v.last_value = self.top_value(token(t.len().wrapping_sub(1)));
+            v.last_value = self.end_value(lane).unwrap_or(0);
         }
-        if let Some(i) = lane.free_place() {
+        if let Some(after) = self.free_after(lane) {
             v.has_free = true;
-            // The value of the place before the free place: its top token is the one just before.
-            v.free_after = if lane.free_first {
-                0
-            } else {
-                self.top_value(token(i.wrapping_sub(1)))
-            };
+            v.free_after = after;
         }
         v.cars = lane.cars();
         v
@@ -699,26 +694,32 @@ impl Trafficars {
     }
 
     /// The stack value of the last place of `lane` (its last token's), or `None` if it has no
-    /// place: what [`Trafficars::view`] gives as `last_value`, without the rest of the view.
+    /// place.
     #[inline(always)]
     fn end_value(&self, lane: &Lane) -> Option<u8> {
         (lane.last_start != Lane::NONE)
             .then(|| self.top_value(lane.token(lane.len.wrapping_sub(1))))
     }
 
+    /// The stack value of the place before the free place of `lane` (0 when the free place is
+    /// at the front), or `None` if it has no free place: the top token of that place is the one
+    /// just before the free place.
+    #[inline(always)]
+    fn free_after(&self, lane: &Lane) -> Option<u8> {
+        (lane.free != Lane::NONE).then(|| {
+            if lane.free_first {
+                0
+            } else {
+                self.top_value(lane.token(lane.free.wrapping_sub(1)))
+            }
+        })
+    }
+
     /// Whether `lane` has a free place that accepts the number `x` under the increasing rule
-    /// alone (`has_free && free_after < x` of [`Trafficars::view`]).
+    /// alone.
     #[inline(always)]
     fn free_accepts(&self, lane: &Lane, x: u8) -> bool {
-        if lane.free == Lane::NONE {
-            return false;
-        }
-        let after = if lane.free_first {
-            0
-        } else {
-            self.top_value(lane.token(lane.free.wrapping_sub(1)))
-        };
-        after < x
+        self.free_after(lane).is_some_and(|after| after < x)
     }
 
     /// The resolution options of a numbered card with number `x` on `lanes`.
