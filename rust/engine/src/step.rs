@@ -219,10 +219,8 @@ impl<G: Game> SimSeat<G> for SeatBot<G> {
 /// whose bots observe, as a bitset (tables have far fewer than 64 seats).
 pub fn reset_seats<G: Game, B: SimSeat<G>>(game: &G, seats: &mut [B], game_seed: u64) -> u64 {
     let mut observing = 0u64;
-    // Exactly `seat_rng(game_seed, seat)` for every seat, with the seed's part computed once.
-    let seeds = SeedDeriver::new(game_seed);
-    for (seat, bot) in seats.iter_mut().enumerate() {
-        bot.reset(game, seat, SplitMix64::new(seeds.derive(seat as u64 + 1)));
+    for ((seat, bot), rng) in seats.iter_mut().enumerate().zip(seat_streams(game_seed)) {
+        bot.reset(game, seat, rng);
         if bot.observes() {
             observing |= 1u64.checked_shl(seat as u32).unwrap_or(0);
         }
@@ -299,13 +297,20 @@ pub fn step<G: Game, B: SimSeat<G>>(
     Ok(done)
 }
 
+/// The streams of seats 0, 1, … of the game seeded with `game_seed`: exactly
+/// [`seat_rng`]`(game_seed, seat)` for each, with the seed's part computed once.
+#[inline]
+fn seat_streams(game_seed: u64) -> impl Iterator<Item = SplitMix64> {
+    let seeds = SeedDeriver::new(game_seed);
+    (1u64..).map(move |k| SplitMix64::new(seeds.derive(k)))
+}
+
 /// The streams of the seats of a game seeded with `game_seed` ([`seat_rng`] of every seat), for a
 /// game whose seats are all the `random` bot (which does not observe).
 #[inline]
 pub fn reset_random_seats(seats: &mut [SplitMix64], game_seed: u64) {
-    let seeds = SeedDeriver::new(game_seed);
-    for (seat, rng) in seats.iter_mut().enumerate() {
-        *rng = SplitMix64::new(seeds.derive(seat as u64 + 1));
+    for (seat, rng) in seats.iter_mut().zip(seat_streams(game_seed)) {
+        *seat = rng;
     }
 }
 
