@@ -150,6 +150,7 @@ class VectorEnv:
         opponents: list[str],
         reward: str,
         threads: int | None = None,
+        observations: bool = True,
     ) -> VectorEnv: ...
     def reset(
         self, seed: int | None = None, out: dict[str, npt.NDArray[Any]] | None = None
@@ -157,5 +158,11 @@ class VectorEnv:
     def step(
         self, actions: npt.NDArray[np.int64], out: dict[str, npt.NDArray[Any]] | None = None
     ) -> dict[str, npt.NDArray[Any]]: ...
+    def observe(
+        self,
+        envs: npt.NDArray[np.int64] | None = None,
+        seats: npt.NDArray[np.int64] | None = None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]: ...
     @property
     def num_envs(self) -> int: ...

@@ -1,7 +1,8 @@
 """``cardtable.VectorEnv``: many games stepped together in Rust for reinforcement learning.
 
 Each call steps every environment at once inside the engine, with the GIL released: chance and the
-built-in opponents are played there, and observations, masks and rewards come back as NumPy arrays.
+built-in opponents are played there, and observations, masks and rewards come back as NumPy arrays
+(observations on demand with ``observations=False``: :meth:`VectorEnv.observe`).
 The contract (observations, autoreset, rewards, seeds) is in ``docs/learning.md``.
 
 This layer owns batching and the NumPy buffers; it plays no rules in Python (the engine does) and
@@ -86,6 +87,12 @@ class VectorEnv:
             :meth:`reset`) instead of fresh ones: no allocation per step, but the arrays a call
             returns are overwritten by the next call (copy what you keep). The truncated array
             is shared too.
+        observations: ``True`` (the default): :meth:`reset` and :meth:`step` return every env's
+            observation tensor. ``False``: they write none and return an empty array of shape
+            ``[num_envs, 0]`` in its place, and :meth:`observe` gives the tensors of the envs
+            (and seats) asked for, with the same values. Writing the tensors is most of a
+            step's cost in games with large tensors, so a caller that reads them for some envs
+            only (or not at every step) saves that.
         **options: The game's options.
 
     Raises:
@@ -104,6 +111,7 @@ class VectorEnv:
         reward: Reward = "win",
         threads: int | None = None,
         reuse_buffers: bool = False,
+        observations: bool = True,
         **options: Any,
     ) -> None:
         from cardtable import _core
@@ -144,6 +152,9 @@ class VectorEnv:
         if not isinstance(reuse_buffers, bool):
             raise InvalidOptionError(f"reuse_buffers must be a bool, got {reuse_buffers!r}")
         self.reuse_buffers = reuse_buffers
+        if not isinstance(observations, bool):
+            raise InvalidOptionError(f"observations must be a bool, got {observations!r}")
+        self.observations = observations
         self._out: dict[str, npt.NDArray[Any]] | None = None
         self._env: _core.VectorEnv = _core.VectorEnv(
             self.game,
@@ -153,6 +164,7 @@ class VectorEnv:
             opponents=bots,
             reward=reward,
             threads=threads,
+            observations=observations,
         )
         self._truncated = np.zeros(count, dtype=np.bool_)
 
@@ -164,7 +176,8 @@ class VectorEnv:
                 starts every env's next game.
 
         Returns:
-            ``(observations [num_envs, *observation_shape] float32, info)``.
+            ``(observations [num_envs, *observation_shape] float32, info)`` (observations
+            ``[num_envs, 0]`` with ``observations=False``).
         """
         out = self._env.reset(None if seed is None else _seed(seed), self._out)
         if self.reuse_buffers:
@@ -197,6 +210,58 @@ class VectorEnv:
         out = self._env.step(self._check_actions(actions), self._out)
         truncated = self._truncated if self.reuse_buffers else np.zeros(self.num_envs, np.bool_)
         return out["obs"], out["rewards"], out["terminated"], truncated, self._info(out)
+
+    def observe(
+        self,
+        envs: npt.ArrayLike | None = None,
+        *,
+        seats: npt.ArrayLike | None = None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        """The observation tensors of some envs' current games, computed now.
+
+        ``env.observe()`` after a step equals the observations that step returns with
+        ``observations=True``; ``env.observe(envs)`` is those rows only, and with ``seats`` each
+        env's tensor is that of the seat given (any seat, e.g. for a critic that sees every
+        seat's view). Works with either setting of ``observations``.
+
+        Args:
+            envs: Env indices, shape ``[k]`` (repeats allowed); ``None``: every env in order.
+            seats: One seat per env asked, shape ``[k]``; ``None``: each env's ``info["seat"]``
+                (the seat to move, or the last agent mover of an env that just ended).
+            out: A C-contiguous float32 array of shape ``[k, *observation_shape]`` to write
+                into (then returned) instead of a new array.
+
+        Returns:
+            float32 ``[k, *observation_shape]``.
+
+        Raises:
+            InvalidOptionError: On an env or seat out of range, indices that are not integers,
+                lengths that differ, or an ``out`` of the wrong shape or dtype.
+            InvalidStateError: Before the first :meth:`reset`.
+        """
+        rows = None if envs is None else self._indices(envs, "envs")
+        count = self.num_envs if rows is None else rows.shape[0]
+        who = None if seats is None else self._indices(seats, "seats")
+        if who is not None and who.shape[0] != count:
+            raise InvalidOptionError(f"{who.shape[0]} seats given for {count} envs")
+        if out is not None:
+            shape = (count, *self.observation_shape)
+            if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != shape:
+                raise InvalidOptionError(f"out must be a float32 array of shape {shape}")
+        result: npt.NDArray[np.float32] = self._env.observe(rows, who, out)
+        return result
+
+    @staticmethod
+    def _indices(values: npt.ArrayLike, what: str) -> npt.NDArray[np.int64]:
+        array = np.asarray(values)
+        if array.ndim != 1:
+            raise InvalidOptionError(f"{what} must be one-dimensional, got shape {array.shape}")
+        if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):
+            raise InvalidOptionError(f"{what} must be integers, got dtype {array.dtype}")
+        if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
+            raise InvalidOptionError(f"{what} out of range: {array.max()}")
+        return np.ascontiguousarray(array, dtype=np.int64)
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
         array = np.asarray(actions)
@@ -238,5 +303,7 @@ class VectorEnv:
     def __repr__(self) -> str:
         return (
             f"<VectorEnv {self.game_id} num_envs={self.num_envs} players={self.players} "
-            f"agent_seats={self.agent_seats} reward={self.reward!r}>"
+            f"agent_seats={self.agent_seats} reward={self.reward!r}"
+            + ("" if self.observations else " observations=False")
+            + ">"
         )

@@ -4,7 +4,9 @@
 //!
 //! Every call steps all environments at once (on a thread pool for large batches) and writes
 //! observation tensors, legal-action masks and rewards into flat buffers. Chance nodes and the bots
-//! are resolved inside, so the caller only ever sees decisions of agent seats.
+//! are resolved inside, so the caller only ever sees decisions of agent seats. Output buffers with
+//! an empty observation buffer skip the tensors (most of a step's cost in games with large
+//! tensors); [`VectorEnv::observe_into`] then writes them for the envs and seats asked.
 //!
 //! Seeds: env `i`'s `k`-th game is the seeded game `derive_seed(derive_seed(seed, i), k)`, and the
 //! bot in seat `q` draws from `SplitMix64::new(derive_seed(game_seed, q + 1))` (as in
@@ -75,7 +77,7 @@ pub struct VectorConfig {
 /// The buffers one `reset` or `step` fills, one row per env (row-major).
 #[derive(Clone, Debug, Default)]
 pub struct StepOutput {
-    /// Observation tensors, `num_envs × observation size`.
+    /// Observation tensors, `num_envs × observation size`, or empty: then none are written.
     pub obs: Vec<f32>,
     /// Legal-action masks, `num_envs × num_actions`.
     pub mask: Vec<bool>,
@@ -109,7 +111,7 @@ impl StepOutput {
     }
 
     /// Like [`StepOutput::new`], but fails with [`EngineError::TooLarge`] instead of aborting when
-    /// the buffers cannot be allocated.
+    /// the buffers cannot be allocated. Pass `obs_size` 0 for buffers without observations.
     pub fn try_new(
         num_envs: usize,
         obs_size: usize,
@@ -170,7 +172,8 @@ impl StepOutput {
 /// overwrites every entry, so they need no clearing between calls.
 #[derive(Debug)]
 pub struct OutputSlices<'a> {
-    /// Observation tensors, `num_envs × observation size`.
+    /// Observation tensors, `num_envs × observation size`, or empty: then no tensor is written
+    /// (see [`VectorEnv::observe_into`]).
     pub obs: &'a mut [f32],
     /// Legal-action masks, `num_envs × num_actions`.
     pub mask: &'a mut [bool],
@@ -291,6 +294,8 @@ struct Shared<'a, G: Game> {
 impl<G: Game> Env<G> {
     /// Starts game `k` (seeded) and plays it until an agent seat must decide, skipping games that
     /// end before that.
+    // Not inlined into the stepping loop: it runs once per game.
+    #[inline(never)]
     fn start(&mut self, sh: &Shared<'_, G>, mut k: u64) -> Result<()> {
         for _ in 0..MAX_SKIPPED_GAMES {
             let seed = derive_seed(self.base_seed, k);
@@ -315,6 +320,7 @@ impl<G: Game> Env<G> {
 
     /// Plays chance and bots until an agent seat must decide (returns it, with `legal` filled) or
     /// the game is over (returns `None`).
+    #[inline(always)]
     fn advance(&mut self, sh: &Shared<'_, G>) -> Result<Option<usize>> {
         loop {
             let stepped = step::step(
@@ -368,9 +374,13 @@ impl<G: Game> Env<G> {
         }
     }
 
-    /// Fills a row with the current observation and mask (after a reset or a non-final step).
+    /// Fills a row with the current observation (unless the row has none) and mask (after a
+    /// reset or a non-final step).
+    #[inline(always)]
     fn write(&self, sh: &Shared<'_, G>, row: &mut Row<'_>) {
-        sh.game.observation_tensor(&self.state, self.seat, row.obs);
+        if !row.obs.is_empty() {
+            sh.game.observation_tensor(&self.state, self.seat, row.obs);
+        }
         row.mask.fill(false);
         if !self.done {
             for &a in &self.legal {
@@ -396,6 +406,7 @@ impl<G: Game> Env<G> {
     }
 
     /// One step with a checked action (ignored if the game ended on the previous step).
+    #[inline(always)]
     fn step(&mut self, sh: &Shared<'_, G>, action: u32, row: &mut Row<'_>) -> Result<()> {
         row.all_rewards.fill(0.0);
         *row.reward = 0.0;
@@ -546,12 +557,114 @@ impl<G: Game> VectorEnv<G> {
         )
     }
 
+    /// Fresh output buffers for one call, with an empty observation buffer unless
+    /// `observations` (then calls write no tensors; see [`VectorEnv::observe_into`]), or
+    /// [`EngineError::TooLarge`] if memory is short.
+    pub fn try_output_with(&self, observations: bool) -> Result<StepOutput> {
+        let mut out = StepOutput::try_new(
+            self.envs.len(),
+            if observations { self.obs_size } else { 0 },
+            self.game.num_actions() as usize,
+            self.game.players(),
+        )?;
+        if !observations {
+            out.obs = Vec::new();
+        }
+        Ok(out)
+    }
+
+    /// Writes the observation tensor of seat `seats[j]` (or, without `seats`, of the seat of env
+    /// `envs[j]`'s last observation, as a step writes it) in env `envs[j]`'s current game into
+    /// row `j` of `out` (`envs.len() × observation size`). The values are exactly those a step
+    /// with observations would have written. Fails, writing nothing, on an env or seat out of
+    /// range, an env not reset yet, or sizes that do not match.
+    pub fn observe_into(
+        &self,
+        envs: &[usize],
+        seats: Option<&[usize]>,
+        out: &mut [f32],
+    ) -> Result<()> {
+        let size = self.obs_size;
+        let players = self.game.players();
+        let bad = |m: String| Err(EngineError::InvalidOption(m));
+        if seats.is_some_and(|s| s.len() != envs.len()) {
+            return bad(format!(
+                "{} seats given for {} envs",
+                seats.map_or(0, <[usize]>::len),
+                envs.len()
+            ));
+        }
+        if envs.len().checked_mul(size) != Some(out.len()) {
+            return bad(format!(
+                "the observation buffer must hold {} rows of {size} values",
+                envs.len()
+            ));
+        }
+        for (j, &i) in envs.iter().enumerate() {
+            let Some(env) = self.envs.get(i) else {
+                return bad(format!("env {i} is out of range 0..{}", self.envs.len()));
+            };
+            if env.episode.is_none() {
+                return Err(EngineError::InvalidState(
+                    "call reset() before observe()".into(),
+                ));
+            }
+            if let Some(&seat) = seats.and_then(|s| s.get(j)) {
+                if seat >= players {
+                    return bad(format!("seat {seat} is out of range 0..{players}"));
+                }
+            }
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        let game = &*self.game;
+        // The states and seats asked for (the envs themselves hold bots that are not `Sync`).
+        let asked: Vec<(&G::State, usize)> = envs
+            .iter()
+            .enumerate()
+            .filter_map(|(j, &i)| {
+                let env = self.envs.get(i)?;
+                let seat = seats.and_then(|s| s.get(j)).copied().unwrap_or(env.seat);
+                Some((&env.state, seat))
+            })
+            .collect();
+        let write = |j: usize, row: &mut [f32]| {
+            if let Some(&(state, seat)) = asked.get(j) {
+                game.observation_tensor(state, seat, row);
+            }
+        };
+        match &self.pool {
+            Some(pool) if envs.len() >= PARALLEL_MIN_ENVS => pool.install(|| {
+                out.par_chunks_mut(size)
+                    .enumerate()
+                    .for_each(|(j, row)| write(j, row));
+            }),
+            _ => out
+                .chunks_mut(size)
+                .enumerate()
+                .for_each(|(j, row)| write(j, row)),
+        }
+        Ok(())
+    }
+
+    /// [`VectorEnv::observe_into`] into a new buffer, or [`EngineError::TooLarge`] if memory is
+    /// short.
+    pub fn observe(&self, envs: &[usize], seats: Option<&[usize]>) -> Result<Vec<f32>> {
+        let what = format!("the observations of {} envs", envs.len());
+        let hint = "ask for fewer envs at a time";
+        let len = checked_len(&[envs.len(), self.obs_size], &what, hint)?;
+        let mut out = try_filled(len, 0.0, &what, hint)?;
+        self.observe_into(envs, seats, &mut out)?;
+        Ok(out)
+    }
+
     /// Fails unless `out` has the sizes of [`VectorEnv::output`]'s buffers.
     fn check_output(&self, out: &OutputSlices<'_>) -> Result<()> {
         let (n, size) = (self.envs.len(), self.obs_size);
         let actions = self.game.num_actions() as usize;
         let players = self.game.players();
-        let fits = out.obs.len() == n * size
+        let fits = (out.obs.is_empty() || out.obs.len() == n * size)
             && out.mask.len() == n * actions
             && out.rewards.len() == n
             && out.all_rewards.len() == n * players
@@ -563,8 +676,8 @@ impl<G: Game> VectorEnv<G> {
             Ok(())
         } else {
             Err(EngineError::InvalidOption(format!(
-                "output buffers must hold {n} rows of {size} observation values, {actions} mask \
-                 entries and {players} rewards"
+                "output buffers must hold {n} rows of {size} observation values (or none), \
+                 {actions} mask entries and {players} rewards"
             )))
         }
     }
@@ -577,9 +690,11 @@ impl<G: Game> VectorEnv<G> {
         let (n, size) = (self.envs.len(), self.obs_size);
         let actions = self.game.num_actions() as usize;
         let players = self.game.players();
+        // Buffers without observations (checked: empty) give every row an empty tensor.
+        let obs_size = if out.obs.is_empty() { 0 } else { size };
         let rows = Rows {
             out,
-            obs_size: size,
+            obs_size,
             actions,
             players,
         };
@@ -588,21 +703,37 @@ impl<G: Game> VectorEnv<G> {
             reward: self.config.reward,
         };
         let envs = &mut self.envs;
+        // The stepping runs with the CPU's bit instructions (as the batch runner's), so that the
+        // games' bit picks inline into it; `f` must be an `#[inline(always)]` closure for that.
         match &self.pool {
             Some(pool) if n >= PARALLEL_MIN_ENVS => {
                 let mut rows: Vec<Row<'_>> = rows.collect();
+                let chunk = n.div_ceil(pool.current_num_threads().max(1) * 4).max(1);
                 pool.install(|| {
-                    envs.par_iter_mut()
-                        .zip(rows.par_iter_mut())
+                    envs.par_chunks_mut(chunk)
+                        .zip(rows.par_chunks_mut(chunk))
                         .enumerate()
-                        .try_for_each(|(i, (env, row))| f(env, &shared, i, row))
+                        .try_for_each(|(c, (envs, rows))| {
+                            crate::cpu::with_bit_instructions(
+                                #[inline(always)]
+                                || {
+                                    envs.iter_mut().zip(rows).enumerate().try_for_each(
+                                        |(j, (env, row))| f(env, &shared, c * chunk + j, row),
+                                    )
+                                },
+                            )
+                        })
                 })
             }
-            _ => envs
-                .iter_mut()
-                .zip(rows)
-                .enumerate()
-                .try_for_each(|(i, (env, mut row))| f(env, &shared, i, &mut row)),
+            _ => crate::cpu::with_bit_instructions(
+                #[inline(always)]
+                || {
+                    envs.iter_mut()
+                        .zip(rows)
+                        .enumerate()
+                        .try_for_each(|(i, (env, mut row))| f(env, &shared, i, &mut row))
+                },
+            ),
         }
     }
 
@@ -623,7 +754,11 @@ impl<G: Game> VectorEnv<G> {
                 env.episode = None;
             }
         }
-        self.for_each_env(out, |env, sh, _, row| env.reset(sh, row))
+        self.for_each_env(
+            out,
+            #[inline(always)]
+            |env, sh, _, row| env.reset(sh, row),
+        )
     }
 
     /// Applies one action per env (all are checked before any is applied; envs whose game ended
@@ -667,7 +802,11 @@ impl<G: Game> VectorEnv<G> {
                 }
             }
         }
-        self.for_each_env(out, |env, sh, i, row| env.step(sh, checked[i], row))
+        self.for_each_env(
+            out,
+            #[inline(always)]
+            |env, sh, i, row| env.step(sh, checked.get(i).copied().unwrap_or(0), row),
+        )
     }
 }
 
@@ -681,6 +820,12 @@ pub trait AnyVectorEnv: Send {
     fn output(&self) -> StepOutput;
     /// See [`VectorEnv::try_output`].
     fn try_output(&self) -> Result<StepOutput>;
+    /// See [`VectorEnv::try_output_with`].
+    fn try_output_with(&self, observations: bool) -> Result<StepOutput>;
+    /// See [`VectorEnv::observe`].
+    fn observe(&self, envs: &[usize], seats: Option<&[usize]>) -> Result<Vec<f32>>;
+    /// See [`VectorEnv::observe_into`].
+    fn observe_into(&self, envs: &[usize], seats: Option<&[usize]>, out: &mut [f32]) -> Result<()>;
     /// See [`VectorEnv::reset`].
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()>;
     /// See [`VectorEnv::step`].
@@ -703,6 +848,15 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn try_output(&self) -> Result<StepOutput> {
         VectorEnv::try_output(self)
+    }
+    fn try_output_with(&self, observations: bool) -> Result<StepOutput> {
+        VectorEnv::try_output_with(self, observations)
+    }
+    fn observe(&self, envs: &[usize], seats: Option<&[usize]>) -> Result<Vec<f32>> {
+        VectorEnv::observe(self, envs, seats)
+    }
+    fn observe_into(&self, envs: &[usize], seats: Option<&[usize]>, out: &mut [f32]) -> Result<()> {
+        VectorEnv::observe_into(self, envs, seats, out)
     }
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()> {
         VectorEnv::reset(self, seed, out)

@@ -1002,6 +1002,8 @@ impl PyLockstep {
 #[pyclass(module = "cardtable._core", name = "VectorEnv")]
 struct PyVectorEnv {
     inner: Mutex<Box<dyn engine::AnyVectorEnv>>,
+    /// Whether fresh outputs hold observation tensors.
+    observations: bool,
     num_envs: usize,
     shape: Vec<usize>,
     num_actions: usize,
@@ -1022,6 +1024,7 @@ impl PyVectorEnv {
             + Send,
     ) -> PyResult<Bound<'py, PyDict>> {
         let inner = &self.inner;
+        let observations = self.observations;
         if let Some(dict) = out {
             let mut arrays = OutArrays::borrow(dict)?;
             let slices = arrays.slices()?;
@@ -1032,7 +1035,7 @@ impl PyVectorEnv {
         let out = py
             .detach(|| {
                 let mut env = lock(inner, "vector env")?;
-                let mut out = env.try_output()?;
+                let mut out = env.try_output_with(observations)?;
                 fresh(&mut **env, &mut out).map(|()| out)
             })
             .map_err(to_py_err)?;
@@ -1047,7 +1050,11 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyDict>> {
         let n = out.rewards.len();
         let mut obs_shape = vec![n];
-        obs_shape.extend_from_slice(&self.shape);
+        if self.observations {
+            obs_shape.extend_from_slice(&self.shape);
+        } else {
+            obs_shape.push(0);
+        }
         let d = PyDict::new(py);
         d.set_item(
             "obs",
@@ -1137,7 +1144,9 @@ impl<'py> OutArrays<'py> {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (game, *, num_envs, seed, agent_seats, opponents, reward, threads=None))]
+    #[pyo3(signature = (
+        game, *, num_envs, seed, agent_seats, opponents, reward, threads=None, observations=true
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &PyGame,
@@ -1147,6 +1156,7 @@ impl PyVectorEnv {
         opponents: &Bound<'_, PyAny>,
         reward: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
+        observations: bool,
     ) -> PyResult<Self> {
         let opt = EngineError::InvalidOption;
         let num_envs = usize_arg(num_envs, "num_envs", usize::MAX, opt)?;
@@ -1169,6 +1179,7 @@ impl PyVectorEnv {
         Ok(Self {
             num_envs: inner.num_envs(),
             inner: Mutex::new(inner),
+            observations,
             shape: game.inner.observation_shape(),
             num_actions: game.inner.num_actions() as usize,
             players: game.inner.players(),
@@ -1221,6 +1232,54 @@ impl PyVectorEnv {
             |env, slices| env.step_into(actions, slices),
             |env, out| env.step(actions, out),
         )
+    }
+
+    /// The observation tensors of `envs` (all envs if `None`) for `seats` (one per env asked;
+    /// `None`: the seat of each env's last observation), as a new array `[len(envs), *shape]`
+    /// or written into `out`, which is returned.
+    #[pyo3(signature = (envs=None, seats=None, out=None))]
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        envs: Option<numpy::PyReadonlyArray1<'py, i64>>,
+        seats: Option<numpy::PyReadonlyArray1<'py, i64>>,
+        out: Option<&Bound<'py, numpy::PyArrayDyn<f32>>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let opt = |m: String| to_py_err(EngineError::InvalidOption(m));
+        let indices = |a: &numpy::PyReadonlyArray1<'py, i64>, what: &str| {
+            a.as_array()
+                .iter()
+                .map(|&x| {
+                    usize::try_from(x).map_err(|_| opt(format!("{what} {x} is out of range")))
+                })
+                .collect::<PyResult<Vec<usize>>>()
+        };
+        let envs = match envs {
+            Some(a) => indices(&a, "env")?,
+            None => (0..self.num_envs).collect(),
+        };
+        let seats = seats.map(|a| indices(&a, "seat")).transpose()?;
+        let inner = &self.inner;
+        if let Some(array) = out {
+            let mut rw = array
+                .try_readwrite()
+                .map_err(|_| opt("out is not writeable or is in use".into()))?;
+            let slice = rw
+                .as_slice_mut()
+                .map_err(|_| opt("out must be C-contiguous".into()))?;
+            py.detach(|| lock(inner, "vector env")?.observe_into(&envs, seats.as_deref(), slice))
+                .map_err(to_py_err)?;
+            return Ok(array.clone().into_any());
+        }
+        let rows = envs.len();
+        let filled = py
+            .detach(|| lock(inner, "vector env")?.observe(&envs, seats.as_deref()))
+            .map_err(to_py_err)?;
+        let mut shape = vec![rows];
+        shape.extend_from_slice(&self.shape);
+        Ok(numpy::PyArray1::from_vec(py, filled)
+            .reshape(shape)?
+            .into_any())
     }
 
     /// Number of envs.
