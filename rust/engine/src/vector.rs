@@ -222,11 +222,11 @@ struct Row<'a> {
     episode: &'a mut i64,
 }
 
-/// The rows of `out`, one per env, split off its front one after another (so that a step on the
-/// calling thread walks them without collecting them first).
-struct Rows<'a> {
-    out: OutputSlices<'a>,
-    obs_size: usize,
+/// The sizes of one row of the output buffers: observation values (0 for buffers without
+/// observations), mask entries and rewards.
+#[derive(Clone, Copy)]
+struct RowSizes {
+    obs: usize,
     actions: usize,
     players: usize,
 }
@@ -238,29 +238,40 @@ fn split_front<'a, T>(s: &mut &'a mut [T], k: usize) -> Option<&'a mut [T]> {
     Some(front)
 }
 
-/// The first item of `s`, which keeps the rest.
-fn split_first<'a, T>(s: &mut &'a mut [T]) -> Option<&'a mut T> {
-    let (first, rest) = std::mem::take(s).split_first_mut()?;
-    *s = rest;
-    Some(first)
+/// The first `rows` rows of `out`, which keeps the rest (`None` if it is shorter).
+fn split_rows<'a>(
+    out: &mut OutputSlices<'a>,
+    rows: usize,
+    z: RowSizes,
+) -> Option<OutputSlices<'a>> {
+    Some(OutputSlices {
+        obs: split_front(&mut out.obs, rows.checked_mul(z.obs)?)?,
+        mask: split_front(&mut out.mask, rows.checked_mul(z.actions)?)?,
+        rewards: split_front(&mut out.rewards, rows)?,
+        all_rewards: split_front(&mut out.all_rewards, rows.checked_mul(z.players)?)?,
+        terminated: split_front(&mut out.terminated, rows)?,
+        seat: split_front(&mut out.seat, rows)?,
+        autoreset: split_front(&mut out.autoreset, rows)?,
+        episode: split_front(&mut out.episode, rows)?,
+    })
 }
 
-impl<'a> Iterator for Rows<'a> {
-    type Item = Row<'a>;
-
-    fn next(&mut self) -> Option<Row<'a>> {
-        let out = &mut self.out;
-        Some(Row {
-            reward: split_first(&mut out.rewards)?,
-            obs: split_front(&mut out.obs, self.obs_size)?,
-            mask: split_front(&mut out.mask, self.actions)?,
-            all_rewards: split_front(&mut out.all_rewards, self.players)?,
-            terminated: split_first(&mut out.terminated)?,
-            seat: split_first(&mut out.seat)?,
-            autoreset: split_first(&mut out.autoreset)?,
-            episode: split_first(&mut out.episode)?,
-        })
-    }
+/// Row `j` of `out` (`None` if out of range); indexing costs a few instructions per row, less
+/// than walking zipped iterators of the eight buffers.
+#[inline(always)]
+fn row_at<'b>(out: &'b mut OutputSlices<'_>, j: usize, z: RowSizes) -> Option<Row<'b>> {
+    Some(Row {
+        obs: out.obs.get_mut(j * z.obs..(j + 1) * z.obs)?,
+        mask: out.mask.get_mut(j * z.actions..(j + 1) * z.actions)?,
+        reward: out.rewards.get_mut(j)?,
+        all_rewards: out
+            .all_rewards
+            .get_mut(j * z.players..(j + 1) * z.players)?,
+        terminated: out.terminated.get_mut(j)?,
+        seat: out.seat.get_mut(j)?,
+        autoreset: out.autoreset.get_mut(j)?,
+        episode: out.episode.get_mut(j)?,
+    })
 }
 
 /// One game slot.
@@ -684,56 +695,58 @@ impl<G: Game> VectorEnv<G> {
 
     fn for_each_env(
         &mut self,
-        out: OutputSlices<'_>,
+        mut out: OutputSlices<'_>,
         f: impl Fn(&mut Env<G>, &Shared<'_, G>, usize, &mut Row<'_>) -> Result<()> + Sync,
     ) -> Result<()> {
-        let (n, size) = (self.envs.len(), self.obs_size);
-        let actions = self.game.num_actions() as usize;
-        let players = self.game.players();
-        // Buffers without observations (checked: empty) give every row an empty tensor.
-        let obs_size = if out.obs.is_empty() { 0 } else { size };
-        let rows = Rows {
-            out,
-            obs_size,
-            actions,
-            players,
+        let n = self.envs.len();
+        let sizes = RowSizes {
+            // Buffers without observations (checked: empty) give every row an empty tensor.
+            obs: if out.obs.is_empty() { 0 } else { self.obs_size },
+            actions: self.game.num_actions() as usize,
+            players: self.game.players(),
         };
         let shared = Shared {
             game: &*self.game,
             reward: self.config.reward,
         };
-        let envs = &mut self.envs;
-        // The stepping runs with the CPU's bit instructions (as the batch runner's), so that the
-        // games' bit picks inline into it; `f` must be an `#[inline(always)]` closure for that.
-        match &self.pool {
-            Some(pool) if n >= PARALLEL_MIN_ENVS => {
-                let mut rows: Vec<Row<'_>> = rows.collect();
-                let chunk = n.div_ceil(pool.current_num_threads().max(1) * 4).max(1);
-                pool.install(|| {
-                    envs.par_chunks_mut(chunk)
-                        .zip(rows.par_chunks_mut(chunk))
-                        .enumerate()
-                        .try_for_each(|(c, (envs, rows))| {
-                            crate::cpu::with_bit_instructions(
-                                #[inline(always)]
-                                || {
-                                    envs.iter_mut().zip(rows).enumerate().try_for_each(
-                                        |(j, (env, row))| f(env, &shared, c * chunk + j, row),
-                                    )
-                                },
-                            )
-                        })
-                })
-            }
-            _ => crate::cpu::with_bit_instructions(
+        let f = &f;
+        let shared = &shared;
+        // Steps `envs`, the envs from `first` on, with their rows `out`. It runs with the CPU's
+        // bit instructions (as the batch runner does); `f` must be an `#[inline(always)]` closure
+        // for that to reach the games' code inlined into it.
+        let run = |envs: &mut [Env<G>], mut out: OutputSlices<'_>, first: usize| {
+            crate::cpu::with_bit_instructions(
                 #[inline(always)]
                 || {
-                    envs.iter_mut()
-                        .zip(rows)
-                        .enumerate()
-                        .try_for_each(|(i, (env, mut row))| f(env, &shared, i, &mut row))
+                    for (j, env) in envs.iter_mut().enumerate() {
+                        let Some(mut row) = row_at(&mut out, j, sizes) else {
+                            return Err(EngineError::InvalidOption(
+                                "output buffers too short".into(),
+                            ));
+                        };
+                        f(env, shared, first + j, &mut row)?;
+                    }
+                    Ok(())
                 },
-            ),
+            )
+        };
+        match &self.pool {
+            Some(pool) if n >= PARALLEL_MIN_ENVS => {
+                let chunk = n.div_ceil(pool.current_num_threads().max(1) * 4).max(1);
+                let mut parts = Vec::new();
+                for (c, envs) in self.envs.chunks_mut(chunk).enumerate() {
+                    let rows = split_rows(&mut out, envs.len(), sizes).ok_or_else(|| {
+                        EngineError::InvalidOption("output buffers too short".into())
+                    })?;
+                    parts.push((c * chunk, envs, rows));
+                }
+                pool.install(|| {
+                    parts
+                        .into_par_iter()
+                        .try_for_each(|(first, envs, rows)| run(envs, rows, first))
+                })
+            }
+            _ => run(&mut self.envs, out, 0),
         }
     }
 

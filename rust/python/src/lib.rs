@@ -1092,9 +1092,10 @@ struct OutArrays<'py> {
 impl<'py> OutArrays<'py> {
     /// Borrows every array of `dict`; fails on a missing key, a wrong dtype or an array in use.
     fn borrow(dict: &Bound<'py, PyDict>) -> PyResult<Self> {
+        // The keys are interned strings (made once, not at every call).
         fn get<'py, T: numpy::Element>(
             dict: &Bound<'py, PyDict>,
-            key: &str,
+            key: &Bound<'py, pyo3::types::PyString>,
         ) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
             let bad = |what: &str| {
                 to_py_err(EngineError::InvalidOption(format!(
@@ -1109,15 +1110,16 @@ impl<'py> OutArrays<'py> {
                 .try_readwrite()
                 .map_err(|_| bad("is not writeable or is in use"))
         }
+        let py = dict.py();
         Ok(Self {
-            obs: get(dict, "obs")?,
-            mask: get(dict, "action_mask")?,
-            rewards: get(dict, "rewards")?,
-            all_rewards: get(dict, "all_rewards")?,
-            terminated: get(dict, "terminated")?,
-            seat: get(dict, "seat")?,
-            autoreset: get(dict, "autoreset")?,
-            episode: get(dict, "episode")?,
+            obs: get(dict, pyo3::intern!(py, "obs"))?,
+            mask: get(dict, pyo3::intern!(py, "action_mask"))?,
+            rewards: get(dict, pyo3::intern!(py, "rewards"))?,
+            all_rewards: get(dict, pyo3::intern!(py, "all_rewards"))?,
+            terminated: get(dict, pyo3::intern!(py, "terminated"))?,
+            seat: get(dict, pyo3::intern!(py, "seat"))?,
+            autoreset: get(dict, pyo3::intern!(py, "autoreset"))?,
+            episode: get(dict, pyo3::intern!(py, "episode"))?,
         })
     }
 
