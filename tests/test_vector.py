@@ -288,3 +288,84 @@ def test_core_env_writes_into_given_arrays_and_checks_them() -> None:
         core.step(actions, short)
     # Nothing was applied: the same step still works.
     assert core.step(actions, out) is out
+
+
+@pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
+@pytest.mark.parametrize("reuse", [False, True])
+def test_observations_on_demand_equal_the_stepped_ones(
+    game_id: str, config: dict[str, Any], reuse: bool
+) -> None:
+    """``observations=False`` plays the same games; ``observe()`` gives the same tensors."""
+    with_obs = VectorEnv(game_id, 5, seed=2, agent_seats="all", **config)
+    lazy = VectorEnv(
+        game_id,
+        5,
+        seed=2,
+        agent_seats="all",
+        observations=False,
+        reuse_buffers=reuse,
+        threads=2,
+        **config,
+    )
+    rng = np.random.default_rng(1)
+    obs, info = with_obs.reset()
+    empty, lazy_info = lazy.reset()
+    assert empty.shape == (5, 0) and empty.dtype == np.float32
+    for _ in range(60):
+        assert np.array_equal(lazy.observe(), obs)
+        assert np.array_equal(lazy_info["action_mask"], info["action_mask"])
+        assert np.array_equal(lazy_info["seat"], info["seat"])
+        actions = random_actions(rng, info["action_mask"])
+        obs, rewards, terminated, _, info = with_obs.step(actions)
+        empty, lazy_rewards, lazy_terminated, _, lazy_info = lazy.step(actions)
+        assert empty.shape == (5, 0)
+        assert np.array_equal(lazy_rewards, rewards)
+        assert np.array_equal(lazy_terminated, terminated)
+        for key in ("rewards", "autoreset", "episode"):
+            assert np.array_equal(lazy_info[key], info[key])
+    # Some envs, repeated and in any order; the default env also answers observe().
+    assert np.array_equal(lazy.observe([3, 0, 3]), obs[[3, 0, 3]])
+    assert np.array_equal(with_obs.observe(np.array([1], np.uint8)), obs[[1]])
+    assert lazy.observe([]).shape == (0, *lazy.observation_shape)
+
+
+def test_observe_other_seats_and_into_given_arrays() -> None:
+    env = VectorEnv("turn_the_tide", 4, players=4, seed=5, observations=False)
+    env.reset()
+    game = cardtable.make("turn_the_tide", players=4)
+    seeds = [derive_seed(derive_seed(5, i), 0) for i in range(4)]
+    states = [game.new_state(seed=s) for s in seeds]
+    seats = np.array([1, 2, 3, 0])
+    expected = np.stack([s.observation_tensor(int(q)) for s, q in zip(states, seats, strict=True)])
+    assert np.array_equal(env.observe(seats=seats), expected)
+    out = np.full((2, *env.observation_shape), np.nan, np.float32)
+    assert env.observe([2, 0], seats=[3, 1], out=out) is out
+    assert np.array_equal(out, expected[[2, 0]])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"envs": [4]}, InvalidOptionError),
+        ({"envs": [-1]}, InvalidOptionError),
+        ({"envs": [0.5]}, InvalidOptionError),
+        ({"envs": [[0]]}, InvalidOptionError),
+        ({"envs": [True]}, InvalidOptionError),
+        ({"seats": [4, 0, 0, 0]}, InvalidOptionError),
+        ({"seats": [0]}, InvalidOptionError),
+        ({"out": np.zeros((4, 3), np.float32)}, InvalidOptionError),
+        ({"out": np.zeros((4, 522), np.float64)}, InvalidOptionError),
+    ],
+)
+def test_observe_rejects_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:
+    env = VectorEnv("turn_the_tide", 4, players=4, observations=False)
+    with pytest.raises(InvalidStateError):
+        env.observe()
+    env.reset()
+    with pytest.raises(error):
+        env.observe(**kwargs)
+
+
+def test_observations_option_must_be_a_bool() -> None:
+    with pytest.raises(InvalidOptionError):
+        VectorEnv("goofspiel", 2, players=2, observations="lazy")  # type: ignore[arg-type]

@@ -1012,6 +1012,44 @@ mod tests {
     }
 
     #[test]
+    fn buffers_without_observations_and_observe_into_give_the_same_values() {
+        for info in registry::games() {
+            let game = registry::make(info.id, info.players.0 as i64, &Map::new()).unwrap();
+            let n = game.players();
+            let actions = game.num_actions() as usize;
+            let mut full = game.vector_env(config(40, 5, (0..n).collect(), n)).unwrap();
+            let mut lazy = game.vector_env(config(40, 5, (0..n).collect(), n)).unwrap();
+            let (mut a, mut b) = (full.output(), lazy.try_output_with(false).unwrap());
+            assert!(b.obs.is_empty());
+            full.reset(None, &mut a).unwrap();
+            lazy.reset(None, &mut b).unwrap();
+            let size = full.observation_size();
+            let envs: Vec<usize> = (0..40).collect();
+            let mut rng = SplitMix64::new(2);
+            for _ in 0..50 {
+                assert_eq!(a.mask, b.mask, "{}", info.id);
+                assert_eq!(a.all_rewards, b.all_rewards);
+                assert_eq!(a.seat, b.seat);
+                assert_eq!(lazy.observe(&envs, None).unwrap(), a.obs, "{}", info.id);
+                let chosen = pick(&mut rng, &a, actions);
+                full.step(&chosen, &mut a).unwrap();
+                lazy.step(&chosen, &mut b).unwrap();
+            }
+            let seats: Vec<usize> = (0..40).map(|i| i % n).collect();
+            let mut one = vec![0.0; size];
+            for (i, &seat) in seats.iter().enumerate().take(5) {
+                lazy.observe_into(&[i], Some(&[seat]), &mut one).unwrap();
+                let all = lazy.observe(&envs, Some(&seats)).unwrap();
+                assert_eq!(one, all[i * size..(i + 1) * size]);
+            }
+            assert!(lazy.observe(&[40], None).is_err());
+            assert!(lazy.observe(&[0], Some(&[n])).is_err());
+            assert!(lazy.observe(&[0, 1], Some(&[0])).is_err());
+            assert!(lazy.observe_into(&[0], None, &mut [0.0; 1]).is_err() || size == 1);
+        }
+    }
+
+    #[test]
     fn illegal_actions_change_nothing() {
         let game = registry::make("goofspiel", 2, &Map::new()).unwrap();
         let mut env = game.vector_env(config(2, 0, vec![0], 2)).unwrap();
