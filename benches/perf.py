@@ -19,6 +19,15 @@ The number of games per row is chosen so that the measured difference is about `
 instructions (a small run first estimates the cost of a game); ``--count`` fixes it instead, and
 with ``--baseline`` every row plays as many games as the saved row did, so that both average over
 the same games.
+
+``--vector`` measures ``cardtable.VectorEnv`` instead (saved under the JSON's ``"vector"`` key, the
+batch rows kept): every seat an agent choosing uniformly random legal actions, one thread, 1,024
+envs with reused buffers, for about one game length of steps after ``reset``. Only the
+``VectorEnv.step`` calls are counted (callgrind's ``--toggle-collect`` on the binding's ``step``,
+which includes the binding's own work; the NumPy policy is not counted), with the observations
+written at every step (the default) and with ``observations=False``. Each row also gives the
+batch runner's instructions per decision of the same game with ``random`` in every seat (two runs
+of the example, as above) and the ratio of the two.
 """
 
 from __future__ import annotations
@@ -180,6 +189,133 @@ def table(rows: list[dict[str, Any]], baseline: list[dict[str, Any]] | None = No
     return "\n".join(lines)
 
 
+VECTOR_ENVS = 1024
+"""Envs of the ``--vector`` rows (as ``benches.policy`` and ``benches.vector`` use)."""
+
+_VECTOR_SCRIPT = """
+import sys
+import numpy as np
+import cardtable
+game, players, envs, steps, observations, options = (
+    sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1",
+    eval(sys.argv[6]),
+)
+env = cardtable.VectorEnv(
+    game, envs, players=players, agent_seats="all", seed=0, threads=1, reuse_buffers=True,
+    observations=observations, **options,
+)
+rng = np.random.default_rng(0)
+_, info = env.reset()
+mask = info["action_mask"]
+for _ in range(steps):
+    scores = rng.random(mask.shape, dtype=np.float32)
+    np.putmask(scores, ~mask, -1.0)
+    *_, info = env.step(scores.argmax(axis=1).astype(np.int64))
+    mask = info["action_mask"]
+"""
+
+_STEP_SYMBOL = "_core::PyVectorEnv::__pymethod_step__"
+"""The binding's ``step`` as callgrind names it (counting is on inside it only)."""
+
+
+def batch_per_decision(game: str, count: int) -> tuple[float, float]:
+    """The batch runner with ``random`` in every seat: (instructions, decisions) per game."""
+    bots = ["random"] * int(CONFIGS[game]["players"])
+    runs = []
+    for games in (SETUP_GAMES, SETUP_GAMES + count):
+        instructions, played = callgrind(_command(game, bots, games), f"{game} {games}")
+        runs.append((instructions, int(played["decisions"])))
+    (i0, d0), (i1, d1) = runs
+    return (i1 - i0) / count, (d1 - d0) / count
+
+
+def vector_step_instructions(game: str, steps: int, observations: bool) -> int:
+    """Instructions inside ``VectorEnv.step`` over ``steps`` calls of ``VECTOR_ENVS`` envs."""
+    config = CONFIGS[game]
+    options = {k: v for k, v in config.items() if k != "players"}
+    command = [
+        sys.executable,
+        "-c",
+        _VECTOR_SCRIPT,
+        game,
+        str(config["players"]),
+        str(VECTOR_ENVS),
+        str(steps),
+        "1" if observations else "0",
+        repr(options),
+    ]
+    instructions, _ = callgrind_toggled(command, _STEP_SYMBOL, f"VectorEnv {game}")
+    return instructions
+
+
+def callgrind_toggled(command: list[str], symbol: str, what: str) -> tuple[int, str]:
+    """Runs ``command`` under callgrind counting only inside ``symbol``; (instructions, stdout)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--toggle-collect={symbol}",
+                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
+                *command,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if proc.returncode != 0:
+        raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
+    match = _COLLECTED.search(proc.stderr)
+    if match is None:
+        raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
+    return int(match.group(1)), proc.stdout
+
+
+def measure_vector(game: str, count: int) -> dict[str, Any]:
+    """One ``--vector`` row: instructions per decision of ``VectorEnv.step`` and of the batch."""
+    batch_instr, batch_decisions = batch_per_decision(game, count)
+    # About one game per env: the envs start together, so every env ends and restarts once.
+    steps = max(100, math.ceil(batch_decisions))
+    decisions = steps * VECTOR_ENVS
+    batch = batch_instr / batch_decisions
+    with_obs = vector_step_instructions(game, steps, True) / decisions
+    without = vector_step_instructions(game, steps, False) / decisions
+    return {
+        "game": game,
+        "players": CONFIGS[game]["players"],
+        "options": {k: v for k, v in CONFIGS[game].items() if k != "players"},
+        "num_envs": VECTOR_ENVS,
+        "steps": steps,
+        "batch_games": count,
+        "batch_instructions_per_decision": batch,
+        "step_instructions_per_decision": with_obs,
+        "step_instructions_per_decision_without_observations": without,
+        "ratio_to_batch": with_obs / batch,
+        "ratio_to_batch_without_observations": without / batch,
+    }
+
+
+def vector_table(rows: list[dict[str, Any]]) -> str:
+    """The Markdown table of ``--vector`` rows."""
+    head = [
+        "game",
+        "batch / decision",
+        "step / decision",
+        "× batch",
+        "observations=False",
+        "× batch",
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for r in rows:
+        lines.append(
+            f"| {r['game']} {r['players']}p | {r['batch_instructions_per_decision']:,.0f} "
+            f"| {r['step_instructions_per_decision']:,.0f} | {r['ratio_to_batch']:.1f} "
+            f"| {r['step_instructions_per_decision_without_observations']:,.0f} "
+            f"| {r['ratio_to_batch_without_observations']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
 def build_example(name: str) -> None:
     """Builds the release example ``name`` of the engine crate."""
     subprocess.run(
@@ -199,9 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="save the rows here")
     parser.add_argument("--baseline", type=Path, help="a saved run to compare with")
     parser.add_argument("--no-build", action="store_true", help="use the example as built")
+    parser.add_argument("--vector", action="store_true", help="measure VectorEnv.step instead")
     args = parser.parse_args(argv)
     if not args.no_build:
         build_example("perf")
+    if args.vector:
+        return vector_main(args.games, args.count or 2000, args.json)
     baseline = None
     if args.baseline is not None:
         baseline = json.loads(args.baseline.read_text())["rows"]
@@ -222,21 +361,43 @@ def main(argv: list[str] | None = None) -> int:
             )
     print(table(rows, baseline))
     if args.json is not None:
-        valgrind = subprocess.run(["valgrind", "--version"], capture_output=True, text=True)
-        args.json.write_text(
-            json.dumps(
-                {
-                    "tool": "valgrind --tool=callgrind (instructions executed, all threads)",
-                    "valgrind": valgrind.stdout.strip(),
-                    "machine": platform.machine(),
-                    "setup_games": SETUP_GAMES,
-                    "rows": rows,
-                },
-                indent=1,
-            )
-            + "\n"
-        )
+        _save(args.json, "rows", rows)
     return 0
+
+
+def vector_main(games: list[str], count: int, path: Path | None) -> int:
+    """``--vector``: measure, print the table, save the rows under ``"vector"``."""
+    rows = []
+    for game in games:
+        row = measure_vector(game, count)
+        rows.append(row)
+        print(
+            f"{game}: {row['step_instructions_per_decision']:,.0f} instructions/decision "
+            f"({row['step_instructions_per_decision_without_observations']:,.0f} without "
+            f"observations), batch {row['batch_instructions_per_decision']:,.0f}",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(vector_table(rows))
+    if path is not None:
+        _save(path, "vector", rows)
+    return 0
+
+
+def _save(path: Path, key: str, rows: list[dict[str, Any]]) -> None:
+    """Writes ``rows`` under ``key`` of the JSON at ``path``, keeping its other rows."""
+    saved: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    valgrind = subprocess.run(["valgrind", "--version"], capture_output=True, text=True)
+    saved.update(
+        {
+            "tool": "valgrind --tool=callgrind (instructions executed, all threads)",
+            "valgrind": valgrind.stdout.strip(),
+            "machine": platform.machine(),
+            "setup_games": SETUP_GAMES,
+            key: rows,
+        }
+    )
+    path.write_text(json.dumps(saved, indent=1) + "\n")
 
 
 def test_table_renders() -> None:

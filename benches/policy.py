@@ -6,7 +6,11 @@ Two ratios, each measured in one process so that the machine's load affects both
   bots elsewhere) over games/s with random bots in every seat (target: at least 0.25);
 - time per agent decision of ``VectorEnv.step`` (every seat an agent, buffers reused, random legal
   actions chosen outside the timed call) over time per decision of the batch runner (target: at
-  most 3).
+  most 3), with the observation tensors written at every step and with ``observations=False``
+  (tensors on demand through ``VectorEnv.observe``).
+
+The same ratios counted in instructions, which do not depend on the machine's load, are measured
+by ``python benches/perf.py --vector``.
 
 Run ``python -m benches.policy`` for both; ``make bench`` runs the pytest-benchmark versions.
 """
@@ -70,7 +74,7 @@ def random_legal(rng: np.random.Generator, mask: npt.NDArray[np.bool_]) -> npt.N
     return best
 
 
-def vector_stepper(reuse_buffers: bool = True) -> Callable[[], float]:
+def vector_stepper(reuse_buffers: bool = True, observations: bool = True) -> Callable[[], float]:
     """A function doing one ``VectorEnv.step``; returns the seconds spent inside the step."""
     env = cardtable.VectorEnv(
         GAME,
@@ -80,6 +84,7 @@ def vector_stepper(reuse_buffers: bool = True) -> Callable[[], float]:
         seed=0,
         threads=1,
         reuse_buffers=reuse_buffers,
+        observations=observations,
     )
     rng = np.random.default_rng(0)
     _, info = env.reset()
@@ -115,8 +120,10 @@ def seconds_per_decision_batch(repeat: int = 3) -> float:
     return best
 
 
-def seconds_per_decision_vector(steps: int = 200, reuse_buffers: bool = True) -> float:
-    step = vector_stepper(reuse_buffers)
+def seconds_per_decision_vector(
+    steps: int = 200, reuse_buffers: bool = True, observations: bool = True
+) -> float:
+    step = vector_stepper(reuse_buffers, observations)
     for _ in range(20):
         step()
     best = float("inf")
@@ -161,6 +168,15 @@ def test_vector_env_step_fresh_buffers(benchmark: BenchmarkFixture) -> None:
     benchmark(step)
 
 
+def test_vector_env_step_without_observations(benchmark: BenchmarkFixture) -> None:
+    step = vector_stepper(reuse_buffers=True, observations=False)
+    benchmark.group = "VectorEnv step (1024 decisions)"
+    benchmark.extra_info.update(
+        {"game": GAME, "num_envs": NUM_ENVS, "reuse_buffers": True, "observations": False}
+    )
+    benchmark(step)
+
+
 def main() -> None:
     random_rate = games_per_second(run_all_random)
     policy_rate = games_per_second(run_with_policy)
@@ -174,10 +190,13 @@ def main() -> None:
     batch = seconds_per_decision_batch()
     reused = seconds_per_decision_vector(reuse_buffers=True)
     fresh = seconds_per_decision_vector(reuse_buffers=False)
+    lazy = seconds_per_decision_vector(observations=False)
     print(f"  batch runner:               {batch * 1e9:12.1f} ns/decision")
     print(f"  VectorEnv, reused buffers:  {reused * 1e9:12.1f} ns/decision")
     print(f"  VectorEnv, fresh buffers:   {fresh * 1e9:12.1f} ns/decision")
+    print(f"  VectorEnv, no observations: {lazy * 1e9:12.1f} ns/decision")
     print(f"  ratio (reused):             {reused / batch:12.2f}  (target <= 3)")
+    print(f"  ratio (no observations):    {lazy / batch:12.2f}")
 
 
 if __name__ == "__main__":

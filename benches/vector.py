@@ -92,13 +92,17 @@ def decisions_per_second(stepper: tuple[Callable[[], None], int], seconds: float
     return calls * decisions / (time.perf_counter() - start)
 
 
-def vector_rates(seconds: float, num_envs: int = NUM_ENVS) -> tuple[float, float]:
+def vector_rates(
+    seconds: float, num_envs: int = NUM_ENVS, observations: bool = True
+) -> tuple[float, float]:
     """``VectorEnv`` decisions per second, with the NumPy random policy and in ``step`` alone.
 
     One loop, timed twice: the whole loop (choosing actions with :func:`random_legal` and stepping)
     and the time spent inside ``env.step`` only.
     """
-    env = cardtable.VectorEnv(GAME, num_envs, players=PLAYERS, agent_seats="all", seed=0)
+    env = cardtable.VectorEnv(
+        GAME, num_envs, players=PLAYERS, agent_seats="all", seed=0, observations=observations
+    )
     rng = np.random.default_rng(0)
     _, info = env.reset()
     mask = info["action_mask"]
@@ -124,6 +128,9 @@ def main() -> None:
     print(f"PettingZoo AEC adapter, one call per decision:  {aec:14,.0f} decisions/s")
     print(f"ratio VectorEnv / PettingZoo: {with_policy / aec:,.1f}x")
     print(f"ratio VectorEnv step calls alone / PettingZoo: {stepping / aec:,.1f}x")
+    lazy_policy, lazy_stepping = vector_rates(5.0, observations=False)
+    print(f"VectorEnv, observations=False, with the policy: {lazy_policy:14,.0f} decisions/s")
+    print(f"VectorEnv, observations=False, step calls alone: {lazy_stepping:13,.0f} decisions/s")
 
 
 if __name__ == "__main__":
