@@ -22,7 +22,7 @@ the same games.
 
 ``--vector`` measures ``cardtable.VectorEnv`` instead (saved under the JSON's ``"vector"`` key, the
 batch rows kept): every seat an agent choosing uniformly random legal actions, one thread, 1,024
-envs with reused buffers, for about one game length of steps after ``reset``. Only the
+envs with reused buffers, for one game length of steps after ``reset`` (at least 100). Only the
 ``VectorEnv.step`` calls are counted (callgrind's ``--toggle-collect`` on the binding's ``step``,
 which includes the binding's own work; the NumPy policy is not counted), with the observations
 written at every step (the default) and with ``observations=False``. Each row also gives the
