@@ -416,5 +416,20 @@ def test_table_renders() -> None:
     )
 
 
+def test_vector_table_renders() -> None:
+    """The ``--vector`` table has one line per row with both ratios (no valgrind needed)."""
+    row = {
+        "game": "goofspiel",
+        "players": 2,
+        "batch_instructions_per_decision": 100.0,
+        "step_instructions_per_decision": 3000.0,
+        "step_instructions_per_decision_without_observations": 500.0,
+        "ratio_to_batch": 30.0,
+        "ratio_to_batch_without_observations": 5.0,
+    }
+    line = vector_table([row]).splitlines()[2]
+    assert line == "| goofspiel 2p | 100 | 3,000 | 30.0 | 500 | 5.0 |"
+
+
 if __name__ == "__main__":
     sys.exit(main())
