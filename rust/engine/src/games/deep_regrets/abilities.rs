@@ -385,21 +385,26 @@ impl DeepRegrets {
     }
 
     /// Executes a task of the card abilities; true when it asked a node or ended the game.
+    /// The task `Effects(u, list, idx)`: the `idx`-th primitive of effect list `list` for user
+    /// `u` (the rest of the list pushed first); true when it asked a node.
+    #[inline(always)]
+    pub(super) fn task_effects(&self, st: &mut S, u: u8, list: u16, idx: u8) -> bool {
+        let Some(prims) = self.data.lists.get(usize::from(list)) else {
+            return false;
+        };
+        let Some(&prim) = prims.get(usize::from(idx)) else {
+            return false;
+        };
+        if usize::from(idx) + 1 < prims.len() {
+            st.push(Task::Effects(u, list, idx + 1));
+        }
+        self.apply_effect(st, usize::from(u), prim)
+    }
+
     pub(super) fn exec_ability(&self, st: &mut S, t: Task) -> bool {
         let n = self.n();
         match t {
-            Task::Effects(u, list, idx) => {
-                let Some(prims) = self.data.lists.get(usize::from(list)) else {
-                    return false;
-                };
-                let Some(&prim) = prims.get(usize::from(idx)) else {
-                    return false;
-                };
-                if usize::from(idx) + 1 < prims.len() {
-                    st.push(Task::Effects(u, list, idx + 1));
-                }
-                self.apply_effect(st, usize::from(u), prim)
-            }
+            Task::Effects(u, list, idx) => self.task_effects(st, u, list, idx),
             Task::EachSeat(u, list, mask, i) => {
                 for j in usize::from(i)..n {
                     let q = (usize::from(u) + j) % n;
