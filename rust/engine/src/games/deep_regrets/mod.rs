@@ -490,7 +490,9 @@ pub enum ItemSrc {
 }
 
 /// One step of the continuation (what follows the current node); see [`flow`].
+// Eight bytes aligned: a task is pushed and popped with one load or store each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(8))]
 pub(crate) enum Task {
     /// The Start phase of the next day.
     StartDay,
