@@ -44,8 +44,8 @@ impl DeepRegrets {
 
     /// Executes tasks until a node is asked or the game ends.
     ///
-    /// The tasks of every turn, muster and draw are executed here in the loop; the others by
-    /// [`Self::exec`], a call each (its frame is large, and these tasks are most of the work).
+    /// The tasks of every turn, muster, draw and cast are executed here in the loop; the others
+    /// by [`Self::exec`], a call each (its frame is large, and these tasks are most of the work).
     #[inline(never)]
     pub(super) fn run(&self, st: &mut S) {
         let n = self.n();
@@ -186,13 +186,55 @@ impl DeepRegrets {
                     }
                     false
                 }
+                Task::DeclareSeat(i) if usize::from(i) >= n => false,
+                Task::DeclareSeat(i) => {
+                    let p = (usize::from(st.first_player) + usize::from(i)) % n;
+                    st.push(Task::DeclareSeat(i + 1));
+                    st.push(Task::EquipReel(p as u8));
+                    st.push(Task::EquipRod(p as u8));
+                    if st.seats[p].depth == 0 {
+                        st.seats[p].depth = 1;
+                        false
+                    } else {
+                        self.ask(st, Node::Declare, p as u8)
+                    }
+                }
+                Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
+                Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
+                Task::DiscardRegretLoop(p, k) => {
+                    if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+                        st.push(Task::DiscardRegretLoop(p, k - 1));
+                        st.left = k;
+                        self.ask(st, Node::DiscardRegret, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::ShopDraw(_, 0) => false,
+                Task::ShopDraw(p, k) => {
+                    let (deck, discard, node) = match st.shop {
+                        0 => (&mut st.rod_deck, &mut st.rod_discard, Node::DrawRod),
+                        1 => (&mut st.reel_deck, &mut st.reel_discard, Node::DrawReel),
+                        _ => (
+                            &mut st.supply_deck,
+                            &mut st.supply_discard,
+                            Node::DrawSupply,
+                        ),
+                    };
+                    if refill(deck, discard) {
+                        st.push(Task::ShopDraw(p, k - 1));
+                        self.ask(st, node, p)
+                    } else {
+                        false
+                    }
+                }
                 Task::Effects(u, list, idx) => self.task_effects(st, u, list, idx),
                 Task::Ability(f, trigger) => {
                     st.ability_fish = f;
                     st.ability_trigger = trigger;
                     false
                 }
-                t => self.exec(st, t),
+                t => self.exec_cast(st, t),
             };
             if asked {
                 return;
@@ -301,23 +343,6 @@ impl DeepRegrets {
                 st.push(Task::DeclareSeat(0));
                 false
             }
-            Task::DeclareSeat(i) => {
-                if usize::from(i) >= n {
-                    return false;
-                }
-                let p = (usize::from(st.first_player) + usize::from(i)) % n;
-                st.push(Task::DeclareSeat(i + 1));
-                st.push(Task::EquipReel(p as u8));
-                st.push(Task::EquipRod(p as u8));
-                if st.seats[p].depth == 0 {
-                    st.seats[p].depth = 1;
-                    false
-                } else {
-                    self.ask(st, Node::Declare, p as u8)
-                }
-            }
-            Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
-            Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
             Task::Actions => {
                 st.phase = Phase::Actions;
                 st.turn = st.first_player;
@@ -342,25 +367,6 @@ impl DeepRegrets {
                 } else {
                     false
                 }
-            }
-            Task::ShopDraw(p, k) => {
-                if k == 0 {
-                    return false;
-                }
-                let (deck, discard, node) = match st.shop {
-                    0 => (&mut st.rod_deck, &mut st.rod_discard, Node::DrawRod),
-                    1 => (&mut st.reel_deck, &mut st.reel_discard, Node::DrawReel),
-                    _ => (
-                        &mut st.supply_deck,
-                        &mut st.supply_discard,
-                        Node::DrawSupply,
-                    ),
-                };
-                if !refill(deck, discard) {
-                    return false;
-                }
-                st.push(Task::ShopDraw(p, k - 1));
-                self.ask(st, node, p)
             }
             Task::ShopKeep(p, keep) => {
                 let keep = keep.min(st.drawn_len);
@@ -388,15 +394,6 @@ impl DeepRegrets {
                 if st.sea_empty() {
                     self.finish(st);
                     true
-                } else {
-                    false
-                }
-            }
-            Task::DiscardRegretLoop(p, k) => {
-                if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
-                    st.push(Task::DiscardRegretLoop(p, k - 1));
-                    st.left = k;
-                    self.ask(st, Node::DiscardRegret, p)
                 } else {
                     false
                 }
