@@ -15,7 +15,9 @@
 //! a loop is [`crate::step::random_step`].
 
 use super::flow::first_kind;
-use super::{DeepRegrets, DeepRegretsState as S, Node, BLOCK, CLASSES, CLASS_FACE, CLASS_KIND, KINDS};
+use super::{
+    DeepRegrets, DeepRegretsState as S, Node, BLOCK, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
+};
 use crate::bits;
 use crate::rng::SplitMix64;
 use crate::step::{self, StepResult};

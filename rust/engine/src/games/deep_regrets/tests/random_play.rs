@@ -321,8 +321,13 @@ fn random_playout_matches_the_step_by_step_one_from_every_node() {
             let mut slow_seats = seats.clone();
             let (mut fast, mut slow) = (node, node);
             let (mut fast_rng, mut slow_rng) = (SplitMix64::new(seed), SplitMix64::new(seed));
-            let fast_counts =
-                g.random_playout(&mut fast, &mut fast_rng, &mut seats, &mut legal, &mut chance);
+            let fast_counts = g.random_playout(
+                &mut fast,
+                &mut fast_rng,
+                &mut seats,
+                &mut legal,
+                &mut chance,
+            );
             let slow_counts = crate::step::random_playout(
                 &*g,
                 &mut slow,
