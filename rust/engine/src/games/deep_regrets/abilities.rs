@@ -385,62 +385,33 @@ impl DeepRegrets {
     }
 
     /// Executes a task of the card abilities; true when it asked a node or ended the game.
-    pub(super) fn exec_ability(&self, st: &mut S, t: Task) -> bool {
-        let n = self.n();
+    /// The task `Effects(u, list, idx)`: the `idx`-th primitive of effect list `list` for user
+    /// `u` (the rest of the list pushed first); true when it asked a node.
+    #[inline(always)]
+    pub(super) fn task_effects(&self, st: &mut S, u: u8, list: u16, idx: u8) -> bool {
+        let Some(prims) = self.data.lists.get(usize::from(list)) else {
+            return false;
+        };
+        let Some(&prim) = prims.get(usize::from(idx)) else {
+            return false;
+        };
+        if usize::from(idx) + 1 < prims.len() {
+            st.push(Task::Effects(u, list, idx + 1));
+        }
+        self.apply_effect(st, usize::from(u), prim)
+    }
+
+    /// The tasks of a cast and of a regret draw event, executed in [`Self::run`]'s loop; any
+    /// other task by [`Self::exec`]. True when it asked a node or ended the game.
+    #[inline(always)]
+    pub(super) fn exec_cast(&self, st: &mut S, t: Task) -> bool {
         match t {
-            Task::Effects(u, list, idx) => {
-                let Some(prims) = self.data.lists.get(usize::from(list)) else {
-                    return false;
-                };
-                let Some(&prim) = prims.get(usize::from(idx)) else {
-                    return false;
-                };
-                if usize::from(idx) + 1 < prims.len() {
-                    st.push(Task::Effects(u, list, idx + 1));
-                }
-                self.apply_effect(st, usize::from(u), prim)
-            }
-            Task::EachSeat(u, list, mask, i) => {
-                for j in usize::from(i)..n {
-                    let q = (usize::from(u) + j) % n;
-                    if mask >> q & 1 == 1 {
-                        st.push(Task::EachSeat(u, list, mask, j as u8 + 1));
-                        st.push(Task::Effects(q as u8, list, 0));
-                        return false;
-                    }
-                }
-                false
-            }
-            Task::Ability(f, trigger) => {
-                st.ability_fish = f;
-                st.ability_trigger = trigger;
-                false
-            }
             Task::DrawEvent(u, k) => {
                 if k > 0 {
                     let x = self.front_sum(st, usize::from(u), |r| r.front_extra);
                     st.push(Task::DrawRegrets(u, k.saturating_add(x)));
                 }
                 false
-            }
-            Task::IncrementLoop(u, k) if k > 0 && below_top(&st.seats[usize::from(u)].fresh) => {
-                st.push(Task::IncrementLoop(u, k - 1));
-                st.left = k;
-                self.ask(st, Node::Increment, u)
-            }
-            Task::TakeSupply(u, k) => {
-                if k == 0 {
-                    return false;
-                }
-                if st.supply_deck == 0 {
-                    st.supply_deck = st.supply_discard;
-                    st.supply_discard = 0;
-                }
-                if st.supply_deck == 0 {
-                    return false;
-                }
-                st.push(Task::TakeSupply(u, k - 1));
-                self.ask(st, Node::DrawSupply, u)
             }
             Task::CastRod(p) => {
                 st.push(Task::CastReveal(p));
@@ -495,6 +466,71 @@ impl DeepRegrets {
                     self.ask(st, Node::Pay, p)
                 }
             }
+            Task::NotCaught(p) => {
+                let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
+                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
+                false
+            }
+            Task::CastEnd(p) => {
+                let free = st.cast_end == 2;
+                st.cast_on = false;
+                st.clear_cast();
+                if st.sea_empty() {
+                    self.finish(st);
+                    return true;
+                }
+                if free {
+                    st.main_done = false;
+                    self.ask(st, Node::Turn, p)
+                } else {
+                    st.push(Task::AfterMain(p));
+                    false
+                }
+            }
+            Task::EachSeat(u, list, mask, i) => {
+                let n = self.n();
+                for j in usize::from(i)..n {
+                    let q = (usize::from(u) + j) % n;
+                    if mask >> q & 1 == 1 {
+                        st.push(Task::EachSeat(u, list, mask, j as u8 + 1));
+                        st.push(Task::Effects(q as u8, list, 0));
+                        return false;
+                    }
+                }
+                false
+            }
+            t => self.exec(st, t),
+        }
+    }
+
+    pub(super) fn exec_ability(&self, st: &mut S, t: Task) -> bool {
+        let n = self.n();
+        match t {
+            Task::Effects(u, list, idx) => self.task_effects(st, u, list, idx),
+            Task::Ability(f, trigger) => {
+                st.ability_fish = f;
+                st.ability_trigger = trigger;
+                false
+            }
+            Task::IncrementLoop(u, k) if k > 0 && below_top(&st.seats[usize::from(u)].fresh) => {
+                st.push(Task::IncrementLoop(u, k - 1));
+                st.left = k;
+                self.ask(st, Node::Increment, u)
+            }
+            Task::TakeSupply(u, k) => {
+                if k == 0 {
+                    return false;
+                }
+                if st.supply_deck == 0 {
+                    st.supply_deck = st.supply_discard;
+                    st.supply_discard = 0;
+                }
+                if st.supply_deck == 0 {
+                    return false;
+                }
+                st.push(Task::TakeSupply(u, k - 1));
+                self.ask(st, Node::DrawSupply, u)
+            }
             Task::Catch(p) => {
                 let pu = usize::from(p);
                 let s = usize::from(st.cast_shoal);
@@ -537,27 +573,6 @@ impl DeepRegrets {
             Task::Overfish(p) => {
                 st.push(Task::DrawEvent(p, self.data.overfishing_regrets));
                 false
-            }
-            Task::NotCaught(p) => {
-                let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
-                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
-                false
-            }
-            Task::CastEnd(p) => {
-                let free = st.cast_end == 2;
-                st.cast_on = false;
-                st.clear_cast();
-                if st.sea_empty() {
-                    self.finish(st);
-                    return true;
-                }
-                if free {
-                    st.main_done = false;
-                    self.ask(st, Node::Turn, p)
-                } else {
-                    st.push(Task::AfterMain(p));
-                    false
-                }
             }
             Task::DealPool(u, i) => {
                 let j = usize::from(i).max(1);

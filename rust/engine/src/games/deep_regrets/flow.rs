@@ -43,9 +43,200 @@ impl DeepRegrets {
     }
 
     /// Executes tasks until a node is asked or the game ends.
+    ///
+    /// The tasks of every turn, muster, draw and cast are executed here in the loop; the others
+    /// by [`Self::exec`], a call each (its frame is large, and these tasks are most of the work).
+    #[inline(never)]
     pub(super) fn run(&self, st: &mut S) {
+        let n = self.n();
         while let Some(t) = st.pop() {
-            if self.exec(st, t) {
+            let asked = match t {
+                Task::MusterStart(p) => {
+                    st.push(Task::MusterKeep(p));
+                    st.push(Task::MusterRoll(p));
+                    if st.seats[usize::from(p)].fresh_count() > 0 {
+                        self.ask(st, Node::MusterSelect, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::MusterRoll(p) => {
+                    let seat = &mut st.seats[usize::from(p)];
+                    for k in 0..KINDS {
+                        st.to_roll[k] += seat.spent[k];
+                        seat.spent[k] = 0;
+                    }
+                    if st.to_roll.iter().any(|&c| c > 0) {
+                        st.roll_to_rolled = true;
+                        self.ask(st, Node::Roll, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::MusterKeep(p) => {
+                    let pu = usize::from(p);
+                    let room = self
+                        .max_fresh(st, pu)
+                        .saturating_sub(st.seats[pu].fresh_count());
+                    let rolled: u32 = st.rolled.iter().map(|&c| u32::from(c)).sum();
+                    if rolled <= room {
+                        for c in 0..CLASSES {
+                            st.seats[pu].fresh[c] += st.rolled[c];
+                        }
+                        st.rolled = [0; CLASSES];
+                        false
+                    } else if room == 0 {
+                        self.rolled_to_spent(st, pu);
+                        false
+                    } else {
+                        st.left = room as u8;
+                        self.ask(st, Node::MusterKeep, p)
+                    }
+                }
+                Task::Arrive => {
+                    // `return`: the game ended (nothing more to run).
+                    let p = st.turn;
+                    if st.seats[usize::from(p)].passed {
+                        st.push(Task::Advance);
+                        st.push(Task::Reward(p));
+                        false
+                    } else {
+                        let seat = &mut st.seats[usize::from(p)];
+                        seat.skull_used = false;
+                        seat.coffin_used = false;
+                        st.main_done = false;
+                        if st.plug {
+                            if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
+                                self.discard_top(st, s);
+                            }
+                            if st.sea_empty() {
+                                self.finish(st);
+                                return;
+                            }
+                        }
+                        self.ask(st, Node::Turn, p)
+                    }
+                }
+                Task::Advance => {
+                    if st.seats[..n].iter().all(|s| s.passed) {
+                        st.push(Task::DayEnd);
+                    } else {
+                        st.turn = ((usize::from(st.turn) + 1) % n) as u8;
+                        st.push(Task::Arrive);
+                    }
+                    false
+                }
+                Task::Reward(p) => {
+                    let can_dink = st.dink_deck | st.dink_discard != 0;
+                    let can_discard = st.seats[usize::from(p)].regret_count() > 0;
+                    if can_dink || can_discard {
+                        self.ask(st, Node::Reward, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::EndTurn(_) => {
+                    st.discount = 0;
+                    st.main_done = false;
+                    if st.last_turns != NONE {
+                        st.last_turns = st.last_turns.saturating_sub(1);
+                    }
+                    if st.last_turns == 0 {
+                        st.push(Task::DayEnd);
+                    } else {
+                        st.push(Task::Advance);
+                    }
+                    false
+                }
+                Task::AfterMain(p) => {
+                    if self.has_free_action(st, usize::from(p)) {
+                        self.ask(st, Node::AfterMain, p)
+                    } else {
+                        st.push(Task::EndTurn(p));
+                        false
+                    }
+                }
+                Task::DrawRegrets(_, 0) | Task::DrawDinks(_, 0) => false,
+                Task::DrawRegrets(p, k) => {
+                    st.push(Task::DrawRegrets(p, k - 1));
+                    self.draw_regret(st, usize::from(p))
+                }
+                Task::DrawDinks(p, k) => {
+                    st.push(Task::DrawDinks(p, k - 1));
+                    if refill(&mut st.dink_deck, &mut st.dink_discard) {
+                        self.ask(st, Node::DrawDink, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::ReturnTo(node, p) => {
+                    st.item = None;
+                    if node == Node::AfterMain {
+                        st.push(Task::AfterMain(p));
+                        false
+                    } else {
+                        self.ask(st, node, p)
+                    }
+                }
+                Task::RefreshSeat(i) => {
+                    if usize::from(i) < n {
+                        let p = (usize::from(st.first_player) + usize::from(i)) % n;
+                        st.push(Task::RefreshSeat(i + 1));
+                        st.push(Task::MusterStart(p as u8));
+                    }
+                    false
+                }
+                Task::DeclareSeat(i) if usize::from(i) >= n => false,
+                Task::DeclareSeat(i) => {
+                    let p = (usize::from(st.first_player) + usize::from(i)) % n;
+                    st.push(Task::DeclareSeat(i + 1));
+                    st.push(Task::EquipReel(p as u8));
+                    st.push(Task::EquipRod(p as u8));
+                    if st.seats[p].depth == 0 {
+                        st.seats[p].depth = 1;
+                        false
+                    } else {
+                        self.ask(st, Node::Declare, p as u8)
+                    }
+                }
+                Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
+                Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
+                Task::DiscardRegretLoop(p, k) => {
+                    if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+                        st.push(Task::DiscardRegretLoop(p, k - 1));
+                        st.left = k;
+                        self.ask(st, Node::DiscardRegret, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::ShopDraw(_, 0) => false,
+                Task::ShopDraw(p, k) => {
+                    let (deck, discard, node) = match st.shop {
+                        0 => (&mut st.rod_deck, &mut st.rod_discard, Node::DrawRod),
+                        1 => (&mut st.reel_deck, &mut st.reel_discard, Node::DrawReel),
+                        _ => (
+                            &mut st.supply_deck,
+                            &mut st.supply_discard,
+                            Node::DrawSupply,
+                        ),
+                    };
+                    if refill(deck, discard) {
+                        st.push(Task::ShopDraw(p, k - 1));
+                        self.ask(st, node, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::Effects(u, list, idx) => self.task_effects(st, u, list, idx),
+                Task::Ability(f, trigger) => {
+                    st.ability_fish = f;
+                    st.ability_trigger = trigger;
+                    false
+                }
+                t => self.exec_cast(st, t),
+            };
+            if asked {
                 return;
             }
         }
@@ -126,61 +317,13 @@ impl DeepRegrets {
         false
     }
 
-    /// Executes one task; true when it asked a node or ended the game.
+    /// Executes one task that [`Self::run`] does not execute itself; true when it asked a node
+    /// or ended the game.
+    #[inline(never)]
     pub(super) fn exec(&self, st: &mut S, t: Task) -> bool {
         let n = self.n();
         match t {
             Task::StartDay => self.start_day(st),
-            Task::RefreshSeat(i) => {
-                if usize::from(i) < n {
-                    let p = (usize::from(st.first_player) + usize::from(i)) % n;
-                    st.push(Task::RefreshSeat(i + 1));
-                    st.push(Task::MusterStart(p as u8));
-                }
-                false
-            }
-            Task::MusterStart(p) => {
-                st.push(Task::MusterKeep(p));
-                st.push(Task::MusterRoll(p));
-                if st.seats[usize::from(p)].fresh_count() > 0 {
-                    self.ask(st, Node::MusterSelect, p)
-                } else {
-                    false
-                }
-            }
-            Task::MusterRoll(p) => {
-                let seat = &mut st.seats[usize::from(p)];
-                for k in 0..KINDS {
-                    st.to_roll[k] += seat.spent[k];
-                    seat.spent[k] = 0;
-                }
-                if st.to_roll.iter().any(|&c| c > 0) {
-                    st.roll_to_rolled = true;
-                    self.ask(st, Node::Roll, p)
-                } else {
-                    false
-                }
-            }
-            Task::MusterKeep(p) => {
-                let pu = usize::from(p);
-                let room = self
-                    .max_fresh(st, pu)
-                    .saturating_sub(st.seats[pu].fresh_count());
-                let rolled: u32 = st.rolled.iter().map(|&c| u32::from(c)).sum();
-                if rolled <= room {
-                    for c in 0..CLASSES {
-                        st.seats[pu].fresh[c] += st.rolled[c];
-                    }
-                    st.rolled = [0; CLASSES];
-                    false
-                } else if room == 0 {
-                    self.rolled_to_spent(st, pu);
-                    false
-                } else {
-                    st.left = room as u8;
-                    self.ask(st, Node::MusterKeep, p)
-                }
-            }
             Task::GiveLifePreserver => {
                 let fp = usize::from(st.first_player);
                 let mut giver = fp;
@@ -200,59 +343,10 @@ impl DeepRegrets {
                 st.push(Task::DeclareSeat(0));
                 false
             }
-            Task::DeclareSeat(i) => {
-                if usize::from(i) >= n {
-                    return false;
-                }
-                let p = (usize::from(st.first_player) + usize::from(i)) % n;
-                st.push(Task::DeclareSeat(i + 1));
-                st.push(Task::EquipReel(p as u8));
-                st.push(Task::EquipRod(p as u8));
-                if st.seats[p].depth == 0 {
-                    st.seats[p].depth = 1;
-                    false
-                } else {
-                    self.ask(st, Node::Declare, p as u8)
-                }
-            }
-            Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
-            Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
             Task::Actions => {
                 st.phase = Phase::Actions;
                 st.turn = st.first_player;
                 st.push(Task::Arrive);
-                false
-            }
-            Task::Arrive => {
-                let p = st.turn;
-                if st.seats[usize::from(p)].passed {
-                    st.push(Task::Advance);
-                    st.push(Task::Reward(p));
-                    false
-                } else {
-                    let seat = &mut st.seats[usize::from(p)];
-                    seat.skull_used = false;
-                    seat.coffin_used = false;
-                    st.main_done = false;
-                    if st.plug {
-                        if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
-                            self.discard_top(st, s);
-                        }
-                        if st.sea_empty() {
-                            self.finish(st);
-                            return true;
-                        }
-                    }
-                    self.ask(st, Node::Turn, p)
-                }
-            }
-            Task::Advance => {
-                if st.seats[..n].iter().all(|s| s.passed) {
-                    st.push(Task::DayEnd);
-                } else {
-                    st.turn = ((usize::from(st.turn) + 1) % n) as u8;
-                    st.push(Task::Arrive);
-                }
                 false
             }
             Task::DayEnd => {
@@ -265,36 +359,6 @@ impl DeepRegrets {
                     false
                 }
             }
-            Task::Reward(p) => {
-                let can_dink = st.dink_deck | st.dink_discard != 0;
-                let can_discard = st.seats[usize::from(p)].regret_count() > 0;
-                if can_dink || can_discard {
-                    self.ask(st, Node::Reward, p)
-                } else {
-                    false
-                }
-            }
-            Task::EndTurn(_) => {
-                st.discount = 0;
-                st.main_done = false;
-                if st.last_turns != NONE {
-                    st.last_turns = st.last_turns.saturating_sub(1);
-                    if st.last_turns == 0 {
-                        st.push(Task::DayEnd);
-                        return false;
-                    }
-                }
-                st.push(Task::Advance);
-                false
-            }
-            Task::AfterMain(p) => {
-                if self.has_free_action(st, usize::from(p)) {
-                    self.ask(st, Node::AfterMain, p)
-                } else {
-                    st.push(Task::EndTurn(p));
-                    false
-                }
-            }
             Task::MakePortAfter(p) => {
                 let seat = &mut st.seats[usize::from(p)];
                 seat.worms = true;
@@ -303,43 +367,6 @@ impl DeepRegrets {
                 } else {
                     false
                 }
-            }
-            Task::DrawRegrets(p, k) => {
-                if k == 0 {
-                    return false;
-                }
-                st.push(Task::DrawRegrets(p, k - 1));
-                self.draw_regret(st, usize::from(p))
-            }
-            Task::DrawDinks(p, k) => {
-                if k == 0 {
-                    return false;
-                }
-                st.push(Task::DrawDinks(p, k - 1));
-                if refill(&mut st.dink_deck, &mut st.dink_discard) {
-                    self.ask(st, Node::DrawDink, p)
-                } else {
-                    false
-                }
-            }
-            Task::ShopDraw(p, k) => {
-                if k == 0 {
-                    return false;
-                }
-                let (deck, discard, node) = match st.shop {
-                    0 => (&mut st.rod_deck, &mut st.rod_discard, Node::DrawRod),
-                    1 => (&mut st.reel_deck, &mut st.reel_discard, Node::DrawReel),
-                    _ => (
-                        &mut st.supply_deck,
-                        &mut st.supply_discard,
-                        Node::DrawSupply,
-                    ),
-                };
-                if !refill(deck, discard) {
-                    return false;
-                }
-                st.push(Task::ShopDraw(p, k - 1));
-                self.ask(st, node, p)
             }
             Task::ShopKeep(p, keep) => {
                 let keep = keep.min(st.drawn_len);
@@ -367,15 +394,6 @@ impl DeepRegrets {
                 if st.sea_empty() {
                     self.finish(st);
                     true
-                } else {
-                    false
-                }
-            }
-            Task::DiscardRegretLoop(p, k) => {
-                if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
-                    st.push(Task::DiscardRegretLoop(p, k - 1));
-                    st.left = k;
-                    self.ask(st, Node::DiscardRegret, p)
                 } else {
                     false
                 }
@@ -422,15 +440,6 @@ impl DeepRegrets {
                     self.ask(st, node, p)
                 } else {
                     false
-                }
-            }
-            Task::ReturnTo(node, p) => {
-                st.item = None;
-                if node == Node::AfterMain {
-                    st.push(Task::AfterMain(p));
-                    false
-                } else {
-                    self.ask(st, node, p)
                 }
             }
             t => self.exec_ability(st, t),

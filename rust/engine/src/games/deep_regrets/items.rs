@@ -15,6 +15,9 @@ use super::{
 impl DeepRegrets {
     /// The readiness flags (`REQ_*`) that hold for seat p at `node`, among `needed` (the
     /// others may be missing); `pay_d` is the effective difficulty if already known.
+    // Inlined: its callers pass the node kind as a constant, which leaves out the other kinds'
+    // tests.
+    #[inline(always)]
     pub(super) fn ready_flags_needed(
         &self,
         st: &S,

@@ -17,7 +17,8 @@
 //! action, then runs tasks until the next node is reached. Nothing allocates per step.
 //!
 //! Modules: `actions` (the action ids), `flow` (tasks and the day), `legal` (legal actions),
-//! `chance` (chance outcomes and the seeded pick), `apply` (resolving an action), `items` (item
+//! `chance` (chance outcomes and the seeded pick), `playout` (the `random` bot's whole game),
+//! `apply` (resolving an action), `items` (item
 //! readiness and use), `fishing` (the cast's difficulty and payment), `port` (port and shops),
 //! `scoring` (the end of the game), `abilities` (the card abilities of §16), `data` (the card
 //! data), `view` (canonical state, observation, labels, tensor), [`bots`], and the rule scenarios
@@ -98,6 +99,7 @@ mod fishing;
 mod flow;
 mod items;
 mod legal;
+mod playout;
 mod port;
 mod scoring;
 mod view;
@@ -488,7 +490,9 @@ pub enum ItemSrc {
 }
 
 /// One step of the continuation (what follows the current node); see [`flow`].
+// Eight bytes aligned: a task is pushed and popped with one load or store each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(8))]
 pub(crate) enum Task {
     /// The Start phase of the next day.
     StartDay,
@@ -689,7 +693,7 @@ impl Seat {
 }
 
 /// The full state of a game of Deep Regrets.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeepRegretsState {
     day: u8,
     phase: Phase,
@@ -1380,6 +1384,18 @@ impl Game for DeepRegrets {
 
     fn apply(&self, st: &mut DeepRegretsState, action: u32) {
         self.apply_action(st, action);
+    }
+
+    #[inline(always)]
+    fn random_playout(
+        &self,
+        st: &mut DeepRegretsState,
+        chance: &mut SplitMix64,
+        seats: &mut [SplitMix64],
+        legal: &mut Vec<u32>,
+        outcomes: &mut Vec<(u32, u64)>,
+    ) -> crate::step::StepResult<(u32, u32)> {
+        self.playout(st, chance, seats, legal, outcomes)
     }
 
     fn action_label(&self, st: &DeepRegretsState, action: u32) -> String {

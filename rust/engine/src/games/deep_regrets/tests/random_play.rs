@@ -290,3 +290,59 @@ fn node_histogram() {
         println!("{k:>24} {:.1}", v as f64 / games as f64);
     }
 }
+
+/// The game's own random playout ([`Game::random_playout`]) plays exactly as the definition
+/// ([`crate::step::random_playout`], one node at a time) from every node of a few seeded games
+/// (the deal and rolls started anywhere in their runs among them): the same decision and chance
+/// counts, the same end state, and every generator in the same state.
+#[test]
+fn random_playout_matches_the_step_by_step_one_from_every_node() {
+    for (gi, (n, opts)) in [
+        (4, json!({})),
+        (2, json!({"days": 5})),
+        (
+            5,
+            json!({"expansion_tentacles": true, "regret_split": "10/20/20/10"}),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let g = game(n, opts);
+        let gi = gi as u64;
+        let (mut legal, mut chance) = (Vec::new(), Vec::new());
+        for (i, (_, node)) in crate::testing::playout_nodes(&*g, derive_seed(11, gi))
+            .into_iter()
+            .enumerate()
+        {
+            let seed = derive_seed(gi, i as u64);
+            let mut seats = vec![SplitMix64::default(); n];
+            crate::step::reset_random_seats(&mut seats, seed);
+            let mut slow_seats = seats.clone();
+            let (mut fast, mut slow) = (node, node);
+            let (mut fast_rng, mut slow_rng) = (SplitMix64::new(seed), SplitMix64::new(seed));
+            let fast_counts = g.random_playout(
+                &mut fast,
+                &mut fast_rng,
+                &mut seats,
+                &mut legal,
+                &mut chance,
+            );
+            let slow_counts = crate::step::random_playout(
+                &*g,
+                &mut slow,
+                &mut slow_rng,
+                &mut slow_seats,
+                &mut legal,
+                &mut chance,
+            );
+            assert_eq!(fast_counts, slow_counts, "game {gi} node {i}");
+            assert_eq!(fast, slow, "game {gi} node {i}");
+            assert_eq!(
+                (fast_rng, &seats),
+                (slow_rng, &slow_seats),
+                "game {gi} node {i}"
+            );
+        }
+    }
+}

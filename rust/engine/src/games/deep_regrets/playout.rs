@@ -1,0 +1,136 @@
+//! The whole-game random playout of Deep Regrets: [`Game::random_playout`] with the `random` bot
+//! in every seat, with the runs of chance nodes that need no list played in a loop of their own
+//! and every other node taken one at a time as the definition takes it.
+//!
+//! [`Game::random_playout`]: crate::game::Game::random_playout
+//!
+//! It makes exactly the draws of [`crate::step::random_playout`] (the definition), in the same
+//! order and with the same bounds, and reaches the same state; the shared test kit checks this
+//! (`check_fast_paths`), and so does a scenario test from every node of a few games. What it saves
+//! is the per-node dispatch (the node's player, the sample, the apply) of the deal, where every
+//! fish goes under its shoal, and of the rolls of a muster or an item, where every die shows one
+//! of its kind's four faces.
+//!
+//! Must not: decide anything the definition would decide otherwise; a node it does not play in
+//! a loop is [`crate::step::random_step`].
+
+use super::flow::first_kind;
+use super::{
+    DeepRegrets, DeepRegretsState as S, Node, BLOCK, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
+};
+use crate::bits;
+use crate::rng::SplitMix64;
+use crate::step::{self, StepResult};
+
+/// The class of a die of kind `k` showing face `f` (`CLASSES` if none), as `class_of` finds it.
+const CLASS_OF_FACE: [[u8; 5]; KINDS] = {
+    let mut t = [[CLASSES as u8; 5]; KINDS];
+    // Counting down, so that the first class of a kind and face is the one kept.
+    let mut c = CLASSES;
+    while c > 0 {
+        c -= 1;
+        t[CLASS_KIND[c] as usize][CLASS_FACE[c] as usize] = c as u8;
+    }
+    t
+};
+
+impl DeepRegrets {
+    /// [`Game::random_playout`](crate::game::Game::random_playout): plays `st` to its end with the
+    /// `random` bot in every seat and returns the decisions and chance steps made (see the module
+    /// doc).
+    #[inline(always)]
+    pub(super) fn playout(
+        &self,
+        st: &mut S,
+        chance: &mut SplitMix64,
+        seats: &mut [SplitMix64],
+        legal: &mut Vec<u32>,
+        outcomes: &mut Vec<(u32, u64)>,
+    ) -> StepResult<(u32, u32)> {
+        // Decisions and chance steps.
+        let mut counts = (0u32, 0u32);
+        loop {
+            let looped = match st.node {
+                Node::Deal => self.deal_randomly(st, chance, &mut counts.1),
+                Node::Roll => self.roll_randomly(st, chance, &mut counts.1),
+                _ => false,
+            };
+            if !looped && !step::random_step(self, st, chance, seats, legal, outcomes, &mut counts)?
+            {
+                return Ok(counts);
+            }
+        }
+    }
+
+    /// The rest of the shoal being dealt, as the `deal` nodes deal it one fish at a time (a
+    /// uniform draw from the fish of its depth not yet dealt, put under the shoal), then what
+    /// follows the last fish of the sea. False, with nothing drawn, when that depth has no fish
+    /// left (the definition takes that node).
+    #[inline(always)]
+    fn deal_randomly(&self, st: &mut S, chance: &mut SplitMix64, chance_steps: &mut u32) -> bool {
+        let s = self.dealing_shoal(st);
+        let w = s / 3;
+        let len = usize::from(st.shoal_len[s]);
+        let want = usize::from(self.per_shoal).min(super::SHOAL_CAP);
+        if len >= want {
+            return false;
+        }
+        // The fish already there end up above the new ones, the first new one on top of those.
+        let add = want - len;
+        let mut drawn = [0u8; super::SHOAL_CAP];
+        for k in 0..add {
+            let Some(b) = bits::pick(st.deal_left.0[w], chance) else {
+                // Nothing left to draw from: the fish drawn so far go under as the nodes put them.
+                for &f in &drawn[..k] {
+                    st.put_bottom(s, f);
+                }
+                return k > 0;
+            };
+            *chance_steps += 1;
+            let f = (w * BLOCK) as u8 + b as u8;
+            st.deal_left.remove(f);
+            drawn[k] = f;
+        }
+        let shoal = &mut st.shoals[s];
+        shoal.copy_within(0..len, add);
+        for (k, &f) in drawn[..add].iter().enumerate() {
+            shoal[add - 1 - k] = f;
+        }
+        st.shoal_len[s] = want as u8;
+        if s == 8 {
+            self.begin_day_phases(st, true);
+            self.run(st);
+        }
+        true
+    }
+
+    /// The dice waiting at a `roll` node, each showing `sorted_faces[k][below(4)]` of its kind as
+    /// the node rolls it, then what follows the last one. False, with nothing drawn, when no die
+    /// waits (the definition takes that node).
+    #[inline(always)]
+    fn roll_randomly(&self, st: &mut S, chance: &mut SplitMix64, chance_steps: &mut u32) -> bool {
+        let p = usize::from(st.actor);
+        if first_kind(&st.to_roll).is_none() || p >= super::MAX_SEATS {
+            return false;
+        }
+        for k in 0..KINDS {
+            while st.to_roll[k] > 0 {
+                *chance_steps += 1;
+                let face = self.sorted_faces[k][chance.below(4) as usize];
+                st.to_roll[k] -= 1;
+                let c = CLASS_OF_FACE[k]
+                    .get(usize::from(face))
+                    .map_or(CLASSES, |&c| usize::from(c));
+                if c < CLASSES {
+                    if st.roll_to_rolled {
+                        st.rolled[c] += 1;
+                    } else {
+                        st.seats[p].fresh[c] += 1;
+                    }
+                }
+            }
+        }
+        self.run(st);
+        true
+    }
+}
