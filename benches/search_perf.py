@@ -110,7 +110,8 @@ def count_instructions(game: str, decisions: int, spec: str) -> tuple[int, int, 
             raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
         match = _COLLECTED.search(proc.stderr)
         if match is None:
-            raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
+            tail = proc.stderr[-2000:]
+            raise RuntimeError(f"no instruction count in callgrind's output:\n{tail}")
         annotated = subprocess.run(
             ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
             capture_output=True,

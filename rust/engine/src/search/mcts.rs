@@ -198,7 +198,8 @@ fn parse_weight<G: Game>(key: &str, value: &str) -> Result<f64> {
 }
 
 /// Per-game defaults (games not listed use [`MctsParams::default`]): rollout policy, opponent
-/// model, reward, `c` and `prior`; `iterations` is the generic 1000 everywhere.
+/// model, reward, `c` and `prior` (and `crn` in the memory game); `iterations` is the generic
+/// 1000 everywhere.
 const GAME_DEFAULTS: &[(&str, MctsParams)] = {
     use Opponents::{Rollout, Tree};
     use Reward::{Margin, Win};
@@ -211,7 +212,13 @@ const GAME_DEFAULTS: &[(&str, MctsParams)] = {
             "trafficars_overtaking",
             tuned(Greedy, Rollout, Margin, 0.5, 0.0),
         ),
-        ("trafficars_memory", tuned(Random, Tree, Margin, 0.3, 20.0)),
+        (
+            "trafficars_memory",
+            MctsParams {
+                crn: true,
+                ..tuned(Random, Tree, Margin, 0.3, 20.0)
+            },
+        ),
     ]
 };
 
@@ -277,7 +284,8 @@ impl Node {
 }
 
 /// A hash of an observation tensor (positions and values of its non-zero entries). Tensors are
-/// mostly zeros, so it skips runs of eight zeros (of either sign) with one test.
+/// mostly zeros, so it skips runs of eight zeros (of either sign) with one test, and chains the
+/// entries with one multiplication each (the result is mixed once at the end).
 #[inline]
 pub(super) fn hash_tensor(values: &[f32]) -> u64 {
     #[inline(always)]
@@ -285,7 +293,9 @@ pub(super) fn hash_tensor(values: &[f32]) -> u64 {
         let mut h = h;
         for (j, &v) in values.iter().enumerate() {
             if v != 0.0 {
-                h = mix64(h ^ (u64::from(v.to_bits()) | (((first + j) as u64) << 32)));
+                h = (h ^ u64::from(v.to_bits()) ^ (((first + j) as u64) << 32))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                h ^= h >> 29;
             }
         }
         h
@@ -294,12 +304,12 @@ pub(super) fn hash_tensor(values: &[f32]) -> u64 {
     let mut chunks = values.chunks_exact(8);
     let mut first = 0;
     for chunk in &mut chunks {
-        if chunk.iter().fold(0, |a, v| a | (v.to_bits() & 0x7fff_ffff)) != 0 {
+        if !chunk.iter().fold(true, |zero, &v| zero & (v == 0.0)) {
             h = add(h, chunk, first);
         }
         first += 8;
     }
-    add(h, chunks.remainder(), first)
+    mix64(add(h, chunks.remainder(), first))
 }
 
 /// The `mcts` bot: information-set MCTS with one information set per seat and observation

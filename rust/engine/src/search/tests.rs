@@ -604,12 +604,15 @@ fn the_tensor_hash_skipping_zero_runs_is_the_plain_one() {
         let mut h = 0x243f_6a88_85a3_08d3u64;
         for (i, &v) in values.iter().enumerate() {
             if v != 0.0 {
-                h = crate::rng::mix64(h ^ (u64::from(v.to_bits()) | ((i as u64) << 32)));
+                h = (h ^ u64::from(v.to_bits()) ^ ((i as u64) << 32))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                h ^= h >> 29;
             }
         }
-        h
+        crate::rng::mix64(h)
     }
     let mut rng = SplitMix64::new(7);
+    let mut seen = std::collections::HashSet::new();
     for len in 0..40 {
         for _ in 0..20 {
             let values: Vec<f32> = (0..len)
@@ -620,7 +623,20 @@ fn the_tensor_hash_skipping_zero_runs_is_the_plain_one() {
                     _ => 0.0,
                 })
                 .collect();
-            assert_eq!(super::mcts::hash_tensor(&values), plain(&values));
+            let h = super::mcts::hash_tensor(&values);
+            assert_eq!(h, plain(&values));
+            // Tensors that differ in a non-zero entry (position or value) hash apart.
+            let key: Vec<(usize, u32)> = values
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v != 0.0)
+                .map(|(i, v)| (i, v.to_bits()))
+                .collect();
+            seen.insert((key, h));
         }
     }
+    let hashes: std::collections::HashSet<u64> = seen.iter().map(|(_, h)| *h).collect();
+    let tensors: std::collections::HashSet<&Vec<(usize, u32)>> =
+        seen.iter().map(|(k, _)| k).collect();
+    assert_eq!(hashes.len(), tensors.len());
 }
