@@ -11,7 +11,15 @@ everything the search costs per playout step: tree walks, determinizations, obse
 the rollout policy. Next to it, the same method counts plain random playouts of determinizations
 of the same states (``playouts:N``, ``Game::random_playout``), and the batch runner's cost per
 step comes from ``benches/perf.json`` (``make perf``): all-``random`` seats, and for a game whose
-playouts are greedy also its ``greedy`` bot in every seat. Usage::
+playouts are greedy also its ``greedy`` bot in every seat.
+
+Two ratios to the batch runner with the same policy are reported. The rollouts' own
+(``rollout step ÷ batch``): the instructions spent inside the search's rollout function
+(``Playout::rollout``, never inlined; callgrind's inclusive cost from ``callgrind_annotate
+--inclusive=yes``) per step it played, which is what the playouts themselves cost. And the whole
+search's (``search step ÷ batch``): every instruction of the decisions (determinizations, tree
+walks, observation hashes, backups and the rollouts) per playout step, which also charges the
+search's per-iteration work to the playouts. Usage::
 
     python benches/search_perf.py                  # every game; a few minutes
     python benches/search_perf.py --games goofspiel --json out.json
@@ -21,7 +29,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import CONFIGS  # noqa: E402
-from benches.perf import build_example, callgrind  # noqa: E402
+from benches.perf import _COLLECTED, build_example  # noqa: E402
 
 EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
 PERF_JSON = ROOT / "benches" / "perf.json"
@@ -62,26 +73,70 @@ def _command(game: str, decisions: int, spec: str) -> list[str]:
     return [str(EXAMPLE), game, str(config["players"]), str(decisions), spec, *options]
 
 
-def count_instructions(game: str, decisions: int, spec: str) -> tuple[int, dict[str, Any]]:
-    """Runs the example under callgrind; returns (instructions, what it printed)."""
+ROLLOUT_FUNCTION = re.compile(r"::Playout<[^>]*>::rollout\b")
+"""The search's rollout function in ``callgrind_annotate``'s demangled function names."""
+
+_INCLUSIVE_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(.*)$")
+
+
+def rollout_inclusive(annotated: str) -> int:
+    """The inclusive instructions of the rollout function in ``callgrind_annotate`` output."""
+    total = 0
+    for line in annotated.splitlines():
+        match = _INCLUSIVE_LINE.match(line)
+        if match is not None and ROLLOUT_FUNCTION.search(match.group(2)):
+            total += int(match.group(1).replace(",", ""))
+    return total
+
+
+def count_instructions(game: str, decisions: int, spec: str) -> tuple[int, int, dict[str, Any]]:
+    """Runs the example under callgrind; returns (instructions, of them inside the rollout
+    function, what it printed)."""
     what = f"{game} {spec} {decisions}"
-    instructions, printed = callgrind(_command(game, decisions, spec), what)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        proc = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                *_command(game, decisions, spec),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
+        match = _COLLECTED.search(proc.stderr)
+        if match is None:
+            tail = proc.stderr[-2000:]
+            raise RuntimeError(f"no instruction count in callgrind's output:\n{tail}")
+        annotated = subprocess.run(
+            ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    printed: dict[str, Any] = json.loads(proc.stdout)
     if printed["decisions"] != decisions:
         raise RuntimeError(f"{game} {spec}: {printed['decisions']} of {decisions} decisions")
-    return instructions, printed
+    return int(match.group(1)), rollout_inclusive(annotated), printed
 
 
 def difference(game: str, decisions: int, spec: str) -> dict[str, Any]:
     """Instructions and playout steps of ``decisions`` decisions of ``spec``, setup subtracted."""
-    base_instr, base = count_instructions(game, SETUP_DECISIONS, spec)
-    instr, run = count_instructions(game, SETUP_DECISIONS + decisions, spec)
+    base_instr, base_rollout, base = count_instructions(game, SETUP_DECISIONS, spec)
+    instr, rollout, run = count_instructions(game, SETUP_DECISIONS + decisions, spec)
     steps = int(run["playout_steps"]) - int(base["playout_steps"])
     walk = int(run.get("walk_steps", 0)) - int(base.get("walk_steps", 0))
     return {
         "instructions": instr - base_instr,
+        "rollout_instructions": rollout - base_rollout,
         "playout_steps": steps,
         "walk_steps": walk,
         "instructions_per_step": (instr - base_instr) / max(1, steps),
+        "rollout_per_step": (rollout - base_rollout) / max(1, steps),
         **{k: v for k, v in run.items() if k in ("rollout", "opponents")},
     }
 
@@ -102,6 +157,7 @@ def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict
     batch = batch_per_step(perf_rows, game, "random")
     policy = batch if search["rollout"] == "random" else batch_per_step(perf_rows, game, "greedy")
     per_step = search["instructions_per_step"]
+    rollout_step = search["rollout_per_step"]
     return {
         "game": game,
         "players": CONFIGS[game]["players"],
@@ -113,11 +169,13 @@ def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict
         "playout_steps_per_iteration": search["playout_steps"] / (decisions * iterations),
         "walk_steps_per_iteration": search["walk_steps"] / (decisions * iterations),
         "instructions_per_playout_step": per_step,
+        "rollout_per_playout_step": rollout_step,
         "instructions_per_step_played": search["instructions"]
         / max(1, search["playout_steps"] + search["walk_steps"]),
         "plain_playout_per_step": plain["instructions_per_step"],
         "batch_random_per_step": batch,
         "batch_policy_per_step": policy,
+        "rollout_ratio_to_batch": None if policy is None else rollout_step / policy,
         "ratio_to_batch": None if policy is None else per_step / policy,
     }
 
@@ -134,27 +192,32 @@ def table(rows: list[dict[str, Any]]) -> str:
         "rollout / opponents",
         "instructions / decision",
         "playout + walk steps / iteration",
+        "rollout / rollout step",
         "search / playout step",
         "search / step played",
         "plain playouts / step",
         "batch random / step",
         "batch rollout policy / step",
-        "playout step ÷ batch",
+        "rollout step ÷ batch",
+        "search step ÷ batch",
     ]
     lines = ["| " + " | ".join(head) + " |", "|---|---:|---|" + "---:|" * (len(head) - 3)]
     for r in rows:
         ratio = r["ratio_to_batch"]
+        rollout_ratio = r["rollout_ratio_to_batch"]
         cells = [
             f"{r['game']} {r['players']}p",
             f"{r['iterations']:,}",
             f"{r['rollout']} / {r['opponents']}",
             _num(r["instructions_per_decision"]),
             f"{r['playout_steps_per_iteration']:.1f} + {r['walk_steps_per_iteration']:.1f}",
+            _num(r["rollout_per_playout_step"]),
             _num(r["instructions_per_playout_step"]),
             _num(r["instructions_per_step_played"]),
             _num(r["plain_playout_per_step"]),
             _num(r["batch_random_per_step"]),
             _num(r["batch_policy_per_step"]),
+            "" if rollout_ratio is None else f"{rollout_ratio:.1f}×",
             "" if ratio is None else f"{ratio:.1f}×",
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -179,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
         print(
             f"{game}: {row['instructions_per_playout_step']:,.0f} instructions per playout step "
+            f"({row['rollout_per_playout_step']:,.0f} inside the rollouts) "
             f"over {row['decisions']} decisions",
             file=sys.stderr,
             flush=True,
@@ -202,17 +266,30 @@ def test_table_renders() -> None:
         "instructions_per_decision": 5.0e7,
         "playout_steps_per_iteration": 10.0,
         "walk_steps_per_iteration": 2.5,
+        "rollout_per_playout_step": 300.0,
         "instructions_per_playout_step": 500.0,
         "instructions_per_step_played": 400.0,
         "plain_playout_per_step": 200.0,
         "batch_random_per_step": 122.0,
         "batch_policy_per_step": 250.0,
+        "rollout_ratio_to_batch": 1.2,
         "ratio_to_batch": 2.0,
     }
     assert table([row]).splitlines()[2] == (
-        "| goofspiel 2p | 1,000 | greedy / tree | 50,000,000 | 10.0 + 2.5 | 500 | 400 | 200 "
-        "| 122 | 250 | 2.0× |"
+        "| goofspiel 2p | 1,000 | greedy / tree | 50,000,000 | 10.0 + 2.5 | 300 | 500 | 400 "
+        "| 200 | 122 | 250 | 1.2× | 2.0× |"
     )
+
+
+def test_rollout_inclusive_reads_the_rollout_line() -> None:
+    """Only the rollout function's inclusive count is taken from the annotation."""
+    annotated = (
+        "1,000,000 (100.0%)  PROGRAM TOTALS\n"
+        "  600,123 (60.01%)  ???:cardtable_engine::search::Playout<G>::rollout "
+        "[/x/search_perf]\n"
+        "  500,000 (50.0%)  ???:cardtable_engine::search::Playout<G>::run_on [/x/search_perf]\n"
+    )
+    assert rollout_inclusive(annotated) == 600_123
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 //! Flat Monte Carlo over determinizations: every legal action is scored by the mean reward of
 //! playouts after it, from sampled full states.
 //!
-//! Sample `i` draws one determinization and plays every action from a copy of it (common random
-//! numbers: the actions are compared on the same hidden cards), so `samples=N` costs `N`
-//! determinizations and `N × actions` playouts per decision.
+//! Sample `i` draws one determinization and one playout seed, and plays every action from a copy
+//! of that determinization with playouts seeded alike (common random numbers: the actions are
+//! compared on the same hidden cards and, as far as the games stay alike, the same later draws),
+//! so `samples=N` costs `N` determinizations and `N × actions` playouts per decision.
 
 use super::mcts::MctsParams;
 use super::{
@@ -120,6 +121,7 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
                 continue;
             }
             game.legal_actions(&det, &mut self.det_legal);
+            let playout_seed = self.rng.next();
             for (i, &action) in legal.iter().enumerate() {
                 if self.det_legal.binary_search(&action).is_err() {
                     continue;
@@ -132,7 +134,8 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
                     slot => slot.insert(det.clone()),
                 };
                 game.apply(scratch, action);
-                self.playout.run(game, scratch, &mut self.rng);
+                self.playout
+                    .run(game, scratch, &mut SplitMix64::new(playout_seed));
                 if let (Some(t), Some(n), Some(&r)) = (
                     self.totals.get_mut(i),
                     self.counts.get_mut(i),

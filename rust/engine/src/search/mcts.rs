@@ -62,10 +62,14 @@ use super::{
 };
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::rng::{mix64, SplitMix64};
+use crate::rng::{derive_seed, mix64, SplitMix64};
 
 /// The most steps a replay from the anchor takes before it gives up.
 const MAX_REPLAY: usize = 256;
+
+/// The most availability counts whose logarithms the bot keeps in a table (larger ones are
+/// computed).
+const MAX_LN_TABLE: usize = 1 << 20;
 
 /// No node (the root's parent, the end of a child list, an unexpanded child slot).
 const NONE: u32 = u32::MAX;
@@ -96,6 +100,11 @@ pub struct MctsParams {
     /// so that rarely visited ones play their few edges instead of trying every action once;
     /// default 0 (off: every action is tried once before UCB chooses).
     pub widen: f64,
+    /// Common random numbers at the root: the root's edge is chosen before the determinization,
+    /// and the `k`-th iteration through any root edge plays on the decision's `k`-th
+    /// determinization and outcome stream, so that the root's actions are compared on the same
+    /// samples; default off. Not used where the bot replays from an earlier state.
+    pub crn: bool,
 }
 
 /// How the seats other than the searching one choose their actions during a walk down the tree.
@@ -122,7 +131,7 @@ impl Default for MctsParams {
 }
 
 impl MctsParams {
-    /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on"`
+    /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on,crn=off|on"`
     /// (any subset, any order; `None` means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
         let mut p = Self::for_game::<G>();
@@ -135,6 +144,7 @@ impl MctsParams {
             "prior",
             "classes",
             "widen",
+            "crn",
         ];
         for (key, value) in parse_pairs::<G>("mcts", params, &known)? {
             match key {
@@ -153,6 +163,10 @@ impl MctsParams {
                 "reward" => p.reward = parse_reward::<G>("mcts", value)?,
                 "classes" => {
                     p.classes =
+                        parse_choice::<G, _>("mcts", key, value, &[("on", true), ("off", false)])?;
+                }
+                "crn" => {
+                    p.crn =
                         parse_choice::<G, _>("mcts", key, value, &[("on", true), ("off", false)])?;
                 }
                 _ => p.rollout = parse_rollout::<G>("mcts", value)?,
@@ -184,7 +198,8 @@ fn parse_weight<G: Game>(key: &str, value: &str) -> Result<f64> {
 }
 
 /// Per-game defaults (games not listed use [`MctsParams::default`]): rollout policy, opponent
-/// model, reward, `c` and `prior`; `iterations` is the generic 1000 everywhere.
+/// model, reward, `c` and `prior` (and `crn` in the memory game); `iterations` is the generic
+/// 1000 everywhere.
 const GAME_DEFAULTS: &[(&str, MctsParams)] = {
     use Opponents::{Rollout, Tree};
     use Reward::{Margin, Win};
@@ -197,7 +212,13 @@ const GAME_DEFAULTS: &[(&str, MctsParams)] = {
             "trafficars_overtaking",
             tuned(Greedy, Rollout, Margin, 0.5, 0.0),
         ),
-        ("trafficars_memory", tuned(Random, Tree, Margin, 0.3, 20.0)),
+        (
+            "trafficars_memory",
+            MctsParams {
+                crn: true,
+                ..tuned(Random, Tree, Margin, 0.3, 20.0)
+            },
+        ),
     ]
 };
 
@@ -218,6 +239,7 @@ const fn tuned(
         prior,
         classes: false,
         widen: 0.0,
+        crn: false,
     }
 }
 
@@ -261,16 +283,33 @@ impl Node {
     }
 }
 
-/// A hash of an observation tensor (positions and values of its non-zero entries).
+/// A hash of an observation tensor (positions and values of its non-zero entries). Tensors are
+/// mostly zeros, so it skips runs of eight zeros (of either sign) with one test, and chains the
+/// entries with one multiplication each (the result is mixed once at the end).
 #[inline]
-fn hash_tensor(values: &[f32]) -> u64 {
-    let mut h = 0x243f_6a88_85a3_08d3u64;
-    for (i, &v) in values.iter().enumerate() {
-        if v != 0.0 {
-            h = mix64(h ^ (u64::from(v.to_bits()) | ((i as u64) << 32)));
+pub(super) fn hash_tensor(values: &[f32]) -> u64 {
+    #[inline(always)]
+    fn add(h: u64, values: &[f32], first: usize) -> u64 {
+        let mut h = h;
+        for (j, &v) in values.iter().enumerate() {
+            if v != 0.0 {
+                h = (h ^ u64::from(v.to_bits()) ^ (((first + j) as u64) << 32))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                h ^= h >> 29;
+            }
         }
+        h
     }
-    h
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    let mut chunks = values.chunks_exact(8);
+    let mut first = 0;
+    for chunk in &mut chunks {
+        if !chunk.iter().fold(true, |zero, &v| zero & (v == 0.0)) {
+            h = add(h, chunk, first);
+        }
+        first += 8;
+    }
+    mix64(add(h, chunks.remainder(), first))
 }
 
 /// The `mcts` bot: information-set MCTS with one information set per seat and observation
@@ -317,6 +356,14 @@ pub struct IsmctsBot<G: Game> {
     public: bool,
     /// The seat searching in the current iteration.
     searching: usize,
+    /// The outcome stream of the current iteration with common random numbers (`crn`): chance
+    /// and the rollout policy draw from it instead of the bot's own stream.
+    common: Option<SplitMix64>,
+    /// The hash of the searching seat's observation at the current decision.
+    root_hash: u64,
+    /// `ln(k)` for the availability counts `k` a decision's UCB values can meet, so that
+    /// selection looks logarithms up instead of computing one per edge.
+    ln: Vec<f64>,
 }
 
 impl<G: Game> IsmctsBot<G> {
@@ -363,6 +410,9 @@ impl<G: Game> IsmctsBot<G> {
             in_run: false,
             public: decisions_are_public::<G>(),
             searching: 0,
+            common: None,
+            root_hash: 0,
+            ln: Vec::new(),
         })
     }
 
@@ -399,6 +449,13 @@ impl<G: Game> IsmctsBot<G> {
         } else {
             self.table = vec![(0, NONE); want];
         }
+        // An edge is available at most once per iteration (plus the walk that added it).
+        let logs = (self.params.iterations as usize)
+            .saturating_add(2)
+            .min(MAX_LN_TABLE);
+        if self.ln.len() != logs {
+            self.ln = (0..logs).map(|k| (k as f64).ln()).collect();
+        }
     }
 
     /// The seats whose observation histories the walk needs: every seat when the others search
@@ -420,9 +477,11 @@ impl<G: Game> IsmctsBot<G> {
         seats: std::ops::Range<usize>,
         searching: usize,
     ) {
+        // Every determinization of the decision looks to the searching seat as the real state
+        // does (a determinizer keeps the seat's observation, and a replay is kept only when it
+        // matches), so its observation hash is the root's, computed once per decision.
         if self.public {
-            game.observation_tensor(state, searching, &mut self.tensor);
-            let h = hash_tensor(&self.tensor);
+            let h = self.root_hash;
             for seat in seats {
                 self.seen[seat] = h;
                 self.keys[seat] = mix64(h ^ (seat as u64).wrapping_add(1));
@@ -430,8 +489,12 @@ impl<G: Game> IsmctsBot<G> {
             return;
         }
         for seat in seats {
-            game.observation_tensor(state, seat, &mut self.tensor);
-            let h = hash_tensor(&self.tensor);
+            let h = if seat == searching {
+                self.root_hash
+            } else {
+                game.observation_tensor(state, seat, &mut self.tensor);
+                hash_tensor(&self.tensor)
+            };
             self.seen[seat] = h;
             self.keys[seat] = mix64(h ^ (seat as u64).wrapping_add(1));
         }
@@ -612,7 +675,12 @@ impl<G: Game> IsmctsBot<G> {
             };
             n.avail += 1;
             let visits = f64::from(n.visits.max(1));
-            let mut value = n.total / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
+            let ln_avail = self
+                .ln
+                .get(n.avail as usize)
+                .copied()
+                .unwrap_or_else(|| f64::from(n.avail).ln());
+            let mut value = n.total / visits + c * (ln_avail / visits).sqrt();
             if n.action == hint {
                 value += prior / (f64::from(n.visits) + 1.0);
             }
@@ -635,21 +703,159 @@ impl<G: Game> IsmctsBot<G> {
         self.playout.start(game, &mut self.rng);
         self.searching = seat;
         self.start_keys(game, state, seats.clone(), seat);
-        let mut at_root = true;
+        self.walk(game, state, seat, root_legal, true);
+    }
+
+    /// One iteration with common random numbers at the root (`crn`): the root's edge is chosen
+    /// first, on the real `state` (the choice reads only what the searching `seat` sees there),
+    /// and the `k`-th iteration through an edge plays on the `k`-th determinization and with
+    /// the `k`-th outcome stream of the decision (both derived from `base`), whichever edge it
+    /// is, so that the root's actions are compared on the same hidden cards and draws.
+    fn iterate_common(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        root_legal: &[u32],
+        root: u32,
+        base: u64,
+    ) {
+        game.legal_actions(state, &mut self.legal);
+        self.legal.retain(|a| root_legal.binary_search(a).is_ok());
+        if self.legal.is_empty() {
+            return;
+        }
+        self.group_into_classes(state);
+        let Some((edge, class, expanded)) = self.choose(game, state, root, seat as u32, true)
+        else {
+            return;
+        };
+        let k = self.nodes.get(edge as usize).map_or(0, |n| n.visits);
+        let mut sample = SplitMix64::new(derive_seed(base, u64::from(k)));
+        let Some(mut det) = game.determinize(state, seat, &mut sample) else {
+            return;
+        };
+        if usize::try_from(game.current_player(&det)).ok() != Some(seat) {
+            return;
+        }
+        self.path.clear();
+        let seats = self.tracked(seat);
+        self.playout.start(game, &mut sample);
+        self.searching = seat;
+        self.start_keys(game, &det, seats.clone(), seat);
+        let action = self.concrete_action(state, class);
+        game.apply(&mut det, action);
+        self.walk_steps += 1;
+        self.path.push(edge);
+        self.common = Some(sample);
+        if expanded {
+            self.play_out(game, &mut det);
+        } else {
+            self.extend_keys(game, &det, seats);
+            self.walk(game, &mut det, seat, root_legal, false);
+        }
+        self.common = None;
+    }
+
+    /// Plays `state` out with the outcome stream (the common one when set) and backs the
+    /// rewards up the path.
+    fn play_out(&mut self, game: &G, state: &mut G::State) {
+        let rng = match &mut self.common {
+            Some(r) => r,
+            None => &mut self.rng,
+        };
+        self.playout.run_on(game, state, rng);
+        self.backpropagate();
+    }
+
+    /// The choice in information set `info` of `mover` among `legal` (`root_node`: the root,
+    /// which always widens): a new edge while the information set may get one (the heuristic
+    /// choice first, then uniformly among the others), else the UCB choice among its edges.
+    /// Returns the edge, its action (class) and whether it was just added; `None` if no edge
+    /// could be chosen.
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        info: u32,
+        mover: u32,
+        root_node: bool,
+    ) -> Option<(u32, u32, bool)> {
+        let unexpanded = self.match_children(info);
+        let hint = if self.hinters.is_empty() {
+            NONE
+        } else {
+            self.hint(game, state, info, mover)
+        };
+        let widen = root_node || self.may_widen(info, self.legal.len() - unexpanded);
+        if unexpanded > 0 && widen {
+            // The heuristic choice first, then uniformly among the others.
+            let hinted = self
+                .legal
+                .binary_search(&hint)
+                .ok()
+                .filter(|&i| self.slots.get(i) == Some(&NONE));
+            let slot = hinted.unwrap_or_else(|| {
+                let k = self.rng.below(unexpanded as u64) as usize;
+                self.slots
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &s)| s == NONE)
+                    .nth(k)
+                    .map_or(0, |(i, _)| i)
+            });
+            let class = self.legal[slot];
+            let edge = self.add_edge(info, class, mover);
+            for &s in &self.slots {
+                if let Some(n) = self.nodes.get_mut(s as usize) {
+                    n.avail += 1;
+                }
+            }
+            if let Some(n) = self.nodes.get_mut(edge as usize) {
+                n.avail = 1;
+            }
+            return Some((edge, class, true));
+        }
+        let edge = self.select(hint);
+        self.nodes
+            .get(edge as usize)
+            .map(|n| (edge, n.action, false))
+    }
+
+    /// Walks `state` down the tree from the root (`at_root`) or below it, adds one edge, plays
+    /// out and backs up. Chance and the rollout policy draw from the outcome stream (the
+    /// common one when set, else the bot's own).
+    fn walk(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        seat: usize,
+        root_legal: &[u32],
+        mut at_root: bool,
+    ) {
+        let seats = self.tracked(seat);
         loop {
             let player = game.current_player(state);
             if player == TERMINAL {
                 break;
             }
             if player == CHANCE {
-                self.playout.chance_step(game, state, &mut self.rng);
+                let rng = match &mut self.common {
+                    Some(r) => r,
+                    None => &mut self.rng,
+                };
+                self.playout.chance_step(game, state, rng);
                 self.walk_steps += 1;
                 self.extend_keys(game, state, seats.clone());
                 continue;
             }
             let mover = player as u32;
             if !at_root && self.params.opponents == Opponents::Rollout && mover as usize != seat {
-                let Some(action) = self.playout.policy_action(game, state, &mut self.rng) else {
+                let rng = match &mut self.common {
+                    Some(r) => r,
+                    None => &mut self.rng,
+                };
+                let Some(action) = self.playout.policy_action(game, state, rng) else {
                     return;
                 };
                 game.apply(state, action);
@@ -678,59 +884,21 @@ impl<G: Game> IsmctsBot<G> {
             let (info, _) = self.info_set(key, mover);
             if info == NONE {
                 // The tree is full: play out from here.
-                self.playout.run_on(game, state, &mut self.rng);
-                self.backpropagate();
+                self.play_out(game, state);
                 return;
             }
-            let unexpanded = self.match_children(info);
-            let hint = if self.hinters.is_empty() {
-                NONE
-            } else {
-                self.hint(game, state, info, mover)
-            };
-            let widen = root_node || self.may_widen(info, self.legal.len() - unexpanded);
-            if unexpanded > 0 && widen {
-                // The heuristic choice first, then uniformly among the others.
-                let hinted = self
-                    .legal
-                    .binary_search(&hint)
-                    .ok()
-                    .filter(|&i| self.slots.get(i) == Some(&NONE));
-                let slot = hinted.unwrap_or_else(|| {
-                    let k = self.rng.below(unexpanded as u64) as usize;
-                    self.slots
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &s)| s == NONE)
-                        .nth(k)
-                        .map_or(0, |(i, _)| i)
-                });
-                let class = self.legal[slot];
-                let edge = self.add_edge(info, class, mover);
-                for &s in &self.slots {
-                    if let Some(n) = self.nodes.get_mut(s as usize) {
-                        n.avail += 1;
-                    }
-                }
-                if let Some(n) = self.nodes.get_mut(edge as usize) {
-                    n.avail = 1;
-                }
-                let action = self.concrete_action(state, class);
-                game.apply(state, action);
-                self.walk_steps += 1;
-                self.path.push(edge);
-                self.playout.run_on(game, state, &mut self.rng);
-                self.backpropagate();
-                return;
-            }
-            let edge = self.select(hint);
-            let Some(class) = self.nodes.get(edge as usize).map(|n| n.action) else {
+            let Some((edge, class, expanded)) = self.choose(game, state, info, mover, root_node)
+            else {
                 break;
             };
             let action = self.concrete_action(state, class);
             game.apply(state, action);
             self.walk_steps += 1;
             self.path.push(edge);
+            if expanded {
+                self.play_out(game, state);
+                return;
+            }
             self.extend_keys(game, state, seats.clone());
         }
         // The walk reached the end of the game inside the tree: score it as it stands.
@@ -857,6 +1025,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         // determinization shares.
         game.observation_tensor(state, seat, &mut self.tensor);
         let h = hash_tensor(&self.tensor);
+        self.root_hash = h;
         let root_key = mix64(h ^ (seat as u64).wrapping_add(1));
         let (root, _) = self.info_set(root_key, seat as u32);
         let anchor = if seat == self.seat {
@@ -864,7 +1033,13 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         } else {
             None
         };
+        let common = self.params.crn && anchor.is_none();
+        let base = if common { self.rng.next() } else { 0 };
         for _ in 0..self.params.iterations {
+            if common {
+                self.iterate_common(game, state, seat, legal, root, base);
+                continue;
+            }
             if let Some(a) = &anchor {
                 if let Some(mut det) = game.determinize(a, seat, &mut self.rng) {
                     if self.replay_to_root(game, &mut det, seat, h) {

@@ -16,7 +16,7 @@
 //! points count more, a much less noisy signal where single decisions rarely change the winner.
 //!
 //! # Bot specs
-//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on"`
+//! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on,crn=off|on"`
 //! and `"flatmc:samples=100,rollout=random,reward=win"`; every parameter is optional (defaults in
 //! [`MctsParams::for_game`] and [`FlatMcParams`]). `rollout=greedy`
 //! plays the playouts with the game's heuristic bot: its built-in `greedy` bot, else its first
@@ -291,9 +291,20 @@ pub(crate) fn heuristic_bots<G: Game>(game: &G) -> Result<Vec<Box<dyn Bot<G>>>> 
 
 /// Plays determinized states to the end and scores them; owns every buffer a playout needs, so a
 /// playout allocates nothing.
+///
+/// A random playout is [`Game::random_playout`], the batch runner's own whole-game loop (a game's
+/// dedicated one where it has one), seeded like a batch game: one draw of the search's stream is
+/// the seed of the playout's chance stream, and each seat's stream is derived from it as the
+/// batch runner derives a game's seat streams ([`crate::step::reset_random_seats`]). A greedy
+/// playout steps the game with the heuristic bot of the seat to move, chance resolved with the
+/// search's stream.
 pub(crate) struct Playout<G: Game> {
     /// One `greedy` bot per seat, or empty for random playouts.
     greedy: Vec<Box<dyn Bot<G>>>,
+    /// Whether any of the `greedy` bots remembers what it sees.
+    observing: bool,
+    /// Each seat's stream of a random playout.
+    seats: Vec<SplitMix64>,
     legal: Vec<u32>,
     chance: Vec<(u32, u64)>,
     /// Each seat's reward of the last finished playout.
@@ -314,7 +325,9 @@ impl<G: Game> Playout<G> {
             RolloutPolicy::Random => Vec::new(),
         };
         Ok(Self {
+            observing: greedy.iter().any(|b| b.observes()),
             greedy,
+            seats: vec![SplitMix64::default(); game.players()],
             legal: Vec::new(),
             chance: Vec::new(),
             rewards: vec![0.0; game.players()],
@@ -349,22 +362,77 @@ impl<G: Game> Playout<G> {
     /// Like [`Playout::run`], but keeps the policy's bots as [`Playout::start`] and
     /// [`Playout::observe`] left them (for a playout that continues a walk).
     pub(crate) fn run_on(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) {
-        let observing = self.greedy.iter().any(|b| b.observes());
+        let steps = self.rollout(game, state, rng);
+        self.steps += steps;
+        self.score(game, state);
+    }
+
+    /// Plays `state` to its end with the playout policy and returns the steps played; the whole
+    /// rollout and nothing else (never inlined, so that a profile can tell its cost apart from
+    /// the search's). It runs with the CPU's bit instructions, as the batch runner does.
+    #[inline(never)]
+    fn rollout(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) -> u64 {
+        if self.greedy.is_empty() {
+            let seed = rng.next();
+            let mut chance = SplitMix64::new(seed);
+            crate::step::reset_random_seats(&mut self.seats, seed);
+            let (seats, legal, outcomes) = (&mut self.seats, &mut self.legal, &mut self.chance);
+            // A seat without a legal action (which no game has) ends the playout where it
+            // stands; its steps are then not counted.
+            return crate::cpu::with_bit_instructions(
+                #[inline(always)]
+                || game.random_playout(state, &mut chance, seats, legal, outcomes),
+            )
+            .map_or(0, |(decisions, chance_steps)| {
+                u64::from(decisions) + u64::from(chance_steps)
+            });
+        }
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || self.greedy_rollout(game, state, rng),
+        )
+    }
+
+    /// [`Playout::rollout`] with the heuristic bots: each step resolves a chance node with `rng`
+    /// or lets the bot of the seat to move choose among the legal actions, as the batch runner
+    /// steps a game of those bots.
+    #[inline(always)]
+    fn greedy_rollout(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) -> u64 {
+        let mut steps = 0;
         loop {
-            match game.current_player(state) {
-                TERMINAL => break,
-                CHANCE => self.chance_step(game, state, rng),
-                _ => match self.policy_action(game, state, rng) {
-                    Some(action) => game.apply(state, action),
-                    None => break,
-                },
+            let player = game.current_player(state);
+            if player == TERMINAL {
+                break;
             }
-            self.steps += 1;
-            if observing {
+            if player == CHANCE {
+                let outcome = game.sample_chance(state, rng, &mut self.chance);
+                game.apply(state, outcome);
+            } else {
+                game.legal_actions(state, &mut self.legal);
+                let Some(&first) = self.legal.first() else {
+                    break;
+                };
+                let action = match usize::try_from(player)
+                    .ok()
+                    .and_then(|s| self.greedy.get_mut(s))
+                {
+                    Some(bot) => bot.act(game, state, &self.legal),
+                    None => first,
+                };
+                // A built-in bot only ever returns a listed action; stay safe if one does not.
+                let action = if self.legal.binary_search(&action).is_ok() {
+                    action
+                } else {
+                    first
+                };
+                game.apply(state, action);
+            }
+            steps += 1;
+            if self.observing {
                 self.observe(game, state);
             }
         }
-        self.score(game, state);
+        steps
     }
 
     /// Resets the policy's bots for a new walk (each with a stream drawn from `rng`).
@@ -376,6 +444,9 @@ impl<G: Game> Playout<G> {
 
     /// Lets the policy's bots that remember see `state` (after a step taken outside the policy).
     pub(crate) fn observe(&mut self, game: &G, state: &G::State) {
+        if !self.observing {
+            return;
+        }
         for bot in &mut self.greedy {
             if bot.observes() {
                 bot.observe(game, state);

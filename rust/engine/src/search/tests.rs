@@ -174,6 +174,7 @@ fn search_bots_are_deterministic_for_a_seed() {
         "mcts:iterations=200",
         "flatmc:samples=20",
         "mcts:iterations=100,rollout=greedy",
+        "mcts:iterations=100,crn=on",
     ] {
         for seed in 0..5 {
             let run = || {
@@ -194,6 +195,7 @@ fn search_bots_do_not_peek() {
         "mcts:iterations=100",
         "flatmc:samples=10",
         "mcts:iterations=50,rollout=greedy",
+        "mcts:iterations=50,crn=on,rollout=greedy",
     ] {
         for (i, st) in decision_states(15).into_iter().enumerate() {
             let seat = game.current_player(&st) as usize;
@@ -230,6 +232,7 @@ fn search_players_beat_weaker_ones() {
         ("mcts:iterations=300", "greedy", 200, 3, 0.5),
         ("mcts:iterations=500", "mcts:iterations=10", 300, 4, 0.55),
         ("mcts:iterations=200,rollout=greedy", "random", 100, 5, 0.6),
+        ("mcts:iterations=300,crn=on", "random", 200, 6, 0.6),
     ];
     for (a, b, games, seed, min) in matches {
         assert_beats(a, b, games, seed, min);
@@ -248,6 +251,8 @@ fn parameters_parse() {
     );
     let p = FlatMcParams::parse::<HiddenDuel>(Some("rollout=random,samples=7")).unwrap();
     assert_eq!((p.samples, p.rollout), (7, RolloutPolicy::Random));
+    assert!(MctsParams::parse::<HiddenDuel>(Some("crn=on")).unwrap().crn);
+    assert!(!MctsParams::default().crn);
     let game = HiddenDuel::default();
     assert!(make_search_bot(&game, "greedy", None).is_none());
     assert!(make_search_bot(&game, "mcts", None).is_some_and(|b| b.is_ok()));
@@ -591,4 +596,47 @@ fn memory_match() {
         own / n,
         other / n / (players - 1) as f64
     );
+}
+
+#[test]
+fn the_tensor_hash_skipping_zero_runs_is_the_plain_one() {
+    fn plain(values: &[f32]) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for (i, &v) in values.iter().enumerate() {
+            if v != 0.0 {
+                h = (h ^ u64::from(v.to_bits()) ^ ((i as u64) << 32))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                h ^= h >> 29;
+            }
+        }
+        crate::rng::mix64(h)
+    }
+    let mut rng = SplitMix64::new(7);
+    let mut seen = std::collections::HashSet::new();
+    for len in 0..40 {
+        for _ in 0..20 {
+            let values: Vec<f32> = (0..len)
+                .map(|_| match rng.below(5) {
+                    0 => 1.0,
+                    1 => -0.0,
+                    2 => 0.5,
+                    _ => 0.0,
+                })
+                .collect();
+            let h = super::mcts::hash_tensor(&values);
+            assert_eq!(h, plain(&values));
+            // Tensors that differ in a non-zero entry (position or value) hash apart.
+            let key: Vec<(usize, u32)> = values
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v != 0.0)
+                .map(|(i, v)| (i, v.to_bits()))
+                .collect();
+            seen.insert((key, h));
+        }
+    }
+    let hashes: std::collections::HashSet<u64> = seen.iter().map(|(_, h)| *h).collect();
+    let tensors: std::collections::HashSet<&Vec<(usize, u32)>> =
+        seen.iter().map(|(k, _)| k).collect();
+    assert_eq!(hashes.len(), tensors.len());
 }
