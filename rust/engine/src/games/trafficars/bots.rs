@@ -48,6 +48,9 @@ pub struct GreedyBot {
     seen: u64,
 }
 
+/// The bits of the card ids (`FIRST_CARD..=LAST_CARD`).
+const CARD_BITS: u64 = (u64::MAX >> (63 - LAST_CARD)) & !((1 << FIRST_CARD) - 1);
+
 /// Bit `n` for the number `n` of card `id` (0 for a card without a number).
 #[inline]
 fn number_bit(g: &Trafficars, id: u8) -> u64 {
@@ -504,7 +507,11 @@ impl TurnBoard {
 
     #[inline]
     fn head(&self) -> Option<usize> {
-        (self.qhead < self.qlen).then(|| usize::from(self.queue[usize::from(self.qhead) % MAX_SEATS]))
+        if self.qhead < self.qlen {
+            self.queue.get(usize::from(self.qhead)).map(|&s| usize::from(s))
+        } else {
+            None
+        }
     }
 
     #[inline]
@@ -548,12 +555,12 @@ impl TurnBoard {
 
     /// Resolves the queue's head card as [`GreedyBot::resolve_head`] does on a [`Board`]; false
     /// when the queue is empty.
-    #[inline]
+    #[inline(always)]
     fn resolve(&mut self, g: &Trafficars) -> bool {
         let Some(seat) = self.head() else {
             return false;
         };
-        let card = self.revealed[seat % MAX_SEATS];
+        let card = self.revealed.get(seat).copied().unwrap_or(0);
         let n = g.lanes.min(MAX_LANES);
         let kind = g.kind(card);
         match kind {
@@ -682,7 +689,10 @@ impl TurnBoard {
     fn next(&mut self, g: &Trafficars, kind: Kind) -> bool {
         self.qhead += 1;
         if kind == Kind::Ambulance {
-            let next = self.head().map_or(0, |s| self.revealed[s % MAX_SEATS]);
+            let next = self
+                .head()
+                .and_then(|s| self.revealed.get(s).copied())
+                .unwrap_or(0);
             if next == 0 || g.kind(next) != Kind::Ambulance {
                 self.overflow(g);
             }
@@ -784,7 +794,7 @@ impl TurnPlay for TurnBoard {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn resolve_head(&mut self, g: &Trafficars) -> bool {
         self.resolve(g)
     }
@@ -827,10 +837,15 @@ impl Bot<Trafficars> for GreedyBot {
     }
 
     fn observe(&mut self, game: &Trafficars, st: &TrafficarsState) {
+        // `Lane::cards_mask` of every lane, a shift per token: ids are six bits, and the free
+        // place's 0 (like anything outside the card ids) is masked off.
+        let mut m = 0u64;
         for lane in &st.board.lanes[..game.lanes] {
-            self.seen |= lane.cards_mask();
+            for &t in lane.toks() {
+                m |= 1u64 << tok_id(t);
+            }
         }
-        self.seen |= st.board.revealed_mask;
+        self.seen |= m & CARD_BITS | st.board.revealed_mask;
     }
 }
 
