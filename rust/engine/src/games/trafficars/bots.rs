@@ -508,7 +508,9 @@ impl TurnBoard {
     #[inline]
     fn head(&self) -> Option<usize> {
         if self.qhead < self.qlen {
-            self.queue.get(usize::from(self.qhead)).map(|&s| usize::from(s))
+            self.queue
+                .get(usize::from(self.qhead))
+                .map(|&s| usize::from(s))
         } else {
             None
         }
@@ -731,7 +733,14 @@ trait TurnPlay: Copy {
     fn queued(&self) -> &[u8];
     /// This turn's reveal becomes `cards`, with the bot's `card` among them, the queue
     /// `queue[..qlen]` and its head at position `head`.
-    fn enqueue(&mut self, cards: &[u8; MAX_SEATS], card: u32, queue: [u8; MAX_SEATS], qlen: u8, head: u8);
+    fn enqueue(
+        &mut self,
+        cards: &[u8; MAX_SEATS],
+        card: u32,
+        queue: [u8; MAX_SEATS],
+        qlen: u8,
+        head: u8,
+    );
     /// The penalty counts (for a summary: taken since it was made).
     fn penalties(&self) -> &[u16; MAX_SEATS];
 }
@@ -753,7 +762,14 @@ impl TurnPlay for Board {
     }
 
     #[inline]
-    fn enqueue(&mut self, cards: &[u8; MAX_SEATS], card: u32, queue: [u8; MAX_SEATS], qlen: u8, head: u8) {
+    fn enqueue(
+        &mut self,
+        cards: &[u8; MAX_SEATS],
+        card: u32,
+        queue: [u8; MAX_SEATS],
+        qlen: u8,
+        head: u8,
+    ) {
         self.revealed = *cards;
         // Resolution never changes the mask: it is still the reveal's without `card`.
         self.revealed_mask |= bits::bit_in(card, FIRST_CARD, LAST_CARD);
@@ -780,7 +796,8 @@ impl TurnPlay for TurnBoard {
             if card == 0 {
                 continue;
             }
-            let key = u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | s as u32;
+            let key =
+                u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | s as u32;
             let mut i = usize::from(self.qlen).min(MAX_SEATS - 1);
             while i > 0 && keys[i - 1] > key {
                 keys[i] = keys[i - 1];
@@ -805,7 +822,14 @@ impl TurnPlay for TurnBoard {
     }
 
     #[inline]
-    fn enqueue(&mut self, cards: &[u8; MAX_SEATS], _card: u32, queue: [u8; MAX_SEATS], qlen: u8, head: u8) {
+    fn enqueue(
+        &mut self,
+        cards: &[u8; MAX_SEATS],
+        _card: u32,
+        queue: [u8; MAX_SEATS],
+        qlen: u8,
+        head: u8,
+    ) {
         self.revealed = *cards;
         self.queue = queue;
         self.qlen = qlen;

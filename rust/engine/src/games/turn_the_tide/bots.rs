@@ -170,7 +170,10 @@ impl Eval {
         while m != 0 {
             let s = m.trailing_zeros() as usize;
             m &= m - 1;
-            let (t, broke) = (self.tide[s & (SLOTS - 1)], self.lifebuoys[s & (SLOTS - 1)] == 0);
+            let (t, broke) = (
+                self.tide[s & (SLOTS - 1)],
+                self.lifebuoys[s & (SLOTS - 1)] == 0,
+            );
             if t > r.top {
                 (r.top, r.at_top, r.broke) = (t, 1, broke);
             } else if t == r.top {
