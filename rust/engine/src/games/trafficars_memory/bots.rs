@@ -84,7 +84,7 @@ impl MemoryBot {
     }
 
     /// Chooses a position to flip (or [`STOP`] when `may_stop`) from the remembered cards
-    /// `known` (0 = unknown), which are 0 outside the positions `held`.
+    /// `known` (0 = unknown) at the positions `held` (the others count as unknown).
     fn choose(
         &mut self,
         st: &TrafficarsMemoryState,
@@ -196,12 +196,8 @@ impl Bot<TrafficarsMemory> for MemoryBot {
         let may_stop = legal.contains(&STOP);
         let choice = match self.forget {
             None => {
-                let mut known = [0u8; MAX_GRID];
-                let held = st.seen & st.face_down();
-                for p in bits::ones(held) {
-                    known[p as usize] = st.layout[p as usize];
-                }
-                self.choose(st, &known, held, may_stop)
+                // Every card seen and still face down: `choose` reads the layout only there.
+                self.choose(st, &st.layout, st.seen & st.face_down(), may_stop)
             }
             Some(prob) => {
                 if st.flipped_len == 0 && prob > 0.0 {
