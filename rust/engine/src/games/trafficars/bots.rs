@@ -4,8 +4,8 @@
 //! or the undealt deck, and it changes no rule.
 
 use super::{
-    Board, Decision, Kind, Phase, Trafficars, TrafficarsState, FIRST_CARD, FREE_PLACE_OPTION,
-    ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
+    tok_id, Board, Decision, Kind, Lane, Phase, Trafficars, TrafficarsState, DOUBLE, FIRST_CARD,
+    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
@@ -47,6 +47,9 @@ pub struct GreedyBot {
     /// Every card id the bot has seen on the table or revealed (so no longer in any hand).
     seen: u64,
 }
+
+/// The bits of the card ids (`FIRST_CARD..=LAST_CARD`).
+const CARD_BITS: u64 = (u64::MAX >> (63 - LAST_CARD)) & !((1 << FIRST_CARD) - 1);
 
 /// Bit `n` for the number `n` of card `id` (0 for a card without a number).
 #[inline]
@@ -186,11 +189,11 @@ impl GreedyBot {
         while Self::resolve_head(g, b) {}
     }
 
-    /// Own penalty cards taken since `before` minus [`OPPONENT_WEIGHT`] times the other seats'
-    /// average.
-    fn cost_after(&self, g: &Trafficars, b: &Board, before: &[u16; MAX_SEATS]) -> f64 {
+    /// Own penalty cards taken since `before` (given the penalty counts `now`) minus
+    /// [`OPPONENT_WEIGHT`] times the other seats' average.
+    fn cost_after(&self, g: &Trafficars, now: &[u16; MAX_SEATS], before: &[u16; MAX_SEATS]) -> f64 {
         let (mut mine, mut others) = (0.0, 0.0);
-        for (p, (&now, &then)) in b.penalties.iter().zip(before).enumerate().take(g.players) {
+        for (p, (&now, &then)) in now.iter().zip(before).enumerate().take(g.players) {
             let taken = f64::from(now.saturating_sub(then));
             if p == self.seat {
                 mine = taken;
@@ -202,6 +205,24 @@ impl GreedyBot {
     }
 
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        // The summary gives the same penalties as the lanes themselves for every rule but the
+        // insertion of too-low cards, which needs every place of a lane.
+        match TurnBoard::of(g, &st.board) {
+            Some(start) if !g.insert => self.choose_card_on(g, st, legal, start, [0; MAX_SEATS]),
+            _ => self.choose_card_on(g, st, legal, st.board, st.board.penalties),
+        }
+    }
+
+    /// [`GreedyBot::choose_card`] playing its lookahead on `start` (the board at the start of
+    /// the turn, or its summary), whose penalty counts are `before`.
+    fn choose_card_on<T: TurnPlay>(
+        &mut self,
+        g: &Trafficars,
+        st: &TrafficarsState,
+        legal: &[u32],
+        start: T,
+        before: [u16; MAX_SEATS],
+    ) -> u32 {
         let me = self.seat;
         let hand = st.hands.get(me).copied().unwrap_or(0);
         let mut on_table = 0u64;
@@ -211,11 +232,10 @@ impl GreedyBot {
         let pool = g.deck & !(hand | self.seen | on_table);
         // The numbers of the cards in the lanes (bit `n` = number `n`).
         let table_numbers = bits::ones(on_table).fold(0u64, |m, id| m | number_bit(g, id as u8));
-        let before = st.board.penalties;
         let mut costs = [0f64; ID_SLOTS];
         // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
         // computed so far in this sample).
-        let mut prefix = [st.board; MAX_SEATS];
+        let mut prefix = [start; MAX_SEATS];
         for _ in 0..SAMPLES {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
@@ -236,8 +256,8 @@ impl GreedyBot {
             // are resolved once per sample (on a queue without the bot's card) and shared by
             // every candidate. An ambulance is the exception: whether the overflow check runs
             // after an earlier ambulance depends on it, so it is played out from the start.
-            prefix[0] = st.board;
-            g.reveal(&mut prefix[0], &cards);
+            prefix[0] = start;
+            prefix[0].reveal(g, &cards);
             let mut ready = 1;
             // Every number a rule may compare the bot's number with this turn: the numbers in
             // the lanes and those of the other seats' cards.
@@ -256,8 +276,8 @@ impl GreedyBot {
                 let mut b;
                 let mut j = 0;
                 if kind == Kind::Ambulance {
-                    b = st.board;
-                    g.reveal(&mut b, &cards);
+                    b = start;
+                    b.reveal(g, &cards);
                 } else {
                     // The queue with the bot's card: the others' queue with it inserted at its
                     // place in the (class, number, seat) order, as `Trafficars::reveal` sorts.
@@ -266,7 +286,8 @@ impl GreedyBot {
                         (g.kind(c).class(), g.number(c), s)
                     };
                     let mine = key(me);
-                    let others = &prefix[0].queue[..usize::from(prefix[0].qlen).min(MAX_SEATS - 1)];
+                    let others = prefix[0].queued();
+                    let others = &others[..others.len().min(MAX_SEATS - 1)];
                     j = others
                         .iter()
                         .take_while(|&&s| key(usize::from(s)) < mine)
@@ -292,19 +313,14 @@ impl GreedyBot {
                     }
                     while ready <= j {
                         prefix[ready] = prefix[ready - 1];
-                        Self::resolve_head(g, &mut prefix[ready]);
+                        prefix[ready].resolve_head(g);
                         ready += 1;
                     }
                     b = prefix[j];
-                    b.revealed = cards;
-                    b.revealed_mask =
-                        prefix[0].revealed_mask | bits::bit_in(c, FIRST_CARD, LAST_CARD);
-                    b.queue = queue;
-                    b.qlen = qlen;
-                    b.qhead = j as u8;
+                    b.enqueue(&cards, c, queue, qlen, j as u8);
                 }
-                Self::finish_turn(g, &mut b);
-                let result = self.cost_after(g, &b, &before);
+                while b.resolve_head(g) {}
+                let result = self.cost_after(g, b.penalties(), &before);
                 *cost += result;
                 if numbered {
                     if let Some(slot) = played.get_mut(n_played) {
@@ -335,9 +351,494 @@ impl GreedyBot {
             g.carry_out(&mut b, seat, card, c.kind, a);
             g.next_card(&mut b, card);
             Self::finish_turn(g, &mut b);
-            self.cost_after(g, &b, &before)
+            self.cost_after(g, &b.penalties, &before)
         })
         .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
+    }
+}
+
+/// What the rest of one turn's resolution can read of a lane, in a few bytes (see
+/// [`TurnBoard`]). Built from a lane at the start of a turn (nothing revealed yet, so no stack
+/// of this turn's ambulances or police cars), then changed the way `Trafficars::carry_out`
+/// changes the lane's tokens, as far as any later option, penalty or overflow check of the same
+/// turn can tell.
+///
+/// Within a turn the cards resolve by class: ambulances, police cars, tow trucks, then numbered
+/// cards. So the front place matters only while ambulances resolve, a free place exists only
+/// once tow trucks did (at most one per lane, just before the tow truck's place until numbered
+/// cards come), and the place before the last one matters only to tow trucks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TurnLane {
+    /// Card ids in the lane (what taking it costs).
+    cards: u8,
+    /// cars(L).
+    cars: u8,
+    /// The stack value of the last place (0 = open).
+    end: u8,
+    /// The stack value of the place before the last one (0 when open or when there is none).
+    prev: u8,
+    /// Card ids in the last place.
+    last_cards: u8,
+    /// Whether the last place counts as two cars.
+    last_double: bool,
+    /// Whether the last place's bottom card is a police car revealed this turn.
+    police_last: bool,
+    /// Card ids in the front place.
+    front_cards: u8,
+    /// Whether the front place's bottom card is an ambulance revealed this turn.
+    ambulance_front: bool,
+    /// The seat of the topmost ambulance of that front stack.
+    front_owner: u8,
+    /// Whether the lane has a free place.
+    free: bool,
+    /// The stack value of the place before the free place (0 if it is first).
+    free_after: u8,
+    /// Whether the free place is the place just before the last one.
+    free_is_prev: bool,
+}
+
+impl TurnLane {
+    /// The summary of `lane` with nothing of it revealed this turn; `None` for a lane without
+    /// places (never the case once the starters are dealt).
+    fn of(g: &Trafficars, lane: &Lane) -> Option<Self> {
+        let s = lane.last_start()?;
+        let t = lane.toks();
+        let ids = |r: &[u8]| r.iter().filter(|&&x| tok_id(x) != 0).count() as u8;
+        let free = lane.free_place();
+        Some(Self {
+            cards: lane.card_count() as u8,
+            cars: lane.cars,
+            end: g.end_value(lane).unwrap_or(0),
+            prev: match s.checked_sub(1) {
+                Some(i) => g.top_value(t.get(i).copied().unwrap_or(0)),
+                None => 0,
+            },
+            last_cards: ids(t.get(s..).unwrap_or(&[])),
+            last_double: t.get(s).is_some_and(|&x| x & DOUBLE != 0),
+            police_last: false,
+            front_cards: ids(t.get(..lane.place_end(0)).unwrap_or(&[])),
+            ambulance_front: false,
+            front_owner: 0,
+            free: free.is_some(),
+            free_after: g.free_after(lane).unwrap_or(0),
+            free_is_prev: free.is_some_and(|i| i + 1 == s),
+        })
+    }
+
+    /// The lane holding only a new place of one card with stack value `end` (after a take, or
+    /// a car into a full lane).
+    #[inline]
+    fn single(end: u8, police: bool) -> Self {
+        Self {
+            cards: 1,
+            cars: 1,
+            end,
+            prev: 0,
+            last_cards: 1,
+            last_double: false,
+            police_last: police,
+            front_cards: 1,
+            ambulance_front: false,
+            front_owner: 0,
+            free: false,
+            free_after: 0,
+            free_is_prev: false,
+        }
+    }
+
+    /// A new place of one card with stack value `end` at the end of the lane.
+    #[inline]
+    fn push_place(&mut self, end: u8, police: bool) {
+        self.prev = self.end;
+        self.end = end;
+        self.cars += 1;
+        self.cards += 1;
+        self.last_cards = 1;
+        self.last_double = false;
+        self.police_last = police;
+        self.free_is_prev = false;
+    }
+
+    /// A card with stack value `end` on top of the last place.
+    #[inline]
+    fn push_on_last(&mut self, end: u8) {
+        self.end = end;
+        self.cards += 1;
+        self.last_cards += 1;
+    }
+}
+
+/// The part of a board one turn's resolution reads and changes, with the lanes as
+/// [`TurnLane`]s: what the `greedy` bot plays its lookahead on when choosing a card (the exact
+/// [`Board`] otherwise). `taken` counts the penalty cards taken since the summary was made.
+#[derive(Clone, Copy, Debug)]
+struct TurnBoard {
+    lanes: [TurnLane; MAX_LANES],
+    taken: [u16; MAX_SEATS],
+    revealed: [u8; MAX_SEATS],
+    queue: [u8; MAX_SEATS],
+    qhead: u8,
+    qlen: u8,
+}
+
+impl TurnBoard {
+    /// The summary of `b` between turns (nothing revealed, no free place); `None` if a lane
+    /// has no place or a free place.
+    fn of(g: &Trafficars, b: &Board) -> Option<Self> {
+        if b.revealed_mask != 0 {
+            return None;
+        }
+        let mut lanes = [TurnLane::default(); MAX_LANES];
+        for (t, lane) in lanes.iter_mut().zip(&b.lanes[..g.lanes]) {
+            if lane.free_place().is_some() {
+                return None;
+            }
+            *t = TurnLane::of(g, lane)?;
+        }
+        Some(Self {
+            lanes,
+            taken: [0; MAX_SEATS],
+            revealed: [0; MAX_SEATS],
+            queue: [0; MAX_SEATS],
+            qhead: 0,
+            qlen: 0,
+        })
+    }
+
+    #[inline]
+    fn head(&self) -> Option<usize> {
+        if self.qhead < self.qlen {
+            self.queue
+                .get(usize::from(self.qhead))
+                .map(|&s| usize::from(s))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn penalize(&mut self, seat: usize, cards: u8) {
+        if cards > 0 {
+            if let Some(p) = self.taken.get_mut(seat) {
+                *p += u16::from(cards);
+            }
+        }
+    }
+
+    /// Whether lane `l` is full for a car.
+    #[inline(always)]
+    fn full(g: &Trafficars, l: &TurnLane) -> bool {
+        g.max_cars.is_some_and(|m| u32::from(l.cars) >= m)
+    }
+
+    /// The first lane of least `penalty` among the first `n` lanes (with it), `None` if `n` is 0
+    /// (or no lane is `ok`).
+    #[inline(always)]
+    fn least(
+        lanes: &[TurnLane],
+        ok: impl Fn(&TurnLane) -> bool,
+        penalty: impl Fn(&TurnLane) -> u8,
+    ) -> Option<(u8, usize)> {
+        let mut best: Option<(u8, usize)> = None;
+        for (k, l) in lanes.iter().enumerate() {
+            if !ok(l) {
+                continue;
+            }
+            let p = penalty(l);
+            if best.is_none_or(|(bp, _)| p < bp) {
+                best = Some((p, k));
+                if p == 0 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Resolves the queue's head card as [`GreedyBot::resolve_head`] does on a [`Board`]; false
+    /// when the queue is empty.
+    #[inline(always)]
+    fn resolve(&mut self, g: &Trafficars) -> bool {
+        let Some(seat) = self.head() else {
+            return false;
+        };
+        let card = self.revealed.get(seat).copied().unwrap_or(0);
+        let n = g.lanes.min(MAX_LANES);
+        let kind = g.kind(card);
+        match kind {
+            Kind::Ambulance => {
+                let m = g.max_cars;
+                let penalty = |l: &TurnLane| {
+                    if l.ambulance_front {
+                        if m.is_some_and(|m| u32::from(l.cars) > m) {
+                            l.cards - l.front_cards
+                        } else {
+                            0
+                        }
+                    } else if m.is_some_and(|m| u32::from(l.cars) + 1 > m) {
+                        l.cards
+                    } else {
+                        0
+                    }
+                };
+                if let Some((_, k)) = Self::least(&self.lanes[..n], |_| true, penalty) {
+                    let l = &mut self.lanes[k];
+                    if l.ambulance_front {
+                        l.front_cards += 1;
+                    } else {
+                        l.cars += 1;
+                        l.front_cards = 1;
+                        l.ambulance_front = true;
+                    }
+                    l.cards += 1;
+                    l.front_owner = seat as u8;
+                }
+            }
+            Kind::Police => {
+                let lanes = &mut self.lanes[..n];
+                if let Some(l) = lanes
+                    .iter_mut()
+                    .find(|l| l.police_last || !Self::full(g, l))
+                {
+                    if l.police_last {
+                        l.push_on_last(0);
+                    } else {
+                        l.push_place(0, true);
+                    }
+                } else if let Some((p, k)) = Self::least(lanes, |_| true, |l| l.cards) {
+                    lanes[k] = TurnLane::single(0, true);
+                    self.penalize(seat, p);
+                }
+            }
+            Kind::TowTruck => {
+                let full = |l: &TurnLane| Self::full(g, l);
+                let penalty = |l: &TurnLane| if full(l) { l.cards - l.last_cards } else { 0 };
+                if let Some((p, k)) = Self::least(&self.lanes[..n], |_| true, penalty) {
+                    let l = &mut self.lanes[k];
+                    let load = l.last_cards;
+                    if full(l) {
+                        // The 5th car: the tow truck with its load is the lane's only place.
+                        *l = TurnLane::single(l.end, false);
+                        l.cards = 1 + load;
+                        l.last_cards = 1 + load;
+                        self.penalize(seat, p);
+                    } else {
+                        let removed = 1 + u8::from(l.last_double) + u8::from(l.free_is_prev);
+                        l.cars = l.cars - removed + 2;
+                        l.cards += 1;
+                        l.last_cards = load + 1;
+                        l.last_double = false;
+                        l.police_last = false;
+                        if !l.free_is_prev {
+                            l.free_after = l.prev;
+                        }
+                        l.prev = 0;
+                        l.free = true;
+                        l.free_is_prev = true;
+                    }
+                }
+            }
+            Kind::Car | Kind::Trailer => {
+                let x = g.number(card);
+                let car = kind == Kind::Car;
+                let lanes = &mut self.lanes[..n];
+                let mut best = 0;
+                for l in lanes.iter() {
+                    if l.end != 0 && l.end < x {
+                        best = best.max(l.end);
+                    }
+                }
+                let fits = |l: &TurnLane| l.end == 0 || l.end == best;
+                let target = |l: &TurnLane| {
+                    if car && Self::full(g, l) {
+                        l.cards
+                    } else {
+                        0
+                    }
+                };
+                let (take, (p, k)) = match Self::least(lanes, fits, target) {
+                    Some(found) => (false, found),
+                    None => match Self::least(lanes, |_| true, |l| l.cards) {
+                        Some(found) => (true, found),
+                        None => return self.next(g, kind),
+                    },
+                };
+                if p > 0 {
+                    // Filling a free place costs nothing.
+                    if let Some(l) = lanes.iter_mut().find(|l| l.free && l.free_after < x) {
+                        l.cards += 1;
+                        l.free = false;
+                        return self.next(g, kind);
+                    }
+                }
+                let l = &mut lanes[k];
+                if take || (car && Self::full(g, l)) {
+                    *l = TurnLane::single(x, false);
+                    self.penalize(seat, p);
+                } else if car {
+                    l.push_place(x, false);
+                } else {
+                    l.push_on_last(x);
+                }
+            }
+        }
+        self.next(g, kind)
+    }
+
+    /// Moves on to the next queued card after a card of `kind`; after the turn's last ambulance
+    /// this runs the ambulance overflow check. Returns true.
+    #[inline]
+    fn next(&mut self, g: &Trafficars, kind: Kind) -> bool {
+        self.qhead += 1;
+        if kind == Kind::Ambulance {
+            let next = self
+                .head()
+                .and_then(|s| self.revealed.get(s).copied())
+                .unwrap_or(0);
+            if next == 0 || g.kind(next) != Kind::Ambulance {
+                self.overflow(g);
+            }
+        }
+        true
+    }
+
+    /// `Trafficars::ambulance_overflow` on the summaries.
+    fn overflow(&mut self, g: &Trafficars) {
+        let Some(m) = g.max_cars else {
+            return;
+        };
+        for k in 0..g.lanes.min(MAX_LANES) {
+            let l = self.lanes[k];
+            if !l.ambulance_front || u32::from(l.cars) <= m {
+                continue;
+            }
+            let mut front = TurnLane::single(0, false);
+            front.cards = l.front_cards;
+            front.last_cards = l.front_cards;
+            front.front_cards = l.front_cards;
+            self.lanes[k] = front;
+            self.penalize(usize::from(l.front_owner), l.cards - l.front_cards);
+        }
+    }
+}
+
+/// A board the lookahead of [`GreedyBot::choose_card`] plays one turn on: the exact [`Board`]
+/// or its [`TurnBoard`] summary, which give every seat the same penalty cards.
+trait TurnPlay: Copy {
+    /// Flow step 4: reveals `cards` and orders the queue (`Trafficars::reveal`).
+    fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]);
+    /// Resolves the queue's head card with the bot's policy; false when the queue is empty.
+    fn resolve_head(&mut self, g: &Trafficars) -> bool;
+    /// The whole resolution queue (resolved cards included).
+    fn queued(&self) -> &[u8];
+    /// This turn's reveal becomes `cards`, with the bot's `card` among them, the queue
+    /// `queue[..qlen]` and its head at position `head`.
+    fn enqueue(
+        &mut self,
+        cards: &[u8; MAX_SEATS],
+        card: u32,
+        queue: [u8; MAX_SEATS],
+        qlen: u8,
+        head: u8,
+    );
+    /// The penalty counts (for a summary: taken since it was made).
+    fn penalties(&self) -> &[u16; MAX_SEATS];
+}
+
+impl TurnPlay for Board {
+    #[inline]
+    fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]) {
+        g.reveal(self, cards);
+    }
+
+    #[inline]
+    fn resolve_head(&mut self, g: &Trafficars) -> bool {
+        GreedyBot::resolve_head(g, self)
+    }
+
+    #[inline]
+    fn queued(&self) -> &[u8] {
+        &self.queue[..usize::from(self.qlen).min(MAX_SEATS)]
+    }
+
+    #[inline]
+    fn enqueue(
+        &mut self,
+        cards: &[u8; MAX_SEATS],
+        card: u32,
+        queue: [u8; MAX_SEATS],
+        qlen: u8,
+        head: u8,
+    ) {
+        self.revealed = *cards;
+        // Resolution never changes the mask: it is still the reveal's without `card`.
+        self.revealed_mask |= bits::bit_in(card, FIRST_CARD, LAST_CARD);
+        self.queue = queue;
+        self.qlen = qlen;
+        self.qhead = head;
+    }
+
+    #[inline]
+    fn penalties(&self) -> &[u16; MAX_SEATS] {
+        &self.penalties
+    }
+}
+
+impl TurnPlay for TurnBoard {
+    #[inline]
+    fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]) {
+        self.revealed = *cards;
+        self.qhead = 0;
+        self.qlen = 0;
+        // The same order as `Trafficars::reveal`: (class, number, seat).
+        let mut keys = [0u32; MAX_SEATS];
+        for (s, &card) in cards.iter().enumerate().take(g.players) {
+            if card == 0 {
+                continue;
+            }
+            let key =
+                u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | s as u32;
+            let mut i = usize::from(self.qlen).min(MAX_SEATS - 1);
+            while i > 0 && keys[i - 1] > key {
+                keys[i] = keys[i - 1];
+                i -= 1;
+            }
+            keys[i] = key;
+            self.qlen += 1;
+        }
+        for (q, &key) in self.queue.iter_mut().zip(&keys) {
+            *q = key as u8;
+        }
+    }
+
+    #[inline(always)]
+    fn resolve_head(&mut self, g: &Trafficars) -> bool {
+        self.resolve(g)
+    }
+
+    #[inline]
+    fn queued(&self) -> &[u8] {
+        &self.queue[..usize::from(self.qlen).min(MAX_SEATS)]
+    }
+
+    #[inline]
+    fn enqueue(
+        &mut self,
+        cards: &[u8; MAX_SEATS],
+        _card: u32,
+        queue: [u8; MAX_SEATS],
+        qlen: u8,
+        head: u8,
+    ) {
+        self.revealed = *cards;
+        self.queue = queue;
+        self.qlen = qlen;
+        self.qhead = head;
+    }
+
+    #[inline]
+    fn penalties(&self) -> &[u16; MAX_SEATS] {
+        &self.taken
     }
 }
 
@@ -360,10 +861,15 @@ impl Bot<Trafficars> for GreedyBot {
     }
 
     fn observe(&mut self, game: &Trafficars, st: &TrafficarsState) {
+        // `Lane::cards_mask` of every lane, a shift per token: ids are six bits, and the free
+        // place's 0 (like anything outside the card ids) is masked off.
+        let mut m = 0u64;
         for lane in &st.board.lanes[..game.lanes] {
-            self.seen |= lane.cards_mask();
+            for &t in lane.toks() {
+                m |= 1u64 << tok_id(t);
+            }
         }
-        self.seen |= st.board.revealed_mask;
+        self.seen |= m & CARD_BITS | st.board.revealed_mask;
     }
 }
 
@@ -376,6 +882,91 @@ mod tests {
     use crate::session::Session;
     use serde_json::json;
     use std::sync::Arc;
+
+    /// A turn played out on the lane summaries gives every seat the same penalty cards as on
+    /// the lanes themselves, for every card set revealed at the start of any turn.
+    #[test]
+    fn turn_summary_takes_the_same_penalties() {
+        let settings = [
+            json!({}),
+            json!({"max_cars": null}),
+            json!({"lanes": 5, "max_cars": 2}),
+            json!({"lanes": 1, "max_cars": 1}),
+            json!({"lanes": 2, "max_cars": 1}),
+            json!({"special_cards": false, "lanes": 4}),
+            json!({"max_number": 12, "hand_size": 5, "max_cars": 3}),
+            json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
+        ];
+        let mut checked = 0;
+        for (i, opts) in settings.iter().enumerate() {
+            for players in 2..=5 {
+                let map = opts.as_object().cloned().unwrap_or_default();
+                let Ok(g) = Trafficars::from_options(players, &map).map(Arc::new) else {
+                    continue;
+                };
+                let mut rng = SplitMix64::new(derive_seed(11, (10 * i + players) as u64));
+                for gi in 0..30u64 {
+                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(5, gi)));
+                    let mut legal = Vec::new();
+                    while g.current_player(s.state()) != TERMINAL {
+                        let st = *s.state();
+                        if st.phase == Phase::Commit && st.commitments == [0; MAX_SEATS] {
+                            let start = TurnBoard::of(&g, &st.board).expect("a summary");
+                            let mut on_table = 0u64;
+                            for lane in &st.board.lanes[..g.lanes] {
+                                on_table |= lane.cards_mask();
+                            }
+                            // Any cards not on the table, specials among them more often.
+                            let pool = g.deck & !on_table;
+                            for _ in 0..20 {
+                                let mut cards = [0u8; MAX_SEATS];
+                                let mut left = pool;
+                                for slot in cards.iter_mut().take(players) {
+                                    let specials = left & (0b111_111_111 << 54);
+                                    let from = if specials != 0 && rng.below(3) == 0 {
+                                        specials
+                                    } else {
+                                        left
+                                    };
+                                    let Some(c) = bits::pick(from, &mut rng) else {
+                                        continue;
+                                    };
+                                    *slot = c as u8;
+                                    left &= !bits::bit_in(c, FIRST_CARD, LAST_CARD);
+                                }
+                                let mut exact = st.board;
+                                exact.reveal(&g, &cards);
+                                while exact.resolve_head(&g) {}
+                                let mut quick = start;
+                                quick.reveal(&g, &cards);
+                                while quick.resolve_head(&g) {}
+                                for p in 0..players {
+                                    assert_eq!(
+                                        exact.penalties[p] - st.board.penalties[p],
+                                        quick.taken[p],
+                                        "{opts} {players} players, cards {cards:?}, board {:?}",
+                                        st.board
+                                    );
+                                }
+                                checked += 1;
+                            }
+                        }
+                        let cp = g.current_player(s.state());
+                        let a = if cp == crate::game::CHANCE {
+                            let mut out = Vec::new();
+                            g.chance_outcomes(s.state(), &mut out);
+                            out[rng.below(out.len() as u64) as usize].0
+                        } else {
+                            g.legal_actions(s.state(), &mut legal);
+                            legal[rng.below(legal.len() as u64) as usize]
+                        };
+                        s.apply(i64::from(a), None).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} turns checked");
+    }
 
     /// The bot's choice is the same when every hidden part of the state is blanked out.
     #[test]

@@ -46,6 +46,8 @@ pub struct MemoryBot {
     memory: [u8; MAX_GRID],
     /// Positions present in `seen` at the previous step.
     prev_seen: u64,
+    /// Every position whose entry of `memory` may be non-zero (a superset of them).
+    held: u64,
     /// The position this bot flipped last, until the next observation.
     pending: Option<u32>,
 }
@@ -58,6 +60,7 @@ impl MemoryBot {
             forget: None,
             memory: [0; MAX_GRID],
             prev_seen: 0,
+            held: 0,
             pending: None,
         }
     }
@@ -81,11 +84,12 @@ impl MemoryBot {
     }
 
     /// Chooses a position to flip (or [`STOP`] when `may_stop`) from the remembered cards
-    /// `known` (0 = unknown).
+    /// `known` (0 = unknown) at the positions `held` (the others count as unknown).
     fn choose(
         &mut self,
         st: &TrafficarsMemoryState,
         known: &[u8; MAX_GRID],
+        held: u64,
         may_stop: bool,
     ) -> u32 {
         let avail = st.face_down();
@@ -93,7 +97,7 @@ impl MemoryBot {
         let mut known_pos = 0u64;
         let mut known_cars = 0u64;
         let mut car_pos = [0u8; FIRST_JOKER as usize];
-        for p in bits::ones(avail) {
+        for p in bits::ones(avail & held) {
             let c = u32::from(known[p as usize]);
             if c == 0 {
                 continue;
@@ -155,6 +159,7 @@ impl MemoryBot {
         if st.phase == Phase::Layout {
             self.memory = [0; MAX_GRID];
             self.prev_seen = 0;
+            self.held = 0;
             self.pending = None;
             return;
         }
@@ -165,9 +170,12 @@ impl MemoryBot {
         for p in bits::ones(shown & st.on_table) {
             self.memory[p as usize] = st.layout[p as usize];
         }
-        for p in bits::ones(!st.on_table & ((1u64 << MAX_GRID) - 1)) {
+        self.held |= shown & st.on_table;
+        // Positions off the table are forgotten; only those held can be non-zero.
+        for p in bits::ones(self.held & !st.on_table & ((1u64 << MAX_GRID) - 1)) {
             self.memory[p as usize] = 0;
         }
+        self.held &= st.on_table;
         self.prev_seen = st.seen;
     }
 }
@@ -177,6 +185,7 @@ impl Bot<TrafficarsMemory> for MemoryBot {
         self.rng = rng;
         self.memory = [0; MAX_GRID];
         self.prev_seen = 0;
+        self.held = 0;
         self.pending = None;
     }
 
@@ -187,26 +196,31 @@ impl Bot<TrafficarsMemory> for MemoryBot {
         let may_stop = legal.contains(&STOP);
         let choice = match self.forget {
             None => {
-                let mut known = [0u8; MAX_GRID];
-                for p in bits::ones(st.seen & st.face_down()) {
-                    known[p as usize] = st.layout[p as usize];
-                }
-                self.choose(st, &known, may_stop)
+                // Every card seen and still face down: `choose` reads the layout only there.
+                self.choose(st, &st.layout, st.seen & st.face_down(), may_stop)
             }
             Some(prob) => {
                 if st.flipped_len == 0 && prob > 0.0 {
-                    for p in 0..MAX_GRID {
-                        if self.memory[p] != 0 && self.unit() < prob {
+                    // In increasing position order, as every remembered card is among those
+                    // held.
+                    for p in bits::ones(self.held) {
+                        let p = p as usize;
+                        if self.memory.get(p).is_some_and(|&c| c != 0) && self.unit() < prob {
                             self.memory[p] = 0;
                         }
                     }
                 }
                 let known = self.memory;
-                self.choose(st, &known, may_stop)
+                self.choose(st, &known, self.held, may_stop)
             }
         };
         self.pending = (choice != STOP).then_some(choice);
         choice
+    }
+
+    /// Only `forgetful` keeps a memory of its own.
+    fn observes(&self) -> bool {
+        self.forget.is_some()
     }
 
     fn observe(&mut self, _game: &TrafficarsMemory, st: &TrafficarsMemoryState) {

@@ -90,21 +90,19 @@ struct Eval {
     recheck: bool,
     /// Whether the hand is the round's last one (the round ends after it whatever happens).
     last_hand: bool,
-    tide: [u8; MAX_SEATS],
-    lifebuoys: [u8; MAX_SEATS],
+    /// The showing tides per seat (`SLOTS` entries, the ones past the last seat 0, so that a seat
+    /// masked to three bits indexes them without a check).
+    tide: [u8; SLOTS],
+    /// The lifebuoys per seat (likewise).
+    lifebuoys: [u8; SLOTS],
     in_round: u8,
     /// Seats still in.
     n_active: usize,
-    /// Per seat bitset: the tides of those of its seats that are still in.
-    rest: [Rest; SUBSETS],
     /// Opponents still in, as an `f64` (0 for none).
     k: f64,
     /// `DANGER_WEIGHT · min(hands left, DANGER_HORIZON)`.
     danger: f64,
 }
-
-/// Seat bitsets of up to `MAX_SEATS` seats.
-const SUBSETS: usize = 1 << MAX_SEATS;
 
 /// The tides of a set of seats still in, as the lifebuoy rules read them.
 #[derive(Clone, Copy)]
@@ -129,6 +127,18 @@ impl Rest {
     };
 }
 
+/// Entries of the per-seat arrays of [`Eval`]: a power of two of at least `MAX_SEATS`.
+const SLOTS: usize = 8;
+const _: () = assert!(SLOTS.is_power_of_two() && SLOTS >= MAX_SEATS);
+
+/// `a` followed by zeros up to [`SLOTS`] entries.
+#[inline(always)]
+fn padded(a: &[u8; MAX_SEATS]) -> [u8; SLOTS] {
+    let mut out = [0; SLOTS];
+    out[..MAX_SEATS].copy_from_slice(a);
+    out
+}
+
 /// Whether bit `s` of the seat bitset `mask` is set (`s` < 8).
 #[inline(always)]
 fn has(mask: u8, s: usize) -> bool {
@@ -138,34 +148,41 @@ fn has(mask: u8, s: usize) -> bool {
 impl Eval {
     fn new(game: &TurnTheTide, st: &TurnTheTideState, me: usize, k: usize) -> Self {
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
-        let mut rest = [Rest::NONE; SUBSETS];
-        for m in 1..1usize << game.players.min(MAX_SEATS) {
-            let s = m.trailing_zeros() as usize;
-            let mut r = rest[m & (m - 1)];
-            if has(st.in_round, s) {
-                let (t, broke) = (st.tide[s], st.lifebuoys[s] == 0);
-                if t > r.top {
-                    (r.top, r.at_top, r.broke) = (t, 1, broke);
-                } else if t == r.top {
-                    r.at_top += 1;
-                    r.broke |= broke;
-                }
-                r.lowest = r.lowest.min(t);
-            }
-            rest[m] = r;
-        }
         Self {
             me,
             n_active: st.in_round.count_ones() as usize,
-            rest,
             recheck: game.recheck_after_elimination,
             last_hand: hands_left == 0,
-            tide: st.tide,
-            lifebuoys: st.lifebuoys,
+            tide: padded(&st.tide),
+            lifebuoys: padded(&st.lifebuoys),
             in_round: st.in_round,
             k: k as f64,
             danger: DANGER_WEIGHT * f64::from(hands_left.min(DANGER_HORIZON)),
         }
+    }
+
+    /// The tides of the seats of `mask` that are still in (a dozen evaluations read a few
+    /// sets each, so they are summed up when asked rather than tabled for every set).
+    #[inline(always)]
+    fn rest(&self, mask: u8) -> Rest {
+        let mut r = Rest::NONE;
+        let mut m = mask & self.in_round;
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (t, broke) = (
+                self.tide[s & (SLOTS - 1)],
+                self.lifebuoys[s & (SLOTS - 1)] == 0,
+            );
+            if t > r.top {
+                (r.top, r.at_top, r.broke) = (t, 1, broke);
+            } else if t == r.top {
+                r.at_top += 1;
+                r.broke |= broke;
+            }
+            r.lowest = r.lowest.min(t);
+        }
+        r
     }
 
     /// The cost for the bot of the hand's result with seat `s1` showing `v1` and seat `s2`
@@ -174,23 +191,23 @@ impl Eval {
     fn with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
         let me = self.me;
         let mut tide = self.tide;
-        tide[s1 % MAX_SEATS] = v1;
-        tide[s2 % MAX_SEATS] = v2;
+        tide[s1 & (SLOTS - 1)] = v1;
+        tide[s2 & (SLOTS - 1)] = v2;
         // The usual case first: two different seats still in get the tides and the highest
         // tide's seats all have a lifebuoy to lose, so rules steps 4–7 stop after one pass and
         // nobody is eliminated. The other seats still in keep their tides, whose highest and
         // lowest come from the table of `rest`.
-        let (b1, b2) = (1u8 << (s1 % MAX_SEATS), 1u8 << (s2 % MAX_SEATS));
+        let (b1, b2) = (1u8 << (s1 & (SLOTS - 1)), 1u8 << (s2 & (SLOTS - 1)));
         if s1 == s2 || self.in_round & b1 == 0 || self.in_round & b2 == 0 {
             return self.slow(tide);
         }
         let others = self.in_round & !(b1 | b2);
-        let r = self.rest[usize::from(others) % SUBSETS];
+        let r = self.rest(others);
         let top = v1.max(v2).max(r.top);
         let (lost1, lost2, lost_r) = (v1 == top, v2 == top, r.top == top);
         if top == 0
-            || (lost1 && self.lifebuoys[s1 % MAX_SEATS] == 0)
-            || (lost2 && self.lifebuoys[s2 % MAX_SEATS] == 0)
+            || (lost1 && self.lifebuoys[s1 & (SLOTS - 1)] == 0)
+            || (lost2 && self.lifebuoys[s2 & (SLOTS - 1)] == 0)
             || (lost_r && r.broke)
         {
             return self.slow(tide);
@@ -203,11 +220,10 @@ impl Eval {
         } else if me == s2 {
             (v2, v1.max(r.top))
         } else {
-            let without_me = others & !(1u8 << (me % MAX_SEATS));
+            let without_me = others & !(1u8 << (me & (SLOTS - 1)));
             (
-                self.tide[me % MAX_SEATS],
-                v1.max(v2)
-                    .max(self.rest[usize::from(without_me) % SUBSETS].top),
+                self.tide[me & (SLOTS - 1)],
+                v1.max(v2).max(self.rest(without_me).top),
             )
         };
         let me_lost = u32::from(me_in && x == top);
@@ -225,13 +241,13 @@ impl Eval {
     /// [`Eval::with`] for any table `tide` (the hand's tides handed out): rules steps 4–7 in
     /// full (`lose_lifebuoys` in the rules module), then the cost.
     #[cold]
-    fn slow(&self, mut tide: [u8; MAX_SEATS]) -> f64 {
+    fn slow(&self, mut tide: [u8; SLOTS]) -> f64 {
         let me = self.me;
         let mut lb = self.lifebuoys;
         let mut mask = self.in_round;
         let ended = loop {
             let mut top = 0u8;
-            for (s, &t) in tide.iter().enumerate() {
+            for (s, &t) in tide.iter().enumerate().take(MAX_SEATS) {
                 if has(mask, s) {
                     top = top.max(t);
                 }
@@ -282,7 +298,7 @@ impl Eval {
                 }
             }
         }
-        let x = tide[me % MAX_SEATS];
+        let x = tide[me & (SLOTS - 1)];
         self.cost(mine, theirs, has(mask, me), ended, x, lowest, others_top)
     }
 
@@ -448,6 +464,11 @@ impl GreedyBot {
 }
 
 impl Bot<TurnTheTide> for GreedyBot {
+    /// The bot keeps no memory: runners need not tell it every step.
+    fn observes(&self) -> bool {
+        false
+    }
+
     fn reset(&mut self, _game: &TurnTheTide, seat: usize, _rng: SplitMix64) {
         self.seat = seat.min(MAX_SEATS - 1);
     }
