@@ -40,6 +40,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,29 +65,46 @@ def _command(game: str, bots: list[str], count: int) -> list[str]:
     return [str(EXAMPLE), game, str(config["players"]), str(count), ",".join(bots), *options]
 
 
+def run_callgrind(
+    command: list[str], what: str, *, extra: Sequence[str] = (), annotate: bool = False
+) -> tuple[int, str, str]:
+    """Runs ``command`` under callgrind with the ``extra`` valgrind options.
+
+    Returns (instructions, what the command printed, and ``callgrind_annotate --inclusive=yes``
+    of the run when ``annotate``, else ""). ``what`` names the run in errors.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", *extra, f"--callgrind-out-file={out}", *command],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
+        match = _COLLECTED.search(proc.stderr)
+        if match is None:
+            tail = proc.stderr[-2000:]
+            raise RuntimeError(f"no instruction count in callgrind's output:\n{tail}")
+        annotated = ""
+        if annotate:
+            annotated = subprocess.run(
+                ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+    return int(match.group(1)), proc.stdout, annotated
+
+
 def callgrind(command: list[str], what: str) -> tuple[int, Any]:
     """Runs ``command`` under callgrind; returns (instructions, the JSON it printed).
 
     ``what`` names the run in errors.
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
-                *command,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if proc.returncode != 0:
-        raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
-    match = _COLLECTED.search(proc.stderr)
-    if match is None:
-        raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
-    return int(match.group(1)), json.loads(proc.stdout)
+    instructions, printed, _ = run_callgrind(command, what)
+    return instructions, json.loads(printed)
 
 
 def count_instructions(game: str, bots: list[str], count: int) -> tuple[int, int]:
@@ -250,25 +268,8 @@ def vector_step_instructions(game: str, steps: int, observations: bool) -> int:
 
 def callgrind_toggled(command: list[str], symbol: str, what: str) -> tuple[int, str]:
     """Runs ``command`` under callgrind counting only inside ``symbol``; (instructions, stdout)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--toggle-collect={symbol}",
-                f"--callgrind-out-file={Path(tmp) / 'callgrind.out'}",
-                *command,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if proc.returncode != 0:
-        raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
-    match = _COLLECTED.search(proc.stderr)
-    if match is None:
-        raise RuntimeError(f"no instruction count in callgrind's output:\n{proc.stderr[-2000:]}")
-    return int(match.group(1)), proc.stdout
+    instructions, printed, _ = run_callgrind(command, what, extra=[f"--toggle-collect={symbol}"])
+    return instructions, printed
 
 
 def measure_vector(game: str, count: int) -> dict[str, Any]:

@@ -30,9 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import CONFIGS  # noqa: E402
-from benches.perf import _COLLECTED, build_example  # noqa: E402
+from benches.perf import build_example, run_callgrind  # noqa: E402
 
 EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
 PERF_JSON = ROOT / "benches" / "perf.json"
@@ -93,35 +91,13 @@ def count_instructions(game: str, decisions: int, spec: str) -> tuple[int, int, 
     """Runs the example under callgrind; returns (instructions, of them inside the rollout
     function, what it printed)."""
     what = f"{game} {spec} {decisions}"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "callgrind.out"
-        proc = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                *_command(game, decisions, spec),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if proc.returncode != 0:
-            raise RuntimeError(f"{what}: {proc.stderr.strip()[-2000:]}")
-        match = _COLLECTED.search(proc.stderr)
-        if match is None:
-            tail = proc.stderr[-2000:]
-            raise RuntimeError(f"no instruction count in callgrind's output:\n{tail}")
-        annotated = subprocess.run(
-            ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    printed: dict[str, Any] = json.loads(proc.stdout)
+    instructions, stdout, annotated = run_callgrind(
+        _command(game, decisions, spec), what, annotate=True
+    )
+    printed: dict[str, Any] = json.loads(stdout)
     if printed["decisions"] != decisions:
         raise RuntimeError(f"{game} {spec}: {printed['decisions']} of {decisions} decisions")
-    return int(match.group(1)), rollout_inclusive(annotated), printed
+    return instructions, rollout_inclusive(annotated), printed
 
 
 def difference(game: str, decisions: int, spec: str) -> dict[str, Any]:
