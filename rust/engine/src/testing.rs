@@ -305,6 +305,47 @@ fn random_step<G: Game>(
     action
 }
 
+/// Plays `node` out twice from the same `seed` (the chance stream, and the seat streams derived
+/// from it as a batch game's are): once with the game's own [`Game::random_playout`] and once
+/// with the definition, [`crate::step::random_playout`], one node at a time. Asserts the same
+/// decision and chance counts, the same end state and every generator in the same state; `at`
+/// names the node in a failure.
+pub fn assert_random_playout_matches_stepping<G: Game>(
+    game: &G,
+    node: &G::State,
+    players: usize,
+    seed: u64,
+    at: &str,
+) where
+    G::State: PartialEq + std::fmt::Debug,
+{
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    let mut fast_seats = vec![SplitMix64::default(); players];
+    crate::step::reset_random_seats(&mut fast_seats, seed);
+    let mut slow_seats = fast_seats.clone();
+    let (mut fast, mut slow) = (node.clone(), node.clone());
+    let (mut fast_rng, mut slow_rng) = (SplitMix64::new(seed), SplitMix64::new(seed));
+    let fast_counts = game.random_playout(
+        &mut fast,
+        &mut fast_rng,
+        &mut fast_seats,
+        &mut legal,
+        &mut chance,
+    );
+    let slow_counts = crate::step::random_playout(
+        game,
+        &mut slow,
+        &mut slow_rng,
+        &mut slow_seats,
+        &mut legal,
+        &mut chance,
+    );
+    assert_eq!(fast_counts, slow_counts, "{}: {at}: counts", G::ID);
+    assert_eq!(fast, slow, "{}: {at}: end state", G::ID);
+    assert_eq!(fast_rng, slow_rng, "{}: {at}: chance stream", G::ID);
+    assert_eq!(fast_seats, slow_seats, "{}: {at}: seat streams", G::ID);
+}
+
 /// Every node of a random game of `game` seeded by `seed` (chance outcomes by weight, actions
 /// uniformly), the terminal one included, each with the history of actions that leads to it.
 /// Panics after [`MAX_STEPS`] steps.

@@ -310,38 +310,16 @@ fn random_playout_matches_the_step_by_step_one_from_every_node() {
     {
         let g = game(n, opts);
         let gi = gi as u64;
-        let (mut legal, mut chance) = (Vec::new(), Vec::new());
         for (i, (_, node)) in crate::testing::playout_nodes(&*g, derive_seed(11, gi))
             .into_iter()
             .enumerate()
         {
-            let seed = derive_seed(gi, i as u64);
-            let mut seats = vec![SplitMix64::default(); n];
-            crate::step::reset_random_seats(&mut seats, seed);
-            let mut slow_seats = seats.clone();
-            let (mut fast, mut slow) = (node, node);
-            let (mut fast_rng, mut slow_rng) = (SplitMix64::new(seed), SplitMix64::new(seed));
-            let fast_counts = g.random_playout(
-                &mut fast,
-                &mut fast_rng,
-                &mut seats,
-                &mut legal,
-                &mut chance,
-            );
-            let slow_counts = crate::step::random_playout(
+            crate::testing::assert_random_playout_matches_stepping(
                 &*g,
-                &mut slow,
-                &mut slow_rng,
-                &mut slow_seats,
-                &mut legal,
-                &mut chance,
-            );
-            assert_eq!(fast_counts, slow_counts, "game {gi} node {i}");
-            assert_eq!(fast, slow, "game {gi} node {i}");
-            assert_eq!(
-                (fast_rng, &seats),
-                (slow_rng, &slow_seats),
-                "game {gi} node {i}"
+                &node,
+                n,
+                derive_seed(gi, i as u64),
+                &format!("game {gi} node {i}"),
             );
         }
     }

@@ -262,8 +262,7 @@ fn number_choice_equals_the_views() {
 /// the start, the middle of the deal, a commit with some seats committed, a resolution decision.
 #[test]
 fn random_playout_equals_stepping() {
-    let (mut legal_v, mut legal_w) = (Vec::new(), Vec::new());
-    let (mut chance_v, mut chance_w) = (Vec::new(), Vec::new());
+    let (mut legal_v, mut chance_v) = (Vec::new(), Vec::new());
     let mut starts = [0u32; 4];
     for gi in 0..400u64 {
         let (n, opts) = random_options(gi);
@@ -275,32 +274,13 @@ fn random_playout_equals_stepping() {
             let over = g.current_player(&x) == TERMINAL;
             if node % 11 == 0 || over {
                 starts[x.phase as usize] += 1;
-                let game_seed = derive_seed(14, gi * 1000 + node);
-                let mut fast_seats = vec![SplitMix64::default(); n];
-                crate::step::reset_random_seats(&mut fast_seats, game_seed);
-                let mut slow_seats = fast_seats.clone();
-                let (mut fast, mut slow) = (x, x);
-                let mut fast_rng = SplitMix64::new(game_seed);
-                let mut slow_rng = fast_rng;
-                let fast_counts = g.random_playout(
-                    &mut fast,
-                    &mut fast_rng,
-                    &mut fast_seats,
-                    &mut legal_v,
-                    &mut chance_v,
-                );
-                let slow_counts = crate::step::random_playout(
+                crate::testing::assert_random_playout_matches_stepping(
                     &*g,
-                    &mut slow,
-                    &mut slow_rng,
-                    &mut slow_seats,
-                    &mut legal_w,
-                    &mut chance_w,
+                    &x,
+                    n,
+                    derive_seed(14, gi * 1000 + node),
+                    &format!("game {gi} node {node}"),
                 );
-                assert_eq!(fast_counts, slow_counts, "game {gi} node {node}");
-                assert_eq!(fast, slow, "game {gi} node {node}");
-                assert_eq!(fast_rng, slow_rng, "game {gi} node {node}");
-                assert_eq!(fast_seats, slow_seats, "game {gi} node {node}");
             }
             if over {
                 break;
