@@ -236,8 +236,26 @@ def test_mcts_beats_greedy(game_id: str) -> None:
     assert_stronger(game_id, "mcts:iterations=1000", heuristic_bot(game_id), games=games, seed=11)
 
 
+# Games where 4000 iterations do not yet beat 250 (strict xfail, so that the day they do the test
+# says so): in the memory game more iterations gain nothing measurable (0.495, 0.426-0.564, over
+# the 200 games of seed 12; docs/search.md says why).
+MORE_ITERATIONS_GAIN_NOTHING = {
+    "trafficars_memory": "4000 iterations play even with 250 in the memory game"
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        pytest.param(
+            g, marks=pytest.mark.xfail(reason=MORE_ITERATIONS_GAIN_NOTHING[g], strict=True)
+        )
+        if g in MORE_ITERATIONS_GAIN_NOTHING
+        else g
+        for g in SEARCHABLE_IDS
+    ],
+)
 def test_more_iterations_beat_fewer(game_id: str) -> None:
     assert_stronger(game_id, "mcts:iterations=4000", "mcts:iterations=250", games=200, seed=12)
 

@@ -206,7 +206,7 @@ const GAME_DEFAULTS: &[(&str, MctsParams)] = {
     use RolloutPolicy::{Greedy, Random};
     &[
         ("goofspiel", tuned(Greedy, Tree, Win, 0.7, 0.0)),
-        ("trafficars", tuned(Greedy, Rollout, Win, 0.7, 0.0)),
+        ("trafficars", tuned(Greedy, Tree, Win, 0.7, 0.0)),
         ("deep_regrets", tuned(Greedy, Rollout, Win, 0.7, 0.0)),
         (
             "trafficars_overtaking",
