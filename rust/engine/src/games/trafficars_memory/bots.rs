@@ -193,7 +193,8 @@ impl Bot<TrafficarsMemory> for MemoryBot {
         if st.phase != Phase::Flip {
             return legal.first().copied().unwrap_or(0);
         }
-        let may_stop = legal.contains(&STOP);
+        // The legal list is sorted and STOP (63) is the largest id: it can only be the last.
+        let may_stop = legal.last() == Some(&STOP);
         let choice = match self.forget {
             None => {
                 // Every card seen and still face down: `choose` reads the layout only there.
