@@ -400,37 +400,16 @@ impl<G: Game> Playout<G> {
     fn greedy_rollout(&mut self, game: &G, state: &mut G::State, rng: &mut SplitMix64) -> u64 {
         let mut steps = 0;
         loop {
-            let player = game.current_player(state);
-            if player == TERMINAL {
-                break;
-            }
-            if player == CHANCE {
-                let outcome = game.sample_chance(state, rng, &mut self.chance);
-                game.apply(state, outcome);
-            } else {
-                game.legal_actions(state, &mut self.legal);
-                let Some(&first) = self.legal.first() else {
-                    break;
-                };
-                let action = match usize::try_from(player)
-                    .ok()
-                    .and_then(|s| self.greedy.get_mut(s))
-                {
-                    Some(bot) => bot.act(game, state, &self.legal),
-                    None => first,
-                };
-                // A built-in bot only ever returns a listed action; stay safe if one does not.
-                let action = if self.legal.binary_search(&action).is_ok() {
-                    action
-                } else {
-                    first
-                };
-                game.apply(state, action);
+            match game.current_player(state) {
+                TERMINAL => break,
+                CHANCE => self.chance_step(game, state, rng),
+                _ => match self.policy_action(game, state, rng) {
+                    Some(action) => game.apply(state, action),
+                    None => break,
+                },
             }
             steps += 1;
-            if self.observing {
-                self.observe(game, state);
-            }
+            self.observe(game, state);
         }
         steps
     }
@@ -456,6 +435,7 @@ impl<G: Game> Playout<G> {
 
     /// The action the playout policy takes for the seat to move in `state` (`None` when it has
     /// no legal action).
+    #[inline]
     pub(crate) fn policy_action(
         &mut self,
         game: &G,
