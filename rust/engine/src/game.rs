@@ -62,6 +62,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// first). At a chance node it writes the possible outcomes; at a terminal state nothing.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<u32>);
 
+    /// Whether `action` is among the actions [`Game::legal_actions`] writes for `state`. The
+    /// default builds that list; games whose bots choose without the list
+    /// ([`Bot::act_unlisted`]) answer it directly (the test kit checks both agree at every node).
+    fn is_legal(&self, state: &Self::State, action: u32) -> bool {
+        let mut legal = Vec::new();
+        self.legal_actions(state, &mut legal);
+        legal.binary_search(&action).is_ok()
+    }
+
     /// Writes `(outcome, integer weight)` pairs of a chance node, in increasing outcome order and
     /// with positive weights, into `out` (cleared first). Nothing at other nodes.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(u32, u64)>);
@@ -209,6 +218,14 @@ pub trait Bot<G: Game>: Send {
 
     /// Chooses one of `legal` (non-empty, sorted) for the bot's seat in `state`.
     fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32;
+
+    /// The action [`Bot::act`] would choose, with the same draws from the bot's stream, for a bot
+    /// that can choose without the list of legal actions; `None` (the default, drawing nothing)
+    /// when it needs the list. The batch runner asks this first and checks a returned action
+    /// with [`Game::is_legal`], so such a bot saves building the list at every decision.
+    fn act_unlisted(&mut self, _game: &G, _state: &G::State) -> Option<u32> {
+        None
+    }
 
     /// Called after every applied action or chance outcome, so bots with memory can update it.
     fn observe(&mut self, _game: &G, _state: &G::State) {}

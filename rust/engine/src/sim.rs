@@ -306,12 +306,55 @@ fn empty_result(players: usize) -> SimResult {
     }
 }
 
+/// The games of one chunk: `first..first + count` of the run seeded by `seeds`.
+struct Chunk<'a> {
+    seeds: SeedDeriver,
+    first: u64,
+    count: u64,
+    /// Set when the run is to stop (checked before every game).
+    stop: &'a AtomicBool,
+}
+
+impl Chunk<'_> {
+    /// Plays the chunk's games with `play` (game seed, state to play from its start; returns the
+    /// decisions and chance steps made), recording each in `out` and its row in `rows`.
+    #[inline(always)]
+    fn play<G: Game>(
+        &self,
+        game: &G,
+        state: &mut G::State,
+        mut rows: Option<Rows<'_>>,
+        out: &mut SimResult,
+        mut play: impl FnMut(u64, &mut G::State) -> Result<(u32, u32)>,
+    ) -> Result<()> {
+        let n = game.players();
+        let mut scores = vec![0i64; n];
+        for (i, g) in (self.first..self.first + self.count).enumerate() {
+            // Checked before every game, so that a stop request is honoured within one game.
+            if self.stop.load(Ordering::Relaxed) {
+                out.interrupted = true;
+                break;
+            }
+            let counts = play(self.seeds.derive(g), state)?;
+            let row = rows.as_mut().map(|(sc, wi, le)| {
+                (
+                    &mut sc[i * n..(i + 1) * n],
+                    &mut wi[i * n..(i + 1) * n],
+                    &mut le[i],
+                )
+            });
+            step::record_game(game, state, counts, &mut scores, out, row);
+        }
+        Ok(())
+    }
+}
+
 fn run_chunk<G: Game>(
     game: &G,
     config: &SimConfig,
     first: u64,
     count: u64,
-    mut rows: Option<Rows<'_>>,
+    rows: Option<Rows<'_>>,
     stop: &AtomicBool,
     done: &AtomicU64,
 ) -> Result<SimResult> {
@@ -328,61 +371,48 @@ fn run_chunk<G: Game>(
         .collect::<Result<Vec<_>>>()?;
     let mut state = game.initial_state();
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
-    let mut scores = vec![0i64; n];
-    let seeds = SeedDeriver::new(config.seed);
-    // A table of `random` bots only plays each game in one call of the game's own playout.
-    let mut random_seats = bots
-        .iter()
-        .all(|b| matches!(b, SeatBot::Random(_)))
-        .then(|| vec![SplitMix64::default(); n]);
-    // The whole loop runs with the CPU's bit instructions, so that the games' bit picks inline.
-    let played = crate::cpu::with_bit_instructions(
-        #[inline(always)]
-        || -> Result<()> {
-            for (i, g) in (first..first + count).enumerate() {
-                // Checked before every game, so that a stop request is honoured within one game.
-                if stop.load(Ordering::Relaxed) {
-                    out.interrupted = true;
-                    break;
-                }
-                let game_seed = seeds.derive(g);
-                let (decisions, chance_steps) = match random_seats.as_mut() {
-                    Some(seats) => play_random_game(
-                        game,
-                        seats,
-                        game_seed,
-                        &mut state,
-                        &mut legal,
-                        &mut chance,
-                    )?,
-                    None => play_game(
-                        game,
-                        &mut bots,
-                        game_seed,
-                        &mut state,
-                        &mut legal,
-                        &mut chance,
-                    )?,
-                };
-                let row = rows.as_mut().map(|(sc, wi, le)| {
-                    (
-                        &mut sc[i * n..(i + 1) * n],
-                        &mut wi[i * n..(i + 1) * n],
-                        &mut le[i],
-                    )
-                });
-                step::record_game(
+    let games = Chunk {
+        seeds: SeedDeriver::new(config.seed),
+        first,
+        count,
+        stop,
+    };
+    // A table of `random` bots only plays each game in one call of the game's own playout. The
+    // two kinds of table are two instances of the loop, each compiled on its own with the CPU's
+    // bit instructions (so that the games' bit picks inline): the all-random loop's code then
+    // does not depend on how the bots' stepping compiles.
+    let played = if bots.iter().all(|b| matches!(b, SeatBot::Random(_))) {
+        let mut seats = vec![SplitMix64::default(); n];
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || {
+                games.play(
                     game,
-                    &state,
-                    (decisions, chance_steps),
-                    &mut scores,
+                    &mut state,
+                    rows,
                     &mut out,
-                    row,
-                );
-            }
-            Ok(())
-        },
-    );
+                    #[inline(always)]
+                    |seed, state| {
+                        play_random_game(game, &mut seats, seed, state, &mut legal, &mut chance)
+                    },
+                )
+            },
+        )
+    } else {
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || {
+                games.play(
+                    game,
+                    &mut state,
+                    rows,
+                    &mut out,
+                    #[inline(always)]
+                    |seed, state| play_game(game, &mut bots, seed, state, &mut legal, &mut chance),
+                )
+            },
+        )
+    };
     done.fetch_add(out.games_played, Ordering::Relaxed);
     played?;
     Ok(out)

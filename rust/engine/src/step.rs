@@ -90,6 +90,10 @@ impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
         (**self).observe(game, state);
     }
 
+    // Kept out of the stepping loops: inlined, it changes how the whole batch loop compiles
+    // (measured: +4% instructions per all-random Turn the Tide game), and a bot's decision costs
+    // far more than the call.
+    #[inline(never)]
     fn decide(
         &mut self,
         game: &G,
@@ -97,11 +101,20 @@ impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
         seat: usize,
         legal: &mut Vec<u32>,
     ) -> StepResult<Option<u32>> {
+        let unlisted = self.act_unlisted(game, state);
+        if let Some(action) = unlisted {
+            if game.is_legal(state, action) {
+                return Ok(Some(action));
+            }
+        }
         game.legal_actions(state, legal);
         if legal.is_empty() {
             return Err(StepError::NoLegalAction(seat as u32));
         }
-        let action = self.act(game, state, legal);
+        let action = match unlisted {
+            Some(action) => action,
+            None => self.act(game, state, legal),
+        };
         if legal.binary_search(&action).is_err() {
             return Err(StepError::Illegal(seat as u32, action));
         }

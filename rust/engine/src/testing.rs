@@ -227,6 +227,9 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
                 } else {
                     let a = game.random_action(&state, &mut fast, &mut buf2);
                     game.legal_actions(&state, &mut legal);
+                    if k == 0 {
+                        check_is_legal(game, &state, &legal);
+                    }
                     let i = slow.below(legal.len() as u64) as usize;
                     assert_eq!(a, Some(legal[i]), "{} at {legal:?}", G::ID);
                 }
@@ -273,6 +276,69 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
         );
         assert_eq!(fast_rng, slow_rng, "{}: chance streams differ", G::ID);
         assert_eq!(fast_seats, slow_seats, "{}: seat streams differ", G::ID);
+    }
+}
+
+/// Asserts that [`Game::is_legal`] says yes exactly to the actions of `legal` (the list of
+/// `state`), over every action id and a few past them.
+fn check_is_legal<G: Game>(game: &G, state: &G::State, legal: &[u32]) {
+    for action in 0..game.num_actions() + 2 {
+        assert_eq!(
+            game.is_legal(state, action),
+            legal.binary_search(&action).is_ok(),
+            "{}: is_legal({action}) disagrees with the legal list {legal:?}",
+            G::ID
+        );
+    }
+}
+
+/// Plays `games` seeded games of `game` with the built-in bot `spec` in every seat, and beside
+/// each seat a twin bot of the same spec and stream that is always given the legal list: at every
+/// decision, a bot choosing without the list ([`Bot::act_unlisted`]) must choose what its twin
+/// chooses with [`Bot::act`], a legal action, and draw the same from its stream (so later
+/// decisions agree too).
+pub fn check_unlisted_decisions<G: Game>(game: &G, spec: &str, games: u64, seed: u64) {
+    let make = || {
+        (0..game.players())
+            .map(|_| sim::make_bot(game, spec).unwrap_or_else(|e| panic!("{}: {e}", G::ID)))
+            .collect::<Vec<_>>()
+    };
+    let (mut bots, mut twins) = (make(), make());
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    for g in 0..games {
+        let game_seed = derive_seed(seed, g);
+        crate::step::reset_seats(game, &mut bots, game_seed);
+        crate::step::reset_seats(game, &mut twins, game_seed);
+        let mut rng = SplitMix64::new(game_seed);
+        let mut state = game.initial_state();
+        for step in 0.. {
+            assert!(step <= MAX_STEPS, "{} {spec}: the game does not end", G::ID);
+            let player = game.current_player(&state);
+            if player == TERMINAL {
+                break;
+            }
+            let action = if player == CHANCE {
+                game.sample_chance(&state, &mut rng, &mut chance)
+            } else {
+                let seat = player as usize;
+                game.legal_actions(&state, &mut legal);
+                let expected = twins[seat].act(game, &state, &legal);
+                let action = bots[seat]
+                    .act_unlisted(game, &state)
+                    .unwrap_or_else(|| bots[seat].act(game, &state, &legal));
+                assert_eq!(action, expected, "{} {spec}: game {g} step {step}", G::ID);
+                assert!(
+                    game.is_legal(&state, action),
+                    "{} {spec}: illegal {action}",
+                    G::ID
+                );
+                action
+            };
+            game.apply(&mut state, action);
+            for bot in bots.iter_mut().chain(twins.iter_mut()) {
+                bot.observe(game, &state);
+            }
+        }
     }
 }
 
@@ -949,6 +1015,8 @@ pub struct KitSize {
     pub bot_games_per_seat: u64,
     /// A bot must win more than `margin / players` of the games.
     pub bot_margin: f64,
+    /// Games per built-in bot of the check that bots choose the same without the legal list.
+    pub unlisted_games: u64,
     /// Random games of the determinizer check (default options, smallest and largest player
     /// count).
     pub determinizer_playouts: u64,
@@ -964,6 +1032,7 @@ impl Default for KitSize {
             fast_path_games: 5,
             bot_games_per_seat: 100,
             bot_margin: 1.1,
+            unlisted_games: 4,
             determinizer_playouts: 2,
             determinizer_every: 7,
         }
@@ -993,6 +1062,9 @@ pub fn check_bots<G: Game>(size: &KitSize) {
             .unwrap_or_else(|e| panic!("{} players={n}: {e}", G::ID));
         check_bot_specs(&game);
         check_bots_beat_random(&game, size.bot_games_per_seat, size.bot_margin);
+        for (i, &bot) in G::bot_names().iter().enumerate() {
+            check_unlisted_decisions(&game, bot, size.unlisted_games, i as u64);
+        }
     }
 }
 

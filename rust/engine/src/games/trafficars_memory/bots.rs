@@ -14,6 +14,87 @@ use crate::rng::SplitMix64;
 /// Forgetting probability of `forgetful` without a parameter.
 pub(super) const DEFAULT_FORGET: f64 = 0.2;
 
+/// The bits `lo..=hi` of a mask (those past 63 left out).
+#[inline]
+fn span(lo: u32, hi: u32) -> u64 {
+    let hi = hi.min(63);
+    if lo > hi {
+        0
+    } else {
+        (u64::MAX >> (63 - hi)) & (u64::MAX << lo)
+    }
+}
+
+/// The cards a bot remembers, as sets: where they lie, which cars they are and where each car
+/// lies, and where the jokers among them lie.
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    /// Positions whose card is remembered.
+    positions: u64,
+    /// The remembered cars (bits by car number).
+    cars: u64,
+    /// The positions of the remembered jokers.
+    jokers: u64,
+    /// The position of each remembered car, by car number (meaningless for the others).
+    car_pos: [u8; FIRST_JOKER as usize],
+}
+
+impl Known {
+    /// Nothing remembered.
+    const NOTHING: Self = Self {
+        positions: 0,
+        cars: 0,
+        jokers: 0,
+        car_pos: [0; FIRST_JOKER as usize],
+    };
+
+    /// The cards of `layout` at the positions `mask`.
+    fn of_layout(layout: &[u8; MAX_GRID], mask: u64) -> Self {
+        let mut known = Self::NOTHING;
+        for p in bits::ones(mask) {
+            if let Some(&card) = layout.get(p as usize) {
+                known.remember(p, u32::from(card));
+            }
+        }
+        known
+    }
+
+    /// Remembers `card` at position `p`.
+    #[inline]
+    fn remember(&mut self, p: u32, card: u32) {
+        // `p` is a position and `card` a card id, both below 64.
+        let at = 1u64 << (p & 63);
+        self.positions |= at;
+        if is_joker(card) {
+            self.jokers |= at;
+        } else if let Some(slot) = self.car_pos.get_mut(card as usize) {
+            *slot = p as u8;
+            self.cars |= 1u64 << (card & 63);
+        }
+    }
+
+    /// Forgets the card `card` at position `p`.
+    #[inline]
+    fn forget(&mut self, p: u32, card: u32) {
+        let at = 1u64 << (p & 63);
+        self.positions &= !at;
+        self.jokers &= !at;
+        if !is_joker(card) {
+            self.cars &= !(1u64 << (card & 63));
+        }
+    }
+
+    /// The card remembered at position `p` of `st`'s layout (0: none).
+    #[cfg(test)]
+    fn card_at(&self, st: &TrafficarsMemoryState, p: u32) -> u32 {
+        if self.positions >> p & 1 == 1 {
+            st.card_at(p)
+        } else {
+            0
+        }
+    }
+}
+
 /// The `memory` and `forgetful:P` bots.
 ///
 /// Both read only what their seat's observation holds: the cards face up now (`faces`), `seen`,
@@ -42,12 +123,10 @@ pub struct MemoryBot {
     rng: SplitMix64,
     /// `None`: perfect memory; `Some(p)`: own memory, forgetting with probability p.
     forget: Option<f64>,
-    /// Own memory: card per position (0 = not remembered).
-    memory: [u8; MAX_GRID],
+    /// Own memory (`forgetful`): the positions it remembers, whose cards it saw there.
+    memory: Known,
     /// Positions present in `seen` at the previous step.
     prev_seen: u64,
-    /// Every position whose entry of `memory` may be non-zero (a superset of them).
-    held: u64,
     /// The position this bot flipped last, until the next observation.
     pending: Option<u32>,
 }
@@ -58,9 +137,8 @@ impl MemoryBot {
         Self {
             rng: SplitMix64::default(),
             forget: None,
-            memory: [0; MAX_GRID],
+            memory: Known::NOTHING,
             prev_seen: 0,
-            held: 0,
             pending: None,
         }
     }
@@ -84,37 +162,26 @@ impl MemoryBot {
     }
 
     /// Chooses a position to flip (or [`STOP`] when `may_stop`) from the remembered cards
-    /// `known` (0 = unknown) at the positions `held` (the others count as unknown).
-    fn choose(
-        &mut self,
-        st: &TrafficarsMemoryState,
-        known: &[u8; MAX_GRID],
-        held: u64,
-        may_stop: bool,
-    ) -> u32 {
+    /// `known` (positions flipped this turn among them are not offered again).
+    fn choose(&mut self, st: &TrafficarsMemoryState, known: &Known, may_stop: bool) -> u32 {
         let avail = st.face_down();
         let jokers = u32::from(st.k_jokers);
-        let mut known_pos = 0u64;
-        let mut known_cars = 0u64;
-        let mut car_pos = [0u8; FIRST_JOKER as usize];
-        for p in bits::ones(avail & held) {
-            let c = u32::from(known[p as usize]);
-            if c == 0 {
-                continue;
-            }
-            known_pos |= bits::bit_in(p, 0, LAST_POSITION);
-            if is_joker(c) {
-                // 1. A remembered joker.
-                return p;
-            }
-            if let Some(slot) = car_pos.get_mut(c as usize) {
-                *slot = p as u8;
-                known_cars |= bits::bit_in(c, FIRST_CARD, LAST_CARD);
-            }
+        // 1. A remembered joker (the first by position).
+        let known_jokers = known.jokers & avail;
+        if known_jokers != 0 {
+            return known_jokers.trailing_zeros();
         }
+        // A card lies at one position, so the remembered cars flipped this turn are exactly
+        // those among the flipped cars.
+        let known_cars = known.cars & !st.k_cars;
+        let car_pos = &known.car_pos;
         // 2. A remembered run continuation.
         let mut best: Option<(u32, u32)> = None;
-        if st.k_cars == 0 {
+        // The first pair of neighbours (gap 0) is the best there can be.
+        let neighbours = known_cars & (known_cars >> 1);
+        if st.k_cars == 0 && neighbours != 0 {
+            best = Some((0, neighbours.trailing_zeros()));
+        } else if st.k_cars == 0 && jokers > 0 {
             let mut prev: Option<u32> = None;
             for c in bits::ones(known_cars) {
                 if let Some(pc) = prev {
@@ -125,8 +192,13 @@ impl MemoryBot {
                 }
                 prev = Some(c);
             }
-        } else {
-            for c in bits::ones(known_cars) {
+        } else if st.k_cars != 0 {
+            // Only cars within `slack` places of the flipped span can keep it a possible run:
+            // one below `lo` by `d` places adds `d` gaps.
+            let (lo, hi) = (st.k_cars.trailing_zeros(), 63 - st.k_cars.leading_zeros());
+            let slack = jokers.saturating_sub(gaps(st.k_cars));
+            let near = span(lo.saturating_sub(slack + 1), hi + slack + 1);
+            for c in bits::ones(known_cars & near) {
                 let cars = st.k_cars | bits::bit_in(c, FIRST_CARD, LAST_CARD);
                 if may_continue(cars, jokers) {
                     let g = gaps(cars);
@@ -137,14 +209,14 @@ impl MemoryBot {
             }
         }
         if let Some((_, c)) = best {
-            return u32::from(car_pos[c as usize]);
+            return car_pos.get(c as usize).map_or(0, |&p| u32::from(p));
         }
         // 3. No safe neighbour remembered: stop with the run.
         if may_stop {
             return STOP;
         }
         // 4. A position it does not remember; 5. anything.
-        let unknown = avail & !known_pos;
+        let unknown = avail & !known.positions;
         if unknown != 0 {
             self.random_bit(unknown)
         } else if avail != 0 {
@@ -154,12 +226,37 @@ impl MemoryBot {
         }
     }
 
+    /// The bot's flip (or [`STOP`], which `may_stop` says is legal) in the flip phase: first it
+    /// forgets (`forgetful`, at the start of its turn), then it [`chooses`](Self::choose).
+    fn flip(&mut self, st: &TrafficarsMemoryState, may_stop: bool) -> u32 {
+        let choice = match self.forget {
+            None => {
+                // Every card seen and still face down.
+                let known = Known::of_layout(&st.layout, st.seen & st.face_down());
+                self.choose(st, &known, may_stop)
+            }
+            Some(prob) => {
+                if st.flipped_len == 0 && prob > 0.0 {
+                    // One draw per remembered card, in increasing position order.
+                    for p in bits::ones(self.memory.positions) {
+                        if self.unit() < prob {
+                            self.memory.forget(p, st.card_at(p));
+                        }
+                    }
+                }
+                let known = self.memory;
+                self.choose(st, &known, may_stop)
+            }
+        };
+        self.pending = (choice != STOP).then_some(choice);
+        choice
+    }
+
     /// Updates the own memory from the observation (see the type's documentation).
     fn learn(&mut self, st: &TrafficarsMemoryState) {
         if st.phase == Phase::Layout {
-            self.memory = [0; MAX_GRID];
+            self.memory = Known::NOTHING;
             self.prev_seen = 0;
-            self.held = 0;
             self.pending = None;
             return;
         }
@@ -167,15 +264,13 @@ impl MemoryBot {
         if let Some(p) = self.pending.take() {
             shown |= st.seen & bits::bit_in(p, 0, LAST_POSITION);
         }
-        for p in bits::ones(shown & st.on_table) {
-            self.memory[p as usize] = st.layout[p as usize];
+        for p in bits::ones(shown & st.on_table & !self.memory.positions) {
+            self.memory.remember(p, st.card_at(p));
         }
-        self.held |= shown & st.on_table;
-        // Positions off the table are forgotten; only those held can be non-zero.
-        for p in bits::ones(self.held & !st.on_table & ((1u64 << MAX_GRID) - 1)) {
-            self.memory[p as usize] = 0;
+        // Positions off the table are forgotten.
+        for p in bits::ones(self.memory.positions & !st.on_table) {
+            self.memory.forget(p, st.card_at(p));
         }
-        self.held &= st.on_table;
         self.prev_seen = st.seen;
     }
 }
@@ -183,9 +278,8 @@ impl MemoryBot {
 impl Bot<TrafficarsMemory> for MemoryBot {
     fn reset(&mut self, _game: &TrafficarsMemory, _seat: usize, rng: SplitMix64) {
         self.rng = rng;
-        self.memory = [0; MAX_GRID];
+        self.memory = Known::NOTHING;
         self.prev_seen = 0;
-        self.held = 0;
         self.pending = None;
     }
 
@@ -194,29 +288,16 @@ impl Bot<TrafficarsMemory> for MemoryBot {
             return legal.first().copied().unwrap_or(0);
         }
         // The legal list is sorted and STOP (63) is the largest id: it can only be the last.
-        let may_stop = legal.last() == Some(&STOP);
-        let choice = match self.forget {
-            None => {
-                // Every card seen and still face down: `choose` reads the layout only there.
-                self.choose(st, &st.layout, st.seen & st.face_down(), may_stop)
-            }
-            Some(prob) => {
-                if st.flipped_len == 0 && prob > 0.0 {
-                    // In increasing position order, as every remembered card is among those
-                    // held.
-                    for p in bits::ones(self.held) {
-                        let p = p as usize;
-                        if self.memory.get(p).is_some_and(|&c| c != 0) && self.unit() < prob {
-                            self.memory[p] = 0;
-                        }
-                    }
-                }
-                let known = self.memory;
-                self.choose(st, &known, self.held, may_stop)
-            }
-        };
-        self.pending = (choice != STOP).then_some(choice);
-        choice
+        self.flip(st, legal.last() == Some(&STOP))
+    }
+
+    /// At a flip the bot needs only whether stopping is legal, which the state tells directly.
+    fn act_unlisted(
+        &mut self,
+        _game: &TrafficarsMemory,
+        st: &TrafficarsMemoryState,
+    ) -> Option<u32> {
+        (st.phase == Phase::Flip).then(|| self.flip(st, TrafficarsMemory::can_stop(st)))
     }
 
     /// Only `forgetful` keeps a memory of its own.
@@ -350,11 +431,11 @@ mod tests {
         bot.observe(&g, s.state());
         flip(&mut s, 0, &[4]);
         bot.observe(&g, s.state());
-        assert_eq!(bot.memory[0], 4);
+        assert_eq!(bot.memory.card_at(s.state(), 0), 4);
         flip(&mut s, 0, &[9]);
         bot.observe(&g, s.state());
         // The breaker 9 was shown only through `seen`: still learnt.
-        assert_eq!(bot.memory[1], 9);
+        assert_eq!(bot.memory.card_at(s.state(), 1), 9);
         // Seat 1 flips 5: its memory says 4 is at position 0 → continues there.
         flip(&mut s, 1, &[5]);
         bot.observe(&g, s.state());
@@ -369,10 +450,39 @@ mod tests {
         bot.observe(&g, s.state());
         flip(&mut s, 0, &[9]);
         bot.observe(&g, s.state());
-        assert_eq!((bot.memory[0], bot.memory[1]), (4, 9));
+        assert_eq!(
+            (
+                bot.memory.card_at(s.state(), 0),
+                bot.memory.card_at(s.state(), 1)
+            ),
+            (4, 9)
+        );
         g.legal_actions(s.state(), &mut legal);
         let _ = bot.act(&g, s.state(), &legal);
-        assert_eq!((bot.memory[0], bot.memory[1]), (0, 0));
+        assert_eq!(bot.memory.positions, 0);
+    }
+
+    /// Both bots choose every flip without the legal list, as they would with it (the kit's
+    /// check), here over every option set, with jokers and with stopping legal.
+    #[test]
+    fn memory_bots_choose_without_the_legal_list() {
+        for opts in [
+            json!({}),
+            json!({"jokers": true}),
+            json!({"min_number": 1, "max_number": 12, "jokers": true}),
+        ] {
+            for players in [2, 5] {
+                let g = game(players, opts.clone());
+                for (i, spec) in ["memory", "forgetful", "forgetful:0.7"].iter().enumerate() {
+                    crate::testing::check_unlisted_decisions(&*g, spec, 20, i as u64);
+                }
+            }
+        }
+        let g = game(2, json!({"min_number": 1, "max_number": 12}));
+        let s = laid(&g, &[10, 9, 11, 3, 12, 8, 1, 2, 4, 5, 6, 7]);
+        let mut bot = MemoryBot::perfect();
+        bot.reset(&*g, 0, SplitMix64::new(1));
+        assert!(bot.act_unlisted(&*g, s.state()).is_some());
     }
 
     /// `forgetful:P` takes a forgetting probability P in 0..=1 and nothing else.
