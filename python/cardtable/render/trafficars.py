@@ -8,9 +8,8 @@ from cardtable.render._common import (
     data_file,
     full_state,
     game_view,
-    hidden_commitments,
+    hands_and_commitments,
     observe,
-    own_only,
     pick,
     seat_names,
 )
@@ -42,30 +41,26 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is not None:
         o = observe(state, seat)
         n = len(o["penalties"])
-        hands = own_only(o["hand"], seat, n)
-        commitments = hidden_commitments(o["own_commitment"], o["committed"], seat)
-        decision, resolving, cars = o["decision"], o["resolving"], o["cars"]
+        public = o
     else:
         o, n, _ = full_state(state)
-        hands = list(o["hands"])
-        commitments = list(o["commitments"])
         public = observe(state, 0)
-        decision, resolving, cars = public["decision"], public["resolving"], public["cars"]
+    hands, commitments = hands_and_commitments(o, seat, n)
     return game_view(
         state,
         "trafficars",
         seat,
         n,
         phase=o["phase"],
-        decision=decision,
+        decision=public["decision"],
         turn=o["turn"],
         hands=hands,
         commitments=commitments,
         lanes=o["lanes"],
         place_cars=o["place_cars"],
-        cars=cars,
+        cars=public["cars"],
         **pick(o, "penalties", "revealed", "queue"),
-        resolving=resolving,
+        resolving=public["resolving"],
     )
 
 
