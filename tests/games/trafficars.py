@@ -22,7 +22,7 @@ from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from cardtable.reference.trafficars import RULE_EVENTS
 from tests.game_info import GameTestInfo
-from tests.scenarios import assert_rejected
+from tests.scenarios import assert_rejected, one_bad_option_each
 
 GAME = GameTestInfo(
     configs=[
@@ -260,21 +260,18 @@ def test_a_deck_just_large_enough_is_accepted(backend: Backend, options: dict[st
     [
         {"players": 1},
         {"players": 6},
-        {"players": 3, "max_number": 4},
-        {"players": 3, "max_number": 51},
-        {"players": 3, "hand_size": 0},
-        {"players": 3, "hand_size": 31},
-        {"players": 3, "lanes": 0},
-        {"players": 3, "lanes": 6},
-        {"players": 3, "max_cars": 0},
-        {"players": 3, "max_cars": 51},
-        {"players": 3, "max_cars": "4"},
-        {"players": 3, "max_cars": True},
-        {"players": 3, "special_cards": 1},
-        {"players": 3, "too_low": "skip"},
-        {"players": 3, "too_low": None},
-        {"players": 3, "lanes": 2.0},
-        {"players": 3, "rush_hour": False},
+        *one_bad_option_each(
+            3,
+            {
+                "max_number": [4, 51],
+                "hand_size": [0, 31],
+                "lanes": [0, 6, 2.0],
+                "max_cars": [0, 51, "4", True],
+                "special_cards": [1],
+                "too_low": ["skip", None],
+                "rush_hour": [False],
+            },
+        ),
     ],
 )
 def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
@@ -337,22 +334,6 @@ def test_the_observation_hides_the_other_hands(backend: Backend) -> None:
     assert one.observation(0) == other.observation(0)
     assert one.observation(2) == other.observation(2)
     assert one.observation(1) != other.observation(1)
-    assert set(one.observation(0)) == {
-        "seat",
-        "phase",
-        "decision",
-        "turn",
-        "hand",
-        "lanes",
-        "place_cars",
-        "cars",
-        "penalties",
-        "committed",
-        "own_commitment",
-        "revealed",
-        "resolving",
-        "queue",
-    }
     assert one.observation(2)["seat"] == 2
     assert set(one.to_dict()["state"]) == {
         "phase",
@@ -823,11 +804,18 @@ def test_a_tow_truck_as_fifth_car_takes_the_first_three(backend: Backend) -> Non
     assert view(state)["place_cars"] == [[1, 1], [1], [1, 1]]
 
 
+def tow_truck_into_lane_1(backend: Backend, second: int) -> StateProtocol:
+    """Lanes 40, 5, 45; seats commit the tow truck, ``second`` and 46; the tow truck goes into
+    lane 1, a lane of one place, which opens the free place at its front."""
+    state = start(backend, [40, 5, 45], [[TOW_B], [second], [46]])
+    commit(state, [TOW_B, second, 46])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    return state
+
+
 def test_a_free_place_at_the_front_left_unfilled(backend: Backend) -> None:
     # A tow truck into a lane of one place opens the free place at the front.
-    state = start(backend, [40, 5, 45], [[TOW_B], [41], [46]])
-    commit(state, [TOW_B, 41, 46])
-    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    state = tow_truck_into_lane_1(backend, 41)
     assert lanes(state)[1] == [None, [TOW_B, 5]]
     assert view(state)["cars"] == [1, 2, 1]
     assert state.action_label(FREE_1) == "fill the free place in lane 1"
@@ -839,9 +827,7 @@ def test_a_free_place_at_the_front_left_unfilled(backend: Backend) -> None:
 
 
 def test_a_too_low_card_may_fill_an_open_free_place(backend: Backend) -> None:
-    state = start(backend, [40, 5, 45], [[TOW_B], [3], [46]])
-    commit(state, [TOW_B, 3, 46])
-    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    state = tow_truck_into_lane_1(backend, 3)
     # 3 fits no lane end: it takes a lane, or fills the free place at the front of lane 1.
     assert state.action_label(FREE_1) == "fill the free place in lane 1"
     assert state.action_label(LANE_1) == "take lane 1"
