@@ -38,13 +38,10 @@ def card_face(card: int) -> tuple[str, str, str, str]:
 
 def view(state: StateProtocol, seat: int | None) -> View:
     """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
-    if seat is not None:
-        o = observe(state, seat)
-        n = len(o["penalties"])
-        public = o
-    else:
-        o, n, _ = full_state(state)
-        public = observe(state, 0)
+    # The public parts (decision, cars, resolving), which the canonical state does not hold.
+    public = observe(state, 0 if seat is None else seat)
+    n = len(public["penalties"])
+    o = public if seat is not None else full_state(state)[0]
     hands, commitments = hands_and_commitments(o, seat, n)
     return game_view(
         state,
