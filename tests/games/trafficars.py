@@ -837,11 +837,18 @@ def test_a_too_low_card_may_fill_an_open_free_place(backend: Backend) -> None:
     assert penalties(state) == [0, 0, 0]
 
 
-def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> None:
-    hands = [[13, TOW_A], [31, 10], [41, TOW_C]]
+def two_tow_trucks_after(backend: Backend, first_turn: list[int], second: int) -> StateProtocol:
+    """Lanes 30, 40, 7; after ``first_turn`` (a card per seat) seats 0 and 2 commit the tow
+    trucks A and C and seat 1 commits ``second``."""
+    hands = [[first_turn[0], TOW_A], [first_turn[1], second], [first_turn[2], TOW_C]]
     state = start(backend, [30, 40, 7], hands)
-    play_turn(state, [13, 31, 41])
-    commit(state, [TOW_A, 10, TOW_C])
+    play_turn(state, first_turn)
+    commit(state, [TOW_A, second, TOW_C])
+    return state
+
+
+def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> None:
+    state = two_tow_trucks_after(backend, [13, 31, 41], 10)
     assert view(state)["queue"] == [0, 2, 1]
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
     assert lanes(state)[2] == [[7], None, [TOW_A, 13]]
@@ -856,10 +863,7 @@ def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> N
 
 
 def test_a_second_tow_truck_as_fifth_car(backend: Backend) -> None:
-    hands = [[9, TOW_A], [13, 32], [31, TOW_C]]
-    state = start(backend, [30, 40, 7], hands)
-    play_turn(state, [9, 13, 31])
-    commit(state, [TOW_A, 32, TOW_C])
+    state = two_tow_trucks_after(backend, [9, 13, 31], 32)
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
     assert lanes(state)[2] == [[7], [9], None, [TOW_A, 13]]
     assert view(state)["cars"] == [2, 1, 4]
