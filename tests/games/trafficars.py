@@ -224,35 +224,32 @@ def test_max_number_20_hand_size_5_deals_and_plays_five_turns(backend: Backend) 
 
 
 @pytest.mark.parametrize(
-    "options",
+    ("options", "one_more"),
     [
-        {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 5, "lanes": 2},
-        {"players": 5, "hand_size": 12},
-        {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 4},
-        {"players": 5, "max_number": 10, "hand_size": 4},
+        (
+            {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 4, "lanes": 2},
+            "hand_size",
+        ),
+        ({"players": 5, "hand_size": 11}, "hand_size"),
+        (
+            {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 3},
+            "lanes",
+        ),
+        ({"players": 5, "max_number": 10, "hand_size": 3}, "hand_size"),
     ],
 )
-def test_a_deck_too_small_for_the_deal_is_an_invalid_option(
-    backend: Backend, options: dict[str, Any]
+def test_the_deck_must_be_large_enough_for_the_deal(
+    backend: Backend, options: dict[str, Any], one_more: str
 ) -> None:
-    with pytest.raises(InvalidOptionError):
-        cardtable.make("trafficars", backend=backend, **options)
-
-
-@pytest.mark.parametrize(
-    "options",
-    [
-        {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 4, "lanes": 2},
-        {"players": 5, "hand_size": 11},
-        {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 3},
-        {"players": 5, "max_number": 10, "hand_size": 3},
-    ],
-)
-def test_a_deck_just_large_enough_is_accepted(backend: Backend, options: dict[str, Any]) -> None:
+    """A deck just large enough is accepted and plays to the end; with one more card to deal
+    (``one_more`` one higher) it is an invalid option."""
     game = cardtable.make("trafficars", backend=backend, **options)
     state = game.new_state(seed=1)
     while not state.is_terminal:
         state.apply(state.legal_actions()[-1])
+    too_many = {**options, one_more: options[one_more] + 1}
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars", backend=backend, **too_many)
 
 
 @pytest.mark.parametrize(
