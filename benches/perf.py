@@ -123,6 +123,13 @@ def _round_up(n: float) -> int:
     return int(math.ceil(n / scale) * scale)
 
 
+def configuration(game: str) -> dict[str, Any]:
+    """The first fields of every row: the game, its player count and its other options."""
+    config = CONFIGS[game]
+    options = {k: v for k, v in config.items() if k != "players"}
+    return {"game": game, "players": config["players"], "options": options}
+
+
 def measure(game: str, bots: list[str], budget: float, count: int | None) -> dict[str, Any]:
     """One row: instructions and steps per game of ``game`` with ``bots`` (one per seat)."""
     base_instr, base_steps = count_instructions(game, bots, SETUP_GAMES)
@@ -133,9 +140,7 @@ def measure(game: str, bots: list[str], budget: float, count: int | None) -> dic
         count = _round_up(max(20.0, budget / per_game))
     instr, steps = count_instructions(game, bots, SETUP_GAMES + count)
     return {
-        "game": game,
-        "players": CONFIGS[game]["players"],
-        "options": {k: v for k, v in CONFIGS[game].items() if k != "players"},
+        **configuration(game),
         "bots": bots,
         "games": count,
         "instructions_per_game": (instr - base_instr) / count,
@@ -282,9 +287,7 @@ def measure_vector(game: str, count: int) -> dict[str, Any]:
     with_obs = vector_step_instructions(game, steps, True) / decisions
     without = vector_step_instructions(game, steps, False) / decisions
     return {
-        "game": game,
-        "players": CONFIGS[game]["players"],
-        "options": {k: v for k, v in CONFIGS[game].items() if k != "players"},
+        **configuration(game),
         "num_envs": VECTOR_ENVS,
         "steps": steps,
         "batch_games": count,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cardtable import StateProtocol
@@ -14,3 +16,8 @@ def assert_rejected(state: StateProtocol, action: int, player: int | None = None
     with pytest.raises(IllegalActionError):
         state.apply(action, player=player)
     assert state.to_dict() == before
+
+
+def one_bad_option_each(players: int, bad: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """``make`` keyword arguments with ``players`` and one of the ``bad`` values of one option."""
+    return [{"players": players, name: value} for name, values in bad.items() for value in values]

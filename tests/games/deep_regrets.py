@@ -22,6 +22,7 @@ from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from tests.game_info import GameTestInfo, every_player_count
+from tests.scenarios import one_bad_option_each
 
 GAME = GameTestInfo(
     configs=[
@@ -359,15 +360,15 @@ def test_options_and_their_defaults(backend: Backend) -> None:
     [
         {"players": 1},
         {"players": 6},
-        {"players": 3, "days": 4},
-        {"players": 3, "days": 7},
-        {"players": 3, "days": "6"},
-        {"players": 3, "days": True},
-        {"players": 3, "regret_split": "6/24/20/11"},
-        {"players": 3, "regret_split": 6},
-        {"players": 3, "expansion_tentacles": 1},
-        {"players": 3, "expansion_tentacles": "yes"},
-        {"players": 3, "seas": 2},
+        *one_bad_option_each(
+            3,
+            {
+                "days": [4, 7, "6", True],
+                "regret_split": ["6/24/20/11", 6],
+                "expansion_tentacles": [1, "yes"],
+                "seas": [2],
+            },
+        ),
     ],
 )
 def test_bad_options_are_refused(backend: Backend, kwargs: dict[str, Any]) -> None:

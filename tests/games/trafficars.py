@@ -22,7 +22,7 @@ from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from cardtable.reference.trafficars import RULE_EVENTS
 from tests.game_info import GameTestInfo
-from tests.scenarios import assert_rejected
+from tests.scenarios import assert_rejected, one_bad_option_each
 
 GAME = GameTestInfo(
     configs=[
@@ -224,35 +224,32 @@ def test_max_number_20_hand_size_5_deals_and_plays_five_turns(backend: Backend) 
 
 
 @pytest.mark.parametrize(
-    "options",
+    ("options", "one_more"),
     [
-        {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 5, "lanes": 2},
-        {"players": 5, "hand_size": 12},
-        {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 4},
-        {"players": 5, "max_number": 10, "hand_size": 4},
+        (
+            {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 4, "lanes": 2},
+            "hand_size",
+        ),
+        ({"players": 5, "hand_size": 11}, "hand_size"),
+        (
+            {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 3},
+            "lanes",
+        ),
+        ({"players": 5, "max_number": 10, "hand_size": 3}, "hand_size"),
     ],
 )
-def test_a_deck_too_small_for_the_deal_is_an_invalid_option(
-    backend: Backend, options: dict[str, Any]
+def test_the_deck_must_be_large_enough_for_the_deal(
+    backend: Backend, options: dict[str, Any], one_more: str
 ) -> None:
-    with pytest.raises(InvalidOptionError):
-        cardtable.make("trafficars", backend=backend, **options)
-
-
-@pytest.mark.parametrize(
-    "options",
-    [
-        {"players": 2, "max_number": 10, "special_cards": False, "hand_size": 4, "lanes": 2},
-        {"players": 5, "hand_size": 11},
-        {"players": 2, "max_number": 5, "special_cards": False, "hand_size": 1, "lanes": 3},
-        {"players": 5, "max_number": 10, "hand_size": 3},
-    ],
-)
-def test_a_deck_just_large_enough_is_accepted(backend: Backend, options: dict[str, Any]) -> None:
+    """A deck just large enough is accepted and plays to the end; with one more card to deal
+    (``one_more`` one higher) it is an invalid option."""
     game = cardtable.make("trafficars", backend=backend, **options)
     state = game.new_state(seed=1)
     while not state.is_terminal:
         state.apply(state.legal_actions()[-1])
+    too_many = {**options, one_more: options[one_more] + 1}
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("trafficars", backend=backend, **too_many)
 
 
 @pytest.mark.parametrize(
@@ -260,21 +257,18 @@ def test_a_deck_just_large_enough_is_accepted(backend: Backend, options: dict[st
     [
         {"players": 1},
         {"players": 6},
-        {"players": 3, "max_number": 4},
-        {"players": 3, "max_number": 51},
-        {"players": 3, "hand_size": 0},
-        {"players": 3, "hand_size": 31},
-        {"players": 3, "lanes": 0},
-        {"players": 3, "lanes": 6},
-        {"players": 3, "max_cars": 0},
-        {"players": 3, "max_cars": 51},
-        {"players": 3, "max_cars": "4"},
-        {"players": 3, "max_cars": True},
-        {"players": 3, "special_cards": 1},
-        {"players": 3, "too_low": "skip"},
-        {"players": 3, "too_low": None},
-        {"players": 3, "lanes": 2.0},
-        {"players": 3, "rush_hour": False},
+        *one_bad_option_each(
+            3,
+            {
+                "max_number": [4, 51],
+                "hand_size": [0, 31],
+                "lanes": [0, 6, 2.0],
+                "max_cars": [0, 51, "4", True],
+                "special_cards": [1],
+                "too_low": ["skip", None],
+                "rush_hour": [False],
+            },
+        ),
     ],
 )
 def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
@@ -337,22 +331,6 @@ def test_the_observation_hides_the_other_hands(backend: Backend) -> None:
     assert one.observation(0) == other.observation(0)
     assert one.observation(2) == other.observation(2)
     assert one.observation(1) != other.observation(1)
-    assert set(one.observation(0)) == {
-        "seat",
-        "phase",
-        "decision",
-        "turn",
-        "hand",
-        "lanes",
-        "place_cars",
-        "cars",
-        "penalties",
-        "committed",
-        "own_commitment",
-        "revealed",
-        "resolving",
-        "queue",
-    }
     assert one.observation(2)["seat"] == 2
     assert set(one.to_dict()["state"]) == {
         "phase",
@@ -823,11 +801,18 @@ def test_a_tow_truck_as_fifth_car_takes_the_first_three(backend: Backend) -> Non
     assert view(state)["place_cars"] == [[1, 1], [1], [1, 1]]
 
 
+def tow_truck_into_lane_1(backend: Backend, second: int) -> StateProtocol:
+    """Lanes 40, 5, 45; seats commit the tow truck, ``second`` and 46; the tow truck goes into
+    lane 1, a lane of one place, which opens the free place at its front."""
+    state = start(backend, [40, 5, 45], [[TOW_B], [second], [46]])
+    commit(state, [TOW_B, second, 46])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    return state
+
+
 def test_a_free_place_at_the_front_left_unfilled(backend: Backend) -> None:
     # A tow truck into a lane of one place opens the free place at the front.
-    state = start(backend, [40, 5, 45], [[TOW_B], [41], [46]])
-    commit(state, [TOW_B, 41, 46])
-    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    state = tow_truck_into_lane_1(backend, 41)
     assert lanes(state)[1] == [None, [TOW_B, 5]]
     assert view(state)["cars"] == [1, 2, 1]
     assert state.action_label(FREE_1) == "fill the free place in lane 1"
@@ -839,9 +824,7 @@ def test_a_free_place_at_the_front_left_unfilled(backend: Backend) -> None:
 
 
 def test_a_too_low_card_may_fill_an_open_free_place(backend: Backend) -> None:
-    state = start(backend, [40, 5, 45], [[TOW_B], [3], [46]])
-    commit(state, [TOW_B, 3, 46])
-    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_1)
+    state = tow_truck_into_lane_1(backend, 3)
     # 3 fits no lane end: it takes a lane, or fills the free place at the front of lane 1.
     assert state.action_label(FREE_1) == "fill the free place in lane 1"
     assert state.action_label(LANE_1) == "take lane 1"
@@ -851,11 +834,18 @@ def test_a_too_low_card_may_fill_an_open_free_place(backend: Backend) -> None:
     assert penalties(state) == [0, 0, 0]
 
 
-def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> None:
-    hands = [[13, TOW_A], [31, 10], [41, TOW_C]]
+def two_tow_trucks_after(backend: Backend, first_turn: list[int], second: int) -> StateProtocol:
+    """Lanes 30, 40, 7; after ``first_turn`` (a card per seat) seats 0 and 2 commit the tow
+    trucks A and C and seat 1 commits ``second``."""
+    hands = [[first_turn[0], TOW_A], [first_turn[1], second], [first_turn[2], TOW_C]]
     state = start(backend, [30, 40, 7], hands)
-    play_turn(state, [13, 31, 41])
-    commit(state, [TOW_A, 10, TOW_C])
+    play_turn(state, first_turn)
+    commit(state, [TOW_A, second, TOW_C])
+    return state
+
+
+def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> None:
+    state = two_tow_trucks_after(backend, [13, 31, 41], 10)
     assert view(state)["queue"] == [0, 2, 1]
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
     assert lanes(state)[2] == [[7], None, [TOW_A, 13]]
@@ -870,10 +860,7 @@ def test_a_second_tow_truck_lifts_the_first_with_its_load(backend: Backend) -> N
 
 
 def test_a_second_tow_truck_as_fifth_car(backend: Backend) -> None:
-    hands = [[9, TOW_A], [13, 32], [31, TOW_C]]
-    state = start(backend, [30, 40, 7], hands)
-    play_turn(state, [9, 13, 31])
-    commit(state, [TOW_A, 32, TOW_C])
+    state = two_tow_trucks_after(backend, [9, 13, 31], 32)
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_2)
     assert lanes(state)[2] == [[7], [9], None, [TOW_A, 13]]
     assert view(state)["cars"] == [2, 1, 4]

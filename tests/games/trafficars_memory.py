@@ -415,14 +415,26 @@ def test_a_joker_alone_with_one_car_is_not_collectable(backend: Backend) -> None
     assert state.current_player == 0
 
 
-def test_21_and_a_joker_may_continue_and_23_completes_the_run(backend: Backend) -> None:
+@pytest.mark.parametrize(
+    ("run", "breaker", "taken"),
+    [
+        pytest.param((21, 51, 23), 40, 3, id="21 and a joker continue, 23 completes (joker = 22)"),
+        pytest.param((3, 4, 51, 2), 20, 4, id="after 3 and 4 a joker is 2"),
+        pytest.param((3, 4, 51, 5), 20, 4, id="after 3 and 4 a joker is 5"),
+        pytest.param((3, 4, 51), 7, 3, id="after 3, 4 and a joker 7 breaks"),
+        # With fewer than two cars anything continues; 10 and 13 leave two gaps for two jokers.
+        pytest.param((51, 52, 10, 13), 20, 4, id="two jokers first, then two cars within reach"),
+    ],
+)
+def test_a_run_with_jokers_goes_on_until_a_card_breaks_it(
+    backend: Backend, run: tuple[int, ...], breaker: int, taken: int
+) -> None:
     state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
-    flip(state, 21, 51)
+    flip(state, *run)
     assert state.current_player == 0
-    flip(state, 23)  # the joker is 22
-    assert state.current_player == 0
-    flip(state, 40)
-    assert public(state)["taken"] == [3, 0]
+    flip(state, breaker)
+    assert public(state)["taken"] == [taken, 0]
+    assert state.current_player == 1
 
 
 def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
@@ -431,33 +443,6 @@ def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
     assert public(state)["taken"] == [0, 0]
     assert state.current_player == 1
     assert public(state)["on_table"] == [True] * 62
-
-
-@pytest.mark.parametrize("fourth", [2, 5])
-def test_after_3_and_4_a_joker_is_2_or_5(backend: Backend, fourth: int) -> None:
-    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
-    flip(state, 3, 4, 51, fourth)
-    assert state.current_player == 0
-    flip(state, 20)
-    assert public(state)["taken"] == [4, 0]
-
-
-def test_after_3_4_and_a_joker_the_card_7_breaks(backend: Backend) -> None:
-    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
-    flip(state, 3, 4, 51)
-    assert state.current_player == 0
-    flip(state, 7)
-    assert public(state)["taken"] == [3, 0]
-    assert state.current_player == 1
-
-
-def test_two_jokers_first_then_two_cars_within_reach(backend: Backend) -> None:
-    # With fewer than two cars anything continues; 10 and 13 leave two gaps for two jokers.
-    state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
-    flip(state, 51, 52, 10, 13)
-    assert state.current_player == 0
-    flip(state, 20)
-    assert public(state)["taken"] == [4, 0]
 
 
 def test_a_joker_flipped_later_must_already_cover_the_gap(backend: Backend) -> None:

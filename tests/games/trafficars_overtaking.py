@@ -18,7 +18,7 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo, every_player_count
-from tests.scenarios import assert_rejected
+from tests.scenarios import assert_rejected, one_bad_option_each
 
 GAME = GameTestInfo(
     configs=[
@@ -44,31 +44,32 @@ OPTIONAL: dict[str, Any] = {"optional_overtake": True}
 
 # ----- deals -----
 
-FIVE_PLAYERS_START_FROM_HAND = (
+FIVE_PLAYERS_START_FROM_HAND: tuple[list[int], ...] = (
     [3, 10, 20, 30, 40, 48, 25, 2, 15, 35],
     [4, 5, 6, 7, 8, 9, 49, 50, 11, 12],
-    [13, 14, 16, 17, 18, 19, 21, 22, 23, 24],
-    [26, 27, 28, 29, 31, 32, 33, 34, 36, 37],
-    [1, 38, 39, 41, 42, 43, 44, 45, 46, 47],
+    [],
+    [],
+    [1],
 )
-"""Five full piles. Seat 0 holds 3, 10, 20, 30, 40, 48, starts the row with 25 and has 2, 15, 35
-left in its pile; seat 4 holds the 1 that lets seat 0 overtake with 2."""
+"""Five piles; seats 2 to 4 hold the cards left over, in order (see :func:`complete`). Seat 0
+holds 3, 10, 20, 30, 40, 48, starts the row with 25 and has 2, 15, 35 left in its pile; seat 4
+holds the 1 that lets seat 0 overtake with 2; seats 1 to 3 hold no card that fits."""
 
-FIVE_PLAYERS_WIN_BY_START_CARD = (
+FIVE_PLAYERS_WIN_BY_START_CARD: tuple[list[int], ...] = (
     [4, 10, 20, 30, 40, 48, 25, 2, 3, 35],
     [5, 6, 7, 8, 9, 11, 49, 50, 12, 13],
-    [14, 15, 16, 17, 18, 19, 21, 22, 23, 24],
-    [26, 27, 28, 29, 31, 32, 33, 34, 36, 37],
-    [1, 38, 39, 41, 42, 43, 44, 45, 46, 47],
+    [],
+    [],
+    [1],
 )
 """Like the deal above, but seat 0 overtakes with 2 and 3 and keeps only 35."""
 
-FIVE_PLAYERS_WIN_BY_OVERTAKING = (
+FIVE_PLAYERS_WIN_BY_OVERTAKING: tuple[list[int], ...] = (
     [5, 10, 20, 30, 40, 48, 25, 2, 3, 4],
     [6, 7, 8, 9, 11, 12, 49, 50, 13, 35],
-    [14, 15, 16, 17, 18, 19, 21, 22, 23, 24],
-    [26, 27, 28, 29, 31, 32, 33, 34, 36, 37],
-    [1, 38, 39, 41, 42, 43, 44, 45, 46, 47],
+    [],
+    [],
+    [1],
 )
 """Like the deals above, but seat 0 overtakes with its last three cards 2, 3, 4."""
 
@@ -688,10 +689,7 @@ def test_removed_or_dealt_cards_cannot_be_dealt_again(backend: Backend) -> None:
     [
         {"players": 1},
         {"players": 6},
-        {"players": 2, "jokers": True},
-        {"players": 2, "optional_overtake": 1},
-        {"players": 2, "optional_overtake": "yes"},
-        {"players": 2, "optional_overtake": None},
+        *one_bad_option_each(2, {"jokers": [True], "optional_overtake": [1, "yes", None]}),
     ],
 )
 def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo
-from tests.scenarios import assert_rejected
+from tests.scenarios import assert_rejected, one_bad_option_each
 
 GAME = GameTestInfo(
     configs=[
@@ -238,21 +238,6 @@ def test_the_observation_hides_the_other_hands(backend: Backend) -> None:
     other = dealt(backend, (cards(13, 24), cards(49, 60), cards(25, 36), cards(37, 48)))
     assert one.observation(0) == other.observation(0)
     assert one.observation(1) != other.observation(1)
-    assert set(one.observation(0)) == {
-        "seat",
-        "phase",
-        "round",
-        "hand_index",
-        "hand",
-        "lifebuoys",
-        "tide",
-        "revealed_tide",
-        "eliminated",
-        "played",
-        "committed",
-        "own_commitment",
-        "scores",
-    }
 
 
 def test_the_highest_card_takes_the_lower_tide_and_the_second_highest_the_higher(
@@ -412,19 +397,38 @@ def test_a_round_ends_after_the_twelfth_hand(backend: Backend) -> None:
 # ----- scoring -----
 
 
-def test_the_lowest_showing_tide_earns_a_bonus(backend: Backend) -> None:
-    state = dealt(backend, MIXED)
-    play_hand(state, (5, 7), {0: 1, 1: 7, 2: 43, 3: 25})  # seat 2 takes 5, seat 3 takes 7
-    play_hand(state, (9, 12), {0: 55, 1: 49, 2: 13, 3: 26})  # seats 1 and then 0 eliminated
+MIXED_PLAYS = ({0: 1, 1: 7, 2: 43, 3: 25}, {0: 55, 1: 49, 2: 13, 3: 26})
+"""Two hands of the MIXED deal: seats 1 and then 0 are eliminated in the second."""
+LAST_CHANCE_PLAYS = ({0: 49, 1: 38, 2: 13, 3: 25}, {0: 50, 1: 37, 2: 14, 3: 26})
+"""Two hands of the LAST_CHANCE deal: seats 0 and 1 are eliminated."""
+
+
+@pytest.mark.parametrize(
+    ("deal", "plays", "tides", "scores"),
+    [
+        # Seat 2 takes 5, seat 3 takes 7.
+        pytest.param(MIXED, MIXED_PLAYS, [(5, 7), (9, 12)], [-1, -1, 6 + 1, 11], id="lowest"),
+        # Seats 2 and 3 both take a 5: both get the bonus.
+        pytest.param(MIXED, MIXED_PLAYS, [(5, 5), (9, 12)], [-1, -1, 5 + 1, 11 + 1], id="tied"),
+        # Seat 0 is eliminated showing 3, the lowest tide; the survivors show none.
+        pytest.param(
+            LAST_CHANCE, LAST_CHANCE_PLAYS, [(7, 9), (3, 12)], [-1, -1, 6 + 1, 12 + 1], id="out"
+        ),
+    ],
+)
+def test_the_lowest_showing_tide_earns_a_bonus(
+    backend: Backend,
+    deal: tuple[list[int], ...],
+    plays: tuple[dict[int, int], ...],
+    tides: list[tuple[int, int]],
+    scores: list[int],
+) -> None:
+    """Tied lowest tides all earn it; eliminated players score -1 and never earn it."""
+    state = dealt(backend, deal)
+    for hand_tides, hand_plays in zip(tides, plays, strict=True):
+        play_hand(state, hand_tides, hand_plays)
     assert public(state)["round"] == 1
-    assert public(state)["scores"] == [-1, -1, 6 + 1, 11]
-
-
-def test_tied_lowest_tides_all_earn_the_bonus(backend: Backend) -> None:
-    state = dealt(backend, MIXED)
-    play_hand(state, (5, 5), {0: 1, 1: 7, 2: 43, 3: 25})
-    play_hand(state, (9, 12), {0: 55, 1: 49, 2: 13, 3: 26})
-    assert public(state)["scores"] == [-1, -1, 5 + 1, 11 + 1]
+    assert public(state)["scores"] == scores
 
 
 def test_no_tide_card_counts_as_the_lowest_tide(backend: Backend) -> None:
@@ -434,14 +438,6 @@ def test_no_tide_card_counts_as_the_lowest_tide(backend: Backend) -> None:
         low = 2 * (hand // 2) + 1
         play_hand(state, (low, low + 1), {0: 49 + hand, 1: 25 + hand, 2: 13 + hand, 3: 1 + hand})
     assert public(state)["scores"] == [0, 0, 6 + 1, 0 + 1]
-
-
-def test_eliminated_players_score_minus_one_and_never_earn_the_bonus(backend: Backend) -> None:
-    # Seat 0 is eliminated showing 3, the lowest tide; the survivors show none.
-    state = dealt(backend, LAST_CHANCE)
-    play_hand(state, (7, 9), {0: 49, 1: 38, 2: 13, 3: 25})
-    play_hand(state, (3, 12), {0: 50, 1: 37, 2: 14, 3: 26})
-    assert public(state)["scores"] == [-1, -1, 6 + 1, 12 + 1]
 
 
 def test_hands_rotate_to_the_left_each_round(backend: Backend) -> None:
@@ -677,19 +673,17 @@ def test_acting_on_a_terminal_state_is_illegal(backend: Backend) -> None:
         {"players": "4"},
         {"players": 4.0},
         {"players": True},
-        {"players": 4, "rounds": 0},
-        {"players": 4, "rounds": 5},
         {"players": 3, "rounds": 4},
-        {"players": 4, "rounds": "2"},
-        {"players": 4, "rounds": 2.0},
-        {"players": 4, "rounds": True},
-        {"players": 4, "recheck_after_elimination": 1},
-        {"players": 4, "recheck_after_elimination": "false"},
-        {"players": 4, "recheck_after_elimination": None},
-        {"players": 4, "highest_chooses_tide": 0},
-        {"players": 4, "highest_chooses_tide": "yes"},
-        {"players": 4, "tie_break": True},
-        {"players": 4, "round": 2},
+        *one_bad_option_each(
+            4,
+            {
+                "rounds": [0, 5, "2", 2.0, True],
+                "recheck_after_elimination": [1, "false", None],
+                "highest_chooses_tide": [0, "yes"],
+                "tie_break": [True],
+                "round": [2],
+            },
+        ),
     ],
 )
 def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:

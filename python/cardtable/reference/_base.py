@@ -23,6 +23,7 @@ import numpy.typing as npt
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.reference._options import OptionReader, OptionSpec, as_int, plain_json
+from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["CHANCE", "REGISTERED", "TERMINAL", "ReferenceGame", "ReferenceState", "register"]
 
@@ -258,6 +259,8 @@ class ReferenceState(ABC):
 
     score_wins: ClassVar[Literal["highest", "lowest"] | None] = None
     """Which score wins where the rules say "the highest (lowest) score wins, ties share"."""
+    tensor_phases: ClassVar[tuple[str, ...]] = ()
+    """The phases in the order of the tensor's ``phase`` segment (see ``_observation_tensor``)."""
 
     def __init__(self, game: ReferenceGame[Any]) -> None:
         """Creates the generic part of a state of ``game``."""
@@ -306,9 +309,23 @@ class ReferenceState(ABC):
     def _observation(self, player: int) -> Mapping[str, Any]:
         """Exactly what ``player`` may know."""
 
-    @abstractmethod
     def _observation_tensor(self, player: int) -> list[float]:
-        """``player``'s observation encoded in the contract's "Observation tensor" layout."""
+        """``player``'s observation encoded in the contract's "Observation tensor" layout.
+
+        This default serves the layouts that open with the seat and the phase (one-hot, the phases
+        in :attr:`tensor_phases` order): it encodes those two and :meth:`_encode_tensor` the rest.
+        A game with another layout overrides this hook instead.
+        """
+        obs = self._observation(player)
+        t = TensorBuilder()
+        t.one_hot(obs["seat"], self._game.players)
+        t.one_hot(self.tensor_phases.index(obs["phase"]), len(self.tensor_phases))
+        self._encode_tensor(t, obs)
+        return t.values
+
+    def _encode_tensor(self, t: TensorBuilder, obs: Mapping[str, Any]) -> None:
+        """Appends the segments after the seat and the phase (see :meth:`_observation_tensor`)."""
+        raise NotImplementedError(f"{type(self).__name__} encodes no observation tensor")
 
     @abstractmethod
     def _state_dict(self) -> dict[str, Any]:

@@ -36,9 +36,10 @@ section lists them with every other reading beyond the booklet):
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Literal
+from typing import Any, Literal
 
 from cardtable.errors import InvalidOptionError
 from cardtable.observations import TrafficarsDecision as Decision
@@ -689,14 +690,12 @@ class TrafficarsState(ReferenceState):
             "queue": list(self._queue),
         }
 
-    def _observation_tensor(self, player: int) -> list[float]:
-        """Encode the observation dict as the contract's "Observation tensor" lists it."""
-        obs = self._observation(player)
+    tensor_phases = TENSOR_PHASES
+
+    def _encode_tensor(self, t: TensorBuilder, obs: Mapping[str, Any]) -> None:
+        """The contract's "Observation tensor" after the seat and the phase."""
         n = self._players
         lanes = len(obs["lanes"])
-        t = TensorBuilder()
-        t.one_hot(obs["seat"], n)
-        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
         decision = obs["decision"]
         t.one_hot(None if decision is None else TENSOR_DECISIONS.index(decision), 8)
         t.scaled(obs["turn"], self._hand_size)
@@ -732,7 +731,6 @@ class TrafficarsState(ReferenceState):
         for k, seat in enumerate(obs["queue"]):
             queue[seat] = (k + 1) / n
         t.extend(queue)
-        return t.values
 
     def _state_dict(self) -> dict[str, object]:
         return {

@@ -36,8 +36,9 @@ is already decided). The contract's decision: a round in which nothing happened 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import pairwise
+from typing import Any
 
 from cardtable.errors import InvalidOptionError
 from cardtable.observations import TrafficarsMemoryObservation
@@ -350,14 +351,12 @@ class TrafficarsMemoryState(ReferenceState):
             return self._quiet_turns
         return 0 if self._new_card_this_turn else self._quiet_turns + 1
 
-    def _observation_tensor(self, player: int) -> list[float]:
-        """Encode the observation dict as the contract's "Observation tensor" lists it."""
-        obs = self._observation(player)
+    tensor_phases = TENSOR_PHASES
+
+    def _encode_tensor(self, t: TensorBuilder, obs: Mapping[str, Any]) -> None:
+        """The contract's "Observation tensor" after the seat and the phase."""
         n = self._players
         grid = len(obs["on_table"])
-        t = TensorBuilder()
-        t.one_hot(obs["seat"], n)
-        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
         t.one_hot(obs["current"], n)
         for position in range(grid):
             face = obs["faces"][position]
@@ -372,7 +371,6 @@ class TrafficarsMemoryState(ReferenceState):
         for taken in obs["taken"]:
             t.scaled(taken, grid)
         t.scaled(obs["idle_turns"], n)
-        return t.values
 
     def _state_dict(self) -> dict[str, object]:
         return {

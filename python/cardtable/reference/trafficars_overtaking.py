@@ -29,6 +29,8 @@ Decisions on points the rules doc leaves open (the simplest reading each time; t
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Mapping
+from typing import Any
 
 from cardtable.observations import TrafficarsOvertakingObservation
 from cardtable.observations import TrafficarsOvertakingPhase as Phase
@@ -379,13 +381,11 @@ class TrafficarsOvertakingState(ReferenceState):
             "winner": self._winner,
         }
 
-    def _observation_tensor(self, player: int) -> list[float]:
-        """Encode the observation dict as the contract's "Observation tensor" lists it."""
-        obs = self._observation(player)
+    tensor_phases = TENSOR_PHASES
+
+    def _encode_tensor(self, t: TensorBuilder, obs: Mapping[str, Any]) -> None:
+        """The contract's "Observation tensor" after the seat and the phase."""
         n = self._players
-        t = TensorBuilder()
-        t.one_hot(obs["seat"], n)
-        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
         t.multi_hot((card - 1 for card in obs["row"]), len(CARDS))
         t.multi_hot((card - 1 for card in obs["hand"]), len(CARDS))
         for size in obs["pile_sizes"]:
@@ -398,7 +398,6 @@ class TrafficarsOvertakingState(ReferenceState):
         card = obs["overtake_card"]
         t.one_hot(None if card is None else card - 1, len(CARDS))
         t.one_hot(obs["winner"], n)
-        return t.values
 
     def _state_dict(self) -> dict[str, object]:
         return {

@@ -22,6 +22,9 @@ with the original sentences, in the contract's "Decisions" section
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from cardtable.observations import TurnTheTideObservation
 from cardtable.observations import TurnTheTidePhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
@@ -434,13 +437,11 @@ class TurnTheTideState(ReferenceState):
             "scores": list(self._totals),
         }
 
-    def _observation_tensor(self, player: int) -> list[float]:
-        """Encode the observation dict as the contract's "Observation tensor" lists it."""
-        obs = self._observation(player)
+    tensor_phases = TENSOR_PHASES
+
+    def _encode_tensor(self, t: TensorBuilder, obs: Mapping[str, Any]) -> None:
+        """The contract's "Observation tensor" after the seat and the phase."""
         n = self._players
-        t = TensorBuilder()
-        t.one_hot(obs["seat"], n)
-        t.one_hot(TENSOR_PHASES.index(obs["phase"]), len(TENSOR_PHASES))
         t.one_hot(obs["round"], self._rounds)
         t.scaled(obs["hand_index"], 12)
         t.multi_hot((card - 1 for card in obs["hand"]), 60)
@@ -465,7 +466,6 @@ class TurnTheTideState(ReferenceState):
         t.one_hot(None if own is None else own - 1, 60)
         for score in obs["scores"]:
             t.scaled(score, 12)
-        return t.values
 
     def _state_dict(self) -> dict[str, object]:
         return {

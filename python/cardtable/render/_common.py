@@ -86,6 +86,21 @@ def hidden_commitments(own: Any, committed: list[bool], seat: int) -> list[Any]:
     return [own if q == seat else ("hidden" if done else None) for q, done in enumerate(committed)]
 
 
+def hands_and_commitments(
+    observed: dict[str, Any], seat: int | None, players: int
+) -> tuple[list[Any], list[Any]]:
+    """Per seat, the hand and the commitment of a game where seats commit cards in turn.
+
+    ``observed`` is seat ``seat``'s observation (it sees its own hand and commitment, and which
+    other seats have committed) or, with ``seat`` None, the canonical state (it sees all).
+    """
+    if seat is None:
+        return list(observed["hands"]), list(observed["commitments"])
+    own = observed["own_commitment"]
+    hands = own_only(observed["hand"], seat, players)
+    return hands, hidden_commitments(own, observed["committed"], seat)
+
+
 def full_state(state: StateProtocol) -> tuple[dict[str, Any], int, dict[str, Any]]:
     """For the full view: the canonical state, the number of players and the whole ``to_dict()``."""
     d = state.to_dict()

@@ -8,9 +8,8 @@ from cardtable.render._common import (
     data_file,
     full_state,
     game_view,
-    hidden_commitments,
+    hands_and_commitments,
     observe,
-    own_only,
     pick,
     seat_names,
 )
@@ -39,33 +38,26 @@ def card_face(card: int) -> tuple[str, str, str, str]:
 
 def view(state: StateProtocol, seat: int | None) -> View:
     """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
-    if seat is not None:
-        o = observe(state, seat)
-        n = len(o["penalties"])
-        hands = own_only(o["hand"], seat, n)
-        commitments = hidden_commitments(o["own_commitment"], o["committed"], seat)
-        decision, resolving, cars = o["decision"], o["resolving"], o["cars"]
-    else:
-        o, n, _ = full_state(state)
-        hands = list(o["hands"])
-        commitments = list(o["commitments"])
-        public = observe(state, 0)
-        decision, resolving, cars = public["decision"], public["resolving"], public["cars"]
+    # The public parts (decision, cars, resolving), which the canonical state does not hold.
+    public = observe(state, 0 if seat is None else seat)
+    n = len(public["penalties"])
+    o = public if seat is not None else full_state(state)[0]
+    hands, commitments = hands_and_commitments(o, seat, n)
     return game_view(
         state,
         "trafficars",
         seat,
         n,
         phase=o["phase"],
-        decision=decision,
+        decision=public["decision"],
         turn=o["turn"],
         hands=hands,
         commitments=commitments,
         lanes=o["lanes"],
         place_cars=o["place_cars"],
-        cars=cars,
+        cars=public["cars"],
         **pick(o, "penalties", "revealed", "queue"),
-        resolving=resolving,
+        resolving=public["resolving"],
     )
 
 

@@ -6,9 +6,8 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
     full_state,
-    hidden_commitments,
+    hands_and_commitments,
     observe,
-    own_only,
     pending_move,
     pick,
 )
@@ -29,16 +28,13 @@ def view(state: StateProtocol, seat: int | None) -> View:
     if seat is not None:
         o = observe(state, seat)
         n = len(o["lifebuoys"])
-        hands = own_only(o["hand"], seat, n)
-        commitments = hidden_commitments(o["own_commitment"], o["committed"], seat)
         rounds = None
     else:
         o, n, d = full_state(state)
-        hands = list(o["hands"])
-        commitments = list(o["commitments"])
         rounds = d["options"]["rounds"]
-        if not any(hands) and any(o["dealt"]):
-            hands = [sorted(x) for x in o["dealt"]]
+    hands, commitments = hands_and_commitments(o, seat, n)
+    if seat is None and not any(hands) and any(o["dealt"]):
+        hands = [sorted(x) for x in o["dealt"]]
     return {
         "game": "turn_the_tide",
         "seat": seat,

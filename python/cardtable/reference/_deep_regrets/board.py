@@ -9,7 +9,7 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from cardtable.observations import DeepRegretsPhase as Phase
 from cardtable.observations import DeepRegretsTrigger as Trigger
@@ -249,12 +249,12 @@ class Board(ReferenceState):
                 per += rule.amount * sum(seat.depth == 2 for seat in self._seats)
         return max(0, base + self._rod_modifier(p, fish) + front + per + cast.reduction)
 
-    def _rod_passive(self, p: int, kind: str) -> Effect | None:
-        """The passive of ``kind`` of p's equipped rod, if any."""
-        rod = self._seats[p].rod
-        if rod is None:
+    def _passive(self, p: int, gear: Literal["rod", "reel"], kind: str) -> Effect | None:
+        """The passive of ``kind`` of p's equipped rod or reel (``gear``), if any."""
+        item = self._seats[p].rod if gear == "rod" else self._seats[p].reel
+        if item is None:
             return None
-        return next((e for e in CARDS.items["rod"][rod].passive if e.kind == kind), None)
+        return next((e for e in CARDS.items[gear][item].passive if e.kind == kind), None)
 
     def _ignores(self, p: int, trigger: Trigger) -> bool:
         """§16.10 Rod of the Dead: whether p's equipped rod lets p ignore ``trigger`` abilities.
@@ -262,15 +262,8 @@ class Board(ReferenceState):
         "You may choose to ignore reveal and/or catch abilities on the Fish you reveal and/or
         catch."
         """
-        rod = self._rod_passive(p, "ignore_abilities")
+        rod = self._passive(p, "rod", "ignore_abilities")
         return rod is not None and trigger in rod.triggers
-
-    def _reel_passive(self, p: int, kind: str) -> Effect | None:
-        """The passive of ``kind`` of p's equipped reel, if any."""
-        reel = self._seats[p].reel
-        if reel is None:
-            return None
-        return next((e for e in CARDS.items["reel"][reel].passive if e.kind == kind), None)
 
     def _rod_modifier(self, p: int, fish: Fish) -> int:
         """§2.1: the difficulty change of p's equipped rod for ``fish``.

@@ -6,6 +6,9 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
+from cardtable.observations import DeepRegretsNodeKind as NodeKind
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     ItemKind,
@@ -13,8 +16,17 @@ from cardtable.reference._deep_regrets.cards import (
 from cardtable.reference._deep_regrets.scoring import Scoring
 from cardtable.reference._deep_regrets.table import (
     Flow,
+    Node,
     chance,
 )
+
+DRAW_NODES: dict[ItemKind, NodeKind] = {
+    "dink": "draw_dink",
+    "supply": "draw_supply",
+    "rod": "draw_rod",
+    "reel": "draw_reel",
+}
+"""The chance node that draws from each item deck."""
 
 
 class Draws(Scoring):
@@ -89,16 +101,27 @@ class Draws(Scoring):
         """
         seat = self._seats[p]
         k = 1
-        reel = self._reel_passive(p, "dink_draw")
+        reel = self._passive(p, "reel", "dink_draw")
         if reel is not None and (own_cast or not reel.when_own_cast):
             k = reel.amount
         for _ in range(k):
-            self._reshuffle_if_empty("dink")
-            if not self._deck["dink"]:
-                continue
-            d = yield chance("draw_dink", p, ((d, 1) for d in self._deck["dink"]))
-            self._deck["dink"].remove(d)
-            seat.owned["dink"].add(d)
+            d = yield from self._draw_item(p, "dink")
+            if d is not None:
+                seat.owned["dink"].add(d)
+
+    def _draw_item(self, p: int, kind: ItemKind) -> Generator[Node, int, int | None]:
+        """§4/§7.3 One draw from the ``kind`` deck for p: the card id, or None.
+
+        "if the deck is empty, the discard pile moves into it; if still empty, nothing; else
+        chance draw_<kind> (outcome item id, weight 1)": the drawn card leaves the deck and the
+        caller says where it goes.
+        """
+        self._reshuffle_if_empty(kind)
+        if not self._deck[kind]:
+            return None
+        card = yield chance(DRAW_NODES[kind], p, ((i, 1) for i in self._deck[kind]))
+        self._deck[kind].remove(card)
+        return card
 
     def _reshuffle_if_empty(self, kind: ItemKind) -> None:
         """§4: reshuffles an empty item deck.

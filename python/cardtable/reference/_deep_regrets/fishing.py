@@ -120,7 +120,7 @@ class Fishing(Items):
         known set." The Rod of the Infinite: "When you cast, peek at the top three Fish of the
         Shoal and place them back in any order, before revealing the top Fish" (no Dink).
         """
-        rod = self._rod_passive(p, "reorder")
+        rod = self._passive(p, "rod", "reorder")
         shoal = self._shoals[s]
         if rod is None or self._face_up[s] or len(shoal) < 2:
             return
@@ -314,7 +314,7 @@ class Fishing(Items):
         payment die is spent as usual."
         """
         spent = list(payment)
-        if self._reel_passive(p, "retain_leftover") is not None and payment:
+        if self._passive(p, "reel", "retain_leftover") is not None and payment:
             top = max(payment, key=lambda c: (die_face(c), c))
             kind, face = die_kind(top), die_face(top)
             leftover = sum(die_face(c) for c in payment) - difficulty

@@ -8,6 +8,7 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from cardtable.observations import DeepRegretsNodeKind as NodeKind
@@ -467,17 +468,25 @@ class Items(Draws):
         "amount times, while u has a Fresh die below its top face: node increment (legal 50+c for
         such classes; ctx.left): that die's face +1".
         """
-        seat = self._seats[u]
+        yield from self._raise_dice(u, amount, "increment", lambda c: die_face(c) + 1)
+
+    def _raise_dice(self, p: int, amount: int, node: NodeKind, face: Callable[[int], int]) -> Flow:
+        """The loop of §16.7 increment and §7.6 set_max: the chosen die comes back at ``face(c)``.
+
+        "amount times, while p has a Fresh die below its top face: node increment / set_max (legal
+        50+c for such classes; ctx.left)".
+        """
+        seat = self._seats[p]
         for i in range(1, amount + 1):
             below = [c for c in seat.fresh if self._below_top(c)]
             if not below:
                 break
             self._ctx.left = amount - i + 1
-            action = yield decision("increment", u, {DIE + c for c in below})
+            action = yield decision(node, p, {DIE + c for c in below})
             self._ctx.left = 0
             c = action - DIE
             seat.fresh.remove(c)
-            self._add_fresh(u, die_class(die_kind(c), die_face(c) + 1))
+            self._add_fresh(p, die_class(die_kind(c), face(c)))
 
     def _take_supplies(self, u: int, amount: int) -> Flow:
         """§16.7 take_supply.
@@ -486,11 +495,9 @@ class Items(Draws):
         u) → u's supplies".
         """
         for _ in range(amount):
-            self._reshuffle_if_empty("supply")
-            if not self._deck["supply"]:
+            i = yield from self._draw_item(u, "supply")
+            if i is None:
                 return
-            i = yield chance("draw_supply", u, ((i, 1) for i in self._deck["supply"]))
-            self._deck["supply"].remove(i)
             self._seats[u].owned["supply"].add(i)
 
     def _discard_fish_from_hand(self, p: int, f: int) -> None:
@@ -666,10 +673,7 @@ class Items(Draws):
         for q in self._group(u, "others"):
             if not self._seats[u].regret_count:
                 break
-            self._ctx.target = q
-            action = yield decision("give_regret", u, self._regret_actions(u))
-            self._seats[u].regrets[action - REGRET] -= 1
-            self._seats[q].regrets[action - REGRET] += 1
+            yield from self._give_regret(u, q)
         self._ctx.target = None
 
     def _receive_regrets(self, u: int) -> Flow:
@@ -679,13 +683,20 @@ class Items(Draws):
         (actor q, 70+v from q's regrets): the card moves to u".
         """
         for q in self._group(u, "others"):
-            if not self._seats[q].regret_count:
-                continue
-            self._ctx.target = u
-            action = yield decision("give_regret", q, self._regret_actions(q))
-            self._seats[q].regrets[action - REGRET] -= 1
-            self._seats[u].regrets[action - REGRET] += 1
+            if self._seats[q].regret_count:
+                yield from self._give_regret(q, u)
         self._ctx.target = None
+
+    def _give_regret(self, giver: int, receiver: int) -> Flow:
+        """One give_regret of §16.7, from ``giver`` to ``receiver``.
+
+        "ctx.target = receiver, node give_regret (actor giver, 70+v from giver's regrets): the card
+        moves to receiver".
+        """
+        self._ctx.target = receiver
+        action = yield decision("give_regret", giver, self._regret_actions(giver))
+        self._seats[giver].regrets[action - REGRET] -= 1
+        self._seats[receiver].regrets[action - REGRET] += 1
 
     def _swap_beneath(self, u: int) -> Flow:
         """§16.7 swap_beneath (Giant Cuttlefish).
@@ -875,19 +886,28 @@ class Items(Draws):
         0, until left reaches 0 or Fresh is empty; then each to_roll die is rolled (chance roll)
         back into Fresh."
         """
+        yield from self._select_fresh_to_roll(p, "reroll_select", most)
+        yield from self._roll_into_fresh(p)
+
+    def _select_fresh_to_roll(self, p: int, node: NodeKind, most: int | None) -> Flow:
+        """The select node of §7.1 Muster (muster_select) and §7.6 reroll (reroll_select).
+
+        "legal: 0 = roll now; 50+c for each class c in p's Fresh pool; ctx.left = most - selected
+        so far, or null when there is no most": a chosen die moves from Fresh to ctx.to_roll; the
+        node repeats until 0 is chosen, ``most`` dice are chosen or Fresh is empty.
+        """
         seat = self._seats[p]
         ctx = self._ctx
         selected = 0
         while seat.fresh and (most is None or selected < most):
             ctx.left = None if most is None else most - selected
-            action = yield decision("reroll_select", p, [ROLL_NOW, *self._fresh_actions(p)])
+            action = yield decision(node, p, [ROLL_NOW, *self._fresh_actions(p)])
             ctx.left = 0
             if action == ROLL_NOW:
                 break
             seat.fresh.remove(action - DIE)
             ctx.to_roll = sorted([*ctx.to_roll, die_kind(action - DIE)])
             selected += 1
-        yield from self._roll_into_fresh(p)
 
     def _reroll_low(self, p: int, at_most: int) -> Flow:
         """§7.6 reroll_low.
@@ -914,17 +934,7 @@ class Items(Draws):
         "for i = 1..amount, while a Fresh die is below its top face: node set_max (legal 50+c for
         such classes; ctx.left): that die shows its top face."
         """
-        seat = self._seats[p]
-        for i in range(1, amount + 1):
-            below = [c for c in seat.fresh if self._below_top(c)]
-            if not below:
-                break
-            self._ctx.left = amount - i + 1
-            action = yield decision("set_max", p, {DIE + c for c in below})
-            self._ctx.left = 0
-            kind = die_kind(action - DIE)
-            seat.fresh.remove(action - DIE)
-            self._add_fresh(p, die_class(kind, CARDS.dice[kind].top))
+        yield from self._raise_dice(p, amount, "set_max", lambda c: CARDS.dice[die_kind(c)].top)
 
     def _peek(self, p: int, target: str, amount: int) -> Flow:
         """§7.6 peek.

@@ -123,25 +123,39 @@ class Labels(Days):
             "sell": {DONE: "done selling"},
             "mount_slot": {DONE: "done mounting"},
             "turn": {PASS: "pass", ABANDON_SHIP: "abandon ship", SELL: "sell", MOUNT: "mount"},
+            "reveal_shoal": {DONE: "done revealing"},
+            "hadal_shade": {NO: "keep it"},
+            "offer_regret": {DONE: "done offering"},
         }
         simple["after_main"] = simple["turn"]
         if a in simple.get(kind, {}):
             return simple[kind][a]
+        numbered: dict[NodeKind, tuple[int, int, str]] = {  # first action, count, label of k
+            "life_preserver": (GIVE_TO, 5, "give the Life Preserver to seat {k}"),
+            "port_discard": (REGRET, 4, "discard a regret of value {k}"),
+            "discard_regret": (REGRET, 4, "discard a regret of value {k}"),
+            "peek_shoal": (CAST, 9, "peek at shoal {k}"),
+            "reveal_shoal": (CAST, 9, "reveal shoal {k}"),
+            "reveal_column": (COLUMN, 3, "reveal column {k}"),
+            "offer_target": (GIVE_TO, 5, "offer regrets to seat {k}"),
+            "offer_regret": (REGRET, 4, "offer a regret of value {k}"),
+        }
+        if kind in numbered:
+            first, count, label = numbered[kind]
+            return label.format(k=a - first) if first <= a < first + count else None
         in_die = DIE <= a < DIE + len(DIE_CLASSES)
         d = die_string(a - DIE) if in_die else ""
+        of_die: dict[NodeKind, str] = {
+            "muster_select": "reroll {d}",
+            "reroll_select": "reroll {d}",
+            "muster_keep": "keep {d}",
+            "decline_die": "spend {d} for a dink",
+        }
+        if kind in of_die:
+            return of_die[kind].format(d=d) if in_die else None
         match kind:
-            case "muster_select" | "reroll_select" if in_die:
-                return f"reroll {d}"
-            case "muster_keep" if in_die:
-                return f"keep {d}"
-            case "decline_die" if in_die:
-                return f"spend {d} for a dink"
             case "set_max" if in_die:
                 return f"set {d} to {CARDS.dice[die_kind(a - DIE)].top}"
-            case "life_preserver" if GIVE_TO <= a < GIVE_TO + 5:
-                return f"give the Life Preserver to seat {a - GIVE_TO}"
-            case "port_discard" | "discard_regret" if REGRET <= a < REGRET + 4:
-                return f"discard a regret of value {a - REGRET}"
             case "equip_rod" if ROD <= a < REEL:
                 return f"equip {CARDS.items['rod'][a - ROD].name}"
             case "equip_reel" if REEL <= a < FISH:
@@ -163,8 +177,6 @@ class Labels(Days):
                 return self._shop_keep_label(a)
             case "refresh_die" if DIE_KIND <= a < DIE_KIND + 5:
                 return f"refresh a {KIND_LETTERS[a - DIE_KIND]} die"
-            case "peek_shoal" if CAST <= a < CAST + 9:
-                return f"peek at shoal {a - CAST}"
             case "peek_row" | "peek_line" if ROW <= a < ROW + 3:
                 return f"peek at depth {a - ROW + 1}"
             case "peek_column" | "peek_line" if COLUMN <= a < COLUMN + 3:
@@ -186,13 +198,18 @@ class Labels(Days):
         }
         if node.kind in yes_no and a in (YES, NO):
             return yes_no[node.kind][a - YES]
+        of_fish: dict[NodeKind, str] = {
+            "discard_fish": "discard {name}",
+            "reorder": "put {name} next from the top",
+            "mimic": "swap it for {name}",
+        }
+        if node.kind in of_fish:
+            return of_fish[node.kind].format(name=name) if in_fish else None
         match node.kind:
             case "choose_effect" if a in (FIRST_EFFECT, FIRST_EFFECT + 1):
                 return ("choose the first effect", "choose the second effect")[a - FIRST_EFFECT]
             case "increment" if d:
                 return f"increment {d}"
-            case "discard_fish" if in_fish:
-                return f"discard {name}"
             case "discard_item" if SUPPLY <= a < FISH:
                 kind: ItemKind = "supply" if a < ROD else "rod" if a < REEL else "reel"
                 return f"discard {CARDS.items[kind][a - ITEM_BASE[kind]].name}"
@@ -200,28 +217,10 @@ class Labels(Days):
                 return f"give {fish_name(node.about)} to seat {a - GIVE_TO}"
             case "give_regret" if REGRET <= a < REGRET + 4:
                 return f"give a regret of value {a - REGRET} to seat {self._ctx.target}"
-            case "reorder" if in_fish:
-                return f"put {name} next from the top"
-            case "reveal_shoal" if a == DONE:
-                return "done revealing"
-            case "reveal_shoal" if CAST <= a < CAST + 9:
-                return f"reveal shoal {a - CAST}"
-            case "reveal_column" if COLUMN <= a < COLUMN + 3:
-                return f"reveal column {a - COLUMN}"
-            case "mimic" if in_fish:
-                return f"swap it for {name}"
-            case "hadal_shade" if a == NO:
-                return "keep it"
             case "hadal_shade" if HADAL <= a < HADAL + 15:
                 q, k = divmod(a - HADAL, 3)
                 f = self._seats[q].mounted[k] if q < self._n else None
                 return None if f is None else f"swap it for seat {q}'s {fish_name(f)}"
-            case "offer_target" if GIVE_TO <= a < GIVE_TO + 5:
-                return f"offer regrets to seat {a - GIVE_TO}"
-            case "offer_regret" if a == DONE:
-                return "done offering"
-            case "offer_regret" if REGRET <= a < REGRET + 4:
-                return f"offer a regret of value {a - REGRET}"
         return None
 
     def _turn_or_pay_label(self, a: int, at_pay: bool, d: str) -> str | None:

@@ -6,7 +6,6 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 
 from __future__ import annotations
 
-from cardtable.observations import DeepRegretsNodeKind as NodeKind
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     TACKLE_KINDS,
@@ -24,7 +23,6 @@ from cardtable.reference._deep_regrets.table import (
     KEEP_ALL,
     PORT,
     REGRET,
-    ROLL_NOW,
     SHOP_ITEMS,
     SLOT,
     SLOTS,
@@ -50,14 +48,7 @@ class Port(Fishing):
         # 1. "If p has a Fresh die: node muster_select (legal: 0 = roll now; 50+c for each class
         # c in p's Fresh pool). A chosen die moves from Fresh to ctx.to_roll; the node repeats
         # until 0 is chosen or Fresh is empty."
-        while seat.fresh:
-            ctx.left = None
-            action = yield decision("muster_select", p, [ROLL_NOW, *self._fresh_actions(p)])
-            ctx.left = 0
-            if action == ROLL_NOW:
-                break
-            seat.fresh.remove(action - DIE)
-            ctx.to_roll = sorted([*ctx.to_roll, die_kind(action - DIE)])
+        yield from self._select_fresh_to_roll(p, "muster_select", None)
         # 2. "All of p's Spent dice move to ctx.to_roll (Spent becomes empty)."
         ctx.to_roll = sorted(ctx.to_roll + seat.spent)
         seat.spent = []
@@ -233,16 +224,13 @@ class Port(Fishing):
         repeated keep times; the rest go back into the deck. ctx.shop = null."
         """
         item_kind = SHOP_ITEMS[k]
-        node: NodeKind = "draw_rod" if k == 0 else "draw_reel" if k == 1 else "draw_supply"
         visit = ShopVisit(k)
         self._ctx.shop = visit
         owned = self._seats[p].owned[item_kind]
         for _ in range(tier.draw):
-            self._reshuffle_if_empty(item_kind)
-            if not self._deck[item_kind]:
+            card = yield from self._draw_item(p, item_kind)
+            if card is None:
                 break
-            card = yield chance(node, p, ((i, 1) for i in self._deck[item_kind]))
-            self._deck[item_kind].remove(card)
             visit.drawn.append(card)
         keep = min(tier.keep, len(visit.drawn))
         if keep == len(visit.drawn):

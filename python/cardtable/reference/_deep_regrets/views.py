@@ -7,11 +7,12 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from cardtable.observations import (
     CastObservation,
     ContextObservation,
+    DecksObservation,
     DeepRegretsClock,
     DeepRegretsObservation,
     EndObservation,
@@ -115,22 +116,19 @@ class Views(Labels):
             "shoals": [self._shoal_view(player, s) for s in SHOALS],
             "fish_discard": [[fish_name(f) for f in pile] for pile in self._fish_discard],
             "bag": list(self._bag),
-            "decks": {
-                "regret": sum(self._regret_deck),
-                "regret_discard": sum(self._regret_discard),
-                "dink": len(self._deck["dink"]),
-                "dink_discard": len(self._discard["dink"]),
-                "supply": len(self._deck["supply"]),
-                "supply_discard": len(self._discard["supply"]),
-                "rod": len(self._deck["rod"]),
-                "rod_discard": len(self._discard["rod"]),
-                "reel": len(self._deck["reel"]),
-                "reel_discard": len(self._discard["reel"]),
-            },
+            "decks": self._deck_counts(),
             "ctx": self._context_view(player),
             "scores": self._scores(),
             "end": end,
         }
+
+    def _deck_counts(self) -> DecksObservation:
+        """The cards in every deck and discard pile: regrets, then each item kind."""
+        counts = {"regret": sum(self._regret_deck), "regret_discard": sum(self._regret_discard)}
+        for kind in ITEM_KINDS:
+            counts[kind] = len(self._deck[kind])
+            counts[f"{kind}_discard"] = len(self._discard[kind])
+        return cast("DecksObservation", counts)
 
     def _shoal_view(self, player: int, s: int) -> ShoalObservation:
         """Shoal s as ``player`` sees it.
