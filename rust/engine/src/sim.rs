@@ -306,46 +306,61 @@ fn empty_result(players: usize) -> SimResult {
     }
 }
 
-/// The games of one chunk: `first..first + count` of the run seeded by `seeds`.
-struct Chunk<'a> {
+/// One chunk of a run: the games `first..first + count` of the run seeded by `seeds`, what they
+/// add up to (`out`) and their rows.
+struct Chunk<'a, G: Game> {
+    game: &'a G,
     seeds: SeedDeriver,
     first: u64,
     count: u64,
     /// Set when the run is to stop (checked before every game).
     stop: &'a AtomicBool,
+    rows: Option<Rows<'a>>,
+    out: SimResult,
+    state: G::State,
 }
 
-impl Chunk<'_> {
+impl<G: Game> Chunk<'_, G> {
     /// Plays the chunk's games with `play` (game seed, state to play from its start; returns the
-    /// decisions and chance steps made), recording each in `out` and its row in `rows`.
+    /// decisions and chance steps made), recording each. The loop runs with the CPU's bit
+    /// instructions, so that the games' bit picks inline; each `play` compiles a loop of its own.
     #[inline(always)]
-    fn play<G: Game>(
-        &self,
-        game: &G,
-        state: &mut G::State,
-        mut rows: Option<Rows<'_>>,
-        out: &mut SimResult,
+    fn play(
+        &mut self,
         mut play: impl FnMut(u64, &mut G::State) -> Result<(u32, u32)>,
     ) -> Result<()> {
-        let n = game.players();
-        let mut scores = vec![0i64; n];
-        for (i, g) in (self.first..self.first + self.count).enumerate() {
-            // Checked before every game, so that a stop request is honoured within one game.
-            if self.stop.load(Ordering::Relaxed) {
-                out.interrupted = true;
-                break;
-            }
-            let counts = play(self.seeds.derive(g), state)?;
-            let row = rows.as_mut().map(|(sc, wi, le)| {
-                (
-                    &mut sc[i * n..(i + 1) * n],
-                    &mut wi[i * n..(i + 1) * n],
-                    &mut le[i],
-                )
-            });
-            step::record_game(game, state, counts, &mut scores, out, row);
-        }
-        Ok(())
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || {
+                let n = self.game.players();
+                let mut scores = vec![0i64; n];
+                for (i, g) in (self.first..self.first + self.count).enumerate() {
+                    // Checked before every game, so that a stop request is honoured within one
+                    // game.
+                    if self.stop.load(Ordering::Relaxed) {
+                        self.out.interrupted = true;
+                        break;
+                    }
+                    let counts = play(self.seeds.derive(g), &mut self.state)?;
+                    let row = self.rows.as_mut().map(|(sc, wi, le)| {
+                        (
+                            &mut sc[i * n..(i + 1) * n],
+                            &mut wi[i * n..(i + 1) * n],
+                            &mut le[i],
+                        )
+                    });
+                    step::record_game(
+                        self.game,
+                        &self.state,
+                        counts,
+                        &mut scores,
+                        &mut self.out,
+                        row,
+                    );
+                }
+                Ok(())
+            },
+        )
     }
 }
 
@@ -359,8 +374,8 @@ fn run_chunk<G: Game>(
     done: &AtomicU64,
 ) -> Result<SimResult> {
     let n = game.players();
-    let mut out = empty_result(n);
     if stop.load(Ordering::Relaxed) {
+        let mut out = empty_result(n);
         out.interrupted = true;
         return Ok(out);
     }
@@ -369,53 +384,35 @@ fn run_chunk<G: Game>(
         .iter()
         .map(|b| SeatBot::new(game, b))
         .collect::<Result<Vec<_>>>()?;
-    let mut state = game.initial_state();
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
-    let games = Chunk {
+    let mut chunk = Chunk {
+        game,
         seeds: SeedDeriver::new(config.seed),
         first,
         count,
         stop,
+        rows,
+        out: empty_result(n),
+        state: game.initial_state(),
     };
     // A table of `random` bots only plays each game in one call of the game's own playout. The
-    // two kinds of table are two instances of the loop, each compiled on its own with the CPU's
-    // bit instructions (so that the games' bit picks inline): the all-random loop's code then
-    // does not depend on how the bots' stepping compiles.
+    // two kinds of table are two instances of the loop: the all-random loop's code then does not
+    // depend on how the bots' stepping compiles.
     let played = if bots.iter().all(|b| matches!(b, SeatBot::Random(_))) {
         let mut seats = vec![SplitMix64::default(); n];
-        crate::cpu::with_bit_instructions(
+        chunk.play(
             #[inline(always)]
-            || {
-                games.play(
-                    game,
-                    &mut state,
-                    rows,
-                    &mut out,
-                    #[inline(always)]
-                    |seed, state| {
-                        play_random_game(game, &mut seats, seed, state, &mut legal, &mut chance)
-                    },
-                )
-            },
+            |seed, state| play_random_game(game, &mut seats, seed, state, &mut legal, &mut chance),
         )
     } else {
-        crate::cpu::with_bit_instructions(
+        chunk.play(
             #[inline(always)]
-            || {
-                games.play(
-                    game,
-                    &mut state,
-                    rows,
-                    &mut out,
-                    #[inline(always)]
-                    |seed, state| play_game(game, &mut bots, seed, state, &mut legal, &mut chance),
-                )
-            },
+            |seed, state| play_game(game, &mut bots, seed, state, &mut legal, &mut chance),
         )
     };
-    done.fetch_add(out.games_played, Ordering::Relaxed);
+    done.fetch_add(chunk.out.games_played, Ordering::Relaxed);
     played?;
-    Ok(out)
+    Ok(chunk.out)
 }
 
 fn merged(mut a: SimResult, b: SimResult) -> SimResult {
