@@ -21,7 +21,7 @@
 //! default) no heuristic bot is made and nothing is drawn for it.
 //!
 //! # Action classes
-//! With `classes=on` (default off; Trafficars memory is the only game that has classes so far)
+//! With `classes=on` (default off but in Trafficars memory, the only game that has classes so far)
 //! actions that are worth the same in every determinization of an information set share one edge
 //! (`action_class` in the search module): the flips of never-seen positions, whose cards the
 //! determinizer deals uniformly, become one choice "flip a card nobody has seen", which the walk
@@ -92,13 +92,14 @@ pub struct MctsParams {
     /// expanded first); default 0 (off).
     pub prior: f64,
     /// Whether exchangeable actions share one edge per information set (see
-    /// `action_class` in the search module; only some games have such actions); default off.
+    /// `action_class` in the search module; only some games have such actions); default off
+    /// (on in the memory game).
     pub classes: bool,
     /// Progressive widening: with `widen = W > 0` an information set below the root visited `n`
     /// times gets a new edge only while it has fewer than `1 + floor(W * sqrt(n))` (the
     /// heuristic's choice first),
     /// so that rarely visited ones play their few edges instead of trying every action once;
-    /// default 0 (off: every action is tried once before UCB chooses).
+    /// default 0 (off: every action is tried once before UCB chooses; 0.01 in the memory game).
     pub widen: f64,
     /// Common random numbers at the root: the root's edge is chosen before the determinization,
     /// and the `k`-th iteration through any root edge plays on the decision's `k`-th
@@ -198,12 +199,12 @@ fn parse_weight<G: Game>(key: &str, value: &str) -> Result<f64> {
 }
 
 /// Per-game defaults (games not listed use [`MctsParams::default`]): rollout policy, opponent
-/// model, reward, `c` and `prior` (and `crn` in the memory game); `iterations` is the generic
-/// 1000 everywhere.
+/// model, reward, `c` and `prior` (and `classes`, `widen` and `crn` in the memory game);
+/// `iterations` is the generic 1000 everywhere.
 const GAME_DEFAULTS: &[(&str, MctsParams)] = {
     use Opponents::{Rollout, Tree};
     use Reward::{Margin, Win};
-    use RolloutPolicy::{Greedy, Random};
+    use RolloutPolicy::Greedy;
     &[
         ("goofspiel", tuned(Greedy, Tree, Win, 0.7, 0.0)),
         ("trafficars", tuned(Greedy, Tree, Win, 0.7, 0.0)),
@@ -212,11 +213,17 @@ const GAME_DEFAULTS: &[(&str, MctsParams)] = {
             "trafficars_overtaking",
             tuned(Greedy, Rollout, Margin, 0.5, 0.0),
         ),
+        // The memory game searches one move deep: a bandit over the root's choices (the
+        // never-seen flips pooled into one class) whose iterations play on with the `memory`
+        // bot for every seat (a node below the root would need 10,000 visits for a second
+        // edge), on common samples.
         (
             "trafficars_memory",
             MctsParams {
+                classes: true,
+                widen: 0.01,
                 crn: true,
-                ..tuned(Random, Tree, Margin, 0.3, 20.0)
+                ..tuned(Greedy, Rollout, Margin, 0.3, 1.0)
             },
         ),
     ]

@@ -260,15 +260,17 @@ fn parameters_parse() {
 }
 
 /// In the memory game the flips of never-seen positions form one class, every other action its
-/// own; other games have no classes, and `classes` is off by default.
+/// own; other games have no classes, and `classes` is off by default but in the memory game.
 #[test]
 fn the_memory_game_pools_never_seen_flips() {
     use crate::games::trafficars_memory::TrafficarsMemory;
     let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
     assert!(has_action_classes::<TrafficarsMemory>() && !has_action_classes::<HiddenDuel>());
-    assert!(!MctsParams::for_game::<TrafficarsMemory>().classes);
+    assert!(MctsParams::for_game::<TrafficarsMemory>().classes);
     assert!(!MctsParams::for_game::<HiddenDuel>().classes);
-    let on = MctsParams::parse::<TrafficarsMemory>(Some("classes=on")).unwrap();
+    let off = MctsParams::parse::<TrafficarsMemory>(Some("classes=off")).unwrap();
+    assert!(!off.classes);
+    let on = MctsParams::parse::<HiddenDuel>(Some("classes=on")).unwrap();
     assert!(on.classes);
     let mut rng = SplitMix64::new(3);
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
