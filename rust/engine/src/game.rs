@@ -110,6 +110,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         buf.get(i).copied()
     }
 
+    /// The set [`Game::legal_actions`] lists, as a bitset: bit `a % 64` of `out[a / 64]` is set
+    /// for every listed action `a`, every other bit of `out` is cleared (actions beyond `out` are
+    /// left out; `num_actions().div_ceil(64)` words hold them all). The default lists the actions
+    /// into `buf`; games may override it with a computation that sets the same bits without a
+    /// list (the test kit checks it), e.g. for the masks of [`crate::vector`].
+    #[inline(always)]
+    fn legal_bits(&self, state: &Self::State, out: &mut [u64], buf: &mut Vec<u32>) {
+        self.legal_actions(state, buf);
+        legal_bits_of(out, buf.iter().copied());
+    }
+
     /// Plays `state` to its end with the `random` bot in every seat, exactly as the batch runner
     /// steps it one node at a time: a chance node is resolved by [`Game::sample_chance`] with
     /// `chance`, a decision of seat `s` is [`Game::random_action`] with `seats[s]`, each applied.
@@ -233,6 +244,31 @@ pub trait Bot<G: Game>: Send {
     /// Whether [`Bot::observe`] does anything; runners skip the call for bots that say `false`.
     fn observes(&self) -> bool {
         true
+    }
+}
+
+/// [`Game::legal_bits`] from a list of the legal actions: writes the set of `actions` into
+/// `out`, clearing every other bit.
+#[inline(always)]
+pub fn legal_bits_of(out: &mut [u64], actions: impl IntoIterator<Item = u32>) {
+    out.fill(0);
+    for a in actions {
+        if let Some(word) = out.get_mut(a as usize / 64) {
+            *word |= 1 << (a % 64);
+        }
+    }
+}
+
+/// [`Game::legal_bits`] of a game whose legal actions all lie below 64: writes their set `set`
+/// (bit `a` = action `a`) into `out`, clearing the rest.
+#[inline(always)]
+pub fn one_word_legal_bits(out: &mut [u64], set: u64) {
+    if let Some((first, rest)) = out.split_first_mut() {
+        *first = set;
+        // Usually empty: no call of `memset` then.
+        if !rest.is_empty() {
+            rest.fill(0);
+        }
     }
 }
 

@@ -381,7 +381,9 @@ pub fn random_step<G: Game>(
 }
 
 /// Applies an external seat's (already checked) decision and lets the observing seats see it.
-#[inline]
+// Always inlined into the drivers' loops, which run with the CPU's bit instructions (see
+// `crate::cpu::with_bit_instructions`): a call here would compile the game's `apply` without them.
+#[inline(always)]
 pub fn apply_external<G: Game, B: SimSeat<G>>(
     game: &G,
     state: &mut G::State,

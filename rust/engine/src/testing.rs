@@ -204,11 +204,14 @@ pub fn check_random_playouts<G: Game>(game: &Arc<G>, games: u64, seed: u64) {
 /// Plays `games` random games of `game` and asserts at every node that [`Game::sample_chance`]
 /// and [`Game::random_action`] return what the definitions give (a weighted pick over
 /// `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and leave the generator in the
-/// same state, for several generator states per node; and that [`Game::random_playout`] plays
-/// the same games as [`crate::step::random_playout`]. The batch runner relies on this.
+/// same state, for several generator states per node; that [`Game::legal_bits`] sets the bits
+/// of the listed actions and clears all others; and that [`Game::random_playout`] plays the same
+/// games as [`crate::step::random_playout`]. The batch runner and the vector envs rely on this.
 pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
     let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
     let mut buf2 = Vec::new();
+    // One word more than the actions need, to check that it is cleared too.
+    let mut set = vec![0u64; game.num_actions().div_ceil(64) as usize + 1];
     for g in 0..games {
         let mut state = game.initial_state();
         let mut rng = SplitMix64::new(derive_seed(seed, g));
@@ -217,6 +220,13 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
             if player == TERMINAL {
                 break;
             }
+            set.fill(u64::MAX);
+            game.legal_bits(&state, &mut set, &mut buf2);
+            game.legal_actions(&state, &mut legal);
+            let listed: Vec<u32> = (0..set.len() as u32 * 64)
+                .filter(|&a| set[a as usize / 64] >> (a % 64) & 1 == 1)
+                .collect();
+            assert_eq!(listed, legal, "{}: legal_bits", G::ID);
             for k in 0..4u64 {
                 let probe = SplitMix64::new(rng.state() ^ k.wrapping_mul(0x9E37_79B9));
                 let (mut fast, mut slow) = (probe, probe);

@@ -210,16 +210,70 @@ impl StepOutput {
 /// What the error for a vector env too large to hold suggests.
 const VECTOR_HINT: &str = "use fewer envs";
 
-/// One env's slice of a [`StepOutput`].
-struct Row<'a> {
-    obs: &'a mut [f32],
-    mask: &'a mut [bool],
-    reward: &'a mut f32,
-    all_rewards: &'a mut [f32],
-    terminated: &'a mut bool,
-    seat: &'a mut i64,
-    autoreset: &'a mut bool,
-    episode: &'a mut i64,
+/// Row `j` of the output buffers of a run of envs (each at least as long as the run), whose
+/// rewards and flags are cleared already ([`clear_rewards_and_flags`]): a step writes only the
+/// ones that differ from that; [`write_rows`] writes the rest after all envs have stepped.
+struct Row<'r, 'a> {
+    out: &'r mut OutputSlices<'a>,
+    j: usize,
+    z: RowSizes,
+}
+
+impl Row<'_, '_> {
+    /// Every seat's reward.
+    #[inline(always)]
+    fn all_rewards(&mut self) -> &mut [f32] {
+        let (j, size) = (self.j, self.z.players);
+        self.out
+            .all_rewards
+            .get_mut(j * size..(j + 1) * size)
+            .unwrap_or_default()
+    }
+
+    /// Writes `value` into entry `j` of `buf` (a buffer of the run, so it is there).
+    #[inline(always)]
+    fn set<T>(buf: &mut [T], j: usize, value: T) {
+        if let Some(x) = buf.get_mut(j) {
+            *x = value;
+        }
+    }
+}
+
+/// Clears the rewards and the flags of every row of `out` (a run of envs): most steps leave
+/// them so, and one pass over the whole buffers costs less than a write per row.
+fn clear_rewards_and_flags(out: &mut OutputSlices<'_>) {
+    crate::tensor::fill_in_pieces(out.rewards, 0.0);
+    crate::tensor::fill_in_pieces(out.all_rewards, 0.0);
+    crate::tensor::fill_in_pieces(out.terminated, false);
+    crate::tensor::fill_in_pieces(out.autoreset, false);
+}
+
+/// Writes what the rows of `envs` show after a step or a reset: the observation tensors (unless
+/// the buffers have none), the masks, the seats and the game counters, one buffer after the
+/// other (a tight loop per buffer costs less than all of them in the stepping loop).
+#[inline(always)]
+fn write_rows<G: Game>(game: &G, envs: &[Env<G>], out: &mut OutputSlices<'_>, z: RowSizes) {
+    if z.obs != 0 {
+        for (obs, env) in out.obs.chunks_exact_mut(z.obs).zip(envs) {
+            game.observation_tensor(&env.state, env.seat, obs);
+        }
+    }
+    // Rows of `z.actions` entries (at least one: every game has an action).
+    let masks = out.mask.chunks_exact_mut(z.actions.max(1));
+    if z.actions <= 64 {
+        // One word of legal set per env (every game but the largest).
+        for (mask, env) in masks.zip(envs) {
+            write_mask_word(env.legal_set.first().copied().unwrap_or(0), mask);
+        }
+    } else {
+        for (mask, env) in masks.zip(envs) {
+            write_mask(&env.legal_set, mask);
+        }
+    }
+    for ((seat, episode), env) in out.seat.iter_mut().zip(out.episode.iter_mut()).zip(envs) {
+        *seat = env.seat as i64;
+        *episode = env.episode.map_or(0, |k| k as i64);
+    }
 }
 
 /// The sizes of one row of the output buffers: observation values (0 for buffers without
@@ -256,22 +310,69 @@ fn split_rows<'a>(
     })
 }
 
-/// Row `j` of `out` (`None` if out of range); indexing costs a few instructions per row, less
-/// than walking zipped iterators of the eight buffers.
+/// `SPREAD[b]`: the mask entries of eight actions whose legal set is the byte `b` (entry `i` is
+/// bit `i`), so that a mask is written eight entries at a time.
+static SPREAD: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[b][i] = b >> i & 1 == 1;
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Writes the legal set `set` ([`Game::legal_bits`], one bit per entry of `mask`) into `mask`,
+/// for action spaces of more than one word: they are large and their legal sets sparse, so the
+/// mask is cleared at once and the legal entries set one by one.
 #[inline(always)]
-fn row_at<'b>(out: &'b mut OutputSlices<'_>, j: usize, z: RowSizes) -> Option<Row<'b>> {
-    Some(Row {
-        obs: out.obs.get_mut(j * z.obs..(j + 1) * z.obs)?,
-        mask: out.mask.get_mut(j * z.actions..(j + 1) * z.actions)?,
-        reward: out.rewards.get_mut(j)?,
-        all_rewards: out
-            .all_rewards
-            .get_mut(j * z.players..(j + 1) * z.players)?,
-        terminated: out.terminated.get_mut(j)?,
-        seat: out.seat.get_mut(j)?,
-        autoreset: out.autoreset.get_mut(j)?,
-        episode: out.episode.get_mut(j)?,
-    })
+fn write_mask(set: &[u64], mask: &mut [bool]) {
+    mask.fill(false);
+    for (w, &word) in set.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            let a = w * 64 + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(entry) = mask.get_mut(a) {
+                *entry = true;
+            }
+        }
+    }
+}
+
+/// Writes the bits of `word` into `entries` (at most 64), eight at a time.
+#[inline(always)]
+fn write_mask_word(word: u64, entries: &mut [bool]) {
+    let len = entries.len();
+    if len < 8 {
+        for (i, entry) in entries.iter_mut().enumerate() {
+            *entry = word >> i & 1 == 1;
+        }
+        return;
+    }
+    let mut rest = word;
+    for eight in entries.chunks_exact_mut(8) {
+        eight.copy_from_slice(&SPREAD[usize::from(rest as u8)]);
+        rest >>= 8;
+    }
+    if len % 8 != 0 {
+        // The last eight entries, overlapping the whole bytes before them with equal values.
+        let byte = word.checked_shr((len - 8) as u32).unwrap_or(0) as u8;
+        if let Some(last) = entries.get_mut(len - 8..) {
+            last.copy_from_slice(&SPREAD[usize::from(byte)]);
+        }
+    }
+}
+
+/// Whether action `a` is in the legal set `set` ([`Game::legal_bits`]).
+#[inline]
+fn is_in(set: &[u64], a: u32) -> bool {
+    set.get(a as usize / 64)
+        .is_some_and(|w| w >> (a % 64) & 1 == 1)
 }
 
 /// One game slot.
@@ -291,6 +392,12 @@ struct Env<G: Game> {
     seat: usize,
     /// The game ended on the previous step; the next step starts a new one.
     done: bool,
+    /// The action of the current step (checked before any env steps).
+    action: u32,
+    /// The legal actions of the agent seat to move as a bitset ([`Game::legal_bits`]); empty
+    /// once the game is over.
+    legal_set: Vec<u64>,
+    /// Scratch space for the bots' and the games' lists of legal actions.
     legal: Vec<u32>,
     chance: Vec<(u32, u64)>,
     scores: Vec<i64>,
@@ -300,6 +407,8 @@ struct Env<G: Game> {
 struct Shared<'a, G: Game> {
     game: &'a G,
     reward: RewardKind,
+    /// The agent seats as a bitset (bit `s` for seat `s`).
+    agents: u64,
 }
 
 impl<G: Game> Env<G> {
@@ -329,11 +438,39 @@ impl<G: Game> Env<G> {
         )))
     }
 
-    /// Plays chance and bots until an agent seat must decide (returns it, with `legal` filled) or
-    /// the game is over (returns `None`).
+    /// Plays chance and bots until an agent seat must decide (returns it, with `legal_set`
+    /// filled) or the game is over (returns `None`, with `legal_set` cleared).
     #[inline(always)]
     fn advance(&mut self, sh: &Shared<'_, G>) -> Result<Option<usize>> {
+        let seat = self.next_agent(sh)?;
+        match seat {
+            Some(seat) => {
+                sh.game
+                    .legal_bits(&self.state, &mut self.legal_set, &mut self.legal);
+                // The first word decides at once in almost every case.
+                if self.legal_set.first().is_some_and(|&w| w == 0)
+                    && self.legal_set.iter().all(|&w| w == 0)
+                {
+                    return Err(step::StepError::NoLegalAction(seat as u32).into_error::<G>());
+                }
+            }
+            None => self.legal_set.fill(0),
+        }
+        Ok(seat)
+    }
+
+    /// Plays chance and bots until an agent seat must decide (returns it) or the game is over
+    /// (returns `None`). An agent seat to move stops it before [`step::step`], which would list
+    /// its legal actions: the mask is written from [`Game::legal_bits`] instead.
+    #[inline(always)]
+    fn next_agent(&mut self, sh: &Shared<'_, G>) -> Result<Option<usize>> {
         loop {
+            let player = sh.game.current_player(&self.state);
+            if let Ok(seat) = u32::try_from(player) {
+                if sh.agents.checked_shr(seat).unwrap_or(0) & 1 == 1 {
+                    return Ok(Some(seat as usize));
+                }
+            }
             let stepped = step::step(
                 sh.game,
                 &mut self.state,
@@ -357,11 +494,13 @@ impl<G: Game> Env<G> {
         let game = sh.game;
         match sh.reward {
             RewardKind::Win => {
-                let winners = game.winners(&self.state);
+                let winners = game.winner_mask(&self.state);
+                let sole = winners.count_ones() == 1;
                 for (s, r) in out.iter_mut().enumerate() {
-                    *r = if !winners.contains(&s) {
+                    let won = s < 64 && winners >> s & 1 == 1;
+                    *r = if !won {
                         -1.0
-                    } else if winners.len() == 1 {
+                    } else if sole {
                         1.0
                     } else {
                         0.0
@@ -385,52 +524,23 @@ impl<G: Game> Env<G> {
         }
     }
 
-    /// Fills a row with the current observation (unless the row has none) and mask (after a
-    /// reset or a non-final step).
-    #[inline(always)]
-    fn write(&self, sh: &Shared<'_, G>, row: &mut Row<'_>) {
-        if !row.obs.is_empty() {
-            sh.game.observation_tensor(&self.state, self.seat, row.obs);
-        }
-        row.mask.fill(false);
-        if !self.done {
-            for &a in &self.legal {
-                if let Some(m) = row.mask.get_mut(a as usize) {
-                    *m = true;
-                }
-            }
-        }
-        *row.seat = self.seat as i64;
-        *row.episode = self.episode.map_or(0, |k| k as i64);
-    }
-
     /// Resets this env: game `k` of a new seed, or its next game.
-    fn reset(&mut self, sh: &Shared<'_, G>, row: &mut Row<'_>) -> Result<()> {
+    fn reset(&mut self, sh: &Shared<'_, G>) -> Result<()> {
         let k = self.episode.map_or(0, |k| k + 1);
-        self.start(sh, k)?;
-        row.all_rewards.fill(0.0);
-        *row.reward = 0.0;
-        *row.terminated = false;
-        *row.autoreset = false;
-        self.write(sh, row);
-        Ok(())
+        self.start(sh, k)
     }
 
-    /// One step with a checked action (ignored if the game ended on the previous step).
+    /// One step with its checked action, `self.action` (ignored if the game ended on the
+    /// previous step).
     #[inline(always)]
-    fn step(&mut self, sh: &Shared<'_, G>, action: u32, row: &mut Row<'_>) -> Result<()> {
-        row.all_rewards.fill(0.0);
-        *row.reward = 0.0;
-        *row.terminated = false;
+    fn step(&mut self, sh: &Shared<'_, G>, row: &mut Row<'_, '_>) -> Result<()> {
         if self.done {
             let k = self.episode.map_or(0, |k| k + 1);
             self.start(sh, k)?;
-            *row.autoreset = true;
-            self.write(sh, row);
+            Row::set(row.out.autoreset, row.j, true);
             return Ok(());
         }
-        *row.autoreset = false;
-        let actor = self.seat;
+        let (actor, action) = (self.seat, self.action);
         step::apply_external(
             sh.game,
             &mut self.state,
@@ -442,12 +552,13 @@ impl<G: Game> Env<G> {
             Some(seat) => self.seat = seat,
             None => {
                 self.done = true;
-                self.rewards(sh, row.all_rewards);
-                *row.reward = row.all_rewards.get(actor).copied().unwrap_or(0.0);
-                *row.terminated = true;
+                let all = row.all_rewards();
+                self.rewards(sh, all);
+                let reward = all.get(actor).copied().unwrap_or(0.0);
+                Row::set(row.out.rewards, row.j, reward);
+                Row::set(row.out.terminated, row.j, true);
             }
         }
-        self.write(sh, row);
         Ok(())
     }
 }
@@ -508,6 +619,7 @@ impl<G: Game> VectorEnv<G> {
             });
         ensure_fits(bytes, &what, VECTOR_HINT)?;
         let mut envs = try_with_capacity(config.num_envs, &what, VECTOR_HINT)?;
+        let words = game.num_actions().div_ceil(64) as usize;
         for i in 0..config.num_envs {
             let bots = specs
                 .iter()
@@ -523,6 +635,8 @@ impl<G: Game> VectorEnv<G> {
                 episode: None,
                 seat: 0,
                 done: false,
+                action: 0,
+                legal_set: vec![0; words],
                 legal: Vec::new(),
                 chance: Vec::new(),
                 scores: vec![0; n],
@@ -696,7 +810,7 @@ impl<G: Game> VectorEnv<G> {
     fn for_each_env(
         &mut self,
         mut out: OutputSlices<'_>,
-        f: impl Fn(&mut Env<G>, &Shared<'_, G>, usize, &mut Row<'_>) -> Result<()> + Sync,
+        f: impl Fn(&mut Env<G>, &Shared<'_, G>, &mut Row<'_, '_>) -> Result<()> + Sync,
     ) -> Result<()> {
         let n = self.envs.len();
         let sizes = RowSizes {
@@ -708,24 +822,36 @@ impl<G: Game> VectorEnv<G> {
         let shared = Shared {
             game: &*self.game,
             reward: self.config.reward,
+            agents: self
+                .config
+                .agent_seats
+                .iter()
+                .fold(0, |m, &s| m | 1u64.checked_shl(s as u32).unwrap_or(0)),
         };
         let f = &f;
         let shared = &shared;
-        // Steps `envs`, the envs from `first` on, with their rows `out`. It runs with the CPU's
-        // bit instructions (as the batch runner does); `f` must be an `#[inline(always)]` closure
+        // Steps `envs` with their rows `out`, then writes the rows. It runs with the CPU's bit
+        // instructions (as the batch runner does); `f` must be an `#[inline(always)]` closure
         // for that to reach the games' code inlined into it.
-        let run = |envs: &mut [Env<G>], mut out: OutputSlices<'_>, first: usize| {
+        let run = |envs: &mut [Env<G>], mut out: OutputSlices<'_>| {
+            let Some(mut out) = split_rows(&mut out, envs.len(), sizes) else {
+                return Err(EngineError::InvalidOption(
+                    "output buffers too short".into(),
+                ));
+            };
+            clear_rewards_and_flags(&mut out);
             crate::cpu::with_bit_instructions(
                 #[inline(always)]
                 || {
                     for (j, env) in envs.iter_mut().enumerate() {
-                        let Some(mut row) = row_at(&mut out, j, sizes) else {
-                            return Err(EngineError::InvalidOption(
-                                "output buffers too short".into(),
-                            ));
+                        let mut row = Row {
+                            out: &mut out,
+                            j,
+                            z: sizes,
                         };
-                        f(env, shared, first + j, &mut row)?;
+                        f(env, shared, &mut row)?;
                     }
+                    write_rows(shared.game, envs, &mut out, sizes);
                     Ok(())
                 },
             )
@@ -734,19 +860,19 @@ impl<G: Game> VectorEnv<G> {
             Some(pool) if n >= PARALLEL_MIN_ENVS => {
                 let chunk = n.div_ceil(pool.current_num_threads().max(1) * 4).max(1);
                 let mut parts = Vec::new();
-                for (c, envs) in self.envs.chunks_mut(chunk).enumerate() {
+                for envs in self.envs.chunks_mut(chunk) {
                     let rows = split_rows(&mut out, envs.len(), sizes).ok_or_else(|| {
                         EngineError::InvalidOption("output buffers too short".into())
                     })?;
-                    parts.push((c * chunk, envs, rows));
+                    parts.push((envs, rows));
                 }
                 pool.install(|| {
                     parts
                         .into_par_iter()
-                        .try_for_each(|(first, envs, rows)| run(envs, rows, first))
+                        .try_for_each(|(envs, rows)| run(envs, rows))
                 })
             }
-            _ => run(&mut self.envs, out, 0),
+            _ => run(&mut self.envs, out),
         }
     }
 
@@ -770,7 +896,7 @@ impl<G: Game> VectorEnv<G> {
         self.for_each_env(
             out,
             #[inline(always)]
-            |env, sh, _, row| env.reset(sh, row),
+            |env, sh, _| env.reset(sh),
         )
     }
 
@@ -792,8 +918,8 @@ impl<G: Game> VectorEnv<G> {
                 self.envs.len()
             )));
         }
-        let mut checked = vec![0u32; actions.len()];
-        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
+        // Every action is checked (and kept for the step) before any env steps.
+        for (i, (env, &a)) in self.envs.iter_mut().zip(actions).enumerate() {
             if env.episode.is_none() {
                 return Err(EngineError::InvalidState(
                     "call reset() before step()".into(),
@@ -802,23 +928,23 @@ impl<G: Game> VectorEnv<G> {
             if env.done {
                 continue;
             }
-            match u32::try_from(a)
-                .ok()
-                .filter(|a| env.legal.binary_search(a).is_ok())
-            {
-                Some(a) => checked[i] = a,
+            match u32::try_from(a).ok().filter(|&a| is_in(&env.legal_set, a)) {
+                Some(a) => env.action = a,
                 None => {
+                    let legal: Vec<u32> = (0..env.legal_set.len() as u32 * 64)
+                        .filter(|&b| is_in(&env.legal_set, b))
+                        .collect();
                     return Err(EngineError::IllegalAction(format!(
-                        "env {i}: action {a} is not legal for seat {}; legal: {:?}",
-                        env.seat, env.legal
-                    )))
+                        "env {i}: action {a} is not legal for seat {}; legal: {legal:?}",
+                        env.seat
+                    )));
                 }
             }
         }
         self.for_each_env(
             out,
             #[inline(always)]
-            |env, sh, i, row| env.step(sh, checked.get(i).copied().unwrap_or(0), row),
+            |env, sh, row| env.step(sh, row),
         )
     }
 }

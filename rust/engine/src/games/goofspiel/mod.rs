@@ -232,6 +232,19 @@ impl Game for Goofspiel {
         bits::pick(mask, rng)
     }
 
+    /// The chance node's point cards or the mover's hand: the bitsets `legal_actions` lists.
+    #[inline(always)]
+    fn legal_bits(&self, st: &GoofspielState, out: &mut [u64], _buf: &mut Vec<u32>) {
+        let set = match st.to_move {
+            CHANCE => st.remaining,
+            seat => usize::try_from(seat)
+                .ok()
+                .and_then(|s| st.hands.get(s))
+                .map_or(0, |&hand| hand),
+        };
+        crate::game::one_word_legal_bits(out, set);
+    }
+
     fn chance_outcomes(&self, st: &GoofspielState, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if st.to_move == CHANCE {

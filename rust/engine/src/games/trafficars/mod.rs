@@ -1273,6 +1273,16 @@ impl Game for Trafficars {
         bits::pick(self.card_actions(st), rng)
     }
 
+    /// The card actions' bitset, or the choices of the resolution one by one.
+    #[inline(always)]
+    fn legal_bits(&self, st: &TrafficarsState, out: &mut [u64], _buf: &mut Vec<u32>) {
+        if st.phase == Phase::Resolve {
+            crate::game::legal_bits_of(out, st.choice.acts().iter().map(|&a| u32::from(a)));
+        } else {
+            crate::game::one_word_legal_bits(out, self.card_actions(st));
+        }
+    }
+
     fn chance_outcomes(&self, st: &TrafficarsState, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if st.phase != Phase::Deal {

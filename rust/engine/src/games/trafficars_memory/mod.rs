@@ -428,6 +428,19 @@ impl Game for TrafficarsMemory {
         })
     }
 
+    /// The face-down positions (the cards not laid at the chance node), and `STOP` (63) when
+    /// allowed: the set `legal_actions` lists.
+    #[inline(always)]
+    fn legal_bits(&self, st: &TrafficarsMemoryState, out: &mut [u64], _buf: &mut Vec<u32>) {
+        let set = match st.phase {
+            Phase::Layout => self.deck & !st.laid_cards,
+            Phase::Flip => st.face_down(),
+            Phase::Over => 0,
+        };
+        let stop = u64::from(Self::can_stop(st)) << STOP;
+        crate::game::one_word_legal_bits(out, set | stop);
+    }
+
     fn chance_outcomes(&self, st: &TrafficarsMemoryState, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if st.phase == Phase::Layout {

@@ -897,6 +897,11 @@ impl Game for TurnTheTide {
         bits::pick(self.legal_mask(st), rng)
     }
 
+    #[inline(always)]
+    fn legal_bits(&self, st: &TurnTheTideState, out: &mut [u64], _buf: &mut Vec<u32>) {
+        crate::game::one_word_legal_bits(out, self.legal_mask(st));
+    }
+
     fn chance_outcomes(&self, st: &TurnTheTideState, out: &mut Vec<(u32, u64)>) {
         out.clear();
         match st.phase {
