@@ -62,13 +62,21 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// first). At a chance node it writes the possible outcomes; at a terminal state nothing.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<u32>);
 
-    /// Whether `action` is among the actions [`Game::legal_actions`] writes for `state`. The
-    /// default builds that list; games whose bots choose without the list
-    /// ([`Bot::act_unlisted`]) answer it directly (the test kit checks both agree at every node).
+    /// Whether `action` is among the actions [`Game::legal_actions`] writes for `state`, read from
+    /// [`Game::legal_bits`] (so without a list in games that have a fast path there).
     fn is_legal(&self, state: &Self::State, action: u32) -> bool {
-        let mut legal = Vec::new();
-        self.legal_actions(state, &mut legal);
-        legal.binary_search(&action).is_ok()
+        let word = action as usize / 64;
+        let words = (self.num_actions() as usize).div_ceil(64);
+        let bit = |set: &[u64]| set.get(word).is_some_and(|w| w >> (action % 64) & 1 == 1);
+        let mut small = [0u64; 4];
+        if words <= small.len() {
+            self.legal_bits(state, &mut small, &mut Vec::new());
+            bit(&small)
+        } else {
+            let mut set = vec![0u64; words];
+            self.legal_bits(state, &mut set, &mut Vec::new());
+            bit(&set)
+        }
     }
 
     /// Writes `(outcome, integer weight)` pairs of a chance node, in increasing outcome order and
@@ -233,7 +241,8 @@ pub trait Bot<G: Game>: Send {
     /// The action [`Bot::act`] would choose, with the same draws from the bot's stream, for a bot
     /// that can choose without the list of legal actions; `None` (the default, drawing nothing)
     /// when it needs the list. The batch runner asks this first and checks a returned action
-    /// with [`Game::is_legal`], so such a bot saves building the list at every decision.
+    /// with [`Game::is_legal`], so such a bot (in a game with a fast [`Game::legal_bits`]) saves
+    /// building the list at every decision.
     fn act_unlisted(&mut self, _game: &G, _state: &G::State) -> Option<u32> {
         None
     }

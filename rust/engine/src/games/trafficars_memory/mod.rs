@@ -388,18 +388,6 @@ impl Game for TrafficarsMemory {
         }
     }
 
-    /// [`Game::legal_actions`] contains `action`, read from the same masks without the list.
-    #[inline]
-    fn is_legal(&self, st: &TrafficarsMemoryState, action: u32) -> bool {
-        let mask = match st.phase {
-            Phase::Layout => self.deck & !st.laid_cards,
-            Phase::Flip if action == STOP => return Self::can_stop(st),
-            Phase::Flip => st.face_down(),
-            Phase::Over => 0,
-        };
-        action < STOP && mask >> action & 1 == 1
-    }
-
     /// `legal[below(len)]` of [`Game::legal_actions`] without the list: the face-down positions
     /// in increasing order are the first `count` legal actions and `STOP` (63), when allowed, the
     /// last, so rank `i < count` is the `i`-th face-down position.
