@@ -5,7 +5,7 @@
 //! [`crate::step`]).
 
 use crate::error::Result;
-use crate::options::{OptionSpec, OptionValues};
+use crate::options::{GameOptions, OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
 
@@ -27,15 +27,34 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The registered game id, e.g. `"turn_the_tide"`.
     const ID: &'static str;
 
-    /// The options this game accepts (not counting `players`).
-    fn option_specs() -> Vec<OptionSpec>;
+    /// What this game accepts, as one typed value: its player counts and its other options,
+    /// declared with [`game_options!`](crate::options::game_options).
+    type Options: GameOptions;
 
-    /// The accepted player counts, inclusive.
-    fn player_range() -> (usize, usize);
+    /// The accepted player counts, inclusive (as declared with [`Game::Options`]).
+    const PLAYERS: (usize, usize) = <Self::Options as GameOptions>::PLAYERS;
+
+    /// The options this game accepts (not counting `players`).
+    fn option_specs() -> Vec<OptionSpec> {
+        Self::Options::specs()
+    }
+
+    /// Builds the game from a player count within [`Game::PLAYERS`] and the options read for it,
+    /// whose effective values `values` records; rejects combinations the options' bounds do not
+    /// already exclude with [`crate::EngineError::InvalidOption`].
+    fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self>;
 
     /// Builds the game from a player count and options; rejects anything invalid with
-    /// [`crate::EngineError::InvalidOption`].
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self>;
+    /// [`crate::EngineError::InvalidOption`]. The default reads [`Game::Options`] against
+    /// [`Game::option_specs`], then rejects unknown options, then checks the player count
+    /// ([`check_players`]), then calls [`Game::with_options`]; the first error wins.
+    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
+        let mut reader = OptionReader::new(Self::ID, Self::option_specs(), options);
+        let read = Self::Options::read(&mut reader)?;
+        let option_values = reader.finish()?;
+        check_players::<Self>(players)?;
+        Self::with_options(players, read, option_values)
+    }
 
     /// The effective option values, as recorded by the [`crate::OptionReader`] that built the
     /// game (with any default that depends on other options filled in).
@@ -58,9 +77,31 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A seat `0..players`, [`CHANCE`] or [`TERMINAL`].
     fn current_player(&self, state: &Self::State) -> i32;
 
+    /// The legal actions of [`Game::legal_actions`] as a bitset (bit `a` set for action `a`), for
+    /// games whose action ids are all below 64 and that keep them as a set; `None` (the default)
+    /// for the others. A game gives either this or its own `legal_actions`.
+    #[inline(always)]
+    fn legal_set(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
     /// Writes the legal actions of the player to move, in increasing order, into `out` (cleared
     /// first). At a chance node it writes the possible outcomes; at a terminal state nothing.
-    fn legal_actions(&self, state: &Self::State, out: &mut Vec<u32>);
+    /// The default writes the actions of [`Game::legal_set`].
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<u32>) {
+        out.clear();
+        if let Some(set) = self.legal_set(state) {
+            out.extend(crate::bits::ones(set));
+        }
+    }
+
+    /// At a chance node whose outcomes are equally likely and all below 64: the outcomes as a
+    /// bitset (bit `c` set for outcome `c`); `None` (the default) at every other node and for
+    /// games without such chance nodes. A game gives either this or its own `chance_outcomes`.
+    #[inline(always)]
+    fn uniform_chance(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
 
     /// Whether `action` is among the actions [`Game::legal_actions`] writes for `state`, read from
     /// [`Game::legal_bits`] (so without a list in games that have a fast path there).
@@ -80,36 +121,56 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Writes `(outcome, integer weight)` pairs of a chance node, in increasing outcome order and
-    /// with positive weights, into `out` (cleared first). Nothing at other nodes.
-    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(u32, u64)>);
+    /// with positive weights, into `out` (cleared first). Nothing at other nodes. The default
+    /// writes the outcomes of [`Game::uniform_chance`], each with weight 1.
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(u32, u64)>) {
+        out.clear();
+        if let Some(set) = self.uniform_chance(state) {
+            out.extend(crate::bits::ones(set).map(|c| (c, 1)));
+        }
+    }
 
     /// Applies a legal action or chance outcome.
     fn apply(&self, state: &mut Self::State, action: u32);
 
     /// Resolves a chance node with `rng` exactly as [`SplitMix64::pick_weighted`] over
-    /// `chance_outcomes` would (the default does just that; games may override it with a faster
-    /// computation that returns the same outcome for the same generator state).
+    /// `chance_outcomes` would (the default does just that, picking from [`Game::uniform_chance`]
+    /// without a list where the game gives it; games may override it with a faster computation
+    /// that returns the same outcome for the same generator state).
+    // Always inlined into the batch runner's loop, like `random_playout`.
+    #[inline(always)]
     fn sample_chance(
         &self,
         state: &Self::State,
         rng: &mut SplitMix64,
         buf: &mut Vec<(u32, u64)>,
     ) -> u32 {
+        if let Some(set) = self.uniform_chance(state) {
+            // The element of rank `below(n)` of the n equally likely outcomes, in increasing
+            // order: the draw of `pick_weighted` over weights of 1.
+            return crate::bits::pick(set, rng).unwrap_or(0);
+        }
         self.chance_outcomes(state, buf);
         rng.pick_weighted(buf).unwrap_or(0)
     }
 
     /// The action the `random` bot takes at a decision node: `legal[rng.below(legal.len())]` over
     /// the list [`Game::legal_actions`] writes, or `None` (drawing nothing) when that list is empty.
-    /// The default does just that, using `buf`. Games may override it with a faster computation
-    /// that returns the same action and draws from `rng` exactly as the default does; the batch
-    /// runner relies on that and does not check the result again.
+    /// The default does just that, using `buf` (or, without a list, the element of that rank of
+    /// [`Game::legal_set`] where the game gives it). Games may override it with a faster
+    /// computation that returns the same action and draws from `rng` exactly as the default does;
+    /// the batch runner relies on that and does not check the result again.
+    // Always inlined into the batch runner's loop, like `random_playout`.
+    #[inline(always)]
     fn random_action(
         &self,
         state: &Self::State,
         rng: &mut SplitMix64,
         buf: &mut Vec<u32>,
     ) -> Option<u32> {
+        if let Some(set) = self.legal_set(state) {
+            return crate::bits::pick(set, rng);
+        }
         self.legal_actions(state, buf);
         if buf.is_empty() {
             return None;
@@ -120,11 +181,15 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The set [`Game::legal_actions`] lists, as a bitset: bit `a % 64` of `out[a / 64]` is set
     /// for every listed action `a`, every other bit of `out` is cleared (actions beyond `out` are
-    /// left out; `num_actions().div_ceil(64)` words hold them all). The default lists the actions
-    /// into `buf`; games may override it with a computation that sets the same bits without a
+    /// left out; `num_actions().div_ceil(64)` words hold them all). The default takes
+    /// [`Game::legal_set`] where the game gives it, else lists the actions into `buf`; games may
+    /// override it with a computation that sets the same bits without a
     /// list (the test kit checks it), e.g. for the masks of [`crate::vector`].
     #[inline(always)]
     fn legal_bits(&self, state: &Self::State, out: &mut [u64], buf: &mut Vec<u32>) {
+        if let Some(set) = self.legal_set(state) {
+            return one_word_legal_bits(out, set);
+        }
         self.legal_actions(state, buf);
         legal_bits_of(out, buf.iter().copied());
     }
@@ -156,15 +221,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Running points per seat, in the game's own scoring, written into `out` (length `players`).
     fn scores(&self, state: &Self::State, out: &mut [i64]);
 
-    /// The seats that won; only called on terminal states.
-    fn winners(&self, state: &Self::State) -> Vec<usize>;
+    /// The seats that won as a bitset (bit `s` set when seat `s` won), for the batch runner;
+    /// only called on terminal states.
+    fn winner_mask(&self, state: &Self::State) -> u64;
 
-    /// [`Game::winners`] as a bitset (bit `s` set when seat `s` won), for the batch runner. The
-    /// default converts `winners`; games may override it to avoid the allocation.
-    fn winner_mask(&self, state: &Self::State) -> u64 {
-        self.winners(state)
-            .iter()
-            .fold(0, |m, &s| m | 1u64.checked_shl(s as u32).unwrap_or(0))
+    /// The seats that won, in increasing order: the seats of [`Game::winner_mask`]; only called
+    /// on terminal states.
+    fn winners(&self, state: &Self::State) -> Vec<usize> {
+        crate::bits::ones(self.winner_mask(state))
+            .map(|s| s as usize)
+            .collect()
     }
 
     /// Exactly what `player` may know, as a JSON object (keys fixed by the rules doc).
@@ -321,10 +387,31 @@ impl<G: Game> Bot<G> for RandomBot {
     }
 }
 
-/// Checks a player count against [`Game::player_range`], for [`Game::from_options`]: the error
+/// Writes the per-seat `values` into `out` as scores, for [`Game::scores`] of a game that keeps
+/// its running points per seat.
+#[inline]
+pub fn write_scores<T: Copy + Into<i64>>(values: &[T], out: &mut [i64]) {
+    for (o, &v) in out.iter_mut().zip(values) {
+        *o = v.into();
+    }
+}
+
+/// The seats whose value in `values` equals `best` as a bitset, for [`Game::winner_mask`] of a
+/// game won by the best running points (`best` being their maximum, or their minimum for
+/// penalties).
+#[inline]
+pub fn seats_with<T: Copy + PartialEq>(values: &[T], best: T) -> u64 {
+    values
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v == best)
+        .fold(0, |m, (s, _)| m | 1 << s)
+}
+
+/// Checks a player count against [`Game::PLAYERS`], for [`Game::from_options`]: the error
 /// is `"{game id}: players must be in {lo}..={hi}, got {players}"`.
 pub fn check_players<G: Game>(players: usize) -> Result<()> {
-    let (lo, hi) = G::player_range();
+    let (lo, hi) = G::PLAYERS;
     if (lo..=hi).contains(&players) {
         Ok(())
     } else {
@@ -355,9 +442,9 @@ pub fn bot_without_parameter<G: Game>(
 /// its own fields and modules, so that the block spells out only the rules:
 /// - `option_values` and `players` read the game's fields of those names, `num_actions` is
 ///   `$num_actions`;
-/// - `observation`, `observation_shape`, `observation_tensor` and `state_json` forward to the
-///   game's view methods `observation_json`, `tensor_size` (a flat tensor), `write_tensor` and
-///   `state_value`;
+/// - `action_label`, `observation`, `observation_shape`, `observation_tensor` and `state_json`
+///   forward to the game's view methods `label`, `observation_json`, `tensor_size` (a flat
+///   tensor), `write_tensor` and `state_value`;
 /// - `determinize` forwards to the game's `$determinize(state, observer, rng)`;
 /// - `rule_events` and `rule_event_names` forward to the game's `events` module
 ///   (`events::rule_events(game, before, action, after)` and `events::NAMES`, see
@@ -380,6 +467,10 @@ macro_rules! common_game_methods {
     (determinize: $determinize:ident $(,)?) => {
         fn option_values(&self) -> &$crate::options::OptionValues {
             &self.option_values
+        }
+
+        fn action_label(&self, state: &Self::State, action: u32) -> String {
+            self.label(state, action)
         }
 
         fn observation(&self, state: &Self::State, player: usize) -> serde_json::Value {

@@ -261,6 +261,76 @@ impl<'a> OptionReader<'a> {
     }
 }
 
+/// What a game accepts as one typed value: its player counts and its other options, read in
+/// declaration order by [`crate::Game::from_options`] before it builds the game. Declared with
+/// [`game_options!`](crate::options::game_options), which writes the specs and the reading from
+/// one list.
+pub trait GameOptions: Sized {
+    /// The accepted player counts, inclusive.
+    const PLAYERS: (usize, usize);
+
+    /// The specs of every option besides `players`, in declaration order.
+    fn specs() -> Vec<OptionSpec>;
+
+    /// Reads every option from `r`, in declaration order.
+    fn read(r: &mut OptionReader<'_>) -> Result<Self>;
+}
+
+/// Declares what a game accepts once: the player counts (`#[players(lo..=hi)]`) and a struct
+/// with one field per option. The field's name is the option's name, its doc comment the
+/// option's doc, and its kind one of [`OptionSpec`]'s constructors with that constructor's
+/// arguments between the name and the doc (`bool(default)`, `int(default, min, max)`,
+/// `optional_int(default, min, max)`, `choice(default, choices)`). The field holds what
+/// [`OptionReader`] returns for that kind (`bool`, `i64`, `Option<i64>`, or the index of the
+/// choice), and the struct implements [`GameOptions`].
+macro_rules! game_options {
+    (
+        $(#[doc = $struct_doc:literal])*
+        #[players($lo:literal..=$hi:literal)]
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $doc:literal])+
+                $field:ident: $kind:ident($($arg:expr),* $(,)?)
+            ),* $(,)?
+        }
+    ) => {
+        $(#[doc = $struct_doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis struct $name {
+            $(
+                $(#[doc = $doc])+
+                $field: $crate::options::game_options!(@type $kind),
+            )*
+        }
+
+        impl $crate::options::GameOptions for $name {
+            const PLAYERS: (usize, usize) = ($lo, $hi);
+
+            fn specs() -> Vec<$crate::options::OptionSpec> {
+                vec![$(
+                    $crate::options::OptionSpec::$kind(
+                        stringify!($field),
+                        $($arg,)*
+                        concat!($($doc),+).trim(),
+                    ),
+                )*]
+            }
+
+            #[allow(unused_variables)]
+            fn read(r: &mut $crate::options::OptionReader<'_>) -> $crate::error::Result<Self> {
+                Ok(Self {
+                    $($field: r.$kind(stringify!($field))?,)*
+                })
+            }
+        }
+    };
+    (@type bool) => { bool };
+    (@type int) => { i64 };
+    (@type optional_int) => { Option<i64> };
+    (@type choice) => { usize };
+}
+pub(crate) use game_options;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,6 +378,55 @@ mod tests {
         assert!(read(json!({"zz": 1})).is_err());
         let (_, n, m, c, _) = read(json!({"n": 5, "m": 9, "c": "y"})).expect("valid");
         assert_eq!((n, m, c), (5, Some(9), 1));
+    }
+
+    game_options! {
+        /// The options of [`specs`], declared with the macro.
+        #[players(1..=3)]
+        struct Declared {
+            /// a flag
+            b: bool(true),
+            /// a count
+            n: int(3, 1, 5),
+            /// a limit
+            m: optional_int(None, 1, 9),
+            /// a choice
+            c: choice("x", &["x", "y"]),
+        }
+    }
+
+    #[test]
+    fn declared_options_give_the_same_specs_and_values() {
+        let names = |specs: Vec<OptionSpec>| {
+            specs
+                .into_iter()
+                .map(|s| (s.name, s.kind, s.default, s.doc))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(Declared::specs()), names(specs()));
+        let given = json!({"n": 5, "c": "y"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let mut r = OptionReader::new("t", Declared::specs(), &given);
+        let read = Declared::read(&mut r).expect("valid");
+        assert_eq!(
+            read,
+            Declared {
+                b: true,
+                n: 5,
+                m: None,
+                c: 1
+            }
+        );
+        assert_eq!(
+            r.finish().expect("known"),
+            read_values(json!({"n": 5, "c": "y"}))
+        );
+    }
+
+    fn read_values(given: Value) -> OptionValues {
+        read(given).expect("valid").4
     }
 
     #[test]

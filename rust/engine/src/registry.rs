@@ -29,11 +29,11 @@ pub struct GameInfo {
 fn info<G: Game>() -> GameInfo {
     let mut bots = vec!["random"];
     bots.extend_from_slice(G::bot_names());
-    let searchable = G::from_options(G::player_range().0, &Map::new())
+    let searchable = G::from_options(G::PLAYERS.0, &Map::new())
         .is_ok_and(|g| crate::search::has_determinizer(&g));
     GameInfo {
         id: G::ID,
-        players: G::player_range(),
+        players: G::PLAYERS,
         options: G::option_specs(),
         bots,
         search_bots: if searchable {
@@ -45,7 +45,7 @@ fn info<G: Game>() -> GameInfo {
 }
 
 fn build<G: Game>(players: i64, options: &Map<String, Value>) -> Result<Box<dyn AnyGame>> {
-    let (lo, hi) = G::player_range();
+    let (lo, hi) = G::PLAYERS;
     let n = usize::try_from(players)
         .ok()
         .filter(|n| (lo..=hi).contains(n))

@@ -52,7 +52,7 @@ pub fn option_sets(specs: &[OptionSpec]) -> Vec<Map<String, Value>> {
 /// and the largest player count (the defaults at every player count), leaving out combinations
 /// that the game rejects with [`EngineError::InvalidOption`]. Panics on any other error.
 pub fn configurations<G: Game>() -> Vec<(usize, Map<String, Value>, G)> {
-    let (lo, hi) = G::player_range();
+    let (lo, hi) = G::PLAYERS;
     let mut out = Vec::new();
     for (i, options) in option_sets(&G::option_specs()).into_iter().enumerate() {
         let counts: Vec<usize> = if i == 0 {
@@ -1066,7 +1066,7 @@ pub fn check_rules<G: Game>(size: &KitSize) {
 /// Runs the bot checks (specs and bots-beat-random) with the default options at the smallest and
 /// the largest player count.
 pub fn check_bots<G: Game>(size: &KitSize) {
-    let (lo, hi) = G::player_range();
+    let (lo, hi) = G::PLAYERS;
     for n in [lo, hi] {
         let game = G::from_options(n, &Map::new())
             .unwrap_or_else(|e| panic!("{} players={n}: {e}", G::ID));
@@ -1081,7 +1081,7 @@ pub fn check_bots<G: Game>(size: &KitSize) {
 /// Runs the generic determinizer checks ([`check_determinizer`]) with the default options at the
 /// smallest and the largest player count, when `G` has a determinizer.
 pub fn check_determinization<G: Game>(size: &KitSize) {
-    let (lo, hi) = G::player_range();
+    let (lo, hi) = G::PLAYERS;
     for n in [lo, hi] {
         let game = G::from_options(n, &Map::new())
             .unwrap_or_else(|e| panic!("{} players={n}: {e}", G::ID));

@@ -50,13 +50,17 @@ fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
         .map_err(|_| to_py_err(err(format!("{what} must be an int, got {obj}"))))
 }
 
-/// An integer argument in `0..=max` (same types as [`int_arg`]), or the given error.
-fn uint_arg(
+/// An integer argument in `0..=max` (same types as [`int_arg`]) as a `u64` or a `usize`, or the
+/// given error.
+fn uint_arg<T>(
     obj: &Bound<'_, PyAny>,
     what: &str,
-    max: u64,
+    max: T,
     err: fn(String) -> EngineError,
-) -> PyResult<u64> {
+) -> PyResult<T>
+where
+    T: Copy + std::fmt::Display + TryFrom<u64> + TryInto<u64>,
+{
     let bad = || {
         to_py_err(err(format!(
             "{what} must be an int in 0..={max}, got {obj}"
@@ -65,21 +69,12 @@ fn uint_arg(
     if obj.is_instance_of::<PyBool>() {
         return Err(bad());
     }
+    let max_u64 = max.try_into().unwrap_or(u64::MAX);
     obj.extract::<u64>()
         .ok()
-        .filter(|v| *v <= max)
+        .filter(|v| *v <= max_u64)
+        .and_then(|v| T::try_from(v).ok())
         .ok_or_else(bad)
-}
-
-/// A `usize` argument in `0..=max` (see [`uint_arg`]).
-fn usize_arg(
-    obj: &Bound<'_, PyAny>,
-    what: &str,
-    max: usize,
-    err: fn(String) -> EngineError,
-) -> PyResult<usize> {
-    let v = uint_arg(obj, what, max as u64, err)?;
-    usize::try_from(v).map_err(|_| to_py_err(err(format!("{what} is too large, got {v}"))))
 }
 
 /// A list or tuple argument, each item converted by `item`.
@@ -221,7 +216,7 @@ fn optional_threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize
     threads
         .filter(|t| !t.is_none())
         .map(|t| {
-            usize_arg(
+            uint_arg(
                 t,
                 "threads",
                 engine::sim::MAX_THREADS,
@@ -231,14 +226,32 @@ fn optional_threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize
         .transpose()
 }
 
-/// Locks `mutex`, naming `what` if a previous holder panicked.
-fn lock<'a, T: ?Sized>(
-    mutex: &'a Mutex<Box<T>>,
-    what: &str,
-) -> Result<MutexGuard<'a, Box<T>>, EngineError> {
-    mutex
-        .lock()
-        .map_err(|_| EngineError::InvalidState(format!("{what} was poisoned")))
+/// An engine object that Python methods reach through a lock, with the name the error of a
+/// poisoned lock (a previous holder panicked) gives it.
+struct Locked<T: ?Sized> {
+    mutex: Mutex<Box<T>>,
+    what: &'static str,
+}
+
+impl<T: ?Sized> Locked<T> {
+    fn new(inner: Box<T>, what: &'static str) -> Self {
+        Self {
+            mutex: Mutex::new(inner),
+            what,
+        }
+    }
+
+    /// Locks it; usable without the GIL.
+    fn lock(&self) -> Result<MutexGuard<'_, Box<T>>, EngineError> {
+        self.mutex
+            .lock()
+            .map_err(|_| EngineError::InvalidState(format!("{} was poisoned", self.what)))
+    }
+
+    /// Locks it while the GIL is held, with the error as a Python exception.
+    fn lock_py(&self) -> PyResult<MutexGuard<'_, Box<T>>> {
+        self.lock().map_err(to_py_err)
+    }
 }
 
 /// Rebuilds a state from its canonical dict alone (the game is made from the dict's `game`,
@@ -737,16 +750,10 @@ fn simulate<'py>(
 /// A built-in bot seated in one game; see `cardtable.bot`.
 #[pyclass(module = "cardtable._core", name = "Bot")]
 struct PyBot {
-    inner: std::sync::Mutex<Box<dyn engine::session::AnyBot>>,
+    /// The bot. Never locked while the GIL is released: the bot's work is short.
+    inner: Locked<dyn engine::session::AnyBot>,
     name: String,
     seat: usize,
-}
-
-impl PyBot {
-    /// The bot, locked. Never held while the GIL is released: the bot's work is short.
-    fn lock(&self) -> PyResult<MutexGuard<'_, Box<dyn engine::session::AnyBot>>> {
-        lock(&self.inner, "bot").map_err(to_py_err)
-    }
 }
 
 #[pymethods]
@@ -777,7 +784,7 @@ impl PyBot {
         };
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
         Ok(Self {
-            inner: std::sync::Mutex::new(inner),
+            inner: Locked::new(inner, "bot"),
             name,
             seat,
         })
@@ -785,12 +792,15 @@ impl PyBot {
 
     /// The bot's action for its seat in `state`.
     fn act(&self, state: &PyState) -> PyResult<u32> {
-        self.lock()?.act(&*state.inner).map_err(to_py_err)
+        self.inner.lock_py()?.act(&*state.inner).map_err(to_py_err)
     }
 
     /// Lets a bot with memory see `state` (call after every step).
     fn observe(&self, state: &PyState) -> PyResult<()> {
-        self.lock()?.observe(&*state.inner).map_err(to_py_err)
+        self.inner
+            .lock_py()?
+            .observe(&*state.inner)
+            .map_err(to_py_err)
     }
 
     /// The bot's name.
@@ -813,20 +823,14 @@ impl PyBot {
 /// Games stepped together for Python policies; see `cardtable.sim`.
 #[pyclass(module = "cardtable._core", name = "Lockstep")]
 struct PyLockstep {
-    inner: std::sync::Mutex<Box<dyn engine::lockstep::AnyLockstep>>,
+    /// The runner, locked while the GIL is held only for short reads. `act` takes the lock after
+    /// releasing the GIL instead, so a thread waiting for it never blocks the holder.
+    inner: Locked<dyn engine::lockstep::AnyLockstep>,
     players: usize,
     keep_games: bool,
     shape: Vec<usize>,
     /// The Python int of every action id, made once: the legal-action lists share them.
     actions: Vec<Py<PyAny>>,
-}
-
-impl PyLockstep {
-    /// The runner, locked while the GIL is held; only ever held for short reads. `act` takes the
-    /// lock after releasing the GIL instead, so a thread waiting here never blocks the holder.
-    fn lock(&self) -> PyResult<MutexGuard<'_, Box<dyn engine::lockstep::AnyLockstep>>> {
-        lock(&self.inner, "lockstep runner").map_err(to_py_err)
-    }
 }
 
 #[pymethods]
@@ -852,7 +856,7 @@ impl PyLockstep {
                 str_arg(b, "a bot", opt).map(Some)
             }
         })?;
-        let batch = usize_arg(batch, "batch size", engine::lockstep::MAX_BATCH, opt)?;
+        let batch = uint_arg(batch, "batch size", engine::lockstep::MAX_BATCH, opt)?;
         let config = engine::SimConfig {
             games,
             first_game: 0,
@@ -866,7 +870,7 @@ impl PyLockstep {
             .lockstep(config, bots, batch)
             .map_err(to_py_err)?;
         Ok(Self {
-            inner: std::sync::Mutex::new(inner),
+            inner: Locked::new(inner, "lockstep runner"),
             players: game.inner.players(),
             keep_games,
             shape: game.inner.observation_shape(),
@@ -878,19 +882,19 @@ impl PyLockstep {
 
     /// `(game index, seat)` of every game waiting for a decision.
     fn pending(&self) -> PyResult<Vec<(u64, usize)>> {
-        Ok(self.lock()?.pending())
+        Ok(self.inner.lock_py()?.pending())
     }
 
     /// The waiting seats' observations.
     fn observations(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        let obs = self.lock()?.observations();
+        let obs = self.inner.lock_py()?.observations();
         obs.iter().map(|o| to_py(py, o)).collect()
     }
 
     /// The waiting seats' legal actions, one list per pending game: slices of one list of all of
     /// them (a slice copies its items at once, where a list built item by item converts each).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let flat = self.lock()?.pending_flat();
+        let flat = self.inner.lock_py()?.pending_flat();
         let int = |&a: &u32| -> Bound<'py, PyAny> {
             match self.actions.get(a as usize) {
                 Some(obj) => obj.bind(py).clone(),
@@ -924,7 +928,7 @@ impl PyLockstep {
         Bound<'py, numpy::PyArray1<u32>>,
         Bound<'py, numpy::PyArray1<u64>>,
     )> {
-        let flat = self.lock()?.pending_flat();
+        let flat = self.inner.lock_py()?.pending_flat();
         Ok((
             numpy::PyArray1::from_vec(py, flat.games),
             numpy::PyArray1::from_vec(py, flat.seats),
@@ -936,7 +940,7 @@ impl PyLockstep {
     /// The waiting seats' `observation_tensor` rows as one float32 array
     /// `[pending, *observation_shape]`.
     fn observation_tensors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let runner = self.lock()?;
+        let runner = self.inner.lock_py()?;
         let size: usize = self.shape.iter().product();
         let rows = runner.pending_flat().games.len();
         let mut buf = vec![0.0f32; size * rows];
@@ -975,25 +979,24 @@ impl PyLockstep {
             }
         };
         let inner = &self.inner;
-        py.detach(|| lock(inner, "lockstep runner")?.act(&actions))
-            .map_err(to_py_err)
+        py.detach(|| inner.lock()?.act(&actions)).map_err(to_py_err)
     }
 
     /// Games completed so far.
     #[getter]
     fn games_played(&self) -> PyResult<u64> {
-        Ok(self.lock()?.games_played())
+        Ok(self.inner.lock_py()?.games_played())
     }
 
     /// Whether every game is finished.
     #[getter]
     fn is_done(&self) -> PyResult<bool> {
-        Ok(self.lock()?.is_done())
+        Ok(self.inner.lock_py()?.is_done())
     }
 
     /// The results (like `simulate`'s); interrupted if not done.
     fn take_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let result = self.lock()?.take_result();
+        let result = self.inner.lock_py()?.take_result();
         result_to_py(py, result, self.players, self.keep_games)
     }
 }
@@ -1001,7 +1004,7 @@ impl PyLockstep {
 /// Many games stepped together for learning agents; see `cardtable.VectorEnv`.
 #[pyclass(module = "cardtable._core", name = "VectorEnv")]
 struct PyVectorEnv {
-    inner: Mutex<Box<dyn engine::AnyVectorEnv>>,
+    inner: Locked<dyn engine::AnyVectorEnv>,
     /// Whether fresh outputs hold observation tensors.
     observations: bool,
     num_envs: usize,
@@ -1028,13 +1031,13 @@ impl PyVectorEnv {
         if let Some(dict) = out {
             let mut arrays = OutArrays::borrow(dict)?;
             let slices = arrays.slices()?;
-            py.detach(|| into(&mut **lock(inner, "vector env")?, slices))
+            py.detach(|| into(&mut **inner.lock()?, slices))
                 .map_err(to_py_err)?;
             return Ok(dict.clone());
         }
         let out = py
             .detach(|| {
-                let mut env = lock(inner, "vector env")?;
+                let mut env = inner.lock()?;
                 let mut out = env.try_output_with(observations)?;
                 fresh(&mut **env, &mut out).map(|()| out)
             })
@@ -1161,10 +1164,10 @@ impl PyVectorEnv {
         observations: bool,
     ) -> PyResult<Self> {
         let opt = EngineError::InvalidOption;
-        let num_envs = usize_arg(num_envs, "num_envs", usize::MAX, opt)?;
+        let num_envs = uint_arg(num_envs, "num_envs", usize::MAX, opt)?;
         let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
         let agent_seats = list_arg(agent_seats, "agent_seats", opt, |s| {
-            usize_arg(s, "an agent seat", usize::MAX, opt)
+            uint_arg(s, "an agent seat", usize::MAX, opt)
         })?;
         let opponents = list_arg(opponents, "opponents", opt, |b| str_arg(b, "a bot", opt))?;
         let reward = str_arg(reward, "reward", opt)?;
@@ -1180,7 +1183,7 @@ impl PyVectorEnv {
         let inner = game.inner.vector_env(config).map_err(to_py_err)?;
         Ok(Self {
             num_envs: inner.num_envs(),
-            inner: Mutex::new(inner),
+            inner: Locked::new(inner, "vector env"),
             observations,
             shape: game.inner.observation_shape(),
             num_actions: game.inner.num_actions() as usize,
@@ -1269,13 +1272,13 @@ impl PyVectorEnv {
             let slice = rw
                 .as_slice_mut()
                 .map_err(|_| opt("out must be C-contiguous".into()))?;
-            py.detach(|| lock(inner, "vector env")?.observe_into(&envs, seats.as_deref(), slice))
+            py.detach(|| inner.lock()?.observe_into(&envs, seats.as_deref(), slice))
                 .map_err(to_py_err)?;
             return Ok(array.clone().into_any());
         }
         let rows = envs.len();
         let filled = py
-            .detach(|| lock(inner, "vector env")?.observe(&envs, seats.as_deref()))
+            .detach(|| inner.lock()?.observe(&envs, seats.as_deref()))
             .map_err(to_py_err)?;
         let mut shape = vec![rows];
         shape.extend_from_slice(&self.shape);

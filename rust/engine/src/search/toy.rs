@@ -9,7 +9,7 @@
 
 use crate::error::Result;
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::options::{OptionReader, OptionSpec, OptionValues};
+use crate::options::OptionValues;
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 
@@ -82,20 +82,18 @@ fn public_json(st: &DuelState) -> Map<String, Value> {
     public.as_object().cloned().unwrap_or_default()
 }
 
+crate::options::game_options! {
+    /// Two players and no other options.
+    #[players(2..=2)]
+    pub struct DuelOptions {}
+}
+
 impl Game for HiddenDuel {
     type State = DuelState;
     const ID: &'static str = "hidden_duel";
+    type Options = DuelOptions;
 
-    fn option_specs() -> Vec<OptionSpec> {
-        Vec::new()
-    }
-
-    fn player_range() -> (usize, usize) {
-        (2, 2)
-    }
-
-    fn from_options(_players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let values = OptionReader::new(Self::ID, Self::option_specs(), options).finish()?;
+    fn with_options(_players: usize, _options: DuelOptions, values: OptionValues) -> Result<Self> {
         Ok(Self {
             values,
             determinizer: true,
@@ -186,14 +184,6 @@ impl Game for HiddenDuel {
     fn scores(&self, st: &DuelState, out: &mut [i64]) {
         for (o, &p) in out.iter_mut().zip(&st.points) {
             *o = i64::from(p);
-        }
-    }
-
-    fn winners(&self, st: &DuelState) -> Vec<usize> {
-        match st.points[0].cmp(&st.points[1]) {
-            std::cmp::Ordering::Greater => vec![0],
-            std::cmp::Ordering::Less => vec![1],
-            std::cmp::Ordering::Equal => vec![0, 1],
         }
     }
 

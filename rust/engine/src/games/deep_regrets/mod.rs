@@ -110,13 +110,12 @@ mod tests;
 
 use crate::error::{EngineError, Result};
 use crate::game::Game;
-use crate::options::{OptionReader, OptionSpec, OptionValues};
+use crate::options::OptionValues;
 use crate::rng::SplitMix64;
 use data::{Data, Item, Tier};
-use serde_json::{Map, Value};
 
-/// Most seats a game can have.
-pub const MAX_SEATS: usize = 5;
+/// Most seats a game can have: its most players.
+pub const MAX_SEATS: usize = DeepRegrets::PLAYERS.1;
 /// "None" marker for small ids (seat, fish, slot, item, …).
 const NONE: u8 = u8::MAX;
 /// Die classes `P1 P2 P3 B0 B1 B2 G1 G2 G3 O2 O3 M1 M2 M3 M4`.
@@ -989,6 +988,19 @@ pub struct DeepRegrets {
     option_values: OptionValues,
 }
 
+crate::options::game_options! {
+    /// The options of Deep Regrets, as read for [`Game::with_options`].
+    #[players(2..=5)]
+    pub struct DeepRegretsOptions {
+        /// 6 = Monday..Saturday; 5 = the short game starting on Tuesday
+        days: int(6, 5, 6),
+        /// copies of regret values 0/1/2/3 in the 60-card regret deck
+        regret_split: choice(SPLITS[0], &SPLITS),
+        /// add the 18 Lamentable Tentacles fish (6 per depth) to the sea
+        expansion_tentacles: bool(false),
+    }
+}
+
 /// The accepted `regret_split` strings.
 const SPLITS: [&str; 2] = ["6/24/20/10", "10/20/20/10"];
 
@@ -1062,47 +1074,10 @@ impl DeepRegrets {
 
 impl Game for DeepRegrets {
     type State = DeepRegretsState;
-
-    crate::game::common_game_methods!(num_actions: actions::NUM_ACTIONS, determinize: sample_determinization);
-
-    crate::game::bots_without_parameter!("greedy" => bots::GreedyBot::default());
-
     const ID: &'static str = "deep_regrets";
+    type Options = DeepRegretsOptions;
 
-    fn option_specs() -> Vec<OptionSpec> {
-        vec![
-            OptionSpec::int(
-                "days",
-                6,
-                5,
-                6,
-                "6 = Monday..Saturday; 5 = the short game starting on Tuesday",
-            ),
-            OptionSpec::choice(
-                "regret_split",
-                SPLITS[0],
-                &SPLITS,
-                "copies of regret values 0/1/2/3 in the 60-card regret deck",
-            ),
-            OptionSpec::bool(
-                "expansion_tentacles",
-                false,
-                "add the 18 Lamentable Tentacles fish (6 per depth) to the sea",
-            ),
-        ]
-    }
-
-    fn player_range() -> (usize, usize) {
-        (2, 5)
-    }
-
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
-        let days = r.int("days")?;
-        let split = r.choice("regret_split")?;
-        let tentacles = r.bool("expansion_tentacles")?;
-        let option_values = r.finish()?;
-        crate::game::check_players::<Self>(players)?;
+    fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
         let data = data::data().map_err(|e| {
             EngineError::InvalidState(format!("{}: the card data is broken: {e}", Self::ID))
         })?;
@@ -1131,7 +1106,7 @@ impl Game for DeepRegrets {
             if f.rules.front_difficulty.is_some() {
                 front_difficulty_set.insert(id);
             }
-            if f.base || tentacles {
+            if f.base || options.expansion_tentacles {
                 in_play.insert(id);
                 if f.sellable() {
                     sellable.insert(id);
@@ -1171,7 +1146,7 @@ impl Game for DeepRegrets {
         let regret_copies = data
             .regret_decks
             .iter()
-            .find(|(k, _)| k == SPLITS[split])
+            .find(|(k, _)| k == SPLITS[options.regret_split])
             .map(|(_, c)| *c)
             .ok_or_else(|| EngineError::InvalidState("regret split missing in the data".into()))?;
         let bad = || EngineError::InvalidState("the item uses do not fit the tables".into());
@@ -1220,18 +1195,18 @@ impl Game for DeepRegrets {
             front_offer_set,
             front_difficulty_set,
             players,
-            days: days as u8,
+            days: options.days as u8,
             data,
             in_play,
             sellable,
             foul_set,
-            per_shoal: if tentacles { 15 } else { 13 },
+            per_shoal: if options.expansion_tentacles { 15 } else { 13 },
             tier_of,
             roll_faces,
             roll_len,
             sorted_faces,
             regret_copies,
-            option_values,
+            option_values: values,
         })
     }
 
@@ -1398,10 +1373,6 @@ impl Game for DeepRegrets {
         self.playout(st, chance, seats, legal, outcomes)
     }
 
-    fn action_label(&self, st: &DeepRegretsState, action: u32) -> String {
-        self.label(st, action)
-    }
-
     fn scores(&self, st: &DeepRegretsState, out: &mut [i64]) {
         for (p, o) in out.iter_mut().enumerate() {
             *o = if st.ended && p < MAX_SEATS {
@@ -1412,9 +1383,9 @@ impl Game for DeepRegrets {
         }
     }
 
-    fn winners(&self, st: &DeepRegretsState) -> Vec<usize> {
+    fn winner_mask(&self, st: &DeepRegretsState) -> u64 {
         if !st.ended {
-            return Vec::new();
+            return 0;
         }
         let key = |p: usize| {
             (
@@ -1424,6 +1395,12 @@ impl Game for DeepRegrets {
             )
         };
         let best = (0..self.n()).map(key).max();
-        (0..self.n()).filter(|&p| Some(key(p)) == best).collect()
+        (0..self.n())
+            .filter(|&p| Some(key(p)) == best)
+            .fold(0, |m, p| m | 1 << p)
     }
+
+    crate::game::common_game_methods!(num_actions: actions::NUM_ACTIONS, determinize: sample_determinization);
+
+    crate::game::bots_without_parameter!("greedy" => bots::GreedyBot::default());
 }

@@ -31,9 +31,7 @@ pub use bots::GreedyBot;
 use crate::bits;
 use crate::error::Result;
 use crate::game::{Game, CHANCE, TERMINAL};
-use crate::options::{OptionReader, OptionSpec, OptionValues};
-use crate::rng::SplitMix64;
-use serde_json::{Map, Value};
+use crate::options::OptionValues;
 
 /// The largest `num_cards`.
 const MAX_CARDS: usize = 60;
@@ -86,6 +84,15 @@ pub struct Goofspiel {
     /// Bits `0..N`: every card.
     full: u64,
     option_values: OptionValues,
+}
+
+crate::options::game_options! {
+    /// The options of Goofspiel, as read for [`Game::with_options`].
+    #[players(2..=2)]
+    pub struct GoofspielOptions {
+        /// N: bid cards per seat and point cards, 1..=60
+        num_cards: int(DEFAULT_CARDS, 1, MAX_CARDS as i64),
+    }
 }
 
 /// One completed turn: its point card and both bids (card values).
@@ -141,8 +148,17 @@ impl Goofspiel {
 
 impl Game for Goofspiel {
     type State = GoofspielState;
+    const ID: &'static str = "goofspiel";
+    type Options = GoofspielOptions;
 
-    crate::game::common_game_methods!(determinize: sample_pending_bid);
+    fn with_options(_players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
+        let num_cards = options.num_cards as u32;
+        Ok(Self {
+            num_cards,
+            full: (1u64 << num_cards) - 1,
+            option_values: values,
+        })
+    }
 
     fn players(&self) -> usize {
         2
@@ -150,37 +166,6 @@ impl Game for Goofspiel {
 
     fn num_actions(&self) -> u32 {
         self.num_cards
-    }
-
-    crate::game::bots_without_parameter!("greedy" => GreedyBot);
-
-    const ID: &'static str = "goofspiel";
-
-    fn option_specs() -> Vec<OptionSpec> {
-        vec![OptionSpec::int(
-            "num_cards",
-            DEFAULT_CARDS,
-            1,
-            MAX_CARDS as i64,
-            "N: bid cards per seat and point cards, 1..=60",
-        )]
-    }
-
-    fn player_range() -> (usize, usize) {
-        (2, 2)
-    }
-
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
-        let n = r.int("num_cards")?;
-        let option_values = r.finish()?;
-        crate::game::check_players::<Self>(players)?;
-        let num_cards = n as u32;
-        Ok(Self {
-            num_cards,
-            full: (1u64 << num_cards) - 1,
-            option_values,
-        })
     }
 
     fn initial_state(&self) -> GoofspielState {
@@ -202,69 +187,18 @@ impl Game for Goofspiel {
     }
 
     #[inline(always)]
-    fn legal_actions(&self, st: &GoofspielState, out: &mut Vec<u32>) {
-        let mask = match st.to_move {
+    fn legal_set(&self, st: &GoofspielState) -> Option<u64> {
+        Some(match st.to_move {
             CHANCE => st.remaining,
             0 => st.hands[0],
             1 => st.hands[1],
             _ => 0,
-        };
-        out.clear();
-        out.extend(bits::ones(mask));
+        })
     }
 
-    /// The element of rank `rng.below(n)` of the `n` legal actions (the set `legal_actions`
-    /// lists in increasing order), drawing nothing when there is none: exactly the default, with
-    /// no list built.
     #[inline(always)]
-    fn random_action(
-        &self,
-        st: &GoofspielState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<u32>,
-    ) -> Option<u32> {
-        let mask = match st.to_move {
-            CHANCE => st.remaining,
-            0 => st.hands[0],
-            1 => st.hands[1],
-            _ => 0,
-        };
-        bits::pick(mask, rng)
-    }
-
-    /// The chance node's point cards or the mover's hand: the bitsets `legal_actions` lists.
-    #[inline(always)]
-    fn legal_bits(&self, st: &GoofspielState, out: &mut [u64], _buf: &mut Vec<u32>) {
-        let set = match st.to_move {
-            CHANCE => st.remaining,
-            seat => usize::try_from(seat)
-                .ok()
-                .and_then(|s| st.hands.get(s))
-                .map_or(0, |&hand| hand),
-        };
-        crate::game::one_word_legal_bits(out, set);
-    }
-
-    fn chance_outcomes(&self, st: &GoofspielState, out: &mut Vec<(u32, u64)>) {
-        out.clear();
-        if st.to_move == CHANCE {
-            out.extend(bits::ones(st.remaining).map(|id| (id, 1)));
-        }
-    }
-
-    /// The remaining point card of rank `rng.below(cards left)`: exactly the default pick, as
-    /// every outcome has weight 1.
-    #[inline(always)]
-    fn sample_chance(
-        &self,
-        st: &GoofspielState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<(u32, u64)>,
-    ) -> u32 {
-        if st.to_move != CHANCE {
-            return 0;
-        }
-        bits::pick(st.remaining, rng).unwrap_or(0)
+    fn uniform_chance(&self, st: &GoofspielState) -> Option<u64> {
+        (st.to_move == CHANCE).then_some(st.remaining)
     }
 
     #[inline(always)]
@@ -304,23 +238,8 @@ impl Game for Goofspiel {
         }
     }
 
-    fn action_label(&self, st: &GoofspielState, action: u32) -> String {
-        self.label(st, action)
-    }
-
     fn scores(&self, st: &GoofspielState, out: &mut [i64]) {
-        for (o, &p) in out.iter_mut().zip(st.points.iter()) {
-            *o = i64::from(p);
-        }
-    }
-
-    fn winners(&self, st: &GoofspielState) -> Vec<usize> {
-        let [a, b] = st.points;
-        match a.cmp(&b) {
-            std::cmp::Ordering::Greater => vec![0],
-            std::cmp::Ordering::Less => vec![1],
-            std::cmp::Ordering::Equal => vec![0, 1],
-        }
+        crate::game::write_scores(&st.points, out);
     }
 
     fn winner_mask(&self, st: &GoofspielState) -> u64 {
@@ -331,4 +250,8 @@ impl Game for Goofspiel {
             std::cmp::Ordering::Equal => 0b11,
         }
     }
+
+    crate::game::common_game_methods!(determinize: sample_pending_bid);
+
+    crate::game::bots_without_parameter!("greedy" => GreedyBot);
 }

@@ -70,15 +70,15 @@ pub use bots::GreedyBot;
 use crate::bits;
 use crate::error::{EngineError, Result};
 use crate::game::{Game, CHANCE, TERMINAL};
-use crate::options::{OptionReader, OptionSpec, OptionValues};
+use crate::options::OptionValues;
 use crate::rng::SplitMix64;
 use crate::step::StepResult;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
-/// Most seats a game can have.
-const MAX_SEATS: usize = 5;
+/// Most seats a game can have: its most players.
+const MAX_SEATS: usize = Trafficars::PLAYERS.1;
 /// Most lanes a game can have.
 const MAX_LANES: usize = 5;
 /// Card ids are 1..=62.
@@ -566,6 +566,25 @@ pub struct Trafficars {
     /// The car cards of the deck (possible lane starters).
     cars: u64,
     option_values: OptionValues,
+}
+
+crate::options::game_options! {
+    /// The options of the traffic jam, as read for [`Game::with_options`].
+    #[players(2..=5)]
+    pub struct TrafficarsOptions {
+        /// car cards 1..max_number are used (5..=50)
+        max_number: int(50, 5, 50),
+        /// cards dealt to each seat = number of turns (1..=30)
+        hand_size: int(10, 1, 30),
+        /// number of lanes (1..=5)
+        lanes: int(3, 1, MAX_LANES as i64),
+        /// use the special cards (trailers, ambulances, police cars, tow trucks)
+        special_cards: bool(true),
+        /// cars a lane may hold before the next car takes it (1..=50); null = no limit
+        max_cars: optional_int(Some(4), 1, 50),
+        /// a card that fits no lane takes a lane (take) or is inserted in order (insert)
+        too_low: choice("take", &["take", "insert"]),
+    }
 }
 
 /// The full state of one game of Trafficars (small and `Copy`).
@@ -1123,66 +1142,16 @@ impl Trafficars {
 
 impl Game for Trafficars {
     type State = TrafficarsState;
-
-    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
-
-    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
-
     const ID: &'static str = "trafficars";
+    type Options = TrafficarsOptions;
 
-    fn option_specs() -> Vec<OptionSpec> {
-        vec![
-            OptionSpec::int(
-                "max_number",
-                50,
-                5,
-                50,
-                "car cards 1..max_number are used (5..=50)",
-            ),
-            OptionSpec::int(
-                "hand_size",
-                10,
-                1,
-                30,
-                "cards dealt to each seat = number of turns (1..=30)",
-            ),
-            OptionSpec::int("lanes", 3, 1, MAX_LANES as i64, "number of lanes (1..=5)"),
-            OptionSpec::bool(
-                "special_cards",
-                true,
-                "use the special cards (trailers, ambulances, police cars, tow trucks)",
-            ),
-            OptionSpec::optional_int(
-                "max_cars",
-                Some(4),
-                1,
-                50,
-                "cars a lane may hold before the next car takes it (1..=50); null = no limit",
-            ),
-            OptionSpec::choice(
-                "too_low",
-                "take",
-                &["take", "insert"],
-                "a card that fits no lane takes a lane (take) or is inserted in order (insert)",
-            ),
-        ]
-    }
-
-    fn player_range() -> (usize, usize) {
-        (2, 5)
-    }
-
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
-        let max_number = r.int("max_number")? as u8;
-        let hand_size = r.int("hand_size")? as u8;
-        let lanes = r.int("lanes")? as usize;
-        let special_cards = r.bool("special_cards")?;
-        let max_cars = r.optional_int("max_cars")?.map(|m| m as u32);
-        let too_low = r.choice("too_low")?;
-        let option_values = r.finish()?;
-        crate::game::check_players::<Self>(players)?;
+    fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
         let cards = *card_table()?;
+        let max_number = options.max_number as u8;
+        let hand_size = options.hand_size as u8;
+        let lanes = options.lanes as usize;
+        let special_cards = options.special_cards;
+        let max_cars = options.max_cars.map(|m| m as u32);
         let (mut deck, mut cars) = (0u64, 0u64);
         for id in 1..=CARD_IDS {
             let (kind, number) = (cards.kind[id], cards.number[id]);
@@ -1206,11 +1175,11 @@ impl Game for Trafficars {
             lanes,
             special_cards,
             max_cars,
-            insert: too_low == 1,
+            insert: options.too_low == 1,
             cards,
             deck,
             cars,
-            option_values,
+            option_values: values,
         };
         let size = deck.count_ones() as usize;
         if size < g.deal_total() || (cars.count_ones() as usize) < lanes {
@@ -1283,25 +1252,9 @@ impl Game for Trafficars {
         }
     }
 
-    fn chance_outcomes(&self, st: &TrafficarsState, out: &mut Vec<(u32, u64)>) {
-        out.clear();
-        if st.phase != Phase::Deal {
-            return;
-        }
-        out.extend(bits::ones(self.card_actions(st)).map(|c| (c, 1)));
-    }
-
     #[inline(always)]
-    fn sample_chance(
-        &self,
-        st: &TrafficarsState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<(u32, u64)>,
-    ) -> u32 {
-        if st.phase != Phase::Deal {
-            return 0;
-        }
-        bits::pick(self.card_actions(st), rng).unwrap_or(0)
+    fn uniform_chance(&self, st: &TrafficarsState) -> Option<u64> {
+        (st.phase == Phase::Deal).then(|| self.card_actions(st))
     }
 
     #[inline]
@@ -1375,34 +1328,20 @@ impl Game for Trafficars {
         self.playout(st, chance, seats, legal, outcomes)
     }
 
-    fn action_label(&self, st: &TrafficarsState, action: u32) -> String {
-        self.label(st, action)
-    }
-
     fn scores(&self, st: &TrafficarsState, out: &mut [i64]) {
-        for (o, &p) in out
-            .iter_mut()
-            .zip(st.board.penalties[..self.players].iter())
-        {
-            *o = i64::from(p);
-        }
-    }
-
-    fn winners(&self, st: &TrafficarsState) -> Vec<usize> {
-        let pens = &st.board.penalties[..self.players];
-        let best = pens.iter().copied().min().unwrap_or(0);
-        (0..self.players).filter(|&s| pens[s] == best).collect()
+        crate::game::write_scores(&st.board.penalties[..self.players], out);
     }
 
     fn winner_mask(&self, st: &TrafficarsState) -> u64 {
         let pens = &st.board.penalties[..self.players];
-        let best = pens.iter().copied().min().unwrap_or(0);
-        (0..self.players)
-            .filter(|&s| pens[s] == best)
-            .fold(0, |m, s| m | 1 << s)
+        crate::game::seats_with(pens, pens.iter().copied().min().unwrap_or(0))
     }
 
     fn higher_score_is_better(&self) -> bool {
         false
     }
+
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
+
+    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
 }

@@ -48,13 +48,11 @@ use crate::bits;
 use crate::error::{EngineError, Result};
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::games::trafficars::{FIRST_CARD, LAST_CARD};
-use crate::options::{OptionReader, OptionSpec, OptionValues};
-use crate::rng::SplitMix64;
-use serde_json::{Map, Value};
+use crate::options::OptionValues;
 use std::ops::RangeInclusive;
 
-/// Most seats a game can have.
-const MAX_SEATS: usize = 5;
+/// Most seats a game can have: its most players.
+const MAX_SEATS: usize = TrafficarsMemory::PLAYERS.1;
 /// Most positions in the grid (50 cars and 12 jokers).
 const MAX_GRID: usize = 62;
 /// The last position a grid can have.
@@ -145,6 +143,19 @@ pub struct TrafficarsMemory {
     /// Bitset of the card ids of the deck.
     deck: u64,
     option_values: OptionValues,
+}
+
+crate::options::game_options! {
+    /// The options of the memory game, as read for [`Game::with_options`].
+    #[players(2..=5)]
+    pub struct TrafficarsMemoryOptions {
+        /// lowest car number used, 1..50 (below max_number)
+        min_number: int(1, 1, 50),
+        /// highest car number used, 1..50 (above min_number)
+        max_number: int(50, 1, 50),
+        /// add floor(12 * cars used / 50) special cards as jokers
+        jokers: bool(false),
+    }
 }
 
 /// The full state of one game (small and `Copy`).
@@ -280,53 +291,21 @@ impl TrafficarsMemory {
 
 impl Game for TrafficarsMemory {
     type State = TrafficarsMemoryState;
-
-    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
-
     const ID: &'static str = "trafficars_memory";
+    type Options = TrafficarsMemoryOptions;
 
-    fn option_specs() -> Vec<OptionSpec> {
-        vec![
-            OptionSpec::int(
-                "min_number",
-                1,
-                1,
-                50,
-                "lowest car number used, 1..50 (below max_number)",
-            ),
-            OptionSpec::int(
-                "max_number",
-                50,
-                1,
-                50,
-                "highest car number used, 1..50 (above min_number)",
-            ),
-            OptionSpec::bool(
-                "jokers",
-                false,
-                "add floor(12 * cars used / 50) special cards as jokers",
-            ),
-        ]
-    }
-
-    fn player_range() -> (usize, usize) {
-        (2, 5)
-    }
-
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
-        let min_number = r.int("min_number")? as u32;
-        let max_number = r.int("max_number")? as u32;
-        let jokers = r.bool("jokers")?;
-        let option_values = r.finish()?;
-        crate::game::check_players::<Self>(players)?;
-        if min_number >= max_number {
+    fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
+        if options.min_number >= options.max_number {
             return Err(EngineError::InvalidOption(format!(
                 "{}: min_number must be below max_number (at least two cars), got \
-                 min_number={min_number}, max_number={max_number}",
-                Self::ID
+                 min_number={}, max_number={}",
+                Self::ID,
+                options.min_number,
+                options.max_number
             )));
         }
+        let (min_number, max_number) = (options.min_number as u32, options.max_number as u32);
+        let jokers = options.jokers;
         let cars = max_number - min_number + 1;
         let joker_count = if jokers { 12 * cars / 50 } else { 0 };
         let mut deck = 0u64;
@@ -343,7 +322,7 @@ impl Game for TrafficarsMemory {
             jokers,
             grid: (cars + joker_count) as usize,
             deck,
-            option_values,
+            option_values: values,
         })
     }
 
@@ -375,78 +354,21 @@ impl Game for TrafficarsMemory {
         }
     }
 
-    fn legal_actions(&self, st: &TrafficarsMemoryState, out: &mut Vec<u32>) {
-        out.clear();
+    /// The cards still to lay out, or the face-down positions with `STOP` (63, above every
+    /// position) when the player may stop.
+    #[inline(always)]
+    fn legal_set(&self, st: &TrafficarsMemoryState) -> Option<u64> {
         let mask = match st.phase {
             Phase::Layout => self.deck & !st.laid_cards,
             Phase::Flip => st.face_down(),
             Phase::Over => 0,
         };
-        out.extend(bits::ones(mask));
-        if Self::can_stop(st) {
-            out.push(STOP);
-        }
-    }
-
-    /// `legal[below(len)]` of [`Game::legal_actions`] without the list: the face-down positions
-    /// in increasing order are the first `count` legal actions and `STOP` (63), when allowed, the
-    /// last, so rank `i < count` is the `i`-th face-down position.
-    #[inline(always)]
-    fn random_action(
-        &self,
-        st: &TrafficarsMemoryState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<u32>,
-    ) -> Option<u32> {
-        let mask = match st.phase {
-            Phase::Layout => self.deck & !st.laid_cards,
-            Phase::Flip => st.face_down(),
-            Phase::Over => 0,
-        };
-        let count = bits::count(mask);
-        let n = count + u32::from(Self::can_stop(st));
-        if n == 0 {
-            return None;
-        }
-        let i = rng.below(u64::from(n)) as u32;
-        Some(if i < count {
-            bits::select(mask, i)
-        } else {
-            STOP
-        })
-    }
-
-    /// The face-down positions (the cards not laid at the chance node), and `STOP` (63) when
-    /// allowed: the set `legal_actions` lists.
-    #[inline(always)]
-    fn legal_bits(&self, st: &TrafficarsMemoryState, out: &mut [u64], _buf: &mut Vec<u32>) {
-        let set = match st.phase {
-            Phase::Layout => self.deck & !st.laid_cards,
-            Phase::Flip => st.face_down(),
-            Phase::Over => 0,
-        };
-        let stop = u64::from(Self::can_stop(st)) << STOP;
-        crate::game::one_word_legal_bits(out, set | stop);
-    }
-
-    fn chance_outcomes(&self, st: &TrafficarsMemoryState, out: &mut Vec<(u32, u64)>) {
-        out.clear();
-        if st.phase == Phase::Layout {
-            out.extend(bits::ones(self.deck & !st.laid_cards).map(|c| (c, 1)));
-        }
+        Some(mask | u64::from(Self::can_stop(st)) << STOP)
     }
 
     #[inline(always)]
-    fn sample_chance(
-        &self,
-        st: &TrafficarsMemoryState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<(u32, u64)>,
-    ) -> u32 {
-        if st.phase != Phase::Layout {
-            return 0;
-        }
-        bits::pick(self.deck & !st.laid_cards, rng).unwrap_or(0)
+    fn uniform_chance(&self, st: &TrafficarsMemoryState) -> Option<u64> {
+        (st.phase == Phase::Layout).then_some(self.deck & !st.laid_cards)
     }
 
     fn apply(&self, st: &mut TrafficarsMemoryState, action: u32) {
@@ -481,20 +403,13 @@ impl Game for TrafficarsMemory {
             Phase::Over => {}
         }
     }
-    fn action_label(&self, st: &TrafficarsMemoryState, action: u32) -> String {
-        self.label(st, action)
-    }
-
     fn scores(&self, st: &TrafficarsMemoryState, out: &mut [i64]) {
-        for (o, &t) in out.iter_mut().zip(st.taken[..self.players].iter()) {
-            *o = i64::from(t);
-        }
+        crate::game::write_scores(&st.taken[..self.players], out);
     }
 
-    fn winners(&self, st: &TrafficarsMemoryState) -> Vec<usize> {
+    fn winner_mask(&self, st: &TrafficarsMemoryState) -> u64 {
         let taken = &st.taken[..self.players];
-        let best = taken.iter().copied().max().unwrap_or(0);
-        (0..self.players).filter(|&s| taken[s] == best).collect()
+        crate::game::seats_with(taken, taken.iter().copied().max().unwrap_or(0))
     }
 
     fn bot_names() -> &'static [&'static str] {
@@ -524,4 +439,6 @@ impl Game for TrafficarsMemory {
             _ => None,
         }
     }
+
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
 }

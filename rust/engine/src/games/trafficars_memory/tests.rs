@@ -7,11 +7,11 @@ use super::*;
 use crate::bits;
 use crate::game::Bot;
 use crate::games::trafficars::{card_table, Kind};
-use crate::rng::derive_seed;
+use crate::rng::{derive_seed, SplitMix64};
 use crate::session::{AnySession, Session};
 use crate::sim::make_bot;
 use crate::testing::{assert_labels, play_session};
-use serde_json::json;
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 pub(super) type S = Session<TrafficarsMemory>;

@@ -42,18 +42,16 @@ pub use bots::GreedyBot;
 use crate::bits;
 use crate::error::Result;
 use crate::game::{Game, CHANCE, TERMINAL};
-use crate::options::{OptionReader, OptionSpec, OptionValues};
-use crate::rng::SplitMix64;
-use serde_json::{Map, Value};
+use crate::options::OptionValues;
 
-/// Most seats a game can have.
-const MAX_SEATS: usize = 5;
-/// Most cards in one pile (two players: 25 each).
-const MAX_PILE: usize = 25;
+/// Most seats a game can have: its most players.
+const MAX_SEATS: usize = TrafficarsOvertaking::PLAYERS.1;
 /// Hand size the refill restores.
 const HAND_LIMIT: u32 = 6;
 /// Car cards 1..=50.
 const CARDS: u32 = 50;
+/// Most cards in one pile: the cards dealt out to the fewest players (two: 25 each).
+const MAX_PILE: usize = CARDS as usize / TrafficarsOvertaking::PLAYERS.0;
 /// The lowest car card. Deal outcome `c` and the actions that play or start with card `c` are
 /// action id `c` (ids `LOWEST_CARD..=HIGHEST_CARD`), which is also the card's bit in a bitset.
 const LOWEST_CARD: u32 = 1;
@@ -132,6 +130,15 @@ pub struct TrafficarsOvertaking {
     /// `k` = 50 div players: cards per pile.
     pile_size: usize,
     option_values: OptionValues,
+}
+
+crate::options::game_options! {
+    /// The options of the overtaking lane, as read for [`Game::with_options`].
+    #[players(2..=5)]
+    pub struct TrafficarsOvertakingOptions {
+        /// the overtaker may let a card go (true) instead of having to overtake (false)
+        optional_overtake: bool(false),
+    }
 }
 
 /// The full state of one game (small and `Copy`).
@@ -342,37 +349,17 @@ impl TrafficarsOvertaking {
 
 impl Game for TrafficarsOvertaking {
     type State = TrafficarsOvertakingState;
-
-    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
-
-    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
-
     const ID: &'static str = "trafficars_overtaking";
+    type Options = TrafficarsOvertakingOptions;
 
-    fn option_specs() -> Vec<OptionSpec> {
-        vec![OptionSpec::bool(
-            "optional_overtake",
-            false,
-            "the overtaker may let a card go (true) instead of having to overtake (false)",
-        )]
-    }
-
-    fn player_range() -> (usize, usize) {
-        (2, 5)
-    }
-
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
-        let optional_overtake = r.bool("optional_overtake")?;
-        let option_values = r.finish()?;
-        crate::game::check_players::<Self>(players)?;
+    fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
         let n = players as u32;
         Ok(Self {
             players,
-            optional_overtake,
+            optional_overtake: options.optional_overtake,
             removed_count: (CARDS % n) as usize,
             pile_size: (CARDS / n) as usize,
-            option_values,
+            option_values: values,
         })
     }
 
@@ -426,24 +413,9 @@ impl Game for TrafficarsOvertaking {
         out.extend(bits::ones(mask));
     }
 
-    fn chance_outcomes(&self, st: &TrafficarsOvertakingState, out: &mut Vec<(u32, u64)>) {
-        out.clear();
-        if st.phase == Phase::Deal {
-            out.extend(bits::ones(ALL_CARDS & !st.used).map(|c| (c, 1)));
-        }
-    }
-
     #[inline(always)]
-    fn sample_chance(
-        &self,
-        st: &TrafficarsOvertakingState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<(u32, u64)>,
-    ) -> u32 {
-        if st.phase != Phase::Deal {
-            return 0;
-        }
-        bits::pick(ALL_CARDS & !st.used, rng).unwrap_or(0)
+    fn uniform_chance(&self, st: &TrafficarsOvertakingState) -> Option<u64> {
+        (st.phase == Phase::Deal).then_some(ALL_CARDS & !st.used)
     }
 
     #[inline]
@@ -495,21 +467,9 @@ impl Game for TrafficarsOvertaking {
         }
     }
 
-    fn action_label(&self, st: &TrafficarsOvertakingState, action: u32) -> String {
-        self.label(st, action)
-    }
-
     fn scores(&self, st: &TrafficarsOvertakingState, out: &mut [i64]) {
         for (s, o) in out.iter_mut().enumerate().take(self.players) {
             *o = -i64::from(bits::count(st.hands[s]) + st.pile_count(s));
-        }
-    }
-
-    fn winners(&self, st: &TrafficarsOvertakingState) -> Vec<usize> {
-        if st.winner == NO_SEAT {
-            Vec::new()
-        } else {
-            vec![usize::from(st.winner)]
         }
     }
 
@@ -520,4 +480,8 @@ impl Game for TrafficarsOvertaking {
             1u64.checked_shl(u32::from(st.winner)).unwrap_or(0)
         }
     }
+
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
+
+    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
 }

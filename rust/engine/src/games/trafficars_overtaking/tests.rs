@@ -6,7 +6,7 @@
 use super::*;
 use crate::error::EngineError;
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
-use crate::rng::derive_seed;
+use crate::rng::{derive_seed, SplitMix64};
 use crate::session::Session;
 use crate::testing::{assert_labels, check_ignores_hidden};
 use serde_json::{json, Map, Value};

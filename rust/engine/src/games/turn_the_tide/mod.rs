@@ -30,13 +30,13 @@ pub use bots::GreedyBot;
 use crate::bits;
 use crate::error::Result;
 use crate::game::{Game, CHANCE, TERMINAL};
-use crate::options::{OptionReader, OptionSpec, OptionValues};
+use crate::options::OptionValues;
 use crate::rng::SplitMix64;
 use crate::step::{StepError, StepResult};
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
-/// Most seats a game can have.
-const MAX_SEATS: usize = 5;
+/// Most seats a game can have: its most players.
+const MAX_SEATS: usize = TurnTheTide::PLAYERS.1;
 /// Weather cards in one hand (and hands in one round).
 const HAND_SIZE: usize = 12;
 /// Distinct tide values (1..=12).
@@ -155,6 +155,19 @@ pub struct TurnTheTide {
     highest_chooses_tide: bool,
     rounds: usize,
     option_values: OptionValues,
+}
+
+crate::options::game_options! {
+    /// The options of Turn the Tide, as read for [`Game::with_options`].
+    #[players(3..=5)]
+    pub struct TurnTheTideOptions {
+        /// after an elimination the highest tide loses a lifebuoy again (rules step 7)
+        recheck_after_elimination: bool(true),
+        /// the highest weather card chooses either tide card
+        highest_chooses_tide: bool(false),
+        /// number of rounds, 1..players (null: as many as players)
+        rounds: optional_int(None, 1, MAX_SEATS as i64),
+    }
 }
 
 /// The full state of one game of Turn the Tide (small and `Copy`).
@@ -424,20 +437,6 @@ impl TurnTheTide {
             } else {
                 st.scores[s] += i32::from(table.lifebuoys[s]) + i32::from(table.tide[s] == lowest);
             }
-        }
-    }
-
-    /// The legal actions (or chance outcomes) as a bitset: bit `a` = action `a`.
-    #[inline]
-    fn legal_mask(&self, st: &TurnTheTideState) -> u64 {
-        match st.phase {
-            Phase::Deal => ALL_CARDS & !st.dealt_mask,
-            Phase::Tide => (LOWEST_TIDE as usize..=TIDE_VALUES)
-                .filter(|&v| st.tide_deck.count(v) > 0)
-                .fold(0, |m, v| m | 1 << v),
-            Phase::Play => st.hands.get(usize::from(st.to_move)).copied().unwrap_or(0),
-            Phase::ChooseTide => 1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B,
-            Phase::Over => 0,
         }
     }
 
@@ -789,46 +788,15 @@ impl TurnTheTide {
 
 impl Game for TurnTheTide {
     type State = TurnTheTideState;
-
-    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
-
-    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
-
     const ID: &'static str = "turn_the_tide";
+    type Options = TurnTheTideOptions;
 
-    fn option_specs() -> Vec<OptionSpec> {
-        vec![
-            OptionSpec::bool(
-                "recheck_after_elimination",
-                true,
-                "after an elimination the highest tide loses a lifebuoy again (rules step 7)",
-            ),
-            OptionSpec::bool(
-                "highest_chooses_tide",
-                false,
-                "the highest weather card chooses either tide card",
-            ),
-            OptionSpec::optional_int(
-                "rounds",
-                None,
-                1,
-                MAX_SEATS as i64,
-                "number of rounds, 1..players (null: as many as players)",
-            ),
-        ]
-    }
-
-    fn player_range() -> (usize, usize) {
-        (3, 5)
-    }
-
-    fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
-        let mut r = OptionReader::new(Self::ID, Self::option_specs(), options);
-        let recheck_after_elimination = r.bool("recheck_after_elimination")?;
-        let highest_chooses_tide = r.bool("highest_chooses_tide")?;
-        let rounds = r.optional_int("rounds")?;
-        let mut option_values = r.finish()?;
-        crate::game::check_players::<Self>(players)?;
+    fn with_options(
+        players: usize,
+        options: Self::Options,
+        mut values: OptionValues,
+    ) -> Result<Self> {
+        let rounds = options.rounds;
         if rounds.is_some_and(|r| r > players as i64) {
             return Err(crate::error::EngineError::InvalidOption(format!(
                 "{}: option rounds must be an int in 1..={players}, got {}",
@@ -837,13 +805,13 @@ impl Game for TurnTheTide {
             )));
         }
         let rounds = rounds.map_or(players, |r| r as usize);
-        option_values.set("rounds", json!(rounds));
+        values.set("rounds", json!(rounds));
         Ok(Self {
             players,
-            recheck_after_elimination,
-            highest_chooses_tide,
+            recheck_after_elimination: options.recheck_after_elimination,
+            highest_chooses_tide: options.highest_chooses_tide,
             rounds,
-            option_values,
+            option_values: values,
         })
     }
 
@@ -882,24 +850,18 @@ impl Game for TurnTheTide {
         }
     }
 
-    fn legal_actions(&self, st: &TurnTheTideState, out: &mut Vec<u32>) {
-        out.clear();
-        out.extend(bits::ones(self.legal_mask(st)));
-    }
-
+    /// The legal actions (or chance outcomes) as a bitset: bit `a` = action `a`.
     #[inline(always)]
-    fn random_action(
-        &self,
-        st: &TurnTheTideState,
-        rng: &mut SplitMix64,
-        _buf: &mut Vec<u32>,
-    ) -> Option<u32> {
-        bits::pick(self.legal_mask(st), rng)
-    }
-
-    #[inline(always)]
-    fn legal_bits(&self, st: &TurnTheTideState, out: &mut [u64], _buf: &mut Vec<u32>) {
-        crate::game::one_word_legal_bits(out, self.legal_mask(st));
+    fn legal_set(&self, st: &TurnTheTideState) -> Option<u64> {
+        Some(match st.phase {
+            Phase::Deal => ALL_CARDS & !st.dealt_mask,
+            Phase::Tide => (LOWEST_TIDE as usize..=TIDE_VALUES)
+                .filter(|&v| st.tide_deck.count(v) > 0)
+                .fold(0, |m, v| m | 1 << v),
+            Phase::Play => st.hands.get(usize::from(st.to_move)).copied().unwrap_or(0),
+            Phase::ChooseTide => 1 << TAKE_TIDE_A | 1 << TAKE_TIDE_B,
+            Phase::Over => 0,
+        })
     }
 
     fn chance_outcomes(&self, st: &TurnTheTideState, out: &mut Vec<(u32, u64)>) {
@@ -1003,27 +965,16 @@ impl Game for TurnTheTide {
         }
     }
 
-    fn action_label(&self, st: &TurnTheTideState, action: u32) -> String {
-        self.label(st, action)
-    }
-
     fn scores(&self, st: &TurnTheTideState, out: &mut [i64]) {
-        for (o, &s) in out.iter_mut().zip(st.scores[..self.players].iter()) {
-            *o = i64::from(s);
-        }
-    }
-
-    fn winners(&self, st: &TurnTheTideState) -> Vec<usize> {
-        let scores = &st.scores[..self.players];
-        let best = scores.iter().copied().max().unwrap_or(0);
-        (0..self.players).filter(|&s| scores[s] == best).collect()
+        crate::game::write_scores(&st.scores[..self.players], out);
     }
 
     fn winner_mask(&self, st: &TurnTheTideState) -> u64 {
         let scores = &st.scores[..self.players];
-        let best = scores.iter().copied().max().unwrap_or(0);
-        (0..self.players)
-            .filter(|&s| scores[s] == best)
-            .fold(0, |m, s| m | 1 << s)
+        crate::game::seats_with(scores, scores.iter().copied().max().unwrap_or(0))
     }
+
+    crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
+
+    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
 }

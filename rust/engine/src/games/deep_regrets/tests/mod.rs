@@ -10,7 +10,7 @@ use super::*;
 use crate::game::{Bot, CHANCE, TERMINAL};
 use crate::rng::derive_seed;
 use crate::session::Session;
-use serde_json::json;
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 mod abilities;

@@ -12,7 +12,7 @@ mod tow_trucks;
 
 use super::*;
 use crate::session::Session;
-use serde_json::json;
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 type S = Session<Trafficars>;
@@ -260,7 +260,7 @@ fn options_defaults_and_validation() {
     assert!(crate::registry::make("trafficars", 1, &Map::new()).is_err());
     let h = crate::registry::make("trafficars", 5, &Map::new()).unwrap();
     assert_eq!(h.num_actions(), 115);
-    assert_eq!(Trafficars::player_range(), (2, 5));
+    assert_eq!(Trafficars::PLAYERS, (2, 5));
     assert!(crate::registry::games()
         .iter()
         .any(|i| i.id == "trafficars" && i.bots == ["random", "greedy"] && i.players == (2, 5)));
