@@ -1354,15 +1354,12 @@ impl Game for Trafficars {
     }
 
     #[inline(always)]
-    fn random_playout(
+    fn play_randomly(
         &self,
         st: &mut TrafficarsState,
-        chance: &mut SplitMix64,
-        seats: &mut [SplitMix64],
-        legal: &mut Vec<u32>,
-        outcomes: &mut Vec<(u32, u64)>,
-    ) -> StepResult<(u32, u32)> {
-        self.playout(st, chance, seats, legal, outcomes)
+        table: &mut crate::step::RandomTable<'_>,
+    ) -> StepResult<()> {
+        self.playout(st, table)
     }
 
     fn action_label(&self, st: &TrafficarsState, action: u32) -> String {

@@ -262,37 +262,22 @@ fn number_choice_equals_the_views() {
 /// the start, the middle of the deal, a commit with some seats committed, a resolution decision.
 #[test]
 fn random_playout_equals_stepping() {
-    let (mut legal_v, mut chance_v) = (Vec::new(), Vec::new());
     let mut starts = [0u32; 4];
     for gi in 0..400u64 {
         let (n, opts) = random_options(gi);
         let g = game(n, opts);
-        let mut x = g.initial_state();
-        let mut walk = SplitMix64::new(derive_seed(13, gi));
-        let mut node = 0u64;
-        loop {
-            let over = g.current_player(&x) == TERMINAL;
-            if node % 11 == 0 || over {
+        let nodes = crate::testing::playout_nodes(&*g, derive_seed(13, gi));
+        for (node, (_, x)) in nodes.iter().enumerate() {
+            if node % 11 == 0 || node + 1 == nodes.len() {
                 starts[x.phase as usize] += 1;
                 crate::testing::assert_random_playout_matches_stepping(
                     &*g,
-                    &x,
+                    x,
                     n,
-                    derive_seed(14, gi * 1000 + node),
+                    derive_seed(14, gi * 1000 + node as u64),
                     &format!("game {gi} node {node}"),
                 );
             }
-            if over {
-                break;
-            }
-            let a = if g.current_player(&x) == CHANCE {
-                g.sample_chance(&x, &mut walk, &mut chance_v)
-            } else {
-                g.legal_actions(&x, &mut legal_v);
-                legal_v[walk.below(legal_v.len() as u64) as usize]
-            };
-            g.apply(&mut x, a);
-            node += 1;
         }
     }
     // Started from every phase: deal, commit, resolve, over.
