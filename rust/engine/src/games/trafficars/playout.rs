@@ -33,7 +33,7 @@ impl Trafficars {
                         return step::random_playout(self, st, t);
                     }
                 }
-                Phase::Commit => self.turn_randomly(st, t.seats, &mut t.counts.0)?,
+                Phase::Commit => self.turn_randomly(st, t)?,
                 Phase::Resolve => {
                     // Only when the playout starts in the middle of a resolution: this decision
                     // as the stepping path makes it, then on with the next phase.
@@ -100,28 +100,23 @@ impl Trafficars {
     /// their own stream, then the cards are revealed and resolved; every resolution choice with
     /// two or more options is drawn uniformly by the card's owner. Counts the decisions made.
     #[inline(always)]
-    fn turn_randomly(
-        &self,
-        st: &mut TrafficarsState,
-        seats: &mut [SplitMix64],
-        decisions: &mut u32,
-    ) -> StepResult<()> {
+    fn turn_randomly(&self, st: &mut TrafficarsState, t: &mut RandomTable<'_>) -> StepResult<()> {
         for seat in self.committer(st).min(MAX_SEATS)..self.players {
-            let Some(rng) = seats.get_mut(seat) else {
+            let Some(rng) = t.seats.get_mut(seat) else {
                 return Err(StepError::NoBot(seat as u32));
             };
             let hand = st.hands[seat];
             let Some(card) = bits::pick(hand, rng) else {
                 return Err(StepError::NoLegalAction(seat as u32));
             };
-            *decisions += 1;
+            t.counts.0 += 1;
             st.hands[seat] = hand & !(1u64 << card);
             st.commitments[seat] = card as u8;
         }
         let cards = st.commitments;
         st.commitments = [0; MAX_SEATS];
         self.reveal(&mut st.board, &cards);
-        self.resolve_randomly(st, seats, decisions)
+        self.resolve_randomly(st, t)
     }
 
     /// Resolves the queue to its end (what `advance` does, with the decisions it would stop at
@@ -130,8 +125,7 @@ impl Trafficars {
     fn resolve_randomly(
         &self,
         st: &mut TrafficarsState,
-        seats: &mut [SplitMix64],
-        decisions: &mut u32,
+        t: &mut RandomTable<'_>,
     ) -> StepResult<()> {
         let b = &mut st.board;
         while let Some(seat) = b.head() {
@@ -143,10 +137,10 @@ impl Trafficars {
             } else if acts.is_empty() {
                 None
             } else {
-                let Some(rng) = seats.get_mut(seat) else {
+                let Some(rng) = t.seats.get_mut(seat) else {
                     return Err(StepError::NoBot(seat as u32));
                 };
-                *decisions += 1;
+                t.counts.0 += 1;
                 acts.get(rng.below(acts.len() as u64) as usize).copied()
             };
             if let Some(a) = act {
