@@ -254,9 +254,9 @@ impl Table {
 /// eliminated), repeated after eliminations when `recheck` is set. Returns true if the round ends
 /// (at most two seats left).
 #[inline(always)]
-fn lose_lifebuoys(
-    tide: &mut [u8; MAX_SEATS],
-    lifebuoys: &mut [u8; MAX_SEATS],
+fn lose_lifebuoys<const N: usize>(
+    tide: &mut [u8; N],
+    lifebuoys: &mut [u8; N],
     in_round: &mut u8,
     recheck: bool,
 ) -> bool {
