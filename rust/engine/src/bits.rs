@@ -146,9 +146,24 @@ pub(crate) fn portable_pick(mask: u64, rng: &mut SplitMix64) -> Option<u32> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+
+    /// Masks to check bit functions on: a few edge cases, then `rounds` times a random mask and
+    /// sparser and denser ones made from it, drawn from a generator seeded by `seed`.
+    pub(crate) fn sample_masks(seed: u64, rounds: usize) -> Vec<u64> {
+        let mut rng = SplitMix64::new(seed);
+        let mut masks = vec![0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, 0xFF00];
+        for _ in 0..rounds {
+            let a = rng.next();
+            masks.push(a);
+            masks.push(a & rng.next());
+            masks.push(a & rng.next() & rng.next() & rng.next());
+            masks.push(a | rng.next());
+        }
+        masks
+    }
 
     fn slow_select(mut mask: u64, rank: u32) -> u32 {
         for _ in 0..rank {
@@ -195,16 +210,7 @@ mod tests {
 
     #[test]
     fn select_matches_the_definition() {
-        let mut rng = SplitMix64::new(9);
-        let mut masks = vec![0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, 0xFF00];
-        for _ in 0..2000 {
-            let a = rng.next();
-            masks.push(a);
-            masks.push(a & rng.next());
-            masks.push(a & rng.next() & rng.next() & rng.next());
-            masks.push(a | rng.next());
-        }
-        for &m in &masks {
+        for m in sample_masks(9, 2000) {
             assert_eq!(count(m), m.count_ones());
             assert_eq!(portable_count(m), m.count_ones());
             for rank in 0..70 {

@@ -188,19 +188,28 @@ pub(crate) fn count(mask: u64) -> Option<u32> {
     }
 }
 
+/// The body of a function of this module answering by the function of the same name in the
+/// `x86` module where the CPU has a fast `pdep` (and `popcnt`), and `None` otherwise (on other
+/// architectures the arguments are only used, so that they do not count as unused).
+macro_rules! by_fast_pdep {
+    ($f:ident($($arg:ident),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            if x86::has(x86::PDEP) {
+                // SAFETY: `popcnt` and a fast BMI2 were detected.
+                return Some(unsafe { x86::$f($($arg),*) });
+            }
+        }
+        let _ = ($($arg),*);
+        None
+    }};
+}
+
 /// The position of the set bit of rank `rank` of `mask` (64 if there is none) by the CPU's
 /// `pdep`, or `None` where the CPU has no fast `pdep` (the caller then selects portably).
 #[inline(always)]
 pub(crate) fn select(mask: u64, rank: u32) -> Option<u32> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if x86::has(x86::PDEP) {
-            // SAFETY: `popcnt` and a fast BMI2 were detected.
-            return Some(unsafe { x86::select(mask, rank) });
-        }
-    }
-    let _ = (mask, rank);
-    None
+    by_fast_pdep!(select(mask, rank))
 }
 
 /// The element of rank `draw(n)` among the `n` elements of `mask` (`Some(None)`, without calling
@@ -208,15 +217,7 @@ pub(crate) fn select(mask: u64, rank: u32) -> Option<u32> {
 /// fast `pdep` (the caller then picks portably).
 #[inline(always)]
 pub(crate) fn pick(mask: u64, draw: impl FnOnce(u64) -> u64) -> Option<Option<u32>> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if x86::has(x86::PDEP) {
-            // SAFETY: `popcnt` and a fast BMI2 were detected.
-            return Some(unsafe { x86::pick(mask, draw) });
-        }
-    }
-    let _ = (mask, draw);
-    None
+    by_fast_pdep!(pick(mask, draw))
 }
 
 #[cfg(test)]
@@ -225,17 +226,9 @@ mod tests {
     use crate::rng::SplitMix64;
 
     fn masks() -> Vec<u64> {
-        let mut rng = SplitMix64::new(23);
-        let mut masks = vec![0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, 0xFF00];
+        let mut masks = bits::tests::sample_masks(23, 20_000);
         masks.extend((0..64).map(|i| 1u64 << i));
         masks.extend((0..64).map(|i| u64::MAX >> i));
-        for _ in 0..20_000 {
-            let a = rng.next();
-            masks.push(a);
-            masks.push(a & rng.next());
-            masks.push(a & rng.next() & rng.next() & rng.next());
-            masks.push(a | rng.next());
-        }
         masks
     }
 

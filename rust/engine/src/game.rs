@@ -198,9 +198,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// steps it one node at a time: a chance node is resolved by [`Game::sample_chance`] with
     /// `chance`, a decision of seat `s` is [`Game::random_action`] with `seats[s]`, each applied.
     /// Returns the decisions and chance steps made, or the error of the first seat that could not
-    /// move. The default does just that ([`crate::step::random_playout`]); games may override it
-    /// with a loop of their own that makes the same draws and reaches the same state (checked by
-    /// the test kit), e.g. to dispatch on their phase once per step instead of three times.
+    /// move. It is [`Game::play_randomly`] on these streams and scratch space.
     // Always inlined into the batch runner's loop, which runs with the CPU's bit instructions
     // (see `crate::cpu::with_bit_instructions`): a call here would compile the game without them.
     #[inline(always)]
@@ -212,7 +210,30 @@ pub trait Game: Clone + Send + Sync + 'static {
         legal: &mut Vec<u32>,
         outcomes: &mut Vec<(u32, u64)>,
     ) -> crate::step::StepResult<(u32, u32)> {
-        crate::step::random_playout(self, state, chance, seats, legal, outcomes)
+        let mut table = crate::step::RandomTable {
+            chance,
+            seats,
+            legal,
+            outcomes,
+            counts: (0, 0),
+        };
+        self.play_randomly(state, &mut table)?;
+        Ok(table.counts)
+    }
+
+    /// [`Game::random_playout`] on a table of `random` bots: plays `state` to its end, counting
+    /// the decisions and chance steps in `table.counts`. The default steps one node at a time
+    /// ([`crate::step::random_playout`], the definition); games may override it with a loop of
+    /// their own that makes the same draws and reaches the same state (checked by the test kit),
+    /// e.g. to dispatch on their phase once per step instead of three times.
+    // Always inlined, as `random_playout` is.
+    #[inline(always)]
+    fn play_randomly(
+        &self,
+        state: &mut Self::State,
+        table: &mut crate::step::RandomTable<'_>,
+    ) -> crate::step::StepResult<()> {
+        crate::step::random_playout(self, state, table)
     }
 
     /// A readable label of an action (or chance outcome) in this state, e.g. `"play 37"`.

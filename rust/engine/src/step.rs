@@ -55,45 +55,53 @@ pub type StepResult<T> = std::result::Result<T, StepError>;
 
 /// A seat as the stepping core drives it: any boxed [`Bot`], an optional one (`None`: played
 /// outside the engine), or a [`SeatBot`].
+///
+/// A seat holds a built-in bot ([`SimSeat::bot`]), the `random` bot kept inline
+/// ([`SimSeat::random_stream`]) or neither (a seat played outside the engine); the other methods
+/// follow from that.
 pub trait SimSeat<G: Game> {
+    /// The seat's boxed bot, if it has one.
+    fn bot(&self) -> Option<&dyn Bot<G>>;
+
+    /// The seat's boxed bot, if it has one, to be changed.
+    fn bot_mut(&mut self) -> Option<&mut dyn Bot<G>>;
+
+    /// The stream of the seat's `random` bot if it keeps one inline, drawn from by
+    /// [`Game::random_action`] (no virtual call, no list of legal actions); none by default.
+    #[inline(always)]
+    fn random_stream(&mut self) -> Option<&mut SplitMix64> {
+        None
+    }
+
     /// Called at the start of every game with the seat and its own random stream.
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64);
+    #[inline]
+    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
+        if let Some(r) = self.random_stream() {
+            *r = rng;
+        } else if let Some(b) = self.bot_mut() {
+            b.reset(game, seat, rng);
+        }
+    }
 
     /// Whether [`SimSeat::observe`] does anything.
-    fn observes(&self) -> bool;
+    #[inline]
+    fn observes(&self) -> bool {
+        self.bot().is_some_and(|b| b.observes())
+    }
 
     /// Lets a bot with memory see the state after a step.
-    fn observe(&mut self, game: &G, state: &G::State);
+    #[inline]
+    fn observe(&mut self, game: &G, state: &G::State) {
+        if let Some(b) = self.bot_mut() {
+            b.observe(game, state);
+        }
+    }
 
     /// The seat's action at a decision node where it is to move, or `None` for a seat played
     /// outside the engine (then `legal` holds the legal actions). `legal` is scratch space
-    /// otherwise. An error if the bot chose an action that is not legal.
-    fn decide(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        seat: usize,
-        legal: &mut Vec<u32>,
-    ) -> StepResult<Option<u32>>;
-}
-
-impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
-        (**self).reset(game, seat, rng);
-    }
-
-    fn observes(&self) -> bool {
-        (**self).observes()
-    }
-
-    fn observe(&mut self, game: &G, state: &G::State) {
-        (**self).observe(game, state);
-    }
-
-    // Kept out of the stepping loops: inlined, it changes how the whole batch loop compiles
-    // (measured: +4% instructions per all-random Turn the Tide game), and a bot's decision costs
-    // far more than the call.
-    #[inline(never)]
+    /// otherwise. An error if the seat has no legal action or the bot chose one that is not legal.
+    // Inlined into the stepping loop, so that the random bot's fast path costs no call.
+    #[inline(always)]
     fn decide(
         &mut self,
         game: &G,
@@ -101,67 +109,79 @@ impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
         seat: usize,
         legal: &mut Vec<u32>,
     ) -> StepResult<Option<u32>> {
-        let unlisted = self.act_unlisted(game, state);
-        if let Some(action) = unlisted {
-            if game.is_legal(state, action) {
-                return Ok(Some(action));
-            }
+        if let Some(rng) = self.random_stream() {
+            return game
+                .random_action(state, rng, legal)
+                .map(Some)
+                .ok_or(StepError::NoLegalAction(seat as u32));
+        }
+        if let Some(b) = self.bot_mut() {
+            return bot_decides(b, game, state, seat, legal);
         }
         game.legal_actions(state, legal);
         if legal.is_empty() {
             return Err(StepError::NoLegalAction(seat as u32));
         }
-        let action = match unlisted {
-            Some(action) => action,
-            None => self.act(game, state, legal),
-        };
-        if legal.binary_search(&action).is_err() {
-            return Err(StepError::Illegal(seat as u32, action));
+        Ok(None)
+    }
+}
+
+/// [`SimSeat::decide`] for a seat with a built-in bot: its action, asked without the list of
+/// legal actions first ([`Bot::act_unlisted`]), checked against the legal actions.
+// Kept out of the stepping loops: inlined, it changes how the whole batch loop compiles
+// (measured: +4% instructions per all-random Turn the Tide game), and a bot's decision costs
+// far more than the call.
+#[inline(never)]
+fn bot_decides<G: Game>(
+    bot: &mut dyn Bot<G>,
+    game: &G,
+    state: &G::State,
+    seat: usize,
+    legal: &mut Vec<u32>,
+) -> StepResult<Option<u32>> {
+    let unlisted = bot.act_unlisted(game, state);
+    if let Some(action) = unlisted {
+        if game.is_legal(state, action) {
+            return Ok(Some(action));
         }
-        Ok(Some(action))
+    }
+    game.legal_actions(state, legal);
+    if legal.is_empty() {
+        return Err(StepError::NoLegalAction(seat as u32));
+    }
+    let action = match unlisted {
+        Some(action) => action,
+        None => bot.act(game, state, legal),
+    };
+    if legal.binary_search(&action).is_err() {
+        return Err(StepError::Illegal(seat as u32, action));
+    }
+    Ok(Some(action))
+}
+
+impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
+    #[inline(always)]
+    fn bot(&self) -> Option<&dyn Bot<G>> {
+        Some(&**self)
+    }
+
+    #[inline(always)]
+    fn bot_mut(&mut self) -> Option<&mut dyn Bot<G>> {
+        Some(&mut **self)
     }
 }
 
 /// A seat of a driver that may be played outside the engine: `None` is such an external seat
 /// (stepping stops there with its legal actions), `Some` a built-in bot.
 impl<G: Game> SimSeat<G> for Option<Box<dyn Bot<G>>> {
-    #[inline]
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
-        if let Some(b) = self {
-            b.reset(game, seat, rng);
-        }
+    #[inline(always)]
+    fn bot(&self) -> Option<&dyn Bot<G>> {
+        self.as_deref()
     }
 
-    #[inline]
-    fn observes(&self) -> bool {
-        self.as_ref().is_some_and(|b| b.observes())
-    }
-
-    #[inline]
-    fn observe(&mut self, game: &G, state: &G::State) {
-        if let Some(b) = self {
-            b.observe(game, state);
-        }
-    }
-
-    #[inline]
-    fn decide(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        seat: usize,
-        legal: &mut Vec<u32>,
-    ) -> StepResult<Option<u32>> {
-        match self {
-            Some(b) => SimSeat::decide(b, game, state, seat, legal),
-            None => {
-                game.legal_actions(state, legal);
-                if legal.is_empty() {
-                    return Err(StepError::NoLegalAction(seat as u32));
-                }
-                Ok(None)
-            }
-        }
+    #[inline(always)]
+    fn bot_mut(&mut self) -> Option<&mut dyn Bot<G>> {
+        self.as_mut().map(|b| &mut **b as &mut dyn Bot<G>)
     }
 }
 
@@ -186,44 +206,27 @@ impl<G: Game> SeatBot<G> {
 }
 
 impl<G: Game> SimSeat<G> for SeatBot<G> {
-    #[inline]
-    fn reset(&mut self, game: &G, seat: usize, rng: SplitMix64) {
-        match self {
-            Self::Random(r) => *r = rng,
-            Self::Other(b) => b.reset(game, seat, rng),
-        }
-    }
-
-    #[inline]
-    fn observes(&self) -> bool {
-        match self {
-            Self::Random(_) => false,
-            Self::Other(b) => b.observes(),
-        }
-    }
-
-    #[inline]
-    fn observe(&mut self, game: &G, state: &G::State) {
-        if let Self::Other(b) = self {
-            b.observe(game, state);
-        }
-    }
-
-    // Inlined into the stepping loop, so that the random bot's fast path costs no call.
     #[inline(always)]
-    fn decide(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        seat: usize,
-        legal: &mut Vec<u32>,
-    ) -> StepResult<Option<u32>> {
+    fn bot(&self) -> Option<&dyn Bot<G>> {
         match self {
-            Self::Random(rng) => game
-                .random_action(state, rng, legal)
-                .map(Some)
-                .ok_or(StepError::NoLegalAction(seat as u32)),
-            Self::Other(b) => SimSeat::decide(b, game, state, seat, legal),
+            Self::Random(_) => None,
+            Self::Other(b) => Some(&**b),
+        }
+    }
+
+    #[inline(always)]
+    fn bot_mut(&mut self) -> Option<&mut dyn Bot<G>> {
+        match self {
+            Self::Random(_) => None,
+            Self::Other(b) => Some(&mut **b),
+        }
+    }
+
+    #[inline(always)]
+    fn random_stream(&mut self) -> Option<&mut SplitMix64> {
+        match self {
+            Self::Random(r) => Some(r),
+            Self::Other(_) => None,
         }
     }
 }
@@ -327,55 +330,62 @@ pub fn reset_random_seats(seats: &mut [SplitMix64], game_seed: u64) {
     }
 }
 
-/// [`Game::random_playout`] as [`step`] does it with the `random` bot in every seat, one node at
+/// A table of `random` bots as a random playout steps it: the game's chance stream, every seat's
+/// stream, scratch space, and what it has done so far.
+pub struct RandomTable<'a> {
+    /// The game's chance stream.
+    pub chance: &'a mut SplitMix64,
+    /// The seats' streams, seat `s`'s at `seats[s]`.
+    pub seats: &'a mut [SplitMix64],
+    /// Scratch space for legal actions.
+    pub legal: &'a mut Vec<u32>,
+    /// Scratch space for chance outcomes.
+    pub outcomes: &'a mut Vec<(u32, u64)>,
+    /// The decisions and chance steps made so far.
+    pub counts: (u32, u32),
+}
+
+/// [`Game::play_randomly`] as [`step`] does it with the `random` bot in every seat, one node at
 /// a time: the definition every game's own playout must match.
 #[inline(always)]
 pub fn random_playout<G: Game>(
     game: &G,
     state: &mut G::State,
-    chance: &mut SplitMix64,
-    seats: &mut [SplitMix64],
-    legal: &mut Vec<u32>,
-    outcomes: &mut Vec<(u32, u64)>,
-) -> StepResult<(u32, u32)> {
-    let mut counts = (0u32, 0u32);
-    while random_step(game, state, chance, seats, legal, outcomes, &mut counts)? {}
-    Ok(counts)
+    table: &mut RandomTable<'_>,
+) -> StepResult<()> {
+    while random_step(game, state, table)? {}
+    Ok(())
 }
 
-/// One node of [`random_playout`]: a chance node is resolved with `chance`, a decision made by
-/// the `random` bot of the seat to move (with its stream in `seats`), and counted in `counts`
-/// (decisions, chance steps); `false` (and nothing done) at the end of the game. Games' own
-/// playouts take the nodes they do not play a phase at a time with it, so that they make the
-/// definition's draws.
+/// One node of [`random_playout`]: a chance node is resolved with the table's chance stream, a
+/// decision made by the `random` bot of the seat to move (with its stream), and counted in the
+/// table's counts (decisions, chance steps); `false` (and nothing done) at the end of the game.
+/// Games' own playouts take the nodes they do not play a phase at a time with it, so that they
+/// make the definition's draws.
 #[inline(always)]
 pub fn random_step<G: Game>(
     game: &G,
     state: &mut G::State,
-    chance: &mut SplitMix64,
-    seats: &mut [SplitMix64],
-    legal: &mut Vec<u32>,
-    outcomes: &mut Vec<(u32, u64)>,
-    counts: &mut (u32, u32),
+    table: &mut RandomTable<'_>,
 ) -> StepResult<bool> {
     let player = game.current_player(state);
     if player == TERMINAL {
         return Ok(false);
     }
     if player == CHANCE {
-        let outcome = game.sample_chance(state, chance, outcomes);
+        let outcome = game.sample_chance(state, table.chance, table.outcomes);
         game.apply(state, outcome);
-        counts.1 += 1;
+        table.counts.1 += 1;
     } else {
         let seat = player as usize;
-        let Some(rng) = seats.get_mut(seat) else {
+        let Some(rng) = table.seats.get_mut(seat) else {
             return Err(StepError::NoBot(seat as u32));
         };
         let action = game
-            .random_action(state, rng, legal)
+            .random_action(state, rng, table.legal)
             .ok_or(StepError::NoLegalAction(seat as u32))?;
         game.apply(state, action);
-        counts.0 += 1;
+        table.counts.0 += 1;
     }
     Ok(true)
 }

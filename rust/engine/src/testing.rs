@@ -257,35 +257,15 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
     // The game's own playout with the `random` bot in every seat against the definition.
     for g in 0..games {
         let game_seed = derive_seed(seed ^ 0x00C0_FFEE, g);
-        let mut fast_seats = vec![SplitMix64::default(); game.players()];
-        crate::step::reset_random_seats(&mut fast_seats, game_seed);
-        let mut slow_seats = fast_seats.clone();
-        let (mut fast, mut slow) = (game.initial_state(), game.initial_state());
-        let (mut fast_rng, mut slow_rng) = (SplitMix64::new(game_seed), SplitMix64::new(game_seed));
-        let fast_counts = game.random_playout(
-            &mut fast,
-            &mut fast_rng,
-            &mut fast_seats,
-            &mut legal,
-            &mut buf,
-        );
-        let slow_counts = crate::step::random_playout(
-            game,
-            &mut slow,
-            &mut slow_rng,
-            &mut slow_seats,
-            &mut buf2,
-            &mut chance,
-        );
-        assert_eq!(fast_counts, slow_counts, "{}: playout counts differ", G::ID);
+        let at = format!("playout {g}");
+        let start = game.initial_state();
+        let (fast, slow) = playouts_both_ways(game, &start, game.players(), game_seed, &at);
         assert_eq!(
             game.state_json(&fast),
             game.state_json(&slow),
-            "{}: playouts end in different states",
+            "{}: {at}: end state",
             G::ID
         );
-        assert_eq!(fast_rng, slow_rng, "{}: chance streams differ", G::ID);
-        assert_eq!(fast_seats, slow_seats, "{}: seat streams differ", G::ID);
     }
 }
 
@@ -384,17 +364,15 @@ fn random_step<G: Game>(
 /// Plays `node` out twice from the same `seed` (the chance stream, and the seat streams derived
 /// from it as a batch game's are): once with the game's own [`Game::random_playout`] and once
 /// with the definition, [`crate::step::random_playout`], one node at a time. Asserts the same
-/// decision and chance counts, the same end state and every generator in the same state; `at`
-/// names the node in a failure.
-pub fn assert_random_playout_matches_stepping<G: Game>(
+/// decision and chance counts and every generator in the same state (`at` names the node in a
+/// failure); returns the two end states, the game's own first.
+fn playouts_both_ways<G: Game>(
     game: &G,
     node: &G::State,
     players: usize,
     seed: u64,
     at: &str,
-) where
-    G::State: PartialEq + std::fmt::Debug,
-{
+) -> (G::State, G::State) {
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut fast_seats = vec![SplitMix64::default(); players];
     crate::step::reset_random_seats(&mut fast_seats, seed);
@@ -408,18 +386,55 @@ pub fn assert_random_playout_matches_stepping<G: Game>(
         &mut legal,
         &mut chance,
     );
-    let slow_counts = crate::step::random_playout(
-        game,
-        &mut slow,
-        &mut slow_rng,
-        &mut slow_seats,
-        &mut legal,
-        &mut chance,
-    );
+    let mut slow_table = crate::step::RandomTable {
+        chance: &mut slow_rng,
+        seats: &mut slow_seats,
+        legal: &mut legal,
+        outcomes: &mut chance,
+        counts: (0, 0),
+    };
+    let slow_counts =
+        crate::step::random_playout(game, &mut slow, &mut slow_table).map(|()| slow_table.counts);
     assert_eq!(fast_counts, slow_counts, "{}: {at}: counts", G::ID);
-    assert_eq!(fast, slow, "{}: {at}: end state", G::ID);
     assert_eq!(fast_rng, slow_rng, "{}: {at}: chance stream", G::ID);
     assert_eq!(fast_seats, slow_seats, "{}: {at}: seat streams", G::ID);
+    (fast, slow)
+}
+
+/// [`playouts_both_ways`] from `node`, asserting the same end state too.
+pub fn assert_random_playout_matches_stepping<G: Game>(
+    game: &G,
+    node: &G::State,
+    players: usize,
+    seed: u64,
+    at: &str,
+) where
+    G::State: PartialEq + std::fmt::Debug,
+{
+    let (fast, slow) = playouts_both_ways(game, node, players, seed, at);
+    assert_eq!(fast, slow, "{}: {at}: end state", G::ID);
+}
+
+/// [`assert_random_playout_matches_stepping`] from every node of the random game
+/// [`playout_nodes`]`(game, walk_seed)`, node `i` played out from `derive_seed(index, i)`;
+/// `index` names the game in a failure.
+pub fn assert_random_playouts_match_stepping_along<G: Game>(
+    game: &G,
+    players: usize,
+    walk_seed: u64,
+    index: u64,
+) where
+    G::State: PartialEq + std::fmt::Debug,
+{
+    for (i, (_, node)) in playout_nodes(game, walk_seed).into_iter().enumerate() {
+        assert_random_playout_matches_stepping(
+            game,
+            &node,
+            players,
+            derive_seed(index, i as u64),
+            &format!("game {index} node {i}"),
+        );
+    }
 }
 
 /// Every node of a random game of `game` seeded by `seed` (chance outcomes by weight, actions
@@ -447,6 +462,18 @@ pub fn playout_nodes<G: Game>(game: &G, seed: u64) -> Vec<(Vec<u32>, G::State)> 
             &mut chance,
         ));
     }
+}
+
+/// `game`'s determinization of `state` for `observer`, drawn with a generator seeded by `seed`;
+/// panics when the game cannot determinize it.
+pub fn determinized<G: Game>(game: &G, state: &G::State, observer: usize, seed: u64) -> G::State {
+    game.determinize(state, observer, &mut SplitMix64::new(seed))
+        .unwrap_or_else(|| panic!("{}: no determinization for seat {observer}", G::ID))
+}
+
+/// The bitset of the card ids in `cards` (each below 64).
+pub fn card_mask(cards: &[u8]) -> u64 {
+    cards.iter().fold(0, |m, &c| m | 1u64 << c)
 }
 
 /// Plays `state` on at random (seeded by `seed`) to the end, calling `each` after every step,

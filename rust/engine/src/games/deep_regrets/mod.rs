@@ -1362,15 +1362,12 @@ impl Game for DeepRegrets {
     }
 
     #[inline(always)]
-    fn random_playout(
+    fn play_randomly(
         &self,
         st: &mut DeepRegretsState,
-        chance: &mut SplitMix64,
-        seats: &mut [SplitMix64],
-        legal: &mut Vec<u32>,
-        outcomes: &mut Vec<(u32, u64)>,
-    ) -> crate::step::StepResult<(u32, u32)> {
-        self.playout(st, chance, seats, legal, outcomes)
+        table: &mut crate::step::RandomTable<'_>,
+    ) -> crate::step::StepResult<()> {
+        self.playout(st, table)
     }
 
     fn scores(&self, st: &DeepRegretsState, out: &mut [i64]) {

@@ -20,7 +20,7 @@ use super::{
 };
 use crate::bits;
 use crate::rng::SplitMix64;
-use crate::step::{self, StepResult};
+use crate::step::{self, RandomTable, StepResult};
 
 /// The class of a die of kind `k` showing face `f` (`CLASSES` if none), as `class_of` finds it.
 const CLASS_OF_FACE: [[u8; 5]; KINDS] = {
@@ -35,29 +35,18 @@ const CLASS_OF_FACE: [[u8; 5]; KINDS] = {
 };
 
 impl DeepRegrets {
-    /// [`Game::random_playout`](crate::game::Game::random_playout): plays `st` to its end with the
-    /// `random` bot in every seat and returns the decisions and chance steps made (see the module
-    /// doc).
+    /// [`Game::play_randomly`](crate::game::Game::play_randomly): plays `st` to its end with the
+    /// `random` bots of `t`, counting in `t.counts` (see the module doc).
     #[inline(always)]
-    pub(super) fn playout(
-        &self,
-        st: &mut S,
-        chance: &mut SplitMix64,
-        seats: &mut [SplitMix64],
-        legal: &mut Vec<u32>,
-        outcomes: &mut Vec<(u32, u64)>,
-    ) -> StepResult<(u32, u32)> {
-        // Decisions and chance steps.
-        let mut counts = (0u32, 0u32);
+    pub(super) fn playout(&self, st: &mut S, t: &mut RandomTable<'_>) -> StepResult<()> {
         loop {
             let looped = match st.node {
-                Node::Deal => self.deal_randomly(st, chance, &mut counts.1),
-                Node::Roll => self.roll_randomly(st, chance, &mut counts.1),
+                Node::Deal => self.deal_randomly(st, t.chance, &mut t.counts.1),
+                Node::Roll => self.roll_randomly(st, t.chance, &mut t.counts.1),
                 _ => false,
             };
-            if !looped && !step::random_step(self, st, chance, seats, legal, outcomes, &mut counts)?
-            {
-                return Ok(counts);
+            if !looped && !step::random_step(self, st, t)? {
+                return Ok(());
             }
         }
     }

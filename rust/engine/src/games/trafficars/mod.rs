@@ -768,11 +768,7 @@ impl Trafficars {
             }
         }
         if c.n == 0 {
-            c = self.every_lane(if self.insert {
-                Decision::Insert
-            } else {
-                Decision::Take
-            });
+            c = self.too_low_choice();
         }
         // ... plus, as a permission beside them, every free place that accepts X under the
         // increasing rule alone (a free place at the front, or after an open stack, accepts
@@ -781,6 +777,16 @@ impl Trafficars {
             c.push(FREE_PLACE_OPTION + k);
         }
         c
+    }
+
+    /// Rule 4: a numbered card that fits no lane end is taken into a lane of the owner's choice,
+    /// or inserted into one with `too_low = insert`.
+    fn too_low_choice(&self) -> Choice {
+        self.every_lane(if self.insert {
+            Decision::Insert
+        } else {
+            Decision::Take
+        })
     }
 
     fn every_lane(&self, kind: Decision) -> Choice {
@@ -1317,15 +1323,12 @@ impl Game for Trafficars {
     }
 
     #[inline(always)]
-    fn random_playout(
+    fn play_randomly(
         &self,
         st: &mut TrafficarsState,
-        chance: &mut SplitMix64,
-        seats: &mut [SplitMix64],
-        legal: &mut Vec<u32>,
-        outcomes: &mut Vec<(u32, u64)>,
-    ) -> StepResult<(u32, u32)> {
-        self.playout(st, chance, seats, legal, outcomes)
+        table: &mut crate::step::RandomTable<'_>,
+    ) -> StepResult<()> {
+        self.playout(st, table)
     }
 
     fn scores(&self, st: &TrafficarsState, out: &mut [i64]) {

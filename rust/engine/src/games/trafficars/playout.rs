@@ -13,43 +13,35 @@
 use super::{Phase, Trafficars, TrafficarsState, MAX_SEATS, START};
 use crate::bits;
 use crate::rng::SplitMix64;
-use crate::step::{self, StepError, StepResult};
+use crate::step::{self, RandomTable, StepError, StepResult};
 
 impl Trafficars {
-    /// [`Game::random_playout`](crate::game::Game::random_playout): plays `st` to its end with the
-    /// `random` bot in every seat and returns the decisions and chance steps made (see the module
-    /// doc).
+    /// [`Game::play_randomly`](crate::game::Game::play_randomly): plays `st` to its end with the
+    /// `random` bots of `t`, counting in `t.counts` (see the module doc).
     #[inline(always)]
     pub(super) fn playout(
         &self,
         st: &mut TrafficarsState,
-        chance: &mut SplitMix64,
-        seats: &mut [SplitMix64],
-        legal: &mut Vec<u32>,
-        outcomes: &mut Vec<(u32, u64)>,
-    ) -> StepResult<(u32, u32)> {
-        // Decisions and chance steps.
-        let mut counts = (0u32, 0u32);
+        t: &mut RandomTable<'_>,
+    ) -> StepResult<()> {
         loop {
             match st.phase {
                 Phase::Deal => {
-                    if !self.deal_randomly(st, chance, &mut counts.1) {
+                    if !self.deal_randomly(st, t.chance, &mut t.counts.1) {
                         // A deck too small for the deal (the options rule it out): the
                         // definition itself from here.
-                        let (d, c) =
-                            step::random_playout(self, st, chance, seats, legal, outcomes)?;
-                        return Ok((counts.0 + d, counts.1 + c));
+                        return step::random_playout(self, st, t);
                     }
                 }
-                Phase::Commit => self.turn_randomly(st, seats, &mut counts.0)?,
+                Phase::Commit => self.turn_randomly(st, t)?,
                 Phase::Resolve => {
                     // Only when the playout starts in the middle of a resolution: this decision
                     // as the stepping path makes it, then on with the next phase.
-                    if !step::random_step(self, st, chance, seats, legal, outcomes, &mut counts)? {
-                        return Ok(counts);
+                    if !step::random_step(self, st, t)? {
+                        return Ok(());
                     }
                 }
-                Phase::Over => return Ok(counts),
+                Phase::Over => return Ok(()),
             }
         }
     }
@@ -108,28 +100,23 @@ impl Trafficars {
     /// their own stream, then the cards are revealed and resolved; every resolution choice with
     /// two or more options is drawn uniformly by the card's owner. Counts the decisions made.
     #[inline(always)]
-    fn turn_randomly(
-        &self,
-        st: &mut TrafficarsState,
-        seats: &mut [SplitMix64],
-        decisions: &mut u32,
-    ) -> StepResult<()> {
+    fn turn_randomly(&self, st: &mut TrafficarsState, t: &mut RandomTable<'_>) -> StepResult<()> {
         for seat in self.committer(st).min(MAX_SEATS)..self.players {
-            let Some(rng) = seats.get_mut(seat) else {
+            let Some(rng) = t.seats.get_mut(seat) else {
                 return Err(StepError::NoBot(seat as u32));
             };
             let hand = st.hands[seat];
             let Some(card) = bits::pick(hand, rng) else {
                 return Err(StepError::NoLegalAction(seat as u32));
             };
-            *decisions += 1;
+            t.counts.0 += 1;
             st.hands[seat] = hand & !(1u64 << card);
             st.commitments[seat] = card as u8;
         }
         let cards = st.commitments;
         st.commitments = [0; MAX_SEATS];
         self.reveal(&mut st.board, &cards);
-        self.resolve_randomly(st, seats, decisions)
+        self.resolve_randomly(st, t)
     }
 
     /// Resolves the queue to its end (what `advance` does, with the decisions it would stop at
@@ -138,8 +125,7 @@ impl Trafficars {
     fn resolve_randomly(
         &self,
         st: &mut TrafficarsState,
-        seats: &mut [SplitMix64],
-        decisions: &mut u32,
+        t: &mut RandomTable<'_>,
     ) -> StepResult<()> {
         let b = &mut st.board;
         while let Some(seat) = b.head() {
@@ -151,10 +137,10 @@ impl Trafficars {
             } else if acts.is_empty() {
                 None
             } else {
-                let Some(rng) = seats.get_mut(seat) else {
+                let Some(rng) = t.seats.get_mut(seat) else {
                     return Err(StepError::NoBot(seat as u32));
                 };
-                *decisions += 1;
+                t.counts.0 += 1;
                 acts.get(rng.below(acts.len() as u64) as usize).copied()
             };
             if let Some(a) = act {

@@ -141,8 +141,8 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::testing::{
-        assert_sample_does_not_peek, check_determinizer, game_with, play_search_against_random,
-        playout_nodes, replays_to,
+        assert_sample_does_not_peek, card_mask, check_determinizer, determinized, game_with,
+        play_search_against_random, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
@@ -164,19 +164,11 @@ mod tests {
         out
     }
 
-    fn sample(g: &TrafficarsOvertaking, st: &S, p: usize, seed: u64) -> S {
-        g.determinize(st, p, &mut SplitMix64::new(seed)).unwrap()
-    }
-
-    fn mask(cards: &[u8]) -> u64 {
-        cards.iter().fold(0, |m, &c| m | 1u64 << c)
-    }
-
     /// The cards of cleared rows: in no hand, pile, row or the removed set.
     fn cleared(g: &TrafficarsOvertaking, st: &S) -> u64 {
-        let mut m = st.row | mask(&st.removed[..usize::from(st.removed_len)]);
+        let mut m = st.row | card_mask(&st.removed[..usize::from(st.removed_len)]);
         for s in 0..g.players() {
-            m |= st.hands[s] | mask(st.pile(s));
+            m |= st.hands[s] | card_mask(st.pile(s));
         }
         ALL_CARDS & !m
     }
@@ -187,10 +179,10 @@ mod tests {
     fn check_sample(g: &TrafficarsOvertaking, real: &S, d: &S) {
         let n = g.players();
         if real.phase == Phase::Deal {
-            let mut all = mask(&d.removed[..usize::from(d.removed_len)]);
+            let mut all = card_mask(&d.removed[..usize::from(d.removed_len)]);
             assert_eq!(bits::count(all), u32::from(d.removed_len));
             for s in 0..n {
-                let pile = mask(&d.piles[s][..usize::from(d.pile_len[s])]);
+                let pile = card_mask(&d.piles[s][..usize::from(d.pile_len[s])]);
                 assert_eq!(all & pile, 0);
                 all |= pile;
             }
@@ -200,7 +192,7 @@ mod tests {
         assert_eq!(d.row, real.row);
         assert_eq!(cleared(g, d), cleared(g, real));
         let mut all = cleared(g, d) | d.row;
-        let removed = mask(&d.removed[..usize::from(d.removed_len)]);
+        let removed = card_mask(&d.removed[..usize::from(d.removed_len)]);
         assert_eq!(all & removed, 0);
         all |= removed;
         for s in 0..n {
@@ -208,13 +200,13 @@ mod tests {
             assert!(d.hands[s].count_ones() <= HAND_LIMIT);
             assert_eq!(all & d.hands[s], 0);
             all |= d.hands[s];
-            let pile = mask(d.pile(s));
+            let pile = card_mask(d.pile(s));
             assert_eq!(d.pile(s).len(), real.pile(s).len());
             assert_eq!(all & pile, 0);
             all |= pile;
             let top = usize::from(d.pile_top[s]);
-            let pub_real = mask(&real.piles[s][..top]) & (real.row | cleared(g, real));
-            assert_eq!(mask(&d.piles[s][..top]), pub_real | d.hands[s]);
+            let pub_real = card_mask(&real.piles[s][..top]) & (real.row | cleared(g, real));
+            assert_eq!(card_mask(&d.piles[s][..top]), pub_real | d.hands[s]);
         }
         assert_eq!(all, ALL_CARDS);
         if d.phase == Phase::Overtake {
@@ -373,7 +365,7 @@ mod tests {
             let (_, st) = &nodes[nodes.len() / 3];
             for p in 0..n {
                 let other = (p + 1) % n;
-                let samples: Vec<S> = (0..40).map(|s| sample(&g, st, p, s)).collect();
+                let samples: Vec<S> = (0..40).map(|s| determinized(&*g, st, p, s)).collect();
                 let hands: BTreeSet<u64> = samples.iter().map(|d| d.hands[other]).collect();
                 let own: BTreeSet<u64> = samples.iter().map(|d| d.hands[p]).collect();
                 let piles: BTreeSet<Vec<u8>> = samples.iter().map(|d| d.pile(p).to_vec()).collect();

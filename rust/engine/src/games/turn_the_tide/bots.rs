@@ -239,41 +239,14 @@ impl Eval {
     }
 
     /// [`Eval::with`] for any table `tide` (the hand's tides handed out): rules steps 4–7 in
-    /// full (`lose_lifebuoys` in the rules module), then the cost.
+    /// full (the rules module's `lose_lifebuoys`), then the cost.
     #[cold]
     fn slow(&self, mut tide: [u8; SLOTS]) -> f64 {
         let me = self.me;
         let mut lb = self.lifebuoys;
         let mut mask = self.in_round;
-        let ended = loop {
-            let mut top = 0u8;
-            for (s, &t) in tide.iter().enumerate().take(MAX_SEATS) {
-                if has(mask, s) {
-                    top = top.max(t);
-                }
-            }
-            if top == 0 {
-                break false;
-            }
-            let mut any_eliminated = false;
-            for s in 0..MAX_SEATS {
-                if has(mask, s) && tide[s] == top {
-                    if lb[s] > 0 {
-                        lb[s] -= 1;
-                    } else {
-                        mask &= !(1 << s);
-                        tide[s] = 0;
-                        any_eliminated = true;
-                    }
-                }
-            }
-            if mask.count_ones() <= 2 {
-                break true;
-            }
-            if !(self.recheck && any_eliminated) {
-                break false;
-            }
-        } || self.last_hand;
+        let ended =
+            super::lose_lifebuoys(&mut tide, &mut lb, &mut mask, self.recheck) || self.last_hand;
         // Every seat's loss (in half points), the lowest tide and the others' highest tide.
         let (mut mine, mut theirs) = (0u32, 0u32);
         let (mut lowest, mut others_top) = (u8::MAX, 0u8);

@@ -274,8 +274,8 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::testing::{
-        assert_sample_does_not_peek, check_determinizer, every_nth, game_with,
-        play_search_against_random, playout_nodes, replays_to,
+        assert_sample_does_not_peek, card_mask, check_determinizer, determinized, every_nth,
+        game_with, play_search_against_random, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
@@ -304,14 +304,6 @@ mod tests {
         out
     }
 
-    fn sample(g: &TurnTheTide, st: &S, p: usize, seed: u64) -> S {
-        g.determinize(st, p, &mut SplitMix64::new(seed)).unwrap()
-    }
-
-    fn mask(cards: &[u8]) -> u64 {
-        cards.iter().fold(0, |m, &c| m | 1u64 << c)
-    }
-
     /// Card conservation and the public counts of a sample: every hand is the hidden cards of its
     /// holder plus what it revealed this round, the hands are disjoint, 12 cards each, the deal
     /// record matches, and every hand keeps the lifebuoy count it had in the real state.
@@ -320,7 +312,7 @@ mod tests {
         let mut union = 0u64;
         for j in 0..n {
             let hand = d.dealt_hands[j];
-            assert_eq!(mask(&d.dealt[j][..bits::count(hand) as usize]), hand);
+            assert_eq!(card_mask(&d.dealt[j][..bits::count(hand) as usize]), hand);
             assert_eq!(union & hand, 0);
             union |= hand;
             assert_eq!(
@@ -331,7 +323,7 @@ mod tests {
             if real.phase != Phase::Deal {
                 assert_eq!(halves_of(hand) / 2, halves_of(real.dealt_hands[j]) / 2);
                 let q = (j + usize::from(d.round)) % n;
-                let shown = mask(&d.played[q][..usize::from(d.played_len[q])]);
+                let shown = card_mask(&d.played[q][..usize::from(d.played_len[q])]);
                 assert_eq!(d.hands[q] | shown, hand);
                 assert_eq!(d.hands[q] & shown, 0);
                 if d.commitments[q] != 0 && d.phase == Phase::Play {
@@ -475,9 +467,12 @@ mod tests {
                 .unwrap();
             for p in 0..n {
                 let other = (p + 1) % n;
-                let seen: BTreeSet<u64> =
-                    (0..60).map(|s| sample(&g, st, p, s).hands[other]).collect();
-                let own: BTreeSet<u64> = (0..60).map(|s| sample(&g, st, p, s).hands[p]).collect();
+                let seen: BTreeSet<u64> = (0..60)
+                    .map(|s| determinized(&*g, st, p, s).hands[other])
+                    .collect();
+                let own: BTreeSet<u64> = (0..60)
+                    .map(|s| determinized(&*g, st, p, s).hands[p])
+                    .collect();
                 assert_eq!(own.len(), 1);
                 // In round 1 the next seat holds a hand the observer has not held, unless n = 3
                 // and it held it in round 0... both are checked by the counts below.

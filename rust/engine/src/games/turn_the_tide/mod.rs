@@ -267,9 +267,9 @@ impl Table {
 /// eliminated), repeated after eliminations when `recheck` is set. Returns true if the round ends
 /// (at most two seats left).
 #[inline(always)]
-fn lose_lifebuoys(
-    tide: &mut [u8; MAX_SEATS],
-    lifebuoys: &mut [u8; MAX_SEATS],
+fn lose_lifebuoys<const N: usize>(
+    tide: &mut [u8; N],
+    lifebuoys: &mut [u8; N],
     in_round: &mut u8,
     recheck: bool,
 ) -> bool {
@@ -921,44 +921,42 @@ impl Game for TurnTheTide {
     }
 
     #[inline(always)]
-    fn random_playout(
+    fn play_randomly(
         &self,
         st: &mut TurnTheTideState,
-        chance: &mut SplitMix64,
-        seats: &mut [SplitMix64],
-        legal: &mut Vec<u32>,
-        outcomes: &mut Vec<(u32, u64)>,
-    ) -> StepResult<(u32, u32)> {
-        let (mut decisions, mut chance_steps) = (0u32, 0u32);
+        table: &mut crate::step::RandomTable<'_>,
+    ) -> StepResult<()> {
         loop {
             match st.phase {
                 // The deal and then the whole game in one go where they can (every state reached
                 // by play, at the start of the deal or of a hand).
                 Phase::Deal if self.random_deal_ready(st) => {
-                    chance_steps += self.random_deal(st, chance);
+                    table.counts.1 += self.random_deal(st, table.chance);
                 }
-                Phase::Tide if self.random_rounds_ready(st, seats) => {
-                    let (d, c) = self.random_rounds(st, chance, seats);
-                    return Ok((decisions + d, chance_steps + c));
+                Phase::Tide if self.random_rounds_ready(st, table.seats) => {
+                    let (d, c) = self.random_rounds(st, table.chance, table.seats);
+                    table.counts.0 += d;
+                    table.counts.1 += c;
+                    return Ok(());
                 }
-                Phase::Over => return Ok((decisions, chance_steps)),
+                Phase::Over => return Ok(()),
                 // Otherwise (a hand under way) one step as the definition takes it.
                 _ => {
                     let player = self.current_player(st);
                     if player == CHANCE {
-                        let outcome = self.sample_chance(st, chance, outcomes);
+                        let outcome = self.sample_chance(st, table.chance, table.outcomes);
                         self.apply(st, outcome);
-                        chance_steps += 1;
+                        table.counts.1 += 1;
                     } else {
                         let seat = player as usize;
-                        let Some(rng) = seats.get_mut(seat) else {
+                        let Some(rng) = table.seats.get_mut(seat) else {
                             return Err(StepError::NoBot(seat as u32));
                         };
                         let action = self
-                            .random_action(st, rng, legal)
+                            .random_action(st, rng, table.legal)
                             .ok_or(StepError::NoLegalAction(seat as u32))?;
                         self.apply(st, action);
-                        decisions += 1;
+                        table.counts.0 += 1;
                     }
                 }
             }

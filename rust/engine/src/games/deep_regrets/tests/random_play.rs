@@ -183,11 +183,10 @@ pub(in crate::games::deep_regrets) fn check_conservation(g: &DeepRegrets, st: &D
     }
 }
 
-/// Random play over every player count and option keeps what the rules conserve (see
-/// [`check_conservation`]) at every node.
-#[test]
-fn random_play_conserves_cards_dice_and_regrets() {
-    for (i, (n, opts)) in [
+/// Tables of every player count from 2 to 5, some with options other than the defaults: what
+/// random play is checked over.
+fn varied_tables() -> Vec<(usize, Arc<DeepRegrets>)> {
+    [
         (4, json!({})),
         (2, json!({})),
         (3, json!({"days": 5})),
@@ -197,27 +196,20 @@ fn random_play_conserves_cards_dice_and_regrets() {
         ),
     ]
     .into_iter()
-    .enumerate()
-    {
-        let g = game(n, opts);
-        let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    .map(|(n, opts)| (n, game(n, opts)))
+    .collect()
+}
+
+/// Random play over every player count and option keeps what the rules conserve (see
+/// [`check_conservation`]) at every node.
+#[test]
+fn random_play_conserves_cards_dice_and_regrets() {
+    for (i, (_, g)) in varied_tables().into_iter().enumerate() {
         for k in 0..500u64 {
-            let mut rng = SplitMix64::new(derive_seed(77 + i as u64, k));
-            let mut st = g.initial_state();
-            let mut steps = 0;
-            while g.current_player(&st) != TERMINAL {
-                check_conservation(&g, &st);
-                let a = if g.current_player(&st) == CHANCE {
-                    g.sample_chance(&st, &mut rng, &mut chance)
-                } else {
-                    g.legal_actions(&st, &mut legal);
-                    legal[rng.below(legal.len() as u64) as usize]
-                };
-                g.apply(&mut st, a);
-                steps += 1;
-                assert!(steps < 100_000, "game does not end");
-            }
-            check_conservation(&g, &st);
+            let start = g.initial_state();
+            check_conservation(&g, &start);
+            let seed = derive_seed(77 + i as u64, k);
+            crate::testing::play_to_end(&*g, start, seed, |st| check_conservation(&g, st));
         }
     }
 }
@@ -297,30 +289,12 @@ fn node_histogram() {
 /// counts, the same end state, and every generator in the same state.
 #[test]
 fn random_playout_matches_the_step_by_step_one_from_every_node() {
-    for (gi, (n, opts)) in [
-        (4, json!({})),
-        (2, json!({"days": 5})),
-        (
-            5,
-            json!({"expansion_tentacles": true, "regret_split": "10/20/20/10"}),
-        ),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let g = game(n, opts);
-        let gi = gi as u64;
-        for (i, (_, node)) in crate::testing::playout_nodes(&*g, derive_seed(11, gi))
-            .into_iter()
-            .enumerate()
-        {
-            crate::testing::assert_random_playout_matches_stepping(
-                &*g,
-                &node,
-                n,
-                derive_seed(gi, i as u64),
-                &format!("game {gi} node {i}"),
-            );
-        }
+    for (gi, (n, g)) in (0u64..).zip(varied_tables()) {
+        crate::testing::assert_random_playouts_match_stepping_along(
+            &*g,
+            n,
+            derive_seed(11, gi),
+            gi,
+        );
     }
 }

@@ -168,26 +168,27 @@ fn random_games_keep_the_table_rules() {
     assert!(resolution_decisions > 1000);
 }
 
-#[test]
-fn kept_choice_equals_a_fresh_one() {
-    let mut legal_v = Vec::new();
-    let mut resolve_nodes = 0;
-    for gi in 0..300u64 {
+/// Every node of one random game (seeded by `derive_seed(seed, gi)`) of each of the first
+/// `games` option settings of [`random_options`].
+fn random_nodes(games: u64, seed: u64) -> impl Iterator<Item = (Arc<Trafficars>, TrafficarsState)> {
+    (0..games).flat_map(move |gi| {
         let (n, opts) = random_options(gi);
         let g = game(n, opts);
-        let mut x = g.initial_state();
-        let mut walk = SplitMix64::new(derive_seed(11, gi));
-        while g.current_player(&x) != TERMINAL {
-            if x.phase == Phase::Resolve {
-                resolve_nodes += 1;
-                let (_, _, fresh) = g.head_choice(&x.board).unwrap();
-                assert_eq!(x.choice, fresh);
-            } else {
-                assert_eq!(x.choice, Choice::NONE);
-            }
-            g.legal_actions(&x, &mut legal_v);
-            let a = legal_v[walk.below(legal_v.len() as u64) as usize];
-            g.apply(&mut x, a);
+        let nodes = crate::testing::playout_nodes(&*g, derive_seed(seed, gi));
+        nodes.into_iter().map(move |(_, x)| (Arc::clone(&g), x))
+    })
+}
+
+#[test]
+fn kept_choice_equals_a_fresh_one() {
+    let mut resolve_nodes = 0;
+    for (g, x) in random_nodes(300, 11) {
+        if x.phase == Phase::Resolve {
+            resolve_nodes += 1;
+            let (_, _, fresh) = g.head_choice(&x.board).unwrap();
+            assert_eq!(x.choice, fresh);
+        } else {
+            assert_eq!(x.choice, Choice::NONE);
         }
     }
     assert!(resolve_nodes > 1000);
@@ -210,11 +211,7 @@ fn number_choice_from_views(g: &Trafficars, b: &Board, x: u8) -> Choice {
         }
     }
     if c.n == 0 {
-        c = g.every_lane(if g.insert {
-            Decision::Insert
-        } else {
-            Decision::Take
-        });
+        c = g.too_low_choice();
     }
     for (k, v) in views.iter().enumerate() {
         if v.has_free && v.free_after < x {
@@ -229,29 +226,19 @@ fn number_choice_from_views(g: &Trafficars, b: &Board, x: u8) -> Choice {
 #[test]
 fn number_choice_equals_the_views() {
     let mut checked = 0;
-    for gi in 0..600u64 {
-        let (n, opts) = random_options(gi);
-        let g = game(n, opts);
-        let mut x = g.initial_state();
-        let mut walk = SplitMix64::new(derive_seed(12, gi));
-        let mut legal_v = Vec::new();
-        while g.current_player(&x) != TERMINAL {
-            // Every queued numbered card, against the board as it is now.
-            for &s in x.board.pending() {
-                let card = x.board.revealed[usize::from(s)];
-                if matches!(g.kind(card), Kind::Car | Kind::Trailer) {
-                    let x_num = g.number(card);
-                    let lanes = &x.board.lanes[..g.lanes];
-                    assert_eq!(
-                        g.number_choice(lanes, x_num),
-                        number_choice_from_views(&g, &x.board, x_num)
-                    );
-                    checked += 1;
-                }
+    for (g, x) in random_nodes(600, 12) {
+        // Every queued numbered card, against the board as it is now.
+        for &s in x.board.pending() {
+            let card = x.board.revealed[usize::from(s)];
+            if matches!(g.kind(card), Kind::Car | Kind::Trailer) {
+                let x_num = g.number(card);
+                let lanes = &x.board.lanes[..g.lanes];
+                assert_eq!(
+                    g.number_choice(lanes, x_num),
+                    number_choice_from_views(&g, &x.board, x_num)
+                );
+                checked += 1;
             }
-            g.legal_actions(&x, &mut legal_v);
-            let a = legal_v[walk.below(legal_v.len() as u64) as usize];
-            g.apply(&mut x, a);
         }
     }
     assert!(checked > 1000);
@@ -262,37 +249,22 @@ fn number_choice_equals_the_views() {
 /// the start, the middle of the deal, a commit with some seats committed, a resolution decision.
 #[test]
 fn random_playout_equals_stepping() {
-    let (mut legal_v, mut chance_v) = (Vec::new(), Vec::new());
     let mut starts = [0u32; 4];
     for gi in 0..400u64 {
         let (n, opts) = random_options(gi);
         let g = game(n, opts);
-        let mut x = g.initial_state();
-        let mut walk = SplitMix64::new(derive_seed(13, gi));
-        let mut node = 0u64;
-        loop {
-            let over = g.current_player(&x) == TERMINAL;
-            if node % 11 == 0 || over {
+        let nodes = crate::testing::playout_nodes(&*g, derive_seed(13, gi));
+        for (node, (_, x)) in nodes.iter().enumerate() {
+            if node % 11 == 0 || node + 1 == nodes.len() {
                 starts[x.phase as usize] += 1;
                 crate::testing::assert_random_playout_matches_stepping(
                     &*g,
-                    &x,
+                    x,
                     n,
-                    derive_seed(14, gi * 1000 + node),
+                    derive_seed(14, gi * 1000 + node as u64),
                     &format!("game {gi} node {node}"),
                 );
             }
-            if over {
-                break;
-            }
-            let a = if g.current_player(&x) == CHANCE {
-                g.sample_chance(&x, &mut walk, &mut chance_v)
-            } else {
-                g.legal_actions(&x, &mut legal_v);
-                legal_v[walk.below(legal_v.len() as u64) as usize]
-            };
-            g.apply(&mut x, a);
-            node += 1;
         }
     }
     // Started from every phase: deal, commit, resolve, over.
