@@ -125,13 +125,28 @@ def batch_per_step(perf_rows: list[dict[str, Any]], game: str, bot: str) -> floa
     return None
 
 
+def heuristic_bot(perf_rows: list[dict[str, Any]], game: str) -> str:
+    """The bot ``rollout=greedy`` plays in ``game``: its ``greedy`` bot, else its first built-in
+    bot (the memory game's ``memory``), as listed in the batch runner's rows."""
+    names = [
+        row["bots"][0]
+        for row in perf_rows
+        if row["game"] == game and len(set(row["bots"])) == 1 and row["bots"][0] != "random"
+    ]
+    return "greedy" if "greedy" in names or not names else names[0]
+
+
 def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict[str, Any]:
     """One row: the search's and the plain playouts' cost per step of ``game``."""
     decisions = DECISIONS.get(game, 10)
     search = difference(game, decisions, f"mcts:iterations={iterations}")
     plain = difference(game, decisions, f"playouts:{PLAYOUTS_PER_STATE}")
     batch = batch_per_step(perf_rows, game, "random")
-    policy = batch if search["rollout"] == "random" else batch_per_step(perf_rows, game, "greedy")
+    policy = (
+        batch
+        if search["rollout"] == "random"
+        else batch_per_step(perf_rows, game, heuristic_bot(perf_rows, game))
+    )
     per_step = search["instructions_per_step"]
     rollout_step = search["rollout_per_step"]
     return {

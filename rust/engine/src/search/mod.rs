@@ -445,14 +445,22 @@ impl<G: Game> Playout<G> {
         if self.greedy.is_empty() {
             return game.random_action(state, rng, &mut self.legal);
         }
+        let mover = usize::try_from(game.current_player(state)).ok();
+        // A bot that chooses without the list (`Bot::act_unlisted`) spares building it.
+        let unlisted = mover
+            .and_then(|s| self.greedy.get_mut(s))
+            .and_then(|bot| bot.act_unlisted(game, state));
+        if let Some(action) = unlisted {
+            if game.is_legal(state, action) {
+                return Some(action);
+            }
+        }
         game.legal_actions(state, &mut self.legal);
         let first = *self.legal.first()?;
-        let action = match usize::try_from(game.current_player(state))
-            .ok()
-            .and_then(|s| self.greedy.get_mut(s))
-        {
-            Some(bot) => bot.act(game, state, &self.legal),
-            None => first,
+        let action = match (unlisted, mover.and_then(|s| self.greedy.get_mut(s))) {
+            (Some(action), _) => action,
+            (None, Some(bot)) => bot.act(game, state, &self.legal),
+            (None, None) => first,
         };
         // A built-in bot only ever returns a listed action; stay safe if one does not.
         Some(if self.legal.binary_search(&action).is_ok() {
