@@ -263,7 +263,7 @@ impl<'a> OptionReader<'a> {
 
 /// What a game accepts as one typed value: its player counts and its other options, read in
 /// declaration order by [`crate::Game::from_options`] before it builds the game. Declared with
-/// [`game_options!`](crate::options::game_options), which writes the specs and the reading from
+/// `game_options!`, which writes the specs and the reading from
 /// one list.
 pub trait GameOptions: Sized {
     /// The accepted player counts, inclusive.

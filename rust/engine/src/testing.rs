@@ -401,7 +401,7 @@ fn playouts_both_ways<G: Game>(
     (fast, slow)
 }
 
-/// [`playouts_both_ways`] from `node`, asserting the same end state too.
+/// `playouts_both_ways` from `node`, asserting the same end state too.
 pub fn assert_random_playout_matches_stepping<G: Game>(
     game: &G,
     node: &G::State,
