@@ -28,7 +28,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     const ID: &'static str;
 
     /// What this game accepts, as one typed value: its player counts and its other options,
-    /// declared with [`game_options!`](crate::options::game_options).
+    /// declared with `game_options!`.
     type Options: GameOptions;
 
     /// The accepted player counts, inclusive (as declared with [`Game::Options`]).
@@ -104,8 +104,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Whether `action` is among the actions [`Game::legal_actions`] writes for `state`, read from
-    /// [`Game::legal_bits`] (so without a list in games that have a fast path there).
+    /// [`Game::legal_set`] or else [`Game::legal_bits`] (so without a list in games that have a
+    /// fast path there).
     fn is_legal(&self, state: &Self::State, action: u32) -> bool {
+        if let Some(set) = self.legal_set(state) {
+            return action < 64 && set >> action & 1 == 1;
+        }
         let word = action as usize / 64;
         let words = (self.num_actions() as usize).div_ceil(64);
         let bit = |set: &[u64]| set.get(word).is_some_and(|w| w >> (action % 64) & 1 == 1);

@@ -123,6 +123,9 @@ pub struct MemoryBot {
     rng: SplitMix64,
     /// `None`: perfect memory; `Some(p)`: own memory, forgetting with probability p.
     forget: Option<f64>,
+    /// `forgetful`: a remembered card is forgotten when a draw's top 53 bits are below this,
+    /// `ceil(p · 2^53)` (exactly the test `draw · 2^-53 < p`).
+    forget_below: u64,
     /// Own memory (`forgetful`): the positions it remembers, whose cards it saw there.
     memory: Known,
     /// Positions present in `seen` at the previous step.
@@ -137,6 +140,7 @@ impl MemoryBot {
         Self {
             rng: SplitMix64::default(),
             forget: None,
+            forget_below: 0,
             memory: Known::NOTHING,
             prev_seen: 0,
             pending: None,
@@ -147,23 +151,20 @@ impl MemoryBot {
     pub fn forgetful(p: f64) -> Self {
         Self {
             forget: Some(p),
+            forget_below: (p * (1u64 << 53) as f64).ceil() as u64,
             ..Self::perfect()
         }
     }
 
-    /// A uniform draw in [0, 1) from the bot's stream.
-    fn unit(&mut self) -> f64 {
-        (self.rng.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// A uniformly random set bit of a non-empty mask (0 for the empty one, drawing nothing).
-    fn random_bit(&mut self, mask: u64) -> u32 {
-        bits::pick(mask, &mut self.rng).unwrap_or(0)
-    }
-
     /// Chooses a position to flip (or [`STOP`] when `may_stop`) from the remembered cards
-    /// `known` (positions flipped this turn among them are not offered again).
-    fn choose(&mut self, st: &TrafficarsMemoryState, known: &Known, may_stop: bool) -> u32 {
+    /// `known` (positions flipped this turn among them are not offered again), drawing from
+    /// `rng` only for a position it does not remember.
+    fn choose(
+        rng: &mut SplitMix64,
+        st: &TrafficarsMemoryState,
+        known: &Known,
+        may_stop: bool,
+    ) -> u32 {
         let avail = st.face_down();
         let jokers = u32::from(st.k_jokers);
         // 1. A remembered joker (the first by position).
@@ -217,13 +218,9 @@ impl MemoryBot {
         }
         // 4. A position it does not remember; 5. anything.
         let unknown = avail & !known.positions;
-        if unknown != 0 {
-            self.random_bit(unknown)
-        } else if avail != 0 {
-            self.random_bit(avail)
-        } else {
-            0
-        }
+        // A uniformly random one of them (nothing drawn when none is left).
+        let from = if unknown != 0 { unknown } else { avail };
+        bits::pick(from, rng).unwrap_or(0)
     }
 
     /// The bot's flip (or [`STOP`], which `may_stop` says is legal) in the flip phase: first it
@@ -233,19 +230,19 @@ impl MemoryBot {
             None => {
                 // Every card seen and still face down.
                 let known = Known::of_layout(&st.layout, st.seen & st.face_down());
-                self.choose(st, &known, may_stop)
+                Self::choose(&mut self.rng, st, &known, may_stop)
             }
             Some(prob) => {
                 if st.flipped_len == 0 && prob > 0.0 {
                     // One draw per remembered card, in increasing position order.
                     for p in bits::ones(self.memory.positions) {
-                        if self.unit() < prob {
+                        // A uniform draw in [0, 1), `(next >> 11) · 2^-53`, below `prob`.
+                        if self.rng.next() >> 11 < self.forget_below {
                             self.memory.forget(p, st.card_at(p));
                         }
                     }
                 }
-                let known = self.memory;
-                self.choose(st, &known, may_stop)
+                Self::choose(&mut self.rng, st, &self.memory, may_stop)
             }
         };
         self.pending = (choice != STOP).then_some(choice);
@@ -255,21 +252,32 @@ impl MemoryBot {
     /// Updates the own memory from the observation (see the type's documentation).
     fn learn(&mut self, st: &TrafficarsMemoryState) {
         if st.phase == Phase::Layout {
-            self.memory = Known::NOTHING;
-            self.prev_seen = 0;
-            self.pending = None;
+            // Nothing is face up yet: forget any earlier game (a bot reset for this game has
+            // nothing to forget, and is spared rewriting its memory at every card laid).
+            if self.memory.positions != 0 || self.prev_seen != 0 || self.pending.is_some() {
+                self.memory = Known::NOTHING;
+                self.prev_seen = 0;
+                self.pending = None;
+            }
             return;
         }
         let mut shown = st.flipped_mask | (st.seen & !self.prev_seen);
         if let Some(p) = self.pending.take() {
             shown |= st.seen & bits::bit_in(p, 0, LAST_POSITION);
         }
-        for p in bits::ones(shown & st.on_table & !self.memory.positions) {
-            self.memory.remember(p, st.card_at(p));
+        // Usually nothing is new and nothing left the table.
+        let new = shown & st.on_table & !self.memory.positions;
+        if new != 0 {
+            for p in bits::ones(new) {
+                self.memory.remember(p, st.card_at(p));
+            }
         }
         // Positions off the table are forgotten.
-        for p in bits::ones(self.memory.positions & !st.on_table) {
-            self.memory.forget(p, st.card_at(p));
+        let gone = self.memory.positions & !st.on_table;
+        if gone != 0 {
+            for p in bits::ones(gone) {
+                self.memory.forget(p, st.card_at(p));
+            }
         }
         self.prev_seen = st.seen;
     }
