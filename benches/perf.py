@@ -40,7 +40,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -185,13 +185,26 @@ def _key(row: dict[str, Any]) -> tuple[str, str]:
     return row["game"], ",".join(row["bots"])
 
 
+def markdown_table(
+    head: Sequence[str], rows: Iterable[Sequence[str]], left: Collection[int] = (0,)
+) -> str:
+    """A Markdown table of text cells: the columns numbered in ``left`` aligned left, the others
+    (the numbers) right."""
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cells) + " |"
+
+    rule = "|" + "".join("---|" if i in left else "---:|" for i in range(len(head)))
+    return "\n".join([line(head), rule, *(line(cells) for cells in rows)])
+
+
 def table(rows: list[dict[str, Any]], baseline: list[dict[str, Any]] | None = None) -> str:
     """The Markdown table of ``rows`` (with the ratio to ``baseline``'s rows when given)."""
     before = {_key(r): r for r in baseline or []}
     head = ["game", "bots", "instructions / game", "steps / game", "instructions / step"]
     if baseline is not None:
         head += ["before / game", "× fewer"]
-    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    body = []
     for r in rows:
         label = f"{r['game']} {r['players']}p"
         cells = [
@@ -208,8 +221,8 @@ def table(rows: list[dict[str, Any]], baseline: list[dict[str, Any]] | None = No
             else:
                 ratio = old["instructions_per_game"] / r["instructions_per_game"]
                 cells += [f"{old['instructions_per_game']:,.0f}", f"{ratio:.2f}"]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        body.append(cells)
+    return markdown_table(head, body, left=(0, 1))
 
 
 VECTOR_ENVS = 1024
@@ -309,15 +322,18 @@ def vector_table(rows: list[dict[str, Any]]) -> str:
         "observations=False",
         "× batch",
     ]
-    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
-    for r in rows:
-        lines.append(
-            f"| {r['game']} {r['players']}p | {r['batch_instructions_per_decision']:,.0f} "
-            f"| {r['step_instructions_per_decision']:,.0f} | {r['ratio_to_batch']:.1f} "
-            f"| {r['step_instructions_per_decision_without_observations']:,.0f} "
-            f"| {r['ratio_to_batch_without_observations']:.1f} |"
-        )
-    return "\n".join(lines)
+    body = [
+        [
+            f"{r['game']} {r['players']}p",
+            f"{r['batch_instructions_per_decision']:,.0f}",
+            f"{r['step_instructions_per_decision']:,.0f}",
+            f"{r['ratio_to_batch']:.1f}",
+            f"{r['step_instructions_per_decision_without_observations']:,.0f}",
+            f"{r['ratio_to_batch_without_observations']:.1f}",
+        ]
+        for r in rows
+    ]
+    return markdown_table(head, body)
 
 
 def build_example(name: str) -> None:

@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import CONFIGS  # noqa: E402
-from benches.perf import build_example, run_callgrind  # noqa: E402
+from benches.perf import build_example, markdown_table, run_callgrind  # noqa: E402
 
 EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
 PERF_JSON = ROOT / "benches" / "perf.json"
@@ -192,7 +192,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         "rollout step ÷ batch",
         "search step ÷ batch",
     ]
-    lines = ["| " + " | ".join(head) + " |", "|---|---:|---|" + "---:|" * (len(head) - 3)]
+    body = []
     for r in rows:
         ratio = r["ratio_to_batch"]
         rollout_ratio = r["rollout_ratio_to_batch"]
@@ -211,8 +211,8 @@ def table(rows: list[dict[str, Any]]) -> str:
             "" if rollout_ratio is None else f"{rollout_ratio:.1f}×",
             "" if ratio is None else f"{ratio:.1f}×",
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        body.append(cells)
+    return markdown_table(head, body, left=(0, 2))
 
 
 def main(argv: list[str] | None = None) -> int:
