@@ -116,6 +116,15 @@ class Table:
         st = self.st
         return bool(st["node"] == node and (actor is None or st["actor"] == actor))
 
+    def asks_yes_no(self, node: str, actor: int, yes: str, no: str) -> None:
+        """Checks that seat ``actor`` is asked the yes/no question of ``node``: the legal actions
+        are YES and NO, labelled ``yes`` and ``no``."""
+        st = self.st
+        assert (st["node"], st["actor"]) == (node, actor)
+        assert self.legal() == [YES, NO]
+        assert self.state.action_label(YES) == yes
+        assert self.state.action_label(NO) == no
+
     # --- acting ---
     def act(self, action: int, node: str | None = None, actor: int | None = None) -> None:
         """Applies ``action``, first checking the node kind (and actor) it is meant for.
@@ -2728,26 +2737,32 @@ class Effects:
             fresh.append(f"{low[0][0]}{int(low[0][1]) + 1}")
             self.seat(u)["fresh"] = in_class_order(fresh)
 
+    def held_regrets(self, u: int) -> list[int]:
+        """The regret values seat ``u`` holds, lowest first."""
+        regrets = self.seat(u)["regrets"]
+        return [v for v in range(4) if regrets[v]]
+
+    def discard_regret(self, u: int, v: int) -> None:
+        """Seat ``u`` discards a regret of value ``v``."""
+        self.seat(u)["regrets"][v] -= 1
+        self.model["regret_discard"][v] += 1
+
     def do_discard_random_regret(self, e: Mapping[str, Any], u: int) -> None:
         for _ in range(e["amount"]):
-            regrets = self.seat(u)["regrets"]
-            held = [v for v in range(4) if regrets[v]]
+            held = self.held_regrets(u)
             if not held:
                 return
             self.draw("discard_random_regret", u, held, held[-1])
-            regrets[held[-1]] -= 1
-            self.model["regret_discard"][held[-1]] += 1
+            self.discard_regret(u, held[-1])
 
     def do_discard_regret(self, e: Mapping[str, Any], u: int) -> None:
         for i in range(e["amount"]):
-            regrets = self.seat(u)["regrets"]
-            held = [v for v in range(4) if regrets[v]]
+            held = self.held_regrets(u)
             if not held:
                 return
             legal = [REGRET + v for v in held]
             self.decide("discard_regret", u, legal, legal[-1], e["amount"] - i)
-            regrets[held[-1]] -= 1
-            self.model["regret_discard"][held[-1]] += 1
+            self.discard_regret(u, held[-1])
 
     def do_refresh(self, e: Mapping[str, Any], u: int) -> None:
         for i in range(e["amount"]):
@@ -3101,6 +3116,14 @@ def tentacles(name: str) -> dict[str, Any]:
     return {"expansion_tentacles": FISH_BY_ID[FISH[name]]["expansion"] == "tentacles"}
 
 
+def tuesday_with_fish_on_top(backend: Backend, name: str) -> tuple[Table, int, int]:
+    """``regret_tuesday`` with fish ``name`` on top of the middle shoal of its depth (the fish's
+    expansion in play): the table, the fish's id and the shoal."""
+    f = FISH[name]
+    s = 3 * (FISH_BY_ID[f]["depth"] - 1) + 1
+    return regret_tuesday(backend, tops={s: [f]}, **tentacles(name)), f, s
+
+
 @pytest.mark.parametrize(("name", "branch"), plain("eat"))
 def test_eating_runs_the_eat_list(backend: Backend, name: str, branch: int) -> None:
     # Tuesday: Fresh P1 P1 after a sinker with P2 (one Spent die), regrets 1 and 2.
@@ -3145,10 +3168,8 @@ def test_eating_barracuda_increments_a_die_and_discards_two_random_regrets(
 
 @pytest.mark.parametrize(("name", "branch"), plain("catch", can_catch_on_tuesday))
 def test_catching_runs_the_catch_list(backend: Backend, name: str, branch: int) -> None:
-    f = FISH[name]
+    t, f, s = tuesday_with_fish_on_top(backend, name)
     record = FISH_BY_ID[f]
-    s = 3 * (record["depth"] - 1) + 1
-    t = regret_tuesday(backend, tops={s: [f]}, **tentacles(name))
     cast_at(t, 0, f, s)
     pay_up(t, 0)
     run = Effects(t, f, "catch", branch)
@@ -3178,10 +3199,8 @@ def plain_reveal(f: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize(("name", "branch"), plain("reveal", plain_reveal))
 def test_revealing_runs_the_reveal_list(backend: Backend, name: str, branch: int) -> None:
-    f = FISH[name]
+    t, f, s = tuesday_with_fish_on_top(backend, name)
     record = FISH_BY_ID[f]
-    s = 3 * (record["depth"] - 1) + 1
-    t = regret_tuesday(backend, tops={s: [f]}, **tentacles(name))
     sink_to(t, 0, record["depth"])
     run = Effects(t, f, "reveal", branch)
     run.model["face_up"][s] = True
@@ -3499,12 +3518,8 @@ def test_iron_coffin_offers_regrets_to_another_seat(backend: Backend) -> None:
     assert t.state.action_label(DONE) == "done offering"
     t.act(REGRET + 1, "offer_regret", 0)
     # Two offered (the most): the target decides.
-    st = t.st
-    assert (st["node"], st["actor"]) == ("accept_offer", 1)
-    assert st["ctx"]["offer"] == [1, 2]
-    assert t.legal() == [YES, NO]
-    assert t.state.action_label(YES) == "accept the regrets"
-    assert t.state.action_label(NO) == "refuse the regrets"
+    t.asks_yes_no("accept_offer", 1, "accept the regrets", "refuse the regrets")
+    assert t.st["ctx"]["offer"] == [1, 2]
     before1 = list(t.seat(1)["regrets"])
     t.act(YES, "accept_offer", 1)
     resolve(t, lambda t: t.at("turn", 0))
@@ -3757,11 +3772,7 @@ def test_giant_cuttlefish_may_swap_for_the_fish_beneath(backend: Backend, swap: 
     tops = {0: [FISH["Giant Cuttlefish"], FISH["Sheepshead"]]}
     t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)}, expansion_tentacles=True)
     t.catch(0, 0, "P3")
-    st = t.st
-    assert (st["node"], st["actor"]) == ("swap_beneath", 0)
-    assert t.legal() == [YES, NO]
-    assert t.state.action_label(YES) == "swap it for the fish beneath"
-    assert t.state.action_label(NO) == "keep it"
+    t.asks_yes_no("swap_beneath", 0, "swap it for the fish beneath", "keep it")
     t.act(YES if swap else NO, "swap_beneath", 0)
     st = t.st
     if swap:
@@ -3967,11 +3978,7 @@ def test_move_offers_to_everyone_at_sea(backend: Backend, name: str, depth: int)
     sink_to(t, 0, depth)
     t.act(CAST + 3 * (depth - 1), "turn", 0)
     # Seat 0 is at that depth already; seats 1 and 2 are offered the move.
-    st = t.st
-    assert (st["node"], st["actor"]) == ("move_offer", 1)
-    assert t.legal() == [YES, NO]
-    assert t.state.action_label(YES) == f"draw a regret and move to depth {depth}"
-    assert t.state.action_label(NO) == "stay"
+    t.asks_yes_no("move_offer", 1, f"draw a regret and move to depth {depth}", "stay")
     t.act(YES, "move_offer", 1)
     t.act(2, "draw_regret", 1)
     t.act(NO, "move_offer", 2)
@@ -4629,11 +4636,7 @@ def test_rod_of_the_dead_ignores_reveal_and_catch_abilities_separately(
     resolve(t, lambda t: t.at("turn", 0))
     t.free_after_main = True
     t.act(CAST + 1, "turn", 0)
-    st = t.st
-    assert (st["node"], st["actor"]) == ("ignore_reveal", 0)
-    assert t.legal() == [YES, NO]
-    assert t.state.action_label(YES) == "resolve the reveal ability"
-    assert t.state.action_label(NO) == "ignore the reveal ability"
+    t.asks_yes_no("ignore_reveal", 0, "resolve the reveal ability", "ignore the reveal ability")
     t.act(NO if ignore else YES, "ignore_reveal", 0)
     if not ignore:
         t.act(1, "draw_regret", 0)
@@ -4645,12 +4648,8 @@ def test_rod_of_the_dead_ignores_reveal_and_catch_abilities_separately(
     t.take_reward(1, None)
     t.act(CAST + 1, "turn", 0)
     t.act(CATCH, "pay", 0)  # Osteofish, difficulty 0
-    st = t.st
-    assert (st["node"], st["actor"]) == ("ignore_catch", 0)
-    assert st["players"][0]["hand"] == sorted([FISH["Foot"], FISH["Osteofish"]])
-    assert t.legal() == [YES, NO]
-    assert t.state.action_label(YES) == "resolve the catch ability"
-    assert t.state.action_label(NO) == "ignore the catch ability"
+    t.asks_yes_no("ignore_catch", 0, "resolve the catch ability", "ignore the catch ability")
+    assert t.seat(0)["hand"] == sorted([FISH["Foot"], FISH["Osteofish"]])
     t.act(NO if ignore else YES, "ignore_catch", 0)
     if not ignore:
         t.act(2, "draw_regret", 0)
