@@ -55,6 +55,16 @@ impl<'a> TensorWriter<'a> {
         self.at += size;
     }
 
+    /// The next `size` entries as one slice (shorter where the buffer ends), for a segment
+    /// written in place; the cursor moves past them.
+    #[inline]
+    pub fn block(&mut self, size: usize) -> &mut [f32] {
+        let start = self.at.min(self.buf.len());
+        let end = self.at.saturating_add(size).min(self.buf.len());
+        self.at += size;
+        &mut self.buf[start..end]
+    }
+
     /// A segment of one entry.
     #[inline]
     pub fn push(&mut self, value: f32) {
@@ -114,5 +124,17 @@ mod tests {
         w.one_hot(Some(5), 2);
         assert_eq!(w.position(), 10);
         assert_eq!(buf, [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.25, 0.0]);
+    }
+
+    #[test]
+    fn blocks_are_cut_where_the_buffer_ends() {
+        let mut buf = [9.0f32; 5];
+        let mut w = TensorWriter::new(&mut buf);
+        w.push(1.0);
+        w.block(3).copy_from_slice(&[2.0, 3.0, 4.0]);
+        assert_eq!(w.block(4).len(), 1);
+        assert!(w.block(2).is_empty());
+        assert_eq!(w.position(), 10);
+        assert_eq!(buf, [1.0, 2.0, 3.0, 4.0, 0.0]);
     }
 }

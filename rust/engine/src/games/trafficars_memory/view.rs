@@ -6,6 +6,7 @@ use super::{
     is_joker, Phase, TrafficarsMemory, TrafficarsMemoryState, LAYOUT_ACTIONS, MAX_GRID, NO_SEAT,
     STOP,
 };
+use crate::bits;
 use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Value};
 
@@ -52,25 +53,31 @@ impl TrafficarsMemory {
             Some(usize::from(st.current)).filter(|_| st.current != NO_SEAT),
             n,
         );
-        // Flip order per position (0 = not flipped this turn).
-        let mut order = [0u8; MAX_GRID];
+        // Six entries per position (on the table, face up, known, card, joker, flip order), set
+        // from the sets of positions: the buffer starts zeroed, so only the ones are written.
+        let cells = w.block(6 * grid);
+        let mut put = |pos: usize, entry: usize, value: f32| {
+            if let Some(x) = cells.get_mut(6 * pos + entry) {
+                *x = value;
+            }
+        };
+        for pos in bits::ones(st.on_table) {
+            put(pos as usize, 0, 1.0);
+        }
+        for pos in bits::ones(st.flipped_mask) {
+            put(pos as usize, 1, 1.0);
+        }
+        for pos in bits::ones(st.flipped_mask | st.seen) {
+            let pos = pos as usize;
+            let card = st.layout.get(pos).copied().unwrap_or(0);
+            put(pos, 2, 1.0);
+            put(pos, 3, scaled(f64::from(card), 50.0));
+            put(pos, 4, f32::from(u8::from(is_joker(u32::from(card)))));
+        }
+        // The flip order of the positions flipped this turn (1 = first).
         let flips = &st.flipped[..usize::from(st.flipped_len).min(MAX_GRID)];
         for (k, &pos) in flips.iter().enumerate() {
-            if let Some(o) = order.get_mut(usize::from(pos)) {
-                *o = k as u8 + 1;
-            }
-        }
-        for (i, (&o, &laid)) in order.iter().zip(&st.layout).enumerate().take(grid) {
-            let face_up = st.flipped_mask >> i & 1 == 1;
-            let known = face_up || st.seen >> i & 1 == 1;
-            let card = if known { laid } else { 0 };
-            w.set(0, f32::from(u8::from(st.on_table >> i & 1 == 1)));
-            w.set(1, f32::from(u8::from(face_up)));
-            w.set(2, f32::from(u8::from(known)));
-            w.set(3, scaled(f64::from(card), 50.0));
-            w.set(4, f32::from(u8::from(known && is_joker(u32::from(card)))));
-            w.set(5, scaled(f64::from(o), grid as f64));
-            w.skip(6);
+            put(usize::from(pos), 5, scaled(k as f64 + 1.0, grid as f64));
         }
         for s in 0..n {
             w.push_scaled(f64::from(st.taken[s]), grid as f64);
