@@ -10,12 +10,12 @@
 //! seed seats or count statistics itself.
 
 use crate::error::{EngineError, Result};
-use crate::game::{Bot, Game};
+use crate::game::Game;
 use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{
-    check_game_range, make_bot, per_game_arrays, place_wide_scores, SeatStats, SimConfig, SimResult,
+    check_game_range, per_game_arrays, place_wide_scores, SeatStats, SimConfig, SimResult,
 };
-use crate::step::{self, Stepped};
+use crate::step::{self, SeatBot, Stepped};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -39,7 +39,7 @@ pub struct Lockstep<G: Game> {
     config: SimConfig,
     next_game: u64,
     slots: Vec<Slot<G>>,
-    bots: Vec<Vec<Option<Box<dyn Bot<G>>>>>,
+    bots: Vec<Vec<Option<SeatBot<G>>>>,
     legal: Vec<Vec<u32>>,
     pending: Vec<usize>,
     result: SimResult,
@@ -75,7 +75,11 @@ impl<G: Game> Lockstep<G> {
         for _ in 0..width {
             let row = bots
                 .iter()
-                .map(|b| b.as_deref().map(|spec| make_bot(&*game, spec)).transpose())
+                .map(|b| {
+                    b.as_deref()
+                        .map(|spec| SeatBot::new(&*game, spec))
+                        .transpose()
+                })
                 .collect::<Result<Vec<_>>>()?;
             seat_bots.push(row);
         }

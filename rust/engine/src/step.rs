@@ -172,16 +172,21 @@ impl<G: Game> SimSeat<G> for Box<dyn Bot<G>> {
 }
 
 /// A seat of a driver that may be played outside the engine: `None` is such an external seat
-/// (stepping stops there with its legal actions), `Some` a built-in bot.
-impl<G: Game> SimSeat<G> for Option<Box<dyn Bot<G>>> {
+/// (stepping stops there with its legal actions), `Some` a built-in bot, `random` kept inline.
+impl<G: Game> SimSeat<G> for Option<SeatBot<G>> {
     #[inline(always)]
     fn bot(&self) -> Option<&dyn Bot<G>> {
-        self.as_deref()
+        self.as_ref().and_then(SimSeat::bot)
     }
 
     #[inline(always)]
     fn bot_mut(&mut self) -> Option<&mut dyn Bot<G>> {
-        self.as_mut().map(|b| &mut **b as &mut dyn Bot<G>)
+        self.as_mut().and_then(SimSeat::bot_mut)
+    }
+
+    #[inline(always)]
+    fn random_stream(&mut self) -> Option<&mut SplitMix64> {
+        self.as_mut().and_then(SimSeat::random_stream)
     }
 }
 

@@ -20,10 +20,10 @@
 //! [`crate::step`]; this module must not step games or seed seats itself.
 
 use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, EngineError, Result};
-use crate::game::{Bot, Game};
+use crate::game::Game;
 use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{check_threads, make_bot};
-use crate::step::{self, Stepped};
+use crate::step::{self, SeatBot, Stepped};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -381,7 +381,7 @@ struct Env<G: Game> {
     state: G::State,
     rng: SplitMix64,
     /// Every seat: a built-in bot, or `None` for an agent seat.
-    bots: Vec<Option<Box<dyn Bot<G>>>>,
+    bots: Vec<Option<SeatBot<G>>>,
     /// The seats whose bots observe (see [`step::reset_seats`]).
     observing: u64,
     /// Base seed of this env's games (`derive_seed(run seed, index)`).
@@ -623,7 +623,11 @@ impl<G: Game> VectorEnv<G> {
         for i in 0..config.num_envs {
             let bots = specs
                 .iter()
-                .map(|s| s.as_deref().map(|spec| make_bot(&*game, spec)).transpose())
+                .map(|s| {
+                    s.as_deref()
+                        .map(|spec| SeatBot::new(&*game, spec))
+                        .transpose()
+                })
                 .collect::<Result<Vec<_>>>()?;
             envs.push(Env {
                 index: i as u64,
