@@ -184,7 +184,8 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
                     f"policy {_name(policy)!r} returned {answer.shape[0]} actions for a batch "
                     f"of {rows}"
                 )
-            if answer.dtype.kind == "u" and answer.size and int(answer.max()) >= 2**63:
+            wide = answer.dtype.kind == "u" and answer.dtype.itemsize == 8
+            if wide and answer.size and int(answer.max()) >= 2**63:
                 return _slow_actions(policy, answer.tolist(), batch)
             return answer.astype(np.int64, copy=False)
         chosen = list(answer)
