@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 from typing import Any
 
 import numpy as np
@@ -314,6 +315,7 @@ def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:
         return [legal[0] for legal in batch.legal_actions]
 
     before = gc.get_threshold()
+    four_seat_tide([first_legal, "random", "random", "random"], 1, 2, 1)  # imports done
     gc.callbacks.append(count)
     try:
         result = four_seat_tide([first_legal, "random", "random", "random"], 1024, 2, 1024)
@@ -330,6 +332,26 @@ def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:
     with pytest.raises(RuntimeError, match="policy bug"):
         four_seat_tide([fails, "random", "random", "random"], 8, 0, 8)
     assert gc.get_threshold() == before
+
+    # Runs in two threads at once: each adds its batch; the last to end restores the threshold.
+    seen: list[int] = []
+
+    def watches(batch: PolicyBatch) -> list[int]:
+        seen.append(gc.get_threshold()[0])
+        return first_legal(batch)
+
+    runs = [
+        threading.Thread(
+            target=four_seat_tide, args=([watches, "random", "random", "random"], 200, s, 16)
+        )
+        for s in range(2)
+    ]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    assert gc.get_threshold() == before
+    assert min(seen) >= before[0] + 16 and max(seen) <= before[0] + 2 * (16 + 64)
 
     def sets_threshold(batch: PolicyBatch) -> list[int]:
         gc.set_threshold(5000, *before[1:])

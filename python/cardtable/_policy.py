@@ -7,6 +7,7 @@ The engine steps many games together and asks each policy for a whole batch of d
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -100,6 +101,23 @@ def run_with_policies(
 _STEP_OBJECTS = 64
 
 
+class _Room:
+    """The collector's first threshold as set by the runs in progress (in any thread)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.rooms: list[int] = []  # per run in progress: the containers it keeps alive
+        self.base: tuple[int, ...] = ()  # the threshold before the first of them
+        self.raised: tuple[int, ...] = ()  # the threshold they set
+
+    def set(self) -> None:
+        self.raised = (self.base[0] + sum(self.rooms), *self.base[1:])
+        gc.set_threshold(*self.raised)
+
+
+_ROOM = _Room()
+
+
 @contextmanager
 def _batch_lists_uncounted(batch_size: int) -> Iterator[None]:
     """Raises the collector's first threshold by one batch of row lists while a run lasts.
@@ -108,20 +126,31 @@ def _batch_lists_uncounted(batch_size: int) -> Iterator[None]:
     the usual threshold (700 new containers), a batch of 1024 rows set off a young collection at
     nearly every step and, through the lists alive at that moment, the occasional full one: a
     third of the time of a policy that reads ``legal_actions``. With the batch's lists left out,
-    the collector runs as often as it would without them. Restored afterwards unless the policy
-    set a threshold of its own meanwhile.
+    the collector runs as often as it would without them. Runs in several threads add their
+    batches; the last one to end restores the threshold, unless someone (a policy) set one of
+    their own meanwhile, which is then kept.
     """
-    first, *older = gc.get_threshold()
-    if first == 0:  # collections are off: nothing to space out
-        yield
-        return
-    raised = (first + batch_size + _STEP_OBJECTS, *older)
-    gc.set_threshold(*raised)
+    room = batch_size + _STEP_OBJECTS
+    with _ROOM.lock:
+        current = gc.get_threshold()
+        if current[0] == 0:  # collections are off: nothing to space out
+            room = 0
+        else:
+            if not _ROOM.rooms or current != _ROOM.raised:
+                _ROOM.base = current
+            _ROOM.rooms.append(room)
+            _ROOM.set()
     try:
         yield
     finally:
-        if gc.get_threshold() == raised:
-            gc.set_threshold(first, *older)
+        if room:
+            with _ROOM.lock:
+                _ROOM.rooms.remove(room)
+                if gc.get_threshold() == _ROOM.raised:
+                    if _ROOM.rooms:
+                        _ROOM.set()
+                    else:
+                        gc.set_threshold(*_ROOM.base)
 
 
 class _Step:
