@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import threading
 from typing import Any
 
 import numpy as np
@@ -298,6 +300,68 @@ def test_policy_batches_build_observations_only_when_read() -> None:
     with pytest.raises(cardtable.InvalidStateError, match="already answered"):
         _ = late.observations
     assert seen["batch"].legal_actions  # read during the call, still there
+
+
+def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:
+    """The collector's threshold leaves room for one batch of row lists while a run lasts, and is
+    restored afterwards (also after a failed run); a threshold the policy sets is kept."""
+    young: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 0:
+            young.append(1)
+
+    def first_legal(batch: PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    before = gc.get_threshold()
+    four_seat_tide([first_legal, "random", "random", "random"], 1, 2, 1)  # imports done
+    gc.callbacks.append(count)
+    try:
+        result = four_seat_tide([first_legal, "random", "random", "random"], 1024, 2, 1024)
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.get_threshold() == before
+    # About 45 steps of 1024 new lists each: without the room, a young collection at each.
+    assert len(young) <= 2
+    assert_seat_0_played_first_legal(result, 20, 2)
+
+    def fails(batch: PolicyBatch) -> list[int]:
+        raise RuntimeError("policy bug")
+
+    with pytest.raises(RuntimeError, match="policy bug"):
+        four_seat_tide([fails, "random", "random", "random"], 8, 0, 8)
+    assert gc.get_threshold() == before
+
+    # Runs in two threads at once: each adds its batch; the last to end restores the threshold.
+    seen: list[int] = []
+
+    def watches(batch: PolicyBatch) -> list[int]:
+        seen.append(gc.get_threshold()[0])
+        return first_legal(batch)
+
+    runs = [
+        threading.Thread(
+            target=four_seat_tide, args=([watches, "random", "random", "random"], 200, s, 16)
+        )
+        for s in range(2)
+    ]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    assert gc.get_threshold() == before
+    assert min(seen) >= before[0] + 16 and max(seen) <= before[0] + 2 * (16 + 64)
+
+    def sets_threshold(batch: PolicyBatch) -> list[int]:
+        gc.set_threshold(5000, *before[1:])
+        return first_legal(batch)
+
+    try:
+        four_seat_tide([sets_threshold, "random", "random", "random"], 8, 0, 8)
+        assert gc.get_threshold() == (5000, *before[1:])
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_several_policies_share_a_step() -> None:

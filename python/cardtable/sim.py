@@ -96,7 +96,10 @@ def simulate(
             ``pip install cardtable[ray]`` and a running or a local Ray cluster); the results
             are identical.
         ray_chunks: Number of Ray tasks (default: twice the cluster's CPUs).
-        batch_size: With Python policies: games stepped together per policy call.
+        batch_size: With Python policies: games stepped together per policy call. While such a
+            run lasts, the garbage collector's first threshold (``gc.get_threshold()[0]``) is
+            raised by ``batch_size`` plus a few, so that the batch's legal-action lists do not set
+            off a collection at every step; it is restored afterwards.
         **options: The game's options.
 
     Returns:

@@ -891,8 +891,8 @@ impl PyLockstep {
         obs.iter().map(|o| to_py(py, o)).collect()
     }
 
-    /// The waiting seats' legal actions, one list per pending game: slices of one list of all of
-    /// them (a slice copies its items at once, where a list built item by item converts each).
+    /// The waiting seats' legal actions, one list per pending game, each built at its length
+    /// from the action ids' Python ints (made once, shared by every list).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let flat = self.inner.lock_py()?.pending_flat();
         let int = |&a: &u32| -> Bound<'py, PyAny> {
@@ -904,15 +904,14 @@ impl PyLockstep {
                 },
             }
         };
-        let all = PyList::new(py, flat.legal.iter().map(int))?;
         let rows = flat
             .offsets
             .windows(2)
             .map(|w| {
-                let (a, b) = (w[0] as usize, w[1] as usize);
-                all.get_slice(a, b)
+                let row = flat.legal.get(w[0] as usize..w[1] as usize);
+                PyList::new(py, row.unwrap_or_default().iter().map(int))
             })
-            .collect::<Vec<_>>();
+            .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, rows)
     }
 
