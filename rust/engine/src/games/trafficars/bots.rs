@@ -194,14 +194,10 @@ impl GreedyBot {
     #[inline]
     fn cost_after(&self, g: &Trafficars, now: &[u16; MAX_SEATS], before: &[u16; MAX_SEATS]) -> f64 {
         // Counted as integers: sums of a few small integers are exact in `f64` as well.
-        let (mut mine, mut all) = (0u32, 0u32);
-        for (p, (&now, &then)) in now.iter().zip(before).enumerate().take(g.players) {
-            let taken = u32::from(now.saturating_sub(then));
-            all += taken;
-            if p == self.seat {
-                mine = taken;
-            }
-        }
+        // Seats past the players never take a card.
+        let taken = |p: usize| u32::from(now[p].saturating_sub(before[p]));
+        let all = (0..MAX_SEATS).map(taken).sum::<u32>();
+        let mine = taken(self.seat.min(MAX_SEATS - 1));
         let (mine, others) = (f64::from(mine), f64::from(all - mine));
         mine - OPPONENT_WEIGHT * others / (g.players.max(2) - 1) as f64
     }
@@ -239,6 +235,9 @@ impl GreedyBot {
         // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
         // computed so far in this sample).
         let mut prefix = [start; MAX_SEATS];
+        // The numbered candidates played out in a sample: kind, queue position, number and
+        // cost (`n_played` of them in this sample).
+        let mut played = [(Kind::Car, 0usize, 0u8, 0f64); ID_SLOTS];
         for _ in 0..SAMPLES {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
@@ -267,9 +266,6 @@ impl GreedyBot {
             let numbers = cards
                 .iter()
                 .fold(table_numbers, |m, &id| m | number_bit(g, id));
-            // The numbered candidates played out in this sample: kind, queue position, number
-            // and cost.
-            let mut played = [(Kind::Car, 0usize, 0u8, 0f64); ID_SLOTS];
             let mut n_played = 0;
             for (cost, &c) in costs.iter_mut().zip(legal) {
                 let card = c as u8;
