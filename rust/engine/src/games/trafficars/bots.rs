@@ -198,8 +198,13 @@ impl GreedyBot {
         let taken = |p: usize| u32::from(now[p].saturating_sub(before[p]));
         let all = (0..MAX_SEATS).map(taken).sum::<u32>();
         let mine = taken(self.seat.min(MAX_SEATS - 1));
-        let (mine, others) = (f64::from(mine), f64::from(all - mine));
-        mine - OPPONENT_WEIGHT * others / (g.players.max(2) - 1) as f64
+        self.cost_of(g, mine, all - mine)
+    }
+
+    /// The outcome cost of the bot taking `mine` penalty cards and the other seats `others`.
+    #[inline]
+    fn cost_of(&self, g: &Trafficars, mine: u32, others: u32) -> f64 {
+        f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / (g.players.max(2) - 1) as f64
     }
 
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
@@ -213,6 +218,16 @@ impl GreedyBot {
 
     /// [`GreedyBot::choose_card`] playing its lookahead on `start` (the board at the start of
     /// the turn, or its summary), whose penalty counts are `before`.
+    ///
+    /// A card's cost is the sum, in sample order, of its outcome cost in every sample (and
+    /// `SPECIAL_COST` after each one for a special card); the cheapest card wins, the first one
+    /// on a tie. No outcome costs less than `floor`, the bot taking no card while the others
+    /// take every card on the table and every revealed one. So once a card's sum so far, with
+    /// `floor` added for each sample left (and its special costs), reaches the full cost of a
+    /// card already played out (from a later place in the hand, or passes it), the card cannot
+    /// win, and the rest of its samples are not played out: the sums are added in the same
+    /// order, and a float sum never decreases when one of its terms grows. Every card is played
+    /// out in the first sample, then the cheapest so far in full, then the others.
     fn choose_card_on<T: TurnPlay>(
         &mut self,
         g: &Trafficars,
@@ -231,14 +246,9 @@ impl GreedyBot {
         // The numbers a rule may compare the bot's number with this turn, but for those of the
         // other seats' cards (bit `n` = number `n`).
         let table_numbers = start.numbers(g, on_table);
-        let mut costs = [0f64; ID_SLOTS];
-        // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
-        // computed so far in this sample).
-        let mut prefix = [start; MAX_SEATS];
-        // The numbered candidates played out in a sample: kind, queue position, number and
-        // cost (`n_played` of them in this sample).
-        let mut played = [(Kind::Car, 0usize, 0u8, 0f64); ID_SLOTS];
-        for _ in 0..SAMPLES {
+        // The same deals for every candidate, drawn first, in sample order.
+        let mut deals = [(); SAMPLES].map(|()| Deal::new(start));
+        for deal in &mut deals {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
             for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
@@ -252,84 +262,127 @@ impl GreedyBot {
                 *slot = pick as u8;
                 left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
             }
-            // The other seats' cards come before or after the bot's card in the queue, and
-            // the ones before resolve the same whatever the bot's card is: its card is in no
-            // lane yet, so its being revealed changes no option and no penalty of theirs. They
-            // are resolved once per sample (on a queue without the bot's card) and shared by
-            // every candidate. An ambulance is the exception: whether the overflow check runs
-            // after an earlier ambulance depends on it, so it is played out from the start.
-            let others = Queue::of(g, &cards);
-            prefix[0] = start;
-            prefix[0].reveal(g, &cards);
-            let mut ready = 1;
-            // Every number a rule may compare the bot's number with this turn.
-            let numbers = cards
+            deal.deal(g, &cards, table_numbers);
+        }
+        let legal = &legal[..legal.len().min(ID_SLOTS)];
+        if legal.is_empty() {
+            return 0;
+        }
+        let floor = self.cost_of(g, 0, bits::count(on_table) + g.players as u32);
+        let extra = |c: u32| {
+            (!matches!(g.kind(c as u8), Kind::Car | Kind::Trailer)).then_some(SPECIAL_COST)
+        };
+        let mut sums = [0f64; ID_SLOTS];
+        for (sum, &c) in sums.iter_mut().zip(legal) {
+            *sum += self.outcome(g, &mut deals[0], c as u8, &before);
+            if let Some(e) = extra(c) {
+                *sum += e;
+            }
+        }
+        let mut lead = 0;
+        for (i, &sum) in sums.iter().enumerate().take(legal.len()) {
+            if sum < sums[lead] {
+                lead = i;
+            }
+        }
+        // The cheapest card played out in full so far: its cost and index.
+        let mut best = (f64::INFINITY, usize::MAX);
+        let rest = (0..legal.len()).filter(|&i| i != lead);
+        'cards: for i in std::iter::once(lead).chain(rest) {
+            let c = legal[i];
+            let e = extra(c);
+            let mut sum = sums[i];
+            for k in 1..SAMPLES {
+                let mut bound = sum;
+                for _ in k..SAMPLES {
+                    bound += floor;
+                    if let Some(e) = e {
+                        bound += e;
+                    }
+                }
+                if bound > best.0 || (bound == best.0 && best.1 < i) {
+                    continue 'cards;
+                }
+                sum += self.outcome(g, &mut deals[k], c as u8, &before);
+                if let Some(e) = e {
+                    sum += e;
+                }
+            }
+            if sum < best.0 || (sum == best.0 && i < best.1) {
+                best = (sum, i);
+            }
+        }
+        legal.get(best.1).copied().unwrap_or(0)
+    }
+
+    /// The outcome cost of the bot's `card` in `deal`: the turn played out on its board with
+    /// the other seats' cards of the deal.
+    fn outcome<T: TurnPlay>(
+        &self,
+        g: &Trafficars,
+        deal: &mut Deal<T>,
+        card: u8,
+        before: &[u16; MAX_SEATS],
+    ) -> f64 {
+        let me = self.seat;
+        let kind = g.kind(card);
+        let numbered = matches!(kind, Kind::Car | Kind::Trailer);
+        let x = g.number(card);
+        let others = deal.others;
+        // The bot's place in the queue: the others' queue with its card inserted in the (class,
+        // number, seat) order of `Trafficars::reveal`.
+        let j = others.position(Queue::key(g, me, card));
+        // A numbered card of the same kind and queue position as one played out already, with
+        // no number of `numbers` between the two (inclusive), gets the same result: every
+        // comparison a rule makes with either number comes out the same, and no rule reads a
+        // numbered card's id beyond its number and kind. Its cost is that one's.
+        if numbered {
+            let same = deal.played[..deal.n_played]
                 .iter()
-                .fold(table_numbers, |m, &id| m | number_bit(g, id));
-            let mut n_played = 0;
-            for (cost, &c) in costs.iter_mut().zip(legal) {
-                let card = c as u8;
-                let kind = g.kind(card);
-                let numbered = matches!(kind, Kind::Car | Kind::Trailer);
-                let x = g.number(card);
-                // The bot's place in the queue: the others' queue with its card inserted in
-                // the (class, number, seat) order of `Trafficars::reveal`.
-                let j = others.position(Queue::key(g, me, card));
-                // A numbered card of the same kind and queue position as one played out
-                // already, with no number of `numbers` between the two (inclusive), gets the
-                // same result: every comparison a rule makes with either number comes out the
-                // same, and no rule reads a numbered card's id beyond its number and kind. Its
-                // cost is that one's.
-                if numbered {
-                    let same = played[..n_played].iter().find(|&&(k, pj, px, _)| {
-                        k == kind && pj == j && numbers & number_range(px, x) == 0
-                    });
-                    if let Some(&(_, _, _, known)) = same {
-                        *cost += known;
-                        continue;
-                    }
-                }
-                let mut b;
-                if kind == Kind::Ambulance {
-                    b = prefix[0];
-                    b.reveal_own(me, card);
-                    for i in 0..j {
-                        let next = if i + 1 < j { others.card(i + 1) } else { card };
-                        b.play(g, others.seat(i), others.card(i), next);
-                    }
-                } else {
-                    while ready <= j {
-                        let i = ready - 1;
-                        prefix[ready] = prefix[i];
-                        prefix[ready].play(g, others.seat(i), others.card(i), others.card(ready));
-                        ready += 1;
-                    }
-                    b = prefix[j];
-                    b.reveal_own(me, card);
-                }
-                b.play(g, me, card, others.card(j));
-                for i in j..others.len() {
-                    b.play(g, others.seat(i), others.card(i), others.card(i + 1));
-                }
-                let result = self.cost_after(g, b.penalties(), &before);
-                *cost += result;
-                if numbered {
-                    if let Some(slot) = played.get_mut(n_played) {
-                        *slot = (kind, j, x, result);
-                        n_played += 1;
-                    }
-                } else {
-                    *cost += SPECIAL_COST;
-                }
+                .find(|&&(k, pj, px, _)| {
+                    k == kind && usize::from(pj) == j && deal.numbers & number_range(px, x) == 0
+                });
+            if let Some(&(_, _, _, known)) = same {
+                return known;
             }
         }
-        let mut best = 0;
-        for (i, &cost) in costs.iter().enumerate().take(legal.len()) {
-            if cost < costs[best] {
-                best = i;
+        // The other seats' cards come before or after the bot's card in the queue, and the ones
+        // before resolve the same whatever the bot's card is: its card is in no lane yet, so
+        // its being revealed changes no option and no penalty of theirs. They are resolved once
+        // per deal (on a queue without the bot's card) and shared by every candidate. An
+        // ambulance is the exception: whether the overflow check runs after an earlier
+        // ambulance depends on it, so it is played out from the reveal.
+        let mut b;
+        if kind == Kind::Ambulance {
+            b = deal.prefix[0];
+            b.reveal_own(me, card);
+            for i in 0..j {
+                let next = if i + 1 < j { others.card(i + 1) } else { card };
+                b.play(g, others.seat(i), others.card(i), next);
+            }
+        } else {
+            while deal.ready <= j {
+                let i = deal.ready - 1;
+                let mut next = deal.prefix[i];
+                next.play(g, others.seat(i), others.card(i), others.card(i + 1));
+                deal.prefix[i + 1] = next;
+                deal.ready += 1;
+            }
+            b = deal.prefix[j];
+            b.reveal_own(me, card);
+        }
+        b.play(g, me, card, others.card(j));
+        for i in j..others.len() {
+            b.play(g, others.seat(i), others.card(i), others.card(i + 1));
+        }
+        let result = self.cost_after(g, b.penalties(), before);
+        if numbered {
+            if let Some(slot) = deal.played.get_mut(deal.n_played) {
+                *slot = (kind, j as u8, x, result);
+                deal.n_played += 1;
             }
         }
-        legal.get(best).copied().unwrap_or(0)
+        result
     }
 
     fn choose_option(&self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
@@ -682,6 +735,51 @@ fn last_ambulance(g: &Trafficars, card: u8, next: u8) -> bool {
     g.kind(card) == Kind::Ambulance && (next == 0 || g.kind(next) != Kind::Ambulance)
 }
 
+/// Numbered candidates whose outcome a [`Deal`] remembers.
+const MEMO: usize = 16;
+
+/// One sampled deal of [`GreedyBot::choose_card`]'s lookahead: the other seats' cards and what
+/// every candidate shares of them.
+#[derive(Clone, Copy, Debug)]
+struct Deal<T> {
+    /// The other seats' cards in queue order.
+    others: Queue,
+    /// Every number a rule may compare the bot's number with this turn (bit `n` = number `n`).
+    numbers: u64,
+    /// The boards after the first `i` of the others' cards are resolved (`ready` of them
+    /// computed so far).
+    prefix: [T; MAX_SEATS],
+    ready: usize,
+    /// The numbered candidates played out in this deal (`n_played` of them): kind, queue
+    /// position, number and outcome cost.
+    played: [(Kind, u8, u8, f64); MEMO],
+    n_played: usize,
+}
+
+impl<T: TurnPlay> Deal<T> {
+    /// A deal on `start` without cards yet.
+    fn new(start: T) -> Self {
+        Self {
+            others: Queue::of_none(),
+            numbers: 0,
+            prefix: [start; MAX_SEATS],
+            ready: 1,
+            played: [(Kind::Car, 0, 0, 0.0); MEMO],
+            n_played: 0,
+        }
+    }
+
+    /// The other seats' `cards` revealed (the bot's own slot 0), `table_numbers` being the
+    /// numbers of the board a rule may compare with.
+    fn deal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS], table_numbers: u64) {
+        self.others = Queue::of(g, cards);
+        self.prefix[0].reveal(g, cards);
+        self.numbers = cards
+            .iter()
+            .fold(table_numbers, |m, &id| m | number_bit(g, id));
+    }
+}
+
 /// The resolution queue of a reveal in the order of `Trafficars::reveal`: by (class, number,
 /// seat).
 #[derive(Clone, Copy, Debug)]
@@ -701,14 +799,19 @@ impl Queue {
         u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | seat as u32
     }
 
-    /// The queue of the revealed `cards` (0 = no card for that seat).
-    #[inline]
-    fn of(g: &Trafficars, cards: &[u8; MAX_SEATS]) -> Self {
-        let mut q = Self {
+    /// The empty queue.
+    fn of_none() -> Self {
+        Self {
             keys: [0; MAX_SEATS],
             cards: [0; MAX_SEATS + 1],
             len: 0,
-        };
+        }
+    }
+
+    /// The queue of the revealed `cards` (0 = no card for that seat).
+    #[inline]
+    fn of(g: &Trafficars, cards: &[u8; MAX_SEATS]) -> Self {
+        let mut q = Self::of_none();
         for (s, &card) in cards.iter().enumerate().take(g.players) {
             if card == 0 {
                 continue;
