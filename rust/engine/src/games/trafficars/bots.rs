@@ -221,13 +221,14 @@ impl GreedyBot {
     ///
     /// A card's cost is the sum, in sample order, of its outcome cost in every sample (and
     /// `SPECIAL_COST` after each one for a special card); the cheapest card wins, the first one
-    /// on a tie. No outcome costs less than `floor`, the bot taking no card while the others
-    /// take every card on the table and every revealed one. So once a card's sum so far, with
-    /// `floor` added for each sample left (and its special costs), reaches the full cost of a
-    /// card already played out (from a later place in the hand, or passes it), the card cannot
-    /// win, and the rest of its samples are not played out: the sums are added in the same
-    /// order, and a float sum never decreases when one of its terms grows. Every card is played
-    /// out in the first sample, then the cheapest so far in full, then the others.
+    /// on a tie. No outcome costs less than `floor`: the bot taking no card while the others
+    /// take every card on the table and every revealed one but the last to resolve. So once a
+    /// card's sum so far, with `floor` (and its special cost) added for each sample left,
+    /// passes the full cost of a card already played out, or reaches it from a later place in
+    /// the hand, the card cannot win, and the rest of its samples are not played out: the sums
+    /// are added in the same order, and a float sum never decreases when one of its terms
+    /// grows. Every card is played out in the first sample, then the cheapest so far in full,
+    /// then the others.
     fn choose_card_on<T: TurnPlay>(
         &mut self,
         g: &Trafficars,
@@ -247,7 +248,7 @@ impl GreedyBot {
         // other seats' cards (bit `n` = number `n`).
         let table_numbers = start.numbers(g, on_table);
         // The same deals for every candidate, drawn first, in sample order.
-        let mut deals = [(); SAMPLES].map(|()| Deal::new(start));
+        let mut deals = [Deal::new(start); SAMPLES];
         for deal in &mut deals {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
@@ -268,7 +269,9 @@ impl GreedyBot {
         if legal.is_empty() {
             return 0;
         }
-        let floor = self.cost_of(g, 0, bits::count(on_table) + g.players as u32);
+        // Every card taken this turn is on the table or revealed, but for the last one to
+        // resolve, which nothing can take after it.
+        let floor = self.cost_of(g, 0, bits::count(on_table) + g.players as u32 - 1);
         let extra = |c: u32| {
             (!matches!(g.kind(c as u8), Kind::Car | Kind::Trailer)).then_some(SPECIAL_COST)
         };
@@ -292,16 +295,22 @@ impl GreedyBot {
             let c = legal[i];
             let e = extra(c);
             let mut sum = sums[i];
+            // The least a deal left adds to the cost, and a margin far above the rounding
+            // errors of the sums: the exact bound is added up only when this estimate comes
+            // near the cheapest cost.
+            let step = floor + e.unwrap_or(0.0);
             for k in 1..SAMPLES {
-                let mut bound = sum;
-                for _ in k..SAMPLES {
-                    bound += floor;
-                    if let Some(e) = e {
-                        bound += e;
+                if sum + step * (SAMPLES - k) as f64 >= best.0 - 1e-6 {
+                    let mut bound = sum;
+                    for _ in k..SAMPLES {
+                        bound += floor;
+                        if let Some(e) = e {
+                            bound += e;
+                        }
                     }
-                }
-                if bound > best.0 || (bound == best.0 && best.1 < i) {
-                    continue 'cards;
+                    if bound > best.0 || (bound == best.0 && best.1 < i) {
+                        continue 'cards;
+                    }
                 }
                 sum += self.outcome(g, &mut deals[k], c as u8, &before);
                 if let Some(e) = e {
@@ -840,7 +849,10 @@ impl Queue {
     /// The position a card of sort key `key` takes in the queue.
     #[inline]
     fn position(&self, key: u32) -> usize {
-        self.keys[..self.len].iter().take_while(|&&k| k < key).count()
+        self.keys[..self.len]
+            .iter()
+            .take_while(|&&k| k < key)
+            .count()
     }
 
     /// The seat of queue position `i`.
