@@ -299,7 +299,7 @@ impl GreedyBot {
             // errors of the sums: the exact bound is added up only when this estimate comes
             // near the cheapest cost.
             let step = floor + e.unwrap_or(0.0);
-            for k in 1..SAMPLES {
+            for (k, deal) in deals.iter_mut().enumerate().skip(1) {
                 if sum + step * (SAMPLES - k) as f64 >= best.0 - 1e-6 {
                     let mut bound = sum;
                     for _ in k..SAMPLES {
@@ -312,7 +312,7 @@ impl GreedyBot {
                         continue 'cards;
                     }
                 }
-                sum += self.outcome(g, &mut deals[k], c as u8, &before);
+                sum += self.outcome(g, deal, c as u8, &before);
                 if let Some(e) = e {
                     sum += e;
                 }
