@@ -191,17 +191,20 @@ impl GreedyBot {
 
     /// Own penalty cards taken since `before` (given the penalty counts `now`) minus
     /// [`OPPONENT_WEIGHT`] times the other seats' average.
+    #[inline]
     fn cost_after(&self, g: &Trafficars, now: &[u16; MAX_SEATS], before: &[u16; MAX_SEATS]) -> f64 {
-        let (mut mine, mut others) = (0.0, 0.0);
-        for (p, (&now, &then)) in now.iter().zip(before).enumerate().take(g.players) {
-            let taken = f64::from(now.saturating_sub(then));
-            if p == self.seat {
-                mine = taken;
-            } else {
-                others += taken;
-            }
-        }
-        mine - OPPONENT_WEIGHT * others / (g.players.max(2) - 1) as f64
+        // Counted as integers: sums of a few small integers are exact in `f64` as well.
+        // Seats past the players never take a card.
+        let taken = |p: usize| u32::from(now[p].saturating_sub(before[p]));
+        let all = (0..MAX_SEATS).map(taken).sum::<u32>();
+        let mine = taken(self.seat.min(MAX_SEATS - 1));
+        self.cost_of(g, mine, all - mine)
+    }
+
+    /// The outcome cost of the bot taking `mine` penalty cards and the other seats `others`.
+    #[inline]
+    fn cost_of(&self, g: &Trafficars, mine: u32, others: u32) -> f64 {
+        f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / (g.players.max(2) - 1) as f64
     }
 
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
@@ -215,6 +218,17 @@ impl GreedyBot {
 
     /// [`GreedyBot::choose_card`] playing its lookahead on `start` (the board at the start of
     /// the turn, or its summary), whose penalty counts are `before`.
+    ///
+    /// A card's cost is the sum, in sample order, of its outcome cost in every sample (and
+    /// `SPECIAL_COST` after each one for a special card); the cheapest card wins, the first one
+    /// on a tie. No outcome costs less than `floor`: the bot taking no card while the others
+    /// take every card on the table and every revealed one but the last to resolve. So once a
+    /// card's sum so far, with `floor` (and its special cost) added for each sample left,
+    /// passes the full cost of a card already played out, or reaches it from a later place in
+    /// the hand, the card cannot win, and the rest of its samples are not played out: the sums
+    /// are added in the same order, and a float sum never decreases when one of its terms
+    /// grows. Every card is played out in the first sample, then the cheapest so far in full,
+    /// then the others.
     fn choose_card_on<T: TurnPlay>(
         &mut self,
         g: &Trafficars,
@@ -230,13 +244,12 @@ impl GreedyBot {
             on_table |= lane.cards_mask();
         }
         let pool = g.deck & !(hand | self.seen | on_table);
-        // The numbers of the cards in the lanes (bit `n` = number `n`).
-        let table_numbers = bits::ones(on_table).fold(0u64, |m, id| m | number_bit(g, id as u8));
-        let mut costs = [0f64; ID_SLOTS];
-        // Boards after the first `i` of the other seats' cards are resolved (`ready` of them
-        // computed so far in this sample).
-        let mut prefix = [start; MAX_SEATS];
-        for _ in 0..SAMPLES {
+        // The numbers a rule may compare the bot's number with this turn, but for those of the
+        // other seats' cards (bit `n` = number `n`).
+        let table_numbers = start.numbers(g, on_table);
+        // The same deals for every candidate, drawn first, in sample order.
+        let mut deals = [Deal::new(start); SAMPLES];
+        for deal in &mut deals {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
             for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
@@ -250,95 +263,135 @@ impl GreedyBot {
                 *slot = pick as u8;
                 left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
             }
-            // The other seats' cards come before or after the bot's card in the queue, and
-            // the ones before resolve the same whatever the bot's card is: its card is in no
-            // lane yet, so its being revealed changes no option and no penalty of theirs. They
-            // are resolved once per sample (on a queue without the bot's card) and shared by
-            // every candidate. An ambulance is the exception: whether the overflow check runs
-            // after an earlier ambulance depends on it, so it is played out from the start.
-            prefix[0] = start;
-            prefix[0].reveal(g, &cards);
-            let mut ready = 1;
-            // Every number a rule may compare the bot's number with this turn: the numbers in
-            // the lanes and those of the other seats' cards.
-            let numbers = cards
-                .iter()
-                .fold(table_numbers, |m, &id| m | number_bit(g, id));
-            // The numbered candidates played out in this sample: kind, queue position, number
-            // and cost.
-            let mut played = [(Kind::Car, 0usize, 0u8, 0f64); ID_SLOTS];
-            let mut n_played = 0;
-            for (cost, &c) in costs.iter_mut().zip(legal) {
-                cards[me] = c as u8;
-                let kind = g.kind(c as u8);
-                let numbered = matches!(kind, Kind::Car | Kind::Trailer);
-                let x = g.number(c as u8);
-                let mut b;
-                let mut j = 0;
-                if kind == Kind::Ambulance {
-                    b = start;
-                    b.reveal(g, &cards);
-                } else {
-                    // The queue with the bot's card: the others' queue with it inserted at its
-                    // place in the (class, number, seat) order, as `Trafficars::reveal` sorts.
-                    let key = |s: usize| {
-                        let c = cards[s];
-                        (g.kind(c).class(), g.number(c), s)
-                    };
-                    let mine = key(me);
-                    let others = prefix[0].queued();
-                    let others = &others[..others.len().min(MAX_SEATS - 1)];
-                    j = others
-                        .iter()
-                        .take_while(|&&s| key(usize::from(s)) < mine)
-                        .count();
-                    let mut queue = [0; MAX_SEATS];
-                    queue[..j].copy_from_slice(&others[..j]);
-                    queue[j] = me as u8;
-                    queue[j + 1..=others.len()].copy_from_slice(&others[j..]);
-                    let qlen = others.len() as u8 + 1;
-                    // A numbered card of the same kind and queue position as one played out
-                    // already, with no number of `numbers` between the two (inclusive), gets
-                    // the same result: every comparison a rule makes with either number comes
-                    // out the same, and no rule reads a numbered card's id beyond its number
-                    // and kind. Its cost is that one's.
-                    if numbered {
-                        let same = played[..n_played].iter().find(|&&(k, pj, px, _)| {
-                            k == kind && pj == j && numbers & number_range(px, x) == 0
-                        });
-                        if let Some(&(_, _, _, known)) = same {
-                            *cost += known;
-                            continue;
+            deal.deal(g, &cards, table_numbers);
+        }
+        let legal = &legal[..legal.len().min(ID_SLOTS)];
+        if legal.is_empty() {
+            return 0;
+        }
+        // Every card taken this turn is on the table or revealed, but for the last one to
+        // resolve, which nothing can take after it.
+        let floor = self.cost_of(g, 0, bits::count(on_table) + g.players as u32 - 1);
+        let extra = |c: u32| {
+            (!matches!(g.kind(c as u8), Kind::Car | Kind::Trailer)).then_some(SPECIAL_COST)
+        };
+        let mut sums = [0f64; ID_SLOTS];
+        for (sum, &c) in sums.iter_mut().zip(legal) {
+            *sum += self.outcome(g, &mut deals[0], c as u8, &before);
+            if let Some(e) = extra(c) {
+                *sum += e;
+            }
+        }
+        let mut lead = 0;
+        for (i, &sum) in sums.iter().enumerate().take(legal.len()) {
+            if sum < sums[lead] {
+                lead = i;
+            }
+        }
+        // The cheapest card played out in full so far: its cost and index.
+        let mut best = (f64::INFINITY, usize::MAX);
+        let rest = (0..legal.len()).filter(|&i| i != lead);
+        'cards: for i in std::iter::once(lead).chain(rest) {
+            let c = legal[i];
+            let e = extra(c);
+            let mut sum = sums[i];
+            // The least a deal left adds to the cost, and a margin far above the rounding
+            // errors of the sums: the exact bound is added up only when this estimate comes
+            // near the cheapest cost.
+            let step = floor + e.unwrap_or(0.0);
+            for (k, deal) in deals.iter_mut().enumerate().skip(1) {
+                if sum + step * (SAMPLES - k) as f64 >= best.0 - 1e-6 {
+                    let mut bound = sum;
+                    for _ in k..SAMPLES {
+                        bound += floor;
+                        if let Some(e) = e {
+                            bound += e;
                         }
                     }
-                    while ready <= j {
-                        prefix[ready] = prefix[ready - 1];
-                        prefix[ready].resolve_head(g);
-                        ready += 1;
+                    if bound > best.0 || (bound == best.0 && best.1 < i) {
+                        continue 'cards;
                     }
-                    b = prefix[j];
-                    b.enqueue(&cards, c, queue, qlen, j as u8);
                 }
-                while b.resolve_head(g) {}
-                let result = self.cost_after(g, b.penalties(), &before);
-                *cost += result;
-                if numbered {
-                    if let Some(slot) = played.get_mut(n_played) {
-                        *slot = (kind, j, x, result);
-                        n_played += 1;
-                    }
-                } else {
-                    *cost += SPECIAL_COST;
+                sum += self.outcome(g, deal, c as u8, &before);
+                if let Some(e) = e {
+                    sum += e;
                 }
             }
-        }
-        let mut best = 0;
-        for (i, &cost) in costs.iter().enumerate().take(legal.len()) {
-            if cost < costs[best] {
-                best = i;
+            if sum < best.0 || (sum == best.0 && i < best.1) {
+                best = (sum, i);
             }
         }
-        legal.get(best).copied().unwrap_or(0)
+        legal.get(best.1).copied().unwrap_or(0)
+    }
+
+    /// The outcome cost of the bot's `card` in `deal`: the turn played out on its board with
+    /// the other seats' cards of the deal.
+    fn outcome<T: TurnPlay>(
+        &self,
+        g: &Trafficars,
+        deal: &mut Deal<T>,
+        card: u8,
+        before: &[u16; MAX_SEATS],
+    ) -> f64 {
+        let me = self.seat;
+        let kind = g.kind(card);
+        let numbered = matches!(kind, Kind::Car | Kind::Trailer);
+        let x = g.number(card);
+        let others = deal.others;
+        // The bot's place in the queue: the others' queue with its card inserted in the (class,
+        // number, seat) order of `Trafficars::reveal`.
+        let j = others.position(Queue::key(g, me, card));
+        // A numbered card of the same kind and queue position as one played out already, with
+        // no number of `numbers` between the two (inclusive), gets the same result: every
+        // comparison a rule makes with either number comes out the same, and no rule reads a
+        // numbered card's id beyond its number and kind. Its cost is that one's.
+        if numbered {
+            let same = deal.played[..deal.n_played]
+                .iter()
+                .find(|&&(k, pj, px, _)| {
+                    k == kind && usize::from(pj) == j && deal.numbers & number_range(px, x) == 0
+                });
+            if let Some(&(_, _, _, known)) = same {
+                return known;
+            }
+        }
+        // The other seats' cards come before or after the bot's card in the queue, and the ones
+        // before resolve the same whatever the bot's card is: its card is in no lane yet, so
+        // its being revealed changes no option and no penalty of theirs. They are resolved once
+        // per deal (on a queue without the bot's card) and shared by every candidate. An
+        // ambulance is the exception: whether the overflow check runs after an earlier
+        // ambulance depends on it, so it is played out from the reveal.
+        let mut b;
+        if kind == Kind::Ambulance {
+            b = deal.prefix[0];
+            b.reveal_own(me, card);
+            for i in 0..j {
+                let next = if i + 1 < j { others.card(i + 1) } else { card };
+                b.play(g, others.seat(i), others.card(i), next);
+            }
+        } else {
+            while deal.ready <= j {
+                let i = deal.ready - 1;
+                let mut next = deal.prefix[i];
+                next.play(g, others.seat(i), others.card(i), others.card(i + 1));
+                deal.prefix[i + 1] = next;
+                deal.ready += 1;
+            }
+            b = deal.prefix[j];
+            b.reveal_own(me, card);
+        }
+        b.play(g, me, card, others.card(j));
+        for i in j..others.len() {
+            b.play(g, others.seat(i), others.card(i), others.card(i + 1));
+        }
+        let result = self.cost_after(g, b.penalties(), before);
+        if numbered {
+            if let Some(slot) = deal.played.get_mut(deal.n_played) {
+                *slot = (kind, j as u8, x, result);
+                deal.n_played += 1;
+            }
+        }
+        result
     }
 
     fn choose_option(&self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
@@ -475,10 +528,6 @@ impl TurnLane {
 struct TurnBoard {
     lanes: [TurnLane; MAX_LANES],
     taken: [u16; MAX_SEATS],
-    revealed: [u8; MAX_SEATS],
-    queue: [u8; MAX_SEATS],
-    qhead: u8,
-    qlen: u8,
 }
 
 impl TurnBoard {
@@ -498,22 +547,7 @@ impl TurnBoard {
         Some(Self {
             lanes,
             taken: [0; MAX_SEATS],
-            revealed: [0; MAX_SEATS],
-            queue: [0; MAX_SEATS],
-            qhead: 0,
-            qlen: 0,
         })
-    }
-
-    #[inline]
-    fn head(&self) -> Option<usize> {
-        if self.qhead < self.qlen {
-            self.queue
-                .get(usize::from(self.qhead))
-                .map(|&s| usize::from(s))
-        } else {
-            None
-        }
     }
 
     #[inline]
@@ -555,14 +589,10 @@ impl TurnBoard {
         best
     }
 
-    /// Resolves the queue's head card as [`GreedyBot::resolve_head`] does on a [`Board`]; false
-    /// when the queue is empty.
+    /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
+    /// being the card queued after it (0 for none).
     #[inline(always)]
-    fn resolve(&mut self, g: &Trafficars) -> bool {
-        let Some(seat) = self.head() else {
-            return false;
-        };
-        let card = self.revealed.get(seat).copied().unwrap_or(0);
+    fn resolve(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
         let n = g.lanes.min(MAX_LANES);
         let kind = g.kind(card);
         match kind {
@@ -660,7 +690,7 @@ impl TurnBoard {
                     Some(found) => (false, found),
                     None => match Self::least(lanes, |_| true, |l| l.cards) {
                         Some(found) => (true, found),
-                        None => return self.next(g, kind),
+                        None => return,
                     },
                 };
                 if p > 0 {
@@ -668,7 +698,7 @@ impl TurnBoard {
                     if let Some(l) = lanes.iter_mut().find(|l| l.free && l.free_after < x) {
                         l.cards += 1;
                         l.free = false;
-                        return self.next(g, kind);
+                        return;
                     }
                 }
                 let l = &mut lanes[k];
@@ -682,24 +712,9 @@ impl TurnBoard {
                 }
             }
         }
-        self.next(g, kind)
-    }
-
-    /// Moves on to the next queued card after a card of `kind`; after the turn's last ambulance
-    /// this runs the ambulance overflow check. Returns true.
-    #[inline]
-    fn next(&mut self, g: &Trafficars, kind: Kind) -> bool {
-        self.qhead += 1;
-        if kind == Kind::Ambulance {
-            let next = self
-                .head()
-                .and_then(|s| self.revealed.get(s).copied())
-                .unwrap_or(0);
-            if next == 0 || g.kind(next) != Kind::Ambulance {
-                self.overflow(g);
-            }
+        if last_ambulance(g, card, next) {
+            self.overflow(g);
         }
-        true
     }
 
     /// `Trafficars::ambulance_overflow` on the summaries.
@@ -722,25 +737,151 @@ impl TurnBoard {
     }
 }
 
+/// Whether `card`, followed in the queue by `next` (0 for none), is the turn's last ambulance,
+/// after which the ambulance overflow check runs (`Trafficars::next_card`).
+#[inline(always)]
+fn last_ambulance(g: &Trafficars, card: u8, next: u8) -> bool {
+    g.kind(card) == Kind::Ambulance && (next == 0 || g.kind(next) != Kind::Ambulance)
+}
+
+/// Numbered candidates whose outcome a [`Deal`] remembers.
+const MEMO: usize = 16;
+
+/// One sampled deal of [`GreedyBot::choose_card`]'s lookahead: the other seats' cards and what
+/// every candidate shares of them.
+#[derive(Clone, Copy, Debug)]
+struct Deal<T> {
+    /// The other seats' cards in queue order.
+    others: Queue,
+    /// Every number a rule may compare the bot's number with this turn (bit `n` = number `n`).
+    numbers: u64,
+    /// The boards after the first `i` of the others' cards are resolved (`ready` of them
+    /// computed so far).
+    prefix: [T; MAX_SEATS],
+    ready: usize,
+    /// The numbered candidates played out in this deal (`n_played` of them): kind, queue
+    /// position, number and outcome cost.
+    played: [(Kind, u8, u8, f64); MEMO],
+    n_played: usize,
+}
+
+impl<T: TurnPlay> Deal<T> {
+    /// A deal on `start` without cards yet.
+    fn new(start: T) -> Self {
+        Self {
+            others: Queue::of_none(),
+            numbers: 0,
+            prefix: [start; MAX_SEATS],
+            ready: 1,
+            played: [(Kind::Car, 0, 0, 0.0); MEMO],
+            n_played: 0,
+        }
+    }
+
+    /// The other seats' `cards` revealed (the bot's own slot 0), `table_numbers` being the
+    /// numbers of the board a rule may compare with.
+    fn deal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS], table_numbers: u64) {
+        self.others = Queue::of(g, cards);
+        self.prefix[0].reveal(g, cards);
+        self.numbers = cards
+            .iter()
+            .fold(table_numbers, |m, &id| m | number_bit(g, id));
+    }
+}
+
+/// The resolution queue of a reveal in the order of `Trafficars::reveal`: by (class, number,
+/// seat).
+#[derive(Clone, Copy, Debug)]
+struct Queue {
+    /// The sort keys (class, number and seat packed in one integer), in queue order.
+    keys: [u32; MAX_SEATS],
+    /// The card per queue position, then 0: the card after the last is "none".
+    cards: [u8; MAX_SEATS + 1],
+    len: usize,
+}
+
+impl Queue {
+    /// The sort key of `card` revealed by `seat`: (class, number, seat) packed into one integer
+    /// that orders the same way (class < 4, number ≤ 50, seat < 5).
+    #[inline]
+    fn key(g: &Trafficars, seat: usize, card: u8) -> u32 {
+        u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | seat as u32
+    }
+
+    /// The empty queue.
+    fn of_none() -> Self {
+        Self {
+            keys: [0; MAX_SEATS],
+            cards: [0; MAX_SEATS + 1],
+            len: 0,
+        }
+    }
+
+    /// The queue of the revealed `cards` (0 = no card for that seat).
+    #[inline]
+    fn of(g: &Trafficars, cards: &[u8; MAX_SEATS]) -> Self {
+        let mut q = Self::of_none();
+        for (s, &card) in cards.iter().enumerate().take(g.players) {
+            if card == 0 {
+                continue;
+            }
+            let key = Self::key(g, s, card);
+            // Insertion sort: at most five seats.
+            let mut i = q.len.min(MAX_SEATS - 1);
+            while i > 0 && q.keys[i - 1] > key {
+                q.keys[i] = q.keys[i - 1];
+                q.cards[i] = q.cards[i - 1];
+                i -= 1;
+            }
+            q.keys[i] = key;
+            q.cards[i] = card;
+            q.len += 1;
+        }
+        q
+    }
+
+    /// The number of queued cards.
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The position a card of sort key `key` takes in the queue.
+    #[inline]
+    fn position(&self, key: u32) -> usize {
+        self.keys[..self.len]
+            .iter()
+            .take_while(|&&k| k < key)
+            .count()
+    }
+
+    /// The seat of queue position `i`.
+    #[inline]
+    fn seat(&self, i: usize) -> usize {
+        self.keys.get(i).map_or(0, |&k| (k & 0xFF) as usize)
+    }
+
+    /// The card of queue position `i` (0 past the end).
+    #[inline]
+    fn card(&self, i: usize) -> u8 {
+        self.cards.get(i).copied().unwrap_or(0)
+    }
+}
+
 /// A board the lookahead of [`GreedyBot::choose_card`] plays one turn on: the exact [`Board`]
 /// or its [`TurnBoard`] summary, which give every seat the same penalty cards.
 trait TurnPlay: Copy {
-    /// Flow step 4: reveals `cards` and orders the queue (`Trafficars::reveal`).
+    /// Flow step 4, as far as the resolution reads it: `cards` are revealed (the bot's own
+    /// slot may still be 0).
     fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]);
-    /// Resolves the queue's head card with the bot's policy; false when the queue is empty.
-    fn resolve_head(&mut self, g: &Trafficars) -> bool;
-    /// The whole resolution queue (resolved cards included).
-    fn queued(&self) -> &[u8];
-    /// This turn's reveal becomes `cards`, with the bot's `card` among them, the queue
-    /// `queue[..qlen]` and its head at position `head`.
-    fn enqueue(
-        &mut self,
-        cards: &[u8; MAX_SEATS],
-        card: u32,
-        queue: [u8; MAX_SEATS],
-        qlen: u8,
-        head: u8,
-    );
+    /// The bot's own `card`, of seat `seat`, is revealed as well.
+    fn reveal_own(&mut self, seat: usize, card: u8);
+    /// Resolves `card` of `seat` with the bot's policy, `next` being the card queued after it
+    /// (0 for none).
+    fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8);
+    /// Every number a rule may compare a numbered card with during the turn, but for those of
+    /// the cards revealed in it (bit `n` = number `n`); `on_table` holds the cards in the lanes.
+    fn numbers(&self, g: &Trafficars, on_table: u64) -> u64;
     /// The penalty counts (for a summary: taken since it was made).
     fn penalties(&self) -> &[u16; MAX_SEATS];
 }
@@ -752,30 +893,27 @@ impl TurnPlay for Board {
     }
 
     #[inline]
-    fn resolve_head(&mut self, g: &Trafficars) -> bool {
-        GreedyBot::resolve_head(g, self)
+    fn reveal_own(&mut self, seat: usize, card: u8) {
+        if let Some(slot) = self.revealed.get_mut(seat) {
+            *slot = card;
+        }
+        self.revealed_mask |= bits::bit_in(u32::from(card), FIRST_CARD, LAST_CARD);
     }
 
     #[inline]
-    fn queued(&self) -> &[u8] {
-        &self.queue[..usize::from(self.qlen).min(MAX_SEATS)]
+    fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+        let (kind, act) = GreedyBot::least_penalty_option(g, self, card);
+        g.carry_out(self, seat, card, kind, act);
+        if last_ambulance(g, card, next) {
+            g.ambulance_overflow(self);
+        }
     }
 
+    /// The numbers of every card in the lanes: the insertion of a too-low card compares it
+    /// with every place.
     #[inline]
-    fn enqueue(
-        &mut self,
-        cards: &[u8; MAX_SEATS],
-        card: u32,
-        queue: [u8; MAX_SEATS],
-        qlen: u8,
-        head: u8,
-    ) {
-        self.revealed = *cards;
-        // Resolution never changes the mask: it is still the reveal's without `card`.
-        self.revealed_mask |= bits::bit_in(card, FIRST_CARD, LAST_CARD);
-        self.queue = queue;
-        self.qlen = qlen;
-        self.qhead = head;
+    fn numbers(&self, g: &Trafficars, on_table: u64) -> u64 {
+        bits::ones(on_table).fold(0u64, |m, id| m | number_bit(g, id as u8))
     }
 
     #[inline]
@@ -786,54 +924,24 @@ impl TurnPlay for Board {
 
 impl TurnPlay for TurnBoard {
     #[inline]
-    fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]) {
-        self.revealed = *cards;
-        self.qhead = 0;
-        self.qlen = 0;
-        // The same order as `Trafficars::reveal`: (class, number, seat).
-        let mut keys = [0u32; MAX_SEATS];
-        for (s, &card) in cards.iter().enumerate().take(g.players) {
-            if card == 0 {
-                continue;
-            }
-            let key =
-                u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | s as u32;
-            let mut i = usize::from(self.qlen).min(MAX_SEATS - 1);
-            while i > 0 && keys[i - 1] > key {
-                keys[i] = keys[i - 1];
-                i -= 1;
-            }
-            keys[i] = key;
-            self.qlen += 1;
-        }
-        for (q, &key) in self.queue.iter_mut().zip(&keys) {
-            *q = key as u8;
-        }
-    }
+    fn reveal(&mut self, _g: &Trafficars, _cards: &[u8; MAX_SEATS]) {}
+
+    #[inline]
+    fn reveal_own(&mut self, _seat: usize, _card: u8) {}
 
     #[inline(always)]
-    fn resolve_head(&mut self, g: &Trafficars) -> bool {
-        self.resolve(g)
+    fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+        self.resolve(g, seat, card, next);
     }
 
+    /// The stack values of the lane ends and of the places before them: every other value a
+    /// summary holds or comes to hold during the turn is the number of a card revealed in it.
     #[inline]
-    fn queued(&self) -> &[u8] {
-        &self.queue[..usize::from(self.qlen).min(MAX_SEATS)]
-    }
-
-    #[inline]
-    fn enqueue(
-        &mut self,
-        cards: &[u8; MAX_SEATS],
-        _card: u32,
-        queue: [u8; MAX_SEATS],
-        qlen: u8,
-        head: u8,
-    ) {
-        self.revealed = *cards;
-        self.queue = queue;
-        self.qlen = qlen;
-        self.qhead = head;
+    fn numbers(&self, g: &Trafficars, _on_table: u64) -> u64 {
+        let bit = |v: u8| 1u64.checked_shl(u32::from(v)).unwrap_or(0) & !1;
+        self.lanes[..g.lanes.min(MAX_LANES)]
+            .iter()
+            .fold(0, |m, l| m | bit(l.end) | bit(l.prev) | bit(l.free_after))
     }
 
     #[inline]
@@ -882,6 +990,16 @@ mod tests {
     use crate::session::Session;
     use serde_json::json;
     use std::sync::Arc;
+
+    /// Reveals `cards` on `b` and resolves the whole queue with the bot's policy, the way the
+    /// lookahead plays a turn.
+    fn play_turn<T: TurnPlay>(g: &Trafficars, b: &mut T, cards: &[u8; MAX_SEATS]) {
+        b.reveal(g, cards);
+        let queue = Queue::of(g, cards);
+        for i in 0..queue.len() {
+            b.play(g, queue.seat(i), queue.card(i), queue.card(i + 1));
+        }
+    }
 
     /// A turn played out on the lane summaries gives every seat the same penalty cards as on
     /// the lanes themselves, for every card set revealed at the start of any turn.
@@ -934,12 +1052,15 @@ mod tests {
                                     *slot = c as u8;
                                     left &= !bits::bit_in(c, FIRST_CARD, LAST_CARD);
                                 }
+                                // The rules' own reveal and queue.
                                 let mut exact = st.board;
-                                exact.reveal(&g, &cards);
-                                while exact.resolve_head(&g) {}
-                                let mut quick = start;
-                                quick.reveal(&g, &cards);
-                                while quick.resolve_head(&g) {}
+                                g.reveal(&mut exact, &cards);
+                                while GreedyBot::resolve_head(&g, &mut exact) {}
+                                // The lookahead's queue, on the board and on the summary.
+                                let (mut board, mut quick) = (st.board, start);
+                                play_turn(&g, &mut board, &cards);
+                                play_turn(&g, &mut quick, &cards);
+                                assert_eq!(board.penalties, exact.penalties);
                                 for p in 0..players {
                                     assert_eq!(
                                         exact.penalties[p] - st.board.penalties[p],
