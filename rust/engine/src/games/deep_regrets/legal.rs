@@ -343,6 +343,7 @@ impl DeepRegrets {
     }
 
     /// [`Self::pay_actions`] given the cast's numbers.
+    #[inline(always)]
     fn pay_list(&self, st: &S, p: usize, pay: &PayNumbers, out: &mut impl Sink) {
         let seat = &st.seats[p];
         let flags = self.item_flags(st, p, Node::Pay, Some(pay.d));
@@ -398,6 +399,7 @@ impl DeepRegrets {
     /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,
     /// 11, 21, 32+s, 82+3k+t) only at `turn`, 24 = end turn only at `after_main`, the free
     /// actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) at both.
+    #[inline(always)]
     pub(super) fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
         let main = list == TurnList::Turn;
         let seat = &st.seats[p];
