@@ -53,6 +53,7 @@ impl DeepRegrets {
 
     /// [`Self::effective_difficulty`] of a cast that is on, not made zero, with `fish` on top
     /// of its shoal.
+    #[inline(always)]
     fn difficulty_of(&self, st: &S, p: usize, fish: &Fish) -> i32 {
         let seat = &st.seats[p];
         let rod = self.rod_modifier(seat, fish);

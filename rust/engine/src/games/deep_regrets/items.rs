@@ -140,6 +140,7 @@ impl DeepRegrets {
     }
 
     /// The first ready use of `src` for seat p at `node`.
+    #[inline(always)]
     pub(super) fn ready_use(&self, st: &S, p: usize, src: ItemSrc, node: Node) -> Option<usize> {
         let r = self.reqs(src);
         let needed = (r[0] | r[1]) & !REQ_NEVER;
