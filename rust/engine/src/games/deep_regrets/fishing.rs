@@ -102,7 +102,6 @@ impl DeepRegrets {
 
     /// The cast's numbers at the `pay` node, each found once: the fish on top of the cast's
     /// shoal, its exact-dice count (0 = any), the effective difficulty D and the payment.
-    #[inline(always)]
     pub(super) fn pay_numbers(&self, st: &S, p: usize) -> PayNumbers {
         let fish = st
             .top_fish(usize::from(st.cast_shoal))
