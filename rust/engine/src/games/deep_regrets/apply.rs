@@ -483,11 +483,7 @@ impl DeepRegrets {
             USE_LIFE_PRESERVER => self.use_item(st, p, ItemSrc::LifePreserver, Node::Pay),
             USE_REEL => self.use_item(st, p, ItemSrc::Reel(st.seats[p].reel), Node::Pay),
             DIE..=DIE_LAST => {
-                let c = (a - DIE) as usize;
-                if st.seats[p].fresh[c] > 0 {
-                    st.seats[p].fresh[c] -= 1;
-                    st.payment[c] += 1;
-                }
+                pay_die(st, p, (a - DIE) as usize);
             }
             DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), Node::Pay),
             SUPPLY..=SUPPLY_LAST => {
@@ -504,5 +500,20 @@ impl DeepRegrets {
             st.seats[p].fresh[c] += st.payment[c];
         }
         st.payment = [0; CLASSES];
+    }
+}
+
+/// Seat p adds a Fresh die of class `c` to the payment (the `pay` node's die action); whether
+/// it had one.
+#[inline]
+pub(super) fn pay_die(st: &mut S, p: usize, c: usize) -> bool {
+    let seat = &mut st.seats[p];
+    match (seat.fresh.get_mut(c), st.payment.get_mut(c)) {
+        (Some(fresh), Some(paid)) if *fresh > 0 => {
+            *fresh -= 1;
+            *paid += 1;
+            true
+        }
+        _ => false,
     }
 }

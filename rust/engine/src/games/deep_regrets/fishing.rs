@@ -48,6 +48,13 @@ impl DeepRegrets {
         let Some(fish) = self.data.fish.get(usize::from(f)) else {
             return 0;
         };
+        self.difficulty_of(st, p, fish)
+    }
+
+    /// [`Self::effective_difficulty`] of a cast that is on, not made zero, with `fish` on top
+    /// of its shoal.
+    #[inline(always)]
+    fn difficulty_of(&self, st: &S, p: usize, fish: &Fish) -> i32 {
         let seat = &st.seats[p];
         let rod = self.rod_modifier(seat, fish);
         let base = st.cast_base.map_or(i32::from(fish.difficulty), i32::from);
@@ -93,10 +100,59 @@ impl DeepRegrets {
             .map_or(0, |f| u32::from(f.exact))
     }
 
-    /// Whether the payment is complete, `d` being the effective difficulty.
-    pub(super) fn payment_complete(&self, st: &S, d: i32) -> bool {
-        let (n, sum) = self.payment(st);
-        let exact = self.cast_exact(st);
-        (exact == 0 || n == exact) && sum as i32 >= d
+    /// The cast's numbers at the `pay` node, each found once: the fish on top of the cast's
+    /// shoal, its exact-dice count (0 = any), the effective difficulty D and the payment.
+    pub(super) fn pay_numbers(&self, st: &S, p: usize) -> PayNumbers {
+        let fish = st
+            .top_fish(usize::from(st.cast_shoal))
+            .and_then(|f| self.data.fish.get(usize::from(f)));
+        let exact = fish.map_or(0, |f| u32::from(f.exact));
+        let d = match fish {
+            Some(f) if st.cast_on && !st.cast_zero => self.difficulty_of(st, p, f),
+            _ => 0,
+        };
+        let (paid, sum) = self.payment(st);
+        let mut pay = PayNumbers {
+            fish: if st.cast_on { fish } else { None },
+            exact,
+            d,
+            paid,
+            sum,
+            complete: false,
+        };
+        pay.check();
+        pay
+    }
+}
+
+/// What [`DeepRegrets::pay_numbers`] finds.
+pub(super) struct PayNumbers {
+    /// The cast fish's data (`None` without a cast).
+    pub fish: Option<&'static Fish>,
+    /// Its exact-dice count (0 = any).
+    pub exact: u32,
+    /// The effective difficulty D.
+    pub d: i32,
+    /// Dice in the payment.
+    pub paid: u32,
+    /// The payment's sum.
+    pub sum: u32,
+    /// Whether the payment is complete.
+    pub complete: bool,
+}
+
+impl PayNumbers {
+    /// Sets `complete` from the others.
+    #[inline]
+    fn check(&mut self) {
+        self.complete = (self.exact == 0 || self.paid == self.exact) && self.sum as i32 >= self.d;
+    }
+
+    /// The numbers after a die of class `c` went into the payment (the cast, and so D, stay).
+    #[inline]
+    pub fn paid_die(&mut self, c: usize) {
+        self.paid += 1;
+        self.sum += CLASS_FACE.get(c).map_or(0, |&f| u32::from(f));
+        self.check();
     }
 }

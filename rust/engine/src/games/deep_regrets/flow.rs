@@ -23,6 +23,18 @@ impl DeepRegrets {
         true
     }
 
+    /// The pass reward of seat `p`: its node if it has a choice; whether it was asked.
+    #[inline]
+    fn reward(&self, st: &mut S, p: u8) -> bool {
+        let can_dink = st.dink_deck | st.dink_discard != 0;
+        let can_discard = st.seats[usize::from(p)].regret_count() > 0;
+        if can_dink || can_discard {
+            self.ask(st, Node::Reward, p)
+        } else {
+            false
+        }
+    }
+
     /// Seat `p` equips a rod (`node` is [`Node::EquipRod`]) or a reel ([`Node::EquipReel`]):
     /// nothing without one, its only one outright, or it is asked which; whether it was asked.
     fn equip(&self, st: &mut S, p: u8, node: Node) -> bool {
@@ -97,9 +109,9 @@ impl DeepRegrets {
                     // `return`: the game ended (nothing more to run).
                     let p = st.turn;
                     if st.seats[usize::from(p)].passed {
+                        // Reward(p) then Advance, the first run here.
                         st.push(Task::Advance);
-                        st.push(Task::Reward(p));
-                        false
+                        self.reward(st, p)
                     } else {
                         let seat = &mut st.seats[usize::from(p)];
                         seat.skull_used = false;
@@ -126,15 +138,7 @@ impl DeepRegrets {
                     }
                     false
                 }
-                Task::Reward(p) => {
-                    let can_dink = st.dink_deck | st.dink_discard != 0;
-                    let can_discard = st.seats[usize::from(p)].regret_count() > 0;
-                    if can_dink || can_discard {
-                        self.ask(st, Node::Reward, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::Reward(p) => self.reward(st, p),
                 Task::EndTurn(_) => {
                     st.discount = 0;
                     st.main_done = false;
@@ -157,12 +161,17 @@ impl DeepRegrets {
                     }
                 }
                 Task::DrawRegrets(_, 0) | Task::DrawDinks(_, 0) => false,
+                // The last draw pushes no draw of none.
                 Task::DrawRegrets(p, k) => {
-                    st.push(Task::DrawRegrets(p, k - 1));
+                    if k > 1 {
+                        st.push(Task::DrawRegrets(p, k - 1));
+                    }
                     self.draw_regret(st, usize::from(p))
                 }
                 Task::DrawDinks(p, k) => {
-                    st.push(Task::DrawDinks(p, k - 1));
+                    if k > 1 {
+                        st.push(Task::DrawDinks(p, k - 1));
+                    }
                     if refill(&mut st.dink_deck, &mut st.dink_discard) {
                         self.ask(st, Node::DrawDink, p)
                     } else {

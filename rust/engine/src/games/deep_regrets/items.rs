@@ -92,7 +92,7 @@ impl DeepRegrets {
 
     /// [`Self::ready_flags_needed`] restricted to the flags that p's items can need (the others
     /// do not matter for them; a shortcut for speed).
-    #[inline]
+    #[inline(always)]
     pub(super) fn item_flags(&self, st: &S, p: usize, node: Node, pay_d: Option<i32>) -> u32 {
         let seat = &st.seats[p];
         // The flags that some use of a held dink or supply needs.
@@ -140,6 +140,7 @@ impl DeepRegrets {
     }
 
     /// The first ready use of `src` for seat p at `node`.
+    #[inline(always)]
     pub(super) fn ready_use(&self, st: &S, p: usize, src: ItemSrc, node: Node) -> Option<usize> {
         let r = self.reqs(src);
         let needed = (r[0] | r[1]) & !REQ_NEVER;

@@ -10,6 +10,7 @@ use super::actions::{
     DRAW_A_DINK, END_TURN, FISH, GIVE_TO, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, PASS,
     PUT_AT_BOTTOM, REEL, REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SLOT, STAY_AT_SEA, USE_WORMS,
 };
+use super::fishing::PayNumbers;
 use super::port::shop_base;
 use crate::rng::SplitMix64;
 
@@ -68,6 +69,19 @@ impl Ids {
             len: 0,
             full: false,
         }
+    }
+}
+
+impl Ids {
+    /// The `random` bot's pick, `ids[rng.below(len)]`; `None`, drawing nothing, when the list
+    /// is empty or did not fit.
+    #[inline(always)]
+    fn pick(&self, rng: &mut SplitMix64) -> Option<u32> {
+        if self.full || self.len == 0 {
+            return None;
+        }
+        let i = rng.below(self.len as u64) as usize;
+        self.ids.get(i).map(|&a| u32::from(a))
     }
 }
 
@@ -174,11 +188,7 @@ impl DeepRegrets {
                     _ => self.pay_actions(st, p, &mut ids),
                 }
                 if !ids.full {
-                    if ids.len == 0 {
-                        return None;
-                    }
-                    let i = rng.below(ids.len as u64) as usize;
-                    return ids.ids.get(i).map(|&a| u32::from(a));
+                    return ids.pick(rng);
                 }
                 // The trait's list: `legal` keeps its one caller, which inlines it.
                 crate::game::Game::legal_actions(self, st, buf);
@@ -310,28 +320,46 @@ impl DeepRegrets {
         }
     }
 
+    /// The `random` bot's action at the `pay` node of seat p whose cast's numbers are `pay`,
+    /// as [`Self::random_decision`] picks it; `None`, drawing nothing, when the list is empty or
+    /// too long for the stack (the definition takes that node).
+    #[inline(always)]
+    pub(super) fn random_pay(
+        &self,
+        st: &S,
+        p: usize,
+        pay: &PayNumbers,
+        rng: &mut SplitMix64,
+    ) -> Option<u32> {
+        let mut ids = Ids::new();
+        self.pay_list(st, p, pay, &mut ids);
+        ids.pick(rng)
+    }
+
     /// The legal actions of the `pay` node, in increasing order.
+    #[inline]
     fn pay_actions(&self, st: &S, p: usize, out: &mut impl Sink) {
+        self.pay_list(st, p, &self.pay_numbers(st, p), out);
+    }
+
+    /// [`Self::pay_actions`] given the cast's numbers.
+    #[inline(always)]
+    fn pay_list(&self, st: &S, p: usize, pay: &PayNumbers, out: &mut impl Sink) {
         let seat = &st.seats[p];
-        let d = self.effective_difficulty(st, p);
-        let complete = self.payment_complete(st, d);
-        let flags = self.item_flags(st, p, Node::Pay, Some(d));
-        if complete {
+        let flags = self.item_flags(st, p, Node::Pay, Some(pay.d));
+        if pay.complete {
             out.put(CATCH);
         }
-        let rules = self.cast_fish_data(st).map(|f| &f.rules);
-        if !rules.is_some_and(|r| r.must_catch) || !self.can_complete(st, p, d) {
+        let rules = pay.fish.map(|f| &f.rules);
+        if !rules.is_some_and(|r| r.must_catch) || !self.can_complete(st, p, pay.d) {
             out.put(DECLINE);
         }
         self.items_head(st, p, flags, out);
         if let Some(rules) = rules {
             self.pay_rules(st, p, rules, out);
         }
-        if !complete {
-            let exact = self.cast_exact(st);
-            if exact == 0 || self.payment(st).0 < exact {
-                each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
-            }
+        if !pay.complete && (pay.exact == 0 || pay.paid < pay.exact) {
+            each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
         }
         self.items_tail(st, p, flags, out);
         seat.hand
@@ -371,6 +399,7 @@ impl DeepRegrets {
     /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,
     /// 11, 21, 32+s, 82+3k+t) only at `turn`, 24 = end turn only at `after_main`, the free
     /// actions (3, 12, 13, 22, 23, 41+s, 50+c, 100+d, 125+i, 165+f) at both.
+    #[inline(always)]
     pub(super) fn turn_actions(&self, st: &S, p: usize, out: &mut impl Sink, list: TurnList) {
         let main = list == TurnList::Turn;
         let seat = &st.seats[p];

@@ -166,18 +166,21 @@ const TOP_CLASSES: u16 = {
     m
 };
 
+/// Bit i set for every byte i of `w` that is not zero (bit 7 of every such byte, then those
+/// bits gathered into the top byte).
+#[inline]
+fn nonzero_bytes(w: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let high = ((w & LOW7) + LOW7) | w;
+    ((high >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
 /// The classes with a positive count (bit c for class c), counted a word at a time.
 #[inline]
 fn class_mask(c: &[u8; CLASSES]) -> u16 {
-    // Bit 7 of every byte that is not zero, then those bits gathered into the top byte.
-    #[inline]
-    fn nonzero_bytes(w: u64) -> u64 {
-        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        let high = ((w & LOW7) + LOW7) | w;
-        ((high >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
-    }
     let lo = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-    let hi = u64::from_le_bytes([c[8], c[9], c[10], c[11], c[12], c[13], c[14], 0]);
+    // Bytes 7..15 in one load, byte 7 shifted out.
+    let hi = u64::from_le_bytes([c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]]) >> 8;
     (nonzero_bytes(lo) | nonzero_bytes(hi) << 8) as u16
 }
 

@@ -14,6 +14,8 @@
 //! Must not: decide anything the definition would decide otherwise; a node it does not play in
 //! a loop is [`crate::step::random_step`].
 
+use super::actions::{DIE, DIE_LAST};
+use super::apply::pay_die;
 use super::flow::first_kind;
 use super::{
     DeepRegrets, DeepRegretsState as S, Node, BLOCK, CLASSES, CLASS_FACE, CLASS_KIND, KINDS,
@@ -43,6 +45,7 @@ impl DeepRegrets {
             let looped = match st.node {
                 Node::Deal => self.deal_randomly(st, t.chance, &mut t.counts.1),
                 Node::Roll => self.roll_randomly(st, t.chance, &mut t.counts.1),
+                Node::Pay => self.pay_randomly(st, t),
                 _ => false,
             };
             if !looped && !step::random_step(self, st, t)? {
@@ -121,5 +124,36 @@ impl DeepRegrets {
         }
         self.run(st);
         true
+    }
+
+    /// The `pay` node's decisions while the `random` bot pays with dice, each picked from the
+    /// node's list as the definition picks it, with the cast's numbers found once (a die paid
+    /// changes only the payment; D and the fish stay), then the first other action applied as
+    /// the node applies it. False, with nothing drawn, when the first list is empty or too long
+    /// for the stack (the definition takes that node).
+    #[inline(always)]
+    fn pay_randomly(&self, st: &mut S, t: &mut RandomTable<'_>) -> bool {
+        let p = usize::from(st.actor);
+        if p >= super::MAX_SEATS {
+            return false;
+        }
+        let Some(rng) = t.seats.get_mut(p) else {
+            return false;
+        };
+        let mut pay = self.pay_numbers(st, p);
+        let mut played = false;
+        while let Some(a) = self.random_pay(st, p, &pay, rng) {
+            t.counts.0 += 1;
+            played = true;
+            if !(DIE..=DIE_LAST).contains(&a) {
+                self.apply_action(st, a);
+                break;
+            }
+            let c = (a - DIE) as usize;
+            if pay_die(st, p, c) {
+                pay.paid_die(c);
+            }
+        }
+        played
     }
 }
