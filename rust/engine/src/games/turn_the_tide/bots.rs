@@ -5,11 +5,11 @@
 //! decision.
 
 use super::{
-    seats, Phase, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, HIGHEST_CARD, LOWEST_CARD,
-    MAX_SEATS, TAKE_TIDE_A,
+    seats, showing_bit, Phase, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, HIGHEST_CARD,
+    LOWEST_CARD, MAX_SEATS, SEAT_COLUMN, SEAT_ROW, TAKE_TIDE_A, TIDE_VALUES,
 };
 use crate::bits;
-use crate::game::{cheapest, Bot};
+use crate::game::{Bot, Game};
 use crate::rng::SplitMix64;
 
 /// The seats still in the round (seat bitset `in_round`) other than `me` (first `.1` entries
@@ -79,52 +79,42 @@ pub struct GreedyBot {
 }
 
 /// What every evaluation of one decision shares: the public table at the start of the hand,
-/// the number of opponents still in and the first factor of the danger term.
+/// the number of opponents still in and the cost terms that depend only on those.
 ///
 /// It evaluates a result with its own copy of rules steps 4–7 on plain arrays (the same steps
-/// as `lose_lifebuoys` in the rules module, in the same order) and adds up the cost terms in
-/// one pass over the seats; every `f64` operation of the cost is the one [`GreedyBot`] documents, in the
-/// same order, so the costs are the same to the last bit.
+/// as `lose_lifebuoys` in the rules module, in the same order) and adds up the cost terms; every
+/// `f64` operation of the cost is the one [`GreedyBot`] documents, in the same order (some done
+/// once for all in [`BASE_COSTS`] and [`DANGER_COSTS`]), so the costs are the same to the last
+/// bit.
 struct Eval {
     me: usize,
     recheck: bool,
     /// Whether the hand is the round's last one (the round ends after it whatever happens).
     last_hand: bool,
+    /// Whether the round ends after the hand if nobody is eliminated.
+    ends: bool,
     /// The showing tides per seat (`SLOTS` entries, the ones past the last seat 0, so that a seat
     /// masked to three bits indexes them without a check).
     tide: [u8; SLOTS],
     /// The lifebuoys per seat (likewise).
     lifebuoys: [u8; SLOTS],
     in_round: u8,
-    /// Seats still in.
-    n_active: usize,
-    /// Opponents still in, as an `f64` (0 for none).
-    k: f64,
-    /// `DANGER_WEIGHT · min(hands left, DANGER_HORIZON)`.
-    danger: f64,
-}
-
-/// The tides of a set of seats still in, as the lifebuoy rules read them.
-#[derive(Clone, Copy)]
-struct Rest {
-    /// The highest tide (0 for none).
-    top: u8,
-    /// Seats with the highest tide.
-    at_top: u32,
-    /// Whether one of them has no lifebuoy left.
-    broke: bool,
-    /// The lowest tide (`u8::MAX` for no seat).
-    lowest: u8,
-}
-
-impl Rest {
-    /// No seat.
-    const NONE: Rest = Rest {
-        top: 0,
-        at_top: 0,
-        broke: false,
-        lowest: u8::MAX,
-    };
+    /// The showing tides of the seats still in as a board (see the rules module's
+    /// `showing_bit`: a row of seat bits per tide value), and whether it holds them all: every
+    /// seat still in is one of the first `MAX_SEATS` and shows at most the highest tide value.
+    board: u64,
+    board_ok: bool,
+    /// The seats still in showing no tide.
+    no_tide: u8,
+    /// The seats still in without a lifebuoy.
+    broke: u8,
+    /// Whether the bot is still in, and its showing tide.
+    me_in: bool,
+    my_tide: u8,
+    /// Opponents still in.
+    k: usize,
+    /// `min(hands left, DANGER_HORIZON)`.
+    horizon: usize,
 }
 
 /// Entries of the per-seat arrays of [`Eval`]: a power of two of at least `MAX_SEATS`.
@@ -145,134 +135,254 @@ fn has(mask: u8, s: usize) -> bool {
     mask >> s & 1 != 0
 }
 
+/// Every byte 1.
+const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+
+/// `SEAT_BYTES[mask]`: the bytes of the seats of the seat bitset `mask` all ones, the others 0.
+static SEAT_BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut s = 0;
+        while s < SLOTS {
+            if mask >> s & 1 != 0 {
+                table[mask] |= 0xFF << (8 * s);
+            }
+            s += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// Opponents at most.
+const MAX_OPPONENTS: usize = MAX_SEATS - 1;
+/// Entries per opponent count of [`BASE_COSTS`] for the bot's loss (half points).
+const MINE_ENTRIES: usize = ELIMINATION_HALVES as usize + 1;
+/// Entries per loss of the bot of [`BASE_COSTS`] for the opponents' loss: every one eliminated.
+const THEIRS_ENTRIES: usize = ELIMINATION_HALVES as usize * MAX_OPPONENTS + 1;
+
+/// The cost of a result before the terms of the bot's tide: it loses `mine` half points and its
+/// `k` opponents `theirs` in all.
+const fn base_cost(k: usize, mine: u32, theirs: u32) -> f64 {
+    let mut cost = mine as f64 * 0.5;
+    if k > 0 {
+        cost -= OPPONENT_WEIGHT * (theirs as f64 * 0.5) / k as f64;
+    }
+    cost
+}
+
+/// [`base_cost`]`(k, mine, theirs)` at `[k][mine][theirs]`.
+static BASE_COSTS: [[[f64; THEIRS_ENTRIES]; MINE_ENTRIES]; MAX_OPPONENTS + 1] = {
+    let mut table = [[[0.0; THEIRS_ENTRIES]; MINE_ENTRIES]; MAX_OPPONENTS + 1];
+    let mut k = 0;
+    while k <= MAX_OPPONENTS {
+        let mut mine = 0;
+        while mine < MINE_ENTRIES {
+            let mut theirs = 0;
+            while theirs < THEIRS_ENTRIES {
+                table[k][mine][theirs] = base_cost(k, mine as u32, theirs as u32);
+                theirs += 1;
+            }
+            mine += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+/// The risk of showing tide `x` (> 0) with `horizon` hands of danger left, `higher` when another
+/// seat shows a higher tide.
+const fn danger_cost(horizon: usize, x: u8, higher: bool) -> f64 {
+    let danger = DANGER_WEIGHT * horizon as f64;
+    let share = if higher { 0.35 } else { 1.0 };
+    let f = x as f64 / 12.0;
+    danger * f * f * share
+}
+
+/// [`danger_cost`]`(horizon, x, higher)` at `[horizon][higher][x]`, for the tides 1..=12 (and 0).
+static DANGER_COSTS: [[[f64; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1] = {
+    let mut table = [[[0.0; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1];
+    let mut h = 0;
+    while h <= DANGER_HORIZON as usize {
+        let mut x = 0;
+        while x <= TIDE_VALUES {
+            table[h][0][x] = danger_cost(h, x as u8, false);
+            table[h][1][x] = danger_cost(h, x as u8, true);
+            x += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
 impl Eval {
+    #[inline(always)]
     fn new(game: &TurnTheTide, st: &TurnTheTideState, me: usize, k: usize) -> Self {
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
+        let tide = padded(&st.tide);
+        let last_hand = hands_left == 0;
+        let (mut board, mut no_tide, mut broke) = (0u64, 0u8, 0u8);
+        let mut board_ok = st.in_round & !SEAT_ROW == 0;
+        for s in seats(st.in_round & SEAT_ROW) {
+            let t = st.tide[s];
+            board_ok &= usize::from(t) <= TIDE_VALUES;
+            if t == 0 {
+                no_tide |= 1 << s;
+            } else {
+                board |= showing_bit(s, t);
+            }
+            if st.lifebuoys[s] == 0 {
+                broke |= 1 << s;
+            }
+        }
         Self {
             me,
-            n_active: st.in_round.count_ones() as usize,
             recheck: game.recheck_after_elimination,
-            last_hand: hands_left == 0,
-            tide: padded(&st.tide),
+            last_hand,
+            ends: st.in_round.count_ones() <= 2 || last_hand,
+            tide,
             lifebuoys: padded(&st.lifebuoys),
             in_round: st.in_round,
-            k: k as f64,
-            danger: DANGER_WEIGHT * f64::from(hands_left.min(DANGER_HORIZON)),
+            board,
+            board_ok,
+            no_tide,
+            broke,
+            me_in: has(st.in_round, me),
+            my_tide: tide[me & (SLOTS - 1)],
+            k: k.min(MAX_OPPONENTS),
+            horizon: hands_left.min(DANGER_HORIZON) as usize,
         }
     }
 
-    /// The tides of the seats of `mask` that are still in (a dozen evaluations read a few
-    /// sets each, so they are summed up when asked rather than tabled for every set).
+    /// Whether [`Eval::pair`] may evaluate seats `s1` and `s2` getting the tides: two different
+    /// seats still in (among the first `MAX_SEATS`), on a board that holds every seat still
+    /// in.
     #[inline(always)]
-    fn rest(&self, mask: u8) -> Rest {
-        let mut r = Rest::NONE;
-        let mut m = mask & self.in_round;
-        while m != 0 {
-            let s = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let (t, broke) = (
-                self.tide[s & (SLOTS - 1)],
-                self.lifebuoys[s & (SLOTS - 1)] == 0,
-            );
-            if t > r.top {
-                (r.top, r.at_top, r.broke) = (t, 1, broke);
-            } else if t == r.top {
-                r.at_top += 1;
-                r.broke |= broke;
-            }
-            r.lowest = r.lowest.min(t);
-        }
-        r
+    fn usual(&self, s1: usize, s2: usize) -> bool {
+        self.board_ok
+            && s1 != s2
+            && s1 < MAX_SEATS
+            && s2 < MAX_SEATS
+            && has(self.in_round, s1)
+            && has(self.in_round, s2)
     }
 
     /// The cost for the bot of the hand's result with seat `s1` showing `v1` and seat `s2`
     /// showing `v2`; see [`GreedyBot`] for the terms.
     #[inline(always)]
     fn with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        if !self.usual(s1, s2) {
+            return self.slow(s1, v1, s2, v2);
+        }
+        self.pair(s1, v1, s2, v2)
+            .unwrap_or_else(|| self.slow(s1, v1, s2, v2))
+    }
+
+    /// [`Eval::with`] for seats that pass [`Eval::usual`], in the usual case: the tides are
+    /// tide values and the highest tide's seats all have a lifebuoy to lose, so rules steps 4–7
+    /// stop after one pass and nobody is eliminated. `None` otherwise.
+    #[inline(always)]
+    fn pair(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> Option<f64> {
+        if !(1..=TIDE_VALUES as u8).contains(&v1) || !(1..=TIDE_VALUES as u8).contains(&v2) {
+            return None;
+        }
+        let me = self.me;
+        let board = self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
+            | showing_bit(s1, v1)
+            | showing_bit(s2, v2);
+        // The highest tide's row, and the seats showing it.
+        let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
+        let at_top = (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW;
+        if at_top & self.broke != 0 {
+            return None;
+        }
+        let me_lost = u32::from(at_top >> me & 1);
+        let losers = at_top.count_ones();
+        // A seat still in without a tide shows the lowest one.
+        let lowest = if self.no_tide & !(1 << s1 | 1 << s2) != 0 {
+            0
+        } else {
+            (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
+        };
+        let x = if me == s1 {
+            v1
+        } else if me == s2 {
+            v2
+        } else {
+            self.my_tide
+        };
+        let others = board & !(SEAT_COLUMN << me);
+        let others_top = if others == 0 {
+            0
+        } else {
+            ((63 - others.leading_zeros() as usize) / MAX_SEATS) as u8 + 1
+        };
+        Some(self.cost(
+            HALVES_PER_LIFEBUOY * me_lost,
+            HALVES_PER_LIFEBUOY * (losers - me_lost),
+            self.me_in,
+            self.ends,
+            x,
+            lowest,
+            others_top,
+        ))
+    }
+
+    /// [`Eval::with`] for any seats: rules steps 4–7 in full (the rules module's
+    /// `lose_lifebuoys`), then the cost.
+    #[cold]
+    #[inline(never)]
+    fn slow(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || self.slow_steps(s1, v1, s2, v2),
+        )
+    }
+
+    /// The body of [`Eval::slow`].
+    #[inline(always)]
+    fn slow_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
         let me = self.me;
         let mut tide = self.tide;
         tide[s1 & (SLOTS - 1)] = v1;
         tide[s2 & (SLOTS - 1)] = v2;
-        // The usual case first: two different seats still in get the tides and the highest
-        // tide's seats all have a lifebuoy to lose, so rules steps 4–7 stop after one pass and
-        // nobody is eliminated. The other seats still in keep their tides, whose highest and
-        // lowest come from the table of `rest`.
-        let (b1, b2) = (1u8 << (s1 & (SLOTS - 1)), 1u8 << (s2 & (SLOTS - 1)));
-        if s1 == s2 || self.in_round & b1 == 0 || self.in_round & b2 == 0 {
-            return self.slow(tide);
-        }
-        let others = self.in_round & !(b1 | b2);
-        let r = self.rest(others);
-        let top = v1.max(v2).max(r.top);
-        let (lost1, lost2, lost_r) = (v1 == top, v2 == top, r.top == top);
-        if top == 0
-            || (lost1 && self.lifebuoys[s1 & (SLOTS - 1)] == 0)
-            || (lost2 && self.lifebuoys[s2 & (SLOTS - 1)] == 0)
-            || (lost_r && r.broke)
-        {
-            return self.slow(tide);
-        }
-        let losers = u32::from(lost1) + u32::from(lost2) + if lost_r { r.at_top } else { 0 };
-        let lowest = v1.min(v2).min(r.lowest);
-        let me_in = self.in_round >> me & 1 != 0;
-        let (x, others_top) = if me == s1 {
-            (v1, v2.max(r.top))
-        } else if me == s2 {
-            (v2, v1.max(r.top))
-        } else {
-            let without_me = others & !(1u8 << (me & (SLOTS - 1)));
-            (
-                self.tide[me & (SLOTS - 1)],
-                v1.max(v2).max(self.rest(without_me).top),
-            )
-        };
-        let me_lost = u32::from(me_in && x == top);
-        self.cost(
-            HALVES_PER_LIFEBUOY * me_lost,
-            HALVES_PER_LIFEBUOY * (losers - me_lost),
-            me_in,
-            self.n_active <= 2 || self.last_hand,
-            x,
-            lowest,
-            others_top,
-        )
-    }
-
-    /// [`Eval::with`] for any table `tide` (the hand's tides handed out): rules steps 4–7 in
-    /// full (the rules module's `lose_lifebuoys`), then the cost.
-    #[cold]
-    fn slow(&self, mut tide: [u8; SLOTS]) -> f64 {
-        let me = self.me;
         let mut lb = self.lifebuoys;
         let mut mask = self.in_round;
         let ended =
             super::lose_lifebuoys(&mut tide, &mut lb, &mut mask, self.recheck) || self.last_hand;
-        // Every seat's loss (in half points), the lowest tide and the others' highest tide.
-        let (mut mine, mut theirs) = (0u32, 0u32);
+        // Every seat's loss in half points: a lifebuoy lost by a seat still in costs
+        // `HALVES_PER_LIFEBUOY`, an elimination `ELIMINATION_HALVES` (whatever it lost before).
+        // Lifebuoys only go down, so the bytes of the difference do not borrow from each other.
+        let lost = u64::from_le_bytes(self.lifebuoys) - u64::from_le_bytes(lb);
+        let lost_in = lost & SEAT_BYTES[usize::from(mask)];
+        let out = self.in_round & !mask;
+        let all = HALVES_PER_LIFEBUOY * (lost_in.wrapping_mul(BYTE_ONES) >> 56) as u32
+            + ELIMINATION_HALVES * out.count_ones();
+        let mine = if has(out, me) {
+            ELIMINATION_HALVES
+        } else {
+            HALVES_PER_LIFEBUOY * u32::from((lost_in >> (8 * me)) as u8)
+        };
+        // The lowest tide and the others' highest tide.
         let (mut lowest, mut others_top) = (u8::MAX, 0u8);
-        for s in 0..MAX_SEATS {
-            let now_in = has(mask, s);
-            if has(self.in_round, s) {
-                let loss = if now_in {
-                    HALVES_PER_LIFEBUOY * u32::from(self.lifebuoys[s].saturating_sub(lb[s]))
-                } else {
-                    ELIMINATION_HALVES
-                };
-                if s == me {
-                    mine = loss;
-                } else {
-                    theirs += loss;
-                }
-            }
-            if now_in {
-                lowest = lowest.min(tide[s]);
-                if s != me {
-                    others_top = others_top.max(tide[s]);
-                }
+        for s in seats(mask) {
+            let t = tide[s & (SLOTS - 1)];
+            lowest = lowest.min(t);
+            if s != me {
+                others_top = others_top.max(t);
             }
         }
         let x = tide[me & (SLOTS - 1)];
-        self.cost(mine, theirs, has(mask, me), ended, x, lowest, others_top)
+        self.cost(
+            mine,
+            all - mine,
+            has(mask, me),
+            ended,
+            x,
+            lowest,
+            others_top,
+        )
     }
 
     /// The cost of a result: the bot loses `mine` half points and its opponents `theirs` in
@@ -291,23 +401,27 @@ impl Eval {
         lowest: u8,
         others_top: u8,
     ) -> f64 {
-        let mut cost = f64::from(mine) * 0.5;
-        if self.k > 0.0 {
-            cost -= OPPONENT_WEIGHT * (f64::from(theirs) * 0.5) / self.k;
-        }
+        let cost = BASE_COSTS[self.k]
+            .get(mine as usize)
+            .and_then(|row| row.get(theirs as usize))
+            .copied()
+            .unwrap_or_else(|| base_cost(self.k, mine, theirs));
         if !still_in {
             return cost;
         }
         if ended {
             if x == lowest {
-                cost -= BONUS_VALUE;
+                return cost - BONUS_VALUE;
             }
             return cost;
         }
         if x > 0 {
-            let share = if others_top > x { 0.35 } else { 1.0 };
-            let f = f64::from(x) / 12.0;
-            cost += self.danger * f * f * share;
+            let higher = others_top > x;
+            let danger = DANGER_COSTS[self.horizon][usize::from(higher)]
+                .get(usize::from(x))
+                .copied()
+                .unwrap_or_else(|| danger_cost(self.horizon, x, higher));
+            return cost + danger;
         }
         cost
     }
@@ -336,8 +450,28 @@ fn powi(x: f64, n: i32) -> f64 {
     }
 }
 
+/// `(powi(y, n), powi(y, n - 1))`, with the usual opponent counts worked out directly by the
+/// multiplications [`powi`] makes for them (`1.0 · z` is `z`), so the results are the same to
+/// the last bit.
+#[inline(always)]
+fn powers(y: f64, n: i32) -> (f64, f64) {
+    match n {
+        2 => (y * y, y),
+        3 => {
+            let y2 = y * y;
+            (y * y2, y2)
+        }
+        4 => {
+            let y2 = y * y;
+            (y2 * y2, y * y2)
+        }
+        _ => (powi(y, n), powi(y, n - 1)),
+    }
+}
+
 impl GreedyBot {
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
+    #[inline(always)]
     fn outcome_costs(
         &self,
         game: &TurnTheTide,
@@ -349,29 +483,60 @@ impl GreedyBot {
         let (low, high) = (a.min(b), a.max(b));
         let e = Eval::new(game, st, me, opponents.len());
         let div = opponents.len().max(1) as f64;
-        let take_low = opponents
-            .iter()
-            .map(|&o| e.with(me, low, o, high))
-            .sum::<f64>()
-            / div;
+        // With an opponent taking the other tide: the bot's cost of taking the low tide and of
+        // taking the high one.
+        let k = opponents.len().min(MAX_OPPONENTS);
+        let (mut take_low, mut take_high) = ([0.0; MAX_OPPONENTS], [0.0; MAX_OPPONENTS]);
+        for i in 0..k {
+            let o = opponents[i];
+            (take_low[i], take_high[i]) = if e.usual(me, o) {
+                (
+                    e.pair(me, low, o, high)
+                        .unwrap_or_else(|| e.slow(me, low, o, high)),
+                    e.pair(me, high, o, low)
+                        .unwrap_or_else(|| e.slow(me, high, o, low)),
+                )
+            } else {
+                (e.slow(me, low, o, high), e.slow(me, high, o, low))
+            };
+        }
+        let take_low = take_low[..k].iter().sum::<f64>() / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
         // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
-        let take_high = opponents
-            .iter()
-            .map(|&o| e.with(me, high, o, low))
-            .sum::<f64>()
-            / div;
+        let take_high = take_high[..k].iter().sum::<f64>() / div;
         let first = if game.highest_chooses_tide {
             take_low.min(take_high)
         } else {
             take_low
         };
+        // Two opponents taking the tides, `cases[i][j]` with opponent `i` taking the low one. The
+        // usual result does not depend on which of the two takes which when neither can be
+        // eliminated, so it is worked out once for both.
+        let mut cases = [[0.0; MAX_OPPONENTS]; MAX_OPPONENTS];
+        for i in 0..k {
+            for j in i + 1..k {
+                let (o1, o2) = (opponents[i], opponents[j]);
+                if !e.usual(o1, o2) {
+                    cases[i][j] = e.slow(o1, low, o2, high);
+                    cases[j][i] = e.slow(o2, low, o1, high);
+                    continue;
+                }
+                let usual = e.pair(o1, low, o2, high);
+                cases[i][j] = usual.unwrap_or_else(|| e.slow(o1, low, o2, high));
+                cases[j][i] = match usual {
+                    Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
+                    _ => e
+                        .pair(o2, low, o1, high)
+                        .unwrap_or_else(|| e.slow(o2, low, o1, high)),
+                };
+            }
+        }
         let mut nothing = 0.0;
         let mut pairs = 0u32;
-        for &o1 in opponents {
-            for &o2 in opponents {
-                if o1 != o2 {
-                    nothing += e.with(o1, low, o2, high);
+        for (i, row) in cases.iter().enumerate().take(k) {
+            for (j, &cost) in row.iter().enumerate().take(k) {
+                if i != j {
+                    nothing += cost;
                     pairs += 1;
                 }
             }
@@ -384,7 +549,9 @@ impl GreedyBot {
         [first, take_high, nothing]
     }
 
-    fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
+    /// The card to play: `legal` is the set of the legal cards (bit `c` = card `c`).
+    #[inline(always)]
+    fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
         let (opponents, k) = opponents_of(me, st.in_round);
         let costs = self.outcome_costs(game, st, &opponents[..k]);
@@ -396,43 +563,77 @@ impl GreedyBot {
         }
         let unseen = ALL_CARDS & !seen;
         let m = f64::from(bits::count(unseen).max(1));
-        let k = k as i32;
+        let kf = f64::from(k as i32);
         // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen
-        // cards lie above it: a higher card with as many above it costs at least as much, so
-        // it can never be the first cheapest one and is not evaluated.
-        let mut last: Option<(u32, u32)> = None;
-        cheapest(legal, f64::INFINITY, |c| {
+        // cards lie above it: a higher card (the cards come in increasing order) with as many
+        // above it costs at least as much, so it can never be the first cheapest one and is not
+        // evaluated.
+        let mut last_above = u32::MAX;
+        let (mut best, mut best_cost) = (None, f64::INFINITY);
+        for c in bits::ones(legal) {
             let above = bits::count(
                 unseen & !((bits::bit_in(c, LOWEST_CARD, HIGHEST_CARD) << 1).wrapping_sub(1)),
             );
-            if last.is_some_and(|(n, prev)| n == above && prev < c) {
-                return f64::INFINITY;
+            if above == last_above {
+                continue;
             }
-            last = Some((above, c));
+            last_above = above;
             let q = f64::from(above) / m;
-            let p_high = powi(1.0 - q, k);
-            let p_second = f64::from(k) * q * powi(1.0 - q, k - 1);
+            // `(1 − q)^k` and `(1 − q)^(k − 1)`.
+            let (p_high, below) = powers(1.0 - q, k as i32);
+            let p_second = kf * q * below;
             let p_none = (1.0 - p_high - p_second).max(0.0);
-            p_high * costs[0] + p_second * costs[1] + p_none * costs[2] + CARD_COST * f64::from(c)
-        })
-        .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
+            let cost = p_high * costs[0]
+                + p_second * costs[1]
+                + p_none * costs[2]
+                + CARD_COST * f64::from(c);
+            if cost < best_cost {
+                (best, best_cost) = (Some(c), cost);
+            }
+        }
+        best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
     }
 
-    fn choose_tide(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
+    /// The tide card to take: `legal` is the set of the legal actions.
+    #[inline(always)]
+    fn choose_tide(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         // At this node every card of the hand has been revealed (the last entries of `played`).
         let (first, second) = game.top_two(st);
         let k = opponents_of(self.seat, st.in_round).1;
         let e = Eval::new(game, st, self.seat, k);
         let (a, b) = (st.revealed[0], st.revealed[1]);
-        cheapest(legal, f64::INFINITY, |choice| {
+        let (mut best, mut best_cost) = (None, f64::INFINITY);
+        for choice in bits::ones(legal) {
             let (mine, other) = if choice == TAKE_TIDE_A {
                 (a, b)
             } else {
                 (b, a)
             };
-            e.with(first, mine, second, other)
-        })
-        .unwrap_or_else(|| legal.first().copied().unwrap_or(0))
+            let cost = e.with(first, mine, second, other);
+            if cost < best_cost {
+                (best, best_cost) = (Some(choice), cost);
+            }
+        }
+        best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
+    }
+
+    /// The bot's action with the legal actions `legal` (bit `a` = action `a`), run with the
+    /// CPU's bit instructions.
+    fn decide(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || {
+                // A single legal action is what every evaluation below would pick.
+                if legal.is_power_of_two() {
+                    return legal.trailing_zeros();
+                }
+                match st.phase {
+                    Phase::Play => self.choose_card(game, st, legal),
+                    Phase::ChooseTide => self.choose_tide(game, st, legal),
+                    _ => bits::ones(legal).next().unwrap_or(0),
+                }
+            },
+        )
     }
 }
 
@@ -447,24 +648,29 @@ impl Bot<TurnTheTide> for GreedyBot {
     }
 
     fn act(&mut self, game: &TurnTheTide, st: &TurnTheTideState, legal: &[u32]) -> u32 {
-        // A single legal action is what every evaluation below would pick.
-        if let [only] = legal {
-            return *only;
-        }
+        let set = legal
+            .iter()
+            .fold(0u64, |set, &a| set | 1u64.checked_shl(a).unwrap_or(0));
+        self.decide(game, st, set)
+    }
+
+    /// The legal actions are the seat's hand (or the two tide cards), which the state tells
+    /// directly.
+    fn act_unlisted(&mut self, game: &TurnTheTide, st: &TurnTheTideState) -> Option<u32> {
+        let legal = game.legal_set(st).unwrap_or(0);
         match st.phase {
-            Phase::Play => self.choose_card(game, st, legal),
-            Phase::ChooseTide => self.choose_tide(game, st, legal),
-            _ => legal.first().copied().unwrap_or(0),
+            Phase::Play | Phase::ChooseTide if legal != 0 => Some(self.decide(game, st, legal)),
+            _ => None,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::powi;
+    use super::{powers, powi};
     use crate::rng::SplitMix64;
 
-    /// [`powi`] gives `f64::powi`'s result to the last bit.
+    /// [`powi`] gives `f64::powi`'s result to the last bit, and so does [`powers`].
     #[test]
     fn powi_matches_the_standard_one() {
         let mut rng = SplitMix64::new(7);
@@ -477,6 +683,36 @@ mod tests {
             for n in -2..=6 {
                 let standard = x.powi(std::hint::black_box(n));
                 assert_eq!(powi(x, n).to_bits(), standard.to_bits(), "{x} ^ {n}");
+                let (p, below) = powers(x, n);
+                let below_standard = x.powi(std::hint::black_box(n - 1));
+                assert_eq!(p.to_bits(), standard.to_bits(), "{x} ^ {n}");
+                assert_eq!(below.to_bits(), below_standard.to_bits(), "{x} ^ {n} - 1");
+            }
+        }
+    }
+
+    /// The cost tables hold what their functions compute when the program runs.
+    #[test]
+    fn cost_tables_match_their_functions() {
+        use super::{base_cost, danger_cost, BASE_COSTS, DANGER_COSTS};
+        for (k, rows) in BASE_COSTS.iter().enumerate() {
+            for (mine, row) in rows.iter().enumerate() {
+                for (theirs, &cost) in row.iter().enumerate() {
+                    let run = base_cost(
+                        std::hint::black_box(k),
+                        mine as u32,
+                        std::hint::black_box(theirs as u32),
+                    );
+                    assert_eq!(cost.to_bits(), run.to_bits());
+                }
+            }
+        }
+        for (h, rows) in DANGER_COSTS.iter().enumerate() {
+            for (higher, row) in rows.iter().enumerate() {
+                for (x, &cost) in row.iter().enumerate() {
+                    let run = danger_cost(std::hint::black_box(h), x as u8, higher == 1);
+                    assert_eq!(cost.to_bits(), run.to_bits());
+                }
             }
         }
     }

@@ -32,7 +32,7 @@ use crate::error::Result;
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::options::OptionValues;
 use crate::rng::SplitMix64;
-use crate::step::{StepError, StepResult};
+use crate::step::StepResult;
 use serde_json::json;
 
 /// Most seats a game can have: its most players.
@@ -69,6 +69,7 @@ pub fn halves(card: u32) -> u32 {
 }
 
 /// Half-lifebuoys printed on the cards of a hand bitset (the sum of [`halves`]).
+#[inline(always)]
 fn halves_of(hand: u64) -> u32 {
     bits::count(hand & ONE_HALF) + bits::count(hand & TWO_HALVES)
 }
@@ -323,9 +324,16 @@ impl TurnTheTide {
         }
     }
 
-    /// Contract flow step 2: round `r` starts.
+    /// Contract flow step 2: round `r` starts (kept out of the steps that call it).
     #[inline(never)]
     fn start_round(&self, st: &mut TurnTheTideState, r: usize) {
+        self.start_round_here(st, r);
+    }
+
+    /// [`Self::start_round`] inlined where it is called: the random deal, which runs with the
+    /// CPU's bit instructions, counts the lifebuoys of the hands with them.
+    #[inline(always)]
+    fn start_round_here(&self, st: &mut TurnTheTideState, r: usize) {
         let n = self.players;
         for p in 0..n {
             let src = (p + n - r % n) % n;
@@ -593,7 +601,7 @@ impl TurnTheTide {
         }
         st.dealt_mask |= ALL_CARDS & !left;
         st.dealt_count = (HAND_SIZE * n) as u8;
-        self.start_round(st, 0);
+        self.start_round_here(st, 0);
         (HAND_SIZE * n - dealt) as u32
     }
 
@@ -942,21 +950,8 @@ impl Game for TurnTheTide {
                 Phase::Over => return Ok(()),
                 // Otherwise (a hand under way) one step as the definition takes it.
                 _ => {
-                    let player = self.current_player(st);
-                    if player == CHANCE {
-                        let outcome = self.sample_chance(st, table.chance, table.outcomes);
-                        self.apply(st, outcome);
-                        table.counts.1 += 1;
-                    } else {
-                        let seat = player as usize;
-                        let Some(rng) = table.seats.get_mut(seat) else {
-                            return Err(StepError::NoBot(seat as u32));
-                        };
-                        let action = self
-                            .random_action(st, rng, table.legal)
-                            .ok_or(StepError::NoLegalAction(seat as u32))?;
-                        self.apply(st, action);
-                        table.counts.0 += 1;
+                    if !crate::step::random_step(self, st, table)? {
+                        return Ok(());
                     }
                 }
             }

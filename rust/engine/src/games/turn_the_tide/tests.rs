@@ -539,4 +539,14 @@ fn greedy_ignores_hidden_information() {
     assert!(checked > 1000, "only {checked} decisions checked");
 }
 
+/// Asked without the list of legal actions, the bot chooses what it chooses with the list, over
+/// every option set and player count.
+#[test]
+fn greedy_chooses_the_same_without_the_legal_list() {
+    for gi in 0..30u64 {
+        let (_, g) = varied_game(gi);
+        crate::testing::check_unlisted_decisions(&*g, "greedy", 4, gi);
+    }
+}
+
 mod greedy_pinned;
