@@ -940,6 +940,15 @@ impl Game for TurnTheTide {
                 // by play, at the start of the deal or of a hand).
                 Phase::Deal if self.random_deal_ready(st) => {
                     table.counts.1 += self.random_deal(st, table.chance);
+                    // A finished deal starts round 0 at its first hand, a state that passes
+                    // `random_rounds_ready` (test `a_random_deal_is_ready_for_the_rounds`): only
+                    // the count of streams is left to check.
+                    if st.phase == Phase::Tide && table.seats.len() >= self.players {
+                        let (d, c) = self.random_rounds(st, table.chance, table.seats);
+                        table.counts.0 += d;
+                        table.counts.1 += c;
+                        return Ok(());
+                    }
                 }
                 Phase::Tide if self.random_rounds_ready(st, table.seats) => {
                     let (d, c) = self.random_rounds(st, table.chance, table.seats);

@@ -550,3 +550,38 @@ fn greedy_chooses_the_same_without_the_legal_list() {
 }
 
 mod greedy_pinned;
+
+/// `play_randomly` goes from a random deal straight to `random_rounds` without asking
+/// `random_rounds_ready`: every deal it can make (every option set and player count, partial
+/// deals included) must pass it.
+#[test]
+fn a_random_deal_is_ready_for_the_rounds() {
+    let seats = vec![crate::rng::SplitMix64::new(0); MAX_SEATS];
+    for (players, opts) in [
+        (3, json!({})),
+        (4, json!({"highest_chooses_tide": true})),
+        (5, json!({"recheck_after_elimination": false, "rounds": 1})),
+    ] {
+        let g = game(players, opts);
+        for seed in 0..200u64 {
+            let mut st = g.initial_state();
+            let mut chance = crate::rng::SplitMix64::new(seed);
+            // Some games start from a partial deal, dealt step by step.
+            for _ in 0..seed % 7 {
+                let mut outcomes = Vec::new();
+                g.chance_outcomes(&st, &mut outcomes);
+                g.apply(
+                    &mut st,
+                    outcomes[chance.below(outcomes.len() as u64) as usize].0,
+                );
+            }
+            assert!(g.random_deal_ready(&st));
+            g.random_deal(&mut st, &mut chance);
+            assert_eq!(st.phase, Phase::Tide, "seed {seed}");
+            assert!(
+                g.random_rounds_ready(&st, &seats),
+                "{players} players, seed {seed}"
+            );
+        }
+    }
+}
