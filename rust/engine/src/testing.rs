@@ -341,6 +341,11 @@ pub fn game_with<G: Game>(players: usize, options: Value) -> Arc<G> {
     Arc::new(game)
 }
 
+/// The games of `sets`, one per `(players, options)` entry, each made by [`game_with`].
+pub fn games_with<G: Game>(sets: &[(usize, Value)]) -> Vec<Arc<G>> {
+    sets.iter().map(|(n, o)| game_with(*n, o.clone())).collect()
+}
+
 /// One random step of `state`: a chance outcome by weight ([`Game::sample_chance`]) or a uniform
 /// legal action ([`Game::random_action`]), applied and returned. Panics when a decision node has
 /// no legal action.

@@ -87,15 +87,15 @@ mod tests {
     use crate::game::{Game, CHANCE};
     use crate::search::win_shares;
     use crate::testing::{
-        assert_sample_does_not_peek, check_determinizer, distinct_samples, every_nth, game_with,
-        play_search_against_random, play_to_end, playout_nodes, replays_to,
+        assert_sample_does_not_peek, check_determinizer, distinct_samples, every_nth,
+        games_with, play_search_against_random, play_to_end, playout_nodes, replays_to,
     };
-    use serde_json::{json, Map, Value};
+    use serde_json::{json, Map};
     use std::sync::Arc;
 
     /// Defaults, then each non-default choice of every option (with several player counts).
     fn games() -> Vec<Arc<Trafficars>> {
-        let sets: Vec<(usize, Value)> = vec![
+        games_with(&[
             (2, json!({})),
             (3, json!({})),
             (5, json!({})),
@@ -112,8 +112,7 @@ mod tests {
                 2,
                 json!({"max_number": 10, "special_cards": false, "hand_size": 4, "lanes": 2}),
             ),
-        ];
-        sets.into_iter().map(|(n, o)| game_with(n, o)).collect()
+        ])
     }
 
     /// The real history with the hidden outcomes replaced by those `sample` implies: each seat's

@@ -81,15 +81,15 @@ mod tests {
     use super::*;
     use crate::game::{Game, CHANCE};
     use crate::testing::{
-        assert_sample_does_not_peek, check_determinizer, distinct_samples, every_nth, game_with,
-        play_search_against_random, play_to_end, playout_nodes, replays_to,
+        assert_sample_does_not_peek, check_determinizer, distinct_samples, every_nth,
+        games_with, play_search_against_random, play_to_end, playout_nodes, replays_to,
     };
-    use serde_json::{json, Value};
+    use serde_json::json;
     use std::sync::Arc;
 
     /// Defaults, then each non-default choice of every option (with several player counts).
     fn games() -> Vec<Arc<TrafficarsMemory>> {
-        let sets: Vec<(usize, Value)> = vec![
+        games_with(&[
             (2, json!({})),
             (3, json!({"jokers": true})),
             (4, json!({"min_number": 26})),
@@ -99,8 +99,7 @@ mod tests {
                 json!({"min_number": 1, "max_number": 12, "jokers": true}),
             ),
             (3, json!({"min_number": 40, "max_number": 41})),
-        ];
-        sets.into_iter().map(|(n, o)| game_with(n, o)).collect()
+        ])
     }
 
     /// The real history with the layout outcomes replaced by the sample's layout.
