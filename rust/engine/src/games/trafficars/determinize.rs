@@ -87,8 +87,8 @@ mod tests {
     use crate::game::{Game, CHANCE};
     use crate::search::win_shares;
     use crate::testing::{
-        assert_sample_does_not_peek, check_determinizer, distinct_samples, every_nth,
-        games_with, play_search_against_random, play_to_end, playout_nodes, replays_to,
+        assert_sample_does_not_peek, check_determinizer, distinct_samples, every_nth, games_with,
+        play_search_against_random, play_to_end, playout_nodes, replays_to,
     };
     use serde_json::{json, Map};
     use std::sync::Arc;
