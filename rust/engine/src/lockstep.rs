@@ -15,7 +15,7 @@ use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{
     check_game_range, per_game_arrays, place_wide_scores, SeatStats, SimConfig, SimResult,
 };
-use crate::step::{self, SeatBot, Stepped};
+use crate::step::{self, Stepped};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -39,7 +39,7 @@ pub struct Lockstep<G: Game> {
     config: SimConfig,
     next_game: u64,
     slots: Vec<Slot<G>>,
-    bots: Vec<Vec<Option<SeatBot<G>>>>,
+    bots: Vec<Vec<Option<step::SeatBot<G>>>>,
     legal: Vec<Vec<u32>>,
     pending: Vec<usize>,
     result: SimResult,
@@ -73,14 +73,7 @@ impl<G: Game> Lockstep<G> {
         let (scores, winners, lengths) = per_game_arrays(&config, n)?;
         let mut seat_bots = Vec::with_capacity(width);
         for _ in 0..width {
-            let row = bots
-                .iter()
-                .map(|b| {
-                    b.as_deref()
-                        .map(|spec| SeatBot::new(&*game, spec))
-                        .transpose()
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let row = step::optional_seats(&*game, &bots)?;
             seat_bots.push(row);
         }
         let result = SimResult {

@@ -210,6 +210,22 @@ impl<G: Game> SeatBot<G> {
     }
 }
 
+/// The seats of a driver that may be played outside the engine, one per spec: `None` for an
+/// external seat, else the bot the spec names (see [`SeatBot::new`]).
+pub fn optional_seats<G: Game>(
+    game: &G,
+    specs: &[Option<String>],
+) -> Result<Vec<Option<SeatBot<G>>>> {
+    specs
+        .iter()
+        .map(|s| {
+            s.as_deref()
+                .map(|spec| SeatBot::new(game, spec))
+                .transpose()
+        })
+        .collect()
+}
+
 impl<G: Game> SimSeat<G> for SeatBot<G> {
     #[inline(always)]
     fn bot(&self) -> Option<&dyn Bot<G>> {

@@ -23,7 +23,7 @@ use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, Engi
 use crate::game::Game;
 use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{check_threads, make_bot};
-use crate::step::{self, SeatBot, Stepped};
+use crate::step::{self, Stepped};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -381,7 +381,7 @@ struct Env<G: Game> {
     state: G::State,
     rng: SplitMix64,
     /// Every seat: a built-in bot, or `None` for an agent seat.
-    bots: Vec<Option<SeatBot<G>>>,
+    bots: Vec<Option<step::SeatBot<G>>>,
     /// The seats whose bots observe (see [`step::reset_seats`]).
     observing: u64,
     /// Base seed of this env's games (`derive_seed(run seed, index)`).
@@ -621,14 +621,7 @@ impl<G: Game> VectorEnv<G> {
         let mut envs = try_with_capacity(config.num_envs, &what, VECTOR_HINT)?;
         let words = game.num_actions().div_ceil(64) as usize;
         for i in 0..config.num_envs {
-            let bots = specs
-                .iter()
-                .map(|s| {
-                    s.as_deref()
-                        .map(|spec| SeatBot::new(&*game, spec))
-                        .transpose()
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let bots = step::optional_seats(&*game, &specs)?;
             envs.push(Env {
                 index: i as u64,
                 state: game.initial_state(),

@@ -942,7 +942,8 @@ impl Game for TurnTheTide {
                     table.counts.1 += self.random_deal(st, table.chance);
                     // A finished deal starts round 0 at its first hand, a state that passes
                     // `random_rounds_ready` (test `a_random_deal_is_ready_for_the_rounds`): only
-                    // the count of streams is left to check.
+                    // the count of streams is left to check. (This repeats the arm below: reaching
+                    // it through a flag instead cost 2% more instructions per random game.)
                     if st.phase == Phase::Tide && table.seats.len() >= self.players {
                         let (d, c) = self.random_rounds(st, table.chance, table.seats);
                         table.counts.0 += d;
