@@ -164,33 +164,47 @@ impl<G: Game> Lockstep<G> {
     }
 
     /// Plays chance and built-in bots in every game until each waits for an external seat or the
-    /// run is over; finished games are recorded and replaced by the next ones.
+    /// run is over; finished games are recorded and replaced by the next ones. The loop runs with
+    /// the CPU's bit instructions, as the batch runner's does (see
+    /// `crate::cpu::with_bit_instructions`), so that the games' bit picks inline.
     pub fn advance(&mut self) -> Result<()> {
         self.pending.clear();
-        for i in 0..self.slots.len() {
-            while self.slots[i].active {
-                let slot = &mut self.slots[i];
-                let stepped = step::step(
-                    &*self.game,
-                    &mut slot.state,
-                    &mut slot.rng,
-                    &mut self.bots[i],
-                    slot.observing,
-                    &mut self.legal[i],
-                    &mut self.chance_buf,
-                )
-                .map_err(step::StepError::into_error::<G>)?;
-                match stepped {
-                    Stepped::Terminal => {
-                        self.record(i);
-                        self.slots[i] = self.start_slot(i);
-                    }
-                    Stepped::Chance => slot.chance_steps += 1,
-                    Stepped::Decision => slot.decisions += 1,
-                    Stepped::External => {
-                        self.pending.push(i);
-                        break;
-                    }
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || {
+                for i in 0..self.slots.len() {
+                    self.advance_slot(i)?;
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// Steps slot `i` until it waits for an external seat (then it is pending) or the run is over.
+    #[inline(always)]
+    fn advance_slot(&mut self, i: usize) -> Result<()> {
+        while self.slots[i].active {
+            let slot = &mut self.slots[i];
+            let stepped = step::step(
+                &*self.game,
+                &mut slot.state,
+                &mut slot.rng,
+                &mut self.bots[i],
+                slot.observing,
+                &mut self.legal[i],
+                &mut self.chance_buf,
+            )
+            .map_err(step::StepError::into_error::<G>)?;
+            match stepped {
+                Stepped::Terminal => {
+                    self.record(i);
+                    self.slots[i] = self.start_slot(i);
+                }
+                Stepped::Chance => slot.chance_steps += 1,
+                Stepped::Decision => slot.decisions += 1,
+                Stepped::External => {
+                    self.pending.push(i);
+                    break;
                 }
             }
         }
