@@ -27,132 +27,6 @@ formats: a sensible choice of ``fields`` for checking an engine of your own agai
 
 
 @runtime_checkable
-class StateProtocol(Protocol):
-    """One game in progress (see ``DESIGN.md``, "The state machine")."""
-
-    @property
-    def current_player(self) -> int:
-        """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
-        ...
-
-    @property
-    def is_chance_node(self) -> bool:
-        """Whether a chance outcome is due."""
-        ...
-
-    @property
-    def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        ...
-
-    def legal_actions(self) -> list[int]:
-        """Sorted legal actions, or the chance outcomes at a chance node."""
-        ...
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``(outcome, probability)`` pairs at a chance node, else ``[]``."""
-        ...
-
-    def apply(self, action: int, player: int | None = None) -> None:
-        """Applies an action or chance outcome; raises ``IllegalActionError`` if illegal."""
-        ...
-
-    def action_label(self, action: int) -> str:
-        """A readable label of an action id."""
-        ...
-
-    @property
-    def scores(self) -> list[int]:
-        """Running points per seat."""
-        ...
-
-    @property
-    def winners(self) -> list[int]:
-        """The winning seats (empty before the end)."""
-        ...
-
-    def observation(self, player: int) -> Mapping[str, Any]:
-        """What seat ``player`` may know, JSON-compatible."""
-        ...
-
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
-        """``observation(player)`` encoded as a float32 array of the game's observation shape."""
-        ...
-
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A bool array of length ``num_actions``, ``True`` exactly at ``legal_actions()``."""
-        ...
-
-    def to_dict(self) -> dict[str, Any]:
-        """The canonical full state."""
-        ...
-
-    @property
-    def history(self) -> list[int]:
-        """Every applied action and chance outcome."""
-        ...
-
-    def clone(self) -> Self:
-        """An independent copy."""
-        ...
-
-    def rule_events_of(self, action: int) -> list[str]:
-        """The rule events (the contract's "Rule events") that applying ``action`` would trigger.
-
-        In the order of the game's event names; the state is unchanged. Raises
-        ``IllegalActionError`` as :meth:`apply` would.
-        """
-        ...
-
-    def resample(self, observer: int, seed: int) -> Self:
-        """A full state sampled from what seat ``observer`` can know here (a determinization).
-
-        It has the same observation for ``observer`` and depends on this state only through
-        what that seat can know. Rust backend only, for games with a determinizer (see
-        ``GameInfo.search_bots``); otherwise :class:`~cardtable.errors.InvalidOptionError`.
-        """
-        ...
-
-
-@runtime_checkable
-class GameProtocol(Protocol):
-    """A game with fixed options that creates states."""
-
-    @property
-    def game_id(self) -> str:
-        """The registered game id."""
-        ...
-
-    @property
-    def players(self) -> int:
-        """The number of players."""
-        ...
-
-    @property
-    def num_actions(self) -> int:
-        """The size of the action space (ids ``0..num_actions-1``)."""
-        ...
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """Every option with its effective value."""
-        ...
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        """The shape of ``state.observation_tensor(p)``."""
-        ...
-
-    def new_state(self, seed: int | None = None) -> StateProtocol:
-        """Starts a game; with ``seed`` chance nodes resolve themselves."""
-        ...
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> StateProtocol:
-        """Rebuilds a state from :meth:`StateProtocol.to_dict` output."""
-        ...
-
-
-@runtime_checkable
 class RulesState(Protocol):
     """The least a state must offer to be checked with :data:`cardtable.testing.RULES_FIELDS`.
 
@@ -200,4 +74,107 @@ class RulesGame(Protocol):
 
     def new_state(self, seed: int | None = None) -> RulesState:
         """Starts a game (``seed=None``: explicit chance nodes)."""
+        ...
+
+
+@runtime_checkable
+class StateProtocol(RulesState, Protocol):
+    """One game in progress (see ``DESIGN.md``, "The state machine").
+
+    A :class:`RulesState` (whose members it inherits) with everything else our states offer.
+    """
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a chance outcome is due."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node, else ``[]``."""
+        ...
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        """Applies an action or chance outcome; raises ``IllegalActionError`` if illegal."""
+        ...
+
+    def action_label(self, action: int) -> str:
+        """A readable label of an action id."""
+        ...
+
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """What seat ``player`` may know, JSON-compatible."""
+        ...
+
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+        """``observation(player)`` encoded as a float32 array of the game's observation shape."""
+        ...
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of length ``num_actions``, ``True`` exactly at ``legal_actions()``."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical full state."""
+        ...
+
+    @property
+    def history(self) -> list[int]:
+        """Every applied action and chance outcome."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        ...
+
+    def rule_events_of(self, action: int) -> list[str]:
+        """The rule events (the contract's "Rule events") that applying ``action`` would trigger.
+
+        In the order of the game's event names; the state is unchanged. Raises
+        ``IllegalActionError`` as :meth:`apply` would.
+        """
+        ...
+
+    def resample(self, observer: int, seed: int) -> Self:
+        """A full state sampled from what seat ``observer`` can know here (a determinization).
+
+        It has the same observation for ``observer`` and depends on this state only through
+        what that seat can know. Rust backend only, for games with a determinizer (see
+        ``GameInfo.search_bots``); otherwise :class:`~cardtable.errors.InvalidOptionError`.
+        """
+        ...
+
+
+@runtime_checkable
+class GameProtocol(RulesGame, Protocol):
+    """A game with fixed options that creates states.
+
+    A :class:`RulesGame` (whose members it inherits) with everything else our games offer.
+    """
+
+    @property
+    def game_id(self) -> str:
+        """The registered game id."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the action space (ids ``0..num_actions-1``)."""
+        ...
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its effective value."""
+        ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of ``state.observation_tensor(p)``."""
+        ...
+
+    def new_state(self, seed: int | None = None) -> StateProtocol:
+        """Starts a game; with ``seed`` chance nodes resolve themselves."""
+        ...
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> StateProtocol:
+        """Rebuilds a state from :meth:`StateProtocol.to_dict` output."""
         ...
