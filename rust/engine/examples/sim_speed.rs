@@ -1,23 +1,16 @@
 //! Games per second of random play in the batch runner, for profiling:
 //! `cargo run --release --example sim_speed -- <game_id> <players> <games> [threads]`.
 
-use cardtable_engine::{make, SimConfig};
-use serde_json::Map;
+use cardtable_engine::SimConfig;
 use std::time::Instant;
+
+mod cli;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let game_id = args.get(1).map_or("turn_the_tide", String::as_str);
-    let players: i64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let games: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100_000);
-    let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let game = match make(game_id, players, &Map::new()) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
+    let (game_id, game) = cli::game_or_default(&args);
+    let games: u64 = cli::number_or(&args, 3, 100_000);
+    let threads: usize = cli::number_or(&args, 4, 1);
     let config = SimConfig {
         games,
         first_game: 0,

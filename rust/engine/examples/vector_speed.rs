@@ -4,20 +4,19 @@
 //! buffers (none with `reuse`: every step writes into the same buffers, as `reuse_buffers=True`).
 
 use cardtable_engine::vector::{RewardKind, VectorConfig};
-use cardtable_engine::{make, SplitMix64};
-use serde_json::Map;
+use cardtable_engine::SplitMix64;
 use std::time::{Duration, Instant};
+
+mod cli;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let game_id = args.get(1).map_or("turn_the_tide", String::as_str);
-    let players: i64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let envs: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
-    let steps: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let threads: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let (game_id, game) = cli::game_or_default(&args);
+    let envs: usize = cli::number_or(&args, 3, 1024);
+    let steps: usize = cli::number_or(&args, 4, 1000);
+    let threads: usize = cli::number_or(&args, 5, 1);
     let reuse = args.get(6).is_some_and(|s| s == "reuse");
     let run = || -> cardtable_engine::Result<()> {
-        let game = make(game_id, players, &Map::new())?;
         let n = game.players();
         let actions = game.num_actions() as usize;
         let mut env = game.vector_env(VectorConfig {

@@ -271,24 +271,6 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
     }
 }
 
-/// [`play_game`] for a table of `random` bots only, whose streams are `seats`: the game plays
-/// itself out through [`Game::random_playout`].
-#[inline(always)]
-fn play_random_game<G: Game>(
-    game: &G,
-    seats: &mut [SplitMix64],
-    game_seed: u64,
-    state: &mut G::State,
-    legal: &mut Vec<u32>,
-    chance: &mut Vec<(u32, u64)>,
-) -> Result<(u32, u32)> {
-    *state = game.initial_state();
-    let mut rng = SplitMix64::new(game_seed);
-    step::reset_random_seats(seats, game_seed);
-    game.random_playout(state, &mut rng, seats, legal, chance)
-        .map_err(step::StepError::into_error::<G>)
-}
-
 /// Per-game output rows of one chunk: scores, winners (`count × players`) and lengths (`count`).
 type Rows<'a> = (&'a mut [i16], &'a mut [bool], &'a mut [u32]);
 
@@ -395,14 +377,21 @@ fn run_chunk<G: Game>(
         out: empty_result(n),
         state: game.initial_state(),
     };
-    // A table of `random` bots only plays each game in one call of the game's own playout. The
-    // two kinds of table are two instances of the loop: the all-random loop's code then does not
-    // depend on how the bots' stepping compiles.
+    // A table of `random` bots only plays each game in one call of the game's own playout (what
+    // `play_game` does step by step), the bots' streams being `seats`. The two kinds of table are
+    // two instances of the loop: the all-random loop's code then does not depend on how the bots'
+    // stepping compiles.
     let played = if bots.iter().all(|b| matches!(b, SeatBot::Random(_))) {
         let mut seats = vec![SplitMix64::default(); n];
         chunk.play(
             #[inline(always)]
-            |seed, state| play_random_game(game, &mut seats, seed, state, &mut legal, &mut chance),
+            |seed, state| {
+                *state = game.initial_state();
+                let mut rng = SplitMix64::new(seed);
+                step::reset_random_seats(&mut seats, seed);
+                game.random_playout(state, &mut rng, &mut seats, &mut legal, &mut chance)
+                    .map_err(step::StepError::into_error::<G>)
+            },
         )
     } else {
         chunk.play(

@@ -671,6 +671,44 @@ where
     alt != case.real
 }
 
+/// The variety check of a determinizer at one case of [`check_determinizer`], for a real state
+/// with two or more hidden places that can hold different cards: samples drawn from one more
+/// generator give at least two different states.
+pub fn assert_samples_vary<G: Game>(game: &G, case: &SampleCase<'_, G>) {
+    let seat = case.observer;
+    let seed = case.seed ^ 0x5eed;
+    assert!(
+        distinct_samples(game, case.real, seat, 21, seed) > 1,
+        "{}: the samples for seat {seat} do not vary",
+        G::ID
+    );
+}
+
+/// What a determinizer test of [`check_determinizer`] tallies: the cases checked, those whose
+/// no-peeking check had a different real state to test ([`assert_sample_does_not_peek`]) and
+/// those whose samples were checked to vary ([`assert_samples_vary`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SampleTally {
+    /// Cases checked.
+    pub checked: u64,
+    /// Cases whose no-peeking check compared with a different real state.
+    pub rearranged: u64,
+    /// Cases whose samples were checked to vary.
+    pub varied: u64,
+}
+
+impl SampleTally {
+    /// Prints the tally and asserts that it checked more than `checked` cases and, in more than
+    /// `each` of them, compared with a different real state and checked variety.
+    pub fn assert_more_than(&self, checked: u64, each: u64) {
+        eprintln!("{self:?}");
+        assert!(
+            self.checked > checked && self.rearranged > each && self.varied > each,
+            "too few cases: {self:?}"
+        );
+    }
+}
+
 /// Plays one game of `game` with the search player `spec` (`name` or `name:params`, see
 /// [`crate::search::make_search_bot`]) in seat `search_seat` against `random` in the others,
 /// every bot observing every step, chance outcomes drawn from `seed`; asserts that every action

@@ -1,6 +1,11 @@
-//! Command-line parsing shared by the instruction-counting examples (`perf`, `search_perf`):
-//! positional numbers and trailing `name=value` game options.
+//! Command-line parsing shared by the examples: for the instruction-counting ones (`perf`,
+//! `search_perf`) positional numbers and trailing `name=value` game options, for the timing ones
+//! (`sim_speed`, `vector_speed`) a game and numbers that fall back to defaults.
 
+// Each example uses only its part.
+#![allow(dead_code)]
+
+use cardtable_engine::{make, AnyGame};
 use serde_json::{Map, Value};
 
 /// Prints `message` after the program's name and exits with status 2.
@@ -32,4 +37,21 @@ pub fn options(pairs: &[String]) -> Map<String, Value> {
         options.insert(name.to_string(), value);
     }
     options
+}
+
+/// Positional argument `index` (the program's name is 0) as a number, or `default` where it is
+/// missing or does not parse.
+pub fn number_or<T: std::str::FromStr>(args: &[String], index: usize, default: T) -> T {
+    args.get(index)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The game id of positional argument 1 (default `turn_the_tide`) and that game for the
+/// players of argument 2 (default 4) with its default options; exits where it cannot be made.
+pub fn game_or_default(args: &[String]) -> (&str, Box<dyn AnyGame>) {
+    let id = args.get(1).map_or("turn_the_tide", String::as_str);
+    let players: i64 = number_or(args, 2, 4);
+    let game = make(id, players, &Map::new()).unwrap_or_else(|e| fail(&e.to_string()));
+    (id, game)
 }

@@ -322,44 +322,56 @@ impl Bot<TrafficarsMemory> for MemoryBot {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{flip, game, laid};
+    use super::super::tests::{flip, game, laid, S};
     use super::*;
     use crate::error::EngineError;
     use crate::game::Game;
     use crate::rng::derive_seed;
     use crate::sim::{make_bot, play_game};
     use serde_json::json;
+    use std::sync::Arc;
+
+    /// The layout of `cards` after seat 0 flips `seat0` and seat 1 flips `seat1`.
+    fn flipped(g: &Arc<TrafficarsMemory>, cards: &[u32], seat0: &[u32], seat1: &[u32]) -> S {
+        let mut s = laid(g, cards);
+        flip(&mut s, 0, seat0);
+        flip(&mut s, 1, seat1);
+        s
+    }
+
+    /// `bot` reset for seat `seat` of `g` with a generator seeded by `seed`.
+    fn seated(mut bot: MemoryBot, g: &TrafficarsMemory, seat: usize, seed: u64) -> MemoryBot {
+        bot.reset(g, seat, SplitMix64::new(seed));
+        bot
+    }
+
+    /// The action `bot` chooses among the legal actions of the session's state.
+    fn choice(g: &TrafficarsMemory, bot: &mut MemoryBot, s: &S) -> u32 {
+        let mut legal = Vec::new();
+        g.legal_actions(s.state(), &mut legal);
+        bot.act(g, s.state(), &legal)
+    }
 
     /// The memory bot stops when its memory offers no safe neighbour, and flips on when it does.
     #[test]
     fn memory_bot_stops_without_a_safe_neighbour() {
         let g = game(2, json!({"min_number": 1, "max_number": 12}));
         let cards = vec![10, 9, 11, 3, 12, 8, 1, 2, 4, 5, 6, 7];
-        let mut s = laid(&g, &cards);
         // Seat 0 sees 3 and 12 (not neighbours); seat 1 flips 10 and 9.
-        flip(&mut s, 0, &[3, 12]);
-        flip(&mut s, 1, &[10, 9]);
-        let mut bot = MemoryBot::perfect();
-        bot.reset(&g, 1, SplitMix64::new(4));
-        let mut legal = Vec::new();
-        g.legal_actions(s.state(), &mut legal);
+        let s = flipped(&g, &cards, &[3, 12], &[10, 9]);
+        let mut bot = seated(MemoryBot::perfect(), &g, 1, 4);
         // Nothing remembered fits 9..10 (3 and 12 do not): stop.
-        assert_eq!(bot.act(&g, s.state(), &legal), STOP);
+        assert_eq!(choice(&g, &mut bot, &s), STOP);
         // With 11 remembered (seen by seat 0), the bot flips it; then only 3 is remembered,
         // which does not fit 9..11: it stops.
-        let mut s = laid(&g, &cards);
-        flip(&mut s, 0, &[11, 3]);
-        flip(&mut s, 1, &[10, 9]);
-        g.legal_actions(s.state(), &mut legal);
-        let a = bot.act(&g, s.state(), &legal);
+        let mut s = flipped(&g, &cards, &[11, 3], &[10, 9]);
+        let a = choice(&g, &mut bot, &s);
         assert_eq!(a, 2, "the remembered 11 continues 9, 10");
         s.apply(i64::from(a), Some(1)).unwrap();
-        g.legal_actions(s.state(), &mut legal);
-        assert_eq!(bot.act(&g, s.state(), &legal), STOP);
+        assert_eq!(choice(&g, &mut bot, &s), STOP);
         // The forgetful bot stops the same way from its own memory.
         let mut s = laid(&g, &cards);
-        let mut fb = MemoryBot::forgetful(0.0);
-        fb.reset(&g, 1, SplitMix64::new(5));
+        let mut fb = seated(MemoryBot::forgetful(0.0), &g, 1, 5);
         fb.observe(&g, s.state());
         for c in [3, 12] {
             flip(&mut s, 0, &[c]);
@@ -369,8 +381,7 @@ mod tests {
             flip(&mut s, 1, &[c]);
             fb.observe(&g, s.state());
         }
-        g.legal_actions(s.state(), &mut legal);
-        assert_eq!(fb.act(&g, s.state(), &legal), STOP);
+        assert_eq!(choice(&g, &mut fb, &s), STOP);
         assert_eq!(fb.pending, None);
     }
 
@@ -382,17 +393,12 @@ mod tests {
         );
         // Positions: 0:4 1:9 2:51 3:6 4:1 5:5 6:10 7:2 8:3 9:7 10:8 11:52.
         let cards = vec![4, 9, 51, 6, 1, 5, 10, 2, 3, 7, 8, 52];
-        let mut s = laid(&g, &cards);
         // Seat 0 flips 4 and 9 (not neighbours), seat 1 flips 6 and 1.
-        flip(&mut s, 0, &[4, 9]);
-        flip(&mut s, 1, &[6, 1]);
-        let mut bot = MemoryBot::perfect();
-        bot.reset(&g, 0, SplitMix64::new(1));
-        let mut legal = Vec::new();
+        let s = flipped(&g, &cards, &[4, 9], &[6, 1]);
+        let mut bot = seated(MemoryBot::perfect(), &g, 0, 1);
         // Known on the table: 4, 9, 6, 1 → no pair; the bot flips an unknown position.
         for _ in 0..20 {
-            g.legal_actions(s.state(), &mut legal);
-            let a = bot.act(&g, s.state(), &legal);
+            let a = choice(&g, &mut bot, &s);
             assert!(
                 ![0, 1, 3, 4].contains(&a),
                 "flipped a known useless card {a}"
@@ -401,32 +407,26 @@ mod tests {
         // Seat 0 has flipped 5 (position 5): the known 4 and 6 continue the run.
         let mut s2 = s.clone();
         flip(&mut s2, 0, &[5]);
-        g.legal_actions(s2.state(), &mut legal);
-        let a = bot.act(&g, s2.state(), &legal);
+        let a = choice(&g, &mut bot, &s2);
         assert_eq!(a, 0);
         s2.apply(i64::from(a), Some(0)).unwrap();
-        g.legal_actions(s2.state(), &mut legal);
-        assert_eq!(bot.act(&g, s2.state(), &legal), 3);
+        assert_eq!(choice(&g, &mut bot, &s2), 3);
         // Seat 0 flips 51 and 10, then 4 breaks: nothing taken, all three seen.
         let mut s3 = s.clone();
         flip(&mut s3, 0, &[51, 10, 4]);
         assert_eq!(g.current_player(s3.state()), 1);
         // Seat 1 knows 4, 9, 51, 6, 1, 10: the joker first, then the closest pair 9, 10.
-        let mut bot1 = MemoryBot::perfect();
-        bot1.reset(&g, 1, SplitMix64::new(2));
-        g.legal_actions(s3.state(), &mut legal);
-        let a = bot1.act(&g, s3.state(), &legal);
+        let mut bot1 = seated(MemoryBot::perfect(), &g, 1, 2);
+        let a = choice(&g, &mut bot1, &s3);
         assert_eq!(a, 2);
         s3.apply(i64::from(a), Some(1)).unwrap();
-        g.legal_actions(s3.state(), &mut legal);
-        let a = bot1.act(&g, s3.state(), &legal);
+        let a = choice(&g, &mut bot1, &s3);
         assert_eq!(
             a, 1,
             "the lower card of the closest known pair (9 of 9, 10)"
         );
         s3.apply(i64::from(a), Some(1)).unwrap();
-        g.legal_actions(s3.state(), &mut legal);
-        assert_eq!(bot1.act(&g, s3.state(), &legal), 6);
+        assert_eq!(choice(&g, &mut bot1, &s3), 6);
     }
 
     #[test]
@@ -434,8 +434,7 @@ mod tests {
         let g = game(2, json!({"min_number": 1, "max_number": 10}));
         let cards = vec![4, 9, 6, 1, 5, 10, 2, 3, 7, 8];
         let mut s = laid(&g, &cards);
-        let mut bot = MemoryBot::forgetful(0.0);
-        bot.reset(&g, 1, SplitMix64::new(3));
+        let mut bot = seated(MemoryBot::forgetful(0.0), &g, 1, 3);
         bot.observe(&g, s.state());
         flip(&mut s, 0, &[4]);
         bot.observe(&g, s.state());
@@ -447,13 +446,10 @@ mod tests {
         // Seat 1 flips 5: its memory says 4 is at position 0 → continues there.
         flip(&mut s, 1, &[5]);
         bot.observe(&g, s.state());
-        let mut legal = Vec::new();
-        g.legal_actions(s.state(), &mut legal);
-        assert_eq!(bot.act(&g, s.state(), &legal), 0);
+        assert_eq!(choice(&g, &mut bot, &s), 0);
         // Forgetting everything (P = 1) at the start of its turn.
         let mut s = laid(&g, &cards);
-        let mut bot = MemoryBot::forgetful(1.0);
-        bot.reset(&g, 1, SplitMix64::new(3));
+        let mut bot = seated(MemoryBot::forgetful(1.0), &g, 1, 3);
         flip(&mut s, 0, &[4]);
         bot.observe(&g, s.state());
         flip(&mut s, 0, &[9]);
@@ -465,8 +461,7 @@ mod tests {
             ),
             (4, 9)
         );
-        g.legal_actions(s.state(), &mut legal);
-        let _ = bot.act(&g, s.state(), &legal);
+        let _ = choice(&g, &mut bot, &s);
         assert_eq!(bot.memory.positions, 0);
     }
 
@@ -488,8 +483,7 @@ mod tests {
         }
         let g = game(2, json!({"min_number": 1, "max_number": 12}));
         let s = laid(&g, &[10, 9, 11, 3, 12, 8, 1, 2, 4, 5, 6, 7]);
-        let mut bot = MemoryBot::perfect();
-        bot.reset(&*g, 0, SplitMix64::new(1));
+        let mut bot = seated(MemoryBot::perfect(), &g, 0, 1);
         assert!(bot.act_unlisted(&*g, s.state()).is_some());
     }
 

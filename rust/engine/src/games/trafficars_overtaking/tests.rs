@@ -79,6 +79,33 @@ fn legal(g: &TrafficarsOvertaking, s: &S) -> Vec<u32> {
     out
 }
 
+/// The active seat and the overtaker of a state dict.
+fn turn(x: &Value) -> (Value, Value) {
+    (x["active"].clone(), x["overtaker"].clone())
+}
+
+/// The two-seat deal of the worked example: seat 0 holds 3, 11, 20, 26, 40, 47, seat 1 holds
+/// 8, 21, 24, 30, 33, 45, and 18 starts the row.
+fn worked_deal(g: &Arc<TrafficarsOvertaking>) -> S {
+    dealt_two(
+        g,
+        &[3, 11, 20, 26, 40, 47, 18, 1],
+        &[8, 21, 24, 30, 33, 45, 14, 49],
+    )
+}
+
+/// The worked example after seat 0 played 26 and seat 1 overtook with 21 and 24.
+fn assert_overtook_26(x: &Value) {
+    assert_eq!(x["phase"], "play");
+    assert_eq!(x["row"], json!([18, 21, 24, 26]));
+    assert_eq!(x["overtake_card"], Value::Null);
+    assert_eq!(turn(x), (json!(1), json!(0)));
+    assert_eq!(
+        x["hands"],
+        json!([[1, 3, 11, 20, 40, 47], [8, 14, 30, 33, 45, 49]])
+    );
+}
+
 /// Applies `actions` in order, each by the seat `seat`.
 fn by(s: &mut S, seat: i64, actions: &[u32]) {
     for &a in actions {
@@ -178,11 +205,7 @@ fn deal_removal_chance_and_labels() {
 #[test]
 fn worked_example_overtaking() {
     let g = game_opt(2);
-    let mut s = dealt_two(
-        &g,
-        &[3, 11, 20, 26, 40, 47, 18, 1],
-        &[8, 21, 24, 30, 33, 45, 14, 49],
-    );
+    let mut s = worked_deal(&g);
     let x = st(&g, &s);
     assert_eq!(
         x["hands"],
@@ -190,10 +213,7 @@ fn worked_example_overtaking() {
     );
     assert_eq!(x["row"], json!([18]));
     assert_eq!(x["phase"], "play");
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(0), json!(1))
-    );
+    assert_eq!(turn(&x), (json!(0), json!(1)));
     assert_eq!(g.observation(s.state(), 0)["pile_sizes"], json!([18, 19]));
     assert_eq!(legal(&g, &s), vec![3, 11, 20, 26, 40, 47]);
     assert_eq!(g.action_label(s.state(), 26), "play 26");
@@ -211,18 +231,7 @@ fn worked_example_overtaking() {
     assert_eq!(o["overtake_card"], json!(26));
     assert_eq!(o["row"], json!([18, 26]));
     by(&mut s, 1, &[OVERTAKE]);
-    let x = st(&g, &s);
-    assert_eq!(x["row"], json!([18, 21, 24, 26]));
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(1), json!(0))
-    );
-    assert_eq!(
-        x["hands"],
-        json!([[1, 3, 11, 20, 40, 47], [8, 14, 30, 33, 45, 49]])
-    );
-    assert_eq!(x["overtake_card"], Value::Null);
-    assert_eq!(x["phase"], "play");
+    assert_overtook_26(&st(&g, &s));
     assert_eq!(legal(&g, &s), vec![8, 14, 30, 33, 45, 49]);
     // 14 next to 18: seat 0 holds nothing in 15..17: no overtake node.
     by(&mut s, 1, &[14]);
@@ -270,10 +279,7 @@ fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
         x["hands"],
         json!([[2, 3, 10, 11, 12, 13], [36, 37, 38, 39, 40, 41]])
     );
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(1), json!(0))
-    );
+    assert_eq!(turn(&x), (json!(1), json!(0)));
     assert_eq!(x["passes"], json!(0));
     // Nothing fits below 1 or above 50: pass is forced, and is the only action.
     assert_eq!(legal(&g, &s), vec![PASS]);
@@ -281,10 +287,7 @@ fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
     by(&mut s, 1, &[PASS]);
     let x = st(&g, &s);
     assert_eq!(x["passes"], json!(1));
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(0), json!(1))
-    );
+    assert_eq!(turn(&x), (json!(0), json!(1)));
     assert_eq!(x["row"], json!([1, 25, 30, 31, 32, 33, 34, 35, 50]));
     assert_eq!(legal(&g, &s), vec![PASS]);
     // Everyone has passed: the row leaves the game; seat 1 starts a new one from its pile.
@@ -292,10 +295,7 @@ fn both_ends_overtake_forced_pass_refill_and_cleared_row() {
     let x = st(&g, &s);
     assert_eq!(x["passes"], json!(0));
     assert_eq!(x["row"], json!([42]));
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(1), json!(0))
-    );
+    assert_eq!(turn(&x), (json!(1), json!(0)));
     assert_eq!(x["phase"], "play");
     assert_eq!(x["piles"][1][0], json!(24));
     let o = g.observation(s.state(), 1);
@@ -376,10 +376,7 @@ fn start_from_the_hand_and_the_win() {
     assert_eq!(x["phase"], "over");
     assert_eq!(x["winner"], json!(0));
     assert_eq!(x["row"], json!([10, 11, 13]));
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(0), json!(1))
-    );
+    assert_eq!(turn(&x), (json!(0), json!(1)));
     let mut sc = [0i64; 5];
     g.scores(s.state(), &mut sc);
     assert_eq!(sc, [0, -6, -10, -10, -10]);
@@ -427,10 +424,7 @@ fn an_emptied_hand_moves_the_turn_on() {
     by(&mut s, 2, &[49]);
     // Seat 2's hand is empty: the turn moves on (not a pass) and everyone refills.
     let x = st(&g, &s);
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(0), json!(1))
-    );
+    assert_eq!(turn(&x), (json!(0), json!(1)));
     assert_eq!(x["passes"], json!(0));
     assert_eq!(x["hands"][2], json!([35, 36, 37, 38, 39, 40]));
     // Seat 0 holds 1, 10, 12, 14, 16, 18 (1 drawn at the overtake): those below 15 fit.
@@ -445,29 +439,14 @@ fn an_emptied_hand_moves_the_turn_on() {
 fn overtaking_is_compulsory() {
     // Seat 0 plays 26: seat 1 holds 21, 24 between 18 and 26 and must overtake.
     let deal_and_play_26 = |g: &Arc<TrafficarsOvertaking>| {
-        let mut s = dealt_two(
-            g,
-            &[3, 11, 20, 26, 40, 47, 18, 1],
-            &[8, 21, 24, 30, 33, 45, 14, 49],
-        );
+        let mut s = worked_deal(g);
         by(&mut s, 0, &[26]);
         s
     };
     let g = game(2);
     // Overtaking is compulsory: seat 1 overtakes at once.
     let mut s = deal_and_play_26(&g);
-    let x = st(&g, &s);
-    assert_eq!(x["phase"], "play");
-    assert_eq!(x["row"], json!([18, 21, 24, 26]));
-    assert_eq!(x["overtake_card"], Value::Null);
-    assert_eq!(
-        (x["active"].clone(), x["overtaker"].clone()),
-        (json!(1), json!(0))
-    );
-    assert_eq!(
-        x["hands"],
-        json!([[1, 3, 11, 20, 40, 47], [8, 14, 30, 33, 45, 49]])
-    );
+    assert_overtook_26(&st(&g, &s));
     // The overtake is not a recorded action: the history holds only the play.
     let h = s.to_json()["history"].as_array().unwrap().clone();
     assert_eq!(h.last(), Some(&json!(26)));
