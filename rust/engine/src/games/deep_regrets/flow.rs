@@ -105,61 +105,11 @@ impl DeepRegrets {
                         self.ask(st, Node::MusterKeep, p)
                     }
                 }
-                Task::Arrive => {
-                    // `return`: the game ended (nothing more to run).
-                    let p = st.turn;
-                    if st.seats[usize::from(p)].passed {
-                        // Reward(p) then Advance, the first run here.
-                        st.push(Task::Advance);
-                        self.reward(st, p)
-                    } else {
-                        let seat = &mut st.seats[usize::from(p)];
-                        seat.skull_used = false;
-                        seat.coffin_used = false;
-                        st.main_done = false;
-                        if st.plug {
-                            if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
-                                self.discard_top(st, s);
-                            }
-                            if st.sea_empty() {
-                                self.finish(st);
-                                return;
-                            }
-                        }
-                        self.ask(st, Node::Turn, p)
-                    }
-                }
-                Task::Advance => {
-                    if st.seats[..n].iter().all(|s| s.passed) {
-                        st.push(Task::DayEnd);
-                    } else {
-                        st.turn = ((usize::from(st.turn) + 1) % n) as u8;
-                        st.push(Task::Arrive);
-                    }
-                    false
-                }
+                Task::Arrive => self.arrive(st),
+                Task::Advance => self.advance(st),
                 Task::Reward(p) => self.reward(st, p),
-                Task::EndTurn(_) => {
-                    st.discount = 0;
-                    st.main_done = false;
-                    if st.last_turns != NONE {
-                        st.last_turns = st.last_turns.saturating_sub(1);
-                    }
-                    if st.last_turns == 0 {
-                        st.push(Task::DayEnd);
-                    } else {
-                        st.push(Task::Advance);
-                    }
-                    false
-                }
-                Task::AfterMain(p) => {
-                    if self.has_free_action(st, usize::from(p)) {
-                        self.ask(st, Node::AfterMain, p)
-                    } else {
-                        st.push(Task::EndTurn(p));
-                        false
-                    }
-                }
+                Task::EndTurn(_) => self.end_turn(st),
+                Task::AfterMain(p) => self.after_main(st, p),
                 Task::DrawRegrets(_, 0) | Task::DrawDinks(_, 0) => false,
                 // The last draw pushes no draw of none.
                 Task::DrawRegrets(p, k) => {
@@ -181,8 +131,7 @@ impl DeepRegrets {
                 Task::ReturnTo(node, p) => {
                     st.item = None;
                     if node == Node::AfterMain {
-                        st.push(Task::AfterMain(p));
-                        false
+                        self.after_main(st, p)
                     } else {
                         self.ask(st, node, p)
                     }
@@ -251,6 +200,75 @@ impl DeepRegrets {
         }
         debug_assert!(false, "the task stack ran empty without a node");
         self.finish(st);
+    }
+
+    // The tasks of the turn cycle, as functions: a task that would push the next one for the
+    // loop to pop at once calls it instead (the same steps in the same order, and the same stack
+    // at every node, without the push and the pop).
+
+    /// The task `Arrive`: the `turn` seat's turn begins (a passed seat's reward, then
+    /// `Advance`); true when it asked a node or ended the game.
+    #[inline(always)]
+    fn arrive(&self, st: &mut S) -> bool {
+        let p = st.turn;
+        if st.seats[usize::from(p)].passed {
+            // Reward(p) then Advance, the first run here.
+            st.push(Task::Advance);
+            return self.reward(st, p);
+        }
+        let seat = &mut st.seats[usize::from(p)];
+        seat.skull_used = false;
+        seat.coffin_used = false;
+        st.main_done = false;
+        if st.plug {
+            if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
+                self.discard_top(st, s);
+            }
+            if st.sea_empty() {
+                self.finish(st);
+                return true;
+            }
+        }
+        self.ask(st, Node::Turn, p)
+    }
+
+    /// The task `Advance`: the day ends when every seat passed, else the next seat arrives.
+    #[inline(always)]
+    fn advance(&self, st: &mut S) -> bool {
+        let n = self.n();
+        if st.seats[..n].iter().all(|s| s.passed) {
+            st.push(Task::DayEnd);
+            false
+        } else {
+            st.turn = ((usize::from(st.turn) + 1) % n) as u8;
+            self.arrive(st)
+        }
+    }
+
+    /// The task `EndTurn`: the last turns count down, then the day ends or the turn passes on.
+    #[inline(always)]
+    pub(super) fn end_turn(&self, st: &mut S) -> bool {
+        st.discount = 0;
+        st.main_done = false;
+        if st.last_turns != NONE {
+            st.last_turns = st.last_turns.saturating_sub(1);
+        }
+        if st.last_turns == 0 {
+            st.push(Task::DayEnd);
+            false
+        } else {
+            self.advance(st)
+        }
+    }
+
+    /// The task `AfterMain(p)`: the `after_main` node if p has a free action, else `EndTurn`.
+    #[inline(always)]
+    pub(super) fn after_main(&self, st: &mut S, p: u8) -> bool {
+        if self.has_free_action(st, usize::from(p)) {
+            self.ask(st, Node::AfterMain, p)
+        } else {
+            self.end_turn(st)
+        }
     }
 
     /// The shoal being dealt (the first one not yet full).
