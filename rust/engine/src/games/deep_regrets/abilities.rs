@@ -401,6 +401,81 @@ impl DeepRegrets {
         self.apply_effect(st, usize::from(u), prim)
     }
 
+    // The steps of a cast as functions: a task that would push the next one for the loop to
+    // pop at once calls it instead (the same steps in the same order, and the same stack at
+    // every node, without the push and the pop).
+
+    /// The cast's first step (§16.5 step 3: rods that reorder; the cast action calls it), then
+    /// `CastReveal(p)`; true when it asked a node or ended the game.
+    #[inline(always)]
+    pub(super) fn cast_rod(&self, st: &mut S, p: u8) -> bool {
+        let pu = usize::from(p);
+        let s = usize::from(st.cast_shoal);
+        let rod = st.seats[pu].rod;
+        let reorder = self.data.rods.get(usize::from(rod)).and_then(|r| r.reorder);
+        match reorder {
+            Some(amount) if st.face_up >> s & 1 == 0 && st.shoal_len[s] >= 2 => {
+                st.push(Task::CastReveal(p));
+                self.start_reorder(st, pu, amount)
+            }
+            _ => self.cast_reveal(st, p),
+        }
+    }
+
+    /// The task `CastReveal(p)` (cast §16.5 steps 4–5), then `CastAbility(p)`; true when it
+    /// asked a node or ended the game.
+    #[inline(always)]
+    fn cast_reveal(&self, st: &mut S, p: u8) -> bool {
+        let s = usize::from(st.cast_shoal);
+        st.cast_fish = st.top_fish(s).unwrap_or(NONE);
+        st.cast_revealed = false;
+        if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
+            st.face_up |= 1 << s;
+            st.forget(s);
+            st.cast_revealed = true;
+        }
+        if let Some(fish) = self.fish_data(st.cast_fish) {
+            let dead = self
+                .data
+                .rods
+                .get(usize::from(st.seats[usize::from(p)].rod))
+                .is_some_and(|r| r.ignore_reveal);
+            if st.cast_revealed && !fish.special && fish.reveal != 0 && dead {
+                st.push(Task::CastAbility(p));
+                return self.ask(st, Node::IgnoreReveal, p);
+            }
+        }
+        self.cast_ability(st, p)
+    }
+
+    /// The task `CastAbility(p)` (cast §16.5 step 6: the reveal list), then
+    /// `CastAfterReveal(p)`.
+    #[inline(always)]
+    fn cast_ability(&self, st: &mut S, p: u8) -> bool {
+        let list = if st.cast_revealed && !st.cast_ignored {
+            self.fish_data(st.cast_fish).map_or(0, |x| x.reveal)
+        } else {
+            0
+        };
+        if list == 0 {
+            return self.cast_after_reveal(st, p);
+        }
+        st.push(Task::CastAfterReveal(p));
+        self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_REVEAL, list);
+        false
+    }
+
+    /// The task `CastAfterReveal(p)` (cast §16.5 step 7): the `pay` node, or the cast end.
+    #[inline(always)]
+    fn cast_after_reveal(&self, st: &mut S, p: u8) -> bool {
+        if st.cast_end != 0 || st.shoal_len[usize::from(st.cast_shoal)] == 0 {
+            st.push(Task::CastEnd(p));
+            false
+        } else {
+            self.ask(st, Node::Pay, p)
+        }
+    }
+
     /// The tasks of a cast and of a regret draw event, executed in [`Self::run`]'s loop; any
     /// other task by [`Self::exec`]. True when it asked a node or ended the game.
     #[inline(always)]
@@ -413,59 +488,9 @@ impl DeepRegrets {
                 }
                 false
             }
-            Task::CastRod(p) => {
-                st.push(Task::CastReveal(p));
-                let pu = usize::from(p);
-                let s = usize::from(st.cast_shoal);
-                let rod = st.seats[pu].rod;
-                let reorder = self.data.rods.get(usize::from(rod)).and_then(|r| r.reorder);
-                let Some(amount) = reorder else {
-                    return false;
-                };
-                if st.face_up >> s & 1 == 1 || st.shoal_len[s] < 2 {
-                    return false;
-                }
-                self.start_reorder(st, pu, amount)
-            }
-            Task::CastReveal(p) => {
-                let s = usize::from(st.cast_shoal);
-                st.push(Task::CastAbility(p));
-                st.cast_fish = st.top_fish(s).unwrap_or(NONE);
-                st.cast_revealed = false;
-                if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
-                    st.face_up |= 1 << s;
-                    st.forget(s);
-                    st.cast_revealed = true;
-                }
-                let Some(fish) = self.fish_data(st.cast_fish) else {
-                    return false;
-                };
-                let dead = self
-                    .data
-                    .rods
-                    .get(usize::from(st.seats[usize::from(p)].rod))
-                    .is_some_and(|r| r.ignore_reveal);
-                if st.cast_revealed && !fish.special && fish.reveal != 0 && dead {
-                    return self.ask(st, Node::IgnoreReveal, p);
-                }
-                false
-            }
-            Task::CastAbility(p) => {
-                st.push(Task::CastAfterReveal(p));
-                if st.cast_revealed && !st.cast_ignored {
-                    let list = self.fish_data(st.cast_fish).map_or(0, |x| x.reveal);
-                    self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_REVEAL, list);
-                }
-                false
-            }
-            Task::CastAfterReveal(p) => {
-                if st.cast_end != 0 || st.shoal_len[usize::from(st.cast_shoal)] == 0 {
-                    st.push(Task::CastEnd(p));
-                    false
-                } else {
-                    self.ask(st, Node::Pay, p)
-                }
-            }
+            Task::CastReveal(p) => self.cast_reveal(st, p),
+            Task::CastAbility(p) => self.cast_ability(st, p),
+            Task::CastAfterReveal(p) => self.cast_after_reveal(st, p),
             Task::NotCaught(p) => {
                 let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
                 self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
@@ -483,8 +508,7 @@ impl DeepRegrets {
                     st.main_done = false;
                     self.ask(st, Node::Turn, p)
                 } else {
-                    st.push(Task::AfterMain(p));
-                    false
+                    self.after_main(st, p)
                 }
             }
             Task::EachSeat(u, list, mask, i) => {

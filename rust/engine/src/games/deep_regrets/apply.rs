@@ -186,8 +186,9 @@ impl DeepRegrets {
             Node::Turn => self.apply_turn(st, p, a),
             Node::AfterMain => {
                 if a == END_TURN {
-                    st.push(Task::EndTurn(pp));
-                    self.run(st);
+                    if !self.end_turn(st) {
+                        self.run(st);
+                    }
                 } else {
                     self.apply_free(st, p, a, Node::AfterMain);
                 }
@@ -342,8 +343,10 @@ impl DeepRegrets {
                 }
                 st.discount = 0;
                 st.push(Task::Advance);
-                st.push(Task::Reward(pp));
-                self.run(st);
+                // The pass reward, then Advance.
+                if !self.reward(st, pp) {
+                    self.run(st);
+                }
             }
             SELL => {
                 st.main_done = true;
@@ -365,8 +368,9 @@ impl DeepRegrets {
                 st.cast_on = true;
                 st.cast_shoal = (a - CAST) as u8;
                 st.clear_cast();
-                st.push(Task::CastRod(pp));
-                self.run(st);
+                if !self.cast_rod(st, pp) {
+                    self.run(st);
+                }
             }
             SHOP..=SHOP_LAST => {
                 st.main_done = true;
@@ -421,8 +425,10 @@ impl DeepRegrets {
                 st.spend(p, (a - DIE) as usize);
                 st.seats[p].depth = (st.seats[p].depth + 1).min(3);
                 if ret == Node::AfterMain {
-                    st.push(Task::AfterMain(pp));
-                    self.run(st);
+                    // AfterMain(p), run here (as `run` would pop it).
+                    if !self.after_main(st, pp) {
+                        self.run(st);
+                    }
                 }
             }
             DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), ret),

@@ -25,7 +25,7 @@ impl DeepRegrets {
 
     /// The pass reward of seat `p`: its node if it has a choice; whether it was asked.
     #[inline]
-    fn reward(&self, st: &mut S, p: u8) -> bool {
+    pub(super) fn reward(&self, st: &mut S, p: u8) -> bool {
         let can_dink = st.dink_deck | st.dink_discard != 0;
         let can_discard = st.seats[usize::from(p)].regret_count() > 0;
         if can_dink || can_discard {
@@ -63,28 +63,8 @@ impl DeepRegrets {
         let n = self.n();
         while let Some(t) = st.pop() {
             let asked = match t {
-                Task::MusterStart(p) => {
-                    st.push(Task::MusterKeep(p));
-                    st.push(Task::MusterRoll(p));
-                    if st.seats[usize::from(p)].fresh_count() > 0 {
-                        self.ask(st, Node::MusterSelect, p)
-                    } else {
-                        false
-                    }
-                }
-                Task::MusterRoll(p) => {
-                    let seat = &mut st.seats[usize::from(p)];
-                    for k in 0..KINDS {
-                        st.to_roll[k] += seat.spent[k];
-                        seat.spent[k] = 0;
-                    }
-                    if st.to_roll.iter().any(|&c| c > 0) {
-                        st.roll_to_rolled = true;
-                        self.ask(st, Node::Roll, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::MusterStart(p) => self.muster_start(st, p),
+                Task::MusterRoll(p) => self.muster_roll(st, p),
                 Task::MusterKeep(p) => {
                     let pu = usize::from(p);
                     let room = self
@@ -107,8 +87,6 @@ impl DeepRegrets {
                 }
                 Task::Arrive => self.arrive(st),
                 Task::Advance => self.advance(st),
-                Task::Reward(p) => self.reward(st, p),
-                Task::EndTurn(_) => self.end_turn(st),
                 Task::AfterMain(p) => self.after_main(st, p),
                 Task::DrawRegrets(_, 0) | Task::DrawDinks(_, 0) => false,
                 // The last draw pushes no draw of none.
@@ -140,9 +118,10 @@ impl DeepRegrets {
                     if usize::from(i) < n {
                         let p = (usize::from(st.first_player) + usize::from(i)) % n;
                         st.push(Task::RefreshSeat(i + 1));
-                        st.push(Task::MusterStart(p as u8));
+                        self.muster_start(st, p as u8)
+                    } else {
+                        false
                     }
-                    false
                 }
                 Task::DeclareSeat(i) if usize::from(i) >= n => false,
                 Task::DeclareSeat(i) => {
@@ -212,7 +191,7 @@ impl DeepRegrets {
     fn arrive(&self, st: &mut S) -> bool {
         let p = st.turn;
         if st.seats[usize::from(p)].passed {
-            // Reward(p) then Advance, the first run here.
+            // The pass reward, then Advance.
             st.push(Task::Advance);
             return self.reward(st, p);
         }
@@ -245,7 +224,8 @@ impl DeepRegrets {
         }
     }
 
-    /// The task `EndTurn`: the last turns count down, then the day ends or the turn passes on.
+    /// The turn ends (the `after_main` node's end turn, or no free action left): the last turns
+    /// count down, then the day ends or the turn passes on.
     #[inline(always)]
     pub(super) fn end_turn(&self, st: &mut S) -> bool {
         st.discount = 0;
@@ -261,13 +241,42 @@ impl DeepRegrets {
         }
     }
 
-    /// The task `AfterMain(p)`: the `after_main` node if p has a free action, else `EndTurn`.
+    /// The task `AfterMain(p)`: the `after_main` node if p has a free action, else the turn
+    /// ends.
     #[inline(always)]
     pub(super) fn after_main(&self, st: &mut S, p: u8) -> bool {
         if self.has_free_action(st, usize::from(p)) {
             self.ask(st, Node::AfterMain, p)
         } else {
             self.end_turn(st)
+        }
+    }
+
+    /// The task `MusterStart(p)` (muster step 1), then `MusterRoll(p)` and `MusterKeep(p)`.
+    #[inline(always)]
+    fn muster_start(&self, st: &mut S, p: u8) -> bool {
+        st.push(Task::MusterKeep(p));
+        if st.seats[usize::from(p)].fresh_count() > 0 {
+            st.push(Task::MusterRoll(p));
+            self.ask(st, Node::MusterSelect, p)
+        } else {
+            self.muster_roll(st, p)
+        }
+    }
+
+    /// The task `MusterRoll(p)` (muster steps 2–3): Spent dice to be rolled.
+    #[inline(always)]
+    fn muster_roll(&self, st: &mut S, p: u8) -> bool {
+        let seat = &mut st.seats[usize::from(p)];
+        for k in 0..KINDS {
+            st.to_roll[k] += seat.spent[k];
+            seat.spent[k] = 0;
+        }
+        if st.to_roll.iter().any(|&c| c > 0) {
+            st.roll_to_rolled = true;
+            self.ask(st, Node::Roll, p)
+        } else {
+            false
         }
     }
 

@@ -211,8 +211,10 @@ impl DeepRegrets {
         st.item = Some(src);
         st.push(Task::ReturnTo(ret, p as u8));
         let list = self.item(src).use_lists.get(u).copied().unwrap_or(0);
-        st.push(Task::Effects(p as u8, list, 0));
-        self.run(st);
+        // Effects(p, list, 0), run here (as `run` would pop it).
+        if !self.task_effects(st, p as u8, list, 0) {
+            self.run(st);
+        }
     }
 }
 
