@@ -214,6 +214,7 @@ impl DeepRegrets {
     }
 
     /// The standing-rule actions at the `turn` node (21 with `main`, 22, 23).
+    #[inline(always)]
     pub(super) fn turn_rules(&self, st: &S, p: usize, out: &mut impl Sink, main: bool) {
         let seat = &st.seats[p];
         // The same tests as `dumbo`, `front_sum(front_peek) > 0` and `coffin`, on the
