@@ -485,9 +485,10 @@ impl DeepRegrets {
             Task::DrawEvent(u, k) => {
                 if k > 0 {
                     let x = self.front_sum(st, usize::from(u), |r| r.front_extra);
-                    st.push(Task::DrawRegrets(u, k.saturating_add(x)));
+                    self.draw_regrets(st, u, k.saturating_add(x))
+                } else {
+                    false
                 }
-                false
             }
             Task::CastReveal(p) => self.cast_reveal(st, p),
             Task::CastAbility(p) => self.cast_ability(st, p),

@@ -209,13 +209,15 @@ impl DeepRegrets {
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => {
                 st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
-                st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, true)));
-                self.run(st);
+                if !self.draw_dinks(st, pp, self.dinks_per_draw(st, p, true)) {
+                    self.run(st);
+                }
             }
             Node::Reward => {
                 if a == DRAW_A_DINK {
-                    st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, false)));
-                    self.run(st);
+                    if !self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false)) {
+                        self.run(st);
+                    }
                 } else {
                     self.ask(st, Node::DiscardRandomRegret, pp);
                 }

@@ -88,24 +88,8 @@ impl DeepRegrets {
                 Task::Arrive => self.arrive(st),
                 Task::Advance => self.advance(st),
                 Task::AfterMain(p) => self.after_main(st, p),
-                Task::DrawRegrets(_, 0) | Task::DrawDinks(_, 0) => false,
-                // The last draw pushes no draw of none.
-                Task::DrawRegrets(p, k) => {
-                    if k > 1 {
-                        st.push(Task::DrawRegrets(p, k - 1));
-                    }
-                    self.draw_regret(st, usize::from(p))
-                }
-                Task::DrawDinks(p, k) => {
-                    if k > 1 {
-                        st.push(Task::DrawDinks(p, k - 1));
-                    }
-                    if refill(&mut st.dink_deck, &mut st.dink_discard) {
-                        self.ask(st, Node::DrawDink, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::DrawRegrets(p, k) => self.draw_regrets(st, p, k),
+                Task::DrawDinks(p, k) => self.draw_dinks(st, p, k),
                 Task::ReturnTo(node, p) => {
                     st.item = None;
                     if node == Node::AfterMain {
@@ -250,6 +234,25 @@ impl DeepRegrets {
         } else {
             self.end_turn(st)
         }
+    }
+
+    /// The task `DrawRegrets(p, k)`: k regret draws, one at a time.
+    #[inline(always)]
+    pub(super) fn draw_regrets(&self, st: &mut S, p: u8, k: u8) -> bool {
+        // The last draw pushes no draw of none.
+        if k > 1 {
+            st.push(Task::DrawRegrets(p, k - 1));
+        }
+        k > 0 && self.draw_regret(st, usize::from(p))
+    }
+
+    /// The task `DrawDinks(p, k)`: k dink draws, one at a time.
+    #[inline(always)]
+    pub(super) fn draw_dinks(&self, st: &mut S, p: u8, k: u8) -> bool {
+        if k > 1 {
+            st.push(Task::DrawDinks(p, k - 1));
+        }
+        k > 0 && refill(&mut st.dink_deck, &mut st.dink_discard) && self.ask(st, Node::DrawDink, p)
     }
 
     /// The task `MusterStart(p)` (muster step 1), then `MusterRoll(p)` and `MusterKeep(p)`.
