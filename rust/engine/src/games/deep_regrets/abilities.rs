@@ -138,14 +138,17 @@ impl DeepRegrets {
         }
     }
 
-    /// Starts an effect list of fish `f` for user `u` (pushes its tasks).
-    fn start_list(&self, st: &mut S, u: usize, f: u8, trigger: u8, list: u16) {
+    /// Starts an effect list of fish `f` for user `u`: the tasks `Ability(f, trigger)`, then
+    /// `Effects(u, list, 0)`, run here (as the loop would pop them), then `Ability` back to the
+    /// current one (pushed). True when it asked a node or ended the game.
+    fn start_list(&self, st: &mut S, u: usize, f: u8, trigger: u8, list: u16) -> bool {
         if list == 0 {
-            return;
+            return false;
         }
         st.push(Task::Ability(st.ability_fish, st.ability_trigger));
-        st.push(Task::Effects(u as u8, list, 0));
-        st.push(Task::Ability(f, trigger));
+        st.ability_fish = f;
+        st.ability_trigger = trigger;
+        self.task_effects(st, u as u8, list, 0)
     }
 
     /// Whether the payment can still be completed with p's Fresh dice (§16.6 must_catch), `d`
@@ -298,8 +301,9 @@ impl DeepRegrets {
         self.discard_hand_fish(st, p, f);
         st.push(Task::ReturnTo(ret, p as u8));
         let list = self.fish_data(f).map_or(0, |x| x.eat);
-        self.start_list(st, p, f, TRIGGER_EAT, list);
-        self.run(st);
+        if !self.start_list(st, p, f, TRIGGER_EAT, list) {
+            self.run(st);
+        }
     }
 
     /// Bone Wheel (§16.10, "Retain unspent points on dice"): on a catch paid with more than the
@@ -462,8 +466,7 @@ impl DeepRegrets {
             return self.cast_after_reveal(st, p);
         }
         st.push(Task::CastAfterReveal(p));
-        self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_REVEAL, list);
-        false
+        self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_REVEAL, list)
     }
 
     /// The task `CastAfterReveal(p)` (cast §16.5 step 7): the `pay` node, or the cast end.
@@ -495,8 +498,7 @@ impl DeepRegrets {
             Task::CastAfterReveal(p) => self.cast_after_reveal(st, p),
             Task::NotCaught(p) => {
                 let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
-                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
-                false
+                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list)
             }
             Task::CastEnd(p) => {
                 let free = st.cast_end == 2;
@@ -588,13 +590,11 @@ impl DeepRegrets {
                     st.catch_fish = f;
                     return self.ask(st, Node::IgnoreCatch, p);
                 }
-                self.start_list(st, pu, f, TRIGGER_CATCH, fish.catch);
-                false
+                self.start_list(st, pu, f, TRIGGER_CATCH, fish.catch)
             }
             Task::CatchList(p, f) => {
                 let list = self.fish_data(f).map_or(0, |x| x.catch);
-                self.start_list(st, usize::from(p), f, TRIGGER_CATCH, list);
-                false
+                self.start_list(st, usize::from(p), f, TRIGGER_CATCH, list)
             }
             Task::Overfish(p) => {
                 st.push(Task::DrawEvent(p, self.data.overfishing_regrets));
