@@ -110,14 +110,21 @@ impl DeepRegrets {
                 Task::DeclareSeat(i) if usize::from(i) >= n => false,
                 Task::DeclareSeat(i) => {
                     let p = (usize::from(st.first_player) + usize::from(i)) % n;
+                    let pp = p as u8;
                     st.push(Task::DeclareSeat(i + 1));
-                    st.push(Task::EquipReel(p as u8));
-                    st.push(Task::EquipRod(p as u8));
                     if st.seats[p].depth == 0 {
                         st.seats[p].depth = 1;
-                        false
+                        // EquipRod, then EquipReel, run here (as the loop would pop them).
+                        if self.equip(st, pp, Node::EquipRod) {
+                            st.push(Task::EquipReel(pp));
+                            true
+                        } else {
+                            self.equip(st, pp, Node::EquipReel)
+                        }
                     } else {
-                        self.ask(st, Node::Declare, p as u8)
+                        st.push(Task::EquipReel(pp));
+                        st.push(Task::EquipRod(pp));
+                        self.ask(st, Node::Declare, pp)
                     }
                 }
                 Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
