@@ -112,7 +112,7 @@ impl DeepRegrets {
     }
 
     /// The sum of a rule over p's front fish.
-    fn front_sum(&self, st: &S, p: usize, rule: impl Fn(&Rules) -> u8) -> u8 {
+    pub(super) fn front_sum(&self, st: &S, p: usize, rule: impl Fn(&Rules) -> u8) -> u8 {
         let mut t = 0u8;
         st.seats[p].front.each(|f| {
             if let Some(x) = self.fish_data(f) {
@@ -485,14 +485,7 @@ impl DeepRegrets {
     #[inline(always)]
     pub(super) fn exec_cast(&self, st: &mut S, t: Task) -> bool {
         match t {
-            Task::DrawEvent(u, k) => {
-                if k > 0 {
-                    let x = self.front_sum(st, usize::from(u), |r| r.front_extra);
-                    self.draw_regrets(st, u, k.saturating_add(x))
-                } else {
-                    false
-                }
-            }
+            Task::DrawEvent(u, k) => self.draw_event(st, u, k),
             Task::CastReveal(p) => self.cast_reveal(st, p),
             Task::CastAbility(p) => self.cast_ability(st, p),
             Task::CastAfterReveal(p) => self.cast_after_reveal(st, p),

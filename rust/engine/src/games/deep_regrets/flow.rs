@@ -129,15 +129,7 @@ impl DeepRegrets {
                 }
                 Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
                 Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
-                Task::DiscardRegretLoop(p, k) => {
-                    if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
-                        st.push(Task::DiscardRegretLoop(p, k - 1));
-                        st.left = k;
-                        self.ask(st, Node::DiscardRegret, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::DiscardRegretLoop(p, k) => self.discard_regret_loop(st, p, k),
                 Task::ShopDraw(_, 0) => false,
                 Task::ShopDraw(p, k) => {
                     let (deck, discard, node) = match st.shop {
@@ -240,6 +232,30 @@ impl DeepRegrets {
             self.ask(st, Node::AfterMain, p)
         } else {
             self.end_turn(st)
+        }
+    }
+
+    /// The task `DiscardRegretLoop(p, k)`: at most k regrets of p's choice discarded.
+    #[inline(always)]
+    fn discard_regret_loop(&self, st: &mut S, p: u8, k: u8) -> bool {
+        if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+            st.push(Task::DiscardRegretLoop(p, k - 1));
+            st.left = k;
+            self.ask(st, Node::DiscardRegret, p)
+        } else {
+            false
+        }
+    }
+
+    /// The task `DrawEvent(u, k)`: one regret draw event of k regrets (and the front's extra
+    /// ones) for u.
+    #[inline(always)]
+    pub(super) fn draw_event(&self, st: &mut S, u: u8, k: u8) -> bool {
+        if k > 0 {
+            let x = self.front_sum(st, usize::from(u), |r| r.front_extra);
+            self.draw_regrets(st, u, k.saturating_add(x))
+        } else {
+            false
         }
     }
 
@@ -529,14 +545,16 @@ impl DeepRegrets {
 
     /// Applies one effect primitive of the item vocabulary (contract §2.1), handing the card
     /// abilities' primitives to [`DeepRegrets::ability_effect`]; true when it asked a node.
+    /// Its callers run the task loop next, so a primitive's first task may run here instead of
+    /// being pushed for the loop to pop at once.
     pub(super) fn apply_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
         let pp = p as u8;
         match prim {
             Prim::Difficulty(a) => st.cast_reduction = st.cast_reduction.saturating_add(a),
             Prim::DifficultyZero => st.cast_zero = true,
             Prim::ShopDiscount(a) => st.discount = st.discount.saturating_add(a),
-            Prim::DrawRegret(k) => st.push(Task::DrawEvent(pp, k)),
-            Prim::DiscardRegret(k) => st.push(Task::DiscardRegretLoop(pp, k)),
+            Prim::DrawRegret(k) => return self.draw_event(st, pp, k),
+            Prim::DiscardRegret(k) => return self.discard_regret_loop(st, pp, k),
             Prim::DiscardRandomRegret(k) => st.push(Task::DiscardRandomLoop(pp, k)),
             Prim::Refresh(k) => st.push(Task::RefreshLoop(pp, k)),
             Prim::SetMax(k) => st.push(Task::SetMaxLoop(pp, k)),
