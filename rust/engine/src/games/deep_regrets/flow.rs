@@ -90,14 +90,7 @@ impl DeepRegrets {
                 Task::AfterMain(p) => self.after_main(st, p),
                 Task::DrawRegrets(p, k) => self.draw_regrets(st, p, k),
                 Task::DrawDinks(p, k) => self.draw_dinks(st, p, k),
-                Task::ReturnTo(node, p) => {
-                    st.item = None;
-                    if node == Node::AfterMain {
-                        self.after_main(st, p)
-                    } else {
-                        self.ask(st, node, p)
-                    }
-                }
+                Task::ReturnTo(node, p) => self.return_to(st, node, p),
                 Task::RefreshSeat(i) => {
                     if usize::from(i) < n {
                         let p = (usize::from(st.first_player) + usize::from(i)) % n;
@@ -221,6 +214,17 @@ impl DeepRegrets {
             false
         } else {
             self.advance(st)
+        }
+    }
+
+    /// The task `ReturnTo(node, p)`: an item's effects are over; back to `node`.
+    #[inline(always)]
+    pub(super) fn return_to(&self, st: &mut S, node: Node, p: u8) -> bool {
+        st.item = None;
+        if node == Node::AfterMain {
+            self.after_main(st, p)
+        } else {
+            self.ask(st, node, p)
         }
     }
 
@@ -543,24 +547,37 @@ impl DeepRegrets {
         self.ask(st, Node::StealRegret, p as u8)
     }
 
+    /// Applies `prim` of seat p if it only changes the state (pushes no task, asks no node);
+    /// whether it did.
+    #[inline(always)]
+    pub(super) fn plain_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
+        match prim {
+            Prim::Difficulty(a) => st.cast_reduction = st.cast_reduction.saturating_add(a),
+            Prim::DifficultyZero => st.cast_zero = true,
+            Prim::ShopDiscount(a) => st.discount = st.discount.saturating_add(a),
+            Prim::DepthDown(k) => st.seats[p].depth = (st.seats[p].depth + k).min(3),
+            Prim::DepthTo(d) => st.seats[p].depth = d,
+            _ => return false,
+        }
+        true
+    }
+
     /// Applies one effect primitive of the item vocabulary (contract §2.1), handing the card
     /// abilities' primitives to [`DeepRegrets::ability_effect`]; true when it asked a node.
     /// Its callers run the task loop next, so a primitive's first task may run here instead of
     /// being pushed for the loop to pop at once.
     pub(super) fn apply_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
         let pp = p as u8;
+        if self.plain_effect(st, p, prim) {
+            return false;
+        }
         match prim {
-            Prim::Difficulty(a) => st.cast_reduction = st.cast_reduction.saturating_add(a),
-            Prim::DifficultyZero => st.cast_zero = true,
-            Prim::ShopDiscount(a) => st.discount = st.discount.saturating_add(a),
             Prim::DrawRegret(k) => return self.draw_event(st, pp, k),
             Prim::DiscardRegret(k) => return self.discard_regret_loop(st, pp, k),
             Prim::DiscardRandomRegret(k) => st.push(Task::DiscardRandomLoop(pp, k)),
             Prim::Refresh(k) => st.push(Task::RefreshLoop(pp, k)),
             Prim::SetMax(k) => st.push(Task::SetMaxLoop(pp, k)),
             Prim::Peek(t, k) => st.push(Task::PeekLoop(pp, t, k)),
-            Prim::DepthDown(k) => st.seats[p].depth = (st.seats[p].depth + k).min(3),
-            Prim::DepthTo(d) => st.seats[p].depth = d,
             Prim::Reroll(max) => {
                 if st.seats[p].fresh_count() > 0 {
                     st.left = max.unwrap_or(NONE);
