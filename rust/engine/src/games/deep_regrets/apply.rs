@@ -24,7 +24,8 @@ impl DeepRegrets {
     pub(super) fn apply_action(&self, st: &mut S, a: u32) {
         let p = usize::from(st.actor);
         let pp = st.actor;
-        if st.node != Node::Deal && st.node != Node::Over && p >= MAX_SEATS {
+        // The seat test first: it is almost always false, which ends the test.
+        if p >= MAX_SEATS && st.node != Node::Deal && st.node != Node::Over {
             return;
         }
         match st.node {
