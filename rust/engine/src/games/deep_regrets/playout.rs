@@ -46,6 +46,7 @@ impl DeepRegrets {
                 Node::Deal => self.deal_randomly(st, t.chance, &mut t.counts.1),
                 Node::Roll => self.roll_randomly(st, t.chance, &mut t.counts.1),
                 Node::Pay => self.pay_randomly(st, t),
+                Node::DrawDink => self.draw_dink_randomly(st, t.chance, &mut t.counts.1),
                 _ => false,
             };
             if !looped && !step::random_step(self, st, t)? {
@@ -123,6 +124,24 @@ impl DeepRegrets {
             }
         }
         self.run(st);
+        true
+    }
+
+    /// The `draw_dink` node as the definition takes it (a uniform draw from the dink deck, as
+    /// `sample` draws it, then `apply`) without its dispatch. False, with nothing drawn, when the
+    /// deck is empty (the definition takes that node).
+    #[inline(always)]
+    fn draw_dink_randomly(
+        &self,
+        st: &mut S,
+        chance: &mut SplitMix64,
+        chance_steps: &mut u32,
+    ) -> bool {
+        let Some(b) = bits::pick(u64::from(st.dink_deck), chance) else {
+            return false;
+        };
+        *chance_steps += 1;
+        self.apply_action(st, b);
         true
     }
 
