@@ -9,10 +9,12 @@
 //! (`check_fast_paths`), and so does a scenario test from every node of a few games. What it saves
 //! is the per-node dispatch (the node's player, the sample, the apply) of the deal, where every
 //! fish goes under its shoal, and of the rolls of a muster or an item, where every die shows one
-//! of its kind's four faces.
+//! of its kind's four faces; a dink draw and every other decision are taken one at a time as
+//! [`crate::step::random_step`] takes them (the same draw, the same errors), without its
+//! generic dispatch.
 //!
-//! Must not: decide anything the definition would decide otherwise; a node it does not play in
-//! a loop is [`crate::step::random_step`].
+//! Must not: decide anything the definition would decide otherwise; any other node (the other
+//! chance nodes, the end) is [`crate::step::random_step`].
 
 use super::actions::{DIE, DIE_LAST};
 use super::apply::pay_die;
@@ -22,7 +24,7 @@ use super::{
 };
 use crate::bits;
 use crate::rng::SplitMix64;
-use crate::step::{self, RandomTable, StepResult};
+use crate::step::{self, RandomTable, StepError, StepResult};
 
 /// The class of a die of kind `k` showing face `f` (`CLASSES` if none), as `class_of` finds it.
 const CLASS_OF_FACE: [[u8; 5]; KINDS] = {
@@ -47,6 +49,20 @@ impl DeepRegrets {
                 Node::Roll => self.roll_randomly(st, t.chance, &mut t.counts.1),
                 Node::Pay => self.pay_randomly(st, t),
                 Node::DrawDink => self.draw_dink_randomly(st, t.chance, &mut t.counts.1),
+                // A decision as the definition takes it (the `random` bot's `random_action`,
+                // which is `random_decision` here, then `apply`), without its dispatch.
+                node if node != Node::Over && !node.is_chance() => {
+                    let seat = usize::from(st.actor);
+                    let Some(rng) = t.seats.get_mut(seat) else {
+                        return Err(StepError::NoBot(seat as u32));
+                    };
+                    let a = self
+                        .random_decision(st, rng, t.legal)
+                        .ok_or(StepError::NoLegalAction(seat as u32))?;
+                    self.apply_action(st, a);
+                    t.counts.0 += 1;
+                    true
+                }
                 _ => false,
             };
             if !looped && !step::random_step(self, st, t)? {
