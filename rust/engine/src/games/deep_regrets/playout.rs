@@ -9,7 +9,7 @@
 //! (`check_fast_paths`), and so does a scenario test from every node of a few games. What it saves
 //! is the per-node dispatch (the node's player, the sample, the apply) of the deal, where every
 //! fish goes under its shoal, and of the rolls of a muster or an item, where every die shows one
-//! of its kind's four faces; a dink draw and every other decision are taken one at a time as
+//! of its kind's four faces; a dink or regret draw and every decision are taken one at a time as
 //! [`crate::step::random_step`] takes them (the same draw, the same errors), without its
 //! generic dispatch.
 //!
@@ -49,6 +49,13 @@ impl DeepRegrets {
                 Node::Roll => self.roll_randomly(st, t.chance, &mut t.counts.1),
                 Node::Pay => self.pay_randomly(st, t),
                 Node::DrawDink => self.draw_dink_randomly(st, t.chance, &mut t.counts.1),
+                // The regret drawn as `sample` draws it from a deck that is not empty.
+                Node::DrawRegret if st.regret_deck != [0; 4] => {
+                    let v = super::chance::pick_count(&st.regret_deck, t.chance);
+                    self.apply_action(st, v);
+                    t.counts.1 += 1;
+                    true
+                }
                 // A decision as the definition takes it (the `random` bot's `random_action`,
                 // which is `random_decision` here, then `apply`), without its dispatch.
                 node if node != Node::Over && !node.is_chance() => {
