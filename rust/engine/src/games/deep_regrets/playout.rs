@@ -59,15 +59,13 @@ impl DeepRegrets {
                 // A decision as the definition takes it (the `random` bot's `random_action`,
                 // which is `random_decision` here, then `apply`), without its dispatch.
                 node if node != Node::Over && !node.is_chance() => {
-                    let seat = usize::from(st.actor);
-                    let Some(rng) = t.seats.get_mut(seat) else {
-                        return Err(StepError::NoBot(seat as u32));
-                    };
-                    let a = self
-                        .random_decision(st, rng, t.legal)
-                        .ok_or(StepError::NoLegalAction(seat as u32))?;
-                    self.apply_action(st, a);
+                    let seat = st.actor;
+                    let rng = t.seats.get_mut(usize::from(seat));
+                    let rng = rng.ok_or(StepError::NoBot(seat.into()))?;
+                    let a = self.random_decision(st, rng, t.legal);
+                    let a = a.ok_or(StepError::NoLegalAction(seat.into()))?;
                     t.counts.0 += 1;
+                    self.apply_action(st, a);
                     true
                 }
                 _ => false,
