@@ -112,7 +112,7 @@ impl DeepRegrets {
     }
 
     /// The sum of a rule over p's front fish.
-    fn front_sum(&self, st: &S, p: usize, rule: impl Fn(&Rules) -> u8) -> u8 {
+    pub(super) fn front_sum(&self, st: &S, p: usize, rule: impl Fn(&Rules) -> u8) -> u8 {
         let mut t = 0u8;
         st.seats[p].front.each(|f| {
             if let Some(x) = self.fish_data(f) {
@@ -138,14 +138,17 @@ impl DeepRegrets {
         }
     }
 
-    /// Starts an effect list of fish `f` for user `u` (pushes its tasks).
-    fn start_list(&self, st: &mut S, u: usize, f: u8, trigger: u8, list: u16) {
+    /// Starts an effect list of fish `f` for user `u`: the tasks `Ability(f, trigger)`, then
+    /// `Effects(u, list, 0)`, run here (as the loop would pop them), then `Ability` back to the
+    /// current one (pushed). True when it asked a node or ended the game.
+    fn start_list(&self, st: &mut S, u: usize, f: u8, trigger: u8, list: u16) -> bool {
         if list == 0 {
-            return;
+            return false;
         }
         st.push(Task::Ability(st.ability_fish, st.ability_trigger));
-        st.push(Task::Effects(u as u8, list, 0));
-        st.push(Task::Ability(f, trigger));
+        st.ability_fish = f;
+        st.ability_trigger = trigger;
+        self.task_effects(st, u as u8, list, 0)
     }
 
     /// Whether the payment can still be completed with p's Fresh dice (§16.6 must_catch), `d`
@@ -214,6 +217,7 @@ impl DeepRegrets {
     }
 
     /// The standing-rule actions at the `turn` node (21 with `main`, 22, 23).
+    #[inline(always)]
     pub(super) fn turn_rules(&self, st: &S, p: usize, out: &mut impl Sink, main: bool) {
         let seat = &st.seats[p];
         // The same tests as `dumbo`, `front_sum(front_peek) > 0` and `coffin`, on the
@@ -297,8 +301,9 @@ impl DeepRegrets {
         self.discard_hand_fish(st, p, f);
         st.push(Task::ReturnTo(ret, p as u8));
         let list = self.fish_data(f).map_or(0, |x| x.eat);
-        self.start_list(st, p, f, TRIGGER_EAT, list);
-        self.run(st);
+        if !self.start_list(st, p, f, TRIGGER_EAT, list) {
+            self.run(st);
+        }
     }
 
     /// Bone Wheel (§16.10, "Retain unspent points on dice"): on a catch paid with more than the
@@ -401,75 +406,92 @@ impl DeepRegrets {
         self.apply_effect(st, usize::from(u), prim)
     }
 
+    // The steps of a cast as functions: a task that would push the next one for the loop to
+    // pop at once calls it instead (the same steps in the same order, and the same stack at
+    // every node, without the push and the pop).
+
+    /// The cast's first step (§16.5 step 3: rods that reorder; the cast action calls it), then
+    /// `CastReveal(p)`; true when it asked a node or ended the game.
+    #[inline(always)]
+    pub(super) fn cast_rod(&self, st: &mut S, p: u8) -> bool {
+        let pu = usize::from(p);
+        let s = usize::from(st.cast_shoal);
+        let rod = st.seats[pu].rod;
+        let reorder = self.data.rods.get(usize::from(rod)).and_then(|r| r.reorder);
+        match reorder {
+            Some(amount) if st.face_up >> s & 1 == 0 && st.shoal_len[s] >= 2 => {
+                st.push(Task::CastReveal(p));
+                self.start_reorder(st, pu, amount)
+            }
+            _ => self.cast_reveal(st, p),
+        }
+    }
+
+    /// The task `CastReveal(p)` (cast §16.5 steps 4–5), then `CastAbility(p)`; true when it
+    /// asked a node or ended the game.
+    #[inline(always)]
+    fn cast_reveal(&self, st: &mut S, p: u8) -> bool {
+        let s = usize::from(st.cast_shoal);
+        st.cast_fish = st.top_fish(s).unwrap_or(NONE);
+        st.cast_revealed = false;
+        if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
+            st.face_up |= 1 << s;
+            st.forget(s);
+            st.cast_revealed = true;
+        }
+        if let Some(fish) = self.fish_data(st.cast_fish) {
+            let dead = self
+                .data
+                .rods
+                .get(usize::from(st.seats[usize::from(p)].rod))
+                .is_some_and(|r| r.ignore_reveal);
+            if st.cast_revealed && !fish.special && fish.reveal != 0 && dead {
+                st.push(Task::CastAbility(p));
+                return self.ask(st, Node::IgnoreReveal, p);
+            }
+        }
+        self.cast_ability(st, p)
+    }
+
+    /// The task `CastAbility(p)` (cast §16.5 step 6: the reveal list), then
+    /// `CastAfterReveal(p)`.
+    #[inline(always)]
+    fn cast_ability(&self, st: &mut S, p: u8) -> bool {
+        let list = if st.cast_revealed && !st.cast_ignored {
+            self.fish_data(st.cast_fish).map_or(0, |x| x.reveal)
+        } else {
+            0
+        };
+        if list == 0 {
+            return self.cast_after_reveal(st, p);
+        }
+        st.push(Task::CastAfterReveal(p));
+        self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_REVEAL, list)
+    }
+
+    /// The task `CastAfterReveal(p)` (cast §16.5 step 7): the `pay` node, or the cast end.
+    #[inline(always)]
+    fn cast_after_reveal(&self, st: &mut S, p: u8) -> bool {
+        if st.cast_end != 0 || st.shoal_len[usize::from(st.cast_shoal)] == 0 {
+            st.push(Task::CastEnd(p));
+            false
+        } else {
+            self.ask(st, Node::Pay, p)
+        }
+    }
+
     /// The tasks of a cast and of a regret draw event, executed in [`Self::run`]'s loop; any
     /// other task by [`Self::exec`]. True when it asked a node or ended the game.
     #[inline(always)]
     pub(super) fn exec_cast(&self, st: &mut S, t: Task) -> bool {
         match t {
-            Task::DrawEvent(u, k) => {
-                if k > 0 {
-                    let x = self.front_sum(st, usize::from(u), |r| r.front_extra);
-                    st.push(Task::DrawRegrets(u, k.saturating_add(x)));
-                }
-                false
-            }
-            Task::CastRod(p) => {
-                st.push(Task::CastReveal(p));
-                let pu = usize::from(p);
-                let s = usize::from(st.cast_shoal);
-                let rod = st.seats[pu].rod;
-                let reorder = self.data.rods.get(usize::from(rod)).and_then(|r| r.reorder);
-                let Some(amount) = reorder else {
-                    return false;
-                };
-                if st.face_up >> s & 1 == 1 || st.shoal_len[s] < 2 {
-                    return false;
-                }
-                self.start_reorder(st, pu, amount)
-            }
-            Task::CastReveal(p) => {
-                let s = usize::from(st.cast_shoal);
-                st.push(Task::CastAbility(p));
-                st.cast_fish = st.top_fish(s).unwrap_or(NONE);
-                st.cast_revealed = false;
-                if st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0 {
-                    st.face_up |= 1 << s;
-                    st.forget(s);
-                    st.cast_revealed = true;
-                }
-                let Some(fish) = self.fish_data(st.cast_fish) else {
-                    return false;
-                };
-                let dead = self
-                    .data
-                    .rods
-                    .get(usize::from(st.seats[usize::from(p)].rod))
-                    .is_some_and(|r| r.ignore_reveal);
-                if st.cast_revealed && !fish.special && fish.reveal != 0 && dead {
-                    return self.ask(st, Node::IgnoreReveal, p);
-                }
-                false
-            }
-            Task::CastAbility(p) => {
-                st.push(Task::CastAfterReveal(p));
-                if st.cast_revealed && !st.cast_ignored {
-                    let list = self.fish_data(st.cast_fish).map_or(0, |x| x.reveal);
-                    self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_REVEAL, list);
-                }
-                false
-            }
-            Task::CastAfterReveal(p) => {
-                if st.cast_end != 0 || st.shoal_len[usize::from(st.cast_shoal)] == 0 {
-                    st.push(Task::CastEnd(p));
-                    false
-                } else {
-                    self.ask(st, Node::Pay, p)
-                }
-            }
+            Task::DrawEvent(u, k) => self.draw_event(st, u, k),
+            Task::CastReveal(p) => self.cast_reveal(st, p),
+            Task::CastAbility(p) => self.cast_ability(st, p),
+            Task::CastAfterReveal(p) => self.cast_after_reveal(st, p),
             Task::NotCaught(p) => {
                 let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
-                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list);
-                false
+                self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list)
             }
             Task::CastEnd(p) => {
                 let free = st.cast_end == 2;
@@ -483,8 +505,7 @@ impl DeepRegrets {
                     st.main_done = false;
                     self.ask(st, Node::Turn, p)
                 } else {
-                    st.push(Task::AfterMain(p));
-                    false
+                    self.after_main(st, p)
                 }
             }
             Task::EachSeat(u, list, mask, i) => {
@@ -562,13 +583,11 @@ impl DeepRegrets {
                     st.catch_fish = f;
                     return self.ask(st, Node::IgnoreCatch, p);
                 }
-                self.start_list(st, pu, f, TRIGGER_CATCH, fish.catch);
-                false
+                self.start_list(st, pu, f, TRIGGER_CATCH, fish.catch)
             }
             Task::CatchList(p, f) => {
                 let list = self.fish_data(f).map_or(0, |x| x.catch);
-                self.start_list(st, usize::from(p), f, TRIGGER_CATCH, list);
-                false
+                self.start_list(st, usize::from(p), f, TRIGGER_CATCH, list)
             }
             Task::Overfish(p) => {
                 st.push(Task::DrawEvent(p, self.data.overfishing_regrets));

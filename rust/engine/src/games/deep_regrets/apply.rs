@@ -24,7 +24,8 @@ impl DeepRegrets {
     pub(super) fn apply_action(&self, st: &mut S, a: u32) {
         let p = usize::from(st.actor);
         let pp = st.actor;
-        if st.node != Node::Deal && st.node != Node::Over && p >= MAX_SEATS {
+        // The seat test first: it is almost always false, which ends the test.
+        if p >= MAX_SEATS && st.node != Node::Deal && st.node != Node::Over {
             return;
         }
         match st.node {
@@ -186,8 +187,9 @@ impl DeepRegrets {
             Node::Turn => self.apply_turn(st, p, a),
             Node::AfterMain => {
                 if a == END_TURN {
-                    st.push(Task::EndTurn(pp));
-                    self.run(st);
+                    if !self.end_turn(st) {
+                        self.run(st);
+                    }
                 } else {
                     self.apply_free(st, p, a, Node::AfterMain);
                 }
@@ -208,13 +210,15 @@ impl DeepRegrets {
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => {
                 st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
-                st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, true)));
-                self.run(st);
+                if !self.draw_dinks(st, pp, self.dinks_per_draw(st, p, true)) {
+                    self.run(st);
+                }
             }
             Node::Reward => {
                 if a == DRAW_A_DINK {
-                    st.push(Task::DrawDinks(pp, self.dinks_per_draw(st, p, false)));
-                    self.run(st);
+                    if !self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false)) {
+                        self.run(st);
+                    }
                 } else {
                     self.ask(st, Node::DiscardRandomRegret, pp);
                 }
@@ -342,8 +346,10 @@ impl DeepRegrets {
                 }
                 st.discount = 0;
                 st.push(Task::Advance);
-                st.push(Task::Reward(pp));
-                self.run(st);
+                // The pass reward, then Advance.
+                if !self.reward(st, pp) {
+                    self.run(st);
+                }
             }
             SELL => {
                 st.main_done = true;
@@ -365,8 +371,9 @@ impl DeepRegrets {
                 st.cast_on = true;
                 st.cast_shoal = (a - CAST) as u8;
                 st.clear_cast();
-                st.push(Task::CastRod(pp));
-                self.run(st);
+                if !self.cast_rod(st, pp) {
+                    self.run(st);
+                }
             }
             SHOP..=SHOP_LAST => {
                 st.main_done = true;
@@ -421,8 +428,10 @@ impl DeepRegrets {
                 st.spend(p, (a - DIE) as usize);
                 st.seats[p].depth = (st.seats[p].depth + 1).min(3);
                 if ret == Node::AfterMain {
-                    st.push(Task::AfterMain(pp));
-                    self.run(st);
+                    // AfterMain(p), run here (as `run` would pop it).
+                    if !self.after_main(st, pp) {
+                        self.run(st);
+                    }
                 }
             }
             DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), ret),

@@ -135,7 +135,7 @@ impl DeepRegrets {
 /// weights left out): exactly `SplitMix64::pick_weighted` over them, 0 and no draw when all are
 /// zero. A zero weight never moves the running sum past the draw, so it needs no test.
 #[inline]
-fn pick_count(c: &[u8], rng: &mut SplitMix64) -> u32 {
+pub(super) fn pick_count(c: &[u8], rng: &mut SplitMix64) -> u32 {
     let total: u64 = c.iter().map(|&k| u64::from(k)).sum();
     if total == 0 {
         return 0;

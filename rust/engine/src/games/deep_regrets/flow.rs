@@ -25,7 +25,7 @@ impl DeepRegrets {
 
     /// The pass reward of seat `p`: its node if it has a choice; whether it was asked.
     #[inline]
-    fn reward(&self, st: &mut S, p: u8) -> bool {
+    pub(super) fn reward(&self, st: &mut S, p: u8) -> bool {
         let can_dink = st.dink_deck | st.dink_discard != 0;
         let can_discard = st.seats[usize::from(p)].regret_count() > 0;
         if can_dink || can_discard {
@@ -63,28 +63,8 @@ impl DeepRegrets {
         let n = self.n();
         while let Some(t) = st.pop() {
             let asked = match t {
-                Task::MusterStart(p) => {
-                    st.push(Task::MusterKeep(p));
-                    st.push(Task::MusterRoll(p));
-                    if st.seats[usize::from(p)].fresh_count() > 0 {
-                        self.ask(st, Node::MusterSelect, p)
-                    } else {
-                        false
-                    }
-                }
-                Task::MusterRoll(p) => {
-                    let seat = &mut st.seats[usize::from(p)];
-                    for k in 0..KINDS {
-                        st.to_roll[k] += seat.spent[k];
-                        seat.spent[k] = 0;
-                    }
-                    if st.to_roll.iter().any(|&c| c > 0) {
-                        st.roll_to_rolled = true;
-                        self.ask(st, Node::Roll, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::MusterStart(p) => self.muster_start(st, p),
+                Task::MusterRoll(p) => self.muster_roll(st, p),
                 Task::MusterKeep(p) => {
                     let pu = usize::from(p);
                     let room = self
@@ -105,120 +85,44 @@ impl DeepRegrets {
                         self.ask(st, Node::MusterKeep, p)
                     }
                 }
-                Task::Arrive => {
-                    // `return`: the game ended (nothing more to run).
-                    let p = st.turn;
-                    if st.seats[usize::from(p)].passed {
-                        // Reward(p) then Advance, the first run here.
-                        st.push(Task::Advance);
-                        self.reward(st, p)
-                    } else {
-                        let seat = &mut st.seats[usize::from(p)];
-                        seat.skull_used = false;
-                        seat.coffin_used = false;
-                        st.main_done = false;
-                        if st.plug {
-                            if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
-                                self.discard_top(st, s);
-                            }
-                            if st.sea_empty() {
-                                self.finish(st);
-                                return;
-                            }
-                        }
-                        self.ask(st, Node::Turn, p)
-                    }
-                }
-                Task::Advance => {
-                    if st.seats[..n].iter().all(|s| s.passed) {
-                        st.push(Task::DayEnd);
-                    } else {
-                        st.turn = ((usize::from(st.turn) + 1) % n) as u8;
-                        st.push(Task::Arrive);
-                    }
-                    false
-                }
-                Task::Reward(p) => self.reward(st, p),
-                Task::EndTurn(_) => {
-                    st.discount = 0;
-                    st.main_done = false;
-                    if st.last_turns != NONE {
-                        st.last_turns = st.last_turns.saturating_sub(1);
-                    }
-                    if st.last_turns == 0 {
-                        st.push(Task::DayEnd);
-                    } else {
-                        st.push(Task::Advance);
-                    }
-                    false
-                }
-                Task::AfterMain(p) => {
-                    if self.has_free_action(st, usize::from(p)) {
-                        self.ask(st, Node::AfterMain, p)
-                    } else {
-                        st.push(Task::EndTurn(p));
-                        false
-                    }
-                }
-                Task::DrawRegrets(_, 0) | Task::DrawDinks(_, 0) => false,
-                // The last draw pushes no draw of none.
-                Task::DrawRegrets(p, k) => {
-                    if k > 1 {
-                        st.push(Task::DrawRegrets(p, k - 1));
-                    }
-                    self.draw_regret(st, usize::from(p))
-                }
-                Task::DrawDinks(p, k) => {
-                    if k > 1 {
-                        st.push(Task::DrawDinks(p, k - 1));
-                    }
-                    if refill(&mut st.dink_deck, &mut st.dink_discard) {
-                        self.ask(st, Node::DrawDink, p)
-                    } else {
-                        false
-                    }
-                }
-                Task::ReturnTo(node, p) => {
-                    st.item = None;
-                    if node == Node::AfterMain {
-                        st.push(Task::AfterMain(p));
-                        false
-                    } else {
-                        self.ask(st, node, p)
-                    }
-                }
+                Task::Arrive => self.arrive(st),
+                Task::Advance => self.advance(st),
+                Task::AfterMain(p) => self.after_main(st, p),
+                Task::DrawRegrets(p, k) => self.draw_regrets(st, p, k),
+                Task::DrawDinks(p, k) => self.draw_dinks(st, p, k),
+                Task::ReturnTo(node, p) => self.return_to(st, node, p),
                 Task::RefreshSeat(i) => {
                     if usize::from(i) < n {
                         let p = (usize::from(st.first_player) + usize::from(i)) % n;
                         st.push(Task::RefreshSeat(i + 1));
-                        st.push(Task::MusterStart(p as u8));
+                        self.muster_start(st, p as u8)
+                    } else {
+                        false
                     }
-                    false
                 }
                 Task::DeclareSeat(i) if usize::from(i) >= n => false,
                 Task::DeclareSeat(i) => {
                     let p = (usize::from(st.first_player) + usize::from(i)) % n;
+                    let pp = p as u8;
                     st.push(Task::DeclareSeat(i + 1));
-                    st.push(Task::EquipReel(p as u8));
-                    st.push(Task::EquipRod(p as u8));
                     if st.seats[p].depth == 0 {
                         st.seats[p].depth = 1;
-                        false
+                        // EquipRod, then EquipReel, run here (as the loop would pop them).
+                        if self.equip(st, pp, Node::EquipRod) {
+                            st.push(Task::EquipReel(pp));
+                            true
+                        } else {
+                            self.equip(st, pp, Node::EquipReel)
+                        }
                     } else {
-                        self.ask(st, Node::Declare, p as u8)
+                        st.push(Task::EquipReel(pp));
+                        st.push(Task::EquipRod(pp));
+                        self.ask(st, Node::Declare, pp)
                     }
                 }
                 Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
                 Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
-                Task::DiscardRegretLoop(p, k) => {
-                    if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
-                        st.push(Task::DiscardRegretLoop(p, k - 1));
-                        st.left = k;
-                        self.ask(st, Node::DiscardRegret, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::DiscardRegretLoop(p, k) => self.discard_regret_loop(st, p, k),
                 Task::ShopDraw(_, 0) => false,
                 Task::ShopDraw(p, k) => {
                     let (deck, discard, node) = match st.shop {
@@ -251,6 +155,159 @@ impl DeepRegrets {
         }
         debug_assert!(false, "the task stack ran empty without a node");
         self.finish(st);
+    }
+
+    // The tasks of the turn cycle, as functions: a task that would push the next one for the
+    // loop to pop at once calls it instead (the same steps in the same order, and the same stack
+    // at every node, without the push and the pop).
+
+    /// The task `Arrive`: the `turn` seat's turn begins (a passed seat's reward, then
+    /// `Advance`); true when it asked a node or ended the game.
+    #[inline(always)]
+    fn arrive(&self, st: &mut S) -> bool {
+        let p = st.turn;
+        if st.seats[usize::from(p)].passed {
+            // The pass reward, then Advance.
+            st.push(Task::Advance);
+            return self.reward(st, p);
+        }
+        let seat = &mut st.seats[usize::from(p)];
+        seat.skull_used = false;
+        seat.coffin_used = false;
+        st.main_done = false;
+        if st.plug {
+            if let Some(s) = (0..9).find(|&s| st.shoal_len[s] > 0) {
+                self.discard_top(st, s);
+            }
+            if st.sea_empty() {
+                self.finish(st);
+                return true;
+            }
+        }
+        self.ask(st, Node::Turn, p)
+    }
+
+    /// The task `Advance`: the day ends when every seat passed, else the next seat arrives.
+    #[inline(always)]
+    fn advance(&self, st: &mut S) -> bool {
+        let n = self.n();
+        if st.seats[..n].iter().all(|s| s.passed) {
+            st.push(Task::DayEnd);
+            false
+        } else {
+            st.turn = ((usize::from(st.turn) + 1) % n) as u8;
+            self.arrive(st)
+        }
+    }
+
+    /// The turn ends (the `after_main` node's end turn, or no free action left): the last turns
+    /// count down, then the day ends or the turn passes on.
+    #[inline(always)]
+    pub(super) fn end_turn(&self, st: &mut S) -> bool {
+        st.discount = 0;
+        st.main_done = false;
+        if st.last_turns != NONE {
+            st.last_turns = st.last_turns.saturating_sub(1);
+        }
+        if st.last_turns == 0 {
+            st.push(Task::DayEnd);
+            false
+        } else {
+            self.advance(st)
+        }
+    }
+
+    /// The task `ReturnTo(node, p)`: an item's effects are over; back to `node`.
+    #[inline(always)]
+    pub(super) fn return_to(&self, st: &mut S, node: Node, p: u8) -> bool {
+        st.item = None;
+        if node == Node::AfterMain {
+            self.after_main(st, p)
+        } else {
+            self.ask(st, node, p)
+        }
+    }
+
+    /// The task `AfterMain(p)`: the `after_main` node if p has a free action, else the turn
+    /// ends.
+    #[inline(always)]
+    pub(super) fn after_main(&self, st: &mut S, p: u8) -> bool {
+        if self.has_free_action(st, usize::from(p)) {
+            self.ask(st, Node::AfterMain, p)
+        } else {
+            self.end_turn(st)
+        }
+    }
+
+    /// The task `DiscardRegretLoop(p, k)`: at most k regrets of p's choice discarded.
+    #[inline(always)]
+    fn discard_regret_loop(&self, st: &mut S, p: u8, k: u8) -> bool {
+        if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+            st.push(Task::DiscardRegretLoop(p, k - 1));
+            st.left = k;
+            self.ask(st, Node::DiscardRegret, p)
+        } else {
+            false
+        }
+    }
+
+    /// The task `DrawEvent(u, k)`: one regret draw event of k regrets (and the front's extra
+    /// ones) for u.
+    #[inline(always)]
+    pub(super) fn draw_event(&self, st: &mut S, u: u8, k: u8) -> bool {
+        if k > 0 {
+            let x = self.front_sum(st, usize::from(u), |r| r.front_extra);
+            self.draw_regrets(st, u, k.saturating_add(x))
+        } else {
+            false
+        }
+    }
+
+    /// The task `DrawRegrets(p, k)`: k regret draws, one at a time.
+    #[inline(always)]
+    pub(super) fn draw_regrets(&self, st: &mut S, p: u8, k: u8) -> bool {
+        // The last draw pushes no draw of none.
+        if k > 1 {
+            st.push(Task::DrawRegrets(p, k - 1));
+        }
+        k > 0 && self.draw_regret(st, usize::from(p))
+    }
+
+    /// The task `DrawDinks(p, k)`: k dink draws, one at a time.
+    #[inline(always)]
+    pub(super) fn draw_dinks(&self, st: &mut S, p: u8, k: u8) -> bool {
+        if k > 1 {
+            st.push(Task::DrawDinks(p, k - 1));
+        }
+        k > 0 && refill(&mut st.dink_deck, &mut st.dink_discard) && self.ask(st, Node::DrawDink, p)
+    }
+
+    /// The task `MusterStart(p)` (muster step 1), then `MusterRoll(p)` and `MusterKeep(p)`.
+    #[inline(always)]
+    fn muster_start(&self, st: &mut S, p: u8) -> bool {
+        st.push(Task::MusterKeep(p));
+        if st.seats[usize::from(p)].fresh_count() > 0 {
+            st.push(Task::MusterRoll(p));
+            self.ask(st, Node::MusterSelect, p)
+        } else {
+            self.muster_roll(st, p)
+        }
+    }
+
+    /// The task `MusterRoll(p)` (muster steps 2–3): Spent dice to be rolled.
+    #[inline(always)]
+    fn muster_roll(&self, st: &mut S, p: u8) -> bool {
+        let seat = &mut st.seats[usize::from(p)];
+        for k in 0..KINDS {
+            st.to_roll[k] += seat.spent[k];
+            seat.spent[k] = 0;
+        }
+        if st.to_roll.iter().any(|&c| c > 0) {
+            st.roll_to_rolled = true;
+            self.ask(st, Node::Roll, p)
+        } else {
+            false
+        }
     }
 
     /// The shoal being dealt (the first one not yet full).
@@ -490,22 +547,37 @@ impl DeepRegrets {
         self.ask(st, Node::StealRegret, p as u8)
     }
 
-    /// Applies one effect primitive of the item vocabulary (contract §2.1), handing the card
-    /// abilities' primitives to [`DeepRegrets::ability_effect`]; true when it asked a node.
-    pub(super) fn apply_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
-        let pp = p as u8;
+    /// Applies `prim` of seat p if it only changes the state (pushes no task, asks no node);
+    /// whether it did.
+    #[inline(always)]
+    pub(super) fn plain_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
         match prim {
             Prim::Difficulty(a) => st.cast_reduction = st.cast_reduction.saturating_add(a),
             Prim::DifficultyZero => st.cast_zero = true,
             Prim::ShopDiscount(a) => st.discount = st.discount.saturating_add(a),
-            Prim::DrawRegret(k) => st.push(Task::DrawEvent(pp, k)),
-            Prim::DiscardRegret(k) => st.push(Task::DiscardRegretLoop(pp, k)),
+            Prim::DepthDown(k) => st.seats[p].depth = (st.seats[p].depth + k).min(3),
+            Prim::DepthTo(d) => st.seats[p].depth = d,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Applies one effect primitive of the item vocabulary (contract §2.1), handing the card
+    /// abilities' primitives to [`DeepRegrets::ability_effect`]; true when it asked a node.
+    /// Its callers run the task loop next, so a primitive's first task may run here instead of
+    /// being pushed for the loop to pop at once.
+    pub(super) fn apply_effect(&self, st: &mut S, p: usize, prim: Prim) -> bool {
+        let pp = p as u8;
+        if self.plain_effect(st, p, prim) {
+            return false;
+        }
+        match prim {
+            Prim::DrawRegret(k) => return self.draw_event(st, pp, k),
+            Prim::DiscardRegret(k) => return self.discard_regret_loop(st, pp, k),
             Prim::DiscardRandomRegret(k) => st.push(Task::DiscardRandomLoop(pp, k)),
             Prim::Refresh(k) => st.push(Task::RefreshLoop(pp, k)),
             Prim::SetMax(k) => st.push(Task::SetMaxLoop(pp, k)),
             Prim::Peek(t, k) => st.push(Task::PeekLoop(pp, t, k)),
-            Prim::DepthDown(k) => st.seats[p].depth = (st.seats[p].depth + k).min(3),
-            Prim::DepthTo(d) => st.seats[p].depth = d,
             Prim::Reroll(max) => {
                 if st.seats[p].fresh_count() > 0 {
                     st.left = max.unwrap_or(NONE);

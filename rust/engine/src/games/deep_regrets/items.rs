@@ -209,10 +209,22 @@ impl DeepRegrets {
             ItemSrc::LifePreserver => st.life_preserver = NONE,
         }
         st.item = Some(src);
-        st.push(Task::ReturnTo(ret, p as u8));
         let list = self.item(src).use_lists.get(u).copied().unwrap_or(0);
-        st.push(Task::Effects(p as u8, list, 0));
-        self.run(st);
+        // A use of one primitive that only changes the state: Effects(p, list, 0), then
+        // ReturnTo(ret, p), run here (the loop would pop them at once, nothing pushed between).
+        if let Some(&[prim]) = self.data.lists.get(usize::from(list)).map(Vec::as_slice) {
+            if self.plain_effect(st, p, prim) {
+                if !self.return_to(st, ret, p as u8) {
+                    self.run(st);
+                }
+                return;
+            }
+        }
+        st.push(Task::ReturnTo(ret, p as u8));
+        // Effects(p, list, 0), run here (as `run` would pop it).
+        if !self.task_effects(st, p as u8, list, 0) {
+            self.run(st);
+        }
     }
 }
 

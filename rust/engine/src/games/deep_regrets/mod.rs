@@ -518,10 +518,6 @@ pub(crate) enum Task {
     Advance,
     /// The day ends.
     DayEnd,
-    /// Pass reward of a seat.
-    Reward(u8),
-    /// The turn ends (seat).
-    EndTurn(u8),
     /// After the main action: the `after_main` node if a free action is possible, else EndTurn.
     AfterMain(u8),
     /// Muster step 1.
@@ -556,8 +552,6 @@ pub(crate) enum Task {
     IncrementLoop(u8, u8),
     /// `take_supply` loop.
     TakeSupply(u8, u8),
-    /// Cast §16.5 step 3 (rods that reorder).
-    CastRod(u8),
     /// Cast §16.5 steps 4–5.
     CastReveal(u8),
     /// Cast §16.5 step 6.

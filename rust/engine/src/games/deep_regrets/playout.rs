@@ -9,10 +9,12 @@
 //! (`check_fast_paths`), and so does a scenario test from every node of a few games. What it saves
 //! is the per-node dispatch (the node's player, the sample, the apply) of the deal, where every
 //! fish goes under its shoal, and of the rolls of a muster or an item, where every die shows one
-//! of its kind's four faces.
+//! of its kind's four faces; a dink or regret draw and every decision are taken one at a time as
+//! [`crate::step::random_step`] takes them (the same draw, the same errors), without its
+//! generic dispatch.
 //!
-//! Must not: decide anything the definition would decide otherwise; a node it does not play in
-//! a loop is [`crate::step::random_step`].
+//! Must not: decide anything the definition would decide otherwise; any other node (the other
+//! chance nodes, the end) is [`crate::step::random_step`].
 
 use super::actions::{DIE, DIE_LAST};
 use super::apply::pay_die;
@@ -22,7 +24,7 @@ use super::{
 };
 use crate::bits;
 use crate::rng::SplitMix64;
-use crate::step::{self, RandomTable, StepResult};
+use crate::step::{self, RandomTable, StepError, StepResult};
 
 /// The class of a die of kind `k` showing face `f` (`CLASSES` if none), as `class_of` finds it.
 const CLASS_OF_FACE: [[u8; 5]; KINDS] = {
@@ -46,6 +48,26 @@ impl DeepRegrets {
                 Node::Deal => self.deal_randomly(st, t.chance, &mut t.counts.1),
                 Node::Roll => self.roll_randomly(st, t.chance, &mut t.counts.1),
                 Node::Pay => self.pay_randomly(st, t),
+                Node::DrawDink => self.draw_dink_randomly(st, t.chance, &mut t.counts.1),
+                // The regret drawn as `sample` draws it from a deck that is not empty.
+                Node::DrawRegret if st.regret_deck != [0; 4] => {
+                    let v = super::chance::pick_count(&st.regret_deck, t.chance);
+                    self.apply_action(st, v);
+                    t.counts.1 += 1;
+                    true
+                }
+                // A decision as the definition takes it (the `random` bot's `random_action`,
+                // which is `random_decision` here, then `apply`), without its dispatch.
+                node if node != Node::Over && !node.is_chance() => {
+                    let seat = st.actor;
+                    let rng = t.seats.get_mut(usize::from(seat));
+                    let rng = rng.ok_or(StepError::NoBot(seat.into()))?;
+                    let a = self.random_decision(st, rng, t.legal);
+                    let a = a.ok_or(StepError::NoLegalAction(seat.into()))?;
+                    t.counts.0 += 1;
+                    self.apply_action(st, a);
+                    true
+                }
                 _ => false,
             };
             if !looped && !step::random_step(self, st, t)? {
@@ -123,6 +145,24 @@ impl DeepRegrets {
             }
         }
         self.run(st);
+        true
+    }
+
+    /// The `draw_dink` node as the definition takes it (a uniform draw from the dink deck, as
+    /// `sample` draws it, then `apply`) without its dispatch. False, with nothing drawn, when the
+    /// deck is empty (the definition takes that node).
+    #[inline(always)]
+    fn draw_dink_randomly(
+        &self,
+        st: &mut S,
+        chance: &mut SplitMix64,
+        chance_steps: &mut u32,
+    ) -> bool {
+        let Some(b) = bits::pick(u64::from(st.dink_deck), chance) else {
+            return false;
+        };
+        *chance_steps += 1;
+        self.apply_action(st, b);
         true
     }
 

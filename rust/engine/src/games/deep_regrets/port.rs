@@ -79,8 +79,10 @@ impl DeepRegrets {
 
     pub(super) fn mount_end(&self, st: &mut S, p: usize) {
         st.count = 0;
-        st.push(Task::AfterMain(p as u8));
-        self.run(st);
+        // AfterMain(p), run here (as `run` would pop it).
+        if !self.after_main(st, p as u8) {
+            self.run(st);
+        }
     }
 }
 
