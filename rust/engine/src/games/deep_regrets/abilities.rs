@@ -301,9 +301,8 @@ impl DeepRegrets {
         self.discard_hand_fish(st, p, f);
         st.push(Task::ReturnTo(ret, p as u8));
         let list = self.fish_data(f).map_or(0, |x| x.eat);
-        if !self.start_list(st, p, f, TRIGGER_EAT, list) {
-            self.run(st);
-        }
+        let asked = self.start_list(st, p, f, TRIGGER_EAT, list);
+        self.run_unless(st, asked);
     }
 
     /// Bone Wheel (§16.10, "Retain unspent points on dice"): on a catch paid with more than the

@@ -187,9 +187,8 @@ impl DeepRegrets {
             Node::Turn => self.apply_turn(st, p, a),
             Node::AfterMain => {
                 if a == END_TURN {
-                    if !self.end_turn(st) {
-                        self.run(st);
-                    }
+                    let asked = self.end_turn(st);
+                    self.run_unless(st, asked);
                 } else {
                     self.apply_free(st, p, a, Node::AfterMain);
                 }
@@ -210,15 +209,13 @@ impl DeepRegrets {
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => {
                 st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
-                if !self.draw_dinks(st, pp, self.dinks_per_draw(st, p, true)) {
-                    self.run(st);
-                }
+                let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, true));
+                self.run_unless(st, asked);
             }
             Node::Reward => {
                 if a == DRAW_A_DINK {
-                    if !self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false)) {
-                        self.run(st);
-                    }
+                    let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false));
+                    self.run_unless(st, asked);
                 } else {
                     self.ask(st, Node::DiscardRandomRegret, pp);
                 }
@@ -347,9 +344,8 @@ impl DeepRegrets {
                 st.discount = 0;
                 st.push(Task::Advance);
                 // The pass reward, then Advance.
-                if !self.reward(st, pp) {
-                    self.run(st);
-                }
+                let asked = self.reward(st, pp);
+                self.run_unless(st, asked);
             }
             SELL => {
                 st.main_done = true;
@@ -371,9 +367,8 @@ impl DeepRegrets {
                 st.cast_on = true;
                 st.cast_shoal = (a - CAST) as u8;
                 st.clear_cast();
-                if !self.cast_rod(st, pp) {
-                    self.run(st);
-                }
+                let asked = self.cast_rod(st, pp);
+                self.run_unless(st, asked);
             }
             SHOP..=SHOP_LAST => {
                 st.main_done = true;
@@ -429,9 +424,8 @@ impl DeepRegrets {
                 st.seats[p].depth = (st.seats[p].depth + 1).min(3);
                 if ret == Node::AfterMain {
                     // AfterMain(p), run here (as `run` would pop it).
-                    if !self.after_main(st, pp) {
-                        self.run(st);
-                    }
+                    let asked = self.after_main(st, pp);
+                    self.run_unless(st, asked);
                 }
             }
             DINK..=DINK_LAST => self.use_item(st, p, ItemSrc::Dink((a - DINK) as u8), ret),

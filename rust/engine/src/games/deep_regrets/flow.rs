@@ -54,6 +54,15 @@ impl DeepRegrets {
         }
     }
 
+    /// The end of an action that ran its first task itself: the task loop goes on unless that
+    /// task asked a node or ended the game (`asked`).
+    #[inline(always)]
+    pub(super) fn run_unless(&self, st: &mut S, asked: bool) {
+        if !asked {
+            self.run(st);
+        }
+    }
+
     /// Executes tasks until a node is asked or the game ends.
     ///
     /// The tasks of every turn, muster, draw and cast are executed here in the loop; the others

@@ -214,17 +214,15 @@ impl DeepRegrets {
         // ReturnTo(ret, p), run here (the loop would pop them at once, nothing pushed between).
         if let Some(&[prim]) = self.data.lists.get(usize::from(list)).map(Vec::as_slice) {
             if self.plain_effect(st, p, prim) {
-                if !self.return_to(st, ret, p as u8) {
-                    self.run(st);
-                }
+                let asked = self.return_to(st, ret, p as u8);
+                self.run_unless(st, asked);
                 return;
             }
         }
         st.push(Task::ReturnTo(ret, p as u8));
         // Effects(p, list, 0), run here (as `run` would pop it).
-        if !self.task_effects(st, p as u8, list, 0) {
-            self.run(st);
-        }
+        let asked = self.task_effects(st, p as u8, list, 0);
+        self.run_unless(st, asked);
     }
 }
 

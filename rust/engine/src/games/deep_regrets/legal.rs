@@ -70,9 +70,7 @@ impl Ids {
             full: false,
         }
     }
-}
 
-impl Ids {
     /// The `random` bot's pick, `ids[rng.below(len)]`; `None`, drawing nothing, when the list
     /// is empty or did not fit.
     #[inline(always)]

@@ -80,9 +80,8 @@ impl DeepRegrets {
     pub(super) fn mount_end(&self, st: &mut S, p: usize) {
         st.count = 0;
         // AfterMain(p), run here (as `run` would pop it).
-        if !self.after_main(st, p as u8) {
-            self.run(st);
-        }
+        let asked = self.after_main(st, p as u8);
+        self.run_unless(st, asked);
     }
 }
 
