@@ -237,11 +237,11 @@ impl<G: Game> Lockstep<G> {
             .collect()
     }
 
-    /// The legal actions of every pending game.
-    pub fn legal_actions(&self) -> Vec<Vec<u32>> {
+    /// The legal actions of every pending game, in slot order (borrowed: nothing is copied).
+    pub fn legal_actions(&self) -> Vec<&[u32]> {
         self.pending
             .iter()
-            .map(|&i| self.legal[i].clone())
+            .map(|&i| self.legal[i].as_slice())
             .collect()
     }
 
@@ -369,7 +369,7 @@ pub trait AnyLockstep: Send {
     /// See [`Lockstep::observations`].
     fn observations(&self) -> Vec<Value>;
     /// See [`Lockstep::legal_actions`].
-    fn legal_actions(&self) -> Vec<Vec<u32>>;
+    fn legal_actions(&self) -> Vec<&[u32]>;
     /// See [`Lockstep::pending_flat`].
     fn pending_flat(&self) -> PendingFlat;
     /// See [`Lockstep::observation_tensors`].
@@ -391,7 +391,7 @@ impl<G: Game> AnyLockstep for Lockstep<G> {
     fn observations(&self) -> Vec<Value> {
         Lockstep::observations(self)
     }
-    fn legal_actions(&self) -> Vec<Vec<u32>> {
+    fn legal_actions(&self) -> Vec<&[u32]> {
         Lockstep::legal_actions(self)
     }
     fn pending_flat(&self) -> PendingFlat {

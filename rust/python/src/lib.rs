@@ -894,7 +894,7 @@ impl PyLockstep {
     /// The waiting seats' legal actions, one list per pending game, each built at its length
     /// from the action ids' Python ints (made once, shared by every list).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let flat = self.inner.lock_py()?.pending_flat();
+        let runner = self.inner.lock_py()?;
         let int = |&a: &u32| -> Bound<'py, PyAny> {
             match self.actions.get(a as usize) {
                 Some(obj) => obj.bind(py).clone(),
@@ -904,13 +904,10 @@ impl PyLockstep {
                 },
             }
         };
-        let rows = flat
-            .offsets
-            .windows(2)
-            .map(|w| {
-                let row = flat.legal.get(w[0] as usize..w[1] as usize);
-                PyList::new(py, row.unwrap_or_default().iter().map(int))
-            })
+        let rows = runner
+            .legal_actions()
+            .into_iter()
+            .map(|row| PyList::new(py, row.iter().map(int)))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, rows)
     }
