@@ -40,7 +40,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +198,37 @@ def markdown_table(
     return "\n".join([line(head), rule, *(line(cells) for cells in rows)])
 
 
+Column = tuple[str, Callable[[dict[str, Any]], str]]
+"""A table column: its heading and the cell of a row."""
+
+
+def game_label(row: dict[str, Any]) -> str:
+    """A row's game and player count, e.g. ``goofspiel 2p``."""
+    return f"{row['game']} {row['players']}p"
+
+
+def column_table(
+    columns: Sequence[Column], rows: Iterable[dict[str, Any]], left: Collection[int] = (0,)
+) -> str:
+    """The Markdown table of ``rows``, one column per ``(heading, cell)`` of ``columns``."""
+    body = [[cell(r) for _, cell in columns] for r in rows]
+    return markdown_table([heading for heading, _ in columns], body, left)
+
+
+def measure_games(
+    games: Iterable[str],
+    measure_one: Callable[[str], dict[str, Any]],
+    report: Callable[[str, dict[str, Any]], str],
+) -> list[dict[str, Any]]:
+    """The row ``measure_one(game)`` of each game, each told on stderr as ``report(game, row)``."""
+    rows = []
+    for game in games:
+        row = measure_one(game)
+        rows.append(row)
+        print(report(game, row), file=sys.stderr, flush=True)
+    return rows
+
+
 def table(rows: list[dict[str, Any]], baseline: list[dict[str, Any]] | None = None) -> str:
     """The Markdown table of ``rows`` (with the ratio to ``baseline``'s rows when given)."""
     before = {_key(r): r for r in baseline or []}
@@ -206,9 +237,8 @@ def table(rows: list[dict[str, Any]], baseline: list[dict[str, Any]] | None = No
         head += ["before / game", "× fewer"]
     body = []
     for r in rows:
-        label = f"{r['game']} {r['players']}p"
         cells = [
-            label,
+            game_label(r),
             bots_label(r["bots"]),
             f"{r['instructions_per_game']:,.0f}",
             f"{r['steps_per_game']:,.1f}",
@@ -312,28 +342,23 @@ def measure_vector(game: str, count: int) -> dict[str, Any]:
     }
 
 
+VECTOR_COLUMNS: tuple[Column, ...] = (
+    ("game", game_label),
+    ("batch / decision", lambda r: f"{r['batch_instructions_per_decision']:,.0f}"),
+    ("step / decision", lambda r: f"{r['step_instructions_per_decision']:,.0f}"),
+    ("× batch", lambda r: f"{r['ratio_to_batch']:.1f}"),
+    (
+        "observations=False",
+        lambda r: f"{r['step_instructions_per_decision_without_observations']:,.0f}",
+    ),
+    ("× batch", lambda r: f"{r['ratio_to_batch_without_observations']:.1f}"),
+)
+"""The columns of the ``--vector`` table."""
+
+
 def vector_table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table of ``--vector`` rows."""
-    head = [
-        "game",
-        "batch / decision",
-        "step / decision",
-        "× batch",
-        "observations=False",
-        "× batch",
-    ]
-    body = [
-        [
-            f"{r['game']} {r['players']}p",
-            f"{r['batch_instructions_per_decision']:,.0f}",
-            f"{r['step_instructions_per_decision']:,.0f}",
-            f"{r['ratio_to_batch']:.1f}",
-            f"{r['step_instructions_per_decision_without_observations']:,.0f}",
-            f"{r['ratio_to_batch_without_observations']:.1f}",
-        ]
-        for r in rows
-    ]
-    return markdown_table(head, body)
+    return column_table(VECTOR_COLUMNS, rows)
 
 
 def build_example(name: str) -> None:
@@ -387,17 +412,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def vector_main(games: list[str], count: int, path: Path | None) -> int:
     """``--vector``: measure, print the table, save the rows under ``"vector"``."""
-    rows = []
-    for game in games:
-        row = measure_vector(game, count)
-        rows.append(row)
-        print(
+    rows = measure_games(
+        games,
+        lambda game: measure_vector(game, count),
+        lambda game, row: (
             f"{game}: {row['step_instructions_per_decision']:,.0f} instructions/decision "
             f"({row['step_instructions_per_decision_without_observations']:,.0f} without "
-            f"observations), batch {row['batch_instructions_per_decision']:,.0f}",
-            file=sys.stderr,
-            flush=True,
-        )
+            f"observations), batch {row['batch_instructions_per_decision']:,.0f}"
+        ),
+    )
     print(vector_table(rows))
     if path is not None:
         _save(path, "vector", rows)

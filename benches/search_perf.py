@@ -39,7 +39,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import CONFIGS  # noqa: E402
-from benches.perf import build_example, markdown_table, run_callgrind  # noqa: E402
+from benches.perf import (  # noqa: E402
+    Column,
+    build_example,
+    column_table,
+    game_label,
+    measure_games,
+    run_callgrind,
+)
 
 EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
 PERF_JSON = ROOT / "benches" / "perf.json"
@@ -175,44 +182,34 @@ def _num(value: float | None, fmt: str = ",.0f") -> str:
     return "" if value is None else format(value, fmt)
 
 
+def _ratio(value: float | None) -> str:
+    return "" if value is None else f"{value:.1f}×"
+
+
+COLUMNS: tuple[Column, ...] = (
+    ("game", game_label),
+    ("iterations", lambda r: f"{r['iterations']:,}"),
+    ("rollout / opponents", lambda r: f"{r['rollout']} / {r['opponents']}"),
+    ("instructions / decision", lambda r: _num(r["instructions_per_decision"])),
+    (
+        "playout + walk steps / iteration",
+        lambda r: f"{r['playout_steps_per_iteration']:.1f} + {r['walk_steps_per_iteration']:.1f}",
+    ),
+    ("rollout / rollout step", lambda r: _num(r["rollout_per_playout_step"])),
+    ("search / playout step", lambda r: _num(r["instructions_per_playout_step"])),
+    ("search / step played", lambda r: _num(r["instructions_per_step_played"])),
+    ("plain playouts / step", lambda r: _num(r["plain_playout_per_step"])),
+    ("batch random / step", lambda r: _num(r["batch_random_per_step"])),
+    ("batch rollout policy / step", lambda r: _num(r["batch_policy_per_step"])),
+    ("rollout step ÷ batch", lambda r: _ratio(r["rollout_ratio_to_batch"])),
+    ("search step ÷ batch", lambda r: _ratio(r["ratio_to_batch"])),
+)
+"""The columns of the table."""
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table of ``rows``."""
-    head = [
-        "game",
-        "iterations",
-        "rollout / opponents",
-        "instructions / decision",
-        "playout + walk steps / iteration",
-        "rollout / rollout step",
-        "search / playout step",
-        "search / step played",
-        "plain playouts / step",
-        "batch random / step",
-        "batch rollout policy / step",
-        "rollout step ÷ batch",
-        "search step ÷ batch",
-    ]
-    body = []
-    for r in rows:
-        ratio = r["ratio_to_batch"]
-        rollout_ratio = r["rollout_ratio_to_batch"]
-        cells = [
-            f"{r['game']} {r['players']}p",
-            f"{r['iterations']:,}",
-            f"{r['rollout']} / {r['opponents']}",
-            _num(r["instructions_per_decision"]),
-            f"{r['playout_steps_per_iteration']:.1f} + {r['walk_steps_per_iteration']:.1f}",
-            _num(r["rollout_per_playout_step"]),
-            _num(r["instructions_per_playout_step"]),
-            _num(r["instructions_per_step_played"]),
-            _num(r["plain_playout_per_step"]),
-            _num(r["batch_random_per_step"]),
-            _num(r["batch_policy_per_step"]),
-            "" if rollout_ratio is None else f"{rollout_ratio:.1f}×",
-            "" if ratio is None else f"{ratio:.1f}×",
-        ]
-        body.append(cells)
-    return markdown_table(head, body, left=(0, 2))
+    return column_table(COLUMNS, rows, left=(0, 2))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,17 +224,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_build:
         build_example("search_perf")
     perf_rows: list[dict[str, Any]] = json.loads(args.perf.read_text())["rows"]
-    rows = []
-    for game in args.games:
-        row = measure(game, perf_rows, args.iterations)
-        rows.append(row)
-        print(
+    rows = measure_games(
+        args.games,
+        lambda game: measure(game, perf_rows, args.iterations),
+        lambda game, row: (
             f"{game}: {row['instructions_per_playout_step']:,.0f} instructions per playout step "
             f"({row['rollout_per_playout_step']:,.0f} inside the rollouts) "
-            f"over {row['decisions']} decisions",
-            file=sys.stderr,
-            flush=True,
-        )
+            f"over {row['decisions']} decisions"
+        ),
+    )
     print(table(rows))
     if args.json is not None:
         args.json.write_text(

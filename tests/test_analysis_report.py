@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from cardtable.cli import main
 from tests.browser import headless_chromium
+from tests.command_line import run_cli
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -51,8 +50,7 @@ def _make(kind: str, path: Path) -> None:
             "40",
         ],
     }
-    result = CliRunner().invoke(main, [*commands[kind], "--no-progress", "--report", str(path)])
-    assert result.exit_code == 0, result.output
+    run_cli(*commands[kind], "--no-progress", "--report", str(path))
 
 
 @pytest.mark.parametrize(("kind", "figures"), [("tournament", 4), ("balance", 5), ("sweep", 6)])

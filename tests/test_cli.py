@@ -15,47 +15,43 @@ from click.testing import CliRunner
 
 import cardtable
 from cardtable.cli import main
+from tests.command_line import run_cli
 
 
 def test_games_lists_every_game_and_option() -> None:
-    result = CliRunner().invoke(main, ["games"])
-    assert result.exit_code == 0, result.output
+    output = run_cli("games")
     for info in cardtable.games():
-        assert info.id in result.output
+        assert info.id in output
         for o in info.options:
-            assert o.name in result.output
+            assert o.name in output
 
 
 def test_simulate_writes_parquet_and_plot(tmp_path: Path) -> None:
     out, plot = tmp_path / "r.parquet", tmp_path / "scores.png"
-    result = CliRunner().invoke(
-        main,
-        [
-            "simulate",
-            "turn_the_tide",
-            "--players",
-            "4",
-            "--games",
-            "2000",
-            "--bots",
-            "greedy,random,random,random",
-            "--seed",
-            "1",
-            "--threads",
-            "2",
-            "--out",
-            str(out),
-            "--plot",
-            str(plot),
-            "--no-progress",
-            "-o",
-            "rounds=2",
-            "-o",
-            "recheck_after_elimination=false",
-        ],
+    output = run_cli(
+        "simulate",
+        "turn_the_tide",
+        "--players",
+        "4",
+        "--games",
+        "2000",
+        "--bots",
+        "greedy,random,random,random",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+        "--out",
+        str(out),
+        "--plot",
+        str(plot),
+        "--no-progress",
+        "-o",
+        "rounds=2",
+        "-o",
+        "recheck_after_elimination=false",
     )
-    assert result.exit_code == 0, result.output
-    assert "greedy" in result.output and "2,000 games" in result.output
+    assert "greedy" in output and "2,000 games" in output
     assert pq.read_table(out).num_rows == 2000
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -77,15 +73,12 @@ def test_simulate_reports_bad_input_cleanly() -> None:
 
 
 def test_play_a_seat_against_bots() -> None:
-    result = CliRunner().invoke(
-        main,
-        ["play", "turn_the_tide", "--players", "3", "--seat", "1", "--seed", "3"],
-        input="0\n" * 200,
+    output = run_cli(
+        "play", "turn_the_tide", "--players", "3", "--seat", "1", "--seed", "3", input="0\n" * 200
     )
-    assert result.exit_code == 0, result.output
-    assert "your move, seat 1" in result.output
-    assert "hand" in result.output
-    assert "the game is over" in result.output and "final scores" in result.output
+    assert "your move, seat 1" in output
+    assert "hand" in output
+    assert "the game is over" in output and "final scores" in output
 
 
 def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
@@ -136,13 +129,12 @@ def _simulate(*args: str) -> list[str]:
 
 
 def _fails_before_the_run(args: list[str], *expected: str) -> str:
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 2, result.output  # click's usage errors
-    assert "Traceback" not in result.output
-    assert "Win rate" not in result.output and "win rate" not in result.output  # no summary
+    output = run_cli(*args, exit_code=2)  # click's usage errors
+    assert "Traceback" not in output
+    assert "Win rate" not in output and "win rate" not in output  # no summary
     for text in expected:
-        assert text in result.output, result.output
-    return result.output
+        assert text in output, output
+    return output
 
 
 @pytest.mark.parametrize(
@@ -152,8 +144,7 @@ def test_simulate_chooses_the_format_from_the_extension(
     tmp_path: Path, suffix: str, kind: str
 ) -> None:
     out = tmp_path / f"r{suffix}"
-    result = CliRunner().invoke(main, _simulate("--seed", "4", "--out", str(out)))
-    assert result.exit_code == 0, result.output
+    run_cli(*_simulate("--seed", "4", "--out", str(out)))
     expected = cardtable.simulate("goofspiel", players=2, games=50, seed=4, progress=False)
     assert expected.scores is not None
     if kind == "parquet":
@@ -184,8 +175,7 @@ def test_simulate_checks_output_paths_before_the_run(tmp_path: Path) -> None:
     _fails_before_the_run(_simulate("--plot", str(missing / "s.png")), "--plot", "does not exist")
     _fails_before_the_run(_simulate("--plot", str(tmp_path / "s.gif")), "--plot", ".png")
     same = str(tmp_path / "x.csv")
-    result = CliRunner().invoke(main, _simulate("--out", same, "--plot", same))
-    assert result.exit_code == 2 and "--plot" in result.output
+    assert "--plot" in run_cli(*_simulate("--out", same, "--plot", same), exit_code=2)
 
 
 @pytest.mark.parametrize(
@@ -241,22 +231,8 @@ def test_simulate_names_an_unknown_bot_before_counting() -> None:
 
 
 def test_simulate_accepts_a_parametrized_bot() -> None:
-    result = CliRunner().invoke(
-        main,
-        [
-            "simulate",
-            "trafficars_memory",
-            "-p",
-            "2",
-            "-n",
-            "20",
-            "--no-progress",
-            "-b",
-            "memory,forgetful:0.5",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    assert "forgetful:0.5" in result.output
+    args = ["simulate", "trafficars_memory", "-p", "2", "-n", "20", "--no-progress"]
+    assert "forgetful:0.5" in run_cli(*args, "-b", "memory,forgetful:0.5")
 
 
 def test_games_spells_player_counts_and_games_without_options(
@@ -273,12 +249,11 @@ def test_games_spells_player_counts_and_games_without_options(
         ]
 
     monkeypatch.setattr(cardtable, "games", games)
-    result = CliRunner().invoke(main, ["games"])
-    assert result.exit_code == 0, result.output
-    assert "2-2 players" not in result.output
-    assert "goofspiel  (2 players" in result.output
-    assert "forgetful[:P]" in result.output
-    lines = result.output.splitlines()
+    output = run_cli("games")
+    assert "2-2 players" not in output
+    assert "goofspiel  (2 players" in output
+    assert "forgetful[:P]" in output
+    lines = output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("trafficars_overtaking"))
     assert lines[at + 1].strip() == "no options"
 

@@ -37,6 +37,7 @@ from cardtable.conformance import (
     write_reproducer,
 )
 from cardtable.conformance.protocol import SCHEMA_NAMES, _surely_valid, _validator, schema_errors
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "conformance"
@@ -175,43 +176,36 @@ def replace_command(target: Any, command: str) -> Any:
 
 
 def test_cli_finds_writes_and_replays(tmp_path: Path) -> None:
-    runner = CliRunner()
     args = ["conformance", "turn_the_tide", "--players", "3", "--examples", "50", "--seed", "1"]
     wrong = [*args, "--cmd", _js("wrong_tie_rule.js"), "--out-dir", str(tmp_path)]
-    result = runner.invoke(main, wrong)
-    assert result.exit_code == 1, result.output
-    assert "DIVERGENCE after 41 steps" in result.output
+    output = run_cli(*wrong, exit_code=1)
+    assert "DIVERGENCE after 41 steps" in output
     (reproducer,) = tmp_path.glob("conformance-turn_the_tide-*.json")
-    assert f"--replay {reproducer}" in result.output
-    replayed = runner.invoke(main, ["conformance", "--replay", str(reproducer)])
-    assert replayed.exit_code == 1 and "DIVERGENCE after 41 steps" in replayed.output
+    assert f"--replay {reproducer}" in output
+    replayed = run_cli("conformance", "--replay", str(reproducer), exit_code=1)
+    assert "DIVERGENCE after 41 steps" in replayed
     fixed = ["conformance", "--replay", str(reproducer), "--cmd", _js("main.js")]
-    passed = runner.invoke(main, fixed)
-    assert passed.exit_code == 0 and "OK: no divergence found" in passed.output
-    other = runner.invoke(main, ["conformance", "goofspiel", "--replay", str(reproducer)])
-    assert other.exit_code == 1 and "not goofspiel" in other.output
+    assert "OK: no divergence found" in run_cli(*fixed)
+    other = run_cli("conformance", "goofspiel", "--replay", str(reproducer), exit_code=1)
+    assert "not goofspiel" in other
 
 
 def test_cli_goofspiel_with_map_and_options() -> None:
-    result = CliRunner().invoke(
-        main,
-        [
-            "conformance",
-            "goofspiel",
-            "--players",
-            "2",
-            "-o",
-            "num_cards=4",
-            "--examples",
-            "10",
-            "--cmd",
-            _js("main.js", "--named-moves"),
-            "--map",
-            NAMED_MOVES,
-        ],
+    output = run_cli(
+        "conformance",
+        "goofspiel",
+        "--players",
+        "2",
+        "-o",
+        "num_cards=4",
+        "--examples",
+        "10",
+        "--cmd",
+        _js("main.js", "--named-moves"),
+        "--map",
+        NAMED_MOVES,
     )
-    assert result.exit_code == 0, result.output
-    assert "moves translated by the map" in result.output
+    assert "moves translated by the map" in output
 
 
 # --- a misbehaving other side -----------------------------------------------------------------
@@ -339,8 +333,7 @@ def test_a_command_that_cannot_start_is_reported(tmp_path: Path) -> None:
         "--out-dir",
         str(tmp_path),
     ]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 1 and "cannot parse the command" in result.output
+    assert "cannot parse the command" in run_cli(*args, exit_code=1)
     assert not list(tmp_path.iterdir())  # nothing to replay
 
 

@@ -26,6 +26,7 @@ from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 from cardtable.testing import play_random
 from tests.browser import headless_chromium
+from tests.command_line import run_cli
 from tests.render_golden import CASES, VIEWS, golden_state, path_of
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -268,11 +269,9 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
         "-o",
         str(out),
     ]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    assert out.exists() and "final scores" in result.output
-    sim = CliRunner().invoke(main, [*args[:-2], "--game", "4", "-o", str(tmp_path / "g4.html")])
-    assert sim.exit_code == 0, sim.output
+    output = run_cli(*args)
+    assert out.exists() and "final scores" in output
+    run_cli(*args[:-2], "--game", "4", "-o", str(tmp_path / "g4.html"))
     bad = CliRunner().invoke(
         main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "-o", str(out)]
     )

@@ -1,4 +1,4 @@
-"""Game options on the command line, shared by every ``cardtable`` command that takes them.
+"""Options shared by the ``cardtable`` commands: game options, the number of games, choices.
 
 ``-o KEY=VALUE`` (repeatable) is read by :func:`parse_options`: ``true``/``false``/``null``/numbers
 as JSON, anything else as a string. A leaf of the CLI: it imports nothing of cardtable.
@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["option_pairs", "parse_options", "parse_value"]
+__all__ = ["choice_option", "games_option", "option_pairs", "parse_options", "parse_value"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,3 +44,22 @@ def option_pairs(f: F) -> F:
     return click.option(
         "-o", "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
     )(f)
+
+
+def games_option(name: str, default: int) -> Callable[[F], F]:
+    """The ``-n/NAME`` option: how many games a command plays (at least one)."""
+    return click.option(
+        "-n",
+        name,
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=True,
+        help="Games to play.",
+    )
+
+
+def choice_option(name: str, choices: list[str], help: str) -> Callable[[F], F]:
+    """An option ``name`` taking one of ``choices``, the first by default."""
+    return click.option(
+        name, type=click.Choice(choices), default=choices[0], show_default=True, help=help
+    )

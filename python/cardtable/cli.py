@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 import cardtable
-from cardtable._cli_options import option_pairs, parse_options
+from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CardtableError
 
@@ -204,14 +204,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 @main.command("simulate")
 @click.argument("game_id")
 @click.option("-p", "--players", type=int, required=True, help="Number of players.")
-@click.option(
-    "-n",
-    "--games",
-    type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="Games to play.",
-)
+@games_option("--games", 10_000)
 @click.option(
     "-b", "--bots", default="", help="Comma-separated bot per seat (default: random everywhere)."
 )
@@ -243,13 +236,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 @click.option(
     "--summary-only", is_flag=True, help="Keep no per-game data (fixed memory, for huge runs)."
 )
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="Run here, or as Ray tasks.",
-)
+@choice_option("--backend", ["local", "ray"], "Run here, or as Ray tasks.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def simulate_command(
     game_id: str,

@@ -8,6 +8,7 @@ Student-t interval over the cluster means.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -116,12 +117,14 @@ def holm(pvalues: list[float]) -> list[float]:
     return adjusted
 
 
-def record_dict(record: Any) -> dict[str, Any]:
+def record_dict(record: Any, names: Sequence[str] | None = None, **keys: str) -> dict[str, Any]:
     """The JSON-friendly dict of a result dataclass.
 
-    Its fields in order, each value as :func:`json_value` makes it.
+    Its fields in order (or the fields ``names``, in that order), each value as :func:`json_value`
+    makes it, under the field's name or the key ``keys`` gives it.
     """
-    return {f.name: json_value(getattr(record, f.name)) for f in fields(record)}
+    names = [f.name for f in fields(record)] if names is None else names
+    return {keys.get(name, name): json_value(getattr(record, name)) for name in names}
 
 
 def json_value(value: Any) -> Any:

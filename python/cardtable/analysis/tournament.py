@@ -16,7 +16,7 @@ from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
-from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate
+from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate, record_dict
 from cardtable.analysis._text import plain_text, text_table
 from cardtable.errors import InvalidOptionError
 
@@ -67,6 +67,24 @@ class PairedDifference(Record):
     metric: str
     paired: Estimate
     unpaired: Estimate
+
+
+_DICT_FIELDS = (
+    "game_id",
+    "players",
+    "options",
+    "seed",
+    "duplicate",
+    "games",
+    "lineups",
+    "seeds",
+    "results",
+    "head_to_head",
+    "differences",
+    "ratings",
+    "seconds",
+)
+"""The fields of :meth:`TournamentResult.to_dict`, in order (``results`` under the key ``bots``)."""
 
 
 @dataclass
@@ -123,24 +141,7 @@ class TournamentResult(ResultOutputs):
 
     def to_dict(self) -> dict[str, Any]:
         """Everything but the per-game data, JSON-friendly."""
-        return {
-            "kind": "tournament",
-            "game_id": self.game_id,
-            "players": self.players,
-            "options": self.options,
-            "seed": self.seed,
-            "duplicate": self.duplicate,
-            "games": self.games,
-            "lineups": [list(x) for x in self.lineups],
-            "seeds": self.seeds,
-            "bots": [r.to_dict() for r in self.results],
-            "head_to_head": [
-                [None if e is None else e.to_dict() for e in row] for row in self.head_to_head
-            ],
-            "differences": [d.to_dict() for d in self.differences],
-            "ratings": [r.to_dict() for r in self.ratings],
-            "seconds": self.seconds,
-        }
+        return {"kind": "tournament", **record_dict(self, _DICT_FIELDS, results="bots")}
 
     def to_arrow(self) -> pyarrow.Table:
         """One row per seat of every game.

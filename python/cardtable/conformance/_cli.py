@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardtable._cli_options import option_pairs, parse_options
+from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
 from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError
 from cardtable.conformance.mapping import ActionMap, load_map
 from cardtable.conformance.protocol import FIELDS
@@ -27,14 +27,7 @@ def register(group: click.Group) -> None:
     @click.argument("game_id", required=False)
     @click.option("--cmd", "command", help='The implementation\'s command, e.g. "node impl.js".')
     @click.option("-p", "--players", type=int, help="Number of players.")
-    @click.option(
-        "-n",
-        "--examples",
-        type=click.IntRange(min=1),
-        default=100,
-        show_default=True,
-        help="Games to play.",
-    )
+    @games_option("--examples", 100)
     @option_pairs
     @click.option(
         "--fields",
@@ -51,13 +44,7 @@ def register(group: click.Group) -> None:
     @click.option(
         "--map", "map_spec", help="A map hook MODULE:NAME or FILE.py:NAME for own move names."
     )
-    @click.option(
-        "--backend",
-        type=click.Choice(["rust", "reference"]),
-        default="rust",
-        show_default=True,
-        help="Our implementation to compare against.",
-    )
+    @choice_option("--backend", ["rust", "reference"], "Our implementation to compare against.")
     @click.option("--seed", type=int, help="Seed of the choices (default: a fresh run).")
     @click.option(
         "--out-dir",
