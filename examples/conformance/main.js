@@ -8,16 +8,6 @@ const { serve } = require("./protocol.js");
 const { TurnTheTide } = require("./turn_the_tide.js");
 const { Goofspiel } = require("./goofspiel.js");
 
-const FIELDS = [
-  "current_player",
-  "is_terminal",
-  "legal_actions",
-  "chance_outcomes",
-  "scores",
-  "winners",
-  "observations",
-];
-
 const namedMoves = {
   encode: (id, chance) => `${chance ? "point" : "bid"} ${id + 1}`,
   decode: (move) => Number(String(move).split(" ")[1]) - 1,
@@ -26,10 +16,9 @@ const namedMoves = {
 serve({
   name: "cardtable JavaScript example",
   games: {
-    turn_the_tide: { create: (n, o) => new TurnTheTide(n, o), fields: FIELDS },
+    turn_the_tide: { create: (n, o) => new TurnTheTide(n, o) },
     goofspiel: {
       create: (n, o) => new Goofspiel(n, o),
-      fields: FIELDS,
       moves: process.argv.includes("--named-moves") ? namedMoves : undefined,
     },
   },

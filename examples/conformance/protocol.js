@@ -10,8 +10,9 @@ const PROTOCOL = 1;
 
 /**
  * Answers requests until `quit` or the end of the input.
- * @param {object} implementation {name, games: {id: {create(players, options), fields, moves?}}};
- *   `moves` ({encode(id, chance), decode(move)}) gives the game its own move names.
+ * @param {object} implementation {name, games: {id: {create(players, options), fields?, moves?}}};
+ *   `fields` lists the query fields the game answers (all of them when left out), and `moves`
+ *   ({encode(id, chance), decode(move)}) gives the game its own move names.
  */
 function serve(implementation) {
   let game = null;
@@ -21,10 +22,25 @@ function serve(implementation) {
     process.stdout.write(JSON.stringify({ id: request.id, ...body }) + "\n");
   };
   const encode = (id, chance) => (entry.moves ? entry.moves.encode(id, chance) : id);
+  // Every query field this loop answers, read from the current game.
+  const readers = {
+    current_player: () => game.currentPlayer(),
+    is_terminal: () => game.isTerminal(),
+    legal_actions: () => {
+      const chance = game.currentPlayer() === -1;
+      return game.legalActions().map((a) => encode(a, chance));
+    },
+    chance_outcomes: () => game.chanceOutcomes().map(([o, w]) => [encode(o, true), w]),
+    scores: () => [...game.scores],
+    winners: () => game.winners(),
+    observations: () => [...Array(players).keys()].map((seat) => game.observation(seat)),
+  };
   const handlers = {
     hello() {
       const games = {};
-      for (const [id, g] of Object.entries(implementation.games)) games[id] = { fields: g.fields };
+      for (const [id, g] of Object.entries(implementation.games)) {
+        games[id] = { fields: g.fields || Object.keys(readers) };
+      }
       return { type: "hello", protocol: PROTOCOL, name: implementation.name, games };
     },
     new_game(request) {
@@ -42,20 +58,10 @@ function serve(implementation) {
     },
     query(request) {
       if (!game) throw new Error("no game: send new_game first");
-      const chance = game.currentPlayer() === -1;
-      const all = {
-        current_player: () => game.currentPlayer(),
-        is_terminal: () => game.isTerminal(),
-        legal_actions: () => game.legalActions().map((a) => encode(a, chance)),
-        chance_outcomes: () => game.chanceOutcomes().map(([o, w]) => [encode(o, true), w]),
-        scores: () => [...game.scores],
-        winners: () => game.winners(),
-        observations: () => [...Array(players).keys()].map((seat) => game.observation(seat)),
-      };
       const state = { type: "state" };
       for (const field of request.fields) {
-        if (!(field in all)) throw new Error(`unknown field ${field}`);
-        state[field] = all[field]();
+        if (!(field in readers)) throw new Error(`unknown field ${field}`);
+        state[field] = readers[field]();
       }
       return state;
     },

@@ -16,9 +16,6 @@ class WrongTieRule extends TurnTheTide {
 serve({
   name: "Turn the Tide with a wrong tie rule",
   games: {
-    turn_the_tide: {
-      create: (n, o) => new WrongTieRule(n, o),
-      fields: ["current_player", "is_terminal", "legal_actions", "chance_outcomes", "scores", "winners", "observations"],
-    },
+    turn_the_tide: { create: (n, o) => new WrongTieRule(n, o) },
   },
 });
