@@ -13,8 +13,7 @@ use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 fn game(opts: Value) -> Arc<Goofspiel> {
-    let map = opts.as_object().cloned().unwrap_or_default();
-    Arc::new(Goofspiel::from_options(2, &map).unwrap())
+    crate::testing::game_with(2, opts)
 }
 
 /// A game with explicit chance nodes and its rules.

@@ -17,8 +17,7 @@ use std::sync::Arc;
 pub(super) type S = Session<TrafficarsMemory>;
 
 pub(super) fn game(players: usize, opts: Value) -> Arc<TrafficarsMemory> {
-    let map = opts.as_object().cloned().unwrap_or_default();
-    Arc::new(TrafficarsMemory::from_options(players, &map).unwrap())
+    crate::testing::game_with(players, opts)
 }
 
 /// Lays out `cards` (position 0 first) as explicit chance outcomes.

@@ -14,8 +14,7 @@ use std::sync::Arc;
 type S = Session<TurnTheTide>;
 
 fn game(players: usize, opts: Value) -> Arc<TurnTheTide> {
-    let map = opts.as_object().cloned().unwrap_or_default();
-    Arc::new(TurnTheTide::from_options(players, &map).unwrap())
+    crate::testing::game_with(players, opts)
 }
 
 fn range(a: u32, b: u32) -> Vec<u32> {

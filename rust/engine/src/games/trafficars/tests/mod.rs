@@ -18,8 +18,7 @@ use std::sync::Arc;
 type S = Session<Trafficars>;
 
 pub(super) fn game(players: usize, opts: Value) -> Arc<Trafficars> {
-    let map = opts.as_object().cloned().unwrap_or_default();
-    Arc::new(Trafficars::from_options(players, &map).unwrap())
+    crate::testing::game_with(players, opts)
 }
 
 /// Deals explicitly through a session: the lane starters, then each seat's hand (seat 0 first).
