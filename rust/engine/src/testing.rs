@@ -346,6 +346,17 @@ pub fn games_with<G: Game>(sets: &[(usize, Value)]) -> Vec<Arc<G>> {
     sets.iter().map(|(n, o)| game_with(*n, o.clone())).collect()
 }
 
+/// The games of every player count of `players` with every option set of `option_sets` (player
+/// counts outermost), each made by [`game_with`].
+pub fn games_over<G: Game>(
+    players: std::ops::RangeInclusive<usize>,
+    option_sets: &[Value],
+) -> Vec<Arc<G>> {
+    players
+        .flat_map(|n| option_sets.iter().map(move |o| game_with(n, o.clone())))
+        .collect()
+}
+
 /// One random step of `state`: a chance outcome by weight ([`Game::sample_chance`]) or a uniform
 /// legal action ([`Game::random_action`]), applied and returned. Panics when a decision node has
 /// no legal action.

@@ -141,7 +141,7 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::testing::{
-        assert_sample_does_not_peek, card_mask, check_determinizer, determinized, game_with,
+        assert_sample_does_not_peek, card_mask, check_determinizer, determinized, game_with, games_over,
         play_search_against_random, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
@@ -155,13 +155,7 @@ mod tests {
     }
 
     fn games() -> Vec<Arc<TrafficarsOvertaking>> {
-        let mut out = Vec::new();
-        for n in 2..=5 {
-            for o in [json!({}), json!({"optional_overtake": true})] {
-                out.push(game(n, o));
-            }
-        }
-        out
+        games_over(2..=5, &[json!({}), json!({"optional_overtake": true})])
     }
 
     /// The cards of cleared rows: in no hand, pile, row or the removed set.

@@ -275,7 +275,7 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::testing::{
         assert_sample_does_not_peek, card_mask, check_determinizer, determinized, every_nth,
-        game_with, play_search_against_random, playout_nodes, replays_to,
+        game_with, games_over, play_search_against_random, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
@@ -289,19 +289,16 @@ mod tests {
 
     /// The defaults and each non-default option value, for every player count.
     fn games() -> Vec<Arc<TurnTheTide>> {
-        let mut out = Vec::new();
-        for n in 3..=5 {
-            for o in [
+        games_over(
+            3..=5,
+            &[
                 json!({}),
                 json!({"recheck_after_elimination": false}),
                 json!({"highest_chooses_tide": true}),
                 json!({"rounds": 1}),
                 json!({"rounds": 2}),
-            ] {
-                out.push(game(n, o));
-            }
-        }
-        out
+            ],
+        )
     }
 
     /// Card conservation and the public counts of a sample: every hand is the hidden cards of its

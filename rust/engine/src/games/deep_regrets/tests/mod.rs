@@ -28,8 +28,7 @@ pub(super) type Sess = Session<DeepRegrets>;
 
 /// A game of `players` seats with the options `opts` (a JSON object).
 pub(super) fn game(players: usize, opts: Value) -> Arc<DeepRegrets> {
-    let map = opts.as_object().cloned().unwrap_or_default();
-    Arc::new(DeepRegrets::from_options(players, &map).unwrap())
+    crate::testing::game_with(players, opts)
 }
 
 /// The id of the fish named `name`.
