@@ -141,8 +141,8 @@ mod tests {
     use crate::game::Game;
     use crate::rng::SplitMix64;
     use crate::testing::{
-        assert_sample_does_not_peek, card_mask, check_determinizer, determinized, game_with, games_over,
-        play_search_against_random, playout_nodes, replays_to,
+        assert_sample_does_not_peek, card_mask, check_determinizer, determinized, game_with,
+        games_over, play_search_against_random, playout_nodes, replays_to,
     };
     use serde_json::{json, Value};
     use std::collections::BTreeSet;
