@@ -495,72 +495,61 @@ def test_cli_writes_json_and_parquet(tmp_path: Any) -> None:
     from click.testing import CliRunner
 
     from cardtable.cli import main
+    from tests.command_line import run_cli
 
-    runner = CliRunner()
-    out = runner.invoke(
-        main,
-        [
-            "tournament",
-            "goofspiel",
-            "-p",
-            "2",
-            "-b",
-            "greedy,random",
-            "-n",
-            "30",
-            "--rating-bootstrap",
-            "5",
-            "-o",
-            "num_cards=5",
-            "--no-progress",
-            "--json",
-            "-",
-        ],
+    output = run_cli(
+        "tournament",
+        "goofspiel",
+        "-p",
+        "2",
+        "-b",
+        "greedy,random",
+        "-n",
+        "30",
+        "--rating-bootstrap",
+        "5",
+        "-o",
+        "num_cards=5",
+        "--no-progress",
+        "--json",
+        "-",
     )
-    assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(output)
     assert data["kind"] == "tournament" and data["options"] == {"num_cards": 5}
     assert [b["bot"] for b in data["bots"]] == ["greedy", "random"]
     pq_path, js = tmp_path / "b.parquet", tmp_path / "b.json"
-    out = runner.invoke(
-        main,
-        [
-            "balance",
-            "trafficars_overtaking",
-            "-p",
-            "3",
-            "-n",
-            "50",
-            "--trace-games",
-            "5",
-            "--no-progress",
-            "--json",
-            str(js),
-            "--parquet",
-            str(pq_path),
-        ],
+    output = run_cli(
+        "balance",
+        "trafficars_overtaking",
+        "-p",
+        "3",
+        "-n",
+        "50",
+        "--trace-games",
+        "5",
+        "--no-progress",
+        "--json",
+        str(js),
+        "--parquet",
+        str(pq_path),
     )
-    assert out.exit_code == 0, out.output
-    assert "won alone" in out.output and json.loads(js.read_text())["games"] == 50
+    assert "won alone" in output and json.loads(js.read_text())["games"] == 50
     assert pq.read_table(pq_path).num_rows == 50
-    out = runner.invoke(
-        main,
-        [
-            "sweep",
-            "goofspiel",
-            "-p",
-            "2",
-            "--grid",
-            "num_cards=3,4",
-            "-n",
-            "10",
-            "--no-progress",
-            "--parquet",
-            str(pq_path),
-        ],
+    run_cli(
+        "sweep",
+        "goofspiel",
+        "-p",
+        "2",
+        "--grid",
+        "num_cards=3,4",
+        "-n",
+        "10",
+        "--no-progress",
+        "--parquet",
+        str(pq_path),
     )
-    assert out.exit_code == 0, out.output
     assert pq.read_table(pq_path).num_rows == 2 * 2 * 2
+    runner = CliRunner()
     bad = runner.invoke(main, ["sweep", "goofspiel", "-p", "2", "--grid", "num_cards", "-n", "10"])
     assert bad.exit_code != 0
     bad = runner.invoke(main, ["tournament", "goofspiel", "-p", "2", "-b", "greedy", "-n", "10"])
