@@ -183,9 +183,16 @@ impl DeepRegrets {
         });
     }
 
+    /// Seat p uses `src` (a legal action at the node `ret`, which it comes back to): its first
+    /// ready use. An item with one use has no other, so only one with two is tested.
     pub(super) fn use_item(&self, st: &mut S, p: usize, src: ItemSrc, ret: Node) {
-        let Some(u) = self.ready_use(st, p, src, ret) else {
-            return;
+        let u = if self.reqs(src)[1] == REQ_NEVER {
+            0
+        } else {
+            match self.ready_use(st, p, src, ret) {
+                Some(u) => u,
+                None => return,
+            }
         };
         match src {
             ItemSrc::Dink(d) => {
