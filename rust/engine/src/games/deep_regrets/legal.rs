@@ -384,6 +384,12 @@ impl DeepRegrets {
             return true;
         }
         let mut any = AnyAction::default();
+        // A dink or supply ready on the flags found without a test of the dice or the sea (a
+        // use ready on fewer flags is ready on all of them).
+        self.items_tail(st, p, self.ready_flags_needed(st, p, Node::Turn, 0, None), &mut any);
+        if any.0 {
+            return true;
+        }
         self.turn_rules(st, p, &mut any, false);
         if any.0 {
             return true;
