@@ -184,7 +184,17 @@ impl DeepRegrets {
     }
 
     /// The extra `pay` actions of the cast fish's rules (18, 19, 20).
+    #[inline(always)]
     pub(super) fn pay_rules(&self, st: &S, p: usize, rules: &Rules, out: &mut impl Sink) {
+        // Most fish have none of these rules: the test is made here, the list in a call.
+        if rules.show.is_some() || rules.discard_size.is_some() || rules.worms_difficulty.is_some()
+        {
+            self.pay_rule_actions(st, p, rules, out);
+        }
+    }
+
+    /// [`Self::pay_rules`] of a fish with one of those rules.
+    fn pay_rule_actions(&self, st: &S, p: usize, rules: &Rules, out: &mut impl Sink) {
         let seat = &st.seats[p];
         if let Some(show) = rules.show {
             let ok = match show {
