@@ -185,14 +185,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::Turn => self.apply_turn(st, p, a),
-            Node::AfterMain => {
-                if a == END_TURN {
-                    let asked = self.end_turn(st);
-                    self.run_unless(st, asked);
-                } else {
-                    self.apply_free(st, p, a, Node::AfterMain);
-                }
-            }
+            Node::AfterMain => self.apply_after_main(st, p, a),
             Node::Worms => {
                 let s = usize::from(st.worms_shoal).min(8);
                 if a == PUT_AT_BOTTOM {
@@ -392,6 +385,16 @@ impl DeepRegrets {
                 self.run(st);
             }
             _ => self.apply_free(st, p, a, Node::Turn),
+        }
+    }
+
+    /// Resolves an action at the `after_main` node: the end of the turn, or a free action.
+    pub(super) fn apply_after_main(&self, st: &mut S, p: usize, a: u32) {
+        if a == END_TURN {
+            let asked = self.end_turn(st);
+            self.run_unless(st, asked);
+        } else {
+            self.apply_free(st, p, a, Node::AfterMain);
         }
     }
 

@@ -65,7 +65,13 @@ impl DeepRegrets {
                     let a = self.random_decision(st, rng, t.legal);
                     let a = a.ok_or(StepError::NoLegalAction(seat.into()))?;
                     t.counts.0 += 1;
-                    self.apply_action(st, a);
+                    // The actions of the `turn` node family as `apply_action` resolves them,
+                    // without its dispatch over node kinds (the seat is one: it has a bot).
+                    match node {
+                        Node::Turn => self.apply_turn(st, usize::from(seat), a),
+                        Node::AfterMain => self.apply_after_main(st, usize::from(seat), a),
+                        _ => self.apply_action(st, a),
+                    }
                     true
                 }
                 _ => false,
@@ -169,8 +175,9 @@ impl DeepRegrets {
     /// The `pay` node's decisions while the `random` bot pays with dice, each picked from the
     /// node's list as the definition picks it, with the cast's numbers found once (a die paid
     /// changes only the payment; D and the fish stay), then the first other action applied as
-    /// the node applies it. False, with nothing drawn, when the first list is empty or too long
-    /// for the stack (the definition takes that node).
+    /// the node applies it (`apply_pay`, without the dispatch over node kinds). False, with
+    /// nothing drawn, when the first list is empty or too long for the stack (the definition
+    /// takes that node).
     #[inline(always)]
     fn pay_randomly(&self, st: &mut S, t: &mut RandomTable<'_>) -> bool {
         let p = usize::from(st.actor);
@@ -186,7 +193,7 @@ impl DeepRegrets {
             t.counts.0 += 1;
             played = true;
             if !(DIE..=DIE_LAST).contains(&a) {
-                self.apply_action(st, a);
+                self.apply_pay(st, p, a);
                 break;
             }
             let c = (a - DIE) as usize;
