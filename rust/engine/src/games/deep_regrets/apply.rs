@@ -83,12 +83,7 @@ impl DeepRegrets {
                 st.regret_discard[v] += 1;
                 self.run(st);
             }
-            Node::DrawDink => {
-                let b = 1u32 << (a & 31);
-                st.dink_deck &= !b;
-                st.seats[p].dinks |= b;
-                self.run(st);
-            }
+            Node::DrawDink => self.apply_draw_dink(st, p, a),
             Node::DrawSupply if st.shop == NONE => {
                 let b = 1u32 << (a & 31);
                 st.supply_deck &= !b;
@@ -121,15 +116,7 @@ impl DeepRegrets {
                     self.run(st);
                 }
             }
-            Node::MusterSelect => {
-                if a == ROLL_NOW {
-                    return self.run(st);
-                }
-                self.fresh_to_roll(st, p, a);
-                if st.seats[p].fresh_count() == 0 {
-                    self.run(st);
-                }
-            }
+            Node::MusterSelect => self.apply_muster_select(st, p, a),
             Node::RerollSelect => {
                 if a != ROLL_NOW {
                     self.fresh_to_roll(st, p, a);
@@ -200,19 +187,8 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::Pay => self.apply_pay(st, p, a),
-            Node::DeclineDie => {
-                st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
-                let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, true));
-                self.run_unless(st, asked);
-            }
-            Node::Reward => {
-                if a == DRAW_A_DINK {
-                    let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false));
-                    self.run_unless(st, asked);
-                } else {
-                    self.ask(st, Node::DiscardRandomRegret, pp);
-                }
-            }
+            Node::DeclineDie => self.apply_decline_die(st, p, a),
+            Node::Reward => self.apply_reward(st, p, a),
             Node::Sell => {
                 if a == DONE {
                     return self.sell_end(st, p);
@@ -386,6 +362,43 @@ impl DeepRegrets {
             }
             _ => self.apply_free(st, p, a, Node::Turn),
         }
+    }
+
+    /// Resolves an action at the `muster_select` node: roll now, or one more Fresh die to reroll.
+    pub(super) fn apply_muster_select(&self, st: &mut S, p: usize, a: u32) {
+        if a == ROLL_NOW {
+            return self.run(st);
+        }
+        self.fresh_to_roll(st, p, a);
+        if st.seats[p].fresh_count() == 0 {
+            self.run(st);
+        }
+    }
+
+    /// Resolves an action at the `reward` node: dinks drawn, or a random regret discarded.
+    pub(super) fn apply_reward(&self, st: &mut S, p: usize, a: u32) {
+        let pp = p as u8;
+        if a == DRAW_A_DINK {
+            let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false));
+            self.run_unless(st, asked);
+        } else {
+            self.ask(st, Node::DiscardRandomRegret, pp);
+        }
+    }
+
+    /// Resolves an action at the `decline_die` node: the die is spent, then the dinks drawn.
+    pub(super) fn apply_decline_die(&self, st: &mut S, p: usize, a: u32) {
+        st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
+        let asked = self.draw_dinks(st, p as u8, self.dinks_per_draw(st, p, true));
+        self.run_unless(st, asked);
+    }
+
+    /// Resolves the `draw_dink` chance node with dink `a`.
+    pub(super) fn apply_draw_dink(&self, st: &mut S, p: usize, a: u32) {
+        let b = 1u32 << (a & 31);
+        st.dink_deck &= !b;
+        st.seats[p].dinks |= b;
+        self.run(st);
     }
 
     /// Resolves an action at the `after_main` node: the end of the turn, or a free action.

@@ -70,6 +70,9 @@ impl DeepRegrets {
                     match node {
                         Node::Turn => self.apply_turn(st, usize::from(seat), a),
                         Node::AfterMain => self.apply_after_main(st, usize::from(seat), a),
+                        Node::MusterSelect => self.apply_muster_select(st, usize::from(seat), a),
+                        Node::Reward => self.apply_reward(st, usize::from(seat), a),
+                        Node::DeclineDie => self.apply_decline_die(st, usize::from(seat), a),
                         _ => self.apply_action(st, a),
                     }
                     true
@@ -168,7 +171,11 @@ impl DeepRegrets {
             return false;
         };
         *chance_steps += 1;
-        self.apply_action(st, b);
+        // `apply_action` without its dispatch (which does nothing for a seat out of range).
+        let p = usize::from(st.actor);
+        if p < super::MAX_SEATS {
+            self.apply_draw_dink(st, p, b);
+        }
         true
     }
 
