@@ -55,16 +55,7 @@ impl DeepRegrets {
                     self.run(st);
                 }
             }
-            Node::DrawRegret => {
-                let v = (a as usize).min(3);
-                st.regret_deck[v] = st.regret_deck[v].saturating_sub(1);
-                if st.pool_on {
-                    st.pool[v] += 1;
-                } else {
-                    st.seats[p].regrets[v] += 1;
-                }
-                self.run(st);
-            }
+            Node::DrawRegret => self.apply_draw_regret(st, p, a),
             Node::StealRegret => {
                 let v = (a as usize).min(3);
                 let q = usize::from(st.victim).min(MAX_SEATS - 1);
@@ -149,12 +140,7 @@ impl DeepRegrets {
                 st.life_preserver = a.wrapping_sub(GIVE_TO) as u8;
                 self.run(st);
             }
-            Node::Declare => {
-                if a == MAKE_PORT {
-                    self.make_port(st, p);
-                }
-                self.run(st);
-            }
+            Node::Declare => self.apply_declare(st, p, a),
             Node::PortDiscard | Node::DiscardRegret => {
                 if a >= REGRET {
                     let v = ((a - REGRET) as usize).min(3);
@@ -391,6 +377,26 @@ impl DeepRegrets {
         st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
         let asked = self.draw_dinks(st, p as u8, self.dinks_per_draw(st, p, true));
         self.run_unless(st, asked);
+    }
+
+    /// Resolves the `draw_regret` chance node with a regret of value `a`.
+    pub(super) fn apply_draw_regret(&self, st: &mut S, p: usize, a: u32) {
+        let v = (a as usize).min(3);
+        st.regret_deck[v] = st.regret_deck[v].saturating_sub(1);
+        if st.pool_on {
+            st.pool[v] += 1;
+        } else {
+            st.seats[p].regrets[v] += 1;
+        }
+        self.run(st);
+    }
+
+    /// Resolves an action at the `declare` node: stay at sea, or make port.
+    pub(super) fn apply_declare(&self, st: &mut S, p: usize, a: u32) {
+        if a == MAKE_PORT {
+            self.make_port(st, p);
+        }
+        self.run(st);
     }
 
     /// Resolves the `draw_dink` chance node with dink `a`.

@@ -52,7 +52,11 @@ impl DeepRegrets {
                 // The regret drawn as `sample` draws it from a deck that is not empty.
                 Node::DrawRegret if st.regret_deck != [0; 4] => {
                     let v = super::chance::pick_count(&st.regret_deck, t.chance);
-                    self.apply_action(st, v);
+                    // `apply_action` without its dispatch (nothing for a seat out of range).
+                    let p = usize::from(st.actor);
+                    if p < super::MAX_SEATS {
+                        self.apply_draw_regret(st, p, v);
+                    }
                     t.counts.1 += 1;
                     true
                 }
@@ -73,6 +77,7 @@ impl DeepRegrets {
                         Node::MusterSelect => self.apply_muster_select(st, usize::from(seat), a),
                         Node::Reward => self.apply_reward(st, usize::from(seat), a),
                         Node::DeclineDie => self.apply_decline_die(st, usize::from(seat), a),
+                        Node::Declare => self.apply_declare(st, usize::from(seat), a),
                         _ => self.apply_action(st, a),
                     }
                     true
