@@ -141,14 +141,7 @@ impl DeepRegrets {
                 self.run(st);
             }
             Node::Declare => self.apply_declare(st, p, a),
-            Node::PortDiscard | Node::DiscardRegret => {
-                if a >= REGRET {
-                    let v = ((a - REGRET) as usize).min(3);
-                    st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
-                    st.regret_discard[v] += 1;
-                }
-                self.run(st);
-            }
+            Node::PortDiscard | Node::DiscardRegret => self.apply_discard_regret(st, p, a),
             Node::EquipRod => {
                 st.seats[p].rod = a.wrapping_sub(ROD) as u8;
                 self.run(st);
@@ -159,19 +152,7 @@ impl DeepRegrets {
             }
             Node::Turn => self.apply_turn(st, p, a),
             Node::AfterMain => self.apply_after_main(st, p, a),
-            Node::Worms => {
-                let s = usize::from(st.worms_shoal).min(8);
-                if a == PUT_AT_BOTTOM {
-                    let f = st.take_top(s);
-                    st.put_bottom(s, f);
-                } else {
-                    st.known[p] |= 1 << s;
-                }
-                st.peek = NONE;
-                st.worms_shoal = NONE;
-                st.push(Task::ReturnTo(st.free_return(), pp));
-                self.run(st);
-            }
+            Node::Worms => self.apply_worms(st, p, a),
             Node::Pay => self.apply_pay(st, p, a),
             Node::DeclineDie => self.apply_decline_die(st, p, a),
             Node::Reward => self.apply_reward(st, p, a),
@@ -395,6 +376,33 @@ impl DeepRegrets {
     pub(super) fn apply_declare(&self, st: &mut S, p: usize, a: u32) {
         if a == MAKE_PORT {
             self.make_port(st, p);
+        }
+        self.run(st);
+    }
+
+    /// Resolves an action at the `worms` node: the shoal's top stays (and p knows it) or goes to
+    /// the bottom; back to the node the Can of Worms was used at.
+    pub(super) fn apply_worms(&self, st: &mut S, p: usize, a: u32) {
+        let s = usize::from(st.worms_shoal).min(8);
+        if a == PUT_AT_BOTTOM {
+            let f = st.take_top(s);
+            st.put_bottom(s, f);
+        } else {
+            st.known[p] |= 1 << s;
+        }
+        st.peek = NONE;
+        st.worms_shoal = NONE;
+        st.push(Task::ReturnTo(st.free_return(), p as u8));
+        self.run(st);
+    }
+
+    /// Resolves an action at the `port_discard` or `discard_regret` node: a regret of value
+    /// `a - REGRET` discarded (`KEEP_ALL`: none).
+    pub(super) fn apply_discard_regret(&self, st: &mut S, p: usize, a: u32) {
+        if a >= REGRET {
+            let v = ((a - REGRET) as usize).min(3);
+            st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
+            st.regret_discard[v] += 1;
         }
         self.run(st);
     }

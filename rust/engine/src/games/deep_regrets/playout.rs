@@ -78,6 +78,10 @@ impl DeepRegrets {
                         Node::Reward => self.apply_reward(st, usize::from(seat), a),
                         Node::DeclineDie => self.apply_decline_die(st, usize::from(seat), a),
                         Node::Declare => self.apply_declare(st, usize::from(seat), a),
+                        Node::Worms => self.apply_worms(st, usize::from(seat), a),
+                        Node::PortDiscard | Node::DiscardRegret => {
+                            self.apply_discard_regret(st, usize::from(seat), a)
+                        }
                         _ => self.apply_action(st, a),
                     }
                     true
