@@ -386,7 +386,8 @@ impl DeepRegrets {
         let mut any = AnyAction::default();
         // A dink or supply ready on the flags found without a test of the dice or the sea (a
         // use ready on fewer flags is ready on all of them).
-        self.items_tail(st, p, self.ready_flags_needed(st, p, Node::Turn, 0, None), &mut any);
+        let known = self.ready_flags_needed(st, p, Node::Turn, 0, None);
+        self.items_tail(st, p, known, &mut any);
         if any.0 {
             return true;
         }
