@@ -392,8 +392,9 @@ impl DeepRegrets {
         }
         st.peek = NONE;
         st.worms_shoal = NONE;
-        st.push(Task::ReturnTo(st.free_return(), p as u8));
-        self.run(st);
+        // ReturnTo(free_return, p), run here (as `run` would pop it).
+        let asked = self.return_to(st, st.free_return(), p as u8);
+        self.run_unless(st, asked);
     }
 
     /// Resolves an action at the `port_discard` or `discard_regret` node: a regret of value
