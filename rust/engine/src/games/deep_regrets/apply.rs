@@ -333,11 +333,19 @@ impl DeepRegrets {
 
     /// Resolves an action at the `muster_select` node: roll now, or one more Fresh die to reroll.
     pub(super) fn apply_muster_select(&self, st: &mut S, p: usize, a: u32) {
-        if a == ROLL_NOW {
-            return self.run(st);
+        if a != ROLL_NOW {
+            self.fresh_to_roll(st, p, a);
+            if st.seats[p].fresh_count() > 0 {
+                return;
+            }
         }
-        self.fresh_to_roll(st, p, a);
-        if st.seats[p].fresh_count() == 0 {
+        // The MusterRoll that the muster pushed under this node, run here (as `run` would pop
+        // it).
+        if let Some(Task::MusterRoll(q)) = st.top() {
+            st.pop();
+            let asked = self.muster_roll(st, q);
+            self.run_unless(st, asked);
+        } else {
             self.run(st);
         }
     }

@@ -305,7 +305,7 @@ impl DeepRegrets {
 
     /// The task `MusterRoll(p)` (muster steps 2–3): Spent dice to be rolled.
     #[inline(always)]
-    fn muster_roll(&self, st: &mut S, p: u8) -> bool {
+    pub(super) fn muster_roll(&self, st: &mut S, p: u8) -> bool {
         let seat = &mut st.seats[usize::from(p)];
         for k in 0..KINDS {
             st.to_roll[k] += seat.spent[k];

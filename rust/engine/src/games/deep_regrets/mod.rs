@@ -805,6 +805,12 @@ impl DeepRegretsState {
             self.stack_len += 1;
         }
     }
+    /// The task [`Self::pop`] would pop, left on the stack.
+    #[inline]
+    fn top(&self) -> Option<Task> {
+        let len = usize::from(self.stack_len);
+        len.checked_sub(1).and_then(|i| self.stack.get(i)).copied()
+    }
     #[inline]
     fn pop(&mut self) -> Option<Task> {
         if self.stack_len == 0 {
