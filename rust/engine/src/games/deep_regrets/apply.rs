@@ -320,12 +320,14 @@ impl DeepRegrets {
                     st.shop = k as u8;
                     st.drawn_len = 0;
                     st.push(Task::ShopKeep(pp, tier.keep));
-                    st.push(Task::ShopDraw(pp, tier.draw));
+                    // ShopDraw(p, draw), run here (as `run` would pop it).
+                    let asked = self.shop_draw(st, pp, tier.draw);
+                    self.run_unless(st, asked);
                 } else {
                     let in_bag: u8 = st.bag.iter().sum();
                     st.push(Task::TackleDraw(pp, tier.draw.min(in_bag)));
+                    self.run(st);
                 }
-                self.run(st);
             }
             _ => self.apply_free(st, p, a, Node::Turn),
         }

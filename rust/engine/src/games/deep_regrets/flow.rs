@@ -132,24 +132,7 @@ impl DeepRegrets {
                 Task::EquipRod(p) => self.equip(st, p, Node::EquipRod),
                 Task::EquipReel(p) => self.equip(st, p, Node::EquipReel),
                 Task::DiscardRegretLoop(p, k) => self.discard_regret_loop(st, p, k),
-                Task::ShopDraw(_, 0) => false,
-                Task::ShopDraw(p, k) => {
-                    let (deck, discard, node) = match st.shop {
-                        0 => (&mut st.rod_deck, &mut st.rod_discard, Node::DrawRod),
-                        1 => (&mut st.reel_deck, &mut st.reel_discard, Node::DrawReel),
-                        _ => (
-                            &mut st.supply_deck,
-                            &mut st.supply_discard,
-                            Node::DrawSupply,
-                        ),
-                    };
-                    if refill(deck, discard) {
-                        st.push(Task::ShopDraw(p, k - 1));
-                        self.ask(st, node, p)
-                    } else {
-                        false
-                    }
-                }
+                Task::ShopDraw(p, k) => self.shop_draw(st, p, k),
                 Task::Effects(u, list, idx) => self.task_effects(st, u, list, idx),
                 Task::Ability(f, trigger) => {
                     st.ability_fish = f;
@@ -245,6 +228,29 @@ impl DeepRegrets {
             self.ask(st, Node::AfterMain, p)
         } else {
             self.end_turn(st)
+        }
+    }
+
+    /// The task `ShopDraw(p, k)`: k cards drawn from the shop's deck, one at a time.
+    #[inline(always)]
+    pub(super) fn shop_draw(&self, st: &mut S, p: u8, k: u8) -> bool {
+        if k == 0 {
+            return false;
+        }
+        let (deck, discard, node) = match st.shop {
+            0 => (&mut st.rod_deck, &mut st.rod_discard, Node::DrawRod),
+            1 => (&mut st.reel_deck, &mut st.reel_discard, Node::DrawReel),
+            _ => (
+                &mut st.supply_deck,
+                &mut st.supply_discard,
+                Node::DrawSupply,
+            ),
+        };
+        if refill(deck, discard) {
+            st.push(Task::ShopDraw(p, k - 1));
+            self.ask(st, node, p)
+        } else {
+            false
         }
     }
 
