@@ -68,12 +68,7 @@ impl DeepRegrets {
                 st.victim = NONE;
                 self.run(st);
             }
-            Node::DiscardRandomRegret => {
-                let v = (a as usize).min(3);
-                st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
-                st.regret_discard[v] += 1;
-                self.run(st);
-            }
+            Node::DiscardRandomRegret => self.apply_discard_random_regret(st, p, a),
             Node::DrawDink => self.apply_draw_dink(st, p, a),
             Node::DrawSupply if st.shop == NONE => {
                 let b = 1u32 << (a & 31);
@@ -415,6 +410,14 @@ impl DeepRegrets {
             st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
             st.regret_discard[v] += 1;
         }
+        self.run(st);
+    }
+
+    /// Resolves the `discard_random_regret` chance node with a regret of value `a`.
+    pub(super) fn apply_discard_random_regret(&self, st: &mut S, p: usize, a: u32) {
+        let v = (a as usize).min(3);
+        st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
+        st.regret_discard[v] += 1;
         self.run(st);
     }
 
