@@ -70,26 +70,7 @@ impl DeepRegrets {
             }
             Node::DiscardRandomRegret => self.apply_discard_random_regret(st, p, a),
             Node::DrawDink => self.apply_draw_dink(st, p, a),
-            Node::DrawSupply if st.shop == NONE => {
-                let b = 1u32 << (a & 31);
-                st.supply_deck &= !b;
-                st.seats[p].supplies |= b;
-                self.run(st);
-            }
-            Node::DrawSupply | Node::DrawRod | Node::DrawReel => {
-                let b = 1u32 << (a & 31);
-                match st.node {
-                    Node::DrawRod => st.rod_deck &= !b,
-                    Node::DrawReel => st.reel_deck &= !b,
-                    _ => st.supply_deck &= !b,
-                }
-                let i = usize::from(st.drawn_len);
-                if i < st.drawn.len() {
-                    st.drawn[i] = a as u8;
-                    st.drawn_len += 1;
-                }
-                self.run(st);
-            }
+            Node::DrawSupply | Node::DrawRod | Node::DrawReel => self.apply_draw_card(st, p, a),
             Node::DrawBag => {
                 let c = (a as usize).min(2);
                 st.bag[c] = st.bag[c].saturating_sub(1);
@@ -418,6 +399,28 @@ impl DeepRegrets {
         let v = (a as usize).min(3);
         st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
         st.regret_discard[v] += 1;
+        self.run(st);
+    }
+
+    /// Resolves the `draw_supply`, `draw_rod` or `draw_reel` chance node (the current one) with
+    /// card `a`: a supply outside a shop goes to the seat, a shop's card to the drawn ones.
+    pub(super) fn apply_draw_card(&self, st: &mut S, p: usize, a: u32) {
+        let b = 1u32 << (a & 31);
+        if st.node == Node::DrawSupply && st.shop == NONE {
+            st.supply_deck &= !b;
+            st.seats[p].supplies |= b;
+            return self.run(st);
+        }
+        match st.node {
+            Node::DrawRod => st.rod_deck &= !b,
+            Node::DrawReel => st.reel_deck &= !b,
+            _ => st.supply_deck &= !b,
+        }
+        let i = usize::from(st.drawn_len);
+        if i < st.drawn.len() {
+            st.drawn[i] = a as u8;
+            st.drawn_len += 1;
+        }
         self.run(st);
     }
 

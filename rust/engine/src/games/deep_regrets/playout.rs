@@ -63,6 +63,9 @@ impl DeepRegrets {
                 Node::DiscardRandomRegret => {
                     self.discard_random_regret_randomly(st, t.chance, &mut t.counts.1)
                 }
+                Node::DrawSupply | Node::DrawRod | Node::DrawReel => {
+                    self.draw_card_randomly(st, t.chance, &mut t.counts.1)
+                }
                 // A decision as the definition takes it (the `random` bot's `random_action`,
                 // which is `random_decision` here, then `apply`), without its dispatch.
                 node if node != Node::Over && !node.is_chance() => {
@@ -212,6 +215,34 @@ impl DeepRegrets {
         let v = super::chance::pick_count(&seat.regrets, chance);
         *chance_steps += 1;
         self.apply_discard_random_regret(st, p, v);
+        true
+    }
+
+    /// The `draw_supply`, `draw_rod` and `draw_reel` nodes as the definition takes them (a
+    /// uniform draw from the node's deck, as `sample` draws it, then `apply`) without their
+    /// dispatch. False, with nothing drawn, when the deck is empty or the seat out of range (the
+    /// definition takes that node).
+    #[inline(always)]
+    fn draw_card_randomly(
+        &self,
+        st: &mut S,
+        chance: &mut SplitMix64,
+        chance_steps: &mut u32,
+    ) -> bool {
+        let p = usize::from(st.actor);
+        if p >= super::MAX_SEATS {
+            return false;
+        }
+        let deck = match st.node {
+            Node::DrawRod => st.rod_deck,
+            Node::DrawReel => st.reel_deck,
+            _ => st.supply_deck,
+        };
+        let Some(b) = bits::pick(u64::from(deck), chance) else {
+            return false;
+        };
+        *chance_steps += 1;
+        self.apply_draw_card(st, p, b);
         true
     }
 
