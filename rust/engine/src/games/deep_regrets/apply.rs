@@ -71,18 +71,7 @@ impl DeepRegrets {
             Node::DiscardRandomRegret => self.apply_discard_random_regret(st, p, a),
             Node::DrawDink => self.apply_draw_dink(st, p, a),
             Node::DrawSupply | Node::DrawRod | Node::DrawReel => self.apply_draw_card(st, p, a),
-            Node::DrawBag => {
-                let c = (a as usize).min(2);
-                st.bag[c] = st.bag[c].saturating_sub(1);
-                if st.seats[p].fresh_count() < self.max_fresh(st, p) {
-                    st.to_roll[c + 1] += 1;
-                    st.roll_to_rolled = false;
-                    self.ask(st, Node::Roll, pp);
-                } else {
-                    st.seats[p].spent[c + 1] += 1;
-                    self.run(st);
-                }
-            }
+            Node::DrawBag => self.apply_draw_bag(st, p, a),
             Node::MusterSelect => self.apply_muster_select(st, p, a),
             Node::RerollSelect => {
                 if a != ROLL_NOW {
@@ -422,6 +411,21 @@ impl DeepRegrets {
             st.drawn_len += 1;
         }
         self.run(st);
+    }
+
+    /// Resolves the `draw_bag` chance node with a tackle die of kind `a + 1`: rolled into
+    /// Fresh if there is room, else Spent.
+    pub(super) fn apply_draw_bag(&self, st: &mut S, p: usize, a: u32) {
+        let c = (a as usize).min(2);
+        st.bag[c] = st.bag[c].saturating_sub(1);
+        if st.seats[p].fresh_count() < self.max_fresh(st, p) {
+            st.to_roll[c + 1] += 1;
+            st.roll_to_rolled = false;
+            self.ask(st, Node::Roll, p as u8);
+        } else {
+            st.seats[p].spent[c + 1] += 1;
+            self.run(st);
+        }
     }
 
     /// Resolves the `draw_dink` chance node with dink `a`.

@@ -66,6 +66,13 @@ impl DeepRegrets {
                 Node::DrawSupply | Node::DrawRod | Node::DrawReel => {
                     self.draw_card_randomly(st, t.chance, &mut t.counts.1)
                 }
+                // The tackle die drawn as `sample` draws it from a bag that is not empty.
+                Node::DrawBag if st.bag != [0; 3] && usize::from(st.actor) < super::MAX_SEATS => {
+                    let a = super::chance::pick_count(&st.bag, t.chance);
+                    t.counts.1 += 1;
+                    self.apply_draw_bag(st, usize::from(st.actor), a);
+                    true
+                }
                 // A decision as the definition takes it (the `random` bot's `random_action`,
                 // which is `random_decision` here, then `apply`), without its dispatch.
                 node if node != Node::Over && !node.is_chance() => {
