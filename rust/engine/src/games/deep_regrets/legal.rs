@@ -369,13 +369,20 @@ impl DeepRegrets {
     ///
     /// The answer is the disjunction of the tests of [`Self::turn_actions`] for the free
     /// actions, so they are made cheapest first and the first that holds ends the search.
+    // Inlined: the first test, which mostly decides, is made without a call.
+    #[inline(always)]
     pub(super) fn has_free_action(&self, st: &S, p: usize) -> bool {
         let seat = &st.seats[p];
-        let at_sea = seat.depth > 0;
         // Abandon ship (3), a die to go deeper (50+c), eating a fish (165+f).
-        if at_sea && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_mask() != 0)) {
-            return true;
-        }
+        (seat.depth > 0 && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_mask() != 0)))
+            || self.has_other_free_action(st, p)
+    }
+
+    /// [`Self::has_free_action`] after its first test: a free action other than abandoning
+    /// ship or going deeper.
+    #[inline(never)]
+    fn has_other_free_action(&self, st: &S, p: usize) -> bool {
+        let seat = &st.seats[p];
         if !seat.hand.and(&self.eat_set).is_empty() {
             return true;
         }
