@@ -60,8 +60,18 @@ impl DeepRegrets {
                     t.counts.1 += 1;
                     true
                 }
-                Node::DiscardRandomRegret => {
-                    self.discard_random_regret_randomly(st, t.chance, &mut t.counts.1)
+                // The regret discarded as `sample` draws it from a seat that holds one.
+                Node::DiscardRandomRegret
+                    if st
+                        .seats
+                        .get(usize::from(st.actor))
+                        .is_some_and(|s| s.regrets != [0; 4]) =>
+                {
+                    let p = usize::from(st.actor);
+                    let v = super::chance::pick_count(&st.seats[p].regrets, t.chance);
+                    t.counts.1 += 1;
+                    self.apply_discard_random_regret(st, p, v);
+                    true
                 }
                 Node::DrawSupply | Node::DrawRod | Node::DrawReel => {
                     self.draw_card_randomly(st, t.chance, &mut t.counts.1)
@@ -198,30 +208,6 @@ impl DeepRegrets {
         if p < super::MAX_SEATS {
             self.apply_draw_dink(st, p, b);
         }
-        true
-    }
-
-    /// The `discard_random_regret` node as the definition takes it (a weighted draw from the
-    /// seat's regrets, as `sample` draws it, then `apply`) without its dispatch. False, with
-    /// nothing drawn, when the seat has no regret or is out of range (the definition takes that
-    /// node).
-    #[inline(always)]
-    fn discard_random_regret_randomly(
-        &self,
-        st: &mut S,
-        chance: &mut SplitMix64,
-        chance_steps: &mut u32,
-    ) -> bool {
-        let p = usize::from(st.actor);
-        let Some(seat) = st.seats.get(p) else {
-            return false;
-        };
-        if seat.regrets == [0; 4] {
-            return false;
-        }
-        let v = super::chance::pick_count(&seat.regrets, chance);
-        *chance_steps += 1;
-        self.apply_discard_random_regret(st, p, v);
         true
     }
 
