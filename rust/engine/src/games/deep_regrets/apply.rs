@@ -281,18 +281,17 @@ impl DeepRegrets {
                 st.seats[p].shops_used[k] = true;
                 st.push(Task::AfterMain(pp));
                 let tier = self.data.shops[k][t];
-                if k < 3 {
+                // ShopDraw(p, draw) or TackleDraw(p, draw), run here (as `run` would pop it).
+                let asked = if k < 3 {
                     st.shop = k as u8;
                     st.drawn_len = 0;
                     st.push(Task::ShopKeep(pp, tier.keep));
-                    // ShopDraw(p, draw), run here (as `run` would pop it).
-                    let asked = self.shop_draw(st, pp, tier.draw);
-                    self.run_unless(st, asked);
+                    self.shop_draw(st, pp, tier.draw)
                 } else {
                     let in_bag: u8 = st.bag.iter().sum();
-                    st.push(Task::TackleDraw(pp, tier.draw.min(in_bag)));
-                    self.run(st);
-                }
+                    self.tackle_draw(st, pp, tier.draw.min(in_bag))
+                };
+                self.run_unless(st, asked);
             }
             _ => self.apply_free(st, p, a, Node::Turn),
         }

@@ -254,6 +254,16 @@ impl DeepRegrets {
         }
     }
 
+    /// The task `TackleDraw(p, k)`: k tackle dice drawn from the bag, one at a time.
+    #[inline(always)]
+    pub(super) fn tackle_draw(&self, st: &mut S, p: u8, k: u8) -> bool {
+        if k == 0 {
+            return false;
+        }
+        st.push(Task::TackleDraw(p, k - 1));
+        self.ask(st, Node::DrawBag, p)
+    }
+
     /// The task `DiscardRegretLoop(p, k)`: at most k regrets of p's choice discarded.
     #[inline(always)]
     fn discard_regret_loop(&self, st: &mut S, p: u8, k: u8) -> bool {
@@ -464,13 +474,7 @@ impl DeepRegrets {
                     self.ask(st, Node::ShopKeep, p)
                 }
             }
-            Task::TackleDraw(p, k) => {
-                if k == 0 {
-                    return false;
-                }
-                st.push(Task::TackleDraw(p, k - 1));
-                self.ask(st, Node::DrawBag, p)
-            }
+            Task::TackleDraw(p, k) => self.tackle_draw(st, p, k),
             Task::SeaCheck => {
                 if st.sea_empty() {
                     self.finish(st);
