@@ -470,24 +470,29 @@ fn powers(y: f64, n: i32) -> (f64, f64) {
 }
 
 impl GreedyBot {
-    /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
+    /// The costs of the bot taking the low tide, the high tide, or nothing in this hand, with
+    /// the first `K` (at most [`MAX_OPPONENTS`]) of the `n` opponents still in `opponents`: a
+    /// copy per opponent count, so that the loops over the opponents are unrolled and their
+    /// costs stay in registers.
     #[inline(always)]
-    fn outcome_costs(
+    fn outcome_costs<const K: usize>(
         &self,
         game: &TurnTheTide,
         st: &TurnTheTideState,
-        opponents: &[usize],
+        opponents: &[usize; MAX_SEATS],
+        n: usize,
     ) -> [f64; 3] {
+        const { assert!(K <= MAX_OPPONENTS) };
+        let opponents: [usize; K] = std::array::from_fn(|i| opponents[i]);
         let me = self.seat;
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));
-        let e = Eval::new(game, st, me, opponents.len());
-        let div = opponents.len().max(1) as f64;
+        let e = Eval::new(game, st, me, n);
+        let div = n.max(1) as f64;
         // With an opponent taking the other tide: the bot's cost of taking the low tide and of
         // taking the high one.
-        let k = opponents.len().min(MAX_OPPONENTS);
-        let (mut take_low, mut take_high) = ([0.0; MAX_OPPONENTS], [0.0; MAX_OPPONENTS]);
-        for i in 0..k {
+        let (mut take_low, mut take_high) = ([0.0; K], [0.0; K]);
+        for i in 0..K {
             let o = opponents[i];
             (take_low[i], take_high[i]) = if e.usual(me, o) {
                 (
@@ -500,10 +505,10 @@ impl GreedyBot {
                 (e.slow(me, low, o, high), e.slow(me, high, o, low))
             };
         }
-        let take_low = take_low[..k].iter().sum::<f64>() / div;
+        let take_low = take_low.iter().sum::<f64>() / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
         // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
-        let take_high = take_high[..k].iter().sum::<f64>() / div;
+        let take_high = take_high.iter().sum::<f64>() / div;
         let first = if game.highest_chooses_tide {
             take_low.min(take_high)
         } else {
@@ -512,9 +517,9 @@ impl GreedyBot {
         // Two opponents taking the tides, `cases[i][j]` with opponent `i` taking the low one. The
         // usual result does not depend on which of the two takes which when neither can be
         // eliminated, so it is worked out once for both.
-        let mut cases = [[0.0; MAX_OPPONENTS]; MAX_OPPONENTS];
-        for i in 0..k {
-            for j in i + 1..k {
+        let mut cases = [[0.0; K]; K];
+        for i in 0..K {
+            for j in i + 1..K {
                 let (o1, o2) = (opponents[i], opponents[j]);
                 if !e.usual(o1, o2) {
                     cases[i][j] = e.slow(o1, low, o2, high);
@@ -533,8 +538,8 @@ impl GreedyBot {
         }
         let mut nothing = 0.0;
         let mut pairs = 0u32;
-        for (i, row) in cases.iter().enumerate().take(k) {
-            for (j, &cost) in row.iter().enumerate().take(k) {
+        for (i, row) in cases.iter().enumerate() {
+            for (j, &cost) in row.iter().enumerate() {
                 if i != j {
                     nothing += cost;
                     pairs += 1;
@@ -549,12 +554,30 @@ impl GreedyBot {
         [first, take_high, nothing]
     }
 
+    /// [`GreedyBot::outcome_costs`] with the `n` opponents still in `opponents`.
+    #[inline(always)]
+    fn outcome_costs_of(
+        &self,
+        game: &TurnTheTide,
+        st: &TurnTheTideState,
+        opponents: &[usize; MAX_SEATS],
+        n: usize,
+    ) -> [f64; 3] {
+        match n {
+            0 => self.outcome_costs::<0>(game, st, opponents, n),
+            1 => self.outcome_costs::<1>(game, st, opponents, n),
+            2 => self.outcome_costs::<2>(game, st, opponents, n),
+            3 => self.outcome_costs::<3>(game, st, opponents, n),
+            _ => self.outcome_costs::<MAX_OPPONENTS>(game, st, opponents, n),
+        }
+    }
+
     /// The card to play: `legal` is the set of the legal cards (bit `c` = card `c`).
     #[inline(always)]
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
         let (opponents, k) = opponents_of(me, st.in_round);
-        let costs = self.outcome_costs(game, st, &opponents[..k]);
+        let costs = self.outcome_costs_of(game, st, &opponents, k);
         let mut seen = st.hands.get(me).copied().unwrap_or(0);
         for (played, &len) in st.played.iter().zip(&st.played_len).take(game.players) {
             for &c in &played[..usize::from(len).min(HAND_SIZE)] {
