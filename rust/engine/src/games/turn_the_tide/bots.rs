@@ -569,9 +569,13 @@ impl GreedyBot {
         // With an opponent taking the other tide: the bot's cost of taking the low tide and of
         // taking the high one.
         let (mut take_low, mut take_high) = ([0.0; K], [0.0; K]);
+        // The opponents are distinct seats still in other than the bot, so on a board that
+        // holds every seat still in they pass [`Eval::usual`] with the bot if it is still in,
+        // and with each other.
+        let usual_take = e.board_ok && me < MAX_SEATS && e.me_in;
         for i in 0..K {
             let o = opponents[i];
-            (take_low[i], take_high[i]) = if e.usual(me, o) {
+            (take_low[i], take_high[i]) = if usual_take {
                 (
                     e.pair(me, low, o, high)
                         .unwrap_or_else(|| e.slow(me, low, o, high)),
@@ -598,7 +602,7 @@ impl GreedyBot {
         for i in 0..K {
             for j in i + 1..K {
                 let (o1, o2) = (opponents[i], opponents[j]);
-                if !e.usual(o1, o2) {
+                if !e.board_ok {
                     cases[i][j] = e.slow(o1, low, o2, high);
                     cases[j][i] = e.slow(o2, low, o1, high);
                     continue;
