@@ -236,6 +236,19 @@ static DANGER_COSTS: [[[f64; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1] 
     table
 };
 
+/// What rules steps 4–7 leave for the cost (see [`Eval::array_steps`]).
+type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
+
+/// The highest tide on a board of showing tides (0 if it is empty).
+#[inline(always)]
+fn top_value(board: u64) -> u8 {
+    if board == 0 {
+        0
+    } else {
+        ((63 - board.leading_zeros() as usize) / MAX_SEATS) as u8 + 1
+    }
+}
+
 impl Eval {
     #[inline(always)]
     fn new(game: &TurnTheTide, st: &TurnTheTideState, me: usize, k: usize) -> Self {
@@ -319,8 +332,9 @@ impl Eval {
         }
         let me_lost = u32::from(at_top >> me & 1);
         let losers = at_top.count_ones();
-        // A seat still in without a tide shows the lowest one.
-        let lowest = if self.no_tide & !(1 << s1 | 1 << s2) != 0 {
+        // A seat still in without a tide shows the lowest one. The cost reads the lowest tide
+        // only if the round ends.
+        let lowest = if !self.ends || self.no_tide & !(1 << s1 | 1 << s2) != 0 {
             0
         } else {
             (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
@@ -332,12 +346,7 @@ impl Eval {
         } else {
             self.my_tide
         };
-        let others = board & !(SEAT_COLUMN << me);
-        let others_top = if others == 0 {
-            0
-        } else {
-            ((63 - others.leading_zeros() as usize) / MAX_SEATS) as u8 + 1
-        };
+        let others_top = top_value(board & !(SEAT_COLUMN << me));
         Some(self.cost(
             HALVES_PER_LIFEBUOY * me_lost,
             HALVES_PER_LIFEBUOY * (losers - me_lost),
@@ -364,13 +373,14 @@ impl Eval {
     #[inline(always)]
     fn slow_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
         let me = self.me;
-        let mut tide = self.tide;
-        tide[s1 & (SLOTS - 1)] = v1;
-        tide[s2 & (SLOTS - 1)] = v2;
-        let mut lb = self.lifebuoys;
-        let mut mask = self.in_round;
-        let ended =
-            super::lose_lifebuoys(&mut tide, &mut lb, &mut mask, self.recheck) || self.last_hand;
+        let tides = 1..=TIDE_VALUES as u8;
+        let (lb, mask, ended, x, lowest, others_top) =
+            if self.usual(s1, s2) && tides.contains(&v1) && tides.contains(&v2) {
+                self.board_steps(s1, v1, s2, v2)
+            } else {
+                self.array_steps(s1, v1, s2, v2)
+            };
+        let ended = ended || self.last_hand;
         // Every seat's loss in half points: a lifebuoy lost by a seat still in costs
         // `HALVES_PER_LIFEBUOY`, an elimination `ELIMINATION_HALVES` (whatever it lost before).
         // Lifebuoys only go down, so the bytes of the difference do not borrow from each other.
@@ -384,16 +394,6 @@ impl Eval {
         } else {
             HALVES_PER_LIFEBUOY * u32::from((lost_in >> (8 * me)) as u8)
         };
-        // The lowest tide and the others' highest tide.
-        let (mut lowest, mut others_top) = (u8::MAX, 0u8);
-        for s in seats(mask) {
-            let t = tide[s & (SLOTS - 1)];
-            lowest = lowest.min(t);
-            if s != me {
-                others_top = others_top.max(t);
-            }
-        }
-        let x = tide[me & (SLOTS - 1)];
         self.cost(
             mine,
             all - mine,
@@ -403,6 +403,86 @@ impl Eval {
             lowest,
             others_top,
         )
+    }
+
+    /// Rules steps 4–7 (the rules module's `lose_lifebuoys`) with seat `s1` showing `v1` and
+    /// seat `s2` showing `v2`: the lifebuoys and the seats still in after them, whether they
+    /// end the round, then the bot's tide, the lowest tide of the seats still in (`u8::MAX` if
+    /// none) and the highest of the others' (0 if none).
+    #[inline(always)]
+    fn array_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> StepsResult {
+        let me = self.me;
+        let mut tide = self.tide;
+        tide[s1 & (SLOTS - 1)] = v1;
+        tide[s2 & (SLOTS - 1)] = v2;
+        let mut lb = self.lifebuoys;
+        let mut mask = self.in_round;
+        let ended = super::lose_lifebuoys(&mut tide, &mut lb, &mut mask, self.recheck);
+        // The lowest tide and the others' highest tide.
+        let (mut lowest, mut others_top) = (u8::MAX, 0u8);
+        for s in seats(mask) {
+            let t = tide[s & (SLOTS - 1)];
+            lowest = lowest.min(t);
+            if s != me {
+                others_top = others_top.max(t);
+            }
+        }
+        (lb, mask, ended, tide[me & (SLOTS - 1)], lowest, others_top)
+    }
+
+    /// [`Eval::array_steps`] for seats that pass [`Eval::usual`] getting tide values, on the
+    /// board of showing tides: the highest tide and its seats are one bit scan away, and an
+    /// eliminated seat's tide leaves the board (as in the rules module's random playout).
+    #[inline(always)]
+    fn board_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> StepsResult {
+        let me = self.me;
+        let mut board = self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
+            | showing_bit(s1, v1)
+            | showing_bit(s2, v2);
+        let mut lb = self.lifebuoys;
+        let mut mask = self.in_round;
+        let ended = loop {
+            if board == 0 {
+                break false;
+            }
+            let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
+            let at_top = (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW;
+            let mut out = 0u8;
+            for s in seats(at_top) {
+                if lb[s] > 0 {
+                    lb[s] -= 1;
+                } else {
+                    out |= 1 << s;
+                }
+            }
+            mask &= !out;
+            board &= !(u64::from(out) << (row * MAX_SEATS));
+            if mask.count_ones() <= 2 {
+                break true;
+            }
+            if !(self.recheck && out != 0) {
+                break false;
+            }
+        };
+        // The seats still in without a tide show none; the others are on the board. The cost
+        // reads the lowest tide only if the round ends.
+        let lowest =
+            if !(ended || self.last_hand) || self.no_tide & mask & !(1 << s1 | 1 << s2) != 0 {
+                0
+            } else if board == 0 {
+                u8::MAX
+            } else {
+                (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
+            };
+        let x = if me == s1 {
+            v1
+        } else if me == s2 {
+            v2
+        } else {
+            self.my_tide
+        };
+        let others_top = top_value(board & !(SEAT_COLUMN << me));
+        (lb, mask, ended, x, lowest, others_top)
     }
 
     /// The cost of a result: the bot loses `mine` half points and its opponents `theirs` in
