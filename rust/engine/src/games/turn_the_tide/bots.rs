@@ -372,14 +372,27 @@ impl Eval {
     /// The body of [`Eval::slow`].
     #[inline(always)]
     fn slow_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
-        let me = self.me;
         let tides = 1..=TIDE_VALUES as u8;
-        let (lb, mask, ended, x, lowest, others_top) =
-            if self.usual(s1, s2) && tides.contains(&v1) && tides.contains(&v2) {
-                self.board_steps(s1, v1, s2, v2)
-            } else {
-                self.array_steps(s1, v1, s2, v2)
-            };
+        let steps = if self.usual(s1, s2) && tides.contains(&v1) && tides.contains(&v2) {
+            self.board_steps(s1, v1, s2, v2)
+        } else {
+            self.array_steps(s1, v1, s2, v2)
+        };
+        self.steps_cost(steps)
+    }
+
+    /// [`Eval::with`] for seats that pass [`Eval::usual`] getting tide values (any result).
+    #[inline(always)]
+    fn usual_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        self.pair(s1, v1, s2, v2)
+            .unwrap_or_else(|| self.steps_cost(self.board_steps(s1, v1, s2, v2)))
+    }
+
+    /// The cost of what rules steps 4–7 left (see [`Eval::array_steps`]).
+    #[inline(always)]
+    fn steps_cost(&self, steps: StepsResult) -> f64 {
+        let me = self.me;
+        let (lb, mask, ended, x, lowest, others_top) = steps;
         let ended = ended || self.last_hand;
         // Every seat's loss in half points: a lifebuoy lost by a seat still in costs
         // `HALVES_PER_LIFEBUOY`, an elimination `ELIMINATION_HALVES` (whatever it lost before).
@@ -652,15 +665,15 @@ impl GreedyBot {
         // The opponents are distinct seats still in other than the bot, so on a board that
         // holds every seat still in they pass [`Eval::usual`] with the bot if it is still in,
         // and with each other.
-        let usual_take = e.board_ok && me < MAX_SEATS && e.me_in;
+        let tides = 1..=TIDE_VALUES as u8;
+        let usual = e.board_ok && tides.contains(&low) && tides.contains(&high);
+        let usual_take = usual && me < MAX_SEATS && e.me_in;
         for i in 0..K {
             let o = opponents[i];
             (take_low[i], take_high[i]) = if usual_take {
                 (
-                    e.pair(me, low, o, high)
-                        .unwrap_or_else(|| e.slow(me, low, o, high)),
-                    e.pair(me, high, o, low)
-                        .unwrap_or_else(|| e.slow(me, high, o, low)),
+                    e.usual_with(me, low, o, high),
+                    e.usual_with(me, high, o, low),
                 )
             } else {
                 (e.slow(me, low, o, high), e.slow(me, high, o, low))
@@ -682,18 +695,17 @@ impl GreedyBot {
         for i in 0..K {
             for j in i + 1..K {
                 let (o1, o2) = (opponents[i], opponents[j]);
-                if !e.board_ok {
+                if !usual {
                     cases[i][j] = e.slow(o1, low, o2, high);
                     cases[j][i] = e.slow(o2, low, o1, high);
                     continue;
                 }
-                let usual = e.pair(o1, low, o2, high);
-                cases[i][j] = usual.unwrap_or_else(|| e.slow(o1, low, o2, high));
-                cases[j][i] = match usual {
+                let first = e.pair(o1, low, o2, high);
+                cases[i][j] =
+                    first.unwrap_or_else(|| e.steps_cost(e.board_steps(o1, low, o2, high)));
+                cases[j][i] = match first {
                     Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
-                    _ => e
-                        .pair(o2, low, o1, high)
-                        .unwrap_or_else(|| e.slow(o2, low, o1, high)),
+                    _ => e.usual_with(o2, low, o1, high),
                 };
             }
         }
