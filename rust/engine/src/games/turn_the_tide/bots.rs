@@ -12,15 +12,16 @@ use crate::bits;
 use crate::game::{Bot, Game};
 use crate::rng::SplitMix64;
 
-/// The seats still in the round (seat bitset `in_round`) other than `me` (first `.1` entries
-/// of `.0`).
+/// The seats still in the round (seat bitset `in_round`) other than `me` (`me` < 8): how many
+/// (`.1`) and the first of them, lowest first (`.0`).
 fn opponents_of(me: usize, in_round: u8) -> ([usize; MAX_SEATS], usize) {
-    let mut out = [0usize; MAX_SEATS];
-    let mut k = 0;
-    for s in seats(in_round).filter(|&s| s != me) {
-        out[k] = s;
-        k += 1;
-    }
+    let mut rest = in_round & !(1u8 << (me & 7));
+    let k = rest.count_ones() as usize;
+    let out = std::array::from_fn(|_| {
+        let s = rest.trailing_zeros() as usize;
+        rest &= rest.wrapping_sub(1);
+        s
+    });
     (out, k)
 }
 
@@ -155,6 +156,17 @@ fn has(mask: u8, s: usize) -> bool {
     mask >> s & 1 != 0
 }
 
+/// The seat bitset of the zero bytes of `bytes` (bit `s` = byte `s`).
+#[inline(always)]
+fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = u64::from_le_bytes(bytes);
+    // The top bit of every byte: set for a nonzero byte (no carry crosses a byte).
+    let nonzero = ((x & LOW7) + LOW7 | x) & !LOW7;
+    // One bit per zero byte, gathered into the top byte.
+    ((((nonzero ^ !LOW7) >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u8
+}
+
 /// Every byte 1.
 const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
 
@@ -254,20 +266,17 @@ impl Eval {
     fn new(game: &TurnTheTide, st: &TurnTheTideState, me: usize, k: usize) -> Self {
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
         let tide = padded(&st.tide);
+        let lifebuoys = padded(&st.lifebuoys);
         let last_hand = hands_left == 0;
-        let (mut board, mut no_tide, mut broke) = (0u64, 0u8, 0u8);
+        let in_seats = st.in_round & SEAT_ROW;
+        let no_tide = zero_bytes(tide) & in_seats;
+        let broke = zero_bytes(lifebuoys) & in_seats;
+        let mut board = 0u64;
         let mut board_ok = st.in_round & !SEAT_ROW == 0;
-        for s in seats(st.in_round & SEAT_ROW) {
+        for s in seats(in_seats & !no_tide) {
             let t = st.tide[s];
             board_ok &= usize::from(t) <= TIDE_VALUES;
-            if t == 0 {
-                no_tide |= 1 << s;
-            } else {
-                board |= showing_bit(s, t);
-            }
-            if st.lifebuoys[s] == 0 {
-                broke |= 1 << s;
-            }
+            board |= showing_bit(s, t);
         }
         Self {
             me,
@@ -275,7 +284,7 @@ impl Eval {
             last_hand,
             ends: st.in_round.count_ones() <= 2 || last_hand,
             tide,
-            lifebuoys: padded(&st.lifebuoys),
+            lifebuoys,
             in_round: st.in_round,
             board,
             board_ok,
@@ -895,6 +904,39 @@ mod tests {
             choices += usize::from(legal.count_ones() > 1);
         }
         assert!(choices > 100_000, "{choices}");
+    }
+
+    /// [`zero_bytes`] finds the zero bytes of any bytes.
+    #[test]
+    fn zero_bytes_finds_the_zero_bytes() {
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..100_000 {
+            let mut bytes = rng.next().to_le_bytes();
+            for b in &mut bytes {
+                // Zeros, small counts and any byte at all.
+                *b = match rng.below(3) {
+                    0 => 0,
+                    1 => *b % 4,
+                    _ => *b,
+                };
+            }
+            let want = (0..8).fold(0u8, |m, i| m | u8::from(bytes[i] == 0) << i);
+            assert_eq!(super::zero_bytes(bytes), want, "{bytes:?}");
+        }
+    }
+
+    /// [`opponents_of`] lists the seats still in other than the bot, lowest first.
+    #[test]
+    fn opponents_are_the_other_seats_still_in() {
+        for in_round in 0..32u8 {
+            for me in 0..5 {
+                let (seats, k) = super::opponents_of(me, in_round);
+                let want: Vec<usize> = (0..5)
+                    .filter(|&s| s != me && in_round >> s & 1 != 0)
+                    .collect();
+                assert_eq!(&seats[..k], &want[..], "{in_round:#b} {me}");
+            }
+        }
     }
 
     /// The cost tables hold what their functions compute when the program runs.
