@@ -223,6 +223,31 @@ static BASE_COSTS: [[[f64; THEIRS_ENTRIES]; MINE_ENTRIES]; MAX_OPPONENTS + 1] = 
     table
 };
 
+/// [`BASE_COSTS`] of the usual results, where nobody is eliminated: with `k` opponents, the bot
+/// losing `lost` (0 or 1) lifebuoys and `losers` seats (at most 7) one each, at
+/// `[k][lost · 8 + losers]`, so that the index needs no check.
+static USUAL_BASE_COSTS: [[f64; 16]; MAX_OPPONENTS + 1] = {
+    let mut table = [[0.0; 16]; MAX_OPPONENTS + 1];
+    let mut k = 0;
+    while k <= MAX_OPPONENTS {
+        let mut lost = 0;
+        while lost < 2 {
+            let mut losers = lost;
+            while losers < 8 {
+                table[k][lost * 8 + losers] = base_cost(
+                    k,
+                    HALVES_PER_LIFEBUOY * lost as u32,
+                    HALVES_PER_LIFEBUOY * (losers - lost) as u32,
+                );
+                losers += 1;
+            }
+            lost += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
 /// The risk of showing tide `x` (> 0) with `horizon` hands of danger left, `higher` when another
 /// seat shows a higher tide.
 const fn danger_cost(horizon: usize, x: u8, higher: bool) -> f64 {
@@ -356,15 +381,9 @@ impl Eval {
             self.my_tide
         };
         let others_top = top_value(board & !(SEAT_COLUMN << me));
-        Some(self.cost(
-            HALVES_PER_LIFEBUOY * me_lost,
-            HALVES_PER_LIFEBUOY * (losers - me_lost),
-            self.me_in,
-            self.ends,
-            x,
-            lowest,
-            others_top,
-        ))
+        // [`Eval::cost`] of the bot losing `me_lost` lifebuoys and the others `losers − me_lost`.
+        let base = USUAL_BASE_COSTS[self.k][(me_lost << 3 | losers) as usize & 15];
+        Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, others_top))
     }
 
     /// [`Eval::with`] for any seats: rules steps 4–7 in full (the rules module's
@@ -528,6 +547,20 @@ impl Eval {
             .and_then(|row| row.get(theirs as usize))
             .copied()
             .unwrap_or_else(|| base_cost(self.k, mine, theirs));
+        self.tide_terms(cost, still_in, ended, x, lowest, others_top)
+    }
+
+    /// [`Eval::cost`] from the cost before the terms of the bot's tide, `cost`.
+    #[inline(always)]
+    fn tide_terms(
+        &self,
+        cost: f64,
+        still_in: bool,
+        ended: bool,
+        x: u8,
+        lowest: u8,
+        others_top: u8,
+    ) -> f64 {
         if !still_in {
             return cost;
         }
@@ -951,6 +984,16 @@ mod tests {
                         mine as u32,
                         std::hint::black_box(theirs as u32),
                     );
+                    assert_eq!(cost.to_bits(), run.to_bits());
+                }
+            }
+        }
+        for (k, row) in super::USUAL_BASE_COSTS.iter().enumerate() {
+            for (i, &cost) in row.iter().enumerate() {
+                let (lost, losers) = (i / 8, i % 8);
+                if losers >= lost {
+                    let (mine, theirs) = (2 * lost as u32, 2 * (losers - lost) as u32);
+                    let run = base_cost(std::hint::black_box(k), mine, theirs);
                     assert_eq!(cost.to_bits(), run.to_bits());
                 }
             }
