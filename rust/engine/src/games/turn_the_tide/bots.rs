@@ -162,7 +162,7 @@ fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let x = u64::from_le_bytes(bytes);
     // The top bit of every byte: set for a nonzero byte (no carry crosses a byte).
-    let nonzero = ((x & LOW7) + LOW7 | x) & !LOW7;
+    let nonzero = (((x & LOW7) + LOW7) | x) & !LOW7;
     // One bit per zero byte, gathered into the top byte.
     ((((nonzero ^ !LOW7) >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u8
 }
@@ -276,6 +276,13 @@ static DANGER_COSTS: [[[f64; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1] 
 /// What rules steps 4–7 leave for the cost (see [`Eval::array_steps`]).
 type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
 
+/// The row of the highest tide on a board of showing tides (not empty) and the seats showing it.
+#[inline(always)]
+fn top_row(board: u64) -> (usize, u8) {
+    let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
+    (row, (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW)
+}
+
 /// The highest tide on a board of showing tides (0 if it is empty).
 #[inline(always)]
 fn top_value(board: u64) -> u8 {
@@ -346,6 +353,27 @@ impl Eval {
             .unwrap_or_else(|| self.slow(s1, v1, s2, v2))
     }
 
+    /// The board with seat `s1` showing `v1` and seat `s2` showing `v2` (tide values, seats that
+    /// pass [`Eval::usual`]).
+    #[inline(always)]
+    fn board_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> u64 {
+        self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
+            | showing_bit(s1, v1)
+            | showing_bit(s2, v2)
+    }
+
+    /// The bot's tide with seat `s1` showing `v1` and seat `s2` showing `v2`.
+    #[inline(always)]
+    fn my_tide_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> u8 {
+        if self.me == s1 {
+            v1
+        } else if self.me == s2 {
+            v2
+        } else {
+            self.my_tide
+        }
+    }
+
     /// [`Eval::with`] for seats that pass [`Eval::usual`], in the usual case: the tides are
     /// tide values and the highest tide's seats all have a lifebuoy to lose, so rules steps 4–7
     /// stop after one pass and nobody is eliminated. `None` otherwise.
@@ -355,12 +383,8 @@ impl Eval {
             return None;
         }
         let me = self.me;
-        let board = self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
-            | showing_bit(s1, v1)
-            | showing_bit(s2, v2);
-        // The highest tide's row, and the seats showing it.
-        let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
-        let at_top = (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW;
+        let board = self.board_with(s1, v1, s2, v2);
+        let (_, at_top) = top_row(board);
         if at_top & self.broke != 0 {
             return None;
         }
@@ -373,15 +397,9 @@ impl Eval {
         } else {
             (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
         };
-        let x = if me == s1 {
-            v1
-        } else if me == s2 {
-            v2
-        } else {
-            self.my_tide
-        };
+        let x = self.my_tide_with(s1, v1, s2, v2);
         let others_top = top_value(board & !(SEAT_COLUMN << me));
-        // [`Eval::cost`] of the bot losing `me_lost` lifebuoys and the others `losers − me_lost`.
+        // [`Eval::base`] of the bot losing `me_lost` lifebuoys and the others `losers − me_lost`.
         let base = USUAL_BASE_COSTS[self.k][(me_lost << 3 | losers) as usize & 15];
         Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, others_top))
     }
@@ -435,15 +453,8 @@ impl Eval {
         } else {
             HALVES_PER_LIFEBUOY * u32::from((lost_in >> (8 * me)) as u8)
         };
-        self.cost(
-            mine,
-            all - mine,
-            has(mask, me),
-            ended,
-            x,
-            lowest,
-            others_top,
-        )
+        let base = self.base(mine, all - mine);
+        self.tide_terms(base, has(mask, me), ended, x, lowest, others_top)
     }
 
     /// Rules steps 4–7 (the rules module's `lose_lifebuoys`) with seat `s1` showing `v1` and
@@ -477,23 +488,20 @@ impl Eval {
     #[inline(always)]
     fn board_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> StepsResult {
         let me = self.me;
-        let mut board = self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
-            | showing_bit(s1, v1)
-            | showing_bit(s2, v2);
+        let mut board = self.board_with(s1, v1, s2, v2);
         let mut lb = self.lifebuoys;
         let mut mask = self.in_round;
         let ended = loop {
             if board == 0 {
                 break false;
             }
-            let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
-            let at_top = (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW;
+            let (row, at_top) = top_row(board);
+            // Each seat there loses a lifebuoy, or is eliminated without one.
             let mut out = 0u8;
             for s in seats(at_top) {
-                if lb[s] > 0 {
-                    lb[s] -= 1;
-                } else {
-                    out |= 1 << s;
+                match lb[s].checked_sub(1) {
+                    Some(left) => lb[s] = left,
+                    None => out |= 1 << s,
                 }
             }
             mask &= !out;
@@ -515,42 +523,26 @@ impl Eval {
             } else {
                 (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
             };
-        let x = if me == s1 {
-            v1
-        } else if me == s2 {
-            v2
-        } else {
-            self.my_tide
-        };
+        let x = self.my_tide_with(s1, v1, s2, v2);
         let others_top = top_value(board & !(SEAT_COLUMN << me));
         (lb, mask, ended, x, lowest, others_top)
     }
 
-    /// The cost of a result: the bot loses `mine` half points and its opponents `theirs` in
-    /// all; `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
-    /// `lowest` the lowest tide of the seats still in and `others_top` the highest of the
-    /// others'.
+    /// The cost of a result before the terms of the bot's tide: the bot loses `mine` half
+    /// points and its opponents `theirs` in all.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn cost(
-        &self,
-        mine: u32,
-        theirs: u32,
-        still_in: bool,
-        ended: bool,
-        x: u8,
-        lowest: u8,
-        others_top: u8,
-    ) -> f64 {
-        let cost = BASE_COSTS[self.k]
+    fn base(&self, mine: u32, theirs: u32) -> f64 {
+        BASE_COSTS[self.k]
             .get(mine as usize)
             .and_then(|row| row.get(theirs as usize))
             .copied()
-            .unwrap_or_else(|| base_cost(self.k, mine, theirs));
-        self.tide_terms(cost, still_in, ended, x, lowest, others_top)
+            .unwrap_or_else(|| base_cost(self.k, mine, theirs))
     }
 
-    /// [`Eval::cost`] from the cost before the terms of the bot's tide, `cost`.
+    /// The cost of a result from its cost before the terms of the bot's tide ([`Eval::base`]):
+    /// `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
+    /// `lowest` the lowest tide of the seats still in and `others_top` the highest of the
+    /// others'.
     #[inline(always)]
     fn tide_terms(
         &self,
@@ -769,30 +761,26 @@ impl GreedyBot {
         [first, take_high, nothing]
     }
 
-    /// [`GreedyBot::outcome_costs`] with the `n` opponents still in `opponents`.
+    /// [`GreedyBot::outcome_costs`] with the opponents still in, and how many they are.
     #[inline(always)]
-    fn outcome_costs_of(
-        &self,
-        game: &TurnTheTide,
-        st: &TurnTheTideState,
-        opponents: &[usize; MAX_SEATS],
-        n: usize,
-    ) -> [f64; 3] {
-        match n {
-            0 => self.outcome_costs::<0>(game, st, opponents, n),
-            1 => self.outcome_costs::<1>(game, st, opponents, n),
-            2 => self.outcome_costs::<2>(game, st, opponents, n),
-            3 => self.outcome_costs::<3>(game, st, opponents, n),
-            _ => self.outcome_costs::<MAX_OPPONENTS>(game, st, opponents, n),
-        }
+    fn outcome_costs_of(&self, game: &TurnTheTide, st: &TurnTheTideState) -> ([f64; 3], usize) {
+        let (opponents, n) = opponents_of(self.seat, st.in_round);
+        let o = &opponents;
+        let costs = match n {
+            0 => self.outcome_costs::<0>(game, st, o, n),
+            1 => self.outcome_costs::<1>(game, st, o, n),
+            2 => self.outcome_costs::<2>(game, st, o, n),
+            3 => self.outcome_costs::<3>(game, st, o, n),
+            _ => self.outcome_costs::<MAX_OPPONENTS>(game, st, o, n),
+        };
+        (costs, n)
     }
 
     /// The card to play: `legal` is the set of the legal cards (bit `c` = card `c`).
     #[inline(always)]
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
-        let (opponents, k) = opponents_of(me, st.in_round);
-        let costs = self.outcome_costs_of(game, st, &opponents, k);
+        let (costs, k) = self.outcome_costs_of(game, st);
         let mut seen = st.hands.get(me).copied().unwrap_or(0);
         for (played, &len) in st.played.iter().zip(&st.played_len).take(game.players) {
             for &c in &played[..usize::from(len).min(HAND_SIZE)] {
