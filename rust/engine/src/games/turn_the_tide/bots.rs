@@ -5,22 +5,23 @@
 //! decision.
 
 use super::{
-    seats, showing_bit, Phase, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, HIGHEST_CARD,
-    LOWEST_CARD, MAX_SEATS, SEAT_COLUMN, SEAT_ROW, TAKE_TIDE_A, TIDE_VALUES,
+    seats, showing_bit, Phase, TurnTheTide, TurnTheTideState, ALL_CARDS, HAND_SIZE, MAX_SEATS,
+    SEAT_COLUMN, SEAT_ROW, TAKE_TIDE_A, TIDE_VALUES,
 };
 use crate::bits;
 use crate::game::{Bot, Game};
 use crate::rng::SplitMix64;
 
-/// The seats still in the round (seat bitset `in_round`) other than `me` (first `.1` entries
-/// of `.0`).
+/// The seats still in the round (seat bitset `in_round`) other than `me` (`me` < 8): how many
+/// (`.1`) and the first of them, lowest first (`.0`).
 fn opponents_of(me: usize, in_round: u8) -> ([usize; MAX_SEATS], usize) {
-    let mut out = [0usize; MAX_SEATS];
-    let mut k = 0;
-    for s in seats(in_round).filter(|&s| s != me) {
-        out[k] = s;
-        k += 1;
-    }
+    let mut rest = in_round & !(1u8 << (me & 7));
+    let k = rest.count_ones() as usize;
+    let out = std::array::from_fn(|_| {
+        let s = rest.trailing_zeros() as usize;
+        rest &= rest.wrapping_sub(1);
+        s
+    });
     (out, k)
 }
 
@@ -48,6 +49,26 @@ const DANGER_HORIZON: u32 = 3;
 /// Cost per card number of spending a card (keeps high cards for covering a bad tide later;
 /// measured against `random`, 0.02 beats both smaller and larger values).
 const CARD_COST: f64 = 0.02;
+
+/// How far below the best cost a card's floor must stay for the card to be evaluated: the floor
+/// and the costs are sums of a few products of numbers below 10 in magnitude, whose rounding
+/// errors stay below 1e-13, so a card whose floor (less this margin) reaches the best cost
+/// costs at least as much as it once rounded.
+const PRUNE_MARGIN: f64 = 1e-9;
+
+/// A lower bound of a card's `s(q)` (without the card cost) for every card at least as high as
+/// one whose probability of the highest card is `p_high`: the outcome costs are `low` (taking
+/// the low tide) and the least of the two others `others`. Taking the low tide is at least as
+/// likely with a higher card, so if it is the dearer outcome, `s` is at least the mean with
+/// `p_high` on it; if it is the cheaper one, `s` is at least `low`.
+#[inline(always)]
+fn s_floor(low: f64, others: f64, p_high: f64) -> f64 {
+    if low >= others {
+        p_high * low + (1.0 - p_high) * others
+    } else {
+        low
+    }
+}
 
 /// The `greedy` bot: a one-hand lookahead over the public table.
 ///
@@ -135,6 +156,17 @@ fn has(mask: u8, s: usize) -> bool {
     mask >> s & 1 != 0
 }
 
+/// The seat bitset of the zero bytes of `bytes` (bit `s` = byte `s`).
+#[inline(always)]
+fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = u64::from_le_bytes(bytes);
+    // The top bit of every byte: set for a nonzero byte (no carry crosses a byte).
+    let nonzero = (((x & LOW7) + LOW7) | x) & !LOW7;
+    // One bit per zero byte, gathered into the top byte.
+    ((((nonzero ^ !LOW7) >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u8
+}
+
 /// Every byte 1.
 const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
 
@@ -191,6 +223,31 @@ static BASE_COSTS: [[[f64; THEIRS_ENTRIES]; MINE_ENTRIES]; MAX_OPPONENTS + 1] = 
     table
 };
 
+/// [`BASE_COSTS`] of the usual results, where nobody is eliminated: with `k` opponents, the bot
+/// losing `lost` (0 or 1) lifebuoys and `losers` seats (at most 7) one each, at
+/// `[k][lost · 8 + losers]`, so that the index needs no check.
+static USUAL_BASE_COSTS: [[f64; 16]; MAX_OPPONENTS + 1] = {
+    let mut table = [[0.0; 16]; MAX_OPPONENTS + 1];
+    let mut k = 0;
+    while k <= MAX_OPPONENTS {
+        let mut lost = 0;
+        while lost < 2 {
+            let mut losers = lost;
+            while losers < 8 {
+                table[k][lost * 8 + losers] = base_cost(
+                    k,
+                    HALVES_PER_LIFEBUOY * lost as u32,
+                    HALVES_PER_LIFEBUOY * (losers - lost) as u32,
+                );
+                losers += 1;
+            }
+            lost += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
 /// The risk of showing tide `x` (> 0) with `horizon` hands of danger left, `higher` when another
 /// seat shows a higher tide.
 const fn danger_cost(horizon: usize, x: u8, higher: bool) -> f64 {
@@ -216,25 +273,42 @@ static DANGER_COSTS: [[[f64; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1] 
     table
 };
 
+/// What rules steps 4–7 leave for the cost (see [`Eval::array_steps`]).
+type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
+
+/// The row of the highest tide on a board of showing tides (not empty) and the seats showing it.
+#[inline(always)]
+fn top_row(board: u64) -> (usize, u8) {
+    let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
+    (row, (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW)
+}
+
+/// The highest tide on a board of showing tides (0 if it is empty).
+#[inline(always)]
+fn top_value(board: u64) -> u8 {
+    if board == 0 {
+        0
+    } else {
+        ((63 - board.leading_zeros() as usize) / MAX_SEATS) as u8 + 1
+    }
+}
+
 impl Eval {
     #[inline(always)]
     fn new(game: &TurnTheTide, st: &TurnTheTideState, me: usize, k: usize) -> Self {
         let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
         let tide = padded(&st.tide);
+        let lifebuoys = padded(&st.lifebuoys);
         let last_hand = hands_left == 0;
-        let (mut board, mut no_tide, mut broke) = (0u64, 0u8, 0u8);
+        let in_seats = st.in_round & SEAT_ROW;
+        let no_tide = zero_bytes(tide) & in_seats;
+        let broke = zero_bytes(lifebuoys) & in_seats;
+        let mut board = 0u64;
         let mut board_ok = st.in_round & !SEAT_ROW == 0;
-        for s in seats(st.in_round & SEAT_ROW) {
+        for s in seats(in_seats & !no_tide) {
             let t = st.tide[s];
             board_ok &= usize::from(t) <= TIDE_VALUES;
-            if t == 0 {
-                no_tide |= 1 << s;
-            } else {
-                board |= showing_bit(s, t);
-            }
-            if st.lifebuoys[s] == 0 {
-                broke |= 1 << s;
-            }
+            board |= showing_bit(s, t);
         }
         Self {
             me,
@@ -242,7 +316,7 @@ impl Eval {
             last_hand,
             ends: st.in_round.count_ones() <= 2 || last_hand,
             tide,
-            lifebuoys: padded(&st.lifebuoys),
+            lifebuoys,
             in_round: st.in_round,
             board,
             board_ok,
@@ -279,6 +353,27 @@ impl Eval {
             .unwrap_or_else(|| self.slow(s1, v1, s2, v2))
     }
 
+    /// The board with seat `s1` showing `v1` and seat `s2` showing `v2` (tide values, seats that
+    /// pass [`Eval::usual`]).
+    #[inline(always)]
+    fn board_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> u64 {
+        self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
+            | showing_bit(s1, v1)
+            | showing_bit(s2, v2)
+    }
+
+    /// The bot's tide with seat `s1` showing `v1` and seat `s2` showing `v2`.
+    #[inline(always)]
+    fn my_tide_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> u8 {
+        if self.me == s1 {
+            v1
+        } else if self.me == s2 {
+            v2
+        } else {
+            self.my_tide
+        }
+    }
+
     /// [`Eval::with`] for seats that pass [`Eval::usual`], in the usual case: the tides are
     /// tide values and the highest tide's seats all have a lifebuoy to lose, so rules steps 4–7
     /// stop after one pass and nobody is eliminated. `None` otherwise.
@@ -288,45 +383,25 @@ impl Eval {
             return None;
         }
         let me = self.me;
-        let board = self.board & !(SEAT_COLUMN << s1 | SEAT_COLUMN << s2)
-            | showing_bit(s1, v1)
-            | showing_bit(s2, v2);
-        // The highest tide's row, and the seats showing it.
-        let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
-        let at_top = (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW;
+        let board = self.board_with(s1, v1, s2, v2);
+        let (_, at_top) = top_row(board);
         if at_top & self.broke != 0 {
             return None;
         }
         let me_lost = u32::from(at_top >> me & 1);
         let losers = at_top.count_ones();
-        // A seat still in without a tide shows the lowest one.
-        let lowest = if self.no_tide & !(1 << s1 | 1 << s2) != 0 {
+        // A seat still in without a tide shows the lowest one. The cost reads the lowest tide
+        // only if the round ends.
+        let lowest = if !self.ends || self.no_tide & !(1 << s1 | 1 << s2) != 0 {
             0
         } else {
             (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
         };
-        let x = if me == s1 {
-            v1
-        } else if me == s2 {
-            v2
-        } else {
-            self.my_tide
-        };
-        let others = board & !(SEAT_COLUMN << me);
-        let others_top = if others == 0 {
-            0
-        } else {
-            ((63 - others.leading_zeros() as usize) / MAX_SEATS) as u8 + 1
-        };
-        Some(self.cost(
-            HALVES_PER_LIFEBUOY * me_lost,
-            HALVES_PER_LIFEBUOY * (losers - me_lost),
-            self.me_in,
-            self.ends,
-            x,
-            lowest,
-            others_top,
-        ))
+        let x = self.my_tide_with(s1, v1, s2, v2);
+        let others_top = top_value(board & !(SEAT_COLUMN << me));
+        // [`Eval::base`] of the bot losing `me_lost` lifebuoys and the others `losers − me_lost`.
+        let base = USUAL_BASE_COSTS[self.k][(me_lost << 3 | losers) as usize & 15];
+        Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, others_top))
     }
 
     /// [`Eval::with`] for any seats: rules steps 4–7 in full (the rules module's
@@ -343,14 +418,28 @@ impl Eval {
     /// The body of [`Eval::slow`].
     #[inline(always)]
     fn slow_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        let tides = 1..=TIDE_VALUES as u8;
+        let steps = if self.usual(s1, s2) && tides.contains(&v1) && tides.contains(&v2) {
+            self.board_steps(s1, v1, s2, v2)
+        } else {
+            self.array_steps(s1, v1, s2, v2)
+        };
+        self.steps_cost(steps)
+    }
+
+    /// [`Eval::with`] for seats that pass [`Eval::usual`] getting tide values (any result).
+    #[inline(always)]
+    fn usual_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+        self.pair(s1, v1, s2, v2)
+            .unwrap_or_else(|| self.steps_cost(self.board_steps(s1, v1, s2, v2)))
+    }
+
+    /// The cost of what rules steps 4–7 left (see [`Eval::array_steps`]).
+    #[inline(always)]
+    fn steps_cost(&self, steps: StepsResult) -> f64 {
         let me = self.me;
-        let mut tide = self.tide;
-        tide[s1 & (SLOTS - 1)] = v1;
-        tide[s2 & (SLOTS - 1)] = v2;
-        let mut lb = self.lifebuoys;
-        let mut mask = self.in_round;
-        let ended =
-            super::lose_lifebuoys(&mut tide, &mut lb, &mut mask, self.recheck) || self.last_hand;
+        let (lb, mask, ended, x, lowest, others_top) = steps;
+        let ended = ended || self.last_hand;
         // Every seat's loss in half points: a lifebuoy lost by a seat still in costs
         // `HALVES_PER_LIFEBUOY`, an elimination `ELIMINATION_HALVES` (whatever it lost before).
         // Lifebuoys only go down, so the bytes of the difference do not borrow from each other.
@@ -364,6 +453,23 @@ impl Eval {
         } else {
             HALVES_PER_LIFEBUOY * u32::from((lost_in >> (8 * me)) as u8)
         };
+        let base = self.base(mine, all - mine);
+        self.tide_terms(base, has(mask, me), ended, x, lowest, others_top)
+    }
+
+    /// Rules steps 4–7 (the rules module's `lose_lifebuoys`) with seat `s1` showing `v1` and
+    /// seat `s2` showing `v2`: the lifebuoys and the seats still in after them, whether they
+    /// end the round, then the bot's tide, the lowest tide of the seats still in (`u8::MAX` if
+    /// none) and the highest of the others' (0 if none).
+    #[inline(always)]
+    fn array_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> StepsResult {
+        let me = self.me;
+        let mut tide = self.tide;
+        tide[s1 & (SLOTS - 1)] = v1;
+        tide[s2 & (SLOTS - 1)] = v2;
+        let mut lb = self.lifebuoys;
+        let mut mask = self.in_round;
+        let ended = super::lose_lifebuoys(&mut tide, &mut lb, &mut mask, self.recheck);
         // The lowest tide and the others' highest tide.
         let (mut lowest, mut others_top) = (u8::MAX, 0u8);
         for s in seats(mask) {
@@ -373,39 +479,80 @@ impl Eval {
                 others_top = others_top.max(t);
             }
         }
-        let x = tide[me & (SLOTS - 1)];
-        self.cost(
-            mine,
-            all - mine,
-            has(mask, me),
-            ended,
-            x,
-            lowest,
-            others_top,
-        )
+        (lb, mask, ended, tide[me & (SLOTS - 1)], lowest, others_top)
     }
 
-    /// The cost of a result: the bot loses `mine` half points and its opponents `theirs` in
-    /// all; `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
+    /// [`Eval::array_steps`] for seats that pass [`Eval::usual`] getting tide values, on the
+    /// board of showing tides: the highest tide and its seats are one bit scan away, and an
+    /// eliminated seat's tide leaves the board (as in the rules module's random playout).
+    #[inline(always)]
+    fn board_steps(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> StepsResult {
+        let me = self.me;
+        let mut board = self.board_with(s1, v1, s2, v2);
+        let mut lb = self.lifebuoys;
+        let mut mask = self.in_round;
+        let ended = loop {
+            if board == 0 {
+                break false;
+            }
+            let (row, at_top) = top_row(board);
+            // Each seat there loses a lifebuoy, or is eliminated without one.
+            let mut out = 0u8;
+            for s in seats(at_top) {
+                match lb[s].checked_sub(1) {
+                    Some(left) => lb[s] = left,
+                    None => out |= 1 << s,
+                }
+            }
+            mask &= !out;
+            board &= !(u64::from(out) << (row * MAX_SEATS));
+            if mask.count_ones() <= 2 {
+                break true;
+            }
+            if !(self.recheck && out != 0) {
+                break false;
+            }
+        };
+        // The seats still in without a tide show none; the others are on the board. The cost
+        // reads the lowest tide only if the round ends.
+        let lowest =
+            if !(ended || self.last_hand) || self.no_tide & mask & !(1 << s1 | 1 << s2) != 0 {
+                0
+            } else if board == 0 {
+                u8::MAX
+            } else {
+                (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
+            };
+        let x = self.my_tide_with(s1, v1, s2, v2);
+        let others_top = top_value(board & !(SEAT_COLUMN << me));
+        (lb, mask, ended, x, lowest, others_top)
+    }
+
+    /// The cost of a result before the terms of the bot's tide: the bot loses `mine` half
+    /// points and its opponents `theirs` in all.
+    #[inline(always)]
+    fn base(&self, mine: u32, theirs: u32) -> f64 {
+        BASE_COSTS[self.k]
+            .get(mine as usize)
+            .and_then(|row| row.get(theirs as usize))
+            .copied()
+            .unwrap_or_else(|| base_cost(self.k, mine, theirs))
+    }
+
+    /// The cost of a result from its cost before the terms of the bot's tide ([`Eval::base`]):
+    /// `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
     /// `lowest` the lowest tide of the seats still in and `others_top` the highest of the
     /// others'.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn cost(
+    fn tide_terms(
         &self,
-        mine: u32,
-        theirs: u32,
+        cost: f64,
         still_in: bool,
         ended: bool,
         x: u8,
         lowest: u8,
         others_top: u8,
     ) -> f64 {
-        let cost = BASE_COSTS[self.k]
-            .get(mine as usize)
-            .and_then(|row| row.get(theirs as usize))
-            .copied()
-            .unwrap_or_else(|| base_cost(self.k, mine, theirs));
         if !still_in {
             return cost;
         }
@@ -469,41 +616,107 @@ fn powers(y: f64, n: i32) -> (f64, f64) {
     }
 }
 
+/// The cost of playing card `c` with `above` of the `m` cards the bot cannot see above it and
+/// `k` opponents (`kf` as a float), given the outcome `costs` (see [`GreedyBot`]), and the
+/// probability of taking the low tide (`P(highest)`) it was worked out with.
+#[inline(always)]
+fn card_cost(costs: [f64; 3], c: u32, above: u32, m: f64, k: usize, kf: f64) -> (f64, f64) {
+    let q = f64::from(above) / m;
+    // `(1 − q)^k` and `(1 − q)^(k − 1)`.
+    let (p_high, below) = powers(1.0 - q, k as i32);
+    let p_second = kf * q * below;
+    let p_none = (1.0 - p_high - p_second).max(0.0);
+    let cost =
+        p_high * costs[0] + p_second * costs[1] + p_none * costs[2] + CARD_COST * f64::from(c);
+    (cost, p_high)
+}
+
+/// The card to play among `legal` (bit `c` = card `c`): the first of least [`card_cost`] with
+/// the outcome `costs`, the cards the bot cannot see `unseen` and `k` opponents (the first
+/// legal card if there is none).
+#[inline(always)]
+fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
+    let m = f64::from(unseen.count_ones().max(1));
+    let kf = f64::from(k as i32);
+    // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen cards lie
+    // above it: a higher card (the cards come in increasing order) with as many above it costs
+    // at least as much, so it can never be the first cheapest one and is not evaluated.
+    let mut last_above = u32::MAX;
+    let (mut best, mut best_cost) = (None, f64::INFINITY);
+    // `s(q)` is a mean of the three outcome costs, so it is at least the least of them; and
+    // `p_high` only grows with the card, so once a card has been evaluated, `s` of every higher
+    // card is at least [`s_floor`] of its `p_high`. A card whose floor plus its card cost reaches
+    // the best cost (with a margin far above the rounding errors) cannot be the first cheapest
+    // one, nor can any higher card: the rest is not evaluated.
+    let others = costs[1].min(costs[2]);
+    let mut floor = costs[0].min(others);
+    for c in bits::ones(legal) {
+        if best_cost <= floor + CARD_COST * f64::from(c) - PRUNE_MARGIN {
+            break;
+        }
+        // The unseen cards above `c` (none above a card out of range, as none are).
+        let above = if c == 0 {
+            0
+        } else {
+            (unseen >> c >> 1).count_ones()
+        };
+        if above == last_above {
+            continue;
+        }
+        last_above = above;
+        let (cost, p_high) = card_cost(costs, c, above, m, k, kf);
+        if cost < best_cost {
+            (best, best_cost) = (Some(c), cost);
+        }
+        floor = s_floor(costs[0], others, p_high);
+    }
+    best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
+}
+
 impl GreedyBot {
-    /// The costs of the bot taking the low tide, the high tide, or nothing in this hand.
+    /// The costs of the bot taking the low tide, the high tide, or nothing in this hand, with
+    /// the first `K` (at most [`MAX_OPPONENTS`]) of the `n` opponents still in `opponents`: a
+    /// copy per opponent count, so that the loops over the opponents are unrolled and their
+    /// costs stay in registers.
     #[inline(always)]
-    fn outcome_costs(
+    fn outcome_costs<const K: usize>(
         &self,
         game: &TurnTheTide,
         st: &TurnTheTideState,
-        opponents: &[usize],
+        opponents: &[usize; MAX_SEATS],
+        n: usize,
     ) -> [f64; 3] {
+        const { assert!(K <= MAX_OPPONENTS) };
+        let opponents: [usize; K] = std::array::from_fn(|i| opponents[i]);
         let me = self.seat;
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));
-        let e = Eval::new(game, st, me, opponents.len());
-        let div = opponents.len().max(1) as f64;
+        let e = Eval::new(game, st, me, n);
+        let div = n.max(1) as f64;
         // With an opponent taking the other tide: the bot's cost of taking the low tide and of
         // taking the high one.
-        let k = opponents.len().min(MAX_OPPONENTS);
-        let (mut take_low, mut take_high) = ([0.0; MAX_OPPONENTS], [0.0; MAX_OPPONENTS]);
-        for i in 0..k {
+        let (mut take_low, mut take_high) = ([0.0; K], [0.0; K]);
+        // The opponents are distinct seats still in other than the bot, so on a board that
+        // holds every seat still in they pass [`Eval::usual`] with the bot if it is still in,
+        // and with each other.
+        let tides = 1..=TIDE_VALUES as u8;
+        let usual = e.board_ok && tides.contains(&low) && tides.contains(&high);
+        let usual_take = usual && me < MAX_SEATS && e.me_in;
+        for i in 0..K {
             let o = opponents[i];
-            (take_low[i], take_high[i]) = if e.usual(me, o) {
+            (take_low[i], take_high[i]) = if usual_take {
                 (
-                    e.pair(me, low, o, high)
-                        .unwrap_or_else(|| e.slow(me, low, o, high)),
-                    e.pair(me, high, o, low)
-                        .unwrap_or_else(|| e.slow(me, high, o, low)),
+                    e.usual_with(me, low, o, high),
+                    e.usual_with(me, high, o, low),
                 )
             } else {
                 (e.slow(me, low, o, high), e.slow(me, high, o, low))
             };
         }
-        let take_low = take_low[..k].iter().sum::<f64>() / div;
+        let take_low = take_low.iter().sum::<f64>() / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
         // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
-        let take_high = take_high[..k].iter().sum::<f64>() / div;
+        let take_high = take_high.iter().sum::<f64>() / div;
         let first = if game.highest_chooses_tide {
             take_low.min(take_high)
         } else {
@@ -512,29 +725,28 @@ impl GreedyBot {
         // Two opponents taking the tides, `cases[i][j]` with opponent `i` taking the low one. The
         // usual result does not depend on which of the two takes which when neither can be
         // eliminated, so it is worked out once for both.
-        let mut cases = [[0.0; MAX_OPPONENTS]; MAX_OPPONENTS];
-        for i in 0..k {
-            for j in i + 1..k {
+        let mut cases = [[0.0; K]; K];
+        for i in 0..K {
+            for j in i + 1..K {
                 let (o1, o2) = (opponents[i], opponents[j]);
-                if !e.usual(o1, o2) {
+                if !usual {
                     cases[i][j] = e.slow(o1, low, o2, high);
                     cases[j][i] = e.slow(o2, low, o1, high);
                     continue;
                 }
-                let usual = e.pair(o1, low, o2, high);
-                cases[i][j] = usual.unwrap_or_else(|| e.slow(o1, low, o2, high));
-                cases[j][i] = match usual {
+                let first = e.pair(o1, low, o2, high);
+                cases[i][j] =
+                    first.unwrap_or_else(|| e.steps_cost(e.board_steps(o1, low, o2, high)));
+                cases[j][i] = match first {
                     Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
-                    _ => e
-                        .pair(o2, low, o1, high)
-                        .unwrap_or_else(|| e.slow(o2, low, o1, high)),
+                    _ => e.usual_with(o2, low, o1, high),
                 };
             }
         }
         let mut nothing = 0.0;
         let mut pairs = 0u32;
-        for (i, row) in cases.iter().enumerate().take(k) {
-            for (j, &cost) in row.iter().enumerate().take(k) {
+        for (i, row) in cases.iter().enumerate() {
+            for (j, &cost) in row.iter().enumerate() {
                 if i != j {
                     nothing += cost;
                     pairs += 1;
@@ -549,49 +761,33 @@ impl GreedyBot {
         [first, take_high, nothing]
     }
 
+    /// [`GreedyBot::outcome_costs`] with the opponents still in, and how many they are.
+    #[inline(always)]
+    fn outcome_costs_of(&self, game: &TurnTheTide, st: &TurnTheTideState) -> ([f64; 3], usize) {
+        let (opponents, n) = opponents_of(self.seat, st.in_round);
+        let o = &opponents;
+        let costs = match n {
+            0 => self.outcome_costs::<0>(game, st, o, n),
+            1 => self.outcome_costs::<1>(game, st, o, n),
+            2 => self.outcome_costs::<2>(game, st, o, n),
+            3 => self.outcome_costs::<3>(game, st, o, n),
+            _ => self.outcome_costs::<MAX_OPPONENTS>(game, st, o, n),
+        };
+        (costs, n)
+    }
+
     /// The card to play: `legal` is the set of the legal cards (bit `c` = card `c`).
     #[inline(always)]
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
-        let (opponents, k) = opponents_of(me, st.in_round);
-        let costs = self.outcome_costs(game, st, &opponents[..k]);
+        let (costs, k) = self.outcome_costs_of(game, st);
         let mut seen = st.hands.get(me).copied().unwrap_or(0);
         for (played, &len) in st.played.iter().zip(&st.played_len).take(game.players) {
             for &c in &played[..usize::from(len).min(HAND_SIZE)] {
                 seen |= 1u64 << (c & 63);
             }
         }
-        let unseen = ALL_CARDS & !seen;
-        let m = f64::from(bits::count(unseen).max(1));
-        let kf = f64::from(k as i32);
-        // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen
-        // cards lie above it: a higher card (the cards come in increasing order) with as many
-        // above it costs at least as much, so it can never be the first cheapest one and is not
-        // evaluated.
-        let mut last_above = u32::MAX;
-        let (mut best, mut best_cost) = (None, f64::INFINITY);
-        for c in bits::ones(legal) {
-            let above = bits::count(
-                unseen & !((bits::bit_in(c, LOWEST_CARD, HIGHEST_CARD) << 1).wrapping_sub(1)),
-            );
-            if above == last_above {
-                continue;
-            }
-            last_above = above;
-            let q = f64::from(above) / m;
-            // `(1 − q)^k` and `(1 − q)^(k − 1)`.
-            let (p_high, below) = powers(1.0 - q, k as i32);
-            let p_second = kf * q * below;
-            let p_none = (1.0 - p_high - p_second).max(0.0);
-            let cost = p_high * costs[0]
-                + p_second * costs[1]
-                + p_none * costs[2]
-                + CARD_COST * f64::from(c);
-            if cost < best_cost {
-                (best, best_cost) = (Some(c), cost);
-            }
-        }
-        best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
+        best_card(costs, ALL_CARDS & !seen, legal, k)
     }
 
     /// The tide card to take: `legal` is the set of the legal actions.
@@ -691,6 +887,79 @@ mod tests {
         }
     }
 
+    /// [`best_card`], which skips the cards that cannot be the first cheapest one, picks what
+    /// evaluating every legal card picks, over random outcome costs (ties and equal costs
+    /// included), hands and unseen cards.
+    #[test]
+    fn best_card_matches_evaluating_every_card() {
+        use super::{best_card, card_cost, ALL_CARDS};
+        use crate::bits;
+        let mut rng = SplitMix64::new(11);
+        let mut choices = 0;
+        for i in 0..200_000u64 {
+            // A few distinct cost levels make ties and equal outcome costs common.
+            let mut cost = || match rng.below(4) {
+                0 => [-1.0, -0.25, 0.0, 0.5, 1.0, 1.5][rng.below(6) as usize],
+                _ => (rng.below(1 << 20) as f64 / (1 << 18) as f64) - 2.0,
+            };
+            let costs = [cost(), cost(), cost()];
+            let cards = ALL_CARDS & rng.next() & rng.next();
+            let legal = cards & (rng.next() | rng.next()) & !(u64::MAX << (1 + i % 61));
+            let unseen = cards & !legal;
+            let k = 1 + rng.below(4) as usize;
+            let m = f64::from(bits::count(unseen).max(1));
+            let (mut best, mut best_cost) = (None, f64::INFINITY);
+            for c in bits::ones(legal) {
+                let above = bits::count(unseen & !((bits::bit_in(c, 1, 60) << 1).wrapping_sub(1)));
+                let (cost, _) = card_cost(costs, c, above, m, k, k as f64);
+                if cost < best_cost {
+                    (best, best_cost) = (Some(c), cost);
+                }
+            }
+            let want = best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0));
+            assert_eq!(
+                best_card(costs, unseen, legal, k),
+                want,
+                "{costs:?} {unseen:#x} {legal:#x} {k}"
+            );
+            choices += usize::from(legal.count_ones() > 1);
+        }
+        assert!(choices > 100_000, "{choices}");
+    }
+
+    /// [`zero_bytes`] finds the zero bytes of any bytes.
+    #[test]
+    fn zero_bytes_finds_the_zero_bytes() {
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..100_000 {
+            let mut bytes = rng.next().to_le_bytes();
+            for b in &mut bytes {
+                // Zeros, small counts and any byte at all.
+                *b = match rng.below(3) {
+                    0 => 0,
+                    1 => *b % 4,
+                    _ => *b,
+                };
+            }
+            let want = (0..8).fold(0u8, |m, i| m | u8::from(bytes[i] == 0) << i);
+            assert_eq!(super::zero_bytes(bytes), want, "{bytes:?}");
+        }
+    }
+
+    /// [`opponents_of`] lists the seats still in other than the bot, lowest first.
+    #[test]
+    fn opponents_are_the_other_seats_still_in() {
+        for in_round in 0..32u8 {
+            for me in 0..5 {
+                let (seats, k) = super::opponents_of(me, in_round);
+                let want: Vec<usize> = (0..5)
+                    .filter(|&s| s != me && in_round >> s & 1 != 0)
+                    .collect();
+                assert_eq!(&seats[..k], &want[..], "{in_round:#b} {me}");
+            }
+        }
+    }
+
     /// The cost tables hold what their functions compute when the program runs.
     #[test]
     fn cost_tables_match_their_functions() {
@@ -703,6 +972,16 @@ mod tests {
                         mine as u32,
                         std::hint::black_box(theirs as u32),
                     );
+                    assert_eq!(cost.to_bits(), run.to_bits());
+                }
+            }
+        }
+        for (k, row) in super::USUAL_BASE_COSTS.iter().enumerate() {
+            for (i, &cost) in row.iter().enumerate() {
+                let (lost, losers) = (i / 8, i % 8);
+                if losers >= lost {
+                    let (mine, theirs) = (2 * lost as u32, 2 * (losers - lost) as u32);
+                    let run = base_cost(std::hint::black_box(k), mine, theirs);
                     assert_eq!(cost.to_bits(), run.to_bits());
                 }
             }
