@@ -207,7 +207,19 @@ impl GreedyBot {
         f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / (g.players.max(2) - 1) as f64
     }
 
+    /// The card to commit. Run with the CPU's bit instructions (see
+    /// `crate::cpu::with_bit_instructions`): the deals' draws and counts are then single
+    /// instructions instead of calls and portable bit tricks (the same draws either way).
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || self.choose_card_steps(g, st, legal),
+        )
+    }
+
+    /// The body of [`GreedyBot::choose_card`].
+    #[inline(always)]
+    fn choose_card_steps(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
         // The summary gives the same penalties as the lanes themselves for every rule but the
         // insertion of too-low cards, which needs every place of a lane.
         match TurnBoard::of(g, &st.board) {
@@ -229,6 +241,7 @@ impl GreedyBot {
     /// are added in the same order, and a float sum never decreases when one of its terms
     /// grows. Every card is played out in the first sample, then the cheapest so far in full,
     /// then the others.
+    #[inline(always)]
     fn choose_card_on<T: TurnPlay>(
         &mut self,
         g: &Trafficars,
@@ -249,19 +262,22 @@ impl GreedyBot {
         let table_numbers = start.numbers(g, on_table);
         // The same deals for every candidate, drawn first, in sample order.
         let mut deals = [Deal::new(start); SAMPLES];
+        // `bits::pick` drawn by hand: the pool is counted once, and every card drawn leaves one
+        // fewer (the same draw, `below` of the count, and the same card of that rank).
+        let unseen = u64::from(bits::count(pool));
         for deal in &mut deals {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
+            let mut n = unseen;
             for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
-                if s == me {
+                // A uniform unseen card (nothing drawn once none is left).
+                if s == me || n == 0 {
                     continue;
                 }
-                // A uniform unseen card (nothing drawn once none is left).
-                let Some(pick) = bits::pick(left, &mut self.rng) else {
-                    continue;
-                };
+                let pick = bits::select(left, self.rng.below(n) as u32);
                 *slot = pick as u8;
                 left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
+                n -= 1;
             }
             deal.deal(g, &cards, table_numbers);
         }
