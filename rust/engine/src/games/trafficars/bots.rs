@@ -46,6 +46,22 @@ pub struct GreedyBot {
     rng: SplitMix64,
     /// Every card id the bot has seen on the table or revealed (so no longer in any hand).
     seen: u64,
+    /// The [`lanes_epoch`] of the last state whose lanes went into `seen`, if it has one.
+    epoch: Option<u16>,
+}
+
+/// A name for the stretch of a game in which `st` lies and the lanes gain no card but this
+/// turn's revealed ones (`Board::revealed_mask` while they are in play), if it is one: a turn
+/// from its commits to the end of its resolution (only revealed cards go into a lane, and the
+/// reveal is cleared when the turn ends, before the next commit phase), or the deal of the hands
+/// once the lane starters are dealt. `None` elsewhere.
+#[inline]
+fn lanes_epoch(g: &Trafficars, st: &TrafficarsState) -> Option<u16> {
+    match st.phase {
+        Phase::Commit | Phase::Resolve => Some(u16::from(st.turn)),
+        Phase::Deal if usize::from(st.dealt) >= g.lanes => Some(u16::MAX),
+        _ => None,
+    }
 }
 
 /// The bits of the card ids (`FIRST_CARD..=LAST_CARD`).
@@ -971,6 +987,7 @@ impl Bot<Trafficars> for GreedyBot {
         self.seat = seat.min(MAX_SEATS - 1);
         self.rng = rng;
         self.seen = 0;
+        self.epoch = None;
     }
 
     fn act(&mut self, game: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
@@ -985,6 +1002,15 @@ impl Bot<Trafficars> for GreedyBot {
     }
 
     fn observe(&mut self, game: &Trafficars, st: &TrafficarsState) {
+        // The lanes are read once per stretch in which they gain no card but revealed ones: the
+        // bot sees the states of one game (from its reset on), so a later state of the same
+        // stretch holds no card of its lanes that is not in `seen` or revealed.
+        let epoch = lanes_epoch(game, st);
+        if epoch.is_some() && epoch == self.epoch {
+            self.seen |= st.board.revealed_mask;
+            return;
+        }
+        self.epoch = epoch;
         // `Lane::cards_mask` of every lane, a shift per token: ids are six bits, and the free
         // place's 0 (like anything outside the card ids) is masked off.
         let mut m = 0u64;
@@ -1103,6 +1129,61 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} turns checked");
+    }
+
+    /// Reading the lanes once per stretch in which they gain only revealed cards remembers the
+    /// same cards as reading them at every state it sees, over random games of several settings,
+    /// the bot seeing every state or only some.
+    #[test]
+    fn observing_once_per_stretch_sees_every_card() {
+        let mut checked = 0;
+        for (i, opts) in [
+            json!({}),
+            json!({"lanes": 5, "max_cars": 2}),
+            json!({"lanes": 1}),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for players in 2..=5 {
+                let g = game(players, opts.clone());
+                let mut rng = SplitMix64::new(derive_seed(17, (10 * i + players) as u64));
+                let mut legal = Vec::new();
+                for gi in 0..20u64 {
+                    let mut bot = GreedyBot::default();
+                    bot.reset(&g, 0, SplitMix64::new(gi));
+                    let mut every = 0u64;
+                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(9, gi)));
+                    // Every state in even games, about half of them in odd ones.
+                    loop {
+                        let st = *s.state();
+                        if gi % 2 == 0 || rng.below(2) == 0 {
+                            bot.observe(&g, &st);
+                            for lane in &st.board.lanes[..g.lanes] {
+                                every |= lane.cards_mask();
+                            }
+                            every |= st.board.revealed_mask;
+                            assert_eq!(bot.seen, every, "{opts} {players} players, game {gi}");
+                            checked += 1;
+                        }
+                        let cp = g.current_player(&st);
+                        if cp == TERMINAL {
+                            break;
+                        }
+                        let a = if cp == crate::game::CHANCE {
+                            let mut out = Vec::new();
+                            g.chance_outcomes(&st, &mut out);
+                            out[rng.below(out.len() as u64) as usize].0
+                        } else {
+                            g.legal_actions(&st, &mut legal);
+                            legal[rng.below(legal.len() as u64) as usize]
+                        };
+                        s.apply(i64::from(a), None).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "only {checked} states checked");
     }
 
     /// The bot's choice is the same when every hidden part of the state is blanked out.
