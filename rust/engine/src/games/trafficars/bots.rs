@@ -239,6 +239,10 @@ impl GreedyBot {
         // The summary gives the same penalties as the lanes themselves for every rule but the
         // insertion of too-low cards, which needs every place of a lane.
         match TurnBoard::of(g, &st.board) {
+            // The default three lanes with the loops over them unrolled.
+            Some(start) if !g.insert && g.lanes == 3 => {
+                self.choose_card_on(g, st, legal, Lanes::<3>(start), [0; MAX_SEATS])
+            }
             Some(start) if !g.insert => self.choose_card_on(g, st, legal, start, [0; MAX_SEATS]),
             _ => self.choose_card_on(g, st, legal, st.board, st.board.penalties),
         }
@@ -622,10 +626,11 @@ impl TurnBoard {
     }
 
     /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
-    /// being the card queued after it (0 for none).
+    /// being the card queued after it (0 for none). `N` is the number of lanes when known at
+    /// compile time (so that the loops over the lanes unroll), 0 otherwise.
     #[inline(always)]
-    fn resolve(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        let n = g.lanes.min(MAX_LANES);
+    fn resolve<const N: usize>(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+        let n = Self::lane_count::<N>(g);
         let kind = g.kind(card);
         match kind {
             Kind::Ambulance => {
@@ -745,16 +750,26 @@ impl TurnBoard {
             }
         }
         if last_ambulance(g, card, next) {
-            self.overflow(g);
+            self.overflow::<N>(g);
+        }
+    }
+
+    /// The number of lanes: `N` when it is not 0 (see [`TurnBoard::resolve`]).
+    #[inline(always)]
+    fn lane_count<const N: usize>(g: &Trafficars) -> usize {
+        if N == 0 {
+            g.lanes.min(MAX_LANES)
+        } else {
+            N.min(MAX_LANES)
         }
     }
 
     /// `Trafficars::ambulance_overflow` on the summaries.
-    fn overflow(&mut self, g: &Trafficars) {
+    fn overflow<const N: usize>(&mut self, g: &Trafficars) {
         let Some(m) = g.max_cars else {
             return;
         };
-        for k in 0..g.lanes.min(MAX_LANES) {
+        for k in 0..Self::lane_count::<N>(g) {
             let l = self.lanes[k];
             if !l.ambulance_front || u32::from(l.cars) <= m {
                 continue;
@@ -904,10 +919,12 @@ impl Queue {
 /// or its [`TurnBoard`] summary, which give every seat the same penalty cards.
 trait TurnPlay: Copy {
     /// Flow step 4, as far as the resolution reads it: `cards` are revealed (the bot's own
-    /// slot may still be 0).
-    fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]);
-    /// The bot's own `card`, of seat `seat`, is revealed as well.
-    fn reveal_own(&mut self, seat: usize, card: u8);
+    /// slot may still be 0). Nothing for a summary, whose resolution reads no reveal.
+    #[inline]
+    fn reveal(&mut self, _g: &Trafficars, _cards: &[u8; MAX_SEATS]) {}
+    /// The bot's own `card`, of seat `seat`, is revealed as well (nothing for a summary).
+    #[inline]
+    fn reveal_own(&mut self, _seat: usize, _card: u8) {}
     /// Resolves `card` of `seat` with the bot's policy, `next` being the card queued after it
     /// (0 for none).
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8);
@@ -955,15 +972,9 @@ impl TurnPlay for Board {
 }
 
 impl TurnPlay for TurnBoard {
-    #[inline]
-    fn reveal(&mut self, _g: &Trafficars, _cards: &[u8; MAX_SEATS]) {}
-
-    #[inline]
-    fn reveal_own(&mut self, _seat: usize, _card: u8) {}
-
     #[inline(always)]
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        self.resolve(g, seat, card, next);
+        self.resolve::<0>(g, seat, card, next);
     }
 
     /// The stack values of the lane ends and of the places before them: every other value a
@@ -979,6 +990,27 @@ impl TurnPlay for TurnBoard {
     #[inline]
     fn penalties(&self) -> &[u16; MAX_SEATS] {
         &self.taken
+    }
+}
+
+/// A [`TurnBoard`] of a game with `N` lanes, whose lookahead loops over the lanes unrolled.
+#[derive(Clone, Copy, Debug)]
+struct Lanes<const N: usize>(TurnBoard);
+
+impl<const N: usize> TurnPlay for Lanes<N> {
+    #[inline(always)]
+    fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+        self.0.resolve::<N>(g, seat, card, next);
+    }
+
+    #[inline]
+    fn numbers(&self, g: &Trafficars, on_table: u64) -> u64 {
+        self.0.numbers(g, on_table)
+    }
+
+    #[inline]
+    fn penalties(&self) -> &[u16; MAX_SEATS] {
+        &self.0.taken
     }
 }
 
@@ -1043,8 +1075,9 @@ mod tests {
         }
     }
 
-    /// A turn played out on the lane summaries gives every seat the same penalty cards as on
-    /// the lanes themselves, for every card set revealed at the start of any turn.
+    /// A turn played out on the lane summaries (with the loops over three lanes unrolled or not)
+    /// gives every seat the same penalty cards as on the lanes themselves, for every card set
+    /// revealed at the start of any turn.
     #[test]
     fn turn_summary_takes_the_same_penalties() {
         let settings = [
@@ -1102,6 +1135,11 @@ mod tests {
                                 let (mut board, mut quick) = (st.board, start);
                                 play_turn(&g, &mut board, &cards);
                                 play_turn(&g, &mut quick, &cards);
+                                if g.lanes == 3 {
+                                    let mut unrolled = Lanes::<3>(start);
+                                    play_turn(&g, &mut unrolled, &cards);
+                                    assert_eq!(unrolled.0.taken, quick.taken);
+                                }
                                 assert_eq!(board.penalties, exact.penalties);
                                 for p in 0..players {
                                     assert_eq!(
