@@ -5,7 +5,7 @@
 
 use super::{
     tok_id, Board, Decision, Kind, Lane, Phase, Trafficars, TrafficarsState, DOUBLE, FIRST_CARD,
-    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
+    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS, START,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
@@ -492,20 +492,31 @@ impl TurnLane {
     fn of(g: &Trafficars, lane: &Lane) -> Option<Self> {
         let s = lane.last_start()?;
         let t = lane.toks();
-        let ids = |r: &[u8]| r.iter().filter(|&&x| tok_id(x) != 0).count() as u8;
+        // One pass over the tokens: the card ids of the lane, of its front place (up to the
+        // next place's first token) and of its last place.
+        let (mut cards, mut front_cards, mut last_cards) = (0u8, 0u8, 0u8);
+        let mut in_front = true;
+        for (i, &x) in t.iter().enumerate() {
+            in_front &= i == 0 || x & START == 0;
+            if tok_id(x) != 0 {
+                cards += 1;
+                front_cards += u8::from(in_front);
+                last_cards += u8::from(i >= s);
+            }
+        }
         let free = lane.free_place();
         Some(Self {
-            cards: lane.card_count() as u8,
+            cards,
             cars: lane.cars,
             end: g.end_value(lane).unwrap_or(0),
             prev: match s.checked_sub(1) {
                 Some(i) => g.top_value(t.get(i).copied().unwrap_or(0)),
                 None => 0,
             },
-            last_cards: ids(t.get(s..).unwrap_or(&[])),
+            last_cards,
             last_double: t.get(s).is_some_and(|&x| x & DOUBLE != 0),
             police_last: false,
-            front_cards: ids(t.get(..lane.place_end(0)).unwrap_or(&[])),
+            front_cards,
             ambulance_front: false,
             front_owner: 0,
             free: free.is_some(),
