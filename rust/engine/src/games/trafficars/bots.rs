@@ -620,20 +620,21 @@ impl TurnBoard {
         ok: impl Fn(&TurnLane) -> bool,
         penalty: impl Fn(&TurnLane) -> u8,
     ) -> Option<(u8, usize)> {
-        let mut best: Option<(u8, usize)> = None;
+        // Without an early exit at a penalty of 0 (the least there is, and the first lane wins a
+        // tie), so that the loop over a known number of lanes unrolls: (penalty, lane) with the
+        // penalty past any `u8` for lanes that are not `ok`.
+        let mut best = (u16::MAX, 0usize);
         for (k, l) in lanes.iter().enumerate() {
-            if !ok(l) {
-                continue;
-            }
-            let p = penalty(l);
-            if best.is_none_or(|(bp, _)| p < bp) {
-                best = Some((p, k));
-                if p == 0 {
-                    break;
-                }
+            let p = if ok(l) {
+                u16::from(penalty(l))
+            } else {
+                u16::MAX
+            };
+            if p < best.0 {
+                best = (p, k);
             }
         }
-        best
+        (best.0 != u16::MAX).then_some((best.0 as u8, best.1))
     }
 
     /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
