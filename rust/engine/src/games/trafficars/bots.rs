@@ -852,7 +852,8 @@ impl<T: TurnPlay> Deal<T> {
 /// seat).
 #[derive(Clone, Copy, Debug)]
 struct Queue {
-    /// The sort keys (class, number and seat packed in one integer), in queue order.
+    /// The sort keys (class, number and seat packed in one integer), in queue order, then
+    /// `u32::MAX` (above every key).
     keys: [u32; MAX_SEATS],
     /// The card per queue position, then 0: the card after the last is "none".
     cards: [u8; MAX_SEATS + 1],
@@ -870,7 +871,7 @@ impl Queue {
     /// The empty queue.
     fn of_none() -> Self {
         Self {
-            keys: [0; MAX_SEATS],
+            keys: [u32::MAX; MAX_SEATS],
             cards: [0; MAX_SEATS + 1],
             len: 0,
         }
@@ -908,10 +909,9 @@ impl Queue {
     /// The position a card of sort key `key` takes in the queue.
     #[inline]
     fn position(&self, key: u32) -> usize {
-        self.keys[..self.len]
-            .iter()
-            .take_while(|&&k| k < key)
-            .count()
+        // The keys after the queued ones are above every key, so every slot is counted (a loop
+        // of known length).
+        self.keys.iter().filter(|&&k| k < key).count()
     }
 
     /// The seat of queue position `i`.
