@@ -5,7 +5,7 @@
 
 use super::{
     tok_id, Board, Decision, Kind, Lane, Phase, Trafficars, TrafficarsState, DOUBLE, FIRST_CARD,
-    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS,
+    FREE_PLACE_OPTION, ID_SLOTS, LANE_OPTION, LAST_CARD, MAX_LANES, MAX_SEATS, START,
 };
 use crate::bits;
 use crate::game::{cheapest, Bot};
@@ -46,6 +46,22 @@ pub struct GreedyBot {
     rng: SplitMix64,
     /// Every card id the bot has seen on the table or revealed (so no longer in any hand).
     seen: u64,
+    /// The [`lanes_epoch`] of the last state whose lanes went into `seen`, if it has one.
+    epoch: Option<u16>,
+}
+
+/// A name for the stretch of a game in which `st` lies and the lanes gain no card but this
+/// turn's revealed ones (`Board::revealed_mask` while they are in play), if it is one: a turn
+/// from its commits to the end of its resolution (only revealed cards go into a lane, and the
+/// reveal is cleared when the turn ends, before the next commit phase), or the deal of the hands
+/// once the lane starters are dealt. `None` elsewhere.
+#[inline]
+fn lanes_epoch(g: &Trafficars, st: &TrafficarsState) -> Option<u16> {
+    match st.phase {
+        Phase::Commit | Phase::Resolve => Some(u16::from(st.turn)),
+        Phase::Deal if usize::from(st.dealt) >= g.lanes => Some(u16::MAX),
+        _ => None,
+    }
 }
 
 /// The bits of the card ids (`FIRST_CARD..=LAST_CARD`).
@@ -207,10 +223,26 @@ impl GreedyBot {
         f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / (g.players.max(2) - 1) as f64
     }
 
+    /// The card to commit. Run with the CPU's bit instructions (see
+    /// `crate::cpu::with_bit_instructions`): the deals' draws and counts are then single
+    /// instructions instead of calls and portable bit tricks (the same draws either way).
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        crate::cpu::with_bit_instructions(
+            #[inline(always)]
+            || self.choose_card_steps(g, st, legal),
+        )
+    }
+
+    /// The body of [`GreedyBot::choose_card`].
+    #[inline(always)]
+    fn choose_card_steps(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
         // The summary gives the same penalties as the lanes themselves for every rule but the
         // insertion of too-low cards, which needs every place of a lane.
         match TurnBoard::of(g, &st.board) {
+            // The default three lanes with the loops over them unrolled.
+            Some(start) if !g.insert && g.lanes == 3 => {
+                self.choose_card_on(g, st, legal, Lanes::<3>(start), [0; MAX_SEATS])
+            }
             Some(start) if !g.insert => self.choose_card_on(g, st, legal, start, [0; MAX_SEATS]),
             _ => self.choose_card_on(g, st, legal, st.board, st.board.penalties),
         }
@@ -229,6 +261,7 @@ impl GreedyBot {
     /// are added in the same order, and a float sum never decreases when one of its terms
     /// grows. Every card is played out in the first sample, then the cheapest so far in full,
     /// then the others.
+    #[inline(always)]
     fn choose_card_on<T: TurnPlay>(
         &mut self,
         g: &Trafficars,
@@ -249,19 +282,22 @@ impl GreedyBot {
         let table_numbers = start.numbers(g, on_table);
         // The same deals for every candidate, drawn first, in sample order.
         let mut deals = [Deal::new(start); SAMPLES];
+        // `bits::pick` drawn by hand: the pool is counted once, and every card drawn leaves one
+        // fewer (the same draw, `below` of the count, and the same card of that rank).
+        let unseen = u64::from(bits::count(pool));
         for deal in &mut deals {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
+            let mut n = unseen;
             for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
-                if s == me {
+                // A uniform unseen card (nothing drawn once none is left).
+                if s == me || n == 0 {
                     continue;
                 }
-                // A uniform unseen card (nothing drawn once none is left).
-                let Some(pick) = bits::pick(left, &mut self.rng) else {
-                    continue;
-                };
+                let pick = bits::select(left, self.rng.below(n) as u32);
                 *slot = pick as u8;
                 left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
+                n -= 1;
             }
             deal.deal(g, &cards, table_numbers);
         }
@@ -456,20 +492,31 @@ impl TurnLane {
     fn of(g: &Trafficars, lane: &Lane) -> Option<Self> {
         let s = lane.last_start()?;
         let t = lane.toks();
-        let ids = |r: &[u8]| r.iter().filter(|&&x| tok_id(x) != 0).count() as u8;
+        // One pass over the tokens: the card ids of the lane, of its front place (up to the
+        // next place's first token) and of its last place.
+        let (mut cards, mut front_cards, mut last_cards) = (0u8, 0u8, 0u8);
+        let mut in_front = true;
+        for (i, &x) in t.iter().enumerate() {
+            in_front &= i == 0 || x & START == 0;
+            if tok_id(x) != 0 {
+                cards += 1;
+                front_cards += u8::from(in_front);
+                last_cards += u8::from(i >= s);
+            }
+        }
         let free = lane.free_place();
         Some(Self {
-            cards: lane.card_count() as u8,
+            cards,
             cars: lane.cars,
             end: g.end_value(lane).unwrap_or(0),
             prev: match s.checked_sub(1) {
                 Some(i) => g.top_value(t.get(i).copied().unwrap_or(0)),
                 None => 0,
             },
-            last_cards: ids(t.get(s..).unwrap_or(&[])),
+            last_cards,
             last_double: t.get(s).is_some_and(|&x| x & DOUBLE != 0),
             police_last: false,
-            front_cards: ids(t.get(..lane.place_end(0)).unwrap_or(&[])),
+            front_cards,
             ambulance_front: false,
             front_owner: 0,
             free: free.is_some(),
@@ -573,27 +620,29 @@ impl TurnBoard {
         ok: impl Fn(&TurnLane) -> bool,
         penalty: impl Fn(&TurnLane) -> u8,
     ) -> Option<(u8, usize)> {
-        let mut best: Option<(u8, usize)> = None;
+        // Without an early exit at a penalty of 0 (the least there is, and the first lane wins a
+        // tie), so that the loop over a known number of lanes unrolls: (penalty, lane) with the
+        // penalty past any `u8` for lanes that are not `ok`.
+        let mut best = (u16::MAX, 0usize);
         for (k, l) in lanes.iter().enumerate() {
-            if !ok(l) {
-                continue;
-            }
-            let p = penalty(l);
-            if best.is_none_or(|(bp, _)| p < bp) {
-                best = Some((p, k));
-                if p == 0 {
-                    break;
-                }
+            let p = if ok(l) {
+                u16::from(penalty(l))
+            } else {
+                u16::MAX
+            };
+            if p < best.0 {
+                best = (p, k);
             }
         }
-        best
+        (best.0 != u16::MAX).then_some((best.0 as u8, best.1))
     }
 
     /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
-    /// being the card queued after it (0 for none).
+    /// being the card queued after it (0 for none). `N` is the number of lanes when known at
+    /// compile time (so that the loops over the lanes unroll), 0 otherwise.
     #[inline(always)]
-    fn resolve(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        let n = g.lanes.min(MAX_LANES);
+    fn resolve<const N: usize>(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+        let n = Self::lane_count::<N>(g);
         let kind = g.kind(card);
         match kind {
             Kind::Ambulance => {
@@ -713,16 +762,26 @@ impl TurnBoard {
             }
         }
         if last_ambulance(g, card, next) {
-            self.overflow(g);
+            self.overflow::<N>(g);
+        }
+    }
+
+    /// The number of lanes: `N` when it is not 0 (see [`TurnBoard::resolve`]).
+    #[inline(always)]
+    fn lane_count<const N: usize>(g: &Trafficars) -> usize {
+        if N == 0 {
+            g.lanes.min(MAX_LANES)
+        } else {
+            N.min(MAX_LANES)
         }
     }
 
     /// `Trafficars::ambulance_overflow` on the summaries.
-    fn overflow(&mut self, g: &Trafficars) {
+    fn overflow<const N: usize>(&mut self, g: &Trafficars) {
         let Some(m) = g.max_cars else {
             return;
         };
-        for k in 0..g.lanes.min(MAX_LANES) {
+        for k in 0..Self::lane_count::<N>(g) {
             let l = self.lanes[k];
             if !l.ambulance_front || u32::from(l.cars) <= m {
                 continue;
@@ -793,7 +852,8 @@ impl<T: TurnPlay> Deal<T> {
 /// seat).
 #[derive(Clone, Copy, Debug)]
 struct Queue {
-    /// The sort keys (class, number and seat packed in one integer), in queue order.
+    /// The sort keys (class, number and seat packed in one integer), in queue order, then
+    /// `u32::MAX` (above every key).
     keys: [u32; MAX_SEATS],
     /// The card per queue position, then 0: the card after the last is "none".
     cards: [u8; MAX_SEATS + 1],
@@ -811,7 +871,7 @@ impl Queue {
     /// The empty queue.
     fn of_none() -> Self {
         Self {
-            keys: [0; MAX_SEATS],
+            keys: [u32::MAX; MAX_SEATS],
             cards: [0; MAX_SEATS + 1],
             len: 0,
         }
@@ -849,10 +909,9 @@ impl Queue {
     /// The position a card of sort key `key` takes in the queue.
     #[inline]
     fn position(&self, key: u32) -> usize {
-        self.keys[..self.len]
-            .iter()
-            .take_while(|&&k| k < key)
-            .count()
+        // The keys after the queued ones are above every key, so every slot is counted (a loop
+        // of known length).
+        self.keys.iter().filter(|&&k| k < key).count()
     }
 
     /// The seat of queue position `i`.
@@ -872,10 +931,12 @@ impl Queue {
 /// or its [`TurnBoard`] summary, which give every seat the same penalty cards.
 trait TurnPlay: Copy {
     /// Flow step 4, as far as the resolution reads it: `cards` are revealed (the bot's own
-    /// slot may still be 0).
-    fn reveal(&mut self, g: &Trafficars, cards: &[u8; MAX_SEATS]);
-    /// The bot's own `card`, of seat `seat`, is revealed as well.
-    fn reveal_own(&mut self, seat: usize, card: u8);
+    /// slot may still be 0). Nothing for a summary, whose resolution reads no reveal.
+    #[inline]
+    fn reveal(&mut self, _g: &Trafficars, _cards: &[u8; MAX_SEATS]) {}
+    /// The bot's own `card`, of seat `seat`, is revealed as well (nothing for a summary).
+    #[inline]
+    fn reveal_own(&mut self, _seat: usize, _card: u8) {}
     /// Resolves `card` of `seat` with the bot's policy, `next` being the card queued after it
     /// (0 for none).
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8);
@@ -923,15 +984,9 @@ impl TurnPlay for Board {
 }
 
 impl TurnPlay for TurnBoard {
-    #[inline]
-    fn reveal(&mut self, _g: &Trafficars, _cards: &[u8; MAX_SEATS]) {}
-
-    #[inline]
-    fn reveal_own(&mut self, _seat: usize, _card: u8) {}
-
     #[inline(always)]
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        self.resolve(g, seat, card, next);
+        self.resolve::<0>(g, seat, card, next);
     }
 
     /// The stack values of the lane ends and of the places before them: every other value a
@@ -950,11 +1005,33 @@ impl TurnPlay for TurnBoard {
     }
 }
 
+/// A [`TurnBoard`] of a game with `N` lanes, whose lookahead loops over the lanes unrolled.
+#[derive(Clone, Copy, Debug)]
+struct Lanes<const N: usize>(TurnBoard);
+
+impl<const N: usize> TurnPlay for Lanes<N> {
+    #[inline(always)]
+    fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+        self.0.resolve::<N>(g, seat, card, next);
+    }
+
+    #[inline]
+    fn numbers(&self, g: &Trafficars, on_table: u64) -> u64 {
+        self.0.numbers(g, on_table)
+    }
+
+    #[inline]
+    fn penalties(&self) -> &[u16; MAX_SEATS] {
+        &self.0.taken
+    }
+}
+
 impl Bot<Trafficars> for GreedyBot {
     fn reset(&mut self, _game: &Trafficars, seat: usize, rng: SplitMix64) {
         self.seat = seat.min(MAX_SEATS - 1);
         self.rng = rng;
         self.seen = 0;
+        self.epoch = None;
     }
 
     fn act(&mut self, game: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
@@ -969,6 +1046,15 @@ impl Bot<Trafficars> for GreedyBot {
     }
 
     fn observe(&mut self, game: &Trafficars, st: &TrafficarsState) {
+        // The lanes are read once per stretch in which they gain no card but revealed ones: the
+        // bot sees the states of one game (from its reset on), so a later state of the same
+        // stretch holds no card of its lanes that is not in `seen` or revealed.
+        let epoch = lanes_epoch(game, st);
+        if epoch.is_some() && epoch == self.epoch {
+            self.seen |= st.board.revealed_mask;
+            return;
+        }
+        self.epoch = epoch;
         // `Lane::cards_mask` of every lane, a shift per token: ids are six bits, and the free
         // place's 0 (like anything outside the card ids) is masked off.
         let mut m = 0u64;
@@ -1001,8 +1087,9 @@ mod tests {
         }
     }
 
-    /// A turn played out on the lane summaries gives every seat the same penalty cards as on
-    /// the lanes themselves, for every card set revealed at the start of any turn.
+    /// A turn played out on the lane summaries (with the loops over three lanes unrolled or not)
+    /// gives every seat the same penalty cards as on the lanes themselves, for every card set
+    /// revealed at the start of any turn.
     #[test]
     fn turn_summary_takes_the_same_penalties() {
         let settings = [
@@ -1060,6 +1147,11 @@ mod tests {
                                 let (mut board, mut quick) = (st.board, start);
                                 play_turn(&g, &mut board, &cards);
                                 play_turn(&g, &mut quick, &cards);
+                                if g.lanes == 3 {
+                                    let mut unrolled = Lanes::<3>(start);
+                                    play_turn(&g, &mut unrolled, &cards);
+                                    assert_eq!(unrolled.0.taken, quick.taken);
+                                }
                                 assert_eq!(board.penalties, exact.penalties);
                                 for p in 0..players {
                                     assert_eq!(
@@ -1087,6 +1179,61 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} turns checked");
+    }
+
+    /// Reading the lanes once per stretch in which they gain only revealed cards remembers the
+    /// same cards as reading them at every state it sees, over random games of several settings,
+    /// the bot seeing every state or only some.
+    #[test]
+    fn observing_once_per_stretch_sees_every_card() {
+        let mut checked = 0;
+        for (i, opts) in [
+            json!({}),
+            json!({"lanes": 5, "max_cars": 2}),
+            json!({"lanes": 1}),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for players in 2..=5 {
+                let g = game(players, opts.clone());
+                let mut rng = SplitMix64::new(derive_seed(17, (10 * i + players) as u64));
+                let mut legal = Vec::new();
+                for gi in 0..20u64 {
+                    let mut bot = GreedyBot::default();
+                    bot.reset(&g, 0, SplitMix64::new(gi));
+                    let mut every = 0u64;
+                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(9, gi)));
+                    // Every state in even games, about half of them in odd ones.
+                    loop {
+                        let st = *s.state();
+                        if gi % 2 == 0 || rng.below(2) == 0 {
+                            bot.observe(&g, &st);
+                            for lane in &st.board.lanes[..g.lanes] {
+                                every |= lane.cards_mask();
+                            }
+                            every |= st.board.revealed_mask;
+                            assert_eq!(bot.seen, every, "{opts} {players} players, game {gi}");
+                            checked += 1;
+                        }
+                        let cp = g.current_player(&st);
+                        if cp == TERMINAL {
+                            break;
+                        }
+                        let a = if cp == crate::game::CHANCE {
+                            let mut out = Vec::new();
+                            g.chance_outcomes(&st, &mut out);
+                            out[rng.below(out.len() as u64) as usize].0
+                        } else {
+                            g.legal_actions(&st, &mut legal);
+                            legal[rng.below(legal.len() as u64) as usize]
+                        };
+                        s.apply(i64::from(a), None).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "only {checked} states checked");
     }
 
     /// The bot's choice is the same when every hidden part of the state is blanked out.
