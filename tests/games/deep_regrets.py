@@ -3006,14 +3006,26 @@ def pay_up(t: Table, p: int) -> None:
     raise AssertionError("pay_up: no catch")
 
 
-def cast_at(t: Table, p: int, f: int, s: int | None = None) -> int:
-    """Seat p sinks to the fish's depth and casts at shoal s (default: column 0 of that depth);
-    any reveal ability is resolved by default steps up to the `pay` node."""
-    depth = FISH_BY_ID[f]["depth"]
-    s = 3 * (depth - 1) if s is None else s
-    sink_to(t, p, depth)
+def shoal_of(f: int, column: int = 0) -> int:
+    """The shoal in column ``column`` (0..2) of fish f's depth."""
+    depth: int = FISH_BY_ID[f]["depth"]
+    return 3 * (depth - 1) + column
+
+
+def sink_and_cast(t: Table, p: int, f: int, s: int | None = None) -> int:
+    """Seat p sinks to the fish's depth and casts at shoal s (default: column 0 of that depth),
+    with fish f on top, revealing it; returns the shoal."""
+    s = shoal_of(f) if s is None else s
+    sink_to(t, p, FISH_BY_ID[f]["depth"])
     assert t.st["shoals"][s][0] == f
     t.act(CAST + s, "turn", p)
+    return s
+
+
+def cast_at(t: Table, p: int, f: int, s: int | None = None) -> int:
+    """:func:`sink_and_cast`, then any reveal ability is resolved by default steps up to the
+    `pay` node."""
+    s = sink_and_cast(t, p, f, s)
     resolve(t, lambda t: t.at("pay", p))
     return s
 
@@ -3066,7 +3078,7 @@ def regret_tuesday(
     """
     all_tops = dict(tops or {})
     if caught is not None:
-        all_tops[3 * (FISH_BY_ID[FISH[caught]]["depth"] - 1)] = [FISH[caught]]
+        all_tops[shoal_of(FISH[caught])] = [FISH[caught]]
     dice = {0: (2, 3, 3), **{p: (3, 3, 3) for p in range(1, players)}}
     t = monday(backend, players, tops=all_tops, dice=dice, **options)
     assert t.st["life_preserver"] == 0
@@ -3120,7 +3132,7 @@ def tuesday_with_fish_on_top(backend: Backend, name: str) -> tuple[Table, int, i
     """``regret_tuesday`` with fish ``name`` on top of the middle shoal of its depth (the fish's
     expansion in play): the table, the fish's id and the shoal."""
     f = FISH[name]
-    s = 3 * (FISH_BY_ID[f]["depth"] - 1) + 1
+    s = shoal_of(f, column=1)
     return regret_tuesday(backend, tops={s: [f]}, **tentacles(name)), f, s
 
 
@@ -3249,10 +3261,9 @@ def test_deeper_visitors_draw_more(
     backend: Backend, name: str, regrets: int, supplies: int
 ) -> None:
     f = FISH[name]
-    s = 3 * (FISH_BY_ID[f]["depth"] - 1) + 2
+    s = shoal_of(f, column=2)
     t = monday(backend, 2, tops={s: [f]}, dice={0: (1, 1, 1)})
-    sink_to(t, 0, FISH_BY_ID[f]["depth"])
-    t.act(CAST + s, "turn", 0)
+    sink_and_cast(t, 0, f, s)
     t.acts("draw_regret", *[3] * regrets)
     t.acts("draw_supply", *range(supplies))
     st = t.st
@@ -3309,10 +3320,9 @@ def test_the_plug_discards_the_first_top_at_every_turn(backend: Backend) -> None
 @pytest.mark.parametrize("name", ["Man O' War", "Bathyphysa Conifera", "Abyssal Colony"])
 def test_give_this_to_a_chosen_seat_ends_the_turn(backend: Backend, name: str) -> None:
     f = FISH[name]
-    depth = FISH_BY_ID[f]["depth"]
-    s = 3 * (depth - 1)
+    s = shoal_of(f)
     t = monday(backend, 3, tops={s: [f]})
-    sink_to(t, 0, depth)
+    sink_to(t, 0, FISH_BY_ID[f]["depth"])
     fresh = t.seat(0)["fresh"]
     t.act(CAST + s, "turn", 0)
     st = t.st
@@ -3340,14 +3350,12 @@ def test_give_this_to_the_most_regrets(
     to: int | None,
 ) -> None:
     f = FISH[name]
-    depth = FISH_BY_ID[f]["depth"]
-    s = 3 * (depth - 1) + 2
+    s = shoal_of(f, column=2)
     t = regret_tuesday(backend, tops={s: [f]}, regrets=regrets, regrets1=regrets1)
-    sink_to(t, 0, depth)
-    t.act(CAST + s, "turn", 0)
+    sink_and_cast(t, 0, f, s)
     st = t.st
     if to is None:  # a tie for the most: discarded
-        assert st["fish_discard"][depth - 1][-1] == f
+        assert st["fish_discard"][FISH_BY_ID[f]["depth"] - 1][-1] == f
         assert all(f not in seat["hand"] for seat in st["players"])
     else:
         assert st["players"][to]["hand"] == [f]
@@ -3362,10 +3370,9 @@ def test_not_caught_gives_the_fish_to_a_neighbour(
     backend: Backend, name: str, players: int, to: int
 ) -> None:
     f = FISH[name]
-    depth = FISH_BY_ID[f]["depth"]
-    t = monday(backend, players, tops={3 * (depth - 1): [f]})
-    sink_to(t, 0, depth)
-    t.act(CAST + 3 * (depth - 1), "turn", 0)
+    s = shoal_of(f)
+    t = monday(backend, players, tops={s: [f]})
+    sink_and_cast(t, 0, f, s)
     t.act(DECLINE, "pay", 0)
     # The decline's die and dink come first, then the not-caught ability.
     t.act(die(t.seat(0)["fresh"][-1]), "decline_die", 0)
@@ -3373,7 +3380,7 @@ def test_not_caught_gives_the_fish_to_a_neighbour(
     st = t.st
     assert st["players"][to]["hand"] == [f]
     assert st["players"][0]["dinks"] == [DINKS["Scad"]]
-    assert st["shoals"][3 * (depth - 1)][0] != f
+    assert st["shoals"][s][0] != f
     assert t.at("turn", 1)
 
 
@@ -3441,18 +3448,14 @@ def test_parasitic_larvae_is_caught_at_once_and_adds_a_regret_to_every_draw(
     assert EAT + FISH["Eyefish"] in t.legal()
 
 
-@pytest.mark.parametrize(
-    ("name", "shoal", "column"), [("Colossal Squid", 4, 1), ("Gloom Orphan", 8, 2)]
-)
-def test_front_column_locks_restrict_the_casts(
-    backend: Backend, name: str, shoal: int, column: int
-) -> None:
+@pytest.mark.parametrize(("name", "column"), [("Colossal Squid", 1), ("Gloom Orphan", 2)])
+def test_front_column_locks_restrict_the_casts(backend: Backend, name: str, column: int) -> None:
+    # "You may only fish in this column": the column of the shoal it was revealed at.
     f = FISH[name]
-    depth = FISH_BY_ID[f]["depth"]
-    t = regret_tuesday(backend, tops={shoal: [f]}, faces=(3, 3, 3), regrets=())
+    s = shoal_of(f, column)
+    t = regret_tuesday(backend, tops={s: [f]}, faces=(3, 3, 3), regrets=())
     t.act(die("P3"), "turn", 0)  # depth II
-    sink_to(t, 0, depth)
-    t.act(CAST + shoal, "turn", 0)
+    sink_and_cast(t, 0, f, s)
     st = t.st
     assert st["players"][0]["front"] == [f]
     assert st["players"][0]["locks"] == [column]
@@ -3617,8 +3620,7 @@ def test_overmind_may_be_declined_when_it_cannot_be_paid(backend: Backend) -> No
 )
 def test_catch_by_showing_a_fish(backend: Backend, shown: str, target: str, can: bool) -> None:
     f = FISH[target]
-    depth = FISH_BY_ID[f]["depth"]
-    s = 3 * (depth - 1) + 1
+    s = shoal_of(f, column=1)
     t = regret_tuesday(
         backend,
         caught=shown,
@@ -3626,9 +3628,7 @@ def test_catch_by_showing_a_fish(backend: Backend, shown: str, target: str, can:
         regrets=(),
         expansion_tentacles=target == "Giant Squid",
     )
-    sink_to(t, 0, depth)
-    t.act(CAST + s, "turn", 0)
-    resolve(t, lambda t: t.at("pay", 0))
+    cast_at(t, 0, f, s)
     if not can:
         assert SHOW not in t.legal()
         return
@@ -3974,9 +3974,8 @@ def test_the_mollusk_reveals_its_column(backend: Backend) -> None:
 @pytest.mark.parametrize(("name", "depth"), [("Siren", 2), ("Great Old One", 3)])
 def test_move_offers_to_everyone_at_sea(backend: Backend, name: str, depth: int) -> None:
     f = FISH[name]
-    t = monday(backend, 3, tops={3 * (depth - 1): [f]}, expansion_tentacles=True)
-    sink_to(t, 0, depth)
-    t.act(CAST + 3 * (depth - 1), "turn", 0)
+    t = monday(backend, 3, tops={shoal_of(f): [f]}, expansion_tentacles=True)
+    sink_and_cast(t, 0, f)
     # Seat 0 is at that depth already; seats 1 and 2 are offered the move.
     t.asks_yes_no("move_offer", 1, f"draw a regret and move to depth {depth}", "stay")
     t.act(YES, "move_offer", 1)
