@@ -158,6 +158,29 @@ pub trait Game: Clone + Send + Sync + 'static {
         rng.pick_weighted(buf).unwrap_or(0)
     }
 
+    /// Resolves the chance nodes from `state` on, up to the first decision node or the end,
+    /// exactly as applying [`Game::sample_chance`] with `rng` one node at a time would (the same
+    /// draws and the same states; the default does just that), and returns how many it resolved.
+    /// The batch runner calls it when no seat observes, so the states in between need not be
+    /// seen; games may override it with a loop that deals a run of cards in one go (checked by
+    /// the test kit).
+    // Always inlined into the batch runner's loop, like `sample_chance`.
+    #[inline(always)]
+    fn resolve_chance(
+        &self,
+        state: &mut Self::State,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<(u32, u64)>,
+    ) -> u32 {
+        let mut resolved = 0;
+        while self.current_player(state) == CHANCE {
+            let outcome = self.sample_chance(state, rng, buf);
+            self.apply(state, outcome);
+            resolved += 1;
+        }
+        resolved
+    }
+
     /// The action the `random` bot takes at a decision node: `legal[rng.below(legal.len())]` over
     /// the list [`Game::legal_actions`] writes, or `None` (drawing nothing) when that list is empty.
     /// The default does just that, using `buf` (or, without a list, the element of that rank of

@@ -205,8 +205,9 @@ pub fn check_random_playouts<G: Game>(game: &Arc<G>, games: u64, seed: u64) {
 /// and [`Game::random_action`] return what the definitions give (a weighted pick over
 /// `chance_outcomes`, `legal[below(len)]` over `legal_actions`) and leave the generator in the
 /// same state, for several generator states per node; that [`Game::legal_bits`] sets the bits
-/// of the listed actions and clears all others; and that [`Game::random_playout`] plays the same
-/// games as [`crate::step::random_playout`]. The batch runner and the vector envs rely on this.
+/// of the listed actions and clears all others; that [`Game::resolve_chance`] resolves every run
+/// of chance nodes as stepping it does; and that [`Game::random_playout`] plays the same games as
+/// [`crate::step::random_playout`]. The batch runner and the vector envs rely on this.
 pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
     let (mut legal, mut chance, mut buf) = (Vec::new(), Vec::new(), Vec::new());
     let mut buf2 = Vec::new();
@@ -219,6 +220,9 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
             let player = game.current_player(&state);
             if player == TERMINAL {
                 break;
+            }
+            if player == CHANCE {
+                check_resolve_chance(game, &state, rng, &mut chance);
             }
             set.fill(u64::MAX);
             game.legal_bits(&state, &mut set, &mut buf2);
@@ -269,6 +273,33 @@ pub fn check_fast_paths<G: Game>(game: &G, games: u64, seed: u64) {
     }
 }
 
+/// Asserts that [`Game::resolve_chance`] from the chance node `state` with a generator in state
+/// `rng` reaches the state, the generator state and the count that applying
+/// [`Game::sample_chance`] one node at a time reaches.
+fn check_resolve_chance<G: Game>(
+    game: &G,
+    state: &G::State,
+    rng: SplitMix64,
+    buf: &mut Vec<(u32, u64)>,
+) {
+    let (mut fast, mut fast_rng) = (state.clone(), rng);
+    let resolved = game.resolve_chance(&mut fast, &mut fast_rng, buf);
+    let (mut slow, mut slow_rng, mut stepped) = (state.clone(), rng, 0);
+    while game.current_player(&slow) == CHANCE {
+        let outcome = game.sample_chance(&slow, &mut slow_rng, buf);
+        game.apply(&mut slow, outcome);
+        stepped += 1;
+    }
+    assert_eq!(resolved, stepped, "{}: resolve_chance count", G::ID);
+    assert_eq!(fast_rng, slow_rng, "{}: resolve_chance stream", G::ID);
+    assert_eq!(
+        game.state_json(&fast),
+        game.state_json(&slow),
+        "{}: resolve_chance end state",
+        G::ID
+    );
+}
+
 /// Asserts that [`Game::is_legal`] says yes exactly to the actions of `legal` (the list of
 /// `state`), over every action id and a few past them.
 fn check_is_legal<G: Game>(game: &G, state: &G::State, legal: &[u32]) {
@@ -279,6 +310,81 @@ fn check_is_legal<G: Game>(game: &G, state: &G::State, legal: &[u32]) {
             "{}: is_legal({action}) disagrees with the legal list {legal:?}",
             G::ID
         );
+    }
+}
+
+/// Plays `games` seeded games of `game` with the built-in bot `spec` in seat 0 and `random`
+/// elsewhere, and again with `spec` in every seat, through the batch runner's
+/// [`sim::play_game`] and by applying [`crate::step::step`] alone: the same counts and the same
+/// end state (the batch runner may resolve runs of chance nodes in one call, see
+/// [`Game::resolve_chance`]).
+pub fn check_batch_games_match_stepping<G: Game>(game: &G, spec: &str, games: u64, seed: u64) {
+    let n = game.players();
+    let lineups = [
+        (0..n)
+            .map(|s| if s == 0 { spec } else { "random" })
+            .collect::<Vec<_>>(),
+        vec![spec; n],
+    ];
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    for lineup in lineups {
+        let seats = || -> Vec<sim::SeatBot<G>> {
+            lineup
+                .iter()
+                .map(|b| sim::SeatBot::new(game, b))
+                .collect::<crate::error::Result<_>>()
+                .unwrap_or_else(|e| panic!("{}: bot {spec}: {e}", G::ID))
+        };
+        let (mut batch, mut stepped) = (seats(), seats());
+        for g in 0..games {
+            let game_seed = derive_seed(seed, g);
+            let mut fast = game.initial_state();
+            let counts = sim::play_game(
+                game,
+                &mut batch,
+                game_seed,
+                &mut fast,
+                &mut legal,
+                &mut chance,
+            )
+            .unwrap_or_else(|e| panic!("{}: {lineup:?} game {g}: {e}", G::ID));
+            let mut slow = game.initial_state();
+            let mut rng = SplitMix64::new(game_seed);
+            let observing = crate::step::reset_seats(game, &mut stepped, game_seed);
+            let mut slow_counts = (0u32, 0u32);
+            loop {
+                let done = crate::step::step(
+                    game,
+                    &mut slow,
+                    &mut rng,
+                    &mut stepped,
+                    observing,
+                    &mut legal,
+                    &mut chance,
+                );
+                match done {
+                    Ok(crate::step::Stepped::Decision) => slow_counts.0 += 1,
+                    Ok(crate::step::Stepped::Chance) => slow_counts.1 += 1,
+                    Ok(crate::step::Stepped::Terminal) => break,
+                    Ok(crate::step::Stepped::External) => {
+                        panic!("{}: {lineup:?} game {g}: an external seat", G::ID)
+                    }
+                    Err(e) => panic!("{}: {lineup:?} game {g}: {}", G::ID, e.into_error::<G>()),
+                }
+            }
+            assert_eq!(
+                counts,
+                slow_counts,
+                "{}: {lineup:?} game {g}: counts",
+                G::ID
+            );
+            assert_eq!(
+                game.state_json(&fast),
+                game.state_json(&slow),
+                "{}: {lineup:?} game {g}: end state",
+                G::ID
+            );
+        }
     }
 }
 
@@ -1155,6 +1261,7 @@ pub fn check_bots<G: Game>(size: &KitSize) {
         check_bots_beat_random(&game, size.bot_games_per_seat, size.bot_margin);
         for (i, &bot) in G::bot_names().iter().enumerate() {
             check_unlisted_decisions(&game, bot, size.unlisted_games, i as u64);
+            check_batch_games_match_stepping(&game, bot, size.unlisted_games, i as u64);
         }
     }
 }

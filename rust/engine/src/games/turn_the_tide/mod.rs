@@ -902,6 +902,28 @@ impl Game for TurnTheTide {
         outcome.unwrap_or(0)
     }
 
+    /// The deal in one go where the random playout's deal can take it (every state reached by
+    /// play), then the tide draws (and anything else) one node at a time, as the definition takes
+    /// them.
+    #[inline(always)]
+    fn resolve_chance(
+        &self,
+        st: &mut TurnTheTideState,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<(u32, u64)>,
+    ) -> u32 {
+        let mut resolved = 0;
+        if self.random_deal_ready(st) {
+            resolved += self.random_deal(st, rng);
+        }
+        while self.current_player(st) == CHANCE {
+            let outcome = self.sample_chance(st, rng, buf);
+            self.apply(st, outcome);
+            resolved += 1;
+        }
+        resolved
+    }
+
     #[inline(always)]
     fn apply(&self, st: &mut TurnTheTideState, action: u32) {
         match st.phase {
