@@ -673,6 +673,48 @@ fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
     best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
 }
 
+/// `f(i)` for `i` in `0..K`, in order, written out one call after the other for the usual
+/// opponent counts (so that the evaluations and their results stay in registers).
+#[inline(always)]
+fn each<const K: usize>(mut f: impl FnMut(usize)) {
+    match K {
+        0 => {}
+        1 => f(0),
+        2 => {
+            f(0);
+            f(1);
+        }
+        3 => {
+            f(0);
+            f(1);
+            f(2);
+        }
+        _ => (0..K).for_each(f),
+    }
+}
+
+/// `f(i, j)` for every `i` < `j` < `K`, in increasing order of `i`, then of `j`, written out
+/// like [`each`].
+#[inline(always)]
+fn each_pair<const K: usize>(mut f: impl FnMut(usize, usize)) {
+    match K {
+        0 | 1 => {}
+        2 => f(0, 1),
+        3 => {
+            f(0, 1);
+            f(0, 2);
+            f(1, 2);
+        }
+        _ => {
+            for i in 0..K {
+                for j in i + 1..K {
+                    f(i, j);
+                }
+            }
+        }
+    }
+}
+
 impl GreedyBot {
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand, with
     /// the first `K` (at most [`MAX_OPPONENTS`]) of the `n` opponents still in `opponents`: a
@@ -702,17 +744,20 @@ impl GreedyBot {
         let tides = 1..=TIDE_VALUES as u8;
         let usual = e.board_ok && tides.contains(&low) && tides.contains(&high);
         let usual_take = usual && me < MAX_SEATS && e.me_in;
-        for i in 0..K {
-            let o = opponents[i];
-            (take_low[i], take_high[i]) = if usual_take {
-                (
-                    e.usual_with(me, low, o, high),
-                    e.usual_with(me, high, o, low),
-                )
-            } else {
-                (e.slow(me, low, o, high), e.slow(me, high, o, low))
-            };
-        }
+        each::<K>(
+            #[inline(always)]
+            |i| {
+                let o = opponents[i];
+                (take_low[i], take_high[i]) = if usual_take {
+                    (
+                        e.usual_with(me, low, o, high),
+                        e.usual_with(me, high, o, low),
+                    )
+                } else {
+                    (e.slow(me, low, o, high), e.slow(me, high, o, low))
+                };
+            },
+        );
         let take_low = take_low.iter().sum::<f64>() / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
         // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
@@ -726,13 +771,14 @@ impl GreedyBot {
         // usual result does not depend on which of the two takes which when neither can be
         // eliminated, so it is worked out once for both.
         let mut cases = [[0.0; K]; K];
-        for i in 0..K {
-            for j in i + 1..K {
+        each_pair::<K>(
+            #[inline(always)]
+            |i, j| {
                 let (o1, o2) = (opponents[i], opponents[j]);
                 if !usual {
                     cases[i][j] = e.slow(o1, low, o2, high);
                     cases[j][i] = e.slow(o2, low, o1, high);
-                    continue;
+                    return;
                 }
                 let first = e.pair(o1, low, o2, high);
                 cases[i][j] =
@@ -741,8 +787,8 @@ impl GreedyBot {
                     Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
                     _ => e.usual_with(o2, low, o1, high),
                 };
-            }
-        }
+            },
+        );
         let mut nothing = 0.0;
         let mut pairs = 0u32;
         for (i, row) in cases.iter().enumerate() {
