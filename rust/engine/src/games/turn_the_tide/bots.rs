@@ -136,6 +136,8 @@ struct Eval {
     k: usize,
     /// `min(hands left, DANGER_HORIZON)`.
     horizon: usize,
+    /// [`USUAL_BASE_COSTS`] of the opponent count and the bot's seat.
+    usual_base: &'static [f64; SEAT_SETS],
 }
 
 /// Entries of the per-seat arrays of [`Eval`]: a power of two of at least `MAX_SEATS`.
@@ -223,25 +225,30 @@ static BASE_COSTS: [[[f64; THEIRS_ENTRIES]; MINE_ENTRIES]; MAX_OPPONENTS + 1] = 
     table
 };
 
-/// [`BASE_COSTS`] of the usual results, where nobody is eliminated: with `k` opponents, the bot
-/// losing `lost` (0 or 1) lifebuoys and `losers` seats (at most 7) one each, at
-/// `[k][lost · 8 + losers]`, so that the index needs no check.
-static USUAL_BASE_COSTS: [[f64; 16]; MAX_OPPONENTS + 1] = {
-    let mut table = [[0.0; 16]; MAX_OPPONENTS + 1];
+/// Seat bitsets of the first `MAX_SEATS` seats.
+const SEAT_SETS: usize = 1 << MAX_SEATS;
+
+/// [`BASE_COSTS`] of the usual results, where nobody is eliminated, by the seats that lose a
+/// lifebuoy: with `k` opponents, the bot in seat `me` (`MAX_SEATS`: in none of them) and
+/// `at_top` (a seat bitset of the first `MAX_SEATS` seats) each losing one, at `[k][me][at_top]`.
+static USUAL_BASE_COSTS: [[[f64; SEAT_SETS]; MAX_SEATS + 1]; MAX_OPPONENTS + 1] = {
+    let mut table = [[[0.0; SEAT_SETS]; MAX_SEATS + 1]; MAX_OPPONENTS + 1];
     let mut k = 0;
     while k <= MAX_OPPONENTS {
-        let mut lost = 0;
-        while lost < 2 {
-            let mut losers = lost;
-            while losers < 8 {
-                table[k][lost * 8 + losers] = base_cost(
+        let mut me = 0;
+        while me <= MAX_SEATS {
+            let mut at_top = 0;
+            while at_top < SEAT_SETS {
+                let lost = (at_top >> me & 1) as u32;
+                let losers = (at_top as u32).count_ones();
+                table[k][me][at_top] = base_cost(
                     k,
-                    HALVES_PER_LIFEBUOY * lost as u32,
-                    HALVES_PER_LIFEBUOY * (losers - lost) as u32,
+                    HALVES_PER_LIFEBUOY * lost,
+                    HALVES_PER_LIFEBUOY * (losers - lost),
                 );
-                losers += 1;
+                at_top += 1;
             }
-            lost += 1;
+            me += 1;
         }
         k += 1;
     }
@@ -281,6 +288,15 @@ type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
 fn top_row(board: u64) -> (usize, u8) {
     let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
     (row, (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW)
+}
+
+/// Whether a board of showing tides shows a tide above `x`: [`top_value`]`(board) > x`. Tide
+/// `v` is row `v − 1`, so a tide above `x` is a bit in row `x` or above.
+#[inline(always)]
+fn shows_above(board: u64, x: u8) -> bool {
+    board
+        .checked_shr(MAX_SEATS as u32 * u32::from(x))
+        .is_some_and(|above| above != 0)
 }
 
 /// The highest tide on a board of showing tides (0 if it is empty).
@@ -326,6 +342,7 @@ impl Eval {
             my_tide: tide[me & (SLOTS - 1)],
             k: k.min(MAX_OPPONENTS),
             horizon: hands_left.min(DANGER_HORIZON) as usize,
+            usual_base: &USUAL_BASE_COSTS[k.min(MAX_OPPONENTS)][me.min(MAX_SEATS)],
         }
     }
 
@@ -382,14 +399,18 @@ impl Eval {
         if !(1..=TIDE_VALUES as u8).contains(&v1) || !(1..=TIDE_VALUES as u8).contains(&v2) {
             return None;
         }
+        self.pair_of_tides(s1, v1, s2, v2)
+    }
+
+    /// [`Eval::pair`] for tide values `v1` and `v2` (1..=`TIDE_VALUES`).
+    #[inline(always)]
+    fn pair_of_tides(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> Option<f64> {
         let me = self.me;
         let board = self.board_with(s1, v1, s2, v2);
         let (_, at_top) = top_row(board);
         if at_top & self.broke != 0 {
             return None;
         }
-        let me_lost = u32::from(at_top >> me & 1);
-        let losers = at_top.count_ones();
         // A seat still in without a tide shows the lowest one. The cost reads the lowest tide
         // only if the round ends.
         let lowest = if !self.ends || self.no_tide & !(1 << s1 | 1 << s2) != 0 {
@@ -398,10 +419,12 @@ impl Eval {
             (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
         };
         let x = self.my_tide_with(s1, v1, s2, v2);
-        let others_top = top_value(board & !(SEAT_COLUMN << me));
-        // [`Eval::base`] of the bot losing `me_lost` lifebuoys and the others `losers − me_lost`.
-        let base = USUAL_BASE_COSTS[self.k][(me_lost << 3 | losers) as usize & 15];
-        Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, others_top))
+        // [`Eval::base`] of the seats at the top losing a lifebuoy each.
+        let base = self.usual_base[usize::from(at_top) & (SEAT_SETS - 1)];
+        let others = board & !(SEAT_COLUMN << me);
+        Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, || {
+            shows_above(others, x)
+        }))
     }
 
     /// [`Eval::with`] for any seats: rules steps 4–7 in full (the rules module's
@@ -430,7 +453,7 @@ impl Eval {
     /// [`Eval::with`] for seats that pass [`Eval::usual`] getting tide values (any result).
     #[inline(always)]
     fn usual_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
-        self.pair(s1, v1, s2, v2)
+        self.pair_of_tides(s1, v1, s2, v2)
             .unwrap_or_else(|| self.steps_cost(self.board_steps(s1, v1, s2, v2)))
     }
 
@@ -454,7 +477,7 @@ impl Eval {
             HALVES_PER_LIFEBUOY * u32::from((lost_in >> (8 * me)) as u8)
         };
         let base = self.base(mine, all - mine);
-        self.tide_terms(base, has(mask, me), ended, x, lowest, others_top)
+        self.tide_terms(base, has(mask, me), ended, x, lowest, || others_top > x)
     }
 
     /// Rules steps 4–7 (the rules module's `lose_lifebuoys`) with seat `s1` showing `v1` and
@@ -541,8 +564,8 @@ impl Eval {
 
     /// The cost of a result from its cost before the terms of the bot's tide ([`Eval::base`]):
     /// `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
-    /// `lowest` the lowest tide of the seats still in and `others_top` the highest of the
-    /// others'.
+    /// `lowest` the lowest tide of the seats still in and `higher` whether another seat shows
+    /// a higher tide (asked only if the cost reads it).
     #[inline(always)]
     fn tide_terms(
         &self,
@@ -551,7 +574,7 @@ impl Eval {
         ended: bool,
         x: u8,
         lowest: u8,
-        others_top: u8,
+        higher: impl FnOnce() -> bool,
     ) -> f64 {
         if !still_in {
             return cost;
@@ -563,7 +586,7 @@ impl Eval {
             return cost;
         }
         if x > 0 {
-            let higher = others_top > x;
+            let higher = higher();
             let danger = DANGER_COSTS[self.horizon][usize::from(higher)]
                 .get(usize::from(x))
                 .copied()
@@ -744,20 +767,21 @@ impl GreedyBot {
         let tides = 1..=TIDE_VALUES as u8;
         let usual = e.board_ok && tides.contains(&low) && tides.contains(&high);
         let usual_take = usual && me < MAX_SEATS && e.me_in;
-        each::<K>(
-            #[inline(always)]
-            |i| {
-                let o = opponents[i];
-                (take_low[i], take_high[i]) = if usual_take {
-                    (
-                        e.usual_with(me, low, o, high),
-                        e.usual_with(me, high, o, low),
-                    )
-                } else {
-                    (e.slow(me, low, o, high), e.slow(me, high, o, low))
-                };
-            },
-        );
+        if usual_take {
+            each::<K>(
+                #[inline(always)]
+                |i| {
+                    let o = opponents[i];
+                    take_low[i] = e.usual_with(me, low, o, high);
+                    take_high[i] = e.usual_with(me, high, o, low);
+                },
+            );
+        } else {
+            for (i, &o) in opponents.iter().enumerate() {
+                take_low[i] = e.slow(me, low, o, high);
+                take_high[i] = e.slow(me, high, o, low);
+            }
+        }
         let take_low = take_low.iter().sum::<f64>() / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
         // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
@@ -771,24 +795,29 @@ impl GreedyBot {
         // usual result does not depend on which of the two takes which when neither can be
         // eliminated, so it is worked out once for both.
         let mut cases = [[0.0; K]; K];
-        each_pair::<K>(
-            #[inline(always)]
-            |i, j| {
-                let (o1, o2) = (opponents[i], opponents[j]);
-                if !usual {
+        if usual {
+            each_pair::<K>(
+                #[inline(always)]
+                |i, j| {
+                    let (o1, o2) = (opponents[i], opponents[j]);
+                    let first = e.pair_of_tides(o1, low, o2, high);
+                    cases[i][j] =
+                        first.unwrap_or_else(|| e.steps_cost(e.board_steps(o1, low, o2, high)));
+                    cases[j][i] = match first {
+                        Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
+                        _ => e.usual_with(o2, low, o1, high),
+                    };
+                },
+            );
+        } else {
+            for i in 0..K {
+                for j in i + 1..K {
+                    let (o1, o2) = (opponents[i], opponents[j]);
                     cases[i][j] = e.slow(o1, low, o2, high);
                     cases[j][i] = e.slow(o2, low, o1, high);
-                    return;
                 }
-                let first = e.pair(o1, low, o2, high);
-                cases[i][j] =
-                    first.unwrap_or_else(|| e.steps_cost(e.board_steps(o1, low, o2, high)));
-                cases[j][i] = match first {
-                    Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
-                    _ => e.usual_with(o2, low, o1, high),
-                };
-            },
-        );
+            }
+        }
         let mut nothing = 0.0;
         let mut pairs = 0u32;
         for (i, row) in cases.iter().enumerate() {
@@ -992,6 +1021,24 @@ mod tests {
         }
     }
 
+    /// [`shows_above`] tells whether the highest tide on a board is above `x`, for any `x`.
+    #[test]
+    fn shows_above_compares_with_the_top_tide() {
+        let mut rng = SplitMix64::new(3);
+        for i in 0..20_000u64 {
+            // Boards of 60 bits (12 rows of 5 seats), sparse ones and the empty one included.
+            let board = match i % 3 {
+                0 => rng.next() & rng.next() & rng.next() & ((1 << 60) - 1),
+                1 => 1 << rng.below(60),
+                _ => rng.next() & ((1 << 60) - 1),
+            } * u64::from(i != 0);
+            for x in 0..=u8::MAX {
+                let want = super::top_value(board) > x;
+                assert_eq!(super::shows_above(board, x), want, "{board:#x} {x}");
+            }
+        }
+    }
+
     /// [`opponents_of`] lists the seats still in other than the bot, lowest first.
     #[test]
     fn opponents_are_the_other_seats_still_in() {
@@ -1022,11 +1069,12 @@ mod tests {
                 }
             }
         }
-        for (k, row) in super::USUAL_BASE_COSTS.iter().enumerate() {
-            for (i, &cost) in row.iter().enumerate() {
-                let (lost, losers) = (i / 8, i % 8);
-                if losers >= lost {
-                    let (mine, theirs) = (2 * lost as u32, 2 * (losers - lost) as u32);
+        for (k, rows) in super::USUAL_BASE_COSTS.iter().enumerate() {
+            for (me, row) in rows.iter().enumerate() {
+                for (at_top, &cost) in row.iter().enumerate() {
+                    let lost = u32::from(me < 5 && at_top >> me & 1 != 0);
+                    let losers = at_top.count_ones();
+                    let (mine, theirs) = (2 * lost, 2 * (losers - lost));
                     let run = base_cost(std::hint::black_box(k), mine, theirs);
                     assert_eq!(cost.to_bits(), run.to_bits());
                 }
