@@ -122,7 +122,8 @@ struct Eval {
     in_round: u8,
     /// The showing tides of the seats still in as a board (see the rules module's
     /// `showing_bit`: a row of seat bits per tide value), and whether it holds them all: every
-    /// seat still in is one of the first `MAX_SEATS` and shows at most the highest tide value.
+    /// seat still in is one of the first `MAX_SEATS` and shows at most the highest tide value
+    /// (the board means nothing otherwise).
     board: u64,
     board_ok: bool,
     /// The seats still in showing no tide.
@@ -136,6 +137,8 @@ struct Eval {
     k: usize,
     /// `min(hands left, DANGER_HORIZON)`.
     horizon: usize,
+    /// [`DANGER_COSTS`] of `horizon`.
+    danger: &'static [[f64; 2]; TIDE_VALUES + 1],
     /// [`USUAL_BASE_COSTS`] of the opponent count and the bot's seat.
     usual_base: &'static [f64; SEAT_SETS],
 }
@@ -161,7 +164,6 @@ fn has(mask: u8, s: usize) -> bool {
 /// The seat bitset of the zero bytes of `bytes` (bit `s` = byte `s`).
 #[inline(always)]
 fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let x = u64::from_le_bytes(bytes);
     // The top bit of every byte: set for a nonzero byte (no carry crosses a byte).
     let nonzero = (((x & LOW7) + LOW7) | x) & !LOW7;
@@ -171,6 +173,20 @@ fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
 
 /// Every byte 1.
 const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+/// The low seven bits of every byte.
+const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// `TIDE_ROWS[t]`: the bit of seat 0 showing tide `t` on a board of showing tides (`showing_bit(0,
+/// t)`) for the tide values, 0 for no tide (0) and the numbers above the tide values.
+static TIDE_ROWS: [u64; 16] = {
+    let mut table = [0; 16];
+    let mut t = 1;
+    while t <= TIDE_VALUES {
+        table[t] = 1 << (MAX_SEATS * (t - 1));
+        t += 1;
+    }
+    table
+};
 
 /// `SEAT_BYTES[mask]`: the bytes of the seats of the seat bitset `mask` all ones, the others 0.
 static SEAT_BYTES: [u64; 256] = {
@@ -264,21 +280,40 @@ const fn danger_cost(horizon: usize, x: u8, higher: bool) -> f64 {
     danger * f * f * share
 }
 
-/// [`danger_cost`]`(horizon, x, higher)` at `[horizon][higher][x]`, for the tides 1..=12 (and 0).
-static DANGER_COSTS: [[[f64; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1] = {
-    let mut table = [[[0.0; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1];
+/// [`danger_cost`]`(horizon, x, higher)` at `[horizon][x][higher]`, for the tides 1..=12 (and 0).
+static DANGER_COSTS: [[[f64; 2]; TIDE_VALUES + 1]; DANGER_HORIZON as usize + 1] = {
+    let mut table = [[[0.0; 2]; TIDE_VALUES + 1]; DANGER_HORIZON as usize + 1];
     let mut h = 0;
     while h <= DANGER_HORIZON as usize {
         let mut x = 0;
         while x <= TIDE_VALUES {
-            table[h][0][x] = danger_cost(h, x as u8, false);
-            table[h][1][x] = danger_cost(h, x as u8, true);
+            table[h][x] = [
+                danger_cost(h, x as u8, false),
+                danger_cost(h, x as u8, true),
+            ];
             x += 1;
         }
         h += 1;
     }
     table
 };
+
+/// The board of the showing tides `tide` of the seats in the seat bitset `in_round` (see
+/// [`Eval`]'s `board`), and whether it holds them all (`board_ok`).
+#[inline(always)]
+fn showing_board(tide: [u8; SLOTS], in_round: u8) -> (u64, bool) {
+    // The tides of the seats still in (the others' bytes 0): all tide values or none if no
+    // byte has its top bit or reaches `TIDE_VALUES + 1` (no carry crosses a byte).
+    let tides_in = u64::from_le_bytes(tide) & SEAT_BYTES[usize::from(in_round & SEAT_ROW)];
+    let beyond = (tides_in & LOW7) + BYTE_ONES * (0x80 - (TIDE_VALUES as u64 + 1));
+    let board_ok = in_round & !SEAT_ROW == 0 && (beyond | tides_in) & !LOW7 == 0;
+    // Seat `s` showing `t` is `showing_bit(s, t)`; seats showing no tide are not on it.
+    let mut board = 0u64;
+    for s in 0..MAX_SEATS {
+        board |= TIDE_ROWS[(tides_in >> (8 * s)) as usize & (TIDE_ROWS.len() - 1)] << s;
+    }
+    (board, board_ok)
+}
 
 /// What rules steps 4–7 leave for the cost (see [`Eval::array_steps`]).
 type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
@@ -319,13 +354,7 @@ impl Eval {
         let in_seats = st.in_round & SEAT_ROW;
         let no_tide = zero_bytes(tide) & in_seats;
         let broke = zero_bytes(lifebuoys) & in_seats;
-        let mut board = 0u64;
-        let mut board_ok = st.in_round & !SEAT_ROW == 0;
-        for s in seats(in_seats & !no_tide) {
-            let t = st.tide[s];
-            board_ok &= usize::from(t) <= TIDE_VALUES;
-            board |= showing_bit(s, t);
-        }
+        let (board, board_ok) = showing_board(tide, st.in_round);
         Self {
             me,
             recheck: game.recheck_after_elimination,
@@ -342,6 +371,7 @@ impl Eval {
             my_tide: tide[me & (SLOTS - 1)],
             k: k.min(MAX_OPPONENTS),
             horizon: hands_left.min(DANGER_HORIZON) as usize,
+            danger: &DANGER_COSTS[hands_left.min(DANGER_HORIZON) as usize],
             usual_base: &USUAL_BASE_COSTS[k.min(MAX_OPPONENTS)][me.min(MAX_SEATS)],
         }
     }
@@ -587,10 +617,10 @@ impl Eval {
         }
         if x > 0 {
             let higher = higher();
-            let danger = DANGER_COSTS[self.horizon][usize::from(higher)]
-                .get(usize::from(x))
-                .copied()
-                .unwrap_or_else(|| danger_cost(self.horizon, x, higher));
+            let danger = self.danger.get(usize::from(x)).map_or_else(
+                || danger_cost(self.horizon, x, higher),
+                |costs| costs[usize::from(higher)],
+            );
             return cost + danger;
         }
         cost
@@ -1039,6 +1069,41 @@ mod tests {
         }
     }
 
+    /// [`showing_board`] puts every seat still in showing a tide value on the board (at
+    /// `showing_bit`), and tells when a seat still in is past the first five or shows more
+    /// than the highest tide value.
+    #[test]
+    fn showing_board_holds_the_seats_still_in() {
+        use super::super::{seats, showing_bit, SEAT_ROW};
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..100_000 {
+            let mut tide = [0u8; 8];
+            for t in &mut tide {
+                *t = match rng.below(4) {
+                    0 => 0,
+                    1 | 2 => rng.below(13) as u8,
+                    _ => rng.below(256) as u8,
+                };
+            }
+            let in_round = match rng.below(3) {
+                0 => rng.below(256) as u8,
+                _ => rng.below(32) as u8,
+            };
+            let (mut board, mut ok) = (0u64, in_round & !SEAT_ROW == 0);
+            for s in seats(in_round & SEAT_ROW) {
+                ok &= tide[s] <= 12;
+                if (1..=12).contains(&tide[s]) {
+                    board |= showing_bit(s, tide[s]);
+                }
+            }
+            let (got, got_ok) = super::showing_board(tide, in_round);
+            assert_eq!(got_ok, ok, "{tide:?} {in_round:#b}");
+            if ok {
+                assert_eq!(got, board, "{tide:?} {in_round:#b}");
+            }
+        }
+    }
+
     /// [`opponents_of`] lists the seats still in other than the bot, lowest first.
     #[test]
     fn opponents_are_the_other_seats_still_in() {
@@ -1081,8 +1146,8 @@ mod tests {
             }
         }
         for (h, rows) in DANGER_COSTS.iter().enumerate() {
-            for (higher, row) in rows.iter().enumerate() {
-                for (x, &cost) in row.iter().enumerate() {
+            for (x, row) in rows.iter().enumerate() {
+                for (higher, &cost) in row.iter().enumerate() {
                     let run = danger_cost(std::hint::black_box(h), x as u8, higher == 1);
                     assert_eq!(cost.to_bits(), run.to_bits());
                 }
