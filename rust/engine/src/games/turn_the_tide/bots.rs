@@ -60,10 +60,11 @@ const PRUNE_MARGIN: f64 = 1e-9;
 /// one whose probability of the highest card is `p_high`: the outcome costs are `low` (taking
 /// the low tide) and the least of the two others `others`. Taking the low tide is at least as
 /// likely with a higher card, so if it is the dearer outcome, `s` is at least the mean with
-/// `p_high` on it; if it is the cheaper one, `s` is at least `low`.
+/// `p_high` on it; if it is the cheaper one, `s` is at least `low`. `low_dearer` is whether
+/// `low >= others`.
 #[inline(always)]
-fn s_floor(low: f64, others: f64, p_high: f64) -> f64 {
-    if low >= others {
+fn s_floor(low: f64, others: f64, p_high: f64, low_dearer: bool) -> f64 {
+    if low_dearer {
         p_high * low + (1.0 - p_high) * others
     } else {
         low
@@ -107,6 +108,7 @@ pub struct GreedyBot {
 /// `f64` operation of the cost is the one [`GreedyBot`] documents, in the same order (some done
 /// once for all in [`BASE_COSTS`] and [`DANGER_COSTS`]), so the costs are the same to the last
 /// bit.
+#[derive(Clone, Copy)]
 struct Eval {
     me: usize,
     recheck: bool,
@@ -458,10 +460,11 @@ impl Eval {
     }
 
     /// [`Eval::with`] for any seats: rules steps 4–7 in full (the rules module's
-    /// `lose_lifebuoys`), then the cost.
+    /// `lose_lifebuoys`), then the cost. It takes a copy of the evaluation, made only where
+    /// this rare path is taken, so that the usual paths need not keep one in memory.
     #[cold]
     #[inline(never)]
-    fn slow(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+    fn slow(self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
         crate::cpu::with_bit_instructions(
             #[inline(always)]
             || self.slow_steps(s1, v1, s2, v2),
@@ -689,6 +692,22 @@ fn card_cost(costs: [f64; 3], c: u32, above: u32, m: f64, k: usize, kf: f64) -> 
 /// legal card if there is none).
 #[inline(always)]
 fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
+    // A copy of the scan for each usual opponent count and each order of the outcome costs
+    // that [`s_floor`] reads, so that those are constants inside it.
+    let low_dearer = costs[0] >= costs[1].min(costs[2]);
+    match (k, low_dearer) {
+        (2, true) => scan_cards(costs, unseen, legal, 2, true),
+        (2, false) => scan_cards(costs, unseen, legal, 2, false),
+        (3, true) => scan_cards(costs, unseen, legal, 3, true),
+        (3, false) => scan_cards(costs, unseen, legal, 3, false),
+        _ => scan_cards(costs, unseen, legal, k, low_dearer),
+    }
+}
+
+/// The body of [`best_card`], with `low_dearer` whether `costs[0]` is at least the least of
+/// the two other costs.
+#[inline(always)]
+fn scan_cards(costs: [f64; 3], unseen: u64, legal: u64, k: usize, low_dearer: bool) -> u32 {
     let m = f64::from(unseen.count_ones().max(1));
     let kf = f64::from(k as i32);
     // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen cards lie
@@ -721,7 +740,7 @@ fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
         if cost < best_cost {
             (best, best_cost) = (Some(c), cost);
         }
-        floor = s_floor(costs[0], others, p_high);
+        floor = s_floor(costs[0], others, p_high, low_dearer);
     }
     best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
 }
