@@ -745,6 +745,36 @@ fn scan_cards(costs: [f64; 3], unseen: u64, legal: u64, k: usize, low_dearer: bo
     best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
 }
 
+/// Bit `c & 63` for every card `c` of the first `played_len[s]` (at most [`HAND_SIZE`]) entries
+/// of `played[s]`, for the first `n` seats (at most [`MAX_SEATS`]).
+#[inline(always)]
+fn played_set(
+    played: &[[u8; HAND_SIZE]; MAX_SEATS],
+    played_len: &[u8; MAX_SEATS],
+    n: usize,
+) -> u64 {
+    let (played, played_len) = (&played[..n.min(MAX_SEATS)], &played_len[..n.min(MAX_SEATS)]);
+    let mut set = 0;
+    // Usually every seat has played as many cards: then one pass over the entries reads every
+    // seat's entry of each.
+    if let Some(&len) = played_len.first() {
+        if played_len.iter().all(|&l| l == len) {
+            for i in 0..usize::from(len).min(HAND_SIZE) {
+                for row in played {
+                    set |= 1u64 << (row[i] & 63);
+                }
+            }
+            return set;
+        }
+    }
+    for (row, &len) in played.iter().zip(played_len) {
+        for &c in &row[..usize::from(len).min(HAND_SIZE)] {
+            set |= 1u64 << (c & 63);
+        }
+    }
+    set
+}
+
 /// `f(i)` for `i` in `0..K`, in order, written out one call after the other for the usual
 /// opponent counts (so that the evaluations and their results stay in registers).
 #[inline(always)]
@@ -905,12 +935,14 @@ impl GreedyBot {
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
         let (costs, k) = self.outcome_costs_of(game, st);
-        let mut seen = st.hands.get(me).copied().unwrap_or(0);
-        for (played, &len) in st.played.iter().zip(&st.played_len).take(game.players) {
-            for &c in &played[..usize::from(len).min(HAND_SIZE)] {
-                seen |= 1u64 << (c & 63);
-            }
-        }
+        // The usual seat counts as constants, so that the passes over the seats are written out.
+        let (played, played_len) = (&st.played, &st.played_len);
+        let played = match game.players {
+            3 => played_set(played, played_len, 3),
+            4 => played_set(played, played_len, 4),
+            players => played_set(played, played_len, players),
+        };
+        let seen = st.hands.get(me).copied().unwrap_or(0) | played;
         best_card(costs, ALL_CARDS & !seen, legal, k)
     }
 
@@ -1119,6 +1151,43 @@ mod tests {
             assert_eq!(got_ok, ok, "{tide:?} {in_round:#b}");
             if ok {
                 assert_eq!(got, board, "{tide:?} {in_round:#b}");
+            }
+        }
+    }
+
+    /// [`played_set`] holds the cards of the first `played_len` entries of each seat's list,
+    /// with equal and different lengths, lengths past the lists and any bytes.
+    #[test]
+    fn played_set_holds_the_cards_played() {
+        use super::{played_set, HAND_SIZE, MAX_SEATS};
+        let mut rng = SplitMix64::new(13);
+        for _ in 0..50_000 {
+            let mut played = [[0u8; HAND_SIZE]; MAX_SEATS];
+            for c in played.iter_mut().flatten() {
+                *c = if rng.below(8) == 0 {
+                    rng.below(256) as u8
+                } else {
+                    1 + rng.below(60) as u8
+                };
+            }
+            let len = rng.below(14) as u8;
+            let played_len: [u8; MAX_SEATS] = std::array::from_fn(|_| match rng.below(4) {
+                0 => rng.below(256) as u8,
+                1 => rng.below(13) as u8,
+                _ => len,
+            });
+            let want = |n: usize| {
+                let mut set = 0u64;
+                for (row, &len) in played.iter().zip(&played_len).take(n) {
+                    for &c in &row[..usize::from(len).min(HAND_SIZE)] {
+                        set |= 1 << (c & 63);
+                    }
+                }
+                set
+            };
+            for n in 0..=6 {
+                let got = played_set(&played, &played_len, n);
+                assert_eq!(got, want(n), "{n} {played:?} {played_len:?}");
             }
         }
     }
