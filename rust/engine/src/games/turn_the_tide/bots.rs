@@ -60,10 +60,11 @@ const PRUNE_MARGIN: f64 = 1e-9;
 /// one whose probability of the highest card is `p_high`: the outcome costs are `low` (taking
 /// the low tide) and the least of the two others `others`. Taking the low tide is at least as
 /// likely with a higher card, so if it is the dearer outcome, `s` is at least the mean with
-/// `p_high` on it; if it is the cheaper one, `s` is at least `low`.
+/// `p_high` on it; if it is the cheaper one, `s` is at least `low`. `low_dearer` is whether
+/// `low >= others`.
 #[inline(always)]
-fn s_floor(low: f64, others: f64, p_high: f64) -> f64 {
-    if low >= others {
+fn s_floor(low: f64, others: f64, p_high: f64, low_dearer: bool) -> f64 {
+    if low_dearer {
         p_high * low + (1.0 - p_high) * others
     } else {
         low
@@ -107,6 +108,7 @@ pub struct GreedyBot {
 /// `f64` operation of the cost is the one [`GreedyBot`] documents, in the same order (some done
 /// once for all in [`BASE_COSTS`] and [`DANGER_COSTS`]), so the costs are the same to the last
 /// bit.
+#[derive(Clone, Copy)]
 struct Eval {
     me: usize,
     recheck: bool,
@@ -122,7 +124,8 @@ struct Eval {
     in_round: u8,
     /// The showing tides of the seats still in as a board (see the rules module's
     /// `showing_bit`: a row of seat bits per tide value), and whether it holds them all: every
-    /// seat still in is one of the first `MAX_SEATS` and shows at most the highest tide value.
+    /// seat still in is one of the first `MAX_SEATS` and shows at most the highest tide value
+    /// (the board means nothing otherwise).
     board: u64,
     board_ok: bool,
     /// The seats still in showing no tide.
@@ -136,6 +139,10 @@ struct Eval {
     k: usize,
     /// `min(hands left, DANGER_HORIZON)`.
     horizon: usize,
+    /// [`DANGER_COSTS`] of `horizon`.
+    danger: &'static [[f64; 2]; TIDE_VALUES + 1],
+    /// [`USUAL_BASE_COSTS`] of the opponent count and the bot's seat.
+    usual_base: &'static [f64; SEAT_SETS],
 }
 
 /// Entries of the per-seat arrays of [`Eval`]: a power of two of at least `MAX_SEATS`.
@@ -159,7 +166,6 @@ fn has(mask: u8, s: usize) -> bool {
 /// The seat bitset of the zero bytes of `bytes` (bit `s` = byte `s`).
 #[inline(always)]
 fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let x = u64::from_le_bytes(bytes);
     // The top bit of every byte: set for a nonzero byte (no carry crosses a byte).
     let nonzero = (((x & LOW7) + LOW7) | x) & !LOW7;
@@ -169,6 +175,20 @@ fn zero_bytes(bytes: [u8; SLOTS]) -> u8 {
 
 /// Every byte 1.
 const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+/// The low seven bits of every byte.
+const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// `TIDE_ROWS[t]`: the bit of seat 0 showing tide `t` on a board of showing tides (`showing_bit(0,
+/// t)`) for the tide values, 0 for no tide (0) and the numbers above the tide values.
+static TIDE_ROWS: [u64; 16] = {
+    let mut table = [0; 16];
+    let mut t = 1;
+    while t <= TIDE_VALUES {
+        table[t] = 1 << (MAX_SEATS * (t - 1));
+        t += 1;
+    }
+    table
+};
 
 /// `SEAT_BYTES[mask]`: the bytes of the seats of the seat bitset `mask` all ones, the others 0.
 static SEAT_BYTES: [u64; 256] = {
@@ -223,25 +243,30 @@ static BASE_COSTS: [[[f64; THEIRS_ENTRIES]; MINE_ENTRIES]; MAX_OPPONENTS + 1] = 
     table
 };
 
-/// [`BASE_COSTS`] of the usual results, where nobody is eliminated: with `k` opponents, the bot
-/// losing `lost` (0 or 1) lifebuoys and `losers` seats (at most 7) one each, at
-/// `[k][lost · 8 + losers]`, so that the index needs no check.
-static USUAL_BASE_COSTS: [[f64; 16]; MAX_OPPONENTS + 1] = {
-    let mut table = [[0.0; 16]; MAX_OPPONENTS + 1];
+/// Seat bitsets of the first `MAX_SEATS` seats.
+const SEAT_SETS: usize = 1 << MAX_SEATS;
+
+/// [`BASE_COSTS`] of the usual results, where nobody is eliminated, by the seats that lose a
+/// lifebuoy: with `k` opponents, the bot in seat `me` (`MAX_SEATS`: in none of them) and
+/// `at_top` (a seat bitset of the first `MAX_SEATS` seats) each losing one, at `[k][me][at_top]`.
+static USUAL_BASE_COSTS: [[[f64; SEAT_SETS]; MAX_SEATS + 1]; MAX_OPPONENTS + 1] = {
+    let mut table = [[[0.0; SEAT_SETS]; MAX_SEATS + 1]; MAX_OPPONENTS + 1];
     let mut k = 0;
     while k <= MAX_OPPONENTS {
-        let mut lost = 0;
-        while lost < 2 {
-            let mut losers = lost;
-            while losers < 8 {
-                table[k][lost * 8 + losers] = base_cost(
+        let mut me = 0;
+        while me <= MAX_SEATS {
+            let mut at_top = 0;
+            while at_top < SEAT_SETS {
+                let lost = (at_top >> me & 1) as u32;
+                let losers = (at_top as u32).count_ones();
+                table[k][me][at_top] = base_cost(
                     k,
-                    HALVES_PER_LIFEBUOY * lost as u32,
-                    HALVES_PER_LIFEBUOY * (losers - lost) as u32,
+                    HALVES_PER_LIFEBUOY * lost,
+                    HALVES_PER_LIFEBUOY * (losers - lost),
                 );
-                losers += 1;
+                at_top += 1;
             }
-            lost += 1;
+            me += 1;
         }
         k += 1;
     }
@@ -257,21 +282,40 @@ const fn danger_cost(horizon: usize, x: u8, higher: bool) -> f64 {
     danger * f * f * share
 }
 
-/// [`danger_cost`]`(horizon, x, higher)` at `[horizon][higher][x]`, for the tides 1..=12 (and 0).
-static DANGER_COSTS: [[[f64; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1] = {
-    let mut table = [[[0.0; TIDE_VALUES + 1]; 2]; DANGER_HORIZON as usize + 1];
+/// [`danger_cost`]`(horizon, x, higher)` at `[horizon][x][higher]`, for the tides 1..=12 (and 0).
+static DANGER_COSTS: [[[f64; 2]; TIDE_VALUES + 1]; DANGER_HORIZON as usize + 1] = {
+    let mut table = [[[0.0; 2]; TIDE_VALUES + 1]; DANGER_HORIZON as usize + 1];
     let mut h = 0;
     while h <= DANGER_HORIZON as usize {
         let mut x = 0;
         while x <= TIDE_VALUES {
-            table[h][0][x] = danger_cost(h, x as u8, false);
-            table[h][1][x] = danger_cost(h, x as u8, true);
+            table[h][x] = [
+                danger_cost(h, x as u8, false),
+                danger_cost(h, x as u8, true),
+            ];
             x += 1;
         }
         h += 1;
     }
     table
 };
+
+/// The board of the showing tides `tide` of the seats in the seat bitset `in_round` (see
+/// [`Eval`]'s `board`), and whether it holds them all (`board_ok`).
+#[inline(always)]
+fn showing_board(tide: [u8; SLOTS], in_round: u8) -> (u64, bool) {
+    // The tides of the seats still in (the others' bytes 0): all tide values or none if no
+    // byte has its top bit or reaches `TIDE_VALUES + 1` (no carry crosses a byte).
+    let tides_in = u64::from_le_bytes(tide) & SEAT_BYTES[usize::from(in_round & SEAT_ROW)];
+    let beyond = (tides_in & LOW7) + BYTE_ONES * (0x80 - (TIDE_VALUES as u64 + 1));
+    let board_ok = in_round & !SEAT_ROW == 0 && (beyond | tides_in) & !LOW7 == 0;
+    // Seat `s` showing `t` is `showing_bit(s, t)`; seats showing no tide are not on it.
+    let mut board = 0u64;
+    for s in 0..MAX_SEATS {
+        board |= TIDE_ROWS[(tides_in >> (8 * s)) as usize & (TIDE_ROWS.len() - 1)] << s;
+    }
+    (board, board_ok)
+}
 
 /// What rules steps 4–7 leave for the cost (see [`Eval::array_steps`]).
 type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
@@ -281,6 +325,15 @@ type StepsResult = ([u8; SLOTS], u8, bool, u8, u8, u8);
 fn top_row(board: u64) -> (usize, u8) {
     let row = (63 - board.leading_zeros() as usize) / MAX_SEATS;
     (row, (board >> (row * MAX_SEATS)) as u8 & SEAT_ROW)
+}
+
+/// Whether a board of showing tides shows a tide above `x`: [`top_value`]`(board) > x`. Tide
+/// `v` is row `v − 1`, so a tide above `x` is a bit in row `x` or above.
+#[inline(always)]
+fn shows_above(board: u64, x: u8) -> bool {
+    board
+        .checked_shr(MAX_SEATS as u32 * u32::from(x))
+        .is_some_and(|above| above != 0)
 }
 
 /// The highest tide on a board of showing tides (0 if it is empty).
@@ -303,13 +356,7 @@ impl Eval {
         let in_seats = st.in_round & SEAT_ROW;
         let no_tide = zero_bytes(tide) & in_seats;
         let broke = zero_bytes(lifebuoys) & in_seats;
-        let mut board = 0u64;
-        let mut board_ok = st.in_round & !SEAT_ROW == 0;
-        for s in seats(in_seats & !no_tide) {
-            let t = st.tide[s];
-            board_ok &= usize::from(t) <= TIDE_VALUES;
-            board |= showing_bit(s, t);
-        }
+        let (board, board_ok) = showing_board(tide, st.in_round);
         Self {
             me,
             recheck: game.recheck_after_elimination,
@@ -326,6 +373,8 @@ impl Eval {
             my_tide: tide[me & (SLOTS - 1)],
             k: k.min(MAX_OPPONENTS),
             horizon: hands_left.min(DANGER_HORIZON) as usize,
+            danger: &DANGER_COSTS[hands_left.min(DANGER_HORIZON) as usize],
+            usual_base: &USUAL_BASE_COSTS[k.min(MAX_OPPONENTS)][me.min(MAX_SEATS)],
         }
     }
 
@@ -382,14 +431,18 @@ impl Eval {
         if !(1..=TIDE_VALUES as u8).contains(&v1) || !(1..=TIDE_VALUES as u8).contains(&v2) {
             return None;
         }
+        self.pair_of_tides(s1, v1, s2, v2)
+    }
+
+    /// [`Eval::pair`] for tide values `v1` and `v2` (1..=`TIDE_VALUES`).
+    #[inline(always)]
+    fn pair_of_tides(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> Option<f64> {
         let me = self.me;
         let board = self.board_with(s1, v1, s2, v2);
         let (_, at_top) = top_row(board);
         if at_top & self.broke != 0 {
             return None;
         }
-        let me_lost = u32::from(at_top >> me & 1);
-        let losers = at_top.count_ones();
         // A seat still in without a tide shows the lowest one. The cost reads the lowest tide
         // only if the round ends.
         let lowest = if !self.ends || self.no_tide & !(1 << s1 | 1 << s2) != 0 {
@@ -398,17 +451,20 @@ impl Eval {
             (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
         };
         let x = self.my_tide_with(s1, v1, s2, v2);
-        let others_top = top_value(board & !(SEAT_COLUMN << me));
-        // [`Eval::base`] of the bot losing `me_lost` lifebuoys and the others `losers − me_lost`.
-        let base = USUAL_BASE_COSTS[self.k][(me_lost << 3 | losers) as usize & 15];
-        Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, others_top))
+        // [`Eval::base`] of the seats at the top losing a lifebuoy each.
+        let base = self.usual_base[usize::from(at_top) & (SEAT_SETS - 1)];
+        let others = board & !(SEAT_COLUMN << me);
+        Some(self.tide_terms(base, self.me_in, self.ends, x, lowest, || {
+            shows_above(others, x)
+        }))
     }
 
     /// [`Eval::with`] for any seats: rules steps 4–7 in full (the rules module's
-    /// `lose_lifebuoys`), then the cost.
+    /// `lose_lifebuoys`), then the cost. It takes a copy of the evaluation, made only where
+    /// this rare path is taken, so that the usual paths need not keep one in memory.
     #[cold]
     #[inline(never)]
-    fn slow(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
+    fn slow(self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
         crate::cpu::with_bit_instructions(
             #[inline(always)]
             || self.slow_steps(s1, v1, s2, v2),
@@ -430,7 +486,7 @@ impl Eval {
     /// [`Eval::with`] for seats that pass [`Eval::usual`] getting tide values (any result).
     #[inline(always)]
     fn usual_with(&self, s1: usize, v1: u8, s2: usize, v2: u8) -> f64 {
-        self.pair(s1, v1, s2, v2)
+        self.pair_of_tides(s1, v1, s2, v2)
             .unwrap_or_else(|| self.steps_cost(self.board_steps(s1, v1, s2, v2)))
     }
 
@@ -454,7 +510,7 @@ impl Eval {
             HALVES_PER_LIFEBUOY * u32::from((lost_in >> (8 * me)) as u8)
         };
         let base = self.base(mine, all - mine);
-        self.tide_terms(base, has(mask, me), ended, x, lowest, others_top)
+        self.tide_terms(base, has(mask, me), ended, x, lowest, || others_top > x)
     }
 
     /// Rules steps 4–7 (the rules module's `lose_lifebuoys`) with seat `s1` showing `v1` and
@@ -541,8 +597,8 @@ impl Eval {
 
     /// The cost of a result from its cost before the terms of the bot's tide ([`Eval::base`]):
     /// `still_in` whether the bot is still in, `ended` whether the round ends, `x` its tide,
-    /// `lowest` the lowest tide of the seats still in and `others_top` the highest of the
-    /// others'.
+    /// `lowest` the lowest tide of the seats still in and `higher` whether another seat shows
+    /// a higher tide (asked only if the cost reads it).
     #[inline(always)]
     fn tide_terms(
         &self,
@@ -551,7 +607,7 @@ impl Eval {
         ended: bool,
         x: u8,
         lowest: u8,
-        others_top: u8,
+        higher: impl FnOnce() -> bool,
     ) -> f64 {
         if !still_in {
             return cost;
@@ -563,11 +619,11 @@ impl Eval {
             return cost;
         }
         if x > 0 {
-            let higher = others_top > x;
-            let danger = DANGER_COSTS[self.horizon][usize::from(higher)]
-                .get(usize::from(x))
-                .copied()
-                .unwrap_or_else(|| danger_cost(self.horizon, x, higher));
+            let higher = higher();
+            let danger = self.danger.get(usize::from(x)).map_or_else(
+                || danger_cost(self.horizon, x, higher),
+                |costs| costs[usize::from(higher)],
+            );
             return cost + danger;
         }
         cost
@@ -636,6 +692,22 @@ fn card_cost(costs: [f64; 3], c: u32, above: u32, m: f64, k: usize, kf: f64) -> 
 /// legal card if there is none).
 #[inline(always)]
 fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
+    // A copy of the scan for each usual opponent count and each order of the outcome costs
+    // that [`s_floor`] reads, so that those are constants inside it.
+    let low_dearer = costs[0] >= costs[1].min(costs[2]);
+    match (k, low_dearer) {
+        (2, true) => scan_cards(costs, unseen, legal, 2, true),
+        (2, false) => scan_cards(costs, unseen, legal, 2, false),
+        (3, true) => scan_cards(costs, unseen, legal, 3, true),
+        (3, false) => scan_cards(costs, unseen, legal, 3, false),
+        _ => scan_cards(costs, unseen, legal, k, low_dearer),
+    }
+}
+
+/// The body of [`best_card`], with `low_dearer` whether `costs[0]` is at least the least of
+/// the two other costs.
+#[inline(always)]
+fn scan_cards(costs: [f64; 3], unseen: u64, legal: u64, k: usize, low_dearer: bool) -> u32 {
     let m = f64::from(unseen.count_ones().max(1));
     let kf = f64::from(k as i32);
     // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen cards lie
@@ -668,9 +740,81 @@ fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
         if cost < best_cost {
             (best, best_cost) = (Some(c), cost);
         }
-        floor = s_floor(costs[0], others, p_high);
+        floor = s_floor(costs[0], others, p_high, low_dearer);
     }
     best.unwrap_or_else(|| bits::ones(legal).next().unwrap_or(0))
+}
+
+/// Bit `c & 63` for every card `c` of the first `played_len[s]` (at most [`HAND_SIZE`]) entries
+/// of `played[s]`, for the first `n` seats (at most [`MAX_SEATS`]).
+#[inline(always)]
+fn played_set(
+    played: &[[u8; HAND_SIZE]; MAX_SEATS],
+    played_len: &[u8; MAX_SEATS],
+    n: usize,
+) -> u64 {
+    let (played, played_len) = (&played[..n.min(MAX_SEATS)], &played_len[..n.min(MAX_SEATS)]);
+    let mut set = 0;
+    // Usually every seat has played as many cards: then one pass over the entries reads every
+    // seat's entry of each.
+    if let Some(&len) = played_len.first() {
+        if played_len.iter().all(|&l| l == len) {
+            for i in 0..usize::from(len).min(HAND_SIZE) {
+                for row in played {
+                    set |= 1u64 << (row[i] & 63);
+                }
+            }
+            return set;
+        }
+    }
+    for (row, &len) in played.iter().zip(played_len) {
+        for &c in &row[..usize::from(len).min(HAND_SIZE)] {
+            set |= 1u64 << (c & 63);
+        }
+    }
+    set
+}
+
+/// `f(i)` for `i` in `0..K`, in order, written out one call after the other for the usual
+/// opponent counts (so that the evaluations and their results stay in registers).
+#[inline(always)]
+fn each<const K: usize>(mut f: impl FnMut(usize)) {
+    match K {
+        0 => {}
+        1 => f(0),
+        2 => {
+            f(0);
+            f(1);
+        }
+        3 => {
+            f(0);
+            f(1);
+            f(2);
+        }
+        _ => (0..K).for_each(f),
+    }
+}
+
+/// `f(i, j)` for every `i` < `j` < `K`, in increasing order of `i`, then of `j`, written out
+/// like [`each`].
+#[inline(always)]
+fn each_pair<const K: usize>(mut f: impl FnMut(usize, usize)) {
+    match K {
+        0 | 1 => {}
+        2 => f(0, 1),
+        3 => {
+            f(0, 1);
+            f(0, 2);
+            f(1, 2);
+        }
+        _ => {
+            for i in 0..K {
+                for j in i + 1..K {
+                    f(i, j);
+                }
+            }
+        }
+    }
 }
 
 impl GreedyBot {
@@ -702,16 +846,20 @@ impl GreedyBot {
         let tides = 1..=TIDE_VALUES as u8;
         let usual = e.board_ok && tides.contains(&low) && tides.contains(&high);
         let usual_take = usual && me < MAX_SEATS && e.me_in;
-        for i in 0..K {
-            let o = opponents[i];
-            (take_low[i], take_high[i]) = if usual_take {
-                (
-                    e.usual_with(me, low, o, high),
-                    e.usual_with(me, high, o, low),
-                )
-            } else {
-                (e.slow(me, low, o, high), e.slow(me, high, o, low))
-            };
+        if usual_take {
+            each::<K>(
+                #[inline(always)]
+                |i| {
+                    let o = opponents[i];
+                    take_low[i] = e.usual_with(me, low, o, high);
+                    take_high[i] = e.usual_with(me, high, o, low);
+                },
+            );
+        } else {
+            for (i, &o) in opponents.iter().enumerate() {
+                take_low[i] = e.slow(me, low, o, high);
+                take_high[i] = e.slow(me, high, o, low);
+            }
         }
         let take_low = take_low.iter().sum::<f64>() / div;
         // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
@@ -726,21 +874,27 @@ impl GreedyBot {
         // usual result does not depend on which of the two takes which when neither can be
         // eliminated, so it is worked out once for both.
         let mut cases = [[0.0; K]; K];
-        for i in 0..K {
-            for j in i + 1..K {
-                let (o1, o2) = (opponents[i], opponents[j]);
-                if !usual {
+        if usual {
+            each_pair::<K>(
+                #[inline(always)]
+                |i, j| {
+                    let (o1, o2) = (opponents[i], opponents[j]);
+                    let first = e.pair_of_tides(o1, low, o2, high);
+                    cases[i][j] =
+                        first.unwrap_or_else(|| e.steps_cost(e.board_steps(o1, low, o2, high)));
+                    cases[j][i] = match first {
+                        Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
+                        _ => e.usual_with(o2, low, o1, high),
+                    };
+                },
+            );
+        } else {
+            for i in 0..K {
+                for j in i + 1..K {
+                    let (o1, o2) = (opponents[i], opponents[j]);
                     cases[i][j] = e.slow(o1, low, o2, high);
                     cases[j][i] = e.slow(o2, low, o1, high);
-                    continue;
                 }
-                let first = e.pair(o1, low, o2, high);
-                cases[i][j] =
-                    first.unwrap_or_else(|| e.steps_cost(e.board_steps(o1, low, o2, high)));
-                cases[j][i] = match first {
-                    Some(cost) if e.broke & (1 << o1 | 1 << o2) == 0 => cost,
-                    _ => e.usual_with(o2, low, o1, high),
-                };
             }
         }
         let mut nothing = 0.0;
@@ -781,12 +935,14 @@ impl GreedyBot {
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
         let (costs, k) = self.outcome_costs_of(game, st);
-        let mut seen = st.hands.get(me).copied().unwrap_or(0);
-        for (played, &len) in st.played.iter().zip(&st.played_len).take(game.players) {
-            for &c in &played[..usize::from(len).min(HAND_SIZE)] {
-                seen |= 1u64 << (c & 63);
-            }
-        }
+        // The usual seat counts as constants, so that the passes over the seats are written out.
+        let (played, played_len) = (&st.played, &st.played_len);
+        let played = match game.players {
+            3 => played_set(played, played_len, 3),
+            4 => played_set(played, played_len, 4),
+            players => played_set(played, played_len, players),
+        };
+        let seen = st.hands.get(me).copied().unwrap_or(0) | played;
         best_card(costs, ALL_CARDS & !seen, legal, k)
     }
 
@@ -946,6 +1102,96 @@ mod tests {
         }
     }
 
+    /// [`shows_above`] tells whether the highest tide on a board is above `x`, for any `x`.
+    #[test]
+    fn shows_above_compares_with_the_top_tide() {
+        let mut rng = SplitMix64::new(3);
+        for i in 0..20_000u64 {
+            // Boards of 60 bits (12 rows of 5 seats), sparse ones and the empty one included.
+            let board = match i % 3 {
+                0 => rng.next() & rng.next() & rng.next() & ((1 << 60) - 1),
+                1 => 1 << rng.below(60),
+                _ => rng.next() & ((1 << 60) - 1),
+            } * u64::from(i != 0);
+            for x in 0..=u8::MAX {
+                let want = super::top_value(board) > x;
+                assert_eq!(super::shows_above(board, x), want, "{board:#x} {x}");
+            }
+        }
+    }
+
+    /// [`showing_board`] puts every seat still in showing a tide value on the board (at
+    /// `showing_bit`), and tells when a seat still in is past the first five or shows more
+    /// than the highest tide value.
+    #[test]
+    fn showing_board_holds_the_seats_still_in() {
+        use super::super::{seats, showing_bit, SEAT_ROW};
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..100_000 {
+            let mut tide = [0u8; 8];
+            for t in &mut tide {
+                *t = match rng.below(4) {
+                    0 => 0,
+                    1 | 2 => rng.below(13) as u8,
+                    _ => rng.below(256) as u8,
+                };
+            }
+            let in_round = match rng.below(3) {
+                0 => rng.below(256) as u8,
+                _ => rng.below(32) as u8,
+            };
+            let (mut board, mut ok) = (0u64, in_round & !SEAT_ROW == 0);
+            for s in seats(in_round & SEAT_ROW) {
+                ok &= tide[s] <= 12;
+                if (1..=12).contains(&tide[s]) {
+                    board |= showing_bit(s, tide[s]);
+                }
+            }
+            let (got, got_ok) = super::showing_board(tide, in_round);
+            assert_eq!(got_ok, ok, "{tide:?} {in_round:#b}");
+            if ok {
+                assert_eq!(got, board, "{tide:?} {in_round:#b}");
+            }
+        }
+    }
+
+    /// [`played_set`] holds the cards of the first `played_len` entries of each seat's list,
+    /// with equal and different lengths, lengths past the lists and any bytes.
+    #[test]
+    fn played_set_holds_the_cards_played() {
+        use super::{played_set, HAND_SIZE, MAX_SEATS};
+        let mut rng = SplitMix64::new(13);
+        for _ in 0..50_000 {
+            let mut played = [[0u8; HAND_SIZE]; MAX_SEATS];
+            for c in played.iter_mut().flatten() {
+                *c = if rng.below(8) == 0 {
+                    rng.below(256) as u8
+                } else {
+                    1 + rng.below(60) as u8
+                };
+            }
+            let len = rng.below(14) as u8;
+            let played_len: [u8; MAX_SEATS] = std::array::from_fn(|_| match rng.below(4) {
+                0 => rng.below(256) as u8,
+                1 => rng.below(13) as u8,
+                _ => len,
+            });
+            let want = |n: usize| {
+                let mut set = 0u64;
+                for (row, &len) in played.iter().zip(&played_len).take(n) {
+                    for &c in &row[..usize::from(len).min(HAND_SIZE)] {
+                        set |= 1 << (c & 63);
+                    }
+                }
+                set
+            };
+            for n in 0..=6 {
+                let got = played_set(&played, &played_len, n);
+                assert_eq!(got, want(n), "{n} {played:?} {played_len:?}");
+            }
+        }
+    }
+
     /// [`opponents_of`] lists the seats still in other than the bot, lowest first.
     #[test]
     fn opponents_are_the_other_seats_still_in() {
@@ -976,19 +1222,20 @@ mod tests {
                 }
             }
         }
-        for (k, row) in super::USUAL_BASE_COSTS.iter().enumerate() {
-            for (i, &cost) in row.iter().enumerate() {
-                let (lost, losers) = (i / 8, i % 8);
-                if losers >= lost {
-                    let (mine, theirs) = (2 * lost as u32, 2 * (losers - lost) as u32);
+        for (k, rows) in super::USUAL_BASE_COSTS.iter().enumerate() {
+            for (me, row) in rows.iter().enumerate() {
+                for (at_top, &cost) in row.iter().enumerate() {
+                    let lost = u32::from(me < 5 && at_top >> me & 1 != 0);
+                    let losers = at_top.count_ones();
+                    let (mine, theirs) = (2 * lost, 2 * (losers - lost));
                     let run = base_cost(std::hint::black_box(k), mine, theirs);
                     assert_eq!(cost.to_bits(), run.to_bits());
                 }
             }
         }
         for (h, rows) in DANGER_COSTS.iter().enumerate() {
-            for (higher, row) in rows.iter().enumerate() {
-                for (x, &cost) in row.iter().enumerate() {
+            for (x, row) in rows.iter().enumerate() {
+                for (higher, &cost) in row.iter().enumerate() {
                     let run = danger_cost(std::hint::black_box(h), x as u8, higher == 1);
                     assert_eq!(cost.to_bits(), run.to_bits());
                 }
