@@ -209,12 +209,8 @@ impl GreedyBot {
     /// [`OPPONENT_WEIGHT`] times the other seats' average.
     #[inline]
     fn cost_after(&self, g: &Trafficars, now: &[u16; MAX_SEATS], before: &[u16; MAX_SEATS]) -> f64 {
-        // Counted as integers: sums of a few small integers are exact in `f64` as well.
-        // Seats past the players never take a card.
-        let taken = |p: usize| u32::from(now[p].saturating_sub(before[p]));
-        let all = (0..MAX_SEATS).map(taken).sum::<u32>();
-        let mine = taken(self.seat.min(MAX_SEATS - 1));
-        self.cost_of(g, mine, all - mine)
+        let (mine, others) = taken_since(now, before, self.seat);
+        self.cost_of(g, mine, others)
     }
 
     /// The outcome cost of the bot taking `mine` penalty cards and the other seats `others`.
@@ -362,6 +358,7 @@ impl GreedyBot {
 
     /// The outcome cost of the bot's `card` in `deal`: the turn played out on its board with
     /// the other seats' cards of the deal.
+    #[inline(always)]
     fn outcome<T: TurnPlay>(
         &self,
         g: &Trafficars,
@@ -373,7 +370,7 @@ impl GreedyBot {
         let kind = g.kind(card);
         let numbered = matches!(kind, Kind::Car | Kind::Trailer);
         let x = g.number(card);
-        let others = deal.others;
+        let others = &deal.others;
         // The bot's place in the queue: the others' queue with its card inserted in the (class,
         // number, seat) order of `Trafficars::reveal`.
         let j = others.position(Queue::key(g, me, card));
@@ -420,7 +417,8 @@ impl GreedyBot {
         for i in j..others.len() {
             b.play(g, others.seat(i), others.card(i), others.card(i + 1));
         }
-        let result = self.cost_after(g, b.penalties(), before);
+        let (mine, others_took) = b.taken(me, before);
+        let result = self.cost_of(g, mine, others_took);
         if numbered {
             if let Some(slot) = deal.played.get_mut(deal.n_played) {
                 *slot = (kind, j as u8, x, result);
@@ -570,11 +568,13 @@ impl TurnLane {
 
 /// The part of a board one turn's resolution reads and changes, with the lanes as
 /// [`TurnLane`]s: what the `greedy` bot plays its lookahead on when choosing a card (the exact
-/// [`Board`] otherwise). `taken` counts the penalty cards taken since the summary was made.
+/// [`Board`] otherwise). `taken` counts the penalty cards taken since the summary was made,
+/// `total` their sum.
 #[derive(Clone, Copy, Debug)]
 struct TurnBoard {
     lanes: [TurnLane; MAX_LANES],
     taken: [u16; MAX_SEATS],
+    total: u16,
 }
 
 impl TurnBoard {
@@ -594,6 +594,7 @@ impl TurnBoard {
         Some(Self {
             lanes,
             taken: [0; MAX_SEATS],
+            total: 0,
         })
     }
 
@@ -602,6 +603,7 @@ impl TurnBoard {
         if cards > 0 {
             if let Some(p) = self.taken.get_mut(seat) {
                 *p += u16::from(cards);
+                self.total += u16::from(cards);
             }
         }
     }
@@ -796,6 +798,18 @@ impl TurnBoard {
     }
 }
 
+/// The penalty cards taken since `before` (given the penalty counts `now`) by `seat` and by the
+/// other seats together.
+#[inline]
+fn taken_since(now: &[u16; MAX_SEATS], before: &[u16; MAX_SEATS], seat: usize) -> (u32, u32) {
+    // Counted as integers: sums of a few small integers are exact in `f64` as well.
+    // Seats past the players never take a card.
+    let taken = |p: usize| u32::from(now[p].saturating_sub(before[p]));
+    let all = (0..MAX_SEATS).map(taken).sum::<u32>();
+    let mine = taken(seat.min(MAX_SEATS - 1));
+    (mine, all - mine)
+}
+
 /// Whether `card`, followed in the queue by `next` (0 for none), is the turn's last ambulance,
 /// after which the ambulance overflow check runs (`Trafficars::next_card`).
 #[inline(always)]
@@ -943,8 +957,9 @@ trait TurnPlay: Copy {
     /// Every number a rule may compare a numbered card with during the turn, but for those of
     /// the cards revealed in it (bit `n` = number `n`); `on_table` holds the cards in the lanes.
     fn numbers(&self, g: &Trafficars, on_table: u64) -> u64;
-    /// The penalty counts (for a summary: taken since it was made).
-    fn penalties(&self) -> &[u16; MAX_SEATS];
+    /// The penalty cards taken since the counts were `before` by `seat` and by the other seats
+    /// together (a summary counts from 0, so it is given `before` = 0 and ignores it).
+    fn taken(&self, seat: usize, before: &[u16; MAX_SEATS]) -> (u32, u32);
 }
 
 impl TurnPlay for Board {
@@ -978,8 +993,8 @@ impl TurnPlay for Board {
     }
 
     #[inline]
-    fn penalties(&self) -> &[u16; MAX_SEATS] {
-        &self.penalties
+    fn taken(&self, seat: usize, before: &[u16; MAX_SEATS]) -> (u32, u32) {
+        taken_since(&self.penalties, before, seat)
     }
 }
 
@@ -1000,8 +1015,9 @@ impl TurnPlay for TurnBoard {
     }
 
     #[inline]
-    fn penalties(&self) -> &[u16; MAX_SEATS] {
-        &self.taken
+    fn taken(&self, seat: usize, _before: &[u16; MAX_SEATS]) -> (u32, u32) {
+        let mine = u32::from(self.taken.get(seat).copied().unwrap_or(0));
+        (mine, u32::from(self.total) - mine)
     }
 }
 
@@ -1020,9 +1036,9 @@ impl<const N: usize> TurnPlay for Lanes<N> {
         self.0.numbers(g, on_table)
     }
 
-    #[inline]
-    fn penalties(&self) -> &[u16; MAX_SEATS] {
-        &self.0.taken
+    #[inline(always)]
+    fn taken(&self, seat: usize, before: &[u16; MAX_SEATS]) -> (u32, u32) {
+        self.0.taken(seat, before)
     }
 }
 
