@@ -817,8 +817,10 @@ fn last_ambulance(g: &Trafficars, card: u8, next: u8) -> bool {
     g.kind(card) == Kind::Ambulance && (next == 0 || g.kind(next) != Kind::Ambulance)
 }
 
-/// Numbered candidates whose outcome a [`Deal`] remembers.
-const MEMO: usize = 16;
+/// Numbered candidates whose outcome a [`Deal`] remembers. Candidates past them are played out
+/// without being remembered: a remembered outcome is the exact one, so this only trades the
+/// work of setting up and copying a larger memory for every deal against the replays it saves.
+const MEMO: usize = 8;
 
 /// One sampled deal of [`GreedyBot::choose_card`]'s lookahead: the other seats' cards and what
 /// every candidate shares of them.
