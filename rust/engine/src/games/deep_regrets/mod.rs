@@ -975,6 +975,10 @@ pub struct DeepRegrets {
     /// The flags each dink's and supply's uses can need (the masks without `REQ_NEVER`).
     need_dink: [u32; data::DINK_COUNT],
     need_supply: [u32; data::SUPPLY_COUNT],
+    /// The dinks and the supplies each readiness flag holds back (`req_dink` and `req_supply`
+    /// by flag).
+    dink_ready: items::ReadyTable,
+    supply_ready: items::ReadyTable,
     /// Fish with a `give_away_action` rule.
     give_away_set: FishSet,
     /// Fish with an Eat ability (a non-empty `eat` list): only these can be eaten.
@@ -1192,6 +1196,8 @@ impl Game for DeepRegrets {
             req_lp,
             need_dink,
             need_supply,
+            dink_ready: items::ReadyTable::new(&req_dink),
+            supply_ready: items::ReadyTable::new(&req_supply),
             give_away_set,
             eat_set,
             front_peek_set,
