@@ -65,8 +65,9 @@ impl DeepRegrets {
 
     /// Executes tasks until a node is asked or the game ends.
     ///
-    /// The tasks of every turn, muster, draw and cast are executed here in the loop; the others
-    /// by [`Self::exec`], a call each (its frame is large, and these tasks are most of the work).
+    /// The tasks of every turn, muster, draw and cast, and the small ones of the day's phases,
+    /// are executed here in the loop; the others by [`Self::exec`], a call each (its frame is
+    /// large, and these tasks are most of the work).
     #[inline(never)]
     pub(super) fn run(&self, st: &mut S) {
         let n = self.n();
@@ -138,6 +139,58 @@ impl DeepRegrets {
                     st.ability_fish = f;
                     st.ability_trigger = trigger;
                     false
+                }
+                Task::GiveLifePreserver => {
+                    let fp = usize::from(st.first_player);
+                    let mut giver = fp;
+                    let mut best = st.seats[fp].fresh_total();
+                    for i in 1..n {
+                        let p = (fp + i) % n;
+                        let t = st.seats[p].fresh_total();
+                        if t > best {
+                            best = t;
+                            giver = p;
+                        }
+                    }
+                    self.ask(st, Node::LifePreserver, giver as u8)
+                }
+                Task::Declaration => {
+                    st.phase = Phase::Declaration;
+                    st.push(Task::DeclareSeat(0));
+                    false
+                }
+                Task::Actions => {
+                    st.phase = Phase::Actions;
+                    st.turn = st.first_player;
+                    st.push(Task::Arrive);
+                    false
+                }
+                Task::DayEnd => {
+                    st.turn = NONE;
+                    if st.day >= 6 {
+                        self.finish(st);
+                        true
+                    } else {
+                        st.push(Task::StartDay);
+                        false
+                    }
+                }
+                Task::MakePortAfter(p) => {
+                    let seat = &mut st.seats[usize::from(p)];
+                    seat.worms = true;
+                    if seat.regret_count() > 0 {
+                        self.ask(st, Node::PortDiscard, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::SeaCheck => {
+                    if st.sea_empty() {
+                        self.finish(st);
+                        true
+                    } else {
+                        false
+                    }
                 }
                 t => self.exec_cast(st, t),
             };
@@ -412,53 +465,8 @@ impl DeepRegrets {
     /// or ended the game.
     #[inline(never)]
     pub(super) fn exec(&self, st: &mut S, t: Task) -> bool {
-        let n = self.n();
         match t {
             Task::StartDay => self.start_day(st),
-            Task::GiveLifePreserver => {
-                let fp = usize::from(st.first_player);
-                let mut giver = fp;
-                let mut best = st.seats[fp].fresh_total();
-                for i in 1..n {
-                    let p = (fp + i) % n;
-                    let t = st.seats[p].fresh_total();
-                    if t > best {
-                        best = t;
-                        giver = p;
-                    }
-                }
-                self.ask(st, Node::LifePreserver, giver as u8)
-            }
-            Task::Declaration => {
-                st.phase = Phase::Declaration;
-                st.push(Task::DeclareSeat(0));
-                false
-            }
-            Task::Actions => {
-                st.phase = Phase::Actions;
-                st.turn = st.first_player;
-                st.push(Task::Arrive);
-                false
-            }
-            Task::DayEnd => {
-                st.turn = NONE;
-                if st.day >= 6 {
-                    self.finish(st);
-                    true
-                } else {
-                    st.push(Task::StartDay);
-                    false
-                }
-            }
-            Task::MakePortAfter(p) => {
-                let seat = &mut st.seats[usize::from(p)];
-                seat.worms = true;
-                if seat.regret_count() > 0 {
-                    self.ask(st, Node::PortDiscard, p)
-                } else {
-                    false
-                }
-            }
             Task::ShopKeep(p, keep) => {
                 let keep = keep.min(st.drawn_len);
                 if keep == st.drawn_len {
@@ -475,14 +483,6 @@ impl DeepRegrets {
                 }
             }
             Task::TackleDraw(p, k) => self.tackle_draw(st, p, k),
-            Task::SeaCheck => {
-                if st.sea_empty() {
-                    self.finish(st);
-                    true
-                } else {
-                    false
-                }
-            }
             Task::DiscardRandomLoop(p, k) => {
                 if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
                     st.push(Task::DiscardRandomLoop(p, k - 1));
