@@ -387,7 +387,7 @@ impl DeepRegrets {
         let v = (a as usize).min(3);
         st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
         st.regret_discard[v] += 1;
-        self.run(st);
+        self.run_after_reward(st);
     }
 
     /// Resolves the `draw_supply`, `draw_rod` or `draw_reel` chance node (the current one) with
@@ -432,7 +432,7 @@ impl DeepRegrets {
         let b = 1u32 << (a & 31);
         st.dink_deck &= !b;
         st.seats[p].dinks |= b;
-        self.run(st);
+        self.run_after_reward(st);
     }
 
     /// Resolves an action at the `after_main` node: the end of the turn, or a free action.

@@ -63,6 +63,20 @@ impl DeepRegrets {
         }
     }
 
+    /// [`Self::run`] after a draw that a pass reward may have asked for: the `Advance` that the
+    /// pass left on top of the stack is executed here, as the loop would pop it, and the loop is
+    /// entered only if that asked no node (its entry costs more than the task).
+    #[inline(always)]
+    pub(super) fn run_after_reward(&self, st: &mut S) {
+        if st.top() == Some(Task::Advance) {
+            st.pop();
+            let asked = self.advance(st);
+            self.run_unless(st, asked);
+        } else {
+            self.run(st);
+        }
+    }
+
     /// Executes tasks until a node is asked or the game ends.
     ///
     /// The tasks of every turn, muster, draw and cast, and the small ones of the day's phases,
