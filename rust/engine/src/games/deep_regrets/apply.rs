@@ -79,7 +79,7 @@ impl DeepRegrets {
                     if st.left != NONE {
                         st.left = st.left.saturating_sub(1);
                     }
-                    if st.left != 0 && st.seats[p].fresh_count() > 0 {
+                    if st.left != 0 && st.seats[p].has_fresh() {
                         return;
                     }
                 }
@@ -301,7 +301,7 @@ impl DeepRegrets {
     pub(super) fn apply_muster_select(&self, st: &mut S, p: usize, a: u32) {
         if a != ROLL_NOW {
             self.fresh_to_roll(st, p, a);
-            if st.seats[p].fresh_count() > 0 {
+            if st.seats[p].has_fresh() {
                 return;
             }
         }
@@ -527,7 +527,7 @@ impl DeepRegrets {
                 self.payment_back(st, p);
                 st.push(Task::CastEnd(pp));
                 st.push(Task::NotCaught(pp));
-                if st.seats[p].fresh_count() > 0 {
+                if st.seats[p].has_fresh() {
                     self.ask(st, Node::DeclineDie, pp);
                 } else {
                     self.run(st);

@@ -378,7 +378,7 @@ impl DeepRegrets {
     #[inline(always)]
     fn muster_start(&self, st: &mut S, p: u8) -> bool {
         st.push(Task::MusterKeep(p));
-        if st.seats[usize::from(p)].fresh_count() > 0 {
+        if st.seats[usize::from(p)].has_fresh() {
             st.push(Task::MusterRoll(p));
             self.ask(st, Node::MusterSelect, p)
         } else {
@@ -612,7 +612,7 @@ impl DeepRegrets {
             Prim::SetMax(k) => st.push(Task::SetMaxLoop(pp, k)),
             Prim::Peek(t, k) => st.push(Task::PeekLoop(pp, t, k)),
             Prim::Reroll(max) => {
-                if st.seats[p].fresh_count() > 0 {
+                if st.seats[p].has_fresh() {
                     st.left = max.unwrap_or(NONE);
                     return self.ask(st, Node::RerollSelect, pp);
                 }

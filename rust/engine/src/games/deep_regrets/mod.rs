@@ -666,6 +666,11 @@ impl Seat {
     fn fresh_count(&self) -> u32 {
         total(&self.fresh)
     }
+    /// Whether the seat has a Fresh die (`fresh_count() > 0`, without the sum).
+    #[inline]
+    fn has_fresh(&self) -> bool {
+        self.fresh != [0; CLASSES]
+    }
     #[inline]
     fn fresh_total(&self) -> u32 {
         self.fresh
