@@ -27,7 +27,7 @@ impl DeepRegrets {
     #[inline]
     pub(super) fn reward(&self, st: &mut S, p: u8) -> bool {
         let can_dink = st.dink_deck | st.dink_discard != 0;
-        let can_discard = st.seats[usize::from(p)].regret_count() > 0;
+        let can_discard = st.seats[usize::from(p)].has_regret();
         if can_dink || can_discard {
             self.ask(st, Node::Reward, p)
         } else {
@@ -192,7 +192,7 @@ impl DeepRegrets {
                 Task::MakePortAfter(p) => {
                     let seat = &mut st.seats[usize::from(p)];
                     seat.worms = true;
-                    if seat.regret_count() > 0 {
+                    if seat.has_regret() {
                         self.ask(st, Node::PortDiscard, p)
                     } else {
                         false
@@ -334,7 +334,7 @@ impl DeepRegrets {
     /// The task `DiscardRegretLoop(p, k)`: at most k regrets of p's choice discarded.
     #[inline(always)]
     fn discard_regret_loop(&self, st: &mut S, p: u8, k: u8) -> bool {
-        if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+        if k > 0 && st.seats[usize::from(p)].has_regret() {
             st.push(Task::DiscardRegretLoop(p, k - 1));
             st.left = k;
             self.ask(st, Node::DiscardRegret, p)
@@ -394,7 +394,7 @@ impl DeepRegrets {
             st.to_roll[k] += seat.spent[k];
             seat.spent[k] = 0;
         }
-        if st.to_roll.iter().any(|&c| c > 0) {
+        if st.to_roll != [0; KINDS] {
             st.roll_to_rolled = true;
             self.ask(st, Node::Roll, p)
         } else {
@@ -498,7 +498,7 @@ impl DeepRegrets {
             }
             Task::TackleDraw(p, k) => self.tackle_draw(st, p, k),
             Task::DiscardRandomLoop(p, k) => {
-                if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+                if k > 0 && st.seats[usize::from(p)].has_regret() {
                     st.push(Task::DiscardRandomLoop(p, k - 1));
                     self.ask(st, Node::DiscardRandomRegret, p)
                 } else {
@@ -508,7 +508,7 @@ impl DeepRegrets {
             Task::RefreshLoop(p, k) => {
                 let pu = usize::from(p);
                 if k > 0
-                    && st.seats[pu].spent_count() > 0
+                    && st.seats[pu].has_spent()
                     && st.seats[pu].fresh_count() < self.max_fresh(st, pu)
                 {
                     st.push(Task::RefreshLoop(p, k - 1));

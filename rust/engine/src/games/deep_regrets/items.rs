@@ -66,7 +66,7 @@ impl DeepRegrets {
             }
         }
         if needed & REQ_REFRESH != 0
-            && seat.spent_count() > 0
+            && seat.has_spent()
             && seat.fresh_count() < self.max_fresh(st, p)
         {
             m |= REQ_REFRESH;

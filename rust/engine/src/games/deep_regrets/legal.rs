@@ -170,7 +170,7 @@ impl DeepRegrets {
             Node::Worms => pick_listed(&[LEAVE_ON_TOP, PUT_AT_BOTTOM], 0, 0, rng),
             Node::Reward => {
                 let dink = st.dink_deck | st.dink_discard != 0;
-                let discard = seat.regret_count() > 0;
+                let discard = seat.has_regret();
                 match (dink, discard) {
                     (true, true) => pick_listed(&[DRAW_A_DINK, DISCARD_RANDOM_REGRET], 0, 0, rng),
                     (true, false) => pick_listed(&[DRAW_A_DINK], 0, 0, rng),
@@ -252,7 +252,7 @@ impl DeepRegrets {
                 if st.dink_deck | st.dink_discard != 0 {
                     out.push(DRAW_A_DINK);
                 }
-                if seat.regret_count() > 0 {
+                if seat.has_regret() {
                     out.push(DISCARD_RANDOM_REGRET);
                 }
             }

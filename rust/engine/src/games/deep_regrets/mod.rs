@@ -671,6 +671,16 @@ impl Seat {
     fn has_fresh(&self) -> bool {
         self.fresh != [0; CLASSES]
     }
+    /// Whether the seat holds a regret (`regret_count() > 0`, without the sum).
+    #[inline]
+    fn has_regret(&self) -> bool {
+        self.regrets != [0; 4]
+    }
+    /// Whether the seat has a Spent die (`spent_count() > 0`, without the sum).
+    #[inline]
+    fn has_spent(&self) -> bool {
+        self.spent != [0; KINDS]
+    }
     #[inline]
     fn fresh_total(&self) -> u32 {
         self.fresh
@@ -678,10 +688,6 @@ impl Seat {
             .zip(CLASS_FACE)
             .map(|(&c, f)| u32::from(c) * u32::from(f))
             .sum()
-    }
-    #[inline]
-    fn spent_count(&self) -> u32 {
-        total(&self.spent)
     }
     #[inline]
     fn regret_value(&self) -> u32 {
