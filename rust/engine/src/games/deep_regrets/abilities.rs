@@ -242,7 +242,7 @@ impl DeepRegrets {
             out.put(USE_SKULL);
         }
         if !seat.coffin_used
-            && seat.regret_count() > 0
+            && seat.has_regret()
             && !seat.front.and(&self.front_offer_set).is_empty()
         {
             out.put(USE_COFFIN);
@@ -621,7 +621,7 @@ impl DeepRegrets {
             Task::GiveRegretsLoop(u, i) => {
                 let pu = usize::from(u);
                 let j = usize::from(i).max(1);
-                if st.seats[pu].regret_count() > 0 && j < n {
+                if st.seats[pu].has_regret() && j < n {
                     st.target = ((pu + j) % n) as u8;
                     st.push(Task::GiveRegretsLoop(u, j as u8 + 1));
                     return self.ask(st, Node::GiveRegret, u);
@@ -633,7 +633,7 @@ impl DeepRegrets {
                 let pu = usize::from(u);
                 for j in usize::from(i).max(1)..n {
                     let q = (pu + j) % n;
-                    if st.seats[q].regret_count() > 0 {
+                    if st.seats[q].has_regret() {
                         st.target = u;
                         st.push(Task::ReceiveRegretsLoop(u, j as u8 + 1));
                         return self.ask(st, Node::GiveRegret, q as u8);

@@ -79,7 +79,7 @@ impl DeepRegrets {
                     if st.left != NONE {
                         st.left = st.left.saturating_sub(1);
                     }
-                    if st.left != 0 && st.seats[p].fresh_count() > 0 {
+                    if st.left != 0 && st.seats[p].has_fresh() {
                         return;
                     }
                 }
@@ -301,7 +301,7 @@ impl DeepRegrets {
     pub(super) fn apply_muster_select(&self, st: &mut S, p: usize, a: u32) {
         if a != ROLL_NOW {
             self.fresh_to_roll(st, p, a);
-            if st.seats[p].fresh_count() > 0 {
+            if st.seats[p].has_fresh() {
                 return;
             }
         }
@@ -387,7 +387,7 @@ impl DeepRegrets {
         let v = (a as usize).min(3);
         st.seats[p].regrets[v] = st.seats[p].regrets[v].saturating_sub(1);
         st.regret_discard[v] += 1;
-        self.run(st);
+        self.run_after_reward(st);
     }
 
     /// Resolves the `draw_supply`, `draw_rod` or `draw_reel` chance node (the current one) with
@@ -432,7 +432,7 @@ impl DeepRegrets {
         let b = 1u32 << (a & 31);
         st.dink_deck &= !b;
         st.seats[p].dinks |= b;
-        self.run(st);
+        self.run_after_reward(st);
     }
 
     /// Resolves an action at the `after_main` node: the end of the turn, or a free action.
@@ -527,7 +527,7 @@ impl DeepRegrets {
                 self.payment_back(st, p);
                 st.push(Task::CastEnd(pp));
                 st.push(Task::NotCaught(pp));
-                if st.seats[p].fresh_count() > 0 {
+                if st.seats[p].has_fresh() {
                     self.ask(st, Node::DeclineDie, pp);
                 } else {
                     self.run(st);

@@ -27,7 +27,7 @@ impl DeepRegrets {
     #[inline]
     pub(super) fn reward(&self, st: &mut S, p: u8) -> bool {
         let can_dink = st.dink_deck | st.dink_discard != 0;
-        let can_discard = st.seats[usize::from(p)].regret_count() > 0;
+        let can_discard = st.seats[usize::from(p)].has_regret();
         if can_dink || can_discard {
             self.ask(st, Node::Reward, p)
         } else {
@@ -63,10 +63,25 @@ impl DeepRegrets {
         }
     }
 
+    /// [`Self::run`] after a draw that a pass reward may have asked for: the `Advance` that the
+    /// pass left on top of the stack is executed here, as the loop would pop it, and the loop is
+    /// entered only if that asked no node (its entry costs more than the task).
+    #[inline(always)]
+    pub(super) fn run_after_reward(&self, st: &mut S) {
+        if st.top() == Some(Task::Advance) {
+            st.pop();
+            let asked = self.advance(st);
+            self.run_unless(st, asked);
+        } else {
+            self.run(st);
+        }
+    }
+
     /// Executes tasks until a node is asked or the game ends.
     ///
-    /// The tasks of every turn, muster, draw and cast are executed here in the loop; the others
-    /// by [`Self::exec`], a call each (its frame is large, and these tasks are most of the work).
+    /// The tasks of every turn, muster, draw and cast, and the small ones of the day's phases,
+    /// are executed here in the loop; the others by [`Self::exec`], a call each (its frame is
+    /// large, and these tasks are most of the work).
     #[inline(never)]
     pub(super) fn run(&self, st: &mut S) {
         let n = self.n();
@@ -138,6 +153,58 @@ impl DeepRegrets {
                     st.ability_fish = f;
                     st.ability_trigger = trigger;
                     false
+                }
+                Task::GiveLifePreserver => {
+                    let fp = usize::from(st.first_player);
+                    let mut giver = fp;
+                    let mut best = st.seats[fp].fresh_total();
+                    for i in 1..n {
+                        let p = (fp + i) % n;
+                        let t = st.seats[p].fresh_total();
+                        if t > best {
+                            best = t;
+                            giver = p;
+                        }
+                    }
+                    self.ask(st, Node::LifePreserver, giver as u8)
+                }
+                Task::Declaration => {
+                    st.phase = Phase::Declaration;
+                    st.push(Task::DeclareSeat(0));
+                    false
+                }
+                Task::Actions => {
+                    st.phase = Phase::Actions;
+                    st.turn = st.first_player;
+                    st.push(Task::Arrive);
+                    false
+                }
+                Task::DayEnd => {
+                    st.turn = NONE;
+                    if st.day >= 6 {
+                        self.finish(st);
+                        true
+                    } else {
+                        st.push(Task::StartDay);
+                        false
+                    }
+                }
+                Task::MakePortAfter(p) => {
+                    let seat = &mut st.seats[usize::from(p)];
+                    seat.worms = true;
+                    if seat.has_regret() {
+                        self.ask(st, Node::PortDiscard, p)
+                    } else {
+                        false
+                    }
+                }
+                Task::SeaCheck => {
+                    if st.sea_empty() {
+                        self.finish(st);
+                        true
+                    } else {
+                        false
+                    }
                 }
                 t => self.exec_cast(st, t),
             };
@@ -267,7 +334,7 @@ impl DeepRegrets {
     /// The task `DiscardRegretLoop(p, k)`: at most k regrets of p's choice discarded.
     #[inline(always)]
     fn discard_regret_loop(&self, st: &mut S, p: u8, k: u8) -> bool {
-        if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+        if k > 0 && st.seats[usize::from(p)].has_regret() {
             st.push(Task::DiscardRegretLoop(p, k - 1));
             st.left = k;
             self.ask(st, Node::DiscardRegret, p)
@@ -311,7 +378,7 @@ impl DeepRegrets {
     #[inline(always)]
     fn muster_start(&self, st: &mut S, p: u8) -> bool {
         st.push(Task::MusterKeep(p));
-        if st.seats[usize::from(p)].fresh_count() > 0 {
+        if st.seats[usize::from(p)].has_fresh() {
             st.push(Task::MusterRoll(p));
             self.ask(st, Node::MusterSelect, p)
         } else {
@@ -327,7 +394,7 @@ impl DeepRegrets {
             st.to_roll[k] += seat.spent[k];
             seat.spent[k] = 0;
         }
-        if st.to_roll.iter().any(|&c| c > 0) {
+        if st.to_roll != [0; KINDS] {
             st.roll_to_rolled = true;
             self.ask(st, Node::Roll, p)
         } else {
@@ -412,53 +479,8 @@ impl DeepRegrets {
     /// or ended the game.
     #[inline(never)]
     pub(super) fn exec(&self, st: &mut S, t: Task) -> bool {
-        let n = self.n();
         match t {
             Task::StartDay => self.start_day(st),
-            Task::GiveLifePreserver => {
-                let fp = usize::from(st.first_player);
-                let mut giver = fp;
-                let mut best = st.seats[fp].fresh_total();
-                for i in 1..n {
-                    let p = (fp + i) % n;
-                    let t = st.seats[p].fresh_total();
-                    if t > best {
-                        best = t;
-                        giver = p;
-                    }
-                }
-                self.ask(st, Node::LifePreserver, giver as u8)
-            }
-            Task::Declaration => {
-                st.phase = Phase::Declaration;
-                st.push(Task::DeclareSeat(0));
-                false
-            }
-            Task::Actions => {
-                st.phase = Phase::Actions;
-                st.turn = st.first_player;
-                st.push(Task::Arrive);
-                false
-            }
-            Task::DayEnd => {
-                st.turn = NONE;
-                if st.day >= 6 {
-                    self.finish(st);
-                    true
-                } else {
-                    st.push(Task::StartDay);
-                    false
-                }
-            }
-            Task::MakePortAfter(p) => {
-                let seat = &mut st.seats[usize::from(p)];
-                seat.worms = true;
-                if seat.regret_count() > 0 {
-                    self.ask(st, Node::PortDiscard, p)
-                } else {
-                    false
-                }
-            }
             Task::ShopKeep(p, keep) => {
                 let keep = keep.min(st.drawn_len);
                 if keep == st.drawn_len {
@@ -475,16 +497,8 @@ impl DeepRegrets {
                 }
             }
             Task::TackleDraw(p, k) => self.tackle_draw(st, p, k),
-            Task::SeaCheck => {
-                if st.sea_empty() {
-                    self.finish(st);
-                    true
-                } else {
-                    false
-                }
-            }
             Task::DiscardRandomLoop(p, k) => {
-                if k > 0 && st.seats[usize::from(p)].regret_count() > 0 {
+                if k > 0 && st.seats[usize::from(p)].has_regret() {
                     st.push(Task::DiscardRandomLoop(p, k - 1));
                     self.ask(st, Node::DiscardRandomRegret, p)
                 } else {
@@ -494,7 +508,7 @@ impl DeepRegrets {
             Task::RefreshLoop(p, k) => {
                 let pu = usize::from(p);
                 if k > 0
-                    && st.seats[pu].spent_count() > 0
+                    && st.seats[pu].has_spent()
                     && st.seats[pu].fresh_count() < self.max_fresh(st, pu)
                 {
                     st.push(Task::RefreshLoop(p, k - 1));
@@ -598,7 +612,7 @@ impl DeepRegrets {
             Prim::SetMax(k) => st.push(Task::SetMaxLoop(pp, k)),
             Prim::Peek(t, k) => st.push(Task::PeekLoop(pp, t, k)),
             Prim::Reroll(max) => {
-                if st.seats[p].fresh_count() > 0 {
+                if st.seats[p].has_fresh() {
                     st.left = max.unwrap_or(NONE);
                     return self.ask(st, Node::RerollSelect, pp);
                 }

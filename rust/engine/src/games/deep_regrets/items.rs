@@ -66,7 +66,7 @@ impl DeepRegrets {
             }
         }
         if needed & REQ_REFRESH != 0
-            && seat.spent_count() > 0
+            && seat.has_spent()
             && seat.fresh_count() < self.max_fresh(st, p)
         {
             m |= REQ_REFRESH;
@@ -183,6 +183,15 @@ impl DeepRegrets {
         });
     }
 
+    /// Whether a dink or a supply of seat p is ready on `flags` (what [`Self::items_tail`]
+    /// would list one of), found by flag.
+    #[inline(always)]
+    pub(super) fn any_card_ready(&self, st: &S, p: usize, flags: u32) -> bool {
+        let seat = &st.seats[p];
+        self.dink_ready.ready(seat.dinks, flags) | self.supply_ready.ready(seat.supplies, flags)
+            != 0
+    }
+
     /// Seat p uses `src` (a legal action at the node `ret`, which it comes back to): its first
     /// ready use. An item with one use has no other, so only one with two is tested.
     pub(super) fn use_item(&self, st: &mut S, p: usize, src: ItemSrc, ret: Node) {
@@ -230,6 +239,57 @@ impl DeepRegrets {
         // Effects(p, list, 0), run here (as `run` would pop it).
         let asked = self.task_effects(st, p as u8, list, 0);
         self.run_unless(st, asked);
+    }
+}
+
+/// The items of one kind (dinks or supplies; bit i for item i) that each readiness flag holds
+/// back: an item is ready when one of its uses needs no flag that is missing, so the ready ones
+/// are found from the few flags missing instead of item by item.
+#[derive(Clone, Debug)]
+pub(super) struct ReadyTable {
+    /// The flags that some use needs (without `REQ_NEVER`).
+    flags: u32,
+    /// The items without a use u (also every id past the last item): never ready by that use.
+    never: [u32; 2],
+    /// `blocks[b][u]`: the items whose use u needs flag b.
+    blocks: [[u32; 2]; 32],
+}
+
+impl ReadyTable {
+    /// The table of the items whose uses' requirement masks are `reqs` (item i at index i).
+    pub(super) fn new(reqs: &[[u32; 2]]) -> Self {
+        let mut t = ReadyTable {
+            flags: 0,
+            never: [u32::MAX; 2],
+            blocks: [[0; 2]; 32],
+        };
+        for (i, r) in reqs.iter().enumerate().take(32) {
+            for (u, &m) in r.iter().enumerate() {
+                if m & REQ_NEVER != 0 {
+                    continue;
+                }
+                t.never[u] &= !(1 << i);
+                t.flags |= m;
+                each_bit(m, |b| t.blocks[b as usize][u] |= 1 << i);
+            }
+        }
+        t
+    }
+
+    /// The items of `held` with a use whose flags all hold in `flags` (what `ready_in(..)
+    /// .is_some()` tells of each).
+    #[inline(always)]
+    pub(super) fn ready(&self, held: u32, flags: u32) -> u32 {
+        if held == 0 {
+            return 0;
+        }
+        let mut blocked = self.never;
+        each_bit(self.flags & !flags, |b| {
+            let k = &self.blocks[b as usize];
+            blocked[0] |= k[0];
+            blocked[1] |= k[1];
+        });
+        held & !(blocked[0] & blocked[1])
     }
 }
 

@@ -170,7 +170,7 @@ impl DeepRegrets {
             Node::Worms => pick_listed(&[LEAVE_ON_TOP, PUT_AT_BOTTOM], 0, 0, rng),
             Node::Reward => {
                 let dink = st.dink_deck | st.dink_discard != 0;
-                let discard = seat.regret_count() > 0;
+                let discard = seat.has_regret();
                 match (dink, discard) {
                     (true, true) => pick_listed(&[DRAW_A_DINK, DISCARD_RANDOM_REGRET], 0, 0, rng),
                     (true, false) => pick_listed(&[DRAW_A_DINK], 0, 0, rng),
@@ -252,7 +252,7 @@ impl DeepRegrets {
                 if st.dink_deck | st.dink_discard != 0 {
                     out.push(DRAW_A_DINK);
                 }
-                if seat.regret_count() > 0 {
+                if seat.has_regret() {
                     out.push(DISCARD_RANDOM_REGRET);
                 }
             }
@@ -394,8 +394,7 @@ impl DeepRegrets {
         // A dink or supply ready on the flags found without a test of the dice or the sea (a
         // use ready on fewer flags is ready on all of them).
         let known = self.ready_flags_needed(st, p, Node::Turn, 0, None);
-        self.items_tail(st, p, known, &mut any);
-        if any.0 {
+        if self.any_card_ready(st, p, known) {
             return true;
         }
         self.turn_rules(st, p, &mut any, false);
@@ -404,8 +403,7 @@ impl DeepRegrets {
         }
         let flags = self.item_flags(st, p, Node::Turn, None);
         self.items_head(st, p, flags, &mut any);
-        self.items_tail(st, p, flags, &mut any);
-        any.0
+        any.0 || self.any_card_ready(st, p, flags)
     }
 
     /// The legal actions of the `turn` node family, in increasing order: main actions (0, 10,

@@ -666,6 +666,21 @@ impl Seat {
     fn fresh_count(&self) -> u32 {
         total(&self.fresh)
     }
+    /// Whether the seat has a Fresh die (`fresh_count() > 0`, without the sum).
+    #[inline]
+    fn has_fresh(&self) -> bool {
+        self.fresh != [0; CLASSES]
+    }
+    /// Whether the seat holds a regret (`regret_count() > 0`, without the sum).
+    #[inline]
+    fn has_regret(&self) -> bool {
+        self.regrets != [0; 4]
+    }
+    /// Whether the seat has a Spent die (`spent_count() > 0`, without the sum).
+    #[inline]
+    fn has_spent(&self) -> bool {
+        self.spent != [0; KINDS]
+    }
     #[inline]
     fn fresh_total(&self) -> u32 {
         self.fresh
@@ -673,10 +688,6 @@ impl Seat {
             .zip(CLASS_FACE)
             .map(|(&c, f)| u32::from(c) * u32::from(f))
             .sum()
-    }
-    #[inline]
-    fn spent_count(&self) -> u32 {
-        total(&self.spent)
     }
     #[inline]
     fn regret_value(&self) -> u32 {
@@ -975,6 +986,10 @@ pub struct DeepRegrets {
     /// The flags each dink's and supply's uses can need (the masks without `REQ_NEVER`).
     need_dink: [u32; data::DINK_COUNT],
     need_supply: [u32; data::SUPPLY_COUNT],
+    /// The dinks and the supplies each readiness flag holds back (`req_dink` and `req_supply`
+    /// by flag).
+    dink_ready: items::ReadyTable,
+    supply_ready: items::ReadyTable,
     /// Fish with a `give_away_action` rule.
     give_away_set: FishSet,
     /// Fish with an Eat ability (a non-empty `eat` list): only these can be eaten.
@@ -1192,6 +1207,8 @@ impl Game for DeepRegrets {
             req_lp,
             need_dink,
             need_supply,
+            dink_ready: items::ReadyTable::new(&req_dink),
+            supply_ready: items::ReadyTable::new(&req_supply),
             give_away_set,
             eat_set,
             front_peek_set,

@@ -142,9 +142,9 @@ impl DeepRegrets {
                 return k > 0;
             };
             *chance_steps += 1;
-            let f = (w * BLOCK) as u8 + b as u8;
-            st.deal_left.remove(f);
-            drawn[k] = f;
+            // `deal_left.remove(f)`, with the word and bit already known.
+            st.deal_left.0[w] &= !(1u64 << b);
+            drawn[k] = (w * BLOCK) as u8 + b as u8;
         }
         let shoal = &mut st.shoals[s];
         shoal.copy_within(0..len, add);

@@ -280,3 +280,37 @@ fn rod_of_the_infinite_needs_no_dink() {
     assert_eq!(st.seats[0].dinks, 1);
     assert_eq!(st.dink_discard, 0);
 }
+
+#[test]
+fn ready_tables_agree_with_each_item() {
+    // The dinks and supplies found ready by flag are those with a ready use, on every third
+    // set of the 19 readiness flags, with and without other bits (never `REQ_NEVER`, which no
+    // seat's flags hold).
+    let g = game(4, json!({}));
+    let kinds = [
+        (
+            &g.dink_ready,
+            data::DINK_COUNT,
+            ItemSrc::Dink as fn(u8) -> ItemSrc,
+        ),
+        (
+            &g.supply_ready,
+            data::SUPPLY_COUNT,
+            ItemSrc::Supply as fn(u8) -> ItemSrc,
+        ),
+    ];
+    for (table, count, src) in kinds {
+        for x in (0u32..1 << 20).step_by(3) {
+            let flags = if x < 1 << 19 {
+                x
+            } else {
+                x.wrapping_mul(0x9E37_79B9) & !super::super::items::REQ_NEVER
+            };
+            let ready = table.ready(u32::MAX, flags);
+            for i in 0..32u8 {
+                let expect = usize::from(i) < count && g.ready_in(src(i), flags).is_some();
+                assert_eq!(ready >> i & 1 == 1, expect, "item {i}, flags {flags:#x}");
+            }
+        }
+    }
+}
