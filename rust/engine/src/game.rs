@@ -160,7 +160,8 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Resolves the chance nodes from `state` on, up to the first decision node or the end,
     /// exactly as applying [`Game::sample_chance`] with `rng` one node at a time would (the same
-    /// draws and the same states; the default does just that), and returns how many it resolved.
+    /// draws and the same states; the default, [`crate::step::resolve_chance`], does just that),
+    /// and returns how many it resolved.
     /// The batch runner calls it when no seat observes, so the states in between need not be
     /// seen; games may override it with a loop that deals a run of cards in one go (checked by
     /// the test kit).
@@ -172,13 +173,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         rng: &mut SplitMix64,
         buf: &mut Vec<(u32, u64)>,
     ) -> u32 {
-        let mut resolved = 0;
-        while self.current_player(state) == CHANCE {
-            let outcome = self.sample_chance(state, rng, buf);
-            self.apply(state, outcome);
-            resolved += 1;
-        }
-        resolved
+        crate::step::resolve_chance(self, state, rng, buf)
     }
 
     /// The action the `random` bot takes at a decision node: `legal[rng.below(legal.len())]` over

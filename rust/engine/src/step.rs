@@ -378,6 +378,26 @@ pub fn random_playout<G: Game>(
     Ok(())
 }
 
+/// The chance nodes from `state` on, up to the first decision node or the end, resolved one at
+/// a time: [`Game::sample_chance`] with `rng`, then applied. Returns how many it resolved. It is
+/// [`Game::resolve_chance`]'s definition (and default), and the rest of a game's own version
+/// after the run it takes in one go.
+#[inline(always)]
+pub fn resolve_chance<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut SplitMix64,
+    buf: &mut Vec<(u32, u64)>,
+) -> u32 {
+    let mut resolved = 0;
+    while game.current_player(state) == CHANCE {
+        let outcome = game.sample_chance(state, rng, buf);
+        game.apply(state, outcome);
+        resolved += 1;
+    }
+    resolved
+}
+
 /// One node of [`random_playout`]: a chance node is resolved with the table's chance stream, a
 /// decision made by the `random` bot of the seat to move (with its stream), and counted in the
 /// table's counts (decisions, chance steps); `false` (and nothing done) at the end of the game.

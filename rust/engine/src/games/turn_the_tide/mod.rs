@@ -916,6 +916,8 @@ impl Game for TurnTheTide {
         if self.random_deal_ready(st) {
             resolved += self.random_deal(st, rng);
         }
+        // The rest as `crate::step::resolve_chance` takes it, written out here: calling it
+        // measured 0.4% more instructions per greedy game.
         while self.current_player(st) == CHANCE {
             let outcome = self.sample_chance(st, rng, buf);
             self.apply(st, outcome);
