@@ -65,7 +65,7 @@ impl DeepRegrets {
                     if st
                         .seats
                         .get(usize::from(st.actor))
-                        .is_some_and(|s| s.regrets != [0; 4]) =>
+                        .is_some_and(super::Seat::has_regret) =>
                 {
                     let p = usize::from(st.actor);
                     let v = super::chance::pick_count(&st.seats[p].regrets, t.chance);

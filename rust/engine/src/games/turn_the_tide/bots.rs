@@ -342,8 +342,14 @@ fn top_value(board: u64) -> u8 {
     if board == 0 {
         0
     } else {
-        ((63 - board.leading_zeros() as usize) / MAX_SEATS) as u8 + 1
+        top_row(board).0 as u8 + 1
     }
+}
+
+/// The lowest tide on a board of showing tides (not empty).
+#[inline(always)]
+fn bottom_value(board: u64) -> u8 {
+    (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
 }
 
 impl Eval {
@@ -448,7 +454,7 @@ impl Eval {
         let lowest = if !self.ends || self.no_tide & !(1 << s1 | 1 << s2) != 0 {
             0
         } else {
-            (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
+            bottom_value(board)
         };
         let x = self.my_tide_with(s1, v1, s2, v2);
         // [`Eval::base`] of the seats at the top losing a lifebuoy each.
@@ -577,7 +583,7 @@ impl Eval {
             } else if board == 0 {
                 u8::MAX
             } else {
-                (board.trailing_zeros() as usize / MAX_SEATS) as u8 + 1
+                bottom_value(board)
             };
         let x = self.my_tide_with(s1, v1, s2, v2);
         let others_top = top_value(board & !(SEAT_COLUMN << me));
