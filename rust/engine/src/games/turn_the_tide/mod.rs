@@ -912,18 +912,12 @@ impl Game for TurnTheTide {
         rng: &mut SplitMix64,
         buf: &mut Vec<(u32, u64)>,
     ) -> u32 {
-        let mut resolved = 0;
-        if self.random_deal_ready(st) {
-            resolved += self.random_deal(st, rng);
-        }
-        // The rest as `crate::step::resolve_chance` takes it, written out here: calling it
-        // measured 0.4% more instructions per greedy game.
-        while self.current_player(st) == CHANCE {
-            let outcome = self.sample_chance(st, rng, buf);
-            self.apply(st, outcome);
-            resolved += 1;
-        }
-        resolved
+        let dealt = if self.random_deal_ready(st) {
+            self.random_deal(st, rng)
+        } else {
+            0
+        };
+        dealt + crate::step::resolve_chance(self, st, rng, buf)
     }
 
     #[inline(always)]
