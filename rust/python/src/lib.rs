@@ -703,16 +703,12 @@ fn simulate<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opt = EngineError::InvalidOption;
-    let games = uint_arg(games, "games", u64::MAX, opt)?;
-    let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
-    let bots = list_arg(bots, "bots", opt, |b| str_arg(b, "a bot", opt))?;
-    let threads = optional_threads(threads)?;
     let config = engine::SimConfig {
-        games,
+        games: uint_arg(games, "games", u64::MAX, opt)?,
+        seed: uint_arg(seed, "seed", u64::MAX, opt)?,
+        bots: list_arg(bots, "bots", opt, |b| str_arg(b, "a bot", opt))?,
+        threads: optional_threads(threads)?,
         first_game,
-        seed,
-        threads,
-        bots,
         keep_games,
     };
     let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
@@ -1160,21 +1156,16 @@ impl PyVectorEnv {
         observations: bool,
     ) -> PyResult<Self> {
         let opt = EngineError::InvalidOption;
-        let num_envs = uint_arg(num_envs, "num_envs", usize::MAX, opt)?;
-        let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
-        let agent_seats = list_arg(agent_seats, "agent_seats", opt, |s| {
-            uint_arg(s, "an agent seat", usize::MAX, opt)
-        })?;
-        let opponents = list_arg(opponents, "opponents", opt, |b| str_arg(b, "a bot", opt))?;
-        let reward = str_arg(reward, "reward", opt)?;
-        let threads = optional_threads(threads)?;
         let config = engine::VectorConfig {
-            num_envs,
-            seed,
-            agent_seats,
-            opponents,
-            reward: engine::RewardKind::parse(&reward).map_err(to_py_err)?,
-            threads,
+            num_envs: uint_arg(num_envs, "num_envs", usize::MAX, opt)?,
+            seed: uint_arg(seed, "seed", u64::MAX, opt)?,
+            agent_seats: list_arg(agent_seats, "agent_seats", opt, |s| {
+                uint_arg(s, "an agent seat", usize::MAX, opt)
+            })?,
+            opponents: list_arg(opponents, "opponents", opt, |b| str_arg(b, "a bot", opt))?,
+            reward: engine::RewardKind::parse(&str_arg(reward, "reward", opt)?)
+                .map_err(to_py_err)?,
+            threads: optional_threads(threads)?,
         };
         let inner = game.inner.vector_env(config).map_err(to_py_err)?;
         Ok(Self {
