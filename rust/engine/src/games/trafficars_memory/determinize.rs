@@ -80,11 +80,7 @@ mod tests {
     use super::super::Phase;
     use super::*;
     use crate::game::{Game, CHANCE};
-    use crate::testing::{
-        assert_sample_does_not_peek, assert_samples_vary, check_determinizer, every_nth,
-        games_with, play_search_against_random, play_to_end, playout_nodes, replays_to,
-        SampleTally,
-    };
+    use crate::testing::*;
     use serde_json::json;
     use std::sync::Arc;
 
