@@ -30,19 +30,39 @@ class SimulatedRun(Protocol):
     """
 
     @property
-    def game_id(self) -> str: ...
+    def game_id(self) -> str:
+        """The game id."""
+        ...
+
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """The number of players."""
+        ...
+
     @property
-    def options(self) -> dict[str, Any]: ...
+    def options(self) -> dict[str, Any]:
+        """The game's options."""
+        ...
+
     @property
-    def bots(self) -> list[str]: ...
+    def bots(self) -> list[str]:
+        """The bot of every seat, by name."""
+        ...
+
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The run's seed, from which each of its games is rebuilt."""
+        ...
+
     @property
-    def games_played(self) -> int: ...
+    def games_played(self) -> int:
+        """How many games the run completed."""
+        ...
+
     @property
-    def scores(self) -> Any: ...
+    def scores(self) -> Any:
+        """Every game's final scores, a row per game (``None`` when the run kept no games)."""
+        ...
 
 
 __all__ = [
