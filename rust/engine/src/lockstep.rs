@@ -115,13 +115,22 @@ impl<G: Game> Lockstep<G> {
         let game_index = self.config.first_game + self.next_game;
         self.next_game += u64::from(active);
         let seed = derive_seed(self.config.seed, game_index);
-        let observing = step::reset_seats(&*self.game, &mut self.bots[i], seed);
+        let mut state = self.game.initial_state();
+        let mut rng = SplitMix64::default();
+        let (observing, chance_steps) = step::start_game(
+            &*self.game,
+            &mut state,
+            &mut rng,
+            &mut self.bots[i],
+            seed,
+            &mut self.chance_buf,
+        );
         Slot {
             game_index,
-            state: self.game.initial_state(),
-            rng: SplitMix64::new(seed),
+            state,
+            rng,
             decisions: 0,
-            chance_steps: 0,
+            chance_steps,
             active,
             observing,
         }

@@ -242,8 +242,8 @@ pub fn make_bot<G: Game>(game: &G, spec: &str) -> Result<Box<dyn Bot<G>>> {
 }
 
 /// Plays one whole seeded game with `bots` (one per seat); returns (decisions, chance steps) and
-/// leaves the final state in `state`. The game is stepped by [`crate::step::step`], and when no
-/// seat observes, the opening run of chance nodes by [`Game::resolve_chance`].
+/// leaves the final state in `state`. The game is started by [`crate::step::start_game`] and
+/// stepped by [`crate::step::step`].
 #[inline(always)]
 pub fn play_game<G: Game, B: SimSeat<G>>(
     game: &G,
@@ -253,16 +253,10 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
     legal: &mut Vec<u32>,
     chance: &mut Vec<(u32, u64)>,
 ) -> Result<(u32, u32)> {
-    *state = game.initial_state();
-    let mut rng = SplitMix64::new(game_seed);
-    let observing = step::reset_seats(game, bots, game_seed);
-    let (mut decisions, mut chance_steps) = (0u32, 0u32);
-    // With no seat observing, nobody sees the states of the opening deal: its chance nodes are
-    // resolved in one call (the same draws as stepping them). Later runs are stepped: resolving
-    // them in one call too cost more than it saved (one chance node per turn in most games).
-    if observing == 0 {
-        chance_steps += game.resolve_chance(state, &mut rng, chance);
-    }
+    let mut rng = SplitMix64::default();
+    let (observing, mut chance_steps) =
+        step::start_game(game, state, &mut rng, bots, game_seed, chance);
+    let mut decisions = 0u32;
     loop {
         match step::step(game, state, &mut rng, bots, observing, legal, chance)
             .map_err(step::StepError::into_error::<G>)?

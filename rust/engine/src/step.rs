@@ -265,6 +265,34 @@ pub fn reset_seats<G: Game, B: SimSeat<G>>(game: &G, seats: &mut [B], game_seed:
     observing
 }
 
+/// Starts the game seeded with `game_seed` in `state`, `rng` and `seats`, as every driver starts
+/// one: the initial state, the game's chance stream, the seats reset with their streams
+/// ([`reset_seats`]); then, when no seat observes, the opening run of chance nodes resolved in
+/// one call of [`Game::resolve_chance`] (the same draws as stepping them: nobody sees the states
+/// between). Returns the observing seats (a bitset) and the chance nodes resolved.
+///
+/// Later runs of chance nodes are stepped: resolving them in one call too cost more than it
+/// saved (one chance node per turn in most games).
+#[inline(always)]
+pub fn start_game<G: Game, B: SimSeat<G>>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut SplitMix64,
+    seats: &mut [B],
+    game_seed: u64,
+    chance: &mut Vec<(u32, u64)>,
+) -> (u64, u32) {
+    *state = game.initial_state();
+    *rng = SplitMix64::new(game_seed);
+    let observing = reset_seats(game, seats, game_seed);
+    let resolved = if observing == 0 {
+        game.resolve_chance(state, rng, chance)
+    } else {
+        0
+    };
+    (observing, resolved)
+}
+
 /// Lets the observing seats (bitset from [`reset_seats`]) see `state`, in seat order.
 #[inline]
 pub fn observe<G: Game, B: SimSeat<G>>(

@@ -419,9 +419,14 @@ impl<G: Game> Env<G> {
     fn start(&mut self, sh: &Shared<'_, G>, mut k: u64) -> Result<()> {
         for _ in 0..MAX_SKIPPED_GAMES {
             let seed = derive_seed(self.base_seed, k);
-            self.state = sh.game.initial_state();
-            self.rng = SplitMix64::new(seed);
-            self.observing = step::reset_seats(sh.game, &mut self.bots, seed);
+            (self.observing, _) = step::start_game(
+                sh.game,
+                &mut self.state,
+                &mut self.rng,
+                &mut self.bots,
+                seed,
+                &mut self.chance,
+            );
             self.episode = Some(k);
             self.done = false;
             if let Some(seat) = self.advance(sh)? {
