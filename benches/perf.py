@@ -550,7 +550,7 @@ def _save(path: Path, key: str, rows: list[dict[str, Any]]) -> None:
             key: rows,
         }
     )
-    path.write_text(json.dumps(saved, indent=1) + "\n")
+    path.write_text(json.dumps(saved, indent=2) + "\n")
 
 
 def test_table_renders() -> None:
