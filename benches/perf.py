@@ -420,7 +420,12 @@ def policy_game_instructions(game: str, policy: str, count: int) -> float:
 
 def measure_policy(game: str, count: int) -> dict[str, Any]:
     """One ``--policy`` row: instructions per game of each of :data:`POLICIES` and the ratios."""
-    per_game = {p: policy_game_instructions(game, p, count) for p in POLICIES}
+    return policy_row(game, count, {p: policy_game_instructions(game, p, count) for p in POLICIES})
+
+
+def policy_row(game: str, count: int, per_game: dict[str, float]) -> dict[str, Any]:
+    """The ``--policy`` row of ``game`` from the instructions per game of each of :data:`POLICIES`
+    (measured over ``count`` games)."""
     return {
         **configuration(game),
         "games": count,
@@ -460,10 +465,7 @@ def policy_main(games: list[str], count: int, path: Path | None) -> int:
             f"{row['share_flat']:.2f}"
         ),
     )
-    print(policy_table(rows))
-    if path is not None:
-        _save(path, "policy", rows)
-    return 0
+    return _show(rows, policy_table, path, "policy")
 
 
 def build_example(name: str) -> None:
@@ -531,9 +533,20 @@ def vector_main(games: list[str], count: int, path: Path | None) -> int:
             f"observations), batch {row['batch_instructions_per_decision']:,.0f}"
         ),
     )
-    print(vector_table(rows))
+    return _show(rows, vector_table, path, "vector")
+
+
+def _show(
+    rows: list[dict[str, Any]],
+    render: Callable[[list[dict[str, Any]]], str],
+    path: Path | None,
+    key: str,
+) -> int:
+    """Prints ``render(rows)`` and saves the rows under ``key`` of the JSON at ``path`` if given;
+    the exit status (0)."""
+    print(render(rows))
     if path is not None:
-        _save(path, "vector", rows)
+        _save(path, key, rows)
     return 0
 
 
@@ -585,16 +598,10 @@ def test_vector_table_renders() -> None:
 
 
 def test_policy_table_renders() -> None:
-    """The ``--policy`` table has one line per row with both shares (no valgrind needed)."""
-    row = {
-        "game": "turn_the_tide",
-        "players": 4,
-        "random_instructions_per_game": 20000.0,
-        "lists_instructions_per_game": 100000.0,
-        "flat_instructions_per_game": 50000.0,
-        "share_lists": 0.2,
-        "share_flat": 0.4,
-    }
+    """The ``--policy`` row's shares are all-random over each policy's cost, and the table has one
+    line per row with both (no valgrind needed)."""
+    row = policy_row("turn_the_tide", 4000, {"random": 2e4, "lists": 1e5, "flat": 5e4})
+    assert (row["share_lists"], row["share_flat"]) == (0.2, 0.4)
     line = policy_table([row]).splitlines()[2]
     assert line == "| turn_the_tide 4p | 20,000 | 100,000 | 0.20 | 50,000 | 0.40 |"
 

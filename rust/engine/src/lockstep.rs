@@ -119,10 +119,10 @@ impl<G: Game> Lockstep<G> {
         let mut rng = SplitMix64::default();
         let (observing, chance_steps) = step::start_game(
             &*self.game,
+            seed,
             &mut state,
             &mut rng,
             &mut self.bots[i],
-            seed,
             &mut self.chance_buf,
         );
         Slot {

@@ -255,7 +255,7 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
 ) -> Result<(u32, u32)> {
     let mut rng = SplitMix64::default();
     let (observing, mut chance_steps) =
-        step::start_game(game, state, &mut rng, bots, game_seed, chance);
+        step::start_game(game, game_seed, state, &mut rng, bots, chance);
     let mut decisions = 0u32;
     loop {
         match step::step(game, state, &mut rng, bots, observing, legal, chance)

@@ -276,10 +276,10 @@ pub fn reset_seats<G: Game, B: SimSeat<G>>(game: &G, seats: &mut [B], game_seed:
 #[inline(always)]
 pub fn start_game<G: Game, B: SimSeat<G>>(
     game: &G,
+    game_seed: u64,
     state: &mut G::State,
     rng: &mut SplitMix64,
     seats: &mut [B],
-    game_seed: u64,
     chance: &mut Vec<(u32, u64)>,
 ) -> (u64, u32) {
     *state = game.initial_state();

@@ -421,10 +421,10 @@ impl<G: Game> Env<G> {
             let seed = derive_seed(self.base_seed, k);
             (self.observing, _) = step::start_game(
                 sh.game,
+                seed,
                 &mut self.state,
                 &mut self.rng,
                 &mut self.bots,
-                seed,
                 &mut self.chance,
             );
             self.episode = Some(k);
