@@ -413,9 +413,17 @@ impl GreedyBot {
             b = deal.prefix[j];
             b.reveal_own(me, card);
         }
-        b.play(g, me, card, others.card(j));
-        for i in j..others.len() {
-            b.play(g, others.seat(i), others.card(i), others.card(i + 1));
+        // The queue's last card is resolved only for its penalty: nothing reads the board
+        // after it.
+        let last = others.len();
+        if j == last {
+            b.play_last(g, me, card);
+        } else {
+            b.play(g, me, card, others.card(j));
+            for i in j..last - 1 {
+                b.play(g, others.seat(i), others.card(i), others.card(i + 1));
+            }
+            b.play_last(g, others.seat(last - 1), others.card(last - 1));
         }
         let (mine, others_took) = b.taken(me, before);
         let result = self.cost_of(g, mine, others_took);
@@ -641,9 +649,18 @@ impl TurnBoard {
 
     /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
     /// being the card queued after it (0 for none). `N` is the number of lanes when known at
-    /// compile time (so that the loops over the lanes unroll), 0 otherwise.
+    /// compile time (so that the loops over the lanes unroll), 0 otherwise. With `LAST` (the
+    /// queue's last card, so `next` is 0) only the penalty counts are kept exact: the lanes are
+    /// left unchanged where a card but an ambulance would change them, as nothing reads them
+    /// after the turn's last card.
     #[inline(always)]
-    fn resolve<const N: usize>(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+    fn resolve<const N: usize, const LAST: bool>(
+        &mut self,
+        g: &Trafficars,
+        seat: usize,
+        card: u8,
+        next: u8,
+    ) {
         let n = Self::lane_count::<N>(g);
         let kind = g.kind(card);
         match kind {
@@ -681,20 +698,29 @@ impl TurnBoard {
                     .iter_mut()
                     .find(|l| l.police_last || !Self::full(g, l))
                 {
+                    if LAST {
+                        return;
+                    }
                     if l.police_last {
                         l.push_on_last(0);
                     } else {
                         l.push_place(0, true);
                     }
                 } else if let Some((p, k)) = Self::least(lanes, |_| true, |l| l.cards) {
-                    lanes[k] = TurnLane::single(0, true);
                     self.penalize(seat, p);
+                    if !LAST {
+                        self.lanes[k] = TurnLane::single(0, true);
+                    }
                 }
             }
             Kind::TowTruck => {
                 let full = |l: &TurnLane| Self::full(g, l);
                 let penalty = |l: &TurnLane| if full(l) { l.cards - l.last_cards } else { 0 };
                 if let Some((p, k)) = Self::least(&self.lanes[..n], |_| true, penalty) {
+                    if LAST {
+                        self.penalize(seat, p);
+                        return;
+                    }
                     let l = &mut self.lanes[k];
                     let load = l.last_cards;
                     if full(l) {
@@ -751,6 +777,10 @@ impl TurnBoard {
                         l.free = false;
                         return;
                     }
+                }
+                if LAST {
+                    self.penalize(seat, p);
+                    return;
                 }
                 let l = &mut lanes[k];
                 if take || (car && Self::full(g, l)) {
@@ -956,6 +986,12 @@ trait TurnPlay: Copy {
     /// Resolves `card` of `seat` with the bot's policy, `next` being the card queued after it
     /// (0 for none).
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8);
+    /// Resolves `card` of `seat`, the last card of the queue, as far as the penalty counts go:
+    /// the rest of the board may be left as it was.
+    #[inline(always)]
+    fn play_last(&mut self, g: &Trafficars, seat: usize, card: u8) {
+        self.play(g, seat, card, 0);
+    }
     /// Every number a rule may compare a numbered card with during the turn, but for those of
     /// the cards revealed in it (bit `n` = number `n`); `on_table` holds the cards in the lanes.
     fn numbers(&self, g: &Trafficars, on_table: u64) -> u64;
@@ -1003,7 +1039,12 @@ impl TurnPlay for Board {
 impl TurnPlay for TurnBoard {
     #[inline(always)]
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        self.resolve::<0>(g, seat, card, next);
+        self.resolve::<0, false>(g, seat, card, next);
+    }
+
+    #[inline(always)]
+    fn play_last(&mut self, g: &Trafficars, seat: usize, card: u8) {
+        self.resolve::<0, true>(g, seat, card, 0);
     }
 
     /// The stack values of the lane ends and of the places before them: every other value a
@@ -1030,7 +1071,12 @@ struct Lanes<const N: usize>(TurnBoard);
 impl<const N: usize> TurnPlay for Lanes<N> {
     #[inline(always)]
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        self.0.resolve::<N>(g, seat, card, next);
+        self.0.resolve::<N, false>(g, seat, card, next);
+    }
+
+    #[inline(always)]
+    fn play_last(&mut self, g: &Trafficars, seat: usize, card: u8) {
+        self.0.resolve::<N, true>(g, seat, card, 0);
     }
 
     #[inline]
@@ -1096,12 +1142,16 @@ mod tests {
     use std::sync::Arc;
 
     /// Reveals `cards` on `b` and resolves the whole queue with the bot's policy, the way the
-    /// lookahead plays a turn.
+    /// lookahead plays a turn (the last card for its penalty only).
     fn play_turn<T: TurnPlay>(g: &Trafficars, b: &mut T, cards: &[u8; MAX_SEATS]) {
         b.reveal(g, cards);
         let queue = Queue::of(g, cards);
         for i in 0..queue.len() {
-            b.play(g, queue.seat(i), queue.card(i), queue.card(i + 1));
+            if i + 1 == queue.len() {
+                b.play_last(g, queue.seat(i), queue.card(i));
+            } else {
+                b.play(g, queue.seat(i), queue.card(i), queue.card(i + 1));
+            }
         }
     }
 
