@@ -749,9 +749,10 @@ impl TurnBoard {
                 let x = g.number(card);
                 let car = kind == Kind::Car;
                 let lanes = &mut self.lanes[..n];
+                // The highest closed end below `x` (an open end, 0, changes no maximum).
                 let mut best = 0;
                 for l in lanes.iter() {
-                    if l.end != 0 && l.end < x {
+                    if l.end < x {
                         best = best.max(l.end);
                     }
                 }
