@@ -216,7 +216,20 @@ impl GreedyBot {
     /// The outcome cost of the bot taking `mine` penalty cards and the other seats `others`.
     #[inline]
     fn cost_of(&self, g: &Trafficars, mine: u32, others: u32) -> f64 {
-        f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / (g.players.max(2) - 1) as f64
+        Self::cost_among(mine, others, Self::other_seats(g))
+    }
+
+    /// The number of other seats, as the divisor of [`GreedyBot::cost_among`].
+    #[inline]
+    fn other_seats(g: &Trafficars) -> f64 {
+        (g.players.max(2) - 1) as f64
+    }
+
+    /// [`GreedyBot::cost_of`] with the number of other seats `other_seats` (from
+    /// [`GreedyBot::other_seats`]) converted once for many outcomes.
+    #[inline(always)]
+    fn cost_among(mine: u32, others: u32, other_seats: f64) -> f64 {
+        f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / other_seats
     }
 
     /// The card to commit. Run with the CPU's bit instructions (see
@@ -307,9 +320,10 @@ impl GreedyBot {
         let extra = |c: u32| {
             (!matches!(g.kind(c as u8), Kind::Car | Kind::Trailer)).then_some(SPECIAL_COST)
         };
+        let other_seats = Self::other_seats(g);
         let mut sums = [0f64; ID_SLOTS];
         for (sum, &c) in sums.iter_mut().zip(legal) {
-            *sum += self.outcome(g, &mut deals[0], c as u8, &before);
+            *sum += self.outcome(g, &mut deals[0], c as u8, &before, other_seats);
             if let Some(e) = extra(c) {
                 *sum += e;
             }
@@ -331,8 +345,10 @@ impl GreedyBot {
             // errors of the sums: the exact bound is added up only when this estimate comes
             // near the cheapest cost.
             let step = floor + e.unwrap_or(0.0);
+            // The deals left, `SAMPLES - k`, counted down as a float (exact for so few).
+            let mut left = (SAMPLES - 1) as f64;
             for (k, deal) in deals.iter_mut().enumerate().skip(1) {
-                if sum + step * (SAMPLES - k) as f64 >= best.0 - 1e-6 {
+                if sum + step * left >= best.0 - 1e-6 {
                     let mut bound = sum;
                     for _ in k..SAMPLES {
                         bound += floor;
@@ -344,10 +360,11 @@ impl GreedyBot {
                         continue 'cards;
                     }
                 }
-                sum += self.outcome(g, deal, c as u8, &before);
+                sum += self.outcome(g, deal, c as u8, &before, other_seats);
                 if let Some(e) = e {
                     sum += e;
                 }
+                left -= 1.0;
             }
             if sum < best.0 || (sum == best.0 && i < best.1) {
                 best = (sum, i);
@@ -357,7 +374,7 @@ impl GreedyBot {
     }
 
     /// The outcome cost of the bot's `card` in `deal`: the turn played out on its board with
-    /// the other seats' cards of the deal.
+    /// the other seats' cards of the deal (`other_seats` is [`GreedyBot::other_seats`]).
     #[inline(always)]
     fn outcome<T: TurnPlay>(
         &self,
@@ -365,6 +382,7 @@ impl GreedyBot {
         deal: &mut Deal<T>,
         card: u8,
         before: &[u16; MAX_SEATS],
+        other_seats: f64,
     ) -> f64 {
         let me = self.seat;
         let kind = g.kind(card);
@@ -426,7 +444,7 @@ impl GreedyBot {
             b.play_last(g, others.seat(last - 1), others.card(last - 1));
         }
         let (mine, others_took) = b.taken(me, before);
-        let result = self.cost_of(g, mine, others_took);
+        let result = Self::cost_among(mine, others_took, other_seats);
         if numbered {
             if let Some(slot) = deal.played.get_mut(deal.n_played) {
                 *slot = (kind, j as u8, x, result);
