@@ -930,7 +930,7 @@ impl Queue {
     /// that orders the same way (class < 4, number ≤ 50, seat < 5).
     #[inline]
     fn key(g: &Trafficars, seat: usize, card: u8) -> u32 {
-        u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | seat as u32
+        g.queue_key(card) | seat as u32
     }
 
     /// The empty queue.
