@@ -802,7 +802,10 @@ impl TurnBoard {
                     return;
                 }
                 let l = &mut lanes[k];
-                if take || (car && Self::full(g, l)) {
+                // Outside a take, the penalty is the lane's cards exactly when a car goes to a
+                // full lane, and a summary's lane always holds a card (its places start with
+                // cards: it is made without a free place, and no rule empties a lane).
+                if take || p > 0 {
                     *l = TurnLane::single(x, false);
                     self.penalize(seat, p);
                 } else if car {
