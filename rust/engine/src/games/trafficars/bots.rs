@@ -423,9 +423,8 @@ impl GreedyBot {
         } else {
             while deal.ready <= j {
                 let i = deal.ready - 1;
-                let mut next = deal.prefix[i];
-                next.play(g, others.seat(i), others.card(i), others.card(i + 1));
-                deal.prefix[i + 1] = next;
+                deal.prefix[i + 1] = deal.prefix[i];
+                deal.prefix[i + 1].play(g, others.seat(i), others.card(i), others.card(i + 1));
                 deal.ready += 1;
             }
             b = deal.prefix[j];
