@@ -648,20 +648,20 @@ impl TurnBoard {
         penalty: impl Fn(&TurnLane) -> u8,
     ) -> Option<(u8, usize)> {
         // Without an early exit at a penalty of 0 (the least there is, and the first lane wins a
-        // tie), so that the loop over a known number of lanes unrolls: (penalty, lane) with the
-        // penalty past any `u8` for lanes that are not `ok`.
-        let mut best = (u16::MAX, 0usize);
+        // tie), so that the loop over a known number of lanes unrolls: the least of the keys
+        // penalty · 8 + lane (lanes < 8), which orders by penalty, then by lane, with a key
+        // past any penalty for lanes that are not `ok`.
+        const _: () = assert!(MAX_LANES <= 8);
+        let mut best = u16::MAX;
         for (k, l) in lanes.iter().enumerate() {
-            let p = if ok(l) {
-                u16::from(penalty(l))
+            let key = if ok(l) {
+                u16::from(penalty(l)) << 3 | k as u16
             } else {
                 u16::MAX
             };
-            if p < best.0 {
-                best = (p, k);
-            }
+            best = best.min(key);
         }
-        (best.0 != u16::MAX).then_some((best.0 as u8, best.1))
+        (best != u16::MAX).then_some(((best >> 3) as u8, usize::from(best & 7)))
     }
 
     /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
