@@ -298,14 +298,16 @@ impl GreedyBot {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
             let mut n = unseen;
-            for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
+            for s in (0..g.players.min(MAX_SEATS)).filter(|&s| s != me) {
                 // A uniform unseen card (nothing drawn once none is left).
-                if s == me || n == 0 {
-                    continue;
+                if n == 0 {
+                    break;
                 }
                 let pick = bits::select(left, self.rng.below(n) as u32);
-                *slot = pick as u8;
-                left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
+                cards[s] = pick as u8;
+                // (A rank below the count always selects a card: bit 64, never, would wrap to
+                // bit 0, which is no card.)
+                left &= !1u64.wrapping_shl(pick);
                 n -= 1;
             }
             deal.deal(g, &cards, table_numbers);
