@@ -70,7 +70,8 @@ const CARD_BITS: u64 = (u64::MAX >> (63 - LAST_CARD)) & !((1 << FIRST_CARD) - 1)
 /// Bit `n` for the number `n` of card `id` (0 for a card without a number).
 #[inline]
 fn number_bit(g: &Trafficars, id: u8) -> u64 {
-    1u64.checked_shl(u32::from(g.number(id))).unwrap_or(0) & !1
+    // Numbers are at most 50: the shift never wraps.
+    (1u64 << (g.number(id) & 63)) & !1
 }
 
 /// The bits of the numbers from the smaller of `a` and `b` to the larger, both included.
