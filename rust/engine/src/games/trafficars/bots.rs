@@ -78,7 +78,8 @@ fn number_bit(g: &Trafficars, id: u8) -> u64 {
 #[inline]
 fn number_range(a: u8, b: u8) -> u64 {
     let (lo, hi) = (u32::from(a.min(b)), u32::from(a.max(b)));
-    let upto = |n: u32| 1u64.checked_shl(n + 1).map_or(u64::MAX, |b| b - 1);
+    // The bits 0..=n (numbers are at most 50; 2 << 63 would wrap to 0, and 0 - 1 is every bit).
+    let upto = |n: u32| (2u64 << (n & 63)).wrapping_sub(1);
     upto(hi) & !(upto(lo) >> 1)
 }
 
