@@ -712,6 +712,11 @@ impl TurnBoard {
                     l.cards += 1;
                     l.front_owner = seat as u8;
                 }
+                // After the turn's last ambulance, the overflow check (only an ambulance can be
+                // the last one, so it is made here).
+                if last_ambulance(g, card, next) {
+                    self.overflow::<N>(g);
+                }
             }
             Kind::Police => {
                 let lanes = &mut self.lanes[..n];
@@ -817,9 +822,6 @@ impl TurnBoard {
                     l.push_on_last(x);
                 }
             }
-        }
-        if last_ambulance(g, card, next) {
-            self.overflow::<N>(g);
         }
     }
 
