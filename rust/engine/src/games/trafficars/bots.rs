@@ -70,14 +70,16 @@ const CARD_BITS: u64 = (u64::MAX >> (63 - LAST_CARD)) & !((1 << FIRST_CARD) - 1)
 /// Bit `n` for the number `n` of card `id` (0 for a card without a number).
 #[inline]
 fn number_bit(g: &Trafficars, id: u8) -> u64 {
-    1u64.checked_shl(u32::from(g.number(id))).unwrap_or(0) & !1
+    // Numbers are at most 50: the shift never wraps.
+    (1u64 << (g.number(id) & 63)) & !1
 }
 
 /// The bits of the numbers from the smaller of `a` and `b` to the larger, both included.
 #[inline]
 fn number_range(a: u8, b: u8) -> u64 {
     let (lo, hi) = (u32::from(a.min(b)), u32::from(a.max(b)));
-    let upto = |n: u32| 1u64.checked_shl(n + 1).map_or(u64::MAX, |b| b - 1);
+    // The bits 0..=n (numbers are at most 50; 2 << 63 would wrap to 0, and 0 - 1 is every bit).
+    let upto = |n: u32| (2u64 << (n & 63)).wrapping_sub(1);
     upto(hi) & !(upto(lo) >> 1)
 }
 
@@ -216,7 +218,20 @@ impl GreedyBot {
     /// The outcome cost of the bot taking `mine` penalty cards and the other seats `others`.
     #[inline]
     fn cost_of(&self, g: &Trafficars, mine: u32, others: u32) -> f64 {
-        f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / (g.players.max(2) - 1) as f64
+        Self::cost_among(mine, others, Self::other_seats(g))
+    }
+
+    /// The number of other seats, as the divisor of [`GreedyBot::cost_among`].
+    #[inline]
+    fn other_seats(g: &Trafficars) -> f64 {
+        (g.players.max(2) - 1) as f64
+    }
+
+    /// [`GreedyBot::cost_of`] with the number of other seats `other_seats` (from
+    /// [`GreedyBot::other_seats`]) converted once for many outcomes.
+    #[inline(always)]
+    fn cost_among(mine: u32, others: u32, other_seats: f64) -> f64 {
+        f64::from(mine) - OPPONENT_WEIGHT * f64::from(others) / other_seats
     }
 
     /// The card to commit. Run with the CPU's bit instructions (see
@@ -285,14 +300,16 @@ impl GreedyBot {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
             let mut n = unseen;
-            for (s, slot) in cards.iter_mut().enumerate().take(g.players) {
+            for s in (0..g.players.min(MAX_SEATS)).filter(|&s| s != me) {
                 // A uniform unseen card (nothing drawn once none is left).
-                if s == me || n == 0 {
-                    continue;
+                if n == 0 {
+                    break;
                 }
                 let pick = bits::select(left, self.rng.below(n) as u32);
-                *slot = pick as u8;
-                left &= !bits::bit_in(pick, FIRST_CARD, LAST_CARD);
+                cards[s] = pick as u8;
+                // (A rank below the count always selects a card: bit 64, never, would wrap to
+                // bit 0, which is no card.)
+                left &= !1u64.wrapping_shl(pick);
                 n -= 1;
             }
             deal.deal(g, &cards, table_numbers);
@@ -307,9 +324,10 @@ impl GreedyBot {
         let extra = |c: u32| {
             (!matches!(g.kind(c as u8), Kind::Car | Kind::Trailer)).then_some(SPECIAL_COST)
         };
+        let other_seats = Self::other_seats(g);
         let mut sums = [0f64; ID_SLOTS];
         for (sum, &c) in sums.iter_mut().zip(legal) {
-            *sum += self.outcome(g, &mut deals[0], c as u8, &before);
+            *sum += self.outcome(g, &mut deals[0], c as u8, &before, other_seats);
             if let Some(e) = extra(c) {
                 *sum += e;
             }
@@ -331,8 +349,10 @@ impl GreedyBot {
             // errors of the sums: the exact bound is added up only when this estimate comes
             // near the cheapest cost.
             let step = floor + e.unwrap_or(0.0);
+            // The deals left, `SAMPLES - k`, counted down as a float (exact for so few).
+            let mut left = (SAMPLES - 1) as f64;
             for (k, deal) in deals.iter_mut().enumerate().skip(1) {
-                if sum + step * (SAMPLES - k) as f64 >= best.0 - 1e-6 {
+                if sum + step * left >= best.0 - 1e-6 {
                     let mut bound = sum;
                     for _ in k..SAMPLES {
                         bound += floor;
@@ -344,10 +364,11 @@ impl GreedyBot {
                         continue 'cards;
                     }
                 }
-                sum += self.outcome(g, deal, c as u8, &before);
+                sum += self.outcome(g, deal, c as u8, &before, other_seats);
                 if let Some(e) = e {
                     sum += e;
                 }
+                left -= 1.0;
             }
             if sum < best.0 || (sum == best.0 && i < best.1) {
                 best = (sum, i);
@@ -357,7 +378,7 @@ impl GreedyBot {
     }
 
     /// The outcome cost of the bot's `card` in `deal`: the turn played out on its board with
-    /// the other seats' cards of the deal.
+    /// the other seats' cards of the deal (`other_seats` is [`GreedyBot::other_seats`]).
     #[inline(always)]
     fn outcome<T: TurnPlay>(
         &self,
@@ -365,6 +386,7 @@ impl GreedyBot {
         deal: &mut Deal<T>,
         card: u8,
         before: &[u16; MAX_SEATS],
+        other_seats: f64,
     ) -> f64 {
         let me = self.seat;
         let kind = g.kind(card);
@@ -405,20 +427,27 @@ impl GreedyBot {
         } else {
             while deal.ready <= j {
                 let i = deal.ready - 1;
-                let mut next = deal.prefix[i];
-                next.play(g, others.seat(i), others.card(i), others.card(i + 1));
-                deal.prefix[i + 1] = next;
+                deal.prefix[i + 1] = deal.prefix[i];
+                deal.prefix[i + 1].play(g, others.seat(i), others.card(i), others.card(i + 1));
                 deal.ready += 1;
             }
             b = deal.prefix[j];
             b.reveal_own(me, card);
         }
-        b.play(g, me, card, others.card(j));
-        for i in j..others.len() {
-            b.play(g, others.seat(i), others.card(i), others.card(i + 1));
+        // The queue's last card is resolved only for its penalty: nothing reads the board
+        // after it.
+        let last = others.len();
+        if j == last {
+            b.play_last(g, me, card);
+        } else {
+            b.play(g, me, card, others.card(j));
+            for i in j..last - 1 {
+                b.play(g, others.seat(i), others.card(i), others.card(i + 1));
+            }
+            b.play_last(g, others.seat(last - 1), others.card(last - 1));
         }
         let (mine, others_took) = b.taken(me, before);
-        let result = self.cost_of(g, mine, others_took);
+        let result = Self::cost_among(mine, others_took, other_seats);
         if numbered {
             if let Some(slot) = deal.played.get_mut(deal.n_played) {
                 *slot = (kind, j as u8, x, result);
@@ -623,27 +652,36 @@ impl TurnBoard {
         penalty: impl Fn(&TurnLane) -> u8,
     ) -> Option<(u8, usize)> {
         // Without an early exit at a penalty of 0 (the least there is, and the first lane wins a
-        // tie), so that the loop over a known number of lanes unrolls: (penalty, lane) with the
-        // penalty past any `u8` for lanes that are not `ok`.
-        let mut best = (u16::MAX, 0usize);
+        // tie), so that the loop over a known number of lanes unrolls: the least of the keys
+        // penalty · 8 + lane (lanes < 8), which orders by penalty, then by lane, with a key
+        // past any penalty for lanes that are not `ok`.
+        const _: () = assert!(MAX_LANES <= 8);
+        let mut best = u16::MAX;
         for (k, l) in lanes.iter().enumerate() {
-            let p = if ok(l) {
-                u16::from(penalty(l))
+            let key = if ok(l) {
+                u16::from(penalty(l)) << 3 | k as u16
             } else {
                 u16::MAX
             };
-            if p < best.0 {
-                best = (p, k);
-            }
+            best = best.min(key);
         }
-        (best.0 != u16::MAX).then_some((best.0 as u8, best.1))
+        (best != u16::MAX).then_some(((best >> 3) as u8, usize::from(best & 7)))
     }
 
     /// Resolves `card` of `seat` as [`GreedyBot::resolve_head`] does on a [`Board`], `next`
     /// being the card queued after it (0 for none). `N` is the number of lanes when known at
-    /// compile time (so that the loops over the lanes unroll), 0 otherwise.
+    /// compile time (so that the loops over the lanes unroll), 0 otherwise. With `LAST` (the
+    /// queue's last card, so `next` is 0) only the penalty counts are kept exact: the lanes are
+    /// left unchanged where a card but an ambulance would change them, as nothing reads them
+    /// after the turn's last card.
     #[inline(always)]
-    fn resolve<const N: usize>(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
+    fn resolve<const N: usize, const LAST: bool>(
+        &mut self,
+        g: &Trafficars,
+        seat: usize,
+        card: u8,
+        next: u8,
+    ) {
         let n = Self::lane_count::<N>(g);
         let kind = g.kind(card);
         match kind {
@@ -674,6 +712,11 @@ impl TurnBoard {
                     l.cards += 1;
                     l.front_owner = seat as u8;
                 }
+                // After the turn's last ambulance, the overflow check (only an ambulance can be
+                // the last one, so it is made here).
+                if last_ambulance(g, card, next) {
+                    self.overflow::<N>(g);
+                }
             }
             Kind::Police => {
                 let lanes = &mut self.lanes[..n];
@@ -681,20 +724,29 @@ impl TurnBoard {
                     .iter_mut()
                     .find(|l| l.police_last || !Self::full(g, l))
                 {
+                    if LAST {
+                        return;
+                    }
                     if l.police_last {
                         l.push_on_last(0);
                     } else {
                         l.push_place(0, true);
                     }
                 } else if let Some((p, k)) = Self::least(lanes, |_| true, |l| l.cards) {
-                    lanes[k] = TurnLane::single(0, true);
                     self.penalize(seat, p);
+                    if !LAST {
+                        self.lanes[k] = TurnLane::single(0, true);
+                    }
                 }
             }
             Kind::TowTruck => {
                 let full = |l: &TurnLane| Self::full(g, l);
                 let penalty = |l: &TurnLane| if full(l) { l.cards - l.last_cards } else { 0 };
                 if let Some((p, k)) = Self::least(&self.lanes[..n], |_| true, penalty) {
+                    if LAST {
+                        self.penalize(seat, p);
+                        return;
+                    }
                     let l = &mut self.lanes[k];
                     let load = l.last_cards;
                     if full(l) {
@@ -723,9 +775,10 @@ impl TurnBoard {
                 let x = g.number(card);
                 let car = kind == Kind::Car;
                 let lanes = &mut self.lanes[..n];
+                // The highest closed end below `x` (an open end, 0, changes no maximum).
                 let mut best = 0;
                 for l in lanes.iter() {
-                    if l.end != 0 && l.end < x {
+                    if l.end < x {
                         best = best.max(l.end);
                     }
                 }
@@ -752,8 +805,15 @@ impl TurnBoard {
                         return;
                     }
                 }
+                if LAST {
+                    self.penalize(seat, p);
+                    return;
+                }
                 let l = &mut lanes[k];
-                if take || (car && Self::full(g, l)) {
+                // Outside a take, the penalty is the lane's cards exactly when a car goes to a
+                // full lane, and a summary's lane always holds a card (its places start with
+                // cards: it is made without a free place, and no rule empties a lane).
+                if take || p > 0 {
                     *l = TurnLane::single(x, false);
                     self.penalize(seat, p);
                 } else if car {
@@ -762,9 +822,6 @@ impl TurnBoard {
                     l.push_on_last(x);
                 }
             }
-        }
-        if last_ambulance(g, card, next) {
-            self.overflow::<N>(g);
         }
     }
 
@@ -881,7 +938,7 @@ impl Queue {
     /// that orders the same way (class < 4, number ≤ 50, seat < 5).
     #[inline]
     fn key(g: &Trafficars, seat: usize, card: u8) -> u32 {
-        u32::from(g.kind(card).class()) << 16 | u32::from(g.number(card)) << 8 | seat as u32
+        g.queue_key(card) | seat as u32
     }
 
     /// The empty queue.
@@ -956,6 +1013,12 @@ trait TurnPlay: Copy {
     /// Resolves `card` of `seat` with the bot's policy, `next` being the card queued after it
     /// (0 for none).
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8);
+    /// Resolves `card` of `seat`, the last card of the queue, as far as the penalty counts go:
+    /// the rest of the board may be left as it was.
+    #[inline(always)]
+    fn play_last(&mut self, g: &Trafficars, seat: usize, card: u8) {
+        self.play(g, seat, card, 0);
+    }
     /// Every number a rule may compare a numbered card with during the turn, but for those of
     /// the cards revealed in it (bit `n` = number `n`); `on_table` holds the cards in the lanes.
     fn numbers(&self, g: &Trafficars, on_table: u64) -> u64;
@@ -1003,7 +1066,12 @@ impl TurnPlay for Board {
 impl TurnPlay for TurnBoard {
     #[inline(always)]
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        self.resolve::<0>(g, seat, card, next);
+        self.resolve::<0, false>(g, seat, card, next);
+    }
+
+    #[inline(always)]
+    fn play_last(&mut self, g: &Trafficars, seat: usize, card: u8) {
+        self.resolve::<0, true>(g, seat, card, 0);
     }
 
     /// The stack values of the lane ends and of the places before them: every other value a
@@ -1030,7 +1098,12 @@ struct Lanes<const N: usize>(TurnBoard);
 impl<const N: usize> TurnPlay for Lanes<N> {
     #[inline(always)]
     fn play(&mut self, g: &Trafficars, seat: usize, card: u8, next: u8) {
-        self.0.resolve::<N>(g, seat, card, next);
+        self.0.resolve::<N, false>(g, seat, card, next);
+    }
+
+    #[inline(always)]
+    fn play_last(&mut self, g: &Trafficars, seat: usize, card: u8) {
+        self.0.resolve::<N, true>(g, seat, card, 0);
     }
 
     #[inline]
@@ -1096,12 +1169,16 @@ mod tests {
     use std::sync::Arc;
 
     /// Reveals `cards` on `b` and resolves the whole queue with the bot's policy, the way the
-    /// lookahead plays a turn.
+    /// lookahead plays a turn (the last card for its penalty only).
     fn play_turn<T: TurnPlay>(g: &Trafficars, b: &mut T, cards: &[u8; MAX_SEATS]) {
         b.reveal(g, cards);
         let queue = Queue::of(g, cards);
         for i in 0..queue.len() {
-            b.play(g, queue.seat(i), queue.card(i), queue.card(i + 1));
+            if i + 1 == queue.len() {
+                b.play_last(g, queue.seat(i), queue.card(i));
+            } else {
+                b.play(g, queue.seat(i), queue.card(i), queue.card(i + 1));
+            }
         }
     }
 

@@ -173,6 +173,10 @@ pub(crate) struct CardTable {
     /// The value of a stack with this card on top: its number for a car or trailer, 0 (open)
     /// for a special card or the free place (id 0).
     top_value: [u8; ID_SLOTS],
+    /// The card's part of its place in the reveal order (`Trafficars::reveal`): its class and
+    /// number as `class << 16 | number << 8`, the seat to be added in the low byte. For the
+    /// `greedy` bot's lookahead, which orders many sampled reveals.
+    queue_key: [u32; ID_SLOTS],
 }
 
 /// Parses the JSON deck table: 62 objects `{"id", "kind", "number"}` in id order.
@@ -189,6 +193,7 @@ fn parse_cards(text: &str) -> std::result::Result<CardTable, String> {
         kind: [Kind::Car; ID_SLOTS],
         number: [0; ID_SLOTS],
         top_value: [0; ID_SLOTS],
+        queue_key: [0; ID_SLOTS],
     };
     for (i, e) in list.iter().enumerate() {
         let id = i + 1;
@@ -216,6 +221,9 @@ fn parse_cards(text: &str) -> std::result::Result<CardTable, String> {
         if matches!(kind, Kind::Car | Kind::Trailer) {
             t.top_value[id] = number;
         }
+    }
+    for (key, (kind, &number)) in t.queue_key.iter_mut().zip(t.kind.iter().zip(&t.number)) {
+        *key = u32::from(kind.class()) << 16 | u32::from(number) << 8;
     }
     Ok(t)
 }
@@ -618,6 +626,13 @@ impl Trafficars {
     #[inline]
     fn number(&self, id: u8) -> u8 {
         self.cards.number.get(usize::from(id)).copied().unwrap_or(0)
+    }
+
+    /// `CardTable::queue_key` of card `id` (an id past the table wraps around it, so there is
+    /// no bounds check).
+    #[inline(always)]
+    fn queue_key(&self, id: u8) -> u32 {
+        self.cards.queue_key[usize::from(id) % ID_SLOTS]
     }
 
     /// The value of a stack whose top token is `top`: the top card's number, or 0 = open.
