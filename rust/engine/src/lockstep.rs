@@ -90,9 +90,21 @@ impl<G: Game> Lockstep<G> {
             lengths,
             ..Default::default()
         };
+        // Each slot's first game is started in place below.
+        let slots = (0..width)
+            .map(|_| Slot {
+                game_index: 0,
+                state: game.initial_state(),
+                rng: SplitMix64::default(),
+                decisions: 0,
+                chance_steps: 0,
+                active: false,
+                observing: 0,
+            })
+            .collect();
         let mut me = Self {
             next_game: 0,
-            slots: Vec::with_capacity(width),
+            slots,
             bots: seat_bots,
             legal: vec![Vec::new(); width],
             pending: Vec::new(),
@@ -103,37 +115,33 @@ impl<G: Game> Lockstep<G> {
             game,
         };
         for i in 0..width {
-            let slot = me.start_slot(i);
-            me.slots.push(slot);
+            me.start_slot(i);
         }
         me.advance()?;
         Ok(me)
     }
 
-    fn start_slot(&mut self, i: usize) -> Slot<G> {
+    /// Starts the run's next game in slot `i`, in place (an inactive slot once every game of the
+    /// run has been started).
+    fn start_slot(&mut self, i: usize) {
         let active = self.next_game < self.config.games;
         let game_index = self.config.first_game + self.next_game;
         self.next_game += u64::from(active);
         let seed = derive_seed(self.config.seed, game_index);
-        let mut state = self.game.initial_state();
-        let mut rng = SplitMix64::default();
+        let slot = &mut self.slots[i];
         let (observing, chance_steps) = step::start_game(
             &*self.game,
             seed,
-            &mut state,
-            &mut rng,
+            &mut slot.state,
+            &mut slot.rng,
             &mut self.bots[i],
             &mut self.chance_buf,
         );
-        Slot {
-            game_index,
-            state,
-            rng,
-            decisions: 0,
-            chance_steps,
-            active,
-            observing,
-        }
+        slot.game_index = game_index;
+        slot.decisions = 0;
+        slot.chance_steps = chance_steps;
+        slot.active = active;
+        slot.observing = observing;
     }
 
     fn record(&mut self, i: usize) {
@@ -207,7 +215,7 @@ impl<G: Game> Lockstep<G> {
             match stepped {
                 Stepped::Terminal => {
                     self.record(i);
-                    self.slots[i] = self.start_slot(i);
+                    self.start_slot(i);
                 }
                 Stepped::Chance => slot.chance_steps += 1,
                 Stepped::Decision => slot.decisions += 1,
