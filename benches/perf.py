@@ -35,7 +35,7 @@ run with 2,048 games and with 2,048 more than ``--count`` (default 4,000), the d
 ``--count`` being the cost of a game. Per game: all seats ``random``; the policy of
 ``benches.policy`` that reads only legal actions, as per-row lists (``legal_only``) and as the flat
 arrays (``legal_only_flat``), in seat 0 with ``random`` elsewhere; and the two ratios random /
-policy, the share of the all-random speed that the policy keeps (the issue's target: ≥ 0.25).
+policy, the share of the all-random speed that the policy keeps (the target: at least 0.25).
 """
 
 from __future__ import annotations
@@ -396,8 +396,7 @@ reading per-row lists, then the one reading the flat arrays."""
 
 def policy_game_instructions(game: str, policy: str, count: int) -> float:
     """Instructions per game of a Python process playing ``game`` with ``policy`` in seat 0."""
-    config = CONFIGS[game]
-    options = {k: v for k, v in config.items() if k != "players"}
+    config = configuration(game)
     runs = []
     # The first run fills two batches, so that both runs end their batches' drain alike.
     for games in (2 * POLICY_BATCH, 2 * POLICY_BATCH + count):
@@ -410,7 +409,7 @@ def policy_game_instructions(game: str, policy: str, count: int) -> float:
             str(config["players"]),
             str(games),
             policy,
-            repr(options),
+            repr(config["options"]),
             str(POLICY_BATCH),
         ]
         instructions, _, _ = run_callgrind(command, f"policy {game} {policy} {games}")
