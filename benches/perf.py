@@ -33,9 +33,10 @@ of the example, as above) and the ratio of the two.
 Python processes (interpreter, NumPy and the policy included), one thread, batches of 1,024, each
 run with 2,048 games and with 2,048 more than ``--count`` (default 4,000), the difference over
 ``--count`` being the cost of a game. Per game: all seats ``random``; the policy of
-``benches.policy`` that reads only legal actions, as per-row lists (``legal_only``) and as the flat
-arrays (``legal_only_flat``), in seat 0 with ``random`` elsewhere; and the two ratios random /
-policy, the share of the all-random speed that the policy keeps (the target: at least 0.25).
+``benches.policy`` that reads only legal actions, as per-row lists (``legal_only``), as the flat
+arrays (``legal_only_flat``) and as the bool mask (``legal_only_mask``), in seat 0 with ``random``
+elsewhere; and the ratios random / policy, the share of the all-random speed that the policy keeps
+(the target: at least 0.25).
 """
 
 from __future__ import annotations
@@ -377,11 +378,13 @@ _POLICY_SCRIPT = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import cardtable
-from benches.policy import legal_only, legal_only_flat
+from benches.policy import legal_only, legal_only_flat, legal_only_mask
 game, players, games, policy, options = (
     sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], eval(sys.argv[6]),
 )
-first = {"random": "random", "lists": legal_only, "flat": legal_only_flat}[policy]
+first = {
+    "random": "random", "lists": legal_only, "flat": legal_only_flat, "mask": legal_only_mask,
+}[policy]
 result = cardtable.simulate(
     game, players=players, games=games, seed=0, threads=1, progress=False,
     bots=[first] + ["random"] * (players - 1), batch_size=int(sys.argv[7]), **options,
@@ -389,9 +392,9 @@ result = cardtable.simulate(
 assert result.games_played == games
 """
 
-POLICIES = ("random", "lists", "flat")
+POLICIES = ("random", "lists", "flat", "mask")
 """The seat-0 players of the ``--policy`` rows: the random bot, then the legal-only policy
-reading per-row lists, then the one reading the flat arrays."""
+reading per-row lists, the one reading the flat arrays and the one reading the mask."""
 
 
 def policy_game_instructions(game: str, policy: str, count: int) -> float:
@@ -432,6 +435,7 @@ def policy_row(game: str, count: int, per_game: dict[str, float]) -> dict[str, A
         **{f"{p}_instructions_per_game": v for p, v in per_game.items()},
         "share_lists": per_game["random"] / per_game["lists"],
         "share_flat": per_game["random"] / per_game["flat"],
+        "share_mask": per_game["random"] / per_game["mask"],
     }
 
 
@@ -442,6 +446,8 @@ POLICY_COLUMNS: tuple[Column, ...] = (
     ("share", lambda r: f"{r['share_lists']:.2f}"),
     ("flat arrays / game", lambda r: f"{r['flat_instructions_per_game']:,.0f}"),
     ("share", lambda r: f"{r['share_flat']:.2f}"),
+    ("mask / game", lambda r: f"{r['mask_instructions_per_game']:,.0f}"),
+    ("share", lambda r: f"{r['share_mask']:.2f}"),
 )
 """The columns of the ``--policy`` table ("share": all random over the policy's run)."""
 
@@ -461,7 +467,7 @@ def policy_main(games: list[str], count: int, path: Path | None) -> int:
         lambda game: measure_policy(game, count),
         lambda game, row: (
             f"{game}: lists keep {row['share_lists']:.2f} of the all-random speed, flat arrays "
-            f"{row['share_flat']:.2f}"
+            f"{row['share_flat']:.2f}, the mask {row['share_mask']:.2f}"
         ),
     )
     return _show(rows, policy_table, path, "policy")
@@ -598,11 +604,12 @@ def test_vector_table_renders() -> None:
 
 def test_policy_table_renders() -> None:
     """The ``--policy`` row's shares are all-random over each policy's cost, and the table has one
-    line per row with both (no valgrind needed)."""
-    row = policy_row("turn_the_tide", 4000, {"random": 2e4, "lists": 1e5, "flat": 5e4})
-    assert (row["share_lists"], row["share_flat"]) == (0.2, 0.4)
+    line per row with them all (no valgrind needed)."""
+    per_game = {"random": 2e4, "lists": 1e5, "flat": 5e4, "mask": 8e4}
+    row = policy_row("turn_the_tide", 4000, per_game)
+    assert (row["share_lists"], row["share_flat"], row["share_mask"]) == (0.2, 0.4, 0.25)
     line = policy_table([row]).splitlines()[2]
-    assert line == "| turn_the_tide 4p | 20,000 | 100,000 | 0.20 | 50,000 | 0.40 |"
+    assert line == "| turn_the_tide 4p | 20,000 | 100,000 | 0.20 | 50,000 | 0.40 | 80,000 | 0.25 |"
 
 
 if __name__ == "__main__":

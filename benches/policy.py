@@ -45,6 +45,12 @@ def legal_only_flat(batch: PolicyBatch) -> npt.NDArray[np.uint32]:
     return batch.legal_flat[batch.legal_offsets[:-1].astype(np.intp)]
 
 
+def legal_only_mask(batch: PolicyBatch) -> npt.NDArray[np.intp]:
+    """The same actions as :func:`legal_only`, read from the legal-action mask (a network's)."""
+    first: npt.NDArray[np.intp] = batch.legal_mask.argmax(axis=1)
+    return first
+
+
 def run_all_random(games: int = GAMES) -> cardtable.SimulationResult:
     return cardtable.simulate(GAME, players=PLAYERS, games=games, seed=0, threads=1, progress=False)
 
@@ -154,6 +160,14 @@ def test_legal_only_flat_policy_games(benchmark: BenchmarkFixture) -> None:
     assert np.array_equal(result.scores, run_with_policy(games=GAMES).scores)  # type: ignore[arg-type]
 
 
+def test_legal_only_mask_policy_games(benchmark: BenchmarkFixture) -> None:
+    benchmark.group = "Python policy vs all-random: games"
+    benchmark.extra_info.update({"game": GAME, "games": GAMES, "bots": "legal_only_mask + random"})
+    result = benchmark(lambda: run_with_policy(policy=legal_only_mask))
+    assert result.games_played == GAMES
+    assert np.array_equal(result.scores, run_with_policy(games=GAMES).scores)  # type: ignore[arg-type]
+
+
 def test_vector_env_step_reused_buffers(benchmark: BenchmarkFixture) -> None:
     step = vector_stepper(reuse_buffers=True)
     benchmark.group = "VectorEnv step (1024 decisions)"
@@ -181,12 +195,15 @@ def main() -> None:
     random_rate = games_per_second(run_all_random)
     policy_rate = games_per_second(run_with_policy)
     flat_rate = games_per_second(lambda: run_with_policy(policy=legal_only_flat))
+    mask_rate = games_per_second(lambda: run_with_policy(policy=legal_only_mask))
     print(f"{GAME} {PLAYERS}p, one thread")
     print(f"  all random:                 {random_rate:12,.0f} games/s")
     print(f"  legal-only policy + random: {policy_rate:12,.0f} games/s")
     print(f"  legal-only, flat arrays:    {flat_rate:12,.0f} games/s")
+    print(f"  legal-only, mask:           {mask_rate:12,.0f} games/s")
     print(f"  ratio (lists):              {policy_rate / random_rate:12.3f}  (target >= 0.25)")
     print(f"  ratio (flat arrays):        {flat_rate / random_rate:12.3f}")
+    print(f"  ratio (mask):               {mask_rate / random_rate:12.3f}")
     batch = seconds_per_decision_batch()
     reused = seconds_per_decision_vector(reuse_buffers=True)
     fresh = seconds_per_decision_vector(reuse_buffers=False)

@@ -285,6 +285,7 @@ def test_policy_batches_build_observations_only_when_read() -> None:
         assert [
             flat[offsets[r] : offsets[r + 1]].tolist() for r in range(len(batch))
         ] == batch.legal_actions
+        assert_mask_matches(batch, game.num_actions)
         seen["batch"] = batch
         return np.array([legal[0] for legal in batch.legal_actions], dtype=np.uint16)
 
@@ -300,6 +301,28 @@ def test_policy_batches_build_observations_only_when_read() -> None:
     with pytest.raises(cardtable.InvalidStateError, match="already answered"):
         _ = late.observations
     assert seen["batch"].legal_actions  # read during the call, still there
+
+
+def assert_mask_matches(batch: PolicyBatch, num_actions: int) -> None:
+    """``legal_mask`` and the flat arrays hold exactly the batch's legal-action lists."""
+    mask = batch.legal_mask
+    assert mask.dtype == np.bool_ and mask.shape == (len(batch), num_actions)
+    assert [np.flatnonzero(row).tolist() for row in mask] == batch.legal_actions
+    flat, offsets = batch.legal_flat, batch.legal_offsets
+    assert flat.tolist() == [a for row in batch.legal_actions for a in row]
+    assert np.diff(offsets).tolist() == [len(row) for row in batch.legal_actions]
+
+
+def test_a_batch_without_its_action_count_has_no_mask() -> None:
+    """A batch made by hand needs ``num_actions`` for its mask, and actions below it."""
+    batch = PolicyBatch([0, 1], [0, 1], legal_actions=[[1, 3], [0]])
+    with pytest.raises(InvalidOptionError, match="num_actions"):
+        _ = batch.legal_mask
+    sized = PolicyBatch([0, 1], [0, 1], legal_actions=[[1, 3], [0]], num_actions=4)
+    assert sized.legal_mask.tolist() == [[False, True, False, True], [True, False, False, False]]
+    small = PolicyBatch([0], [0], legal_actions=[[1, 3]], num_actions=3)
+    with pytest.raises(InvalidOptionError, match="action 3 is out of range"):
+        _ = small.legal_mask
 
 
 def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:
@@ -370,6 +393,8 @@ def test_several_policies_share_a_step() -> None:
 
     def first_b(batch: PolicyBatch) -> tuple[int, ...]:
         assert all(s in (1, 3) for s in batch.seats)
+        # The group's own rows of the step's flat arrays and mask.
+        assert_mask_matches(batch, cardtable.make("turn_the_tide", players=4).num_actions)
         return tuple(legal[0] for legal in batch.legal_actions)
 
     mixed = four_seat_tide([first_a, first_b, "random", first_b], 20, 3, 8)

@@ -63,7 +63,11 @@ def run_with_policies(
                 actions: list[int] | npt.NDArray[np.int64]
                 if len(policies) == 1:
                     batch = PolicyBatch(
-                        game_ids, seats, source=step, legal_flat=(legal_flat, offsets)
+                        game_ids,
+                        seats,
+                        source=step,
+                        legal_flat=(legal_flat, offsets),
+                        num_actions=game.num_actions,
                     )
                     answer = _ask(policies[0], batch)
                     answers.append((policies[0], None, batch, answer))
@@ -73,12 +77,20 @@ def run_with_policies(
                         actions = _as_actions(policies[0], answer, batch)
                 else:
                     groups = group_of[seats]
+                    lengths = np.diff(offsets).astype(np.intp)
                     actions = np.empty(len(seats), dtype=np.int64)
                     for k, policy in enumerate(policies):
                         rows = np.flatnonzero(groups == k)
                         if not rows.size:
                             continue
-                        batch = PolicyBatch(game_ids[rows], seats[rows], source=step, rows=rows)
+                        batch = PolicyBatch(
+                            game_ids[rows],
+                            seats[rows],
+                            source=step,
+                            rows=rows,
+                            legal_flat=_rows_flat(legal_flat, lengths, rows),
+                            num_actions=game.num_actions,
+                        )
                         answer = _ask(policy, batch)
                         answers.append((policy, rows, batch, answer))
                         actions[rows] = _as_actions(policy, answer, batch)
@@ -95,6 +107,20 @@ def run_with_policies(
             pass
     result: dict[str, Any] = runner.take_result()
     return result
+
+
+def _rows_flat(
+    flat: npt.NDArray[np.uint32], lengths: npt.NDArray[np.intp], rows: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint64]]:
+    """Rows ``rows`` (increasing) of a step's flat legal actions, as ``(flat, offsets)``.
+
+    ``flat`` holds every row's legal actions one after another, ``lengths`` how many each row has.
+    """
+    keep = np.zeros(len(lengths), dtype=np.bool_)
+    keep[rows] = True
+    offsets = np.zeros(len(rows) + 1, dtype=np.uint64)
+    np.cumsum(lengths[rows], out=offsets[1:])
+    return flat[np.repeat(keep, lengths)], offsets
 
 
 # Room for the few other objects of a step (its batch, answer, ...) besides the row lists.
@@ -156,13 +182,14 @@ def _batch_lists_uncounted(batch_size: int) -> Iterator[None]:
 class _Step:
     """The current step of a run, read from the runner at most once per kind."""
 
-    __slots__ = ("_legal", "_observations", "_runner", "_tensors")
+    __slots__ = ("_legal", "_masks", "_observations", "_runner", "_tensors")
 
     def __init__(self, runner: _core.Lockstep) -> None:
         self._runner = runner
         self._observations: list[dict[str, Any]] | None = None
         self._legal: list[list[int]] | None = None
         self._tensors: npt.NDArray[np.float32] | None = None
+        self._masks: npt.NDArray[np.bool_] | None = None
 
     def observations(self) -> list[dict[str, Any]]:
         if self._observations is None:
@@ -178,6 +205,11 @@ class _Step:
         if self._tensors is None:
             self._tensors = self._runner.observation_tensors()
         return self._tensors
+
+    def legal_masks(self) -> npt.NDArray[np.bool_]:
+        if self._masks is None:
+            self._masks = self._runner.legal_masks()
+        return self._masks
 
 
 _Answer = tuple[PythonPolicy, "npt.NDArray[np.intp] | None", PolicyBatch, object]

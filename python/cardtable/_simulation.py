@@ -56,6 +56,10 @@ class PolicySource(Protocol):
         """Every pending row's ``observation_tensor``, ``[rows, *observation_shape]``."""
         ...
 
+    def legal_masks(self) -> npt.NDArray[np.bool_]:
+        """Every pending row's legal-action mask, ``[rows, num_actions]``."""
+        ...
+
 
 class PolicyBatch:
     """The decisions a Python policy is asked for at once, one row per waiting game.
@@ -76,13 +80,17 @@ class PolicyBatch:
         legal_flat: All rows' legal actions one after another (uint32), with
             ``legal_offsets`` (``len(batch) + 1`` entries): row ``r``'s are
             ``legal_flat[legal_offsets[r]:legal_offsets[r + 1]]``. Costs nothing to read.
+        legal_mask: The legal actions as a bool array ``[len(batch), num_actions]`` (built on
+            first access, by the engine in ``simulate``), the mask a network's logits need; the
+            same as ``VectorEnv``'s ``action_mask``.
     """
 
     __slots__ = (
         "_games",
         "_legal",
         "_legal_flat",
-        "_legal_offsets",
+        "_legal_mask",
+        "_num_actions",
         "_observations",
         "_rows",
         "_seats",
@@ -101,6 +109,7 @@ class PolicyBatch:
         source: PolicySource | None = None,
         rows: npt.NDArray[np.intp] | None = None,
         legal_flat: tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint64]] | None = None,
+        num_actions: int | None = None,
     ) -> None:
         """A batch given in full, or read lazily from ``source`` (its rows ``rows``, else all).
 
@@ -114,6 +123,8 @@ class PolicyBatch:
             rows: Which of the source's rows are this batch's (all when ``None``).
             legal_flat: The legal actions as ``(flat, offsets)`` (built from ``legal_actions``
                 when ``None``).
+            num_actions: The game's number of action ids, the width of ``legal_mask`` (which
+                cannot be read without it).
         """
         self._games: Sequence[int] | npt.NDArray[np.integer[Any]] = games
         self._seats: Sequence[int] | npt.NDArray[np.integer[Any]] = seats
@@ -123,7 +134,8 @@ class PolicyBatch:
         self._source = source
         self._rows = rows
         self._legal_flat = legal_flat
-        self._legal_offsets: npt.NDArray[np.uint64] | None = None
+        self._num_actions = num_actions
+        self._legal_mask: npt.NDArray[np.bool_] | None = None
 
     def __len__(self) -> int:
         return len(self._games)
@@ -197,6 +209,38 @@ class PolicyBatch:
             )
             self._legal_flat = (flat, offsets)
         return self._legal_flat
+
+    @property
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """Whether action ``a`` is legal in row ``r``, at ``[r, a]`` (built on first access).
+
+        Raises:
+            InvalidOptionError: If the batch was made by hand without ``num_actions``, or with a
+                legal action at or above it.
+        """
+        if self._legal_mask is None:
+            if self._source is not None:
+                all_rows = self._source.legal_masks()
+                self._legal_mask = all_rows if self._rows is None else all_rows[self._rows]
+            else:
+                self._legal_mask = self._mask_of_flat()
+        return self._legal_mask
+
+    def _mask_of_flat(self) -> npt.NDArray[np.bool_]:
+        width = self._num_actions
+        if width is None:
+            raise InvalidOptionError(
+                "this batch was made without num_actions, so it has no legal_mask"
+            )
+        flat, offsets = self._flat()
+        if flat.size and int(flat.max()) >= width:
+            raise InvalidOptionError(
+                f"action {int(flat.max())} is out of range for num_actions {width}"
+            )
+        starts = np.arange(len(self), dtype=np.intp) * width
+        mask = np.zeros(len(self) * width, dtype=np.bool_)
+        mask[np.repeat(starts, np.diff(offsets).astype(np.intp)) + flat] = True
+        return mask.reshape(len(self), width)
 
     def detach(self) -> None:
         """Forgets the source: attributes not read so far can no longer be read."""

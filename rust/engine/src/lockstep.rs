@@ -310,6 +310,37 @@ impl<G: Game> Lockstep<G> {
         Ok(())
     }
 
+    /// The number of games waiting for an external decision.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Writes the legal-action mask of every pending game into `out`, one row of
+    /// [`Game::num_actions`] entries after another, in slot order (`out` must hold exactly that
+    /// many): entry `a` of a row is `true` exactly when action `a` is legal.
+    pub fn legal_masks(&self, out: &mut [bool]) -> Result<()> {
+        let width = self.game.num_actions() as usize;
+        if out.len() != width * self.pending.len() {
+            return Err(EngineError::InvalidOption(format!(
+                "mask buffer holds {} entries, {} needed",
+                out.len(),
+                width * self.pending.len()
+            )));
+        }
+        if width == 0 {
+            return Ok(());
+        }
+        for (&i, row) in self.pending.iter().zip(out.chunks_exact_mut(width)) {
+            row.fill(false);
+            for &a in &self.legal[i] {
+                if let Some(entry) = row.get_mut(a as usize) {
+                    *entry = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Applies one action per pending game (all are checked before any is applied), then advances.
     pub fn act(&mut self, actions: &[i64]) -> Result<()> {
         if actions.len() != self.pending.len() {
@@ -391,6 +422,10 @@ pub trait AnyLockstep: Send {
     fn pending_flat(&self) -> PendingFlat;
     /// See [`Lockstep::observation_tensors`].
     fn observation_tensors(&self, out: &mut [f32]) -> Result<()>;
+    /// See [`Lockstep::pending_count`].
+    fn pending_count(&self) -> usize;
+    /// See [`Lockstep::legal_masks`].
+    fn legal_masks(&self, out: &mut [bool]) -> Result<()>;
     /// See [`Lockstep::act`].
     fn act(&mut self, actions: &[i64]) -> Result<()>;
     /// See [`Lockstep::games_played`].
@@ -416,6 +451,12 @@ impl<G: Game> AnyLockstep for Lockstep<G> {
     }
     fn observation_tensors(&self, out: &mut [f32]) -> Result<()> {
         Lockstep::observation_tensors(self, out)
+    }
+    fn pending_count(&self) -> usize {
+        Lockstep::pending_count(self)
+    }
+    fn legal_masks(&self, out: &mut [bool]) -> Result<()> {
+        Lockstep::legal_masks(self, out)
     }
     fn act(&mut self, actions: &[i64]) -> Result<()> {
         Lockstep::act(self, actions)

@@ -934,13 +934,24 @@ impl PyLockstep {
     fn observation_tensors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let runner = self.inner.lock_py()?;
         let size: usize = self.shape.iter().product();
-        let rows = runner.pending_flat().games.len();
+        let rows = runner.pending_count();
         let mut buf = vec![0.0f32; size * rows];
         runner.observation_tensors(&mut buf).map_err(to_py_err)?;
         let mut shape = vec![rows];
         shape.extend_from_slice(&self.shape);
         Ok(numpy::PyArray1::from_vec(py, buf)
             .reshape(shape)?
+            .into_any())
+    }
+
+    /// The waiting seats' legal-action masks as one bool array `[pending, num_actions]`.
+    fn legal_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let runner = self.inner.lock_py()?;
+        let rows = runner.pending_count();
+        let mut buf = vec![false; self.actions.len() * rows];
+        runner.legal_masks(&mut buf).map_err(to_py_err)?;
+        Ok(numpy::PyArray1::from_vec(py, buf)
+            .reshape([rows, self.actions.len()])?
             .into_any())
     }
 
