@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import cardtable
@@ -152,18 +153,18 @@ def test_legal_only_policy_games(benchmark: BenchmarkFixture) -> None:
     assert result.games_played == GAMES
 
 
-def test_legal_only_flat_policy_games(benchmark: BenchmarkFixture) -> None:
+@pytest.mark.parametrize(
+    ("name", "policy"),
+    [("legal_only_flat", legal_only_flat), ("legal_only_mask", legal_only_mask)],
+    ids=["flat", "mask"],
+)
+def test_legal_only_array_policy_games(
+    benchmark: BenchmarkFixture, name: str, policy: PythonPolicy
+) -> None:
+    """The legal-only policy reading NumPy arrays: the same games as the one reading lists."""
     benchmark.group = "Python policy vs all-random: games"
-    benchmark.extra_info.update({"game": GAME, "games": GAMES, "bots": "legal_only_flat + random"})
-    result = benchmark(lambda: run_with_policy(policy=legal_only_flat))
-    assert result.games_played == GAMES
-    assert np.array_equal(result.scores, run_with_policy(games=GAMES).scores)  # type: ignore[arg-type]
-
-
-def test_legal_only_mask_policy_games(benchmark: BenchmarkFixture) -> None:
-    benchmark.group = "Python policy vs all-random: games"
-    benchmark.extra_info.update({"game": GAME, "games": GAMES, "bots": "legal_only_mask + random"})
-    result = benchmark(lambda: run_with_policy(policy=legal_only_mask))
+    benchmark.extra_info.update({"game": GAME, "games": GAMES, "bots": f"{name} + random"})
+    result = benchmark(lambda: run_with_policy(policy=policy))
     assert result.games_played == GAMES
     assert np.array_equal(result.scores, run_with_policy(games=GAMES).scores)  # type: ignore[arg-type]
 

@@ -289,17 +289,7 @@ impl<G: Game> Lockstep<G> {
     /// row of the game's observation size after another (`out` must hold exactly that many).
     pub fn observation_tensors(&self, out: &mut [f32]) -> Result<()> {
         let size: usize = self.game.observation_shape().iter().product();
-        if out.len() != size * self.pending.len() {
-            return Err(EngineError::InvalidOption(format!(
-                "observation buffer holds {} values, {} needed",
-                out.len(),
-                size * self.pending.len()
-            )));
-        }
-        if size == 0 {
-            return Ok(());
-        }
-        for (&i, row) in self.pending.iter().zip(out.chunks_exact_mut(size)) {
+        for (&i, row) in self.pending_rows(out, size, "observation")? {
             let slot = &self.slots[i];
             self.game.observation_tensor(
                 &slot.state,
@@ -308,6 +298,25 @@ impl<G: Game> Lockstep<G> {
             );
         }
         Ok(())
+    }
+
+    /// The pending slots, each with its row of `width` entries of `out`, in slot order; an error
+    /// unless `out` holds exactly one row per pending game (`what` names the buffer). No rows
+    /// when `width` is 0.
+    fn pending_rows<'a, T>(
+        &'a self,
+        out: &'a mut [T],
+        width: usize,
+        what: &str,
+    ) -> Result<impl Iterator<Item = (&'a usize, &'a mut [T])>> {
+        let needed = width * self.pending.len();
+        if out.len() != needed {
+            return Err(EngineError::InvalidOption(format!(
+                "{what} buffer holds {} entries, {needed} needed",
+                out.len()
+            )));
+        }
+        Ok(self.pending.iter().zip(out.chunks_mut(width.max(1))))
     }
 
     /// The number of games waiting for an external decision.
@@ -320,17 +329,7 @@ impl<G: Game> Lockstep<G> {
     /// many): entry `a` of a row is `true` exactly when action `a` is legal.
     pub fn legal_masks(&self, out: &mut [bool]) -> Result<()> {
         let width = self.game.num_actions() as usize;
-        if out.len() != width * self.pending.len() {
-            return Err(EngineError::InvalidOption(format!(
-                "mask buffer holds {} entries, {} needed",
-                out.len(),
-                width * self.pending.len()
-            )));
-        }
-        if width == 0 {
-            return Ok(());
-        }
-        for (&i, row) in self.pending.iter().zip(out.chunks_exact_mut(width)) {
+        for (&i, row) in self.pending_rows(out, width, "mask")? {
             row.fill(false);
             for &a in &self.legal[i] {
                 if let Some(entry) = row.get_mut(a as usize) {
