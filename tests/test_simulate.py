@@ -323,6 +323,9 @@ def test_a_batch_without_its_action_count_has_no_mask() -> None:
     small = PolicyBatch([0], [0], legal_actions=[[1, 3]], num_actions=3)
     with pytest.raises(InvalidOptionError, match="action 3 is out of range"):
         _ = small.legal_mask
+    for bad in (-1, "4", 4.0, True):
+        with pytest.raises(InvalidOptionError, match="num_actions must be an int"):
+            PolicyBatch([0], [0], legal_actions=[[1]], num_actions=bad)  # type: ignore[arg-type]
 
 
 def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:

@@ -125,6 +125,9 @@ class PolicyBatch:
                 when ``None``).
             num_actions: The game's number of action ids, the width of ``legal_mask`` (which
                 cannot be read without it).
+
+        Raises:
+            InvalidOptionError: If ``num_actions`` is not an int of at least 0.
         """
         self._games: Sequence[int] | npt.NDArray[np.integer[Any]] = games
         self._seats: Sequence[int] | npt.NDArray[np.integer[Any]] = seats
@@ -134,6 +137,10 @@ class PolicyBatch:
         self._source = source
         self._rows = rows
         self._legal_flat = legal_flat
+        if num_actions is not None and (
+            not isinstance(num_actions, int) or isinstance(num_actions, bool) or num_actions < 0
+        ):
+            raise InvalidOptionError(f"num_actions must be an int >= 0, got {num_actions!r}")
         self._num_actions = num_actions
         self._legal_mask: npt.NDArray[np.bool_] | None = None
 
