@@ -44,6 +44,9 @@ GAME = GameTestInfo(
             {"players": 4, "hand_size": 4, "too_low": "insert", "max_cars": None},
             3,
         ),
+        # Every option at its default; its game overflows a lane after an ambulance (the
+        # `trafficars-ambulance-overflow` mutation of `tests.mutants` changes it).
+        ("4p-default", {"players": 4}, 4),
     ],
     perft=({"players": 2, "hand_size": 4}, 5, 4, 9),
     tensor_size=lambda n, o: 385 + 64 * o.get("lanes", 3) + 66 * n,
