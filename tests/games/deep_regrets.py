@@ -1101,6 +1101,39 @@ def test_saturday_falls_back_to_green_without_orange_for_everyone(backend: Backe
     assert all(st["players"][p]["spent"] == ["G"] for p in range(1, 5))
 
 
+def test_saturday_hands_out_orange_when_the_bag_holds_exactly_one_per_seat(
+    backend: Backend,
+) -> None:
+    """Sources, day effects: "Saturday: every player takes 1 tackle die from the bag into their
+    Spent pool. Use orange if the bag holds enough orange for every player, otherwise green if
+    enough, otherwise blue". Five orange dice for five seats is enough: at the boundary orange is
+    still handed out (`tests.mutants`: day-6-tackle)."""
+    t = monday(backend, 5, tops={0: [FISH["Goliath Grouper"]]}, dice={0: (3, 3, 3)})
+    t.catch(0, 0, "P3")
+    for p in range(1, 5):
+        t.pass_turn(p, None)
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select")
+    t.rolls(1)
+    for p in range(1, 5):
+        t.take_reward(p, None)
+    t.act(SELL, "turn", 0)
+    t.act(sell("Goliath Grouper"), "sell")
+    for p in range(1, 5):
+        t.take_reward(p, None)
+    t.act(shop("tackle", 5), "turn", 0)
+    t.act(2, "draw_bag")
+    t.act(2, "roll")
+    t.acts("draw_bag", 2, 1)
+    assert t.st["bag"] == [9, 7, 5]
+    t.auto(lambda t: t.st["day"] == 6)
+    st = t.st
+    # Exactly 5 orange dice for 5 seats: everyone takes an orange one.
+    assert st["bag"] == [9, 7, 0]
+    assert all(st["players"][p]["spent"] == ["O"] for p in range(1, 5))
+    assert st["players"][0]["spent"].count("O") == 2
+
+
 # ======================================================================================
 # Declaration (§6.3) and making port (§7.2)
 # ======================================================================================
