@@ -292,7 +292,7 @@ impl GreedyBot {
         // other seats' cards (bit `n` = number `n`).
         let table_numbers = start.numbers(g, on_table);
         // The same deals for every candidate, drawn first, in sample order.
-        let mut deals = [Deal::new(start); SAMPLES];
+        let mut deals = Deal::samples(start);
         // `bits::pick` drawn by hand: the pool is counted once, and every card drawn leaves one
         // fewer (the same draw, `below` of the count, and the same card of that rank).
         let unseen = u64::from(bits::count(pool));
@@ -908,6 +908,13 @@ impl<T: TurnPlay> Deal<T> {
             played: [(Kind::Car, 0, 0, 0.0); MEMO],
             n_played: 0,
         }
+    }
+
+    /// [`SAMPLES`] deals on `start` without cards yet (made apart from the lookahead, whose
+    /// other code then compiles the same whatever the layout of a deal).
+    #[inline(never)]
+    fn samples(start: T) -> [Self; SAMPLES] {
+        [Self::new(start); SAMPLES]
     }
 
     /// The other seats' `cards` revealed (the bot's own slot 0), `table_numbers` being the
