@@ -457,11 +457,25 @@ impl GreedyBot {
         result
     }
 
+    /// The resolution option to take (see [`GreedyBot`]). The choice of a numbered card plays
+    /// the rest of the turn on the lane summaries when they apply ([`TurnBoard::of_numbered`]),
+    /// which give every seat the same penalty cards as the lanes themselves.
     fn choose_option(&self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
         let before = st.board.penalties;
         let Some((seat, card, c)) = g.head_choice(&st.board) else {
             return legal.first().copied().unwrap_or(0);
         };
+        if let Some(start) = TurnBoard::of_numbered(g, &st.board, c.kind) {
+            let other_seats = Self::other_seats(g);
+            return cheapest(legal, f64::INFINITY, |a| {
+                let mut b = start;
+                b.carry_out_numbered(g, seat, card, c.kind, a);
+                b.finish_numbered(g, &st.board);
+                let (mine, others) = b.taken(self.seat, &before);
+                Self::cost_among(mine, others, other_seats)
+            })
+            .unwrap_or_else(|| legal.first().copied().unwrap_or(0));
+        }
         cheapest(legal, f64::INFINITY, |a| {
             let mut b = st.board;
             g.carry_out(&mut b, seat, card, c.kind, a);
@@ -516,6 +530,7 @@ struct TurnLane {
 impl TurnLane {
     /// The summary of `lane` with nothing of it revealed this turn; `None` for a lane without
     /// places (never the case once the starters are dealt).
+    #[inline(always)]
     fn of(g: &Trafficars, lane: &Lane) -> Option<Self> {
         let s = lane.last_start()?;
         let t = lane.toks();
@@ -609,6 +624,7 @@ struct TurnBoard {
 impl TurnBoard {
     /// The summary of `b` between turns (nothing revealed, no free place); `None` if a lane
     /// has no place or a free place.
+    #[inline(never)]
     fn of(g: &Trafficars, b: &Board) -> Option<Self> {
         if b.revealed_mask != 0 {
             return None;
@@ -625,6 +641,83 @@ impl TurnBoard {
             taken: [0; MAX_SEATS],
             total: 0,
         })
+    }
+
+    /// The summary of `b` while the queue's head card, of decision `kind`, is a numbered card
+    /// (so only numbered cards are left to resolve in the turn): `None` for any other decision,
+    /// with `too_low = insert`, or if a lane has no place or more than one free place. What
+    /// this turn's ambulances and police cars stacked is left out: no numbered card reads it.
+    fn of_numbered(g: &Trafficars, b: &Board, kind: Decision) -> Option<Self> {
+        if g.insert || !matches!(kind, Decision::Target | Decision::Take) {
+            return None;
+        }
+        let mut lanes = [TurnLane::default(); MAX_LANES];
+        for (t, lane) in lanes.iter_mut().zip(&b.lanes[..g.lanes]) {
+            if lane.toks().iter().filter(|&&x| tok_id(x) == 0).count() > 1 {
+                return None;
+            }
+            *t = TurnLane::of(g, lane)?;
+        }
+        Some(Self {
+            lanes,
+            taken: [0; MAX_SEATS],
+            total: 0,
+        })
+    }
+
+    /// `Trafficars::carry_out` of option `act` of decision `kind` (a target or a take) for the
+    /// numbered `card` of `seat`, on the summary from [`TurnBoard::of_numbered`].
+    fn carry_out_numbered(
+        &mut self,
+        g: &Trafficars,
+        seat: usize,
+        card: u8,
+        kind: Decision,
+        act: u32,
+    ) {
+        let Some(l) = g.lane_of(act).and_then(|k| self.lanes.get_mut(k)) else {
+            return;
+        };
+        let x = g.number(card);
+        if act >= FREE_PLACE_OPTION {
+            // The card fills the free place (if there is one).
+            if l.free {
+                l.cards += 1;
+                l.free = false;
+            }
+            return;
+        }
+        let car = g.kind(card) == Kind::Car;
+        let taken = match kind {
+            Decision::Target if !car => {
+                l.push_on_last(x);
+                0
+            }
+            Decision::Target if !Self::full(g, l) => {
+                l.push_place(x, false);
+                0
+            }
+            Decision::Target | Decision::Take => {
+                let taken = l.cards;
+                *l = TurnLane::single(x, false);
+                taken
+            }
+            _ => 0,
+        };
+        self.penalize(seat, taken);
+    }
+
+    /// Resolves the cards queued after the head of `b` (numbered cards, `b` being the board the
+    /// summary was made of) with the bot's policy.
+    fn finish_numbered(&mut self, g: &Trafficars, b: &Board) {
+        let rest = b.pending().get(1..).unwrap_or(&[]);
+        let card = |s: u8| b.revealed.get(usize::from(s)).copied().unwrap_or(0);
+        for (i, &s) in rest.iter().enumerate() {
+            match rest.get(i + 1) {
+                Some(&next) => self.resolve::<0, false>(g, usize::from(s), card(s), card(next)),
+                None => self.resolve::<0, true>(g, usize::from(s), card(s), 0),
+            }
+        }
     }
 
     #[inline]
@@ -1281,6 +1374,78 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} turns checked");
+    }
+
+    /// The choice of a numbered card played out on the lane summaries (the option, then the
+    /// rest of the turn) gives every seat the same penalty cards as on the lanes themselves, for
+    /// every option of every such choice in random games of several settings.
+    #[test]
+    fn numbered_choice_summary_takes_the_same_penalties() {
+        let settings = [
+            json!({}),
+            json!({"max_cars": null}),
+            json!({"lanes": 5, "max_cars": 2}),
+            json!({"lanes": 1, "max_cars": 1}),
+            json!({"lanes": 2, "max_cars": 1}),
+            json!({"special_cards": false, "lanes": 4}),
+            json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
+        ];
+        let mut checked = 0;
+        for (i, opts) in settings.iter().enumerate() {
+            for players in 2..=5 {
+                let map = opts.as_object().cloned().unwrap_or_default();
+                let Ok(g) = Trafficars::from_options(players, &map).map(Arc::new) else {
+                    continue;
+                };
+                let mut rng = SplitMix64::new(derive_seed(23, (10 * i + players) as u64));
+                let mut legal = Vec::new();
+                for gi in 0..40u64 {
+                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(7, gi)));
+                    while g.current_player(s.state()) != TERMINAL {
+                        let st = *s.state();
+                        let cp = g.current_player(&st);
+                        if cp != crate::game::CHANCE {
+                            g.legal_actions(&st, &mut legal);
+                        }
+                        let choice = g.head_choice(&st.board);
+                        let start = choice.and_then(|(_, _, c)| {
+                            TurnBoard::of_numbered(&g, &st.board, c.kind)
+                        });
+                        if let (Phase::Resolve, Some((seat, card, c)), Some(start)) =
+                            (st.phase, choice, start)
+                        {
+                            for &a in &legal {
+                                let mut exact = st.board;
+                                g.carry_out(&mut exact, seat, card, c.kind, a);
+                                g.next_card(&mut exact, card);
+                                GreedyBot::finish_turn(&g, &mut exact);
+                                let mut quick = start;
+                                quick.carry_out_numbered(&g, seat, card, c.kind, a);
+                                quick.finish_numbered(&g, &st.board);
+                                for p in 0..players {
+                                    assert_eq!(
+                                        exact.penalties[p] - st.board.penalties[p],
+                                        quick.taken[p],
+                                        "{opts} {players} players, option {a}, board {:?}",
+                                        st.board
+                                    );
+                                }
+                                checked += 1;
+                            }
+                        }
+                        let a = if cp == crate::game::CHANCE {
+                            let mut out = Vec::new();
+                            g.chance_outcomes(&st, &mut out);
+                            out[rng.below(out.len() as u64) as usize].0
+                        } else {
+                            legal[rng.below(legal.len() as u64) as usize]
+                        };
+                        s.apply(i64::from(a), None).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 2_000, "only {checked} options checked");
     }
 
     /// Reading the lanes once per stretch in which they gain only revealed cards remembers the
