@@ -74,15 +74,6 @@ fn number_bit(g: &Trafficars, id: u8) -> u64 {
     (1u64 << (g.number(id) & 63)) & !1
 }
 
-/// The bits of the numbers from the smaller of `a` and `b` to the larger, both included.
-#[inline]
-fn number_range(a: u8, b: u8) -> u64 {
-    let (lo, hi) = (u32::from(a.min(b)), u32::from(a.max(b)));
-    // The bits 0..=n (numbers are at most 50; 2 << 63 would wrap to 0, and 0 - 1 is every bit).
-    let upto = |n: u32| (2u64 << (n & 63)).wrapping_sub(1);
-    upto(hi) & !(upto(lo) >> 1)
-}
-
 impl GreedyBot {
     /// Resolves the queue's head card with the fewest-immediate-penalty policy (the first such
     /// option on a tie); false when the queue is empty.
@@ -392,24 +383,30 @@ impl GreedyBot {
         let kind = g.kind(card);
         let numbered = matches!(kind, Kind::Car | Kind::Trailer);
         let x = g.number(card);
+        // A numbered card of the same kind as one played out already, with no number of
+        // `numbers` between the two (inclusive), gets the same result: it takes the same queue
+        // position (every other card's number is in `numbers`, so no other card's (class,
+        // number, seat) lies between the two cards'), every comparison a rule makes with either
+        // number comes out the same, and no rule reads a numbered card's id beyond its number
+        // and kind. Its cost is that one's. Two numbers outside `numbers` have none of it
+        // between them exactly when as many of its numbers are below each: the memory is
+        // keyed by kind and that count (a number in `numbers` matches no other card's).
+        // (Numbers are at most 50: the shift never wraps.)
+        let bit = 1u64 << (x & 63);
+        let key = (numbered && deal.numbers & bit == 0).then(|| {
+            let below = deal.numbers & (bit - 1);
+            (below.count_ones() as u16) << 1 | u16::from(kind == Kind::Trailer)
+        });
+        if let Some(key) = key {
+            let keys = &deal.keys[..deal.n_played.min(MEMO)];
+            if let Some(i) = keys.iter().position(|&k| k == key) {
+                return deal.costs.get(i).copied().unwrap_or(0.0);
+            }
+        }
         let others = &deal.others;
         // The bot's place in the queue: the others' queue with its card inserted in the (class,
         // number, seat) order of `Trafficars::reveal`.
         let j = others.position(Queue::key(g, me, card));
-        // A numbered card of the same kind and queue position as one played out already, with
-        // no number of `numbers` between the two (inclusive), gets the same result: every
-        // comparison a rule makes with either number comes out the same, and no rule reads a
-        // numbered card's id beyond its number and kind. Its cost is that one's.
-        if numbered {
-            let same = deal.played[..deal.n_played]
-                .iter()
-                .find(|&&(k, pj, px, _)| {
-                    k == kind && usize::from(pj) == j && deal.numbers & number_range(px, x) == 0
-                });
-            if let Some(&(_, _, _, known)) = same {
-                return known;
-            }
-        }
         // The other seats' cards come before or after the bot's card in the queue, and the ones
         // before resolve the same whatever the bot's card is: its card is in no lane yet, so
         // its being revealed changes no option and no penalty of theirs. They are resolved once
@@ -448,9 +445,10 @@ impl GreedyBot {
         }
         let (mine, others_took) = b.taken(me, before);
         let result = Self::cost_among(mine, others_took, other_seats);
-        if numbered {
-            if let Some(slot) = deal.played.get_mut(deal.n_played) {
-                *slot = (kind, j as u8, x, result);
+        if let Some(key) = key {
+            let i = deal.n_played;
+            if let (Some(k), Some(c)) = (deal.keys.get_mut(i), deal.costs.get_mut(i)) {
+                (*k, *c) = (key, result);
                 deal.n_played += 1;
             }
         }
@@ -984,9 +982,10 @@ struct Deal<T> {
     /// computed so far).
     prefix: [T; MAX_SEATS],
     ready: usize,
-    /// The numbered candidates played out in this deal (`n_played` of them): kind, queue
-    /// position, number and outcome cost.
-    played: [(Kind, u8, u8, f64); MEMO],
+    /// The numbered candidates played out in this deal (`n_played` of them, each with a
+    /// number outside `numbers`): their keys (see [`GreedyBot::outcome`]) and outcome costs.
+    keys: [u16; MEMO],
+    costs: [f64; MEMO],
     n_played: usize,
 }
 
@@ -998,7 +997,8 @@ impl<T: TurnPlay> Deal<T> {
             numbers: 0,
             prefix: [start; MAX_SEATS],
             ready: 1,
-            played: [(Kind::Car, 0, 0, 0.0); MEMO],
+            keys: [0; MEMO],
+            costs: [0.0; MEMO],
             n_played: 0,
         }
     }
