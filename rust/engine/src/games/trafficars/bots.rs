@@ -565,6 +565,38 @@ impl TurnLane {
         })
     }
 
+    /// [`TurnLane::of`] for a lane without a free place, whose tokens are then all cards.
+    #[inline(always)]
+    fn of_full(g: &Trafficars, lane: &Lane) -> Option<Self> {
+        let s = lane.last_start()?;
+        let t = lane.toks();
+        let len = t.len();
+        // The front place runs up to the next place's first token.
+        let front = t
+            .iter()
+            .skip(1)
+            .position(|&x| x & START != 0)
+            .map_or(len, |p| p + 1);
+        Some(Self {
+            cards: len as u8,
+            cars: lane.cars,
+            end: g.end_value(lane).unwrap_or(0),
+            prev: match s.checked_sub(1) {
+                Some(i) => g.top_value(t.get(i).copied().unwrap_or(0)),
+                None => 0,
+            },
+            last_cards: len.saturating_sub(s) as u8,
+            last_double: t.get(s).is_some_and(|&x| x & DOUBLE != 0),
+            police_last: false,
+            front_cards: front as u8,
+            ambulance_front: false,
+            front_owner: 0,
+            free: false,
+            free_after: 0,
+            free_is_prev: false,
+        })
+    }
+
     /// The lane holding only a new place of one card with stack value `end` (after a take, or
     /// a car into a full lane).
     #[inline]
@@ -632,7 +664,7 @@ impl TurnBoard {
             if lane.free_place().is_some() {
                 return None;
             }
-            *t = TurnLane::of(g, lane)?;
+            *t = TurnLane::of_full(g, lane)?;
         }
         Some(Self {
             lanes,
@@ -1312,6 +1344,9 @@ mod tests {
                         let st = *s.state();
                         if st.phase == Phase::Commit && st.commitments == [0; MAX_SEATS] {
                             let start = TurnBoard::of(&g, &st.board).expect("a summary");
+                            for (t, lane) in start.lanes.iter().zip(&st.board.lanes[..g.lanes]) {
+                                assert_eq!(Some(*t), TurnLane::of(&g, lane));
+                            }
                             let mut on_table = 0u64;
                             for lane in &st.board.lanes[..g.lanes] {
                                 on_table |= lane.cards_mask();
