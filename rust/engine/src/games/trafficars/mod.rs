@@ -390,11 +390,12 @@ impl Lane {
         self.toks().iter().filter(|&&t| tok_id(t) != 0).count() as u32
     }
 
-    /// Bitset of the card ids in the lane.
+    /// Bitset of the card ids in the lane: a shift per token (ids are six bits), then the bits
+    /// outside the card ids (the free place's 0) masked off once.
+    #[inline]
     fn cards_mask(&self) -> u64 {
-        self.toks().iter().fold(0, |m, &t| {
-            m | bits::bit_in(u32::from(tok_id(t)), FIRST_CARD, LAST_CARD)
-        })
+        const CARD_BITS: u64 = (u64::MAX >> (63 - LAST_CARD)) & !((1 << FIRST_CARD) - 1);
+        self.toks().iter().fold(0, |m, &t| m | 1u64 << tok_id(t)) & CARD_BITS
     }
 }
 
