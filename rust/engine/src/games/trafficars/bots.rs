@@ -261,8 +261,9 @@ impl GreedyBot {
     /// passes the full cost of a card already played out, or reaches it from a later place in
     /// the hand, the card cannot win, and the rest of its samples are not played out: the sums
     /// are added in the same order, and a float sum never decreases when one of its terms
-    /// grows. Every card is played out in the first sample, then the cheapest so far in full,
-    /// then the others.
+    /// grows. Every card is played out in the first sample, then the cards in full in the order
+    /// of their cost in it (the first one on a tie), so that a cheap card is found early: the
+    /// order changes no sum and no bound, only how many outcomes are left out.
     #[inline(always)]
     fn choose_card_on<T: TurnPlay>(
         &mut self,
@@ -323,16 +324,20 @@ impl GreedyBot {
                 *sum += e;
             }
         }
-        let mut lead = 0;
-        for (i, &sum) in sums.iter().enumerate().take(legal.len()) {
-            if sum < sums[lead] {
-                lead = i;
+        // The cards in the order of their cost in the first sample (the first one on a tie).
+        let mut order = [0u8; ID_SLOTS];
+        for i in 0..legal.len() {
+            let mut k = i;
+            while k > 0 && sums[usize::from(order[k - 1])] > sums[i] {
+                order[k] = order[k - 1];
+                k -= 1;
             }
+            order[k] = i as u8;
         }
         // The cheapest card played out in full so far: its cost and index.
         let mut best = (f64::INFINITY, usize::MAX);
-        let rest = (0..legal.len()).filter(|&i| i != lead);
-        'cards: for i in std::iter::once(lead).chain(rest) {
+        'cards: for &i in &order[..legal.len()] {
+            let i = usize::from(i);
             let c = legal[i];
             let e = extra(c);
             let mut sum = sums[i];
