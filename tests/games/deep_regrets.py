@@ -1073,7 +1073,10 @@ def test_saturday_every_seat_takes_an_orange_die(backend: Backend) -> None:
     assert [seat["fresh"] for seat in st["players"]] == [["P1", "P2", "P3"]] * 2
 
 
-def test_saturday_falls_back_to_green_without_orange_for_everyone(backend: Backend) -> None:
+def five_seats_buying_three_tackle_dice(backend: Backend, third: int) -> Table:
+    """Five seats: seat 0 catches the Goliath Grouper, abandons ship, sells it at port and buys
+    three tackle dice for $5 (two orange ones, then one of colour ``third``: 0 blue, 1 green, 2
+    orange), while the others pass."""
     t = monday(backend, 5, tops={0: [FISH["Goliath Grouper"]]}, dice={0: (3, 3, 3)})
     t.catch(0, 0, "P3")
     for p in range(1, 5):
@@ -1091,7 +1094,12 @@ def test_saturday_falls_back_to_green_without_orange_for_everyone(backend: Backe
     t.act(shop("tackle", 5), "turn", 0)
     t.act(2, "draw_bag")
     t.act(2, "roll")
-    t.acts("draw_bag", 2, 2)
+    t.acts("draw_bag", 2, third)
+    return t
+
+
+def test_saturday_falls_back_to_green_without_orange_for_everyone(backend: Backend) -> None:
+    t = five_seats_buying_three_tackle_dice(backend, 2)
     assert t.st["bag"] == [9, 8, 4]
     t.auto(lambda t: t.st["day"] == 6)
     st = t.st
@@ -1108,23 +1116,7 @@ def test_saturday_hands_out_orange_when_the_bag_holds_exactly_one_per_seat(
     Spent pool. Use orange if the bag holds enough orange for every player, otherwise green if
     enough, otherwise blue". Five orange dice for five seats is enough: at the boundary orange is
     still handed out (`tests.mutants`: day-6-tackle)."""
-    t = monday(backend, 5, tops={0: [FISH["Goliath Grouper"]]}, dice={0: (3, 3, 3)})
-    t.catch(0, 0, "P3")
-    for p in range(1, 5):
-        t.pass_turn(p, None)
-    t.act(ABANDON, "turn", 0)
-    t.act(ROLL_NOW, "muster_select")
-    t.rolls(1)
-    for p in range(1, 5):
-        t.take_reward(p, None)
-    t.act(SELL, "turn", 0)
-    t.act(sell("Goliath Grouper"), "sell")
-    for p in range(1, 5):
-        t.take_reward(p, None)
-    t.act(shop("tackle", 5), "turn", 0)
-    t.act(2, "draw_bag")
-    t.act(2, "roll")
-    t.acts("draw_bag", 2, 1)
+    t = five_seats_buying_three_tackle_dice(backend, 1)
     assert t.st["bag"] == [9, 7, 5]
     t.auto(lambda t: t.st["day"] == 6)
     st = t.st

@@ -1319,12 +1319,10 @@ mod tests {
         }
     }
 
-    /// A turn played out on the lane summaries (with the loops over three lanes unrolled or not)
-    /// gives every seat the same penalty cards as on the lanes themselves, for every card set
-    /// revealed at the start of any turn.
-    #[test]
-    fn turn_summary_takes_the_same_penalties() {
-        let settings = [
+    /// The option sets the lane summaries are checked with: the defaults, no lane limit, more,
+    /// fewer and tiny lanes, no special cards, a short deck and a long hand.
+    fn summary_settings() -> [serde_json::Value; 8] {
+        [
             json!({}),
             json!({"max_cars": null}),
             json!({"lanes": 5, "max_cars": 2}),
@@ -1333,79 +1331,41 @@ mod tests {
             json!({"special_cards": false, "lanes": 4}),
             json!({"max_number": 12, "hand_size": 5, "max_cars": 3}),
             json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
-        ];
-        let mut checked = 0;
+        ]
+    }
+
+    /// Calls `check` at every node of `games` random games (a uniform action or chance outcome
+    /// at each node) of each setting of `settings` with 2 to 5 players (the counts the setting
+    /// allows), with the game, the state, its legal actions (empty at a chance node), the
+    /// setting and a stream for the check's own draws, which also picks the moves.
+    fn for_random_nodes(
+        settings: &[serde_json::Value],
+        (stream, deals): (u64, u64),
+        games: u64,
+        mut check: impl FnMut(&Trafficars, &TrafficarsState, &[u32], &serde_json::Value, &mut SplitMix64),
+    ) {
         for (i, opts) in settings.iter().enumerate() {
             for players in 2..=5 {
                 let map = opts.as_object().cloned().unwrap_or_default();
                 let Ok(g) = Trafficars::from_options(players, &map).map(Arc::new) else {
                     continue;
                 };
-                let mut rng = SplitMix64::new(derive_seed(11, (10 * i + players) as u64));
-                for gi in 0..30u64 {
-                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(5, gi)));
-                    let mut legal = Vec::new();
+                let mut rng = SplitMix64::new(derive_seed(stream, (10 * i + players) as u64));
+                let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
+                for gi in 0..games {
+                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(deals, gi)));
                     while g.current_player(s.state()) != TERMINAL {
                         let st = *s.state();
-                        if st.phase == Phase::Commit && st.commitments == [0; MAX_SEATS] {
-                            let start = TurnBoard::of(&g, &st.board).expect("a summary");
-                            for (t, lane) in start.lanes.iter().zip(&st.board.lanes[..g.lanes]) {
-                                assert_eq!(Some(*t), TurnLane::of(&g, lane));
-                            }
-                            let mut on_table = 0u64;
-                            for lane in &st.board.lanes[..g.lanes] {
-                                on_table |= lane.cards_mask();
-                            }
-                            // Any cards not on the table, specials among them more often.
-                            let pool = g.deck & !on_table;
-                            for _ in 0..20 {
-                                let mut cards = [0u8; MAX_SEATS];
-                                let mut left = pool;
-                                for slot in cards.iter_mut().take(players) {
-                                    let specials = left & (0b111_111_111 << 54);
-                                    let from = if specials != 0 && rng.below(3) == 0 {
-                                        specials
-                                    } else {
-                                        left
-                                    };
-                                    let Some(c) = bits::pick(from, &mut rng) else {
-                                        continue;
-                                    };
-                                    *slot = c as u8;
-                                    left &= !bits::bit_in(c, FIRST_CARD, LAST_CARD);
-                                }
-                                // The rules' own reveal and queue.
-                                let mut exact = st.board;
-                                g.reveal(&mut exact, &cards);
-                                while GreedyBot::resolve_head(&g, &mut exact) {}
-                                // The lookahead's queue, on the board and on the summary.
-                                let (mut board, mut quick) = (st.board, start);
-                                play_turn(&g, &mut board, &cards);
-                                play_turn(&g, &mut quick, &cards);
-                                if g.lanes == 3 {
-                                    let mut unrolled = Lanes::<3>(start);
-                                    play_turn(&g, &mut unrolled, &cards);
-                                    assert_eq!(unrolled.0.taken, quick.taken);
-                                }
-                                assert_eq!(board.penalties, exact.penalties);
-                                for p in 0..players {
-                                    assert_eq!(
-                                        exact.penalties[p] - st.board.penalties[p],
-                                        quick.taken[p],
-                                        "{opts} {players} players, cards {cards:?}, board {:?}",
-                                        st.board
-                                    );
-                                }
-                                checked += 1;
-                            }
+                        let chance = g.current_player(&st) == crate::game::CHANCE;
+                        legal.clear();
+                        if !chance {
+                            g.legal_actions(&st, &mut legal);
                         }
-                        let cp = g.current_player(s.state());
-                        let a = if cp == crate::game::CHANCE {
-                            let mut out = Vec::new();
-                            g.chance_outcomes(s.state(), &mut out);
-                            out[rng.below(out.len() as u64) as usize].0
+                        check(&g, &st, &legal, opts, &mut rng);
+                        let a = if chance {
+                            g.chance_outcomes(&st, &mut outcomes);
+                            outcomes[rng.below(outcomes.len() as u64) as usize].0
                         } else {
-                            g.legal_actions(s.state(), &mut legal);
                             legal[rng.below(legal.len() as u64) as usize]
                         };
                         s.apply(i64::from(a), None).unwrap();
@@ -1413,6 +1373,70 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A turn played out on the lane summaries (with the loops over three lanes unrolled or not)
+    /// gives every seat the same penalty cards as on the lanes themselves, for every card set
+    /// revealed at the start of any turn.
+    #[test]
+    fn turn_summary_takes_the_same_penalties() {
+        let mut checked = 0;
+        for_random_nodes(&summary_settings(), (11, 5), 30, |g, st, _, opts, rng| {
+            if st.phase != Phase::Commit || st.commitments != [0; MAX_SEATS] {
+                return;
+            }
+            let players = g.players;
+            let start = TurnBoard::of(g, &st.board).expect("a summary");
+            for (t, lane) in start.lanes.iter().zip(&st.board.lanes[..g.lanes]) {
+                assert_eq!(Some(*t), TurnLane::of(g, lane));
+            }
+            let mut on_table = 0u64;
+            for lane in &st.board.lanes[..g.lanes] {
+                on_table |= lane.cards_mask();
+            }
+            // Any cards not on the table, specials among them more often.
+            let pool = g.deck & !on_table;
+            for _ in 0..20 {
+                let mut cards = [0u8; MAX_SEATS];
+                let mut left = pool;
+                for slot in cards.iter_mut().take(players) {
+                    let specials = left & (0b111_111_111 << 54);
+                    let from = if specials != 0 && rng.below(3) == 0 {
+                        specials
+                    } else {
+                        left
+                    };
+                    let Some(c) = bits::pick(from, rng) else {
+                        continue;
+                    };
+                    *slot = c as u8;
+                    left &= !bits::bit_in(c, FIRST_CARD, LAST_CARD);
+                }
+                // The rules' own reveal and queue.
+                let mut exact = st.board;
+                g.reveal(&mut exact, &cards);
+                while GreedyBot::resolve_head(g, &mut exact) {}
+                // The lookahead's queue, on the board and on the summary.
+                let (mut board, mut quick) = (st.board, start);
+                play_turn(g, &mut board, &cards);
+                play_turn(g, &mut quick, &cards);
+                if g.lanes == 3 {
+                    let mut unrolled = Lanes::<3>(start);
+                    play_turn(g, &mut unrolled, &cards);
+                    assert_eq!(unrolled.0.taken, quick.taken);
+                }
+                assert_eq!(board.penalties, exact.penalties);
+                for p in 0..players {
+                    assert_eq!(
+                        exact.penalties[p] - st.board.penalties[p],
+                        quick.taken[p],
+                        "{opts} {players} players, cards {cards:?}, board {:?}",
+                        st.board
+                    );
+                }
+                checked += 1;
+            }
+        });
         assert!(checked > 10_000, "only {checked} turns checked");
     }
 
@@ -1421,70 +1445,34 @@ mod tests {
     /// every option of every such choice in random games of several settings.
     #[test]
     fn numbered_choice_summary_takes_the_same_penalties() {
-        let settings = [
-            json!({}),
-            json!({"max_cars": null}),
-            json!({"lanes": 5, "max_cars": 2}),
-            json!({"lanes": 1, "max_cars": 1}),
-            json!({"lanes": 2, "max_cars": 1}),
-            json!({"special_cards": false, "lanes": 4}),
-            json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
-        ];
         let mut checked = 0;
-        for (i, opts) in settings.iter().enumerate() {
-            for players in 2..=5 {
-                let map = opts.as_object().cloned().unwrap_or_default();
-                let Ok(g) = Trafficars::from_options(players, &map).map(Arc::new) else {
-                    continue;
-                };
-                let mut rng = SplitMix64::new(derive_seed(23, (10 * i + players) as u64));
-                let mut legal = Vec::new();
-                for gi in 0..40u64 {
-                    let mut s = Session::new(Arc::clone(&g), Some(derive_seed(7, gi)));
-                    while g.current_player(s.state()) != TERMINAL {
-                        let st = *s.state();
-                        let cp = g.current_player(&st);
-                        if cp != crate::game::CHANCE {
-                            g.legal_actions(&st, &mut legal);
-                        }
-                        let choice = g.head_choice(&st.board);
-                        let start = choice.and_then(|(_, _, c)| {
-                            TurnBoard::of_numbered(&g, &st.board, c.kind)
-                        });
-                        if let (Phase::Resolve, Some((seat, card, c)), Some(start)) =
-                            (st.phase, choice, start)
-                        {
-                            for &a in &legal {
-                                let mut exact = st.board;
-                                g.carry_out(&mut exact, seat, card, c.kind, a);
-                                g.next_card(&mut exact, card);
-                                GreedyBot::finish_turn(&g, &mut exact);
-                                let mut quick = start;
-                                quick.carry_out_numbered(&g, seat, card, c.kind, a);
-                                quick.finish_numbered(&g, &st.board);
-                                for p in 0..players {
-                                    assert_eq!(
-                                        exact.penalties[p] - st.board.penalties[p],
-                                        quick.taken[p],
-                                        "{opts} {players} players, option {a}, board {:?}",
-                                        st.board
-                                    );
-                                }
-                                checked += 1;
-                            }
-                        }
-                        let a = if cp == crate::game::CHANCE {
-                            let mut out = Vec::new();
-                            g.chance_outcomes(&st, &mut out);
-                            out[rng.below(out.len() as u64) as usize].0
-                        } else {
-                            legal[rng.below(legal.len() as u64) as usize]
-                        };
-                        s.apply(i64::from(a), None).unwrap();
-                    }
+        for_random_nodes(&summary_settings(), (23, 7), 40, |g, st, legal, opts, _| {
+            let choice = g.head_choice(&st.board);
+            let start = choice.and_then(|(_, _, c)| TurnBoard::of_numbered(g, &st.board, c.kind));
+            let (Phase::Resolve, Some((seat, card, c)), Some(start)) = (st.phase, choice, start)
+            else {
+                return;
+            };
+            for &a in legal {
+                let mut exact = st.board;
+                g.carry_out(&mut exact, seat, card, c.kind, a);
+                g.next_card(&mut exact, card);
+                GreedyBot::finish_turn(g, &mut exact);
+                let mut quick = start;
+                quick.carry_out_numbered(g, seat, card, c.kind, a);
+                quick.finish_numbered(g, &st.board);
+                for p in 0..g.players {
+                    assert_eq!(
+                        exact.penalties[p] - st.board.penalties[p],
+                        quick.taken[p],
+                        "{opts} {} players, option {a}, board {:?}",
+                        g.players,
+                        st.board
+                    );
                 }
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 2_000, "only {checked} options checked");
     }
 
