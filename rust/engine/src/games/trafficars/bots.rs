@@ -592,13 +592,9 @@ impl TurnLane {
             },
             last_cards: len.saturating_sub(s) as u8,
             last_double: t.get(s).is_some_and(|&x| x & DOUBLE != 0),
-            police_last: false,
             front_cards: front as u8,
-            ambulance_front: false,
-            front_owner: 0,
-            free: false,
-            free_after: 0,
-            free_is_prev: false,
+            // No stack of this turn, no free place.
+            ..Self::default()
         })
     }
 
@@ -610,16 +606,10 @@ impl TurnLane {
             cards: 1,
             cars: 1,
             end,
-            prev: 0,
             last_cards: 1,
-            last_double: false,
             police_last: police,
             front_cards: 1,
-            ambulance_front: false,
-            front_owner: 0,
-            free: false,
-            free_after: 0,
-            free_is_prev: false,
+            ..Self::default()
         }
     }
 
@@ -1319,6 +1309,25 @@ mod tests {
         }
     }
 
+    /// Asserts that every seat took as many penalty cards on the summary `quick` as on the lanes
+    /// from `before` to `exact`; `case` names the case in the message.
+    fn assert_same_taken(
+        g: &Trafficars,
+        before: &Board,
+        exact: &Board,
+        quick: &TurnBoard,
+        case: impl Fn() -> String,
+    ) {
+        for p in 0..g.players {
+            assert_eq!(
+                exact.penalties[p] - before.penalties[p],
+                quick.taken[p],
+                "{}, board {before:?}",
+                case()
+            );
+        }
+    }
+
     /// The option sets the lane summaries are checked with: the defaults, no lane limit, more,
     /// fewer and tiny lanes, no special cards, a short deck and a long hand.
     fn summary_settings() -> [serde_json::Value; 8] {
@@ -1426,14 +1435,9 @@ mod tests {
                     assert_eq!(unrolled.0.taken, quick.taken);
                 }
                 assert_eq!(board.penalties, exact.penalties);
-                for p in 0..players {
-                    assert_eq!(
-                        exact.penalties[p] - st.board.penalties[p],
-                        quick.taken[p],
-                        "{opts} {players} players, cards {cards:?}, board {:?}",
-                        st.board
-                    );
-                }
+                assert_same_taken(g, &st.board, &exact, &quick, || {
+                    format!("{opts} {players} players, cards {cards:?}")
+                });
                 checked += 1;
             }
         });
@@ -1461,15 +1465,9 @@ mod tests {
                 let mut quick = start;
                 quick.carry_out_numbered(g, seat, card, c.kind, a);
                 quick.finish_numbered(g, &st.board);
-                for p in 0..g.players {
-                    assert_eq!(
-                        exact.penalties[p] - st.board.penalties[p],
-                        quick.taken[p],
-                        "{opts} {} players, option {a}, board {:?}",
-                        g.players,
-                        st.board
-                    );
-                }
+                assert_same_taken(g, &st.board, &exact, &quick, || {
+                    format!("{opts} {} players, option {a}", g.players)
+                });
                 checked += 1;
             }
         });
