@@ -1351,7 +1351,13 @@ mod tests {
         settings: &[serde_json::Value],
         (stream, deals): (u64, u64),
         games: u64,
-        mut check: impl FnMut(&Trafficars, &TrafficarsState, &[u32], &serde_json::Value, &mut SplitMix64),
+        mut check: impl FnMut(
+            &Trafficars,
+            &TrafficarsState,
+            &[u32],
+            &serde_json::Value,
+            &mut SplitMix64,
+        ),
     ) {
         for (i, opts) in settings.iter().enumerate() {
             for players in 2..=5 {
