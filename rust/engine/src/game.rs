@@ -365,6 +365,18 @@ pub trait Bot<G: Game>: Send {
     }
 }
 
+/// A legal-action mask from a list of the legal actions: entry `a` of `mask` is `true` exactly
+/// when `a` is one of `actions` (an action past the mask's end is left out).
+#[inline]
+pub fn write_action_mask(mask: &mut [bool], actions: impl IntoIterator<Item = u32>) {
+    mask.fill(false);
+    for a in actions {
+        if let Some(entry) = mask.get_mut(a as usize) {
+            *entry = true;
+        }
+    }
+}
+
 /// [`Game::legal_bits`] from a list of the legal actions: writes the set of `actions` into
 /// `out`, clearing every other bit.
 #[inline(always)]

@@ -330,12 +330,7 @@ impl<G: Game> Lockstep<G> {
     pub fn legal_masks(&self, out: &mut [bool]) -> Result<()> {
         let width = self.game.num_actions() as usize;
         for (&i, row) in self.pending_rows(out, width, "mask")? {
-            row.fill(false);
-            for &a in &self.legal[i] {
-                if let Some(entry) = row.get_mut(a as usize) {
-                    *entry = true;
-                }
-            }
+            crate::game::write_action_mask(row, self.legal[i].iter().copied());
         }
         Ok(())
     }

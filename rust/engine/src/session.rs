@@ -521,14 +521,9 @@ impl<G: Game> AnySession for Session<G> {
     }
 
     fn legal_action_mask(&self, out: &mut [bool]) {
-        out.fill(false);
         let mut legal = Vec::new();
         self.game.legal_actions(&self.state, &mut legal);
-        for a in legal {
-            if let Some(m) = out.get_mut(a as usize) {
-                *m = true;
-            }
-        }
+        crate::game::write_action_mask(out, legal);
     }
 
     fn to_json(&self) -> Value {
