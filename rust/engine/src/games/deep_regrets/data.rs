@@ -4,6 +4,8 @@
 //! Must not: hold rules (only what the file says, in typed form), or read the file from anywhere
 //! but `crate::data::DEEP_REGRETS_JSON`.
 
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -35,7 +37,8 @@ pub enum When {
 }
 
 /// Which shoals a peek targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PeekTarget {
     /// One shoal per pick.
     Shoal,
@@ -151,7 +154,8 @@ pub enum Prim {
 }
 
 /// A group of seats for `each`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Who {
     /// Every seat.
     Everyone,
@@ -162,7 +166,8 @@ pub enum Who {
 }
 
 /// Who receives a `give_this` fish.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GiveTo {
     /// The user chooses.
     Choice,
@@ -175,7 +180,8 @@ pub enum GiveTo {
 }
 
 /// What a `reveal` primitive turns face up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RevealTarget {
     /// Every shoal of the cast's column.
     CastColumn,
@@ -188,11 +194,13 @@ pub enum RevealTarget {
 }
 
 /// The `per` of a `difficulty_per` rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Per {
     /// Fish in the caster's hand.
     HandFish,
     /// Seats at depth 2.
+    #[serde(rename = "seats_at_depth_2")]
     SeatsAtDepth2,
 }
 
@@ -400,6 +408,12 @@ fn list(v: &Value) -> Result<&Vec<Value>, String> {
         .ok_or_else(|| format!("expected a list, got {v}"))
 }
 
+/// Reads the field `key` of `v` as a `T` named by its variant's name in snake case (the data's
+/// spelling), e.g. `"at_sea"` for [`Who::AtSea`].
+fn named<T: DeserializeOwned>(v: &Value, key: &str) -> Result<T, String> {
+    T::deserialize(&v[key]).map_err(|e| format!("{key}: {e}"))
+}
+
 /// Collects effect lists while parsing.
 struct Lists(Vec<Vec<Prim>>);
 
@@ -432,13 +446,7 @@ impl Lists {
             }
             "coin" => Prim::Coin(self.add(&v["heads"])?, self.add(&v["tails"])?),
             "each" => {
-                let who = match v["who"].as_str().unwrap_or("") {
-                    "everyone" => Who::Everyone,
-                    "others" => Who::Others,
-                    "at_sea" => Who::AtSea,
-                    w => return Err(format!("unknown group {w:?}")),
-                };
-                Prim::Each(who, self.add(&v["effects"])?)
+                Prim::Each(named(v, "who")?, self.add(&v["effects"])?)
             }
             "gain_money" => Prim::GainMoney(amount()?),
             "take_supply" => Prim::TakeSupply(amount()?),
@@ -447,13 +455,7 @@ impl Lists {
             "discard_fish" => Prim::DiscardFish(size_index(v["size"].as_str().unwrap_or(""))?),
             "discard_item" => Prim::DiscardItem,
             "discard_this" => Prim::DiscardThis,
-            "give_this" => Prim::GiveThis(match v["to"].as_str().unwrap_or("") {
-                "choice" => GiveTo::Choice,
-                "left" => GiveTo::Left,
-                "right" => GiveTo::Right,
-                "most_regrets" => GiveTo::MostRegrets,
-                t => return Err(format!("unknown give_this target {t:?}")),
-            }),
+            "give_this" => Prim::GiveThis(named(v, "to")?),
             "end_cast" => Prim::EndCast,
             "free_cast" => Prim::FreeCast,
             "auto_catch" => Prim::AutoCatch,
@@ -462,13 +464,7 @@ impl Lists {
             "peek_beneath" => Prim::PeekBeneath,
             "peek_depth" => Prim::PeekDepth(small(&v["depth"])?),
             "peek" if v["target"].as_str() == Some("line") => Prim::PeekLine,
-            "reveal" => Prim::Reveal(match v["target"].as_str().unwrap_or("") {
-                "cast_column" => RevealTarget::CastColumn,
-                "all" => RevealTarget::All,
-                "column" => RevealTarget::Column,
-                "any" => RevealTarget::Any,
-                t => return Err(format!("unknown reveal target {t:?}")),
-            }),
+            "reveal" => Prim::Reveal(named(v, "target")?),
             "reveal_beneath" => Prim::RevealBeneath,
             "discard_tops" => Prim::DiscardTops(amount()?),
             "move_boats" => Prim::MoveBoats(small(&v["depth"])?),
@@ -510,15 +506,7 @@ fn prim(v: &Value) -> Result<Prim, String> {
         "set_max" => Prim::SetMax(amount()?),
         "depth_down" => Prim::DepthDown(amount()?),
         "depth_to" => Prim::DepthTo(small(&v["depth"])?),
-        "peek" => {
-            let target = match v["target"].as_str().unwrap_or("") {
-                "shoal" => PeekTarget::Shoal,
-                "row" => PeekTarget::Row,
-                "column" => PeekTarget::Column,
-                t => return Err(format!("unknown peek target {t:?}")),
-            };
-            Prim::Peek(target, amount()?)
-        }
+        "peek" => Prim::Peek(named(v, "target")?, amount()?),
         k => return Err(format!("unknown primitive {k:?}")),
     })
 }
@@ -616,12 +604,7 @@ fn rules(v: &Value, names: &[String]) -> Result<Rules, String> {
     for x in list(v)? {
         match x["kind"].as_str().unwrap_or("") {
             "difficulty_per" => {
-                let per = match x["per"].as_str().unwrap_or("") {
-                    "hand_fish" => Per::HandFish,
-                    "seats_at_depth_2" => Per::SeatsAtDepth2,
-                    p => return Err(format!("unknown per {p:?}")),
-                };
-                r.per = Some((per, signed(&x["amount"])?));
+                r.per = Some((named(x, "per")?, signed(&x["amount"])?));
             }
             "catch_by_showing" => {
                 r.show = Some(if let Some(sz) = x["size"].as_str() {
@@ -803,4 +786,22 @@ fn parse() -> Result<Data, String> {
 pub fn data() -> Result<&'static Data, String> {
     static DATA: OnceLock<Result<Data, String>> = OnceLock::new();
     DATA.get_or_init(parse).as_ref().map_err(Clone::clone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{named, Per, Who};
+    use serde_json::json;
+
+    /// A named field reads the data's snake-case spelling, and an unknown name or a missing field
+    /// is an error that names the field.
+    #[test]
+    fn named_fields_read_the_data_spelling() {
+        let v = json!({"who": "at_sea", "per": "seats_at_depth_2", "bad": "nobody"});
+        assert_eq!(named::<Who>(&v, "who"), Ok(Who::AtSea));
+        assert_eq!(named::<Per>(&v, "per"), Ok(Per::SeatsAtDepth2));
+        let bad = named::<Who>(&v, "bad").unwrap_err();
+        assert!(bad.starts_with("bad: unknown variant `nobody`"), "{bad}");
+        assert!(named::<Who>(&v, "missing").unwrap_err().starts_with("missing: "));
+    }
 }
