@@ -445,9 +445,7 @@ impl Lists {
                 Prim::Choice(self.add(&o[0])?, self.add(&o[1])?)
             }
             "coin" => Prim::Coin(self.add(&v["heads"])?, self.add(&v["tails"])?),
-            "each" => {
-                Prim::Each(named(v, "who")?, self.add(&v["effects"])?)
-            }
+            "each" => Prim::Each(named(v, "who")?, self.add(&v["effects"])?),
             "gain_money" => Prim::GainMoney(amount()?),
             "take_supply" => Prim::TakeSupply(amount()?),
             "draw_dink" => Prim::DrawDink(amount()?),
@@ -802,6 +800,8 @@ mod tests {
         assert_eq!(named::<Per>(&v, "per"), Ok(Per::SeatsAtDepth2));
         let bad = named::<Who>(&v, "bad").unwrap_err();
         assert!(bad.starts_with("bad: unknown variant `nobody`"), "{bad}");
-        assert!(named::<Who>(&v, "missing").unwrap_err().starts_with("missing: "));
+        assert!(named::<Who>(&v, "missing")
+            .unwrap_err()
+            .starts_with("missing: "));
     }
 }
