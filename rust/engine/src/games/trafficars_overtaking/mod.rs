@@ -147,6 +147,7 @@ pub struct TrafficarsOvertakingState {
     phase: Phase,
     /// Removed cards in draw order (first `removed_len`).
     removed: [u8; 4],
+    /// How many cards `removed` holds.
     removed_len: u8,
     /// Cards removed or dealt so far.
     used: u64,
@@ -154,13 +155,19 @@ pub struct TrafficarsOvertakingState {
     dealt: u8,
     /// Piles, top first: seat `s` holds `piles[s][pile_top[s]..pile_len[s]]`.
     piles: [[u8; MAX_PILE]; MAX_SEATS],
+    /// Per seat, the index in `piles` of the pile's top card (cards before it are drawn).
     pile_top: [u8; MAX_SEATS],
+    /// Per seat, the number of cards dealt to the pile (drawn ones included).
     pile_len: [u8; MAX_SEATS],
+    /// Per seat, the cards in hand (a bitset of card ids).
     hands: [u64; MAX_SEATS],
     /// The middle row (strictly increasing, so a bitset).
     row: u64,
+    /// The seat whose turn it is to put a card into the row (or pass).
     active: u8,
+    /// The seat after the active one, who may overtake when a card is put in.
     overtaker: u8,
+    /// Passes in a row since a card last went into the row; every seat passing clears the row.
     passes: u8,
     /// X of a pending overtake decision, 0 = none.
     overtake_card: u8,

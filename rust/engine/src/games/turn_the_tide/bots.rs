@@ -110,7 +110,9 @@ pub struct GreedyBot {
 /// bit.
 #[derive(Clone, Copy)]
 struct Eval {
+    /// The bot's seat.
     me: usize,
+    /// The game's `recheck_after_elimination` option.
     recheck: bool,
     /// Whether the hand is the round's last one (the round ends after it whatever happens).
     last_hand: bool,
@@ -121,6 +123,7 @@ struct Eval {
     tide: [u8; SLOTS],
     /// The lifebuoys per seat (likewise).
     lifebuoys: [u8; SLOTS],
+    /// The seats still in the round (a seat bitset).
     in_round: u8,
     /// The showing tides of the seats still in as a board (see the rules module's
     /// `showing_bit`: a row of seat bits per tide value), and whether it holds them all: every

@@ -183,16 +183,21 @@ pub struct TurnTheTideState {
     dealt_mask: u64,
     /// Bitset of the cards dealt per seat (the sets of `dealt`).
     dealt_hands: [u64; MAX_SEATS],
+    /// The round being played, from 0.
     round: u8,
+    /// The hand of the round being played, from 0 (`HAND_SIZE` hands a round).
     hand_index: u8,
     /// Cards of the round's hand not yet revealed, per seat.
     hands: [u64; MAX_SEATS],
+    /// Lifebuoys left per seat in this round.
     lifebuoys: [u8; MAX_SEATS],
     /// Showing tide value per seat, 0 = none.
     tide: [u8; MAX_SEATS],
     /// Seats still in the round (not eliminated): bit `s` = seat `s`.
     in_round: u8,
+    /// Weather cards revealed so far in the round per seat, in play order (first `played_len`).
     played: [[u8; HAND_SIZE]; MAX_SEATS],
+    /// How many cards of `played` each seat has revealed this round.
     played_len: [u8; MAX_SEATS],
     /// Tide values drawn in this hand: A then B.
     revealed: [u8; 2],
@@ -205,6 +210,7 @@ pub struct TurnTheTideState {
     to_move: u8,
     /// The seat choosing a tide card (phase `ChooseTide`), else `NO_SEAT`.
     chooser: u8,
+    /// Points per seat from the rounds scored so far.
     scores: [i32; MAX_SEATS],
 }
 
