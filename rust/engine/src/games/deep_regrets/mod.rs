@@ -598,29 +598,53 @@ pub(crate) enum Task {
 /// One seat's private and public holdings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seat {
+    /// Money in dollars, 0..=10 (every gain is capped at the data's `money_cap`).
     money: u8,
+    /// 0 = in port, 1..=3 = the depth of the boat at sea.
     depth: u8,
+    /// Regret cards held: copies of each value 0..3.
     regrets: [u8; 4],
+    /// Fresh dice: count per die class (`P1 P2 P3 B0 … M4`, see `CLASSES`).
     fresh: [u8; CLASSES],
+    /// Spent dice (no face): count per kind P B G O M.
     spent: [u8; KINDS],
+    /// Fish in hand (not the ones in front, mounted or on the Cloche).
     hand: FishSet,
+    /// The fish mounted in slots 0..2 (NONE = empty slot).
     mounted: [u8; 3],
+    /// Dinks held: bit d for dink id d.
     dinks: u32,
+    /// Supplies held: bit i for supply id i (the Cloche while it holds a fish is not here).
     supplies: u32,
+    /// Rods owned: bit r for rod id r.
     rods: u32,
+    /// Reels owned: bit r for reel id r.
     reels: u32,
+    /// The equipped rod's id (NONE = none); changes only at the Declaration phase.
     rod: u8,
+    /// The equipped reel's id (NONE = none); changes only at the Declaration phase.
     reel: u8,
+    /// The Can of Worms is face up (usable: action 41+s).
     worms: bool,
+    /// The seat has abandoned ship (once a game; adds `lifeboat_regret_value` to its Regret Value).
     lifeboat_used: bool,
+    /// The seat has passed this day (reset in the Start phase).
     passed: bool,
+    /// The equipped reel has been used this day.
     reel_used: bool,
+    /// The seat has caught a fish this day (a rod's `first_catch` difficulty applies until then).
     caught_today: bool,
+    /// Shops used this day, in shop order rod, reel, supply, tackle.
     shops_used: [bool; 4],
+    /// Fish in front of the seat (§16.2): public, applying their `front_*` rules.
     front: FishSet,
+    /// Column locks: bit c for column c; casts only at a column in every lock (two: nowhere).
     locks: u8,
+    /// The fish on the seat's Cloche (NONE = the Cloche holds no fish).
     cloche: u8,
+    /// The Whispering Skull (action 22) has been used this turn.
     skull_used: bool,
+    /// The Iron Coffin (action 23) has been used this turn.
     coffin_used: bool,
 }
 
@@ -702,65 +726,132 @@ impl Seat {
 /// The full state of a game of Deep Regrets.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeepRegretsState {
+    /// The weekday, 1 = Monday .. 6 = Saturday (the first day is 1, or 2 with `days = 5`).
     day: u8,
+    /// The phase of the day (`Setup` while dealing, `Over` once the game has ended).
     phase: Phase,
+    /// The kind of the node the state rests at.
     node: Node,
+    /// The node's seat (decider, or owner / drawer at a chance node); NONE at `deal` and `over`.
     actor: u8,
+    /// Actions phase: the seat whose turn (or skip) it is; NONE outside it.
     turn: u8,
+    /// The day's first seat in turn order (0 on the first day, +1 mod n each Start phase).
     first_player: u8,
+    /// Turns left to the last seat not passed (2 when the second-last passes, 4 after abandon
+    /// ship); each EndTurn counts it down and the day ends at 0. NONE = null.
     last_turns: u8,
+    /// The seat holding the Life Preserver this day (NONE = in the supply).
     life_preserver: u8,
+    /// The nine shoals s = 0..8 (depth s div 3 + 1, column s mod 3): fish ids bottom first, the
+    /// top at `shoal_len[s] - 1`.
     shoals: [[u8; SHOAL_CAP]; 9],
+    /// The number of fish in each shoal (0 = empty).
     shoal_len: [u8; 9],
+    /// Bit s: the top of shoal s is face up.
     face_up: u16,
+    /// Per seat, bit s: the seat has peeked at the face-down top of shoal s (cleared when that
+    /// top changes or turns face up).
     known: [u16; MAX_SEATS],
+    /// The fish discard pile of each depth I..III (by fish id div 45), in discard order.
     fish_discard: [[u8; BLOCK]; 3],
+    /// The number of fish in each depth's discard pile (`fish_discard[d][..discard_len[d]]`).
     discard_len: [u8; 3],
+    /// In-play fish not yet dealt to a shoal: the outcomes of the setup `deal` node.
     deal_left: FishSet,
+    /// The regret deck: copies of each value 0..3.
     regret_deck: [u8; 4],
+    /// The regret discard pile: copies of each value 0..3 (moved into an empty deck at a draw).
     regret_discard: [u8; 4],
+    /// Tackle dice in the bag: counts of B, G, O.
     bag: [u8; 3],
+    /// The dink deck: bit d for dink id d (decks are unordered).
     dink_deck: u32,
+    /// The dink discard pile: bit d for dink id d.
     dink_discard: u32,
+    /// The supply deck: bit i for supply id i.
     supply_deck: u32,
+    /// The supply discard pile: bit i for supply id i.
     supply_discard: u32,
+    /// The rod deck: bit r for rod id r.
     rod_deck: u32,
+    /// The rod discard pile: bit r for rod id r.
     rod_discard: u32,
+    /// The reel deck: bit r for reel id r.
     reel_deck: u32,
+    /// The reel discard pile: bit r for reel id r.
     reel_discard: u32,
+    /// Every seat's holdings, index = seat (entries n.. unused).
     seats: [Seat; MAX_SEATS],
-    // ctx
+    /// `ctx` (§11.1, §16.12) from here to `cast_ignored` except `plug`. `ctx.to_roll`: dice
+    /// waiting to be rolled by `actor`, count per kind; the first kind rolls next.
     to_roll: [u8; KINDS],
+    /// `ctx.rolled`: Muster dice rolled and waiting for the keep step, count per die class.
     rolled: [u8; CLASSES],
+    /// `ctx.left`: picks still to make at the current node, this one included (NONE at
+    /// `reroll_select` = no limit); read only at the nodes that list it (§11.1, §16.12).
     left: u8,
+    /// `ctx.cast` is live: from the cast action until the cast end.
     cast_on: bool,
+    /// `ctx.cast.shoal`: the shoal 0..8 cast at (read only while `cast_on`).
     cast_shoal: u8,
+    /// `ctx.cast.reduction`: the sum of the `difficulty` amounts used in this cast (≤ 0).
     cast_reduction: i8,
+    /// `ctx.cast.zero`: a `difficulty_zero` was used, so the effective difficulty is 0.
     cast_zero: bool,
+    /// `ctx.cast.payment`: dice put into the payment (they left Fresh), count per die class.
     payment: [u8; CLASSES],
+    /// `ctx.peek`: the fish shown at the `worms` or `reveal_beneath` node (NONE = null).
     peek: u8,
+    /// `ctx.shop.shop`: the card shop drawing or keeping, 0 rod, 1 reel, 2 supply (NONE = null).
     shop: u8,
+    /// `ctx.shop.drawn`: the card shop's unkept card ids in draw order (`drawn_len` of them).
     drawn: [u8; 5],
+    /// The number of live entries of `drawn`.
     drawn_len: u8,
+    /// `ctx.count`: fish sold so far in this sell action, or mounted so far in this mount action.
     count: u8,
+    /// `ctx.foul`: foul fish sold so far in this sell action (one regret each after the sale).
     foul: u8,
+    /// `ctx.slot`: the slot 0..2 the `mount_fish` node fills, 3 = the Cloche (NONE = null).
     slot: u8,
+    /// `ctx.discount`: pending shop discount in dollars, from its use until a shop, pass or
+    /// the turn's end.
     discount: u8,
+    /// `ctx.item`: the item whose use is running (None = null).
     item: Option<ItemSrc>,
+    /// The Plug lies on the table (state key `plug`, not `ctx`): every turn then discards the
+    /// top of the first non-empty shoal. Never cleared.
     plug: bool,
+    /// `ctx.ability.fish`: the fish whose effect list runs (NONE = null; an outer one waits on
+    /// the stack as `Task::Ability`).
     ability_fish: u8,
+    /// `ctx.ability.trigger`: 0 reveal, 1 catch, 2 eat, 3 not_caught (read only while
+    /// `ability_fish` is not NONE).
     ability_trigger: u8,
+    /// `ctx.pool` is live (`deal_regrets`): regret draws go into `pool` instead of the hand.
     pool_on: bool,
+    /// `ctx.pool`: the regrets drawn by `deal_regrets` not yet given, copies of each value 0..3.
     pool: [u8; 4],
+    /// `ctx.target`: the seat that receives at `give_regret` (`receive_regrets`: the user), or
+    /// the Iron Coffin's chosen seat (NONE = null).
     target: u8,
+    /// `ctx.offer`: regrets offered by the Iron Coffin so far, copies of each value 0..3.
     offer: [u8; 4],
+    /// `ctx.order`: the reordered fish not yet placed, top first (`order_len` of them).
     order: [u8; 3],
+    /// The number of live entries of `order` (0 = no reorder).
     order_len: u8,
+    /// `ctx.cast.base`: the difficulty set by `set_difficulty` or the Can of Worms flip
+    /// (None = the printed difficulty).
     cast_base: Option<i8>,
+    /// `ctx.cast.beneath`: the second fish of the cast's shoal seen by `peek_beneath`, shown to
+    /// the caster only (NONE = null).
     cast_beneath: u8,
+    /// `ctx.cast.ignored`: the Rod of the Dead ignored this cast's reveal ability.
     cast_ignored: bool,
-    // internal continuation
-    /// The `turn` seat has taken this turn's main action (free actions return to `after_main`).
+    /// Internal continuation (no `ctx` key) from here to `stack_len`. The `turn` seat has taken
+    /// this turn's main action (free actions return to `after_main`).
     main_done: bool,
     /// The shoal of a Can of Worms use (the `worms` node).
     worms_shoal: u8,
@@ -768,41 +859,58 @@ pub struct DeepRegretsState {
     catch_fish: u8,
     /// The fish at the top of the cast's shoal after the reveal step.
     cast_fish: u8,
+    /// This cast turned the top of its shoal face up (it was face down), so its reveal list may
+    /// run.
     cast_revealed: bool,
     /// 0 = the cast goes on, 1 = it ends, 2 = it ends as a free cast.
     cast_end: u8,
     /// Fish already put back by a reorder, top first.
     chosen: [u8; 3],
+    /// The number of live entries of `chosen`.
     chosen_len: u8,
     /// The two lists of a pending `choice` or `coin`.
     branch: (u16, u16),
     /// The size filter of a `discard_fish` node (3 = any).
     fish_size: u8,
-    /// The fish of a `give_fish` node and whether it comes from the hand (Dumbo Octopus).
+    /// The fish of a `give_fish` node.
     give_fish: u8,
+    /// The `give_fish` fish comes from the giver's hand (Dumbo Octopus, action 21), not from the
+    /// top of the cast's shoal (`give_this`).
     give_from_hand: bool,
     /// Regrets the Dumbo receiver discards.
     give_discard: u8,
-    /// The depth and regret count of a `move_offer` node.
+    /// The depth a `move_offer` node moves to.
     move_depth: u8,
+    /// The regrets drawn on accepting a `move_offer` node (one draw event).
     move_regrets: u8,
     /// The fish outside the sea during `shuffle_back`.
     shuffle_fish: u8,
     /// The regret count of a `hadal_shade` node.
     hadal_regrets: u8,
-    /// Iron Coffin: most regrets to offer, dice the target refreshes.
+    /// Iron Coffin: most regrets to offer.
     offer_max: u8,
+    /// Iron Coffin: dice the target refreshes on accepting.
     offer_refresh: u8,
+    /// A `roll` outcome joins `rolled` (Muster step 3) rather than the actor's Fresh pool.
     roll_to_rolled: bool,
+    /// At `roll_high`: only faces above this (`reroll_low`'s `at_most`) are outcomes.
     roll_above: u8,
+    /// The seat a `steal_regret` node takes a regret from (NONE otherwise); only its label
+    /// names it.
     victim: u8,
+    /// The continuation: tasks still to run after the node, bottom first (the next one last).
     stack: [Task; STACK_CAP],
+    /// The number of live tasks on `stack`.
     stack_len: u8,
-    // end
+    /// The game is over; the fields below (`end` in the state) hold its results.
     ended: bool,
+    /// Per seat, the Regret Value: the sum of its regret values (+ the lifeboat's value if used).
     regret_values: [u8; MAX_SEATS],
+    /// Per seat, the mounted fish lost for having the highest Regret Value (NONE = none).
     discarded: [u8; MAX_SEATS],
+    /// Per seat, the Cloche fish lost for having the highest Regret Value (NONE = none).
     cloche_discarded: [u8; MAX_SEATS],
+    /// Per seat, the final score (0 until the game is over).
     final_scores: [i16; MAX_SEATS],
 }
 
