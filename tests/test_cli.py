@@ -253,6 +253,8 @@ def test_games_spells_player_counts_and_games_without_options(
     assert "2-2 players" not in output
     assert "goofspiel  (2 players" in output
     assert "forgetful[:P]" in output
+    assert "bots: random, greedy[:N]," in output  # trafficars
+    assert "bots: random, greedy, " in output  # the other games' greedy takes no parameter
     lines = output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("trafficars_overtaking"))
     assert lines[at + 1].strip() == "no options"

@@ -11,8 +11,12 @@ use crate::bits;
 use crate::game::{cheapest, Bot};
 use crate::rng::SplitMix64;
 
-/// Opponent deals sampled per candidate card when choosing a card to commit.
-const SAMPLES: usize = 8;
+/// Opponent deals sampled per candidate card when choosing a card to commit, for plain
+/// `greedy` (`greedy:N` samples `N`).
+const DEFAULT_SAMPLES: usize = 8;
+/// The most deals `greedy:N` may sample: the lookahead's cost grows with the count, and 64 is
+/// already eight times the default's.
+pub(super) const MAX_SAMPLES: usize = 64;
 /// Cost of spending a special card (ambulance, police car, tow truck): specials are kept for
 /// turns where they save at least this many penalty cards.
 const SPECIAL_COST: f64 = 1.0;
@@ -28,26 +32,42 @@ const OPPONENT_WEIGHT: f64 = 0.3;
 /// The cost of a turn's outcome is the bot's own penalty cards taken in it minus
 /// `OPPONENT_WEIGHT` times the other seats' average.
 ///
-/// Committing a card: for each card of its hand it plays out this turn's resolution
-/// `SAMPLES` times, the other seats' cards drawn uniformly (without replacement) from the cards
-/// it has not seen, every resolution choice in the simulation taking the option with the fewest
+/// Committing a card: for each card of its hand it plays out this turn's resolution once per
+/// sampled deal, the other seats' cards drawn uniformly (without replacement) from the cards it
+/// has not seen, every resolution choice in the simulation taking the option with the fewest
 /// immediate penalty cards (the first such option on a tie); the same sampled deals are used for
 /// every candidate. A card's cost is its average outcome cost, plus `SPECIAL_COST` for an
 /// ambulance, police car or tow truck; it commits the cheapest card (the lowest id on a tie). In
 /// effect it plays cards that fit closely above a lane end, avoids being the car after a full
 /// lane or a card too low for every lane, and saves its specials to dodge such penalties.
 ///
+/// `greedy` samples 8 deals; `greedy:N` samples `N` (a whole number, 1 ≤ `N` ≤ 64, built by
+/// [`GreedyBot::with_samples`]). Fewer deals cost less and estimate a card's cost more coarsely:
+/// with the default options and 4 players, every count below 8 tried (1 to 6) plays measurably
+/// weaker, against `random` and against `greedy` itself.
+///
 /// Resolution choices: every revealed card is public then, so it plays out the rest of the turn
 /// exactly for each option (the other seats choosing as above) and takes the cheapest option
 /// (the lowest action id on a tie); a take therefore goes to the lane with the fewest cards.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct GreedyBot {
     seat: usize,
     rng: SplitMix64,
+    /// Opponent deals sampled per candidate card, in `1..=MAX_SAMPLES`.
+    samples: usize,
+    /// The deals of a count other than [`DEFAULT_SAMPLES`], kept from one decision to the next.
+    deals: DealBuffers,
     /// Every card id the bot has seen on the table or revealed (so no longer in any hand).
     seen: u64,
     /// The [`lanes_epoch`] of the last state whose lanes went into `seen`, if it has one.
     epoch: Option<u16>,
+}
+
+impl Default for GreedyBot {
+    /// The `greedy` bot, sampling the default 8 deals.
+    fn default() -> Self {
+        Self::with_samples(DEFAULT_SAMPLES)
+    }
 }
 
 /// A name for the stretch of a game in which `st` lies and the lanes gain no card but this
@@ -75,6 +95,19 @@ fn number_bit(g: &Trafficars, id: u8) -> u64 {
 }
 
 impl GreedyBot {
+    /// The bot sampling `samples` opponent deals per candidate card (`greedy:N`), brought into
+    /// `1..=64`.
+    pub fn with_samples(samples: usize) -> Self {
+        Self {
+            seat: 0,
+            rng: SplitMix64::default(),
+            samples: samples.clamp(1, MAX_SAMPLES),
+            deals: DealBuffers::default(),
+            seen: 0,
+            epoch: None,
+        }
+    }
+
     /// Resolves the queue's head card with the fewest-immediate-penalty policy (the first such
     /// option on a tie); false when the queue is empty.
     #[inline]
@@ -228,25 +261,43 @@ impl GreedyBot {
     /// The card to commit. Run with the CPU's bit instructions (see
     /// `crate::cpu::with_bit_instructions`): the deals' draws and counts are then single
     /// instructions instead of calls and portable bit tricks (the same draws either way).
+    ///
+    /// The default sample count and the others are compiled apart (`DEFAULT` = whether the bot
+    /// samples [`DEFAULT_SAMPLES`] deals), so that the default's lookahead loops over a number
+    /// of deals known when compiling and its code is not shared with the other counts'.
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
-        crate::cpu::with_bit_instructions(
-            #[inline(always)]
-            || self.choose_card_steps(g, st, legal),
-        )
+        if self.samples == DEFAULT_SAMPLES {
+            crate::cpu::with_bit_instructions(
+                #[inline(always)]
+                || self.choose_card_steps::<true>(g, st, legal),
+            )
+        } else {
+            crate::cpu::with_bit_instructions(
+                #[inline(always)]
+                || self.choose_card_steps::<false>(g, st, legal),
+            )
+        }
     }
 
     /// The body of [`GreedyBot::choose_card`].
     #[inline(always)]
-    fn choose_card_steps(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+    fn choose_card_steps<const DEFAULT: bool>(
+        &mut self,
+        g: &Trafficars,
+        st: &TrafficarsState,
+        legal: &[u32],
+    ) -> u32 {
         // The summary gives the same penalties as the lanes themselves for every rule but the
         // insertion of too-low cards, which needs every place of a lane.
         match TurnBoard::of(g, &st.board) {
             // The default three lanes with the loops over them unrolled.
             Some(start) if !g.insert && g.lanes == 3 => {
-                self.choose_card_on(g, st, legal, Lanes::<3>(start), [0; MAX_SEATS])
+                self.choose_card_on::<_, DEFAULT>(g, st, legal, Lanes::<3>(start), [0; MAX_SEATS])
             }
-            Some(start) if !g.insert => self.choose_card_on(g, st, legal, start, [0; MAX_SEATS]),
-            _ => self.choose_card_on(g, st, legal, st.board, st.board.penalties),
+            Some(start) if !g.insert => {
+                self.choose_card_on::<_, DEFAULT>(g, st, legal, start, [0; MAX_SEATS])
+            }
+            _ => self.choose_card_on::<_, DEFAULT>(g, st, legal, st.board, st.board.penalties),
         }
     }
 
@@ -265,7 +316,7 @@ impl GreedyBot {
     /// of their cost in it (the first one on a tie), so that a cheap card is found early: the
     /// order changes no sum and no bound, only how many outcomes are left out.
     #[inline(always)]
-    fn choose_card_on<T: TurnPlay>(
+    fn choose_card_on<T: KeptDeals, const DEFAULT: bool>(
         &mut self,
         g: &Trafficars,
         st: &TrafficarsState,
@@ -283,12 +334,24 @@ impl GreedyBot {
         // The numbers a rule may compare the bot's number with this turn, but for those of the
         // other seats' cards (bit `n` = number `n`).
         let table_numbers = start.numbers(g, on_table);
-        // The same deals for every candidate, drawn first, in sample order.
-        let mut deals = Deal::samples(start);
+        // The same deals for every candidate, drawn first, in sample order: the default's on
+        // the stack, any other count in the bot's own vector, taken out while it is used.
+        let mut few;
+        let mut kept = Vec::new();
+        let deals: &mut [Deal<T>] = if DEFAULT {
+            few = Deal::samples(start);
+            &mut few
+        } else {
+            kept = std::mem::take(T::kept(&mut self.deals));
+            kept.clear();
+            kept.resize(self.samples.clamp(1, MAX_SAMPLES), Deal::new(start));
+            &mut kept
+        };
+        let samples = deals.len();
         // `bits::pick` drawn by hand: the pool is counted once, and every card drawn leaves one
         // fewer (the same draw, `below` of the count, and the same card of that rank).
         let unseen = u64::from(bits::count(pool));
-        for deal in &mut deals {
+        for deal in deals.iter_mut() {
             let mut cards = [0u8; MAX_SEATS];
             let mut left = pool;
             let mut n = unseen;
@@ -308,6 +371,7 @@ impl GreedyBot {
         }
         let legal = &legal[..legal.len().min(ID_SLOTS)];
         if legal.is_empty() {
+            *T::kept(&mut self.deals) = kept;
             return 0;
         }
         // Every card taken this turn is on the table or revealed, but for the last one to
@@ -345,12 +409,12 @@ impl GreedyBot {
             // errors of the sums: the exact bound is added up only when this estimate comes
             // near the cheapest cost.
             let step = floor + e.unwrap_or(0.0);
-            // The deals left, `SAMPLES - k`, counted down as a float (exact for so few).
-            let mut left = (SAMPLES - 1) as f64;
+            // The deals left, `samples - k`, counted down as a float (exact for so few).
+            let mut left = (samples - 1) as f64;
             for (k, deal) in deals.iter_mut().enumerate().skip(1) {
                 if sum + step * left >= best.0 - 1e-6 {
                     let mut bound = sum;
-                    for _ in k..SAMPLES {
+                    for _ in k..samples {
                         bound += floor;
                         if let Some(e) = e {
                             bound += e;
@@ -370,6 +434,8 @@ impl GreedyBot {
                 best = (sum, i);
             }
         }
+        // The vector goes back to the bot (an empty one for the default, which has none).
+        *T::kept(&mut self.deals) = kept;
         legal.get(best.1).copied().unwrap_or(0)
     }
 
@@ -1030,11 +1096,11 @@ impl<T: TurnPlay> Deal<T> {
         }
     }
 
-    /// [`SAMPLES`] deals on `start` without cards yet (made apart from the lookahead, whose
-    /// other code then compiles the same whatever the layout of a deal).
+    /// [`DEFAULT_SAMPLES`] deals on `start` without cards yet (made apart from the lookahead,
+    /// whose other code then compiles the same whatever the layout of a deal).
     #[inline(never)]
-    fn samples(start: T) -> [Self; SAMPLES] {
-        [Self::new(start); SAMPLES]
+    fn samples(start: T) -> [Self; DEFAULT_SAMPLES] {
+        [Self::new(start); DEFAULT_SAMPLES]
     }
 
     /// The other seats' `cards` revealed (the bot's own slot 0), `table_numbers` being the
@@ -1045,6 +1111,40 @@ impl<T: TurnPlay> Deal<T> {
         self.numbers = cards
             .iter()
             .fold(table_numbers, |m, &id| m | number_bit(g, id));
+    }
+}
+
+/// The deals of [`GreedyBot::choose_card`] for a sample count other than [`DEFAULT_SAMPLES`],
+/// one vector per board the lookahead plays on, kept by the bot so that a decision sets up
+/// exactly as many deals as it samples without allocating them anew.
+#[derive(Clone, Debug, Default)]
+struct DealBuffers {
+    board: Vec<Deal<Board>>,
+    summary: Vec<Deal<TurnBoard>>,
+    three: Vec<Deal<Lanes<3>>>,
+}
+
+/// A board the lookahead plays on whose deals the bot keeps in a [`DealBuffers`].
+trait KeptDeals: TurnPlay {
+    /// The vector of this board's deals in `buffers`.
+    fn kept(buffers: &mut DealBuffers) -> &mut Vec<Deal<Self>>;
+}
+
+impl KeptDeals for Board {
+    fn kept(buffers: &mut DealBuffers) -> &mut Vec<Deal<Self>> {
+        &mut buffers.board
+    }
+}
+
+impl KeptDeals for TurnBoard {
+    fn kept(buffers: &mut DealBuffers) -> &mut Vec<Deal<Self>> {
+        &mut buffers.summary
+    }
+}
+
+impl KeptDeals for Lanes<3> {
+    fn kept(buffers: &mut DealBuffers) -> &mut Vec<Deal<Self>> {
+        &mut buffers.three
     }
 }
 

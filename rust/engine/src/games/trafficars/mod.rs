@@ -1362,5 +1362,29 @@ impl Game for Trafficars {
 
     crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
 
-    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
+    fn bot_names() -> &'static [&'static str] {
+        &["greedy"]
+    }
+
+    fn make_bot(
+        &self,
+        name: &str,
+        param: Option<&str>,
+    ) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
+        match (name, param) {
+            ("greedy", None) => Some(Ok(Box::new(GreedyBot::default()))),
+            ("greedy", Some(p)) => Some(match p.trim().parse::<usize>() {
+                Ok(n) if (1..=bots::MAX_SAMPLES).contains(&n) => {
+                    Ok(Box::new(GreedyBot::with_samples(n)))
+                }
+                _ => Err(EngineError::InvalidOption(format!(
+                    "{}: bot greedy takes a number of sampled deals in 1..={} (e.g. \
+                     \"greedy:4\"), got {p:?}",
+                    Self::ID,
+                    bots::MAX_SAMPLES
+                ))),
+            }),
+            _ => None,
+        }
+    }
 }

@@ -5,6 +5,7 @@
 //! kit, not here.
 
 mod greedy_pinned;
+mod greedy_samples;
 mod greedy_states;
 mod numbered_cards;
 mod random_games;
