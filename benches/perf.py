@@ -486,7 +486,12 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: measure, print the table, save the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=sorted(CONFIGS), default=list(CONFIGS))
-    parser.add_argument("--bots", nargs="+", help="only these lineups (comma-separated)")
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        help="these lineups instead of the built-in ones (comma-separated, a bot per seat; "
+        "bots with parameters too, e.g. greedy:4,random,random,random)",
+    )
     parser.add_argument("--budget", type=float, default=3e8, help="instructions per row")
     parser.add_argument("--count", type=int, help="games per row (instead of --budget)")
     parser.add_argument("--json", type=Path, help="save the rows here")
@@ -509,9 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     counts = {_key(r): int(r["games"]) for r in baseline or []}
     for game in args.games:
-        for bots in bot_lineups(game):
-            if args.bots and ",".join(bots) not in args.bots:
-                continue
+        lineups = [b.split(",") for b in args.bots] if args.bots else bot_lineups(game)
+        for bots in lineups:
             count = args.count or counts.get((game, ",".join(bots)))
             row = measure(game, bots, args.budget, count)
             rows.append(row)

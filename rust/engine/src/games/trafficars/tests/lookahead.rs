@@ -1,0 +1,276 @@
+//! Unit checks of the `greedy` bot's lookahead (a child module of `bots`, so that it reaches
+//! the lookahead's private parts: the boards, deals and resolution it plays turns with).
+
+use super::super::tests::game;
+use super::*;
+use crate::game::{Game, TERMINAL};
+use crate::rng::derive_seed;
+use crate::session::Session;
+use serde_json::json;
+use std::sync::Arc;
+
+/// Reveals `cards` on `b` and resolves the whole queue with the bot's policy, the way the
+/// lookahead plays a turn (the last card for its penalty only).
+fn play_turn<T: TurnPlay>(g: &Trafficars, b: &mut T, cards: &[u8; MAX_SEATS]) {
+    b.reveal(g, cards);
+    let queue = Queue::of(g, cards);
+    for i in 0..queue.len() {
+        if i + 1 == queue.len() {
+            b.play_last(g, queue.seat(i), queue.card(i));
+        } else {
+            b.play(g, queue.seat(i), queue.card(i), queue.card(i + 1));
+        }
+    }
+}
+
+/// Asserts that every seat took as many penalty cards on the summary `quick` as on the lanes
+/// from `before` to `exact`; `case` names the case in the message.
+fn assert_same_taken(
+    g: &Trafficars,
+    before: &Board,
+    exact: &Board,
+    quick: &TurnBoard,
+    case: impl Fn() -> String,
+) {
+    for p in 0..g.players {
+        assert_eq!(
+            exact.penalties[p] - before.penalties[p],
+            quick.taken[p],
+            "{}, board {before:?}",
+            case()
+        );
+    }
+}
+
+/// The option sets the lane summaries are checked with: the defaults, no lane limit, more,
+/// fewer and tiny lanes, no special cards, a short deck and a long hand.
+fn summary_settings() -> [serde_json::Value; 8] {
+    [
+        json!({}),
+        json!({"max_cars": null}),
+        json!({"lanes": 5, "max_cars": 2}),
+        json!({"lanes": 1, "max_cars": 1}),
+        json!({"lanes": 2, "max_cars": 1}),
+        json!({"special_cards": false, "lanes": 4}),
+        json!({"max_number": 12, "hand_size": 5, "max_cars": 3}),
+        json!({"hand_size": 20, "lanes": 2, "max_cars": 6}),
+    ]
+}
+
+/// Calls `check` at every node of `games` random games (a uniform action or chance outcome
+/// at each node) of each setting of `settings` with 2 to 5 players (the counts the setting
+/// allows), with the game, the state, its legal actions (empty at a chance node), the
+/// setting and a stream for the check's own draws, which also picks the moves.
+fn for_random_nodes(
+    settings: &[serde_json::Value],
+    (stream, deals): (u64, u64),
+    games: u64,
+    mut check: impl FnMut(&Trafficars, &TrafficarsState, &[u32], &serde_json::Value, &mut SplitMix64),
+) {
+    for (i, opts) in settings.iter().enumerate() {
+        for players in 2..=5 {
+            let map = opts.as_object().cloned().unwrap_or_default();
+            let Ok(g) = Trafficars::from_options(players, &map).map(Arc::new) else {
+                continue;
+            };
+            let mut rng = SplitMix64::new(derive_seed(stream, (10 * i + players) as u64));
+            let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
+            for gi in 0..games {
+                let mut s = Session::new(Arc::clone(&g), Some(derive_seed(deals, gi)));
+                while g.current_player(s.state()) != TERMINAL {
+                    let st = *s.state();
+                    let chance = g.current_player(&st) == crate::game::CHANCE;
+                    legal.clear();
+                    if !chance {
+                        g.legal_actions(&st, &mut legal);
+                    }
+                    check(&g, &st, &legal, opts, &mut rng);
+                    let a = if chance {
+                        g.chance_outcomes(&st, &mut outcomes);
+                        outcomes[rng.below(outcomes.len() as u64) as usize].0
+                    } else {
+                        legal[rng.below(legal.len() as u64) as usize]
+                    };
+                    s.apply(i64::from(a), None).unwrap();
+                }
+            }
+        }
+    }
+}
+
+/// A turn played out on the lane summaries (with the loops over three lanes unrolled or not)
+/// gives every seat the same penalty cards as on the lanes themselves, for every card set
+/// revealed at the start of any turn.
+#[test]
+fn turn_summary_takes_the_same_penalties() {
+    let mut checked = 0;
+    for_random_nodes(&summary_settings(), (11, 5), 30, |g, st, _, opts, rng| {
+        if st.phase != Phase::Commit || st.commitments != [0; MAX_SEATS] {
+            return;
+        }
+        let players = g.players;
+        let start = TurnBoard::of(g, &st.board).expect("a summary");
+        for (t, lane) in start.lanes.iter().zip(&st.board.lanes[..g.lanes]) {
+            assert_eq!(Some(*t), TurnLane::of(g, lane));
+        }
+        let mut on_table = 0u64;
+        for lane in &st.board.lanes[..g.lanes] {
+            on_table |= lane.cards_mask();
+        }
+        // Any cards not on the table, specials among them more often.
+        let pool = g.deck & !on_table;
+        for _ in 0..20 {
+            let mut cards = [0u8; MAX_SEATS];
+            let mut left = pool;
+            for slot in cards.iter_mut().take(players) {
+                let specials = left & (0b111_111_111 << 54);
+                let from = if specials != 0 && rng.below(3) == 0 {
+                    specials
+                } else {
+                    left
+                };
+                let Some(c) = bits::pick(from, rng) else {
+                    continue;
+                };
+                *slot = c as u8;
+                left &= !bits::bit_in(c, FIRST_CARD, LAST_CARD);
+            }
+            // The rules' own reveal and queue.
+            let mut exact = st.board;
+            g.reveal(&mut exact, &cards);
+            while GreedyBot::resolve_head(g, &mut exact) {}
+            // The lookahead's queue, on the board and on the summary.
+            let (mut board, mut quick) = (st.board, start);
+            play_turn(g, &mut board, &cards);
+            play_turn(g, &mut quick, &cards);
+            if g.lanes == 3 {
+                let mut unrolled = Lanes::<3>(start);
+                play_turn(g, &mut unrolled, &cards);
+                assert_eq!(unrolled.0.taken, quick.taken);
+            }
+            assert_eq!(board.penalties, exact.penalties);
+            assert_same_taken(g, &st.board, &exact, &quick, || {
+                format!("{opts} {players} players, cards {cards:?}")
+            });
+            checked += 1;
+        }
+    });
+    assert!(checked > 10_000, "only {checked} turns checked");
+}
+
+/// The choice of a numbered card played out on the lane summaries (the option, then the
+/// rest of the turn) gives every seat the same penalty cards as on the lanes themselves, for
+/// every option of every such choice in random games of several settings.
+#[test]
+fn numbered_choice_summary_takes_the_same_penalties() {
+    let mut checked = 0;
+    for_random_nodes(&summary_settings(), (23, 7), 40, |g, st, legal, opts, _| {
+        let choice = g.head_choice(&st.board);
+        let start = choice.and_then(|(_, _, c)| TurnBoard::of_numbered(g, &st.board, c.kind));
+        let (Phase::Resolve, Some((seat, card, c)), Some(start)) = (st.phase, choice, start) else {
+            return;
+        };
+        for &a in legal {
+            let mut exact = st.board;
+            g.carry_out(&mut exact, seat, card, c.kind, a);
+            g.next_card(&mut exact, card);
+            GreedyBot::finish_turn(g, &mut exact);
+            let mut quick = start;
+            quick.carry_out_numbered(g, seat, card, c.kind, a);
+            quick.finish_numbered(g, &st.board);
+            assert_same_taken(g, &st.board, &exact, &quick, || {
+                format!("{opts} {} players, option {a}", g.players)
+            });
+            checked += 1;
+        }
+    });
+    assert!(checked > 2_000, "only {checked} options checked");
+}
+
+/// Reading the lanes once per stretch in which they gain only revealed cards remembers the
+/// same cards as reading them at every state it sees, over random games of several settings,
+/// the bot seeing every state or only some.
+#[test]
+fn observing_once_per_stretch_sees_every_card() {
+    let mut checked = 0;
+    for (i, opts) in [
+        json!({}),
+        json!({"lanes": 5, "max_cars": 2}),
+        json!({"lanes": 1}),
+    ]
+    .iter()
+    .enumerate()
+    {
+        for players in 2..=5 {
+            let g = game(players, opts.clone());
+            let mut rng = SplitMix64::new(derive_seed(17, (10 * i + players) as u64));
+            let mut legal = Vec::new();
+            for gi in 0..20u64 {
+                let mut bot = GreedyBot::default();
+                bot.reset(&g, 0, SplitMix64::new(gi));
+                let mut every = 0u64;
+                let mut s = Session::new(Arc::clone(&g), Some(derive_seed(9, gi)));
+                // Every state in even games, about half of them in odd ones.
+                loop {
+                    let st = *s.state();
+                    if gi % 2 == 0 || rng.below(2) == 0 {
+                        bot.observe(&g, &st);
+                        for lane in &st.board.lanes[..g.lanes] {
+                            every |= lane.cards_mask();
+                        }
+                        every |= st.board.revealed_mask;
+                        assert_eq!(bot.seen, every, "{opts} {players} players, game {gi}");
+                        checked += 1;
+                    }
+                    let cp = g.current_player(&st);
+                    if cp == TERMINAL {
+                        break;
+                    }
+                    let a = if cp == crate::game::CHANCE {
+                        let mut out = Vec::new();
+                        g.chance_outcomes(&st, &mut out);
+                        out[rng.below(out.len() as u64) as usize].0
+                    } else {
+                        g.legal_actions(&st, &mut legal);
+                        legal[rng.below(legal.len() as u64) as usize]
+                    };
+                    s.apply(i64::from(a), None).unwrap();
+                }
+            }
+        }
+    }
+    assert!(checked > 5_000, "only {checked} states checked");
+}
+
+/// The bot's choice is the same when every hidden part of the state is blanked out.
+#[test]
+fn greedy_ignores_hidden_information() {
+    let g = game(4, json!({}));
+    let mut bots: Vec<GreedyBot> = vec![GreedyBot::default(); 4];
+    let mut legal_v = Vec::new();
+    for gi in 0..40u64 {
+        let mut s = Session::new(Arc::clone(&g), Some(derive_seed(3, gi)));
+        for (i, b) in bots.iter_mut().enumerate() {
+            b.reset(&g, i, SplitMix64::new(derive_seed(gi, i as u64)));
+        }
+        while g.current_player(s.state()) != TERMINAL {
+            let cp = g.current_player(s.state()) as usize;
+            g.legal_actions(s.state(), &mut legal_v);
+            let mut twin = bots[cp].clone();
+            let a = bots[cp].act(&g, s.state(), &legal_v);
+            let mut hidden = *s.state();
+            for p in (0..4).filter(|&p| p != cp) {
+                hidden.hands[p] = 0;
+                if hidden.commitments[p] != 0 {
+                    hidden.commitments[p] = 62;
+                }
+            }
+            hidden.deck = 0;
+            assert_eq!(twin.act(&g, &hidden, &legal_v), a);
+            s.apply(i64::from(a), None).unwrap();
+            for b in bots.iter_mut() {
+                b.observe(&g, s.state());
+            }
+        }
+    }
+}
