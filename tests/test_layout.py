@@ -126,3 +126,17 @@ def test_no_module_over_1500_lines() -> None:
         if (n := len(path.read_text().splitlines())) > 1500
     }
     assert not long, f"split these modules by concern: {long}"
+
+
+def test_no_rust_source_over_1500_lines() -> None:
+    """Rust sources outside the tests (a ``tests`` folder or a ``tests.rs``) stay short too."""
+    rust = PACKAGE.parents[1] / "rust"
+    long = {
+        str(path.relative_to(rust)): n
+        for path in rust.rglob("*.rs")
+        if "tests" not in path.parts
+        and path.name != "tests.rs"
+        and "target" not in path.relative_to(rust).parts
+        and (n := len(path.read_text().splitlines())) > 1500
+    }
+    assert not long, f"split these files by concern: {long}"
