@@ -493,6 +493,29 @@ pub fn bot_without_parameter<G: Game>(
     }
 }
 
+/// The built-in bot `bot` that takes one number (`"{bot}:{value}"`): `make(value)`, a default
+/// when no parameter is given, or the error that says what the parameter must be
+/// (`"{game id}: bot {bot} takes {what} in {range} (e.g. \"{bot}:{example}\"), got {param:?}"`).
+pub fn bot_with_number<G: Game, T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    bot: &str,
+    param: Option<&str>,
+    (what, range, default, example): (&str, std::ops::RangeInclusive<T>, T, T),
+    make: impl FnOnce(T) -> Box<dyn Bot<G>>,
+) -> Result<Box<dyn Bot<G>>> {
+    let Some(p) = param else {
+        return Ok(make(default));
+    };
+    match p.trim().parse::<T>() {
+        Ok(x) if range.contains(&x) => Ok(make(x)),
+        _ => Err(crate::error::EngineError::InvalidOption(format!(
+            "{}: bot {bot} takes {what} in {}..={} (e.g. \"{bot}:{example}\"), got {p:?}",
+            G::ID,
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
 /// Writes, inside a game's `impl Game` block, the methods every game answers the same way from
 /// its own fields and modules, so that the block spells out only the rules:
 /// - `option_values` and `players` read the game's fields of those names, `num_actions` is

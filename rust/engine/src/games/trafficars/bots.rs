@@ -13,7 +13,7 @@ use crate::rng::SplitMix64;
 
 /// Opponent deals sampled per candidate card when choosing a card to commit, for plain
 /// `greedy` (`greedy:N` samples `N`).
-const DEFAULT_SAMPLES: usize = 8;
+pub(super) const DEFAULT_SAMPLES: usize = 8;
 /// The most deals `greedy:N` may sample: the lookahead's cost grows with the count, and 64 is
 /// already eight times the default's.
 pub(super) const MAX_SAMPLES: usize = 64;

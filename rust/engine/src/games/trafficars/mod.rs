@@ -1371,19 +1371,18 @@ impl Game for Trafficars {
         name: &str,
         param: Option<&str>,
     ) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(GreedyBot::default()))),
-            ("greedy", Some(p)) => Some(match p.trim().parse::<usize>() {
-                Ok(n) if (1..=bots::MAX_SAMPLES).contains(&n) => {
-                    Ok(Box::new(GreedyBot::with_samples(n)))
-                }
-                _ => Err(EngineError::InvalidOption(format!(
-                    "{}: bot greedy takes a number of sampled deals in 1..={} (e.g. \
-                     \"greedy:4\"), got {p:?}",
-                    Self::ID,
-                    bots::MAX_SAMPLES
-                ))),
-            }),
+        match name {
+            "greedy" => Some(crate::game::bot_with_number(
+                name,
+                param,
+                (
+                    "a number of sampled deals",
+                    1..=bots::MAX_SAMPLES,
+                    bots::DEFAULT_SAMPLES,
+                    4,
+                ),
+                |n| Box::new(GreedyBot::with_samples(n)),
+            )),
             _ => None,
         }
     }

@@ -427,15 +427,12 @@ impl Game for TrafficarsMemory {
                 "{}: bot memory takes no parameter, got {p:?}",
                 Self::ID
             )))),
-            ("forgetful", None) => Some(Ok(Box::new(MemoryBot::forgetful(DEFAULT_FORGET)))),
-            ("forgetful", Some(p)) => Some(match p.trim().parse::<f64>() {
-                Ok(x) if (0.0..=1.0).contains(&x) => Ok(Box::new(MemoryBot::forgetful(x))),
-                _ => Err(EngineError::InvalidOption(format!(
-                    "{}: bot forgetful takes a forgetting probability in 0..1 (e.g. \
-                     \"forgetful:0.2\"), got {p:?}",
-                    Self::ID
-                ))),
-            }),
+            ("forgetful", _) => Some(crate::game::bot_with_number(
+                name,
+                param,
+                ("a forgetting probability", 0.0..=1.0, DEFAULT_FORGET, 0.2),
+                |x| Box::new(MemoryBot::forgetful(x)),
+            )),
             _ => None,
         }
     }
