@@ -203,6 +203,17 @@ def test_progress_callback_and_stopping_early() -> None:
     assert result.to_arrow().num_rows == result.games_played
 
 
+def test_a_refused_run_leaves_no_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad bot is refused before any game; the default bar does not stand empty above it."""
+    with pytest.raises(InvalidOptionError, match="greedy takes a number of sampled deals"):
+        cardtable.simulate("trafficars", players=3, games=5, bots=["greedy:0", "random", "random"])
+    captured = capsys.readouterr()
+    assert "simulating" not in captured.out + captured.err
+    cardtable.simulate("trafficars", players=3, games=5, bots=["greedy:2", "random", "random"])
+    captured = capsys.readouterr()
+    assert "simulating" in captured.out + captured.err
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [

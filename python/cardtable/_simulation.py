@@ -632,6 +632,10 @@ class Progress:
 
         return report
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         if self._bar is not None:
+            if exc_type is not None and not self._bar.tasks[0].completed:
+                # A run refused before its first game (a bad bot name, say) leaves no empty
+                # bar above its error.
+                self._bar.update(self._task, visible=False)
             self._bar.stop()
