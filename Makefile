@@ -40,8 +40,9 @@ workflow-lint:  ## actionlint on the GitHub workflows
 	"$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/actionlint" \
 	    -shellcheck= -pyflakes= .github/workflows/*.yml
 
-rust-test:  ## Rust unit and integration tests of the engine
+rust-test:  ## Rust unit and integration tests of the engine, and the engine crate packaged alone
 	cargo test -p cardtable-engine --release
+	cargo package -p cardtable-engine --allow-dirty --quiet
 
 py-test:  ## pytest: API conformance, rule scenarios, differential and seeded tests, benches once
 	$(PYTHON) -m pytest tests benches -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
