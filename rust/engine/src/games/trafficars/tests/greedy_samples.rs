@@ -104,8 +104,8 @@ fn greedy_with_8_samples_is_greedy() {
     assert!(checked > 2_000, "only {checked} decisions checked");
 }
 
-/// `greedy:N` plays legal games to the end with few deals (on the stack, as the default's) and
-/// with many (past the default's count), and `greedy:4` decides differently from `greedy`.
+/// `greedy:N` plays legal games to the end with fewer deals than the default and with more, and
+/// `greedy:4` decides differently from `greedy`.
 #[test]
 fn greedy_with_other_sample_counts_plays_legal_games() {
     let mut differs = 0;
