@@ -344,7 +344,7 @@ impl GreedyBot {
         } else {
             kept = std::mem::take(T::kept(&mut self.deals));
             kept.clear();
-            kept.resize(self.samples.clamp(1, MAX_SAMPLES), Deal::new(start));
+            kept.resize(self.samples, Deal::new(start));
             &mut kept
         };
         let samples = deals.len();

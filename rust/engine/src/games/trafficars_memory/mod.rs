@@ -421,13 +421,11 @@ impl Game for TrafficarsMemory {
         name: &str,
         param: Option<&str>,
     ) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
-        match (name, param) {
-            ("memory", None) => Some(Ok(Box::new(MemoryBot::perfect()))),
-            ("memory", Some(p)) => Some(Err(EngineError::InvalidOption(format!(
-                "{}: bot memory takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            ("forgetful", _) => Some(crate::game::bot_with_number(
+        match name {
+            "memory" => Some(crate::game::bot_without_parameter(name, param, || {
+                Box::new(MemoryBot::perfect())
+            })),
+            "forgetful" => Some(crate::game::bot_with_number(
                 name,
                 param,
                 ("a forgetting probability", 0.0..=1.0, DEFAULT_FORGET, 0.2),
