@@ -60,6 +60,24 @@ def test_registry_lists_every_game() -> None:
             assert o.default == ref_specs[o.name].default
 
 
+def test_bot_usages_spell_every_bot_with_its_parameter() -> None:
+    """``bot_usages`` is the bot's name, plus ``[:X]`` exactly for the bots that take one."""
+    for info in cardtable.games():
+        names = info.bots + info.search_bots
+        assert len(info.bot_usages) == len(names)
+        for name, usage in zip(names, info.bot_usages, strict=True):
+            assert usage == name or (usage.startswith(f"{name}[:") and usage.endswith("]"))
+            game = cardtable.make(info.id, players=info.min_players)
+            if usage == name and name in info.bots:
+                with pytest.raises(cardtable.InvalidOptionError, match="no parameter"):
+                    cardtable.bot(game, f"{name}:1", seat=0)
+            else:
+                cardtable.bot(game, name, seat=0)
+    spelled = {g.id: g.bot_usages for g in cardtable.games()}
+    assert "greedy[:N]" in spelled["trafficars"]
+    assert "forgetful[:P]" in spelled["trafficars_memory"]
+
+
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
 def test_game_properties_match(game_id: str, config: dict[str, Any]) -> None:
     rust = make(game_id, config, "rust")

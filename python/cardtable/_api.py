@@ -50,6 +50,9 @@ class GameInfo:
         search_bots: The search bots (``"flatmc"``, ``"mcts"``; parameters as in
             ``"mcts:iterations=1000,c=0.7,rollout=greedy"``, see the search guide), listed only
             when the game has a determinizer; they build wherever a built-in bot does.
+        bot_usages: How each bot of ``bots + search_bots`` is written in a bot spec, in the
+            same order, with its parameters: ``"random"``, ``"greedy[:N]"`` (``greedy:4``),
+            ``"mcts[:iterations=N,...]"``.
     """
 
     id: str
@@ -58,6 +61,7 @@ class GameInfo:
     options: tuple[OptionInfo, ...]
     bots: tuple[str, ...]
     search_bots: tuple[str, ...] = ()
+    bot_usages: tuple[str, ...] = ()
 
 
 def games() -> list[GameInfo]:
@@ -75,6 +79,7 @@ def games() -> list[GameInfo]:
             ),
             bots=tuple(g["bots"]),
             search_bots=tuple(g["search_bots"]),
+            bot_usages=tuple(g["bot_usages"]),
         )
         for g in _core.games()
     ]

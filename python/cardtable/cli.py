@@ -39,7 +39,7 @@ def games_command() -> None:
             if info.min_players == info.max_players
             else f"{info.min_players}-{info.max_players} players"
         )
-        bots = ", ".join(_bot_spelling(info.id, b) for b in info.bots + info.search_bots)
+        bots = ", ".join(info.bot_usages)
         # The bot list is long (search bots with their parameters): it goes under the options,
         # so that the title stays one line on a narrow terminal.
         title = f"{info.id}  ({players})"
@@ -57,26 +57,6 @@ def games_command() -> None:
             kind = o.type + (f" {list(o.choices)}" if o.choices else "")
             table.add_row(o.name, kind, json.dumps(o.default), o.doc)
         console.print(table)
-
-
-_BOT_SPELLING = {
-    "forgetful": "forgetful[:P]",
-    "mcts": (
-        "mcts[:iterations=N,c=X,rollout=random|greedy,opponents=tree|rollout,"
-        "reward=win|margin,prior=W,classes=on|off,widen=W]"
-    ),
-    "flatmc": "flatmc[:samples=N,rollout=random|greedy,reward=win|margin]",
-}
-"""How ``games`` spells the bots that take a parameter (``forgetful:0.3``: forgets with P=0.3)."""
-
-_GAME_BOT_SPELLING = {("trafficars", "greedy"): "greedy[:N]"}
-"""The same for a bot that takes a parameter in one game only (Trafficars' ``greedy:4``: four
-sampled deals), by (game id, bot name)."""
-
-
-def _bot_spelling(game: str, bot: str) -> str:
-    """How ``games`` spells bot ``bot`` of game ``game``."""
-    return _GAME_BOT_SPELLING.get((game, bot)) or _BOT_SPELLING.get(bot, bot)
 
 
 OutputFormat = Literal["parquet", "csv", "jsonl"]

@@ -332,6 +332,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         &[]
     }
 
+    /// How each bot of [`Game::bot_names`] is written in a bot spec, in the same order: its
+    /// name, followed by `[:X]` when it takes a parameter (`"greedy[:N]"`). The default: the
+    /// names (no bot takes a parameter).
+    fn bot_usages() -> &'static [&'static str] {
+        Self::bot_names()
+    }
+
     /// Creates the built-in bot `name` (with an optional parameter after a colon, e.g.
     /// `"forgetful:0.2"`), or `None` if this game has no such bot. `random` is provided generically.
     fn make_bot(&self, _name: &str, _param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
@@ -587,12 +594,33 @@ macro_rules! common_game_methods {
 }
 pub(crate) use common_game_methods;
 
-/// Writes, inside a game's `impl Game` block, `bot_names` and `make_bot` for built-in bots that
-/// take no parameter: `"name" => constructor expression`, in the order `bot_names` lists them.
-macro_rules! bots_without_parameter {
-    ($($name:literal => $make:expr),+ $(,)?) => {
+/// Writes, inside a game's `impl Game` block, `bot_names`, `bot_usages` and `make_bot` from one
+/// table of the game's built-in bots, in the order `bot_names` lists them. A bot without a
+/// parameter is `"name" => constructor expression`; a bot that takes one number (see
+/// [`bot_with_number`]) names it and gives what it is, its range, its default and an example,
+/// then a function (or closure) from the number to the bot:
+///
+/// ```ignore
+/// builtin_bots! {
+///     "memory" => MemoryBot::perfect(),
+///     "forgetful" [P: "a forgetting probability", 0.0..=1.0, default DEFAULT_FORGET, example 0.2]
+///         => MemoryBot::forgetful,
+/// }
+/// ```
+///
+/// `bot_usages` then spells the second one `forgetful[:P]`.
+macro_rules! builtin_bots {
+    ($(
+        $name:literal
+        $([$param:ident: $what:literal, $range:expr, default $default:expr, example $example:expr])?
+        => $make:expr
+    ),+ $(,)?) => {
         fn bot_names() -> &'static [&'static str] {
             &[$($name),+]
+        }
+
+        fn bot_usages() -> &'static [&'static str] {
+            &[$(concat!($name $(, "[:", stringify!($param), "]")?)),+]
         }
 
         fn make_bot(
@@ -601,15 +629,21 @@ macro_rules! bots_without_parameter {
             param: Option<&str>,
         ) -> Option<$crate::error::Result<Box<dyn $crate::game::Bot<Self>>>> {
             match name {
-                $($name => Some($crate::game::bot_without_parameter(name, param, || {
-                    Box::new($make)
-                })),)+
+                $($name => Some($crate::game::builtin_bots!(
+                    @make name, param, $make $(, ($what, $range, $default, $example))?
+                )),)+
                 _ => None,
             }
         }
     };
+    (@make $name:ident, $param:ident, $make:expr) => {
+        $crate::game::bot_without_parameter($name, $param, || Box::new($make))
+    };
+    (@make $name:ident, $param:ident, $make:expr, $spec:expr) => {
+        $crate::game::bot_with_number($name, $param, $spec, |x| Box::new(($make)(x)))
+    };
 }
-pub(crate) use bots_without_parameter;
+pub(crate) use builtin_bots;
 
 /// Declares a game's rule events once, in bit order: `NAMES` (bit `i` of
 /// [`Game::rule_events`] is `NAMES[i]`, for [`Game::rule_event_names`]) and a `u64` constant with

@@ -24,6 +24,9 @@ pub struct GameInfo {
     /// The search bots ([`crate::search::SEARCH_BOTS`]) if the game has a determinizer (probed
     /// with its default options and fewest players), else empty.
     pub search_bots: Vec<&'static str>,
+    /// How each bot of `bots` and then of `search_bots` is written in a bot spec, parameters
+    /// included (`"greedy[:N]"`, see [`Game::bot_usages`]).
+    pub usages: Vec<&'static str>,
 }
 
 fn info<G: Game>() -> GameInfo {
@@ -31,16 +34,21 @@ fn info<G: Game>() -> GameInfo {
     bots.extend_from_slice(G::bot_names());
     let searchable = G::from_options(G::PLAYERS.0, &Map::new())
         .is_ok_and(|g| crate::search::has_determinizer(&g));
+    let mut usages = vec!["random"];
+    usages.extend_from_slice(G::bot_usages());
+    let search_bots = if searchable {
+        usages.extend_from_slice(crate::search::SEARCH_BOT_USAGES);
+        crate::search::SEARCH_BOTS.to_vec()
+    } else {
+        Vec::new()
+    };
     GameInfo {
         id: G::ID,
         players: G::PLAYERS,
         options: G::option_specs(),
         bots,
-        search_bots: if searchable {
-            crate::search::SEARCH_BOTS.to_vec()
-        } else {
-            Vec::new()
-        },
+        search_bots,
+        usages,
     }
 }
 

@@ -1169,6 +1169,30 @@ pub fn check_bot_specs<G: Game>(game: &G) {
             );
         }
     }
+    // `bot_usages` spells every bot: its name, with `[:X]` exactly when it takes a parameter
+    // (one without one rejects any).
+    assert_eq!(
+        G::bot_usages().len(),
+        G::bot_names().len(),
+        "{}: bot_usages",
+        G::ID
+    );
+    for (&name, &usage) in G::bot_names().iter().zip(G::bot_usages()) {
+        let takes = match usage.strip_prefix(name) {
+            Some("") => false,
+            Some(p) => p.starts_with("[:") && p.ends_with(']') && p.len() > 3,
+            None => panic!("{}: bot {name:?} is spelled {usage:?}", G::ID),
+        };
+        assert!(
+            takes
+                || matches!(
+                    build(&format!("{name}:1")),
+                    Err(EngineError::InvalidOption(_))
+                ),
+            "{}: bot {name:?} is spelled {usage:?} but takes a parameter",
+            G::ID
+        );
+    }
     for spec in ["no_such_bot", "", ":", "Random", "random "] {
         assert!(
             matches!(build(spec), Err(EngineError::InvalidOption(_))),

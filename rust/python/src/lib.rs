@@ -1304,6 +1304,7 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
                 "max_players": g.players.1,
                 "bots": g.bots,
                 "search_bots": g.search_bots,
+                "bot_usages": g.usages,
                 "options": g.options.iter().map(|o| serde_json::json!({
                     "name": o.name,
                     "type": o.kind.name(),

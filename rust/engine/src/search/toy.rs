@@ -267,20 +267,7 @@ impl Game for HiddenDuel {
         Some(out)
     }
 
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(&self, name: &str, param: Option<&str>) -> Option<Result<Box<dyn Bot<Self>>>> {
-        match (name, param) {
-            ("greedy", None) => Some(Ok(Box::new(DuelGreedy))),
-            ("greedy", Some(p)) => Some(Err(crate::EngineError::InvalidOption(format!(
-                "{}: bot greedy takes no parameter, got {p:?}",
-                Self::ID
-            )))),
-            _ => None,
-        }
-    }
+    crate::game::builtin_bots!("greedy" => DuelGreedy);
 }
 
 /// The toy's `greedy` bot: leads its highest card; follows with the lowest card that wins the

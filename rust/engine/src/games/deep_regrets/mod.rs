@@ -1322,5 +1322,5 @@ impl Game for DeepRegrets {
 
     crate::game::common_game_methods!(num_actions: actions::NUM_ACTIONS, determinize: sample_determinization);
 
-    crate::game::bots_without_parameter!("greedy" => bots::GreedyBot::default());
+    crate::game::builtin_bots!("greedy" => bots::GreedyBot::default());
 }

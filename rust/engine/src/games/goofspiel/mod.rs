@@ -253,5 +253,5 @@ impl Game for Goofspiel {
 
     crate::game::common_game_methods!(determinize: sample_pending_bid);
 
-    crate::game::bots_without_parameter!("greedy" => GreedyBot);
+    crate::game::builtin_bots!("greedy" => GreedyBot);
 }

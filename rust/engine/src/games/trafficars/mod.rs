@@ -1362,28 +1362,9 @@ impl Game for Trafficars {
 
     crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
 
-    fn bot_names() -> &'static [&'static str] {
-        &["greedy"]
-    }
-
-    fn make_bot(
-        &self,
-        name: &str,
-        param: Option<&str>,
-    ) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
-        match name {
-            "greedy" => Some(crate::game::bot_with_number(
-                name,
-                param,
-                (
-                    "a number of sampled deals",
-                    1..=bots::MAX_SAMPLES,
-                    bots::DEFAULT_SAMPLES,
-                    4,
-                ),
-                |n| Box::new(GreedyBot::with_samples(n)),
-            )),
-            _ => None,
-        }
+    crate::game::builtin_bots! {
+        "greedy" [N: "a number of sampled deals", 1..=bots::MAX_SAMPLES,
+            default bots::DEFAULT_SAMPLES, example 4]
+            => GreedyBot::with_samples,
     }
 }

@@ -412,27 +412,11 @@ impl Game for TrafficarsMemory {
         crate::game::seats_with(taken, taken.iter().copied().max().unwrap_or(0))
     }
 
-    fn bot_names() -> &'static [&'static str] {
-        &["memory", "forgetful"]
-    }
-
-    fn make_bot(
-        &self,
-        name: &str,
-        param: Option<&str>,
-    ) -> Option<Result<Box<dyn crate::game::Bot<Self>>>> {
-        match name {
-            "memory" => Some(crate::game::bot_without_parameter(name, param, || {
-                Box::new(MemoryBot::perfect())
-            })),
-            "forgetful" => Some(crate::game::bot_with_number(
-                name,
-                param,
-                ("a forgetting probability", 0.0..=1.0, DEFAULT_FORGET, 0.2),
-                |x| Box::new(MemoryBot::forgetful(x)),
-            )),
-            _ => None,
-        }
+    crate::game::builtin_bots! {
+        "memory" => MemoryBot::perfect(),
+        "forgetful" [P: "a forgetting probability", 0.0..=1.0,
+            default DEFAULT_FORGET, example 0.2]
+            => MemoryBot::forgetful,
     }
 
     crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);

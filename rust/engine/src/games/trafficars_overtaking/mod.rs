@@ -490,5 +490,5 @@ impl Game for TrafficarsOvertaking {
 
     crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_hidden_cards);
 
-    crate::game::bots_without_parameter!("greedy" => GreedyBot::default());
+    crate::game::builtin_bots!("greedy" => GreedyBot::default());
 }
