@@ -36,6 +36,9 @@ impl Default for FlatMcParams {
     }
 }
 
+/// The parameter keys of `flatmc:...`, in the order [`super::SEARCH_BOT_USAGES`] spells them.
+pub(super) const KEYS: &[&str] = &["samples", "rollout", "reward"];
+
 impl FlatMcParams {
     /// The defaults for game `G`: [`FlatMcParams::default`] with the `rollout` and `reward` of
     /// the game's `mcts` defaults ([`MctsParams::for_game`]), which measured strongest there.
@@ -52,7 +55,7 @@ impl FlatMcParams {
     /// defaults) for game `G`; [`crate::EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
         let mut p = Self::for_game::<G>();
-        for (key, value) in parse_pairs::<G>("flatmc", params, &["samples", "rollout", "reward"])? {
+        for (key, value) in parse_pairs::<G>("flatmc", params, KEYS)? {
             match key {
                 "samples" => p.samples = parse_budget::<G>("flatmc", key, value)?,
                 "reward" => p.reward = parse_reward::<G>("flatmc", value)?,

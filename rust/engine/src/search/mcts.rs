@@ -131,23 +131,25 @@ impl Default for MctsParams {
     }
 }
 
+/// The parameter keys of `mcts:...`, in the order [`super::SEARCH_BOT_USAGES`] spells them.
+pub(super) const KEYS: &[&str] = &[
+    "iterations",
+    "c",
+    "rollout",
+    "opponents",
+    "reward",
+    "prior",
+    "classes",
+    "widen",
+    "crn",
+];
+
 impl MctsParams {
     /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on,crn=off|on"`
     /// (any subset, any order; `None` means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
         let mut p = Self::for_game::<G>();
-        let known = [
-            "iterations",
-            "c",
-            "rollout",
-            "opponents",
-            "reward",
-            "prior",
-            "classes",
-            "widen",
-            "crn",
-        ];
-        for (key, value) in parse_pairs::<G>("mcts", params, &known)? {
+        for (key, value) in parse_pairs::<G>("mcts", params, KEYS)? {
             match key {
                 "iterations" => p.iterations = parse_budget::<G>("mcts", key, value)?,
                 "c" => p.c = parse_weight::<G>(key, value)?,

@@ -91,12 +91,12 @@ pub fn make_search_bot<G: Game>(
 /// The names of the search bots, in the order `cardtable.games()` lists them.
 pub const SEARCH_BOTS: &[&str] = &["flatmc", "mcts"];
 
-/// How each bot of [`SEARCH_BOTS`] is written in a bot spec, with the keys its parameters take
-/// (see [`FlatMcParams::parse`] and [`MctsParams::parse`]).
+/// How each bot of [`SEARCH_BOTS`] is written in a bot spec, with every key its parameters take
+/// (see [`FlatMcParams::parse`] and [`MctsParams::parse`]; a test holds the keys to theirs).
 pub const SEARCH_BOT_USAGES: &[&str] = &[
     "flatmc[:samples=N,rollout=random|greedy,reward=win|margin]",
     "mcts[:iterations=N,c=X,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,\
-     prior=W,classes=on|off,widen=W]",
+     prior=W,classes=on|off,widen=W,crn=on|off]",
 ];
 
 /// Whether `game` has a determinizer (probed on its initial state for seat 0), i.e. whether the

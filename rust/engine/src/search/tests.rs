@@ -642,3 +642,26 @@ fn the_tensor_hash_skipping_zero_runs_is_the_plain_one() {
         seen.iter().map(|(k, _)| k).collect();
     assert_eq!(hashes.len(), tensors.len());
 }
+
+#[test]
+fn search_bot_usages_spell_every_parameter_key() {
+    assert_eq!(SEARCH_BOT_USAGES.len(), SEARCH_BOTS.len());
+    for ((usage, name), keys) in SEARCH_BOT_USAGES
+        .iter()
+        .zip(SEARCH_BOTS)
+        .zip([super::flatmc::KEYS, super::mcts::KEYS])
+    {
+        let Some(params) = usage
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix("[:"))
+            .and_then(|rest| rest.strip_suffix(']'))
+        else {
+            panic!("{name} is spelled {usage:?}");
+        };
+        let spelled: Vec<&str> = params
+            .split(',')
+            .map(|pair| pair.split_once('=').map_or(pair, |(key, _)| key))
+            .collect();
+        assert_eq!(spelled, keys, "{usage}");
+    }
+}
