@@ -65,9 +65,9 @@ def test_bot_usages_spell_every_bot_with_its_parameter() -> None:
     for info in cardtable.games():
         names = info.bots + info.search_bots
         assert len(info.bot_usages) == len(names)
+        game = cardtable.make(info.id, players=info.min_players)
         for name, usage in zip(names, info.bot_usages, strict=True):
             assert usage == name or (usage.startswith(f"{name}[:") and usage.endswith("]"))
-            game = cardtable.make(info.id, players=info.min_players)
             if usage == name and name in info.bots:
                 with pytest.raises(cardtable.InvalidOptionError, match="no parameter"):
                     cardtable.bot(game, f"{name}:1", seat=0)

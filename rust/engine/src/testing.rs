@@ -1180,8 +1180,8 @@ pub fn check_bot_specs<G: Game>(game: &G) {
     for (&name, &usage) in G::bot_names().iter().zip(G::bot_usages()) {
         let takes = match usage.strip_prefix(name) {
             Some("") => false,
-            Some(p) => p.starts_with("[:") && p.ends_with(']') && p.len() > 3,
-            None => panic!("{}: bot {name:?} is spelled {usage:?}", G::ID),
+            Some(p) if p.starts_with("[:") && p.ends_with(']') && p.len() > 3 => true,
+            _ => panic!("{}: bot {name:?} is spelled {usage:?}", G::ID),
         };
         assert!(
             takes
