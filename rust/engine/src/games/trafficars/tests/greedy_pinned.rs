@@ -1,12 +1,15 @@
-//! The `greedy` bot's decisions, pinned over seeded games (see [`check_pinned_decisions`]).
+//! The `greedy` bot's decisions, pinned over seeded games (see [`check_pinned_decisions`]): the
+//! default's, and those of `greedy:8`, which are the default's of earlier versions (8 deals), so
+//! that their seeded results stay reproducible.
 
 use super::super::{GreedyBot, Trafficars};
-use crate::testing::{check_pinned_decisions, decision_runs};
+use crate::testing::{check_pinned_decisions, decision_runs, DecisionRun};
 use serde_json::json;
 
-/// `(label, decisions, fingerprint)` of each run of the test, in order (one row a line).
+/// `(label, decisions, fingerprint)` of each run of the test with `greedy:8`, in order (one row a
+/// line).
 #[rustfmt::skip]
-const PINNED: &[(&str, usize, u64)] = &[
+const PINNED_8: &[(&str, usize, u64)] = &[
     ("options 0 players 2 mask 0b11 seed 102", 316, 0xe7e02ffc22e4e249),
     ("options 0 players 2 mask 0b1 seed 202", 75, 0xd606ddefbc58e7f9),
     ("options 0 players 2 mask 0b1 seed 302", 76, 0x8915ab2f757c43b3),
@@ -90,10 +93,95 @@ const PINNED: &[(&str, usize, u64)] = &[
     ("options 7 players 3 mask 0b101 seed 373", 312, 0x0cfe9108de48e2cd),
 ];
 
-/// The bot makes the pinned decisions in the runs of each of these option sets (an option set
-/// whose deck is too small for a player count skips it).
-#[test]
-fn greedy_keeps_its_pinned_decisions() {
+/// `(label, decisions, fingerprint)` of each run of the test with `greedy`, in order.
+#[rustfmt::skip]
+const PINNED: &[(&str, usize, u64)] = &[
+    ("options 0 players 2 mask 0b11 seed 102", 303, 0x46c87118192151af),
+    ("options 0 players 2 mask 0b1 seed 202", 76, 0xb31292304089fa18),
+    ("options 0 players 2 mask 0b1 seed 302", 76, 0xfe2788fdb934279b),
+    ("options 0 players 3 mask 0b111 seed 103", 482, 0x27f6f8bb3221f31c),
+    ("options 0 players 3 mask 0b1 seed 203", 84, 0xda9856f988d80977),
+    ("options 0 players 3 mask 0b101 seed 303", 152, 0x5ffcb11da9cb4ad1),
+    ("options 0 players 4 mask 0b1111 seed 104", 629, 0xf7ac445112ae2a86),
+    ("options 0 players 4 mask 0b1 seed 204", 78, 0x5435df9163dd1bc6),
+    ("options 0 players 4 mask 0b101 seed 304", 155, 0x76e3b4ddb98e8940),
+    ("options 0 players 5 mask 0b11111 seed 105", 779, 0x75efb6932aab8430),
+    ("options 0 players 5 mask 0b1 seed 205", 74, 0x1fe7994a56af6649),
+    ("options 0 players 5 mask 0b101 seed 305", 173, 0x234a6fcf89b9da31),
+    ("options 1 players 2 mask 0b11 seed 112", 303, 0x4478857e7280399d),
+    ("options 1 players 2 mask 0b1 seed 212", 79, 0x2ad9f2d8f1a2ccb5),
+    ("options 1 players 2 mask 0b1 seed 312", 73, 0x291121aede5eab8a),
+    ("options 1 players 3 mask 0b111 seed 113", 478, 0x00cbfdfb30ef4817),
+    ("options 1 players 3 mask 0b1 seed 213", 79, 0xd878fafc39333830),
+    ("options 1 players 3 mask 0b101 seed 313", 155, 0x6cc573d586df13aa),
+    ("options 1 players 4 mask 0b1111 seed 114", 616, 0x1bb933b0266e5adb),
+    ("options 1 players 4 mask 0b1 seed 214", 74, 0xb56bb00d2c4063df),
+    ("options 1 players 4 mask 0b101 seed 314", 163, 0xf7c1b2a6ead35088),
+    ("options 1 players 5 mask 0b11111 seed 115", 781, 0x18f0bd334a84a739),
+    ("options 1 players 5 mask 0b1 seed 215", 74, 0xdcadbf270c78a3b7),
+    ("options 1 players 5 mask 0b101 seed 315", 160, 0x8351853e289e13b7),
+    ("options 2 players 2 mask 0b11 seed 122", 365, 0x028bfc21e990ad9f),
+    ("options 2 players 2 mask 0b1 seed 222", 90, 0x538bbd82131a8120),
+    ("options 2 players 2 mask 0b1 seed 322", 93, 0x0f3a379be0d17ca9),
+    ("options 2 players 3 mask 0b111 seed 123", 554, 0xa8ef7374200a1155),
+    ("options 2 players 3 mask 0b1 seed 223", 90, 0x22ea4b55c35cdf76),
+    ("options 2 players 3 mask 0b101 seed 323", 174, 0x52f5ccac667a3a0e),
+    ("options 2 players 4 mask 0b1111 seed 124", 696, 0x54575d1aa8666bab),
+    ("options 2 players 4 mask 0b1 seed 224", 97, 0x10f883138c80cb3f),
+    ("options 2 players 4 mask 0b101 seed 324", 188, 0x020c722129000ab5),
+    ("options 2 players 5 mask 0b11111 seed 125", 935, 0xfff93b55e64325d4),
+    ("options 2 players 5 mask 0b1 seed 225", 92, 0x8c6b879add55e8c0),
+    ("options 2 players 5 mask 0b101 seed 325", 196, 0x6fc31888189fc138),
+    ("options 3 players 2 mask 0b11 seed 132", 316, 0x84b20bb109e52205),
+    ("options 3 players 2 mask 0b1 seed 232", 85, 0x569d687b44c74091),
+    ("options 3 players 2 mask 0b1 seed 332", 83, 0x40645402d8201082),
+    ("options 3 players 3 mask 0b111 seed 133", 479, 0xc18e2cadfc9978ed),
+    ("options 3 players 3 mask 0b1 seed 233", 79, 0xfee1959c7dbf4255),
+    ("options 3 players 3 mask 0b101 seed 333", 155, 0x6ebae562c021746c),
+    ("options 3 players 4 mask 0b1111 seed 134", 629, 0x912ce6acb1bf8448),
+    ("options 3 players 4 mask 0b1 seed 234", 75, 0x314dcf35f77ee4de),
+    ("options 3 players 4 mask 0b101 seed 334", 152, 0x501f19fea0557418),
+    ("options 3 players 5 mask 0b11111 seed 135", 789, 0xadcafab6afa40b77),
+    ("options 3 players 5 mask 0b1 seed 235", 76, 0x640d96dce598b1c3),
+    ("options 3 players 5 mask 0b101 seed 335", 155, 0x9abf1cd590a012ff),
+    ("options 4 players 2 mask 0b11 seed 142", 240, 0x1f2269abdae0c41b),
+    ("options 4 players 2 mask 0b1 seed 242", 60, 0xea085ce3b7254740),
+    ("options 4 players 2 mask 0b1 seed 342", 60, 0x1d838df358125ccf),
+    ("options 4 players 3 mask 0b111 seed 143", 360, 0xd01db950fc3ef82b),
+    ("options 4 players 3 mask 0b1 seed 243", 60, 0x3ed408be3c4abd8c),
+    ("options 4 players 3 mask 0b101 seed 343", 120, 0xdaf73cff8785a6c1),
+    ("options 4 players 4 mask 0b1111 seed 144", 480, 0xe3d2e783d080746e),
+    ("options 4 players 4 mask 0b1 seed 244", 60, 0x8765f782a158ab1c),
+    ("options 4 players 4 mask 0b101 seed 344", 120, 0xfda0f6b0707a7ff2),
+    ("options 4 players 5 mask 0b11111 seed 145", 600, 0x38a0a5d96b9fe514),
+    ("options 4 players 5 mask 0b1 seed 245", 60, 0x96c6ea36999619c6),
+    ("options 4 players 5 mask 0b101 seed 345", 120, 0xe2d593a220a77a00),
+    ("options 5 players 2 mask 0b11 seed 152", 260, 0xe935ea2921f292c5),
+    ("options 5 players 2 mask 0b1 seed 252", 62, 0xb3f8c70b6c5d92d0),
+    ("options 5 players 2 mask 0b1 seed 352", 65, 0x759d754990c899c7),
+    ("options 5 players 3 mask 0b111 seed 153", 402, 0x5235328f31497055),
+    ("options 5 players 3 mask 0b1 seed 253", 64, 0x2e2da0e671d30478),
+    ("options 5 players 3 mask 0b101 seed 353", 128, 0xbbbfb5d344dd6638),
+    ("options 5 players 4 mask 0b1111 seed 154", 529, 0xfbe0fc988fa9a06c),
+    ("options 5 players 4 mask 0b1 seed 254", 66, 0x65a85790555b7113),
+    ("options 5 players 4 mask 0b101 seed 354", 133, 0xc7cd53041ea1a267),
+    ("options 6 players 2 mask 0b11 seed 162", 182, 0xf21cea2f22c9204b),
+    ("options 6 players 2 mask 0b1 seed 262", 48, 0xc6a02fba0fe2995a),
+    ("options 6 players 2 mask 0b1 seed 362", 50, 0xd3b0562aa412c8a8),
+    ("options 6 players 3 mask 0b111 seed 163", 280, 0xd1003d14ab6ffb5b),
+    ("options 6 players 3 mask 0b1 seed 263", 49, 0x96242ff844646a55),
+    ("options 6 players 3 mask 0b101 seed 363", 93, 0xb5fea199b84d456d),
+    ("options 7 players 2 mask 0b11 seed 172", 610, 0xcee4ca46142b4d95),
+    ("options 7 players 2 mask 0b1 seed 272", 169, 0x077c050dd32a3178),
+    ("options 7 players 2 mask 0b1 seed 372", 151, 0xe859a60e1b66a3c8),
+    ("options 7 players 3 mask 0b111 seed 173", 949, 0x0e1fa0cec9525de5),
+    ("options 7 players 3 mask 0b1 seed 273", 159, 0xfb96bb99b3033eb9),
+    ("options 7 players 3 mask 0b101 seed 373", 306, 0xfb5d278d474077b1),
+];
+
+/// The runs of the tests: each of these option sets with 2 to 5 players (an option set whose deck
+/// is too small for a player count skips it).
+fn runs() -> Vec<DecisionRun<Trafficars>> {
     let settings = [
         json!({}),
         json!({"max_cars": null}),
@@ -107,7 +195,20 @@ fn greedy_keeps_its_pinned_decisions() {
     // The seeds of the games the reference comparison played: 100, 200, 300 + 10 × option set
     // + players.
     let seed = |i: usize, n: usize, k: usize| 100 * (k as u64 + 1) + 10 * i as u64 + n as u64;
-    let runs = decision_runs::<Trafficars>(&settings, 2..=5, [12, 6, 6], seed);
-    let decisions = check_pinned_decisions(GreedyBot::default, &runs, PINNED);
+    decision_runs::<Trafficars>(&settings, 2..=5, [12, 6, 6], seed)
+}
+
+/// `greedy` makes the pinned decisions.
+#[test]
+fn greedy_keeps_its_pinned_decisions() {
+    let decisions = check_pinned_decisions(GreedyBot::default, &runs(), PINNED);
+    assert!(decisions > 10_000, "only {decisions} decisions checked");
+}
+
+/// `greedy:8` makes the decisions of earlier versions' `greedy`.
+#[test]
+fn greedy_with_8_deals_keeps_the_earlier_default_decisions() {
+    let bot = || GreedyBot::with_samples(8);
+    let decisions = check_pinned_decisions(bot, &runs(), PINNED_8);
     assert!(decisions > 10_000, "only {decisions} decisions checked");
 }
