@@ -22,13 +22,12 @@ const FINGERPRINTS: [u64; 12] = [
     0xefa5c151aff98020, 0x0d1e68688925a6fe, 0x7ec0b0c7cee2d5f4, 0x493cb89034efba79,
 ];
 
-/// Every seat's `greedy:8` bot (the earlier versions' default, whose choices these are; the
-/// default's own code is held to the same choices as every other count's by
-/// `default_count_decides_as_any_other_count_would`) chooses a card at every commit decision of
-/// random games (about
+/// Every seat's `greedy:8` bot chooses a card at every commit decision of random games (about
 /// half of the time its own choice is played, otherwise a random legal one; the resolution
 /// choices are random), seeing every state, over option sets of every lane count, hand size,
 /// car limit, too-low rule and deck; the choices keep their pinned fingerprint per option set.
+/// (`greedy:8` was the default of earlier versions, whose choices these are; the default's own
+/// code is held to every other count's by `default_count_decides_as_any_other_count_would`.)
 #[test]
 fn greedy_keeps_its_choices_over_random_states() {
     let settings = [
