@@ -65,7 +65,7 @@ pub struct GreedyBot {
 }
 
 impl Default for GreedyBot {
-    /// The `greedy` bot, sampling the default [`DEFAULT_SAMPLES`] deals.
+    /// The `greedy` bot, sampling the default 3 deals.
     fn default() -> Self {
         Self::with_samples(DEFAULT_SAMPLES)
     }

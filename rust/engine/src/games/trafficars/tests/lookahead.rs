@@ -283,31 +283,37 @@ fn greedy_ignores_hidden_information() {
 fn default_count_decides_as_any_other_count_would() {
     let mut checked = 0;
     let mut bots: Vec<GreedyBot> = Vec::new();
-    for_random_nodes(&summary_settings(), (41, 43), 6, |g, st, legal, opts, rng| {
-        // A new game: the first commit of its first turn (the deal comes before it).
-        let first = st.turn == 0 && st.phase == Phase::Commit && st.commitments == [0; MAX_SEATS];
-        if first || bots.len() != g.players {
-            bots = (0..g.players)
-                .map(|seat| {
-                    let mut bot = GreedyBot::default();
-                    bot.reset(g, seat, SplitMix64::new(rng.next()));
-                    bot
-                })
-                .collect();
-        }
-        for bot in &mut bots {
-            bot.observe(g, st);
-        }
-        let seat = usize::try_from(g.current_player(st)).unwrap_or(usize::MAX);
-        let Some(bot) = bots.get_mut(seat).filter(|_| st.phase == Phase::Commit) else {
-            return;
-        };
-        let mut generic = bot.clone();
-        let fast = bot.choose_card_steps::<true>(g, st, legal);
-        let other = generic.choose_card_steps::<false>(g, st, legal);
-        assert_eq!(fast, other, "{opts}, {} players, seat {seat}", g.players);
-        assert_eq!(bot.rng, generic.rng, "{opts}: the two drew differently");
-        checked += 1;
-    });
+    for_random_nodes(
+        &summary_settings(),
+        (41, 43),
+        6,
+        |g, st, legal, opts, rng| {
+            // A new game: the first commit of its first turn (the deal comes before it).
+            let first =
+                st.turn == 0 && st.phase == Phase::Commit && st.commitments == [0; MAX_SEATS];
+            if first || bots.len() != g.players {
+                bots = (0..g.players)
+                    .map(|seat| {
+                        let mut bot = GreedyBot::default();
+                        bot.reset(g, seat, SplitMix64::new(rng.next()));
+                        bot
+                    })
+                    .collect();
+            }
+            for bot in &mut bots {
+                bot.observe(g, st);
+            }
+            let seat = usize::try_from(g.current_player(st)).unwrap_or(usize::MAX);
+            let Some(bot) = bots.get_mut(seat).filter(|_| st.phase == Phase::Commit) else {
+                return;
+            };
+            let mut generic = bot.clone();
+            let fast = bot.choose_card_steps::<true>(g, st, legal);
+            let other = generic.choose_card_steps::<false>(g, st, legal);
+            assert_eq!(fast, other, "{opts}, {} players, seat {seat}", g.players);
+            assert_eq!(bot.rng, generic.rng, "{opts}: the two drew differently");
+            checked += 1;
+        },
+    );
     assert!(checked > 1_000, "only {checked} decisions checked");
 }
