@@ -7,7 +7,8 @@ use crate::testing::{check_pinned_decisions, decision_runs, DecisionRun};
 use serde_json::json;
 
 /// `(label, decisions, fingerprint)` of each run of the tests with `greedy`, then the same with
-/// `greedy:8`, in order (one run a line).
+/// `greedy:8`, in order (one run a line). With `CARDTABLE_BLESS=1` each test prints its own
+/// bot's `(label, decisions, fingerprint)` rows: the pair of columns to replace.
 #[rustfmt::skip]
 const PINNED: &[(&str, usize, u64, usize, u64)] = &[
     ("options 0 players 2 mask 0b11 seed 102", 303, 0x46c87118192151af, 316, 0xe7e02ffc22e4e249),
