@@ -12,13 +12,18 @@ Two ratios, each measured in one process so that the machine's load affects both
 The same ratios counted in instructions, which do not depend on the machine's load, are measured
 by ``python benches/perf.py --vector``.
 
-Run ``python -m benches.policy`` for both; ``make bench`` runs the pytest-benchmark versions.
+Run ``python -m benches.policy [GAME ...]`` for both, as a table over every game (or the games
+named), each measured with the players and options of ``benches.common.CONFIGS``; ``make bench``
+runs the pytest-benchmark versions, for Turn the Tide with 4 players.
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +31,7 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import cardtable
+from benches.common import CONFIGS
 from cardtable import PolicyBatch
 from cardtable.sim import PythonPolicy
 
@@ -52,24 +58,30 @@ def legal_only_mask(batch: PolicyBatch) -> npt.NDArray[np.intp]:
     return first
 
 
-def run_all_random(games: int = GAMES) -> cardtable.SimulationResult:
-    return cardtable.simulate(GAME, players=PLAYERS, games=games, seed=0, threads=1, progress=False)
+def run_all_random(
+    games: int = GAMES, game_id: str = GAME, config: dict[str, Any] | None = None
+) -> cardtable.SimulationResult:
+    config = {"players": PLAYERS} if config is None else config
+    return cardtable.simulate(game_id, games=games, seed=0, threads=1, progress=False, **config)
 
 
 def run_with_policy(
     games: int = GAMES,
     batch_size: int = BATCH,
     policy: PythonPolicy = legal_only,
+    game_id: str = GAME,
+    config: dict[str, Any] | None = None,
 ) -> cardtable.SimulationResult:
+    config = {"players": PLAYERS} if config is None else config
     return cardtable.simulate(
-        GAME,
-        players=PLAYERS,
+        game_id,
         games=games,
         seed=0,
         threads=1,
         progress=False,
-        bots=[policy] + ["random"] * (PLAYERS - 1),
+        bots=[policy] + ["random"] * (int(config["players"]) - 1),
         batch_size=batch_size,
+        **config,
     )
 
 
@@ -81,17 +93,23 @@ def random_legal(rng: np.random.Generator, mask: npt.NDArray[np.bool_]) -> npt.N
     return best
 
 
-def vector_stepper(reuse_buffers: bool = True, observations: bool = True) -> Callable[[], float]:
+def vector_stepper(
+    reuse_buffers: bool = True,
+    observations: bool = True,
+    game_id: str = GAME,
+    config: dict[str, Any] | None = None,
+) -> Callable[[], float]:
     """A function doing one ``VectorEnv.step``; returns the seconds spent inside the step."""
+    config = {"players": PLAYERS} if config is None else config
     env = cardtable.VectorEnv(
-        GAME,
+        game_id,
         NUM_ENVS,
-        players=PLAYERS,
         agent_seats="all",
         seed=0,
         threads=1,
         reuse_buffers=reuse_buffers,
         observations=observations,
+        **config,
     )
     rng = np.random.default_rng(0)
     _, info = env.reset()
@@ -118,19 +136,25 @@ def games_per_second(run: Callable[[], cardtable.SimulationResult], repeat: int 
     return result.games_played / best
 
 
-def seconds_per_decision_batch(repeat: int = 3) -> float:
+def seconds_per_decision_batch(
+    repeat: int = 3, game_id: str = GAME, config: dict[str, Any] | None = None, games: int = GAMES
+) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
-        result = run_all_random()
+        result = run_all_random(games, game_id, config)
         best = min(best, (time.perf_counter() - start) / result.decisions)
     return best
 
 
 def seconds_per_decision_vector(
-    steps: int = 200, reuse_buffers: bool = True, observations: bool = True
+    steps: int = 200,
+    reuse_buffers: bool = True,
+    observations: bool = True,
+    game_id: str = GAME,
+    config: dict[str, Any] | None = None,
 ) -> float:
-    step = vector_stepper(reuse_buffers, observations)
+    step = vector_stepper(reuse_buffers, observations, game_id, config)
     for _ in range(20):
         step()
     best = float("inf")
@@ -192,29 +216,57 @@ def test_vector_env_step_without_observations(benchmark: BenchmarkFixture) -> No
     benchmark(step)
 
 
+LEGAL_ONLY: tuple[tuple[str, PythonPolicy], ...] = (
+    ("lists", legal_only),
+    ("flat", legal_only_flat),
+    ("mask", legal_only_mask),
+)
+"""The legal-only policy by what it reads."""
+
+RANDOM_SECONDS = 0.5
+"""How long each game's all-random run lasts in :func:`measure` (the others take as many games)."""
+
+
+def measure(game_id: str) -> dict[str, float]:
+    """Every ratio of the module docstring for one game (``benches.common.CONFIGS``' setup)."""
+    config = CONFIGS[game_id]
+    start = time.perf_counter()
+    run_all_random(GAMES, game_id, config)
+    games = max(GAMES, int(GAMES * RANDOM_SECONDS / (time.perf_counter() - start)) // 1000 * 1000)
+    random_rate = games_per_second(lambda: run_all_random(games, game_id, config))
+    row = {"random games/s": random_rate}
+    for name, policy in LEGAL_ONLY:
+        run = functools.partial(run_with_policy, games, BATCH, policy, game_id, config)
+        row[name] = games_per_second(run) / random_rate
+    batch = seconds_per_decision_batch(game_id=game_id, config=config, games=games)
+    steps = 50 if game_id == "deep_regrets" else 400
+    for name, observations in (("vector", True), ("vector, observations=False", False)):
+        spent = seconds_per_decision_vector(
+            steps, observations=observations, game_id=game_id, config=config
+        )
+        row[name] = spent / batch
+    return row
+
+
 def main() -> None:
-    random_rate = games_per_second(run_all_random)
-    policy_rate = games_per_second(run_with_policy)
-    flat_rate = games_per_second(lambda: run_with_policy(policy=legal_only_flat))
-    mask_rate = games_per_second(lambda: run_with_policy(policy=legal_only_mask))
-    print(f"{GAME} {PLAYERS}p, one thread")
-    print(f"  all random:                 {random_rate:12,.0f} games/s")
-    print(f"  legal-only policy + random: {policy_rate:12,.0f} games/s")
-    print(f"  legal-only, flat arrays:    {flat_rate:12,.0f} games/s")
-    print(f"  legal-only, mask:           {mask_rate:12,.0f} games/s")
-    print(f"  ratio (lists):              {policy_rate / random_rate:12.3f}  (target >= 0.25)")
-    print(f"  ratio (flat arrays):        {flat_rate / random_rate:12.3f}")
-    print(f"  ratio (mask):               {mask_rate / random_rate:12.3f}")
-    batch = seconds_per_decision_batch()
-    reused = seconds_per_decision_vector(reuse_buffers=True)
-    fresh = seconds_per_decision_vector(reuse_buffers=False)
-    lazy = seconds_per_decision_vector(observations=False)
-    print(f"  batch runner:               {batch * 1e9:12.1f} ns/decision")
-    print(f"  VectorEnv, reused buffers:  {reused * 1e9:12.1f} ns/decision")
-    print(f"  VectorEnv, fresh buffers:   {fresh * 1e9:12.1f} ns/decision")
-    print(f"  VectorEnv, no observations: {lazy * 1e9:12.1f} ns/decision")
-    print(f"  ratio (reused):             {reused / batch:12.2f}  (target <= 3)")
-    print(f"  ratio (no observations):    {lazy / batch:12.2f}")
+    """Prints the ratios of every game named on the command line (all games without one)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", help=f"game ids (default: all of {', '.join(CONFIGS)})")
+    chosen = parser.parse_args().games or list(CONFIGS)
+    unknown = [g for g in chosen if g not in CONFIGS]
+    if unknown:
+        parser.error(f"unknown game ids: {', '.join(unknown)}")
+    print("One thread. Share of the all-random games/s kept by the legal-only policy (target")
+    print(">= 0.25), and VectorEnv.step time per decision over the batch runner's (target <= 3).")
+    print()
+    head = ("game", "random games/s", "lists", "flat", "mask", "vector", "no obs.")
+    print("| " + " | ".join(head) + " |")
+    print("|---|" + "---:|" * (len(head) - 1))
+    for game_id in chosen:
+        row = measure(game_id)
+        values = [f"{v:.2f}" for k, v in row.items() if k != "random games/s"]
+        label = f"{game_id} {CONFIGS[game_id]['players']}p"
+        print(f"| {label} | {row['random games/s']:,.0f} | " + " | ".join(values) + " |")
 
 
 if __name__ == "__main__":
