@@ -250,7 +250,7 @@ def measure(game_id: str) -> dict[str, float]:
 
 def main() -> None:
     """Prints the ratios of every game named on the command line (all games without one)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("games", nargs="*", help=f"game ids (default: all of {', '.join(CONFIGS)})")
     chosen = parser.parse_args().games or list(CONFIGS)
     unknown = [g for g in chosen if g not in CONFIGS]
