@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,8 @@ from cardtable import PolicyBatch
 from cardtable.sim import PythonPolicy
 
 GAME = "turn_the_tide"
-PLAYERS = 4
+CONFIG = CONFIGS[GAME]
+"""Players and options of :data:`GAME` (4 players) in the pytest benchmarks."""
 GAMES = 4000
 NUM_ENVS = 1024
 BATCH = 1024
@@ -59,9 +60,8 @@ def legal_only_mask(batch: PolicyBatch) -> npt.NDArray[np.intp]:
 
 
 def run_all_random(
-    games: int = GAMES, game_id: str = GAME, config: dict[str, Any] | None = None
+    games: int = GAMES, game_id: str = GAME, config: Mapping[str, Any] = CONFIG
 ) -> cardtable.SimulationResult:
-    config = {"players": PLAYERS} if config is None else config
     return cardtable.simulate(game_id, games=games, seed=0, threads=1, progress=False, **config)
 
 
@@ -70,9 +70,8 @@ def run_with_policy(
     batch_size: int = BATCH,
     policy: PythonPolicy = legal_only,
     game_id: str = GAME,
-    config: dict[str, Any] | None = None,
+    config: Mapping[str, Any] = CONFIG,
 ) -> cardtable.SimulationResult:
-    config = {"players": PLAYERS} if config is None else config
     return cardtable.simulate(
         game_id,
         games=games,
@@ -97,10 +96,9 @@ def vector_stepper(
     reuse_buffers: bool = True,
     observations: bool = True,
     game_id: str = GAME,
-    config: dict[str, Any] | None = None,
+    config: Mapping[str, Any] = CONFIG,
 ) -> Callable[[], float]:
     """A function doing one ``VectorEnv.step``; returns the seconds spent inside the step."""
-    config = {"players": PLAYERS} if config is None else config
     env = cardtable.VectorEnv(
         game_id,
         NUM_ENVS,
@@ -127,24 +125,22 @@ def vector_stepper(
     return step
 
 
-def games_per_second(run: Callable[[], cardtable.SimulationResult], repeat: int = 3) -> float:
+def best_time(
+    run: Callable[[], cardtable.SimulationResult], repeat: int = 3
+) -> tuple[float, cardtable.SimulationResult]:
+    """The fastest of ``repeat`` runs of ``run`` (seeded, so every run plays the same games): its
+    seconds, and the result."""
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
         result = run()
         best = min(best, time.perf_counter() - start)
-    return result.games_played / best
+    return best, result
 
 
-def seconds_per_decision_batch(
-    repeat: int = 3, game_id: str = GAME, config: dict[str, Any] | None = None, games: int = GAMES
-) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = run_all_random(games, game_id, config)
-        best = min(best, (time.perf_counter() - start) / result.decisions)
-    return best
+def games_per_second(run: Callable[[], cardtable.SimulationResult], repeat: int = 3) -> float:
+    seconds, result = best_time(run, repeat)
+    return result.games_played / seconds
 
 
 def seconds_per_decision_vector(
@@ -152,7 +148,7 @@ def seconds_per_decision_vector(
     reuse_buffers: bool = True,
     observations: bool = True,
     game_id: str = GAME,
-    config: dict[str, Any] | None = None,
+    config: Mapping[str, Any] = CONFIG,
 ) -> float:
     step = vector_stepper(reuse_buffers, observations, game_id, config)
     for _ in range(20):
@@ -233,12 +229,14 @@ def measure(game_id: str) -> dict[str, float]:
     start = time.perf_counter()
     run_all_random(GAMES, game_id, config)
     games = max(GAMES, int(GAMES * RANDOM_SECONDS / (time.perf_counter() - start)) // 1000 * 1000)
-    random_rate = games_per_second(lambda: run_all_random(games, game_id, config))
+    # One set of all-random runs gives both the games/s and the batch runner's time per decision.
+    seconds, result = best_time(functools.partial(run_all_random, games, game_id, config))
+    random_rate = result.games_played / seconds
     row = {"random games/s": random_rate}
     for name, policy in LEGAL_ONLY:
         run = functools.partial(run_with_policy, games, BATCH, policy, game_id, config)
         row[name] = games_per_second(run) / random_rate
-    batch = seconds_per_decision_batch(game_id=game_id, config=config, games=games)
+    batch = seconds / result.decisions
     steps = 50 if game_id == "deep_regrets" else 400
     for name, observations in (("vector", True), ("vector, observations=False", False)):
         spent = seconds_per_decision_vector(
