@@ -191,6 +191,32 @@ def test_bad_actions_raise_and_change_nothing(actions: Any) -> None:
     np.testing.assert_array_equal(after[0], expected[0])
 
 
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda a: np.repeat(a, 2)[::2],  # strided, not contiguous
+        lambda a: a.astype(">i8"),  # int64 in the other byte order
+        lambda a: a.astype(np.int32),
+        lambda a: a.tolist(),
+    ],
+    ids=["strided", "byteswapped", "int32", "list"],
+)
+def test_actions_in_other_layouts_play_like_int64(convert: Any) -> None:
+    """Only a C-contiguous native int64 array takes the quick path; every other integer layout
+    is converted and plays the same."""
+    plain, other = (VectorEnv("goofspiel", 3, players=2, seed=8) for _ in range(2))
+    _, info = plain.reset()
+    other.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        legal = random_actions(rng, info["action_mask"]).astype(np.int64)
+        *expected, info = plain.step(legal)
+        *got, other_info = other.step(convert(legal))
+        for e, g in zip(expected, got, strict=True):
+            np.testing.assert_array_equal(e, g)
+        np.testing.assert_array_equal(info["action_mask"], other_info["action_mask"])
+
+
 def test_illegal_action_id_raises() -> None:
     env = VectorEnv("goofspiel", 2, players=2, seed=8)
     _, info = env.reset()
