@@ -1,7 +1,9 @@
 //! Agent decisions per second of a `VectorEnv` with every seat an agent and random legal actions,
 //! for profiling: `cargo run --release --example vector_speed -- <game_id> <players> <envs> <steps>
-//! [threads] [reuse]`. Prints the time spent in `step` and, separately, in allocating the output
-//! buffers (none with `reuse`: every step writes into the same buffers, as `reuse_buffers=True`).
+//! [threads] [reuse] [no-obs]`. Prints the time spent in `step` and, separately, in allocating the
+//! output buffers (none with `reuse`: every step writes into the same buffers, as
+//! `reuse_buffers=True`). With `no-obs` the step writes no observation tensors, as
+//! `observations=False` does.
 
 use cardtable_engine::vector::{RewardKind, VectorConfig};
 use cardtable_engine::SplitMix64;
@@ -16,6 +18,7 @@ fn main() {
     let steps: usize = cli::number_or(&args, 4, 1000);
     let threads: usize = cli::number_or(&args, 5, 1);
     let reuse = args.get(6).is_some_and(|s| s == "reuse");
+    let observations = !args.get(7).is_some_and(|s| s == "no-obs");
     let run = || -> cardtable_engine::Result<()> {
         let n = game.players();
         let actions = game.num_actions() as usize;
@@ -27,7 +30,7 @@ fn main() {
             reward: RewardKind::Win,
             threads: Some(threads),
         })?;
-        let mut out = env.output();
+        let mut out = env.try_output_with(observations)?;
         env.reset(None, &mut out)?;
         let mut rng = SplitMix64::new(1);
         let (mut alloc, mut step) = (Duration::ZERO, Duration::ZERO);
@@ -46,7 +49,7 @@ fn main() {
             }
             if !reuse {
                 let t = Instant::now();
-                out = env.output();
+                out = env.try_output_with(observations)?;
                 alloc += t.elapsed();
             }
             let t = Instant::now();
