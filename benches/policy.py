@@ -10,7 +10,9 @@ Two ratios, each measured in one process so that the machine's load affects both
   (tensors on demand through ``VectorEnv.observe``).
 
 The same ratios counted in instructions, which do not depend on the machine's load, are measured
-by ``python benches/perf.py --vector``.
+by ``python benches/perf.py --vector``. The table's last column is the engine's share of the
+``observations=False`` ratio: the same step timed without Python around it, against the batch
+runner in the same process (the release example ``vector_speed``, built with cargo).
 
 Run ``python -m benches.policy [GAME ...]`` for both, as a table over every game (or the games
 named), each measured with the players and options of ``benches.common.CONFIGS``; ``make bench``
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
+import subprocess
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -32,6 +36,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 import cardtable
 from benches.common import CONFIGS
+from benches.perf import ROOT, build_example
 from cardtable import PolicyBatch
 from cardtable.sim import PythonPolicy
 
@@ -246,6 +251,31 @@ def measure(game_id: str) -> dict[str, float]:
     return row
 
 
+_ENGINE_RATIO = re.compile(r"step / batch runner = ([\d.]+)")
+
+
+def engine_ratio(game_id: str) -> float:
+    """``VectorEnv.step`` time per decision over the batch runner's, both timed inside the engine
+    in one process (``vector_speed`` with ``observations=False``, :data:`NUM_ENVS` envs, one
+    thread; the example must be built)."""
+    config = CONFIGS[game_id]
+    options = {k: v for k, v in config.items() if k != "players"}
+    defaults = cardtable.make(game_id, players=config["players"]).options
+    if any(defaults.get(k) != v for k, v in options.items()):
+        raise ValueError(
+            f"vector_speed plays the default options; {game_id} is set up with {config}"
+        )
+    example = ROOT / "target" / "release" / "examples" / "vector_speed"
+    args = [game_id, str(config["players"]), str(NUM_ENVS), "400", "1", "reuse", "no-obs"]
+    printed = subprocess.run(
+        [str(example), *args], check=True, capture_output=True, text=True
+    ).stdout
+    found = _ENGINE_RATIO.search(printed)
+    if found is None:
+        raise RuntimeError(f"vector_speed printed no ratio:\n{printed}")
+    return float(found.group(1))
+
+
 def main() -> None:
     """Prints the ratios of every game named on the command line (all games without one)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
@@ -255,13 +285,16 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)}")
     print("One thread. Share of the all-random games/s kept by the legal-only policy (target")
-    print(">= 0.25), and VectorEnv.step time per decision over the batch runner's (target <= 3).")
+    print(">= 0.25), and VectorEnv.step time per decision over the batch runner's (target <= 3),")
+    print("with tensors, with observations=False, and that step inside the engine alone.")
     print()
-    head = ("game", "random games/s", "lists", "flat", "mask", "vector", "no obs.")
+    build_example("vector_speed")
+    head = ("game", "random games/s", "lists", "flat", "mask", "vector", "no obs.", "engine")
     print("| " + " | ".join(head) + " |")
     print("|---|" + "---:|" * (len(head) - 1))
     for game_id in chosen:
         row = measure(game_id)
+        row["engine"] = engine_ratio(game_id)
         values = [f"{v:.2f}" for k, v in row.items() if k != "random games/s"]
         label = f"{game_id} {CONFIGS[game_id]['players']}p"
         print(f"| {label} | {row['random games/s']:,.0f} | " + " | ".join(values) + " |")

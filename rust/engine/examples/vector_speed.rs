@@ -3,10 +3,13 @@
 //! [threads] [reuse] [no-obs]`. Prints the time spent in `step` and, separately, in allocating the
 //! output buffers (none with `reuse`: every step writes into the same buffers, as
 //! `reuse_buffers=True`). With `no-obs` the step writes no observation tensors, as
-//! `observations=False` does.
+//! `observations=False` does. Then times the batch runner with `random` in every seat on the same
+//! thread count and prints the step's time per decision over the
+//! batch runner's: the engine's share of the `VectorEnv` ratio that `benches/policy.py` times
+//! through Python.
 
 use cardtable_engine::vector::{RewardKind, VectorConfig};
-use cardtable_engine::SplitMix64;
+use cardtable_engine::{AnyGame, SimConfig, SplitMix64};
 use std::time::{Duration, Instant};
 
 mod cli;
@@ -18,7 +21,7 @@ fn main() {
     let steps: usize = cli::number_or(&args, 4, 1000);
     let threads: usize = cli::number_or(&args, 5, 1);
     let reuse = args.get(6).is_some_and(|s| s == "reuse");
-    let observations = !args.get(7).is_some_and(|s| s == "no-obs");
+    let observations = args.get(7).is_none_or(|s| s != "no-obs");
     let run = || -> cardtable_engine::Result<()> {
         let n = game.players();
         let actions = game.num_actions() as usize;
@@ -64,10 +67,43 @@ fn main() {
             step.as_secs_f64() * 1e9 / decisions,
             alloc.as_secs_f64() * 1e9 / decisions
         );
+        let batch = batch_seconds_per_decision(&*game, threads)?;
+        println!(
+            "{game_id}: batch runner {:.1} ns per decision; step / batch runner = {:.2}",
+            batch * 1e9,
+            step.as_secs_f64() / decisions / batch
+        );
         Ok(())
     };
     if let Err(e) = run() {
         eprintln!("{e}");
         std::process::exit(1);
     }
+}
+
+/// The batch runner's seconds per decision with `random` in every seat: the fastest of three runs
+/// of half a second each (sized by a first run of 10,000 games; a shorter run would be mostly the
+/// runner's start-up).
+fn batch_seconds_per_decision(game: &dyn AnyGame, threads: usize) -> cardtable_engine::Result<f64> {
+    let run = |games: u64| -> cardtable_engine::Result<(f64, f64)> {
+        let config = SimConfig {
+            games,
+            first_game: 0,
+            seed: 0,
+            threads: Some(threads),
+            bots: vec!["random".to_string(); game.players()],
+            keep_games: false,
+        };
+        let start = Instant::now();
+        let result = game.simulate(&config, &|_| true)?;
+        Ok((start.elapsed().as_secs_f64(), result.decisions as f64))
+    };
+    let (first, _) = run(10_000)?;
+    let games = (10_000.0 * 0.5 / first.max(1e-9)).ceil().max(10_000.0) as u64;
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let (seconds, made) = run(games)?;
+        best = best.min(seconds / made.max(1.0));
+    }
+    Ok(best)
 }
