@@ -1,7 +1,6 @@
 //! Games per second of random play in the batch runner, for profiling:
 //! `cargo run --release --example sim_speed -- <game_id> <players> <games> [threads]`.
 
-use cardtable_engine::SimConfig;
 use std::time::Instant;
 
 mod cli;
@@ -11,14 +10,7 @@ fn main() {
     let (game_id, game) = cli::game_or_default(&args);
     let games: u64 = cli::number_or(&args, 3, 100_000);
     let threads: usize = cli::number_or(&args, 4, 1);
-    let config = SimConfig {
-        games,
-        first_game: 0,
-        seed: 0,
-        threads: Some(threads),
-        bots: vec!["random".to_string(); game.players()],
-        keep_games: false,
-    };
+    let config = cli::all_random(&*game, games, threads);
     let start = Instant::now();
     match game.simulate(&config, &|_| true) {
         Ok(r) => {

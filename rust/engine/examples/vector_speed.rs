@@ -9,7 +9,7 @@
 //! through Python.
 
 use cardtable_engine::vector::{RewardKind, VectorConfig};
-use cardtable_engine::{AnyGame, SimConfig, SplitMix64};
+use cardtable_engine::{AnyGame, SplitMix64};
 use std::time::{Duration, Instant};
 
 mod cli;
@@ -86,14 +86,7 @@ fn main() {
 /// runner's start-up).
 fn batch_seconds_per_decision(game: &dyn AnyGame, threads: usize) -> cardtable_engine::Result<f64> {
     let run = |games: u64| -> cardtable_engine::Result<(f64, f64)> {
-        let config = SimConfig {
-            games,
-            first_game: 0,
-            seed: 0,
-            threads: Some(threads),
-            bots: vec!["random".to_string(); game.players()],
-            keep_games: false,
-        };
+        let config = cli::all_random(game, games, threads);
         let start = Instant::now();
         let result = game.simulate(&config, &|_| true)?;
         Ok((start.elapsed().as_secs_f64(), result.decisions as f64))

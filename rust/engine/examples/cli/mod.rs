@@ -5,7 +5,7 @@
 // Each example uses only its part.
 #![allow(dead_code)]
 
-use cardtable_engine::{make, AnyGame};
+use cardtable_engine::{make, AnyGame, SimConfig};
 use serde_json::{Map, Value};
 
 /// Prints `message` after the program's name and exits with status 2.
@@ -54,4 +54,17 @@ pub fn game_or_default(args: &[String]) -> (&str, Box<dyn AnyGame>) {
     let players: i64 = number_or(args, 2, 4);
     let game = make(id, players, &Map::new()).unwrap_or_else(|e| fail(&e.to_string()));
     (id, game)
+}
+
+/// The batch runner's set-up of the timing examples: `games` games from game 0 of seed 0, with
+/// `random` in every seat of `game`, on `threads` threads, keeping no per-game results.
+pub fn all_random(game: &dyn AnyGame, games: u64, threads: usize) -> SimConfig {
+    SimConfig {
+        games,
+        first_game: 0,
+        seed: 0,
+        threads: Some(threads),
+        bots: vec!["random".to_string(); game.players()],
+        keep_games: false,
+    }
 }
