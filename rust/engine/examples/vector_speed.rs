@@ -4,9 +4,8 @@
 //! output buffers (none with `reuse`: every step writes into the same buffers, as
 //! `reuse_buffers=True`). With `no-obs` the step writes no observation tensors, as
 //! `observations=False` does. Then times the batch runner with `random` in every seat on the same
-//! thread count and prints the step's time per decision over the
-//! batch runner's: the engine's share of the `VectorEnv` ratio that `benches/policy.py` times
-//! through Python.
+//! thread count and prints the step's time per decision over the batch runner's: the engine's
+//! share of the `VectorEnv` ratio that `benches/policy.py` times through Python.
 
 use cardtable_engine::vector::{RewardKind, VectorConfig};
 use cardtable_engine::{AnyGame, SplitMix64};
