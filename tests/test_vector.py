@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pytest
 
 import cardtable
-from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError, VectorEnv
+from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError, VectorEnv, _core
 from cardtable._rng import derive_seed
 from tests.configs import CONFIGS
 
@@ -298,8 +298,8 @@ def want_keys(info: dict[str, Any]) -> list[str]:
 
 
 def test_core_env_writes_into_given_arrays_and_checks_them() -> None:
-    game = cardtable._core.Game("goofspiel", 2, {})
-    core = cardtable._core.VectorEnv(
+    game = _core.Game("goofspiel", 2, {})
+    core = _core.VectorEnv(
         game, num_envs=3, seed=1, agent_seats=[0], opponents=["random"], reward="win"
     )
     out = core.reset()
@@ -314,6 +314,51 @@ def test_core_env_writes_into_given_arrays_and_checks_them() -> None:
         core.step(actions, short)
     # Nothing was applied: the same step still works.
     assert core.step(actions, out) is out
+
+
+def test_core_output_buffers_are_views_in_a_read_only_mapping() -> None:
+    """``output_buffers()`` gives what ``reuse_buffers=True`` writes into: one mapping, always the
+    same, of views of one array per dtype (three borrows a call instead of eight). A plain dict
+    of arrays takes the general path; both get the same values."""
+    game = _core.Game("turn_the_tide", 4, {})
+
+    def make() -> _core.VectorEnv:
+        return _core.VectorEnv(
+            game, num_envs=5, seed=3, agent_seats=[0, 1, 2, 3], opponents=[], reward="win"
+        )
+
+    packed_env, plain_env = make(), make()
+    packed = packed_env.output_buffers()
+    assert packed_env.output_buffers() is packed
+    with pytest.raises(TypeError):
+        packed["obs"] = np.zeros(1, np.float32)  # type: ignore[index]
+    bases = {id(array.base) for array in packed.values()}
+    assert len(bases) == 3 and id(None) not in bases
+    assert packed_env.reset(None, packed) is packed
+    plain = plain_env.reset()
+    rng = np.random.default_rng(0)
+
+    def same() -> None:
+        for key, array in packed.items():
+            assert array.dtype == plain[key].dtype and np.array_equal(array, plain[key]), key
+
+    for _ in range(40):
+        same()
+        actions = random_actions(rng, packed["action_mask"])
+        assert packed_env.step(actions, packed) is packed
+        assert plain_env.step(actions, plain) is plain
+    same()
+    # An array the step cannot write is an error, and nothing is applied.
+    actions = random_actions(rng, packed["action_mask"])
+    base = packed["seat"].base
+    assert base is not None
+    base.flags.writeable = False
+    with pytest.raises(InvalidOptionError, match="not writeable"):
+        packed_env.step(actions, packed)
+    # Nothing was applied: the same views in a plain dict (the general path) take the step.
+    packed_env.step(actions, dict(packed))
+    plain_env.step(actions, plain)
+    same()
 
 
 @pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)

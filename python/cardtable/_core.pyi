@@ -1,6 +1,7 @@
 """Type stubs of the compiled module ``cardtable._core`` (the Rust engine's bindings)."""
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, final
 
 import numpy as np
@@ -154,11 +155,12 @@ class VectorEnv:
         observations: bool = True,
     ) -> VectorEnv: ...
     def reset(
-        self, seed: int | None = None, out: dict[str, npt.NDArray[Any]] | None = None
-    ) -> dict[str, npt.NDArray[Any]]: ...
+        self, seed: int | None = None, out: Mapping[str, npt.NDArray[Any]] | None = None
+    ) -> Mapping[str, npt.NDArray[Any]]: ...
     def step(
-        self, actions: npt.NDArray[np.int64], out: dict[str, npt.NDArray[Any]] | None = None
-    ) -> dict[str, npt.NDArray[Any]]: ...
+        self, actions: npt.NDArray[np.int64], out: Mapping[str, npt.NDArray[Any]] | None = None
+    ) -> Mapping[str, npt.NDArray[Any]]: ...
+    def output_buffers(self) -> MappingProxyType[str, npt.NDArray[Any]]: ...
     def observe(
         self,
         envs: npt.NDArray[np.int64] | None = None,

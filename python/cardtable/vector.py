@@ -12,7 +12,7 @@ must not import the reference implementations, the adapters or the simulation la
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -158,7 +158,7 @@ class VectorEnv:
         if not isinstance(observations, bool):
             raise InvalidOptionError(f"observations must be a bool, got {observations!r}")
         self.observations = observations
-        self._out: dict[str, npt.NDArray[Any]] | None = None
+        self._out: Mapping[str, npt.NDArray[Any]] | None = None
         self._env: _core.VectorEnv = _core.VectorEnv(
             self.game,
             num_envs=count,
@@ -182,9 +182,9 @@ class VectorEnv:
             ``(observations [num_envs, *observation_shape] float32, info)`` (observations
             ``[num_envs, 0]`` with ``observations=False``).
         """
+        if self.reuse_buffers and self._out is None:
+            self._out = self._env.output_buffers()
         out = self._env.reset(None if seed is None else _seed(seed), self._out)
-        if self.reuse_buffers:
-            self._out = out
         return out["obs"], self._info(out)
 
     def step(
@@ -289,7 +289,7 @@ class VectorEnv:
         return np.ascontiguousarray(array, dtype=np.int64)
 
     @staticmethod
-    def _info(out: dict[str, npt.NDArray[Any]]) -> Info:
+    def _info(out: Mapping[str, npt.NDArray[Any]]) -> Info:
         return {
             "action_mask": out["action_mask"],
             "seat": out["seat"],

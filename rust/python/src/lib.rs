@@ -9,7 +9,7 @@ use cardtable_engine as engine;
 use engine::{AnyGame, AnySession, EngineError};
 use numpy::PyArrayMethods;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyMappingProxy, PyString, PyTuple, PyType};
 use serde_json::{Map, Number, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -1014,29 +1014,47 @@ struct PyVectorEnv {
     shape: Vec<usize>,
     num_actions: usize,
     players: usize,
+    /// The arrays `output_buffers()` hands out, made by its first call.
+    packed: pyo3::sync::PyOnceLock<Packed>,
 }
 
 impl PyVectorEnv {
-    /// Runs one operation on the envs without the GIL: with `out` (a dict of arrays from an
+    /// Runs one operation on the envs without the GIL: with `out` (a mapping of arrays from an
     /// earlier call) `into` writes into those arrays and `out` is returned; without it `fresh`
-    /// fills a new output, returned as a new dict.
+    /// fills a new output, returned as a new dict. The mapping of `output_buffers()` is written
+    /// through its three packed arrays.
     fn run<'py>(
         &self,
         py: Python<'py>,
-        out: Option<&Bound<'py, PyDict>>,
+        out: Option<&Bound<'py, PyAny>>,
         into: impl FnOnce(&mut dyn engine::AnyVectorEnv, engine::OutputSlices<'_>) -> engine::Result<()>
             + Send,
         fresh: impl FnOnce(&mut dyn engine::AnyVectorEnv, &mut engine::StepOutput) -> engine::Result<()>
             + Send,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         let inner = &self.inner;
         let observations = self.observations;
-        if let Some(dict) = out {
-            let mut arrays = OutArrays::borrow(dict)?;
+        if let Some(mapping) = out {
+            let packed = self.packed.get(py);
+            if let Some(packed) = packed.filter(|p| mapping.is(p.mapping.bind(py))) {
+                let in_use = |_| {
+                    to_py_err(EngineError::InvalidOption(
+                        "the arrays of out are not writeable or are in use".into(),
+                    ))
+                };
+                let mut floats = packed.floats.bind(py).try_readwrite().map_err(in_use)?;
+                let mut flags = packed.flags.bind(py).try_readwrite().map_err(in_use)?;
+                let mut ints = packed.ints.bind(py).try_readwrite().map_err(in_use)?;
+                let slices = packed.slices(&mut floats, &mut flags, &mut ints)?;
+                py.detach(|| into(&mut **inner.lock()?, slices))
+                    .map_err(to_py_err)?;
+                return Ok(mapping.clone());
+            }
+            let mut arrays = OutArrays::borrow(mapping)?;
             let slices = arrays.slices()?;
             py.detach(|| into(&mut **inner.lock()?, slices))
                 .map_err(to_py_err)?;
-            return Ok(dict.clone());
+            return Ok(mapping.clone());
         }
         let out = py
             .detach(|| {
@@ -1045,7 +1063,7 @@ impl PyVectorEnv {
                 fresh(&mut **env, &mut out).map(|()| out)
             })
             .map_err(to_py_err)?;
-        self.output_to_py(py, out)
+        Ok(self.output_to_py(py, out)?.into_any())
     }
 
     /// The buffers of one call as a dict of NumPy arrays.
@@ -1083,6 +1101,151 @@ impl PyVectorEnv {
     }
 }
 
+/// The keys of an output dict, interned, in the order of [`engine::OutputSlices`]' fields.
+fn out_keys(py: Python<'_>) -> [&Bound<'_, PyString>; 8] {
+    [
+        pyo3::intern!(py, "obs"),
+        pyo3::intern!(py, "action_mask"),
+        pyo3::intern!(py, "rewards"),
+        pyo3::intern!(py, "all_rewards"),
+        pyo3::intern!(py, "terminated"),
+        pyo3::intern!(py, "seat"),
+        pyo3::intern!(py, "autoreset"),
+        pyo3::intern!(py, "episode"),
+    ]
+}
+
+/// The outputs of `VectorEnv.output_buffers()`: the eight arrays of a call are views of three
+/// arrays, one per dtype, so a call borrows three arrays instead of eight (rust-numpy's run-time
+/// borrow check of each array is most of what the binding adds to a call). They are handed out
+/// in a read-only mapping, so that the mapping itself says where to write.
+struct Packed {
+    /// The mapping handed out (a `types.MappingProxyType` of a dict only this holds).
+    mapping: Py<PyMappingProxy>,
+    /// `obs`, `rewards` and `all_rewards`, end to end.
+    floats: Py<numpy::PyArray1<f32>>,
+    /// `action_mask`, `terminated` and `autoreset`.
+    flags: Py<numpy::PyArray1<bool>>,
+    /// `seat` and `episode`.
+    ints: Py<numpy::PyArray1<i64>>,
+    /// Entries of `obs` (0 without observation tensors) and of `action_mask`.
+    obs_len: usize,
+    mask_len: usize,
+    /// Number of envs.
+    envs: usize,
+}
+
+impl Packed {
+    /// Packs a fresh (zeroed) output of `env` and makes the dict of views: shapes as in
+    /// `output_to_py`.
+    fn new(py: Python<'_>, env: &PyVectorEnv, out: engine::StepOutput) -> PyResult<Self> {
+        let n = env.num_envs;
+        let (obs_len, mask_len) = (out.obs.len(), out.mask.len());
+        let short = |_| {
+            to_py_err(EngineError::TooLarge(format!(
+                "the output buffers of {n} envs do not fit in memory; use fewer envs"
+            )))
+        };
+        let mut floats = out.obs;
+        floats
+            .try_reserve_exact(out.rewards.len() + out.all_rewards.len())
+            .map_err(short)?;
+        floats.extend_from_slice(&out.rewards);
+        floats.extend_from_slice(&out.all_rewards);
+        let mut flags = out.mask;
+        flags
+            .try_reserve_exact(out.terminated.len() + out.autoreset.len())
+            .map_err(short)?;
+        flags.extend_from_slice(&out.terminated);
+        flags.extend_from_slice(&out.autoreset);
+        let mut ints = out.seat;
+        ints.try_reserve_exact(out.episode.len()).map_err(short)?;
+        ints.extend_from_slice(&out.episode);
+        let ends = (floats.len(), flags.len(), ints.len());
+        let floats = numpy::PyArray1::from_vec(py, floats);
+        let flags = numpy::PyArray1::from_vec(py, flags);
+        let ints = numpy::PyArray1::from_vec(py, ints);
+        let mut obs_shape = vec![n];
+        if obs_len == 0 {
+            obs_shape.push(0);
+        } else {
+            obs_shape.extend_from_slice(&env.shape);
+        }
+        let views = [
+            view(floats.as_any(), 0, obs_len, &obs_shape)?,
+            view(flags.as_any(), 0, mask_len, &[n, env.num_actions])?,
+            view(floats.as_any(), obs_len, obs_len + n, &[n])?,
+            view(floats.as_any(), obs_len + n, ends.0, &[n, env.players])?,
+            view(flags.as_any(), mask_len, mask_len + n, &[n])?,
+            view(ints.as_any(), 0, n, &[n])?,
+            view(flags.as_any(), mask_len + n, ends.1, &[n])?,
+            view(ints.as_any(), n, ends.2, &[n])?,
+        ];
+        let dict = PyDict::new(py);
+        for (key, value) in out_keys(py).into_iter().zip(views) {
+            dict.set_item(key, value)?;
+        }
+        Ok(Self {
+            mapping: PyMappingProxy::new(py, dict.as_mapping()).unbind(),
+            floats: floats.unbind(),
+            flags: flags.unbind(),
+            ints: ints.unbind(),
+            obs_len,
+            mask_len,
+            envs: n,
+        })
+    }
+
+    /// The borrowed packed arrays cut into the engine's output slices.
+    fn slices<'a>(
+        &self,
+        floats: &'a mut numpy::PyReadwriteArray1<'_, f32>,
+        flags: &'a mut numpy::PyReadwriteArray1<'_, bool>,
+        ints: &'a mut numpy::PyReadwriteArray1<'_, i64>,
+    ) -> PyResult<engine::OutputSlices<'a>> {
+        let bad = || {
+            to_py_err(EngineError::InvalidOption(
+                "the packed output arrays were resized".into(),
+            ))
+        };
+        let n = self.envs;
+        let floats = floats.as_slice_mut().map_err(|_| bad())?;
+        let (obs, floats) = floats.split_at_mut_checked(self.obs_len).ok_or_else(bad)?;
+        let (rewards, all_rewards) = floats.split_at_mut_checked(n).ok_or_else(bad)?;
+        let flags = flags.as_slice_mut().map_err(|_| bad())?;
+        let (mask, flags) = flags.split_at_mut_checked(self.mask_len).ok_or_else(bad)?;
+        let (terminated, autoreset) = flags.split_at_mut_checked(n).ok_or_else(bad)?;
+        let ints = ints.as_slice_mut().map_err(|_| bad())?;
+        let (seat, episode) = ints.split_at_mut_checked(n).ok_or_else(bad)?;
+        Ok(engine::OutputSlices {
+            obs,
+            mask,
+            rewards,
+            all_rewards,
+            terminated,
+            seat,
+            autoreset,
+            episode,
+        })
+    }
+}
+
+/// `base[start:end].reshape(shape)`: a view of part of a one-dimensional array.
+fn view<'py>(
+    base: &Bound<'py, PyAny>,
+    start: usize,
+    end: usize,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = base.py();
+    let index = |i: usize| {
+        isize::try_from(i)
+            .map_err(|_| to_py_err(EngineError::TooLarge(format!("an output of {i} entries"))))
+    };
+    let part = base.get_item(pyo3::types::PySlice::new(py, index(start)?, index(end)?, 1))?;
+    part.call_method1("reshape", (PyTuple::new(py, shape)?,))
+}
+
 /// The arrays of an output dict, borrowed for writing (see `PyVectorEnv::step`).
 struct OutArrays<'py> {
     obs: numpy::PyReadwriteArrayDyn<'py, f32>,
@@ -1096,19 +1259,20 @@ struct OutArrays<'py> {
 }
 
 impl<'py> OutArrays<'py> {
-    /// Borrows every array of `dict`; fails on a missing key, a wrong dtype or an array in use.
-    fn borrow(dict: &Bound<'py, PyDict>) -> PyResult<Self> {
-        // The keys are interned strings (made once, not at every call).
+    /// Borrows every array of the mapping `dict`; fails on a missing key, a wrong dtype or an
+    /// array in use.
+    fn borrow(dict: &Bound<'py, PyAny>) -> PyResult<Self> {
+        // The keys are interned strings ([`out_keys`]: made once, not at every call).
         fn get<'py, T: numpy::Element>(
-            dict: &Bound<'py, PyDict>,
+            dict: &Bound<'py, PyAny>,
             key: &Bound<'py, pyo3::types::PyString>,
         ) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
             let bad = |what: &str| {
                 to_py_err(EngineError::InvalidOption(format!(
-                    "out[{key:?}] {what}; pass the dict an earlier reset() or step() returned"
+                    "out[{key:?}] {what}; pass the arrays an earlier reset() or step() returned"
                 )))
             };
-            let item = dict.get_item(key)?.ok_or_else(|| bad("is missing"))?;
+            let item = dict.get_item(key).map_err(|_| bad("is missing"))?;
             let array = item
                 .cast::<numpy::PyArrayDyn<T>>()
                 .map_err(|_| bad("is not an array of the right dtype"))?;
@@ -1116,16 +1280,17 @@ impl<'py> OutArrays<'py> {
                 .try_readwrite()
                 .map_err(|_| bad("is not writeable or is in use"))
         }
-        let py = dict.py();
+        let [obs, mask, rewards, all_rewards, terminated, seat, autoreset, episode] =
+            out_keys(dict.py());
         Ok(Self {
-            obs: get(dict, pyo3::intern!(py, "obs"))?,
-            mask: get(dict, pyo3::intern!(py, "action_mask"))?,
-            rewards: get(dict, pyo3::intern!(py, "rewards"))?,
-            all_rewards: get(dict, pyo3::intern!(py, "all_rewards"))?,
-            terminated: get(dict, pyo3::intern!(py, "terminated"))?,
-            seat: get(dict, pyo3::intern!(py, "seat"))?,
-            autoreset: get(dict, pyo3::intern!(py, "autoreset"))?,
-            episode: get(dict, pyo3::intern!(py, "episode"))?,
+            obs: get(dict, obs)?,
+            mask: get(dict, mask)?,
+            rewards: get(dict, rewards)?,
+            all_rewards: get(dict, all_rewards)?,
+            terminated: get(dict, terminated)?,
+            seat: get(dict, seat)?,
+            autoreset: get(dict, autoreset)?,
+            episode: get(dict, episode)?,
         })
     }
 
@@ -1186,11 +1351,28 @@ impl PyVectorEnv {
             shape: game.inner.observation_shape(),
             num_actions: game.inner.num_actions() as usize,
             players: game.inner.players(),
+            packed: pyo3::sync::PyOnceLock::new(),
         })
     }
 
+    /// One set of output arrays for `reset` and `step` to write into, in a read-only mapping,
+    /// the same at every call (made by the first): pass it as their `out`. Its eight arrays are
+    /// views of three arrays, so a call that writes into them costs less than one given other
+    /// arrays.
+    fn output_buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyMappingProxy>> {
+        let packed = self.packed.get_or_try_init(py, || {
+            let out = self
+                .inner
+                .lock_py()?
+                .try_output_with(self.observations)
+                .map_err(to_py_err)?;
+            Packed::new(py, self, out)
+        })?;
+        Ok(packed.mapping.bind(py).clone())
+    }
+
     /// Starts every env (game 0 of `seed` if given, else each env's next game); returns the
-    /// buffers as a dict of arrays.
+    /// buffers as a dict of arrays, or writes into `out` (as `step` does) and returns it.
     ///
     /// The envs are locked only while the GIL is released (as in `step`), so two threads sharing
     /// one env take turns instead of waiting on each other.
@@ -1199,8 +1381,8 @@ impl PyVectorEnv {
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
-        out: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seed = seed
             .filter(|s| !s.is_none())
             .map(|s| uint_arg(s, "seed", u64::MAX, EngineError::InvalidOption))
@@ -1215,15 +1397,15 @@ impl PyVectorEnv {
 
     /// Applies one action per env and plays on; returns the buffers as a dict of arrays.
     ///
-    /// With `out` (a dict of arrays as returned by an earlier call), writes into those arrays
-    /// instead and returns `out`.
+    /// With `out` (a mapping of arrays as returned by an earlier call or `output_buffers()`),
+    /// writes into those arrays instead and returns `out`.
     #[pyo3(signature = (actions, out=None))]
     fn step<'py>(
         &self,
         py: Python<'py>,
         actions: numpy::PyReadonlyArray1<'py, i64>,
-        out: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let actions = actions.as_slice().map_err(|_| {
             to_py_err(EngineError::IllegalAction(
                 "actions must be a contiguous array".into(),
