@@ -60,7 +60,13 @@ if str(ROOT) not in sys.path:
 
 from benches.common import CONFIGS  # noqa: E402
 
-EXAMPLE = ROOT / "target" / "release" / "examples" / "perf"
+
+def example_path(name: str) -> Path:
+    """Where ``cargo build --release --example name`` puts the engine crate's example ``name``."""
+    return ROOT / "target" / "release" / "examples" / name
+
+
+EXAMPLE = example_path("perf")
 
 SETUP_GAMES = 10
 """Games of the first run of every row, whose count is subtracted from the second."""

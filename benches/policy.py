@@ -36,7 +36,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 import cardtable
 from benches.common import CONFIGS
-from benches.perf import ROOT, build_example
+from benches.perf import build_example, example_path
 from cardtable import PolicyBatch
 from cardtable.sim import PythonPolicy
 
@@ -257,16 +257,11 @@ _ENGINE_RATIO = re.compile(r"step / batch runner = ([\d.]+)")
 def engine_ratio(game_id: str) -> float:
     """``VectorEnv.step`` time per decision over the batch runner's, both timed inside the engine
     in one process (``vector_speed`` with ``observations=False``, :data:`NUM_ENVS` envs, one
-    thread; the example must be built)."""
+    thread, the game's options of :data:`CONFIGS`; the example must be built)."""
     config = CONFIGS[game_id]
-    options = {k: v for k, v in config.items() if k != "players"}
-    defaults = cardtable.make(game_id, players=config["players"]).options
-    if any(defaults.get(k) != v for k, v in options.items()):
-        raise ValueError(
-            f"vector_speed plays the default options; {game_id} is set up with {config}"
-        )
-    example = ROOT / "target" / "release" / "examples" / "vector_speed"
-    args = [game_id, str(config["players"]), str(NUM_ENVS), "400", "1", "reuse", "no-obs"]
+    options = [f"{k}={v}" for k, v in config.items() if k != "players"]
+    example = example_path("vector_speed")
+    args = [game_id, str(config["players"]), str(NUM_ENVS), "400", "1", "reuse", "no-obs", *options]
     printed = subprocess.run(
         [str(example), *args], check=True, capture_output=True, text=True
     ).stdout

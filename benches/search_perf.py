@@ -43,12 +43,13 @@ from benches.perf import (  # noqa: E402
     Column,
     build_example,
     column_table,
+    example_path,
     game_label,
     measure_games,
     run_callgrind,
 )
 
-EXAMPLE = ROOT / "target" / "release" / "examples" / "search_perf"
+EXAMPLE = example_path("search_perf")
 PERF_JSON = ROOT / "benches" / "perf.json"
 
 SETUP_DECISIONS = 1

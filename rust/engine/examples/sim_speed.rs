@@ -1,5 +1,6 @@
 //! Games per second of random play in the batch runner, for profiling:
-//! `cargo run --release --example sim_speed -- <game_id> <players> <games> [threads]`.
+//! `cargo run --release --example sim_speed -- <game_id> <players> <games> [threads]
+//! [name=value ...]`.
 
 use std::time::Instant;
 

@@ -1,6 +1,7 @@
 //! Agent decisions per second of a `VectorEnv` with every seat an agent and random legal actions,
 //! for profiling: `cargo run --release --example vector_speed -- <game_id> <players> <envs> <steps>
-//! [threads] [reuse] [no-obs]`. Prints the time spent in `step` and, separately, in allocating the
+//! [threads] [reuse] [no-obs] [name=value ...]` (the words `reuse` and `no-obs` anywhere after
+//! the numbers, game options last). Prints the time spent in `step` and, separately, in allocating the
 //! output buffers (none with `reuse`: every step writes into the same buffers, as
 //! `reuse_buffers=True`). With `no-obs` the step writes no observation tensors, as
 //! `observations=False` does. Then times the batch runner with `random` in every seat on the same
@@ -19,8 +20,8 @@ fn main() {
     let envs: usize = cli::number_or(&args, 3, 1024);
     let steps: usize = cli::number_or(&args, 4, 1000);
     let threads: usize = cli::number_or(&args, 5, 1);
-    let reuse = args.get(6).is_some_and(|s| s == "reuse");
-    let observations = args.get(7).is_none_or(|s| s != "no-obs");
+    let reuse = args.iter().skip(5).any(|s| s == "reuse");
+    let observations = !args.iter().skip(5).any(|s| s == "no-obs");
     let run = || -> cardtable_engine::Result<()> {
         let n = game.players();
         let actions = game.num_actions() as usize;

@@ -1,6 +1,7 @@
 //! Command-line parsing shared by the examples: for the instruction-counting ones (`perf`,
 //! `search_perf`) positional numbers and trailing `name=value` game options, for the timing ones
-//! (`sim_speed`, `vector_speed`) a game and numbers that fall back to defaults.
+//! (`sim_speed`, `vector_speed`) a game and numbers that fall back to defaults, and the same
+//! trailing options.
 
 // Each example uses only its part.
 #![allow(dead_code)]
@@ -48,11 +49,18 @@ pub fn number_or<T: std::str::FromStr>(args: &[String], index: usize, default: T
 }
 
 /// The game id of positional argument 1 (default `turn_the_tide`) and that game for the
-/// players of argument 2 (default 4) with its default options; exits where it cannot be made.
+/// players of argument 2 (default 4) with the `name=value` options among the arguments (the
+/// defaults for the others); exits where it cannot be made.
 pub fn game_or_default(args: &[String]) -> (&str, Box<dyn AnyGame>) {
     let id = args.get(1).map_or("turn_the_tide", String::as_str);
     let players: i64 = number_or(args, 2, 4);
-    let game = make(id, players, &Map::new()).unwrap_or_else(|e| fail(&e.to_string()));
+    let pairs: Vec<String> = args
+        .iter()
+        .skip(1)
+        .filter(|a| a.contains('='))
+        .cloned()
+        .collect();
+    let game = make(id, players, &options(&pairs)).unwrap_or_else(|e| fail(&e.to_string()));
     (id, game)
 }
 
