@@ -296,8 +296,9 @@ for _ in range(steps):
     mask = info["action_mask"]
 """
 
-_STEP_SYMBOL = "_core::PyVectorEnv::__pymethod_step__"
-"""The binding's ``step`` as callgrind names it (counting is on inside it only)."""
+_STEP_SYMBOL = "_core::*PyVectorEnv::__pymethod_step__"
+"""The binding's ``step`` as callgrind names it, whichever module of the bindings crate holds it
+(counting is on inside it only)."""
 
 
 def batch_per_decision(game: str, count: int) -> tuple[float, float]:
@@ -331,8 +332,14 @@ def vector_step_instructions(game: str, steps: int, observations: bool) -> int:
 
 
 def callgrind_toggled(command: list[str], symbol: str, what: str) -> tuple[int, str]:
-    """Runs ``command`` under callgrind counting only inside ``symbol``; (instructions, stdout)."""
+    """Runs ``command`` under callgrind counting only inside ``symbol``; (instructions, stdout).
+
+    Raises:
+        RuntimeError: If nothing was counted: no function of the run matched ``symbol``.
+    """
     instructions, printed, _ = run_callgrind(command, what, extra=[f"--toggle-collect={symbol}"])
+    if instructions == 0:
+        raise RuntimeError(f"{what}: callgrind counted nothing inside {symbol!r}")
     return instructions, printed
 
 
