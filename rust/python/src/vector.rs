@@ -151,21 +151,9 @@ impl Packed {
                 "the output buffers of {n} envs do not fit in memory; use fewer envs"
             )))
         };
-        let mut floats = out.obs;
-        floats
-            .try_reserve_exact(out.rewards.len() + out.all_rewards.len())
-            .map_err(short)?;
-        floats.extend_from_slice(&out.rewards);
-        floats.extend_from_slice(&out.all_rewards);
-        let mut flags = out.mask;
-        flags
-            .try_reserve_exact(out.terminated.len() + out.autoreset.len())
-            .map_err(short)?;
-        flags.extend_from_slice(&out.terminated);
-        flags.extend_from_slice(&out.autoreset);
-        let mut ints = out.seat;
-        ints.try_reserve_exact(out.episode.len()).map_err(short)?;
-        ints.extend_from_slice(&out.episode);
+        let floats = joined(out.obs, &[&out.rewards, &out.all_rewards]).map_err(short)?;
+        let flags = joined(out.mask, &[&out.terminated, &out.autoreset]).map_err(short)?;
+        let ints = joined(out.seat, &[&out.episode]).map_err(short)?;
         let ends = (floats.len(), flags.len(), ints.len());
         let floats = numpy::PyArray1::from_vec(py, floats);
         let flags = numpy::PyArray1::from_vec(py, flags);
@@ -233,6 +221,18 @@ impl Packed {
             episode,
         })
     }
+}
+
+/// `first` followed by every slice of `rest`, in `first`'s allocation grown once.
+fn joined<T: Clone>(
+    mut first: Vec<T>,
+    rest: &[&[T]],
+) -> Result<Vec<T>, std::collections::TryReserveError> {
+    first.try_reserve_exact(rest.iter().map(|r| r.len()).sum())?;
+    for r in rest {
+        first.extend_from_slice(r);
+    }
+    Ok(first)
 }
 
 /// `base[start:end].reshape(shape)`: a view of part of a one-dimensional array.
