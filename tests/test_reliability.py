@@ -163,26 +163,32 @@ main()
 # ----- 3. two threads sharing one object -----
 
 
-def test_two_threads_sharing_a_vector_env_do_not_deadlock() -> None:
+@pytest.mark.parametrize("reuse", [False, True])
+def test_two_threads_sharing_a_vector_env_do_not_deadlock(reuse: bool) -> None:
+    """With reused buffers, a thread that finds them in use by the other gets a clear error."""
     code = (
         PRELUDE
-        + """
+        + f"""
 import threading
-from cardtable.errors import IllegalActionError
-env = cardtable.VectorEnv("goofspiel", 64, players=2, seed=3)
+from cardtable.errors import IllegalActionError, InvalidOptionError
+env = cardtable.VectorEnv("goofspiel", 64, players=2, seed=3, reuse_buffers={reuse})
+clear = (IllegalActionError, InvalidOptionError) if {reuse} else IllegalActionError
 env.reset()
 errors, steps = [], [0, 0]
 
 def work(k):
     rng = np.random.default_rng(k)
-    obs, info = env.reset()
+    info = None
     for _ in range(150):
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         try:
+            if info is None:
+                obs, info = env.reset()
+            mask = info["action_mask"]  # a row without a legal action: its game just ended
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
             obs, r, t, tr, info = env.step(actions)
             steps[k] += 1
-        except IllegalActionError:
-            obs, info = env.reset()   # the other thread moved first: a clear error, at once
+        except clear:
+            info = None   # the other thread moved first: a clear error, at once
         except BaseException as err:
             errors.append(repr(err))
 
