@@ -3,7 +3,9 @@
 Both play Turn the Tide (4 players) with uniformly random legal actions for every seat, and count
 agent decisions. ``VectorEnv`` steps 1024 games per call in Rust; the PettingZoo loop makes one
 Python call per decision, as PettingZoo's AEC API does. Run ``python -m benches.vector`` for the
-steps/s of both and their ratio.
+steps/s of both and their ratio. The last figures it prints are the time of one ``VectorEnv.step``
+call with reused buffers for a few envs and for many, with the binding's packed output arrays and
+with the same arrays in a plain dict.
 """
 
 from __future__ import annotations
@@ -118,6 +120,53 @@ def vector_rates(
     return calls * num_envs / total, calls * num_envs / in_step
 
 
+SMALL_BATCHES = (1, 16, 64, 1024)
+"""Env counts of the per-call timings (learners often step a few envs at a time)."""
+
+
+def reused_stepper(num_envs: int, packed: bool = True) -> tuple[Callable[[], None], int]:
+    """One ``VectorEnv.step`` with ``reuse_buffers=True`` and ``observations=False``, each env's
+    first legal action chosen outside the step; decisions per call.
+
+    ``packed=False`` gives the step the same arrays in a plain dict, which the binding borrows
+    one by one (eight borrows a call) instead of through the three packed arrays behind them.
+    """
+    env = cardtable.VectorEnv(
+        GAME,
+        num_envs,
+        players=PLAYERS,
+        agent_seats="all",
+        seed=0,
+        threads=1,
+        reuse_buffers=True,
+        observations=False,
+    )
+    _, info = env.reset()
+    if not packed:
+        env._out = dict(env._env.output_buffers())
+    mask = info["action_mask"]
+    actions = np.zeros(num_envs, np.int64)
+
+    def step() -> None:
+        np.argmax(mask, axis=1, out=actions)
+        env.step(actions)
+
+    return step, num_envs
+
+
+@pytest.mark.parametrize("num_envs", [1, 64])
+def test_vector_env_small_batch_steps(benchmark: BenchmarkFixture, num_envs: int) -> None:
+    step, decisions = reused_stepper(num_envs)
+    benchmark.group = "VectorEnv: one step call, reused buffers"
+    benchmark.extra_info.update({"game": GAME, "num_envs": num_envs, "decisions": decisions})
+    benchmark(step)
+
+
+def microseconds_per_call(stepper: tuple[Callable[[], None], int], seconds: float) -> float:
+    """Microseconds per call of a stepper (choosing the actions included), over ``seconds``."""
+    return stepper[1] / decisions_per_second(stepper, seconds) * 1e6
+
+
 def main() -> None:
     """Prints every figure the README quotes: both rates, the stepping alone, the ratios."""
     with_policy, stepping = vector_rates(5.0)
@@ -131,6 +180,14 @@ def main() -> None:
     lazy_policy, lazy_stepping = vector_rates(5.0, observations=False)
     print(f"VectorEnv, observations=False, with the policy: {lazy_policy:14,.0f} decisions/s")
     print(f"VectorEnv, observations=False, step calls alone: {lazy_stepping:13,.0f} decisions/s")
+    print()
+    print("One step call with reuse_buffers=True, observations=False (actions chosen by argmax):")
+    print("µs per call with the packed output arrays, and with the same arrays in a plain dict")
+    for n in SMALL_BATCHES:
+        packed = microseconds_per_call(reused_stepper(n), 2.0)
+        plain = microseconds_per_call(reused_stepper(n, packed=False), 2.0)
+        ratio = plain / packed
+        print(f"{n:5d} envs: packed {packed:7.2f} µs, plain dict {plain:7.2f} µs, {ratio:.2f}x")
 
 
 if __name__ == "__main__":
