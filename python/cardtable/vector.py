@@ -34,6 +34,18 @@ Info = dict[str, npt.NDArray[Any]]
 _INT64 = np.dtype(np.int64)
 """The dtype the engine takes actions in (native byte order)."""
 
+_OUTPUTS = (
+    "obs",
+    "rewards",
+    "terminated",
+    "action_mask",
+    "seat",
+    "autoreset",
+    "all_rewards",
+    "episode",
+)
+"""The binding's output arrays, in the order :meth:`VectorEnv.step` unpacks them."""
+
 
 def _int(value: object, what: str) -> int:
     """``value`` as an int (NumPy integers too, bools not), or InvalidOptionError."""
@@ -159,6 +171,9 @@ class VectorEnv:
             raise InvalidOptionError(f"observations must be a bool, got {observations!r}")
         self.observations = observations
         self._out: Mapping[str, npt.NDArray[Any]] | None = None
+        # With reuse_buffers, the arrays of `_out` in `_OUTPUTS` order, looked up once instead
+        # of at every step.
+        self._arrays: list[npt.NDArray[Any]] | None = None
         self._env: _core.VectorEnv = _core.VectorEnv(
             self.game,
             num_envs=count,
@@ -184,8 +199,10 @@ class VectorEnv:
         """
         if self.reuse_buffers and self._out is None:
             self._out = self._env.output_buffers()
+            self._arrays = _arrays(self._out)
         out = self._env.reset(None if seed is None else _seed(seed), self._out)
-        return out["obs"], self._info(out)
+        obs, _, _, _, info = self._outputs(out)
+        return obs, info
 
     def step(
         self, actions: npt.ArrayLike
@@ -210,9 +227,7 @@ class VectorEnv:
             IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
                 action; then nothing is applied.
         """
-        out = self._env.step(self._check_actions(actions), self._out)
-        truncated = self._truncated if self.reuse_buffers else np.zeros(self.num_envs, np.bool_)
-        return out["obs"], out["rewards"], out["terminated"], truncated, self._info(out)
+        return self._outputs(self._env.step(self._check_actions(actions), self._out))
 
     def observe(
         self,
@@ -288,15 +303,28 @@ class VectorEnv:
             raise IllegalActionError(f"actions out of range: {array.max()}")
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    @staticmethod
-    def _info(out: Mapping[str, npt.NDArray[Any]]) -> Info:
-        return {
-            "action_mask": out["action_mask"],
-            "seat": out["seat"],
-            "autoreset": out["autoreset"],
-            "rewards": out["all_rewards"],
-            "episode": out["episode"],
+    def _outputs(
+        self, out: Mapping[str, npt.NDArray[Any]]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Info,
+    ]:
+        """``(obs, rewards, terminated, truncated, info)`` of the call that returned ``out``."""
+        obs, rewards, terminated, mask, seat, autoreset, all_rewards, episode = (
+            self._arrays or _arrays(out)
+        )
+        truncated = self._truncated if self.reuse_buffers else np.zeros(self.num_envs, np.bool_)
+        info = {
+            "action_mask": mask,
+            "seat": seat,
+            "autoreset": autoreset,
+            "rewards": all_rewards,
+            "episode": episode,
         }
+        return obs, rewards, terminated, truncated, info
 
     def close(self) -> None:
         """Nothing to release (present for Gymnasium-style callers)."""
@@ -320,3 +348,8 @@ class VectorEnv:
             + ("" if self.observations else " observations=False")
             + ">"
         )
+
+
+def _arrays(out: Mapping[str, npt.NDArray[Any]]) -> list[npt.NDArray[Any]]:
+    """The output arrays of ``out`` in :data:`_OUTPUTS` order."""
+    return [out[key] for key in _OUTPUTS]
