@@ -23,13 +23,22 @@ from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStat
 if TYPE_CHECKING:
     from cardtable import _core
 
-__all__ = ["Info", "Reward", "VectorEnv"]
+__all__ = ["Info", "Reward", "StepResult", "VectorEnv"]
 
 Reward = Literal["win", "score"]
 """``"win"``: +1 sole winner, 0 shared win, -1 otherwise; ``"score"``: final score margin."""
 
 Info = dict[str, npt.NDArray[Any]]
 """The ``info`` dict of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`."""
+
+StepResult = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    Info,
+]
+"""What :meth:`VectorEnv.step` returns: ``(observations, rewards, terminated, truncated, info)``."""
 
 _INT64 = np.dtype(np.int64)
 """The dtype the engine takes actions in (native byte order)."""
@@ -204,15 +213,7 @@ class VectorEnv:
         obs, _, _, _, info = self._outputs(out)
         return obs, info
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        Info,
-    ]:
+    def step(self, actions: npt.ArrayLike) -> StepResult:
         """Plays one action per env, then chance and bots until agent seats must decide again.
 
         Args:
@@ -303,15 +304,7 @@ class VectorEnv:
             raise IllegalActionError(f"actions out of range: {array.max()}")
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    def _outputs(
-        self, out: Mapping[str, npt.NDArray[Any]]
-    ) -> tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        Info,
-    ]:
+    def _outputs(self, out: Mapping[str, npt.NDArray[Any]]) -> StepResult:
         """``(obs, rewards, terminated, truncated, info)`` of the call that returned ``out``."""
         obs, rewards, terminated, mask, seat, autoreset, all_rewards, episode = (
             self._arrays or _arrays(out)
