@@ -1,8 +1,8 @@
 //! Agent decisions per second of a `VectorEnv` with every seat an agent and random legal actions,
 //! for profiling: `cargo run --release --example vector_speed -- <game_id> <players> <envs> <steps>
 //! [threads] [reuse] [no-obs] [name=value ...]` (the words `reuse` and `no-obs` anywhere after
-//! the numbers, game options last). Prints the time spent in `step` and, separately, in allocating the
-//! output buffers (none with `reuse`: every step writes into the same buffers, as
+//! the numbers, game options last). Prints the time spent in `step` and, separately, in
+//! allocating the output buffers (none with `reuse`: every step writes into the same buffers, as
 //! `reuse_buffers=True`). With `no-obs` the step writes no observation tensors, as
 //! `observations=False` does. Then times the batch runner with `random` in every seat on the same
 //! thread count and prints the step's time per decision over the batch runner's: the engine's

@@ -40,23 +40,23 @@ impl PyVectorEnv {
         let inner = &self.inner;
         let observations = self.observations;
         if let Some(mapping) = out {
+            // The borrows of whichever arrays are written, held until the engine is done.
+            let (mut floats, mut flags, mut ints, mut arrays);
             let packed = self.packed.get(py);
-            if let Some(packed) = packed.filter(|p| mapping.is(p.mapping.bind(py))) {
+            let slices = if let Some(packed) = packed.filter(|p| mapping.is(p.mapping.bind(py))) {
                 let in_use = |_| {
                     to_py_err(EngineError::InvalidOption(
                         "the arrays of out are not writeable or are in use".into(),
                     ))
                 };
-                let mut floats = packed.floats.bind(py).try_readwrite().map_err(in_use)?;
-                let mut flags = packed.flags.bind(py).try_readwrite().map_err(in_use)?;
-                let mut ints = packed.ints.bind(py).try_readwrite().map_err(in_use)?;
-                let slices = packed.slices(&mut floats, &mut flags, &mut ints)?;
-                py.detach(|| into(&mut **inner.lock()?, slices))
-                    .map_err(to_py_err)?;
-                return Ok(mapping.clone());
-            }
-            let mut arrays = OutArrays::borrow(mapping)?;
-            let slices = arrays.slices()?;
+                floats = packed.floats.bind(py).try_readwrite().map_err(in_use)?;
+                flags = packed.flags.bind(py).try_readwrite().map_err(in_use)?;
+                ints = packed.ints.bind(py).try_readwrite().map_err(in_use)?;
+                packed.slices(&mut floats, &mut flags, &mut ints)?
+            } else {
+                arrays = OutArrays::borrow(mapping)?;
+                arrays.slices()?
+            };
             py.detach(|| into(&mut **inner.lock()?, slices))
                 .map_err(to_py_err)?;
             return Ok(mapping.clone());
@@ -71,23 +71,29 @@ impl PyVectorEnv {
         Ok(self.output_to_py(py, out)?.into_any())
     }
 
+    /// The shape of a call's `obs` array: `[num_envs, *observation_shape]`, or `[num_envs, 0]`
+    /// without observation tensors.
+    fn obs_shape(&self) -> Vec<usize> {
+        let mut shape = vec![self.num_envs];
+        if self.observations {
+            shape.extend_from_slice(&self.shape);
+        } else {
+            shape.push(0);
+        }
+        shape
+    }
+
     /// The buffers of one call as a dict of NumPy arrays.
     fn output_to_py<'py>(
         &self,
         py: Python<'py>,
         out: engine::StepOutput,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let n = out.rewards.len();
-        let mut obs_shape = vec![n];
-        if self.observations {
-            obs_shape.extend_from_slice(&self.shape);
-        } else {
-            obs_shape.push(0);
-        }
+        let n = self.num_envs;
         let d = PyDict::new(py);
         d.set_item(
             "obs",
-            numpy::PyArray1::from_vec(py, out.obs).reshape(obs_shape)?,
+            numpy::PyArray1::from_vec(py, out.obs).reshape(self.obs_shape())?,
         )?;
         d.set_item(
             "action_mask",
@@ -158,14 +164,8 @@ impl Packed {
         let floats = numpy::PyArray1::from_vec(py, floats);
         let flags = numpy::PyArray1::from_vec(py, flags);
         let ints = numpy::PyArray1::from_vec(py, ints);
-        let mut obs_shape = vec![n];
-        if obs_len == 0 {
-            obs_shape.push(0);
-        } else {
-            obs_shape.extend_from_slice(&env.shape);
-        }
         let views = [
-            view(floats.as_any(), 0, obs_len, &obs_shape)?,
+            view(floats.as_any(), 0, obs_len, &env.obs_shape())?,
             view(flags.as_any(), 0, mask_len, &[n, env.num_actions])?,
             view(floats.as_any(), obs_len, obs_len + n, &[n])?,
             view(floats.as_any(), obs_len + n, ends.0, &[n, env.players])?,
