@@ -13,7 +13,15 @@ import pytest
 
 import cardtable
 from cardtable._rng import derive_seed
-from cardtable.analysis import TournamentResult, balance, replay, replayable, sweep, tournament
+from cardtable.analysis import (
+    TournamentResult,
+    _runs,
+    balance,
+    replay,
+    replayable,
+    sweep,
+    tournament,
+)
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
@@ -554,3 +562,35 @@ def test_cli_writes_json_and_parquet(tmp_path: Any) -> None:
     assert bad.exit_code != 0
     bad = runner.invoke(main, ["tournament", "goofspiel", "-p", "2", "-b", "greedy", "-n", "10"])
     assert bad.exit_code != 0 and "two distinct bots" in bad.output
+
+
+@pytest.mark.parametrize(
+    "study",
+    [
+        lambda: tournament("goofspiel", players=2, bots=["greedy", "nosuch"], games=2),
+        lambda: balance("deep_regrets", players=2, bot="greedy:2", games=3),
+        lambda: balance("turn_the_tide", players=3, bot="greedy", weaker="nosuch", games=3),
+        lambda: sweep(
+            "trafficars",
+            players=3,
+            grid={"lanes": [2, 3]},
+            bots=["greedy:99", "random", "random"],
+            games=10,
+        ),
+    ],
+    ids=["tournament", "balance", "balance-weaker", "sweep"],
+)
+def test_studies_reject_bad_bots_before_the_progress_bar(
+    study: Callable[[], object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bad bot name or parameter is an error before the progress bar starts, not after."""
+    started: list[object] = []
+
+    def enter(bar: _runs.Progress) -> _runs.Progress:
+        started.append(bar)
+        return bar
+
+    monkeypatch.setattr(_runs.Progress, "__enter__", enter)
+    with pytest.raises(cardtable.InvalidOptionError, match="bot"):
+        study()
+    assert started == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,18 @@ import numpy.typing as npt
 from cardtable.analysis._games import spec
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["Progress", "Runs", "check_games", "lineups_for", "places", "run_lineups"]
+if TYPE_CHECKING:
+    from cardtable import _core
+
+__all__ = [
+    "Progress",
+    "Runs",
+    "check_bots",
+    "check_games",
+    "lineups_for",
+    "places",
+    "run_lineups",
+]
 
 
 def check_games(games: object) -> None:
@@ -85,6 +96,23 @@ class Progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
+
+
+def check_bots(game: _core.Game, lineups: Sequence[Sequence[str]]) -> None:
+    """Seats every bot of ``lineups`` in ``game`` once, before any game runs.
+
+    Raises:
+        InvalidOptionError: Naming the first unknown bot or bad bot parameter, so that a study
+            fails before its progress bar starts rather than after.
+    """
+    from cardtable import _core as core
+
+    seen: set[tuple[str, int]] = set()
+    for lineup in lineups:
+        for seat, name in enumerate(lineup):
+            if (name, seat) not in seen:
+                seen.add((name, seat))
+                core.Bot(game, name, seat, 0)
 
 
 def lineups_for(players: int, bots: Sequence[str], rotate_seats: bool) -> list[tuple[str, ...]]:

@@ -13,7 +13,14 @@ import numpy as np
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, check_games, lineups_for, run_lineups
+from cardtable.analysis._runs import (
+    Progress,
+    Runs,
+    check_bots,
+    check_games,
+    lineups_for,
+    run_lineups,
+)
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -210,11 +217,12 @@ def sweep(
     check_games(games)
     names = list(grid)
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
-    n = _core.Game(game_id, players, {**options, **combos[0]}).players
-    for combo in combos:
-        _core.Game(game_id, players, {**options, **combo})
+    combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
+    n = combo_games[0].players
     bot_list = list(bots) if bots else [default_bot(game_id)] + ["random"] * (n - 1)
     lineups = lineups_for(n, bot_list, rotate_seats)
+    for combo_game in combo_games:
+        check_bots(combo_game, lineups)
     higher = spec(game_id).higher_is_better
     points, rows = [], []
     with Progress(progress, games * len(lineups) * len(combos), "sweep") as bar:
