@@ -1,6 +1,7 @@
 """Shared fixtures: the two backends and the Hypothesis profiles.
 
-Hypothesis runs a modest profile by default; set ``CARDTABLE_HYPOTHESIS=deep`` for a long run.
+Hypothesis runs a modest profile by default (25 examples per property); set
+``CARDTABLE_HYPOTHESIS=deep`` for a long run (1,000), or to a whole number for that many examples.
 ``CARDTABLE_HYPOTHESIS=mutants`` (used by ``python -m tests.mutants``) neither shrinks nor keeps a
 database: it only needs to know whether a test fails.
 """
@@ -35,7 +36,25 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.generate],
     database=None,
 )
-settings.load_profile(os.environ.get("CARDTABLE_HYPOTHESIS", "default"))
+
+
+def _profile(value: str) -> str:
+    """The profile ``CARDTABLE_HYPOTHESIS`` names: a registered one, or ``examples-N`` (the deep
+    profile with ``N`` examples) for a whole number ``N``."""
+    if value in ("default", "deep", "mutants"):
+        return value
+    if value.isdigit() and int(value) > 0:
+        name = f"examples-{int(value)}"
+        settings.register_profile(
+            name, parent=settings.get_profile("deep"), max_examples=int(value)
+        )
+        return name
+    raise pytest.UsageError(
+        f"CARDTABLE_HYPOTHESIS must be default, deep, mutants or a whole number >= 1, got {value!r}"
+    )
+
+
+settings.load_profile(_profile(os.environ.get("CARDTABLE_HYPOTHESIS", "default")))
 
 BACKENDS = ("rust", "reference")
 

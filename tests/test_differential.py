@@ -24,7 +24,7 @@ from tests.drawn_games import PLAYERS, play_drawn_game
 
 GAMES_PER_OPTION_SET = max(100, settings().max_examples)
 """Complete games per option set: 100 under the default profile, the profile's examples under
-the deep one (``CARDTABLE_HYPOTHESIS=deep``)."""
+the deep one (``CARDTABLE_HYPOTHESIS=deep``) or a larger count (``CARDTABLE_HYPOTHESIS=N``)."""
 
 PHASES = tuple(p for p in settings().phases if p is not Phase.target or GAMES_PER_OPTION_SET > 100)
 """Hill-climbing on ``target()`` doubles the games played, so only long runs do it."""
