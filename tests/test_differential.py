@@ -18,8 +18,15 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable.testing import assert_equivalent, assert_same_state, play_random, random_choices
-from tests.configs import ALL, IDS
+from cardtable.testing import (
+    ALL_FIELDS,
+    assert_equivalent,
+    assert_same_state,
+    equivalence_test,
+    play_random,
+    random_choices,
+)
+from tests.configs import ALL, CONFIGS, IDS
 from tests.drawn_games import PLAYERS, play_drawn_game
 
 GAMES_PER_OPTION_SET = max(100, settings().max_examples)
@@ -58,6 +65,54 @@ def test_backends_agree_on_random_games(game_id: str, config: dict[str, Any]) ->
     ref = cardtable.make(game_id, backend="reference", **config)
     for seed in range(4):
         assert_equivalent(ref, rust, random_choices(seed))
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+def test_backends_agree_on_drawn_option_sets(game_id: str) -> None:
+    """Option sets beyond the fixed ones: Hypothesis draws the players and every option near its
+    default (``cardtable.testing.game_configs``), then a game's choices; both backends agree on
+    everything after every step."""
+
+    def reference(**config: Any) -> cardtable.GameProtocol:
+        return cardtable.make(game_id, backend="reference", **config)
+
+    equivalence_test(game_id, reference, reference_backend="rust", fields=ALL_FIELDS)()
+
+
+def _option_values(spec: Any) -> st.SearchStrategy[Any]:
+    """Values of one option on both sides of its bounds (or choices), of the right types."""
+    if spec.kind == "bool":
+        return st.booleans()
+    if spec.kind == "str":
+        return st.sampled_from((*spec.choices, "none of them", ""))
+    values: st.SearchStrategy[Any] = st.integers(spec.low - 2, spec.high + 2)
+    return st.none() | values if spec.kind == "int | None" else values
+
+
+def _make_outcome(game_id: str, backend: str, config: dict[str, Any]) -> str:
+    """``"accepted"`` with the effective options, or the package error ``make`` raised."""
+    try:
+        game = cardtable.make(game_id, backend=backend, **config)
+    except cardtable.CardtableError as err:
+        return type(err).__name__
+    return f"accepted {game.players} {json.dumps(game.options, sort_keys=True)}"
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+@given(data=st.data())
+def test_backends_accept_the_same_option_sets(game_id: str, data: st.DataObject) -> None:
+    """Player counts and option values on both sides of every bound, any combination: both
+    backends accept the same sets (with the same effective options) and refuse the others with
+    the same error class."""
+    from cardtable import reference
+
+    cls = reference.GAMES[game_id]
+    players = data.draw(st.integers(cls.min_players - 1, cls.max_players + 1), label="players")
+    config: dict[str, Any] = {"players": players}
+    for spec in cls.option_specs:
+        if data.draw(st.booleans(), label=f"set {spec.name}"):
+            config[spec.name] = data.draw(_option_values(spec), label=spec.name)
+    assert _make_outcome(game_id, "rust", config) == _make_outcome(game_id, "reference", config)
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
