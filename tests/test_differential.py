@@ -11,13 +11,14 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import cardtable
+from cardtable.reference._options import OptionSpec
 from cardtable.testing import (
     ALL_FIELDS,
     assert_equivalent,
@@ -79,7 +80,7 @@ def test_backends_agree_on_drawn_option_sets(game_id: str) -> None:
     equivalence_test(game_id, reference, reference_backend="rust", fields=ALL_FIELDS)()
 
 
-def _option_values(spec: Any) -> st.SearchStrategy[Any]:
+def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
     """Values of one option on both sides of its bounds (or choices), of the right types."""
     if spec.kind == "bool":
         return st.booleans()
@@ -89,7 +90,9 @@ def _option_values(spec: Any) -> st.SearchStrategy[Any]:
     return st.none() | values if spec.kind == "int | None" else values
 
 
-def _make_outcome(game_id: str, backend: str, config: dict[str, Any]) -> str:
+def _make_outcome(
+    game_id: str, backend: Literal["rust", "reference"], config: dict[str, Any]
+) -> str:
     """``"accepted"`` with the effective options, or the package error ``make`` raised."""
     try:
         game = cardtable.make(game_id, backend=backend, **config)
