@@ -7,6 +7,8 @@ use cardtable_engine::{Game, SimConfig};
 use serde_json::{json, Map};
 use std::time::Instant;
 
+mod cli;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let games: u64 = match std::env::args().nth(1) {
         Some(a) => a.parse()?,
@@ -36,12 +38,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let result = simulate(&game, &config, &|_| true)?;
     let secs = start.elapsed().as_secs_f64();
     let steps = result.decisions + result.chance_steps;
-    println!(
+    cli::say(format_args!(
         "goofspiel(num_cards=13), random vs random, 1 thread: {} games in {secs:.3} s = {:.0} games/s \
          ({:.1} M steps/s)",
         result.games_played,
         result.games_played as f64 / secs,
         steps as f64 / secs / 1e6
-    );
+    ));
     Ok(())
 }

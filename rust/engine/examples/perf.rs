@@ -21,7 +21,7 @@ fn main() {
     if args.first().map(String::as_str) == Some("--bots") {
         let id = args.get(1).map_or("", String::as_str);
         match games().into_iter().find(|g| g.id == id) {
-            Some(info) => println!("{}", json!(info.bots)),
+            Some(info) => cli::say(format_args!("{}", json!(info.bots))),
             None => fail(&format!("unknown game {id:?}")),
         }
         return;
@@ -48,12 +48,12 @@ fn main() {
     let result = game
         .simulate(&config, &|_| true)
         .unwrap_or_else(|e| fail(&e.to_string()));
-    println!(
+    cli::say(format_args!(
         "{}",
         json!({
             "games": result.games_played,
             "decisions": result.decisions,
             "chance_steps": result.chance_steps,
         })
-    );
+    ));
 }

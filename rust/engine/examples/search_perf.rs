@@ -136,5 +136,5 @@ fn main() {
         }
         _ => fail(&format!("unknown game {id:?}")),
     };
-    println!("{out}");
+    cli::say(format_args!("{out}"));
 }

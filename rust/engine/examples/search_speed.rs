@@ -8,6 +8,8 @@ use cardtable_engine::search::toy::{DuelState, HiddenDuel};
 use cardtable_engine::{testing, Game, SplitMix64};
 use std::time::Instant;
 
+mod cli;
+
 /// Decision states with more than one legal action, reached by random play
 /// ([`testing::playout_nodes`] of seeds 0, 1, ...).
 fn positions(game: &HiddenDuel, count: usize) -> Vec<DuelState> {
@@ -50,11 +52,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    cli::say(format_args!(
         "random playouts            {:>12.0} playouts/s  {:>12.0} steps/s",
         playouts as f64 / secs,
         steps as f64 / secs
-    );
+    ));
 
     for (name, params, budget) in [
         ("mcts", "iterations=1000,rollout=random", 1000u64),
@@ -85,11 +87,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             "playouts/s"
         };
-        println!(
+        cli::say(format_args!(
             "{name}:{params:<32} {:>12.0} {unit:<12} {:>10.1} decisions/s",
             work as f64 / secs,
             states.len() as f64 / secs
-        );
+        ));
     }
     Ok(())
 }

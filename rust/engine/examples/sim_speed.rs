@@ -16,13 +16,13 @@ fn main() {
     match game.simulate(&config, &|_| true) {
         Ok(r) => {
             let secs = start.elapsed().as_secs_f64();
-            println!(
+            cli::say(format_args!(
                 "{game_id}: {} games in {secs:.3} s = {:.0} games/s, {:.0} decisions/s, {:.0} chance steps/s",
                 r.games_played,
                 r.games_played as f64 / secs,
                 r.decisions as f64 / secs,
                 r.chance_steps as f64 / secs
-            );
+            ));
         }
         Err(e) => {
             eprintln!("{e}");

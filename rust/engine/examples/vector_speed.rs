@@ -60,19 +60,19 @@ fn main() {
             step += t.elapsed();
         }
         let decisions = (envs * steps) as f64;
-        println!(
+        cli::say(format_args!(
             "{game_id}: {envs} envs x {steps} steps: step {:.0} decisions/s ({:.1} ns each), \
              output buffers {:.1} ns per decision",
             decisions / step.as_secs_f64(),
             step.as_secs_f64() * 1e9 / decisions,
             alloc.as_secs_f64() * 1e9 / decisions
-        );
+        ));
         let batch = batch_seconds_per_decision(&*game, threads)?;
-        println!(
+        cli::say(format_args!(
             "{game_id}: batch runner {:.1} ns per decision; step / batch runner = {:.2}",
             batch * 1e9,
             step.as_secs_f64() / decisions / batch
-        );
+        ));
         Ok(())
     };
     if let Err(e) = run() {

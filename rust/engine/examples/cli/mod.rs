@@ -19,6 +19,19 @@ pub fn fail(message: &str) -> ! {
     std::process::exit(2);
 }
 
+/// Prints `line` and a newline on standard output. Output closed early (`... | head -1`) ends
+/// the program quietly with status 0, as it ends the usual command-line tools, instead of a panic.
+pub fn say(line: impl std::fmt::Display) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        fail(&format!("cannot write the output: {e}"));
+    }
+}
+
 /// Parses the positional argument `arg`, named `what` in the error.
 pub fn number<T: std::str::FromStr>(arg: &str, what: &str) -> T {
     arg.parse()
