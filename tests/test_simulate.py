@@ -8,11 +8,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cardtable
 from cardtable import InvalidOptionError, PolicyBatch
 from cardtable._rng import SplitMix64, derive_seed
-from tests.configs import ALL, IDS
+from cardtable.testing import game_configs
+from tests.configs import ALL, CONFIGS, IDS
 
 BOTS = {g.id: g.bots for g in cardtable.games()}
 
@@ -43,6 +46,69 @@ def test_batch_games_are_the_seeded_games_of_the_reference(
     assert result.scores is not None
     for g in range(6):
         assert list(result.scores[g]) == replay_random_game(ref, 42, g)
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+def test_batch_games_are_the_seeded_games_under_drawn_options(game_id: str) -> None:
+    """The batch runner's whole-game fast paths, under option sets Hypothesis draws (players and
+    every option near its default): each game is the seeded game the reference plays step by
+    step with the same random streams."""
+    checked: list[dict[str, Any]] = []
+
+    @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1))
+    def check(config: dict[str, Any], seed: int) -> None:
+        result = cardtable.simulate(game_id, games=3, seed=seed, progress=False, **config)
+        ref = cardtable.make(game_id, backend="reference", **config)
+        assert result.scores is not None
+        for g in range(3):
+            assert list(result.scores[g]) == replay_random_game(ref, seed, g), (config, seed, g)
+        checked.append(config)
+
+    check()
+    assert len(checked) >= settings().max_examples
+
+
+SEARCH_BOTS = ("flatmc", "mcts")
+"""Search players: tested in ``tests/test_search.py`` (too slow for many drawn games here)."""
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+def test_batch_bot_games_are_the_per_step_games_under_drawn_options(game_id: str) -> None:
+    """The batch runner with built-in bots in drawn seats, under drawn option sets: each game is
+    the one the per-step API plays with the same bots seated on the same streams (a bot's stream
+    in game ``g`` is seeded ``derive_seed(derive_seed(seed, g), seat + 1)``), observing after
+    every step."""
+    names = [b for b in BOTS[game_id] if b not in SEARCH_BOTS]
+    checked: list[dict[str, Any]] = []
+
+    @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1), data=st.data())
+    def check(config: dict[str, Any], seed: int, data: st.DataObject) -> None:
+        players = config["players"]
+        bots = data.draw(st.lists(st.sampled_from(names), min_size=players, max_size=players))
+        result = cardtable.simulate(
+            game_id, games=2, seed=seed, bots=bots, progress=False, **config
+        )
+        game = cardtable.make(game_id, **config)
+        assert result.scores is not None and result.lengths is not None
+        for g in range(2):
+            game_seed = derive_seed(seed, g)
+            seated = [
+                cardtable.bot(game, name, p, seed=derive_seed(game_seed, p + 1))
+                for p, name in enumerate(bots)
+            ]
+            state = game.new_state(seed=game_seed)
+            decisions = 0
+            while not state.is_terminal:
+                state.apply(seated[state.current_player].act(state))
+                decisions += 1
+                for bot in seated:
+                    bot.observe(state)
+            assert list(result.scores[g]) == state.scores, (config, bots, seed, g)
+            assert result.lengths[g] == decisions
+        checked.append(config)
+
+    check()
+    assert len(checked) >= settings().max_examples
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)

@@ -9,10 +9,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cardtable
 from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError, VectorEnv, _core
 from cardtable._rng import derive_seed
+from cardtable.bots import BuiltinBot
+from cardtable.testing import game_configs
 from tests.configs import CONFIGS
 
 FIRST = [(g, configs[0]) for g, configs in CONFIGS.items()]
@@ -440,3 +444,82 @@ def test_observe_rejects_bad_arguments(kwargs: dict[str, Any], error: type[Excep
 def test_observations_option_must_be_a_bool() -> None:
     with pytest.raises(InvalidOptionError):
         VectorEnv("goofspiel", 2, players=2, observations="lazy")  # type: ignore[arg-type]
+
+
+SEARCH_BOTS = ("flatmc", "mcts")
+"""Search players, left out of the drawn opponents (slow; tested in ``tests/test_search.py``)."""
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+def test_envs_play_the_per_step_games_under_drawn_options(game_id: str) -> None:
+    """Option sets, agent seats and built-in opponents that Hypothesis draws: env ``i``'s game
+    ``k`` is the per-step game seeded ``derive(derive(s, i), k)`` with each opponent seated on the
+    stream ``derive(game seed, seat + 1)``, and the env shows its seat, legal actions and ends as
+    that game does."""
+    info = next(g for g in cardtable.games() if g.id == game_id)
+    names = [b for b in info.bots if b not in SEARCH_BOTS]
+    checked: list[dict[str, Any]] = []
+
+    @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1), data=st.data())
+    def check(config: dict[str, Any], seed: int, data: st.DataObject) -> None:
+        n = config["players"]
+        agents = data.draw(st.sets(st.integers(0, n - 1), min_size=1), label="agent seats")
+        others = [p for p in range(n) if p not in agents]
+        opponents = data.draw(
+            st.lists(st.sampled_from(names), min_size=len(others), max_size=len(others)),
+            label="opponents",
+        )
+        envs = 2
+        env = VectorEnv(
+            game_id,
+            envs,
+            seed=seed,
+            agent_seats=sorted(agents),
+            opponents=opponents,
+            observations=False,
+            **config,
+        )
+        game = cardtable.make(game_id, **config)
+
+        def start(i: int, k: int) -> tuple[cardtable.StateProtocol, dict[int, BuiltinBot]]:
+            """Game ``k`` of env ``i``, played on to its first agent decision."""
+            game_seed = derive_seed(derive_seed(seed, i), k)
+            bots = {
+                p: cardtable.bot(game, name, p, seed=derive_seed(game_seed, p + 1))
+                for p, name in zip(others, opponents, strict=True)
+            }
+            state = game.new_state(seed=game_seed)
+            to_agent(state, bots)
+            return state, bots
+
+        def to_agent(state: cardtable.StateProtocol, bots: dict[int, BuiltinBot]) -> None:
+            while not state.is_terminal and state.current_player not in agents:
+                state.apply(bots[state.current_player].act(state))
+                for bot in bots.values():
+                    bot.observe(state)
+
+        games = [start(i, 0) for i in range(envs)]
+        rng = np.random.default_rng(0)
+        _, info = env.reset()
+        for _ in range(60):
+            for i, (state, _) in enumerate(games):
+                if not state.is_terminal:
+                    assert int(info["seat"][i]) == state.current_player
+                    assert np.flatnonzero(info["action_mask"][i]).tolist() == state.legal_actions()
+            actions = random_actions(rng, info["action_mask"])
+            for i, (state, bots) in enumerate(games):
+                if not state.is_terminal:
+                    state.apply(int(actions[i]))
+                    for bot in bots.values():
+                        bot.observe(state)
+                    to_agent(state, bots)
+            _, _, terminated, _, info = env.step(actions)
+            for i, (state, _) in enumerate(games):
+                if info["autoreset"][i]:
+                    games[i] = start(i, int(info["episode"][i]))
+                else:
+                    assert bool(terminated[i]) == state.is_terminal, (config, i)
+        checked.append(config)
+
+    check()
+    assert len(checked) >= settings().max_examples
