@@ -72,38 +72,54 @@ SEARCH_BOTS = ("flatmc", "mcts")
 """Search players: tested in ``tests/test_search.py`` (too slow for many drawn games here)."""
 
 
+def first_legal(batch: PolicyBatch) -> list[int]:
+    """A Python policy: every row's first legal action."""
+    return [legal[0] for legal in batch.legal_actions]
+
+
 @pytest.mark.parametrize("game_id", list(CONFIGS))
 def test_batch_bot_games_are_the_per_step_games_under_drawn_options(game_id: str) -> None:
-    """The batch runner with built-in bots in drawn seats, under drawn option sets: each game is
-    the one the per-step API plays with the same bots seated on the same streams (a bot's stream
-    in game ``g`` is seeded ``derive_seed(derive_seed(seed, g), seat + 1)``), observing after
-    every step."""
-    names = [b for b in BOTS[game_id] if b not in SEARCH_BOTS]
+    """The batch runner with built-in bots and Python policies in drawn seats, under drawn option
+    sets: each game is the one the per-step API plays with the same bots seated on the same
+    streams (a bot's stream in game ``g`` is seeded ``derive_seed(derive_seed(seed, g), seat +
+    1)``), observing after every step, and :func:`first_legal` where the policy sits."""
+    names = [b for b in BOTS[game_id] if b not in SEARCH_BOTS] + ["first_legal"]
     checked: list[dict[str, Any]] = []
 
     @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1), data=st.data())
     def check(config: dict[str, Any], seed: int, data: st.DataObject) -> None:
         players = config["players"]
-        bots = data.draw(st.lists(st.sampled_from(names), min_size=players, max_size=players))
+        lineup = data.draw(st.lists(st.sampled_from(names), min_size=players, max_size=players))
+        bots: list[Any] = [first_legal if b == "first_legal" else b for b in lineup]
+        games = data.draw(st.integers(1, 4), label="games")
+        batch_size = data.draw(st.integers(1, 3), label="batch_size")
         result = cardtable.simulate(
-            game_id, games=2, seed=seed, bots=bots, progress=False, **config
+            game_id,
+            games=games,
+            seed=seed,
+            bots=bots,
+            batch_size=batch_size,
+            progress=False,
+            **config,
         )
         game = cardtable.make(game_id, **config)
         assert result.scores is not None and result.lengths is not None
-        for g in range(2):
+        for g in range(games):
             game_seed = derive_seed(seed, g)
-            seated = [
-                cardtable.bot(game, name, p, seed=derive_seed(game_seed, p + 1))
-                for p, name in enumerate(bots)
-            ]
+            seated = {
+                p: cardtable.bot(game, name, p, seed=derive_seed(game_seed, p + 1))
+                for p, name in enumerate(lineup)
+                if name != "first_legal"
+            }
             state = game.new_state(seed=game_seed)
             decisions = 0
             while not state.is_terminal:
-                state.apply(seated[state.current_player].act(state))
+                p = state.current_player
+                state.apply(seated[p].act(state) if p in seated else state.legal_actions()[0])
                 decisions += 1
-                for bot in seated:
+                for bot in seated.values():
                     bot.observe(state)
-            assert list(result.scores[g]) == state.scores, (config, bots, seed, g)
+            assert list(result.scores[g]) == state.scores, (config, lineup, seed, g)
             assert result.lengths[g] == decisions
         checked.append(config)
 
