@@ -23,7 +23,8 @@ from cardtable.testing import (
     ALL_FIELDS,
     assert_equivalent,
     assert_same_state,
-    equivalence_test,
+    choice_sequences,
+    game_configs,
     play_random,
     random_choices,
 )
@@ -72,12 +73,23 @@ def test_backends_agree_on_random_games(game_id: str, config: dict[str, Any]) ->
 def test_backends_agree_on_drawn_option_sets(game_id: str) -> None:
     """Option sets beyond the fixed ones: Hypothesis draws the players and every option near its
     default (``cardtable.testing.game_configs``), then a game's choices; both backends agree on
-    everything after every step."""
+    everything after every step, on every legal action's label and on each step's rule events."""
 
-    def reference(**config: Any) -> cardtable.GameProtocol:
-        return cardtable.make(game_id, backend="reference", **config)
+    @given(config=game_configs(game_id), choices=choice_sequences())
+    def check(config: dict[str, Any], choices: list[int]) -> None:
+        rust = cardtable.make(game_id, backend="rust", **config)
+        ref = cardtable.make(game_id, backend="reference", **config)
+        history = assert_equivalent(ref, rust, choices, fields=ALL_FIELDS)
+        # The same game again: every legal action's label and the played one's rule events.
+        a, b = ref.new_state(), rust.new_state()
+        for action in history:
+            for legal in b.legal_actions():
+                assert a.action_label(legal) == b.action_label(legal), (config, legal)
+            assert a.rule_events_of(action) == b.rule_events_of(action), (config, action)
+            a.apply(action)
+            b.apply(action)
 
-    equivalence_test(game_id, reference, reference_backend="rust", fields=ALL_FIELDS)()
+    check()
 
 
 def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
