@@ -92,15 +92,9 @@ def test_batch_bot_games_are_the_per_step_games_under_drawn_options(game_id: str
         lineup = data.draw(st.lists(st.sampled_from(names), min_size=players, max_size=players))
         bots: list[Any] = [first_legal if b == "first_legal" else b for b in lineup]
         games = data.draw(st.integers(1, 4), label="games")
-        batch_size = data.draw(st.integers(1, 3), label="batch_size")
+        size = data.draw(st.integers(1, 3), label="batch_size")
         result = cardtable.simulate(
-            game_id,
-            games=games,
-            seed=seed,
-            bots=bots,
-            batch_size=batch_size,
-            progress=False,
-            **config,
+            game_id, games=games, seed=seed, bots=bots, batch_size=size, progress=False, **config
         )
         game = cardtable.make(game_id, **config)
         assert result.scores is not None and result.lengths is not None

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 __all__ = [
     "Progress",
     "Runs",
-    "check_bots",
     "check_games",
     "lineups_for",
     "places",
     "run_lineups",
+    "seat_assignments",
 ]
 
 
@@ -98,8 +98,10 @@ class Progress:
             self._bar.stop()
 
 
-def check_bots(game: _core.Game, lineups: Sequence[Sequence[str]]) -> None:
-    """Seats every bot of ``lineups`` in ``game`` once, before any game runs.
+def seat_assignments(
+    game: _core.Game, bots: Sequence[str], rotate_seats: bool
+) -> list[tuple[str, ...]]:
+    """:func:`lineups_for` the players of ``game``, each bot of them first seated once in it.
 
     Raises:
         InvalidOptionError: Naming the first unknown bot or bad bot parameter, so that a study
@@ -107,12 +109,14 @@ def check_bots(game: _core.Game, lineups: Sequence[Sequence[str]]) -> None:
     """
     from cardtable import _core as core
 
-    seen: set[tuple[str, int]] = set()
+    lineups = lineups_for(game.players, bots, rotate_seats)
+    seated: set[tuple[str, int]] = set()
     for lineup in lineups:
         for seat, name in enumerate(lineup):
-            if (name, seat) not in seen:
-                seen.add((name, seat))
+            if (name, seat) not in seated:
+                seated.add((name, seat))
                 core.Bot(game, name, seat, 0)
+    return lineups
 
 
 def lineups_for(players: int, bots: Sequence[str], rotate_seats: bool) -> list[tuple[str, ...]]:

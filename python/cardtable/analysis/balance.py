@@ -14,14 +14,7 @@ from scipy import stats
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import (
-    Progress,
-    Runs,
-    check_bots,
-    check_games,
-    lineups_for,
-    run_lineups,
-)
+from cardtable.analysis._runs import Progress, Runs, check_games, run_lineups, seat_assignments
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -415,11 +408,11 @@ def balance(
     game = _core.Game(game_id, players, options)
     n = game.players
     bot = bot or default_bot(game_id)
-    lineup = (bot,) * n
+    (lineup,) = seat_assignments(game, [bot], False)
     luck_deals = max(2, games // n) if luck_games is None else luck_games
     do_luck = weaker is not None and weaker != bot and luck_deals >= 2
-    luck_lineups = lineups_for(n, [weaker, *([bot] * (n - 1))], True) if do_luck and weaker else []
-    check_bots(game, [lineup, *luck_lineups])
+    luck_bots = [weaker, *([bot] * (n - 1))] if do_luck and weaker else []
+    luck_lineups = seat_assignments(game, luck_bots, True) if luck_bots else []
     trace_idx = list(replayable_games(seed, games, lineup, trace_games))
     total = games + len(trace_idx) + luck_deals * len(luck_lineups)
     higher = spec(game_id).higher_is_better

@@ -13,14 +13,7 @@ import numpy as np
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import (
-    Progress,
-    Runs,
-    check_bots,
-    check_games,
-    lineups_for,
-    run_lineups,
-)
+from cardtable.analysis._runs import Progress, Runs, check_games, run_lineups, seat_assignments
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -220,9 +213,9 @@ def sweep(
     combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
     n = combo_games[0].players
     bot_list = list(bots) if bots else [default_bot(game_id)] + ["random"] * (n - 1)
-    lineups = lineups_for(n, bot_list, rotate_seats)
-    for combo_game in combo_games:
-        check_bots(combo_game, lineups)
+    lineups = seat_assignments(combo_games[0], bot_list, rotate_seats)
+    for combo_game in combo_games[1:]:  # every option set must seat every bot
+        seat_assignments(combo_game, bot_list, rotate_seats)
     higher = spec(game_id).higher_is_better
     points, rows = [], []
     with Progress(progress, games * len(lineups) * len(combos), "sweep") as bar:

@@ -15,14 +15,7 @@ from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import (
-    Progress,
-    Runs,
-    check_bots,
-    check_games,
-    lineups_for,
-    run_lineups,
-)
+from cardtable.analysis._runs import Progress, Runs, check_games, run_lineups, seat_assignments
 from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate, record_dict
 from cardtable.analysis._text import plain_text, text_table
 from cardtable.errors import InvalidOptionError
@@ -379,8 +372,7 @@ def tournament(
     start = time.perf_counter()
     check_games(games)
     game = _core.Game(game_id, players, options)
-    lineups = lineups_for(game.players, bots, rotate_seats)
-    check_bots(game, lineups)
+    lineups = seat_assignments(game, bots, rotate_seats)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
     with Progress(progress, games * len(lineups), "tournament") as bar:
         runs = run_lineups(
