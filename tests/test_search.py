@@ -20,6 +20,7 @@ from benches.ladder import seat_rotated_share
 from cardtable import _core
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.sim import simulate
+from cardtable.testing import game_configs
 
 SEARCHABLE = [g for g in cardtable.games() if g.search_bots]
 SEARCHABLE_IDS = [g.id for g in SEARCHABLE]
@@ -180,6 +181,39 @@ def test_determinizations_keep_the_observation_play_out_and_vary(
                     sample.apply(legal[int(rng.integers(len(legal)))])
             varied |= len(hidden) > 1
     assert varied, "no hidden card ever varied over samples"
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 300),
+    sample_seed=st.integers(0, 2**64 - 1),
+)
+def test_determinizations_under_drawn_options(
+    game_id: str, data: st.DataObject, seed: int, steps: int, sample_seed: int
+) -> None:
+    """Option sets Hypothesis draws (players and every option near its default), any reachable
+    state and observer: a determinization shows the observer exactly what the state shows it (the
+    same legal actions where the observer is to move) and plays out to the end. (Its history is
+    not always one that replays to it: see each contract's "Determinization".)"""
+    config = data.draw(game_configs(game_id), label="config")
+    game = cardtable.make(game_id, **config)
+    state = reachable(game, seed, steps)
+    observer = data.draw(st.integers(0, game.players - 1), label="observer")
+    sample = state.resample(observer, sample_seed)
+    assert sample.observation(observer) == state.observation(observer)
+    np.testing.assert_array_equal(
+        sample.observation_tensor(observer), state.observation_tensor(observer)
+    )
+    assert sample.current_player == state.current_player
+    assert sample.is_terminal == state.is_terminal
+    if state.current_player == observer:
+        assert sample.legal_actions() == state.legal_actions()
+    rng = np.random.default_rng(sample_seed % 2**32)
+    while not sample.is_terminal:
+        legal = sample.legal_actions()
+        sample.apply(legal[int(rng.integers(len(legal)))])
 
 
 def heuristic_bot(game_id: str) -> str:
