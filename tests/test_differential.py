@@ -115,7 +115,7 @@ def _make_outcome(
 
 @pytest.mark.parametrize("game_id", list(CONFIGS))
 @given(data=st.data())
-def test_backends_accept_the_same_option_sets(game_id: str, data: st.DataObject) -> None:
+def test_backends_accept_the_same_drawn_option_sets(game_id: str, data: st.DataObject) -> None:
     """Player counts and option values on both sides of every bound, any combination: both
     backends accept the same sets (with the same effective options) and refuse the others with
     the same error class."""
