@@ -432,9 +432,15 @@ def test_the_lowest_showing_tide_earns_a_bonus(
 
 
 def test_no_tide_card_counts_as_the_lowest_tide(backend: Backend) -> None:
-    # Seat 0 ends the round showing tide 11 with no lifebuoys; seats 2 and 3 never took one.
+    """ "Pelaaja, jolla on vuoron lopussa matalin vedenkorkeuskortti saa yhden bonuspisteen" [the
+    player with the lowest tide card at the end of the turn gets a bonus point], read with the
+    Polish and Board Game Arena texts ("at the end of the round"): contract, Decisions 5. Seats 2
+    and 3 never take a tide card, so they count as the lowest after every hand, but the bonus is
+    counted once, when the round is scored."""
+    # Seat 0 ends the round showing tide 11 with no lifebuoys.
     state = dealt(backend, FULL)
     for hand in range(12):
+        assert public(state)["scores"] == [0, 0, 0, 0]
         low = 2 * (hand // 2) + 1
         play_hand(state, (low, low + 1), {0: 49 + hand, 1: 25 + hand, 2: 13 + hand, 3: 1 + hand})
     assert public(state)["scores"] == [0, 0, 6 + 1, 0 + 1]
