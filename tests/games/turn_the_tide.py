@@ -253,6 +253,16 @@ def test_the_highest_card_takes_the_lower_tide_and_the_second_highest_the_higher
     assert observation["committed"] == [False] * 4
 
 
+def test_cards_played_this_round_stay_public(backend: Backend) -> None:
+    """ "Lopuksi pelaajat ottavat äsken pelaamansa sääkortit ja laittavat ne kukin omaan pinoonsa
+    kuvapuoli alaspäin." [Finally each player puts the cards just played face down on a pile of
+    their own.] They were revealed to all, so every seat sees them (contract, Decisions 11)."""
+    state = dealt(backend, MIXED)
+    play_hand(state, (9, 4), {0: 55, 1: 7, 2: 43, 3: 25})
+    for seat in range(4):
+        assert state.observation(seat)["played"] == [[55], [7], [43], [25]]
+
+
 def test_in_the_first_hand_only_the_higher_new_tide_loses_a_lifebuoy(backend: Backend) -> None:
     # Players without a tide card are never highest.
     state = dealt(backend, MIXED)
