@@ -503,11 +503,15 @@ def test_a_too_low_card_takes_a_lane_of_the_owners_choice(backend: Backend) -> N
 
 
 def test_a_too_low_trailer_starts_the_lane_it_takes(backend: Backend) -> None:
+    """ "Se ei kuitenkaan ole auto, vaan se kiinnitetään jonon viimeiseen autoon" [it is not a car,
+    though: it is hitched to the lane's last car]; a lane the trailer starts has none, so the
+    trailer stands as the lane's first place and counts as one car (contract, Decisions 14)."""
     state = start(backend, [11, 20, 30], [[TRAILER_10], [21], [31]])
     commit(state, [TRAILER_10, 21, 31])
     decide(state, 0, "take", [LANE_0, LANE_1, LANE_2], LANE_0)
     assert lanes(state) == [[[TRAILER_10]], [[20], [21]], [[30], [31]]]
     assert penalties(state) == [1, 0, 0]
+    assert view(state, 0)["cars"] == [1, 2, 2]
 
 
 def test_too_low_insert_puts_the_card_in_order_skipping_open_stacks(backend: Backend) -> None:
