@@ -595,6 +595,9 @@ def test_a_trailer_on_a_police_car_cancels_the_open_lane(backend: Backend) -> No
 
 
 def test_an_ambulance_goes_to_the_front_and_does_not_open_the_lane(backend: Backend) -> None:
+    """ "Ambulanssi jää jonon ensimmäiseksi ja sen perään voi pelata minkä tahansa kortin." [The
+    ambulance stays first in the lane and any card may be played after it.] Cards join a lane at its
+    end: with a car behind the ambulance, the lane ends at that car (contract, Decisions 7)."""
     state = start(backend, [10, 20, 30], [[AMBULANCE_A], [25], [5]])
     commit(state, [AMBULANCE_A, 25, 5])
     decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_1)
