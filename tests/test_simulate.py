@@ -68,10 +68,6 @@ def test_batch_games_are_the_seeded_games_under_drawn_options(game_id: str) -> N
     assert len(checked) >= settings().max_examples
 
 
-SEARCH_BOTS = ("flatmc", "mcts")
-"""Search players: tested in ``tests/test_search.py`` (too slow for many drawn games here)."""
-
-
 def first_legal(batch: PolicyBatch) -> list[int]:
     """A Python policy: every row's first legal action."""
     return [legal[0] for legal in batch.legal_actions]
@@ -83,7 +79,8 @@ def test_batch_bot_games_are_the_per_step_games_under_drawn_options(game_id: str
     sets: each game is the one the per-step API plays with the same bots seated on the same
     streams (a bot's stream in game ``g`` is seeded ``derive_seed(derive_seed(seed, g), seat +
     1)``), observing after every step, and :func:`first_legal` where the policy sits."""
-    names = [b for b in BOTS[game_id] if b not in SEARCH_BOTS] + ["first_legal"]
+    # The heuristic bots (the search players are tested in tests/test_search.py) and a policy.
+    names = [*BOTS[game_id], "first_legal"]
     checked: list[dict[str, Any]] = []
 
     @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1), data=st.data())
