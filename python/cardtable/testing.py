@@ -338,8 +338,9 @@ def _valid_config(game_id: str, config: dict[str, Any]) -> bool:
 def game_configs(game_id: str) -> st.SearchStrategy[dict[str, Any]]:
     """Hypothesis strategy for valid ``make`` keyword arguments (``players`` included) of a game.
 
-    Each option keeps its default or takes a value near it (booleans either way, choices any), and
-    only combinations the game accepts are generated. Needs no compiled extension.
+    Each option keeps its default or takes another value: booleans either way, choices any, and
+    integers near the default or anywhere in the option's range. Only combinations the game
+    accepts are generated. Needs no compiled extension.
     """
     from cardtable import reference
 
@@ -355,7 +356,8 @@ def game_configs(game_id: str) -> st.SearchStrategy[dict[str, Any]]:
             optional[spec.name] = st.sampled_from(spec.choices)
         else:
             centre = spec.default if isinstance(spec.default, int) else 3
-            values: st.SearchStrategy[Any] = st.integers(max(0, centre - 8), centre + 8)
+            near = st.integers(max(spec.low, centre - 8), min(spec.high, centre + 8))
+            values: st.SearchStrategy[Any] = near | st.integers(spec.low, spec.high)
             if spec.kind == "int | None":
                 values = st.none() | values
             optional[spec.name] = values
