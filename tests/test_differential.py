@@ -70,26 +70,25 @@ def test_backends_agree_on_random_games(game_id: str, config: dict[str, Any]) ->
 
 
 @pytest.mark.parametrize("game_id", list(CONFIGS))
-def test_backends_agree_on_drawn_option_sets(game_id: str) -> None:
-    """Option sets beyond the fixed ones: Hypothesis draws the players and every option near its
-    default (``cardtable.testing.game_configs``), then a game's choices; both backends agree on
+@given(data=st.data(), choices=choice_sequences())
+def test_backends_agree_on_drawn_option_sets(
+    game_id: str, data: st.DataObject, choices: list[int]
+) -> None:
+    """Option sets beyond the fixed ones: Hypothesis draws the players and every option
+    (``cardtable.testing.game_configs``), then a game's choices; both backends agree on
     everything after every step, on every legal action's label and on each step's rule events."""
-
-    @given(config=game_configs(game_id), choices=choice_sequences())
-    def check(config: dict[str, Any], choices: list[int]) -> None:
-        rust = cardtable.make(game_id, backend="rust", **config)
-        ref = cardtable.make(game_id, backend="reference", **config)
-        history = assert_equivalent(ref, rust, choices, fields=ALL_FIELDS)
-        # The same game again: every legal action's label and the played one's rule events.
-        a, b = ref.new_state(), rust.new_state()
-        for action in history:
-            for legal in b.legal_actions():
-                assert a.action_label(legal) == b.action_label(legal), (config, legal)
-            assert a.rule_events_of(action) == b.rule_events_of(action), (config, action)
-            a.apply(action)
-            b.apply(action)
-
-    check()
+    config = data.draw(game_configs(game_id), label="config")
+    rust = cardtable.make(game_id, backend="rust", **config)
+    ref = cardtable.make(game_id, backend="reference", **config)
+    history = assert_equivalent(ref, rust, choices, fields=ALL_FIELDS)
+    # The same game again: every legal action's label and the played one's rule events.
+    a, b = ref.new_state(), rust.new_state()
+    for action in history:
+        for legal in b.legal_actions():
+            assert a.action_label(legal) == b.action_label(legal), (config, legal)
+        assert a.rule_events_of(action) == b.rule_events_of(action), (config, action)
+        a.apply(action)
+        b.apply(action)
 
 
 def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:

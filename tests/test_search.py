@@ -193,7 +193,7 @@ def test_determinizations_keep_the_observation_play_out_and_vary(
 def test_determinizations_under_drawn_options(
     game_id: str, data: st.DataObject, seed: int, steps: int, sample_seed: int
 ) -> None:
-    """Option sets Hypothesis draws (players and every option near its default), any reachable
+    """Option sets Hypothesis draws (players and every option), any reachable
     state and observer: a determinization shows the observer exactly what the state shows it (the
     same legal actions where the observer is to move) and plays out to the end. (Its history is
     not always one that replays to it: see each contract's "Determinization".)"""

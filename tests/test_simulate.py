@@ -51,8 +51,8 @@ def test_batch_games_are_the_seeded_games_of_the_reference(
 @pytest.mark.parametrize("game_id", list(CONFIGS))
 def test_batch_games_are_the_seeded_games_under_drawn_options(game_id: str) -> None:
     """The batch runner's whole-game fast paths, under option sets Hypothesis draws (players and
-    every option near its default): each game is the seeded game the reference plays step by
-    step with the same random streams."""
+    every option): each game is the seeded game the reference plays step by step with the same
+    random streams."""
     checked: list[dict[str, Any]] = []
 
     @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1))
