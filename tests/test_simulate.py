@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import cardtable
@@ -16,6 +16,7 @@ from cardtable import InvalidOptionError, PolicyBatch
 from cardtable._rng import SplitMix64, derive_seed
 from cardtable.testing import game_configs
 from tests.configs import ALL, CONFIGS, IDS
+from tests.walk import apply_and_observe, seat_bots
 
 BOTS = {g.id: g.bots for g in cardtable.games()}
 
@@ -49,23 +50,19 @@ def test_batch_games_are_the_seeded_games_of_the_reference(
 
 
 @pytest.mark.parametrize("game_id", list(CONFIGS))
-def test_batch_games_are_the_seeded_games_under_drawn_options(game_id: str) -> None:
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
+def test_batch_games_are_the_seeded_games_under_drawn_options(
+    game_id: str, data: st.DataObject, seed: int
+) -> None:
     """The batch runner's whole-game fast paths, under option sets Hypothesis draws (players and
     every option): each game is the seeded game the reference plays step by step with the same
     random streams."""
-    checked: list[dict[str, Any]] = []
-
-    @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1))
-    def check(config: dict[str, Any], seed: int) -> None:
-        result = cardtable.simulate(game_id, games=3, seed=seed, progress=False, **config)
-        ref = cardtable.make(game_id, backend="reference", **config)
-        assert result.scores is not None
-        for g in range(3):
-            assert list(result.scores[g]) == replay_random_game(ref, seed, g), (config, seed, g)
-        checked.append(config)
-
-    check()
-    assert len(checked) >= settings().max_examples
+    config = data.draw(game_configs(game_id), label="config")
+    result = cardtable.simulate(game_id, games=3, seed=seed, progress=False, **config)
+    ref = cardtable.make(game_id, backend="reference", **config)
+    assert result.scores is not None
+    for g in range(3):
+        assert list(result.scores[g]) == replay_random_game(ref, seed, g), (config, seed, g)
 
 
 def first_legal(batch: PolicyBatch) -> list[int]:
@@ -74,48 +71,40 @@ def first_legal(batch: PolicyBatch) -> list[int]:
 
 
 @pytest.mark.parametrize("game_id", list(CONFIGS))
-def test_batch_bot_games_are_the_per_step_games_under_drawn_options(game_id: str) -> None:
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
+def test_batch_bot_games_are_the_per_step_games_under_drawn_options(
+    game_id: str, data: st.DataObject, seed: int
+) -> None:
     """The batch runner with built-in bots and Python policies in drawn seats, under drawn option
     sets: each game is the one the per-step API plays with the same bots seated on the same
-    streams (a bot's stream in game ``g`` is seeded ``derive_seed(derive_seed(seed, g), seat +
-    1)``), observing after every step, and :func:`first_legal` where the policy sits."""
+    streams (``tests.walk.seat_bots``), observing after every step, and :func:`first_legal` where
+    the policy sits."""
+    config = data.draw(game_configs(game_id), label="config")
+    players = config["players"]
     # The heuristic bots (the search players are tested in tests/test_search.py) and a policy.
     names = [*BOTS[game_id], "first_legal"]
-    checked: list[dict[str, Any]] = []
-
-    @given(config=game_configs(game_id), seed=st.integers(0, 2**64 - 1), data=st.data())
-    def check(config: dict[str, Any], seed: int, data: st.DataObject) -> None:
-        players = config["players"]
-        lineup = data.draw(st.lists(st.sampled_from(names), min_size=players, max_size=players))
-        bots: list[Any] = [first_legal if b == "first_legal" else b for b in lineup]
-        games = data.draw(st.integers(1, 4), label="games")
-        size = data.draw(st.integers(1, 3), label="batch_size")
-        result = cardtable.simulate(
-            game_id, games=games, seed=seed, bots=bots, batch_size=size, progress=False, **config
-        )
-        game = cardtable.make(game_id, **config)
-        assert result.scores is not None and result.lengths is not None
-        for g in range(games):
-            game_seed = derive_seed(seed, g)
-            seated = {
-                p: cardtable.bot(game, name, p, seed=derive_seed(game_seed, p + 1))
-                for p, name in enumerate(lineup)
-                if name != "first_legal"
-            }
-            state = game.new_state(seed=game_seed)
-            decisions = 0
-            while not state.is_terminal:
-                p = state.current_player
-                state.apply(seated[p].act(state) if p in seated else state.legal_actions()[0])
-                decisions += 1
-                for bot in seated.values():
-                    bot.observe(state)
-            assert list(result.scores[g]) == state.scores, (config, lineup, seed, g)
-            assert result.lengths[g] == decisions
-        checked.append(config)
-
-    check()
-    assert len(checked) >= settings().max_examples
+    lineup = data.draw(st.lists(st.sampled_from(names), min_size=players, max_size=players))
+    bots: list[Any] = [first_legal if b == "first_legal" else b for b in lineup]
+    games = data.draw(st.integers(1, 4), label="games")
+    size = data.draw(st.integers(1, 3), label="batch_size")
+    result = cardtable.simulate(
+        game_id, games=games, seed=seed, bots=bots, batch_size=size, progress=False, **config
+    )
+    game = cardtable.make(game_id, **config)
+    assert result.scores is not None and result.lengths is not None
+    for g in range(games):
+        game_seed = derive_seed(seed, g)
+        builtin = {p: name for p, name in enumerate(lineup) if name != "first_legal"}
+        seated = seat_bots(game, builtin, game_seed)
+        state = game.new_state(seed=game_seed)
+        decisions = 0
+        while not state.is_terminal:
+            p = state.current_player
+            action = seated[p].act(state) if p in seated else state.legal_actions()[0]
+            apply_and_observe(state, action, seated)
+            decisions += 1
+        assert list(result.scores[g]) == state.scores, (config, lineup, seed, g)
+        assert result.lengths[g] == decisions
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
