@@ -32,6 +32,7 @@ from cardtable.errors import (
     InvalidStateError,
 )
 from cardtable.sim import PolicyBatch
+from cardtable.testing import perft
 from tests.configs import ALL, IDS
 from tests.walk import random_walk
 
@@ -349,6 +350,16 @@ NOT_FOREIGN: list[tuple[str, Any, type[CardtableError]]] = [
         InvalidOptionError,
     ),
     (
+        "vector seats not a sequence",
+        lambda: cardtable.VectorEnv("goofspiel", 2, players=2, agent_seats=0),  # type: ignore[arg-type]
+        InvalidOptionError,
+    ),
+    (
+        "vector opponents None",
+        lambda: cardtable.VectorEnv("goofspiel", 2, players=2, opponents=None),  # type: ignore[arg-type]
+        InvalidOptionError,
+    ),
+    (
         "vector threads",
         lambda: cardtable.VectorEnv("goofspiel", 2, players=2, threads=2**64),
         InvalidOptionError,
@@ -389,11 +400,12 @@ def test_make_with_a_non_str_id(game_id: Any, backend: str) -> None:
         cardtable.make(game_id, players=2, backend=backend)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("depth", [-1, 2**32, 2**70, 1.5, True])
-def test_perft_depth_is_checked(depth: Any) -> None:
-    state = cardtable.make("goofspiel", players=2).new_state(seed=1)
-    with pytest.raises(InvalidOptionError):
-        state.perft(depth)  # type: ignore[attr-defined]
+@pytest.mark.parametrize("depth", [-1, 2**32, 2**70, 1.5, True, "2"])
+def test_perft_depth_is_checked(depth: Any, backend: str) -> None:
+    """Both backends refuse a bad depth at once (the reference used to count the whole tree)."""
+    game = cardtable.make("goofspiel", players=2, num_cards=3, backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="depth"):
+        perft(game.new_state(seed=1), depth)
 
 
 @pytest.mark.parametrize("bad", ["1", 0.9, 1.0, True, 2**70, None, [0]])
@@ -408,7 +420,7 @@ def test_policy_outputs_must_be_exact_ints(bad: Any) -> None:
     assert "seat 1" in str(info.value)
 
 
-@pytest.mark.parametrize("answer", [None, 3, "01"])
+@pytest.mark.parametrize("answer", [None, 3, "01", np.array(0), np.int64(0)])
 def test_policy_must_return_a_sequence_of_the_batch_size(answer: Any) -> None:
     with pytest.raises(IllegalActionError, match="policy"):
         sim(bots=["random", lambda batch: answer], games=4)
@@ -422,6 +434,31 @@ def test_policy_outputs_may_be_numpy_ints() -> None:
     assert result.games_played == 4
     expected = sim(bots=["random", first], games=4)
     assert np.array_equal(result.scores, expected.scores)  # type: ignore[arg-type]
+
+
+def test_policy_outputs_may_be_a_strided_array() -> None:
+    """A column of a 2-d array (not contiguous) is read like any 1-d integer array."""
+
+    def column(batch: PolicyBatch) -> np.ndarray:
+        ranked = np.argsort(~batch.legal_mask, axis=1, kind="stable")
+        assert not ranked[:, 0].flags.c_contiguous
+        return ranked[:, 0]
+
+    expected = sim(bots=[first, "random"], games=4)
+    assert np.array_equal(sim(bots=[column, "random"], games=4).scores, expected.scores)  # type: ignore[arg-type]
+
+
+def test_policy_items_may_be_0d_integer_arrays_with_one_policy_or_several() -> None:
+    """Integers by the input rule (``__index__``), alike whether one policy answers or two."""
+
+    def zero_d(batch: PolicyBatch) -> list[Any]:
+        return [np.array(legal[0]) for legal in batch.legal_actions]
+
+    expected = sim(bots=[first, first], games=4)
+    for bots in ([zero_d, "random"], [zero_d, zero_d]):
+        result = sim(bots=bots, games=4)
+        assert result.games_played == 4
+    assert np.array_equal(sim(bots=[zero_d, zero_d], games=4).scores, expected.scores)  # type: ignore[arg-type]
 
 
 def test_illegal_policy_action_names_the_row() -> None:
@@ -504,11 +541,40 @@ def test_vector_env_and_bots_refuse_pickling_clearly() -> None:
         pickle.dumps(bot)
 
 
+@pytest.mark.parametrize("other", ["players", "options", "not a state"])
+def test_a_bot_refuses_a_state_of_another_game_setup(other: str, backend: str) -> None:
+    """A bot plays only states of its own game: same id, players and options, on both backends.
+
+    A Rust state of another player count used to be accepted, and a Deep Regrets bot then
+    returned an action that was not legal in it.
+    """
+    game = cardtable.make("deep_regrets", players=5, days=5)
+    if other == "players":
+        state: Any = cardtable.make("deep_regrets", players=2, backend=backend).new_state(seed=0)  # type: ignore[arg-type]
+    elif other == "options":
+        state = cardtable.make("deep_regrets", players=5, backend=backend).new_state(seed=0)  # type: ignore[arg-type]
+    else:
+        state = "not a state"
+    bot = cardtable.bot(game, "random", seat=0, seed=1)
+    for call in (bot.act, bot.observe):
+        with pytest.raises(IllegalActionError, match="this bot plays deep_regrets"):
+            call(state)
+
+
 def test_unpickling_a_tampered_state_is_checked(backend: str) -> None:
     game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
     state = game.new_state(seed=1)
     reduced: Any = state.__reduce__()
     restore, (data,) = reduced
     data["history"] = [*data["history"], 99]
+    with pytest.raises(InvalidStateError):
+        restore(data)
+
+
+def test_unpickling_options_with_non_str_keys_is_an_invalid_state(backend: str) -> None:
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    reduced: Any = game.new_state(seed=1).__reduce__()
+    restore, (data,) = reduced
+    data["options"] = {1: 2}
     with pytest.raises(InvalidStateError):
         restore(data)

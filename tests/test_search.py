@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import cardtable
 from benches.ladder import seat_rotated_share
 from cardtable import _core
+from cardtable._rng import derive_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.sim import simulate
 from cardtable.testing import game_configs
@@ -221,6 +222,45 @@ def heuristic_bot(game_id: str) -> str:
     info = next(g for g in SEARCHABLE if g.id == game_id)
     own = [b for b in info.bots if b != "random"]
     return "greedy" if "greedy" in own else own[0]
+
+
+def per_step_game(
+    game_id: str, n: int, bots: list[str], seed: int, game: int, observe: bool
+) -> list[int]:
+    """The history of game ``game`` of ``simulate(.., seed=seed)`` played with per-step bots.
+
+    With ``observe``, every bot is shown the state after every ``apply``; without, the bots only
+    act (and catch up on what they missed when they do).
+    """
+    g = cardtable.make(game_id, players=n)
+    game_seed = derive_seed(seed, game)
+    state = g.new_state(seed=game_seed)
+    seated = [
+        cardtable.bot(g, b, p, seed=derive_seed(game_seed, p + 1)) for p, b in enumerate(bots)
+    ]
+    while not state.is_terminal:
+        state.apply(seated[state.current_player].act(state))
+        for bot in seated if observe else ():
+            bot.observe(state)
+    return list(state.history)
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+def test_search_runs_are_the_games_of_the_per_step_bots(game_id: str) -> None:
+    """A run with a search bot is the game its per-step bots play, whether or not they observe.
+
+    The batch runner shows an observing bot the state after every step, chance nodes included,
+    while a seeded state resolves its chance nodes inside ``apply``; the per-step bot replays the
+    steps it missed. Before, ``mcts`` remembered a different state in the per-step game, so
+    ``SimulationResult.replay`` failed for Turn the Tide, Goofspiel and Deep Regrets runs.
+    """
+    n = next(g for g in SEARCHABLE if g.id == game_id).min_players
+    bots = ["mcts:iterations=8", *["random"] * (n - 2), "mcts:iterations=4,opponents=rollout"]
+    result = simulate(game_id, players=n, games=3, bots=bots, seed=5, progress=False)
+    for game in range(3):
+        watched = per_step_game(game_id, n, bots, 5, game, observe=True)
+        assert per_step_game(game_id, n, bots, 5, game, observe=False) == watched
+        assert result.replay(game).history == watched  # raises if the scores differ
 
 
 def assert_stronger(game_id: str, bot: str, field: str, games: int, seed: int) -> None:

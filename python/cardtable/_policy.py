@@ -249,6 +249,10 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
             if wide and answer.size and int(answer.max()) >= 2**63:
                 return _slow_actions(policy, answer.tolist(), batch)
             return answer.astype(np.int64, copy=False)
+        if answer.ndim == 0:
+            raise IllegalActionError(
+                f"policy {_name(policy)!r} must return a sequence of actions, got {answer!r}"
+            )
         chosen = list(answer)
     else:
         try:
@@ -272,15 +276,17 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
 def _slow_actions(
     policy: PythonPolicy, chosen: list[Any], batch: PolicyBatch
 ) -> npt.NDArray[np.int64]:
+    from cardtable.reference._options import as_int
+
     out = np.empty(len(chosen), dtype=np.int64)
     for row, action in enumerate(chosen):
         where = (
             f"policy {_name(policy)!r}, row {row} of its batch "
             f"(game {batch.games[row]}, seat {batch.seats[row]})"
         )
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        value = as_int(action)
+        if value is None:
             raise IllegalActionError(f"{where}: the action must be an int, got {action!r}")
-        value = int(action)
         if not -(2**63) <= value < 2**63:
             raise IllegalActionError(f"{where}: action {value} is not legal")
         out[row] = value
@@ -307,12 +313,14 @@ def _checked_action(
     Raises:
         IllegalActionError: Naming the policy, the row, its game and seat.
     """
+    from cardtable.reference._options import as_int
+
     name = getattr(policy, "__name__", policy)
     game, seat = game_seat
     where = f"policy {name!r}, row {row} of its batch (game {game}, seat {seat})"
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+    value = as_int(action)
+    if value is None:
         raise IllegalActionError(f"{where}: the action must be an int, got {action!r}")
-    value = int(action)
     if value not in legal:
         raise IllegalActionError(f"{where}: action {value} is not legal; legal: {legal}")
     return value

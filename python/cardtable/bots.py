@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardtable.errors import InvalidOptionError, InvalidStateError
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
 if TYPE_CHECKING:
@@ -16,8 +16,10 @@ __all__ = ["BuiltinBot", "bot"]
 class BuiltinBot:
     """A built-in bot seated in one game; works with states of either backend.
 
-    It reads only what its seat's observation contains. Call :meth:`observe` after every step if
-    the bot keeps a memory (e.g. the memory game's ``forgetful`` bot); others ignore it.
+    It reads only what its seat's observation contains. A bot that keeps a memory (e.g. the memory
+    game's ``forgetful`` bot, the search bots) follows the game through :meth:`observe` and
+    :meth:`act`; others ignore what they are shown. Seated with the seed ``simulate`` gives its
+    seat, it plays exactly the game ``simulate`` plays (``docs/rng.md``).
     """
 
     def __init__(self, game: GameProtocol, name: str, seat: int, seed: int = 0) -> None:
@@ -45,8 +47,23 @@ class BuiltinBot:
         from cardtable import _core
 
         if isinstance(state, _core.State):
-            return state
-        return self._rust_game.state_from_dict(state.to_dict())
+            return state  # the engine checks that it is a state of the bot's game
+        to_dict = getattr(state, "to_dict", None)
+        data = to_dict() if callable(to_dict) else None
+        game = self._rust_game
+        if not isinstance(data, dict):
+            raise IllegalActionError(f"this bot plays {game.game_id}, not {state!r}")
+        if (data.get("game"), data.get("players"), data.get("options")) != (
+            game.game_id,
+            game.players,
+            game.options,
+        ):
+            raise IllegalActionError(
+                f"this bot plays {game.game_id} with {game.players} players and options "
+                f"{game.options}, not that state's {data.get('game')} with {data.get('players')} "
+                f"players and options {data.get('options')}"
+            )
+        return game.state_from_dict(data)
 
     def act(self, state: StateProtocol) -> int:
         """The bot's action in ``state``, where it must be the bot's turn.
@@ -57,7 +74,17 @@ class BuiltinBot:
         return self._bot.act(self._rust_state(state))
 
     def observe(self, state: StateProtocol) -> None:
-        """Shows the bot the state after a step (for bots with memory)."""
+        """Shows the bot the state after a step (for bots with memory).
+
+        A bot with memory sees every step since the state it last saw, chance outcomes included,
+        as in ``simulate``: when ``state``'s history continues that state's, each state in between
+        is shown in turn (a seeded state resolves chance inside ``apply``, so a loop that calls
+        this after each ``apply`` never holds those states itself). Otherwise (another game, a
+        resampled state) the bot sees ``state`` alone. :meth:`act` catches up the same way first.
+
+        Raises:
+            IllegalActionError: If the state is of another game.
+        """
         self._bot.observe(self._rust_state(state))
 
     def __reduce__(self) -> tuple[object, ...]:

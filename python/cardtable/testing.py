@@ -29,6 +29,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from cardtable._rng import SplitMix64
+from cardtable.errors import InvalidOptionError
 from cardtable.protocols import (
     RULES_FIELDS,
     GameProtocol,
@@ -36,6 +37,7 @@ from cardtable.protocols import (
     RulesState,
     StateProtocol,
 )
+from cardtable.reference._options import as_int
 
 __all__ = [
     "ALL_FIELDS",
@@ -392,13 +394,21 @@ def perft(state: StateProtocol, depth: int) -> int:
     if callable(native):
         result: int = native(depth)
         return result
+    steps = as_int(depth)
+    if steps is None or not 0 <= steps < 1 << 32:
+        raise InvalidOptionError(f"depth must be an int in 0..={(1 << 32) - 1}, got {depth!r}")
+    return _perft(state, steps)
+
+
+def _perft(state: StateProtocol, depth: int) -> int:
+    """:func:`perft` of a state without a native count, by cloning."""
     if depth == 0 or state.is_terminal:
         return 1
     total = 0
     for action in state.legal_actions():
         child = state.clone()
         child.apply(action)
-        total += perft(child, depth - 1)
+        total += _perft(child, depth - 1)
     return total
 
 

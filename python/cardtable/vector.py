@@ -12,7 +12,7 @@ must not import the reference implementations, the adapters or the simulation la
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -64,6 +64,16 @@ def _int(value: object, what: str) -> int:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         raise InvalidOptionError(f"{what} must be an int, got {value!r}") from None
+
+
+def _items(value: object, what: str) -> list[Any]:
+    """The items of the sequence ``value`` (any iterable), or InvalidOptionError."""
+    if not isinstance(value, Iterable):
+        raise InvalidOptionError(f"{what} must be a sequence, got {value!r}")
+    try:
+        return list(value)
+    except TypeError:
+        raise InvalidOptionError(f"{what} must be a sequence, got {value!r}") from None
 
 
 def _seed(value: object) -> int:
@@ -158,7 +168,9 @@ class VectorEnv:
                 )
             seats = list(range(self.players))
         else:
-            seats = [_int(s, "an agent seat") for s in agent_seats]
+            seats = [
+                _int(s, "an agent seat") for s in _items(agent_seats, "agent_seats (or 'all')")
+            ]
         for s in seats:
             if not 0 <= s < self.players:
                 raise InvalidOptionError(f"agent seat {s} is out of range 0..{self.players}")
@@ -167,7 +179,7 @@ class VectorEnv:
         if isinstance(opponents, str):
             bots = [opponents] * others
         else:
-            bots = list(opponents)
+            bots = _items(opponents, "opponents (a bot name or a sequence of them)")
             if not all(isinstance(b, str) for b in bots):
                 raise InvalidOptionError(f"opponents must be bot names, got {opponents!r}")
         if reward not in ("win", "score"):

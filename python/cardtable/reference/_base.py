@@ -193,8 +193,9 @@ def _restore_state(data: dict[str, Any]) -> ReferenceState:
     """Rebuilds a reference state from its canonical dict alone (what ``pickle`` calls)."""
     from cardtable import reference
 
-    if not isinstance(data, dict) or not isinstance(data.get("options"), dict):
-        raise InvalidStateError("a state must be a dict with an options dict")
+    options = data.get("options") if isinstance(data, dict) else None
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise InvalidStateError("a state must be a dict with an options dict of str keys")
     try:
         game = reference.make(data.get("game"), players=data.get("players"), **data["options"])  # type: ignore[arg-type]
     except InvalidOptionError as err:

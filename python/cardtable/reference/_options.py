@@ -35,12 +35,16 @@ MAX_DEPTH = 64
 
 
 def as_int(value: object) -> builtins.int | None:
-    """``value`` as an int if it is an integer type other than bool (NumPy integers included)."""
+    """``value`` as an int if it is an integer type other than bool (NumPy integers included).
+
+    Anything whose ``__index__`` fails (a float, ``numpy.bool_``, an object whose ``__index__``
+    raises) is not an integer, as the engine reads it.
+    """
     if isinstance(value, bool):
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
+    except (TypeError, ValueError, ArithmeticError):
         return None
 
 

@@ -21,8 +21,9 @@ pub const TERMINAL: i32 = -2;
 /// chance and serialization on top, so an implementation may assume that `apply` only ever receives
 /// an action listed by `legal_actions` (or a chance outcome listed by `chance_outcomes`).
 pub trait Game: Clone + Send + Sync + 'static {
-    /// The full mutable state of one game. It must be cheap to clone.
-    type State: Clone + Send + Sync + 'static;
+    /// The full mutable state of one game. It must be cheap to clone, and equal states must be
+    /// the same position (the per-step API compares them to follow a game step by step).
+    type State: Clone + PartialEq + Send + Sync + 'static;
 
     /// The registered game id, e.g. `"turn_the_tide"`.
     const ID: &'static str;

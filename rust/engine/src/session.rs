@@ -388,45 +388,114 @@ pub trait AnyBot: Send {
     fn observe(&mut self, session: &dyn AnySession) -> Result<()>;
 }
 
+/// A built-in bot seated in one game of the per-step API.
+///
+/// A bot that observes ([`Bot::observe`]) sees every state the batch runner would show it, chance
+/// nodes included, although a seeded session resolves its chance nodes inside `apply`: the handle
+/// keeps the last state the bot saw with its history, and when a session continues that history
+/// it replays the steps in between and shows the bot each state ([`BotHandle::catch_up`]).
 struct BotHandle<G: Game> {
     game: Arc<G>,
     bot: Box<dyn Bot<G>>,
     seat: usize,
     legal: Vec<u32>,
+    /// The last state the bot saw and the history that led to it (`None` before the first).
+    seen: Option<(G::State, Vec<u32>)>,
 }
 
 impl<G: Game> BotHandle<G> {
-    fn state_of<'a>(&self, session: &'a dyn AnySession) -> Result<&'a G::State> {
-        session
+    /// The session of the bot's own game (the same id, players and options).
+    fn session_of<'a>(&self, session: &'a dyn AnySession) -> Result<&'a Session<G>> {
+        let s = session
             .as_any()
             .downcast_ref::<Session<G>>()
-            .map(|s| &s.state)
             .ok_or_else(|| {
                 EngineError::IllegalAction(format!(
                     "this bot plays {}, not that state's game",
                     G::ID
                 ))
-            })
+            })?;
+        let same = Arc::ptr_eq(&s.game, &self.game)
+            || (s.game.players() == self.game.players() && s.game.options() == self.game.options());
+        if !same {
+            return Err(EngineError::IllegalAction(format!(
+                "this bot plays {} with {} players and options {}, not that state's {} players \
+                 and options {}",
+                G::ID,
+                self.game.players(),
+                Value::Object(self.game.options()),
+                s.game.players(),
+                Value::Object(s.game.options()),
+            )));
+        }
+        Ok(s)
+    }
+
+    /// Shows an observing bot every state from the last one it saw up to `session`'s, in order
+    /// (after each step, as the batch runner does). Before the first, the bot is taken to have
+    /// seen the initial state. When `session` does not continue the history last seen (another
+    /// game, a resampled state, a step that does not replay to the session's state), the bot sees
+    /// `session`'s state alone.
+    fn catch_up(&mut self, session: &Session<G>) {
+        if !self.bot.observes() {
+            return;
+        }
+        let (mut state, seen) = match self.seen.take() {
+            Some((state, history)) => (state, history),
+            None => (self.game.initial_state(), Vec::new()),
+        };
+        if seen.len() == session.history.len() && state == session.state {
+            self.seen = Some((state, seen));
+            return;
+        }
+        let steps = session
+            .history
+            .strip_prefix(seen.as_slice())
+            .and_then(|rest| self.replay(&mut state, rest))
+            .filter(|_| state == session.state);
+        match steps {
+            Some(states) => states.iter().for_each(|s| self.bot.observe(&self.game, s)),
+            None => self.bot.observe(&self.game, &session.state),
+        }
+        self.seen = Some((session.state.clone(), session.history.clone()));
+    }
+
+    /// Applies `steps` to `state`, each checked to be legal there, and returns the state after
+    /// each; `None` at the first one that is not legal.
+    fn replay(&self, state: &mut G::State, steps: &[u32]) -> Option<Vec<G::State>> {
+        let mut legal = Vec::new();
+        let mut states = Vec::with_capacity(steps.len());
+        for &a in steps {
+            // At a chance node `legal_actions` lists the outcomes, as `Session::apply` checks.
+            self.game.legal_actions(state, &mut legal);
+            if self.game.current_player(state) == TERMINAL || legal.binary_search(&a).is_err() {
+                return None;
+            }
+            self.game.apply(state, a);
+            states.push(state.clone());
+        }
+        Some(states)
     }
 }
 
 impl<G: Game> AnyBot for BotHandle<G> {
     fn act(&mut self, session: &dyn AnySession) -> Result<u32> {
-        let state = self.state_of(session)?;
-        let current = self.game.current_player(state);
+        let session = self.session_of(session)?;
+        let current = self.game.current_player(&session.state);
         if current != self.seat as i32 {
             return Err(EngineError::IllegalAction(format!(
                 "the bot sits in seat {}, but the player to move is {current}",
                 self.seat
             )));
         }
-        self.game.legal_actions(state, &mut self.legal);
-        Ok(self.bot.act(&self.game, state, &self.legal))
+        self.catch_up(session);
+        self.game.legal_actions(&session.state, &mut self.legal);
+        Ok(self.bot.act(&self.game, &session.state, &self.legal))
     }
 
     fn observe(&mut self, session: &dyn AnySession) -> Result<()> {
-        let state = self.state_of(session)?;
-        self.bot.observe(&self.game, state);
+        let session = self.session_of(session)?;
+        self.catch_up(session);
         Ok(())
     }
 }
@@ -597,6 +666,7 @@ impl<G: Game> AnyGame for GameHandle<G> {
             bot,
             seat,
             legal: Vec::new(),
+            seen: None,
         }))
     }
 

@@ -972,12 +972,11 @@ impl PyLockstep {
             v
         } else {
             match actions.cast::<numpy::PyArray1<i64>>() {
+                // A strided view (e.g. a column of a 2-d array) is read element by element.
                 Ok(array) => match array.try_readonly() {
                     Ok(view) => match view.as_slice() {
                         Ok(slice) => slice.to_vec(),
-                        Err(_) => {
-                            list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?
-                        }
+                        Err(_) => view.as_array().iter().copied().collect(),
                     },
                     Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
                 },
