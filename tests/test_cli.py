@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -292,3 +295,89 @@ def test_the_command_line_works_without_the_analysis_extra(tmp_path: Path) -> No
     study = run("balance", "turn_the_tide", "--players", "4", "--games", "10")
     assert study.returncode == 2, study.stdout + study.stderr
     assert "cardtable[analysis]" in study.stderr and "Traceback" not in study.stderr
+
+
+@pytest.mark.parametrize("depth", [64, 100, 5000, 100_000])
+def test_an_option_nested_at_any_depth_is_a_usage_error(depth: int) -> None:
+    """json.loads recursed on deep ``-o`` values: a RecursionError instead of the depth limit."""
+    for value in ("[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth):
+        args = _simulate("-o", f"num_cards={value}")
+        _fails_before_the_run(args, "num_cards", "nested deeper than 64 levels")
+
+
+def test_the_shared_option_reader_is_safe_at_any_depth() -> None:
+    """``sweep --grid`` and every command with ``-o`` read values through these two functions."""
+    from cardtable._cli_options import parse_options, parse_value
+
+    deep = "[" * 10**6 + "]" * 10**6
+    for read in (lambda: parse_value(deep), lambda: parse_options((f"lanes={deep}",))):
+        with pytest.raises(click.BadParameter, match="nested deeper than 64 levels"):
+            read()
+    assert parse_value("[" * 63 + "]" * 63) == json.loads("[" * 63 + "]" * 63)  # the engine's call
+    assert parse_value('["' + "[" * 100 + '"]') == ["[" * 100]  # brackets in a string
+    assert parse_value("[[[ not json") == "[[[ not json"
+    with pytest.raises(click.BadParameter, match="digits"):
+        parse_value("1" * 5000)  # a ValueError of int(), not a JSONDecodeError
+
+
+def test_an_option_given_twice_is_refused() -> None:
+    _fails_before_the_run(
+        _simulate("-o", "num_cards=5", "-o", " num_cards=7"), "'num_cards' given twice"
+    )
+    run_cli(*_simulate("-o", "num_cards=5"))
+
+
+def test_the_progress_bar_goes_to_standard_error() -> None:
+    result = CliRunner().invoke(main, ["simulate", "goofspiel", "-p", "2", "-n", "10"])
+    assert result.exit_code == 0, result.output
+    assert "simulating" not in result.stdout
+    assert "simulating" in result.stderr and "10/10" in result.stderr
+    assert "goofspiel, 2 players, 10 games" in result.stdout
+
+
+def _inline_simulate_examples() -> list[tuple[str, str]]:
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8").replace("\n", " ")
+        found += [(page.name, m) for m in re.findall(r"`cardtable (simulate [^`]+)`", text)]
+    return found
+
+
+@pytest.mark.parametrize(("page", "example"), _inline_simulate_examples())
+def test_the_inline_simulate_examples_of_the_docs_run(page: str, example: str) -> None:
+    """docs/search.md showed a ``simulate`` without ``--players``; shortened to two games here."""
+    assert "2 games" in run_cli(*shlex.split(example), "-n", "2", "--no-progress"), page
+
+
+def test_search_md_shows_its_simulate_example() -> None:
+    assert any(page == "search.md" for page, _ in _inline_simulate_examples())
+
+
+def test_play_help_names_the_default_bot_of_every_game() -> None:
+    help_text = " ".join(run_cli("play", "--help").split())
+    assert "(default: greedy)" not in help_text
+    assert "greedy; memory in trafficars_memory" in help_text
+    output = run_cli("play", "trafficars_memory", "-p", "3", "--seed", "1", input="0\n" * 300)
+    assert "seat 1 memory, seat 2 memory" in " ".join(output.split())
+
+
+def test_play_refuses_bad_input_as_usage_errors() -> None:
+    play = ["play", "turn_the_tide", "-p", "3"]
+    for args, expected in (
+        (["play", "chess", "-p", "3"], "unknown game"),
+        (["play", "turn_the_tide", "-p", "9"], "players"),
+        ([*play, "--seed", "-1"], "--seed"),
+        ([*play, "--seed", str(2**64)], "--seed"),
+        ([*play, "-b", "greedy,nosuchbot"], "nosuchbot"),
+        ([*play, "-b", "greedy"], "give 2 bots"),
+        ([*play, "-o", "rounds=1", "-o", "rounds=2"], "given twice"),
+    ):
+        output = run_cli(*args, exit_code=2, input="0\n")
+        assert expected in output and "Traceback" not in output, args
+
+
+def test_simulate_refuses_counts_beyond_the_library_bounds_as_usage_errors() -> None:
+    _fails_before_the_run(_simulate("--threads", "1025"), "--threads", "1024")
+    _fails_before_the_run(_simulate("--games", str(2**64)), "--games")
+    _fails_before_the_run(_simulate("--games", str(10**11)), "--summary-only", "fit in memory")

@@ -156,8 +156,8 @@ sys.argv = ["cardtable", "simulate", "goofspiel", "--players", "2", "--games", "
 main()
 """
     proc = run_script(code)
-    assert proc.returncode == 1, (proc.returncode, proc.stderr)
-    assert "keep_games=False" in proc.stdout + proc.stderr
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)  # a usage error
+    assert "--summary-only" in proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -490,3 +490,35 @@ def test_kept_games_use_the_smallest_dtypes() -> None:
     # The same games as the per-step API plays, whatever the dtype.
     game = cardtable.make("turn_the_tide", players=4)
     assert list(result.scores[7]) == replay_random_game(game, 1, 7)
+
+
+@pytest.mark.parametrize("progress", [0, 1, "yes", None, np.True_, [True]])
+def test_progress_is_exactly_true_false_or_a_callable(
+    progress: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``progress=0`` and ``progress="yes"`` used to draw the bar (only ``is False`` was tested)."""
+    calls: list[int] = []
+
+    def policy(batch: PolicyBatch) -> list[int]:
+        calls.append(len(batch))
+        return [legal[0] for legal in batch.legal_actions]
+
+    lineups: list[list[Any] | None] = [None, [policy, "random"]]
+    for bots in lineups:
+        with pytest.raises(InvalidOptionError, match="progress must be True, False or a callable"):
+            cardtable.simulate("goofspiel", players=2, games=5, bots=bots, progress=progress)
+    assert not calls  # refused before any game
+    captured = capsys.readouterr()
+    assert "simulating" not in captured.out + captured.err
+
+
+def test_the_progress_bar_is_drawn_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    def policy(batch: PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    lineups: list[list[Any] | None] = [None, [policy, "random"]]
+    for bots in lineups:
+        cardtable.simulate("goofspiel", players=2, games=5, bots=bots, progress=True)
+        captured = capsys.readouterr()
+        assert "simulating" in captured.err and "5/5" in captured.err
+        assert captured.out == ""

@@ -17,25 +17,98 @@ __all__ = ["choice_option", "games_option", "option_pairs", "parse_options", "pa
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# The engine refuses an option value of 64 nested arrays or objects ("nested deeper than 64
+# levels": the options are the first level, docs/errors.md). The CLI refuses it before json.loads,
+# which recurses once a level and would exhaust Python's recursion limit on deep input.
+_MAX_DEPTH = 64
+
+
+def _nesting(text: str) -> int:
+    """How deep the JSON arrays and objects of ``text`` nest (brackets in strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _shorten(text: str, width: int = 40) -> str:
+    """``text`` cut to ``width`` characters for a message."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def parse_value(text: str) -> Any:
-    """``true``/``false``/``null``/numbers as JSON, anything else as a string."""
+    """``true``/``false``/``null``/numbers as JSON, anything else as a string.
+
+    Args:
+        text: The value of a ``KEY=VALUE`` pair.
+
+    Returns:
+        The JSON value, or ``text`` itself if it is not JSON.
+
+    Raises:
+        click.BadParameter: If it is JSON nested deeper than the engine accepts, or holds a number
+            too long to read; at any depth and length, never a ``RecursionError``.
+    """
     lowered = text.strip().lower()
     if lowered in ("none", "null"):
         return None
+    if lowered.startswith(("[", "{")) and _nesting(text) >= _MAX_DEPTH:
+        raise click.BadParameter(
+            f"{_shorten(text)} is nested deeper than {_MAX_DEPTH} levels (docs/errors.md)"
+        )
     try:
         return json.loads(lowered if lowered in ("true", "false") else text)
     except json.JSONDecodeError:
         return text
+    except (ValueError, RecursionError) as err:  # a number of too many digits, say
+        reason = str(err).split(";")[0]
+        raise click.BadParameter(f"cannot read {_shorten(text)}: {reason}") from None
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """The ``-o KEY=VALUE`` pairs as keyword arguments for ``cardtable.make``."""
+    """The ``-o KEY=VALUE`` pairs as keyword arguments for ``cardtable.make``.
+
+    Args:
+        pairs: The pairs as given, in order.
+
+    Returns:
+        The options by name.
+
+    Raises:
+        click.BadParameter: On a pair without ``=`` or a key, an option given twice, or a value
+            :func:`parse_value` refuses (all usage errors: exit status 2).
+    """
     options: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
+        key = key.strip()
         if not sep or not key:
             raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
-        options[key.strip()] = parse_value(value)
+        if key in given:
+            raise click.BadParameter(
+                f"option {key!r} given twice ({given[key]!r}, then {_shorten(pair)!r})",
+                param_hint="--option",
+            )
+        given[key] = _shorten(pair)
+        try:
+            options[key] = parse_value(value)
+        except click.BadParameter as err:
+            raise click.BadParameter(f"{key}: {err.message}") from None
     return options
 
 
@@ -51,7 +124,7 @@ def games_option(name: str, default: int) -> Callable[[F], F]:
     return click.option(
         "-n",
         name,
-        type=click.IntRange(min=1),
+        type=click.IntRange(1, 2**64 - 1),
         default=default,
         show_default=True,
         help="Games to play.",

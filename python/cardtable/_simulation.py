@@ -586,9 +586,28 @@ def merge_raw(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
 
 
 class Progress:
-    """Adapts ``progress=`` to the engine's ``progress(done)`` callback, with a rich bar."""
+    """Adapts ``progress=`` to the engine's ``progress(done)`` callback, with a rich bar.
+
+    The bar is drawn on standard error, so that the summary on standard output can be redirected
+    or piped without it.
+    """
 
     def __init__(self, progress: bool | Callable[[int, int], object], total: int) -> None:
+        """Checks ``progress`` before the run starts.
+
+        Args:
+            progress: ``True`` (a bar), ``False`` (nothing) or a callable ``progress(done, total)``.
+            total: The number of games of the run.
+
+        Raises:
+            InvalidOptionError: If ``progress`` is anything else (``0``, ``1``, ``"yes"``, ``None``,
+                ``numpy.True_``: a boolean is exactly ``True`` or ``False``, docs/errors.md).
+        """
+        if progress is not True and progress is not False and not callable(progress):
+            raise InvalidOptionError(
+                "progress must be True, False or a callable progress(done, total), "
+                f"got {progress!r}"
+            )
         self._spec = progress
         self._total = total
         self._bar: Any = None
@@ -600,6 +619,7 @@ class Progress:
         if callable(self._spec):
             callback = self._spec
             return lambda done: callback(done, self._total) is not False
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -617,6 +637,7 @@ class Progress:
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
+            console=Console(stderr=True),
             transient=False,
         )
         self._bar.start()

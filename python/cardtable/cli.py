@@ -17,7 +17,8 @@ from rich.table import Table
 import cardtable
 from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
 from cardtable.bots import split_bot_specs
-from cardtable.errors import CardtableError
+from cardtable.errors import CapacityError, CardtableError
+from cardtable.sim import MAX_THREADS
 
 __all__ = ["main"]
 
@@ -207,7 +208,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 )
 @click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_THREADS),
     default=None,
     help="Worker threads (default: all cores).",
 )
@@ -227,7 +228,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     "--summary-only", is_flag=True, help="Keep no per-game data (fixed memory, for huge runs)."
 )
 @choice_option("--backend", ["local", "ray"], "Run here, or as Ray tasks.")
-@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar (on standard error).")
 def simulate_command(
     game_id: str,
     players: int,
@@ -264,6 +265,11 @@ def simulate_command(
             backend=backend,  # type: ignore[arg-type]
             **options,
         )
+    except CapacityError:
+        raise click.UsageError(
+            f"the per-game results of {games:,} games would not fit in memory; add "
+            "--summary-only to keep only the summary (fixed memory), or play fewer games"
+        ) from None
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
     if result.games_played == 0:
@@ -372,9 +378,15 @@ _register_replay()
 @click.option("-p", "--players", type=int, required=True, help="Number of players.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
 @click.option(
-    "-b", "--bots", default="", help="Comma-separated bots for the other seats (default: greedy)."
+    "-b",
+    "--bots",
+    default="",
+    help="Comma-separated bots for the other seats (default: the game's default heuristic bot, "
+    "greedy; memory in trafficars_memory).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the deal (default: random).")
+@click.option(
+    "--seed", type=click.IntRange(0, 2**64 - 1), help="Seed of the deal (default: random)."
+)
 @option_pairs
 def play_command(
     game_id: str,
@@ -387,29 +399,31 @@ def play_command(
     """Play one seat of GAME_ID in the terminal against built-in bots."""
     import random
 
+    from cardtable.render._cli import default_bot
     from cardtable.render.play import play
     from cardtable.render.replay import _bot_seed
 
+    options = parse_options(option_pairs)
     try:
-        game = cardtable.make(game_id, players=players, **parse_options(option_pairs))
-        info = next(g for g in cardtable.games() if g.id == game_id)
-        if not 0 <= seat < game.players:
-            raise click.BadParameter(f"seat must be in 0..{game.players - 1}", param_hint="--seat")
-        default_bot = info.bots[1] if len(info.bots) > 1 else "random"
-        names = split_bot_specs(bots) if bots else []
-        others = [s for s in range(game.players) if s != seat]
-        if names and len(names) != len(others):
-            raise click.BadParameter(
-                f"give {len(others)} bots (one per other seat)", param_hint="--bots"
-            )
-        seed = random.randrange(2**63) if seed is None else seed
-        state = game.new_state(seed=seed)
-        seated = {
-            s: cardtable.bot(game, names[i] if names else default_bot, s, seed=_bot_seed(seed, s))
-            for i, s in enumerate(others)
-        }
+        game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.UsageError(str(err)) from None
+    if not 0 <= seat < game.players:
+        raise click.BadParameter(f"seat must be in 0..{game.players - 1}", param_hint="--seat")
+    others = [s for s in range(game.players) if s != seat]
+    names = split_bot_specs(bots) if bots else [default_bot(game_id)] * len(others)
+    if len(names) != len(others):
+        raise click.BadParameter(
+            f"give {len(others)} bots (one per other seat)", param_hint="--bots"
+        )
+    seed = random.randrange(2**63) if seed is None else seed
+    seated = {}
+    for name, s in zip(names, others, strict=True):
+        try:
+            seated[s] = cardtable.bot(game, name, s, seed=_bot_seed(seed, s))
+        except CardtableError as err:
+            raise click.BadParameter(str(err), param_hint="--bots") from None
+    state = game.new_state(seed=seed)
     console.print(
         f"[bold]{game_id}[/bold], {game.players} players, you are seat {seat} "
         f"(seed {seed}). Bots: " + ", ".join(f"seat {s} {b.name}" for s, b in seated.items())

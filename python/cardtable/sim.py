@@ -118,6 +118,7 @@ def simulate(
     batch_size = _check_int("batch_size", batch_size, 1, MAX_BATCH)
     if not isinstance(keep_games, bool):
         raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")
+    Progress(progress, games)  # checks `progress` before any runner or cluster is set up
     game = _core.Game(game_id, players, options)
     if bots is None:
         bots = ["random"] * game.players
