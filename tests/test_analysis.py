@@ -110,8 +110,46 @@ def test_holm_adjustment() -> None:
 
 
 def test_never_seen_share_keeps_an_interval() -> None:
-    e = cluster_mean(np.zeros(30), np.arange(30))
+    e = cluster_mean(np.zeros(30), np.arange(30), share=True)
     assert e.value == 0 and e.low == 0 and e.high > 0.05
+    e = cluster_mean(np.ones(30), np.arange(30), share=True)
+    assert e.value == 1 and e.low < 0.95 and e.high == 1
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0, 2.0, 24.0])
+def test_constant_metric_that_is_no_share_gets_a_zero_width_interval(value: float) -> None:
+    # A place, score or margin that is 0 or 1 in every deal is not a 0/1 outcome: no Wilson.
+    e = cluster_mean(np.full(30, value), np.arange(30))
+    assert (e.value, e.low, e.high) == (value, value, value)
+
+
+def test_share_intervals_stay_within_0_and_1() -> None:
+    # 9 deals out of 10 won: the t interval, 0.9 ± 0.23, would end above 100%.
+    high = cluster_mean(np.r_[np.ones(9), 0.0], np.arange(10), share=True)
+    assert high.value == pytest.approx(0.9) and high.high == 1 and 0.6 < high.low < 0.9
+    low = cluster_mean(np.r_[np.zeros(14), 1.0], np.arange(15), share=True)
+    assert low.low == 0 and low.high > low.value > 0
+    # Not a share: the same values keep their t interval.
+    assert cluster_mean(np.r_[np.ones(9), 0.0], np.arange(10)).high > 1
+
+
+def test_studies_give_possible_intervals() -> None:
+    t = tournament(
+        "goofspiel", players=2, bots=["greedy", "random"], games=10, seed=0, progress=False
+    )
+    place = t.result("greedy").place  # greedy wins every game: place 1, exactly
+    assert (place.value, place.low, place.high) == (1, 1, 1)
+    assert t.result("greedy").win_rate.high == 1 and t.result("random").win_rate.low == 0
+    s = sweep(
+        "goofspiel", players=2, grid={"num_cards": [5]}, bots=["greedy"], games=10, progress=False
+    )
+    margin = s.points[0].metrics["mean margin"]  # greedy against itself ties every game
+    assert (margin.value, margin.low, margin.high) == (0, 0, 0)
+    s = sweep("trafficars", players=3, grid={"max_cars": [3, 4]}, games=10, progress=False)
+    for point in s.points:
+        for metric, e in point.metrics.items():
+            if "win" in metric:
+                assert 0 <= e.low <= e.value <= e.high <= 1, (metric, e)
 
 
 # --- ratings ----------------------------------------------------------------------------------
@@ -200,8 +238,9 @@ def test_replay_equals_the_simulated_game(
         game_id, players=players, games=40, bots=bots, seed=seed, progress=False, **options
     )
     assert result.scores is not None and result.lengths is not None
-    games = [g for g in range(40) if replayable(seed, g, bots)]
-    assert 3 <= len(games) < 40
+    # Every game: bot seeds of 2**63 and more included (the per-step bot takes any 64-bit seed).
+    assert any(s >> 63 for g in range(40) for s in _bot_seeds(seed, g, players))
+    games = range(40)
     for g in games:
         t = replay(game_id, players, bots, seed, g, **options)
         assert t.scores == result.scores[g].tolist()
@@ -218,11 +257,21 @@ def test_replay_equals_the_simulated_game(
     assert state.is_terminal and list(state.scores) == t.scores
 
 
-def test_unreplayable_game_is_refused() -> None:
-    bots = ["greedy", "greedy"]
-    g = next(g for g in range(50) if not replayable(0, g, bots))
-    with pytest.raises(cardtable.InvalidOptionError):
-        replay("goofspiel", 2, bots, 0, g)
+def _bot_seeds(seed: int, game: int, players: int) -> list[int]:
+    return [derive_seed(derive_seed(seed, game), p + 1) for p in range(players)]
+
+
+def test_games_with_large_bot_seeds_are_replayed() -> None:
+    # Game 0 of seed 3 seats a greedy bot whose seed is 2**63 or more: once refused, now rebuilt
+    # exactly, and a balance study traces every game it is asked to.
+    bots = ["greedy"] * 4
+    assert any(s >> 63 for s in _bot_seeds(3, 0, 4))
+    assert replayable(3, 0, bots)
+    run = cardtable.simulate("turn_the_tide", players=4, games=1, bots=bots, seed=3, progress=False)
+    assert run.scores is not None
+    assert replay("turn_the_tide", 4, bots, 3, 0).scores == run.scores[0].tolist()
+    b = balance("turn_the_tide", players=4, games=40, trace_games=30, weaker=None, progress=False)
+    assert [t.game for t in b.traced] == list(range(30))
 
 
 # --- tournaments -------------------------------------------------------------------------------
@@ -288,8 +337,6 @@ def test_duplicate_deals_share_the_deal_and_narrow_the_interval() -> None:
     # Histories: game g starts with the same chance outcomes under every seat assignment.
     checked = 0
     for g in range(40):
-        if not all(replayable(s, g, lineup) for s, lineup in zip(t.seeds, t.lineups, strict=True)):
-            continue
         deal = (
             cardtable.make("trafficars", players=2, **opts)
             .new_state(seed=derive_seed(5, g))
@@ -594,3 +641,177 @@ def test_studies_reject_bad_bots_before_the_progress_bar(
     with pytest.raises(cardtable.InvalidOptionError, match="bot"):
         study()
     assert started == []
+
+
+# --- findings, report footers, bad input -------------------------------------------------------
+
+
+def test_close_games_are_counted_from_the_exact_margins() -> None:
+    # 40 cards: far more than 60 distinct margins, so the margin distribution is binned.
+    b = balance(
+        "goofspiel",
+        players=2,
+        bot="random",
+        weaker=None,
+        games=600,
+        trace_games=0,
+        progress=False,
+        num_cards=40,
+    )
+    assert len(b.margin.values) == 40  # bins, not values
+    exact = margins(b.runs.scores[0], b.runs.winners[0], True)
+    close = int((exact <= 1).sum())
+    assert 0 < close < 60 and b.close_games.value == close / 600
+    assert f"{100 * close / 600:.1f}% of games are decided by at most one point" in str(b)
+
+
+def _reproduced(result: Any) -> None:
+    """The report footer's command gives ``result`` again (but for its timing)."""
+    import json
+    import shlex
+
+    from cardtable.analysis._cli import _clean
+    from tests.command_line import run_cli
+
+    command = result.report().footer.split("Reproduce with `")[1].split("`")[0]
+    words = shlex.split(command)
+    assert words[0] == "cardtable"
+    again = json.loads(run_cli(*words[1:], "--no-progress", "--json", "-"))
+    assert _without_time(again) == _without_time(_clean(result.to_dict()))
+
+
+def test_tournament_footer_reproduces_the_run() -> None:
+    bots = ["greedy", "random", "random", "random"]
+    kw: dict[str, Any] = {"games": 12, "seed": 3, "progress": False, "too_low": "insert"}
+    _reproduced(tournament("trafficars", players=4, bots=bots, rating_bootstrap=4, **kw))
+    _reproduced(
+        tournament("trafficars", players=4, bots=bots, duplicate=False, rating_games=9, **kw)
+    )
+    _reproduced(tournament("trafficars", players=3, bots=bots, rotate_seats=False, **kw))
+
+
+def test_balance_and_sweep_footers_reproduce_the_run() -> None:
+    _reproduced(balance("goofspiel", players=2, games=30, seed=4, trace_games=3, progress=False))
+    _reproduced(
+        balance("goofspiel", players=2, games=30, trace_games=50, luck_games=7, progress=False)
+    )
+    _reproduced(balance("goofspiel", players=2, games=30, weaker=None, progress=False))
+    grid: dict[str, list[Any]] = {"lanes": [2, 3], "max_cars": [3, None]}
+    bots = ["random", "greedy", "random"]
+    kw: dict[str, Any] = {"games": 6, "seed": 5, "progress": False, "hand_size": 5}
+    _reproduced(sweep("trafficars", players=3, grid=grid, bots=bots, rotate_seats=False, **kw))
+    _reproduced(sweep("trafficars", players=3, grid={"too_low": ["take", "insert"]}, **kw))
+
+
+def _goofspiel_tournament(**kw: Any) -> TournamentResult:
+    return tournament("goofspiel", players=2, bots=["greedy", "random"], progress=False, **kw)
+
+
+def _goofspiel_balance(**kw: Any) -> Any:
+    return balance("goofspiel", players=2, progress=False, **kw)
+
+
+def _goofspiel_sweep(**kw: Any) -> Any:
+    return sweep("goofspiel", players=2, progress=False, **{"grid": {"num_cards": [3]}, **kw})
+
+
+BAD_INPUTS: dict[str, Callable[[], object]] = {
+    "sweep seed True": lambda: _goofspiel_sweep(games=4, seed=True),
+    "sweep seed 2**64": lambda: _goofspiel_sweep(games=4, seed=2**64),
+    "sweep seed -1": lambda: _goofspiel_sweep(games=4, seed=-1),
+    "sweep seed 1.0": lambda: _goofspiel_sweep(games=4, seed=1.0),
+    "balance seed 1.0": lambda: _goofspiel_balance(games=4, seed=1.0),
+    "tournament seed -1": lambda: _goofspiel_tournament(games=4, seed=-1, duplicate=False),
+    "tournament seed 2**64": lambda: _goofspiel_tournament(games=4, seed=2**64, duplicate=False),
+    "games 3.0": lambda: _goofspiel_tournament(games=3.0),
+    "threads 0": lambda: _goofspiel_balance(games=4, threads=0),
+    "duplicate 1": lambda: _goofspiel_tournament(games=4, duplicate=1),
+    "rating_bootstrap -5": lambda: _goofspiel_tournament(games=4, rating_bootstrap=-5),
+    "rating_bootstrap 1.5": lambda: _goofspiel_tournament(games=4, rating_bootstrap=1.5),
+    "rating_bootstrap 1": lambda: _goofspiel_tournament(games=4, rating_bootstrap=1),
+    "rating_games 0": lambda: _goofspiel_tournament(games=4, rating_games=0),
+    "rating_games -5": lambda: _goofspiel_tournament(games=4, rating_games=-5),
+    "grid value 3": lambda: _goofspiel_sweep(games=4, grid={"num_cards": 3}),
+    "grid of pairs": lambda: _goofspiel_sweep(games=4, grid=[("num_cards", [3])]),
+    "grid value string": lambda: _goofspiel_sweep(games=4, grid={"num_cards": "34"}),
+    "grid no values": lambda: _goofspiel_sweep(games=4, grid={"num_cards": iter([])}),
+    "replay one bot": lambda: replay("goofspiel", 2, ["random"], 0, 0),
+    "replay game -1": lambda: replay("goofspiel", 2, ["random", "random"], 0, -1),
+    "replay seed 2**64": lambda: replay("goofspiel", 2, ["random", "random"], 2**64, 0),
+    "trace_games -1": lambda: _goofspiel_balance(games=4, trace_games=-1),
+    "trace_games 1.5": lambda: _goofspiel_balance(games=4, trace_games=1.5),
+    "trace_games True": lambda: _goofspiel_balance(games=4, trace_games=True),
+    "luck_games -1": lambda: _goofspiel_balance(games=4, luck_games=-1),
+    "luck_games 1": lambda: _goofspiel_balance(games=4, luck_games=1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_studies_refuse_bad_input(case: str) -> None:
+    with pytest.raises(cardtable.InvalidOptionError):
+        BAD_INPUTS[case]()
+
+
+def test_studies_take_numpy_integers_and_any_iterable_grid() -> None:
+    b = _goofspiel_balance(games=np.int64(6), seed=np.uint64(2), trace_games=np.int32(2))
+    assert (b.games, b.seed, len(b.traced)) == (6, 2, 2) and type(b.seed) is int
+    s = _goofspiel_sweep(games=4, grid={"num_cards": (n for n in [3, 4])})
+    assert s.grid == {"num_cards": [3, 4]} and len(s.points) == 2
+
+
+def test_running_out_of_memory_says_to_play_fewer_games() -> None:
+    from tests.command_line import run_cli
+
+    with pytest.raises(cardtable.CapacityError, match="play fewer games") as err:
+        _goofspiel_tournament(games=10**12)
+    assert "keep_games" not in str(err.value)
+    with pytest.raises(cardtable.CapacityError, match="play fewer games"):
+        _goofspiel_sweep(games=10**12)
+    output = run_cli("balance", "goofspiel", "-p", "2", "-n", str(10**12), exit_code=2)
+    assert "fewer games" in output and "keep_games" not in output
+
+
+STUDY_COMMANDS = {
+    "tournament": ["tournament", "goofspiel", "-p", "2", "-b", "greedy,random", "-n", "4"],
+    "balance": ["balance", "goofspiel", "-p", "2", "-n", "4"],
+    "sweep": ["sweep", "goofspiel", "-p", "2", "--grid", "num_cards=3,4", "-n", "4"],
+}
+BAD_ARGUMENTS: dict[str, tuple[str, list[str], str]] = {
+    "grid twice": ("sweep", ["--grid", "lanes=3", "--grid", "lanes=4"], "lanes is given twice"),
+    "sweep seed -1": ("sweep", ["--seed", "-1"], "--seed"),
+    "sweep seed 2**64": ("sweep", ["--seed", str(2**64)], "--seed"),
+    "tournament seed 2**64": ("tournament", ["--no-duplicate", "--seed", str(2**64)], "--seed"),
+    "rating bootstrap -5": ("tournament", ["--rating-bootstrap", "-5"], "--rating-bootstrap"),
+    "rating bootstrap 1": ("tournament", ["--rating-bootstrap", "1"], "--rating-bootstrap"),
+    "rating games 0": ("tournament", ["--rating-games", "0"], "--rating-games"),
+    "trace games -3": ("balance", ["--trace-games", "-3"], "--trace-games"),
+    "luck games -1": ("balance", ["--luck-games", "-1"], "--luck-games"),
+    "luck games 1": ("balance", ["--luck-games", "1"], "--luck-games"),
+    "games 1": ("balance", ["-n", "1"], "--games"),
+    "threads 0": ("sweep", ["--threads", "0"], "--threads"),
+    "tournament json in no directory": ("tournament", ["--json", "nodir/x.json"], "--json"),
+    "tournament report in no directory": ("tournament", ["--report", "nodir/x.html"], "--report"),
+    "balance parquet in no directory": ("balance", ["--parquet", "nodir/x.pq"], "--parquet"),
+    "sweep report in no directory": ("sweep", ["--report", "nodir/x.html"], "--report"),
+    "parquet to standard output": ("balance", ["--parquet", "-"], "--parquet"),
+    "report to standard output": ("sweep", ["--report", "-"], "--report"),
+    "report and json one file": (
+        "tournament",
+        ["--report", "same.html", "--json", "./same.html"],
+        "--json and --report name the same file",
+    ),
+    "bad game option": ("tournament", ["-o", "num_cards=99"], "num_cards"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ARGUMENTS))
+def test_study_commands_refuse_bad_arguments_before_running(
+    case: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.command_line import run_cli
+
+    monkeypatch.chdir(tmp_path)
+    study, args, message = BAD_ARGUMENTS[case]
+    output = run_cli(*STUDY_COMMANDS[study], "--no-progress", *args, exit_code=2)
+    assert message in output and "took" not in output  # refused before the study ran
+    assert list(tmp_path.iterdir()) == []  # and nothing was written

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 from collections.abc import Callable
@@ -13,6 +14,8 @@ from typing import Any, Protocol
 import click
 
 from cardtable._cli_options import option_pairs, parse_options
+from cardtable.analysis.tournament import RATING_BOOTSTRAP, RATING_GAMES
+from cardtable.sim import MAX_THREADS
 
 __all__ = ["register"]
 
@@ -56,8 +59,10 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
         help="Write the results as JSON ('-': to standard output, without the table).",
     )(f)
     f = option_pairs(f)
-    f = click.option("--threads", type=int, default=None, help="Worker threads (default: all).")(f)
-    f = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the study.")(f)
+    threads = click.IntRange(1, MAX_THREADS)
+    f = click.option("--threads", type=threads, help="Worker threads (default: all).")(f)
+    seed = click.IntRange(0, 2**64 - 1)
+    f = click.option("--seed", type=seed, default=0, show_default=True, help="Study's seed.")(f)
     f = click.option("-p", "--players", type=int, required=True, help="Number of players.")(f)
     return click.argument("game_id")(f)
 
@@ -89,9 +94,14 @@ class _Study:
     no_progress: bool
 
     def run(self, study: Callable[..., _Result], **params: Any) -> None:
-        """Runs ``study`` on the game with ``params`` and the common settings, then the outputs."""
-        from cardtable.errors import CardtableError
+        """Runs ``study`` on the game with ``params`` and the common settings, then the outputs.
 
+        The output paths are checked first; a bad input to the study (or one too large for
+        memory) is a usage error.
+        """
+        from cardtable.errors import CapacityError, CardtableError, InvalidOptionError
+
+        _check_outputs(self.json_path, self.parquet, self.report)
         try:
             result = study(
                 self.game_id,
@@ -102,6 +112,8 @@ class _Study:
                 **params,
                 **parse_options(self.option_pairs),
             )
+        except (InvalidOptionError, CapacityError) as err:
+            raise click.UsageError(str(err)) from None
         except CardtableError as err:
             raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:
@@ -117,6 +129,23 @@ def _study_command(f: Callable[..., None]) -> Callable[..., None]:
         f(_Study(**common), **kwargs)
 
     return _outputs(functools.update_wrapper(command, f))
+
+
+def _check_outputs(json_path: Path | None, parquet: Path | None, report: Path | None) -> None:
+    """Refuses, before the study runs, output paths it could not write or that name one file."""
+    from cardtable.cli import _check_writable
+
+    files = {"--json": json_path, "--parquet": parquet, "--report": report}
+    for option, path in files.items():
+        if path is None or (option == "--json" and str(path) == "-"):
+            continue
+        if str(path) == "-":
+            raise click.BadParameter("cannot be written to standard output", param_hint=option)
+        _check_writable(path, option)
+    named = [(o, p.resolve()) for o, p in files.items() if p is not None and str(p) != "-"]
+    for (a, path_a), (b, path_b) in itertools.combinations(named, 2):
+        if path_a == path_b:
+            raise click.UsageError(f"{a} and {b} name the same file")
 
 
 def _finish(
@@ -140,6 +169,20 @@ def _finish(
                 click.echo(f"wrote {path}")
 
 
+def _games_option(default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``-n/--games`` option of a study: at least two (an interval needs two games)."""
+    return click.option(
+        "-n", "--games", type=click.IntRange(min=2), default=default, show_default=True, help=help
+    )
+
+
+def _not_one(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """Refuses 1 bootstrap replicate: an interval needs 0 (none) or at least 2."""
+    if value == 1:
+        raise click.BadParameter("give 0 (no rating intervals) or at least 2")
+    return value
+
+
 def _bot_list(text: str) -> list[str]:
     from cardtable.bots import split_bot_specs
 
@@ -152,11 +195,23 @@ def register(main: click.Group) -> None:
     @main.command("tournament")
     @_study_command
     @click.option("-b", "--bots", required=True, help="Comma-separated bots, e.g. greedy,random.")
-    @click.option("-n", "--games", type=int, default=1000, show_default=True, help="Deals.")
+    @_games_option(1000, "Deals.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     @click.option("--no-duplicate", is_flag=True, help="New deals for every seat assignment.")
     @click.option(
-        "--rating-bootstrap", type=int, default=100, show_default=True, help="Bootstrap replicates."
+        "--rating-bootstrap",
+        type=click.IntRange(min=0),
+        callback=_not_one,
+        default=RATING_BOOTSTRAP,
+        show_default=True,
+        help="Bootstrap replicates of the rating intervals (0: none, else at least 2).",
+    )
+    @click.option(
+        "--rating-games",
+        type=click.IntRange(min=1),
+        default=RATING_GAMES,
+        show_default=True,
+        help="Games rated per fit (a seeded sample of whole deals beyond that).",
     )
     def tournament_command(
         study: _Study,
@@ -165,6 +220,7 @@ def register(main: click.Group) -> None:
         no_rotate: bool,
         no_duplicate: bool,
         rating_bootstrap: int,
+        rating_games: int,
     ) -> None:
         """Every bot in every seat of GAME_ID, on duplicate deals.
 
@@ -179,26 +235,36 @@ def register(main: click.Group) -> None:
             rotate_seats=not no_rotate,
             duplicate=not no_duplicate,
             rating_bootstrap=rating_bootstrap,
+            rating_games=rating_games,
         )
 
     @main.command("balance")
     @_study_command
-    @click.option("--bot", default=None, help="The bot in every seat (default: greedy).")
+    @click.option(
+        "--bot",
+        default=None,
+        help="The bot in every seat (default: the game's heuristic bot, greedy; memory in "
+        "trafficars_memory).",
+    )
     @click.option(
         "--weaker",
         default="random",
         show_default=True,
         help="A weaker bot for the luck measure ('none' to skip it).",
     )
-    @click.option("-n", "--games", type=int, default=10_000, show_default=True, help="Games.")
+    @_games_option(10_000, "Games.")
     @click.option(
         "--trace-games",
-        type=int,
+        type=click.IntRange(min=0),
         default=300,
         show_default=True,
         help="Games replayed step by step.",
     )
-    @click.option("--luck-games", type=int, default=None, help="Deals of the luck tournament.")
+    @click.option(
+        "--luck-games",
+        type=click.IntRange(min=2),
+        help="Deals of the luck tournament, at least 2 (default: games / players).",
+    )
     def balance_command(
         study: _Study,
         bot: str | None,
@@ -235,11 +301,13 @@ def register(main: click.Group) -> None:
         help="An option and the values to try (repeat for more options).",
     )
     @click.option(
-        "-b", "--bots", default="", help="Comma-separated bots (default: greedy,random…)."
+        "-b",
+        "--bots",
+        default="",
+        help="Comma-separated bots (default: the game's heuristic bot and random: greedy,random; "
+        "memory,random in trafficars_memory).",
     )
-    @click.option(
-        "-n", "--games", type=int, default=2000, show_default=True, help="Deals per option set."
-    )
+    @_games_option(2000, "Deals per option set.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     def sweep_command(
         study: _Study,
@@ -258,13 +326,17 @@ def register(main: click.Group) -> None:
         grid: dict[str, list[Any]] = {}
         for pair in grid_pairs:
             key, sep, values = pair.partition("=")
+            key = key.strip()
             if not sep or not key or not values:
                 raise click.BadParameter(
                     f"expected KEY=V1,V2,..., got {pair!r}", param_hint="--grid"
                 )
-            grid[key.strip()] = [
-                parse_options((f"{key}={v}",))[key.strip()] for v in values.split(",")
-            ]
+            if key in grid:
+                raise click.BadParameter(
+                    f"{key} is given twice; list all its values once: {key}=V1,V2,...",
+                    param_hint="--grid",
+                )
+            grid[key] = [parse_options((f"{key}={v}",))[key] for v in values.split(",")]
         study.run(
             sweep, grid=grid, bots=_bot_list(bots) or None, games=games, rotate_seats=not no_rotate
         )

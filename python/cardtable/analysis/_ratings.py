@@ -131,7 +131,7 @@ def rate_games(
         samples_elo.append(1500 + scale * (m - m.mean()))
     out = []
     for i, name in enumerate(names):
-        if bootstrap:
+        if samples_mu:
             lo_mu, hi_mu = np.percentile([s[i] for s in samples_mu], [2.5, 97.5])
             lo_elo, hi_elo = np.percentile([s[i] for s in samples_elo], [2.5, 97.5])
         else:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
-from collections.abc import Iterator, Sequence
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Report", "Section", "figure", "svg_of", "table"]
+__all__ = ["Report", "Section", "command_line", "figure", "option_text", "svg_of", "table"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -44,6 +46,17 @@ figcaption { color: #5b6576; font-size: 0.9em; }
 .note { color: #5b6576; font-size: 0.88em; }
 code { background: #eef1f6; padding: 1px 4px; border-radius: 4px; }
 """
+
+
+def option_text(value: Any) -> str:
+    """An option value as ``-o KEY=VALUE`` reads it back: a string as itself, else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def command_line(*words: object, options: Mapping[str, Any]) -> str:
+    """The shell command of ``words`` and ``-o KEY=VALUE`` per option, quoted for a POSIX shell."""
+    pairs = [w for k, v in options.items() for w in ("-o", f"{k}={option_text(v)}")]
+    return " ".join(shlex.quote(str(w)) for w in (*words, *pairs))
 
 
 def svg_of(fig: Any) -> str:

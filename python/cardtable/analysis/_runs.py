@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.analysis._games import spec
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import CapacityError, InvalidOptionError
 
 if TYPE_CHECKING:
     from cardtable import _core
@@ -19,22 +20,92 @@ if TYPE_CHECKING:
 __all__ = [
     "Progress",
     "Runs",
+    "check_count",
+    "check_flag",
     "check_games",
+    "check_seed",
+    "check_threads",
+    "fewer_games_on_memory_error",
     "lineups_for",
     "places",
     "run_lineups",
     "seat_assignments",
 ]
 
+_BELOW_2_64 = (1 << 64) - 1
 
-def check_games(games: object) -> None:
-    """Rejects a study's game count unless it is an int >= 2 (an interval needs two games).
+
+def check_count(name: str, value: object, low: int, high: int = _BELOW_2_64) -> int:
+    """``value`` as an int in ``low..=high``, by the rule of :func:`cardtable.simulate`.
+
+    An ``int`` or a NumPy integer; never a bool, a float or a string (``docs/errors.md``).
 
     Raises:
         InvalidOptionError: If it is not.
     """
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2:
-        raise InvalidOptionError(f"games must be an int >= 2, got {games!r}")
+    from cardtable.sim import _check_int
+
+    return _check_int(name, value, low, high)
+
+
+def check_games(games: object) -> int:
+    """A study's game count: an int >= 2 (an interval needs two games) below 2**64.
+
+    Raises:
+        InvalidOptionError: If it is not.
+    """
+    return check_count("games", games, 2)
+
+
+def check_seed(seed: object) -> int:
+    """A study's seed, checked as :func:`cardtable.simulate` checks its own: an int in 0..2**64.
+
+    Raises:
+        InvalidOptionError: If it is not.
+    """
+    return check_count("seed", seed, 0)
+
+
+def check_threads(threads: object) -> int | None:
+    """A study's worker threads: ``None`` (all cores) or an int in ``1..=1024``.
+
+    Raises:
+        InvalidOptionError: If it is not.
+    """
+    from cardtable.sim import MAX_THREADS
+
+    return None if threads is None else check_count("threads", threads, 1, MAX_THREADS)
+
+
+def check_flag(name: str, value: object) -> bool:
+    """A study's switch: exactly ``True`` or ``False`` (``0`` and ``1`` are refused).
+
+    Raises:
+        InvalidOptionError: If it is not.
+    """
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+@contextmanager
+def fewer_games_on_memory_error(games: str) -> Iterator[None]:
+    """Turns running out of memory into a :class:`CapacityError` a study's user can act on.
+
+    ``games`` names the games whose results are kept (``"the tournament's 4,000 games"``). A study
+    keeps the results of every game it plays (``simulate``'s advice, ``keep_games=False``, is no
+    parameter of a study), so the advice is to play fewer games.
+
+    Raises:
+        CapacityError: If the body runs out of memory.
+    """
+    try:
+        yield
+    except MemoryError as err:
+        raise CapacityError(
+            f"the results of {games} would not fit in memory (a study keeps every game it plays): "
+            "play fewer games (games= in Python, --games on the command line)"
+        ) from err
 
 
 class Progress:
@@ -215,11 +286,11 @@ def run_lineups(
     lineups: list[tuple[str, ...]],
     seeds: list[int],
     games: int,
-    *,
+    options: dict[str, Any],
     threads: int | None,
     progress: Progress,
+    *,
     base: int = 0,
-    options: dict[str, Any],
 ) -> Runs:
     """Simulates every assignment in Rust (``cardtable.simulate``) and stacks the results.
 

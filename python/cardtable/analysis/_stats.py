@@ -19,6 +19,7 @@ from scipy import stats
 __all__ = [
     "Estimate",
     "Record",
+    "clip",
     "cluster_mean",
     "holm",
     "json_value",
@@ -76,12 +77,18 @@ def mean_estimate(x: npt.ArrayLike) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
-def cluster_mean(values: npt.ArrayLike, clusters: npt.ArrayLike) -> Estimate:
+def cluster_mean(
+    values: npt.ArrayLike, clusters: npt.ArrayLike, *, share: bool = False
+) -> Estimate:
     """The mean of ``values`` with a 95% interval that treats each cluster as one unit.
 
     Each cluster's mean is taken first; the estimate is their mean (clusters of equal size, as in a
     balanced tournament, give the plain mean) and the interval is the Student-t interval over the
-    cluster means.
+    cluster means. A metric that is the same in every cluster gets a zero-width interval.
+
+    With ``share`` the values are a share in [0, 1] (a 0/1 outcome, or a share with ties counting
+    half): the interval is clipped to [0, 1], and a share that never (or always) happened gets the
+    Wilson interval over the clusters instead of a zero-width one.
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(clusters)
@@ -91,10 +98,17 @@ def cluster_mean(values: npt.ArrayLike, clusters: npt.ArrayLike) -> Estimate:
     sums = np.bincount(inverse, weights=v)
     counts = np.bincount(inverse)
     means = sums / counts
+    if not share:
+        return mean_estimate(means)
     if means.size > 1 and np.all(means == means[0]) and means[0] in (0.0, 1.0):
         # A share that never (or always) happened: the t interval collapses; Wilson's does not.
         return proportion(int(means[0]) * means.size, means.size)
-    return mean_estimate(means)
+    return clip(mean_estimate(means), 0.0, 1.0)
+
+
+def clip(e: Estimate, low: float, high: float) -> Estimate:
+    """``e`` with its interval clipped to ``low..high`` (the range the quantity can take)."""
+    return Estimate(e.value, min(max(e.low, low), high), max(min(e.high, high), low), e.n)
 
 
 def proportion(successes: int, trials: int) -> Estimate:

@@ -2,47 +2,23 @@
 
 Game ``g`` of ``simulate(..., seed=s)`` is ``new_state(seed=derive_seed(s, g))`` and the built-in
 bot in seat ``p`` draws from ``SplitMix64(derive_seed(derive_seed(s, g), p + 1))``. The per-step
-bot (``cardtable.bot``) takes its seed as a signed 64-bit int, so a seat whose bot seed is 2**63 or
-more cannot be rebuilt with it; the ``random`` bot is then played here with the shared generator
-(``legal[below(len(legal))]``, docs/rng.md), and a game with another bot on such a seat is not
-replayable: :func:`replayable` says which games are. Whether a game is replayable depends only on
-bits of its derived bot seeds, not on how it is played.
+bot (``cardtable.bot``) takes any seed below 2**64, so every game of a run can be rebuilt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._rng import SplitMix64, derive_seed
+from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
+from cardtable.analysis._runs import check_count, check_seed
 
 __all__ = ["GameTrace", "decided_at", "lead_changes", "replay", "replayable"]
-
-_BOT_SEED_LIMIT = 1 << 63
-
-
-class _Seat(Protocol):
-    def act(self, state: Any) -> int: ...
-    def observe(self, state: Any) -> None: ...
-
-
-class _RandomSeat:
-    """The ``random`` bot on the shared generator (for seeds the per-step bot cannot take)."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = SplitMix64(seed)
-
-    def act(self, state: Any) -> int:
-        legal: list[int] = state.legal_actions()
-        return legal[self._rng.below(len(legal))]
-
-    def observe(self, state: Any) -> None:
-        return None
 
 
 def _bot_seeds(seed: int, game: int, players: int) -> list[int]:
@@ -51,22 +27,17 @@ def _bot_seeds(seed: int, game: int, players: int) -> list[int]:
 
 
 def replayable(seed: int, game: int, bots: Sequence[str]) -> bool:
-    """Whether game ``game`` of a run with ``seed`` and ``bots`` can be replayed exactly."""
-    return all(
-        b == "random" or s < _BOT_SEED_LIMIT
-        for b, s in zip(bots, _bot_seeds(seed, game, len(bots)), strict=True)
-    )
+    """Whether game ``game`` of a run with ``seed`` and ``bots`` can be replayed exactly.
 
+    Always ``True`` for a valid seed and game index: the per-step bot takes every bot seed a run
+    derives (kept for code written when seeds of 2**63 and more could not be rebuilt).
 
-def replayable_games(seed: int, games: int, bots: Sequence[str], limit: int) -> Iterator[int]:
-    """The first ``limit`` replayable game indices below ``games``."""
-    found = 0
-    for g in range(games):
-        if found >= limit:
-            return
-        if replayable(seed, g, bots):
-            found += 1
-            yield g
+    Raises:
+        InvalidOptionError: On a seed or game index that is not an int in ``0..2**64``.
+    """
+    check_seed(seed)
+    check_count("game", game, 0)
+    return True
 
 
 @dataclass(frozen=True)
@@ -102,24 +73,26 @@ def replay(
     """Replays game ``game`` of ``simulate(game_id, bots=bots, seed=seed, ...)`` step by step.
 
     Raises:
-        InvalidOptionError: If the game is not replayable (see :func:`replayable`) or on bad
-            options or bots.
+        InvalidOptionError: On a bad game, option or bot, a bot count other than the players, or
+            a seed or game index that is not an int in ``0..2**64``.
     """
     from cardtable import _core
     from cardtable.errors import InvalidOptionError
 
-    if not replayable(seed, game, bots):
-        raise InvalidOptionError(
-            f"game {game} of seed {seed} has a bot seed the per-step bot cannot take"
-        )
+    seed = check_seed(seed)
+    game = check_count("game", game, 0)
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidOptionError(f"bots must be a list of bot names, one per seat, got {bots!r}")
+    if not all(isinstance(b, str) for b in bots):
+        raise InvalidOptionError(f"bots must be built-in bot names, got {list(bots)!r}")
     rust_game = _core.Game(game_id, players, options)
+    if len(bots) != rust_game.players:
+        raise InvalidOptionError(
+            f"{game_id}: {len(bots)} bots given for {rust_game.players} players"
+        )
     state = rust_game.new_state(derive_seed(seed, game))
-    seats: list[_Seat] = []
-    for p, (name, bot_seed) in enumerate(zip(bots, _bot_seeds(seed, game, len(bots)), strict=True)):
-        if bot_seed >= _BOT_SEED_LIMIT:
-            seats.append(_RandomSeat(bot_seed))
-        else:
-            seats.append(_core.Bot(rust_game, name, p, bot_seed))
+    bot_seeds = _bot_seeds(seed, game, len(bots))
+    seats = [_core.Bot(rust_game, name, p, bot_seeds[p]) for p, name in enumerate(bots)]
     read = spec(game_id).trace
     trace = [read(state)]
     while not state.is_terminal:

@@ -13,8 +13,18 @@ from scipy import stats
 
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, check_games, run_lineups, seat_assignments
+from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
+from cardtable.analysis._runs import (
+    Progress,
+    Runs,
+    check_count,
+    check_games,
+    check_seed,
+    check_threads,
+    fewer_games_on_memory_error,
+    run_lineups,
+    seat_assignments,
+)
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -24,14 +34,7 @@ from cardtable.analysis._stats import (
     proportion,
 )
 from cardtable.analysis._text import plain_text, text_table
-from cardtable.analysis._trace import (
-    GameTrace,
-    decided_at,
-    lead_changes,
-    leader_wins_at,
-    replay,
-    replayable_games,
-)
+from cardtable.analysis._trace import GameTrace, decided_at, lead_changes, leader_wins_at, replay
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -152,6 +155,8 @@ class BalanceResult(ResultOutputs):
         length: Decisions per game.
         margin: Winning margin: the best winner's score minus the best other score (in the
             direction where better is positive; 0 when every seat won).
+        close_games: Share of games decided by at most one point (margin at most 1), from the
+            exact margins, with its Wilson interval.
         traced: The replayed games the trace statistics rest on.
         lead_changes: Lead changes per traced game.
         decided: Share of a traced game's decisions after which its winners always lead.
@@ -173,6 +178,7 @@ class BalanceResult(ResultOutputs):
     shared_wins: Estimate
     length: Distribution
     margin: Distribution
+    close_games: Estimate
     traced: list[GameTrace]
     lead_changes: Distribution
     decided: Distribution
@@ -198,6 +204,7 @@ class BalanceResult(ResultOutputs):
             "shared_wins": self.shared_wins.to_dict(),
             "length": self.length.to_dict(),
             "margin": self.margin.to_dict(),
+            "close_games": self.close_games.to_dict(),
             "traced_games": [t.game for t in self.traced],
             "lead_changes": self.lead_changes.to_dict(),
             "decided": self.decided.to_dict(),
@@ -261,12 +268,10 @@ class BalanceResult(ResultOutputs):
             f"A game lasts **{self.length.mean.value:.1f} decisions** on average "
             f"(90% of games between {q[0.05]:.0f} and {q[0.95]:.0f})."
         )
-        close = sum(
-            c for v, c in zip(self.margin.values, self.margin.counts, strict=True) if v <= 1
-        )
+        close = 100 * self.close_games.value
         out.append(
             f"The winner is ahead by **{self.margin.mean.value:.2f} points** on average (median "
-            f"{self.margin.quantiles[0.5]:.0f}); {100 * close / self.games:.0f}% of games are "
+            f"{self.margin.quantiles[0.5]:.0f}); {close:.{0 if close >= 10 else 1}f}% of games are "
             f"decided by at most one point and {100 * self.shared_wins.value:.1f}% end in a shared "
             "win."
         )
@@ -387,9 +392,10 @@ def balance(
         games: Mirrored games.
         seed: The study's seed: the mirrored games are ``simulate(..., seed=seed)``, the luck
             tournament uses ``derive_seed(seed, 1)``.
-        trace_games: Mirrored games replayed step by step for the score trace (the first
-            replayable ones, see ``cardtable.analysis.replayable``).
-        luck_games: Deals of the luck tournament (default ``games // players``).
+        trace_games: The first games of the mirrored run replayed step by step for the score
+            trace (0: none).
+        luck_games: Deals of the luck tournament, at least 2 (default ``games // players``, at
+            least 2).
         threads: Worker threads (results do not depend on it).
         progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
         **options: The game's options.
@@ -398,28 +404,35 @@ def balance(
         Seat advantage, length, margins, lead changes, how early the winner is decided, and luck.
 
     Raises:
-        InvalidOptionError: On a bad game, option, bot or count.
+        InvalidOptionError: On a bad game, option, bot, count or seed.
+        CapacityError: If the games' results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
     from cardtable import _core
 
     start = time.perf_counter()
-    check_games(games)
+    games, seed, threads = check_games(games), check_seed(seed), check_threads(threads)
+    trace_games = check_count("trace_games", trace_games, 0)
+    if luck_games is not None:
+        luck_games = check_count("luck_games (the luck tournament's deals)", luck_games, 2)
+    for name, value in (("bot", bot), ("weaker", weaker)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidOptionError(f"{name} must be a bot name or None, got {value!r}")
     game = _core.Game(game_id, players, options)
     n = game.players
     bot = bot or default_bot(game_id)
     (lineup,) = seat_assignments(game, [bot], False)
     luck_deals = max(2, games // n) if luck_games is None else luck_games
-    do_luck = weaker is not None and weaker != bot and luck_deals >= 2
-    luck_bots = [weaker, *([bot] * (n - 1))] if do_luck and weaker else []
+    luck_bots = [weaker, *([bot] * (n - 1))] if weaker is not None and weaker != bot else []
     luck_lineups = seat_assignments(game, luck_bots, True) if luck_bots else []
-    trace_idx = list(replayable_games(seed, games, lineup, trace_games))
+    trace_idx = range(min(trace_games, games))
     total = games + len(trace_idx) + luck_deals * len(luck_lineups)
     higher = spec(game_id).higher_is_better
-    with Progress(progress, total, "balance") as bar:
-        runs = run_lineups(
-            game_id, n, [lineup], [seed], games, threads=threads, progress=bar, options=options
-        )
+    with (
+        fewer_games_on_memory_error(f"the study's {total:,} games"),
+        Progress(progress, total, "balance") as bar,
+    ):
+        runs = run_lineups(game_id, n, [lineup], [seed], games, options, threads, bar)
         traced = []
         for k, g in enumerate(trace_idx):
             t = replay(game_id, n, lineup, seed, g, **options)
@@ -428,18 +441,11 @@ def balance(
             traced.append(t)
             bar.update(games + k + 1, "score traces")
         luck_runs = None
-        if do_luck:
-            luck_seed = derive_seed(seed, 1)
+        if luck_lineups:
+            luck_seeds = [derive_seed(seed, 1)] * len(luck_lineups)
+            base = games + len(trace_idx)
             luck_runs = run_lineups(
-                game_id,
-                n,
-                luck_lineups,
-                [luck_seed] * len(luck_lineups),
-                luck_deals,
-                threads=threads,
-                progress=bar,
-                base=games + len(trace_idx),
-                options=options,
+                game_id, n, luck_lineups, luck_seeds, luck_deals, options, threads, bar, base=base
             )
 
     w = runs.winners[0]
@@ -464,7 +470,7 @@ def balance(
         for p in range(n)
     ]
     luck = None
-    if luck_runs is not None and weaker is not None:
+    if luck_runs is not None and weaker is not None:  # weaker: for mypy
         flat = luck_runs.seat_games()
         weak_index = luck_runs.bots.index(weaker)
         strong_index = luck_runs.bots.index(bot)
@@ -475,13 +481,14 @@ def balance(
             weaker=weaker,
             stronger=bot,
             games=luck_deals,
-            upset_rate=cluster_mean(flat["win"][wmask], flat["deal"][wmask]),
-            stronger_win_rate=cluster_mean(flat["win"][smask], flat["deal"][smask]),
+            upset_rate=cluster_mean(flat["win"][wmask], flat["deal"][wmask], share=True),
+            stronger_win_rate=cluster_mean(flat["win"][smask], flat["deal"][smask], share=True),
             deal_share=deal_share,
             bot_share=bot_share,
             seat_share=seat_share,
         )
     curve = leader_wins_at(traced, higher)
+    game_margins = margins(runs.scores[0], w, higher)
     return BalanceResult(
         game_id=game_id,
         players=n,
@@ -494,7 +501,8 @@ def balance(
         seat_chi2_p_value=chi2_p,
         shared_wins=proportion(int((w.sum(axis=1) > 1).sum()), games),
         length=Distribution.of(runs.lengths[0]),
-        margin=Distribution.of(margins(runs.scores[0], w, higher)),
+        margin=Distribution.of(game_margins),
+        close_games=proportion(int((game_margins <= 1).sum()), games),
         traced=traced,
         lead_changes=Distribution.of(np.array([lead_changes(t.trace, higher) for t in traced])),
         decided=Distribution.of(np.array([decided_at(t.trace, t.winners, higher) for t in traced])),
@@ -519,6 +527,18 @@ def _bar_distribution(d: Distribution, xlabel: str, color: str) -> str:
         return svg_of(fig)
 
 
+def _reproduce(b: BalanceResult) -> str:
+    """The command that runs ``b`` again (every setting that changes its results)."""
+    words: list[object] = ["cardtable", "balance", b.game_id, "--players", b.players]
+    words += ["--bot", b.bot, "--games", b.games, "--seed", b.seed]
+    words += ["--trace-games", len(b.traced)]
+    if b.luck is None:
+        words += ["--weaker", "none"]
+    else:
+        words += ["--weaker", b.luck.weaker, "--luck-games", b.luck.games]
+    return command_line(*words, options=b.options)
+
+
 def _balance_report(b: BalanceResult) -> Report:
     n = b.players
     opts = ", ".join(f"{k}={v}" for k, v in b.options.items()) or "no options"
@@ -527,10 +547,7 @@ def _balance_report(b: BalanceResult) -> Report:
         subtitle=f"{b.games:,} games with {b.bot} in every seat; options: {opts}; seed {b.seed}.",
         footer=(
             f"Made by cardtable.balance in {b.seconds:.1f} s. Every interval is a 95% interval. "
-            f"Reproduce with `cardtable balance {b.game_id} --players {n} --bot {b.bot} "
-            f"--games {b.games} --seed {b.seed}"
-            + "".join(f" -o {k}={v}" for k, v in b.options.items())
-            + "`."
+            f"Reproduce with `{_reproduce(b)}`."
         ),
     )
     summary = Section("In short")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,8 +12,26 @@ import numpy as np
 
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, check_games, run_lineups, seat_assignments
+from cardtable.analysis._report import (
+    Report,
+    ResultOutputs,
+    Section,
+    command_line,
+    figure,
+    option_text,
+    svg_of,
+)
+from cardtable.analysis._runs import (
+    Progress,
+    Runs,
+    check_flag,
+    check_games,
+    check_seed,
+    check_threads,
+    fewer_games_on_memory_error,
+    run_lineups,
+    seat_assignments,
+)
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -58,6 +76,7 @@ class SweepResult(ResultOutputs):
         grid: The swept options and their values.
         fixed: Options held fixed.
         bots: The bots, as given.
+        rotate_seats: Whether every seat assignment was played (``False``: only ``bots``).
         lineups: Seat assignments played for every option set.
         games: Games (deals) per seat assignment.
         seed: The sweep's seed (option set ``i`` uses ``derive_seed(seed, i)``).
@@ -71,6 +90,7 @@ class SweepResult(ResultOutputs):
     grid: dict[str, list[Any]]
     fixed: dict[str, Any]
     bots: list[str]
+    rotate_seats: bool
     lineups: list[tuple[str, ...]]
     games: int
     seed: int
@@ -145,9 +165,9 @@ def _point_metrics(runs: Runs, higher: bool) -> dict[str, Estimate]:
     out: dict[str, Estimate] = {}
     for i, b in enumerate(runs.bots):
         mask = flat["bot"] == i
-        out[f"win rate: {b}"] = cluster_mean(flat["win"][mask], flat["deal"][mask])
+        out[f"win rate: {b}"] = cluster_mean(flat["win"][mask], flat["deal"][mask], share=True)
     seat0 = flat["seat"] == 0
-    out["seat 0 win rate"] = cluster_mean(flat["win"][seat0], flat["deal"][seat0])
+    out["seat 0 win rate"] = cluster_mean(flat["win"][seat0], flat["deal"][seat0], share=True)
     deals = runs.deal.reshape(-1)
     out["mean length"] = cluster_mean(runs.lengths.reshape(-1), deals)
     m = margins(
@@ -155,7 +175,33 @@ def _point_metrics(runs: Runs, higher: bool) -> dict[str, Estimate]:
     )
     out["mean margin"] = cluster_mean(m, deals)
     shared = (runs.winners.reshape(-1, runs.players).sum(axis=1) > 1).astype(float)
-    out["shared wins"] = cluster_mean(shared, deals)
+    out["shared wins"] = cluster_mean(shared, deals, share=True)
+    return out
+
+
+def _check_grid(grid: object) -> dict[str, list[Any]]:
+    """The grid as a dict of option name → list of values, each iterable read once.
+
+    Raises:
+        InvalidOptionError: Unless ``grid`` maps option names to non-empty collections of values.
+    """
+    if not isinstance(grid, Mapping):
+        raise InvalidOptionError(
+            f"grid must be a dict of option name → values to try, got {type(grid).__name__}"
+        )
+    out: dict[str, list[Any]] = {}
+    for key, values in grid.items():
+        if not isinstance(key, str):
+            raise InvalidOptionError(f"grid keys must be option names (str), got {key!r}")
+        if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+            raise InvalidOptionError(
+                f"grid[{key!r}] must be a list of the values to try, got {values!r}"
+            )
+        out[key] = list(values)
+        if not out[key]:
+            raise InvalidOptionError(f"grid[{key!r}] has no values to try")
+    if not out:
+        raise InvalidOptionError("the grid needs at least one option with at least one value")
     return out
 
 
@@ -163,7 +209,7 @@ def sweep(
     game_id: str,
     *,
     players: int,
-    grid: Mapping[str, Sequence[Any]],
+    grid: Mapping[str, Iterable[Any]],
     bots: Sequence[str] | None = None,
     games: int = 2000,
     seed: int = 0,
@@ -181,7 +227,8 @@ def sweep(
     Args:
         game_id: The game.
         players: Seats.
-        grid: Option name → the values to try, e.g. ``{"lanes": [2, 3], "max_cars": [3, 4, 5]}``.
+        grid: Option name → the values to try, e.g. ``{"lanes": [2, 3], "max_cars": [3, 4, 5]}``
+            (any iterable of values but a string, read once).
         bots: Bots to seat (default: ``greedy``, or the game's best-named bot, against
             ``random`` in the other seats).
         games: Games (deals) per seat assignment and option set.
@@ -195,19 +242,25 @@ def sweep(
         One point per option set and one row per option set, assignment and seat.
 
     Raises:
-        InvalidOptionError: On an empty grid, an option both swept and fixed, or any option set
-            the game rejects (checked before anything runs).
+        InvalidOptionError: On a grid that is not a dict of non-empty lists of values, an option
+            both swept and fixed, any option set the game rejects, or a bad bot, count or seed
+            (all checked before anything runs).
+        CapacityError: If an option set's results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
     from cardtable import _core
 
     start = time.perf_counter()
-    if not grid or any(len(list(v)) == 0 for v in grid.values()):
-        raise InvalidOptionError("the grid needs at least one option with at least one value")
+    grid = _check_grid(grid)
     both = set(grid) & set(options)
     if both:
         raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
-    check_games(games)
+    games, seed, threads = check_games(games), check_seed(seed), check_threads(threads)
+    rotate_seats = check_flag("rotate_seats", rotate_seats)
+    if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
+        raise InvalidOptionError(f"bots must be a list of bot names, got {bots!r}")
+    if bots is not None and not all(isinstance(b, str) for b in bots):
+        raise InvalidOptionError(f"bots must be built-in bot names, got {list(bots)!r}")
     names = list(grid)
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
     combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
@@ -218,19 +271,16 @@ def sweep(
         seat_assignments(combo_game, bot_list, rotate_seats)
     higher = spec(game_id).higher_is_better
     points, rows = [], []
-    with Progress(progress, games * len(lineups) * len(combos), "sweep") as bar:
+    per_set = games * len(lineups)
+    with (
+        fewer_games_on_memory_error(f"the {per_set:,} games of an option set"),
+        Progress(progress, per_set * len(combos), "sweep") as bar,
+    ):
         for i, combo in enumerate(combos):
             run_seed = derive_seed(seed, i)
+            seeds, base = [run_seed] * len(lineups), i * per_set
             runs = run_lineups(
-                game_id,
-                n,
-                lineups,
-                [run_seed] * len(lineups),
-                games,
-                threads=threads,
-                progress=bar,
-                base=i * games * len(lineups),
-                options={**options, **combo},
+                game_id, n, lineups, seeds, games, {**options, **combo}, threads, bar, base=base
             )
             points.append(SweepPoint(dict(combo), run_seed, _point_metrics(runs, higher)))
             game_margins = margins(
@@ -266,9 +316,10 @@ def sweep(
     return SweepResult(
         game_id=game_id,
         players=n,
-        grid={k: list(v) for k, v in grid.items()},
+        grid=grid,
         fixed=dict(options),
         bots=bot_list,
+        rotate_seats=rotate_seats,
         lineups=lineups,
         games=games,
         seed=seed,
@@ -336,6 +387,16 @@ def _option_text(s: SweepResult, p: SweepPoint) -> str:
     return ", ".join(f"{k}={p.options[k]}" for k in s.grid)
 
 
+def _reproduce(s: SweepResult) -> str:
+    """The command that runs ``s`` again (every setting that changes its results)."""
+    words: list[object] = ["cardtable", "sweep", s.game_id, "--players", s.players]
+    for key, values in s.grid.items():
+        words += ["--grid", f"{key}={','.join(option_text(v) for v in values)}"]
+    words += ["--bots", ",".join(s.bots), "--games", s.games, "--seed", s.seed]
+    words += [] if s.rotate_seats else ["--no-rotate"]
+    return command_line(*words, options=s.fixed)
+
+
 def _sweep_report(s: SweepResult) -> Report:
     fixed = ", ".join(f"{k}={v}" for k, v in s.fixed.items()) or "defaults otherwise"
     report = Report(
@@ -348,8 +409,8 @@ def _sweep_report(s: SweepResult) -> Report:
         ),
         footer=(
             f"Made by cardtable.sweep in {s.seconds:.1f} s. Each number is shown with the half "
-            "width of its 95% interval. Every row of the Parquet table is reproducible from its "
-            "seed with cardtable.simulate."
+            f"width of its 95% interval. Reproduce with `{_reproduce(s)}`; every row of the "
+            "Parquet table is reproducible from its seed with cardtable.simulate."
         ),
     )
     summary = Section("What changes")

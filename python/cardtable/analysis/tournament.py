@@ -14,9 +14,27 @@ import numpy.typing as npt
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import Report, ResultOutputs, Section, figure, svg_of
-from cardtable.analysis._runs import Progress, Runs, check_games, run_lineups, seat_assignments
-from cardtable.analysis._stats import Estimate, Record, cluster_mean, mean_estimate, record_dict
+from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
+from cardtable.analysis._runs import (
+    Progress,
+    Runs,
+    check_count,
+    check_flag,
+    check_games,
+    check_seed,
+    check_threads,
+    fewer_games_on_memory_error,
+    run_lineups,
+    seat_assignments,
+)
+from cardtable.analysis._stats import (
+    Estimate,
+    Record,
+    clip,
+    cluster_mean,
+    mean_estimate,
+    record_dict,
+)
 from cardtable.analysis._text import plain_text, text_table
 from cardtable.errors import InvalidOptionError
 
@@ -24,6 +42,11 @@ if TYPE_CHECKING:
     import pyarrow
 
 __all__ = ["BotResult", "PairedDifference", "TournamentResult", "tournament"]
+
+RATING_BOOTSTRAP = 100
+"""Bootstrap replicates of the rating intervals, by default."""
+RATING_GAMES = 500
+"""Games rated per fit, by default."""
 
 _METRICS = ("win", "score", "place")
 _METRIC_NAMES = {"win": "win rate", "score": "score", "place": "finishing place"}
@@ -75,6 +98,8 @@ _DICT_FIELDS = (
     "options",
     "seed",
     "duplicate",
+    "rotate_seats",
+    "bots_given",
     "games",
     "lineups",
     "seeds",
@@ -82,6 +107,8 @@ _DICT_FIELDS = (
     "head_to_head",
     "differences",
     "ratings",
+    "rating_bootstrap",
+    "rating_games",
     "seconds",
 )
 """The fields of :meth:`TournamentResult.to_dict`, in order (``results`` under the key ``bots``)."""
@@ -97,6 +124,8 @@ class TournamentResult(ResultOutputs):
         options: Effective options.
         seed: The tournament's seed.
         duplicate: Whether every assignment replayed the same deals.
+        rotate_seats: Whether every seat assignment was played (``False``: only the one given).
+        bots_given: The bots as given (the first seat assignment is made from them).
         bots: The distinct bots.
         lineups: The seat assignments played (the bot of each seat).
         seeds: The ``simulate`` seed of each assignment.
@@ -106,6 +135,8 @@ class TournamentResult(ResultOutputs):
             of b (a tie counts half), with its interval (``None`` on the diagonal).
         differences: Paired differences for every pair of bots and metric.
         ratings: One per bot (openskill, bootstrap intervals).
+        rating_bootstrap: Bootstrap replicates of the rating intervals.
+        rating_games: Games rated per fit.
         runs: The per-game data.
         seconds: Wall time of the whole tournament.
     """
@@ -115,6 +146,8 @@ class TournamentResult(ResultOutputs):
     options: dict[str, Any]
     seed: int
     duplicate: bool
+    rotate_seats: bool
+    bots_given: list[str]
     bots: list[str]
     lineups: list[tuple[str, ...]]
     seeds: list[int]
@@ -123,6 +156,8 @@ class TournamentResult(ResultOutputs):
     head_to_head: list[list[Estimate | None]]
     differences: list[PairedDifference]
     ratings: list[Rating]
+    rating_bootstrap: int
+    rating_games: int
     runs: Runs
     seconds: float
 
@@ -247,7 +282,7 @@ def bot_results(runs: Runs) -> list[BotResult]:
             BotResult(
                 bot=name,
                 seat_games=int(mask.sum()),
-                win_rate=cluster_mean(flat["win"][mask], deals),
+                win_rate=cluster_mean(flat["win"][mask], deals, share=True),
                 place=cluster_mean(flat["place"][mask], deals),
                 score=cluster_mean(flat["score"][mask], deals),
             )
@@ -279,6 +314,11 @@ def _per_game_means(
     return result
 
 
+def _within(e: Estimate, metric: str) -> Estimate:
+    """A difference of win rates clipped to the range it can take, −1..1."""
+    return clip(e, -1.0, 1.0) if metric == "win" else e
+
+
 def paired_differences(runs: Runs) -> list[PairedDifference]:
     """``a − b`` for every pair of bots and metric: paired over deals, and unpaired."""
     flat = runs.seat_games()
@@ -289,11 +329,11 @@ def paired_differences(runs: Runs) -> list[PairedDifference]:
             ma = _per_deal_means(flat, i, metric, n_deals)
             mb = _per_deal_means(flat, j, metric, n_deals)
             both = ~np.isnan(ma) & ~np.isnan(mb)
-            paired = mean_estimate((ma - mb)[both])
+            paired = _within(mean_estimate((ma - mb)[both]), metric)
             ga = _per_game_means(flat, i, metric, runs.scores.shape[:2])
             gb = _per_game_means(flat, j, metric, runs.scores.shape[:2])
             in_both = ~np.isnan(ga) & ~np.isnan(gb)
-            unpaired = mean_estimate((ga - gb)[in_both])
+            unpaired = _within(mean_estimate((ga - gb)[in_both]), metric)
             out.append(PairedDifference(a, b, metric, paired, unpaired))
     return out
 
@@ -315,7 +355,9 @@ def head_to_head(runs: Runs) -> list[list[Estimate | None]]:
             clusters.setdefault((a, b), []).append(runs.deal[li])
     matrix: list[list[Estimate | None]] = [[None] * k for _ in range(k)]
     for (a, b), values in outcome.items():
-        matrix[a][b] = cluster_mean(np.concatenate(values), np.concatenate(clusters[(a, b)]))
+        matrix[a][b] = cluster_mean(
+            np.concatenate(values), np.concatenate(clusters[(a, b)]), share=True
+        )
     return matrix
 
 
@@ -330,8 +372,8 @@ def tournament(
     duplicate: bool = True,
     threads: int | None = None,
     progress: bool | Callable[[int, int], object] = True,
-    rating_bootstrap: int = 100,
-    rating_games: int = 500,
+    rating_bootstrap: int = RATING_BOOTSTRAP,
+    rating_games: int = RATING_GAMES,
     **options: Any,
 ) -> TournamentResult:
     """Plays every bot in every seat, on duplicate deals, and compares them.
@@ -352,68 +394,90 @@ def tournament(
         duplicate: Replay the same deals under every assignment.
         threads: Worker threads (results do not depend on it).
         progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
-        rating_bootstrap: Bootstrap replicates for the rating intervals.
-        rating_games: Games rated per fit (a seeded sample of whole deals beyond that).
+        rating_bootstrap: Bootstrap replicates for the rating intervals: 0 (no intervals) or at
+            least 2.
+        rating_games: Games rated per fit, at least 1 (a seeded sample of whole deals beyond
+            that).
         **options: The game's options.
 
     Returns:
         Per-bot results, head-to-head shares, paired differences and ratings.
 
     Raises:
-        InvalidOptionError: On a bad game, option, bot or count.
+        InvalidOptionError: On a bad game, option, bot, count or seed.
+        CapacityError: If the games' results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
     from cardtable import _core
 
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidOptionError(f"tournament bots must be a list of bot names, got {bots!r}")
+    bots = list(bots)
     if not all(isinstance(b, str) for b in bots):
         raise InvalidOptionError("tournament bots must be built-in bot names")
     if len(set(bots)) < 2:
         raise InvalidOptionError("a tournament needs at least two distinct bots")
     start = time.perf_counter()
-    check_games(games)
+    games, seed, threads = check_games(games), check_seed(seed), check_threads(threads)
+    rotate_seats = check_flag("rotate_seats", rotate_seats)
+    duplicate = check_flag("duplicate", duplicate)
+    rating_bootstrap = check_count("rating_bootstrap", rating_bootstrap, 0)
+    if rating_bootstrap == 1:
+        raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
+    rating_games = check_count("rating_games", rating_games, 1)
     game = _core.Game(game_id, players, options)
     lineups = seat_assignments(game, bots, rotate_seats)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
-    with Progress(progress, games * len(lineups), "tournament") as bar:
-        runs = run_lineups(
-            game_id,
-            game.players,
-            lineups,
-            seeds,
-            games,
-            threads=threads,
-            progress=bar,
-            options=options,
+    total = games * len(lineups)
+    with fewer_games_on_memory_error(f"the tournament's {total:,} games"):
+        with Progress(progress, total, "tournament") as bar:
+            runs = run_lineups(game_id, game.players, lineups, seeds, games, options, threads, bar)
+        flat = runs.seat_games()
+        ratings = rate_games(
+            runs.bots,
+            flat["bot"].reshape(-1, runs.players).astype(np.int64),
+            runs.places.reshape(-1, runs.players),
+            runs.deal.reshape(-1),
+            players=runs.players,
+            seed=derive_seed(seed, 0xBEEF),
+            bootstrap=rating_bootstrap,
+            max_games=rating_games,
         )
-    flat = runs.seat_games()
-    games_rows = flat["bot"].reshape(-1, runs.players)
-    ratings = rate_games(
-        runs.bots,
-        games_rows.astype(np.int64),
-        runs.places.reshape(-1, runs.players),
-        runs.deal.reshape(-1),
-        players=runs.players,
-        seed=derive_seed(seed, 0xBEEF),
-        bootstrap=rating_bootstrap,
-        max_games=rating_games,
-    )
+        results, h2h, differences = bot_results(runs), head_to_head(runs), paired_differences(runs)
     return TournamentResult(
         game_id=game_id,
         players=runs.players,
         options=runs.options,
         seed=seed,
         duplicate=duplicate,
+        rotate_seats=rotate_seats,
+        bots_given=bots,
         bots=runs.bots,
         lineups=lineups,
         seeds=seeds,
         games=games,
-        results=bot_results(runs),
-        head_to_head=head_to_head(runs),
-        differences=paired_differences(runs),
+        results=results,
+        head_to_head=h2h,
+        differences=differences,
         ratings=ratings,
+        rating_bootstrap=rating_bootstrap,
+        rating_games=rating_games,
         runs=runs,
         seconds=time.perf_counter() - start,
     )
+
+
+def _reproduce(t: TournamentResult) -> str:
+    """The command that runs ``t`` again (every setting that changes its results)."""
+    words: list[object] = ["cardtable", "tournament", t.game_id, "--players", t.players]
+    words += ["--bots", ",".join(t.bots_given), "--games", t.games, "--seed", t.seed]
+    words += [] if t.rotate_seats else ["--no-rotate"]
+    words += [] if t.duplicate else ["--no-duplicate"]
+    if t.rating_bootstrap != RATING_BOOTSTRAP:
+        words += ["--rating-bootstrap", t.rating_bootstrap]
+    if t.rating_games != RATING_GAMES:
+        words += ["--rating-games", t.rating_games]
+    return command_line(*words, options=t.options)
 
 
 def _options_text(options: dict[str, Any]) -> str:
@@ -439,11 +503,7 @@ def _tournament_report(t: TournamentResult) -> Report:
         ),
         footer=(
             f"Made by cardtable.tournament in {t.seconds:.1f} s. Every interval is a 95% interval; "
-            "games on the same deal count as one unit. Reproduce with "
-            f"`cardtable tournament {t.game_id} --players {n} --bots {','.join(t.bots)} "
-            f"--games {t.games} --seed {t.seed}"
-            + "".join(f" -o {k}={v}" for k, v in t.options.items())
-            + "`."
+            f"games on the same deal count as one unit. Reproduce with `{_reproduce(t)}`."
         ),
     )
     s = Section("Who is stronger")
