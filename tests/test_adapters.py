@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -109,6 +112,57 @@ def test_pettingzoo_rejects_illegal_actions() -> None:
         env("goofspiel", players=2, render_mode="human")
 
 
+def test_pettingzoo_refuses_non_int_actions_bad_seeds_and_use_before_reset() -> None:
+    pytest.importorskip("pettingzoo")
+    from cardtable.adapters.pettingzoo import env
+
+    aec = env("goofspiel", players=2, num_cards=3, render_mode="ansi")
+    for call in (lambda: aec.step(0), aec.last, lambda: aec.observe("player_0"), aec.render):
+        with pytest.raises(InvalidStateError, match="reset"):
+            call()
+    for seed in (1.5, True, "1", -1, 2**64):
+        with pytest.raises(InvalidOptionError, match="seed"):
+            aec.reset(seed=seed)  # type: ignore[arg-type]
+    aec.reset(seed=np.uint64(3))  # type: ignore[arg-type]
+    before = aec.observe(aec.agent_selection)
+    legal = int(np.flatnonzero(before["action_mask"])[0])
+    for action in (float(legal), legal + 0.9, True, str(legal), np.bool_(True), None, [legal]):
+        with pytest.raises(IllegalActionError):
+            aec.step(action)  # type: ignore[arg-type]
+    after = aec.observe(aec.agent_selection)
+    assert (after["observation"] == before["observation"]).all()  # nothing was played
+    with pytest.raises(InvalidOptionError, match="agent"):
+        aec.observe("player_9")
+    for _ in aec.agent_iter():
+        obs, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            with pytest.raises(IllegalActionError, match="only action is None"):
+                aec.step(0)
+            aec.step(None)
+        else:
+            aec.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="reset"):
+        aec.step(None)
+    with pytest.raises(InvalidStateError, match="reset"):
+        aec.last()
+
+
+def test_pettingzoo_unseeded_resets_draw_fresh_entropy() -> None:
+    pytest.importorskip("pettingzoo")
+    from cardtable.adapters.pettingzoo import env
+
+    def deals(seed: int | None) -> list[list[float]]:
+        aec = env("turn_the_tide", players=3)
+        out = []
+        for i in range(3):
+            aec.reset(seed=seed if i == 0 else None)
+            out += [aec.observe(agent)["observation"].tolist() for agent in aec.possible_agents]
+        return out
+
+    assert deals(None) != deals(None)  # fresh environments play different games
+    assert deals(7) == deals(7)  # a seed fixes the game and the unseeded games after it
+
+
 # ----- Gymnasium -----
 
 
@@ -150,6 +204,19 @@ def test_gymnasium_episode_and_illegal_actions() -> None:
         strict.step(illegal)
     with pytest.raises(IllegalActionError):
         strict.step("1")  # type: ignore[arg-type]
+    lenient = make_env("turn_the_tide", players=4)
+    for env_ in (strict, lenient):
+        _, info = env_.reset(seed=2)
+        legal = int(np.flatnonzero(info["action_mask"])[0])
+        for not_int in (True, np.bool_(True), float(legal)):
+            with pytest.raises(IllegalActionError, match="must be an int"):
+                env_.step(not_int)  # type: ignore[arg-type]
+        assert env_.step(np.int64(legal))[3] is False
+        for seed in (1.5, True, "1", -1, 2**64):
+            with pytest.raises(InvalidOptionError, match="seed"):
+                env_.reset(seed=seed)  # type: ignore[arg-type]
+    first = lenient.reset(seed=np.int64(5))[0]  # type: ignore[arg-type]
+    assert (first == lenient.reset(seed=5)[0]).all()
     with pytest.raises(InvalidOptionError):
         make_env("turn_the_tide", players=4, illegal_action="ignore")  # type: ignore[arg-type]
 
@@ -220,3 +287,46 @@ def test_openspiel_parameters_and_observations() -> None:
         pyspiel.load_game(register("goofspiel"), {"players": 2, "cards": 5})
     with pytest.raises(InvalidOptionError):
         pyspiel.load_game(register("goofspiel"), {"players": 2, "num_cards": 0})
+
+
+def test_openspiel_takes_numpy_integers() -> None:
+    pytest.importorskip("pyspiel")
+    from cardtable.adapters.openspiel import load_game
+
+    game = load_game("goofspiel", players=np.int64(2), num_cards=np.int64(3))  # type: ignore[arg-type]
+    assert game.get_parameters() == {"players": 2, "num_cards": 3}
+    tide = load_game("turn_the_tide", players=4, rounds=np.int8(-1))
+    assert tide.get_parameters()["rounds"] == -1
+    cars = load_game("trafficars", players=3, max_cars=np.int32(2))
+    assert cars.get_parameters()["max_cars"] == 2
+    with pytest.raises(InvalidOptionError):
+        load_game("goofspiel", players=2, num_cards=np.float64(3))
+
+
+_UNPICKLE = """
+import pickle, sys
+game, state = pickle.loads(sys.stdin.buffer.read())
+print(game.get_parameters(), state.history(), state.get_game().get_parameters())
+"""
+
+
+def test_openspiel_games_and_states_pickle_into_another_process() -> None:
+    pytest.importorskip("pyspiel")
+    from cardtable.adapters.openspiel import load_game
+
+    game = load_game("trafficars", players=3, max_cars=None, lanes=2)
+    copy = pickle.loads(pickle.dumps(game))
+    assert type(copy) is type(game) and copy.get_parameters() == game.get_parameters()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history() and str(again) == str(state)
+    data = pickle.dumps((game, state))
+    run = subprocess.run(
+        [sys.executable, "-c", _UNPICKLE], input=data, capture_output=True, check=False
+    )
+    assert run.returncode == 0, run.stderr.decode()
+    params = game.get_parameters()
+    assert run.stdout.decode().strip() == f"{params} {state.history()} {params}"

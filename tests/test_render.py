@@ -6,14 +6,17 @@ Browser screenshots are kept in ``tests/artifacts/`` (ignored by git) for a pers
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
@@ -83,6 +86,21 @@ def test_pictures_are_valid_svg_and_mark_the_viewer() -> None:
         render.svg(state, seat=3)
     with pytest.raises(InvalidOptionError):
         render.drawing("chess")
+
+
+def test_pictures_take_numpy_seats_and_refuse_bad_seats_and_names() -> None:
+    state = make("goofspiel").new_state(seed=2)
+    assert render.svg(state, np.int64(1)) == render.svg(state, 1)  # type: ignore[arg-type]
+    assert render.view(state, np.int32(0)) == render.view(state, 0)  # type: ignore[arg-type]
+    assert render.svg(state, 0, names=("a", "b")) == render.svg(state, 0, names=["a", "b"])
+    for seat in (True, 1.0, "1", np.bool_(True), -1, 2):
+        with pytest.raises(IllegalActionError):
+            render.svg(state, seat)  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError):
+            render.view(state, seat)  # type: ignore[arg-type]
+    for names in (5, "ab", ["a"], ["a", "b", "c"], ["a", 3], {"a": 0, "b": 1}):
+        with pytest.raises(InvalidOptionError, match="names"):
+            render.svg(state, 0, names=names)  # type: ignore[arg-type]
 
 
 def test_states_of_both_backends_show_themselves_in_jupyter(backend: cardtable.Backend) -> None:
@@ -235,6 +253,80 @@ def test_replay_rejects_a_history_without_its_game_and_a_wrong_history() -> None
         cardtable.replay([1, 1, 1, 1, 1], make("goofspiel"))
 
 
+def test_replay_reads_exact_ints_and_only_the_states_own_game() -> None:
+    state = _finished("goofspiel", 3)
+    game, history = make("goofspiel"), list(state.history)
+    frames = cardtable.replay(state).frames
+    assert cardtable.replay(np.array(history), game).frames == frames  # type: ignore[arg-type]
+    assert cardtable.replay(tuple(np.int64(a) for a in history), game).frames == frames  # type: ignore[misc]
+    assert cardtable.replay(state, make("goofspiel", "reference")).frames == frames
+    # A history holds ints: an item that is not one is not an action.
+    for bad in ([float(a) for a in history], [None], [*history[:2], "1"], [True], [1.5]):
+        with pytest.raises(IllegalActionError, match="step"):
+            cardtable.replay(bad, game)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="after the end"):
+        cardtable.replay([*history, history[-1]], game)
+    # A history is a sequence: a str, a state dict, a number or a set is no history.
+    for bad_history in ("012", state.to_dict(), 5, {0, 1}, np.array(3), b"\x00\x01"):
+        with pytest.raises(InvalidOptionError, match="history"):
+            cardtable.replay(bad_history, game)  # type: ignore[arg-type]
+    # A state replays under its own game only.
+    others = [
+        cardtable.make("goofspiel", players=2, num_cards=4),
+        cardtable.make("turn_the_tide", players=3, rounds=1),
+    ]
+    for other in others:
+        with pytest.raises(InvalidOptionError, match="the state is a game of goofspiel"):
+            cardtable.replay(state, other)
+    for bad_game in ("goofspiel", 5):
+        with pytest.raises(InvalidOptionError, match="game must be a game"):
+            cardtable.replay(history, bad_game)  # type: ignore[arg-type]
+    for names in (5, ["a"], ["a", None]):
+        with pytest.raises(InvalidOptionError, match="names"):
+            cardtable.replay(state, names=names)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="title"):
+        cardtable.replay(state, title=5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="path"):
+        cardtable.replay(state).save(5)  # type: ignore[arg-type]
+
+
+class _Page(HTMLParser):
+    """The elements of a page, the text of its title and h1, and its JSON script."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.texts: dict[str, str] = {}
+        self._open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._open.append(f"{tag}#{dict(attrs).get('id', '')}")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self._open and self._open[-1] in ("title#", "h1#", "script#meta", "p#"):
+            self.texts[self._open[-1]] = self.texts.get(self._open[-1], "") + data
+
+
+def test_replay_page_shows_names_and_title_as_text_whatever_they_hold() -> None:
+    state = _finished("goofspiel", 4)
+    names = ["<b id=injected>X</b>", "</script><script>alert(1)</script>"]
+    for title in ("__META__", "__DATA__ & __OPTIONS__ <i>", "__TITLE__"):
+        page = cardtable.replay(state, names=names, title=title).html
+        parsed = _Page()
+        parsed.feed(page)
+        assert [tag for tag, _ in parsed.tags].count("script") == 3  # meta, data, the viewer
+        assert not [attrs for _, attrs in parsed.tags if attrs.get("id") == "injected"]
+        assert "<b id=injected>" not in page and "<script>alert" not in page
+        assert parsed.texts["title#"] == title and parsed.texts["h1#"] == title
+        assert parsed.texts["p#"] == "options: num_cards=5"
+        meta = json.loads(parsed.texts["script#meta"])
+        assert meta["seats"] == [f"seat {p} ({name})" for p, name in enumerate(names)]
+
+
 def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
     from cardtable._rng import derive_seed
 
@@ -253,6 +345,35 @@ def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
         assert viewer.names == bots
     with pytest.raises(InvalidOptionError):
         result.replay(12)
+
+
+def test_result_replay_takes_numpy_game_indices_and_refuses_others() -> None:
+    from cardtable.render.replay import replay_run_game
+
+    bots = ["greedy", "random"]
+    result = cardtable.simulate(
+        "goofspiel", games=3, players=2, bots=bots, seed=5, progress=False, num_cards=4
+    )
+    assert result.scores is not None
+    assert result.replay(np.int64(1)).frames == result.replay(1).frames  # type: ignore[arg-type]
+    assert result.replay(np.uint8(2)).frames[-1].scores == [int(x) for x in result.scores[2]]  # type: ignore[arg-type]
+    for game in (True, np.bool_(False), 1.5, "1", None, -1, 3, 2**64, np.int64(-1)):
+        with pytest.raises(InvalidOptionError, match=r"game must be an int in 0\.\.2,"):
+            result.replay(game)  # type: ignore[arg-type]
+
+    def rebuild(seed: Any, game: Any, names: Any = bots) -> cardtable.Replay:
+        return replay_run_game(
+            "goofspiel", 2, names, seed=seed, game=game, options={"num_cards": 4}
+        )
+
+    assert rebuild(np.uint64(2**64 - 1), np.int64(2)).frames == rebuild(2**64 - 1, 2).frames
+    assert rebuild(5, 1).frames == result.replay(1).frames
+    for seed, game in ((5, 2**64), (5, -1), (5, 1.0), (5, True), (-1, 0), (2**64, 0), (1.5, 0)):
+        with pytest.raises(InvalidOptionError, match=r"(seed|game) must be an int"):
+            rebuild(seed, game)
+    for names in ("greedy", ["greedy", 3], ["greedy", "nobody"], 5):
+        with pytest.raises(InvalidOptionError, match="bot"):
+            rebuild(5, 0, names)
 
 
 def test_replay_command_writes_the_file(tmp_path: Path) -> None:
@@ -276,6 +397,39 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
         main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "-o", str(out)]
     )
     assert bad.exit_code != 0 and "2 bots" in bad.output
+
+
+def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "c.html"
+    for bad in (
+        ["--game", "-1"],
+        ["--game", "99999999999999999999999"],
+        ["--seed", "-1"],
+        ["--seed", str(2**64)],
+        ["-p", "3"],
+        ["-b", "greedy,nobody", "--game", "2"],
+    ):
+        output = run_cli("replay", "goofspiel", *bad, "-o", str(out), exit_code=2)
+        assert "Usage:" in output and not out.exists()
+
+    def no_play(*args: Any) -> None:
+        raise AssertionError("the game was played before the output was checked")
+
+    monkeypatch.setattr(sys.modules["cardtable.render.replay"], "play_game", no_play)
+    missing = tmp_path / "no" / "such" / "c.html"
+    output = run_cli("replay", "goofspiel", "-o", str(missing), exit_code=2)
+    assert "does not exist" in output and "--out" in output
+    monkeypatch.undo()
+
+    def full(self: cardtable.Replay, path: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cardtable.Replay, "save", full)
+    result = CliRunner().invoke(main, ["replay", "goofspiel", "-o", str(out)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "No space left on device" in result.output and "Traceback" not in result.output
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,26 @@
-"""What the adapters share: the terminal rewards of ``docs/learning.md``."""
+"""What the adapters share: the terminal rewards of ``docs/learning.md``, integers and seeds."""
 
 from __future__ import annotations
 
+import operator
+
+from cardtable.errors import InvalidOptionError
 from cardtable.protocols import StateProtocol
 
-__all__ = ["win_rewards"]
+__all__ = ["check_seed", "exact_int", "win_rewards"]
+
+
+def exact_int(value: object) -> int | None:
+    """``value`` as an int if it is an integer (NumPy integers too) but not a bool, else None.
+
+    The rule of ``docs/errors.md``: floats (even ``3.0``), strings and bools are not integers.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, ArithmeticError):
+        return None
 
 
 def win_rewards(state: StateProtocol, players: int) -> list[float]:
@@ -17,3 +33,17 @@ def win_rewards(state: StateProtocol, players: int) -> list[float]:
     winners = state.winners
     sole = len(winners) == 1
     return [(1.0 if sole else 0.0) if seat in winners else -1.0 for seat in range(players)]
+
+
+def check_seed(seed: object) -> int | None:
+    """A ``reset`` seed: ``None``, or an int in ``0..2**64 - 1`` (NumPy integers too) as an int.
+
+    Raises:
+        InvalidOptionError: On anything else (a bool, a float, a str, a negative or larger int).
+    """
+    if seed is None:
+        return None
+    number = exact_int(seed)
+    if number is None or not 0 <= number < 1 << 64:
+        raise InvalidOptionError(f"seed must be None or an int in 0..2**64-1, got {seed!r}")
+    return number

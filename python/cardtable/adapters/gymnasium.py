@@ -20,7 +20,6 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, Literal, SupportsFloat
 
@@ -29,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from cardtable.adapters._common import check_seed, exact_int
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.vector import Reward, VectorEnv
 
@@ -101,8 +101,13 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Starts a game (its seed is drawn from the generator that ``seed`` seeds)."""
-        super().reset(seed=seed)
+        """Starts a game (its seed is drawn from the generator that ``seed`` seeds).
+
+        Raises:
+            InvalidOptionError: If ``seed`` is not ``None`` or an int in ``0..2**64 - 1`` (NumPy
+                integers too).
+        """
+        super().reset(seed=check_seed(seed))
         game_seed = int(self.np_random.integers(1 << 63))
         obs, info = self._env.reset(seed=game_seed)
         self._done = False
@@ -121,16 +126,19 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Plays ``action`` for the agent's seat, then the bots until the agent is to move again.
 
+        ``action`` is an int (NumPy integers too); a bool, a float or a str raises
+        :class:`cardtable.IllegalActionError` whatever ``illegal_action`` says.
+
         Raises:
             InvalidStateError: If the episode is over (call ``reset``).
-            IllegalActionError: If the action is illegal and ``illegal_action="raise"``.
+            IllegalActionError: If the action is not an int, or is illegal and
+                ``illegal_action="raise"``.
         """
         if self._done:
             raise InvalidStateError("the episode is over; call reset()")
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"action must be an int, got {action!r}") from None
+        a = exact_int(action)
+        if a is None:
+            raise IllegalActionError(f"action must be an int (not a bool), got {action!r}")
         if not (0 <= a < len(self._mask) and self._mask[a]):
             if self.illegal_action == "raise":
                 raise IllegalActionError(

@@ -18,6 +18,9 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
   ``InvalidOptionError``; ``pyspiel.load_game`` checks names and types against the registered
   parameters itself, before the game is built, and raises ``pyspiel.SpielError`` (e.g.
   ``Unknown parameter 'cards'``); anything else it lets through raises ``InvalidOptionError``;
+- NumPy integers are ints (``num_cards=np.int64(5)``); ``load_game`` passes plain ints on;
+- games pickle as their game id and parameters and states as their game and history, so that
+  they unpickle in a process that has not registered the game yet;
 - ``max_game_length`` is an exact bound where the rules give one (goofspiel, Turn the Tide,
   Trafficars, overtaking lane, the memory game) and 100,000 for Deep Regrets, whose length has
   no bound.
@@ -50,7 +53,7 @@ import numpy.typing as npt
 import pyspiel
 
 import cardtable
-from cardtable.adapters._common import win_rewards
+from cardtable.adapters._common import exact_int, win_rewards
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 
@@ -132,7 +135,7 @@ def _max_game_length(game: GameProtocol) -> int:
 
 def _is_none_parameter(value: Any) -> bool:
     """Whether ``value`` is the OpenSpiel stand-in for ``None`` (-1, an int but not a bool)."""
-    return type(value) is int and value == NONE_PARAMETER
+    return exact_int(value) == NONE_PARAMETER
 
 
 def _split_parameters(
@@ -211,10 +214,25 @@ def load_game(game_id: str, *, players: int, **options: Any) -> CardtableGame:
     count, given = _split_parameters(_info(game_id), {"players": players, **options})
     checked = cardtable.make(game_id, players=count, **given)
     params: dict[str, Any] = {"players": checked.players}
-    for key, value in given.items():
-        params[key] = NONE_PARAMETER if value is None else value
+    for key, value in given.items():  # checked: an int-like value is an integer (not a bool)
+        number = exact_int(value)  # a plain int for pyspiel, which refuses NumPy integers
+        params[key] = NONE_PARAMETER if value is None else value if number is None else number
     game: CardtableGame = pyspiel.load_game(name, params)
     return game
+
+
+def _unpickle_game(game_id: str, params: dict[str, Any]) -> CardtableGame:
+    """The game of :meth:`CardtableGame.__reduce__`: registers ``game_id`` and loads it."""
+    game: CardtableGame = pyspiel.load_game(register(game_id), params)
+    return game
+
+
+def _unpickle_state(game: CardtableGame, history: list[int]) -> CardtableState:
+    """The state of :meth:`CardtableState.__reduce__`: ``history`` replayed from the start."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
 
 
 class CardtableGame(pyspiel.Game):  # type: ignore[misc]
@@ -240,6 +258,10 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(self.game_type, game_info, params)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles as the game id and the parameters (the class is made by ``register``)."""
+        return _unpickle_game, (self.game_id, dict(self.get_parameters()))
+
     def new_initial_state(self) -> CardtableState:
         """The state before the first chance node (chance nodes are explicit)."""
         return CardtableState(self, self.rust_game.new_state())
@@ -263,6 +285,10 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.rust_state = state
         self._players: int = game.rust_game.players
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles as the game and the history (so that another process registers the game)."""
+        return _unpickle_state, (self.get_game(), list(self.history()))
 
     def current_player(self) -> int:
         """The seat to move, ``pyspiel.PlayerId.CHANCE`` or ``TERMINAL``."""

@@ -3,10 +3,14 @@
 Agents ``player_0`` … ``player_{n-1}`` are the seats. Observations are dicts
 ``{"observation": state.observation_tensor(seat), "action_mask": int8 mask}`` as in PettingZoo's
 classic environments (the mask is all 0 for an agent that is not to move). Chance nodes resolve
-inside with a seeded RNG: ``reset(seed=s)`` plays the seeded game of a generator seeded with ``s``.
+inside with a seeded RNG: ``reset(seed=s)`` (``s`` an int in ``0..2**64 - 1``) plays the seeded game
+of a generator seeded with ``s``, and the next unseeded ``reset()`` the generator's next game. The
+first ``reset()`` of an environment without a seed seeds the generator from fresh entropy (as in
+Gymnasium), so unseeded environments play different games.
 Rewards are 0 until the end, then the ``"win"`` rewards of ``docs/learning.md`` (+1 for the only
 winner, 0 for a shared win, -1 otherwise) for every agent at once. A seeded game that ends before
-anyone decides is skipped (the next seed is used).
+anyone decides is skipped (the next seed is used). Actions are ints (NumPy integers too; not bools,
+floats or strings); ``None`` is the only action of an agent whose game is over.
 
 Example:
     >>> from cardtable.adapters.pettingzoo import env
@@ -20,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import numpy as np
@@ -29,8 +34,8 @@ from pettingzoo import AECEnv
 
 import cardtable
 from cardtable._rng import SplitMix64
-from cardtable.adapters._common import win_rewards
-from cardtable.errors import InvalidOptionError
+from cardtable.adapters._common import check_seed, exact_int, win_rewards
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import StateProtocol
 
 __all__ = ["CardtableAECEnv", "env"]
@@ -85,8 +90,9 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
-        self._rng = SplitMix64(0)
+        self._rng: SplitMix64 | None = None  # seeded by the first reset()
         self._state: StateProtocol = self.game.new_state(seed=0)
+        self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
@@ -97,9 +103,19 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Starts a game: with ``seed`` the seeded sequence of games restarts from it."""
-        if seed is not None:
-            self._rng = SplitMix64(seed % (1 << 64))
+        """Starts a game: with ``seed`` the seeded sequence of games restarts from it.
+
+        Without a seed the generator's next game is played; a generator never seeded is seeded
+        from fresh entropy first.
+
+        Raises:
+            InvalidOptionError: If ``seed`` is not ``None`` or an int in ``0..2**64 - 1``.
+        """
+        number = check_seed(seed)
+        if number is not None:
+            self._rng = SplitMix64(number)
+        elif self._rng is None:
+            self._rng = SplitMix64(secrets.randbits(64))
         for _ in range(_MAX_SKIPPED_GAMES):
             self._state = self.game.new_state(seed=self._rng.next())
             if not self._state.is_terminal:
@@ -111,28 +127,66 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self._state.current_player]
+        self._started = True
+
+    def _check_started(self) -> None:
+        if not self._started:
+            raise InvalidStateError("the environment has no game yet: call reset() first")
 
     def observe(self, agent: str) -> Observation:
-        """``agent``'s observation tensor and its action mask (all 0 unless it is to move)."""
-        seat = self._seat[agent]
+        """``agent``'s observation tensor and its action mask (all 0 unless it is to move).
+
+        Raises:
+            InvalidStateError: Before the first ``reset()``.
+            InvalidOptionError: If ``agent`` is not one of ``possible_agents``.
+        """
+        self._check_started()
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise InvalidOptionError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if self._state.current_player == seat:
             mask[self._state.legal_actions()] = 1
         return {"observation": self._state.observation_tensor(seat), "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and info.
+
+        The observation is None if not ``observe``.
+
+        Raises:
+            InvalidStateError: Before ``reset()``, or once every agent has left the game.
+        """
+        self._check_agents()
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
+    def _check_agents(self) -> None:
+        self._check_started()
+        if not self.agents:
+            raise InvalidStateError("the game is over and every agent has left: call reset()")
+
     def step(self, action: int | None) -> None:
         """Applies ``action`` for the agent to move (``None`` for an agent whose game is over).
 
+        ``action`` is an int (NumPy integers too; not a bool, a float or a str).
+
         Raises:
-            IllegalActionError: If the action is not legal.
+            IllegalActionError: If the action is not an int or not legal, or is not ``None`` for
+                an agent whose game is over.
+            InvalidStateError: Before ``reset()``, or once every agent has left the game.
         """
+        self._check_agents()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(f"{agent}'s game is over: its only action is None")
             self._was_dead_step(action)
             return
-        if action is None:
-            raise cardtable.IllegalActionError(f"{agent} is to move; None is not an action")
-        self._state.apply(int(action))
+        number = exact_int(action)
+        if number is None:
+            raise IllegalActionError(f"{agent} is to move: an action is an int, got {action!r}")
+        self._state.apply(number)
         self._cumulative_rewards[agent] = 0.0
         if self._state.is_terminal:
             rewards = win_rewards(self._state, self.game.players)
@@ -145,9 +199,14 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``: every seat's observation dict, one line each."""
+        """With ``render_mode="ansi"``: every seat's observation dict, one line each.
+
+        Raises:
+            InvalidStateError: Before the first ``reset()`` (with ``render_mode="ansi"``).
+        """
         if self.render_mode is None:
             return None
+        self._check_started()
         return "\n".join(
             f"{agent}: {self._state.observation(seat)}" for agent, seat in self._seat.items()
         )

@@ -17,8 +17,10 @@ shape).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, check_seat, drawing
+from cardtable.render._common import View, check_names, check_seat, drawing
 from cardtable.render.replay import Replay, replay
 
 __all__ = ["Replay", "drawing", "replay", "svg", "view"]
@@ -27,29 +29,35 @@ __all__ = ["Replay", "drawing", "replay", "svg", "view"]
 def view(state: StateProtocol, seat: int | None = None) -> View:
     """The drawing model of a state: seat ``seat``'s view, or the full view for ``None``.
 
+    ``seat`` is an int (NumPy integers too) or ``None``.
+
     Raises:
-        IllegalActionError: On a seat outside the game.
+        IllegalActionError: On a seat that is not a seat of the game (or not an int).
         InvalidOptionError: On a game without a drawing.
     """
-    check_seat(state, seat)
-    return drawing(str(state.to_dict()["game"])).view(state, seat)
+    checked = check_seat(state, seat)
+    return drawing(str(state.to_dict()["game"])).view(state, checked)
 
 
-def svg(state: StateProtocol, seat: int | None = None, names: list[str] | None = None) -> str:
+def svg(state: StateProtocol, seat: int | None = None, names: Sequence[str] | None = None) -> str:
     """The picture of a state as an SVG document.
 
     Args:
         state: A state of either backend.
-        seat: Draw only what this seat may see; ``None`` draws everything (the full view).
-        names: Optional names of the seats' players (e.g. bot names), shown beside the seats.
+        seat: Draw only what this seat may see (an int, NumPy integers too); ``None`` draws
+            everything (the full view).
+        names: Optional names of the seats' players (e.g. bot names), shown beside the seats: a
+            list of one str per seat (``""`` for no name).
 
     Returns:
         A standalone SVG document.
 
     Raises:
-        IllegalActionError: On a seat outside the game.
-        InvalidOptionError: On a game without a drawing.
+        IllegalActionError: On a seat that is not a seat of the game (or not an int).
+        InvalidOptionError: On a game without a drawing, or ``names`` that are not one str per
+            seat.
     """
-    check_seat(state, seat)
+    checked = check_seat(state, seat)
+    labels = check_names(names, len(state.scores))
     module = drawing(str(state.to_dict()["game"]))
-    return module.draw(module.view(state, seat), names)
+    return module.draw(module.view(state, checked), labels)

@@ -8,8 +8,13 @@ from typing import Any
 import click
 
 from cardtable._cli_options import parse_options
+from cardtable.render.replay import MAX_SEED
 
 __all__ = ["default_bot", "register"]
+
+_SEED = click.IntRange(0, MAX_SEED)
+"""Seeds and game indices: below 2**64, as for ``cardtable simulate`` (``docs/errors.md``)."""
+_PLAYERS = click.IntRange(min=1)
 
 
 def _info(game_id: str) -> Any:
@@ -24,13 +29,15 @@ def _info(game_id: str) -> Any:
 
 
 def default_bot(game_id: str) -> str:
-    """The bot the commands seat when none is named: the game's first bot after ``random``.
+    """The bot the commands seat when none is named: the studies' :func:`default_bot`.
 
     Raises:
         InvalidOptionError: On an unknown game.
     """
-    bots: tuple[str, ...] = _info(game_id).bots
-    return bots[1] if len(bots) > 1 else "random"
+    from cardtable.analysis.balance import default_bot as heuristic
+
+    _info(game_id)  # the unknown-game message that lists the registered games
+    return heuristic(game_id)
 
 
 def register(main: click.Group) -> None:
@@ -39,19 +46,20 @@ def register(main: click.Group) -> None:
     @main.command("replay")
     @click.argument("game_id")
     @click.option(
-        "-p", "--players", type=int, default=None, help="Number of players (default: one per bot)."
+        "-p", "--players", type=_PLAYERS, help="Number of players (default: one per bot)."
     )
     @click.option(
         "-b",
         "--bots",
         default="",
-        help="Comma-separated bot per seat (default: the game's greedy).",
+        help="Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
+        "greedy; memory in trafficars_memory).",
     )
-    @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game.")
+    @click.option("--seed", type=_SEED, default=0, show_default=True, help="Seed of the game.")
     @click.option(
         "--game",
         "game_index",
-        type=int,
+        type=_SEED,
         default=None,
         help="Rebuild game G of `cardtable simulate --seed SEED` with these bots instead.",
     )
@@ -85,9 +93,11 @@ def register(main: click.Group) -> None:
         """
         import cardtable
         from cardtable.bots import split_bot_specs
+        from cardtable.cli import _check_writable
         from cardtable.errors import CardtableError
         from cardtable.render.replay import play_game, replay_run_game
 
+        _check_writable(out, "--out")  # before the game is played
         try:
             names = split_bot_specs(bots) if bots else []
             options = parse_options(option_pairs)
@@ -114,9 +124,12 @@ def register(main: click.Group) -> None:
                 viewer = cardtable.replay(
                     history, game, names=seated, title=f"{game_id}: seeded game {seed}"
                 )
-        except CardtableError as err:
-            raise click.ClickException(str(err)) from None
-        viewer.save(out)
+        except CardtableError as err:  # every one is about the command's arguments
+            raise click.UsageError(str(err)) from None
+        try:
+            viewer.save(out)
+        except OSError as err:
+            raise click.FileError(str(out), err.strerror or str(err)) from None
         final = viewer.frames[-1].scores
         click.echo(
             f"wrote {out}: {len(viewer.frames) - 1} steps, final scores "

@@ -9,6 +9,7 @@ backends are identical whenever their observations are.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Set
 from functools import cache
 from importlib import import_module, resources
 from typing import Any, Protocol
@@ -19,6 +20,8 @@ from cardtable.protocols import StateProtocol
 __all__ = [
     "GameDrawing",
     "View",
+    "check_int",
+    "check_names",
     "check_seat",
     "data_file",
     "drawing",
@@ -58,13 +61,55 @@ class GameDrawing(Protocol):
         ...
 
 
-def check_seat(state: StateProtocol, seat: int | None) -> None:
-    """Raises ``IllegalActionError`` unless ``seat`` is ``None`` or a seat of the state's game."""
+def check_int(name: str, value: object, low: int, high: int) -> int:
+    """``value`` as an int in ``low..=high`` (NumPy integers too; bools, floats, strings not).
+
+    Raises:
+        InvalidOptionError: Otherwise.
+    """
+    from cardtable.reference._options import as_int  # lazily: ``import cardtable`` stays light
+
+    number = as_int(value)
+    if number is None or not low <= number <= high:
+        raise InvalidOptionError(f"{name} must be an int in {low}..{high}, got {value!r}")
+    return number
+
+
+def check_seat(state: StateProtocol, seat: object) -> int | None:
+    """``seat`` as a plain int (NumPy integers too), or ``None``, checked against the state.
+
+    Raises:
+        IllegalActionError: Unless ``seat`` is ``None`` or a seat of the state's game.
+    """
+    from cardtable.reference._options import as_int  # lazily: ``import cardtable`` stays light
+
+    if seat is None:
+        return None
     players = len(state.scores)
-    if seat is not None and (
-        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
-    ):
+    number = as_int(seat)
+    if number is None or not 0 <= number < players:
         raise IllegalActionError(f"seat must be None or in 0..{players - 1}, got {seat!r}")
+    return number
+
+
+def check_names(names: object, players: int) -> list[str] | None:
+    """``names`` as a list of ``players`` strings (one per seat), or ``None``.
+
+    Raises:
+        InvalidOptionError: On anything else (a str, a wrong count, an item that is not a str).
+    """
+    if names is None:
+        return None
+    wrong = f"names must be a list of {players} str, got {names!r}"
+    if isinstance(names, (str, bytes, Mapping, Set)) or not hasattr(names, "__iter__"):
+        raise InvalidOptionError(wrong)
+    try:
+        out = list(names)
+    except TypeError:  # e.g. a 0-d NumPy array
+        raise InvalidOptionError(wrong) from None
+    if len(out) != players or not all(isinstance(name, str) for name in out):
+        raise InvalidOptionError(f"names must be {players} str, one per seat, got {names!r}")
+    return out
 
 
 def observe(state: StateProtocol, seat: int) -> dict[str, Any]:

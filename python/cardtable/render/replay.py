@@ -12,15 +12,20 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
+import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
-from cardtable.render._common import drawing
+from cardtable.render._common import check_int, check_names, drawing
+
+MAX_SEED = (1 << 64) - 1
+"""The largest seed, and the largest game index, of a run (``docs/errors.md``)."""
 
 
 class SimulatedRun(Protocol):
@@ -124,8 +129,15 @@ class Replay:
         """The self-contained HTML viewer."""
         return _page(self)
 
-    def save(self, path: str | Path) -> Path:
-        """Writes the HTML viewer to ``path`` and returns the path."""
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Writes the HTML viewer to ``path`` and returns the path.
+
+        Raises:
+            InvalidOptionError: If ``path`` is not a str or a path.
+            OSError: If the file cannot be written.
+        """
+        if not isinstance(path, (str, os.PathLike)):
+            raise InvalidOptionError(f"path must be a str or a path, got {path!r}")
         out = Path(path)
         out.write_text(self.html, encoding="utf-8")
         return out
@@ -194,7 +206,7 @@ def _build(
     i = 0
     while i < len(history):
         if state.is_terminal:
-            raise InvalidOptionError(f"history goes on after the end of the game at step {i}")
+            raise IllegalActionError(f"history goes on after the end of the game at step {i}")
         if state.is_chance_node:
             labels = []
             while i < len(history) and state.is_chance_node:
@@ -225,18 +237,25 @@ def replay(
     """A replay viewer of a game, from a state or from a history.
 
     Args:
-        source: A state of either backend (its whole history is replayed), or a history (every
-            chance outcome and action from the start, as ``state.history`` gives it).
-        game: The game the history belongs to; needed for a history, optional for a state.
-        names: The name of each seat's player, shown in the log and the pictures.
+        source: A state of either backend (its whole history is replayed), or a history: every
+            chance outcome and action from the start, as ``state.history`` gives it (a list, a
+            tuple or a 1-d NumPy array of ints; NumPy integers are ints, bools, floats and
+            strings are not).
+        game: The game the history belongs to; needed for a history. With a state it is optional
+            and must be the state's game (the same game id, players and options; either backend).
+        names: The name of each seat's player, shown in the log and the pictures: one str per
+            seat.
         title: The page title.
 
     Returns:
         The replay; ``.save(path)`` writes the HTML file, ``.html`` is its text.
 
     Raises:
-        InvalidOptionError: If a history comes without its game, or on a game without drawing.
-        IllegalActionError: If the history is not a game of ``game``.
+        InvalidOptionError: If a history comes without its game, ``source`` is neither a state
+            nor a history (e.g. a str or a state dict), ``game`` is not a game or not the
+            state's game, on bad ``names`` or ``title``, or on a game without drawing.
+        IllegalActionError: If an item of the history is not an int, or the history is not a
+            game of ``game`` (an illegal action or outcome, or steps after the end).
 
     Example:
         >>> import cardtable
@@ -249,19 +268,62 @@ def replay(
     """
     import cardtable
 
+    if game is not None and not isinstance(game, GameProtocol):
+        raise InvalidOptionError(f"game must be a game (cardtable.make), got {game!r}")
     if hasattr(source, "to_dict") and hasattr(source, "history"):
         state: StateProtocol = source  # type: ignore[assignment]
-        history = list(state.history)
+        d = state.to_dict()
         if game is None:
-            d = state.to_dict()
             game = cardtable.make(d["game"], players=d["players"], **d["options"])
+        elif (d["game"], d["players"], d["options"]) != _identity(game):
+            raise InvalidOptionError(
+                f"the state is a game of {_describe(d['game'], d['players'], d['options'])}, "
+                f"not of the given {_describe(*_identity(game))}"
+            )
+        history = [int(a) for a in state.history]
     else:
         if game is None:
             raise InvalidOptionError("replay(history) needs the game: replay(history, game)")
-        history = [int(a) for a in source]
-    if names is not None and len(names) != game.players:
-        raise InvalidOptionError(f"give {game.players} names, one per seat, got {len(names)}")
-    return _build(game, history, list(names or []), title)
+        history = _history(source)
+    if title is not None and not isinstance(title, str):
+        raise InvalidOptionError(f"title must be a str or None, got {title!r}")
+    return _build(game, history, check_names(names, game.players) or [], title)
+
+
+def _identity(game: GameProtocol) -> tuple[str, int, dict[str, Any]]:
+    return game.game_id, game.players, dict(game.options)
+
+
+def _describe(game_id: str, players: int, options: Mapping[str, Any]) -> str:
+    settings = ", ".join(f"{k}={v!r}" for k, v in options.items())
+    return f"{game_id} with {players} players ({settings or 'no options'})"
+
+
+def _history(source: object) -> list[int]:
+    """A history as plain ints.
+
+    Raises:
+        InvalidOptionError: If ``source`` is not a sequence (a str, a mapping, a set, ...).
+        IllegalActionError: If an item is not an int (NumPy integers are).
+    """
+    from cardtable.reference._options import as_int  # lazily: ``import cardtable`` stays light
+
+    wrong = f"a history is a sequence of ints (actions and chance outcomes), got {source!r:.80}"
+    if not isinstance(source, Iterable) or isinstance(
+        source, (str, bytes, bytearray, Mapping, Set)
+    ):
+        raise InvalidOptionError(wrong)
+    try:
+        items = list(source)
+    except TypeError:  # e.g. a 0-d NumPy array
+        raise InvalidOptionError(wrong) from None
+    history = []
+    for i, item in enumerate(items):
+        action = as_int(item)
+        if action is None:
+            raise IllegalActionError(f"history step {i}: {item!r} is not an action (an int)")
+        history.append(action)
+    return history
 
 
 def _bot_seed(seed: int, seat: int) -> int:
@@ -295,19 +357,22 @@ def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[
 def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) -> Replay:
     """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
 
+    ``game`` is an int (NumPy integers too) in ``0..games_played - 1``.
+
     Raises:
-        InvalidOptionError: If ``game`` is not a game of the run, if the run used Python
-            policies, or if the game cannot be rebuilt with the per-step bots.
+        InvalidOptionError: If ``game`` is not an int or not a game of the run, if the run used
+            Python policies, or if the game cannot be rebuilt with the per-step bots.
     """
-    if not 0 <= game < result.games_played:
-        raise InvalidOptionError(f"game must be in 0..{result.games_played - 1}, got {game}")
-    expected = None if result.scores is None else [int(x) for x in result.scores[game]]
+    if result.games_played == 0:
+        raise InvalidOptionError("the run completed no games: there is none to replay")
+    g = check_int("game", game, 0, result.games_played - 1)
+    expected = None if result.scores is None else [int(x) for x in result.scores[g]]
     return replay_run_game(
         result.game_id,
         result.players,
         result.bots,
         seed=result.seed,
-        game=game,
+        game=g,
         options=result.options,
         expected_scores=expected,
         title=title,
@@ -328,20 +393,35 @@ def replay_run_game(
     """Rebuilds game ``game`` of ``simulate(game_id, bots=bots, seed=seed, ...)`` as a replay.
 
     Game ``g`` of a run is ``new_state(seed=derive_seed(seed, g))`` and the bot in seat ``p``
-    draws from ``SplitMix64(derive_seed(derive_seed(seed, g), p + 1))`` (docs/rng.md).
+    draws from ``SplitMix64(derive_seed(derive_seed(seed, g), p + 1))`` (docs/rng.md). ``seed``
+    and ``game`` are ints in ``0..2**64 - 1`` (NumPy integers too), as for
+    :func:`cardtable.simulate`.
 
     Raises:
-        InvalidOptionError: On Python policies, a game the per-step bots cannot rebuild, or a
-            rebuilt game that does not end with ``expected_scores``.
+        InvalidOptionError: On a bad ``seed``, ``game`` or ``bots``, Python policies, a game the
+            per-step bots cannot rebuild, or a rebuilt game that does not end with
+            ``expected_scores``.
     """
     import cardtable
     from cardtable._rng import derive_seed
 
+    seed = check_int("seed", seed, 0, MAX_SEED)
+    game = check_int("game", game, 0, MAX_SEED)
+    if (
+        not isinstance(bots, Sequence)
+        or isinstance(bots, str)
+        or not all(isinstance(name, str) for name in bots)
+    ):
+        raise InvalidOptionError(f"bots must be a list of bot names, one per seat, got {bots!r}")
     builtin = {
         b for info in cardtable.games() if info.id == game_id for b in info.bots + info.search_bots
     }
-    if any(name.split(":")[0] not in builtin for name in bots):
-        raise InvalidOptionError("only games of built-in bots can be rebuilt (not Python policies)")
+    for name in bots:
+        if name.split(":")[0] not in builtin:
+            raise InvalidOptionError(
+                f"{name!r} is not a built-in bot of {game_id!r}: only games of built-in bots can"
+                " be rebuilt (not Python policies)"
+            )
     g = cardtable.make(game_id, players=players, **dict(options or {}))
     if len(bots) != g.players:
         raise InvalidOptionError(f"give {g.players} bots, one per seat, got {len(bots)}")
@@ -376,17 +456,31 @@ def _payload(r: Replay) -> str:
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
+_PLACEHOLDER = re.compile(r"__(TITLE|OPTIONS|META|DATA)__")
+"""The template's placeholders, all substituted in one pass: a value is never read again, so a
+placeholder's text inside one value (a title ``"__META__"``) stays text."""
+
+
+def _script_json(value: Any) -> str:
+    """JSON for the inside of a ``<script>`` element: ``<``, ``>`` and ``&`` as JSON escapes.
+
+    No ``</script>`` or ``<!--`` can then end or change the element, whatever the strings hold.
+    """
+    text = json.dumps(value)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _page(r: Replay) -> str:
     views = ["full view"] + [f"{_who(p, r.names)}'s view" for p in range(r.players)]
     seats = [_who(p, r.names) for p in range(r.players)]
-    meta = json.dumps({"views": views, "seats": seats})
     options = ", ".join(f"{k}={v}" for k, v in r.options.items()) or "defaults"
-    return (
-        _TEMPLATE.replace("__TITLE__", html.escape(r.title))
-        .replace("__OPTIONS__", html.escape(options))
-        .replace("__META__", meta.replace("</", "<\\/"))
-        .replace("__DATA__", _payload(r))
-    )
+    values = {
+        "TITLE": html.escape(r.title, quote=True),  # text of <title> and <h1>
+        "OPTIONS": html.escape(options, quote=True),  # text of a <p>
+        "META": _script_json({"views": views, "seats": seats}),  # a JSON <script>
+        "DATA": _payload(r),  # base64
+    }
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _TEMPLATE)
 
 
 _TEMPLATE = """<!DOCTYPE html>
