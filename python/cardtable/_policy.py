@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable import _core
+from cardtable._inputs import as_int
 from cardtable._simulation import PolicyBatch, Progress, PythonPolicy
 from cardtable.errors import IllegalActionError
 
@@ -276,8 +277,6 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
 def _slow_actions(
     policy: PythonPolicy, chosen: list[Any], batch: PolicyBatch
 ) -> npt.NDArray[np.int64]:
-    from cardtable.reference._options import as_int
-
     out = np.empty(len(chosen), dtype=np.int64)
     for row, action in enumerate(chosen):
         where = (
@@ -313,8 +312,6 @@ def _checked_action(
     Raises:
         IllegalActionError: Naming the policy, the row, its game and seat.
     """
-    from cardtable.reference._options import as_int
-
     name = getattr(policy, "__name__", policy)
     game, seat = game_seat
     where = f"policy {name!r}, row {row} of its batch (game {game}, seat {seat})"

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from cardtable._inputs import as_int
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -49,8 +50,6 @@ MAX_BATCH = 1 << 20
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
     """``value`` as an int in ``low..=high`` (NumPy integers too, bools not)."""
-    from cardtable.reference._options import as_int
-
     number = as_int(value)
     if number is None or number < low:
         raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from cardtable._inputs import as_int
 from cardtable._rng import SplitMix64
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import (
@@ -37,7 +38,6 @@ from cardtable.protocols import (
     RulesState,
     StateProtocol,
 )
-from cardtable.reference._options import as_int
 
 __all__ = [
     "ALL_FIELDS",

@@ -1,26 +1,12 @@
-"""What the adapters share: the terminal rewards of ``docs/learning.md``, integers and seeds."""
+"""What the adapters share: the terminal rewards of ``docs/learning.md`` and seeds."""
 
 from __future__ import annotations
 
-import operator
-
+from cardtable._inputs import as_int
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import StateProtocol
 
-__all__ = ["check_seed", "exact_int", "win_rewards"]
-
-
-def exact_int(value: object) -> int | None:
-    """``value`` as an int if it is an integer (NumPy integers too) but not a bool, else None.
-
-    The rule of ``docs/errors.md``: floats (even ``3.0``), strings and bools are not integers.
-    """
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ArithmeticError):
-        return None
+__all__ = ["check_seed", "win_rewards"]
 
 
 def win_rewards(state: StateProtocol, players: int) -> list[float]:
@@ -43,7 +29,7 @@ def check_seed(seed: object) -> int | None:
     """
     if seed is None:
         return None
-    number = exact_int(seed)
+    number = as_int(seed)
     if number is None or not 0 <= number < 1 << 64:
         raise InvalidOptionError(f"seed must be None or an int in 0..2**64-1, got {seed!r}")
     return number

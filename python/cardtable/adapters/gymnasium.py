@@ -28,7 +28,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from cardtable.adapters._common import check_seed, exact_int
+from cardtable._inputs import as_int
+from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.vector import Reward, VectorEnv
 
@@ -136,7 +137,7 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         """
         if self._done:
             raise InvalidStateError("the episode is over; call reset()")
-        a = exact_int(action)
+        a = as_int(action)
         if a is None:
             raise IllegalActionError(f"action must be an int (not a bool), got {action!r}")
         if not (0 <= a < len(self._mask) and self._mask[a]):

@@ -53,7 +53,8 @@ import numpy.typing as npt
 import pyspiel
 
 import cardtable
-from cardtable.adapters._common import exact_int, win_rewards
+from cardtable._inputs import as_int
+from cardtable.adapters._common import win_rewards
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 
@@ -135,7 +136,7 @@ def _max_game_length(game: GameProtocol) -> int:
 
 def _is_none_parameter(value: Any) -> bool:
     """Whether ``value`` is the OpenSpiel stand-in for ``None`` (-1, an int but not a bool)."""
-    return exact_int(value) == NONE_PARAMETER
+    return as_int(value) == NONE_PARAMETER
 
 
 def _split_parameters(
@@ -215,7 +216,7 @@ def load_game(game_id: str, *, players: int, **options: Any) -> CardtableGame:
     checked = cardtable.make(game_id, players=count, **given)
     params: dict[str, Any] = {"players": checked.players}
     for key, value in given.items():  # checked: an int-like value is an integer (not a bool)
-        number = exact_int(value)  # a plain int for pyspiel, which refuses NumPy integers
+        number = as_int(value)  # a plain int for pyspiel, which refuses NumPy integers
         params[key] = NONE_PARAMETER if value is None else value if number is None else number
     game: CardtableGame = pyspiel.load_game(name, params)
     return game

@@ -33,8 +33,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import cardtable
+from cardtable._inputs import as_int
 from cardtable._rng import SplitMix64
-from cardtable.adapters._common import check_seed, exact_int, win_rewards
+from cardtable.adapters._common import check_seed, win_rewards
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import StateProtocol
 
@@ -183,7 +184,7 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 raise IllegalActionError(f"{agent}'s game is over: its only action is None")
             self._was_dead_step(action)
             return
-        number = exact_int(action)
+        number = as_int(action)
         if number is None:
             raise IllegalActionError(f"{agent} is to move: an action is an int, got {action!r}")
         self._state.apply(number)

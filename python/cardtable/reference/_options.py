@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import builtins
 import math
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from cardtable._inputs import as_int
 from cardtable.errors import CardtableError, InvalidOptionError
 
 __all__ = [
@@ -32,20 +32,6 @@ __all__ = [
 
 MAX_DEPTH = 64
 """Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
-
-
-def as_int(value: object) -> builtins.int | None:
-    """``value`` as an int if it is an integer type other than bool (NumPy integers included).
-
-    Anything whose ``__index__`` fails (a float, ``numpy.bool_``, an object whose ``__index__``
-    raises) is not an integer, as the engine reads it.
-    """
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ArithmeticError):
-        return None
 
 
 def _plain(value: object, depth: builtins.int) -> object:

@@ -14,6 +14,7 @@ from functools import cache
 from importlib import import_module, resources
 from typing import Any, Protocol
 
+from cardtable._inputs import as_int
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 
@@ -67,8 +68,6 @@ def check_int(name: str, value: object, low: int, high: int) -> int:
     Raises:
         InvalidOptionError: Otherwise.
     """
-    from cardtable.reference._options import as_int  # lazily: ``import cardtable`` stays light
-
     number = as_int(value)
     if number is None or not low <= number <= high:
         raise InvalidOptionError(f"{name} must be an int in {low}..{high}, got {value!r}")
@@ -81,8 +80,6 @@ def check_seat(state: StateProtocol, seat: object) -> int | None:
     Raises:
         IllegalActionError: Unless ``seat`` is ``None`` or a seat of the state's game.
     """
-    from cardtable.reference._options import as_int  # lazily: ``import cardtable`` stays light
-
     if seat is None:
         return None
     players = len(state.scores)

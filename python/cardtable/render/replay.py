@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from cardtable._inputs import as_int
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_int, check_names, drawing
@@ -306,8 +307,6 @@ def _history(source: object) -> list[int]:
         InvalidOptionError: If ``source`` is not a sequence (a str, a mapping, a set, ...).
         IllegalActionError: If an item is not an int (NumPy integers are).
     """
-    from cardtable.reference._options import as_int  # lazily: ``import cardtable`` stays light
-
     wrong = f"a history is a sequence of ints (actions and chance outcomes), got {source!r:.80}"
     if not isinstance(source, Iterable) or isinstance(
         source, (str, bytes, bytearray, Mapping, Set)
