@@ -67,6 +67,9 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.argument("game_id")(f)
 
 
+_HEURISTIC = "the game's heuristic bot: greedy, or memory in trafficars_memory"
+"""What the studies seat when no bot is named (:func:`cardtable.analysis.default_bot`)."""
+
 _COMMON = (
     "game_id",
     "players",
@@ -240,12 +243,7 @@ def register(main: click.Group) -> None:
 
     @main.command("balance")
     @_study_command
-    @click.option(
-        "--bot",
-        default=None,
-        help="The bot in every seat (default: the game's heuristic bot, greedy; memory in "
-        "trafficars_memory).",
-    )
+    @click.option("--bot", default=None, help=f"The bot in every seat (default: {_HEURISTIC}).")
     @click.option(
         "--weaker",
         default="random",
@@ -300,13 +298,7 @@ def register(main: click.Group) -> None:
         metavar="KEY=V1,V2,...",
         help="An option and the values to try (repeat for more options).",
     )
-    @click.option(
-        "-b",
-        "--bots",
-        default="",
-        help="Comma-separated bots (default: the game's heuristic bot and random: greedy,random; "
-        "memory,random in trafficars_memory).",
-    )
+    @click.option("-b", "--bots", default="", help=f"Bots (default: {_HEURISTIC}, then random).")
     @_games_option(2000, "Deals per option set.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     def sweep_command(

@@ -22,7 +22,7 @@ __all__ = [
     "Runs",
     "check_count",
     "check_flag",
-    "check_games",
+    "check_run",
     "check_seed",
     "check_threads",
     "fewer_games_on_memory_error",
@@ -48,13 +48,16 @@ def check_count(name: str, value: object, low: int, high: int = _BELOW_2_64) -> 
     return _check_int(name, value, low, high)
 
 
-def check_games(games: object) -> int:
-    """A study's game count: an int >= 2 (an interval needs two games) below 2**64.
+def check_run(games: object, seed: object, threads: object) -> tuple[int, int, int | None]:
+    """A study's game count, seed and worker threads.
+
+    The count is an int >= 2 (an interval needs two games) below 2**64, the seed is checked by
+    :func:`check_seed` and the threads by :func:`check_threads`.
 
     Raises:
-        InvalidOptionError: If it is not.
+        InvalidOptionError: If one is not.
     """
-    return check_count("games", games, 2)
+    return check_count("games", games, 2), check_seed(seed), check_threads(threads)
 
 
 def check_seed(seed: object) -> int:

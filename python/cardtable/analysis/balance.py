@@ -12,19 +12,10 @@ import numpy.typing as npt
 from scipy import stats
 
 from cardtable._rng import derive_seed
+from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
-from cardtable.analysis._runs import (
-    Progress,
-    Runs,
-    check_count,
-    check_games,
-    check_seed,
-    check_threads,
-    fewer_games_on_memory_error,
-    run_lineups,
-    seat_assignments,
-)
+from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -411,28 +402,28 @@ def balance(
     from cardtable import _core
 
     start = time.perf_counter()
-    games, seed, threads = check_games(games), check_seed(seed), check_threads(threads)
-    trace_games = check_count("trace_games", trace_games, 0)
+    games, seed, threads = _runs.check_run(games, seed, threads)
+    trace_games = _runs.check_count("trace_games", trace_games, 0)
     if luck_games is not None:
-        luck_games = check_count("luck_games (the luck tournament's deals)", luck_games, 2)
+        luck_games = _runs.check_count("luck_games (the luck tournament's deals)", luck_games, 2)
     for name, value in (("bot", bot), ("weaker", weaker)):
         if value is not None and not isinstance(value, str):
             raise InvalidOptionError(f"{name} must be a bot name or None, got {value!r}")
     game = _core.Game(game_id, players, options)
     n = game.players
     bot = bot or default_bot(game_id)
-    (lineup,) = seat_assignments(game, [bot], False)
+    (lineup,) = _runs.seat_assignments(game, [bot], False)
     luck_deals = max(2, games // n) if luck_games is None else luck_games
     luck_bots = [weaker, *([bot] * (n - 1))] if weaker is not None and weaker != bot else []
-    luck_lineups = seat_assignments(game, luck_bots, True) if luck_bots else []
+    luck_lineups = _runs.seat_assignments(game, luck_bots, True) if luck_bots else []
     trace_idx = range(min(trace_games, games))
     total = games + len(trace_idx) + luck_deals * len(luck_lineups)
     higher = spec(game_id).higher_is_better
     with (
-        fewer_games_on_memory_error(f"the study's {total:,} games"),
+        _runs.fewer_games_on_memory_error(f"the study's {total:,} games"),
         Progress(progress, total, "balance") as bar,
     ):
-        runs = run_lineups(game_id, n, [lineup], [seed], games, options, threads, bar)
+        runs = _runs.run_lineups(game_id, n, [lineup], [seed], games, options, threads, bar)
         traced = []
         for k, g in enumerate(trace_idx):
             t = replay(game_id, n, lineup, seed, g, **options)
@@ -444,7 +435,7 @@ def balance(
         if luck_lineups:
             luck_seeds = [derive_seed(seed, 1)] * len(luck_lineups)
             base = games + len(trace_idx)
-            luck_runs = run_lineups(
+            luck_runs = _runs.run_lineups(
                 game_id, n, luck_lineups, luck_seeds, luck_deals, options, threads, bar, base=base
             )
 

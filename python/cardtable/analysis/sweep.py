@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cardtable._rng import derive_seed
+from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import (
     Report,
@@ -21,17 +22,7 @@ from cardtable.analysis._report import (
     option_text,
     svg_of,
 )
-from cardtable.analysis._runs import (
-    Progress,
-    Runs,
-    check_flag,
-    check_games,
-    check_seed,
-    check_threads,
-    fewer_games_on_memory_error,
-    run_lineups,
-    seat_assignments,
-)
+from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -255,8 +246,8 @@ def sweep(
     both = set(grid) & set(options)
     if both:
         raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
-    games, seed, threads = check_games(games), check_seed(seed), check_threads(threads)
-    rotate_seats = check_flag("rotate_seats", rotate_seats)
+    games, seed, threads = _runs.check_run(games, seed, threads)
+    rotate_seats = _runs.check_flag("rotate_seats", rotate_seats)
     if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
         raise InvalidOptionError(f"bots must be a list of bot names, got {bots!r}")
     if bots is not None and not all(isinstance(b, str) for b in bots):
@@ -266,20 +257,20 @@ def sweep(
     combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
     n = combo_games[0].players
     bot_list = list(bots) if bots else [default_bot(game_id)] + ["random"] * (n - 1)
-    lineups = seat_assignments(combo_games[0], bot_list, rotate_seats)
+    lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats)
     for combo_game in combo_games[1:]:  # every option set must seat every bot
-        seat_assignments(combo_game, bot_list, rotate_seats)
+        _runs.seat_assignments(combo_game, bot_list, rotate_seats)
     higher = spec(game_id).higher_is_better
     points, rows = [], []
     per_set = games * len(lineups)
     with (
-        fewer_games_on_memory_error(f"the {per_set:,} games of an option set"),
+        _runs.fewer_games_on_memory_error(f"the {per_set:,} games of an option set"),
         Progress(progress, per_set * len(combos), "sweep") as bar,
     ):
         for i, combo in enumerate(combos):
             run_seed = derive_seed(seed, i)
             seeds, base = [run_seed] * len(lineups), i * per_set
-            runs = run_lineups(
+            runs = _runs.run_lineups(
                 game_id, n, lineups, seeds, games, {**options, **combo}, threads, bar, base=base
             )
             points.append(SweepPoint(dict(combo), run_seed, _point_metrics(runs, higher)))

@@ -12,21 +12,11 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._rng import derive_seed
+from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
-from cardtable.analysis._runs import (
-    Progress,
-    Runs,
-    check_count,
-    check_flag,
-    check_games,
-    check_seed,
-    check_threads,
-    fewer_games_on_memory_error,
-    run_lineups,
-    seat_assignments,
-)
+from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
     Record,
@@ -418,20 +408,22 @@ def tournament(
     if len(set(bots)) < 2:
         raise InvalidOptionError("a tournament needs at least two distinct bots")
     start = time.perf_counter()
-    games, seed, threads = check_games(games), check_seed(seed), check_threads(threads)
-    rotate_seats = check_flag("rotate_seats", rotate_seats)
-    duplicate = check_flag("duplicate", duplicate)
-    rating_bootstrap = check_count("rating_bootstrap", rating_bootstrap, 0)
+    games, seed, threads = _runs.check_run(games, seed, threads)
+    rotate_seats = _runs.check_flag("rotate_seats", rotate_seats)
+    duplicate = _runs.check_flag("duplicate", duplicate)
+    rating_bootstrap = _runs.check_count("rating_bootstrap", rating_bootstrap, 0)
     if rating_bootstrap == 1:
         raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
-    rating_games = check_count("rating_games", rating_games, 1)
+    rating_games = _runs.check_count("rating_games", rating_games, 1)
     game = _core.Game(game_id, players, options)
-    lineups = seat_assignments(game, bots, rotate_seats)
+    lineups = _runs.seat_assignments(game, bots, rotate_seats)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
     total = games * len(lineups)
-    with fewer_games_on_memory_error(f"the tournament's {total:,} games"):
+    with _runs.fewer_games_on_memory_error(f"the tournament's {total:,} games"):
         with Progress(progress, total, "tournament") as bar:
-            runs = run_lineups(game_id, game.players, lineups, seeds, games, options, threads, bar)
+            runs = _runs.run_lineups(
+                game_id, game.players, lineups, seeds, games, options, threads, bar
+            )
         flat = runs.seat_games()
         ratings = rate_games(
             runs.bots,
