@@ -224,10 +224,12 @@ def heuristic_bot(game_id: str) -> str:
     return "greedy" if "greedy" in own else own[0]
 
 
-def acting_only(game_id: str, n: int, bots: list[str], seed: int, game: int) -> list[int]:
-    """The history of game ``game`` of ``simulate(.., seed=seed)`` played by acting bots only.
+def observing_before_deciding(
+    game_id: str, n: int, bots: list[str], seed: int, game: int
+) -> list[int]:
+    """The history of game ``game`` of ``simulate(.., seed=seed)`` played by per-step bots.
 
-    Nobody calls ``observe``: the bots catch up on the steps they missed when they act.
+    Each bot observes only just before it decides, so it catches up on every step it missed.
     """
     g = cardtable.make(game_id, players=n)
     state = g.new_state(seed=derive_seed(seed, game))
@@ -236,26 +238,28 @@ def acting_only(game_id: str, n: int, bots: list[str], seed: int, game: int) -> 
         cardtable.bot(g, b, p, seed=s) for p, (b, s) in enumerate(zip(bots, streams, strict=True))
     ]
     while not state.is_terminal:
-        state.apply(seated[state.current_player].act(state))
+        bot = seated[state.current_player]
+        bot.observe(state)
+        state.apply(bot.act(state))
     return list(state.history)
 
 
 @pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
 def test_search_runs_are_the_games_of_the_per_step_bots(game_id: str) -> None:
-    """A run with a search bot is the game its per-step bots play, whether or not they observe.
+    """A run with a search bot is the game its per-step bots play when they observe.
 
     The batch runner shows an observing bot the state after every step, chance nodes included,
     while a seeded state resolves its chance nodes inside ``apply``; the per-step bot replays the
-    steps it missed. Before, ``mcts`` remembered a different state in the per-step game, so
-    ``SimulationResult.replay`` (whose bots observe after every step) failed for Turn the Tide,
-    Goofspiel and Deep Regrets runs.
+    steps it missed when it observes. Before, ``mcts`` remembered a different state in the
+    per-step game, so ``SimulationResult.replay`` (whose bots observe after every step) failed for
+    Turn the Tide, Goofspiel and Deep Regrets runs.
     """
     n = next(g for g in SEARCHABLE if g.id == game_id).min_players
     bots = ["mcts:iterations=8", *["random"] * (n - 2), "mcts:iterations=4,opponents=rollout"]
     result = simulate(game_id, players=n, games=3, bots=bots, seed=5, progress=False)
     for game in range(3):
         replayed = result.replay(game).history  # raises if the scores differ from the run's
-        assert acting_only(game_id, n, bots, 5, game) == replayed
+        assert observing_before_deciding(game_id, n, bots, 5, game) == replayed
 
 
 def assert_stronger(game_id: str, bot: str, field: str, games: int, seed: int) -> None:

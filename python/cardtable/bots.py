@@ -17,8 +17,8 @@ class BuiltinBot:
     """A built-in bot seated in one game; works with states of either backend.
 
     It reads only what its seat's observation contains. A bot that keeps a memory (e.g. the memory
-    game's ``forgetful`` bot, the search bots) follows the game through :meth:`observe` and
-    :meth:`act`; others ignore what they are shown. Seated with the seed ``simulate`` gives its
+    game's ``forgetful`` bot, the search bots) follows the game through :meth:`observe`: call it
+    after every step, or at least before each of the bot's decisions; others ignore it. Seated with the seed ``simulate`` gives its
     seat, it plays exactly the game ``simulate`` plays (``docs/rng.md``).
     """
 
@@ -80,7 +80,8 @@ class BuiltinBot:
         as in ``simulate``: when ``state``'s history continues that state's, each state in between
         is shown in turn (a seeded state resolves chance inside ``apply``, so a loop that calls
         this after each ``apply`` never holds those states itself). Otherwise (another game, a
-        resampled state) the bot sees ``state`` alone. :meth:`act` catches up the same way first.
+        resampled state) the bot sees ``state`` alone. :meth:`act` shows the bot nothing: a bot
+        that is never asked to observe decides from the state it is given alone.
 
         Raises:
             IllegalActionError: If the state is of another game.

@@ -392,8 +392,10 @@ pub trait AnyBot: Send {
 ///
 /// A bot that observes ([`Bot::observe`]) sees every state the batch runner would show it, chance
 /// nodes included, although a seeded session resolves its chance nodes inside `apply`: the handle
-/// keeps the last state the bot saw with its history, and when a session continues that history
-/// it replays the steps in between and shows the bot each state ([`BotHandle::catch_up`]).
+/// keeps the last state the bot saw with its history, and when it is asked to observe a session
+/// that continues that history it replays the steps in between and shows the bot each state
+/// ([`BotHandle::catch_up`]). Acting never replays anything: a bot that was never asked to
+/// observe decides from the state it is given alone.
 struct BotHandle<G: Game> {
     game: Arc<G>,
     bot: Box<dyn Bot<G>>,
@@ -488,7 +490,6 @@ impl<G: Game> AnyBot for BotHandle<G> {
                 self.seat
             )));
         }
-        self.catch_up(session);
         self.game.legal_actions(&session.state, &mut self.legal);
         Ok(self.bot.act(&self.game, &session.state, &self.legal))
     }

@@ -1,21 +1,22 @@
 //! A built-in bot seated through [`AnyGame::bot`] and driven step by step on a seeded session
 //! plays exactly the games of the batch runner ([`AnyGame::simulate`]), with the seeds of
-//! `docs/rng.md`: every game and built-in bot (those with memory are the search bots and the memory game's),
-//! whether or not the loop lets the bots observe after each step. A seeded session resolves its
+//! `docs/rng.md`: every game and built-in bot (those with memory are the search bots and the memory
+//! game's), whether the loop lets the bots observe after every step or only just before each of
+//! their decisions. A seeded session resolves its
 //! chance nodes inside `apply`, so the bot handle must show an observing bot the states in
 //! between itself, as the batch runner does.
 
 use cardtable_engine::{derive_seed, games, make, AnyGame, SimConfig, TERMINAL};
 use serde_json::Map;
 
-/// Scores of game `g` of a run with `seed`, played with per-step bots (observing after every
-/// step when `observe`).
+/// Scores of game `g` of a run with `seed`, played with per-step bots that observe after every
+/// step (`every_step`) or only just before each of their decisions.
 fn per_step_scores(
     game: &dyn AnyGame,
     bots: &[String],
     seed: u64,
     g: u64,
-    observe: bool,
+    every_step: bool,
 ) -> Vec<i64> {
     let game_seed = derive_seed(seed, g);
     let mut session = game.new_session(Some(game_seed));
@@ -29,13 +30,16 @@ fn per_step_scores(
         .collect();
     while session.current_player() != TERMINAL {
         let seat = usize::try_from(session.current_player()).expect("a seat after seeded chance");
+        if !every_step {
+            seated[seat].observe(&*session).expect("the bot's own game");
+        }
         let action = seated[seat]
             .act(&*session)
             .expect("the bot's own game and turn");
         session
             .apply(i64::from(action), None)
             .expect("a bot plays a legal action");
-        if observe {
+        if every_step {
             for bot in &mut seated {
                 bot.observe(&*session).expect("the bot's own game");
             }
@@ -83,11 +87,11 @@ fn per_step_bots_play_the_batch_runner_games() {
                     .iter()
                     .map(|&s| i64::from(s))
                     .collect();
-                for observe in [true, false] {
+                for every_step in [true, false] {
                     assert_eq!(
-                        per_step_scores(&*game, &bots, seed, g, observe),
+                        per_step_scores(&*game, &bots, seed, g, every_step),
                         expected,
-                        "{} {bots:?} game {g} (observing after every step: {observe})",
+                        "{} {bots:?} game {g} (observing after every step: {every_step})",
                         info.id
                     );
                 }
