@@ -18,8 +18,9 @@ class BuiltinBot:
 
     It reads only what its seat's observation contains. A bot that keeps a memory (e.g. the memory
     game's ``forgetful`` bot, the search bots) follows the game through :meth:`observe`: call it
-    after every step, or at least before each of the bot's decisions; others ignore it. Seated with the seed ``simulate`` gives its
-    seat, it plays exactly the game ``simulate`` plays (``docs/rng.md``).
+    after every step, or at least before each of the bot's decisions; others ignore it. Seated
+    with the seed ``simulate`` gives its seat, it plays exactly the game ``simulate`` plays
+    (``docs/rng.md``).
     """
 
     def __init__(self, game: GameProtocol, name: str, seat: int, seed: int = 0) -> None:
