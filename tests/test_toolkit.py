@@ -7,20 +7,30 @@ the shortest game that shows it.
 
 from __future__ import annotations
 
+import math
+import textwrap
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis.database import InMemoryExampleDatabase
 
 import cardtable
+from cardtable import pytest_plugin, testing
+from cardtable.errors import InvalidOptionError
+from cardtable.protocols import RulesState
 from cardtable.testing import (
     RULES_FIELDS,
     DivergenceError,
     assert_equivalent,
     choice_sequences,
+    compare_states,
     equivalence_test,
     game_configs,
     perft,
+    random_choices,
     reachable_states,
 )
 
@@ -145,7 +155,7 @@ def test_assert_equivalent_on_rules_fields(choices: list[int]) -> None:
 
 def test_unknown_fields_are_refused() -> None:
     ours = cardtable.make("goofspiel", players=2)
-    with pytest.raises(ValueError, match="unknown fields"):
+    with pytest.raises(InvalidOptionError, match="unknown fields"):
         assert_equivalent(ours, ours, [], fields=["nonsense"])
 
 
@@ -179,3 +189,333 @@ def test_reachable_states_agree_across_backends(game_id: str) -> None:
 def test_the_pytest_plugin_provides_the_backend_fixture(cardtable_backend: str) -> None:
     game = cardtable.make("goofspiel", players=2, backend=cardtable_backend)  # type: ignore[arg-type]
     assert game.num_actions == 13
+
+
+class RulesOnlyState:
+    """One of our reference states seen through :class:`RulesState` alone, as a user's engine.
+
+    ``fault(state, member)`` is called before each member answers, to inject a bug.
+    """
+
+    def __init__(self, inner: Any, fault: Callable[[Any, str], None]) -> None:
+        self._s, self._fault = inner, fault
+
+    @property
+    def current_player(self) -> int:
+        self._fault(self._s, "current_player")
+        return int(self._s.current_player)
+
+    @property
+    def is_terminal(self) -> Any:
+        self._fault(self._s, "is_terminal")
+        return self._s.is_terminal
+
+    def legal_actions(self) -> list[int]:
+        self._fault(self._s, "legal_actions")
+        return list(self._s.legal_actions())
+
+    def chance_outcomes(self) -> Any:
+        self._fault(self._s, "chance_outcomes")
+        return self._s.chance_outcomes()
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        self._fault(self._s, "apply")
+        self._s.apply(action)
+
+    @property
+    def scores(self) -> Any:
+        self._fault(self._s, "scores")
+        return self._s.scores
+
+    @property
+    def winners(self) -> list[int]:
+        self._fault(self._s, "winners")
+        return list(self._s.winners)
+
+
+class RulesOnlyGame:
+    """A user's game wrapping our reference one (``fault``: see :class:`RulesOnlyState`)."""
+
+    def __init__(
+        self, game_id: str, fault: Callable[[Any, str], None] | None = None, **config: Any
+    ) -> None:
+        self._g = cardtable.make(game_id, backend="reference", **config)
+        self.players = self._g.players
+        self._fault = fault or (lambda state, member: None)
+
+    def new_state(self, seed: int | None = None) -> RulesOnlyState:
+        self._fault(None, "new_state")
+        return RulesOnlyState(self._g.new_state(seed), self._fault)
+
+
+def rules_only(game_id: str, fault: Callable[[Any, str], None] | None = None) -> Any:
+    """A factory for :func:`equivalence_test`."""
+    return lambda **config: RulesOnlyGame(game_id, fault, **config)
+
+
+def test_a_pinned_option_needs_no_filtering() -> None:
+    """Pins that few free drawn options suit (hand_size=30: only two players on few lanes)."""
+    equivalence_test("trafficars", rules_only("trafficars"), max_examples=5, hand_size=30)()
+    equivalence_test("trafficars", rules_only("trafficars"), max_examples=5, max_number=5)()
+
+    @settings(max_examples=30)
+    @given(config=game_configs("trafficars_memory", max_number=2))
+    def check(config: dict[str, Any]) -> None:
+        assert config["max_number"] == 2
+        cardtable.make("trafficars_memory", **config)
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("fixed", "match"),
+    [
+        ({"num_cards": 0}, "num_cards"),
+        ({"num_cards": "3"}, "num_cards"),
+        ({"bogus": 1}, "bogus"),
+        ({"players": 3}, "players"),
+        ({"players": True}, "players"),
+    ],
+)
+def test_refused_pins_are_named_at_once(fixed: dict[str, Any], match: str) -> None:
+    with pytest.raises(InvalidOptionError, match=match):
+        game_configs("goofspiel", **fixed)
+    with pytest.raises(InvalidOptionError, match=match):
+        equivalence_test("goofspiel", TinyGoofspiel, **fixed)
+
+
+def test_pins_no_configuration_accepts_are_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="refused with every player count"):
+        game_configs("trafficars_memory", max_number=1)
+
+
+def test_each_equivalence_test_has_its_own_database_key() -> None:
+    """A passing test must not replay, and so erase, another test's saved failure."""
+    from hypothesis.internal.reflection import function_digest
+
+    def digest(test: Any) -> bytes:
+        return function_digest(test.hypothesis.inner_test)
+
+    keys = {
+        digest(equivalence_test("goofspiel", TinyGoofspiel)),
+        digest(equivalence_test("goofspiel", rules_only("goofspiel"))),
+        digest(equivalence_test("goofspiel", TinyGoofspiel, num_cards=3)),
+        digest(equivalence_test("goofspiel", TinyGoofspiel, fields=["scores"])),
+        digest(equivalence_test("turn_the_tide", rules_only("turn_the_tide"))),
+    }
+    assert len(keys) == 5
+    db = InMemoryExampleDatabase()
+    previous = settings.get_current_profile_name()
+    settings.register_profile("toolkit-db", settings.get_profile(previous), database=db)
+    settings.load_profile("toolkit-db")
+    try:
+        wrong = equivalence_test(
+            "goofspiel", lambda **c: TinyGoofspiel(ties_to_seat_0=True, **c), max_examples=200
+        )
+        with pytest.raises(DivergenceError):
+            wrong()
+        saved = {key: set(values) for key, values in db.data.items() if values}
+        assert saved
+        equivalence_test("goofspiel", TinyGoofspiel, max_examples=5)()
+        assert all(db.data[key] >= values for key, values in saved.items())
+    finally:
+        settings.load_profile(previous)
+
+
+class NumpyState(RulesOnlyState):
+    """Answers with NumPy values, as an engine built on NumPy arrays might."""
+
+    @property
+    def is_terminal(self) -> Any:
+        return np.bool_(self._s.is_terminal)
+
+    @property
+    def scores(self) -> Any:
+        return np.array(self._s.scores)
+
+    def chance_outcomes(self) -> Any:
+        return [(np.int64(o), np.float64(p)) for o, p in self._s.chance_outcomes()]
+
+
+class NumpyGame(RulesOnlyGame):
+    def new_state(self, seed: int | None = None) -> RulesOnlyState:
+        return NumpyState(self._g.new_state(seed), self._fault)
+
+
+def test_numpy_answers_compare_by_value() -> None:
+    numpy_goofspiel = equivalence_test(
+        "goofspiel", lambda **c: NumpyGame("goofspiel", **c), max_examples=10, num_cards=4
+    )
+    numpy_goofspiel()
+
+
+class Stub:
+    """A state whose members answer the given values (methods: give callables)."""
+
+    def __init__(self, **answers: Any) -> None:
+        self.answers = answers
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.answers:
+            raise AttributeError(name, name=name, obj=self)
+        return self.answers[name]
+
+
+def test_numpy_differences_are_reported_without_crashing() -> None:
+    a, b = Stub(scores=[1, 2], winners=[]), Stub(scores=np.array([1, 3]), winners=np.array([]))
+    assert compare_states(a, b, 2, ["winners"]) == []
+    [line] = compare_states(a, b, 2, ["scores"])
+    assert line.startswith("scores: A = [1, 2], B = array([1, 3])")
+
+
+def _raises_at(member: str, length: int) -> Callable[[Any, str], None]:
+    def fault(state: Any, name: str) -> None:
+        if name == member and (state is None or len(state.history) == length):
+            raise KeyError("oops")
+
+    return fault
+
+
+@pytest.mark.parametrize("member", ["legal_actions", "scores", "winners", "chance_outcomes"])
+def test_an_exception_of_the_implementation_is_a_divergence(member: str) -> None:
+    theirs = RulesOnlyGame("goofspiel", _raises_at(member, 3), players=2, num_cards=4)
+    ours = cardtable.make("goofspiel", players=2, num_cards=4)
+    with pytest.raises(DivergenceError) as info:
+        assert_equivalent(ours, theirs, [0] * 20, fields=RULES_FIELDS)
+    assert info.value.divergence.history == [0, 0, 0]
+    [line] = info.value.divergence.differences
+    assert line.startswith(member) and "B raises KeyError('oops')" in line
+
+
+def test_an_exception_in_new_state_or_the_factory_is_a_divergence() -> None:
+    theirs = RulesOnlyGame("goofspiel", _raises_at("new_state", 0), players=2)
+    with pytest.raises(DivergenceError, match=r"new_state\(None\): A returns a state, B raises"):
+        assert_equivalent(cardtable.make("goofspiel", players=2), theirs, [])
+
+    def factory(**config: Any) -> RulesOnlyGame:
+        raise KeyError("no such deck")
+
+    with pytest.raises(DivergenceError, match=r"factory.*raises KeyError"):
+        equivalence_test("goofspiel", factory, max_examples=2)()
+
+
+class NoChanceOutcomes:
+    def __init__(self) -> None:
+        self.current_player, self.is_terminal, self.scores, self.winners = 0, False, [0], [0]
+
+    def legal_actions(self) -> list[int]:
+        return [0]
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        pass
+
+
+def test_rules_state_includes_chance_outcomes() -> None:
+    assert isinstance(TinyGoofspielState(3, False), RulesState)
+    assert not isinstance(NoChanceOutcomes(), RulesState)
+
+
+def test_the_module_example_runs_and_a_missing_member_is_named() -> None:
+    assert testing.__doc__ is not None
+    example = textwrap.dedent(testing.__doc__.split("::")[1].split("This module")[0])
+    namespace = {"MyTurnTheTide": lambda players: RulesOnlyGame("turn_the_tide", players=players)}
+    exec(example + "\ntest_my_engine()", namespace)
+    ours = cardtable.make("goofspiel", players=2)
+    with pytest.raises(InvalidOptionError, match=r"has no 'is_chance_node'.*fields=RULES_FIELDS"):
+        assert_equivalent(ours, RulesOnlyGame("goofspiel", players=2), [])
+
+
+def test_a_seeded_divergence_reports_a_replayable_history() -> None:
+    """With a seed, chance outcomes are drawn inside new_state and apply: the history has them."""
+    seen: list[list[int]] = []
+
+    def fault(state: Any, member: str) -> None:
+        if member == "apply" and len(state.history) == 5:
+            seen.append(list(state.history))
+            raise KeyError("oops")
+
+    ours = cardtable.make("goofspiel", players=2, num_cards=5)
+    theirs = RulesOnlyGame("goofspiel", fault, players=2, num_cards=5)
+    with pytest.raises(DivergenceError, match=r"new_state\(7\)") as info:
+        assert_equivalent(ours, theirs, random_choices(3), fields=RULES_FIELDS, seed=7)
+    assert info.value.divergence.seed == 7
+    assert info.value.divergence.history == seen[0]
+    replay = ours.new_state()  # it replays without the seed
+    for step in seen[0]:
+        replay.apply(step)
+
+
+kit: Any = testing
+"""The toolkit as seen by a caller without a type checker."""
+
+
+def _goof() -> Any:
+    return cardtable.make("goofspiel", players=2)
+
+
+tiny = TinyGoofspiel
+MISUSES: dict[str, Callable[[], object]] = {
+    "configs-unknown-game": lambda: kit.game_configs("nope"),
+    "test-unknown-game": lambda: kit.equivalence_test("nope", tiny),
+    "examples-0": lambda: kit.equivalence_test("goofspiel", tiny, max_examples=0),
+    "examples-neg": lambda: kit.equivalence_test("goofspiel", tiny, max_examples=-1),
+    "examples-2.5": lambda: kit.equivalence_test("goofspiel", tiny, max_examples=2.5),
+    "examples-True": lambda: kit.equivalence_test("goofspiel", tiny, max_examples=True),
+    "factory-42": lambda: kit.equivalence_test("goofspiel", 42),
+    "fields-str": lambda: kit.equivalence_test("goofspiel", tiny, fields="scores"),
+    "factory-not-a-game": lambda: kit.equivalence_test("goofspiel", dict, max_examples=2)(),
+    "game_b-object": lambda: kit.assert_equivalent(_goof(), object(), []),
+    "choices-None": lambda: kit.assert_equivalent(tiny(), tiny(), None, fields=RULES_FIELDS),
+    "choices-float": lambda: kit.assert_equivalent(tiny(), tiny(), [1.5], fields=RULES_FIELDS),
+    "playthrough-None": lambda: kit.playthrough(_goof(), None),
+    "playthrough-no-options": lambda: kit.playthrough(tiny(), 1),
+    "random_choices-str": lambda: kit.random_choices("x"),
+    "random_choices-neg": lambda: kit.random_choices(-1),
+    "random_choices-2**64": lambda: kit.random_choices(2**64),
+    "play_random-str": lambda: kit.play_random(_goof().new_state(), "x"),
+    "choice_sequences-neg": lambda: kit.choice_sequences(-1),
+    "reachable-neg": lambda: kit.reachable_states(_goof(), max_steps=-1),
+    "reachable-object": lambda: kit.reachable_states(object()),
+    "perft-no-clone": lambda: kit.perft(tiny().new_state(), 2),
+}
+
+
+@pytest.mark.parametrize("misuse", list(MISUSES.values()), ids=list(MISUSES))
+def test_misuse_raises_invalid_option_error(misuse: Callable[[], object]) -> None:
+    with pytest.raises(InvalidOptionError):
+        misuse()
+
+
+@pytest.mark.parametrize("examples", [0, -5])
+def test_the_pytest_option_refuses_fewer_than_one_example(examples: int) -> None:
+    class Config:
+        def getoption(self, name: str, default: object = None) -> int:
+            return examples
+
+    with pytest.raises(pytest.UsageError, match="--cardtable-examples must be at least 1"):
+        pytest_plugin.pytest_configure(Config())  # type: ignore[arg-type]
+
+
+def test_chance_outcomes_compare_as_probabilities_in_any_order() -> None:
+    a = Stub(chance_outcomes=lambda: [(0, 1 / 13), (1, 12 / 13)])
+    b = Stub(chance_outcomes=lambda: [(1, 12 / 13), (0, 1 - 12 / 13)])
+    assert 1 - 12 / 13 != 1 / 13
+    assert compare_states(a, b, 2, ["chance_outcomes"]) == []
+    c = Stub(chance_outcomes=lambda: [(1, 0.9), (0, 0.1), (2, 0.0)])
+    [line] = compare_states(a, c, 2, ["chance_outcomes"])
+    assert "outcome 0: A has p=0.0769" in line and "outcome 1" in line
+    assert "outcome 2 is missing in A, has p=0.0 in B" in line
+    assert "[(" not in line  # the differing entries, not both lists
+
+
+def test_observation_tensors_compare_by_value_and_name_an_entry() -> None:
+    def tensors(*values: float) -> Stub:
+        return Stub(observation_tensor=lambda p: np.array(values, dtype=np.float32))
+
+    fields = ["observation_tensors"]
+    same = compare_states(tensors(0.0, math.nan, 1.0), tensors(-0.0, math.nan, 1.0), 1, fields)
+    assert same == []
+    [line] = compare_states(tensors(0.0, 1.0, 2.0), tensors(-0.0, 1.0, 3.0), 1, fields)
+    assert "indices [2]" in line and "A = [2.0], B = [3.0]" in line
+    [line] = compare_states(tensors(math.nan), tensors(0.0), 1, fields)
+    assert "indices [0]" in line

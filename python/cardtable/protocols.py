@@ -30,8 +30,11 @@ formats: a sensible choice of ``fields`` for checking an engine of your own agai
 class RulesState(Protocol):
     """The least a state must offer to be checked with :data:`cardtable.testing.RULES_FIELDS`.
 
-    An engine of your own needs nothing more to be property-tested against ours; the fields it is
-    compared on decide which further members it needs (e.g. ``to_dict`` for ``"to_dict"``).
+    An engine of your own needs nothing more to be property-tested against ours with
+    ``fields=RULES_FIELDS``; the fields it is compared on decide which further members it needs
+    (e.g. ``to_dict`` for ``"to_dict"``; the default of :func:`cardtable.testing.assert_equivalent`
+    and :func:`~cardtable.testing.compare_states`, ``ALL_FIELDS``, needs all of
+    :class:`StateProtocol`).
     """
 
     @property
@@ -46,6 +49,10 @@ class RulesState(Protocol):
 
     def legal_actions(self) -> list[int]:
         """Sorted legal actions, or the chance outcomes at a chance node."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node (in any order), else ``[]``."""
         ...
 
     def apply(self, action: int, player: int | None = None) -> None:
@@ -87,10 +94,6 @@ class StateProtocol(RulesState, Protocol):
     @property
     def is_chance_node(self) -> bool:
         """Whether a chance outcome is due."""
-        ...
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``(outcome, probability)`` pairs at a chance node, else ``[]``."""
         ...
 
     def apply(self, action: int, player: int | None = None) -> None:

@@ -37,6 +37,8 @@ def pytest_configure(config: pytest.Config) -> None:
     examples = config.getoption("--cardtable-examples", default=None)
     if examples is None:
         return
+    if examples < 1:
+        raise pytest.UsageError(f"--cardtable-examples must be at least 1, got {examples}")
     try:
         from cardtable import testing
     except ModuleNotFoundError as err:

@@ -1,12 +1,13 @@
 """Tools to property-test an implementation of these rules against another one.
 
-Everything here works on any object following :class:`cardtable.protocols.StateProtocol`, so it
+Everything here works on any object following :class:`cardtable.protocols.RulesState` (and
+:class:`~cardtable.protocols.StateProtocol` for the fields beyond :data:`RULES_FIELDS`), so it
 checks our Rust engine against our reference, and your own engine, variant or forward model against
 either of them::
 
     from hypothesis import given
     import cardtable
-    from cardtable.testing import assert_equivalent, choice_sequences
+    from cardtable.testing import RULES_FIELDS, assert_equivalent, choice_sequences
 
     @given(choices=choice_sequences())
     def test_my_engine(choices):
@@ -14,6 +15,7 @@ either of them::
             cardtable.make("turn_the_tide", players=4, backend="reference"),
             MyTurnTheTide(players=4),
             choices,
+            fields=RULES_FIELDS,  # the default, ALL_FIELDS, also needs our state formats
         )
 
 This module does not need the compiled extension.
@@ -21,9 +23,11 @@ This module does not need the compiled extension.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from hypothesis import strategies as st
@@ -31,16 +35,16 @@ from hypothesis import strategies as st
 from cardtable._inputs import as_int
 from cardtable._rng import SplitMix64
 from cardtable.errors import InvalidOptionError
-from cardtable.protocols import (
-    RULES_FIELDS,
-    GameProtocol,
-    RulesGame,
-    RulesState,
-    StateProtocol,
-)
+from cardtable.protocols import RULES_FIELDS, GameProtocol, RulesGame, RulesState, StateProtocol
+
+if TYPE_CHECKING:
+    from cardtable.reference import ReferenceGame
+    from cardtable.reference._options import OptionSpec
 
 __all__ = [
     "ALL_FIELDS",
+    "CHANCE_ABS_TOL",
+    "CHANCE_REL_TOL",
     "DEFAULT_MAX_EXAMPLES",
     "FIRST_LEGAL_STEPS",
     "RULES_FIELDS",
@@ -65,15 +69,22 @@ class Divergence:
     """The first point where two implementations disagree.
 
     Attributes:
-        history: The actions and chance outcomes applied to both before they disagreed.
-        differences: One line per differing field, with both values.
+        history: Every action and chance outcome applied to both before they disagreed. It replays
+            on ``new_state()`` without a seed, also after a seeded start (it then includes the
+            chance outcomes that the seed drew).
+        differences: One line per differing field, with both values (or the exception raised).
+        seed: The seed given to both ``new_state`` calls (``None``: explicit chance nodes).
     """
 
     history: list[int]
     differences: list[str] = field(default_factory=list)
+    seed: int | None = None
 
     def __str__(self) -> str:
-        lines = [f"implementations diverge after history {self.history}:"]
+        start = ""
+        if self.seed is not None:  # the history then holds the chance outcomes the seed drew
+            start = f" (from new_state({self.seed}); the history replays on new_state())"
+        lines = [f"implementations diverge after history {self.history}{start}:"]
         lines += [f"  {d}" for d in self.differences]
         return "\n".join(lines)
 
@@ -86,8 +97,39 @@ class DivergenceError(AssertionError):
         self.divergence = divergence
 
 
+def _canonical(value: Any) -> Any:
+    """A JSON-like form in which ``True`` and ``1`` differ and tuples equal lists.
+
+    NumPy scalars and arrays become their Python values (``numpy.bool_`` a ``bool``).
+    """
+    kind = type(value)  # the exact types first: this runs on every value of every state
+    if kind is int or kind is str or kind is float or value is None:
+        return value
+    if kind is list or kind is tuple:
+        return [_canonical(v) for v in value]
+    if kind is dict:
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _canonical(value.tolist())
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _canonical(v) for k, v in value.items()}
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two values are equal in :func:`_canonical` form (``False`` if that raises)."""
+    try:
+        return bool(_canonical(a) == _canonical(b))
+    except Exception:
+        return False
+
+
 def _diff(name: str, a: Any, b: Any, out: list[str]) -> None:
-    if isinstance(a, dict) and isinstance(b, dict):
+    if isinstance(a, (dict, Mapping)) and isinstance(b, (dict, Mapping)):
         for key in sorted(set(a) | set(b), key=str):
             if key not in a:
                 out.append(f"{name}[{key!r}]: missing in A, B has {b[key]!r}")
@@ -96,19 +138,69 @@ def _diff(name: str, a: Any, b: Any, out: list[str]) -> None:
             else:
                 _diff(f"{name}[{key!r}]", a[key], b[key], out)
         return
-    if _canonical(a) != _canonical(b):
+    if not _same(a, b):
         out.append(f"{name}: A = {a!r}, B = {b!r}")
 
 
-def _canonical(value: Any) -> Any:
-    """A JSON-like form in which ``True`` and ``1`` differ and tuples equal lists."""
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _canonical(v) for k, v in value.items()}
-    return value
+CHANCE_REL_TOL = 1e-9
+"""Relative tolerance of chance probabilities in :func:`compare_states` (``math.isclose``)."""
+
+CHANCE_ABS_TOL = 1e-12
+"""Absolute tolerance of chance probabilities in :func:`compare_states` (``math.isclose``)."""
+
+_SHOWN = 8
+"""Differing entries (chance outcomes, tensor entries) named in one difference line."""
+
+
+def _outcome_map(value: Any) -> dict[int, float] | str:
+    """``chance_outcomes()`` as ``{outcome: probability}``, or why it is not a list of pairs."""
+    items = value.tolist() if isinstance(value, np.ndarray) else value
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        return "not a list of (outcome, probability) pairs"
+    result: dict[int, float] = {}
+    for pair in items:
+        parts = pair.tolist() if isinstance(pair, np.ndarray) else pair
+        if not isinstance(parts, (list, tuple)) or len(parts) != 2:
+            return f"{pair!r} is not an (outcome, probability) pair"
+        outcome, probability = as_int(parts[0]), parts[1]
+        if isinstance(probability, np.generic):
+            probability = probability.item()
+        if outcome is None or isinstance(probability, bool):
+            return f"{pair!r} is not an (outcome, probability) pair"
+        if not isinstance(probability, (int, float)):
+            return f"{pair!r} is not an (outcome, probability) pair"
+        if outcome in result:
+            return f"outcome {outcome} is listed twice"
+        result[outcome] = float(probability)
+    return result
+
+
+def _diff_chance(name: str, a: Any, b: Any, out: list[str]) -> None:
+    """Reports chance outcomes that differ as ``{outcome: probability}`` (order aside).
+
+    Probabilities agree within :data:`CHANCE_REL_TOL` and :data:`CHANCE_ABS_TOL`.
+    """
+    map_a, map_b = _outcome_map(a), _outcome_map(b)
+    if isinstance(map_a, str) or isinstance(map_b, str):
+        if not _same(a, b):
+            why = "; ".join(
+                f"{s}: {m}" for s, m in (("A", map_a), ("B", map_b)) if isinstance(m, str)
+            )
+            out.append(f"{name}: A = {a!r}, B = {b!r} ({why})")
+        return
+    entries = []
+    for outcome in sorted(set(map_a) | set(map_b)):
+        if outcome not in map_b:
+            entries.append(f"outcome {outcome} has p={map_a[outcome]!r} in A, is missing in B")
+        elif outcome not in map_a:
+            entries.append(f"outcome {outcome} is missing in A, has p={map_b[outcome]!r} in B")
+        elif not math.isclose(
+            map_a[outcome], map_b[outcome], rel_tol=CHANCE_REL_TOL, abs_tol=CHANCE_ABS_TOL
+        ):
+            entries.append(f"outcome {outcome}: A has p={map_a[outcome]!r}, B p={map_b[outcome]!r}")
+    if entries:
+        more = f"; and {len(entries) - _SHOWN} more" if len(entries) > _SHOWN else ""
+        out.append(f"{name}: " + "; ".join(entries[:_SHOWN]) + more)
 
 
 DEFAULT_MAX_EXAMPLES: int | None = None
@@ -131,7 +223,111 @@ ALL_FIELDS: tuple[str, ...] = (
     "observation_tensors",
     "legal_action_mask",
 )
-"""Everything :func:`compare_states` can compare (the default: all of it)."""
+"""Everything :func:`compare_states` can compare (its default, and :func:`assert_equivalent`'s:
+right for our two backends; an implementation with formats of its own uses :data:`RULES_FIELDS`)."""
+
+_GETTERS: dict[str, Callable[[Any], Any]] = {
+    "current_player": lambda s: s.current_player,
+    "is_chance_node": lambda s: s.is_chance_node,
+    "is_terminal": lambda s: s.is_terminal,
+    "legal_actions": lambda s: s.legal_actions(),
+    "chance_outcomes": lambda s: s.chance_outcomes(),
+    "scores": lambda s: s.scores,
+    "winners": lambda s: s.winners,
+    "to_dict": lambda s: s.to_dict(),
+    "legal_action_mask": lambda s: s.legal_action_mask(),
+}
+
+_PROPERTIES = ("current_player", "is_chance_node", "is_terminal", "scores", "winners")
+"""The fields read as properties (the others are method calls)."""
+
+_MEMBERS = {"observations": "observation", "observation_tensors": "observation_tensor"}
+"""The state member each field reads, where its name differs from the field's."""
+
+
+class _Raised:
+    """What a state's member raised instead of answering."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"raises {self.error!r}"
+
+
+def _ask(state: Any, side: str, name: str, get: Callable[[Any], Any]) -> Any:
+    """``get(state)`` for the field ``name``, or :class:`_Raised` if the state raised.
+
+    Raises:
+        InvalidOptionError: If the state lacks the member the field needs.
+    """
+    member = _MEMBERS.get(name, name)
+    try:
+        return get(state)
+    except AttributeError as err:
+        if err.name == member:
+            hint = (
+                "every implementation needs it (see cardtable.protocols.RulesState)"
+                if name in RULES_FIELDS
+                else "implement it or compare fewer fields, e.g. fields=RULES_FIELDS"
+            )
+            raise InvalidOptionError(
+                f"implementation {side} ({type(state).__name__}) has no {member!r}, which the "
+                f"field {name!r} needs: {hint}"
+            ) from None
+        return _Raised(err)
+    except Exception as err:
+        return _Raised(err)
+
+
+def _fields(fields: object) -> tuple[str, ...]:
+    """The field names ``fields`` holds, checked against :data:`ALL_FIELDS`."""
+    if isinstance(fields, (str, bytes)) or not isinstance(fields, Iterable):
+        raise InvalidOptionError(
+            f"fields must be a sequence of field names such as RULES_FIELDS, got {fields!r}"
+        )
+    names = tuple(fields)
+    unknown = [f for f in names if f not in ALL_FIELDS]
+    if unknown:
+        raise InvalidOptionError(f"unknown fields {unknown}; choose from {list(ALL_FIELDS)}")
+    return names
+
+
+def _count(value: object, name: str, low: int = 0) -> int:
+    """``value`` as an int of at least ``low`` (the package's integer rule), else an error."""
+    number = as_int(value)
+    if number is None or number < low:
+        raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
+    return number
+
+
+def _seed(value: object) -> int:
+    """A seed: an int in ``0..2**64-1``, like every seed of the package."""
+    seed = as_int(value)
+    if seed is None or not 0 <= seed < 1 << 64:
+        raise InvalidOptionError(f"seed must be an int in 0..=2**64-1, got {value!r}")
+    return seed
+
+
+def _require(obj: object, what: str, members: Iterable[str], kind: str) -> None:
+    """Raises :class:`InvalidOptionError` if ``obj`` lacks one of ``members``."""
+    for member in members:
+        if not hasattr(obj, member):
+            raise InvalidOptionError(
+                f"{what} ({type(obj).__name__}) is not {kind}: it has no {member!r} "
+                "(see cardtable.protocols)"
+            )
+
+
+def _check_game(game: object, what: str) -> None:
+    """Raises :class:`InvalidOptionError` unless ``game`` has a ``new_state`` method."""
+    if not callable(getattr(game, "new_state", None)):
+        raise InvalidOptionError(
+            f"{what} ({type(game).__name__}) is not a game: it has no new_state(seed) method "
+            "(see cardtable.protocols.RulesGame)"
+        )
 
 
 def compare_states(
@@ -144,66 +340,106 @@ def compare_states(
 ) -> list[str]:
     """Lists every difference between two states in the chosen ``fields`` (empty if none).
 
+    Values compare as JSON-like data: tuples equal lists, NumPy scalars and arrays compare by their
+    Python values, and ``True`` differs from ``1``. A member that raises is a difference (the line
+    shows the exception).
+
     Args:
         a: One state.
         b: The other state.
         players: Number of seats (for ``observations``).
-        fields: Any of :data:`ALL_FIELDS`: ``current_player``, ``is_chance_node``, ``is_terminal``,
-            ``legal_actions`` (sorted legal actions), ``chance_outcomes`` (with probabilities),
-            ``scores``, ``winners``, ``to_dict`` (the canonical state), ``observations`` (every
-            seat's ``observation(p)``), ``observation_tensors`` (shape, dtype and every bit of
-            ``observation_tensor(p)`` for the seats ``tensor_seats``, default every seat) and
+        fields: Any of :data:`ALL_FIELDS` (the default, which needs every member of
+            :class:`~cardtable.protocols.StateProtocol`): ``current_player``, ``is_chance_node``,
+            ``is_terminal``, ``legal_actions`` (sorted legal actions), ``chance_outcomes``
+            (``{outcome: probability}`` in any order, probabilities within :data:`CHANCE_REL_TOL`
+            or :data:`CHANCE_ABS_TOL`), ``scores``, ``winners``, ``to_dict`` (the canonical
+            state), ``observations`` (every seat's ``observation(p)``), ``observation_tensors``
+            (shape, dtype and every entry of ``observation_tensor(p)``, with ``-0.0`` equal to
+            ``0.0`` and NaN to NaN, for the seats ``tensor_seats``, default every seat) and
             ``legal_action_mask``.
         tensor_seats: The seats whose observation tensors are compared (default: all).
 
     Raises:
-        ValueError: On an unknown field name.
+        InvalidOptionError: On an unknown field name, a bad ``players`` or ``tensor_seats``, or a
+            state without a member that ``fields`` needs.
     """
-    unknown = [f for f in fields if f not in ALL_FIELDS]
-    if unknown:
-        raise ValueError(f"unknown fields {unknown}; choose from {list(ALL_FIELDS)}")
-    getters: dict[str, Callable[[Any], Any]] = {
-        "current_player": lambda s: s.current_player,
-        "is_chance_node": lambda s: s.is_chance_node,
-        "is_terminal": lambda s: s.is_terminal,
-        "legal_actions": lambda s: s.legal_actions(),
-        "chance_outcomes": lambda s: s.chance_outcomes(),
-        "scores": lambda s: s.scores,
-        "winners": lambda s: s.winners,
-        "to_dict": lambda s: s.to_dict(),
-    }
+    names = _fields(fields)
+    seats = range(_count(players, "players"))
     out: list[str] = []
-    for name in fields:
+    for name in names:
         if name == "observations":
-            for p in range(players):
-                obs_a = getattr(a, "observation")(p)  # noqa: B009 - not part of RulesState
-                obs_b = getattr(b, "observation")(p)  # noqa: B009
-                _diff(f"observation({p})", obs_a, obs_b, out)
+            for p in seats:
+                obs_a = _ask(a, "A", name, lambda s: s.observation(p))  # noqa: B023 - called now
+                obs_b = _ask(b, "B", name, lambda s: s.observation(p))  # noqa: B023
+                _report(f"observation({p})", obs_a, obs_b, out, _diff)
         elif name == "observation_tensors":
-            for p in range(players) if tensor_seats is None else tensor_seats:
-                tensor_a = getattr(a, "observation_tensor")(p)  # noqa: B009
-                tensor_b = getattr(b, "observation_tensor")(p)  # noqa: B009
-                _diff_arrays(f"observation_tensor({p})", tensor_a, tensor_b, out)
-        elif name == "legal_action_mask":
-            mask_a = getattr(a, "legal_action_mask")()  # noqa: B009
-            mask_b = getattr(b, "legal_action_mask")()  # noqa: B009
-            _diff_arrays("legal_action_mask()", mask_a, mask_b, out)
+            chosen = seats if tensor_seats is None else _seat_list(tensor_seats)
+            for p in chosen:
+                tensor_a = _ask(a, "A", name, lambda s: s.observation_tensor(p))  # noqa: B023
+                tensor_b = _ask(b, "B", name, lambda s: s.observation_tensor(p))  # noqa: B023
+                _report(f"observation_tensor({p})", tensor_a, tensor_b, out, _diff_arrays)
         else:
-            label = name + ("()" if name in ("legal_actions", "chance_outcomes", "to_dict") else "")
-            _diff(label, getters[name](a), getters[name](b), out)
+            get = _GETTERS[name]
+            value_a, value_b = _ask(a, "A", name, get), _ask(b, "B", name, get)
+            label = name + ("" if name in _PROPERTIES else "()")
+            diff = {"chance_outcomes": _diff_chance, "legal_action_mask": _diff_arrays}
+            _report(label, value_a, value_b, out, diff.get(name, _diff))
     return out
 
 
+def _seat_list(seats: Iterable[int]) -> list[int]:
+    """``tensor_seats`` as a list of ints."""
+    if not isinstance(seats, Iterable):
+        raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {seats!r}")
+    out = [as_int(p) for p in seats]
+    if any(p is None for p in out):
+        raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {seats!r}")
+    return [p for p in out if p is not None]
+
+
+def _report(
+    label: str, a: Any, b: Any, out: list[str], diff: Callable[[str, Any, Any, list[str]], None]
+) -> None:
+    """``diff`` of two answers, or one line if either side raised."""
+    if isinstance(a, _Raised) or isinstance(b, _Raised):
+        shown = [
+            f"{side} {v!r}" if isinstance(v, _Raised) else f"{side} = {v!r}"
+            for side, v in (("A", a), ("B", b))
+        ]
+        out.append(f"{label}: {', '.join(shown)}")
+    else:
+        diff(label, a, b, out)
+
+
 def _diff_arrays(name: str, a: Any, b: Any, out: list[str]) -> None:
-    """Reports arrays that differ in shape, dtype or any entry (bit for bit)."""
-    x, y = np.asarray(a), np.asarray(b)
+    """Reports arrays that differ in shape, dtype or any entry.
+
+    Entries compare by value, except that NaN equals NaN at the same place (``-0.0`` equals
+    ``0.0``); the line names the first differing flat indices.
+    """
+    try:
+        x, y = np.asarray(a), np.asarray(b)
+    except Exception as err:
+        out.append(f"{name}: A = {a!r}, B = {b!r}, not both arrays ({err!r})")
+        return
     if x.shape != y.shape or x.dtype != y.dtype:
         out.append(f"{name}: A has shape {x.shape} {x.dtype}, B has shape {y.shape} {y.dtype}")
-    elif x.tobytes() != y.tobytes():
-        where = np.flatnonzero(x.reshape(-1) != y.reshape(-1))[:8].tolist()
+        return
+    try:
+        differ = np.asarray(x != y, dtype=bool)
+        if np.issubdtype(x.dtype, np.inexact):
+            differ &= ~(np.isnan(x) & np.isnan(y))
+        where = np.flatnonzero(differ.reshape(-1))
+    except Exception as err:
+        if not _same(x, y):
+            out.append(f"{name}: A = {x.tolist()!r}, B = {y.tolist()!r} (not comparable: {err!r})")
+        return
+    if where.size:
+        shown = where[:_SHOWN].tolist()
+        flat_a, flat_b = x.reshape(-1), y.reshape(-1)
         out.append(
-            f"{name}: entries {where} differ: A = {x.reshape(-1)[where].tolist()}, "
-            f"B = {y.reshape(-1)[where].tolist()}"
+            f"{name}: {where.size} of {x.size} entries differ, first at flat indices {shown}: "
+            f"A = {flat_a[shown].tolist()}, B = {flat_b[shown].tolist()}"
         )
 
 
@@ -230,10 +466,17 @@ def random_choices(seed: int) -> Iterator[int]:
     """An endless stream of choice indices from a seeded SplitMix64 (see :func:`assert_equivalent`).
 
     Each value is a 64-bit integer; the driver takes it modulo the number of legal actions.
+
+    Raises:
+        InvalidOptionError: Unless ``seed`` is an int in ``0..2**64-1``.
     """
-    rng = SplitMix64(seed)
-    while True:
-        yield rng.next()
+    rng = SplitMix64(_seed(seed))
+
+    def stream() -> Iterator[int]:
+        while True:
+            yield rng.next()
+
+    return stream()
 
 
 def choice_sequences(max_length: int = 2000) -> st.SearchStrategy[list[int]]:
@@ -241,8 +484,20 @@ def choice_sequences(max_length: int = 2000) -> st.SearchStrategy[list[int]]:
 
     Shrinking makes sequences shorter and values smaller, which means earlier legal actions; see
     :func:`assert_equivalent` for how an exhausted sequence continues.
+
+    Raises:
+        InvalidOptionError: Unless ``max_length`` is an int ``>= 0``.
     """
-    return st.lists(st.integers(min_value=0, max_value=1023), max_size=max_length)
+    length = _count(max_length, "max_length")
+    return st.lists(st.integers(min_value=0, max_value=1023), max_size=length)
+
+
+def _full_history(state: Any, chosen: list[int]) -> list[int]:
+    """``state.history`` (every action and chance outcome), or ``chosen`` if it has none."""
+    try:
+        return [int(x) for x in state.history]
+    except Exception:
+        return list(chosen)
 
 
 def assert_equivalent(
@@ -263,52 +518,104 @@ def assert_equivalent(
     ends even in games that a fixed policy could loop in forever). After every step both states must
     agree on ``fields`` (see :func:`compare_states`); observation tensors are compared for every
     seat at the start and at the end, and for one seat per step in between, in turn (step ``i``:
-    seat ``i mod players``), which keeps the check cheap while every seat is covered.
+    seat ``i mod players``), which keeps the check cheap while every seat is covered. An exception
+    raised by either implementation (in ``new_state``, ``apply`` or any compared member) is a
+    divergence too.
 
     Args:
         game_a: One implementation (e.g. ``cardtable.make(..., backend="reference")``).
         game_b: The other, with the same players and options.
-        choices: Choice values, e.g. from :func:`choice_sequences` or :func:`random_choices`.
-        fields: What must agree: everything by default (right for our two backends); use
-            :data:`RULES_FIELDS` for an implementation with its own state and observation formats.
+        choices: Choice values (ints), e.g. from :func:`choice_sequences` or
+            :func:`random_choices`.
+        fields: What must agree: everything by default (right for our two backends, and needing
+            every member of :class:`~cardtable.protocols.StateProtocol`); use :data:`RULES_FIELDS`
+            for an implementation with its own state and observation formats.
         max_steps: Stop after this many steps even if the game is not over.
-        seed: Passed to both ``new_state`` calls (``None``: explicit chance nodes).
+        seed: Passed to both ``new_state`` calls (``None``: explicit chance nodes), an int in
+            ``0..2**64-1``.
 
     Returns:
-        The history played.
+        The history played: every action and chance outcome (read from ``game_a``'s state, which
+        with a ``seed`` includes the chance outcomes drawn inside ``new_state`` and ``apply``), so
+        that it replays on ``new_state()`` without a seed.
 
     Raises:
         DivergenceError: At the first disagreement, with the history that reproduces it.
+        InvalidOptionError: On a bad argument, or an implementation without a member that
+            ``fields`` needs (the message names it).
     """
-    a = game_a.new_state(seed)
-    b = game_b.new_state(seed)
-    players = game_a.players
-    history: list[int] = []
-    assert_same_state(a, b, players, fields, history)
+    names = _fields(fields)
+    steps = _count(max_steps, "max_steps")
+    start = None if seed is None else _seed(seed)
+    _check_game(game_a, "game_a")
+    _check_game(game_b, "game_b")
+    players = as_int(getattr(game_a, "players", None))
+    if players is None or players < 1:
+        raise InvalidOptionError(f"game_a.players must be an int >= 1, got {players!r}")
+    if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
+        raise InvalidOptionError(f"choices must be an iterable of ints, got {choices!r}")
+    chosen: list[int] = []
+
+    def played() -> list[int]:
+        return chosen if start is None else _full_history(a, chosen)
+
+    def diverge(history: list[int], line: str) -> DivergenceError:
+        return DivergenceError(Divergence(list(history), [line], start))
+
+    try:
+        a = game_a.new_state(start)
+    except Exception as err:
+        raise diverge([], f"new_state({start}): A raises {err!r}") from err
+    try:
+        b = game_b.new_state(start)
+    except Exception as err:
+        raise diverge([], f"new_state({start}): A returns a state, B raises {err!r}") from err
+
+    def ask_a(name: str) -> Any:
+        value = _ask(a, "A", name, _GETTERS[name])
+        if isinstance(value, _Raised):
+            raise diverge(played(), f"{name}: A {value!r}") from value.error
+        return value
+
+    def check(seats: list[int] | None) -> None:
+        differences = compare_states(a, b, players, names, tensor_seats=seats)
+        if differences:
+            raise DivergenceError(Divergence(list(played()), differences, start))
+
+    check(None)
     it = iter(choices)
     fallback = SplitMix64(0x5EED)
     exhausted_at: int | None = None
-    for step in range(max_steps):
-        if a.is_terminal:
+    for step in range(steps):
+        if ask_a("is_terminal"):
             break
-        legal = a.legal_actions()
+        legal = list(ask_a("legal_actions"))
+        if not legal:
+            raise diverge(played(), "legal_actions(): A is not terminal but has no legal actions")
         choice = next(it, None)
         if choice is None:
             # First legal actions shrink best; random ones end games a fixed policy could loop in.
             exhausted_at = step if exhausted_at is None else exhausted_at
             choice = 0 if step - exhausted_at < FIRST_LEGAL_STEPS else fallback.next()
-        action = legal[choice % len(legal)]
-        history.append(action)
-        a.apply(action)
+        index = as_int(choice)
+        if index is None:
+            raise InvalidOptionError(f"choices must be ints, got {choice!r}")
+        action = legal[index % len(legal)]
+        # With a seed, apply draws chance outcomes too: the history before it is A's own.
+        before = None if start is None else _full_history(a, chosen)
+        chosen.append(action)
+        try:
+            a.apply(action)
+        except Exception as err:
+            line = f"apply({action}): A raises {err!r}"
+            raise diverge(chosen[:-1] if before is None else before, line) from err
         try:
             b.apply(action)
         except Exception as err:
-            raise DivergenceError(
-                Divergence(history[:-1], [f"apply({action}): A accepts it, B raises {err!r}"])
-            ) from err
-        seats = None if a.is_terminal else [step % players]
-        assert_same_state(a, b, players, fields, history, tensor_seats=seats)
-    return history
+            line = f"apply({action}): A accepts it, B raises {err!r}"
+            raise diverge(chosen[:-1] if before is None else before, line) from err
+        check(None if ask_a("is_terminal") else [step % players])
+    return list(played())
 
 
 def play_random(
@@ -316,19 +623,32 @@ def play_random(
 ) -> StateProtocol:
     """Plays ``state`` to the end with uniformly random legal actions (chance too, if explicit).
 
-    The choice is ``legal[rng.below(len(legal))]`` with a SplitMix64 seeded with ``seed``, exactly
-    like the engine's built-in ``random`` bot.
+    The choice is ``legal[rng.below(len(legal))]`` with a SplitMix64 seeded with ``seed`` (an int
+    in ``0..2**64-1``), exactly like the engine's built-in ``random`` bot.
     """
-    rng = SplitMix64(seed)
+    rng = SplitMix64(_seed(seed))
+    if policy is not None and not callable(policy):
+        raise InvalidOptionError(f"policy must be None or a callable, got {policy!r}")
+    _require(state, "state", ("is_terminal", "legal_actions", "apply"), "a state")
     while not state.is_terminal:
         legal = state.legal_actions()
         state.apply(policy(legal) if policy else legal[rng.below(len(legal))])
     return state
 
 
+def _game_class(game_id: object) -> type[ReferenceGame[Any]]:
+    """The reference class of a registered game id."""
+    from cardtable import reference
+
+    if not isinstance(game_id, str) or game_id not in reference.GAMES:
+        raise InvalidOptionError(
+            f"unknown game {game_id!r}; registered games: {', '.join(reference.GAMES)}"
+        )
+    return reference.GAMES[game_id]
+
+
 def _valid_config(game_id: str, config: dict[str, Any]) -> bool:
     from cardtable import reference
-    from cardtable.errors import InvalidOptionError
 
     try:
         reference.make(game_id, **config)
@@ -337,51 +657,157 @@ def _valid_config(game_id: str, config: dict[str, Any]) -> bool:
     return True
 
 
-def game_configs(game_id: str) -> st.SearchStrategy[dict[str, Any]]:
+def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
+    """Values of an option: booleans either way, choices any, integers near the default or not."""
+    if spec.kind == "bool":
+        return st.booleans()
+    if spec.kind == "str":
+        return st.sampled_from(spec.choices)
+    centre = spec.default if isinstance(spec.default, int) else 3
+    near = st.integers(max(spec.low, centre - 8), min(spec.high, centre + 8))
+    values: st.SearchStrategy[Any] = near | st.integers(spec.low, spec.high)
+    return st.none() | values if spec.kind == "int | None" else values
+
+
+def _option_domain(spec: OptionSpec) -> list[Any]:
+    """The values of an option tried when looking for a configuration that accepts the pins."""
+    if spec.kind == "bool":
+        return [False, True]
+    if spec.kind == "str":
+        return list(spec.choices)
+    values: list[Any] = list(range(spec.low, min(spec.high, spec.low + 255) + 1))
+    return [None, *values] if spec.kind == "int | None" else values
+
+
+def _check_pin(game_id: str, cls: type[ReferenceGame[Any]], name: str, value: Any) -> None:
+    """Checks one fixed option alone against its declaration (type, bounds, choices)."""
+    from cardtable.reference._options import OptionReader
+
+    specs = {spec.name: spec for spec in cls.option_specs}
+    spec = specs.get(name)
+    if spec is None:
+        known = ", ".join(["players", *specs])
+        raise InvalidOptionError(f"{game_id}: unknown option {name!r} (known: {known})")
+    try:
+        reader = OptionReader(game_id, {name: value}, cls.option_specs)
+    except InvalidOptionError as err:
+        raise InvalidOptionError(f"{game_id}: option {name}: {err}") from None
+    read = {"bool": "bool", "int": "int", "int | None": "optional_int", "str": "choice"}
+    getattr(reader, read[spec.kind])(name)
+
+
+def _bases(game_id: str, fixed: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """A configuration the game accepts with the ``fixed`` keyword arguments, per player count.
+
+    Each fixed option is checked alone first (the error names it); then, per player count, the
+    other options at their defaults, or else one of them changed.
+    """
+    cls = _game_class(game_id)
+    counts = list(range(cls.min_players, cls.max_players + 1))
+    if "players" in fixed:
+        players = as_int(fixed["players"])
+        if players not in counts:
+            raise InvalidOptionError(
+                f"{game_id}: players must be in {cls.min_players}..={cls.max_players}, "
+                f"got {fixed['players']!r}"
+            )
+        assert players is not None
+        counts = [players]
+    pins = {k: v for k, v in fixed.items() if k != "players"}
+    for name, value in pins.items():
+        _check_pin(game_id, cls, name, value)
+    free = [spec for spec in cls.option_specs if spec.name not in pins]
+    bases: dict[int, dict[str, Any]] = {}
+    for players in counts:
+        base = {"players": players, **pins}
+        changed = ({**base, s.name: v} for s in free for v in _option_domain(s))
+        found = next((c for c in chain([base], changed) if _valid_config(game_id, c)), None)
+        if found is not None:
+            bases[players] = found
+    if not bases:
+        from cardtable import reference
+
+        try:
+            reference.make(game_id, **{"players": counts[0], **pins})
+            reason = ""
+        except InvalidOptionError as err:
+            reason = f" (e.g. {err})"
+        raise InvalidOptionError(
+            f"{game_id}: the fixed options {fixed} are refused with every player count, the other "
+            f"options at their defaults or one of them changed{reason}"
+        )
+    return bases
+
+
+_DEFAULT: Any = object()
+"""A drawn option left out of the configuration (so at its default)."""
+
+
+def game_configs(game_id: str, **fixed: Any) -> st.SearchStrategy[dict[str, Any]]:
     """Hypothesis strategy for valid ``make`` keyword arguments (``players`` included) of a game.
 
     Each option keeps its default or takes another value: booleans either way, choices any, and
-    integers near the default or anywhere in the option's range. Only combinations the game
-    accepts are generated. Needs no compiled extension.
+    integers near the default or anywhere in the option's range. ``fixed`` keyword arguments
+    (``players`` or options) are in every configuration. Only combinations the game accepts are
+    generated, without filtering: a drawn configuration the game refuses falls back to a valid
+    one, option by option. Needs no compiled extension.
+
+    Raises:
+        InvalidOptionError: On an unknown game, or fixed arguments the game refuses: an unknown
+            option or a bad value (the message names it), or a combination that no player count
+            accepts with the other options at their defaults or one of them changed.
     """
-    from cardtable import reference
+    bases = _bases(game_id, fixed)
+    specs = [spec for spec in _game_class(game_id).option_specs if spec.name not in fixed]
+    drawn = {spec.name: st.just(_DEFAULT) | _option_values(spec) for spec in specs}
 
-    cls = reference.GAMES[game_id]
-    fields: dict[str, st.SearchStrategy[Any]] = {
-        "players": st.integers(cls.min_players, cls.max_players)
-    }
-    optional: dict[str, st.SearchStrategy[Any]] = {}
-    for spec in cls.option_specs:
-        if spec.kind == "bool":
-            optional[spec.name] = st.booleans()
-        elif spec.kind == "str":
-            optional[spec.name] = st.sampled_from(spec.choices)
-        else:
-            centre = spec.default if isinstance(spec.default, int) else 3
-            near = st.integers(max(spec.low, centre - 8), min(spec.high, centre + 8))
-            values: st.SearchStrategy[Any] = near | st.integers(spec.low, spec.high)
-            if spec.kind == "int | None":
-                values = st.none() | values
-            optional[spec.name] = values
-    return st.fixed_dictionaries(fields, optional=optional).filter(
-        lambda config: _valid_config(game_id, config)
-    )
+    def setting(config: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+        out = {k: v for k, v in config.items() if k != name}
+        return out if value is _DEFAULT else {**out, name: value}
+
+    @st.composite
+    def configs(draw: st.DrawFn) -> dict[str, Any]:
+        players = draw(st.sampled_from(sorted(bases)))
+        values = {name: draw(strategy) for name, strategy in drawn.items()}
+        whole = {"players": players, **{k: v for k, v in fixed.items() if k != "players"}}
+        for name, value in values.items():
+            whole = setting(whole, name, value)
+        if _valid_config(game_id, whole):
+            return whole
+        # Refused: from the accepted base, take each drawn value that keeps it accepted.
+        config = bases[players]
+        for name, value in values.items():
+            candidate = setting(config, name, value)
+            if candidate != config and _valid_config(game_id, candidate):
+                config = candidate
+        return config
+
+    return configs()
 
 
-@st.composite
-def reachable_states(draw: st.DrawFn, game: GameProtocol, max_steps: int = 400) -> StateProtocol:
+def reachable_states(game: GameProtocol, max_steps: int = 400) -> st.SearchStrategy[StateProtocol]:
     """Hypothesis strategy for states of ``game`` reached by up to ``max_steps`` chosen steps.
 
     Chance outcomes are chosen like actions, so any reachable state can come out.
+
+    Raises:
+        InvalidOptionError: If ``game`` is not a game or ``max_steps`` not an int ``>= 0``.
     """
-    state = game.new_state()
-    steps = draw(st.integers(0, max_steps))
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[draw(st.integers(0, len(legal) - 1))])
-    return state
+    _check_game(game, "game")
+    most = _count(max_steps, "max_steps")
+
+    @st.composite
+    def states(draw: st.DrawFn) -> StateProtocol:
+        state = game.new_state()
+        steps = draw(st.integers(0, most))
+        for _ in range(steps):
+            if state.is_terminal:
+                break
+            legal = state.legal_actions()
+            state.apply(legal[draw(st.integers(0, len(legal) - 1))])
+        return state
+
+    return states()
 
 
 def perft(state: StateProtocol, depth: int) -> int:
@@ -397,6 +823,7 @@ def perft(state: StateProtocol, depth: int) -> int:
     steps = as_int(depth)
     if steps is None or not 0 <= steps < 1 << 32:
         raise InvalidOptionError(f"depth must be an int in 0..={(1 << 32) - 1}, got {depth!r}")
+    _require(state, "perft's state", ("is_terminal", "legal_actions", "clone", "apply"), "a state")
     return _perft(state, steps)
 
 
@@ -412,16 +839,25 @@ def _perft(state: StateProtocol, depth: int) -> int:
     return total
 
 
+_PLAYTHROUGH_STATE: tuple[str, ...] = ("history", "is_terminal", "legal_actions", "apply")
+_PLAYTHROUGH_STATE += ("current_player", "action_label", "observation", "scores", "winners")
+"""What :func:`playthrough` reads of a state."""
+
+
 def playthrough(game: GameProtocol, seed: int) -> str:
     """A text record of the seeded game played with the ``random`` choice rule of ``play_random``.
 
     Every step lists the player to move, the legal actions with their labels, the observation of the
     player to move (at decisions), the scores and the action taken; any rule change shows up as a
-    diff of this text (see ``make golden``).
+    diff of this text (see ``make golden``). ``seed`` is an int in ``0..2**64-1``.
     """
     import json
 
+    seed = _seed(seed)
+    _check_game(game, "game")
+    _require(game, "game", ("game_id", "players", "options"), "a GameProtocol game")
     state = game.new_state(seed=seed)
+    _require(state, "its state", _PLAYTHROUGH_STATE, "a StateProtocol state")
     rng = SplitMix64(seed)
     lines = [
         f"game: {game.game_id}",
@@ -451,6 +887,24 @@ def playthrough(game: GameProtocol, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _qualified_name(obj: object) -> str:
+    """A name of a callable that is stable across runs: module and qualified name.
+
+    Lambdas and local functions add their first line (so that two in a module differ); a
+    ``functools.partial`` names its function; another callable object names its class.
+    """
+    name = getattr(obj, "__qualname__", None)
+    if not isinstance(name, str):
+        inner = getattr(obj, "func", None)
+        if callable(inner) and inner is not obj:
+            return f"partial({_qualified_name(inner)})"
+        return f"{_qualified_name(type(obj))}()"
+    module = getattr(obj, "__module__", None) or "?"
+    code = getattr(obj, "__code__", None)
+    line = f":{code.co_firstlineno}" if "<" in name and code is not None else ""
+    return f"{module}.{name}{line}"
+
+
 def equivalence_test(
     game_id: str,
     factory: Callable[..., RulesGame],
@@ -469,6 +923,10 @@ def equivalence_test(
         from cardtable.testing import equivalence_test
         test_my_tide = equivalence_test("turn_the_tide", MyTurnTheTide)
 
+    Every test built here has its own key in the Hypothesis example database, made of the game,
+    the factory's qualified name, the backend, the fields and the fixed arguments: one test's
+    saved failure is replayed by that test, never erased by another.
+
     Args:
         game_id: The registered game.
         factory: Creates your implementation from ``make`` keyword arguments.
@@ -476,26 +934,52 @@ def equivalence_test(
         fields: What must agree after every step (default :data:`RULES_FIELDS`; use
             :data:`ALL_FIELDS` if your implementation also reproduces our observation and state
             formats).
-        max_examples: Hypothesis examples (default: the active profile's).
+        max_examples: Hypothesis examples, an int ``>= 1`` (default: the active profile's).
         **fixed: Keyword arguments held fixed, e.g. ``players=4``.
+
+    Raises:
+        InvalidOptionError: At once, on an unknown game, a fixed argument the game refuses (see
+            :func:`game_configs`), a factory that is not callable, an unknown backend, bad
+            ``fields`` or ``max_examples``.
     """
     from hypothesis import given, settings
 
     import cardtable
 
-    configs = (
-        game_configs(game_id)
-        .map(lambda c: {**c, **fixed})
-        .filter(lambda c: _valid_config(game_id, c))
-    )
+    configs = game_configs(game_id, **fixed)
+    if not callable(factory):
+        raise InvalidOptionError(f"factory must be a callable returning a game, got {factory!r}")
+    if reference_backend not in ("rust", "reference"):
+        raise InvalidOptionError(
+            f"reference_backend must be 'rust' or 'reference', got {reference_backend!r}"
+        )
+    names = _fields(fields)
+    examples = max_examples if max_examples is not None else DEFAULT_MAX_EXAMPLES
+    if examples is not None:
+        examples = _count(examples, "max_examples", 1)
 
     @given(config=configs, choices=choice_sequences())
     def test(config: dict[str, Any], choices: list[int]) -> None:
         ours = cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
-        assert_equivalent(ours, factory(**config), choices, fields=fields)
+        call = f"factory(**{config!r})"
+        try:
+            theirs = factory(**config)
+        except Exception as err:
+            line = f"{call} raises {err!r} (our make accepts these arguments)"
+            raise DivergenceError(Divergence([], [line])) from err
+        _check_game(theirs, f"the result of {call}")
+        assert_equivalent(ours, theirs, choices, fields=names)
 
-    examples = max_examples if max_examples is not None else DEFAULT_MAX_EXAMPLES
     if examples is not None:
         test = settings(max_examples=examples)(test)
-    test.__name__ = f"test_{game_id}_equivalence"
+    pinned = sorted(fixed.items())
+    key = (
+        f"cardtable.testing.equivalence_test({game_id!r}, {_qualified_name(factory)}, "
+        f"reference_backend={reference_backend!r}, fields={names!r}, fixed={pinned!r})"
+    )
+    # Hypothesis keys its example database by a digest of the test function, the same for every
+    # test built here; this addition (what Hypothesis does for parametrized tests) tells them apart.
+    inner: Any = test.hypothesis.inner_test  # type: ignore[attr-defined]
+    inner._hypothesis_internal_add_digest = key.encode()
+    test.__name__ = test.__qualname__ = f"test_{game_id}_equivalence"
     return test
