@@ -7,11 +7,15 @@ installed). The robustness tests drive tiny Python scripts and always run.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
 import shutil
+import signal
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,9 +29,12 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from cardtable.cli import main
 from cardtable.conformance import (
     FIELDS,
+    ConformanceError,
     Implementation,
     MapLoadError,
+    Node,
     ProtocolError,
+    Target,
     check,
     format_outcome,
     load_map,
@@ -37,6 +44,7 @@ from cardtable.conformance import (
     write_reproducer,
 )
 from cardtable.conformance.protocol import SCHEMA_NAMES, _surely_valid, _validator, schema_errors
+from cardtable.errors import InvalidOptionError
 from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,12 +219,12 @@ def test_cli_goofspiel_with_map_and_options() -> None:
 # --- a misbehaving other side -----------------------------------------------------------------
 
 FAKE = r"""
-import json, os, sys, time
+import json, os, subprocess, sys, time
 mode = sys.argv[1]
 state = None
 with open(sys.argv[2], "w") as f:
     f.write(str(os.getpid()))
-FIELDS = ["current_player", "is_terminal", "legal_actions"]
+FIELDS = ["current_player", "is_terminal", "legal_actions"] + (["scores"] if mode == "nan" else [])
 def say(message):
     sys.stdout.write(message + "\n")
     sys.stdout.flush()
@@ -249,6 +257,22 @@ for line in sys.stdin:
         say("{'id': 2, 'type': 'ok'}")
     elif kind == "new_game" and mode == "refuse":
         say(json.dumps({"id": rid, "type": "error", "message": "only 13 cards"}))
+    elif kind == "new_game" and mode == "twice":  # the same answer twice
+        say(json.dumps({"id": rid, "type": "ok"}))
+        say(json.dumps({"id": rid, "type": "ok"}))
+    elif kind == "new_game" and mode == "stderr":  # 2 MB on one line, no newline
+        sys.stderr.write("x" * 2_000_000 + "THE END")
+        sys.stderr.flush()
+        sys.exit(3)
+    elif kind == "new_game" and mode == "detach":  # leaves a process holding our pipes
+        sleeper = subprocess.Popen(["sleep", "8"], start_new_session=True)
+        with open(sys.argv[2] + ".sleeper", "w") as f:
+            f.write(str(sleeper.pid))
+        time.sleep(600)
+    elif kind == "query" and mode in ("nan", "huge"):
+        say(json.dumps({"id": rid, "type": "state", "current_player": -1, "is_terminal": False,
+                        "legal_actions": list(range(13)), "scores": [float("nan")] * 2})
+            .replace("NaN", "NaN" if mode == "nan" else "1e999"))
     elif kind == "query" and mode == "schema":
         say(json.dumps({"id": rid, "type": "state", "current_player": "seat 0",
                         "is_terminal": False, "legal_actions": []}))
@@ -293,6 +317,9 @@ def _gone(pid_file: Path) -> bool:
         ("schema", "schema", ["['current_player']: 'seat 0' is not of type 'integer'"]),
         ("wrong_id", "wrong_id", ["is for request 10, not 3"]),
         ("refuse", "refused", ["only 13 cards"]),
+        ("nan", "bad_json", ["NaN is not a JSON value", '"scores": [NaN, NaN]']),
+        ("huge", "bad_json", ["the number 1e999 is out of range"]),
+        ("twice", "wrong_id", ["is for request 2, not 3"]),
     ],
 )
 def test_a_broken_protocol_is_reported_with_the_last_exchange(
@@ -385,3 +412,191 @@ def test_bad_map_specifications() -> None:
             load_map(spec)
     with pytest.raises(ProtocolError):
         Implementation("")
+
+
+# --- bad arguments, a misbehaving map, signals ------------------------------------------------
+
+
+@pytest.mark.parametrize("fields", [["bogus"], [], "scores", ("scores", 3), None])
+@pytest.mark.parametrize("api", ["check", "replay_history"])
+def test_bad_fields_are_refused(fake: Any, api: str, fields: Any) -> None:
+    command, pid_file = fake("ok")
+    if fields is None:  # known, but not declared by the implementation
+        outcome = check("goofspiel", command, players=2, examples=1, fields=["observations"])
+        assert outcome.error is not None and outcome.error.kind == "unsupported"
+        assert "fields ['observations'] asked for" in outcome.error.detail and _gone(pid_file)
+        return
+    with pytest.raises(InvalidOptionError, match="fields"):
+        if api == "check":
+            check("goofspiel", command, players=2, examples=1, fields=fields)
+        else:
+            replay_history(Target("goofspiel", 2, {"num_cards": 13}, command), [0], fields=fields)
+    assert not pid_file.exists()  # refused before anything started
+
+
+@pytest.mark.parametrize("history", ["123", [0, True], [0, 1.0], [0, "1"], {0: 0}, 7])
+def test_bad_histories_are_refused(fake: Any, history: Any) -> None:
+    command, pid_file = fake("ok")
+    with pytest.raises(InvalidOptionError, match="history"):
+        replay_history(Target("goofspiel", 2, {"num_cards": 13}, command), history)
+    assert not pid_file.exists()
+
+
+def test_a_history_longer_than_the_game_is_refused() -> None:
+    target = Target("goofspiel", 2, {"num_cards": 2}, _js("main.js"))
+    assert replay_history(target, [0, 0, 0]).ok  # the whole game
+    with pytest.raises(ConformanceError, match="ends after 3 steps, the history has 4"):
+        replay_history(target, [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("fields", ["bogus"], "unknown fields ['bogus']"),
+        ("fields", "scores", "'fields' must be a list"),
+        ("fields", [], "fields must be a non-empty list"),
+        ("history", "123", "'history' must be a list"),
+        ("history", [0, True], "'history' must hold integer action ids only, not True"),
+        ("history", [0.0], "'history' must hold integer action ids only, not 0.0"),
+        ("players", "2", "'players' must be an integer"),
+        ("options", None, "'options' must be an object, not missing"),
+    ],
+)
+def test_cli_refuses_a_malformed_reproducer(
+    fake: Any, tmp_path: Path, key: str, value: Any, words: str
+) -> None:
+    command, _ = fake("ok")  # diverges at the first step
+    outcome = check("goofspiel", command, players=2, examples=5, seed=0)
+    path = write_reproducer(outcome, tmp_path)
+    assert "DIVERGENCE" in run_cli("conformance", "--replay", str(path), exit_code=1)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if value is None:
+        del data[key]
+    else:
+        data[key] = value
+    path.write_text(json.dumps(data), encoding="utf-8")
+    output = run_cli("conformance", "--replay", str(path), exit_code=1)
+    assert f"is not a valid reproducer: {words}" in output, output
+    assert "DIVERGENCE" not in output and "OK" not in output
+
+
+def test_cli_refuses_bad_fields() -> None:
+    for fields in ("bogus", "", "scores,"):
+        args = ["conformance", "goofspiel", "-p", "2", "--cmd", "true", "--fields", fields]
+        assert "Invalid value for --fields: unknown fields" in run_cli(*args, exit_code=2)
+
+
+def test_a_detached_process_holding_the_pipes_does_not_hang_the_harness(fake: Any) -> None:
+    command, pid_file = fake("detach")  # its sleeper lives 8 s and holds stdout and stderr
+    before = set(threading.enumerate())
+    started = time.perf_counter()
+    try:
+        outcome = check("goofspiel", command, players=2, examples=1, timeout=0.5)
+        assert time.perf_counter() - started < 5
+        assert outcome.error is not None and outcome.error.kind == "timeout"
+        assert _gone(pid_file)
+        with Implementation(command, timeout=0.5) as impl:
+            impl.hello()
+            with pytest.raises(ProtocolError, match=r"no answer within 0\.5 s"):
+                impl.request("new_game", game="goofspiel", players=2, options={})
+        assert not any(thread.is_alive() for thread in impl._threads)
+        assert not [t for t in threading.enumerate() if t not in before]
+    finally:
+        for sleeper in pid_file.parent.glob("pid.sleeper"):
+            os.kill(int(sleeper.read_text()), signal.SIGKILL)
+
+
+BAD_TIMEOUTS = [math.nan, math.inf, -math.inf, -1, 0, 86_401, 10**400, True, "1", None]
+
+
+@pytest.mark.parametrize("timeout", BAD_TIMEOUTS)
+def test_bad_timeouts_are_refused(fake: Any, timeout: Any) -> None:
+    command, pid_file = fake("hang")
+    target = Target("goofspiel", 2, {"num_cards": 13}, command)
+    with pytest.raises(InvalidOptionError, match="timeout must be a number of seconds"):
+        check("goofspiel", command, players=2, examples=1, timeout=timeout)
+    with pytest.raises(InvalidOptionError, match="timeout"):
+        replay_history(target, [], timeout=timeout)
+    with pytest.raises(InvalidOptionError, match="timeout"):
+        Implementation(command, timeout=timeout)
+    assert not pid_file.exists()
+
+
+def test_cli_refuses_bad_timeouts() -> None:
+    for timeout in ("nan", "inf", "-1", "0", "1e999"):
+        args = ["conformance", "goofspiel", "-p", "2", "--cmd", "sleep 300", "--timeout", timeout]
+        output = run_cli(*args, exit_code=2)
+        assert "Invalid value for '--timeout': timeout must be a number of seconds" in output
+
+
+@pytest.mark.parametrize("examples", [0, -1, True, 1.5])
+def test_bad_example_counts_are_refused(examples: Any) -> None:
+    with pytest.raises(InvalidOptionError, match="examples"):
+        check("goofspiel", "true", players=2, examples=examples)
+
+
+def test_the_stderr_tail_is_bounded(fake: Any) -> None:
+    command, _ = fake("stderr")
+    outcome = check("goofspiel", command, players=2, examples=1, timeout=5)
+    assert outcome.error is not None and outcome.error.kind == "crash"
+    assert outcome.error.stderr.endswith("xxxTHE END") and len(outcome.error.stderr) <= 4005
+    assert len(format_outcome(outcome)) < 8000
+
+
+class _FailingMap:
+    """Translates by the identity, but fails on the second step (a KeyError, or a dict)."""
+
+    def __init__(self, failure: str) -> None:
+        self.failure = failure
+
+    def to_impl(self, action: int, node: Node) -> Any:
+        if node.is_chance:
+            return action
+        if self.failure == "dict":
+            return {"bid": action}
+        raise KeyError("bid")
+
+    def from_impl(self, move: Any, node: Node) -> int:
+        return int(move)
+
+
+@pytest.mark.parametrize(
+    ("failure", "words"),
+    [("raise", "raised KeyError: 'bid'"), ("dict", 'returned {"bid": 0}, not a move')],
+)
+def test_a_failing_map_is_a_map_error(fake: Any, failure: str, words: str) -> None:
+    command, pid_file = fake("bug13")  # our reference: no divergence
+    failing = _FailingMap(failure)
+    outcome = check("goofspiel", command, players=2, examples=3, action_map=failing, seed=0)
+    assert outcome.divergence is None and outcome.error is not None, format_outcome(outcome)
+    assert outcome.error.kind == "map" and outcome.history == [0, 0]
+    report = format_outcome(outcome)
+    assert f"protocol error (map): the map's to_impl(0) at step 1 (seat 0) {words}" in report
+    assert _gone(pid_file)
+    target = Target("goofspiel", 2, {"num_cards": 13}, command)
+    replayed = replay_history(target, [0, 0], action_map=failing)
+    assert replayed.error is not None and replayed.error.kind == "map"
+
+
+def test_sigterm_stops_the_cli_and_the_child(fake: Any) -> None:
+    command, pid_file = fake("hang")
+    cli = [sys.executable, "-m", "cardtable", "conformance", "goofspiel", "-p", "2"]
+    harness = subprocess.Popen(
+        [*cli, "--cmd", command, "--timeout", "60"], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline and harness.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.5)  # it answered hello and hangs on new_game
+        harness.send_signal(signal.SIGTERM)
+        _, err = harness.communicate(timeout=20)
+        assert harness.returncode == 143, err
+        assert "terminated; the implementation was stopped" in err
+        assert _gone(pid_file)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+        if pid_file.exists() and pid_file.read_text() and not _gone(pid_file):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 import click
 
 from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
-from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError
+from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError, check_timeout
 from cardtable.conformance.mapping import ActionMap, load_map
-from cardtable.conformance.protocol import FIELDS
-from cardtable.errors import CardtableError
+from cardtable.conformance.protocol import FIELDS, check_fields
+from cardtable.errors import CardtableError, InvalidOptionError
 
 if TYPE_CHECKING:
     from cardtable.conformance.runner import Outcome
@@ -39,7 +44,8 @@ def register(group: click.Group) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         show_default=True,
-        help="Seconds allowed for each answer.",
+        callback=_timeout,
+        help="Seconds allowed for each answer (above 0, at most a day).",
     )
     @click.option(
         "--map", "map_spec", help="A map hook MODULE:NAME or FILE.py:NAME for own move names."
@@ -77,7 +83,8 @@ def register(group: click.Group) -> None:
         The command speaks the conformance protocol (JSON lines on standard input and output, see
         docs/conformance.md). Hypothesis chooses every chance outcome and action; both sides are
         compared after every step, and the first divergence is shrunk and reported with a
-        reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error.
+        reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error; 130
+        on Ctrl-C and 143 on SIGTERM, after stopping the implementation.
         """
         try:  # Hypothesis and jsonschema: the conformance extra, loaded only when used
             import hypothesis  # noqa: F401
@@ -90,34 +97,33 @@ def register(group: click.Group) -> None:
             raise click.ClickException(
                 f'{err}: install the conformance extra (pip install "cardtable[conformance]")'
             ) from None
-        compared = [f.strip() for f in fields.split(",")] if fields else None
+        compared = None if fields is None else [f.strip() for f in fields.split(",")]
         if compared is not None:
-            unknown = [f for f in compared if f not in FIELDS]
-            if unknown:
-                raise click.BadParameter(f"unknown fields {unknown}", param_hint="--fields")
+            try:
+                check_fields(compared)
+            except InvalidOptionError as err:
+                raise click.BadParameter(str(err), param_hint="--fields") from None
+        terminated: list[int] = []
         try:
-            if replay is not None:
-                outcome = _replay(replay, game_id, command, map_spec, compared, timeout)
-            else:
-                if not game_id or not command or players is None:
-                    raise click.UsageError("give GAME_ID, --cmd and --players (or --replay FILE)")
-                action_map = load_map(map_spec) if map_spec else None
-                outcome = check(
-                    game_id,
-                    command,
-                    players=players,
-                    options=parse_options(option_pairs),
-                    examples=examples,
-                    fields=compared,
-                    timeout=timeout,
-                    action_map=action_map,
-                    map_spec=map_spec,
-                    backend=backend,
-                    seed=seed,
-                )
+            with _sigterm_interrupts(terminated):
+                if replay is not None:
+                    outcome = _replay(replay, game_id, command, map_spec, compared, timeout)
+                else:
+                    if not game_id or not command or players is None:
+                        raise click.UsageError(
+                            "give GAME_ID, --cmd and --players (or --replay FILE)"
+                        )
+                    action_map = load_map(map_spec) if map_spec else None
+                    options = parse_options(option_pairs)
+                    outcome = check(
+                        game_id, command, players=players, options=options, examples=examples,
+                        fields=compared, timeout=timeout, action_map=action_map,
+                        map_spec=map_spec, backend=backend, seed=seed,
+                    )  # fmt: skip
         except KeyboardInterrupt:
-            click.echo("interrupted; the implementation was stopped", err=True)
-            sys.exit(130)
+            stopped = "terminated" if terminated else "interrupted"
+            click.echo(f"{stopped}; the implementation was stopped", err=True)
+            sys.exit(143 if terminated else 130)
         except CardtableError as err:
             raise click.ClickException(str(err)) from None
         path = None
@@ -129,6 +135,40 @@ def register(group: click.Group) -> None:
             path = str(write_reproducer(outcome, out_dir))
         click.echo(format_outcome(outcome, reproducer=path))
         sys.exit(0 if outcome.ok else 1)
+
+
+def _timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """The ``--timeout`` callback: a finite number of seconds above 0, at most a day."""
+    try:
+        return check_timeout(value)
+    except InvalidOptionError as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts(terminated: list[int]) -> Iterator[None]:
+    """Turns the first SIGTERM into a ``KeyboardInterrupt`` while the block runs.
+
+    The implementation runs in a session of its own, so a signal to us does not reach it: the
+    interrupt unwinds through the harness, which stops it as it does on Ctrl-C. A SIGTERM while
+    it is being stopped is ignored (stopping takes a few seconds at most). ``terminated`` gets
+    the signal's number. The previous handler is restored afterwards; outside the main thread
+    (where no handler can be set) nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if not terminated:
+            terminated.append(signum)
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _replay(

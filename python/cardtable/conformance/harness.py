@@ -3,23 +3,29 @@
 :class:`Implementation` starts the command, sends one request at a time and waits for its answer
 with a timeout. A crash, a hang, a line that is not JSON, an answer that breaks the schema or
 answers another request becomes a :class:`ProtocolError` carrying the last exchange and the end of
-the child's standard error. The child (with everything it started) is always stopped on
-:meth:`Implementation.close`, which the context manager calls on any exit, ``KeyboardInterrupt``
-included.
+the child's standard error. The child (with everything it started in its process group) is always
+stopped on :meth:`Implementation.close`, which the context manager calls on any exit,
+``KeyboardInterrupt`` included. Its pipes are read and written by threads of their own, which
+:meth:`Implementation.close` stops whether or not the pipes are still open (a process the child
+detached from its group may hold them forever), so closing never waits on the child.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
+import math
+import numbers
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
 import threading
 import time
-from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Self
@@ -31,15 +37,17 @@ from cardtable.conformance.protocol import (
     answer_schema,
     schema_errors,
 )
-from cardtable.errors import CardtableError
+from cardtable.errors import CardtableError, InvalidOptionError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_TIMEOUT",
     "ConformanceError",
     "Exchange",
     "Implementation",
     "ProtocolError",
     "RefusedError",
+    "check_timeout",
 ]
 
 DEFAULT_TIMEOUT = 10.0
@@ -48,8 +56,30 @@ DEFAULT_TIMEOUT = 10.0
 STARTUP_ALLOWANCE = 5.0
 """Seconds the first answer (to ``hello``) may take on top, for runtimes that start slowly."""
 
+MAX_TIMEOUT = 86_400.0
+"""The longest timeout accepted, in seconds (a day)."""
+
 _STDERR_TAIL = 4000
 _SHOWN = 2000
+_CHUNK = 1 << 16
+
+
+def check_timeout(timeout: Any) -> float:
+    """``timeout`` in seconds, if it is a finite positive number of at most :data:`MAX_TIMEOUT`.
+
+    Raises:
+        InvalidOptionError: For anything else (NaN, infinity, zero, a negative number, a bool).
+    """
+    seconds = math.nan
+    if isinstance(timeout, numbers.Real) and not isinstance(timeout, bool):
+        with contextlib.suppress(OverflowError):
+            seconds = float(timeout)
+    if not 0 < seconds <= MAX_TIMEOUT:  # NaN fails too
+        raise InvalidOptionError(
+            f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
+            f"got {timeout!r}"
+        )
+    return seconds
 
 
 class ConformanceError(CardtableError):
@@ -82,7 +112,8 @@ class ProtocolError(ConformanceError):
     """The implementation broke the protocol (it did not merely disagree about the rules).
 
     Attributes:
-        kind: ``start``, ``crash``, ``timeout``, ``bad_json``, ``schema`` or ``wrong_id``.
+        kind: ``start``, ``crash``, ``timeout``, ``bad_json``, ``schema``, ``wrong_id``,
+            ``refused``, ``unsupported``, ``flaky``, or ``map`` (the map hook failed).
         detail: What went wrong.
         exchange: The last request and whatever came back.
         stderr: The end of the child's standard error.
@@ -133,18 +164,20 @@ class Implementation:
 
     Raises:
         ProtocolError: ``start`` if the command cannot be started.
+        cardtable.errors.InvalidOptionError: If ``timeout`` is not as :func:`check_timeout` wants.
     """
 
     def __init__(self, command: str, *, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None):
         self.command = command
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
         self.last: Exchange | None = None
         self.name = command
         self.games: dict[str, list[str]] = {}
         self._next_id = 1
         self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: deque[str] = deque()
-        self._stderr_size = 0
+        self._stderr = ""
+        self._stderr_cut = False
+        self._closed = False
         try:
             argv = shlex.split(command)
         except ValueError as err:
@@ -165,12 +198,20 @@ class Implementation:
         assert self._proc.stdout is not None and self._proc.stderr is not None
         assert self._proc.stdin is not None
         # Our requests go out on a thread of their own, so that a child that stops reading can
-        # never block us; its answers and its standard error come in on two more.
+        # never block us; its answers and its standard error come in on two more. Each thread
+        # alone uses (and closes) its pipe, and stops when the stop pipe becomes readable.
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._stop_r, self._stop_w = os.pipe()
+        work: list[tuple[str, Callable[[IO[bytes]], None], IO[bytes]]] = [
+            ("stdout", self._read_lines, self._proc.stdout),
+            ("stderr", self._read_stderr, self._proc.stderr),
+            ("stdin", self._write, self._proc.stdin),
+        ]
         self._threads = [
-            threading.Thread(target=self._read_lines, args=(self._proc.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(self._proc.stderr,), daemon=True),
-            threading.Thread(target=self._write, args=(self._proc.stdin,), daemon=True),
+            threading.Thread(
+                target=target, args=(stream,), name=f"cardtable-conformance-{name}", daemon=True
+            )
+            for name, target, stream in work
         ]
         for thread in self._threads:
             thread.start()
@@ -189,22 +230,32 @@ class Implementation:
         self.close()
 
     def close(self) -> None:
-        """Asks the child to quit, then stops its whole process group; safe to call twice."""
+        """Asks the child to quit, then stops its whole process group; safe to call twice.
+
+        Returns within about two seconds whatever the child does: the threads on its pipes are
+        stopped even if a process it left behind (in a session of its own) keeps the pipes open.
+        """
         proc = self._proc
         if proc.poll() is None:
             self._send(self._new("quit", {}))
+            self._outbox.put(None)  # then its input closes
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=min(self.timeout, 1.0))
-        self._outbox.put(None)
         self._kill_group(signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=1.0)
         self._kill_group(signal.SIGKILL)
         proc.wait()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        if self._closed:
+            return
+        self._closed = True
+        self._outbox.put(None)
+        os.write(self._stop_w, b"x")  # never read: wakes every thread, now and later
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+        if not any(thread.is_alive() for thread in self._threads):
+            os.close(self._stop_r)
+            os.close(self._stop_w)
 
     def _kill_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -220,28 +271,67 @@ class Implementation:
         """Whether the child is still alive."""
         return self._proc.poll() is None
 
-    # --- reading ---------------------------------------------------------------------------
+    # --- the threads on the pipes ----------------------------------------------------------
+
+    def _wait(self, fd: int, event: int) -> bool:
+        """Waits until ``fd`` is ready for ``event``; ``False`` if the thread is to stop instead."""
+        poller = select.poll()
+        poller.register(fd, event)
+        poller.register(self._stop_r, select.POLLIN)
+        return all(ready != self._stop_r for ready, _ in poller.poll())
+
+    def _pump(self, stream: IO[bytes], take: Callable[[bytes], None]) -> None:
+        """Gives ``take`` what the child writes on ``stream``, chunk by chunk, until its end.
+
+        Only this thread uses ``stream``, and it closes it: closing a pipe under a blocked read
+        would wait for that read, forever if another process holds the pipe open.
+        """
+        fd = stream.fileno()
+        try:
+            while self._wait(fd, select.POLLIN):
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    break
+                take(chunk)
+        except OSError:
+            pass
+        finally:
+            stream.close()
 
     def _read_lines(self, stream: IO[bytes]) -> None:
-        # The stream may be closed under the reader when the child is stopped; that is its end.
-        try:
-            for line in iter(stream.readline, b""):
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass
+        pending = bytearray()
+
+        def take(chunk: bytes) -> None:
+            start = 0
+            while (end := chunk.find(b"\n", start)) >= 0:
+                pending.extend(chunk[start : end + 1])
+                self._lines.put(bytes(pending))
+                pending.clear()
+                start = end + 1
+            pending.extend(chunk[start:])
+
+        self._pump(stream, take)
+        if pending:
+            self._lines.put(bytes(pending))
         self._lines.put(None)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
-        for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", "replace")
-            self._stderr.append(line)
-            self._stderr_size += len(line)
-            while self._stderr_size > _STDERR_TAIL and len(self._stderr) > 1:
-                self._stderr_size -= len(self._stderr.popleft())
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+        def take(chunk: bytes) -> None:
+            text = self._stderr + decoder.decode(chunk)
+            if len(text) > _STDERR_TAIL:
+                text, self._stderr_cut = text[-_STDERR_TAIL:], True
+            self._stderr = text
+
+        self._pump(stream, take)
 
     def stderr_tail(self) -> str:
-        """The last few thousand characters the child wrote to its standard error."""
-        return "".join(self._stderr)
+        """The last few thousand characters the child wrote to its standard error.
+
+        At most 4000 characters, after ``[...]`` if the child wrote more.
+        """
+        return ("[...]" if self._stderr_cut else "") + self._stderr
 
     def _fail(self, kind: str, detail: str) -> ProtocolError:
         time.sleep(0.05)  # let the stderr reader catch the child's last words
@@ -259,12 +349,20 @@ class Implementation:
     # --- requests --------------------------------------------------------------------------
 
     def _write(self, stream: IO[bytes]) -> None:
-        for data in iter(self._outbox.get, None):
-            try:
-                stream.write(data)
-                stream.flush()
-            except (OSError, ValueError):
-                return  # the child is gone: its missing answers tell the reader side
+        fd = stream.fileno()
+        try:
+            os.set_blocking(fd, False)  # a full pipe never blocks the thread: it waits in poll
+            for data in iter(self._outbox.get, None):
+                view = memoryview(data)
+                while view:
+                    if not self._wait(fd, select.POLLOUT):
+                        return
+                    with contextlib.suppress(BlockingIOError):
+                        view = view[os.write(fd, view) :]
+        except OSError:
+            pass  # the child is gone: its missing answers tell the reader side
+        finally:
+            stream.close()
 
     def _send(self, *requests: dict[str, Any]) -> None:
         self._outbox.put(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
@@ -332,19 +430,19 @@ class Implementation:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         self.last.answer = text
         try:
-            answer = json.loads(text)
-        except json.JSONDecodeError as err:
+            answer = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
             raise self._fail("bad_json", f"the answer is not JSON ({err})") from None
         if not isinstance(answer, dict):
             raise self._fail("schema", "the answer is not a JSON object")
+        # An answer to another request (a repeated one, say) is told before its schema.
+        due, got = request["id"], answer.get("id")
+        if type(got) is int and got != due:
+            raise self._fail("wrong_id", f"the answer is for request {got}, not {due}")
         schema = answer_schema(str(request["type"]), answer)
         problems = schema_errors(schema, answer)
         if problems:
             raise self._fail("schema", f"the answer breaks {schema}: " + "; ".join(problems))
-        if answer["id"] != request["id"]:
-            raise self._fail(
-                "wrong_id", f"the answer is for request {answer['id']}, not {request['id']}"
-            )
         if answer["type"] == "error":
             return RefusedError(str(answer["message"]), self.last)
         result: dict[str, Any] = answer
@@ -370,3 +468,14 @@ class Implementation:
             if missing:
                 raise self._fail("schema", f"{game}: the fields {missing} are required")
         return self.games
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {_shorten(text, 40)} is out of range")
+    return value

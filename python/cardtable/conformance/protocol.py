@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from cardtable.errors import InvalidOptionError
 from cardtable.protocols import RULES_FIELDS
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "REQUIRED_FIELDS",
     "SCHEMA_NAMES",
     "answer_schema",
+    "check_fields",
     "load_schema",
     "schema_errors",
 ]
@@ -44,6 +46,24 @@ SCHEMA_NAMES: tuple[str, ...] = (
     "quit.request",
 )
 """The messages, each with its schema ``schemas/<name>.json`` inside this package."""
+
+
+def check_fields(fields: Any) -> list[str]:
+    """The fields to compare, as a list, if ``fields`` names at least one field, each known.
+
+    Args:
+        fields: A list or tuple of names from :data:`FIELDS`.
+
+    Raises:
+        InvalidOptionError: For anything else: a string, an unknown name, an empty list.
+    """
+    if not isinstance(fields, (list, tuple)) or not fields:
+        raise InvalidOptionError(f"fields must be a non-empty list of field names, got {fields!r}")
+    unknown = [f for f in fields if not isinstance(f, str) or f not in FIELDS]
+    if unknown:
+        raise InvalidOptionError(f"unknown fields {unknown!r}; choose from {', '.join(FIELDS)}")
+    return list(fields)
+
 
 _ANSWERS = {
     "hello": "hello.response",

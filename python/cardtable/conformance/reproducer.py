@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtable.conformance.harness import ConformanceError
+from cardtable.conformance.protocol import check_fields
 from cardtable.conformance.runner import Outcome, Target
 
 __all__ = ["FORMAT", "read_reproducer", "reproducer_data", "write_reproducer"]
@@ -31,7 +32,7 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
         "command": target.command,
         "map": target.map_spec,
         "backend": target.backend,
-        "fields": outcome.fields,
+        "fields": outcome.fields or None,  # none compared yet: the command failed at once
     }
     if outcome.divergence is not None:
         d = outcome.divergence
@@ -65,26 +66,57 @@ def write_reproducer(outcome: Outcome, directory: Path) -> Path:
 def read_reproducer(path: Path) -> tuple[Target, list[int], list[str] | None]:
     """Reads a reproducer: the target, the history to replay, and the fields it compared.
 
+    Every key must hold what :func:`write_reproducer` writes: ``history`` a list of integers (no
+    bools, floats or strings), ``fields`` ``null`` or a non-empty list of known field names.
+
     Raises:
-        ConformanceError: If the file is missing, not JSON, or not a reproducer.
+        ConformanceError: If the file is missing, not JSON, or not a valid reproducer.
     """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
+    except (OSError, ValueError, RecursionError) as err:  # JSONDecodeError, UnicodeDecodeError
         raise ConformanceError(f"cannot read the reproducer {path}: {err}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ConformanceError(f"{path} is not a reproducer ({FORMAT})")
     try:
         target = Target(
-            game_id=str(data["game"]),
-            players=int(data["players"]),
-            options=dict(data["options"]),
-            command=str(data["command"]),
-            map_spec=data.get("map"),
-            backend=str(data.get("backend", "rust")),
+            game_id=_get(data, "game", str),
+            players=_get(data, "players", int),
+            options=_get(data, "options", dict),
+            command=_get(data, "command", str),
+            map_spec=_get(data, "map", str, None),
+            backend=_get(data, "backend", str, "rust"),
         )
-        history = [int(a) for a in data["history"]]
-        fields = data.get("fields")
-    except (KeyError, TypeError, ValueError) as err:
-        raise ConformanceError(f"{path} is not a valid reproducer: {err!r}") from None
-    return target, history, [str(f) for f in fields] if fields else None
+        history = _get(data, "history", list)
+        bad = [a for a in history if type(a) is not int]
+        if bad:
+            raise ValueError(f"'history' must hold integer action ids only, not {bad[0]!r}")
+        fields = _get(data, "fields", list, None)
+        if fields is not None:
+            fields = check_fields(fields)
+    except ValueError as err:  # InvalidOptionError too
+        raise ConformanceError(f"{path} is not a valid reproducer: {err}") from None
+    return target, history, fields
+
+
+_MISSING = object()
+_KINDS = {str: "a string", int: "an integer", dict: "an object", list: "a list"}
+
+
+def _get(data: dict[str, Any], key: str, kind: type, default: Any = _MISSING) -> Any:
+    """``data[key]``, if it is of exactly ``kind`` (or ``default``, if given, when absent or null).
+
+    Raises:
+        ValueError: If it is missing or of another type.
+    """
+    value = data.get(key)
+    if value is None and default is not _MISSING:
+        return default
+    if type(value) is not kind:
+        what = "missing" if key not in data else f"{_shorten(json.dumps(value))}"
+        raise ValueError(f"{key!r} must be {_KINDS[kind]}, not {what}")
+    return value
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}..."

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -28,10 +29,12 @@ from cardtable.conformance.harness import (
     Implementation,
     ProtocolError,
     RefusedError,
+    check_timeout,
 )
 from cardtable.conformance.mapping import ActionMap, IdentityMap, Node
-from cardtable.conformance.protocol import FIELDS
+from cardtable.conformance.protocol import FIELDS, check_fields
 from cardtable.conformance.sections import rule_sections
+from cardtable.errors import InvalidOptionError
 from cardtable.protocols import StateProtocol
 from cardtable.testing import _canonical
 
@@ -273,7 +276,7 @@ class _Driver:
         while not state.is_terminal and len(history) < min(limit, start + size):
             action = choose(state.legal_actions())
             player = state.current_player
-            moves.append(self.map.to_impl(action, node))
+            moves.append(self._to_impl(action, node, history))
             state.apply(action)
             history.append(action)
             requests += [
@@ -303,6 +306,27 @@ class _Driver:
                 self._drain(sent[2 * i + 2 :])
                 return found
         return None
+
+    def _to_impl(self, action: int, node: Node, history: list[int]) -> Any:
+        """The implementation's move for ``action``, by the map.
+
+        Raises:
+            ProtocolError: ``map`` if the map raises or returns something that is not a move (an
+                integer id or a string); the history recorded ends with ``action``.
+        """
+        try:
+            move = self.map.to_impl(action, node)
+        except Exception as err:
+            problem = f"raised {type(err).__name__}: {err}"
+        else:
+            if type(move) is str or (type(move) is int and move >= 0):
+                return move
+            problem = f"returned {_json(move)}, not a move (an integer id or a string)"
+        self.reached = [*history, action]
+        where = "chance" if node.is_chance else f"seat {node.current_player}"
+        raise ProtocolError(
+            "map", f"the map's to_impl({action}) at step {len(history)} ({where}) {problem}"
+        )
 
     def _drain(self, sent: list[dict[str, Any]]) -> None:
         """Reads the answers left after a divergence; a broken protocol there means a restart."""
@@ -510,11 +534,49 @@ def _start(
                 f"it does not play {target.game_id} (only {', '.join(games) or 'nothing'})",
                 impl.last,
             )
+        declared = games[target.game_id]
+        undeclared = [f for f in fields or () if f not in declared]
+        if undeclared:
+            raise ProtocolError(
+                "unsupported",
+                f"it does not answer the fields {undeclared} asked for "
+                f"(it answers {', '.join(declared)})",
+                impl.last,
+            )
     except BaseException:
         impl.close()
         raise
-    declared = games[target.game_id]
     return impl, [f for f in FIELDS if f in declared and (fields is None or f in fields)]
+
+
+def _arguments(fields: Sequence[str] | None, timeout: float) -> tuple[list[str] | None, float]:
+    """``fields`` and ``timeout`` checked.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: If they are not as documented.
+    """
+    return (None if fields is None else check_fields(fields)), check_timeout(timeout)
+
+
+def _history(history: Any) -> list[int]:
+    """``history`` as a list of ints: a list or tuple of integers (never bools, floats, strings).
+
+    Raises:
+        cardtable.errors.InvalidOptionError: For anything else.
+    """
+    if not isinstance(history, (list, tuple)):
+        raise InvalidOptionError(f"a history is a list of action ids, got {history!r}")
+    out: list[int] = []
+    for i, action in enumerate(history):
+        try:
+            if isinstance(action, bool):
+                raise TypeError
+            out.append(operator.index(action))
+        except TypeError:
+            raise InvalidOptionError(
+                f"a history is a list of integer action ids; step {i} is {action!r}"
+            ) from None
+    return out
 
 
 def check(
@@ -540,8 +602,10 @@ def check(
         players: Number of seats.
         options: Game options (the rest take their defaults; all are sent resolved).
         examples: Hypothesis examples (whole games) to play before declaring agreement.
-        fields: Compare only these (default: everything the implementation declares).
-        timeout: Seconds allowed for each answer.
+        fields: Compare only these (default: everything the implementation declares); a list of
+            names from :data:`~cardtable.conformance.FIELDS`, each declared by the implementation
+            (else a ``unsupported`` protocol error).
+        timeout: Seconds allowed for each answer: a finite number above 0, at most a day.
         action_map: Translates our ids to the implementation's moves and back.
         map_spec: How ``action_map`` was named (recorded in the reproducer).
         backend: Our backend to compare against.
@@ -552,8 +616,12 @@ def check(
         The outcome; ``outcome.ok`` if no difference was found.
 
     Raises:
-        cardtable.errors.InvalidOptionError: On a bad game, player count or option.
+        cardtable.errors.InvalidOptionError: On a bad game, player count or option, or bad
+            ``examples``, ``fields`` or ``timeout``.
     """
+    fields, timeout = _arguments(fields, timeout)
+    if isinstance(examples, bool) or not isinstance(examples, int) or examples < 1:
+        raise InvalidOptionError(f"examples must be a positive integer, got {examples!r}")
     target = _effective(game_id, players, options or {}, backend)
     target = Target(
         target.game_id, target.players, target.options, command, map_spec, backend=backend
@@ -627,10 +695,16 @@ def replay_history(
 ) -> Outcome:
     """Plays exactly ``history`` on both sides, comparing after every step (no Hypothesis).
 
+    ``fields``, ``timeout``, ``action_map`` and ``cwd`` are as for :func:`check`.
+
     Raises:
-        ConformanceError: If ``history`` is not a legal game of ours.
-        cardtable.errors.InvalidOptionError: On a bad game, player count or option.
+        ConformanceError: If ``history`` is not a legal game of ours (an illegal step, or steps
+            after the end).
+        cardtable.errors.InvalidOptionError: On a bad game, player count or option, a history
+            that is not a list of integers, or bad ``fields`` or ``timeout``.
     """
+    fields, timeout = _arguments(fields, timeout)
+    history = _history(history)
     _effective(target.game_id, target.players, target.options, target.backend)
     started = time.perf_counter()
     outcome, opened = _open(target, fields, timeout, cwd, action_map)
@@ -655,5 +729,10 @@ def replay_history(
         outcome.history = list(driver.reached)
     finally:
         driver.close()
+    if outcome.ok and len(driver.history) < len(history):
+        raise ConformanceError(
+            f"the history is not a game of ours: the game ends after {len(driver.history)} "
+            f"steps, the history has {len(history)}"
+        )
     outcome.examples, outcome.steps = 1, driver.steps
     return _finish(outcome, target, started)
