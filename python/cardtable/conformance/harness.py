@@ -236,16 +236,22 @@ class Implementation:
         stopped even if a process it left behind (in a session of its own) keeps the pipes open.
         """
         proc = self._proc
-        if proc.poll() is None:
-            self._send(self._new("quit", {}))
-            self._outbox.put(None)  # then its input closes
+        try:
+            if proc.poll() is None:
+                self._send(self._new("quit", {}))
+                self._outbox.put(None)  # then its input closes
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=min(self.timeout, 1.0))
+        finally:  # even if interrupted while it was asked politely
+            self._kill_group(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=min(self.timeout, 1.0))
-        self._kill_group(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=1.0)
-        self._kill_group(signal.SIGKILL)
-        proc.wait()
+                proc.wait(timeout=1.0)
+            self._kill_group(signal.SIGKILL)
+            proc.wait()
+            self._stop_threads()
+
+    def _stop_threads(self) -> None:
+        """Stops the threads on the pipes (which close them), whoever holds the other ends."""
         if self._closed:
             return
         self._closed = True
@@ -273,12 +279,12 @@ class Implementation:
 
     # --- the threads on the pipes ----------------------------------------------------------
 
-    def _wait(self, fd: int, event: int) -> bool:
-        """Waits until ``fd`` is ready for ``event``; ``False`` if the thread is to stop instead."""
+    def _waiter(self, fd: int, event: int) -> Callable[[], bool]:
+        """Waits until ``fd`` is ready for ``event``: ``False`` if the thread is to stop instead."""
         poller = select.poll()
         poller.register(fd, event)
         poller.register(self._stop_r, select.POLLIN)
-        return all(ready != self._stop_r for ready, _ in poller.poll())
+        return lambda: all(ready != self._stop_r for ready, _ in poller.poll())
 
     def _pump(self, stream: IO[bytes], take: Callable[[bytes], None]) -> None:
         """Gives ``take`` what the child writes on ``stream``, chunk by chunk, until its end.
@@ -287,8 +293,9 @@ class Implementation:
         would wait for that read, forever if another process holds the pipe open.
         """
         fd = stream.fileno()
+        wait = self._waiter(fd, select.POLLIN)
         try:
-            while self._wait(fd, select.POLLIN):
+            while wait():
                 chunk = os.read(fd, _CHUNK)
                 if not chunk:
                     break
@@ -350,12 +357,13 @@ class Implementation:
 
     def _write(self, stream: IO[bytes]) -> None:
         fd = stream.fileno()
+        wait = self._waiter(fd, select.POLLOUT)
         try:
             os.set_blocking(fd, False)  # a full pipe never blocks the thread: it waits in poll
             for data in iter(self._outbox.get, None):
                 view = memoryview(data)
                 while view:
-                    if not self._wait(fd, select.POLLOUT):
+                    if not wait():
                         return
                     with contextlib.suppress(BlockingIOError):
                         view = view[os.write(fd, view) :]
