@@ -1,15 +1,20 @@
 """The package's rule for integer inputs (``docs/errors.md``), in one leaf module.
 
 Every Python layer that reads an integer from a caller (the reference backend, the policy runner,
-pictures and replays, the adapters, the test kit) reads it here, so all of them accept and refuse
-the same values as the engine's bindings. It imports nothing of the package.
+pictures and replays, the adapters, the test kit, the studies) reads it here, so all of them
+accept and refuse the same values as the engine's bindings. It imports only the package's errors.
 """
 
 from __future__ import annotations
 
 import operator
 
-__all__ = ["as_int"]
+from cardtable.errors import InvalidOptionError
+
+__all__ = ["MAX_SEED", "as_int", "check_int"]
+
+MAX_SEED = (1 << 64) - 1
+"""The largest seed (and game index) of the package: seeds are below 2**64."""
 
 
 def as_int(value: object) -> int | None:
@@ -28,3 +33,17 @@ def as_int(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, ArithmeticError):
         return None
+
+
+def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    """``value`` as an int in ``low..=high`` (no upper bound for ``None``) by :func:`as_int`.
+
+    Raises:
+        InvalidOptionError: If it is not an integer, or out of the range (the message names
+            ``name`` and the range).
+    """
+    number = as_int(value)
+    if number is None or number < low or (high is not None and number > high):
+        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
+    return number

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from cardtable._inputs import as_int
+from cardtable._inputs import MAX_SEED, check_int
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -46,16 +46,6 @@ MAX_THREADS = 1024
 """The most worker threads a run may ask for."""
 MAX_BATCH = 1 << 20
 """The largest ``batch_size`` (games stepped together for Python policies)."""
-
-
-def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
-    """``value`` as an int in ``low..=high`` (NumPy integers too, bools not)."""
-    number = as_int(value)
-    if number is None or number < low:
-        raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
-    if high is not None and number > high:
-        raise InvalidOptionError(f"{name} must be at most {high}, got {value!r}")
-    return number
 
 
 def simulate(
@@ -110,11 +100,11 @@ def simulate(
     """
     from cardtable import _core
 
-    games = _check_int("games", games, 0, (1 << 64) - 1)
-    seed = _check_int("seed", seed, 0, (1 << 64) - 1)
+    games = check_int("games", games, 0, MAX_SEED)
+    seed = check_int("seed", seed, 0, MAX_SEED)
     if threads is not None:
-        threads = _check_int("threads", threads, 1, MAX_THREADS)
-    batch_size = _check_int("batch_size", batch_size, 1, MAX_BATCH)
+        threads = check_int("threads", threads, 1, MAX_THREADS)
+    batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH)
     if not isinstance(keep_games, bool):
         raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")
     Progress(progress, games)  # checks `progress` before any runner or cluster is set up

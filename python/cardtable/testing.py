@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from hypothesis import strategies as st
 
-from cardtable._inputs import as_int
+from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable._rng import SplitMix64
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import RULES_FIELDS, GameProtocol, RulesGame, RulesState, StateProtocol
@@ -295,20 +295,9 @@ def _fields(fields: object) -> tuple[str, ...]:
     return names
 
 
-def _count(value: object, name: str, low: int = 0) -> int:
-    """``value`` as an int of at least ``low`` (the package's integer rule), else an error."""
-    number = as_int(value)
-    if number is None or number < low:
-        raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
-    return number
-
-
 def _seed(value: object) -> int:
     """A seed: an int in ``0..2**64-1``, like every seed of the package."""
-    seed = as_int(value)
-    if seed is None or not 0 <= seed < 1 << 64:
-        raise InvalidOptionError(f"seed must be an int in 0..=2**64-1, got {value!r}")
-    return seed
+    return check_int("seed", value, 0, MAX_SEED)
 
 
 def _require(obj: object, what: str, members: Iterable[str], kind: str) -> None:
@@ -364,7 +353,7 @@ def compare_states(
             state without a member that ``fields`` needs.
     """
     names = _fields(fields)
-    seats = range(_count(players, "players"))
+    seats = range(check_int("players", players, 0))
     out: list[str] = []
     for name in names:
         if name == "observations":
@@ -488,7 +477,7 @@ def choice_sequences(max_length: int = 2000) -> st.SearchStrategy[list[int]]:
     Raises:
         InvalidOptionError: Unless ``max_length`` is an int ``>= 0``.
     """
-    length = _count(max_length, "max_length")
+    length = check_int("max_length", max_length, 0)
     return st.lists(st.integers(min_value=0, max_value=1023), max_size=length)
 
 
@@ -545,7 +534,7 @@ def assert_equivalent(
             ``fields`` needs (the message names it).
     """
     names = _fields(fields)
-    steps = _count(max_steps, "max_steps")
+    steps = check_int("max_steps", max_steps, 0)
     start = None if seed is None else _seed(seed)
     _check_game(game_a, "game_a")
     _check_game(game_b, "game_b")
@@ -794,7 +783,7 @@ def reachable_states(game: GameProtocol, max_steps: int = 400) -> st.SearchStrat
         InvalidOptionError: If ``game`` is not a game or ``max_steps`` not an int ``>= 0``.
     """
     _check_game(game, "game")
-    most = _count(max_steps, "max_steps")
+    most = check_int("max_steps", max_steps, 0)
 
     @st.composite
     def states(draw: st.DrawFn) -> StateProtocol:
@@ -820,9 +809,7 @@ def perft(state: StateProtocol, depth: int) -> int:
     if callable(native):
         result: int = native(depth)
         return result
-    steps = as_int(depth)
-    if steps is None or not 0 <= steps < 1 << 32:
-        raise InvalidOptionError(f"depth must be an int in 0..={(1 << 32) - 1}, got {depth!r}")
+    steps = check_int("depth", depth, 0, (1 << 32) - 1)
     _require(state, "perft's state", ("is_terminal", "legal_actions", "clone", "apply"), "a state")
     return _perft(state, steps)
 
@@ -956,7 +943,7 @@ def equivalence_test(
     names = _fields(fields)
     examples = max_examples if max_examples is not None else DEFAULT_MAX_EXAMPLES
     if examples is not None:
-        examples = _count(examples, "max_examples", 1)
+        examples = check_int("max_examples", examples, 1)
 
     @given(config=configs, choices=choice_sequences())
     def test(config: dict[str, Any], choices: list[int]) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import MAX_SEED, check_int
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -74,13 +75,6 @@ def _items(value: object, what: str) -> list[Any]:
         return list(value)
     except TypeError:
         raise InvalidOptionError(f"{what} must be a sequence, got {value!r}") from None
-
-
-def _seed(value: object) -> int:
-    seed = _int(value, "seed")
-    if not 0 <= seed < 1 << 64:
-        raise InvalidOptionError(f"seed must be an int in 0..2**64, got {seed}")
-    return seed
 
 
 class VectorEnv:
@@ -198,7 +192,7 @@ class VectorEnv:
         self._env: _core.VectorEnv = _core.VectorEnv(
             self.game,
             num_envs=count,
-            seed=_seed(seed),
+            seed=check_int("seed", seed, 0, MAX_SEED),
             agent_seats=seats,
             opponents=bots,
             reward=reward,
@@ -221,7 +215,8 @@ class VectorEnv:
         if self.reuse_buffers and self._out is None:
             self._out = self._env.output_buffers()
             self._arrays = _arrays(self._out)
-        out = self._env.reset(None if seed is None else _seed(seed), self._out)
+        start = None if seed is None else check_int("seed", seed, 0, MAX_SEED)
+        out = self._env.reset(start, self._out)
         obs, _, _, _, info = self._outputs(out)
         return obs, info
 

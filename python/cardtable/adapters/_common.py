@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable._inputs import as_int
-from cardtable.errors import InvalidOptionError
+from cardtable._inputs import MAX_SEED, check_int
 from cardtable.protocols import StateProtocol
 
 __all__ = ["check_seed", "win_rewards"]
@@ -27,9 +26,4 @@ def check_seed(seed: object) -> int | None:
     Raises:
         InvalidOptionError: On anything else (a bool, a float, a str, a negative or larger int).
     """
-    if seed is None:
-        return None
-    number = as_int(seed)
-    if number is None or not 0 <= number < 1 << 64:
-        raise InvalidOptionError(f"seed must be None or an int in 0..2**64-1, got {seed!r}")
-    return number
+    return None if seed is None else check_int("seed", seed, 0, MAX_SEED)

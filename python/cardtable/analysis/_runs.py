@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import check_int
 from cardtable.analysis._games import spec
 from cardtable.errors import CapacityError, InvalidOptionError
 
@@ -43,9 +44,7 @@ def check_count(name: str, value: object, low: int, high: int = _BELOW_2_64) -> 
     Raises:
         InvalidOptionError: If it is not.
     """
-    from cardtable.sim import _check_int
-
-    return _check_int(name, value, low, high)
+    return check_int(name, value, low, high)
 
 
 def check_run(games: object, seed: object, threads: object) -> tuple[int, int, int | None]:

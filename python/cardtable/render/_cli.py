@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from cardtable._cli_options import parse_options
-from cardtable.render.replay import MAX_SEED
+from cardtable._inputs import MAX_SEED
 
 __all__ = ["default_bot", "register"]
 

@@ -21,7 +21,6 @@ from cardtable.protocols import StateProtocol
 __all__ = [
     "GameDrawing",
     "View",
-    "check_int",
     "check_names",
     "check_seat",
     "data_file",
@@ -60,18 +59,6 @@ class GameDrawing(Protocol):
     def secret(self, after: View, actor: int, label: str) -> bool:
         """Whether ``actor``'s move ``label`` is hidden from the seat of the view ``after`` it."""
         ...
-
-
-def check_int(name: str, value: object, low: int, high: int) -> int:
-    """``value`` as an int in ``low..=high`` (NumPy integers too; bools, floats, strings not).
-
-    Raises:
-        InvalidOptionError: Otherwise.
-    """
-    number = as_int(value)
-    if number is None or not low <= number <= high:
-        raise InvalidOptionError(f"{name} must be an int in {low}..{high}, got {value!r}")
-    return number
 
 
 def check_seat(state: StateProtocol, seat: object) -> int | None:

@@ -20,13 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardtable._inputs import as_int
+from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
-from cardtable.render._common import check_int, check_names, drawing
-
-MAX_SEED = (1 << 64) - 1
-"""The largest seed, and the largest game index, of a run (``docs/errors.md``)."""
+from cardtable.render._common import check_names, drawing
 
 
 class SimulatedRun(Protocol):
