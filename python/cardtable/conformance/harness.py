@@ -48,6 +48,7 @@ __all__ = [
     "ProtocolError",
     "RefusedError",
     "check_timeout",
+    "shorten",
 ]
 
 DEFAULT_TIMEOUT = 10.0
@@ -100,11 +101,12 @@ class Exchange:
 
     def __str__(self) -> str:
         sent = json.dumps(self.request)
-        got = "(nothing)" if self.answer is None else _shorten(self.answer)
+        got = "(nothing)" if self.answer is None else shorten(self.answer)
         return f"  sent:     {sent}\n  received: {got}"
 
 
-def _shorten(text: str, limit: int = _SHOWN) -> str:
+def shorten(text: str, limit: int = _SHOWN) -> str:
+    """``text``, cut after ``limit`` characters with a note of its length."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
@@ -485,5 +487,5 @@ def _no_constant(name: str) -> Any:
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"the number {_shorten(text, 40)} is out of range")
+        raise ValueError(f"the number {shorten(text, 40)} is out of range")
     return value

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cardtable.conformance.harness import ConformanceError
+from cardtable.conformance.harness import ConformanceError, shorten
 from cardtable.conformance.protocol import check_fields
 from cardtable.conformance.runner import Outcome, Target
 
@@ -113,10 +113,6 @@ def _get(data: dict[str, Any], key: str, kind: type, default: Any = _MISSING) ->
     if value is None and default is not _MISSING:
         return default
     if type(value) is not kind:
-        what = "missing" if key not in data else f"{_shorten(json.dumps(value))}"
+        what = "missing" if key not in data else f"{shorten(json.dumps(value), 60)}"
         raise ValueError(f"{key!r} must be {_KINDS[kind]}, not {what}")
     return value
-
-
-def _shorten(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}..."
