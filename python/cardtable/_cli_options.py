@@ -12,15 +12,16 @@ from typing import Any, TypeVar
 
 import click
 
+from cardtable._inputs import MAX_DEPTH
+
 __all__ = ["choice_option", "games_option", "option_pairs", "parse_options", "parse_value"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-# The engine refuses an option value of 64 nested arrays or objects ("nested deeper than 64
-# levels": the options are the first level, docs/errors.md). The CLI refuses it before json.loads,
-# which recurses once a level and would exhaust Python's recursion limit on deep input.
-_MAX_DEPTH = 64
+# The engine refuses an option value of MAX_DEPTH nested arrays or objects (the options are the
+# first level, docs/errors.md). The CLI refuses it before json.loads, which recurses once a level
+# and would exhaust Python's recursion limit on deep input.
 
 
 def _nesting(text: str) -> int:
@@ -66,9 +67,9 @@ def parse_value(text: str) -> Any:
     lowered = text.strip().lower()
     if lowered in ("none", "null"):
         return None
-    if lowered.startswith(("[", "{")) and _nesting(text) >= _MAX_DEPTH:
+    if lowered.startswith(("[", "{")) and _nesting(text) >= MAX_DEPTH:
         raise click.BadParameter(
-            f"{_shorten(text)} is nested deeper than {_MAX_DEPTH} levels (docs/errors.md)"
+            f"{_shorten(text)} is nested deeper than {MAX_DEPTH} levels (docs/errors.md)"
         )
     try:
         return json.loads(lowered if lowered in ("true", "false") else text)

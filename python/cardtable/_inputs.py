@@ -11,7 +11,10 @@ import operator
 
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["MAX_SEED", "as_int", "check_int"]
+__all__ = ["MAX_DEPTH", "MAX_SEED", "as_int", "check_int"]
+
+MAX_DEPTH = 64
+"""Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
 
 MAX_SEED = (1 << 64) - 1
 """The largest seed (and game index) of the package: seeds are below 2**64."""

@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from cardtable._inputs import as_int
+from cardtable._inputs import MAX_DEPTH, as_int
 from cardtable.errors import CardtableError, InvalidOptionError
 
 __all__ = [
@@ -29,9 +29,6 @@ __all__ = [
     "optional_int_option",
     "plain_json",
 ]
-
-MAX_DEPTH = 64
-"""Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
 
 
 def _plain(value: object, depth: builtins.int) -> object:
