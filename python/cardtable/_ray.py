@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from cardtable import _core
 
 __all__ = ["simulate_ray"]
 
@@ -19,36 +22,26 @@ def _run_range(
     game_id: str,
     players: int,
     options: dict[str, Any],
+    bots: list[str],
+    seed: int,
+    keep_games: bool,
     first: int,
     count: int,
-    seed: int,
-    bots: list[str],
-    keep_games: bool,
 ) -> dict[str, Any]:
+    """Games ``first .. first + count`` of the run, on one thread of a Ray worker."""
     from cardtable import _core
+    from cardtable._simulation import run_local
 
     game = _core.Game(game_id, players, options)
-    raw: dict[str, Any] = _core.simulate(
-        game,
-        games=count,
-        first_game=first,
-        seed=seed,
-        bots=bots,
-        threads=1,
-        keep_games=keep_games,
-        progress=None,
-    )
-    return raw
+    return run_local(game, bots, count, seed, keep_games, False, threads=1, first_game=first)
 
 
 def simulate_ray(
-    game_id: str,
-    players: int,
-    options: dict[str, Any],
+    game: _core.Game,
+    bots: list[str],
     *,
     games: int,
     seed: int,
-    bots: list[str],
     keep_games: bool,
     chunks: int | None,
     progress: bool | Callable[[int, int], object],
@@ -74,11 +67,9 @@ def simulate_ray(
         raise InvalidOptionError(f"ray_chunks must be a positive int, got {chunks!r}")
     chunks = min(chunks, max(games, 1))
     bounds = [games * i // chunks for i in range(chunks + 1)]
+    run = (game.game_id, game.players, game.options, bots, seed, keep_games)
     task = ray.remote(_run_range)
-    refs = [
-        task.remote(game_id, players, options, lo, hi - lo, seed, bots, keep_games)
-        for lo, hi in pairwise(bounds)
-    ]
+    refs = [task.remote(*run, lo, hi - lo) for lo, hi in pairwise(bounds)]
     sizes = {ref: hi - lo for ref, (lo, hi) in zip(refs, pairwise(bounds), strict=True)}
     finished: set[Any] = set()
     stopped = False
@@ -95,14 +86,14 @@ def simulate_ray(
         except KeyboardInterrupt:
             stopped = True
     if not stopped:
-        return merge_raw(ray.get(refs), players)
+        return merge_raw(ray.get(refs), game.players)
     for ref in refs:
         if ref not in finished:
             ray.cancel(ref)
     parts = ray.get([r for r in refs if r in finished]) if finished else []
     if not parts:
-        parts = [_run_range(game_id, players, options, 0, 0, seed, bots, keep_games)]
-    raw = merge_raw(parts, players)
+        parts = [_run_range(*run, 0, 0)]
+    raw = merge_raw(parts, game.players)
     raw["interrupted"] = True
     # The completed ranges need not be contiguous: keep only the summary.
     for key in ("scores", "winners", "lengths"):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from cardtable import _core
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ __all__ = [
     "SimulationResult",
     "merge_raw",
     "result_from_raw",
+    "run_local",
     "wilson_interval",
 ]
 
@@ -505,16 +507,39 @@ class SimulationResult:
         pq.write_table(self.to_arrow(), str(path))
 
 
-def result_from_raw(
-    raw: dict[str, Any],
-    *,
-    game_id: str,
-    players: int,
-    options: dict[str, Any],
+def run_local(
+    game: _core.Game,
     bots: list[str],
-    seed: int,
     games: int,
+    seed: int,
+    keep_games: bool,
+    progress: bool | Callable[[int, int], object],
+    threads: int | None = None,
+    first_game: int = 0,
+) -> dict[str, Any]:
+    """Games ``first_game ..`` of a run of built-in bots on this machine's engine threads.
+
+    Returns:
+        The engine's raw result dict (see :func:`result_from_raw`).
+    """
+    with Progress(progress, games) as report:
+        raw: dict[str, Any] = _core.simulate(
+            game,
+            games=games,
+            seed=seed,
+            bots=bots,
+            threads=threads,
+            keep_games=keep_games,
+            first_game=first_game,
+            progress=report,
+        )
+    return raw
+
+
+def result_from_raw(
+    raw: dict[str, Any], game: _core.Game, bots: list[str], seed: int, games: int
 ) -> SimulationResult:
+    """The :class:`SimulationResult` of ``games`` requested games of ``game`` with ``bots``."""
     n = int(raw["games_played"])
     seats = []
     totals = []
@@ -538,9 +563,9 @@ def result_from_raw(
             )
         )
     return SimulationResult(
-        game_id=game_id,
-        players=players,
-        options=options,
+        game_id=game.game_id,
+        players=game.players,
+        options=game.options,
         bots=bots,
         seed=seed,
         games_requested=games,

@@ -18,6 +18,7 @@ does) and must not be imported by ``_policy``, ``_ray`` or the renderers, which 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Literal
 
 from cardtable._inputs import MAX_SEED, check_int
@@ -29,6 +30,7 @@ from cardtable._simulation import (
     SeatSummary,
     SimulationResult,
     result_from_raw,
+    run_local,
 )
 from cardtable.errors import InvalidOptionError
 
@@ -122,53 +124,20 @@ def simulate(
                 f"bots[{seat}] must be a bot name or a Python policy (a callable), got {b!r}"
             )
     names = [b if isinstance(b, str) else getattr(b, "__name__", "policy") for b in bots]
+    run: partial[dict[str, Any]]
     if any(not isinstance(b, str) for b in bots):
         if backend != "local":
             raise InvalidOptionError("Python policies run only with backend='local'")
         from cardtable._policy import run_with_policies
 
-        raw = run_with_policies(
-            game,
-            bots,
-            games=games,
-            seed=seed,
-            keep_games=keep_games,
-            batch_size=batch_size,
-            progress=progress,
-        )
+        run = partial(run_with_policies, game, bots, batch_size=batch_size)
     elif backend == "local":
-        with Progress(progress, games) as report:
-            raw = _core.simulate(
-                game,
-                games=games,
-                seed=seed,
-                bots=names,
-                threads=threads,
-                keep_games=keep_games,
-                progress=report,
-            )
+        run = partial(run_local, game, names, threads=threads)
     elif backend == "ray":
         from cardtable._ray import simulate_ray
 
-        raw = simulate_ray(
-            game_id,
-            game.players,
-            options,
-            games=games,
-            seed=seed,
-            bots=names,
-            keep_games=keep_games,
-            chunks=ray_chunks,
-            progress=progress,
-        )
+        run = partial(simulate_ray, game, names, chunks=ray_chunks)
     else:
         raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return result_from_raw(
-        raw,
-        game_id=game_id,
-        players=game.players,
-        options=game.options,
-        bots=names,
-        seed=seed,
-        games=games,
-    )
+    raw = run(games=games, seed=seed, keep_games=keep_games, progress=progress)
+    return result_from_raw(raw, game, names, seed, games)
