@@ -282,6 +282,36 @@ class Runs:
         }
 
 
+class FromRuns:
+    """The game, players, options and games of a study result, read from its per-game data.
+
+    A result class that keeps its :class:`Runs` as ``runs`` takes these from it, so they are
+    stated once.
+    """
+
+    runs: Runs
+
+    @property
+    def game_id(self) -> str:
+        """The game."""
+        return self.runs.game_id
+
+    @property
+    def players(self) -> int:
+        """Seats."""
+        return self.runs.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Effective options."""
+        return self.runs.options
+
+    @property
+    def games(self) -> int:
+        """Games (deals) per seat assignment."""
+        return self.runs.games
+
+
 def run_lineups(
     game_id: str,
     players: int,

@@ -128,7 +128,7 @@ class Luck(Record):
 
 
 @dataclass
-class BalanceResult(ResultOutputs):
+class BalanceResult(ResultOutputs, _runs.FromRuns):
     """What :func:`balance` returns.
 
     Attributes:
@@ -155,14 +155,12 @@ class BalanceResult(ResultOutputs):
         luck: The luck measure, or ``None`` without a weaker bot.
         trace_doc: What the game's score trace is.
         seconds: Wall time.
+
+    ``game_id``, ``players``, ``options`` and ``games`` are read from ``runs``.
     """
 
-    game_id: str
-    players: int
-    options: dict[str, Any]
     bot: str
     seed: int
-    games: int
     seats: list[SeatBalance]
     seat_p_value: float
     seat_chi2_p_value: float
@@ -481,12 +479,8 @@ def balance(
     curve = leader_wins_at(traced, higher)
     game_margins = margins(runs.scores[0], w, higher)
     return BalanceResult(
-        game_id=game_id,
-        players=n,
-        options=dict(game.options),
         bot=bot,
         seed=seed,
-        games=games,
         seats=seats,
         seat_p_value=seat_p,
         seat_chi2_p_value=chi2_p,

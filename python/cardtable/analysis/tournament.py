@@ -105,7 +105,7 @@ _DICT_FIELDS = (
 
 
 @dataclass
-class TournamentResult(ResultOutputs):
+class TournamentResult(ResultOutputs, _runs.FromRuns):
     """What :func:`tournament` returns.
 
     Attributes:
@@ -129,19 +129,15 @@ class TournamentResult(ResultOutputs):
         rating_games: Games rated per fit.
         runs: The per-game data.
         seconds: Wall time of the whole tournament.
+
+    ``game_id``, ``players``, ``options``, ``games``, ``bots``, ``lineups`` and ``seeds`` are read
+    from ``runs``.
     """
 
-    game_id: str
-    players: int
-    options: dict[str, Any]
     seed: int
     duplicate: bool
     rotate_seats: bool
     bots_given: list[str]
-    bots: list[str]
-    lineups: list[tuple[str, ...]]
-    seeds: list[int]
-    games: int
     results: list[BotResult]
     head_to_head: list[list[Estimate | None]]
     differences: list[PairedDifference]
@@ -150,6 +146,21 @@ class TournamentResult(ResultOutputs):
     rating_games: int
     runs: Runs
     seconds: float
+
+    @property
+    def bots(self) -> list[str]:
+        """The distinct bots."""
+        return self.runs.bots
+
+    @property
+    def lineups(self) -> list[tuple[str, ...]]:
+        """The seat assignments played (the bot of each seat)."""
+        return self.runs.lineups
+
+    @property
+    def seeds(self) -> list[int]:
+        """The ``simulate`` seed of each assignment."""
+        return self.runs.seeds
 
     def difference(self, a: str, b: str, metric: str = "win") -> PairedDifference:
         """The difference ``a − b`` in ``metric``."""
@@ -437,17 +448,10 @@ def tournament(
         )
         results, h2h, differences = bot_results(runs), head_to_head(runs), paired_differences(runs)
     return TournamentResult(
-        game_id=game_id,
-        players=runs.players,
-        options=runs.options,
         seed=seed,
         duplicate=duplicate,
         rotate_seats=rotate_seats,
         bots_given=bots,
-        bots=runs.bots,
-        lineups=lineups,
-        seeds=seeds,
-        games=games,
         results=results,
         head_to_head=h2h,
         differences=differences,
