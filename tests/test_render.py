@@ -347,6 +347,26 @@ def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
         result.replay(12)
 
 
+def test_result_replay_of_a_stopped_run_takes_the_games_it_completed() -> None:
+    """A run stopped by Ctrl-C completes games all over its range (each thread its own chunk):
+    the games with a length are replayable wherever they stand, the others are refused."""
+    import dataclasses
+
+    full = cardtable.simulate(
+        "goofspiel", games=6, players=2, seed=9, progress=False, num_cards=4, threads=1
+    )
+    assert full.lengths is not None and full.scores is not None
+    lengths = full.lengths.copy()
+    lengths[:3] = 0  # as if the thread of games 0..2 had not finished one
+    stopped = dataclasses.replace(full, games_played=3, interrupted=True, lengths=lengths)
+    for g in (3, 5):
+        assert stopped.replay(g).frames[-1].scores == [int(x) for x in full.scores[g]]
+    with pytest.raises(InvalidOptionError, match="game 1 was not completed"):
+        stopped.replay(1)
+    with pytest.raises(InvalidOptionError, match=r"game must be an int in 0\.\.5"):
+        stopped.replay(6)
+
+
 def test_result_replay_takes_numpy_game_indices_and_refuses_others() -> None:
     from cardtable.render.replay import replay_run_game
 

@@ -58,8 +58,18 @@ class SimulatedRun(Protocol):
         ...
 
     @property
+    def games_requested(self) -> int:
+        """How many games the run was asked to play."""
+        ...
+
+    @property
     def games_played(self) -> int:
         """How many games the run completed."""
+        ...
+
+    @property
+    def lengths(self) -> Any:
+        """Every game's decisions, 0 for a game not completed (``None``: no games kept)."""
         ...
 
     @property
@@ -353,15 +363,26 @@ def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[
 def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) -> Replay:
     """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
 
-    ``game`` is an int (NumPy integers too) in ``0..games_played - 1``.
+    ``game`` is an int (NumPy integers too) in ``0..games_requested - 1``, and a game the run
+    completed: every game of a finished run; in a run stopped early (Ctrl-C), whose threads
+    completed games all over the range, a game whose ``lengths`` entry is not 0 (the run kept
+    per-game arrays) or any game below ``games_played`` (it kept none).
 
     Raises:
-        InvalidOptionError: If ``game`` is not an int or not a game of the run, if the run used
-            Python policies, or if the game cannot be rebuilt with the per-step bots.
+        InvalidOptionError: If ``game`` is not an int or not a game the run completed, if the run
+            used Python policies, or if the game cannot be rebuilt with the per-step bots.
     """
     if result.games_played == 0:
         raise InvalidOptionError("the run completed no games: there is none to replay")
-    g = check_int("game", game, 0, result.games_played - 1)
+    if result.lengths is None:
+        g = check_int("game", game, 0, result.games_played - 1)
+    else:
+        g = check_int("game", game, 0, result.games_requested - 1)
+        if result.lengths[g] == 0:
+            raise InvalidOptionError(
+                f"game {g} was not completed: the run was stopped before it (its completed "
+                "games are those with lengths > 0)"
+            )
     expected = None if result.scores is None else [int(x) for x in result.scores[g]]
     return replay_run_game(
         result.game_id,
