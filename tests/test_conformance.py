@@ -29,6 +29,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from cardtable.cli import main
 from cardtable.conformance import (
     FIELDS,
+    MAX_LINE_BYTES,
     ConformanceError,
     Implementation,
     MapLoadError,
@@ -80,6 +81,19 @@ def test_every_schema_is_valid_and_documented() -> None:
         schema = load_schema(name)
         Draft202012Validator.check_schema(schema)
         assert blocks.get(schema["$id"]) == schema, f"docs/conformance.md lacks {name} as shipped"
+
+
+def test_every_protocol_error_kind_is_documented() -> None:
+    """The kinds raised in the harness are the rows of the robustness table and the docstring's."""
+    package = ROOT / "python" / "cardtable" / "conformance"
+    source = "\n".join(path.read_text(encoding="utf-8") for path in package.glob("*.py"))
+    raised = set(re.findall(r'(?:_fail|ProtocolError)\(\s*"([a-z_]+)"', source))
+    doc = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    table = doc.split("## Robustness", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)) == raised
+    assert "too_long" in raised
+    documented = ProtocolError.__doc__ or ""
+    assert all(f"``{kind}``" in documented for kind in raised)
 
 
 json_values = st.recursive(
@@ -219,7 +233,7 @@ def test_cli_goofspiel_with_map_and_options() -> None:
 # --- a misbehaving other side -----------------------------------------------------------------
 
 FAKE = r"""
-import json, os, subprocess, sys, time
+import contextlib, json, os, subprocess, sys, time
 mode = sys.argv[1]
 state = None
 with open(sys.argv[2], "w") as f:
@@ -264,6 +278,15 @@ for line in sys.stdin:
         sys.stderr.write("x" * 2_000_000 + "THE END")
         sys.stderr.flush()
         sys.exit(3)
+    elif kind == "new_game" and mode == "flood":  # 20 MB without a newline, then nothing
+        with contextlib.suppress(BrokenPipeError):
+            for _ in range(20):
+                sys.stdout.write("x" * 1_000_000)
+                sys.stdout.flush()
+        time.sleep(600)
+    elif kind == "new_game" and mode.startswith("line="):  # a legal answer of exactly N bytes
+        start = json.dumps({"id": rid, "type": "ok", "pad": ""})
+        say(start[:-2] + "x" * (int(mode[5:]) - len(start)) + start[-2:])
     elif kind == "new_game" and mode == "detach":  # leaves a process holding our pipes
         sleeper = subprocess.Popen(["sleep", "8"], start_new_session=True)
         with open(sys.argv[2] + ".sleeper", "w") as f:
@@ -335,6 +358,78 @@ def test_a_broken_protocol_is_reported_with_the_last_exchange(
     for text in words:
         assert text in report, report
     assert _gone(pid_file)
+
+
+def test_an_endless_answer_line_fails_fast_unread(fake: Any) -> None:
+    """A line without a newline is not buffered until the timeout: reading stops at the limit."""
+    command, pid_file = fake("flood")
+    started = time.perf_counter()
+    outcome = check("goofspiel", command, players=2, examples=5, timeout=20, max_line=1_000_000)
+    assert time.perf_counter() - started < 10  # not the timeout
+    assert outcome.error is not None and outcome.error.kind == "too_long", format_outcome(outcome)
+    assert outcome.error.detail.startswith(
+        "an answer line is longer than the limit of 1,000,000 bytes (max_line, --max-line): "
+        "reading stopped after "
+    )
+    assert outcome.error.detail.endswith("bytes, before its newline")
+    report = format_outcome(outcome)
+    assert "protocol error (too_long)" in report and '"type": "new_game"' in report
+    assert "received: xxxxxxxxxx" in report and len(report) < 3000
+    assert _gone(pid_file)
+
+
+def test_the_line_limit_holds_to_the_byte(fake: Any) -> None:
+    size = 100_000  # two reads of the pipe
+    command, _ = fake(f"line={size}")
+    with Implementation(command, timeout=5, max_line=size) as impl:
+        impl.hello()
+        answer = impl.request("new_game", game="goofspiel", players=2, options={})
+        assert answer["type"] == "ok" and len(json.dumps(answer)) == size
+    with Implementation(command, timeout=5, max_line=size - 1) as impl:
+        impl.hello()
+        with pytest.raises(ProtocolError) as info:
+            impl.request("new_game", game="goofspiel", players=2, options={})
+        assert info.value.kind == "too_long"
+        assert f"an answer line of {size:,} bytes is longer than the limit of" in info.value.detail
+        with pytest.raises(ProtocolError, match="too_long"):  # nothing more is read
+            impl.request("query", fields=["current_player"])
+
+
+def test_a_long_legal_answer_line_is_read(fake: Any) -> None:
+    assert MAX_LINE_BYTES == 64 * 1024 * 1024
+    command, _ = fake("line=3000000")  # a long answer to new_game, then the usual fake
+    outcome = check("goofspiel", command, players=2, examples=2, seed=0)
+    assert outcome.error is None and outcome.divergence is not None, format_outcome(outcome)
+    assert outcome.divergence.history == [0]
+
+
+@pytest.mark.parametrize("max_line", [0, -1, True, 1.5, "64", None])
+def test_bad_line_limits_are_refused(fake: Any, max_line: Any) -> None:
+    command, pid_file = fake("ok")
+    target = Target("goofspiel", 2, {"num_cards": 13}, command)
+    with pytest.raises(InvalidOptionError, match="max_line must be an int >= 1"):
+        check("goofspiel", command, players=2, examples=1, max_line=max_line)
+    with pytest.raises(InvalidOptionError, match="max_line"):
+        replay_history(target, [], max_line=max_line)
+    with pytest.raises(InvalidOptionError, match="max_line"):
+        Implementation(command, max_line=max_line)
+    assert not pid_file.exists()
+
+
+def test_cli_takes_a_line_limit(fake: Any, tmp_path: Path) -> None:
+    for value in ("0", "-5"):
+        args = ["conformance", "goofspiel", "-p", "2", "--cmd", "true", "--max-line", value]
+        output = run_cli(*args, exit_code=2)
+        assert "Invalid value for '--max-line': max_line must be an int >= 1" in output
+    command, _ = fake("flood")
+    args = ["conformance", "goofspiel", "-p", "2", "--cmd", command, "--max-line", "100000"]
+    output = run_cli(*args, "--out-dir", str(tmp_path), exit_code=1)
+    assert "protocol error (too_long)" in output
+    (reproducer,) = tmp_path.glob("conformance-goofspiel-*.json")
+    replayed = run_cli(
+        "conformance", "--replay", str(reproducer), "--max-line", "100000", exit_code=1
+    )
+    assert "protocol error (too_long)" in replayed
 
 
 def test_cli_reports_a_crash_without_a_traceback(fake: Any, tmp_path: Path) -> None:

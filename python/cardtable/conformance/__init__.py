@@ -33,7 +33,13 @@ from cardtable.conformance.harness import (
     RefusedError,
 )
 from cardtable.conformance.mapping import ActionMap, IdentityMap, MapLoadError, Node, load_map
-from cardtable.conformance.protocol import FIELDS, PROTOCOL_VERSION, REQUIRED_FIELDS, load_schema
+from cardtable.conformance.protocol import (
+    FIELDS,
+    MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
+    REQUIRED_FIELDS,
+    load_schema,
+)
 
 if TYPE_CHECKING:
     from cardtable.conformance.report import format_outcome
@@ -75,6 +81,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "DEFAULT_TIMEOUT",
     "FIELDS",
+    "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
     "REQUIRED_FIELDS",
     "ActionMap",

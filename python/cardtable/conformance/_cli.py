@@ -14,9 +14,14 @@ from typing import TYPE_CHECKING
 import click
 
 from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
-from cardtable.conformance.harness import DEFAULT_TIMEOUT, ConformanceError, check_timeout
+from cardtable.conformance.harness import (
+    DEFAULT_TIMEOUT,
+    ConformanceError,
+    check_max_line,
+    check_timeout,
+)
 from cardtable.conformance.mapping import ActionMap, load_map
-from cardtable.conformance.protocol import FIELDS, check_fields
+from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
 from cardtable.errors import CardtableError, InvalidOptionError
 
 if TYPE_CHECKING:
@@ -48,6 +53,14 @@ def register(group: click.Group) -> None:
         help="Seconds allowed for each answer (above 0, at most a day).",
     )
     @click.option(
+        "--max-line",
+        type=int,
+        default=MAX_LINE_BYTES,
+        show_default=True,
+        callback=_max_line,
+        help="The longest answer line read, in bytes (at least 1); a longer one is an error.",
+    )
+    @click.option(
         "--map", "map_spec", help="A map hook MODULE:NAME or FILE.py:NAME for own move names."
     )
     @choice_option("--backend", ["rust", "reference"], "Our implementation to compare against.")
@@ -72,6 +85,7 @@ def register(group: click.Group) -> None:
         option_pairs: tuple[str, ...],
         fields: str | None,
         timeout: float,
+        max_line: int,
         map_spec: str | None,
         backend: str,
         seed: int | None,
@@ -107,7 +121,9 @@ def register(group: click.Group) -> None:
         try:
             with _sigterm_interrupts(terminated):
                 if replay is not None:
-                    outcome = _replay(replay, game_id, command, map_spec, compared, timeout)
+                    outcome = _replay(
+                        replay, game_id, command, map_spec, compared, timeout, max_line
+                    )
                 else:
                     if not game_id or not command or players is None:
                         raise click.UsageError(
@@ -118,7 +134,7 @@ def register(group: click.Group) -> None:
                     outcome = check(
                         game_id, command, players=players, options=options, examples=examples,
                         fields=compared, timeout=timeout, action_map=action_map,
-                        map_spec=map_spec, backend=backend, seed=seed,
+                        map_spec=map_spec, backend=backend, seed=seed, max_line=max_line,
                     )  # fmt: skip
         except KeyboardInterrupt:
             stopped = "terminated" if terminated else "interrupted"
@@ -141,6 +157,14 @@ def _timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
     """The ``--timeout`` callback: a finite number of seconds above 0, at most a day."""
     try:
         return check_timeout(value)
+    except InvalidOptionError as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+
+
+def _max_line(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """The ``--max-line`` callback: a whole number of bytes, at least 1."""
+    try:
+        return check_max_line(value)
     except InvalidOptionError as err:
         raise click.BadParameter(str(err), ctx, param) from None
 
@@ -178,6 +202,7 @@ def _replay(
     map_spec: str | None,
     fields: list[str] | None,
     timeout: float,
+    max_line: int,
 ) -> Outcome:
     from cardtable.conformance.reproducer import read_reproducer
     from cardtable.conformance.runner import Target, replay_history
@@ -196,5 +221,10 @@ def _replay(
     )
     action_map: ActionMap | None = load_map(spec) if spec else None
     return replay_history(
-        target, history, fields=fields or recorded, timeout=timeout, action_map=action_map
+        target,
+        history,
+        fields=fields or recorded,
+        timeout=timeout,
+        action_map=action_map,
+        max_line=max_line,
     )

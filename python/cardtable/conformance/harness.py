@@ -1,13 +1,14 @@
 """The other side: a child process that speaks the protocol, with every way it can misbehave caught.
 
 :class:`Implementation` starts the command, sends one request at a time and waits for its answer
-with a timeout. A crash, a hang, a line that is not JSON, an answer that breaks the schema or
-answers another request becomes a :class:`ProtocolError` carrying the last exchange and the end of
-the child's standard error. The child (with everything it started in its process group) is always
-stopped on :meth:`Implementation.close`, which the context manager calls on any exit,
-``KeyboardInterrupt`` included. Its pipes are read and written by threads of their own, which
-:meth:`Implementation.close` stops whether or not the pipes are still open (a process the child
-detached from its group may hold them forever), so closing never waits on the child.
+with a timeout. A crash, a hang, a line that is not JSON or longer than the protocol allows, an
+answer that breaks the schema or answers another request becomes a :class:`ProtocolError` carrying
+the last exchange and the end of the child's standard error. The child (with everything it started
+in its process group) is always stopped on :meth:`Implementation.close`, which the context manager
+calls on any exit, ``KeyboardInterrupt`` included. Its pipes are read and written by threads of
+their own, which :meth:`Implementation.close` stops whether or not the pipes are still open (a
+process the child detached from its group may hold them forever), so closing never waits on the
+child.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Self
 
+from cardtable._inputs import check_int
 from cardtable.conformance.protocol import (
     FIELDS,
+    MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     REQUIRED_FIELDS,
     answer_schema,
@@ -47,6 +50,7 @@ __all__ = [
     "Implementation",
     "ProtocolError",
     "RefusedError",
+    "check_max_line",
     "check_timeout",
     "shorten",
 ]
@@ -62,6 +66,8 @@ MAX_TIMEOUT = 86_400.0
 
 _STDERR_TAIL = 4000
 _SHOWN = 2000
+_HEAD = 200
+"""Bytes of a line that is too long kept for the report."""
 _CHUNK = 1 << 16
 
 
@@ -81,6 +87,18 @@ def check_timeout(timeout: Any) -> float:
             f"got {timeout!r}"
         )
     return seconds
+
+
+def check_max_line(max_line: Any) -> int:
+    """``max_line``, the longest answer line read in bytes, if it is an int ``>= 1``.
+
+    The protocol's limit is :data:`~cardtable.conformance.protocol.MAX_LINE_BYTES`; a smaller one
+    fails sooner, a larger one admits longer answers.
+
+    Raises:
+        InvalidOptionError: For anything else (zero, a negative number, a bool, a float).
+    """
+    return check_int("max_line", max_line, 1)
 
 
 class ConformanceError(CardtableError):
@@ -114,8 +132,9 @@ class ProtocolError(ConformanceError):
     """The implementation broke the protocol (it did not merely disagree about the rules).
 
     Attributes:
-        kind: ``start``, ``crash``, ``timeout``, ``bad_json``, ``schema``, ``wrong_id``,
-            ``refused``, ``unsupported``, ``flaky``, or ``map`` (the map hook failed).
+        kind: ``start``, ``crash``, ``timeout``, ``too_long`` (an answer line longer than the
+            limit), ``bad_json``, ``schema``, ``wrong_id``, ``refused``, ``unsupported``,
+            ``flaky``, or ``map`` (the map hook failed).
         detail: What went wrong.
         exchange: The last request and whatever came back.
         stderr: The end of the child's standard error.
@@ -163,20 +182,32 @@ class Implementation:
             ``sh -c '...'`` for pipes or redirections).
         timeout: Seconds allowed for each answer (and for the process to start answering).
         cwd: Working directory of the child (default: ours).
+        max_line: The longest answer line read, in bytes without its newline: reading stops at
+            a longer one, which is a ``too_long`` protocol error (default: the protocol's
+            :data:`~cardtable.conformance.protocol.MAX_LINE_BYTES`, 64 MiB).
 
     Raises:
         ProtocolError: ``start`` if the command cannot be started.
-        cardtable.errors.InvalidOptionError: If ``timeout`` is not as :func:`check_timeout` wants.
+        cardtable.errors.InvalidOptionError: If ``timeout`` is not as :func:`check_timeout` wants,
+            or ``max_line`` not as :func:`check_max_line` wants.
     """
 
-    def __init__(self, command: str, *, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None):
+    def __init__(
+        self,
+        command: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        cwd: str | None = None,
+        max_line: int = MAX_LINE_BYTES,
+    ):
         self.command = command
         self.timeout = check_timeout(timeout)
+        self.max_line = check_max_line(max_line)
         self.last: Exchange | None = None
         self.name = command
         self.games: dict[str, list[str]] = {}
         self._next_id = 1
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._lines: queue.Queue[bytes | _TooLong | None] = queue.Queue()
         self._stderr = ""
         self._stderr_cut = False
         self._closed = False
@@ -288,38 +319,57 @@ class Implementation:
         poller.register(self._stop_r, select.POLLIN)
         return lambda: all(ready != self._stop_r for ready, _ in poller.poll())
 
-    def _pump(self, stream: IO[bytes], take: Callable[[bytes], None]) -> None:
+    def _pump(self, stream: IO[bytes], take: Callable[[bytes], bool]) -> None:
         """Gives ``take`` what the child writes on ``stream``, chunk by chunk, until its end.
 
-        Only this thread uses ``stream``, and it closes it: closing a pipe under a blocked read
-        would wait for that read, forever if another process holds the pipe open.
+        Reading stops early when ``take`` returns ``False``. Only this thread uses ``stream``, and
+        it closes it: closing a pipe under a blocked read would wait for that read, forever if
+        another process holds the pipe open.
         """
         fd = stream.fileno()
         wait = self._waiter(fd, select.POLLIN)
         try:
             while wait():
                 chunk = os.read(fd, _CHUNK)
-                if not chunk:
+                if not chunk or not take(chunk):
                     break
-                take(chunk)
         except OSError:
             pass
         finally:
             stream.close()
 
     def _read_lines(self, stream: IO[bytes]) -> None:
-        pending = bytearray()
+        """Queues every line the child writes; stops at the first one longer than ``max_line``.
 
-        def take(chunk: bytes) -> None:
+        A line too long is never held whole: once it passes the limit (newline or not) only its
+        head is kept, a :class:`_TooLong` is queued in its place and the pipe is closed.
+        """
+        pending = bytearray()
+        too_long = False
+
+        def take(chunk: bytes) -> bool:
+            nonlocal too_long
             start = 0
-            while (end := chunk.find(b"\n", start)) >= 0:
+            while True:
+                end = chunk.find(b"\n", start)
+                stop = len(chunk) if end < 0 else end
+                length = len(pending) + stop - start
+                if length > self.max_line:
+                    head = (bytes(pending[:_HEAD]) + chunk[start : start + _HEAD])[:_HEAD]
+                    self._lines.put(_TooLong(head, length, ended=end >= 0))
+                    too_long = True
+                    return False
+                if end < 0:
+                    pending.extend(chunk[start:])
+                    return True
                 pending.extend(chunk[start : end + 1])
                 self._lines.put(bytes(pending))
                 pending.clear()
                 start = end + 1
-            pending.extend(chunk[start:])
 
         self._pump(stream, take)
+        if too_long:
+            return  # the answers end at the line too long (it stays last in the queue)
         if pending:
             self._lines.put(bytes(pending))
         self._lines.put(None)
@@ -327,11 +377,12 @@ class Implementation:
     def _read_stderr(self, stream: IO[bytes]) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
-        def take(chunk: bytes) -> None:
+        def take(chunk: bytes) -> bool:
             text = self._stderr + decoder.decode(chunk)
             if len(text) > _STDERR_TAIL:
                 text, self._stderr_cut = text[-_STDERR_TAIL:], True
             self._stderr = text
+            return True
 
         self._pump(stream, take)
 
@@ -386,8 +437,8 @@ class Implementation:
         """Sends one request and returns the valid answer.
 
         Raises:
-            ProtocolError: On a crash, a timeout, malformed JSON, a schema violation or an answer
-                to another request.
+            ProtocolError: On a crash, a timeout, a line longer than ``max_line``, malformed JSON,
+                a schema violation or an answer to another request.
             RefusedError: If the implementation answered with an ``error`` message.
         """
         answer = self.pipeline((kind, body))[0]
@@ -437,6 +488,10 @@ class Implementation:
             raise self._fail("timeout", f"no answer within {wait:g} s") from None
         if raw is None:
             raise self._fail("crash", f"no answer: {self._exit_detail()}")
+        if isinstance(raw, _TooLong):
+            self._lines.put(raw)  # nothing more is read: every later answer is missing too
+            self.last.answer = raw.shown()
+            raise self._fail("too_long", raw.detail(self.max_line))
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         self.last.answer = text
         try:
@@ -478,6 +533,35 @@ class Implementation:
             if missing:
                 raise self._fail("schema", f"{game}: the fields {missing} are required")
         return self.games
+
+
+@dataclass(frozen=True)
+class _TooLong:
+    """An answer line longer than ``max_line``, in place of the line (which is not kept).
+
+    Attributes:
+        head: Its first bytes.
+        length: The bytes of it read (without a newline), when reading stopped.
+        ended: Whether its newline had come by then.
+    """
+
+    head: bytes
+    length: int
+    ended: bool
+
+    def shown(self) -> str:
+        """Its head, as the report shows it."""
+        return f"{self.head.decode('utf-8', 'replace')}... (cut: {self.length:,} bytes read)"
+
+    def detail(self, limit: int) -> str:
+        """What went wrong, for a ``too_long`` error."""
+        limit_text = f"the limit of {limit:,} bytes (max_line, --max-line)"
+        if self.ended:
+            return f"an answer line of {self.length:,} bytes is longer than {limit_text}"
+        return (
+            f"an answer line is longer than {limit_text}: reading stopped after "
+            f"{self.length:,} bytes, before its newline"
+        )
 
 
 def _no_constant(name: str) -> Any:

@@ -16,6 +16,7 @@ from cardtable.protocols import RULES_FIELDS
 
 __all__ = [
     "FIELDS",
+    "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
     "REQUIRED_FIELDS",
     "SCHEMA_NAMES",
@@ -27,6 +28,13 @@ __all__ = [
 
 PROTOCOL_VERSION = 1
 """The protocol version exchanged in ``hello``."""
+
+MAX_LINE_BYTES = 64 * 1024 * 1024
+"""The longest answer line allowed, in bytes of UTF-8 without its newline (64 MiB).
+
+Far above any legitimate answer (a query answer with every observation takes kilobytes): the
+harness stops reading a longer line, newline or not, and reports a ``too_long`` protocol error.
+"""
 
 FIELDS: tuple[str, ...] = (*RULES_FIELDS, "observations")
 """Every field a ``query`` can ask for, in the order reports list them."""

@@ -29,10 +29,11 @@ from cardtable.conformance.harness import (
     Implementation,
     ProtocolError,
     RefusedError,
+    check_max_line,
     check_timeout,
 )
 from cardtable.conformance.mapping import ActionMap, IdentityMap, Node
-from cardtable.conformance.protocol import FIELDS, check_fields
+from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
 from cardtable.conformance.sections import rule_sections
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import StateProtocol
@@ -489,17 +490,25 @@ def _effective(game_id: str, players: int, options: dict[str, Any], backend: str
     return Target(game_id, game.players, dict(game.options), "", backend=backend)
 
 
+@dataclass(frozen=True)
+class _Limits:
+    """How the implementation is run: its answers' timeout and longest line, its directory."""
+
+    timeout: float
+    max_line: int
+    cwd: str | None
+
+
 def _open(
     target: Target,
     fields: Sequence[str] | None,
-    timeout: float,
-    cwd: str | None,
+    limits: _Limits,
     action_map: ActionMap | None,
 ) -> tuple[Outcome, _Driver | None]:
     """Starts the implementation and a driver on it (no driver: the outcome holds the error)."""
     outcome = Outcome(target)
     try:
-        impl, compared = _start(target, fields, timeout, cwd)
+        impl, compared = _start(target, fields, limits)
     except ProtocolError as err:
         outcome.error = err
         return outcome, None
@@ -507,7 +516,7 @@ def _open(
     driver = _Driver(
         target,
         impl,
-        lambda: _start(target, fields, timeout, cwd)[0],
+        lambda: _start(target, fields, limits)[0],
         compared,
         action_map or IdentityMap(),
     )
@@ -523,9 +532,11 @@ def _finish(outcome: Outcome, target: Target, started: float) -> Outcome:
 
 
 def _start(
-    target: Target, fields: Sequence[str] | None, timeout: float, cwd: str | None
+    target: Target, fields: Sequence[str] | None, limits: _Limits
 ) -> tuple[Implementation, list[str]]:
-    impl = Implementation(target.command, timeout=timeout, cwd=cwd)
+    impl = Implementation(
+        target.command, timeout=limits.timeout, cwd=limits.cwd, max_line=limits.max_line
+    )
     try:
         games = impl.hello()
         if target.game_id not in games:
@@ -549,13 +560,16 @@ def _start(
     return impl, [f for f in FIELDS if f in declared and (fields is None or f in fields)]
 
 
-def _arguments(fields: Sequence[str] | None, timeout: float) -> tuple[list[str] | None, float]:
-    """``fields`` and ``timeout`` checked.
+def _arguments(
+    fields: Sequence[str] | None, timeout: float, max_line: int, cwd: str | None
+) -> tuple[list[str] | None, _Limits]:
+    """``fields``, ``timeout`` and ``max_line`` checked.
 
     Raises:
         cardtable.errors.InvalidOptionError: If they are not as documented.
     """
-    return (None if fields is None else check_fields(fields)), check_timeout(timeout)
+    checked = None if fields is None else check_fields(fields)
+    return checked, _Limits(check_timeout(timeout), check_max_line(max_line), cwd)
 
 
 def _history(history: Any) -> list[int]:
@@ -593,6 +607,7 @@ def check(
     backend: str = "rust",
     seed: int | None = None,
     cwd: str | None = None,
+    max_line: int = MAX_LINE_BYTES,
 ) -> Outcome:
     """Property-tests the implementation run by ``command`` against our ``game_id``.
 
@@ -611,15 +626,18 @@ def check(
         backend: Our backend to compare against.
         seed: Seed of Hypothesis' choices (``None``: a fresh random run).
         cwd: Working directory of the implementation.
+        max_line: The longest answer line read, in bytes (an int ``>= 1``, default the
+            protocol's :data:`~cardtable.conformance.protocol.MAX_LINE_BYTES`); a longer one
+            ends the run with a ``too_long`` protocol error.
 
     Returns:
         The outcome; ``outcome.ok`` if no difference was found.
 
     Raises:
         cardtable.errors.InvalidOptionError: On a bad game, player count or option, or bad
-            ``examples``, ``fields`` or ``timeout``.
+            ``examples``, ``fields``, ``timeout`` or ``max_line``.
     """
-    fields, timeout = _arguments(fields, timeout)
+    fields, limits = _arguments(fields, timeout, max_line, cwd)
     if isinstance(examples, bool) or not isinstance(examples, int) or examples < 1:
         raise InvalidOptionError(f"examples must be a positive integer, got {examples!r}")
     target = _effective(game_id, players, options or {}, backend)
@@ -627,7 +645,7 @@ def check(
         target.game_id, target.players, target.options, command, map_spec, backend=backend
     )
     started = time.perf_counter()
-    outcome, driver = _open(target, fields, timeout, cwd, action_map)
+    outcome, driver = _open(target, fields, limits, action_map)
     if driver is None:
         return outcome
     first_length: list[int] = []
@@ -692,22 +710,23 @@ def replay_history(
     timeout: float = DEFAULT_TIMEOUT,
     action_map: ActionMap | None = None,
     cwd: str | None = None,
+    max_line: int = MAX_LINE_BYTES,
 ) -> Outcome:
     """Plays exactly ``history`` on both sides, comparing after every step (no Hypothesis).
 
-    ``fields``, ``timeout``, ``action_map`` and ``cwd`` are as for :func:`check`.
+    ``fields``, ``timeout``, ``action_map``, ``cwd`` and ``max_line`` are as for :func:`check`.
 
     Raises:
         ConformanceError: If ``history`` is not a legal game of ours (an illegal step, or steps
             after the end).
         cardtable.errors.InvalidOptionError: On a bad game, player count or option, a history
-            that is not a list of integers, or bad ``fields`` or ``timeout``.
+            that is not a list of integers, or bad ``fields``, ``timeout`` or ``max_line``.
     """
-    fields, timeout = _arguments(fields, timeout)
+    fields, limits = _arguments(fields, timeout, max_line, cwd)
     history = _history(history)
     _effective(target.game_id, target.players, target.options, target.backend)
     started = time.perf_counter()
-    outcome, opened = _open(target, fields, timeout, cwd, action_map)
+    outcome, opened = _open(target, fields, limits, action_map)
     if opened is None:
         return outcome
     driver = opened
