@@ -7,14 +7,16 @@ the shortest game that shows it.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import textwrap
-from collections.abc import Callable
+import unittest
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis.database import InMemoryExampleDatabase
 
 import cardtable
@@ -289,37 +291,100 @@ def test_pins_no_configuration_accepts_are_refused() -> None:
         game_configs("trafficars_memory", max_number=1)
 
 
-def test_each_equivalence_test_has_its_own_database_key() -> None:
-    """A passing test must not replay, and so erase, another test's saved failure."""
-    from hypothesis.internal.reflection import function_digest
+class RecordingDatabase(InMemoryExampleDatabase):
+    """An in-memory example database that records the keys read."""
 
-    def digest(test: Any) -> bytes:
-        return function_digest(test.hypothesis.inner_test)
+    def __init__(self) -> None:
+        super().__init__()
+        self.fetched: set[bytes] = set()
 
-    keys = {
-        digest(equivalence_test("goofspiel", TinyGoofspiel)),
-        digest(equivalence_test("goofspiel", rules_only("goofspiel"))),
-        digest(equivalence_test("goofspiel", TinyGoofspiel, num_cards=3)),
-        digest(equivalence_test("goofspiel", TinyGoofspiel, fields=["scores"])),
-        digest(equivalence_test("turn_the_tide", rules_only("turn_the_tide"))),
-    }
-    assert len(keys) == 5
-    db = InMemoryExampleDatabase()
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        self.fetched.add(key)
+        return super().fetch(key)
+
+
+@contextlib.contextmanager
+def profile(**changes: Any) -> Iterator[None]:
+    """The active Hypothesis profile with ``changes``, while the block runs."""
     previous = settings.get_current_profile_name()
-    settings.register_profile("toolkit-db", settings.get_profile(previous), database=db)
+    settings.register_profile("toolkit-db", settings.get_profile(previous), **changes)
     settings.load_profile("toolkit-db")
     try:
-        wrong = equivalence_test(
-            "goofspiel", lambda **c: TinyGoofspiel(ties_to_seat_0=True, **c), max_examples=200
-        )
+        yield
+    finally:
+        settings.load_profile(previous)
+
+
+def wrong_ties(**config: Any) -> TinyGoofspiel:
+    return TinyGoofspiel(ties_to_seat_0=True, **config)
+
+
+def test_each_equivalence_test_has_its_own_database_keys() -> None:
+    """Tests differing in the game, factory, pins or fields read keys no other test reads."""
+    db = RecordingDatabase()
+    builds: list[Callable[[], Callable[[], None]]] = [
+        lambda: equivalence_test("goofspiel", TinyGoofspiel, max_examples=1),
+        lambda: equivalence_test("goofspiel", rules_only("goofspiel"), max_examples=1),
+        lambda: equivalence_test("goofspiel", TinyGoofspiel, max_examples=1, num_cards=3),
+        lambda: equivalence_test("goofspiel", TinyGoofspiel, max_examples=1, fields=["scores"]),
+        lambda: equivalence_test("turn_the_tide", rules_only("turn_the_tide"), max_examples=1),
+    ]
+    read: list[set[bytes]] = []
+    with profile(database=db):
+        for build in [*builds, builds[0]]:  # the first one built again: the same keys
+            db.fetched.clear()
+            build()()
+            read.append(set(db.fetched))
+    assert all(read) and read[-1] == read[0]
+    distinct = read[:-1]
+    assert len(set().union(*distinct)) == sum(len(keys) for keys in distinct)
+
+
+def test_a_saved_failure_is_replayed_by_its_own_test_only() -> None:
+    """A passing test must not replay, and so erase, another test's saved failure."""
+    db = InMemoryExampleDatabase()
+    with profile(database=db):
         with pytest.raises(DivergenceError):
-            wrong()
+            equivalence_test("goofspiel", wrong_ties, max_examples=200)()
         saved = {key: set(values) for key, values in db.data.items() if values}
         assert saved
         equivalence_test("goofspiel", TinyGoofspiel, max_examples=5)()
         assert all(db.data[key] >= values for key, values in saved.items())
-    finally:
-        settings.load_profile(previous)
+    with profile(database=db, phases=[Phase.reuse]):  # no new examples, only the saved ones
+        with pytest.raises(DivergenceError) as info:  # the same test, built again: a next run
+            equivalence_test("goofspiel", wrong_ties)()
+        assert info.value.divergence.history == [0, 0, 0]
+        with pytest.raises(unittest.SkipTest):  # nothing saved under its keys: nothing to run
+            equivalence_test("goofspiel", wrong_ties, players=2)()
+
+
+def test_no_database_stays_none() -> None:
+    with profile(database=None), pytest.raises(DivergenceError):
+        equivalence_test("goofspiel", wrong_ties, max_examples=200)()
+    with profile(database=None, phases=[Phase.reuse]), pytest.raises(unittest.SkipTest):
+        equivalence_test("goofspiel", wrong_ties)()
+
+
+def test_the_keyed_database_passes_on_changes_under_its_keys() -> None:
+    shared = InMemoryExampleDatabase()
+    mine, other = testing._KeyedDatabase(shared, "mine"), testing._KeyedDatabase(shared, "other")
+    events: list[Any] = []
+    mine.add_listener(events.append)
+    mine.save(b"k", b"1")
+    other.save(b"k", b"2")
+    mine.move(b"k", b"j", b"1")
+    assert list(mine.fetch(b"k")) == [] and list(mine.fetch(b"j")) == [b"1"]
+    assert list(other.fetch(b"k")) == [b"2"]
+    mine.delete(b"j", b"1")
+    assert events == [
+        ("save", (b"k", b"1")),
+        ("delete", (b"k", b"1")),
+        ("save", (b"j", b"1")),
+        ("delete", (b"j", b"1")),
+    ]
+    mine.remove_listener(events.append)
+    mine.save(b"x", b"3")
+    assert len(events) == 4 and "'mine'" in repr(mine)
 
 
 class NumpyState(RulesOnlyState):

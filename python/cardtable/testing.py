@@ -23,6 +23,7 @@ This module does not need the compiled extension.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.database import ExampleDatabase
 
 from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable._rng import SplitMix64
@@ -38,6 +40,8 @@ from cardtable.errors import InvalidOptionError
 from cardtable.protocols import RULES_FIELDS, GameProtocol, RulesGame, RulesState, StateProtocol
 
 if TYPE_CHECKING:
+    from hypothesis.database import ListenerEventT
+
     from cardtable.reference import ReferenceGame
     from cardtable.reference._options import OptionSpec
 
@@ -892,6 +896,62 @@ def _qualified_name(obj: object) -> str:
     return f"{module}.{name}{line}"
 
 
+class _KeyedDatabase(ExampleDatabase):
+    """The example database of one test: another database, each key prefixed with the test's own.
+
+    Hypothesis keys its database by a digest of the test function, which is the same for every
+    test :func:`equivalence_test` builds; the prefix (a digest of a description of the test) keeps
+    each test's examples apart in the one database the user configured.
+
+    Args:
+        wrapped: The database that holds the examples.
+        key: What tells this test from the others.
+    """
+
+    def __init__(self, wrapped: ExampleDatabase, key: str) -> None:
+        super().__init__()
+        self.wrapped = wrapped
+        self.key = key
+        self._prefix = hashlib.sha256(key.encode()).digest()  # fixed length: keys stay apart
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.wrapped!r}, {self.key!r})"
+
+    def save(self, key: bytes, value: bytes) -> None:
+        """Saves ``value`` under this test's ``key``."""
+        self.wrapped.save(self._prefix + key, value)
+
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        """The values saved under this test's ``key``."""
+        return self.wrapped.fetch(self._prefix + key)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        """Removes ``value`` from this test's ``key``."""
+        self.wrapped.delete(self._prefix + key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        """Moves ``value`` from this test's ``src`` to its ``dest``."""
+        self.wrapped.move(self._prefix + src, self._prefix + dest, value)
+
+    def _start_listening(self) -> None:
+        self.wrapped.add_listener(self._forward)
+
+    def _stop_listening(self) -> None:
+        self.wrapped.remove_listener(self._forward)
+
+    def _forward(self, event: ListenerEventT) -> None:
+        """Passes on a change of the wrapped database under this test's keys, without the prefix."""
+        size = len(self._prefix)
+        if event[0] == "save":
+            key, value = event[1]
+            if key.startswith(self._prefix):
+                self._broadcast_change(("save", (key[size:], value)))
+        else:
+            key, maybe = event[1]
+            if key.startswith(self._prefix):
+                self._broadcast_change(("delete", (key[size:], maybe)))
+
+
 def equivalence_test(
     game_id: str,
     factory: Callable[..., RulesGame],
@@ -910,9 +970,12 @@ def equivalence_test(
         from cardtable.testing import equivalence_test
         test_my_tide = equivalence_test("turn_the_tide", MyTurnTheTide)
 
-    Every test built here has its own key in the Hypothesis example database, made of the game,
-    the factory's qualified name, the backend, the fields and the fixed arguments: one test's
-    saved failure is replayed by that test, never erased by another.
+    Every test built here has keys of its own in the example database of the active Hypothesis
+    profile (none if that is ``None``), made of the game, the factory's qualified name, the
+    backend, the fields and the fixed arguments: one test's saved failure is replayed by that
+    test, never erased by another. The test comes with a Hypothesis ``settings`` object for this
+    (and ``max_examples``), and Hypothesis allows one per test: choose other settings (a deadline,
+    the phases, another database) in a settings profile, as for any test.
 
     Args:
         game_id: The registered game.
@@ -957,16 +1020,14 @@ def equivalence_test(
         _check_game(theirs, f"the result of {call}")
         assert_equivalent(ours, theirs, choices, fields=names)
 
-    if examples is not None:
-        test = settings(max_examples=examples)(test)
     pinned = sorted(fixed.items())
     key = (
         f"cardtable.testing.equivalence_test({game_id!r}, {_qualified_name(factory)}, "
         f"reference_backend={reference_backend!r}, fields={names!r}, fixed={pinned!r})"
     )
-    # Hypothesis keys its example database by a digest of the test function, the same for every
-    # test built here; this addition (what Hypothesis does for parametrized tests) tells them apart.
-    inner: Any = test.hypothesis.inner_test  # type: ignore[attr-defined]
-    inner._hypothesis_internal_add_digest = key.encode()
+    profile = settings()  # the active profile, as @given has just taken it
+    database = None if profile.database is None else _KeyedDatabase(profile.database, key)
+    chosen = profile.max_examples if examples is None else examples
+    test = settings(profile, max_examples=chosen, database=database)(test)
     test.__name__ = test.__qualname__ = f"test_{game_id}_equivalence"
     return test
