@@ -35,6 +35,46 @@ _WITHOUT_HYPOTHESIS = textwrap.dedent(
 )
 
 
+# Imports the testing toolkit in a child process where the compiled extension cannot be imported,
+# and runs an equivalence test of the reference against itself (docs/testing.md: "It needs no
+# compiled extension to import").
+_WITHOUT_EXTENSION = textwrap.dedent(
+    """
+    import importlib.abc, sys
+
+    class _Blocked(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "cardtable._core":
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    sys.meta_path.insert(0, _Blocked())
+    from cardtable.reference import GAMES
+    from cardtable.testing import equivalence_test
+
+    test = equivalence_test(
+        "goofspiel", GAMES["goofspiel"], reference_backend="reference", max_examples=3
+    )
+    test()
+    print("ran", test.__name__)
+    """
+)
+
+
+def test_the_testing_toolkit_works_without_the_compiled_extension() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    run = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_EXTENSION],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "ran test_goofspiel_equivalence" in run.stdout
+
+
 def _pytest_without_hypothesis(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_trivial.py").write_text(
         "def test_one(cardtable_backend):\n    assert cardtable_backend in ('rust', 'reference')\n"

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from cardtable import _core
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     import pyarrow
 
+    from cardtable import _core
     from cardtable.render.replay import Replay
 
 __all__ = [
@@ -522,6 +522,8 @@ def run_local(
     Returns:
         The engine's raw result dict (see :func:`result_from_raw`).
     """
+    from cardtable import _core
+
     with Progress(progress, games) as report:
         raw: dict[str, Any] = _core.simulate(
             game,
