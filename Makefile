@@ -67,7 +67,7 @@ mutants:  ## Which suites catch each curated rule mutation of the reference (slo
 golden:  ## Show how the golden playthroughs and perft counts would change; ACCEPT=1 writes them
 	$(PYTHON) -m tests.golden $(if $(ACCEPT),--accept)
 
-study-example:  ## The README's "Studying a game" numbers (about a minute on 2 cores)
+study-example:  ## The README's "Studying a game" numbers (a few seconds on 2 cores)
 	time $(PYTHON) -m cardtable sweep trafficars --players 4 --bots greedy,random,random,random \
 	    --grid lanes=3,4 --grid max_cars=3,4,5 --games 5000 --seed 0 --no-progress \
 	    --report sweep-trafficars.html
