@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cardtable._rng import SplitMix64, derive_seed
@@ -53,3 +54,29 @@ def test_derive_seed(case: dict[str, Any]) -> None:
 def test_below_rejects_non_positive() -> None:
     with pytest.raises(ValueError):
         SplitMix64(0).below(0)
+
+
+def test_the_public_derive_seed_seeds_a_run_as_simulate_does() -> None:
+    import cardtable
+
+    result = cardtable.simulate(
+        "goofspiel", games=4, players=2, bots=["greedy", "random"], seed=7, progress=False
+    )
+    assert result.scores is not None
+    game = cardtable.make("goofspiel", players=2)
+    for g in range(4):
+        g_seed = cardtable.derive_seed(np.uint64(7), g)  # type: ignore[arg-type]
+        assert g_seed == derive_seed(7, g)
+        state = game.new_state(seed=g_seed)
+        seats = [
+            cardtable.bot(game, name, p, seed=cardtable.derive_seed(g_seed, p + 1))
+            for p, name in enumerate(["greedy", "random"])
+        ]
+        while not state.is_terminal:
+            state.apply(seats[state.current_player].act(state))
+        assert state.scores == [int(x) for x in result.scores[g]]
+    for bad in (-1, 2**64, 1.0, True, "1", None):
+        with pytest.raises(cardtable.InvalidOptionError, match="must be an int in 0"):
+            cardtable.derive_seed(bad, 0)  # type: ignore[arg-type]
+        with pytest.raises(cardtable.InvalidOptionError, match="index must be an int in 0"):
+            cardtable.derive_seed(0, bad)  # type: ignore[arg-type]

@@ -29,7 +29,7 @@ from cardtable.errors import (
 )
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render import Replay, replay
-from cardtable.sim import PolicyBatch, SimulationResult, simulate
+from cardtable.sim import PolicyBatch, SimulationResult, derive_seed, simulate
 from cardtable.vector import VectorEnv
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "StateProtocol",
     "VectorEnv",
     "bot",
+    "derive_seed",
     "games",
     "make",
     "render",

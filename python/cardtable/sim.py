@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Literal
 
+from cardtable import _rng
 from cardtable._inputs import MAX_SEED, check_int
 from cardtable._simulation import (
     BotSummary,
@@ -40,6 +41,7 @@ __all__ = [
     "PythonPolicy",
     "SeatSummary",
     "SimulationResult",
+    "derive_seed",
     "simulate",
 ]
 
@@ -141,3 +143,30 @@ def simulate(
         raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
     raw = run(games=games, seed=seed, keep_games=keep_games, progress=progress)
     return result_from_raw(raw, game, names, seed, games)
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of sub-stream ``index`` of ``seed``: how a run seeds its games and their bots.
+
+    Game ``g`` of ``simulate(..., seed=s)`` is ``make(...).new_state(seed=derive_seed(s, g))``, and
+    the built-in bot in its seat ``p`` is seeded with ``derive_seed(derive_seed(s, g), p + 1)``
+    (``docs/rng.md``)::
+
+        g_seed = cardtable.derive_seed(7, 12)           # game 12 of a run with seed 7
+        state = game.new_state(seed=g_seed)
+        bots = [cardtable.bot(game, "greedy", p, seed=cardtable.derive_seed(g_seed, p + 1))
+                for p in range(game.players)]
+
+    Args:
+        seed: The run's seed (or a game's), an int in ``0..2**64 - 1`` (NumPy integers too).
+        index: The sub-stream, an int in ``0..2**64 - 1``.
+
+    Returns:
+        An int in ``0..2**64 - 1``.
+
+    Raises:
+        InvalidOptionError: If ``seed`` or ``index`` is not such an int.
+    """
+    return _rng.derive_seed(
+        check_int("seed", seed, 0, MAX_SEED), check_int("index", index, 0, MAX_SEED)
+    )
