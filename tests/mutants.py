@@ -212,9 +212,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "memory-quiet-round",
         "trafficars_memory",
-        "a whole round without progress ends the game (mutant: one more quiet turn)",
-        "stalemate = self._quiet_turns >= self._players",
-        "stalemate = self._quiet_turns > self._players",
+        "N(N - 1)/2 quiet turns in a row end the game (mutant: one more quiet turn)",
+        "stalled = self._quiet_turns >= self._stall_turns",
+        "stalled = self._quiet_turns > self._stall_turns",
     ),
     # ----- Trafficars overtaking -----
     Mutation(

@@ -99,8 +99,8 @@ def test_search_bots_build_everywhere(game_id: str) -> None:
     info = next(g for g in SEARCHABLE if g.id == game_id)
     n = info.min_players
     game = cardtable.make(game_id, players=n)
-    # Search bots facing each other: in the memory game they used to stall for ever, until the
-    # contract ended a game after a whole round without progress.
+    # Search bots facing each other: in the memory game they can stall, until the contract's
+    # limit of quiet turns in a row ends the game (Decision 11).
     bots = ["mcts:iterations=20", "flatmc:samples=3"] + ["random"] * (n - 2)
     one = simulate(game_id, games=4, players=n, bots=bots, seed=3, threads=1, progress=False)
     two = simulate(game_id, games=4, players=n, bots=bots, seed=3, threads=2, progress=False)

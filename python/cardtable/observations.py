@@ -334,7 +334,8 @@ class TrafficarsMemoryObservation(TypedDict):
     """This turn's face-up positions in flip order."""
     idle_turns: int
     """Turns in a row, the current one included while it has shown no new card, that took no
-    card and turned up no card unseen before; ``players`` of them end the game."""
+    card and turned up no card unseen before; ``N(N - 1)/2`` of them end the game (N cards laid
+    out)."""
 
 
 # ======================================================================================

@@ -15,8 +15,9 @@ A game, as the engine sees it:
    collectable it may stop and take them instead of flipping on. A collectable set is taken;
    otherwise every card turns back.
 3. After the layout and after every turn: if the cards on the table contain no collectable set, the
-   game is over. It is also over when a whole round of turns (one per seat, in a row) took no card
-   and turned up no card that nobody had seen before. Most cards taken wins; ties share.
+   game is over. It is also over when as many turns in a row as there are pairs among the cards
+   laid out took no card and turned up no card that nobody had seen before. Most cards taken wins;
+   ties share.
 
 Decisions on points the rules doc leaves open (the simplest reading each time; the contract's
 "Decisions" section lists them with every other reading beyond the booklet):
@@ -30,8 +31,10 @@ Decisions on points the rules doc leaves open (the simplest reading each time; t
 The booklet's only end is "Peli loppuu, kun pöydällä olevista korteista ei enää löydy
 naapurilukuja" (the game ends when no neighbours can be found among the cards on the table). Taken
 alone it lets the game go on for ever: players who only flip cards everyone has seen, and take
-nothing, repeat the same round again and again (the search players do exactly this when the result
-is already decided). The contract's decision: a round in which nothing happened ends the game.
+nothing, can repeat the same round again and again (a fixed policy such as "always the first
+position" does). The contract's decision: ``N(N - 1)/2`` quiet turns in a row end the game, N the
+cards laid out. A seat flipping at random turns up two neighbours still on the table with a chance
+of at least one in ``N(N - 1)/2`` per turn, so play that makes any progress does not get that far.
 """
 
 from __future__ import annotations
@@ -144,6 +147,8 @@ class TrafficarsMemoryState(ReferenceState):
         self._phase: Phase = "layout"
         self._quiet_turns = 0
         """Finished turns in a row that took no card and turned up no card unseen before."""
+        self._stall_turns = n * (n - 1) // 2
+        """Quiet turns in a row that end the game: the pairs among the N cards laid out."""
         self._new_card_this_turn = False
 
     # ----- the layout -----
@@ -259,12 +264,12 @@ class TrafficarsMemoryState(ReferenceState):
     def _next_turn_or_end(self, first_seat: int) -> None:
         """Run the end test, then give ``first_seat`` the turn if the game goes on.
 
-        "End: when the face-down cards contain no collectable set." Also (contract, Decision) when
-        the last ``players`` turns were all quiet: a whole round took no card and showed no card
-        that had not been seen, so the table and what everyone knows are as they were a round ago.
+        "End: when the face-down cards contain no collectable set." Also (contract, Decision 11)
+        when the last ``N(N - 1)/2`` turns were all quiet: they took no card and showed no card
+        that had not been seen, so the game has stalled.
         """
-        stalemate = self._quiet_turns >= self._players
-        if contains_collectable_set(self._cards_on_table()) and not stalemate:
+        stalled = self._quiet_turns >= self._stall_turns
+        if contains_collectable_set(self._cards_on_table()) and not stalled:
             self._current = first_seat
             self._phase = "flip"
         else:
@@ -370,7 +375,7 @@ class TrafficarsMemoryState(ReferenceState):
             t.scaled(order, grid)
         for taken in obs["taken"]:
             t.scaled(taken, grid)
-        t.scaled(obs["idle_turns"], n)
+        t.scaled(obs["idle_turns"], self._stall_turns)
 
     def _state_dict(self) -> dict[str, object]:
         return {
@@ -429,7 +434,7 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
         "run taken",
         "joker completes a run",
         "run broken",
-        "round without progress",
+        "stalled game ended",
     )
 
     def rule_events(
@@ -440,8 +445,8 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
         "If K' is collectable, the seat takes them" (run taken; with a joker standing for a
         missing number inside the run: joker completes a run), "the first card that breaks the
         run is turned face down again" (run broken: the flipped cards may not continue), and the
-        game ended by a whole round without progress although a collectable set is still on the
-        table (round without progress).
+        game ended by too many turns without progress although a collectable set is still on the
+        table (stalled game ended, Decision 11).
         """
         if before._phase != "flip":
             return frozenset()
@@ -461,7 +466,7 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
             if jokers and cars and gaps(cars) > 0:
                 events.add("joker completes a run")
         if after._phase == "over" and contains_collectable_set(after._cards_on_table()):
-            events.add("round without progress")
+            events.add("stalled game ended")
         return frozenset(events)
 
     def _initial_state(self) -> TrafficarsMemoryState:

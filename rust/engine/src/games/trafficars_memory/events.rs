@@ -11,7 +11,7 @@ crate::game::rule_events! {
     RUN_TAKEN = "run taken",
     JOKER_COMPLETES_RUN = "joker completes a run",
     RUN_BROKEN = "run broken",
-    ROUND_WITHOUT_PROGRESS = "round without progress",
+    STALLED = "stalled game ended",
 }
 
 /// The missing numbers inside the span of the car bitset `cars` (not empty).
@@ -67,10 +67,10 @@ pub(super) fn rule_events(
             events |= JOKER_COMPLETES_RUN;
         }
     }
-    // The game ended although the table still holds a collectable set: a whole round went by
-    // without progress.
+    // The game ended although the table still holds a collectable set: too many turns in a row
+    // went by without progress (contract, Decision 11).
     if after.phase == Phase::Over && contains_collectable(after.table_cards) {
-        events |= ROUND_WITHOUT_PROGRESS;
+        events |= STALLED;
     }
     events
 }

@@ -16,8 +16,9 @@
 //!   at least two consecutive cars (required by the options) that never happens, but the end test
 //!   is still applied as the contract says.
 //! - Scores are the running `taken` counts; winners are the seats with the most cards taken.
-//! - A whole round of quiet turns (no card taken, no card turned up that nobody had seen) ends
-//!   the game (contract, Decision 11): `idle_turns` counts them, so no game goes on for ever.
+//! - As many quiet turns in a row (no card taken, no card turned up that nobody had seen) as there
+//!   are pairs among the cards laid out end the game (contract, Decision 11): `idle_turns` counts
+//!   them, so no game goes on for ever, and play that makes progress never gets that far.
 //!
 //! Bots: `memory` (perfect memory, reads the observation's `seen`) and `forgetful:P` (its own
 //! memory, each remembered card forgotten with probability P at the start of each of its turns,
@@ -140,6 +141,9 @@ pub struct TrafficarsMemory {
     jokers: bool,
     /// Grid size `N` = cars used + jokers used.
     grid: usize,
+    /// Quiet turns in a row that end the game (contract, Decision 11): `N(N − 1)/2`, the pairs
+    /// among the cards laid out.
+    stall_turns: u16,
     /// Bitset of the card ids of the deck.
     deck: u64,
     option_values: OptionValues,
@@ -188,8 +192,8 @@ pub struct TrafficarsMemoryState {
     /// Cards taken per seat.
     taken: [u8; MAX_SEATS],
     /// Turns in a row, the current one included, that took no card and turned up no card never
-    /// seen before (contract, "Flow", step 3: `players` of them end the game).
-    idle_turns: u8,
+    /// seen before (contract, "Flow", step 3: `stall_turns` of them end the game).
+    idle_turns: u16,
 }
 
 impl TrafficarsMemoryState {
@@ -231,7 +235,7 @@ impl TrafficarsMemory {
         st.flipped_mask = 0;
         st.k_cars = 0;
         st.k_jokers = 0;
-        if contains_collectable(st.table_cards) && usize::from(st.idle_turns) < self.players {
+        if contains_collectable(st.table_cards) && st.idle_turns < self.stall_turns {
             st.current = ((usize::from(st.current) + 1) % self.players) as u8;
             st.idle_turns += 1;
         } else {
@@ -315,12 +319,15 @@ impl Game for TrafficarsMemory {
         for k in 0..joker_count {
             deck |= bits::bit_in(FIRST_JOKER + k, FIRST_CARD, LAST_CARD);
         }
+        let grid = (cars + joker_count) as usize;
         Ok(Self {
             players,
             min_number,
             max_number,
             jokers,
-            grid: (cars + joker_count) as usize,
+            grid,
+            // At most 62 · 61 / 2 = 1,891.
+            stall_turns: u16::try_from(grid * (grid - 1) / 2).unwrap_or(u16::MAX),
             deck,
             option_values: values,
         })

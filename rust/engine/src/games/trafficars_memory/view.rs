@@ -82,7 +82,7 @@ impl TrafficarsMemory {
         for s in 0..n {
             w.push_scaled(f64::from(st.taken[s]), grid as f64);
         }
-        w.push_scaled(f64::from(st.idle_turns), n as f64);
+        w.push_scaled(f64::from(st.idle_turns), f64::from(self.stall_turns));
         debug_assert_eq!(w.position(), 4 + 3 * n + 6 * grid);
     }
 
