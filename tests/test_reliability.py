@@ -578,3 +578,25 @@ def test_unpickling_options_with_non_str_keys_is_an_invalid_state(backend: str) 
     data["options"] = {1: 2}
     with pytest.raises(InvalidStateError):
         restore(data)
+
+
+def test_a_forgetful_bot_reused_across_games_plays_only_legal_flips() -> None:
+    """A bot shown a state of another game catches up from that game's start, as a fresh bot
+    would: what it remembered of the last game (where each car lay) does not make it flip a
+    position that is no longer face down."""
+    import random
+
+    game = cardtable.make("trafficars_memory", players=2)
+    for spec in ("forgetful", "forgetful:0.5", "forgetful:1"):
+        bot = cardtable.bot(game, spec, 0, seed=1)
+        rng = random.Random(0)
+        for seed in range(6):
+            state = game.new_state(seed=seed)
+            while not state.is_terminal:
+                bot.observe(state)
+                if state.current_player == 0:
+                    action = bot.act(state)
+                    assert action in state.legal_actions(), (spec, seed)
+                else:
+                    action = rng.choice(state.legal_actions())
+                state.apply(action)

@@ -436,8 +436,10 @@ impl<G: Game> BotHandle<G> {
     /// Shows an observing bot every state from the last one it saw up to `session`'s, in order
     /// (after each step, as the batch runner does). Before the first, the bot is taken to have
     /// seen the initial state. When `session` does not continue the history last seen (another
-    /// game, a resampled state, a step that does not replay to the session's state), the bot sees
-    /// `session`'s state alone.
+    /// game, an earlier point of this one), the bot catches up from the initial state, as a bot
+    /// that saw nothing would: it sees that game from its start, so nothing it remembers of
+    /// another game stays. Only when that does not replay to the session's state either (a
+    /// resampled state keeps the real history) does the bot see `session`'s state alone.
     fn catch_up(&mut self, session: &Session<G>) {
         if !self.bot.observes() {
             return;
@@ -450,11 +452,16 @@ impl<G: Game> BotHandle<G> {
             self.seen = Some((state, seen));
             return;
         }
-        let steps = session
+        let continued = session
             .history
             .strip_prefix(seen.as_slice())
             .and_then(|rest| self.replay(&mut state, rest))
             .filter(|_| state == session.state);
+        let steps = continued.or_else(|| {
+            let mut state = self.game.initial_state();
+            self.replay(&mut state, &session.history)
+                .filter(|_| state == session.state)
+        });
         match steps {
             Some(states) => states.iter().for_each(|s| self.bot.observe(&self.game, s)),
             None => self.bot.observe(&self.game, &session.state),

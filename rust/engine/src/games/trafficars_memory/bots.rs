@@ -209,8 +209,15 @@ impl MemoryBot {
                 }
             }
         }
-        if let Some((_, c)) = best {
-            return car_pos.get(c as usize).map_or(0, |&p| u32::from(p));
+        // The remembered position, if it is face down: it always is while the memory holds only
+        // what this game showed (a card lies at one position), but a memory of another game must
+        // never lead to an illegal flip.
+        let remembered = best
+            .and_then(|(_, c)| car_pos.get(c as usize))
+            .map(|&p| u32::from(p))
+            .filter(|&p| avail & bits::bit_in(p, 0, LAST_POSITION) != 0);
+        if let Some(p) = remembered {
+            return p;
         }
         // 3. No safe neighbour remembered: stop with the run.
         if may_stop {
@@ -383,6 +390,31 @@ mod tests {
         }
         assert_eq!(choice(&g, &mut fb, &s), STOP);
         assert_eq!(fb.pending, None);
+    }
+
+    /// A memory of another game (the bot was not shown this one's layout) never leads to an
+    /// illegal flip: the remembered place of the best car is flipped already, so it is not used.
+    #[test]
+    fn a_memory_of_another_game_never_leads_to_an_illegal_flip() {
+        let g = game(2, json!({"min_number": 1, "max_number": 12}));
+        let mut bot = seated(MemoryBot::forgetful(0.0), &g, 1, 3);
+        // Game A: 4 lies at position 0; seat 0 shows it (with 12).
+        let mut a = laid(&g, &[4, 12, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11]);
+        bot.observe(&g, a.state());
+        flip(&mut a, 0, &[4, 12]);
+        bot.observe(&g, a.state());
+        // Game B, whose layout the bot does not see: 3 lies at position 0, and seat 1 flips it.
+        let mut b = laid(&g, &[3, 12, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11]);
+        flip(&mut b, 0, &[12, 1]);
+        flip(&mut b, 1, &[3]);
+        bot.observe(&g, b.state());
+        // The bot remembers 4 at position 0, next to the flipped 3, but position 0 is face up.
+        let mut legal = Vec::new();
+        g.legal_actions(b.state(), &mut legal);
+        for _ in 0..10 {
+            let choice = bot.act(&g, b.state(), &legal);
+            assert!(legal.contains(&choice), "flip {choice} is not legal: {legal:?}");
+        }
     }
 
     #[test]
