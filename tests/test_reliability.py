@@ -121,6 +121,54 @@ def test_nesting_at_the_limit_is_read(backend: str) -> None:
         game.state_from_dict({**data, "junk": [x]})
 
 
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_shared_lists_are_counted_and_refused_at_a_million_values(backend: str) -> None:
+    """Lists that share their items are read in full: 23 levels of ``[x, x]`` make 16 million
+    values from 23 lists. Both backends stop at 1,000,000 values instead of reading them all
+    (which took time doubling with every level)."""
+    x: Any = 0
+    for _ in range(23):
+        x = [x, x]
+    with pytest.raises(InvalidOptionError, match="more than 1000000 values"):
+        cardtable.make("goofspiel", players=2, backend=backend, num_cards=x)  # type: ignore[arg-type]
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    data = game.new_state(seed=1).to_dict()
+    with pytest.raises(InvalidStateError, match="more than 1000000 values"):
+        game.state_from_dict({**data, "junk": x})
+
+
+def test_both_backends_read_str_subclasses_as_str() -> None:
+    """``numpy.str_`` in a state dict or an option is the str it holds, in both backends (the
+    reference used to keep the subclass and then refuse its own canonical dict)."""
+    for backend in ("rust", "reference"):
+        game = cardtable.make("trafficars", players=3, backend=backend, too_low=np.str_("insert"))
+        assert type(game.options["too_low"]) is str
+        data = game.new_state(seed=1).to_dict()
+        data["state"]["phase"] = np.str_(data["state"]["phase"])
+        assert game.state_from_dict(data).to_dict() == game.new_state(seed=1).to_dict()
+
+
+class _BrokenIndex:
+    """An object whose ``__index__`` raises something other than TypeError or ValueError."""
+
+    def __index__(self) -> int:
+        raise RuntimeError("broken __index__")
+
+
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_a_failing_index_is_a_package_error(backend: str) -> None:
+    with pytest.raises(InvalidOptionError):
+        cardtable.make("goofspiel", players=2, backend=backend, num_cards=_BrokenIndex())  # type: ignore[arg-type]
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    state = game.new_state(seed=1)
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(_BrokenIndex())  # type: ignore[arg-type]
+    assert state.to_dict() == before
+    with pytest.raises(InvalidStateError):
+        game.state_from_dict({**before, "seed": _BrokenIndex()})
+
+
 # ----- 2. sizes too large to hold -----
 
 
@@ -600,3 +648,35 @@ def test_a_forgetful_bot_reused_across_games_plays_only_legal_flips() -> None:
                 else:
                     action = rng.choice(state.legal_actions())
                 state.apply(action)
+
+
+@pytest.mark.parametrize("not_a_game", ["goofspiel", None, 3])
+def test_a_bot_needs_a_game(not_a_game: Any) -> None:
+    with pytest.raises(InvalidOptionError, match="expected a game"):
+        cardtable.bot(not_a_game, "random", 0)
+
+
+def test_a_bot_is_not_seated_in_a_state() -> None:
+    state = cardtable.make("goofspiel", players=2).new_state(seed=0)
+    with pytest.raises(InvalidOptionError, match="expected a game"):
+        cardtable.bot(state, "random", 0)  # type: ignore[arg-type]
+
+
+def test_vector_env_refuses_ragged_and_array_arguments_with_package_errors() -> None:
+    env = cardtable.VectorEnv("goofspiel", 3, players=2, seed=1)
+    env.reset()
+    with pytest.raises(IllegalActionError, match="actions must be 3 ints"):
+        env.step([[1], [1, 2], 3])  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="must be a flat list of ints"):
+        env.observe([[0], [0, 1]])
+    with pytest.raises(InvalidOptionError, match="reward must be"):
+        cardtable.VectorEnv("goofspiel", 3, players=2, reward=np.array(["win", "score"]))  # type: ignore[arg-type]
+    plain = cardtable.VectorEnv("goofspiel", 3, players=2, reward=np.str_("score"))  # type: ignore[arg-type]
+    assert type(plain.reward) is str and plain.reward == "score"
+
+
+@pytest.mark.parametrize("not_a_state", [None, {}, "state"])
+def test_pictures_need_a_state(not_a_state: Any) -> None:
+    for draw in (cardtable.render.svg, cardtable.render.view):
+        with pytest.raises(InvalidOptionError, match="expected a state"):
+            draw(not_a_state)

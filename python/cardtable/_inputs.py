@@ -11,10 +11,15 @@ import operator
 
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["MAX_DEPTH", "MAX_SEED", "as_int", "check_int"]
+__all__ = ["MAX_DEPTH", "MAX_SEED", "MAX_VALUES", "as_int", "check_int"]
 
 MAX_DEPTH = 64
 """Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
+
+MAX_VALUES = 1_000_000
+"""Most values (containers and scalars) in one option value or state dict, as in the engine: the
+canonical dicts hold a few thousand, and a tree whose lists share their items would otherwise be
+read in full, in time exponential in its nesting."""
 
 MAX_SEED = (1 << 64) - 1
 """The largest seed (and game index) of the package: seeds are below 2**64."""
@@ -34,7 +39,7 @@ def as_int(value: object) -> int | None:
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ArithmeticError):
+    except Exception:  # any failing __index__, as the engine reads it
         return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
@@ -27,11 +28,18 @@ class BuiltinBot:
         """Seats bot ``name`` (e.g. ``"greedy"``, ``"forgetful:0.2"``) in ``seat`` of ``game``.
 
         Raises:
-            InvalidOptionError: On an unknown bot, a bad parameter or seat.
+            InvalidOptionError: On something that is not a game, an unknown bot, a bad parameter
+                or seat.
         """
         from cardtable import _core
 
-        self._rust_game = _core.Game(game.game_id, game.players, dict(game.options))
+        game_id, players = getattr(game, "game_id", None), getattr(game, "players", None)
+        options = getattr(game, "options", None)
+        if not isinstance(game_id, str) or not isinstance(options, Mapping) or players is None:
+            raise InvalidOptionError(
+                f"expected a game (cardtable.make(...)) to seat a bot in, got {game!r:.80}"
+            )
+        self._rust_game = _core.Game(game_id, players, dict(options))
         self._bot = _core.Bot(self._rust_game, name, seat, seed)
 
     @property

@@ -176,9 +176,9 @@ class VectorEnv:
             bots = _items(opponents, "opponents (a bot name or a sequence of them)")
             if not all(isinstance(b, str) for b in bots):
                 raise InvalidOptionError(f"opponents must be bot names, got {opponents!r}")
-        if reward not in ("win", "score"):
+        if not isinstance(reward, str) or reward not in ("win", "score"):
             raise InvalidOptionError(f"reward must be 'win' or 'score', got {reward!r}")
-        self.reward: Reward = reward
+        self.reward: Reward = "win" if reward == "win" else "score"  # numpy.str_ as a plain str
         if not isinstance(reuse_buffers, bool):
             raise InvalidOptionError(f"reuse_buffers must be a bool, got {reuse_buffers!r}")
         self.reuse_buffers = reuse_buffers
@@ -195,7 +195,7 @@ class VectorEnv:
             seed=check_int("seed", seed, 0, MAX_SEED),
             agent_seats=seats,
             opponents=bots,
-            reward=reward,
+            reward=self.reward,
             threads=threads,
             observations=observations,
         )
@@ -280,7 +280,10 @@ class VectorEnv:
 
     @staticmethod
     def _indices(values: npt.ArrayLike, what: str) -> npt.NDArray[np.int64]:
-        array = np.asarray(values)
+        try:
+            array = np.asarray(values)
+        except ValueError as err:  # ragged nested lists
+            raise InvalidOptionError(f"{what} must be a flat list of ints: {err}") from None
         if array.ndim != 1:
             raise InvalidOptionError(f"{what} must be one-dimensional, got shape {array.shape}")
         if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):
@@ -300,7 +303,10 @@ class VectorEnv:
             and actions.flags.c_contiguous
         ):
             return actions
-        array = np.asarray(actions)
+        try:
+            array = np.asarray(actions)
+        except ValueError as err:  # ragged nested lists
+            raise IllegalActionError(f"actions must be {self.num_envs} ints: {err}") from None
         if array.shape != (self.num_envs,):
             raise IllegalActionError(
                 f"actions must have shape ({self.num_envs},), got {array.shape}"

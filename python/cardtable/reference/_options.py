@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from cardtable._inputs import MAX_DEPTH, as_int
+from cardtable._inputs import MAX_DEPTH, MAX_VALUES, as_int
 from cardtable.errors import CardtableError, InvalidOptionError
 
 __all__ = [
@@ -31,9 +31,15 @@ __all__ = [
 ]
 
 
-def _plain(value: object, depth: builtins.int) -> object:
-    if value is None or isinstance(value, (bool, str)):
+def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> object:
+    """``value`` as plain JSON; ``left[0]`` counts down the values that may still be read."""
+    left[0] -= 1
+    if left[0] < 0:
+        raise ValueError(f"more than {MAX_VALUES} values")
+    if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, str):
+        return str(value)  # a str subclass (numpy.str_) as the str it holds, as the engine reads it
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"{value} is not a finite number")
@@ -46,9 +52,9 @@ def _plain(value: object, depth: builtins.int) -> object:
             for key, item in value.items():
                 if not isinstance(key, str):
                     raise ValueError(f"dict key {key!r} is not a str")
-                out[str(key)] = _plain(item, depth + 1)
+                out[str(key)] = _plain(item, depth + 1, left)
             return out
-        return [_plain(item, depth + 1) for item in value]
+        return [_plain(item, depth + 1, left) for item in value]
     number = as_int(value)
     if number is not None:
         if not -(1 << 63) <= number < 1 << 64:
@@ -62,11 +68,12 @@ def plain_json(value: object, error: type[CardtableError]) -> object:
 
     The rules (``docs/errors.md``), the same as the engine's: ``None``, ``bool``, integers (``int``
     or any type with ``__index__``, such as NumPy integers, in ``-2**63..2**64``), finite floats,
-    ``str``, lists and tuples (as lists), dicts with ``str`` keys, nested at most
-    :data:`MAX_DEPTH` deep. Anything else (NaN, infinities, sets, bytes, other objects) is refused.
+    ``str`` (subclasses as the plain ``str`` they hold), lists and tuples (as lists), dicts with
+    ``str`` keys, nested at most :data:`MAX_DEPTH` deep and :data:`MAX_VALUES` values in all.
+    Anything else (NaN, infinities, sets, bytes, other objects) is refused.
     """
     try:
-        return _plain(value, 0)
+        return _plain(value, 0, [MAX_VALUES])
     except ValueError as err:
         raise error(f"not JSON-compatible: {err}") from None
 

@@ -33,7 +33,7 @@ def view(state: StateProtocol, seat: int | None = None) -> View:
 
     Raises:
         IllegalActionError: On a seat that is not a seat of the game (or not an int).
-        InvalidOptionError: On a game without a drawing.
+        InvalidOptionError: On something that is not a state, or a game without a drawing.
     """
     checked = check_seat(state, seat)
     return drawing(str(state.to_dict()["game"])).view(state, checked)
@@ -54,8 +54,8 @@ def svg(state: StateProtocol, seat: int | None = None, names: Sequence[str] | No
 
     Raises:
         IllegalActionError: On a seat that is not a seat of the game (or not an int).
-        InvalidOptionError: On a game without a drawing, or ``names`` that are not one str per
-            seat.
+        InvalidOptionError: On something that is not a state, a game without a drawing, or
+            ``names`` that are not one str per seat.
     """
     checked = check_seat(state, seat)
     labels = check_names(names, len(state.scores))

@@ -65,8 +65,11 @@ def check_seat(state: StateProtocol, seat: object) -> int | None:
     """``seat`` as a plain int (NumPy integers too), or ``None``, checked against the state.
 
     Raises:
+        InvalidOptionError: If ``state`` is not a state (of either backend).
         IllegalActionError: Unless ``seat`` is ``None`` or a seat of the state's game.
     """
+    if not all(hasattr(state, name) for name in ("to_dict", "scores", "observation")):
+        raise InvalidOptionError(f"expected a state of either backend, got {state!r:.80}")
     if seat is None:
         return None
     players = len(state.scores)

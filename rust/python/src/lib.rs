@@ -22,6 +22,12 @@ use vector::PyVectorEnv;
 /// dicts nest far less); deeper input is refused before it is walked any further.
 const MAX_DEPTH: usize = 64;
 
+/// Most values (containers and scalars, counted as they are read) in an argument converted to
+/// JSON; the canonical dicts hold a few thousand. A tree whose lists share their items is read in
+/// full, so without this bound a few shared levels would take time and memory exponential in
+/// the nesting.
+const MAX_VALUES: usize = 1_000_000;
+
 /// Converts an engine error to the class of the same name in `cardtable.errors` (the one mapping
 /// site between the two error hierarchies).
 fn to_py_err(err: EngineError) -> PyErr {
@@ -111,8 +117,12 @@ fn to_py(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
 
 /// Converts a Python value to JSON under the package's input rules (`docs/errors.md`): `None`,
 /// `bool`, integers (`int` or `__index__`, in `-2**63..2**64`), finite floats, `str`, lists and
-/// tuples, dicts with `str` keys, nested at most [`MAX_DEPTH`] deep; anything else is refused.
-fn json_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
+/// tuples, dicts with `str` keys, nested at most [`MAX_DEPTH`] deep and [`MAX_VALUES`] values in
+/// all (`left` counts down what may still be read); anything else is refused.
+fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<Value, String> {
+    *left = left
+        .checked_sub(1)
+        .ok_or_else(|| format!("more than {MAX_VALUES} values"))?;
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -145,7 +155,7 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
                     .ok()
                     .and_then(|s| s.to_str().ok().map(str::to_owned))
                     .ok_or_else(|| format!("dict key {k} is not a str"))?;
-                map.insert(key, json_value(&v, depth + 1)?);
+                map.insert(key, json_value(&v, depth + 1, left)?);
             }
             return Ok(Value::Object(map));
         }
@@ -158,7 +168,7 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
         };
         return items
             .iter()
-            .map(|v| json_value(v, depth + 1))
+            .map(|v| json_value(v, depth + 1, left))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array);
     }
@@ -181,7 +191,8 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
 
 /// [`json_value`] with the refusal as the given error.
 fn json_arg(obj: &Bound<'_, PyAny>, err: fn(String) -> EngineError) -> PyResult<Value> {
-    json_value(obj, 0).map_err(|e| to_py_err(err(format!("not JSON-compatible: {e}"))))
+    let mut left = MAX_VALUES;
+    json_value(obj, 0, &mut left).map_err(|e| to_py_err(err(format!("not JSON-compatible: {e}"))))
 }
 
 /// Runs `work` on a helper thread with the GIL released while this thread checks for signals every
