@@ -403,19 +403,6 @@ def test_a_long_legal_answer_line_is_read(fake: Any) -> None:
     assert outcome.divergence.history == [0]
 
 
-@pytest.mark.parametrize("max_line", [0, -1, True, 1.5, "64", None])
-def test_bad_line_limits_are_refused(fake: Any, max_line: Any) -> None:
-    command, pid_file = fake("ok")
-    target = Target("goofspiel", 2, {"num_cards": 13}, command)
-    with pytest.raises(InvalidOptionError, match="max_line must be an int >= 1"):
-        check("goofspiel", command, players=2, examples=1, max_line=max_line)
-    with pytest.raises(InvalidOptionError, match="max_line"):
-        replay_history(target, [], max_line=max_line)
-    with pytest.raises(InvalidOptionError, match="max_line"):
-        Implementation(command, max_line=max_line)
-    assert not pid_file.exists()
-
-
 def test_cli_takes_a_line_limit(fake: Any, tmp_path: Path) -> None:
     for value in ("0", "-5"):
         args = ["conformance", "goofspiel", "-p", "2", "--cmd", "true", "--max-line", value]
@@ -606,16 +593,24 @@ def test_a_detached_process_holding_the_pipes_does_not_hang_the_harness(fake: An
 BAD_TIMEOUTS = [math.nan, math.inf, -math.inf, -1, 0, 86_401, 10**400, True, "1", None]
 
 
-@pytest.mark.parametrize("timeout", BAD_TIMEOUTS, ids=[str(t)[:8] for t in BAD_TIMEOUTS])
-def test_bad_timeouts_are_refused(fake: Any, timeout: Any) -> None:
+BAD_LIMITS = [("timeout", t, "timeout must be a number of seconds") for t in BAD_TIMEOUTS] + [
+    ("max_line", m, "max_line must be an int >= 1") for m in (0, -1, True, 1.5, "64", None)
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"), BAD_LIMITS, ids=[f"{n}={str(v)[:8]}" for n, v, _ in BAD_LIMITS]
+)
+def test_bad_limits_are_refused(fake: Any, name: str, value: Any, message: str) -> None:
+    """A bad answer timeout or line limit is refused before any child is started."""
     command, pid_file = fake("hang")
     target = Target("goofspiel", 2, {"num_cards": 13}, command)
-    with pytest.raises(InvalidOptionError, match="timeout must be a number of seconds"):
-        check("goofspiel", command, players=2, examples=1, timeout=timeout)
-    with pytest.raises(InvalidOptionError, match="timeout"):
-        replay_history(target, [], timeout=timeout)
-    with pytest.raises(InvalidOptionError, match="timeout"):
-        Implementation(command, timeout=timeout)
+    with pytest.raises(InvalidOptionError, match=message):
+        check("goofspiel", command, players=2, examples=1, **{name: value})
+    with pytest.raises(InvalidOptionError, match=name):
+        replay_history(target, [], **{name: value})
+    with pytest.raises(InvalidOptionError, match=name):
+        Implementation(command, **{name: value})
     assert not pid_file.exists()
 
 

@@ -62,36 +62,29 @@ _WITHOUT_EXTENSION = textwrap.dedent(
 
 
 def test_the_testing_toolkit_works_without_the_compiled_extension() -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
-    run = subprocess.run(
-        [sys.executable, "-c", _WITHOUT_EXTENSION],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = _python(_WITHOUT_EXTENSION)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "ran test_goofspiel_equivalence" in run.stdout
+
+
+def _python(
+    code: str, *args: str, cwd: Path | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Runs ``python -c code args`` with the source tree first on the path (and ``env`` set)."""
+    environ = {**os.environ, "PYTHONPATH": str(ROOT / "python"), **env}
+    command = [sys.executable, "-c", code, *args]
+    return subprocess.run(
+        command, cwd=cwd, env=environ, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def _pytest_without_hypothesis(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_trivial.py").write_text(
         "def test_one(cardtable_backend):\n    assert cardtable_backend in ('rust', 'reference')\n"
     )
-    env = {
-        **os.environ,
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "PYTHONPATH": str(ROOT / "python"),
-    }
-    return subprocess.run(
-        [sys.executable, "-c", _WITHOUT_HYPOTHESIS, "-p", "cardtable.pytest_plugin", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    plugin = ("-p", "cardtable.pytest_plugin")
+    return _python(
+        _WITHOUT_HYPOTHESIS, *plugin, *args, cwd=tmp_path, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"
     )
 
 
