@@ -413,7 +413,10 @@ mod tests {
         g.legal_actions(b.state(), &mut legal);
         for _ in 0..10 {
             let choice = bot.act(&g, b.state(), &legal);
-            assert!(legal.contains(&choice), "flip {choice} is not legal: {legal:?}");
+            assert!(
+                legal.contains(&choice),
+                "flip {choice} is not legal: {legal:?}"
+            );
         }
     }
 
