@@ -88,9 +88,11 @@ class BuiltinBot:
         A bot with memory sees every step since the state it last saw, chance outcomes included,
         as in ``simulate``: when ``state``'s history continues that state's, each state in between
         is shown in turn (a seeded state resolves chance inside ``apply``, so a loop that calls
-        this after each ``apply`` never holds those states itself). Otherwise (another game, a
-        resampled state) the bot sees ``state`` alone. :meth:`act` shows the bot nothing: a bot
-        that is never asked to observe decides from the state it is given alone.
+        this after each ``apply`` never holds those states itself). Otherwise (another game, an
+        earlier point of this one) it sees ``state``'s game from its start, as a fresh bot would,
+        so nothing it remembers of another game stays; only a state its own history does not lead
+        to (a resampled state) is seen alone. :meth:`act` shows the bot nothing: a bot that is
+        never asked to observe decides from the state it is given alone.
 
         Raises:
             IllegalActionError: If the state is of another game.
