@@ -11,15 +11,19 @@ must not import the reference implementations, the adapters or the simulation la
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, check_int
-from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable.errors import (
+    CardtableError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidStateError,
+)
 
 if TYPE_CHECKING:
     from cardtable import _core
@@ -58,13 +62,26 @@ _OUTPUTS = (
 
 
 def _int(value: object, what: str) -> int:
-    """``value`` as an int (NumPy integers too, bools not), or InvalidOptionError."""
-    if isinstance(value, bool):
+    """``value`` as an int by the package's integer rule (:func:`as_int`), or InvalidOptionError."""
+    number = as_int(value)
+    if number is None:
         raise InvalidOptionError(f"{what} must be an int, got {value!r}")
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise InvalidOptionError(f"{what} must be an int, got {value!r}") from None
+    return number
+
+
+def _int64(
+    array: npt.NDArray[Any], what: str, error: type[CardtableError]
+) -> npt.NDArray[np.int64]:
+    """``array`` (of the right shape) as C-contiguous int64 if it holds integers below 2**63.
+
+    Raises:
+        error: Otherwise.
+    """
+    if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):
+        raise error(f"{what} must be integers, got dtype {array.dtype}")
+    if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
+        raise error(f"{what} out of range: {array.max()}")
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
 def _items(value: object, what: str) -> list[Any]:
@@ -286,11 +303,7 @@ class VectorEnv:
             raise InvalidOptionError(f"{what} must be a flat list of ints: {err}") from None
         if array.ndim != 1:
             raise InvalidOptionError(f"{what} must be one-dimensional, got shape {array.shape}")
-        if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):
-            raise InvalidOptionError(f"{what} must be integers, got dtype {array.dtype}")
-        if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
-            raise InvalidOptionError(f"{what} out of range: {array.max()}")
-        return np.ascontiguousarray(array, dtype=np.int64)
+        return _int64(array, what, InvalidOptionError)
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
         # The usual case, a C-contiguous native int64 array of the right shape, passes on a few
@@ -311,11 +324,7 @@ class VectorEnv:
             raise IllegalActionError(
                 f"actions must have shape ({self.num_envs},), got {array.shape}"
             )
-        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
-            raise IllegalActionError(f"actions must be integers, got dtype {array.dtype}")
-        if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
-            raise IllegalActionError(f"actions out of range: {array.max()}")
-        return np.ascontiguousarray(array, dtype=np.int64)
+        return _int64(array, "actions", IllegalActionError)
 
     def _outputs(self, out: Mapping[str, npt.NDArray[Any]]) -> StepResult:
         """``(obs, rewards, terminated, truncated, info)`` of the call that returned ``out``."""
