@@ -6,10 +6,10 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -26,6 +26,8 @@ from cardtable.errors import CardtableError, InvalidOptionError
 
 if TYPE_CHECKING:
     from cardtable.conformance.runner import Outcome
+
+_T = TypeVar("_T")
 
 __all__ = ["register"]
 
@@ -49,7 +51,7 @@ def register(group: click.Group) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         show_default=True,
-        callback=_timeout,
+        callback=_checked(check_timeout),
         help="Seconds allowed for each answer (above 0, at most a day).",
     )
     @click.option(
@@ -57,7 +59,7 @@ def register(group: click.Group) -> None:
         type=int,
         default=MAX_LINE_BYTES,
         show_default=True,
-        callback=_max_line,
+        callback=_checked(check_max_line),
         help="The longest answer line read, in bytes (at least 1); a longer one is an error.",
     )
     @click.option(
@@ -153,20 +155,20 @@ def register(group: click.Group) -> None:
         sys.exit(0 if outcome.ok else 1)
 
 
-def _timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    """The ``--timeout`` callback: a finite number of seconds above 0, at most a day."""
-    try:
-        return check_timeout(value)
-    except InvalidOptionError as err:
-        raise click.BadParameter(str(err), ctx, param) from None
+def _checked(check: Callable[[Any], _T]) -> Callable[[click.Context, click.Parameter, Any], _T]:
+    """A click callback that checks an option with the API's own ``check``.
 
+    ``check_timeout`` and ``check_max_line`` refuse with ``InvalidOptionError``, reported here as
+    a bad parameter (a usage error).
+    """
 
-def _max_line(ctx: click.Context, param: click.Parameter, value: int) -> int:
-    """The ``--max-line`` callback: a whole number of bytes, at least 1."""
-    try:
-        return check_max_line(value)
-    except InvalidOptionError as err:
-        raise click.BadParameter(str(err), ctx, param) from None
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> _T:
+        try:
+            return check(value)
+        except InvalidOptionError as err:
+            raise click.BadParameter(str(err), ctx, param) from None
+
+    return callback
 
 
 @contextlib.contextmanager
