@@ -564,8 +564,8 @@ def quiet_turns(state: StateProtocol, turns: int) -> None:
 
 
 def test_a_stalled_game_ends_after_n_n_minus_1_over_2_quiet_turns(backend: Backend) -> None:
-    """"Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja" (the game ends
-    when no neighbour numbers are left on the table) is the booklet's only end; a stalled game
+    """The booklet's only end is "Peli loppuu, kun pöydällä olevista korteista ei enää löydy
+    naapurilukuja" (the game ends when no neighbour numbers are left on the table); a stalled game
     needs one more (contract, Decision 11). 21 turns in a row (N = 7) that took nothing and showed
     no new card end the game, although 1 and 2 are still neighbours on the table; 20 do not."""
     state = laid(backend, SEVEN, min_number=1, max_number=7)
