@@ -148,6 +148,60 @@ def test_both_backends_read_str_subclasses_as_str() -> None:
         assert game.state_from_dict(data).to_dict() == game.new_state(seed=1).to_dict()
 
 
+class _LyingList(list[Any]):
+    """A list whose iteration and length say something other than what it stores."""
+
+    def __iter__(self) -> Any:
+        return iter([99])
+
+    def __len__(self) -> int:
+        return 1
+
+
+class _LyingDict(dict[str, Any]):
+    """A dict whose items and keys say something other than what it stores."""
+
+    def items(self) -> Any:
+        return [("phase", "junk")]
+
+    def __iter__(self) -> Any:
+        return iter(["phase"])
+
+
+class _LyingStr(str):
+    """A str whose ``str()`` is another word."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "take"
+
+
+class _LyingFloat(float):
+    """A float whose ``float()`` is another number."""
+
+    def __float__(self) -> float:
+        return float("nan")
+
+
+@pytest.mark.parametrize("backend", ["rust", "reference"])
+def test_subclasses_are_read_by_what_they_store(backend: str) -> None:
+    """Subclasses of list, dict, str and float are read by their contents, whatever their
+    iteration, ``items``, ``str()`` or ``float()`` say, in both backends (the reference used to
+    iterate them, so the two read such a state dict or option differently)."""
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    data = game.new_state(seed=1).to_dict()
+    state = {k: _LyingList(v) if isinstance(v, list) else v for k, v in data["state"].items()}
+    lying = {**data, "state": _LyingDict(state)}
+    assert game.state_from_dict(lying).to_dict() == data
+    too_low = _LyingStr("insert")
+    traffic = cardtable.make("trafficars", players=3, backend=backend, too_low=too_low)  # type: ignore[arg-type]
+    assert traffic.options["too_low"] == "insert"
+    # The float stored is 5.0 (refused as not an int), not the NaN its float() gives.
+    with pytest.raises(InvalidOptionError, match=r"must be an int in 1\.\.=60, got 5\.0"):
+        cardtable.make("goofspiel", players=2, backend=backend, num_cards=_LyingFloat(5.0))  # type: ignore[arg-type]
+
+
 class _BrokenIndex:
     """An object whose ``__index__`` raises something other than TypeError or ValueError."""
 

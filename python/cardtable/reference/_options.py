@@ -38,23 +38,28 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
         raise ValueError(f"more than {MAX_VALUES} values")
     if value is None or isinstance(value, bool):
         return value
+    # Subclasses of str, float, dict, list and tuple are read by what they store, as the engine
+    # reads them, whatever their own methods say: ``str.__str__``, ``float.__float__``,
+    # ``dict.items`` and ``list.__iter__`` / ``tuple.__iter__`` of the base class.
     if isinstance(value, str):
-        return str(value)  # a str subclass (numpy.str_) as the str it holds, as the engine reads it
+        return str.__str__(value)
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value} is not a finite number")
-        return float(value)
+        stored = float.__float__(value)
+        if not math.isfinite(stored):
+            raise ValueError(f"{stored} is not a finite number")
+        return stored
     if isinstance(value, (dict, list, tuple)):
         if depth >= MAX_DEPTH:
             raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
         if isinstance(value, dict):
             out: dict[str, object] = {}
-            for key, item in value.items():
+            for key, item in dict.items(value):
                 if not isinstance(key, str):
                     raise ValueError(f"dict key {key!r} is not a str")
-                out[str(key)] = _plain(item, depth + 1, left)
+                out[str.__str__(key)] = _plain(item, depth + 1, left)
             return out
-        return [_plain(item, depth + 1, left) for item in value]
+        items = list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value)
+        return [_plain(item, depth + 1, left) for item in items]
     number = as_int(value)
     if number is not None:
         if not -(1 << 63) <= number < 1 << 64:
@@ -68,9 +73,9 @@ def plain_json(value: object, error: type[CardtableError]) -> object:
 
     The rules (``docs/errors.md``), the same as the engine's: ``None``, ``bool``, integers (``int``
     or any type with ``__index__``, such as NumPy integers, in ``-2**63..2**64``), finite floats,
-    ``str`` (subclasses as the plain ``str`` they hold), lists and tuples (as lists), dicts with
-    ``str`` keys, nested at most :data:`MAX_DEPTH` deep and :data:`MAX_VALUES` values in all.
-    Anything else (NaN, infinities, sets, bytes, other objects) is refused.
+    ``str``, lists and tuples (as lists), dicts with ``str`` keys, nested at most
+    :data:`MAX_DEPTH` deep and :data:`MAX_VALUES` values in all; a subclass of one of these is read
+    by what it stores. Anything else (NaN, infinities, sets, bytes, other objects) is refused.
     """
     try:
         return _plain(value, 0, [MAX_VALUES])
