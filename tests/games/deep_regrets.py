@@ -54,6 +54,7 @@ PASS = ROLL_NOW = KEEP_ALL = DONE = 0
 STAY, MAKE_PORT, ABANDON = 1, 2, 3
 LEAVE_ON_TOP, PUT_AT_BOTTOM, CATCH, DECLINE = 4, 5, 6, 7
 DRAW_A_DINK, DISCARD_RANDOM = 8, 9
+TAKE_NOTHING = 0
 SELL, MOUNT, USE_LP, USE_REEL = 10, 11, 12, 13
 END_TURN = 24
 CAST, WORMS, DIE, DIE_KIND, REGRET, GIVE, SLOT, SHOP = 32, 41, 50, 65, 70, 74, 79, 82
@@ -783,6 +784,34 @@ def test_passing_gives_a_reward_and_the_last_player_two_more_turns(backend: Back
     assert (st["day"], st["first_player"], st["last_turns"], st["turn"]) == (2, 1, None, None)
     assert (st["phase"], st["node"], st["actor"]) == ("refresh", "muster_select", 1)
     assert [seat["passed"] for seat in st["players"]] == [False, False]
+
+
+def test_without_a_dink_to_draw_the_reward_discard_may_be_refused(backend: Backend) -> None:
+    """"Kierroksen väliin jättänyt ja pelaaja joka kierroksella jätetään väliin, saa aina
+    sinttikortin TAI saa poistaa katumuskortin." (Who passes, and who is skipped in a round,
+    always gets a dink OR may remove a regret.) The removal is a permission (Decision 22): once
+    the 25 dinks are all held, a rewarded seat holding a regret may discard a random one or take
+    nothing (both backends used to force the discard)."""
+    t = monday(backend, 5, tops={0: [FISH["Osteofish"]]})
+    t.catch(0, 0)
+    t.act(1, "draw_regret", 0)  # Osteofish's catch ability: seat 0 draws a regret of value 1.
+    # Everybody passes every day, each reward a dink, until the dinks run out.
+    t.auto(lambda t: t.at("reward") and DRAW_A_DINK not in t.legal())
+    st = t.st
+    assert (st["day"], st["actor"], st["dink_deck"], st["dink_discard"]) == (6, 0, [], [])
+    assert sum(len(seat["dinks"]) for seat in st["players"]) == len(DINKS)
+    assert t.legal() == [TAKE_NOTHING, DISCARD_RANDOM]
+    assert t.state.action_label(TAKE_NOTHING) == "take nothing"
+    kept = t.state.clone()
+    kept.apply(TAKE_NOTHING)
+    after = kept.to_dict()["state"]
+    assert after["players"][0]["regrets"] == [0, 1, 0, 0]
+    assert after["node"] not in ("reward", "discard_random_regret")
+    # Discarding is still there for a seat that wants it.
+    t.act(DISCARD_RANDOM, "reward", 0)
+    assert t.at("discard_random_regret", 0)
+    t.state.apply(t.legal()[0])
+    assert t.seat(0)["regrets"] == [0, 0, 0, 0]
 
 
 def test_last_turns_start_when_the_second_last_seat_passes(backend: Backend) -> None:

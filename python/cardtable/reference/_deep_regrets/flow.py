@@ -38,6 +38,7 @@ from cardtable.reference._deep_regrets.table import (
     SHOALS,
     SHOP,
     STAY_AT_SEA,
+    TAKE_NOTHING,
     USE_COFFIN,
     USE_SKULL,
     USE_WORMS,
@@ -433,17 +434,23 @@ class Days(Port):
         "draw-a-dink is possible if the dink deck or dink discard pile is non-empty; discarding is
         possible if p holds a regret. If neither, nothing happens. Else node reward, legal: 8 =
         draw a dink (DrawDinks(p)) if possible, 9 = discard a random regret (chance
-        discard_random_regret) if possible."
+        discard_random_regret) if possible, and 0 = take nothing if discarding is possible and
+        drawing a dink is not." Decision 22: the original's "saa poistaa katumuskortin" (may
+        remove a regret) is a permission.
         """
-        legal = []
-        if self._deck["dink"] or self._discard["dink"]:
-            legal.append(DRAW_A_DINK)
-        if self._seats[p].regret_count:
-            legal.append(DISCARD_RANDOM_REGRET)
-        if not legal:
+        can_draw = bool(self._deck["dink"] or self._discard["dink"])
+        can_discard = self._seats[p].regret_count > 0
+        if not can_draw and not can_discard:
             return
+        legal = []
+        if can_discard and not can_draw:
+            legal.append(TAKE_NOTHING)
+        if can_draw:
+            legal.append(DRAW_A_DINK)
+        if can_discard:
+            legal.append(DISCARD_RANDOM_REGRET)
         action = yield decision("reward", p, legal)
         if action == DRAW_A_DINK:
             yield from self._draw_dinks(p)
-        else:
+        elif action == DISCARD_RANDOM_REGRET:
             yield from self._discard_random_regret(p)

@@ -62,6 +62,7 @@ from cardtable.reference._deep_regrets.table import (
     STANDING_ACTIONS,
     STAY_AT_SEA,
     SUPPLY,
+    TAKE_NOTHING,
     USE_LIFE_PRESERVER,
     USE_REEL,
     USE_WORMS,
@@ -117,6 +118,7 @@ class Labels(Days):
             "worms": {LEAVE_ON_TOP: "leave it on top", PUT_AT_BOTTOM: "put it at the bottom"},
             "pay": {CATCH: "catch", DECLINE: "decline"},
             "reward": {
+                TAKE_NOTHING: "take nothing",
                 DRAW_A_DINK: "draw a dink",
                 DISCARD_RANDOM_REGRET: "discard a random regret",
             },

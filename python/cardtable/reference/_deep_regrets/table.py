@@ -42,11 +42,13 @@ SLOTS = range(3)
 """The three mount slots."""
 
 PASS = 0
-"""``turn``: pass. Id 0 is also roll now, keep all regrets and done (§9)."""
+"""``turn``: pass. Id 0 is also roll now, keep all regrets, take nothing and done (§9)."""
 ROLL_NOW = 0
 """``muster_select`` and ``reroll_select``: roll the chosen dice now."""
 KEEP_ALL = 0
 """``port_discard``: keep all regrets."""
+TAKE_NOTHING = 0
+"""``reward``: take nothing (only when no dink can be drawn, Decision 22)."""
 DONE = 0
 """``sell`` and ``mount_slot``: done."""
 STAY_AT_SEA = 1

@@ -7,12 +7,14 @@
 /// The size of the action space (ids 0..511).
 pub(super) const NUM_ACTIONS: u32 = 512;
 
-/// `turn`: pass. Id 0 is also roll now, keep all regrets and done.
+/// `turn`: pass. Id 0 is also roll now, keep all regrets, take nothing and done.
 pub(super) const PASS: u32 = 0;
 /// `muster_select` and `reroll_select`: roll the chosen dice now.
 pub(super) const ROLL_NOW: u32 = 0;
 /// `port_discard`: keep all regrets.
 pub(super) const KEEP_ALL: u32 = 0;
+/// `reward`: take nothing (offered only when no dink can be drawn, contract Decision 22).
+pub(super) const TAKE_NOTHING: u32 = 0;
 /// `sell`, `mount_slot`, `reveal_shoal`, `offer_regret`: done.
 pub(super) const DONE: u32 = 0;
 /// `declare`: stay at sea.

@@ -6,9 +6,9 @@
 
 use super::actions::{
     ABANDON_SHIP, CAST, CAST_LAST, CATCH, CATCH_BY_DISCARDING, CATCH_BY_SHOWING, COLUMN, DECLINE,
-    DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DONE, DRAW_A_DINK, END_TURN, FISH, FISH_LAST,
-    FLIP_WORMS, GIVE_AWAY, GIVE_TO, MAKE_PORT, MOUNT, PASS, PUT_AT_BOTTOM, REEL, REGRET, ROD,
-    ROLL_NOW, ROW, SELL, SHOP, SHOP_LAST, SLOT, SUPPLY, SUPPLY_LAST, USE_COFFIN,
+    DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DISCARD_RANDOM_REGRET, DONE, DRAW_A_DINK, END_TURN,
+    FISH, FISH_LAST, FLIP_WORMS, GIVE_AWAY, GIVE_TO, MAKE_PORT, MOUNT, PASS, PUT_AT_BOTTOM, REEL,
+    REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SHOP_LAST, SLOT, SUPPLY, SUPPLY_LAST, USE_COFFIN,
     USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
 };
 use super::flow::first_kind;
@@ -316,14 +316,19 @@ impl DeepRegrets {
         }
     }
 
-    /// Resolves an action at the `reward` node: dinks drawn, or a random regret discarded.
+    /// Resolves an action at the `reward` node: dinks drawn, a random regret discarded, or
+    /// nothing taken.
     pub(super) fn apply_reward(&self, st: &mut S, p: usize, a: u32) {
         let pp = p as u8;
-        if a == DRAW_A_DINK {
-            let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false));
-            self.run_unless(st, asked);
-        } else {
-            self.ask(st, Node::DiscardRandomRegret, pp);
+        match a {
+            DRAW_A_DINK => {
+                let asked = self.draw_dinks(st, pp, self.dinks_per_draw(st, p, false));
+                self.run_unless(st, asked);
+            }
+            DISCARD_RANDOM_REGRET => {
+                self.ask(st, Node::DiscardRandomRegret, pp);
+            }
+            _ => self.run(st),
         }
     }
 

@@ -8,7 +8,8 @@
 use super::actions::{
     ABANDON_SHIP, CAST, CATCH, COLUMN, DECLINE, DIE, DIE_KIND, DISCARD_RANDOM_REGRET, DONE,
     DRAW_A_DINK, END_TURN, FISH, GIVE_TO, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, PASS,
-    PUT_AT_BOTTOM, REEL, REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SLOT, STAY_AT_SEA, USE_WORMS,
+    PUT_AT_BOTTOM, REEL, REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SLOT, STAY_AT_SEA, TAKE_NOTHING,
+    USE_WORMS,
 };
 use super::fishing::PayNumbers;
 use super::port::shop_base;
@@ -174,7 +175,7 @@ impl DeepRegrets {
                 match (dink, discard) {
                     (true, true) => pick_listed(&[DRAW_A_DINK, DISCARD_RANDOM_REGRET], 0, 0, rng),
                     (true, false) => pick_listed(&[DRAW_A_DINK], 0, 0, rng),
-                    (false, true) => pick_listed(&[DISCARD_RANDOM_REGRET], 0, 0, rng),
+                    (false, true) => pick_listed(&[TAKE_NOTHING, DISCARD_RANDOM_REGRET], 0, 0, rng),
                     (false, false) => None,
                 }
             }
@@ -249,10 +250,17 @@ impl DeepRegrets {
             Node::Pay => self.pay_actions(st, p, out),
             Node::DeclineDie => fresh_classes(out, &seat.fresh),
             Node::Reward => {
-                if st.dink_deck | st.dink_discard != 0 {
+                let dink = st.dink_deck | st.dink_discard != 0;
+                let discard = seat.has_regret();
+                // Discarding is a permission (Decision 22): without a dink to draw, the seat may
+                // also take nothing.
+                if discard && !dink {
+                    out.push(TAKE_NOTHING);
+                }
+                if dink {
                     out.push(DRAW_A_DINK);
                 }
-                if seat.has_regret() {
+                if discard {
                     out.push(DISCARD_RANDOM_REGRET);
                 }
             }

@@ -14,7 +14,8 @@ use super::actions::{
     GIVE_TO_LAST, HADAL, HADAL_LAST, KEEP_ALL, LEAVE_ON_TOP, MAKE_PORT, MOUNT, NO, PASS,
     PUT_AT_BOTTOM, REEL, REEL_LAST, REGRET, REGRET_LAST, ROD, ROD_LAST, ROLL_NOW, ROW, ROW_LAST,
     SECOND_EFFECT, SELL, SHOP, SHOP_LAST, SLOT, SLOT_LAST, STAY_AT_SEA, SUPPLY, SUPPLY_LAST,
-    USE_COFFIN, USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST, YES,
+    TAKE_NOTHING, USE_COFFIN, USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
+    YES,
 };
 use super::flow::first_kind;
 use super::port::shop_base;
@@ -582,6 +583,7 @@ impl DeepRegrets {
             },
             Node::DeclineDie => die(a).map(|x| format!("spend {x} for a dink")),
             Node::Reward => match a {
+                TAKE_NOTHING => Some("take nothing".into()),
                 DRAW_A_DINK => Some("draw a dink".into()),
                 DISCARD_RANDOM_REGRET => Some("discard a random regret".into()),
                 _ => None,
