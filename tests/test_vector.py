@@ -196,6 +196,16 @@ def test_bad_actions_raise_and_change_nothing(actions: Any) -> None:
     np.testing.assert_array_equal(after[0], expected[0])
 
 
+def test_a_bool_in_an_action_list_is_refused() -> None:
+    """NumPy reads ``[True, 1, 1]`` as the ints ``[1, 1, 1]``; a bool is never an int
+    (docs/errors.md), so the list is refused, as an array of bools already was."""
+    env = VectorEnv("goofspiel", 3, players=2, seed=8)
+    _obs, info = env.reset()
+    legal = random_actions(np.random.default_rng(0), info["action_mask"]).tolist()
+    with pytest.raises(IllegalActionError, match="not bools"):
+        env.step([True, *legal[1:]])
+
+
 @pytest.mark.parametrize(
     "convert",
     [
@@ -431,6 +441,11 @@ def test_observe_other_seats_and_into_given_arrays() -> None:
         ({"seats": [0]}, InvalidOptionError),
         ({"out": np.zeros((4, 3), np.float32)}, InvalidOptionError),
         ({"out": np.zeros((4, 522), np.float64)}, InvalidOptionError),
+        # Fortran order: the engine used to fill it as if it were C order, scrambling the rows.
+        ({"out": np.zeros((4, 522), np.float32, order="F")}, InvalidOptionError),
+        # NumPy reads [True, 0, 0, 0] as ints; a bool is never an int (docs/errors.md).
+        ({"seats": [True, 0, 0, 0]}, InvalidOptionError),
+        ({"envs": (0, np.True_)}, InvalidOptionError),
     ],
 )
 def test_observe_rejects_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:

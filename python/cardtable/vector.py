@@ -69,6 +69,18 @@ def _int(value: object, what: str) -> int:
     return number
 
 
+def _array(values: npt.ArrayLike, what: str, error: type[CardtableError]) -> npt.NDArray[Any]:
+    """``values`` as a NumPy array, or ``error`` for ragged lists and for a list or tuple holding
+    a bool (NumPy would read ``[True, 0]`` as the integers ``[1, 0]``; a bool is never an int).
+    """
+    if isinstance(values, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in values):
+        raise error(f"{what} must be integers, not bools: {values!r}")
+    try:
+        return np.asarray(values)
+    except ValueError as err:  # ragged nested lists
+        raise error(f"{what} must be a flat list of ints: {err}") from None
+
+
 def _int64(
     array: npt.NDArray[Any], what: str, error: type[CardtableError]
 ) -> npt.NDArray[np.int64]:
@@ -297,10 +309,7 @@ class VectorEnv:
 
     @staticmethod
     def _indices(values: npt.ArrayLike, what: str) -> npt.NDArray[np.int64]:
-        try:
-            array = np.asarray(values)
-        except ValueError as err:  # ragged nested lists
-            raise InvalidOptionError(f"{what} must be a flat list of ints: {err}") from None
+        array = _array(values, what, InvalidOptionError)
         if array.ndim != 1:
             raise InvalidOptionError(f"{what} must be one-dimensional, got shape {array.shape}")
         return _int64(array, what, InvalidOptionError)
@@ -316,10 +325,7 @@ class VectorEnv:
             and actions.flags.c_contiguous
         ):
             return actions
-        try:
-            array = np.asarray(actions)
-        except ValueError as err:  # ragged nested lists
-            raise IllegalActionError(f"actions must be {self.num_envs} ints: {err}") from None
+        array = _array(actions, "actions", IllegalActionError)
         if array.shape != (self.num_envs,):
             raise IllegalActionError(
                 f"actions must have shape ({self.num_envs},), got {array.shape}"

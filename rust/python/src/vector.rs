@@ -5,7 +5,7 @@
 use super::{list_arg, optional_threads, str_arg, to_py_err, uint_arg, Locked, PyGame};
 use cardtable_engine as engine;
 use engine::EngineError;
-use numpy::PyArrayMethods;
+use numpy::{PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMappingProxy, PyString, PyTuple};
 
@@ -307,14 +307,14 @@ impl<'py> OutArrays<'py> {
             ))
         };
         Ok(engine::OutputSlices {
-            obs: self.obs.as_slice_mut().map_err(|_| bad())?,
-            mask: self.mask.as_slice_mut().map_err(|_| bad())?,
-            rewards: self.rewards.as_slice_mut().map_err(|_| bad())?,
-            all_rewards: self.all_rewards.as_slice_mut().map_err(|_| bad())?,
-            terminated: self.terminated.as_slice_mut().map_err(|_| bad())?,
-            seat: self.seat.as_slice_mut().map_err(|_| bad())?,
-            autoreset: self.autoreset.as_slice_mut().map_err(|_| bad())?,
-            episode: self.episode.as_slice_mut().map_err(|_| bad())?,
+            obs: c_order(&mut self.obs).ok_or_else(bad)?,
+            mask: c_order(&mut self.mask).ok_or_else(bad)?,
+            rewards: c_order(&mut self.rewards).ok_or_else(bad)?,
+            all_rewards: c_order(&mut self.all_rewards).ok_or_else(bad)?,
+            terminated: c_order(&mut self.terminated).ok_or_else(bad)?,
+            seat: c_order(&mut self.seat).ok_or_else(bad)?,
+            autoreset: c_order(&mut self.autoreset).ok_or_else(bad)?,
+            episode: c_order(&mut self.episode).ok_or_else(bad)?,
         })
     }
 }
@@ -454,9 +454,7 @@ impl PyVectorEnv {
             let mut rw = array
                 .try_readwrite()
                 .map_err(|_| opt("out is not writeable or is in use".into()))?;
-            let slice = rw
-                .as_slice_mut()
-                .map_err(|_| opt("out must be C-contiguous".into()))?;
+            let slice = c_order(&mut rw).ok_or_else(|| opt("out must be C-contiguous".into()))?;
             py.detach(|| inner.lock()?.observe_into(&envs, seats.as_deref(), slice))
                 .map_err(to_py_err)?;
             return Ok(array.clone().into_any());
@@ -476,5 +474,17 @@ impl PyVectorEnv {
     #[getter]
     fn num_envs(&self) -> usize {
         self.num_envs
+    }
+}
+
+/// The elements of `array` in row-major order, if it is C-contiguous (`as_slice_mut` alone also
+/// accepts a Fortran-ordered array, whose elements it would hand over in column-major order).
+fn c_order<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    array: &'a mut numpy::PyReadwriteArray<'_, T, D>,
+) -> Option<&'a mut [T]> {
+    if array.is_c_contiguous() {
+        array.as_slice_mut().ok()
+    } else {
+        None
     }
 }
