@@ -787,8 +787,8 @@ def test_passing_gives_a_reward_and_the_last_player_two_more_turns(backend: Back
 
 
 def test_without_a_dink_to_draw_the_reward_discard_may_be_refused(backend: Backend) -> None:
-    """"Kierroksen väliin jättänyt ja pelaaja joka kierroksella jätetään väliin, saa aina
-    sinttikortin TAI saa poistaa katumuskortin." (Who passes, and who is skipped in a round,
+    """The summary: "Kierroksen väliin jättänyt ja pelaaja joka kierroksella jätetään väliin, saa
+    aina sinttikortin TAI saa poistaa katumuskortin." (Who passes, and who is skipped in a round,
     always gets a dink OR may remove a regret.) The removal is a permission (Decision 22): once
     the 25 dinks are all held, a rewarded seat holding a regret may discard a random one or take
     nothing (both backends used to force the discard)."""
