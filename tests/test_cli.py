@@ -179,6 +179,12 @@ def test_simulate_checks_output_paths_before_the_run(tmp_path: Path) -> None:
     _fails_before_the_run(_simulate("--plot", str(tmp_path / "s.gif")), "--plot", ".png")
     same = str(tmp_path / "x.csv")
     assert "--plot" in run_cli(*_simulate("--out", same, "--plot", same), exit_code=2)
+    # A name the file system refuses, and a link to a missing place, used to fail only when the
+    # file was written (a traceback after the whole run).
+    _fails_before_the_run(_simulate("--out", str(tmp_path / ("a" * 300 + ".csv"))), "too long")
+    link = tmp_path / "link.csv"
+    link.symlink_to(missing / "r.csv")
+    _fails_before_the_run(_simulate("--out", str(link)), "--out", "does not exist")
 
 
 @pytest.mark.parametrize(

@@ -429,6 +429,11 @@ def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
         ["--seed", "-1"],
         ["--seed", str(2**64)],
         ["-p", "3"],
+        # A huge count used to overflow building the default lineup (a traceback).
+        ["-p", "99999999999999999999999"],
+        ["-p", str(2**63 - 1)],
+        # No bot named: used to play the default lineup instead.
+        ["-b", ","],
         ["-b", "greedy,nobody", "--game", "2"],
     ):
         output = run_cli("replay", "goofspiel", *bad, "-o", str(out), exit_code=2)

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import click
 from rich.console import Console
@@ -82,14 +82,29 @@ def _require(module: str, extra: str, why: str) -> None:
 
 
 def _check_writable(path: Path, option: str) -> None:
-    """Fails before the run if ``path`` cannot be written (no such directory, no permission)."""
-    parent = path.parent
-    if not parent.is_dir():
-        raise click.BadParameter(
-            f"cannot write {path}: the directory {parent} does not exist", param_hint=option
-        )
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise click.BadParameter(f"cannot write {path}: permission denied", param_hint=option)
+    """Fails before the run if ``path`` cannot be written.
+
+    That is: its directory (links followed, so a link to a missing place counts) does not exist
+    or is not writable, ``path`` is a directory, or the file system refuses the name (too long,
+    say).
+    """
+
+    def refuse(reason: str) -> NoReturn:
+        raise click.BadParameter(f"cannot write {path}: {reason}", param_hint=option)
+
+    target = Path(os.path.realpath(path))
+    try:
+        if not target.parent.is_dir():
+            refuse(f"the directory {target.parent} does not exist")
+        found = target.exists()
+    except OSError as err:  # a name too long, say
+        refuse(err.strerror or str(err))
+    if found and target.is_dir():
+        refuse("it is a directory")
+    if not os.access(target.parent, os.W_OK | os.X_OK) or (
+        found and not os.access(target, os.W_OK)
+    ):
+        refuse("permission denied")
 
 
 def output_format(path: Path) -> OutputFormat:

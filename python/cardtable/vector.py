@@ -70,8 +70,11 @@ def _int(value: object, what: str) -> int:
 
 
 def _array(values: npt.ArrayLike, what: str, error: type[CardtableError]) -> npt.NDArray[Any]:
-    """``values`` as a NumPy array, or ``error`` for ragged lists and for a list or tuple holding
-    a bool (NumPy would read ``[True, 0]`` as the integers ``[1, 0]``; a bool is never an int).
+    """``values`` as a NumPy array.
+
+    Raises:
+        error: For ragged lists, and for a list or tuple holding a bool (NumPy would read
+            ``[True, 0]`` as the integers ``[1, 0]``; a bool is never an int).
     """
     if isinstance(values, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in values):
         raise error(f"{what} must be integers, not bools: {values!r}")

@@ -100,12 +100,14 @@ def register(main: click.Group) -> None:
         _check_writable(out, "--out")  # before the game is played
         try:
             names = split_bot_specs(bots) if bots else []
+            if bots and not names:
+                raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
             options = parse_options(option_pairs)
             if players is None:
                 players = len(names) if names else int(_info(game_id).min_players)
+            game = cardtable.make(game_id, players=players, **options)  # checks players first
             if not names:
-                names = [default_bot(game_id)] * players
-            game = cardtable.make(game_id, players=players, **options)
+                names = [default_bot(game_id)] * game.players
             if len(names) != game.players:
                 raise click.BadParameter(
                     f"give {game.players} bots (one per seat)", param_hint="--bots"

@@ -55,8 +55,15 @@ fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
     if obj.is_instance_of::<PyBool>() {
         return Err(to_py_err(err(format!("{what} must be an int, got {obj}"))));
     }
-    obj.extract::<i64>()
-        .map_err(|_| to_py_err(err(format!("{what} must be an int, got {obj}"))))
+    obj.extract::<i64>().map_err(|_| {
+        // An integer that does not fit (its `__index__` works) is out of range, not a non-int.
+        let message = if obj.call_method0("__index__").is_ok() {
+            format!("{what} must be an int in -2**63..2**63, got {obj}")
+        } else {
+            format!("{what} must be an int, got {obj}")
+        };
+        to_py_err(err(message))
+    })
 }
 
 /// An integer argument in `0..=max` (same types as [`int_arg`]) as a `u64` or a `usize`, or the
@@ -108,7 +115,14 @@ fn str_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
     obj.cast::<PyString>()
         .ok()
         .and_then(|s| s.to_str().ok().map(str::to_owned))
-        .ok_or_else(|| to_py_err(err(format!("{what} must be a str, got {obj}"))))
+        .ok_or_else(|| {
+            let message = if obj.is_instance_of::<PyString>() {
+                format!("{what} must be valid UTF-8 (it holds a lone surrogate), got {obj:?}")
+            } else {
+                format!("{what} must be a str, got {obj}")
+            };
+            to_py_err(err(message))
+        })
 }
 
 fn to_py(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
