@@ -246,6 +246,23 @@ def test_python_policy_returning_an_illegal_action_is_refused() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda batch: (99 for _ in range(len(batch))),  # a generator
+        lambda batch: {legal[0]: 0.9 for legal in batch.legal_actions},  # a dict: its keys
+        lambda batch: {legal[0] for legal in batch.legal_actions},  # a set: no row order
+    ],
+    ids=["generator", "dict", "set"],
+)
+def test_a_policy_answer_that_is_not_a_sequence_is_refused(answer: Any) -> None:
+    """Only a list, a tuple or a 1-d integer array is an answer (docs/errors.md). A dict used to
+    play its keys, and a generator holding an illegal action lost the row at fault from the
+    message (the generator was spent when the error was explained)."""
+    with pytest.raises(cardtable.IllegalActionError, match="must return a sequence of actions"):
+        cardtable.simulate("goofspiel", players=2, games=2, bots=[answer, "random"], progress=False)
+
+
 def test_progress_callback_and_stopping_early() -> None:
     seen: list[tuple[int, int]] = []
 

@@ -255,13 +255,15 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
                 f"policy {_name(policy)!r} must return a sequence of actions, got {answer!r}"
             )
         chosen = list(answer)
+    elif isinstance(answer, Sequence) and not isinstance(answer, (str, bytes)):
+        chosen = list(answer)
     else:
-        try:
-            chosen = list(answer)  # type: ignore[call-overload]
-        except TypeError:
-            raise IllegalActionError(
-                f"policy {_name(policy)!r} must return a sequence of actions, got {answer!r}"
-            ) from None
+        # A set or dict has no row order, and an iterator could not be read again to name the
+        # row at fault.
+        raise IllegalActionError(
+            f"policy {_name(policy)!r} must return a sequence of actions (a list, a tuple or a "
+            f"1-d integer array), got {type(answer).__name__} {answer!r}"
+        )
     if len(chosen) != rows:
         raise IllegalActionError(
             f"policy {_name(policy)!r} returned {len(chosen)} actions for a batch of {rows}"
