@@ -286,6 +286,14 @@ def test_replay_reads_exact_ints_and_only_the_states_own_game() -> None:
             cardtable.replay(state, names=names)  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError, match="title"):
         cardtable.replay(state, title=5)  # type: ignore[arg-type]
+    # A lone surrogate cannot be written: it used to fail in save() with UnicodeEncodeError.
+    with pytest.raises(InvalidOptionError, match="title"):
+        cardtable.replay(state, title="\ud800")
+    # A run's replay checks its title too (it used to fail only in .html or save()).
+    run = cardtable.simulate("goofspiel", players=2, games=2, progress=False, num_cards=4)
+    for bad_title in (5, 0, "\ud800"):
+        with pytest.raises(InvalidOptionError, match="title"):
+            run.replay(0, title=bad_title)  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError, match="path"):
         cardtable.replay(state).save(5)  # type: ignore[arg-type]
 

@@ -164,10 +164,26 @@ def _who(seat: int, names: Sequence[str]) -> str:
     return f"seat {seat}"
 
 
+def _writable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _build(
     game: GameProtocol, history: Sequence[int], names: Sequence[str], title: str | None
 ) -> Replay:
-    """Replays ``history`` from the start of ``game``, drawing every view after every step."""
+    """Replays ``history`` from the start of ``game``, drawing every view after every step.
+
+    Raises:
+        InvalidOptionError: If ``title`` is neither None nor a str that can be written as UTF-8
+            (a lone surrogate cannot).
+    """
+    if title is not None and (not isinstance(title, str) or not _writable(title)):
+        raise InvalidOptionError(f"title must be a str (valid UTF-8) or None, got {title!r}")
     module = drawing(game.game_id)
     names = list(names) if names else [""] * game.players
     state = game.new_state()
@@ -293,8 +309,6 @@ def replay(
         if game is None:
             raise InvalidOptionError("replay(history) needs the game: replay(history, game)")
         history = _history(source)
-    if title is not None and not isinstance(title, str):
-        raise InvalidOptionError(f"title must be a str or None, got {title!r}")
     return _build(game, history, check_names(names, game.players) or [], title)
 
 
@@ -453,7 +467,8 @@ def replay_run_game(
             b.observe(state)
     if expected_scores is not None and list(state.scores) != expected_scores:
         raise InvalidOptionError(f"game {game} did not replay to the scores of the run")
-    return _build(g, state.history, list(bots), title or f"{game_id}: game {game} of seed {seed}")
+    default = f"{game_id}: game {game} of seed {seed}"
+    return _build(g, state.history, list(bots), default if title is None else title)
 
 
 def _payload(r: Replay) -> str:
