@@ -313,7 +313,7 @@ def test_bad_simulation_requests(kwargs: dict[str, Any]) -> None:
         cardtable.simulate("turn_the_tide", **args)
 
 
-def test_arrow_and_parquet_round_trip(tmp_path: Any) -> None:
+def test_arrow_and_parquet_round_trip(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import pyarrow.parquet as pq
 
     result = cardtable.simulate("turn_the_tide", players=3, games=500, progress=False)
@@ -334,6 +334,12 @@ def test_arrow_and_parquet_round_trip(tmp_path: Any) -> None:
     assert result.scores is not None
     np.testing.assert_array_equal(table.column("score_1").to_numpy(), result.scores[:, 1])
     assert table.schema.metadata[b"game_id"] == b"turn_the_tide"
+    # Anything but a str or a path is refused: None and 5 were written as files named so.
+    monkeypatch.chdir(tmp_path)
+    for bad in (None, 5):
+        with pytest.raises(InvalidOptionError, match="path"):
+            result.to_parquet(bad)  # type: ignore[arg-type]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.parquet"]
 
 
 def test_builtin_bots_drive_states_of_both_backends(backend: str) -> None:

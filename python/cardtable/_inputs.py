@@ -1,4 +1,4 @@
-"""The package's rule for integer inputs (``docs/errors.md``), in one leaf module.
+"""The package's rules for integer inputs and output paths (``docs/errors.md``), in one leaf.
 
 Every Python layer that reads an integer from a caller (the reference backend, the policy runner,
 pictures and replays, the adapters, the test kit, the studies) reads it here, so all of them
@@ -8,10 +8,11 @@ accept and refuse the same values as the engine's bindings. It imports only the 
 from __future__ import annotations
 
 import operator
+import os
 
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["MAX_DEPTH", "MAX_SEED", "MAX_VALUES", "as_int", "check_int"]
+__all__ = ["MAX_DEPTH", "MAX_SEED", "MAX_VALUES", "as_int", "check_int", "check_path"]
 
 MAX_DEPTH = 64
 """Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
@@ -55,3 +56,15 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
         bound = f">= {low}" if high is None else f"in {low}..{high}"
         raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
     return number
+
+
+def check_path(path: object, name: str = "path") -> str | os.PathLike[str]:
+    """``path`` if it names a file to write: a ``str`` or an ``os.PathLike`` of a ``str`` path.
+
+    Raises:
+        InvalidOptionError: On anything else (``None`` or ``5`` would otherwise be written as
+            files named ``None`` and ``5``).
+    """
+    if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
+        raise InvalidOptionError(f"{name} must be a str or a path, got {path!r}")
+    return path

@@ -11,14 +11,15 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import check_path
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -500,11 +501,15 @@ class SimulationResult:
         }
         return pa.table(columns, metadata=meta)
 
-    def to_parquet(self, path: str | Path) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file."""
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file.
+
+        Raises:
+            InvalidOptionError: If ``path`` is not a ``str`` or a path.
+        """
         import pyarrow.parquet as pq
 
-        pq.write_table(self.to_arrow(), str(path))
+        pq.write_table(self.to_arrow(), os.fspath(check_path(path)))
 
 
 def run_local(

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._inputs import MAX_SEED, as_int, check_int, check_path
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing
@@ -144,9 +144,7 @@ class Replay:
             InvalidOptionError: If ``path`` is not a str or a path.
             OSError: If the file cannot be written.
         """
-        if not isinstance(path, (str, os.PathLike)):
-            raise InvalidOptionError(f"path must be a str or a path, got {path!r}")
-        out = Path(path)
+        out = Path(check_path(path))
         out.write_text(self.html, encoding="utf-8")
         return out
 
