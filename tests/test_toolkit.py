@@ -24,6 +24,7 @@ from cardtable import pytest_plugin, testing
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import RulesState
 from cardtable.testing import (
+    MAX_PLAYERS,
     RULES_FIELDS,
     DivergenceError,
     assert_equivalent,
@@ -431,6 +432,15 @@ def test_numpy_differences_are_reported_without_crashing() -> None:
     assert compare_states(a, b, 2, ["winners"]) == []
     [line] = compare_states(a, b, 2, ["scores"])
     assert line.startswith("scores: A = [1, 2], B = array([1, 3])")
+
+
+def test_compare_states_refuses_more_seats_than_the_engine_has() -> None:
+    """A huge ``players`` used to loop (and grow its list of differences) for as long as it said."""
+    a = Stub(scores=[1, 2])
+    for bad in (MAX_PLAYERS + 1, 2**64, -1, True):
+        with pytest.raises(InvalidOptionError, match="players"):
+            compare_states(a, a, bad, ["observations"])
+    assert compare_states(a, a, MAX_PLAYERS, ["scores"]) == []
 
 
 def _raises_at(member: str, length: int) -> Callable[[Any, str], None]:

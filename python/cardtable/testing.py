@@ -51,6 +51,7 @@ __all__ = [
     "CHANCE_REL_TOL",
     "DEFAULT_MAX_EXAMPLES",
     "FIRST_LEGAL_STEPS",
+    "MAX_PLAYERS",
     "RULES_FIELDS",
     "Divergence",
     "DivergenceError",
@@ -151,6 +152,10 @@ CHANCE_REL_TOL = 1e-9
 
 CHANCE_ABS_TOL = 1e-12
 """Absolute tolerance of chance probabilities in :func:`compare_states` (``math.isclose``)."""
+
+MAX_PLAYERS = 64
+"""The most seats :func:`compare_states` compares (the engine's seat sets are 64 bits wide); a
+larger count was accepted and looped for as long as it said."""
 
 _SHOWN = 8
 """Differing entries (chance outcomes, tensor entries) named in one difference line."""
@@ -340,7 +345,7 @@ def compare_states(
     Args:
         a: One state.
         b: The other state.
-        players: Number of seats (for ``observations``).
+        players: Number of seats (for ``observations``), at most :data:`MAX_PLAYERS`.
         fields: Any of :data:`ALL_FIELDS` (the default, which needs every member of
             :class:`~cardtable.protocols.StateProtocol`): ``current_player``, ``is_chance_node``,
             ``is_terminal``, ``legal_actions`` (sorted legal actions), ``chance_outcomes``
@@ -357,7 +362,7 @@ def compare_states(
             state without a member that ``fields`` needs.
     """
     names = _fields(fields)
-    seats = range(check_int("players", players, 0))
+    seats = range(check_int("players", players, 0, MAX_PLAYERS))
     out: list[str] = []
     for name in names:
         if name == "observations":
