@@ -578,3 +578,14 @@ def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
     assert "final scores" in text and ("You win" in text or "Winner" in text or "share" in text)
     assert "your move" in text
     assert "acted" not in text  # other seats' moves are described in words
+
+
+@pytest.mark.parametrize("game_id", ["deep_regrets", "trafficars", "turn_the_tide"])
+def test_both_backends_write_the_same_replay_page(game_id: str) -> None:
+    """The reference listed its options in declaration order and the engine by name, so the
+    pages of the same game differed in the order of their options."""
+    pages = [
+        cardtable.replay(cardtable.make(game_id, players=3, backend=b).new_state(seed=1)).html
+        for b in ("rust", "reference")
+    ]
+    assert pages[0] == pages[1]

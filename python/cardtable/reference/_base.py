@@ -80,8 +80,11 @@ class ReferenceGame(ABC, Generic[StateT]):
 
     @property
     def options(self) -> dict[str, object]:
-        """Every option with its effective value, in declaration order (read by ``_configure``)."""
-        return dict(self._option_values)
+        """Every option with its effective value (read by ``_configure``), sorted by name.
+
+        The engine's are sorted so, and both backends then write the same JSON (a replay's page).
+        """
+        return dict(sorted(self._option_values.items()))
 
     @property
     @abstractmethod
