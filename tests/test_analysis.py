@@ -670,14 +670,13 @@ def _reproduced(result: Any) -> None:
     import json
     import shlex
 
-    from cardtable.analysis._cli import _clean
     from tests.command_line import run_cli
 
     command = result.report().footer.split("Reproduce with `")[1].split("`")[0]
     words = shlex.split(command)
     assert words[0] == "cardtable"
     again = json.loads(run_cli(*words[1:], "--no-progress", "--json", "-"))
-    assert _without_time(again) == _without_time(_clean(result.to_dict()))
+    assert _without_time(again) == _without_time(result.to_dict())
 
 
 def test_tournament_footer_reproduces_the_run() -> None:
@@ -815,3 +814,144 @@ def test_study_commands_refuse_bad_arguments_before_running(
     output = run_cli(*STUDY_COMMANDS[study], "--no-progress", *args, exit_code=2)
     assert message in output and "took" not in output  # refused before the study ran
     assert list(tmp_path.iterdir()) == []  # and nothing was written
+
+
+# --- progress, strict JSON, output paths, bot names, wording -----------------------------------
+
+QUICK_STUDIES: dict[str, Callable[..., Any]] = {
+    "tournament": lambda **kw: tournament(
+        "goofspiel", players=2, bots=["greedy", "random"], games=2, rating_bootstrap=0, **kw
+    ),
+    "balance": lambda **kw: balance(
+        "goofspiel", players=2, games=2, trace_games=0, weaker=None, **kw
+    ),
+    "sweep": lambda **kw: sweep("goofspiel", players=2, grid={"num_cards": [3]}, games=2, **kw),
+}
+"""Each study on two goofspiel games, given ``progress``."""
+
+
+@pytest.mark.parametrize("progress", [1, 0, "yes", None, np.True_])
+@pytest.mark.parametrize("study", sorted(QUICK_STUDIES))
+def test_studies_refuse_a_progress_that_is_no_bool_or_callable(
+    study: str, progress: object
+) -> None:
+    """``progress`` follows ``simulate``'s rule: exactly True or False, or a callable.
+
+    The studies used to run with ``progress=1``, ``0``, ``"yes"`` or ``None`` (they hand
+    ``simulate`` a callable of their own), while ``simulate(progress=1)`` refuses it.
+    """
+    run = QUICK_STUDIES[study]
+    with pytest.raises(cardtable.InvalidOptionError, match="progress must be True, False or"):
+        run(progress=progress)
+
+
+@pytest.mark.parametrize("study", sorted(QUICK_STUDIES))
+def test_studies_call_a_progress_callable(study: str) -> None:
+    """A callable ``progress`` passes the check and is called up to the study's total."""
+    calls: list[tuple[int, int]] = []
+    QUICK_STUDIES[study](progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1][0] == calls[-1][1]
+
+
+STRICT_JSON_CASES: dict[str, tuple[Callable[[], Any], Callable[[dict[str, Any]], object]]] = {
+    # No seat leads alone at the start of Turn the Tide: the first point of the curve is undefined.
+    "balance leader_wins": (
+        lambda: balance("turn_the_tide", players=3, games=4, progress=False),
+        lambda d: d["leader_wins"][0][1],
+    ),
+    "balance without traces": (
+        lambda: _goofspiel_balance(games=4, trace_games=0, weaker=None),
+        lambda d: d["lead_changes"]["mean"]["value"],
+    ),
+    "tournament without rating intervals": (
+        lambda: _goofspiel_tournament(games=4, rating_bootstrap=0),
+        lambda d: d["ratings"][0]["elo"]["low"],
+    ),
+    "sweep": (lambda: _goofspiel_sweep(games=4), lambda d: None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STRICT_JSON_CASES))
+def test_study_results_are_strict_json(case: str) -> None:
+    """``to_dict()`` is standard JSON: an undefined number is None, never NaN.
+
+    ``BalanceResult.to_dict()`` held NaN (in ``leader_wins``, and in the trace statistics without
+    traced games), as did a tournament's rating intervals without bootstrap replicates; only the
+    command line's JSON output cleaned them.
+    """
+    import json
+
+    run, undefined = STRICT_JSON_CASES[case]
+    d = run().to_dict()
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+    assert undefined(d) is None
+
+
+@pytest.mark.parametrize("path", [None, 5, b"out.parquet", ["out.parquet"]])
+def test_study_writers_refuse_what_is_no_path(
+    path: object, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every writer of a study result takes a str or an os.PathLike, nothing else.
+
+    ``to_parquet(None)`` or ``to_parquet(5)`` wrote files named ``None`` and ``5``;
+    ``write_report(None)`` raised a bare ``TypeError``.
+    """
+    monkeypatch.chdir(tmp_path)
+    results = [run(progress=False) for run in QUICK_STUDIES.values()]
+    writers = [w for r in results for w in (r.to_parquet, r.write_report)]
+    for write in [*writers, results[0].report().write]:
+        with pytest.raises(cardtable.InvalidOptionError, match="path must be a str or"):
+            write(path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_tournament_lookups_name_the_bots() -> None:
+    """Asking a tournament for a bot it did not play is an InvalidOptionError naming its bots.
+
+    ``result("nosuch")`` raised a bare ``StopIteration`` and ``difference`` a ``KeyError``.
+    """
+    t = _goofspiel_tournament(games=2, rating_bootstrap=0)
+    for lookup in (
+        lambda: t.result("nosuch"),
+        lambda: t.difference("greedy", "nosuch"),
+        lambda: t.difference("nosuch", "random", "score"),
+    ):
+        with pytest.raises(cardtable.InvalidOptionError, match="its bots: greedy, random"):
+            lookup()
+    with pytest.raises(cardtable.InvalidOptionError, match="two different bots"):
+        t.difference("greedy", "greedy")
+    with pytest.raises(cardtable.InvalidOptionError, match="metric must be one of"):
+        t.difference("greedy", "random", "elo")
+    assert t.result("random").bot == "random"
+    assert t.difference("random", "greedy").paired.value < 0
+
+
+def test_empty_bot_specs_are_refused() -> None:
+    """An empty bot name or list is refused, as ``weaker=""`` and ``tournament(bots=[])`` are.
+
+    ``balance(bot="")`` and ``sweep(bots=[])`` (and ``--bot ""``, ``--bots ""`` at the command
+    line) used to run with the default bots.
+    """
+    from tests.command_line import run_cli
+
+    with pytest.raises(cardtable.InvalidOptionError, match='unknown bot ""'):
+        _goofspiel_balance(games=2, bot="")
+    with pytest.raises(cardtable.InvalidOptionError, match="give at least one bot"):
+        _goofspiel_sweep(games=2, bots=[])
+    for command, option, message in (
+        ("balance", "--bot", 'unknown bot ""'),
+        ("sweep", "--bots", "give at least one bot"),
+    ):
+        output = run_cli(*STUDY_COMMANDS[command], "--no-progress", option, "", exit_code=2)
+        assert message in output and "took" not in output and "Traceback" not in output
+
+
+def test_balance_findings_say_when_the_seats_are_even() -> None:
+    """Seats that all win equally often are "even", not "seat 0 most often … seat 0 least"."""
+    b = _goofspiel_balance(bot="greedy", games=20, trace_games=0, weaker=None)
+    assert len({s.win_rate.value for s in b.seats}) == 1
+    text = str(b)
+    assert "the seats are even: each wins 100.0%" in text and "most often" not in text
+    uneven = _goofspiel_balance(bot="random", games=20, trace_games=0, weaker=None)
+    assert len({s.win_rate.value for s in uneven.seats}) == 2
+    assert "wins most often" in str(uneven) and "the seats are even" not in str(uneven)

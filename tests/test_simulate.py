@@ -336,7 +336,7 @@ def test_arrow_and_parquet_round_trip(tmp_path: Any, monkeypatch: pytest.MonkeyP
     assert table.schema.metadata[b"game_id"] == b"turn_the_tide"
     # Anything but a str or a path is refused: None and 5 were written as files named so.
     monkeypatch.chdir(tmp_path)
-    for bad in (None, 5):
+    for bad in (None, 5, ""):
         with pytest.raises(InvalidOptionError, match="path"):
             result.to_parquet(bad)  # type: ignore[arg-type]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.parquet"]

@@ -63,8 +63,10 @@ def check_path(path: object, name: str = "path") -> str | os.PathLike[str]:
 
     Raises:
         InvalidOptionError: On anything else (``None`` or ``5`` would otherwise be written as
-            files named ``None`` and ``5``).
+            files named ``None`` and ``5``), and on an empty path.
     """
     if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
         raise InvalidOptionError(f"{name} must be a str or a path, got {path!r}")
+    if not os.fspath(path):
+        raise InvalidOptionError(f"{name} must name a file, got an empty path")
     return path

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -27,17 +26,6 @@ class _Result(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
     def to_parquet(self, path: str | Path) -> None: ...
     def write_report(self, path: str | Path) -> None: ...
-
-
-def _clean(value: Any) -> Any:
-    """NaN and infinities become null so that the JSON is standard."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
-    return value
 
 
 def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -159,7 +147,7 @@ def _finish(
         click.echo(result.summary_table())
         click.echo(f"took {result.seconds:.1f} s")
     if json_path is not None:
-        text = json.dumps(_clean(result.to_dict()), indent=2)
+        text = json.dumps(result.to_dict(), indent=2)
         if to_stdout:
             click.echo(text)
         else:
@@ -298,13 +286,13 @@ def register(main: click.Group) -> None:
         metavar="KEY=V1,V2,...",
         help="An option and the values to try (repeat for more options).",
     )
-    @click.option("-b", "--bots", default="", help=f"Bots (default: {_HEURISTIC}, then random).")
+    @click.option("-b", "--bots", help=f"Bots (default: {_HEURISTIC}, then random).")
     @_games_option(2000, "Deals per option set.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     def sweep_command(
         study: _Study,
         grid_pairs: tuple[str, ...],
-        bots: str,
+        bots: str | None,
         games: int,
         no_rotate: bool,
     ) -> None:
@@ -329,6 +317,5 @@ def register(main: click.Group) -> None:
                     param_hint="--grid",
                 )
             grid[key] = [parse_options((f"{key}={v}",))[key] for v in values.split(",")]
-        study.run(
-            sweep, grid=grid, bots=_bot_list(bots) or None, games=games, rotate_seats=not no_rotate
-        )
+        bot_list = None if bots is None else _bot_list(bots)
+        study.run(sweep, grid=grid, bots=bot_list, games=games, rotate_seats=not no_rotate)

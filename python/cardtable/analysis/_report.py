@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import os
 import re
 import shlex
 from collections.abc import Iterator, Mapping, Sequence
@@ -16,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from cardtable._inputs import check_path
 
 if TYPE_CHECKING:
     import pyarrow
@@ -169,9 +172,13 @@ class Report:
             "</main></body></html>\n"
         )
 
-    def write(self, path: str | Path) -> None:
-        """Writes the page (UTF-8)."""
-        Path(path).write_text(self.render(), encoding="utf-8")
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Writes the page (UTF-8).
+
+        Raises:
+            InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+        """
+        Path(check_path(path)).write_text(self.render(), encoding="utf-8")
 
 
 class ResultOutputs:
@@ -197,12 +204,22 @@ class ResultOutputs:
     def __str__(self) -> str:
         return self.summary_table()
 
-    def to_parquet(self, path: str | Path) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file."""
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Writes :meth:`to_arrow` to a Parquet file.
+
+        Raises:
+            InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+        """
         import pyarrow.parquet as pq
 
-        pq.write_table(self.to_arrow(), str(path))
+        out = os.fspath(check_path(path))
+        pq.write_table(self.to_arrow(), out)
 
-    def write_report(self, path: str | Path) -> None:
-        """Writes the self-contained HTML report."""
-        self.report().write(path)
+    def write_report(self, path: str | os.PathLike[str]) -> None:
+        """Writes the self-contained HTML report.
+
+        Raises:
+            InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+        """
+        out = check_path(path)  # before the report is made
+        self.report().write(out)

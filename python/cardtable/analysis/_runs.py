@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import check_int
+from cardtable._simulation import Progress as SimulationProgress
 from cardtable.analysis._games import spec
 from cardtable.errors import CapacityError, InvalidOptionError
 
@@ -117,6 +118,18 @@ class Progress:
     """
 
     def __init__(self, enabled: bool | Callable[[int, int], object], total: int, what: str):
+        """Checks ``enabled`` as :func:`cardtable.simulate` checks its ``progress``.
+
+        Args:
+            enabled: ``True`` (a bar), ``False`` (nothing) or a callable ``progress(done, total)``.
+            total: The units of work of the whole study.
+            what: The bar's label.
+
+        Raises:
+            InvalidOptionError: Unless ``enabled`` is exactly ``True`` or ``False`` or a callable
+                (``0``, ``1``, ``"yes"`` and ``None`` are refused, docs/errors.md).
+        """
+        SimulationProgress(enabled, total)  # simulate's own check of `progress`
         self._spec = enabled
         self.total = total
         self.done = 0

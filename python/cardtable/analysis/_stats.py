@@ -8,7 +8,7 @@ Student-t interval over the cluster means.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -22,6 +22,7 @@ __all__ = [
     "clip",
     "cluster_mean",
     "holm",
+    "json_dict",
     "json_value",
     "mean_estimate",
     "proportion",
@@ -47,9 +48,9 @@ class Estimate:
     high: float
     n: int
 
-    def to_dict(self) -> dict[str, float | int]:
-        """The estimate as a JSON-friendly dict."""
-        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+    def to_dict(self) -> dict[str, float | int | None]:
+        """The estimate as a strict JSON dict: an undefined value or interval end is ``None``."""
+        return record_dict(self)
 
     def contains(self, x: float) -> bool:
         """Whether ``x`` lies in the interval."""
@@ -132,7 +133,7 @@ def holm(pvalues: list[float]) -> list[float]:
 
 
 def record_dict(record: Any, names: Sequence[str] | None = None, **keys: str) -> dict[str, Any]:
-    """The JSON-friendly dict of a result dataclass.
+    """The strict JSON dict of a result dataclass (see :func:`json_value`).
 
     Its fields in order (or the fields ``names``, in that order), each value as :func:`json_value`
     makes it, under the field's name or the key ``keys`` gives it.
@@ -141,17 +142,26 @@ def record_dict(record: Any, names: Sequence[str] | None = None, **keys: str) ->
     return {keys.get(name, name): json_value(getattr(record, name)) for name in names}
 
 
-def json_value(value: Any) -> Any:
-    """``value`` made JSON-friendly: anything with a ``to_dict`` as that dict, tuples as lists.
+def json_dict(items: Mapping[str, Any]) -> dict[str, Any]:
+    """A dict of values as :func:`json_value` makes each of them."""
+    return {key: json_value(value) for key, value in items.items()}
 
-    Lists, tuples and dicts are converted item by item; other values are kept as they are.
+
+def json_value(value: Any) -> Any:
+    """``value`` made strict JSON: anything with a ``to_dict`` as that dict, tuples as lists.
+
+    Lists, tuples, dicts and the dicts of ``to_dict`` are converted item by item; NaN and the
+    infinities (an undefined estimate, such as an interval without bootstrap replicates) become
+    ``None``; other values are kept as they are.
     """
     if hasattr(value, "to_dict"):
-        return value.to_dict()
+        return json_value(value.to_dict())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, list | tuple):
         return [json_value(v) for v in value]
     if isinstance(value, dict):
-        return {k: json_value(v) for k, v in value.items()}
+        return json_dict(value)
     return value
 
 

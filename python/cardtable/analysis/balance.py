@@ -21,6 +21,7 @@ from cardtable.analysis._stats import (
     Record,
     cluster_mean,
     holm,
+    json_dict,
     mean_estimate,
     proportion,
 )
@@ -151,7 +152,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         traced: The replayed games the trace statistics rest on.
         lead_changes: Lead changes per traced game.
         decided: Share of a traced game's decisions after which its winners always lead.
-        leader_wins: ``(share of the game, share of games whose sole leader then wins)``.
+        leader_wins: ``(share of the game, share of games whose sole leader then wins)``; the
+            share is NaN (``None`` in :meth:`to_dict`) where no traced game had a sole leader.
         luck: The luck measure, or ``None`` without a weaker bot.
         trace_doc: What the game's score trace is.
         seconds: Wall time.
@@ -178,8 +180,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything but the per-game data, JSON-friendly."""
-        return {
+        """Everything but the per-game data, as strict JSON (an undefined number is ``None``)."""
+        result = {
             "kind": "balance",
             "game_id": self.game_id,
             "players": self.players,
@@ -197,11 +199,12 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             "traced_games": [t.game for t in self.traced],
             "lead_changes": self.lead_changes.to_dict(),
             "decided": self.decided.to_dict(),
-            "leader_wins": [list(x) for x in self.leader_wins],
+            "leader_wins": self.leader_wins,
             "luck": None if self.luck is None else self.luck.to_dict(),
             "trace": self.trace_doc,
             "seconds": self.seconds,
         }
+        return json_dict(result)
 
     def to_arrow(self) -> pyarrow.Table:
         """One row per mirrored game.
@@ -241,11 +244,20 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         worst = min(self.seats, key=lambda s: s.win_rate.value)
         clear = self.seat_p_value < 0.05
         even = sum(s.win_rate.value for s in self.seats) / n
+        if best.win_rate.value == worst.win_rate.value:
+            seats = (
+                f"the seats are even: each wins {best.win_rate.fmt(3, True)} of the games, shared "
+                "wins counting for every winner. "
+            )
+        else:
+            seats = (
+                f"seat {best.seat} wins most often: {best.win_rate.fmt(3, True)}, seat "
+                f"{worst.seat} least: {worst.win_rate.fmt(3, True)} (equal seats would each win "
+                f"{100 * even:.1f}%, shared wins counting for every winner). "
+            )
         out.append(
-            f"With {self.bot} in every seat, seat {best.seat} wins most often: "
-            f"{best.win_rate.fmt(3, True)}, seat {worst.seat} least: {worst.win_rate.fmt(3, True)} "
-            f"(equal seats would each win {100 * even:.1f}%, shared wins counting for every "
-            "winner). "
+            f"With {self.bot} in every seat, "
+            + seats
             + (
                 f"**The seats are not equal** (exact test p = {self.seat_p_value:.2g})."
                 if clear
@@ -375,7 +387,7 @@ def balance(
     Args:
         game_id: The game.
         players: Seats.
-        bot: The mirrored bot (default: ``greedy`` where the game has it).
+        bot: The mirrored bot (``None``: ``greedy`` where the game has it; ``""`` is refused).
         weaker: A weaker bot for the luck measure (``None``: no luck measure; skipped when it is
             the mirrored bot).
         games: Mirrored games.
@@ -409,7 +421,7 @@ def balance(
             raise InvalidOptionError(f"{name} must be a bot name or None, got {value!r}")
     game = _core.Game(game_id, players, options)
     n = game.players
-    bot = bot or default_bot(game_id)
+    bot = default_bot(game_id) if bot is None else bot
     (lineup,) = _runs.seat_assignments(game, [bot], False)
     luck_deals = max(2, games // n) if luck_games is None else luck_games
     luck_bots = [weaker, *([bot] * (n - 1))] if weaker is not None and weaker != bot else []

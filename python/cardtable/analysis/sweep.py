@@ -95,7 +95,7 @@ class SweepResult(ResultOutputs):
         return list(self.points[0].metrics) if self.points else []
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything, JSON-friendly (the rows included)."""
+        """Everything (the rows included), as strict JSON (an undefined number is ``None``)."""
         return {"kind": "sweep", **record_dict(self)}
 
     def to_arrow(self) -> pyarrow.Table:
@@ -220,8 +220,8 @@ def sweep(
         players: Seats.
         grid: Option name → the values to try, e.g. ``{"lanes": [2, 3], "max_cars": [3, 4, 5]}``
             (any iterable of values but a string, read once).
-        bots: Bots to seat (default: ``greedy``, or the game's best-named bot, against
-            ``random`` in the other seats).
+        bots: Bots to seat (``None``: ``greedy``, or the game's best-named bot, against
+            ``random`` in the other seats; an empty list is refused).
         games: Games (deals) per seat assignment and option set.
         seed: The sweep's seed.
         rotate_seats: Play every seat assignment (``False``: only ``bots`` as given).
@@ -256,7 +256,7 @@ def sweep(
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
     combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
     n = combo_games[0].players
-    bot_list = list(bots) if bots else [default_bot(game_id)] + ["random"] * (n - 1)
+    bot_list = [default_bot(game_id)] + ["random"] * (n - 1) if bots is None else list(bots)
     lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats)
     for combo_game in combo_games[1:]:  # every option set must seat every bot
         _runs.seat_assignments(combo_game, bot_list, rotate_seats)

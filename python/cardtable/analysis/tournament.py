@@ -163,20 +163,45 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         return self.runs.seeds
 
     def difference(self, a: str, b: str, metric: str = "win") -> PairedDifference:
-        """The difference ``a − b`` in ``metric``."""
+        """The difference ``a − b`` in ``metric`` (``"win"``, ``"score"`` or ``"place"``).
+
+        Raises:
+            InvalidOptionError: Unless ``a`` and ``b`` are two different bots of the tournament
+                and ``metric`` is one of the three.
+        """
+        self._index(a)
+        self._index(b)
+        if not isinstance(metric, str) or metric not in _METRICS:
+            raise InvalidOptionError(f"metric must be one of {', '.join(_METRICS)}, got {metric!r}")
         for d in self.differences:
             if d.metric == metric and (d.a, d.b) == (a, b):
                 return d
             if d.metric == metric and (d.a, d.b) == (b, a):
                 return PairedDifference(a, b, metric, _flip(d.paired), _flip(d.unpaired))
-        raise KeyError((a, b, metric))
+        raise InvalidOptionError(f"a difference needs two different bots, got {a!r} twice")
 
     def result(self, bot: str) -> BotResult:
-        """The result of ``bot``."""
-        return next(r for r in self.results if r.bot == bot)
+        """The result of ``bot``.
+
+        Raises:
+            InvalidOptionError: If ``bot`` is not a bot of the tournament.
+        """
+        return self.results[self._index(bot)]
+
+    def _index(self, bot: object) -> int:
+        """The index of ``bot`` in :attr:`bots` (and :attr:`results`).
+
+        Raises:
+            InvalidOptionError: If ``bot`` is not a bot of the tournament (the message names them).
+        """
+        if not isinstance(bot, str) or bot not in self.bots:
+            raise InvalidOptionError(
+                f"{bot!r} is not a bot of this tournament; its bots: {', '.join(self.bots)}"
+            )
+        return self.bots.index(bot)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything but the per-game data, JSON-friendly."""
+        """Everything but the per-game data, as strict JSON (an undefined number is ``None``)."""
         return {"kind": "tournament", **record_dict(self, _DICT_FIELDS, results="bots")}
 
     def to_arrow(self) -> pyarrow.Table:
