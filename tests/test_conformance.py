@@ -6,6 +6,7 @@ installed). The robustness tests drive tiny Python scripts and always run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -34,6 +35,7 @@ from cardtable.conformance import (
     Implementation,
     MapLoadError,
     Node,
+    Outcome,
     ProtocolError,
     Target,
     check,
@@ -239,6 +241,11 @@ state = None
 with open(sys.argv[2], "w") as f:
     f.write(str(os.getpid()))
 FIELDS = ["current_player", "is_terminal", "legal_actions"] + (["scores"] if mode == "nan" else [])
+WEIGHT = json.loads(mode[7:]) if mode.startswith("weight=") else None  # of every chance outcome
+if WEIGHT is not None:
+    FIELDS.append("chance_outcomes")
+OURS = mode == "bug13" or WEIGHT is not None  # plays our reference
+NAME = "fake \ud800" if mode.startswith("surrogate") else "fake"  # a lone surrogate
 def say(message):
     sys.stdout.write(message + "\n")
     sys.stdout.flush()
@@ -246,16 +253,20 @@ for line in sys.stdin:
     request = json.loads(line)
     kind, rid = request["type"], request["id"]
     if kind == "hello":
-        say(json.dumps({"id": rid, "type": "hello", "protocol": 1, "name": "fake",
+        say(json.dumps({"id": rid, "type": "hello", "protocol": 1, "name": NAME,
                         "games": {"goofspiel": {"fields": FIELDS}}}))
-    elif kind == "new_game" and mode == "bug13":  # our reference, but bid 13 lost on point 13
+    elif kind == "new_game" and OURS:  # bug13: but bid 13 lost on point 13
         import cardtable
         game = cardtable.make("goofspiel", players=2, backend="reference", **request["options"])
         state = game.new_state()
         say(json.dumps({"id": rid, "type": "ok"}))
-    elif kind == "apply" and mode == "bug13":
+    elif kind == "apply" and OURS:
         state.apply(request["action"])
         say(json.dumps({"id": rid, "type": "ok"}))
+    elif kind == "query" and WEIGHT is not None:
+        say(json.dumps({"id": rid, "type": "state", "current_player": state.current_player,
+                        "is_terminal": state.is_terminal, "legal_actions": state.legal_actions(),
+                        "chance_outcomes": [[a, WEIGHT] for a, _ in state.chance_outcomes()]}))
     elif kind == "query" and mode == "bug13":
         legal = state.legal_actions()
         if state.current_player == 0 and state.observation(0)["point_card"] == 13:
@@ -271,6 +282,8 @@ for line in sys.stdin:
         say("{'id': 2, 'type': 'ok'}")
     elif kind == "new_game" and mode == "refuse":
         say(json.dumps({"id": rid, "type": "error", "message": "only 13 cards"}))
+    elif kind == "new_game" and mode == "surrogate_refuse":
+        say(json.dumps({"id": rid, "type": "error", "message": "no \udfff here"}))
     elif kind == "new_game" and mode == "twice":  # the same answer twice
         say(json.dumps({"id": rid, "type": "ok"}))
         say(json.dumps({"id": rid, "type": "ok"}))
@@ -299,6 +312,9 @@ for line in sys.stdin:
     elif kind == "query" and mode == "schema":
         say(json.dumps({"id": rid, "type": "state", "current_player": "seat 0",
                         "is_terminal": False, "legal_actions": []}))
+    elif kind == "query" and mode == "surrogate":  # a move and a key of lone surrogates
+        say(json.dumps({"id": rid, "type": "state", "current_player": -1, "is_terminal": False,
+                        "legal_actions": ["\udc00"], "\ud800": 1}))
     elif kind == "query" and mode == "wrong_id":
         say(json.dumps({"id": rid + 7, "type": "state", "current_player": -1,
                         "is_terminal": False, "legal_actions": []}))
@@ -692,3 +708,250 @@ def test_sigterm_stops_the_cli_and_the_child(fake: Any) -> None:
             harness.kill()
         if pid_file.exists() and pid_file.read_text() and not _gone(pid_file):
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+# --- fixes: lone surrogates, bad arguments, exit statuses, chance weights, --out-dir ----------
+
+
+def _encodable(value: Any) -> bool:
+    """Whether every string of a JSON value (its keys too) can be written as UTF-8.
+
+    The tests of lone surrogates assert through it: a failing assertion showing one would break
+    pytest's report (and pytest-xdist).
+    """
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def test_lone_surrogates_of_the_implementation_can_be_printed(fake: Any, tmp_path: Path) -> None:
+    """A lone surrogate escaped in an answer (``"\\ud800"``) crashed the report when printed.
+
+    JSON may escape a lone surrogate, which no UTF-8 output can encode: the report was built, then
+    printing it raised ``UnicodeEncodeError`` (a traceback from ``cardtable conformance``); the
+    API's objects and the reproducer file held it too. It is now read escaped as text.
+    """
+    command, _ = fake("surrogate")  # its name, a legal move and a key hold lone surrogates
+    outcome = check("goofspiel", command, players=2, examples=1, seed=0)
+    divergence = outcome.divergence
+    assert divergence is not None
+    report = format_outcome(outcome)
+    saved = json.loads(write_reproducer(outcome, tmp_path).read_text(encoding="utf-8"))
+    for value in (report, outcome.name, divergence.theirs, str(divergence.differences[0]), saved):
+        assert _encodable(value)
+    assert "implementation: fake \\ud800" in report
+    assert divergence.theirs["legal_actions"] == ["\\udc00"]
+    command, _ = fake("surrogate_refuse")  # and its error message
+    result = CliRunner().invoke(
+        main, ["conformance", "goofspiel", "-p", "2", "--cmd", command, "--out-dir", str(tmp_path)]
+    )
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 1 and "it refuses this game: no \\udfff here" in result.output
+    for path in tmp_path.glob("conformance-*.json"):
+        assert _encodable(json.loads(path.read_text(encoding="utf-8")))
+
+
+class _BadIndex:
+    """An integer whose ``__index__`` fails with something else than a TypeError."""
+
+    def __index__(self) -> int:
+        raise ValueError("no index")
+
+
+BAD_CHECK_ARGUMENTS: list[tuple[str, Any, str]] = [
+    ("options", [1], "options must be a dict"),
+    ("options", {1: 2}, "options must be a dict of option names"),
+    ("options", {"num_cards": 0}, "num_cards"),
+    ("players", 3, "players"),
+    ("players", True, "players"),
+    ("game_id", 5, "unknown game"),
+    ("backend", "nosuch", "backend"),
+    ("command", 5, "command must be a command line"),
+    ("command", ["python", 5], "command must be a command line"),
+    ("command", "python\0 x", "without NUL"),
+    ("cwd", 5, "cwd must be None or an existing directory"),
+    ("cwd", "/nonexistent/dir", "cwd must be None or an existing directory"),
+    ("seed", 1.5, "seed must be an int in 0..18446744073709551615"),
+    ("seed", True, "seed must be an int"),
+    ("seed", "1", "seed must be an int"),
+    ("seed", -1, "seed must be an int"),
+    ("seed", 2**70, "seed must be an int"),
+    ("seed", _BadIndex(), "seed must be an int"),
+    ("examples", 2**64, "examples must be an int in 1..18446744073709551615"),
+    ("action_map", 5, "action_map must be None or an object with the methods"),
+    ("action_map", _FailingMap, "action_map must be None or an object with the methods"),
+    ("map_spec", 5, "map_spec must be None or a string"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    BAD_CHECK_ARGUMENTS,
+    ids=[f"{n}={str(v)[:12]}" for n, v, _ in BAD_CHECK_ARGUMENTS],
+)
+def test_bad_arguments_of_check_are_refused_before_anything_starts(
+    fake: Any, name: str, value: Any, message: str
+) -> None:
+    """``check`` let bad arguments through: foreign errors, or a run with them.
+
+    ``options=[1]`` and ``cwd=5`` raised ``TypeError``, ``command=5`` an ``AttributeError``; seeds
+    that are not integers in ``0..2**64-1`` were accepted, and ``action_map=5`` was reported as a
+    divergence of the implementation. Each is now an ``InvalidOptionError`` before it starts.
+    """
+    command, pid_file = fake("ok")
+    arguments: dict[str, Any] = {"game_id": "goofspiel", "command": command, "players": 2}
+    arguments |= {"examples": 1, name: value}
+    with pytest.raises(InvalidOptionError, match=re.escape(message)):
+        check(**arguments)
+    assert not pid_file.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"target": 5}, "target must be a Target"),
+        ({"command": 5}, "command must be a command line"),
+        ({"options": [1]}, "options must be a dict"),
+        ({"action_map": 5}, "action_map must be None or an object"),
+        ({"cwd": 5}, "cwd must be None"),
+        ({"history": [0, _BadIndex()]}, "step 1 is"),
+    ],
+)
+def test_bad_arguments_of_replay_history_are_refused(
+    fake: Any, change: dict[str, Any], message: str
+) -> None:
+    """``replay_history`` raised foreign errors on a bad target, map or working directory.
+
+    A target whose command was not a string gave an ``AttributeError``, options that are not a dict
+    a ``TypeError``, a history step whose ``__index__`` raises a ``ValueError`` that very error.
+    """
+    command, pid_file = fake("ok")
+    target = Target("goofspiel", 2, {"num_cards": 13}, command)
+    arguments: dict[str, Any] = {"target": target, "history": [0]}
+    for key, value in change.items():
+        if key in ("command", "options"):
+            arguments["target"] = dataclasses.replace(target, **{key: value})
+        else:
+            arguments[key] = value
+    with pytest.raises(InvalidOptionError, match=re.escape(message)):
+        replay_history(**arguments)
+    assert not pid_file.exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"command": 5}, "command must be a command line"),
+        ({"command": ["true", None]}, "command must be a command line"),
+        ({"command": "true", "cwd": 5}, "cwd must be None or an existing directory"),
+    ],
+)
+def test_bad_arguments_of_an_implementation_are_refused(
+    arguments: dict[str, Any], message: str
+) -> None:
+    """``Implementation`` raised ``AttributeError`` (shlex) or ``TypeError`` (subprocess)."""
+    with pytest.raises(InvalidOptionError, match=message):
+        Implementation(**arguments)
+
+
+def test_a_command_may_be_its_argv(fake: Any) -> None:
+    """A list of strings was refused with an ``AttributeError`` from ``shlex``; it is the argv."""
+    command, _ = fake("ok")
+    argv = shlex.split(command)
+    outcome = check("goofspiel", argv, players=2, examples=1, seed=0)
+    assert outcome.divergence is not None and outcome.target.command == shlex.join(argv)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["goofspiel", "-p", "3"], "players must be in 2..=2, got 3"),
+        (["nosuch", "-p", "2"], 'unknown game "nosuch"'),
+        (["goofspiel", "-p", "2", "-o", "num_cards=0"], "num_cards must be an int in 1..=60"),
+        (["goofspiel", "-p", "2", "--map", "nosuch:X"], "Invalid value for --map"),
+        (["goofspiel", "-p", "2", "--seed", "-1"], "Invalid value for '--seed'"),
+        (["goofspiel", "-p", "2", "--seed", str(2**64)], "Invalid value for '--seed'"),
+    ],
+)
+def test_cli_bad_arguments_are_usage_errors(fake: Any, arguments: list[str], message: str) -> None:
+    """Bad arguments exited with status 1 (as a divergence does), or were accepted (``--seed -1``).
+
+    docs/conformance.md promises 2 on a bad argument, as ``simulate`` does for the same ones.
+    """
+    command, pid_file = fake("ok")
+    output = run_cli("conformance", *arguments, "--cmd", command, "-n", "1", exit_code=2)
+    assert message in output and "Usage:" in output
+    assert not pid_file.exists()
+
+
+@pytest.mark.parametrize("weight", ["1e308", "1e-320", "5e-324", str(10**400)])
+def test_chance_weights_of_any_size_are_normalized(fake: Any, weight: str) -> None:
+    """Weights of 1e308 overflowed when summed: a false divergence with probabilities 0.0.
+
+    The documentation allows any positive weights; they are now scaled by the largest first.
+    """
+    command, _ = fake(f"weight={weight}")  # our reference, every outcome with this weight
+    outcome = check("goofspiel", command, players=2, options={"num_cards": 4}, examples=3, seed=0)
+    assert outcome.ok, format_outcome(outcome)
+    assert "chance_outcomes" in outcome.fields
+
+
+def test_mixed_chance_weights_are_normalized_without_overflow() -> None:
+    """Weights beyond a double's range (an int of 401 digits) among floats overflowed too."""
+    from cardtable.conformance.runner import _probabilities
+
+    assert _probabilities([1e308, 1e308, 5e307]) == pytest.approx([0.4, 0.4, 0.2])
+    assert _probabilities([5e-324, 1e-323]) == pytest.approx([1 / 3, 2 / 3])
+    assert _probabilities([10**400, 1e308]) == pytest.approx([1.0, 1e-92], rel=1e-12)
+    assert _probabilities([10**400, 10**400, 1]) == [0.5, 0.5, 0.0]
+    assert _probabilities([]) == []
+
+
+@pytest.mark.parametrize("kind", ["under a file", "dangling symbolic link"])
+def test_the_output_directory_is_checked_before_the_run(
+    fake: Any, tmp_path: Path, kind: str
+) -> None:
+    """A bad ``--out-dir`` failed after the run, losing the finding in a traceback.
+
+    ``NotADirectoryError`` for a path under a file, ``FileExistsError`` for a dangling symbolic
+    link, both from ``write_reproducer``. It is now a usage error before anything starts (an
+    ``InvalidOptionError`` from ``write_reproducer``).
+    """
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    out_dir = tmp_path / "file" / "sub"
+    if kind == "dangling symbolic link":
+        out_dir = tmp_path / "link"
+        out_dir.symlink_to(tmp_path / "missing")
+    command, pid_file = fake("ok")
+    args = ["conformance", "goofspiel", "-p", "2", "--cmd", command, "--out-dir", str(out_dir)]
+    output = run_cli(*args, exit_code=2)
+    assert "Invalid value for --out-dir: cannot write reproducers to" in output
+    assert ("dangling symbolic link" if "link" in kind else "file is not a directory") in output
+    assert not pid_file.exists()
+    with pytest.raises(InvalidOptionError, match="cannot write reproducers"):
+        write_reproducer(Outcome(Target("goofspiel", 2, {}, command)), out_dir)
+    (tmp_path / "new").mkdir()
+    created = tmp_path / "new" / "a" / "b"  # missing directories are fine: created when written
+    assert write_reproducer(Outcome(Target("goofspiel", 2, {}, command)), created).is_file()
+
+
+def test_a_reproducer_that_cannot_be_written_keeps_the_finding(
+    fake: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write failing at the end (a full disk) was a traceback instead of the report."""
+    command, _ = fake("ok")
+
+    def full(self: Path, *args: Any, **kwargs: Any) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    args = ["conformance", "goofspiel", "-p", "2", "--cmd", command, "--out-dir", str(tmp_path)]
+    result = CliRunner().invoke(main, [*args, "--seed", "0"])
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1, result.output
+    assert "DIVERGENCE after 1 steps" in result.output
+    assert "no reproducer: cannot write the reproducer" in result.output
+    assert "No space left on device" in result.output
+    with pytest.raises(ConformanceError, match="cannot write the reproducer"):
+        write_reproducer(Outcome(Target("goofspiel", 2, {}, command)), tmp_path)

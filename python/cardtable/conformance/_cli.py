@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
+from cardtable._inputs import MAX_SEED
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
     ConformanceError,
     check_max_line,
     check_timeout,
+    printable,
 )
-from cardtable.conformance.mapping import ActionMap, load_map
+from cardtable.conformance.mapping import ActionMap, MapLoadError, load_map
 from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
 from cardtable.errors import CardtableError, InvalidOptionError
 
@@ -66,7 +68,11 @@ def register(group: click.Group) -> None:
         "--map", "map_spec", help="A map hook MODULE:NAME or FILE.py:NAME for own move names."
     )
     @choice_option("--backend", ["rust", "reference"], "Our implementation to compare against.")
-    @click.option("--seed", type=int, help="Seed of the choices (default: a fresh run).")
+    @click.option(
+        "--seed",
+        type=click.IntRange(0, MAX_SEED),
+        help="Seed of the choices (default: a fresh run).",
+    )
     @click.option(
         "--out-dir",
         type=click.Path(file_okay=False, path_type=Path),
@@ -99,15 +105,15 @@ def register(group: click.Group) -> None:
         The command speaks the conformance protocol (JSON lines on standard input and output, see
         docs/conformance.md). Hypothesis chooses every chance outcome and action; both sides are
         compared after every step, and the first divergence is shrunk and reported with a
-        reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error; 130
-        on Ctrl-C and 143 on SIGTERM, after stopping the implementation.
+        reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error, 2 on
+        a bad argument; 130 on Ctrl-C and 143 on SIGTERM, after stopping the implementation.
         """
         try:  # Hypothesis and jsonschema: the conformance extra, loaded only when used
             import hypothesis  # noqa: F401
             import jsonschema  # type: ignore[import-untyped]  # noqa: F401
 
             from cardtable.conformance.report import format_outcome
-            from cardtable.conformance.reproducer import write_reproducer
+            from cardtable.conformance.reproducer import check_out_dir, write_reproducer
             from cardtable.conformance.runner import check
         except ImportError as err:
             raise click.ClickException(
@@ -115,44 +121,70 @@ def register(group: click.Group) -> None:
             ) from None
         compared = None if fields is None else [f.strip() for f in fields.split(",")]
         if compared is not None:
-            try:
+            with _usage_error("--fields"):
                 check_fields(compared)
-            except InvalidOptionError as err:
-                raise click.BadParameter(str(err), param_hint="--fields") from None
+        with _usage_error("--map", MapLoadError):
+            action_map = load_map(map_spec) if map_spec else None
+        options = parse_options(option_pairs)
         terminated: list[int] = []
         try:
             with _sigterm_interrupts(terminated):
                 if replay is not None:
                     outcome = _replay(
-                        replay, game_id, command, map_spec, compared, timeout, max_line
+                        replay, game_id, command, action_map, map_spec, compared, timeout, max_line
                     )
                 else:
                     if not game_id or not command or players is None:
                         raise click.UsageError(
                             "give GAME_ID, --cmd and --players (or --replay FILE)"
                         )
-                    action_map = load_map(map_spec) if map_spec else None
-                    options = parse_options(option_pairs)
-                    outcome = check(
-                        game_id, command, players=players, options=options, examples=examples,
-                        fields=compared, timeout=timeout, action_map=action_map,
-                        map_spec=map_spec, backend=backend, seed=seed, max_line=max_line,
-                    )  # fmt: skip
+                    with _usage_error("--out-dir"):
+                        check_out_dir(out_dir)
+                    with _usage_error(None):  # refused before anything ran
+                        outcome = check(
+                            game_id, command, players=players, options=options,
+                            examples=examples, fields=compared, timeout=timeout,
+                            action_map=action_map, map_spec=map_spec, backend=backend,
+                            seed=seed, max_line=max_line,
+                        )  # fmt: skip
         except KeyboardInterrupt:
             stopped = "terminated" if terminated else "interrupted"
             click.echo(f"{stopped}; the implementation was stopped", err=True)
             sys.exit(143 if terminated else 130)
         except CardtableError as err:
-            raise click.ClickException(str(err)) from None
-        path = None
+            raise click.ClickException(printable(str(err))) from None
+        path = unwritten = None
         nothing_played = outcome.error is not None and outcome.error.kind in (
             "start",
             "unsupported",
         )
         if not outcome.ok and replay is None and not nothing_played:
-            path = str(write_reproducer(outcome, out_dir))
+            try:
+                path = str(write_reproducer(outcome, out_dir))
+            except CardtableError as err:  # the directory changed, the disk is full...
+                unwritten = printable(str(err))
         click.echo(format_outcome(outcome, reproducer=path))
+        if unwritten:
+            click.echo(f"\nno reproducer: {unwritten}")
         sys.exit(0 if outcome.ok else 1)
+
+
+@contextlib.contextmanager
+def _usage_error(
+    param_hint: str | None, refused: type[CardtableError] = InvalidOptionError
+) -> Iterator[None]:
+    """Reports ``refused`` raised in the block as a usage error (exit status 2).
+
+    Args:
+        param_hint: The option at fault (``None``: the arguments as a whole).
+        refused: The error that tells a bad argument.
+    """
+    try:
+        yield
+    except refused as err:
+        if param_hint is None:
+            raise click.UsageError(printable(str(err))) from None
+        raise click.BadParameter(printable(str(err)), param_hint=param_hint) from None
 
 
 def _checked(check: Callable[[Any], _T]) -> Callable[[click.Context, click.Parameter, Any], _T]:
@@ -201,11 +233,13 @@ def _replay(
     path: Path,
     game_id: str | None,
     command: str | None,
+    action_map: ActionMap | None,
     map_spec: str | None,
     fields: list[str] | None,
     timeout: float,
     max_line: int,
 ) -> Outcome:
+    """Replays the reproducer at ``path``, with the command and map given, if any, instead."""
     from cardtable.conformance.reproducer import read_reproducer
     from cardtable.conformance.runner import Target, replay_history
 
@@ -221,7 +255,8 @@ def _replay(
         spec,
         target.backend,
     )
-    action_map: ActionMap | None = load_map(spec) if spec else None
+    if action_map is None and spec:
+        action_map = load_map(spec)
     return replay_history(
         target,
         history,

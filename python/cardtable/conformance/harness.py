@@ -20,6 +20,7 @@ import math
 import numbers
 import os
 import queue
+import re
 import select
 import shlex
 import signal
@@ -50,8 +51,11 @@ __all__ = [
     "Implementation",
     "ProtocolError",
     "RefusedError",
+    "check_command",
+    "check_cwd",
     "check_max_line",
     "check_timeout",
+    "printable",
     "shorten",
 ]
 
@@ -69,6 +73,8 @@ _SHOWN = 2000
 _HEAD = 200
 """Bytes of a line that is too long kept for the report."""
 _CHUNK = 1 << 16
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+r"""The JSON escape of a surrogate (``\ud800``...), the only way a line read yields one."""
 
 
 def check_timeout(timeout: Any) -> float:
@@ -99,6 +105,58 @@ def check_max_line(max_line: Any) -> int:
         InvalidOptionError: For anything else (zero, a negative number, a bool, a float).
     """
     return check_int("max_line", max_line, 1)
+
+
+def check_command(command: Any) -> str:
+    """``command`` as a command line: a string, or a list or tuple of strings (its argv).
+
+    An argv is joined as a POSIX shell quotes it (:func:`shlex.join`), so that splitting the
+    command line gives it back.
+
+    Raises:
+        InvalidOptionError: For anything else, or a command holding a NUL character.
+    """
+    if isinstance(command, (list, tuple)) and all(isinstance(arg, str) for arg in command):
+        command = shlex.join(command)
+    if not isinstance(command, str) or "\0" in command:
+        raise InvalidOptionError(
+            "command must be a command line (a string) or its argv (a list of strings), "
+            f"without NUL characters, got {command!r}"
+        )
+    return command
+
+
+def check_cwd(cwd: Any) -> str | None:
+    """``cwd``, the implementation's working directory, if it is ``None`` or an existing directory.
+
+    Raises:
+        InvalidOptionError: For anything else (a path that is not a directory, a number).
+    """
+    if cwd is None:
+        return None
+    path = os.fspath(cwd) if isinstance(cwd, (str, os.PathLike)) else None
+    if not isinstance(path, str) or not os.path.isdir(path):
+        raise InvalidOptionError(f"cwd must be None or an existing directory, got {cwd!r}")
+    return path
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every lone surrogate escaped (``\ud800``), so that it can be printed.
+
+    JSON can name a lone surrogate (``"\ud800"``), which no UTF-8 output can encode.
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _printable_strings(value: Any) -> Any:
+    """A parsed JSON value with :func:`printable` strings, the keys of its objects included."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable_strings(item) for item in value]
+    if isinstance(value, dict):
+        return {printable(key): _printable_strings(item) for key, item in value.items()}
+    return value
 
 
 class ConformanceError(CardtableError):
@@ -157,7 +215,7 @@ class ProtocolError(ConformanceError):
         if self.stderr.strip():
             lines += ["end of the implementation's standard error:"]
             lines += [f"  | {line}" for line in self.stderr.rstrip().splitlines()]
-        return "\n".join(lines)
+        return printable("\n".join(lines))
 
 
 class RefusedError(ConformanceError):
@@ -175,33 +233,39 @@ class RefusedError(ConformanceError):
 
 
 class Implementation:
-    """A child process speaking the conformance protocol.
+    r"""A child process speaking the conformance protocol.
+
+    Every string of an answer (an object's keys too) holding a lone surrogate, which JSON can
+    escape (``"\ud800"``) but UTF-8 cannot encode, is read with it escaped as text
+    (:func:`printable`), so that whatever is reported can be printed.
 
     Args:
         command: The command line, split like a POSIX shell does (no shell runs it; use
-            ``sh -c '...'`` for pipes or redirections).
+            ``sh -c '...'`` for pipes or redirections), or its argv as a list of strings.
         timeout: Seconds allowed for each answer (and for the process to start answering).
-        cwd: Working directory of the child (default: ours).
+        cwd: Working directory of the child (default: ours), an existing directory.
         max_line: The longest answer line read, in bytes without its newline: reading stops at
             a longer one, which is a ``too_long`` protocol error (default: the protocol's
             :data:`~cardtable.conformance.protocol.MAX_LINE_BYTES`, 64 MiB).
 
     Raises:
         ProtocolError: ``start`` if the command cannot be started.
-        cardtable.errors.InvalidOptionError: If ``timeout`` is not as :func:`check_timeout` wants,
-            or ``max_line`` not as :func:`check_max_line` wants.
+        cardtable.errors.InvalidOptionError: If ``command``, ``timeout``, ``cwd`` or ``max_line``
+            is not as :func:`check_command`, :func:`check_timeout`, :func:`check_cwd` or
+            :func:`check_max_line` wants.
     """
 
     def __init__(
         self,
-        command: str,
+        command: str | list[str],
         *,
         timeout: float = DEFAULT_TIMEOUT,
         cwd: str | None = None,
         max_line: int = MAX_LINE_BYTES,
     ):
-        self.command = command
+        self.command = command = check_command(command)
         self.timeout = check_timeout(timeout)
+        cwd = check_cwd(cwd)
         self.max_line = check_max_line(max_line)
         self.last: Exchange | None = None
         self.name = command
@@ -496,6 +560,8 @@ class Implementation:
         self.last.answer = text
         try:
             answer = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+            if _SURROGATE_ESCAPE.search(text):
+                answer = _printable_strings(answer)
         except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
             raise self._fail("bad_json", f"the answer is not JSON ({err})") from None
         if not isinstance(answer, dict):

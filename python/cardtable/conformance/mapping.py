@@ -17,9 +17,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from cardtable.errors import CardtableError
+from cardtable.errors import CardtableError, InvalidOptionError
 
-__all__ = ["ActionMap", "IdentityMap", "MapLoadError", "Node", "load_map"]
+__all__ = ["ActionMap", "IdentityMap", "MapLoadError", "Node", "check_map", "load_map"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,31 @@ class IdentityMap:
         return move
 
 
+def _is_map(obj: object) -> bool:
+    """Whether ``obj`` is a map: an object (not a class) with methods ``to_impl``, ``from_impl``."""
+    return not isinstance(obj, type) and all(
+        callable(getattr(obj, name, None)) for name in ("to_impl", "from_impl")
+    )
+
+
+def check_map(action_map: Any) -> ActionMap:
+    """``action_map``, or the :class:`IdentityMap` for ``None``, if it is a map.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: For anything but an object (not a class) with the
+            methods ``to_impl`` and ``from_impl``.
+    """
+    if action_map is None:
+        return IdentityMap()
+    if not _is_map(action_map):
+        raise InvalidOptionError(
+            "action_map must be None or an object with the methods to_impl and from_impl, "
+            f"got {action_map!r}"
+        )
+    result: ActionMap = action_map
+    return result
+
+
 class MapLoadError(CardtableError):
     """A ``--map`` specification that does not name a usable map."""
 
@@ -113,11 +138,12 @@ def load_map(spec: str) -> ActionMap:
         raise
     except Exception as err:
         raise MapLoadError(f"cannot load the map {spec!r}: {err!r}") from None
-    if isinstance(obj, type) or (not isinstance(obj, ActionMap) and callable(obj)):
+    if not _is_map(obj) and callable(obj):  # a class or a factory
         try:
             obj = obj()
         except Exception as err:
             raise MapLoadError(f"calling {spec!r} failed: {err!r}") from None
-    if not isinstance(obj, ActionMap):
+    if not _is_map(obj):
         raise MapLoadError(f"{spec!r} has no to_impl and from_impl")
-    return obj
+    result: ActionMap = obj
+    return result

@@ -6,6 +6,7 @@ import json
 import textwrap
 from typing import Any
 
+from cardtable.conformance.harness import printable
 from cardtable.conformance.runner import Divergence, Outcome
 
 __all__ = ["format_outcome"]
@@ -14,7 +15,11 @@ _WIDTH = 100
 
 
 def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
-    """The report of ``outcome``; ``reproducer`` is the path of its reproducer file, if written."""
+    """The report of ``outcome``; ``reproducer`` is the path of its reproducer file, if written.
+
+    Lone surrogates (from a command line or path that is not UTF-8) are escaped, so that the
+    report can always be printed.
+    """
     t = outcome.target
     lines = [
         f"cardtable conformance: {t.game_id}, {t.players} players, options {json.dumps(t.options)}",
@@ -44,7 +49,7 @@ def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
             f"reproducer: {reproducer}",
             f"  replay: cardtable conformance --replay {reproducer}",
         ]
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:

@@ -6,16 +6,19 @@ whether they still disagree.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from cardtable.conformance.harness import ConformanceError, shorten
 from cardtable.conformance.protocol import check_fields
 from cardtable.conformance.runner import Outcome, Target
+from cardtable.errors import InvalidOptionError
 
-__all__ = ["FORMAT", "read_reproducer", "reproducer_data", "write_reproducer"]
+__all__ = ["FORMAT", "check_out_dir", "read_reproducer", "reproducer_data", "write_reproducer"]
 
 FORMAT = "cardtable-conformance-reproducer/1"
 """The ``format`` key of every reproducer file."""
@@ -49,17 +52,52 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
     return data
 
 
+def check_out_dir(directory: Any) -> Path:
+    """``directory`` as a path, if reproducers can be written there.
+
+    It is a directory, or does not exist yet (it is created when a reproducer is written) under a
+    directory; either must be writable.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: For anything else: not a path, a path through a file
+            or a dangling symbolic link, a directory we may not write to.
+    """
+    path: Path | None = None
+    with contextlib.suppress(TypeError):  # not a str or a path
+        path = Path(directory)
+    if path is None or "\0" in str(path):
+        raise InvalidOptionError(f"the output directory must be a path, got {directory!r}")
+    existing = path
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        problem = "a dangling symbolic link" if existing.is_symlink() else "not a directory"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        problem = "not writable"
+    else:
+        return path
+    raise InvalidOptionError(f"cannot write reproducers to {path}: {existing} is {problem}")
+
+
 def write_reproducer(outcome: Outcome, directory: Path) -> Path:
-    """Writes the reproducer of ``outcome`` to ``directory``; returns its path.
+    """Writes the reproducer of ``outcome`` to ``directory`` (created if missing); returns its path.
 
     The name ends with a hash of the configuration and history, so the same finding is written once.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: If ``directory`` is not as :func:`check_out_dir` wants.
+        ConformanceError: If the file cannot be written all the same (say, the disk is full).
     """
+    directory = check_out_dir(directory)
     data = reproducer_data(outcome)
     key = json.dumps([data["game"], data["players"], data["options"], data["history"]])
     digest = hashlib.sha256(key.encode()).hexdigest()[:10]
-    directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"conformance-{data['game']}-{digest}.json"
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise ConformanceError(f"cannot write the reproducer {path}: {err}") from None
     return path
 
 

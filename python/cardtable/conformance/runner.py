@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import math
-import operator
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -23,16 +23,19 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
 import cardtable
+from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
     ConformanceError,
     Implementation,
     ProtocolError,
     RefusedError,
+    check_command,
+    check_cwd,
     check_max_line,
     check_timeout,
 )
-from cardtable.conformance.mapping import ActionMap, IdentityMap, Node
+from cardtable.conformance.mapping import ActionMap, IdentityMap, Node, check_map
 from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
 from cardtable.conformance.sections import rule_sections
 from cardtable.errors import InvalidOptionError
@@ -407,9 +410,10 @@ class _Driver:
     def _chance_differences(
         self, ours: list[list[Any]], theirs: list[list[Any]], node: Node
     ) -> list[Difference]:
-        total = sum(w for _, w in theirs)
+        weights = _probabilities([w for _, w in theirs])
         translated = sorted(
-            ([self._translate(m, node), w / total] for m, w in theirs), key=lambda p: _key(p[0])
+            ([self._translate(m, node), p] for (m, _), p in zip(theirs, weights, strict=True)),
+            key=lambda p: _key(p[0]),
         )
         mine = sorted(ours, key=lambda p: _key(p[0]))
         same = [o for o, _ in mine] == [o for o, _ in translated] and all(
@@ -438,6 +442,24 @@ def _make(target: Target) -> Any:
         backend=target.backend,  # type: ignore[arg-type]
         **target.options,
     )
+
+
+def _probabilities(weights: list[float]) -> list[float]:
+    """Relative weights (any positive numbers) as probabilities summing to 1.
+
+    Divided by the largest first, so that their sum neither overflows (``1e308`` twice) nor
+    vanishes (subnormals); an integer beyond a double's range is divided exactly.
+    """
+    if not weights:
+        return []
+    try:
+        top = max(weights)
+        scaled = [w / top for w in weights]
+    except OverflowError:  # an integer too large for a float, among floats
+        exact = [Fraction(w) for w in weights]
+        scaled = [float(w / max(exact)) for w in exact]
+    total = math.fsum(scaled)
+    return [s / total for s in scaled]
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -485,9 +507,24 @@ def _labels(target: Target, history: Sequence[int]) -> list[str]:
     return labels
 
 
-def _effective(game_id: str, players: int, options: dict[str, Any], backend: str) -> Target:
-    game = _make(Target(game_id, players, options, "", backend=backend))
-    return Target(game_id, game.players, dict(game.options), "", backend=backend)
+def _target(
+    game_id: Any, players: Any, options: Any, command: Any, map_spec: Any, backend: Any
+) -> Target:
+    """The target checked, with every option at its effective value (as sent in ``new_game``).
+
+    Raises:
+        cardtable.errors.InvalidOptionError: On a bad game, player count, option or backend,
+            ``options`` that are not a dict of option names, a bad ``command``, or a ``map_spec``
+            that is not a string.
+    """
+    options = {} if options is None else options
+    if not isinstance(options, dict) or not all(isinstance(key, str) for key in options):
+        raise InvalidOptionError(f"options must be a dict of option names, got {options!r}")
+    if map_spec is not None and not isinstance(map_spec, str):
+        raise InvalidOptionError(f"map_spec must be None or a string, got {map_spec!r}")
+    command = check_command(command)
+    game = _make(Target(game_id, players, options, command, backend=backend))
+    return Target(game_id, game.players, dict(game.options), command, map_spec, backend)
 
 
 @dataclass(frozen=True)
@@ -503,7 +540,7 @@ def _open(
     target: Target,
     fields: Sequence[str] | None,
     limits: _Limits,
-    action_map: ActionMap | None,
+    action_map: ActionMap,
 ) -> tuple[Outcome, _Driver | None]:
     """Starts the implementation and a driver on it (no driver: the outcome holds the error)."""
     outcome = Outcome(target)
@@ -518,7 +555,7 @@ def _open(
         impl,
         lambda: _start(target, fields, limits)[0],
         compared,
-        action_map or IdentityMap(),
+        action_map,
     )
     return outcome, driver
 
@@ -561,15 +598,20 @@ def _start(
 
 
 def _arguments(
-    fields: Sequence[str] | None, timeout: float, max_line: int, cwd: str | None
-) -> tuple[list[str] | None, _Limits]:
-    """``fields``, ``timeout`` and ``max_line`` checked.
+    fields: Sequence[str] | None,
+    timeout: float,
+    max_line: int,
+    cwd: str | None,
+    action_map: ActionMap | None,
+) -> tuple[list[str] | None, _Limits, ActionMap]:
+    """``fields``, ``timeout``, ``max_line``, ``cwd`` and ``action_map`` checked.
 
     Raises:
         cardtable.errors.InvalidOptionError: If they are not as documented.
     """
     checked = None if fields is None else check_fields(fields)
-    return checked, _Limits(check_timeout(timeout), check_max_line(max_line), cwd)
+    limits = _Limits(check_timeout(timeout), check_max_line(max_line), check_cwd(cwd))
+    return checked, limits, check_map(action_map)
 
 
 def _history(history: Any) -> list[int]:
@@ -582,20 +624,18 @@ def _history(history: Any) -> list[int]:
         raise InvalidOptionError(f"a history is a list of action ids, got {history!r}")
     out: list[int] = []
     for i, action in enumerate(history):
-        try:
-            if isinstance(action, bool):
-                raise TypeError
-            out.append(operator.index(action))
-        except TypeError:
+        number = as_int(action)
+        if number is None:
             raise InvalidOptionError(
                 f"a history is a list of integer action ids; step {i} is {action!r}"
-            ) from None
+            )
+        out.append(number)
     return out
 
 
 def check(
     game_id: str,
-    command: str,
+    command: str | list[str],
     *,
     players: int,
     options: dict[str, Any] | None = None,
@@ -613,19 +653,23 @@ def check(
 
     Args:
         game_id: The game.
-        command: The implementation's command line (see :class:`Implementation`).
+        command: The implementation's command line, or its argv as a list of strings (see
+            :class:`Implementation`; recorded as a command line that splits back into it).
         players: Number of seats.
-        options: Game options (the rest take their defaults; all are sent resolved).
-        examples: Hypothesis examples (whole games) to play before declaring agreement.
+        options: Game options, a dict (the rest take their defaults; all are sent resolved).
+        examples: Hypothesis examples (whole games) to play before declaring agreement, an int
+            in ``1..2**64-1``.
         fields: Compare only these (default: everything the implementation declares); a list of
             names from :data:`~cardtable.conformance.FIELDS`, each declared by the implementation
             (else a ``unsupported`` protocol error).
         timeout: Seconds allowed for each answer: a finite number above 0, at most a day.
-        action_map: Translates our ids to the implementation's moves and back.
-        map_spec: How ``action_map`` was named (recorded in the reproducer).
+        action_map: Translates our ids to the implementation's moves and back: an object with
+            the methods ``to_impl`` and ``from_impl`` (:class:`ActionMap`).
+        map_spec: How ``action_map`` was named (recorded in the reproducer), a string.
         backend: Our backend to compare against.
-        seed: Seed of Hypothesis' choices (``None``: a fresh random run).
-        cwd: Working directory of the implementation.
+        seed: Seed of Hypothesis' choices, an int in ``0..2**64-1`` (``None``: a fresh random
+            run).
+        cwd: Working directory of the implementation, an existing directory.
         max_line: The longest answer line read, in bytes (an int ``>= 1``, default the
             protocol's :data:`~cardtable.conformance.protocol.MAX_LINE_BYTES`); a longer one
             ends the run with a ``too_long`` protocol error.
@@ -634,16 +678,15 @@ def check(
         The outcome; ``outcome.ok`` if no difference was found.
 
     Raises:
-        cardtable.errors.InvalidOptionError: On a bad game, player count or option, or bad
-            ``examples``, ``fields``, ``timeout`` or ``max_line``.
+        cardtable.errors.InvalidOptionError: Before anything starts, on any argument that is not
+            as above: a bad game, player count, option or backend, bad ``command``,
+            ``examples``, ``fields``, ``timeout``, ``action_map``, ``map_spec``, ``seed``,
+            ``cwd`` or ``max_line``.
     """
-    fields, limits = _arguments(fields, timeout, max_line, cwd)
-    if isinstance(examples, bool) or not isinstance(examples, int) or examples < 1:
-        raise InvalidOptionError(f"examples must be a positive integer, got {examples!r}")
-    target = _effective(game_id, players, options or {}, backend)
-    target = Target(
-        target.game_id, target.players, target.options, command, map_spec, backend=backend
-    )
+    fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
+    examples = check_int("examples", examples, 1, MAX_SEED)
+    seed = None if seed is None else check_int("seed", seed, 0, MAX_SEED)
+    target = _target(game_id, players, options, command, map_spec, backend)
     started = time.perf_counter()
     outcome, driver = _open(target, fields, limits, action_map)
     if driver is None:
@@ -714,17 +757,28 @@ def replay_history(
 ) -> Outcome:
     """Plays exactly ``history`` on both sides, comparing after every step (no Hypothesis).
 
-    ``fields``, ``timeout``, ``action_map``, ``cwd`` and ``max_line`` are as for :func:`check`.
+    ``target``'s fields and ``fields``, ``timeout``, ``action_map``, ``cwd`` and ``max_line`` are
+    as for :func:`check`; the implementation receives every option at its effective value.
 
     Raises:
         ConformanceError: If ``history`` is not a legal game of ours (an illegal step, or steps
             after the end).
-        cardtable.errors.InvalidOptionError: On a bad game, player count or option, a history
-            that is not a list of integers, or bad ``fields``, ``timeout`` or ``max_line``.
+        cardtable.errors.InvalidOptionError: Before anything starts, on a ``target`` that is not
+            a :class:`Target` as :func:`check` wants, a history that is not a list of integers,
+            or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or ``max_line``.
     """
-    fields, limits = _arguments(fields, timeout, max_line, cwd)
+    fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
     history = _history(history)
-    _effective(target.game_id, target.players, target.options, target.backend)
+    if not isinstance(target, Target):
+        raise InvalidOptionError(f"target must be a Target, got {target!r}")
+    target = _target(
+        target.game_id,
+        target.players,
+        target.options,
+        target.command,
+        target.map_spec,
+        target.backend,
+    )
     started = time.perf_counter()
     outcome, opened = _open(target, fields, limits, action_map)
     if opened is None:
