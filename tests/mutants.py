@@ -254,6 +254,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return hand + mounted + (seat.money + 1) // CARDS.money_per_point",
     ),
     Mutation(
+        "reward-discard-forced",
+        "deep_regrets",
+        "without a dink to draw, a rewarded seat may take nothing (mutant: must discard)",
+        "if can_discard and not can_draw:",
+        "if can_discard and not can_draw and False:",
+    ),
+    Mutation(
         "regret-penalty-two-players",
         "deep_regrets",
         "with 2 players the highest Regret Value loses its lowest mounted fish (mutant: with 3)",
