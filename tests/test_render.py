@@ -253,7 +253,9 @@ def test_replay_rejects_a_history_without_its_game_and_a_wrong_history() -> None
         cardtable.replay([1, 1, 1, 1, 1], make("goofspiel"))
 
 
-def test_replay_reads_exact_ints_and_only_the_states_own_game() -> None:
+def test_replay_reads_exact_ints_and_only_the_states_own_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     state = _finished("goofspiel", 3)
     game, history = make("goofspiel"), list(state.history)
     frames = cardtable.replay(state).frames
@@ -289,11 +291,17 @@ def test_replay_reads_exact_ints_and_only_the_states_own_game() -> None:
     # A lone surrogate cannot be written: it used to fail in save() with UnicodeEncodeError.
     with pytest.raises(InvalidOptionError, match="title"):
         cardtable.replay(state, title="\ud800")
-    # A run's replay checks its title too (it used to fail only in .html or save()).
+    # A run's replay checks its title too (it used to fail only in .html or save()), before it
+    # plays the game again.
     run = cardtable.simulate("goofspiel", players=2, games=2, progress=False, num_cards=4)
-    for bad_title in (5, 0, "\ud800"):
-        with pytest.raises(InvalidOptionError, match="title"):
-            run.replay(0, title=bad_title)  # type: ignore[arg-type]
+    played = cardtable.BuiltinBot.act
+    with monkeypatch.context() as patch:
+        patch.setattr(cardtable.BuiltinBot, "act", lambda *a: pytest.fail("the game was played"))
+        for bad_title in (5, 0, "\ud800"):
+            with pytest.raises(InvalidOptionError, match="title"):
+                run.replay(0, title=bad_title)  # type: ignore[arg-type]
+    assert cardtable.BuiltinBot.act is played
+    assert run.replay(0, title="").title == "goofspiel: game 0 of seed 0"
     with pytest.raises(InvalidOptionError, match="path"):
         cardtable.replay(state).save(5)  # type: ignore[arg-type]
 

@@ -162,13 +162,22 @@ def _who(seat: int, names: Sequence[str]) -> str:
     return f"seat {seat}"
 
 
-def _writable(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+def _check_title(title: object) -> str | None:
+    """``title`` if it is None or a str that can be written as UTF-8 (no lone surrogate).
+
+    Raises:
+        InvalidOptionError: Otherwise.
+    """
+    if title is None:
+        return None
+    if isinstance(title, str):
+        try:
+            title.encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return title
+    raise InvalidOptionError(f"title must be a str (valid UTF-8) or None, got {title!r}")
 
 
 def _build(
@@ -176,12 +185,8 @@ def _build(
 ) -> Replay:
     """Replays ``history`` from the start of ``game``, drawing every view after every step.
 
-    Raises:
-        InvalidOptionError: If ``title`` is neither None nor a str that can be written as UTF-8
-            (a lone surrogate cannot).
+    ``title`` has passed :func:`_check_title`; an empty one is the game's default.
     """
-    if title is not None and (not isinstance(title, str) or not _writable(title)):
-        raise InvalidOptionError(f"title must be a str (valid UTF-8) or None, got {title!r}")
     module = drawing(game.game_id)
     names = list(names) if names else [""] * game.players
     state = game.new_state()
@@ -307,7 +312,7 @@ def replay(
         if game is None:
             raise InvalidOptionError("replay(history) needs the game: replay(history, game)")
         history = _history(source)
-    return _build(game, history, check_names(names, game.players) or [], title)
+    return _build(game, history, check_names(names, game.players) or [], _check_title(title))
 
 
 def _identity(game: GameProtocol) -> tuple[str, int, dict[str, Any]]:
@@ -436,6 +441,7 @@ def replay_run_game(
 
     seed = check_int("seed", seed, 0, MAX_SEED)
     game = check_int("game", game, 0, MAX_SEED)
+    title = _check_title(title)  # before the game is played
     if (
         not isinstance(bots, Sequence)
         or isinstance(bots, str)
@@ -466,7 +472,7 @@ def replay_run_game(
     if expected_scores is not None and list(state.scores) != expected_scores:
         raise InvalidOptionError(f"game {game} did not replay to the scores of the run")
     default = f"{game_id}: game {game} of seed {seed}"
-    return _build(g, state.history, list(bots), default if title is None else title)
+    return _build(g, state.history, list(bots), title or default)
 
 
 def _payload(r: Replay) -> str:
