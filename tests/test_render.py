@@ -450,6 +450,7 @@ def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
         ["-p", str(2**63 - 1)],
         # No bot named: used to play the default lineup instead.
         ["-b", ","],
+        ["-b", ""],
         ["-b", "greedy,nobody", "--game", "2"],
     ):
         output = run_cli("replay", "goofspiel", *bad, "-o", str(out), exit_code=2)

@@ -51,7 +51,6 @@ def register(main: click.Group) -> None:
     @click.option(
         "-b",
         "--bots",
-        default="",
         help="Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
         "greedy; memory in trafficars_memory).",
     )
@@ -76,7 +75,7 @@ def register(main: click.Group) -> None:
     def replay_command(
         game_id: str,
         players: int | None,
-        bots: str,
+        bots: str | None,
         seed: int,
         game_index: int | None,
         option_pairs: tuple[str, ...],
@@ -99,8 +98,8 @@ def register(main: click.Group) -> None:
 
         _check_writable(out, "--out")  # before the game is played
         try:
-            names = split_bot_specs(bots) if bots else []
-            if bots and not names:
+            names = [] if bots is None else split_bot_specs(bots)
+            if bots is not None and not names:
                 raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
             options = parse_options(option_pairs)
             if players is None:
