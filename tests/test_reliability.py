@@ -740,11 +740,10 @@ def test_messages_tell_an_integer_out_of_range_and_a_lone_surrogate_apart() -> N
     """An int too large for 64 bits was reported as "must be an int", and a str holding a lone
     surrogate as "must be a str" (shown as replacement characters)."""
     game = cardtable.make("goofspiel", players=2)
-    with pytest.raises(
-        InvalidOptionError, match=r"in -2\*\*63\.\.2\*\*63, got 1180591620717411303424"
-    ):
+    too_big = "1180591620717411303424 is out of range"
+    with pytest.raises(InvalidOptionError, match=f"players {too_big}"):
         cardtable.make("goofspiel", players=2**70)
-    with pytest.raises(IllegalActionError, match=r"in -2\*\*63\.\.2\*\*63"):
+    with pytest.raises(IllegalActionError, match=f"action {too_big}"):
         game.new_state(seed=1).apply(2**70)
     with pytest.raises(InvalidOptionError, match=r"lone surrogate\), got '\\ud800'"):
         cardtable.bot(game, "\ud800", 0)

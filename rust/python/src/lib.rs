@@ -58,7 +58,7 @@ fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
     obj.extract::<i64>().map_err(|_| {
         // An integer that does not fit (its `__index__` works) is out of range, not a non-int.
         let message = if obj.call_method0("__index__").is_ok() {
-            format!("{what} must be an int in -2**63..2**63, got {obj}")
+            format!("{what} {obj} is out of range")
         } else {
             format!("{what} must be an int, got {obj}")
         };
