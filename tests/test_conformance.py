@@ -909,7 +909,7 @@ def test_mixed_chance_weights_are_normalized_without_overflow() -> None:
     assert _probabilities([]) == []
 
 
-@pytest.mark.parametrize("kind", ["under a file", "dangling symbolic link"])
+@pytest.mark.parametrize("kind", ["under a file", "dangling symbolic link", "link to a file"])
 def test_the_output_directory_is_checked_before_the_run(
     fake: Any, tmp_path: Path, kind: str
 ) -> None:
@@ -921,20 +921,44 @@ def test_the_output_directory_is_checked_before_the_run(
     """
     (tmp_path / "file").write_text("", encoding="utf-8")
     out_dir = tmp_path / "file" / "sub"
-    if kind == "dangling symbolic link":
+    if "link" in kind:
         out_dir = tmp_path / "link"
-        out_dir.symlink_to(tmp_path / "missing")
+        out_dir.symlink_to(tmp_path / ("missing" if kind == "dangling symbolic link" else "file"))
     command, pid_file = fake("ok")
     args = ["conformance", "goofspiel", "-p", "2", "--cmd", command, "--out-dir", str(out_dir)]
     output = run_cli(*args, exit_code=2)
-    assert "Invalid value for --out-dir: cannot write reproducers to" in output
-    assert ("dangling symbolic link" if "link" in kind else "file is not a directory") in output
+    problem = "is a dangling symbolic link" if "dangling" in kind else "is not a directory"
+    if kind == "link to a file":  # click's own check of the option comes first
+        assert "Invalid value for '--out-dir'" in output and "is a file" in output
+    else:
+        assert "Invalid value for --out-dir: cannot write reproducers to" in output
+        assert problem in output
     assert not pid_file.exists()
-    with pytest.raises(InvalidOptionError, match="cannot write reproducers"):
+    with pytest.raises(InvalidOptionError, match=f"cannot write reproducers.*{problem}"):
         write_reproducer(Outcome(Target("goofspiel", 2, {}, command)), out_dir)
     (tmp_path / "new").mkdir()
     created = tmp_path / "new" / "a" / "b"  # missing directories are fine: created when written
     assert write_reproducer(Outcome(Target("goofspiel", 2, {}, command)), created).is_file()
+
+
+def test_the_default_output_directory_is_not_checked_before_the_run(
+    fake: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ``--out-dir`` the run goes ahead where it cannot write: a run that finds nothing
+    writes nothing, and one that finds a divergence reports it and says that no reproducer was
+    written (the default directory was refused before the run, as a given one is)."""
+    from cardtable.conformance import reproducer
+
+    def refuse(directory: Any) -> Path:
+        raise InvalidOptionError("not writable")
+
+    monkeypatch.setattr(reproducer, "check_out_dir", refuse)
+    command, _pid_file = fake("ok")  # diverges at once
+    output = run_cli(
+        "conformance", "goofspiel", "-p", "2", "-n", "1", "--cmd", command, exit_code=1
+    )
+    assert "the implementation answers:" in output
+    assert output.rstrip().endswith("no reproducer: not writable")
 
 
 def test_a_reproducer_that_cannot_be_written_keeps_the_finding(

@@ -59,14 +59,20 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
 
 
 def check_path(path: object, name: str = "path") -> str | os.PathLike[str]:
-    """``path`` if it names a file to write: a ``str`` or an ``os.PathLike`` of a ``str`` path.
+    """``path`` if it names a file: a non-empty ``str`` (or an ``os.PathLike`` of one), no NUL.
 
     Raises:
         InvalidOptionError: On anything else (``None`` or ``5`` would otherwise be written as
-            files named ``None`` and ``5``), and on an empty path.
+            files named ``None`` and ``5``, and a NUL fails deep in the file system call).
     """
-    if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
-        raise InvalidOptionError(f"{name} must be a str or a path, got {path!r}")
-    if not os.fspath(path):
-        raise InvalidOptionError(f"{name} must name a file, got an empty path")
-    return path
+    text: object = None
+    if isinstance(path, str | os.PathLike):
+        try:
+            text = os.fspath(path)
+        except Exception:  # a path-like object whose __fspath__ fails or is not a str or bytes
+            text = None
+    if not isinstance(text, str) or not text or "\0" in text:
+        raise InvalidOptionError(
+            f"{name} must be a str or a path (not empty, without NUL), got {path!r}"
+        )
+    return path  # type: ignore[return-value]

@@ -138,8 +138,12 @@ def register(group: click.Group) -> None:
                         raise click.UsageError(
                             "give GAME_ID, --cmd and --players (or --replay FILE)"
                         )
-                    with _usage_error("--out-dir"):
-                        check_out_dir(out_dir)
+                    # A directory given is checked now; the default (here) only if a
+                    # reproducer is written, so that a run in a read-only place still works.
+                    source = click.get_current_context().get_parameter_source("out_dir")
+                    if source is not click.core.ParameterSource.DEFAULT:
+                        with _usage_error("--out-dir"):
+                            check_out_dir(out_dir)
                     with _usage_error(None):  # refused before anything ran
                         outcome = check(
                             game_id, command, players=players, options=options,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Self
 
-from cardtable._inputs import check_int
+from cardtable._inputs import check_int, check_path
 from cardtable.conformance.protocol import (
     FIELDS,
     MAX_LINE_BYTES,
@@ -134,8 +134,11 @@ def check_cwd(cwd: Any) -> str | None:
     """
     if cwd is None:
         return None
-    path = os.fspath(cwd) if isinstance(cwd, (str, os.PathLike)) else None
-    if not isinstance(path, str) or not os.path.isdir(path):
+    try:
+        path = os.fspath(check_path(cwd, "cwd"))
+    except InvalidOptionError:
+        path = ""
+    if not os.path.isdir(path):
         raise InvalidOptionError(f"cwd must be None or an existing directory, got {cwd!r}")
     return path
 

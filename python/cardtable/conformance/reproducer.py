@@ -6,13 +6,13 @@ whether they still disagree.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from cardtable._inputs import check_path
 from cardtable.conformance.harness import ConformanceError, shorten
 from cardtable.conformance.protocol import check_fields
 from cardtable.conformance.runner import Outcome, Target
@@ -62,16 +62,13 @@ def check_out_dir(directory: Any) -> Path:
         cardtable.errors.InvalidOptionError: For anything else: not a path, a path through a file
             or a dangling symbolic link, a directory we may not write to.
     """
-    path: Path | None = None
-    with contextlib.suppress(TypeError):  # not a str or a path
-        path = Path(directory)
-    if path is None or "\0" in str(path):
-        raise InvalidOptionError(f"the output directory must be a path, got {directory!r}")
+    path = Path(check_path(directory, "the output directory"))
     existing = path
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        problem = "a dangling symbolic link" if existing.is_symlink() else "not a directory"
+        dangling = existing.is_symlink() and not existing.exists()
+        problem = "a dangling symbolic link" if dangling else "not a directory"
     elif not os.access(existing, os.W_OK | os.X_OK):
         problem = "not writable"
     else:
