@@ -867,7 +867,6 @@ STRICT_JSON_CASES: dict[str, tuple[Callable[[], Any], Callable[[dict[str, Any]],
         lambda: _goofspiel_tournament(games=4, rating_bootstrap=0),
         lambda d: d["ratings"][0]["elo"]["low"],
     ),
-    "sweep": (lambda: _goofspiel_sweep(games=4), lambda d: None),
 }
 
 

@@ -147,7 +147,7 @@ def _finish(
         click.echo(result.summary_table())
         click.echo(f"took {result.seconds:.1f} s")
     if json_path is not None:
-        text = json.dumps(result.to_dict(), indent=2)
+        text = json.dumps(result.to_dict(), indent=2, allow_nan=False)  # strict at the source
         if to_stdout:
             click.echo(text)
         else:

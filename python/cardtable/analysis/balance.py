@@ -244,7 +244,9 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         worst = min(self.seats, key=lambda s: s.win_rate.value)
         clear = self.seat_p_value < 0.05
         even = sum(s.win_rate.value for s in self.seats) / n
-        if best.win_rate.value == worst.win_rate.value:
+        # "Even" only when the exact test (on sole wins) agrees: equal win rates may hide seats
+        # that share their wins and one that wins alone.
+        if best.win_rate.value == worst.win_rate.value and not clear:
             seats = (
                 f"the seats are even: each wins {best.win_rate.fmt(3, True)} of the games, shared "
                 "wins counting for every winner. "
