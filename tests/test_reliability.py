@@ -719,7 +719,7 @@ def test_a_bot_is_not_seated_in_a_state() -> None:
 def test_vector_env_refuses_ragged_and_array_arguments_with_package_errors() -> None:
     env = cardtable.VectorEnv("goofspiel", 3, players=2, seed=1)
     env.reset()
-    with pytest.raises(IllegalActionError, match="actions must be 3 ints"):
+    with pytest.raises(IllegalActionError, match="actions must be a flat list of ints"):
         env.step([[1], [1, 2], 3])  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError, match="must be a flat list of ints"):
         env.observe([[0], [0, 1]])
