@@ -340,7 +340,11 @@ def test_two_threads_sharing_a_policy_run_and_a_state() -> None:
 # ----- 4. Ctrl-C latency -----
 
 INTERRUPT = """
-import time, cardtable
+import signal, time, cardtable
+# Python installs its Ctrl-C handler only if SIGINT is not ignored when it starts, and a shell's
+# background job starts with SIGINT ignored: install it, so that the test does not depend on how
+# its own run was started.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 t0 = None
 print("READY", flush=True)
 try:
