@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -802,9 +803,15 @@ def test_bad_arguments_of_check_are_refused_before_anything_starts(
     """
     command, pid_file = fake("ok")
     arguments: dict[str, Any] = {"game_id": "goofspiel", "command": command, "players": 2}
-    arguments |= {"examples": 1, name: value}
+    _refused_before_start(check, arguments | {"examples": 1, name: value}, message, pid_file)
+
+
+def _refused_before_start(
+    call: Callable[..., Any], arguments: dict[str, Any], message: str, pid_file: Path
+) -> None:
+    """``call(**arguments)`` raises InvalidOptionError with ``message``, starting nothing."""
     with pytest.raises(InvalidOptionError, match=re.escape(message)):
-        check(**arguments)
+        call(**arguments)
     assert not pid_file.exists()
 
 
@@ -835,9 +842,7 @@ def test_bad_arguments_of_replay_history_are_refused(
             arguments["target"] = dataclasses.replace(target, **{key: value})
         else:
             arguments[key] = value
-    with pytest.raises(InvalidOptionError, match=re.escape(message)):
-        replay_history(**arguments)
-    assert not pid_file.exists()
+    _refused_before_start(replay_history, arguments, message, pid_file)
 
 
 @pytest.mark.parametrize(
