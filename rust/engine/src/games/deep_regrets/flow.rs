@@ -68,7 +68,7 @@ impl DeepRegrets {
     /// entered only if that asked no node (its entry costs more than the task).
     #[inline(always)]
     pub(super) fn run_after_reward(&self, st: &mut S) {
-        if st.top() == Some(Task::Advance) {
+        if matches!(st.top(), Some(Task::Advance)) {
             st.pop();
             let asked = self.advance(st);
             self.run_unless(st, asked);
