@@ -457,7 +457,8 @@ def _probabilities(weights: list[float]) -> list[float]:
         scaled = [w / top for w in weights]
     except OverflowError:  # an integer too large for a float, among floats
         exact = [Fraction(w) for w in weights]
-        scaled = [float(w / max(exact)) for w in exact]
+        top_exact = max(exact)
+        scaled = [float(w / top_exact) for w in exact]
     total = math.fsum(scaled)
     return [s / total for s in scaled]
 
