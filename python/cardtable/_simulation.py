@@ -35,6 +35,7 @@ __all__ = [
     "PythonPolicy",
     "SeatSummary",
     "SimulationResult",
+    "check_progress",
     "merge_raw",
     "result_from_raw",
     "run_local",
@@ -617,6 +618,24 @@ def merge_raw(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
     return merged
 
 
+def check_progress(
+    progress: bool | Callable[[int, int], object],
+) -> bool | Callable[[int, int], object]:
+    """``progress`` if it is ``True`` (a bar), ``False`` or a callable ``progress(done, total)``.
+
+    The rule of ``simulate`` and the studies.
+
+    Raises:
+        InvalidOptionError: If ``progress`` is anything else (``0``, ``1``, ``"yes"``, ``None``,
+            ``numpy.True_``: a boolean is exactly ``True`` or ``False``, docs/errors.md).
+    """
+    if progress is not True and progress is not False and not callable(progress):
+        raise InvalidOptionError(
+            f"progress must be True, False or a callable progress(done, total), got {progress!r}"
+        )
+    return progress
+
+
 class Progress:
     """Adapts ``progress=`` to the engine's ``progress(done)`` callback, with a rich bar.
 
@@ -632,15 +651,9 @@ class Progress:
             total: The number of games of the run.
 
         Raises:
-            InvalidOptionError: If ``progress`` is anything else (``0``, ``1``, ``"yes"``, ``None``,
-                ``numpy.True_``: a boolean is exactly ``True`` or ``False``, docs/errors.md).
+            InvalidOptionError: As :func:`check_progress`.
         """
-        if progress is not True and progress is not False and not callable(progress):
-            raise InvalidOptionError(
-                "progress must be True, False or a callable progress(done, total), "
-                f"got {progress!r}"
-            )
-        self._spec = progress
+        self._spec = check_progress(progress)
         self._total = total
         self._bar: Any = None
         self._task: Any = None

@@ -26,10 +26,10 @@ from cardtable._inputs import MAX_SEED, check_int
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
-    Progress,
     PythonPolicy,
     SeatSummary,
     SimulationResult,
+    check_progress,
     result_from_raw,
     run_local,
 )
@@ -111,7 +111,7 @@ def simulate(
     batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH)
     if not isinstance(keep_games, bool):
         raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")
-    Progress(progress, games)  # checks `progress` before any runner or cluster is set up
+    check_progress(progress)  # before any runner or cluster is set up
     game = _core.Game(game_id, players, options)
     if bots is None:
         bots = ["random"] * game.players

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import check_int
-from cardtable._simulation import Progress as SimulationProgress
+from cardtable._simulation import check_progress
 from cardtable.analysis._games import spec
 from cardtable.errors import CapacityError, InvalidOptionError
 
@@ -126,11 +126,10 @@ class Progress:
             what: The bar's label.
 
         Raises:
-            InvalidOptionError: Unless ``enabled`` is exactly ``True`` or ``False`` or a callable
-                (``0``, ``1``, ``"yes"`` and ``None`` are refused, docs/errors.md).
+            InvalidOptionError: As :func:`cardtable._simulation.check_progress` (``0``, ``1``,
+                ``"yes"`` and ``None`` are refused, docs/errors.md).
         """
-        SimulationProgress(enabled, total)  # simulate's own check of `progress`
-        self._spec = enabled
+        self._spec = check_progress(enabled)
         self.total = total
         self.done = 0
         self._bar: Any = None
