@@ -104,11 +104,12 @@ def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
 def _make_outcome(
     game_id: str, backend: Literal["rust", "reference"], config: dict[str, Any]
 ) -> str:
-    """``"accepted"`` with the effective options, or the package error ``make`` raised."""
+    """``"accepted"`` with the effective options, or the package error ``make`` raised (class
+    and message)."""
     try:
         game = cardtable.make(game_id, backend=backend, **config)
     except cardtable.CardtableError as err:
-        return type(err).__name__
+        return f"{type(err).__name__}: {err}"
     return f"accepted {game.players} {json.dumps(game.options, sort_keys=True)}"
 
 
@@ -117,7 +118,7 @@ def _make_outcome(
 def test_backends_accept_the_same_drawn_option_sets(game_id: str, data: st.DataObject) -> None:
     """Player counts and option values on both sides of every bound, any combination: both
     backends accept the same sets (with the same effective options) and refuse the others with
-    the same error class."""
+    the same error class and message."""
     from cardtable import reference
 
     cls = reference.GAMES[game_id]

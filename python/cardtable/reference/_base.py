@@ -56,6 +56,8 @@ class ReferenceGame(ABC, Generic[StateT]):
         Raises:
             InvalidOptionError: On a bad player count or a bad or unknown option.
         """
+        # In the engine's order: the player count, the options' values, unknown options, then
+        # what the game checks of them together.
         count = as_int(players)
         if count is None or not self.min_players <= count <= self.max_players:
             raise InvalidOptionError(

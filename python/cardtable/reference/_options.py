@@ -11,6 +11,7 @@ This module owns parsing and validation of option values; it knows nothing of an
 from __future__ import annotations
 
 import builtins
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -133,73 +134,94 @@ def _is_int(value: object) -> bool:
 
 
 class OptionReader:
-    """Options given by the caller, read one by one against the game's specs.
+    """Options given by the caller, checked against the game's specs as the engine does.
 
-    Anything given but never read is an unknown option (:meth:`finish`).
+    First every declared option's value in declaration order (its type, bounds or choices), then
+    any option given that the game does not declare. A game's ``_configure`` then reads the
+    checked values and checks what the bounds cannot say alone (combinations, bounds that depend
+    on the player count).
     """
 
     def __init__(self, game: str, given: Mapping[str, object], specs: Sequence[OptionSpec]) -> None:
-        """Wraps the options ``given`` to game ``game``, whose declared options are ``specs``."""
+        """Checks the options ``given`` to game ``game``, whose declared options are ``specs``.
+
+        Raises:
+            InvalidOptionError: For the first declared option given a bad value, else the first
+                option (by name) that is not declared.
+        """
         self._game = game
         plain = plain_json(dict(given), InvalidOptionError)
         assert isinstance(plain, dict)
-        self._given: dict[str, object] = plain
         self._specs = {spec.name: spec for spec in specs}
         self._values: dict[str, object] = {}
+        for spec in specs:
+            value = plain.get(spec.name, spec.default)
+            if spec.name in plain:
+                self._check(spec, value, spec.high)
+            self._values[spec.name] = value
+        unknown = sorted(name for name in plain if name not in self._specs)
+        if unknown:
+            raise InvalidOptionError(
+                f"{game}: unknown option {json.dumps(unknown[0], ensure_ascii=False)} "
+                f"(known: {', '.join(self._specs)})"
+            )
 
-    def _bad(self, name: str, expected: str, value: object) -> InvalidOptionError:
-        return InvalidOptionError(f"{self._game}: option {name} must be {expected}, got {value!r}")
+    def _check(self, spec: OptionSpec, value: object, high: builtins.int) -> None:
+        """Raises the error of option ``spec`` given ``value`` unless the value fits its kind.
 
-    def _get(self, name: str, kind: str) -> tuple[OptionSpec, bool, object]:
+        An integer must also be at most ``high``.
+        """
+        if spec.kind == "bool":
+            ok, expected = isinstance(value, bool), "a bool"
+        elif spec.kind == "str":
+            ok = isinstance(value, str) and value in spec.choices
+            expected = f"one of {json.dumps(list(spec.choices), ensure_ascii=False)}"
+        else:
+            ok = (value is None and spec.kind == "int | None") or (
+                _is_int(value) and spec.low <= value <= high  # type: ignore[operator]
+            )
+            expected = f"an int in {spec.low}..={high}"
+        if not ok:
+            shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            raise InvalidOptionError(
+                f"{self._game}: option {spec.name} must be {expected}, got {shown}"
+            )
+
+    def _get(self, name: str, kind: str) -> object:
         spec = self._specs.get(name)
         if spec is None or spec.kind != kind:
             raise LookupError(f"{self._game} reads the undeclared {kind} option {name!r}")
-        self._values[name] = spec.default
-        return (spec, name in self._given, self._given.get(name))
+        return self._values[name]
 
     def bool(self, name: str) -> builtins.bool:
-        """Reads a boolean option."""
-        spec, present, value = self._get(name, "bool")
-        if not present:
-            value = spec.default
-        elif not isinstance(value, bool):
-            raise self._bad(name, "a bool", value)
+        """The value of a boolean option."""
+        value = self._get(name, "bool")
         assert isinstance(value, bool)
-        self._values[name] = value
         return value
 
     def int(self, name: str) -> builtins.int:
-        """Reads an integer option within its declared bounds."""
-        spec, present, value = self._get(name, "int")
-        if not present:
-            value = spec.default
-        elif not _is_int(value) or not spec.low <= value <= spec.high:  # type: ignore[operator]
-            raise self._bad(name, f"an int in {spec.low}..={spec.high}", value)
+        """The value of an integer option (within its declared bounds)."""
+        value = self._get(name, "int")
         assert isinstance(value, builtins.int)
-        self._values[name] = value
         return value
 
     def optional_int(self, name: str, *, high: builtins.int | None = None) -> builtins.int | None:
-        """Reads an integer option within its declared bounds (or ``high``) that may be ``None``."""
-        spec, present, value = self._get(name, "int | None")
-        top = spec.high if high is None else high
-        if not present:
-            value = spec.default
-        elif value is not None and (not _is_int(value) or not spec.low <= value <= top):  # type: ignore[operator]
-            raise self._bad(name, f"an int in {spec.low}..={top}", value)
+        """The value of an integer option that may be ``None`` (within its declared bounds).
+
+        Raises:
+            InvalidOptionError: If ``high`` is given and the value is above it (a bound that
+                depends on other settings, such as the player count).
+        """
+        value = self._get(name, "int | None")
+        if high is not None and value is not None:
+            self._check(self._specs[name], value, high)
         assert value is None or isinstance(value, builtins.int)
-        self._values[name] = value
         return value
 
     def choice(self, name: str) -> str:
-        """Reads a string option that must be one of its declared choices."""
-        spec, present, value = self._get(name, "str")
-        if not present:
-            value = spec.default
-        elif not isinstance(value, str) or value not in spec.choices:
-            raise self._bad(name, f"one of {list(spec.choices)}", value)
+        """The value of a string option (one of its declared choices)."""
+        value = self._get(name, "str")
         assert isinstance(value, str)
-        self._values[name] = value
         return value
 
     def set(self, name: str, value: object) -> None:
@@ -207,14 +229,5 @@ class OptionReader:
         self._values[name] = value
 
     def finish(self) -> dict[str, object]:
-        """The effective value of every option read, in declaration order.
-
-        Raises:
-            InvalidOptionError: For any option that was given but never read.
-        """
-        unknown = sorted(k for k in self._given if k not in self._values)
-        if unknown:
-            raise InvalidOptionError(
-                f"{self._game}: unknown option {unknown[0]!r} (known: {', '.join(self._values)})"
-            )
-        return {name: self._values[name] for name in self._specs if name in self._values}
+        """The effective value of every declared option, in declaration order."""
+        return dict(self._values)

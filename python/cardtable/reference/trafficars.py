@@ -904,8 +904,8 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
         needed = self.lanes + self.players * self.hand_size
         if len(self.deck()) < needed:
             raise InvalidOptionError(
-                f"{self.game_id}: the deck has {len(self.deck())} cards, fewer than the "
-                f"{needed} the deal needs (lanes + players * hand_size)"
+                f"{self.game_id}: the deck has {len(self.deck())} cards, fewer than "
+                f"lanes + players · hand_size = {needed}"
             )
 
     def deck(self) -> list[int]:
