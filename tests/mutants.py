@@ -261,6 +261,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         "if can_discard and not can_draw and False:",
     ),
     Mutation(
+        "decline-dink-forced",
+        "deep_regrets",
+        "a seat that declines a fish may keep its dice and draw no dink (mutant: must spend one)",
+        'decision("decline_die", p, [TAKE_NOTHING, *self._fresh_actions(p)])',
+        'decision("decline_die", p, self._fresh_actions(p))',
+    ),
+    Mutation(
+        "abandon-after-main-turns",
+        "deep_regrets",
+        "abandoning ship after the main action leaves four port turns (mutant: three)",
+        "self._last_turns = 5 if main_taken else 4",
+        "self._last_turns = 4 if main_taken else 4",
+    ),
+    Mutation(
         "regret-penalty-two-players",
         "deep_regrets",
         "with 2 players the highest Regret Value loses its lowest mounted fish (mutant: with 3)",
@@ -298,9 +312,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "abandon-ship-turns",
         "deep_regrets",
-        "abandoning ship sets the turns left to 4 (mutant: 3)",
-        "self._last_turns = 4",
-        "self._last_turns = 3",
+        "abandoning ship before the main action sets the turns left to 4 (mutant: 3)",
+        "self._last_turns = 5 if main_taken else 4",
+        "self._last_turns = 5 if main_taken else 3",
     ),
     Mutation(
         "boats-rise",

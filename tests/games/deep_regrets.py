@@ -156,10 +156,13 @@ class Table:
             self.act(face, "roll")
 
     def default(self) -> None:
-        """One default step: the first legal action or outcome, but a dink as the reward."""
+        """One default step: the first legal action or outcome, but a dink as the reward and
+        for a declined fish (the first die)."""
         legal = self.legal()
         if self.node == "reward" and DRAW_A_DINK in legal:
             self.state.apply(DRAW_A_DINK)
+        elif self.node == "decline_die":
+            self.state.apply(legal[1])
         elif self.node == "after_main":
             self.state.apply(END_TURN)
         else:
@@ -656,7 +659,7 @@ def test_exact_dice_fish_needs_exactly_that_many_dice(backend: Backend) -> None:
     # One die paid, sum 1 < 2: not complete and no die may be added.
     assert t.legal() == [DECLINE]
     t.act(DECLINE, "pay")
-    # The payment returns; declining spends a die of the player's choice for a dink.
+    # The payment returns; declining may spend a die of the player's choice for a dink.
     assert t.seat(0)["fresh"] == ["P1", "P2", "P3"]
     t.act(die("P1"), "decline_die")
     t.act(DINKS["Scad"], "draw_dink")
@@ -674,7 +677,7 @@ def test_declining_spends_a_die_for_a_dink_and_leaves_the_fish_face_up(backend: 
     st = t.st
     assert st["ctx"]["cast"]["payment"] == []
     assert (st["node"], st["actor"]) == ("decline_die", 0)
-    assert t.legal() == [50, 51, 52]
+    assert t.legal() == [TAKE_NOTHING, 50, 51, 52]
     assert t.state.action_label(51) == "spend P2 for a dink"
     t.act(die("P2"), "decline_die")
     assert t.seat(0)["fresh"] == ["P1", "P3"]
@@ -694,6 +697,27 @@ def test_declining_spends_a_die_for_a_dink_and_leaves_the_fish_face_up(backend: 
     # The next caster meets the face-up fish without a reveal; the worms cannot be used on it.
     assert t.at("turn", 1)
     assert CAST + 0 in t.legal() and WORMS + 0 not in t.legal()
+
+
+def test_a_seat_that_declines_may_keep_its_dice_and_draw_no_dink(backend: Backend) -> None:
+    """"Jos et voi tai halua maksaa esiin tulleen kalan maksua, saat kuitenkin nostaa
+    sinttikortin." (If you cannot or will not pay the fish's cost, you may still draw a dink.)
+    The dink is a permission (contract §6 step 7, Decision 17): 0 keeps every die and draws
+    nothing, and the fish stays face up."""
+    t = monday(backend, 2, tops={0: [FISH["Hammerhead Shark"]]})
+    t.act(CAST + 0, "turn", 0)
+    t.act(die("P1"), "pay")
+    t.act(DECLINE, "pay")
+    assert t.legal() == [TAKE_NOTHING, die("P1"), die("P2"), die("P3")]
+    assert t.state.action_label(TAKE_NOTHING) == "take no dink"
+    t.act(TAKE_NOTHING, "decline_die", 0)
+    st = t.st
+    assert t.seat(0)["fresh"] == ["P1", "P2", "P3"]
+    assert t.seat(0)["spent"] == []
+    assert st["players"][0]["dinks"] == []
+    assert st["dink_deck"] == list(range(25))
+    assert st["face_up"][0] is True
+    assert t.at("turn", 1)
 
 
 def test_can_of_worms_peeks_and_may_put_the_fish_at_the_bottom(backend: Backend) -> None:
@@ -845,6 +869,40 @@ def test_the_day_ends_when_everybody_has_passed(backend: Backend) -> None:
     st = t.st
     assert (st["day"], st["phase"], st["node"]) == (2, "refresh", "muster_select")
     assert st["players"][1]["dinks"] == [DINKS["Eel"]]
+
+
+def test_abandon_ship_after_the_main_action_still_leaves_four_port_actions(
+    backend: Backend,
+) -> None:
+    """Rulebook p.10 (quoted in the rules' sources): "If all other players have passed when a
+    player uses their lifeboat, they may still take FOUR actions at Port." Abandoned at
+    ``after_main``, the turn's main action was a cast at sea, so the four port actions are the
+    four turns after it: ``last_turns`` becomes 5, and EndTurn brings it to 4 (contract §6,
+    Decision 22)."""
+    tops = {0: [FISH["Goliath Grouper"], FISH["Coelacanth"]]}
+    t = after_a_catch(backend, tops)
+    t.pass_turn(1, DINKS["Toe"])
+    t.free_after_main = True
+    t.catch(0, 0, "P3")
+    assert t.at("after_main", 0) and ABANDON in t.legal()
+    t.act(ABANDON, "after_main", 0)
+    assert t.st["last_turns"] == 5
+    assert t.seat(0)["depth"] == 0
+    t.auto(lambda t: t.at("after_main", 0))
+    t.act(END_TURN, "after_main", 0)
+    assert t.st["last_turns"] == 4
+    t.free_after_main = False
+    port_actions = []
+    while t.st["day"] == 1:
+        if t.at("turn", 0):
+            legal = t.legal()
+            wanted = [SELL, MOUNT, *(shop(k, c) for k in ("rod", "reel") for c in (1, 3, 5))]
+            action = next(a for a in wanted if a in legal)
+            port_actions.append(t.state.action_label(action))
+            t.act(action, "turn", 0)
+        else:
+            t.default()
+    assert len(port_actions) == 4, port_actions
 
 
 def test_abandon_ship_after_all_others_passed_gives_four_port_actions(backend: Backend) -> None:
@@ -2258,7 +2316,7 @@ class Farm:
         t = self.t
         t.act(CAST + 1, "turn", p)
         t.act(DECLINE, "pay", p)
-        t.act(t.legal()[0], "decline_die", p)
+        t.act(t.legal()[1], "decline_die", p)  # the first die
         if t.at("draw_dink"):
             t.act(self.dink(), "draw_dink")
 
@@ -2298,7 +2356,7 @@ def test_the_madness_table(backend: Backend) -> None:
     def decline(p: int, dink: int | None = None) -> None:
         t.act(CAST + 1, "turn", p)
         t.act(DECLINE, "pay", p)
-        t.act(t.legal()[0], "decline_die", p)
+        t.act(t.legal()[1], "decline_die", p)  # the first die
         t.act(farm.dink() if dink is None else dink, "draw_dink", p)
 
     def abandon(p: int) -> None:

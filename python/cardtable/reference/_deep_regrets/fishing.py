@@ -33,6 +33,7 @@ from cardtable.reference._deep_regrets.table import (
     NO,
     PUT_AT_BOTTOM,
     REGRET,
+    TAKE_NOTHING,
     YES,
     Cast,
     Flow,
@@ -331,8 +332,11 @@ class Fishing(Items):
 
         "as in step 1 (payment back, decline_die, dinks); then, if cast.ignored is false, its
         not_caught list runs with user p. Then the cast ends." Step 1: "the payment dice return
-        to Fresh. If p has a Fresh die, node decline_die (legal: 50+c for each Fresh class): that
-        die is spent and p DrawDinks. (With no Fresh die, nothing is spent or drawn.)"
+        to Fresh. If p has a Fresh die, node decline_die (legal: 0 take no dink, 50+c for each
+        Fresh class): that die is spent and p DrawDinks. (With no Fresh die, nothing is spent or
+        drawn.)" The dink is a permission: "Jos et voi tai halua maksaa esiin tulleen kalan
+        maksua, saat kuitenkin nostaa sinttikortin." (If you cannot or will not pay the fish's
+        cost, you may still draw a dink.)
         """
         cast = self._ctx.cast
         assert cast is not None
@@ -341,9 +345,10 @@ class Fishing(Items):
             self._add_fresh(p, c)
         cast.payment = []
         if self._seats[p].fresh:
-            action = yield decision("decline_die", p, self._fresh_actions(p))
-            self._spend(p, action - DIE)
-            yield from self._draw_dinks(p, own_cast=True)
+            action = yield decision("decline_die", p, [TAKE_NOTHING, *self._fresh_actions(p)])
+            if action != TAKE_NOTHING:
+                self._spend(p, action - DIE)
+                yield from self._draw_dinks(p, own_cast=True)
         # The Rod of the Dead covers reveal and catch abilities only: this list always runs.
         yield from self._run_list(p, fish.id, "not_caught", fish.not_caught)
 

@@ -309,7 +309,7 @@ class Days(Port):
             action = yield decision("after_main", p, [END_TURN, *free])
             if action == END_TURN:
                 return
-            yield from self._free_action(p, action)
+            yield from self._free_action(p, action, main_taken=True)
 
     def _free_actions(self, p: int) -> list[int]:
         """§7.3: the legal free actions of p at the ``turn`` or ``after_main`` node.
@@ -345,10 +345,13 @@ class Days(Port):
             legal.append(USE_COFFIN)
         return sorted(legal)
 
-    def _free_action(self, p: int, action: int) -> Flow:
-        """One free action of p (§7.3, §16.4, §16.8); the caller asks its node again."""
+    def _free_action(self, p: int, action: int, *, main_taken: bool = False) -> Flow:
+        """One free action of p (§7.3, §16.4, §16.8); the caller asks its node again.
+
+        ``main_taken``: the turn's main action is behind (the ``after_main`` node).
+        """
         if action == ABANDON_SHIP:
-            yield from self._abandon_ship(p)
+            yield from self._abandon_ship(p, main_taken=main_taken)
         elif USE_WORMS <= action < USE_WORMS + 9:
             yield from self._use_worms(p, action - USE_WORMS)
         elif DIE <= action < DIE + len(DIE_CLASSES):

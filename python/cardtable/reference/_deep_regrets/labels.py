@@ -117,6 +117,7 @@ class Labels(Days):
             "port_discard": {KEEP_ALL: "keep all regrets"},
             "worms": {LEAVE_ON_TOP: "leave it on top", PUT_AT_BOTTOM: "put it at the bottom"},
             "pay": {CATCH: "catch", DECLINE: "decline"},
+            "decline_die": {TAKE_NOTHING: "take no dink"},
             "reward": {
                 TAKE_NOTHING: "take nothing",
                 DRAW_A_DINK: "draw a dink",

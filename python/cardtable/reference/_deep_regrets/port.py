@@ -109,15 +109,18 @@ class Port(Fishing):
             if action != KEEP_ALL:
                 self._discard_regret(p, action - REGRET)
 
-    def _abandon_ship(self, p: int) -> Flow:
+    def _abandon_ship(self, p: int, *, main_taken: bool) -> Flow:
         """§7.3 Abandon ship (a free action).
 
-        "lifeboat used; if last_turns is not null it becomes 4; MakePort(p); then back to the
-        node it was taken at."
+        "lifeboat used; if last_turns is not null it becomes 4, or 5 at after_main; MakePort(p);
+        then back to the node it was taken at." The rulebook (p.10): "If all other players have
+        passed when a player uses their lifeboat, they may still take FOUR actions at Port."
+        Before the turn's main action, that action is the first of the four; after it
+        (``main_taken``), the four are the next four turns.
         """
         self._seats[p].lifeboat_used = True
         if self._last_turns is not None:
-            self._last_turns = 4
+            self._last_turns = 5 if main_taken else 4
         yield from self._make_port(p)
 
     # ==================================================================================

@@ -48,7 +48,8 @@ ROLL_NOW = 0
 KEEP_ALL = 0
 """``port_discard``: keep all regrets."""
 TAKE_NOTHING = 0
-"""``reward``: take nothing (only when no dink can be drawn, Decision 22)."""
+"""``reward``: take nothing (only when no dink can be drawn, Decision 22); ``decline_die``: keep
+the dice and draw no dink (Decision 17)."""
 DONE = 0
 """``sell`` and ``mount_slot``: done."""
 STAY_AT_SEA = 1

@@ -13,7 +13,8 @@ pub(super) const PASS: u32 = 0;
 pub(super) const ROLL_NOW: u32 = 0;
 /// `port_discard`: keep all regrets.
 pub(super) const KEEP_ALL: u32 = 0;
-/// `reward`: take nothing (offered only when no dink can be drawn, contract Decision 22).
+/// `reward`: take nothing (offered only when no dink can be drawn, contract Decision 22);
+/// `decline_die`: keep the dice and draw no dink (Decision 17).
 pub(super) const TAKE_NOTHING: u32 = 0;
 /// `sell`, `mount_slot`, `reveal_shoal`, `offer_regret`: done.
 pub(super) const DONE: u32 = 0;

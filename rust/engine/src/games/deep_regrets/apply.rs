@@ -9,7 +9,7 @@ use super::actions::{
     DIE, DIE_KIND, DIE_LAST, DINK, DINK_LAST, DISCARD_RANDOM_REGRET, DONE, DRAW_A_DINK, END_TURN,
     FISH, FISH_LAST, FLIP_WORMS, GIVE_AWAY, GIVE_TO, MAKE_PORT, MOUNT, PASS, PUT_AT_BOTTOM, REEL,
     REGRET, ROD, ROLL_NOW, ROW, SELL, SHOP, SHOP_LAST, SLOT, SUPPLY, SUPPLY_LAST, USE_COFFIN,
-    USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
+    TAKE_NOTHING, USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
 };
 use super::flow::first_kind;
 use super::legal::{COL_MASK, ROW_MASK};
@@ -332,8 +332,13 @@ impl DeepRegrets {
         }
     }
 
-    /// Resolves an action at the `decline_die` node: the die is spent, then the dinks drawn.
+    /// Resolves an action at the `decline_die` node: the die is spent, then the dinks drawn; or
+    /// neither (`take nothing`, Decision 17).
     pub(super) fn apply_decline_die(&self, st: &mut S, p: usize, a: u32) {
+        if a == TAKE_NOTHING {
+            self.run(st);
+            return;
+        }
         st.spend(p, (a.wrapping_sub(DIE) as usize).min(CLASSES - 1));
         let asked = self.draw_dinks(st, p as u8, self.dinks_per_draw(st, p, true));
         self.run_unless(st, asked);
@@ -457,8 +462,11 @@ impl DeepRegrets {
         match a {
             ABANDON_SHIP => {
                 st.seats[p].lifeboat_used = true;
+                // "they may still take FOUR actions at Port": counting the turn it is taken in
+                // when its main action is still to come, else the four turns after it (Decision
+                // 22).
                 if st.last_turns != NONE {
-                    st.last_turns = 4;
+                    st.last_turns = if ret == Node::AfterMain { 5 } else { 4 };
                 }
                 st.push(Task::ReturnTo(ret, pp));
                 self.make_port(st, p);

@@ -648,8 +648,10 @@ impl Bot<DeepRegrets> for GreedyBot {
                 }
             }
             Node::Pay => self.pay(g, st, legal),
+            // The dink is always taken, for the die of the lowest face.
             Node::DeclineDie => *legal
                 .iter()
+                .filter(|&&a| a >= DIE)
                 .min_by_key(|&&a| (CLASS_FACE[(a - DIE) as usize], a))
                 .unwrap_or(&first),
             Node::Reward => {

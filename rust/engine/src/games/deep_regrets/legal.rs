@@ -166,7 +166,7 @@ impl DeepRegrets {
         match st.node {
             Node::MusterSelect | Node::RerollSelect => pick_listed(&[ROLL_NOW], DIE, fresh(), rng),
             Node::MusterKeep => pick_listed(&[], DIE, u64::from(class_mask(&st.rolled)), rng),
-            Node::DeclineDie => pick_listed(&[], DIE, fresh(), rng),
+            Node::DeclineDie => pick_listed(&[TAKE_NOTHING], DIE, fresh(), rng),
             Node::Declare => pick_listed(&[STAY_AT_SEA, MAKE_PORT], 0, 0, rng),
             Node::Worms => pick_listed(&[LEAVE_ON_TOP, PUT_AT_BOTTOM], 0, 0, rng),
             Node::Reward => {
@@ -248,7 +248,11 @@ impl DeepRegrets {
             Node::AfterMain => self.turn_actions(st, p, out, TurnList::AfterMain),
             Node::Worms => out.extend_from_slice(&[LEAVE_ON_TOP, PUT_AT_BOTTOM]),
             Node::Pay => self.pay_actions(st, p, out),
-            Node::DeclineDie => fresh_classes(out, &seat.fresh),
+            Node::DeclineDie => {
+                // The dink is a permission (Decision 17): the seat may also keep its dice.
+                out.push(TAKE_NOTHING);
+                fresh_classes(out, &seat.fresh);
+            }
             Node::Reward => {
                 let dink = st.dink_deck | st.dink_discard != 0;
                 let discard = seat.has_regret();

@@ -581,6 +581,7 @@ impl DeepRegrets {
                 PUT_AT_BOTTOM => Some("put it at the bottom".into()),
                 _ => None,
             },
+            Node::DeclineDie if a == TAKE_NOTHING => Some("take no dink".into()),
             Node::DeclineDie => die(a).map(|x| format!("spend {x} for a dink")),
             Node::Reward => match a {
                 TAKE_NOTHING => Some("take nothing".into()),

@@ -45,7 +45,8 @@ fn passing_rewards_and_last_player_turns() {
     step(&g, &mut st, 33);
     assert_eq!(st.node, Node::Pay);
     step(&g, &mut st, 7);
-    let a = legal_of(&g, &st)[0];
+    // the first die for a dink (0 would take none)
+    let a = legal_of(&g, &st)[1];
     step(&g, &mut st, a);
     let a = legal_of(&g, &st)[0];
     step(&g, &mut st, a);

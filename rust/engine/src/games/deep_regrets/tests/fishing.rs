@@ -81,8 +81,15 @@ fn cast_with_payment_worked_example() {
     // decline: dice return, one die spent for a dink, the octopus stays face up
     step(&g, &mut declined, 7);
     assert_eq!(declined.node, Node::DeclineDie);
-    assert_eq!(legal_of(&g, &declined), vec![52, 57]);
+    assert_eq!(legal_of(&g, &declined), vec![0, 52, 57]);
+    assert_eq!(g.action_label(&declined, 0), "take no dink");
     assert_eq!(g.action_label(&declined, 57), "spend G2 for a dink");
+    // The dink is a permission (Decision 17): taking nothing spends and draws nothing.
+    let mut kept = declined;
+    step(&g, &mut kept, 0);
+    assert_eq!(kept.seats[1].fresh, declined.seats[1].fresh);
+    assert_eq!(kept.seats[1].dinks, declined.seats[1].dinks);
+    assert_ne!(kept.node, Node::DrawDink);
     step(&g, &mut declined, 57);
     assert_eq!(declined.node, Node::DrawDink);
     assert_eq!(legal_of(&g, &declined).len(), 24);
