@@ -78,6 +78,13 @@ impl DeepRegrets {
             return out;
         }
         let me = me.min(self.n() - 1);
+        // Which face-down tops the other seats have seen (a peek, a Can of Worms fish left on
+        // top rather than put at the bottom) is not in `me`'s view: the sample says none.
+        for (q, known) in out.known.iter_mut().enumerate() {
+            if q != me {
+                *known = 0;
+            }
+        }
         self.redeal_fish(&mut out, me, rng);
         self.redeal_regrets(&mut out, me, rng);
         self.redeal_items(&mut out, me, rng);
@@ -318,10 +325,16 @@ mod tests {
     }
 
     /// A second real state with the same information for `me`: two hidden fish of a depth swapped,
-    /// a regret of another seat exchanged with the deck, a dink of another seat exchanged with
-    /// the deck.
+    /// the other seats' knowledge of the face-down tops turned over, a regret of another seat
+    /// exchanged with the deck, a dink of another seat exchanged with the deck.
     fn perturb(g: &DeepRegrets, st: &DeepRegretsState, me: usize) -> DeepRegretsState {
         let mut o = *st;
+        let face_down = (0..9)
+            .filter(|&s| st.shoal_len[s] > 0 && st.face_up >> s & 1 == 0)
+            .fold(0, |m, s| m | 1 << s);
+        for q in (0..g.players()).filter(|&q| q != me) {
+            o.known[q] ^= face_down;
+        }
         let refs = DeepRegrets::referenced_fish(st);
         let reorder = st.order_len > 0 || st.chosen_len > 0;
         for w in 0..3 {
