@@ -211,6 +211,42 @@ def test_numpy_integers_are_accepted_everywhere(backend: str) -> None:
     assert game.state_from_dict(data).to_dict() == state.to_dict()
 
 
+class _Numpy1Bool:
+    """A stand-in for NumPy 1.x's ``numpy.bool_``, whose ``__index__`` still works (with a
+    warning): the check must not depend on the NumPy installed."""
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return int(self.value)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+_Numpy1Bool.__name__ = _Numpy1Bool.__qualname__ = "bool_"
+_Numpy1Bool.__module__ = "numpy"
+
+
+@pytest.mark.parametrize("flag", [_Numpy1Bool(True), np.bool_(True)], ids=["numpy1", "numpy"])
+def test_numpy_booleans_are_never_integers(backend: str, flag: Any) -> None:
+    """docs/errors.md: integers are never a bool (nor ``numpy.bool_``), also where NumPy 1.x
+    lets a ``numpy.bool_`` pass for 1 through ``__index__``."""
+    with pytest.raises(InvalidOptionError, match="bool"):
+        cardtable.make("goofspiel", players=2, backend=backend, num_cards=flag)  # type: ignore[arg-type]
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError):
+        game.new_state(seed=flag)
+    with pytest.raises(InvalidOptionError):
+        cardtable.bot(game, "random", seat=0, seed=flag)
+    state = game.new_state(seed=1)
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError):
+        state.apply(flag)
+    assert state.to_dict() == before
+
+
 def test_non_json_values_are_never_coerced(backend: str) -> None:
     game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
     data = game.new_state(seed=1).to_dict()

@@ -26,17 +26,23 @@ MAX_SEED = (1 << 64) - 1
 """The largest seed (and game index) of the package: seeds are below 2**64."""
 
 
+NUMPY_BOOLS = ("bool_", "bool")
+"""Names of NumPy's boolean scalar type (``numpy.bool_``; ``numpy.bool`` since NumPy 2)."""
+
+
 def as_int(value: object) -> int | None:
     """``value`` as an int if it is an integer type other than bool (NumPy integers included).
 
-    Anything whose ``__index__`` fails (a float, ``numpy.bool_``, an object whose ``__index__``
-    raises) is not an integer, as the engine reads it.
+    Anything whose ``__index__`` fails (a float, an object whose ``__index__`` raises) is not an
+    integer, as the engine reads it; nor is a NumPy boolean (``numpy.bool_``, which NumPy 1.x
+    still lets through ``__index__``).
 
     Example:
         >>> as_int(3), as_int(True), as_int(3.0)
         (3, None, None)
     """
-    if isinstance(value, bool):
+    kind = type(value)
+    if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in NUMPY_BOOLS):
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]

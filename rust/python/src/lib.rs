@@ -9,7 +9,7 @@ use cardtable_engine as engine;
 use engine::{AnyGame, AnySession, EngineError};
 use numpy::PyArrayMethods;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use serde_json::{Map, Number, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -49,10 +49,27 @@ fn to_py_err(err: EngineError) -> PyErr {
     })
 }
 
+/// Whether `obj` is a `bool` or a NumPy boolean scalar (`numpy.bool_`, named `numpy.bool` since
+/// NumPy 2), which NumPy 1.x still lets pass for an integer through `__index__`.
+fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+    if obj.is_instance_of::<PyBool>() {
+        return true;
+    }
+    if obj.is_exact_instance_of::<PyInt>() {
+        return false;
+    }
+    let ty = obj.get_type();
+    ty.module()
+        .is_ok_and(|m| m.to_str().is_ok_and(|m| m == "numpy"))
+        && ty
+            .name()
+            .is_ok_and(|n| matches!(n.to_str(), Ok("bool_" | "bool")))
+}
+
 /// An integer argument (an `int` or any integer type with `__index__`, never a `bool`) as `i64`,
 /// or the given error.
 fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -> PyResult<i64> {
-    if obj.is_instance_of::<PyBool>() {
+    if is_bool(obj) {
         return Err(to_py_err(err(format!("{what} must be an int, got {obj}"))));
     }
     obj.extract::<i64>().map_err(|_| {
@@ -82,7 +99,7 @@ where
             "{what} must be an int in 0..={max}, got {obj}"
         )))
     };
-    if obj.is_instance_of::<PyBool>() {
+    if is_bool(obj) {
         return Err(bad());
     }
     let max_u64 = max.try_into().unwrap_or(u64::MAX);
@@ -186,14 +203,17 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array);
     }
-    if let Ok(i) = obj.extract::<i64>() {
-        return Ok(Value::from(i));
-    }
-    if let Ok(u) = obj.extract::<u64>() {
-        return Ok(Value::from(u));
-    }
-    if obj.hasattr("__index__").unwrap_or(false) {
-        return Err(format!("the integer {obj} is out of range -2**63..2**64"));
+    if !is_bool(obj) {
+        if let Ok(i) = obj.extract::<i64>() {
+            return Ok(Value::from(i));
+        }
+        if let Ok(u) = obj.extract::<u64>() {
+            return Ok(Value::from(u));
+        }
+        // An integer whose `__index__` works but does not fit.
+        if obj.call_method0("__index__").is_ok() {
+            return Err(format!("the integer {obj} is out of range -2**63..2**64"));
+        }
     }
     let kind = obj
         .get_type()
@@ -415,7 +435,7 @@ impl PyGame {
                         "seed must be None or an int in 0..2**64, got {s}"
                     )))
                 };
-                if s.is_instance_of::<pyo3::types::PyBool>() {
+                if is_bool(s) {
                     return Err(bad());
                 }
                 Some(s.extract::<u64>().map_err(|_| bad())?)
@@ -799,7 +819,7 @@ impl PyBot {
         // of their games must be able to seat the same bot.
         let seed = match seed {
             None => 0,
-            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+            Some(s) if is_bool(s) => {
                 return Err(bad(format!("seed must be an int, got {s}")));
             }
             Some(s) => s
