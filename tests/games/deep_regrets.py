@@ -700,7 +700,7 @@ def test_declining_spends_a_die_for_a_dink_and_leaves_the_fish_face_up(backend: 
 
 
 def test_a_seat_that_declines_may_keep_its_dice_and_draw_no_dink(backend: Backend) -> None:
-    """"Jos et voi tai halua maksaa esiin tulleen kalan maksua, saat kuitenkin nostaa
+    """ "Jos et voi tai halua maksaa esiin tulleen kalan maksua, saat kuitenkin nostaa
     sinttikortin." (If you cannot or will not pay the fish's cost, you may still draw a dink.)
     The dink is a permission (contract §6 step 7, Decision 17): 0 keeps every die and draws
     nothing, and the fish stays face up."""
