@@ -147,6 +147,19 @@ def test_pettingzoo_refuses_non_int_actions_bad_seeds_and_use_before_reset() -> 
         aec.last()
 
 
+@pytest.mark.parametrize("agent", ["player_2", 0, None, ["player_0"]])
+def test_pettingzoo_spaces_refuse_unknown_agents(agent: Any) -> None:
+    """``observation_space`` and ``action_space`` raised a bare KeyError (or TypeError)."""
+    pytest.importorskip("pettingzoo")
+    from cardtable.adapters.pettingzoo import env
+
+    aec = env("goofspiel", players=2)
+    for space in (aec.observation_space, aec.action_space):
+        with pytest.raises(InvalidOptionError, match="unknown agent"):
+            space(agent)
+    assert aec.action_space("player_1").n == 13  # type: ignore[attr-defined]
+
+
 def test_pettingzoo_unseeded_resets_draw_fresh_entropy() -> None:
     pytest.importorskip("pettingzoo")
     from cardtable.adapters.pettingzoo import env
@@ -221,6 +234,38 @@ def test_gymnasium_episode_and_illegal_actions() -> None:
         make_env("turn_the_tide", players=4, illegal_action="ignore")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        {"observations": False},  # reset gave observations of shape (0,)
+        {"reuse_buffers": True},  # reset's observation was overwritten by the next step
+        {"seed": 3},  # ignored
+        {"threads": 2},  # a bare TypeError: "got multiple values for keyword argument"
+        {"agent_seats": (0, 1)},
+        {"num_envs": 4},
+    ],
+    ids=lambda k: next(iter(k)),
+)
+def test_make_env_refuses_vector_env_keywords(keywords: dict[str, Any]) -> None:
+    pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_env
+
+    with pytest.raises(InvalidOptionError, match=f"unknown option '{next(iter(keywords))}'"):
+        make_env("goofspiel", players=2, **keywords)
+
+
+@pytest.mark.parametrize("action", [None, "0", [0]])
+def test_gymnasium_step_does_not_call_a_non_int_a_bool(action: Any) -> None:
+    pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_env
+
+    env = make_env("goofspiel", players=2, illegal_action="raise")
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=r"action must be an int, got") as caught:
+        env.step(action)
+    assert "bool" not in str(caught.value)
+
+
 # ----- OpenSpiel -----
 
 
@@ -287,6 +332,29 @@ def test_openspiel_parameters_and_observations() -> None:
         pyspiel.load_game(register("goofspiel"), {"players": 2, "cards": 5})
     with pytest.raises(InvalidOptionError):
         pyspiel.load_game(register("goofspiel"), {"players": 2, "num_cards": 0})
+
+
+@pytest.mark.parametrize("backend", ["reference", "rust"])
+def test_openspiel_load_game_refuses_a_backend(backend: str) -> None:
+    """``backend`` passed cardtable's check (``make`` takes it) and then failed in pyspiel."""
+    pytest.importorskip("pyspiel")
+    from cardtable.adapters.openspiel import load_game
+
+    with pytest.raises(InvalidOptionError, match="unknown option 'backend'"):
+        load_game("goofspiel", players=2, backend=backend)
+
+
+def test_openspiel_information_states_are_refused_with_the_package_error() -> None:
+    """A bare ValueError before; the package's error is a ValueError too (OpenSpiel's Python
+    games raise ValueError for an observer they do not provide)."""
+    pytest.importorskip("pyspiel")
+    from cardtable.adapters.openspiel import load_game
+
+    state = load_game("goofspiel", players=2, num_cards=3).new_initial_state()
+    for read in (state.information_state_string, state.information_state_tensor):
+        with pytest.raises(InvalidOptionError, match="not information states"):
+            read(0)
+    assert state.observation_string(0)
 
 
 def test_openspiel_takes_numpy_integers() -> None:

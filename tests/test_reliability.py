@@ -714,6 +714,13 @@ def test_a_bot_needs_a_game(not_a_game: Any) -> None:
         cardtable.bot(not_a_game, "random", 0)
 
 
+def test_a_bot_refuses_a_seed_of_none() -> None:
+    """The engine's ``Bot`` reads ``seed=None`` as seed 0; ``VectorEnv(seed=None)`` is refused."""
+    game = cardtable.make("goofspiel", players=2)
+    with pytest.raises(InvalidOptionError, match=r"seed must be an int.*got None"):
+        cardtable.bot(game, "random", seat=0, seed=None)  # type: ignore[arg-type]
+
+
 def test_a_bot_is_not_seated_in_a_state() -> None:
     state = cardtable.make("goofspiel", players=2).new_state(seed=0)
     with pytest.raises(InvalidOptionError, match="expected a game"):

@@ -206,6 +206,31 @@ def test_a_bool_in_an_action_list_is_refused() -> None:
         env.step([True, *legal[1:]])
 
 
+def test_timedelta_actions_and_env_indices_are_refused() -> None:
+    """NumPy counts timedelta64 among its integer types: such arrays were read as ints."""
+    env = VectorEnv("goofspiel", 2, players=2, seed=8)
+    _obs, info = env.reset()
+    legal = random_actions(np.random.default_rng(0), info["action_mask"])
+    with pytest.raises(IllegalActionError, match="timedelta64"):
+        env.step(legal.astype("timedelta64[D]"))
+    with pytest.raises(InvalidOptionError, match="timedelta64"):
+        env.observe(np.array([1], "m8[s]"))
+    with pytest.raises(InvalidOptionError, match="timedelta64"):
+        env.observe(seats=np.array([0, 1], "m8[s]"))
+    assert not info["autoreset"].any() and env.step(legal)[-1]["episode"].tolist() == [0, 0]
+
+
+def test_an_action_list_with_an_int_beyond_64_bits_is_out_of_range() -> None:
+    """Such a list became an object (or float) array: refused as "not integers"."""
+    env = VectorEnv("goofspiel", 2, players=2, seed=8)
+    env.reset()
+    for actions in ([2**70, 0], [2**63, -1]):
+        with pytest.raises(IllegalActionError, match=f"actions out of range: {actions[0]}"):
+            env.step(actions)
+    with pytest.raises(InvalidOptionError, match="envs out of range"):
+        env.observe([-(2**64)])
+
+
 @pytest.mark.parametrize(
     "convert",
     [
@@ -277,6 +302,30 @@ def test_bad_configurations_raise(kwargs: dict[str, Any]) -> None:
         VectorEnv("turn_the_tide", num_envs, **args)
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("agent_seats", b"\x00"),  # read as the seats (0,)
+        ("agent_seats", bytearray(b"\x01")),
+        ("agent_seats", {0: 1}),  # read as its keys
+        ("agent_seats", {0}),
+        ("opponents", {"greedy": "random"}),
+        ("opponents", {"random"}),
+    ],
+)
+def test_agent_seats_and_opponents_must_be_sequences(name: str, value: Any) -> None:
+    with pytest.raises(InvalidOptionError, match=f"{name}.*must be a sequence"):
+        VectorEnv("goofspiel", 2, players=2, **{name: value})
+
+
+@pytest.mark.parametrize("num_envs", [0, 2**64])
+def test_num_envs_out_of_range_names_its_range(num_envs: int) -> None:
+    """2**64 was refused as "must be an int in 0..=2**64 - 1", though 0 is refused too."""
+    message = re.escape(f"num_envs must be in 1..2**64 - 1, got {num_envs}")
+    with pytest.raises(InvalidOptionError, match=message):
+        VectorEnv("goofspiel", num_envs, players=2)
+
+
 def test_readme_reinforcement_learning_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     """The code blocks of the README's "Reinforcement learning" section run as pasted."""
     pytest.importorskip("pettingzoo")
@@ -306,6 +355,37 @@ def test_reused_buffers_give_the_same_results_in_the_same_arrays() -> None:
             assert np.array_equal(got, want)
         for key in want_keys(expected[-1]):
             assert np.array_equal(info[key], expected[-1][key])
+
+
+def test_reused_truncated_array_is_rewritten_at_every_call() -> None:
+    """The shared truncated array was never written: a value set in it came back every step."""
+    env = VectorEnv("goofspiel", 2, players=2, seed=4, reuse_buffers=True)
+    rng = np.random.default_rng(0)
+    _obs, info = env.reset()
+    for _ in range(3):
+        *_, truncated, info = env.step(random_actions(rng, info["action_mask"]))
+        assert not truncated.any()
+        truncated[:] = True  # the caller's write, undone by the next call
+
+
+def test_an_own_reused_output_array_may_be_passed_as_actions() -> None:
+    """``env.step(info["seat"])`` with reused buffers raised "the arrays of out are not writeable
+    or are in use": the actions are now read from a copy, as without reused buffers."""
+    args: dict[str, Any] = {"players": 2, "seed": 4, "agent_seats": "all", "num_cards": 3}
+    reused = VectorEnv("goofspiel", 3, reuse_buffers=True, **args)
+    fresh = VectorEnv("goofspiel", 3, **args)
+    _obs, info = reused.reset()
+    _obs, expected_info = fresh.reset()
+    # Seat 0 plays card 0 (its seat), then seat 1 card 0 (its game's number, 0): both legal.
+    for key in ("seat", "episode"):
+        got = reused.step(info[key])
+        expected = fresh.step(expected_info[key])
+        for g, e in zip(got[:-1], expected[:-1], strict=True):
+            np.testing.assert_array_equal(g, e)
+        info, expected_info = got[-1], expected[-1]
+        np.testing.assert_array_equal(info["action_mask"], expected_info["action_mask"])
+    with pytest.raises(IllegalActionError, match="not legal"):
+        reused.step(info["episode"] + 7)  # a fresh array: the usual actions error
 
 
 def want_keys(info: dict[str, Any]) -> list[str]:

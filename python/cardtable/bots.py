@@ -28,8 +28,8 @@ class BuiltinBot:
         """Seats bot ``name`` (e.g. ``"greedy"``, ``"forgetful:0.2"``) in ``seat`` of ``game``.
 
         Raises:
-            InvalidOptionError: On something that is not a game, an unknown bot, a bad parameter
-                or seat.
+            InvalidOptionError: On something that is not a game, an unknown bot, a bad parameter,
+                seat or seed (an int in ``0..2**64 - 1``; not ``None``).
         """
         from cardtable import _core
 
@@ -39,6 +39,8 @@ class BuiltinBot:
             raise InvalidOptionError(
                 f"expected a game (cardtable.make(...)) to seat a bot in, got {game!r:.80}"
             )
+        if seed is None:  # the engine's Bot reads None as its default seed, 0
+            raise InvalidOptionError("seed must be an int in 0..2**64, got None")
         self._rust_game = _core.Game(game_id, players, dict(options))
         self._bot = _core.Bot(self._rust_game, name, seat, seed)
 

@@ -11,7 +11,7 @@ must not import the reference implementations, the adapters or the simulation la
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -73,15 +73,23 @@ def _array(values: npt.ArrayLike, what: str, error: type[CardtableError]) -> npt
     """``values`` as a NumPy array.
 
     Raises:
-        error: For ragged lists, and for a list or tuple holding a bool (NumPy would read
-            ``[True, 0]`` as the integers ``[1, 0]``; a bool is never an int).
+        error: For ragged lists, for a list or tuple holding a bool (NumPy would read
+            ``[True, 0]`` as the integers ``[1, 0]``; a bool is never an int), and for one holding
+            an int out of the 64-bit range (NumPy would read it as an object or float array).
     """
-    if isinstance(values, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in values):
+    listed = isinstance(values, (list, tuple))
+    if listed and any(isinstance(v, (bool, np.bool_)) for v in values):  # type: ignore[union-attr]
         raise error(f"{what} must be integers, not bools: {values!r}")
     try:
-        return np.asarray(values)
+        array = np.asarray(values)
     except ValueError as err:  # ragged nested lists
         raise error(f"{what} must be a flat list of ints: {err}") from None
+    if listed and array.dtype.kind in ("O", "f"):  # ints beyond 64 bits land here, never others
+        for v in values:  # type: ignore[union-attr]
+            number = as_int(v)
+            if number is not None and not -(2**63) <= number < 2**63:
+                raise error(f"{what} out of range: {number}")
+    return array
 
 
 def _int64(
@@ -92,7 +100,8 @@ def _int64(
     Raises:
         error: Otherwise.
     """
-    if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):
+    # By kind: NumPy counts timedelta64 among its integer types, and bool is a kind of its own.
+    if array.size and array.dtype.kind not in ("i", "u"):
         raise error(f"{what} must be integers, got dtype {array.dtype}")
     if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
         raise error(f"{what} out of range: {array.max()}")
@@ -100,8 +109,13 @@ def _int64(
 
 
 def _items(value: object, what: str) -> list[Any]:
-    """The items of the sequence ``value`` (any iterable), or InvalidOptionError."""
-    if not isinstance(value, Iterable):
+    """The items of the sequence ``value`` (any ordered iterable), or InvalidOptionError.
+
+    A str, bytes, a mapping or a set is refused: their items (characters, byte values, keys, an
+    arbitrary order) are not a sequence the caller meant.
+    """
+    not_sequences = (str, bytes, bytearray, memoryview, Mapping, Set)
+    if not isinstance(value, Iterable) or isinstance(value, not_sequences):
         raise InvalidOptionError(f"{what} must be a sequence, got {value!r}")
     try:
         return list(value)
@@ -146,7 +160,7 @@ class VectorEnv:
         reuse_buffers: Write every call's outputs into the same arrays (allocated by the first
             :meth:`reset`) instead of fresh ones: no allocation per step, but the arrays a call
             returns are overwritten by the next call (copy what you keep). The truncated array
-            is shared too.
+            is shared too (and set back to all ``False`` by every call).
         observations: ``True`` (the default): :meth:`reset` and :meth:`step` return every env's
             observation tensor. ``False``: they write none and return an empty array of shape
             ``[num_envs, 0]`` in its place, and :meth:`observe` gives the tensors of the envs
@@ -177,8 +191,8 @@ class VectorEnv:
         from cardtable import _core
 
         count = _int(num_envs, "num_envs")
-        if count < 1:
-            raise InvalidOptionError(f"num_envs must be at least 1, got {count}")
+        if not 1 <= count <= MAX_SEED:
+            raise InvalidOptionError(f"num_envs must be in 1..2**64 - 1, got {count}")
         if threads is not None and not 1 <= _int(threads, "threads") <= 1024:
             raise InvalidOptionError(f"threads must be in 1..=1024, got {threads}")
         self.game: _core.Game = _core.Game(game_id, players, options)
@@ -267,7 +281,19 @@ class VectorEnv:
             IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
                 action; then nothing is applied.
         """
-        return self._outputs(self._env.step(self._check_actions(actions), self._out))
+        checked = self._check_actions(actions)
+        try:
+            out = self._env.step(checked, self._out)
+        except InvalidOptionError:
+            # The engine refuses, before anything is applied, actions that share memory with the
+            # arrays it writes into: one of the env's own reused outputs (e.g. ``info["seat"]``)
+            # is read from a copy instead.
+            if self._arrays is None or not any(
+                np.may_share_memory(checked, a) for a in self._arrays
+            ):
+                raise
+            out = self._env.step(checked.copy(), self._out)
+        return self._outputs(out)
 
     def observe(
         self,
@@ -340,7 +366,11 @@ class VectorEnv:
         obs, rewards, terminated, mask, seat, autoreset, all_rewards, episode = (
             self._arrays or _arrays(out)
         )
-        truncated = self._truncated if self.reuse_buffers else np.zeros(self.num_envs, np.bool_)
+        if self.reuse_buffers:
+            truncated = self._truncated
+            truncated.fill(False)  # rewritten at every call, as the engine rewrites the others
+        else:
+            truncated = np.zeros(self.num_envs, np.bool_)
         info = {
             "action_mask": mask,
             "seat": seat,

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any, Literal, SupportsFloat
 
@@ -36,6 +37,10 @@ from cardtable.vector import Reward, VectorEnv
 __all__ = ["CardtableEnv", "make_env"]
 
 Observation = npt.NDArray[np.float32]
+
+_VECTOR_ENV_ARGUMENTS = frozenset(inspect.signature(VectorEnv).parameters) - {"options"}
+"""The arguments of :class:`cardtable.VectorEnv`, which the environment sets itself: none of
+them is a game option, so ``**options`` refuses them instead of passing them on."""
 
 
 class CardtableEnv(gymnasium.Env[Observation, np.int64]):
@@ -66,7 +71,9 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
             illegal_action: ``"lose"``: an illegal action ends the episode with reward -1;
                 ``"raise"``: it raises :class:`cardtable.IllegalActionError`.
             render_mode: ``None`` or ``"ansi"`` (``render()`` describes the last step).
-            **options: The game's options.
+            **options: The game's options. The other arguments of :class:`cardtable.VectorEnv`
+                (``seed``, ``observations``, ``reuse_buffers``, ...) are not options: the
+                environment sets them itself, and refuses them here.
 
         Raises:
             InvalidOptionError: On a bad game, option, seat, bot or argument.
@@ -77,6 +84,13 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
             )
         if render_mode not in (None, "ansi"):
             raise InvalidOptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        clash = sorted(_VECTOR_ENV_ARGUMENTS.intersection(options))
+        if clash:
+            raise InvalidOptionError(
+                f"{game_id}: unknown option{'s' if len(clash) > 1 else ''} "
+                f"{', '.join(map(repr, clash))}: make_env takes the game's options; it sets "
+                "VectorEnv's arguments itself (seed the game with reset(seed=...))"
+            )
         self._env = VectorEnv(
             game_id,
             1,
@@ -139,7 +153,8 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
             raise InvalidStateError("the episode is over; call reset()")
         a = as_int(action)
         if a is None:
-            raise IllegalActionError(f"action must be an int (not a bool), got {action!r}")
+            kind = " (not a bool)" if isinstance(action, bool | np.bool_) else ""
+            raise IllegalActionError(f"action must be an int{kind}, got {action!r}")
         if not (0 <= a < len(self._mask) and self._mask[a]):
             if self.illegal_action == "raise":
                 raise IllegalActionError(

@@ -205,13 +205,18 @@ def load_game(game_id: str, *, players: int, **options: Any) -> CardtableGame:
     ``None`` option values are passed as -1 (see the module doc). The parameters are checked by
     cardtable before OpenSpiel sees them, so every bad one raises ``InvalidOptionError`` with
     cardtable's message (OpenSpiel checks names and types itself, before the game is built, and
-    would raise its own ``pyspiel.SpielError``).
+    would raise its own ``pyspiel.SpielError``). ``backend`` is not an option: the games run on
+    the Rust engine.
 
     Raises:
-        InvalidOptionError: On an unknown game, a bad player count or a bad option (unknown, of
-            the wrong type or out of range).
+        InvalidOptionError: On an unknown game, a bad player count or a bad option (unknown,
+            ``backend``, of the wrong type or out of range).
     """
     name = register(game_id)
+    if "backend" in options:  # cardtable.make's argument, not a game option (nor a parameter)
+        raise InvalidOptionError(
+            f"{game_id}: unknown option 'backend': OpenSpiel games run on the Rust engine"
+        )
     count, given = _split_parameters(_info(game_id), {"players": players, **options})
     checked = cardtable.make(game_id, players=count, **given)
     params: dict[str, Any] = {"players": checked.players}
@@ -270,11 +275,21 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> CardtableObserver:
-        """The observer of our observation tensors (no information-state observer)."""
+        """The observer of our observation tensors (no information-state observer).
+
+        Raises:
+            InvalidOptionError: For an information-state (perfect recall) observer, which
+                ``state.information_state_string`` and ``information_state_tensor`` ask for, or
+                observation parameters. A ``ValueError``, as OpenSpiel's own Python games raise
+                for an observer they do not provide.
+        """
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("cardtable games provide observations, not information states")
+            raise InvalidOptionError(
+                f"{self.game_id}: cardtable games provide observations, not information states "
+                "(use observation_string and observation_tensor)"
+            )
         if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
+            raise InvalidOptionError(f"observation parameters are not supported, got {params}")
         return CardtableObserver(self.rust_game.observation_shape)
 
 

@@ -95,12 +95,33 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._state: StateProtocol = self.game.new_state(seed=0)
         self._started = False
 
+    def _agent_seat(self, agent: object) -> int:
+        """``agent``'s seat.
+
+        Raises:
+            InvalidOptionError: If ``agent`` is not one of ``possible_agents``.
+        """
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise InvalidOptionError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        return seat
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent``."""
+        """The observation space of ``agent``.
+
+        Raises:
+            InvalidOptionError: If ``agent`` is not one of ``possible_agents``.
+        """
+        self._agent_seat(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent``: ``Discrete(num_actions)``."""
+        """The action space of ``agent``: ``Discrete(num_actions)``.
+
+        Raises:
+            InvalidOptionError: If ``agent`` is not one of ``possible_agents``.
+        """
+        self._agent_seat(agent)
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -142,9 +163,7 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             InvalidOptionError: If ``agent`` is not one of ``possible_agents``.
         """
         self._check_started()
-        seat = self._seat.get(agent) if isinstance(agent, str) else None
-        if seat is None:
-            raise InvalidOptionError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        seat = self._agent_seat(agent)
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if self._state.current_player == seat:
             mask[self._state.legal_actions()] = 1
