@@ -623,3 +623,19 @@ def test_envs_play_the_per_step_games_under_drawn_options(
                 episodes[i] = k
             else:
                 assert bool(terminated[i]) == state.is_terminal, (config, i)
+
+
+@pytest.mark.parametrize("reuse", [False, True])
+def test_a_failed_reset_leaves_no_half_started_envs(reuse: bool) -> None:
+    """A reset that fails part-way (here: every game of the memory game with two cars ends
+    before seat 1 decides) leaves no env to step or observe until a reset succeeds."""
+    env = VectorEnv(
+        "trafficars_memory", 2, players=2, agent_seats=(1,), max_number=2, reuse_buffers=reuse
+    )
+    for _ in range(2):
+        with pytest.raises(InvalidStateError, match="games in a row ended"):
+            env.reset()
+        with pytest.raises(InvalidStateError, match="call reset"):
+            env.observe()
+        with pytest.raises(InvalidStateError, match="call reset"):
+            env.step([0, 0])

@@ -11,7 +11,9 @@ must not import the reference implementations, the adapters or the simulation la
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence, Set
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -246,6 +248,7 @@ class VectorEnv:
             observations=observations,
         )
         self._truncated = np.zeros(count, dtype=np.bool_)
+        self._turn = threading.Lock()
 
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], Info]:
         """Starts a game in every env.
@@ -257,13 +260,19 @@ class VectorEnv:
         Returns:
             ``(observations [num_envs, *observation_shape] float32, info)`` (observations
             ``[num_envs, 0]`` with ``observations=False``).
+
+        Raises:
+            InvalidStateError: If an env's games keep ending before any agent seat decides (see
+                the docs); the envs are then part-way, and :meth:`step` and :meth:`observe`
+                refuse until a reset succeeds.
         """
         if self.reuse_buffers and self._out is None:
             self._out = self._env.output_buffers()
             self._arrays = _arrays(self._out)
         start = None if seed is None else check_int("seed", seed, 0, MAX_SEED)
-        out = self._env.reset(start, self._out)
-        obs, _, _, _, info = self._outputs(out)
+        with self._turns():
+            out = self._env.reset(start, self._out)
+            obs, _, _, _, info = self._outputs(out)
         return obs, info
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
@@ -280,20 +289,31 @@ class VectorEnv:
         Raises:
             IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
                 action; then nothing is applied.
+            InvalidStateError: Before a successful :meth:`reset`, or if an env's next game
+                cannot start (as in :meth:`reset`).
         """
         checked = self._check_actions(actions)
-        try:
-            out = self._env.step(checked, self._out)
-        except InvalidOptionError:
-            # The engine refuses, before anything is applied, actions that share memory with the
-            # arrays it writes into: one of the env's own reused outputs (e.g. ``info["seat"]``)
-            # is read from a copy instead.
-            if self._arrays is None or not any(
-                np.may_share_memory(checked, a) for a in self._arrays
-            ):
-                raise
-            out = self._env.step(checked.copy(), self._out)
-        return self._outputs(out)
+        with self._turns():
+            try:
+                out = self._env.step(checked, self._out)
+            except InvalidOptionError:
+                # The engine refuses, before anything is applied, actions that share memory with
+                # the arrays it writes into: one of the env's own reused outputs (e.g.
+                # ``info["seat"]``) is read from a copy instead.
+                if self._arrays is None or not any(
+                    np.may_share_memory(checked, a) for a in self._arrays
+                ):
+                    raise
+                out = self._env.step(checked.copy(), self._out)
+            return self._outputs(out)
+
+    def _turns(self) -> AbstractContextManager[object]:
+        """Held while a call writes the reused buffers: threads sharing the env take turns.
+
+        The engine's own lock is taken only once the buffers are borrowed, and a thread finding
+        them borrowed would fail instead of waiting.
+        """
+        return self._turn if self.reuse_buffers else nullcontext()
 
     def observe(
         self,

@@ -575,6 +575,16 @@ pub struct VectorEnv<G: Game> {
     envs: Vec<Env<G>>,
     obs_size: usize,
     pool: Option<rayon::ThreadPool>,
+    /// Whether a reset or step failed after some envs had changed: the envs are then part-way
+    /// and only a new reset may follow.
+    broken: bool,
+}
+
+/// The error of a step or observation after a failed reset or step.
+fn broken_error() -> EngineError {
+    EngineError::InvalidState(
+        "a reset() or step() failed part-way through the envs; call reset() first".into(),
+    )
 }
 
 impl<G: Game> VectorEnv<G> {
@@ -661,6 +671,7 @@ impl<G: Game> VectorEnv<G> {
             envs,
             obs_size,
             pool,
+            broken: false,
         })
     }
 
@@ -726,6 +737,9 @@ impl<G: Game> VectorEnv<G> {
                 "the observation buffer must hold {} rows of {size} values",
                 envs.len()
             ));
+        }
+        if self.broken {
+            return Err(broken_error());
         }
         for (j, &i) in envs.iter().enumerate() {
             let Some(env) = self.envs.get(i) else {
@@ -895,11 +909,13 @@ impl<G: Game> VectorEnv<G> {
                 env.episode = None;
             }
         }
-        self.for_each_env(
+        let result = self.for_each_env(
             out,
             #[inline(always)]
             |env, sh, _| env.reset(sh),
-        )
+        );
+        self.broken = result.is_err();
+        result
     }
 
     /// Applies one action per env (all are checked before any is applied; envs whose game ended
@@ -919,6 +935,9 @@ impl<G: Game> VectorEnv<G> {
                 actions.len(),
                 self.envs.len()
             )));
+        }
+        if self.broken {
+            return Err(broken_error());
         }
         // Every action is checked (and kept for the step) before any env steps.
         for (i, (env, &a)) in self.envs.iter_mut().zip(actions).enumerate() {
@@ -943,11 +962,13 @@ impl<G: Game> VectorEnv<G> {
                 }
             }
         }
-        self.for_each_env(
+        let result = self.for_each_env(
             out,
             #[inline(always)]
             |env, sh, row| env.step(sh, row),
-        )
+        );
+        self.broken = result.is_err();
+        result
     }
 }
 
