@@ -8,6 +8,7 @@ the shortest game that shows it.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import textwrap
 import unittest
@@ -21,7 +22,7 @@ from hypothesis.database import InMemoryExampleDatabase
 
 import cardtable
 from cardtable import pytest_plugin, testing
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.protocols import RulesState
 from cardtable.testing import (
     MAX_PLAYERS,
@@ -594,3 +595,100 @@ def test_observation_tensors_compare_by_value_and_name_an_entry() -> None:
     assert "indices [2]" in line and "A = [2.0], B = [3.0]" in line
     [line] = compare_states(tensors(math.nan), tensors(0.0), 1, fields)
     assert "indices [0]" in line
+
+
+class EndlessState:
+    """A user's state that never ends (or, ``stuck``, has no legal actions before its end).
+
+    It refuses to play on well past :data:`cardtable.testing.MAX_STEPS`, so that a driver without a
+    step cap fails instead of looping for ever.
+    """
+
+    def __init__(self, stuck: bool = False) -> None:
+        self.stuck = stuck
+        self.current_player, self.is_terminal, self.is_chance_node = 0, False, False
+        self.scores, self.winners, self.history = [0, 0], list[int](), list[int]()
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.stuck else [0, 1]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        if len(self.history) > 2 * 100_000:
+            raise RuntimeError("played on without a step cap")
+        self.history.append(action)
+
+    def action_label(self, action: int) -> str:
+        return str(action)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return {}
+
+
+class EndlessGame:
+    def __init__(self, stuck: bool = False) -> None:
+        self.stuck = stuck
+        self.game_id, self.players, self.options = "endless", 2, dict[str, Any]()
+
+    def new_state(self, seed: int | None = None) -> EndlessState:
+        return EndlessState(self.stuck)
+
+
+def test_a_game_that_never_ends_is_stopped_with_a_clear_error() -> None:
+    with pytest.raises(InvalidStateError, match=r"play_random: the game did not end within 100000"):
+        kit.play_random(EndlessState(), 1)
+    with pytest.raises(InvalidStateError, match=r"playthrough: the game did not end within 100000"):
+        kit.playthrough(EndlessGame(), 1)
+    assert kit.MAX_STEPS == 100_000
+
+
+def test_a_state_without_legal_actions_before_its_end_is_reported() -> None:
+    """It raised a bare ValueError from the random generator (below(0)), or Hypothesis's own."""
+    stuck = r"legal_actions\(\): the state \(EndlessState\) is not terminal but has no legal"
+    with pytest.raises(InvalidStateError, match=stuck):
+        kit.play_random(EndlessState(stuck=True), 1)
+    with pytest.raises(InvalidStateError, match=stuck):
+        kit.playthrough(EndlessGame(stuck=True), 1)
+
+    @settings(max_examples=5)
+    @given(state=reachable_states(EndlessGame(stuck=True)))  # type: ignore[arg-type]
+    def draw(state: Any) -> None:
+        pass
+
+    with pytest.raises(InvalidStateError, match=stuck):
+        draw()
+
+
+def test_tensor_seats_are_checked_against_players_before_any_work() -> None:
+    """A huge range was listed in full (a hang), and a seat out of range was a "difference"."""
+    state = _goof().new_state()
+    for bad in (range(10**12), [5], [-1], [True], [0, 0], [0.0], "01", itertools.repeat(0)):
+        with pytest.raises(InvalidOptionError, match="tensor_seats"):
+            compare_states(state, state, 2, tensor_seats=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="tensor_seats"):  # checked whatever the fields
+        compare_states(state, state, 2, ["scores"], tensor_seats=[2])
+    assert compare_states(state, state, 2, tensor_seats=[1, np.int64(0)]) == []  # type: ignore[list-item]
+
+
+def test_a_none_choice_is_refused_not_played_as_the_first_legal_action() -> None:
+    ours, theirs = _goof(), cardtable.make("goofspiel", players=2, backend="reference")
+    with pytest.raises(InvalidOptionError, match="choices must be ints, got None"):
+        assert_equivalent(ours, theirs, [None, 3, 3, 3])  # type: ignore[list-item]
+    with pytest.raises(InvalidOptionError, match="choices must be ints, got None"):
+        assert_equivalent(ours, theirs, [3, 3, 3, None])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (0, "goofspiel: option num_cards must be an int in 1..=60, got 0"),
+        ("3", 'goofspiel: option num_cards must be an int in 1..=60, got "3"'),
+        (math.nan, "goofspiel: option num_cards: not JSON-compatible: nan is not a finite number"),
+    ],
+)
+def test_a_refused_pin_is_named_once(value: object, message: str) -> None:
+    with pytest.raises(InvalidOptionError) as info:
+        game_configs("goofspiel", num_cards=value)
+    assert str(info.value) == message

@@ -36,7 +36,7 @@ from hypothesis.database import ExampleDatabase
 
 from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable._rng import SplitMix64
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.protocols import RULES_FIELDS, GameProtocol, RulesGame, RulesState, StateProtocol
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "FIRST_LEGAL_STEPS",
     "MAX_PLAYERS",
+    "MAX_STEPS",
     "RULES_FIELDS",
     "Divergence",
     "DivergenceError",
@@ -219,6 +220,35 @@ profile's); the pytest option ``--cardtable-examples`` sets it."""
 FIRST_LEGAL_STEPS = 200
 """Steps played with the first legal action after a choice sequence runs out (then random)."""
 
+MAX_STEPS = 100_000
+"""The most steps :func:`play_random` and :func:`playthrough` play (and :func:`assert_equivalent`
+by default): no game of ours comes near it, and a state that never ends raises
+:class:`~cardtable.errors.InvalidStateError` instead of playing for ever."""
+
+
+def _legal_here(state: Any, played: Sequence[int], start: str) -> Any:
+    """``state.legal_actions()`` of a state that is not terminal (``played`` from ``start``).
+
+    Raises:
+        InvalidStateError: If it has none: the state could never end.
+    """
+    legal = state.legal_actions()
+    if len(legal) == 0:
+        raise InvalidStateError(
+            f"legal_actions(): the state ({type(state).__name__}) is not terminal but has no "
+            f"legal actions, after the steps {list(played)} from {start}"
+        )
+    return legal
+
+
+def _unfinished(state: Any, what: str) -> InvalidStateError:
+    """The error of a game that :func:`play_random` or :func:`playthrough` could not end."""
+    return InvalidStateError(
+        f"{what}: the game did not end within {MAX_STEPS} steps (MAX_STEPS): the state "
+        f"({type(state).__name__}) never became terminal"
+    )
+
+
 ALL_FIELDS: tuple[str, ...] = (
     "current_player",
     "is_chance_node",
@@ -355,7 +385,8 @@ def compare_states(
             (shape, dtype and every entry of ``observation_tensor(p)``, with ``-0.0`` equal to
             ``0.0`` and NaN to NaN, for the seats ``tensor_seats``, default every seat) and
             ``legal_action_mask``.
-        tensor_seats: The seats whose observation tensors are compared (default: all).
+        tensor_seats: The seats whose observation tensors are compared (default: all), distinct
+            ints in ``0..players-1``.
 
     Raises:
         InvalidOptionError: On an unknown field name, a bad ``players`` or ``tensor_seats``, or a
@@ -363,6 +394,7 @@ def compare_states(
     """
     names = _fields(fields)
     seats = range(check_int("players", players, 0, MAX_PLAYERS))
+    chosen = seats if tensor_seats is None else _seat_list(tensor_seats, seats)
     out: list[str] = []
     for name in names:
         if name == "observations":
@@ -371,7 +403,6 @@ def compare_states(
                 obs_b = _ask(b, "B", name, lambda s: s.observation(p))  # noqa: B023
                 _report(f"observation({p})", obs_a, obs_b, out, _diff)
         elif name == "observation_tensors":
-            chosen = seats if tensor_seats is None else _seat_list(tensor_seats)
             for p in chosen:
                 tensor_a = _ask(a, "A", name, lambda s: s.observation_tensor(p))  # noqa: B023
                 tensor_b = _ask(b, "B", name, lambda s: s.observation_tensor(p))  # noqa: B023
@@ -385,14 +416,24 @@ def compare_states(
     return out
 
 
-def _seat_list(seats: Iterable[int]) -> list[int]:
-    """``tensor_seats`` as a list of ints."""
-    if not isinstance(seats, Iterable):
+def _seat_list(seats: Iterable[int], valid: range) -> list[int]:
+    """``tensor_seats`` as a list of distinct seats of ``valid``.
+
+    Reading stops at the first bad item, so an endless or huge iterable is refused at once.
+    """
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
         raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {seats!r}")
-    out = [as_int(p) for p in seats]
-    if any(p is None for p in out):
-        raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {seats!r}")
-    return [p for p in out if p is not None]
+    out: list[int] = []
+    for item in seats:
+        seat = as_int(item)
+        if seat is None or seat not in valid or seat in out:
+            again = " twice" if seat in out else ""
+            raise InvalidOptionError(
+                f"tensor_seats must hold distinct int seats in 0..{len(valid) - 1} "
+                f"(players={len(valid)}), got {item!r}{again}"
+            )
+        out.append(seat)
+    return out
 
 
 def _report(
@@ -498,13 +539,17 @@ def _full_history(state: Any, chosen: list[int]) -> list[int]:
         return list(chosen)
 
 
+_NO_MORE: Any = object()
+"""What :func:`assert_equivalent` reads once ``choices`` is exhausted: no choice value is it."""
+
+
 def assert_equivalent(
     game_a: RulesGame,
     game_b: RulesGame,
     choices: Iterable[int],
     *,
     fields: Sequence[str] = ALL_FIELDS,
-    max_steps: int = 100_000,
+    max_steps: int = MAX_STEPS,
     seed: int | None = None,
 ) -> list[int]:
     """Plays the same game on two implementations and checks they agree after every step.
@@ -528,7 +573,8 @@ def assert_equivalent(
         fields: What must agree: everything by default (right for our two backends, and needing
             every member of :class:`~cardtable.protocols.StateProtocol`); use :data:`RULES_FIELDS`
             for an implementation with its own state and observation formats.
-        max_steps: Stop after this many steps even if the game is not over.
+        max_steps: Stop after this many steps even if the game is not over (default
+            :data:`MAX_STEPS`).
         seed: Passed to both ``new_state`` calls (``None``: explicit chance nodes), an int in
             ``0..2**64-1``.
 
@@ -590,8 +636,8 @@ def assert_equivalent(
         legal = list(ask_a("legal_actions"))
         if not legal:
             raise diverge(played(), "legal_actions(): A is not terminal but has no legal actions")
-        choice = next(it, None)
-        if choice is None:
+        choice = next(it, _NO_MORE)
+        if choice is _NO_MORE:
             # First legal actions shrink best; random ones end games a fixed policy could loop in.
             exhausted_at = step if exhausted_at is None else exhausted_at
             choice = 0 if step - exhausted_at < FIRST_LEGAL_STEPS else fallback.next()
@@ -623,14 +669,24 @@ def play_random(
 
     The choice is ``legal[rng.below(len(legal))]`` with a SplitMix64 seeded with ``seed`` (an int
     in ``0..2**64-1``), exactly like the engine's built-in ``random`` bot.
+
+    Raises:
+        InvalidOptionError: On a bad ``seed`` or ``policy``, or a ``state`` that is not a state.
+        InvalidStateError: If the state has no legal actions before its end, or does not end
+            within :data:`MAX_STEPS` steps.
     """
     rng = SplitMix64(_seed(seed))
     if policy is not None and not callable(policy):
         raise InvalidOptionError(f"policy must be None or a callable, got {policy!r}")
     _require(state, "state", ("is_terminal", "legal_actions", "apply"), "a state")
+    applied: list[int] = []
     while not state.is_terminal:
-        legal = state.legal_actions()
-        state.apply(policy(legal) if policy else legal[rng.below(len(legal))])
+        if len(applied) == MAX_STEPS:
+            raise _unfinished(state, "play_random")
+        legal = _legal_here(state, applied, "the given state")
+        action = policy(legal) if policy else legal[rng.below(len(legal))]
+        state.apply(action)
+        applied.append(action)
     return state
 
 
@@ -679,19 +735,17 @@ def _option_domain(spec: OptionSpec) -> list[Any]:
 
 def _check_pin(game_id: str, cls: type[ReferenceGame[Any]], name: str, value: Any) -> None:
     """Checks one fixed option alone against its declaration (type, bounds, choices)."""
-    from cardtable.reference._options import OptionReader
+    from cardtable.reference._options import OptionReader, plain_json
 
     specs = {spec.name: spec for spec in cls.option_specs}
-    spec = specs.get(name)
-    if spec is None:
+    if name not in specs:
         known = ", ".join(["players", *specs])
         raise InvalidOptionError(f"{game_id}: unknown option {name!r} (known: {known})")
-    try:
-        reader = OptionReader(game_id, {name: value}, cls.option_specs)
+    try:  # a value that is not JSON: plain_json's message does not name the option
+        plain_json({name: value}, InvalidOptionError)
     except InvalidOptionError as err:
         raise InvalidOptionError(f"{game_id}: option {name}: {err}") from None
-    read = {"bool": "bool", "int": "int", "int | None": "optional_int", "str": "choice"}
-    getattr(reader, read[spec.kind])(name)
+    OptionReader(game_id, {name: value}, cls.option_specs)  # checks it, naming game and option
 
 
 def _bases(game_id: str, fixed: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -790,6 +844,7 @@ def reachable_states(game: GameProtocol, max_steps: int = 400) -> st.SearchStrat
 
     Raises:
         InvalidOptionError: If ``game`` is not a game or ``max_steps`` not an int ``>= 0``.
+        InvalidStateError: When drawn, if a state that is not terminal has no legal actions.
     """
     _check_game(game, "game")
     most = check_int("max_steps", max_steps, 0)
@@ -798,11 +853,13 @@ def reachable_states(game: GameProtocol, max_steps: int = 400) -> st.SearchStrat
     def states(draw: st.DrawFn) -> StateProtocol:
         state = game.new_state()
         steps = draw(st.integers(0, most))
+        applied: list[int] = []
         for _ in range(steps):
             if state.is_terminal:
                 break
-            legal = state.legal_actions()
-            state.apply(legal[draw(st.integers(0, len(legal) - 1))])
+            legal = _legal_here(state, applied, "new_state()")
+            applied.append(legal[draw(st.integers(0, len(legal) - 1))])
+            state.apply(applied[-1])
         return state
 
     return states()
@@ -846,6 +903,11 @@ def playthrough(game: GameProtocol, seed: int) -> str:
     Every step lists the player to move, the legal actions with their labels, the observation of the
     player to move (at decisions), the scores and the action taken; any rule change shows up as a
     diff of this text (see ``make golden``). ``seed`` is an int in ``0..2**64-1``.
+
+    Raises:
+        InvalidOptionError: On a bad ``seed``, or a ``game`` or state lacking a member it reads.
+        InvalidStateError: If the state has no legal actions before its end, or does not end
+            within :data:`MAX_STEPS` steps.
     """
     import json
 
@@ -864,7 +926,9 @@ def playthrough(game: GameProtocol, seed: int) -> str:
     ]
     step = 0
     while not state.is_terminal:
-        legal = state.legal_actions()
+        if step == MAX_STEPS:
+            raise _unfinished(state, "playthrough")
+        legal = _legal_here(state, state.history, f"new_state() (its history, seed {seed})")
         player = state.current_player
         lines.append(f"-- step {step}: player {player}")
         lines.append("legal: " + ", ".join(f"{a}={state.action_label(a)}" for a in legal))
