@@ -257,3 +257,29 @@ def test_non_json_values_are_never_coerced(backend: str) -> None:
         cardtable.make("trafficars", players=3, backend=backend, max_cars=float("nan"))  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError):
         cardtable.make("turn_the_tide", players=4, backend=backend, rounds=float("inf"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"too_low": "\ud800"}, "a str that is not valid UTF-8"),
+        ({"\ud800": 1}, "a dict key that is not valid UTF-8"),
+    ],
+)
+def test_lone_surrogates_are_refused_alike(
+    backend: str, options: dict[str, Any], message: str
+) -> None:
+    """A lone surrogate cannot be JSON: both backends refuse it with the same message, which
+    itself holds none (so printing the error never fails)."""
+    with pytest.raises(InvalidOptionError) as err:
+        cardtable.make("trafficars", players=2, backend=backend, **options)  # type: ignore[arg-type]
+    assert str(err.value) == f"not JSON-compatible: {message}"
+    str(err.value).encode("utf-8")
+
+
+def test_a_bot_asked_to_act_after_the_end_says_the_game_is_over() -> None:
+    game = cardtable.make("goofspiel", players=2, num_cards=3)
+    state = play_random(game.new_state(seed=1), seed=2)
+    bot = cardtable.bot(game, "random", seat=0)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        bot.act(state)

@@ -32,6 +32,15 @@ __all__ = [
 ]
 
 
+def _utf8(text: str) -> bool:
+    """Whether ``text`` (as stored) is valid UTF-8: no lone surrogate, which JSON cannot hold."""
+    try:
+        str.encode(text, "utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> object:
     """``value`` as plain JSON; ``left[0]`` counts down the values that may still be read."""
     left[0] -= 1
@@ -43,6 +52,8 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
     # reads them, whatever their own methods say: ``str.__str__``, ``float.__float__``,
     # ``dict.items`` and ``list.__iter__`` / ``tuple.__iter__`` of the base class.
     if isinstance(value, str):
+        if not _utf8(value):
+            raise ValueError("a str that is not valid UTF-8")
         return str.__str__(value)
     if isinstance(value, float):
         stored = float.__float__(value)
@@ -57,6 +68,8 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
             for key, item in dict.items(value):
                 if not isinstance(key, str):
                     raise ValueError(f"dict key {key!r} is not a str")
+                if not _utf8(key):
+                    raise ValueError("a dict key that is not valid UTF-8")
                 out[str.__str__(key)] = _plain(item, depth + 1, left)
             return out
         items = list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value)

@@ -492,8 +492,13 @@ impl<G: Game> AnyBot for BotHandle<G> {
         let session = self.session_of(session)?;
         let current = self.game.current_player(&session.state);
         if current != self.seat as i32 {
+            let to_move = match current {
+                TERMINAL => "the game is over".to_string(),
+                CHANCE => "a chance node is to be resolved".to_string(),
+                seat => format!("the player to move is {seat}"),
+            };
             return Err(EngineError::IllegalAction(format!(
-                "the bot sits in seat {}, but the player to move is {current}",
+                "the bot sits in seat {}, but {to_move}",
                 self.seat
             )));
         }

@@ -181,11 +181,16 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
         if let Ok(d) = obj.cast::<PyDict>() {
             let mut map = Map::new();
             for (k, v) in d.iter() {
-                let key = k
-                    .cast::<PyString>()
-                    .ok()
-                    .and_then(|s| s.to_str().ok().map(str::to_owned))
-                    .ok_or_else(|| format!("dict key {k} is not a str"))?;
+                let key = match k.cast::<PyString>() {
+                    Ok(s) => s
+                        .to_str()
+                        .map_err(|_| "a dict key that is not valid UTF-8".to_string())?
+                        .to_owned(),
+                    Err(_) => {
+                        let shown = k.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+                        return Err(format!("dict key {shown} is not a str"));
+                    }
+                };
                 map.insert(key, json_value(&v, depth + 1, left)?);
             }
             return Ok(Value::Object(map));
