@@ -299,6 +299,8 @@ class TrafficarsObservation(TypedDict):
     """The seat's own pending commitment, or None."""
     revealed: list[int] | None
     """This turn's cards per seat once revealed, else None."""
+    last_revealed: list[int] | None
+    """The cards per seat revealed in the last turn that has ended; None while none has ended."""
     resolving: int | None
     """The card being resolved, else None."""
     queue: list[int]

@@ -19,7 +19,7 @@ import pytest
 
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
-from cardtable.errors import InvalidOptionError
+from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.reference.trafficars import RULE_EVENTS
 from tests.game_info import GameTestInfo
 from tests.scenarios import assert_rejected, one_bad_option_each
@@ -49,7 +49,7 @@ GAME = GameTestInfo(
         ("4p-default", {"players": 4}, 4),
     ],
     perft=({"players": 2, "hand_size": 4}, 5, 4, 9),
-    tensor_size=lambda n, o: 385 + 64 * o.get("lanes", 3) + 66 * n,
+    tensor_size=lambda n, o: 385 + 64 * o.get("lanes", 3) + 128 * n,
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 
@@ -342,6 +342,7 @@ def test_the_observation_hides_the_other_hands(backend: Backend) -> None:
         "place_cars",
         "penalties",
         "revealed",
+        "last_revealed",
         "queue",
         "hands",
         "commitments",
@@ -919,6 +920,66 @@ def test_a_single_option_is_applied_automatically(backend: Backend) -> None:
     assert lanes(state) == [[[5]]]
     assert penalties(state) == [0, 2]
     assert state.history == [10, AMBULANCE_A, 5, AMBULANCE_A, 5]
+
+
+def test_the_last_turns_reveal_stays_in_view(backend: Backend) -> None:
+    """Decision 20: the reveal of the last turn that has ended stays in view (``last_revealed``).
+
+    "Valitut kortit käännetään auki samanaikaisesti." (The chosen cards are turned face up
+    simultaneously.) Here every card of a turn has a single option, so the turn resolves within
+    the apply of its last commitment, and 11 even leaves the table in it (12 takes the full
+    lane): only ``last_revealed`` shows it to the seats at their next decision.
+    """
+    options = {"lanes": 1, "max_cars": 2}
+    game = new_game(backend, 2, hand_size=2, **options)
+    dealing = game.new_state()
+    assert view(dealing)["last_revealed"] is None
+    assert dealing.to_dict()["state"]["last_revealed"] is None
+    state = start(backend, [10], [[11, 13], [12, 14]], **options)
+    assert view(state)["last_revealed"] is None
+    at_turn_0 = state.to_dict()
+    state.apply(11)
+    assert view(state, 1)["last_revealed"] is None
+    state.apply(12)
+    # 11 follows 10 (2 cars, full); 12 then follows 11 into the full lane and takes 10 and 11.
+    assert lanes(state) == [[[12]]]
+    assert penalties(state) == [0, 2]
+    for seat in (0, 1):
+        observation = view(state, seat)
+        assert observation["turn"] == 1
+        assert observation["decision"] == "commit"
+        assert observation["revealed"] is None
+        assert observation["last_revealed"] == [11, 12]
+    data = state.to_dict()
+    assert data["state"]["revealed"] is None
+    assert data["state"]["last_revealed"] == [11, 12]
+    assert game.state_from_dict(data).to_dict() == data
+    # The tensor segment `last_revealed` follows `revealed`: 517 entries before it with 2 seats
+    # and 1 lane, then one-hot(card - 1, 62) per seat.
+    tensor = state.observation_tensor(1)
+    assert tensor.shape == (385 + 64 + 128 * 2,)
+    segment = tensor[517 : 517 + 62 * 2]
+    assert [int(i) for i in segment.nonzero()[0]] == [11 - 1, 62 + 12 - 1]
+    assert segment.sum() == 2
+    # A state dict with a bad `last_revealed` is refused.
+    bad_dicts = []
+    for wrong in ([11], [11, 12, 10], [11, 14], [11, 11], None):  # 14 is in seat 1's hand
+        bad = state.to_dict()
+        bad["state"]["last_revealed"] = wrong
+        bad_dicts.append(bad)
+    bad = dict(at_turn_0, state=dict(at_turn_0["state"], last_revealed=[11, 12]))
+    bad_dicts.append(bad)
+    for bad in bad_dicts:
+        with pytest.raises(InvalidStateError):
+            game.state_from_dict(bad)
+    # It stays until the next turn ends, then holds that turn's cards, also at the end.
+    state.apply(13)
+    assert view(state, 1)["last_revealed"] == [11, 12]
+    state.apply(14)
+    assert state.is_terminal
+    assert view(state)["revealed"] is None
+    assert view(state)["last_revealed"] == [13, 14]
+    assert state.to_dict()["state"]["last_revealed"] == [13, 14]
 
 
 # ----- end and scoring -----

@@ -14,7 +14,8 @@ A game, as the engine sees it:
    card with a single option is carried out at once. Right after the last ambulance of the turn
    has been placed, every lane with a new front ambulance is checked for overflow.
 3. At the end of a turn every free place left unfilled disappears and its tow truck counts as two
-   cars. After ``hand_size`` turns the game is over.
+   cars, and the turn's revealed cards stay in view (``last_revealed``) until the next turn ends.
+   After ``hand_size`` turns the game is over.
 
 The lane model of the contract: a lane is a list of places, front first; a place is a stack of card
 ids (bottom to top) or the free place a tow truck opened this turn, and it has a car count (1, or 2
@@ -206,6 +207,7 @@ class TrafficarsState(ReferenceState):
         self._penalties = [0] * n
         self._commitments: list[int | None] = [None] * n
         self._revealed: list[int] | None = None
+        self._last_revealed: list[int] | None = None
         self._queue: list[int] = []
         self._turn = 0
 
@@ -317,7 +319,12 @@ class TrafficarsState(ReferenceState):
         """End the turn.
 
         "If no card fills it by the end of the turn, the free place disappears and the tow truck
-        counts as 2 cars from then on." Then the next turn starts; "End: after 10 turns".
+        counts as 2 cars from then on." The turn's cards stay in view as ``last_revealed`` until
+        the next turn ends (contract, Decision 20): "Valitut kortit käännetään auki
+        samanaikaisesti" (the chosen cards are turned face up simultaneously), and a turn whose
+        cards leave no choice ends within the ``apply`` of its last commitment, so only this keeps
+        every played card in front of every seat at its next decision. Then the next turn starts;
+        "End: after 10 turns".
         """
         for lane in self._lanes:
             for index, place in enumerate(lane):
@@ -325,6 +332,7 @@ class TrafficarsState(ReferenceState):
                     lane[index + 1].cars = 2
                     del lane[index]
                     break
+        self._last_revealed = self._revealed
         self._revealed = None
         self._turn += 1
 
@@ -669,8 +677,9 @@ class TrafficarsState(ReferenceState):
     def _observation(self, player: int) -> TrafficarsObservation:
         """Show ``player`` its own hand and pending commitment, and everything public.
 
-        Public: the lanes, the penalty counts, who has committed, the revealed cards and the
-        resolution queue. Other hands and other pending commitments stay hidden.
+        Public: the lanes, the penalty counts, who has committed, the revealed cards, the cards
+        revealed in the last turn that has ended (contract, Decision 20) and the resolution queue.
+        Other hands and other pending commitments stay hidden.
         """
         resolving = self._phase() == "resolve"
         return {
@@ -686,6 +695,7 @@ class TrafficarsState(ReferenceState):
             "committed": [card is not None for card in self._commitments],
             "own_commitment": self._commitments[player],
             "revealed": None if self._revealed is None else list(self._revealed),
+            "last_revealed": None if self._last_revealed is None else list(self._last_revealed),
             "resolving": self._resolving_card() if resolving else None,
             "queue": list(self._queue),
         }
@@ -725,6 +735,9 @@ class TrafficarsState(ReferenceState):
         revealed = obs["revealed"]
         for seat in range(n):
             t.one_hot(None if revealed is None else revealed[seat] - 1, CARD_IDS)
+        last_revealed = obs["last_revealed"]
+        for seat in range(n):
+            t.one_hot(None if last_revealed is None else last_revealed[seat] - 1, CARD_IDS)
         resolving = obs["resolving"]
         t.one_hot(None if resolving is None else resolving - 1, CARD_IDS)
         queue = [0.0] * n
@@ -740,6 +753,7 @@ class TrafficarsState(ReferenceState):
             "place_cars": [[place.cars for place in lane] for lane in self._lanes],
             "penalties": list(self._penalties),
             "revealed": None if self._revealed is None else list(self._revealed),
+            "last_revealed": None if self._last_revealed is None else list(self._last_revealed),
             "queue": list(self._queue),
             "hands": [list(hand) for hand in self._hands],
             "commitments": list(self._commitments),
@@ -929,8 +943,8 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(385 + 64 * lanes + 66 * players,)``: see the contract's "Observation tensor"."""
-        return (385 + 64 * self.lanes + 66 * self.players,)
+        """``(385 + 64 * lanes + 128 * players,)``: see the contract's "Observation tensor"."""
+        return (385 + 64 * self.lanes + 128 * self.players,)
 
     rule_event_names = RULE_EVENTS
 

@@ -19,7 +19,8 @@
 //! - During the deal `turn` is 0, `decision`, `revealed` and `resolving` are null and `queue` is [];
 //!   a lane whose starter has not been dealt yet is [] (contract) with `cars` 0.
 //! - At the end of the game (`phase` "over") the lanes stay as after the last turn, `turn` =
-//!   `hand_size`, `revealed` is null and `queue` is [].
+//!   `hand_size`, `revealed` is null, `last_revealed` holds the last turn's cards and `queue` is
+//!   [] (`last_revealed` is null until a turn has ended: contract Decision 20).
 //! - "Revealed this turn" (ambulance and police stacking) means: the card id is one of this turn's
 //!   revealed cards (ids are unique, so a card of an earlier turn never qualifies).
 //! - A lane is never left without places after the deal: every rule that empties a lane puts the
@@ -27,9 +28,10 @@
 //! - The option `max_cars` bounds only what the contract says it bounds (rule 3 for cars, the
 //!   ambulance overflow, police legality and the tow truck's 5th-car case); `too_low = "insert"`
 //!   may make a lane longer than `max_cars`, and later cars into such a lane take it (rule 3:
-//!   "cars(L) ≥ max_cars"). Likewise a tow truck always leaves its place and the free place (or
-//!   a place counting 2), so with `max_cars = 1` such a lane holds 2 cars (the 5th-car case
-//!   excepted: there the tow truck with its load is the lane's only place and no free place opens).
+//!   "cars(L) ≥ max_cars"). A tow truck never does: it opens a free place only in a lane with
+//!   fewer than `max_cars` cars, and in a full lane it is the 5th-car case, where the tow truck
+//!   with its load is the lane's only place and no free place opens (with `max_cars = 1` every
+//!   lane is full, so every tow truck is).
 //! - Resolution order (contract, "Decisions"): the booklet says both "Kortit pelataan
 //!   järjestyksessä ambulanssi, poliisi, autokortit numerojärjestyksessä ja viimeisenä
 //!   hinausautokortti" (tow truck last) and "Hinausautokortti pelataan aina vuoron viimeisenä
@@ -437,6 +439,9 @@ struct Board {
     revealed: [u8; MAX_SEATS],
     /// Bitset of `revealed` (0 exactly when `revealed` is null).
     revealed_mask: u64,
+    /// The revealed card per seat of the last turn that has ended (0 = none: no turn has ended;
+    /// contract Decision 20).
+    last_revealed: [u8; MAX_SEATS],
     /// Seats in resolution order; `queue[qhead..qlen]` are still to be resolved.
     queue: [u8; MAX_SEATS],
     qhead: u8,
@@ -449,6 +454,7 @@ impl Board {
         penalties: [0; MAX_SEATS],
         revealed: [0; MAX_SEATS],
         revealed_mask: 0,
+        last_revealed: [0; MAX_SEATS],
         queue: [0; MAX_SEATS],
         qhead: 0,
         qlen: 0,
@@ -1080,7 +1086,7 @@ impl Trafficars {
     }
 
     /// Flow step 6 on the board: free places disappear, their tow trucks count 2; the reveal
-    /// and the queue are cleared.
+    /// becomes the last turn's reveal, and the reveal and the queue are cleared.
     fn end_turn_board(&self, b: &mut Board) {
         for lane in &mut b.lanes[..self.lanes] {
             if let Some(i) = lane.free_place() {
@@ -1090,6 +1096,7 @@ impl Trafficars {
                 }
             }
         }
+        b.last_revealed = b.revealed;
         b.revealed = [0; MAX_SEATS];
         b.revealed_mask = 0;
         b.queue = [0; MAX_SEATS];

@@ -75,6 +75,7 @@ impl Trafficars {
             ),
             "own_commitment": if own == 0 { Value::Null } else { json!(own) },
             "revealed": self.revealed_json(b),
+            "last_revealed": self.last_revealed_json(b),
             "resolving": resolving,
             "queue": Self::queue_json(b),
         })
@@ -82,7 +83,7 @@ impl Trafficars {
 
     /// The length of the observation tensor.
     pub(super) fn tensor_size(&self) -> usize {
-        385 + 64 * self.lanes + 66 * self.players
+        385 + 64 * self.lanes + 128 * self.players
     }
 
     /// Writes the observation tensor of seat `player`.
@@ -154,6 +155,9 @@ impl Trafficars {
             };
             w.one_hot(usize::from(card).checked_sub(1), CARD_IDS);
         }
+        for &card in &b.last_revealed[..n] {
+            w.one_hot(usize::from(card).checked_sub(1), CARD_IDS);
+        }
         let resolving = match (st.phase, b.head()) {
             (Phase::Resolve, Some(s)) => usize::from(b.revealed[s]).checked_sub(1),
             _ => None,
@@ -163,7 +167,7 @@ impl Trafficars {
             w.set(usize::from(s), scaled((k + 1) as f64, n as f64));
         }
         w.skip(n);
-        debug_assert_eq!(w.position(), 385 + 64 * l + 66 * n);
+        debug_assert_eq!(w.position(), 385 + 64 * l + 128 * n);
     }
 
     /// The canonical state.
@@ -180,6 +184,7 @@ impl Trafficars {
             "place_cars": place_cars,
             "penalties": json!(&b.penalties[..self.players]),
             "revealed": self.revealed_json(b),
+            "last_revealed": self.last_revealed_json(b),
             "queue": Self::queue_json(b),
             "hands": hands,
             "commitments": self.seat_cards(&st.commitments),
@@ -225,6 +230,15 @@ impl Trafficars {
             Value::Null
         } else {
             json!(&b.revealed[..self.players])
+        }
+    }
+
+    /// `last_revealed`: null until a turn has ended (card ids are never 0).
+    fn last_revealed_json(&self, b: &Board) -> Value {
+        if b.last_revealed[0] == 0 {
+            Value::Null
+        } else {
+            json!(&b.last_revealed[..self.players])
         }
     }
 
