@@ -70,14 +70,16 @@ fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
 /// or the given error.
 fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -> PyResult<i64> {
     if is_bool(obj) {
-        return Err(to_py_err(err(format!("{what} must be an int, got {obj}"))));
+        return Err(to_py_err(err(format!(
+            "{what} must be an int, got {obj:?}"
+        ))));
     }
     obj.extract::<i64>().map_err(|_| {
         // An integer that does not fit (its `__index__` works) is out of range, not a non-int.
         let message = if obj.call_method0("__index__").is_ok() {
             format!("{what} {obj} is out of range")
         } else {
-            format!("{what} must be an int, got {obj}")
+            format!("{what} must be an int, got {obj:?}")
         };
         to_py_err(err(message))
     })
@@ -96,7 +98,7 @@ where
 {
     let bad = || {
         to_py_err(err(format!(
-            "{what} must be an int in 0..={max}, got {obj}"
+            "{what} must be an int in 0..={max}, got {obj:?}"
         )))
     };
     if is_bool(obj) {
@@ -122,7 +124,9 @@ fn list_arg<T>(
     } else if let Ok(t) = obj.cast::<PyTuple>() {
         t.iter().collect()
     } else {
-        return Err(to_py_err(err(format!("{what} must be a list, got {obj}"))));
+        return Err(to_py_err(err(format!(
+            "{what} must be a list, got {obj:?}"
+        ))));
     };
     items.iter().map(item).collect()
 }
@@ -136,7 +140,7 @@ fn str_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
             let message = if obj.is_instance_of::<PyString>() {
                 format!("{what} must be valid UTF-8 (it holds a lone surrogate), got {obj:?}")
             } else {
-                format!("{what} must be a str, got {obj}")
+                format!("{what} must be a str, got {obj:?}")
             };
             to_py_err(err(message))
         })
@@ -437,7 +441,7 @@ impl PyGame {
             Some(s) => {
                 let bad = || {
                     to_py_err(EngineError::InvalidOption(format!(
-                        "seed must be None or an int in 0..2**64, got {s}"
+                        "seed must be None or an int in 0..2**64, got {s:?}"
                     )))
                 };
                 if is_bool(s) {
@@ -825,11 +829,11 @@ impl PyBot {
         let seed = match seed {
             None => 0,
             Some(s) if is_bool(s) => {
-                return Err(bad(format!("seed must be an int, got {s}")));
+                return Err(bad(format!("seed must be an int, got {s:?}")));
             }
             Some(s) => s
                 .extract::<u64>()
-                .map_err(|_| bad(format!("seed must be an int in 0..2**64, got {s}")))?,
+                .map_err(|_| bad(format!("seed must be an int in 0..2**64, got {s:?}")))?,
         };
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
         Ok(Self {
