@@ -439,13 +439,12 @@ struct Board {
     revealed: [u8; MAX_SEATS],
     /// Bitset of `revealed` (0 exactly when `revealed` is null).
     revealed_mask: u64,
-    /// The revealed card per seat of the last turn that has ended (0 = none: no turn has ended;
-    /// contract Decision 20).
-    last_revealed: [u8; MAX_SEATS],
     /// Seats in resolution order; `queue[qhead..qlen]` are still to be resolved.
     queue: [u8; MAX_SEATS],
     qhead: u8,
     qlen: u8,
+    /// The last ended turn's revealed card per seat, 0 before any (contract Decision 20).
+    last_revealed: [u8; MAX_SEATS],
 }
 
 impl Board {
@@ -454,10 +453,10 @@ impl Board {
         penalties: [0; MAX_SEATS],
         revealed: [0; MAX_SEATS],
         revealed_mask: 0,
-        last_revealed: [0; MAX_SEATS],
         queue: [0; MAX_SEATS],
         qhead: 0,
         qlen: 0,
+        last_revealed: [0; MAX_SEATS],
     };
 
     /// The seat whose card is resolved now.
