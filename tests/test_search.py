@@ -8,6 +8,8 @@ the engine's own tests.
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -323,3 +325,32 @@ def test_more_iterations_beat_fewer(game_id: str) -> None:
 
 def test_the_core_state_has_resample() -> None:
     assert callable(_core.State.resample)
+
+
+def test_a_reorder_sample_does_not_know_the_unseen_fish_below() -> None:
+    """Found by an audit of the determinizers: while seat 0 reorders the top of a shoal (Rod of
+    the Deep), the sample kept the whole shoal as it really was, the unseen fish below the
+    reordered ones included. Two histories that seat 0 cannot tell apart (they differ in one such
+    fish) now give it the same samples and the same search decisions."""
+    path = Path(__file__).parent / "data" / "deep_regrets_reorder_pair.json"
+    data = json.loads(path.read_text())
+    game = cardtable.make(data["game"], players=data["players"])
+    p = data["observer"]
+    states, streams = [], []
+    for history in data["histories"]:
+        state = game.new_state()
+        stream = [(state.observation(p), state.observation_tensor(p).tolist())]
+        for action in history:
+            state.apply(action)
+            stream.append((state.observation(p), state.observation_tensor(p).tolist()))
+        states.append(state)
+        streams.append(stream)
+    assert streams[0] == streams[1]
+    assert states[0].to_dict()["state"] != states[1].to_dict()["state"]
+    assert states[0].observation(p)["node"] == "reorder"
+    for seed in range(8):
+        samples = [s.resample(p, seed).to_dict()["state"] for s in states]
+        assert samples[0] == samples[1], seed
+    for seed in (4, 10):
+        acts = [cardtable.bot(game, "mcts:iterations=100", p, seed=seed).act(s) for s in states]
+        assert acts[0] == acts[1], seed

@@ -111,22 +111,16 @@ impl DeepRegrets {
     /// Face-down fish of each depth's shoals that `me` has not seen, with the fish of that depth
     /// not yet dealt, are shuffled back into the same places.
     fn redeal_fish(&self, out: &mut S, me: usize, rng: &mut SplitMix64) {
+        // A reorder in progress rewrites the top of the cast's shoal from its own lists: those
+        // fish are all referenced (they stay in the shoal, in their old order, until then), so
+        // they keep their places and only the unseen fish below them are dealt again.
         let refs = Self::referenced_fish(out);
-        // A reorder in progress rewrites the top of the cast's shoal from its own lists.
-        let reorder_shoal = if out.order_len > 0 || out.chosen_len > 0 {
-            usize::from(out.cast_shoal)
-        } else {
-            usize::MAX
-        };
         for w in 0..3 {
             let mut pool = [0u8; 3 * super::SHOAL_CAP + BLOCK];
             let mut len = 0;
             let mut slots = [(0u8, 0u8); 3 * super::SHOAL_CAP];
             let mut nslots = 0;
             for s in 3 * w..3 * w + 3 {
-                if s == reorder_shoal {
-                    continue;
-                }
                 let l = usize::from(out.shoal_len[s]);
                 for i in 0..l {
                     let f = out.shoals[s][i];
@@ -340,9 +334,6 @@ mod tests {
         for w in 0..3 {
             let mut slots = Vec::new();
             for s in 3 * w..3 * w + 3 {
-                if reorder && s == usize::from(st.cast_shoal) {
-                    continue;
-                }
                 let l = usize::from(st.shoal_len[s]);
                 for i in 0..l {
                     let seen =
@@ -353,7 +344,16 @@ mod tests {
                 }
             }
             if slots.len() >= 2 {
-                let (a, b) = (slots[0], slots[slots.len() - 1]);
+                // During a reorder, a fish below the reordered ones is one of the two.
+                let cast = usize::from(st.cast_shoal);
+                let a = match slots.iter().find(|x| reorder && x.0 == cast) {
+                    Some(&x) => x,
+                    None => slots[0],
+                };
+                let b = match slots.iter().rev().find(|&&x| x != a) {
+                    Some(&x) => x,
+                    None => slots[0],
+                };
                 let fa = o.shoals[a.0][a.1];
                 o.shoals[a.0][a.1] = o.shoals[b.0][b.1];
                 o.shoals[b.0][b.1] = fa;

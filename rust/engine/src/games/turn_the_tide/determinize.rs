@@ -101,15 +101,12 @@ impl TurnTheTide {
         let o = observer.min(n - 1);
         let mut out = *st;
         if st.phase == Phase::Deal {
-            // Only the observer's own cards are known; the other seats' cards so far are unseen.
-            let mut pool = ALL_CARDS & !st.dealt_hands[o];
-            let mut mask = st.dealt_hands[o];
+            // The observation shows no hand before the deal ends: every card dealt so far, the
+            // observer's own included, is unseen.
+            let mut pool = ALL_CARDS;
+            let mut mask = 0;
             for s in 0..n {
-                let hand = if s == o {
-                    st.dealt_hands[o]
-                } else {
-                    take(&mut pool, bits::count(st.dealt_hands[s]) as usize, rng)
-                };
+                let hand = take(&mut pool, bits::count(st.dealt_hands[s]) as usize, rng);
                 out.dealt_hands[s] = hand;
                 write_sorted(&mut out.dealt[s], hand);
                 mask |= hand;
