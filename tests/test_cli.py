@@ -387,3 +387,127 @@ def test_simulate_refuses_counts_beyond_the_library_bounds_as_usage_errors() -> 
     _fails_before_the_run(_simulate("--threads", "1025"), "--threads", "1024")
     _fails_before_the_run(_simulate("--games", str(2**64)), "--games")
     _fails_before_the_run(_simulate("--games", str(10**11)), "--summary-only", "fit in memory")
+
+
+# --- Failed writes: a one-line error, no traceback, no half-written file ------------------------
+_NO_DEV_FULL = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+_BALANCE = ["balance", "goofspiel", "-p", "2", "-n", "4", "--no-progress"]
+_SIMULATE = ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress"]
+
+
+def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Runs ``command`` (with ``cardtable`` standing for this interpreter's CLI) in bash."""
+    cli = f"{shlex.quote(sys.executable)} -m cardtable"
+    return subprocess.run(
+        ["bash", "-c", command.replace("cardtable", cli)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def _failed_cleanly(run: subprocess.CompletedProcess[str], *expected: str) -> None:
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and "Exception ignored" not in run.stderr, run.stderr
+    assert run.stderr.startswith("Error: could not write "), run.stderr
+    for text in expected:
+        assert text in run.stderr
+
+
+@_NO_DEV_FULL
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        ([*_SIMULATE, "--out"], "full.csv"),
+        ([*_SIMULATE, "--out"], "full.jsonl"),
+        ([*_SIMULATE, "--out"], "full.parquet"),
+        ([*_SIMULATE, "--plot"], "full.png"),
+        ([*_BALANCE, "--json"], "full.json"),
+        ([*_BALANCE, "--parquet"], "full.parquet"),
+        ([*_BALANCE, "--report"], "full.html"),
+        (
+            [
+                "tournament",
+                "goofspiel",
+                "-p",
+                "2",
+                "-b",
+                "greedy,random",
+                "-n",
+                "2",
+                "--no-progress",
+                "--report",
+            ],
+            "full.html",
+        ),
+        (["replay", "goofspiel", "-p", "2", "--out"], "full.html"),
+    ],
+)
+def test_a_full_disk_is_a_one_line_error(tmp_path: Path, args: list[str], name: str) -> None:
+    (tmp_path / name).symlink_to("/dev/full")
+    command = " ".join(shlex.quote(a) for a in ["cardtable", *args, name])
+    _failed_cleanly(_shell(command, tmp_path), f"could not write {name}: No space left")
+    assert (tmp_path / name).is_symlink()  # the link is not replaced
+
+
+@_NO_DEV_FULL
+@pytest.mark.parametrize("command", ["cardtable games", "cardtable " + " ".join(_SIMULATE)])
+def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str) -> None:
+    _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cardtable " + " ".join(_SIMULATE[:-3]) + " -n 2000 --no-progress --out big.csv",
+        "cardtable " + " ".join(_BALANCE) + " --report big.html",
+        "cardtable replay deep_regrets -p 3 --out big.html",
+    ],
+)
+def test_a_file_size_limit_leaves_no_truncated_file(tmp_path: Path, command: str) -> None:
+    run = _shell(f"ulimit -f 8; {command} > /dev/null", tmp_path)
+    _failed_cleanly(run, "File too large")
+    assert "Could not open" not in run.stderr
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary one
+
+
+def test_outputs_still_go_to_pipes_and_special_files(tmp_path: Path) -> None:
+    command = "cardtable " + " ".join(_BALANCE) + " --report >(wc -c > n.txt) --json /dev/null"
+    run = _shell(command + "; sleep 0.2", tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert int((tmp_path / "n.txt").read_text()) > 1000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n.txt"]
+
+
+def test_a_rewritten_file_keeps_its_links_and_mode(tmp_path: Path) -> None:
+    real = tmp_path / "real.csv"
+    real.write_text("old")
+    real.chmod(0o640)
+    (tmp_path / "link.csv").symlink_to(real)
+    run_cli(*_SIMULATE, "--out", str(tmp_path / "link.csv"))
+    assert (tmp_path / "link.csv").is_symlink()
+    assert real.read_text().startswith("game,length")
+    assert real.stat().st_mode & 0o777 == 0o640
+
+
+# --- replay: -o is a game option, --out names the file ----------------------------------------
+def test_replay_takes_game_options_with_dash_o(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "t.html"
+    base = ["replay", "trafficars", "-p", "2", "--out", str(out)]
+    output = run_cli(*base, "-o", "hand_size=3")
+    assert "wrote" in output and out.exists() and not (tmp_path / "hand_size=3").exists()
+    assert "3 steps" in output or "hand_size" in out.read_text()
+    out.unlink()
+    output = run_cli(*base, "-o", "hand_size=99", exit_code=2)
+    assert "hand_size" in output and not out.exists()
+
+
+def test_replay_refuses_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    output = run_cli("replay", "goofspiel", "-p", "2", "--out", "-", exit_code=2)
+    assert "--out" in output and "standard output" in output
+    assert list(tmp_path.iterdir()) == []

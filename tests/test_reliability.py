@@ -759,3 +759,32 @@ def test_messages_tell_an_integer_out_of_range_and_a_lone_surrogate_apart() -> N
         game.new_state(seed=1).apply(2**70)
     with pytest.raises(InvalidOptionError, match=r"lone surrogate\), got '\\ud800'"):
         cardtable.bot(game, "\ud800", 0)
+
+
+def test_a_failed_write_leaves_no_half_written_file(tmp_path: Path) -> None:
+    """``write_report``, ``Replay.save`` and ``to_parquet`` past a file size limit."""
+    proc = run_script(
+        PRELUDE
+        + f"""
+import os, resource
+from cardtable.analysis import balance
+folder = {str(tmp_path)!r}
+result = balance("goofspiel", players=2, games=4, progress=False)
+from cardtable.render.replay import play_game
+game = cardtable.make("deep_regrets", players=3)
+viewer = cardtable.replay(play_game(game, ["greedy"] * 3, 0)[0], game)
+resource.setrlimit(resource.RLIMIT_FSIZE, (8192, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+for name, write in (("r.html", result.write_report), ("v.html", viewer.save),
+                    ("r.parquet", result.to_parquet)):
+    try:
+        write(os.path.join(folder, name))
+        print("OUT", name, "written")
+    except OSError as err:
+        print("OUT", name, err.errno)
+print("OUT", sorted(os.listdir(folder)))
+"""
+    )
+    lines = outcomes(proc)
+    assert lines[:2] == ["r.html 27", "v.html 27"]  # EFBIG
+    # A small Parquet file fits under the limit: it is there whole, or not at all.
+    assert lines[-1] == ("['r.parquet']" if lines[2] == "r.parquet written" else "[]")

@@ -103,6 +103,18 @@ def test_pictures_take_numpy_seats_and_refuse_bad_seats_and_names() -> None:
             render.svg(state, 0, names=names)  # type: ignore[arg-type]
 
 
+def test_names_that_svg_or_utf8_cannot_hold_are_refused() -> None:
+    """Control characters made SVG that is not XML, a lone surrogate a str UTF-8 cannot encode."""
+    state = make("goofspiel").new_state(seed=2)
+    for bad in ("\x00\x01", "a\nb", "\x7f", "\x85", "\ud800", "\uffff"):
+        with pytest.raises(InvalidOptionError, match=r"names\[0\]"):
+            render.svg(state, names=[bad, "a"])
+        with pytest.raises(InvalidOptionError, match=r"names\[1\]"):
+            cardtable.replay(state, names=["a", bad])
+    picture = render.svg(state, names=["é 🂡 <&>", "a"])
+    ET.fromstring(picture.encode("utf-8"))
+
+
 def test_states_of_both_backends_show_themselves_in_jupyter(backend: cardtable.Backend) -> None:
     state = make("goofspiel", backend).new_state(seed=2)
     picture = state._repr_svg_()  # type: ignore[attr-defined]
@@ -423,14 +435,14 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
         "greedy,random",
         "--option",
         "num_cards=5",
-        "-o",
+        "--out",
         str(out),
     ]
     output = run_cli(*args)
     assert out.exists() and "final scores" in output
-    run_cli(*args[:-2], "--game", "4", "-o", str(tmp_path / "g4.html"))
+    run_cli(*args[:-2], "--game", "4", "--out", str(tmp_path / "g4.html"))
     bad = CliRunner().invoke(
-        main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "-o", str(out)]
+        main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "--out", str(out)]
     )
     assert bad.exit_code != 0 and "2 bots" in bad.output
 
@@ -453,7 +465,7 @@ def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
         ["-b", ""],
         ["-b", "greedy,nobody", "--game", "2"],
     ):
-        output = run_cli("replay", "goofspiel", *bad, "-o", str(out), exit_code=2)
+        output = run_cli("replay", "goofspiel", *bad, "--out", str(out), exit_code=2)
         assert "Usage:" in output and not out.exists()
 
     def no_play(*args: Any) -> None:
@@ -461,7 +473,7 @@ def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
 
     monkeypatch.setattr(sys.modules["cardtable.render.replay"], "play_game", no_play)
     missing = tmp_path / "no" / "such" / "c.html"
-    output = run_cli("replay", "goofspiel", "-o", str(missing), exit_code=2)
+    output = run_cli("replay", "goofspiel", "--out", str(missing), exit_code=2)
     assert "does not exist" in output and "--out" in output
     monkeypatch.undo()
 
@@ -469,7 +481,7 @@ def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(cardtable.Replay, "save", full)
-    result = CliRunner().invoke(main, ["replay", "goofspiel", "-o", str(out)])
+    result = CliRunner().invoke(main, ["replay", "goofspiel", "--out", str(out)])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "No space left on device" in result.output and "Traceback" not in result.output
 

@@ -7,12 +7,25 @@ accept and refuse the same values as the engine's bindings. It imports only the 
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
+import secrets
+import stat
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["MAX_DEPTH", "MAX_SEED", "MAX_VALUES", "as_int", "check_int", "check_path"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_SEED",
+    "MAX_VALUES",
+    "as_int",
+    "check_int",
+    "check_path",
+    "writing",
+]
 
 MAX_DEPTH = 64
 """Deepest nesting of lists and dicts accepted in options and state dicts (as in the engine)."""
@@ -82,3 +95,53 @@ def check_path(path: object, name: str = "path") -> str | os.PathLike[str]:
             f"{name} must be a str or a path (not empty, without NUL), got {path!r}"
         )
     return path  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through: all of it, or (on any error) none of it.
+
+    The bytes go to a temporary file beside the target (links followed), which replaces the
+    target only once the ``with`` block ends without error and it is closed; on an error it is
+    removed and the target is left as it was. A target that exists and is not a regular file
+    (``/dev/stdout``, a pipe such as a shell's ``>(...)``, a device) is written directly.
+
+    Example:
+        >>> import tempfile
+        >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
+        >>> with writing(target) as f:
+        ...     _ = f.write(b"done")
+        >>> open(target).read()
+        'done'
+
+    Raises:
+        OSError: If the file cannot be written (the temporary file is then removed).
+    """
+    name = os.fspath(path)
+    try:
+        mode: int | None = os.stat(name).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(name, "wb") as direct:
+            yield direct
+        return
+    target = os.path.realpath(name)
+    folder = os.path.dirname(target)
+    while True:
+        temporary = os.path.join(folder, f".{secrets.token_hex(6)}.cardtable.tmp")
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:  # pragma: no cover - a clash of 48 random bits
+            continue
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if mode is not None:
+                os.fchmod(f.fileno(), stat.S_IMODE(mode))  # keep the replaced file's mode
+            yield f
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import check_path
+from cardtable._inputs import check_path, writing
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -360,7 +360,7 @@ class SimulationResult:
         game_id: The game.
         players: Number of players.
         options: The game's effective options.
-        bots: The bot of each seat (Python policies by their ``__name__``).
+        bots: The bot of each seat (Python policies as ``policy:<name>``, see ``simulate``).
         seed: The run's seed.
         games_requested: Games asked for.
         games_played: Games completed (fewer only when interrupted).
@@ -505,12 +505,18 @@ class SimulationResult:
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`to_arrow` to a Parquet file.
 
+        The file is written whole or not at all (:func:`cardtable._inputs.writing`).
+
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or a path.
+            OSError: If the file cannot be written.
         """
         import pyarrow.parquet as pq
 
-        pq.write_table(self.to_arrow(), os.fspath(check_path(path)))
+        out = check_path(path)
+        table = self.to_arrow()
+        with writing(out) as f:
+            pq.write_table(table, f)
 
 
 def run_local(

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import importlib.util
+import io
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
@@ -16,6 +19,7 @@ from rich.table import Table
 
 import cardtable
 from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
+from cardtable._inputs import writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
 from cardtable.sim import MAX_THREADS
@@ -31,9 +35,45 @@ def main() -> None:
     """Exact, fast engines for tabletop card games: simulate, study and play."""
 
 
+@contextlib.contextmanager
+def write_errors(path: object = None) -> Iterator[None]:
+    """Turns an ``OSError`` of writing ``path`` into a one-line error (exit status 1).
+
+    The message is ``could not write PATH: REASON``; ``path`` ``None`` is standard output, whose
+    unwritten rest is then dropped (the interpreter would fail again flushing it at exit).
+
+    Raises:
+        click.ClickException: On an ``OSError`` in the ``with`` block.
+    """
+    try:
+        yield
+    except OSError as err:
+        if path is None:
+            with contextlib.suppress(Exception):  # not a real file, as under a test runner
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = "standard output" if path is None else path
+        reason = err.strerror or str(err)
+        raise click.ClickException(f"could not write {where}: {reason}") from None
+
+
+def echo(text: str) -> None:
+    """``click.echo`` to standard output; a failure to write it is a one-line error.
+
+    Raises:
+        click.ClickException: If standard output cannot be written (a full disk, say).
+    """
+    with write_errors():
+        click.echo(text)
+
+
 @main.command("games")
 def games_command() -> None:
     """List the games with their player counts, options and built-in bots."""
+    with write_errors():
+        _print_games()
+
+
+def _print_games() -> None:
     for info in cardtable.games():
         players = (
             f"{info.min_players} players"
@@ -163,13 +203,17 @@ def _result_rows(result: cardtable.SimulationResult) -> tuple[list[str], list[li
 def write_results(result: cardtable.SimulationResult, path: Path, fmt: OutputFormat) -> None:
     """Writes the per-game results: Parquet (with the run's metadata), CSV or JSON lines.
 
-    Every format has the columns ``game``, ``length``, ``score_<seat>`` and ``win_<seat>``.
+    Every format has the columns ``game``, ``length``, ``score_<seat>`` and ``win_<seat>``. The
+    file is written whole or not at all (:func:`cardtable._inputs.writing`).
+
+    Raises:
+        OSError: If the file cannot be written.
     """
     if fmt == "parquet":
         result.to_parquet(path)
         return
     header, rows = _result_rows(result)
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with writing(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
         if fmt == "csv":
             writer = csv.writer(f)
             writer.writerow(header)
@@ -203,8 +247,11 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     ax.set_title(f"{result.game_id}: score distribution over {result.games_played:,} games")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        with writing(path) as f:
+            fig.savefig(f, format=path.suffix.lower()[1:], dpi=120)
+    finally:
+        plt.close(fig)
 
 
 @main.command("simulate")
@@ -289,18 +336,20 @@ def simulate_command(
         raise click.ClickException(str(err)) from None
     if result.games_played == 0:
         if result.interrupted:
-            click.echo(f"interrupted: 0 of {games:,} games completed")
-        click.echo("no games were completed: nothing to summarize or write")
+            echo(f"interrupted: 0 of {games:,} games completed")
+        echo("no games were completed: nothing to summarize or write")
         return
-    click.echo(result.summary_table())
+    echo(result.summary_table())
     if result.interrupted:
-        click.echo(f"interrupted: {result.games_played:,} of {games:,} games completed")
+        echo(f"interrupted: {result.games_played:,} of {games:,} games completed")
     if out and fmt:
-        write_results(result, out, fmt)
-        click.echo(f"wrote {out}")
+        with write_errors(out):
+            write_results(result, out, fmt)
+        echo(f"wrote {out}")
     if plot:
-        _write_plot(result, plot)
-        click.echo(f"wrote {plot}")
+        with write_errors(plot):
+            _write_plot(result, plot)
+        echo(f"wrote {plot}")
 
 
 def _check_bots(game_id: str, players: int, bots: str, options: dict[str, Any]) -> list[str] | None:

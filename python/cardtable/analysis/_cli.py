@@ -142,22 +142,28 @@ def _check_outputs(json_path: Path | None, parquet: Path | None, report: Path | 
 def _finish(
     result: _Result, json_path: Path | None, parquet: Path | None, report: Path | None
 ) -> None:
+    """Prints the summary and writes the outputs; a failed write is a one-line error (status 1)."""
+    from cardtable._inputs import writing
+    from cardtable.cli import echo, write_errors
+
     to_stdout = json_path is not None and str(json_path) == "-"
     if not to_stdout:
-        click.echo(result.summary_table())
-        click.echo(f"took {result.seconds:.1f} s")
+        echo(result.summary_table())
+        echo(f"took {result.seconds:.1f} s")
     if json_path is not None:
         text = json.dumps(result.to_dict(), indent=2, allow_nan=False)  # strict at the source
         if to_stdout:
-            click.echo(text)
+            echo(text)
         else:
-            json_path.write_text(text + "\n", encoding="utf-8")
-            click.echo(f"wrote {json_path}")
+            with write_errors(json_path), writing(json_path) as f:
+                f.write((text + "\n").encode("utf-8"))
+            echo(f"wrote {json_path}")
     for path, write in ((parquet, result.to_parquet), (report, result.write_report)):
         if path is not None:
-            write(path)
+            with write_errors(path):
+                write(path)
             if not to_stdout:
-                click.echo(f"wrote {path}")
+                echo(f"wrote {path}")
 
 
 def _games_option(default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

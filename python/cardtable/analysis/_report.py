@@ -15,10 +15,9 @@ import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardtable._inputs import check_path
+from cardtable._inputs import check_path, writing
 
 if TYPE_CHECKING:
     import pyarrow
@@ -175,10 +174,16 @@ class Report:
     def write(self, path: str | os.PathLike[str]) -> None:
         """Writes the page (UTF-8).
 
+        The file is written whole or not at all (:func:`cardtable._inputs.writing`).
+
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+            OSError: If the file cannot be written.
         """
-        Path(check_path(path)).write_text(self.render(), encoding="utf-8")
+        out = check_path(path)
+        page = self.render().encode("utf-8")
+        with writing(out) as f:
+            f.write(page)
 
 
 class ResultOutputs:
@@ -207,19 +212,25 @@ class ResultOutputs:
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`to_arrow` to a Parquet file.
 
+        The file is written whole or not at all (:func:`cardtable._inputs.writing`).
+
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+            OSError: If the file cannot be written.
         """
         import pyarrow.parquet as pq
 
-        out = os.fspath(check_path(path))
-        pq.write_table(self.to_arrow(), out)
+        out = check_path(path)
+        table = self.to_arrow()
+        with writing(out) as f:
+            pq.write_table(table, f)
 
     def write_report(self, path: str | os.PathLike[str]) -> None:
         """Writes the self-contained HTML report.
 
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+            OSError: If the file cannot be written (no part of it is left).
         """
         out = check_path(path)  # before the report is made
         self.report().write(out)

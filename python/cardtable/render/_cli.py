@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cardtable._cli_options import parse_options
+from cardtable._cli_options import option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 
 __all__ = ["default_bot", "register"]
@@ -62,11 +62,8 @@ def register(main: click.Group) -> None:
         default=None,
         help="Rebuild game G of `cardtable simulate --seed SEED` with these bots instead.",
     )
+    @option_pairs
     @click.option(
-        "--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option."
-    )
-    @click.option(
-        "-o",
         "--out",
         type=click.Path(dir_okay=False, path_type=Path),
         required=True,
@@ -92,10 +89,12 @@ def register(main: click.Group) -> None:
         """
         import cardtable
         from cardtable.bots import split_bot_specs
-        from cardtable.cli import _check_writable
+        from cardtable.cli import _check_writable, echo, write_errors
         from cardtable.errors import CardtableError
         from cardtable.render.replay import play_game, replay_run_game
 
+        if str(out) == "-":  # as the studies' --report: a replay is a file
+            raise click.BadParameter("cannot be written to standard output", param_hint="--out")
         _check_writable(out, "--out")  # before the game is played
         try:
             names = [] if bots is None else split_bot_specs(bots)
@@ -127,12 +126,10 @@ def register(main: click.Group) -> None:
                 )
         except CardtableError as err:  # every one is about the command's arguments
             raise click.UsageError(str(err)) from None
-        try:
+        with write_errors(out):
             viewer.save(out)
-        except OSError as err:
-            raise click.FileError(str(out), err.strerror or str(err)) from None
         final = viewer.frames[-1].scores
-        click.echo(
+        echo(
             f"wrote {out}: {len(viewer.frames) - 1} steps, final scores "
             + ", ".join(
                 f"seat {p} ({n}) {s}" for p, (n, s) in enumerate(zip(names, final, strict=True))

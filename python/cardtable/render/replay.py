@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardtable._inputs import MAX_SEED, as_int, check_int, check_path
+from cardtable._inputs import MAX_SEED, as_int, check_int, check_path, writing
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing
@@ -142,10 +142,12 @@ class Replay:
 
         Raises:
             InvalidOptionError: If ``path`` is not a str or a path.
-            OSError: If the file cannot be written.
+            OSError: If the file cannot be written (no part of it is left).
         """
         out = Path(check_path(path))
-        out.write_text(self.html, encoding="utf-8")
+        page = self.html.encode("utf-8")
+        with writing(out) as f:
+            f.write(page)
         return out
 
     def _repr_html_(self) -> str:
