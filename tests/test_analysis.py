@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -954,3 +955,29 @@ def test_balance_findings_say_when_the_seats_are_even() -> None:
     uneven = _goofspiel_balance(bot="random", games=20, trace_games=0, weaker=None)
     assert len({s.win_rate.value for s in uneven.seats}) == 2
     assert "wins most often" in str(uneven) and "the seats are even" not in str(uneven)
+
+
+def test_tournament_refuses_a_bot_given_twice_among_more_bots_than_seats() -> None:
+    """``greedy, greedy, random`` at two seats used to play greedy against itself."""
+    with pytest.raises(cardtable.InvalidOptionError, match="bot 'greedy' is given twice"):
+        tournament("goofspiel", players=2, bots=["greedy", "greedy", "random"], games=2)
+
+
+def test_sweep_results_of_numpy_values_are_plain_json(tmp_path: Path) -> None:
+    """NumPy option values (swept or fixed) made ``to_dict`` and the report fail to serialize."""
+    import json
+
+    s = sweep(
+        "trafficars",
+        players=2,
+        grid={"lanes": np.array([2, 3])},
+        games=4,
+        progress=False,
+        hand_size=np.int64(5),
+    )
+    assert s.grid == {"lanes": [2, 3]} and type(s.grid["lanes"][0]) is int
+    assert type(s.fixed["hand_size"]) is int and type(s.points[0].options["lanes"]) is int
+    again = json.loads(json.dumps(s.to_dict()))
+    assert again["grid"] == {"lanes": [2, 3]} and again["fixed"] == {"hand_size": 5}
+    s.write_report(tmp_path / "sweep.html")
+    assert (tmp_path / "sweep.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

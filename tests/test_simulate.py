@@ -223,7 +223,7 @@ def test_python_policy_in_batches_matches_per_step_play() -> None:
         return [legal[0] for legal in batch.legal_actions]
 
     result = four_seat_tide([first_legal, "random", "random", "random"], 40, 5, 16)
-    assert result.bots[0] == "first_legal"
+    assert result.bots[0] == "policy:first_legal"
     assert max(calls) == 16, "the policy is called with whole batches"
     assert_seat_0_played_first_legal(result, 40, 5)
 
@@ -545,3 +545,32 @@ def test_the_progress_bar_is_drawn_on_standard_error(capsys: pytest.CaptureFixtu
         captured = capsys.readouterr()
         assert "simulating" in captured.err and "5/5" in captured.err
         assert captured.out == ""
+
+
+def test_python_policies_are_labelled_apart_from_bots_and_each_other() -> None:
+    """A policy named like a built-in bot, or two of one name, used to share one by-bot row."""
+
+    def greedy(batch: PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    result = cardtable.simulate(
+        "goofspiel", players=2, games=50, bots=[greedy, "greedy"], seed=1, progress=False
+    )
+    assert result.bots == ["policy:greedy", "greedy"]
+    assert [(b.bot, b.seats) for b in result.by_bot] == [("policy:greedy", (0,)), ("greedy", (1,))]
+    # A policy's game cannot be rebuilt: said so, not "did not replay to the scores of the run".
+    with pytest.raises(InvalidOptionError, match="not a built-in bot"):
+        result.replay(0)
+
+    def first(batch: PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    def last(batch: PolicyBatch) -> list[int]:
+        return [legal[-1] for legal in batch.legal_actions]
+
+    last.__name__ = first.__name__ = "<lambda>"
+    tide = cardtable.simulate(
+        "turn_the_tide", players=4, games=4, bots=[first, last, first, "random"], progress=False
+    )
+    assert tide.bots == ["policy:<lambda>", "policy:<lambda>#2", "policy:<lambda>", "random"]
+    assert [b.seats for b in tide.by_bot] == [(0, 2), (1,), (3,)]

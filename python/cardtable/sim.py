@@ -76,7 +76,11 @@ def simulate(
         bots: One per seat: a built-in bot name (``"random"``, ``"greedy"``, ``"forgetful:0.2"``,
             ...; see ``cardtable.games()``) or a Python policy (a callable taking a
             :class:`PolicyBatch`, reading only what it needs of it: observations are built only
-            when read). Default: ``"random"`` in every seat.
+            when read). Default: ``"random"`` in every seat. In the result a policy is labelled
+            ``"policy:<name>"`` (its ``__name__``, else its type's name), and a second distinct
+            policy of the same name ``"policy:<name>#2"`` (then ``#3``, ...); the same callable
+            in several seats keeps one label. So a policy is never pooled in ``by_bot`` with a
+            built-in bot or another policy.
         seed: The run's seed; the same seed gives the same result for any thread count.
         threads: Worker threads (default: all cores).
         keep_games: Keep per-game arrays (``scores`` in the smallest of int16/int32/int64 that
@@ -125,7 +129,7 @@ def simulate(
             raise InvalidOptionError(
                 f"bots[{seat}] must be a bot name or a Python policy (a callable), got {b!r}"
             )
-    names = [b if isinstance(b, str) else getattr(b, "__name__", "policy") for b in bots]
+    names = bot_labels(bots)
     run: partial[dict[str, Any]]
     if any(not isinstance(b, str) for b in bots):
         if backend != "local":
@@ -143,6 +147,40 @@ def simulate(
         raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
     raw = run(games=games, seed=seed, keep_games=keep_games, progress=progress)
     return result_from_raw(raw, game, names, seed, games)
+
+
+def bot_labels(bots: Sequence[str | PythonPolicy]) -> list[str]:
+    """The label of each seat's bot: a built-in bot's name, or ``policy:<name>`` for a policy.
+
+    ``<name>`` is the policy's ``__name__`` (its type's name if it has none); a policy distinct
+    from an earlier one of the same label gets ``#2``, ``#3``, ... appended, so labels never
+    collide with a built-in bot (none is named ``policy``) or with another policy, while the same
+    callable in several seats keeps one label.
+
+    Args:
+        bots: One built-in bot name or Python policy per seat.
+
+    Returns:
+        One label per seat.
+    """
+    by_policy: dict[int, str] = {}
+    used: set[str] = set()
+    labels = []
+    for b in bots:
+        if isinstance(b, str):
+            labels.append(b)
+            continue
+        if id(b) not in by_policy:
+            name = getattr(b, "__name__", None)
+            base = f"policy:{name if isinstance(name, str) else type(b).__name__}"
+            label, n = base, 1
+            while label in used:
+                n += 1
+                label = f"{base}#{n}"
+            used.add(label)
+            by_policy[id(b)] = label
+        labels.append(by_policy[id(b)])
+    return labels
 
 
 def derive_seed(seed: int, index: int) -> int:

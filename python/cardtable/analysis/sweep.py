@@ -34,6 +34,7 @@ from cardtable.analysis._stats import (
 from cardtable.analysis._text import plain_text, text_table
 from cardtable.analysis.balance import default_bot, margins
 from cardtable.errors import InvalidOptionError
+from cardtable.reference._options import plain_json
 
 if TYPE_CHECKING:
     import pyarrow
@@ -196,6 +197,17 @@ def _check_grid(grid: object) -> dict[str, list[Any]]:
     return out
 
 
+def _plain_list(values: list[Any]) -> list[Any]:
+    """``values`` as plain JSON values (NumPy scalars as Python ones).
+
+    Raises:
+        InvalidOptionError: On a value that is not JSON-compatible.
+    """
+    plain = plain_json(values, InvalidOptionError)
+    assert isinstance(plain, list)
+    return plain
+
+
 def sweep(
     game_id: str,
     *,
@@ -242,8 +254,8 @@ def sweep(
     from cardtable import _core
 
     start = time.perf_counter()
-    grid = _check_grid(grid)
-    both = set(grid) & set(options)
+    checked = _check_grid(grid)
+    both = set(checked) & set(options)
     if both:
         raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
     games, seed, threads = _runs.check_run(games, seed, threads)
@@ -252,9 +264,17 @@ def sweep(
         raise InvalidOptionError(f"bots must be a list of bot names, got {bots!r}")
     if bots is not None and not all(isinstance(b, str) for b in bots):
         raise InvalidOptionError(f"bots must be built-in bot names, got {list(bots)!r}")
-    names = list(grid)
-    combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
+    names = list(checked)
+    combos = [
+        dict(zip(names, values, strict=True)) for values in itertools.product(*checked.values())
+    ]
     combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
+    # Stored as plain JSON values (a NumPy integer as an int), so the result serializes.
+    plain_grid = {k: _plain_list(v) for k, v in checked.items()}
+    options = {k: plain_json(v, InvalidOptionError) for k, v in options.items()}
+    combos = [
+        dict(zip(names, values, strict=True)) for values in itertools.product(*plain_grid.values())
+    ]
     n = combo_games[0].players
     bot_list = [default_bot(game_id)] + ["random"] * (n - 1) if bots is None else list(bots)
     lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats)
@@ -307,7 +327,7 @@ def sweep(
     return SweepResult(
         game_id=game_id,
         players=n,
-        grid=grid,
+        grid=plain_grid,
         fixed=dict(options),
         bots=bot_list,
         rotate_seats=rotate_seats,

@@ -413,7 +413,8 @@ def tournament(
     Args:
         game_id: The game.
         players: Seats.
-        bots: Built-in bot names (see ``cardtable.games()``), at least two distinct ones.
+        bots: Built-in bot names (see ``cardtable.games()``), at least two distinct ones; with
+            more bots than seats (and ``rotate_seats``) each name at most once.
         games: Deals (games per seat assignment).
         seed: The tournament's seed.
         rotate_seats: Play every assignment (``False``: only the first, as given).
@@ -430,7 +431,8 @@ def tournament(
         Per-bot results, head-to-head shares, paired differences and ratings.
 
     Raises:
-        InvalidOptionError: On a bad game, option, bot, count or seed.
+        InvalidOptionError: On a bad game, option, bot, count or seed, or a bot given twice
+            where every assignment of distinct bots is played.
         CapacityError: If the games' results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
@@ -452,6 +454,15 @@ def tournament(
         raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
     rating_games = _runs.check_count("rating_games", rating_games, 1)
     game = _core.Game(game_id, players, options)
+    if rotate_seats and len(bots) > game.players:
+        # Every ordered choice of distinct bots: a repeated name would seat a bot against itself
+        # and play some assignments twice.
+        for i, repeated in enumerate(bots):
+            if repeated in bots[:i]:
+                raise InvalidOptionError(
+                    f"bot {repeated!r} is given twice: with more bots than seats, every seat "
+                    "assignment of distinct bots is played, so give each bot once"
+                )
     lineups = _runs.seat_assignments(game, bots, rotate_seats)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
     total = games * len(lineups)

@@ -47,7 +47,8 @@ def svg(state: StateProtocol, seat: int | None = None, names: Sequence[str] | No
         seat: Draw only what this seat may see (an int, NumPy integers too); ``None`` draws
             everything (the full view).
         names: Optional names of the seats' players (e.g. bot names), shown beside the seats: a
-            list of one str per seat (``""`` for no name).
+            list of one str per seat (``""`` for no name), without control characters or lone
+            surrogates.
 
     Returns:
         A standalone SVG document.
@@ -55,7 +56,8 @@ def svg(state: StateProtocol, seat: int | None = None, names: Sequence[str] | No
     Raises:
         IllegalActionError: On a seat that is not a seat of the game (or not an int).
         InvalidOptionError: On something that is not a state, a game without a drawing, or
-            ``names`` that are not one str per seat.
+            ``names`` that are not one str per seat or hold a control character or a lone
+            surrogate.
     """
     checked = check_seat(state, seat)
     labels = check_names(names, len(state.scores))

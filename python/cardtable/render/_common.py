@@ -83,7 +83,8 @@ def check_names(names: object, players: int) -> list[str] | None:
     """``names`` as a list of ``players`` strings (one per seat), or ``None``.
 
     Raises:
-        InvalidOptionError: On anything else (a str, a wrong count, an item that is not a str).
+        InvalidOptionError: On anything else (a str, a wrong count, an item that is not a str, a
+            name with a control character or a lone surrogate, which SVG or UTF-8 cannot hold).
     """
     if names is None:
         return None
@@ -96,7 +97,24 @@ def check_names(names: object, players: int) -> list[str] | None:
         raise InvalidOptionError(wrong) from None
     if len(out) != players or not all(isinstance(name, str) for name in out):
         raise InvalidOptionError(f"names must be {players} str, one per seat, got {names!r}")
+    for seat, name in enumerate(out):
+        if any(_unwritable(c) for c in name):
+            raise InvalidOptionError(
+                f"names[{seat}] must be text that SVG and UTF-8 can hold (no control character or "
+                f"lone surrogate), got {name!r}"
+            )
     return out
+
+
+def _unwritable(char: str) -> bool:
+    """Whether ``char`` cannot be written in an SVG (XML 1.0) text as UTF-8.
+
+    Control characters (C0, DEL, C1), lone surrogates and U+FFFE, U+FFFF.
+    """
+    code = ord(char)
+    return (
+        code < 0x20 or 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF)
+    )
 
 
 def observe(state: StateProtocol, seat: int) -> dict[str, Any]:
