@@ -393,6 +393,7 @@ def test_simulate_refuses_counts_beyond_the_library_bounds_as_usage_errors() -> 
 _NO_DEV_FULL = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 _BALANCE = ["balance", "goofspiel", "-p", "2", "-n", "4", "--no-progress"]
 _SIMULATE = ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress"]
+_TOURNAMENT = ["tournament", "goofspiel", "-p", "2", "-b", "greedy,random", "-n", "2"]
 
 
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -426,21 +427,7 @@ def _failed_cleanly(run: subprocess.CompletedProcess[str], *expected: str) -> No
         ([*_BALANCE, "--json"], "full.json"),
         ([*_BALANCE, "--parquet"], "full.parquet"),
         ([*_BALANCE, "--report"], "full.html"),
-        (
-            [
-                "tournament",
-                "goofspiel",
-                "-p",
-                "2",
-                "-b",
-                "greedy,random",
-                "-n",
-                "2",
-                "--no-progress",
-                "--report",
-            ],
-            "full.html",
-        ),
+        ([*_TOURNAMENT, "--no-progress", "--report"], "full.html"),
         (["replay", "goofspiel", "-p", "2", "--out"], "full.html"),
     ],
 )

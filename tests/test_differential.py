@@ -122,7 +122,10 @@ def test_backends_accept_the_same_drawn_option_sets(game_id: str, data: st.DataO
     from cardtable import reference
 
     cls = reference.GAMES[game_id]
-    players = data.draw(st.integers(cls.min_players - 1, cls.max_players + 1), label="players")
+    odd_counts = st.sampled_from(["3", 2.0, True, 2**70, -(2**70)])
+    players = data.draw(
+        st.integers(cls.min_players - 1, cls.max_players + 1) | odd_counts, label="players"
+    )
     config: dict[str, Any] = {"players": players}
     for spec in cls.option_specs:
         if data.draw(st.booleans(), label=f"set {spec.name}"):

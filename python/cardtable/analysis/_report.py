@@ -12,10 +12,10 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cardtable._inputs import check_path, writing
 
@@ -172,18 +172,29 @@ class Report:
         )
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Writes the page (UTF-8).
-
-        The file is written whole or not at all (:func:`cardtable._inputs.writing`).
+        """Writes the page (UTF-8), as :func:`write_whole` writes.
 
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
             OSError: If the file cannot be written.
         """
-        out = check_path(path)
         page = self.render().encode("utf-8")
-        with writing(out) as f:
-            f.write(page)
+        write_whole(path, lambda f: f.write(page))
+
+
+def write_whole(path: object, write: Callable[[BinaryIO], object]) -> None:
+    """Lets ``write`` write the file ``path``: whole, or (on any error) not at all.
+
+    ``path`` is checked first (:func:`cardtable._inputs.check_path`); the bytes go through
+    :func:`cardtable._inputs.writing`.
+
+    Raises:
+        InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+        OSError: If the file cannot be written.
+    """
+    out = check_path(path)
+    with writing(out) as f:
+        write(f)
 
 
 class ResultOutputs:
@@ -210,9 +221,7 @@ class ResultOutputs:
         return self.summary_table()
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file.
-
-        The file is written whole or not at all (:func:`cardtable._inputs.writing`).
+        """Writes :meth:`to_arrow` to a Parquet file, as :func:`write_whole` writes.
 
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
@@ -220,10 +229,8 @@ class ResultOutputs:
         """
         import pyarrow.parquet as pq
 
-        out = check_path(path)
         table = self.to_arrow()
-        with writing(out) as f:
-            pq.write_table(table, f)
+        write_whole(path, lambda f: pq.write_table(table, f))
 
     def write_report(self, path: str | os.PathLike[str]) -> None:
         """Writes the self-contained HTML report.

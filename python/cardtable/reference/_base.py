@@ -59,10 +59,14 @@ class ReferenceGame(ABC, Generic[StateT]):
         # In the engine's order: the player count, the options' values, unknown options, then
         # what the game checks of them together.
         count = as_int(players)
-        if count is None or not self.min_players <= count <= self.max_players:
+        if count is None:
+            raise InvalidOptionError(f"players must be an int, got {players!r}")
+        if not -(2**63) <= count < 2**63:
+            raise InvalidOptionError(f"players {count} is out of range")
+        if not self.min_players <= count <= self.max_players:
             raise InvalidOptionError(
                 f"{self.game_id}: players must be in {self.min_players}..={self.max_players}, "
-                f"got {players!r}"
+                f"got {count}"
             )
         self.players = count
         reader = OptionReader(self.game_id, options, self.option_specs)

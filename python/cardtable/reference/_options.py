@@ -195,7 +195,7 @@ class OptionReader:
             )
             expected = f"an int in {spec.low}..={high}"
         if not ok:
-            shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
             raise InvalidOptionError(
                 f"{self._game}: option {spec.name} must be {expected}, got {shown}"
             )

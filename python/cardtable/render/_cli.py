@@ -62,13 +62,13 @@ def register(main: click.Group) -> None:
         default=None,
         help="Rebuild game G of `cardtable simulate --seed SEED` with these bots instead.",
     )
-    @option_pairs
     @click.option(
         "--out",
         type=click.Path(dir_okay=False, path_type=Path),
         required=True,
         help="The HTML file to write.",
     )
+    @option_pairs
     def replay_command(
         game_id: str,
         players: int | None,

@@ -68,8 +68,9 @@
 //! - Free actions taken after the main action come back to `after_main` through its test (the
 //!   node again, or EndTurn when no free action is left); the overfishing regret, a sale's foul
 //!   regrets, the Dumbo receiver's discards and the empty-sea check all come before that test.
-//! - Abandon ship sets `last_turns` to 4 (when set); every EndTurn then counts down as usual
-//!   (abandon ship is a free action, so no turn is exempt).
+//! - Abandon ship sets `last_turns` (when set) to 4 at `turn` and to 5 at `after_main`, so that
+//!   four port actions follow either way ("FOUR actions at Port", contract Decision 22); every
+//!   EndTurn then counts down as usual (abandon ship is a free action, so no turn is exempt).
 //! - The Can of Worms (41+s) reaches every shoal within the seat's depth, whatever its column
 //!   locks; the `worms` node keeps the shoal internally (`ctx.cast` stays null).
 //! - Rod of the Dead at a catch: `ignore_catch` is asked after the fish moved to the catcher and
