@@ -401,6 +401,18 @@ def test_ctrl_c_stops_perft_at_once() -> None:
     assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
 
 
+@pytest.mark.parametrize("spec", ["mcts:iterations=5000000", "flatmc:samples=5000000"])
+def test_ctrl_c_ends_a_long_search_decision_at_once(spec: str) -> None:
+    """A per-step search bot decides with the GIL released and stops at Ctrl-C (it used to
+    finish its whole decision first, minutes for these budgets)."""
+    how, latency = interrupt_latency(
+        "g = cardtable.make('goofspiel', players=2, num_cards=13); "
+        f"cardtable.bot(g, '{spec}', 0).act(g.new_state(seed=1))"
+    )
+    assert how == "interrupted"
+    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+
+
 # ----- 5. clone never mutates its source -----
 
 

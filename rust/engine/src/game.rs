@@ -8,6 +8,8 @@ use crate::error::Result;
 use crate::options::{GameOptions, OptionReader, OptionSpec, OptionValues};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// `current_player` of a chance node.
 pub const CHANCE: i32 = -1;
@@ -366,6 +368,14 @@ pub trait Bot<G: Game>: Send {
 
     /// Called after every applied action or chance outcome, so bots with memory can update it.
     fn observe(&mut self, _game: &G, _state: &G::State) {}
+
+    /// The flag that ends the bot's current decision early once set, if its decisions can take
+    /// long (a search checks it between iterations and answers from what it has explored); the
+    /// per-step API sets it on an interrupt (Ctrl-C) and clears it afterwards. `None` (the
+    /// default) for a bot that decides at once.
+    fn stop_flag(&self) -> Option<Arc<AtomicBool>> {
+        None
+    }
 
     /// Whether [`Bot::observe`] does anything; runners skip the call for bots that say `false`.
     fn observes(&self) -> bool {

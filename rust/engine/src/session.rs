@@ -386,6 +386,8 @@ pub trait AnyBot: Send {
     fn act(&mut self, session: &dyn AnySession) -> Result<u32>;
     /// Lets a bot with memory see the state after any step.
     fn observe(&mut self, session: &dyn AnySession) -> Result<()>;
+    /// See [`Bot::stop_flag`].
+    fn stop_flag(&self) -> Option<Arc<AtomicBool>>;
 }
 
 /// A built-in bot seated in one game of the per-step API.
@@ -488,6 +490,10 @@ impl<G: Game> BotHandle<G> {
 }
 
 impl<G: Game> AnyBot for BotHandle<G> {
+    fn stop_flag(&self) -> Option<Arc<AtomicBool>> {
+        self.bot.stop_flag()
+    }
+
     fn act(&mut self, session: &dyn AnySession) -> Result<u32> {
         let session = self.session_of(session)?;
         let current = self.game.current_player(&session.state);

@@ -843,9 +843,17 @@ impl PyBot {
         })
     }
 
-    /// The bot's action for its seat in `state`.
-    fn act(&self, state: &PyState) -> PyResult<u32> {
-        self.inner.lock_py()?.act(&*state.inner).map_err(to_py_err)
+    /// The bot's action for its seat in `state`. A bot whose decisions can take long (a search)
+    /// decides with the GIL released, and Ctrl-C ends its decision and raises
+    /// `KeyboardInterrupt`.
+    fn act(&self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        let Some(stop) = self.inner.lock_py()?.stop_flag() else {
+            return self.inner.lock_py()?.act(&*state.inner).map_err(to_py_err);
+        };
+        let (inner, session) = (&self.inner, &*state.inner);
+        let decided = run_interruptible(py, &stop, || inner.lock()?.act(session));
+        stop.store(false, Ordering::Relaxed);
+        decided?.map_err(to_py_err)
     }
 
     /// Lets a bot with memory see `state` (call after every step).

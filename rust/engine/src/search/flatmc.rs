@@ -14,6 +14,8 @@ use super::{
 use crate::error::Result;
 use crate::game::{Bot, Game};
 use crate::rng::SplitMix64;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The parameters of the `flatmc` bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +81,8 @@ pub struct FlatMcBot<G: Game> {
     /// The state a playout runs on, overwritten from the determinization for every action.
     scratch: Option<G::State>,
     playout: Playout<G>,
+    /// Set to end the current decision after its sample in progress ([`Bot::stop_flag`]).
+    stop: Arc<AtomicBool>,
 }
 
 impl<G: Game> FlatMcBot<G> {
@@ -93,6 +97,7 @@ impl<G: Game> FlatMcBot<G> {
             det_legal: Vec::new(),
             scratch: None,
             playout: Playout::new(game, params.rollout, params.reward)?,
+            stop: Arc::default(),
         })
     }
 
@@ -103,6 +108,10 @@ impl<G: Game> FlatMcBot<G> {
 }
 
 impl<G: Game> Bot<G> for FlatMcBot<G> {
+    fn stop_flag(&self) -> Option<Arc<AtomicBool>> {
+        Some(Arc::clone(&self.stop))
+    }
+
     fn reset(&mut self, _game: &G, _seat: usize, rng: SplitMix64) {
         self.rng = rng;
     }
@@ -116,7 +125,10 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
         self.totals.resize(legal.len(), 0.0);
         self.counts.clear();
         self.counts.resize(legal.len(), 0);
-        for _ in 0..self.params.samples {
+        for i in 0..self.params.samples {
+            if i > 0 && self.stop.load(Ordering::Relaxed) {
+                break;
+            }
             let Some(det) = game.determinize(state, seat, &mut self.rng) else {
                 continue;
             };

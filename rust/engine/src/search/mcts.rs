@@ -63,6 +63,8 @@ use super::{
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::rng::{derive_seed, mix64, SplitMix64};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The most steps a replay from the anchor takes before it gives up.
 const MAX_REPLAY: usize = 256;
@@ -373,6 +375,8 @@ pub struct IsmctsBot<G: Game> {
     /// `ln(k)` for the availability counts `k` a decision's UCB values can meet, so that
     /// selection looks logarithms up instead of computing one per edge.
     ln: Vec<f64>,
+    /// Set to end the current decision after its iteration in progress ([`Bot::stop_flag`]).
+    stop: Arc<AtomicBool>,
 }
 
 impl<G: Game> IsmctsBot<G> {
@@ -422,6 +426,7 @@ impl<G: Game> IsmctsBot<G> {
             common: None,
             root_hash: 0,
             ln: Vec::new(),
+            stop: Arc::default(),
         })
     }
 
@@ -985,6 +990,10 @@ impl<G: Game> IsmctsBot<G> {
 }
 
 impl<G: Game> Bot<G> for IsmctsBot<G> {
+    fn stop_flag(&self) -> Option<Arc<AtomicBool>> {
+        Some(Arc::clone(&self.stop))
+    }
+
     fn reset(&mut self, _game: &G, seat: usize, rng: SplitMix64) {
         self.rng = rng;
         self.seat = seat;
@@ -1044,7 +1053,10 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         };
         let common = self.params.crn && anchor.is_none();
         let base = if common { self.rng.next() } else { 0 };
-        for _ in 0..self.params.iterations {
+        for i in 0..self.params.iterations {
+            if i > 0 && self.stop.load(Ordering::Relaxed) {
+                break;
+            }
             if common {
                 self.iterate_common(game, state, seat, legal, root, base);
                 continue;
