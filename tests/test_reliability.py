@@ -413,6 +413,18 @@ def test_ctrl_c_ends_a_long_search_decision_at_once(spec: str) -> None:
     assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
 
 
+def test_ctrl_c_ends_a_batch_whose_search_bot_is_deciding() -> None:
+    """The batch runner raises its search bots' stop flags on Ctrl-C, so a decision of 5,000,000
+    iterations ends at once, and the game it cut short is not counted."""
+    how, latency = interrupt_latency(
+        "r = cardtable.simulate('goofspiel', players=2, num_cards=13, games=4, threads=1, "
+        "bots=['mcts:iterations=5000000', 'random'], progress=False); "
+        "assert r.interrupted and r.games_played == 0, r"
+    )
+    assert how == "returned"
+    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+
+
 # ----- 5. clone never mutates its source -----
 
 

@@ -18,6 +18,7 @@ use crate::step::{self, Stepped};
 pub use crate::step::{SeatBot, SimSeat};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The most games per unit of work handed to a thread.
@@ -289,6 +290,35 @@ fn empty_result(players: usize) -> SimResult {
     }
 }
 
+/// The stop flags of the search bots seated by a run's chunks ([`Bot::stop_flag`]): a stop
+/// request raises them, so that a search in progress ends its decision after the iteration it is
+/// in instead of running its whole budget. A game played while they are raised is not recorded.
+#[derive(Default)]
+struct SearchStops(Mutex<Vec<Arc<AtomicBool>>>);
+
+impl SearchStops {
+    /// Keeps the stop flags of `bots` (bots without one add nothing).
+    fn register<G: Game>(&self, bots: &[SeatBot<G>]) {
+        let flags = bots.iter().filter_map(|b| match b {
+            SeatBot::Other(bot) => bot.stop_flag(),
+            SeatBot::Random(_) => None,
+        });
+        if let Ok(mut list) = self.0.lock() {
+            list.extend(flags);
+        }
+    }
+
+    /// Raises every kept flag (after the run's own stop flag, which the games check after they
+    /// end: a search that sees its flag raised therefore belongs to a game that is dropped).
+    fn raise(&self) {
+        if let Ok(list) = self.0.lock() {
+            for flag in list.iter() {
+                flag.store(true, Ordering::Release);
+            }
+        }
+    }
+}
+
 /// One chunk of a run: the games `first..first + count` of the run seeded by `seeds`, what they
 /// add up to (`out`) and their rows.
 struct Chunk<'a, G: Game> {
@@ -325,6 +355,12 @@ impl<G: Game> Chunk<'_, G> {
                         break;
                     }
                     let counts = play(self.seeds.derive(g), &mut self.state)?;
+                    // A stop request during the game may have cut its search bots' decisions
+                    // short (see `simulate`): the game is not recorded.
+                    if self.stop.load(Ordering::Acquire) {
+                        self.out.interrupted = true;
+                        break;
+                    }
                     let row = self.rows.as_mut().map(|(sc, wi, le)| {
                         (
                             &mut sc[i * n..(i + 1) * n],
@@ -347,6 +383,9 @@ impl<G: Game> Chunk<'_, G> {
     }
 }
 
+// The run's shared signals (stop request, games done, search bots' flags) are passed one by one,
+// as the two call sites borrow them from `simulate`'s locals.
+#[allow(clippy::too_many_arguments)]
 fn run_chunk<G: Game>(
     game: &G,
     config: &SimConfig,
@@ -355,6 +394,7 @@ fn run_chunk<G: Game>(
     rows: Option<Rows<'_>>,
     stop: &AtomicBool,
     done: &AtomicU64,
+    search_stops: &SearchStops,
 ) -> Result<SimResult> {
     let n = game.players();
     if stop.load(Ordering::Relaxed) {
@@ -367,6 +407,7 @@ fn run_chunk<G: Game>(
         .iter()
         .map(|b| SeatBot::new(game, b))
         .collect::<Result<Vec<_>>>()?;
+    search_stops.register(&bots);
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut chunk = Chunk {
         game,
@@ -485,6 +526,7 @@ pub fn simulate<G: Game>(
     };
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    let search_stops = SearchStops::default();
     let finished = AtomicBool::new(false);
     let stop_on_err = |part: Result<SimResult>| {
         if part.is_err() {
@@ -513,6 +555,7 @@ pub fn simulate<G: Game>(
                                 Some((&mut *sc, wi, le)),
                                 &stop,
                                 &done,
+                                &search_stops,
                             ))?;
                             let base = first - config.first_game;
                             place_wide_scores(&mut part.wide_scores, sc, base * n as u64);
@@ -532,7 +575,14 @@ pub fn simulate<G: Game>(
                             }
                             let (first, count) = span(c);
                             let part = stop_on_err(run_chunk(
-                                game, config, first, count, None, &stop, &done,
+                                game,
+                                config,
+                                first,
+                                count,
+                                None,
+                                &stop,
+                                &done,
+                                &search_stops,
                             ))?;
                             acc = merged(acc, part);
                         }
@@ -552,7 +602,8 @@ pub fn simulate<G: Game>(
             if last_report.elapsed() >= Duration::from_millis(100) {
                 last_report = Instant::now();
                 if !progress(done.load(Ordering::Relaxed)) {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.store(true, Ordering::SeqCst);
+                    search_stops.raise();
                 }
             }
         }

@@ -126,7 +126,7 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
         self.counts.clear();
         self.counts.resize(legal.len(), 0);
         for i in 0..self.params.samples {
-            if i > 0 && self.stop.load(Ordering::Relaxed) {
+            if i > 0 && self.stop.load(Ordering::Acquire) {
                 break;
             }
             let Some(det) = game.determinize(state, seat, &mut self.rng) else {

@@ -1054,7 +1054,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         let common = self.params.crn && anchor.is_none();
         let base = if common { self.rng.next() } else { 0 };
         for i in 0..self.params.iterations {
-            if i > 0 && self.stop.load(Ordering::Relaxed) {
+            if i > 0 && self.stop.load(Ordering::Acquire) {
                 break;
             }
             if common {
