@@ -12,7 +12,7 @@ import operator
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from cardtable.errors import InvalidOptionError
@@ -24,6 +24,7 @@ __all__ = [
     "as_int",
     "check_int",
     "check_path",
+    "write_whole",
     "writing",
 ]
 
@@ -145,3 +146,21 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def write_whole(path: object, write: Callable[[BinaryIO], object]) -> str | os.PathLike[str]:
+    """Lets ``write`` write the file ``path``: whole, or (on any error) not at all.
+
+    ``path`` is checked first (:func:`check_path`); the bytes go through :func:`writing`.
+
+    Returns:
+        The checked path.
+
+    Raises:
+        InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+        OSError: If the file cannot be written.
+    """
+    out = check_path(path)
+    with writing(out) as f:
+        write(f)
+    return out

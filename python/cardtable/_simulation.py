@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import check_path, writing
+from cardtable._inputs import write_whole
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -513,10 +513,7 @@ class SimulationResult:
         """
         import pyarrow.parquet as pq
 
-        out = check_path(path)
-        table = self.to_arrow()
-        with writing(out) as f:
-            pq.write_table(table, f)
+        write_whole(path, lambda f: pq.write_table(self.to_arrow(), f))
 
 
 def run_local(

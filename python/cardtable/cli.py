@@ -50,7 +50,9 @@ def write_errors(path: object = None) -> Iterator[None]:
     except OSError as err:
         if path is None:
             with contextlib.suppress(Exception):  # not a real file, as under a test runner
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
         where = "standard output" if path is None else path
         reason = err.strerror or str(err)
         raise click.ClickException(f"could not write {where}: {reason}") from None

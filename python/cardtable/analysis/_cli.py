@@ -143,7 +143,7 @@ def _finish(
     result: _Result, json_path: Path | None, parquet: Path | None, report: Path | None
 ) -> None:
     """Prints the summary and writes the outputs; a failed write is a one-line error (status 1)."""
-    from cardtable._inputs import writing
+    from cardtable._inputs import write_whole
     from cardtable.cli import echo, write_errors
 
     to_stdout = json_path is not None and str(json_path) == "-"
@@ -155,8 +155,8 @@ def _finish(
         if to_stdout:
             echo(text)
         else:
-            with write_errors(json_path), writing(json_path) as f:
-                f.write((text + "\n").encode("utf-8"))
+            with write_errors(json_path):
+                write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
             echo(f"wrote {json_path}")
     for path, write in ((parquet, result.to_parquet), (report, result.write_report)):
         if path is not None:

@@ -12,12 +12,12 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
-from cardtable._inputs import check_path, writing
+from cardtable._inputs import check_path, write_whole
 
 if TYPE_CHECKING:
     import pyarrow
@@ -172,7 +172,9 @@ class Report:
         )
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Writes the page (UTF-8), as :func:`write_whole` writes.
+        """Writes the page (UTF-8), whole or not at all.
+
+        See :func:`cardtable._inputs.write_whole`.
 
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
@@ -180,21 +182,6 @@ class Report:
         """
         page = self.render().encode("utf-8")
         write_whole(path, lambda f: f.write(page))
-
-
-def write_whole(path: object, write: Callable[[BinaryIO], object]) -> None:
-    """Lets ``write`` write the file ``path``: whole, or (on any error) not at all.
-
-    ``path`` is checked first (:func:`cardtable._inputs.check_path`); the bytes go through
-    :func:`cardtable._inputs.writing`.
-
-    Raises:
-        InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
-        OSError: If the file cannot be written.
-    """
-    out = check_path(path)
-    with writing(out) as f:
-        write(f)
 
 
 class ResultOutputs:
@@ -221,7 +208,9 @@ class ResultOutputs:
         return self.summary_table()
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
-        """Writes :meth:`to_arrow` to a Parquet file, as :func:`write_whole` writes.
+        """Writes :meth:`to_arrow` to a Parquet file, whole or not at all.
+
+        See :func:`cardtable._inputs.write_whole`.
 
         Raises:
             InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.

@@ -197,14 +197,14 @@ def _check_grid(grid: object) -> dict[str, list[Any]]:
     return out
 
 
-def _plain_list(values: list[Any]) -> list[Any]:
-    """``values`` as plain JSON values (NumPy scalars as Python ones).
+def _plain(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with plain JSON values (NumPy scalars as Python ones).
 
     Raises:
         InvalidOptionError: On a value that is not JSON-compatible.
     """
     plain = plain_json(values, InvalidOptionError)
-    assert isinstance(plain, list)
+    assert isinstance(plain, dict)
     return plain
 
 
@@ -270,11 +270,9 @@ def sweep(
     ]
     combo_games = [_core.Game(game_id, players, {**options, **combo}) for combo in combos]
     # Stored as plain JSON values (a NumPy integer as an int), so the result serializes.
-    plain_grid = {k: _plain_list(v) for k, v in checked.items()}
-    options = {k: plain_json(v, InvalidOptionError) for k, v in options.items()}
-    combos = [
-        dict(zip(names, values, strict=True)) for values in itertools.product(*plain_grid.values())
-    ]
+    plain_grid = _plain(checked)
+    options = _plain(options)
+    combos = [_plain(combo) for combo in combos]
     n = combo_games[0].players
     bot_list = [default_bot(game_id)] + ["random"] * (n - 1) if bots is None else list(bots)
     lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats)

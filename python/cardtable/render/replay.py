@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardtable._inputs import MAX_SEED, as_int, check_int, check_path, writing
+from cardtable._inputs import MAX_SEED, as_int, check_int, write_whole
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing
@@ -144,11 +144,8 @@ class Replay:
             InvalidOptionError: If ``path`` is not a str or a path.
             OSError: If the file cannot be written (no part of it is left).
         """
-        out = Path(check_path(path))
         page = self.html.encode("utf-8")
-        with writing(out) as f:
-            f.write(page)
-        return out
+        return Path(write_whole(path, lambda f: f.write(page)))
 
     def _repr_html_(self) -> str:
         """The viewer inside a notebook cell (an isolated frame)."""
