@@ -39,8 +39,6 @@ class BuiltinBot:
             raise InvalidOptionError(
                 f"expected a game (cardtable.make(...)) to seat a bot in, got {game!r:.80}"
             )
-        if seed is None:  # the engine's Bot reads None as its default seed, 0
-            raise InvalidOptionError("seed must be an int in 0..2**64, got None")
         self._rust_game = _core.Game(game_id, players, dict(options))
         self._bot = _core.Bot(self._rust_game, name, seat, seed)
 

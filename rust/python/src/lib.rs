@@ -812,12 +812,12 @@ struct PyBot {
 #[pymethods]
 impl PyBot {
     #[new]
-    #[pyo3(signature = (game, name, seat, seed=None))]
+    #[pyo3(signature = (game, name, seat, seed))]
     fn new(
         game: &PyGame,
         name: &Bound<'_, PyAny>,
         seat: &Bound<'_, PyAny>,
-        seed: Option<&Bound<'_, PyAny>>,
+        seed: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let bad = |m: String| to_py_err(EngineError::InvalidOption(m));
         let name = str_arg(name, "bot name", EngineError::InvalidOption)?;
@@ -826,15 +826,12 @@ impl PyBot {
             usize::try_from(seat).map_err(|_| bad(format!("seat {seat} is out of range")))?;
         // The whole u64 range: batch runs derive bot seeds over all 64 bits, and a replay of one
         // of their games must be able to seat the same bot.
-        let seed = match seed {
-            None => 0,
-            Some(s) if is_bool(s) => {
-                return Err(bad(format!("seed must be an int, got {s:?}")));
-            }
-            Some(s) => s
-                .extract::<u64>()
-                .map_err(|_| bad(format!("seed must be an int in 0..2**64, got {s:?}")))?,
-        };
+        if is_bool(seed) {
+            return Err(bad(format!("seed must be an int, got {seed:?}")));
+        }
+        let seed = seed
+            .extract::<u64>()
+            .map_err(|_| bad(format!("seed must be an int in 0..2**64, got {seed:?}")))?;
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
         Ok(Self {
             inner: Locked::new(inner, "bot"),
