@@ -326,7 +326,7 @@ struct Chunk<'a, G: Game> {
     seeds: SeedDeriver,
     first: u64,
     count: u64,
-    /// Set when the run is to stop (checked before every game).
+    /// Set when the run is to stop (checked before and after every game).
     stop: &'a AtomicBool,
     rows: Option<Rows<'a>>,
     out: SimResult,
@@ -383,19 +383,26 @@ impl<G: Game> Chunk<'_, G> {
     }
 }
 
-// The run's shared signals (stop request, games done, search bots' flags) are passed one by one,
-// as the two call sites borrow them from `simulate`'s locals.
-#[allow(clippy::too_many_arguments)]
+/// What a run's chunks share with each other and with the thread that reports progress.
+#[derive(Default)]
+struct RunSignals {
+    /// Set when the run is to stop (checked before and after every game).
+    stop: AtomicBool,
+    /// Games completed so far.
+    done: AtomicU64,
+    /// The stop flags of the search bots the chunks seat.
+    search_stops: SearchStops,
+}
+
 fn run_chunk<G: Game>(
     game: &G,
     config: &SimConfig,
     first: u64,
     count: u64,
     rows: Option<Rows<'_>>,
-    stop: &AtomicBool,
-    done: &AtomicU64,
-    search_stops: &SearchStops,
+    signals: &RunSignals,
 ) -> Result<SimResult> {
+    let (stop, done) = (&signals.stop, &signals.done);
     let n = game.players();
     if stop.load(Ordering::Relaxed) {
         let mut out = empty_result(n);
@@ -407,7 +414,7 @@ fn run_chunk<G: Game>(
         .iter()
         .map(|b| SeatBot::new(game, b))
         .collect::<Result<Vec<_>>>()?;
-    search_stops.register(&bots);
+    signals.search_stops.register(&bots);
     let (mut legal, mut chance) = (Vec::new(), Vec::new());
     let mut chunk = Chunk {
         game,
@@ -524,9 +531,8 @@ pub fn simulate<G: Game>(
             chunk.min(config.games - c * chunk),
         )
     };
-    let done = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let search_stops = SearchStops::default();
+    let signals = RunSignals::default();
+    let (stop, done) = (&signals.stop, &signals.done);
     let finished = AtomicBool::new(false);
     let stop_on_err = |part: Result<SimResult>| {
         if part.is_err() {
@@ -553,9 +559,7 @@ pub fn simulate<G: Game>(
                                 first,
                                 count,
                                 Some((&mut *sc, wi, le)),
-                                &stop,
-                                &done,
-                                &search_stops,
+                                &signals,
                             ))?;
                             let base = first - config.first_game;
                             place_wide_scores(&mut part.wide_scores, sc, base * n as u64);
@@ -574,16 +578,8 @@ pub fn simulate<G: Game>(
                                 break;
                             }
                             let (first, count) = span(c);
-                            let part = stop_on_err(run_chunk(
-                                game,
-                                config,
-                                first,
-                                count,
-                                None,
-                                &stop,
-                                &done,
-                                &search_stops,
-                            ))?;
+                            let part =
+                                stop_on_err(run_chunk(game, config, first, count, None, &signals))?;
                             acc = merged(acc, part);
                         }
                         Ok(acc)
@@ -603,7 +599,7 @@ pub fn simulate<G: Game>(
                 last_report = Instant::now();
                 if !progress(done.load(Ordering::Relaxed)) {
                     stop.store(true, Ordering::SeqCst);
-                    search_stops.raise();
+                    signals.search_stops.raise();
                 }
             }
         }
