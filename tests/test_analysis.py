@@ -919,6 +919,38 @@ def test_tournament_lookups_name_the_bots() -> None:
         with pytest.raises(cardtable.InvalidOptionError, match="its bots: greedy, random"):
             lookup()
     with pytest.raises(cardtable.InvalidOptionError, match="two different bots"):
+def test_an_estimate_without_an_interval_prints_none() -> None:
+    assert Estimate(0.5, 0.25, 0.75, 9).fmt(2) == "0.50 (0.25–0.75)"
+    assert Estimate(0.5, 0.25, 0.75, 9).fmt(3, percent=True) == "50.0% (25.0–75.0%)"
+    assert Estimate(1523.4, math.nan, math.nan, 9).fmt(0) == "1523"
+    assert Estimate(0.5, math.nan, math.nan, 1).fmt(3, percent=True) == "50.0%"
+    assert Estimate(math.nan, math.nan, math.nan, 0).fmt(2) == "—"
+
+
+def test_tournament_without_rating_bootstrap_shows_no_rating_interval(tmp_path: Path) -> None:
+    """With ``--rating-bootstrap 0`` there is no rating interval: the text and the report showed
+    ``2023 (nan–nan)``; now they show the rating alone, and the JSON has null ends."""
+    import json
+
+    from tests.command_line import run_cli
+
+    t = _goofspiel_tournament(games=4, rating_bootstrap=0)
+    table = t.summary_table()
+    assert "nan" not in table
+    for rating in t.ratings:
+        assert math.isnan(rating.elo.low) and f" {rating.elo.value:.0f} │" in table
+    args = [*STUDY_COMMANDS["tournament"], "--no-progress", "--rating-bootstrap", "0"]
+    assert "nan" not in run_cli(*args)
+    report = tmp_path / "t.html"
+    ratings = json.loads(run_cli(*args, "--json", "-", "--report", str(report)))["ratings"]
+    assert all(r[k]["low"] is None and r[k]["high"] is None for r in ratings for k in ("elo", "mu"))
+    html = report.read_text(encoding="utf-8")
+    assert "nan–nan" not in html and "(nan" not in html and "Elo (95% interval)" not in html
+    assert (
+        "Elo (95% interval)" in _goofspiel_tournament(games=4, rating_bootstrap=2).report().render()
+    )
+
+
         t.difference("greedy", "greedy")
     with pytest.raises(cardtable.InvalidOptionError, match="metric must be one of"):
         t.difference("greedy", "random", "elo")
@@ -981,3 +1013,19 @@ def test_sweep_results_of_numpy_values_are_plain_json(tmp_path: Path) -> None:
     assert again["grid"] == {"lanes": [2, 3]} and again["fixed"] == {"hand_size": 5}
     s.write_report(tmp_path / "sweep.html")
     assert (tmp_path / "sweep.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+@pytest.mark.parametrize("bots", [["nope"], ["nope", "nope"], ["nope", "greedy"]])
+def test_tournament_names_an_unknown_bot_before_counting_distinct_bots(bots: list[str]) -> None:
+    """``cardtable tournament -b nope`` said "a tournament needs at least two distinct bots"
+    instead of naming the unknown bot (in the words of every unknown-bot error of the package)."""
+    from tests.command_line import run_cli
+
+    message = 'goofspiel: unknown bot "nope"; built-in bots: random, greedy, flatmc, mcts'
+    with pytest.raises(cardtable.InvalidOptionError) as err:
+        tournament("goofspiel", players=2, bots=bots, games=2, progress=False)
+    assert str(err.value) == message
+    output = run_cli(*STUDY_COMMANDS["tournament"][:4], "-b", ",".join(bots), exit_code=2)
+    assert message in output and "distinct" not in output
+    with pytest.raises(cardtable.InvalidOptionError, match="two distinct bots, got greedy"):
+        tournament("goofspiel", players=2, bots=["greedy"], games=2, progress=False)
+
+

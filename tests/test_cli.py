@@ -311,6 +311,15 @@ def test_an_option_nested_at_any_depth_is_a_usage_error(depth: int) -> None:
         _fails_before_the_run(args, "num_cards", "nested deeper than 64 levels")
 
 
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "[1, NaN]"])
+def test_an_option_that_is_not_json_is_named(value: str) -> None:
+    """``-o num_cards=NaN`` (read as a float by json.loads) said only "not JSON-compatible: NaN is
+    not a finite number", naming neither the game nor the option."""
+    output = _fails_before_the_run(_simulate("-o", f"num_cards={value}"))
+    assert "Error: goofspiel: option num_cards: not JSON-compatible: " in output
+    assert "is not a finite number" in output
+
+
 def test_the_shared_option_reader_is_safe_at_any_depth() -> None:
     """``sweep --grid`` and every command with ``-o`` read values through these two functions."""
     from cardtable._cli_options import parse_options, parse_value
@@ -491,6 +500,42 @@ def test_replay_takes_game_options_with_dash_o(
     out.unlink()
     output = run_cli(*base, "-o", "hand_size=99", exit_code=2)
     assert "hand_size" in output and not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["goofspiel", "-b", "greedy"],
+            "goofspiel: the game has 2 seats, one bot per seat; got 1 (greedy): "
+            "give 2 bots, e.g. --bots greedy,greedy",
+        ),
+        (
+            ["goofspiel", "-b", "greedy,random,random"],
+            "goofspiel: the game has 2 seats, one bot per seat; got 3 (greedy, random, random): "
+            "give 2 bots, e.g. --bots greedy,random",
+        ),
+        (
+            ["turn_the_tide", "-b", "greedy,random"],
+            "turn_the_tide: the game has 3..=5 seats, one bot per seat; got 2 (greedy, random): "
+            "give 3..=5 bots, e.g. --bots greedy,random,greedy",
+        ),
+        (
+            ["turn_the_tide", "-p", "4", "-b", "greedy,random"],
+            "turn_the_tide: --players 4 means 4 seats, one bot per seat; got 2 (greedy, random): "
+            "give 4 bots, e.g. --bots greedy,random,greedy,random",
+        ),
+    ],
+)
+def test_replay_says_how_many_bots_the_seats_need(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    """``replay goofspiel -b greedy`` said "players must be in 2..=2, got 1": the player count
+    was taken from the single bot given, and the error spoke of players the user never gave."""
+    out = tmp_path / "r.html"
+    output = run_cli("replay", *args, "--out", str(out), exit_code=2)
+    assert f"Error: {message}\n" in output and "players must be" not in output
+    assert not out.exists()
 
 
 def test_replay_refuses_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 from collections import Counter
 from pathlib import Path
@@ -91,14 +92,25 @@ def test_backends_agree_on_drawn_option_sets(
         b.apply(action)
 
 
+_NOT_JSON = (math.nan, math.inf, -math.inf, [math.nan])
+"""Option values that are not JSON: refused naming the game and the option, before the player
+count's range and the other options' values are checked."""
+
+
 def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
-    """Values of one option on both sides of its bounds (or choices), of the right types."""
+    """Values of one option on both sides of its bounds (or choices), of the right types, and
+    now and then one that is not JSON (NaN, an infinity)."""
+    values: st.SearchStrategy[Any]
     if spec.kind == "bool":
-        return st.booleans()
-    if spec.kind == "str":
-        return st.sampled_from((*spec.choices, "none of them", ""))
-    values: st.SearchStrategy[Any] = st.integers(spec.low - 2, spec.high + 2)
-    return st.none() | values if spec.kind == "int | None" else values
+        values = st.booleans()
+    elif spec.kind == "str":
+        values = st.sampled_from((*spec.choices, "none of them", ""))
+    else:
+        values = st.integers(spec.low - 2, spec.high + 2)
+        if spec.kind == "int | None":
+            values = st.none() | values
+    not_json = st.sampled_from(_NOT_JSON)
+    return st.integers(0, 7).flatmap(lambda r: not_json if r == 7 else values)
 
 
 def _make_outcome(
@@ -116,9 +128,10 @@ def _make_outcome(
 @pytest.mark.parametrize("game_id", list(CONFIGS))
 @given(data=st.data())
 def test_backends_accept_the_same_drawn_option_sets(game_id: str, data: st.DataObject) -> None:
-    """Player counts and option values on both sides of every bound, any combination: both
-    backends accept the same sets (with the same effective options) and refuse the others with
-    the same error class and message."""
+    """Player counts and option values on both sides of every bound, any combination, and now
+    and then a value that is not JSON: both backends accept the same sets (with the same
+    effective options) and refuse the others with the same error class and message (NaN's named
+    the option on neither, and read ``NaN`` on one and ``nan`` on the other)."""
     from cardtable import reference
 
     cls = reference.GAMES[game_id]

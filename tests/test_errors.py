@@ -262,18 +262,19 @@ def test_non_json_values_are_never_coerced(backend: str) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"too_low": "\ud800"}, "a str that is not valid UTF-8"),
-        ({"\ud800": 1}, "a dict key that is not valid UTF-8"),
+        ({"too_low": "\ud800"}, "trafficars: option too_low: not JSON-compatible: a str that"),
+        ({"\ud800": 1}, "not JSON-compatible: a dict key that"),
     ],
 )
 def test_lone_surrogates_are_refused_alike(
     backend: str, options: dict[str, Any], message: str
 ) -> None:
     """A lone surrogate cannot be JSON: both backends refuse it with the same message, which
-    itself holds none (so printing the error never fails)."""
+    itself holds none (so printing the error never fails; an option name that is not valid
+    UTF-8 is not named)."""
     with pytest.raises(InvalidOptionError) as err:
         cardtable.make("trafficars", players=2, backend=backend, **options)  # type: ignore[arg-type]
-    assert str(err.value) == f"not JSON-compatible: {message}"
+    assert str(err.value) == f"{message} is not valid UTF-8"
     str(err.value).encode("utf-8")
 
 
@@ -283,3 +284,96 @@ def test_a_bot_asked_to_act_after_the_end_says_the_game_is_over() -> None:
     bot = cardtable.bot(game, "random", seat=0)
     with pytest.raises(IllegalActionError, match="the game is over"):
         bot.act(state)
+
+
+# ----- messages: which option, and ranges written alike (`lo..=hi`) on both backends -----
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_cars": float("nan")}, "max_cars: not JSON-compatible: NaN"),
+        ({"lanes": float("inf")}, "lanes: not JSON-compatible: inf"),
+        ({"lanes": 2, "too_low": [-float("inf")]}, "too_low: not JSON-compatible: -inf"),
+        ({"hand_size": {"a": float("nan")}}, "hand_size: not JSON-compatible: NaN"),
+    ],
+)
+def test_a_value_that_is_not_json_names_its_option(
+    backend: str, options: dict[str, Any], message: str
+) -> None:
+    """NaN or an infinity (at any depth) is refused naming the game and the option, in the same
+    words on both backends. The message said only ``not JSON-compatible: NaN is not a finite
+    number`` (``nan`` in the reference), whichever option held it."""
+    with pytest.raises(InvalidOptionError) as err:
+        cardtable.make("trafficars", players=3, backend=backend, **options)  # type: ignore[arg-type]
+    assert str(err.value) == f"trafficars: option {message} is not a finite number"
+
+
+def test_a_value_that_is_not_json_is_refused_before_the_player_count_is_checked(
+    backend: str,
+) -> None:
+    """In the engine's order, the same on both backends: the player count's type, a value that
+    is not JSON, then the player count's range."""
+    with pytest.raises(InvalidOptionError, match="players must be an int"):
+        cardtable.make("goofspiel", players="2", backend=backend, num_cards=float("nan"))  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError) as err:
+        cardtable.make("goofspiel", players=9, backend=backend, num_cards=float("nan"))  # type: ignore[arg-type]
+    expected = "goofspiel: option num_cards: not JSON-compatible: NaN is not a finite number"
+    assert str(err.value) == expected
+    with pytest.raises(InvalidOptionError, match="unknown game"):
+        cardtable.make("chess", players=2, backend=backend, num_cards=float("nan"))  # type: ignore[arg-type]
+
+
+_MAX = 2**64 - 1
+
+
+def test_integer_ranges_are_written_lo_to_hi_inclusive(backend: str) -> None:
+    """Every range in a message is ``lo..=hi`` (as ``players must be in 2..=2``), 2**64 - 1
+    written out, the same on both backends; they were ``0..2**64``, ``0..18446744073709551615``
+    (inclusive), ``-2**63..2**64`` and ``0..{n}`` (exclusive) by turns."""
+    game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
+    state = game.new_state(seed=1)
+    data = {**state.to_dict(), "rng": -1}
+    cases: list[tuple[Any, str]] = [
+        (lambda: game.new_state(seed=2**64), f"seed must be None or an int in 0..={_MAX}, got"),
+        (lambda: game.state_from_dict(data), f"rng must be null or an int in 0..={_MAX}"),
+        (lambda: state.apply(13), "action 13 is out of range 0..=12"),
+        (lambda: state.observation(2), "seat 2 is out of range 0..=1"),
+        (lambda: state.observation_tensor(-1), "seat -1 is out of range 0..=1"),
+        (
+            lambda: cardtable.make("goofspiel", players=2, backend=backend, num_cards=2**64),  # type: ignore[arg-type]
+            f"is out of range {-(2**63)}..={_MAX}",
+        ),
+        (
+            lambda: cardtable.make("goofspiel", players=2, backend=backend, num_cards=61),  # type: ignore[arg-type]
+            "num_cards must be an int in 1..=60, got 61",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(cardtable.CardtableError) as err:
+            call()
+        assert message in str(err.value)
+
+
+def test_counts_and_seeds_of_the_package_are_written_lo_to_hi_inclusive() -> None:
+    game = cardtable.make("goofspiel", players=2)
+    cases: list[tuple[Any, str]] = [
+        (lambda: cardtable.bot(game, "random", 0, seed=-1), f"seed must be an int in 0..={_MAX}"),
+        (lambda: cardtable.derive_seed(2**64, 1), f"seed must be an int in 0..={_MAX}"),
+        (
+            lambda: cardtable.simulate("goofspiel", players=2, games=2, threads=0),
+            "threads must be an int in 1..=1024, got 0",
+        ),
+        (
+            lambda: cardtable.simulate("goofspiel", players=2, games=2**64),
+            f"games must be an int in 0..={_MAX}",
+        ),
+        (
+            lambda: cardtable.VectorEnv("goofspiel", 2, players=2, agent_seats=[2]),
+            "agent seat 2 is out of range 0..=1",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(InvalidOptionError) as err:
+            call()
+        assert message in str(err.value)

@@ -685,7 +685,7 @@ def test_a_none_choice_is_refused_not_played_as_the_first_legal_action() -> None
     [
         (0, "goofspiel: option num_cards must be an int in 1..=60, got 0"),
         ("3", 'goofspiel: option num_cards must be an int in 1..=60, got "3"'),
-        (math.nan, "goofspiel: option num_cards: not JSON-compatible: nan is not a finite number"),
+        (math.nan, "goofspiel: option num_cards: not JSON-compatible: NaN is not a finite number"),
     ],
 )
 def test_a_refused_pin_is_named_once(value: object, message: str) -> None:

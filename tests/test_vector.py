@@ -320,8 +320,9 @@ def test_agent_seats_and_opponents_must_be_sequences(name: str, value: Any) -> N
 
 @pytest.mark.parametrize("num_envs", [0, 2**64])
 def test_num_envs_out_of_range_names_its_range(num_envs: int) -> None:
-    """2**64 was refused as "must be an int in 0..=2**64 - 1", though 0 is refused too."""
-    message = re.escape(f"num_envs must be in 1..2**64 - 1, got {num_envs}")
+    """2**64 was refused as "must be an int in 0..=2**64 - 1", though 0 is refused too; the range
+    is written as every range of the package's messages, ``lo..=hi``."""
+    message = re.escape(f"num_envs must be in 1..=18446744073709551615, got {num_envs}")
     with pytest.raises(InvalidOptionError, match=message):
         VectorEnv("goofspiel", num_envs, players=2)
 

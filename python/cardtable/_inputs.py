@@ -73,7 +73,7 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
     """
     number = as_int(value)
     if number is None or number < low or (high is not None and number > high):
-        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        bound = f">= {low}" if high is None else f"in {low}..={high}"
         raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
     return number
 

@@ -475,7 +475,9 @@ def play_command(
     except CardtableError as err:
         raise click.UsageError(str(err)) from None
     if not 0 <= seat < game.players:
-        raise click.BadParameter(f"seat must be in 0..{game.players - 1}", param_hint="--seat")
+        raise click.BadParameter(
+            f"seat must be in 0..={game.players - 1}, got {seat}", param_hint="--seat"
+        )
     others = [s for s in range(game.players) if s != seat]
     names = split_bot_specs(bots) if bots else [default_bot(game_id)] * len(others)
     if len(names) != len(others):

@@ -194,7 +194,7 @@ class VectorEnv:
 
         count = _int(num_envs, "num_envs")
         if not 1 <= count <= MAX_SEED:
-            raise InvalidOptionError(f"num_envs must be in 1..2**64 - 1, got {count}")
+            raise InvalidOptionError(f"num_envs must be in 1..={MAX_SEED}, got {count}")
         if threads is not None and not 1 <= _int(threads, "threads") <= 1024:
             raise InvalidOptionError(f"threads must be in 1..=1024, got {threads}")
         self.game: _core.Game = _core.Game(game_id, players, options)
@@ -215,7 +215,7 @@ class VectorEnv:
             ]
         for s in seats:
             if not 0 <= s < self.players:
-                raise InvalidOptionError(f"agent seat {s} is out of range 0..{self.players}")
+                raise InvalidOptionError(f"agent seat {s} is out of range 0..={self.players - 1}")
         self.agent_seats: tuple[int, ...] = tuple(seats)
         others = self.players - len(set(seats))
         if isinstance(opponents, str):

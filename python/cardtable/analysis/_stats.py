@@ -57,11 +57,18 @@ class Estimate:
         return self.low <= x <= self.high
 
     def fmt(self, digits: int = 3, percent: bool = False) -> str:
-        """``value (low–high)``, as percentages with ``percent``."""
-        if percent:
-            d = max(digits - 2, 0)
-            return f"{100 * self.value:.{d}f}% ({100 * self.low:.{d}f}–{100 * self.high:.{d}f}%)"
-        return f"{self.value:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f})"
+        """``value (low–high)``, as percentages with ``percent``.
+
+        Without an interval (an end undefined, as a rating's without bootstrap replicates or a
+        mean of one unit) only the value, never ``nan–nan``; an undefined value is ``—``.
+        """
+        if not math.isfinite(self.value):
+            return "—"
+        scale, unit, d = (100, "%", max(digits - 2, 0)) if percent else (1, "", digits)
+        value = f"{scale * self.value:.{d}f}{unit}"
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return value
+        return f"{value} ({scale * self.low:.{d}f}–{scale * self.high:.{d}f}{unit})"
 
 
 def mean_estimate(x: npt.ArrayLike) -> Estimate:

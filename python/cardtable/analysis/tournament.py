@@ -443,8 +443,6 @@ def tournament(
     bots = list(bots)
     if not all(isinstance(b, str) for b in bots):
         raise InvalidOptionError("tournament bots must be built-in bot names")
-    if len(set(bots)) < 2:
-        raise InvalidOptionError("a tournament needs at least two distinct bots")
     start = time.perf_counter()
     games, seed, threads = _runs.check_run(games, seed, threads)
     rotate_seats = _runs.check_flag("rotate_seats", rotate_seats)
@@ -454,6 +452,12 @@ def tournament(
         raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
     rating_games = _runs.check_count("rating_games", rating_games, 1)
     game = _core.Game(game_id, players, options)
+    for name in dict.fromkeys(bots):  # an unknown bot is named before the count is checked
+        _core.Bot(game, name, 0, 0)
+    if len(set(bots)) < 2:
+        raise InvalidOptionError(
+            f"a tournament needs at least two distinct bots, got {', '.join(bots) or 'none'}"
+        )
     if rotate_seats and len(bots) > game.players:
         # Every ordered choice of distinct bots: a repeated name would seat a bot against itself
         # and play some assignments twice.
@@ -618,8 +622,9 @@ def _tournament_report(t: TournamentResult) -> Report:
         + " model on the finishing places, shown on the Elo scale (the bots average 1500; "
         "200 points ≈ finishing ahead 76% of the time)."
     )
+    intervals = t.rating_bootstrap > 0  # none without bootstrap replicates
     r.add_table(
-        ["bot", "Elo (95% interval)", "openskill μ", "σ"],
+        ["bot", "Elo (95% interval)" if intervals else "Elo", "openskill μ", "σ"],
         [[x.bot, x.elo.fmt(0), x.mu.fmt(2), f"{x.sigma:.2f}"] for x in t.ratings],
     )
     with figure(7.5, 0.6 + 0.45 * len(t.ratings)) as (fig, ax):
@@ -631,13 +636,20 @@ def _tournament_report(t: TournamentResult) -> Report:
             xerr=[
                 [max(0.0, x.elo.value - x.elo.low) for x in t.ratings][::-1],
                 [max(0.0, x.elo.high - x.elo.value) for x in t.ratings][::-1],
-            ],
+            ]
+            if intervals
+            else None,
             fmt="o",
             color="#54a24b",
             capsize=5,
         )
         ax.set_xlabel("rating (Elo scale)")
-        r.add_figure(svg_of(fig), "Ratings with bootstrap 95% intervals (deals resampled).")
+        r.add_figure(
+            svg_of(fig),
+            "Ratings with bootstrap 95% intervals (deals resampled)."
+            if intervals
+            else "Ratings, without intervals (no bootstrap replicates).",
+        )
     report.sections.append(r)
 
     sc = Section("Scores")

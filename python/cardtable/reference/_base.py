@@ -20,9 +20,16 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import MAX_SEED
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from cardtable.reference._options import OptionReader, OptionSpec, as_int, plain_json
+from cardtable.reference._options import (
+    OptionReader,
+    OptionSpec,
+    as_int,
+    plain_json,
+    plain_options,
+)
 from cardtable.reference._tensor import TensorBuilder
 
 __all__ = ["CHANCE", "REGISTERED", "TERMINAL", "ReferenceGame", "ReferenceState", "register"]
@@ -56,13 +63,15 @@ class ReferenceGame(ABC, Generic[StateT]):
         Raises:
             InvalidOptionError: On a bad player count or a bad or unknown option.
         """
-        # In the engine's order: the player count, the options' values, unknown options, then
-        # what the game checks of them together.
+        # In the engine's order: the player count's type, options that are not JSON, the player
+        # count's range, the options' values, unknown options, then what the game checks of them
+        # together.
         count = as_int(players)
         if count is None:
             raise InvalidOptionError(f"players must be an int, got {players!r}")
         if not -(2**63) <= count < 2**63:
             raise InvalidOptionError(f"players {count} is out of range")
+        plain_options(self.game_id, options)
         if not self.min_players <= count <= self.max_players:
             raise InvalidOptionError(
                 f"{self.game_id}: players must be in {self.min_players}..={self.max_players}, "
@@ -117,7 +126,7 @@ class ReferenceGame(ABC, Generic[StateT]):
         """Starts a game; with ``seed`` every chance node resolves itself (seeded SplitMix64)."""
         number = None if seed is None else as_int(seed)
         if seed is not None and (number is None or not 0 <= number < 1 << 64):
-            raise InvalidOptionError(f"seed must be None or an int in 0..2**64, got {seed!r}")
+            raise InvalidOptionError(f"seed must be None or an int in 0..={MAX_SEED}, got {seed!r}")
         state = self._initial_state()
         if number is not None:
             state._rng = SplitMix64(number)
@@ -160,7 +169,7 @@ class ReferenceGame(ABC, Generic[StateT]):
         if rng is not None and (
             not isinstance(rng, int) or isinstance(rng, bool) or not 0 <= rng < 1 << 64
         ):
-            raise InvalidStateError("rng must be null or an int in 0..2**64")
+            raise InvalidStateError(f"rng must be null or an int in 0..={MAX_SEED}")
         state = self._initial_state()
         for i, action in enumerate(history):
             if not isinstance(action, int) or isinstance(action, bool):
@@ -376,7 +385,7 @@ class ReferenceState(ABC):
         if a is None:
             raise IllegalActionError(f"action must be an int, got {action!r}")
         if not 0 <= a < self._game.num_actions:
-            raise IllegalActionError(f"action {a} is out of range 0..{self._game.num_actions}")
+            raise IllegalActionError(f"action {a} is out of range 0..={self._game.num_actions - 1}")
         return a
 
     def apply(self, action: int, player: int | None = None) -> None:
@@ -458,7 +467,9 @@ class ReferenceState(ABC):
         """Exactly what seat ``player`` may know, as a JSON-compatible dict."""
         seat = _as_int(player)
         if seat is None or not 0 <= seat < self._game.players:
-            raise IllegalActionError(f"seat {player!r} is out of range 0..{self._game.players}")
+            raise IllegalActionError(
+                f"seat {player!r} is out of range 0..={self._game.players - 1}"
+            )
         return self._observation(seat)
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
@@ -469,7 +480,9 @@ class ReferenceState(ABC):
         """
         seat = _as_int(player)
         if seat is None or not 0 <= seat < self._game.players:
-            raise IllegalActionError(f"seat {player!r} is out of range 0..{self._game.players}")
+            raise IllegalActionError(
+                f"seat {player!r} is out of range 0..={self._game.players - 1}"
+            )
         values = self._observation_tensor(seat)
         return np.asarray(values, dtype=np.float32).reshape(self._game.observation_shape)
 

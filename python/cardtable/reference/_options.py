@@ -29,6 +29,7 @@ __all__ = [
     "int_option",
     "optional_int_option",
     "plain_json",
+    "plain_options",
 ]
 
 
@@ -57,8 +58,8 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
         return str.__str__(value)
     if isinstance(value, float):
         stored = float.__float__(value)
-        if not math.isfinite(stored):
-            raise ValueError(f"{stored} is not a finite number")
+        if not math.isfinite(stored):  # written as the engine writes it: NaN, inf, -inf
+            raise ValueError(f"{'NaN' if math.isnan(stored) else stored} is not a finite number")
         return stored
     if isinstance(value, (dict, list, tuple)):
         if depth >= MAX_DEPTH:
@@ -77,7 +78,7 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
     number = as_int(value)
     if number is not None:
         if not -(1 << 63) <= number < 1 << 64:
-            raise ValueError(f"the integer {number} is out of range -2**63..2**64")
+            raise ValueError(f"the integer {number} is out of range {-(1 << 63)}..={(1 << 64) - 1}")
         return number
     raise ValueError(f"a value of type {type(value).__name__} is not accepted")
 
@@ -95,6 +96,31 @@ def plain_json(value: object, error: type[CardtableError]) -> object:
         return _plain(value, 0, [MAX_VALUES])
     except ValueError as err:
         raise error(f"not JSON-compatible: {err}") from None
+
+
+def plain_options(game: str, given: Mapping[str, object]) -> dict[str, object]:
+    """The options ``given`` to game ``game`` as plain JSON, by the rules of :func:`plain_json`.
+
+    The same as ``plain_json(dict(given), InvalidOptionError)``, but a value that is not JSON (NaN,
+    say) is refused naming the game and the option, as the engine does:
+    ``turn_the_tide: option rounds: not JSON-compatible: NaN is not a finite number``.
+
+    Raises:
+        InvalidOptionError: On the first option (in the order given) whose value is not JSON, or a
+            name that is not a str.
+    """
+    left = [MAX_VALUES - 1]  # the dict of the options is one value
+    out: dict[str, object] = {}
+    for name, value in dict.items(dict(given)):
+        if not isinstance(name, str):
+            raise InvalidOptionError(f"not JSON-compatible: dict key {name!r} is not a str")
+        if not _utf8(name):  # not printable in a message either
+            raise InvalidOptionError("not JSON-compatible: a dict key that is not valid UTF-8")
+        try:
+            out[str.__str__(name)] = _plain(value, 1, left)
+        except ValueError as err:
+            raise InvalidOptionError(f"{game}: option {name}: not JSON-compatible: {err}") from None
+    return out
 
 
 @dataclass(frozen=True)
@@ -163,8 +189,7 @@ class OptionReader:
                 option (by name) that is not declared.
         """
         self._game = game
-        plain = plain_json(dict(given), InvalidOptionError)
-        assert isinstance(plain, dict)
+        plain = plain_options(game, given)
         self._specs = {spec.name: spec for spec in specs}
         self._values: dict[str, object] = {}
         for spec in specs:

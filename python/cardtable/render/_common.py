@@ -75,7 +75,7 @@ def check_seat(state: StateProtocol, seat: object) -> int | None:
     players = len(state.scores)
     number = as_int(seat)
     if number is None or not 0 <= number < players:
-        raise IllegalActionError(f"seat must be None or in 0..{players - 1}, got {seat!r}")
+        raise IllegalActionError(f"seat must be None or in 0..={players - 1}, got {seat!r}")
     return number
 
 

@@ -30,6 +30,12 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The indices `0..n` written as error messages write every integer range, inclusive:
+/// `0..={n - 1}` (`action 9 is out of range 0..=8`), as in `players must be in 2..=4`.
+pub fn indices(n: u64) -> String {
+    format!("0..={}", n.saturating_sub(1))
+}
+
 /// Shorthand for results of engine calls.
 pub type Result<T> = std::result::Result<T, EngineError>;
 

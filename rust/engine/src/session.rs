@@ -5,7 +5,7 @@
 //! It owns checking of caller input against the rules, the history and the state dict. It must
 //! not hold game rules, and batch driving belongs to [`crate::step`] and its drivers.
 
-use crate::error::{EngineError, Result};
+use crate::error::{indices, EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
 use crate::lockstep::{AnyLockstep, Lockstep};
 use crate::rng::SplitMix64;
@@ -61,7 +61,10 @@ impl<G: Game> Session<G> {
             .ok()
             .filter(|a| *a < n)
             .ok_or_else(|| {
-                EngineError::IllegalAction(format!("action {action} is out of range 0..{n}"))
+                EngineError::IllegalAction(format!(
+                    "action {action} is out of range {}",
+                    indices(u64::from(n))
+                ))
             })
     }
 
@@ -151,7 +154,10 @@ impl<G: Game> Session<G> {
             .ok()
             .filter(|&p| p < n)
             .ok_or_else(|| {
-                EngineError::IllegalAction(format!("seat {observer} is out of range 0..{n}"))
+                EngineError::IllegalAction(format!(
+                    "seat {observer} is out of range {}",
+                    indices(n as u64)
+                ))
             })?;
         let mut rng = SplitMix64::new(seed);
         let state = self
@@ -212,7 +218,7 @@ impl<G: Game> Session<G> {
         let rng = match &obj["rng"] {
             Value::Null => None,
             r => Some(SplitMix64::new(r.as_u64().ok_or_else(|| {
-                bad("rng must be null or an int in 0..2**64".into())
+                bad(format!("rng must be null or an int in 0..={}", u64::MAX))
             })?)),
         };
         let mut session = Self::new(game, None);
@@ -575,7 +581,8 @@ impl<G: Game> AnySession for Session<G> {
         match usize::try_from(player) {
             Ok(p) if p < n => Ok(self.game.observation(&self.state, p)),
             _ => Err(EngineError::IllegalAction(format!(
-                "seat {player} is out of range 0..{n}"
+                "seat {player} is out of range {}",
+                indices(n as u64)
             ))),
         }
     }
@@ -603,7 +610,8 @@ impl<G: Game> AnySession for Session<G> {
                 Ok(())
             }
             _ => Err(EngineError::IllegalAction(format!(
-                "seat {player} is out of range 0..{n}"
+                "seat {player} is out of range {}",
+                indices(n as u64)
             ))),
         }
     }
@@ -675,7 +683,8 @@ impl<G: Game> AnyGame for GameHandle<G> {
         let n = self.0.players();
         if seat >= n {
             return Err(EngineError::InvalidOption(format!(
-                "seat {seat} is out of range 0..{n}"
+                "seat {seat} is out of range {}",
+                indices(n as u64)
             )));
         }
         let mut bot = sim::make_bot(&*self.0, spec)?;

@@ -463,8 +463,10 @@ fn merged(mut a: SimResult, b: SimResult) -> SimResult {
 pub(crate) fn check_game_range(config: &SimConfig) -> Result<()> {
     if config.first_game.checked_add(config.games).is_none() {
         return Err(EngineError::InvalidOption(format!(
-            "first_game + games must be below 2**64, got {} + {}",
-            config.first_game, config.games
+            "first_game + games must be at most {}, got {} + {}",
+            u64::MAX,
+            config.first_game,
+            config.games
         )));
     }
     Ok(())

@@ -19,7 +19,9 @@
 //! It owns the envs, autoreset, rewards and the output buffers. Each game is advanced by
 //! [`crate::step`]; this module must not step games or seed seats itself.
 
-use crate::error::{checked_len, ensure_fits, try_filled, try_with_capacity, EngineError, Result};
+use crate::error::{
+    checked_len, ensure_fits, indices, try_filled, try_with_capacity, EngineError, Result,
+};
 use crate::game::Game;
 use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{check_threads, make_bot};
@@ -601,7 +603,12 @@ impl<G: Game> VectorEnv<G> {
         let mut agent = vec![false; n];
         for &s in &config.agent_seats {
             match agent.get_mut(s) {
-                None => return bad(format!("agent seat {s} is out of range 0..{n}")),
+                None => {
+                    return bad(format!(
+                        "agent seat {s} is out of range {}",
+                        indices(n as u64)
+                    ))
+                }
                 Some(true) => return bad(format!("agent seat {s} is listed twice")),
                 Some(a) => *a = true,
             }
@@ -743,7 +750,10 @@ impl<G: Game> VectorEnv<G> {
         }
         for (j, &i) in envs.iter().enumerate() {
             let Some(env) = self.envs.get(i) else {
-                return bad(format!("env {i} is out of range 0..{}", self.envs.len()));
+                return bad(format!(
+                    "env {i} is out of range {}",
+                    indices(self.envs.len() as u64)
+                ));
             };
             if env.episode.is_none() {
                 return Err(EngineError::InvalidState(
@@ -752,7 +762,10 @@ impl<G: Game> VectorEnv<G> {
             }
             if let Some(&seat) = seats.and_then(|s| s.get(j)) {
                 if seat >= players {
-                    return bad(format!("seat {seat} is out of range 0..{players}"));
+                    return bad(format!(
+                        "seat {seat} is out of range {}",
+                        indices(players as u64)
+                    ));
                 }
             }
         }

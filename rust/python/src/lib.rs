@@ -185,17 +185,7 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
         if let Ok(d) = obj.cast::<PyDict>() {
             let mut map = Map::new();
             for (k, v) in d.iter() {
-                let key = match k.cast::<PyString>() {
-                    Ok(s) => s
-                        .to_str()
-                        .map_err(|_| "a dict key that is not valid UTF-8".to_string())?
-                        .to_owned(),
-                    Err(_) => {
-                        let shown = k.repr().map_or_else(|_| "?".into(), |r| r.to_string());
-                        return Err(format!("dict key {shown} is not a str"));
-                    }
-                };
-                map.insert(key, json_value(&v, depth + 1, left)?);
+                map.insert(dict_key(&k)?, json_value(&v, depth + 1, left)?);
             }
             return Ok(Value::Object(map));
         }
@@ -221,7 +211,11 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
         }
         // An integer whose `__index__` works but does not fit.
         if obj.call_method0("__index__").is_ok() {
-            return Err(format!("the integer {obj} is out of range -2**63..2**64"));
+            return Err(format!(
+                "the integer {obj} is out of range {}..={}",
+                i64::MIN,
+                u64::MAX
+            ));
         }
     }
     let kind = obj
@@ -230,6 +224,40 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "?".into());
     Err(format!("a value of type {kind} is not accepted"))
+}
+
+/// A key of a dict that [`json_value`] reads: a `str` of valid UTF-8.
+fn dict_key(key: &Bound<'_, PyAny>) -> Result<String, String> {
+    match key.cast::<PyString>() {
+        Ok(s) => s
+            .to_str()
+            .map(str::to_owned)
+            .map_err(|_| "a dict key that is not valid UTF-8".to_string()),
+        Err(_) => {
+            let shown = key.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+            Err(format!("dict key {shown} is not a str"))
+        }
+    }
+}
+
+/// The options given to game `game`: a dict read as [`json_value`] reads one, but a value that is
+/// not JSON (NaN, say) is refused naming the game and the option, as the reference does:
+/// `turn_the_tide: option rounds: not JSON-compatible: NaN is not a finite number`.
+fn options_arg(game: &str, obj: &Bound<'_, PyAny>) -> PyResult<Map<String, Value>> {
+    let bad = |m: String| to_py_err(EngineError::InvalidOption(m));
+    let Ok(dict) = obj.cast::<PyDict>() else {
+        json_arg(obj, EngineError::InvalidOption)?;
+        return Err(bad(format!("options must be a dict, got {obj}")));
+    };
+    let mut left = MAX_VALUES - 1; // the dict of the options is one value
+    let mut map = Map::new();
+    for (k, v) in dict.iter() {
+        let name = dict_key(&k).map_err(|e| bad(format!("not JSON-compatible: {e}")))?;
+        let value = json_value(&v, 1, &mut left)
+            .map_err(|e| bad(format!("{game}: option {name}: not JSON-compatible: {e}")))?;
+        map.insert(name, value);
+    }
+    Ok(map)
 }
 
 /// [`json_value`] with the refusal as the given error.
@@ -350,26 +378,27 @@ impl PyGame {
         players: &Bound<'_, PyAny>,
         options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        // In the reference's order: an unknown game, the player count's type, options that are
+        // not JSON, then (engine::make) the player count's range and the options' values.
+        let unknown = |shown: String| {
+            let known: Vec<&str> = engine::games().iter().map(|g| g.id).collect();
+            to_py_err(EngineError::InvalidOption(format!(
+                "unknown game {shown}; registered games: {}",
+                known.join(", ")
+            )))
+        };
         let Ok(id) = str_arg(game_id, "game id", EngineError::InvalidOption) else {
             // A non-str id is an unknown game, as for any other unregistered id.
-            let known: Vec<&str> = engine::games().iter().map(|g| g.id).collect();
-            return Err(to_py_err(EngineError::InvalidOption(format!(
-                "unknown game {game_id}; registered games: {}",
-                known.join(", ")
-            ))));
+            return Err(unknown(game_id.to_string()));
         };
+        if !engine::games().iter().any(|g| g.id == id) {
+            return Err(unknown(format!("{id:?}")));
+        }
         let players = int_arg(players, "players", EngineError::InvalidOption)?;
         let options = match options {
             None => Map::new(),
             Some(d) if d.is_none() => Map::new(),
-            Some(d) => match json_arg(d, EngineError::InvalidOption)? {
-                Value::Object(m) => m,
-                _ => {
-                    return Err(to_py_err(EngineError::InvalidOption(format!(
-                        "options must be a dict, got {d}"
-                    ))))
-                }
-            },
+            Some(d) => options_arg(&id, d)?,
         };
         let inner = engine::make(&id, players, &options).map_err(to_py_err)?;
         Ok(Self { inner })
@@ -441,7 +470,8 @@ impl PyGame {
             Some(s) => {
                 let bad = || {
                     to_py_err(EngineError::InvalidOption(format!(
-                        "seed must be None or an int in 0..2**64, got {s:?}"
+                        "seed must be None or an int in 0..={}, got {s:?}",
+                        u64::MAX
                     )))
                 };
                 if is_bool(s) {
@@ -829,9 +859,12 @@ impl PyBot {
         if is_bool(seed) {
             return Err(bad(format!("seed must be an int, got {seed:?}")));
         }
-        let seed = seed
-            .extract::<u64>()
-            .map_err(|_| bad(format!("seed must be an int in 0..2**64, got {seed:?}")))?;
+        let seed = seed.extract::<u64>().map_err(|_| {
+            bad(format!(
+                "seed must be an int in 0..={}, got {seed:?}",
+                u64::MAX
+            ))
+        })?;
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
         Ok(Self {
             inner: Locked::new(inner, "bot"),
