@@ -6,6 +6,7 @@ Browser screenshots are kept in ``tests/artifacts/`` (ignored by git) for a pers
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import sys
@@ -27,6 +28,9 @@ from cardtable import render
 from cardtable.cli import main
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
+from cardtable.render import deep_regrets as deep_regrets_drawing
+from cardtable.render._common import outcome
+from cardtable.render.replay import play_game
 from cardtable.testing import play_random
 from tests.browser import headless_chromium
 from tests.command_line import run_cli
@@ -373,6 +377,46 @@ def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
         assert viewer.names == bots
     with pytest.raises(InvalidOptionError):
         result.replay(12)
+
+
+def test_the_last_step_of_a_replay_says_who_won() -> None:
+    game = cardtable.make("trafficars", players=3)
+    history, names = play_game(game, ["greedy"] * 3, 1)
+    state = game.new_state()
+    for action in history:
+        state.apply(action)
+    viewer = cardtable.replay(state, names=names)
+    (winner,) = state.winners
+    said = f"game over: seat {winner} (greedy) wins"
+    assert viewer.frames[-1].label.endswith(said)
+    assert all(line.endswith(said) for line in viewer.frames[-1].seen)
+    assert not any("game over" in frame.label for frame in viewer.frames[:-1])
+    assert outcome([0, 2], ["a", "", "c"]) == "seat 0 (a) and seat 2 (c) share the win"
+    assert outcome([1, 2, 3]) == "seat 1, seat 2 and seat 3 share the win"
+
+
+def test_a_finished_deep_regrets_picture_shows_the_end_scoring_and_the_winner() -> None:
+    # Seed 0, two greedy players: seat 1 has the highest Regret Value and loses its best mounted
+    # fish ("Every player tied for the highest Regret Value discards their best mounted fish ...
+    # with 2 players their worst"), and seat 0 wins.
+    game = cardtable.make("deep_regrets", players=2)
+    history, names = play_game(game, ["greedy"] * 2, 0)
+    state = game.new_state()
+    for action in history:
+        state.apply(action)
+    view = deep_regrets_drawing.view(state, 1)
+    assert view["winners"] == list(state.winners) == [0]
+    lost = view["end"]["discarded"][1]
+    assert lost is not None
+    svg = deep_regrets_drawing.draw(view, names)
+    assert "game over · seat 0 (greedy) wins" in svg
+    assert f"lost mounted {html.escape(lost)} for the highest Regret Value" in svg
+    assert ">winner<" in svg
+    text = "\n".join(deep_regrets_drawing.terminal(view, names))
+    assert "game over · seat 0 (greedy) wins" in text
+    assert f"Regret Value {view['end']['regret_value'][1]}" in text
+    unfinished = deep_regrets_drawing.view(game.new_state(seed=0), None)
+    assert unfinished["winners"] == [] and unfinished["end"] is None
 
 
 def test_result_replay_of_a_stopped_run_takes_the_games_it_completed() -> None:

@@ -9,7 +9,7 @@ backends are identical whenever their observations are.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from functools import cache
 from importlib import import_module, resources
 from typing import Any, Protocol
@@ -160,7 +160,10 @@ def full_state(state: StateProtocol) -> tuple[dict[str, Any], int, dict[str, Any
 def game_view(
     state: StateProtocol, game: str, seat: int | None, players: int, /, **fields: Any
 ) -> View:
-    """A view: the game, whose view, the seats, the game's ``fields``, the seat to move, scores."""
+    """A view: the game, whose view, the seats, the game's ``fields``, the seat to move, scores.
+
+    ``winners`` lists the winning seats once the game is over (empty before).
+    """
     return {
         "game": game,
         "seat": seat,
@@ -168,6 +171,7 @@ def game_view(
         **fields,
         "current": state.current_player,
         "scores": list(state.scores),
+        "winners": list(state.winners) if state.is_terminal else [],
     }
 
 
@@ -203,6 +207,16 @@ def seat_names(
     if viewer == seat:
         text += you
     return text
+
+
+def outcome(winners: Sequence[int], names: Sequence[str] | None = None) -> str:
+    """``seat 2 (greedy) wins`` or ``seats 0 and 2 share the win``, from the winning seats."""
+    seats = [seat_names(list(names or ()), q, None) for q in winners]
+    if len(seats) == 1:
+        return f"{seats[0]} wins"
+    if not seats:
+        return "no winner"
+    return ", ".join(seats[:-1]) + f" and {seats[-1]} share the win"
 
 
 def pending_move(move: Any, hidden: str, shown: str) -> list[str]:

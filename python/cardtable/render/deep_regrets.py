@@ -8,7 +8,15 @@ from html import escape as _escape
 from typing import Any
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, data_file, game_view, observe, pick, seat_names
+from cardtable.render._common import (
+    View,
+    data_file,
+    game_view,
+    observe,
+    outcome,
+    pick,
+    seat_names,
+)
 from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -165,12 +173,33 @@ def _dice(svg: Svg, x: float, y: float, dice: list[str]) -> float:
     return x + len(dice) * 24
 
 
-def draw(v: View, names: list[str] | None = None) -> str:
-    """The picture of a view."""
+def _status(v: View, names: list[str] | None) -> str:
+    """``day 3 (Wednesday) · actions · turn · seat 1 to decide``, or who won at the end.
+
+    The winners are the state's (contract §8: the highest score; ties: the lower Regret Value,
+    then fewer regret cards, then shared).
+    """
+    if v["end"] is not None:
+        return f"{chapter(v)} · game over · {outcome(v['winners'], names)}"
     status = f"{chapter(v)} · {v['phase']} · {v['node'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to decide"
-    svg, y = titled(v, "Deep Regrets", 940, status)
+    return status
+
+
+def _end_line(v: View, q: int) -> str:
+    """Seat ``q``'s end scoring: its Regret Value and any fish lost for the highest one."""
+    end = v["end"]
+    line = f"Regret Value {end['regret_value'][q]}"
+    for key, where in (("discarded", "mounted"), ("cloche_discarded", "Cloche")):
+        if end[key][q] is not None:
+            line += f" · lost {where} {end[key][q]} for the highest Regret Value"
+    return line
+
+
+def draw(v: View, names: list[str] | None = None) -> str:
+    """The picture of a view."""
+    svg, y = titled(v, "Deep Regrets", 940, _status(v, names))
     cast = v["cast"]
     for s, shoal in enumerate(v["shoals"]):
         row, col = divmod(s, 3)
@@ -265,17 +294,21 @@ def _seat(
     svg.seat_heading(top, q, names, v["seat"])
     x = 220.0
     for tag, on in (
+        ("winner", q in v["winners"]),
         ("to decide", v["current"] == q),
         ("turn", v["turn"] == q),
         ("passed", st["passed"]),
         ("worms", st["worms"]),
     ):
         if on:
-            x += svg.badge(x, top + 4, tag, fill=ACCENT if tag != "passed" else "#c9cfc9") + 6
+            fill = {"passed": "#c9cfc9", "winner": "#9fd59f"}.get(tag, ACCENT)
+            x += svg.badge(x, top + 4, tag, fill=fill) + 6
     where = DEPTHS[st["depth"]] if 0 <= st["depth"] < len(DEPTHS) else f"depth {st['depth']}"
     info = f"{where} · ${st['money']} · {st['regret_count']} regrets · score {v['scores'][q]}"
     if st["regrets"] is not None:
         info += " (values " + (", ".join(str(r) for r in st["regrets"]) or "none") + ")"
+    if v["end"] is not None:
+        svg.text(x + 4, top + 16, _end_line(v, q), size=11, weight="bold")
     svg.text(12, top + 34, info, size=11)
     dx = _dice(svg, 460, top + 20, st["fresh"])
     if st["spent"]:
@@ -337,7 +370,10 @@ def _seat(
 
 def terminal(v: View, names: list[str] | None = None) -> list[str]:
     """The view for the terminal."""
-    lines = [f"[bold]{chapter(v)}[/bold] · {v['phase']} · {v['node'].replace('_', ' ')}"]
+    if v["end"] is not None:
+        lines = [f"[bold]{chapter(v)}[/bold] · game over · {outcome(v['winners'], names)}"]
+    else:
+        lines = [f"[bold]{chapter(v)}[/bold] · {v['phase']} · {v['node'].replace('_', ' ')}"]
     for row in range(3):
         cells = []
         for s in range(3 * row, 3 * row + 3):
@@ -367,6 +403,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
         ]
         if st["passed"]:
             parts.append("passed")
+        if v["end"] is not None:
+            parts.append(_end_line(v, q))
         lines.append(" · ".join(parts))
         mounted = [m for m in st["mounted"] if m]
         if mounted:

@@ -10,6 +10,7 @@ step and the space bar plays.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import json
 import os
@@ -23,7 +24,7 @@ from typing import Any, Protocol
 from cardtable._inputs import MAX_SEED, as_int, check_int, write_whole
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
-from cardtable.render._common import check_names, drawing
+from cardtable.render._common import check_names, drawing, outcome
 
 
 class SimulatedRun(Protocol):
@@ -250,6 +251,12 @@ def _build(
             state.apply(history[i])
             i += 1
             snap(f"{_who(seat, names)}: {label}", seat, label)
+    if state.is_terminal and len(result.frames) > 1:
+        # The last step ends the game: its log line also says who won.
+        last = result.frames[-1]
+        end = f"{last.label} · game over: {outcome(list(state.winners), names)}"
+        seen = [f"{line} · game over: {outcome(list(state.winners), names)}" for line in last.seen]
+        result.frames[-1] = dataclasses.replace(last, label=end, seen=seen)
     return result
 
 
