@@ -502,6 +502,38 @@ def test_sweep_rejects_bad_grids() -> None:
         sweep("trafficars", players=3, grid={"lanes": [2]}, games=10, progress=False, lanes=3)
 
 
+def test_sweep_refuses_a_value_listed_twice() -> None:
+    for values in ([5, 5], [5, 6, 5.0]):
+        with pytest.raises(cardtable.InvalidOptionError, match=r"grid\['days'\] lists 5"):
+            sweep("deep_regrets", players=2, grid={"days": values}, games=4, progress=False)
+
+
+def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
+    # With three players a round ends as soon as two remain, so the recheck after an elimination
+    # never happens: the option changes nothing, and on the same deals nothing differs.
+    s = sweep(
+        "turn_the_tide",
+        players=3,
+        grid={"recheck_after_elimination": [True, False]},
+        bots=["greedy", "random", "random"],
+        games=40,
+        seed=7,
+        progress=False,
+    )
+    first, second = s.points
+    assert first.seed == second.seed == 7
+    assert first.metrics == second.metrics
+    html = s.report().render()
+    summary = html[html.index("What changes") : html.index("A plot per metric")]
+    assert "The same in every option set" in summary and "from " not in summary
+    # An option that does change the game is still reported as a change.
+    changed = sweep(
+        "turn_the_tide", players=3, grid={"rounds": [1, 2]}, games=40, seed=7, progress=False
+    )
+    html = changed.report().render()
+    assert "**mean length**" not in html and "mean length</strong>: from" in html
+
+
 # --- every game ------------------------------------------------------------------------------
 
 SMOKE: dict[str, tuple[int, dict[str, list[Any]]]] = {
@@ -887,38 +919,6 @@ def test_study_results_are_strict_json(case: str) -> None:
     assert undefined(d) is None
 
 
-@pytest.mark.parametrize("path", [None, 5, b"out.parquet", ["out.parquet"]])
-def test_study_writers_refuse_what_is_no_path(
-    path: object, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every writer of a study result takes a str or an os.PathLike, nothing else.
-
-    ``to_parquet(None)`` or ``to_parquet(5)`` wrote files named ``None`` and ``5``;
-    ``write_report(None)`` raised a bare ``TypeError``.
-    """
-    monkeypatch.chdir(tmp_path)
-    results = [run(progress=False) for run in QUICK_STUDIES.values()]
-    writers = [w for r in results for w in (r.to_parquet, r.write_report)]
-    for write in [*writers, results[0].report().write]:
-        with pytest.raises(cardtable.InvalidOptionError, match="path must be a str or"):
-            write(path)
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_tournament_lookups_name_the_bots() -> None:
-    """Asking a tournament for a bot it did not play is an InvalidOptionError naming its bots.
-
-    ``result("nosuch")`` raised a bare ``StopIteration`` and ``difference`` a ``KeyError``.
-    """
-    t = _goofspiel_tournament(games=2, rating_bootstrap=0)
-    for lookup in (
-        lambda: t.result("nosuch"),
-        lambda: t.difference("greedy", "nosuch"),
-        lambda: t.difference("nosuch", "random", "score"),
-    ):
-        with pytest.raises(cardtable.InvalidOptionError, match="its bots: greedy, random"):
-            lookup()
-    with pytest.raises(cardtable.InvalidOptionError, match="two different bots"):
 def test_an_estimate_without_an_interval_prints_none() -> None:
     assert Estimate(0.5, 0.25, 0.75, 9).fmt(2) == "0.50 (0.25–0.75)"
     assert Estimate(0.5, 0.25, 0.75, 9).fmt(3, percent=True) == "50.0% (25.0–75.0%)"
@@ -951,6 +951,38 @@ def test_tournament_without_rating_bootstrap_shows_no_rating_interval(tmp_path: 
     )
 
 
+@pytest.mark.parametrize("path", [None, 5, b"out.parquet", ["out.parquet"]])
+def test_study_writers_refuse_what_is_no_path(
+    path: object, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every writer of a study result takes a str or an os.PathLike, nothing else.
+
+    ``to_parquet(None)`` or ``to_parquet(5)`` wrote files named ``None`` and ``5``;
+    ``write_report(None)`` raised a bare ``TypeError``.
+    """
+    monkeypatch.chdir(tmp_path)
+    results = [run(progress=False) for run in QUICK_STUDIES.values()]
+    writers = [w for r in results for w in (r.to_parquet, r.write_report)]
+    for write in [*writers, results[0].report().write]:
+        with pytest.raises(cardtable.InvalidOptionError, match="path must be a str or"):
+            write(path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_tournament_lookups_name_the_bots() -> None:
+    """Asking a tournament for a bot it did not play is an InvalidOptionError naming its bots.
+
+    ``result("nosuch")`` raised a bare ``StopIteration`` and ``difference`` a ``KeyError``.
+    """
+    t = _goofspiel_tournament(games=2, rating_bootstrap=0)
+    for lookup in (
+        lambda: t.result("nosuch"),
+        lambda: t.difference("greedy", "nosuch"),
+        lambda: t.difference("nosuch", "random", "score"),
+    ):
+        with pytest.raises(cardtable.InvalidOptionError, match="its bots: greedy, random"):
+            lookup()
+    with pytest.raises(cardtable.InvalidOptionError, match="two different bots"):
         t.difference("greedy", "greedy")
     with pytest.raises(cardtable.InvalidOptionError, match="metric must be one of"):
         t.difference("greedy", "random", "elo")
@@ -989,6 +1021,22 @@ def test_balance_findings_say_when_the_seats_are_even() -> None:
     assert "wins most often" in str(uneven) and "the seats are even" not in str(uneven)
 
 
+@pytest.mark.parametrize("bots", [["nope"], ["nope", "nope"], ["nope", "greedy"]])
+def test_tournament_names_an_unknown_bot_before_counting_distinct_bots(bots: list[str]) -> None:
+    """``cardtable tournament -b nope`` said "a tournament needs at least two distinct bots"
+    instead of naming the unknown bot (in the words of every unknown-bot error of the package)."""
+    from tests.command_line import run_cli
+
+    message = 'goofspiel: unknown bot "nope"; built-in bots: random, greedy, flatmc, mcts'
+    with pytest.raises(cardtable.InvalidOptionError) as err:
+        tournament("goofspiel", players=2, bots=bots, games=2, progress=False)
+    assert str(err.value) == message
+    output = run_cli(*STUDY_COMMANDS["tournament"][:4], "-b", ",".join(bots), exit_code=2)
+    assert message in output and "distinct" not in output
+    with pytest.raises(cardtable.InvalidOptionError, match="two distinct bots, got greedy"):
+        tournament("goofspiel", players=2, bots=["greedy"], games=2, progress=False)
+
+
 def test_tournament_refuses_a_bot_given_twice_among_more_bots_than_seats() -> None:
     """``greedy, greedy, random`` at two seats used to play greedy against itself."""
     with pytest.raises(cardtable.InvalidOptionError, match="bot 'greedy' is given twice"):
@@ -1013,19 +1061,3 @@ def test_sweep_results_of_numpy_values_are_plain_json(tmp_path: Path) -> None:
     assert again["grid"] == {"lanes": [2, 3]} and again["fixed"] == {"hand_size": 5}
     s.write_report(tmp_path / "sweep.html")
     assert (tmp_path / "sweep.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-@pytest.mark.parametrize("bots", [["nope"], ["nope", "nope"], ["nope", "greedy"]])
-def test_tournament_names_an_unknown_bot_before_counting_distinct_bots(bots: list[str]) -> None:
-    """``cardtable tournament -b nope`` said "a tournament needs at least two distinct bots"
-    instead of naming the unknown bot (in the words of every unknown-bot error of the package)."""
-    from tests.command_line import run_cli
-
-    message = 'goofspiel: unknown bot "nope"; built-in bots: random, greedy, flatmc, mcts'
-    with pytest.raises(cardtable.InvalidOptionError) as err:
-        tournament("goofspiel", players=2, bots=bots, games=2, progress=False)
-    assert str(err.value) == message
-    output = run_cli(*STUDY_COMMANDS["tournament"][:4], "-b", ",".join(bots), exit_code=2)
-    assert message in output and "distinct" not in output
-    with pytest.raises(cardtable.InvalidOptionError, match="two distinct bots, got greedy"):
-        tournament("goofspiel", players=2, bots=["greedy"], games=2, progress=False)
-
-

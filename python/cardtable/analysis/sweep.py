@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import (
@@ -71,7 +70,7 @@ class SweepResult(ResultOutputs):
         rotate_seats: Whether every seat assignment was played (``False``: only ``bots``).
         lineups: Seat assignments played for every option set.
         games: Games (deals) per seat assignment.
-        seed: The sweep's seed (option set ``i`` uses ``derive_seed(seed, i)``).
+        seed: The sweep's seed (the ``simulate`` seed of every option set and seat assignment).
         points: One per option set, in grid order.
         rows: One dict per option set, seat assignment and seat (the Parquet table).
         seconds: Wall time.
@@ -192,9 +191,25 @@ def _check_grid(grid: object) -> dict[str, list[Any]]:
         out[key] = list(values)
         if not out[key]:
             raise InvalidOptionError(f"grid[{key!r}] has no values to try")
+        for i, value in enumerate(out[key]):
+            if any(_same(value, other) for other in out[key][:i]):
+                raise InvalidOptionError(f"grid[{key!r}] lists {value!r} twice")
     if not out:
         raise InvalidOptionError("the grid needs at least one option with at least one value")
     return out
+
+
+def _same(a: object, b: object) -> bool:
+    """Whether two option values are the same value.
+
+    ``5`` and ``5.0`` are; ``1`` and ``True`` are not, as an option reads them differently.
+    """
+    if isinstance(a, bool) != isinstance(b, bool):
+        return False
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # values that cannot be compared (e.g. arrays) differ
+        return False
 
 
 def _plain(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -225,7 +240,9 @@ def sweep(
 
     For each option set ``i`` (in the order of ``itertools.product`` over the grid), every seat
     assignment of ``bots`` (as in :func:`cardtable.analysis.tournament`) is one ``simulate`` run
-    with seed ``derive_seed(seed, i)`` — the same deals for every assignment of that option set.
+    with seed ``seed``: the same deals for every assignment and every option set, so that an
+    option that changes nothing gives the same results and option sets are compared on the same
+    deals.
 
     Args:
         game_id: The game.
@@ -286,12 +303,14 @@ def sweep(
         Progress(progress, per_set * len(combos), "sweep") as bar,
     ):
         for i, combo in enumerate(combos):
-            run_seed = derive_seed(seed, i)
-            seeds, base = [run_seed] * len(lineups), i * per_set
+            # The same deals for every option set (common random numbers): an option that
+            # changes nothing gives the same results, and two option sets are compared on the
+            # same seeds.
+            seeds, base = [seed] * len(lineups), i * per_set
             runs = _runs.run_lineups(
                 game_id, n, lineups, seeds, games, {**options, **combo}, threads, bar, base=base
             )
-            points.append(SweepPoint(dict(combo), run_seed, _point_metrics(runs, higher)))
+            points.append(SweepPoint(dict(combo), seed, _point_metrics(runs, higher)))
             game_margins = margins(
                 runs.scores.reshape(-1, n), runs.winners.reshape(-1, n), higher
             ).reshape(len(lineups), games)
@@ -307,7 +326,7 @@ def sweep(
                             "rotation": li,
                             "seat": p,
                             "bot": lineup[p],
-                            "seed": run_seed,
+                            "seed": seed,
                             "games": games,
                             "wins": int(win[:, p].sum()),
                             "win_rate": wr.value,
@@ -392,6 +411,16 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
         return svg_of(fig)
 
 
+def _constant(s: SweepResult, metric: str) -> bool:
+    """Whether ``metric`` has the same estimate and interval in every option set."""
+    first = s.points[0].metrics[metric]
+    return all(
+        (p.metrics[metric].value, p.metrics[metric].low, p.metrics[metric].high)
+        == (first.value, first.low, first.high)
+        for p in s.points
+    )
+
+
 def _option_text(s: SweepResult, p: SweepPoint) -> str:
     return ", ".join(f"{k}={p.options[k]}" for k in s.grid)
 
@@ -417,13 +446,15 @@ def _sweep_report(s: SweepResult) -> Report:
             + f" ({fixed}); seed {s.seed}."
         ),
         footer=(
-            f"Made by cardtable.sweep in {s.seconds:.1f} s. Each number is shown with the half "
-            f"width of its 95% interval. Reproduce with `{_reproduce(s)}`; every row of the "
-            "Parquet table is reproducible from its seed with cardtable.simulate."
+            f"Made by cardtable.sweep in {s.seconds:.1f} s. Each number is shown with its 95% "
+            "interval (low–high; ± half its width in the heat maps). Reproduce with "
+            f"`{_reproduce(s)}`; every row of the Parquet table is reproducible from its seed "
+            "with cardtable.simulate."
         ),
     )
     summary = Section("What changes")
-    for metric in s.metrics:
+    changing = [m for m in s.metrics if not _constant(s, m)]
+    for metric in changing:
         ranked = sorted(s.points, key=lambda p: p.metrics[metric].value)
         low, high = ranked[0], ranked[-1]
         overlap = low.metrics[metric].high >= high.metrics[metric].low
@@ -433,9 +464,16 @@ def _sweep_report(s: SweepResult) -> Report:
             f"{_fmt_metric(metric, high.metrics[metric])} ({_option_text(s, high)})"
             + (" — the intervals overlap." if overlap else ".")
         )
+    same = [m for m in s.metrics if m not in changing]
+    if same:
+        summary.findings.append(
+            "The same in every option set: "
+            + ", ".join(f"**{m}** {_fmt_metric(m, s.points[0].metrics[m])}" for m in same)
+            + "."
+        )
     report.sections.append(summary)
-    plots = Section("A plot per metric", side_by_side=True)
-    for metric in s.metrics:
+    plots = Section("A plot per metric that changes", side_by_side=True)
+    for metric in changing:
         plots.add_figure(_metric_plot(s, metric), metric)
     report.sections.append(plots)
     table = Section("All option sets")
