@@ -330,8 +330,9 @@ class Fishing(Items):
     def _decline(self, p: int) -> Flow:
         """§16.6 Decline (7).
 
-        "as in step 1 (payment back, decline_die, dinks); then, if cast.ignored is false, its
-        not_caught list runs with user p. Then the cast ends." Step 1: "the payment dice return
+        "as in step 1 (payment back, decline_die, dinks); then its not_caught list runs with
+        user p (whatever cast.ignored says: the Rod of the Dead ignores reveal and catch abilities
+        only, Decision 38). Then the cast ends." Step 1: "the payment dice return
         to Fresh. If p has a Fresh die, node decline_die (legal: 0 take no dink, 50+c for each
         Fresh class): that die is spent and p DrawDinks. (With no Fresh die, nothing is spent or
         drawn.)" The dink is a permission: "Jos et voi tai halua maksaa esiin tulleen kalan
