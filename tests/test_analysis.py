@@ -25,7 +25,14 @@ from cardtable.analysis import (
 )
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
-from cardtable.analysis._stats import Estimate, cluster_mean, holm, mean_estimate, proportion
+from cardtable.analysis._stats import (
+    Estimate,
+    clip,
+    cluster_mean,
+    holm,
+    mean_estimate,
+    proportion,
+)
 from cardtable.analysis._trace import decided_at, lead_changes
 from cardtable.analysis.balance import margins
 
@@ -125,9 +132,10 @@ def test_constant_metric_that_is_no_share_gets_a_zero_width_interval(value: floa
 
 
 def test_share_intervals_stay_within_0_and_1() -> None:
-    # 9 deals out of 10 won: the t interval, 0.9 ± 0.23, would end above 100%.
+    # 9 deals out of 10 won: the t interval, 0.9 ± 0.23, would end above 100%; there the lower
+    # end is Wilson's, 0.596 (the exact Clopper-Pearson interval starts at 0.555).
     high = cluster_mean(np.r_[np.ones(9), 0.0], np.arange(10), share=True)
-    assert high.value == pytest.approx(0.9) and high.high == 1 and 0.6 < high.low < 0.9
+    assert high.value == pytest.approx(0.9) and high.high == 1 and 0.59 < high.low < 0.6
     low = cluster_mean(np.r_[np.zeros(14), 1.0], np.arange(15), share=True)
     assert low.low == 0 and low.high > low.value > 0
     # Not a share: the same values keep their t interval.
@@ -500,6 +508,24 @@ def test_sweep_rejects_bad_grids() -> None:
         sweep("trafficars", players=3, grid={"lanes": [2, 9]}, games=10, progress=False)
     with pytest.raises(cardtable.InvalidOptionError):
         sweep("trafficars", players=3, grid={"lanes": [2]}, games=10, progress=False, lanes=3)
+
+
+def test_a_rare_win_gets_an_interval_no_narrower_than_no_win() -> None:
+    # One win in 12,000 seat-games (1,000 deals of 12): the t interval over deals is about
+    # 0.000%–0.025%, narrower than the Wilson interval that no win at all gets (0.0%–0.4%).
+    deals = np.repeat(np.arange(1000), 12)
+    none = cluster_mean(np.zeros(12000), deals, share=True)
+    wins = np.zeros(12000)
+    wins[5] = 1
+    one = cluster_mean(wins, deals, share=True)
+    assert none.low == one.low == 0.0
+    assert one.high >= none.high > 0.0035
+    assert one.fmt(3, percent=True) == "0.0% (0.0–0.4%)"
+    # Away from 0 and 1 the t interval over deals stays as it was.
+    rng = np.random.default_rng(0)
+    common = rng.random(4000) < 0.25
+    e = cluster_mean(common, np.repeat(np.arange(1000), 4), share=True)
+    assert e == clip(mean_estimate(common.reshape(1000, 4).mean(axis=1)), 0.0, 1.0)
 
 
 def test_sweep_refuses_a_value_listed_twice() -> None:

@@ -95,8 +95,10 @@ def cluster_mean(
     cluster means. A metric that is the same in every cluster gets a zero-width interval.
 
     With ``share`` the values are a share in [0, 1] (a 0/1 outcome, or a share with ties counting
-    half): the interval is clipped to [0, 1], and a share that never (or always) happened gets the
-    Wilson interval over the clusters instead of a zero-width one.
+    half). Near 0 or 1, where the t interval reaches past the range and is too narrow (one win in
+    1,000 deals would get an interval narrower than none at all), the interval is the wider of the
+    clipped t interval and the Wilson interval over the clusters (each cluster's mean counting as
+    one trial's outcome); a share that never (or always) happened gets the Wilson interval.
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(clusters)
@@ -111,7 +113,24 @@ def cluster_mean(
     if means.size > 1 and np.all(means == means[0]) and means[0] in (0.0, 1.0):
         # A share that never (or always) happened: the t interval collapses; Wilson's does not.
         return proportion(int(means[0]) * means.size, means.size)
-    return clip(mean_estimate(means), 0.0, 1.0)
+    t = mean_estimate(means)
+    if means.size > 1 and (t.low < 0.0 or t.high > 1.0):
+        low, high = _wilson(t.value, means.size)
+        return Estimate(t.value, max(min(t.low, low), 0.0), min(max(t.high, high), 1.0), t.n)
+    return clip(t, 0.0, 1.0)
+
+
+def _wilson(share: float, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share observed over ``trials``.
+
+    The share is the mean of the trials' outcomes in [0, 1], so the successes need not be a whole
+    number.
+    """
+    z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+    z2n = z * z / trials
+    centre = (share + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(share * (1 - share) / trials + z2n / (4 * trials))
+    return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 def clip(e: Estimate, low: float, high: float) -> Estimate:
