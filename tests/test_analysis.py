@@ -528,6 +528,31 @@ def test_a_rare_win_gets_an_interval_no_narrower_than_no_win() -> None:
     assert e == clip(mean_estimate(common.reshape(1000, 4).mean(axis=1)), 0.0, 1.0)
 
 
+def test_summary_titles_name_the_options_that_differ_from_the_defaults() -> None:
+    # Two runs with -o days=5 and -o days=6 printed the same title.
+    short = tournament(
+        "deep_regrets", players=2, bots=["greedy", "random"], games=2, days=5, progress=False
+    )
+    assert "deep_regrets, 2 players, options days=5, 2 seat assignments" in short.summary_table()
+    usual = tournament(
+        "deep_regrets", players=2, bots=["greedy", "random"], games=2, days=6, progress=False
+    )
+    assert "deep_regrets, 2 players, 2 seat assignments" in usual.summary_table()
+    b = balance(
+        "turn_the_tide", players=3, games=20, progress=False, rounds=2, trace_games=0, weaker=None
+    )
+    assert "turn_the_tide, 3 × greedy, options rounds=2, 20 games" in b.summary_table()
+    s = sweep(
+        "goofspiel",
+        players=2,
+        grid={"num_cards": [4, 5]},
+        games=5,
+        rotate_seats=False,
+        progress=False,
+    )
+    assert ", 1 seat assignment × 5 deals per option set" in s.summary_table()
+
+
 def test_sweep_refuses_a_value_listed_twice() -> None:
     for values in ([5, 5], [5, 6, 5.0]):
         with pytest.raises(cardtable.InvalidOptionError, match=r"grid\['days'\] lists 5"):

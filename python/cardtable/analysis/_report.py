@@ -55,6 +55,25 @@ def option_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 seat assignment``, ``4 seat assignments``."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """``days=5, expansion_tentacles=true`` (values as ``-o`` reads them), or ``no options``."""
+    return ", ".join(f"{k}={option_text(v)}" for k, v in options.items()) or "no options"
+
+
+def changed_options(game_id: str, players: int, options: Mapping[str, Any]) -> str:
+    """``, options days=5`` for the options that differ from the game's defaults (none: empty)."""
+    from cardtable import _core
+
+    defaults = _core.Game(game_id, players, {}).options
+    changed = {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
+    return f", options {options_text(changed)}" if changed else ""
+
+
 def command_line(*words: object, options: Mapping[str, Any]) -> str:
     """The shell command of ``words`` and ``-o KEY=VALUE`` per option, quoted for a POSIX shell."""
     pairs = [w for k, v in options.items() for w in ("-o", f"{k}={option_text(v)}")]

@@ -14,7 +14,16 @@ from scipy import stats
 from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
+from cardtable.analysis._report import (
+    Report,
+    ResultOutputs,
+    Section,
+    changed_options,
+    command_line,
+    figure,
+    options_text,
+    svg_of,
+)
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
@@ -304,7 +313,9 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
     def summary_table(self) -> str:
         """The results as text: a table per seat, then the findings."""
         t = text_table(
-            f"{self.game_id}, {self.players} × {self.bot}, {self.games:,} games, seed {self.seed}",
+            f"{self.game_id}, {self.players} × {self.bot}"
+            f"{changed_options(self.game_id, self.players, self.options)}, {self.games:,} games, "
+            f"seed {self.seed}",
             ("seat", "win rate (95% CI)", "won alone", "mean score", "p (Holm)"),
             (
                 (
@@ -540,7 +551,7 @@ def _reproduce(b: BalanceResult) -> str:
 
 def _balance_report(b: BalanceResult) -> Report:
     n = b.players
-    opts = ", ".join(f"{k}={v}" for k, v in b.options.items()) or "no options"
+    opts = options_text(b.options)
     report = Report(
         title=f"Balance: {b.game_id}, {n} players",
         subtitle=f"{b.games:,} games with {b.bot} in every seat; options: {opts}; seed {b.seed}.",

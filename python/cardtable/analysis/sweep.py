@@ -16,9 +16,12 @@ from cardtable.analysis._report import (
     Report,
     ResultOutputs,
     Section,
+    changed_options,
     command_line,
     figure,
     option_text,
+    options_text,
+    plural,
     svg_of,
 )
 from cardtable.analysis._runs import Progress, Runs
@@ -124,8 +127,10 @@ class SweepResult(ResultOutputs):
     def summary_table(self) -> str:
         """One line per option set with every metric."""
         t = text_table(
-            f"{self.game_id}, {self.players} players, bots {','.join(self.bots)}, "
-            f"{len(self.lineups)} seat assignments × {self.games:,} deals per option set, "
+            f"{self.game_id}, {self.players} players"
+            f"{changed_options(self.game_id, self.players, self.fixed)}, "
+            f"bots {','.join(self.bots)}, {plural(len(self.lineups), 'seat assignment')} × "
+            f"{self.games:,} deals per option set, "
             f"seed {self.seed}",
             [*self.grid, *self.metrics],
             (
@@ -436,11 +441,11 @@ def _reproduce(s: SweepResult) -> str:
 
 
 def _sweep_report(s: SweepResult) -> Report:
-    fixed = ", ".join(f"{k}={v}" for k, v in s.fixed.items()) or "defaults otherwise"
+    fixed = options_text(s.fixed) if s.fixed else "defaults otherwise"
     report = Report(
         title=f"Option sweep: {s.game_id}, {s.players} players",
         subtitle=(
-            f"Bots {','.join(s.bots)} in {len(s.lineups)} seat assignments, "
+            f"Bots {','.join(s.bots)} in {plural(len(s.lineups), 'seat assignment')}, "
             f"{s.games:,} deals each, for every combination of "
             + "; ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in s.grid.items())
             + f" ({fixed}); seed {s.seed}."

@@ -15,7 +15,17 @@ from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
+from cardtable.analysis._report import (
+    Report,
+    ResultOutputs,
+    Section,
+    changed_options,
+    command_line,
+    figure,
+    options_text,
+    plural,
+    svg_of,
+)
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
@@ -216,7 +226,9 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
     def summary_table(self) -> str:
         """The results as text tables (bots, differences, head to head)."""
         t = text_table(
-            f"{self.game_id}, {self.players} players, {len(self.lineups)} seat assignments × "
+            f"{self.game_id}, {self.players} players"
+            f"{changed_options(self.game_id, self.players, self.options)}, "
+            f"{plural(len(self.lineups), 'seat assignment')} × "
             f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals, seed {self.seed}",
             ("bot", "seat-games", "win rate (95% CI)", "mean place", "mean score", "Elo"),
             (
@@ -516,10 +528,6 @@ def _reproduce(t: TournamentResult) -> str:
     return command_line(*words, options=t.options)
 
 
-def _options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
-
-
 def _tournament_report(t: TournamentResult) -> Report:
     n = t.players
     fair = 1 / n
@@ -529,13 +537,13 @@ def _tournament_report(t: TournamentResult) -> Report:
     report = Report(
         title=f"Tournament: {t.game_id}, {n} players",
         subtitle=(
-            f"Bots {', '.join(t.bots)}; {len(t.lineups)} seat assignments, "
+            f"Bots {', '.join(t.bots)}; {plural(len(t.lineups), 'seat assignment')}, "
             + (
                 f"each playing the same {t.games:,} deals"
                 if t.duplicate
                 else f"{t.games:,} games each"
             )
-            + f"; options: {_options_text(t.options)}; seed {t.seed}."
+            + f"; options: {options_text(t.options)}; seed {t.seed}."
         ),
         footer=(
             f"Made by cardtable.tournament in {t.seconds:.1f} s. Every interval is a 95% interval; "
