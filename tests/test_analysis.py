@@ -553,6 +553,18 @@ def test_summary_titles_name_the_options_that_differ_from_the_defaults() -> None
     assert ", 1 seat assignment × 5 deals per option set" in s.summary_table()
 
 
+def test_head_to_head_shows_its_intervals_to_a_tenth_of_a_point() -> None:
+    # The report's heat map printed 99.6% as "100%" and no interval anywhere but the JSON.
+    t = tournament("goofspiel", players=2, bots=["greedy", "random"], games=40, progress=False)
+    ahead = t.head_to_head[0][1]
+    assert ahead is not None
+    html = t.report().render()
+    # Each line of a cell is an SVG text element of its own.
+    assert f">{100 * ahead.value:.1f}%<" in html
+    assert f">({100 * ahead.low:.1f}–{100 * ahead.high:.1f})<" in html
+    assert ahead.fmt(3, percent=True) in t.summary_table()
+
+
 def test_sweep_refuses_a_value_listed_twice() -> None:
     for values in ([5, 5], [5, 6, 5.0]):
         with pytest.raises(cardtable.InvalidOptionError, match=r"grid\['days'\] lists 5"):

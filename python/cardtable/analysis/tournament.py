@@ -266,7 +266,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             "head to head: share of games the row bot finished ahead of the column",
             ("", *self.bots),
             (
-                (a, *["—" if e is None else f"{100 * e.value:.1f}%" for e in self.head_to_head[i]])
+                (a, *["—" if e is None else e.fmt(3, percent=True) for e in self.head_to_head[i]])
                 for i, a in enumerate(self.bots)
             ),
             left=("",),
@@ -617,10 +617,24 @@ def _tournament_report(t: TournamentResult) -> Report:
         ax.set_xlabel("opponent")
         for i in range(k):
             for j in range(k):
-                if not np.isnan(m[i, j]):
-                    ax.text(j, i, f"{m[i, j]:.0f}%", ha="center", va="center", fontsize=11)
+                e = t.head_to_head[i][j]
+                if e is not None and not np.isnan(m[i, j]):
+                    # The share and its interval to a tenth of a point (99.6% is not 100%), in
+                    # white on the dark ends of the colour map.
+                    ax.text(
+                        j,
+                        i,
+                        f"{m[i, j]:.1f}%\n({100 * e.low:.1f}–{100 * e.high:.1f})",
+                        ha="center",
+                        va="center",
+                        fontsize=9,
+                        color="white" if abs(m[i, j] - 50) > 30 else "black",
+                    )
         fig.colorbar(im, ax=ax, label="finished ahead (%)")
-        h.add_figure(svg_of(fig), "Share of games the row bot finished ahead of the column bot.")
+        h.add_figure(
+            svg_of(fig),
+            "Share of games the row bot finished ahead of the column bot, with its 95% interval.",
+        )
     report.sections.append(h)
 
     r = Section("Ratings")
