@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -451,6 +452,27 @@ def test_a_full_disk_is_a_one_line_error(tmp_path: Path, args: list[str], name: 
 @pytest.mark.parametrize("command", ["cardtable games", "cardtable " + " ".join(_SIMULATE)])
 def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str) -> None:
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
+
+
+@pytest.mark.parametrize(
+    "args", [["games"], _SIMULATE, [*_TOURNAMENT, "--no-progress"], [*_BALANCE, "--json", "-"]]
+)
+def test_a_reader_that_goes_away_stops_the_command_quietly(args: list[str]) -> None:
+    # `cardtable games | head -1` printed "Error: could not write standard output: Broken pipe".
+    # Here the pipe has no reader from the start, so the first write fails.
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "cardtable", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert (run.returncode, run.stderr) == (1, "")
 
 
 @pytest.mark.parametrize(

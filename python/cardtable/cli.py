@@ -40,10 +40,13 @@ def write_errors(path: object = None) -> Iterator[None]:
     """Turns an ``OSError`` of writing ``path`` into a one-line error (exit status 1).
 
     The message is ``could not write PATH: REASON``; ``path`` ``None`` is standard output, whose
-    unwritten rest is then dropped (the interpreter would fail again flushing it at exit).
+    unwritten rest is then dropped (the interpreter would fail again flushing it at exit). A
+    reader of standard output that went away (``cardtable games | head -1``) is not reported:
+    the command stops quietly with status 1 (as the tables printed by rich do).
 
     Raises:
         click.ClickException: On an ``OSError`` in the ``with`` block.
+        SystemExit: With status 1 when standard output's reader has gone.
     """
     try:
         yield
@@ -53,6 +56,8 @@ def write_errors(path: object = None) -> Iterator[None]:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
                 os.close(devnull)
+            if isinstance(err, BrokenPipeError):
+                raise SystemExit(1) from None
         where = "standard output" if path is None else path
         reason = err.strerror or str(err)
         raise click.ClickException(f"could not write {where}: {reason}") from None
