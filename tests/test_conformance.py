@@ -211,7 +211,7 @@ def test_cli_finds_writes_and_replays(tmp_path: Path) -> None:
     assert "DIVERGENCE after 41 steps" in replayed
     fixed = ["conformance", "--replay", str(reproducer), "--cmd", _js("main.js")]
     assert "OK: no divergence found" in run_cli(*fixed)
-    other = run_cli("conformance", "goofspiel", "--replay", str(reproducer), exit_code=1)
+    other = run_cli("conformance", "goofspiel", "--replay", str(reproducer), exit_code=2)
     assert "not goofspiel" in other
 
 
@@ -576,7 +576,7 @@ def test_cli_refuses_a_malformed_reproducer(
     else:
         data[key] = value
     path.write_text(json.dumps(data), encoding="utf-8")
-    output = run_cli("conformance", "--replay", str(path), exit_code=1)
+    output = run_cli("conformance", "--replay", str(path), exit_code=2)
     assert f"is not a valid reproducer: {words}" in output, output
     assert "DIVERGENCE" not in output and "OK" not in output
 

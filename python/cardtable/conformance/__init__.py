@@ -35,6 +35,7 @@ from cardtable.conformance.harness import (
 from cardtable.conformance.mapping import ActionMap, IdentityMap, MapLoadError, Node, load_map
 from cardtable.conformance.protocol import (
     FIELDS,
+    MAX_DEPTH,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     REQUIRED_FIELDS,
@@ -44,6 +45,8 @@ from cardtable.conformance.protocol import (
 if TYPE_CHECKING:
     from cardtable.conformance.report import format_outcome
     from cardtable.conformance.reproducer import (
+        Reproducer,
+        load_reproducer,
         read_reproducer,
         reproducer_data,
         write_reproducer,
@@ -60,6 +63,8 @@ if TYPE_CHECKING:
 # Loaded when first used, so that the command line starts without importing Hypothesis.
 _LAZY = {
     "format_outcome": "report",
+    "Reproducer": "reproducer",
+    "load_reproducer": "reproducer",
     "read_reproducer": "reproducer",
     "reproducer_data": "reproducer",
     "write_reproducer": "reproducer",
@@ -81,6 +86,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "DEFAULT_TIMEOUT",
     "FIELDS",
+    "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
     "REQUIRED_FIELDS",
@@ -96,10 +102,12 @@ __all__ = [
     "Outcome",
     "ProtocolError",
     "RefusedError",
+    "Reproducer",
     "Target",
     "check",
     "format_outcome",
     "load_map",
+    "load_reproducer",
     "load_schema",
     "read_reproducer",
     "replay_history",

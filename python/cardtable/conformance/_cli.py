@@ -106,7 +106,8 @@ def register(group: click.Group) -> None:
         docs/conformance.md). Hypothesis chooses every chance outcome and action; both sides are
         compared after every step, and the first divergence is shrunk and reported with a
         reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error, 2 on
-        a bad argument; 130 on Ctrl-C and 143 on SIGTERM, after stopping the implementation.
+        a bad argument (a --replay file that is no reproducer, or one of another game,
+        included); 130 on Ctrl-C and 143 on SIGTERM, after stopping the implementation.
         """
         try:  # Hypothesis and jsonschema: the conformance extra, loaded only when used
             import hypothesis  # noqa: F401
@@ -123,15 +124,26 @@ def register(group: click.Group) -> None:
         if compared is not None:
             with _usage_error("--fields"):
                 check_fields(compared)
+        if replay is not None:
+            _refuse_search_options()
         with _usage_error("--map", MapLoadError):
-            action_map = load_map(map_spec) if map_spec else None
+            action_map = None if map_spec is None else load_map(map_spec)  # "" is refused
         options = parse_options(option_pairs)
         terminated: list[int] = []
         try:
             with _sigterm_interrupts(terminated):
                 if replay is not None:
+                    given = _given("backend")
                     outcome = _replay(
-                        replay, game_id, command, action_map, map_spec, compared, timeout, max_line
+                        replay,
+                        game_id,
+                        command,
+                        action_map,
+                        map_spec,
+                        compared,
+                        timeout,
+                        max_line,
+                        backend if given else None,
                     )
                 else:
                     if not game_id or not command or players is None:
@@ -171,6 +183,37 @@ def register(group: click.Group) -> None:
         if unwritten:
             click.echo(f"\nno reproducer: {unwritten}")
         sys.exit(0 if outcome.ok else 1)
+
+
+_SEARCH_ONLY = {
+    "players": "-p/--players",
+    "option_pairs": "-o/--option",
+    "examples": "-n/--examples",
+    "seed": "--seed",
+    "out_dir": "--out-dir",
+}
+"""The options of a search that a replay cannot use (it plays the reproducer's configuration)."""
+
+
+def _given(name: str) -> bool:
+    """Whether the option ``name`` was given on the command line (not left at its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source is not None and source is not click.core.ParameterSource.DEFAULT
+
+
+def _refuse_search_options() -> None:
+    """Refuses, with ``--replay``, the options that only a search uses (a usage error).
+
+    Raises:
+        click.UsageError: Naming the options given.
+    """
+    given = [flag for name, flag in _SEARCH_ONLY.items() if _given(name)]
+    if given:
+        raise click.UsageError(
+            f"--replay plays the reproducer's own game, players, options and history: "
+            f"{', '.join(given)} cannot be used with it (only GAME_ID, --cmd, --map, --fields, "
+            "--timeout, --max-line and --backend)"
+        )
 
 
 @contextlib.contextmanager
@@ -242,14 +285,24 @@ def _replay(
     fields: list[str] | None,
     timeout: float,
     max_line: int,
+    backend: str | None,
 ) -> Outcome:
-    """Replays the reproducer at ``path``, with the command and map given, if any, instead."""
-    from cardtable.conformance.reproducer import read_reproducer
+    """Replays the reproducer at ``path``, the games its process played first included.
+
+    The command, map and backend given, if any, replace the reproducer's own.
+    """
+    from cardtable.conformance.reproducer import load_reproducer
     from cardtable.conformance.runner import Target, replay_history
 
-    target, history, recorded = read_reproducer(path)
+    # A file that is no reproducer, or one of another game, is a bad argument (exit status 2),
+    # told before anything runs: status 1 stays for a finding that still reproduces.
+    with _usage_error("--replay", ConformanceError):
+        found = load_reproducer(path)
+    target = found.target
     if game_id and game_id != target.game_id:
-        raise ConformanceError(f"{path} is a reproducer of {target.game_id}, not {game_id}")
+        raise click.BadParameter(
+            f"{path} is a reproducer of {target.game_id}, not {game_id}", param_hint="GAME_ID"
+        )
     spec = map_spec or target.map_spec
     target = Target(
         target.game_id,
@@ -257,15 +310,17 @@ def _replay(
         target.options,
         command or target.command,
         spec,
-        target.backend,
+        backend or target.backend,
     )
     if action_map is None and spec:
-        action_map = load_map(spec)
+        with _usage_error("--map", MapLoadError):
+            action_map = load_map(spec)
     return replay_history(
         target,
-        history,
-        fields=fields or recorded,
+        found.history,
+        fields=fields or found.fields,
         timeout=timeout,
         action_map=action_map,
         max_line=max_line,
+        earlier_games=found.earlier_games,
     )

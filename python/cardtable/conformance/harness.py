@@ -35,6 +35,7 @@ from typing import IO, Any, Self
 from cardtable._inputs import check_int, check_path
 from cardtable.conformance.protocol import (
     FIELDS,
+    MAX_DEPTH,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     REQUIRED_FIELDS,
@@ -73,6 +74,10 @@ _SHOWN = 2000
 _HEAD = 200
 """Bytes of a line that is too long kept for the report."""
 _CHUNK = 1 << 16
+_EXIT_POLL = 0.05
+"""Seconds between two looks at whether the child exited, while an answer is due."""
+_EXIT_GRACE = 0.5
+"""Seconds given, after the child exited, for what it wrote to be read."""
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 r"""The JSON escape of a surrogate (``\ud800``...), the only way a line read yields one."""
 
@@ -278,6 +283,8 @@ class Implementation:
         self._stderr = ""
         self._stderr_cut = False
         self._closed = False
+        self._closing = False  # close() was called: no more requests
+        self._partial = bytearray()  # the answer line read so far, while its newline is due
         try:
             argv = shlex.split(command)
         except ValueError as err:
@@ -336,6 +343,7 @@ class Implementation:
         stopped even if a process it left behind (in a session of its own) keeps the pipes open.
         """
         proc = self._proc
+        self._closing = True
         try:
             if proc.poll() is None:
                 self._send(self._new("quit", {}))
@@ -411,7 +419,7 @@ class Implementation:
         A line too long is never held whole: once it passes the limit (newline or not) only its
         head is kept, a :class:`_TooLong` is queued in its place and the pipe is closed.
         """
-        pending = bytearray()
+        pending = self._partial  # shown by a timeout: an answer without its newline, say
         too_long = False
 
         def take(chunk: bytes) -> bool:
@@ -439,6 +447,7 @@ class Implementation:
             return  # the answers end at the line too long (it stays last in the queue)
         if pending:
             self._lines.put(bytes(pending))
+            pending.clear()
         self._lines.put(None)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
@@ -507,6 +516,7 @@ class Implementation:
             ProtocolError: On a crash, a timeout, a line longer than ``max_line``, malformed JSON,
                 a schema violation or an answer to another request.
             RefusedError: If the implementation answered with an ``error`` message.
+            ConformanceError: If the implementation was closed (:meth:`close`).
         """
         answer = self.pipeline((kind, body))[0]
         if isinstance(answer, RefusedError):
@@ -531,30 +541,48 @@ class Implementation:
         return [self.receive(request) for request in sent]
 
     def send(self, *requests: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
-        """Sends requests without waiting; returns them (with their ids) for :meth:`receive`."""
+        """Sends requests without waiting; returns them (with their ids) for :meth:`receive`.
+
+        Raises:
+            ConformanceError: If the implementation was closed (:meth:`close`).
+        """
+        self._check_open()
         sent = [self._new(kind, body) for kind, body in requests]
         self._send(*sent)
         return sent
+
+    def _check_open(self) -> None:
+        if self._closing:
+            raise ConformanceError(
+                f"the implementation was closed ({self.command}): start a new Implementation"
+            )
 
     def receive(
         self, request: dict[str, Any], timeout: float | None = None
     ) -> dict[str, Any] | RefusedError:
         """Reads and checks the answer to ``request`` (sent by :meth:`send`, answered in order).
 
+        Args:
+            request: The request, as :meth:`send` returned it.
+            timeout: Seconds allowed for this answer (default: the implementation's timeout), as
+                :func:`check_timeout` wants.
+
         Returns:
             The valid answer, or the :class:`RefusedError` if it was an ``error`` message.
 
         Raises:
             ProtocolError: As :meth:`request`.
+            ConformanceError: If the implementation was closed (:meth:`close`).
+            cardtable.errors.InvalidOptionError: If ``timeout`` is not ``None`` or a timeout.
         """
+        wait = self.timeout if timeout is None else check_timeout(timeout)
+        return self._receive(request, wait)
+
+    def _receive(self, request: dict[str, Any], wait: float) -> dict[str, Any] | RefusedError:
+        """:meth:`receive`, waiting up to ``wait`` seconds (any positive number)."""
+        self._check_open()
         self.last = Exchange(request)
-        wait = self.timeout if timeout is None else timeout
-        try:
-            raw = self._lines.get(timeout=wait)
-        except queue.Empty:
-            raise self._fail("timeout", f"no answer within {wait:g} s") from None
-        if raw is None:
-            raise self._fail("crash", f"no answer: {self._exit_detail()}")
+        raw = self._next_line(wait)
         if isinstance(raw, _TooLong):
             self._lines.put(raw)  # nothing more is read: every later answer is missing too
             self.last.answer = raw.shown()
@@ -563,14 +591,21 @@ class Implementation:
         self.last.answer = text
         try:
             answer = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-            if _SURROGATE_ESCAPE.search(text):
-                answer = _printable_strings(answer)
         except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
             raise self._fail("bad_json", f"the answer is not JSON ({err})") from None
+        if _too_deep(text, answer):
+            raise self._fail(
+                "bad_json",
+                f"the answer nests arrays and objects more than {MAX_DEPTH} levels deep",
+            )
+        if _SURROGATE_ESCAPE.search(text):
+            answer = _printable_strings(answer)
         if not isinstance(answer, dict):
             raise self._fail("schema", "the answer is not a JSON object")
         # An answer to another request (a repeated one, say) is told before its schema.
         due, got = request["id"], answer.get("id")
+        if type(got) is float:  # JSON Schema's "integer" admits 3.0: the protocol does not
+            raise self._fail("schema", f"['id']: the id must be an integer, not {got!r}")
         if type(got) is int and got != due:
             raise self._fail("wrong_id", f"the answer is for request {got}, not {due}")
         schema = answer_schema(str(request["type"]), answer)
@@ -582,6 +617,55 @@ class Implementation:
         result: dict[str, Any] = answer
         return result
 
+    def _next_line(self, wait: float) -> bytes | _TooLong:
+        """The next answer line, waiting up to ``wait`` seconds.
+
+        The child's exit is watched meanwhile: a child that exits without answering is a crash at
+        once, even if a process it started still holds its standard output open (so that the
+        end of the output never comes).
+
+        Raises:
+            ProtocolError: ``timeout`` or ``crash``.
+        """
+        deadline = time.monotonic() + wait
+        exited_at: float | None = None
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                raw = self._lines.get(timeout=max(0.0, min(left, _EXIT_POLL)))
+            except queue.Empty:
+                pass
+            else:
+                if raw is None:
+                    raise self._fail("crash", f"no answer: {self._exit_detail()}")
+                return raw
+            now = time.monotonic()
+            if exited_at is None and self._proc.poll() is not None:
+                exited_at = now  # what it wrote before exiting is read within moments
+            if exited_at is not None and now - exited_at >= _EXIT_GRACE:
+                raise self._fail(
+                    "crash",
+                    f"no answer: {self._exit_detail()} (a process it started still holds its "
+                    "standard output open)",
+                )
+            if now >= deadline:
+                raise self._timeout(wait)
+
+    def _timeout(self, wait: float) -> ProtocolError:
+        """The ``timeout`` error, showing an answer that came without its newline, if any."""
+        partial = bytes(self._partial)
+        if not partial:
+            return self._fail("timeout", f"no answer within {wait:g} s")
+        assert self.last is not None
+        self.last.answer = partial[:_SHOWN].decode("utf-8", "replace")
+        if len(partial) > _SHOWN:
+            self.last.answer += f"... ({len(partial):,} bytes)"
+        return self._fail(
+            "timeout",
+            f"no answer within {wait:g} s: {len(partial):,} bytes came without a newline at "
+            "their end (no newline at the end of the answer?)",
+        )
+
     def hello(self) -> dict[str, list[str]]:
         """Exchanges ``hello``; returns (and records) each game it plays with the fields it answers.
 
@@ -589,7 +673,7 @@ class Implementation:
             ProtocolError: As :meth:`request`, or ``schema`` if a game's fields lack a required one.
         """
         (request,) = self.send(("hello", {"protocol": PROTOCOL_VERSION}))
-        answer = self.receive(request, self.timeout + STARTUP_ALLOWANCE)
+        answer = self._receive(request, self.timeout + STARTUP_ALLOWANCE)
         if isinstance(answer, RefusedError):
             raise ProtocolError("refused", f"hello refused: {answer.message}", answer.exchange)
         self.name = str(answer.get("name") or self.command)
@@ -631,6 +715,21 @@ class _TooLong:
             f"an answer line is longer than {limit_text}: reading stopped after "
             f"{self.length:,} bytes, before its newline"
         )
+
+
+def _too_deep(text: str, value: Any) -> bool:
+    """Whether ``value`` (read from ``text``) nests arrays and objects beyond :data:`MAX_DEPTH`."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:  # the usual answer, told at once
+        return False
+    level: list[tuple[Any, int]] = [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, (list, dict)):
+            if depth >= MAX_DEPTH:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            level += [(child, depth + 1) for child in children]
+    return False
 
 
 def _no_constant(name: str) -> Any:

@@ -116,7 +116,8 @@ def load_map(spec: str) -> ActionMap:
     one when called without arguments.
 
     Raises:
-        MapLoadError: If the module, file or name cannot be loaded or is not a map.
+        MapLoadError: If the module, file or name cannot be loaded or is not a map (an exception
+            or ``SystemExit`` raised while importing or calling it included).
     """
     where, sep, name = spec.rpartition(":")
     if not sep or not where or not name:
@@ -136,12 +137,12 @@ def load_map(spec: str) -> ActionMap:
         obj = getattr(module, name)
     except MapLoadError:
         raise
-    except Exception as err:
+    except (Exception, SystemExit) as err:  # sys.exit() at import too; never KeyboardInterrupt
         raise MapLoadError(f"cannot load the map {spec!r}: {err!r}") from None
     if not _is_map(obj) and callable(obj):  # a class or a factory
         try:
             obj = obj()
-        except Exception as err:
+        except (Exception, SystemExit) as err:
             raise MapLoadError(f"calling {spec!r} failed: {err!r}") from None
     if not _is_map(obj):
         raise MapLoadError(f"{spec!r} has no to_impl and from_impl")

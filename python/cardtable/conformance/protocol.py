@@ -16,6 +16,7 @@ from cardtable.protocols import RULES_FIELDS
 
 __all__ = [
     "FIELDS",
+    "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
     "REQUIRED_FIELDS",
@@ -34,6 +35,13 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 
 Far above any legitimate answer (a query answer with every observation takes kilobytes): the
 harness stops reading a longer line, newline or not, and reports a ``too_long`` protocol error.
+"""
+
+MAX_DEPTH = 100
+"""The deepest an answer may nest arrays and objects (the answer itself is level 1).
+
+Far above any legitimate answer (an observation nests a few levels): a deeper one is a
+``bad_json`` protocol error, so that no deeply nested value reaches the comparison or the report.
 """
 
 FIELDS: tuple[str, ...] = (*RULES_FIELDS, "observations")

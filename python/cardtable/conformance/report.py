@@ -41,6 +41,12 @@ def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
         if outcome.history:
             lines.append(f"history played in this game before it ({len(outcome.history)} steps):")
             lines += _wrap(json.dumps(outcome.history))
+        if outcome.earlier_games:
+            count = len(outcome.earlier_games)
+            lines.append(
+                f"the same process had played {count} game(s) before this one "
+                f"({sum(map(len, outcome.earlier_games))} steps; a replay plays them first)"
+            )
     else:
         lines.append("OK: no divergence found")
     if reproducer:
@@ -60,7 +66,10 @@ def _divergence(d: Divergence) -> list[str]:
     shrunk = ""
     if d.first_length is not None and d.first_length != len(d.history):
         shrunk = f" (shrunk from a first failing game of {d.first_length} steps)"
-    lines = ["", f"DIVERGENCE after {len(d.history)} steps{shrunk}", "history (our ids):"]
+    heading = f"DIVERGENCE after {len(d.history)} steps{shrunk}"
+    if d.refused is not None:
+        heading += f" (the implementation refused the last one, {d.refused})"
+    lines = ["", heading, "history (our ids):"]
     lines += _wrap(json.dumps(d.history))
     if d.labels:
         lines.append("the same steps:")

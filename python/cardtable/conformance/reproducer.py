@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,15 @@ from cardtable.conformance.protocol import check_fields
 from cardtable.conformance.runner import Outcome, Target
 from cardtable.errors import InvalidOptionError
 
-__all__ = ["FORMAT", "check_out_dir", "read_reproducer", "reproducer_data", "write_reproducer"]
+__all__ = [
+    "FORMAT",
+    "Reproducer",
+    "check_out_dir",
+    "load_reproducer",
+    "read_reproducer",
+    "reproducer_data",
+    "write_reproducer",
+]
 
 FORMAT = "cardtable-conformance-reproducer/1"
 """The ``format`` key of every reproducer file."""
@@ -40,6 +49,7 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
     if outcome.divergence is not None:
         d = outcome.divergence
         data["history"] = d.history
+        data["earlier_games"] = []
         data["found"] = {
             "differences": [str(x) for x in d.differences],
             "cardtable": d.ours,
@@ -48,8 +58,34 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
         }
     else:
         data["history"] = outcome.history
+        data["earlier_games"] = outcome.earlier_games
         data["found"] = {"protocol_error": outcome.error.describe() if outcome.error else None}
     return data
+
+
+def _finding(outcome: Outcome) -> list[Any]:
+    """What was found, for the file name: the fields that differ, or the protocol error's kind."""
+    if outcome.divergence is not None:
+        return ["divergence", sorted({d.where for d in outcome.divergence.differences})]
+    return ["protocol_error", outcome.error.kind if outcome.error else None]
+
+
+def _text(data: dict[str, Any]) -> str:
+    """The file's text: indented, each history on one line (the earlier games can be many)."""
+    lines = []
+    for key, value in data.items():
+        if key in ("history", "earlier_games"):
+            body = json.dumps(value) if key == "history" else _games(value)
+        else:
+            body = json.dumps(value, indent=2).replace("\n", "\n  ")
+        lines.append(f"  {json.dumps(key)}: {body}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _games(games: list[list[int]]) -> str:
+    if not games:
+        return "[]"
+    return "[\n" + ",\n".join(f"    {json.dumps(game)}" for game in games) + "\n  ]"
 
 
 def check_out_dir(directory: Any) -> Path:
@@ -79,30 +115,66 @@ def check_out_dir(directory: Any) -> Path:
 def write_reproducer(outcome: Outcome, directory: Path) -> Path:
     """Writes the reproducer of ``outcome`` to ``directory`` (created if missing); returns its path.
 
-    The name ends with a hash of the configuration and history, so the same finding is written once.
+    The name ends with a hash of the configuration (the command, map and backend included), the
+    histories and what was found (the fields that differ, or the kind of protocol error), so the
+    same finding is written once and different findings never overwrite each other.
 
     Raises:
         cardtable.errors.InvalidOptionError: If ``directory`` is not as :func:`check_out_dir` wants.
-        ConformanceError: If the file cannot be written all the same (say, the disk is full).
+        ConformanceError: If the file cannot be written all the same (say, the disk is full, or
+            a value of the outcome cannot be written as JSON).
     """
     directory = check_out_dir(directory)
     data = reproducer_data(outcome)
-    key = json.dumps([data["game"], data["players"], data["options"], data["history"]])
-    digest = hashlib.sha256(key.encode()).hexdigest()[:10]
-    path = directory / f"conformance-{data['game']}-{digest}.json"
+    path = directory / f"conformance-{data['game']}.json"
     try:
+        config = [data[key] for key in ("game", "players", "options", "command", "map", "backend")]
+        key = json.dumps([*config, data["history"], data["earlier_games"], _finding(outcome)])
+        digest = hashlib.sha256(key.encode()).hexdigest()[:10]
+        path = directory / f"conformance-{data['game']}-{digest}.json"
+        text = _text(data)
         directory.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    except OSError as err:
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError, TypeError, RecursionError) as err:
         raise ConformanceError(f"cannot write the reproducer {path}: {err}") from None
     return path
+
+
+@dataclass(frozen=True)
+class Reproducer:
+    """A reproducer file read back: what :func:`~cardtable.conformance.replay_history` replays.
+
+    Attributes:
+        target: The game configuration and command.
+        history: The game to replay.
+        fields: The fields compared (``None``: everything the implementation declares).
+        earlier_games: The games the same process played first (replayed before ``history``).
+    """
+
+    target: Target
+    history: list[int]
+    fields: list[str] | None
+    earlier_games: list[list[int]]
 
 
 def read_reproducer(path: Path) -> tuple[Target, list[int], list[str] | None]:
     """Reads a reproducer: the target, the history to replay, and the fields it compared.
 
+    As :func:`load_reproducer`, without the earlier games.
+
+    Raises:
+        ConformanceError: If the file is missing, not JSON, or not a valid reproducer.
+    """
+    found = load_reproducer(path)
+    return found.target, found.history, found.fields
+
+
+def load_reproducer(path: Path) -> Reproducer:
+    """Reads a reproducer, the earlier games included.
+
     Every key must hold what :func:`write_reproducer` writes: ``history`` a list of integers (no
-    bools, floats or strings), ``fields`` ``null`` or a non-empty list of known field names.
+    bools, floats or strings), ``earlier_games`` absent, ``null`` or a list of such lists,
+    ``fields`` ``null`` or a non-empty list of known field names.
 
     Raises:
         ConformanceError: If the file is missing, not JSON, or not a valid reproducer.
@@ -122,16 +194,29 @@ def read_reproducer(path: Path) -> tuple[Target, list[int], list[str] | None]:
             map_spec=_get(data, "map", str, None),
             backend=_get(data, "backend", str, "rust"),
         )
-        history = _get(data, "history", list)
-        bad = [a for a in history if type(a) is not int]
-        if bad:
-            raise ValueError(f"'history' must hold integer action ids only, not {bad[0]!r}")
+        history = _ids(_get(data, "history", list), "'history'")
+        earlier = _get(data, "earlier_games", list, None) or []
+        for i, game in enumerate(earlier):
+            if type(game) is not list:
+                raise ValueError(f"'earlier_games' must hold lists, not {_shown(game)}")
+            _ids(game, f"'earlier_games'[{i}]")
         fields = _get(data, "fields", list, None)
         if fields is not None:
             fields = check_fields(fields)
     except ValueError as err:  # InvalidOptionError too
         raise ConformanceError(f"{path} is not a valid reproducer: {err}") from None
-    return target, history, fields
+    return Reproducer(target, history, fields, earlier)
+
+
+def _ids(history: list[Any], name: str) -> list[int]:
+    bad = [a for a in history if type(a) is not int]
+    if bad:
+        raise ValueError(f"{name} must hold integer action ids only, not {bad[0]!r}")
+    return history
+
+
+def _shown(value: Any) -> str:
+    return shorten(json.dumps(value), 60)
 
 
 _MISSING = object()
@@ -148,6 +233,6 @@ def _get(data: dict[str, Any], key: str, kind: type, default: Any = _MISSING) ->
     if value is None and default is not _MISSING:
         return default
     if type(value) is not kind:
-        what = "missing" if key not in data else f"{shorten(json.dumps(value), 60)}"
+        what = "missing" if key not in data else _shown(value)
         raise ValueError(f"{key!r} must be {_KINDS[kind]}, not {what}")
     return value

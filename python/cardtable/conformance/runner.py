@@ -34,6 +34,7 @@ from cardtable.conformance.harness import (
     check_cwd,
     check_max_line,
     check_timeout,
+    shorten,
 )
 from cardtable.conformance.mapping import ActionMap, IdentityMap, Node, check_map
 from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
@@ -95,14 +96,21 @@ class Difference:
         return out
 
     def __str__(self) -> str:
+        if self.path == ("apply",):  # a move refused: both are sentences
+            return f"apply: {self.ours} for cardtable; the implementation {self.theirs}"
         return f"{self.where}: cardtable {_json(self.ours)}, implementation {_json(self.theirs)}"
 
 
 def _json(value: Any) -> str:
+    """``value`` as JSON, else its ``repr`` (a NumPy integer, a list holding itself), shortened."""
     try:
         return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+    except (TypeError, ValueError, RecursionError):
+        pass
+    try:
+        return shorten(repr(value), 200)
+    except RecursionError:  # nested too deeply even for repr
+        return f"<a {type(value).__name__} nested too deeply to show>"
 
 
 @dataclass
@@ -110,13 +118,17 @@ class Divergence:
     """The first step where the implementation and cardtable disagree.
 
     Attributes:
-        history: The actions and chance outcomes (our ids) applied to both before they disagreed.
+        history: The actions and chance outcomes (our ids) applied to both before they disagreed;
+            if the implementation refused a move (``refused``), the history ends with that move.
         differences: Every difference found at that point.
         ours: Our answer, on the compared fields.
         theirs: The implementation's answer (its own move names, if a map translates them).
         sections: The rule-document sections concerned.
         labels: Our label of every step of ``history``.
         first_length: Length of the history of the first failing example found (before shrinking).
+        refused: What the implementation refused with an ``error`` answer to ``apply``, the last
+            step of ``history``: ``"seat 2's move"`` or ``"a chance outcome"``; ``None`` if it
+            refused nothing.
     """
 
     history: list[int]
@@ -126,6 +138,7 @@ class Divergence:
     sections: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     first_length: int | None = None
+    refused: str | None = None
 
 
 @dataclass
@@ -142,6 +155,8 @@ class Outcome:
         divergence: The (shrunk) first divergence, if any.
         error: The protocol error that ended the run, if any.
         history: With ``error``: the history played when it happened.
+        earlier_games: With ``error``: the steps sent in each game the same process of the
+            implementation played before that one, in order (a replay plays them first).
     """
 
     target: Target
@@ -153,6 +168,7 @@ class Outcome:
     divergence: Divergence | None = None
     error: ProtocolError | None = None
     history: list[int] = field(default_factory=list)
+    earlier_games: list[list[int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -205,6 +221,13 @@ class _Driver:
         self.history: list[int] = []
         self.reached: list[int] = []  # the steps sent so far whose answers are being read
         self.steps = 0
+        # The steps sent to the current process in each game it was given, the game in play last.
+        self._sent: list[list[int]] = []
+
+    @property
+    def earlier(self) -> list[list[int]]:
+        """The steps sent in each game the current process played before the one in play."""
+        return [list(game) for game in self._sent[:-1]]
 
     def _node(self, state: StateProtocol) -> Node:
         if not self._mapped:
@@ -223,10 +246,12 @@ class _Driver:
             self.impl.close()
             self.impl = self._restart()
             self._broken = False
+            self._sent = []
         state = self.game.new_state()
         history: list[int] = []
         self.history = history
         self.reached = []
+        self._sent.append([])
         sent = self.impl.send(
             (
                 "new_game",
@@ -252,8 +277,9 @@ class _Driver:
             node = self._node(state)
             chunk *= 2
         if found is not None:
+            where = found.history[:-1] if found.refused else found.history  # before the refusal
             found.sections = rule_sections(
-                self.target.game_id, [d.path for d in found.differences], self._seat0(found.history)
+                self.target.game_id, [d.path for d in found.differences], self._seat0(where)
             )
         return found
 
@@ -277,10 +303,12 @@ class _Driver:
         ours: list[dict[str, Any]] = []
         nodes: list[Node] = []
         moves: list[Any] = []
+        players: list[int] = []
         while not state.is_terminal and len(history) < min(limit, start + size):
             action = choose(state.legal_actions())
             player = state.current_player
             moves.append(self._to_impl(action, node, history))
+            players.append(player)
             state.apply(action)
             history.append(action)
             requests += [
@@ -292,17 +320,27 @@ class _Driver:
             nodes.append(node)
         self.steps += len(moves)
         sent = self.impl.send(*requests)
+        self._sent[-1] += history[start:]
         for i in range(len(moves)):
             step = start + i
             self.reached = history[: step + 1]
             applied = self.impl.receive(sent[2 * i])
             answer = self.impl.receive(sent[2 * i + 1])
             if isinstance(applied, RefusedError):
+                # The history ends with the move refused, so that a replay sends it again.
+                who = "chance" if players[i] == -1 else f"seat {players[i]}"
                 found: Divergence | None = Divergence(
-                    history[:step],
-                    [Difference(("apply",), f"{moves[i]!r} is legal", "refused")],
-                    {"apply": "ok"},
+                    history[: step + 1],
+                    [
+                        Difference(
+                            ("apply",),
+                            f"step {step} ({who} plays {_json(moves[i])}) is legal",
+                            f"refuses it: {applied.message}",
+                        )
+                    ],
+                    {"apply": f"ok ({who} plays {_json(moves[i])})"},
                     {"apply": f"error: {applied.message}"},
+                    refused="a chance outcome" if players[i] == -1 else f"{who}'s move",
                 )
             else:
                 found = self._compare(history[: step + 1], ours[i], answer, nodes[i])
@@ -320,7 +358,7 @@ class _Driver:
         """
         try:
             move = self.map.to_impl(action, node)
-        except Exception as err:
+        except (Exception, SystemExit) as err:  # never KeyboardInterrupt
             problem = f"raised {type(err).__name__}: {err}"
         else:
             if type(move) is str or (type(move) is int and move >= 0):
@@ -381,10 +419,35 @@ class _Driver:
         return getattr(state, name)
 
     def _translate(self, move: Any, node: Node) -> Any:
+        """Our id for the implementation's ``move``, by the map.
+
+        If the map raises an exception, the move is one we do not know: an ``<untranslatable>``
+        text stands for it (and differs from every id).
+
+        Raises:
+            ProtocolError: ``map`` if the map returns something that is not an integer id (a
+                NumPy integer is one) or raises ``SystemExit``.
+        """
         try:
-            return self.map.from_impl(move, node)
+            action = self.map.from_impl(move, node)
         except Exception as err:
             return f"<untranslatable {move!r}: {err}>"
+        except SystemExit as err:  # never KeyboardInterrupt
+            problem = f"raised SystemExit: {err}"
+        else:
+            if type(action) is int:
+                return action
+            number = as_int(action)  # a NumPy integer
+            if number is not None:
+                return number
+            problem = f"returned {_json(action)}, not an action id (an integer)"
+        where = "chance" if node.is_chance else f"seat {node.current_player}"
+        steps = len(self.reached)
+        raise ProtocolError(
+            "map",
+            f"the map's from_impl({_json(move)}) after {steps} steps ({where}) {problem}",
+            self.impl.last,
+        )
 
     def _differences(self, name: str, ours: Any, theirs: Any, node: Node) -> list[Difference]:
         if name == "legal_actions":
@@ -693,6 +756,10 @@ def check(
     if driver is None:
         return outcome
     first_length: list[int] = []
+    # The protocol error that ended the run, with the games played before it. Hypothesis may
+    # report it as a Flaky instead: the game that failed at new_game (or at any step) followed
+    # choices it had seen played further in an earlier game, and the process is not the same.
+    aborted: list[tuple[ProtocolError, list[int], list[list[int]]]] = []
     try:
 
         @settings(
@@ -715,6 +782,7 @@ def check(
             try:
                 found = driver.play(choose)
             except ProtocolError as err:
+                aborted.append((err, list(driver.reached), driver.earlier))
                 raise _Abort(err) from None
             if found is not None:
                 if not first_length:
@@ -728,18 +796,20 @@ def check(
         except _Diverged as failed:
             outcome.divergence = failed.divergence
             outcome.divergence.first_length = first_length[0] if first_length else None
-        except _Abort as aborted:
-            outcome.error = aborted.error
-            outcome.history = list(driver.reached)
+        except _Abort:
+            outcome.error, outcome.history, outcome.earlier_games = aborted[0]
         except Flaky as err:
-            outcome.error = ProtocolError(
-                "flaky",
-                "the same history diverged once and not when replayed: the implementation "
-                f"is not deterministic ({type(err).__name__})",
-                driver.impl.last,
-                driver.impl.stderr_tail(),
-            )
-            outcome.history = list(driver.reached)
+            if aborted:
+                outcome.error, outcome.history, outcome.earlier_games = aborted[0]
+            else:
+                outcome.error = ProtocolError(
+                    "flaky",
+                    "the same history diverged once and not when replayed: the implementation "
+                    f"is not deterministic ({type(err).__name__})",
+                    driver.impl.last,
+                    driver.impl.stderr_tail(),
+                )
+                outcome.history = list(driver.reached)
         outcome.steps = driver.steps
     finally:
         driver.close()
@@ -755,21 +825,38 @@ def replay_history(
     action_map: ActionMap | None = None,
     cwd: str | None = None,
     max_line: int = MAX_LINE_BYTES,
+    earlier_games: Sequence[Sequence[int]] = (),
 ) -> Outcome:
     """Plays exactly ``history`` on both sides, comparing after every step (no Hypothesis).
 
-    ``target``'s fields and ``fields``, ``timeout``, ``action_map``, ``cwd`` and ``max_line`` are
-    as for :func:`check`; the implementation receives every option at its effective value.
+    Args:
+        target: What is checked, a :class:`Target`; its fields are as for :func:`check`, and the
+            implementation receives every option at its effective value.
+        history: The game to play, our ids (a list of integers).
+        fields: As for :func:`check`.
+        timeout: As for :func:`check`.
+        action_map: As for :func:`check`.
+        cwd: As for :func:`check`.
+        max_line: As for :func:`check`.
+        earlier_games: Games the same process plays first, each a history as ``history`` (an
+            :attr:`Outcome.earlier_games`): for a failure that needs the games played before it.
+            Their divergences are ignored; a protocol error among them is the outcome's error.
 
     Raises:
-        ConformanceError: If ``history`` is not a legal game of ours (an illegal step, or steps
-            after the end).
+        ConformanceError: If ``history`` or an earlier game is not a legal game of ours (an
+            illegal step, or steps after the end).
         cardtable.errors.InvalidOptionError: Before anything starts, on a ``target`` that is not
-            a :class:`Target` as :func:`check` wants, a history that is not a list of integers,
-            or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or ``max_line``.
+            a :class:`Target` as :func:`check` wants, a history or earlier games that are not
+            lists of integers, or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or
+            ``max_line``.
     """
     fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
     history = _history(history)
+    if not isinstance(earlier_games, (list, tuple)):
+        raise InvalidOptionError(
+            f"earlier_games must be a list of histories, got {earlier_games!r}"
+        )
+    earlier = [_history(game) for game in earlier_games]
     if not isinstance(target, Target):
         raise InvalidOptionError(f"target must be a Target, got {target!r}")
     target = _target(
@@ -785,28 +872,40 @@ def replay_history(
     if opened is None:
         return outcome
     driver = opened
-    steps = iter(history)
+    games = [*earlier, history]
+    try:
+        for number, game in enumerate(games):
+            name = "the history" if number == len(earlier) else f"earlier game {number}"
+            outcome.examples += 1
+            found = driver.play(_replayed(driver, game, name), limit=len(game))
+            if found is None and len(driver.history) < len(game):
+                raise ConformanceError(
+                    f"{name} is not a game of ours: the game ends after {len(driver.history)} "
+                    f"steps, {name} has {len(game)}"
+                )
+            if number == len(earlier):
+                outcome.divergence = found
+    except ProtocolError as err:
+        outcome.error = err
+        outcome.history = list(driver.reached)
+        outcome.earlier_games = driver.earlier
+    finally:
+        driver.close()
+    outcome.steps = driver.steps
+    return _finish(outcome, target, started)
+
+
+def _replayed(driver: _Driver, game: list[int], name: str) -> Callable[[list[int]], int]:
+    """The choices of a replay: the steps of ``game``, each checked legal."""
+    steps = iter(game)
 
     def choose(legal: list[int]) -> int:
         action = next(steps)
         if action not in legal:
             raise ConformanceError(
-                f"the history is not a game of ours: step {len(driver.history)} plays {action}, "
+                f"{name} is not a game of ours: step {len(driver.history)} plays {action}, "
                 f"legal are {legal}"
             )
         return action
 
-    try:
-        outcome.divergence = driver.play(choose, limit=len(history))
-    except ProtocolError as err:
-        outcome.error = err
-        outcome.history = list(driver.reached)
-    finally:
-        driver.close()
-    if outcome.ok and len(driver.history) < len(history):
-        raise ConformanceError(
-            f"the history is not a game of ours: the game ends after {len(driver.history)} "
-            f"steps, the history has {len(history)}"
-        )
-    outcome.examples, outcome.steps = 1, driver.steps
-    return _finish(outcome, target, started)
+    return choose

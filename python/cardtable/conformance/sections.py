@@ -54,8 +54,10 @@ def rule_sections(
     Args:
         game_id: The game.
         paths: For each difference, the field and, inside ``observations``, the seat and key, e.g.
-            ``("observations", "0", "lifebuoys")`` or ``("legal_actions",)``.
-        observation: Seat 0's observation in our state where the answers differ (for the phase).
+            ``("observations", "0", "lifebuoys")`` or ``("legal_actions",)``; ``("apply",)`` for
+            a move the implementation refused (the rules of the legal moves).
+        observation: Seat 0's observation in our state where the answers differ (for the phase;
+            for a move refused, the state before it).
 
     Returns:
         Distinct sections in order of first mention; the contract as a whole if nothing finer is
@@ -64,6 +66,8 @@ def rule_sections(
     found: list[str] = []
     for path in paths:
         key = path[2] if path[0] == "observations" and len(path) > 2 else path[0]
+        if key == "apply":  # a move refused: which moves are legal there
+            key = "legal_actions"
         section = _section(game_id, key, observation or {})
         if section is not None and section not in found:
             found.append(section)
