@@ -387,6 +387,7 @@ def test_the_last_step_of_a_replay_says_who_won() -> None:
         state.apply(action)
     viewer = cardtable.replay(state, names=names)
     (winner,) = state.winners
+    assert viewer.winners == [winner]
     said = f"game over: seat {winner} (greedy) wins"
     assert viewer.frames[-1].label.endswith(said)
     assert all(line.endswith(said) for line in viewer.frames[-1].seen)
@@ -484,6 +485,11 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
     ]
     output = run_cli(*args)
     assert out.exists() and "final scores" in output
+    game = cardtable.make("goofspiel", players=2, num_cards=5)
+    state = game.new_state()
+    for action in play_game(game, ["greedy", "random"], 3)[0]:
+        state.apply(action)
+    assert output.rstrip().endswith(outcome(list(state.winners), ["greedy", "random"]))
     run_cli(*args[:-2], "--game", "4", "--out", str(tmp_path / "g4.html"))
     bad = CliRunner().invoke(
         main, ["replay", "goofspiel", "-p", "2", "-b", "greedy", "--out", str(out)]

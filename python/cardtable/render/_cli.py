@@ -113,6 +113,7 @@ def register(main: click.Group) -> None:
         from cardtable.bots import split_bot_specs
         from cardtable.cli import _check_writable, echo, write_errors
         from cardtable.errors import CardtableError
+        from cardtable.render._common import outcome
         from cardtable.render.replay import play_game, replay_run_game
 
         if str(out) == "-":  # as the studies' --report: a replay is a file
@@ -159,4 +160,5 @@ def register(main: click.Group) -> None:
             + ", ".join(
                 f"seat {p} ({n}) {s}" for p, (n, s) in enumerate(zip(names, final, strict=True))
             )
+            + f"; {outcome(viewer.winners, names)}"
         )

@@ -122,6 +122,7 @@ class Replay:
         frames: The steps: the start, then one per decision and one per run of chance outcomes.
         pictures: The distinct SVG pictures the frames refer to.
         title: The page title.
+        winners: The winning seats, once the history reaches the end of the game (else empty).
     """
 
     game_id: str
@@ -132,6 +133,7 @@ class Replay:
     frames: list[Frame] = field(default_factory=list)
     pictures: list[str] = field(default_factory=list)
     title: str = ""
+    winners: list[int] = field(default_factory=list)
 
     @property
     def html(self) -> str:
@@ -253,6 +255,7 @@ def _build(
             snap(f"{_who(seat, names)}: {label}", seat, label)
     if state.is_terminal and len(result.frames) > 1:
         # The last step ends the game: its log line also says who won.
+        result.winners = list(state.winners)
         last = result.frames[-1]
         end = f"{last.label} · game over: {outcome(list(state.winners), names)}"
         seen = [f"{line} · game over: {outcome(list(state.winners), names)}" for line in last.seen]
