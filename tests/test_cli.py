@@ -454,6 +454,22 @@ def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
 
 
+def test_simulate_takes_its_player_count_from_the_bots_or_the_game() -> None:
+    # `simulate goofspiel` asked for --players although goofspiel has only 2.
+    assert "goofspiel, 2 players, 20 games" in run_cli(
+        "simulate", "goofspiel", "-n", "20", "--no-progress"
+    )
+    three = run_cli(
+        "simulate", "trafficars", "-b", "greedy,random,random", "-n", "20", "--no-progress"
+    )
+    assert "trafficars, 3 players, 20 games" in three
+    several = run_cli("simulate", "deep_regrets", "-n", "2", exit_code=2)
+    assert "deep_regrets is played by 2..=5 players: give --players" in several
+    too_many = run_cli("simulate", "goofspiel", "-b", "greedy,random,random", exit_code=2)
+    assert "the game has 2 seats, one bot per seat; got 3" in too_many
+    assert "unknown game 'nope'" in run_cli("simulate", "nope", exit_code=2)
+
+
 @pytest.mark.parametrize(
     "args", [["games"], _SIMULATE, [*_TOURNAMENT, "--no-progress"], [*_BALANCE, "--json", "-"]]
 )

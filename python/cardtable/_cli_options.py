@@ -1,7 +1,8 @@
 """Options shared by the ``cardtable`` commands: game options, the number of games, choices.
 
 ``-o KEY=VALUE`` (repeatable) is read by :func:`parse_options`: ``true``/``false``/``null``/numbers
-as JSON, anything else as a string. A leaf of the CLI: it imports nothing of cardtable.
+as JSON, anything else as a string. A leaf of the CLI: of cardtable it imports only the input
+checks and the error classes.
 """
 
 from __future__ import annotations
@@ -13,8 +14,16 @@ from typing import Any, TypeVar
 import click
 
 from cardtable._inputs import MAX_DEPTH
+from cardtable.errors import InvalidOptionError
 
-__all__ = ["choice_option", "games_option", "option_pairs", "parse_options", "parse_value"]
+__all__ = [
+    "bot_count_error",
+    "choice_option",
+    "games_option",
+    "option_pairs",
+    "parse_options",
+    "parse_value",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -136,4 +145,26 @@ def choice_option(name: str, choices: list[str], help: str) -> Callable[[F], F]:
     """An option ``name`` taking one of ``choices``, the first by default."""
     return click.option(
         name, type=click.Choice(choices), default=choices[0], show_default=True, help=help
+    )
+
+
+def bot_count_error(
+    game_id: str, names: list[str], low: int, high: int, players: int | None
+) -> InvalidOptionError:
+    """The error of ``--bots`` naming ``names`` for a game of ``low..=high`` seats.
+
+    In the user's terms: how many seats (``players``, the ``--players`` given, else the game's
+    range), how many bots were given, and a ``--bots`` that would do.
+    """
+    if players is not None:
+        seats, count = f"--players {players} means {players} seats", f"{players}"
+    elif low == high:
+        seats, count = f"the game has {low} seats", f"{low}"
+    else:
+        seats, count = f"the game has {low}..={high} seats", f"{low}..={high}"
+    target = min(max(len(names), low), high)
+    example = ",".join(names[i % len(names)] for i in range(target))
+    return InvalidOptionError(
+        f"{game_id}: {seats}, one bot per seat; got {len(names)} ({', '.join(names)}): "
+        f"give {count} bots, e.g. --bots {example}"
     )

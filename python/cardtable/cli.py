@@ -18,7 +18,13 @@ from rich.console import Console
 from rich.table import Table
 
 import cardtable
-from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
+from cardtable._cli_options import (
+    bot_count_error,
+    choice_option,
+    games_option,
+    option_pairs,
+    parse_options,
+)
 from cardtable._inputs import writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
@@ -263,7 +269,13 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 
 @main.command("simulate")
 @click.argument("game_id")
-@click.option("-p", "--players", type=int, required=True, help="Number of players.")
+@click.option(
+    "-p",
+    "--players",
+    type=int,
+    default=None,
+    help="Number of players (default: one per --bots name, or the game's only player count).",
+)
 @games_option("--games", 10_000)
 @click.option(
     "-b", "--bots", default="", help="Comma-separated bot per seat (default: random everywhere)."
@@ -300,7 +312,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar (on standard error).")
 def simulate_command(
     game_id: str,
-    players: int,
+    players: int | None,
     games: int,
     bots: str,
     seed: int,
@@ -320,6 +332,8 @@ def simulate_command(
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
     fmt = _check_outputs(out, plot, backend)
     options = parse_options(option_pairs)
+    if players is None:
+        players = _seat_count(game_id, bots)
     bot_list = _check_bots(game_id, players, bots, options)
     try:
         result = cardtable.simulate(
@@ -357,6 +371,34 @@ def simulate_command(
         with write_errors(plot):
             _write_plot(result, plot)
         echo(f"wrote {plot}")
+
+
+def _seat_count(game_id: str, bots: str) -> int:
+    """The players of a run without ``--players``.
+
+    One per ``--bots`` name, else the game's only player count.
+
+    Raises:
+        click.UsageError: For an unknown game, or a game of several player counts without bots.
+    """
+    info = next((g for g in cardtable.games() if g.id == game_id), None)
+    if info is None:
+        known = ", ".join(g.id for g in cardtable.games())
+        raise click.UsageError(f"unknown game {game_id!r}; registered games: {known}")
+    low, high = int(info.min_players), int(info.max_players)
+    if bots:
+        names = split_bot_specs(bots)
+        if not low <= len(names) <= high:
+            raise click.BadParameter(
+                str(bot_count_error(game_id, names, low, high, None)), param_hint="--bots"
+            )
+        return len(names)
+    if low == high:
+        return low
+    raise click.UsageError(
+        f"{game_id} is played by {low}..={high} players: give "
+        "--players (or one --bots name per seat)"
+    )
 
 
 def _check_bots(game_id: str, players: int, bots: str, options: dict[str, Any]) -> list[str] | None:

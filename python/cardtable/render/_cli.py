@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cardtable._cli_options import option_pairs, parse_options
+from cardtable._cli_options import bot_count_error, option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 from cardtable.errors import InvalidOptionError
 
@@ -38,28 +38,6 @@ def default_bot(game_id: str) -> str:
 
     _info(game_id)  # the unknown-game message that lists the registered games
     return heuristic(game_id)
-
-
-def _bot_count_error(
-    game_id: str, names: list[str], low: int, high: int, players: int | None
-) -> InvalidOptionError:
-    """The error of ``--bots`` naming ``names`` for a game of ``low..=high`` seats.
-
-    In the user's terms: how many seats (``players``, the ``--players`` given, else the game's
-    range), how many bots were given, and a ``--bots`` that would do.
-    """
-    if players is not None:
-        seats, count = f"--players {players} means {players} seats", f"{players}"
-    elif low == high:
-        seats, count = f"the game has {low} seats", f"{low}"
-    else:
-        seats, count = f"the game has {low}..={high} seats", f"{low}..={high}"
-    target = min(max(len(names), low), high)
-    example = ",".join(names[i % len(names)] for i in range(target))
-    return InvalidOptionError(
-        f"{game_id}: {seats}, one bot per seat; got {len(names)} ({', '.join(names)}): "
-        f"give {count} bots, e.g. --bots {example}"
-    )
 
 
 def register(main: click.Group) -> None:
@@ -129,13 +107,13 @@ def register(main: click.Group) -> None:
                 info = _info(game_id)
                 low, high = int(info.min_players), int(info.max_players)
                 if names and not low <= len(names) <= high:  # one bot per seat
-                    raise _bot_count_error(game_id, names, low, high, None)
+                    raise bot_count_error(game_id, names, low, high, None)
                 seats = len(names) if names else low
             game = cardtable.make(game_id, players=seats, **options)  # checks players first
             if not names:
                 names = [default_bot(game_id)] * game.players
             if len(names) != game.players:
-                raise _bot_count_error(game_id, names, game.players, game.players, players)
+                raise bot_count_error(game_id, names, game.players, game.players, players)
             if game_index is not None:
                 viewer = replay_run_game(
                     game_id,
