@@ -379,12 +379,18 @@ def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
         result.replay(12)
 
 
-def test_the_last_step_of_a_replay_says_who_won() -> None:
-    game = cardtable.make("trafficars", players=3)
-    history, names = play_game(game, ["greedy"] * 3, 1)
+def _greedy_game(game_id: str, players: int, seed: int) -> tuple[StateProtocol, list[str]]:
+    """The finished seeded game of greedy bots that ``cardtable replay`` plays, and their names."""
+    game = cardtable.make(game_id, players=players)
+    history, names = play_game(game, ["greedy"] * players, seed)
     state = game.new_state()
     for action in history:
         state.apply(action)
+    return state, names
+
+
+def test_the_last_step_of_a_replay_says_who_won() -> None:
+    state, names = _greedy_game("trafficars", 3, seed=1)
     viewer = cardtable.replay(state, names=names)
     (winner,) = state.winners
     assert viewer.winners == [winner]
@@ -400,11 +406,7 @@ def test_a_finished_deep_regrets_picture_shows_the_end_scoring_and_the_winner() 
     # Seed 0, two greedy players: seat 1 has the highest Regret Value and loses its best mounted
     # fish ("Every player tied for the highest Regret Value discards their best mounted fish ...
     # with 2 players their worst"), and seat 0 wins.
-    game = cardtable.make("deep_regrets", players=2)
-    history, names = play_game(game, ["greedy"] * 2, 0)
-    state = game.new_state()
-    for action in history:
-        state.apply(action)
+    state, names = _greedy_game("deep_regrets", 2, seed=0)
     view = deep_regrets_drawing.view(state, 1)
     assert view["winners"] == list(state.winners) == [0]
     lost = view["end"]["discarded"][1]
@@ -416,7 +418,9 @@ def test_a_finished_deep_regrets_picture_shows_the_end_scoring_and_the_winner() 
     text = "\n".join(deep_regrets_drawing.terminal(view, names))
     assert "game over · seat 0 (greedy) wins" in text
     assert f"Regret Value {view['end']['regret_value'][1]}" in text
-    unfinished = deep_regrets_drawing.view(game.new_state(seed=0), None)
+    unfinished = deep_regrets_drawing.view(
+        cardtable.make("deep_regrets", players=2).new_state(seed=0), None
+    )
     assert unfinished["winners"] == [] and unfinished["end"] is None
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 import os
 import re
 import shlex
@@ -18,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardtable._inputs import check_path, write_whole
+from cardtable.analysis._text import option_text
 
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Report", "Section", "command_line", "figure", "option_text", "svg_of", "table"]
+__all__ = ["Report", "Section", "command_line", "figure", "svg_of", "table"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -48,30 +48,6 @@ figcaption { color: #5b6576; font-size: 0.9em; }
 .note { color: #5b6576; font-size: 0.88em; }
 code { background: #eef1f6; padding: 1px 4px; border-radius: 4px; }
 """
-
-
-def option_text(value: Any) -> str:
-    """An option value as ``-o KEY=VALUE`` reads it back: a string as itself, else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 seat assignment``, ``4 seat assignments``."""
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
-
-
-def options_text(options: Mapping[str, Any]) -> str:
-    """``days=5, expansion_tentacles=true`` (values as ``-o`` reads them), or ``no options``."""
-    return ", ".join(f"{k}={option_text(v)}" for k, v in options.items()) or "no options"
-
-
-def changed_options(game_id: str, players: int, options: Mapping[str, Any]) -> str:
-    """``, options days=5`` for the options that differ from the game's defaults (none: empty)."""
-    from cardtable import _core
-
-    defaults = _core.Game(game_id, players, {}).options
-    changed = {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
-    return f", options {options_text(changed)}" if changed else ""
 
 
 def command_line(*words: object, options: Mapping[str, Any]) -> str:

@@ -1,12 +1,20 @@
-"""The plain-text summaries of the studies: rich tables rendered to text."""
+"""The words of the studies: rich tables rendered to text, option values and counts as text."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["plain_text", "text_table"]
+__all__ = [
+    "changed_options",
+    "option_text",
+    "options_text",
+    "plain_text",
+    "plural",
+    "text_table",
+]
 
 
 def text_table(
@@ -31,3 +39,27 @@ def plain_text(width: int, *items: Any) -> str:
     for item in items:
         console.print(item)
     return console.export_text()
+
+
+def option_text(value: Any) -> str:
+    """An option value as ``-o KEY=VALUE`` reads it back: a string as itself, else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 seat assignment``, ``4 seat assignments``."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """``days=5, expansion_tentacles=true`` (values as ``-o`` reads them), or ``no options``."""
+    return ", ".join(f"{k}={option_text(v)}" for k, v in options.items()) or "no options"
+
+
+def changed_options(game_id: str, players: int, options: Mapping[str, Any]) -> str:
+    """``, options days=5`` for the options that differ from the game's defaults (none: empty)."""
+    from cardtable import _core
+
+    defaults = _core.Game(game_id, players, {}).options
+    changed = {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
+    return f", options {options_text(changed)}" if changed else ""

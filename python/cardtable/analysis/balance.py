@@ -14,16 +14,7 @@ from scipy import stats
 from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import (
-    Report,
-    ResultOutputs,
-    Section,
-    changed_options,
-    command_line,
-    figure,
-    options_text,
-    svg_of,
-)
+from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
@@ -34,7 +25,7 @@ from cardtable.analysis._stats import (
     mean_estimate,
     proportion,
 )
-from cardtable.analysis._text import plain_text, text_table
+from cardtable.analysis._text import changed_options, options_text, plain_text, text_table
 from cardtable.analysis._trace import GameTrace, decided_at, lead_changes, leader_wins_at, replay
 from cardtable.errors import InvalidOptionError, InvalidStateError
 

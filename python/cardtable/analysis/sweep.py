@@ -12,18 +12,7 @@ import numpy as np
 
 from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import (
-    Report,
-    ResultOutputs,
-    Section,
-    changed_options,
-    command_line,
-    figure,
-    option_text,
-    options_text,
-    plural,
-    svg_of,
-)
+from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
@@ -33,7 +22,14 @@ from cardtable.analysis._stats import (
     proportion,
     record_dict,
 )
-from cardtable.analysis._text import plain_text, text_table
+from cardtable.analysis._text import (
+    changed_options,
+    option_text,
+    options_text,
+    plain_text,
+    plural,
+    text_table,
+)
 from cardtable.analysis.balance import default_bot, margins
 from cardtable.errors import InvalidOptionError
 from cardtable.reference._options import plain_json

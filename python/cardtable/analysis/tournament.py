@@ -15,17 +15,7 @@ from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import (
-    Report,
-    ResultOutputs,
-    Section,
-    changed_options,
-    command_line,
-    figure,
-    options_text,
-    plural,
-    svg_of,
-)
+from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
@@ -35,7 +25,7 @@ from cardtable.analysis._stats import (
     mean_estimate,
     record_dict,
 )
-from cardtable.analysis._text import plain_text, text_table
+from cardtable.analysis._text import changed_options, options_text, plain_text, plural, text_table
 from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
