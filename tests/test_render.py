@@ -605,6 +605,25 @@ def test_replay_steps_forward_and_back_in_a_browser(
         "return Array.from(document.querySelectorAll('#scores tbody tr')).length"
     )
     assert scores == game.players
+    # The address keeps the place, and a link to a place opens there.
+    browser.find_element("id", "first").click()
+    for _ in range(2):
+        browser.find_element("id", "next").click()
+    assert browser.execute_script("return location.hash") == "#step=2&view=2"
+    browser.get(path.as_uri() + "#step=4&view=1")
+    WebDriverWait(browser, 20).until(
+        lambda b: b.execute_script("return document.body.dataset.ready") == "true"
+    )
+    assert step() == "4"
+    assert (
+        Select(browser.find_element("id", "view")).first_selected_option.get_attribute("value")
+        == "1"
+    )
+    assert "seat 0's view" in browser.execute_script(
+        "return document.querySelector('#frame svg title').textContent"
+    )
+    browser.execute_script("location.hash = '#step=1'")
+    WebDriverWait(browser, 5).until(lambda b: step() == "1")
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     assert errors == []
 

@@ -4,7 +4,8 @@ The file holds every step's picture for the full view and for each seat's view (
 together and inflated by the browser), the log of actions in words and the scores after every
 step. It needs no network: open it from disk. Controls: a step slider, first/previous/next/last,
 play/pause with a speed, a view selector, and the log (click a line to jump there); the arrow keys
-step and the space bar plays.
+step and the space bar plays. The address keeps the place: ``replay.html#step=12&view=2`` opens at
+step 12 in the third view (seat 1's), so a link can point at a moment of the game.
 """
 
 from __future__ import annotations
@@ -600,6 +601,9 @@ async function inflate(text) {
 function show(n) {
   step = Math.max(0, Math.min(data.frames.length - 1, n));
   const frame = data.frames[step];
+  try {  // the place in the address, for a link to it (not where the page cannot change it)
+    history.replaceState(null, "", "#step=" + step + (view ? "&view=" + view : ""));
+  } catch (error) { /* a page shown from a string, as in a notebook */ }
   el("frame").innerHTML = data.pictures[frame.views[view]];
   el("slider").value = String(step);
   el("step").textContent = "step " + step + " / " + (data.frames.length - 1);
@@ -657,21 +661,34 @@ function start() {
   el("last").addEventListener("click", () => { stop(); show(data.frames.length - 1); });
   el("play").addEventListener("click", play);
   el("speed").addEventListener("change", () => { if (timer !== null) { stop(); play(); } });
-  el("view").addEventListener("change", () => {
-    view = Number(el("view").value);
-    data.frames.forEach((frame, i) => {
-      el("log").children[i].textContent = i + ". " + frame.labels[view];
-    });
-    show(step);
-  });
+  el("view").addEventListener("change", () => { setView(Number(el("view").value)); show(step); });
+  window.addEventListener("hashchange", () => { stop(); fromAddress(); });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLSelectElement) return;
     if (event.key === "ArrowRight") { stop(); show(step + 1); }
     else if (event.key === "ArrowLeft") { stop(); show(step - 1); }
     else if (event.key === " ") { event.preventDefault(); play(); }
   });
-  show(0);
+  fromAddress();
   document.body.dataset.ready = "true";
+}
+
+function setView(v) {
+  view = v;
+  el("view").value = String(v);
+  data.frames.forEach((frame, i) => {
+    el("log").children[i].textContent = i + ". " + frame.labels[view];
+  });
+}
+
+function fromAddress() {  // #step=N&view=V (each optional): the place a link points at
+  const number = (key) => {
+    const found = new RegExp("(?:^#|&)" + key + "=([0-9]+)").exec(location.hash);
+    return found ? Number(found[1]) : 0;
+  };
+  const v = number("view");
+  setView(v < meta.views.length ? v : 0);
+  show(number("step"));
 }
 
 inflate(document.getElementById("data").textContent).then((loaded) => {
