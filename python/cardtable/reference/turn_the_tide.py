@@ -503,7 +503,8 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
         bool_option(
             "recheck_after_elimination",
             True,
-            "after an elimination the highest showing tide loses again (rules step 7)",
+            "after an elimination the highest showing tide loses again (rules step 7; no effect "
+            "with 3 players, whose round ends when two remain)",
         ),
         bool_option(
             "highest_chooses_tide",

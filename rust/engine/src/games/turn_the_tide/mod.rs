@@ -162,7 +162,8 @@ crate::options::game_options! {
     /// The options of Turn the Tide, as read for [`Game::with_options`].
     #[players(3..=5)]
     pub struct TurnTheTideOptions {
-        /// after an elimination the highest tide loses a lifebuoy again (rules step 7)
+        /// after an elimination the highest tide loses a lifebuoy again (rules step 7; no effect with
+        /// 3 players, whose round ends when two remain)
         recheck_after_elimination: bool(true),
         /// the highest weather card chooses either tide card
         highest_chooses_tide: bool(false),
