@@ -33,7 +33,13 @@ from cardtable.analysis._stats import (
     mean_estimate,
     proportion,
 )
-from cardtable.analysis._trace import decided_at, lead_changes
+from cardtable.analysis._trace import (
+    GameTrace,
+    decided_at,
+    lead_changes,
+    leader_counts,
+    leader_wins_at,
+)
 from cardtable.analysis.balance import margins
 
 REPS = 4000  # coverage 95% ± 1.5% is about ± 4.4 standard errors at this size
@@ -213,6 +219,21 @@ def test_lead_changes_and_decided_at() -> None:
     steady = np.array([[0, 0], [2, 0], [3, 1], [4, 1]], dtype=float)
     assert decided_at(steady, [0], True) == pytest.approx(1 / 3)
     assert lead_changes(-steady, False) == 0
+
+
+def test_leader_shares_come_with_the_games_they_rest_on() -> None:
+    # One game of two: seat 0 leads alone from the first decision on and wins; at the start
+    # nobody leads alone. The plot's point at 0% rests on no game, every later one on one game.
+    trace = np.array([[0, 0], [1, 0], [2, 0], [3, 1]], dtype=float)
+    game = GameTrace(0, [], trace, [3, 1], [0], 3)
+    hits, seen = leader_counts([game], True, points=4)
+    assert seen.tolist() == [0, 1, 1, 1] and hits.tolist() == [0, 1, 1, 1]
+    shares = leader_wins_at([game], True, points=4)
+    assert np.isnan(shares[0]) and shares[1:].tolist() == [1.0, 1.0, 1.0]
+    b = balance("goofspiel", players=2, games=30, progress=False, trace_games=10, weaker=None)
+    assert len(b.leader_games) == len(b.leader_wins) and max(b.leader_games) <= 10
+    assert b.to_dict()["leader_games"] == b.leader_games
+    assert "had a sole leader then" in b.summary_table() or np.isnan(b.leader_wins[10][1])
 
 
 def test_lineups() -> None:

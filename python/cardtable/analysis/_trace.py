@@ -166,8 +166,21 @@ def leader_wins_at(
     Entry k: the share of games in which a seat leading alone after ``k / (points − 1)`` of the
     decisions is among the winners (NaN where no seat led alone).
     """
-    hits = np.zeros(points)
-    seen = np.zeros(points)
+    hits, seen = leader_counts(traces, higher_is_better, points)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: npt.NDArray[np.float64] = np.where(seen > 0, hits / np.maximum(seen, 1), np.nan)
+    return out
+
+
+def leader_counts(
+    traces: Sequence[GameTrace], higher_is_better: bool, points: int = 21
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The counts behind :func:`leader_wins_at`.
+
+    Per point: the games whose sole leader then won, and the games with a sole leader there.
+    """
+    hits = np.zeros(points, dtype=np.int64)
+    seen = np.zeros(points, dtype=np.int64)
     for t in traces:
         leaders = _leaders(t.trace, higher_is_better)
         for k, x in enumerate(np.linspace(0, 1, points)):
@@ -175,6 +188,4 @@ def leader_wins_at(
             if row.sum() == 1:
                 seen[k] += 1
                 hits[k] += int(np.flatnonzero(row)[0]) in t.winners
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: npt.NDArray[np.float64] = np.where(seen > 0, hits / np.maximum(seen, 1), np.nan)
-    return out
+    return hits, seen

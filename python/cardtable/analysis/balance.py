@@ -26,7 +26,14 @@ from cardtable.analysis._stats import (
     proportion,
 )
 from cardtable.analysis._text import changed_options, options_text, plain_text, text_table
-from cardtable.analysis._trace import GameTrace, decided_at, lead_changes, leader_wins_at, replay
+from cardtable.analysis._trace import (
+    GameTrace,
+    decided_at,
+    lead_changes,
+    leader_counts,
+    leader_wins_at,
+    replay,
+)
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -154,6 +161,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         decided: Share of a traced game's decisions after which its winners always lead.
         leader_wins: ``(share of the game, share of games whose sole leader then wins)``; the
             share is NaN (``None`` in :meth:`to_dict`) where no traced game had a sole leader.
+        leader_games: Per point of ``leader_wins``, the traced games that had a sole leader
+            there (what each share rests on).
         luck: The luck measure, or ``None`` without a weaker bot.
         trace_doc: What the game's score trace is.
         seconds: Wall time.
@@ -174,6 +183,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
     lead_changes: Distribution
     decided: Distribution
     leader_wins: list[tuple[float, float]]
+    leader_games: list[int]
     luck: Luck | None
     trace_doc: str
     runs: Runs = field(repr=False)
@@ -200,6 +210,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             "lead_changes": self.lead_changes.to_dict(),
             "decided": self.decided.to_dict(),
             "leader_wins": self.leader_wins,
+            "leader_games": self.leader_games,
             "luck": None if self.luck is None else self.luck.to_dict(),
             "trace": self.trace_doc,
             "seconds": self.seconds,
@@ -285,10 +296,16 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                 f"on average (median {100 * self.decided.quantiles[0.5]:.0f}%; "
                 f"{len(self.traced)} traced games)."
             )
-            half = [w for x, w in self.leader_wins if abs(x - 0.5) < 1e-9]
-            if half and not np.isnan(half[0]):
+            half = [
+                (w, g)
+                for (x, w), g in zip(self.leader_wins, self.leader_games, strict=True)
+                if abs(x - 0.5) < 1e-9
+            ]
+            if half and not np.isnan(half[0][0]):
+                share, count = half[0]
                 out.append(
-                    f"A player leading alone at half time wins {100 * half[0]:.0f}% of the time."
+                    f"A player leading alone at half time wins {100 * share:.0f}% of the time "
+                    f"({count} of the traced games had a sole leader then)."
                 )
         if self.luck is not None:
             lk = self.luck
@@ -493,6 +510,7 @@ def balance(
             seat_share=seat_share,
         )
     curve = leader_wins_at(traced, higher)
+    _, leader_games = leader_counts(traced, higher)
     game_margins = margins(runs.scores[0], w, higher)
     return BalanceResult(
         bot=bot,
@@ -510,6 +528,7 @@ def balance(
         leader_wins=[
             (float(x), float(v)) for x, v in zip(np.linspace(0, 1, len(curve)), curve, strict=True)
         ],
+        leader_games=[int(g) for g in leader_games],
         luck=luck,
         trace_doc=spec(game_id).trace_doc,
         runs=runs,
@@ -602,9 +621,19 @@ def _balance_report(b: BalanceResult) -> Report:
         tr = Section("Lead changes and when the game is decided")
         tr.findings.append(f"Score trace: {b.trace_doc}.")
         with figure(7.5, 3.0) as (fig, ax):
+            # Each point with its 95% Wilson interval over the games it rests on: a point of a
+            # handful of games (early on few games have a sole leader) shows as uncertain.
             xs = [100 * x for x, _ in b.leader_wins]
             ys = [100 * y for _, y in b.leader_wins]
-            ax.plot(xs, ys, marker="o", color="#54a24b")
+            ci = [
+                proportion(round(y * g), g) if g else None
+                for (_, y), g in zip(b.leader_wins, b.leader_games, strict=True)
+            ]
+            err = [
+                [0.0 if e is None else 100 * (e.value - e.low) for e in ci],
+                [0.0 if e is None else 100 * (e.high - e.value) for e in ci],
+            ]
+            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color="#54a24b")
             ax.axhline(100 / n, color="#e45756", linestyle="--", label="no information")
             ax.set_ylim(0, 105)
             ax.set_xlabel("share of the game played (%)")
@@ -612,7 +641,8 @@ def _balance_report(b: BalanceResult) -> Report:
             ax.legend(loc="lower right")
             tr.add_figure(
                 svg_of(fig),
-                "How often a player who leads alone at each point of the game goes on to win.",
+                "How often a player who leads alone at each point of the game goes on to win, "
+                "with its 95% interval over the traced games that had a sole leader there.",
             )
         tr.add_figure(
             _bar_distribution(b.lead_changes, "lead changes per game", "#b279a2"),
