@@ -138,12 +138,13 @@ def test_constant_metric_that_is_no_share_gets_a_zero_width_interval(value: floa
 
 
 def test_share_intervals_stay_within_0_and_1() -> None:
-    # 9 deals out of 10 won: the t interval, 0.9 ± 0.23, would end above 100%; there the lower
-    # end is Wilson's, 0.596 (the exact Clopper-Pearson interval starts at 0.555).
+    # 9 deals out of 10 won: the t interval, 0.9 ± 0.23, would end above 100%; Wilson's at the
+    # effective sample size (9 here) is 0.577–0.983 (Clopper-Pearson's for 9 of 10: 0.555–0.997).
     high = cluster_mean(np.r_[np.ones(9), 0.0], np.arange(10), share=True)
-    assert high.value == pytest.approx(0.9) and high.high == 1 and 0.59 < high.low < 0.6
+    assert high.value == pytest.approx(0.9)
+    assert (high.low, high.high) == pytest.approx((0.5773, 0.9834), abs=1e-4)
     low = cluster_mean(np.r_[np.zeros(14), 1.0], np.arange(15), share=True)
-    assert low.low == 0 and low.high > low.value > 0
+    assert 0 < low.low < low.value < low.high < 0.35  # Wilson for 1 of 15: 0.012–0.30
     # Not a share: the same values keep their t interval.
     assert cluster_mean(np.r_[np.ones(9), 0.0], np.arange(10)).high > 1
 
@@ -532,21 +533,30 @@ def test_sweep_rejects_bad_grids() -> None:
 
 
 def test_a_rare_win_gets_an_interval_no_narrower_than_no_win() -> None:
-    # One win in 12,000 seat-games (1,000 deals of 12): the t interval over deals is about
-    # 0.000%–0.025%, narrower than the Wilson interval that no win at all gets (0.0%–0.4%).
+    # One win in 12,000 seat-games (1,000 deals of 12): the t interval over deals was about
+    # 0.000%–0.025%, narrower than the Wilson interval that no win at all got (0.0%–0.4%).
     deals = np.repeat(np.arange(1000), 12)
     none = cluster_mean(np.zeros(12000), deals, share=True)
     wins = np.zeros(12000)
     wins[5] = 1
     one = cluster_mean(wins, deals, share=True)
-    assert none.low == one.low == 0.0
-    assert one.high >= none.high > 0.0035
-    assert one.fmt(3, percent=True) == "0.0% (0.0–0.4%)"
-    # Away from 0 and 1 the t interval over deals stays as it was.
+    assert none.low == 0.0 < one.low and 0.0 < none.high < one.high
+    # Shown with the digits that tell them apart (they read 0.0% (0.0–0.0%) alike).
+    assert none.fmt(3, percent=True) == "0.0% (0.00–0.03%)"
+    assert one.fmt(3, percent=True) == "0.0% (0.00–0.05%)"
+    # The upper end never falls as wins rise.
+    highs = []
+    for won in range(40):
+        wins = np.zeros(12000)
+        wins[np.arange(won) * 37] = 1
+        highs.append(cluster_mean(wins, deals, share=True).high)
+    assert highs == sorted(highs)
+    # Away from 0 and 1 it is the t interval over deals, within a few parts in a thousand.
     rng = np.random.default_rng(0)
     common = rng.random(4000) < 0.25
     e = cluster_mean(common, np.repeat(np.arange(1000), 4), share=True)
-    assert e == clip(mean_estimate(common.reshape(1000, 4).mean(axis=1)), 0.0, 1.0)
+    t = clip(mean_estimate(common.reshape(1000, 4).mean(axis=1)), 0.0, 1.0)
+    assert e.value == t.value and (e.low, e.high) == pytest.approx((t.low, t.high), abs=1e-3)
 
 
 def test_summary_titles_name_the_options_that_differ_from_the_defaults() -> None:

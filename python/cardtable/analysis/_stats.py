@@ -68,7 +68,16 @@ class Estimate:
         value = f"{scale * self.value:.{d}f}{unit}"
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
             return value
-        return f"{value} ({scale * self.low:.{d}f}–{scale * self.high:.{d}f}{unit})"
+        # An interval narrower than the digits shown gets more of them, up to four more (a rare
+        # win's 0.000–0.047% is not 0.0–0.0%).
+        e = d
+        while (
+            e < d + 4
+            and self.low < self.high
+            and f"{scale * self.low:.{e}f}" == f"{scale * self.high:.{e}f}"
+        ):
+            e += 1
+        return f"{value} ({scale * self.low:.{e}f}–{scale * self.high:.{e}f}{unit})"
 
 
 def mean_estimate(x: npt.ArrayLike) -> Estimate:
@@ -95,10 +104,14 @@ def cluster_mean(
     cluster means. A metric that is the same in every cluster gets a zero-width interval.
 
     With ``share`` the values are a share in [0, 1] (a 0/1 outcome, or a share with ties counting
-    half). Near 0 or 1, where the t interval reaches past the range and is too narrow (one win in
-    1,000 deals would get an interval narrower than none at all), the interval is the wider of the
-    clipped t interval and the Wilson interval over the clusters (each cluster's mean counting as
-    one trial's outcome); a share that never (or always) happened gets the Wilson interval.
+    half) and the interval is Wilson's at the effective sample size of the clustered design
+    (Kish): the units (``values``) discounted by the spread of the cluster means, ``p(1 - p) /
+    var(mean)``, at most the number of units. In the middle of the range it is the t interval's
+    width; near 0% or 100%, where the t interval is far too narrow (one win in 12,000 seat-games
+    would get ``0.0–0.0%``), it stays a proper interval that widens as the share grows. A share that
+    never (or always) happened has no spread to read a design effect from: its units count as
+    independent. A share that is the same in every cluster strictly inside (0, 1) is exact by the
+    design (a mirrored seat that wins every other game) and keeps its zero-width interval.
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(clusters)
@@ -110,27 +123,33 @@ def cluster_mean(
     means = sums / counts
     if not share:
         return mean_estimate(means)
-    if means.size > 1 and np.all(means == means[0]) and means[0] in (0.0, 1.0):
-        # A share that never (or always) happened: the t interval collapses; Wilson's does not.
-        return proportion(int(means[0]) * means.size, means.size)
-    t = mean_estimate(means)
-    if means.size > 1 and (t.low < 0.0 or t.high > 1.0):
-        low, high = _wilson(t.value, means.size)
-        return Estimate(t.value, max(min(t.low, low), 0.0), min(max(t.high, high), 1.0), t.n)
-    return clip(t, 0.0, 1.0)
+    n = int(means.size)
+    share_value = float(means.mean())
+    spread = float(means.var(ddof=1)) / n if n > 1 else 0.0
+    if 0.0 < share_value < 1.0 and spread == 0.0:
+        return Estimate(share_value, share_value, share_value, n)
+    units = float(v.size)
+    effective = units
+    if 0.0 < share_value < 1.0:
+        effective = min(share_value * (1.0 - share_value) / spread, units)
+    low, high = _wilson(share_value, effective)
+    return Estimate(share_value, low, high, n)
 
 
-def _wilson(share: float, trials: int) -> tuple[float, float]:
+def _wilson(share: float, trials: float) -> tuple[float, float]:
     """The 95% Wilson score interval of a share observed over ``trials``.
 
-    The share is the mean of the trials' outcomes in [0, 1], so the successes need not be a whole
-    number.
+    ``trials`` may be an effective sample size (not a whole number), and the share the mean of
+    the trials' outcomes in [0, 1].
     """
     z = float(stats.norm.ppf(0.5 + LEVEL / 2))
     z2n = z * z / trials
     centre = (share + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(share * (1 - share) / trials + z2n / (4 * trials))
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    # At 0 (or 1) the interval ends there exactly, whatever the rounding.
+    low = 0.0 if share <= 0.0 else max(centre - half, 0.0)
+    high = 1.0 if share >= 1.0 else min(centre + half, 1.0)
+    return low, high
 
 
 def clip(e: Estimate, low: float, high: float) -> Estimate:
@@ -142,8 +161,8 @@ def proportion(successes: int, trials: int) -> Estimate:
     """A proportion of independent trials with its 95% Wilson interval."""
     if trials == 0:
         return Estimate(math.nan, 0.0, 1.0, 0)
-    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(LEVEL, method="wilson")
-    return Estimate(successes / trials, float(ci.low), float(ci.high), trials)
+    low, high = _wilson(successes / trials, trials)
+    return Estimate(successes / trials, low, high, trials)
 
 
 def holm(pvalues: list[float]) -> list[float]:
