@@ -233,7 +233,7 @@ def test_simulate_names_an_unknown_bot_before_counting() -> None:
     assert "bots given" not in output
     _fails_before_the_run(
         ["simulate", "turn_the_tide", "-p", "4", "-b", "greedy,random"],
-        "4 players need 4 bots",
+        "--players 4 means 4 seats, one bot per seat; got 2",
     )
     _fails_before_the_run(
         ["simulate", "trafficars_memory", "-p", "2", "-b", "memory,forgetful:2"], "forgetful"
@@ -468,6 +468,14 @@ def test_simulate_takes_its_player_count_from_the_bots_or_the_game() -> None:
     too_many = run_cli("simulate", "goofspiel", "-b", "greedy,random,random", exit_code=2)
     assert "the game has 2 seats, one bot per seat; got 3" in too_many
     assert "unknown game 'nope'" in run_cli("simulate", "nope", exit_code=2)
+    # No bot named: a usage error, not a ZeroDivisionError; a misspelt bot is named before the
+    # count is checked, also with --players, in the same words as replay.
+    assert "no bot named in ','" in run_cli("simulate", "goofspiel", "--bots", ",", exit_code=2)
+    assert 'unknown bot "nosuch"' in run_cli("simulate", "goofspiel", "-b", "nosuch", exit_code=2)
+    given = run_cli("simulate", "goofspiel", "-p", "2", "-b", "greedy", exit_code=2)
+    assert "--players 2 means 2 seats, one bot per seat; got 1 (greedy)" in given
+    replayed = run_cli("replay", "turn_the_tide", "-b", "nosuch", "--out", "x.html", exit_code=2)
+    assert 'unknown bot "nosuch"' in replayed
 
 
 @pytest.mark.parametrize(

@@ -324,6 +324,24 @@ def test_a_value_that_is_not_json_is_refused_before_the_player_count_is_checked(
         cardtable.make("chess", players=2, backend=backend, num_cards=float("nan"))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("game_id", ["chess", 5, None])
+def test_an_unknown_game_is_named_alike_by_both_backends(backend: str, game_id: Any) -> None:
+    """The id as Python shows it, then the registered games in order (the engine wrote
+    ``"chess"`` and its registration order, the reference ``'chess'`` and sorted ids)."""
+    with pytest.raises(InvalidOptionError) as err:
+        cardtable.make(game_id, players=2, backend=backend)
+    known = ", ".join(sorted(g.id for g in cardtable.games()))
+    assert str(err.value) == f"unknown game {game_id!r}; registered games: {known}"
+
+
+def test_a_game_of_one_player_count_needs_no_player_count(backend: str) -> None:
+    assert cardtable.make("goofspiel", backend=backend, num_cards=3).players == 2
+    with pytest.raises(InvalidOptionError, match=r"played by 2\.\.=5 players: give players="):
+        cardtable.make("deep_regrets", backend=backend)
+    with pytest.raises(InvalidOptionError, match="unknown game 'chess'"):
+        cardtable.make("chess", backend=backend)
+
+
 _MAX = 2**64 - 1
 
 

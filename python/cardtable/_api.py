@@ -85,12 +85,30 @@ def games() -> list[GameInfo]:
     ]
 
 
-def make(game_id: str, *, players: int, backend: Backend = "rust", **options: Any) -> GameProtocol:
+def game_info(game_id: object) -> GameInfo:
+    """The :class:`GameInfo` of a registered game.
+
+    Raises:
+        InvalidOptionError: On an unknown game, naming it and the registered games (sorted), in
+            the words of both backends.
+    """
+    found = games()
+    for info in found:
+        if info.id == game_id:
+            return info
+    known = ", ".join(sorted(g.id for g in found))
+    raise InvalidOptionError(f"unknown game {game_id!r}; registered games: {known}")
+
+
+def make(
+    game_id: str, *, players: int | None = None, backend: Backend = "rust", **options: Any
+) -> GameProtocol:
     """Creates a game with fixed options.
 
     Args:
         game_id: A registered game id (see :func:`games`), e.g. ``"turn_the_tide"``.
-        players: The number of players.
+        players: The number of players; may be left out for a game played by one number of
+            players only (goofspiel: 2).
         backend: ``"rust"`` (fast engine) or ``"reference"`` (pure-Python rulebook implementation);
             both behave identically.
         **options: The game's options (see ``cardtable.games()``).
@@ -99,7 +117,8 @@ def make(game_id: str, *, players: int, backend: Backend = "rust", **options: An
         The game; ``game.new_state(seed=...)`` starts a game.
 
     Raises:
-        InvalidOptionError: On an unknown game or backend, a bad player count or a bad option.
+        InvalidOptionError: On an unknown game or backend, a bad player count (or none for a game
+            of several player counts) or a bad option.
 
     Example:
         >>> import cardtable
@@ -108,6 +127,14 @@ def make(game_id: str, *, players: int, backend: Backend = "rust", **options: An
         >>> state.current_player
         0
     """
+    if players is None:
+        info = game_info(game_id)
+        if info.min_players != info.max_players:
+            raise InvalidOptionError(
+                f"{game_id} is played by {info.min_players}..={info.max_players} players: give "
+                "players="
+            )
+        players = info.min_players
     if backend == "rust":
         from cardtable import _core
 

@@ -163,7 +163,7 @@ def bot_count_error(
     else:
         seats, count = f"the game has {low}..={high} seats", f"{low}..={high}"
     target = min(max(len(names), low), high)
-    example = ",".join(names[i % len(names)] for i in range(target))
+    example = ",".join((names or ["random"])[i % max(len(names), 1)] for i in range(target))
     return InvalidOptionError(
         f"{game_id}: {seats}, one bot per seat; got {len(names)} ({', '.join(names)}): "
         f"give {count} bots, e.g. --bots {example}"

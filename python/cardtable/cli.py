@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 import cardtable
+from cardtable._api import game_info
 from cardtable._cli_options import (
     bot_count_error,
     choice_option,
@@ -332,9 +333,10 @@ def simulate_command(
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
     fmt = _check_outputs(out, plot, backend)
     options = parse_options(option_pairs)
+    given = players is not None
     if players is None:
         players = _seat_count(game_id, bots)
-    bot_list = _check_bots(game_id, players, bots, options)
+    bot_list = _check_bots(game_id, players, bots, options, given=given)
     try:
         result = cardtable.simulate(
             game_id,
@@ -376,23 +378,20 @@ def simulate_command(
 def _seat_count(game_id: str, bots: str) -> int:
     """The players of a run without ``--players``.
 
-    One per ``--bots`` name, else the game's only player count.
+    One per ``--bots`` name (the nearest count the game allows, so that the bots are checked by
+    name first), else the game's only player count.
 
     Raises:
         click.UsageError: For an unknown game, or a game of several player counts without bots.
     """
-    info = next((g for g in cardtable.games() if g.id == game_id), None)
-    if info is None:
-        known = ", ".join(g.id for g in cardtable.games())
-        raise click.UsageError(f"unknown game {game_id!r}; registered games: {known}")
+    try:
+        info = game_info(game_id)
+    except CardtableError as err:
+        raise click.UsageError(str(err)) from None
     low, high = int(info.min_players), int(info.max_players)
-    if bots:
-        names = split_bot_specs(bots)
-        if not low <= len(names) <= high:
-            raise click.BadParameter(
-                str(bot_count_error(game_id, names, low, high, None)), param_hint="--bots"
-            )
-        return len(names)
+    names = _bot_names(bots)
+    if names:
+        return min(max(len(names), low), high)
     if low == high:
         return low
     raise click.UsageError(
@@ -401,29 +400,43 @@ def _seat_count(game_id: str, bots: str) -> int:
     )
 
 
-def _check_bots(game_id: str, players: int, bots: str, options: dict[str, Any]) -> list[str] | None:
+def _bot_names(bots: str) -> list[str]:
+    """The names of ``--bots`` (none when it is not given).
+
+    Raises:
+        click.BadParameter: If it is given but names no bot (``--bots ,``).
+    """
+    names = split_bot_specs(bots) if bots else []
+    if bots and not names:
+        raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
+    return names
+
+
+def _check_bots(
+    game_id: str, players: int, bots: str, options: dict[str, Any], *, given: bool = True
+) -> list[str] | None:
     """Checks the game, its options and every bot name before the run; the names, one per seat.
 
-    An unknown bot is named first; then the count must match the players.
+    An unknown bot is named first; then the count must match the players (``given``: whether
+    ``--players`` was given, for the message).
     """
     try:
         game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:
         raise click.UsageError(str(err)) from None
-    if not bots:
+    names = _bot_names(bots)
+    if not names:
         return None
-    names = split_bot_specs(bots)
     for i, name in enumerate(names):
         try:
             cardtable.bot(game, name, min(i, game.players - 1))
         except CardtableError as err:
             raise click.BadParameter(str(err), param_hint="--bots") from None
     if len(names) != game.players:
-        raise click.BadParameter(
-            f"{game.players} players need {game.players} bots, one per seat; got {len(names)} "
-            f"({', '.join(names)})",
-            param_hint="--bots",
-        )
+        info = game_info(game_id)
+        low, high = (players, players) if given else (info.min_players, info.max_players)
+        error = bot_count_error(game_id, names, low, high, players if given else None)
+        raise click.BadParameter(str(error), param_hint="--bots")
     return names
 
 

@@ -53,6 +53,7 @@ import numpy.typing as npt
 import pyspiel
 
 import cardtable
+from cardtable._api import game_info as _info
 from cardtable._inputs import as_int
 from cardtable.adapters._common import win_rewards
 from cardtable.errors import InvalidOptionError
@@ -66,14 +67,6 @@ UNBOUNDED_LENGTH = 100_000
 """``max_game_length`` of games whose length has no bound."""
 
 _REGISTERED: dict[str, type[CardtableGame]] = {}
-
-
-def _info(game_id: str) -> cardtable.GameInfo:
-    for info in cardtable.games():
-        if info.id == game_id:
-            return info
-    known = ", ".join(g.id for g in cardtable.games())
-    raise InvalidOptionError(f"unknown game {game_id!r}; registered games: {known}")
 
 
 def _goofspiel_length(n: int, o: dict[str, Any]) -> int:

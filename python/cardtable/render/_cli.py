@@ -9,7 +9,6 @@ import click
 
 from cardtable._cli_options import bot_count_error, option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
-from cardtable.errors import InvalidOptionError
 
 __all__ = ["default_bot", "register"]
 
@@ -19,13 +18,9 @@ _PLAYERS = click.IntRange(min=1)
 
 
 def _info(game_id: str) -> Any:
-    import cardtable
+    from cardtable._api import game_info
 
-    info = next((g for g in cardtable.games() if g.id == game_id), None)
-    if info is None:
-        known = ", ".join(g.id for g in cardtable.games())
-        raise InvalidOptionError(f"unknown game {game_id!r}; registered: {known}")
-    return info
+    return game_info(game_id)
 
 
 def default_bot(game_id: str) -> str:
@@ -103,17 +98,19 @@ def register(main: click.Group) -> None:
                 raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
             options = parse_options(option_pairs)
             seats = players
-            if seats is None:
-                info = _info(game_id)
-                low, high = int(info.min_players), int(info.max_players)
-                if names and not low <= len(names) <= high:  # one bot per seat
-                    raise bot_count_error(game_id, names, low, high, None)
-                seats = len(names) if names else low
+            info = _info(game_id)
+            low, high = int(info.min_players), int(info.max_players)
+            if seats is None:  # one bot per seat: the nearest count, so names are checked first
+                seats = min(max(len(names), low), high) if names else low
             game = cardtable.make(game_id, players=seats, **options)  # checks players first
             if not names:
                 names = [default_bot(game_id)] * game.players
+            for i, name in enumerate(names):  # an unknown bot is named before a wrong count
+                cardtable.bot(game, name, min(i, game.players - 1))
             if len(names) != game.players:
-                raise bot_count_error(game_id, names, game.players, game.players, players)
+                if players is not None:
+                    low = high = players
+                raise bot_count_error(game_id, names, low, high, players)
             if game_index is not None:
                 viewer = replay_run_game(
                     game_id,
