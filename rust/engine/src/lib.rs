@@ -27,7 +27,7 @@ pub mod vector;
 pub use error::{EngineError, Result};
 pub use game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 pub use options::{OptionKind, OptionReader, OptionSpec, OptionValues};
-pub use registry::{games, make, GameInfo};
+pub use registry::{games, is_registered, make, unknown_game, GameInfo};
 pub use rng::{derive_seed, SplitMix64};
 pub use session::{AnyGame, AnySession, GameHandle, Session};
 pub use sim::{SimConfig, SimResult};

@@ -85,12 +85,25 @@ macro_rules! registry {
                     return build::<crate::games::$module::$game>(players, options);
                 }
             )*
-            Err(EngineError::InvalidOption(format!(
-                "unknown game {id:?}; registered games: {}",
-                games().iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
-            )))
+            Err(unknown_game(&format!("'{id}'")))
         }
     };
+}
+
+/// Whether `id` is a registered game.
+pub fn is_registered(id: &str) -> bool {
+    games().iter().any(|g| g.id == id)
+}
+
+/// The error for an unknown game, shown as `shown` (`'chess'`, as Python writes a str), naming
+/// the registered games in sorted order.
+pub fn unknown_game(shown: &str) -> EngineError {
+    let mut known: Vec<&str> = games().iter().map(|g| g.id).collect();
+    known.sort_unstable();
+    EngineError::InvalidOption(format!(
+        "unknown game {shown}; registered games: {}",
+        known.join(", ")
+    ))
 }
 
 crate::games::for_each_game!(registry);

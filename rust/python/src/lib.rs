@@ -380,22 +380,18 @@ impl PyGame {
     ) -> PyResult<Self> {
         // In the reference's order: an unknown game, the player count's type, options that are
         // not JSON, then (engine::make) the player count's range and the options' values.
-        // The id as Python shows it (`'nope'`, `5`) and the registered games sorted, as the
-        // reference says it.
+        // The id as Python shows it (`'nope'`, `5`), as the reference names it.
         let unknown = || {
-            let mut known: Vec<&str> = engine::games().iter().map(|g| g.id).collect();
-            known.sort_unstable();
-            let shown = game_id.repr().map_or_else(|_| "?".into(), |r| r.to_string());
-            to_py_err(EngineError::InvalidOption(format!(
-                "unknown game {shown}; registered games: {}",
-                known.join(", ")
-            )))
+            let shown = game_id
+                .repr()
+                .map_or_else(|_| "?".into(), |r| r.to_string());
+            to_py_err(engine::unknown_game(&shown))
         };
         let Ok(id) = str_arg(game_id, "game id", EngineError::InvalidOption) else {
             // A non-str id is an unknown game, as for any other unregistered id.
             return Err(unknown());
         };
-        if !engine::games().iter().any(|g| g.id == id) {
+        if !engine::is_registered(&id) {
             return Err(unknown());
         }
         let players = int_arg(players, "players", EngineError::InvalidOption)?;
