@@ -618,14 +618,24 @@ def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
     assert first.seed == second.seed == 7
     assert first.metrics == second.metrics
     html = s.report().render()
-    summary = html[html.index("What changes") : html.index("A plot per metric")]
+    summary = html[html.index("What changes") : html.index("All option sets")]
     assert "The same in every option set" in summary and "from " not in summary
+    assert "A plot per metric" not in html  # no metric changes: no plots of them
     # An option that does change the game is still reported as a change.
     changed = sweep(
         "turn_the_tide", players=3, grid={"rounds": [1, 2]}, games=40, seed=7, progress=False
     )
     html = changed.report().render()
-    assert "**mean length**" not in html and "mean length</strong>: from" in html
+    assert "mean length</strong>: from" in html and "A plot per metric that changes" in html
+    # Values are written as -o reads them (null, true), not as Python prints them.
+    nulls = sweep(
+        "turn_the_tide", players=3, grid={"rounds": [None, 1]}, games=10, seed=7, progress=False
+    )
+    assert "rounds ∈ {null, 1}" in nulls.report().render() and "None" not in nulls.summary_table()
+    # One option set: nothing to compare.
+    one = sweep("turn_the_tide", players=3, grid={"rounds": [1]}, games=10, progress=False)
+    page = one.report().render()
+    assert "One option set:" in page and "The same in every option set" not in page
 
 
 # --- every game ------------------------------------------------------------------------------

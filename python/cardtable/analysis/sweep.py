@@ -131,7 +131,7 @@ class SweepResult(ResultOutputs):
             [*self.grid, *self.metrics],
             (
                 [
-                    *[str(p.options[k]) for k in self.grid],
+                    *[option_text(p.options[k]) for k in self.grid],
                     *[_fmt_metric(m, p.metrics[m]) for m in self.metrics],
                 ]
                 for p in self.points
@@ -372,8 +372,8 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
         with figure(1.8 + 1.2 * len(vb), 1.2 + 0.75 * len(va)) as (fig, ax):
             im = ax.imshow(m, cmap="viridis", aspect="auto", origin="lower")
             ax.grid(False)
-            ax.set_xticks(range(len(vb)), [str(v) for v in vb])
-            ax.set_yticks(range(len(va)), [str(v) for v in va])
+            ax.set_xticks(range(len(vb)), [option_text(v) for v in vb])
+            ax.set_yticks(range(len(va)), [option_text(v) for v in va])
             ax.set_xlabel(b)
             ax.set_ylabel(a)
             lo, hi = np.nanmin(m), np.nanmax(m)
@@ -394,7 +394,7 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
             fig.colorbar(im, ax=ax, label=metric + unit)
             ax.set_title(metric)
             return svg_of(fig)
-    labels = [", ".join(f"{k}={p.options[k]}" for k in names) for p in s.points]
+    labels = [options_text({k: p.options[k] for k in names}) for p in s.points]
     vals = [scale * p.metrics[metric].value for p in s.points]
     err = [
         [max(0.0, scale * (p.metrics[metric].value - p.metrics[metric].low)) for p in s.points],
@@ -423,7 +423,7 @@ def _constant(s: SweepResult, metric: str) -> bool:
 
 
 def _option_text(s: SweepResult, p: SweepPoint) -> str:
-    return ", ".join(f"{k}={p.options[k]}" for k in s.grid)
+    return options_text({k: p.options[k] for k in s.grid})
 
 
 def _reproduce(s: SweepResult) -> str:
@@ -443,7 +443,7 @@ def _sweep_report(s: SweepResult) -> Report:
         subtitle=(
             f"Bots {','.join(s.bots)} in {plural(len(s.lineups), 'seat assignment')}, "
             f"{s.games:,} deals each, for every combination of "
-            + "; ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in s.grid.items())
+            + "; ".join(f"{k} ∈ {{{', '.join(map(option_text, v))}}}" for k, v in s.grid.items())
             + f" ({fixed}); seed {s.seed}."
         ),
         footer=(
@@ -454,7 +454,8 @@ def _sweep_report(s: SweepResult) -> Report:
         ),
     )
     summary = Section("What changes")
-    changing = [m for m in s.metrics if not _constant(s, m)]
+    # With one option set there is nothing to compare: every metric is listed as measured.
+    changing = [m for m in s.metrics if len(s.points) > 1 and not _constant(s, m)]
     for metric in changing:
         ranked = sorted(s.points, key=lambda p: p.metrics[metric].value)
         low, high = ranked[0], ranked[-1]
@@ -468,15 +469,16 @@ def _sweep_report(s: SweepResult) -> Report:
     same = [m for m in s.metrics if m not in changing]
     if same:
         summary.findings.append(
-            "The same in every option set: "
+            ("The same in every option set: " if len(s.points) > 1 else "One option set: ")
             + ", ".join(f"**{m}** {_fmt_metric(m, s.points[0].metrics[m])}" for m in same)
             + "."
         )
     report.sections.append(summary)
-    plots = Section("A plot per metric that changes", side_by_side=True)
-    for metric in changing:
-        plots.add_figure(_metric_plot(s, metric), metric)
-    report.sections.append(plots)
+    if changing:
+        plots = Section("A plot per metric that changes", side_by_side=True)
+        for metric in changing:
+            plots.add_figure(_metric_plot(s, metric), metric)
+        report.sections.append(plots)
     table = Section("All option sets")
     names = list(s.grid)
     table.add_table(

@@ -210,7 +210,7 @@ def seat_names(
 
 
 def outcome(winners: Sequence[int], names: Sequence[str] | None = None) -> str:
-    """``seat 2 (greedy) wins`` or ``seats 0 and 2 share the win``, from the winning seats."""
+    """``seat 2 (greedy) wins`` or ``seat 0 and seat 2 share the win``, from the winning seats."""
     seats = [seat_names(list(names or ()), q, None) for q in winners]
     if len(seats) == 1:
         return f"{seats[0]} wins"

@@ -190,10 +190,14 @@ def _status(v: View, names: list[str] | None) -> str:
 def _end_line(v: View, q: int) -> str:
     """Seat ``q``'s end scoring: its Regret Value and any fish lost for the highest one."""
     end = v["end"]
+    lost = [
+        f"{end[key][q]} ({where})"
+        for key, where in (("discarded", "mounted"), ("cloche_discarded", "Cloche"))
+        if end[key][q] is not None
+    ]
     line = f"Regret Value {end['regret_value'][q]}"
-    for key, where in (("discarded", "mounted"), ("cloche_discarded", "Cloche")):
-        if end[key][q] is not None:
-            line += f" · lost {where} {end[key][q]} for the highest Regret Value"
+    if lost:  # both fit on the line: "lost X (mounted), Y (Cloche) for the highest ..."
+        line += f" · lost {', '.join(lost)} for the highest Regret Value"
     return line
 
 

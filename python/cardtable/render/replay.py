@@ -590,7 +590,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 "use strict";
 const meta = JSON.parse(document.getElementById("meta").textContent);
 const el = (id) => document.getElementById(id);
-let data = null, step = 0, view = 0, timer = null;
+let data = null, step = 0, view = 0, timer = null, addressTimer = null;
 
 async function inflate(text) {
   const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
@@ -601,9 +601,15 @@ async function inflate(text) {
 function show(n) {
   step = Math.max(0, Math.min(data.frames.length - 1, n));
   const frame = data.frames[step];
-  try {  // the place in the address, for a link to it (not where the page cannot change it)
-    history.replaceState(null, "", "#step=" + step + (view ? "&view=" + view : ""));
-  } catch (error) { /* a page shown from a string, as in a notebook */ }
+  // The place in the address, for a link to it: written once the steps settle (a browser
+  // throttles an address changed at every step of a dragged slider), and not where the page
+  // cannot change it (shown from a string, as in a notebook).
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(() => {
+    try {
+      history.replaceState(null, "", "#step=" + step + (view ? "&view=" + view : ""));
+    } catch (error) { /* no address to write */ }
+  }, 150);
   el("frame").innerHTML = data.pictures[frame.views[view]];
   el("slider").value = String(step);
   el("step").textContent = "step " + step + " / " + (data.frames.length - 1);

@@ -31,9 +31,13 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 /// The indices `0..n` written as error messages write every integer range, inclusive:
-/// `0..={n - 1}` (`action 9 is out of range 0..=8`), as in `players must be in 2..=4`.
+/// `0..={n - 1}` (`action 9 is out of range 0..=8`), as in `players must be in 2..=4`; with no
+/// index at all (`n` = 0), `none`.
 pub fn indices(n: u64) -> String {
-    format!("0..={}", n.saturating_sub(1))
+    match n.checked_sub(1) {
+        Some(last) => format!("0..={last}"),
+        None => "none".to_string(),
+    }
 }
 
 /// Shorthand for results of engine calls.
