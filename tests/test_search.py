@@ -21,7 +21,7 @@ import cardtable
 from benches.ladder import seat_rotated_share
 from cardtable import _core
 from cardtable._rng import derive_seed
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.sim import simulate
 from cardtable.testing import game_configs
 
@@ -325,6 +325,23 @@ def test_more_iterations_beat_fewer(game_id: str) -> None:
 
 def test_the_core_state_has_resample() -> None:
     assert callable(_core.State.resample)
+
+
+def test_a_sample_refuses_to_be_pickled_instead_of_writing_a_pickle_that_cannot_load() -> None:
+    # pickle.dumps of a sample succeeded, and pickle.loads then failed: "state does not match
+    # its history".
+    import pickle
+
+    state = cardtable.make("turn_the_tide", players=4).new_state(seed=1)
+    for _ in range(60):
+        state.apply(state.legal_actions()[0])
+    sample = state.resample(0, seed=3)
+    played_on = sample.clone()
+    played_on.apply(played_on.legal_actions()[0])
+    for unpicklable in (sample, sample.clone(), played_on):
+        with pytest.raises(InvalidStateError, match="sampled by resample"):
+            pickle.dumps(unpicklable)
+    assert pickle.loads(pickle.dumps(state)).to_dict() == state.to_dict()
 
 
 def test_a_reorder_sample_does_not_know_the_unseen_fish_below() -> None:

@@ -23,6 +23,9 @@ pub struct Session<G: Game> {
     state: G::State,
     history: Vec<u32>,
     rng: Option<SplitMix64>,
+    /// Made by [`Session::resample`] (or played on from one): the history is the real game's,
+    /// which does not lead to this state, so its dict cannot be restored.
+    sampled: bool,
 }
 
 impl<G: Game> Session<G> {
@@ -34,6 +37,7 @@ impl<G: Game> Session<G> {
             state,
             history: Vec::new(),
             rng: seed.map(SplitMix64::new),
+            sampled: false,
         };
         session.resolve_chance();
         session
@@ -116,6 +120,7 @@ impl<G: Game> Session<G> {
             state: self.state.clone(),
             history: Vec::new(),
             rng: None,
+            sampled: self.sampled,
         };
         probe.apply(action, None)?;
         let a = self.check_action(action)?;
@@ -175,6 +180,7 @@ impl<G: Game> Session<G> {
             state,
             history: self.history.clone(),
             rng: self.rng.map(|_| SplitMix64::new(next)),
+            sampled: true,
         })
     }
 
@@ -316,6 +322,9 @@ pub trait AnySession: Send + Sync {
     fn clone_box(&self) -> Box<dyn AnySession>;
     /// A full state sampled from what seat `observer` can know here (see [`Session::resample`]).
     fn resample(&self, observer: i64, seed: u64) -> Result<Box<dyn AnySession>>;
+    /// Whether the state was sampled by [`AnySession::resample`] (or played on from one): its
+    /// history is the real game's, so its dict does not restore it.
+    fn is_sample(&self) -> bool;
     /// The concrete session, for [`AnyBot`] to recover its game's state type.
     fn as_any(&self) -> &dyn Any;
     /// The number of distinct sequences of `depth` steps (actions and chance outcomes alike) from
@@ -636,6 +645,10 @@ impl<G: Game> AnySession for Session<G> {
 
     fn resample(&self, observer: i64, seed: u64) -> Result<Box<dyn AnySession>> {
         Session::resample(self, observer, seed).map(|s| Box::new(s) as Box<dyn AnySession>)
+    }
+
+    fn is_sample(&self) -> bool {
+        self.sampled
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -654,6 +654,14 @@ impl PyState {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        if self.inner.is_sample() {
+            return Err(to_py_err(EngineError::InvalidState(
+                "a state sampled by resample() cannot be pickled: its history is the real \
+                 game's, which does not lead to it (pickle the real state and resample it where \
+                 it is unpickled, or clone() the sample)"
+                    .into(),
+            )));
+        }
         let restore = py.import("cardtable._core")?.getattr("_restore_state")?;
         let data = to_py(py, &self.inner.to_json())?;
         Ok((restore, PyTuple::new(py, [data])?))
