@@ -263,6 +263,16 @@ def test_a_policy_answer_that_is_not_a_sequence_is_refused(answer: Any) -> None:
         cardtable.simulate("goofspiel", players=2, games=2, bots=[answer, "random"], progress=False)
 
 
+def test_a_policy_answer_of_two_dimensions_says_so() -> None:
+    # A network's argmax(axis=1, keepdims=True) was refused as "row 0 ...: the action must be an
+    # int, got array([9])".
+    def column(batch: cardtable.PolicyBatch) -> Any:
+        return batch.legal_mask.argmax(axis=1, keepdims=True)
+
+    with pytest.raises(cardtable.IllegalActionError, match=r"an array of shape \(\d+, 1\): return"):
+        cardtable.simulate("goofspiel", players=2, games=2, bots=[column, "random"], progress=False)
+
+
 def test_progress_callback_and_stopping_early() -> None:
     seen: list[tuple[int, int]] = []
 

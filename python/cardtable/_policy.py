@@ -254,6 +254,11 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
             raise IllegalActionError(
                 f"policy {_name(policy)!r} must return a sequence of actions, got {answer!r}"
             )
+        if answer.ndim > 1:  # argmax(..., keepdims=True), say
+            raise IllegalActionError(
+                f"policy {_name(policy)!r} returned an array of shape {answer.shape}: return one "
+                f"action per row, a 1-d array of {rows}"
+            )
         chosen = list(answer)
     elif isinstance(answer, Sequence) and not isinstance(answer, (str, bytes)):
         chosen = list(answer)

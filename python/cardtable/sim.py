@@ -82,7 +82,10 @@ def simulate(
             in several seats keeps one label. So a policy is never pooled in ``by_bot`` with a
             built-in bot or another policy.
         seed: The run's seed; the same seed gives the same result for any thread count.
-        threads: Worker threads (default: all cores).
+        threads: Worker threads (default: all cores). With a Python policy in any seat the games
+            are stepped in the calling thread, batch by batch, whatever ``threads`` says (the
+            policy is Python code); a ``VectorEnv`` with several threads steps built-in opponents
+            in parallel.
         keep_games: Keep per-game arrays (``scores`` in the smallest of int16/int32/int64 that
             holds them, ``winners`` bool, ``lengths`` uint32; see :class:`SimulationResult`);
             with ``False`` the summary is computed in fixed memory, for runs of 10⁸ games and
@@ -100,8 +103,11 @@ def simulate(
         **options: The game's options.
 
     Returns:
-        The per-game arrays and the summary. If the run was interrupted (Ctrl-C), the result holds
-        the games completed so far and ``interrupted`` is ``True``.
+        The per-game arrays and the summary. If the run was interrupted (Ctrl-C), ``interrupted``
+        is ``True`` and the summary covers the ``games_played`` games completed so far; the
+        per-game arrays keep the requested size, a game not completed having length 0 and zero
+        scores and winners (``result.lengths > 0`` selects the completed ones, which may lie
+        anywhere in the range: each thread plays its own part of it).
 
     Raises:
         InvalidOptionError: On a bad game, option, bot, count or backend.
