@@ -873,7 +873,7 @@ def test_a_command_may_be_its_argv(fake: Any) -> None:
     ("arguments", "message"),
     [
         (["goofspiel", "-p", "3"], "players must be in 2..=2, got 3"),
-        (["nosuch", "-p", "2"], 'unknown game "nosuch"'),
+        (["nosuch", "-p", "2"], "unknown game 'nosuch'"),
         (["goofspiel", "-p", "2", "-o", "num_cards=0"], "num_cards must be an int in 1..=60"),
         (["goofspiel", "-p", "2", "--map", "nosuch:X"], "Invalid value for --map"),
         (["goofspiel", "-p", "2", "--seed", "-1"], "Invalid value for '--seed'"),

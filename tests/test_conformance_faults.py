@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shlex
 import signal
 import sys
@@ -47,9 +48,10 @@ FAULTY = r"""
 import json, os, subprocess, sys, time
 import cardtable
 mode, pid_file = sys.argv[1], sys.argv[2]
+first_process = not os.path.exists(pid_file)  # the first process started with this pid file
 with open(pid_file, "w") as f:
     f.write(str(os.getpid()))
-games = 0
+games = steps = 0
 state = None
 def say(answer, end="\n"):
     sys.stdout.write((answer if isinstance(answer, str) else json.dumps(answer)) + end)
@@ -63,6 +65,7 @@ for line in sys.stdin:
                                                 "legal_actions"]}}})
     elif kind == "new_game":
         games += 1
+        steps = 0
         if games == 2 and mode == "refuse_second":  # the first game left it broken
             say({"id": rid, "type": "error", "message": "a game is already running"})
             continue
@@ -87,6 +90,7 @@ for line in sys.stdin:
             say({"id": rid, "type": "error", "message": "bid 1 is not allowed"})
             continue
         state.apply(request["action"])
+        steps += 1
         say({"id": rid, "type": "ok"})
     elif kind == "query":
         answer = {"id": rid, "type": "state", "current_player": state.current_player,
@@ -95,6 +99,15 @@ for line in sys.stdin:
             answer["id"] = float(rid)
         if mode == "float_wrong_id":  # the id of the next request, as a float
             answer["id"] = float(rid + 1)
+        # State left over from the first game: a wrong answer in every later game, at once or
+        # after three steps ("leak_later"); in the first process only ("leak_first_process").
+        leaks = mode in ("leak_second", "leak_later") or (
+            mode == "leak_first_process" and first_process
+        )
+        if mode == "leak_later" and steps < 3:
+            leaks = False
+        if leaks and games >= 2 and not state.is_terminal:
+            answer["legal_actions"] = answer["legal_actions"][1:]
         if mode.startswith("deep="):  # legal actions nested N levels deep
             depth = int(mode[5:])
             text = json.dumps(answer)
@@ -187,6 +200,110 @@ def test_bad_earlier_games_are_refused(faulty: Any, tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     output = _replay_cli(path, exit_code=2)  # a bad argument, not a finding
     assert "is not a valid reproducer: 'earlier_games'[0] must hold integer action ids" in output
+
+
+@pytest.mark.parametrize(("mode", "steps"), [("leak_second", 0), ("leak_later", 3)])
+def test_a_divergence_that_needs_earlier_games_is_reported_and_replayed(
+    faulty: Any, tmp_path: Path, mode: str, steps: int
+) -> None:
+    """It was reported as ``flaky`` with an empty history, whose replay found nothing.
+
+    The implementation answers wrongly in every game after its first (state left over from it):
+    the divergence is found only after the games the same process played before it. It is
+    reported as a divergence with those games, which ``--replay`` plays first; replayed alone in a
+    new process, the history does not diverge.
+    """
+    command, _ = faulty(mode)
+    outcome = check("goofspiel", command, players=2, options=SMALL, examples=10, seed=0)
+    divergence = outcome.divergence
+    assert divergence is not None, format_outcome(outcome)
+    assert len(divergence.history) == steps
+    assert str(divergence.differences[0]).startswith("legal_actions: cardtable [")
+    assert outcome.earlier_games and all(len(game) == 6 for game in outcome.earlier_games)
+    report = format_outcome(outcome)
+    count = len(outcome.earlier_games)
+    assert f"the same process had played {count} game(s) before this one" in report
+    path = write_reproducer(outcome, tmp_path)
+    assert load_reproducer(path).earlier_games == outcome.earlier_games
+    replayed = _replay_cli(path)  # exit status 1: found again
+    assert f"DIVERGENCE after {steps} steps" in replayed
+    assert f"the same process had played {count} game(s) before this one" in replayed
+    again = replay_history(outcome.target, divergence.history, earlier_games=outcome.earlier_games)
+    assert again.divergence is not None and again.divergence.history == divergence.history
+    assert replay_history(outcome.target, divergence.history).ok  # not without them
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["earlier_games"] = []
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert "OK: no divergence found" in _replay_cli(path, exit_code=0)
+
+
+def test_a_divergence_that_needs_no_earlier_game_has_none(faulty: Any) -> None:
+    """A divergence found in a later game of its process, but shown by its game alone."""
+    command, _ = faulty("refuse_seat1")
+    outcome = check("goofspiel", command, players=2, options=SMALL, examples=10, seed=0)
+    assert outcome.divergence is not None and outcome.earlier_games == []
+    assert "before this one" not in format_outcome(outcome)
+
+
+def test_a_divergence_not_found_again_in_a_new_process_is_flaky(
+    faulty: Any, tmp_path: Path
+) -> None:
+    """Only the first process leaks state into its later games; no new process diverges.
+
+    The report says what was found, and that replaying it in a new process (alone, and after the
+    games played before it) did not find it again; the reproducer holds both.
+    """
+    command, _ = faulty("leak_first_process")
+    outcome = check("goofspiel", command, players=2, options=SMALL, examples=10, seed=0)
+    assert outcome.error is not None and outcome.error.kind == "flaky", format_outcome(outcome)
+    assert outcome.divergence is None and outcome.history == []
+    assert len(outcome.earlier_games) == 1 and len(outcome.earlier_games[0]) == 6
+    assert outcome.error.detail == (
+        "the divergence found after 0 steps, legal_actions: cardtable [0, 1, 2], implementation "
+        "[1, 2], was not found again when its game was replayed in a new process, alone or after "
+        "the 1 game(s) its process had played before it: the implementation is not deterministic"
+    )
+    path = write_reproducer(outcome, tmp_path)
+    assert load_reproducer(path).earlier_games == outcome.earlier_games
+    assert "OK: no divergence found" in _replay_cli(path, exit_code=0)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"history": [999]}, "the history is not a game of ours: step 0 plays 999"),
+        ({"history": [0, 0, 0, 1, 1, 1, 0]}, "the game ends after 6 steps, the history has 7"),
+        ({"earlier_games": [[0, 5]]}, "earlier game 0 is not a game of ours: step 1 plays 5"),
+        (
+            {"earlier_games": [[0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1, 0]]},
+            "earlier game 1 is not a game of ours: the game ends after 6 steps",
+        ),
+        ({"options": {"num_cards": 99}}, "num_cards"),
+    ],
+)
+def test_replay_of_games_that_are_not_ours_is_a_bad_argument(
+    faulty: Any, tmp_path: Path, change: dict[str, Any], words: str
+) -> None:
+    """``--replay`` started the implementation, then exited with status 1 (a finding).
+
+    A reproducer whose history or earlier games our backend cannot play (or whose options it
+    refuses) is a bad argument, told before anything starts; ``replay_history`` refuses it
+    before it starts too.
+    """
+    command, pid_file = faulty("ok")
+    target = Target("goofspiel", 2, SMALL, command)
+    outcome = Outcome(target, error=ProtocolError("crash", "no answer"), history=[0])
+    path = write_reproducer(outcome, tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8")) | change
+    path.write_text(json.dumps(data), encoding="utf-8")
+    output = _replay_cli(path, exit_code=2)
+    assert "Invalid value for --replay" in output and words in output, output
+    assert "protocol error" not in output and "OK" not in output
+    found = load_reproducer(path)
+    error = InvalidOptionError if "options" in change else ConformanceError
+    with pytest.raises(error, match=re.escape(words)):
+        replay_history(found.target, found.history, earlier_games=found.earlier_games)
+    assert not pid_file.exists()  # never started
 
 
 # --- D2: a refused apply -----------------------------------------------------------------------

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         Outcome,
         Target,
         check,
+        check_replay,
         replay_history,
     )
 
@@ -73,6 +74,7 @@ _LAZY = {
     "Outcome": "runner",
     "Target": "runner",
     "check": "runner",
+    "check_replay": "runner",
     "replay_history": "runner",
 }
 
@@ -105,6 +107,7 @@ __all__ = [
     "Reproducer",
     "Target",
     "check",
+    "check_replay",
     "format_outcome",
     "load_map",
     "load_reproducer",

@@ -218,13 +218,14 @@ def _refuse_search_options() -> None:
 
 @contextlib.contextmanager
 def _usage_error(
-    param_hint: str | None, refused: type[CardtableError] = InvalidOptionError
+    param_hint: str | None,
+    refused: type[CardtableError] | tuple[type[CardtableError], ...] = InvalidOptionError,
 ) -> Iterator[None]:
     """Reports ``refused`` raised in the block as a usage error (exit status 2).
 
     Args:
         param_hint: The option at fault (``None``: the arguments as a whole).
-        refused: The error that tells a bad argument.
+        refused: The error (or errors) that tell a bad argument.
     """
     try:
         yield
@@ -292,10 +293,11 @@ def _replay(
     The command, map and backend given, if any, replace the reproducer's own.
     """
     from cardtable.conformance.reproducer import load_reproducer
-    from cardtable.conformance.runner import Target, replay_history
+    from cardtable.conformance.runner import Target, check_replay, replay_history
 
-    # A file that is no reproducer, or one of another game, is a bad argument (exit status 2),
-    # told before anything runs: status 1 stays for a finding that still reproduces.
+    # A file that is no reproducer, one of another game, or one whose games are not games of
+    # ours is a bad argument (exit status 2), told before anything runs: status 1 stays for a
+    # finding that still reproduces.
     with _usage_error("--replay", ConformanceError):
         found = load_reproducer(path)
     target = found.target
@@ -315,6 +317,10 @@ def _replay(
     if action_map is None and spec:
         with _usage_error("--map", MapLoadError):
             action_map = load_map(spec)
+    # Its options, history and earlier games played on our backend (an illegal step, steps
+    # after the end, options the game refuses), as replay_history would before it starts.
+    with _usage_error("--replay", (ConformanceError, InvalidOptionError)):
+        check_replay(target, found.history, found.earlier_games)
     return replay_history(
         target,
         found.history,

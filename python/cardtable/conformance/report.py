@@ -34,19 +34,14 @@ def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
         f"(ours: {t.backend} backend)"
     )
     if outcome.divergence is not None:
-        lines += _divergence(outcome.divergence)
+        lines += _divergence(outcome.divergence, outcome.earlier_games)
     elif outcome.error is not None:
         lines.append("")
         lines.append(outcome.error.describe())
         if outcome.history:
             lines.append(f"history played in this game before it ({len(outcome.history)} steps):")
             lines += _wrap(json.dumps(outcome.history))
-        if outcome.earlier_games:
-            count = len(outcome.earlier_games)
-            lines.append(
-                f"the same process had played {count} game(s) before this one "
-                f"({sum(map(len, outcome.earlier_games))} steps; a replay plays them first)"
-            )
+        lines += _earlier(outcome.earlier_games)
     else:
         lines.append("OK: no divergence found")
     if reproducer:
@@ -58,18 +53,28 @@ def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
     return printable("\n".join(lines))
 
 
+def _earlier(games: list[list[int]]) -> list[str]:
+    """The line on the games the same process played before the failing one, if any."""
+    if not games:
+        return []
+    return [
+        f"the same process had played {len(games)} game(s) before this one "
+        f"({sum(map(len, games))} steps; a replay plays them first)"
+    ]
+
+
 def _wrap(text: str, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, _WIDTH, initial_indent=indent, subsequent_indent=indent)
 
 
-def _divergence(d: Divergence) -> list[str]:
+def _divergence(d: Divergence, earlier: list[list[int]]) -> list[str]:
     shrunk = ""
     if d.first_length is not None and d.first_length != len(d.history):
         shrunk = f" (shrunk from a first failing game of {d.first_length} steps)"
     heading = f"DIVERGENCE after {len(d.history)} steps{shrunk}"
     if d.refused is not None:
         heading += f" (the implementation refused the last one, {d.refused})"
-    lines = ["", heading, "history (our ids):"]
+    lines = ["", heading, *_earlier(earlier), "history (our ids):"]
     lines += _wrap(json.dumps(d.history))
     if d.labels:
         lines.append("the same steps:")

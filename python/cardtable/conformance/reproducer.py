@@ -34,7 +34,11 @@ FORMAT = "cardtable-conformance-reproducer/1"
 
 
 def reproducer_data(outcome: Outcome) -> dict[str, Any]:
-    """The reproducer of an outcome that failed (a divergence or a protocol error)."""
+    """The reproducer of an outcome that failed (a divergence or a protocol error).
+
+    Either way it holds the games the same process played before the failing one, when the
+    failure needs them (``outcome.earlier_games``).
+    """
     target = outcome.target
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -49,7 +53,7 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
     if outcome.divergence is not None:
         d = outcome.divergence
         data["history"] = d.history
-        data["earlier_games"] = []
+        data["earlier_games"] = outcome.earlier_games
         data["found"] = {
             "differences": [str(x) for x in d.differences],
             "cardtable": d.ours,

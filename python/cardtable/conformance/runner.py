@@ -50,6 +50,7 @@ __all__ = [
     "Outcome",
     "Target",
     "check",
+    "check_replay",
     "replay_history",
 ]
 
@@ -155,8 +156,10 @@ class Outcome:
         divergence: The (shrunk) first divergence, if any.
         error: The protocol error that ended the run, if any.
         history: With ``error``: the history played when it happened.
-        earlier_games: With ``error``: the steps sent in each game the same process of the
-            implementation played before that one, in order (a replay plays them first).
+        earlier_games: The steps sent in each game the same process of the implementation played
+            before the failing one, in order (a replay plays them first): with ``error``, always;
+            with ``divergence``, when :func:`check` found it only after them (replayed alone in a
+            new process, it did not diverge), or :func:`replay_history` played them.
     """
 
     target: Target
@@ -177,11 +180,15 @@ class Outcome:
 
 
 class _Diverged(Exception):
-    """Fails a Hypothesis example (so that Hypothesis shrinks it)."""
+    """Fails a Hypothesis example (so that Hypothesis shrinks it).
 
-    def __init__(self, divergence: Divergence) -> None:
+    ``earlier`` holds the games the same process played before (:attr:`_Driver.earlier`).
+    """
+
+    def __init__(self, divergence: Divergence, earlier: list[list[int]]) -> None:
         super().__init__(str(divergence.differences[0]))
         self.divergence = divergence
+        self.earlier = earlier
 
 
 class _Abort(BaseException):
@@ -739,7 +746,10 @@ def check(
             ends the run with a ``too_long`` protocol error.
 
     Returns:
-        The outcome; ``outcome.ok`` if no difference was found.
+        The outcome; ``outcome.ok`` if no difference was found. A divergence found is replayed
+        in a new process first, alone, then after some or all of the games its process had
+        played before it (``outcome.earlier_games``, when it needs them); one that no replay
+        shows again is a ``flaky`` protocol error.
 
     Raises:
         cardtable.errors.InvalidOptionError: Before anything starts, on any argument that is not
@@ -760,6 +770,10 @@ def check(
     # report it as a Flaky instead: the game that failed at new_game (or at any step) followed
     # choices it had seen played further in an earlier game, and the process is not the same.
     aborted: list[tuple[ProtocolError, list[int], list[list[int]]]] = []
+    # The first divergence found, with the games its process had played before it: a divergence
+    # that needs them (state left over from an earlier game) is a Flaky to Hypothesis as well.
+    first: list[_Found] = []
+    found: list[_Found] = []  # the divergences to confirm in a new process, in order
     try:
 
         @settings(
@@ -780,27 +794,31 @@ def check(
                 return legal[data.draw(st.integers(0, len(legal) - 1))]
 
             try:
-                found = driver.play(choose)
+                diverged = driver.play(choose)
             except ProtocolError as err:
                 aborted.append((err, list(driver.reached), driver.earlier))
                 raise _Abort(err) from None
-            if found is not None:
+            if diverged is not None:
                 if not first_length:
-                    first_length.append(len(found.history))
-                raise _Diverged(found)
+                    first_length.append(len(diverged.history))
+                    first.append(_Found(diverged, driver.earlier, trusted=False))
+                raise _Diverged(diverged, driver.earlier)
 
         if seed is not None:
             run = hypothesis_seed(seed)(run)
         try:
             run()
         except _Diverged as failed:
-            outcome.divergence = failed.divergence
-            outcome.divergence.first_length = first_length[0] if first_length else None
+            # Hypothesis played it last: in a process of its own if no earlier game came first.
+            found = [_Found(failed.divergence, failed.earlier, trusted=not failed.earlier)]
+            found += [f for f in first if not f.same(found[0])]
         except _Abort:
             outcome.error, outcome.history, outcome.earlier_games = aborted[0]
         except Flaky as err:
             if aborted:
                 outcome.error, outcome.history, outcome.earlier_games = aborted[0]
+            elif first:  # found once, not when replayed: perhaps it needs the games before it
+                found = first
             else:
                 outcome.error = ProtocolError(
                     "flaky",
@@ -810,10 +828,202 @@ def check(
                     driver.impl.stderr_tail(),
                 )
                 outcome.history = list(driver.reached)
-        outcome.steps = driver.steps
+        last = ProtocolError("flaky", "", driver.impl.last, driver.impl.stderr_tail())
     finally:
+        outcome.steps += driver.steps
         driver.close()
+    if found:  # the process that found them is stopped first: one process at a time
+        _confirm(outcome, found, last, limits, action_map)
+    if outcome.divergence is not None:
+        outcome.divergence.first_length = first_length[0]
     return _finish(outcome, target, started)
+
+
+@dataclass
+class _Found:
+    """A divergence :func:`check` found, and the games its process had played before it.
+
+    ``trusted``: found in a process's first game by Hypothesis' last run (which replays the
+    failing example), so that a new process would play it just as well.
+    """
+
+    divergence: Divergence
+    earlier: list[list[int]]
+    trusted: bool
+
+    def same(self, other: _Found) -> bool:
+        return (
+            self.divergence.history == other.divergence.history
+            and self.earlier == other.earlier
+            and _shown(self.divergence) == _shown(other.divergence)
+        )
+
+
+def _shown(divergence: Divergence) -> list[str]:
+    return [str(d) for d in divergence.differences]
+
+
+def _what(divergence: Divergence) -> str:
+    """A divergence in a few words: where, and its first difference."""
+    return f"after {len(divergence.history)} steps, {shorten(_shown(divergence)[0], 200)}"
+
+
+def _confirm(
+    outcome: Outcome,
+    found: list[_Found],
+    last: ProtocolError,
+    limits: _Limits,
+    action_map: ActionMap,
+) -> None:
+    """Sets ``outcome.divergence`` to the first of ``found`` that a new process shows again.
+
+    Each is replayed in a new process alone, then after the last 1, 2, 4, ... of the games its
+    process had played before it, then after all of them, until it diverges again the same way:
+    the reproducer then holds these games (``outcome.earlier_games``), and ``--replay`` finds it
+    again. If none does, the outcome is a ``flaky`` error on the first (its history and earlier
+    games recorded), with the exchange and standard error of ``last`` (the run's last answers);
+    a protocol error while replaying is the outcome's error.
+    """
+    for candidate in found:
+        if candidate.trusted:
+            outcome.divergence, outcome.earlier_games = candidate.divergence, []
+            return
+        for earlier in _trials(candidate.earlier):
+            try:
+                again = _replay_new(
+                    outcome, earlier, candidate.divergence.history, limits, action_map
+                )
+            except _Broken as broken:
+                d = candidate.divergence
+                err = broken.error
+                outcome.error = ProtocolError(
+                    err.kind,
+                    f"{err.detail} (while the harness replayed, in a new process, the divergence "
+                    f"found {_what(d)})",
+                    err.exchange,
+                    err.stderr,
+                )
+                outcome.history, outcome.earlier_games = broken.history, broken.earlier
+                return
+            if again is not None and (again.history, _shown(again)) == (
+                candidate.divergence.history,
+                _shown(candidate.divergence),
+            ):
+                outcome.divergence, outcome.earlier_games = candidate.divergence, earlier
+                return
+    d, earlier = found[0].divergence, found[0].earlier
+    after = (
+        f", alone or after the {len(earlier)} game(s) its process had played before it"
+        if earlier
+        else ""
+    )
+    outcome.error = ProtocolError(
+        "flaky",
+        f"the divergence found {_what(d)}, was not found again when its game was replayed in a "
+        f"new process{after}: the implementation is not deterministic",
+        last.exchange,
+        last.stderr,
+    )
+    outcome.history, outcome.earlier_games = list(d.history), earlier
+
+
+def _trials(earlier: list[list[int]]) -> list[list[list[int]]]:
+    """The earlier games to replay a divergence after, fewest first: none, the last 1, 2, 4..."""
+    trials: list[list[list[int]]] = [[]]
+    count = 1
+    while count < len(earlier):
+        trials.append(earlier[-count:])
+        count *= 2
+    if earlier:
+        trials.append(earlier)
+    return trials
+
+
+class _Broken(Exception):
+    """A protocol error while :func:`check` replayed a divergence in a new process."""
+
+    def __init__(self, error: ProtocolError, history: list[int], earlier: list[list[int]]) -> None:
+        super().__init__(error.detail)
+        self.error, self.history, self.earlier = error, history, earlier
+
+
+def _replay_new(
+    outcome: Outcome,
+    earlier: list[list[int]],
+    history: list[int],
+    limits: _Limits,
+    action_map: ActionMap,
+) -> Divergence | None:
+    """Plays ``earlier`` then ``history`` in a new process; returns the last game's divergence.
+
+    The games and steps played are added to ``outcome``'s counts.
+
+    Raises:
+        _Broken: On a protocol error.
+    """
+    target, fields = outcome.target, outcome.fields
+    try:
+        impl = _start(target, fields, limits)[0]
+    except ProtocolError as err:
+        raise _Broken(err, [], []) from None
+    driver = _Driver(target, impl, lambda: _start(target, fields, limits)[0], fields, action_map)
+    try:
+        return _play_games(driver, earlier, history, outcome)
+    except ProtocolError as err:
+        raise _Broken(err, list(driver.reached), driver.earlier) from None
+    finally:
+        outcome.steps += driver.steps
+        driver.close()
+
+
+def check_replay(
+    target: Target, history: Any, earlier_games: Any = ()
+) -> tuple[Target, list[int], list[list[int]]]:
+    """Checks what :func:`replay_history` is to play, with nothing started; returns it checked.
+
+    ``target`` comes back with every option at its effective value, ``history`` and each of
+    ``earlier_games`` as lists of ints, each of them played through on our backend.
+
+    Raises:
+        ConformanceError: If ``history`` or an earlier game is not a legal game of ours (an
+            illegal step, or steps after the end).
+        cardtable.errors.InvalidOptionError: On a ``target`` that is not a :class:`Target` as
+            :func:`check` wants, or a history or earlier games that are not lists of integers.
+    """
+    history = _history(history)
+    if not isinstance(earlier_games, (list, tuple)):
+        raise InvalidOptionError(
+            f"earlier_games must be a list of histories, got {earlier_games!r}"
+        )
+    earlier = [_history(game) for game in earlier_games]
+    if not isinstance(target, Target):
+        raise InvalidOptionError(f"target must be a Target, got {target!r}")
+    target = _target(
+        target.game_id,
+        target.players,
+        target.options,
+        target.command,
+        target.map_spec,
+        target.backend,
+    )
+    game = _make(target)
+    for number, steps in enumerate([*earlier, history]):
+        name = "the history" if number == len(earlier) else f"earlier game {number}"
+        state = game.new_state()
+        for step, action in enumerate(steps):
+            if state.is_terminal:
+                raise ConformanceError(
+                    f"{name} is not a game of ours: the game ends after {step} steps, {name} "
+                    f"has {len(steps)}"
+                )
+            legal = state.legal_actions()
+            if action not in legal:
+                raise ConformanceError(
+                    f"{name} is not a game of ours: step {step} plays {action}, legal are "
+                    f"{shorten(json.dumps(legal), 200)}"
+                )
+            state.apply(action)
+    return target, history, earlier
 
 
 def replay_history(
@@ -843,69 +1053,54 @@ def replay_history(
             Their divergences are ignored; a protocol error among them is the outcome's error.
 
     Raises:
-        ConformanceError: If ``history`` or an earlier game is not a legal game of ours (an
-            illegal step, or steps after the end).
+        ConformanceError: Before anything starts, if ``history`` or an earlier game is not a
+            legal game of ours (an illegal step, or steps after the end); see
+            :func:`check_replay`.
         cardtable.errors.InvalidOptionError: Before anything starts, on a ``target`` that is not
             a :class:`Target` as :func:`check` wants, a history or earlier games that are not
             lists of integers, or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or
             ``max_line``.
     """
     fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
-    history = _history(history)
-    if not isinstance(earlier_games, (list, tuple)):
-        raise InvalidOptionError(
-            f"earlier_games must be a list of histories, got {earlier_games!r}"
-        )
-    earlier = [_history(game) for game in earlier_games]
-    if not isinstance(target, Target):
-        raise InvalidOptionError(f"target must be a Target, got {target!r}")
-    target = _target(
-        target.game_id,
-        target.players,
-        target.options,
-        target.command,
-        target.map_spec,
-        target.backend,
-    )
+    target, history, earlier = check_replay(target, history, earlier_games)
     started = time.perf_counter()
     outcome, opened = _open(target, fields, limits, action_map)
     if opened is None:
         return outcome
     driver = opened
-    games = [*earlier, history]
     try:
-        for number, game in enumerate(games):
-            name = "the history" if number == len(earlier) else f"earlier game {number}"
-            outcome.examples += 1
-            found = driver.play(_replayed(driver, game, name), limit=len(game))
-            if found is None and len(driver.history) < len(game):
-                raise ConformanceError(
-                    f"{name} is not a game of ours: the game ends after {len(driver.history)} "
-                    f"steps, {name} has {len(game)}"
-                )
-            if number == len(earlier):
-                outcome.divergence = found
+        outcome.divergence = _play_games(driver, earlier, history, outcome)
+        if outcome.divergence is not None:
+            outcome.earlier_games = driver.earlier
     except ProtocolError as err:
         outcome.error = err
         outcome.history = list(driver.reached)
         outcome.earlier_games = driver.earlier
     finally:
         driver.close()
-    outcome.steps = driver.steps
+    outcome.steps += driver.steps
     return _finish(outcome, target, started)
 
 
-def _replayed(driver: _Driver, game: list[int], name: str) -> Callable[[list[int]], int]:
-    """The choices of a replay: the steps of ``game``, each checked legal."""
+def _play_games(
+    driver: _Driver, earlier: list[list[int]], history: list[int], outcome: Outcome
+) -> Divergence | None:
+    """Plays the ``earlier`` games (their divergences ignored), then ``history``: its divergence.
+
+    The games are legal games of ours (:func:`check_replay`); each counts in
+    ``outcome.examples``.
+
+    Raises:
+        ProtocolError: If the implementation breaks the protocol.
+    """
+    found = None
+    for game in [*earlier, history]:
+        outcome.examples += 1
+        found = driver.play(_replayed(game), limit=len(game))
+    return found
+
+
+def _replayed(game: list[int]) -> Callable[[list[int]], int]:
+    """The choices of a replay: the steps of ``game``, in order (legal: see check_replay)."""
     steps = iter(game)
-
-    def choose(legal: list[int]) -> int:
-        action = next(steps)
-        if action not in legal:
-            raise ConformanceError(
-                f"{name} is not a game of ours: step {len(driver.history)} plays {action}, "
-                f"legal are {legal}"
-            )
-        return action
-
-    return choose
+    return lambda legal: next(steps)
