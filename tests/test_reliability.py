@@ -425,6 +425,28 @@ def test_ctrl_c_ends_a_batch_whose_search_bot_is_deciding() -> None:
     assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
 
 
+@pytest.mark.parametrize("buffers", [False, True])
+def test_ctrl_c_ends_a_vector_step_whose_opponent_is_searching(buffers: bool) -> None:
+    """VectorEnv.step raised KeyboardInterrupt only once its opponents' searches were done (10 s
+    and more); now their stop flags are raised at once, and the env asks for a reset."""
+    how, latency = interrupt_latency(
+        "env = cardtable.VectorEnv('goofspiel', num_envs=2, players=2, agent_seats=[0], "
+        f"opponents=['mcts:iterations=5000000'], seed=1, threads=1, reuse_buffers={buffers})\n"
+        "    obs, info = env.reset()\n"
+        "    try:\n"
+        "        env.step(info['action_mask'].argmax(axis=1))\n"
+        "    except KeyboardInterrupt:\n"
+        "        try:\n"
+        "            env.step(info['action_mask'].argmax(axis=1))\n"
+        "        except cardtable.InvalidStateError as err:\n"
+        "            assert 'reset' in str(err), err\n"
+        "            env.reset()\n"
+        "            raise KeyboardInterrupt from None"
+    )
+    assert how == "interrupted"
+    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+
+
 # ----- 5. clone never mutates its source -----
 
 

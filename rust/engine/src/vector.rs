@@ -27,6 +27,7 @@ use crate::rng::{derive_seed, SplitMix64};
 use crate::sim::{check_threads, make_bot};
 use crate::step::{self, Stepped};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Consecutive games without any agent decision after which an env gives up (a configuration in
@@ -580,6 +581,9 @@ pub struct VectorEnv<G: Game> {
     /// Whether a reset or step failed after some envs had changed: the envs are then part-way
     /// and only a new reset may follow.
     broken: bool,
+    /// The stop flags of the search bots seated in the envs ([`crate::game::Bot::stop_flag`]):
+    /// raising them ends their decisions in progress (see [`VectorEnv::stop_flags`]).
+    stops: Vec<Arc<AtomicBool>>,
 }
 
 /// The error of a step or observation after a failed reset or step.
@@ -672,6 +676,14 @@ impl<G: Game> VectorEnv<G> {
                     })?,
             ),
         };
+        let stops = envs
+            .iter()
+            .flat_map(|env: &Env<G>| env.bots.iter().flatten())
+            .filter_map(|bot| match bot {
+                step::SeatBot::Other(bot) => bot.stop_flag(),
+                step::SeatBot::Random(_) => None,
+            })
+            .collect();
         Ok(Self {
             game,
             config,
@@ -679,7 +691,21 @@ impl<G: Game> VectorEnv<G> {
             obs_size,
             pool,
             broken: false,
+            stops,
         })
+    }
+
+    /// The stop flags of the search bots seated in the envs (empty without one). A caller that
+    /// must end a long `step` or `reset` early (Ctrl-C) raises them from another thread: every
+    /// decision in progress ends after its iteration, the call returns, and the caller then
+    /// discards its output, lowers the flags and calls [`VectorEnv::mark_broken`].
+    pub fn stop_flags(&self) -> Vec<Arc<AtomicBool>> {
+        self.stops.clone()
+    }
+
+    /// Marks the envs as part-way (an interrupted call): only a reset may follow.
+    pub fn mark_broken(&mut self) {
+        self.broken = true;
     }
 
     /// Fresh output buffers for one call.
@@ -1009,6 +1035,10 @@ pub trait AnyVectorEnv: Send {
     fn reset_into(&mut self, seed: Option<u64>, out: OutputSlices<'_>) -> Result<()>;
     /// See [`VectorEnv::step_into`].
     fn step_into(&mut self, actions: &[i64], out: OutputSlices<'_>) -> Result<()>;
+    /// See [`VectorEnv::stop_flags`].
+    fn stop_flags(&self) -> Vec<Arc<AtomicBool>>;
+    /// See [`VectorEnv::mark_broken`].
+    fn mark_broken(&mut self);
 }
 
 impl<G: Game> AnyVectorEnv for VectorEnv<G> {
@@ -1044,6 +1074,12 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn step_into(&mut self, actions: &[i64], out: OutputSlices<'_>) -> Result<()> {
         VectorEnv::step_into(self, actions, out)
+    }
+    fn stop_flags(&self) -> Vec<Arc<AtomicBool>> {
+        VectorEnv::stop_flags(self)
+    }
+    fn mark_broken(&mut self) {
+        VectorEnv::mark_broken(self);
     }
 }
 

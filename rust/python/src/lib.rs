@@ -274,6 +274,15 @@ fn run_interruptible<T: Send>(
     cancel: &AtomicBool,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    run_stoppable(py, || cancel.store(true, Ordering::Relaxed), work)
+}
+
+/// [`run_interruptible`] with `stop` called on Ctrl-C (raising every flag the work reads).
+fn run_stoppable<T: Send>(
+    py: Python<'_>,
+    stop: impl Fn() + Sync,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     let mut signal: Option<PyErr> = None;
     let joined = py.detach(|| {
         std::thread::scope(|scope| {
@@ -283,7 +292,7 @@ fn run_interruptible<T: Send>(
                 if signal.is_none() {
                     if let Err(e) = Python::attach(|py| py.check_signals()) {
                         signal = Some(e);
-                        cancel.store(true, Ordering::Relaxed);
+                        stop();
                     }
                 }
             }

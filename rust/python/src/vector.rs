@@ -2,12 +2,15 @@
 //! (fresh dicts of NumPy arrays, a caller's arrays, or the packed arrays of `output_buffers()`).
 //! Like the rest of the crate it converts types and errors only; the stepping is the engine's.
 
-use super::{list_arg, optional_threads, str_arg, to_py_err, uint_arg, Locked, PyGame};
+use super::{
+    list_arg, optional_threads, run_stoppable, str_arg, to_py_err, uint_arg, Locked, PyGame,
+};
 use cardtable_engine as engine;
 use engine::EngineError;
 use numpy::{PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMappingProxy, PyString, PyTuple};
+use std::sync::atomic::Ordering;
 
 /// Many games stepped together for learning agents; see `cardtable.VectorEnv`.
 #[pyclass(module = "cardtable._core", name = "VectorEnv")]
@@ -57,18 +60,45 @@ impl PyVectorEnv {
                 arrays = OutArrays::borrow(mapping)?;
                 arrays.slices()?
             };
-            py.detach(|| into(&mut **inner.lock()?, slices))
-                .map_err(to_py_err)?;
+            self.stoppable(py, || into(&mut **inner.lock()?, slices))?;
             return Ok(mapping.clone());
         }
-        let out = py
-            .detach(|| {
-                let mut env = inner.lock()?;
-                let mut out = env.try_output_with(observations)?;
-                fresh(&mut **env, &mut out).map(|()| out)
-            })
-            .map_err(to_py_err)?;
+        let out = self.stoppable(py, || {
+            let mut env = inner.lock()?;
+            let mut out = env.try_output_with(observations)?;
+            fresh(&mut **env, &mut out).map(|()| out)
+        })?;
         Ok(self.output_to_py(py, out)?.into_any())
+    }
+
+    /// Runs `work` on the envs without the GIL. With search bots seated, Ctrl-C raises their stop
+    /// flags (their decisions end after the iteration in progress), and once `work` returns the
+    /// envs are marked part-way (only a reset may follow) and `KeyboardInterrupt` is raised.
+    fn stoppable<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce() -> engine::Result<T> + Send,
+    ) -> PyResult<T> {
+        let stops = self.inner.lock_py()?.stop_flags();
+        if stops.is_empty() {
+            return py.detach(work).map_err(to_py_err);
+        }
+        let raise = || {
+            for stop in &stops {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let done = run_stoppable(py, raise, work);
+        for stop in &stops {
+            stop.store(false, Ordering::Relaxed);
+        }
+        match done {
+            Ok(result) => result.map_err(to_py_err),
+            Err(signal) => {
+                self.inner.lock_py()?.mark_broken();
+                Err(signal)
+            }
+        }
     }
 
     /// The shape of a call's `obs` array: `[num_envs, *observation_shape]`, or `[num_envs, 0]`
