@@ -8,21 +8,24 @@ the shortest game that shows it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import math
 import textwrap
 import unittest
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, find, given, settings
 from hypothesis.database import InMemoryExampleDatabase
 
 import cardtable
 from cardtable import pytest_plugin, testing
-from cardtable.errors import InvalidOptionError, InvalidStateError
+from cardtable._rng import SplitMix64
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import RulesState
 from cardtable.testing import (
     MAX_PLAYERS,
@@ -42,17 +45,26 @@ TERMINAL, CHANCE = -2, -1
 
 
 class TinyGoofspielState:
-    """A user's goofspiel: just enough of the state protocol for ``RULES_FIELDS``."""
+    """A user's goofspiel: the state protocol for ``RULES_FIELDS``, with ``history``, ``clone``
+    and seeded chance (``docs/rng.md``).
 
-    def __init__(self, n: int, ties_to_seat_0: bool) -> None:
+    ``bug`` switches on one more mistake (see :data:`BUGS`).
+    """
+
+    def __init__(
+        self, n: int, ties_to_seat_0: bool, rng: SplitMix64 | None = None, bug: str = ""
+    ) -> None:
         self.n = n
         self.ties_to_seat_0 = ties_to_seat_0
+        self.rng = rng
+        self.bug = bug
         self.points_left = set(range(1, n + 1))
         self.hands = [set(range(1, n + 1)), set(range(1, n + 1))]
         self.point: int | None = None
         self.bids: list[int] = []
         self.points = [0, 0]
         self.history: list[int] = []
+        self._draw_chance()
 
     @property
     def current_player(self) -> int:
@@ -79,6 +91,12 @@ class TinyGoofspielState:
         return [(a, 1 / len(self.points_left)) for a in self.legal_actions()]
 
     def apply(self, action: int, player: int | None = None) -> None:
+        if action not in self.legal_actions() and self.bug != "no_legality_check":
+            if self.bug == "illegal_raises_key_error":
+                raise KeyError(action)
+            if self.bug == "illegal_changes_history":
+                self.history.append(action)
+            raise IllegalActionError(f"action {action} is not legal here")
         self.history.append(action)
         if self.point is None:
             self.point = action + 1
@@ -91,6 +109,7 @@ class TinyGoofspielState:
                 self.point = self.points_left.pop()
                 self.bids = [min(self.hands[0]), min(self.hands[1])]
                 self._score()
+            self._draw_chance()
 
     def _score(self) -> None:
         b0, b1 = self.bids
@@ -103,16 +122,50 @@ class TinyGoofspielState:
         self.hands[1].discard(b1)
         self.point, self.bids = None, []
 
+    def _draw_chance(self) -> None:
+        """With a seed, a point card drawn as ``docs/rng.md`` says (weights 1, in id order)."""
+        if self.rng is not None and self.is_chance_node:
+            outcomes = self.legal_actions()
+            if self.bug == "chance_drawn_in_reverse":
+                outcomes.reverse()
+            self.apply(outcomes[self.rng.below(len(outcomes))])
+
+    def clone(self) -> TinyGoofspielState:
+        if self.bug == "clone_shares_hands":
+            twin = copy.copy(self)  # a shallow copy: the hands are the original's sets
+            twin.points, twin.bids, twin.history = list(self.points), [*self.bids], [*self.history]
+            twin.points_left = set(self.points_left)
+            return twin
+        twin = copy.deepcopy(self)
+        if self.bug == "clone_forgets_points":
+            twin.points = [0, 0]
+        return twin
+
     @property
     def scores(self) -> list[int]:
-        return list(self.points)
+        bonus = 1 if self.bug == "end_bonus" and self.is_terminal else 0
+        return [self.points[0], self.points[1] + bonus]
 
     @property
     def winners(self) -> list[int]:
         if not self.is_terminal:
             return []
         best = max(self.points)
-        return [p for p in (0, 1) if self.points[p] == best]
+        winners = [p for p in (0, 1) if self.points[p] == best]
+        return winners[::-1] if self.bug == "winners_in_reverse" else winners
+
+
+BUGS = (
+    "no_legality_check",
+    "illegal_raises_key_error",
+    "illegal_changes_history",
+    "end_bonus",
+    "chance_drawn_in_reverse",
+    "clone_shares_hands",
+    "clone_forgets_points",
+    "winners_in_reverse",
+)
+"""The mistakes ``TinyGoofspiel(bug=...)`` can make (besides ``ties_to_seat_0``)."""
 
 
 class TinyGoofspiel:
@@ -121,12 +174,26 @@ class TinyGoofspiel:
     game_id = "goofspiel"
     players = 2
 
-    def __init__(self, players: int = 2, num_cards: int = 13, ties_to_seat_0: bool = False) -> None:
+    def __init__(
+        self, players: int = 2, num_cards: int = 13, ties_to_seat_0: bool = False, bug: str = ""
+    ) -> None:
         self.num_cards = num_cards
         self.ties_to_seat_0 = ties_to_seat_0
+        self.bug = bug
 
     def new_state(self, seed: int | None = None) -> TinyGoofspielState:
-        return TinyGoofspielState(self.num_cards, self.ties_to_seat_0)
+        rng = None if seed is None else SplitMix64(seed)
+        return TinyGoofspielState(self.num_cards, self.ties_to_seat_0, rng, self.bug)
+
+
+def with_bug(bug: str) -> Callable[..., TinyGoofspiel]:
+    """A factory of :class:`TinyGoofspiel` with ``bug``, named after it (its own database keys)."""
+
+    def factory(**config: Any) -> TinyGoofspiel:
+        return TinyGoofspiel(bug=bug, **config)
+
+    factory.__qualname__ = f"with_bug.{bug}"
+    return factory
 
 
 def test_a_correct_implementation_passes() -> None:
@@ -148,6 +215,20 @@ def test_the_wrong_tie_rule_is_found_and_shrunk() -> None:
     assert len(divergence.history) == 3
     _point, bid0, bid1 = divergence.history
     assert bid0 == bid1
+    # The smallest game, named with its options: the message reproduces it on its own.
+    assert (divergence.game_id, divergence.config) == ("goofspiel", {"players": 2, "num_cards": 1})
+    assert str(info.value) == DOCS_EXAMPLE_OUTPUT  # as docs/testing.md shows it
+
+
+def _docs_example_output() -> str:
+    """The output that docs/testing.md shows for its worked example."""
+    text = (ROOT / "docs" / "testing.md").read_text()
+    after = text.split("It fails with a `DivergenceError`", 1)[1]
+    return after.split("```\n", 2)[1].rstrip("\n")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS_EXAMPLE_OUTPUT = _docs_example_output()
 
 
 @settings(max_examples=20)
@@ -521,6 +602,262 @@ def test_a_seeded_divergence_reports_a_replayable_history() -> None:
         replay.apply(step)
 
 
+NO_SHRINK = {"phases": [Phase.generate], "database": None, "derandomize": True}
+"""A profile that only looks for a failure, the same way every run (for messages, not shrinking)."""
+
+YOURS = ("cardtable", "yours")
+
+
+def play_with_probes(
+    bug: str,
+    choices: list[int],
+    probes: Any,
+    fields: tuple[str, ...] = RULES_FIELDS,
+    num_cards: int = 4,
+) -> DivergenceError | None:
+    """One game of ours and ``TinyGoofspiel(bug=bug)`` with the probes of an equivalence test."""
+    ours = cardtable.make("goofspiel", players=2, num_cards=num_cards)
+    theirs = TinyGoofspiel(num_cards=num_cards, bug=bug)
+    config = {"players": 2, "num_cards": num_cards}
+    run = testing._Run(ours, theirs, fields, None, YOURS, "goofspiel", config)
+    try:
+        run.play(choices, testing.MAX_STEPS, probes)
+    except DivergenceError as err:
+        return err
+    return None
+
+
+def test_a_clone_that_shares_state_with_its_original_is_reported() -> None:
+    # After a point card, two bids on the clone score a turn, which removes the bid cards from the
+    # hands that the clone shares with its original.
+    probes = testing._Probes(illegal_at=999, illegal_pick=0, clone_at=1, clone_choices=(0, 0))
+    assert play_with_probes("", [0], probes) is None
+    error = play_with_probes("clone_shares_hands", [0], probes)
+    assert error is not None and error.divergence.history == [0]
+    assert error.divergence.differences == [
+        "clone() is not independent: after playing 2 steps [0, 0] on a clone, the original's "
+        "legal_actions() changed from [0, 1, 2, 3] to [1, 2, 3]"
+    ]
+    # A hidden change shows later: the report says a clone was played before.
+    hidden = testing._Probes(illegal_at=999, illegal_pick=0, clone_at=0, clone_choices=(0, 0, 0))
+    error = play_with_probes("clone_shares_hands", [0], hidden)
+    assert error is not None and error.divergence.differences == [
+        "legal_actions(): cardtable = [0, 1, 2, 3], yours = [1, 2, 3]",
+        "(earlier, clone() was called at history [] and 3 steps [0, 0, 0] played on the clone: "
+        "if the history alone does not reproduce this, the clone shares state with its original)",
+    ]
+
+
+def test_a_clone_that_differs_from_its_original_is_reported() -> None:
+    probes = testing._Probes(illegal_at=999, illegal_pick=0, clone_at=3, clone_choices=())
+    error = play_with_probes("clone_forgets_points", [0, 1, 0], probes)  # seat 0 wins point 1
+    assert error is not None and error.divergence.history == [0, 1, 0]
+    assert error.divergence.differences == [
+        "clone() is not a copy: right after cloning, yours differs from its clone:",
+        "  scores: the original = [1, 0], its clone = [0, 0]",
+    ]
+
+
+def test_equivalence_tests_check_clones() -> None:
+    with profile(**NO_SHRINK), pytest.raises(DivergenceError, match=r"clone\(\)"):
+        equivalence_test("goofspiel", with_bug("clone_shares_hands"), max_examples=100)()
+
+
+@pytest.mark.parametrize(
+    ("bug", "message"),
+    [
+        ("", None),
+        (
+            "illegal_raises_key_error",
+            "apply(0) of an action that is not legal (legal: [1, 2, 3]): yours raised KeyError(0) "
+            "instead of IllegalActionError (raise cardtable.errors.IllegalActionError, or a "
+            "subclass, for an action that is not legal)",
+        ),
+        (
+            "no_legality_check",
+            "apply(0) of an action that is not legal (legal: [1, 2, 3]): yours accepts it "
+            "(cardtable raises IllegalActionError); and yours changed its state: its "
+            "current_player changed from -1 to 0; its legal_actions() changed from [1, 2, 3] to "
+            "[0, 2, 3]; its chance_outcomes() changed from [(1, 0.3333333333333333), (2, "
+            "0.3333333333333333), (3, 0.3333333333333333)] to []; its history changed from "
+            "[0, 1, 0] to [0, 1, 0, 0]",
+        ),
+        (
+            "illegal_changes_history",
+            "apply(0) of an action that is not legal (legal: [1, 2, 3]): yours changed its "
+            "state: its history changed from [0, 1, 0] to [0, 1, 0, 0]",
+        ),
+    ],
+)
+def test_an_action_that_is_not_legal_must_raise_illegal_action_error(
+    bug: str, message: str | None
+) -> None:
+    # After a whole turn (point card 1 and two bids) point card 1 (outcome 0) is not legal.
+    probes = testing._Probes(illegal_at=3, illegal_pick=0, clone_at=999, clone_choices=())
+    error = play_with_probes(bug, [0, 1, 0], probes, fields=(*RULES_FIELDS, "history"))
+    assert (error and error.divergence.differences) == (message and [message])
+    if error is not None:
+        assert error.divergence.history == [0, 1, 0]
+        if bug == "illegal_raises_key_error":
+            assert isinstance(error.__cause__, KeyError)  # its traceback is kept
+
+
+@pytest.mark.parametrize("pick", range(5))
+def test_the_actions_tried_are_out_of_the_legal_ones(pick: int) -> None:
+    """Ids in 0..num_actions-1 that are not legal, then -1 and num_actions."""
+    tried: list[int] = []
+
+    class Recording(TinyGoofspielState):
+        def apply(self, action: int, player: int | None = None) -> None:
+            if action not in self.legal_actions():
+                tried.append(action)
+            super().apply(action, player)
+
+    class RecordingGame(TinyGoofspiel):
+        def new_state(self, seed: int | None = None) -> TinyGoofspielState:
+            return Recording(self.num_cards, False)
+
+    ours = cardtable.make("goofspiel", players=2, num_cards=4)
+    run = testing._Run(ours, RecordingGame(num_cards=4), RULES_FIELDS, None, YOURS, None, None)
+    run.play([0, 1, 0], testing.MAX_STEPS, testing._Probes(3, pick, 999, ()))
+    assert tried == [[0, -1, 4][pick % 3]]
+
+
+def test_equivalence_tests_try_actions_that_are_not_legal() -> None:
+    with profile(**NO_SHRINK), pytest.raises(DivergenceError) as info:
+        equivalence_test("goofspiel", with_bug("illegal_raises_key_error"), max_examples=100)()
+    assert "yours raised KeyError" in str(info.value)
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+def test_a_seeded_run_compares_both_histories_and_says_whose_it_reports() -> None:
+    ours = cardtable.make("goofspiel", players=2, num_cards=5)
+    right = TinyGoofspiel(num_cards=5)
+    for seed in range(10):  # a right implementation of seeded chance agrees
+        assert_equivalent(ours, right, random_choices(seed), fields=RULES_FIELDS, seed=seed)
+    wrong = TinyGoofspiel(num_cards=5, bug="chance_drawn_in_reverse")
+    with pytest.raises(DivergenceError) as info:
+        assert_equivalent(ours, wrong, random_choices(3), fields=RULES_FIELDS, seed=7, labels=YOURS)
+    divergence = info.value.divergence
+    ours_first = ours.new_state(7).history
+    assert divergence.history == ours_first  # ours: it replays on new_state()
+    [line] = divergence.differences
+    assert line.startswith(f"history: cardtable = {ours_first}, yours = [")
+    assert f"from new_state(7) after cardtable's history {ours_first} (" in str(info.value)
+    assert "the history replays" not in str(info.value)
+
+
+def test_equivalence_test_takes_a_seed() -> None:
+    reverse = with_bug("chance_drawn_in_reverse")
+    equivalence_test("goofspiel", reverse, max_examples=10)()  # explicit chance: no difference
+    equivalence_test("goofspiel", TinyGoofspiel, max_examples=10, seed="drawn")()
+    with profile(**NO_SHRINK):
+        with pytest.raises(DivergenceError, match=r"from new_state\(7\) after cardtable's"):
+            equivalence_test("goofspiel", reverse, max_examples=20, seed=7)()
+        with pytest.raises(DivergenceError, match=r"history: cardtable = \[\d+\], yours = "):
+            equivalence_test("goofspiel", reverse, max_examples=20, seed="drawn")()
+
+
+def test_the_history_field_compares_lists_of_ints() -> None:
+    assert "history" in testing.ALL_FIELDS
+    same = compare_states(Stub(history=(1, 2)), Stub(history=np.array([1, 2])), 2, ["history"])
+    assert same == []
+    assert compare_states(Stub(history=[1]), Stub(history=[2]), 2, ["history"]) == [
+        "history: A = [1], B = [2]"
+    ]
+
+
+def test_game_configs_shrink_to_the_smallest_game() -> None:
+    smallest = settings(database=None)
+    assert find(game_configs("goofspiel"), lambda c: True, settings=smallest) == {
+        "players": 2,
+        "num_cards": 1,
+    }
+    assert find(game_configs("turn_the_tide"), lambda c: True, settings=smallest) == {
+        "players": 3,
+        "rounds": 1,
+    }
+    # A bug that needs two cards or more shrinks to two, not to the default 13.
+    two = find(game_configs("goofspiel"), lambda c: c.get("num_cards", 13) > 1, settings=smallest)
+    assert two == {"players": 2, "num_cards": 2}
+    defaults: list[bool] = []
+
+    @settings(max_examples=200, database=None, derandomize=True)
+    @given(config=game_configs("goofspiel"), choices=choice_sequences())  # as in a test
+    def draw(config: dict[str, Any], choices: list[int]) -> None:
+        defaults.append("num_cards" not in config)
+
+    draw()
+    assert sum(defaults) / len(defaults) > 0.2  # the default is still drawn often
+
+
+def test_an_end_of_game_bug_shrinks_to_a_short_game() -> None:
+    with profile(database=None), pytest.raises(DivergenceError) as info:
+        equivalence_test("goofspiel", with_bug("end_bonus"), max_examples=50)()
+    divergence = info.value.divergence
+    assert divergence.config == {"players": 2, "num_cards": 1}
+    assert len(divergence.history) == 3  # rather than 36 steps of 13 cards
+    assert divergence.differences == ["scores: cardtable = [0, 0], yours = [0, 1]"]
+
+
+def test_winners_compare_as_sorted_lists() -> None:
+    assert compare_states(Stub(winners=[1, 0]), Stub(winners=(0, 1)), 2, ["winners"]) == []
+    [line] = compare_states(Stub(winners=[1, 0]), Stub(winners=[1]), 2, ["winners"])
+    assert line == "winners: A = [0, 1], B = [1]"
+    ours = cardtable.make("goofspiel", players=2, num_cards=1)
+    theirs = TinyGoofspiel(num_cards=1, bug="winners_in_reverse")  # a draw, as [1, 0]
+    history = assert_equivalent(ours, theirs, [], fields=RULES_FIELDS)
+    end = theirs.new_state()
+    for step in history:
+        end.apply(step)
+    assert end.winners == [1, 0]
+
+
+def test_labels_name_the_implementations() -> None:
+    a, b = Stub(scores=[1, 2]), Stub(scores=[1, 3])
+    assert compare_states(a, b, 2, ["scores"], labels=YOURS) == [
+        "scores: cardtable = [1, 2], yours = [1, 3]"
+    ]
+    for bad in ("AB", ("A", "A"), ("A",), ("A", 1), ("", "B")):
+        with pytest.raises(InvalidOptionError, match="labels"):
+            compare_states(a, b, 2, ["scores"], labels=bad)  # type: ignore[arg-type]
+
+
+def test_the_report_names_the_game_and_its_options() -> None:
+    ours = cardtable.make("goofspiel", players=2, num_cards=4)
+    with pytest.raises(DivergenceError) as info:
+        assert_equivalent(
+            ours, TinyGoofspiel(num_cards=4, ties_to_seat_0=True), [0], fields=RULES_FIELDS
+        )
+    assert str(info.value).startswith(
+        "implementations diverge on goofspiel with players=2, num_cards=4 after history [0, 0, 0]:"
+    )
+    divergence = info.value.divergence
+    assert divergence.game_id is not None and divergence.config is not None
+    cardtable.make(divergence.game_id, **divergence.config)  # it reproduces
+
+
+def test_the_docs_name_every_field_and_the_state_dict_keys() -> None:
+    text = (ROOT / "docs" / "testing.md").read_text()
+    assert all(f"`{name}`" in text for name in testing.ALL_FIELDS)
+    keys = cardtable.make("goofspiel", players=2).new_state().to_dict()
+    assert all(f"`{key}`" in text for key in keys)
+    assert "`assert_same_state(" in text
+
+
+def test_the_protocols_point_to_files_that_exist() -> None:
+    import inspect
+    import re
+
+    from cardtable import protocols
+
+    source = inspect.getsource(protocols)
+    named = re.findall(r"[\w/.<>_-]+\.md", source)
+    assert named
+    for name in named:
+        assert (ROOT / name).exists() or list(ROOT.glob(name.replace("<game_id>", "*"))), name
+
+
 kit: Any = testing
 """The toolkit as seen by a caller without a type checker."""
 
@@ -552,7 +889,12 @@ MISUSES: dict[str, Callable[[], object]] = {
     "choice_sequences-neg": lambda: kit.choice_sequences(-1),
     "reachable-neg": lambda: kit.reachable_states(_goof(), max_steps=-1),
     "reachable-object": lambda: kit.reachable_states(object()),
-    "perft-no-clone": lambda: kit.perft(tiny().new_state(), 2),
+    "seed-str": lambda: kit.equivalence_test("goofspiel", tiny, seed="random"),
+    "seed-neg": lambda: kit.equivalence_test("goofspiel", tiny, seed=-1),
+    "seed-True": lambda: kit.equivalence_test("goofspiel", tiny, seed=True),
+    "seed-float": lambda: kit.equivalence_test("goofspiel", tiny, seed=1.5),
+    "labels-str": lambda: kit.assert_equivalent(tiny(), tiny(), [], labels="AB"),
+    "perft-no-clone": lambda: kit.perft(RulesOnlyGame("goofspiel", players=2).new_state(), 2),
 }
 
 

@@ -1,7 +1,9 @@
 """The state-machine protocol every backend follows (Rust, reference, or your own).
 
 Any object with these members can be driven by :mod:`cardtable.testing`, so an implementation of
-your own can be property-tested against ours without inheriting from anything.
+your own can be property-tested against ours without inheriting from anything. ``docs/testing.md``
+says which members each compared field needs; each game's contract (``docs/games/<game_id>.md``)
+gives its action ids, observation and canonical state.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ RULES_FIELDS: tuple[str, ...] = (
     "winners",
 )
 """What any implementation of the rules must agree on, whatever its own state and observation
-formats: a sensible choice of ``fields`` for checking an engine of your own against ours."""
+formats: a sensible choice of ``fields`` for checking an engine of your own against ours (the
+default of :func:`cardtable.testing.equivalence_test`). :data:`cardtable.testing.ALL_FIELDS` adds
+``is_chance_node``, ``history``, ``to_dict``, ``observations``, ``observation_tensors`` and
+``legal_action_mask``."""
 
 
 @runtime_checkable
@@ -32,9 +37,17 @@ class RulesState(Protocol):
 
     An engine of your own needs nothing more to be property-tested against ours with
     ``fields=RULES_FIELDS``; the fields it is compared on decide which further members it needs
-    (e.g. ``to_dict`` for ``"to_dict"``; the default of :func:`cardtable.testing.assert_equivalent`
-    and :func:`~cardtable.testing.compare_states`, ``ALL_FIELDS``, needs all of
-    :class:`StateProtocol`).
+    (e.g. ``to_dict`` for ``"to_dict"``, ``history`` for ``"history"``; the default of
+    :func:`cardtable.testing.assert_equivalent` and :func:`~cardtable.testing.compare_states`,
+    ``ALL_FIELDS``, needs ``is_chance_node``, ``history``, ``to_dict``, ``observation``,
+    ``observation_tensor`` and ``legal_action_mask`` of :class:`StateProtocol`, in our formats).
+    ``clone`` and ``history`` are optional: :func:`cardtable.testing.equivalence_test` checks a
+    ``clone`` if the state has one (an independent copy), and compares ``history`` after a seeded
+    start if both states have one.
+
+    :func:`cardtable.testing.equivalence_test` also applies actions that are not legal: ``apply``
+    must then raise :class:`cardtable.errors.IllegalActionError` (or a subclass: ``from
+    cardtable.errors import IllegalActionError``) and leave the state unchanged.
     """
 
     @property
@@ -56,7 +69,12 @@ class RulesState(Protocol):
         ...
 
     def apply(self, action: int, player: int | None = None) -> None:
-        """Applies an action or chance outcome."""
+        """Applies an action or chance outcome.
+
+        One that is not legal here (not in ``legal_actions()``, out of range, after the end)
+        raises :class:`cardtable.errors.IllegalActionError` (or a subclass) and leaves the state
+        unchanged.
+        """
         ...
 
     @property
@@ -66,7 +84,7 @@ class RulesState(Protocol):
 
     @property
     def winners(self) -> list[int]:
-        """The winning seats (empty before the end)."""
+        """The winning seats (empty before the end), in any order: they compare sorted."""
         ...
 
 
@@ -86,9 +104,11 @@ class RulesGame(Protocol):
 
 @runtime_checkable
 class StateProtocol(RulesState, Protocol):
-    """One game in progress (see ``DESIGN.md``, "The state machine").
+    """One game in progress: the state machine of ``README.md`` ("The API").
 
     A :class:`RulesState` (whose members it inherits) with everything else our states offer.
+    ``docs/testing.md`` lists which of these members each field of
+    :data:`cardtable.testing.ALL_FIELDS` needs.
     """
 
     @property
@@ -97,7 +117,11 @@ class StateProtocol(RulesState, Protocol):
         ...
 
     def apply(self, action: int, player: int | None = None) -> None:
-        """Applies an action or chance outcome; raises ``IllegalActionError`` if illegal."""
+        """Applies an action or chance outcome.
+
+        Raises :class:`~cardtable.errors.IllegalActionError` on one that is not legal, and the
+        state is then unchanged.
+        """
         ...
 
     def action_label(self, action: int) -> str:
@@ -117,16 +141,22 @@ class StateProtocol(RulesState, Protocol):
         ...
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical full state."""
+        """The canonical full state, a JSON dict with the same keys on both of our backends.
+
+        ``game`` (the game id), ``players``, ``options`` (every option with its effective value),
+        ``history`` (as :attr:`history`), ``rng`` (the SplitMix64 generator's state after a seeded
+        start, ``None`` without a seed; ``docs/rng.md``) and ``state`` (the game's canonical state,
+        listed by its contract, ``docs/games/<game_id>.md``).
+        """
         ...
 
     @property
     def history(self) -> list[int]:
-        """Every applied action and chance outcome."""
+        """Every applied action and chance outcome (ints), also those a seeded state drew."""
         ...
 
     def clone(self) -> Self:
-        """An independent copy."""
+        """An independent copy: playing on either changes nothing of the other."""
         ...
 
     def rule_events_of(self, action: int) -> list[str]:

@@ -23,21 +23,46 @@ This module does not need the compiled extension.
 
 from __future__ import annotations
 
+import copy
 import hashlib
-import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 
 from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable._rng import SplitMix64
-from cardtable.errors import InvalidOptionError, InvalidStateError
-from cardtable.protocols import RULES_FIELDS, GameProtocol, RulesGame, RulesState, StateProtocol
+from cardtable._state_compare import (
+    _AB,
+    _GETTERS,
+    _PROPERTIES,
+    ALL_FIELDS,
+    CHANCE_ABS_TOL,
+    CHANCE_REL_TOL,
+    MAX_PLAYERS,
+    Divergence,
+    DivergenceError,
+    _ask,
+    _canonical,
+    _check_game,
+    _compare,
+    _diff_arrays,
+    _diff_chance,
+    _fields,
+    _labels,
+    _Raised,
+    _require,
+    _same,
+    _seed,
+    _Sides,
+    assert_same_state,
+    compare_states,
+)
+from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from cardtable.protocols import RULES_FIELDS, GameProtocol, RulesGame, StateProtocol
 
 if TYPE_CHECKING:
     from hypothesis.database import ListenerEventT
@@ -68,149 +93,6 @@ __all__ = [
     "random_choices",
     "reachable_states",
 ]
-
-
-@dataclass
-class Divergence:
-    """The first point where two implementations disagree.
-
-    Attributes:
-        history: Every action and chance outcome applied to both before they disagreed. It replays
-            on ``new_state()`` without a seed, also after a seeded start (it then includes the
-            chance outcomes that the seed drew).
-        differences: One line per differing field, with both values (or the exception raised).
-        seed: The seed given to both ``new_state`` calls (``None``: explicit chance nodes).
-    """
-
-    history: list[int]
-    differences: list[str] = field(default_factory=list)
-    seed: int | None = None
-
-    def __str__(self) -> str:
-        start = ""
-        if self.seed is not None:  # the history then holds the chance outcomes the seed drew
-            start = f" (from new_state({self.seed}); the history replays on new_state())"
-        lines = [f"implementations diverge after history {self.history}{start}:"]
-        lines += [f"  {d}" for d in self.differences]
-        return "\n".join(lines)
-
-
-class DivergenceError(AssertionError):
-    """Raised when two implementations disagree; ``.divergence`` has the details."""
-
-    def __init__(self, divergence: Divergence) -> None:
-        super().__init__(str(divergence))
-        self.divergence = divergence
-
-
-def _canonical(value: Any) -> Any:
-    """A JSON-like form in which ``True`` and ``1`` differ and tuples equal lists.
-
-    NumPy scalars and arrays become their Python values (``numpy.bool_`` a ``bool``).
-    """
-    kind = type(value)  # the exact types first: this runs on every value of every state
-    if kind is int or kind is str or kind is float or value is None:
-        return value
-    if kind is list or kind is tuple:
-        return [_canonical(v) for v in value]
-    if kind is dict:
-        return {k: _canonical(v) for k, v in value.items()}
-    if isinstance(value, (np.ndarray, np.generic)):
-        return _canonical(value.tolist())
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _canonical(v) for k, v in value.items()}
-    return value
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Whether two values are equal in :func:`_canonical` form (``False`` if that raises)."""
-    try:
-        return bool(_canonical(a) == _canonical(b))
-    except Exception:
-        return False
-
-
-def _diff(name: str, a: Any, b: Any, out: list[str]) -> None:
-    if isinstance(a, (dict, Mapping)) and isinstance(b, (dict, Mapping)):
-        for key in sorted(set(a) | set(b), key=str):
-            if key not in a:
-                out.append(f"{name}[{key!r}]: missing in A, B has {b[key]!r}")
-            elif key not in b:
-                out.append(f"{name}[{key!r}]: A has {a[key]!r}, missing in B")
-            else:
-                _diff(f"{name}[{key!r}]", a[key], b[key], out)
-        return
-    if not _same(a, b):
-        out.append(f"{name}: A = {a!r}, B = {b!r}")
-
-
-CHANCE_REL_TOL = 1e-9
-"""Relative tolerance of chance probabilities in :func:`compare_states` (``math.isclose``)."""
-
-CHANCE_ABS_TOL = 1e-12
-"""Absolute tolerance of chance probabilities in :func:`compare_states` (``math.isclose``)."""
-
-MAX_PLAYERS = 64
-"""The most seats :func:`compare_states` compares (the engine's seat sets are 64 bits wide); a
-larger count was accepted and looped for as long as it said."""
-
-_SHOWN = 8
-"""Differing entries (chance outcomes, tensor entries) named in one difference line."""
-
-
-def _outcome_map(value: Any) -> dict[int, float] | str:
-    """``chance_outcomes()`` as ``{outcome: probability}``, or why it is not a list of pairs."""
-    items = value.tolist() if isinstance(value, np.ndarray) else value
-    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
-        return "not a list of (outcome, probability) pairs"
-    result: dict[int, float] = {}
-    for pair in items:
-        parts = pair.tolist() if isinstance(pair, np.ndarray) else pair
-        if not isinstance(parts, (list, tuple)) or len(parts) != 2:
-            return f"{pair!r} is not an (outcome, probability) pair"
-        outcome, probability = as_int(parts[0]), parts[1]
-        if isinstance(probability, np.generic):
-            probability = probability.item()
-        if outcome is None or isinstance(probability, bool):
-            return f"{pair!r} is not an (outcome, probability) pair"
-        if not isinstance(probability, (int, float)):
-            return f"{pair!r} is not an (outcome, probability) pair"
-        if outcome in result:
-            return f"outcome {outcome} is listed twice"
-        result[outcome] = float(probability)
-    return result
-
-
-def _diff_chance(name: str, a: Any, b: Any, out: list[str]) -> None:
-    """Reports chance outcomes that differ as ``{outcome: probability}`` (order aside).
-
-    Probabilities agree within :data:`CHANCE_REL_TOL` and :data:`CHANCE_ABS_TOL`.
-    """
-    map_a, map_b = _outcome_map(a), _outcome_map(b)
-    if isinstance(map_a, str) or isinstance(map_b, str):
-        if not _same(a, b):
-            why = "; ".join(
-                f"{s}: {m}" for s, m in (("A", map_a), ("B", map_b)) if isinstance(m, str)
-            )
-            out.append(f"{name}: A = {a!r}, B = {b!r} ({why})")
-        return
-    entries = []
-    for outcome in sorted(set(map_a) | set(map_b)):
-        if outcome not in map_b:
-            entries.append(f"outcome {outcome} has p={map_a[outcome]!r} in A, is missing in B")
-        elif outcome not in map_a:
-            entries.append(f"outcome {outcome} is missing in A, has p={map_b[outcome]!r} in B")
-        elif not math.isclose(
-            map_a[outcome], map_b[outcome], rel_tol=CHANCE_REL_TOL, abs_tol=CHANCE_ABS_TOL
-        ):
-            entries.append(f"outcome {outcome}: A has p={map_a[outcome]!r}, B p={map_b[outcome]!r}")
-    if entries:
-        more = f"; and {len(entries) - _SHOWN} more" if len(entries) > _SHOWN else ""
-        out.append(f"{name}: " + "; ".join(entries[:_SHOWN]) + more)
 
 
 DEFAULT_MAX_EXAMPLES: int | None = None
@@ -247,258 +129,6 @@ def _unfinished(state: Any, what: str) -> InvalidStateError:
         f"{what}: the game did not end within {MAX_STEPS} steps (MAX_STEPS): the state "
         f"({type(state).__name__}) never became terminal"
     )
-
-
-ALL_FIELDS: tuple[str, ...] = (
-    "current_player",
-    "is_chance_node",
-    "is_terminal",
-    "legal_actions",
-    "chance_outcomes",
-    "scores",
-    "winners",
-    "to_dict",
-    "observations",
-    "observation_tensors",
-    "legal_action_mask",
-)
-"""Everything :func:`compare_states` can compare (its default, and :func:`assert_equivalent`'s:
-right for our two backends; an implementation with formats of its own uses :data:`RULES_FIELDS`)."""
-
-_GETTERS: dict[str, Callable[[Any], Any]] = {
-    "current_player": lambda s: s.current_player,
-    "is_chance_node": lambda s: s.is_chance_node,
-    "is_terminal": lambda s: s.is_terminal,
-    "legal_actions": lambda s: s.legal_actions(),
-    "chance_outcomes": lambda s: s.chance_outcomes(),
-    "scores": lambda s: s.scores,
-    "winners": lambda s: s.winners,
-    "to_dict": lambda s: s.to_dict(),
-    "legal_action_mask": lambda s: s.legal_action_mask(),
-}
-
-_PROPERTIES = ("current_player", "is_chance_node", "is_terminal", "scores", "winners")
-"""The fields read as properties (the others are method calls)."""
-
-_MEMBERS = {"observations": "observation", "observation_tensors": "observation_tensor"}
-"""The state member each field reads, where its name differs from the field's."""
-
-
-class _Raised:
-    """What a state's member raised instead of answering."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-    def __repr__(self) -> str:
-        return f"raises {self.error!r}"
-
-
-def _ask(state: Any, side: str, name: str, get: Callable[[Any], Any]) -> Any:
-    """``get(state)`` for the field ``name``, or :class:`_Raised` if the state raised.
-
-    Raises:
-        InvalidOptionError: If the state lacks the member the field needs.
-    """
-    member = _MEMBERS.get(name, name)
-    try:
-        return get(state)
-    except AttributeError as err:
-        if err.name == member:
-            hint = (
-                "every implementation needs it (see cardtable.protocols.RulesState)"
-                if name in RULES_FIELDS
-                else "implement it or compare fewer fields, e.g. fields=RULES_FIELDS"
-            )
-            raise InvalidOptionError(
-                f"implementation {side} ({type(state).__name__}) has no {member!r}, which the "
-                f"field {name!r} needs: {hint}"
-            ) from None
-        return _Raised(err)
-    except Exception as err:
-        return _Raised(err)
-
-
-def _fields(fields: object) -> tuple[str, ...]:
-    """The field names ``fields`` holds, checked against :data:`ALL_FIELDS`."""
-    if isinstance(fields, (str, bytes)) or not isinstance(fields, Iterable):
-        raise InvalidOptionError(
-            f"fields must be a sequence of field names such as RULES_FIELDS, got {fields!r}"
-        )
-    names = tuple(fields)
-    unknown = [f for f in names if f not in ALL_FIELDS]
-    if unknown:
-        raise InvalidOptionError(f"unknown fields {unknown}; choose from {list(ALL_FIELDS)}")
-    return names
-
-
-def _seed(value: object) -> int:
-    """A seed: an int in ``0..2**64-1``, like every seed of the package."""
-    return check_int("seed", value, 0, MAX_SEED)
-
-
-def _require(obj: object, what: str, members: Iterable[str], kind: str) -> None:
-    """Raises :class:`InvalidOptionError` if ``obj`` lacks one of ``members``."""
-    for member in members:
-        if not hasattr(obj, member):
-            raise InvalidOptionError(
-                f"{what} ({type(obj).__name__}) is not {kind}: it has no {member!r} "
-                "(see cardtable.protocols)"
-            )
-
-
-def _check_game(game: object, what: str) -> None:
-    """Raises :class:`InvalidOptionError` unless ``game`` has a ``new_state`` method."""
-    if not callable(getattr(game, "new_state", None)):
-        raise InvalidOptionError(
-            f"{what} ({type(game).__name__}) is not a game: it has no new_state(seed) method "
-            "(see cardtable.protocols.RulesGame)"
-        )
-
-
-def compare_states(
-    a: RulesState,
-    b: RulesState,
-    players: int,
-    fields: Sequence[str] = ALL_FIELDS,
-    *,
-    tensor_seats: Iterable[int] | None = None,
-) -> list[str]:
-    """Lists every difference between two states in the chosen ``fields`` (empty if none).
-
-    Values compare as JSON-like data: tuples equal lists, NumPy scalars and arrays compare by their
-    Python values, and ``True`` differs from ``1``. A member that raises is a difference (the line
-    shows the exception).
-
-    Args:
-        a: One state.
-        b: The other state.
-        players: Number of seats (for ``observations``), at most :data:`MAX_PLAYERS`.
-        fields: Any of :data:`ALL_FIELDS` (the default, which needs every member of
-            :class:`~cardtable.protocols.StateProtocol`): ``current_player``, ``is_chance_node``,
-            ``is_terminal``, ``legal_actions`` (sorted legal actions), ``chance_outcomes``
-            (``{outcome: probability}`` in any order, probabilities within :data:`CHANCE_REL_TOL`
-            or :data:`CHANCE_ABS_TOL`), ``scores``, ``winners``, ``to_dict`` (the canonical
-            state), ``observations`` (every seat's ``observation(p)``), ``observation_tensors``
-            (shape, dtype and every entry of ``observation_tensor(p)``, with ``-0.0`` equal to
-            ``0.0`` and NaN to NaN, for the seats ``tensor_seats``, default every seat) and
-            ``legal_action_mask``.
-        tensor_seats: The seats whose observation tensors are compared (default: all), distinct
-            ints in ``0..players-1``.
-
-    Raises:
-        InvalidOptionError: On an unknown field name, a bad ``players`` or ``tensor_seats``, or a
-            state without a member that ``fields`` needs.
-    """
-    names = _fields(fields)
-    seats = range(check_int("players", players, 0, MAX_PLAYERS))
-    chosen = seats if tensor_seats is None else _seat_list(tensor_seats, seats)
-    out: list[str] = []
-    for name in names:
-        if name == "observations":
-            for p in seats:
-                obs_a = _ask(a, "A", name, lambda s: s.observation(p))  # noqa: B023 - called now
-                obs_b = _ask(b, "B", name, lambda s: s.observation(p))  # noqa: B023
-                _report(f"observation({p})", obs_a, obs_b, out, _diff)
-        elif name == "observation_tensors":
-            for p in chosen:
-                tensor_a = _ask(a, "A", name, lambda s: s.observation_tensor(p))  # noqa: B023
-                tensor_b = _ask(b, "B", name, lambda s: s.observation_tensor(p))  # noqa: B023
-                _report(f"observation_tensor({p})", tensor_a, tensor_b, out, _diff_arrays)
-        else:
-            get = _GETTERS[name]
-            value_a, value_b = _ask(a, "A", name, get), _ask(b, "B", name, get)
-            label = name + ("" if name in _PROPERTIES else "()")
-            diff = {"chance_outcomes": _diff_chance, "legal_action_mask": _diff_arrays}
-            _report(label, value_a, value_b, out, diff.get(name, _diff))
-    return out
-
-
-def _seat_list(seats: Iterable[int], valid: range) -> list[int]:
-    """``tensor_seats`` as a list of distinct seats of ``valid``.
-
-    Reading stops at the first bad item, so an endless or huge iterable is refused at once.
-    """
-    if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
-        raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {seats!r}")
-    out: list[int] = []
-    for item in seats:
-        seat = as_int(item)
-        if seat is None or seat not in valid or seat in out:
-            again = " twice" if seat in out else ""
-            raise InvalidOptionError(
-                f"tensor_seats must hold distinct int seats in 0..={len(valid) - 1} "
-                f"(players={len(valid)}), got {item!r}{again}"
-            )
-        out.append(seat)
-    return out
-
-
-def _report(
-    label: str, a: Any, b: Any, out: list[str], diff: Callable[[str, Any, Any, list[str]], None]
-) -> None:
-    """``diff`` of two answers, or one line if either side raised."""
-    if isinstance(a, _Raised) or isinstance(b, _Raised):
-        shown = [
-            f"{side} {v!r}" if isinstance(v, _Raised) else f"{side} = {v!r}"
-            for side, v in (("A", a), ("B", b))
-        ]
-        out.append(f"{label}: {', '.join(shown)}")
-    else:
-        diff(label, a, b, out)
-
-
-def _diff_arrays(name: str, a: Any, b: Any, out: list[str]) -> None:
-    """Reports arrays that differ in shape, dtype or any entry.
-
-    Entries compare by value, except that NaN equals NaN at the same place (``-0.0`` equals
-    ``0.0``); the line names the first differing flat indices.
-    """
-    try:
-        x, y = np.asarray(a), np.asarray(b)
-    except Exception as err:
-        out.append(f"{name}: A = {a!r}, B = {b!r}, not both arrays ({err!r})")
-        return
-    if x.shape != y.shape or x.dtype != y.dtype:
-        out.append(f"{name}: A has shape {x.shape} {x.dtype}, B has shape {y.shape} {y.dtype}")
-        return
-    try:
-        differ = np.asarray(x != y, dtype=bool)
-        if np.issubdtype(x.dtype, np.inexact):
-            differ &= ~(np.isnan(x) & np.isnan(y))
-        where = np.flatnonzero(differ.reshape(-1))
-    except Exception as err:
-        if not _same(x, y):
-            out.append(f"{name}: A = {x.tolist()!r}, B = {y.tolist()!r} (not comparable: {err!r})")
-        return
-    if where.size:
-        shown = where[:_SHOWN].tolist()
-        flat_a, flat_b = x.reshape(-1), y.reshape(-1)
-        out.append(
-            f"{name}: {where.size} of {x.size} entries differ, first at flat indices {shown}: "
-            f"A = {flat_a[shown].tolist()}, B = {flat_b[shown].tolist()}"
-        )
-
-
-def assert_same_state(
-    a: RulesState,
-    b: RulesState,
-    players: int,
-    fields: Sequence[str] = ALL_FIELDS,
-    history: Sequence[int] | None = None,
-    *,
-    tensor_seats: Iterable[int] | None = None,
-) -> None:
-    """Raises :class:`DivergenceError` if :func:`compare_states` finds any difference.
-
-    ``history`` (default: ``a.history``) is what the error reports as the reproduction.
-    """
-    differences = compare_states(a, b, players, fields, tensor_seats=tensor_seats)
-    if differences:
-        played = list(getattr(a, "history", [])) if history is None else list(history)
-        raise DivergenceError(Divergence(played, differences))
 
 
 def random_choices(seed: int) -> Iterator[int]:
@@ -551,6 +181,7 @@ def assert_equivalent(
     fields: Sequence[str] = ALL_FIELDS,
     max_steps: int = MAX_STEPS,
     seed: int | None = None,
+    labels: Sequence[str] = _AB,
 ) -> list[int]:
     """Plays the same game on two implementations and checks they agree after every step.
 
@@ -565,6 +196,11 @@ def assert_equivalent(
     raised by either implementation (in ``new_state``, ``apply`` or any compared member) is a
     divergence too.
 
+    With a ``seed``, chance outcomes are drawn inside ``new_state`` and ``apply``, so both
+    ``history`` members are compared too (as lists of ints; skipped if either state has no
+    ``history``): an implementation that draws other chance outcomes from the same seed diverges
+    there, with both histories shown.
+
     Args:
         game_a: One implementation (e.g. ``cardtable.make(..., backend="reference")``).
         game_b: The other, with the same players and options.
@@ -577,6 +213,7 @@ def assert_equivalent(
             :data:`MAX_STEPS`).
         seed: Passed to both ``new_state`` calls (``None``: explicit chance nodes), an int in
             ``0..2**64-1``.
+        labels: The names of ``game_a`` and ``game_b`` in the report (default ``("A", "B")``).
 
     Returns:
         The history played: every action and chance outcome (read from ``game_a``'s state, which
@@ -584,82 +221,403 @@ def assert_equivalent(
         that it replays on ``new_state()`` without a seed.
 
     Raises:
-        DivergenceError: At the first disagreement, with the history that reproduces it.
+        DivergenceError: At the first disagreement, with the history that reproduces it and, if
+            ``game_a`` (or else ``game_b``) has a ``game_id``, the game's players and options.
         InvalidOptionError: On a bad argument, or an implementation without a member that
             ``fields`` needs (the message names it).
     """
     names = _fields(fields)
     steps = check_int("max_steps", max_steps, 0)
     start = None if seed is None else _seed(seed)
+    sides = _labels(labels)
     _check_game(game_a, "game_a")
     _check_game(game_b, "game_b")
-    players = as_int(getattr(game_a, "players", None))
-    if players is None or players < 1:
-        raise InvalidOptionError(f"game_a.players must be an int >= 1, got {players!r}")
-    if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
-        raise InvalidOptionError(f"choices must be an iterable of ints, got {choices!r}")
-    chosen: list[int] = []
+    game_id, config = _game_of(game_a)
+    if game_id is None:
+        game_id, config = _game_of(game_b)
+    run = _Run(game_a, game_b, names, start, sides, game_id, config)
+    return run.play(choices, steps, None)
 
-    def played() -> list[int]:
-        return chosen if start is None else _full_history(a, chosen)
 
-    def diverge(history: list[int], line: str) -> DivergenceError:
-        return DivergenceError(Divergence(list(history), [line], start))
+def _game_of(game: object) -> tuple[str | None, dict[str, Any] | None]:
+    """A game's id and ``make`` keyword arguments (players and options), where it has them."""
+    game_id = getattr(game, "game_id", None)
+    if not isinstance(game_id, str):
+        return None, None
+    config: dict[str, Any] = {"players": getattr(game, "players", None)}
+    options = getattr(game, "options", None)
+    if isinstance(options, Mapping):
+        config.update(options)
+    return game_id, config
 
+
+@dataclass(frozen=True)
+class _Probes:
+    """What :func:`equivalence_test` checks beyond the compared fields, and where.
+
+    A probe whose step the game does not reach is made at its last state (the end, usually).
+
+    Attributes:
+        illegal_at: The step before which an action that is not legal is tried on both states.
+        illegal_pick: Which one, among the ids ``0..num_actions-1`` that are not legal, then
+            ``-1`` and ``num_actions`` (modulo their number: 0, the smallest, shrinks best).
+        clone_at: The step before which both states are cloned (if the second one's state has a
+            ``clone`` method).
+        clone_choices: The choice values of the steps then played on both clones, one per step.
+    """
+
+    illegal_at: int
+    illegal_pick: int
+    clone_at: int
+    clone_choices: tuple[int, ...]
+
+
+_CLONE_STEPS = 12
+"""The most steps :func:`equivalence_test` plays on the clones of a probe."""
+
+
+def _probes() -> st.SearchStrategy[_Probes | None]:
+    """The drawn probes of an example (early steps often: short games reach them too).
+
+    ``None`` (no probes, a quarter of the examples) comes first: a divergence that needs no
+    probe shrinks in one step past all of their choices.
+    """
+    step = st.integers(0, 15) | st.integers(0, 255)
+    clone_choices = st.lists(st.integers(0, 1023), max_size=_CLONE_STEPS).map(tuple)
+    probes = st.builds(_Probes, step, st.integers(0, 1023), step, clone_choices)
+    return st.one_of(st.none(), probes, probes, probes)
+
+
+_Snapshot = dict[str, tuple[str, Any]]
+"""A state's compared fields at one moment: per field, its kind and a copy of its value."""
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a field's value (its :func:`_canonical` form if it cannot be copied)."""
     try:
-        a = game_a.new_state(start)
-    except Exception as err:
-        raise diverge([], f"new_state({start}): A raises {err!r}") from err
-    try:
-        b = game_b.new_state(start)
-    except Exception as err:
-        raise diverge([], f"new_state({start}): A returns a state, B raises {err!r}") from err
+        return copy.deepcopy(value)
+    except Exception:
+        return _canonical(value)
 
-    def ask_a(name: str) -> Any:
-        value = _ask(a, "A", name, _GETTERS[name])
+
+def _snapshot(state: Any, side: str, names: Sequence[str], players: int) -> _Snapshot:
+    """What :func:`compare_states` would read of ``state`` in ``names``, copied."""
+    out: _Snapshot = {}
+    for name in names:
+        if name == "observations":
+            for p in range(players):
+                value = _ask(state, side, name, lambda s: s.observation(p))  # noqa: B023
+                out[f"observation({p})"] = ("", _copy(value))
+        elif name == "observation_tensors":
+            for p in range(players):
+                tensor = _ask(state, side, name, lambda s: s.observation_tensor(p))  # noqa: B023
+                out[f"observation_tensor({p})"] = ("array", _copy(tensor))
+        else:
+            label = name + ("" if name in _PROPERTIES else "()")
+            kind = {"chance_outcomes": "chance", "legal_action_mask": "array"}.get(name, "")
+            out[label] = (kind, _copy(_ask(state, side, name, _GETTERS[name])))
+    return out
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut after a few hundred characters."""
+    text = repr(value)
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+def _changed(label: str, old: Any, new: Any, out: list[str]) -> None:
+    """``"<label> changed from X to Y"`` lines, within mappings for the keys that differ."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        for key in sorted(set(old) | set(new), key=str):
+            if key not in old:
+                out.append(f"{label}[{key!r}] appeared: {_short(new[key])}")
+            elif key not in new:
+                out.append(f"{label}[{key!r}] disappeared (it was {_short(old[key])})")
+            else:
+                _changed(f"{label}[{key!r}]", old[key], new[key], out)
+    elif not _same(old, new):
+        out.append(f"{label} changed from {_short(old)} to {_short(new)}")
+
+
+def _changes(before: _Snapshot, after: _Snapshot) -> list[str]:
+    """One line per field (or part of one) that differs between two snapshots of a state."""
+    out: list[str] = []
+    for label, (kind, old) in before.items():
+        new = after[label][1]
+        if isinstance(old, _Raised) or isinstance(new, _Raised):
+            if repr(old) != repr(new):
+                out.append(f"{label} changed from {_short(old)} to {_short(new)}")
+        elif kind == "array":
+            lines: list[str] = []
+            _diff_arrays(label, old, new, lines, ("before", "after"))
+            out += [f"{label} changed: {line.split(': ', 1)[1]}" for line in lines]
+        elif kind == "chance":
+            lines = []
+            _diff_chance(label, old, new, lines)
+            if lines:
+                out.append(f"{label} changed from {_short(old)} to {_short(new)}")
+        else:
+            _changed(label, old, new, out)
+    return out
+
+
+class _Run:
+    """One game played on two implementations at once (see :func:`assert_equivalent`)."""
+
+    def __init__(
+        self,
+        game_a: Any,
+        game_b: Any,
+        names: tuple[str, ...],
+        start: int | None,
+        sides: _Sides,
+        game_id: str | None,
+        config: dict[str, Any] | None,
+    ) -> None:
+        players = as_int(getattr(game_a, "players", None))
+        if players is None or players < 1:
+            raise InvalidOptionError(f"game_a.players must be an int >= 1, got {players!r}")
+        self.game_a, self.game_b = game_a, game_b
+        self.names, self.start, self.sides = names, start, sides
+        self.game_id, self.config = game_id, config
+        self.players = players
+        self.seats = range(players)
+        self.chosen: list[int] = []
+        self.a: Any = None  # the states, once new_state has made them
+        self.b: Any = None
+        self.cloned: str | None = None  # how a clone was played, for a later divergence
+
+    def played(self) -> list[int]:
+        """The history so far: the actions chosen, or with a seed the first state's history."""
+        return self.chosen if self.start is None else _full_history(self.a, self.chosen)
+
+    def diverge(self, history: list[int], lines: list[str]) -> DivergenceError:
+        """The error reporting ``lines`` after ``history``.
+
+        After a seeded start it adds the second history where it differs, and a note if a clone
+        was played before.
+        """
+        lines = list(lines)
+        first, second = self.sides
+        shown = any(line.startswith("history") for line in lines)
+        if self.start is not None and not shown and self.b is not None and _has(self.b, "history"):
+            # The history reported is the first state's: show the second one's if it differs.
+            theirs = _ask(self.b, second, "history", _GETTERS["history"])
+            ours = _full_history(self.a, self.chosen)
+            if history == ours and not isinstance(theirs, _Raised) and not _same(theirs, ours):
+                lines.append(f"history: {first} = {ours!r}, {second} = {theirs!r}")
+        if self.cloned is not None:
+            lines.append(
+                f"(earlier, {self.cloned}: if the history alone does not reproduce this, the clone "
+                "shares state with its original)"
+            )
+        divergence = Divergence(
+            list(history), lines, self.start, self.game_id, self.config, self.sides
+        )
+        return DivergenceError(divergence)
+
+    def ask_a(self, name: str) -> Any:
+        """A field of the first state (a divergence if it raises)."""
+        value = _ask(self.a, self.sides[0], name, _GETTERS[name])
         if isinstance(value, _Raised):
-            raise diverge(played(), f"{name}: A {value!r}") from value.error
+            raise self.diverge(self.played(), [f"{name}: {self.sides[0]} {value!r}"]) from (
+                value.error
+            )
         return value
 
-    def check(seats: list[int] | None) -> None:
-        differences = compare_states(a, b, players, names, tensor_seats=seats)
+    def check(self, seats: Iterable[int]) -> None:
+        """Both states agree on the compared fields (tensors of ``seats``)."""
+        differences = _compare(self.a, self.b, self.names, self.seats, seats, self.sides)
         if differences:
-            raise DivergenceError(Divergence(list(played()), differences, start))
+            raise self.diverge(self.played(), differences)
 
-    check(None)
-    it = iter(choices)
-    fallback = SplitMix64(0x5EED)
-    exhausted_at: int | None = None
-    for step in range(steps):
-        if ask_a("is_terminal"):
-            break
-        legal = list(ask_a("legal_actions"))
-        if not legal:
-            raise diverge(played(), "legal_actions(): A is not terminal but has no legal actions")
-        choice = next(it, _NO_MORE)
-        if choice is _NO_MORE:
-            # First legal actions shrink best; random ones end games a fixed policy could loop in.
-            exhausted_at = step if exhausted_at is None else exhausted_at
-            choice = 0 if step - exhausted_at < FIRST_LEGAL_STEPS else fallback.next()
-        index = as_int(choice)
-        if index is None:
-            raise InvalidOptionError(f"choices must be ints, got {choice!r}")
-        action = legal[index % len(legal)]
-        # With a seed, apply draws chance outcomes too: the history before it is A's own.
-        before = None if start is None else _full_history(a, chosen)
-        chosen.append(action)
+    def play(self, choices: Iterable[int], steps: int, probes: _Probes | None) -> list[int]:
+        """Plays ``choices`` (see :func:`assert_equivalent`), with the ``probes`` if any."""
+        if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
+            raise InvalidOptionError(f"choices must be an iterable of ints, got {choices!r}")
+        first, second = self.sides
+        start = self.start
         try:
-            a.apply(action)
+            self.a = self.game_a.new_state(start)
         except Exception as err:
-            line = f"apply({action}): A raises {err!r}"
-            raise diverge(chosen[:-1] if before is None else before, line) from err
+            raise self.diverge([], [f"new_state({start}): {first} raises {err!r}"]) from err
         try:
-            b.apply(action)
+            self.b = self.game_b.new_state(start)
         except Exception as err:
-            line = f"apply({action}): A accepts it, B raises {err!r}"
-            raise diverge(chosen[:-1] if before is None else before, line) from err
-        check(None if ask_a("is_terminal") else [step % players])
-    return list(played())
+            line = f"new_state({start}): {first} returns a state, {second} raises {err!r}"
+            raise self.diverge([], [line]) from err
+        # A seed draws chance outcomes inside new_state and apply: compare them too.
+        compared = "history" in self.names or start is None
+        if not compared and all(_has(state, "history") for state in (self.a, self.b)):
+            self.names = (*self.names, "history")
+        self.check(self.seats)
+        it = iter(choices)
+        fallback = SplitMix64(0x5EED)
+        exhausted_at: int | None = None
+        illegal_due = clone_due = probes is not None
+        for step in range(steps):
+            if self.ask_a("is_terminal"):
+                break
+            legal = list(self.ask_a("legal_actions"))
+            if not legal:
+                line = f"legal_actions(): {first} is not terminal but has no legal actions"
+                raise self.diverge(self.played(), [line])
+            if probes is not None and illegal_due and step == probes.illegal_at:
+                illegal_due = False
+                self.try_illegal(legal, probes.illegal_pick)
+            if probes is not None and clone_due and step == probes.clone_at:
+                clone_due = False
+                self.try_clone(probes.clone_choices)
+            choice = next(it, _NO_MORE)
+            if choice is _NO_MORE:
+                # First legal actions shrink best; random ones end games a fixed policy could loop.
+                exhausted_at = step if exhausted_at is None else exhausted_at
+                choice = 0 if step - exhausted_at < FIRST_LEGAL_STEPS else fallback.next()
+            index = as_int(choice)
+            if index is None:
+                raise InvalidOptionError(f"choices must be ints, got {choice!r}")
+            action = legal[index % len(legal)]
+            # With a seed, apply draws chance outcomes too: the history before it is A's own.
+            before = list(self.chosen) if start is None else _full_history(self.a, self.chosen)
+            self.chosen.append(action)
+            try:
+                self.a.apply(action)
+            except Exception as err:
+                raise self.diverge(before, [f"apply({action}): {first} raises {err!r}"]) from err
+            try:
+                self.b.apply(action)
+            except Exception as err:
+                line = f"apply({action}): {first} accepts it, {second} raises {err!r}"
+                raise self.diverge(before, [line]) from err
+            self.check(self.seats if self.ask_a("is_terminal") else [step % self.players])
+        if probes is not None:  # a probe the game did not reach: at its last state
+            terminal = self.ask_a("is_terminal")
+            legal = [] if terminal else list(self.ask_a("legal_actions"))
+            if illegal_due:
+                self.try_illegal(legal, probes.illegal_pick)
+            if clone_due:
+                self.try_clone(() if terminal else probes.clone_choices)
+        return list(self.played())
+
+    def try_illegal(self, legal: list[int], pick: int) -> None:
+        """Applies an action that is not legal to both states.
+
+        Each must raise ``IllegalActionError`` and stay unchanged.
+        """
+        first, second = self.sides
+        size = as_int(getattr(self.game_a, "num_actions", None)) or 0
+        allowed = set(legal)
+        candidates = [x for x in range(size) if x not in allowed] + [-1, size]
+        action = candidates[pick % len(candidates)]
+        history = list(self.played())
+        head = f"apply({action}) of an action that is not legal (legal: {legal}):"
+        before = _snapshot(self.b, second, self.names, self.players)
+        try:
+            self.a.apply(action)
+        except IllegalActionError:
+            pass
+        except Exception as err:
+            line = f"{head} {first} raises {err!r} instead of IllegalActionError"
+            raise self.diverge(history, [line]) from err
+        else:
+            raise self.diverge(history, [f"{head} {first} accepts it"])
+        problems: list[str] = []
+        cause: Exception | None = None
+        try:
+            self.b.apply(action)
+        except IllegalActionError:
+            pass
+        except Exception as err:
+            cause = err
+            problems.append(
+                f"{second} raised {err!r} instead of IllegalActionError (raise "
+                "cardtable.errors.IllegalActionError, or a subclass, for an action that is not "
+                "legal)"
+            )
+        else:
+            problems.append(f"{second} accepts it ({first} raises IllegalActionError)")
+        changes = _changes(before, _snapshot(self.b, second, self.names, self.players))
+        if changes:
+            problems.append(f"{second} changed its state: its " + "; its ".join(changes))
+        if problems:
+            raise self.diverge(history, [f"{head} " + "; and ".join(problems)]) from cause
+
+    def try_clone(self, choices: Sequence[int]) -> None:
+        """Clones both states and plays ``choices`` on the clones, which must agree.
+
+        The second original must be unchanged afterwards. Skipped if the second state has no
+        ``clone``.
+        """
+        first, second = self.sides
+        if not callable(getattr(self.b, "clone", None)):
+            return
+        history = list(self.played())
+        try:
+            clone_a = self.a.clone()
+        except Exception as err:
+            raise self.diverge(history, [f"clone(): {first} raises {err!r}"]) from err
+        before = _snapshot(self.b, second, self.names, self.players)
+        try:
+            clone_b = self.b.clone()
+        except Exception as err:
+            line = f"clone(): {first} returns a copy, {second} raises {err!r}"
+            raise self.diverge(history, [line]) from err
+        if clone_b is self.b or clone_b is None:
+            what = "None" if clone_b is None else "the state itself"
+            raise self.diverge(history, [f"clone(): {second} returns {what}, not a copy"])
+        sides = ("the original", "its clone")
+        at_once = _compare(self.b, clone_b, self.names, self.seats, self.seats, sides)
+        if at_once:
+            head = f"clone() is not a copy: right after cloning, {second} differs from its clone:"
+            raise self.diverge(history, [head, *(f"  {line}" for line in at_once)])
+        done: list[int] = []
+        for index, choice in enumerate(choices):
+            if clone_a.is_terminal:
+                break
+            legal = list(clone_a.legal_actions())
+            action = legal[choice % len(legal)]
+            where = f"on clones made here, after the steps {done} on both:"
+            try:
+                clone_a.apply(action)
+            except Exception as err:
+                line = f"{where} apply({action}): {first} raises {err!r}"
+                raise self.diverge(history, [line]) from err
+            try:
+                clone_b.apply(action)
+            except Exception as err:
+                line = f"{where} apply({action}): {first} accepts it, {second} raises {err!r}"
+                raise self.diverge(history, [line]) from err
+            done.append(action)
+            seat = [index % self.players]
+            differences = _compare(clone_a, clone_b, self.names, self.seats, seat, self.sides)
+            if differences:
+                where = f"on clones made here, after the steps {done} on both:"
+                raise self.diverge(history, [where, *(f"  {line}" for line in differences)])
+        after = _snapshot(self.b, second, self.names, self.players)
+        steps = f"{len(done)} step{'' if len(done) == 1 else 's'} {done}"
+        changes = _changes(before, after)
+        if changes:
+            line = (
+                f"clone() is not independent: after playing {steps} on a clone, the original's "
+                + "; its ".join(changes)
+            )
+            raise self.diverge(history, [line])
+        if done:
+            self.cloned = f"clone() was called at history {history} and {steps} played on the clone"
+
+
+def _has(state: object, member: str) -> bool:
+    """Whether ``state`` has ``member``.
+
+    One that raises something else than ``AttributeError`` has it: comparing it reports the error.
+    """
+    try:
+        getattr(state, member)
+    except AttributeError:
+        return False
+    except Exception:
+        return True
+    return True
 
 
 def play_random(
@@ -712,15 +670,28 @@ def _valid_config(game_id: str, config: dict[str, Any]) -> bool:
 
 
 def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
-    """Values of an option: booleans either way, choices any, integers near the default or not."""
+    """The drawn values of an option: its default (:data:`_DEFAULT`) or another.
+
+    Booleans and choices shrink to the default (the usual rules); integers shrink to their
+    smallest value (the smallest game: an end-of-game bug shrinks to a short game), and are drawn
+    anywhere in their range, at the default, or near it.
+    """
+    default = st.just(_DEFAULT)
     if spec.kind == "bool":
-        return st.booleans()
+        return default | st.booleans()
     if spec.kind == "str":
-        return st.sampled_from(spec.choices)
+        return default | st.sampled_from(spec.choices)
     centre = spec.default if isinstance(spec.default, int) else 3
-    near = st.integers(max(spec.low, centre - 8), min(spec.high, centre + 8))
-    values: st.SearchStrategy[Any] = near | st.integers(spec.low, spec.high)
-    return st.none() | values if spec.kind == "int | None" else values
+    low, high = max(spec.low, centre - 8), min(spec.high, centre + 8)
+    near: st.SearchStrategy[Any] = st.integers(low, high)
+    if spec.kind == "int | None":
+        near = near | st.none()
+    # Hypothesis shrinks to fewer choices, then to smaller ones, and one_of to its first
+    # strategy: the smallest value (one choice) first, then any value (two), and only then the
+    # default, which makes a second, idle choice so as not to be simpler than a small value.
+    anywhere = st.integers(spec.low, spec.high)
+    after = st.booleans().map(lambda _: _DEFAULT)
+    return st.one_of(st.just(spec.low), anywhere, after, after, after, near)
 
 
 def _option_domain(spec: OptionSpec) -> list[Any]:
@@ -795,11 +766,15 @@ _DEFAULT: Any = object()
 def game_configs(game_id: str, **fixed: Any) -> st.SearchStrategy[dict[str, Any]]:
     """Hypothesis strategy for valid ``make`` keyword arguments (``players`` included) of a game.
 
-    Each option keeps its default or takes another value: booleans either way, choices any, and
-    integers near the default or anywhere in the option's range. ``fixed`` keyword arguments
-    (``players`` or options) are in every configuration. Only combinations the game accepts are
-    generated, without filtering: a drawn configuration the game refuses falls back to a valid
-    one, option by option. Needs no compiled extension.
+    Each option keeps its default (a third of the time or so) or takes another value: booleans
+    either way, choices any, and integers near the default or anywhere in the option's range (the
+    smallest value about as often as the default). Shrinking goes to the smallest game: the
+    fewest players and every integer option at its minimum, or at the smallest value that still
+    fails (before its default), and booleans and choices at their defaults, so that a bug seen at
+    the end of a game shrinks to a short one. ``fixed`` keyword arguments (``players`` or
+    options) are in every configuration. Only combinations the game accepts are generated, without
+    filtering: a drawn configuration the game refuses falls back to a valid one, option by option.
+    Needs no compiled extension.
 
     Raises:
         InvalidOptionError: On an unknown game, or fixed arguments the game refuses: an unknown
@@ -808,7 +783,7 @@ def game_configs(game_id: str, **fixed: Any) -> st.SearchStrategy[dict[str, Any]
     """
     bases = _bases(game_id, fixed)
     specs = [spec for spec in _game_class(game_id).option_specs if spec.name not in fixed]
-    drawn = {spec.name: st.just(_DEFAULT) | _option_values(spec) for spec in specs}
+    drawn = {spec.name: _option_values(spec) for spec in specs}
 
     def setting(config: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
         out = {k: v for k, v in config.items() if k != name}
@@ -1025,6 +1000,7 @@ def equivalence_test(
     reference_backend: str = "rust",
     fields: Sequence[str] = RULES_FIELDS,
     max_examples: int | None = None,
+    seed: int | str | None = None,
     **fixed: Any,
 ) -> Callable[[], None]:
     """Builds a Hypothesis test that your implementation of ``game_id`` follows our rules.
@@ -1036,12 +1012,23 @@ def equivalence_test(
         from cardtable.testing import equivalence_test
         test_my_tide = equivalence_test("turn_the_tide", MyTurnTheTide)
 
+    Each example plays one game on ours (named ``cardtable`` in the report) and on yours
+    (``yours``) as :func:`assert_equivalent` does, and at two drawn steps (or at the end of a
+    shorter game) it also checks:
+
+    - an action that is not legal (an id in ``0..num_actions-1`` that is not in
+      ``legal_actions()``, or ``-1``, or ``num_actions``): ``apply`` must raise
+      :class:`~cardtable.errors.IllegalActionError` (or a subclass) and leave your state
+      unchanged in every compared field;
+    - ``clone()``, if your state has one: the clone equals its original, plays up to a dozen drawn
+      steps like our clone, and the original is unchanged afterwards.
+
     Every test built here has keys of its own in the example database of the active Hypothesis
     profile (none if that is ``None``), made of the game, the factory's qualified name, the
-    backend, the fields and the fixed arguments: one test's saved failure is replayed by that
-    test, never erased by another. The test comes with a Hypothesis ``settings`` object for this
-    (and ``max_examples``), and Hypothesis allows one per test: choose other settings (a deadline,
-    the phases, another database) in a settings profile, as for any test.
+    backend, the fields, the seed and the fixed arguments: one test's saved failure is replayed by
+    that test, never erased by another. The test comes with a Hypothesis ``settings`` object for
+    this (and ``max_examples``), and Hypothesis allows one per test: choose other settings (a
+    deadline, the phases, another database) in a settings profile, as for any test.
 
     Args:
         game_id: The registered game.
@@ -1051,12 +1038,17 @@ def equivalence_test(
             :data:`ALL_FIELDS` if your implementation also reproduces our observation and state
             formats).
         max_examples: Hypothesis examples, an int ``>= 1`` (default: the active profile's).
+        seed: ``None`` (the default): chance nodes are explicit, and their outcomes are drawn
+            like actions. An int in ``0..2**64-1``: every game starts with ``new_state(seed)``, so
+            your state resolves its chance nodes itself with our generator (``docs/rng.md``), and
+            both ``history`` members are compared too (if both states have one). ``"drawn"``:
+            the same, with a seed drawn per example.
         **fixed: Keyword arguments held fixed, e.g. ``players=4``.
 
     Raises:
         InvalidOptionError: At once, on an unknown game, a fixed argument the game refuses (see
             :func:`game_configs`), a factory that is not callable, an unknown backend, bad
-            ``fields`` or ``max_examples``.
+            ``fields``, ``max_examples`` or ``seed``.
     """
     from hypothesis import given, settings
 
@@ -1073,23 +1065,56 @@ def equivalence_test(
     examples = max_examples if max_examples is not None else DEFAULT_MAX_EXAMPLES
     if examples is not None:
         examples = check_int("max_examples", examples, 1)
+    seeds: st.SearchStrategy[int | None]
+    if seed is None:
+        seeds = st.none()
+    elif seed == "drawn":
+        seeds = st.integers(0, MAX_SEED)
+    elif isinstance(seed, str):
+        raise InvalidOptionError(f"seed must be None, an int or 'drawn', got {seed!r}")
+    else:
+        seeds = st.just(_seed(seed))
+    sides = ("cardtable", "yours")
 
-    @given(config=configs, choices=choice_sequences())
-    def test(config: dict[str, Any], choices: list[int]) -> None:
+    def example(
+        config: dict[str, Any], choices: list[int], probes: _Probes | None, start: int | None
+    ) -> DivergenceError | None:
         ours = cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
         call = f"factory(**{config!r})"
         try:
             theirs = factory(**config)
         except Exception as err:
             line = f"{call} raises {err!r} (our make accepts these arguments)"
-            raise DivergenceError(Divergence([], [line])) from err
+            failure = DivergenceError(Divergence([], [line], start, game_id, config, sides))
+            failure.__cause__ = err
+            return failure
         _check_game(theirs, f"the result of {call}")
-        assert_equivalent(ours, theirs, choices, fields=names)
+        try:
+            _Run(ours, theirs, names, start, sides, game_id, config).play(
+                choices, MAX_STEPS, probes
+            )
+        except DivergenceError as err:
+            return err
+        return None
+
+    @given(config=configs, choices=choice_sequences(), probes=_probes(), start=seeds)
+    def test(
+        config: dict[str, Any], choices: list[int], probes: _Probes | None, start: int | None
+    ) -> None:
+        failure = example(config, choices, probes, start)
+        if failure is not None:
+            # Raised here, out of any handler, whatever the divergence: Hypothesis tells failures
+            # apart by where they are raised, and one bug seen in several ways (on the clones, at
+            # the end, ...) is one failure, shrunk to its simplest example. The cause stays.
+            error = DivergenceError(failure.divergence)
+            error.__cause__ = failure.__cause__
+            raise error
 
     pinned = sorted(fixed.items())
+    seeded = "" if seed is None else f", seed={seed!r}"
     key = (
         f"cardtable.testing.equivalence_test({game_id!r}, {_qualified_name(factory)}, "
-        f"reference_backend={reference_backend!r}, fields={names!r}, fixed={pinned!r})"
+        f"reference_backend={reference_backend!r}, fields={names!r}{seeded}, fixed={pinned!r})"
     )
     profile = settings()  # the active profile, as @given has just taken it
     database = None if profile.database is None else _KeyedDatabase(profile.database, key)

@@ -24,6 +24,7 @@ from hypothesis.errors import Flaky
 
 import cardtable
 from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._state_compare import _canonical
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
     ConformanceError,
@@ -41,7 +42,6 @@ from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
 from cardtable.conformance.sections import rule_sections
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import StateProtocol
-from cardtable.testing import _canonical
 
 __all__ = [
     "MAX_STEPS",
