@@ -1,7 +1,7 @@
 """Differential tests of the Rust engine against the reference.
 
-Hypothesis picks every chance outcome and action of whole games; both backends agree on everything
-DESIGN.md lists.
+Hypothesis picks every chance outcome and action of whole games; both backends agree on every field
+of ``cardtable.testing.ALL_FIELDS`` (docs/testing.md lists them).
 """
 
 from __future__ import annotations

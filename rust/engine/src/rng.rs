@@ -11,7 +11,7 @@ pub const fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// SplitMix64 generator (see `DESIGN.md`, "Deterministic randomness").
+/// SplitMix64 generator (see `docs/rng.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SplitMix64 {
     state: u64,
