@@ -1,4 +1,4 @@
-"""Conformance of every registered game on both backends with the state-machine API (README, "The API")."""
+"""Every registered game on both backends conforms to the state-machine API (README, "The API")."""
 
 from __future__ import annotations
 
