@@ -325,7 +325,9 @@ def test_a_value_that_is_not_json_is_refused_before_the_player_count_is_checked(
 
 
 @pytest.mark.parametrize("game_id", ["chess", 5, None])
-def test_an_unknown_game_is_named_alike_by_both_backends(backend: str, game_id: Any) -> None:
+def test_an_unknown_game_is_named_alike_by_both_backends(
+    backend: cardtable.Backend, game_id: Any
+) -> None:
     """The id as Python shows it, then the registered games in order (the engine wrote
     ``"chess"`` and its registration order, the reference ``'chess'`` and sorted ids)."""
     with pytest.raises(InvalidOptionError) as err:
@@ -334,7 +336,7 @@ def test_an_unknown_game_is_named_alike_by_both_backends(backend: str, game_id: 
     assert str(err.value) == f"unknown game {game_id!r}; registered games: {known}"
 
 
-def test_a_game_of_one_player_count_needs_no_player_count(backend: str) -> None:
+def test_a_game_of_one_player_count_needs_no_player_count(backend: cardtable.Backend) -> None:
     assert cardtable.make("goofspiel", backend=backend, num_cards=3).players == 2
     with pytest.raises(InvalidOptionError, match=r"played by 2\.\.=5 players: give players="):
         cardtable.make("deep_regrets", backend=backend)
