@@ -7,8 +7,10 @@ Browser screenshots are kept in ``tests/artifacts/`` (ignored by git) for a pers
 from __future__ import annotations
 
 import html
+import io
 import json
 import os
+import re
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -22,6 +24,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.console import Console
 
 import cardtable
 from cardtable import render
@@ -666,13 +669,24 @@ def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
     )
     transcript = []
     moves = 0
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    ids = re.compile(r"(?:^|\s{2})\s*(\d+) (?=[A-Za-z])", re.M)
     while True:
-        found = child.expect([r"choose \[0\]: ", pexpect.EOF])
+        found = child.expect([r"choose: ", pexpect.EOF])
         transcript.append(child.before)
         if found == 1:
             break
         moves += 1
-        child.sendline(str(moves % 3) if moves % 2 else "")  # a mix of defaults and picks
+        # The moves are listed under their action ids: the last menu's numbers.
+        menu = ansi.sub("", child.before).rsplit("╯", 1)[-1].replace("\r", "")
+        listed = [int(a) for a in ids.findall(menu)]
+        assert listed, menu
+        if moves == 1:  # an empty line, text and a number not listed are refused: ask again
+            for wrong in ("", "abc", str(max(listed) + 1000)):
+                child.sendline(wrong)
+                child.expect(r"choose: ")
+                assert wrong == "" or "type the number shown before a move" in child.before
+        child.sendline(str(listed[moves % len(listed)]))
         if moves > 400:
             child.terminate(force=True)
             pytest.fail("the game did not end")
@@ -685,6 +699,26 @@ def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
     assert "final scores" in text and ("You win" in text or "Winner" in text or "share" in text)
     assert "your move" in text
     assert "acted" not in text  # other seats' moves are described in words
+
+
+def test_the_terminal_words_read_right() -> None:
+    """From a player's round: "stopped and take the run", "lane 0 (1 cars)", and a memory grid
+    whose card values read like position numbers without colour."""
+    from cardtable.render import trafficars_memory
+    from cardtable.render.play import past_tense
+
+    assert past_tense("stop and take the run") == "stopped and took the run"
+    assert past_tense("take lane 2") == "took lane 2"
+    state = cardtable.make("trafficars_memory", players=3).new_state(seed=5)
+    state.apply(24)
+    lines = trafficars_memory.terminal(trafficars_memory.view(state, 0))
+    console = Console(width=120, color_system=None, record=True, file=io.StringIO())
+    for line in lines:
+        console.print(line)
+    grid = console.export_text()
+    value = state.observation(0)["faces"][24]
+    assert f"[{value:>2}]" in grid or f"[{value}]" in grid
+    assert " 23 " in grid and " 25 " in grid and " 24 " not in grid
 
 
 @pytest.mark.parametrize("game_id", ["deep_regrets", "trafficars", "turn_the_tide"])

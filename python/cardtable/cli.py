@@ -557,10 +557,14 @@ def play_command(
         f"(seed {seed}). Bots: " + ", ".join(f"seat {s} {b.name}" for s, b in seated.items())
     )
 
-    def choose(count: int) -> int:
-        return int(
-            click.prompt("choose", type=click.IntRange(0, count - 1), default=0, show_default=True)
-        )
+    def choose(legal: list[int]) -> int:
+        # The number shown before a move; no default, so that an empty line plays nothing.
+        while True:
+            text = str(click.prompt("choose", type=str)).strip()
+            if text.lstrip("-").isdigit() and int(text) in legal:
+                return int(text)
+            shown = ", ".join(map(str, legal[:8])) + (", ..." if len(legal) > 8 else "")
+            console.print(f"type the number shown before a move ({shown}), then Enter")
 
     play(game, state, seat, seated, console, choose)
     sys.exit(0)

@@ -71,6 +71,8 @@ def past_tense(label: str) -> str:
         return "sent the " + label
     first, _, rest = label.partition(" ")
     if first in _PAST:
+        # "stop and take the run": the second verb in the past too.
+        rest = rest.replace("and take ", "and took ")
         return f"{_PAST[first]} {rest}".rstrip()
     if first == "done":
         return "is " + label
@@ -104,9 +106,13 @@ def play(
     seat: int,
     bots: dict[int, BuiltinBot],
     console: Console,
-    choose: Callable[[int], int],
+    choose: Callable[[list[int]], int],
 ) -> None:
-    """Plays ``state`` to its end: ``seat`` by ``choose(number of moves)``, the others by bots.
+    """Plays ``state`` to its end: ``seat`` by ``choose(legal actions)``, the others by bots.
+
+    Each move is listed under its action id, the number the person types: it stays the same
+    while the list changes (a memory game's position, a card's number), where a place in the
+    list would not.
 
     Args:
         game: The game.
@@ -114,7 +120,7 @@ def play(
         seat: The person's seat.
         bots: The bot of every other seat.
         console: Where to write.
-        choose: Asks the person for the index of a move among that many.
+        choose: Asks the person for one of the legal actions (by its id) and returns it.
     """
     module = drawing(game.game_id)
     names = ["" if q == seat else bots[q].name for q in range(game.players)]
@@ -127,18 +133,18 @@ def play(
             console.print(
                 Panel(
                     "\n".join(module.terminal(view, names)),
-                    title=f"your move, seat {seat} ({module.chapter(view)})",
+                    title=f"your move, seat {seat} · {module.chapter(view)}",
                     title_align="left",
                 )
             )
-            legal = state.legal_actions()
+            legal = [int(a) for a in state.legal_actions()]
             console.print(
                 Columns(
-                    [f"[bold]{i:>3}[/bold] {state.action_label(a)}" for i, a in enumerate(legal)],
+                    [f"[bold]{a:>3}[/bold] {state.action_label(a)}" for a in legal],
                     padding=(0, 3),
                 )
             )
-            action = legal[choose(len(legal))]
+            action = choose(legal)
             label = state.action_label(action)
             state.apply(action)
             line = f"you {past_tense(label)}"

@@ -72,6 +72,11 @@ def _card(svg: Svg, x: float, y: float, card: int, *, highlight: bool = False) -
     svg.card(x, y, str(card), label, corner=corner, fill=fill, ink=ink, highlight=highlight)
 
 
+def _cars(count: int) -> str:
+    """``1 car``, ``3 cars``."""
+    return f"{count} car" + ("" if count == 1 else "s")
+
+
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
@@ -88,7 +93,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
             stroke_width=2,
         )
         svg.text(8, y + 16, f"lane {k}", size=12, weight="bold", fill="#ffffff")
-        svg.text(8, y + 31, f"{v['cars'][k]} cars", size=10, fill="#ffffff")
+        svg.text(8, y + 31, _cars(v["cars"][k]), size=10, fill="#ffffff")
         x = 70.0
         for i, place in enumerate(lane):
             count = v["place_cars"][k][i]
@@ -164,7 +169,7 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
             if v["place_cars"][k][i] > 1:
                 text += " (x2)"
             places.append(f"[{text}]")
-        lines.append(f"lane {k} ({v['cars'][k]} cars): " + " ".join(places))
+        lines.append(f"lane {k} ({_cars(v['cars'][k])}): " + " ".join(places))
     if v["revealed"] is not None:
         lines.append(
             "revealed: " + ", ".join(f"seat {q} {_word(c)}" for q, c in enumerate(v["revealed"]))

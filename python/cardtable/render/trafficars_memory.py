@@ -98,19 +98,21 @@ def draw(v: View, names: list[str] | None = None) -> str:
 
 def terminal(v: View, names: list[str] | None = None) -> list[str]:
     """The view for the terminal: the grid with flipped and remembered cards."""
+    # Card values are bracketed, so that they read apart from position numbers without colour.
     lines = [
-        f"[bold]{chapter(v)}[/bold] (positions: [bold]face up[/bold], [cyan]seen before[/cyan])"
+        f"[bold]{chapter(v)}[/bold] (plain numbers are positions; \\[card] face up, "
+        "[cyan](card)[/cyan] seen before)"
     ]
     row: list[str] = []
     for i, here in enumerate(v["on_table"]):
         if not here:
-            cell = "  . "
+            cell = "   .  "
         elif v["faces"][i] is not None:
-            cell = f"[bold reverse]{label(v['faces'][i]):>3}[/bold reverse] "
+            cell = f"[bold reverse]\\[{label(v['faces'][i]):>2}][/bold reverse]  "
         elif v["seen"][i] is not None:
-            cell = f"[cyan]{label(v['seen'][i]):>3}[/cyan] "
+            cell = f"[cyan]({label(v['seen'][i]):>2})[/cyan]  "
         else:
-            cell = f"[dim]{i:>3}[/dim] "
+            cell = f"[dim] {i:>2} [/dim]  "
         row.append(cell)
         if len(row) == COLUMNS:
             lines.append("".join(row))
