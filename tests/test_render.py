@@ -10,6 +10,7 @@ import html
 import io
 import json
 import os
+import random
 import re
 import sys
 import time
@@ -699,6 +700,28 @@ def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
     assert "final scores" in text and ("You win" in text or "Winner" in text or "share" in text)
     assert "your move" in text
     assert "acted" not in text  # other seats' moves are described in words
+
+
+def test_a_deep_regrets_seat_sees_the_fish_it_peeks_at_while_it_decides() -> None:
+    """With the Can of Worms the fish showed only after the choice (leave it on top or put it at
+    the bottom): the deciding seat's view now shows it, and no other seat's does."""
+    from cardtable.render import deep_regrets as drawing
+
+    game = cardtable.make("deep_regrets", players=2, days=5)
+    state = game.new_state(seed=0)
+    rng = random.Random(0)
+    while not any("Can of Worms" in state.action_label(a) for a in state.legal_actions()):
+        legal = state.legal_actions()
+        state.apply(state.chance_outcomes()[0][0] if state.is_chance_node else rng.choice(legal))
+    worms = next(a for a in state.legal_actions() if "Can of Worms" in state.action_label(a))
+    state.apply(worms)
+    me = state.current_player
+    fish = state.observation(me)["ctx"]["peek"]
+    assert fish is not None
+    assert drawing.view(state, me)["peek"] == drawing.view(state, None)["peek"] == fish
+    assert drawing.view(state, 1 - me)["peek"] is None
+    assert f"looking at: {fish}" in "\n".join(drawing.terminal(drawing.view(state, me)))
+    assert f"looking at: {html.escape(fish)}" in drawing.draw(drawing.view(state, me))
 
 
 def test_the_terminal_words_read_right() -> None:

@@ -77,6 +77,9 @@ def view(state: StateProtocol, seat: int | None) -> View:
         shoals=shoals,
         **pick(o, "bag", "decks", "fish_discard"),
         cast=o["ctx"]["cast"],
+        # The fish the deciding seat is looking at (Can of Worms, reveal beneath), in its own view
+        # and the full one; other seats do not see it.
+        peek=_peek(state, seat),
         seats=[
             {
                 "money": o["money"][q],
@@ -103,6 +106,15 @@ def view(state: StateProtocol, seat: int | None) -> View:
         ],
         end=o["end"],
     )
+
+
+def _peek(state: StateProtocol, seat: int | None) -> str | None:
+    """The fish the seat deciding looks at, for its own view and the full view (else None)."""
+    actor = state.current_player
+    if actor < 0 or (seat is not None and seat != actor):
+        return None
+    peeked: str | None = observe(state, actor)["ctx"]["peek"]
+    return peeked
 
 
 def day_name(day: int) -> str:
@@ -249,6 +261,9 @@ def draw(v: View, names: list[str] | None = None) -> str:
         if cast["payment"]:
             _dice(svg, side, sy - 4, cast["payment"])
             sy += 24
+    if v["peek"] is not None:
+        svg.text(side, sy, f"looking at: {v['peek']}", size=11, weight="bold", fill="#2f5d8a")
+        sy += 18
     decks = v["decks"]
     for label, key in (
         ("regrets", "regret"),
@@ -396,6 +411,8 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
     lines.append(f"bag: {v['bag'][0]} blue, {v['bag'][1]} green, {v['bag'][2]} orange")
     if v["cast"] is not None:
         lines.append(f"[red]casting at shoal {v['cast']['shoal']}[/red]")
+    if v["peek"] is not None:
+        lines.append(f"[cyan]looking at: {v['peek']}[/cyan]")
     for q, st in enumerate(v["seats"]):
         where = DEPTHS[st["depth"]] if 0 <= st["depth"] < len(DEPTHS) else str(st["depth"])
         parts = [
