@@ -724,6 +724,16 @@ def test_a_deep_regrets_seat_sees_the_fish_it_peeks_at_while_it_decides() -> Non
     assert f"looking at: {html.escape(fish)}" in drawing.draw(drawing.view(state, me))
 
 
+def test_trafficars_score_tables_say_the_fewest_penalty_cards_win() -> None:
+    from cardtable.render.play import play
+
+    game = cardtable.make("trafficars", players=3)
+    bots = {q: cardtable.bot(game, "greedy", q, seed=q) for q in (1, 2)}
+    console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
+    play(game, game.new_state(seed=1), 0, bots, console, lambda legal: legal[0])
+    assert "penalty cards (fewest wins)" in console.export_text()
+
+
 def test_the_terminal_words_read_right() -> None:
     """From a player's round: "stopped and take the run", "lane 0 (1 cars)", and a memory grid
     whose card values read like position numbers without colour."""

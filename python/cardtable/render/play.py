@@ -84,16 +84,21 @@ def _who(seat: int, names: Sequence[str], you: int) -> str:
 
 
 def _scores_table(
-    title: str, scores: Sequence[int], names: Sequence[str], you: int, winners: Sequence[int] = ()
+    title: str,
+    scores: Sequence[int],
+    names: Sequence[str],
+    you: int,
+    winners: Sequence[int] = (),
+    score: str = "score",
 ) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("player")
-    table.add_column("score", justify="right")
+    table.add_column(score, justify="right")
     if winners:
         table.add_column("")
-    for q, score in enumerate(scores):
-        row = [str(q), "you" if q == you else names[q], str(score)]  # names[you] is empty
+    for q, points in enumerate(scores):
+        row = [str(q), "you" if q == you else names[q], str(points)]  # names[you] is empty
         if winners:
             row.append("[bold green]winner[/bold green]" if q in winners else "")
         table.add_row(*row)
@@ -123,6 +128,7 @@ def play(
         choose: Asks the person for one of the legal actions (by its id) and returns it.
     """
     module = drawing(game.game_id)
+    score = str(getattr(module, "SCORE", "score"))  # Trafficars: penalty cards, fewest wins
     names = ["" if q == seat else bots[q].name for q in range(game.players)]
     view = module.view(state, seat)
     chapter = module.chapter(view)
@@ -172,12 +178,14 @@ def play(
         console.print(line)
         now = module.chapter(view)
         if now != chapter and not state.is_terminal:
-            console.print(_scores_table(f"{chapter} is over", scores, names, seat))
+            console.print(_scores_table(f"{chapter} is over", scores, names, seat, score=score))
             chapter = now
     console.rule("the game is over")
     console.print(Panel("\n".join(module.terminal(module.view(state, seat), names)), title="table"))
     console.print(
-        _scores_table("final scores", list(state.scores), names, seat, list(state.winners))
+        _scores_table(
+            "final scores", list(state.scores), names, seat, list(state.winners), score=score
+        )
     )
     winners = list(state.winners)
     if seat in winners:

@@ -15,7 +15,7 @@ from cardtable.render._common import (
 )
 from cardtable.render._svg import CARD_H, CARD_W, MUTED, Svg, titled
 
-__all__ = ["card_face", "chapter", "draw", "secret", "terminal", "view"]
+__all__ = ["SCORE", "card_face", "chapter", "draw", "secret", "terminal", "view"]
 
 KIND_STYLE = {
     "car": ("#fbfaf6", "#1d2731", "car"),
@@ -25,6 +25,9 @@ KIND_STYLE = {
     "tow_truck": ("#e9e1f3", "#5b3a8a", "tow truck"),
 }
 SYMBOL = {"ambulance": "+", "police": "P", "tow_truck": "T"}
+
+SCORE = "penalty cards (fewest wins)"
+"""What a score is, in the score tables of ``cardtable play`` (elsewhere: "score")."""
 
 
 def card_face(card: int) -> tuple[str, str, str, str]:
