@@ -578,6 +578,7 @@ impl DeepRegrets {
                     }
                 } else {
                     st.seats[pu].hand.insert(f);
+                    st.unseen_hand.remove(f);
                 }
                 st.seats[pu].caught_today = true;
                 if st.shoal_len[s] == 0 {
@@ -655,6 +656,7 @@ impl DeepRegrets {
                         st.seats[pu].hand.remove(f);
                         st.seats[qu].mounted[ku] = f;
                         st.seats[pu].hand.insert(g);
+                        st.unseen_hand.remove(g);
                     }
                 }
                 false
@@ -757,6 +759,7 @@ impl DeepRegrets {
                     Some(q) => {
                         let g = st.take_top(s);
                         st.seats[q].hand.insert(g);
+                        st.unseen_hand.remove(g);
                     }
                     None => self.discard_top(st, s),
                 }
@@ -911,12 +914,14 @@ impl DeepRegrets {
                     if f != NONE {
                         st.seats[u].mounted[k] = NONE;
                         st.seats[u].hand.insert(f);
+                        st.unseen_hand.remove(f);
                     }
                 }
                 let c = st.seats[u].cloche;
                 if c != NONE {
                     st.seats[u].cloche = NONE;
                     st.seats[u].hand.insert(c);
+                    st.unseen_hand.remove(c);
                     if self.cloche_supply != NONE {
                         st.supply_discard |= 1 << self.cloche_supply;
                     }
@@ -1011,6 +1016,7 @@ impl DeepRegrets {
                     st.give_from_hand = false;
                     st.seats[p].hand.remove(f);
                     st.seats[q].hand.insert(f);
+                    st.unseen_hand.remove(f);
                     st.push(Task::AfterMain(pp));
                     st.push(Task::DiscardRegretLoop(q as u8, st.give_discard));
                 } else {
@@ -1018,6 +1024,7 @@ impl DeepRegrets {
                     if st.top_fish(s) == Some(f) {
                         let g = st.take_top(s);
                         st.seats[q].hand.insert(g);
+                        st.unseen_hand.remove(g);
                     }
                 }
                 self.run(st);
@@ -1039,6 +1046,8 @@ impl DeepRegrets {
                     let f = st.ability_fish;
                     let g = st.take_top(s);
                     st.seats[p].hand.insert(g);
+                    // The shoal's face-down top: the other seats do not see which fish it is.
+                    st.unseen_hand.insert(g);
                     st.seats[p].hand.remove(f);
                     st.put_top(s, f);
                 }
@@ -1122,6 +1131,7 @@ impl DeepRegrets {
                     st.seats[p].hand.remove(f);
                     let m = st.take_top(s);
                     st.seats[p].hand.insert(m);
+                    st.unseen_hand.remove(m);
                     st.put_top(s, f);
                     st.face_up |= 1 << s;
                 }

@@ -135,6 +135,28 @@ impl DeepRegrets {
                     nslots += 1;
                 }
             }
+            // Fish of this depth that entered another seat's hand unseen (`swap_beneath`): `me`
+            // knows only that the seat holds one more fish of this depth.
+            let mut held = [(0u8, 0u8); 3 * super::SHOAL_CAP];
+            let mut nheld = 0;
+            for (q, seat) in out.seats.iter().enumerate().take(self.n()) {
+                if q == me {
+                    continue;
+                }
+                seat.hand.and(&out.unseen_hand).each(|f| {
+                    let in_block = usize::from(f) / BLOCK == w;
+                    if in_block && !refs.contains(&f) && nheld < held.len() {
+                        held[nheld] = (q as u8, f);
+                        nheld += 1;
+                        pool[len] = f;
+                        len += 1;
+                    }
+                });
+            }
+            for &(q, f) in &held[..nheld] {
+                out.seats[usize::from(q)].hand.remove(f);
+                out.unseen_hand.remove(f);
+            }
             let mut left = [0u8; BLOCK];
             let mut nleft = 0;
             let mut m = out.deal_left.0[w];
@@ -154,10 +176,15 @@ impl DeepRegrets {
             for (k, &(s, i)) in slots[..nslots].iter().enumerate() {
                 out.shoals[usize::from(s)][usize::from(i)] = pool[k];
             }
+            for (k, &(q, _)) in held[..nheld].iter().enumerate() {
+                let f = pool[nslots + k];
+                out.seats[usize::from(q)].hand.insert(f);
+                out.unseen_hand.insert(f);
+            }
             for &f in &left[..nleft] {
                 out.deal_left.remove(f);
             }
-            for &f in &pool[nslots..] {
+            for &f in &pool[nslots + nheld..] {
                 out.deal_left.insert(f);
             }
         }

@@ -549,6 +549,11 @@ pub struct DeepRegretsState {
     /// Per seat, bit s: the seat has peeked at the face-down top of shoal s (cleared when that
     /// top changes or turns face up).
     known: [u16; MAX_SEATS],
+    /// Fish that entered a hand unseen by the other seats (the shoal's face-down top taken by
+    /// `swap_beneath`), until they enter a hand in view again; only the determinizer reads it
+    /// (a fish of another seat's hand in this set is re-dealt for an observer). Derived from
+    /// the history, so it is not part of the canonical state.
+    unseen_hand: FishSet,
     /// The fish discard pile of each depth I..III (by fish id div 45), in discard order.
     fish_discard: [[u8; BLOCK]; 3],
     /// The number of fish in each depth's discard pile (`fish_discard[d][..discard_len[d]]`).
@@ -1150,6 +1155,7 @@ impl Game for DeepRegrets {
             shoal_len: [0; 9],
             face_up: 0,
             known: [0; MAX_SEATS],
+            unseen_hand: FishSet::default(),
             fish_discard: [[0; BLOCK]; 3],
             discard_len: [0; 3],
             deal_left: self.in_play,

@@ -221,3 +221,39 @@ fn hadal_shade_swaps_with_a_mounted_fish_and_end_scores_front_and_cloche() {
         json!([small, null])
     );
 }
+
+#[test]
+fn a_fish_swapped_beneath_into_a_hand_is_dealt_again_for_the_other_seats() {
+    // Giant Cuttlefish, "C: may swap it (unseen) for the fish beneath it in the shoal": the fish
+    // beneath goes to the catcher's hand face down, so no other seat knows which it is. The
+    // sampler kept it there for every observer (a leak that changed `mcts` moves); now another
+    // observer gets a fish of the same depth it has not seen, and the catcher its real hand.
+    let (g, mut st, [cuttlefish]) = started_with(2, tentacles(), [(0, "Giant Cuttlefish")], 1);
+    st.seats[0].fresh = [0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let beneath = st.shoals[0][usize::from(st.shoal_len[0]) - 2];
+    step(&g, &mut st, 32);
+    // Pay P3 dice until the catch is offered, then catch.
+    while !legal_of(&g, &st).contains(&6) {
+        step(&g, &mut st, 52);
+    }
+    step(&g, &mut st, 6);
+    first_until(&g, &mut st, Node::SwapBeneath);
+    step(&g, &mut st, 16);
+    assert!(st.seats[0].hand.contains(usize::from(beneath)));
+    assert!(!st.seats[0].hand.contains(usize::from(cuttlefish)));
+    assert!(st.unseen_hand.contains(usize::from(beneath)));
+    let mut others = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mine = crate::testing::determinized(&*g, &st, 0, seed);
+        assert_eq!(mine.seats[0].hand, st.seats[0].hand, "the catcher knows its hand");
+        let theirs = crate::testing::determinized(&*g, &st, 1, seed);
+        assert_eq!(theirs.seats[0].hand.count(), st.seats[0].hand.count());
+        let dealt = theirs.seats[0].hand.and(&theirs.unseen_hand);
+        assert_eq!(dealt.count(), 1);
+        dealt.each(|f| {
+            assert_eq!(usize::from(f) / BLOCK, usize::from(beneath) / BLOCK, "same depth");
+            others.insert(f);
+        });
+    }
+    assert!(others.len() > 5, "the fish beneath is dealt again: {others:?}");
+}
