@@ -245,15 +245,25 @@ fn a_fish_swapped_beneath_into_a_hand_is_dealt_again_for_the_other_seats() {
     let mut others = std::collections::BTreeSet::new();
     for seed in 0..40 {
         let mine = crate::testing::determinized(&*g, &st, 0, seed);
-        assert_eq!(mine.seats[0].hand, st.seats[0].hand, "the catcher knows its hand");
+        assert_eq!(
+            mine.seats[0].hand, st.seats[0].hand,
+            "the catcher knows its hand"
+        );
         let theirs = crate::testing::determinized(&*g, &st, 1, seed);
         assert_eq!(theirs.seats[0].hand.count(), st.seats[0].hand.count());
         let dealt = theirs.seats[0].hand.and(&theirs.unseen_hand);
         assert_eq!(dealt.count(), 1);
         dealt.each(|f| {
-            assert_eq!(usize::from(f) / BLOCK, usize::from(beneath) / BLOCK, "same depth");
+            assert_eq!(
+                usize::from(f) / BLOCK,
+                usize::from(beneath) / BLOCK,
+                "same depth"
+            );
             others.insert(f);
         });
     }
-    assert!(others.len() > 5, "the fish beneath is dealt again: {others:?}");
+    assert!(
+        others.len() > 5,
+        "the fish beneath is dealt again: {others:?}"
+    );
 }
