@@ -76,9 +76,15 @@ def test_simulate_reports_bad_input_cleanly() -> None:
         assert "Error" in result.output
 
 
+def _every_id(times: int, ids: int = 64) -> str:
+    """Input for ``play`` that always reaches a legal move: every action id in turn, ``times``
+    over (moves are typed by their action ids; a number that is not one of them asks again)."""
+    return "".join(f"{a}\n" for a in range(ids)) * times
+
+
 def test_play_a_seat_against_bots() -> None:
     output = run_cli(
-        "play", "turn_the_tide", "--players", "3", "--seat", "1", "--seed", "3", input="0\n" * 200
+        "play", "turn_the_tide", "--players", "3", "--seat", "1", "--seed", "3", input=_every_id(60)
     )
     assert "your move, seat 1" in output
     assert "hand" in output
@@ -374,7 +380,7 @@ def test_play_help_names_the_default_bot_of_every_game() -> None:
     help_text = " ".join(run_cli("play", "--help").split())
     assert "(default: greedy)" not in help_text
     assert "greedy; memory in trafficars_memory" in help_text
-    output = run_cli("play", "trafficars_memory", "-p", "3", "--seed", "1", input="0\n" * 300)
+    output = run_cli("play", "trafficars_memory", "-p", "3", "--seed", "1", input=_every_id(300))
     assert "seat 1 memory, seat 2 memory" in " ".join(output.split())
 
 
