@@ -358,29 +358,48 @@ def compare_states(
     return _compare(a, b, names, seats, chosen, sides)
 
 
+_KINDS = {"chance_outcomes": "chance", "legal_action_mask": "array"}
+"""How a field's value differs from another's, when it is not a plain value (:data:`_DIFFS`)."""
+
+
+def _read_field(
+    state: Any, side: str, name: str, seats: Iterable[int], chosen: Iterable[int]
+) -> list[tuple[str, str, Any]]:
+    """What :func:`compare_states` reads of ``state`` for the field ``name``.
+
+    One ``(label, kind, answer)`` per value (per seat of ``seats`` for observations, of ``chosen``
+    for tensors); the kind picks the diff in :data:`_DIFFS`.
+    """
+    if name == "observations":
+        return [
+            (f"observation({p})", "", _ask(state, side, name, lambda s: s.observation(p)))  # noqa: B023 - called now
+            for p in seats
+        ]
+    if name == "observation_tensors":
+        return [
+            (
+                f"observation_tensor({p})",
+                "array",
+                _ask(state, side, name, lambda s: s.observation_tensor(p)),  # noqa: B023
+            )
+            for p in chosen
+        ]
+    label = name + ("" if name in _PROPERTIES else "()")
+    return [(label, _KINDS.get(name, ""), _ask(state, side, name, _GETTERS[name]))]
+
+
 def _compare(
     a: Any, b: Any, names: Sequence[str], seats: Iterable[int], chosen: Iterable[int], sides: _Sides
 ) -> list[str]:
     """:func:`compare_states` with its arguments checked (``chosen``: the tensor seats)."""
     first, second = sides
+    seats, chosen = list(seats), list(chosen)
     out: list[str] = []
     for name in names:
-        if name == "observations":
-            for p in seats:
-                obs_a = _ask(a, first, name, lambda s: s.observation(p))  # noqa: B023 - called now
-                obs_b = _ask(b, second, name, lambda s: s.observation(p))  # noqa: B023
-                _report(f"observation({p})", obs_a, obs_b, out, _diff, sides)
-        elif name == "observation_tensors":
-            for p in chosen:
-                tensor_a = _ask(a, first, name, lambda s: s.observation_tensor(p))  # noqa: B023
-                tensor_b = _ask(b, second, name, lambda s: s.observation_tensor(p))  # noqa: B023
-                _report(f"observation_tensor({p})", tensor_a, tensor_b, out, _diff_arrays, sides)
-        else:
-            get = _GETTERS[name]
-            value_a, value_b = _ask(a, first, name, get), _ask(b, second, name, get)
-            label = name + ("" if name in _PROPERTIES else "()")
-            diff = {"chance_outcomes": _diff_chance, "legal_action_mask": _diff_arrays}
-            _report(label, value_a, value_b, out, diff.get(name, _diff), sides)
+        read_a = _read_field(a, first, name, seats, chosen)
+        read_b = _read_field(b, second, name, seats, chosen)
+        for (label, kind, value_a), (_, _, value_b) in zip(read_a, read_b, strict=True):
+            _report(label, value_a, value_b, out, _DIFFS[kind], sides)
     return out
 
 
@@ -470,6 +489,14 @@ def _diff_arrays(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB)
             f"{name}: {where.size} of {x.size} entries differ, first at flat indices {shown}: "
             f"{first} = {flat_a[shown].tolist()}, {second} = {flat_b[shown].tolist()}"
         )
+
+
+_DIFFS: dict[str, Callable[[str, Any, Any, list[str], _Sides], None]] = {
+    "": _diff,
+    "chance": _diff_chance,
+    "array": _diff_arrays,
+}
+"""The diff of each kind of field value (:func:`_read_field`)."""
 
 
 def assert_same_state(

@@ -38,7 +38,6 @@ from cardtable._rng import SplitMix64
 from cardtable._state_compare import (
     _AB,
     _GETTERS,
-    _PROPERTIES,
     ALL_FIELDS,
     CHANCE_ABS_TOL,
     CHANCE_REL_TOL,
@@ -54,6 +53,7 @@ from cardtable._state_compare import (
     _fields,
     _labels,
     _Raised,
+    _read_field,
     _require,
     _same,
     _seed,
@@ -302,21 +302,12 @@ def _copy(value: Any) -> Any:
 
 def _snapshot(state: Any, side: str, names: Sequence[str], players: int) -> _Snapshot:
     """What :func:`compare_states` would read of ``state`` in ``names``, copied."""
-    out: _Snapshot = {}
-    for name in names:
-        if name == "observations":
-            for p in range(players):
-                value = _ask(state, side, name, lambda s: s.observation(p))  # noqa: B023
-                out[f"observation({p})"] = ("", _copy(value))
-        elif name == "observation_tensors":
-            for p in range(players):
-                tensor = _ask(state, side, name, lambda s: s.observation_tensor(p))  # noqa: B023
-                out[f"observation_tensor({p})"] = ("array", _copy(tensor))
-        else:
-            label = name + ("" if name in _PROPERTIES else "()")
-            kind = {"chance_outcomes": "chance", "legal_action_mask": "array"}.get(name, "")
-            out[label] = (kind, _copy(_ask(state, side, name, _GETTERS[name])))
-    return out
+    seats = range(players)
+    return {
+        label: (kind, _copy(value))
+        for name in names
+        for label, kind, value in _read_field(state, side, name, seats, seats)
+    }
 
 
 def _short(value: Any) -> str:
