@@ -105,19 +105,47 @@ _Sides = tuple[str, str]
 _AB: _Sides = ("A", "B")
 
 
-def _diff(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB) -> None:
-    first, second = sides
-    if isinstance(a, (dict, Mapping)) and isinstance(b, (dict, Mapping)):
+@dataclass(frozen=True)
+class _Wording:
+    """How :func:`_walk` words a difference.
+
+    Each field is given the label of the place: a key only in the second value, a key only in
+    the first, and two values that differ.
+    """
+
+    only_second: Callable[[str, Any], str]
+    only_first: Callable[[str, Any], str]
+    differ: Callable[[str, Any, Any], str]
+
+
+def _walk(name: str, a: Any, b: Any, out: list[str], wording: _Wording) -> None:
+    """One line per difference between ``a`` and ``b``.
+
+    Mappings are walked key by key (``name[key]``); other values are compared in
+    :func:`_canonical` form.
+    """
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
         for key in sorted(set(a) | set(b), key=str):
+            label = f"{name}[{key!r}]"
             if key not in a:
-                out.append(f"{name}[{key!r}]: missing in {first}, {second} has {b[key]!r}")
+                out.append(wording.only_second(label, b[key]))
             elif key not in b:
-                out.append(f"{name}[{key!r}]: {first} has {a[key]!r}, missing in {second}")
+                out.append(wording.only_first(label, a[key]))
             else:
-                _diff(f"{name}[{key!r}]", a[key], b[key], out, sides)
-        return
-    if not _same(a, b):
-        out.append(f"{name}: {first} = {a!r}, {second} = {b!r}")
+                _walk(label, a[key], b[key], out, wording)
+    elif not _same(a, b):
+        out.append(wording.differ(name, a, b))
+
+
+def _diff(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB) -> None:
+    """The difference lines of two implementations' values (``sides`` names them)."""
+    first, second = sides
+    wording = _Wording(
+        only_second=lambda label, v: f"{label}: missing in {first}, {second} has {v!r}",
+        only_first=lambda label, v: f"{label}: {first} has {v!r}, missing in {second}",
+        differ=lambda label, x, y: f"{label}: {first} = {x!r}, {second} = {y!r}",
+    )
+    _walk(name, a, b, out, wording)
 
 
 CHANCE_REL_TOL = 1e-9

@@ -58,6 +58,8 @@ from cardtable._state_compare import (
     _same,
     _seed,
     _Sides,
+    _walk,
+    _Wording,
     assert_same_state,
     compare_states,
 )
@@ -316,18 +318,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 300 else text[:300] + "..."
 
 
-def _changed(label: str, old: Any, new: Any, out: list[str]) -> None:
-    """``"<label> changed from X to Y"`` lines, within mappings for the keys that differ."""
-    if isinstance(old, Mapping) and isinstance(new, Mapping):
-        for key in sorted(set(old) | set(new), key=str):
-            if key not in old:
-                out.append(f"{label}[{key!r}] appeared: {_short(new[key])}")
-            elif key not in new:
-                out.append(f"{label}[{key!r}] disappeared (it was {_short(old[key])})")
-            else:
-                _changed(f"{label}[{key!r}]", old[key], new[key], out)
-    elif not _same(old, new):
-        out.append(f"{label} changed from {_short(old)} to {_short(new)}")
+_CHANGES = _Wording(
+    only_second=lambda label, v: f"{label} appeared: {_short(v)}",
+    only_first=lambda label, v: f"{label} disappeared (it was {_short(v)})",
+    differ=lambda label, old, new: f"{label} changed from {_short(old)} to {_short(new)}",
+)
+"""How :func:`_changes` words what a step on a clone changed in the original."""
 
 
 def _changes(before: _Snapshot, after: _Snapshot) -> list[str]:
@@ -348,7 +344,7 @@ def _changes(before: _Snapshot, after: _Snapshot) -> list[str]:
             if lines:
                 out.append(f"{label} changed from {_short(old)} to {_short(new)}")
         else:
-            _changed(label, old, new, out)
+            _walk(label, old, new, out, _CHANGES)
     return out
 
 
