@@ -17,6 +17,7 @@ from cardtable._rng import derive_seed
 from cardtable.analysis import (
     TournamentResult,
     _runs,
+    _trace,
     balance,
     replay,
     replayable,
@@ -32,13 +33,6 @@ from cardtable.analysis._stats import (
     holm,
     mean_estimate,
     proportion,
-)
-from cardtable.analysis._trace import (
-    GameTrace,
-    decided_at,
-    lead_changes,
-    leader_counts,
-    leader_wins_at,
 )
 from cardtable.analysis.balance import margins
 
@@ -214,22 +208,22 @@ def test_places_and_margins() -> None:
 
 def test_lead_changes_and_decided_at() -> None:
     trace = np.array([[0, 0], [1, 0], [1, 2], [1, 1], [3, 1], [3, 4], [5, 4]], dtype=float)
-    assert lead_changes(trace, True) == 4  # 0 → 1 → 0 → 1 → 0 (ties do not count)
-    assert decided_at(trace, [0], True) == pytest.approx(6 / 6)
-    assert decided_at(trace[:5], [0], True) == pytest.approx(4 / 4)
+    assert _trace.lead_changes(trace, True) == 4  # 0 → 1 → 0 → 1 → 0 (ties do not count)
+    assert _trace.decided_at(trace, [0], True) == pytest.approx(6 / 6)
+    assert _trace.decided_at(trace[:5], [0], True) == pytest.approx(4 / 4)
     steady = np.array([[0, 0], [2, 0], [3, 1], [4, 1]], dtype=float)
-    assert decided_at(steady, [0], True) == pytest.approx(1 / 3)
-    assert lead_changes(-steady, False) == 0
+    assert _trace.decided_at(steady, [0], True) == pytest.approx(1 / 3)
+    assert _trace.lead_changes(-steady, False) == 0
 
 
 def test_leader_shares_come_with_the_games_they_rest_on() -> None:
     # One game of two: seat 0 leads alone from the first decision on and wins; at the start
     # nobody leads alone. The plot's point at 0% rests on no game, every later one on one game.
     trace = np.array([[0, 0], [1, 0], [2, 0], [3, 1]], dtype=float)
-    game = GameTrace(0, [], trace, [3, 1], [0], 3)
-    hits, seen = leader_counts([game], True, points=4)
+    game = _trace.GameTrace(0, [], trace, [3, 1], [0], 3)
+    hits, seen = _trace.leader_counts([game], True, points=4)
     assert seen.tolist() == [0, 1, 1, 1] and hits.tolist() == [0, 1, 1, 1]
-    shares = leader_wins_at([game], True, points=4)
+    shares = _trace.leader_wins_at([game], True, points=4)
     assert np.isnan(shares[0]) and shares[1:].tolist() == [1.0, 1.0, 1.0]
     b = balance("goofspiel", players=2, games=30, progress=False, trace_games=10, weaker=None)
     assert len(b.leader_games) == len(b.leader_wins) and max(b.leader_games) <= 10

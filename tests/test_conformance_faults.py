@@ -23,24 +23,19 @@ import pytest
 from click.testing import CliRunner
 
 from cardtable.cli import main
-from cardtable.conformance import (
-    MAX_DEPTH,
-    ConformanceError,
+from cardtable.conformance.harness import ConformanceError, Implementation, ProtocolError
+from cardtable.conformance.mapping import MapLoadError, Node, load_map
+from cardtable.conformance.protocol import MAX_DEPTH
+from cardtable.conformance.report import format_outcome
+from cardtable.conformance.reproducer import load_reproducer, write_reproducer
+from cardtable.conformance.runner import (
+    Difference,
     Divergence,
-    Implementation,
-    MapLoadError,
-    Node,
     Outcome,
-    ProtocolError,
     Target,
     check,
-    format_outcome,
-    load_map,
-    load_reproducer,
     replay_history,
-    write_reproducer,
 )
-from cardtable.conformance.runner import Difference
 from cardtable.errors import InvalidOptionError
 from tests.command_line import run_cli
 
