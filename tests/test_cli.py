@@ -91,6 +91,41 @@ def test_play_a_seat_against_bots() -> None:
     assert "the game is over" in output and "final scores" in output
 
 
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("turn_the_tide", 3), ("trafficars", 3), ("goofspiel", 2)]
+)
+def test_play_names_every_card_played_face_down_once_the_hand_turns_it_up(
+    game_id: str, players: int
+) -> None:
+    # The seat moving first plays face down to the person in seat 1; when the hand resolves the
+    # card is public, and the narration said only "a card" until then.
+    args = ["play", game_id, "--players", str(players), "--seat", "1", "--seed", "5"]
+    output = run_cli(*args, input=_every_id(80, ids=110))
+    hidden = re.findall(r"seat (\d) \(\w+\) played a card face down", output)
+    shown = re.findall(r"seat (\d) \(\w+\) had (?:played|bid) \d+", output)
+    assert hidden and sorted(hidden) == sorted(shown)
+
+
+def test_play_tables_the_scores_only_when_they_changed() -> None:
+    # Turn the Tide scores a round at its end: the hands before it get a one-line close.
+    output = run_cli(
+        "play", "turn_the_tide", "--players", "3", "--seat", "0", "--seed", "3",
+        input=_every_id(60),
+    )  # fmt: skip
+    assert "round 1, hand 1 is over" in output
+    tables = re.findall(r"(round \d, hand \d) is over\s*\n\s*┏", output)
+    assert tables and all(hand.endswith("hand 12") or "hand" in hand for hand in tables)
+    assert len(tables) < output.count(" is over")
+
+
+def test_play_narrates_the_last_goofspiel_turn_that_plays_itself() -> None:
+    output = run_cli("play", "goofspiel", "--seat", "0", "--seed", "2", input=_every_id(20, 13))
+    assert re.search(
+        r"turn 13 played itself \(one card each\): point card \d+, you \d+, seat 1", output
+    )
+    assert "turn 14" not in output and "all 13 turns played" in output
+
+
 def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
     import signal
     import subprocess
@@ -458,6 +493,17 @@ def test_a_full_disk_is_a_one_line_error(tmp_path: Path, args: list[str], name: 
 @pytest.mark.parametrize("command", ["cardtable games", "cardtable " + " ".join(_SIMULATE)])
 def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str) -> None:
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
+
+
+def test_play_takes_its_player_count_from_the_bots_or_the_game() -> None:
+    # `play goofspiel` asked for --players like simulate did; --bots names the other seats.
+    assert "goofspiel, 2 players, you are seat 0" in run_cli(
+        "play", "goofspiel", "--seed", "1", input=_every_id(20, 13)
+    )
+    three = run_cli("play", "trafficars", "-b", "greedy,random", input=_every_id(60, ids=110))
+    assert "trafficars, 3 players" in three
+    several = run_cli("play", "deep_regrets", exit_code=2)
+    assert "give --players (or one --bots name per other seat)" in several
 
 
 def test_simulate_takes_its_player_count_from_the_bots_or_the_game() -> None:

@@ -375,11 +375,12 @@ def simulate_command(
         echo(f"wrote {plot}")
 
 
-def _seat_count(game_id: str, bots: str) -> int:
+def _seat_count(game_id: str, bots: str, per: str = "seat") -> int:
     """The players of a run without ``--players``.
 
     One per ``--bots`` name (the nearest count the game allows, so that the bots are checked by
-    name first), else the game's only player count.
+    name first), else the game's only player count. ``per`` is what the error asks a ``--bots``
+    name for (``play`` seats bots in the other seats).
 
     Raises:
         click.UsageError: For an unknown game, or a game of several player counts without bots.
@@ -396,7 +397,7 @@ def _seat_count(game_id: str, bots: str) -> int:
         return low
     raise click.UsageError(
         f"{game_id} is played by {low}..={high} players: give "
-        "--players (or one --bots name per seat)"
+        f"--players (or one --bots name per {per})"
     )
 
 
@@ -501,7 +502,12 @@ _register_replay()
 
 @main.command("play")
 @click.argument("game_id")
-@click.option("-p", "--players", type=int, required=True, help="Number of players.")
+@click.option(
+    "-p",
+    "--players",
+    type=int,
+    help="Number of players (default: one more than the --bots names, or the game's only count).",
+)
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
 @click.option(
     "-b",
@@ -516,7 +522,7 @@ _register_replay()
 @option_pairs
 def play_command(
     game_id: str,
-    players: int,
+    players: int | None,
     seat: int,
     bots: str,
     seed: int | None,
@@ -530,6 +536,9 @@ def play_command(
     from cardtable.render.replay import _bot_seed
 
     options = parse_options(option_pairs)
+    if players is None:
+        named = _bot_names(bots)  # the other seats' bots
+        players = len(named) + 1 if named else _seat_count(game_id, "", per="other seat")
     try:
         game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
@@ -14,9 +16,13 @@ from cardtable.render._common import (
 )
 from cardtable.render._svg import CARD_H, MUTED, titled
 
-__all__ = ["chapter", "draw", "secret", "terminal", "view"]
+__all__ = ["chapter", "draw", "narrate", "secret", "terminal", "view"]
 
 POINT_FILL = "#f6e7c1"
+
+
+COMMITMENTS_TURNED_UP = True
+"""Cards played face down are turned up when the hand resolves (``play`` names them then)."""
 
 
 def view(state: StateProtocol, seat: int | None) -> View:
@@ -40,8 +46,22 @@ def view(state: StateProtocol, seat: int | None) -> View:
 
 
 def chapter(v: View) -> str:
-    """``turn 4`` (1-based)."""
+    """``turn 4`` (1-based), or ``all 13 turns played`` once no hand holds a card."""
+    if not any(v["hands"]):
+        return f"all {v['turn']} turns played"
     return f"turn {v['turn'] + 1}"
+
+
+def narrate(before: View, after: View, who: Callable[[int], str]) -> list[str]:
+    """The turns a step played by itself: the last one, when each hand holds one card."""
+    lines = []
+    for t in range(len(before["bids"]) + 1, len(after["bids"])):
+        a, b = after["bids"][t]
+        lines.append(
+            f"turn {t + 1} played itself (one card each): point card "
+            f"{after['point_history'][t]}, {who(0)} {a}, {who(1)} {b}"
+        )
+    return lines
 
 
 def draw(v: View, names: list[str] | None = None) -> str:

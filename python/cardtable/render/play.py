@@ -2,8 +2,9 @@
 
 The screen shows the seat's view of the table (the same information as its picture), offers the
 legal moves in words, describes every other seat's move as it happens (without what the seat may
-not see: a card played face down is "a card"), sums up each hand, round, turn or day as it ends,
-and closes with a table of the final scores.
+not see: a card played face down is "a card", named once the hand turns it up), sums up each
+hand, round, turn or day as it ends (with a table of the scores when they changed), and closes
+with a table of the final scores.
 """
 
 from __future__ import annotations
@@ -132,6 +133,12 @@ def play(
     names = ["" if q == seat else bots[q].name for q in range(game.players)]
     view = module.view(state, seat)
     chapter = module.chapter(view)
+    # Moves made face down, named once the game shows them (a hand resolved): only in games whose
+    # hidden moves are commitments turned face up, where showing is the same move's card.
+    face_down: list[tuple[int, str]] = []
+    turned_up = bool(getattr(module, "COMMITMENTS_TURNED_UP", False))
+    narrate = getattr(module, "narrate", None)  # what a step did that no move says
+    tabled = list(state.scores)  # the scores of the last table shown
     while not state.is_terminal:
         player = state.current_player
         before_scores = list(state.scores)
@@ -163,11 +170,13 @@ def play(
                 line = f"{_who(player, names, seat)} made a move you cannot see"
                 if label.startswith(("play ", "bid ")):
                     line = f"{_who(player, names, seat)} played a card face down"
+                if turned_up:
+                    face_down.append((player, label))
             else:
                 line = f"{_who(player, names, seat)} {past_tense(label)}"
         for b in bots.values():
             b.observe(state)
-        view = module.view(state, seat)
+        before, view = view, module.view(state, seat)
         scores = list(state.scores)
         if scores != before_scores:
             line += " — score " + ", ".join(
@@ -176,9 +185,21 @@ def play(
                 if new != old
             )
         console.print(line)
+        shown = [(q, move) for q, move in face_down if not module.secret(view, q, move)]
+        for q, move in shown:
+            console.print(f"{_who(q, names, seat)} had {past_tense(move)}")
+            face_down.remove((q, move))
+        if narrate is not None:
+            for extra in narrate(before, view, lambda q: _who(q, names, seat)):
+                console.print(extra)
         now = module.chapter(view)
         if now != chapter and not state.is_terminal:
-            console.print(_scores_table(f"{chapter} is over", scores, names, seat, score=score))
+            # A table only when it has news: not after every hand of a round scored at its end.
+            if scores != tabled:
+                console.print(_scores_table(f"{chapter} is over", scores, names, seat, score=score))
+                tabled = scores
+            else:
+                console.print(f"[dim]{chapter} is over[/dim]")
             chapter = now
     console.rule("the game is over")
     console.print(Panel("\n".join(module.terminal(module.view(state, seat), names)), title="table"))

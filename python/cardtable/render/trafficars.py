@@ -39,6 +39,10 @@ def card_face(card: int) -> tuple[str, str, str, str]:
     return label, name, fill, ink
 
 
+COMMITMENTS_TURNED_UP = True
+"""Cards played face down are turned up when the hand resolves (``play`` names them then)."""
+
+
 def view(state: StateProtocol, seat: int | None) -> View:
     """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
     # The public parts (decision, cars, resolving), which the canonical state does not hold.

@@ -23,6 +23,10 @@ def halves(card: int) -> int:
     return int(13 <= card <= 48) + int(25 <= card <= 36)
 
 
+COMMITMENTS_TURNED_UP = True
+"""Cards played face down are turned up when the hand resolves (``play`` names them then)."""
+
+
 def view(state: StateProtocol, seat: int | None) -> View:
     """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""
     if seat is not None:
