@@ -356,6 +356,12 @@ except KeyboardInterrupt:
 """
 
 
+PROMPT = 4.0
+"""Seconds within which a stop after SIGINT counts as prompt: the work interrupted would run for
+minutes or forever (and did run 10 s and more before the stops these tests pin), while on a
+loaded machine a prompt stop has taken over a second."""
+
+
 def interrupt_latency(call: str, *, after: float = 1.5) -> tuple[str, float]:
     """Starts ``call`` in a subprocess, sends SIGINT ``after`` s in, returns (how, seconds)."""
     env = dict(os.environ)
@@ -390,7 +396,7 @@ def test_ctrl_c_stops_a_huge_batch_at_once(games: str) -> None:
         "progress=False); assert r.interrupted and r.games_played > 0"
     )
     assert how == "returned"
-    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
 def test_ctrl_c_stops_perft_at_once() -> None:
@@ -398,7 +404,7 @@ def test_ctrl_c_stops_perft_at_once() -> None:
         "cardtable.make('turn_the_tide', players=4).new_state(seed=1).perft(40)"
     )
     assert how == "interrupted"
-    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=5000000", "flatmc:samples=5000000"])
@@ -410,7 +416,7 @@ def test_ctrl_c_ends_a_long_search_decision_at_once(spec: str) -> None:
         f"cardtable.bot(g, '{spec}', 0).act(g.new_state(seed=1))"
     )
     assert how == "interrupted"
-    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
 def test_ctrl_c_ends_a_batch_whose_search_bot_is_deciding() -> None:
@@ -422,7 +428,7 @@ def test_ctrl_c_ends_a_batch_whose_search_bot_is_deciding() -> None:
         "assert r.interrupted and r.games_played == 0, r"
     )
     assert how == "returned"
-    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
 @pytest.mark.parametrize("buffers", [False, True])
@@ -444,7 +450,7 @@ def test_ctrl_c_ends_a_vector_step_whose_opponent_is_searching(buffers: bool) ->
         "            raise KeyboardInterrupt from None"
     )
     assert how == "interrupted"
-    assert latency < 1.0, f"stopped {latency:.3f} s after SIGINT"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
 # ----- 5. clone never mutates its source -----
