@@ -319,7 +319,10 @@ def _count_rule_events(game_id: str, config: dict[str, Any], counts: Counter[str
     rust = cardtable.make(game_id, backend="rust", **config)
     typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
 
-    @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None)
+    # Derandomized: a rare event (a stalled memory game) is reached by a few drawn games in most
+    # runs but by none in about one run in eight; a fixed draw makes the check a fact about the
+    # drawing, not a coin toss.
+    @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None, derandomize=True)
     @given(data=st.data())
     def play(data: st.DataObject) -> None:
         play_drawn_game(data, None, rust, PLAYERS[game_id], typical_length=typical, events=counts)
@@ -332,7 +335,7 @@ def test_drawn_games_reach_every_rule_event(game_id: str) -> None:
     """The drawn games of :func:`test_backends_agree_on_drawn_games` (the same players and as
     many games per option set, on the Rust backend alone: the differential test compares the
     events of every step) reach every rule event of the game's contract, over all its option
-    sets. Prints the counts (``-s``)."""
+    sets, drawn from a fixed seed. Prints the counts (``-s``)."""
     names = _rule_event_names(game_id)
     if not names:
         pytest.skip(f"{game_id} lists no rule events yet")
