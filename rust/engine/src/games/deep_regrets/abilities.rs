@@ -235,6 +235,10 @@ impl DeepRegrets {
         if main && !seat.hand.and(&self.give_away_set).is_empty() {
             out.put(GIVE_AWAY);
         }
+        // Both rules need a fish in front, which a seat mostly has not: one test then.
+        if seat.front.is_empty() {
+            return;
+        }
         if !seat.skull_used
             && !seat.front.and(&self.front_peek_set).is_empty()
             && st.peekable(p) != 0

@@ -59,18 +59,21 @@ impl DeepRegrets {
         let rod = self.rod_modifier(seat, fish);
         let base = st.cast_base.map_or(i32::from(fish.difficulty), i32::from);
         let mut front = 0i32;
-        seat.front.and(&self.front_difficulty_set).each(|g| {
-            if let Some((foul, amount)) = self
-                .data
-                .fish
-                .get(usize::from(g))
-                .and_then(|x| x.rules.front_difficulty)
-            {
-                if foul == fish.foul {
-                    front += i32::from(amount);
+        // A seat mostly has no fish in front: one test then.
+        if !seat.front.is_empty() {
+            seat.front.and(&self.front_difficulty_set).each(|g| {
+                if let Some((foul, amount)) = self
+                    .data
+                    .fish
+                    .get(usize::from(g))
+                    .and_then(|x| x.rules.front_difficulty)
+                {
+                    if foul == fish.foul {
+                        front += i32::from(amount);
+                    }
                 }
-            }
-        });
+            });
+        }
         let per = match fish.rules.per {
             None => 0,
             Some((super::data::Per::HandFish, a)) => i32::from(a) * seat.hand.count() as i32,
@@ -83,6 +86,8 @@ impl DeepRegrets {
     }
 
     /// (payment count, payment sum).
+    // Inlined into `pay_numbers`: its first test mostly answers, and a call costs more.
+    #[inline]
     pub(super) fn payment(&self, st: &S) -> (u32, u32) {
         // Most casts are paid from nothing (one test instead of the sums).
         if st.payment == [0; CLASSES] {
@@ -106,6 +111,8 @@ impl DeepRegrets {
 
     /// The cast's numbers at the `pay` node, each found once: the fish on top of the cast's
     /// shoal, its exact-dice count (0 = any), the effective difficulty D and the payment.
+    // Inlined into the `random` bot's pay loop, which runs with the CPU's bit instructions.
+    #[inline(always)]
     pub(super) fn pay_numbers(&self, st: &S, p: usize) -> PayNumbers {
         let fish = st
             .top_fish(usize::from(st.cast_shoal))

@@ -8,8 +8,7 @@ use super::actions::{DINK, SUPPLY, USE_LIFE_PRESERVER, USE_REEL};
 use super::data::Prim;
 use super::legal::Sink;
 use super::{
-    each_bit, DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, FACE_CLASSES, NONE,
-    TOP_CLASSES,
+    DeepRegrets, DeepRegretsState as S, ItemSrc, Node, Task, FACE_CLASSES, NONE, TOP_CLASSES,
 };
 
 impl DeepRegrets {
@@ -96,13 +95,8 @@ impl DeepRegrets {
     pub(super) fn item_flags(&self, st: &S, p: usize, node: Node, pay_d: Option<i32>) -> u32 {
         let seat = &st.seats[p];
         // The flags that some use of a held dink or supply needs.
-        let mut needed = 0u32;
-        each_bit(seat.dinks, |d| {
-            needed |= self.need_dink.get(d as usize).copied().unwrap_or(0);
-        });
-        each_bit(seat.supplies, |i| {
-            needed |= self.need_supply.get(i as usize).copied().unwrap_or(0);
-        });
+        let mut needed =
+            self.dink_ready.needed(seat.dinks) | self.supply_ready.needed(seat.supplies);
         let mut any = seat.dinks | seat.supplies != 0;
         let mut add = |r: &[u32; 2]| {
             any = true;
@@ -164,23 +158,14 @@ impl DeepRegrets {
         }
     }
 
+    /// Pushes the ready dinks and supplies at a `turn` or `pay` node (ids 100+d, then
+    /// 125+i; the other ready items are pushed by `items_head`).
+    #[inline(always)]
     pub(super) fn items_tail(&self, st: &S, p: usize, flags: u32, out: &mut impl Sink) {
         let seat = &st.seats[p];
-        // `ready_in(..).is_some()` of every dink and supply, unrolled (a missing use is
-        // `REQ_NEVER`, which `flags` never holds).
-        let missing = !flags;
-        let ready =
-            |r: Option<&[u32; 2]>| r.is_some_and(|r| r[0] & missing == 0 || r[1] & missing == 0);
-        each_bit(seat.dinks, |d| {
-            if ready(self.req_dink.get(d as usize)) {
-                out.put(DINK + d);
-            }
-        });
-        each_bit(seat.supplies, |i| {
-            if ready(self.req_supply.get(i as usize)) {
-                out.put(SUPPLY + i);
-            }
-        });
+        // `ready_in(..).is_some()` of every dink and supply, found by flag.
+        out.put_bits(DINK, self.dink_ready.ready(seat.dinks, flags));
+        out.put_bits(SUPPLY, self.supply_ready.ready(seat.supplies, flags));
     }
 
     /// Whether a dink or a supply of seat p is ready on `flags` (what [`Self::items_tail`]
@@ -242,38 +227,71 @@ impl DeepRegrets {
     }
 }
 
-/// The items of one kind (dinks or supplies; bit i for item i) that each readiness flag holds
-/// back: an item is ready when one of its uses needs no flag that is missing, so the ready ones
-/// are found from the few flags missing instead of item by item.
+/// The items of one kind (dinks or supplies; bit i for item i) in tables by byte: the flags a
+/// set of held items can need, and the items ready on a set of flags, each found with one
+/// lookup per byte instead of item by item (a seat holds a few dinks, most of them held back by
+/// the few flags their uses need).
 #[derive(Clone, Debug)]
-pub(super) struct ReadyTable {
-    /// The flags that some use needs (without `REQ_NEVER`).
-    flags: u32,
-    /// The items without a use u (also every id past the last item): never ready by that use.
-    never: [u32; 2],
-    /// `blocks[b][u]`: the items whose use u needs flag b.
-    blocks: [[u32; 2]; 32],
+pub(super) struct ReadyTable(Box<ReadyBytes>);
+
+/// The tables of a [`ReadyTable`].
+#[derive(Clone, Debug)]
+struct ReadyBytes {
+    /// `needs[c][b]`: the flags that some use of the items of byte c of a held set `b` needs
+    /// (without `REQ_NEVER`).
+    needs: [[u32; 256]; 4],
+    /// `open[c][b][u]`: the items whose use u needs no flag of byte c that is missing when byte
+    /// c of the flags is `b` (an item without a use u, or past the last item, is in none).
+    open: [[[u32; 2]; 256]; 3],
 }
 
 impl ReadyTable {
-    /// The table of the items whose uses' requirement masks are `reqs` (item i at index i).
-    pub(super) fn new(reqs: &[[u32; 2]]) -> Self {
-        let mut t = ReadyTable {
-            flags: 0,
-            never: [u32::MAX; 2],
-            blocks: [[0; 2]; 32],
-        };
-        for (i, r) in reqs.iter().enumerate().take(32) {
+    /// The table of the items whose uses' requirement masks are `reqs` (item i at index i);
+    /// `None` when a mask needs a flag past the three bytes of the tables (no `REQ_*` is), or
+    /// an item is past 32.
+    pub(super) fn new(reqs: &[[u32; 2]]) -> Option<Self> {
+        if reqs.len() > 32 {
+            return None;
+        }
+        let mut t = Box::new(ReadyBytes {
+            needs: [[0; 256]; 4],
+            open: [[[0; 2]; 256]; 3],
+        });
+        for (i, r) in reqs.iter().enumerate() {
             for (u, &m) in r.iter().enumerate() {
                 if m & REQ_NEVER != 0 {
                     continue;
                 }
-                t.never[u] &= !(1 << i);
-                t.flags |= m;
-                each_bit(m, |b| t.blocks[b as usize][u] |= 1 << i);
+                if m >> 24 != 0 {
+                    return None;
+                }
+                for (c, open) in t.open.iter_mut().enumerate() {
+                    let need = (m >> (8 * c)) & 0xFF;
+                    for (b, o) in open.iter_mut().enumerate() {
+                        if need & !(b as u32) == 0 {
+                            o[u] |= 1 << i;
+                        }
+                    }
+                }
+                for (b, n) in t.needs[i / 8].iter_mut().enumerate() {
+                    if b >> (i % 8) & 1 == 1 {
+                        *n |= m;
+                    }
+                }
             }
         }
-        t
+        Some(ReadyTable(t))
+    }
+
+    /// The flags that some use of an item of `held` needs (without `REQ_NEVER`).
+    #[inline(always)]
+    pub(super) fn needed(&self, held: u32) -> u32 {
+        if held == 0 {
+            return 0;
+        }
+        let n = &self.0.needs;
+        let byte = |c: u32| usize::from((held >> (8 * c)) as u8);
+        n[0][byte(0)] | n[1][byte(1)] | n[2][byte(2)] | n[3][byte(3)]
     }
 
     /// The items of `held` with a use whose flags all hold in `flags` (what `ready_in(..)
@@ -283,13 +301,10 @@ impl ReadyTable {
         if held == 0 {
             return 0;
         }
-        let mut blocked = self.never;
-        each_bit(self.flags & !flags, |b| {
-            let k = &self.blocks[b as usize];
-            blocked[0] |= k[0];
-            blocked[1] |= k[1];
-        });
-        held & !(blocked[0] & blocked[1])
+        let o = &self.0.open;
+        let byte = |c: u32| usize::from((flags >> (8 * c)) as u8);
+        let (o0, o1, o2) = (&o[0][byte(0)], &o[1][byte(1)], &o[2][byte(2)]);
+        held & ((o0[0] & o1[0] & o2[0]) | (o0[1] & o1[1] & o2[1]))
     }
 }
 

@@ -29,6 +29,12 @@ pub(super) const COL_MASK: [u16; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_1
 pub(super) trait Sink {
     /// Puts one action id.
     fn put(&mut self, a: u32);
+
+    /// Puts `base + b` for every set bit b of `mask`, in increasing order.
+    #[inline(always)]
+    fn put_bits(&mut self, base: u32, mask: u32) {
+        each_bit(mask, |b| self.put(base + b));
+    }
 }
 
 impl Sink for Vec<u32> {
@@ -46,6 +52,11 @@ impl Sink for AnyAction {
     #[inline]
     fn put(&mut self, _a: u32) {
         self.0 = true;
+    }
+
+    #[inline(always)]
+    fn put_bits(&mut self, _base: u32, mask: u32) {
+        self.0 |= mask != 0;
     }
 }
 
@@ -94,6 +105,20 @@ impl Sink for Ids {
             }
             None => self.full = true,
         }
+    }
+
+    #[inline(always)]
+    fn put_bits(&mut self, base: u32, mask: u32) {
+        // The length in a local: the stores into `ids` would otherwise reload it each time.
+        let mut len = self.len;
+        each_bit(mask, |b| match self.ids.get_mut(len) {
+            Some(slot) => {
+                *slot = (base + b) as u16;
+                len += 1;
+            }
+            None => self.full = true,
+        });
+        self.len = len;
     }
 }
 
@@ -160,10 +185,23 @@ impl DeepRegrets {
         rng: &mut SplitMix64,
         buf: &mut Vec<u32>,
     ) -> Option<u32> {
+        self.random_at(st.node, st, rng, buf)
+    }
+
+    /// [`Self::random_decision`] at the state's node, of kind `node`: the whole-game playout
+    /// passes each kind it matched as a constant, so that this match is made once per decision.
+    #[inline(always)]
+    pub(super) fn random_at(
+        &self,
+        node: Node,
+        st: &S,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<u32>,
+    ) -> Option<u32> {
         let p = usize::from(st.actor);
         let seat = st.seats.get(p)?;
         let fresh = || u64::from(seat.fresh_mask());
-        match st.node {
+        match node {
             Node::MusterSelect | Node::RerollSelect => pick_listed(&[ROLL_NOW], DIE, fresh(), rng),
             Node::MusterKeep => pick_listed(&[], DIE, u64::from(class_mask(&st.rolled)), rng),
             Node::DeclineDie => pick_listed(&[TAKE_NOTHING], DIE, fresh(), rng),
@@ -181,7 +219,7 @@ impl DeepRegrets {
             }
             Node::Turn | Node::AfterMain | Node::Pay => {
                 let mut ids = Ids::new();
-                match st.node {
+                match node {
                     Node::Turn => self.turn_actions(st, p, &mut ids, TurnList::Turn),
                     Node::AfterMain => self.turn_actions(st, p, &mut ids, TurnList::AfterMain),
                     _ => self.pay_actions(st, p, &mut ids),
@@ -369,7 +407,7 @@ impl DeepRegrets {
             self.pay_rules(st, p, rules, out);
         }
         if !pay.complete && (pay.exact == 0 || pay.paid < pay.exact) {
-            each_bit(u32::from(seat.fresh_mask()), |c| out.put(DIE + c));
+            out.put_bits(DIE, u32::from(seat.fresh_mask()));
         }
         self.items_tail(st, p, flags, out);
         seat.hand
@@ -386,7 +424,7 @@ impl DeepRegrets {
     pub(super) fn has_free_action(&self, st: &S, p: usize) -> bool {
         let seat = &st.seats[p];
         // Abandon ship (3), a die to go deeper (50+c), eating a fish (165+f).
-        (seat.depth > 0 && (!seat.lifeboat_used || (seat.depth < 3 && seat.fresh_mask() != 0)))
+        (seat.depth > 0 && (!seat.lifeboat_used || (seat.depth < 3 && seat.has_fresh())))
             || self.has_other_free_action(st, p)
     }
 
@@ -463,13 +501,13 @@ impl DeepRegrets {
                     open |= m;
                 }
             }
-            each_bit(u32::from(live & open), |s| out.put(CAST + s));
+            out.put_bits(CAST, u32::from(live & open));
         }
         if seat.worms {
-            each_bit(u32::from(live & !st.face_up), |s| out.put(USE_WORMS + s));
+            out.put_bits(USE_WORMS, u32::from(live & !st.face_up));
         }
         if at_sea && seat.depth < 3 {
-            each_bit(u32::from(fresh), |c| out.put(DIE + c));
+            out.put_bits(DIE, u32::from(fresh));
         }
         if main && !at_sea {
             // `price(st, p, k, t)` with the seat's discounts read once for the twelve offers.

@@ -892,11 +892,8 @@ pub struct DeepRegrets {
     req_supply: [[u32; 2]; data::SUPPLY_COUNT],
     req_reel: [[u32; 2]; data::REEL_COUNT],
     req_lp: [u32; 2],
-    /// The flags each dink's and supply's uses can need (the masks without `REQ_NEVER`).
-    need_dink: [u32; data::DINK_COUNT],
-    need_supply: [u32; data::SUPPLY_COUNT],
-    /// The dinks and the supplies each readiness flag holds back (`req_dink` and `req_supply`
-    /// by flag).
+    /// The flags the dinks and the supplies can need, and the ones ready on a set of flags
+    /// (`req_dink` and `req_supply` in tables by byte).
     dink_ready: items::ReadyTable,
     supply_ready: items::ReadyTable,
     /// Fish with a `give_away_action` rule.
@@ -1090,19 +1087,6 @@ impl Game for DeepRegrets {
             *r = items::item_reqs(i).ok_or_else(bad)?;
         }
         let req_lp = items::item_reqs(&data.life_preserver).ok_or_else(bad)?;
-        let need_of = |r: &[u32; 2]| {
-            r.iter()
-                .filter(|&&m| m & items::REQ_NEVER == 0)
-                .fold(0u32, |a, &m| a | m)
-        };
-        let mut need_dink = [0u32; data::DINK_COUNT];
-        for (n, r) in need_dink.iter_mut().zip(&req_dink) {
-            *n = need_of(r);
-        }
-        let mut need_supply = [0u32; data::SUPPLY_COUNT];
-        for (n, r) in need_supply.iter_mut().zip(&req_supply) {
-            *n = need_of(r);
-        }
         let cloche_supply = data
             .supplies
             .iter()
@@ -1114,10 +1098,8 @@ impl Game for DeepRegrets {
             req_supply,
             req_reel,
             req_lp,
-            need_dink,
-            need_supply,
-            dink_ready: items::ReadyTable::new(&req_dink),
-            supply_ready: items::ReadyTable::new(&req_supply),
+            dink_ready: items::ReadyTable::new(&req_dink).ok_or_else(bad)?,
+            supply_ready: items::ReadyTable::new(&req_supply).ok_or_else(bad)?,
             give_away_set,
             eat_set,
             front_peek_set,

@@ -84,30 +84,25 @@ impl DeepRegrets {
                     true
                 }
                 // A decision as the definition takes it (the `random` bot's `random_action`,
-                // which is `random_decision` here, then `apply`), without its dispatch.
+                // which is `random_at` here, then `apply`), without its dispatch: the kinds of
+                // the `turn` node family with their handlers as `apply_action` resolves them
+                // (the seat is one: it has a bot), each kind a constant of its own arm.
+                Node::Turn => self.decide(st, t, Node::Turn, Self::apply_turn)?,
+                Node::AfterMain => self.decide(st, t, Node::AfterMain, Self::apply_after_main)?,
+                Node::MusterSelect => {
+                    self.decide(st, t, Node::MusterSelect, Self::apply_muster_select)?
+                }
+                Node::Reward => self.decide(st, t, Node::Reward, Self::apply_reward)?,
+                Node::DeclineDie => {
+                    self.decide(st, t, Node::DeclineDie, Self::apply_decline_die)?
+                }
+                Node::Declare => self.decide(st, t, Node::Declare, Self::apply_declare)?,
+                Node::Worms => self.decide(st, t, Node::Worms, Self::apply_worms)?,
+                node @ (Node::PortDiscard | Node::DiscardRegret) => {
+                    self.decide(st, t, node, Self::apply_discard_regret)?
+                }
                 node if node != Node::Over && !node.is_chance() => {
-                    let seat = st.actor;
-                    let rng = t.seats.get_mut(usize::from(seat));
-                    let rng = rng.ok_or(StepError::NoBot(seat.into()))?;
-                    let a = self.random_decision(st, rng, t.legal);
-                    let a = a.ok_or(StepError::NoLegalAction(seat.into()))?;
-                    t.counts.0 += 1;
-                    // The actions of the `turn` node family as `apply_action` resolves them,
-                    // without its dispatch over node kinds (the seat is one: it has a bot).
-                    match node {
-                        Node::Turn => self.apply_turn(st, usize::from(seat), a),
-                        Node::AfterMain => self.apply_after_main(st, usize::from(seat), a),
-                        Node::MusterSelect => self.apply_muster_select(st, usize::from(seat), a),
-                        Node::Reward => self.apply_reward(st, usize::from(seat), a),
-                        Node::DeclineDie => self.apply_decline_die(st, usize::from(seat), a),
-                        Node::Declare => self.apply_declare(st, usize::from(seat), a),
-                        Node::Worms => self.apply_worms(st, usize::from(seat), a),
-                        Node::PortDiscard | Node::DiscardRegret => {
-                            self.apply_discard_regret(st, usize::from(seat), a)
-                        }
-                        _ => self.apply_action(st, a),
-                    }
-                    true
+                    self.decide(st, t, node, |g, st, _, a| g.apply_action(st, a))?
                 }
                 _ => false,
             };
@@ -115,6 +110,28 @@ impl DeepRegrets {
                 return Ok(());
             }
         }
+    }
+
+    /// A decision at the state's node, of kind `node`, as the definition takes it: the `random`
+    /// bot's pick ([`DeepRegrets::random_at`], what its `random_action` picks) with the seat's
+    /// stream, counted, then `apply` (the node's handler: `apply_action` without its dispatch).
+    /// Always true (a decision was made), or the definition's error.
+    #[inline(always)]
+    fn decide(
+        &self,
+        st: &mut S,
+        t: &mut RandomTable<'_>,
+        node: Node,
+        apply: impl FnOnce(&Self, &mut S, usize, u32),
+    ) -> StepResult<bool> {
+        let seat = st.actor;
+        let rng = t.seats.get_mut(usize::from(seat));
+        let rng = rng.ok_or(StepError::NoBot(seat.into()))?;
+        let a = self.random_at(node, st, rng, t.legal);
+        let a = a.ok_or(StepError::NoLegalAction(seat.into()))?;
+        t.counts.0 += 1;
+        apply(self, st, usize::from(seat), a);
+        Ok(true)
     }
 
     /// The rest of the shoal being dealt, as the `deal` nodes deal it one fish at a time (a

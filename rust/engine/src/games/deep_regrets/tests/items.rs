@@ -282,6 +282,41 @@ fn rod_of_the_infinite_needs_no_dink() {
 }
 
 #[test]
+fn ready_tables_need_what_each_held_item_needs() {
+    // The flags found needed by byte are those some use of a held item needs (a missing use,
+    // `REQ_NEVER`, needs none), for every single item and a spread of held sets.
+    let g = game(4, json!({}));
+    let kinds = [
+        (
+            &g.dink_ready,
+            data::DINK_COUNT,
+            ItemSrc::Dink as fn(u8) -> ItemSrc,
+        ),
+        (
+            &g.supply_ready,
+            data::SUPPLY_COUNT,
+            ItemSrc::Supply as fn(u8) -> ItemSrc,
+        ),
+    ];
+    let never = super::super::items::REQ_NEVER;
+    for (table, count, src) in kinds {
+        let singles = (0..32).map(|i| 1u32 << i);
+        let spread = (0u32..1 << 12).map(|x| x.wrapping_mul(0x9E37_79B9));
+        for held in singles.chain(spread).chain([0, u32::MAX]) {
+            let mut expect = 0;
+            for i in (0..count as u8).filter(|&i| held >> i & 1 == 1) {
+                for &m in g.reqs(src(i)) {
+                    if m & never == 0 {
+                        expect |= m;
+                    }
+                }
+            }
+            assert_eq!(table.needed(held), expect, "held {held:#x}");
+        }
+    }
+}
+
+#[test]
 fn ready_tables_agree_with_each_item() {
     // The dinks and supplies found ready by flag are those with a ready use, on every third
     // set of the 19 readiness flags, with and without other bits (never `REQ_NEVER`, which no
