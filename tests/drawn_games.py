@@ -257,11 +257,17 @@ PLAYERS: dict[str, tuple[Player, ...]] = {
         Player("fill every lane", _tc_fill_every_lane),
         Player("extremes", _extremes),
     ),
-    "trafficars_memory": (Player("uniform"), Player("extremes", _extremes)),
-    "trafficars_overtaking": (Player("uniform"), Player("extremes", _extremes)),
-    "turn_the_tide": (Player("uniform"), Player("extremes", _extremes)),
 }
-"""Per game: the players a drawn game may use (``uniform`` first, so it shrinks to it)."""
+"""Per game: the players a drawn game may use (``uniform`` first, so it shrinks to it); a game not
+listed uses :data:`DEFAULT_PLAYERS`."""
+
+DEFAULT_PLAYERS: tuple[Player, ...] = (Player("uniform"), Player("extremes", _extremes))
+"""The players of a game without its own in :data:`PLAYERS`: any legal action, or an extreme one."""
+
+
+def players_of(game_id: str) -> tuple[Player, ...]:
+    """The players a drawn game of ``game_id`` may use."""
+    return PLAYERS.get(game_id, DEFAULT_PLAYERS)
 
 
 def draw_index(data: st.DataObject, count: int) -> int:

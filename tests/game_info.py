@@ -36,12 +36,34 @@ class GameTestInfo:
             in ``tests/data/perft.json``.
         tensor_size: The documented observation tensor size for (players, options), when it
             depends on those alone (``docs/games/<game_id>.md``, "Observation tensor").
+        hidden_information: Whether a seat can miss something of the state (hands, face-down
+            cards, a deck's order): then its search determinizations must vary. ``False`` for a
+            game of perfect information, whose determinizer returns the state itself.
+        small: ``make`` keyword arguments of a short whole game, for the picture, replay and
+            ``play`` tests (default: the first option set).
+        pictures: (name, make keyword arguments, seed, decisions played or ``None`` for the
+            whole game) of each golden picture ``tests/golden_svg/<game_id>-<name>-*.svg``
+            (default: ``mid`` after 7 decisions and ``end``, of the small game with seed 11);
+            ``python -m tests.render_golden --accept`` draws them.
     """
 
     configs: list[dict[str, Any]]
     golden: list[tuple[str, dict[str, Any], int]]
     perft: tuple[dict[str, Any], int, int, int]
     tensor_size: Callable[[int, dict[str, Any]], int] | None = field(default=None)
+    hidden_information: bool = True
+    small: dict[str, Any] | None = None
+    pictures: list[tuple[str, dict[str, Any], int, int | None]] | None = None
+
+    def small_game(self) -> dict[str, Any]:
+        """The ``make`` keyword arguments of the short whole game (``small``)."""
+        return self.configs[0] if self.small is None else self.small
+
+    def picture_cases(self) -> list[tuple[str, dict[str, Any], int, int | None]]:
+        """The golden pictures (``pictures``, or the defaults)."""
+        if self.pictures is not None:
+            return self.pictures
+        return [("mid", self.small_game(), 11, 7), ("end", self.small_game(), 11, None)]
 
 
 def scenario_ids() -> list[str]:

@@ -21,22 +21,17 @@ from typing import Any
 import cardtable
 from cardtable import render
 from cardtable.protocols import StateProtocol
+from tests.game_info import all_games
 
 GOLDEN_SVG_DIR = Path(__file__).parent / "golden_svg"
 
-# (case name, game id, make() keywords, seed, decisions to play; None = to the end)
 CASES: list[tuple[str, str, dict[str, Any], int, int | None]] = [
-    ("turn_the_tide-mid", "turn_the_tide", {"players": 3, "rounds": 1}, 11, 7),
-    ("turn_the_tide-end", "turn_the_tide", {"players": 3, "rounds": 1}, 11, None),
-    ("trafficars-mid", "trafficars", {"players": 3, "hand_size": 5}, 12, 9),
-    ("trafficars-end", "trafficars", {"players": 3, "hand_size": 5}, 12, None),
-    ("trafficars_memory-mid", "trafficars_memory", {"players": 2, "max_number": 20}, 13, 9),
-    ("trafficars_overtaking-mid", "trafficars_overtaking", {"players": 3}, 14, 12),
-    ("trafficars_overtaking-end", "trafficars_overtaking", {"players": 3}, 14, None),
-    ("goofspiel-mid", "goofspiel", {"players": 2, "num_cards": 6}, 15, 5),
-    ("goofspiel-end", "goofspiel", {"players": 2, "num_cards": 6}, 15, None),
-    ("deep_regrets-mid", "deep_regrets", {"players": 2, "days": 5}, 16, 40),
+    (f"{game_id}-{name}", game_id, kwargs, seed, steps)
+    for game_id, info in all_games().items()
+    for name, kwargs, seed, steps in info.picture_cases()
 ]
+"""(case name, game id, make() keywords, seed, decisions to play; None = to the end), from each
+game's ``GAME.pictures`` (``tests/games/<game_id>.py``)."""
 VIEWS: list[int | None] = [None, 0]
 
 

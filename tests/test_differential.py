@@ -30,7 +30,7 @@ from cardtable.testing import (
     random_choices,
 )
 from tests.configs import ALL, CONFIGS, IDS
-from tests.drawn_games import PLAYERS, play_drawn_game
+from tests.drawn_games import play_drawn_game, players_of
 
 GAMES_PER_OPTION_SET = max(100, settings().max_examples)
 """Complete games per option set: 100 under the default profile, the profile's examples under
@@ -59,7 +59,7 @@ def test_backends_agree_on_drawn_games(
     rust = cardtable.make(game_id, backend="rust", **config)
     ref = cardtable.make(game_id, backend="reference", **config)
     typical = _typical_length(game_id, json.dumps(config, sort_keys=True))
-    play_drawn_game(data, ref, rust, PLAYERS[game_id], typical_length=typical)
+    play_drawn_game(data, ref, rust, players_of(game_id), typical_length=typical)
 
 
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
@@ -325,7 +325,8 @@ def _count_rule_events(game_id: str, config: dict[str, Any], counts: Counter[str
     @settings(max_examples=GAMES_PER_OPTION_SET, phases=PHASES, database=None, derandomize=True)
     @given(data=st.data())
     def play(data: st.DataObject) -> None:
-        play_drawn_game(data, None, rust, PLAYERS[game_id], typical_length=typical, events=counts)
+        players = players_of(game_id)
+        play_drawn_game(data, None, rust, players, typical_length=typical, events=counts)
 
     play()
 

@@ -3,8 +3,10 @@
 A game registered by the Rust engine (``cardtable.games()``) needs its scenario file
 ``tests/games/<id>.py`` with a ``GAME`` block, its golden playthrough(s) in ``tests/golden/``, a
 perft entry in ``tests/data/perft.json``, a bench ``benches/<id>.py``, a contract
-``docs/games/<id>.md``, a reference module ``python/cardtable/reference/<id>.py`` registered in
-``cardtable.reference.GAMES`` and an OpenSpiel length bound.
+``docs/games/<id>.md`` in the documentation's nav, a reference module
+``python/cardtable/reference/<id>.py`` registered in ``cardtable.reference.GAMES``, a drawing
+module ``python/cardtable/render/<id>.py``, an observation ``TypedDict``, a mutation in
+``tests/mutants.py`` and an OpenSpiel length bound.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ import pytest
 
 import cardtable
 from cardtable import reference
+from cardtable.observations import OBSERVATION_TYPES
 from tests.game_info import GameTestInfo, load, scenario_ids
+from tests.mutants import MUTATIONS
+
+_OBSERVATIONS = "python/cardtable/observations.py"
+_WRITE = "run `make golden ACCEPT=1`"
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTERED = sorted(g.id for g in cardtable.games())
@@ -35,17 +42,17 @@ def missing_parts(game_id: str) -> list[str]:
             lacks.append(str(err))
     golden = sorted((ROOT / "tests" / "golden").glob(f"{game_id}-*.txt"))
     if not golden:
-        lacks.append(f"golden playthrough tests/golden/{game_id}-<name>.txt (run `make golden`)")
+        lacks.append(f"golden playthrough tests/golden/{game_id}-<name>.txt ({_WRITE})")
     if info is not None:
         for name, _, _ in info.golden:
             path = ROOT / "tests" / "golden" / f"{game_id}-{name}.txt"
             if not path.exists():
-                lacks.append(f"golden playthrough {path.relative_to(ROOT)} (run `make golden`)")
+                lacks.append(f"golden playthrough {path.relative_to(ROOT)} ({_WRITE})")
         if not info.golden:
             lacks.append(f"GAME.golden in tests/games/{game_id}.py is empty")
     perft = json.loads((ROOT / "tests" / "data" / "perft.json").read_text())
     if game_id not in perft:
-        lacks.append(f"perft entry {game_id!r} in tests/data/perft.json (run `make golden`)")
+        lacks.append(f"perft entry {game_id!r} in tests/data/perft.json ({_WRITE})")
     for path in (
         ROOT / "benches" / f"{game_id}.py",
         ROOT / "docs" / "games" / f"{game_id}.md",
@@ -55,6 +62,15 @@ def missing_parts(game_id: str) -> list[str]:
             lacks.append(str(path.relative_to(ROOT)))
     if game_id not in reference.GAMES:
         lacks.append(f"a reference game class with @register({game_id!r}, players=...)")
+    render = ROOT / "python" / "cardtable" / "render" / f"{game_id}.py"
+    if not render.exists():
+        lacks.append(f"a drawing module {render.relative_to(ROOT)} (view, draw, terminal, ...)")
+    if game_id not in OBSERVATION_TYPES:
+        lacks.append(f"its observation TypedDict in OBSERVATION_TYPES ({_OBSERVATIONS})")
+    if game_id not in {m.game for m in MUTATIONS}:
+        lacks.append("a rule broken on purpose in MUTATIONS (tests/mutants.py)")
+    if f"games/{game_id}.md" not in (ROOT / "mkdocs.yml").read_text(encoding="utf-8"):
+        lacks.append(f"a page games/{game_id}.md in the nav of mkdocs.yml")
     return lacks
 
 
@@ -65,8 +81,11 @@ def test_registered_game_has_all_its_parts(game_id: str) -> None:
 
 
 def test_every_scenario_file_and_reference_is_a_registered_game() -> None:
-    assert set(scenario_ids()) == set(REGISTERED), "scenario files without a registered game"
-    assert set(reference.GAMES) == set(REGISTERED), "reference games the engine does not register"
+    # (A registered game without them is named by the test above.)
+    extra = sorted(set(scenario_ids()) - set(REGISTERED))
+    assert not extra, f"scenario files tests/games/<id>.py of games the engine lacks: {extra}"
+    extra = sorted(set(reference.GAMES) - set(REGISTERED))
+    assert not extra, f"reference games the engine does not register: {extra}"
 
 
 def test_missing_parts_are_named() -> None:
@@ -74,10 +93,15 @@ def test_missing_parts_are_named() -> None:
     assert "scenario file tests/games/no_such_game.py" in lacks
     assert "benches/no_such_game.py" in lacks
     assert "docs/games/no_such_game.md" in lacks
+    assert "a page games/no_such_game.md in the nav of mkdocs.yml" in lacks
+    assert any(line.startswith("a drawing module python/cardtable/render/") for line in lacks)
+    assert any("OBSERVATION_TYPES" in line for line in lacks)
+    assert "a rule broken on purpose in MUTATIONS (tests/mutants.py)" in lacks
 
 
 def test_every_registered_game_has_an_openspiel_length_bound() -> None:
     pytest.importorskip("pyspiel")
     from cardtable.adapters.openspiel import MAX_GAME_LENGTH
 
-    assert sorted(MAX_GAME_LENGTH) == REGISTERED
+    missing = sorted(set(REGISTERED) - set(MAX_GAME_LENGTH))
+    assert not missing, f"no MAX_GAME_LENGTH entry in adapters/openspiel.py for {missing}"

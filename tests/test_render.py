@@ -38,20 +38,15 @@ from cardtable.render.replay import play_game
 from cardtable.testing import play_random
 from tests.browser import headless_chromium
 from tests.command_line import run_cli
+from tests.game_info import all_games
 from tests.render_golden import CASES, VIEWS, golden_state, path_of
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 SVG = "{http://www.w3.org/2000/svg}"
 
-# Small settings for whole games (play, replay) and for reachable states (leaks).
-SMALL: dict[str, dict[str, Any]] = {
-    "turn_the_tide": {"players": 3, "rounds": 1},
-    "trafficars": {"players": 3, "hand_size": 4},
-    "trafficars_memory": {"players": 2, "max_number": 10},
-    "trafficars_overtaking": {"players": 2},
-    "goofspiel": {"players": 2, "num_cards": 5},
-    "deep_regrets": {"players": 2, "days": 5},
-}
+SMALL: dict[str, dict[str, Any]] = {g: info.small_game() for g, info in all_games().items()}
+"""Small settings for whole games (play, replay) and for reachable states (leaks), from each
+game's ``GAME.small``."""
 
 
 def make(game_id: str, backend: cardtable.Backend = "rust") -> cardtable.GameProtocol:
@@ -158,7 +153,12 @@ def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
         return {str(c) for c in ids}, set()
     if game == "goofspiel":
         return {f"bid-{q}-{s['pending'][q]}" for q in others if s["pending"][q] is not None}, set()
-    assert game == "deep_regrets"
+    if game != "deep_regrets":
+        # A game of perfect information hides nothing; any other says here what it hides.
+        assert not all_games()[game].hidden_information, (
+            f"say in tests/test_render.py hidden_cards what a seat of {game} must not see"
+        )
+        return set(), set()
     fish, dinks, supplies = _names("fish"), _names("dinks"), _names("supplies")
     names = {fish[f] for q in others for f in s["players"][q]["hand"]}
     names |= {dinks[i] for q in others for i in s["players"][q]["dinks"]}

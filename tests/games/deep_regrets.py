@@ -37,6 +37,8 @@ GAME = GameTestInfo(
     ],
     perft=({"players": 2}, 5, 4, 9),
     tensor_size=lambda n, o: 2240 + 362 * n,
+    small={"players": 2, "days": 5},
+    pictures=[("mid", {"players": 2, "days": 5}, 16, 40)],
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 

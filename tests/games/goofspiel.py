@@ -23,6 +23,11 @@ GAME = GameTestInfo(
     ],
     perft=({"players": 2, "num_cards": 6}, 5, 4, 9),
     tensor_size=lambda n, o: 7 + 5 * o.get("num_cards", 13) + 3 * o.get("num_cards", 13) ** 2,
+    small={"players": 2, "num_cards": 5},
+    pictures=[
+        ("mid", {"players": 2, "num_cards": 6}, 15, 5),
+        ("end", {"players": 2, "num_cards": 6}, 15, None),
+    ],
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 

@@ -50,6 +50,11 @@ GAME = GameTestInfo(
     ],
     perft=({"players": 2, "hand_size": 4}, 5, 4, 9),
     tensor_size=lambda n, o: 385 + 64 * o.get("lanes", 3) + 128 * n,
+    small={"players": 3, "hand_size": 4},
+    pictures=[
+        ("mid", {"players": 3, "hand_size": 5}, 12, 9),
+        ("end", {"players": 3, "hand_size": 5}, 12, None),
+    ],
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 

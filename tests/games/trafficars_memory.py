@@ -35,6 +35,8 @@ GAME = GameTestInfo(
     ],
     perft=({"players": 2, "max_number": 10}, 5, 3, 6),
     tensor_size=None,  # depends on the grid size N
+    small={"players": 2, "max_number": 10},
+    pictures=[("mid", {"players": 2, "max_number": 20}, 13, 9)],
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 

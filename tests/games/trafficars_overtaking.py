@@ -32,6 +32,8 @@ GAME = GameTestInfo(
     ],
     perft=({"players": 2}, 5, 4, 12),
     tensor_size=lambda n, o: 156 + 6 * n,
+    small={"players": 2},
+    pictures=[("mid", {"players": 3}, 14, 12), ("end", {"players": 3}, 14, None)],
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 

@@ -41,6 +41,7 @@ GAME = GameTestInfo(
     ],
     perft=({"players": 3}, 5, 3, 6),
     tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
+    small={"players": 3, "rounds": 1},
 )
 """What the generic tests run this game with (see ``tests/game_info.py``)."""
 

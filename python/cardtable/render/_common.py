@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence, Set
 from functools import cache
 from importlib import import_module, resources
+from importlib.util import find_spec
 from typing import Any, Protocol
 
 from cardtable._inputs import as_int
@@ -232,24 +233,25 @@ def pending_move(move: Any, hidden: str, shown: str) -> list[str]:
     return []
 
 
-_MODULES = {
-    "turn_the_tide": "turn_the_tide",
-    "trafficars": "trafficars",
-    "trafficars_memory": "trafficars_memory",
-    "trafficars_overtaking": "trafficars_overtaking",
-    "deep_regrets": "deep_regrets",
-    "goofspiel": "goofspiel",
-}
+_NOT_GAMES = frozenset({"play", "replay"})
+"""Modules of this package that draw no game."""
 
 
 def drawing(game_id: str) -> GameDrawing:
-    """The drawing module of a game.
+    """The drawing module of a game: ``cardtable/render/<game_id>.py``, found by its name.
 
     Raises:
         InvalidOptionError: If the game has no drawing.
     """
-    name = _MODULES.get(game_id)
-    if name is None:
-        raise InvalidOptionError(f"no drawing for game {game_id!r}")
-    module: GameDrawing = import_module(f"cardtable.render.{name}")
+    name = f"cardtable.render.{game_id}"
+    if (
+        not game_id.isidentifier()
+        or game_id.startswith("_")
+        or game_id in _NOT_GAMES
+        or find_spec(name) is None
+    ):
+        raise InvalidOptionError(
+            f"no drawing for game {game_id!r} (a game draws itself in cardtable/render/<id>.py)"
+        )
+    module: GameDrawing = import_module(name)
     return module

@@ -658,23 +658,24 @@ pub(crate) use builtin_bots;
 
 /// Declares a game's rule events once, in bit order: `NAMES` (bit `i` of
 /// [`Game::rule_events`] is `NAMES[i]`, for [`Game::rule_event_names`]) and a `u64` constant with
-/// each event's bit, e.g. `rule_events! { TIED_BID = "tied bid" }`.
+/// each event's bit, e.g. `rule_events! { TIED_BID = "tied bid" }` (`rule_events! {}` for a
+/// game without any).
 macro_rules! rule_events {
-    ($($(#[$doc:meta])* $bit:ident = $name:literal),+ $(,)?) => {
+    ($($(#[$doc:meta])* $bit:ident = $name:literal),* $(,)?) => {
         /// Rule event names, bit `i` = `NAMES[i]`.
-        pub(super) const NAMES: &[&str] = &[$($name),+];
+        pub(super) const NAMES: &[&str] = &[$($name),*];
 
         /// The position of every event in `NAMES`.
         #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
         enum EventIndex {
-            $($bit),+
+            $($bit),*
         }
 
         $(
             $(#[$doc])*
             #[allow(dead_code)]
             const $bit: u64 = 1 << EventIndex::$bit as u32;
-        )+
+        )*
     };
 }
 pub(crate) use rule_events;
@@ -755,6 +756,16 @@ pub(crate) use phases;
 
 #[cfg(test)]
 mod tests {
+    /// A game whose contract lists no rule events declares an empty list.
+    mod no_events {
+        crate::game::rule_events! {}
+    }
+
+    #[test]
+    fn a_game_may_declare_no_rule_events() {
+        assert!(no_events::NAMES.is_empty());
+    }
+
     /// Phase names are their variants in `snake_case`, as the views print them.
     #[test]
     fn phase_names_are_snake_case() {
