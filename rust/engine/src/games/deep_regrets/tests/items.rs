@@ -281,23 +281,27 @@ fn rod_of_the_infinite_needs_no_dink() {
     assert_eq!(st.dink_discard, 0);
 }
 
+/// A readiness table with its item count and the source of its items.
+type ReadyKind<'a> = (
+    &'a super::super::items::ReadyTable,
+    usize,
+    fn(u8) -> ItemSrc,
+);
+
+/// The readiness tables of the dinks and the supplies.
+fn ready_kinds(g: &DeepRegrets) -> [ReadyKind<'_>; 2] {
+    [
+        (&g.dink_ready, data::DINK_COUNT, ItemSrc::Dink),
+        (&g.supply_ready, data::SUPPLY_COUNT, ItemSrc::Supply),
+    ]
+}
+
 #[test]
 fn ready_tables_need_what_each_held_item_needs() {
     // The flags found needed by byte are those some use of a held item needs (a missing use,
     // `REQ_NEVER`, needs none), for every single item and a spread of held sets.
     let g = game(4, json!({}));
-    let kinds = [
-        (
-            &g.dink_ready,
-            data::DINK_COUNT,
-            ItemSrc::Dink as fn(u8) -> ItemSrc,
-        ),
-        (
-            &g.supply_ready,
-            data::SUPPLY_COUNT,
-            ItemSrc::Supply as fn(u8) -> ItemSrc,
-        ),
-    ];
+    let kinds = ready_kinds(&g);
     let never = super::super::items::REQ_NEVER;
     for (table, count, src) in kinds {
         let singles = (0..32).map(|i| 1u32 << i);
@@ -322,18 +326,7 @@ fn ready_tables_agree_with_each_item() {
     // set of the 19 readiness flags, with and without other bits (never `REQ_NEVER`, which no
     // seat's flags hold).
     let g = game(4, json!({}));
-    let kinds = [
-        (
-            &g.dink_ready,
-            data::DINK_COUNT,
-            ItemSrc::Dink as fn(u8) -> ItemSrc,
-        ),
-        (
-            &g.supply_ready,
-            data::SUPPLY_COUNT,
-            ItemSrc::Supply as fn(u8) -> ItemSrc,
-        ),
-    ];
+    let kinds = ready_kinds(&g);
     for (table, count, src) in kinds {
         for x in (0u32..1 << 20).step_by(3) {
             let flags = if x < 1 << 19 {
