@@ -187,7 +187,10 @@ def test_determinizations_keep_the_observation_play_out_and_vary(
     if not all_games()[game_id].hidden_information:
         assert not varied, f"{game_id} has no hidden information, yet its samples varied"
         return
-    assert varied, "no hidden card ever varied over samples"
+    assert varied, (
+        "no hidden card ever varied over samples (a game of perfect information says "
+        f"hidden_information=False in the GAME block of tests/games/{game_id}.py)"
+    )
 
 
 @pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
