@@ -39,7 +39,13 @@ View = dict[str, Any]
 
 
 class GameDrawing(Protocol):
-    """The functions of one game's drawing module."""
+    """The functions of one game's drawing module.
+
+    Two more are optional, for ``cardtable play``: ``COMMITMENTS_TURNED_UP = True`` when a move
+    made face down is a card turned up as the hand resolves (play then names it), and
+    ``narrate(before, after, who)``, lines for what a step did that no move says (goofspiel's
+    last turn, which plays itself); ``who(seat)`` names a seat.
+    """
 
     def view(self, state: StateProtocol, seat: int | None) -> View:
         """The drawing model of ``seat``'s view, or the full view for ``None``."""
