@@ -258,9 +258,9 @@ def _build(
         # The last step ends the game: its log line also says who won.
         result.winners = list(state.winners)
         last = result.frames[-1]
-        end = f"{last.label} · game over: {outcome(list(state.winners), names)}"
-        seen = [f"{line} · game over: {outcome(list(state.winners), names)}" for line in last.seen]
-        result.frames[-1] = dataclasses.replace(last, label=end, seen=seen)
+        over = f" · game over: {outcome(result.winners, names)}"
+        seen = [line + over for line in last.seen]
+        result.frames[-1] = dataclasses.replace(last, label=last.label + over, seen=seen)
     return result
 
 
