@@ -345,11 +345,9 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
 
 def default_bot(game_id: str) -> str:
     """``greedy`` (or ``memory``) where the game has it, else its last built-in bot."""
-    from cardtable._api import games
+    from cardtable._api import game_info
 
-    info = next((g for g in games() if g.id == game_id), None)
-    if info is None:
-        raise InvalidOptionError(f"unknown game {game_id!r}")
+    info = game_info(game_id)  # an unknown game: the message that lists the registered ones
     for name in ("greedy", "memory"):
         if name in info.bots:
             return name

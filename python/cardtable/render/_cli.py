@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
+from cardtable._api import game_info
 from cardtable._cli_options import bot_count_error, option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 
@@ -17,12 +17,6 @@ _SEED = click.IntRange(0, MAX_SEED)
 _PLAYERS = click.IntRange(min=1)
 
 
-def _info(game_id: str) -> Any:
-    from cardtable._api import game_info
-
-    return game_info(game_id)
-
-
 def default_bot(game_id: str) -> str:
     """The bot the commands seat when none is named: the studies' :func:`default_bot`.
 
@@ -31,7 +25,6 @@ def default_bot(game_id: str) -> str:
     """
     from cardtable.analysis.balance import default_bot as heuristic
 
-    _info(game_id)  # the unknown-game message that lists the registered games
     return heuristic(game_id)
 
 
@@ -98,7 +91,7 @@ def register(main: click.Group) -> None:
                 raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
             options = parse_options(option_pairs)
             seats = players
-            info = _info(game_id)
+            info = game_info(game_id)
             low, high = int(info.min_players), int(info.max_players)
             if seats is None:  # one bot per seat: the nearest count, so names are checked first
                 seats = min(max(len(names), low), high) if names else low
