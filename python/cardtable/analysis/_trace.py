@@ -166,7 +166,13 @@ def leader_wins_at(
     Entry k: the share of games in which a seat leading alone after ``k / (points − 1)`` of the
     decisions is among the winners (NaN where no seat led alone).
     """
-    hits, seen = leader_counts(traces, higher_is_better, points)
+    return leader_shares(*leader_counts(traces, higher_is_better, points))
+
+
+def leader_shares(
+    hits: npt.NDArray[np.int64], seen: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    """:func:`leader_wins_at` from the counts of :func:`leader_counts` (NaN where ``seen`` is 0)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         out: npt.NDArray[np.float64] = np.where(seen > 0, hits / np.maximum(seen, 1), np.nan)
     return out

@@ -31,7 +31,7 @@ from cardtable.analysis._trace import (
     decided_at,
     lead_changes,
     leader_counts,
-    leader_wins_at,
+    leader_shares,
     replay,
 )
 from cardtable.errors import InvalidOptionError, InvalidStateError
@@ -507,8 +507,8 @@ def balance(
             bot_share=bot_share,
             seat_share=seat_share,
         )
-    curve = leader_wins_at(traced, higher)
-    _, leader_games = leader_counts(traced, higher)
+    leader_hits, leader_games = leader_counts(traced, higher)  # one pass over the traces
+    curve = leader_shares(leader_hits, leader_games)
     game_margins = margins(runs.scores[0], w, higher)
     return BalanceResult(
         bot=bot,
