@@ -418,6 +418,26 @@ class _Run:
         if differences:
             raise self.diverge(self.played(), differences)
 
+    def apply_both(self, a: Any, b: Any, action: int, history: list[int], where: str = "") -> None:
+        """Applies ``action`` to ``a`` (the first side's state), then to ``b``.
+
+        Raises:
+            DivergenceError: Naming the side that raised (``where`` goes before ``apply``), with
+                ``history`` as the reproduction.
+        """
+        first, second = self.sides
+        try:
+            a.apply(action)
+        except Exception as err:
+            raise self.diverge(
+                history, [f"{where}apply({action}): {first} raises {err!r}"]
+            ) from err
+        try:
+            b.apply(action)
+        except Exception as err:
+            line = f"{where}apply({action}): {first} accepts it, {second} raises {err!r}"
+            raise self.diverge(history, [line]) from err
+
     def play(self, choices: Iterable[int], steps: int, probes: _Probes | None) -> list[int]:
         """Plays ``choices`` (see :func:`assert_equivalent`), with the ``probes`` if any."""
         if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
@@ -467,15 +487,7 @@ class _Run:
             # With a seed, apply draws chance outcomes too: the history before it is A's own.
             before = list(self.chosen) if start is None else _full_history(self.a, self.chosen)
             self.chosen.append(action)
-            try:
-                self.a.apply(action)
-            except Exception as err:
-                raise self.diverge(before, [f"apply({action}): {first} raises {err!r}"]) from err
-            try:
-                self.b.apply(action)
-            except Exception as err:
-                line = f"apply({action}): {first} accepts it, {second} raises {err!r}"
-                raise self.diverge(before, [line]) from err
+            self.apply_both(self.a, self.b, action, before)
             self.check(self.seats if self.ask_a("is_terminal") else [step % self.players])
         if probes is not None:  # a probe the game did not reach: at its last state
             terminal = self.ask_a("is_terminal")
@@ -563,17 +575,8 @@ class _Run:
                 break
             legal = list(clone_a.legal_actions())
             action = legal[choice % len(legal)]
-            where = f"on clones made here, after the steps {done} on both:"
-            try:
-                clone_a.apply(action)
-            except Exception as err:
-                line = f"{where} apply({action}): {first} raises {err!r}"
-                raise self.diverge(history, [line]) from err
-            try:
-                clone_b.apply(action)
-            except Exception as err:
-                line = f"{where} apply({action}): {first} accepts it, {second} raises {err!r}"
-                raise self.diverge(history, [line]) from err
+            where = f"on clones made here, after the steps {done} on both: "
+            self.apply_both(clone_a, clone_b, action, history, where)
             done.append(action)
             seat = [index % self.players]
             differences = _compare(clone_a, clone_b, self.names, self.seats, seat, self.sides)
