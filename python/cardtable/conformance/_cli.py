@@ -29,7 +29,7 @@ from cardtable.errors import CardtableError, InvalidOptionError
 if TYPE_CHECKING:
     from cardtable.conformance.runner import Outcome
 
-_T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = ["register"]
 
@@ -48,21 +48,19 @@ def register(group: click.Group) -> None:
         help=f"Comma-separated fields to compare, among {', '.join(FIELDS)} (default: all it "
         "supports).",
     )
-    @click.option(
+    @_checked_option(
         "--timeout",
-        type=float,
-        default=DEFAULT_TIMEOUT,
-        show_default=True,
-        callback=_checked(check_timeout),
-        help="Seconds allowed for each answer (above 0, at most a day).",
+        float,
+        DEFAULT_TIMEOUT,
+        check_timeout,
+        "Seconds allowed for each answer (above 0, at most a day).",
     )
-    @click.option(
+    @_checked_option(
         "--max-line",
-        type=int,
-        default=MAX_LINE_BYTES,
-        show_default=True,
-        callback=_checked(check_max_line),
-        help="The longest answer line read, in bytes (at least 1); a longer one is an error.",
+        int,
+        MAX_LINE_BYTES,
+        check_max_line,
+        "The longest answer line read, in bytes (at least 1); a longer one is an error.",
     )
     @click.option(
         "--map", "map_spec", help="A map hook MODULE:NAME or FILE.py:NAME for own move names."
@@ -235,20 +233,24 @@ def _usage_error(
         raise click.BadParameter(printable(str(err)), param_hint=param_hint) from None
 
 
-def _checked(check: Callable[[Any], _T]) -> Callable[[click.Context, click.Parameter, Any], _T]:
-    """A click callback that checks an option with the API's own ``check``.
+def _checked_option(
+    name: str, kind: type, default: Any, check: Callable[[Any], Any], help: str
+) -> Callable[[_F], _F]:
+    """An option ``name`` of type ``kind`` that the API's own ``check`` accepts or refuses.
 
     ``check_timeout`` and ``check_max_line`` refuse with ``InvalidOptionError``, reported here as
     a bad parameter (a usage error).
     """
 
-    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> _T:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         try:
             return check(value)
         except InvalidOptionError as err:
             raise click.BadParameter(str(err), ctx, param) from None
 
-    return callback
+    return click.option(
+        name, type=kind, default=default, show_default=True, callback=callback, help=help
+    )
 
 
 @contextlib.contextmanager
