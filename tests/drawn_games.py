@@ -5,8 +5,10 @@ on the whole game and no fixed seed or fallback policy decides anything. At each
 *player* drawn once per game shapes the choice: ``uniform`` picks any legal action, the others
 prefer some actions (a Deep Regrets player that hoards money, a Trafficars player that fills
 lanes, ...) with a weight also drawn per game, so that games reach the boundaries of the rules
-(money cap, full lanes, eliminations) that uniform play seldom reaches. Chance outcomes are drawn
-uniformly over the outcomes.
+(money cap, full lanes, eliminations) that uniform play seldom reaches. A game declares its own
+players in ``GAME.drawn_players`` of its scenario file ``tests/games/<game_id>.py`` (built from
+:class:`Player` and the generic preferences here, such as :func:`extremes`), or plays with
+:data:`DEFAULT_PLAYERS`. Chance outcomes are drawn uniformly over the outcomes.
 
 Comparing everything after every step costs milliseconds per step, so every step compares the
 cheap part that still pins the game down (whose move, the legal actions, and at chance nodes the
@@ -34,6 +36,7 @@ from hypothesis import event, target
 from hypothesis import strategies as st
 
 from cardtable.testing import Divergence, DivergenceError, compare_states
+from tests.game_info import load
 
 CHEAP_FIELDS = ("current_player", "is_terminal", "legal_actions")
 """Compared after every step (plus ``chance_outcomes`` at chance nodes)."""
@@ -63,211 +66,22 @@ class Player:
     prefer: Prefer | None = None
 
 
-def _extremes(state: Any, legal: list[int]) -> list[int]:
+def extremes(state: Any, legal: list[int]) -> list[int]:
     """The lowest and the highest legal action (highest and lowest cards, first and last
     lanes): play at the edges of every range."""
     return [legal[0], legal[-1]]
 
 
-# ----- Deep Regrets -----
-_DR_SELL, _DR_MOUNT, _DR_CATCH, _DR_MAKE_PORT = 10, 11, 6, 2
-_DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING = 18, 19
-_DR_CAST = range(32, 41)
-_DR_SHOPS = range(82, 94)
-_DR_FISH = range(165, 300)
-_DR_KEEP_ALL, _DR_DRAW_A_DINK = 0, 8
-_DR_REGRETS = range(70, 74)
-_DR_ABILITY_SEEKING = frozenset({6, 14, 15, 16, 18, 19, 20, 21, 22, 23})
-
-
-def _dr_hoard_money(state: Any, legal: list[int]) -> list[int]:
-    """Catch, go to port and sell everything; never shop or mount: money piles up against its
-    cap."""
-    fish = [a for a in legal if a in _DR_FISH]
-    if fish and all(a == 0 or a in _DR_FISH for a in legal):  # choosing a fish: sell it
-        return fish
-    if _DR_SELL in legal:
-        return [_DR_SELL]
-    good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
-    preferred = [a for a in legal if a in good or a in _DR_CAST]
-    return preferred or [
-        a for a in legal if a not in _DR_SHOPS and a != _DR_MOUNT and a not in fish
-    ]
-
-
-def _dr_hoard_regrets(state: Any, legal: list[int]) -> list[int]:
-    """Keep every regret (draw a dink as the reward, keep all at port) and dive: madness climbs
-    through its tiers and the regret deck runs out."""
-    if _DR_DRAW_A_DINK in legal:
-        return [_DR_DRAW_A_DINK]
-    if any(a in _DR_REGRETS for a in legal) and _DR_KEEP_ALL in legal:
-        return [_DR_KEEP_ALL]
-    return [a for a in legal if a in _DR_ABILITY_SEEKING or a in _DR_CAST or a in _DR_FISH]
-
-
-def _dr_seek_abilities(state: Any, legal: list[int]) -> list[int]:
-    """Cast, catch, use items and abilities: reveal, catch and item effects fire often."""
-    return [
-        a
-        for a in legal
-        if a in _DR_ABILITY_SEEKING or 300 <= a < 315 or 100 <= a < 145 or a in _DR_CAST
-    ]
-
-
-_DR_MOUNT_IDS = frozenset({_DR_MOUNT, 79, 80, 81})
-_DR_STAY_AT_SEA, _DR_DECLINE = 1, 7
-_DR_DICE = range(50, 65)
-_DR_DEEPEST_CASTS = range(38, 41)
-
-
-def _dr_mount_trophies(state: Any, legal: list[int]) -> list[int]:
-    """Catch fish, make port and mount them: all three mount slots fill up."""
-    mount = [a for a in legal if a in _DR_MOUNT_IDS]
-    if mount:
-        return mount
-    fish = [a for a in legal if a in _DR_FISH]
-    if fish and all(a in _DR_FISH for a in legal):  # choosing the fish to mount
-        return fish
-    good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
-    return [a for a in legal if a in good or a in _DR_CAST or a in _DR_DICE]
-
-
-def _dr_drain_the_sea(state: Any, legal: list[int]) -> list[int]:
-    """Stay at sea and keep every regret (more madness, more Fresh dice). Until The Plug is out,
-    dig through the deepest shoals (sink, reveal, pay and catch); then cast wherever a top is
-    face down (the next morning discards what is left face up): every turn then costs the sea
-    a fish, and the sea runs dry."""
-    if _DR_DRAW_A_DINK in legal:
-        return [_DR_DRAW_A_DINK]
-    if any(a in _DR_REGRETS for a in legal) and _DR_KEEP_ALL in legal:
-        return [_DR_KEEP_ALL]
-    casts = [a for a in legal if a in _DR_CAST]
-    at_pay = _DR_DECLINE in legal
-    if not casts and not at_pay:
-        return [a for a in legal if a == _DR_STAY_AT_SEA or a in _DR_DICE]
-    if at_pay:
-        good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING}
-        return [a for a in legal if a in good or a in _DR_DICE]
-    seen = state.observation(state.current_player)
-    hidden = [a for a in casts if seen["shoals"][a - _DR_CAST.start]["top"] is None]
-    if seen["plug"]:
-        return hidden or casts
-    if hidden and hidden[-1] in _DR_DEEPEST_CASTS:
-        return [hidden[-1]]
-    return [a for a in legal if a in _DR_DICE] or hidden[-1:] or casts[-1:]
-
-
-# ----- Trafficars -----
-_TC_LANE, _TC_FREE_PLACE = 100, 110
-
-
-def _tc_fill_lanes(state: Any, legal: list[int]) -> list[int]:
-    """Send every card to the lane with the most cars: lanes fill up, so full-lane penalties,
-    police into a full lane, tow trucks as 5th car and ambulance overflows happen."""
-    lanes = [a for a in legal if _TC_LANE <= a < _TC_FREE_PLACE]
-    if not lanes:
-        return []
-    cars = state.observation(state.current_player)["cars"]
-    most = max(cars[a - _TC_LANE] for a in lanes)
-    return [a for a in lanes if cars[a - _TC_LANE] == most]
-
-
-def _tc_fill_free_places(state: Any, legal: list[int]) -> list[int]:
-    """Take a free place whenever one is offered, else play a special card if holding one."""
-    free = [a for a in legal if a >= _TC_FREE_PLACE]
-    if free:
-        return free
-    if all(a < _TC_LANE for a in legal):  # committing a card: specials have ids 51..62
-        return [a for a in legal if a > 50]
-    return []
-
-
-_TC_POLICE = range(57, 60)
-_TC_SPECIALS = range(54, 63)  # ambulances, police cars, tow trucks
-_TC_NUMBERS = {51: 10, 52: 20, 53: 30}  # trailers; a car's number is its id
-
-
-def _tc_end_value(lane: list[Any]) -> int | None:
-    """The number a lane ends in, or ``None`` when it is open (an ambulance or a police car)."""
-    top = int(lane[-1][-1])
-    return None if top in _TC_SPECIALS else _TC_NUMBERS.get(top, top)
-
-
-def _tc_fill_every_lane(state: Any, legal: list[int]) -> list[int]:
-    """Fill every lane up to the limit and keep it there: commit numbered cards that go to a lane
-    with room, send them to the longest lane with room and take the shortest lane when too low;
-    keep the ambulances, police cars and tow trucks until every lane is full, then play them,
-    police cars first. Police cars then meet a table of full lanes, and ambulances and tow trucks
-    come as 5th cars."""
-    obs = state.observation(state.current_player)
-    cars: list[int] = obs["cars"]
-    limit = state.to_dict()["options"]["max_cars"]
-    room = [limit is None or n < limit for n in cars]
-    if legal[-1] >= _TC_LANE:  # a resolution choice
-        lanes = [a for a in legal if _TC_LANE <= a < _TC_FREE_PLACE]
-        if obs["decision"] == "take":
-            fewest = min(cars[a - _TC_LANE] for a in lanes)
-            return [a for a in lanes if cars[a - _TC_LANE] == fewest]
-        with_room = [a for a in lanes if room[a - _TC_LANE]]
-        if not with_room:
-            return []
-        most = max(cars[a - _TC_LANE] for a in with_room)
-        return [a for a in with_room if cars[a - _TC_LANE] == most]
-    specials = [a for a in legal if a in _TC_SPECIALS]
-    if not any(room):
-        return [a for a in specials if a in _TC_POLICE] or specials
-    ends = [_tc_end_value(lane) for lane in obs["lanes"]]
-
-    def fits_with_room(card: int) -> bool:
-        x = _TC_NUMBERS.get(card, card)
-        below = [v for v in ends if v is not None and v < x]
-        targets = [k for k, v in enumerate(ends) if v is None or (below and v == max(below))]
-        return any(room[k] for k in targets)
-
-    return [a for a in legal if a not in _TC_SPECIALS and fits_with_room(a)]
-
-
-# ----- goofspiel -----
-def _goofspiel_match(state: Any, legal: list[int]) -> list[int]:
-    """Bid the point card's own value: when both seats do, the bids tie."""
-    if state.is_chance_node:
-        return []
-    point = state.observation(state.current_player)["point_card"]
-    return [a for a in legal if a + 1 == point]
-
-
-PLAYERS: dict[str, tuple[Player, ...]] = {
-    "deep_regrets": (
-        Player("uniform"),
-        Player("hoard money", _dr_hoard_money),
-        Player("hoard regrets", _dr_hoard_regrets),
-        Player("seek abilities", _dr_seek_abilities),
-        Player("mount trophies", _dr_mount_trophies),
-        Player("drain the sea", _dr_drain_the_sea),
-    ),
-    "goofspiel": (
-        Player("uniform"),
-        Player("extremes", _extremes),
-        Player("match", _goofspiel_match),
-    ),
-    "trafficars": (
-        Player("uniform"),
-        Player("fill lanes", _tc_fill_lanes),
-        Player("fill free places", _tc_fill_free_places),
-        Player("fill every lane", _tc_fill_every_lane),
-        Player("extremes", _extremes),
-    ),
-}
-"""Per game: the players a drawn game may use (``uniform`` first, so it shrinks to it); a game not
-listed uses :data:`DEFAULT_PLAYERS`."""
-
-DEFAULT_PLAYERS: tuple[Player, ...] = (Player("uniform"), Player("extremes", _extremes))
-"""The players of a game without its own in :data:`PLAYERS`: any legal action, or an extreme one."""
+DEFAULT_PLAYERS: tuple[Player, ...] = (Player("uniform"), Player("extremes", extremes))
+"""The players of a game whose ``GAME.drawn_players`` is ``None``: any legal action, or an extreme
+one."""
 
 
 def players_of(game_id: str) -> tuple[Player, ...]:
-    """The players a drawn game of ``game_id`` may use."""
-    return PLAYERS.get(game_id, DEFAULT_PLAYERS)
+    """The players a drawn game of ``game_id`` may use: its ``GAME.drawn_players`` (in its scenario
+    file ``tests/games/<game_id>.py``), else :data:`DEFAULT_PLAYERS`."""
+    players = load(game_id).drawn_players
+    return DEFAULT_PLAYERS if players is None else players
 
 
 def draw_index(data: st.DataObject, count: int) -> int:

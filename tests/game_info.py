@@ -1,9 +1,17 @@
 """What the generic tests need of each game, declared once per game in its scenario file.
 
 Every registered game has a scenario file ``tests/games/<game_id>.py`` whose module-level ``GAME``
-(a :class:`GameTestInfo`) lists its option sets, golden playthroughs, perft case and tensor size.
-``tests/configs.py``, ``tests/golden.py`` and ``tests/test_tensors.py`` read them from here, so
-adding a game touches its own files only; ``tests/test_registration.py`` names what a game lacks.
+(a :class:`GameTestInfo`) lists its option sets, golden playthroughs, perft case and tensor size,
+and what the shared tests ask of the game besides: the rules broken on purpose of the mutation
+check (:class:`Mutation`), what a seat must not see in a picture, the players of its drawn games
+and what its search bots are expected to achieve. ``tests/configs.py``, ``tests/golden.py``,
+``tests/test_tensors.py``, ``tests/mutants.py``, ``tests/test_render.py``, ``tests/drawn_games.py``
+and ``tests/test_search.py`` read them from here, so adding a game touches its own files only;
+``tests/test_registration.py`` names what a game lacks.
+
+This module imports no scenario file at import (:func:`all_games` loads them on first call), nor
+``tests.mutants`` or ``tests.drawn_games`` (which import it): the types of those it names are
+imported for the type checker only.
 """
 
 from __future__ import annotations
@@ -13,7 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardtable.protocols import StateProtocol
+    from tests.drawn_games import Player
 
 SCENARIO_DIR = Path(__file__).parent / "games"
 
@@ -21,6 +33,26 @@ SCENARIO_DIR = Path(__file__).parent / "games"
 def every_player_count(low: int, high: int) -> list[dict[str, Any]]:
     """The default options at every player count from ``low`` to ``high``."""
     return [{"players": n} for n in range(low, high + 1)]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One rule broken on purpose (``python -m tests.mutants``).
+
+    Attributes:
+        name: A short unique name.
+        game: The game id whose tests run (``-k``): the id of the scenario file whose
+            ``GAME.mutations`` holds it (``tests.mutants.catalog_problems`` checks it).
+        rule: The rule the mutation breaks, in words.
+        find: A snippet found exactly once in the reference tree.
+        replace: What replaces it (the snippet changes within one line).
+    """
+
+    name: str
+    game: str
+    rule: str
+    find: str
+    replace: str
 
 
 @dataclass(frozen=True)
@@ -45,6 +77,22 @@ class GameTestInfo:
             whole game) of each golden picture ``tests/golden_svg/<game_id>-<name>-*.svg``
             (default: ``mid`` after 7 decisions and ``end``, of the small game with seed 11);
             ``python -m tests.render_golden --accept`` draws them.
+        hidden_cards: What seat ``p`` must not see in a picture of ``state``: (the card ids as
+            drawn in ``data-card``, the names never to be written), for the leak test of
+            ``tests/test_render.py``. Required when ``hidden_information`` is true (``None``: a
+            game of perfect information, which hides nothing).
+        drawn_players: The players a drawn game of the differential test may use
+            (``tests/drawn_games.py``; ``uniform`` first, so that it shrinks to it), or ``None``
+            for ``DEFAULT_PLAYERS`` there (any legal action, or an extreme one).
+        strength_games: Games per seat-rotated match of the slow strength test
+            ``tests/test_search.py::test_mcts_beats_greedy`` (``mcts`` against the game's
+            heuristic bot), where 60 cannot show the gap.
+        search_loses_to: Why ``mcts`` is expected to lose to (or tie) the game's heuristic bot,
+            say a bot that plays perfectly: the strength test is then a strict xfail with this
+            reason, so that the day the search wins the test says so. ``None``: it must win.
+        mutations: The rules of the game broken on purpose for ``python -m tests.mutants``
+            (at least one per important rule; ``tests/mutants.py`` gathers them into
+            ``MUTATIONS``), each with ``game`` set to this game's id.
     """
 
     configs: list[dict[str, Any]]
@@ -54,6 +102,11 @@ class GameTestInfo:
     hidden_information: bool = True
     small: dict[str, Any] | None = None
     pictures: list[tuple[str, dict[str, Any], int, int | None]] | None = None
+    hidden_cards: Callable[[StateProtocol, int], tuple[set[str], set[str]]] | None = None
+    drawn_players: tuple[Player, ...] | None = None
+    strength_games: int = 60
+    search_loses_to: str | None = None
+    mutations: tuple[Mutation, ...] = ()
 
     def small_game(self) -> dict[str, Any]:
         """The ``make`` keyword arguments of the short whole game (``small``)."""

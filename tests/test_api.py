@@ -88,6 +88,22 @@ def test_game_properties_match(game_id: str, config: dict[str, Any]) -> None:
     assert rust.options == ref.options
 
 
+@pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
+def test_random_games_stay_within_the_length_bound(game_id: str, config: dict[str, Any]) -> None:
+    """``max_game_length`` (the reference game's bound, OpenSpiel's ``max_game_length``) holds for
+    every step of random games, chance outcomes included."""
+    from cardtable import reference
+
+    bound = reference.make(game_id, **config).max_game_length
+    if bound is None:
+        pytest.skip(f"{game_id}: the rules give no bound")
+    game = make(game_id, config, "rust")
+    for seed in range(20):
+        state = game.new_state()
+        play(state, seed, checks=False, max_steps=bound + 1)
+        assert len(state.history) <= bound
+
+
 def test_random_playthroughs_respect_the_api(configured_game: GameProtocol) -> None:
     game = configured_game
     for seed in range(3):

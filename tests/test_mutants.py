@@ -1,11 +1,16 @@
-"""The mutation catalog of ``python -m tests.mutants`` stays applicable as the reference changes."""
+"""The mutation catalog of ``python -m tests.mutants`` stays applicable as the reference changes.
+
+The catalog is gathered from every game's ``GAME.mutations`` (``tests/games/<game_id>.py``).
+"""
 
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from pathlib import Path
 
 from tests.configs import CONFIGS
+from tests.game_info import all_games
 from tests.mutants import MUTATIONS, ROOT, catalog_problems, locate, make_tree
 
 
@@ -16,6 +21,15 @@ def test_every_snippet_occurs_exactly_once_in_the_reference() -> None:
 def test_the_catalog_covers_every_game() -> None:
     assert len(MUTATIONS) >= 20
     assert {m.game for m in MUTATIONS} == set(CONFIGS)
+
+
+def test_a_mutation_in_another_games_block_is_named() -> None:
+    misfiled = replace(all_games()["goofspiel"].mutations[0], name="misfiled")
+    games = {"turn_the_tide": replace(all_games()["turn_the_tide"], mutations=(misfiled,))}
+    assert catalog_problems(games=games) == [
+        "misfiled: its game is 'goofspiel' but GAME.mutations of tests/games/turn_the_tide.py "
+        "holds it"
+    ]
 
 
 def test_a_mutant_tree_differs_from_the_working_tree_in_one_line(tmp_path: Path) -> None:

@@ -1,18 +1,22 @@
 """Every registered game has all its parts: adding a game fails here, naming what it still lacks.
 
 A game registered by the Rust engine (``cardtable.games()``) needs its scenario file
-``tests/games/<id>.py`` with a ``GAME`` block, its golden playthrough(s) in ``tests/golden/``, a
-perft entry in ``tests/data/perft.json``, a bench ``benches/<id>.py``, a contract
-``docs/games/<id>.md`` in the documentation's nav, a reference module
-``python/cardtable/reference/<id>.py`` registered in ``cardtable.reference.GAMES``, a drawing
-module ``python/cardtable/render/<id>.py``, an observation ``TypedDict``, a mutation in
-``tests/mutants.py`` and an OpenSpiel length bound.
+``tests/games/<id>.py`` with a ``GAME`` block (holding at least one rule broken on purpose in
+``GAME.mutations`` and, for a game that hides anything, what a seat must not see in
+``GAME.hidden_cards``), its golden playthrough(s) in ``tests/golden/``, a perft entry in
+``tests/data/perft.json``, a bench ``benches/<id>.py``, a contract ``docs/games/<id>.md`` in the
+documentation's nav, a reference module ``python/cardtable/reference/<id>.py`` registered in
+``cardtable.reference.GAMES`` whose game class defines every abstract member (its
+``max_game_length`` among them, the OpenSpiel bound), a drawing module
+``python/cardtable/render/<id>.py`` and its observation types
+``python/cardtable/observations/<id>.py``.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,9 +24,7 @@ import cardtable
 from cardtable import reference
 from cardtable.observations import OBSERVATION_TYPES
 from tests.game_info import GameTestInfo, load, scenario_ids
-from tests.mutants import MUTATIONS
 
-_OBSERVATIONS = "python/cardtable/observations.py"
 _WRITE = "run `make golden ACCEPT=1`"
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,13 +64,26 @@ def missing_parts(game_id: str) -> list[str]:
             lacks.append(str(path.relative_to(ROOT)))
     if game_id not in reference.GAMES:
         lacks.append(f"a reference game class with @register({game_id!r}, players=...)")
+    else:
+        undefined = sorted(getattr(reference.GAMES[game_id], "__abstractmethods__", ()))
+        if undefined:
+            lacks.append(f"in its reference game class: {', '.join(undefined)}")
     render = ROOT / "python" / "cardtable" / "render" / f"{game_id}.py"
     if not render.exists():
         lacks.append(f"a drawing module {render.relative_to(ROOT)} (view, draw, terminal, ...)")
     if game_id not in OBSERVATION_TYPES:
-        lacks.append(f"its observation TypedDict in OBSERVATION_TYPES ({_OBSERVATIONS})")
-    if game_id not in {m.game for m in MUTATIONS}:
-        lacks.append("a rule broken on purpose in MUTATIONS (tests/mutants.py)")
+        lacks.append(
+            f"its observation types python/cardtable/observations/{game_id}.py "
+            "(the TypedDict of state.observation(p) named OBSERVATION)"
+        )
+    scenario = f"tests/games/{game_id}.py"
+    if info is None or game_id not in {m.game for m in info.mutations}:
+        lacks.append(f"a rule broken on purpose in GAME.mutations ({scenario})")
+    if info is None or (info.hidden_information and info.hidden_cards is None):
+        lacks.append(
+            f"what a seat must not see in GAME.hidden_cards ({scenario}), "
+            "or hidden_information=False there for a game that hides nothing"
+        )
     if f"games/{game_id}.md" not in (ROOT / "mkdocs.yml").read_text(encoding="utf-8"):
         lacks.append(f"a page games/{game_id}.md in the nav of mkdocs.yml")
     return lacks
@@ -95,13 +110,17 @@ def test_missing_parts_are_named() -> None:
     assert "docs/games/no_such_game.md" in lacks
     assert "a page games/no_such_game.md in the nav of mkdocs.yml" in lacks
     assert any(line.startswith("a drawing module python/cardtable/render/") for line in lacks)
-    assert any("OBSERVATION_TYPES" in line for line in lacks)
-    assert "a rule broken on purpose in MUTATIONS (tests/mutants.py)" in lacks
+    assert any(
+        line.startswith("its observation types python/cardtable/observations/") for line in lacks
+    )
+    assert "a rule broken on purpose in GAME.mutations (tests/games/no_such_game.py)" in lacks
+    assert any(line.startswith("what a seat must not see in GAME.hidden_cards") for line in lacks)
 
 
-def test_every_registered_game_has_an_openspiel_length_bound() -> None:
-    pytest.importorskip("pyspiel")
-    from cardtable.adapters.openspiel import MAX_GAME_LENGTH
+def test_missing_members_of_a_reference_game_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Unfinished(reference.ReferenceGame[Any]):
+        game_id = "unfinished"
 
-    missing = sorted(set(REGISTERED) - set(MAX_GAME_LENGTH))
-    assert not missing, f"no MAX_GAME_LENGTH entry in adapters/openspiel.py for {missing}"
+    monkeypatch.setitem(reference.GAMES, "unfinished", Unfinished)
+    [line] = [x for x in missing_parts("unfinished") if x.startswith("in its reference game")]
+    assert "max_game_length" in line and "num_actions" in line

@@ -1,6 +1,8 @@
 """Pictures, replays and ``cardtable play``: golden SVGs, no leaks, a real browser, a real terminal.
 
 Golden pictures are regenerated on purpose only: ``python -m tests.render_golden --accept``.
+No picture of a seat may show what the seat must not see, which each game that hides anything
+declares in ``GAME.hidden_cards`` of its scenario file ``tests/games/<game_id>.py``.
 Browser screenshots are kept in ``tests/artifacts/`` (ignored by git) for a person to look at.
 """
 
@@ -39,6 +41,7 @@ from cardtable.testing import play_random
 from tests.browser import headless_chromium
 from tests.command_line import run_cli
 from tests.game_info import all_games
+from tests.render_checks import strings_in
 from tests.render_golden import CASES, VIEWS, golden_state, path_of
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -125,59 +128,21 @@ def test_states_of_both_backends_show_themselves_in_jupyter(backend: cardtable.B
 
 
 # ----- no leaks ---------------------------------------------------------------------------------
-def _names(kind: str) -> dict[int, str]:
-    from cardtable.render._common import data_file
-
-    return {c["id"]: c["name"] for c in data_file("deep_regrets.json")[kind]}
-
-
 def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
-    """What seat p must not see: (card ids as drawn in ``data-card``, names never to be written)."""
-    d = state.to_dict()
-    s, n, game = d["state"], d["players"], d["game"]
-    others = [q for q in range(n) if q != p]
-    if game in ("turn_the_tide", "trafficars"):
-        ids = {c for q in others for c in s["hands"][q]}
-        ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
-        return {str(c) for c in ids}, set()
-    if game == "trafficars_memory":
-        o = state.observation(p)
-        return {
-            str(card)
-            for i, card in enumerate(s["layout"])
-            if o["on_table"][i] and o["faces"][i] is None and o["seen"][i] is None
-        }, set()
-    if game == "trafficars_overtaking":
-        ids = {c for q in others for c in s["hands"][q]}
-        ids |= {c for pile in s["piles"] for c in pile} | set(s["removed"])
-        return {str(c) for c in ids}, set()
-    if game == "goofspiel":
-        return {f"bid-{q}-{s['pending'][q]}" for q in others if s["pending"][q] is not None}, set()
-    if game != "deep_regrets":
-        # A game of perfect information hides nothing; any other says here what it hides.
-        assert not all_games()[game].hidden_information, (
-            f"say in tests/test_render.py hidden_cards what a seat of {game} must not see"
-        )
-        return set(), set()
-    fish, dinks, supplies = _names("fish"), _names("dinks"), _names("supplies")
-    names = {fish[f] for q in others for f in s["players"][q]["hand"]}
-    names |= {dinks[i] for q in others for i in s["players"][q]["dinks"]}
-    names |= {supplies[i] for q in others for i in s["players"][q]["supplies"]}
-    for shoal, cards in enumerate(s["shoals"]):
-        hidden = cards if not s["face_up"][shoal] else cards[1:]
-        names |= {fish[f] for f in hidden}
-    names -= _strings(state.observation(p))  # what the seat was shown (peeks, offers...)
-    return names, names
+    """What seat p must not see: (card ids as drawn in ``data-card``, names never to be written).
 
-
-def _strings(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(_strings(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(_strings(v) for v in value)) if value else set()
-    return set()
+    Each game says it in ``GAME.hidden_cards`` of its scenario file; a game of perfect information
+    (``hidden_information=False``) hides nothing.
+    """
+    game = state.to_dict()["game"]
+    info = all_games()[game]
+    if info.hidden_cards is not None:
+        return info.hidden_cards(state, p)
+    assert not info.hidden_information, (
+        f"say in GAME.hidden_cards of tests/games/{game}.py what a seat of {game} must not see "
+        "(or hidden_information=False there, if it hides nothing)"
+    )
+    return set(), set()
 
 
 def assert_no_leak(state: StateProtocol, p: int) -> None:
@@ -191,7 +156,7 @@ def assert_no_leak(state: StateProtocol, p: int) -> None:
             assert group.get("data-card") is None
             assert not [t for t in group.iter(f"{SVG}text") if t.text]
     if hidden_names:
-        visible = _strings(state.observation(p))
+        visible = strings_in(state.observation(p))
         words = " ".join(
             (t.text or "") for t in root.iter() if t.tag in (f"{SVG}text", f"{SVG}title")
         )

@@ -1,8 +1,10 @@
 """Search bots (``mcts``, ``flatmc``) and determinizations, for every game that has a determinizer.
 
 The games are found at collection (``GameInfo.search_bots``), so these tests start running for a
-game as soon as its determinizer lands. The search layer itself is also tested on a toy game in
-the engine's own tests.
+game as soon as its determinizer lands. The slow strength tests (``--slow``) read from each game's
+``GAME`` block (``tests/games/<game_id>.py``) how many games show the gap (``strength_games``) and
+whether the search is expected to lose (``search_loses_to``). The search layer itself is also
+tested on a toy game in the engine's own tests.
 """
 
 from __future__ import annotations
@@ -297,30 +299,22 @@ def test_more_iterations_beat_fewer_in_the_memory_game_in_a_small_match() -> Non
     )
 
 
-# Games per seat-rotated match where 60 cannot show the gap: in the overtaking lane the search
-# wins about 55% against `greedy`, which takes some 800 games to tell from a tie; in the memory
-# game its edge over the `memory` bot is a few points, which takes 400 games to show.
-STRENGTH_GAMES = {"trafficars_overtaking": 800, "trafficars_memory": 400}
-
-# Games where the search is expected to lose to or tie the heuristic bot (strict xfail, so that the
-# day it wins the test says so). Empty: in the memory game, where the search long only played even
-# with the perfect-memory bot, its one-move-deep defaults with `memory` playouts give 0.568
-# (0.519-0.615) over the 400 games of seed 11 (docs/search.md).
-SEARCH_LOSES_TO: dict[str, str] = {}
+def strength_case(game_id: str) -> Any:
+    """``game_id`` as a case of :func:`test_mcts_beats_greedy`: a strict xfail with the reason when
+    its ``GAME.search_loses_to`` says that the search loses to (or ties) the heuristic bot, so that
+    the day it wins the test says so."""
+    info = all_games().get(game_id)
+    if info is None or info.search_loses_to is None:
+        return game_id
+    return pytest.param(game_id, marks=pytest.mark.xfail(reason=info.search_loses_to, strict=True))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "game_id",
-    [
-        pytest.param(g, marks=pytest.mark.xfail(reason=SEARCH_LOSES_TO[g], strict=True))
-        if g in SEARCH_LOSES_TO
-        else g
-        for g in SEARCHABLE_IDS
-    ],
-)
+@pytest.mark.parametrize("game_id", [strength_case(g) for g in SEARCHABLE_IDS])
 def test_mcts_beats_greedy(game_id: str) -> None:
-    games = STRENGTH_GAMES.get(game_id, 60)
+    """``GAME.strength_games`` seat-rotated games (60 unless the game says more) of ``mcts``
+    against the game's heuristic bot."""
+    games = all_games()[game_id].strength_games
     assert_stronger(game_id, "mcts:iterations=1000", heuristic_bot(game_id), games=games, seed=11)
 
 

@@ -21,8 +21,125 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
-from tests.game_info import GameTestInfo, every_player_count
+from tests.drawn_games import Player
+from tests.game_info import GameTestInfo, Mutation, every_player_count
+from tests.render_checks import strings_in
 from tests.scenarios import one_bad_option_each
+
+# ----- what the shared tests need (the GAME block below) -----
+
+
+def _names(kind: str) -> dict[int, str]:
+    """The names of the cards of one kind (``fish``, ``dinks``, ...) of the game data, by id."""
+    from cardtable.render._common import data_file
+
+    return {c["id"]: c["name"] for c in data_file("deep_regrets.json")[kind]}
+
+
+def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
+    """What seat p must not see in a picture (``tests/test_render.py``): the names of the other
+    seats' fish, dinks and supplies and of the face-down fish of the shoals, but those it was shown
+    (peeks, offers...), both as ``data-card`` ids and as words never to be written."""
+    d = state.to_dict()
+    s, n = d["state"], d["players"]
+    others = [q for q in range(n) if q != p]
+    fish, dinks, supplies = _names("fish"), _names("dinks"), _names("supplies")
+    names = {fish[f] for q in others for f in s["players"][q]["hand"]}
+    names |= {dinks[i] for q in others for i in s["players"][q]["dinks"]}
+    names |= {supplies[i] for q in others for i in s["players"][q]["supplies"]}
+    for shoal, cards in enumerate(s["shoals"]):
+        hidden = cards if not s["face_up"][shoal] else cards[1:]
+        names |= {fish[f] for f in hidden}
+    names -= strings_in(state.observation(p))  # what the seat was shown (peeks, offers...)
+    return names, names
+
+
+_DR_SELL, _DR_MOUNT, _DR_CATCH, _DR_MAKE_PORT = 10, 11, 6, 2
+_DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING = 18, 19
+_DR_CAST = range(32, 41)
+_DR_SHOPS = range(82, 94)
+_DR_FISH = range(165, 300)
+_DR_KEEP_ALL, _DR_DRAW_A_DINK = 0, 8
+_DR_REGRETS = range(70, 74)
+_DR_ABILITY_SEEKING = frozenset({6, 14, 15, 16, 18, 19, 20, 21, 22, 23})
+
+
+def _dr_hoard_money(state: Any, legal: list[int]) -> list[int]:
+    """Catch, go to port and sell everything; never shop or mount: money piles up against its
+    cap."""
+    fish = [a for a in legal if a in _DR_FISH]
+    if fish and all(a == 0 or a in _DR_FISH for a in legal):  # choosing a fish: sell it
+        return fish
+    if _DR_SELL in legal:
+        return [_DR_SELL]
+    good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
+    preferred = [a for a in legal if a in good or a in _DR_CAST]
+    return preferred or [
+        a for a in legal if a not in _DR_SHOPS and a != _DR_MOUNT and a not in fish
+    ]
+
+
+def _dr_hoard_regrets(state: Any, legal: list[int]) -> list[int]:
+    """Keep every regret (draw a dink as the reward, keep all at port) and dive: madness climbs
+    through its tiers and the regret deck runs out."""
+    if _DR_DRAW_A_DINK in legal:
+        return [_DR_DRAW_A_DINK]
+    if any(a in _DR_REGRETS for a in legal) and _DR_KEEP_ALL in legal:
+        return [_DR_KEEP_ALL]
+    return [a for a in legal if a in _DR_ABILITY_SEEKING or a in _DR_CAST or a in _DR_FISH]
+
+
+def _dr_seek_abilities(state: Any, legal: list[int]) -> list[int]:
+    """Cast, catch, use items and abilities: reveal, catch and item effects fire often."""
+    return [
+        a
+        for a in legal
+        if a in _DR_ABILITY_SEEKING or 300 <= a < 315 or 100 <= a < 145 or a in _DR_CAST
+    ]
+
+
+_DR_MOUNT_IDS = frozenset({_DR_MOUNT, 79, 80, 81})
+_DR_STAY_AT_SEA, _DR_DECLINE = 1, 7
+_DR_DICE = range(50, 65)
+_DR_DEEPEST_CASTS = range(38, 41)
+
+
+def _dr_mount_trophies(state: Any, legal: list[int]) -> list[int]:
+    """Catch fish, make port and mount them: all three mount slots fill up."""
+    mount = [a for a in legal if a in _DR_MOUNT_IDS]
+    if mount:
+        return mount
+    fish = [a for a in legal if a in _DR_FISH]
+    if fish and all(a in _DR_FISH for a in legal):  # choosing the fish to mount
+        return fish
+    good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING, _DR_MAKE_PORT}
+    return [a for a in legal if a in good or a in _DR_CAST or a in _DR_DICE]
+
+
+def _dr_drain_the_sea(state: Any, legal: list[int]) -> list[int]:
+    """Stay at sea and keep every regret (more madness, more Fresh dice). Until The Plug is out,
+    dig through the deepest shoals (sink, reveal, pay and catch); then cast wherever a top is
+    face down (the next morning discards what is left face up): every turn then costs the sea
+    a fish, and the sea runs dry."""
+    if _DR_DRAW_A_DINK in legal:
+        return [_DR_DRAW_A_DINK]
+    if any(a in _DR_REGRETS for a in legal) and _DR_KEEP_ALL in legal:
+        return [_DR_KEEP_ALL]
+    casts = [a for a in legal if a in _DR_CAST]
+    at_pay = _DR_DECLINE in legal
+    if not casts and not at_pay:
+        return [a for a in legal if a == _DR_STAY_AT_SEA or a in _DR_DICE]
+    if at_pay:
+        good = {_DR_CATCH, _DR_CATCH_BY_SHOWING, _DR_CATCH_BY_DISCARDING}
+        return [a for a in legal if a in good or a in _DR_DICE]
+    seen = state.observation(state.current_player)
+    hidden = [a for a in casts if seen["shoals"][a - _DR_CAST.start]["top"] is None]
+    if seen["plug"]:
+        return hidden or casts
+    if hidden and hidden[-1] in _DR_DEEPEST_CASTS:
+        return [hidden[-1]]
+    return [a for a in legal if a in _DR_DICE] or hidden[-1:] or casts[-1:]
+
 
 GAME = GameTestInfo(
     configs=[
@@ -39,8 +156,127 @@ GAME = GameTestInfo(
     tensor_size=lambda n, o: 2240 + 362 * n,
     small={"players": 2, "days": 5},
     pictures=[("mid", {"players": 2, "days": 5}, 16, 40)],
+    hidden_cards=hidden_cards,
+    drawn_players=(
+        Player("uniform"),
+        Player("hoard money", _dr_hoard_money),
+        Player("hoard regrets", _dr_hoard_regrets),
+        Player("seek abilities", _dr_seek_abilities),
+        Player("mount trophies", _dr_mount_trophies),
+        Player("drain the sea", _dr_drain_the_sea),
+    ),
+    mutations=(
+        Mutation(
+            "money-cap",
+            "deep_regrets",
+            "money is capped at $10 (mutant: $11)",
+            "seat.money = min(CARDS.money_cap, seat.money + amount)",
+            "seat.money = min(CARDS.money_cap + 1, seat.money + amount)",
+        ),
+        Mutation(
+            "money-score-rounding",
+            "deep_regrets",
+            "money scores money div 2 (mutant: rounded up)",
+            "return hand + mounted + seat.money // CARDS.money_per_point",
+            "return hand + mounted + (seat.money + 1) // CARDS.money_per_point",
+        ),
+        Mutation(
+            "reward-discard-forced",
+            "deep_regrets",
+            "without a dink to draw, a rewarded seat may take nothing (mutant: must discard)",
+            "if can_discard and not can_draw:",
+            "if can_discard and not can_draw and False:",
+        ),
+        Mutation(
+            "decline-dink-forced",
+            "deep_regrets",
+            "a seat that declines a fish may keep its dice and draw no dink"
+            " (mutant: must spend one)",
+            'decision("decline_die", p, [TAKE_NOTHING, *self._fresh_actions(p)])',
+            'decision("decline_die", p, self._fresh_actions(p))',
+        ),
+        Mutation(
+            "abandon-after-main-turns",
+            "deep_regrets",
+            "abandoning ship after the main action leaves four port turns (mutant: three)",
+            "self._last_turns = 5 if main_taken else 4",
+            "self._last_turns = 4 if main_taken else 4",
+        ),
+        Mutation(
+            "regret-penalty-two-players",
+            "deep_regrets",
+            "with 2 players the highest Regret Value loses its lowest mounted fish"
+            " (mutant: with 3)",
+            "sign = 1 if self._n == 2 else -1",
+            "sign = 1 if self._n == 3 else -1",
+        ),
+        Mutation(
+            "madness-tier",
+            "deep_regrets",
+            "the madness tier is the last with min_regrets <= regrets (mutant: one regret later)",
+            "return [tier for tier in CARDS.madness if tier.min_regrets <= count][-1]",
+            "return [tier for tier in CARDS.madness if tier.min_regrets <= max(0, count - 1)][-1]",
+        ),
+        Mutation(
+            "fish-value-floor",
+            "deep_regrets",
+            "a fish is worth at least 0 (mutant: at least 1)",
+            "return max(0, fish.value + modifier)",
+            "return max(1, fish.value + modifier)",
+        ),
+        Mutation(
+            "shop-price-floor",
+            "deep_regrets",
+            "a discounted shop costs at least $0 (mutant: at least $1)",
+            "return max(0, tier.price - self._madness(p).shop_discount - self._ctx.discount)",
+            "return max(1, tier.price - self._madness(p).shop_discount - self._ctx.discount)",
+        ),
+        Mutation(
+            "last-turns",
+            "deep_regrets",
+            "the last seat at sea gets 2 more turns (mutant: 3)",
+            "self._last_turns = 2",
+            "self._last_turns = 3",
+        ),
+        Mutation(
+            "abandon-ship-turns",
+            "deep_regrets",
+            "abandoning ship before the main action sets the turns left to 4 (mutant: 3)",
+            "self._last_turns = 5 if main_taken else 4",
+            "self._last_turns = 5 if main_taken else 3",
+        ),
+        Mutation(
+            "boats-rise",
+            "deep_regrets",
+            "boats at depth 2 or more rise one depth each day (mutant: 3 only)",
+            "if seat.depth >= 2:",
+            "if seat.depth >= 3:",
+        ),
+        Mutation(
+            "life-preserver-tie",
+            "deep_regrets",
+            "tied Fresh totals: the first in turn order gives the Life Preserver"
+            " (mutant: the last)",
+            "key=lambda p: (sum(die_face(c) for c in self._seats[p].fresh), -self._order_rank(p)),",
+            "key=lambda p: (sum(die_face(c) for c in self._seats[p].fresh), self._order_rank(p)),",
+        ),
+        Mutation(
+            "muster-room",
+            "deep_regrets",
+            "rolled dice are kept up to the madness tier's max Fresh (mutant: one more)",
+            "room = max(0, self._max_fresh(p) - len(seat.fresh))",
+            "room = max(0, self._max_fresh(p) + 1 - len(seat.fresh))",
+        ),
+        Mutation(
+            "day-6-tackle",
+            "deep_regrets",
+            "day 6 hands out a colour with at least n dice in the bag (mutant: more than n)",
+            "colour = next((c for c in (2, 1, 0) if self._bag[c] >= self._n), None)",
+            "colour = next((c for c in (2, 1, 0) if self._bag[c] > self._n), None)",
+        ),
+    ),
 )
-"""What the generic tests run this game with (see ``tests/game_info.py``)."""
+"""What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 
 DATA: dict[str, Any] = json.loads(
     (files("cardtable") / "data" / "deep_regrets.json").read_text(encoding="utf-8")
@@ -1204,7 +1440,7 @@ def test_saturday_hands_out_orange_when_the_bag_holds_exactly_one_per_seat(
     """Sources, day effects: "Saturday: every player takes 1 tackle die from the bag into their
     Spent pool. Use orange if the bag holds enough orange for every player, otherwise green if
     enough, otherwise blue". Five orange dice for five seats is enough: at the boundary orange is
-    still handed out (`tests.mutants`: day-6-tackle)."""
+    still handed out (the day-6-tackle mutation of `GAME.mutations`)."""
     t = five_seats_buying_three_tackle_dice(backend, 1)
     assert t.st["bag"] == [9, 7, 5]
     t.auto(lambda t: t.st["day"] == 6)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,7 +11,28 @@ from hypothesis import strategies as st
 import cardtable
 from cardtable import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
-from tests.game_info import GameTestInfo
+from tests.drawn_games import Player, extremes
+from tests.game_info import GameTestInfo, Mutation
+
+# ----- what the shared tests need (the GAME block below) -----
+
+
+def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
+    """What seat p must not see in a picture (``tests/test_render.py``): the other seat's bid
+    while it is pending (its ``data-card`` id)."""
+    d = state.to_dict()
+    s, n = d["state"], d["players"]
+    others = [q for q in range(n) if q != p]
+    return {f"bid-{q}-{s['pending'][q]}" for q in others if s["pending"][q] is not None}, set()
+
+
+def _goofspiel_match(state: Any, legal: list[int]) -> list[int]:
+    """Bid the point card's own value: when both seats do, the bids tie."""
+    if state.is_chance_node:
+        return []
+    point = state.observation(state.current_player)["point_card"]
+    return [a for a in legal if a + 1 == point]
+
 
 GAME = GameTestInfo(
     configs=[
@@ -28,8 +51,30 @@ GAME = GameTestInfo(
         ("mid", {"players": 2, "num_cards": 6}, 15, 5),
         ("end", {"players": 2, "num_cards": 6}, 15, None),
     ],
+    hidden_cards=hidden_cards,
+    drawn_players=(
+        Player("uniform"),
+        Player("extremes", extremes),
+        Player("match", _goofspiel_match),
+    ),
+    mutations=(
+        Mutation(
+            "goofspiel-tie",
+            "goofspiel",
+            "equal bids take nothing (mutant: seat 1 wins ties)",
+            "elif bid1 > bid0:",
+            "elif bid1 >= bid0:",
+        ),
+        Mutation(
+            "goofspiel-winners",
+            "goofspiel",
+            "the most points wins, ties share (mutant: the fewest)",
+            'score_wins = "highest"\n    """The seat with the most points wins',
+            'score_wins = "lowest"\n    """The seat with the most points wins',
+        ),
+    ),
 )
-"""What the generic tests run this game with (see ``tests/game_info.py``)."""
+"""What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 
 
 def new(backend: str, num_cards: int = 5) -> StateProtocol:

@@ -21,8 +21,92 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.reference.trafficars import RULE_EVENTS
-from tests.game_info import GameTestInfo
+from tests.drawn_games import Player, extremes
+from tests.game_info import GameTestInfo, Mutation
 from tests.scenarios import assert_rejected, one_bad_option_each
+
+# ----- what the shared tests need (the GAME block below) -----
+
+
+def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
+    """What seat p must not see in a picture (``tests/test_render.py``): the other seats' hands
+    and the cards they committed face down (``data-card`` ids)."""
+    d = state.to_dict()
+    s, n = d["state"], d["players"]
+    others = [q for q in range(n) if q != p]
+    ids = {c for q in others for c in s["hands"][q]}
+    ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
+    return {str(c) for c in ids}, set()
+
+
+_TC_LANE, _TC_FREE_PLACE = 100, 110
+
+
+def _tc_fill_lanes(state: Any, legal: list[int]) -> list[int]:
+    """Send every card to the lane with the most cars: lanes fill up, so full-lane penalties,
+    police into a full lane, tow trucks as 5th car and ambulance overflows happen."""
+    lanes = [a for a in legal if _TC_LANE <= a < _TC_FREE_PLACE]
+    if not lanes:
+        return []
+    cars = state.observation(state.current_player)["cars"]
+    most = max(cars[a - _TC_LANE] for a in lanes)
+    return [a for a in lanes if cars[a - _TC_LANE] == most]
+
+
+def _tc_fill_free_places(state: Any, legal: list[int]) -> list[int]:
+    """Take a free place whenever one is offered, else play a special card if holding one."""
+    free = [a for a in legal if a >= _TC_FREE_PLACE]
+    if free:
+        return free
+    if all(a < _TC_LANE for a in legal):  # committing a card: specials have ids 51..62
+        return [a for a in legal if a > 50]
+    return []
+
+
+_TC_POLICE = range(57, 60)
+_TC_SPECIALS = range(54, 63)  # ambulances, police cars, tow trucks
+_TC_NUMBERS = {51: 10, 52: 20, 53: 30}  # trailers; a car's number is its id
+
+
+def _tc_end_value(lane: list[Any]) -> int | None:
+    """The number a lane ends in, or ``None`` when it is open (an ambulance or a police car)."""
+    top = int(lane[-1][-1])
+    return None if top in _TC_SPECIALS else _TC_NUMBERS.get(top, top)
+
+
+def _tc_fill_every_lane(state: Any, legal: list[int]) -> list[int]:
+    """Fill every lane up to the limit and keep it there: commit numbered cards that go to a lane
+    with room, send them to the longest lane with room and take the shortest lane when too low;
+    keep the ambulances, police cars and tow trucks until every lane is full, then play them,
+    police cars first. Police cars then meet a table of full lanes, and ambulances and tow trucks
+    come as 5th cars."""
+    obs = state.observation(state.current_player)
+    cars: list[int] = obs["cars"]
+    limit = state.to_dict()["options"]["max_cars"]
+    room = [limit is None or n < limit for n in cars]
+    if legal[-1] >= _TC_LANE:  # a resolution choice
+        lanes = [a for a in legal if _TC_LANE <= a < _TC_FREE_PLACE]
+        if obs["decision"] == "take":
+            fewest = min(cars[a - _TC_LANE] for a in lanes)
+            return [a for a in lanes if cars[a - _TC_LANE] == fewest]
+        with_room = [a for a in lanes if room[a - _TC_LANE]]
+        if not with_room:
+            return []
+        most = max(cars[a - _TC_LANE] for a in with_room)
+        return [a for a in with_room if cars[a - _TC_LANE] == most]
+    specials = [a for a in legal if a in _TC_SPECIALS]
+    if not any(room):
+        return [a for a in specials if a in _TC_POLICE] or specials
+    ends = [_tc_end_value(lane) for lane in obs["lanes"]]
+
+    def fits_with_room(card: int) -> bool:
+        x = _TC_NUMBERS.get(card, card)
+        below = [v for v in ends if v is not None and v < x]
+        targets = [k for k, v in enumerate(ends) if v is None or (below and v == max(below))]
+        return any(room[k] for k in targets)
+
+    return [a for a in legal if a not in _TC_SPECIALS and fits_with_room(a)]
+
 
 GAME = GameTestInfo(
     configs=[
@@ -45,7 +129,7 @@ GAME = GameTestInfo(
             3,
         ),
         # Every option at its default; its game overflows a lane after an ambulance (the
-        # `trafficars-ambulance-overflow` mutation of `tests.mutants` changes it).
+        # `trafficars-ambulance-overflow` mutation below changes it).
         ("4p-default", {"players": 4}, 4),
     ],
     perft=({"players": 2, "hand_size": 4}, 5, 4, 9),
@@ -55,8 +139,74 @@ GAME = GameTestInfo(
         ("mid", {"players": 3, "hand_size": 5}, 12, 9),
         ("end", {"players": 3, "hand_size": 5}, 12, None),
     ],
+    hidden_cards=hidden_cards,
+    drawn_players=(
+        Player("uniform"),
+        Player("fill lanes", _tc_fill_lanes),
+        Player("fill free places", _tc_fill_free_places),
+        Player("fill every lane", _tc_fill_every_lane),
+        Player("extremes", extremes),
+    ),
+    mutations=(
+        Mutation(
+            "trafficars-equal-cards-order",
+            "trafficars",
+            "equal cards resolve in seat order from seat 0 (mutant: from the last seat)",
+            "0 if number is None else number, seat)",
+            "0 if number is None else number, -seat)",
+        ),
+        Mutation(
+            "trafficars-lane-full",
+            "trafficars",
+            "a car into a lane with 4 cars takes the lane (mutant: with 5)",
+            "if self._max_cars is not None and cars_in(lane) >= self._max_cars:",
+            "if self._max_cars is not None and cars_in(lane) > self._max_cars:",
+        ),
+        Mutation(
+            "trafficars-ambulance-overflow",
+            "trafficars",
+            "a lane with more than 4 cars after the ambulances overflows (mutant: 4 or more)",
+            "if self._new_front_ambulance(lane) and cars_in(lane) > self._max_cars:",
+            "if self._new_front_ambulance(lane) and cars_in(lane) >= self._max_cars:",
+        ),
+        Mutation(
+            "trafficars-police-full-lane",
+            "trafficars",
+            "a police car goes to a lane with fewer than 4 cars (mutant: up to 4)",
+            "or cars_in(lane) < self._max_cars",
+            "or cars_in(lane) <= self._max_cars",
+        ),
+        Mutation(
+            "trafficars-tow-truck-5th-car",
+            "trafficars",
+            "a tow truck as 5th car takes the lane's first places (mutant: as 6th)",
+            "if self._max_cars is not None and before >= self._max_cars:",
+            "if self._max_cars is not None and before > self._max_cars:",
+        ),
+        Mutation(
+            "trafficars-unfilled-free-place",
+            "trafficars",
+            "a tow truck whose free place stays empty counts 2 cars (mutant: 1)",
+            "lane[index + 1].cars = 2",
+            "lane[index + 1].cars = 1",
+        ),
+        Mutation(
+            "trafficars-smallest-difference",
+            "trafficars",
+            "a card goes to the lane end closest below it (mutant: farthest)",
+            "closest = max((value for _, value in accepting if value is not None), default=None)",
+            "closest = min((value for _, value in accepting if value is not None), default=None)",
+        ),
+        Mutation(
+            "trafficars-trailer-stacks",
+            "trafficars",
+            "a trailer stacks on the last place, never filling a lane (mutant: a new place)",
+            "lane[-1].stack().append(trailer)",
+            "lane.append(Place([trailer]))",
+        ),
+    ),
 )
-"""What the generic tests run this game with (see ``tests/game_info.py``)."""
+"""What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 
 TRAILER_10, TRAILER_20, TRAILER_30 = 51, 52, 53
 AMBULANCE_A, AMBULANCE_B = 54, 55

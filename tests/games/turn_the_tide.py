@@ -16,8 +16,22 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
-from tests.game_info import GameTestInfo
+from tests.game_info import GameTestInfo, Mutation
 from tests.scenarios import assert_rejected, one_bad_option_each
+
+# ----- what the shared tests need (the GAME block below) -----
+
+
+def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
+    """What seat p must not see in a picture (``tests/test_render.py``): the other seats' hands
+    and the cards they committed face down (``data-card`` ids)."""
+    d = state.to_dict()
+    s, n = d["state"], d["players"]
+    others = [q for q in range(n) if q != p]
+    ids = {c for q in others for c in s["hands"][q]}
+    ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
+    return {str(c) for c in ids}, set()
+
 
 GAME = GameTestInfo(
     configs=[
@@ -42,8 +56,53 @@ GAME = GameTestInfo(
     perft=({"players": 3}, 5, 3, 6),
     tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
     small={"players": 3, "rounds": 1},
+    hidden_cards=hidden_cards,
+    mutations=(
+        Mutation(
+            "tide-lifebuoy-rounding",
+            "turn_the_tide",
+            "lifebuoys = floor(halves / 2) (mutant: rounded up)",
+            "return sum(half_lifebuoys(card) for card in hand) // 2",
+            "return (sum(half_lifebuoys(card) for card in hand) + 1) // 2",
+        ),
+        Mutation(
+            "tide-highest-takes-lower",
+            "turn_the_tide",
+            "the highest weather card takes the lower tide card (mutant: the higher)",
+            "self._take_tide_card(highest, lower)",
+            "self._take_tide_card(highest, higher)",
+        ),
+        Mutation(
+            "tide-lowest-bonus",
+            "turn_the_tide",
+            "the lowest showing tide gets the bonus (mutant: the highest)",
+            "lowest = min(showing.values(), default=None)",
+            "lowest = max(showing.values(), default=None)",
+        ),
+        Mutation(
+            "tide-round-end",
+            "turn_the_tide",
+            "the round ends when at most two players remain (mutant: at most one)",
+            "if len(self._seats_in_round()) <= PLAYERS_LEFT_TO_END_ROUND:",
+            "if len(self._seats_in_round()) < PLAYERS_LEFT_TO_END_ROUND:",
+        ),
+        Mutation(
+            "tide-eliminated-penalty",
+            "turn_the_tide",
+            "an eliminated player scores -1 (mutant: -2)",
+            "self._totals[seat] -= 1",
+            "self._totals[seat] -= 2",
+        ),
+        Mutation(
+            "tide-recheck-cascade",
+            "turn_the_tide",
+            "after an elimination step 4 applies again (mutant: never)",
+            "anyone_eliminated = True",
+            "anyone_eliminated = False",
+        ),
+    ),
 )
-"""What the generic tests run this game with (see ``tests/game_info.py``)."""
+"""What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 
 # ----- deals -----
 

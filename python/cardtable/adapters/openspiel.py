@@ -21,9 +21,9 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
 - NumPy integers are ints (``num_cards=np.int64(5)``); ``load_game`` passes plain ints on;
 - games pickle as their game id and parameters and states as their game and history, so that
   they unpickle in a process that has not registered the game yet;
-- ``max_game_length`` is an exact bound where the rules give one (goofspiel, Turn the Tide,
-  Trafficars, overtaking lane, the memory game) and 100,000 for Deep Regrets, whose length has
-  no bound.
+- ``max_game_length`` is the bound each game declares from its rules (the reference game's
+  ``max_game_length``: goofspiel, Turn the Tide, Trafficars, overtaking lane, the memory game),
+  and 100,000 for Deep Regrets, whose length has no bound.
 
 Example:
     MCTS on a small goofspiel:
@@ -45,7 +45,6 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -53,6 +52,7 @@ import numpy.typing as npt
 import pyspiel
 
 import cardtable
+from cardtable import reference
 from cardtable._api import game_info as _info
 from cardtable._inputs import as_int
 from cardtable.adapters._common import win_rewards
@@ -69,62 +69,14 @@ UNBOUNDED_LENGTH = 100_000
 _REGISTERED: dict[str, type[CardtableGame]] = {}
 
 
-def _goofspiel_length(n: int, o: dict[str, Any]) -> int:
-    return 3 * int(o["num_cards"])
-
-
-def _turn_the_tide_length(n: int, o: dict[str, Any]) -> int:
-    # The deal, then per hand two tide draws, n commitments and a tide choice.
-    return 12 * n + 12 * int(o["rounds"]) * (n + 3)
-
-
-def _trafficars_length(n: int, o: dict[str, Any]) -> int:
-    # The deal, then per turn n commitments and at most n resolution decisions.
-    lanes, hand = int(o["lanes"]), int(o["hand_size"])
-    return lanes + n * hand + 2 * n * hand
-
-
-def _trafficars_overtaking_length(n: int, o: dict[str, Any]) -> int:
-    # 50 deal outcomes, at most 50 placed cards (plays and starts), one overtake decision per
-    # play and at most n passes before each placed card (and before the last win check).
-    return 150 + 51 * n
-
-
-def _trafficars_memory_length(n: int, o: dict[str, Any]) -> int:
-    # The layout (N chance outcomes), then turns of at most N flips and a stop. A turn that makes
-    # progress shows a new card (at most N) or takes a run (at most N / 2); after each, and
-    # before the first, fewer than n quiet turns can follow (n in a row end the game).
-    cars = int(o["max_number"]) - int(o["min_number"]) + 1
-    grid = cars + (12 * cars // 50 if o["jokers"] else 0)
-    turns = (grid + grid // 2 + 1) * n
-    return grid + turns * (grid + 1)
-
-
-def _unbounded(n: int, o: dict[str, Any]) -> int:
-    return UNBOUNDED_LENGTH
-
-
-MAX_GAME_LENGTH: dict[str, Callable[[int, dict[str, Any]], int]] = {
-    "deep_regrets": _unbounded,
-    "goofspiel": _goofspiel_length,
-    "trafficars": _trafficars_length,
-    "trafficars_memory": _trafficars_memory_length,
-    "trafficars_overtaking": _trafficars_overtaking_length,
-    "turn_the_tide": _turn_the_tide_length,
-}
-"""Per game id: an upper bound of the steps (actions and chance outcomes) of a game with
-(players, options), or :data:`UNBOUNDED_LENGTH` for games whose length has no bound. Every
-registered game must have an entry: a missing one is an error, not a silent default."""
-
-
 def _max_game_length(game: GameProtocol) -> int:
-    """An upper bound of the number of steps (actions and chance outcomes) of a game."""
-    bound = MAX_GAME_LENGTH.get(game.game_id)
-    if bound is None:
-        raise InvalidOptionError(
-            f"{game.game_id}: no OpenSpiel max_game_length declared (add it to MAX_GAME_LENGTH)"
-        )
-    return bound(game.players, dict(game.options))
+    """The game's bound of its steps (decisions and chance outcomes).
+
+    Every reference game declares it from its rules (``max_game_length``); where the rules give
+    none, :data:`UNBOUNDED_LENGTH`.
+    """
+    bound = reference.make(game.game_id, players=game.players, **game.options).max_game_length
+    return UNBOUNDED_LENGTH if bound is None else bound
 
 
 def _is_none_parameter(value: Any) -> bool:

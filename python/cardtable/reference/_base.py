@@ -111,6 +111,15 @@ class ReferenceGame(ABC, Generic[StateT]):
     def observation_shape(self) -> tuple[int, ...]:
         """The shape of :meth:`ReferenceState.observation_tensor` (see the game's contract)."""
 
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int | None:
+        """An upper bound of the steps (decisions and chance outcomes) of one game, or ``None``.
+
+        Every game declares it from its rules (``None`` where they give no bound on a game's
+        length); it is the OpenSpiel adapter's ``max_game_length``.
+        """
+
     def rule_events(self, before: StateT, action: int, after: StateT) -> frozenset[str]:
         """The rule events that the step from ``before`` by ``action`` to ``after`` triggered.
 

@@ -97,7 +97,7 @@ Decisions of step 2 where §16 is silent (the simplest reading each time):
 from __future__ import annotations
 
 from cardtable._rng import SplitMix64
-from cardtable.observations import DeepRegretsObservation
+from cardtable.observations.deep_regrets import DeepRegretsObservation
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, register
 from cardtable.reference._deep_regrets import events
 from cardtable.reference._deep_regrets.table import NUM_ACTIONS, OVER
@@ -241,6 +241,11 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(2240 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
+
+    @property
+    def max_game_length(self) -> None:
+        """None: the rules give no bound on the number of steps of a game."""
+        return None
 
     rule_event_names = events.NAMES
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, cast
 
-from cardtable.observations import GoofspielObservation
+from cardtable.observations.goofspiel import GoofspielObservation
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
@@ -49,6 +49,11 @@ class GoofspielGame(ReferenceGame["GoofspielState"]):
         """``(7 + 5 * N + 3 * N * N,)``: see the contract's "Observation tensor"."""
         n = self.num_cards
         return (7 + 5 * n + 3 * n * n,)
+
+    @property
+    def max_game_length(self) -> int:
+        """Per point card: its reveal and the two bids."""
+        return 3 * self.num_cards
 
     rule_event_names: ClassVar[tuple[str, ...]] = ("tied bid",)
 

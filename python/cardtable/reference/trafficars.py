@@ -43,9 +43,9 @@ from importlib.resources import files
 from typing import Any, Literal
 
 from cardtable.errors import InvalidOptionError
-from cardtable.observations import TrafficarsDecision as Decision
-from cardtable.observations import TrafficarsObservation
-from cardtable.observations import TrafficarsPhase as Phase
+from cardtable.observations.trafficars import TrafficarsDecision as Decision
+from cardtable.observations.trafficars import TrafficarsObservation
+from cardtable.observations.trafficars import TrafficarsPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
@@ -945,6 +945,16 @@ class TrafficarsGame(ReferenceGame[TrafficarsState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(385 + 64 * lanes + 128 * players,)``: see the contract's "Observation tensor"."""
         return (385 + 64 * self.lanes + 128 * self.players,)
+
+    @property
+    def max_game_length(self) -> int:
+        """The bound of a game's steps: the deal, then per turn two steps at most per seat.
+
+        The deal is a card per lane and a hand per seat; a turn is a commitment per seat and at
+        most one resolution decision per seat.
+        """
+        dealt = self.players * self.hand_size
+        return self.lanes + dealt + 2 * dealt
 
     rule_event_names = RULE_EVENTS
 

@@ -44,8 +44,8 @@ from itertools import pairwise
 from typing import Any
 
 from cardtable.errors import InvalidOptionError
-from cardtable.observations import TrafficarsMemoryObservation
-from cardtable.observations import TrafficarsMemoryPhase as Phase
+from cardtable.observations.trafficars_memory import TrafficarsMemoryObservation
+from cardtable.observations.trafficars_memory import TrafficarsMemoryPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
@@ -429,6 +429,18 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(4 + 3 * players + 6 * N,)``, N the grid size (the contract's "Observation tensor")."""
         return (4 + 3 * self.players + 6 * len(self.deck),)
+
+    @property
+    def max_game_length(self) -> int:
+        """The bound of a game's steps: the layout, then turns of at most N flips and a stop.
+
+        N is the grid size (the layout's chance outcomes). A turn that makes progress shows a new
+        card (at most N of them) or takes a run (at most N / 2); after each, and before the
+        first, fewer than ``players`` quiet turns can follow (that many in a row end the game).
+        """
+        grid = len(self.deck)
+        turns = (grid + grid // 2 + 1) * self.players
+        return grid + turns * (grid + 1)
 
     rule_event_names = (
         "run taken",

@@ -32,8 +32,8 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
-from cardtable.observations import TrafficarsOvertakingObservation
-from cardtable.observations import TrafficarsOvertakingPhase as Phase
+from cardtable.observations.trafficars_overtaking import TrafficarsOvertakingObservation
+from cardtable.observations.trafficars_overtaking import TrafficarsOvertakingPhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
@@ -437,6 +437,16 @@ class TrafficarsOvertakingGame(ReferenceGame[TrafficarsOvertakingState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(156 + 6 * players,)``: see the contract's "Observation tensor"."""
         return (156 + 6 * self.players,)
+
+    @property
+    def max_game_length(self) -> int:
+        """The bound of a game's steps: the deal, placed cards, overtakes and passes.
+
+        50 deal outcomes, at most 50 placed cards (plays and starts), one overtake decision per
+        play and at most one pass per seat before each placed card (and before the last win
+        check).
+        """
+        return 150 + 51 * self.players
 
     rule_event_names = ("overtake", "multi-card overtake", "all pass")
 

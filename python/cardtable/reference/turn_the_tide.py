@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardtable.observations import TurnTheTideObservation
-from cardtable.observations import TurnTheTidePhase as Phase
+from cardtable.observations.turn_the_tide import TurnTheTideObservation
+from cardtable.observations.turn_the_tide import TurnTheTidePhase as Phase
 from cardtable.reference._base import CHANCE, TERMINAL, ReferenceGame, ReferenceState, register
 from cardtable.reference._options import (
     OptionReader,
@@ -534,6 +534,14 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
     def observation_shape(self) -> tuple[int, ...]:
         """``(210 + rounds + 77 * players,)``: see the contract's "Observation tensor"."""
         return (210 + self.rounds + 77 * self.players,)
+
+    @property
+    def max_game_length(self) -> int:
+        """The bound of a game's steps: the deal (12 cards a seat), then every hand's steps.
+
+        A hand is two tide draws, a commitment per seat and a tide choice.
+        """
+        return 12 * self.players + 12 * self.rounds * (self.players + 3)
 
     rule_event_names = RULE_EVENTS
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from cardtable.observations import DeepRegretsPhase as Phase
-from cardtable.observations import DeepRegretsTrigger as Trigger
+from cardtable.observations.deep_regrets import DeepRegretsPhase as Phase
+from cardtable.observations.deep_regrets import DeepRegretsTrigger as Trigger
 from cardtable.reference._base import ReferenceGame, ReferenceState
 from cardtable.reference._deep_regrets.cards import (
     CARDS,

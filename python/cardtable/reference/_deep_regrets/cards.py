@@ -14,7 +14,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
 
-from cardtable.observations import DeepRegretsNodeKind as NodeKind
+from cardtable.observations.deep_regrets import DeepRegretsNodeKind as NodeKind
 
 __all__ = [
     "CARDS",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from cardtable.observations import DeepRegretsNodeKind as NodeKind
+from cardtable.observations.deep_regrets import DeepRegretsNodeKind as NodeKind
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     ItemKind,

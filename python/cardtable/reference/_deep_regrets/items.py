@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from cardtable.observations import DeepRegretsNodeKind as NodeKind
-from cardtable.observations import DeepRegretsTrigger as Trigger
+from cardtable.observations.deep_regrets import DeepRegretsNodeKind as NodeKind
+from cardtable.observations.deep_regrets import DeepRegretsTrigger as Trigger
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     OMEN,

@@ -6,7 +6,7 @@ tells how the rules are built); the section numbers (§) are those of ``docs/gam
 
 from __future__ import annotations
 
-from cardtable.observations import DeepRegretsNodeKind as NodeKind
+from cardtable.observations.deep_regrets import DeepRegretsNodeKind as NodeKind
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     DIE_CLASSES,

@@ -10,8 +10,8 @@ from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cardtable.observations import DeepRegretsNodeKind as NodeKind
-from cardtable.observations import DeepRegretsTrigger as Trigger
+from cardtable.observations.deep_regrets import DeepRegretsNodeKind as NodeKind
+from cardtable.observations.deep_regrets import DeepRegretsTrigger as Trigger
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     ITEM_KINDS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from cardtable.observations import DeepRegretsObservation
+from cardtable.observations.deep_regrets import DeepRegretsObservation
 from cardtable.reference._deep_regrets.cards import (
     CARDS,
     DIE_CLASSES,

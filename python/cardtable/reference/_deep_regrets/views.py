@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
-from cardtable.observations import (
+from cardtable.observations.deep_regrets import (
     CastObservation,
     ContextObservation,
     DecksObservation,

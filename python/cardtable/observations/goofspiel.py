@@ -1,0 +1,28 @@
+"""The observation of goofspiel as ``TypedDict`` s.
+
+The format is documented in ``docs/games/goofspiel.md``. A leaf module: it imports nothing of
+cardtable.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class GoofspielObservation(TypedDict):
+    """What one seat knows in goofspiel."""
+
+    seat: int
+    turn: int
+    point_card: int | None
+    remaining_points: list[int]
+    hands: list[list[int]]
+    points: list[int]
+    bids: list[list[int]]
+    point_history: list[int]
+    committed: list[bool]
+    own_bid: int | None
+
+
+OBSERVATION = GoofspielObservation
+"""What ``state.observation(p)`` returns in this game."""
