@@ -6,7 +6,10 @@ The leak test lives in ``tests/test_render.py``; a scenario file must not import
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardtable.protocols import StateProtocol
 
 
 def strings_in(value: Any) -> set[str]:
@@ -18,3 +21,15 @@ def strings_in(value: Any) -> set[str]:
     if isinstance(value, list):
         return set().union(*(strings_in(v) for v in value)) if value else set()
     return set()
+
+
+def others_hands_and_commitments(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
+    """What seat ``p`` must not see in a game whose state holds ``hands`` and ``commitments`` per
+    seat (Turn the Tide, the traffic jam): the other seats' hands and the cards they committed
+    face down, as ``data-card`` ids (``GAME.hidden_cards``)."""
+    d = state.to_dict()
+    s, n = d["state"], d["players"]
+    others = [q for q in range(n) if q != p]
+    ids = {c for q in others for c in s["hands"][q]}
+    ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
+    return {str(c) for c in ids}, set()

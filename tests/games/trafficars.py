@@ -23,20 +23,10 @@ from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.reference.trafficars import RULE_EVENTS
 from tests.drawn_games import Player, extremes
 from tests.game_info import GameTestInfo, Mutation
+from tests.render_checks import others_hands_and_commitments
 from tests.scenarios import assert_rejected, one_bad_option_each
 
 # ----- what the shared tests need (the GAME block below) -----
-
-
-def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
-    """What seat p must not see in a picture (``tests/test_render.py``): the other seats' hands
-    and the cards they committed face down (``data-card`` ids)."""
-    d = state.to_dict()
-    s, n = d["state"], d["players"]
-    others = [q for q in range(n) if q != p]
-    ids = {c for q in others for c in s["hands"][q]}
-    ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
-    return {str(c) for c in ids}, set()
 
 
 _TC_LANE, _TC_FREE_PLACE = 100, 110
@@ -139,7 +129,7 @@ GAME = GameTestInfo(
         ("mid", {"players": 3, "hand_size": 5}, 12, 9),
         ("end", {"players": 3, "hand_size": 5}, 12, None),
     ],
-    hidden_cards=hidden_cards,
+    hidden_cards=others_hands_and_commitments,
     drawn_players=(
         Player("uniform"),
         Player("fill lanes", _tc_fill_lanes),

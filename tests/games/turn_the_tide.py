@@ -17,21 +17,10 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from tests.game_info import GameTestInfo, Mutation
+from tests.render_checks import others_hands_and_commitments
 from tests.scenarios import assert_rejected, one_bad_option_each
 
-# ----- what the shared tests need (the GAME block below) -----
-
-
-def hidden_cards(state: StateProtocol, p: int) -> tuple[set[str], set[str]]:
-    """What seat p must not see in a picture (``tests/test_render.py``): the other seats' hands
-    and the cards they committed face down (``data-card`` ids)."""
-    d = state.to_dict()
-    s, n = d["state"], d["players"]
-    others = [q for q in range(n) if q != p]
-    ids = {c for q in others for c in s["hands"][q]}
-    ids |= {s["commitments"][q] for q in others if s["commitments"][q] is not None}
-    return {str(c) for c in ids}, set()
-
+# ----- what the shared tests need -----
 
 GAME = GameTestInfo(
     configs=[
@@ -56,7 +45,7 @@ GAME = GameTestInfo(
     perft=({"players": 3}, 5, 3, 6),
     tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
     small={"players": 3, "rounds": 1},
-    hidden_cards=hidden_cards,
+    hidden_cards=others_hands_and_commitments,
     mutations=(
         Mutation(
             "tide-lifebuoy-rounding",
