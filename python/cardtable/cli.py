@@ -29,6 +29,7 @@ from cardtable._cli_options import (
 from cardtable._inputs import writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
+from cardtable.protocols import GameProtocol
 from cardtable.sim import MAX_THREADS
 
 __all__ = ["main"]
@@ -390,7 +391,7 @@ def _seat_count(game_id: str, bots: str, per: str = "seat") -> int:
     except CardtableError as err:
         raise click.UsageError(str(err)) from None
     low, high = int(info.min_players), int(info.max_players)
-    names = _bot_names(bots)
+    names = bot_names(bots)
     if names:
         return min(max(len(names), low), high)
     if low == high:
@@ -401,7 +402,7 @@ def _seat_count(game_id: str, bots: str, per: str = "seat") -> int:
     )
 
 
-def _bot_names(bots: str) -> list[str]:
+def bot_names(bots: str | None) -> list[str]:
     """The names of ``--bots`` (none when it is not given).
 
     Raises:
@@ -411,6 +412,25 @@ def _bot_names(bots: str) -> list[str]:
     if bots and not names:
         raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
     return names
+
+
+def check_bot_names(game: GameProtocol, names: list[str], players: int | None) -> None:
+    """Checks that every name is a bot of ``game`` (an unknown one is named first), one per seat.
+
+    ``players``: the ``--players`` given, if any, which the message of a wrong count names (else
+    it names the game's range of seats).
+
+    Raises:
+        CardtableError: On an unknown bot, a bad parameter or a wrong count.
+    """
+    for i, name in enumerate(names):
+        cardtable.bot(game, name, min(i, game.players - 1))
+    if len(names) != game.players:
+        info = game_info(game.game_id)
+        low, high = (
+            (players, players) if players is not None else (info.min_players, info.max_players)
+        )
+        raise bot_count_error(game.game_id, names, low, high, players)
 
 
 def _check_bots(
@@ -425,19 +445,13 @@ def _check_bots(
         game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:
         raise click.UsageError(str(err)) from None
-    names = _bot_names(bots)
+    names = bot_names(bots)
     if not names:
         return None
-    for i, name in enumerate(names):
-        try:
-            cardtable.bot(game, name, min(i, game.players - 1))
-        except CardtableError as err:
-            raise click.BadParameter(str(err), param_hint="--bots") from None
-    if len(names) != game.players:
-        info = game_info(game_id)
-        low, high = (players, players) if given else (info.min_players, info.max_players)
-        error = bot_count_error(game_id, names, low, high, players if given else None)
-        raise click.BadParameter(str(error), param_hint="--bots")
+    try:
+        check_bot_names(game, names, players if given else None)
+    except CardtableError as err:
+        raise click.BadParameter(str(err), param_hint="--bots") from None
     return names
 
 
@@ -537,7 +551,7 @@ def play_command(
 
     options = parse_options(option_pairs)
     if players is None:
-        named = _bot_names(bots)  # the other seats' bots
+        named = bot_names(bots)  # the other seats' bots
         players = len(named) + 1 if named else _seat_count(game_id, "", per="other seat")
     try:
         game = cardtable.make(game_id, players=players, **options)

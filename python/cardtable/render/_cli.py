@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cardtable._api import game_info
-from cardtable._cli_options import bot_count_error, option_pairs, parse_options
+from cardtable._cli_options import option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 
 __all__ = ["default_bot", "register"]
@@ -76,8 +76,7 @@ def register(main: click.Group) -> None:
         `cardtable simulate GAME_ID --seed SEED --bots ...`.
         """
         import cardtable
-        from cardtable.bots import split_bot_specs
-        from cardtable.cli import _check_writable, echo, write_errors
+        from cardtable.cli import _check_writable, bot_names, check_bot_names, echo, write_errors
         from cardtable.errors import CardtableError
         from cardtable.render._common import outcome
         from cardtable.render.replay import play_game, replay_run_game
@@ -86,24 +85,17 @@ def register(main: click.Group) -> None:
             raise click.BadParameter("cannot be written to standard output", param_hint="--out")
         _check_writable(out, "--out")  # before the game is played
         try:
-            names = [] if bots is None else split_bot_specs(bots)
-            if bots is not None and not names:
-                raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
+            names = bot_names(bots)
             options = parse_options(option_pairs)
             seats = players
-            info = game_info(game_id)
-            low, high = int(info.min_players), int(info.max_players)
             if seats is None:  # one bot per seat: the nearest count, so names are checked first
+                info = game_info(game_id)
+                low, high = int(info.min_players), int(info.max_players)
                 seats = min(max(len(names), low), high) if names else low
             game = cardtable.make(game_id, players=seats, **options)  # checks players first
             if not names:
                 names = [default_bot(game_id)] * game.players
-            for i, name in enumerate(names):  # an unknown bot is named before a wrong count
-                cardtable.bot(game, name, min(i, game.players - 1))
-            if len(names) != game.players:
-                if players is not None:
-                    low = high = players
-                raise bot_count_error(game_id, names, low, high, players)
+            check_bot_names(game, names, players)
             if game_index is not None:
                 viewer = replay_run_game(
                     game_id,
