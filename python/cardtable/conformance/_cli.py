@@ -295,7 +295,7 @@ def _replay(
     The command, map and backend given, if any, replace the reproducer's own.
     """
     from cardtable.conformance.reproducer import load_reproducer
-    from cardtable.conformance.runner import Target, check_replay, replay_history
+    from cardtable.conformance.runner import Target, check_replay, replay_checked
 
     # A file that is no reproducer, one of another game, or one whose games are not games of
     # ours is a bad argument (exit status 2), told before anything runs: status 1 stays for a
@@ -322,13 +322,11 @@ def _replay(
     # Its options, history and earlier games played on our backend (an illegal step, steps
     # after the end, options the game refuses), as replay_history would before it starts.
     with _usage_error("--replay", (ConformanceError, InvalidOptionError)):
-        check_replay(target, found.history, found.earlier_games)
-    return replay_history(
-        target,
-        found.history,
+        checked = check_replay(target, found.history, found.earlier_games)
+    return replay_checked(
+        *checked,
         fields=fields or found.fields,
         timeout=timeout,
         action_map=action_map,
         max_line=max_line,
-        earlier_games=found.earlier_games,
     )

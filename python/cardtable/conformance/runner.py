@@ -1061,8 +1061,37 @@ def replay_history(
             lists of integers, or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or
             ``max_line``.
     """
+    return replay_checked(
+        *check_replay(target, history, earlier_games),
+        fields=fields,
+        timeout=timeout,
+        action_map=action_map,
+        cwd=cwd,
+        max_line=max_line,
+    )
+
+
+def replay_checked(
+    target: Target,
+    history: list[int],
+    earlier: list[list[int]],
+    *,
+    fields: Sequence[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    action_map: ActionMap | None = None,
+    cwd: str | None = None,
+    max_line: int = MAX_LINE_BYTES,
+) -> Outcome:
+    """:func:`replay_history` of a game that :func:`check_replay` has checked and returned.
+
+    For ``cardtable conformance --replay``, which checks the reproducer's game first to report a
+    bad file as a usage error; the other arguments are as for :func:`replay_history`.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: Before anything starts, on bad ``fields``,
+            ``timeout``, ``action_map``, ``cwd`` or ``max_line``.
+    """
     fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
-    target, history, earlier = check_replay(target, history, earlier_games)
     started = time.perf_counter()
     outcome, opened = _open(target, fields, limits, action_map)
     if opened is None:
