@@ -228,6 +228,9 @@ def test_leader_shares_come_with_the_games_they_rest_on() -> None:
     b = balance("goofspiel", players=2, games=30, progress=False, trace_games=10, weaker=None)
     assert len(b.leader_games) == len(b.leader_wins) and max(b.leader_games) <= 10
     assert b.to_dict()["leader_games"] == b.leader_games
+    assert b.to_dict()["leader_hits"] == b.leader_hits
+    for (_, share), won, had in zip(b.leader_wins, b.leader_hits, b.leader_games, strict=True):
+        assert 0 <= won <= had and (np.isnan(share) if had == 0 else share == won / had)
     assert "had a sole leader then" in b.summary_table() or np.isnan(b.leader_wins[10][1])
 
 

@@ -163,6 +163,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             share is NaN (``None`` in :meth:`to_dict`) where no traced game had a sole leader.
         leader_games: Per point of ``leader_wins``, the traced games that had a sole leader
             there (what each share rests on).
+        leader_hits: Per point of ``leader_wins``, how many of those games their sole leader
+            then won (the share is ``leader_hits / leader_games``).
         luck: The luck measure, or ``None`` without a weaker bot.
         trace_doc: What the game's score trace is.
         seconds: Wall time.
@@ -184,6 +186,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
     decided: Distribution
     leader_wins: list[tuple[float, float]]
     leader_games: list[int]
+    leader_hits: list[int]
     luck: Luck | None
     trace_doc: str
     runs: Runs = field(repr=False)
@@ -211,6 +214,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             "decided": self.decided.to_dict(),
             "leader_wins": self.leader_wins,
             "leader_games": self.leader_games,
+            "leader_hits": self.leader_hits,
             "luck": None if self.luck is None else self.luck.to_dict(),
             "trace": self.trace_doc,
             "seconds": self.seconds,
@@ -527,6 +531,7 @@ def balance(
             (float(x), float(v)) for x, v in zip(np.linspace(0, 1, len(curve)), curve, strict=True)
         ],
         leader_games=[int(g) for g in leader_games],
+        leader_hits=[int(h) for h in leader_hits],
         luck=luck,
         trace_doc=spec(game_id).trace_doc,
         runs=runs,
@@ -624,8 +629,8 @@ def _balance_report(b: BalanceResult) -> Report:
             xs = [100 * x for x, _ in b.leader_wins]
             ys = [100 * y for _, y in b.leader_wins]
             ci = [
-                proportion(round(y * g), g) if g else None
-                for (_, y), g in zip(b.leader_wins, b.leader_games, strict=True)
+                proportion(h, g) if g else None
+                for h, g in zip(b.leader_hits, b.leader_games, strict=True)
             ]
             err = [
                 [0.0 if e is None else 100 * (e.value - e.low) for e in ci],
