@@ -527,6 +527,8 @@ def test_simulate_takes_its_player_count_from_the_bots_or_the_game() -> None:
     # No bot named: a usage error, not a ZeroDivisionError; a misspelt bot is named before the
     # count is checked, also with --players, in the same words as replay.
     assert "no bot named in ','" in run_cli("simulate", "goofspiel", "--bots", ",", exit_code=2)
+    assert "no bot named in ''" in run_cli("simulate", "goofspiel", "--bots", "", exit_code=2)
+    assert "no bot named in ''" in run_cli("play", "goofspiel", "--bots", "", exit_code=2)
     assert 'unknown bot "nosuch"' in run_cli("simulate", "goofspiel", "-b", "nosuch", exit_code=2)
     given = run_cli("simulate", "goofspiel", "-p", "2", "-b", "greedy", exit_code=2)
     assert "--players 2 means 2 seats, one bot per seat; got 1 (greedy)" in given

@@ -279,9 +279,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     help="Number of players (default: one per --bots name, or the game's only player count).",
 )
 @games_option("--games", 10_000)
-@click.option(
-    "-b", "--bots", default="", help="Comma-separated bot per seat (default: random everywhere)."
-)
+@click.option("-b", "--bots", help="Comma-separated bot per seat (default: random everywhere).")
 @click.option(
     "--seed",
     type=click.IntRange(0, 2**64 - 1),
@@ -316,7 +314,7 @@ def simulate_command(
     game_id: str,
     players: int | None,
     games: int,
-    bots: str,
+    bots: str | None,
     seed: int,
     threads: int | None,
     option_pairs: tuple[str, ...],
@@ -376,7 +374,7 @@ def simulate_command(
         echo(f"wrote {plot}")
 
 
-def _seat_count(game_id: str, bots: str, per: str = "seat") -> int:
+def _seat_count(game_id: str, bots: str | None, per: str = "seat") -> int:
     """The players of a run without ``--players``.
 
     One per ``--bots`` name (the nearest count the game allows, so that the bots are checked by
@@ -406,10 +404,12 @@ def bot_names(bots: str | None) -> list[str]:
     """The names of ``--bots`` (none when it is not given).
 
     Raises:
-        click.BadParameter: If it is given but names no bot (``--bots ,``).
+        click.BadParameter: If it is given but names no bot (``--bots ,`` or ``--bots ""``).
     """
-    names = split_bot_specs(bots) if bots else []
-    if bots and not names:
+    if bots is None:
+        return []
+    names = split_bot_specs(bots)
+    if not names:
         raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
     return names
 
@@ -434,7 +434,7 @@ def check_bot_names(game: GameProtocol, names: list[str], players: int | None) -
 
 
 def _check_bots(
-    game_id: str, players: int, bots: str, options: dict[str, Any], *, given: bool = True
+    game_id: str, players: int, bots: str | None, options: dict[str, Any], *, given: bool = True
 ) -> list[str] | None:
     """Checks the game, its options and every bot name before the run; the names, one per seat.
 
@@ -526,7 +526,6 @@ _register_replay()
 @click.option(
     "-b",
     "--bots",
-    default="",
     help="Comma-separated bots for the other seats (default: the game's default heuristic bot, "
     "greedy; memory in trafficars_memory).",
 )
@@ -538,7 +537,7 @@ def play_command(
     game_id: str,
     players: int | None,
     seat: int,
-    bots: str,
+    bots: str | None,
     seed: int | None,
     option_pairs: tuple[str, ...],
 ) -> None:
@@ -552,7 +551,7 @@ def play_command(
     options = parse_options(option_pairs)
     if players is None:
         named = bot_names(bots)  # the other seats' bots
-        players = len(named) + 1 if named else _seat_count(game_id, "", per="other seat")
+        players = len(named) + 1 if named else _seat_count(game_id, None, per="other seat")
     try:
         game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:
@@ -562,7 +561,7 @@ def play_command(
             f"seat must be in 0..={game.players - 1}, got {seat}", param_hint="--seat"
         )
     others = [s for s in range(game.players) if s != seat]
-    names = split_bot_specs(bots) if bots else [default_bot(game_id)] * len(others)
+    names = bot_names(bots) or [default_bot(game_id)] * len(others)
     if len(names) != len(others):
         raise click.BadParameter(
             f"give {len(others)} bots (one per other seat)", param_hint="--bots"
