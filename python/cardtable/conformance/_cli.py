@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cardtable.conformance.runner import Outcome
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 __all__ = ["register"]
 
@@ -234,7 +235,7 @@ def _usage_error(
 
 
 def _checked_option(
-    name: str, kind: type, default: Any, check: Callable[[Any], Any], help: str
+    name: str, kind: type[_T], default: _T, check: Callable[[Any], _T], help: str
 ) -> Callable[[_F], _F]:
     """An option ``name`` of type ``kind`` that the API's own ``check`` accepts or refuses.
 
@@ -242,7 +243,7 @@ def _checked_option(
     a bad parameter (a usage error).
     """
 
-    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> _T:
         try:
             return check(value)
         except InvalidOptionError as err:

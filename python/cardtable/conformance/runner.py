@@ -1061,6 +1061,7 @@ def replay_history(
             lists of integers, or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or
             ``max_line``.
     """
+    _arguments(fields, timeout, max_line, cwd, action_map)  # before the history is played through
     return replay_checked(
         *check_replay(target, history, earlier_games),
         fields=fields,
