@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 
 import cardtable
-from cardtable import reference
+from cardtable import observations, reference
 from cardtable.observations import OBSERVATION_TYPES
 from tests.game_info import GameTestInfo, load, scenario_ids
 
@@ -76,6 +76,13 @@ def missing_parts(game_id: str) -> list[str]:
             f"its observation types python/cardtable/observations/{game_id}.py "
             "(the TypedDict of state.observation(p) named OBSERVATION)"
         )
+    else:
+        kind = OBSERVATION_TYPES[game_id]
+        if getattr(observations, kind.__name__, None) is not kind:
+            lacks.append(
+                f"the line `from cardtable.observations.{game_id} import *` in "
+                "python/cardtable/observations/__init__.py (and its names in the module's __all__)"
+            )
     scenario = f"tests/games/{game_id}.py"
     if info is None or game_id not in {m.game for m in info.mutations}:
         lacks.append(f"a rule broken on purpose in GAME.mutations ({scenario})")
@@ -124,3 +131,16 @@ def test_missing_members_of_a_reference_game_are_named(monkeypatch: pytest.Monke
     monkeypatch.setitem(reference.GAMES, "unfinished", Unfinished)
     [line] = [x for x in missing_parts("unfinished") if x.startswith("in its reference game")]
     assert "max_game_length" in line and "num_actions" in line
+
+
+def test_observation_types_not_imported_by_the_package_are_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class UnexportedObservation(TypedDict):
+        seat: int
+
+    monkeypatch.setitem(OBSERVATION_TYPES, "unexported", UnexportedObservation)
+    assert any(
+        line.startswith("the line `from cardtable.observations.unexported import *`")
+        for line in missing_parts("unexported")
+    )

@@ -21,9 +21,9 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
 - NumPy integers are ints (``num_cards=np.int64(5)``); ``load_game`` passes plain ints on;
 - games pickle as their game id and parameters and states as their game and history, so that
   they unpickle in a process that has not registered the game yet;
-- ``max_game_length`` is the bound each game declares from its rules (the reference game's
-  ``max_game_length``: goofspiel, Turn the Tide, Trafficars, overtaking lane, the memory game),
-  and 100,000 for Deep Regrets, whose length has no bound.
+- ``max_game_length`` is the bound of a game's steps that each game declares from its rules (the
+  reference game's ``max_game_length``), or 100,000 for a game whose length has no bound (Deep
+  Regrets).
 
 Example:
     MCTS on a small goofspiel:

@@ -8,6 +8,21 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+__all__ = [
+    "AbilityObservation",
+    "CastObservation",
+    "ContextObservation",
+    "DecksObservation",
+    "DeepRegretsClock",
+    "DeepRegretsNodeKind",
+    "DeepRegretsObservation",
+    "DeepRegretsPhase",
+    "DeepRegretsTrigger",
+    "EndObservation",
+    "ShoalObservation",
+    "ShopObservation",
+]
+
 DeepRegretsNodeKind = Literal[
     "deal",
     "roll",

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+__all__ = [
+    "GoofspielObservation",
+]
+
 
 class GoofspielObservation(TypedDict):
     """What one seat knows in goofspiel."""
