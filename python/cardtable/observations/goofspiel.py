@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-__all__ = [
-    "GoofspielObservation",
-]
+__all__ = ["GoofspielObservation"]
 
 
 class GoofspielObservation(TypedDict):

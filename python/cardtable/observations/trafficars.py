@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-__all__ = [
-    "TrafficarsDecision",
-    "TrafficarsObservation",
-    "TrafficarsPhase",
-]
+__all__ = ["TrafficarsDecision", "TrafficarsObservation", "TrafficarsPhase"]
 
 TrafficarsPhase = Literal["deal", "commit", "resolve", "over"]
 """What the game is waiting for (the observation's ``phase``)."""

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-__all__ = [
-    "TrafficarsMemoryObservation",
-    "TrafficarsMemoryPhase",
-]
+__all__ = ["TrafficarsMemoryObservation", "TrafficarsMemoryPhase"]
 
 TrafficarsMemoryPhase = Literal["layout", "flip", "over"]
 """What the game is waiting for (the observation's ``phase``)."""

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-__all__ = [
-    "TrafficarsOvertakingObservation",
-    "TrafficarsOvertakingPhase",
-]
+__all__ = ["TrafficarsOvertakingObservation", "TrafficarsOvertakingPhase"]
 
 TrafficarsOvertakingPhase = Literal["deal", "play", "overtake", "start", "over"]
 """What the game is waiting for (the observation's ``phase``)."""

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-__all__ = [
-    "TurnTheTideObservation",
-    "TurnTheTidePhase",
-]
+__all__ = ["TurnTheTideObservation", "TurnTheTidePhase"]
 
 TurnTheTidePhase = Literal["deal", "tide", "play", "choose_tide", "over"]
 """What the game is waiting for (the observation's ``phase``)."""
