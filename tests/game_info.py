@@ -90,6 +90,14 @@ class GameTestInfo:
         search_loses_to: Why ``mcts`` is expected to lose to (or tie) the game's heuristic bot,
             say a bot that plays perfectly: the strength test is then a strict xfail with this
             reason, so that the day the search wins the test says so. ``None``: it must win.
+        more_iterations_tie: Why 4,000 ``mcts`` iterations are not expected to beat 250 in this
+            game (one so small that 250 already play it about as well as it can be played): the
+            slow test ``test_more_iterations_beat_fewer`` is then a strict xfail with this reason.
+            ``None``: more iterations must win.
+        sweep_grid: The option values that the smoke test of every study sweeps
+            (``tests/test_analysis.py``), needed only when the game has options but none of them
+            is a bool or choice option (default: the first of those, its default and another
+            value; no sweep for a game without options).
         mutations: The rules of the game broken on purpose for ``python -m tests.mutants``
             (at least one per important rule; ``tests/mutants.py`` gathers them into
             ``MUTATIONS``), each with ``game`` set to this game's id.
@@ -106,6 +114,8 @@ class GameTestInfo:
     drawn_players: tuple[Player, ...] | None = None
     strength_games: int = 60
     search_loses_to: str | None = None
+    more_iterations_tie: str | None = None
+    sweep_grid: dict[str, list[Any]] | None = None
     mutations: tuple[Mutation, ...] = ()
 
     def small_game(self) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from cardtable.analysis._stats import (
     proportion,
 )
 from cardtable.analysis.balance import margins
+from tests.game_info import all_games
 
 REPS = 4000  # coverage 95% ± 1.5% is about ± 4.4 standard errors at this size
 
@@ -637,19 +638,30 @@ def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
 
 # --- every game ------------------------------------------------------------------------------
 
-SMOKE: dict[str, tuple[int, dict[str, list[Any]]]] = {
-    "turn_the_tide": (3, {"rounds": [1, 2]}),
-    "trafficars": (2, {"lanes": [2, 3]}),
-    "trafficars_memory": (2, {"jokers": [False, True]}),
-    "trafficars_overtaking": (2, {}),
-    "goofspiel": (2, {"num_cards": [4, 6]}),
-    "deep_regrets": (2, {"days": [5, 6]}),
-}
+
+def study_case(game_id: str) -> tuple[int, dict[str, list[Any]]]:
+    """The players (the scenario file's small game's) and the sweep grid of the smoke test of
+    every study: ``GAME.sweep_grid``, else the game's first bool or choice option."""
+    test_info = all_games()[game_id]
+    players = int(test_info.small_game()["players"])
+    if test_info.sweep_grid is not None:
+        return players, test_info.sweep_grid
+    info = next(g for g in cardtable.games() if g.id == game_id)
+    for option in info.options:
+        if option.type == "bool":
+            return players, {option.name: [option.default, not option.default]}
+        if len(option.choices) >= 2:
+            return players, {option.name: list(option.choices[:2])}
+    assert not info.options, (
+        f"say in GAME.sweep_grid of tests/games/{game_id}.py which option values the sweep of "
+        "the study smoke test runs"
+    )
+    return players, {}
 
 
-@pytest.mark.parametrize("game_id", sorted(SMOKE))
+@pytest.mark.parametrize("game_id", sorted(g.id for g in cardtable.games()))
 def test_every_study_runs_on_every_game(game_id: str) -> None:
-    players, grid = SMOKE[game_id]
+    players, grid = study_case(game_id)
     info = next(g for g in cardtable.games() if g.id == game_id)
     t = tournament(
         game_id,

@@ -47,6 +47,7 @@ GAME = GameTestInfo(
     perft=({"players": 2, "num_cards": 6}, 5, 4, 9),
     tensor_size=lambda n, o: 7 + 5 * o.get("num_cards", 13) + 3 * o.get("num_cards", 13) ** 2,
     small={"players": 2, "num_cards": 5},
+    sweep_grid={"num_cards": [4, 6]},
     pictures=[
         ("mid", {"players": 2, "num_cards": 6}, 15, 5),
         ("end", {"players": 2, "num_cards": 6}, 15, None),
