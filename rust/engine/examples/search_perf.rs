@@ -20,13 +20,8 @@
 //! tree, [`IsmctsBot::walk_steps`]).
 //! Options are integers or, failing that, strings.
 
-use cardtable_engine::games::{
-    deep_regrets::DeepRegrets, goofspiel::Goofspiel, trafficars::Trafficars,
-    trafficars_memory::TrafficarsMemory, trafficars_overtaking::TrafficarsOvertaking,
-    turn_the_tide::TurnTheTide,
-};
 use cardtable_engine::search::{IsmctsBot, MctsParams};
-use cardtable_engine::{games, testing, Bot, Game, SplitMix64, TERMINAL};
+use cardtable_engine::{testing, Bot, Game, SplitMix64, TERMINAL};
 use serde_json::{json, Map, Value};
 
 mod cli;
@@ -124,17 +119,20 @@ fn main() {
         run(&game, n, spec)
     }
     let (id, spec) = (args[0].as_str(), args[3].as_str());
-    let out = match id {
-        TurnTheTide::ID => go::<TurnTheTide>(players, &options, decisions, spec),
-        Trafficars::ID => go::<Trafficars>(players, &options, decisions, spec),
-        TrafficarsMemory::ID => go::<TrafficarsMemory>(players, &options, decisions, spec),
-        TrafficarsOvertaking::ID => go::<TrafficarsOvertaking>(players, &options, decisions, spec),
-        Goofspiel::ID => go::<Goofspiel>(players, &options, decisions, spec),
-        DeepRegrets::ID => go::<DeepRegrets>(players, &options, decisions, spec),
-        _ if games().iter().any(|g| g.id == id) => {
-            fail(&format!("game {id:?} is missing from this example's list"))
-        }
-        _ => fail(&format!("unknown game {id:?}")),
+    // Every registered game, by its id.
+    macro_rules! by_id {
+        ($($game:path),*) => {
+            $(
+                if id == <$game>::ID {
+                    return go::<$game>(players, &options, decisions, spec);
+                }
+            )*
+        };
+    }
+    let play = || -> Value {
+        cardtable_engine::for_each_registered_game!(by_id);
+        fail(&format!("unknown game {id:?}"))
     };
+    let out = play();
     cli::say(format_args!("{out}"));
 }

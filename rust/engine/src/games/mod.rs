@@ -4,7 +4,8 @@
 //! plus one line here. Nothing generic lives in this module.
 
 /// Declares each game module and defines `for_each_game!`, which hands the whole list of
-/// `module::Type` pairs to another macro (see [`crate::registry`]).
+/// `module::Type` pairs to another macro (see [`crate::registry`]), and its public twin
+/// `for_each_registered_game!` for code outside the crate.
 macro_rules! declare_games {
     ($($module:ident :: $game:ident),* $(,)?) => {
         $(pub mod $module;)*
@@ -17,6 +18,16 @@ macro_rules! declare_games {
             };
         }
         pub(crate) use for_each_game;
+
+        /// Invokes `$callback!` with every registered game's type as a path from the engine
+        /// crate's root (`$crate::games::module::Type`), in registration order: the list of games
+        /// for code outside the crate, such as the examples.
+        #[macro_export]
+        macro_rules! for_each_registered_game {
+            ($callback:ident) => {
+                $callback! { $($crate::games::$module::$game),* }
+            };
+        }
     };
 }
 
