@@ -1,4 +1,4 @@
-"""Shared pytest-benchmark bodies: every game's bench file calls these with its own configs.
+"""Shared pytest-benchmark bodies: every game's bench file calls these with its own ``CONFIG``.
 
 Each benchmark sets ``benchmark.group`` to the operation and records the backend (and game) in
 ``benchmark.extra_info``, so ``make bench`` prints Rust and reference side by side per operation.
@@ -9,6 +9,8 @@ each benchmark is a real test.
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
 from typing import Any
 
 import pytest
@@ -20,16 +22,24 @@ from cardtable.protocols import StateProtocol
 
 BACKENDS = ("rust", "reference")
 
-CONFIGS: dict[str, dict[str, Any]] = {
-    "turn_the_tide": {"players": 4},
-    "trafficars": {"players": 4},
-    "trafficars_memory": {"players": 4},
-    "trafficars_overtaking": {"players": 4},
-    "deep_regrets": {"players": 4},
-    "goofspiel": {"players": 2, "num_cards": 13},
-}
-"""The configuration (players and options) each game is measured with by ``compare.py`` and
-``perf.py``."""
+
+@cache
+def configs() -> dict[str, dict[str, Any]]:
+    """The configuration (players and options) each registered game is measured with by
+    ``compare.py``, ``perf.py``, ``search_perf.py`` and ``policy.py``: the ``CONFIG`` of its bench
+    file ``benches/<game_id>.py``, in registration order.
+
+    Raises:
+        TypeError: If a game's bench file does not define ``CONFIG``.
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for info in cardtable.games():
+        module = importlib.import_module(f"benches.{info.id}")
+        config = getattr(module, "CONFIG", None)
+        if not isinstance(config, dict):
+            raise TypeError(f"benches/{info.id}.py must define CONFIG (players and options)")
+        found[info.id] = config
+    return found
 
 
 def _label(benchmark: BenchmarkFixture, op: str, game_id: str, backend: str, **info: Any) -> None:

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benches.common import CONFIGS  # noqa: E402
+from benches.common import configs  # noqa: E402
 
 
 def _timed(run_one: Any, seconds: float) -> dict[str, float]:
@@ -56,7 +56,7 @@ def measure(kind: str, game_id: str, seconds: float) -> dict[str, float]:
     """One measurement, run inside its own process."""
     import cardtable
 
-    config = CONFIGS[game_id]
+    config = configs()[game_id]
     rng = random.Random(0)
     if kind.startswith("batch"):
         threads = int(kind.split(":")[1]) or os.cpu_count() or 1
@@ -165,7 +165,7 @@ def main() -> int:
     import cardtable
 
     registered = [g.id for g in cardtable.games()]
-    games = [g for g in (args.games or CONFIGS) if g in registered]
+    games = [g for g in (args.games or configs()) if g in registered]
     try:
         import pyspiel  # noqa: F401
 
@@ -174,7 +174,7 @@ def main() -> int:
         have_openspiel = False
     results: dict[str, dict[str, Any]] = {}
     for game_id in games:
-        results[game_id] = {"config": CONFIGS[game_id], "measurements": {}}
+        results[game_id] = {"config": configs()[game_id], "measurements": {}}
         for kind, label in KINDS:
             if kind.startswith("openspiel") and (game_id != "goofspiel" or not have_openspiel):
                 continue

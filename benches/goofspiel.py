@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from benches.common import define_benchmarks
 
+CONFIG: dict[str, Any] = {"players": 2, "num_cards": 13}
+"""The players and options this game is measured with here and by ``make compare``/``make perf``."""
+
 test_full_game, test_batch, test_operation = define_benchmarks(
-    "goofspiel", {"players": 2, "num_cards": 13}, batch_games=50_000
+    "goofspiel", CONFIG, batch_games=50_000
 )

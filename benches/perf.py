@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benches.common import CONFIGS  # noqa: E402
+from benches.common import configs  # noqa: E402
 
 
 def example_path(name: str) -> Path:
@@ -76,7 +76,7 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def _command(game: str, bots: list[str], count: int) -> list[str]:
     """The example's command line for ``count`` games of ``game`` with ``bots``."""
-    config = CONFIGS[game]
+    config = configs()[game]
     options = [f"{k}={v}" for k, v in config.items() if k != "players"]
     return [str(EXAMPLE), game, str(config["players"]), str(count), ",".join(bots), *options]
 
@@ -141,7 +141,7 @@ def _round_up(n: float) -> int:
 
 def configuration(game: str) -> dict[str, Any]:
     """The first fields of every row: the game, its player count and its other options."""
-    config = CONFIGS[game]
+    config = configs()[game]
     options = {k: v for k, v in config.items() if k != "players"}
     return {"game": game, "players": config["players"], "options": options}
 
@@ -176,7 +176,7 @@ def bot_names(game: str) -> list[str]:
 
 def bot_lineups(game: str) -> list[list[str]]:
     """All random; then every heuristic bot in seat 0 against random, and in every seat."""
-    players = int(CONFIGS[game]["players"])
+    players = int(configs()[game]["players"])
     lineups = [["random"] * players]
     for name in bot_names(game):
         if name != "random":
@@ -303,7 +303,7 @@ _STEP_SYMBOL = "_core::*PyVectorEnv::__pymethod_step__"
 
 def batch_per_decision(game: str, count: int) -> tuple[float, float]:
     """The batch runner with ``random`` in every seat: (instructions, decisions) per game."""
-    bots = ["random"] * int(CONFIGS[game]["players"])
+    bots = ["random"] * int(configs()[game]["players"])
     runs = []
     for games in (SETUP_GAMES, SETUP_GAMES + count):
         instructions, played = callgrind(_command(game, bots, games), f"{game} {games}")
@@ -314,7 +314,7 @@ def batch_per_decision(game: str, count: int) -> tuple[float, float]:
 
 def vector_step_instructions(game: str, steps: int, observations: bool) -> int:
     """Instructions inside ``VectorEnv.step`` over ``steps`` calls of ``VECTOR_ENVS`` envs."""
-    config = CONFIGS[game]
+    config = configs()[game]
     options = {k: v for k, v in config.items() if k != "players"}
     command = [
         sys.executable,
@@ -498,7 +498,7 @@ def build_example(name: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Command line: measure, print the table, save the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", choices=sorted(CONFIGS), default=list(CONFIGS))
+    parser.add_argument("--games", nargs="+", choices=sorted(configs()), default=list(configs()))
     parser.add_argument(
         "--bots",
         nargs="+",

@@ -15,7 +15,7 @@ by ``python benches/perf.py --vector``. The table's last column is the engine's 
 runner in the same process (the release example ``vector_speed``, built with cargo).
 
 Run ``python -m benches.policy [GAME ...]`` for both, as a table over every game (or the games
-named), each measured with the players and options of ``benches.common.CONFIGS``; ``make bench``
+named), each measured with the players and options of ``benches.common.configs()``; ``make bench``
 runs the pytest-benchmark versions, for Turn the Tide with 4 players.
 """
 
@@ -35,13 +35,13 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import cardtable
-from benches.common import CONFIGS
+from benches.common import configs
 from benches.perf import build_example, example_path
 from cardtable import PolicyBatch
 from cardtable.sim import PythonPolicy
 
 GAME = "turn_the_tide"
-CONFIG = CONFIGS[GAME]
+CONFIG = configs()[GAME]
 """Players and options of :data:`GAME` (4 players) in the pytest benchmarks."""
 GAMES = 4000
 NUM_ENVS = 1024
@@ -229,8 +229,8 @@ RANDOM_SECONDS = 0.5
 
 
 def measure(game_id: str) -> dict[str, float]:
-    """Every ratio of the module docstring for one game (``benches.common.CONFIGS``' setup)."""
-    config = CONFIGS[game_id]
+    """Every ratio of the module docstring for one game (``benches.common.configs()``' setup)."""
+    config = configs()[game_id]
     start = time.perf_counter()
     run_all_random(GAMES, game_id, config)
     games = max(GAMES, int(GAMES * RANDOM_SECONDS / (time.perf_counter() - start)) // 1000 * 1000)
@@ -257,8 +257,8 @@ _ENGINE_RATIO = re.compile(r"step / batch runner = ([\d.]+)")
 def engine_ratio(game_id: str) -> float:
     """``VectorEnv.step`` time per decision over the batch runner's, both timed inside the engine
     in one process (``vector_speed`` with ``observations=False``, :data:`NUM_ENVS` envs, one
-    thread, the game's options of :data:`CONFIGS`; the example must be built)."""
-    config = CONFIGS[game_id]
+    thread, the game's options of :func:`~benches.common.configs`; the example must be built)."""
+    config = configs()[game_id]
     options = [f"{k}={v}" for k, v in config.items() if k != "players"]
     example = example_path("vector_speed")
     args = [game_id, str(config["players"]), str(NUM_ENVS), "400", "1", "reuse", "no-obs", *options]
@@ -274,9 +274,11 @@ def engine_ratio(game_id: str) -> float:
 def main() -> None:
     """Prints the ratios of every game named on the command line (all games without one)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("games", nargs="*", help=f"game ids (default: all of {', '.join(CONFIGS)})")
-    chosen = parser.parse_args().games or list(CONFIGS)
-    unknown = [g for g in chosen if g not in CONFIGS]
+    parser.add_argument(
+        "games", nargs="*", help=f"game ids (default: all of {', '.join(configs())})"
+    )
+    chosen = parser.parse_args().games or list(configs())
+    unknown = [g for g in chosen if g not in configs()]
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)}")
     print("One thread. Share of the all-random games/s kept by the legal-only policy (target")
@@ -291,7 +293,7 @@ def main() -> None:
         row = measure(game_id)
         row["engine"] = engine_ratio(game_id)
         values = [f"{v:.2f}" for k, v in row.items() if k != "random games/s"]
-        label = f"{game_id} {CONFIGS[game_id]['players']}p"
+        label = f"{game_id} {configs()[game_id]['players']}p"
         print(f"| {label} | {row['random games/s']:,.0f} | " + " | ".join(values) + " |")
 
 

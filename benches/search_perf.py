@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benches.common import CONFIGS  # noqa: E402
+from benches.common import configs  # noqa: E402
 from benches.perf import (  # noqa: E402
     Column,
     build_example,
@@ -74,7 +74,7 @@ PLAYOUTS_PER_STATE = 50
 
 def _command(game: str, decisions: int, spec: str) -> list[str]:
     """The example's command line for ``decisions`` decision states of ``game`` with ``spec``."""
-    config = CONFIGS[game]
+    config = configs()[game]
     options = [f"{k}={v}" for k, v in config.items() if k != "players"]
     return [str(EXAMPLE), game, str(config["players"]), str(decisions), spec, *options]
 
@@ -159,7 +159,7 @@ def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict
     rollout_step = search["rollout_per_step"]
     return {
         "game": game,
-        "players": CONFIGS[game]["players"],
+        "players": configs()[game]["players"],
         "iterations": iterations,
         "decisions": decisions,
         "rollout": search["rollout"],
@@ -216,7 +216,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line: measure, print the table, save the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", choices=sorted(CONFIGS), default=list(CONFIGS))
+    parser.add_argument("--games", nargs="+", choices=sorted(configs()), default=list(configs()))
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help="per decision")
     parser.add_argument("--perf", type=Path, default=PERF_JSON, help="the batch runner's rows")
     parser.add_argument("--json", type=Path, help="save the rows here")

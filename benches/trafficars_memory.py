@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from benches.common import define_benchmarks
 
+CONFIG: dict[str, Any] = {"players": 4}
+"""The players and options this game is measured with here and by ``make compare``/``make perf``."""
+
 test_full_game, test_batch, test_operation = define_benchmarks(
-    "trafficars_memory", {"players": 4}, batch_games=5_000
+    "trafficars_memory", CONFIG, batch_games=5_000
 )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from benches.common import define_benchmarks
 
+CONFIG: dict[str, Any] = {"players": 4}
+"""The players and options this game is measured with here and by ``make compare``/``make perf``."""
+
 test_full_game, test_batch, test_operation = define_benchmarks(
-    "turn_the_tide", {"players": 4}, batch_games=20_000
+    "turn_the_tide", CONFIG, batch_games=20_000
 )

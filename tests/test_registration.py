@@ -4,16 +4,18 @@ A game registered by the Rust engine (``cardtable.games()``) needs its scenario 
 ``tests/games/<id>.py`` with a ``GAME`` block (holding at least one rule broken on purpose in
 ``GAME.mutations`` and, for a game that hides anything, what a seat must not see in
 ``GAME.hidden_cards``), its golden playthrough(s) in ``tests/golden/``, a perft entry in
-``tests/data/perft.json``, a bench ``benches/<id>.py``, a contract ``docs/games/<id>.md`` in the
-documentation's nav, a reference module ``python/cardtable/reference/<id>.py`` registered in
-``cardtable.reference.GAMES`` whose game class defines every abstract member (its
-``max_game_length`` among them, the OpenSpiel bound), a drawing module
-``python/cardtable/render/<id>.py`` and its observation types
-``python/cardtable/observations/<id>.py``.
+``tests/data/perft.json``, a bench ``benches/<id>.py`` with its ``CONFIG``, a contract
+``docs/games/<id>.md`` in the documentation's nav, a reference module
+``python/cardtable/reference/<id>.py`` registered in ``cardtable.reference.GAMES`` whose game
+class defines every abstract member (its ``max_game_length`` among them, the OpenSpiel bound), a
+drawing module ``python/cardtable/render/<id>.py`` and its observation types
+``python/cardtable/observations/<id>.py``, imported by the package, and its rows in the games
+tables of the README and ``docs/games.md``.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any, TypedDict
@@ -62,6 +64,13 @@ def missing_parts(game_id: str) -> list[str]:
     ):
         if not path.exists():
             lacks.append(str(path.relative_to(ROOT)))
+    bench = ROOT / "benches" / f"{game_id}.py"
+    if bench.exists() and not isinstance(
+        getattr(importlib.import_module(f"benches.{game_id}"), "CONFIG", None), dict
+    ):
+        lacks.append(
+            f"CONFIG (the players and options it is measured with) in benches/{game_id}.py"
+        )
     if game_id not in reference.GAMES:
         lacks.append(f"a reference game class with @register({game_id!r}, players=...)")
     else:
@@ -93,6 +102,10 @@ def missing_parts(game_id: str) -> list[str]:
         )
     if f"games/{game_id}.md" not in (ROOT / "mkdocs.yml").read_text(encoding="utf-8"):
         lacks.append(f"a page games/{game_id}.md in the nav of mkdocs.yml")
+    for table in ("README.md", "docs/games.md"):
+        rows = (ROOT / table).read_text(encoding="utf-8").splitlines()
+        if not any(row.startswith(f"| `{game_id}` |") for row in rows):
+            lacks.append(f"a row | `{game_id}` | ... in the games table of {table}")
     return lacks
 
 
@@ -116,6 +129,7 @@ def test_missing_parts_are_named() -> None:
     assert "benches/no_such_game.py" in lacks
     assert "docs/games/no_such_game.md" in lacks
     assert "a page games/no_such_game.md in the nav of mkdocs.yml" in lacks
+    assert "a row | `no_such_game` | ... in the games table of docs/games.md" in lacks
     assert any(line.startswith("a drawing module python/cardtable/render/") for line in lacks)
     assert any(
         line.startswith("its observation types python/cardtable/observations/") for line in lacks
