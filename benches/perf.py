@@ -62,8 +62,10 @@ from benches.common import configs  # noqa: E402
 
 
 def example_path(name: str) -> Path:
-    """Where ``cargo build --release --example name`` puts the engine crate's example ``name``."""
-    return ROOT / "target" / "release" / "examples" / name
+    """Where ``cargo build --release --example name`` puts the engine crate's example ``name``
+    (under ``CARGO_TARGET_DIR`` when it is set, as cargo does)."""
+    target = os.environ.get("CARGO_TARGET_DIR")
+    return (Path(target) if target else ROOT / "target") / "release" / "examples" / name
 
 
 EXAMPLE = example_path("perf")

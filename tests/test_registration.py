@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -87,6 +88,12 @@ def missing_parts(game_id: str) -> list[str]:
         )
     else:
         kind = OBSERVATION_TYPES[game_id]
+        module = sys.modules.get(kind.__module__)  # the module that defines it
+        if kind.__name__ not in getattr(module, "__all__", ()):
+            lacks.append(
+                f"__all__ in python/cardtable/observations/{game_id}.py, listing its public types "
+                f"({kind.__name__} among them)"
+            )
         if getattr(observations, kind.__name__, None) is not kind:
             lacks.append(
                 f"the line `from cardtable.observations.{game_id} import *` in "
@@ -154,7 +161,10 @@ def test_observation_types_not_imported_by_the_package_are_named(
         seat: int
 
     monkeypatch.setitem(OBSERVATION_TYPES, "unexported", UnexportedObservation)
+    lacks = missing_parts("unexported")
     assert any(
         line.startswith("the line `from cardtable.observations.unexported import *`")
-        for line in missing_parts("unexported")
+        for line in lacks
     )
+    # Its module (this one) has no __all__ naming it.
+    assert any(line.startswith("__all__ in python/cardtable/observations/") for line in lacks)
