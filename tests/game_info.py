@@ -98,6 +98,9 @@ class GameTestInfo:
             (``tests/test_analysis.py``), needed only when the game has options but none of them
             is a bool or choice option (default: the first of those, its default and another
             value; no sweep for a game without options).
+        readme_image: The README's picture of the game, ``docs/images/<game_id>.png``: (make
+            keyword arguments, seed, decisions played by the game's heuristic bots, seat of the
+            view); ``python -m tests.render_golden --images`` draws it. ``None``: no picture.
         mutations: The rules of the game broken on purpose for ``python -m tests.mutants``
             (at least one per important rule; ``tests/mutants.py`` gathers them into
             ``MUTATIONS``), each with ``game`` set to this game's id.
@@ -116,6 +119,7 @@ class GameTestInfo:
     search_loses_to: str | None = None
     more_iterations_tie: str | None = None
     sweep_grid: dict[str, list[Any]] | None = None
+    readme_image: tuple[dict[str, Any], int, int, int | None] | None = None
     mutations: tuple[Mutation, ...] = ()
 
     def small_game(self) -> dict[str, Any]:

@@ -66,15 +66,13 @@ def pictures(backend: cardtable.Backend) -> dict[Path, str]:
     return out
 
 
-# (game id, make() keywords, seed, decisions to play, seat of the view) of the README's pictures
 IMAGES: list[tuple[str, dict[str, Any], int, int, int | None]] = [
-    ("turn_the_tide", {"players": 4}, 3, 17, 0),
-    ("trafficars", {"players": 3}, 5, 16, 0),
-    ("trafficars_memory", {"players": 3, "max_number": 30}, 6, 14, 0),
-    ("trafficars_overtaking", {"players": 3}, 7, 14, 0),
-    ("deep_regrets", {"players": 3}, 8, 140, 0),
-    ("goofspiel", {"players": 2}, 9, 11, 0),
+    (game_id, *info.readme_image)
+    for game_id, info in all_games().items()
+    if info.readme_image is not None
 ]
+"""(game id, make() keywords, seed, decisions to play, seat of the view) of the README's pictures:
+every game's ``GAME.readme_image``."""
 IMAGES_DIR = Path(__file__).parent.parent / "docs" / "images"
 
 

@@ -165,6 +165,7 @@ GAME = GameTestInfo(
         Player("mount trophies", _dr_mount_trophies),
         Player("drain the sea", _dr_drain_the_sea),
     ),
+    readme_image=({"players": 3}, 8, 140, 0),
     mutations=(
         Mutation(
             "money-cap",

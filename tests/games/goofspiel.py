@@ -58,6 +58,7 @@ GAME = GameTestInfo(
         Player("extremes", extremes),
         Player("match", _goofspiel_match),
     ),
+    readme_image=({"players": 2}, 9, 11, 0),
     mutations=(
         Mutation(
             "goofspiel-tie",

@@ -137,6 +137,7 @@ GAME = GameTestInfo(
         Player("fill every lane", _tc_fill_every_lane),
         Player("extremes", extremes),
     ),
+    readme_image=({"players": 3}, 5, 16, 0),
     mutations=(
         Mutation(
             "trafficars-equal-cards-order",

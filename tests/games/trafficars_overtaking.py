@@ -52,6 +52,7 @@ GAME = GameTestInfo(
     # Games per seat-rotated match of the slow strength test, where 60 cannot show the gap: the
     # search wins about 55% against `greedy`, which takes some 800 games to tell from a tie.
     strength_games=800,
+    readme_image=({"players": 3}, 7, 14, 0),
     mutations=(
         Mutation(
             "overtaking-all-pass",

@@ -46,6 +46,7 @@ GAME = GameTestInfo(
     tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
     small={"players": 3, "rounds": 1},
     hidden_cards=others_hands_and_commitments,
+    readme_image=({"players": 4}, 3, 17, 0),
     mutations=(
         Mutation(
             "tide-lifebuoy-rounding",
