@@ -165,7 +165,6 @@ GAME = GameTestInfo(
         Player("mount trophies", _dr_mount_trophies),
         Player("drain the sea", _dr_drain_the_sea),
     ),
-    readme_image=({"players": 3}, 8, 140, 0),
     mutations=(
         Mutation(
             "money-cap",
@@ -276,6 +275,7 @@ GAME = GameTestInfo(
             "colour = next((c for c in (2, 1, 0) if self._bag[c] > self._n), None)",
         ),
     ),
+    readme_image=({"players": 3}, 8, 140, 0),
 )
 """What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 

@@ -58,7 +58,6 @@ GAME = GameTestInfo(
         Player("extremes", extremes),
         Player("match", _goofspiel_match),
     ),
-    readme_image=({"players": 2}, 9, 11, 0),
     mutations=(
         Mutation(
             "goofspiel-tie",
@@ -75,6 +74,7 @@ GAME = GameTestInfo(
             'score_wins = "lowest"\n    """The seat with the most points wins',
         ),
     ),
+    readme_image=({"players": 2}, 9, 11, 0),
 )
 """What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 

@@ -137,7 +137,6 @@ GAME = GameTestInfo(
         Player("fill every lane", _tc_fill_every_lane),
         Player("extremes", extremes),
     ),
-    readme_image=({"players": 3}, 5, 16, 0),
     mutations=(
         Mutation(
             "trafficars-equal-cards-order",
@@ -196,6 +195,7 @@ GAME = GameTestInfo(
             "lane.append(Place([trailer]))",
         ),
     ),
+    readme_image=({"players": 3}, 5, 16, 0),
 )
 """What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 

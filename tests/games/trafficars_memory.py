@@ -59,7 +59,6 @@ GAME = GameTestInfo(
     # No search_loses_to: the search long only played even with the perfect-memory bot, but its
     # one-move-deep defaults with `memory` playouts give 0.568 (0.519-0.615) over the 400 games of
     # seed 11 (docs/search.md).
-    readme_image=({"players": 3, "max_number": 30}, 6, 14, 0),
     mutations=(
         Mutation(
             "memory-joker-fills-gap",
@@ -97,6 +96,7 @@ GAME = GameTestInfo(
             "stalled = self._quiet_turns > self._stall_turns",
         ),
     ),
+    readme_image=({"players": 3, "max_number": 30}, 6, 14, 0),
 )
 """What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 

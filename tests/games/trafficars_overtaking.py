@@ -52,7 +52,6 @@ GAME = GameTestInfo(
     # Games per seat-rotated match of the slow strength test, where 60 cannot show the gap: the
     # search wins about 55% against `greedy`, which takes some 800 games to tell from a tie.
     strength_games=800,
-    readme_image=({"players": 3}, 7, 14, 0),
     mutations=(
         Mutation(
             "overtaking-all-pass",
@@ -76,6 +75,7 @@ GAME = GameTestInfo(
             "-(len(hand) + 0 * len(pile)) for hand, pile in",
         ),
     ),
+    readme_image=({"players": 3}, 7, 14, 0),
 )
 """What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 

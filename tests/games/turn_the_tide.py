@@ -46,7 +46,6 @@ GAME = GameTestInfo(
     tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
     small={"players": 3, "rounds": 1},
     hidden_cards=others_hands_and_commitments,
-    readme_image=({"players": 4}, 3, 17, 0),
     mutations=(
         Mutation(
             "tide-lifebuoy-rounding",
@@ -91,6 +90,7 @@ GAME = GameTestInfo(
             "anyone_eliminated = False",
         ),
     ),
+    readme_image=({"players": 4}, 3, 17, 0),
 )
 """What the generic and shared tests need of this game (see ``tests/game_info.py``)."""
 
