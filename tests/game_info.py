@@ -41,18 +41,19 @@ class Mutation:
 
     Attributes:
         name: A short unique name.
-        game: The game id whose tests run (``-k``): the id of the scenario file whose
-            ``GAME.mutations`` holds it (``tests.mutants.catalog_problems`` checks it).
         rule: The rule the mutation breaks, in words.
         find: A snippet found exactly once in the reference tree.
         replace: What replaces it (the snippet changes within one line).
+        game: The game id whose tests run (``-k``): that of the scenario file whose
+            ``GAME.mutations`` holds it, which ``tests.mutants`` fills in (a scenario file leaves
+            it out).
     """
 
     name: str
-    game: str
     rule: str
     find: str
     replace: str
+    game: str = ""
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class GameTestInfo:
             view); ``python -m tests.render_golden --images`` draws it. ``None``: no picture.
         mutations: The rules of the game broken on purpose for ``python -m tests.mutants``
             (at least one per important rule; ``tests/mutants.py`` gathers them into
-            ``MUTATIONS``), each with ``game`` set to this game's id.
+            ``MUTATIONS``, each with ``game`` set to this game's id).
     """
 
     configs: list[dict[str, Any]]

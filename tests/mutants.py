@@ -15,8 +15,7 @@ restricted to the mutated game, and the report shows which of them catch each mu
     python -m tests.mutants --list
 
 It exits non-zero if a mutation survives all three suites (or if a snippet is not found exactly
-once, a mutation names another game than the scenario file declaring it, or the unmutated copy
-fails a suite).
+once, or the unmutated copy fails a suite).
 """
 
 from __future__ import annotations
@@ -29,12 +28,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
-from tests.game_info import GameTestInfo, all_games
 from tests.game_info import Mutation as Mutation  # also importable from here
+from tests.game_info import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository root (holding ``python/``, ``tests/`` and ``pyproject.toml``)."""
@@ -49,10 +49,13 @@ SUITES: dict[str, str] = {
 }
 """The suites that must catch every mutation, by short name."""
 
-MUTATIONS: tuple[Mutation, ...] = tuple(m for info in all_games().values() for m in info.mutations)
+
+MUTATIONS: tuple[Mutation, ...] = tuple(
+    replace(m, game=game_id) for game_id, info in all_games().items() for m in info.mutations
+)
 """The curated catalog: at least one mutation per important rule of every game, declared by each
-game in ``GAME.mutations`` of its scenario file ``tests/games/<game_id>.py``, gathered game by game
-in the order of the sorted game ids (``scenario_ids``) and within a game in its own order."""
+game in ``GAME.mutations`` of its scenario file ``tests/games/<game_id>.py`` (which gives each its
+``game``), gathered in the order of the sorted game ids (``scenario_ids``)."""
 
 
 def reference_files(root: Path) -> list[Path]:
@@ -68,29 +71,18 @@ def locate(mutation: Mutation, root: Path) -> list[Path]:
     return hits
 
 
-def catalog_problems(
-    root: Path = ROOT, games: Mapping[str, GameTestInfo] | None = None
-) -> list[str]:
+def catalog_problems(root: Path = ROOT) -> list[str]:
     """What is wrong with the catalog against the reference tree under ``root`` (empty: nothing).
 
-    Every mutation must name the game of the scenario file that declares it, every snippet occur
-    exactly once, every name be unique, every replacement differ from its snippet and keep it on
-    one line. The catalog is that of ``games`` (by game id; default: every scenario file's
-    ``GAME``, that is :data:`MUTATIONS`).
+    Every snippet must occur exactly once, every name be unique, every replacement differ from its
+    snippet and keep it on one line.
     """
-    games = all_games() if games is None else games
-    problems = [
-        f"{m.name}: its game is {m.game!r} but GAME.mutations of tests/games/{game_id}.py holds it"
-        for game_id, info in games.items()
-        for m in info.mutations
-        if m.game != game_id
-    ]
-    mutations = [m for info in games.values() for m in info.mutations]
-    names = [m.name for m in mutations]
+    problems = []
+    names = [m.name for m in MUTATIONS]
     problems += [
         f"{n}: the name is used twice" for n in sorted({n for n in names if names.count(n) > 1})
     ]
-    for m in mutations:
+    for m in MUTATIONS:
         hits = locate(m, root)
         if len(hits) != 1:
             problems.append(f"{m.name}: the snippet occurs {len(hits)} times: {m.find!r}")

@@ -168,28 +168,24 @@ GAME = GameTestInfo(
     mutations=(
         Mutation(
             "money-cap",
-            "deep_regrets",
             "money is capped at $10 (mutant: $11)",
             "seat.money = min(CARDS.money_cap, seat.money + amount)",
             "seat.money = min(CARDS.money_cap + 1, seat.money + amount)",
         ),
         Mutation(
             "money-score-rounding",
-            "deep_regrets",
             "money scores money div 2 (mutant: rounded up)",
             "return hand + mounted + seat.money // CARDS.money_per_point",
             "return hand + mounted + (seat.money + 1) // CARDS.money_per_point",
         ),
         Mutation(
             "reward-discard-forced",
-            "deep_regrets",
             "without a dink to draw, a rewarded seat may take nothing (mutant: must discard)",
             "if can_discard and not can_draw:",
             "if can_discard and not can_draw and False:",
         ),
         Mutation(
             "decline-dink-forced",
-            "deep_regrets",
             "a seat that declines a fish may keep its dice and draw no dink"
             " (mutant: must spend one)",
             'decision("decline_die", p, [TAKE_NOTHING, *self._fresh_actions(p)])',
@@ -197,14 +193,12 @@ GAME = GameTestInfo(
         ),
         Mutation(
             "abandon-after-main-turns",
-            "deep_regrets",
             "abandoning ship after the main action leaves four port turns (mutant: three)",
             "self._last_turns = 5 if main_taken else 4",
             "self._last_turns = 4 if main_taken else 4",
         ),
         Mutation(
             "regret-penalty-two-players",
-            "deep_regrets",
             "with 2 players the highest Regret Value loses its lowest mounted fish"
             " (mutant: with 3)",
             "sign = 1 if self._n == 2 else -1",
@@ -212,49 +206,42 @@ GAME = GameTestInfo(
         ),
         Mutation(
             "madness-tier",
-            "deep_regrets",
             "the madness tier is the last with min_regrets <= regrets (mutant: one regret later)",
             "return [tier for tier in CARDS.madness if tier.min_regrets <= count][-1]",
             "return [tier for tier in CARDS.madness if tier.min_regrets <= max(0, count - 1)][-1]",
         ),
         Mutation(
             "fish-value-floor",
-            "deep_regrets",
             "a fish is worth at least 0 (mutant: at least 1)",
             "return max(0, fish.value + modifier)",
             "return max(1, fish.value + modifier)",
         ),
         Mutation(
             "shop-price-floor",
-            "deep_regrets",
             "a discounted shop costs at least $0 (mutant: at least $1)",
             "return max(0, tier.price - self._madness(p).shop_discount - self._ctx.discount)",
             "return max(1, tier.price - self._madness(p).shop_discount - self._ctx.discount)",
         ),
         Mutation(
             "last-turns",
-            "deep_regrets",
             "the last seat at sea gets 2 more turns (mutant: 3)",
             "self._last_turns = 2",
             "self._last_turns = 3",
         ),
         Mutation(
             "abandon-ship-turns",
-            "deep_regrets",
             "abandoning ship before the main action sets the turns left to 4 (mutant: 3)",
             "self._last_turns = 5 if main_taken else 4",
             "self._last_turns = 5 if main_taken else 3",
         ),
         Mutation(
             "boats-rise",
-            "deep_regrets",
             "boats at depth 2 or more rise one depth each day (mutant: 3 only)",
             "if seat.depth >= 2:",
             "if seat.depth >= 3:",
         ),
         Mutation(
             "life-preserver-tie",
-            "deep_regrets",
             "tied Fresh totals: the first in turn order gives the Life Preserver"
             " (mutant: the last)",
             "key=lambda p: (sum(die_face(c) for c in self._seats[p].fresh), -self._order_rank(p)),",
@@ -262,14 +249,12 @@ GAME = GameTestInfo(
         ),
         Mutation(
             "muster-room",
-            "deep_regrets",
             "rolled dice are kept up to the madness tier's max Fresh (mutant: one more)",
             "room = max(0, self._max_fresh(p) - len(seat.fresh))",
             "room = max(0, self._max_fresh(p) + 1 - len(seat.fresh))",
         ),
         Mutation(
             "day-6-tackle",
-            "deep_regrets",
             "day 6 hands out a colour with at least n dice in the bag (mutant: more than n)",
             "colour = next((c for c in (2, 1, 0) if self._bag[c] >= self._n), None)",
             "colour = next((c for c in (2, 1, 0) if self._bag[c] > self._n), None)",

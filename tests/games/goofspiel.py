@@ -61,14 +61,12 @@ GAME = GameTestInfo(
     mutations=(
         Mutation(
             "goofspiel-tie",
-            "goofspiel",
             "equal bids take nothing (mutant: seat 1 wins ties)",
             "elif bid1 > bid0:",
             "elif bid1 >= bid0:",
         ),
         Mutation(
             "goofspiel-winners",
-            "goofspiel",
             "the most points wins, ties share (mutant: the fewest)",
             'score_wins = "highest"\n    """The seat with the most points wins',
             'score_wins = "lowest"\n    """The seat with the most points wins',

@@ -62,35 +62,30 @@ GAME = GameTestInfo(
     mutations=(
         Mutation(
             "memory-joker-fills-gap",
-            "trafficars_memory",
             "jokers fill the gaps of a run (mutant: one joker short)",
             "return len(cars) >= CARS_TO_COLLECT and gaps(cars) <= jokers",
             "return len(cars) >= CARS_TO_COLLECT and gaps(cars) < jokers",
         ),
         Mutation(
             "memory-run-broken",
-            "trafficars_memory",
             "from the second car on a gap breaks the run (mutant: from the third)",
             "return len(cars) < CARS_TO_COLLECT or gaps(cars) <= jokers",
             "return len(cars) <= CARS_TO_COLLECT or gaps(cars) <= jokers",
         ),
         Mutation(
             "memory-end-test",
-            "trafficars_memory",
             "the game ends when no collectable set is left (mutant: a joker short)",
             "return any(higher - lower - 1 <= jokers for lower, higher in pairwise(numbers))",
             "return any(higher - lower - 1 < jokers for lower, higher in pairwise(numbers))",
         ),
         Mutation(
             "memory-next-seat",
-            "trafficars_memory",
             "the next seat plays whatever happened (mutant: the same seat again)",
             "self._next_turn_or_end(first_seat=(self._current + 1) % self._players)",
             "self._next_turn_or_end(first_seat=self._current)",
         ),
         Mutation(
             "memory-quiet-round",
-            "trafficars_memory",
             "N(N - 1)/2 quiet turns in a row end the game (mutant: one more quiet turn)",
             "stalled = self._quiet_turns >= self._stall_turns",
             "stalled = self._quiet_turns > self._stall_turns",

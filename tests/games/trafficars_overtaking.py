@@ -55,21 +55,18 @@ GAME = GameTestInfo(
     mutations=(
         Mutation(
             "overtaking-all-pass",
-            "trafficars_overtaking",
             "the row is removed once every player passed (mutant: all but one)",
             "if self._passes == self._players:",
             "if self._passes == self._players - 1:",
         ),
         Mutation(
             "overtaking-refill",
-            "trafficars_overtaking",
             "hands refill to 6 cards (mutant: to 7)",
             "while len(self._hands[seat]) < HAND_SIZE and self._piles[seat]:",
             "while len(self._hands[seat]) <= HAND_SIZE and self._piles[seat]:",
         ),
         Mutation(
             "overtaking-score",
-            "trafficars_overtaking",
             "a seat scores minus the cards in hand and pile (mutant: hand only)",
             "-(len(hand) + len(pile)) for hand, pile in",
             "-(len(hand) + 0 * len(pile)) for hand, pile in",

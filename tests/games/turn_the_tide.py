@@ -49,42 +49,36 @@ GAME = GameTestInfo(
     mutations=(
         Mutation(
             "tide-lifebuoy-rounding",
-            "turn_the_tide",
             "lifebuoys = floor(halves / 2) (mutant: rounded up)",
             "return sum(half_lifebuoys(card) for card in hand) // 2",
             "return (sum(half_lifebuoys(card) for card in hand) + 1) // 2",
         ),
         Mutation(
             "tide-highest-takes-lower",
-            "turn_the_tide",
             "the highest weather card takes the lower tide card (mutant: the higher)",
             "self._take_tide_card(highest, lower)",
             "self._take_tide_card(highest, higher)",
         ),
         Mutation(
             "tide-lowest-bonus",
-            "turn_the_tide",
             "the lowest showing tide gets the bonus (mutant: the highest)",
             "lowest = min(showing.values(), default=None)",
             "lowest = max(showing.values(), default=None)",
         ),
         Mutation(
             "tide-round-end",
-            "turn_the_tide",
             "the round ends when at most two players remain (mutant: at most one)",
             "if len(self._seats_in_round()) <= PLAYERS_LEFT_TO_END_ROUND:",
             "if len(self._seats_in_round()) < PLAYERS_LEFT_TO_END_ROUND:",
         ),
         Mutation(
             "tide-eliminated-penalty",
-            "turn_the_tide",
             "an eliminated player scores -1 (mutant: -2)",
             "self._totals[seat] -= 1",
             "self._totals[seat] -= 2",
         ),
         Mutation(
             "tide-recheck-cascade",
-            "turn_the_tide",
             "after an elimination step 4 applies again (mutant: never)",
             "anyone_eliminated = True",
             "anyone_eliminated = False",
