@@ -1061,15 +1061,8 @@ def replay_history(
             lists of integers, or bad ``fields``, ``timeout``, ``action_map``, ``cwd`` or
             ``max_line``.
     """
-    _arguments(fields, timeout, max_line, cwd, action_map)  # before the history is played through
-    return replay_checked(
-        *check_replay(target, history, earlier_games),
-        fields=fields,
-        timeout=timeout,
-        action_map=action_map,
-        cwd=cwd,
-        max_line=max_line,
-    )
+    checked = _arguments(fields, timeout, max_line, cwd, action_map)  # before the game is played
+    return _replay(*check_replay(target, history, earlier_games), *checked)
 
 
 def replay_checked(
@@ -1092,7 +1085,20 @@ def replay_checked(
         cardtable.errors.InvalidOptionError: Before anything starts, on bad ``fields``,
             ``timeout``, ``action_map``, ``cwd`` or ``max_line``.
     """
-    fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
+    return _replay(
+        target, history, earlier, *_arguments(fields, timeout, max_line, cwd, action_map)
+    )
+
+
+def _replay(
+    target: Target,
+    history: list[int],
+    earlier: list[list[int]],
+    fields: list[str] | None,
+    limits: _Limits,
+    action_map: ActionMap,
+) -> Outcome:
+    """:func:`replay_history` once its game and its other arguments are checked."""
     started = time.perf_counter()
     outcome, opened = _open(target, fields, limits, action_map)
     if opened is None:
