@@ -549,8 +549,8 @@ def play_command(
     from cardtable.render.replay import _bot_seed
 
     options = parse_options(option_pairs)
+    named = bot_names(bots)  # the other seats' bots
     if players is None:
-        named = bot_names(bots)  # the other seats' bots
         players = len(named) + 1 if named else _seat_count(game_id, None, per="other seat")
     try:
         game = cardtable.make(game_id, players=players, **options)
@@ -561,7 +561,7 @@ def play_command(
             f"seat must be in 0..={game.players - 1}, got {seat}", param_hint="--seat"
         )
     others = [s for s in range(game.players) if s != seat]
-    names = bot_names(bots) or [default_bot(game_id)] * len(others)
+    names = named or [default_bot(game_id)] * len(others)
     if len(names) != len(others):
         raise click.BadParameter(
             f"give {len(others)} bots (one per other seat)", param_hint="--bots"
