@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from cardtable._rng import derive_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.sim import simulate
 from cardtable.testing import game_configs
-from tests.game_info import all_games
+from tests.game_info import GameTestInfo, all_games
 
 SEARCHABLE = [g for g in cardtable.games() if g.search_bots]
 SEARCHABLE_IDS = [g.id for g in SEARCHABLE]
@@ -299,14 +300,21 @@ def test_more_iterations_beat_fewer_in_the_memory_game_in_a_small_match() -> Non
     )
 
 
-def strength_case(game_id: str) -> Any:
-    """``game_id`` as a case of :func:`test_mcts_beats_greedy`: a strict xfail with the reason when
-    its ``GAME.search_loses_to`` says that the search loses to (or ties) the heuristic bot, so that
-    the day it wins the test says so."""
+def expected_case(game_id: str, reason: Callable[[GameTestInfo], str | None]) -> Any:
+    """``game_id`` as a case of a slow strength test: a strict xfail when ``reason`` of its
+    ``GAME`` block gives why the stronger side is not expected to win there (so that the day it
+    wins the test says so), else a plain case."""
     info = all_games().get(game_id)
-    if info is None or info.search_loses_to is None:
+    why = None if info is None else reason(info)
+    if why is None:
         return game_id
-    return pytest.param(game_id, marks=pytest.mark.xfail(reason=info.search_loses_to, strict=True))
+    return pytest.param(game_id, marks=pytest.mark.xfail(reason=why, strict=True))
+
+
+def strength_case(game_id: str) -> Any:
+    """``game_id`` as a case of :func:`test_mcts_beats_greedy`: an xfail when its
+    ``GAME.search_loses_to`` says that the search loses to (or ties) the heuristic bot."""
+    return expected_case(game_id, lambda info: info.search_loses_to)
 
 
 @pytest.mark.slow
@@ -319,13 +327,9 @@ def test_mcts_beats_greedy(game_id: str) -> None:
 
 
 def iterations_case(game_id: str) -> Any:
-    """``game_id`` as a case of :func:`test_more_iterations_beat_fewer`: a strict xfail with the
-    reason when its ``GAME.more_iterations_tie`` says that more iterations cannot win there."""
-    info = all_games().get(game_id)
-    if info is None or info.more_iterations_tie is None:
-        return game_id
-    reason = info.more_iterations_tie
-    return pytest.param(game_id, marks=pytest.mark.xfail(reason=reason, strict=True))
+    """``game_id`` as a case of :func:`test_more_iterations_beat_fewer`: an xfail when its
+    ``GAME.more_iterations_tie`` says that more iterations cannot win there."""
+    return expected_case(game_id, lambda info: info.more_iterations_tie)
 
 
 @pytest.mark.slow
