@@ -16,6 +16,7 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
+from cardtable.reference.trafficars import CARDS as TRAFFICARS_CARDS
 from tests.game_info import GameTestInfo, Mutation
 from tests.scenarios import assert_rejected
 
@@ -200,6 +201,18 @@ def test_jokers_are_floor_12_per_50_cars_used(
     assert outcomes == [*range(min_number, max_number + 1), *jokers]
     grid = max_number - min_number + 1 + len(jokers)
     assert len(public(game.new_state())["seen"]) == grid
+
+
+def test_the_trailers_leave_the_deck_and_come_back_only_as_jokers(backend: Backend) -> None:
+    # Decision 14: "Pakasta poistetaan kaikki erikoiskortit (kortit, joissa ei ole lukua)". The
+    # booklet counts the trailers among its 12 special cards although they show a number.
+    trailers = [card.id for card in TRAFFICARS_CARDS.values() if card.kind == "trailer"]
+    assert trailers == [51, 52, 53]
+    plain = [card for card, _ in new_game(backend).new_state().chance_outcomes()]
+    # Each of 10, 20 and 30 once: no trailer repeats a car's number.
+    assert plain == list(range(1, 51))
+    jokers = new_game(backend, jokers=True).new_state().chance_outcomes()
+    assert set(trailers) <= {card for card, _ in jokers}
 
 
 def test_the_number_range_limits_the_cars_without_jokers(backend: Backend) -> None:

@@ -17,6 +17,7 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
+from cardtable.reference.trafficars import CARDS as TRAFFICARS_CARDS
 from tests.game_info import GameTestInfo, Mutation, every_player_count
 from tests.scenarios import assert_rejected, one_bad_option_each
 
@@ -257,6 +258,20 @@ def test_two_players_share_the_50_cards_without_removing_any(backend: Backend) -
     assert state.action_label(7) == "deal 7 to seat 1"
     assert state.to_dict()["state"]["piles"][0] == list(range(50, 25, -1))
     assert state.scores == [-25, 0]
+
+
+def test_the_deck_is_the_50_car_cards_without_the_trailers(backend: Backend) -> None:
+    # Decision 12: "Poista pakasta kaikki erikoiskortit (eli kortit, joissa ei ole lukua)". The
+    # booklet counts the trailers (numbers 10, 20 and 30) among its 12 special cards.
+    trailers = [card.id for card in TRAFFICARS_CARDS.values() if card.kind == "trailer"]
+    assert trailers == [51, 52, 53]
+    state = new_game(backend, 3).new_state()
+    assert [card for card, _ in state.chance_outcomes()] == list(range(1, 51))
+    while state.current_player == CHANCE:
+        outcomes = [card for card, _ in state.chance_outcomes()]
+        assert set(outcomes) <= set(range(1, 51))
+        state.apply(outcomes[-1])
+    assert state.current_player == 0
 
 
 @pytest.mark.parametrize(("players", "pile"), [(2, 25), (3, 16), (4, 12), (5, 10)])

@@ -193,7 +193,8 @@ def test_the_deal_gives_seat_0_its_twelve_cards_first(backend: Backend) -> None:
 
 
 def test_lifebuoys_count_the_halves_and_round_down(backend: Backend) -> None:
-    # Two halves make a whole; 3.5 gives 3 and 6.5 gives 6 as in the rulebook's examples.
+    # Two halves make a whole, rounded down: "Lauralla on kolme ja puoli pelastusrengasta
+    # korteissaan. Laura saa kolme pelastusrengaskorttia." (3.5 gives 3.)
     state = dealt(
         backend,
         (
