@@ -2919,6 +2919,25 @@ def test_an_empty_sea_ends_the_game_at_once(how: str) -> None:
     assert t.state.is_terminal
 
 
+@pytest.mark.parametrize("item", ["Heart of the Fathoms", "Diving Lantern"])
+def test_a_reveal_outside_a_cast_that_empties_the_sea_ends_the_game(item: str) -> None:
+    # Decision 83: "If the Sea is ever empty, the game ends immediately" (rulebook p.10), also
+    # when an item's reveal discards the sea's last card, a face-down special card.
+    t = port_with_small_fish("reference")
+    buy_supplies(t, [item, "Scotch Egg", "Black Tea"], ["Cloche", "Cask Ale"])
+    empty_all_but(t, 0, [FISH["Tidal Trafficker"]])
+    t.act(SUPPLY + SUPPLIES[item], "turn", 0)
+    if item == "Diving Lantern":
+        assert t.legal() == [COLUMN]
+        t.act(COLUMN, "reveal_column", 0)
+    st = t.st
+    assert (st["phase"], st["node"], st["actor"], st["turn"]) == ("over", "over", None, None)
+    assert st["shoals"] == [[]] * 9
+    assert FISH["Tidal Trafficker"] in st["fish_discard"][0]
+    assert st["end"] is not None
+    assert t.state.is_terminal
+
+
 def test_an_empty_regret_deck_reshuffles_then_steals() -> None:
     t = syringe_monday("reference", 2)
     t.pass_turn(1, None)

@@ -578,7 +578,8 @@ class Items(Draws):
 
         "the top turns face up and leaves every known set; no reveal ability runs". "A special
         card turned face up this way goes at once to its depth's discard pile without effect (the
-        next top stays face down)."
+        next top stays face down)." Decision 83: "If the Sea is ever empty, the game ends
+        immediately", also when such a discard empties it.
         """
         if not self._shoals[s] or self._face_up[s]:
             return
@@ -586,6 +587,7 @@ class Items(Draws):
         self._forget(s)
         if "special" in CARDS.fish[self._shoals[s][0]].flags:
             self._remove_top(s)
+            self._check_the_sea()
 
     def _face_down_tops(self) -> list[int]:
         """The non-empty shoals whose top is face down."""

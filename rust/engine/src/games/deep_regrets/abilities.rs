@@ -122,10 +122,12 @@ impl DeepRegrets {
         t
     }
 
-    /// A reveal outside a cast (§16.11): the top turns face up; a special card is discarded.
-    fn reveal_outside(&self, st: &mut S, s: usize) {
+    /// A reveal outside a cast (§16.11): the top turns face up; a special card is discarded,
+    /// and if that empties the sea the game ends at once (Decision 83). True when it ended.
+    #[must_use]
+    fn reveal_outside(&self, st: &mut S, s: usize) -> bool {
         if st.shoal_len[s] == 0 || st.face_up >> s & 1 == 1 {
-            return;
+            return false;
         }
         st.face_up |= 1 << s;
         st.forget(s);
@@ -135,7 +137,12 @@ impl DeepRegrets {
             .is_some_and(|x| x.special);
         if special {
             self.discard_top(st, s);
+            if st.sea_empty() {
+                self.finish(st);
+                return true;
+            }
         }
+        false
     }
 
     /// Starts an effect list of fish `f` for user `u`: the tasks `Ability(f, trigger)`, then
@@ -816,13 +823,17 @@ impl DeepRegrets {
                     if st.cast_on {
                         let c = usize::from(st.cast_shoal) % 3;
                         for s in [c, c + 3, c + 6] {
-                            self.reveal_outside(st, s);
+                            if self.reveal_outside(st, s) {
+                                return true;
+                            }
                         }
                     }
                 }
                 RevealTarget::All => {
                     for s in 0..9 {
-                        self.reveal_outside(st, s);
+                        if self.reveal_outside(st, s) {
+                            return true;
+                        }
                     }
                 }
                 RevealTarget::Column => {
@@ -1072,8 +1083,8 @@ impl DeepRegrets {
             }
             Node::RevealBeneath => {
                 st.peek = NONE;
-                if a == YES {
-                    self.reveal_outside(st, usize::from(st.cast_shoal));
+                if a == YES && self.reveal_outside(st, usize::from(st.cast_shoal)) {
+                    return;
                 }
                 self.run(st);
             }
@@ -1105,7 +1116,9 @@ impl DeepRegrets {
                 if a == DONE {
                     return self.run(st);
                 }
-                self.reveal_outside(st, (a.wrapping_sub(CAST) as usize).min(8));
+                if self.reveal_outside(st, (a.wrapping_sub(CAST) as usize).min(8)) {
+                    return;
+                }
                 if st.facedown() == 0 {
                     self.run(st);
                 }
@@ -1113,7 +1126,9 @@ impl DeepRegrets {
             Node::RevealColumn => {
                 let c = (a.wrapping_sub(COLUMN) as usize).min(2);
                 for s in [c, c + 3, c + 6] {
-                    self.reveal_outside(st, s);
+                    if self.reveal_outside(st, s) {
+                        return;
+                    }
                 }
                 self.run(st);
             }

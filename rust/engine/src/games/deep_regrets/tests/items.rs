@@ -342,3 +342,31 @@ fn ready_tables_agree_with_each_item() {
         }
     }
 }
+
+/// Decision 83: "If the Sea is ever empty, the game ends immediately" (rulebook p.10), also when
+/// a reveal outside a cast discards the sea's last card, a face-down special card.
+#[test]
+fn a_reveal_outside_a_cast_that_empties_the_sea_ends_the_game() {
+    let d = data::data().unwrap();
+    for item in ["Heart of the Fathoms", "Diving Lantern"] {
+        let (g, mut st, [trafficker]) = started_with(2, json!({}), [(0, "Tidal Trafficker")], 1);
+        empty_sea_but_one_fish(&mut st);
+        let id = item_id(&d.supplies, item);
+        hold_supplies(&mut st, 0, 1 << id);
+        at_turn(&mut st, 0);
+        step(&g, &mut st, SUPPLY + id);
+        if item == "Diving Lantern" {
+            assert_eq!(
+                (st.node, legal_of(&g, &st)),
+                (Node::RevealColumn, vec![COLUMN])
+            );
+            step(&g, &mut st, COLUMN);
+        }
+        assert!(st.sea_empty(), "{item}");
+        assert!(st.fish_discard[0].contains(&trafficker), "{item}");
+        assert_eq!(st.node, Node::Over, "{item}");
+        assert_eq!(g.current_player(&st), TERMINAL);
+        assert_eq!(g.state_json(&st)["phase"], "over");
+        assert_eq!(g.state_json(&st)["ctx"]["item"], Value::Null);
+    }
+}
