@@ -432,6 +432,36 @@ def test_a_batch_without_its_action_count_has_no_mask() -> None:
     for bad in (-1, "4", 4.0, True):
         with pytest.raises(InvalidOptionError, match="num_actions must be an int"):
             PolicyBatch([0], [0], legal_actions=[[1]], num_actions=bad)  # type: ignore[arg-type]
+    row: Any = np.array([2])
+    width: Any = np.int64(3)
+    numpy_sized = PolicyBatch([0], [0], legal_actions=[row], num_actions=width)
+    assert numpy_sized.legal_mask.tolist() == [[False, False, True]]
+    assert numpy_sized.legal_actions == [[2]]
+
+
+@pytest.mark.parametrize(
+    ("games", "legal", "message"),
+    [
+        ([0], [[-1]], "row of legal_actions"),
+        ([0], [[2**32]], "row of legal_actions"),
+        ([0], [[1.5]], "row of legal_actions"),
+        ([0], [[True]], "row of legal_actions"),
+        ([0], [None], "row of legal_actions"),
+        ([0], ["12"], "row of legal_actions"),
+        ([0], [[1], [2]], "legal_actions must have one entry per game"),
+        ([0, 1], [[1]], "legal_actions must have one entry per game"),
+        ([0], "1", "legal_actions must have one entry per game"),
+    ],
+)
+def test_a_batch_made_by_hand_refuses_bad_legal_actions(
+    games: list[int], legal: Any, message: str
+) -> None:
+    """Rows that are not lists of action ids, or not one per game, are refused when the batch is
+    made, not turned into a wrong mask or a bare NumPy error later."""
+    with pytest.raises(InvalidOptionError, match=message):
+        PolicyBatch(games, [0] * len(games), legal_actions=legal, num_actions=5)
+    with pytest.raises(InvalidOptionError, match="seats must have one entry per game"):
+        PolicyBatch([0, 1], [0], legal_actions=[[1], [2]], num_actions=5)
 
 
 def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:

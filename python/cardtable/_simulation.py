@@ -12,14 +12,14 @@ import io
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import write_whole
+from cardtable._inputs import as_int, check_int, write_whole
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -131,8 +131,13 @@ class PolicyBatch:
                 cannot be read without it).
 
         Raises:
-            InvalidOptionError: If ``num_actions`` is not an int of at least 0.
+            InvalidOptionError: If ``num_actions`` is not an int of at least 0, or (for a batch
+                made by hand, without ``source``) ``seats`` or any of the given lists has
+                another length than ``games``, or a legal action is not an int in
+                ``0..2**32-1``.
         """
+        if source is None:
+            legal_actions = _hand_made_rows(games, seats, observations, legal_actions, tensors)
         self._games: Sequence[int] | npt.NDArray[np.integer[Any]] = games
         self._seats: Sequence[int] | npt.NDArray[np.integer[Any]] = seats
         self._observations = observations
@@ -141,11 +146,9 @@ class PolicyBatch:
         self._source = source
         self._rows = rows
         self._legal_flat = legal_flat
-        if num_actions is not None and (
-            not isinstance(num_actions, int) or isinstance(num_actions, bool) or num_actions < 0
-        ):
-            raise InvalidOptionError(f"num_actions must be an int >= 0, got {num_actions!r}")
-        self._num_actions = num_actions
+        self._num_actions = (
+            None if num_actions is None else check_int("num_actions", num_actions, 0)
+        )
         self._legal_mask: npt.NDArray[np.bool_] | None = None
 
     def __len__(self) -> int:
@@ -154,8 +157,9 @@ class PolicyBatch:
     def _from_source(self, what: str) -> PolicySource:
         if self._source is None:
             raise InvalidStateError(
-                f"this batch has no {what}: the policy has already answered it, so its games "
-                "have moved on; read what the policy needs during the call"
+                f"this batch has no {what}: it was made without them, or the policy has already "
+                "answered it, so its games have moved on; read what the policy needs during the "
+                "call"
             )
         return self._source
 
@@ -259,6 +263,47 @@ class PolicyBatch:
 
     def __repr__(self) -> str:
         return f"<PolicyBatch of {len(self)} rows>"
+
+
+_MAX_ACTION = (1 << 32) - 1
+"""The largest action id a batch can hold (``legal_flat`` is uint32)."""
+
+
+def _hand_made_rows(
+    games: object,
+    seats: object,
+    observations: object,
+    legal_actions: object,
+    tensors: object,
+) -> list[list[int]] | None:
+    """The legal-action lists of a batch made by hand, checked and as plain ints.
+
+    Raises:
+        InvalidOptionError: If ``seats``, ``observations``, ``legal_actions`` or ``tensors`` has
+            another length than ``games``, or a legal action is not an int in
+            ``0..2**32-1``.
+    """
+    if not isinstance(games, Sized):
+        raise InvalidOptionError(f"games must be a sequence of ints, got {games!r}")
+    rows = len(games)
+    given = (("seats", seats), ("observations", observations), ("tensors", tensors))
+    for name, value in (*given, ("legal_actions", legal_actions)):
+        if value is not None and (
+            isinstance(value, str | bytes) or not isinstance(value, Sized) or len(value) != rows
+        ):
+            raise InvalidOptionError(f"{name} must have one entry per game ({rows}), got {value!r}")
+    if legal_actions is None:
+        return None
+    checked: list[list[int]] = []
+    for row in legal_actions:  # type: ignore[attr-defined]  # Sized, and iterable as checked
+        ids = [as_int(a) for a in row] if isinstance(row, Iterable) else [None]
+        if isinstance(row, str | bytes) or any(a is None or not 0 <= a <= _MAX_ACTION for a in ids):
+            raise InvalidOptionError(
+                f"each row of legal_actions must be a list of ints in 0..={_MAX_ACTION}, "
+                f"got {row!r}"
+            )
+        checked.append([a for a in ids if a is not None])
+    return checked
 
 
 def _int_list(items: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
