@@ -110,6 +110,8 @@ def test_pettingzoo_rejects_illegal_actions() -> None:
         aec.step(int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else 99)
     with pytest.raises(InvalidOptionError):
         env("goofspiel", players=2, render_mode="human")
+    with pytest.raises(InvalidOptionError, match="render_mode"):
+        env("goofspiel", players=2, render_mode=np.array(["ansi", "ansi"]))  # type: ignore[arg-type]
 
 
 def test_pettingzoo_refuses_non_int_actions_bad_seeds_and_use_before_reset() -> None:
@@ -232,6 +234,10 @@ def test_gymnasium_episode_and_illegal_actions() -> None:
     assert (first == lenient.reset(seed=5)[0]).all()
     with pytest.raises(InvalidOptionError):
         make_env("turn_the_tide", players=4, illegal_action="ignore")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="illegal_action"):
+        make_env("turn_the_tide", players=4, illegal_action=np.array(["lose"]))  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="render_mode"):
+        make_env("turn_the_tide", players=4, render_mode=np.array(["ansi"]))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -509,8 +509,10 @@ def test_bad_map_specifications() -> None:
     for spec in ("no_colon", "cardtable.nothing_here:X", "cardtable.errors:CardtableError"):
         with pytest.raises(MapLoadError):
             load_map(spec)
-    with pytest.raises(ProtocolError):
+    with pytest.raises(InvalidOptionError, match="not empty"):
         Implementation("")
+    with pytest.raises(ProtocolError, match="cannot parse"):
+        Implementation("'unclosed")
 
 
 # --- bad arguments, a misbehaving map, signals ------------------------------------------------
@@ -772,6 +774,9 @@ BAD_CHECK_ARGUMENTS: list[tuple[str, Any, str]] = [
     ("command", 5, "command must be a command line"),
     ("command", ["python", 5], "command must be a command line"),
     ("command", "python\0 x", "without NUL"),
+    ("command", "", "not empty"),
+    ("command", "   ", "not empty"),
+    ("command", [], "not empty"),
     ("cwd", 5, "cwd must be None or an existing directory"),
     ("cwd", "/nonexistent/dir", "cwd must be None or an existing directory"),
     ("seed", 1.5, "seed must be an int in 0..=18446744073709551615"),

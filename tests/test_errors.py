@@ -247,6 +247,49 @@ def test_numpy_booleans_are_never_integers(backend: str, flag: Any) -> None:
     assert state.to_dict() == before
 
 
+def test_a_numpy_bool_option_is_named_by_its_full_type() -> None:
+    """A ``numpy.bool`` where a bool option is expected is refused (docs/errors.md) in words
+    that do not read as if plain bools were refused, alike on both backends."""
+    messages = set()
+    for backend in ("rust", "reference"):
+        with pytest.raises(InvalidOptionError) as refused:
+            cardtable.make("trafficars", players=2, backend=backend, special_cards=np.bool_(False))
+        messages.add(str(refused.value))
+    (message,) = messages
+    assert f"a value of type numpy.{type(np.bool_(False)).__name__} is not accepted" in message
+
+
+def test_a_file_in_a_missing_folder_is_named_in_the_error(tmp_path: Any) -> None:
+    """Files are written through a temporary file beside them; the error names the caller's
+    path, not that temporary file."""
+    state = cardtable.make("goofspiel", players=2).new_state(seed=1)
+    missing = tmp_path / "no" / "such" / "game.html"
+    with pytest.raises(FileNotFoundError) as failed:
+        cardtable.replay(state).save(missing)
+    assert failed.value.filename == str(missing)
+    assert ".cardtable.tmp" not in str(failed.value)
+
+
+def test_the_reference_names_resample_arguments_as_given() -> None:
+    state = cardtable.make("goofspiel", players=2, backend="reference").new_state(seed=1)
+    with pytest.raises(InvalidOptionError, match=r"resample\('0', 0\) is available on the Rust"):
+        state.resample("0", 0)  # type: ignore[arg-type]
+
+
+def test_an_array_where_a_name_is_expected_is_refused() -> None:
+    """A NumPy array compared with a str would give an array whose truth value raises a bare
+    ``ValueError``; names are checked as strs first."""
+    names = np.array(["goofspiel", "rust"])
+    with pytest.raises(InvalidOptionError, match="backend must be"):
+        cardtable.make("goofspiel", backend=names)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="unknown game"):
+        cardtable.make(names)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="backend must be"):
+        cardtable.simulate("goofspiel", players=2, games=2, backend=names, progress=False)  # type: ignore[arg-type]
+    numpy_name: Any = np.str_("reference")
+    assert cardtable.make("goofspiel", backend=numpy_name).players == 2
+
+
 def test_non_json_values_are_never_coerced(backend: str) -> None:
     game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
     data = game.new_state(seed=1).to_dict()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from cardtable._inputs import is_choice
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import GameProtocol
 
@@ -94,7 +95,7 @@ def game_info(game_id: object) -> GameInfo:
     """
     found = games()
     for info in found:
-        if info.id == game_id:
+        if isinstance(game_id, str) and info.id == game_id:
             return info
     known = ", ".join(sorted(g.id for g in found))
     raise InvalidOptionError(f"unknown game {game_id!r}; registered games: {known}")
@@ -135,11 +136,11 @@ def make(
                 "players="
             )
         players = info.min_players
-    if backend == "rust":
+    if is_choice(backend, "rust"):
         from cardtable import _core
 
         return cast(GameProtocol, _core.Game(game_id, players, options))
-    if backend == "reference":
+    if is_choice(backend, "reference"):
         from cardtable import reference
 
         return reference.make(game_id, players=players, **options)

@@ -24,6 +24,7 @@ __all__ = [
     "as_int",
     "check_int",
     "check_path",
+    "is_choice",
     "write_whole",
     "writing",
 ]
@@ -76,6 +77,23 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
         bound = f">= {low}" if high is None else f"in {low}..={high}"
         raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
     return number
+
+
+def is_choice(value: object, *choices: str | None) -> bool:
+    """Whether ``value`` is one of ``choices`` (strs, or ``None``), without elementwise equality.
+
+    A NumPy array compared with a str gives an array, whose truth value raises a bare
+    ``ValueError``; a value that is not a str (nor ``None``) is simply none of the choices.
+
+    Example:
+        >>> is_choice("ansi", None, "ansi"), is_choice(None, None, "ansi")
+        (True, True)
+        >>> is_choice(["ansi"], None, "ansi")
+        False
+    """
+    if value is None:
+        return None in choices
+    return isinstance(value, str) and value in choices
 
 
 def check_path(path: object, name: str = "path") -> str | os.PathLike[str]:
@@ -136,6 +154,8 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             break
         except FileExistsError:  # pragma: no cover - a clash of 48 random bits
             continue
+        except OSError as err:  # a missing or read-only folder: name the caller's path
+            raise type(err)(err.errno, err.strerror, name) from None
     try:
         with os.fdopen(fd, "wb") as f:
             if mode is not None:

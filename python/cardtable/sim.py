@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any, Literal
 
 from cardtable import _rng
-from cardtable._inputs import MAX_SEED, check_int
+from cardtable._inputs import MAX_SEED, check_int, is_choice
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -138,14 +138,14 @@ def simulate(
     names = bot_labels(bots)
     run: partial[dict[str, Any]]
     if any(not isinstance(b, str) for b in bots):
-        if backend != "local":
+        if not is_choice(backend, "local"):
             raise InvalidOptionError("Python policies run only with backend='local'")
         from cardtable._policy import run_with_policies
 
         run = partial(run_with_policies, game, bots, batch_size=batch_size)
-    elif backend == "local":
+    elif is_choice(backend, "local"):
         run = partial(run_local, game, names, threads=threads)
-    elif backend == "ray":
+    elif is_choice(backend, "ray"):
         from cardtable._ray import simulate_ray
 
         run = partial(simulate_ray, game, names, chunks=ray_chunks)

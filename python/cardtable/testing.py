@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 
-from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._inputs import MAX_SEED, as_int, check_int, is_choice
 from cardtable._rng import SplitMix64
 from cardtable._state_compare import (
     _AB,
@@ -1047,7 +1047,7 @@ def equivalence_test(
     configs = game_configs(game_id, **fixed)
     if not callable(factory):
         raise InvalidOptionError(f"factory must be a callable returning a game, got {factory!r}")
-    if reference_backend not in ("rust", "reference"):
+    if not is_choice(reference_backend, "rust", "reference"):
         raise InvalidOptionError(
             f"reference_backend must be 'rust' or 'reference', got {reference_backend!r}"
         )

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from cardtable._inputs import as_int
+from cardtable._inputs import as_int, is_choice
 from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.vector import Reward, VectorEnv
@@ -78,11 +78,11 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         Raises:
             InvalidOptionError: On a bad game, option, seat, bot or argument.
         """
-        if illegal_action not in ("lose", "raise"):
+        if not is_choice(illegal_action, "lose", "raise"):
             raise InvalidOptionError(
                 f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
             )
-        if render_mode not in (None, "ansi"):
+        if not is_choice(render_mode, None, "ansi"):
             raise InvalidOptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         clash = sorted(_VECTOR_ENV_ARGUMENTS.intersection(options))
         if clash:

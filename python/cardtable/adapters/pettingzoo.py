@@ -33,7 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import cardtable
-from cardtable._inputs import as_int
+from cardtable._inputs import as_int, is_choice
 from cardtable._rng import SplitMix64
 from cardtable.adapters._common import check_seed, win_rewards
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
@@ -70,7 +70,7 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             InvalidOptionError: On a bad game, player count, option or render mode.
         """
         super().__init__()
-        if render_mode not in (None, "ansi"):
+        if not is_choice(render_mode, None, "ansi"):
             raise InvalidOptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.game = cardtable.make(game_id, players=players, **options)

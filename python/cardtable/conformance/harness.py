@@ -119,14 +119,16 @@ def check_command(command: Any) -> str:
     command line gives it back.
 
     Raises:
-        InvalidOptionError: For anything else, or a command holding a NUL character.
+        InvalidOptionError: For anything else, an empty command (nothing but blanks, or no
+            argv), or a command holding a NUL character.
     """
+    given = command
     if isinstance(command, (list, tuple)) and all(isinstance(arg, str) for arg in command):
         command = shlex.join(command)
-    if not isinstance(command, str) or "\0" in command:
+    if not isinstance(command, str) or "\0" in command or not command.strip():
         raise InvalidOptionError(
             "command must be a command line (a string) or its argv (a list of strings), "
-            f"without NUL characters, got {command!r}"
+            f"not empty and without NUL characters, got {given!r}"
         )
     return command
 
@@ -289,8 +291,6 @@ class Implementation:
             argv = shlex.split(command)
         except ValueError as err:
             raise ProtocolError("start", f"cannot parse the command {command!r}: {err}") from None
-        if not argv:
-            raise ProtocolError("start", "the command is empty")
         try:
             self._proc = subprocess.Popen(
                 argv,

@@ -531,8 +531,8 @@ class ReferenceState(ABC):
                 ``cardtable.make(...).state_from_dict(state.to_dict())``).
         """
         raise InvalidOptionError(
-            f"{self._game.game_id}: resample({observer}, {seed}) is available on the Rust backend "
-            "only; make the game with backend='rust'"
+            f"{self._game.game_id}: resample({observer!r}, {seed!r}) is available on the Rust "
+            "backend only; make the game with backend='rust'"
         )
 
     def __copy__(self: StateT) -> StateT:

@@ -80,7 +80,18 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
         if not -(1 << 63) <= number < 1 << 64:
             raise ValueError(f"the integer {number} is out of range {-(1 << 63)}..={(1 << 64) - 1}")
         return number
-    raise ValueError(f"a value of type {type(value).__name__} is not accepted")
+    raise ValueError(f"a value of type {_type_name(value)} is not accepted")
+
+
+def _type_name(value: object) -> str:
+    """The fully qualified name of ``value``'s type, as the engine's bindings give it.
+
+    ``numpy.bool`` rather than ``bool``, which would read as if plain bools were refused.
+    """
+    kind = type(value)
+    if kind.__module__ in ("builtins", "__main__"):
+        return kind.__qualname__
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 def plain_json(value: object, error: type[CardtableError]) -> object:

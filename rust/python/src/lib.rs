@@ -218,9 +218,10 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
             ));
         }
     }
+    // `numpy.bool` rather than `bool`, which would read as if plain bools were refused.
     let kind = obj
         .get_type()
-        .name()
+        .fully_qualified_name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "?".into());
     Err(format!("a value of type {kind} is not accepted"))
