@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -68,3 +69,36 @@ def test_python_policies_are_local_only() -> None:
             backend="ray",
             progress=False,
         )
+
+
+def test_bad_ray_arguments_are_refused_before_the_run() -> None:
+    """Unknown bots and bad chunk counts get the local backend's own errors, not Ray's wrapper
+    of a worker's traceback; NumPy integers are chunk counts like ints."""
+    with pytest.raises(cardtable.InvalidOptionError, match="nope") as bad_bot:
+        cardtable.simulate(
+            "goofspiel", players=2, games=4, bots=["nope", "random"], backend="ray", progress=False
+        )
+    assert "\x1b[" not in str(bad_bot.value)
+    for chunks in (0, -1, 2.0, True, "2"):
+        with pytest.raises(cardtable.InvalidOptionError, match="ray_chunks must be an int"):
+            cardtable.simulate(
+                "goofspiel",
+                players=2,
+                games=4,
+                backend="ray",
+                ray_chunks=chunks,  # type: ignore[arg-type]
+                progress=False,
+            )
+
+
+@pytest.mark.usefixtures("local_cluster")
+def test_a_worker_error_reaches_the_caller_as_the_package_error() -> None:
+    with pytest.raises(cardtable.CapacityError, match="keep_games=False"):
+        cardtable.simulate(
+            "goofspiel", players=2, games=10**12, backend="ray", ray_chunks=2, progress=False
+        )
+    chunks: Any = np.int64(3)
+    result = cardtable.simulate(
+        "goofspiel", players=2, games=40, backend="ray", ray_chunks=chunks, progress=False
+    )
+    assert result.games_played == 40

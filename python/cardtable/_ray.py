@@ -10,7 +10,8 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from cardtable.errors import InvalidOptionError
+from cardtable._inputs import check_int
+from cardtable.errors import CardtableError, InvalidOptionError
 
 if TYPE_CHECKING:
     from cardtable import _core
@@ -48,23 +49,28 @@ def simulate_ray(
 ) -> dict[str, Any]:
     """Runs the games as Ray tasks over contiguous game ranges and merges them in order.
 
-    Connects to the running Ray cluster (``ray.init()``) if none is connected yet.
+    Connects to the running Ray cluster (``ray.init()``) if none is connected yet, once the
+    arguments are checked here: the bots, like everything the workers check, by a run of no
+    games on this machine's engine.
 
     Raises:
-        InvalidOptionError: If Ray is not installed.
+        InvalidOptionError: If Ray is not installed, ``chunks`` is not an int of at least 1, or
+            a bot is unknown.
+        CardtableError: What a worker raised (its own error, not Ray's wrapper of it).
     """
     try:
         import ray
     except ImportError:
         raise InvalidOptionError("backend='ray' needs Ray: pip install 'cardtable[ray]'") from None
-    from cardtable._simulation import Progress, merge_raw
+    from cardtable._simulation import Progress, merge_raw, run_local
 
+    if chunks is not None:
+        chunks = check_int("ray_chunks", chunks, 1)
+    run_local(game, bots, 0, seed, keep_games, False, threads=1)
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
     if chunks is None:
         chunks = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
-    if not isinstance(chunks, int) or isinstance(chunks, bool) or chunks < 1:
-        raise InvalidOptionError(f"ray_chunks must be a positive int, got {chunks!r}")
     chunks = min(chunks, max(games, 1))
     bounds = [games * i // chunks for i in range(chunks + 1)]
     run = (game.game_id, game.players, game.options, bots, seed, keep_games)
@@ -86,11 +92,11 @@ def simulate_ray(
         except KeyboardInterrupt:
             stopped = True
     if not stopped:
-        return merge_raw(ray.get(refs), game.players)
+        return merge_raw(_results(ray, refs), game.players)
     for ref in refs:
         if ref not in finished:
             ray.cancel(ref)
-    parts = ray.get([r for r in refs if r in finished]) if finished else []
+    parts = _results(ray, [r for r in refs if r in finished]) if finished else []
     if not parts:
         parts = [_run_range(*run, 0, 0)]
     raw = merge_raw(parts, game.players)
@@ -99,3 +105,19 @@ def simulate_ray(
     for key in ("scores", "winners", "lengths"):
         raw.pop(key, None)
     return raw
+
+
+def _results(ray: Any, refs: list[Any]) -> list[dict[str, Any]]:
+    """The tasks' results, in order.
+
+    A task that failed with one of the package's errors raises that error: Ray wraps it in a
+    ``RayTaskError`` whose message is the worker's coloured traceback.
+    """
+    try:
+        results: list[dict[str, Any]] = ray.get(refs)
+    except ray.exceptions.RayTaskError as failed:
+        cause = getattr(failed, "cause", None)
+        if isinstance(cause, CardtableError):
+            raise cause from None
+        raise
+    return results
