@@ -153,7 +153,7 @@ GAME = GameTestInfo(
         ("3p-5days-tentacles", {"players": 3, "days": 5, "expansion_tentacles": True}, 2),
     ],
     perft=({"players": 2}, 5, 4, 9),
-    tensor_size=lambda n, o: 2240 + 362 * n,
+    tensor_size=lambda n, o: 2267 + 362 * n,
     small={"players": 2, "days": 5},
     pictures=[("mid", {"players": 2, "days": 5}, 16, 40)],
     hidden_cards=hidden_cards,
@@ -831,7 +831,7 @@ def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -
         "beneath": None,
         "ignored": False,
     }
-    assert t.obs(1)["shoals"][0] == {"size": 13, "top": "Sheepshead", "known": None}
+    assert t.obs(1)["shoals"][0] == {"size": 13, "top": "Sheepshead", "known": None, "back": "m"}
     assert t.legal() == [DECLINE, 50, 51, 52]
     assert t.state.action_label(50) == "pay with P1"
     assert t.state.action_label(CATCH) == "catch"
@@ -1790,7 +1790,7 @@ def test_catching_the_last_fish_of_a_shoal_draws_a_regret(backend: Backend) -> N
         for name in ["Sheepshead", "Osteofish", "Man O' War", "Mahi-Mahi", "Flying Gurnard"]
     )
     assert st["face_up"][0] is False
-    assert t.obs(1)["shoals"][0] == {"size": 0, "top": None, "known": None}
+    assert t.obs(1)["shoals"][0] == {"size": 0, "top": None, "known": None, "back": None}
     assert t.at("turn", 1)
     assert CAST + 0 not in t.legal()
 
@@ -2161,8 +2161,8 @@ def test_peeks_show_a_top_to_one_seat_until_it_changes(backend: Backend) -> None
     t.act(CAST + 4, "peek_shoal")
     st = t.st
     assert st["known"] == [[0, 4], []]
-    assert t.obs(0)["shoals"][0] == {"size": 11, "top": None, "known": "Sheepshead"}
-    assert t.obs(1)["shoals"][0] == {"size": 11, "top": None, "known": None}
+    assert t.obs(0)["shoals"][0] == {"size": 11, "top": None, "known": "Sheepshead", "back": "m"}
+    assert t.obs(1)["shoals"][0] == {"size": 11, "top": None, "known": None, "back": "m"}
     # A column: the peekable shoals of column 1 (shoal 4 is known already).
     t.act(SUPPLY + SUPPLIES["Curious Spyglass"], "turn", 0)
     assert (t.st["node"], t.st["ctx"]["left"]) == ("peek_column", 1)
@@ -2181,6 +2181,48 @@ def test_peeks_show_a_top_to_one_seat_until_it_changes(backend: Backend) -> None
     # Revealing a known top forgets it.
     t.catch(0, 0, "P3")
     assert t.st["known"] == [[1, 4, 6, 7, 8], []]
+
+
+def test_card_backs_show_the_size_of_every_top(backend: Backend) -> None:
+    """Decision 86: "Card back shows depth and size silhouette (Small / Middling / Large)." Every
+    seat sees the size of each shoal's top card, face down too (§11.3 ``back``: "the top card's
+    size in the data file ("s", "m", "l"), face up or face down, null when the shoal is empty")."""
+    tops = {
+        0: [FISH["Sockeye Salmon"], FISH["Barracuda"]],
+        1: [FISH["Hammerhead Shark"]],
+        2: [FISH["Sheepshead"]],
+    }
+    t = monday(backend, 2, tops=tops, dice={0: (3, 3, 3)})
+
+    def backs_are_the_real_tops_sizes(t: Table) -> None:
+        st = t.st
+        for p in range(t.players):
+            for s, shoal in enumerate(t.obs(p)["shoals"]):
+                cards = st["shoals"][s]
+                assert shoal["back"] == (FISH_BY_ID[cards[0]]["size"] if cards else None)
+
+    backs_are_the_real_tops_sizes(t)
+    for p in range(2):
+        shoals = t.obs(p)["shoals"]
+        assert [shoal["back"] for shoal in shoals[:3]] == ["s", "l", "m"]
+        assert shoals[1] == {"size": 13, "top": None, "known": None, "back": "l"}
+    # The Sockeye Salmon caught: the Barracuda beneath is the face-down top now, its back middling.
+    t.catch(0, 0, "P3")
+    backs_are_the_real_tops_sizes(t)
+    assert t.obs(1)["shoals"][0] == {"size": 12, "top": None, "known": None, "back": "m"}
+    # Revealed by a cast, the top shows its name and still its back.
+    t.act(CAST + 1, "turn", 1)
+    backs_are_the_real_tops_sizes(t)
+    assert t.obs(0)["shoals"][1] == {
+        "size": 13,
+        "top": "Hammerhead Shark",
+        "known": None,
+        "back": "l",
+    }
+    # An empty shoal shows no back.
+    t = fish_out_shoal_0(backend)
+    backs_are_the_real_tops_sizes(t)
+    assert all(t.obs(p)["shoals"][0]["back"] is None for p in range(3))
 
 
 def test_difficulty_dinks_are_used_while_paying(backend: Backend) -> None:
@@ -2325,6 +2367,7 @@ def test_observation_has_exactly_the_contract_keys(backend: Backend) -> None:
         "regret", "regret_discard", "dink", "dink_discard", "supply", "supply_discard", "rod",
         "rod_discard", "reel", "reel_discard",
     }  # fmt: skip
+    assert all(set(shoal) == {"size", "top", "known", "back"} for shoal in obs["shoals"])
     assert (obs["seat"], obs["current_player"], obs["actor"], obs["node"]) == (1, 0, 0, "pay")
     assert obs["decks"]["dink"] == 25 and obs["decks"]["regret"] == 60
     assert obs["fresh"][0] == ["P1", "P2", "P3"]
@@ -4759,7 +4802,7 @@ def test_step_two_state_and_observation_keys(backend: Backend) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_step_two_tensor_size(backend: Backend, players: int) -> None:
     t = monday(backend, players)
-    assert len(t.state.observation_tensor(0)) == 2240 + 362 * players
+    assert len(t.state.observation_tensor(0)) == 2267 + 362 * players
 
 
 def test_step_two_labels_at_turn_and_pay(backend: Backend) -> None:

@@ -99,6 +99,8 @@ class ShoalObservation(TypedDict):
     size: int
     top: str | None
     known: str | None
+    back: str | None
+    """The top card's size ("s", "m", "l"), on its back even face down; None if empty (§11.3)."""
 
 
 class CastObservation(TypedDict):

@@ -239,7 +239,7 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(2240 + 362 * players,)`` (§16.12)."""
+        """``(2267 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
 
     @property

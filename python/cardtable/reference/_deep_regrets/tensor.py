@@ -3,7 +3,7 @@
 §16.12: "the node segment has 58 entries (35 + 23 in the order above); the mounted segment encodes
 the Cloche fish as slot 3 (entry (3+1)/3); and these segments are appended at the end": ``plug``,
 ``front``, ``locks``, ``used``, ``ctx.ability``, ``ctx.pool``, ``ctx.target``, ``ctx.offer``,
-``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2240 + 362·n."
+``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2267 + 362·n."
 """
 
 from __future__ import annotations
@@ -54,11 +54,13 @@ DIE_CLASS = {die_string(c): c for c in range(len(DIE_CLASSES))}
 
 TRIGGERS = ("reveal", "catch", "eat", "not_caught")
 """The triggers in the order of the ``ctx.ability`` segment."""
+BACKS = ("s", "m", "l")
+"""§11.4: the sizes in the order of the ``shoals`` segment's one-hot of ``back``."""
 
 
 def tensor_size(players: int) -> int:
-    """The number of entries: ``2240 + 362 * players``."""
-    return 2240 + 362 * players
+    """The number of entries: ``2267 + 362 * players``."""
+    return 2267 + 362 * players
 
 
 def _in_block(name: str | None) -> int | None:
@@ -184,10 +186,13 @@ def encode_observation(obs: DeepRegretsObservation, players: int) -> list[float]
     t.multi_hot((DINK_ID[name] for name in obs["dinks"]), DINKS)
     t.multi_hot((SUPPLY_ID[name] for name in obs["supplies"]), SUPPLIES)
     for shoal in obs["shoals"]:
-        top, known = shoal["top"], shoal["known"]
+        # "[size / 15, one-hot(top − 45·(d − 1), 45), one-hot(known − 45·(d − 1), 45),
+        # one-hot(back over s, m, l, 3) (all 0 when null: an empty shoal)]"
+        top, known, back = shoal["top"], shoal["known"], shoal["back"]
         t.scaled(shoal["size"], 15)
         t.one_hot(_in_block(top), BLOCK)
         t.one_hot(_in_block(known), BLOCK)
+        t.one_hot(None if back is None else BACKS.index(back), len(BACKS))
     discard = [0.0] * FISH
     for pile in obs["fish_discard"]:
         for i, name in enumerate(pile):

@@ -134,7 +134,10 @@ class Views(Labels):
         """Shoal s as ``player`` sees it.
 
         "size: cards left, top: name if the top is face up else null, known: name if the top is
-        face down and in known[p] else null".
+        face down and in known[p] else null, back: the top card's size in the data file ("s",
+        "m", "l"), face up or face down, null when the shoal is empty": "the card back shows the
+        size silhouette" (Decision 86: "Card back shows depth and size silhouette (Small /
+        Middling / Large).").
         """
         shoal = self._shoals[s]
         top = fish_name(shoal[0]) if shoal else None
@@ -142,6 +145,7 @@ class Views(Labels):
             "size": len(shoal),
             "top": top if self._face_up[s] else None,
             "known": top if not self._face_up[s] and s in self._known[player] else None,
+            "back": CARDS.fish[shoal[0]].size if shoal else None,
         }
 
     def _context_view(self, player: int) -> ContextObservation:

@@ -22,6 +22,9 @@ pub const SUPPLY_COUNT: usize = 20;
 pub const ROD_COUNT: usize = 10;
 /// Reel cards.
 pub const REEL_COUNT: usize = 10;
+/// The fish sizes as the data file writes them (`size`), by [`Fish::size`] index: small,
+/// middling, large.
+pub const SIZE_NAMES: [&str; 3] = ["s", "m", "l"];
 
 /// What a passive rod difficulty applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -589,12 +592,11 @@ fn item(v: &Value, lists: &mut Lists) -> Result<Item, String> {
 }
 
 fn size_index(s: &str) -> Result<u8, String> {
-    match s {
-        "s" => Ok(0),
-        "m" => Ok(1),
-        "l" => Ok(2),
-        _ => Err(format!("unknown size {s:?}")),
-    }
+    SIZE_NAMES
+        .iter()
+        .position(|&name| name == s)
+        .map(|i| i as u8)
+        .ok_or_else(|| format!("unknown size {s:?}"))
 }
 
 fn rules(v: &Value, names: &[String]) -> Result<Rules, String> {

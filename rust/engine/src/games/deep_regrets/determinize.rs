@@ -3,7 +3,8 @@
 //! the fish not yet dealt), regret values held by other seats / the deck / the discard / a hidden
 //! pool or offer, the dinks and supplies of other seats with the dink and supply piles, and the
 //! rod and reel piles (with shop cards drawn by another seat). Everything is rebuilt from the
-//! canonical (sorted) set of unseen cards and shuffled with the caller's stream.
+//! canonical (sorted) set of unseen cards and shuffled with the caller's stream. The size of every
+//! shoal's top is public (its card back, Decision 86): a re-dealt top keeps the real top's size.
 
 use super::{DeepRegrets, DeepRegretsState as S, ItemSrc, Seat, BLOCK, MAX_SEATS, NONE};
 use crate::rng::SplitMix64;
@@ -109,7 +110,11 @@ impl DeepRegrets {
     }
 
     /// Face-down fish of each depth's shoals that `me` has not seen, with the fish of that depth
-    /// not yet dealt, are shuffled back into the same places.
+    /// not yet dealt, are shuffled back into the same places. "The size of every shoal's top is
+    /// public (its card back ...), so the re-deal keeps it. Per depth, first the re-dealt tops
+    /// ..., shoal by shoal in index order: each is drawn uniformly among the fish of the depth's
+    /// pool not drawn yet that have the size of the real top ... Then the depth's other places
+    /// ... get the rest of the pool, shuffled uniformly." (contract, "Determinization")
     fn redeal_fish(&self, out: &mut S, me: usize, rng: &mut SplitMix64) {
         // A reorder in progress rewrites the top of the cast's shoal from its own lists: those
         // fish are all referenced (they stay in the shoal, in their old order, until then), so
@@ -172,19 +177,59 @@ impl DeepRegrets {
             }
             let pool = &mut pool[..len];
             pool.sort_unstable();
-            shuffle(pool, rng);
+            // The re-dealt tops first, each among the fish not drawn yet of its real top's size
+            // (the real tops are in the pool: there are always enough).
+            let size = |f: u8| self.data.fish.get(usize::from(f)).map_or(NONE, |x| x.size);
+            let mut taken = [false; 3 * super::SHOAL_CAP + BLOCK];
+            let mut top_of = [NONE; 3 * super::SHOAL_CAP];
             for (k, &(s, i)) in slots[..nslots].iter().enumerate() {
-                out.shoals[usize::from(s)][usize::from(i)] = pool[k];
+                let (s, i) = (usize::from(s), usize::from(i));
+                if i + 1 != usize::from(out.shoal_len[s]) {
+                    continue;
+                }
+                let z = size(out.shoals[s][i]);
+                let fits = |j: usize| !taken[j] && size(pool[j]) == z;
+                let count = (0..len).filter(|&j| fits(j)).count();
+                if count == 0 {
+                    continue; // never: the real top is in the pool, not drawn yet
+                }
+                let pick = rng.below(count as u64) as usize;
+                if let Some(j) = (0..len).filter(|&j| fits(j)).nth(pick) {
+                    taken[j] = true;
+                    top_of[k] = pool[j];
+                }
             }
-            for (k, &(q, _)) in held[..nheld].iter().enumerate() {
-                let f = pool[nslots + k];
+            // Then the other places: the rest of the pool, in its canonical order, shuffled.
+            let mut rest = [0u8; 3 * super::SHOAL_CAP + BLOCK];
+            let mut nrest = 0;
+            for (j, &f) in pool.iter().enumerate() {
+                if !taken[j] {
+                    rest[nrest] = f;
+                    nrest += 1;
+                }
+            }
+            let rest = &mut rest[..nrest];
+            shuffle(rest, rng);
+            let mut next = 0;
+            for (k, &(s, i)) in slots[..nslots].iter().enumerate() {
+                let f = if top_of[k] == NONE {
+                    next += 1;
+                    rest[next - 1]
+                } else {
+                    top_of[k]
+                };
+                out.shoals[usize::from(s)][usize::from(i)] = f;
+            }
+            for &(q, _) in &held[..nheld] {
+                let f = rest[next];
+                next += 1;
                 out.seats[usize::from(q)].hand.insert(f);
                 out.unseen_hand.insert(f);
             }
             for &f in &left[..nleft] {
                 out.deal_left.remove(f);
             }
-            for &f in &pool[nslots + nheld..] {
+            for &f in &rest[next..] {
                 out.deal_left.insert(f);
             }
         }
@@ -345,7 +390,8 @@ mod tests {
         ]
     }
 
-    /// A second real state with the same information for `me`: two hidden fish of a depth swapped,
+    /// A second real state with the same information for `me`: two hidden fish of a depth swapped
+    /// (of the same size when one of them is a top: its back shows the size, Decision 86),
     /// the other seats' knowledge of the face-down tops turned over, a regret of another seat
     /// exchanged with the deck, a dink of another seat exchanged with the deck.
     fn perturb(g: &DeepRegrets, st: &DeepRegretsState, me: usize) -> DeepRegretsState {
@@ -377,9 +423,15 @@ mod tests {
                     Some(&x) => x,
                     None => slots[0],
                 };
-                let b = match slots.iter().rev().find(|&&x| x != a) {
+                let top = |x: (usize, usize)| x.1 + 1 == usize::from(st.shoal_len[x.0]);
+                let size = |x: (usize, usize)| g.data.fish[usize::from(st.shoals[x.0][x.1])].size;
+                let b = match slots
+                    .iter()
+                    .rev()
+                    .find(|&&x| x != a && (!(top(x) || top(a)) || size(x) == size(a)))
+                {
                     Some(&x) => x,
-                    None => slots[0],
+                    None => a,
                 };
                 let fa = o.shoals[a.0][a.1];
                 o.shoals[a.0][a.1] = o.shoals[b.0][b.1];
@@ -469,6 +521,67 @@ mod tests {
         }
         assert!(checked > 500, "{checked}");
         assert!(perturbed > 300, "{perturbed}");
+    }
+
+    /// Decision 86 ("Card back shows depth and size silhouette (Small / Middling / Large).") and
+    /// the contract's "Determinization": every sample shows the real tops' sizes, face down
+    /// included.
+    #[test]
+    fn samples_keep_the_size_of_every_top() {
+        let mut redealt = 0;
+        for (gi, g) in games().iter().enumerate() {
+            for (k, (_, st)) in playout_nodes(&**g, 11 + gi as u64).iter().enumerate() {
+                if st.ended || k % 13 != 0 {
+                    continue;
+                }
+                for me in 0..g.players() {
+                    let smp = g
+                        .determinize(st, me, &mut SplitMix64::new(k as u64))
+                        .unwrap();
+                    for s in 0..9 {
+                        assert_eq!(g.top_size(&smp, s), g.top_size(st, s), "shoal {s}");
+                        redealt += usize::from(smp.top_fish(s) != st.top_fish(s));
+                    }
+                }
+            }
+        }
+        assert!(redealt > 500, "{redealt}");
+    }
+
+    /// At the first turn every top is face down and unseen: the top of shoal 0 is drawn
+    /// uniformly among the depth's fish of its real top's size (every one of them comes up, none
+    /// of another size), while the fish beneath it take every size.
+    #[test]
+    fn a_redealt_top_is_uniform_among_the_fish_of_its_size() {
+        let g = game(2, json!({}));
+        let st = playout_nodes(&*g, 5)
+            .into_iter()
+            .map(|(_, st)| st)
+            .find(|st| st.phase == super::super::Phase::Actions)
+            .unwrap();
+        assert_eq!(st.face_up, 0);
+        let size = |f: u8| g.data.fish[usize::from(f)].size;
+        let z = size(st.top_fish(0).unwrap());
+        assert_eq!(st.known, [0; super::super::MAX_SEATS]);
+        let candidates: Vec<u8> = (0..45u8)
+            .filter(|&f| g.data.fish[usize::from(f)].base && size(f) == z)
+            .collect();
+        let mut tops = std::collections::HashMap::new();
+        let mut beneath = HashSet::new();
+        let mut rng = SplitMix64::new(9);
+        let draws = 200 * candidates.len();
+        for _ in 0..draws {
+            let smp = g.determinize(&st, 1, &mut rng).unwrap();
+            *tops.entry(smp.top_fish(0).unwrap()).or_insert(0usize) += 1;
+            beneath.insert(size(smp.shoals[0][usize::from(smp.shoal_len[0]) - 2]));
+        }
+        let mut seen: Vec<u8> = tops.keys().copied().collect();
+        seen.sort_unstable();
+        assert_eq!(seen, candidates);
+        for (f, &count) in &tops {
+            assert!((140..=260).contains(&count), "fish {f}: {count} of {draws}");
+        }
+        assert_eq!(beneath.len(), 3);
     }
 
     #[test]

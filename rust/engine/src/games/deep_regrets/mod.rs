@@ -994,6 +994,13 @@ impl DeepRegrets {
     fn fish_name(&self, f: usize) -> &'static str {
         self.data.fish.get(f).map_or("?", |x| x.name.as_str())
     }
+    /// The size (0 s, 1 m, 2 l) of shoal `s`'s top card, face up or face down ("the card back
+    /// shows the size silhouette", Decision 86); `None` when the shoal is empty.
+    fn top_size(&self, st: &DeepRegretsState, s: usize) -> Option<u8> {
+        st.top_fish(s)
+            .and_then(|f| self.data.fish.get(usize::from(f)))
+            .map(|x| x.size)
+    }
 }
 
 impl Game for DeepRegrets {

@@ -17,6 +17,7 @@ use super::actions::{
     TAKE_NOTHING, USE_COFFIN, USE_LIFE_PRESERVER, USE_REEL, USE_SKULL, USE_WORMS, USE_WORMS_LAST,
     YES,
 };
+use super::data::SIZE_NAMES;
 use super::flow::first_kind;
 use super::port::shop_base;
 use super::{
@@ -322,7 +323,12 @@ impl DeepRegrets {
                     Some(f) if !up && st.known[me.min(4)] >> s & 1 == 1 => self.fish_opt(f),
                     _ => Value::Null,
                 };
-                json!({"size": st.shoal_len[s], "top": top_name, "known": known})
+                // Decision 86: "the card back shows the size silhouette", face up or face down.
+                let back = match self.top_size(st, s) {
+                    Some(z) => json!(SIZE_NAMES[usize::from(z)]),
+                    None => Value::Null,
+                };
+                json!({"size": st.shoal_len[s], "top": top_name, "known": known, "back": back})
             })
             .collect();
         let discard: Vec<Value> = (0..3)

@@ -319,7 +319,7 @@ fn setup_deal_first_refresh_and_state_keys() {
     let o = g.observation(s.state(), 1);
     assert_eq!(
         o["shoals"][0],
-        json!({"size": 13, "top": null, "known": null})
+        json!({"size": 13, "top": null, "known": null, "back": "l"})
     );
     assert_eq!(o["decks"]["regret"], 60);
     assert_eq!(o["current_player"], 0);
@@ -339,12 +339,61 @@ fn labels_follow_the_node_and_fall_back() {
     assert_eq!(g.action_label(&st, 511), "action 511");
 }
 
-/// Contract §16.12: "Total size: 1765 + 23 + 221·n + 1 + 140·n + 139 + 6 + n + 5 + 136 + 138 + 27
-/// = 2240 + 362·n".
+/// Contract §16.12: "Total size: 1792 + 23 + 221·n + 1 + 140·n + 139 + 6 + n + 5 + 136 + 138 + 27
+/// = 2267 + 362·n".
 #[test]
-fn tensor_size_is_2240_plus_362_per_seat() {
+fn tensor_size_is_2267_plus_362_per_seat() {
     for n in 2..=5 {
         let g = game(n, tentacles());
-        assert_eq!(g.observation_shape(), vec![2240 + 362 * n]);
+        assert_eq!(g.observation_shape(), vec![2267 + 362 * n]);
     }
+}
+
+/// Decision 86: "Card back shows depth and size silhouette (Small / Middling / Large)." §11.3:
+/// `back` is "the top card's `size` in the data file (`"s"`, `"m"`, `"l"`), face up or face
+/// down, null when the shoal is empty"; §11.4: the `shoals` segment ends each shoal with
+/// "one-hot(back over `s`, `m`, `l`, 3) (all 0 when null: an empty shoal)".
+#[test]
+fn card_backs_show_the_size_of_every_top() {
+    let tops = [(0, "Eyefish"), (1, "Barracuda"), (2, "Hammerhead Shark")];
+    let (g, mut st, _) = started_with(2, json!({}), tops, 1);
+    // shoal 2 emptied (only what the observation shows of it matters here)
+    st.shoal_len[2] = 0;
+    // The §11.4 segments before `shoals`, for 2 seats: seat, day, phase, node, actor / turn /
+    // first_player, last_turns, life_preserver, current_player, seats, mounted, regrets, hand,
+    // dinks and supplies.
+    let n = 2;
+    let shoals = n + 6 + 5 + 58 + 3 * n + 2 + n + (n + 2) + 78 * n + 135 * n + 4 + 135 + 45;
+    let mut tensor = vec![0.0f32; g.observation_shape()[0]];
+    for p in 0..n {
+        let o = g.observation(&st, p);
+        let backs: Vec<&Value> = (0..9).map(|s| &o["shoals"][s]["back"]).collect();
+        assert_eq!(backs[..3], [&json!("s"), &json!("m"), &Value::Null]);
+        assert_eq!(
+            o["shoals"][1],
+            json!({"size": 13, "top": null, "known": null, "back": "m"})
+        );
+        assert_eq!(
+            o["shoals"][2],
+            json!({"size": 0, "top": null, "known": null, "back": null})
+        );
+        for s in 3..9 {
+            let top = usize::from(st.top_fish(s).unwrap());
+            let size = usize::from(g.data.fish[top].size);
+            assert_eq!(o["shoals"][s]["back"], data::SIZE_NAMES[size]);
+        }
+        g.observation_tensor(&st, p, &mut tensor);
+        let back = |s: usize| &tensor[shoals + 94 * s + 91..shoals + 94 * s + 94];
+        assert_eq!(tensor[shoals], 13.0 / 15.0);
+        assert_eq!(back(0), [1.0, 0.0, 0.0]);
+        assert_eq!(back(1), [0.0, 1.0, 0.0]);
+        assert_eq!(back(2), [0.0, 0.0, 0.0]);
+    }
+    // Face up, the back is still the top's size.
+    st.face_up |= 1 << 1;
+    let o = g.observation(&st, 0);
+    assert_eq!(
+        o["shoals"][1],
+        json!({"size": 13, "top": "Barracuda", "known": null, "back": "m"})
+    );
 }

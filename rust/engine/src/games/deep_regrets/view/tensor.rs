@@ -1,10 +1,10 @@
 //! The observation tensor (contract §11.4, §16.12): the observation of §11.3 encoded with ids
-//! instead of names, as a flat `f32` vector of `2240 + 362 n` entries.
+//! instead of names, as a flat `f32` vector of `2267 + 362 n` entries.
 //!
 //! Must not: encode anything the observation does not show to the seat, or change the order or
 //! size of the segments (the Python reference writes the same vector).
 
-use super::super::data::{DINK_COUNT, FISH_COUNT, REEL_COUNT, ROD_COUNT, SUPPLY_COUNT};
+use super::super::data::{DINK_COUNT, FISH_COUNT, REEL_COUNT, ROD_COUNT, SIZE_NAMES, SUPPLY_COUNT};
 use super::super::{DeepRegrets, DeepRegretsState as S, ItemSrc, BLOCK, CLASSES, NONE};
 use crate::game::{Game, CHANCE, TERMINAL};
 use crate::tensor::{scaled, TensorWriter};
@@ -22,7 +22,7 @@ fn some(x: u8) -> Option<usize> {
 impl DeepRegrets {
     /// The tensor size for this player count.
     pub(in super::super) fn tensor_size(&self) -> usize {
-        2240 + 362 * self.n()
+        2267 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.
@@ -80,6 +80,8 @@ impl DeepRegrets {
             w.one_hot(top.filter(|_| up).map(|f| f % BLOCK), BLOCK);
             let known = !up && st.known[me] >> s & 1 == 1;
             w.one_hot(top.filter(|_| known).map(|f| f % BLOCK), BLOCK);
+            // one-hot(back over s, m, l, 3), all 0 for an empty shoal (Decision 86)
+            w.one_hot(self.top_size(st, s).map(usize::from), SIZE_NAMES.len());
         }
         for d in 0..3 {
             let len = usize::from(st.discard_len[d]).min(BLOCK);
