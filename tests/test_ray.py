@@ -71,9 +71,15 @@ def test_python_policies_are_local_only() -> None:
         )
 
 
-def test_bad_ray_arguments_are_refused_before_the_run() -> None:
-    """Unknown bots and bad chunk counts get the local backend's own errors, not Ray's wrapper
-    of a worker's traceback; NumPy integers are chunk counts like ints."""
+def test_bad_ray_arguments_are_refused_before_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unknown bots and bad chunk counts are refused before a cluster is joined, with the local
+    backend's own errors."""
+
+    def no_cluster(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("ray.init was called before the arguments were checked")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", no_cluster)
     with pytest.raises(cardtable.InvalidOptionError, match="nope") as bad_bot:
         cardtable.simulate(
             "goofspiel", players=2, games=4, bots=["nope", "random"], backend="ray", progress=False

@@ -451,17 +451,23 @@ def test_a_batch_without_its_action_count_has_no_mask() -> None:
         ([0], [[1], [2]], "legal_actions must have one entry per game"),
         ([0, 1], [[1]], "legal_actions must have one entry per game"),
         ([0], "1", "legal_actions must have one entry per game"),
+        ([0], [np.array(5)], "row of legal_actions"),
+        ([0], np.array(5), "legal_actions must have one entry per game"),
+        (np.array(0), [[1]], "games must be a sequence"),
     ],
 )
 def test_a_batch_made_by_hand_refuses_bad_legal_actions(
-    games: list[int], legal: Any, message: str
+    games: Any, legal: Any, message: str
 ) -> None:
     """Rows that are not lists of action ids, or not one per game, are refused when the batch is
     made, not turned into a wrong mask or a bare NumPy error later."""
+    seats = [0] * (len(games) if isinstance(games, list) else 1)
     with pytest.raises(InvalidOptionError, match=message):
-        PolicyBatch(games, [0] * len(games), legal_actions=legal, num_actions=5)
-    with pytest.raises(InvalidOptionError, match="seats must have one entry per game"):
-        PolicyBatch([0, 1], [0], legal_actions=[[1], [2]], num_actions=5)
+        PolicyBatch(games, seats, legal_actions=legal, num_actions=5)
+    short_seats: list[Any] = [[0], np.array(0)]
+    for bad in short_seats:
+        with pytest.raises(InvalidOptionError, match="seats must have one entry per game"):
+            PolicyBatch([0, 1], bad, legal_actions=[[1], [2]], num_actions=5)
 
 
 def test_legal_action_lists_of_a_batch_do_not_set_off_collections() -> None:

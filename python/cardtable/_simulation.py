@@ -283,27 +283,39 @@ def _hand_made_rows(
             another length than ``games``, or a legal action is not an int in
             ``0..2**32-1``.
     """
-    if not isinstance(games, Sized):
+    rows = _length(games)
+    if rows is None:
         raise InvalidOptionError(f"games must be a sequence of ints, got {games!r}")
-    rows = len(games)
     given = (("seats", seats), ("observations", observations), ("tensors", tensors))
     for name, value in (*given, ("legal_actions", legal_actions)):
-        if value is not None and (
-            isinstance(value, str | bytes) or not isinstance(value, Sized) or len(value) != rows
-        ):
+        if value is not None and _length(value) != rows:
             raise InvalidOptionError(f"{name} must have one entry per game ({rows}), got {value!r}")
     if legal_actions is None:
         return None
     checked: list[list[int]] = []
-    for row in legal_actions:  # type: ignore[attr-defined]  # Sized, and iterable as checked
-        ids = [as_int(a) for a in row] if isinstance(row, Iterable) else [None]
-        if isinstance(row, str | bytes) or any(a is None or not 0 <= a <= _MAX_ACTION for a in ids):
+    for row in legal_actions:  # type: ignore[attr-defined]  # a sequence, as _length found
+        ids = [as_int(a) for a in row] if _length(row) is not None else [None]
+        if any(a is None or not 0 <= a <= _MAX_ACTION for a in ids):
             raise InvalidOptionError(
                 f"each row of legal_actions must be a list of ints in 0..={_MAX_ACTION}, "
                 f"got {row!r}"
             )
         checked.append([a for a in ids if a is not None])
     return checked
+
+
+def _length(value: object) -> int | None:
+    """The length of a sequence (list, tuple, array of at least one dimension), else ``None``.
+
+    Strs and bytes are not sequences of items here, nor is a 0-d NumPy array (which is
+    ``Sized`` but has no length).
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Sized | Iterable):
+        return None
+    try:
+        return len(value)  # type: ignore[arg-type]
+    except TypeError:  # a 0-d array, an iterable without a length
+        return None
 
 
 def _int_list(items: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
