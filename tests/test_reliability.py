@@ -453,6 +453,29 @@ def test_ctrl_c_ends_a_vector_step_whose_opponent_is_searching(buffers: bool) ->
     assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
+def test_an_exception_from_a_signal_handler_is_not_taken_for_ctrl_c() -> None:
+    """Only Ctrl-C's ``KeyboardInterrupt`` ends ``simulate`` with the games played so far; what
+    another signal handler raises (an alarm's timeout, as pytest-timeout's) is the caller's and
+    propagates. It used to be swallowed: a timed-out run came back as a short result."""
+
+    class Alarm(Exception):
+        pass
+
+    def ring(signum: int, frame: object) -> None:
+        raise Alarm
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(Alarm):
+            cardtable.simulate(
+                "goofspiel", players=2, games=10**8, keep_games=False, progress=False
+            )
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 # ----- 5. clone never mutates its source -----
 
 

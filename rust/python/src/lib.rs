@@ -792,7 +792,8 @@ fn result_to_py(
 ///
 /// `progress(done)` is called about ten times a second (with the GIL); if it returns `False`, raises,
 /// or Ctrl-C is pressed, the run stops after the chunks in progress and the partial result comes back
-/// with `interrupted=True` (an exception raised by `progress` is re-raised instead).
+/// with `interrupted=True` (an exception raised by `progress`, or by a signal handler other than
+/// Ctrl-C's `KeyboardInterrupt`, is re-raised instead).
 #[pyfunction]
 #[pyo3(signature = (game, *, games, seed, bots, threads=None, keep_games=true, first_game=0, progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -817,11 +818,16 @@ fn simulate<'py>(
         keep_games,
     };
     let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
-    let interrupted = std::sync::atomic::AtomicBool::new(false);
     let report = |done: u64| -> bool {
         Python::attach(|py| {
-            if py.check_signals().is_err() {
-                interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Err(e) = py.check_signals() {
+                // Ctrl-C ends the run with what it has; any other exception a signal handler
+                // raises (an alarm's timeout, say) is the caller's, and is raised again.
+                if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                    if let Ok(mut slot) = failure.lock() {
+                        *slot = Some(e);
+                    }
+                }
                 return false;
             }
             match &progress {
