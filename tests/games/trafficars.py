@@ -909,7 +909,9 @@ def test_an_unfilled_free_place_disappears_and_the_tow_truck_counts_two(backend:
     assert observation["place_cars"] == [[1, 1, 2], [1, 1], [1, 1, 1]]
     assert observation["cars"] == [4, 2, 3]
     commit(state, [21, 34, 44])
-    # 21 follows 20 on the tow truck: lane 0 has 4 cars, so seat 0 takes its 4 cards.
+    # 21 follows 20 on the tow truck: lane 0 has 4 cars, so seat 0 takes its 4 cards. The tow
+    # truck and its load are two penalty cards (Decision 21: "Pelaaja, jolla on vähiten
+    # sakkokortteja, voittaa pelin" counts cards).
     assert lanes(state) == [[[21]], [[30], [33], [34]], [[41], [42], [43], [44]]]
     assert penalties(state) == [4, 0, 0]
 
