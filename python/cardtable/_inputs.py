@@ -12,7 +12,7 @@ import operator
 import os
 import secrets
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from typing import BinaryIO
 
 from cardtable.errors import InvalidOptionError
@@ -22,6 +22,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_VALUES",
     "as_int",
+    "as_items",
     "check_int",
     "check_path",
     "is_choice",
@@ -62,6 +63,25 @@ def as_int(value: object) -> int | None:
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except Exception:  # any failing __index__, as the engine reads it
+        return None
+
+
+def as_items(value: object) -> list[object] | None:
+    """The items of a sequence as a list, or ``None`` if ``value`` is none.
+
+    A sequence is a list, a tuple, an array of at least one dimension or any other iterable; not
+    a str, bytes, a mapping, a set (no order), a 0-d NumPy array (iterable by type, not in fact)
+    or anything not iterable.
+
+    Example:
+        >>> as_items((1, 2)), as_items("12"), as_items({1, 2})
+        ([1, 2], None, None)
+    """
+    if not isinstance(value, Iterable) or isinstance(value, (str, bytes, bytearray, Mapping, Set)):
+        return None
+    try:
+        return list(value)
+    except TypeError:  # e.g. a 0-d NumPy array
         return None
 
 

@@ -12,14 +12,14 @@ import io
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Sequence, Sized
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import as_int, check_int, write_whole
+from cardtable._inputs import as_int, as_items, check_int, write_whole
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -293,8 +293,9 @@ def _hand_made_rows(
     if legal_actions is None:
         return None
     checked: list[list[int]] = []
-    for row in legal_actions:  # type: ignore[attr-defined]  # a sequence, as _length found
-        ids = [as_int(a) for a in row] if _length(row) is not None else [None]
+    for row in as_items(legal_actions) or []:
+        items = as_items(row)
+        ids = [None] if items is None else [as_int(a) for a in items]
         if any(a is None or not 0 <= a <= _MAX_ACTION for a in ids):
             raise InvalidOptionError(
                 f"each row of legal_actions must be a list of ints in 0..={_MAX_ACTION}, "
@@ -305,16 +306,15 @@ def _hand_made_rows(
 
 
 def _length(value: object) -> int | None:
-    """The length of a sequence (list, tuple, array of at least one dimension), else ``None``.
+    """The length of a sized sequence (list, tuple, array of at least one dimension), or ``None``.
 
-    Strs and bytes are not sequences of items here, nor is a 0-d NumPy array (which is
-    ``Sized`` but has no length).
+    Not a sequence here: a str or bytes, or a 0-d NumPy array (``Sized`` but without a length).
     """
-    if isinstance(value, str | bytes) or not isinstance(value, Sized | Iterable):
+    if isinstance(value, str | bytes) or not isinstance(value, Sized):
         return None
     try:
-        return len(value)  # type: ignore[arg-type]
-    except TypeError:  # a 0-d array, an iterable without a length
+        return len(value)
+    except TypeError:  # a 0-d array
         return None
 
 

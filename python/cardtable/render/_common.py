@@ -9,13 +9,13 @@ backends are identical whenever their observations are.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Sequence
 from functools import cache
 from importlib import import_module, resources
 from importlib.util import find_spec
 from typing import Any, Protocol
 
-from cardtable._inputs import as_int
+from cardtable._inputs import as_int, as_items
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 
@@ -95,22 +95,19 @@ def check_names(names: object, players: int) -> list[str] | None:
     """
     if names is None:
         return None
-    wrong = f"names must be a list of {players} str, got {names!r}"
-    if isinstance(names, (str, bytes, Mapping, Set)) or not hasattr(names, "__iter__"):
-        raise InvalidOptionError(wrong)
-    try:
-        out = list(names)
-    except TypeError:  # e.g. a 0-d NumPy array
-        raise InvalidOptionError(wrong) from None
-    if len(out) != players or not all(isinstance(name, str) for name in out):
+    out = as_items(names)
+    if out is None:
+        raise InvalidOptionError(f"names must be a list of {players} str, got {names!r}")
+    texts = [name for name in out if isinstance(name, str)]
+    if len(out) != players or len(texts) != players:
         raise InvalidOptionError(f"names must be {players} str, one per seat, got {names!r}")
-    for seat, name in enumerate(out):
+    for seat, name in enumerate(texts):
         if any(_unwritable(c) for c in name):
             raise InvalidOptionError(
                 f"names[{seat}] must be text that SVG and UTF-8 can hold (no control character or "
                 f"lone surrogate), got {name!r}"
             )
-    return out
+    return texts
 
 
 def _unwritable(char: str) -> bool:

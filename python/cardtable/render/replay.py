@@ -17,12 +17,12 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardtable._inputs import MAX_SEED, as_int, check_int, write_whole
+from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, write_whole
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing, outcome
@@ -341,15 +341,11 @@ def _history(source: object) -> list[int]:
         InvalidOptionError: If ``source`` is not a sequence (a str, a mapping, a set, ...).
         IllegalActionError: If an item is not an int (NumPy integers are).
     """
-    wrong = f"a history is a sequence of ints (actions and chance outcomes), got {source!r:.80}"
-    if not isinstance(source, Iterable) or isinstance(
-        source, (str, bytes, bytearray, Mapping, Set)
-    ):
-        raise InvalidOptionError(wrong)
-    try:
-        items = list(source)
-    except TypeError:  # e.g. a 0-d NumPy array
-        raise InvalidOptionError(wrong) from None
+    items = as_items(source)
+    if items is None:
+        raise InvalidOptionError(
+            f"a history is a sequence of ints (actions and chance outcomes), got {source!r:.80}"
+        )
     history = []
     for i, item in enumerate(items):
         action = as_int(item)
