@@ -2964,8 +2964,8 @@ def test_an_empty_sea_ends_the_game_at_once(how: str) -> None:
 
 @pytest.mark.parametrize("item", ["Heart of the Fathoms", "Diving Lantern"])
 def test_a_reveal_outside_a_cast_that_empties_the_sea_ends_the_game(item: str) -> None:
-    # Decision 83: "If the Sea is ever empty, the game ends immediately" (rulebook p.10), also
-    # when an item's reveal discards the sea's last card, a face-down special card.
+    """Decision 83: "If the Sea is ever empty, the game ends immediately" (rulebook p.10), also
+    when an item's reveal discards the sea's last card, a face-down special card."""
     t = port_with_small_fish("reference")
     buy_supplies(t, [item, "Scotch Egg", "Black Tea"], ["Cloche", "Cask Ale"])
     empty_all_but(t, 0, [FISH["Tidal Trafficker"]])

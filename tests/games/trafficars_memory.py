@@ -204,8 +204,8 @@ def test_jokers_are_floor_12_per_50_cars_used(
 
 
 def test_the_trailers_leave_the_deck_and_come_back_only_as_jokers(backend: Backend) -> None:
-    # Decision 14: "Pakasta poistetaan kaikki erikoiskortit (kortit, joissa ei ole lukua)". The
-    # booklet counts the trailers among its 12 special cards although they show a number.
+    """Decision 14: "Pakasta poistetaan kaikki erikoiskortit (kortit, joissa ei ole lukua)". The
+    booklet counts the trailers among its 12 special cards although they show a number."""
     trailers = [card.id for card in TRAFFICARS_CARDS.values() if card.kind == "trailer"]
     assert trailers == [51, 52, 53]
     plain = [card for card, _ in new_game(backend).new_state().chance_outcomes()]

@@ -261,8 +261,8 @@ def test_two_players_share_the_50_cards_without_removing_any(backend: Backend) -
 
 
 def test_the_deck_is_the_50_car_cards_without_the_trailers(backend: Backend) -> None:
-    # Decision 12: "Poista pakasta kaikki erikoiskortit (eli kortit, joissa ei ole lukua)". The
-    # booklet counts the trailers (numbers 10, 20 and 30) among its 12 special cards.
+    """Decision 12: "Poista pakasta kaikki erikoiskortit (eli kortit, joissa ei ole lukua)". The
+    booklet counts the trailers (numbers 10, 20 and 30) among its 12 special cards."""
     trailers = [card.id for card in TRAFFICARS_CARDS.values() if card.kind == "trailer"]
     assert trailers == [51, 52, 53]
     state = new_game(backend, 3).new_state()
