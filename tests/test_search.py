@@ -386,3 +386,46 @@ def test_a_reorder_sample_does_not_know_the_unseen_fish_below() -> None:
     for seed in (4, 10):
         acts = [cardtable.bot(game, "mcts:iterations=100", p, seed=seed).act(s) for s in states]
         assert acts[0] == acts[1], seed
+
+
+def test_slow_strength_matches_get_the_long_timeout_when_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under ``--slow`` a slow test gets ``SLOW_TIMEOUT`` instead of the suite's 900 s (a strength
+    match cut short by the alarm judged part of its games); otherwise it is skipped."""
+    from tests import conftest
+
+    monkeypatch.delenv("CARDTABLE_SLOW", raising=False)
+
+    class Item:
+        def __init__(self, *marks: pytest.MarkDecorator) -> None:
+            self.marks = [m.mark for m in marks]
+            self.keywords = {m.name: m for m in self.marks}
+
+        def get_closest_marker(self, name: str) -> pytest.Mark | None:
+            return next((m for m in self.marks if m.name == name), None)
+
+        def add_marker(self, mark: pytest.MarkDecorator) -> None:
+            self.marks.append(mark.mark)
+
+    class Config:
+        def __init__(self, slow: bool) -> None:
+            self.slow = slow
+
+        def getoption(self, name: str) -> bool:
+            return self.slow
+
+    def after(slow: bool, *marks: pytest.MarkDecorator) -> list[tuple[str, tuple[Any, ...]]]:
+        item = Item(*marks)
+        conftest.pytest_collection_modifyitems(Config(slow), [item])  # type: ignore[arg-type, list-item]
+        return [(m.name, m.args) for m in item.marks]
+
+    long = ("timeout", (conftest.SLOW_TIMEOUT,))
+    assert conftest.SLOW_TIMEOUT > 900
+    assert after(True, pytest.mark.slow) == [("slow", ()), long]
+    assert after(True, pytest.mark.slow, pytest.mark.timeout(60)) == [
+        ("slow", ()),
+        ("timeout", (60,)),
+    ]
+    assert after(True) == []
+    assert [name for name, _ in after(False, pytest.mark.slow)] == ["slow", "skip"]
