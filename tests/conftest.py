@@ -82,8 +82,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 SLOW_TIMEOUT = 4 * 3600
 """Seconds a ``slow`` test may run before pytest-timeout stops it (the suite's own limit, 900 s
 in ``pyproject.toml``, is for a hung test; a strength match of 200 Deep Regrets games at 4,000
-iterations has taken 1,100 s on a loaded machine, and a match cut short fails on part of its
-games)."""
+iterations has taken 1,100 s on a loaded machine)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

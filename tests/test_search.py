@@ -391,8 +391,8 @@ def test_a_reorder_sample_does_not_know_the_unseen_fish_below() -> None:
 def test_slow_strength_matches_get_the_long_timeout_when_asked_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Under ``--slow`` a slow test gets ``SLOW_TIMEOUT`` instead of the suite's 900 s (a strength
-    match cut short by the alarm judged part of its games); otherwise it is skipped."""
+    """Under ``--slow`` a slow test gets ``SLOW_TIMEOUT`` instead of the suite's 900 s (too short
+    for a Deep Regrets strength match on a loaded machine); otherwise it is skipped."""
     from tests import conftest
 
     monkeypatch.delenv("CARDTABLE_SLOW", raising=False)
