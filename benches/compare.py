@@ -99,6 +99,9 @@ def measure(kind: str, game_id: str, seconds: float) -> dict[str, float]:
             state = osgame.new_initial_state()
             steps = 0
             while not state.is_terminal():
+                # Steps are the players' decisions, as in the other measurements (a seeded
+                # state of ours resolves chance inside `apply`): the point cards drawn here
+                # are not counted, and a simultaneous node counts its two bids.
                 if state.is_chance_node():
                     outcomes = state.chance_outcomes()
                     state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
@@ -108,11 +111,11 @@ def measure(kind: str, game_id: str, seconds: float) -> dict[str, float]:
                         legal = state.legal_actions(p)
                         joint.append(legal[rng.randrange(len(legal))])
                     state.apply_actions(joint)
-                    steps += 1  # our API takes two steps for the same two bids
+                    steps += 2
                 else:
                     legal = state.legal_actions()
                     state.apply_action(legal[rng.randrange(len(legal))])
-                steps += 1
+                    steps += 1
             return steps
 
         return _timed(play_openspiel, seconds)
@@ -121,7 +124,9 @@ def measure(kind: str, game_id: str, seconds: float) -> dict[str, float]:
 
     def play_cpp() -> int:
         pyspiel.evaluate_bots(osgame.new_initial_state(), bots, next(seeds))
-        return int(config["num_cards"]) * 2
+        # Two bids a round; the last round, with one card left in each hand, plays itself in
+        # both engines, so a game is `num_cards - 1` rounds of decisions.
+        return (int(config["num_cards"]) - 1) * 2
 
     return _timed(play_cpp, seconds)
 
