@@ -2099,6 +2099,42 @@ def test_supplies_refresh_and_move(backend: Backend) -> None:
     assert st["supply_discard"] == [0, 17]
 
 
+def test_payment_dice_count_toward_the_max_fresh_count(backend: Backend) -> None:
+    """Decision 87. ``sources.md`` §6: "The max Fresh count comes from madness (§7.1). It is
+    enforced when dice are added (muster, shop, refresh effects). Dice beyond the max go to
+    Spent." A die put into a payment is spent only when the fish is paid for; until then it is
+    one of the caster's Fresh dice, so a refresh at the ``pay`` node fills only the room the
+    payment leaves, and a decline (which returns the payment) never leaves the seat above its max.
+    Before, Cullen Skink refreshed a second die here and the decline left 5 Fresh dice (max 4).
+    """
+    t = rich_monday(backend, tops={1: [FISH["Hammerhead Shark"]]})
+    buy_supplies(t, ["Cullen Skink", "Black Tea", "Cask Ale"], ["Moonshine", "Absinthe"])
+    t.act(shop("tackle", 5), "turn", 0)
+    t.acts("draw_bag", 0)
+    t.rolls(0)
+    t.acts("draw_bag", 0, 0)  # the other two tackle dice go to Spent: Fresh is full
+    skip(t)
+    tuesday(t)
+    assert (t.seat(0)["fresh"], t.seat(0)["spent"], sum(t.seat(0)["regrets"])) == (
+        ["P3", "P3", "P3", "B0"],
+        ["B", "B"],
+        0,
+    )
+    assert SUPPLY + SUPPLIES["Cullen Skink"] not in t.legal()  # 4 Fresh dice: the max
+    t.act(die("B0"), "turn", 0)  # a sinker (a tackle die goes back to the bag)
+    t.act(CAST + 1, "turn", 0)  # Hammerhead Shark, difficulty 3
+    t.act(die("P3"), "pay", 0)  # Fresh P3 P3 and the payment P3: room for one die
+    t.act(SUPPLY + SUPPLIES["Cullen Skink"], "pay", 0)  # "Refresh 2 dice"
+    assert (t.node, t.st["ctx"]["left"]) == ("refresh_die", 2)
+    t.act(DIE_KIND + 1, "refresh_die", 0)
+    t.rolls(1)
+    # The payment's die counts: Fresh 3 + payment 1 is the max, so the second refresh is skipped.
+    assert t.node == "pay"
+    assert (t.seat(0)["fresh"], t.st["ctx"]["cast"]["payment"]) == (["P3", "P3", "B1"], ["P3"])
+    t.act(DECLINE, "pay", 0)
+    assert (t.seat(0)["fresh"], t.seat(0)["spent"]) == (["P3", "P3", "P3", "B1"], ["B"])
+
+
 def test_bucket_of_chum_and_regret_discards(backend: Backend) -> None:
     tops = {1: [FISH["Hammerhead Shark"]]}
     t = rich_monday(backend, tops=tops)

@@ -117,6 +117,18 @@ class Board(ReferenceState):
         """§3: max_fresh(p) is the tier's max_fresh."""
         return self._madness(p).max_fresh
 
+    def _fresh_below_max(self, p: int) -> bool:
+        """§2.1, §7.6 with Decision 87: p has fewer Fresh dice than max_fresh(p), payment too.
+
+        The dice p has put into its cast's payment count among its Fresh dice: "It is enforced
+        when dice are added (muster, shop, refresh effects). Dice beyond the max go to Spent." A
+        payment die is spent only when the fish is paid for; until then it is one of p's Fresh
+        dice.
+        """
+        cast = self._ctx.cast
+        paying = len(cast.payment) if cast is not None and self._turn == p else 0
+        return len(self._seats[p].fresh) + paying < self._max_fresh(p)
+
     def _value(self, f: int, p: int) -> int:
         """§3: value(f, p).
 

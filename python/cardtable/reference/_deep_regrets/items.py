@@ -144,8 +144,8 @@ class Items(Draws):
             case "discard_regret" | "discard_random_regret":
                 return seat.regret_count >= 1  # "p holds ≥ 1 regret"
             case "refresh":
-                # "p has a Spent die and fewer Fresh dice than max"
-                return bool(seat.spent) and len(seat.fresh) < self._max_fresh(p)
+                # "p has a Spent die and fewer Fresh dice than max" (a payment's too: Decision 87)
+                return bool(seat.spent) and self._fresh_below_max(p)
             case "reroll":
                 return bool(seat.fresh)  # "p has a Fresh die"
             case "reroll_low":
@@ -865,13 +865,13 @@ class Items(Draws):
     def _refresh(self, p: int, amount: int) -> Flow:
         """§7.6 refresh.
 
-        "for i = 1..amount, while p has a Spent die and |Fresh| < max_fresh(p): node refresh_die
-        (legal 65+k for kinds k in Spent; ctx.left as above): that die moves to ctx.to_roll,
-        chance roll, → Fresh."
+        "for i = 1..amount, while p has a Spent die and |Fresh| < max_fresh(p) (p's payment dice
+        count in |Fresh|, Decision 87): node refresh_die (legal 65+k for kinds k in Spent;
+        ctx.left as above): that die moves to ctx.to_roll, chance roll, → Fresh."
         """
         seat = self._seats[p]
         for i in range(1, amount + 1):
-            if not seat.spent or len(seat.fresh) >= self._max_fresh(p):
+            if not seat.spent or not self._fresh_below_max(p):
                 break
             self._ctx.left = amount - i + 1
             action = yield decision("refresh_die", p, {DIE_KIND + k for k in seat.spent})

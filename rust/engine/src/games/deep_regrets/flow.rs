@@ -507,10 +507,7 @@ impl DeepRegrets {
             }
             Task::RefreshLoop(p, k) => {
                 let pu = usize::from(p);
-                if k > 0
-                    && st.seats[pu].has_spent()
-                    && st.seats[pu].fresh_count() < self.max_fresh(st, pu)
-                {
+                if k > 0 && st.seats[pu].has_spent() && self.fresh_below_max(st, pu) {
                     st.push(Task::RefreshLoop(p, k - 1));
                     st.left = k;
                     self.ask(st, Node::RefreshDie, p)

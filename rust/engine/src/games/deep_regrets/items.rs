@@ -64,10 +64,7 @@ impl DeepRegrets {
                 m |= REQ_BELOW_TOP;
             }
         }
-        if needed & REQ_REFRESH != 0
-            && seat.has_spent()
-            && seat.fresh_count() < self.max_fresh(st, p)
-        {
+        if needed & REQ_REFRESH != 0 && seat.has_spent() && self.fresh_below_max(st, p) {
             m |= REQ_REFRESH;
         }
         if needed & REQ_PEEKABLE != 0 && st.peekable(p) != 0 {

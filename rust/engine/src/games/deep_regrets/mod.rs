@@ -946,6 +946,18 @@ impl DeepRegrets {
     fn max_fresh(&self, st: &DeepRegretsState, p: usize) -> u32 {
         u32::from(self.tier(st, p).max_fresh)
     }
+    /// Whether seat `p` has fewer Fresh dice than its max (§2.1 `refresh`, §7.6), counting the
+    /// dice `p` has put into its cast's payment (Decision 87: "It is enforced when dice are added
+    /// (muster, shop, refresh effects)"; a payment die is spent only when the fish is paid for).
+    #[inline]
+    fn fresh_below_max(&self, st: &DeepRegretsState, p: usize) -> bool {
+        let paying = if st.cast_on && usize::from(st.turn) == p {
+            total(&st.payment)
+        } else {
+            0
+        };
+        st.seats[p].fresh_count() + paying < self.max_fresh(st, p)
+    }
     /// value(f, p) of the contract.
     #[inline]
     fn value(&self, st: &DeepRegretsState, f: usize, p: usize) -> i32 {
