@@ -470,6 +470,20 @@ def test_replay_command_writes_the_file(tmp_path: Path) -> None:
     assert bad.exit_code != 0 and "2 bots" in bad.output
 
 
+def test_replay_command_rebuilds_a_game_of_simulate_with_simulates_default_bots(
+    tmp_path: Path,
+) -> None:
+    """``replay --game G`` without ``--bots`` is game G of ``simulate`` without ``--bots``
+    (random in every seat), not a game of the heuristic bots a plain replay seats."""
+    output = run_cli(
+        "replay", "turn_the_tide", "-p", "4", "--seed", "3", "--game", "4",
+        "--out", str(tmp_path / "g4.html"),
+    )  # fmt: skip
+    run = cardtable.simulate("turn_the_tide", players=4, games=5, seed=3, progress=False)
+    scores = ", ".join(f"seat {p} (random) {int(run.scores[4][p])}" for p in range(4))
+    assert f"final scores {scores};" in output
+
+
 def test_replay_command_refuses_bad_numbers_and_paths_before_playing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -40,7 +40,7 @@ def register(main: click.Group) -> None:
         "-b",
         "--bots",
         help="Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
-        "greedy; memory in trafficars_memory).",
+        "greedy; memory in trafficars_memory; with --game, random everywhere, as simulate).",
     )
     @click.option("--seed", type=_SEED, default=0, show_default=True, help="Seed of the game.")
     @click.option(
@@ -48,7 +48,8 @@ def register(main: click.Group) -> None:
         "game_index",
         type=_SEED,
         default=None,
-        help="Rebuild game G of `cardtable simulate --seed SEED` with these bots instead.",
+        help="Rebuild game G of `cardtable simulate --seed SEED` run with the same --bots "
+        "(default, as there: random everywhere) and options instead.",
     )
     @click.option(
         "--out",
@@ -73,7 +74,8 @@ def register(main: click.Group) -> None:
 
         Without --game the deal is the seeded game SEED and the bot in seat p is seeded with
         derive_seed(SEED, p + 1); with --game G it is exactly game G of
-        `cardtable simulate GAME_ID --seed SEED --bots ...`.
+        `cardtable simulate GAME_ID --seed SEED --bots ...` (whose bots default, as simulate's, to
+        random in every seat).
         """
         import cardtable
         from cardtable.cli import _check_writable, bot_names, check_bot_names, echo, write_errors
@@ -93,8 +95,9 @@ def register(main: click.Group) -> None:
                 low, high = int(info.min_players), int(info.max_players)
                 seats = min(max(len(names), low), high) if names else low
             game = cardtable.make(game_id, players=seats, **options)  # checks players first
-            if not names:
-                names = [default_bot(game_id)] * game.players
+            if not names:  # simulate's default for a game of a run, else the heuristic bot
+                bot = "random" if game_index is not None else default_bot(game_id)
+                names = [bot] * game.players
             check_bot_names(game, names, players)
             if game_index is not None:
                 viewer = replay_run_game(
