@@ -1,6 +1,7 @@
 """Where in the rule documents a divergence lies, for the games whose contracts we can point into.
 
-The contract of game ``g`` is ``docs/games/g.md``; the shared rules text is ``rules/g.md``.
+The contract of game ``g`` is ``docs/games/g.md``; the shared rules text is ``rules/g.md`` of the
+project's shared rules (kept with its design documents, outside this repository).
 """
 
 from __future__ import annotations
