@@ -4349,6 +4349,10 @@ def test_abyssal_star_peeks_at_a_line(backend: Backend) -> None:
 
 @pytest.mark.parametrize("reveal", [True, False])
 def test_anglerfish_may_reveal_the_fish_beneath(backend: Backend, reveal: bool) -> None:
+    """Anglerfish: "C: peek at the fish beneath this one; you may reveal it". Left face down, the
+    peeked top stays known to the catcher (Decision 24: "peeks are remembered (`known`) until that
+    shoal's top changes or is revealed"), as a Can of Worms top left on top is; before, it was
+    forgotten at once."""
     tops = {6: [FISH["Anglerfish"], FISH["Kraken"]]}
     t = monday(backend, 2, tops=tops, dice={0: (2, 3, 3), 1: (3, 3, 3)})
     cast_at(t, 0, FISH["Anglerfish"])
@@ -4364,6 +4368,9 @@ def test_anglerfish_may_reveal_the_fish_beneath(backend: Backend, reveal: bool) 
     t.act(YES if reveal else NO, "reveal_beneath", 0)
     st = t.st
     assert st["face_up"][6] is reveal
+    assert st["known"] == ([[], []] if reveal else [[6], []])
+    assert t.obs(0)["shoals"][6]["known"] == (None if reveal else "Kraken")
+    assert t.obs(1)["shoals"][6]["known"] is None
     # Revealed outside a cast: the Kraken's reveal ability does not run.
     assert st["players"][0]["regrets"] == [0, 0, 0, 0]
     assert st["ctx"]["peek"] is None

@@ -628,7 +628,8 @@ class Items(Draws):
         """§16.7 reveal_beneath.
 
         "if the cast's shoal is non-empty and its top face down: ctx.peek = that top; node
-        reveal_beneath (16 = reveal it, 17 = leave it face down); ctx.peek = null".
+        reveal_beneath (16 = reveal it, 17 = leave it face down: s joins known[u], Decision 24);
+        ctx.peek = null".
         """
         cast = self._ctx.cast
         if cast is None:
@@ -641,6 +642,8 @@ class Items(Draws):
         self._ctx.peek = None
         if action == YES:
             self._turn_face_up(s)
+        else:
+            self._known[u].add(s)
 
     def _deal_regrets(self, u: int) -> Flow:
         """§16.7 deal_regrets (Psychic Interloper).

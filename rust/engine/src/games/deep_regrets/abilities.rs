@@ -1083,8 +1083,14 @@ impl DeepRegrets {
             }
             Node::RevealBeneath => {
                 st.peek = NONE;
-                if a == YES && self.reveal_outside(st, usize::from(st.cast_shoal)) {
-                    return;
+                let s = usize::from(st.cast_shoal).min(8);
+                if a == YES {
+                    if self.reveal_outside(st, s) {
+                        return;
+                    }
+                } else {
+                    // Left face down, the top p has just seen stays known to p (Decision 24).
+                    st.known[p] |= 1 << s;
                 }
                 self.run(st);
             }
