@@ -480,6 +480,7 @@ def test_replay_command_rebuilds_a_game_of_simulate_with_simulates_default_bots(
         "--out", str(tmp_path / "g4.html"),
     )  # fmt: skip
     run = cardtable.simulate("turn_the_tide", players=4, games=5, seed=3, progress=False)
+    assert run.scores is not None
     scores = ", ".join(f"seat {p} (random) {int(run.scores[4][p])}" for p in range(4))
     assert f"final scores {scores};" in output
 
