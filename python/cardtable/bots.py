@@ -17,9 +17,10 @@ __all__ = ["BuiltinBot", "bot"]
 class BuiltinBot:
     """A built-in bot seated in one game; works with states of either backend.
 
-    It reads only what its seat's observation contains. A bot that keeps a memory (e.g. the memory
-    game's ``forgetful`` bot, the search bots) follows the game through :meth:`observe`: call it
-    after every step, or at least before each of the bot's decisions; others ignore it. Seated
+    It reads only what its seat's observation contains. A bot that keeps a memory (``greedy`` in
+    Trafficars and in the overtaking lane, the memory game's ``forgetful``, the search bots)
+    follows the game through :meth:`observe`: call it after every step, or at least before each
+    of the bot's decisions; others ignore it. Seated
     with the seed ``simulate`` gives its seat, it plays exactly the game ``simulate`` plays
     (``docs/rng.md``).
     """
