@@ -4,10 +4,11 @@
 //!
 //! At sea it drops a sinker when it has dice to spare, casts at the shoal with the best expected
 //! fish it can pay for (face-up or peeked tops are known; face-down tops are judged by the depth's
-//! averages), pays with the fewest dice, uses difficulty items only when they make the catch
-//! possible, declines worthless fish and passes when nothing useful is left. It makes port to
-//! mount fish (the best one in the ×3 slot), buys rods, reels and tackle dice with its money,
-//! discards its worst regrets when it can and draws dinks while its regrets are low.
+//! averages), pays with the smallest die that completes the payment (else its largest die), uses
+//! refresh and difficulty items when it cannot pay otherwise, declines worthless fish and passes
+//! when nothing useful is left. It makes port to mount fish (the best one in the ×3 slot), buys
+//! rods, reels and tackle dice with its money, discards its worst regrets when it can and draws
+//! dinks while its regrets are low.
 //!
 //! Free actions: at sea it uses the Can of Worms on the shoal it is about to cast at while that
 //! shoal's top is unseen (keeping a payable fish worth 2 or more on top); after its main action

@@ -49,7 +49,8 @@ const OPPONENT_WEIGHT: f64 = 0.3;
 ///
 /// Resolution choices: every revealed card is public then, so it plays out the rest of the turn
 /// exactly for each option (the other seats choosing as above) and takes the cheapest option
-/// (the lowest action id on a tie); a take therefore goes to the lane with the fewest cards.
+/// (the lowest action id on a tie); a take therefore usually goes to the lane with the fewest
+/// cards (the cost counts the other seats' penalties too).
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     seat: usize,

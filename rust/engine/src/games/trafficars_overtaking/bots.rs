@@ -15,8 +15,8 @@ use crate::rng::SplitMix64;
 /// - Overtake: always (it sheds cards and takes the turn); with `optional_overtake = false` the
 ///   engine overtakes for it, with `true` it chooses "overtake" at every `overtake` node.
 /// - Play: of the fitting cards, the one that leaves the fewest cards strictly between it and the
-///   end it goes to that may still be in the overtaker's hand (not in its own hand, not seen in a
-///   row), counting each of its own cards stranded there as half; ties go to the card closest to
+///   end it goes to that it has not seen (not in its own hand, not seen in a row: cards an
+///   overtaker could hold, wherever they are), counting each of its own cards stranded there as half; ties go to the card closest to
 ///   the end, then the lowest. So it plays outwards from the ends, which also lets it play the
 ///   most cards in a row.
 /// - Start card (its pile is empty): the middle card of its hand (the lower one of the two middle

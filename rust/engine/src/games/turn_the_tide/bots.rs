@@ -80,8 +80,8 @@ fn s_floor(low: f64, others: f64, p_high: f64, low_dearer: bool) -> f64 {
 /// Playing a card: with `L` ≤ `H` the two revealed tides, it values the three possible results of
 /// the hand for itself — taking `L` (highest card), taking `H` (second-highest) or taking nothing —
 /// by simulating rules steps 4–7 on the public table for each way the other tide card(s) may go to
-/// the other seats still in (averaged). A result costs 1 per lifebuoy it loses, 1.5 for being
-/// eliminated, minus a quarter of the opponents' average loss; if the round goes on, a showing
+/// the other seats still in (averaged). A result costs 1 per lifebuoy it loses, or 1.5 in all for
+/// being eliminated, minus a quarter of the opponents' average loss; if the round goes on, a showing
 /// tide `x` adds a risk of `0.5 · min(hands left, 3) · (x/12)²` (only 35% of that when another
 /// seat shows a higher tide); if the round ends, the lowest-tide bonus counts −1. The
 /// probability of each result for a card `c` comes from a simple model: each opponent's card is
