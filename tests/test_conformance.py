@@ -446,6 +446,18 @@ def test_cli_reports_a_crash_without_a_traceback(fake: Any, tmp_path: Path) -> N
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+def test_cli_takes_the_only_player_count_and_asks_for_one_otherwise(
+    fake: Any, tmp_path: Path
+) -> None:
+    """Goofspiel is played by 2 only: no ``--players`` needed; a game of several counts asks."""
+    command, _ = fake("crash")
+    args = ["conformance", "goofspiel", "--cmd", command, "--out-dir", str(tmp_path)]
+    assert "protocol error (crash)" in run_cli(*args, exit_code=1)  # it ran: 2 players
+    output = run_cli("conformance", "turn_the_tide", "--cmd", command, exit_code=2)
+    assert "give --players: turn_the_tide is played by 3 to 5 players" in output
+    assert "unknown game" in run_cli("conformance", "nogame", "--cmd", command, exit_code=2)
+
+
 def test_a_command_that_cannot_start_is_reported(tmp_path: Path) -> None:
     outcome = check("goofspiel", "/nonexistent/impl --x", players=2, examples=1)
     assert outcome.error is not None and outcome.error.kind == "start"
