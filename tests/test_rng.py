@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from cardtable._rng import SplitMix64, derive_seed
+from cardtable.errors import InvalidOptionError
 
 VECTORS: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "rng_vectors.json").read_text()
@@ -51,9 +52,18 @@ def test_derive_seed(case: dict[str, Any]) -> None:
     assert [derive_seed(case["seed"], i) for i in case["index"]] == case["outputs"]
 
 
-def test_below_rejects_non_positive() -> None:
-    with pytest.raises(ValueError):
-        SplitMix64(0).below(0)
+def test_below_rejects_what_is_not_a_positive_whole_number() -> None:
+    for n in (0, -3, 2.0, True, "5", None):
+        with pytest.raises(InvalidOptionError, match="whole number n > 0"):
+            SplitMix64(0).below(n)  # type: ignore[arg-type]
+    assert SplitMix64(7).below(np.int64(10)) == SplitMix64(7).below(10)
+
+
+def test_the_rng_is_public_in_the_testing_module() -> None:
+    """A Python implementation tested with ``seed=`` draws its chance outcomes from ours."""
+    from cardtable.testing import SplitMix64 as Public
+
+    assert Public is SplitMix64
 
 
 def test_the_public_derive_seed_seeds_a_run_as_simulate_does() -> None:

@@ -6,7 +6,11 @@ weighted pick used by every seeded chance node (see ``docs/rng.md``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from typing import SupportsIndex
+
+from cardtable.errors import InvalidOptionError
 
 __all__ = ["SplitMix64", "derive_seed"]
 
@@ -30,10 +34,15 @@ class SplitMix64:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
-    def below(self, n: int) -> int:
-        """Returns a uniform integer in ``0..n-1`` (Lemire's method); ``n`` must be positive."""
-        if n <= 0:
-            raise ValueError(f"below(n) needs n > 0, got {n}")
+    def below(self, n: SupportsIndex) -> int:
+        """Returns a uniform integer in ``0..n-1`` (Lemire's method).
+
+        Raises:
+            InvalidOptionError: Unless ``n`` is a positive int.
+        """
+        if isinstance(n, bool) or not hasattr(n, "__index__") or operator.index(n) <= 0:
+            raise InvalidOptionError(f"below(n) needs a whole number n > 0, got {n!r}")
+        n = operator.index(n)
         m = self.next() * n
         low = m & _MASK
         if low < n:

@@ -83,6 +83,7 @@ __all__ = [
     "RULES_FIELDS",
     "Divergence",
     "DivergenceError",
+    "SplitMix64",
     "assert_equivalent",
     "assert_same_state",
     "choice_sequences",
