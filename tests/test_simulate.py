@@ -154,6 +154,25 @@ def test_summary_matches_the_arrays() -> None:
     assert "greedy" in text and "random" in text and "3,000 games" in text
 
 
+def test_summary_names_changed_options_and_the_mean_length() -> None:
+    """Two runs under different options have different titles; the caption gives the mean
+    length; a per-bot row comes only for a bot in several seats (else it repeats a seat row)."""
+    changed = cardtable.simulate(
+        "turn_the_tide", players=3, games=300, bots=["greedy", "random", "random"],
+        progress=False, highest_chooses_tide=True, rounds=2,
+    )  # fmt: skip
+    text = changed.summary_table()
+    assert "turn_the_tide (highest_chooses_tide=true, rounds=2), 3 players, 300 games" in text
+    assert f"{changed.decisions / 300:,.1f} decisions a game on average" in text
+    assert "1,2" in text  # the two random seats pooled
+    usual = cardtable.simulate(
+        "goofspiel", players=2, games=100, bots=["greedy", "random"], progress=False
+    ).summary_table()
+    assert "goofspiel, 2 players, 100 games" in usual
+    assert "24.0 decisions a game on average" in usual
+    assert usual.count("greedy") == 1  # no per-bot section: one seat each
+
+
 def test_summary_only_runs_agree_with_full_runs() -> None:
     full = cardtable.simulate("turn_the_tide", players=3, games=2100, seed=3, progress=False)
     lean = cardtable.simulate(

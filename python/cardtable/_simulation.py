@@ -489,15 +489,27 @@ class SimulationResult:
         return replay_simulated(self, game, title)
 
     def summary_table(self) -> str:
-        """The summary as a text table: one row per seat, then one per bot."""
+        """The summary as a text table: one row per seat, then one per bot that holds several.
+
+        The title names the options that differ from the game's defaults (as ``-o`` takes them)
+        and the caption the mean game length in decisions.
+        """
         from rich.console import Console
         from rich.table import Table
 
+        changed = self._changed_options()
         title = (
-            f"{self.game_id}, {self.players} players, {self.games_played:,} games"
-            f"{' (interrupted)' if self.interrupted else ''}, seed {self.seed}"
+            f"{self.game_id}{f' ({changed})' if changed else ''}, {self.players} players, "
+            f"{self.games_played:,} games{' (interrupted)' if self.interrupted else ''}, "
+            f"seed {self.seed}"
         )
-        table = Table(title=title)
+        caption = (
+            f"{self.decisions / self.games_played:,.1f} decisions a game on average"
+            if self.games_played
+            else None
+        )
+        # As wide as the title (within the console's 110 columns), so that it stays on one line.
+        table = Table(title=title, caption=caption, min_width=min(len(title), 110))
         for col in ("seat", "bot", "win rate", "95% CI", "mean score", "std", "min", "max"):
             table.add_column(col, justify="right" if col not in ("bot",) else "left")
         for s in self.seats:
@@ -511,7 +523,7 @@ class SimulationResult:
                 str(s.score_min),
                 str(s.score_max),
             )
-        if len(set(self.bots)) < len(self.bots) or len(set(self.bots)) > 1:
+        if len(set(self.bots)) < len(self.bots):  # else each bot's row repeats its seat's
             table.add_section()
             for b in self.by_bot:
                 table.add_row(
@@ -530,6 +542,21 @@ class SimulationResult:
 
     def __str__(self) -> str:
         return self.summary_table()
+
+    def _changed_options(self) -> str:
+        """The options that differ from the game's defaults at this player count.
+
+        As ``key=value`` pairs (JSON values, as ``cardtable simulate -o`` takes them),
+        comma-separated; empty when every option has its default.
+        """
+        from cardtable._api import make
+
+        defaults = make(self.game_id, players=self.players).options
+        return ", ".join(
+            f"{key}={json.dumps(value)}"
+            for key, value in self.options.items()
+            if defaults.get(key, value) != value or key not in defaults
+        )
 
     def to_arrow(self) -> pyarrow.Table:
         """Per-game results as a PyArrow table: ``game``, ``length``, ``score_<p>``, ``win_<p>``.

@@ -259,7 +259,11 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
         )
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
-    ax.set_title(f"{result.game_id}: score distribution over {result.games_played:,} games")
+    changed = result._changed_options()
+    ax.set_title(
+        f"{result.game_id}{f' ({changed})' if changed else ''}: "
+        f"score distribution over {result.games_played:,} games"
+    )
     ax.legend()
     fig.tight_layout()
     try:
