@@ -639,3 +639,15 @@ def test_python_policies_are_labelled_apart_from_bots_and_each_other() -> None:
     )
     assert tide.bots == ["policy:<lambda>", "policy:<lambda>#2", "policy:<lambda>", "random"]
     assert [b.seats for b in tide.by_bot] == [(0, 2), (1,), (3,)]
+
+
+def test_a_near_miss_of_an_argument_of_simulate_is_named() -> None:
+    """``thread=1`` is taken as a game option, which the game refuses; the message points to
+    ``threads``. A near miss of a game option gets only the game's list of its options."""
+    with pytest.raises(
+        InvalidOptionError, match=r"did you mean threads= \(an argument of simulate"
+    ):
+        cardtable.simulate("turn_the_tide", players=4, games=10, progress=False, thread=1)
+    with pytest.raises(InvalidOptionError) as refused:
+        cardtable.simulate("turn_the_tide", players=4, games=10, progress=False, round=2)
+    assert "known: " in str(refused.value) and "did you mean" not in str(refused.value)

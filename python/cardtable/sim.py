@@ -46,6 +46,38 @@ __all__ = [
 ]
 
 
+_ARGUMENTS = (
+    "games",
+    "players",
+    "bots",
+    "seed",
+    "threads",
+    "keep_games",
+    "progress",
+    "backend",
+    "ray_chunks",
+    "batch_size",
+)
+"""The keyword arguments of :func:`simulate` itself (every other one is a game option)."""
+
+
+def _argument_hint(options: dict[str, Any], error: str) -> str:
+    """A hint for the game's refusal ``error`` of ``options``.
+
+    ``"; did you mean threads= (an argument of simulate)?"`` when a keyword the game refused as
+    an unknown option is a near miss of one of :func:`simulate`'s own arguments, else ``""``.
+    """
+    import difflib
+
+    for key in options:
+        if f'unknown option "{key}"' not in error:
+            continue
+        close = difflib.get_close_matches(key, _ARGUMENTS, n=1, cutoff=0.75)
+        if close:
+            return f"; did you mean {close[0]}= (an argument of simulate)?"
+    return ""
+
+
 MAX_THREADS = 1024
 """The most worker threads a run may ask for."""
 MAX_BATCH = 1 << 20
@@ -122,7 +154,10 @@ def simulate(
     if not isinstance(keep_games, bool):
         raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")
     check_progress(progress)  # before any runner or cluster is set up
-    game = _core.Game(game_id, players, options)
+    try:
+        game = _core.Game(game_id, players, options)
+    except InvalidOptionError as err:
+        raise InvalidOptionError(f"{err}{_argument_hint(options, str(err))}") from None
     if bots is None:
         bots = ["random"] * game.players
     if isinstance(bots, str) or not isinstance(bots, Sequence):
