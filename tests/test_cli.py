@@ -31,6 +31,16 @@ def test_games_lists_every_game_and_option() -> None:
             assert o.name in output
 
 
+
+def test_games_shows_the_games_named() -> None:
+    output = run_cli("games", "goofspiel", "trafficars")
+    assert "goofspiel" in output and "num_cards" in output and "too_low" in output
+    assert "turn_the_tide" not in output and "expansion_tentacles" not in output
+    refused = run_cli("games", "nogame", exit_code=2)
+    assert "unknown game 'nogame'; registered games: deep_regrets" in refused
+    assert cardtable.game_info("goofspiel").max_players == 2
+
+
 def test_simulate_writes_parquet_and_plot(tmp_path: Path) -> None:
     out, plot = tmp_path / "r.parquet", tmp_path / "scores.png"
     output = run_cli(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from importlib import metadata as _metadata
 
 from cardtable import render
-from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, games, make
+from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, game_info, games, make
 from cardtable.bots import BuiltinBot, bot
 from cardtable.errors import (
     CapacityError,
@@ -52,6 +52,7 @@ __all__ = [
     "VectorEnv",
     "bot",
     "derive_seed",
+    "game_info",
     "games",
     "make",
     "render",

@@ -82,14 +82,19 @@ def echo(text: str) -> None:
 
 
 @main.command("games")
-def games_command() -> None:
-    """List the games with their player counts, options and built-in bots."""
+@click.argument("game_ids", nargs=-1, metavar="[GAME_ID]...")
+def games_command(game_ids: tuple[str, ...]) -> None:
+    """List the games (or only GAME_ID...) with their player counts, options and built-in bots."""
+    try:
+        chosen = [cardtable.game_info(g) for g in game_ids] if game_ids else cardtable.games()
+    except CardtableError as err:
+        raise click.UsageError(str(err)) from None
     with write_errors():
-        _print_games()
+        _print_games(chosen)
 
 
-def _print_games() -> None:
-    for info in cardtable.games():
+def _print_games(chosen: list[cardtable.GameInfo]) -> None:
+    for info in chosen:
         players = (
             f"{info.min_players} players"
             if info.min_players == info.max_players
