@@ -483,6 +483,8 @@ def test_replay_command_rebuilds_a_game_of_simulate_with_simulates_default_bots(
     assert run.scores is not None
     scores = ", ".join(f"seat {p} (random) {int(run.scores[4][p])}" for p in range(4))
     assert f"final scores {scores};" in output
+    assert run.lengths is not None
+    assert f" ({run.lengths[4]} decisions, the rest chance)" in output  # simulate's length
 
 
 def test_replay_command_refuses_bad_numbers_and_paths_before_playing(

@@ -118,8 +118,10 @@ def register(main: click.Group) -> None:
         with write_errors(out):
             viewer.save(out)
         final = viewer.frames[-1].scores
+        decisions = sum(frame.actor is not None for frame in viewer.frames)
         echo(
-            f"wrote {out}: {len(viewer.frames) - 1} steps, final scores "
+            f"wrote {out}: {len(viewer.frames) - 1} steps ({decisions} decisions, the rest chance),"
+            " final scores "
             + ", ".join(
                 f"seat {p} ({n}) {s}" for p, (n, s) in enumerate(zip(names, final, strict=True))
             )
