@@ -31,7 +31,6 @@ def test_games_lists_every_game_and_option() -> None:
             assert o.name in output
 
 
-
 def test_games_shows_the_games_named() -> None:
     output = run_cli("games", "goofspiel", "trafficars")
     assert "goofspiel" in output and "num_cards" in output and "too_low" in output
