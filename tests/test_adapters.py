@@ -24,9 +24,6 @@ ALLOWED_CHECKER_WARNINGS = (
     # PettingZoo's api_test: our observations are dicts holding the tensor and the action mask.
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box",
-    # Gymnasium's check_env: count features (e.g. scores) have no fixed upper bound.
-    "A Box observation space maximum value is infinity",
-    "A Box observation space minimum value is -infinity",
 )
 """The checkers' advice that is expected for these environments, allowed by name; any other
 warning (an observation outside its space, a NaN reward, ...) fails the test."""
@@ -191,6 +188,64 @@ def test_gymnasium_check_env(game_id: str, config: dict[str, Any]) -> None:
     players, options = split(config)
     with only_allowed_warnings():
         check_env(make_env(game_id, players=players, **options), skip_render_check=True)
+
+
+@pytest.mark.parametrize(("game_id", "config"), GAMES, ids=IDS)
+def test_gymnasium_registered_env_passes_check_env_without_warnings(
+    game_id: str, config: dict[str, Any]
+) -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from cardtable.adapters.gymnasium import ENV_IDS
+
+    players, options = split(config)
+    env = gymnasium.make(ENV_IDS[game_id], players=players, **options)
+    assert ENV_IDS[game_id] == f"cardtable/{game_id}-v0" and env.unwrapped.spec is not None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)  # the render and close checks too, through the spec
+    assert not [str(w.message) for w in caught]
+    low, high = env.observation_space.low, env.observation_space.high
+    assert np.isfinite(low).all() and np.isfinite(high).all()
+
+
+def test_gymnasium_make_defaults_and_module_prefix() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    env = gymnasium.make("cardtable.adapters.gymnasium:cardtable/goofspiel-v0", num_cards=4)
+    assert env.spec is not None and env.spec.kwargs["players"] == 2  # the smallest count
+    obs, _ = env.reset(seed=1)
+    assert obs in env.observation_space
+    space = env.observation_space
+    assert (space.low == 0.0).all() and (space.high == 1.0).all()
+    turn_the_tide = gymnasium.make("cardtable/turn_the_tide-v0", players=5, reward="margin")
+    assert turn_the_tide.unwrapped.seat == 0
+    assert turn_the_tide.reset(seed=0)[0].shape == (600,)
+
+
+def test_gymnasium_final_info_has_the_scores_and_action_masks() -> None:
+    pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_env
+
+    for reward in ("win", "margin", "score"):
+        env = make_env("goofspiel", players=2, seat=1, reward=reward, num_cards=5)
+        obs, info = env.reset(seed=7)
+        terminated = False
+        while not terminated:
+            mask = env.action_masks()
+            np.testing.assert_array_equal(mask, info["action_mask"])
+            assert mask is not env.action_masks()  # a new array each call
+            assert "scores" not in info
+            obs, reward_, terminated, _, info = env.step(int(np.flatnonzero(mask)[0]))
+            assert obs in env.observation_space
+        scores = info["scores"]
+        assert scores.dtype == np.int64 and scores.shape == (2,) and scores.sum() == 15
+        margin = float(scores[1] - scores[0])
+        if reward == "win":
+            assert reward_ == (0.0 if margin == 0 else np.sign(margin))
+        else:
+            assert reward_ == margin
+        assert not env.action_masks().any()
 
 
 def test_gymnasium_episode_and_illegal_actions() -> None:

@@ -533,7 +533,7 @@ NOT_FOREIGN: list[tuple[str, Any, type[CardtableError]]] = [
     ),
     (
         "vector seats not a sequence",
-        lambda: cardtable.VectorEnv("goofspiel", 2, players=2, agent_seats=0),  # type: ignore[arg-type]
+        lambda: cardtable.VectorEnv("goofspiel", 2, players=2, agent_seats=1.5),  # type: ignore[arg-type]
         InvalidOptionError,
     ),
     (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -640,3 +641,160 @@ def test_a_failed_reset_leaves_no_half_started_envs(reuse: bool) -> None:
             env.observe()
         with pytest.raises(InvalidStateError, match="call reset"):
             env.step([0, 0])
+
+
+# ----- Gymnasium-style spaces, action_masks(), final scores, reward and seat spellings -----
+
+
+@pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
+def test_spaces_hold_the_observations_of_random_play(game_id: str, config: dict[str, Any]) -> None:
+    pytest.importorskip("gymnasium")
+    from gymnasium import spaces
+
+    n = 6
+    env = VectorEnv(game_id, n, seed=2, agent_seats="all", **config)
+    single, action = env.single_observation_space, env.single_action_space
+    assert isinstance(single, spaces.Box) and single.dtype == np.float32
+    assert single.shape == env.observation_shape
+    assert np.isfinite(single.low).all() and np.isfinite(single.high).all()
+    assert isinstance(action, spaces.Discrete) and action.n == env.num_actions
+    assert env.observation_space.shape == (n, *env.observation_shape)
+    assert isinstance(env.action_space, spaces.MultiDiscrete)
+    assert env.action_space.nvec.tolist() == [env.num_actions] * n
+    assert env.single_observation_space is single  # made once
+    low, high = cardtable.vector.observation_bounds(game_id)
+    assert (single.low == low).all() and (single.high == high).all()
+    for obs, *_ in rollout(env, 150 if game_id == "deep_regrets" else 300):
+        assert obs in env.observation_space
+        assert ((obs >= low) & (obs <= high)).all()
+
+
+def test_goofspiel_tensors_lie_in_the_unit_interval() -> None:
+    assert cardtable.vector.observation_bounds("goofspiel") == (0.0, 1.0)
+    env = VectorEnv("goofspiel", 32, players=2, seed=9, agent_seats="all", num_cards=4)
+    for obs, *_ in rollout(env, 60):
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+def test_spaces_without_gymnasium_are_absent_with_a_clear_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "gymnasium", None)  # the import fails
+    env = VectorEnv("goofspiel", 2, players=2)
+    for name in ("single_observation_space", "single_action_space", "observation_space"):
+        with pytest.raises(AttributeError, match=rf"VectorEnv\.{name} needs Gymnasium"):
+            getattr(env, name)
+    assert not hasattr(env, "action_space")
+    env.reset()  # everything else works
+    assert env.action_masks().shape == (2, 13)
+
+
+@pytest.mark.parametrize("reuse", [False, True])
+def test_action_masks_is_the_info_mask_itself(reuse: bool) -> None:
+    env = VectorEnv("turn_the_tide", 5, players=4, seed=1, reuse_buffers=reuse)
+    with pytest.raises(InvalidStateError, match="reset"):
+        env.action_masks()
+    rng = np.random.default_rng(0)
+    _, info = env.reset()
+    for _ in range(30):
+        assert env.action_masks() is info["action_mask"]  # a view, not a copy
+        *_, info = env.step(random_actions(rng, env.action_masks()))
+    np.testing.assert_array_equal(env.action_masks(), info["action_mask"])
+
+
+SHORT = [(g, {"players": 2, "max_number": 6} if g == "trafficars_memory" else c) for g, c in FIRST]
+"""``FIRST`` with a memory layout whose games end within a few hundred random steps."""
+
+
+@pytest.mark.parametrize(("game_id", "config"), SHORT, ids=FIRST_IDS)
+@pytest.mark.parametrize("observations", [True, False])
+def test_final_info_scores_equal_the_states_scores(
+    game_id: str, config: dict[str, Any], observations: bool
+) -> None:
+    seed, n = 5, 4
+    env = VectorEnv(game_id, n, seed=seed, agent_seats="all", observations=observations, **config)
+    game = cardtable.make(game_id, **config)
+    states = [game.new_state(seed=derive_seed(derive_seed(seed, i), 0)) for i in range(n)]
+    rng = np.random.default_rng(3)
+    _, info = env.reset()
+    assert info["scores"].shape == (n, game.players) and not info["scores"].any()
+    ended = 0
+    for _ in range(150 if game_id == "deep_regrets" else 400):
+        for e in np.flatnonzero(info["autoreset"]).tolist():
+            states[e] = game.new_state(
+                seed=derive_seed(derive_seed(seed, e), int(info["episode"][e]))
+            )
+        actions = random_actions(rng, info["action_mask"])
+        for i, state in enumerate(states):
+            if not state.is_terminal:
+                state.apply(int(actions[i]))
+        _, _, terminated, _, info = env.step(actions)
+        assert info["scores"].dtype == np.int64
+        for i in range(n):
+            if terminated[i]:
+                assert info["scores"][i].tolist() == states[i].scores
+                ended += 1
+            else:
+                assert not info["scores"][i].any()
+    assert ended
+
+
+def test_final_scores_of_games_against_bots_give_the_margin_and_the_winners() -> None:
+    env = VectorEnv("trafficars", 16, players=3, seed=8, agent_seats=0, reward="margin")
+    win = VectorEnv("trafficars", 16, players=3, seed=8, agent_seats=0, opponents="random")
+    ended = 0
+    for (_, rewards, terminated, _, info), (*_, won) in zip(
+        rollout(env, 120)[1:], rollout(win, 120)[1:], strict=True
+    ):
+        for i in np.flatnonzero(terminated):
+            ended += 1
+            scores = -info["scores"][i]  # penalty cards: fewer is better
+            assert rewards[i] == scores[0] - np.delete(scores, 0).max()
+            winners = scores == scores.max()
+            assert ((won["rewards"][i] >= 0) == winners).all()  # reward="win": winners are >= 0
+    assert ended
+
+
+def test_reused_buffers_reuse_the_scores_array() -> None:
+    fresh = rollout(VectorEnv("goofspiel", 4, players=2, seed=3, num_cards=3), 20)
+    env = VectorEnv("goofspiel", 4, players=2, seed=3, num_cards=3, reuse_buffers=True)
+    rng = np.random.default_rng(0)
+    _, info = env.reset()
+    first = info["scores"]
+    for expected in fresh[1:]:
+        *_, info = env.step(random_actions(rng, info["action_mask"]))
+        assert info["scores"] is first
+        np.testing.assert_array_equal(info["scores"], expected[-1]["scores"])
+    assert any(step[-1]["scores"].any() for step in fresh)
+
+
+def test_margin_is_the_score_reward_under_its_documented_name() -> None:
+    margin = VectorEnv("turn_the_tide", 8, players=4, seed=6, reward="margin")
+    score = VectorEnv("turn_the_tide", 8, players=4, seed=6, reward="score")
+    assert margin.reward == "margin" and score.reward == "score"
+    assert "reward='margin'" in repr(margin)
+    from_numpy = VectorEnv("goofspiel", 1, players=2, reward=np.str_("margin"))  # type: ignore[arg-type]
+    assert from_numpy.reward == "margin" and type(from_numpy.reward) is str
+    for a, b in zip(rollout(margin, 80), rollout(score, 80), strict=True):
+        for x, y in zip(a[:-1], b[:-1], strict=True):
+            np.testing.assert_array_equal(x, y)
+        for key in a[-1]:
+            np.testing.assert_array_equal(a[-1][key], b[-1][key])
+    with pytest.raises(InvalidOptionError, match="'win' or 'margin'"):
+        VectorEnv("goofspiel", 1, players=2, reward="points")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [1, np.int64(1), np.uint8(1)])
+def test_an_int_agent_seat_is_one_seat(seat: Any) -> None:
+    one = VectorEnv("turn_the_tide", 4, players=4, seed=2, agent_seats=seat)
+    listed = VectorEnv("turn_the_tide", 4, players=4, seed=2, agent_seats=(1,))
+    assert one.agent_seats == (1,) and type(one.agent_seats[0]) is int
+    for a, b in zip(rollout(one, 40), rollout(listed, 40), strict=True):
+        np.testing.assert_array_equal(a[0], b[0])
+        np.testing.assert_array_equal(a[-1]["seat"], b[-1]["seat"])
+
+
+@pytest.mark.parametrize("seat", [True, 4, -1, 1.0])
+def test_a_bad_single_agent_seat_is_refused(seat: Any) -> None:
+    with pytest.raises(InvalidOptionError, match="agent"):
+        VectorEnv("turn_the_tide", 2, players=4, agent_seats=seat)

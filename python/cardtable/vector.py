@@ -3,7 +3,7 @@
 Each call steps every environment at once inside the engine, with the GIL released: chance and the
 built-in opponents are played there, and observations, masks and rewards come back as NumPy arrays
 (observations on demand with ``observations=False``: :meth:`VectorEnv.observe`).
-The contract (observations, autoreset, rewards, seeds) is in ``docs/learning.md``.
+The contract (observations, autoreset, rewards, seeds, spaces) is in ``docs/learning.md``.
 
 This layer owns batching and the NumPy buffers; it plays no rules in Python (the engine does) and
 must not import the reference implementations, the adapters or the simulation layer.
@@ -28,12 +28,15 @@ from cardtable.errors import (
 )
 
 if TYPE_CHECKING:
+    from gymnasium import spaces
+
     from cardtable import _core
 
-__all__ = ["Info", "Reward", "StepResult", "VectorEnv"]
+__all__ = ["Info", "Reward", "StepResult", "VectorEnv", "observation_bounds"]
 
-Reward = Literal["win", "score"]
-"""``"win"``: +1 sole winner, 0 shared win, -1 otherwise; ``"score"``: final score margin."""
+Reward = Literal["win", "margin", "score"]
+"""``"win"``: +1 sole winner, 0 shared win, -1 otherwise; ``"margin"``: final score minus the best
+other final score; ``"score"``: another name of ``"margin"``."""
 
 Info = dict[str, npt.NDArray[Any]]
 """The ``info`` dict of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`."""
@@ -46,6 +49,14 @@ StepResult = tuple[
     Info,
 ]
 """What :meth:`VectorEnv.step` returns: ``(observations, rewards, terminated, truncated, info)``."""
+
+_Spaces = tuple[
+    "spaces.Box[np.float32]",
+    "spaces.Discrete[np.int64]",
+    "spaces.Box[np.float32]",
+    "spaces.MultiDiscrete[np.int64]",
+]
+"""The spaces: single observation, single action, batched observation, batched action."""
 
 _INT64 = np.dtype(np.int64)
 """The dtype the engine takes actions in (native byte order)."""
@@ -151,12 +162,12 @@ class VectorEnv:
         players: The number of players.
         seed: Env ``i``'s ``k``-th game is the seeded game
             ``derive_seed(derive_seed(seed, i), k)``.
-        agent_seats: The seats the caller plays, or ``"all"``.
+        agent_seats: The seats the caller plays (a sequence), one seat (an int), or ``"all"``.
         opponents: A built-in bot name for every other seat, or one name per other seat in
             increasing seat order.
         reward: ``"win"`` (+1 for the only winner, 0 for a shared win, -1 otherwise) or
-            ``"score"`` (final score minus the best other final score, oriented so that more is
-            better).
+            ``"margin"`` (final score minus the best other final score, oriented so that more is
+            better); ``"score"`` is another name of ``"margin"``.
         threads: Worker threads for large batches (``None``: all cores); results do not depend
             on it.
         reuse_buffers: Write every call's outputs into the same arrays (allocated by the first
@@ -182,7 +193,7 @@ class VectorEnv:
         *,
         players: int,
         seed: int = 0,
-        agent_seats: Sequence[int] | Literal["all"] = (0,),
+        agent_seats: int | Sequence[int] | Literal["all"] = (0,),
         opponents: str | Sequence[str] = "random",
         reward: Reward = "win",
         threads: int | None = None,
@@ -206,9 +217,11 @@ class VectorEnv:
         if isinstance(agent_seats, str):
             if agent_seats != "all":
                 raise InvalidOptionError(
-                    f"agent_seats must be a sequence of seats or 'all', got {agent_seats!r}"
+                    f"agent_seats must be a seat, a sequence of seats or 'all', got {agent_seats!r}"
                 )
             seats = list(range(self.players))
+        elif (one := as_int(agent_seats)) is not None:
+            seats = [one]
         else:
             seats = [
                 _int(s, "an agent seat") for s in _items(agent_seats, "agent_seats (or 'all')")
@@ -224,9 +237,12 @@ class VectorEnv:
             bots = _items(opponents, "opponents (a bot name or a sequence of them)")
             if not all(isinstance(b, str) for b in bots):
                 raise InvalidOptionError(f"opponents must be bot names, got {opponents!r}")
-        if not isinstance(reward, str) or reward not in ("win", "score"):
-            raise InvalidOptionError(f"reward must be 'win' or 'score', got {reward!r}")
-        self.reward: Reward = "win" if reward == "win" else "score"  # numpy.str_ as a plain str
+        if not isinstance(reward, str) or reward not in ("win", "margin", "score"):
+            raise InvalidOptionError(f"reward must be 'win' or 'margin', got {reward!r}")
+        # The name given (a numpy.str_ as a plain str); the engine calls the margin "score".
+        self.reward: Reward = (
+            "win" if reward == "win" else "margin" if reward == "margin" else "score"
+        )
         if not isinstance(reuse_buffers, bool):
             raise InvalidOptionError(f"reuse_buffers must be a bool, got {reuse_buffers!r}")
         self.reuse_buffers = reuse_buffers
@@ -243,11 +259,14 @@ class VectorEnv:
             seed=check_int("seed", seed, 0, MAX_SEED),
             agent_seats=seats,
             opponents=bots,
-            reward=self.reward,
+            reward="win" if self.reward == "win" else "score",
             threads=threads,
             observations=observations,
         )
         self._truncated = np.zeros(count, dtype=np.bool_)
+        self._scores = np.zeros((count, self.players), dtype=np.int64)  # with reuse_buffers
+        self._mask: npt.NDArray[np.bool_] | None = None  # the last call's info["action_mask"]
+        self._spaces: _Spaces | None = None  # made by the first space attribute read
         self._turn = threading.Lock()
 
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], Info]:
@@ -391,14 +410,103 @@ class VectorEnv:
             truncated.fill(False)  # rewritten at every call, as the engine rewrites the others
         else:
             truncated = np.zeros(self.num_envs, np.bool_)
+        if self.reuse_buffers:
+            scores = self._scores
+            scores.fill(0)
+        else:
+            scores = np.zeros((self.num_envs, self.players), np.int64)
+        if terminated.any():
+            ended = np.flatnonzero(terminated)
+            # The engine holds an env's final state until its next step starts the next game.
+            scores[ended] = self._env.scores(ended)
+        self._mask = mask
         info = {
             "action_mask": mask,
             "seat": seat,
             "autoreset": autoreset,
             "rewards": all_rewards,
             "episode": episode,
+            "scores": scores,
         }
         return obs, rewards, terminated, truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of every env's seat to move: ``info["action_mask"]`` of the last call.
+
+        The name is the one sb3-contrib's ``MaskablePPO`` looks for. Returns that very array, not a
+        copy: a view that the env never writes again unless it was made with
+        ``reuse_buffers=True`` (then the next :meth:`reset` or :meth:`step` overwrites it).
+
+        Returns:
+            bool ``[num_envs, num_actions]`` (a row of an env that just ended is all ``False``).
+
+        Raises:
+            InvalidStateError: Before the first :meth:`reset`.
+        """
+        if self._mask is None:
+            raise InvalidStateError("no action masks before the first reset()")
+        return self._mask
+
+    @property
+    def single_observation_space(self) -> spaces.Box[np.float32]:
+        """Gymnasium's ``Box`` of one env's observation tensor (see :func:`observation_bounds`).
+
+        With ``observations=False`` it describes the rows of :meth:`observe`, not the empty
+        arrays :meth:`step` returns.
+
+        Raises:
+            AttributeError: If Gymnasium is not installed (``pip install "cardtable[gymnasium]"``),
+                so that ``hasattr`` tells duck-typed callers the space is absent.
+        """
+        return self._gym_spaces("single_observation_space")[0]
+
+    @property
+    def single_action_space(self) -> spaces.Discrete[np.int64]:
+        """Gymnasium's ``Discrete(num_actions)``: one env's action (legal ones: the masks).
+
+        Raises:
+            AttributeError: If Gymnasium is not installed.
+        """
+        return self._gym_spaces("single_action_space")[1]
+
+    @property
+    def observation_space(self) -> spaces.Box[np.float32]:
+        """The batched ``single_observation_space``, a ``Box`` of shape ``[num_envs, *shape]``.
+
+        Built by ``gymnasium.vector.utils.batch_space``, as Gymnasium's vector envs do.
+
+        Raises:
+            AttributeError: If Gymnasium is not installed.
+        """
+        return self._gym_spaces("observation_space")[2]
+
+    @property
+    def action_space(self) -> spaces.MultiDiscrete[np.int64]:
+        """The batched ``single_action_space``: ``MultiDiscrete([num_actions] * num_envs)``.
+
+        Raises:
+            AttributeError: If Gymnasium is not installed.
+        """
+        return self._gym_spaces("action_space")[3]
+
+    def _gym_spaces(self, name: str) -> _Spaces:
+        """The four spaces (made at the first call), or AttributeError naming ``name``."""
+        if self._spaces is None:
+            try:
+                from gymnasium import spaces
+                from gymnasium.vector.utils import batch_space
+            except ImportError:
+                raise AttributeError(
+                    f"VectorEnv.{name} needs Gymnasium: pip install 'cardtable[gymnasium]'"
+                ) from None
+            low, high = observation_bounds(self.game_id)
+            single = spaces.Box(low, high, self.observation_shape, np.float32)
+            action = spaces.Discrete(self.num_actions)
+            batched = batch_space(single, self.num_envs)
+            actions = batch_space(action, self.num_envs)
+            assert isinstance(batched, spaces.Box) and isinstance(actions, spaces.MultiDiscrete)
+            self._spaces = (single, action, batched, actions)
+        return self._spaces
 
     def close(self) -> None:
         """Nothing to release (present for Gymnasium-style callers)."""
@@ -422,6 +530,31 @@ class VectorEnv:
             + ("" if self.observations else " observations=False")
             + ">"
         )
+
+
+_UNIT_INTERVAL_GAMES = frozenset({"goofspiel"})
+"""Games whose every tensor entry lies in [0, 1] by their contract: goofspiel's are one-hots,
+multi-hots, booleans, ``turn / N`` (at most N turns) and ``points / (N(N+1)/2)`` (all points)."""
+
+
+def observation_bounds(game_id: str) -> tuple[float, float]:
+    """Bounds that every entry of ``game_id``'s observation tensors lies within.
+
+    ``(0.0, 1.0)`` where the game's contract guarantees it (goofspiel). The other games' tensors
+    hold scaled counts that may exceed 1 (``docs/learning.md``) and, in Turn the Tide, negative
+    scores, with no bound the contracts state: for them, the finite float32 range (every entry is
+    finite), which claims nothing more.
+
+    Args:
+        game_id: A registered game id.
+
+    Returns:
+        ``(low, high)``.
+    """
+    if game_id in _UNIT_INTERVAL_GAMES:
+        return 0.0, 1.0
+    top = float(np.finfo(np.float32).max)
+    return -top, top
 
 
 def _arrays(out: Mapping[str, npt.NDArray[Any]]) -> list[npt.NDArray[Any]]:

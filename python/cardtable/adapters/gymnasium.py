@@ -1,15 +1,22 @@
 """A Gymnasium environment: one seat against built-in bots (extra ``cardtable[gymnasium]``).
 
 A :class:`cardtable.VectorEnv` of one game underneath: chance and the opponents play inside Rust.
-The observation is ``state.observation_tensor(seat)``; ``info["action_mask"]`` marks the legal
-actions (Gymnasium's ``Discrete`` space does not know them). Rewards are 0 until the end, then as
-``reward`` says (``docs/learning.md``). ``reset(seed=s)`` seeds Gymnasium's generator, which
-draws the seed of the game.
+The observation is ``state.observation_tensor(seat)``; ``info["action_mask"]`` (and
+``action_masks()``) marks the legal actions (Gymnasium's ``Discrete`` space does not know them).
+Rewards are 0 until the end, then as ``reward`` says (``docs/learning.md``); the step that ends
+the game gives its final scores in ``info["scores"]``. ``reset(seed=s)`` seeds Gymnasium's
+generator, which draws the seed of the game.
+
+Importing this module registers every game with Gymnasium as ``cardtable/<game_id>-v0`` (the
+player count defaults to the game's smallest; the other arguments of :func:`make_env` are keyword
+arguments of ``gymnasium.make``). ``gymnasium.make("cardtable.adapters.gymnasium:cardtable/...")``
+imports it on the way.
 
 Example:
     >>> import numpy as np
-    >>> from cardtable.adapters.gymnasium import make_env
-    >>> env = make_env("turn_the_tide", players=4, seat=0, opponents="greedy")
+    >>> import gymnasium
+    >>> import cardtable.adapters.gymnasium
+    >>> env = gymnasium.make("cardtable/turn_the_tide-v0", players=4, opponents="greedy")
     >>> obs, info = env.reset(seed=0)
     >>> done = False
     >>> while not done:
@@ -27,14 +34,14 @@ from typing import Any, Literal, SupportsFloat
 import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 
+from cardtable import games
 from cardtable._inputs import as_int, is_choice
 from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.vector import Reward, VectorEnv
 
-__all__ = ["CardtableEnv", "make_env"]
+__all__ = ["ENV_IDS", "CardtableEnv", "make_env"]
 
 Observation = npt.NDArray[np.float32]
 
@@ -46,7 +53,8 @@ them is a game option, so ``**options`` refuses them instead of passing them on.
 class CardtableEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of ``game_id`` against built-in bots (see the module doc)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's API)
+    # render_fps: Gymnasium's checker asks for one; text frames have no natural rate.
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -67,7 +75,8 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
             players: The number of players.
             seat: The seat the agent plays.
             opponents: A built-in bot name for every other seat, or one per other seat.
-            reward: ``"win"`` or ``"score"`` (see :class:`cardtable.VectorEnv`).
+            reward: ``"win"`` or ``"margin"`` (``"score"``: the same; see
+                :class:`cardtable.VectorEnv`).
             illegal_action: ``"lose"``: an illegal action ends the episode with reward -1;
                 ``"raise"``: it raises :class:`cardtable.IllegalActionError`.
             render_mode: ``None`` or ``"ansi"`` (``render()`` describes the last step).
@@ -104,10 +113,9 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(
-            -np.inf, np.inf, self._env.observation_shape, np.float32
-        )
-        self.action_space = spaces.Discrete(self._env.num_actions)
+        # Bounds as cardtable.vector.observation_bounds says.
+        self.observation_space = self._env.single_observation_space
+        self.action_space = self._env.single_action_space
         self._obs: Observation = np.zeros(self._env.observation_shape, np.float32)
         self._mask = np.zeros(self._env.num_actions, dtype=np.bool_)
         self._done = True
@@ -168,8 +176,17 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         obs, rewards, terminated, _, info = self._env.step(np.array([a], dtype=np.int64))
         observation, out_info = self._record(obs, info)
         self._done = bool(terminated[0])
+        if self._done:
+            out_info["scores"] = info["scores"][0].copy()
         self._last = f"action {a}, reward {float(rewards[0])}"
         return observation, float(rewards[0]), self._done, False, out_info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as ``info["action_mask"]`` (a new array), for ``MaskablePPO``.
+
+        All ``False`` once the episode is over.
+        """
+        return self._mask.copy()
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: a line about the last step."""
@@ -178,3 +195,21 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
 
 make_env = CardtableEnv
 """A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots (the class)."""
+
+
+def _register() -> dict[str, str]:
+    """Registers ``cardtable/<game_id>-v0`` for every game not registered yet; returns the ids."""
+    ids: dict[str, str] = {}
+    for info in games():
+        env_id = ids[info.id] = f"cardtable/{info.id}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id,
+                entry_point=f"{__name__}:CardtableEnv",
+                kwargs={"game_id": info.id, "players": info.min_players},
+            )
+    return ids
+
+
+ENV_IDS: dict[str, str] = _register()
+"""The Gymnasium id of each game id, e.g. ``gymnasium.make(ENV_IDS["goofspiel"])``."""

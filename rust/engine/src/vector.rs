@@ -839,6 +839,29 @@ impl<G: Game> VectorEnv<G> {
         Ok(out)
     }
 
+    /// The scores of the games of `envs` as they stand, `players` entries per env: after a step
+    /// that ended an env's game (`terminated`), its final scores, until the next step starts the
+    /// env's next game.
+    pub fn scores(&self, envs: &[usize]) -> Result<Vec<i64>> {
+        if self.broken {
+            return Err(broken_error());
+        }
+        let n = self.game.players();
+        let what = format!("the scores of {} envs", envs.len());
+        let len = checked_len(&[envs.len(), n], &what, "ask for fewer envs at a time")?;
+        let mut out = try_filled(len, 0, &what, "ask for fewer envs at a time")?;
+        for (&e, row) in envs.iter().zip(out.chunks_mut(n.max(1))) {
+            let env = self.envs.get(e).ok_or_else(|| {
+                EngineError::InvalidOption(format!(
+                    "env {e} is out of range 0..={}",
+                    self.envs.len().saturating_sub(1)
+                ))
+            })?;
+            self.game.scores(&env.state, row);
+        }
+        Ok(out)
+    }
+
     /// Fails unless `out` has the sizes of [`VectorEnv::output`]'s buffers.
     fn check_output(&self, out: &OutputSlices<'_>) -> Result<()> {
         let (n, size) = (self.envs.len(), self.obs_size);
@@ -1027,6 +1050,8 @@ pub trait AnyVectorEnv: Send {
     fn observe(&self, envs: &[usize], seats: Option<&[usize]>) -> Result<Vec<f32>>;
     /// See [`VectorEnv::observe_into`].
     fn observe_into(&self, envs: &[usize], seats: Option<&[usize]>, out: &mut [f32]) -> Result<()>;
+    /// See [`VectorEnv::scores`].
+    fn scores(&self, envs: &[usize]) -> Result<Vec<i64>>;
     /// See [`VectorEnv::reset`].
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()>;
     /// See [`VectorEnv::step`].
@@ -1050,6 +1075,9 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn output(&self) -> StepOutput {
         VectorEnv::output(self)
+    }
+    fn scores(&self, envs: &[usize]) -> Result<Vec<i64>> {
+        VectorEnv::scores(self, envs)
     }
     fn try_output(&self) -> Result<StepOutput> {
         VectorEnv::try_output(self)
@@ -1315,9 +1343,16 @@ mod tests {
                     let row = &out.all_rewards[i * 3..i * 3 + 3];
                     // At most one seat beats all others; a positive margin means a sole winner.
                     assert!(row.iter().filter(|&&r| r > 0.0).count() <= 1);
+                    // The final scores stay readable until the next step; fewer is better here.
+                    let scores = env.scores(&[i]).unwrap();
+                    for (s, &r) in row.iter().enumerate() {
+                        let best_other = (0..3).filter(|&q| q != s).map(|q| -scores[q]).max();
+                        assert_eq!(r, (-scores[s] - best_other.unwrap()) as f32);
+                    }
                 }
             }
         }
         assert!(seen > 0);
+        assert!(matches!(env.scores(&[16]), Err(EngineError::InvalidOption(_))));
     }
 }

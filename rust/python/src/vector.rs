@@ -500,6 +500,34 @@ impl PyVectorEnv {
             .into_any())
     }
 
+    /// The scores of the games of `envs` as they stand, `[len(envs), players]` int64: after a
+    /// step that ended an env's game, its final scores (until the next step starts its next game).
+    fn scores<'py>(
+        &self,
+        py: Python<'py>,
+        envs: numpy::PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let envs = envs
+            .as_array()
+            .iter()
+            .map(|&x| {
+                usize::try_from(x).map_err(|_| {
+                    to_py_err(EngineError::InvalidOption(format!(
+                        "env {x} is out of range"
+                    )))
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        let rows = envs.len();
+        let inner = &self.inner;
+        let scores = py
+            .detach(|| inner.lock()?.scores(&envs))
+            .map_err(to_py_err)?;
+        Ok(numpy::PyArray1::from_vec(py, scores)
+            .reshape([rows, self.players])?
+            .into_any())
+    }
+
     /// Number of envs.
     #[getter]
     fn num_envs(&self) -> usize {
