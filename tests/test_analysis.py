@@ -33,8 +33,10 @@ from cardtable.analysis._stats import (
     holm,
     mean_estimate,
     proportion,
+    welch_difference,
 )
 from cardtable.analysis.balance import margins
+from cardtable.analysis.sweep import SweepResult
 from tests.game_info import all_games
 
 REPS = 4000  # coverage 95% ± 1.5% is about ± 4.4 standard errors at this size
@@ -111,6 +113,21 @@ def test_paired_difference_interval_covers_95_percent() -> None:
         b = luck + rng.normal(0, 1.0, size=80)
         hits.append(mean_estimate(a - b).contains(1.5))
     assert abs(_coverage(hits) - 0.95) <= 0.015
+
+
+def test_welch_difference_is_scipys_welch_interval() -> None:
+    from scipy import stats
+
+    rng = np.random.default_rng(7)
+    x, y = rng.normal(1.0, 2.0, size=40), rng.normal(0.0, 0.5, size=25)
+    d = welch_difference(x, y)
+    ci = stats.ttest_ind(x, y, equal_var=False).confidence_interval()
+    assert d.value == pytest.approx(x.mean() - y.mean())
+    assert (d.low, d.high) == pytest.approx((ci.low, ci.high))
+    assert d.n == 65
+    same = welch_difference([2.0, 2.0], [1.0, 1.0, 1.0])
+    assert (same.value, same.low, same.high) == (1.0, 1.0, 1.0)
+    assert math.isnan(welch_difference([1.0], [2.0, 3.0]).low)
 
 
 def test_holm_adjustment() -> None:
@@ -636,6 +653,183 @@ def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
     assert "One option set:" in page and "The same in every option set" not in page
 
 
+def _goofspiel_card_sweep(**kw: Any) -> SweepResult:
+    """Greedy against random at goofspiel with 4 and with 6 cards, on 200 deals."""
+    settings: dict[str, Any] = {
+        "grid": {"num_cards": [4, 6]},
+        "bots": ["greedy", "random"],
+        "games": 200,
+        "seed": 3,
+        **kw,
+    }
+    return sweep("goofspiel", players=2, progress=False, **settings)
+
+
+def test_sweep_difference_is_paired_by_deal() -> None:
+    from scipy import stats
+
+    s = _goofspiel_card_sweep()
+    for metric in s.metrics:
+        d = s.difference({"num_cards": 6}, {"num_cards": 4}, metric)
+        expected = s.points[1].metrics[metric].value - s.points[0].metrics[metric].value
+        assert d.paired.value == pytest.approx(expected, abs=1e-12)
+        assert d.unpaired.value == pytest.approx(expected, abs=1e-12)
+        assert (d.a, d.b, d.metric) == ("num_cards=6", "num_cards=4", metric)
+        assert d.paired.n == 200 and d.unpaired.n == 400
+        back = s.difference(0, 1, metric)
+        assert (back.paired.value, back.paired.low) == (-d.paired.value, -d.paired.high)
+    # The per-game arrays of the same runs, from simulate: deal g is game g of every lineup.
+    greedy_wins, game_margins = [], []
+    for cards in (4, 6):
+        wins, margin = [], []
+        for lineup in s.lineups:
+            r = cardtable.simulate(
+                "goofspiel",
+                players=2,
+                games=200,
+                bots=list(lineup),
+                seed=3,
+                progress=False,
+                num_cards=cards,
+            )
+            assert r.winners is not None and r.scores is not None
+            wins.append(r.winners[:, lineup.index("greedy")].astype(float))
+            margin.append(margins(r.scores, r.winners, True))
+        greedy_wins.append(np.mean(wins, axis=0))
+        game_margins.append(np.mean(margin, axis=0))
+    for metric, per_deal in (("win rate: greedy", greedy_wins), ("mean margin", game_margins)):
+        diff = per_deal[1] - per_deal[0]
+        half = stats.t.ppf(0.975, diff.size - 1) * diff.std(ddof=1) / math.sqrt(diff.size)
+        d = s.difference(1, 0, metric)
+        assert (d.paired.low, d.paired.high) == pytest.approx(
+            (diff.mean() - half, diff.mean() + half)
+        )
+        ci = stats.ttest_ind(per_deal[1], per_deal[0], equal_var=False).confidence_interval()
+        assert (d.unpaired.low, d.unpaired.high) == pytest.approx((ci.low, ci.high))
+    # greedy's win rate is a share: the first metric, and the default.
+    assert s.difference(1, 0) == s.difference(1, 0, "win rate: greedy")
+
+
+def test_sweep_difference_of_identical_option_sets_is_exactly_zero() -> None:
+    # The option changes nothing at three players (see the test above): the same games are played.
+    s = sweep(
+        "turn_the_tide",
+        players=3,
+        grid={"recheck_after_elimination": [True, False]},
+        bots=["greedy", "random", "random"],
+        games=100,
+        seed=7,
+        progress=False,
+    )
+    for d in s.differences:
+        assert (d.paired.value, d.paired.low, d.paired.high) == (0.0, 0.0, 0.0)
+        assert d.unpaired.value == 0.0
+    # Unpaired, the deals' luck stays in the interval.
+    assert s.difference(1, 0, "mean length").unpaired.high > 0
+
+
+def test_sweep_difference_refuses_bad_arguments() -> None:
+    s = _goofspiel_card_sweep(games=4)
+    choices = "numbered 0..1 in grid order and named by the values of their swept options: "
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: s.difference(2, 0), "a: there is no option set 2; the option sets are"),
+        (lambda: s.difference(0, -1), "b: there is no option set -1"),
+        (lambda: s.difference(True, 0), "a must name an option set, got True"),
+        (lambda: s.difference("num_cards=4", 0), "got 'num_cards=4'"),  # type: ignore[arg-type]
+        (lambda: s.difference({"cards": 4}, 0), "a: 'cards' is not a swept option"),
+        (lambda: s.difference({"num_cards": 5}, 0), "a: no option set has num_cards=5"),
+        (lambda: s.difference(0, {"num_cards": 4}), "two different option sets, got num_cards=4"),
+        (lambda: s.difference(0, 1, "elo"), "metric must be one of 'win rate: greedy', "),
+        (lambda: s.difference(0, 1, "win rate"), "'mean length', 'mean margin', 'shared wins'"),
+    ]
+    for call, message in cases:
+        with pytest.raises(cardtable.InvalidOptionError) as err:
+            call()
+        assert message in str(err.value)
+        if "option set" in message and "different" not in message:
+            assert choices + "num_cards ∈ {4, 6}" in str(err.value)
+    grid: dict[str, list[Any]] = {"lanes": [2, 3], "max_cars": [3, 4]}
+    t = sweep("trafficars", players=3, grid=grid, games=4, progress=False)
+    with pytest.raises(cardtable.InvalidOptionError, match="lanes=3 fits 2 option sets; give "):
+        t.difference({"lanes": 3}, 0)
+    assert t.difference({"lanes": 3, "max_cars": 4}, {"lanes": np.int64(2), "max_cars": 4}) == (
+        t.difference(3, 1)
+    )
+
+
+def test_sweep_outputs_show_the_differences_from_the_baseline() -> None:
+    import json
+
+    s = _goofspiel_card_sweep(games=50)
+    assert s.baseline == 0
+    assert [(d.a, d.b) for d in s.differences] == [("num_cards=6", "num_cards=4")] * 6
+    text = s.summary_table()
+    assert "differences from the baseline num_cards=4: option set − baseline, paired by" in text
+    assert _fmt_row(s.difference(1, 0, "mean length")) in text
+    d = s.to_dict()
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+    assert d["baseline"] == 0 and len(d["differences"]) == 6
+    first = d["differences"][0]
+    assert (first["a"], first["b"], first["metric"]) == ("num_cards=6", "num_cards=4", s.metrics[0])
+    assert first["paired"] == s.differences[0].paired.to_dict()
+    assert "per_deal" not in d["points"][0]
+    html = s.report().render()
+    assert "Differences from the baseline (num_cards=4)" in html
+    assert "on the same deals the difference is" in html
+    # Another baseline: the differences from it.
+    other = _goofspiel_card_sweep(games=50, baseline={"num_cards": 6})
+    assert other.baseline == 1 and other.differences[0].b == "num_cards=6"
+    assert "differences from the baseline num_cards=6" in other.summary_table()
+    assert "Differences from the baseline (num_cards=6)" in other.report().render()
+    # One option set: nothing to compare.
+    one = _goofspiel_card_sweep(games=4, grid={"num_cards": [4]})
+    assert one.differences == [] and "differences from" not in one.summary_table()
+    assert one.to_dict()["differences"] == []
+
+
+def _fmt_row(d: Any) -> str:
+    """The summary's cell of a difference of mean lengths."""
+    return f"{d.paired.value:+.2f} ({d.paired.low:+.2f}…{d.paired.high:+.2f})"
+
+
+@pytest.mark.parametrize(
+    ("baseline", "message"),
+    [
+        (2, "baseline: there is no option set 2"),
+        ({"num_cards": 5}, "baseline: no option set has num_cards=5"),
+        ({"cards": 4}, "baseline: 'cards' is not a swept option"),
+        ("num_cards=4", "baseline must name an option set"),
+    ],
+)
+def test_sweep_refuses_a_bad_baseline_before_playing(
+    baseline: object, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[object] = []
+
+    def enter(bar: _runs.Progress) -> _runs.Progress:
+        started.append(bar)
+        return bar
+
+    monkeypatch.setattr(_runs.Progress, "__enter__", enter)
+    with pytest.raises(cardtable.InvalidOptionError, match=message):
+        _goofspiel_card_sweep(games=4, baseline=baseline)
+    assert started == []
+
+
+def test_sweep_command_prints_the_differences() -> None:
+    from tests.command_line import run_cli
+
+    args = ["sweep", "goofspiel", "-p", "2", "--grid", "num_cards=4,6", "-n", "50", "--no-progress"]
+    output = run_cli(*args)
+    assert "differences from the baseline num_cards=4" in output
+    s = _goofspiel_card_sweep(games=50, bots=None)
+    assert _fmt_row(s.difference(1, 0, "mean length")) in output
+    output = run_cli(*args, "--baseline", "num_cards=6")
+    assert "differences from the baseline num_cards=6" in output
+    output = run_cli(*args, "--baseline", "num_cards=5", exit_code=2)
+    assert "no option set has num_cards=5" in output and "num_cards ∈ {4, 6}" in output
+
+
 # --- every game ------------------------------------------------------------------------------
 
 
@@ -846,6 +1040,8 @@ def test_balance_and_sweep_footers_reproduce_the_run() -> None:
     kw: dict[str, Any] = {"games": 6, "seed": 5, "progress": False, "hand_size": 5}
     _reproduced(sweep("trafficars", players=3, grid=grid, bots=bots, rotate_seats=False, **kw))
     _reproduced(sweep("trafficars", players=3, grid={"too_low": ["take", "insert"]}, **kw))
+    base = {"lanes": 3, "max_cars": None}
+    _reproduced(sweep("trafficars", players=3, grid=grid, bots=bots, baseline=base, **kw))
 
 
 def _goofspiel_tournament(**kw: Any) -> TournamentResult:
@@ -923,6 +1119,8 @@ STUDY_COMMANDS = {
 }
 BAD_ARGUMENTS: dict[str, tuple[str, list[str], str]] = {
     "grid twice": ("sweep", ["--grid", "lanes=3", "--grid", "lanes=4"], "lanes is given twice"),
+    "baseline not swept": ("sweep", ["--baseline", "lanes=3"], "'lanes' is not a swept option"),
+    "baseline no pair": ("sweep", ["--baseline", "num_cards"], "expected KEY=VALUE"),
     "sweep seed -1": ("sweep", ["--seed", "-1"], "--seed"),
     "sweep seed 2**64": ("sweep", ["--seed", str(2**64)], "--seed"),
     "tournament seed 2**64": ("tournament", ["--no-duplicate", "--seed", str(2**64)], "--seed"),

@@ -48,6 +48,10 @@ def _make(kind: str, path: Path) -> None:
             "max_cars=3,4,5",
             "-n",
             "40",
+            "--baseline",
+            "lanes=3",
+            "--baseline",
+            "max_cars=4",
         ],
     }
     run_cli(*commands[kind], "--no-progress", "--report", str(path))

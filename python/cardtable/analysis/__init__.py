@@ -9,6 +9,7 @@ through :func:`cardtable.simulate` and the public API) nor import the reference 
 
 from __future__ import annotations
 
+from cardtable.analysis._differences import PairedDifference
 from cardtable.analysis._stats import Estimate
 from cardtable.analysis._trace import GameTrace, replay, replayable
 from cardtable.analysis.balance import BalanceResult, balance
@@ -19,6 +20,7 @@ __all__ = [
     "BalanceResult",
     "Estimate",
     "GameTrace",
+    "PairedDifference",
     "SweepResult",
     "TournamentResult",
     "balance",

@@ -295,17 +295,27 @@ def register(main: click.Group) -> None:
     @click.option("-b", "--bots", help=f"Bots (default: {_HEURISTIC}, then random).")
     @_games_option(2000, "Deals per option set.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
+    @click.option(
+        "--baseline",
+        "baseline_pairs",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="The option set the differences are taken from, by its swept options' values "
+        "(repeat for more options; default: the first option set).",
+    )
     def sweep_command(
         study: _Study,
         grid_pairs: tuple[str, ...],
         bots: str | None,
         games: int,
         no_rotate: bool,
+        baseline_pairs: tuple[str, ...],
     ) -> None:
         """Every combination of the --grid option values of GAME_ID.
 
-        Prints win rates per bot, seat 0's win rate, length and margins per option set; the
-        report has a plot per metric (a heat map for two options).
+        Prints win rates per bot, seat 0's win rate, length and margins per option set, and each
+        option set's difference from the baseline, paired by deal; the report has a plot per
+        metric (a heat map for two options).
         """
         from cardtable.analysis import sweep
 
@@ -324,4 +334,15 @@ def register(main: click.Group) -> None:
                 )
             grid[key] = [parse_options((f"{key}={v}",))[key] for v in values.split(",")]
         bot_list = None if bots is None else _bot_list(bots)
-        study.run(sweep, grid=grid, bots=bot_list, games=games, rotate_seats=not no_rotate)
+        try:
+            baseline: dict[str, Any] | int = parse_options(baseline_pairs) if baseline_pairs else 0
+        except click.BadParameter as err:
+            raise click.BadParameter(err.message, param_hint="--baseline") from None
+        study.run(
+            sweep,
+            grid=grid,
+            bots=bot_list,
+            games=games,
+            rotate_seats=not no_rotate,
+            baseline=baseline,
+        )

@@ -27,6 +27,7 @@ __all__ = [
     "mean_estimate",
     "proportion",
     "record_dict",
+    "welch_difference",
 ]
 
 LEVEL = 0.95
@@ -92,6 +93,37 @@ def mean_estimate(x: npt.ArrayLike) -> Estimate:
     sem = float(a.std(ddof=1)) / math.sqrt(n)
     half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * sem
     return Estimate(mean, mean - half, mean + half, n)
+
+
+def welch_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
+    """``mean(x) − mean(y)`` of two independent samples, with Welch's t 95% interval.
+
+    The interval's degrees of freedom are Welch–Satterthwaite's; two samples without spread give a
+    zero-width interval, and a sample of fewer than two observations no interval.
+
+    Args:
+        x: The first sample.
+        y: The second sample.
+
+    Returns:
+        The difference; ``n`` counts the observations of both.
+    """
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    n = int(a.size + b.size)
+    if a.size == 0 or b.size == 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    value = float(a.mean() - b.mean())
+    if a.size < 2 or b.size < 2:
+        return Estimate(value, math.nan, math.nan, n)
+    va = float(a.var(ddof=1)) / a.size
+    vb = float(b.var(ddof=1)) / b.size
+    spread = va + vb
+    if spread == 0.0:
+        return Estimate(value, value, value, n)
+    df = spread**2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = float(stats.t.ppf(0.5 + LEVEL / 2, df)) * math.sqrt(spread)
+    return Estimate(value, value - half, value + half, n)
 
 
 def cluster_mean(

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import itertools
+import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from cardtable.analysis import _runs
+from cardtable.analysis._differences import (
+    PairedDifference,
+    difference_text,
+    paired_estimate,
+    unit_means,
+    within,
+)
 from cardtable.analysis._games import spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
@@ -18,9 +27,11 @@ from cardtable.analysis._stats import (
     Estimate,
     Record,
     cluster_mean,
+    json_value,
     mean_estimate,
     proportion,
     record_dict,
+    welch_difference,
 )
 from cardtable.analysis._text import (
     changed_options,
@@ -49,11 +60,19 @@ class SweepPoint(Record):
         seed: The ``simulate`` seed of every seat assignment of this option set.
         metrics: Metric name → estimate: ``win rate: <bot>`` per bot, ``seat 0 win rate``,
             ``mean length``, ``mean margin``, ``shared wins``.
+        per_deal: Metric name → its mean in each deal (entry ``g``: game ``g`` of every seat
+            assignment, seeded ``derive_seed(seed, g)``), what the paired differences are taken
+            over; not part of :meth:`to_dict`.
     """
 
     options: dict[str, Any]
     seed: int
     metrics: dict[str, Estimate]
+    per_deal: dict[str, npt.NDArray[np.float64]] = field(repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options, seed and metrics, as strict JSON (an undefined number is ``None``)."""
+        return record_dict(self, ("options", "seed", "metrics"))
 
 
 @dataclass
@@ -73,6 +92,8 @@ class SweepResult(ResultOutputs):
         points: One per option set, in grid order.
         rows: One dict per option set, seat assignment and seat (the Parquet table).
         seconds: Wall time.
+        baseline: The index in ``points`` of the option set the summary, the report and
+            :meth:`to_dict` give the :attr:`differences` from.
     """
 
     game_id: str
@@ -87,15 +108,98 @@ class SweepResult(ResultOutputs):
     points: list[SweepPoint]
     rows: list[dict[str, Any]] = field(repr=False)
     seconds: float = 0.0
+    baseline: int = 0
 
     @property
     def metrics(self) -> list[str]:
         """The metric names, in plot order."""
         return list(self.points[0].metrics) if self.points else []
 
+    @property
+    def differences(self) -> list[PairedDifference]:
+        """Every other option set − the baseline, in every metric (option sets in grid order)."""
+        return [
+            self.difference(i, self.baseline, metric)
+            for i in range(len(self.points))
+            if i != self.baseline
+            for metric in self.metrics
+        ]
+
+    def difference(
+        self,
+        a: int | Mapping[str, Any],
+        b: int | Mapping[str, Any],
+        metric: str | None = None,
+    ) -> PairedDifference:
+        """The difference ``a − b`` between two option sets in one metric.
+
+        Every option set plays the same seat assignments from the sweep's seed, so game ``g`` of
+        every option set is seeded ``derive_seed(seed, g)``: the option sets always share their
+        deals' seeds, and the paired interval (over deals, of a's mean − b's mean in that deal) is
+        always valid. The same seed deals the same cards when the options leave the deal alone
+        (a scoring or end-of-game rule, say); an option that changes the deal itself (the deck,
+        the hand size) keeps the pairing valid but cancels less of the deal's luck, and the paired
+        interval is then about as wide as the unpaired one.
+
+        Args:
+            a: An option set: its index in :attr:`points` (grid order) or its swept options'
+                values, e.g. ``{"lanes": 4, "max_cars": 3}`` (an option may be left out when the
+                others single out one option set).
+            b: The option set it is compared with, given as ``a``.
+            metric: One of :attr:`metrics`, e.g. ``"win rate: greedy"`` or ``"mean length"``
+                (``None``: the first, the first bot's win rate).
+
+        Returns:
+            ``a − b`` paired by deal, and unpaired (Welch's interval over the two option sets'
+            per-deal means, as if each had been played on deals of its own). A difference of win
+            rates or shared wins is a difference of shares (``0.05`` is 5 percentage points).
+
+        Raises:
+            InvalidOptionError: Unless ``a`` and ``b`` each single out an option set of the sweep
+                and are two different ones, and ``metric`` is one of :attr:`metrics` (the message
+                lists the valid choices).
+        """
+        i = self._index(a, "a")
+        j = self._index(b, "b")
+        if metric is None:
+            metric = self.metrics[0]
+        if not isinstance(metric, str) or metric not in self.metrics:
+            raise InvalidOptionError(
+                f"metric must be one of {', '.join(map(repr, self.metrics))}, got {metric!r}"
+            )
+        if i == j:
+            raise InvalidOptionError(
+                f"a difference needs two different option sets, got {_option_text(self, i)} twice"
+            )
+        pa, pb = self.points[i].per_deal[metric], self.points[j].per_deal[metric]
+        share = _is_share(metric)
+        unpaired = welch_difference(pa[~np.isnan(pa)], pb[~np.isnan(pb)])
+        return PairedDifference(
+            _option_text(self, i),
+            _option_text(self, j),
+            metric,
+            paired_estimate(pa, pb, share=share),
+            within(unpaired, share),
+        )
+
+    def _index(self, point: object, what: str) -> int:
+        """The index in :attr:`points` of the option set ``point`` names.
+
+        Raises:
+            InvalidOptionError: Unless it singles out one (the message says how to name one).
+        """
+        return _point_index(point, self.grid, [p.options for p in self.points], what)
+
     def to_dict(self) -> dict[str, Any]:
-        """Everything (the rows included), as strict JSON (an undefined number is ``None``)."""
-        return {"kind": "sweep", **record_dict(self)}
+        """Everything (the rows included) and the :attr:`differences`, as strict JSON.
+
+        An undefined number is ``None``.
+        """
+        return {
+            "kind": "sweep",
+            **record_dict(self),
+            "differences": json_value(self.differences),
+        }
 
     def to_arrow(self) -> pyarrow.Table:
         """The rows as a table.
@@ -121,7 +225,11 @@ class SweepResult(ResultOutputs):
         return table.replace_schema_metadata(meta)
 
     def summary_table(self) -> str:
-        """One line per option set with every metric."""
+        """One line per option set with every metric, then the differences from the baseline.
+
+        The differences (each other option set − the baseline, paired by deal) follow in a second
+        table, with one line on how much wider the unpaired intervals would be.
+        """
         t = text_table(
             f"{self.game_id}, {self.players} players"
             f"{changed_options(self.game_id, self.players, self.fixed)}, "
@@ -137,10 +245,34 @@ class SweepResult(ResultOutputs):
                 for p in self.points
             ),
         )
-        return plain_text(160, t)
+        if len(self.points) < 2:
+            return plain_text(160, t)
+        differences = self.differences
+        per_set = len(self.metrics)
+        others = [i for i in range(len(self.points)) if i != self.baseline]
+        rows = [
+            [
+                *[option_text(self.points[i].options[k]) for k in self.grid],
+                *[
+                    _fmt_difference(c.paired, c.metric, unit=False)
+                    for c in differences[n * per_set : (n + 1) * per_set]
+                ],
+            ]
+            for n, i in enumerate(others)
+        ]
+        d = text_table(
+            f"differences from the baseline {_option_text(self, self.baseline)}: option set − "
+            "baseline, paired by deal (95% CI; win rates in percentage points)",
+            [*self.grid, *self.metrics],
+            rows,
+        )
+        gain = _pairing_gain(differences)
+        if gain is None:
+            return plain_text(160, t, d)
+        return plain_text(160, t, d, _gain_text(gain))
 
     def report(self) -> Report:
-        """The HTML report: a plot per metric (a heat map for two options)."""
+        """The HTML report: what changes, the differences from the baseline, a plot per metric."""
         return _sweep_report(self)
 
 
@@ -152,23 +284,34 @@ def _fmt_metric(metric: str, e: Estimate) -> str:
     return e.fmt(3, percent=True) if _is_share(metric) else e.fmt(2)
 
 
-def _point_metrics(runs: Runs, higher: bool) -> dict[str, Estimate]:
+def _fmt_difference(e: Estimate, metric: str, unit: bool = True) -> str:
+    """A difference in ``metric``: of shares in percentage points (``pts`` with ``unit``)."""
+    return difference_text(e, percent=_is_share(metric), unit=unit)
+
+
+def _point_metrics(
+    runs: Runs, higher: bool
+) -> tuple[dict[str, Estimate], dict[str, npt.NDArray[np.float64]]]:
+    """Each metric of an option set with its interval, and its mean in each deal."""
     flat = runs.seat_games()
-    out: dict[str, Estimate] = {}
+    samples: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
     for i, b in enumerate(runs.bots):
         mask = flat["bot"] == i
-        out[f"win rate: {b}"] = cluster_mean(flat["win"][mask], flat["deal"][mask], share=True)
+        samples[f"win rate: {b}"] = (flat["win"][mask], flat["deal"][mask])
     seat0 = flat["seat"] == 0
-    out["seat 0 win rate"] = cluster_mean(flat["win"][seat0], flat["deal"][seat0], share=True)
+    samples["seat 0 win rate"] = (flat["win"][seat0], flat["deal"][seat0])
     deals = runs.deal.reshape(-1)
-    out["mean length"] = cluster_mean(runs.lengths.reshape(-1), deals)
+    samples["mean length"] = (runs.lengths.reshape(-1), deals)
     m = margins(
         runs.scores.reshape(-1, runs.players), runs.winners.reshape(-1, runs.players), higher
     )
-    out["mean margin"] = cluster_mean(m, deals)
+    samples["mean margin"] = (m, deals)
     shared = (runs.winners.reshape(-1, runs.players).sum(axis=1) > 1).astype(float)
-    out["shared wins"] = cluster_mean(shared, deals, share=True)
-    return out
+    samples["shared wins"] = (shared, deals)
+    n_deals = int(runs.deal.max()) + 1
+    metrics = {k: cluster_mean(v, d, share=_is_share(k)) for k, (v, d) in samples.items()}
+    per_deal = {k: unit_means(v, d, n_deals) for k, (v, d) in samples.items()}
+    return metrics, per_deal
 
 
 def _check_grid(grid: object) -> dict[str, list[Any]]:
@@ -213,6 +356,50 @@ def _same(a: object, b: object) -> bool:
         return False
 
 
+def _point_index(
+    point: object, grid: Mapping[str, list[Any]], options: Sequence[Mapping[str, Any]], what: str
+) -> int:
+    """The index in ``options`` (the option sets, in grid order) of the one ``point`` names.
+
+    Args:
+        point: An index (an int in ``0..len(options)-1``) or a dict of swept options' values.
+        grid: The swept options and their values (for the messages).
+        options: The option sets' swept options, in grid order.
+        what: The argument's name (for the messages).
+
+    Raises:
+        InvalidOptionError: Unless ``point`` singles out one option set; the message lists the
+            swept options and their values.
+    """
+    choices = (
+        f"the option sets are numbered 0..{len(options) - 1} in grid order and named by the "
+        "values of their swept options: "
+        + "; ".join(f"{k} ∈ {{{', '.join(map(option_text, v))}}}" for k, v in grid.items())
+    )
+    if isinstance(point, int | np.integer) and not isinstance(point, bool):
+        if not 0 <= point < len(options):
+            raise InvalidOptionError(f"{what}: there is no option set {point}; {choices}")
+        return int(point)
+    if not isinstance(point, Mapping):
+        raise InvalidOptionError(f"{what} must name an option set, got {point!r}; {choices}")
+    for key in point:
+        if key not in grid:
+            raise InvalidOptionError(f"{what}: {key!r} is not a swept option; {choices}")
+    given = _plain(point)
+    matches = [
+        i for i, values in enumerate(options) if all(_same(values[k], v) for k, v in given.items())
+    ]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise InvalidOptionError(f"{what}: no option set has {options_text(given)}; {choices}")
+    missing = ", ".join(k for k in grid if k not in given)
+    raise InvalidOptionError(
+        f"{what}: {options_text(given) if given else 'an empty dict'} fits {len(matches)} option "
+        f"sets; give the value of {missing} as well ({choices})"
+    )
+
+
 def _plain(values: Mapping[str, Any]) -> dict[str, Any]:
     """``values`` with plain JSON values (NumPy scalars as Python ones).
 
@@ -235,6 +422,7 @@ def sweep(
     rotate_seats: bool = True,
     threads: int | None = None,
     progress: bool | Callable[[int, int], object] = True,
+    baseline: int | Mapping[str, Any] = 0,
     **options: Any,
 ) -> SweepResult:
     """Runs every combination of the ``grid``'s option values.
@@ -243,7 +431,7 @@ def sweep(
     assignment of ``bots`` (as in :func:`cardtable.analysis.tournament`) is one ``simulate`` run
     with seed ``seed``: the same deals for every assignment and every option set, so that an
     option that changes nothing gives the same results and option sets are compared on the same
-    deals.
+    deals. :meth:`SweepResult.difference` compares two option sets on those shared deals.
 
     Args:
         game_id: The game.
@@ -257,6 +445,9 @@ def sweep(
         rotate_seats: Play every seat assignment (``False``: only ``bots`` as given).
         threads: Worker threads (results do not depend on it).
         progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        baseline: The option set the summary, the report and ``to_dict`` give the differences
+            from: its index in grid order or its swept options' values, e.g. ``{"lanes": 3}``
+            (the first option set by default).
         **options: Options held fixed.
 
     Returns:
@@ -264,8 +455,8 @@ def sweep(
 
     Raises:
         InvalidOptionError: On a grid that is not a dict of non-empty lists of values, an option
-            both swept and fixed, any option set the game rejects, or a bad bot, count or seed
-            (all checked before anything runs).
+            both swept and fixed, any option set the game rejects, a baseline that names no
+            single option set, or a bad bot, count or seed (all checked before anything runs).
         CapacityError: If an option set's results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
@@ -291,6 +482,7 @@ def sweep(
     plain_grid = _plain(checked)
     options = _plain(options)
     combos = [_plain(combo) for combo in combos]
+    base_index = _point_index(baseline, plain_grid, combos, "baseline")
     n = combo_games[0].players
     bot_list = [default_bot(game_id)] + ["random"] * (n - 1) if bots is None else list(bots)
     lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats)
@@ -311,7 +503,8 @@ def sweep(
             runs = _runs.run_lineups(
                 game_id, n, lineups, seeds, games, {**options, **combo}, threads, bar, base=base
             )
-            points.append(SweepPoint(dict(combo), seed, _point_metrics(runs, higher)))
+            metrics, per_deal = _point_metrics(runs, higher)
+            points.append(SweepPoint(dict(combo), seed, metrics, per_deal))
             game_margins = margins(
                 runs.scores.reshape(-1, n), runs.winners.reshape(-1, n), higher
             ).reshape(len(lineups), games)
@@ -355,6 +548,7 @@ def sweep(
         points=points,
         rows=rows,
         seconds=time.perf_counter() - start,
+        baseline=base_index,
     )
 
 
@@ -422,8 +616,10 @@ def _constant(s: SweepResult, metric: str) -> bool:
     )
 
 
-def _option_text(s: SweepResult, p: SweepPoint) -> str:
-    return options_text({k: p.options[k] for k in s.grid})
+def _option_text(s: SweepResult, p: SweepPoint | int) -> str:
+    """The swept options of an option set (a point or its index), ``lanes=3, max_cars=4``."""
+    point = s.points[p] if isinstance(p, int) else p
+    return options_text({k: point.options[k] for k in s.grid})
 
 
 def _reproduce(s: SweepResult) -> str:
@@ -433,7 +629,84 @@ def _reproduce(s: SweepResult) -> str:
         words += ["--grid", f"{key}={','.join(option_text(v) for v in values)}"]
     words += ["--bots", ",".join(s.bots), "--games", s.games, "--seed", s.seed]
     words += [] if s.rotate_seats else ["--no-rotate"]
+    if s.baseline != 0:
+        base = s.points[s.baseline].options
+        words += [w for k in s.grid for w in ("--baseline", f"{k}={option_text(base[k])}")]
     return command_line(*words, options=s.fixed)
+
+
+def _pairing_gain(differences: Sequence[PairedDifference]) -> float | None:
+    """The median over ``differences`` of the unpaired interval's width over the paired one's.
+
+    ``None`` if no difference has two intervals of positive width.
+    """
+    ratios = [
+        (d.unpaired.high - d.unpaired.low) / (d.paired.high - d.paired.low)
+        for d in differences
+        if d.paired.high > d.paired.low and d.unpaired.high > d.unpaired.low
+    ]
+    return statistics.median(ratios) if ratios else None
+
+
+def _gain_text(gain: float) -> str:
+    """What pairing by deal gains, in words."""
+    return (
+        "Unpaired, as if each option set had been played on deals of its own, these intervals "
+        f"would be {gain:.1f}× as wide (the median ratio of the interval widths)."
+    )
+
+
+def _unbroken(text: str) -> str:
+    """A difference's text for a narrow table cell: it wraps only between value and interval.
+
+    ``+4.2 pts (+1.0…+7.4)`` keeps ``+4.2 pts`` and ``(+1.0…+7.4)`` whole (a no-break space, and
+    word joiners around the ellipsis, which a browser may break after).
+    """
+    return text.replace(" pts", "\u00a0pts").replace("…", "\u2060…\u2060")
+
+
+def _clear(e: Estimate) -> bool:
+    """Whether a difference's interval excludes 0."""
+    return e.low > 0 or e.high < 0
+
+
+def _differences_section(s: SweepResult, changing: list[str]) -> Section:
+    """Every other option set − the baseline in each metric that changes, paired by deal."""
+    base = _option_text(s, s.baseline)
+    section = Section(f"Differences from the baseline ({base})")
+    others = [i for i in range(len(s.points)) if i != s.baseline]
+    cells = {i: {m: s.difference(i, s.baseline, m) for m in changing} for i in others}
+    section.findings.append(
+        f"Each cell is an option set's value minus the baseline's ({base}), paired by deal: the "
+        "mean over deals of the difference in that deal, with its 95% interval (win rates and "
+        "shared wins in percentage points). Every option set plays the same deal seeds, so the "
+        "luck of the deal cancels as far as the options leave the deal alone."
+    )
+    counts = [
+        f"**{m}** in {sum(_clear(cells[i][m].paired) for i in others)} of {len(others)}"
+        for m in changing
+    ]
+    section.findings.append(
+        "Clearly different from the baseline (the interval excludes 0): " + ", ".join(counts) + "."
+    )
+    gain = _pairing_gain([c for i in others for c in cells[i].values()])
+    if gain is not None:
+        section.findings.append(_gain_text(gain))
+    names = list(s.grid)
+    section.add_table(
+        [*names, *changing],
+        [
+            [
+                *[option_text(s.points[i].options[k]) for k in names],
+                *[_unbroken(_fmt_difference(cells[i][m].paired, m)) for m in changing],
+            ]
+            for i in others
+        ],
+    )
+    same = [m for m in s.metrics if m not in changing]
+    if same:
+        section.add_note("Left out, the same in every option set: " + ", ".join(same) + ".")
+    return section
 
 
 def _sweep_report(s: SweepResult) -> Report:
@@ -457,14 +730,15 @@ def _sweep_report(s: SweepResult) -> Report:
     # With one option set there is nothing to compare: every metric is listed as measured.
     changing = [m for m in s.metrics if len(s.points) > 1 and not _constant(s, m)]
     for metric in changing:
-        ranked = sorted(s.points, key=lambda p: p.metrics[metric].value)
+        ranked = sorted(range(len(s.points)), key=lambda i: s.points[i].metrics[metric].value)
         low, high = ranked[0], ranked[-1]
-        overlap = low.metrics[metric].high >= high.metrics[metric].low
+        d = s.difference(high, low, metric)
         summary.findings.append(
-            f"**{metric}**: from {_fmt_metric(metric, low.metrics[metric])} "
+            f"**{metric}**: from {_fmt_metric(metric, s.points[low].metrics[metric])} "
             f"({_option_text(s, low)}) to "
-            f"{_fmt_metric(metric, high.metrics[metric])} ({_option_text(s, high)})"
-            + (" — the intervals overlap." if overlap else ".")
+            f"{_fmt_metric(metric, s.points[high].metrics[metric])} ({_option_text(s, high)}); "
+            f"on the same deals the difference is {_fmt_difference(d.paired, metric)}: "
+            + ("a clear difference." if _clear(d.paired) else "not distinguishable.")
         )
     same = [m for m in s.metrics if m not in changing]
     if same:
@@ -475,6 +749,7 @@ def _sweep_report(s: SweepResult) -> Report:
         )
     report.sections.append(summary)
     if changing:
+        report.sections.append(_differences_section(s, changing))
         plots = Section("A plot per metric that changes", side_by_side=True)
         for metric in changing:
             plots.add_figure(_metric_plot(s, metric), metric)

@@ -13,18 +13,18 @@ import numpy.typing as npt
 
 from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
+from cardtable.analysis._differences import (
+    PairedDifference,
+    difference_text,
+    flipped,
+    paired_estimate,
+    unit_means,
+)
 from cardtable.analysis._games import spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
-from cardtable.analysis._stats import (
-    Estimate,
-    Record,
-    clip,
-    cluster_mean,
-    mean_estimate,
-    record_dict,
-)
+from cardtable.analysis._stats import Estimate, Record, cluster_mean, record_dict
 from cardtable.analysis._text import changed_options, options_text, plain_text, plural, text_table
 from cardtable.errors import InvalidOptionError
 
@@ -59,27 +59,6 @@ class BotResult(Record):
     win_rate: Estimate
     place: Estimate
     score: Estimate
-
-
-@dataclass(frozen=True)
-class PairedDifference(Record):
-    """``a − b`` in one metric, paired by deal and, for comparison, as if the games were unpaired.
-
-    Attributes:
-        a: First bot.
-        b: Second bot.
-        metric: ``"win"`` (win rate), ``"score"`` or ``"place"``.
-        paired: Mean over deals of (a's mean − b's mean in that deal), with its t interval.
-        unpaired: The mean over games of (a's mean − b's mean in that game) with the t interval
-            that treats every game as independent, ignoring that they share deals: about what a
-            tournament without duplicate deals would give with as many games.
-    """
-
-    a: str
-    b: str
-    metric: str
-    paired: Estimate
-    unpaired: Estimate
 
 
 _DICT_FIELDS = (
@@ -177,7 +156,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             if d.metric == metric and (d.a, d.b) == (a, b):
                 return d
             if d.metric == metric and (d.a, d.b) == (b, a):
-                return PairedDifference(a, b, metric, _flip(d.paired), _flip(d.unpaired))
+                return PairedDifference(a, b, metric, flipped(d.paired), flipped(d.unpaired))
         raise InvalidOptionError(f"a difference needs two different bots, got {a!r} twice")
 
     def result(self, bot: str) -> BotResult:
@@ -242,9 +221,9 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             (
                 (
                     f"{a} − {b}",
-                    _fmt_diff(cells[0].paired, percent=True),
-                    _fmt_diff(cells[1].paired),
-                    _fmt_diff(cells[2].paired),
+                    difference_text(cells[0].paired, percent=True),
+                    difference_text(cells[1].paired),
+                    difference_text(cells[2].paired),
                     f"{cells[1].unpaired.low:+.2f}…{cells[1].unpaired.high:+.2f}",
                 )
                 for a, b in itertools.combinations(self.bots, 2)
@@ -266,16 +245,6 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
     def report(self) -> Report:
         """The HTML report."""
         return _tournament_report(self)
-
-
-def _flip(e: Estimate) -> Estimate:
-    return Estimate(-e.value, -e.high, -e.low, e.n)
-
-
-def _fmt_diff(e: Estimate, percent: bool = False) -> str:
-    if percent:
-        return f"{100 * e.value:+.1f} pts ({100 * e.low:+.1f}…{100 * e.high:+.1f})"
-    return f"{e.value:+.2f} ({e.low:+.2f}…{e.high:+.2f})"
 
 
 def _runs_table(runs: Runs) -> pyarrow.Table:
@@ -322,11 +291,7 @@ def _per_deal_means(
     flat: dict[str, npt.NDArray[Any]], bot: int, metric: str, n_deals: int
 ) -> npt.NDArray[np.float64]:
     mask = flat["bot"] == bot
-    sums = np.bincount(flat["deal"][mask], weights=flat[metric][mask], minlength=n_deals)
-    counts = np.bincount(flat["deal"][mask], minlength=n_deals)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        result: npt.NDArray[np.float64] = sums / counts
-    return result
+    return unit_means(flat[metric][mask], flat["deal"][mask], n_deals)
 
 
 def _per_game_means(
@@ -334,17 +299,7 @@ def _per_game_means(
 ) -> npt.NDArray[np.float64]:
     games = flat["lineup"] * shape[1] + flat["game"]
     mask = flat["bot"] == bot
-    size = shape[0] * shape[1]
-    sums = np.bincount(games[mask], weights=flat[metric][mask], minlength=size)
-    counts = np.bincount(games[mask], minlength=size)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        result: npt.NDArray[np.float64] = sums / counts
-    return result
-
-
-def _within(e: Estimate, metric: str) -> Estimate:
-    """A difference of win rates clipped to the range it can take, −1..1."""
-    return clip(e, -1.0, 1.0) if metric == "win" else e
+    return unit_means(flat[metric][mask], games[mask], shape[0] * shape[1])
 
 
 def paired_differences(runs: Runs) -> list[PairedDifference]:
@@ -354,14 +309,14 @@ def paired_differences(runs: Runs) -> list[PairedDifference]:
     out = []
     for (i, a), (j, b) in itertools.combinations(enumerate(runs.bots), 2):
         for metric in _METRICS:
+            share = metric == "win"
             ma = _per_deal_means(flat, i, metric, n_deals)
             mb = _per_deal_means(flat, j, metric, n_deals)
-            both = ~np.isnan(ma) & ~np.isnan(mb)
-            paired = _within(mean_estimate((ma - mb)[both]), metric)
+            paired = paired_estimate(ma, mb, share=share)
             ga = _per_game_means(flat, i, metric, runs.scores.shape[:2])
             gb = _per_game_means(flat, j, metric, runs.scores.shape[:2])
-            in_both = ~np.isnan(ga) & ~np.isnan(gb)
-            unpaired = _within(mean_estimate((ga - gb)[in_both]), metric)
+            # Game by game, every game an independent unit: the deals they share are ignored.
+            unpaired = paired_estimate(ga, gb, share=share)
             out.append(PairedDifference(a, b, metric, paired, unpaired))
     return out
 

@@ -1,0 +1,119 @@
+"""Differences ``a − b`` paired by deal, shared by tournaments (bots) and sweeps (option sets).
+
+Two things played on the same deals are compared deal by deal: the mean over deals of (a's mean −
+b's mean in that deal), with the Student-t interval over deals. The deal's luck, common to both,
+cancels. Each study also gives the interval the same difference would get without the pairing,
+to show what the shared deals gain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.analysis._stats import Estimate, Record, clip, mean_estimate
+
+__all__ = [
+    "PairedDifference",
+    "difference_text",
+    "flipped",
+    "paired_estimate",
+    "unit_means",
+    "within",
+]
+
+
+@dataclass(frozen=True)
+class PairedDifference(Record):
+    """``a − b`` in one metric, paired by deal and, for comparison, as if the games were unpaired.
+
+    Attributes:
+        a: First: a bot (tournament) or an option set (sweep, its swept options as
+            ``lanes=4, max_cars=3``).
+        b: Second, as ``a``.
+        metric: Tournament: ``"win"`` (win rate), ``"score"`` or ``"place"``. Sweep: one of
+            :attr:`cardtable.analysis.SweepResult.metrics`.
+        paired: Mean over deals of (a's mean − b's mean in that deal), with its t interval.
+        unpaired: The same difference with an interval that ignores that the games share deals.
+            Tournament: the mean over games of (a's mean − b's mean in that game) with the t
+            interval that treats every game as independent, about what a tournament without
+            duplicate deals would give with as many games. Sweep: the difference of the two option
+            sets' means with Welch's t interval over their per-deal means, as if each option set
+            had been played on deals of its own.
+    """
+
+    a: str
+    b: str
+    metric: str
+    paired: Estimate
+    unpaired: Estimate
+
+
+def unit_means(values: npt.ArrayLike, units: npt.ArrayLike, size: int) -> npt.NDArray[np.float64]:
+    """The mean of ``values`` per unit ``0..size-1`` (a deal or a game); NaN for a unit without any.
+
+    Args:
+        values: One value per observation.
+        units: The unit (an int in ``0..size-1``) of each observation.
+        size: The number of units.
+
+    Returns:
+        ``size`` means.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    u = np.asarray(units, dtype=np.int64)
+    sums = np.bincount(u, weights=v, minlength=size)
+    counts = np.bincount(u, minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result: npt.NDArray[np.float64] = sums / counts
+    return result
+
+
+def within(e: Estimate, share: bool) -> Estimate:
+    """A difference of two shares (``share``) clipped to the range it can take, −1..1."""
+    return clip(e, -1.0, 1.0) if share else e
+
+
+def paired_estimate(
+    a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], *, share: bool = False
+) -> Estimate:
+    """The mean of ``a − b`` over the units where both are defined, with its t interval.
+
+    Args:
+        a: Per unit (deal, or game) means of the first.
+        b: Per unit means of the second, unit for unit.
+        share: Whether the metric is a share (the interval is clipped to −1..1).
+
+    Returns:
+        The paired difference; ``n`` is the number of units both have.
+    """
+    both = ~np.isnan(a) & ~np.isnan(b)
+    return within(mean_estimate((a - b)[both]), share)
+
+
+def flipped(e: Estimate) -> Estimate:
+    """The estimate of ``b − a`` from that of ``a − b``."""
+    return Estimate(-e.value, -e.high, -e.low, e.n)
+
+
+def difference_text(e: Estimate, percent: bool = False, unit: bool = True) -> str:
+    """``+0.42 (+0.10…+0.74)``, or ``+4.2 pts (+1.0…+7.4)`` for a share with ``percent``.
+
+    Args:
+        e: The difference.
+        percent: Whether it is a difference of shares, shown in percentage points.
+        unit: Whether to write ``pts`` after a difference in percentage points (a table whose
+            heading says so leaves it out).
+
+    Returns:
+        The text; only the value when the interval is undefined, ``—`` when the value is.
+    """
+    scale, digits = (100, 1) if percent else (1, 2)
+    if not np.isfinite(e.value):
+        return "—"
+    value = f"{scale * e.value:+.{digits}f}" + (" pts" if percent and unit else "")
+    if not (np.isfinite(e.low) and np.isfinite(e.high)):
+        return value
+    return f"{value} ({scale * e.low:+.{digits}f}…{scale * e.high:+.{digits}f})"
