@@ -1372,3 +1372,18 @@ def test_sweep_results_of_numpy_values_are_plain_json(tmp_path: Path) -> None:
     assert again["grid"] == {"lanes": [2, 3]} and again["fixed"] == {"hand_size": 5}
     s.write_report(tmp_path / "sweep.html")
     assert (tmp_path / "sweep.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_text_summaries_say_when_a_lower_score_is_better() -> None:
+    """Trafficars counts penalty cards: its score columns say so; Turn the Tide's do not."""
+    from cardtable.analysis import balance, tournament
+
+    lower = tournament("trafficars", bots=["greedy", "random"], players=3, games=20, progress=False)
+    assert "mean score (lower is better)" in lower.summary_table()
+    assert "score (lower is better)" in lower.summary_table().split("paired differences")[1]
+    b = balance("trafficars", players=3, games=30, progress=False)
+    assert "mean score (lower is better)" in b.summary_table()
+    higher = tournament(
+        "turn_the_tide", bots=["greedy", "random"], players=3, games=6, progress=False
+    )
+    assert "lower is better" not in higher.summary_table()

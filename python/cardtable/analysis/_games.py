@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from cardtable import _core
 
-__all__ = ["GameSpec", "spec"]
+__all__ = ["GameSpec", "score_label", "spec"]
 
 
 def _running_scores(state: _core.State) -> list[float]:
@@ -65,6 +65,11 @@ _SPECS: dict[str, GameSpec] = {
         "counts), then the final scores",
     ),
 }
+
+
+def score_label(game_id: str, label: str) -> str:
+    """``label`` as a column heading, with "(lower is better)" for a game whose lower score is."""
+    return label if spec(game_id).higher_is_better else f"{label} (lower is better)"
 
 
 def spec(game_id: str) -> GameSpec:

@@ -13,7 +13,7 @@ from scipy import stats
 
 from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
-from cardtable.analysis._games import spec
+from cardtable.analysis._games import score_label, spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
@@ -328,7 +328,13 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             f"{self.game_id}, {self.players} × {self.bot}"
             f"{changed_options(self.game_id, self.players, self.options)}, {self.games:,} games, "
             f"seed {self.seed}",
-            ("seat", "win rate (95% CI)", "won alone", "mean score", "p (Holm)"),
+            (
+                "seat",
+                "win rate (95% CI)",
+                "won alone",
+                score_label(self.game_id, "mean score"),
+                "p (Holm)",
+            ),
             (
                 (
                     str(s.seat),

@@ -20,7 +20,7 @@ from cardtable.analysis._differences import (
     paired_estimate,
     unit_means,
 )
-from cardtable.analysis._games import spec
+from cardtable.analysis._games import score_label, spec
 from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
@@ -199,7 +199,14 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             f"{changed_options(self.game_id, self.players, self.options)}, "
             f"{plural(len(self.lineups), 'seat assignment')} × "
             f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals, seed {self.seed}",
-            ("bot", "seat-games", "win rate (95% CI)", "mean place", "mean score", "Elo"),
+            (
+                "bot",
+                "seat-games",
+                "win rate (95% CI)",
+                "mean place",
+                score_label(self.game_id, "mean score"),
+                "Elo",
+            ),
             (
                 (
                     r.bot,
@@ -217,7 +224,13 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             return plain_text(120, t)
         d = text_table(
             "paired differences (a − b, per deal)",
-            ("a − b", "win rate", "score", "place", "score CI, unpaired"),
+            (
+                "a − b",
+                "win rate",
+                score_label(self.game_id, "score"),
+                "place",
+                "score CI, unpaired",
+            ),
             (
                 (
                     f"{a} − {b}",
