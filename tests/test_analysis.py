@@ -617,18 +617,22 @@ def test_sweep_refuses_a_value_listed_twice() -> None:
             sweep("deep_regrets", players=2, grid={"days": values}, games=4, progress=False)
 
 
-def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
-    # With three players a round ends as soon as two remain, so the recheck after an elimination
-    # never happens: the option changes nothing, and on the same deals nothing differs.
-    s = sweep(
+def _sweep_of_an_option_that_changes_nothing(games: int) -> SweepResult:
+    """With three players a round ends as soon as two remain, so the recheck after an elimination
+    never happens: the option changes nothing, and on the same deals nothing differs."""
+    return sweep(
         "turn_the_tide",
         players=3,
         grid={"recheck_after_elimination": [True, False]},
         bots=["greedy", "random", "random"],
-        games=40,
+        games=games,
         seed=7,
         progress=False,
     )
+
+
+def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
+    s = _sweep_of_an_option_that_changes_nothing(40)
     first, second = s.points
     assert first.seed == second.seed == 7
     assert first.metrics == second.metrics
@@ -711,16 +715,7 @@ def test_sweep_difference_is_paired_by_deal() -> None:
 
 
 def test_sweep_difference_of_identical_option_sets_is_exactly_zero() -> None:
-    # The option changes nothing at three players (see the test above): the same games are played.
-    s = sweep(
-        "turn_the_tide",
-        players=3,
-        grid={"recheck_after_elimination": [True, False]},
-        bots=["greedy", "random", "random"],
-        games=100,
-        seed=7,
-        progress=False,
-    )
+    s = _sweep_of_an_option_that_changes_nothing(100)
     for d in s.differences:
         assert (d.paired.value, d.paired.low, d.paired.high) == (0.0, 0.0, 0.0)
         assert d.unpaired.value == 0.0
@@ -804,6 +799,15 @@ def _fmt_row(d: Any) -> str:
 def test_sweep_refuses_a_bad_baseline_before_playing(
     baseline: object, message: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _refused_before_the_progress_bar(
+        monkeypatch, lambda: _goofspiel_card_sweep(games=4, baseline=baseline), message
+    )
+
+
+def _refused_before_the_progress_bar(
+    monkeypatch: pytest.MonkeyPatch, study: Callable[[], object], match: str
+) -> None:
+    """``study()`` raises InvalidOptionError matching ``match`` before any progress bar starts."""
     started: list[object] = []
 
     def enter(bar: _runs.Progress) -> _runs.Progress:
@@ -811,8 +815,8 @@ def test_sweep_refuses_a_bad_baseline_before_playing(
         return bar
 
     monkeypatch.setattr(_runs.Progress, "__enter__", enter)
-    with pytest.raises(cardtable.InvalidOptionError, match=message):
-        _goofspiel_card_sweep(games=4, baseline=baseline)
+    with pytest.raises(cardtable.InvalidOptionError, match=match):
+        study()
     assert started == []
 
 
@@ -971,16 +975,7 @@ def test_studies_reject_bad_bots_before_the_progress_bar(
     study: Callable[[], object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A bad bot name or parameter is an error before the progress bar starts, not after."""
-    started: list[object] = []
-
-    def enter(bar: _runs.Progress) -> _runs.Progress:
-        started.append(bar)
-        return bar
-
-    monkeypatch.setattr(_runs.Progress, "__enter__", enter)
-    with pytest.raises(cardtable.InvalidOptionError, match="bot"):
-        study()
-    assert started == []
+    _refused_before_the_progress_bar(monkeypatch, study, "bot")
 
 
 # --- findings, report footers, bad input -------------------------------------------------------
