@@ -70,6 +70,7 @@ _OUTPUTS = (
     "autoreset",
     "all_rewards",
     "episode",
+    "scores",
 )
 """The binding's output arrays, in the order :meth:`VectorEnv.step` unpacks them."""
 
@@ -264,7 +265,6 @@ class VectorEnv:
             observations=observations,
         )
         self._truncated = np.zeros(count, dtype=np.bool_)
-        self._scores = np.zeros((count, self.players), dtype=np.int64)  # with reuse_buffers
         self._mask: npt.NDArray[np.bool_] | None = None  # the last call's info["action_mask"]
         self._spaces: _Spaces | None = None  # made by the first space attribute read
         self._turn = threading.Lock()
@@ -402,7 +402,7 @@ class VectorEnv:
 
     def _outputs(self, out: Mapping[str, npt.NDArray[Any]]) -> StepResult:
         """``(obs, rewards, terminated, truncated, info)`` of the call that returned ``out``."""
-        obs, rewards, terminated, mask, seat, autoreset, all_rewards, episode = (
+        obs, rewards, terminated, mask, seat, autoreset, all_rewards, episode, scores = (
             self._arrays or _arrays(out)
         )
         if self.reuse_buffers:
@@ -410,15 +410,6 @@ class VectorEnv:
             truncated.fill(False)  # rewritten at every call, as the engine rewrites the others
         else:
             truncated = np.zeros(self.num_envs, np.bool_)
-        if self.reuse_buffers:
-            scores = self._scores
-            scores.fill(0)
-        else:
-            scores = np.zeros((self.num_envs, self.players), np.int64)
-        if terminated.any():
-            ended = np.flatnonzero(terminated)
-            # The engine holds an env's final state until its next step starts the next game.
-            scores[ended] = self._env.scores(ended)
         self._mask = mask
         info = {
             "action_mask": mask,

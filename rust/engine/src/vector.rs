@@ -96,6 +96,9 @@ pub struct StepOutput {
     pub autoreset: Vec<bool>,
     /// Each env's game counter `k`.
     pub episode: Vec<i64>,
+    /// Every seat's final score in the envs whose game ended on this step (0 in the other
+    /// rows), `num_envs × players`.
+    pub scores: Vec<i64>,
 }
 
 impl StepOutput {
@@ -110,6 +113,7 @@ impl StepOutput {
             seat: vec![0; num_envs],
             autoreset: vec![false; num_envs],
             episode: vec![0; num_envs],
+            scores: vec![0; num_envs * players],
         }
     }
 
@@ -152,6 +156,12 @@ impl StepOutput {
             seat: try_filled(num_envs, 0, &what, hint)?,
             autoreset: try_filled(num_envs, false, &what, hint)?,
             episode: try_filled(num_envs, 0, &what, hint)?,
+            scores: try_filled(
+                checked_len(&[num_envs, players], &what, hint)?,
+                0,
+                &what,
+                hint,
+            )?,
         })
     }
 
@@ -165,7 +175,7 @@ impl StepOutput {
         let row = obs_size
             .checked_mul(4)?
             .checked_add(num_actions)?
-            .checked_add(players.checked_mul(4)?)?
+            .checked_add(players.checked_mul(4 + 8)?)?
             .checked_add(4 + 1 + 8 + 1 + 8)?;
         num_envs.checked_mul(row)
     }
@@ -192,6 +202,9 @@ pub struct OutputSlices<'a> {
     pub autoreset: &'a mut [bool],
     /// Each env's game counter `k`, `num_envs`.
     pub episode: &'a mut [i64],
+    /// Every seat's final score in the envs whose game ended on this step (0 in the other
+    /// rows), `num_envs × players`.
+    pub scores: &'a mut [i64],
 }
 
 impl StepOutput {
@@ -206,6 +219,7 @@ impl StepOutput {
             seat: &mut self.seat,
             autoreset: &mut self.autoreset,
             episode: &mut self.episode,
+            scores: &mut self.scores,
         }
     }
 }
@@ -233,6 +247,16 @@ impl Row<'_, '_> {
             .unwrap_or_default()
     }
 
+    /// Every seat's final score.
+    #[inline(always)]
+    fn scores(&mut self) -> &mut [i64] {
+        let (j, size) = (self.j, self.z.players);
+        self.out
+            .scores
+            .get_mut(j * size..(j + 1) * size)
+            .unwrap_or_default()
+    }
+
     /// Writes `value` into entry `j` of `buf` (a buffer of the run, so it is there).
     #[inline(always)]
     fn set<T>(buf: &mut [T], j: usize, value: T) {
@@ -242,13 +266,14 @@ impl Row<'_, '_> {
     }
 }
 
-/// Clears the rewards and the flags of every row of `out` (a run of envs): most steps leave
+/// Clears the rewards, the scores and the flags of every row of `out` (a run of envs): most steps leave
 /// them so, and one pass over the whole buffers costs less than a write per row.
 fn clear_rewards_and_flags(out: &mut OutputSlices<'_>) {
     crate::tensor::fill_in_pieces(out.rewards, 0.0);
     crate::tensor::fill_in_pieces(out.all_rewards, 0.0);
     crate::tensor::fill_in_pieces(out.terminated, false);
     crate::tensor::fill_in_pieces(out.autoreset, false);
+    crate::tensor::fill_in_pieces(out.scores, 0);
 }
 
 /// Writes what the rows of `envs` show after a step or a reset: the observation tensors (unless
@@ -310,6 +335,7 @@ fn split_rows<'a>(
         seat: split_front(&mut out.seat, rows)?,
         autoreset: split_front(&mut out.autoreset, rows)?,
         episode: split_front(&mut out.episode, rows)?,
+        scores: split_front(&mut out.scores, rows.checked_mul(z.players)?)?,
     })
 }
 
@@ -560,6 +586,7 @@ impl<G: Game> Env<G> {
             Some(seat) => self.seat = seat,
             None => {
                 self.done = true;
+                sh.game.scores(&self.state, row.scores());
                 let all = row.all_rewards();
                 self.rewards(sh, all);
                 let reward = all.get(actor).copied().unwrap_or(0.0);
@@ -839,29 +866,6 @@ impl<G: Game> VectorEnv<G> {
         Ok(out)
     }
 
-    /// The scores of the games of `envs` as they stand, `players` entries per env: after a step
-    /// that ended an env's game (`terminated`), its final scores, until the next step starts the
-    /// env's next game.
-    pub fn scores(&self, envs: &[usize]) -> Result<Vec<i64>> {
-        if self.broken {
-            return Err(broken_error());
-        }
-        let n = self.game.players();
-        let what = format!("the scores of {} envs", envs.len());
-        let len = checked_len(&[envs.len(), n], &what, "ask for fewer envs at a time")?;
-        let mut out = try_filled(len, 0, &what, "ask for fewer envs at a time")?;
-        for (&e, row) in envs.iter().zip(out.chunks_mut(n.max(1))) {
-            let env = self.envs.get(e).ok_or_else(|| {
-                EngineError::InvalidOption(format!(
-                    "env {e} is out of range 0..={}",
-                    self.envs.len().saturating_sub(1)
-                ))
-            })?;
-            self.game.scores(&env.state, row);
-        }
-        Ok(out)
-    }
-
     /// Fails unless `out` has the sizes of [`VectorEnv::output`]'s buffers.
     fn check_output(&self, out: &OutputSlices<'_>) -> Result<()> {
         let (n, size) = (self.envs.len(), self.obs_size);
@@ -874,13 +878,14 @@ impl<G: Game> VectorEnv<G> {
             && out.terminated.len() == n
             && out.seat.len() == n
             && out.autoreset.len() == n
-            && out.episode.len() == n;
+            && out.episode.len() == n
+            && out.scores.len() == n * players;
         if fits {
             Ok(())
         } else {
             Err(EngineError::InvalidOption(format!(
                 "output buffers must hold {n} rows of {size} observation values (or none), \
-                 {actions} mask entries and {players} rewards"
+                 {actions} mask entries, {players} rewards and {players} scores"
             )))
         }
     }
@@ -1050,8 +1055,6 @@ pub trait AnyVectorEnv: Send {
     fn observe(&self, envs: &[usize], seats: Option<&[usize]>) -> Result<Vec<f32>>;
     /// See [`VectorEnv::observe_into`].
     fn observe_into(&self, envs: &[usize], seats: Option<&[usize]>, out: &mut [f32]) -> Result<()>;
-    /// See [`VectorEnv::scores`].
-    fn scores(&self, envs: &[usize]) -> Result<Vec<i64>>;
     /// See [`VectorEnv::reset`].
     fn reset(&mut self, seed: Option<u64>, out: &mut StepOutput) -> Result<()>;
     /// See [`VectorEnv::step`].
@@ -1075,9 +1078,6 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn output(&self) -> StepOutput {
         VectorEnv::output(self)
-    }
-    fn scores(&self, envs: &[usize]) -> Result<Vec<i64>> {
-        VectorEnv::scores(self, envs)
     }
     fn try_output(&self) -> Result<StepOutput> {
         VectorEnv::try_output(self)
@@ -1338,13 +1338,16 @@ mod tests {
             out = env.output();
             env.step(&actions, &mut out).unwrap();
             for i in 0..16 {
+                if !out.terminated[i] {
+                    assert_eq!(out.scores[i * 3..i * 3 + 3], [0, 0, 0]);
+                }
                 if out.terminated[i] {
                     seen += 1;
                     let row = &out.all_rewards[i * 3..i * 3 + 3];
                     // At most one seat beats all others; a positive margin means a sole winner.
                     assert!(row.iter().filter(|&&r| r > 0.0).count() <= 1);
-                    // The final scores stay readable until the next step; fewer is better here.
-                    let scores = env.scores(&[i]).unwrap();
+                    // The step's final scores (fewer is better here).
+                    let scores = &out.scores[i * 3..i * 3 + 3];
                     for (s, &r) in row.iter().enumerate() {
                         let best_other = (0..3).filter(|&q| q != s).map(|q| -scores[q]).max();
                         assert_eq!(r, (-scores[s] - best_other.unwrap()) as f32);
@@ -1353,6 +1356,5 @@ mod tests {
             }
         }
         assert!(seen > 0);
-        assert!(matches!(env.scores(&[16]), Err(EngineError::InvalidOption(_))));
     }
 }

@@ -138,12 +138,16 @@ impl PyVectorEnv {
         d.set_item("seat", numpy::PyArray1::from_vec(py, out.seat))?;
         d.set_item("autoreset", numpy::PyArray1::from_vec(py, out.autoreset))?;
         d.set_item("episode", numpy::PyArray1::from_vec(py, out.episode))?;
+        d.set_item(
+            "scores",
+            numpy::PyArray1::from_vec(py, out.scores).reshape([n, self.players])?,
+        )?;
         Ok(d)
     }
 }
 
 /// The keys of an output dict, interned, in the order of [`engine::OutputSlices`]' fields.
-fn out_keys(py: Python<'_>) -> [&Bound<'_, PyString>; 8] {
+fn out_keys(py: Python<'_>) -> [&Bound<'_, PyString>; 9] {
     [
         pyo3::intern!(py, "obs"),
         pyo3::intern!(py, "action_mask"),
@@ -153,11 +157,12 @@ fn out_keys(py: Python<'_>) -> [&Bound<'_, PyString>; 8] {
         pyo3::intern!(py, "seat"),
         pyo3::intern!(py, "autoreset"),
         pyo3::intern!(py, "episode"),
+        pyo3::intern!(py, "scores"),
     ]
 }
 
-/// The outputs of `VectorEnv.output_buffers()`: the eight arrays of a call are views of three
-/// arrays, one per dtype, so a call borrows three arrays instead of eight (rust-numpy's run-time
+/// The outputs of `VectorEnv.output_buffers()`: the nine arrays of a call are views of three
+/// arrays, one per dtype, so a call borrows three arrays instead of nine (rust-numpy's run-time
 /// borrow check of each array is most of what the binding adds to a call). They are handed out
 /// in a read-only mapping, so that the mapping itself says where to write.
 struct Packed {
@@ -167,7 +172,7 @@ struct Packed {
     floats: Py<numpy::PyArray1<f32>>,
     /// `action_mask`, `terminated` and `autoreset`.
     flags: Py<numpy::PyArray1<bool>>,
-    /// `seat` and `episode`.
+    /// `seat`, `episode` and `scores`.
     ints: Py<numpy::PyArray1<i64>>,
     /// Entries of `obs` (0 without observation tensors) and of `action_mask`.
     obs_len: usize,
@@ -189,7 +194,7 @@ impl Packed {
         };
         let floats = joined(out.obs, &[&out.rewards, &out.all_rewards]).map_err(short)?;
         let flags = joined(out.mask, &[&out.terminated, &out.autoreset]).map_err(short)?;
-        let ints = joined(out.seat, &[&out.episode]).map_err(short)?;
+        let ints = joined(out.seat, &[&out.episode, &out.scores]).map_err(short)?;
         let ends = (floats.len(), flags.len(), ints.len());
         let floats = numpy::PyArray1::from_vec(py, floats);
         let flags = numpy::PyArray1::from_vec(py, flags);
@@ -202,7 +207,8 @@ impl Packed {
             view(flags.as_any(), mask_len, mask_len + n, &[n])?,
             view(ints.as_any(), 0, n, &[n])?,
             view(flags.as_any(), mask_len + n, ends.1, &[n])?,
-            view(ints.as_any(), n, ends.2, &[n])?,
+            view(ints.as_any(), n, 2 * n, &[n])?,
+            view(ints.as_any(), 2 * n, ends.2, &[n, env.players])?,
         ];
         let dict = PyDict::new(py);
         for (key, value) in out_keys(py).into_iter().zip(views) {
@@ -239,7 +245,8 @@ impl Packed {
         let (mask, flags) = flags.split_at_mut_checked(self.mask_len).ok_or_else(bad)?;
         let (terminated, autoreset) = flags.split_at_mut_checked(n).ok_or_else(bad)?;
         let ints = ints.as_slice_mut().map_err(|_| bad())?;
-        let (seat, episode) = ints.split_at_mut_checked(n).ok_or_else(bad)?;
+        let (seat, ints) = ints.split_at_mut_checked(n).ok_or_else(bad)?;
+        let (episode, scores) = ints.split_at_mut_checked(n).ok_or_else(bad)?;
         Ok(engine::OutputSlices {
             obs,
             mask,
@@ -249,6 +256,7 @@ impl Packed {
             seat,
             autoreset,
             episode,
+            scores,
         })
     }
 }
@@ -291,6 +299,7 @@ struct OutArrays<'py> {
     seat: numpy::PyReadwriteArrayDyn<'py, i64>,
     autoreset: numpy::PyReadwriteArrayDyn<'py, bool>,
     episode: numpy::PyReadwriteArrayDyn<'py, i64>,
+    scores: numpy::PyReadwriteArrayDyn<'py, i64>,
 }
 
 impl<'py> OutArrays<'py> {
@@ -315,7 +324,7 @@ impl<'py> OutArrays<'py> {
                 .try_readwrite()
                 .map_err(|_| bad("is not writeable or is in use"))
         }
-        let [obs, mask, rewards, all_rewards, terminated, seat, autoreset, episode] =
+        let [obs, mask, rewards, all_rewards, terminated, seat, autoreset, episode, scores] =
             out_keys(dict.py());
         Ok(Self {
             obs: get(dict, obs)?,
@@ -326,6 +335,7 @@ impl<'py> OutArrays<'py> {
             seat: get(dict, seat)?,
             autoreset: get(dict, autoreset)?,
             episode: get(dict, episode)?,
+            scores: get(dict, scores)?,
         })
     }
 
@@ -345,6 +355,7 @@ impl<'py> OutArrays<'py> {
             seat: c_order(&mut self.seat).ok_or_else(bad)?,
             autoreset: c_order(&mut self.autoreset).ok_or_else(bad)?,
             episode: c_order(&mut self.episode).ok_or_else(bad)?,
+            scores: c_order(&mut self.scores).ok_or_else(bad)?,
         })
     }
 }
@@ -497,34 +508,6 @@ impl PyVectorEnv {
         shape.extend_from_slice(&self.shape);
         Ok(numpy::PyArray1::from_vec(py, filled)
             .reshape(shape)?
-            .into_any())
-    }
-
-    /// The scores of the games of `envs` as they stand, `[len(envs), players]` int64: after a
-    /// step that ended an env's game, its final scores (until the next step starts its next game).
-    fn scores<'py>(
-        &self,
-        py: Python<'py>,
-        envs: numpy::PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let envs = envs
-            .as_array()
-            .iter()
-            .map(|&x| {
-                usize::try_from(x).map_err(|_| {
-                    to_py_err(EngineError::InvalidOption(format!(
-                        "env {x} is out of range"
-                    )))
-                })
-            })
-            .collect::<PyResult<Vec<usize>>>()?;
-        let rows = envs.len();
-        let inner = &self.inner;
-        let scores = py
-            .detach(|| inner.lock()?.scores(&envs))
-            .map_err(to_py_err)?;
-        Ok(numpy::PyArray1::from_vec(py, scores)
-            .reshape([rows, self.players])?
             .into_any())
     }
 
