@@ -53,10 +53,14 @@ def test_derive_seed(case: dict[str, Any]) -> None:
 
 
 def test_below_rejects_what_is_not_a_positive_whole_number() -> None:
-    for n in (0, -3, 2.0, True, "5", None):
-        with pytest.raises(InvalidOptionError, match="whole number n > 0"):
+    for n in (0, -3, 2.0, True, "5", None, np.array([5]), 2**64 + 1):
+        with pytest.raises(InvalidOptionError, match=r"whole number n in 1..=2\*\*64"):
             SplitMix64(0).below(n)  # type: ignore[arg-type]
     assert SplitMix64(7).below(np.int64(10)) == SplitMix64(7).below(10)
+    assert SplitMix64(7).below(2**64) == SplitMix64(7).next()  # the whole output
+    for weights in ([(0, 2**63), (1, 2**63), (2, 1)], [(0, -1), (1, 3)], [(0, 1.5)], [(0, 0)]):
+        with pytest.raises(InvalidOptionError):
+            SplitMix64(0).pick_weighted(weights)  # type: ignore[arg-type]
 
 
 def test_the_rng_is_public_in_the_testing_module() -> None:

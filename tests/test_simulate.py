@@ -165,6 +165,7 @@ def test_summary_names_changed_options_and_the_mean_length() -> None:
     assert "turn_the_tide (highest_chooses_tide=true, rounds=2), 3 players, 300 games" in text
     assert f"{changed.decisions / 300:,.1f} decisions a game on average" in text
     assert "1,2" in text  # the two random seats pooled
+    assert text.count("greedy") == 1  # its one seat: no pooled row
     usual = cardtable.simulate(
         "goofspiel", players=2, games=100, bots=["greedy", "random"], progress=False
     ).summary_table()

@@ -38,11 +38,16 @@ class SplitMix64:
         """Returns a uniform integer in ``0..n-1`` (Lemire's method).
 
         Raises:
-            InvalidOptionError: Unless ``n`` is a positive int.
+            InvalidOptionError: Unless ``n`` is a whole number from 1 to 2**64 (the draw takes
+                one 64-bit output, or more on a rejection).
         """
-        if isinstance(n, bool) or not hasattr(n, "__index__") or operator.index(n) <= 0:
-            raise InvalidOptionError(f"below(n) needs a whole number n > 0, got {n!r}")
-        n = operator.index(n)
+        try:
+            whole = None if isinstance(n, bool) else operator.index(n)
+        except TypeError:
+            whole = None
+        if whole is None or not 0 < whole <= 1 << 64:
+            raise InvalidOptionError(f"below(n) needs a whole number n in 1..=2**64, got {n!r}")
+        n = whole
         m = self.next() * n
         low = m & _MASK
         if low < n:
@@ -57,7 +62,13 @@ class SplitMix64:
 
         Draws ``u = below(sum of weights)`` and returns the first outcome whose running sum of
         weights exceeds ``u``.
+
+        Raises:
+            InvalidOptionError: If a weight is not a whole number ≥ 0, or their sum is not in
+                ``1..=2**64``.
         """
+        if any(isinstance(w, bool) or not isinstance(w, int) or w < 0 for _, w in outcomes):
+            raise InvalidOptionError(f"weights must be whole numbers >= 0, got {list(outcomes)!r}")
         total = sum(w for _, w in outcomes)
         u = self.below(total)
         running = 0

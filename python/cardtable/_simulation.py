@@ -523,9 +523,10 @@ class SimulationResult:
                 str(s.score_min),
                 str(s.score_max),
             )
-        if len(set(self.bots)) < len(self.bots):  # else each bot's row repeats its seat's
+        pooled = [b for b in self.by_bot if len(b.seats) > 1]  # one seat: its row says it all
+        if pooled:
             table.add_section()
-            for b in self.by_bot:
+            for b in pooled:
                 table.add_row(
                     ",".join(map(str, b.seats)),
                     b.bot,

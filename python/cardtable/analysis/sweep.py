@@ -262,7 +262,7 @@ class SweepResult(ResultOutputs):
         ]
         d = text_table(
             f"differences from the baseline {_option_text(self, self.baseline)}: option set − "
-            "baseline, paired by deal (95% CI; win rates in percentage points)",
+            "baseline, paired by deal (95% CI; win rates and other shares in percentage points)",
             [*self.grid, *self.metrics],
             rows,
         )
