@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import as_int, as_items, check_int, write_whole
+from cardtable._option_text import changed_options, options_text
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -547,17 +548,11 @@ class SimulationResult:
     def _changed_options(self) -> str:
         """The options that differ from the game's defaults at this player count.
 
-        As ``key=value`` pairs (JSON values, as ``cardtable simulate -o`` takes them),
-        comma-separated; empty when every option has its default.
+        As ``key=value`` pairs (values as ``cardtable simulate -o`` reads them), comma-separated;
+        empty when every option has its default.
         """
-        from cardtable._api import make
-
-        defaults = make(self.game_id, players=self.players).options
-        return ", ".join(
-            f"{key}={json.dumps(value)}"
-            for key, value in self.options.items()
-            if defaults.get(key, value) != value or key not in defaults
-        )
+        changed = changed_options(self.game_id, self.players, self.options)
+        return options_text(changed) if changed else ""
 
     def to_arrow(self) -> pyarrow.Table:
         """Per-game results as a PyArrow table: ``game``, ``length``, ``score_<p>``, ``win_<p>``.

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from cardtable._option_text import changed_options as changed_option_values
+from cardtable._option_text import option_text, options_text
 
 __all__ = [
     "changed_options",
@@ -41,25 +43,12 @@ def plain_text(width: int, *items: Any) -> str:
     return console.export_text()
 
 
-def option_text(value: Any) -> str:
-    """An option value as ``-o KEY=VALUE`` reads it back: a string as itself, else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value)
-
-
 def plural(count: int, noun: str) -> str:
     """``1 seat assignment``, ``4 seat assignments``."""
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
-def options_text(options: Mapping[str, Any]) -> str:
-    """``days=5, expansion_tentacles=true`` (values as ``-o`` reads them), or ``no options``."""
-    return ", ".join(f"{k}={option_text(v)}" for k, v in options.items()) or "no options"
-
-
 def changed_options(game_id: str, players: int, options: Mapping[str, Any]) -> str:
     """``, options days=5`` for the options that differ from the game's defaults (none: empty)."""
-    from cardtable import _core
-
-    defaults = _core.Game(game_id, players, {}).options
-    changed = {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
+    changed = changed_option_values(game_id, players, options)
     return f", options {options_text(changed)}" if changed else ""
