@@ -240,21 +240,13 @@ impl Row<'_, '_> {
     /// Every seat's reward.
     #[inline(always)]
     fn all_rewards(&mut self) -> &mut [f32] {
-        let (j, size) = (self.j, self.z.players);
-        self.out
-            .all_rewards
-            .get_mut(j * size..(j + 1) * size)
-            .unwrap_or_default()
+        seat_row(self.out.all_rewards, self.j, self.z.players)
     }
 
     /// Every seat's final score.
     #[inline(always)]
     fn scores(&mut self) -> &mut [i64] {
-        let (j, size) = (self.j, self.z.players);
-        self.out
-            .scores
-            .get_mut(j * size..(j + 1) * size)
-            .unwrap_or_default()
+        seat_row(self.out.scores, self.j, self.z.players)
     }
 
     /// Writes `value` into entry `j` of `buf` (a buffer of the run, so it is there).
@@ -266,8 +258,15 @@ impl Row<'_, '_> {
     }
 }
 
-/// Clears the rewards, the scores and the flags of every row of `out` (a run of envs): most steps leave
-/// them so, and one pass over the whole buffers costs less than a write per row.
+/// Row `j` of a buffer of one entry per seat and env, `players` entries (empty if it is short).
+#[inline(always)]
+fn seat_row<T>(buf: &mut [T], j: usize, players: usize) -> &mut [T] {
+    buf.get_mut(j * players..(j + 1) * players)
+        .unwrap_or_default()
+}
+
+/// Clears the rewards, the scores and the flags of every row of `out` (a run of envs): most
+/// steps leave them so, and one pass over the whole buffers costs less than a write per row.
 fn clear_rewards_and_flags(out: &mut OutputSlices<'_>) {
     crate::tensor::fill_in_pieces(out.rewards, 0.0);
     crate::tensor::fill_in_pieces(out.all_rewards, 0.0);
@@ -429,6 +428,7 @@ struct Env<G: Game> {
     /// Scratch space for the bots' and the games' lists of legal actions.
     legal: Vec<u32>,
     chance: Vec<(u32, u64)>,
+    /// The final scores of the game that ended last (one per seat).
     scores: Vec<i64>,
 }
 
@@ -523,8 +523,9 @@ impl<G: Game> Env<G> {
         }
     }
 
-    /// Writes every seat's terminal reward into `out`.
-    fn rewards(&mut self, sh: &Shared<'_, G>, out: &mut [f32]) {
+    /// Writes every seat's terminal reward into `out` (the margin from the final scores that
+    /// `self.scores` holds).
+    fn rewards(&self, sh: &Shared<'_, G>, out: &mut [f32]) {
         let game = sh.game;
         match sh.reward {
             RewardKind::Win => {
@@ -542,8 +543,6 @@ impl<G: Game> Env<G> {
                 }
             }
             RewardKind::Score => {
-                self.scores.resize(game.players(), 0);
-                game.scores(&self.state, &mut self.scores);
                 let sign = if game.higher_score_is_better() { 1 } else { -1 };
                 for (s, r) in out.iter_mut().enumerate() {
                     let best_other = (0..self.scores.len())
@@ -586,7 +585,11 @@ impl<G: Game> Env<G> {
             Some(seat) => self.seat = seat,
             None => {
                 self.done = true;
-                sh.game.scores(&self.state, row.scores());
+                // The final scores, once: the output's and the margin reward's.
+                sh.game.scores(&self.state, &mut self.scores);
+                for (out, &score) in row.scores().iter_mut().zip(&self.scores) {
+                    *out = score;
+                }
                 let all = row.all_rewards();
                 self.rewards(sh, all);
                 let reward = all.get(actor).copied().unwrap_or(0.0);

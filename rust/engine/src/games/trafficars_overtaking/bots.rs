@@ -16,9 +16,9 @@ use crate::rng::SplitMix64;
 ///   engine overtakes for it, with `true` it chooses "overtake" at every `overtake` node.
 /// - Play: of the fitting cards, the one that leaves the fewest cards strictly between it and the
 ///   end it goes to that it has not seen (not in its own hand, not seen in a row: cards an
-///   overtaker could hold, wherever they are), counting each of its own cards stranded there as half; ties go to the card closest to
-///   the end, then the lowest. So it plays outwards from the ends, which also lets it play the
-///   most cards in a row.
+///   overtaker could hold, wherever they are), counting each of its own cards stranded there as
+///   half; ties go to the card closest to the end, then the lowest. So it plays outwards from the
+///   ends, which also lets it play the most cards in a row.
 /// - Start card (its pile is empty): the middle card of its hand (the lower one of the two middle
 ///   cards), so both ends stay open for its other cards.
 /// - Pass: when forced (the only legal action).
