@@ -17,6 +17,7 @@ from cardtable.analysis._stats import Estimate, Record, clip, mean_estimate
 
 __all__ = [
     "PairedDifference",
+    "clear",
     "difference_text",
     "flipped",
     "paired_estimate",
@@ -91,6 +92,11 @@ def paired_estimate(
     """
     both = ~np.isnan(a) & ~np.isnan(b)
     return within(mean_estimate((a - b)[both]), share)
+
+
+def clear(e: Estimate) -> bool:
+    """Whether a difference is clear: its interval excludes 0."""
+    return e.low > 0 or e.high < 0
 
 
 def flipped(e: Estimate) -> Estimate:

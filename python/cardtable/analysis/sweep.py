@@ -15,6 +15,7 @@ import numpy.typing as npt
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
     PairedDifference,
+    clear,
     difference_text,
     paired_estimate,
     unit_means,
@@ -665,11 +666,6 @@ def _unbroken(text: str) -> str:
     return text.replace(" pts", "\u00a0pts").replace("…", "\u2060…\u2060")
 
 
-def _clear(e: Estimate) -> bool:
-    """Whether a difference's interval excludes 0."""
-    return e.low > 0 or e.high < 0
-
-
 def _differences_section(s: SweepResult, changing: list[str]) -> Section:
     """Every other option set − the baseline in each metric that changes, paired by deal."""
     base = _option_text(s, s.baseline)
@@ -683,7 +679,7 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
         "luck of the deal cancels as far as the options leave the deal alone."
     )
     counts = [
-        f"**{m}** in {sum(_clear(cells[i][m].paired) for i in others)} of {len(others)}"
+        f"**{m}** in {sum(clear(cells[i][m].paired) for i in others)} of {len(others)}"
         for m in changing
     ]
     section.findings.append(
@@ -738,7 +734,7 @@ def _sweep_report(s: SweepResult) -> Report:
             f"({_option_text(s, low)}) to "
             f"{_fmt_metric(metric, s.points[high].metrics[metric])} ({_option_text(s, high)}); "
             f"on the same deals the difference is {_fmt_difference(d.paired, metric)}: "
-            + ("a clear difference." if _clear(d.paired) else "not distinguishable.")
+            + ("a clear difference." if clear(d.paired) else "not distinguishable.")
         )
     same = [m for m in s.metrics if m not in changing]
     if same:

@@ -15,6 +15,7 @@ from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
     PairedDifference,
+    clear,
     difference_text,
     flipped,
     paired_estimate,
@@ -515,7 +516,7 @@ def _tournament_report(t: TournamentResult) -> Report:
         f"would win about {100 * fair:.0f}%."
     )
     d = t.difference(best.bot, worst.bot, "win")
-    sure = d.paired.low > 0 or d.paired.high < 0
+    sure = clear(d.paired)
     s.findings.append(
         f"On the same deals, {best.bot} wins {100 * d.paired.value:.1f} percentage points more "
         f"often than {worst.bot} (95% interval {100 * d.paired.low:.1f} to "
