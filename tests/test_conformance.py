@@ -454,7 +454,7 @@ def test_cli_takes_the_only_player_count_and_asks_for_one_otherwise(
     args = ["conformance", "goofspiel", "--cmd", command, "--out-dir", str(tmp_path)]
     assert "protocol error (crash)" in run_cli(*args, exit_code=1)  # it ran: 2 players
     output = run_cli("conformance", "turn_the_tide", "--cmd", command, exit_code=2)
-    assert "give --players: turn_the_tide is played by 3 to 5 players" in output
+    assert "turn_the_tide is played by 3..=5 players: give --players" in output
     assert "unknown game" in run_cli("conformance", "nogame", "--cmd", command, exit_code=2)
 
 

@@ -343,7 +343,7 @@ def simulate_command(
     options = parse_options(option_pairs)
     given = players is not None
     if players is None:
-        players = _seat_count(game_id, bots)
+        players = seat_count(game_id, bots)
     bot_list = _check_bots(game_id, players, bots, options, given=given)
     try:
         result = cardtable.simulate(
@@ -383,12 +383,12 @@ def simulate_command(
         echo(f"wrote {plot}")
 
 
-def _seat_count(game_id: str, bots: str | None, per: str = "seat") -> int:
+def seat_count(game_id: str, bots: str | None, per: str | None = "seat") -> int:
     """The players of a run without ``--players``.
 
     One per ``--bots`` name (the nearest count the game allows, so that the bots are checked by
     name first), else the game's only player count. ``per`` is what the error asks a ``--bots``
-    name for (``play`` seats bots in the other seats).
+    name for (``play`` seats bots in the other seats; ``None``: a command without ``--bots``).
 
     Raises:
         click.UsageError: For an unknown game, or a game of several player counts without bots.
@@ -403,9 +403,9 @@ def _seat_count(game_id: str, bots: str | None, per: str = "seat") -> int:
         return min(max(len(names), low), high)
     if low == high:
         return low
+    bots_too = "" if per is None else f" (or one --bots name per {per})"
     raise click.UsageError(
-        f"{game_id} is played by {low}..={high} players: give "
-        f"--players (or one --bots name per {per})"
+        f"{game_id} is played by {low}..={high} players: give --players{bots_too}"
     )
 
 
@@ -560,7 +560,7 @@ def play_command(
     options = parse_options(option_pairs)
     named = bot_names(bots)  # the other seats' bots
     if players is None:
-        players = len(named) + 1 if named else _seat_count(game_id, None, per="other seat")
+        players = len(named) + 1 if named else seat_count(game_id, None, per="other seat")
     try:
         game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:

@@ -152,8 +152,10 @@ def register(group: click.Group) -> None:
                 else:
                     if not game_id or not command:
                         raise click.UsageError("give GAME_ID and --cmd (or --replay FILE)")
-                    if players is None:
-                        players = _only_player_count(game_id)
+                    if players is None:  # a game of one player count needs none
+                        from cardtable.cli import seat_count
+
+                        players = seat_count(game_id, None, per=None)
                     # A directory given is checked now; the default (here) only if a
                     # reproducer is written, so that a run in a read-only place still works.
                     source = click.get_current_context().get_parameter_source("out_dir")
@@ -197,24 +199,6 @@ _SEARCH_ONLY = {
     "out_dir": "--out-dir",
 }
 """The options of a search that a replay cannot use (it plays the reproducer's configuration)."""
-
-
-def _only_player_count(game_id: str) -> int:
-    """The player count of a game played by one count only (goofspiel: 2).
-
-    Raises:
-        click.UsageError: If the game has several (``--players`` must choose), or is unknown.
-    """
-    from cardtable._api import game_info
-
-    try:
-        info = game_info(game_id)
-    except CardtableError as err:
-        raise click.UsageError(str(err)) from None
-    low, high = int(info.min_players), int(info.max_players)
-    if low != high:
-        raise click.UsageError(f"give --players: {game_id} is played by {low} to {high} players")
-    return low
 
 
 def _given(name: str) -> bool:
