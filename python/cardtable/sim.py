@@ -46,21 +46,6 @@ __all__ = [
 ]
 
 
-_ARGUMENTS = (
-    "games",
-    "players",
-    "bots",
-    "seed",
-    "threads",
-    "keep_games",
-    "progress",
-    "backend",
-    "ray_chunks",
-    "batch_size",
-)
-"""The keyword arguments of :func:`simulate` itself (every other one is a game option)."""
-
-
 def _argument_hint(options: dict[str, Any], error: str) -> str:
     """A hint for the game's refusal ``error`` of ``options``.
 
@@ -72,10 +57,21 @@ def _argument_hint(options: dict[str, Any], error: str) -> str:
     for key in options:
         if f'unknown option "{key}"' not in error:
             continue
-        close = difflib.get_close_matches(key, _ARGUMENTS, n=1, cutoff=0.75)
+        close = difflib.get_close_matches(key, _own_arguments(), n=1, cutoff=0.75)
         if close:
             return f"; did you mean {close[0]}= (an argument of simulate)?"
     return ""
+
+
+def _own_arguments() -> list[str]:
+    """The keyword arguments of :func:`simulate` itself (every other keyword is a game option)."""
+    import inspect
+
+    return [
+        name
+        for name, p in inspect.signature(simulate).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
 
 
 MAX_THREADS = 1024
