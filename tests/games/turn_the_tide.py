@@ -423,6 +423,10 @@ def test_several_players_can_be_eliminated_at_once(backend: Backend) -> None:
 
 
 def test_the_round_ends_at_once_when_two_players_remain(backend: Backend) -> None:
+    """ "Pelastusrenkaattomat eivät saa yhtään pistettä." [Those without lifebuoys get no points.]
+    read with the Polish and Board Game Arena texts, which give the bonus on top ("Dodatkowo",
+    "Darüber hinaus"): contract, Decisions 12. Seat 1 ends the round still in, without lifebuoys
+    and without a tide card (the lowest): 0 + 1."""
     state = dealt(backend, THREE)
     play_hand(state, (6, 6), {0: 49, 1: 1, 2: 25})  # seat 0 and 2 tie; seat 0 is eliminated
     observation = public(state)
