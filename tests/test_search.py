@@ -119,6 +119,105 @@ def test_search_bots_build_everywhere(game_id: str) -> None:
         state.resample(n, 0)
 
 
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@pytest.mark.parametrize("spec", ["mcts:iterations=60", "flatmc:samples=6"])
+def test_search_stats_describe_the_decision_the_bot_made(game_id: str, spec: str) -> None:
+    info = next(g for g in SEARCHABLE if g.id == game_id)
+    game = cardtable.make(game_id, players=info.min_players)
+    state = game.new_state(seed=4)
+    rng = np.random.default_rng(4)
+    while len(state.legal_actions()) < 2:  # the first decision with a choice
+        state.apply(int(rng.choice(state.legal_actions())))
+    bot = cardtable.bot(game, spec, state.current_player, seed=1)
+    assert bot.search_stats() is None
+    chosen = bot.act(state)
+    stats = bot.search_stats()
+    assert stats is not None
+    assert stats.actions.tolist() == state.legal_actions()
+    assert stats.chosen == chosen
+    assert 1 <= stats.iterations <= (60 if spec.startswith("mcts") else 6)
+    assert len(stats.visits) == len(stats.values) == len(stats.choices) == len(stats.actions)
+    played = np.isfinite(stats.values)
+    assert ((stats.visits > 0) == played).all()
+    assert ((stats.values[played] >= 0) & (stats.values[played] <= 1)).all()
+    policy = stats.policy()
+    assert policy.shape == stats.actions.shape and policy.sum() == pytest.approx(1.0)
+    dense = stats.policy(num_actions=game.num_actions)
+    assert dense.shape == (game.num_actions,) and dense[stats.actions].tolist() == policy.tolist()
+    # Each choice's share is split equally among its actions; greedy (temperature 0) keeps the
+    # most visited choices only.
+    for choice in set(stats.choices.tolist()):
+        shares = policy[stats.choices == choice]
+        assert shares.min() == pytest.approx(shares.max())
+    sharp = stats.policy(0)
+    assert set(stats.choices[sharp > 0].tolist()) == set(
+        stats.choices[stats.visits == stats.visits.max()].tolist()
+    )
+
+
+def test_search_stats_policy_follows_the_visits() -> None:
+    stats = cardtable.SearchStats(
+        actions=np.array([3, 5, 8, 9]),
+        visits=np.array([30, 10, 0, 0]),
+        values=np.array([0.5, 0.25, np.nan, np.nan]),
+        choices=np.array([3, 5, 64, 64]),
+        iterations=40,
+        chosen=3,
+    )
+    assert stats.policy().tolist() == [0.75, 0.25, 0.0, 0.0]
+    assert stats.policy(0.5).tolist() == pytest.approx([0.9, 0.1, 0.0, 0.0])
+    assert stats.policy(0).tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert stats.policy(1e-9).tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert stats.policy(num_actions=10).tolist() == [0, 0, 0, 0.75, 0, 0.25, 0, 0, 0, 0]
+    # A class's probability is shared by its actions; without visits every action is as likely.
+    shared = cardtable.SearchStats(
+        actions=np.array([1, 2, 4]),
+        visits=np.array([20, 20, 20]),
+        values=np.array([0.5, 0.5, 0.4]),
+        choices=np.array([64, 64, 4]),
+        iterations=40,
+        chosen=2,
+    )
+    assert shared.policy().tolist() == pytest.approx([0.25, 0.25, 0.5])
+    unvisited = cardtable.SearchStats(
+        actions=np.array([1, 2]),
+        visits=np.array([0, 0]),
+        values=np.array([np.nan, np.nan]),
+        choices=np.array([1, 2]),
+        iterations=0,
+        chosen=1,
+    )
+    assert unvisited.policy(0).tolist() == [0.5, 0.5]
+    for bad in (-1, float("nan"), float("inf"), "1", True):
+        with pytest.raises(InvalidOptionError, match="temperature must be a finite number"):
+            stats.policy(bad)  # type: ignore[arg-type]
+    for bad_n in (9, 0, 10.0, True):
+        with pytest.raises(InvalidOptionError, match="num_actions must be an int above"):
+            stats.policy(num_actions=bad_n)  # type: ignore[arg-type]
+
+
+def test_bots_that_do_not_search_or_did_not_need_to_have_no_search_stats() -> None:
+    game = cardtable.make("turn_the_tide", players=3)
+    # A round's last hand offers one card (found in a random game that plays 12 hands).
+    forced = game.new_state(seed=2)
+    rng = np.random.default_rng(2)
+    while len(forced.legal_actions()) != 1:
+        forced.apply(int(rng.choice(forced.legal_actions())))
+    seat = forced.current_player
+    state = game.new_state(seed=1)
+    while state.current_player != seat:
+        state.apply(state.legal_actions()[0])
+    greedy = cardtable.bot(game, "greedy", seat)
+    greedy.act(state)
+    assert greedy.search_stats() is None
+    # A search decision with a choice, then one without: no statistics of the older decision.
+    search = cardtable.bot(game, "mcts:iterations=30", seat, seed=1)
+    search.act(state)
+    assert search.search_stats() is not None
+    assert search.act(forced) == forced.legal_actions()[0]
+    assert search.search_stats() is None
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [

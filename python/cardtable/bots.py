@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
@@ -11,7 +16,98 @@ from cardtable.protocols import GameProtocol, StateProtocol
 if TYPE_CHECKING:
     from cardtable import _core
 
-__all__ = ["BuiltinBot", "bot"]
+__all__ = ["BuiltinBot", "SearchStats", "bot"]
+
+
+@dataclass(frozen=True, eq=False)
+class SearchStats:
+    """What a search bot (``mcts``, ``flatmc``) found at its latest decision.
+
+    Every array has one entry per legal action of the decision, in the order of ``actions``.
+
+    Attributes:
+        actions: The legal actions, sorted.
+        visits: Per action, the iterations (``mcts``) or playouts (``flatmc``) that tried it.
+            Actions that share a choice (see ``choices``) share its count.
+        values: Per action, the searching seat's mean reward over those visits, on the scale of
+            the bot's ``reward`` (``win``: the win share, in ``[0, 1]``); ``nan`` without visits.
+        choices: Per action, the choice it was searched as: the action itself, except that with
+            action classes (``mcts`` with ``classes=on``) the actions of one class share one
+            choice, and ``visits``/``values`` are the class's.
+        iterations: Iterations (``mcts``) or samples (``flatmc``) run: fewer than asked when the
+            decision was interrupted.
+        chosen: The action the bot played.
+    """
+
+    actions: npt.NDArray[np.int64]
+    visits: npt.NDArray[np.int64]
+    values: npt.NDArray[np.float64]
+    choices: npt.NDArray[np.int64]
+    iterations: int
+    chosen: int
+
+    def policy(
+        self, temperature: float = 1.0, *, num_actions: int | None = None
+    ) -> npt.NDArray[np.float64]:
+        """The visit-count distribution over the legal actions (an AlphaZero-style target).
+
+        Each choice gets a weight ``visits ** (1 / temperature)``, normalised to sum to 1, and a
+        choice's probability is split equally among the actions that share it (each of those is
+        equally likely to be the one played). ``temperature=0`` puts all the mass on the most
+        visited choices (shared equally on a tie). Without any visit, every action gets the same
+        probability.
+
+        Args:
+            temperature: A finite number ``>= 0``; 1 is proportional to the visits.
+            num_actions: When given, the result is a dense vector of that length indexed by
+                action id (zero for actions that are not legal), e.g. the game's
+                ``num_actions`` for a policy network's target; otherwise it follows ``actions``.
+
+        Returns:
+            The probabilities, as float64.
+
+        Raises:
+            InvalidOptionError: On a negative or non-finite temperature, or a ``num_actions``
+                that is not an int above every legal action.
+        """
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, int | float)
+            or not math.isfinite(temperature)
+            or temperature < 0
+        ):
+            raise InvalidOptionError(
+                f"temperature must be a finite number >= 0, got {temperature!r}"
+            )
+        _, first, inverse, members = np.unique(
+            self.choices, return_index=True, return_inverse=True, return_counts=True
+        )
+        counts = self.visits[first].astype(np.float64)
+        if counts.max(initial=0.0) == 0.0:
+            weights = members.astype(np.float64)
+        elif temperature == 0:
+            weights = (counts == counts.max()).astype(np.float64)
+        else:
+            # Relative to the most visited choice, so that small temperatures do not overflow.
+            with np.errstate(divide="ignore"):
+                logs = np.log(counts / counts.max())
+            weights = np.exp(logs / temperature)
+        per_choice = weights / weights.sum() / members
+        probabilities: npt.NDArray[np.float64] = per_choice[inverse.reshape(-1)]
+        if num_actions is None:
+            return probabilities
+        if (
+            isinstance(num_actions, bool)
+            or not isinstance(num_actions, int)
+            or num_actions <= int(self.actions.max(initial=-1))
+        ):
+            raise InvalidOptionError(
+                f"num_actions must be an int above every legal action "
+                f"(> {int(self.actions.max(initial=-1))}), got {num_actions!r}"
+            )
+        dense = np.zeros(num_actions, dtype=np.float64)
+        dense[self.actions] = probabilities
+        return dense
 
 
 class BuiltinBot:
@@ -99,6 +195,30 @@ class BuiltinBot:
             IllegalActionError: If the state is of another game.
         """
         self._bot.observe(self._rust_state(state))
+
+    def search_stats(self) -> SearchStats | None:
+        """What the bot's latest :meth:`act` found per legal action, for a search bot.
+
+        The visit counts and mean values of ``mcts``'s root (or ``flatmc``'s playouts per
+        action), e.g. to train a policy on the search's choices (:meth:`SearchStats.policy`). They
+        describe the latest decision until the next :meth:`act`.
+
+        Returns:
+            ``None`` for a bot that does not search, before its first decision, and after a
+            decision that needed no search (a single legal action).
+        """
+        raw = self._bot.search_stats()
+        if raw is None:
+            return None
+        actions, visits, values, choices, iterations, chosen = raw
+        return SearchStats(
+            actions=np.asarray(actions, dtype=np.int64),
+            visits=np.asarray(visits, dtype=np.int64),
+            values=np.asarray(values, dtype=np.float64),
+            choices=np.asarray(choices, dtype=np.int64),
+            iterations=iterations,
+            chosen=chosen,
+        )
 
     def __reduce__(self) -> tuple[object, ...]:
         """A bot may hold a memory inside the engine and is not pickled or copied.

@@ -381,6 +381,35 @@ pub trait Bot<G: Game>: Send {
     fn observes(&self) -> bool {
         true
     }
+
+    /// What the bot's latest [`Bot::act`] found per legal action, for a bot that searches
+    /// (`mcts`, `flatmc`); `None` (the default) for other bots, and for a decision that needed
+    /// no search (a single legal action). Built only when asked for, from what the search keeps
+    /// until its next decision.
+    fn search_stats(&self) -> Option<SearchStats> {
+        None
+    }
+}
+
+/// The statistics of one search decision ([`Bot::search_stats`]): one entry per legal action of
+/// the decision in each list, in the order of `actions`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// The legal actions of the decision, sorted.
+    pub actions: Vec<u32>,
+    /// Per action, the iterations (`mcts`) or playouts (`flatmc`) that tried it. Actions that
+    /// share a choice (see `choices`) share its count.
+    pub visits: Vec<u32>,
+    /// Per action, the searching seat's mean reward over those visits (`NaN` without visits).
+    pub values: Vec<f64>,
+    /// Per action, the choice it was searched as: the action itself, except that with action
+    /// classes (`mcts` with `classes=on`) the actions of one class share one choice (the class).
+    pub choices: Vec<u32>,
+    /// Iterations (`mcts`) or samples (`flatmc`) run; fewer than asked when the decision was
+    /// interrupted.
+    pub iterations: u32,
+    /// The action the bot played.
+    pub chosen: u32,
 }
 
 /// A legal-action mask from a list of the legal actions: entry `a` of `mask` is `true` exactly

@@ -25,7 +25,7 @@ pub mod testing;
 pub mod vector;
 
 pub use error::{EngineError, Result};
-pub use game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
+pub use game::{Bot, Game, RandomBot, SearchStats, CHANCE, TERMINAL};
 pub use options::{OptionKind, OptionReader, OptionSpec, OptionValues};
 pub use registry::{games, is_registered, make, unknown_game, GameInfo};
 pub use rng::{derive_seed, SplitMix64};

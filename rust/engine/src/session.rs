@@ -6,7 +6,7 @@
 //! not hold game rules, and batch driving belongs to [`crate::step`] and its drivers.
 
 use crate::error::{indices, EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, SearchStats, CHANCE, TERMINAL};
 use crate::lockstep::{AnyLockstep, Lockstep};
 use crate::rng::SplitMix64;
 use crate::sim::{self, SimConfig, SimResult};
@@ -403,6 +403,8 @@ pub trait AnyBot: Send {
     fn observe(&mut self, session: &dyn AnySession) -> Result<()>;
     /// See [`Bot::stop_flag`].
     fn stop_flag(&self) -> Option<Arc<AtomicBool>>;
+    /// See [`Bot::search_stats`].
+    fn search_stats(&self) -> Option<SearchStats>;
 }
 
 /// A built-in bot seated in one game of the per-step API.
@@ -531,6 +533,10 @@ impl<G: Game> AnyBot for BotHandle<G> {
         let session = self.session_of(session)?;
         self.catch_up(session);
         Ok(())
+    }
+
+    fn search_stats(&self) -> Option<SearchStats> {
+        self.bot.search_stats()
     }
 }
 

@@ -918,6 +918,23 @@ impl PyBot {
             .map_err(to_py_err)
     }
 
+    /// The search statistics of the bot's latest decision, as `(actions, visits, values,
+    /// choices, iterations, chosen)` (see `engine::SearchStats`); `None` for a bot that does not
+    /// search or a decision that needed no search.
+    #[allow(clippy::type_complexity)]
+    fn search_stats(&self) -> PyResult<Option<(Vec<u32>, Vec<u32>, Vec<f64>, Vec<u32>, u32, u32)>> {
+        Ok(self.inner.lock_py()?.search_stats().map(|s| {
+            (
+                s.actions,
+                s.visits,
+                s.values,
+                s.choices,
+                s.iterations,
+                s.chosen,
+            )
+        }))
+    }
+
     /// The bot's name.
     #[getter]
     fn name(&self) -> &str {

@@ -12,7 +12,7 @@ use super::{
     Playout, Reward, RolloutPolicy,
 };
 use crate::error::Result;
-use crate::game::{Bot, Game};
+use crate::game::{Bot, Game, SearchStats};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -76,6 +76,10 @@ pub struct FlatMcBot<G: Game> {
     totals: Vec<f64>,
     /// Playouts per legal action of the current decision.
     counts: Vec<u32>,
+    /// The legal actions of the latest decision that searched (empty when it did not).
+    searched: Vec<u32>,
+    /// Samples run and the action played at that decision.
+    last: (u32, u32),
     /// The legal actions of the current determinization.
     det_legal: Vec<u32>,
     /// The state a playout runs on, overwritten from the determinization for every action.
@@ -94,6 +98,8 @@ impl<G: Game> FlatMcBot<G> {
             rng: SplitMix64::default(),
             totals: Vec::new(),
             counts: Vec::new(),
+            searched: Vec::new(),
+            last: (0, 0),
             det_legal: Vec::new(),
             scratch: None,
             playout: Playout::new(game, params.rollout, params.reward)?,
@@ -117,6 +123,7 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
     }
 
     fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32 {
+        self.searched.clear();
         let seat = match usize::try_from(game.current_player(state)) {
             Ok(seat) if legal.len() > 1 => seat,
             _ => return first_or_zero(legal),
@@ -125,10 +132,12 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
         self.totals.resize(legal.len(), 0.0);
         self.counts.clear();
         self.counts.resize(legal.len(), 0);
+        let mut run = 0;
         for i in 0..self.params.samples {
             if i > 0 && self.stop.load(Ordering::Acquire) {
                 break;
             }
+            run += 1;
             let Some(det) = game.determinize(state, seat, &mut self.rng) else {
                 continue;
             };
@@ -175,13 +184,36 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
                 best = i;
             }
         }
-        legal
+        let chosen = legal
             .get(best)
             .copied()
-            .unwrap_or_else(|| first_or_zero(legal))
+            .unwrap_or_else(|| first_or_zero(legal));
+        self.searched.extend_from_slice(legal);
+        self.last = (run, chosen);
+        chosen
     }
 
     fn observes(&self) -> bool {
         false
+    }
+
+    fn search_stats(&self) -> Option<SearchStats> {
+        if self.searched.is_empty() {
+            return None;
+        }
+        let values = self
+            .totals
+            .iter()
+            .zip(&self.counts)
+            .map(|(&t, &n)| if n == 0 { f64::NAN } else { t / f64::from(n) })
+            .collect();
+        Some(SearchStats {
+            actions: self.searched.clone(),
+            visits: self.counts.clone(),
+            values,
+            choices: self.searched.clone(),
+            iterations: self.last.0,
+            chosen: self.last.1,
+        })
     }
 }

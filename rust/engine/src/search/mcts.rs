@@ -61,7 +61,7 @@ use super::{
     Playout, Reward, RolloutPolicy,
 };
 use crate::error::{ensure_fits, EngineError, Result};
-use crate::game::{Bot, Game, CHANCE, TERMINAL};
+use crate::game::{Bot, Game, SearchStats, CHANCE, TERMINAL};
 use crate::rng::{derive_seed, mix64, SplitMix64};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -377,6 +377,24 @@ pub struct IsmctsBot<G: Game> {
     ln: Vec<f64>,
     /// Set to end the current decision after its iteration in progress ([`Bot::stop_flag`]).
     stop: Arc<AtomicBool>,
+    /// The latest decision that searched ([`Bot::search_stats`]); its tree stays in `nodes`
+    /// until the next decision.
+    last: LastSearch,
+}
+
+/// What [`IsmctsBot`] keeps of its latest search for [`Bot::search_stats`].
+#[derive(Debug, Default)]
+struct LastSearch {
+    /// The legal actions (empty when the latest decision did not search).
+    actions: Vec<u32>,
+    /// Each action's root edge (its class with classing, else the action).
+    choices: Vec<u32>,
+    /// The root information set.
+    root: u32,
+    /// Iterations run.
+    iterations: u32,
+    /// The action played.
+    chosen: u32,
 }
 
 impl<G: Game> IsmctsBot<G> {
@@ -427,6 +445,7 @@ impl<G: Game> IsmctsBot<G> {
             root_hash: 0,
             ln: Vec::new(),
             stop: Arc::default(),
+            last: LastSearch::default(),
         })
     }
 
@@ -1031,6 +1050,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
     }
 
     fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32 {
+        self.last.actions.clear();
         let seat = match usize::try_from(game.current_player(state)) {
             Ok(seat) if legal.len() > 1 => seat,
             _ => return first_or_zero(legal),
@@ -1053,10 +1073,12 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         };
         let common = self.params.crn && anchor.is_none();
         let base = if common { self.rng.next() } else { 0 };
+        let mut run = 0;
         for i in 0..self.params.iterations {
             if i > 0 && self.stop.load(Ordering::Acquire) {
                 break;
             }
+            run += 1;
             if common {
                 self.iterate_common(game, state, seat, legal, root, base);
                 continue;
@@ -1075,19 +1097,70 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
             self.iterate(game, &mut det, seat, legal);
         }
         self.anchor = anchor;
-        if !self.classing {
-            return self.best_root_action(root, legal);
+        let chosen = if self.classing {
+            self.legal.clear();
+            self.legal.extend_from_slice(legal);
+            self.group_into_classes(state);
+            let classes = std::mem::take(&mut self.legal);
+            let class = self.best_root_action(root, &classes);
+            self.legal = classes;
+            self.concrete_action(state, class)
+        } else {
+            self.best_root_action(root, legal)
+        };
+        let last = &mut self.last;
+        last.actions.extend_from_slice(legal);
+        last.choices.clear();
+        if self.classing {
+            last.choices
+                .extend(legal.iter().map(|&a| action_class::<G>(state, a)));
+        } else {
+            last.choices.extend_from_slice(legal);
         }
-        self.legal.clear();
-        self.legal.extend_from_slice(legal);
-        self.group_into_classes(state);
-        let classes = std::mem::take(&mut self.legal);
-        let class = self.best_root_action(root, &classes);
-        self.legal = classes;
-        self.concrete_action(state, class)
+        last.root = root;
+        last.iterations = run;
+        last.chosen = chosen;
+        chosen
     }
 
     fn observes(&self) -> bool {
         !self.public
+    }
+
+    fn search_stats(&self) -> Option<SearchStats> {
+        let last = &self.last;
+        if last.actions.is_empty() {
+            return None;
+        }
+        // The root's edges: (choice, visits, mean reward).
+        let mut edges = Vec::new();
+        let mut child = self
+            .nodes
+            .get(last.root as usize)
+            .map_or(NONE, |n| n.first_child);
+        while let Some(c) = self.nodes.get(child as usize) {
+            let mean = if c.visits == 0 {
+                f64::NAN
+            } else {
+                c.total / f64::from(c.visits)
+            };
+            edges.push((c.action, c.visits, mean));
+            child = c.next_sibling;
+        }
+        let edge = |choice: u32| {
+            edges
+                .iter()
+                .find(|e| e.0 == choice)
+                .map_or((0, f64::NAN), |e| (e.1, e.2))
+        };
+        let (visits, values) = last.choices.iter().map(|&c| edge(c)).unzip();
+        Some(SearchStats {
+            actions: last.actions.clone(),
+            visits,
+            values,
+            choices: last.choices.clone(),
+            iterations: last.iterations,
+            chosen: last.chosen,
+        })
     }
 }

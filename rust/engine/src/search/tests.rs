@@ -378,6 +378,86 @@ fn a_single_legal_action_is_taken_without_search() {
 }
 
 #[test]
+fn search_stats_describe_the_latest_decision() {
+    let game = HiddenDuel::default();
+    let st = decision_states(1)[0];
+    let mut legal = Vec::new();
+    game.legal_actions(&st, &mut legal);
+    assert!(legal.len() > 1);
+    for spec in ["mcts:iterations=300", "flatmc:samples=40"] {
+        let mut b = bot(&game, spec);
+        b.reset(&game, 0, SplitMix64::new(1));
+        assert_eq!(b.search_stats(), None, "{spec} before deciding");
+        let chosen = b.act(&game, &st, &legal);
+        let stats = b.search_stats().unwrap();
+        assert_eq!(stats.actions, legal, "{spec}");
+        assert_eq!(stats.choices, legal, "{spec}: no classes here");
+        assert_eq!(stats.chosen, chosen, "{spec}");
+        assert_eq!(
+            (stats.visits.len(), stats.values.len()),
+            (legal.len(), legal.len())
+        );
+        for (&n, &v) in stats.visits.iter().zip(&stats.values) {
+            assert!(
+                n == 0 && v.is_nan() || n > 0 && (0.0..=1.0).contains(&v),
+                "{spec}: {n} {v}"
+            );
+        }
+        let i = legal.iter().position(|&a| a == chosen).unwrap();
+        if spec.starts_with("mcts") {
+            // Every iteration goes through one root edge; the most visited one is played.
+            assert_eq!(stats.iterations, 300);
+            assert_eq!(stats.visits.iter().sum::<u32>(), 300);
+            assert_eq!(stats.visits[i], *stats.visits.iter().max().unwrap());
+        } else {
+            // Every sample plays every action once; the best mean is played.
+            assert_eq!(stats.iterations, 40);
+            assert!(stats.visits.iter().all(|&n| n == 40));
+            let best = stats
+                .values
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(stats.values[i], best);
+        }
+        // A decision without search leaves none to describe.
+        b.act(&game, &st, &[legal[0]]);
+        assert_eq!(b.search_stats(), None, "{spec} after a forced move");
+    }
+    // Bots that do not search have none.
+    let mut r = bot(&game, "random");
+    r.reset(&game, 0, SplitMix64::new(1));
+    r.act(&game, &st, &legal);
+    assert_eq!(r.search_stats(), None);
+}
+
+#[test]
+fn search_stats_share_a_class_between_its_actions() {
+    use crate::games::trafficars_memory::TrafficarsMemory;
+    let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
+    let mut rng = SplitMix64::new(3);
+    let (mut legal, mut chance) = (Vec::new(), Vec::new());
+    let mut st = game.initial_state();
+    while game.current_player(&st) == CHANCE {
+        let o = game.sample_chance(&st, &mut rng, &mut chance);
+        game.apply(&mut st, o);
+    }
+    let seat = game.current_player(&st) as usize;
+    game.legal_actions(&st, &mut legal);
+    let mut b = make_search_bot(&game, "mcts", Some("iterations=200,classes=on"))
+        .unwrap()
+        .unwrap();
+    b.reset(&game, seat, SplitMix64::new(1));
+    let chosen = b.act(&game, &st, &legal);
+    let stats = b.search_stats().unwrap();
+    assert_eq!(stats.actions, legal);
+    assert!(legal.contains(&chosen));
+    // Nothing is seen yet: every flip is the one class "a never-seen card", with every visit.
+    assert!(stats.choices.iter().all(|&c| c == 64));
+    assert!(stats.visits.iter().all(|&n| n == 200));
+}
+
+#[test]
 fn the_bot_factory_makes_search_bots() {
     let game = HiddenDuel::default();
     for spec in [
