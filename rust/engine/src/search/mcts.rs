@@ -73,6 +73,10 @@ const MAX_REPLAY: usize = 256;
 /// computed).
 const MAX_LN_TABLE: usize = 1 << 20;
 
+/// The information-set table's length at the start of a decision (or the full length, if
+/// smaller): searches of up to about 4,000 iterations never grow it.
+const INITIAL_TABLE: usize = 1 << 14;
+
 /// No node (the root's parent, the end of a child list, an unexpanded child slot).
 const NONE: u32 = u32::MAX;
 
@@ -331,8 +335,16 @@ pub struct IsmctsBot<G: Game> {
     /// Information sets and their edges.
     nodes: Vec<Node>,
     /// Open-addressing table from an information-set key to its node (`(key, node)`, node
-    /// [`NONE`] when free); its length is a power of two at least twice the node budget.
+    /// [`NONE`] when free); its length is a power of two, at most half full: it starts small and
+    /// doubles as information sets are added, up to `table_full`.
     table: Vec<(u64, u32)>,
+    /// Information sets in `table`.
+    table_used: usize,
+    /// The table's length at the start of a decision (at most `table_full`).
+    table_start: usize,
+    /// The decision's full table length, a power of two at least twice the node budget: the
+    /// budget is read from it, whatever length the table has grown to so far.
+    table_full: usize,
     /// Edge indices of the current walk, root first.
     path: Vec<u32>,
     legal: Vec<u32>,
@@ -421,6 +433,9 @@ impl<G: Game> IsmctsBot<G> {
             rng: SplitMix64::default(),
             nodes: Vec::new(),
             table: Vec::new(),
+            table_used: 0,
+            table_start: INITIAL_TABLE,
+            table_full: 0,
             path: Vec::new(),
             legal: Vec::new(),
             slots: Vec::new(),
@@ -454,6 +469,20 @@ impl<G: Game> IsmctsBot<G> {
         self.params
     }
 
+    /// The bot with its information-set table starting at `length` entries (a power of two) at
+    /// every decision, instead of [`INITIAL_TABLE`]: for tests of the table's growth.
+    #[cfg(test)]
+    pub(super) fn with_table_start(mut self, length: usize) -> Self {
+        self.table_start = length;
+        self
+    }
+
+    /// The information-set table's current length (for tests of its growth).
+    #[cfg(test)]
+    pub(super) fn table_len(&self) -> usize {
+        self.table.len()
+    }
+
     /// Steps (decisions and chance steps) the playouts of this bot have played since it was made,
     /// over all its decisions: the steps its rollout policy chose, not those of its walks through
     /// the tree. For speed measurements: the search's whole cost over these steps compares with the
@@ -473,15 +502,20 @@ impl<G: Game> IsmctsBot<G> {
     /// Clears the tree for a new decision (keeping the memory).
     fn clear(&mut self) {
         self.nodes.clear();
-        let want = (self.params.iterations as usize)
+        self.table_full = (self.params.iterations as usize)
             .saturating_mul(4)
             .saturating_add(4)
             .next_power_of_two();
-        if self.table.len() == want {
+        // A large search starts small and grows its table with what it adds, so that memory
+        // follows the iterations actually run (an interrupted search never fills a table sized
+        // for all of them), and a decision does not keep the previous one's large table.
+        let start = self.table_full.min(self.table_start);
+        if self.table.len() == start {
             self.table.fill((0, NONE));
         } else {
-            self.table = vec![(0, NONE); want];
+            self.table = vec![(0, NONE); start];
         }
+        self.table_used = 0;
         // An edge is available at most once per iteration (plus the walk that added it).
         let logs = (self.params.iterations as usize)
             .saturating_add(2)
@@ -562,20 +596,26 @@ impl<G: Game> IsmctsBot<G> {
     /// The information set of `player` with key `key`: found, or added (as long as the node
     /// budget allows; [`NONE`] otherwise). The flag says whether it was added.
     fn info_set(&mut self, key: u64, player: u32) -> (u32, bool) {
-        let mask = self.table.len().wrapping_sub(1);
         if self.table.is_empty() {
             return (NONE, false);
         }
+        let mask = self.table.len() - 1;
         let mut i = (mix64(key) as usize) & mask;
         loop {
             let (k, node) = self.table[i];
             if node == NONE {
-                if self.nodes.len() * 2 + 2 >= self.table.len() {
+                if self.nodes.len() * 2 + 2 >= self.table_full {
                     return (NONE, false);
                 }
                 let index = self.nodes.len() as u32;
                 self.nodes.push(Node::new(NONE, player));
-                self.table[i] = (key, index);
+                self.table_used += 1;
+                if self.table_used * 2 > self.table.len() && self.table.len() < self.table_full {
+                    self.grow_table();
+                    self.insert_key(key, index);
+                } else {
+                    self.table[i] = (key, index);
+                }
                 return (index, true);
             }
             if k == key {
@@ -583,6 +623,28 @@ impl<G: Game> IsmctsBot<G> {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Doubles the table, moving every information set to its slot in the new length.
+    fn grow_table(&mut self) {
+        let doubled = vec![(0, NONE); self.table.len() * 2];
+        let old = std::mem::replace(&mut self.table, doubled);
+        for (key, node) in old {
+            if node != NONE {
+                self.insert_key(key, node);
+            }
+        }
+    }
+
+    /// Puts `(key, node)` into the first free slot of `key`'s probe sequence (`key` not in the
+    /// table, which has a free slot).
+    fn insert_key(&mut self, key: u64, node: u32) {
+        let mask = self.table.len() - 1;
+        let mut i = (mix64(key) as usize) & mask;
+        while self.table[i].1 != NONE {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = (key, node);
     }
 
     /// Adds an edge of `parent` for `action` taken by `player`, and returns its index.

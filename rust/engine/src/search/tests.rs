@@ -432,6 +432,57 @@ fn search_stats_describe_the_latest_decision() {
 }
 
 #[test]
+fn the_information_set_table_grows_without_changing_the_search() {
+    let game = HiddenDuel::default();
+    let params = MctsParams::parse::<HiddenDuel>(Some("iterations=20000")).unwrap();
+    let search = |start: usize| {
+        let mut b = super::mcts::IsmctsBot::new(&game, params)
+            .unwrap()
+            .with_table_start(start);
+        b.reset(&game, 0, SplitMix64::new(9));
+        let mut legal = Vec::new();
+        let mut found = Vec::new();
+        for st in decision_states(6) {
+            game.legal_actions(&st, &mut legal);
+            found.push((b.act(&game, &st, &legal), b.search_stats(), b.table_len()));
+        }
+        found
+    };
+    // From a table sized for every iteration, and from a small one that doubles as it fills.
+    let (full, grown) = (search(1 << 20), search(16));
+    assert!(full.iter().all(|f| f.2 == 1 << 17), "the full length for 20,000 iterations");
+    let lengths: Vec<usize> = grown.iter().map(|g| g.2).collect();
+    // Early decisions (many hidden cards) grew it a lot, late ones not at all.
+    assert!(lengths.iter().any(|&n| n >= 1 << 15), "{lengths:?}");
+    assert!(lengths.iter().any(|&n| n == 16), "{lengths:?}");
+    for (f, g) in full.iter().zip(&grown) {
+        assert_eq!((f.0, &f.1), (g.0, &g.1));
+    }
+}
+
+#[test]
+fn an_interrupted_search_holds_only_what_it_explored() {
+    let game = HiddenDuel::default();
+    let params = MctsParams::parse::<HiddenDuel>(Some("iterations=100000000")).unwrap();
+    let mut b = super::mcts::IsmctsBot::new(&game, params).unwrap();
+    b.reset(&game, 0, SplitMix64::new(1));
+    let st = decision_states(1)[0];
+    let mut legal = Vec::new();
+    game.legal_actions(&st, &mut legal);
+    let stop = b.stop_flag().unwrap();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stop.store(true, std::sync::atomic::Ordering::Release);
+    });
+    let chosen = b.act(&game, &st, &legal);
+    stopper.join().unwrap();
+    let stats = b.search_stats().unwrap();
+    assert!(stats.iterations < 100_000_000 && stats.chosen == chosen);
+    // A table sized for all the iterations asked for would have 2^29 entries (8 GiB).
+    assert!(b.table_len() <= (stats.iterations as usize * 8).next_power_of_two());
+}
+
+#[test]
 fn search_stats_share_a_class_between_its_actions() {
     use crate::games::trafficars_memory::TrafficarsMemory;
     let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
