@@ -312,6 +312,19 @@ def test_progress_callback_and_stopping_early() -> None:
     assert result.to_arrow().num_rows == result.games_played
 
 
+def test_a_run_stopped_before_any_game_ended_says_so_instead_of_showing_nan() -> None:
+    def interrupted(batch: cardtable.PolicyBatch) -> list[int]:
+        raise KeyboardInterrupt  # as Ctrl-C during the first decision
+
+    result = cardtable.simulate(
+        "turn_the_tide", players=3, games=5, bots=[interrupted, "random", "random"], progress=False
+    )
+    assert result.interrupted and result.games_played == 0
+    text = str(result)
+    assert "0 games (interrupted)" in text and "no game was completed" in text
+    assert "nan" not in text
+
+
 def test_a_refused_run_leaves_no_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
     """A bad bot is refused before any game; the default bar does not stand empty above it."""
     with pytest.raises(InvalidOptionError, match="greedy takes a number of sampled deals"):

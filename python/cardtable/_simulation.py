@@ -25,6 +25,7 @@ from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     import pyarrow
+    from rich.table import Table
 
     from cardtable import _core
     from cardtable.render.replay import Replay
@@ -331,6 +332,15 @@ PythonPolicy = Callable[[PolicyBatch], "Sequence[int] | npt.NDArray[np.integer[A
 of ints or a 1-d integer NumPy array)."""
 
 
+def _table_text(table: Table) -> str:
+    """``table`` as plain text, 110 columns wide."""
+    from rich.console import Console
+
+    console = Console(width=110, record=True, file=io.StringIO())
+    console.print(table)
+    return console.export_text()
+
+
 def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion (``(0, 1)`` when there are no trials)."""
     if trials == 0:
@@ -495,7 +505,6 @@ class SimulationResult:
         The title names the options that differ from the game's defaults (as ``-o`` takes them)
         and the caption the mean game length in decisions.
         """
-        from rich.console import Console
         from rich.table import Table
 
         changed = self._changed_options()
@@ -507,12 +516,16 @@ class SimulationResult:
         caption = (
             f"{self.decisions / self.games_played:,.1f} decisions a game on average"
             if self.games_played
-            else None
+            else "no game was completed: nothing to summarize"
         )
         # As wide as the title (within the console's 110 columns), so that it stays on one line.
         table = Table(title=title, caption=caption, min_width=min(len(title), 110))
         for col in ("seat", "bot", "win rate", "95% CI", "mean score", "std", "min", "max"):
             table.add_column(col, justify="right" if col not in ("bot",) else "left")
+        if not self.games_played:
+            for s in self.seats:
+                table.add_row(str(s.seat), s.bot, *["–"] * 6)
+            return _table_text(table)
         for s in self.seats:
             table.add_row(
                 str(s.seat),
@@ -538,9 +551,7 @@ class SimulationResult:
                     "",
                     "",
                 )
-        console = Console(width=110, record=True, file=io.StringIO())
-        console.print(table)
-        return console.export_text()
+        return _table_text(table)
 
     def __str__(self) -> str:
         return self.summary_table()
