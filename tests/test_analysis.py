@@ -3,6 +3,8 @@ games (duplicate deals, exact replays, reproducible rows, thread independence)."
 
 from __future__ import annotations
 
+import io
+import itertools
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +39,7 @@ from cardtable.analysis._stats import (
 )
 from cardtable.analysis.balance import margins
 from cardtable.analysis.sweep import SweepResult
+from cardtable.bots import split_bot_specs
 from tests.game_info import all_games
 
 REPS = 4000  # coverage 95% ± 1.5% is about ± 4.4 standard errors at this size
@@ -418,7 +421,7 @@ def test_tournament_rows_reproduce_from_their_seed() -> None:
             "turn_the_tide",
             players=3,
             games=row["game"] + 1,
-            bots=row["lineup"].split(","),
+            bots=split_bot_specs(row["lineup"]),
             seed=row["seed"],
             progress=False,
             rounds=1,
@@ -526,7 +529,7 @@ def test_sweep_rows_reproduce_from_their_seed(tmp_path: Any) -> None:
             "trafficars",
             players=3,
             games=row["games"],
-            bots=row["lineup"].split(","),
+            bots=split_bot_specs(row["lineup"]),
             seed=row["seed"],
             progress=False,
             hand_size=6,
@@ -1382,3 +1385,181 @@ def test_text_summaries_say_when_a_lower_score_is_better() -> None:
         "turn_the_tide", bots=["greedy", "random"], players=3, games=6, progress=False
     )
     assert "lower is better" not in higher.summary_table()
+
+
+# --- bot and metric names in the tables --------------------------------------------------------
+
+# Three settings of one search bot: long names that differ only towards their end.
+SEARCH_BOTS = [f"mcts:iterations=20,c={c},rollout=random,reward=win" for c in ("0.3", "1.5", "0.7")]
+
+
+def _cells(text: str) -> list[list[str]]:
+    """The pieces of the table cells on each line of ``text``, stripped (a row of each line)."""
+    import re
+
+    return [[c.strip() for c in re.split("[│┃]", line)[1:-1]] for line in text.splitlines()]
+
+
+def _column_texts(text: str) -> list[str]:
+    """The text of each column of the tables in ``text``, its pieces on every line joined.
+
+    A cell folded onto several lines reads whole again: the pieces are joined, and spaces are
+    left out (a cell may wrap at one).
+    """
+    columns: dict[int, list[str]] = {}
+    for row in _cells(text):
+        for i, piece in enumerate(row):
+            columns.setdefault(i, []).append(piece.replace(" ", ""))
+    return ["".join(pieces) for pieces in columns.values()]
+
+
+def _shows_in_full(text: str, names: list[str]) -> bool:
+    """Whether every name is in a column of ``text`` in full, and no cell is cut with ``…``."""
+    columns = _column_texts(text)
+    cut = [piece for row in _cells(text) for piece in row if piece.endswith("…")]
+    return not cut and all(any(n.replace(" ", "") in col for col in columns) for n in names)
+
+
+def _search_tournament() -> TournamentResult:
+    return tournament(
+        "turn_the_tide",
+        players=3,
+        bots=SEARCH_BOTS,
+        games=3,
+        progress=False,
+        rating_bootstrap=0,
+    )
+
+
+def test_tournament_tables_name_every_bot_in_full_however_narrow() -> None:
+    """Bot names too long for a column were cut: three settings of mcts all read
+    ``mcts:iterations=300,c…``. Now they are folded onto more lines, never cut."""
+    from rich.console import Console
+
+    from cardtable.analysis._text import text_table
+
+    t = _search_tournament()
+    for width in (None, 120, 80, 40):
+        text = t.summary_table() if width is None else t.summary_table(width=width)
+        assert _shows_in_full(text, SEARCH_BOTS), text
+        bots, rest = text.split("paired differences")
+        differences, head_to_head = rest.split("head to head")
+        assert all(name in _column_texts(bots)[0] for name in SEARCH_BOTS)
+        pairs = [f"{a}−{b}" for a, b in itertools.combinations(SEARCH_BOTS, 2)]
+        assert all(pair in _column_texts(differences)[0] for pair in pairs)
+        assert all(name in _column_texts(head_to_head)[0] for name in SEARCH_BOTS)
+        headings = "".join(_column_texts(head_to_head.split("┡")[0])[1:])
+        assert headings == "".join(SEARCH_BOTS)
+    # The Arrow table's lineup joins the bots with commas; split_bot_specs gives them back whole.
+    for row in t.to_arrow().to_pylist()[-3:]:
+        r = cardtable.simulate(
+            "turn_the_tide",
+            players=3,
+            games=row["game"] + 1,
+            bots=split_bot_specs(row["lineup"]),
+            seed=row["seed"],
+            progress=False,
+        )
+        assert r.bots[row["seat"]] == row["bot"] and r.scores is not None
+        assert r.scores[row["game"], row["seat"]] == row["score"]
+    # A table with more columns than the width holds comes out wider, every cell whole.
+    names = [f"mcts:iterations=20,c=0.{i},rollout=random,reward=win" for i in range(10)]
+    rows = [(n, *["50.0% (40.1–60.2%)"] * len(names)) for n in names]
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(text_table("head to head", ("", *names), rows, left=("",)), crop=False)
+    assert _shows_in_full(console.export_text(), names)
+
+
+def test_study_tables_name_every_bot_in_full() -> None:
+    """The sweep's metric headings (``win rate: <bot>``) and its title, and the balance title,
+    name the bots in full too."""
+    s = sweep(
+        "turn_the_tide",
+        players=3,
+        grid={"rounds": [1, 2]},
+        bots=SEARCH_BOTS,
+        games=2,
+        progress=False,
+    )
+    for width in (None, 80):
+        text = s.summary_table(width=width)
+        assert _shows_in_full(text, [f"win rate: {name}" for name in SEARCH_BOTS]), text
+    assert ", ".join(SEARCH_BOTS) in " ".join(s.summary_table(width=400).split())
+    b = balance("turn_the_tide", players=3, bot=SEARCH_BOTS[0], games=2, trace_games=0)
+    assert SEARCH_BOTS[0] in "".join(b.summary_table(width=40).split())
+
+
+@pytest.mark.parametrize("width", [0, 39, True, 80.0, "80"])
+def test_summary_width_is_checked(width: object) -> None:
+    t = _goofspiel_tournament(games=2, rating_bootstrap=0)
+    for result in (t, _goofspiel_balance(games=2, trace_games=0), _goofspiel_sweep(games=2)):
+        with pytest.raises(cardtable.InvalidOptionError, match="width must be an int in 40"):
+            result.summary_table(width=width)  # type: ignore[arg-type]
+
+
+def test_tournament_difference_takes_the_metric_names_the_tables_show() -> None:
+    """``difference(a, b, "win rate")`` failed with "metric must be one of win, score, place"
+    while the tables head the column "win rate"."""
+    t = _goofspiel_tournament(games=6, rating_bootstrap=0)
+    names = {
+        "win": ["win rate", "Win rate", "win_rate", "win rate (95% CI)", " win  rate "],
+        "score": ["mean score", "mean score (lower is better)", "score (higher is better)"],
+        "place": ["mean place", "mean place (1 = best)", "finishing place", "PLACE"],
+    }
+    for short, others in names.items():
+        d = t.difference("greedy", "random", short)
+        assert d.metric == short
+        for name in others:
+            assert t.difference("greedy", "random", name) == d, name
+    # Every metric heading of the tables and of the report names its metric.
+    table = t.summary_table().split("paired differences")[1].splitlines()[2]
+    headings = [h.strip() for h in table.split("┃")[2:-2]]
+    assert headings == ["win rate", "score", "place"]
+    assert [t.difference("greedy", "random", h).metric for h in headings] == [
+        "win",
+        "score",
+        "place",
+    ]
+    for bad in ("elo", "win rate: greedy", "", None, 1):
+        with pytest.raises(cardtable.InvalidOptionError) as err:
+            t.difference("greedy", "random", bad)  # type: ignore[arg-type]
+        assert str(err.value).startswith(
+            "metric must be one of 'win', 'score', 'place' "
+            "(also named 'win rate', 'mean score', 'mean place'), got "
+        )
+
+
+def test_sweep_difference_takes_short_metric_names_as_a_tournament_does() -> None:
+    s = _goofspiel_card_sweep(games=6)
+    assert s.metrics == [
+        "win rate: greedy",
+        "win rate: random",
+        "seat 0 win rate",
+        "mean length",
+        "mean margin",
+        "shared wins",
+    ]
+    short = ["win: greedy", "win: random", "seat 0 win", "length", "margin", "shared"]
+    for metric, name in zip(s.metrics, short, strict=True):
+        d = s.difference(1, 0, metric)
+        assert d.metric == metric
+        words, colon, bot = metric.partition(":")
+        for other in (name, words.upper() + colon + bot, words.replace(" ", "_") + colon + bot):
+            assert s.difference(1, 0, other) == d, other
+    assert s.difference(1, 0, "win_rate:greedy") == s.difference(1, 0, "win rate: greedy")
+    with pytest.raises(cardtable.InvalidOptionError) as err:
+        s.difference(1, 0, "win: Greedy")  # the bot as the sweep spells it
+    assert "(also named 'win: greedy', 'win: random', 'seat 0 win', 'length', 'margin', " in str(
+        err.value
+    )
+    # A bot with parameters: its name after the colon, commas and all.
+    t = sweep(
+        "turn_the_tide",
+        players=3,
+        grid={"rounds": [1, 2]},
+        bots=SEARCH_BOTS,
+        games=2,
+        progress=False,
+    )
+    for name in SEARCH_BOTS:
+        assert t.difference(1, 0, f"win: {name}").metric == f"win rate: {name}"

@@ -656,3 +656,32 @@ def test_replay_refuses_standard_output(tmp_path: Path, monkeypatch: pytest.Monk
     output = run_cli("replay", "goofspiel", "-p", "2", "--out", "-", exit_code=2)
     assert "--out" in output and "standard output" in output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_study_commands_name_every_bot_in_full() -> None:
+    """``cardtable tournament`` printed three settings of mcts as ``mcts:iterations=300,c…``:
+    every table now names each bot in full (a long name folded onto more lines, never cut)."""
+    pytest.importorskip("scipy")
+    bots = [f"mcts:iterations=20,c={c},rollout=random,reward=win" for c in ("0.3", "1.5", "0.7")]
+    common = ["turn_the_tide", "-p", "3", "-b", ",".join(bots), "-n", "2", "--no-progress"]
+    tournament = run_cli("tournament", *common, "--rating-bootstrap", "0")
+    sweep = run_cli("sweep", *common, "--grid", "rounds=1,2")
+    for output in (tournament, sweep):
+        pieces = [
+            [cell.strip() for cell in re.split("[│┃]", line)[1:-1]] for line in output.splitlines()
+        ]
+        assert not [p for row in pieces for p in row if p.endswith("…")], output  # nothing cut
+        columns: dict[int, str] = {}
+        for row in pieces:
+            for i, piece in enumerate(row):
+                columns[i] = columns.get(i, "") + piece.replace(" ", "")
+        for bot in bots:
+            assert any(bot in column for column in columns.values()), (bot, output)
+    # The first column of the tournament's tables: each bot's row, the two pairs a − b it is in,
+    # and its head-to-head row, each whole.
+    first = "".join(
+        "".join(re.split("[│┃]", line)[1].split())
+        for line in tournament.splitlines()
+        if line.startswith(("│", "┃"))
+    )
+    assert all(first.count(bot) == 1 + 2 + 1 for bot in bots), first

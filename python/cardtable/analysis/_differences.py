@@ -8,22 +8,106 @@ to show what the shared deals gain.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from cardtable.analysis._stats import Estimate, Record, clip, mean_estimate
+from cardtable.errors import InvalidOptionError
 
 __all__ = [
+    "METRIC_WORDS",
     "PairedDifference",
     "clear",
     "difference_text",
     "flipped",
+    "metric_name",
     "paired_estimate",
     "unit_means",
     "within",
 ]
+
+METRIC_WORDS: dict[str, tuple[str, ...]] = {
+    "win": ("win rate", "win_rate"),
+    "score": ("mean score",),
+    "place": ("mean place", "finishing place"),
+    "seat 0 win": ("seat 0 win rate",),
+    "length": ("mean length",),
+    "margin": ("mean margin",),
+    "shared": ("shared wins", "shared win rate", "shared_win_rate"),
+}
+"""Each metric's short name → the names the tables and reports give it (one place for both
+studies). A metric may be named by any of them, in any case, with ``_`` for a space and with
+the remark in brackets a heading adds (``mean score (lower is better)``, ``win rate (95% CI)``).
+A sweep's per-bot metric adds the bot after a colon (``win rate: greedy``, short ``win: greedy``).
+"""
+
+_SHORT = {
+    " ".join(long.replace("_", " ").split()): short
+    for short, longs in METRIC_WORDS.items()
+    for long in (short, *longs)
+}
+"""A metric's words (spaces for ``_``, lower case, single spaces) → its short name."""
+
+_REMARK = re.compile(r"\s*\([^()]*\)\s*$")
+"""A remark in brackets at the end of a heading: ``(95% CI)``, ``(lower is better)``."""
+
+
+def _key(name: str) -> str:
+    """The words of a metric name, with the metric as its short name: ``win: greedy``.
+
+    The metric's words (before the first colon) are compared in lower case, with single spaces,
+    ``_`` as a space and without a remark in brackets; a bot after the colon is kept exactly.
+    """
+    words, colon, bot = name.partition(":")
+    words = " ".join(_REMARK.sub("", words).replace("_", " ").lower().split())
+    words = _SHORT.get(words, words)
+    return f"{words}: {bot.strip()}" if colon else words
+
+
+def metric_name(metric: object, metrics: Sequence[str]) -> str:
+    """The one of ``metrics`` that ``metric`` names, by its own name or another of its names.
+
+    ``metric`` may be a name of :data:`METRIC_WORDS` for the same metric: the short name
+    (``"win"``) or the one a table shows (``"win rate"``, ``"mean score (lower is better)"``,
+    ``"win rate: greedy"`` for ``"win: greedy"``).
+
+    Args:
+        metric: The name given.
+        metrics: The study's metrics, as its results name them.
+
+    Returns:
+        The metric as ``metrics`` names it.
+
+    Raises:
+        InvalidOptionError: Unless ``metric`` is a string naming exactly one of ``metrics``;
+            the message lists them with the other names each may be given by.
+    """
+    if isinstance(metric, str):
+        if metric in metrics:
+            return metric
+        found = [m for m in metrics if _key(m) == _key(metric)]
+        if len(found) == 1:
+            return found[0]
+    others = [_other_name(m) for m in metrics]
+    raise InvalidOptionError(
+        f"metric must be one of {', '.join(map(repr, metrics))} (also named "
+        f"{', '.join(map(repr, others))}), got {metric!r}"
+    )
+
+
+def _other_name(metric: str) -> str:
+    """Another name ``metric`` may be given by: the table's for a short name, else the short one.
+
+    ``win`` → ``win rate``, ``mean length`` → ``length``, ``win rate: greedy`` → ``win: greedy``.
+    """
+    words, colon, bot = metric.partition(":")
+    short = _key(words)
+    name = METRIC_WORDS[short][0] if short == words and short in METRIC_WORDS else short
+    return f"{name}: {bot.strip()}" if colon else name
 
 
 @dataclass(frozen=True)
@@ -35,7 +119,8 @@ class PairedDifference(Record):
             ``lanes=4, max_cars=3``).
         b: Second, as ``a``.
         metric: Tournament: ``"win"`` (win rate), ``"score"`` or ``"place"``. Sweep: one of
-            :attr:`cardtable.analysis.SweepResult.metrics`.
+            :attr:`cardtable.analysis.SweepResult.metrics`. The name the study lists, whichever
+            of the metric's names (:data:`METRIC_WORDS`) it was asked by.
         paired: Mean over deals of (a's mean − b's mean in that deal), with its t interval.
         unpaired: The same difference with an interval that ignores that the games share deals.
             Tournament: the mean over games of (a's mean − b's mean in that game) with the t

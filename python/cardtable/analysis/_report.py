@@ -187,8 +187,8 @@ class ResultOutputs:
     :meth:`to_arrow` and :meth:`report`.
     """
 
-    def summary_table(self) -> str:
-        """The plain-text summary."""
+    def summary_table(self, width: int | None = None) -> str:
+        """The plain-text summary, ``width`` characters wide (``None``: the study's default)."""
         raise NotImplementedError
 
     def to_arrow(self) -> pyarrow.Table:

@@ -25,7 +25,13 @@ from cardtable.analysis._stats import (
     mean_estimate,
     proportion,
 )
-from cardtable.analysis._text import changed_options, options_text, plain_text, text_table
+from cardtable.analysis._text import (
+    changed_options,
+    check_width,
+    options_text,
+    plain_text,
+    text_table,
+)
 from cardtable.analysis._trace import (
     GameTrace,
     decided_at,
@@ -322,8 +328,16 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             )
         return out
 
-    def summary_table(self) -> str:
-        """The results as text: a table per seat, then the findings."""
+    def summary_table(self, width: int | None = None) -> str:
+        """The results as text: a table per seat, then the findings.
+
+        Args:
+            width: The width of the text in characters, at least 40 (``None``: 120).
+
+        Raises:
+            InvalidOptionError: On a bad ``width``.
+        """
+        width = check_width(width, 120)
         t = text_table(
             f"{self.game_id}, {self.players} × {self.bot}"
             f"{changed_options(self.game_id, self.players, self.options)}, {self.games:,} games, "
@@ -346,7 +360,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                 for s in self.seats
             ),
         )
-        return plain_text(120, t, *["• " + line.replace("**", "") for line in self.findings()])
+        return plain_text(width, t, *["• " + line.replace("**", "") for line in self.findings()])
 
     def report(self) -> Report:
         """The HTML report."""

@@ -17,6 +17,7 @@ from cardtable.analysis._differences import (
     PairedDifference,
     clear,
     difference_text,
+    metric_name,
     paired_estimate,
     unit_means,
     within,
@@ -36,6 +37,7 @@ from cardtable.analysis._stats import (
 )
 from cardtable.analysis._text import (
     changed_options,
+    check_width,
     option_text,
     options_text,
     plain_text,
@@ -147,13 +149,17 @@ class SweepResult(ResultOutputs):
                 values, e.g. ``{"lanes": 4, "max_cars": 3}`` (an option may be left out when the
                 others single out one option set).
             b: The option set it is compared with, given as ``a``.
-            metric: One of :attr:`metrics`, e.g. ``"win rate: greedy"`` or ``"mean length"``
-                (``None``: the first, the first bot's win rate).
+            metric: One of :attr:`metrics` as the tables show it, e.g. ``"win rate: greedy"`` or
+                ``"mean length"``, or by its short name as a tournament's: ``"win: greedy"``,
+                ``"seat 0 win"``, ``"length"``, ``"margin"``, ``"shared"`` (in any case, with
+                ``_`` for a space; the bot exactly as :attr:`bots` spells it). ``None``: the
+                first, the first bot's win rate.
 
         Returns:
             ``a − b`` paired by deal, and unpaired (Welch's interval over the two option sets'
             per-deal means, as if each had been played on deals of its own). A difference of win
-            rates or shared wins is a difference of shares (``0.05`` is 5 percentage points).
+            rates or shared wins is a difference of shares (``0.05`` is 5 percentage points). Its
+            ``metric`` is the name of :attr:`metrics`.
 
         Raises:
             InvalidOptionError: Unless ``a`` and ``b`` each single out an option set of the sweep
@@ -162,12 +168,7 @@ class SweepResult(ResultOutputs):
         """
         i = self._index(a, "a")
         j = self._index(b, "b")
-        if metric is None:
-            metric = self.metrics[0]
-        if not isinstance(metric, str) or metric not in self.metrics:
-            raise InvalidOptionError(
-                f"metric must be one of {', '.join(map(repr, self.metrics))}, got {metric!r}"
-            )
+        metric = self.metrics[0] if metric is None else metric_name(metric, self.metrics)
         if i == j:
             raise InvalidOptionError(
                 f"a difference needs two different option sets, got {_option_text(self, i)} twice"
@@ -206,8 +207,10 @@ class SweepResult(ResultOutputs):
         """The rows as a table.
 
         Row r is reproduced by ``cardtable.simulate(game_id, players=players, games=r["games"],
-        bots=r["lineup"].split(","), seed=r["seed"], **options).seats[r["seat"]]`` with the
-        row's option columns (and the fixed options) as ``options``.
+        bots=split_bot_specs(r["lineup"]), seed=r["seed"], **options).seats[r["seat"]]`` with
+        the row's option columns (and the fixed options) as ``options``;
+        :func:`cardtable.bots.split_bot_specs` keeps the commas of a bot's parameters inside its
+        spec.
         """
         import pyarrow as pa
 
@@ -225,16 +228,26 @@ class SweepResult(ResultOutputs):
         }
         return table.replace_schema_metadata(meta)
 
-    def summary_table(self) -> str:
+    def summary_table(self, width: int | None = None) -> str:
         """One line per option set with every metric, then the differences from the baseline.
 
         The differences (each other option set − the baseline, paired by deal) follow in a second
-        table, with one line on how much wider the unpaired intervals would be.
+        table, with one line on how much wider the unpaired intervals would be. The columns are
+        headed by the names :meth:`difference` takes; a heading or cell too long for its column
+        (a bot's win rate, the bot with its parameters) is folded onto more lines, never cut.
+
+        Args:
+            width: The width of the text in characters, at least 40 (``None``: 160). A table
+                with too many columns for it comes out wider.
+
+        Raises:
+            InvalidOptionError: On a bad ``width``.
         """
+        width = check_width(width, 160)
         t = text_table(
             f"{self.game_id}, {self.players} players"
             f"{changed_options(self.game_id, self.players, self.fixed)}, "
-            f"bots {','.join(self.bots)}, {plural(len(self.lineups), 'seat assignment')} × "
+            f"bots {', '.join(self.bots)}, {plural(len(self.lineups), 'seat assignment')} × "
             f"{self.games:,} deals per option set, "
             f"seed {self.seed}",
             [*self.grid, *self.metrics],
@@ -247,7 +260,7 @@ class SweepResult(ResultOutputs):
             ),
         )
         if len(self.points) < 2:
-            return plain_text(160, t)
+            return plain_text(width, t)
         differences = self.differences
         per_set = len(self.metrics)
         others = [i for i in range(len(self.points)) if i != self.baseline]
@@ -269,8 +282,8 @@ class SweepResult(ResultOutputs):
         )
         gain = _pairing_gain(differences)
         if gain is None:
-            return plain_text(160, t, d)
-        return plain_text(160, t, d, _gain_text(gain))
+            return plain_text(width, t, d)
+        return plain_text(width, t, d, _gain_text(gain))
 
     def report(self) -> Report:
         """The HTML report: what changes, the differences from the baseline, a plot per metric."""
@@ -710,7 +723,7 @@ def _sweep_report(s: SweepResult) -> Report:
     report = Report(
         title=f"Option sweep: {s.game_id}, {s.players} players",
         subtitle=(
-            f"Bots {','.join(s.bots)} in {plural(len(s.lineups), 'seat assignment')}, "
+            f"Bots {', '.join(s.bots)} in {plural(len(s.lineups), 'seat assignment')}, "
             f"{s.games:,} deals each, for every combination of "
             + "; ".join(f"{k} ∈ {{{', '.join(map(option_text, v))}}}" for k, v in s.grid.items())
             + f" ({fixed}); seed {s.seed}."

@@ -18,6 +18,7 @@ from cardtable.analysis._differences import (
     clear,
     difference_text,
     flipped,
+    metric_name,
     paired_estimate,
     unit_means,
 )
@@ -26,7 +27,14 @@ from cardtable.analysis._ratings import Rating, rate_games
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import Estimate, Record, cluster_mean, record_dict
-from cardtable.analysis._text import changed_options, options_text, plain_text, plural, text_table
+from cardtable.analysis._text import (
+    changed_options,
+    check_width,
+    options_text,
+    plain_text,
+    plural,
+    text_table,
+)
 from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
@@ -40,7 +48,7 @@ RATING_GAMES = 500
 """Games rated per fit, by default."""
 
 _METRICS = ("win", "score", "place")
-_METRIC_NAMES = {"win": "win rate", "score": "score", "place": "finishing place"}
+"""The metrics of the paired differences, by their short names."""
 
 
 @dataclass(frozen=True)
@@ -143,16 +151,26 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         return self.runs.seeds
 
     def difference(self, a: str, b: str, metric: str = "win") -> PairedDifference:
-        """The difference ``a − b`` in ``metric`` (``"win"``, ``"score"`` or ``"place"``).
+        """The difference ``a − b`` in ``metric``, paired by deal.
+
+        Args:
+            a: A bot of the tournament, as :attr:`bots` spells it.
+            b: Another one.
+            metric: ``"win"``, ``"score"`` or ``"place"``, or the name a table gives it:
+                ``"win rate"``, ``"mean score"``, ``"mean place"`` (also ``"finishing place"``,
+                in any case and with a heading's remark in brackets, e.g.
+                ``"mean score (lower is better)"``).
+
+        Returns:
+            The difference; its ``metric`` is the short name.
 
         Raises:
             InvalidOptionError: Unless ``a`` and ``b`` are two different bots of the tournament
-                and ``metric`` is one of the three.
+                and ``metric`` names one of the three (the message lists the names).
         """
         self._index(a)
         self._index(b)
-        if not isinstance(metric, str) or metric not in _METRICS:
-            raise InvalidOptionError(f"metric must be one of {', '.join(_METRICS)}, got {metric!r}")
+        metric = metric_name(metric, _METRICS)
         for d in self.differences:
             if d.metric == metric and (d.a, d.b) == (a, b):
                 return d
@@ -189,12 +207,26 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
 
         Columns ``lineup``, ``seed``, ``game``, ``deal``, ``seat``, ``bot``, ``score``, ``win``,
         ``place``, ``length``. A row is seat ``seat`` of game ``game`` of
-        ``simulate(game_id, bots=lineup.split(","), seed=seed, ...)``.
+        ``simulate(game_id, bots=split_bot_specs(lineup), seed=seed, ...)``: ``lineup`` joins the
+        seats' bots with commas, and :func:`cardtable.bots.split_bot_specs` keeps the commas of a
+        bot's parameters (``mcts:iterations=300,c=0.7``) inside its spec.
         """
         return _runs_table(self.runs)
 
-    def summary_table(self) -> str:
-        """The results as text tables (bots, differences, head to head)."""
+    def summary_table(self, width: int | None = None) -> str:
+        """The results as text tables (bots, differences, head to head).
+
+        Every bot is named in full: a name too long for its column is folded onto more lines,
+        never cut.
+
+        Args:
+            width: The width of the text in characters, at least 40 (``None``: 120). A table
+                with too many columns for it comes out wider.
+
+        Raises:
+            InvalidOptionError: On a bad ``width``.
+        """
+        width = check_width(width, 120)
         t = text_table(
             f"{self.game_id}, {self.players} players"
             f"{changed_options(self.game_id, self.players, self.options)}, "
@@ -222,7 +254,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             left=("bot",),
         )
         if not self.differences:
-            return plain_text(120, t)
+            return plain_text(width, t)
         d = text_table(
             "paired differences (a − b, per deal)",
             (
@@ -254,7 +286,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
             ),
             left=("",),
         )
-        return plain_text(120, t, d, h)
+        return plain_text(width, t, d, h)
 
     def report(self) -> Report:
         """The HTML report."""
@@ -571,7 +603,11 @@ def _tournament_report(t: TournamentResult) -> Report:
         )
         im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
         ax.grid(False)
-        ax.set_xticks(range(k), t.bots)
+        # Long names (a search bot's parameters) slant rather than run into each other.
+        slant = max(map(len, t.bots)) > 10
+        ax.set_xticks(
+            range(k), t.bots, rotation=30 if slant else 0, ha="right" if slant else "center"
+        )
         ax.set_yticks(range(k), t.bots)
         ax.set_xlabel("opponent")
         for i in range(k):
