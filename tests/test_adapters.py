@@ -327,6 +327,194 @@ def test_gymnasium_step_does_not_call_a_non_int_a_bool(action: Any) -> None:
     assert "bool" not in str(caught.value)
 
 
+def legal_actions(mask: Any) -> Any:
+    """The first legal action per row (0 where nothing is legal: an env that just ended)."""
+    return np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in mask], np.int64)
+
+
+def random_legal_actions(rng: np.random.Generator, mask: Any) -> Any:
+    """A random legal action per row (0 where nothing is legal: an env that just ended)."""
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask], np.int64)
+
+
+def test_gymnasium_vector_env_is_a_gymnasium_vector_env() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from cardtable import VectorEnv
+    from cardtable.adapters.gymnasium import CardtableVectorEnv, make_vec_env
+
+    envs = make_vec_env("turn_the_tide", 5, players=4, seed=3, opponents="greedy", rounds=2)
+    assert isinstance(envs, gymnasium.vector.VectorEnv) and isinstance(envs, CardtableVectorEnv)
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    assert envs.num_envs == 5 and envs.render_mode is None
+    envs.render()  # nothing to render
+    inner = envs.vector_env
+    assert envs.single_observation_space == inner.single_observation_space
+    assert envs.single_action_space == gymnasium.spaces.Discrete(inner.num_actions)
+    assert envs.observation_space.shape == (5, *inner.observation_shape)
+    assert envs.action_space == gymnasium.spaces.MultiDiscrete([inner.num_actions] * 5)
+    assert repr(envs) == f"CardtableVectorEnv({inner!r})" and "rounds" in repr(envs)
+    # Every call is the cardtable.VectorEnv's, with the same seed.
+    plain = VectorEnv("turn_the_tide", 5, players=4, seed=3, opponents="greedy", rounds=2)
+    obs, info = envs.reset()
+    expected_obs, expected_info = plain.reset()
+    for _ in range(40):
+        np.testing.assert_array_equal(obs, expected_obs)
+        assert obs in envs.observation_space
+        assert info.keys() == expected_info.keys() and "episode" not in info
+        for key, value in info.items():
+            np.testing.assert_array_equal(value, expected_info[key])
+        np.testing.assert_array_equal(envs.action_masks(), info["action_mask"])
+        actions = legal_actions(info["action_mask"])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        expected_obs, *expected, expected_info = plain.step(actions)
+        for got, want in zip((rewards, terminated, truncated), expected, strict=True):
+            np.testing.assert_array_equal(got, want)
+    envs.close()
+    assert envs.closed
+    envs.close()  # a second close does nothing
+
+
+def test_gymnasium_vector_env_seeds() -> None:
+    pytest.importorskip("gymnasium")
+    from cardtable import VectorEnv
+    from cardtable.adapters.gymnasium import make_vec_env
+
+    seeded = make_vec_env("turn_the_tide", 4, players=3)
+    obs, _ = seeded.reset(seed=11)
+    np.testing.assert_array_equal(obs, VectorEnv("turn_the_tide", 4, players=3, seed=11).reset()[0])
+    assert seeded.np_random_seed == 11  # reset(seed=...) seeds np_random, as Gymnasium's do
+    numpy_seed: Any = np.uint64(11)  # NumPy integers are ints
+    np.testing.assert_array_equal(seeded.reset(seed=numpy_seed)[0], obs)
+    # Never seeded: each environment draws its run's seed from fresh entropy.
+    first, second = (make_vec_env("turn_the_tide", 4, players=3).reset()[0] for _ in range(2))
+    assert not np.array_equal(first, second)
+    for seeds in ([1, 2, 3, 4], np.arange(4)):
+        with pytest.raises(InvalidOptionError, match=r"one seed for all the envs.*pass one int"):
+            seeded.reset(seed=seeds)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="options=None or an empty dict only"):
+        seeded.reset(options={"reset_mask": np.ones(4, np.bool_)})
+    assert seeded.reset(options={})[0].shape == obs.shape
+
+
+@pytest.mark.parametrize(
+    ("keywords", "message"),
+    [
+        ({"reuse_buffers": True}, "no argument 'reuse_buffers': every call returns new arrays"),
+        ({"observations": False}, "no argument 'observations'"),
+        ({"seat": 1}, "no argument 'seat': give the agent's seats as agent_seats"),
+        ({"illegal_action": "lose"}, "no argument 'illegal_action'"),
+        ({"render_mode": "ansi"}, "render_mode must be None"),
+        ({"reward": "points"}, "'score' is another name of 'margin'"),
+        ({"seed": -1}, "seed must be an int"),
+        ({"no_such_option": 1}, "no_such_option"),
+    ],
+    ids=lambda k: next(iter(k)) if isinstance(k, dict) else "",
+)
+def test_gymnasium_vector_env_refuses_bad_arguments(keywords: dict[str, Any], message: str) -> None:
+    pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_vec_env
+
+    with pytest.raises(InvalidOptionError, match=message):
+        make_vec_env("goofspiel", 2, players=2, **keywords)
+
+
+def test_record_episode_statistics_gives_each_games_return_and_length() -> None:
+    """``RecordEpisodeStatistics`` raised "key 'episode' already exists in info"; its returns are
+    the rewards summed over each game, its lengths the agent's decisions in it."""
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    from cardtable.adapters.gymnasium import make_vec_env
+
+    n = 6
+    envs = RecordEpisodeStatistics(
+        make_vec_env("turn_the_tide", n, players=3, agent_seats=(0, 2), reward="margin")
+    )
+    rng = np.random.default_rng(0)
+    _obs, info = envs.reset(seed=5)
+    returns, lengths = np.zeros(n), np.zeros(n, np.int64)
+    games = np.zeros(n, np.int64)  # games ended, per env
+    recorded = 0
+    for _ in range(300):
+        _obs, rewards, terminated, truncated, info = envs.step(
+            random_legal_actions(rng, info["action_mask"])
+        )
+        started = info["autoreset"]
+        returns[started], lengths[started] = 0.0, 0
+        returns[~started] += rewards[~started]
+        lengths[~started] += 1
+        assert not truncated.any() and "game_index" in info
+        if terminated.any():
+            stats = info["episode"]
+            np.testing.assert_array_equal(info["_episode"], terminated)
+            np.testing.assert_allclose(stats["r"][terminated], returns[terminated])
+            np.testing.assert_array_equal(stats["l"][terminated], lengths[terminated])
+            # The game's reward and scores: the terminal step's reward is the whole return.
+            np.testing.assert_allclose(stats["r"][terminated], rewards[terminated])
+            games[terminated] += 1
+            recorded += int(terminated.sum())
+        # The game counter moves on when the next game starts, on the step after the end.
+        np.testing.assert_array_equal(info["game_index"], games - terminated)
+    assert recorded > n and envs.episode_count == recorded
+    assert len(envs.return_queue) == min(recorded, 100)
+    assert isinstance(envs.unwrapped, gymnasium.vector.VectorEnv)
+
+
+def test_standard_vector_wrappers_run_on_the_vector_env() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.wrappers import vector as wrappers
+
+    from cardtable.adapters.gymnasium import CardtableVectorEnv, make_vec_env
+
+    base = make_vec_env("goofspiel", 4, players=2, num_cards=5)
+    envs: Any = wrappers.RecordEpisodeStatistics(base)
+    envs = wrappers.NormalizeObservation(envs)
+    envs = wrappers.ClipReward(envs, min_reward=-0.5, max_reward=0.5)
+    envs = wrappers.NormalizeReward(envs)
+    envs = wrappers.DictInfoToList(envs)
+    assert isinstance(envs.unwrapped, CardtableVectorEnv)
+    obs, infos = envs.reset(seed=1)
+    assert isinstance(infos, list) and len(infos) == 4 and "game_index" in infos[0]
+    ended = 0
+    for _ in range(30):
+        obs, rewards, terminated, _, infos = envs.step(legal_actions(base.action_masks()))
+        assert obs.shape == (4, *base.vector_env.observation_shape) and np.isfinite(obs).all()
+        assert np.isfinite(rewards).all()
+        for i in np.flatnonzero(terminated):
+            assert set(infos[i]["episode"]) == {"r", "l", "t"} and infos[i]["episode"]["l"] > 0
+            ended += 1
+    assert ended >= 4 and isinstance(envs.unwrapped, gymnasium.vector.VectorEnv)
+
+
+def test_make_vec_uses_the_vector_entry_point() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import ENV_IDS, CardtableVectorEnv
+
+    envs = gymnasium.make_vec(
+        "cardtable/turn_the_tide-v0", num_envs=8, vectorization_mode="vector_entry_point", players=3
+    )
+    assert isinstance(envs, CardtableVectorEnv) and envs.num_envs == 8
+    assert envs.vector_env.players == 3 and envs.spec is not None
+    assert envs.spec.id == "cardtable/turn_the_tide-v0"
+    obs, _ = envs.reset(seed=0)
+    assert obs.shape == (8, *envs.vector_env.observation_shape)
+    for game_id, env_id in ENV_IDS.items():
+        spec = gymnasium.spec(env_id)
+        assert spec.vector_entry_point == "cardtable.adapters.gymnasium:CardtableVectorEnv"
+        # Without a mode, make_vec picks the vector entry point; players default as in make.
+        default = gymnasium.make_vec(env_id, num_envs=2)
+        assert isinstance(default, CardtableVectorEnv) and default.vector_env.game_id == game_id
+        assert default.vector_env.players == spec.kwargs["players"]
+    options = gymnasium.make_vec(
+        "cardtable/goofspiel-v0", num_envs=3, opponents="greedy", reward="margin", num_cards=4
+    )
+    assert "opponents='greedy' reward='margin' options={'num_cards': 4}" in repr(options)
+    # The sync mode still vectorizes the single-seat environment.
+    sync = gymnasium.make_vec("cardtable/goofspiel-v0", num_envs=2, vectorization_mode="sync")
+    assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+    assert sync.reset(seed=0)[0].shape == (2, *sync.single_observation_space.shape)
+
+
 # ----- OpenSpiel -----
 
 

@@ -55,7 +55,7 @@ def test_reset_and_step_shapes(game_id: str, config: dict[str, Any]) -> None:
     assert rewards.shape == (n,) and rewards.dtype == np.float32
     assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_ and not truncated.any()
     assert info["rewards"].shape == (n, config["players"])
-    assert info["episode"].shape == (n,) and info["autoreset"].shape == (n,)
+    assert info["game_index"].shape == (n,) and info["autoreset"].shape == (n,)
 
 
 @pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
@@ -71,7 +71,7 @@ def test_envs_play_the_seeded_games(game_id: str, config: dict[str, Any]) -> Non
     for _ in range(steps):
         for i, state in enumerate(states):
             if info["autoreset"][i]:
-                k = int(info["episode"][i])
+                k = int(info["game_index"][i])
                 states[i] = state = game.new_state(seed=derive_seed(derive_seed(seed, i), k))
             seat = int(info["seat"][i])
             if not state.is_terminal:
@@ -129,10 +129,10 @@ def test_autoreset_next_step_semantics() -> None:
         if terminated.any():
             actions = random_actions(rng, info["action_mask"])
             actions[terminated] = 10**6
-            previous = info["episode"].copy()
+            previous = info["game_index"].copy()
             _obs, rewards, terminated2, _, info = env.step(actions)
             assert (info["autoreset"] == terminated).all()
-            assert (info["episode"][terminated] == previous[terminated] + 1).all()
+            assert (info["game_index"][terminated] == previous[terminated] + 1).all()
             assert (rewards[terminated] == 0).all() and not terminated2[terminated].any()
             assert info["action_mask"][terminated].any(axis=1).all()
     assert ended > 0
@@ -142,9 +142,9 @@ def test_reset_with_and_without_seed() -> None:
     env = VectorEnv("turn_the_tide", 2, players=3, seed=1)
     first, _ = env.reset()
     nxt, info = env.reset()
-    assert (info["episode"] == 1).all() and not np.array_equal(first, nxt)
+    assert (info["game_index"] == 1).all() and not np.array_equal(first, nxt)
     again, info = env.reset(seed=1)
-    assert (info["episode"] == 0).all() and np.array_equal(first, again)
+    assert (info["game_index"] == 0).all() and np.array_equal(first, again)
 
 
 def test_one_agent_seat_against_bots() -> None:
@@ -218,7 +218,7 @@ def test_timedelta_actions_and_env_indices_are_refused() -> None:
         env.observe(np.array([1], "m8[s]"))
     with pytest.raises(InvalidOptionError, match="timedelta64"):
         env.observe(seats=np.array([0, 1], "m8[s]"))
-    assert not info["autoreset"].any() and env.step(legal)[-1]["episode"].tolist() == [0, 0]
+    assert not info["autoreset"].any() and env.step(legal)[-1]["game_index"].tolist() == [0, 0]
 
 
 def test_an_action_list_with_an_int_beyond_64_bits_is_out_of_range() -> None:
@@ -379,7 +379,7 @@ def test_an_own_reused_output_array_may_be_passed_as_actions() -> None:
     _obs, info = reused.reset()
     _obs, expected_info = fresh.reset()
     # Seat 0 plays card 0 (its seat), then seat 1 card 0 (its game's number, 0): both legal.
-    for key in ("seat", "episode"):
+    for key in ("seat", "game_index"):
         got = reused.step(info[key])
         expected = fresh.step(expected_info[key])
         for g, e in zip(got[:-1], expected[:-1], strict=True):
@@ -387,7 +387,7 @@ def test_an_own_reused_output_array_may_be_passed_as_actions() -> None:
         info, expected_info = got[-1], expected[-1]
         np.testing.assert_array_equal(info["action_mask"], expected_info["action_mask"])
     with pytest.raises(IllegalActionError, match="not legal"):
-        reused.step(info["episode"] + 7)  # a fresh array: the usual actions error
+        reused.step(info["game_index"] + 7)  # a fresh array: the usual actions error
 
 
 def want_keys(info: dict[str, Any]) -> list[str]:
@@ -489,7 +489,7 @@ def test_observations_on_demand_equal_the_stepped_ones(
         assert empty.shape == (5, 0)
         assert np.array_equal(lazy_rewards, rewards)
         assert np.array_equal(lazy_terminated, terminated)
-        for key in ("rewards", "autoreset", "episode"):
+        for key in ("rewards", "autoreset", "game_index"):
             assert np.array_equal(lazy_info[key], info[key])
     # Some envs, repeated and in any order; the default env also answers observe().
     assert np.array_equal(lazy.observe([3, 0, 3]), obs[[3, 0, 3]])
@@ -605,7 +605,7 @@ def test_envs_play_the_per_step_games_under_drawn_options(
         assert "ended before any agent seat had to decide" in str(err)
         assert all(start(i, k)[0].is_terminal for i in range(envs) for k in range(3))
         reject()
-    episodes = [int(k) for k in info["episode"]]
+    episodes = [int(k) for k in info["game_index"]]
     games = [after_skips(i, 0, episodes[i]) for i in range(envs)]
     for _ in range(60):
         for i, (state, _) in enumerate(games):
@@ -620,7 +620,7 @@ def test_envs_play_the_per_step_games_under_drawn_options(
         _, _, terminated, _, info = env.step(actions)
         for i, (state, _) in enumerate(games):
             if info["autoreset"][i]:
-                k = int(info["episode"][i])
+                k = int(info["game_index"][i])
                 games[i] = after_skips(i, episodes[i] + 1, k)
                 episodes[i] = k
             else:
@@ -722,7 +722,7 @@ def test_final_info_scores_equal_the_states_scores(
     for _ in range(150 if game_id == "deep_regrets" else 400):
         for e in np.flatnonzero(info["autoreset"]).tolist():
             states[e] = game.new_state(
-                seed=derive_seed(derive_seed(seed, e), int(info["episode"][e]))
+                seed=derive_seed(derive_seed(seed, e), int(info["game_index"][e]))
             )
         actions = random_actions(rng, info["action_mask"])
         for i, state in enumerate(states):
@@ -798,3 +798,81 @@ def test_an_int_agent_seat_is_one_seat(seat: Any) -> None:
 def test_a_bad_single_agent_seat_is_refused(seat: Any) -> None:
     with pytest.raises(InvalidOptionError, match="agent"):
         VectorEnv("turn_the_tide", 2, players=4, agent_seats=seat)
+
+
+def test_reset_takes_gymnasiums_signature() -> None:
+    """``reset(seed=1, options=None)`` raised TypeError: Gymnasium's wrappers pass both."""
+    env = VectorEnv("goofspiel", 3, players=2, num_cards=4)
+    first, _ = env.reset(seed=1, options=None)
+    again, _ = env.reset(1)  # by position, as before
+    empty, info = env.reset(seed=1, options={})
+    assert np.array_equal(first, again) and np.array_equal(first, empty)
+    assert (info["game_index"] == 0).all()
+    _obs, info = env.reset(options=None)  # no seed: every env's next game
+    assert (info["game_index"] == 1).all()
+    assert np.array_equal(env.reset(seed=np.uint64(1))[0], first)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("options", [{"reset_mask": np.ones(3, bool)}, {"seed": 1}, [], "x", 0])
+def test_reset_refuses_options_and_says_what_is_supported(options: Any) -> None:
+    env = VectorEnv("goofspiel", 3, players=2, num_cards=4)
+    with pytest.raises(InvalidOptionError, match=r"options=None or an empty dict only"):
+        env.reset(options=options)
+    with pytest.raises(InvalidStateError):  # the refused call started nothing
+        env.step(np.zeros(3, np.int64))
+
+
+@pytest.mark.parametrize("seeds", [[1, 2, 3], (1, 2, 3), np.arange(3), [7]])
+def test_reset_refuses_per_env_seeds_and_asks_for_one_int(seeds: Any) -> None:
+    env = VectorEnv("goofspiel", 3, players=2, num_cards=4)
+    message = r"one seed for all the envs.*pass one int.*derive_seed\(derive_seed\(seed, i\), k\)"
+    with pytest.raises(InvalidOptionError, match=message):
+        env.reset(seed=seeds)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "1"])
+def test_reset_refuses_bad_seeds(seed: Any) -> None:
+    with pytest.raises(InvalidOptionError, match="seed must be an int"):
+        VectorEnv("goofspiel", 2, players=2).reset(seed=seed)
+
+
+def test_info_names_the_game_counter_game_index_not_episode() -> None:
+    """``info["episode"]`` collided with the key that Gymnasium's ``RecordEpisodeStatistics``,
+    CleanRL and SB3's ``VecMonitor`` fill with ``{"r", "l", "t"}``."""
+    env = VectorEnv("goofspiel", 2, players=2, num_cards=3, reuse_buffers=True)
+    _obs, info = env.reset(seed=0)
+    assert set(info) == {"action_mask", "seat", "autoreset", "rewards", "game_index", "scores"}
+    assert info["game_index"].dtype == np.int64 and info["game_index"].shape == (2,)
+    assert (
+        "episode" not in env.step(random_actions(np.random.default_rng(0), info["action_mask"]))[-1]
+    )
+
+
+def test_repr_shows_the_configuration() -> None:
+    env = VectorEnv("turn_the_tide", 4, players=3, seed=2, opponents="greedy", reward="score")
+    assert repr(env) == (
+        "<VectorEnv turn_the_tide players=3 num_envs=4 agent_seats=(0,) opponents='greedy' "
+        "reward='score'>"
+    )
+    mixed = VectorEnv(
+        "turn_the_tide", 2, players=3, agent_seats=1, opponents=["random", "greedy"], rounds=2
+    )
+    assert repr(mixed) == (
+        "<VectorEnv turn_the_tide players=3 num_envs=2 agent_seats=(1,) "
+        "opponents=('random', 'greedy') reward='win' options={'rounds': 2}>"
+    )
+    default_options = VectorEnv("goofspiel", 1, players=2, num_cards=13)  # the default value
+    assert "options" not in repr(default_options)
+    every_seat = VectorEnv(
+        "goofspiel", 1, players=2, agent_seats="all", observations=False, reuse_buffers=True
+    )
+    assert repr(every_seat) == (
+        "<VectorEnv goofspiel players=2 num_envs=1 agent_seats=(0, 1) opponents=() "
+        "reward='win' observations=False reuse_buffers=True>"
+    )
+
+
+def test_bad_reward_names_every_accepted_name() -> None:
+    message = re.escape("reward must be 'win' or 'margin' ('score' is another name of 'margin')")
+    with pytest.raises(InvalidOptionError, match=message + ".*'points'"):
+        VectorEnv("goofspiel", 2, players=2, reward="points")  # type: ignore[arg-type]

@@ -72,7 +72,11 @@ _OUTPUTS = (
     "episode",
     "scores",
 )
-"""The binding's output arrays, in the order :meth:`VectorEnv.step` unpacks them."""
+"""The keys of the binding's output arrays, in the order :meth:`VectorEnv.step` unpacks them.
+
+The binding's ``"episode"`` array (each env's game counter) is ``info["game_index"]``: the
+``"episode"`` key of an info dict is the one Gymnasium's ``RecordEpisodeStatistics`` (and the
+learning libraries that follow it) fill with episode returns and lengths."""
 
 
 def _int(value: object, what: str) -> int:
@@ -239,7 +243,10 @@ class VectorEnv:
             if not all(isinstance(b, str) for b in bots):
                 raise InvalidOptionError(f"opponents must be bot names, got {opponents!r}")
         if not isinstance(reward, str) or reward not in ("win", "margin", "score"):
-            raise InvalidOptionError(f"reward must be 'win' or 'margin', got {reward!r}")
+            raise InvalidOptionError(
+                f"reward must be 'win' or 'margin' ('score' is another name of 'margin'), "
+                f"got {reward!r}"
+            )
         # The name given (a numpy.str_ as a plain str); the engine calls the margin "score".
         self.reward: Reward = (
             "win" if reward == "win" else "margin" if reward == "margin" else "score"
@@ -264,31 +271,44 @@ class VectorEnv:
             threads=threads,
             observations=observations,
         )
+        self.opponents: tuple[str, ...] = tuple(str(b) for b in bots)
         self._truncated = np.zeros(count, dtype=np.bool_)
         self._mask: npt.NDArray[np.bool_] | None = None  # the last call's info["action_mask"]
         self._spaces: _Spaces | None = None  # made by the first space attribute read
         self._turn = threading.Lock()
 
-    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], Info]:
+    def reset(
+        self, seed: int | None = None, *, options: Mapping[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], Info]:
         """Starts a game in every env.
 
+        The signature is Gymnasium's ``reset(*, seed=None, options=None)`` (``seed`` may also be
+        given by position).
+
         Args:
-            seed: Restart the run from this seed (every env's game counter back to 0); ``None``
-                starts every env's next game.
+            seed: Restart the run from this seed (every env's game counter back to 0): env ``i``'s
+                ``k``-th game is then ``derive_seed(derive_seed(seed, i), k)``. ``None`` starts
+                every env's next game. One int for all the envs: a sequence of per-env seeds is
+                refused (the engine derives each env's seed from the one given).
+            options: ``None`` or an empty mapping (for Gymnasium-style callers); the games
+                take their options when the env is made.
 
         Returns:
             ``(observations [num_envs, *observation_shape] float32, info)`` (observations
             ``[num_envs, 0]`` with ``observations=False``).
 
         Raises:
+            InvalidOptionError: On a seed that is not ``None`` or an int in ``0..2**64 - 1``
+                (NumPy integers too), or ``options`` that are not ``None`` or empty.
             InvalidStateError: If an env's games keep ending before any agent seat decides (see
                 the docs); the envs are then part-way, and :meth:`step` and :meth:`observe`
                 refuse until a reset succeeds.
         """
+        start = _reset_seed(seed)
+        _check_reset_options(options)
         if self.reuse_buffers and self._out is None:
             self._out = self._env.output_buffers()
             self._arrays = _arrays(self._out)
-        start = None if seed is None else check_int("seed", seed, 0, MAX_SEED)
         with self._turns():
             out = self._env.reset(start, self._out)
             obs, _, _, _, info = self._outputs(out)
@@ -402,7 +422,7 @@ class VectorEnv:
 
     def _outputs(self, out: Mapping[str, npt.NDArray[Any]]) -> StepResult:
         """``(obs, rewards, terminated, truncated, info)`` of the call that returned ``out``."""
-        obs, rewards, terminated, mask, seat, autoreset, all_rewards, episode, scores = (
+        obs, rewards, terminated, mask, seat, autoreset, all_rewards, game_index, scores = (
             self._arrays or _arrays(out)
         )
         if self.reuse_buffers:
@@ -416,7 +436,7 @@ class VectorEnv:
             "seat": seat,
             "autoreset": autoreset,
             "rewards": all_rewards,
-            "episode": episode,
+            "game_index": game_index,
             "scores": scores,
         }
         return obs, rewards, terminated, truncated, info
@@ -515,12 +535,30 @@ class VectorEnv:
         )
 
     def __repr__(self) -> str:
+        """The game, players, envs, agent seats, opponents, reward and non-default options."""
+        bots: object = self.opponents
+        if self.opponents and len(set(self.opponents)) == 1:
+            bots = self.opponents[0]
+        options = self._non_default_options()
         return (
-            f"<VectorEnv {self.game_id} num_envs={self.num_envs} players={self.players} "
-            f"agent_seats={self.agent_seats} reward={self.reward!r}"
+            f"<VectorEnv {self.game_id} players={self.players} num_envs={self.num_envs} "
+            f"agent_seats={self.agent_seats} opponents={bots!r} reward={self.reward!r}"
+            + (f" options={options!r}" if options else "")
             + ("" if self.observations else " observations=False")
+            + (" reuse_buffers=True" if self.reuse_buffers else "")
             + ">"
         )
+
+    def _non_default_options(self) -> dict[str, Any]:
+        """The game's options that differ from its defaults for this player count."""
+        from cardtable import _core
+
+        options = self.game.options
+        try:
+            defaults = _core.Game(self.game_id, self.players).options
+        except CardtableError:  # the defaults need some option given: show them all
+            return dict(options)
+        return {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
 
 
 _UNIT_INTERVAL_GAMES = frozenset({"goofspiel"})
@@ -546,6 +584,40 @@ def observation_bounds(game_id: str) -> tuple[float, float]:
         return 0.0, 1.0
     top = float(np.finfo(np.float32).max)
     return -top, top
+
+
+def _reset_seed(seed: object) -> int | None:
+    """The seed given to :meth:`VectorEnv.reset` as an int, or ``None``.
+
+    Raises:
+        InvalidOptionError: On a sequence or array of seeds (one per env), which the engine
+            cannot take, and on anything but ``None`` or an int in ``0..2**64 - 1``.
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (list, tuple, np.ndarray)) and not (
+        isinstance(seed, np.ndarray) and seed.ndim == 0
+    ):
+        raise InvalidOptionError(
+            f"reset() takes one seed for all the envs, not one per env: pass one int in "
+            f"0..={MAX_SEED} (env i's k-th game is then the seeded game "
+            f"derive_seed(derive_seed(seed, i), k)), got {seed!r}"
+        )
+    return check_int("seed", seed, 0, MAX_SEED)
+
+
+def _check_reset_options(options: object) -> None:
+    """Refuses reset ``options`` other than ``None`` or an empty mapping.
+
+    Raises:
+        InvalidOptionError: Otherwise (naming what is supported).
+    """
+    if options is None or (isinstance(options, Mapping) and not options):
+        return
+    raise InvalidOptionError(
+        "reset() supports options=None or an empty dict only (the game's options are given "
+        f"when the env is made, and every env is reset together), got {options!r}"
+    )
 
 
 def _arrays(out: Mapping[str, npt.NDArray[Any]]) -> list[npt.NDArray[Any]]:

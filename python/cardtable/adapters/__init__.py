@@ -3,7 +3,9 @@
 - :mod:`cardtable.adapters.pettingzoo`: ``env(game_id, players=...)``, a PettingZoo AEC
   environment (``pip install "cardtable[pettingzoo]"``).
 - :mod:`cardtable.adapters.gymnasium`: ``make_env(game_id, players=..., seat=0)``, a Gymnasium
-  environment for one seat against built-in bots (``pip install "cardtable[gymnasium]"``).
+  environment for one seat against built-in bots, and ``make_vec_env(game_id, num_envs,
+  players=...)``, a ``gymnasium.vector.VectorEnv`` of many games (``pip install
+  "cardtable[gymnasium]"``).
 - :mod:`cardtable.adapters.openspiel`: ``load_game(game_id, players=...)``, an OpenSpiel game
   registered with ``pyspiel`` (``pip install "cardtable[openspiel]"``).
 

@@ -7,10 +7,15 @@ Rewards are 0 until the end, then as ``reward`` says (``docs/learning.md``); the
 the game gives its final scores in ``info["scores"]``. ``reset(seed=s)`` seeds Gymnasium's
 generator, which draws the seed of the game.
 
+:class:`CardtableVectorEnv` (made by :func:`make_vec_env`) is a ``gymnasium.vector.VectorEnv``
+that forwards to a :class:`cardtable.VectorEnv` of many games, so that Gymnasium's vector wrappers
+(``RecordEpisodeStatistics``, ``NormalizeObservation``, ...) accept it.
+
 Importing this module registers every game with Gymnasium as ``cardtable/<game_id>-v0`` (the
 player count defaults to the game's smallest; the other arguments of :func:`make_env` are keyword
-arguments of ``gymnasium.make``). ``gymnasium.make("cardtable.adapters.gymnasium:cardtable/...")``
-imports it on the way.
+arguments of ``gymnasium.make``), with :class:`CardtableVectorEnv` as its vector entry point (the
+arguments of :func:`make_vec_env` are keyword arguments of ``gymnasium.make_vec``).
+``gymnasium.make("cardtable.adapters.gymnasium:cardtable/...")`` imports it on the way.
 
 Example:
     >>> import numpy as np
@@ -23,11 +28,17 @@ Example:
     ...     action = int(np.flatnonzero(info["action_mask"])[0])
     ...     obs, reward, terminated, truncated, info = env.step(action)
     ...     done = terminated or truncated
+    >>> envs = gymnasium.make_vec("cardtable/goofspiel-v0", num_envs=4, num_cards=4)
+    >>> envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(envs)
+    >>> obs, info = envs.reset(seed=0)
+    >>> obs.shape
+    (4, 75)
 """
 
 from __future__ import annotations
 
 import inspect
+import secrets
 from collections.abc import Sequence
 from typing import Any, Literal, SupportsFloat
 
@@ -39,11 +50,15 @@ from cardtable import games
 from cardtable._inputs import as_int, is_choice
 from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from cardtable.vector import Reward, VectorEnv
+from cardtable.vector import Info, Reward, StepResult, VectorEnv
 
-__all__ = ["ENV_IDS", "CardtableEnv", "make_env"]
+__all__ = ["ENV_IDS", "CardtableEnv", "CardtableVectorEnv", "make_env", "make_vec_env"]
 
 Observation = npt.NDArray[np.float32]
+Observations = npt.NDArray[np.float32]
+"""A batch of observations, ``[num_envs, *observation_shape]``."""
+Actions = npt.NDArray[np.int64]
+"""A batch of actions, ``[num_envs]``."""
 
 _VECTOR_ENV_ARGUMENTS = frozenset(inspect.signature(VectorEnv).parameters) - {"options"}
 """The arguments of :class:`cardtable.VectorEnv`, which the environment sets itself: none of
@@ -197,6 +212,180 @@ make_env = CardtableEnv
 """A Gymnasium environment: seat ``seat`` of ``game_id`` against built-in bots (the class)."""
 
 
+_NOT_VECTOR_ARGUMENTS: dict[str, str] = {
+    "seat": "give the agent's seats as agent_seats",
+    "illegal_action": "an illegal action raises IllegalActionError",
+    "reuse_buffers": (
+        "every call returns new arrays, since Gymnasium's wrappers may keep the arrays of a "
+        "call (use cardtable.VectorEnv directly to reuse buffers)"
+    ),
+    "observations": (
+        "every call returns the observations its observation_space describes (use "
+        "cardtable.VectorEnv directly for observations on demand)"
+    ),
+}
+"""Arguments of :func:`make_env` or :class:`cardtable.VectorEnv` that :class:`CardtableVectorEnv`
+does not take, with the reason its error gives."""
+
+
+class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.NDArray[Any]]):
+    """A ``gymnasium.vector.VectorEnv`` of ``num_envs`` games: a :class:`cardtable.VectorEnv`.
+
+    Every call is forwarded to the :class:`cardtable.VectorEnv` in :attr:`vector_env`, which
+    plays the games, chance and the built-in opponents in Rust: observations, rewards, autoreset
+    (Gymnasium's "next step" mode, as ``metadata["autoreset_mode"]`` says), the ``info`` arrays
+    (``action_mask``, ``seat``, ``autoreset``, ``rewards``, ``game_index``, ``scores``) and
+    seeds are as ``docs/learning.md`` describes them. Gymnasium's vector wrappers accept it.
+
+    Example:
+        >>> import gymnasium
+        >>> from cardtable.adapters.gymnasium import make_vec_env
+        >>> envs = make_vec_env("goofspiel", 8, players=2, seed=1, num_cards=4)
+        >>> envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(envs)
+        >>> obs, info = envs.reset()
+        >>> obs.shape, envs.action_space
+        ((8, 75), MultiDiscrete([4 4 4 4 4 4 4 4]))
+    """
+
+    # The autoreset mode Gymnasium's wrappers read; no rendering.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        *,
+        players: int,
+        seed: int | None = None,
+        agent_seats: int | Sequence[int] | Literal["all"] = (0,),
+        opponents: str | Sequence[str] = "random",
+        reward: Reward = "win",
+        threads: int | None = None,
+        render_mode: None = None,
+        **options: Any,
+    ) -> None:
+        """Creates the environment.
+
+        Args:
+            game_id: A registered game id.
+            num_envs: The number of games played side by side (at least 1).
+            players: The number of players.
+            seed: The run's seed, as :class:`cardtable.VectorEnv`'s (``reset(seed=s)`` restarts
+                the run from ``s``); ``None`` draws one from fresh entropy, so that environments
+                never seeded play different games, as Gymnasium's do.
+            agent_seats: The seats the caller plays (a sequence), one seat (an int), or
+                ``"all"``.
+            opponents: A built-in bot name for every other seat, or one name per other seat in
+                increasing seat order.
+            reward: ``"win"`` or ``"margin"`` (``"score"``: the same; see
+                :class:`cardtable.VectorEnv`).
+            threads: Worker threads for large batches (``None``: all cores); results do not
+                depend on it.
+            render_mode: ``None`` only (there is no rendering).
+            **options: The game's options. ``reuse_buffers`` and ``observations`` of
+                :class:`cardtable.VectorEnv`, and ``seat`` and ``illegal_action`` of
+                :func:`make_env`, are refused.
+
+        Raises:
+            InvalidOptionError: On a bad game, option, seat, bot, reward, count or argument.
+        """
+        if render_mode is not None:
+            raise InvalidOptionError(
+                f"render_mode must be None (a CardtableVectorEnv does not render), "
+                f"got {render_mode!r}"
+            )
+        clash = sorted(_NOT_VECTOR_ARGUMENTS.keys() & options.keys())
+        if clash:
+            name = clash[0]
+            raise InvalidOptionError(
+                f"CardtableVectorEnv takes no argument {name!r}: {_NOT_VECTOR_ARGUMENTS[name]}"
+            )
+        run_seed = check_seed(seed)
+        if run_seed is None:
+            run_seed = secrets.randbits(64)
+        self.vector_env = VectorEnv(
+            game_id,
+            num_envs,
+            players=players,
+            seed=run_seed,
+            agent_seats=agent_seats,
+            opponents=opponents,
+            reward=reward,
+            threads=threads,
+            **options,
+        )
+        """The :class:`cardtable.VectorEnv` that plays the games (e.g. for ``observe``)."""
+        self.num_envs = self.vector_env.num_envs
+        self.render_mode = None
+        self.single_observation_space = self.vector_env.single_observation_space
+        self.single_action_space = self.vector_env.single_action_space
+        self.observation_space = self.vector_env.observation_space
+        self.action_space = self.vector_env.action_space
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observations, Info]:
+        """Starts a game in every env: :meth:`cardtable.VectorEnv.reset`.
+
+        Args:
+            seed: Restart the run from this seed: env ``i``'s ``k``-th game is then the seeded
+                game ``derive_seed(derive_seed(seed, i), k)``; it also seeds :attr:`np_random`.
+                ``None``: every env starts its next game. One int for all the envs (a sequence
+                of per-env seeds is refused).
+            options: ``None`` or an empty dict.
+
+        Returns:
+            ``(observations [num_envs, *observation_shape] float32, info)``.
+
+        Raises:
+            InvalidOptionError: On a seed that is not ``None`` or an int in ``0..2**64 - 1``,
+                or options that are not ``None`` or empty.
+        """
+        obs, info = self.vector_env.reset(seed, options=options)
+        if seed is not None:
+            super().reset(seed=check_seed(seed))
+        return obs, info
+
+    def step(self, actions: npt.ArrayLike) -> StepResult:
+        """Plays one action per env: :meth:`cardtable.VectorEnv.step`.
+
+        Returns:
+            ``(observations, rewards [num_envs] float32, terminated [num_envs] bool,
+            truncated [num_envs] bool (always False), info)``.
+
+        Raises:
+            IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
+                action; then nothing is applied.
+            InvalidStateError: Before the first :meth:`reset`.
+        """
+        return self.vector_env.step(actions)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The last call's ``info["action_mask"]`` (for ``MaskablePPO``-style callers).
+
+        Raises:
+            InvalidStateError: Before the first :meth:`reset`.
+        """
+        return self.vector_env.action_masks()
+
+    def render(self) -> None:
+        """Nothing to render (``render_mode`` is ``None``)."""
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Closes the :class:`cardtable.VectorEnv` (called once by ``close()``)."""
+        self.vector_env.close()
+
+    def __repr__(self) -> str:
+        return f"CardtableVectorEnv({self.vector_env!r})"
+
+
+make_vec_env = CardtableVectorEnv
+"""A Gymnasium vector environment of ``num_envs`` games of ``game_id`` (the class)."""
+
+
 def _register() -> dict[str, str]:
     """Registers ``cardtable/<game_id>-v0`` for every game not registered yet; returns the ids."""
     ids: dict[str, str] = {}
@@ -206,6 +395,7 @@ def _register() -> dict[str, str]:
             gymnasium.register(
                 env_id,
                 entry_point=f"{__name__}:CardtableEnv",
+                vector_entry_point=f"{__name__}:CardtableVectorEnv",
                 kwargs={"game_id": info.id, "players": info.min_players},
             )
     return ids
