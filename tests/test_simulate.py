@@ -312,6 +312,16 @@ def test_progress_callback_and_stopping_early() -> None:
     assert result.to_arrow().num_rows == result.games_played
 
 
+def test_the_summary_shows_long_bot_specs_whole() -> None:
+    specs = [f"mcts:iterations=5,c=0.3,rollout=greedy,reward=margin,prior={p}" for p in (0.5, 1.5)]
+    result = cardtable.simulate(
+        "turn_the_tide", players=3, games=2, bots=[*specs, "random"], progress=False
+    )
+    text = str(result)
+    assert "…" not in text
+    assert "prior=0.5" in text and "prior=1.5" in text
+
+
 def test_a_run_stopped_before_any_game_ended_says_so_instead_of_showing_nan() -> None:
     def interrupted(batch: cardtable.PolicyBatch) -> list[int]:
         raise KeyboardInterrupt  # as Ctrl-C during the first decision

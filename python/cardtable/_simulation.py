@@ -521,7 +521,13 @@ class SimulationResult:
         # As wide as the title (within the console's 110 columns), so that it stays on one line.
         table = Table(title=title, caption=caption, min_width=min(len(title), 110))
         for col in ("seat", "bot", "win rate", "95% CI", "mean score", "std", "min", "max"):
-            table.add_column(col, justify="right" if col not in ("bot",) else "left")
+            # A long bot spec folds onto more lines rather than being cut: two settings of one
+            # bot that share a long beginning must still read apart.
+            table.add_column(
+                col,
+                justify="left" if col == "bot" else "right",
+                overflow="fold" if col == "bot" else "ellipsis",
+            )
         if not self.games_played:
             for s in self.seats:
                 table.add_row(str(s.seat), s.bot, *["–"] * 6)
