@@ -52,6 +52,19 @@ def _coverage(hits: list[bool]) -> float:
 # --- interval coverage on synthetic data -------------------------------------------------------
 
 
+def replayed_row(row: dict[str, Any], **options: Any) -> cardtable.SimulationResult:
+    """The Turn the Tide (3 players) run a study table's row came from, up to the row's game."""
+    return cardtable.simulate(
+        "turn_the_tide",
+        players=3,
+        games=row["game"] + 1,
+        bots=split_bot_specs(row["lineup"]),
+        seed=row["seed"],
+        progress=False,
+        **options,
+    )
+
+
 def test_mean_interval_covers_95_percent() -> None:
     rng = np.random.default_rng(1)
     # Integer, score-like data (the t interval is for means of moderately many such games).
@@ -417,15 +430,7 @@ def test_tournament_rows_reproduce_from_their_seed() -> None:
     rows = t.to_arrow().to_pylist()
     assert len(rows) == 3 * 30 * 3
     for row in rows[::37]:
-        r = cardtable.simulate(
-            "turn_the_tide",
-            players=3,
-            games=row["game"] + 1,
-            bots=split_bot_specs(row["lineup"]),
-            seed=row["seed"],
-            progress=False,
-            rounds=1,
-        )
+        r = replayed_row(row, rounds=1)
         assert r.scores is not None and r.winners is not None
         assert r.scores[row["game"], row["seat"]] == row["score"]
         assert bool(r.winners[row["game"], row["seat"]]) == row["win"]
@@ -1452,14 +1457,7 @@ def test_tournament_tables_name_every_bot_in_full_however_narrow() -> None:
         assert headings == "".join(SEARCH_BOTS)
     # The Arrow table's lineup joins the bots with commas; split_bot_specs gives them back whole.
     for row in t.to_arrow().to_pylist()[-3:]:
-        r = cardtable.simulate(
-            "turn_the_tide",
-            players=3,
-            games=row["game"] + 1,
-            bots=split_bot_specs(row["lineup"]),
-            seed=row["seed"],
-            progress=False,
-        )
+        r = replayed_row(row)
         assert r.bots[row["seat"]] == row["bot"] and r.scores is not None
         assert r.scores[row["game"], row["seat"]] == row["score"]
     # A table with more columns than the width holds comes out wider, every cell whole.
