@@ -3,6 +3,7 @@ games (duplicate deals, exact replays, reproducible rows, thread independence)."
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import math
@@ -1468,10 +1469,10 @@ def test_tournament_tables_name_every_bot_in_full_however_narrow() -> None:
     assert _shows_in_full(console.export_text(), names)
 
 
-def test_study_tables_name_every_bot_in_full() -> None:
-    """The sweep's metric headings (``win rate: <bot>``) and its title, and the balance title,
-    name the bots in full too."""
-    s = sweep(
+@functools.cache
+def search_bot_sweep() -> SweepResult:
+    """A small sweep of ``SEARCH_BOTS`` (bots with parameters, whose names share a long start)."""
+    return sweep(
         "turn_the_tide",
         players=3,
         grid={"rounds": [1, 2]},
@@ -1479,6 +1480,12 @@ def test_study_tables_name_every_bot_in_full() -> None:
         games=2,
         progress=False,
     )
+
+
+def test_study_tables_name_every_bot_in_full() -> None:
+    """The sweep's metric headings (``win rate: <bot>``) and its title, and the balance title,
+    name the bots in full too."""
+    s = search_bot_sweep()
     for width in (None, 80):
         text = s.summary_table(width=width)
         assert _shows_in_full(text, [f"win rate: {name}" for name in SEARCH_BOTS]), text
@@ -1551,13 +1558,6 @@ def test_sweep_difference_takes_short_metric_names_as_a_tournament_does() -> Non
         err.value
     )
     # A bot with parameters: its name after the colon, commas and all.
-    t = sweep(
-        "turn_the_tide",
-        players=3,
-        grid={"rounds": [1, 2]},
-        bots=SEARCH_BOTS,
-        games=2,
-        progress=False,
-    )
+    t = search_bot_sweep()
     for name in SEARCH_BOTS:
         assert t.difference(1, 0, f"win: {name}").metric == f"win rate: {name}"
