@@ -350,16 +350,10 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         return obs, info
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
-        """Plays one action per env: :meth:`cardtable.VectorEnv.step`.
+        """Plays one action per env: :meth:`cardtable.VectorEnv.step`, with its results and errors.
 
         Returns:
-            ``(observations, rewards [num_envs] float32, terminated [num_envs] bool,
-            truncated [num_envs] bool (always False), info)``.
-
-        Raises:
-            IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
-                action; then nothing is applied.
-            InvalidStateError: Before the first :meth:`reset`.
+            ``(observations, rewards, terminated, truncated, info)``.
         """
         return self.vector_env.step(actions)
 
