@@ -1561,3 +1561,211 @@ def test_sweep_difference_takes_short_metric_names_as_a_tournament_does() -> Non
     t = search_bot_sweep()
     for name in SEARCH_BOTS:
         assert t.difference(1, 0, f"win: {name}").metric == f"win rate: {name}"
+
+
+# --- Python policies in tournaments and sweeps -------------------------------------------------
+
+
+def plays_greedy(batch: cardtable.PolicyBatch) -> list[int]:
+    """Goofspiel's built-in ``greedy`` as a policy: the bid of the point card's rank.
+
+    The point card's rank among the point cards left picks the card of that rank in the hand (the
+    highest card when the hand is shorter), exactly as the Rust bot does.
+    """
+    bids = []
+    for obs, legal in zip(batch.observations, batch.legal_actions, strict=True):
+        rank = sum(1 for card in obs["remaining_points"] if card < obs["point_card"])
+        bids.append(legal[min(rank, len(legal) - 1)])
+    return bids
+
+
+def _first_legal_policy() -> Callable[[cardtable.PolicyBatch], list[int]]:
+    """A new policy named ``first`` that plays the first legal action of every row."""
+
+    def first(batch: cardtable.PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    return first
+
+
+def test_a_policy_that_plays_like_a_built_in_bot_gives_that_bots_tournament() -> None:
+    """Seated beside built-in bots, a policy plays the same deals, game by game, as the built-in
+    bot it imitates: the results are that bot's tournament with the policy's name in its place."""
+    import json
+
+    kw: dict[str, Any] = {"games": 60, "seed": 7, "progress": False, "rating_bootstrap": 4}
+    t = tournament("goofspiel", players=2, bots=[plays_greedy, "random"], **kw)
+    built_in = tournament("goofspiel", players=2, bots=["greedy", "random"], **kw)
+    name = "policy:plays_greedy"
+    assert t.bots == t.bots_given == [name, "random"]
+    assert t.lineups == [(name, "random"), ("random", name)]
+    assert t.seeds == built_in.seeds == [7, 7]
+    np.testing.assert_array_equal(t.runs.scores, built_in.runs.scores)
+    np.testing.assert_array_equal(t.runs.winners, built_in.runs.winners)
+    assert len(np.unique(t.runs.scores[:, :, 0])) > 5  # the deals differ from one another
+    # Everything else is computed from those games: the same numbers under the policy's name.
+    same = json.dumps(_without_time(built_in.to_dict())).replace('"greedy"', f'"{name}"')
+    assert json.dumps(_without_time(t.to_dict()), allow_nan=False) == same
+    assert t.result(name).win_rate == built_in.result("greedy").win_rate
+    for metric in ("win", "score", "place"):
+        d, e = t.difference(name, "random", metric), built_in.difference("greedy", "random", metric)
+        assert (d.a, d.paired, d.unpaired) == (name, e.paired, e.unpaired)
+    assert [r.bot for r in t.ratings] == [name, "random"]
+    assert [r.elo for r in t.ratings] == [r.elo for r in built_in.ratings]
+    text = t.summary_table(width=160)
+    assert f"{name} − random" in text and text.count(name) >= 3  # results, difference, h2h
+    rows = t.to_arrow().to_pylist()
+    assert {r["bot"] for r in rows} == {name, "random"}
+    assert {r["lineup"] for r in rows} == {f"{name},random", f"random,{name}"}
+    page = t.report().render()
+    assert name in page and "greedy" not in page.replace(name, "")
+
+
+def test_tournament_of_two_alike_policies_replays_every_deal() -> None:
+    """Two policies that play alike (both named ``first``, told apart by ``#2``) play the same game
+    on deal g in both seat assignments: only the deal decides it, and it is duplicated."""
+    a, b = _first_legal_policy(), _first_legal_policy()
+    kw: dict[str, Any] = {"games": 40, "seed": 2, "progress": False, "rating_bootstrap": 0}
+    t = tournament("trafficars", players=2, bots=[a, b], **kw)
+    assert t.bots == ["policy:first", "policy:first#2"]
+    assert t.lineups == [("policy:first", "policy:first#2"), ("policy:first#2", "policy:first")]
+    np.testing.assert_array_equal(t.runs.scores[0], t.runs.scores[1])
+    assert len({tuple(s) for s in t.runs.scores[0].tolist()}) > 5  # the deals differ
+    for metric in ("win", "score", "place"):
+        d = t.difference("policy:first", "policy:first#2", metric).paired
+        assert d.value == d.low == d.high == 0
+    fresh = tournament("trafficars", players=2, bots=[a, b], duplicate=False, **kw)
+    assert not np.array_equal(fresh.runs.scores[0], fresh.runs.scores[1])
+
+
+def test_the_same_policy_given_twice_is_one_bot() -> None:
+    first = _first_legal_policy()
+    kw: dict[str, Any] = {"games": 4, "progress": False, "rating_bootstrap": 0}
+    t = tournament("trafficars", players=3, bots=[first, first, "random"], **kw)
+    p = "policy:first"
+    assert t.bots == [p, "random"] and t.bots_given == [p, p, "random"]
+    assert t.lineups == [(p, p, "random"), (p, "random", p), ("random", p, p)]
+    assert t.result(p).seat_games == 2 * 3 * 4
+    with pytest.raises(cardtable.InvalidOptionError, match="bot 'policy:first' is given twice"):
+        tournament("goofspiel", players=2, bots=[first, "random", first], **kw)
+    with pytest.raises(cardtable.InvalidOptionError, match="two distinct bots, got policy:first,"):
+        tournament("goofspiel", players=2, bots=[first, first], **kw)
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [
+        (
+            [3, "random"],
+            "tournament bots must be built-in bot names or Python policies (callables taking a "
+            "PolicyBatch), got 3 at index 0",
+        ),
+        (
+            ["random", None],
+            "tournament bots must be built-in bot names or Python policies (callables taking a "
+            "PolicyBatch), got None at index 1",
+        ),
+        (
+            "greedy,random",
+            "tournament bots must be a list of built-in bot names or Python policies, got "
+            "'greedy,random'",
+        ),
+        (
+            ["nope", plays_greedy],
+            'goofspiel: unknown bot "nope"; built-in bots: random, greedy, flatmc, mcts',
+        ),
+        (  # a policy's label is no bot name
+            ["policy:plays_greedy", "random"],
+            'goofspiel: unknown bot "policy"; built-in bots: random, greedy, flatmc, mcts',
+        ),
+    ],
+)
+def test_tournament_names_a_bad_bot_beside_policies(bots: Any, message: str) -> None:
+    with pytest.raises(cardtable.InvalidOptionError) as err:
+        tournament("goofspiel", players=2, bots=bots, games=2, progress=False)
+    assert str(err.value) == message
+
+
+def test_a_policy_playing_an_illegal_action_stops_the_tournament_with_simulates_error() -> None:
+    def bids_nothing(batch: cardtable.PolicyBatch) -> list[int]:
+        return [99] * len(batch)
+
+    with pytest.raises(cardtable.IllegalActionError) as err:
+        tournament("goofspiel", players=2, bots=["greedy", bids_nothing], games=4, progress=False)
+    assert str(err.value).startswith("policy 'bids_nothing', row 0 of its batch (game 0, seat 1)")
+    assert "action 99 is not legal" in str(err.value)
+
+
+def test_ctrl_c_in_a_policy_stops_the_tournament() -> None:
+    def interrupted(batch: cardtable.PolicyBatch) -> list[int]:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tournament("goofspiel", players=2, bots=[interrupted, "random"], games=4, progress=False)
+
+
+def test_a_run_with_a_policy_gives_no_command_to_repeat_it() -> None:
+    """No command line seats a Python policy: the footer says so instead of printing a command
+    that would be refused, or run something else."""
+    from cardtable.analysis.sweep import _reproduce as sweep_command
+    from cardtable.analysis.tournament import _reproduce as tournament_command
+
+    kw: dict[str, Any] = {"games": 4, "progress": False}
+    t = tournament("goofspiel", players=2, bots=[plays_greedy, "random"], **kw)
+    assert tournament_command(t) is None
+    footer = t.report().footer
+    assert "Reproduce with" not in footer and "cardtable tournament" not in footer
+    assert (
+        "The run includes the Python policy policy:plays_greedy, so it cannot be repeated from "
+        "the command line" in footer
+    )
+    assert "cannot be repeated from the command line" in t.report().render()
+    first, other = _first_legal_policy(), _first_legal_policy()
+    two = tournament("trafficars", players=3, bots=[first, other, "greedy"], **kw)
+    assert "the Python policies policy:first, policy:first#2, so" in two.report().footer
+    s = sweep("goofspiel", players=2, grid={"num_cards": [3, 4]}, bots=[first, "random"], **kw)
+    assert sweep_command(s) is None
+    assert "Reproduce with" not in s.report().footer
+    assert "includes the Python policy policy:first, so" in s.report().footer
+    # Built-in bots only: the command as before.
+    command = tournament_command(
+        tournament("goofspiel", players=2, bots=["greedy", "random"], **kw)
+    )
+    assert command is not None and command.startswith("cardtable tournament goofspiel")
+
+
+def test_results_with_a_policy_do_not_depend_on_threads() -> None:
+    _same_on_one_and_two_threads(
+        lambda threads: tournament(
+            "goofspiel",
+            players=2,
+            bots=[plays_greedy, "greedy", "random"],
+            games=30,
+            threads=threads,
+            progress=False,
+            rating_bootstrap=4,
+        )
+    )
+
+
+def test_sweep_seats_a_policy_like_the_built_in_bot_it_imitates() -> None:
+    import json
+
+    kw: dict[str, Any] = {"grid": {"num_cards": [5, 9]}, "games": 30, "seed": 4, "progress": False}
+    s = sweep("goofspiel", players=2, bots=[plays_greedy, "random"], **kw)
+    built_in = sweep("goofspiel", players=2, bots=["greedy", "random"], **kw)
+    name = "policy:plays_greedy"
+    assert s.bots == [name, "random"] and s.lineups == [(name, "random"), ("random", name)]
+    assert s.metrics[0] == f"win rate: {name}"
+    same = json.dumps(_without_time(built_in.to_dict())).replace("greedy", name)
+    assert json.dumps(_without_time(s.to_dict()), allow_nan=False) == same
+    d = s.difference({"num_cards": 9}, {"num_cards": 5}, f"win: {name}")
+    e = built_in.difference({"num_cards": 9}, {"num_cards": 5}, "win: greedy")
+    assert (d.metric, d.paired, d.unpaired) == (f"win rate: {name}", e.paired, e.unpaired)
+    assert {r["bot"] for r in s.to_arrow().to_pylist()} == {name, "random"}
+    with pytest.raises(cardtable.InvalidOptionError) as err:
+        sweep("goofspiel", players=2, bots=[plays_greedy, 2.5], **kw)  # type: ignore[list-item]
+    assert str(err.value) == (
+        "bots must be built-in bot names or Python policies (callables taking a PolicyBatch), "
+        "got 2.5 at index 1"
+    )

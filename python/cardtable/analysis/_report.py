@@ -22,7 +22,7 @@ from cardtable.analysis._text import option_text
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Report", "Section", "command_line", "figure", "svg_of", "table"]
+__all__ = ["Report", "Section", "command_line", "figure", "rerun_text", "svg_of", "table"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -54,6 +54,25 @@ def command_line(*words: object, options: Mapping[str, Any]) -> str:
     """The shell command of ``words`` and ``-o KEY=VALUE`` per option, quoted for a POSIX shell."""
     pairs = [w for k, v in options.items() for w in ("-o", f"{k}={option_text(v)}")]
     return " ".join(shlex.quote(str(w)) for w in (*words, *pairs))
+
+
+def rerun_text(command: str | None, bots: Sequence[str]) -> str:
+    """The footer's sentence on running a study again.
+
+    ``Reproduce with `command`.``; with no command (a study that seated a Python policy, whose
+    bots name the policies ``policy:<name>``), that the run cannot be repeated from the command
+    line, naming the policies.
+    """
+    if command is not None:
+        return f"Reproduce with `{command}`."
+    from cardtable.analysis._runs import policy_labels
+
+    policies = policy_labels(bots)
+    return (
+        f"The run includes the Python {'policy' if len(policies) == 1 else 'policies'} "
+        f"{', '.join(policies)}, so it cannot be repeated from the command line: call the "
+        "study again in Python with the same policies and settings."
+    )
 
 
 def svg_of(fig: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import check_int
-from cardtable._simulation import check_progress
+from cardtable._simulation import PythonPolicy, check_progress
 from cardtable.analysis._games import spec
 from cardtable.errors import CapacityError, InvalidOptionError
 
@@ -30,8 +30,10 @@ __all__ = [
     "fewer_games_on_memory_error",
     "lineups_for",
     "places",
+    "policy_labels",
     "run_lineups",
     "seat_assignments",
+    "study_bots",
 ]
 
 _BELOW_2_64 = (1 << 64) - 1
@@ -89,6 +91,55 @@ def check_flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidOptionError(f"{name} must be True or False, got {value!r}")
     return value
+
+
+def study_bots(bots: object, what: str) -> tuple[list[str], dict[str, PythonPolicy]]:
+    """A study's bots as :func:`cardtable.simulate` names them, and the policy behind each label.
+
+    A bot is a built-in bot name or a Python policy: whatever ``simulate`` takes as a seat's bot
+    (a callable taking a :class:`cardtable.PolicyBatch`). A built-in bot keeps its name; a policy
+    is labelled ``policy:<name>`` by ``simulate``'s own rule (:func:`cardtable.sim.bot_labels`):
+    a second, distinct policy of the same name gets ``#2`` (then ``#3``, ...), and the same
+    policy object given twice keeps one label, so it is one bot. Built-in names are not checked
+    here (the game does that).
+
+    Args:
+        bots: The bots as given.
+        what: How the messages name the argument (``"tournament bots"``).
+
+    Returns:
+        One label per bot given, in order, and the policy of every policy label.
+
+    Raises:
+        InvalidOptionError: If ``bots`` is not a list, or one of them is neither a string nor a
+            callable.
+    """
+    from cardtable.sim import bot_labels
+
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidOptionError(
+            f"{what} must be a list of built-in bot names or Python policies, got {bots!r}"
+        )
+    given: list[str | PythonPolicy] = list(bots)
+    for i, bot in enumerate(given):
+        if not isinstance(bot, str) and not callable(bot):
+            raise InvalidOptionError(
+                f"{what} must be built-in bot names or Python policies (callables taking a "
+                f"PolicyBatch), got {bot!r} at index {i}"
+            )
+    labels = bot_labels(given)
+    policies = {
+        label: bot for label, bot in zip(labels, given, strict=True) if not isinstance(bot, str)
+    }
+    return labels, policies
+
+
+def policy_labels(bots: Sequence[str]) -> list[str]:
+    """The distinct bots of ``bots`` (labels) that are Python policies, in order.
+
+    A policy's label starts with ``policy:`` (:func:`study_bots`); no built-in bot has that name.
+    """
+    return [b for b in dict.fromkeys(bots) if b.startswith("policy:")]
 
 
 @contextmanager
@@ -184,9 +235,15 @@ class Progress:
 
 
 def seat_assignments(
-    game: _core.Game, bots: Sequence[str], rotate_seats: bool
+    game: _core.Game,
+    bots: Sequence[str],
+    rotate_seats: bool,
+    policies: Collection[str] = (),
 ) -> list[tuple[str, ...]]:
     """:func:`lineups_for` the players of ``game``, each bot of them first seated once in it.
+
+    A bot named in ``policies`` (the label of a Python policy, see :func:`study_bots`) is not
+    seated: only built-in bots are checked.
 
     Raises:
         InvalidOptionError: Naming the first unknown bot or bad bot parameter, so that a study
@@ -198,7 +255,7 @@ def seat_assignments(
     seated: set[tuple[str, int]] = set()
     for lineup in lineups:
         for seat, name in enumerate(lineup):
-            if (name, seat) not in seated:
+            if name not in policies and (name, seat) not in seated:
                 seated.add((name, seat))
                 core.Bot(game, name, seat, 0)
     return lineups
@@ -335,10 +392,18 @@ def run_lineups(
     progress: Progress,
     *,
     base: int = 0,
+    policies: Mapping[str, PythonPolicy] | None = None,
 ) -> Runs:
-    """Simulates every assignment in Rust (``cardtable.simulate``) and stacks the results.
+    """Simulates every assignment with ``cardtable.simulate`` and stacks the results.
+
+    An assignment of built-in bots runs on the engine's threads; one that seats a Python policy
+    (a label of ``policies``, see :func:`study_bots`) runs through ``simulate``'s Python-policy
+    path, which steps its games in the calling thread whatever ``threads`` says. The results keep
+    the labels.
 
     Raises:
+        IllegalActionError: If a policy returns an action that is not legal (``simulate``'s
+            error, naming the policy, its game and seat).
         KeyboardInterrupt: If a run was stopped (Ctrl-C).
     """
     from cardtable import _core
@@ -351,7 +416,7 @@ def run_lineups(
             game_id,
             games=games,
             players=players,
-            bots=list(lineup),
+            bots=[policies.get(b, b) for b in lineup] if policies else list(lineup),
             seed=seed,
             threads=threads,
             progress=progress.callback(base + i * games, ",".join(lineup)),

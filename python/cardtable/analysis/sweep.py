@@ -23,7 +23,15 @@ from cardtable.analysis._differences import (
     within,
 )
 from cardtable.analysis._games import spec
-from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
+from cardtable.analysis._report import (
+    Report,
+    ResultOutputs,
+    Section,
+    command_line,
+    figure,
+    rerun_text,
+    svg_of,
+)
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
@@ -50,6 +58,8 @@ from cardtable.reference._options import plain_json
 
 if TYPE_CHECKING:
     import pyarrow
+
+    from cardtable._simulation import PythonPolicy
 
 __all__ = ["SweepPoint", "SweepResult", "sweep"]
 
@@ -87,7 +97,8 @@ class SweepResult(ResultOutputs):
         players: Seats.
         grid: The swept options and their values.
         fixed: Options held fixed.
-        bots: The bots, as given.
+        bots: The bots, as given (a Python policy by its label ``policy:<name>``, see
+            :func:`sweep`).
         rotate_seats: Whether every seat assignment was played (``False``: only ``bots``).
         lineups: Seat assignments played for every option set.
         games: Games (deals) per seat assignment.
@@ -210,7 +221,8 @@ class SweepResult(ResultOutputs):
         bots=split_bot_specs(r["lineup"]), seed=r["seed"], **options).seats[r["seat"]]`` with
         the row's option columns (and the fixed options) as ``options``;
         :func:`cardtable.bots.split_bot_specs` keeps the commas of a bot's parameters inside its
-        spec.
+        spec. A Python policy is named by its label (``policy:<name>``): put the policy itself in
+        its seats to replay a row.
         """
         import pyarrow as pa
 
@@ -430,7 +442,7 @@ def sweep(
     *,
     players: int,
     grid: Mapping[str, Iterable[Any]],
-    bots: Sequence[str] | None = None,
+    bots: Sequence[str | PythonPolicy] | None = None,
     games: int = 2000,
     seed: int = 0,
     rotate_seats: bool = True,
@@ -453,11 +465,15 @@ def sweep(
         grid: Option name → the values to try, e.g. ``{"lanes": [2, 3], "max_cars": [3, 4, 5]}``
             (any iterable of values but a string, read once).
         bots: Bots to seat (``None``: ``greedy``, or the game's best-named bot, against
-            ``random`` in the other seats; an empty list is refused).
+            ``random`` in the other seats; an empty list is refused): built-in bot names and
+            Python policies, named in the results as in :func:`cardtable.analysis.tournament`
+            (``policy:<name>``). A sweep with a policy cannot be repeated from the command line,
+            and its report says so instead of giving a command.
         games: Games (deals) per seat assignment and option set.
         seed: The sweep's seed.
         rotate_seats: Play every seat assignment (``False``: only ``bots`` as given).
-        threads: Worker threads (results do not depend on it).
+        threads: Worker threads, as in ``simulate`` (results do not depend on it): an assignment
+            that seats a Python policy is stepped in the calling thread whatever it says.
         progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
         baseline: The option set the summary, the report and ``to_dict`` give the differences
             from: its index in grid order or its swept options' values, e.g. ``{"lanes": 3}``
@@ -471,6 +487,7 @@ def sweep(
         InvalidOptionError: On a grid that is not a dict of non-empty lists of values, an option
             both swept and fixed, any option set the game rejects, a baseline that names no
             single option set, or a bad bot, count or seed (all checked before anything runs).
+        IllegalActionError: If a Python policy returns an action that is not legal.
         CapacityError: If an option set's results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
@@ -483,10 +500,7 @@ def sweep(
         raise InvalidOptionError(f"options both swept and fixed: {sorted(both)}")
     games, seed, threads = _runs.check_run(games, seed, threads)
     rotate_seats = _runs.check_flag("rotate_seats", rotate_seats)
-    if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
-        raise InvalidOptionError(f"bots must be a list of bot names, got {bots!r}")
-    if bots is not None and not all(isinstance(b, str) for b in bots):
-        raise InvalidOptionError(f"bots must be built-in bot names, got {list(bots)!r}")
+    labels, policies = ([], {}) if bots is None else _runs.study_bots(bots, "bots")
     names = list(checked)
     combos = [
         dict(zip(names, values, strict=True)) for values in itertools.product(*checked.values())
@@ -498,10 +512,10 @@ def sweep(
     combos = [_plain(combo) for combo in combos]
     base_index = _point_index(baseline, plain_grid, combos, "baseline")
     n = combo_games[0].players
-    bot_list = [default_bot(game_id)] + ["random"] * (n - 1) if bots is None else list(bots)
-    lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats)
+    bot_list = [default_bot(game_id)] + ["random"] * (n - 1) if bots is None else labels
+    lineups = _runs.seat_assignments(combo_games[0], bot_list, rotate_seats, policies)
     for combo_game in combo_games[1:]:  # every option set must seat every bot
-        _runs.seat_assignments(combo_game, bot_list, rotate_seats)
+        _runs.seat_assignments(combo_game, bot_list, rotate_seats, policies)
     higher = spec(game_id).higher_is_better
     points, rows = [], []
     per_set = games * len(lineups)
@@ -515,7 +529,16 @@ def sweep(
             # same seeds.
             seeds, base = [seed] * len(lineups), i * per_set
             runs = _runs.run_lineups(
-                game_id, n, lineups, seeds, games, {**options, **combo}, threads, bar, base=base
+                game_id,
+                n,
+                lineups,
+                seeds,
+                games,
+                {**options, **combo},
+                threads,
+                bar,
+                base=base,
+                policies=policies,
             )
             metrics, per_deal = _point_metrics(runs, higher)
             points.append(SweepPoint(dict(combo), seed, metrics, per_deal))
@@ -636,8 +659,13 @@ def _option_text(s: SweepResult, p: SweepPoint | int) -> str:
     return options_text({k: point.options[k] for k in s.grid})
 
 
-def _reproduce(s: SweepResult) -> str:
-    """The command that runs ``s`` again (every setting that changes its results)."""
+def _reproduce(s: SweepResult) -> str | None:
+    """The command that runs ``s`` again (every setting that changes its results).
+
+    ``None`` if ``s`` seated a Python policy, which no command line can seat.
+    """
+    if _runs.policy_labels(s.bots):
+        return None
     words: list[object] = ["cardtable", "sweep", s.game_id, "--players", s.players]
     for key, values in s.grid.items():
         words += ["--grid", f"{key}={','.join(option_text(v) for v in values)}"]
@@ -730,9 +758,9 @@ def _sweep_report(s: SweepResult) -> Report:
         ),
         footer=(
             f"Made by cardtable.sweep in {s.seconds:.1f} s. Each number is shown with its 95% "
-            "interval (low–high; ± half its width in the heat maps). Reproduce with "
-            f"`{_reproduce(s)}`; every row of the Parquet table is reproducible from its seed "
-            "with cardtable.simulate."
+            f"interval (low–high; ± half its width in the heat maps). "
+            f"{rerun_text(_reproduce(s), s.bots)} Every row of the Parquet table is reproducible "
+            "from its seed with cardtable.simulate."
         ),
     )
     summary = Section("What changes")

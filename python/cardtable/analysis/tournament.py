@@ -24,7 +24,15 @@ from cardtable.analysis._differences import (
 )
 from cardtable.analysis._games import score_label, spec
 from cardtable.analysis._ratings import Rating, rate_games
-from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
+from cardtable.analysis._report import (
+    Report,
+    ResultOutputs,
+    Section,
+    command_line,
+    figure,
+    rerun_text,
+    svg_of,
+)
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import Estimate, Record, cluster_mean, record_dict
 from cardtable.analysis._text import (
@@ -39,6 +47,8 @@ from cardtable.errors import InvalidOptionError
 
 if TYPE_CHECKING:
     import pyarrow
+
+    from cardtable._simulation import PythonPolicy
 
 __all__ = ["BotResult", "PairedDifference", "TournamentResult", "tournament"]
 
@@ -103,8 +113,9 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         seed: The tournament's seed.
         duplicate: Whether every assignment replayed the same deals.
         rotate_seats: Whether every seat assignment was played (``False``: only the one given).
-        bots_given: The bots as given (the first seat assignment is made from them).
-        bots: The distinct bots.
+        bots_given: The bots as given (the first seat assignment is made from them), a Python
+            policy by its label ``policy:<name>`` (see :func:`tournament`).
+        bots: The distinct bots (a Python policy by its label).
         lineups: The seat assignments played (the bot of each seat).
         seeds: The ``simulate`` seed of each assignment.
         games: Games per assignment (deals).
@@ -209,7 +220,9 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         ``place``, ``length``. A row is seat ``seat`` of game ``game`` of
         ``simulate(game_id, bots=split_bot_specs(lineup), seed=seed, ...)``: ``lineup`` joins the
         seats' bots with commas, and :func:`cardtable.bots.split_bot_specs` keeps the commas of a
-        bot's parameters (``mcts:iterations=300,c=0.7``) inside its spec.
+        bot's parameters (``mcts:iterations=300,c=0.7``) inside its spec. A Python policy is
+        named by its label (``policy:<name>``): put the policy itself in its seats to replay a
+        row.
         """
         return _runs_table(self.runs)
 
@@ -394,7 +407,7 @@ def tournament(
     game_id: str,
     *,
     players: int,
-    bots: Sequence[str],
+    bots: Sequence[str | PythonPolicy],
     games: int = 1000,
     seed: int = 0,
     rotate_seats: bool = True,
@@ -409,20 +422,31 @@ def tournament(
 
     Seat assignments: with as many bots as seats, their rotations; with fewer, the list repeated to
     fill the table and rotated; with more, every ordered choice of distinct bots (see
-    ``docs/studies.md``). Each assignment is one ``cardtable.simulate`` run in Rust. With
-    ``duplicate`` every assignment uses the tournament's ``seed``, so game ``g`` starts from the
-    same deal in every assignment; otherwise assignment ``i`` uses ``derive_seed(seed, i)``.
+    ``docs/studies.md``). Each assignment is one ``cardtable.simulate`` run. With ``duplicate``
+    every assignment uses the tournament's ``seed``, so game ``g`` starts from the same deal in
+    every assignment (a Python policy included: ``simulate`` seeds game ``g`` and every built-in
+    bot's seat the same way whoever sits elsewhere); otherwise assignment ``i`` uses
+    ``derive_seed(seed, i)``.
+
+    A bot is a built-in bot name or a Python policy, as ``simulate`` takes them: a callable
+    taking a :class:`cardtable.PolicyBatch` and returning one legal action per row. The results
+    name a policy as ``simulate`` does, ``policy:<name>`` (its ``__name__``, else its type's
+    name); a second, distinct policy of the same name is ``policy:<name>#2`` (then ``#3``, ...),
+    and the same policy object given twice is one bot. A run with a policy cannot be repeated
+    from the command line, and its report says so instead of giving a command.
 
     Args:
         game_id: The game.
         players: Seats.
-        bots: Built-in bot names (see ``cardtable.games()``), at least two distinct ones; with
-            more bots than seats (and ``rotate_seats``) each name at most once.
+        bots: Built-in bot names (see ``cardtable.games()``) and Python policies, at least two
+            distinct bots; with more bots than seats (and ``rotate_seats``) each bot at most once.
         games: Deals (games per seat assignment).
         seed: The tournament's seed.
         rotate_seats: Play every assignment (``False``: only the first, as given).
         duplicate: Replay the same deals under every assignment.
-        threads: Worker threads (results do not depend on it).
+        threads: Worker threads, as in ``simulate`` (results do not depend on it): an assignment
+            that seats a Python policy is stepped in the calling thread, batch by batch, whatever
+            ``threads`` says.
         progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
         rating_bootstrap: Bootstrap replicates for the rating intervals: 0 (no intervals) or at
             least 2.
@@ -436,16 +460,14 @@ def tournament(
     Raises:
         InvalidOptionError: On a bad game, option, bot, count or seed, or a bot given twice
             where every assignment of distinct bots is played.
+        IllegalActionError: If a Python policy returns an action that is not legal (``simulate``'s
+            error, naming the policy, its game and seat).
         CapacityError: If the games' results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.
     """
     from cardtable import _core
 
-    if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidOptionError(f"tournament bots must be a list of bot names, got {bots!r}")
-    bots = list(bots)
-    if not all(isinstance(b, str) for b in bots):
-        raise InvalidOptionError("tournament bots must be built-in bot names")
+    labels, policies = _runs.study_bots(bots, "tournament bots")
     start = time.perf_counter()
     games, seed, threads = _runs.check_run(games, seed, threads)
     rotate_seats = _runs.check_flag("rotate_seats", rotate_seats)
@@ -455,28 +477,37 @@ def tournament(
         raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
     rating_games = _runs.check_count("rating_games", rating_games, 1)
     game = _core.Game(game_id, players, options)
-    for name in dict.fromkeys(bots):  # an unknown bot is named before the count is checked
-        _core.Bot(game, name, 0, 0)
-    if len(set(bots)) < 2:
+    for name in dict.fromkeys(labels):  # an unknown bot is named before the count is checked
+        if name not in policies:
+            _core.Bot(game, name, 0, 0)
+    if len(set(labels)) < 2:
         raise InvalidOptionError(
-            f"a tournament needs at least two distinct bots, got {', '.join(bots) or 'none'}"
+            f"a tournament needs at least two distinct bots, got {', '.join(labels) or 'none'}"
         )
-    if rotate_seats and len(bots) > game.players:
-        # Every ordered choice of distinct bots: a repeated name would seat a bot against itself
+    if rotate_seats and len(labels) > game.players:
+        # Every ordered choice of distinct bots: a repeated bot would be seated against itself
         # and play some assignments twice.
-        for i, repeated in enumerate(bots):
-            if repeated in bots[:i]:
+        for i, repeated in enumerate(labels):
+            if repeated in labels[:i]:
                 raise InvalidOptionError(
                     f"bot {repeated!r} is given twice: with more bots than seats, every seat "
                     "assignment of distinct bots is played, so give each bot once"
                 )
-    lineups = _runs.seat_assignments(game, bots, rotate_seats)
+    lineups = _runs.seat_assignments(game, labels, rotate_seats, policies)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
     total = games * len(lineups)
     with _runs.fewer_games_on_memory_error(f"the tournament's {total:,} games"):
         with Progress(progress, total, "tournament") as bar:
             runs = _runs.run_lineups(
-                game_id, game.players, lineups, seeds, games, options, threads, bar
+                game_id,
+                game.players,
+                lineups,
+                seeds,
+                games,
+                options,
+                threads,
+                bar,
+                policies=policies,
             )
         flat = runs.seat_games()
         ratings = rate_games(
@@ -494,7 +525,7 @@ def tournament(
         seed=seed,
         duplicate=duplicate,
         rotate_seats=rotate_seats,
-        bots_given=bots,
+        bots_given=labels,
         results=results,
         head_to_head=h2h,
         differences=differences,
@@ -506,8 +537,14 @@ def tournament(
     )
 
 
-def _reproduce(t: TournamentResult) -> str:
-    """The command that runs ``t`` again (every setting that changes its results)."""
+def _reproduce(t: TournamentResult) -> str | None:
+    """The command that runs ``t`` again (every setting that changes its results).
+
+    ``None`` if ``t`` seated a Python policy: no command line can seat it, and a command naming
+    its label would be refused (or, were the label a bot's name, run something else).
+    """
+    if _runs.policy_labels(t.bots):
+        return None
     words: list[object] = ["cardtable", "tournament", t.game_id, "--players", t.players]
     words += ["--bots", ",".join(t.bots_given), "--games", t.games, "--seed", t.seed]
     words += [] if t.rotate_seats else ["--no-rotate"]
@@ -538,7 +575,7 @@ def _tournament_report(t: TournamentResult) -> Report:
         ),
         footer=(
             f"Made by cardtable.tournament in {t.seconds:.1f} s. Every interval is a 95% interval; "
-            f"games on the same deal count as one unit. Reproduce with `{_reproduce(t)}`."
+            f"games on the same deal count as one unit. {rerun_text(_reproduce(t), t.bots)}"
         ),
     )
     s = Section("Who is stronger")
