@@ -332,7 +332,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         """The results as text: a table per seat, then the findings.
 
         Args:
-            width: The width of the text in characters, at least 40 (``None``: 120).
+            width: As for :meth:`TournamentResult.summary_table
+                <cardtable.analysis.TournamentResult.summary_table>`.
 
         Raises:
             InvalidOptionError: On a bad ``width``.

@@ -249,8 +249,8 @@ class SweepResult(ResultOutputs):
         (a bot's win rate, the bot with its parameters) is folded onto more lines, never cut.
 
         Args:
-            width: The width of the text in characters, at least 40 (``None``: 160). A table
-                with too many columns for it comes out wider.
+            width: As for :meth:`TournamentResult.summary_table
+                <cardtable.analysis.TournamentResult.summary_table>`, with ``None`` for 160.
 
         Raises:
             InvalidOptionError: On a bad ``width``.
