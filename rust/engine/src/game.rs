@@ -383,9 +383,9 @@ pub trait Bot<G: Game>: Send {
     }
 
     /// What the bot's latest [`Bot::act`] found per legal action, for a bot that searches
-    /// (`mcts`, `flatmc`); `None` (the default) for other bots, and for a decision that needed
-    /// no search (a single legal action). Built only when asked for, from what the search keeps
-    /// until its next decision.
+    /// (`mcts`, `flatmc`); `None` (the default) for other bots, before the bot's first decision
+    /// since its last [`Bot::reset`], and for a decision that needed no search (a single legal
+    /// action). Built only when asked for, from what the search keeps until its next decision.
     fn search_stats(&self) -> Option<SearchStats> {
         None
     }
@@ -408,7 +408,8 @@ pub struct SearchStats {
     /// Iterations (`mcts`) or samples (`flatmc`) run; fewer than asked when the decision was
     /// interrupted.
     pub iterations: u32,
-    /// The action the bot played.
+    /// The action the search picked: the one [`Bot::act`] returned (a caller that interrupted
+    /// the decision may not have played it).
     pub chosen: u32,
 }
 

@@ -120,6 +120,7 @@ impl<G: Game> Bot<G> for FlatMcBot<G> {
 
     fn reset(&mut self, _game: &G, _seat: usize, rng: SplitMix64) {
         self.rng = rng;
+        self.searched.clear();
     }
 
     fn act(&mut self, game: &G, state: &G::State, legal: &[u32]) -> u32 {

@@ -1080,6 +1080,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         self.seat = seat;
         self.anchor = None;
         self.in_run = false;
+        self.last.actions.clear();
     }
 
     /// Keeps the state before the other seats' latest run of decisions (see the module docs).

@@ -420,7 +420,11 @@ fn search_stats_describe_the_latest_decision() {
                 .fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(stats.values[i], best);
         }
-        // A decision without search leaves none to describe.
+        // A new game forgets them, and a decision without search leaves none to describe.
+        b.reset(&game, 0, SplitMix64::new(2));
+        assert_eq!(b.search_stats(), None, "{spec} after a reset");
+        b.act(&game, &st, &legal);
+        assert!(b.search_stats().is_some());
         b.act(&game, &st, &[legal[0]]);
         assert_eq!(b.search_stats(), None, "{spec} after a forced move");
     }
