@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,8 @@ def test_search_stats_describe_the_decision_the_bot_made(game_id: str, spec: str
     assert stats is not None
     assert stats.actions.tolist() == state.legal_actions()
     assert stats.chosen == chosen
+    with pytest.raises(ValueError, match="read-only"):
+        stats.visits[0] += 1  # a record of the decision
     assert 1 <= stats.iterations <= (60 if spec.startswith("mcts") else 6)
     assert len(stats.visits) == len(stats.values) == len(stats.choices) == len(stats.actions)
     played = np.isfinite(stats.values)
@@ -191,9 +194,17 @@ def test_search_stats_policy_follows_the_visits() -> None:
     for bad in (-1, float("nan"), float("inf"), "1", True):
         with pytest.raises(InvalidOptionError, match="temperature must be a finite number"):
             stats.policy(bad)  # type: ignore[arg-type]
-    for bad_n in (9, 0, 10.0, True):
-        with pytest.raises(InvalidOptionError, match="num_actions must be an int above"):
+    for bad_n in (9, 0, 10.0, True, 2**40):
+        with pytest.raises(InvalidOptionError, match=r"num_actions must be an int in 10\.\.="):
             stats.policy(num_actions=bad_n)  # type: ignore[arg-type]
+    # NumPy scalars, as Gymnasium's spaces give them; a temperature that overflows is still 0/1.
+    assert (
+        stats.policy(np.float32(1), num_actions=np.int64(10)).tolist()
+        == stats.policy(num_actions=10).tolist()
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert stats.policy(5e-324).tolist() == [1.0, 0.0, 0.0, 0.0]
 
 
 def test_bots_that_do_not_search_or_did_not_need_to_have_no_search_stats() -> None:

@@ -5,18 +5,30 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import as_int
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
 if TYPE_CHECKING:
     from cardtable import _core
 
-__all__ = ["BuiltinBot", "SearchStats", "bot"]
+__all__ = ["BuiltinBot", "SearchStats", "bot", "split_bot_specs"]
+
+
+_MAX_NUM_ACTIONS = 1 << 24
+"""The longest dense policy :meth:`SearchStats.policy` makes (every game has far fewer actions)."""
+
+
+def _real(value: object) -> float | None:
+    """``value`` as a float if it is a real number (NumPy scalars included), else ``None``."""
+    if isinstance(value, int | float | np.integer | np.floating):
+        return float(value)
+    return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,7 +48,8 @@ class SearchStats:
             choice, and ``visits``/``values`` are the class's.
         iterations: Iterations (``mcts``) or samples (``flatmc``) run: fewer than asked when the
             decision was interrupted.
-        chosen: The action the bot played.
+        chosen: The action the search picked: the one :meth:`BuiltinBot.act` returned (not
+            played if the decision was interrupted with Ctrl-C).
     """
 
     actions: npt.NDArray[np.int64]
@@ -47,7 +60,10 @@ class SearchStats:
     chosen: int
 
     def policy(
-        self, temperature: float = 1.0, *, num_actions: int | None = None
+        self,
+        temperature: float | np.floating[Any] | np.integer[Any] = 1.0,
+        *,
+        num_actions: int | np.integer[Any] | None = None,
     ) -> npt.NDArray[np.float64]:
         """The visit-count distribution over the legal actions (an AlphaZero-style target).
 
@@ -70,15 +86,13 @@ class SearchStats:
             InvalidOptionError: On a negative or non-finite temperature, or a ``num_actions``
                 that is not an int above every legal action.
         """
-        if (
-            isinstance(temperature, bool)
-            or not isinstance(temperature, int | float)
-            or not math.isfinite(temperature)
-            or temperature < 0
-        ):
+        # Any real number, NumPy scalars included (not a bool).
+        t = None if isinstance(temperature, bool | np.bool_) else _real(temperature)
+        if t is None or not math.isfinite(t) or t < 0:
             raise InvalidOptionError(
                 f"temperature must be a finite number >= 0, got {temperature!r}"
             )
+        temperature = t
         _, first, inverse, members = np.unique(
             self.choices, return_index=True, return_inverse=True, return_counts=True
         )
@@ -88,24 +102,22 @@ class SearchStats:
         elif temperature == 0:
             weights = (counts == counts.max()).astype(np.float64)
         else:
-            # Relative to the most visited choice, so that small temperatures do not overflow.
-            with np.errstate(divide="ignore"):
-                logs = np.log(counts / counts.max())
-            weights = np.exp(logs / temperature)
+            # Relative to the most visited choice, so that small temperatures do not overflow
+            # (a ratio below 1 to a power that overflows is 0).
+            with np.errstate(divide="ignore", over="ignore"):
+                weights = np.exp(np.log(counts / counts.max()) / temperature)
         per_choice = weights / weights.sum() / members
         probabilities: npt.NDArray[np.float64] = per_choice[inverse.reshape(-1)]
         if num_actions is None:
             return probabilities
-        if (
-            isinstance(num_actions, bool)
-            or not isinstance(num_actions, int)
-            or num_actions <= int(self.actions.max(initial=-1))
-        ):
+        above = int(self.actions.max(initial=-1)) + 1
+        size = as_int(num_actions)
+        if size is None or not above <= size <= _MAX_NUM_ACTIONS:
             raise InvalidOptionError(
-                f"num_actions must be an int above every legal action "
-                f"(> {int(self.actions.max(initial=-1))}), got {num_actions!r}"
+                f"num_actions must be an int in {above}..={_MAX_NUM_ACTIONS} (above every legal "
+                f"action), got {num_actions!r}"
             )
-        dense = np.zeros(num_actions, dtype=np.float64)
+        dense = np.zeros(size, dtype=np.float64)
         dense[self.actions] = probabilities
         return dense
 
@@ -211,14 +223,17 @@ class BuiltinBot:
         if raw is None:
             return None
         actions, visits, values, choices, iterations, chosen = raw
-        return SearchStats(
-            actions=np.asarray(actions, dtype=np.int64),
-            visits=np.asarray(visits, dtype=np.int64),
-            values=np.asarray(values, dtype=np.float64),
-            choices=np.asarray(choices, dtype=np.int64),
+        stats = SearchStats(
+            actions=np.array(actions, dtype=np.int64),
+            visits=np.array(visits, dtype=np.int64),
+            values=np.array(values, dtype=np.float64),
+            choices=np.array(choices, dtype=np.int64),
             iterations=iterations,
             chosen=chosen,
         )
+        for array in (stats.actions, stats.visits, stats.values, stats.choices):
+            array.flags.writeable = False  # the statistics are a record of the decision
+        return stats
 
     def __reduce__(self) -> tuple[object, ...]:
         """A bot may hold a memory inside the engine and is not pickled or copied.
