@@ -8,7 +8,6 @@ types; this module imports none of them (the replay viewer only inside
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -21,11 +20,11 @@ import numpy.typing as npt
 
 from cardtable._inputs import as_int, as_items, check_int, write_whole
 from cardtable._option_text import changed_options, options_text
+from cardtable._rich_text import plain_text
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     import pyarrow
-    from rich.table import Table
 
     from cardtable import _core
     from cardtable.render.replay import Replay
@@ -332,15 +331,6 @@ PythonPolicy = Callable[[PolicyBatch], "Sequence[int] | npt.NDArray[np.integer[A
 of ints or a 1-d integer NumPy array)."""
 
 
-def _table_text(table: Table) -> str:
-    """``table`` as plain text, 110 columns wide."""
-    from rich.console import Console
-
-    console = Console(width=110, record=True, file=io.StringIO())
-    console.print(table)
-    return console.export_text()
-
-
 def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion (``(0, 1)`` when there are no trials)."""
     if trials == 0:
@@ -531,7 +521,7 @@ class SimulationResult:
         if not self.games_played:
             for s in self.seats:
                 table.add_row(str(s.seat), s.bot, *["–"] * 6)
-            return _table_text(table)
+            return plain_text(110, table)
         for s in self.seats:
             table.add_row(
                 str(s.seat),
@@ -557,7 +547,7 @@ class SimulationResult:
                     "",
                     "",
                 )
-        return _table_text(table)
+        return plain_text(110, table)
 
     def __str__(self) -> str:
         return self.summary_table()
