@@ -1482,6 +1482,17 @@ def search_bot_sweep() -> SweepResult:
     )
 
 
+def test_place_intervals_stay_within_the_places() -> None:
+    """A bot that nearly always wins has a mean place just above 1: its t interval, clipped, does
+    not reach below place 1 (nor the loser's above the last place)."""
+    t = tournament(
+        "goofspiel", players=2, bots=["greedy", "random"], games=20, seed=1, progress=False
+    )
+    greedy, random = t.result("greedy").place, t.result("random").place
+    assert 1 < greedy.value < greedy.high and greedy.low == 1
+    assert random.low < random.value < 2 and random.high == 2
+
+
 def test_study_tables_name_every_bot_in_full() -> None:
     """The sweep's metric headings (``win rate: <bot>``) and its title, and the balance title,
     name the bots in full too."""
@@ -1651,6 +1662,18 @@ def test_the_same_policy_given_twice_is_one_bot() -> None:
     with pytest.raises(cardtable.InvalidOptionError, match="two distinct bots, got policy:first,"):
         tournament("goofspiel", players=2, bots=[first, first], **kw)
 
+    # A method of one object is one policy, although each access makes a new bound method.
+    class Agent:
+        def act(self, batch: cardtable.PolicyBatch) -> list[int]:
+            return first(batch)
+
+    agent = Agent()
+    assert agent.act is not agent.act
+    t = tournament("trafficars", players=3, bots=[agent.act, agent.act, "random"], **kw)
+    assert t.bots == ["policy:act", "random"]
+    other = tournament("trafficars", players=3, bots=[agent.act, Agent().act, "random"], **kw)
+    assert other.bots == ["policy:act", "policy:act#2", "random"]
+
 
 @pytest.mark.parametrize(
     ("bots", "message"),
@@ -1676,7 +1699,13 @@ def test_the_same_policy_given_twice_is_one_bot() -> None:
         ),
         (  # a policy's label is no bot name
             ["policy:plays_greedy", "random"],
-            'goofspiel: unknown bot "policy"; built-in bots: random, greedy, flatmc, mcts',
+            "tournament bots: 'policy:plays_greedy' at index 0 is how a study labels a Python "
+            "policy, not a built-in bot; give the policy (the callable) itself",
+        ),
+        (  # not even beside the policy it labels
+            [plays_greedy, "policy:plays_greedy"],
+            "tournament bots: 'policy:plays_greedy' at index 1 is how a study labels a Python "
+            "policy, not a built-in bot; give the policy (the callable) itself",
         ),
     ],
 )

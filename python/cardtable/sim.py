@@ -17,6 +17,7 @@ does) and must not be imported by ``_policy``, ``_ray`` or the renderers, which 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Literal
@@ -192,7 +193,8 @@ def bot_labels(bots: Sequence[str | PythonPolicy]) -> list[str]:
     ``<name>`` is the policy's ``__name__`` (its type's name if it has none); a policy distinct
     from an earlier one of the same label gets ``#2``, ``#3``, ... appended, so labels never
     collide with a built-in bot (none is named ``policy``) or with another policy, while the same
-    callable in several seats keeps one label.
+    callable in several seats keeps one label (the same method of the same object too:
+    ``agent.act`` given twice is one policy).
 
     Args:
         bots: One built-in bot name or Python policy per seat.
@@ -200,24 +202,33 @@ def bot_labels(bots: Sequence[str | PythonPolicy]) -> list[str]:
     Returns:
         One label per seat.
     """
-    by_policy: dict[int, str] = {}
-    used: set[str] = set()
+    seen: list[tuple[PythonPolicy, str]] = []
     labels = []
     for b in bots:
         if isinstance(b, str):
             labels.append(b)
             continue
-        if id(b) not in by_policy:
+        label = next((lab for p, lab in seen if _same_policy(p, b)), None)
+        if label is None:
             name = getattr(b, "__name__", None)
             base = f"policy:{name if isinstance(name, str) else type(b).__name__}"
             label, n = base, 1
-            while label in used:
+            while any(label == lab for _, lab in seen):
                 n += 1
                 label = f"{base}#{n}"
-            used.add(label)
-            by_policy[id(b)] = label
-        labels.append(by_policy[id(b)])
+            seen.append((b, label))
+        labels.append(label)
     return labels
+
+
+def _same_policy(a: PythonPolicy, b: PythonPolicy) -> bool:
+    """Whether ``a`` and ``b`` are one policy: the same object, or one method of one object.
+
+    ``agent.act`` makes a new bound method at every access; those compare equal.
+    """
+    if a is b:
+        return True
+    return inspect.ismethod(a) and inspect.ismethod(b) and a == b
 
 
 def derive_seed(seed: int, index: int) -> int:

@@ -100,8 +100,9 @@ def study_bots(bots: object, what: str) -> tuple[list[str], dict[str, PythonPoli
     (a callable taking a :class:`cardtable.PolicyBatch`). A built-in bot keeps its name; a policy
     is labelled ``policy:<name>`` by ``simulate``'s own rule (:func:`cardtable.sim.bot_labels`):
     a second, distinct policy of the same name gets ``#2`` (then ``#3``, ...), and the same
-    policy object given twice keeps one label, so it is one bot. Built-in names are not checked
-    here (the game does that).
+    policy given twice (the same object, or the same method of the same object) keeps one label,
+    so it is one bot. Built-in names are not checked here (the game does that), except that a
+    policy's label is refused as one.
 
     Args:
         bots: The bots as given.
@@ -112,7 +113,7 @@ def study_bots(bots: object, what: str) -> tuple[list[str], dict[str, PythonPoli
 
     Raises:
         InvalidOptionError: If ``bots`` is not a list, or one of them is neither a string nor a
-            callable.
+            callable, or is a policy's label (``policy:...``) given as a string.
     """
     from cardtable.sim import bot_labels
 
@@ -126,6 +127,11 @@ def study_bots(bots: object, what: str) -> tuple[list[str], dict[str, PythonPoli
             raise InvalidOptionError(
                 f"{what} must be built-in bot names or Python policies (callables taking a "
                 f"PolicyBatch), got {bot!r} at index {i}"
+            )
+        if isinstance(bot, str) and bot.startswith("policy:"):
+            raise InvalidOptionError(
+                f"{what}: {bot!r} at index {i} is how a study labels a Python policy, not a "
+                "built-in bot; give the policy (the callable) itself"
             )
     labels = bot_labels(given)
     policies = {

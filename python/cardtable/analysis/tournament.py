@@ -34,7 +34,7 @@ from cardtable.analysis._report import (
     svg_of,
 )
 from cardtable.analysis._runs import Progress, Runs
-from cardtable.analysis._stats import Estimate, Record, cluster_mean, record_dict
+from cardtable.analysis._stats import Estimate, Record, clip, cluster_mean, record_dict
 from cardtable.analysis._text import (
     changed_options,
     check_width,
@@ -339,7 +339,8 @@ def bot_results(runs: Runs) -> list[BotResult]:
                 bot=name,
                 seat_games=int(mask.sum()),
                 win_rate=cluster_mean(flat["win"][mask], deals, share=True),
-                place=cluster_mean(flat["place"][mask], deals),
+                # A place lies in 1..players: its t interval is clipped to that range.
+                place=clip(cluster_mean(flat["place"][mask], deals), 1, runs.players),
                 score=cluster_mean(flat["score"][mask], deals),
             )
         )
