@@ -385,9 +385,16 @@ def test_gymnasium_vector_env_seeds() -> None:
     assert seeded.np_random_seed == 11  # reset(seed=...) seeds np_random, as Gymnasium's do
     numpy_seed: Any = np.uint64(11)  # NumPy integers are ints
     np.testing.assert_array_equal(seeded.reset(seed=numpy_seed)[0], obs)
-    # Never seeded: each environment draws its run's seed from fresh entropy.
-    first, second = (make_vec_env("turn_the_tide", 4, players=3).reset()[0] for _ in range(2))
+    # Never seeded: each environment draws its run's seed from fresh entropy, and keeps it in
+    # run_seed (and np_random_seed), so that the run can be replayed.
+    unseeded = [make_vec_env("turn_the_tide", 4, players=3) for _ in range(2)]
+    first, second = (env.reset()[0] for env in unseeded)
     assert not np.array_equal(first, second)
+    assert unseeded[0].run_seed == unseeded[0].np_random_seed != unseeded[1].run_seed
+    replayed = VectorEnv("turn_the_tide", 4, players=3, seed=unseeded[0].run_seed).reset()[0]
+    np.testing.assert_array_equal(replayed, first)
+    constructed = make_vec_env("turn_the_tide", 4, players=3, seed=5)
+    assert (constructed.run_seed, constructed.np_random_seed) == (5, 5)
     for seeds in ([1, 2, 3, 4], np.arange(4)):
         with pytest.raises(InvalidOptionError, match=r"one seed for all the envs.*pass one int"):
             seeded.reset(seed=seeds)  # type: ignore[arg-type]

@@ -306,6 +306,10 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         run_seed = check_seed(seed)
         if run_seed is None:
             run_seed = secrets.randbits(64)
+        self.run_seed = run_seed
+        """The run's seed (given, or drawn when ``seed`` was ``None``; log it to replay the run):
+        env ``i``'s ``k``-th game is the seeded game ``derive_seed(derive_seed(run_seed, i), k)``
+        until a :meth:`reset` with a seed restarts the run."""
         self.vector_env = VectorEnv(
             game_id,
             num_envs,
@@ -324,6 +328,8 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         self.single_action_space = self.vector_env.single_action_space
         self.observation_space = self.vector_env.observation_space
         self.action_space = self.vector_env.action_space
+        # Gymnasium's generator (its ``np_random_seed``) follows the run's seed.
+        self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(run_seed)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -345,8 +351,10 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
                 or options that are not ``None`` or empty.
         """
         obs, info = self.vector_env.reset(seed, options=options)
-        if seed is not None:
-            super().reset(seed=check_seed(seed))
+        run_seed = check_seed(seed)
+        if run_seed is not None:
+            self.run_seed = run_seed
+            super().reset(seed=run_seed)
         return obs, info
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
@@ -369,7 +377,10 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         """Nothing to render (``render_mode`` is ``None``)."""
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Closes the :class:`cardtable.VectorEnv` (called once by ``close()``)."""
+        """Called once by ``close()``: nothing to release, as in :meth:`cardtable.VectorEnv.close`.
+
+        The games live in the engine and go with the object.
+        """
         self.vector_env.close()
 
     def __repr__(self) -> str:
