@@ -6,17 +6,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cardtable._inputs import check_int
-from cardtable._option_text import changed_options as changed_option_values
-from cardtable._option_text import option_text, options_text
+from cardtable._option_text import changed_options, option_text, options_text
 from cardtable._rich_text import plain_text
 
 __all__ = [
-    "changed_options",
     "check_width",
     "option_text",
     "options_text",
     "plain_text",
     "plural",
+    "summary_title",
     "text_table",
 ]
 
@@ -77,7 +76,14 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
-def changed_options(game_id: str, players: int, options: Mapping[str, Any]) -> str:
-    """``, options days=5`` for the options that differ from the game's defaults (none: empty)."""
-    changed = changed_option_values(game_id, players, options)
-    return f", options {options_text(changed)}" if changed else ""
+def summary_title(
+    game_id: str, players: int, options: Mapping[str, Any], seats: str, *details: str
+) -> str:
+    """A study summary's title: ``<game>, <seats>, options <changed>, <details>...``.
+
+    ``options days=5`` names the options that differ from the game's defaults (left out when
+    none does).
+    """
+    changed = changed_options(game_id, players, options)
+    named = [f"options {options_text(changed)}"] if changed else []
+    return ", ".join([game_id, seats, *named, *details])

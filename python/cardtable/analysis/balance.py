@@ -26,10 +26,10 @@ from cardtable.analysis._stats import (
     proportion,
 )
 from cardtable.analysis._text import (
-    changed_options,
     check_width,
     options_text,
     plain_text,
+    summary_title,
     text_table,
 )
 from cardtable.analysis._trace import (
@@ -340,9 +340,14 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         """
         width = check_width(width, 120)
         t = text_table(
-            f"{self.game_id}, {self.players} × {self.bot}"
-            f"{changed_options(self.game_id, self.players, self.options)}, {self.games:,} games, "
-            f"seed {self.seed}",
+            summary_title(
+                self.game_id,
+                self.players,
+                self.options,
+                f"{self.players} × {self.bot}",
+                f"{self.games:,} games",
+                f"seed {self.seed}",
+            ),
             (
                 "seat",
                 "win rate (95% CI)",

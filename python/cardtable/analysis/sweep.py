@@ -44,12 +44,12 @@ from cardtable.analysis._stats import (
     welch_difference,
 )
 from cardtable.analysis._text import (
-    changed_options,
     check_width,
     option_text,
     options_text,
     plain_text,
     plural,
+    summary_title,
     text_table,
 )
 from cardtable.analysis.balance import default_bot, margins
@@ -257,11 +257,16 @@ class SweepResult(ResultOutputs):
         """
         width = check_width(width, 160)
         t = text_table(
-            f"{self.game_id}, {self.players} players"
-            f"{changed_options(self.game_id, self.players, self.fixed)}, "
-            f"bots {', '.join(self.bots)}, {plural(len(self.lineups), 'seat assignment')} × "
-            f"{self.games:,} deals per option set, "
-            f"seed {self.seed}",
+            summary_title(
+                self.game_id,
+                self.players,
+                self.fixed,
+                f"{self.players} players",
+                f"bots {', '.join(self.bots)}",
+                f"{plural(len(self.lineups), 'seat assignment')} × {self.games:,} deals per "
+                "option set",
+                f"seed {self.seed}",
+            ),
             [*self.grid, *self.metrics],
             (
                 [

@@ -36,11 +36,11 @@ from cardtable.analysis._report import (
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import Estimate, Record, clip, cluster_mean, record_dict
 from cardtable.analysis._text import (
-    changed_options,
     check_width,
     options_text,
     plain_text,
     plural,
+    summary_title,
     text_table,
 )
 from cardtable.errors import InvalidOptionError
@@ -241,10 +241,15 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         """
         width = check_width(width, 120)
         t = text_table(
-            f"{self.game_id}, {self.players} players"
-            f"{changed_options(self.game_id, self.players, self.options)}, "
-            f"{plural(len(self.lineups), 'seat assignment')} × "
-            f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals, seed {self.seed}",
+            summary_title(
+                self.game_id,
+                self.players,
+                self.options,
+                f"{self.players} players",
+                f"{plural(len(self.lineups), 'seat assignment')} × "
+                f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals",
+                f"seed {self.seed}",
+            ),
             (
                 "bot",
                 "seat-games",
