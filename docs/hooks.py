@@ -1,4 +1,8 @@
-"""MkDocs hook: the README is the site's home page, with its links made relative to ``docs/``."""
+"""MkDocs hooks: the README as the home page, and docstring roles as plain code.
+
+The README is the site's home page, with its links made relative to ``docs/``; the docstrings'
+cross-reference roles (``:meth:`x```) read as plain code in the API reference.
+"""
 
 from __future__ import annotations
 
@@ -41,3 +45,21 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     else:
         markdown = _site_links(markdown, "")
     return _plain_indexing(markdown)
+
+
+_ROLE = re.compile(r":(?:meth|class|func|attr|data|mod|exc|obj):<code>(~?)([^<]*)</code>")
+
+
+def _plain_role(match: re.Match[str]) -> str:
+    """``:meth:`~a.b.c``` as ``c``, ``:meth:`a.b``` as ``a.b`` (what Sphinx would show), in code."""
+    target = match[2].rsplit(".", 1)[-1] if match[1] else match[2]
+    return f"<code>{target}</code>"
+
+
+def on_page_content(html: str, **_: Any) -> str:
+    """Shows a docstring's Sphinx-style role (``:class:`x```) as the code it names.
+
+    MkDocs renders the role's text literally (``:class:<code>x</code>``); the docstrings keep the
+    roles, which editors and ``help()`` read as usual.
+    """
+    return _ROLE.sub(_plain_role, html)

@@ -121,7 +121,7 @@ def make(
         InvalidOptionError: On an unknown game or backend, a bad player count (or none for a game
             of several player counts) or a bad option.
 
-    Example:
+    Examples:
         >>> import cardtable
         >>> game = cardtable.make("turn_the_tide", players=4)
         >>> state = game.new_state(seed=7)

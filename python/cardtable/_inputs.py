@@ -53,7 +53,7 @@ def as_int(value: object) -> int | None:
     integer, as the engine reads it; nor is a NumPy boolean (``numpy.bool_``, which NumPy 1.x
     still lets through ``__index__``).
 
-    Example:
+    Examples:
         >>> as_int(3), as_int(True), as_int(3.0)
         (3, None, None)
     """
@@ -73,7 +73,7 @@ def as_items(value: object) -> list[object] | None:
     a str, bytes, a mapping, a set (no order), a 0-d NumPy array (iterable by type, not in fact)
     or anything not iterable.
 
-    Example:
+    Examples:
         >>> as_items((1, 2)), as_items("12"), as_items({1, 2})
         ([1, 2], None, None)
     """
@@ -105,7 +105,7 @@ def is_choice(value: object, *choices: str | None) -> bool:
     A NumPy array compared with a str gives an array, whose truth value raises a bare
     ``ValueError``; a value that is not a str (nor ``None``) is simply none of the choices.
 
-    Example:
+    Examples:
         >>> is_choice("ansi", None, "ansi"), is_choice(None, None, "ansi")
         (True, True)
         >>> is_choice(["ansi"], None, "ansi")
@@ -145,7 +145,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     removed and the target is left as it was. A target that exists and is not a regular file
     (``/dev/stdout``, a pipe such as a shell's ``>(...)``, a device) is written directly.
 
-    Example:
+    Examples:
         >>> import tempfile
         >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
         >>> with writing(target) as f:

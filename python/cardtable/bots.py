@@ -253,7 +253,7 @@ def split_bot_specs(text: str) -> list[str]:
     ``"mcts:iterations=1000,c=0.7,greedy"`` gives ``["mcts:iterations=1000,c=0.7", "greedy"]``.
     Empty pieces are dropped.
 
-    Example:
+    Examples:
         >>> split_bot_specs("random, flatmc:samples=50,rollout=greedy")
         ['random', 'flatmc:samples=50,rollout=greedy']
     """
@@ -271,7 +271,7 @@ def split_bot_specs(text: str) -> list[str]:
 def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:
     """Seats built-in bot ``name`` in ``seat`` of ``game`` (see ``cardtable.games()`` for names).
 
-    Example:
+    Examples:
         >>> import cardtable
         >>> game = cardtable.make("turn_the_tide", players=3)
         >>> state = game.new_state(seed=1)

@@ -150,7 +150,7 @@ class VectorEnv:
     observation and reward once, and the next :meth:`step` ignores its action and starts its next
     game (``info["autoreset"]``).
 
-    Example:
+    Examples:
         >>> import numpy as np
         >>> import cardtable
         >>> env = cardtable.VectorEnv("goofspiel", 8, players=2, seed=1)

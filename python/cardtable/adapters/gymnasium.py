@@ -17,7 +17,7 @@ arguments of ``gymnasium.make``), with :class:`CardtableVectorEnv` as its vector
 arguments of :func:`make_vec_env` are keyword arguments of ``gymnasium.make_vec``).
 ``gymnasium.make("cardtable.adapters.gymnasium:cardtable/...")`` imports it on the way.
 
-Example:
+Examples:
     >>> import numpy as np
     >>> import gymnasium
     >>> import cardtable.adapters.gymnasium
@@ -237,7 +237,7 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
     (``action_mask``, ``seat``, ``autoreset``, ``rewards``, ``game_index``, ``scores``) and
     seeds are as ``docs/learning.md`` describes them. Gymnasium's vector wrappers accept it.
 
-    Example:
+    Examples:
         >>> import gymnasium
         >>> from cardtable.adapters.gymnasium import make_vec_env
         >>> envs = make_vec_env("goofspiel", 8, players=2, seed=1, num_cards=4)

@@ -25,7 +25,7 @@ OpenSpiel's algorithms (random simulation tests, MCTS, …) run on it:
   reference game's ``max_game_length``), or 100,000 for a game whose length has no bound (Deep
   Regrets).
 
-Example:
+Examples:
     MCTS on a small goofspiel:
 
     ```python

@@ -12,7 +12,7 @@ winner, 0 for a shared win, -1 otherwise) for every agent at once. A seeded game
 anyone decides is skipped (the next seed is used). Actions are ints (NumPy integers too; not bools,
 floats or strings); ``None`` is the only action of an agent whose game is over.
 
-Example:
+Examples:
     >>> from cardtable.adapters.pettingzoo import env
     >>> aec = env("goofspiel", players=2)
     >>> aec.reset(seed=0)

@@ -332,8 +332,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         """The results as text: a table per seat, then the findings.
 
         Args:
-            width: As for :meth:`TournamentResult.summary_table
-                <cardtable.analysis.TournamentResult.summary_table>`.
+            width: As for :meth:`TournamentResult.summary_table`.
 
         Raises:
             InvalidOptionError: On a bad ``width``.

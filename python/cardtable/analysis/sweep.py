@@ -249,8 +249,7 @@ class SweepResult(ResultOutputs):
         (a bot's win rate, the bot with its parameters) is folded onto more lines, never cut.
 
         Args:
-            width: As for :meth:`TournamentResult.summary_table
-                <cardtable.analysis.TournamentResult.summary_table>`, with ``None`` for 160.
+            width: As for :meth:`TournamentResult.summary_table`, with ``None`` for 160.
 
         Raises:
             InvalidOptionError: On a bad ``width``.

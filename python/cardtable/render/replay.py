@@ -294,7 +294,7 @@ def replay(
         IllegalActionError: If an item of the history is not an int, or the history is not a
             game of ``game`` (an illegal action or outcome, or steps after the end).
 
-    Example:
+    Examples:
         >>> import cardtable
         >>> state = cardtable.make("goofspiel", players=2, num_cards=3).new_state(seed=1)
         >>> while not state.is_terminal:
