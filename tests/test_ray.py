@@ -59,6 +59,30 @@ def test_ray_summary_only_run() -> None:
     assert remote.seats == local.seats
 
 
+@pytest.mark.usefixtures("local_cluster")
+def test_a_stopped_ray_run_keeps_the_completed_games_in_full_size_arrays() -> None:
+    """As a local run's: a game not completed has length 0, the others are the local games."""
+    kwargs: dict[str, Any] = {"players": 3, "games": 4000, "seed": 5}
+    local = cardtable.simulate("turn_the_tide", progress=False, **kwargs)
+    stopped = cardtable.simulate(
+        "turn_the_tide",
+        backend="ray",
+        ray_chunks=8,
+        progress=lambda done, total: done == 0,  # stop once a chunk is done
+        **kwargs,
+    )
+    assert stopped.interrupted and 0 < stopped.games_played < 4000
+    assert stopped.lengths is not None and stopped.scores is not None
+    assert stopped.winners is not None and local.lengths is not None
+    assert stopped.lengths.shape == (4000,) and stopped.scores.shape == (4000, 3)
+    played = stopped.lengths > 0
+    assert played.sum() == stopped.games_played
+    np.testing.assert_array_equal(stopped.lengths[played], local.lengths[played])
+    np.testing.assert_array_equal(stopped.scores[played], local.scores[played])
+    np.testing.assert_array_equal(stopped.winners[played], local.winners[played])
+    assert not stopped.scores[~played].any() and not stopped.winners[~played].any()
+
+
 def test_python_policies_are_local_only() -> None:
     with pytest.raises(cardtable.InvalidOptionError):
         cardtable.simulate(

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from cardtable._inputs import check_int
 from cardtable.errors import CardtableError, InvalidOptionError
 
@@ -96,14 +98,22 @@ def simulate_ray(
     for ref in refs:
         if ref not in finished:
             ray.cancel(ref)
-    parts = _results(ray, [r for r in refs if r in finished]) if finished else []
-    if not parts:
-        parts = [_run_range(*run, 0, 0)]
-    raw = merge_raw(parts, game.players)
+    done_refs = [r for r in refs if r in finished]
+    parts = _results(ray, done_refs) if done_refs else []
+    raw = merge_raw(parts or [_run_range(*run, 0, 0)], game.players)
     raw["interrupted"] = True
-    # The completed ranges need not be contiguous: keep only the summary.
-    for key in ("scores", "winners", "lengths"):
-        raw.pop(key, None)
+    if keep_games:
+        # The completed ranges need not be contiguous: the per-game arrays keep the requested
+        # size, with the games of unfinished ranges not played (length 0), as a local run's.
+        empty = _run_range(*run, 0, 0)
+        for key in ("scores", "winners", "lengths"):
+            shape = (games, *np.shape(empty[key])[1:])
+            dtype = np.result_type(*(np.asarray(p[key]).dtype for p in [empty, *parts]))
+            full = np.zeros(shape, dtype=dtype)
+            for ref, part in zip(done_refs, parts, strict=True):
+                lo = bounds[refs.index(ref)]
+                full[lo : lo + sizes[ref]] = part[key]
+            raw[key] = full
     return raw
 
 
