@@ -74,6 +74,7 @@ def test_a_stopped_ray_run_keeps_the_completed_games_in_full_size_arrays() -> No
     assert stopped.interrupted and 0 < stopped.games_played < 4000
     assert stopped.lengths is not None and stopped.scores is not None
     assert stopped.winners is not None and local.lengths is not None
+    assert local.scores is not None and local.winners is not None
     assert stopped.lengths.shape == (4000,) and stopped.scores.shape == (4000, 3)
     played = stopped.lengths > 0
     assert played.sum() == stopped.games_played

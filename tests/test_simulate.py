@@ -312,6 +312,18 @@ def test_progress_callback_and_stopping_early() -> None:
     assert result.to_arrow().num_rows == result.games_played
 
 
+def test_results_compare_equal_by_value() -> None:
+    def run(threads: int, **kw: Any) -> cardtable.SimulationResult:
+        return cardtable.simulate(
+            "turn_the_tide", players=3, games=200, threads=threads, progress=False, **kw
+        )
+
+    one = run(1)
+    assert one == run(2) and one == run(1) and one != run(1, seed=1)
+    assert one != run(1, keep_games=False)  # no per-game arrays there
+    assert (one == "result") is False
+
+
 def test_the_summary_shows_long_bot_specs_whole() -> None:
     specs = [f"mcts:iterations=5,c=0.3,rollout=greedy,reward=margin,prior={p}" for p in (0.5, 1.5)]
     result = cardtable.simulate(

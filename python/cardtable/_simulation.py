@@ -12,7 +12,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Sequence, Sized
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -410,9 +410,12 @@ def _mean_std(n: int, total: int, squares: int) -> tuple[float, float]:
     return (mean, math.sqrt(max(var, 0.0)))
 
 
-@dataclass
+@dataclass(eq=False)
 class SimulationResult:
     """What :func:`simulate` returns.
+
+    Two results compare equal (``==``) when every field is equal, the per-game arrays element by
+    element and in the same dtype: the same seed gives equal results on any thread count.
 
     Attributes:
         game_id: The game.
@@ -449,6 +452,26 @@ class SimulationResult:
     lengths: npt.NDArray[np.uint32] | None
     seats: list[SeatSummary] = field(default_factory=list)
     _totals: list[dict[str, int]] = field(default_factory=list, repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+                same = (
+                    isinstance(a, np.ndarray)
+                    and isinstance(b, np.ndarray)
+                    and a.dtype == b.dtype
+                    and np.array_equal(a, b)
+                )
+                if not same:
+                    return False
+            elif a != b:
+                return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     @property
     def by_bot(self) -> list[BotSummary]:
