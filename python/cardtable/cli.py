@@ -335,7 +335,9 @@ def simulate_command(
 ) -> None:
     """Play many games of GAME_ID with built-in bots and print a summary per seat and bot.
 
-    Ctrl-C stops the run and prints the summary of the games completed so far.
+    Ctrl-C stops the run, prints the summary of the games completed so far (and writes them
+    with --out), and exits with status 130, so that a script can tell a partial run from a whole
+    one.
     """
     if summary_only and (out or plot):
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
@@ -369,6 +371,7 @@ def simulate_command(
         if result.interrupted:
             echo(f"interrupted: 0 of {games:,} games completed")
         echo("no games were completed: nothing to summarize or write")
+        _exit_if_interrupted(result.interrupted)
         return
     echo(result.summary_table())
     if result.interrupted:
@@ -381,6 +384,17 @@ def simulate_command(
         with write_errors(plot):
             _write_plot(result, plot)
         echo(f"wrote {plot}")
+    _exit_if_interrupted(result.interrupted)
+
+
+INTERRUPTED = 130
+"""The exit status of a run stopped by Ctrl-C (128 + SIGINT, as a shell reports it)."""
+
+
+def _exit_if_interrupted(interrupted: bool) -> None:
+    """Exits with :data:`INTERRUPTED` after a run that Ctrl-C stopped (its outputs written)."""
+    if interrupted:
+        raise SystemExit(INTERRUPTED)
 
 
 def seat_count(game_id: str, bots: str | None, per: str | None = "seat") -> int:
