@@ -312,6 +312,11 @@ def test_progress_callback_and_stopping_early() -> None:
     assert result.to_arrow().num_rows == result.games_played
 
 
+def test_ray_chunks_without_ray_is_refused() -> None:
+    with pytest.raises(cardtable.InvalidOptionError, match="ray_chunks=4 goes with backend='ray'"):
+        cardtable.simulate("turn_the_tide", players=3, games=2, ray_chunks=4, progress=False)
+
+
 def test_results_compare_equal_by_value() -> None:
     def run(threads: int, **kw: Any) -> cardtable.SimulationResult:
         return cardtable.simulate(

@@ -124,7 +124,8 @@ def simulate(
         backend: ``"local"``, or ``"ray"`` to split the games into chunks run as Ray tasks (needs
             ``pip install cardtable[ray]`` and a running or a local Ray cluster); the results
             are identical.
-        ray_chunks: Number of Ray tasks (default: twice the cluster's CPUs).
+        ray_chunks: Number of Ray tasks (default: twice the cluster's CPUs); only with
+            ``backend="ray"``.
         batch_size: With Python policies: games stepped together per policy call. While such a
             run lasts, the garbage collector's first threshold (``gc.get_threshold()[0]``) is
             raised by ``batch_size`` plus a few, so that the batch's legal-action lists do not set
@@ -168,6 +169,11 @@ def simulate(
                 f"bots[{seat}] must be a bot name or a Python policy (a callable), got {b!r}"
             )
     names = bot_labels(bots)
+    if ray_chunks is not None and not is_choice(backend, "ray"):
+        raise InvalidOptionError(
+            f"ray_chunks={ray_chunks!r} goes with backend='ray' (the local backend splits the "
+            "games over its threads itself)"
+        )
     run: partial[dict[str, Any]]
     if any(not isinstance(b, str) for b in bots):
         if not is_choice(backend, "local"):
