@@ -182,6 +182,17 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
     assert "Traceback" not in out
 
 
+def test_simulate_plays_a_range_of_the_run_with_first_game(tmp_path: Path) -> None:
+    out = tmp_path / "part.csv"
+    text = run_cli(*_simulate("--first-game", "100", "--out", str(out)))
+    assert "50 games 100–149" in text
+    rows = out.read_text(encoding="utf-8").splitlines()
+    assert rows[1].startswith("100,") and rows[-1].startswith("149,")
+    whole = cardtable.simulate("goofspiel", players=2, games=150, progress=False)
+    assert whole.scores is not None
+    assert [int(x) for x in rows[1].split(",")[2:4]] == [int(x) for x in whole.scores[100]]
+
+
 def _simulate(*args: str) -> list[str]:
     return ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress", *args]
 

@@ -60,6 +60,16 @@ def test_ray_summary_only_run() -> None:
 
 
 @pytest.mark.usefixtures("local_cluster")
+def test_a_ray_run_of_a_range_equals_the_local_one() -> None:
+    kwargs: dict[str, Any] = {"players": 3, "games": 900, "seed": 4, "first_game": 1000}
+    local = cardtable.simulate("turn_the_tide", progress=False, **kwargs)
+    remote = cardtable.simulate(
+        "turn_the_tide", backend="ray", ray_chunks=3, progress=False, **kwargs
+    )
+    assert remote == local and remote.first_game == 1000
+
+
+@pytest.mark.usefixtures("local_cluster")
 def test_a_stopped_ray_run_keeps_the_completed_games_in_full_size_arrays() -> None:
     """As a local run's: a game not completed has length 0, the others are the local games."""
     kwargs: dict[str, Any] = {"players": 3, "games": 4000, "seed": 5}

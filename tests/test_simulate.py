@@ -312,6 +312,82 @@ def test_progress_callback_and_stopping_early() -> None:
     assert result.to_arrow().num_rows == result.games_played
 
 
+def test_a_run_split_into_ranges_merges_into_the_whole_run() -> None:
+    """``first_game`` plays one part of a run; the parts, merged in any order, are the run."""
+    kw: dict[str, Any] = {"players": 3, "bots": ["greedy", "random", "random"], "seed": 7}
+    whole = cardtable.simulate("turn_the_tide", games=900, progress=False, **kw)
+    parts = [
+        cardtable.simulate(
+            "turn_the_tide", games=n, first_game=first, threads=t, progress=False, **kw
+        )
+        for first, n, t in ((0, 250, 1), (250, 400, 2), (650, 250, 1))
+    ]
+    merged = cardtable.SimulationResult.merge(reversed(parts))
+    assert merged == whole
+    assert cardtable.SimulationResult.merge(parts[:1]) == parts[0]
+    # A part's arrays, table and replays speak of the run's game numbers.
+    middle = parts[1]
+    assert middle.first_game == 250 and middle.games_requested == 400
+    assert whole.scores is not None and middle.scores is not None
+    np.testing.assert_array_equal(middle.scores, whole.scores[250:650])
+    table = middle.to_arrow()
+    assert table.column("game").to_pylist() == list(range(250, 650))
+    assert table.schema.metadata[b"first_game"] == b"250"
+    assert "400 games 250–649" in middle.summary_table()
+    assert middle.replay(600).history == whole.replay(600).history  # checked against its scores
+    with pytest.raises(cardtable.InvalidOptionError, match=r"game must be an int in 250\.\.=649"):
+        middle.replay(100)
+    # Summary-only parts merge into the summary-only run.
+    summaries = [
+        cardtable.simulate(
+            "turn_the_tide", games=n, first_game=f, keep_games=False, progress=False, **kw
+        )
+        for f, n in ((0, 500), (500, 400))
+    ]
+    alone = cardtable.simulate("turn_the_tide", games=900, keep_games=False, progress=False, **kw)
+    assert cardtable.SimulationResult.merge(summaries) == alone
+
+
+def test_policy_runs_split_into_ranges_too() -> None:
+    def first(batch: cardtable.PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    kw: dict[str, Any] = {"players": 3, "bots": [first, "random", "random"], "seed": 3}
+    whole = cardtable.simulate("turn_the_tide", games=300, progress=False, **kw)
+    parts = [
+        cardtable.simulate("turn_the_tide", games=n, first_game=f, progress=False, **kw)
+        for f, n in ((0, 120), (120, 180))
+    ]
+    assert cardtable.SimulationResult.merge(parts) == whole
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"seed": 8}, "the results are of different runs"),
+        ({"first_game": 300}, "games 0..199 are followed by games from 300, not from 200"),
+        ({"first_game": 100}, "games 0..199 are followed by games from 100, not from 200"),
+        ({"keep_games": False}, "some results kept per-game arrays and some did not"),
+    ],
+)
+def test_only_consecutive_parts_of_one_run_merge(change: dict[str, Any], message: str) -> None:
+    kw: dict[str, Any] = {"players": 3, "seed": 7, "progress": False}
+    head = cardtable.simulate("turn_the_tide", games=200, **kw)
+    other = cardtable.simulate("turn_the_tide", games=100, **{**kw, "first_game": 200, **change})
+    with pytest.raises(cardtable.InvalidOptionError, match=message):
+        cardtable.SimulationResult.merge([head, other])
+
+
+def test_merge_takes_results_and_first_game_fits_the_seed_range() -> None:
+    for bad in ([], [1], "results"):
+        with pytest.raises(cardtable.InvalidOptionError, match="merge takes one or more"):
+            cardtable.SimulationResult.merge(bad)  # type: ignore[arg-type]
+    with pytest.raises(cardtable.InvalidOptionError, match="first_game must be an int in"):
+        cardtable.simulate("goofspiel", players=2, games=5, first_game=2**64 - 3, progress=False)
+    with pytest.raises(cardtable.InvalidOptionError, match="first_game must be an int in"):
+        cardtable.simulate("goofspiel", players=2, games=5, first_game=-1, progress=False)
+
+
 def test_ray_chunks_without_ray_is_refused() -> None:
     with pytest.raises(cardtable.InvalidOptionError, match="ray_chunks=4 goes with backend='ray'"):
         cardtable.simulate("turn_the_tide", players=3, games=2, ray_chunks=4, progress=False)

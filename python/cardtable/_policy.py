@@ -32,15 +32,24 @@ def run_with_policies(
     keep_games: bool,
     batch_size: int,
     progress: bool | Callable[[int, int], object],
+    first_game: int = 0,
 ) -> dict[str, Any]:
-    """Plays ``games`` games where some seats are Python policies; returns the raw result dict.
+    """Plays games ``first_game ..`` (``games`` of them) where some seats are Python policies.
+
+    Returns the raw result dict.
 
     Seats with the same policy object share one call per step. Ctrl-C stops the run cleanly and the
     games completed so far are returned (marked interrupted).
     """
     specs = [b if isinstance(b, str) else None for b in bots]
     runner = _core.Lockstep(
-        game, games=games, seed=seed, bots=specs, batch=batch_size, keep_games=keep_games
+        game,
+        games=games,
+        seed=seed,
+        bots=specs,
+        batch=batch_size,
+        keep_games=keep_games,
+        first_game=first_game,
     )
     # Seats with the same policy object form one group; `group_of[seat]` is the seat's group.
     policies: list[PythonPolicy] = []

@@ -48,8 +48,9 @@ def simulate_ray(
     keep_games: bool,
     chunks: int | None,
     progress: bool | Callable[[int, int], object],
+    first_game: int = 0,
 ) -> dict[str, Any]:
-    """Runs the games as Ray tasks over contiguous game ranges and merges them in order.
+    """Runs games ``first_game ..`` as Ray tasks over contiguous game ranges and merges them.
 
     Connects to the running Ray cluster (``ray.init()``) if none is connected yet, once the
     arguments are checked here: the bots, like everything the workers check, by a run of no
@@ -77,7 +78,7 @@ def simulate_ray(
     bounds = [games * i // chunks for i in range(chunks + 1)]
     run = (game.game_id, game.players, game.options, bots, seed, keep_games)
     task = ray.remote(_run_range)
-    refs = [task.remote(*run, lo, hi - lo) for lo, hi in pairwise(bounds)]
+    refs = [task.remote(*run, first_game + lo, hi - lo) for lo, hi in pairwise(bounds)]
     sizes = {ref: hi - lo for ref, (lo, hi) in zip(refs, pairwise(bounds), strict=True)}
     finished: set[Any] = set()
     stopped = False

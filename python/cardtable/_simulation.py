@@ -8,10 +8,11 @@ types; this module imports none of them (the replay viewer only inside
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
-from collections.abc import Callable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -343,6 +344,11 @@ def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+_INT64_MAX = (1 << 63) - 1
+"""The largest game number the ``game`` column of :meth:`SimulationResult.to_arrow` holds as
+``int64``."""
+
+
 @dataclass(frozen=True)
 class SeatSummary:
     """Results of one seat over a run.
@@ -435,6 +441,8 @@ class SimulationResult:
         lengths: ``[games]`` ``uint32`` decisions per game (0 for a game not played because the
             run stopped), or ``None``. A kept game costs ``3 × players + 4`` bytes (16 with four
             players), in these arrays as during the run (the engine fills them in place).
+        first_game: The number of the run's first game: row ``i`` of the arrays is game
+            ``first_game + i`` (``simulate(first_game=...)``; 0 for a whole run).
         seats: Per-seat summary.
     """
 
@@ -450,8 +458,10 @@ class SimulationResult:
     scores: npt.NDArray[np.signedinteger[Any]] | None
     winners: npt.NDArray[np.bool_] | None
     lengths: npt.NDArray[np.uint32] | None
+    first_game: int = 0
     seats: list[SeatSummary] = field(default_factory=list)
     _totals: list[dict[str, int]] = field(default_factory=list, repr=False)
+    _share_denominator: int = field(default=1, repr=False)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimulationResult):
@@ -472,6 +482,68 @@ class SimulationResult:
         return True
 
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    @classmethod
+    def merge(cls, results: Iterable[SimulationResult]) -> SimulationResult:
+        """Joins the results of consecutive game ranges of one run: the whole range's result.
+
+        Runs of the same game, players, options, bots and seed whose ranges
+        (``simulate(first_game=...)``) follow each other, without a gap or an overlap, are parts
+        of one run, on one machine or many: the merged result equals one run of the whole range
+        (``==``), summary and per-game arrays alike. The parts may be given in any order.
+
+        Args:
+            results: The parts (at least one).
+
+        Returns:
+            The result of the whole range (``interrupted`` if any part was).
+
+        Raises:
+            InvalidOptionError: If there is no part, the parts are of different runs, their ranges
+                leave a gap or overlap, or some kept per-game arrays and some did not.
+        """
+        parts = sorted(_as_results(results), key=lambda r: r.first_game)
+        head = parts[0]
+        run = (head.game_id, head.players, head.options, head.bots, head.seed)
+        for r in parts[1:]:
+            other = (r.game_id, r.players, r.options, r.bots, r.seed)
+            if other != run:
+                raise InvalidOptionError(
+                    "the results are of different runs (game, players, options, bots or seed "
+                    f"differ): {run} and {other}"
+                )
+        for a, b in itertools.pairwise(parts):
+            end = a.first_game + a.games_requested
+            if b.first_game != end:
+                raise InvalidOptionError(
+                    f"the ranges must follow each other: games {a.first_game}..{end - 1} are "
+                    f"followed by games from {b.first_game}, not from {end}"
+                )
+        if len({r.scores is None for r in parts}) > 1:
+            raise InvalidOptionError(
+                "some results kept per-game arrays and some did not (keep_games): merge runs "
+                "made the same way"
+            )
+        raw = merge_raw([r._raw() for r in parts], head.players)
+        from cardtable import _core
+
+        game = _core.Game(head.game_id, head.players, head.options)
+        games = sum(r.games_requested for r in parts)
+        return result_from_raw(raw, game, head.bots, head.seed, games, head.first_game)
+
+    def _raw(self) -> dict[str, Any]:
+        """This result as the engine's raw result dict (what :func:`merge_raw` joins)."""
+        raw: dict[str, Any] = {
+            "games_played": self.games_played,
+            "interrupted": self.interrupted,
+            "decisions": self.decisions,
+            "chance_steps": 0,  # not kept in a result
+            "share_denominator": self._share_denominator,
+            "seats": self._totals,
+        }
+        if self.scores is not None:
+            raw.update(scores=self.scores, winners=self.winners, lengths=self.lengths)
+        return raw
 
     @property
     def by_bot(self) -> list[BotSummary]:
@@ -521,9 +593,11 @@ class SimulationResult:
         from rich.table import Table
 
         changed = self._changed_options()
+        last = self.first_game + self.games_requested - 1
+        part = f" {self.first_game:,}–{last:,}" if self.first_game else ""
         title = (
             f"{self.game_id}{f' ({changed})' if changed else ''}, {self.players} players, "
-            f"{self.games_played:,} games{' (interrupted)' if self.interrupted else ''}, "
+            f"{self.games_played:,} games{part}{' (interrupted)' if self.interrupted else ''}, "
             f"seed {self.seed}"
         )
         caption = (
@@ -596,9 +670,12 @@ class SimulationResult:
             raise InvalidOptionError("per-game results were not kept (keep_games=False)")
         played = self.lengths > 0
         columns: dict[str, Any] = {
-            "game": np.flatnonzero(played).astype(np.int64),
+            # int64, as any run's; uint64 only for game numbers from 2**63 on.
+            "game": np.flatnonzero(played).astype(np.uint64) + np.uint64(self.first_game),
             "length": self.lengths[played],
         }
+        if self.first_game + self.games_requested <= _INT64_MAX + 1:
+            columns["game"] = columns["game"].astype(np.int64)
         for p in range(self.players):
             columns[f"score_{p}"] = self.scores[played, p]
         for p in range(self.players):
@@ -609,6 +686,9 @@ class SimulationResult:
             "bots": ",".join(self.bots),
             "seed": str(self.seed),
             "options": json.dumps(self.options),
+            "first_game": str(self.first_game),
+            "games_requested": str(self.games_requested),
+            "interrupted": json.dumps(self.interrupted),
         }
         return pa.table(columns, metadata=meta)
 
@@ -658,9 +738,14 @@ def run_local(
 
 
 def result_from_raw(
-    raw: dict[str, Any], game: _core.Game, bots: list[str], seed: int, games: int
+    raw: dict[str, Any],
+    game: _core.Game,
+    bots: list[str],
+    seed: int,
+    games: int,
+    first_game: int = 0,
 ) -> SimulationResult:
-    """The :class:`SimulationResult` of ``games`` requested games of ``game`` with ``bots``."""
+    """The :class:`SimulationResult` of ``games`` games of ``game`` from ``first_game`` on."""
     n = int(raw["games_played"])
     seats = []
     totals = []
@@ -696,9 +781,25 @@ def result_from_raw(
         scores=raw.get("scores"),
         winners=raw.get("winners"),
         lengths=raw.get("lengths"),
+        first_game=first_game,
         seats=seats,
         _totals=totals,
+        _share_denominator=denominator,
     )
+
+
+def _as_results(results: object) -> list[SimulationResult]:
+    """``results`` as a non-empty list of :class:`SimulationResult`.
+
+    Raises:
+        InvalidOptionError: Otherwise.
+    """
+    parts = as_items(results)
+    if not parts or not all(isinstance(r, SimulationResult) for r in parts):
+        raise InvalidOptionError(
+            f"merge takes one or more SimulationResults (a list of them), got {results!r:.80}"
+        )
+    return [r for r in parts if isinstance(r, SimulationResult)]
 
 
 def merge_raw(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:

@@ -214,7 +214,8 @@ def _result_rows(result: cardtable.SimulationResult) -> tuple[list[str], list[li
     header = ["game", "length"]
     header += [f"score_{p}" for p in range(result.players)]
     header += [f"win_{p}" for p in range(result.players)]
-    columns = [result.lengths.nonzero()[0].tolist(), result.lengths[played].tolist()]
+    games = [result.first_game + int(i) for i in result.lengths.nonzero()[0]]
+    columns = [games, result.lengths[played].tolist()]
     columns += [result.scores[played, p].tolist() for p in range(result.players)]
     columns += [result.winners[played, p].tolist() for p in range(result.players)]
     return header, [list(row) for row in zip(*columns, strict=True)]
@@ -297,6 +298,14 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     help="Seed of the run.",
 )
 @click.option(
+    "--first-game",
+    type=click.IntRange(0, 2**64 - 1),
+    default=0,
+    show_default=True,
+    help="Number of the first game: play games FIRST.. of the run (one part of a run split "
+    "over machines; SimulationResult.merge joins the parts).",
+)
+@click.option(
     "--threads",
     type=click.IntRange(1, MAX_THREADS),
     default=None,
@@ -325,6 +334,7 @@ def simulate_command(
     games: int,
     bots: str | None,
     seed: int,
+    first_game: int,
     threads: int | None,
     option_pairs: tuple[str, ...],
     out: Path | None,
@@ -354,6 +364,7 @@ def simulate_command(
             players=players,
             bots=bot_list,
             seed=seed,
+            first_game=first_game,
             threads=threads,
             keep_games=not summary_only,
             progress=not no_progress,

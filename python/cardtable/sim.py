@@ -94,6 +94,7 @@ def simulate(
     backend: Literal["local", "ray"] = "local",
     ray_chunks: int | None = None,
     batch_size: int = 256,
+    first_game: int = 0,
     **options: Any,
 ) -> SimulationResult:
     """Plays many whole games with built-in bots (or Python policies) and summarizes them.
@@ -126,6 +127,11 @@ def simulate(
             are identical.
         ray_chunks: Number of Ray tasks (default: twice the cluster's CPUs); only with
             ``backend="ray"``.
+        first_game: The number of the run's first game: the run plays games ``first_game ..
+            first_game + games - 1`` of the run seeded ``seed`` (game ``g`` is always
+            ``new_state(seed=derive_seed(seed, g))``). Runs of consecutive ranges, on one machine
+            or many, are parts of one run: :meth:`SimulationResult.merge` joins them into the
+            result of the whole range.
         batch_size: With Python policies: games stepped together per policy call. While such a
             run lasts, the garbage collector's first threshold (``gc.get_threshold()[0]``) is
             raised by ``batch_size`` plus a few, so that the batch's legal-action lists do not set
@@ -146,6 +152,7 @@ def simulate(
 
     games = check_int("games", games, 0, MAX_SEED)
     seed = check_int("seed", seed, 0, MAX_SEED)
+    first_game = check_int("first_game", first_game, 0, MAX_SEED - games)
     if threads is not None:
         threads = check_int("threads", threads, 1, MAX_THREADS)
     batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH)
@@ -189,8 +196,10 @@ def simulate(
         run = partial(simulate_ray, game, names, chunks=ray_chunks)
     else:
         raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
-    raw = run(games=games, seed=seed, keep_games=keep_games, progress=progress)
-    return result_from_raw(raw, game, names, seed, games)
+    raw = run(
+        games=games, seed=seed, keep_games=keep_games, progress=progress, first_game=first_game
+    )
+    return result_from_raw(raw, game, names, seed, games, first_game)
 
 
 def bot_labels(bots: Sequence[str | PythonPolicy]) -> list[str]:

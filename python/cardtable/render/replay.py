@@ -65,6 +65,16 @@ class SimulatedRun(Protocol):
         ...
 
     @property
+    def first_game(self) -> int:
+        """The number of the run's first game (its games are ``first_game ..``)."""
+        ...
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether the run was stopped early."""
+        ...
+
+    @property
     def games_played(self) -> int:
         """How many games the run completed."""
         ...
@@ -386,10 +396,12 @@ def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[
 def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) -> Replay:
     """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
 
-    ``game`` is an int (NumPy integers too) in ``0..games_requested - 1``, and a game the run
-    completed: every game of a finished run; in a run stopped early (Ctrl-C), whose threads
-    completed games all over the range, a game whose ``lengths`` entry is not 0 (the run kept
-    per-game arrays) or any game below ``games_played`` (it kept none).
+    ``game`` is the game's number in the run: an int (NumPy integers too) in ``first_game ..
+    first_game + games_requested - 1`` (``0 ..`` for a run of the whole range). When the run kept
+    per-game arrays it must be a game the run completed (its ``lengths`` entry is not 0: a run
+    stopped early, with Ctrl-C, completed games all over the range), and the rebuilt game must
+    end with the run's scores. A run that kept no arrays does not say which games it completed,
+    so any game of its range is rebuilt (exactly the game the run plays with that number).
 
     Raises:
         InvalidOptionError: If ``game`` is not an int or not a game the run completed, if the run
@@ -397,16 +409,14 @@ def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) 
     """
     if result.games_played == 0:
         raise InvalidOptionError("the run completed no games: there is none to replay")
-    if result.lengths is None:
-        g = check_int("game", game, 0, result.games_played - 1)
-    else:
-        g = check_int("game", game, 0, result.games_requested - 1)
-        if result.lengths[g] == 0:
-            raise InvalidOptionError(
-                f"game {g} was not completed: the run was stopped before it (its completed "
-                "games are those with lengths > 0)"
-            )
-    expected = None if result.scores is None else [int(x) for x in result.scores[g]]
+    first = result.first_game
+    g = check_int("game", game, first, first + result.games_requested - 1)
+    if result.lengths is not None and result.lengths[g - first] == 0:
+        raise InvalidOptionError(
+            f"game {g} was not completed: the run was stopped before it (its completed "
+            "games are those with lengths > 0)"
+        )
+    expected = None if result.scores is None else [int(x) for x in result.scores[g - first]]
     return replay_run_game(
         result.game_id,
         result.players,

@@ -968,7 +968,8 @@ struct PyLockstep {
 #[pymethods]
 impl PyLockstep {
     #[new]
-    #[pyo3(signature = (game, *, games, seed, bots, batch, keep_games=true))]
+    #[pyo3(signature = (game, *, games, seed, bots, batch, keep_games=true, first_game=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &PyGame,
@@ -977,10 +978,15 @@ impl PyLockstep {
         bots: &Bound<'_, PyAny>,
         batch: &Bound<'_, PyAny>,
         keep_games: bool,
+        first_game: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let opt = EngineError::InvalidOption;
         let games = uint_arg(games, "games", u64::MAX, opt)?;
         let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
+        let first_game = match first_game {
+            Some(first) => uint_arg(first, "first_game", u64::MAX, opt)?,
+            None => 0,
+        };
         let bots = list_arg(bots, "bots", opt, |b| {
             if b.is_none() {
                 Ok(None)
@@ -991,7 +997,7 @@ impl PyLockstep {
         let batch = uint_arg(batch, "batch size", engine::lockstep::MAX_BATCH, opt)?;
         let config = engine::SimConfig {
             games,
-            first_game: 0,
+            first_game,
             seed,
             threads: Some(1),
             bots: Vec::new(),
