@@ -58,12 +58,17 @@ fn too_large(what: &str, hint: &str) -> EngineError {
 
 /// A vector of `len` copies of `value`, allocated fallibly: [`EngineError::TooLarge`] (naming
 /// `what`, followed by `hint`) instead of an abort when the memory cannot be had.
+///
+/// The room is first reserved (and released) to learn whether it can be had; the vector itself
+/// is then made by `vec!`, which for a zero of a primitive type asks the system for zeroed memory
+/// instead of writing the zeros: the system hands the pages out as they are first written, so a
+/// large per-game array costs no time (and no memory) before the games fill it, and a run of
+/// 10⁹ games starts at once (and answers Ctrl-C at once) instead of first writing 16 GB.
 pub fn try_filled<T: Clone>(len: usize, value: T, what: &str, hint: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
+    Vec::<T>::new()
+        .try_reserve_exact(len)
         .map_err(|_| too_large(what, hint))?;
-    v.resize(len, value);
-    Ok(v)
+    Ok(vec![value; len])
 }
 
 /// An empty vector with room for `len` items, allocated fallibly (see [`try_filled`]).
