@@ -361,10 +361,10 @@ class SeatSummary:
             co-winner).
         win_share: Wins with a shared win split evenly among its winners (sums to ``games`` over
             all seats).
-        win_rate: ``wins / games``.
+        win_rate: ``wins / games`` (the seats' win rates sum above 1 when wins are shared).
         win_rate_ci95: 95% Wilson interval of ``win_rate``.
         score_mean: Mean final score.
-        score_std: Sample standard deviation of the final score.
+        score_std: Sample standard deviation of the final score (0 for a single game).
         score_min: Lowest final score.
         score_max: Highest final score.
     """
@@ -391,9 +391,13 @@ class BotSummary:
         seats: The seats it played.
         games: Seat-games counted (games × seats).
         win_rate: Share of those seat-games won (shared wins count for every co-winner).
-        win_rate_ci95: 95% Wilson interval of ``win_rate``.
+        win_rate_ci95: 95% Wilson interval of ``win_rate``, treating the seat-games as
+            independent. The seats of one game are not (a bot against itself in every seat wins
+            about ``1 / seats`` of them by construction), so the interval is wider or narrower
+            than the truth: for a comparison of bots, a tournament's intervals, clustered by
+            deal, are the ones to read (``docs/studies.md``).
         score_mean: Mean final score.
-        score_std: Sample standard deviation of the final score.
+        score_std: Sample standard deviation of the final score (0 for a single seat-game).
     """
 
     bot: str
