@@ -193,6 +193,21 @@ def test_simulate_plays_a_range_of_the_run_with_first_game(tmp_path: Path) -> No
     assert [int(x) for x in rows[1].split(",")[2:4]] == [int(x) for x in whole.scores[100]]
 
 
+def test_summary_joins_the_saved_parts_of_a_run(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    parts = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
+    run_cli(*_simulate("-n", "30", "--out", str(parts[0])))
+    run_cli(*_simulate("-n", "20", "--first-game", "30", "--out", str(parts[1])))
+    whole = run_cli(*_simulate("-n", "50"))
+    assert run_cli("summary", str(parts[1]), str(parts[0])) == whole
+    assert "games 30–49" in run_cli("summary", str(parts[1]))
+    text = run_cli("summary", str(parts[0]), str(parts[0]), exit_code=1)
+    assert "the ranges must follow each other" in text
+    (tmp_path / "x.parquet").write_text("not parquet", encoding="utf-8")
+    assert "cannot read" in run_cli("summary", str(tmp_path / "x.parquet"), exit_code=1)
+    assert "does not exist" in run_cli("summary", str(tmp_path / "none.parquet"), exit_code=2)
+
+
 def _simulate(*args: str) -> list[str]:
     return ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress", *args]
 

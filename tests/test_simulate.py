@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -386,6 +387,61 @@ def test_merge_takes_results_and_first_game_fits_the_seed_range() -> None:
         cardtable.simulate("goofspiel", players=2, games=5, first_game=2**64 - 3, progress=False)
     with pytest.raises(cardtable.InvalidOptionError, match="first_game must be an int in"):
         cardtable.simulate("goofspiel", players=2, games=5, first_game=-1, progress=False)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "bots", "options"),
+    [
+        ("turn_the_tide", 4, ["greedy", "random", "random", "random"], {}),
+        ("goofspiel", 2, None, {"num_cards": 5}),
+        ("deep_regrets", 3, None, {}),
+        ("trafficars", 5, ["greedy"] * 5, {"lanes": 2}),
+        ("trafficars_memory", 2, ["memory", "random"], {}),
+        ("trafficars_overtaking", 3, None, {}),
+    ],
+)
+def test_a_saved_table_gives_back_the_result(
+    game_id: str, players: int, bots: list[str] | None, options: dict[str, Any], tmp_path: Path
+) -> None:
+    """The summary recomputed from the saved games is the engine's, to the last integer."""
+    pytest.importorskip("pyarrow")
+    result = cardtable.simulate(
+        game_id, players=players, games=300, bots=bots, seed=9, progress=False, **options
+    )
+    assert cardtable.SimulationResult.from_arrow(result.to_arrow()) == result
+    path = tmp_path / "run.parquet"
+    result.to_parquet(path)
+    assert cardtable.SimulationResult.from_parquet(path) == result
+
+
+def test_saved_parts_of_a_run_load_and_merge(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    kw: dict[str, Any] = {"players": 3, "seed": 2, "progress": False}
+    bots = ["mcts:iterations=4,c=0.3", "random", "random"]  # a spec with a comma
+    whole = cardtable.simulate("turn_the_tide", games=200, bots=bots, **kw)
+    paths = []
+    for first, n in ((0, 80), (80, 120)):
+        path = tmp_path / f"part{first}.parquet"
+        part = cardtable.simulate("turn_the_tide", games=n, first_game=first, bots=bots, **kw)
+        part.to_parquet(path)
+        paths.append(path)
+    loaded = [cardtable.SimulationResult.from_parquet(p) for p in paths]
+    assert cardtable.SimulationResult.merge(loaded) == whole
+    # An interrupted run's table has only the games completed, and says it was interrupted.
+    stopped = cardtable.simulate(
+        "turn_the_tide",
+        games=10_000_000,
+        players=3,
+        seed=2,
+        threads=1,
+        progress=lambda done, total: done == 0,  # stop at the first report
+    )
+    back = cardtable.SimulationResult.from_arrow(stopped.to_arrow())
+    assert back == stopped and back.interrupted and back.games_requested == 10_000_000
+    import pyarrow as pa
+
+    with pytest.raises(cardtable.InvalidOptionError, match="not a table of SimulationResult"):
+        cardtable.SimulationResult.from_arrow(pa.table({"game": [0]}))
 
 
 def test_ray_chunks_without_ray_is_refused() -> None:

@@ -709,6 +709,108 @@ class SimulationResult:
 
         write_whole(path, lambda f: pq.write_table(self.to_arrow(), f))
 
+    @classmethod
+    def from_arrow(cls, table: pyarrow.Table) -> SimulationResult:
+        """The result a :meth:`to_arrow` table (or a ``--out`` Parquet file) was written from.
+
+        The run's game, players, bots, options and seed are read from the table's metadata, the
+        games from its rows; the summary is computed from the games again, exactly as the run
+        computed it, so ``SimulationResult.from_arrow(r.to_arrow()) == r``. Tables of the parts
+        of a run (``first_game``) load and :meth:`merge` like the parts themselves. A table from
+        before ``first_game`` existed is read as a whole run of its games.
+
+        Raises:
+            InvalidOptionError: If ``table`` is not such a table (no metadata, other columns).
+        """
+        meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+        try:
+            players = int(meta["players"])
+            game = _core_game(meta["game_id"], players, json.loads(meta["options"]))
+            games = table.column("game").to_numpy().astype(np.uint64)
+            lengths = table.column("length").to_numpy()
+            scores = np.stack([table.column(f"score_{p}").to_numpy() for p in range(players)], 1)
+            winners = np.stack([table.column(f"win_{p}").to_numpy() for p in range(players)], 1)
+            first = int(meta.get("first_game", "0"))
+            requested = int(meta.get("games_requested", str(int(games.max(initial=0)) + 1)))
+            seed, bots = int(meta["seed"]), split_bots(meta["bots"])
+        except (KeyError, ValueError, TypeError) as err:
+            raise InvalidOptionError(
+                f"not a table of SimulationResult.to_arrow (or simulate --out): {err!r}"
+            ) from None
+        rows = (games - np.uint64(first)).astype(np.int64)
+        full_scores = np.zeros((requested, players), dtype=scores.dtype)
+        full_winners = np.zeros((requested, players), dtype=np.bool_)
+        full_lengths = np.zeros(requested, dtype=np.uint32)
+        full_scores[rows], full_winners[rows], full_lengths[rows] = scores, winners, lengths
+        raw = {
+            "games_played": len(rows),
+            "interrupted": bool(json.loads(meta.get("interrupted", "false"))),
+            "decisions": int(lengths.astype(np.uint64).sum()),
+            "share_denominator": SHARE_DENOMINATOR,
+            "seats": seat_totals(scores, winners),
+            "scores": full_scores,
+            "winners": full_winners,
+            "lengths": full_lengths,
+        }
+        return result_from_raw(raw, game, bots, seed, requested, first)
+
+    @classmethod
+    def from_parquet(cls, path: str | os.PathLike[str]) -> SimulationResult:
+        """:meth:`from_arrow` of a Parquet file written by :meth:`to_parquet` or ``--out``.
+
+        Raises:
+            InvalidOptionError: If the file is not such a table.
+            OSError: If the file cannot be read.
+        """
+        import pyarrow.parquet as pq
+
+        return cls.from_arrow(pq.read_table(path))
+
+
+SHARE_DENOMINATOR = 27_720
+"""The engine's denominator of a seat's win shares (divisible by every winner count 1..12): a
+win shared by ``k`` winners adds ``SHARE_DENOMINATOR // k`` to each."""
+
+
+def seat_totals(scores: npt.NDArray[Any], winners: npt.NDArray[np.bool_]) -> list[dict[str, int]]:
+    """Each seat's exact totals over the games (rows) of ``scores`` and ``winners``.
+
+    As the engine sums them: ``wins``, ``win_shares``, ``score_sum``, ``score_sq_sum``,
+    ``score_min`` and ``score_max`` (of no games: the int64 bounds, as the engine's). Sums are
+    exact: in int64 for 16-bit scores (below 2**33 games), in Python ints for wider ones.
+    """
+    count = winners.sum(axis=1)
+    share = np.where(count > 0, SHARE_DENOMINATOR // np.maximum(count, 1), 0)
+    wide = scores.astype(np.int64 if scores.dtype.itemsize <= 2 else object)
+    totals = []
+    for p in range(scores.shape[1]):
+        column = wide[:, p]
+        totals.append(
+            {
+                "wins": int(winners[:, p].sum()),
+                "win_shares": int(share[winners[:, p]].sum()),
+                "score_sum": int(column.sum()),
+                "score_sq_sum": int((column * column).sum()),
+                "score_min": int(column.min()) if len(column) else _INT64_MAX,
+                "score_max": int(column.max()) if len(column) else -_INT64_MAX - 1,
+            }
+        )
+    return totals
+
+
+def split_bots(text: str) -> list[str]:
+    """The bots of a table's ``bots`` metadata (commas inside a bot's parameters kept)."""
+    from cardtable.bots import split_bot_specs
+
+    return split_bot_specs(text)
+
+
+def _core_game(game_id: str, players: int, options: dict[str, Any]) -> _core.Game:
+    """The engine's game (its effective options, as a run's result holds them)."""
+    from cardtable import _core
+
+    return _core.Game(game_id, players, options)
+
 
 def run_local(
     game: _core.Game,

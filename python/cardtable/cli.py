@@ -408,6 +408,40 @@ def _exit_if_interrupted(interrupted: bool) -> None:
         raise SystemExit(INTERRUPTED)
 
 
+@main.command("summary")
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+def summary_command(files: tuple[Path, ...]) -> None:
+    """Print the summary of a run saved with simulate --out FILE.parquet.
+
+    Several files are the parts of one run (simulate --first-game, on one machine or many): they
+    are joined into the summary of the whole run, as one run of it would print.
+    """
+    if importlib.util.find_spec("pyarrow") is None:
+        raise click.UsageError("reading .parquet files needs the extra 'arrow'")
+    try:
+        parts = []
+        for path in files:
+            with read_errors(path):
+                parts.append(cardtable.SimulationResult.from_parquet(path))
+        result = cardtable.SimulationResult.merge(parts)
+    except CardtableError as err:
+        raise click.ClickException(str(err)) from None
+    echo(result.summary_table())
+    if result.interrupted:
+        echo(f"interrupted: {result.games_played:,} of {result.games_requested:,} games completed")
+
+
+@contextlib.contextmanager
+def read_errors(path: Path) -> Iterator[None]:
+    """Turns failing to read ``path`` (missing, not Parquet) into a one-line error (status 1)."""
+    try:
+        yield
+    except (OSError, ValueError) as err:
+        raise click.ClickException(f"cannot read {path}: {err}") from None
+
+
 def seat_count(game_id: str, bots: str | None, per: str | None = "seat") -> int:
     """The players of a run without ``--players``.
 
