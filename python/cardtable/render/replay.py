@@ -32,62 +32,30 @@ class SimulatedRun(Protocol):
     """What :func:`replay_simulated` reads of a :class:`cardtable.SimulationResult`.
 
     Named by its shape so the viewer does not import the simulation layer, which imports it.
+
+    Attributes:
+        game_id: The game id.
+        players: The number of players.
+        options: The game's options.
+        bots: The bot of every seat, by name.
+        seed: The run's seed, from which each of its games is rebuilt.
+        games_requested: How many games the run was asked to play.
+        first_game: The number of the run's first game (its games are ``first_game ..``).
+        games_played: How many games the run completed.
+        lengths: Every game's decisions, 0 for a game not completed (``None``: no games kept).
+        scores: Every game's final scores, a row per game (``None`` when the run kept no games).
     """
 
-    @property
-    def game_id(self) -> str:
-        """The game id."""
-        ...
-
-    @property
-    def players(self) -> int:
-        """The number of players."""
-        ...
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The game's options."""
-        ...
-
-    @property
-    def bots(self) -> list[str]:
-        """The bot of every seat, by name."""
-        ...
-
-    @property
-    def seed(self) -> int:
-        """The run's seed, from which each of its games is rebuilt."""
-        ...
-
-    @property
-    def games_requested(self) -> int:
-        """How many games the run was asked to play."""
-        ...
-
-    @property
-    def first_game(self) -> int:
-        """The number of the run's first game (its games are ``first_game ..``)."""
-        ...
-
-    @property
-    def interrupted(self) -> bool:
-        """Whether the run was stopped early."""
-        ...
-
-    @property
-    def games_played(self) -> int:
-        """How many games the run completed."""
-        ...
-
-    @property
-    def lengths(self) -> Any:
-        """Every game's decisions, 0 for a game not completed (``None``: no games kept)."""
-        ...
-
-    @property
-    def scores(self) -> Any:
-        """Every game's final scores, a row per game (``None`` when the run kept no games)."""
-        ...
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    bots: list[str]
+    seed: int
+    games_requested: int
+    first_game: int
+    games_played: int
+    lengths: Any
+    scores: Any
 
 
 __all__ = [
