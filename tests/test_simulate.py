@@ -379,6 +379,49 @@ def test_only_consecutive_parts_of_one_run_merge(change: dict[str, Any], message
         cardtable.SimulationResult.merge([head, other])
 
 
+def test_empty_parts_merge_in_any_order_and_results_survive_pickling() -> None:
+    import pickle
+
+    kw: dict[str, Any] = {"players": 3, "seed": 7, "progress": False}
+    parts = [
+        cardtable.simulate("turn_the_tide", games=n, first_game=k, **kw)
+        for k, n in ((0, 10), (10, 0), (10, 30))
+    ]
+    whole = cardtable.simulate("turn_the_tide", games=40, **kw)
+    assert cardtable.SimulationResult.merge(parts) == whole
+    assert cardtable.SimulationResult.merge(list(reversed(parts))) == whole
+    assert "0 games," in parts[1].summary_table()  # no range 10–9 in its title
+    for r in (parts[1], whole):  # no games (NaN rates) and some games
+        assert pickle.loads(pickle.dumps(r)) == r
+
+
+def test_a_table_that_is_not_a_run_is_refused() -> None:
+    pa = pytest.importorskip("pyarrow")
+    part = cardtable.simulate("goofspiel", players=2, games=20, first_game=10, progress=False)
+    table = part.to_arrow()
+    meta = table.schema.metadata
+
+    def with_meta(**changes: str) -> Any:
+        return table.replace_schema_metadata(
+            {**meta, **{k.encode(): v for k, v in changes.items()}}
+        )
+
+    doubled = pa.concat_tables([table, table])
+    shifted = table.set_column(0, "game", pa.array([g + 100 for g in range(10, 30)]))
+    for bad, message in [
+        (doubled, "a game number is given twice"),
+        (shifted, r"game numbers outside the run's range 10\.\.29"),
+        (with_meta(first_game="0", games_requested="5"), "outside the run's range 0..4"),
+        (with_meta(bots="random"), "1 bots for 2 players"),
+        (with_meta(games_requested="-1"), "are not a range of a run"),
+        (with_meta(interrupted="yes"), "JSONDecodeError"),
+        (with_meta(interrupted="1"), "interrupted is 1, not a bool"),
+        ("a table", "AttributeError"),
+    ]:
+        with pytest.raises(cardtable.InvalidOptionError, match=message):
+            cardtable.SimulationResult.from_arrow(bad)
+
+
 def test_merge_takes_results_and_first_game_fits_the_seed_range() -> None:
     for bad in ([], [1], "results"):
         with pytest.raises(cardtable.InvalidOptionError, match="merge takes one or more"):

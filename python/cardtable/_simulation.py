@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import as_int, as_items, check_int, write_whole
+from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, write_whole
 from cardtable._option_text import changed_options, options_text
 from cardtable._rich_text import plain_text
 from cardtable.errors import InvalidOptionError, InvalidStateError
@@ -470,7 +470,11 @@ class SimulationResult:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimulationResult):
             return NotImplemented
+        # ``seats`` is computed from the exact totals (compared instead), and holds NaN rates for
+        # a run of no games.
         for f in fields(self):
+            if f.name == "seats":
+                continue
             a, b = getattr(self, f.name), getattr(other, f.name)
             if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
                 same = (
@@ -506,7 +510,8 @@ class SimulationResult:
             InvalidOptionError: If there is no part, the parts are of different runs, their ranges
                 leave a gap or overlap, or some kept per-game arrays and some did not.
         """
-        parts = sorted(_as_results(results), key=lambda r: r.first_game)
+        # An empty part sorts before a part starting at the same game.
+        parts = sorted(_as_results(results), key=lambda r: (r.first_game, r.games_requested))
         head = parts[0]
         run = (head.game_id, head.players, head.options, head.bots, head.seed)
         for r in parts[1:]:
@@ -598,7 +603,7 @@ class SimulationResult:
 
         changed = self._changed_options()
         last = self.first_game + self.games_requested - 1
-        part = f" {self.first_game:,}–{last:,}" if self.first_game else ""
+        part = f" {self.first_game:,}–{last:,}" if self.first_game and self.games_requested else ""
         title = (
             f"{self.game_id}{f' ({changed})' if changed else ''}, {self.players} players, "
             f"{self.games_played:,} games{part}{' (interrupted)' if self.interrupted else ''}, "
@@ -722,29 +727,38 @@ class SimulationResult:
         Raises:
             InvalidOptionError: If ``table`` is not such a table (no metadata, other columns).
         """
-        meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+        from cardtable import _core
+        from cardtable.bots import split_bot_specs
+
         try:
+            meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
             players = int(meta["players"])
-            game = _core_game(meta["game_id"], players, json.loads(meta["options"]))
+            game = _core.Game(meta["game_id"], players, json.loads(meta["options"]))
             games = table.column("game").to_numpy().astype(np.uint64)
             lengths = table.column("length").to_numpy()
             scores = np.stack([table.column(f"score_{p}").to_numpy() for p in range(players)], 1)
             winners = np.stack([table.column(f"win_{p}").to_numpy() for p in range(players)], 1)
             first = int(meta.get("first_game", "0"))
-            requested = int(meta.get("games_requested", str(int(games.max(initial=0)) + 1)))
-            seed, bots = int(meta["seed"]), split_bots(meta["bots"])
-        except (KeyError, ValueError, TypeError) as err:
+            last = int(games.max()) + 1 if len(games) else 0
+            requested = int(meta.get("games_requested", str(last)))
+            interrupted = json.loads(meta.get("interrupted", "false"))
+            seed, bots = int(meta["seed"]), split_bot_specs(meta["bots"])
+            rows = games - np.uint64(first) if len(games) else np.zeros(0, np.uint64)
+            problem = _table_problem(games, first, requested, len(bots), players, interrupted)
+        except (AttributeError, KeyError, ValueError, TypeError, OverflowError) as err:
+            problem = repr(err)
+        if problem is not None:
             raise InvalidOptionError(
-                f"not a table of SimulationResult.to_arrow (or simulate --out): {err!r}"
-            ) from None
-        rows = (games - np.uint64(first)).astype(np.int64)
+                f"not a table of SimulationResult.to_arrow (or simulate --out): {problem}"
+            )
+        rows = rows.astype(np.int64)
         full_scores = np.zeros((requested, players), dtype=scores.dtype)
         full_winners = np.zeros((requested, players), dtype=np.bool_)
         full_lengths = np.zeros(requested, dtype=np.uint32)
         full_scores[rows], full_winners[rows], full_lengths[rows] = scores, winners, lengths
         raw = {
             "games_played": len(rows),
-            "interrupted": bool(json.loads(meta.get("interrupted", "false"))),
+            "interrupted": interrupted,
             "decisions": int(lengths.astype(np.uint64).sum()),
             "share_denominator": SHARE_DENOMINATOR,
             "seats": seat_totals(scores, winners),
@@ -765,6 +779,28 @@ class SimulationResult:
         import pyarrow.parquet as pq
 
         return cls.from_arrow(pq.read_table(path))
+
+
+def _table_problem(
+    games: npt.NDArray[np.uint64],
+    first: int,
+    requested: int,
+    bots: int,
+    players: int,
+    interrupted: object,
+) -> str | None:
+    """What makes a saved table's games and metadata not those of a run, or ``None``."""
+    if bots != players:
+        return f"{bots} bots for {players} players"
+    if not 0 <= requested <= MAX_SEED or not 0 <= first <= MAX_SEED - requested:
+        return f"games {first}.. ({requested} of them) are not a range of a run"
+    if not isinstance(interrupted, bool):
+        return f"interrupted is {interrupted!r}, not a bool"
+    if len(games) and (int(games.min()) < first or int(games.max()) >= first + requested):
+        return f"game numbers outside the run's range {first}..{first + requested - 1}"
+    if len(np.unique(games)) != len(games):
+        return "a game number is given twice"
+    return None
 
 
 SHARE_DENOMINATOR = 27_720
@@ -796,20 +832,6 @@ def seat_totals(scores: npt.NDArray[Any], winners: npt.NDArray[np.bool_]) -> lis
             }
         )
     return totals
-
-
-def split_bots(text: str) -> list[str]:
-    """The bots of a table's ``bots`` metadata (commas inside a bot's parameters kept)."""
-    from cardtable.bots import split_bot_specs
-
-    return split_bot_specs(text)
-
-
-def _core_game(game_id: str, players: int, options: dict[str, Any]) -> _core.Game:
-    """The engine's game (its effective options, as a run's result holds them)."""
-    from cardtable import _core
-
-    return _core.Game(game_id, players, options)
 
 
 def run_local(

@@ -378,11 +378,30 @@ def simulate_command(
         ) from None
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
+    except KeyboardInterrupt:  # outside the games (joining Ray, gathering its results)
+        echo("interrupted before the run's result was complete: nothing to summarize or write")
+        raise SystemExit(INTERRUPTED) from None
+    try:
+        _report_run(result, games, out, fmt, plot)
+    except KeyboardInterrupt:  # while writing: the file is written whole or not at all
+        echo("interrupted while writing the outputs")
+        raise SystemExit(INTERRUPTED) from None
+    if result.interrupted:  # the partial run's outputs are written: tell it from a whole run
+        raise SystemExit(INTERRUPTED)
+
+
+def _report_run(
+    result: cardtable.SimulationResult,
+    games: int,
+    out: Path | None,
+    fmt: OutputFormat | None,
+    plot: Path | None,
+) -> None:
+    """Prints a run's summary and writes its outputs."""
     if result.games_played == 0:
         if result.interrupted:
             echo(f"interrupted: 0 of {games:,} games completed")
         echo("no games were completed: nothing to summarize or write")
-        _exit_if_interrupted(result.interrupted)
         return
     echo(result.summary_table())
     if result.interrupted:
@@ -395,17 +414,10 @@ def simulate_command(
         with write_errors(plot):
             _write_plot(result, plot)
         echo(f"wrote {plot}")
-    _exit_if_interrupted(result.interrupted)
 
 
 INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C (128 + SIGINT, as a shell reports it)."""
-
-
-def _exit_if_interrupted(interrupted: bool) -> None:
-    """Exits with :data:`INTERRUPTED` after a run that Ctrl-C stopped (its outputs written)."""
-    if interrupted:
-        raise SystemExit(INTERRUPTED)
 
 
 @main.command("summary")

@@ -131,7 +131,7 @@ def simulate(
             first_game + games - 1`` of the run seeded ``seed`` (game ``g`` is always
             ``new_state(seed=derive_seed(seed, g))``). Runs of consecutive ranges, on one machine
             or many, are parts of one run: :meth:`SimulationResult.merge` joins them into the
-            result of the whole range.
+            result of the whole range (a part keeps its whole range even if interrupted).
         batch_size: With Python policies: games stepped together per policy call. While such a
             run lasts, the garbage collector's first threshold (``gc.get_threshold()[0]``) is
             raised by ``batch_size`` plus a few, so that the batch's legal-action lists do not set
