@@ -441,8 +441,12 @@ def _inline_simulate_examples() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("page", "example"), _inline_simulate_examples())
-def test_the_inline_simulate_examples_of_the_docs_run(page: str, example: str) -> None:
-    """docs/search.md showed a ``simulate`` without ``--players``; shortened to two games here."""
+def test_the_inline_simulate_examples_of_the_docs_run(
+    page: str, example: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/search.md showed a ``simulate`` without ``--players``; shortened to two games here, and
+    run in a scratch folder, since an example may write its ``--out`` file."""
+    monkeypatch.chdir(tmp_path)
     assert "2 games" in run_cli(*shlex.split(example), "-n", "2", "--no-progress"), page
 
 
