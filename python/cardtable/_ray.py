@@ -101,19 +101,19 @@ def simulate_ray(
             ray.cancel(ref)
     done_refs = [r for r in refs if r in finished]
     parts = _results(ray, done_refs) if done_refs else []
-    raw = merge_raw(parts or [_run_range(*run, 0, 0)], game.players)
+    empty = _run_range(*run, 0, 0)  # a run of no games: the summary's zeros, the arrays' shapes
+    raw = merge_raw(parts or [empty], game.players)
     raw["interrupted"] = True
     if keep_games:
         # The completed ranges need not be contiguous: the per-game arrays keep the requested
         # size, with the games of unfinished ranges not played (length 0), as a local run's.
-        empty = _run_range(*run, 0, 0)
+        starts = dict(zip(refs, bounds, strict=False))
         for key in ("scores", "winners", "lengths"):
             shape = (games, *np.shape(empty[key])[1:])
             dtype = np.result_type(*(np.asarray(p[key]).dtype for p in [empty, *parts]))
             full = np.zeros(shape, dtype=dtype)
             for ref, part in zip(done_refs, parts, strict=True):
-                lo = bounds[refs.index(ref)]
-                full[lo : lo + sizes[ref]] = part[key]
+                full[starts[ref] : starts[ref] + sizes[ref]] = part[key]
             raw[key] = full
     return raw
 

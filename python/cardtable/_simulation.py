@@ -465,7 +465,6 @@ class SimulationResult:
     first_game: int = 0
     seats: list[SeatSummary] = field(default_factory=list)
     _totals: list[dict[str, int]] = field(default_factory=list, repr=False)
-    _share_denominator: int = field(default=1, repr=False)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimulationResult):
@@ -547,7 +546,7 @@ class SimulationResult:
             "interrupted": self.interrupted,
             "decisions": self.decisions,
             "chance_steps": 0,  # not kept in a result
-            "share_denominator": self._share_denominator,
+            "share_denominator": SHARE_DENOMINATOR,
             "seats": self._totals,
         }
         if self.scores is not None:
@@ -678,13 +677,13 @@ class SimulationResult:
         if self.scores is None or self.winners is None or self.lengths is None:
             raise InvalidOptionError("per-game results were not kept (keep_games=False)")
         played = self.lengths > 0
+        # int64, as any run's; uint64 only for game numbers from 2**63 on.
+        wide = self.first_game + self.games_requested > _INT64_MAX + 1
+        number = np.uint64 if wide else np.int64
         columns: dict[str, Any] = {
-            # int64, as any run's; uint64 only for game numbers from 2**63 on.
-            "game": np.flatnonzero(played).astype(np.uint64) + np.uint64(self.first_game),
+            "game": np.flatnonzero(played).astype(number) + number(self.first_game),
             "length": self.lengths[played],
         }
-        if self.first_game + self.games_requested <= _INT64_MAX + 1:
-            columns["game"] = columns["game"].astype(np.int64)
         for p in range(self.players):
             columns[f"score_{p}"] = self.scores[played, p]
         for p in range(self.players):
@@ -912,7 +911,6 @@ def result_from_raw(
         first_game=first_game,
         seats=seats,
         _totals=totals,
-        _share_denominator=denominator,
     )
 
 

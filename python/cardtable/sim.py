@@ -66,8 +66,6 @@ def _argument_hint(options: dict[str, Any], error: str) -> str:
 
 def _own_arguments() -> list[str]:
     """The keyword arguments of :func:`simulate` itself (every other keyword is a game option)."""
-    import inspect
-
     return [
         name
         for name, p in inspect.signature(simulate).parameters.items()
