@@ -666,21 +666,22 @@ class SimulationResult:
         changed = changed_options(self.game_id, self.players, self.options)
         return options_text(changed) if changed else ""
 
-    def to_arrow(self) -> pyarrow.Table:
-        """Per-game results as a PyArrow table: ``game``, ``length``, ``score_<p>``, ``win_<p>``.
+    def game_columns(self) -> dict[str, npt.NDArray[Any]]:
+        """The completed games as NumPy columns: ``game``, ``length``, ``score_<p>``, ``win_<p>``.
+
+        One row per completed game (``lengths > 0``), in game order; ``game`` is the game's number
+        in the run (``first_game`` on), as ``int64`` (``uint64`` for numbers from 2**63 on). The
+        columns of :meth:`to_arrow` and of ``cardtable simulate --out``.
 
         Raises:
             InvalidOptionError: If the run was made with ``keep_games=False``.
         """
-        import pyarrow as pa
-
         if self.scores is None or self.winners is None or self.lengths is None:
             raise InvalidOptionError("per-game results were not kept (keep_games=False)")
         played = self.lengths > 0
-        # int64, as any run's; uint64 only for game numbers from 2**63 on.
         wide = self.first_game + self.games_requested > _INT64_MAX + 1
         number = np.uint64 if wide else np.int64
-        columns: dict[str, Any] = {
+        columns: dict[str, npt.NDArray[Any]] = {
             "game": np.flatnonzero(played).astype(number) + number(self.first_game),
             "length": self.lengths[played],
         }
@@ -688,6 +689,17 @@ class SimulationResult:
             columns[f"score_{p}"] = self.scores[played, p]
         for p in range(self.players):
             columns[f"win_{p}"] = self.winners[played, p]
+        return columns
+
+    def to_arrow(self) -> pyarrow.Table:
+        """Per-game results as a PyArrow table: :meth:`game_columns`, with the run's metadata.
+
+        Raises:
+            InvalidOptionError: If the run was made with ``keep_games=False``.
+        """
+        import pyarrow as pa
+
+        columns = self.game_columns()
         meta = {
             "game_id": self.game_id,
             "players": str(self.players),

@@ -206,21 +206,6 @@ def _check_outputs(out: Path | None, plot: Path | None, backend: str) -> OutputF
     return fmt
 
 
-def _result_rows(result: cardtable.SimulationResult) -> tuple[list[str], list[list[Any]]]:
-    """The columns of :meth:`SimulationResult.to_arrow` as a header and plain Python rows."""
-    assert result.scores is not None and result.winners is not None
-    assert result.lengths is not None
-    played = result.lengths > 0
-    header = ["game", "length"]
-    header += [f"score_{p}" for p in range(result.players)]
-    header += [f"win_{p}" for p in range(result.players)]
-    games = [result.first_game + int(i) for i in result.lengths.nonzero()[0]]
-    columns = [games, result.lengths[played].tolist()]
-    columns += [result.scores[played, p].tolist() for p in range(result.players)]
-    columns += [result.winners[played, p].tolist() for p in range(result.players)]
-    return header, [list(row) for row in zip(*columns, strict=True)]
-
-
 def write_results(result: cardtable.SimulationResult, path: Path, fmt: OutputFormat) -> None:
     """Writes the per-game results: Parquet (with the run's metadata), CSV or JSON lines.
 
@@ -233,7 +218,9 @@ def write_results(result: cardtable.SimulationResult, path: Path, fmt: OutputFor
     if fmt == "parquet":
         result.to_parquet(path)
         return
-    header, rows = _result_rows(result)
+    columns = result.game_columns()
+    header = list(columns)
+    rows = [list(row) for row in zip(*(c.tolist() for c in columns.values()), strict=True)]
     with writing(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
         if fmt == "csv":
             writer = csv.writer(f)
