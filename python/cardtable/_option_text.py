@@ -24,8 +24,16 @@ def options_text(options: Mapping[str, Any]) -> str:
 
 
 def changed_options(game_id: str, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options of ``options`` that differ from the game's defaults at ``players`` seats."""
-    from cardtable import _core
+    """The options of ``options`` that differ from the game's defaults at ``players`` seats.
 
-    defaults = _core.Game(game_id, players, {}).options
+    All of them when the defaults cannot be had at that player count (a game whose defaults
+    need some option given).
+    """
+    from cardtable import _core
+    from cardtable.errors import CardtableError
+
+    try:
+        defaults = _core.Game(game_id, players, {}).options
+    except CardtableError:
+        return dict(options)
     return {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}

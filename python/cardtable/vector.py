@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._option_text import changed_options
 from cardtable.errors import (
     CardtableError,
     IllegalActionError,
@@ -539,7 +540,7 @@ class VectorEnv:
         bots: object = self.opponents
         if self.opponents and len(set(self.opponents)) == 1:
             bots = self.opponents[0]
-        options = self._non_default_options()
+        options = changed_options(self.game_id, self.players, self.game.options)
         return (
             f"<VectorEnv {self.game_id} players={self.players} num_envs={self.num_envs} "
             f"agent_seats={self.agent_seats} opponents={bots!r} reward={self.reward!r}"
@@ -548,17 +549,6 @@ class VectorEnv:
             + (" reuse_buffers=True" if self.reuse_buffers else "")
             + ">"
         )
-
-    def _non_default_options(self) -> dict[str, Any]:
-        """The game's options that differ from its defaults for this player count."""
-        from cardtable import _core
-
-        options = self.game.options
-        try:
-            defaults = _core.Game(self.game_id, self.players).options
-        except CardtableError:  # the defaults need some option given: show them all
-            return dict(options)
-        return {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
 
 
 _UNIT_INTERVAL_GAMES = frozenset({"goofspiel"})
