@@ -294,15 +294,19 @@ fn empty_result(players: usize) -> SimResult {
 /// request raises them, so that a search in progress ends its decision after the iteration it is
 /// in instead of running its whole budget. A game played while they are raised is not recorded.
 #[derive(Default)]
-struct SearchStops(Mutex<Vec<Arc<AtomicBool>>>);
+pub(crate) struct SearchStops(Mutex<Vec<Arc<AtomicBool>>>);
 
 impl SearchStops {
     /// Keeps the stop flags of `bots` (bots without one add nothing).
     fn register<G: Game>(&self, bots: &[SeatBot<G>]) {
-        let flags = bots.iter().filter_map(|b| match b {
+        self.add(bots.iter().filter_map(|b| match b {
             SeatBot::Other(bot) => bot.stop_flag(),
             SeatBot::Random(_) => None,
-        });
+        }));
+    }
+
+    /// Keeps `flags`.
+    pub(crate) fn add(&self, flags: impl IntoIterator<Item = Arc<AtomicBool>>) {
         if let Ok(mut list) = self.0.lock() {
             list.extend(flags);
         }
@@ -310,7 +314,7 @@ impl SearchStops {
 
     /// Raises every kept flag (after the run's own stop flag, which the games check after they
     /// end: a search that sees its flag raised therefore belongs to a game that is dropped).
-    fn raise(&self) {
+    pub(crate) fn raise(&self) {
         if let Ok(list) = self.0.lock() {
             for flag in list.iter() {
                 flag.store(true, Ordering::Release);
@@ -497,6 +501,47 @@ pub(crate) fn per_game_arrays(
     ))
 }
 
+/// A pool of `threads` worker threads (`None`: one per core).
+pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))
+}
+
+/// Runs `work` on its own thread while the calling thread calls `progress(done)` about ten
+/// times a second with the count `done` the work keeps up to date; whenever `progress` returns
+/// `false`, `stop` is called (it is to make the work end early). The work's result, or an error
+/// if its thread failed.
+pub(crate) fn while_reporting<T: Send>(
+    done: &AtomicU64,
+    progress: &dyn Fn(u64) -> bool,
+    stop: impl Fn(),
+    work: impl FnOnce() -> Result<T> + Send,
+) -> Result<T> {
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = work();
+            finished.store(true, Ordering::Release);
+            result
+        });
+        let mut last_report = Instant::now();
+        while !finished.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(5));
+            if last_report.elapsed() >= Duration::from_millis(100) {
+                last_report = Instant::now();
+                if !progress(done.load(Ordering::Relaxed)) {
+                    stop();
+                }
+            }
+        }
+        worker
+            .join()
+            .unwrap_or_else(|_| Err(EngineError::InvalidState("an engine thread failed".into())))
+    })
+}
+
 /// Runs `config.games` games of `game` on a thread pool.
 ///
 /// `progress` is called from the calling thread about ten times a second with the number of games
@@ -521,10 +566,7 @@ pub fn simulate<G: Game>(
     check_threads(config.threads)?;
     check_game_range(config)?;
     let (mut scores, mut winners, mut lengths) = per_game_arrays(config, n)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))?;
+    let pool = thread_pool(config.threads)?;
     let chunk = chunk_size(config.games, pool.current_num_threads());
     let total_chunks = config.games.div_ceil(chunk);
     let span = |c: u64| {
@@ -535,80 +577,63 @@ pub fn simulate<G: Game>(
     };
     let signals = RunSignals::default();
     let (stop, done) = (&signals.stop, &signals.done);
-    let finished = AtomicBool::new(false);
     let stop_on_err = |part: Result<SimResult>| {
         if part.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
         part
     };
-    let outcome: Result<SimResult> = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let result = pool.install(|| {
-                if config.keep_games {
-                    // At most `CHUNK`, so it fits in `usize`.
-                    let chunk = chunk as usize;
-                    scores
-                        .par_chunks_mut(chunk * n)
-                        .zip(winners.par_chunks_mut(chunk * n))
-                        .zip(lengths.par_chunks_mut(chunk))
-                        .enumerate()
-                        .map(|(c, ((sc, wi), le))| {
-                            let (first, count) = span(c as u64);
-                            let mut part = stop_on_err(run_chunk(
-                                game,
-                                config,
-                                first,
-                                count,
-                                Some((&mut *sc, wi, le)),
-                                &signals,
-                            ))?;
-                            let base = first - config.first_game;
-                            place_wide_scores(&mut part.wide_scores, sc, base * n as u64);
-                            Ok(part)
-                        })
-                        .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
-                } else {
-                    // Every worker takes the next chunk from a shared counter until none is left
-                    // or the run is stopped, so stopping never visits the chunks left over.
-                    let next = AtomicU64::new(0);
-                    let parts = pool.broadcast(|_| {
-                        let mut acc = empty_result(n);
-                        while !stop.load(Ordering::Relaxed) {
-                            let c = next.fetch_add(1, Ordering::Relaxed);
-                            if c >= total_chunks {
-                                break;
-                            }
-                            let (first, count) = span(c);
-                            let part =
-                                stop_on_err(run_chunk(game, config, first, count, None, &signals))?;
-                            acc = merged(acc, part);
+    let stop_all = || {
+        stop.store(true, Ordering::SeqCst);
+        signals.search_stops.raise();
+    };
+    let outcome = while_reporting(done, progress, stop_all, || {
+        pool.install(|| {
+            if config.keep_games {
+                // At most `CHUNK`, so it fits in `usize`.
+                let chunk = chunk as usize;
+                scores
+                    .par_chunks_mut(chunk * n)
+                    .zip(winners.par_chunks_mut(chunk * n))
+                    .zip(lengths.par_chunks_mut(chunk))
+                    .enumerate()
+                    .map(|(c, ((sc, wi), le))| {
+                        let (first, count) = span(c as u64);
+                        let mut part = stop_on_err(run_chunk(
+                            game,
+                            config,
+                            first,
+                            count,
+                            Some((&mut *sc, wi, le)),
+                            &signals,
+                        ))?;
+                        let base = first - config.first_game;
+                        place_wide_scores(&mut part.wide_scores, sc, base * n as u64);
+                        Ok(part)
+                    })
+                    .try_reduce(|| empty_result(n), |a, b| Ok(merged(a, b)))
+            } else {
+                // Every worker takes the next chunk from a shared counter until none is left
+                // or the run is stopped, so stopping never visits the chunks left over.
+                let next = AtomicU64::new(0);
+                let parts = pool.broadcast(|_| {
+                    let mut acc = empty_result(n);
+                    while !stop.load(Ordering::Relaxed) {
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        if c >= total_chunks {
+                            break;
                         }
-                        Ok(acc)
-                    });
-                    parts
-                        .into_iter()
-                        .try_fold(empty_result(n), |a, b| Ok(merged(a, b?)))
-                }
-            });
-            finished.store(true, Ordering::Release);
-            result
-        });
-        let mut last_report = Instant::now();
-        while !finished.load(Ordering::Acquire) {
-            std::thread::sleep(Duration::from_millis(5));
-            if last_report.elapsed() >= Duration::from_millis(100) {
-                last_report = Instant::now();
-                if !progress(done.load(Ordering::Relaxed)) {
-                    stop.store(true, Ordering::SeqCst);
-                    signals.search_stops.raise();
-                }
+                        let (first, count) = span(c);
+                        let part =
+                            stop_on_err(run_chunk(game, config, first, count, None, &signals))?;
+                        acc = merged(acc, part);
+                    }
+                    Ok(acc)
+                });
+                parts
+                    .into_iter()
+                    .try_fold(empty_result(n), |a, b| Ok(merged(a, b?)))
             }
-        }
-        worker.join().unwrap_or_else(|_| {
-            Err(EngineError::InvalidState(
-                "a simulation thread failed".into(),
-            ))
         })
     });
     let mut result = outcome?;

@@ -24,7 +24,7 @@ use crate::error::{
 };
 use crate::game::Game;
 use crate::rng::{derive_seed, SplitMix64};
-use crate::sim::{check_threads, make_bot};
+use crate::sim::{check_threads, make_bot, thread_pool};
 use crate::step::{self, Stepped};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -697,14 +697,7 @@ impl<G: Game> VectorEnv<G> {
         }
         let pool = match config.threads {
             Some(1) => None,
-            t => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t.unwrap_or(0))
-                    .build()
-                    .map_err(|e| {
-                        EngineError::InvalidOption(format!("cannot start threads: {e}"))
-                    })?,
-            ),
+            t => Some(thread_pool(t)?),
         };
         let stops = envs
             .iter()
