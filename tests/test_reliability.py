@@ -407,6 +407,17 @@ def test_ctrl_c_stops_perft_at_once() -> None:
     assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
+def test_ctrl_c_ends_a_batch_of_searches_at_once() -> None:
+    """Every search in progress of a ``cardtable.search`` batch stops at Ctrl-C."""
+    how, latency = interrupt_latency(
+        "g = cardtable.make('goofspiel', players=2, num_cards=13); "
+        "cardtable.search(g, [g.new_state(seed=s) for s in range(6)], "
+        "'mcts:iterations=50000000', threads=2)"
+    )
+    assert how == "interrupted"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
+
+
 @pytest.mark.parametrize("spec", ["mcts:iterations=5000000", "flatmc:samples=5000000"])
 def test_ctrl_c_ends_a_long_search_decision_at_once(spec: str) -> None:
     """A per-step search bot decides with the GIL released and stops at Ctrl-C (it used to

@@ -229,6 +229,97 @@ def test_bots_that_do_not_search_or_did_not_need_to_have_no_search_stats() -> No
     assert search.search_stats() is None
 
 
+def decision_states(game: cardtable.GameProtocol, count: int) -> list[Any]:
+    """States of ``game`` with a seat to move, from seeded games played at random a little."""
+    states = []
+    for seed in range(count):
+        state = game.new_state(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(seed % 11):
+            if state.current_player < 0:
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+        if state.current_player >= 0:
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE_IDS)
+@pytest.mark.parametrize("spec", ["mcts:iterations=40", "flatmc:samples=4"])
+def test_search_labels_each_state_as_the_bot_seated_by_hand(game_id: str, spec: str) -> None:
+    info = next(g for g in SEARCHABLE if g.id == game_id)
+    game = cardtable.make(game_id, players=info.min_players)
+    states = decision_states(game, 12)
+    batch = cardtable.search(game, states, spec, seed=9, threads=2)
+    assert len(batch) == len(states) and batch.actions.dtype == np.int64
+    assert batch.actions.tolist() == cardtable.search(game, states, spec, seed=9).actions.tolist()
+    policies, visits = batch.policies(), batch.visits()
+    assert policies.shape == visits.shape == (len(states), game.num_actions)
+    assert policies.sum(axis=1) == pytest.approx(np.ones(len(states)))
+    for i, state in enumerate(states):
+        bot = cardtable.bot(game, spec, state.current_player, seed=derive_seed(9, i))
+        bot.observe(state)
+        assert batch.actions[i] == bot.act(state), f"state {i}"
+        stats, mine = batch.stats[i], bot.search_stats()
+        if mine is None:  # a single legal action: no search, the policy is the action
+            assert stats is None and policies[i, batch.actions[i]] == 1.0
+            continue
+        assert stats is not None
+        for name in ("actions", "visits", "choices"):
+            assert getattr(stats, name).tolist() == getattr(mine, name).tolist()
+        assert policies[i].tolist() == mine.policy(num_actions=game.num_actions).tolist()
+        assert visits[i, mine.actions].tolist() == mine.visits.tolist()
+    assert any(stats is not None for stats in batch.stats)
+
+
+def test_search_takes_reference_states_and_any_bot() -> None:
+    rust = cardtable.make("turn_the_tide", players=3)
+    reference = cardtable.make("turn_the_tide", players=3, backend="reference")
+    states = [reference.new_state(seed=s) for s in range(3)]
+    batch = cardtable.search(reference, states, "greedy", seed=1)
+    assert batch.stats == (None, None, None)
+    engine_states = [rust.new_state(seed=s) for s in range(3)]
+    assert (
+        batch.actions.tolist() == cardtable.search(rust, engine_states, "greedy").actions.tolist()
+    )
+    assert batch.policies(0).max(axis=1).tolist() == [1.0, 1.0, 1.0]
+    empty = cardtable.search(rust, [], "mcts")
+    assert len(empty) == 0 and empty.policies().shape == (0, rust.num_actions)
+
+
+def test_search_refuses_bad_requests_naming_the_state() -> None:
+    game = cardtable.make("turn_the_tide", players=3)
+    ready = game.new_state(seed=1)
+    over = game.new_state(seed=2)
+    while over.current_player != cardtable.TERMINAL:
+        over.apply(over.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match="^state 1: a chance outcome is due"):
+        cardtable.search(game, [ready, game.new_state()], "random")
+    with pytest.raises(IllegalActionError, match="^state 1: the game is over"):
+        cardtable.search(game, [ready, over], "random")
+    other = cardtable.make("goofspiel", players=2)
+    with pytest.raises(IllegalActionError, match="^state 0: this bot plays turn_the_tide"):
+        cardtable.search(game, [other.new_state(seed=1)], "random")
+    reference_other = cardtable.make("turn_the_tide", players=4, backend="reference")
+    with pytest.raises(IllegalActionError, match="^state 0: this bot plays turn_the_tide with 3"):
+        cardtable.search(game, [reference_other.new_state(seed=1)], "random")
+    for bad, message in [
+        ({"bot": "nobody"}, "unknown bot"),
+        ({"bot": "mcts:iterations=0"}, "iterations"),
+        ({"bot": "random", "seed": -1}, "seed must be an int"),
+        ({"bot": "random", "threads": 0}, "threads must be in"),
+        ({"bot": "random", "progress": 1}, "progress must be True or False"),
+        ({"bot": 3}, "bot must be a str"),
+    ]:
+        with pytest.raises(InvalidOptionError, match=message):
+            cardtable.search(game, [ready], **bad)  # type: ignore[arg-type]
+    for states in ("abc", ready, None):
+        with pytest.raises(InvalidOptionError, match="states must be a sequence of states"):
+            cardtable.search(game, states, "random")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="temperature"):
+        cardtable.search(game, [], "random").policies(-1)
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [

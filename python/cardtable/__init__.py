@@ -19,7 +19,7 @@ from importlib import metadata as _metadata
 
 from cardtable import render
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, game_info, games, make
-from cardtable.bots import BuiltinBot, SearchStats, bot
+from cardtable.bots import BuiltinBot, SearchBatch, SearchStats, bot, search
 from cardtable.errors import (
     CapacityError,
     CardtableError,
@@ -47,6 +47,7 @@ __all__ = [
     "OptionInfo",
     "PolicyBatch",
     "Replay",
+    "SearchBatch",
     "SearchStats",
     "SimulationResult",
     "StateProtocol",
@@ -58,6 +59,7 @@ __all__ = [
     "make",
     "render",
     "replay",
+    "search",
     "simulate",
 ]
 

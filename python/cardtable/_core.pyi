@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, final
+from typing import Any, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
@@ -16,9 +16,13 @@ __all__ = [
     "State",
     "VectorEnv",
     "_restore_state",
+    "decide_all",
     "games",
     "simulate",
 ]
+
+_StatsTuple: TypeAlias = tuple[list[int], list[int], list[float], list[int], int, int]
+"""A search's statistics: ``(actions, visits, values, choices, iterations, chosen)``."""
 
 CHANCE: int
 TERMINAL: int
@@ -91,6 +95,15 @@ def simulate(
     first_game: int = 0,
     progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]: ...
+def decide_all(
+    game: Game,
+    states: list[State],
+    *,
+    bot: str,
+    seed: int,
+    threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> list[tuple[int, _StatsTuple | None]] | None: ...
 
 @final
 class Lockstep:
@@ -134,9 +147,7 @@ class Bot:
     def __new__(cls, game: Game, name: str, seat: int, seed: int) -> Bot: ...
     def act(self, state: State) -> int: ...
     def observe(self, state: State) -> None: ...
-    def search_stats(
-        self,
-    ) -> tuple[list[int], list[int], list[float], list[int], int, int] | None: ...
+    def search_stats(self) -> _StatsTuple | None: ...
     @property
     def name(self) -> str: ...
     @property

@@ -995,18 +995,28 @@ class Progress:
     or piped without it.
     """
 
-    def __init__(self, progress: bool | Callable[[int, int], object], total: int) -> None:
+    def __init__(
+        self,
+        progress: bool | Callable[[int, int], object],
+        total: int,
+        *,
+        doing: str = "simulating",
+        unit: str = "games",
+    ) -> None:
         """Checks ``progress`` before the run starts.
 
         Args:
             progress: ``True`` (a bar), ``False`` (nothing) or a callable ``progress(done, total)``.
-            total: The number of games of the run.
+            total: The number of games of the run (or of whatever ``unit`` counts).
+            doing: What the bar says the work is.
+            unit: What the work counts, for the rate.
 
         Raises:
             InvalidOptionError: As :func:`check_progress`.
         """
         self._spec = check_progress(progress)
         self._total = total
+        self._doing, self._unit = doing, unit
         self._bar: Any = None
         self._task: Any = None
 
@@ -1027,7 +1037,7 @@ class Progress:
         )
 
         self._bar = Progress(
-            TextColumn("simulating"),
+            TextColumn(self._doing),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
@@ -1038,13 +1048,13 @@ class Progress:
             transient=False,
         )
         self._bar.start()
-        self._task = self._bar.add_task("games", total=self._total, rate="")
+        self._task = self._bar.add_task(self._unit, total=self._total, rate="")
 
         def report(done: int) -> bool:
             task = self._bar.tasks[0]
             speed = task.speed
             self._bar.update(
-                self._task, completed=done, rate=f"{speed:,.0f} games/s" if speed else ""
+                self._task, completed=done, rate=f"{speed:,.0f} {self._unit}/s" if speed else ""
             )
             return True
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from cardtable.protocols import GameProtocol, StateProtocol
 if TYPE_CHECKING:
     from cardtable import _core
 
-__all__ = ["BuiltinBot", "SearchStats", "bot", "split_bot_specs"]
+__all__ = ["BuiltinBot", "SearchBatch", "SearchStats", "bot", "search", "split_bot_specs"]
 
 
 _MAX_NUM_ACTIONS = 1 << 24
@@ -29,6 +29,19 @@ def _real(value: object) -> float | None:
     if isinstance(value, int | float | np.integer | np.floating):
         return float(value)
     return None
+
+
+def _check_temperature(temperature: object) -> float:
+    """A policy's ``temperature`` as a float.
+
+    Raises:
+        InvalidOptionError: Unless it is a finite real number ``>= 0`` (NumPy scalars included,
+            not a bool).
+    """
+    t = None if isinstance(temperature, bool | np.bool_) else _real(temperature)
+    if t is None or not math.isfinite(t) or t < 0:
+        raise InvalidOptionError(f"temperature must be a finite number >= 0, got {temperature!r}")
+    return t
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,13 +99,7 @@ class SearchStats:
             InvalidOptionError: On a negative or non-finite temperature, or a ``num_actions``
                 that is not an int above every legal action.
         """
-        # Any real number, NumPy scalars included (not a bool).
-        t = None if isinstance(temperature, bool | np.bool_) else _real(temperature)
-        if t is None or not math.isfinite(t) or t < 0:
-            raise InvalidOptionError(
-                f"temperature must be a finite number >= 0, got {temperature!r}"
-            )
-        temperature = t
+        temperature = _check_temperature(temperature)
         _, first, inverse, members = np.unique(
             self.choices, return_index=True, return_inverse=True, return_counts=True
         )
@@ -122,6 +129,71 @@ class SearchStats:
         return dense
 
 
+def _engine_game(game: GameProtocol) -> _core.Game:
+    """The engine's game of ``game`` (a game of either backend).
+
+    Raises:
+        InvalidOptionError: If ``game`` is not a game.
+    """
+    from cardtable import _core
+
+    game_id, players = getattr(game, "game_id", None), getattr(game, "players", None)
+    options = getattr(game, "options", None)
+    if not isinstance(game_id, str) or not isinstance(options, Mapping) or players is None:
+        raise InvalidOptionError(
+            f"expected a game (cardtable.make(...)) to seat a bot in, got {game!r:.80}"
+        )
+    return _core.Game(game_id, players, dict(options))
+
+
+def _engine_state(game: _core.Game, state: StateProtocol) -> _core.State:
+    """``state`` as an engine state of ``game`` (a reference state is rebuilt from its dict).
+
+    Raises:
+        IllegalActionError: If ``state`` is not a state of ``game`` (an engine state of another
+            game is refused where the engine uses it).
+    """
+    from cardtable import _core
+
+    if isinstance(state, _core.State):
+        return state  # the engine checks that it is a state of the bot's game
+    to_dict = getattr(state, "to_dict", None)
+    data = to_dict() if callable(to_dict) else None
+    if not isinstance(data, dict):
+        raise IllegalActionError(f"this bot plays {game.game_id}, not {state!r:.80}")
+    if (data.get("game"), data.get("players"), data.get("options")) != (
+        game.game_id,
+        game.players,
+        game.options,
+    ):
+        raise IllegalActionError(
+            f"this bot plays {game.game_id} with {game.players} players and options "
+            f"{game.options}, not that state's {data.get('game')} with {data.get('players')} "
+            f"players and options {data.get('options')}"
+        )
+    return game.state_from_dict(data)
+
+
+def _stats_of(
+    raw: tuple[list[int], list[int], list[float], list[int], int, int] | None,
+) -> SearchStats | None:
+    """The :class:`SearchStats` of the engine's tuple (``None`` stays ``None``)."""
+    if raw is None:
+        return None
+    actions, visits, values, choices, iterations, chosen = raw
+    stats = SearchStats(
+        actions=np.array(actions, dtype=np.int64),
+        visits=np.array(visits, dtype=np.int64),
+        values=np.array(values, dtype=np.float64),
+        choices=np.array(choices, dtype=np.int64),
+        iterations=iterations,
+        chosen=chosen,
+    )
+    for array in (stats.actions, stats.visits, stats.values, stats.choices):
+        array.flags.writeable = False  # the statistics are a record of the decision
+    return stats
+
+
 class BuiltinBot:
     """A built-in bot seated in one game; works with states of either backend.
 
@@ -142,13 +214,7 @@ class BuiltinBot:
         """
         from cardtable import _core
 
-        game_id, players = getattr(game, "game_id", None), getattr(game, "players", None)
-        options = getattr(game, "options", None)
-        if not isinstance(game_id, str) or not isinstance(options, Mapping) or players is None:
-            raise InvalidOptionError(
-                f"expected a game (cardtable.make(...)) to seat a bot in, got {game!r:.80}"
-            )
-        self._rust_game = _core.Game(game_id, players, dict(options))
+        self._rust_game = _engine_game(game)
         self._bot = _core.Bot(self._rust_game, name, seat, seed)
 
     @property
@@ -162,26 +228,7 @@ class BuiltinBot:
         return self._bot.seat
 
     def _rust_state(self, state: StateProtocol) -> _core.State:
-        from cardtable import _core
-
-        if isinstance(state, _core.State):
-            return state  # the engine checks that it is a state of the bot's game
-        to_dict = getattr(state, "to_dict", None)
-        data = to_dict() if callable(to_dict) else None
-        game = self._rust_game
-        if not isinstance(data, dict):
-            raise IllegalActionError(f"this bot plays {game.game_id}, not {state!r}")
-        if (data.get("game"), data.get("players"), data.get("options")) != (
-            game.game_id,
-            game.players,
-            game.options,
-        ):
-            raise IllegalActionError(
-                f"this bot plays {game.game_id} with {game.players} players and options "
-                f"{game.options}, not that state's {data.get('game')} with {data.get('players')} "
-                f"players and options {data.get('options')}"
-            )
-        return game.state_from_dict(data)
+        return _engine_state(self._rust_game, state)
 
     def act(self, state: StateProtocol) -> int:
         """The bot's action in ``state``, where it must be the bot's turn.
@@ -219,21 +266,7 @@ class BuiltinBot:
             ``None`` for a bot that does not search, before its first decision, and after a
             decision that needed no search (a single legal action).
         """
-        raw = self._bot.search_stats()
-        if raw is None:
-            return None
-        actions, visits, values, choices, iterations, chosen = raw
-        stats = SearchStats(
-            actions=np.array(actions, dtype=np.int64),
-            visits=np.array(visits, dtype=np.int64),
-            values=np.array(values, dtype=np.float64),
-            choices=np.array(choices, dtype=np.int64),
-            iterations=iterations,
-            chosen=chosen,
-        )
-        for array in (stats.actions, stats.visits, stats.values, stats.choices):
-            array.flags.writeable = False  # the statistics are a record of the decision
-        return stats
+        return _stats_of(self._bot.search_stats())
 
     def __reduce__(self) -> tuple[object, ...]:
         """A bot may hold a memory inside the engine and is not pickled or copied.
@@ -282,3 +315,143 @@ def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:
     if not isinstance(name, str):
         raise InvalidOptionError(f"bot name must be a str, got {name!r}")
     return BuiltinBot(game, name, seat, seed)
+
+
+@dataclass(frozen=True, eq=False)
+class SearchBatch:
+    """The decisions of :func:`search`: one per state, in the order of the states.
+
+    Attributes:
+        actions: Per state, the action the bot chose (int64).
+        stats: Per state, the search's :class:`SearchStats`; ``None`` for a bot that does not
+            search, and for a state with a single legal action (taken without a search).
+        num_actions: The game's number of actions: the width of :meth:`policies` and
+            :meth:`visits`.
+    """
+
+    actions: npt.NDArray[np.int64]
+    stats: tuple[SearchStats | None, ...]
+    num_actions: int
+
+    def __len__(self) -> int:
+        """The number of states."""
+        return len(self.stats)
+
+    def policies(
+        self, temperature: float | np.floating[Any] | np.integer[Any] = 1.0
+    ) -> npt.NDArray[np.float64]:
+        """Every state's visit-count distribution as one ``[states, num_actions]`` array.
+
+        Row ``i`` is ``stats[i].policy(temperature, num_actions=num_actions)``
+        (:meth:`SearchStats.policy`); a state without statistics puts all its mass on the
+        action chosen.
+
+        Args:
+            temperature: As for :meth:`SearchStats.policy`.
+
+        Raises:
+            InvalidOptionError: On a negative or non-finite temperature.
+        """
+        t = _check_temperature(temperature)
+        out = np.zeros((len(self), self.num_actions), dtype=np.float64)
+        for i, (action, stats) in enumerate(zip(self.actions, self.stats, strict=True)):
+            if stats is None:
+                out[i, action] = 1.0
+            else:
+                out[i] = stats.policy(t, num_actions=self.num_actions)
+        return out
+
+    def visits(self) -> npt.NDArray[np.int64]:
+        """Every state's visit counts as one ``[states, num_actions]`` array (int64).
+
+        Entry ``[i, a]`` is ``stats[i].visits`` of action ``a``, 0 for an action that is not
+        legal and for every action of a state without statistics.
+        """
+        out = np.zeros((len(self), self.num_actions), dtype=np.int64)
+        for i, stats in enumerate(self.stats):
+            if stats is not None:
+                out[i, stats.actions] = stats.visits
+        return out
+
+
+def search(
+    game: GameProtocol,
+    states: Sequence[StateProtocol],
+    bot: str,
+    *,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: bool = False,
+) -> SearchBatch:
+    """The decision of built-in bot ``bot`` in each of ``states``, on all cores.
+
+    For every state a fresh bot is seated in the seat to move, shown the state's game from its
+    start (as :meth:`BuiltinBot.observe`) and asked for its action, with the GIL released. State
+    ``i``'s bot is seeded with ``derive_seed(seed, i)``, so row ``i`` is exactly what this gives,
+    whatever the threads::
+
+        b = cardtable.bot(game, bot, state.current_player, seed=cardtable.derive_seed(seed, i))
+        b.observe(state)
+        action, stats = b.act(state), b.search_stats()
+
+    With a search bot (``mcts``, ``flatmc``) it labels states with the search's visit counts for
+    training, e.g. ``search(game, states, "mcts:iterations=800").policies()``.
+
+    Args:
+        game: The game of the states (``cardtable.make(...)``).
+        states: States of ``game`` of either backend, each with a seat to move.
+        bot: A built-in bot spec, e.g. ``"mcts:iterations=800"`` (``cardtable.games()`` lists
+            every game's bots).
+        seed: The batch's seed, an int in ``0..2**64 - 1``.
+        threads: Worker threads (``None``: one per core).
+        progress: Show a progress bar on standard error.
+
+    Returns:
+        The actions and statistics, one per state.
+
+    Raises:
+        InvalidOptionError: On an unknown bot, a bad parameter, seed or thread count.
+        IllegalActionError: If a state is not of ``game``, or no seat is to move in it (a chance
+            node, the end); the message names the state's index.
+        KeyboardInterrupt: On Ctrl-C, which ends the searches in progress at once.
+
+    Examples:
+        >>> import cardtable
+        >>> game = cardtable.make("goofspiel", players=2)
+        >>> states = [game.new_state(seed=s) for s in range(4)]
+        >>> batch = cardtable.search(game, states, "mcts:iterations=50", seed=1)
+        >>> batch.policies().shape == (4, game.num_actions)
+        True
+    """
+    from cardtable import _core
+    from cardtable._simulation import Progress
+
+    if not isinstance(bot, str):
+        raise InvalidOptionError(f"bot must be a str, got {bot!r}")
+    if isinstance(states, str | bytes) or not isinstance(states, Sequence):
+        raise InvalidOptionError(f"states must be a sequence of states, got {states!r:.80}")
+    if progress is not True and progress is not False:
+        raise InvalidOptionError(f"progress must be True or False, got {progress!r}")
+    rust_game = _engine_game(game)
+    engine_states = []
+    for i, state in enumerate(states):
+        try:
+            engine_states.append(_engine_state(rust_game, state))
+        except IllegalActionError as e:
+            raise IllegalActionError(f"state {i}: {e}") from None
+    with Progress(progress, len(engine_states), doing="searching", unit="states") as report:
+        decided = _core.decide_all(
+            rust_game,
+            engine_states,
+            bot=bot,
+            seed=seed,
+            threads=threads,
+            progress=report,
+        )
+    if decided is None:  # only a progress callback that asks to stop gives None
+        raise KeyboardInterrupt
+    return SearchBatch(
+        actions=np.array([action for action, _ in decided], dtype=np.int64),
+        stats=tuple(_stats_of(raw) for _, raw in decided),
+        num_actions=rust_game.num_actions,
+    )

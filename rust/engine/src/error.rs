@@ -30,6 +30,18 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+impl EngineError {
+    /// The same error with `prefix` before its message (e.g. which item of a batch it is about).
+    pub fn prefixed(self, prefix: &str) -> Self {
+        match self {
+            Self::IllegalAction(m) => Self::IllegalAction(format!("{prefix}{m}")),
+            Self::InvalidOption(m) => Self::InvalidOption(format!("{prefix}{m}")),
+            Self::InvalidState(m) => Self::InvalidState(format!("{prefix}{m}")),
+            Self::TooLarge(m) => Self::TooLarge(format!("{prefix}{m}")),
+        }
+    }
+}
+
 /// The indices `0..n` written as error messages write every integer range, inclusive:
 /// `0..={n - 1}` (`action 9 is out of range 0..=8`), as in `players must be in 2..=4`; with no
 /// index at all (`n` = 0), `none`.

@@ -854,6 +854,88 @@ fn simulate<'py>(
     result_to_py(py, result, inner.players(), keep_games)
 }
 
+/// Search statistics as Python receives them: `(actions, visits, values, choices, iterations,
+/// chosen)` (see `engine::SearchStats`).
+type StatsTuple = (Vec<u32>, Vec<u32>, Vec<f64>, Vec<u32>, u32, u32);
+
+fn stats_tuple(s: engine::SearchStats) -> StatsTuple {
+    (
+        s.actions,
+        s.visits,
+        s.values,
+        s.choices,
+        s.iterations,
+        s.chosen,
+    )
+}
+
+/// The decision of a fresh built-in bot `bot` in the seat to move of each of `states`, with the
+/// GIL released; see `cardtable.search` and `engine::search::decide_all`. Each decision is
+/// `(action, stats)`, `stats` as `Bot.search_stats` gives them. `progress(done)` is called about
+/// ten times a second; Ctrl-C (or `progress` returning `False` or raising) stops the batch, and
+/// the exception is raised (`None` comes back when `progress` returned `False`).
+#[pyfunction]
+#[pyo3(signature = (game, states, *, bot, seed, threads=None, progress=None))]
+#[allow(clippy::type_complexity)]
+fn decide_all(
+    py: Python<'_>,
+    game: &PyGame,
+    states: &Bound<'_, PyAny>,
+    bot: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Option<Vec<(u32, Option<StatsTuple>)>>> {
+    let opt = EngineError::InvalidOption;
+    let spec = str_arg(bot, "bot", opt)?;
+    let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
+    let threads = optional_threads(threads)?;
+    let states = list_arg(states, "states", opt, |s| {
+        s.extract::<Py<PyState>>()
+            .map_err(|_| to_py_err(opt(format!("states must hold engine states, got {s:?}"))))
+    })?;
+    // Borrowed for the whole batch: a thread that tries to step one of them meanwhile is
+    // refused instead of changing it under the bot.
+    let states = states
+        .iter()
+        .map(|s| s.try_borrow(py))
+        .collect::<Result<Vec<PyRef<'_, PyState>>, _>>()?;
+    let sessions: Vec<&dyn AnySession> = states.iter().map(|s| &*s.inner).collect();
+    let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
+    let keep = |e: PyErr| {
+        if let Ok(mut slot) = failure.lock() {
+            slot.get_or_insert(e);
+        }
+        false
+    };
+    let report = |done: u64| -> bool {
+        Python::attach(|py| {
+            if let Err(e) = py.check_signals() {
+                return keep(e);
+            }
+            match &progress {
+                None => true,
+                Some(cb) => match cb.call1(py, (done,)) {
+                    Ok(ret) => !matches!(ret.extract::<bool>(py), Ok(false)),
+                    Err(e) => keep(e),
+                },
+            }
+        })
+    };
+    let inner = &*game.inner;
+    let decided = py
+        .detach(|| engine::search::decide_all(inner, &sessions, &spec, seed, threads, &report))
+        .map_err(to_py_err)?;
+    if let Some(err) = failure.lock().ok().and_then(|mut slot| slot.take()) {
+        return Err(err);
+    }
+    Ok(decided.map(|all| {
+        all.into_iter()
+            .map(|d| (d.action, d.stats.map(stats_tuple)))
+            .collect()
+    }))
+}
+
 /// A built-in bot seated in one game; see `cardtable.bot`.
 #[pyclass(module = "cardtable._core", name = "Bot")]
 struct PyBot {
@@ -918,21 +1000,10 @@ impl PyBot {
             .map_err(to_py_err)
     }
 
-    /// The search statistics of the bot's latest decision, as `(actions, visits, values,
-    /// choices, iterations, chosen)` (see `engine::SearchStats`); `None` for a bot that does not
-    /// search or a decision that needed no search.
-    #[allow(clippy::type_complexity)]
-    fn search_stats(&self) -> PyResult<Option<(Vec<u32>, Vec<u32>, Vec<f64>, Vec<u32>, u32, u32)>> {
-        Ok(self.inner.lock_py()?.search_stats().map(|s| {
-            (
-                s.actions,
-                s.visits,
-                s.values,
-                s.choices,
-                s.iterations,
-                s.chosen,
-            )
-        }))
+    /// The search statistics of the bot's latest decision (see [`StatsTuple`]); `None` for a bot
+    /// that does not search or a decision that needed no search.
+    fn search_stats(&self) -> PyResult<Option<StatsTuple>> {
+        Ok(self.inner.lock_py()?.search_stats().map(stats_tuple))
     }
 
     /// The bot's name.
@@ -1184,6 +1255,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(decide_all, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
     m.add("CHANCE", engine::CHANCE)?;
     m.add("TERMINAL", engine::TERMINAL)?;

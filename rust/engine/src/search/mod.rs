@@ -22,6 +22,7 @@
 //! plays the playouts with the game's heuristic bot: its built-in `greedy` bot, else its first
 //! built-in bot (Trafficars memory: `memory`), or uniformly at random when it has none.
 
+mod batch;
 mod flatmc;
 mod mcts;
 pub mod toy;
@@ -29,6 +30,7 @@ pub mod toy;
 #[cfg(test)]
 mod tests;
 
+pub use batch::{decide_all, Decision};
 pub use flatmc::{FlatMcBot, FlatMcParams};
 pub use mcts::{IsmctsBot, MctsParams, Opponents};
 

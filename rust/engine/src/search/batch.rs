@@ -1,0 +1,227 @@
+//! Many decisions at once ([`decide_all`]): a fresh built-in bot decides in each session of a
+//! batch, on a thread pool, e.g. to label states with a search's visit counts for training.
+//!
+//! It owns the batch's seeding, threads and stopping only: every decision is the bot's own, made
+//! through [`AnyGame::bot`] as the per-step API makes it.
+
+use crate::error::{EngineError, Result};
+use crate::game::{SearchStats, CHANCE};
+use crate::rng::derive_seed;
+use crate::session::{AnyGame, AnySession};
+use crate::sim::{check_threads, thread_pool, while_reporting, SearchStops};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// What [`decide_all`] found in one session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The action the bot chose.
+    pub action: u32,
+    /// The bot's [`crate::Bot::search_stats`] of the decision: `None` for a bot that does not
+    /// search, and for a decision with a single legal action (taken without a search).
+    pub stats: Option<SearchStats>,
+}
+
+/// The decision of a fresh bot `spec` in the seat to move of each of `sessions`, on `threads`
+/// worker threads (`None`: one per core).
+///
+/// Session `i` gets the bot seeded with `derive_seed(seed, i)`, shown the session's game from its
+/// start (as [`crate::session::AnyBot::observe`] shows it, for bots with a memory) and asked for
+/// its action: exactly what seating that bot by hand, observing and acting would give, so the
+/// results do not depend on the threads.
+///
+/// `progress(done)` is called from the calling thread about ten times a second with the number
+/// of decisions made; when it returns `false` the batch stops (a search in progress ends after
+/// its current iteration) and `Ok(None)` comes back.
+///
+/// # Errors
+/// [`EngineError::InvalidOption`] for an unknown bot, a bad parameter or thread count;
+/// [`EngineError::IllegalAction`] naming the session (`state i: ...`) for a session of another
+/// game, at a chance node or over.
+pub fn decide_all(
+    game: &dyn AnyGame,
+    sessions: &[&dyn AnySession],
+    spec: &str,
+    seed: u64,
+    threads: Option<usize>,
+    progress: &dyn Fn(u64) -> bool,
+) -> Result<Option<Vec<Decision>>> {
+    check_threads(threads)?;
+    // An unknown bot or a bad parameter is refused before any session is looked at.
+    game.bot(spec, 0, seed)?;
+    let pool = thread_pool(threads)?;
+    let stopped = AtomicBool::new(false);
+    let done = AtomicU64::new(0);
+    let searches = SearchStops::default();
+    let decide = |i: usize, session: &dyn AnySession| -> Result<Option<Decision>> {
+        let at = |e: EngineError| e.prefixed(&format!("state {i}: "));
+        let player = session.current_player();
+        let seat = usize::try_from(player).map_err(|_| {
+            at(EngineError::IllegalAction(
+                if player == CHANCE {
+                    "a chance outcome is due, no seat decides"
+                } else {
+                    "the game is over"
+                }
+                .into(),
+            ))
+        })?;
+        let mut bot = game
+            .bot(spec, seat, derive_seed(seed, i as u64))
+            .map_err(at)?;
+        searches.add(bot.stop_flag());
+        // Checked after the bot's flag is kept, so that a stop is never missed in between.
+        if stopped.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        bot.observe(session).map_err(at)?;
+        let action = bot.act(session).map_err(at)?;
+        if stopped.load(Ordering::SeqCst) {
+            // The search may have been cut short: not the decision asked for.
+            return Ok(None);
+        }
+        done.fetch_add(1, Ordering::Relaxed);
+        Ok(Some(Decision {
+            action,
+            stats: bot.search_stats(),
+        }))
+    };
+    let stop = || {
+        stopped.store(true, Ordering::SeqCst);
+        searches.raise();
+    };
+    let decided = while_reporting(&done, progress, stop, || {
+        pool.install(|| {
+            sessions
+                .par_iter()
+                .enumerate()
+                .map(|(i, session)| decide(i, *session))
+                .collect::<Result<Vec<_>>>()
+        })
+    })?;
+    let decisions = decided.into_iter().collect::<Option<Vec<_>>>();
+    if decisions.is_some() {
+        progress(done.load(Ordering::Relaxed));
+    }
+    Ok(decisions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+    use serde_json::Map;
+
+    /// Sessions of `game` at decisions: seeded games of Turn the Tide played at random for a few
+    /// steps each (some at the start of a hand, some in the middle).
+    fn decision_sessions(game: &dyn AnyGame, count: u64) -> Vec<Box<dyn AnySession>> {
+        (0..count)
+            .map(|g| {
+                let mut s = game.new_session(Some(derive_seed(7, g)));
+                let mut bot = game.bot("random", 0, g).unwrap();
+                for _ in 0..(g % 23) {
+                    let p = s.current_player();
+                    if p < 0 {
+                        break;
+                    }
+                    let legal = s.legal_actions();
+                    let pick = legal[(bot.act(&*s).unwrap_or(0) as usize) % legal.len()];
+                    s.apply(i64::from(pick), Some(i64::from(p))).unwrap();
+                }
+                s
+            })
+            .filter(|s| s.current_player() >= 0)
+            .collect()
+    }
+
+    fn ttt() -> Box<dyn AnyGame> {
+        registry::make("turn_the_tide", 4, &Map::new()).unwrap()
+    }
+
+    #[test]
+    fn each_decision_is_the_bot_seated_by_hand_whatever_the_threads() {
+        let game = ttt();
+        let sessions = decision_sessions(&*game, 24);
+        let refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        let spec = "mcts:iterations=60";
+        let one = decide_all(&*game, &refs, spec, 5, Some(1), &|_| true)
+            .unwrap()
+            .unwrap();
+        let two = decide_all(&*game, &refs, spec, 5, Some(2), &|_| true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.len(), refs.len());
+        for (i, (session, decision)) in refs.iter().zip(&one).enumerate() {
+            let seat = usize::try_from(session.current_player()).unwrap();
+            let mut bot = game.bot(spec, seat, derive_seed(5, i as u64)).unwrap();
+            bot.observe(*session).unwrap();
+            assert_eq!(bot.act(*session).unwrap(), decision.action, "state {i}");
+            assert_eq!(bot.search_stats(), decision.stats, "state {i}");
+        }
+        assert!(one.iter().any(|d| d.stats.is_some()));
+    }
+
+    #[test]
+    fn a_bot_without_a_search_gives_no_statistics() {
+        let game = ttt();
+        let sessions = decision_sessions(&*game, 5);
+        let refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        let decided = decide_all(&*game, &refs, "greedy", 0, None, &|_| true)
+            .unwrap()
+            .unwrap();
+        assert!(decided.iter().all(|d| d.stats.is_none()));
+        for (session, d) in refs.iter().zip(&decided) {
+            assert!(session.legal_actions().contains(&d.action));
+        }
+    }
+
+    #[test]
+    fn bad_requests_are_refused_naming_the_state() {
+        let game = ttt();
+        let at_chance = game.new_session(None);
+        let sessions = decision_sessions(&*game, 3);
+        let mut refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        refs.push(&*at_chance);
+        let err = decide_all(&*game, &refs, "random", 0, None, &|_| true).unwrap_err();
+        let at = refs.len() - 1;
+        assert_eq!(
+            err,
+            EngineError::IllegalAction(format!(
+                "state {at}: a chance outcome is due, no seat decides"
+            ))
+        );
+        let other = registry::make("goofspiel", 2, &Map::new()).unwrap();
+        let foreign = decision_sessions(&*other, 2);
+        let refs: Vec<&dyn AnySession> = foreign.iter().map(|s| &**s).collect();
+        assert!(matches!(
+            decide_all(&*game, &refs, "random", 0, None, &|_| true),
+            Err(EngineError::IllegalAction(m)) if m.starts_with("state 0: this bot plays turn_the_tide")
+        ));
+        assert!(matches!(
+            decide_all(&*game, &[], "nobody", 0, None, &|_| true),
+            Err(EngineError::InvalidOption(_))
+        ));
+        assert!(matches!(
+            decide_all(&*game, &[], "random", 0, Some(0), &|_| true),
+            Err(EngineError::InvalidOption(_))
+        ));
+        assert_eq!(
+            decide_all(&*game, &[], "random", 0, None, &|_| true),
+            Ok(Some(Vec::new()))
+        );
+    }
+
+    #[test]
+    fn a_stop_ends_the_searches_in_progress() {
+        let game = ttt();
+        let sessions = decision_sessions(&*game, 4);
+        let refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        // Far more iterations than the test could wait for: only the stop ends them.
+        let spec = "mcts:iterations=100000000";
+        let started = std::time::Instant::now();
+        let decided = decide_all(&*game, &refs, spec, 0, Some(2), &|_| false).unwrap();
+        assert_eq!(decided, None);
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    }
+}
