@@ -584,13 +584,39 @@ class SimulationResult:
         game))`` with the bots seeded as in the run; the rebuilt game must end with the run's
         scores. ``result.replay(g).save("game.html")`` writes the viewer.
 
-        Raises:
-            InvalidOptionError: If ``game`` is not a game of the run, the run used Python
-                policies, or the game cannot be rebuilt with the per-step bots.
-        """
-        from cardtable.render.replay import replay_simulated
+        ``game`` is the game's number in the run: an int (NumPy integers too) in ``first_game ..
+        first_game + games_requested - 1`` (``0 ..`` for a run of the whole range). When the run
+        kept per-game arrays it must be a game the run completed (its ``lengths`` entry is not 0:
+        a run stopped early, with Ctrl-C, completed games all over the range). A run that kept no
+        arrays does not say which games it completed, so any game of its range is rebuilt
+        (exactly the game the run plays with that number).
 
-        return replay_simulated(self, game, title)
+        Raises:
+            InvalidOptionError: If ``game`` is not an int or not a game the run completed, if the
+                run used Python policies, or if the game cannot be rebuilt with the per-step bots.
+        """
+        from cardtable.render.replay import replay_run_game
+
+        if self.games_played == 0:
+            raise InvalidOptionError("the run completed no games: there is none to replay")
+        first = self.first_game
+        g = check_int("game", game, first, first + self.games_requested - 1)
+        if self.lengths is not None and self.lengths[g - first] == 0:
+            raise InvalidOptionError(
+                f"game {g} was not completed: the run was stopped before it (its completed "
+                "games are those with lengths > 0)"
+            )
+        expected = None if self.scores is None else [int(x) for x in self.scores[g - first]]
+        return replay_run_game(
+            self.game_id,
+            self.players,
+            self.bots,
+            seed=self.seed,
+            game=g,
+            options=self.options,
+            expected_scores=expected,
+            title=title,
+        )
 
     def summary_table(self) -> str:
         """The summary as a text table: one row per seat, then one per bot that holds several.

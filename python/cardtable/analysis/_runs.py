@@ -14,6 +14,7 @@ import numpy.typing as npt
 from cardtable._inputs import check_int
 from cardtable._simulation import PythonPolicy, check_progress
 from cardtable.analysis._games import spec
+from cardtable.analysis._text import summary_title
 from cardtable.errors import CapacityError, InvalidOptionError
 
 if TYPE_CHECKING:
@@ -385,6 +386,10 @@ class FromRuns:
     def games(self) -> int:
         """Games (deals) per seat assignment."""
         return self.runs.games
+
+    def _summary_title(self, seats: str, *details: str) -> str:
+        """The :func:`~cardtable.analysis._text.summary_title` of this game, players and options."""
+        return summary_title(self.game_id, self.players, self.options, seats, *details)
 
 
 def run_lineups(

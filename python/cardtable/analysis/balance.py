@@ -29,7 +29,6 @@ from cardtable.analysis._text import (
     check_width,
     options_text,
     plain_text,
-    summary_title,
     text_table,
 )
 from cardtable.analysis._trace import (
@@ -339,13 +338,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         """
         width = check_width(width, 120)
         t = text_table(
-            summary_title(
-                self.game_id,
-                self.players,
-                self.options,
-                f"{self.players} × {self.bot}",
-                f"{self.games:,} games",
-                f"seed {self.seed}",
+            self._summary_title(
+                f"{self.players} × {self.bot}", f"{self.games:,} games", f"seed {self.seed}"
             ),
             (
                 "seat",

@@ -40,7 +40,6 @@ from cardtable.analysis._text import (
     options_text,
     plain_text,
     plural,
-    summary_title,
     text_table,
 )
 from cardtable.errors import InvalidOptionError
@@ -241,10 +240,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         """
         width = check_width(width, 120)
         t = text_table(
-            summary_title(
-                self.game_id,
-                self.players,
-                self.options,
+            self._summary_title(
                 f"{self.players} players",
                 f"{plural(len(self.lineups), 'seat assignment')} × "
                 f"{self.games:,} {'duplicate ' if self.duplicate else ''}deals",

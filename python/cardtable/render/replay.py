@@ -29,33 +29,14 @@ from cardtable.render._common import check_names, drawing, outcome
 
 
 class SimulatedRun(Protocol):
-    """What :func:`replay_simulated` reads of a :class:`cardtable.SimulationResult`.
+    """A :class:`cardtable.SimulationResult`, as :func:`replay_simulated` takes it.
 
     Named by its shape so the viewer does not import the simulation layer, which imports it.
-
-    Attributes:
-        game_id: The game id.
-        players: The number of players.
-        options: The game's options.
-        bots: The bot of every seat, by name.
-        seed: The run's seed, from which each of its games is rebuilt.
-        games_requested: How many games the run was asked to play.
-        first_game: The number of the run's first game (its games are ``first_game ..``).
-        games_played: How many games the run completed.
-        lengths: Every game's decisions, 0 for a game not completed (``None``: no games kept).
-        scores: Every game's final scores, a row per game (``None`` when the run kept no games).
     """
 
-    game_id: str
-    players: int
-    options: dict[str, Any]
-    bots: list[str]
-    seed: int
-    games_requested: int
-    first_game: int
-    games_played: int
-    lengths: Any
-    scores: Any
+    def replay(self, game: int, title: str | None = None) -> Replay:
+        """Rebuilds game ``game`` of the run (see :meth:`cardtable.SimulationResult.replay`)."""
+        ...
 
 
 __all__ = [
@@ -364,37 +345,14 @@ def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[
 def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) -> Replay:
     """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
 
-    ``game`` is the game's number in the run: an int (NumPy integers too) in ``first_game ..
-    first_game + games_requested - 1`` (``0 ..`` for a run of the whole range). When the run kept
-    per-game arrays it must be a game the run completed (its ``lengths`` entry is not 0: a run
-    stopped early, with Ctrl-C, completed games all over the range), and the rebuilt game must
-    end with the run's scores. A run that kept no arrays does not say which games it completed,
-    so any game of its range is rebuilt (exactly the game the run plays with that number).
+    The same as ``result.replay(game, title)``: see :meth:`cardtable.SimulationResult.replay`
+    for the games it takes.
 
     Raises:
         InvalidOptionError: If ``game`` is not an int or not a game the run completed, if the run
             used Python policies, or if the game cannot be rebuilt with the per-step bots.
     """
-    if result.games_played == 0:
-        raise InvalidOptionError("the run completed no games: there is none to replay")
-    first = result.first_game
-    g = check_int("game", game, first, first + result.games_requested - 1)
-    if result.lengths is not None and result.lengths[g - first] == 0:
-        raise InvalidOptionError(
-            f"game {g} was not completed: the run was stopped before it (its completed "
-            "games are those with lengths > 0)"
-        )
-    expected = None if result.scores is None else [int(x) for x in result.scores[g - first]]
-    return replay_run_game(
-        result.game_id,
-        result.players,
-        result.bots,
-        seed=result.seed,
-        game=g,
-        options=result.options,
-        expected_scores=expected,
-        title=title,
-    )
+    return result.replay(game, title)
 
 
 def replay_run_game(
