@@ -817,41 +817,73 @@ fn simulate<'py>(
         first_game,
         keep_games,
     };
-    let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
-    let report = |done: u64| -> bool {
+    // Ctrl-C ends the run with what it has; any other exception a signal handler raises (an
+    // alarm's timeout, say) is the caller's, and is raised again.
+    let reporter = Reporter::new(progress, false);
+    let inner = &*game.inner;
+    let result = py
+        .detach(|| inner.simulate(&config, &|done| reporter.report(done)))
+        .map_err(to_py_err)?;
+    reporter.raise()?;
+    result_to_py(py, result, inner.players(), keep_games)
+}
+
+/// The engine's `progress(done)` callback for a long call made with the GIL released: it calls
+/// the Python callback `progress(done)` (if any) and checks for signals; Ctrl-C, another signal
+/// handler's exception, the callback raising or returning `False` all ask the work to stop. The
+/// exception is kept for [`Reporter::raise`] (a `KeyboardInterrupt` only when `keep_interrupt`).
+struct Reporter {
+    progress: Option<Py<PyAny>>,
+    keep_interrupt: bool,
+    failure: Mutex<Option<PyErr>>,
+}
+
+impl Reporter {
+    fn new(progress: Option<Py<PyAny>>, keep_interrupt: bool) -> Self {
+        Self {
+            progress,
+            keep_interrupt,
+            failure: Mutex::new(None),
+        }
+    }
+
+    /// Whether the work may go on after `done` steps of it.
+    fn report(&self, done: u64) -> bool {
         Python::attach(|py| {
             if let Err(e) = py.check_signals() {
-                // Ctrl-C ends the run with what it has; any other exception a signal handler
-                // raises (an alarm's timeout, say) is the caller's, and is raised again.
-                if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                    if let Ok(mut slot) = failure.lock() {
-                        *slot = Some(e);
-                    }
+                if self.keep_interrupt
+                    || !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py)
+                {
+                    self.keep(e);
                 }
                 return false;
             }
-            match &progress {
+            match &self.progress {
                 None => true,
                 Some(cb) => match cb.call1(py, (done,)) {
                     Ok(ret) => !matches!(ret.extract::<bool>(py), Ok(false)),
                     Err(e) => {
-                        if let Ok(mut slot) = failure.lock() {
-                            *slot = Some(e);
-                        }
+                        self.keep(e);
                         false
                     }
                 },
             }
         })
-    };
-    let inner = &*game.inner;
-    let result = py
-        .detach(|| inner.simulate(&config, &report))
-        .map_err(to_py_err)?;
-    if let Some(err) = failure.lock().ok().and_then(|mut slot| slot.take()) {
-        return Err(err);
     }
-    result_to_py(py, result, inner.players(), keep_games)
+
+    fn keep(&self, e: PyErr) {
+        if let Ok(mut slot) = self.failure.lock() {
+            slot.get_or_insert(e);
+        }
+    }
+
+    /// Raises the exception kept, if any.
+    fn raise(&self) -> PyResult<()> {
+        match self.failure.lock().ok().and_then(|mut slot| slot.take()) {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Search statistics as Python receives them: `(actions, visits, values, choices, iterations,
@@ -901,34 +933,16 @@ fn decide_all(
         .map(|s| s.try_borrow(py))
         .collect::<Result<Vec<PyRef<'_, PyState>>, _>>()?;
     let sessions: Vec<&dyn AnySession> = states.iter().map(|s| &*s.inner).collect();
-    let failure: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
-    let keep = |e: PyErr| {
-        if let Ok(mut slot) = failure.lock() {
-            slot.get_or_insert(e);
-        }
-        false
-    };
-    let report = |done: u64| -> bool {
-        Python::attach(|py| {
-            if let Err(e) = py.check_signals() {
-                return keep(e);
-            }
-            match &progress {
-                None => true,
-                Some(cb) => match cb.call1(py, (done,)) {
-                    Ok(ret) => !matches!(ret.extract::<bool>(py), Ok(false)),
-                    Err(e) => keep(e),
-                },
-            }
-        })
-    };
+    let reporter = Reporter::new(progress, true);
     let inner = &*game.inner;
     let decided = py
-        .detach(|| engine::search::decide_all(inner, &sessions, &spec, seed, threads, &report))
+        .detach(|| {
+            engine::search::decide_all(inner, &sessions, &spec, seed, threads, &|done| {
+                reporter.report(done)
+            })
+        })
         .map_err(to_py_err)?;
-    if let Some(err) = failure.lock().ok().and_then(|mut slot| slot.take()) {
-        return Err(err);
-    }
+    reporter.raise()?;
     Ok(decided.map(|all| {
         all.into_iter()
             .map(|d| (d.action, d.stats.map(stats_tuple)))

@@ -134,6 +134,10 @@ mod tests {
             .collect()
     }
 
+    fn as_refs(sessions: &[Box<dyn AnySession>]) -> Vec<&dyn AnySession> {
+        sessions.iter().map(|s| &**s).collect()
+    }
+
     fn ttt() -> Box<dyn AnyGame> {
         registry::make("turn_the_tide", 4, &Map::new()).unwrap()
     }
@@ -142,7 +146,7 @@ mod tests {
     fn each_decision_is_the_bot_seated_by_hand_whatever_the_threads() {
         let game = ttt();
         let sessions = decision_sessions(&*game, 24);
-        let refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        let refs = as_refs(&sessions);
         let spec = "mcts:iterations=60";
         let one = decide_all(&*game, &refs, spec, 5, Some(1), &|_| true)
             .unwrap()
@@ -166,7 +170,7 @@ mod tests {
     fn a_bot_without_a_search_gives_no_statistics() {
         let game = ttt();
         let sessions = decision_sessions(&*game, 5);
-        let refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        let refs = as_refs(&sessions);
         let decided = decide_all(&*game, &refs, "greedy", 0, None, &|_| true)
             .unwrap()
             .unwrap();
@@ -181,7 +185,7 @@ mod tests {
         let game = ttt();
         let at_chance = game.new_session(None);
         let sessions = decision_sessions(&*game, 3);
-        let mut refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        let mut refs = as_refs(&sessions);
         refs.push(&*at_chance);
         let err = decide_all(&*game, &refs, "random", 0, None, &|_| true).unwrap_err();
         let at = refs.len() - 1;
@@ -193,7 +197,7 @@ mod tests {
         );
         let other = registry::make("goofspiel", 2, &Map::new()).unwrap();
         let foreign = decision_sessions(&*other, 2);
-        let refs: Vec<&dyn AnySession> = foreign.iter().map(|s| &**s).collect();
+        let refs = as_refs(&foreign);
         assert!(matches!(
             decide_all(&*game, &refs, "random", 0, None, &|_| true),
             Err(EngineError::IllegalAction(m)) if m.starts_with("state 0: this bot plays turn_the_tide")
@@ -216,7 +220,7 @@ mod tests {
     fn a_stop_ends_the_searches_in_progress() {
         let game = ttt();
         let sessions = decision_sessions(&*game, 4);
-        let refs: Vec<&dyn AnySession> = sessions.iter().map(|s| &**s).collect();
+        let refs = as_refs(&sessions);
         // Far more iterations than the test could wait for: only the stop ends them.
         let spec = "mcts:iterations=100000000";
         let started = std::time::Instant::now();
