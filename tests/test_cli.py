@@ -597,6 +597,37 @@ def test_a_reader_that_goes_away_stops_the_command_quietly(args: list[str]) -> N
 
 
 @pytest.mark.parametrize(
+    ("args", "files"),
+    [
+        ([*_SIMULATE, "--out", "r.csv", "--plot", "r.svg"], ["r.csv", "r.svg"]),
+        ([*_BALANCE, "--report", "r.html", "--json", "r.json"], ["r.html", "r.json"]),
+        ([*_BALANCE, "--report", "r.html", "--json", "-"], ["r.html"]),
+    ],
+)
+def test_a_reader_that_goes_away_does_not_cost_the_files(
+    tmp_path: Path, args: list[str], files: list[str]
+) -> None:
+    # `cardtable balance ... --report r.html | true` left no report: the summary was printed
+    # first, and the broken pipe ended the command before the files were written.
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "cardtable", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
+    finally:
+        os.close(write)
+    assert run.returncode == 1, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
+    assert all((tmp_path / name).stat().st_size > 0 for name in files)
+
+
+@pytest.mark.parametrize(
     "command",
     [
         "cardtable " + " ".join(_SIMULATE[:-3]) + " -n 2000 --no-progress --out big.csv",

@@ -384,23 +384,30 @@ def _report_run(
     fmt: OutputFormat | None,
     plot: Path | None,
 ) -> None:
-    """Prints a run's summary and writes its outputs."""
+    """Writes a run's outputs, then prints its summary and what it wrote.
+
+    The files come first, so that a reader of standard output that goes away early
+    (``cardtable simulate ... | head -1``) does not cost them.
+    """
     if result.games_played == 0:
         if result.interrupted:
             echo(f"interrupted: 0 of {games:,} games completed")
         echo("no games were completed: nothing to summarize or write")
         return
-    echo(result.summary_table())
-    if result.interrupted:
-        echo(f"interrupted: {result.games_played:,} of {games:,} games completed")
+    written: list[Path] = []
     if out and fmt:
         with write_errors(out):
             write_results(result, out, fmt)
-        echo(f"wrote {out}")
+        written.append(out)
     if plot:
         with write_errors(plot):
             _write_plot(result, plot)
-        echo(f"wrote {plot}")
+        written.append(plot)
+    echo(result.summary_table())
+    if result.interrupted:
+        echo(f"interrupted: {result.games_played:,} of {games:,} games completed")
+    for path in written:
+        echo(f"wrote {path}")
 
 
 INTERRUPTED = 130

@@ -142,28 +142,34 @@ def _check_outputs(json_path: Path | None, parquet: Path | None, report: Path | 
 def _finish(
     result: _Result, json_path: Path | None, parquet: Path | None, report: Path | None
 ) -> None:
-    """Prints the summary and writes the outputs; a failed write is a one-line error (status 1)."""
+    """Writes the outputs, then prints the summary and what was written.
+
+    The files come first, so that a reader of standard output that goes away early
+    (``cardtable balance ... | head -1``) does not cost them. A failed write is a one-line
+    error (status 1).
+    """
     from cardtable._inputs import write_whole
     from cardtable.cli import echo, write_errors
 
     to_stdout = json_path is not None and str(json_path) == "-"
-    if not to_stdout:
-        echo(result.summary_table())
-        echo(f"took {result.seconds:.1f} s")
-    if json_path is not None:
-        text = json.dumps(result.to_dict(), indent=2, allow_nan=False)  # strict at the source
-        if to_stdout:
-            echo(text)
-        else:
-            with write_errors(json_path):
-                write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
-            echo(f"wrote {json_path}")
+    text = "" if json_path is None else json.dumps(result.to_dict(), indent=2, allow_nan=False)
+    written: list[Path] = []
+    if json_path is not None and not to_stdout:
+        with write_errors(json_path):
+            write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
+        written.append(json_path)
     for path, write in ((parquet, result.to_parquet), (report, result.write_report)):
         if path is not None:
             with write_errors(path):
                 write(path)
-            if not to_stdout:
-                echo(f"wrote {path}")
+            written.append(path)
+    if to_stdout:
+        echo(text)  # the JSON alone: standard output is a data stream
+        return
+    echo(result.summary_table())
+    echo(f"took {result.seconds:.1f} s")
+    for path in written:
+        echo(f"wrote {path}")
 
 
 def _games_option(default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
