@@ -12,6 +12,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pyarrow.parquet as pq
@@ -206,6 +207,30 @@ def test_summary_joins_the_saved_parts_of_a_run(tmp_path: Path) -> None:
     (tmp_path / "x.parquet").write_text("not parquet", encoding="utf-8")
     assert "cannot read" in run_cli("summary", str(tmp_path / "x.parquet"), exit_code=1)
     assert "does not exist" in run_cli("summary", str(tmp_path / "none.parquet"), exit_code=2)
+
+
+def test_resume_finishes_a_saved_run_that_was_stopped(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    calls: list[int] = []
+
+    def stop(done: int, total: int) -> bool:
+        calls.append(done)
+        return len(calls) < 2
+
+    kw: dict[str, Any] = {"players": 3, "games": 300_000, "seed": 4}
+    part = cardtable.simulate("turn_the_tide", progress=stop, **kw)
+    assert part.interrupted
+    saved = tmp_path / "part.parquet"
+    part.to_parquet(saved)
+    text = run_cli("resume", str(saved), "--out", str(saved), "--no-progress")
+    assert f"wrote {saved}" in text and "interrupted" not in text
+    whole = cardtable.simulate("turn_the_tide", progress=False, **kw)
+    assert cardtable.SimulationResult.from_parquet(saved) == whole
+    csv = tmp_path / "whole.csv"
+    run_cli("resume", str(saved), "--out", str(csv), "--no-progress")  # nothing left to play
+    assert len(csv.read_text(encoding="utf-8").splitlines()) == 300_001
+    assert "--out" in run_cli("resume", str(saved), exit_code=2)
+    assert ".txt" in run_cli("resume", str(saved), "--out", str(tmp_path / "r.txt"), exit_code=2)
 
 
 def _simulate(*args: str) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -347,6 +348,66 @@ def test_a_run_split_into_ranges_merges_into_the_whole_run() -> None:
     ]
     alone = cardtable.simulate("turn_the_tide", games=900, keep_games=False, progress=False, **kw)
     assert cardtable.SimulationResult.merge(summaries) == alone
+
+
+def _stopped_after(reports: int) -> Callable[[int, int], bool]:
+    """A progress callback that asks the run to stop at its ``reports``-th call."""
+    calls = []
+
+    def progress(done: int, total: int) -> bool:
+        calls.append(done)
+        return len(calls) < reports
+
+    return progress
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_interrupted_run_resumes_into_the_whole_run(threads: int) -> None:
+    kw: dict[str, Any] = {"players": 4, "bots": ["greedy", "random", "random", "random"]}
+    kw |= {"seed": 11, "first_game": 1_000, "games": 400_000}
+    whole = cardtable.simulate("turn_the_tide", progress=False, **kw)
+    part = cardtable.simulate("turn_the_tide", threads=threads, progress=_stopped_after(2), **kw)
+    assert part.interrupted and 0 < part.games_played < whole.games_played
+    assert part.lengths is not None
+    seen: list[tuple[int, int]] = []
+
+    def record(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return True
+
+    resumed = part.resume(threads=threads, progress=record)
+    assert resumed == whole
+    missing = 400_000 - part.games_played
+    assert seen[-1] == (missing, missing) and all(t == missing for _, t in seen)
+    assert part.interrupted and part.lengths is not None and (part.lengths == 0).any()  # unchanged
+    assert whole.resume() is whole
+
+
+def test_a_resume_interrupted_again_resumes_again() -> None:
+    kw: dict[str, Any] = {"players": 3, "seed": 2, "games": 1_500_000, "threads": 1}
+    whole = cardtable.simulate("turn_the_tide", progress=False, **kw)
+    part = cardtable.simulate("turn_the_tide", progress=_stopped_after(1), **kw)
+    again = part.resume(threads=1, progress=_stopped_after(1))
+    assert again.interrupted
+    assert part.games_played < again.games_played < whole.games_played
+    assert again.resume(progress=False) == whole
+
+
+def test_only_runs_that_kept_their_games_with_built_in_bots_resume() -> None:
+    summary = cardtable.simulate("goofspiel", players=2, games=10, keep_games=False, progress=False)
+    with pytest.raises(cardtable.InvalidOptionError, match="does not say which games"):
+        summary.resume()
+
+    def first(batch: cardtable.PolicyBatch) -> list[int]:
+        return [legal[0] for legal in batch.legal_actions]
+
+    with_policy = cardtable.simulate(
+        "goofspiel", players=2, games=10, bots=[first, "random"], progress=False
+    )
+    with pytest.raises(cardtable.InvalidOptionError, match=r"Python policies \(policy:first\)"):
+        with_policy.resume()
+    with pytest.raises(cardtable.InvalidOptionError, match="progress must be"):
+        summary.resume(progress=1)  # type: ignore[arg-type]
 
 
 def test_policy_runs_split_into_ranges_too() -> None:

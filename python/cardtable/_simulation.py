@@ -8,6 +8,7 @@ types; this module imports none of them (the replay viewer only inside
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -539,6 +540,88 @@ class SimulationResult:
         games = sum(r.games_requested for r in parts)
         return result_from_raw(raw, game, head.bots, head.seed, games, head.first_game)
 
+    def resume(
+        self,
+        *,
+        threads: int | None = None,
+        progress: bool | Callable[[int, int], object] = True,
+    ) -> SimulationResult:
+        """Plays the games an interrupted run did not complete; returns the whole run's result.
+
+        The games of the run's range that the run did not complete (``lengths == 0``: a run
+        stopped with Ctrl-C or by its progress callback completes games all over its range) are
+        played now, each exactly as the run would have played it (game ``g`` is always the seeded
+        game ``derive_seed(seed, g)``), and filled in: the result equals that of an uninterrupted
+        run (``==``). A result with every game completed comes back as it is. Interrupted again,
+        it returns what it has, still ``interrupted`` (resume that in turn).
+
+        Args:
+            threads: Worker threads (``None``: one per core).
+            progress: As for :func:`cardtable.simulate`, over the games still to play.
+
+        Raises:
+            InvalidOptionError: If the run kept no per-game arrays (``keep_games=False``: it does
+                not say which games it completed) or used Python policies (they are not part of
+                the result), or on a bad ``threads`` or ``progress``.
+        """
+        from cardtable import _core
+
+        check_progress(progress)
+        if self.scores is None or self.winners is None or self.lengths is None:
+            raise InvalidOptionError(
+                "a run made with keep_games=False does not say which games it completed: "
+                "run it again (or the missing range with first_game=)"
+            )
+        policies = [b for b in self.bots if b.startswith("policy:")]
+        if policies:
+            raise InvalidOptionError(
+                f"the run used Python policies ({', '.join(policies)}), which a result does not "
+                "keep: play the missing games with simulate(first_game=...) and the same policies"
+            )
+        missing = np.flatnonzero(self.lengths == 0)
+        if not len(missing):
+            return self
+        # The missing games as ranges [start, end) of rows.
+        breaks = np.flatnonzero(np.diff(missing) != 1) + 1
+        ranges = [(int(r[0]), int(r[-1]) + 1) for r in np.split(missing, breaks)]
+        game = _core.Game(self.game_id, self.players, self.options)
+        scores, winners, lengths = self.scores.copy(), self.winners.copy(), self.lengths.copy()
+        done = 0
+        with Progress(progress, len(missing)) as report:
+            for start, end in ranges:
+                shifted = None
+                if report is not None:
+                    shifted = functools.partial(_shifted_report, report, done)
+                raw = _core.simulate(
+                    game,
+                    games=end - start,
+                    seed=self.seed,
+                    bots=self.bots,
+                    threads=threads,
+                    first_game=self.first_game + start,
+                    progress=shifted,
+                )
+                scores[start:end] = raw["scores"]
+                winners[start:end] = raw["winners"]
+                lengths[start:end] = raw["lengths"]
+                done += end - start
+                if raw["interrupted"]:
+                    break
+        played = lengths > 0
+        raw = {
+            "games_played": int(played.sum()),
+            "interrupted": not played.all(),
+            "decisions": int(lengths.astype(np.uint64).sum()),
+            "share_denominator": SHARE_DENOMINATOR,
+            "seats": seat_totals(scores[played], winners[played]),
+            "scores": scores,
+            "winners": winners,
+            "lengths": lengths,
+        }
+        return result_from_raw(
+            raw, game, self.bots, self.seed, self.games_requested, self.first_game
+        )
+
     def _raw(self) -> dict[str, Any]:
         """This result as the engine's raw result dict (what :func:`merge_raw` joins)."""
         raw: dict[str, Any] = {
@@ -994,6 +1077,11 @@ def merge_raw(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
         merged["winners"] = np.concatenate([p["winners"] for p in parts])
         merged["lengths"] = np.concatenate([p["lengths"] for p in parts])
     return merged
+
+
+def _shifted_report(report: Callable[[int], bool], offset: int, done: int) -> bool:
+    """``report(offset + done)``: one bar's count over several engine runs."""
+    return report(offset + done)
 
 
 def check_progress(

@@ -439,6 +439,51 @@ def summary_command(files: tuple[Path, ...]) -> None:
         echo(f"interrupted: {result.games_played:,} of {result.games_requested:,} games completed")
 
 
+@main.command("resume")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Write the whole run's per-game results: .parquet, .csv or .jsonl (FILE itself is fine).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, MAX_THREADS),
+    default=None,
+    help="Worker threads (default: all cores).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a plot of the score distributions: .png, .svg or .pdf (extra 'plot').",
+)
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar (on standard error).")
+def resume_command(
+    file: Path, out: Path, threads: int | None, plot: Path | None, no_progress: bool
+) -> None:
+    """Finish a run that was stopped: play the games FILE lacks and write the whole run.
+
+    FILE is what simulate --out FILE.parquet wrote when Ctrl-C stopped it: every game the run did
+    not complete is played now, exactly as the run would have played it, and the whole run is
+    summarized and written to --out, as one uninterrupted run would have been. Ctrl-C stops this
+    too; resume the file it writes in turn.
+    """
+    if importlib.util.find_spec("pyarrow") is None:
+        raise click.UsageError("reading .parquet files needs the extra 'arrow'")
+    fmt = _check_outputs(out, plot, "local")
+    try:
+        with read_errors(file):
+            saved = cardtable.SimulationResult.from_parquet(file)
+        result = saved.resume(threads=threads, progress=not no_progress)
+    except CardtableError as err:
+        raise click.ClickException(str(err)) from None
+    if fmt is not None:
+        _report_run(result, result.games_requested, out, fmt, plot)
+    if result.interrupted:
+        raise SystemExit(INTERRUPTED)
+
+
 @contextlib.contextmanager
 def read_errors(path: Path) -> Iterator[None]:
     """Turns failing to read ``path`` (missing, not Parquet) into a one-line error (status 1)."""
