@@ -411,6 +411,11 @@ def test_integer_ranges_are_written_lo_to_hi_inclusive(backend: str) -> None:
             lambda: cardtable.make("goofspiel", players=2, backend=backend, num_cards=61),  # type: ignore[arg-type]
             "num_cards must be an int in 1..=60, got 61",
         ),
+        (
+            # An option that may be null says so (it said only "an int in 1..=50").
+            lambda: cardtable.make("trafficars", players=3, backend=backend, max_cars="x"),  # type: ignore[arg-type]
+            'max_cars must be an int in 1..=50 or null (None), got "x"',
+        ),
     ]
     for call, message in cases:
         with pytest.raises(cardtable.CardtableError) as err:

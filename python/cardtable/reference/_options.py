@@ -230,6 +230,8 @@ class OptionReader:
                 _is_int(value) and spec.low <= value <= high  # type: ignore[operator]
             )
             expected = f"an int in {spec.low}..={high}"
+            if spec.kind == "int | None":
+                expected += " or null (None)"
         if not ok:
             shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
             raise InvalidOptionError(

@@ -209,7 +209,13 @@ impl<'a> OptionReader<'a> {
                 Ok(None)
             }
             (OptionKind::OptionalInt { min, max }, _) => {
-                let i = self.int_in(name, v, min, max)?;
+                let i = match v.as_i64() {
+                    Some(i) if (min..=max).contains(&i) => i,
+                    _ => {
+                        let expected = format!("an int in {min}..={max} or null (None)");
+                        return Err(self.bad(name, &expected, v));
+                    }
+                };
                 self.record(name, Value::from(i));
                 Ok(Some(i))
             }
