@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -474,6 +475,8 @@ def test_a_table_that_is_not_a_run_is_refused() -> None:
         (shifted, r"game numbers outside the run's range 10\.\.29"),
         (with_meta(first_game="0", games_requested="5"), "outside the run's range 0..4"),
         (with_meta(bots="random"), "1 bots for 2 players"),
+        (with_meta(bots='["random"]'), "1 bots for 2 players"),
+        (with_meta(bots='["random", 3]'), "bots is not a list of bot specs"),
         (with_meta(games_requested="-1"), "are not a range of a run"),
         (with_meta(interrupted="yes"), "JSONDecodeError"),
         (with_meta(interrupted="1"), "interrupted is 1, not a bool"),
@@ -481,6 +484,23 @@ def test_a_table_that_is_not_a_run_is_refused() -> None:
     ]:
         with pytest.raises(cardtable.InvalidOptionError, match=message):
             cardtable.SimulationResult.from_arrow(bad)
+
+
+def test_saved_bots_keep_their_specs_as_written() -> None:
+    pytest.importorskip("pyarrow")
+    # A spec written with spaces came back without them (the names were joined with commas and
+    # split again), so the loaded run no longer equalled the run.
+    bots = ["flatmc:samples=3, rollout=random", "random"]
+    run = cardtable.simulate("goofspiel", players=2, games=4, bots=bots, progress=False)
+    table = run.to_arrow()
+    assert json.loads(table.schema.metadata[b"bots"]) == bots
+    assert cardtable.SimulationResult.from_arrow(table) == run
+    # Tables written before keep loading: the specs joined with commas.
+    plain = cardtable.simulate("goofspiel", players=2, games=4, progress=False)
+    old = plain.to_arrow().replace_schema_metadata(
+        {**plain.to_arrow().schema.metadata, b"bots": b"random,random"}
+    )
+    assert cardtable.SimulationResult.from_arrow(old) == plain
 
 
 def test_merge_takes_results_and_first_game_fits_the_seed_range() -> None:

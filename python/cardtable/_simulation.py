@@ -812,7 +812,7 @@ class SimulationResult:
         meta = {
             "game_id": self.game_id,
             "players": str(self.players),
-            "bots": ",".join(self.bots),
+            "bots": json.dumps(self.bots),
             "seed": str(self.seed),
             "options": json.dumps(self.options),
             "first_game": str(self.first_game),
@@ -848,7 +848,6 @@ class SimulationResult:
             InvalidOptionError: If ``table`` is not such a table (no metadata, other columns).
         """
         from cardtable import _core
-        from cardtable.bots import split_bot_specs
 
         try:
             meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
@@ -862,7 +861,7 @@ class SimulationResult:
             last = int(games.max()) + 1 if len(games) else 0
             requested = int(meta.get("games_requested", str(last)))
             interrupted = json.loads(meta.get("interrupted", "false"))
-            seed, bots = int(meta["seed"]), split_bot_specs(meta["bots"])
+            seed, bots = int(meta["seed"]), _bots_of(meta["bots"])
             rows = games - np.uint64(first) if len(games) else np.zeros(0, np.uint64)
             problem = _table_problem(games, first, requested, len(bots), players, interrupted)
         except (AttributeError, KeyError, ValueError, TypeError, OverflowError) as err:
@@ -899,6 +898,24 @@ class SimulationResult:
         import pyarrow.parquet as pq
 
         return cls.from_arrow(pq.read_table(path))
+
+
+def _bots_of(text: str) -> list[str]:
+    """The bots of a saved table's metadata.
+
+    A JSON list of specs, or (in tables written before that) the specs joined with commas.
+
+    Raises:
+        ValueError: If it is neither.
+    """
+    from cardtable.bots import split_bot_specs
+
+    if not text.startswith("["):
+        return split_bot_specs(text)
+    bots = json.loads(text)
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+        raise ValueError(f"bots is not a list of bot specs: {text!r:.80}")
+    return bots
 
 
 def _table_problem(
