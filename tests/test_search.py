@@ -293,15 +293,15 @@ def test_search_refuses_bad_requests_naming_the_state() -> None:
     over = game.new_state(seed=2)
     while over.current_player != cardtable.TERMINAL:
         over.apply(over.legal_actions()[0])
-    with pytest.raises(IllegalActionError, match="^state 1: a chance outcome is due"):
+    with pytest.raises(IllegalActionError, match=r"^state 1: a chance outcome is due"):
         cardtable.search(game, [ready, game.new_state()], "random")
-    with pytest.raises(IllegalActionError, match="^state 1: the game is over"):
+    with pytest.raises(IllegalActionError, match=r"^state 1: the game is over"):
         cardtable.search(game, [ready, over], "random")
     other = cardtable.make("goofspiel", players=2)
-    with pytest.raises(IllegalActionError, match="^state 0: this bot plays turn_the_tide"):
+    with pytest.raises(IllegalActionError, match=r"^state 0: this bot plays turn_the_tide"):
         cardtable.search(game, [other.new_state(seed=1)], "random")
     reference_other = cardtable.make("turn_the_tide", players=4, backend="reference")
-    with pytest.raises(IllegalActionError, match="^state 0: this bot plays turn_the_tide with 3"):
+    with pytest.raises(IllegalActionError, match=r"^state 0: this bot plays turn_the_tide with 3"):
         cardtable.search(game, [reference_other.new_state(seed=1)], "random")
     for bad, message in [
         ({"bot": "nobody"}, "unknown bot"),
