@@ -41,6 +41,32 @@ def test_games_shows_the_games_named() -> None:
     assert cardtable.game_info("goofspiel").max_players == 2
 
 
+def test_games_never_cuts_a_bot_usage_when_the_output_is_no_terminal() -> None:
+    """Piped, the output was folded at 80 columns: "reward=win|m" / "argin"."""
+    output = run_cli("games")
+    lines = output.splitlines()
+    for info in cardtable.games():
+        line = f"bots: {', '.join(info.bot_usages)}"
+        assert line in lines, f"{info.id}: {line!r} is not one line"
+
+
+@pytest.mark.parametrize(
+    ("game_id", "words"),
+    [("trafficars", "final penalty cards (fewest wins)"), ("goofspiel", "final score")],
+)
+def test_simulate_plot_says_which_way_scores_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_id: str, words: str
+) -> None:
+    """Trafficars counts penalty cards (the fewest win); the axis only said "final score"."""
+    import matplotlib
+
+    monkeypatch.setitem(matplotlib.rcParams, "svg.fonttype", "none")  # text stays text
+    plot = tmp_path / "scores.svg"
+    run_cli("simulate", game_id, "-p", "2", "-n", "50", "--no-progress", "--plot", str(plot))
+    labels = re.findall(r">(final [^<]*)<", plot.read_text())
+    assert labels == [words]
+
+
 def test_simulate_writes_parquet_and_plot(tmp_path: Path) -> None:
     out, plot = tmp_path / "r.parquet", tmp_path / "scores.png"
     output = run_cli(
@@ -113,7 +139,9 @@ def test_play_names_every_card_played_face_down_once_the_hand_turns_it_up(
     args = ["play", game_id, "--players", str(players), "--seat", "1", "--seed", "5"]
     output = run_cli(*args, input=_every_id(80, ids=110))
     hidden = re.findall(r"seat (\d) \(\w+\) played a card face down", output)
-    shown = re.findall(r"seat (\d) \(\w+\) had (?:played|bid) \d+", output)
+    # A card by its number, a Trafficars special by its kind and id ("had played police (57)").
+    card = r"(?:\d+|(?:trailer \d+|ambulance|police|tow truck) \(\d+\))"
+    shown = re.findall(rf"seat (\d) \(\w+\) had (?:played|bid) {card}", output)
     assert hidden and sorted(hidden) == sorted(shown)
 
 
@@ -215,9 +243,9 @@ def test_resume_finishes_a_saved_run_that_was_stopped(tmp_path: Path) -> None:
 
     def stop(done: int, total: int) -> bool:
         calls.append(done)
-        return len(calls) < 2
+        return False  # at the first report, 0.1 s in: seconds before the run's end
 
-    kw: dict[str, Any] = {"players": 3, "games": 300_000, "seed": 4}
+    kw: dict[str, Any] = {"players": 3, "games": 200_000, "seed": 4, "bots": ["greedy"] * 3}
     part = cardtable.simulate("turn_the_tide", progress=stop, **kw)
     assert part.interrupted
     saved = tmp_path / "part.parquet"
@@ -228,7 +256,7 @@ def test_resume_finishes_a_saved_run_that_was_stopped(tmp_path: Path) -> None:
     assert cardtable.SimulationResult.from_parquet(saved) == whole
     csv = tmp_path / "whole.csv"
     run_cli("resume", str(saved), "--out", str(csv), "--no-progress")  # nothing left to play
-    assert len(csv.read_text(encoding="utf-8").splitlines()) == 300_001
+    assert len(csv.read_text(encoding="utf-8").splitlines()) == 200_001
     assert "--out" in run_cli("resume", str(saved), exit_code=2)
     assert ".txt" in run_cli("resume", str(saved), "--out", str(tmp_path / "r.txt"), exit_code=2)
 

@@ -231,6 +231,108 @@ def test_replay_of_a_state_and_of_its_history_agree(game_id: str) -> None:
         assert fetch not in page  # works offline: nothing to fetch
 
 
+def _tides_game() -> tuple[StateProtocol, cardtable.Replay]:
+    """A finished 3-player round of Turn the Tide (greedy bots) and its replay."""
+    state, names = _greedy_game("turn_the_tide", 3, seed=2, rounds=1)
+    return state, cardtable.replay(state, names=names)
+
+
+def test_a_seat_log_spells_out_the_chance_outcomes_its_seat_sees() -> None:
+    """Tide cards and point cards are public; a card dealt is seen by its seat only (they were
+    all "chance (2 outcomes)" in every seat's log)."""
+    _, viewer = _tides_game()
+    tides = [f for f in viewer.frames[2:] if f.actor is None]
+    assert tides and all(f.label.startswith("chance, 2 outcomes: tide A: ") for f in tides)
+    assert all(seen == f.label for f in tides for seen in f.seen)
+    goofspiel = cardtable.replay(_finished("goofspiel", 3))
+    points = [f for f in goofspiel.frames if f.actor is None and f.label != "start"]
+    assert points and all(f.seen == [f.label] * 2 for f in points)
+    assert all(re.fullmatch(r"chance: point card \d+", f.label) for f in points)
+    # Trafficars' deal: the lane starters are public, each hand its seat's.
+    game = cardtable.make("trafficars", players=3, hand_size=2)
+    deal = [29, 38, 49, 60, 5, 61, 6, 30, 7]
+    frame = cardtable.replay(deal, game).frames[1]
+    assert frame.label == "chance, 9 outcomes: lane 0 starts with 29 … deal 7 to seat 2"
+    assert frame.seen == [
+        "chance, 9 outcomes (4 that seat 0 cannot see): lane 0 starts with 29 … deal 5 to seat 0",
+        "chance, 9 outcomes (4 that seat 1 cannot see): lane 0 starts with 29 … deal 6 to seat 1",
+        "chance, 9 outcomes (4 that seat 2 cannot see): lane 0 starts with 29 … deal 7 to seat 2",
+    ]
+
+
+def test_a_card_played_face_down_is_named_from_the_step_that_turns_it_up() -> None:
+    _, viewer = _tides_game()
+    hidden = [
+        (i, f, p)
+        for i, f in enumerate(viewer.frames)
+        for p, line in enumerate(f.seen)
+        if line.endswith(f"a move seat {p} cannot see")
+    ]
+    assert hidden
+    for i, frame, p in hidden:
+        turned = frame.shown_from[p]
+        assert turned is not None and turned > i
+        # The step that turns it up shows every card of the hand in that seat's picture.
+        card = int(frame.label.rsplit(" ", 1)[1])
+        before, after = (
+            viewer.pictures[viewer.frames[j].views[p + 1]] for j in (turned - 1, turned)
+        )
+        assert f'data-card="{card}"' in after and f'data-card="{card}"' not in before
+    # Seen at once by the seat that played it and by all after the last card of the hand.
+    assert all(
+        f.shown_from[f.actor] is None for f in viewer.frames if f.shown_from and f.actor is not None
+    )
+    assert any(f.actor is not None and not f.shown_from for f in viewer.frames)
+    # Games without cards played face down name every move at once.
+    memory = cardtable.replay(_finished("trafficars_memory", 2))
+    assert not any(f.shown_from for f in memory.frames)
+
+
+def test_a_replay_prints_as_one_short_line() -> None:
+    """``print(result.replay(5))`` printed the whole frames and pictures (about 1 MB)."""
+    run = cardtable.simulate(
+        "trafficars", players=3, games=6, bots=["greedy", "random", "random"], seed=4,
+        progress=False, hand_size=4,
+    )  # fmt: skip
+    viewer = run.replay(5)
+    text = repr(viewer)
+    assert str(viewer) == text and len(text) < 400 and "<svg" not in text
+    assert text.startswith("<Replay trafficars: seat 0 (greedy), seat 1 (random), seat 2 (random)")
+    assert "options={'hand_size': 4}" in text and "game 5 of seed 4," in text
+    assert f"{len(viewer.frames) - 1} steps, game over: " in text and ".save(" in text
+    assert viewer.seed == 4 and viewer.game_number == 5
+    partial = cardtable.replay(viewer.history[:20], make("trafficars"))
+    assert "of seed" not in repr(partial) and "the game is not over" in repr(partial)
+    assert viewer._repr_html_().startswith("<iframe srcdoc=")  # a notebook shows the viewer
+
+
+def _page_data(page: str) -> Any:
+    """The frames and pictures a replay page carries (base64 of deflated JSON)."""
+    import base64
+    import zlib
+
+    found = re.search(r'<script id="data" type="text/plain">([^<]*)</script>', page)
+    assert found is not None
+    return json.loads(zlib.decompress(base64.b64decode(found.group(1))))
+
+
+def test_a_replay_says_hidden_for_scores_a_game_keeps_hidden_until_its_end() -> None:
+    """Deep Regrets' scores are 0 until the game is over: the table read 0 for every seat."""
+    state, names = _greedy_game("deep_regrets", 2, seed=0)
+    frames = _page_data(cardtable.replay(state, names=names).html)["frames"]
+    assert all(f["scores"] is None for f in frames[:-1])
+    assert frames[-1]["scores"] == list(state.scores) != [0, 0]
+    unfinished = cardtable.replay(state.history[:200], cardtable.make("deep_regrets", players=2))
+    assert all(f["scores"] is None for f in _page_data(unfinished.html)["frames"])
+    assert "score hidden" in render.svg(
+        golden_state("deep_regrets", SMALL["deep_regrets"], 16, 30, "rust"), 0
+    )
+    assert "score hidden" not in render.svg(state, 0)
+    # The scores of the other games are public: numbers at every step.
+    tides = _page_data(_tides_game()[1].html)["frames"]
+    assert all(isinstance(f["scores"], list) for f in tides)
+
+
 def test_replay_rejects_a_history_without_its_game_and_a_wrong_history() -> None:
     with pytest.raises(InvalidOptionError):
         cardtable.replay([1, 2, 3])
@@ -348,9 +450,11 @@ def test_result_replay_rebuilds_a_game_of_a_simulation_exactly() -> None:
         result.replay(12)
 
 
-def _greedy_game(game_id: str, players: int, seed: int) -> tuple[StateProtocol, list[str]]:
+def _greedy_game(
+    game_id: str, players: int, seed: int, **options: Any
+) -> tuple[StateProtocol, list[str]]:
     """The finished seeded game of greedy bots that ``cardtable replay`` plays, and their names."""
-    game = cardtable.make(game_id, players=players)
+    game = cardtable.make(game_id, players=players, **options)
     history, names = play_game(game, ["greedy"] * players, seed)
     state = game.new_state()
     for action in history:
@@ -574,8 +678,15 @@ def test_replay_steps_forward_and_back_in_a_browser(
     title = browser.execute_script("return document.querySelector('#frame svg title').textContent")
     assert "seat 1's view" in title
     log = browser.find_element("id", "log").text
-    if game_id == "turn_the_tide":  # seat 1 saw the cards of the others played face down
-        assert "a move seat 1 cannot see" in log
+    if game_id == "turn_the_tide":  # every card played face down has been turned up by the end
+        assert "a move seat 1 cannot see" not in log and "seat 0 (bot0): play " in log
+    scores = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#scores td.num')).map((c) => c.textContent)"
+    )
+    if game_id == "deep_regrets":  # scores are hidden until the end: no 0 for everyone
+        assert scores == ["hidden"] * game.players
+    else:
+        assert scores == [str(s) for s in state.scores]
     browser.save_screenshot(str(ARTIFACTS / f"replay-{game_id}-seat1.png"))
     browser.find_element("id", "first").click()
     assert step() == "0"
@@ -623,6 +734,46 @@ def test_replay_steps_forward_and_back_in_a_browser(
     )
     browser.execute_script("location.hash = '#step=1'")
     WebDriverWait(browser, 5).until(lambda b: step() == "1")
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert errors == []
+
+
+def test_a_seat_log_in_the_browser_names_a_face_down_card_once_it_is_turned_up(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _, viewer = _tides_game()
+    i, p = next(
+        (i, p)
+        for i, f in enumerate(viewer.frames)
+        for p, line in enumerate(f.seen)
+        if line.endswith(f"a move seat {p} cannot see")
+    )
+    turned = viewer.frames[i].shown_from[p]
+    assert turned is not None
+    path = viewer.save(tmp_path / "tides.html")
+    browser.get(path.as_uri() + f"#step={i}&view={p + 1}")
+    WebDriverWait(browser, 20).until(
+        lambda b: b.execute_script("return document.body.dataset.ready") == "true"
+    )
+
+    def row_at(step: int) -> str:
+        text: str = browser.execute_script(
+            "show(arguments[0]); return document.getElementById('log').children[arguments[1]]"
+            ".textContent",
+            step,
+            i,
+        )
+        return text
+
+    hidden, shown = f"{i}. {viewer.frames[i].seen[p]}", f"{i}. {viewer.frames[i].label}"
+    assert row_at(i) == hidden and browser.find_element("id", "label").text.endswith("see")
+    assert row_at(turned - 1) == hidden  # not yet turned up
+    assert row_at(turned) == shown and row_at(len(viewer.frames) - 1) == shown
+    assert row_at(turned - 1) == hidden  # back before the reveal: hidden again
+    browser.execute_script("setView(0); show(arguments[0])", i)  # the full view knows it
+    assert browser.find_element("id", "log").find_elements("tag name", "li")[i].text == shown
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     assert errors == []
 
@@ -704,6 +855,46 @@ def test_a_deep_regrets_seat_sees_the_fish_it_peeks_at_while_it_decides() -> Non
     assert drawing.view(state, 1 - me)["peek"] is None
     assert f"looking at: {fish}" in "\n".join(drawing.terminal(drawing.view(state, me)))
     assert f"looking at: {html.escape(fish)}" in drawing.draw(drawing.view(state, me))
+
+
+def test_a_finished_turn_the_tide_picture_names_the_last_hand_played() -> None:
+    """It said "round 3, hand 10 · over" after 9 hands, and "hand 13" after a whole round."""
+    for seed, hands in ((1, 9), (25, 12)):
+        state = cardtable.make("turn_the_tide", players=3).new_state(seed=seed)
+        while not state.is_terminal:
+            state.apply(state.legal_actions()[0])
+        assert state.observation(0)["hand_index"] == hands
+        for seat in (None, 0):
+            assert f"round 3, hand {hands} · over" in render.svg(state, seat)
+    playing = cardtable.make("turn_the_tide", players=3).new_state(seed=1)
+    assert "round 1, hand 1 · play" in render.svg(playing, 0)
+
+
+def test_trafficars_stacks_show_every_card_and_explain_the_x2_badge() -> None:
+    """Stacked cards read "to to po" (their corner names cut off by the next card), the cards
+    under the top one showed nothing else, and nothing said what the "x2" badge means."""
+    game = cardtable.make("trafficars", players=3, hand_size=2)
+    state = game.new_state()
+    # Tow trucks 60 and 61 both go to lane 0, car 30 goes behind them, the free place stays.
+    for action in [29, 38, 49, 60, 5, 61, 6, 30, 7, 60, 61, 30, 100, 100, 100]:
+        state.apply(action)
+    assert state.observation(0)["lanes"][0] == [[61, 60, 29], [30]]
+    assert state.observation(0)["place_cars"][0] == [2, 1]
+    for seat in (None, 0):
+        root = ET.fromstring(render.svg(state, seat))
+        cards = {g.get("data-card"): g for g in root.iter(f"{SVG}g") if g.get("class") == "card"}
+        for card, short, title in (("61", "T", "tow truck (61)"), ("60", "T", "tow truck (60)")):
+            texts = [t.text for t in cards[card].iter(f"{SVG}text")]
+            assert texts == [short]  # the card under another: its short face, whole
+            assert cards[card].findtext(f"{SVG}title") == title
+        assert [t.text for t in cards["29"].iter(f"{SVG}text")] == ["29"]
+        assert cards["29"].findtext(f"{SVG}title") == "car 29"
+        badge = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "badge")
+        assert "count as 2 cars" in str(badge.findtext(f"{SVG}title"))
+        words = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+        assert "x2 = a tow truck and its load that count as 2 cars" in words
+    fresh = render.svg(game.new_state(seed=3), None)
+    assert "x2 =" not in fresh and 'class="badge"' not in fresh
 
 
 def test_trafficars_score_tables_say_the_fewest_penalty_cards_win() -> None:

@@ -102,14 +102,15 @@ def _print_games(chosen: list[cardtable.GameInfo]) -> None:
         )
         bots = ", ".join(info.bot_usages)
         # The bot list is long (search bots with their parameters): it goes under the options,
-        # so that the title stays one line on a narrow terminal.
+        # so that the title stays one line on a narrow terminal. It is one line that rich does
+        # not fold: a usage has no space, so folding it at the width (80 columns when the output
+        # is no terminal) cut it mid-word ("reward=win|m" / "argin").
         title = f"{info.id}  ({players})"
         if not info.options:
-            console.print(f"[italic]{title}[/italic]\n  no options\n  bots: {bots}\n")
+            console.print(f"[italic]{title}[/italic]\n  no options")
+            console.print(f"  bots: {bots}\n", soft_wrap=True, markup=False, highlight=False)
             continue
-        table = Table(
-            title=title, title_justify="left", caption=f"bots: {bots}", caption_justify="left"
-        )
+        table = Table(title=title, title_justify="left")
         table.add_column("option", no_wrap=True)
         table.add_column("type")
         table.add_column("default")
@@ -118,6 +119,7 @@ def _print_games(chosen: list[cardtable.GameInfo]) -> None:
             kind = o.type + (f" {list(o.choices)}" if o.choices else "")
             table.add_row(o.name, kind, json.dumps(o.default), o.doc)
         console.print(table)
+        console.print(f"bots: {bots}\n", soft_wrap=True, markup=False, highlight=False)
 
 
 OutputFormat = Literal["parquet", "csv", "jsonl"]
@@ -231,6 +233,21 @@ def write_results(result: cardtable.SimulationResult, path: Path, fmt: OutputFor
                 f.write(json.dumps(dict(zip(header, row, strict=True))) + "\n")
 
 
+def _score_words(game_id: str) -> str:
+    """What a score is, with its direction where lower is better: ``penalty cards (fewest wins)``.
+
+    The game's drawing module says it (``SCORE``, as in ``cardtable play``'s score tables);
+    ``score`` for the others, whose highest score wins.
+    """
+    from cardtable.render._common import drawing
+
+    try:
+        module = drawing(game_id)
+    except CardtableError:
+        return "score"
+    return str(getattr(module, "SCORE", "score"))
+
+
 def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     import matplotlib
 
@@ -250,7 +267,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
             linewidth=1.5,
             label=f"seat {seat} ({result.bots[seat]})",
         )
-    ax.set_xlabel("final score")
+    ax.set_xlabel(f"final {_score_words(result.game_id)}")
     ax.set_ylabel("games")
     changed = result._changed_options()
     ax.set_title(

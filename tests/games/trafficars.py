@@ -289,7 +289,7 @@ def test_lane_starters_are_dealt_first_and_are_cars_only(backend: Backend) -> No
     assert state.current_player == CHANCE
     assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
     assert state.action_label(7) == "lane 0 starts with 7"
-    assert state.action_label(54) == "lane 0 starts with 54"
+    assert state.action_label(54) == "lane 0 starts with ambulance (54)"
     assert state.action_label(0) == "action 0"
     assert state.action_label(100) == "action 100"
     observation = view(state)
@@ -310,7 +310,9 @@ def test_lane_starters_are_dealt_first_and_are_cars_only(backend: Backend) -> No
     state.apply(9)
     left = [card for card in range(1, 63) if card not in (7, 8, 9)]
     assert state.chance_outcomes() == [(card, 1 / 59) for card in left]
-    assert state.action_label(54) == "deal 54 to seat 0"
+    assert state.action_label(54) == "deal ambulance (54) to seat 0"
+    assert state.action_label(51) == "deal trailer 10 (51) to seat 0"
+    assert state.action_label(12) == "deal 12 to seat 0"
 
 
 def test_seat_0_is_dealt_its_hand_first(backend: Backend) -> None:
@@ -1165,9 +1167,26 @@ def test_a_single_winner(backend: Backend) -> None:
 # ----- labels -----
 
 
+def test_play_labels_name_the_card_as_the_hand_shows_it(backend: Backend) -> None:
+    """A car by its number, every other card by its kind with its id (contract, labels)."""
+    state = start(backend, [10, 20, 30], [[23, 51, 54], [57, 60, 7], [31, 32, 33]])
+    labels = {a: state.action_label(a) for a in state.legal_actions()}
+    assert labels == {
+        23: "play 23",
+        51: "play trailer 10 (51)",
+        54: "play ambulance (54)",
+    }
+    commit(state, [23])
+    assert [state.action_label(a) for a in state.legal_actions()] == [
+        "play 7",
+        "play police (57)",
+        "play tow truck (60)",
+    ]
+
+
 def test_labels_depend_on_the_node_not_on_legality(backend: Backend) -> None:
     state = start(backend, [10, 20, 30], [[5, 6], [21, 7], [31, 32]])
-    assert state.action_label(62) == "play 62"
+    assert state.action_label(62) == "play tow truck (62)"
     assert state.action_label(63) == "action 63"
     assert state.action_label(0) == "action 0"
     assert state.action_label(110) == "action 110"

@@ -274,7 +274,8 @@ def test_two_to_five_players(backend: Backend, players: int) -> None:
 def test_the_layout_fills_position_0_first(backend: Backend) -> None:
     state = new_game(backend, min_number=1, max_number=12, jokers=True).new_state()
     assert state.current_player == CHANCE
-    assert state.action_label(52) == "lay 52 at position 0"
+    assert state.action_label(52) == "lay joker (52) at position 0"
+    assert state.action_label(12) == "lay 12 at position 0"
     observation = public(state)
     assert observation == {
         "seat": 0,
@@ -785,7 +786,7 @@ def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
     state = new_game(backend, min_number=1, max_number=4).new_state()
     assert state.action_label(0) == "action 0"
     assert state.action_label(1) == "lay 1 at position 0"
-    assert state.action_label(62) == "lay 62 at position 0"
+    assert state.action_label(62) == "lay joker (62) at position 0"
     assert state.action_label(STOP) == "action 63"
     lay_out(state, [1, 2, 3, 4])
     assert state.action_label(0) == "flip position 0"

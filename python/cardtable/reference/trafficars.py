@@ -122,6 +122,20 @@ RESOLUTION_CLASS: dict[Kind, int] = {
 """'Cards are resolved in this order: ambulances, police cars, tow trucks, then numbered cards.'"""
 
 
+def card_name(card: int) -> str:
+    """How an action label names a card.
+
+    A car by its number (``23``), any other card by its kind with its id in brackets
+    (``trailer 10 (51)``, ``ambulance (54)``, ``police (57)``, ``tow truck (60)``).
+    """
+    info = CARDS[card]
+    if info.kind == "car":
+        return str(card)
+    if info.kind == "trailer":
+        return f"trailer {info.number} ({card})"
+    return f"{info.kind.replace('_', ' ')} ({card})"
+
+
 def number_of(card: int) -> int:
     """The number of a car or trailer."""
     number = CARDS[card].number
@@ -632,10 +646,11 @@ class TrafficarsState(ReferenceState):
         if phase == "deal" and is_card:
             position = len(self._dealt)
             if position < self._num_lanes:
-                return f"lane {position} starts with {action}"
-            return f"deal {action} to seat {(position - self._num_lanes) // self._hand_size}"
+                return f"lane {position} starts with {card_name(action)}"
+            seat = (position - self._num_lanes) // self._hand_size
+            return f"deal {card_name(action)} to seat {seat}"
         if phase == "commit" and is_card:
-            return f"play {action}"
+            return f"play {card_name(action)}"
         if phase == "resolve":
             return self._resolution_label(action)
         return f"action {action}"

@@ -311,7 +311,8 @@ class TrafficarsMemoryState(ReferenceState):
 
     def _action_label(self, action: int) -> str:
         if self._phase == "layout" and 1 <= action < FIRST_JOKER + SPECIAL_CARDS:
-            return f"lay {action} at position {len(self._layout)}"
+            card = f"joker ({action})" if is_joker(action) else str(action)
+            return f"lay {card} at position {len(self._layout)}"
         if self._phase == "flip" and action < self._grid_size():
             return f"flip position {action}"
         if self._phase == "flip" and action == STOP:

@@ -41,10 +41,12 @@ View = dict[str, Any]
 class GameDrawing(Protocol):
     """The functions of one game's drawing module.
 
-    Two more are optional, for ``cardtable play``: ``COMMITMENTS_TURNED_UP = True`` when a move
-    made face down is a card turned up as the hand resolves (play then names it), and
-    ``narrate(before, after, who)``, lines for what a step did that no move says (goofspiel's
-    last turn, which plays itself); ``who(seat)`` names a seat.
+    A few more are optional: ``COMMITMENTS_TURNED_UP = True`` when a move made face down is a
+    card turned up as the hand resolves (``cardtable play`` and a replay's seat log name it
+    then), ``SCORES_HIDDEN = True`` when the scores are 0 until the game is over (a replay says
+    "hidden" until then), and, for ``cardtable play``, ``narrate(before, after, who)``, lines for
+    what a step did that no move says (goofspiel's last turn, which plays itself); ``who(seat)``
+    names a seat.
     """
 
     def view(self, state: StateProtocol, seat: int | None) -> View:

@@ -25,6 +25,9 @@ DIE_COLOURS = {"P": "#f4efe1", "B": "#8fb8e8", "G": "#9fd59f", "O": "#f3b36b", "
 DEPTHS = ["port", "depth I", "depth II", "depth III"]
 FISH_W, FISH_H = 104, 58
 PRIVATE = ("hand", "regrets", "dinks", "supplies")
+SCORES_HIDDEN = True
+"""Scores are 0 for every seat until the game is over (contract §8: hands and regrets are hidden,
+so no public running score exists): pictures and replays say "hidden" until then."""
 
 
 @cache
@@ -323,9 +326,10 @@ def _seat(
             fill = {"passed": "#c9cfc9", "winner": "#9fd59f"}.get(tag, ACCENT)
             x += svg.badge(x, top + 4, tag, fill=fill) + 6
     where = DEPTHS[st["depth"]] if 0 <= st["depth"] < len(DEPTHS) else f"depth {st['depth']}"
-    info = f"{where} · ${st['money']} · {st['regret_count']} regrets · score {v['scores'][q]}"
+    info = f"{where} · ${st['money']} · {st['regret_count']} regrets"
     if st["regrets"] is not None:
         info += " (values " + (", ".join(str(r) for r in st["regrets"]) or "none") + ")"
+    info += " · score " + ("hidden" if v["end"] is None else str(v["scores"][q]))
     if v["end"] is not None:
         svg.text(x + 4, top + 16, _end_line(v, q), size=11, weight="bold")
     svg.text(12, top + 34, info, size=11)

@@ -55,11 +55,16 @@ class Frame:
 
     Attributes:
         label: What happened to reach this step, in words (``"seat 1 (greedy): play 37"``).
-        seen: The same as each seat saw it (a card played face down stays "a card"; chance
-            outcomes are not spelled out), seat 0 first.
+        seen: The same as each seat saw it then, seat 0 first: a move the seat could not see (a
+            card played face down) is "a move seat p cannot see", and a chance outcome is
+            spelled out only if the seat's observation tells it from every other outcome (a tide
+            card, a point card, a card dealt to that seat), else counted.
         actor: The seat that acted, or ``None`` for the start and for chance.
         scores: The scores after the step.
         views: Index into :attr:`Replay.pictures` per view (full view, then seat 0, 1, ...).
+        shown_from: Per seat, the step from which the seat sees this step's move after all (a
+            card played face down, from the step that turns it up), or ``None`` (seen at once,
+            or never); empty when no seat sees it later.
     """
 
     label: str
@@ -67,11 +72,15 @@ class Frame:
     actor: int | None
     scores: list[int]
     views: list[int]
+    shown_from: list[int | None] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(repr=False)
 class Replay:
     """A replayed game: its frames, pictures and the HTML viewer.
+
+    Its ``repr`` is one line (the game, its players, steps and how to look at it); a notebook
+    shows the viewer itself.
 
     Attributes:
         game_id: The game.
@@ -83,6 +92,9 @@ class Replay:
         pictures: The distinct SVG pictures the frames refer to.
         title: The page title.
         winners: The winning seats, once the history reaches the end of the game (else empty).
+        seed: The seed of the run the game was rebuilt from (``SimulationResult.replay``,
+            ``cardtable replay``), else ``None``.
+        game_number: The game's number in that run, else ``None``.
     """
 
     game_id: str
@@ -94,6 +106,31 @@ class Replay:
     pictures: list[str] = field(default_factory=list)
     title: str = ""
     winners: list[int] = field(default_factory=list)
+    seed: int | None = None
+    game_number: int | None = None
+
+    def __repr__(self) -> str:
+        """One line: game, players, options changed, the run's game, steps, outcome, how to see it.
+
+        Not the pictures: they are the viewer's (``.html``, ``.save(path)``, a notebook cell).
+        """
+        from cardtable._option_text import changed_options
+
+        players = ", ".join(_who(p, self.names) for p in range(self.players))
+        options = changed_options(self.game_id, self.players, self.options)
+        source = "" if self.seed is None else f" game {self.game_number} of seed {self.seed},"
+        steps = len(self.frames) - 1
+        end = (
+            f"game over: {outcome(self.winners, self.names)}"
+            if self.winners
+            else "the game is not over"
+        )
+        return (
+            f"<Replay {self.game_id}: {players}"
+            + (f" options={options!r}" if options else "")
+            + f";{source} {steps} steps, {end}; .save('replay.html') writes the viewer, a"
+            " notebook cell shows it>"
+        )
 
     @property
     def html(self) -> str:
@@ -164,6 +201,10 @@ def _build(
 
     views: dict[int | None, Any] = {}
     drawn: dict[str, int] = {}  # a view seen before is not drawn again
+    # Moves a seat could not see that the game turns up later (cards played face down): (frame,
+    # actor, move, seat), until the seat's view no longer hides them.
+    turned_up = bool(getattr(module, "COMMITMENTS_TURNED_UP", False))
+    face_down: list[tuple[int, int, str, int]] = []
 
     def picture(seat: int | None) -> int:
         views[seat] = module.view(state, seat)
@@ -177,19 +218,39 @@ def _build(
         drawn[key] = index[svg]
         return index[svg]
 
-    def snap(label: str, actor: int | None, move: str | None = None, chances: int = 0) -> None:
+    def snap(
+        label: str,
+        actor: int | None,
+        move: str | None = None,
+        chances: Sequence[tuple[str, list[bool]]] = (),
+    ) -> None:
         shown = [picture(None), *(picture(p) for p in range(game.players))]
+        step = len(result.frames)
         seen = []
         for p in range(game.players):
-            if move is None:
-                outcomes = "1 outcome" if chances == 1 else f"{chances} outcomes"
-                seen.append(label if not chances else f"chance ({outcomes})")
-            elif actor is not None and actor != p and module.secret(views[p], actor, move):
-                seen.append(f"{_who(actor, names)}: a move seat {p} cannot see")
+            if chances:
+                seen.append(
+                    _chance_text([text for text, who in chances if who[p]], len(chances), p)
+                )
+            elif move is not None and actor is not None and actor != p:
+                if module.secret(views[p], actor, move):
+                    seen.append(f"{_who(actor, names)}: a move seat {p} cannot see")
+                    if turned_up:
+                        face_down.append((step, actor, move, p))
+                else:
+                    seen.append(label)
             else:
                 seen.append(label)
         scores = [int(x) for x in state.scores]
         result.frames.append(Frame(label, seen, actor, scores, shown))
+        for pending in [f for f in face_down if not module.secret(views[f[3]], f[1], f[2])]:
+            # Turned up by this step: the seat sees the move from here on.
+            face_down.remove(pending)
+            before, _, _, p = pending
+            frame = result.frames[before]
+            show_from = list(frame.shown_from) or [None] * game.players
+            show_from[p] = step
+            result.frames[before] = dataclasses.replace(frame, shown_from=show_from)
 
     snap("start", None)
     i = 0
@@ -197,16 +258,14 @@ def _build(
         if state.is_terminal:
             raise IllegalActionError(f"history goes on after the end of the game at step {i}")
         if state.is_chance_node:
-            labels = []
+            chances = []
             while i < len(history) and state.is_chance_node:
-                labels.append(state.action_label(history[i]))
+                label, node = state.action_label(history[i]), state.clone()
                 state.apply(history[i])
+                chances.append((label, _seen_by(node, history[i], game.players)))
                 i += 1
-            if len(labels) == 1:
-                text = f"chance: {labels[0]}"
-            else:
-                text = f"chance, {len(labels)} outcomes: {labels[0]} … {labels[-1]}"
-            snap(text, None, chances=len(labels))
+            text = _chance_text([text for text, _ in chances], len(chances), None)
+            snap(text, None, chances=chances)
         else:
             seat = state.current_player
             label = state.action_label(history[i])
@@ -221,6 +280,52 @@ def _build(
         seen = [line + over for line in last.seen]
         result.frames[-1] = dataclasses.replace(last, label=last.label + over, seen=seen)
     return result
+
+
+def _seen_by(state: StateProtocol, outcome: int, players: int) -> list[bool]:
+    """Per seat, whether its observation tells chance outcome ``outcome`` from every other one.
+
+    ``state`` is the chance node. A seat that would observe the same after some other outcome
+    cannot see which it was (a card dealt to another seat); an outcome every seat sees (a tide
+    card, a point card, a forced one) is public.
+    """
+    others = [a for a, _ in state.chance_outcomes() if a != outcome]
+    unique = list(range(players))
+
+    def after(action: int) -> StateProtocol:
+        s = state.clone()
+        s.apply(action)
+        return s
+
+    happened = after(outcome)
+    mine = {p: happened.observation(p) for p in unique}
+    for other in others:
+        if not unique:
+            break
+        alternative = after(other)
+        unique = [p for p in unique if alternative.observation(p) != mine[p]]
+    return [p in unique for p in range(players)]
+
+
+def _chance_text(labels: Sequence[str], count: int, seat: int | None) -> str:
+    """A run of ``count`` chance outcomes in words, of which seat ``seat`` sees ``labels``.
+
+    ``seat`` None: the full view, which sees them all.
+
+    Examples: ``chance: deal 7 to seat 0``, ``chance, 12 outcomes: deal 1 to seat 0 … deal 60
+    to seat 2``, and for a seat that does not see them all, ``chance, 12 outcomes (8 that seat 1
+    cannot see): deal 3 to seat 1 … deal 40 to seat 1`` or ``chance: 2 outcomes seat 1 cannot
+    see``.
+    """
+    hidden = count - len(labels)
+    if not hidden:
+        if count == 1:
+            return f"chance: {labels[0]}"
+        return f"chance, {count} outcomes: {labels[0]} … {labels[-1]}"
+    if not labels:
+        return f"chance: {hidden} outcome{'' if hidden == 1 else 's'} seat {seat} cannot see"
+    seen = labels[0] if len(labels) == 1 else f"{labels[0]} … {labels[-1]}"
+    return f"chance, {count} outcomes ({hidden} that seat {seat} cannot see): {seen}"
 
 
 def replay(
@@ -414,20 +519,26 @@ def replay_run_game(
     if expected_scores is not None and list(state.scores) != expected_scores:
         raise InvalidOptionError(f"game {game} did not replay to the scores of the run")
     default = f"{game_id}: game {game} of seed {seed}"
-    return _build(g, state.history, list(bots), title or default)
+    rebuilt = _build(g, state.history, list(bots), title or default)
+    rebuilt.seed, rebuilt.game_number = seed, game
+    return rebuilt
 
 
 def _payload(r: Replay) -> str:
+    # A game whose scores stay hidden until it is over (0 until then) shows no number before.
+    hidden = bool(getattr(drawing(r.game_id), "SCORES_HIDDEN", False))
+    last = len(r.frames) - 1 if r.winners else len(r.frames)
     data = {
         "pictures": r.pictures,
         "frames": [
             {
                 "labels": [f.label, *f.seen],
                 "actor": f.actor,
-                "scores": f.scores,
+                "scores": None if hidden and i < last else f.scores,
                 "views": f.views,
+                **({"shownFrom": f.shown_from} if f.shown_from else {}),
             }
-            for f in r.frames
+            for i, f in enumerate(r.frames)
         ],
     }
     raw = json.dumps(data, separators=(",", ":")).encode("utf-8")
@@ -522,7 +633,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 "use strict";
 const meta = JSON.parse(document.getElementById("meta").textContent);
 const el = (id) => document.getElementById(id);
-let data = null, step = 0, view = 0, timer = null, addressTimer = null;
+let data = null, step = 0, view = 0, timer = null, addressTimer = null, turnedUp = [];
 
 async function inflate(text) {
   const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
@@ -548,13 +659,19 @@ function show(n) {
   el("label").textContent = frame.labels[view];
   const body = el("scores").tBodies[0];
   body.innerHTML = "";
-  frame.scores.forEach((score, seat) => {
+  meta.seats.forEach((name, seat) => {
     const row = body.insertRow();
-    row.insertCell().textContent = meta.seats[seat];
+    row.insertCell().textContent = name;
     const cell = row.insertCell();
-    cell.textContent = String(score);
+    if (frame.scores === null) {  // the game keeps its scores hidden until it is over
+      cell.textContent = "hidden";
+      cell.title = "the scores are hidden until the end of the game";
+    } else {
+      cell.textContent = String(frame.scores[seat]);
+    }
     cell.className = "num";
   });
+  if (view > 0) turnedUp.forEach((i) => { el("log").children[i].textContent = logText(i); });
   const old = el("log").querySelector("li.current");
   if (old) old.classList.remove("current");
   const item = el("log").children[step];
@@ -611,12 +728,18 @@ function start() {
   document.body.dataset.ready = "true";
 }
 
+// A log line as the view's seat knows it at the current step: a move it could not see (a card
+// played face down) is named from the step that turns it up.
+function logText(i) {
+  const frame = data.frames[i];
+  const from = view > 0 && frame.shownFrom ? frame.shownFrom[view - 1] : null;
+  return i + ". " + (from !== null && from <= step ? frame.labels[0] : frame.labels[view]);
+}
+
 function setView(v) {
   view = v;
   el("view").value = String(v);
-  data.frames.forEach((frame, i) => {
-    el("log").children[i].textContent = i + ". " + frame.labels[view];
-  });
+  data.frames.forEach((frame, i) => { el("log").children[i].textContent = logText(i); });
 }
 
 function fromAddress() {  // #step=N&view=V (each optional): the place a link points at
@@ -631,6 +754,7 @@ function fromAddress() {  // #step=N&view=V (each optional): the place a link po
 
 inflate(document.getElementById("data").textContent).then((loaded) => {
   data = loaded;
+  turnedUp = data.frames.flatMap((frame, i) => (frame.shownFrom ? [i] : []));
   start();
 }).catch((error) => {
   el("status").textContent = "this browser cannot open the replay: " + error;

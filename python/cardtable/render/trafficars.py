@@ -13,9 +13,9 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import CARD_H, CARD_W, MUTED, Svg, titled
+from cardtable.render._svg import CARD_H, CARD_W, INK, MUTED, Svg, titled
 
-__all__ = ["SCORE", "card_face", "chapter", "draw", "secret", "terminal", "view"]
+__all__ = ["SCORE", "card_face", "card_name", "chapter", "draw", "secret", "terminal", "view"]
 
 KIND_STYLE = {
     "car": ("#fbfaf6", "#1d2731", "car"),
@@ -73,10 +73,57 @@ def chapter(v: View) -> str:
     return f"turn {v['turn'] + 1}"
 
 
-def _card(svg: Svg, x: float, y: float, card: int, *, highlight: bool = False) -> None:
+STACK_STEP = 22
+"""How far each card of a stack lies right of the card under it: the strip left visible."""
+DOUBLE_NOTE = "a tow truck and its load that count as 2 cars (its free place was left unfilled)"
+"""What the ``x2`` badge on a place means (its tooltip, and the picture's legend)."""
+
+
+def card_name(card: int) -> str:
+    """A card in words, for a stacked card's tooltip.
+
+    ``car 23``, ``trailer 10 (51)``, ``police (57)``.
+    """
+    label, name, _, _ = card_face(card)
+    if name == "car":
+        return f"car {label}"
+    if name == "trailer":
+        return f"trailer {label} ({card})"
+    return f"{name} ({card})"
+
+
+def _short(card: int) -> str:
+    """The face in the strip of a card under another: ``23``, ``10t`` (trailer 10), ``+``, ``P``."""
+    label, name, _, _ = card_face(card)
+    return f"{label}t" if name == "trailer" else label
+
+
+def _card(
+    svg: Svg, x: float, y: float, card: int, *, highlight: bool = False, tooltip: str | None = None
+) -> None:
     label, name, fill, ink = card_face(card)
     corner = "" if name == "car" else name
-    svg.card(x, y, str(card), label, corner=corner, fill=fill, ink=ink, highlight=highlight)
+    svg.card(
+        x,
+        y,
+        str(card),
+        label,
+        corner=corner,
+        fill=fill,
+        ink=ink,
+        highlight=highlight,
+        tooltip=tooltip,
+    )
+
+
+def _covered(svg: Svg, x: float, y: float, card: int) -> None:
+    """A card with another stacked on it: its short face in the strip left visible."""
+    _, _, fill, ink = card_face(card)
+    svg.open(class_="card", data_card=str(card))
+    svg.raw(f"<title>{card_name(card)}</title>")
+    svg.rect(x, y, CARD_W, CARD_H, rx=5, fill=fill, stroke=INK, stroke_width=1)
+    svg.centered(x + STACK_STEP / 2, y + 18, _short(card), size=10, weight="bold", fill=ink)
+    svg.close()
 
 
 def _cars(count: int) -> str:
@@ -91,6 +138,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     if v["decision"]:
         status += f" · seat {v['current']} decides: {v['decision'].replace('_', ' ')}"
     svg, y = titled(v, "Trafficars", 820, status)
+    doubles = False
     for k, lane in enumerate(v["lanes"]):
         svg.rect(0, y, svg.width, CARD_H + 34, fill="#8f9691")
         svg.path(
@@ -108,16 +156,27 @@ def draw(v: View, names: list[str] | None = None) -> str:
                 svg.slot(x, y + 8, label="free")
                 x += CARD_W + 14
                 continue
-            for j, card in enumerate(place):
-                _card(svg, x + j * 12, y + 8, card)
+            width = CARD_W + STACK_STEP * (len(place) - 1)
+            for j, card in enumerate(place[:-1]):
+                _covered(svg, x + j * STACK_STEP, y + 8, card)
+            top = place[-1]
+            tip = None if len(place) == 1 else card_name(top)
+            _card(svg, x + width - CARD_W, y + 8, top, tooltip=tip)
             if len(place) > 1:
                 svg.centered(
-                    x + CARD_W / 2, y + CARD_H + 22, f"{len(place)} cards", size=9, fill="#ffffff"
+                    x + width / 2, y + CARD_H + 22, f"{len(place)} cards", size=9, fill="#ffffff"
                 )
             if count > 1:
-                svg.badge(x + CARD_W - 6, y + 2, f"x{count}")
-            x += CARD_W + 14 + 12 * (len(place) - 1)
+                doubles = True
+                svg.open(class_="badge")
+                svg.raw(f"<title>x{count}: {DOUBLE_NOTE}</title>")
+                svg.badge(x + width - 8, y + 1, f"x{count}")
+                svg.close()
+            x += width + 14
         y += CARD_H + 40
+    if doubles:
+        svg.text(12, y + 8, f"x2 = {DOUBLE_NOTE}", size=10, fill=MUTED)
+        y += 14
     y += 6
     if v["revealed"] is not None:
         svg.text(12, y + 12, "revealed this turn", size=10, fill=MUTED)

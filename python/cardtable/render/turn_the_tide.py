@@ -60,8 +60,13 @@ def _phase(state: StateProtocol) -> str:
 
 
 def chapter(v: View) -> str:
-    """``round 1, hand 3`` (1-based)."""
-    return f"round {v['round'] + 1}, hand {v['hand_index'] + 1}"
+    """``round 1, hand 3`` (1-based): the hand being played, or at the end the last one played.
+
+    At the end of the game ``hand_index`` counts the hands played in the last round (a round
+    ended early by eliminations has fewer than 12), so that count is its last hand.
+    """
+    hand = v["hand_index"] if v["phase"] == "over" else v["hand_index"] + 1
+    return f"round {v['round'] + 1}, hand {hand}"
 
 
 def _weather(svg: Svg, x: float, y: float, card: int, *, small: bool = False) -> None:

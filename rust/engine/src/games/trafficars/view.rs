@@ -3,14 +3,29 @@
 //! no rule is decided here (the lanes' places and counts come from the rules module as they are).
 
 use super::{
-    tok_id, Board, Decision, Phase, Trafficars, TrafficarsState, CARD_ACTIONS, CARD_IDS, DOUBLE,
-    FREE_PLACE_OPTION, LANE_OPTION, MAX_SEATS, START,
+    tok_id, Board, Decision, Kind, Phase, Trafficars, TrafficarsState, CARD_ACTIONS, CARD_IDS,
+    DOUBLE, FREE_PLACE_OPTION, LANE_OPTION, MAX_SEATS, START,
 };
 use crate::bits;
 use crate::tensor::{scaled, TensorWriter};
 use serde_json::{json, Value};
 
 impl Trafficars {
+    /// How a label names card `id` (contract, "Actions and labels"): a car by its number, any
+    /// other card by its kind with its id in brackets (`trailer 10 (51)`, `police (57)`).
+    fn card_name(&self, id: u32) -> String {
+        let Ok(card) = u8::try_from(id) else {
+            return id.to_string();
+        };
+        match self.kind(card) {
+            Kind::Car => id.to_string(),
+            Kind::Trailer => format!("trailer {} ({id})", self.number(card)),
+            Kind::Ambulance => format!("ambulance ({id})"),
+            Kind::Police => format!("police ({id})"),
+            Kind::TowTruck => format!("tow truck ({id})"),
+        }
+    }
+
     /// The action label (contract, "Actions and labels").
     pub(super) fn label(&self, st: &TrafficarsState, action: u32) -> String {
         let a = action;
@@ -18,14 +33,15 @@ impl Trafficars {
         match st.phase {
             Phase::Deal if card => {
                 let dealt = usize::from(st.dealt);
+                let name = self.card_name(a);
                 if dealt < self.lanes {
-                    format!("lane {dealt} starts with {a}")
+                    format!("lane {dealt} starts with {name}")
                 } else {
                     let seat = (dealt - self.lanes) / usize::from(self.hand_size).max(1);
-                    format!("deal {a} to seat {seat}")
+                    format!("deal {name} to seat {seat}")
                 }
             }
-            Phase::Commit if card => format!("play {a}"),
+            Phase::Commit if card => format!("play {}", self.card_name(a)),
             Phase::Resolve => {
                 let kind = self.decision(st);
                 let lane = a.wrapping_sub(LANE_OPTION);

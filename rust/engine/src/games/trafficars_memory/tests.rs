@@ -167,7 +167,9 @@ fn layout_chance_labels_and_observation() {
     assert_eq!(outs, want);
     let labels = [
         (7, "lay 7 at position 0"),
-        (62, "lay 62 at position 0"),
+        (50, "lay 50 at position 0"),
+        (51, "lay joker (51) at position 0"),
+        (62, "lay joker (62) at position 0"),
         (0, "action 0"),
     ];
     assert_labels(&*g, s.state(), &labels);

@@ -15,7 +15,12 @@ impl TrafficarsMemory {
     pub(super) fn label(&self, st: &TrafficarsMemoryState, action: u32) -> String {
         match st.phase {
             Phase::Layout if LAYOUT_ACTIONS.contains(&action) => {
-                format!("lay {action} at position {}", st.laid)
+                let card = if is_joker(action) {
+                    format!("joker ({action})")
+                } else {
+                    action.to_string()
+                };
+                format!("lay {card} at position {}", st.laid)
             }
             Phase::Flip if (action as usize) < self.grid => format!("flip position {action}"),
             Phase::Flip if action == STOP => "stop and take the run".to_string(),

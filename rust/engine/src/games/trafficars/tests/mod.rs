@@ -277,6 +277,7 @@ fn deal_order_outcomes_labels_and_observation() {
     g.chance_outcomes(&x, &mut outs);
     assert!(outs.iter().all(|&(_, w)| w == 1) && outs.len() == 50);
     assert_eq!(label(&g, &x, 7), "lane 0 starts with 7");
+    assert_eq!(label(&g, &x, 60), "lane 0 starts with tow truck (60)"); // never legal
     assert_eq!(label(&g, &x, 0), "action 0");
     assert_eq!(label(&g, &x, 100), "action 100");
     assert!(s.apply(54, None).is_err()); // specials never start a lane
@@ -294,7 +295,9 @@ fn deal_order_outcomes_labels_and_observation() {
     let l = legal(&g, &x);
     assert_eq!(l.len(), 59);
     assert!(!l.contains(&7) && l.contains(&51) && l.contains(&62));
-    assert_eq!(label(&g, &x, 54), "deal 54 to seat 0");
+    assert_eq!(label(&g, &x, 54), "deal ambulance (54) to seat 0");
+    assert_eq!(label(&g, &x, 52), "deal trailer 20 (52) to seat 0");
+    assert_eq!(label(&g, &x, 50), "deal 50 to seat 0");
     s.apply(54, None).unwrap();
     s.apply(3, None).unwrap();
     assert_eq!(label(&g, s.state(), 10), "deal 10 to seat 1");
@@ -341,10 +344,13 @@ fn labels_never_panic_and_follow_the_table() {
     let g = game(3, json!({}));
     let mut x = position(&g, &[&[&[12]], &[&[30]], &[&[41]]], &[&[5], &[20], &[54]]);
     for a in 0..NUM_ACTIONS {
-        let want = if (1..=62).contains(&a) {
-            format!("play {a}")
-        } else {
-            format!("action {a}")
+        let want = match a {
+            1..=50 => format!("play {a}"),
+            51..=53 => format!("play trailer {} ({a})", (a - 50) * 10),
+            54..=56 => format!("play ambulance ({a})"),
+            57..=59 => format!("play police ({a})"),
+            60..=62 => format!("play tow truck ({a})"),
+            _ => format!("action {a}"),
         };
         assert_eq!(label(&g, &x, a), want);
     }
