@@ -8,6 +8,7 @@ import io
 import itertools
 import math
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 import cardtable
 from cardtable._rng import derive_seed
 from cardtable.analysis import (
+    Difference,
     TournamentResult,
     _runs,
     _trace,
@@ -27,6 +29,7 @@ from cardtable.analysis import (
     sweep,
     tournament,
 )
+from cardtable.analysis._differences import difference_text, paired_estimate
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import (
@@ -34,6 +37,7 @@ from cardtable.analysis._stats import (
     clip,
     cluster_mean,
     holm,
+    json_value,
     mean_estimate,
     proportion,
     welch_difference,
@@ -654,12 +658,22 @@ def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
         "turn_the_tide", players=3, grid={"rounds": [1, 2]}, games=40, seed=7, progress=False
     )
     html = changed.report().render()
-    assert "mean length</strong>: from" in html and "A plot per metric that changes" in html
-    # Values are written as -o reads them (null, true), not as Python prints them.
+    d = changed.difference(1, 0, "mean length").paired
+    assert f"mean length</strong>: {changed.points[0].metrics['mean length'].fmt(2)} with " in html
+    assert f"rounds 1 → 2: {d.fmt(2)}, <strong>clear</strong>" in html
+    assert "A plot per metric that changes" in html
+    # Values are written as -o reads them (null, true), not as Python prints them, and a null
+    # the game plays as a number says which.
     nulls = sweep(
         "turn_the_tide", players=3, grid={"rounds": [None, 1]}, games=10, seed=7, progress=False
     )
-    assert "rounds ∈ {null, 1}" in nulls.report().render() and "None" not in nulls.summary_table()
+    assert nulls.points[0].effective == {"rounds": 3} and nulls.points[1].effective == {}
+    page = nulls.report().render()
+    assert "rounds ∈ {null, 1}" in page and "None" not in page
+    assert "<td>null (= 3)</td>" in page and "<td>1</td>" in page
+    assert "rounds=null plays as rounds=3 here." in page
+    text = nulls.summary_table()
+    assert "None" not in text and "rounds=null plays as rounds=3 here." in text
     # One option set: nothing to compare.
     one = sweep("turn_the_tide", players=3, grid={"rounds": [1]}, games=10, progress=False)
     page = one.report().render()
@@ -779,7 +793,7 @@ def test_sweep_outputs_show_the_differences_from_the_baseline() -> None:
     assert "per_deal" not in d["points"][0]
     html = s.report().render()
     assert "Differences from the baseline (num_cards=4)" in html
-    assert "on the same deals the difference is" in html
+    assert "num_cards 4 → 6: " in html
     # Another baseline: the differences from it.
     other = _goofspiel_card_sweep(games=50, baseline={"num_cards": 6})
     assert other.baseline == 1 and other.differences[0].b == "num_cards=6"
@@ -841,6 +855,195 @@ def test_sweep_command_prints_the_differences() -> None:
     assert "differences from the baseline num_cards=6" in output
     output = run_cli(*args, "--baseline", "num_cards=5", exit_code=2)
     assert "no option set has num_cards=5" in output and "num_cards ∈ {4, 6}" in output
+
+
+def test_sweep_measures_seat_0_against_the_equal_share() -> None:
+    """Seat 0's advantage is its win rate minus the share every seat would win were all equal.
+
+    More shared wins raise every seat's win rate alike: seat 0's win rate rose with them (from
+    10% to 100% here, every game of the last variant a tie), its advantage does not.
+    """
+    grid: dict[str, list[Any]] = {"too_low": ["take", "insert"], "max_cars": [4, None]}
+    s = sweep(
+        "trafficars", players=4, bots=["greedy"], grid=grid, games=100, seed=1, progress=False
+    )
+    assert "seat 0 advantage" in s.metrics and "seat 0 win rate" not in s.metrics
+    per_deal = []
+    for point in s.points:
+        r = cardtable.simulate(
+            "trafficars",
+            players=4,
+            games=100,
+            bots=["greedy"] * 4,
+            seed=1,
+            progress=False,
+            **point.options,
+        )
+        assert r.winners is not None
+        w = r.winners.astype(float)
+        advantage = w[:, 0] - w.sum(axis=1) / 4  # seat 0's win minus the game's equal share
+        e = point.metrics["seat 0 advantage"]
+        assert isinstance(e, Difference)
+        assert e.value == pytest.approx(advantage.mean(), abs=1e-12)
+        assert (e.low, e.high) == pytest.approx(
+            (mean_estimate(advantage).low, mean_estimate(advantage).high)
+        )
+        per_deal.append(advantage)
+    tie = s.points[3]  # too_low=insert, max_cars=null: every game a tie of all four
+    assert tie.metrics["shared wins"].value == 1.0
+    assert (tie.metrics["seat 0 advantage"].value, tie.per_deal["seat 0 advantage"].max()) == (0, 0)
+    # The paired difference of the new metric is the t interval over deals of its difference.
+    d = s.difference(3, 0, "seat 0 advantage")
+    expected = mean_estimate(per_deal[3] - per_deal[0])
+    assert (d.paired.value, d.paired.low, d.paired.high) == pytest.approx(
+        (expected.value, expected.low, expected.high)
+    )
+    assert "seat 0 advantage: seat 0's win rate minus the share each seat would win" in str(s)
+    # Not rotated, seat 0 always holds the first bot: its advantage is partly that bot's strength.
+    fixed = sweep(
+        "trafficars",
+        players=3,
+        grid={"lanes": [2, 3]},
+        bots=["greedy", "random", "random"],
+        rotate_seats=False,
+        games=10,
+        progress=False,
+    )
+    said = "Seat 0 holds greedy in every game (the seats are not rotated), so its advantage"
+    assert said in " ".join(str(fixed).split()) and said in unescape(fixed.report().render())
+
+
+def test_sweep_effects_are_each_options_own() -> None:
+    """``highest_chooses_tide`` only changes how many decisions a mirrored game takes: its own
+    effect on everything else is exactly 0, however much the other option moves it."""
+    grid: dict[str, list[Any]] = {
+        "highest_chooses_tide": [False, True],
+        "recheck_after_elimination": [True, False],
+    }
+    s = sweep(
+        "turn_the_tide", players=4, bots=["greedy"], grid=grid, games=200, seed=2, progress=False
+    )
+    effects = {(e.a, e.metric): e for e in s.effects}
+    assert len(s.effects) == 2 * len(s.metrics)
+    for metric in s.metrics:
+        own = effects[("highest_chooses_tide=true", metric)]
+        assert own.b == "highest_chooses_tide=false"
+        if metric == "mean length":
+            assert own.paired.low > 0
+        else:
+            assert (own.paired.value, own.paired.low, own.paired.high) == (0, 0, 0), metric
+        # The main effect: the mean over the other option's values of the two option sets'
+        # difference, paired by deal over the per-deal means averaged on each side.
+        other = effects[("recheck_after_elimination=false", metric)]
+        m = {tuple(p.options.values()): p for p in s.points}
+        value = (
+            m[(False, False)].metrics[metric].value
+            + m[(True, False)].metrics[metric].value
+            - m[(False, True)].metrics[metric].value
+            - m[(True, True)].metrics[metric].value
+        ) / 2
+        assert other.paired.value == pytest.approx(value, abs=1e-12)
+        a = (m[(False, False)].per_deal[metric] + m[(True, False)].per_deal[metric]) / 2
+        b = (m[(False, True)].per_deal[metric] + m[(True, True)].per_deal[metric]) / 2
+        share = metric == "shared wins"
+        assert other.paired == paired_estimate(a, b, share=share)
+        unpaired = welch_difference(a, b)
+        assert other.unpaired.value == pytest.approx(unpaired.value)
+    html = s.report().render()
+    for metric in ("seat 0 advantage", "mean margin", "shared wins"):
+        start = html.index(f"<strong>{metric}</strong>:")
+        finding = html[start : html.index("</li>", start)]
+        assert "highest_chooses_tide false → true: 0.0" in finding
+        assert "not distinguishable" in finding.split(";")[0]
+    changes = html[html.index("What changes") : html.index("Differences from the baseline")]
+    assert "averaged over the values of the other options" in changes
+    assert "(highest_chooses_tide=false, recheck" not in changes  # no option set is named
+    text = str(s)
+    assert "each option's own effect: its value − its first value, averaged over" in text
+    assert "highest_chooses_tide: true − false" in text
+    assert s.to_dict()["effects"] == json_value(s.effects)
+    # One swept option: its effects are the differences from its first value.
+    one = _goofspiel_card_sweep(games=50)
+    assert one.effects == one.differences
+    assert "each option's own effect" not in str(one)
+
+
+def test_sweep_of_one_bot_gives_no_win_rate_and_warns_of_ties() -> None:
+    grid: dict[str, list[Any]] = {"too_low": ["take", "insert"], "max_cars": [4, None]}
+    s = sweep(
+        "trafficars", players=4, bots=["greedy"], grid=grid, games=100, seed=1, progress=False
+    )
+    assert s.metrics == ["seat 0 advantage", "mean length", "mean margin", "shared wins"]
+    assert s.difference(1, 0).metric == "seat 0 advantage"
+    warning = "Degenerate: nearly every game ends in a shared win: 100.0% (96.3–100.0%) in "
+    page = unescape(s.report().render()).replace("<strong>", "").replace("</strong>", "")
+    for text in (str(s), page):
+        assert "With greedy in every seat, a bot's win rate would only be the share" in text
+        assert warning + "too_low=insert, max_cars=null. A tie decides nothing" in text
+        assert "win rate: greedy" not in text and "wins nearly every game" not in text
+    fair = sweep(
+        "trafficars", players=4, bots=["greedy"], grid={"max_cars": [4]}, games=40, progress=False
+    )
+    assert "Degenerate" not in str(fair) and "Degenerate" not in fair.report().render()
+
+
+def test_sweep_warns_of_a_bot_that_wins_nearly_every_game() -> None:
+    always = sweep(
+        "turn_the_tide",
+        players=4,
+        grid={"highest_chooses_tide": [True]},
+        games=200,
+        seed=2,
+        progress=False,
+    )
+    assert always.points[0].metrics["win rate: greedy"].value > 0.95
+    said = "greedy wins nearly every game in every option set (at least 95%). Its win rate"
+    assert said in str(always) and f"<strong>{said[:29]}</strong>{said[29:]}" in (
+        always.report().render()
+    )
+    often = sweep("turn_the_tide", players=4, grid={"rounds": [2, 4]}, games=200, progress=False)
+    assert max(p.metrics["win rate: greedy"].value for p in often.points) < 0.95
+    assert "nearly every game" not in str(often)
+
+
+def test_sweep_names_its_default_lineup() -> None:
+    s = sweep("goofspiel", players=2, grid={"num_cards": [3, 4]}, games=10, progress=False)
+    assert s.default_bots and s.bots == ["greedy", "random"]
+    said = "No bots were given: the default lineup, greedy (the game's heuristic bot) against"
+    assert said in str(s)
+    report = s.report()
+    assert report.subtitle.startswith(
+        "Bots greedy, random (the default lineup, as no bots were given: the game's heuristic "
+        "bot against random players) in 2 seat assignments"
+    )
+    assert "--bots" not in report.footer  # run again, it seats the default lineup again
+    given = sweep(
+        "goofspiel",
+        players=2,
+        grid={"num_cards": [3, 4]},
+        bots=["greedy", "random"],
+        games=10,
+        progress=False,
+    )
+    assert not given.default_bots and "default lineup" not in str(given)
+    assert "default lineup" not in given.report().render() and "--bots" in given.report().footer
+    assert given.points == s.points
+
+
+def test_differences_are_written_with_their_sign_in_points() -> None:
+    d = Difference(-0.631, -0.729, -0.534, 50)
+    assert d.fmt(3, percent=True) == "-63.1 pts (-72.9…-53.4)"
+    assert d.fmt(2) == "-0.63 (-0.73…-0.53)"
+    assert Difference(0.05, math.nan, math.nan, 1).fmt(3, percent=True) == "+5.0 pts"
+    # A number that rounds to zero has no sign: no "-0.0".
+    tiny = Estimate(-1e-5, -4e-4, 3e-5, 10)
+    assert difference_text(tiny, percent=True) == "0.0 pts (0.0…0.0)"
+    assert difference_text(Estimate(-0.004, -0.02, 0.004, 10)) == "0.00 (-0.02…0.00)"
+    t = _goofspiel_tournament(games=20, rating_bootstrap=0)
+    paired = t.difference("greedy", "random").paired
+    assert isinstance(paired, Difference) and paired.fmt(3, percent=True).endswith(")")
+    assert " pts (" in paired.fmt(3, percent=True) and "%" not in paired.fmt(3, percent=True)
+    assert "-0.0" not in str(t) and "-0.00" not in str(_goofspiel_card_sweep(games=30))
 
 
 # --- every game ------------------------------------------------------------------------------
@@ -962,6 +1165,43 @@ def test_cli_writes_json_and_parquet(tmp_path: Any) -> None:
     assert bad.exit_code != 0
     bad = runner.invoke(main, ["tournament", "goofspiel", "-p", "2", "-b", "greedy", "-n", "10"])
     assert bad.exit_code != 0 and "two distinct bots" in bad.output
+
+
+def test_study_commands_write_their_tables_as_csv(tmp_path: Path) -> None:
+    import csv
+
+    import pyarrow.parquet as pq
+
+    from tests.command_line import run_cli
+
+    for study in ("tournament", "balance", "sweep"):
+        parquet, table_csv = tmp_path / f"{study}.parquet", tmp_path / f"{study}.csv"
+        extra = ["--trace-games", "2"] if study == "balance" else []
+        output = run_cli(
+            *STUDY_COMMANDS[study],
+            "--no-progress",
+            *extra,
+            "--parquet",
+            str(parquet),
+            "--csv",
+            str(table_csv),
+        )
+        assert f"wrote {table_csv}" in output
+        expected = pq.read_table(parquet).to_pylist()
+        with table_csv.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == len(expected) and list(rows[0]) == list(expected[0])
+        for row, want in zip(rows, expected, strict=True):
+            for key, value in want.items():
+                cell = row[key]
+                if value is None or (isinstance(value, float) and math.isnan(value)):
+                    assert cell == "", (study, key)  # undefined or missing: an empty cell
+                elif isinstance(value, bool):
+                    assert cell == str(value).lower(), (study, key)
+                elif isinstance(value, int | float):
+                    assert float(cell) == pytest.approx(value), (study, key)
+                else:
+                    assert cell == value, (study, key)
 
 
 @pytest.mark.parametrize(
@@ -1141,6 +1381,23 @@ BAD_ARGUMENTS: dict[str, tuple[str, list[str], str]] = {
     "balance parquet in no directory": ("balance", ["--parquet", "nodir/x.pq"], "--parquet"),
     "sweep report in no directory": ("sweep", ["--report", "nodir/x.html"], "--report"),
     "parquet to standard output": ("balance", ["--parquet", "-"], "--parquet"),
+    "csv to standard output": ("balance", ["--csv", "-"], "--csv"),
+    "parquet named csv": (
+        "sweep",
+        ["--parquet", "sw.csv"],
+        "writes Parquet: name the file FILE.parquet or FILE.pq, got 'sw.csv' (--csv writes that",
+    ),
+    "parquet without extension": ("tournament", ["--parquet", "table"], "got 'table'"),
+    "csv named parquet": (
+        "balance",
+        ["--csv", "b.parquet"],
+        "writes CSV: name the file FILE.csv, got 'b.parquet' (--parquet writes that format)",
+    ),
+    "csv and parquet one file": (
+        "sweep",
+        ["--csv", "t.csv", "--parquet", "t.csv"],
+        "--parquet",
+    ),
     "report to standard output": ("sweep", ["--report", "-"], "--report"),
     "report and json one file": (
         "tournament",
@@ -1334,6 +1591,89 @@ def test_balance_findings_say_when_the_seats_are_even() -> None:
     uneven = _goofspiel_balance(bot="random", games=20, trace_games=0, weaker=None)
     assert len({s.win_rate.value for s in uneven.seats}) == 2
     assert "wins most often" in str(uneven) and "the seats are even" not in str(uneven)
+
+
+def test_balance_has_nothing_to_measure_when_every_seat_wins() -> None:
+    """Goofspiel's greedy against itself draws every game: no winner stands apart, so there is no
+    point at which it is decided (the findings read "leads for good after 0% of the game")."""
+    import json
+
+    b = _goofspiel_balance(bot="greedy", games=20, trace_games=10, weaker="random")
+    assert all(len(t.winners) == 2 for t in b.traced)
+    assert b.decided.values == [] and b.decided.mean.n == 0
+    text = " ".join(str(b).split())
+    assert "every one of the 10 traced games ended with every seat sharing the win" in text
+    assert "leads for good after" not in text and "after 0%" not in text
+    assert np.isnan(b.to_arrow().column("decided").to_numpy()).all()
+    assert json.loads(json.dumps(b.to_dict(), allow_nan=False))["decided"]["mean"]["value"] is None
+    assert "nothing to measure" in b.report().render()
+    # Equal seats would each win (share) every game, and so would the weaker bot in an even one.
+    assert b.equal_share == 1.0
+    assert "(an even game: 100%, as in the mirrored games)" in text
+    # Random against itself: its drawn games are left out, the others measured.
+    r = _goofspiel_balance(bot="random", games=200, trace_games=60, weaker=None, num_cards=4)
+    decisive = [t for t in r.traced if len(t.winners) < 2]
+    assert 0 < len(decisive) < len(r.traced) and r.decided.mean.n == len(decisive)
+    expected = np.mean([_trace.decided_at(t.trace, t.winners, True) for t in decisive])
+    assert r.decided.mean.value == pytest.approx(expected)
+    said = f"the {len(decisive)} of the {len(r.traced)} traced games that some seat lost"
+    assert said in " ".join(str(r).split())
+    column = r.to_arrow().column("decided").to_numpy()
+    assert [g for g in range(200) if not np.isnan(column[g])] == [t.game for t in decisive]
+    assert r.equal_share == pytest.approx(np.mean([s.win_rate.value for s in r.seats]))
+
+
+@pytest.mark.parametrize(
+    ("values", "ticks"),
+    [
+        (np.zeros(30), ["0"]),  # read -0.4, -0.2, 0.0, 0.2, 0.4
+        (np.array([0, 1, 1, 2, 5]), ["0", "1", "2", "5"]),
+        (np.arange(40) % 20, ["0", "3", "6", "9", "12", "15", "18"]),
+    ],
+)
+def test_histograms_of_counts_have_whole_number_ticks(
+    values: npt.NDArray[Any], ticks: list[str]
+) -> None:
+    import re
+
+    from cardtable.analysis.balance import Distribution, _bar_distribution
+
+    svg = _bar_distribution(Distribution.of(values), "lead changes per game", "#b279a2")
+    assert re.findall(r'<g id="xtick_\d+">.*?<text[^>]*>([^<]*)</text>', svg, re.S) == ticks
+
+
+def test_balance_summary_says_which_score_trace_it_reads() -> None:
+    """Deep Regrets hides its scores until the end: the lead changes follow the fish held, which
+    the terminal summary says as the report does."""
+    b = balance("deep_regrets", players=2, games=4, trace_games=2, weaker=None, progress=False)
+    said = (
+        "Lead changes and when the winner is decided are read from the score trace: scores are "
+        "hidden until the end: the fish each seat holds or has mounted"
+    )
+    assert said in " ".join(b.summary_table(width=400).split())
+    assert said in unescape(b.report().render())
+    untraced = balance(
+        "deep_regrets", players=2, games=4, trace_games=0, weaker=None, progress=False
+    )
+    assert "score trace" not in str(untraced)
+
+
+def test_tournament_report_compares_the_best_bot_with_the_runner_up() -> None:
+    bots = ["greedy", "random", "mcts:iterations=20"]
+    t = tournament("goofspiel", players=2, bots=bots, games=60, rating_bootstrap=0, progress=False)
+    order = sorted(t.results, key=lambda r: -r.win_rate.value)
+    best, runner_up, last = (r.bot for r in (order[0], order[1], order[-1]))
+    assert last == "random"
+    findings = unescape(t.report().render())
+    d = t.difference(best, runner_up, "win").paired
+    assert (
+        f"On the same deals, the win rate of {best} minus that of the runner-up {runner_up} is "
+        f"{d.fmt(3, percent=True)} (with its 95% interval)"
+    ) in findings
+    assert f"the runner-up <strong>{runner_up}</strong>" in findings
+    assert f"and the last, {last}, " in findings
+    fair = float(t.runs.winners.sum(axis=-1).mean()) / 2
+    assert f"each would win about {100 * fair:.0f}% (shared wins counting" in findings
 
 
 @pytest.mark.parametrize("bots", [["nope"], ["nope", "nope"], ["nope", "greedy"]])
@@ -1550,12 +1890,12 @@ def test_sweep_difference_takes_short_metric_names_as_a_tournament_does() -> Non
     assert s.metrics == [
         "win rate: greedy",
         "win rate: random",
-        "seat 0 win rate",
+        "seat 0 advantage",
         "mean length",
         "mean margin",
         "shared wins",
     ]
-    short = ["win: greedy", "win: random", "seat 0 win", "length", "margin", "shared"]
+    short = ["win: greedy", "win: random", "seat 0", "length", "margin", "shared"]
     for metric, name in zip(s.metrics, short, strict=True):
         d = s.difference(1, 0, metric)
         assert d.metric == metric
@@ -1565,9 +1905,12 @@ def test_sweep_difference_takes_short_metric_names_as_a_tournament_does() -> Non
     assert s.difference(1, 0, "win_rate:greedy") == s.difference(1, 0, "win rate: greedy")
     with pytest.raises(cardtable.InvalidOptionError) as err:
         s.difference(1, 0, "win: Greedy")  # the bot as the sweep spells it
-    assert "(also named 'win: greedy', 'win: random', 'seat 0 win', 'length', 'margin', " in str(
+    assert "(also named 'win: greedy', 'win: random', 'seat 0', 'length', 'margin', " in str(
         err.value
     )
+    assert s.difference(1, 0, "seat advantage") == s.difference(1, 0, "seat 0 advantage")
+    with pytest.raises(cardtable.InvalidOptionError, match="'seat 0 advantage'"):
+        s.difference(1, 0, "seat 0 win rate")  # no longer a metric: not silently another one
     # A bot with parameters: its name after the colon, commas and all.
     t = search_bot_sweep()
     for name in SEARCH_BOTS:

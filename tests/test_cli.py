@@ -261,6 +261,20 @@ def test_resume_finishes_a_saved_run_that_was_stopped(tmp_path: Path) -> None:
     assert ".txt" in run_cli("resume", str(saved), "--out", str(tmp_path / "r.txt"), exit_code=2)
 
 
+def test_summary_says_it_reads_the_parquet_files_simulate_writes(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    saved = tmp_path / "mem.csv"
+    run_cli(*_simulate("-n", "5", "--out", str(saved)))
+    text = " ".join(run_cli("summary", str(saved), exit_code=1).split())
+    assert (
+        f"cannot read {saved}: it is not a Parquet file; summary reads the Parquet files that "
+        "simulate --out FILE.parquet writes"
+    ) in text
+    assert "magic bytes" not in text
+    text = " ".join(run_cli("resume", str(saved), "--out", str(saved), exit_code=1).split())
+    assert "it is not a Parquet file; resume reads the Parquet files that simulate" in text
+
+
 def _simulate(*args: str) -> list[str]:
     return ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress", *args]
 

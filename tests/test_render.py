@@ -497,6 +497,29 @@ def test_a_finished_deep_regrets_picture_shows_the_end_scoring_and_the_winner() 
     assert unfinished["winners"] == [] and unfinished["end"] is None
 
 
+def test_deep_regrets_counts_one_of_a_kind_in_the_singular() -> None:
+    """The terminal view of a Deep Regrets seat holding one regret reads "1 regret"."""
+    from cardtable._words import plural
+
+    assert [plural(1, "regret"), plural(2, "regret")] == ["1 regret", "2 regrets"]
+    assert [plural(1, "supply", "supplies"), plural(0, "supply", "supplies")] == [
+        "1 supply",
+        "0 supplies",
+    ]
+    game = cardtable.make("deep_regrets", players=2)
+    history, names = play_game(game, ["greedy", "greedy"], 0)
+    state = game.new_state()
+    for action in history:
+        state.apply(action)
+        view = deep_regrets_drawing.view(state, None)
+        if any(seat["regret_count"] == 1 for seat in view["seats"]):
+            break
+    else:
+        pytest.fail("no seat ever held exactly one regret")
+    text = "\n".join(deep_regrets_drawing.terminal(view, names))
+    assert " · 1 regret · " in text and "1 regrets" not in text
+
+
 def test_result_replay_of_a_stopped_run_takes_the_games_it_completed() -> None:
     """A run stopped by Ctrl-C completes games all over its range (each thread its own chunk):
     the games with a length are replayable wherever they stand, the others are refused."""

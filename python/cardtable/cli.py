@@ -447,6 +447,7 @@ def summary_command(files: tuple[Path, ...]) -> None:
         parts = []
         for path in files:
             with read_errors(path):
+                _check_parquet(path, "summary")
                 parts.append(cardtable.SimulationResult.from_parquet(path))
         result = cardtable.SimulationResult.merge(parts)
     except CardtableError as err:
@@ -491,6 +492,7 @@ def resume_command(
     fmt = _check_outputs(out, plot, "local")
     try:
         with read_errors(file):
+            _check_parquet(file, "resume")
             saved = cardtable.SimulationResult.from_parquet(file)
         result = saved.resume(threads=threads, progress=not no_progress)
     except CardtableError as err:
@@ -499,6 +501,26 @@ def resume_command(
         _report_run(result, result.games_requested, out, fmt, plot)
     if result.interrupted:
         raise SystemExit(INTERRUPTED)
+
+
+def _check_parquet(path: Path, command: str) -> None:
+    """Refuses a file that is not Parquet (a run saved as .csv or .jsonl, say), saying what is read.
+
+    ``command`` names the command that reads it (``summary``, ``resume``).
+
+    A Parquet file starts with the bytes ``PAR1``.
+
+    Raises:
+        click.ClickException: If ``path`` does not.
+        OSError: If it cannot be read.
+    """
+    with path.open("rb") as f:
+        magic = f.read(4)
+    if magic != b"PAR1":
+        raise click.ClickException(
+            f"cannot read {path}: it is not a Parquet file; {command} reads the Parquet files that "
+            "simulate --out FILE.parquet writes (a .csv or .jsonl run cannot be read back)"
+        )
 
 
 @contextlib.contextmanager

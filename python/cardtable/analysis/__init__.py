@@ -9,7 +9,7 @@ through :func:`cardtable.simulate` and the public API) nor import the reference 
 
 from __future__ import annotations
 
-from cardtable.analysis._differences import PairedDifference
+from cardtable.analysis._differences import Difference, PairedDifference
 from cardtable.analysis._stats import Estimate
 from cardtable.analysis._trace import GameTrace, replay, replayable
 from cardtable.analysis.balance import BalanceResult, balance
@@ -18,6 +18,7 @@ from cardtable.analysis.tournament import TournamentResult, tournament
 
 __all__ = [
     "BalanceResult",
+    "Difference",
     "Estimate",
     "GameTrace",
     "PairedDifference",

@@ -25,6 +25,7 @@ class _Result(Protocol):
     def summary_table(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
     def to_parquet(self, path: str | Path) -> None: ...
+    def to_csv(self, path: str | Path) -> None: ...
     def write_report(self, path: str | Path) -> None: ...
 
 
@@ -36,9 +37,16 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
         help="Write a self-contained HTML report.",
     )(f)
     f = click.option(
+        "--csv",
+        "csv_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Write the same table as --parquet as CSV (FILE.csv).",
+    )(f)
+    f = click.option(
         "--parquet",
         type=click.Path(dir_okay=False, path_type=Path),
-        help="Write the per-game (sweep: per option set and seat) table as Parquet.",
+        help="Write the per-game (sweep: per option set and seat) table as Parquet "
+        "(FILE.parquet or FILE.pq).",
     )(f)
     f = click.option(
         "--json",
@@ -66,6 +74,7 @@ _COMMON = (
     "option_pairs",
     "json_path",
     "parquet",
+    "csv_path",
     "report",
 )
 
@@ -81,6 +90,7 @@ class _Study:
     option_pairs: tuple[str, ...]
     json_path: Path | None
     parquet: Path | None
+    csv_path: Path | None
     report: Path | None
     no_progress: bool
 
@@ -92,7 +102,7 @@ class _Study:
         """
         from cardtable.errors import CapacityError, CardtableError, InvalidOptionError
 
-        _check_outputs(self.json_path, self.parquet, self.report)
+        _check_outputs(self.json_path, self.parquet, self.csv_path, self.report)
         try:
             result = study(
                 self.game_id,
@@ -109,7 +119,7 @@ class _Study:
             raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:
             raise click.ClickException("interrupted") from None
-        _finish(result, self.json_path, self.parquet, self.report)
+        _finish(result, self.json_path, self.parquet, self.csv_path, self.report)
 
 
 def _study_command(f: Callable[..., None]) -> Callable[..., None]:
@@ -122,16 +132,34 @@ def _study_command(f: Callable[..., None]) -> Callable[..., None]:
     return _outputs(functools.update_wrapper(command, f))
 
 
-def _check_outputs(json_path: Path | None, parquet: Path | None, report: Path | None) -> None:
-    """Refuses, before the study runs, output paths it could not write or that name one file."""
+_FORMATS = {"--parquet": ("Parquet", (".parquet", ".pq")), "--csv": ("CSV", (".csv",))}
+"""Each table output's format and file extensions: a name that says another format is refused."""
+
+
+def _check_outputs(
+    json_path: Path | None, parquet: Path | None, csv_path: Path | None, report: Path | None
+) -> None:
+    """Refuses, before the study runs, output paths it could not write or that name one file.
+
+    A table output must also be named for its format (``--parquet t.csv`` would write Parquet
+    into a file every reader takes for CSV).
+    """
     from cardtable.cli import _check_writable
 
-    files = {"--json": json_path, "--parquet": parquet, "--report": report}
+    files = {"--json": json_path, "--parquet": parquet, "--csv": csv_path, "--report": report}
     for option, path in files.items():
         if path is None or (option == "--json" and str(path) == "-"):
             continue
         if str(path) == "-":
             raise click.BadParameter("cannot be written to standard output", param_hint=option)
+        name, suffixes = _FORMATS.get(option, ("", ()))
+        if suffixes and path.suffix.lower() not in suffixes:
+            other = [o for o, (_, s) in _FORMATS.items() if path.suffix.lower() in s]
+            raise click.BadParameter(
+                f"writes {name}: name the file {' or '.join('FILE' + x for x in suffixes)}, got "
+                f"{path.name!r}" + (f" ({other[0]} writes that format)" if other else ""),
+                param_hint=option,
+            )
         _check_writable(path, option)
     named = [(o, p.resolve()) for o, p in files.items() if p is not None and str(p) != "-"]
     for (a, path_a), (b, path_b) in itertools.combinations(named, 2):
@@ -140,7 +168,11 @@ def _check_outputs(json_path: Path | None, parquet: Path | None, report: Path | 
 
 
 def _finish(
-    result: _Result, json_path: Path | None, parquet: Path | None, report: Path | None
+    result: _Result,
+    json_path: Path | None,
+    parquet: Path | None,
+    csv_path: Path | None,
+    report: Path | None,
 ) -> None:
     """Writes the outputs, then prints the summary and what was written.
 
@@ -158,7 +190,11 @@ def _finish(
         with write_errors(json_path):
             write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
         written.append(json_path)
-    for path, write in ((parquet, result.to_parquet), (report, result.write_report)):
+    for path, write in (
+        (parquet, result.to_parquet),
+        (csv_path, result.to_csv),
+        (report, result.write_report),
+    ):
         if path is not None:
             with write_errors(path):
                 write(path)
@@ -319,8 +355,9 @@ def register(main: click.Group) -> None:
     ) -> None:
         """Every combination of the --grid option values of GAME_ID.
 
-        Prints win rates per bot, seat 0's win rate, length and margins per option set, and each
-        option set's difference from the baseline, paired by deal; the report has a plot per
+        Prints win rates per bot, seat 0's advantage (its win rate minus the equal seats'
+        share), length, margins and shared wins per option set, each option set's difference
+        from the baseline and each option's own effect, paired by deal; the report has a plot per
         metric (a heat map for two options).
         """
         from cardtable.analysis import sweep

@@ -20,6 +20,7 @@ from cardtable.errors import InvalidOptionError
 
 __all__ = [
     "METRIC_WORDS",
+    "Difference",
     "PairedDifference",
     "clear",
     "difference_text",
@@ -34,7 +35,7 @@ METRIC_WORDS: dict[str, tuple[str, ...]] = {
     "win": ("win rate", "win_rate"),
     "score": ("mean score",),
     "place": ("mean place", "finishing place"),
-    "seat 0 win": ("seat 0 win rate",),
+    "seat 0": ("seat 0 advantage", "seat advantage"),
     "length": ("mean length",),
     "margin": ("mean margin",),
     "shared": ("shared wins", "shared win rate", "shared_win_rate"),
@@ -111,6 +112,29 @@ def _other_name(metric: str) -> str:
 
 
 @dataclass(frozen=True)
+class Difference(Estimate):
+    """The estimate of a difference (``a − b``, or a share above another) with its 95% interval.
+
+    An :class:`Estimate` that writes itself as a difference: with its sign, and a difference of
+    shares in percentage points, as the study tables write it (``+4.2 pts (+1.0…+7.4)``, where a
+    share would read ``4.2% (1.0–7.4%)``). A number that rounds to zero has no sign.
+    """
+
+    def fmt(self, digits: int = 3, percent: bool = False) -> str:
+        """``+0.420 (+0.100…+0.740)``, or ``+4.2 pts (+1.0…+7.4)`` with ``percent``.
+
+        Args:
+            digits: As for :meth:`Estimate.fmt`: the decimals, two fewer in percentage points.
+            percent: Whether it is a difference of shares, written in percentage points.
+
+        Returns:
+            The text; only the value when the interval is undefined, ``—`` when the value is.
+        """
+        decimals = max(digits - 2, 0) if percent else digits
+        return _signed_text(self, 100 if percent else 1, decimals, " pts" if percent else "")
+
+
+@dataclass(frozen=True)
 class PairedDifference(Record):
     """``a − b`` in one metric, paired by deal and, for comparison, as if the games were unpaired.
 
@@ -121,7 +145,9 @@ class PairedDifference(Record):
         metric: Tournament: ``"win"`` (win rate), ``"score"`` or ``"place"``. Sweep: one of
             :attr:`cardtable.analysis.SweepResult.metrics`. The name the study lists, whichever
             of the metric's names (:data:`METRIC_WORDS`) it was asked by.
-        paired: Mean over deals of (a's mean − b's mean in that deal), with its t interval.
+        paired: Mean over deals of (a's mean − b's mean in that deal), with its t interval (a
+            :class:`Difference`: its ``fmt`` writes the sign, and a difference of shares in
+            percentage points).
         unpaired: The same difference with an interval that ignores that the games share deals.
             Tournament: the mean over games of (a's mean − b's mean in that game) with the t
             interval that treats every game as independent, about what a tournament without
@@ -133,8 +159,8 @@ class PairedDifference(Record):
     a: str
     b: str
     metric: str
-    paired: Estimate
-    unpaired: Estimate
+    paired: Difference
+    unpaired: Difference
 
 
 def unit_means(values: npt.ArrayLike, units: npt.ArrayLike, size: int) -> npt.NDArray[np.float64]:
@@ -157,14 +183,15 @@ def unit_means(values: npt.ArrayLike, units: npt.ArrayLike, size: int) -> npt.ND
     return result
 
 
-def within(e: Estimate, share: bool) -> Estimate:
-    """A difference of two shares (``share``) clipped to the range it can take, −1..1."""
-    return clip(e, -1.0, 1.0) if share else e
+def within(e: Estimate, share: bool) -> Difference:
+    """``e`` as a :class:`Difference`; one of two shares (``share``) clipped to −1..1, its range."""
+    c = clip(e, -1.0, 1.0) if share else e
+    return Difference(c.value, c.low, c.high, c.n)
 
 
 def paired_estimate(
     a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], *, share: bool = False
-) -> Estimate:
+) -> Difference:
     """The mean of ``a − b`` over the units where both are defined, with its t interval.
 
     Args:
@@ -184,13 +211,15 @@ def clear(e: Estimate) -> bool:
     return e.low > 0 or e.high < 0
 
 
-def flipped(e: Estimate) -> Estimate:
+def flipped(e: Estimate) -> Difference:
     """The estimate of ``b − a`` from that of ``a − b``."""
-    return Estimate(-e.value, -e.high, -e.low, e.n)
+    return Difference(-e.value, -e.high, -e.low, e.n)
 
 
 def difference_text(e: Estimate, percent: bool = False, unit: bool = True) -> str:
     """``+0.42 (+0.10…+0.74)``, or ``+4.2 pts (+1.0…+7.4)`` for a share with ``percent``.
+
+    A number that rounds to zero is written without a sign (``0.0``, never ``-0.0``).
 
     Args:
         e: The difference.
@@ -201,10 +230,21 @@ def difference_text(e: Estimate, percent: bool = False, unit: bool = True) -> st
     Returns:
         The text; only the value when the interval is undefined, ``—`` when the value is.
     """
-    scale, digits = (100, 1) if percent else (1, 2)
+    scale, decimals = (100, 1) if percent else (1, 2)
+    return _signed_text(e, scale, decimals, " pts" if percent and unit else "")
+
+
+def _signed_text(e: Estimate, scale: float, decimals: int, unit: str) -> str:
+    """``e`` times ``scale`` with its sign, ``unit`` after the value, and its interval."""
     if not np.isfinite(e.value):
         return "—"
-    value = f"{scale * e.value:+.{digits}f}" + (" pts" if percent and unit else "")
+    value = _signed(scale * e.value, decimals) + unit
     if not (np.isfinite(e.low) and np.isfinite(e.high)):
         return value
-    return f"{value} ({scale * e.low:+.{digits}f}…{scale * e.high:+.{digits}f})"
+    return f"{value} ({_signed(scale * e.low, decimals)}…{_signed(scale * e.high, decimals)})"
+
+
+def _signed(x: float, decimals: int) -> str:
+    """``x`` with ``decimals`` decimals and its sign, none when it rounds to zero (no ``-0.0``)."""
+    text = f"{x:+.{decimals}f}"
+    return text[1:] if float(text) == 0 else text

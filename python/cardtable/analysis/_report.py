@@ -235,6 +235,29 @@ class ResultOutputs:
         table = self.to_arrow()
         write_whole(path, lambda f: pq.write_table(table, f))
 
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Writes :meth:`to_arrow` as CSV, whole or not at all: a header line, then the rows.
+
+        An undefined number (NaN) is an empty cell, as is a missing value (``null``); the
+        table's metadata (the game, its options) is left out, which the Parquet file keeps.
+
+        Raises:
+            InvalidOptionError: If ``path`` is not a ``str`` or an ``os.PathLike``.
+            OSError: If the file cannot be written.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.csv as pcsv
+
+        table = self.to_arrow()
+        for i, column in enumerate(table.columns):
+            if pa.types.is_floating(column.type):
+                empty = pa.scalar(None, column.type)
+                table = table.set_column(
+                    i, table.field(i), pc.if_else(pc.is_nan(column), empty, column)
+                )
+        write_whole(path, lambda f: pcsv.write_csv(table, f))
+
     def write_report(self, path: str | os.PathLike[str]) -> None:
         """Writes the self-contained HTML report.
 

@@ -28,6 +28,7 @@ __all__ = [
     "check_run",
     "check_seed",
     "check_threads",
+    "equal_shares",
     "fewer_games_on_memory_error",
     "lineups_for",
     "places",
@@ -303,6 +304,26 @@ def places(
     better = (wq & ~wp) | (~wq & ~wp & (sq > sp))
     result: npt.NDArray[np.int64] = (1 + better.sum(axis=-1)).astype(np.int64)
     return result
+
+
+def equal_shares(winners: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    """Per game, the share of it each seat would win if the seats were equal.
+
+    A shared win counts for every co-winner, as the win rates count it, so a game's equal share is
+    its number of winners over the number of seats: ``1 / players`` when one seat wins, 1 when
+    every seat does. Its mean over games is the mean of the seats' win rates, what each seat
+    would win were none favoured (``balance`` compares each seat with it, ``sweep`` seat 0).
+
+    Args:
+        winners: ``[..., players]`` whether each seat won (any leading shape: games, or
+            assignments and games).
+
+    Returns:
+        The equal share of every game (the leading shape).
+    """
+    w = np.asarray(winners, dtype=bool)
+    shares: npt.NDArray[np.float64] = w.sum(axis=-1) / w.shape[-1]
+    return shares
 
 
 @dataclass

@@ -8,6 +8,7 @@ from typing import Any
 from cardtable._inputs import check_int
 from cardtable._option_text import changed_options, option_text, options_text
 from cardtable._rich_text import plain_text
+from cardtable._words import plural
 
 __all__ = [
     "check_width",
@@ -69,11 +70,6 @@ def check_width(width: object, default: int) -> int:
         InvalidOptionError: If ``width`` is neither ``None`` nor such an int.
     """
     return default if width is None else check_int("width", width, MIN_WIDTH, 100_000)
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 seat assignment``, ``4 seat assignments``."""
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def summary_title(

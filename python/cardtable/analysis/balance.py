@@ -123,7 +123,8 @@ class Luck(Record):
         weaker: The weaker bot (one seat, rotated through all seats).
         stronger: The bot in the other seats.
         games: Deals (each played under every rotation).
-        upset_rate: Share of its games the weaker bot wins (an even game: 1/players).
+        upset_rate: Share of its games the weaker bot wins (an even game: the mirrored games'
+            :attr:`BalanceResult.equal_share`).
         stronger_win_rate: Share of its seat-games the stronger bot wins.
         deal_share: Share of the variance of final scores explained by the deal.
         bot_share: Share explained by which bot played the seat.
@@ -163,7 +164,9 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             exact margins, with its Wilson interval.
         traced: The replayed games the trace statistics rest on.
         lead_changes: Lead changes per traced game.
-        decided: Share of a traced game's decisions after which its winners always lead.
+        decided: Share of a traced game's decisions after which its winners always lead, over
+            the traced games that some seat lost (in a game every seat won, such as a draw of
+            two, no winner stands out from the rest: there is nothing to measure).
         leader_wins: ``(share of the game, share of games whose sole leader then wins)``; the
             share is NaN (``None`` in :meth:`to_dict`) where no traced game had a sole leader.
         leader_games: Per point of ``leader_wins``, the traced games that had a sole leader
@@ -196,6 +199,15 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
     trace_doc: str
     runs: Runs = field(repr=False)
     seconds: float = 0.0
+
+    @property
+    def equal_share(self) -> float:
+        """The share of the games each seat would win if the seats were equal.
+
+        The mean of the seats' win rates: ``1 / players`` without shared wins, more with them (a
+        shared win counts for every co-winner), as :func:`cardtable.analysis._runs.equal_shares`.
+        """
+        return float(_runs.equal_shares(self.runs.winners[0]).mean())
 
     def to_dict(self) -> dict[str, Any]:
         """Everything but the per-game data, as strict JSON (an undefined number is ``None``)."""
@@ -230,7 +242,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         """One row per mirrored game.
 
         Columns ``game``, ``seed`` (the run's), ``length``, ``margin``, ``score_<p>``, ``win_<p>``,
-        and, for traced games, ``lead_changes`` and ``decided``.
+        and, for traced games, ``lead_changes`` and ``decided`` (``decided`` only where some seat
+        lost, see :attr:`decided`).
         """
         import pyarrow as pa
 
@@ -250,7 +263,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         higher = spec(self.game_id).higher_is_better
         for t in self.traced:
             lc[t.game] = lead_changes(t.trace, higher)
-            dec[t.game] = decided_at(t.trace, t.winners, higher)
+            if _decisive(t, r.players):
+                dec[t.game] = decided_at(t.trace, t.winners, higher)
         cols["lead_changes"] = lc
         cols["decided"] = dec
         meta = {"game_id": self.game_id, "bots": ",".join([self.bot] * r.players)}
@@ -263,7 +277,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         best = max(self.seats, key=lambda s: s.win_rate.value)
         worst = min(self.seats, key=lambda s: s.win_rate.value)
         clear = self.seat_p_value < 0.05
-        even = sum(s.win_rate.value for s in self.seats) / n
+        even = self.equal_share
         # "Even" only when the exact test (on sole wins) agrees: equal win rates may hide seats
         # that share their wins and one that wins alone.
         if best.win_rate.value == worst.win_rate.value and not clear:
@@ -299,12 +313,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             "win."
         )
         if self.traced:
-            out.append(
-                f"The lead changes **{self.lead_changes.mean.value:.2f} times** per game; the "
-                f"winner leads for good after **{100 * self.decided.mean.value:.0f}%** of the game "
-                f"on average (median {100 * self.decided.quantiles[0.5]:.0f}%; "
-                f"{len(self.traced)} traced games)."
-            )
+            out.append(self._lead_finding())
             half = [
                 (w, g)
                 for (x, w), g in zip(self.leader_wins, self.leader_games, strict=True)
@@ -320,12 +329,34 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             lk = self.luck
             out.append(
                 f"Luck: one {lk.weaker} player against {n - 1} × {lk.stronger} still wins "
-                f"**{lk.upset_rate.fmt(3, True)}** of its games (an even game: {100 / n:.0f}%). "
+                f"**{lk.upset_rate.fmt(3, True)}** of its games (an even game: "
+                f"{100 * self.equal_share:.0f}%, as in the mirrored games). "
                 f"Of the variation in final scores, the deal explains "
                 f"{100 * lk.deal_share:.0f}%, the bot {100 * lk.bot_share:.0f}%, the seat "
                 f"{100 * lk.seat_share:.0f}%; the rest is how the game went."
             )
         return out
+
+    def _lead_finding(self) -> str:
+        """The lead changes and when the winner leads for good, over the traced games."""
+        traced = len(self.traced)
+        decisive = sum(_decisive(t, self.players) for t in self.traced)
+        lead = f"The lead changes **{self.lead_changes.mean.value:.2f} times** per game"
+        if not decisive:
+            return (
+                f"{lead}; every one of the {traced} traced games ended with every seat sharing "
+                "the win, so no winner ever takes the lead for good: there is nothing to measure."
+            )
+        games = (
+            f"{traced} traced games"
+            if decisive == traced
+            else f"the {decisive} of the {traced} traced games that some seat lost; every seat "
+            "won the others, leaving nothing to measure"
+        )
+        return (
+            f"{lead}; the winner leads for good after **{100 * self.decided.mean.value:.0f}%** "
+            f"of the game on average (median {100 * self.decided.quantiles[0.5]:.0f}%; {games})."
+        )
 
     def summary_table(self, width: int | None = None) -> str:
         """The results as text: a table per seat, then the findings.
@@ -359,7 +390,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                 for s in self.seats
             ),
         )
-        return plain_text(width, t, *["• " + line.replace("**", "") for line in self.findings()])
+        notes = [*self.findings(), *([_trace_text(self.trace_doc)] if self.traced else [])]
+        return plain_text(width, t, *["• " + line.replace("**", "") for line in notes])
 
     def report(self) -> Report:
         """The HTML report."""
@@ -390,6 +422,18 @@ def margins(
     best_other = np.where(~w, s, -np.inf).max(axis=1)
     result: npt.NDArray[np.float64] = np.where(np.isinf(best_other), 0.0, best_winner - best_other)
     return result
+
+
+def _decisive(t: GameTrace, players: int) -> bool:
+    """Whether some seat lost the traced game: only then is there a winner to see decided."""
+    return len(t.winners) < players
+
+
+def _trace_text(trace_doc: str) -> str:
+    """The sentence that says what the lead changes and "decided at" are read from."""
+    return (
+        f"Lead changes and when the winner is decided are read from the score trace: {trace_doc}."
+    )
 
 
 def _shares(runs: Runs) -> tuple[float, float, float]:
@@ -545,7 +589,9 @@ def balance(
         close_games=proportion(int((game_margins <= 1).sum()), games),
         traced=traced,
         lead_changes=Distribution.of(np.array([lead_changes(t.trace, higher) for t in traced])),
-        decided=Distribution.of(np.array([decided_at(t.trace, t.winners, higher) for t in traced])),
+        decided=Distribution.of(
+            np.array([decided_at(t.trace, t.winners, higher) for t in traced if _decisive(t, n)])
+        ),
         leader_wins=[
             (float(x), float(v)) for x, v in zip(np.linspace(0, 1, len(curve)), curve, strict=True)
         ],
@@ -559,10 +605,17 @@ def balance(
 
 
 def _bar_distribution(d: Distribution, xlabel: str, color: str) -> str:
+    from matplotlib.ticker import MaxNLocator
+
     with figure(7.5, 3.0) as (fig, ax):
         widths = np.diff(d.values).min() if len(d.values) > 1 else 1.0
         ax.bar(d.values, d.counts, width=0.9 * widths, color=color, align="center")
         ax.axvline(d.mean.value, color="#333", linestyle="--", label=f"mean {d.mean.value:.2f}")
+        if d.values and all(v.is_integer() for v in d.values):  # counts: whole-number ticks
+            if len(d.values) <= 12:
+                ax.set_xticks(d.values, [f"{v:.0f}" for v in d.values])
+            else:
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("games")
         ax.legend()
@@ -623,7 +676,7 @@ def _balance_report(b: BalanceResult) -> Report:
             [100 * (x.win_rate.high - x.win_rate.value) for x in b.seats],
         ]
         ax.bar(seats, vals, yerr=err, color="#4c78a8", capsize=5)
-        even = sum(vals) / n
+        even = 100 * b.equal_share
         ax.axhline(even, color="#e45756", linestyle="--", label=f"equal seats ({even:.1f}%)")
         ax.set_ylim(0, min(100, max(vals) * 1.3))
         ax.set_ylabel("win rate (%)")
@@ -641,7 +694,7 @@ def _balance_report(b: BalanceResult) -> Report:
 
     if b.traced:
         tr = Section("Lead changes and when the game is decided")
-        tr.findings.append(f"Score trace: {b.trace_doc}.")
+        tr.findings.append(_trace_text(b.trace_doc))
         with figure(7.5, 3.0) as (fig, ax):
             # Each point with its 95% Wilson interval over the games it rests on: a point of a
             # handful of games (early on few games have a sole leader) shows as uncertain.
@@ -684,7 +737,7 @@ def _balance_report(b: BalanceResult) -> Report:
             [
                 [f"{lk.weaker} wins", lk.upset_rate.fmt(3, True)],
                 [f"{lk.stronger} wins (per seat)", lk.stronger_win_rate.fmt(3, True)],
-                ["even game", f"{100 / n:.1f}%"],
+                ["even game (the mirrored games' equal share)", f"{100 * b.equal_share:.1f}%"],
                 ["score variance explained by the deal", f"{100 * lk.deal_share:.1f}%"],
                 ["… by the bot", f"{100 * lk.bot_share:.1f}%"],
                 ["… by the seat", f"{100 * lk.seat_share:.1f}%"],

@@ -61,7 +61,15 @@ if TYPE_CHECKING:
 
     from cardtable._simulation import PythonPolicy
 
-__all__ = ["SweepPoint", "SweepResult", "sweep"]
+__all__ = ["NEARLY_ALL", "SweepPoint", "SweepResult", "sweep"]
+
+ADVANTAGE = "seat 0 advantage"
+"""The metric of seat 0's win rate minus the share each seat would win if all were equal."""
+
+NEARLY_ALL = 0.95
+"""The share of games from which a sweep's findings warn: an option set whose games end in a
+shared win at least this often is degenerate, and a bot that wins at least this share of its
+games leaves its win rate little room to show what the options change."""
 
 
 @dataclass(frozen=True)
@@ -71,17 +79,23 @@ class SweepPoint(Record):
     Attributes:
         options: The swept options' values.
         seed: The ``simulate`` seed of every seat assignment of this option set.
-        metrics: Metric name → estimate: ``win rate: <bot>`` per bot, ``seat 0 win rate``,
-            ``mean length``, ``mean margin``, ``shared wins``.
+        metrics: Metric name → estimate: ``win rate: <bot>`` per bot (only with more than one
+            distinct bot: with one bot in every seat its win rate is only the share each seat
+            would win were all equal), ``seat 0 advantage`` (a :class:`Difference`: seat 0's
+            win rate minus that equal share), ``mean length``, ``mean margin``, ``shared wins``.
         per_deal: Metric name → its mean in each deal (entry ``g``: game ``g`` of every seat
             assignment, seeded ``derive_seed(seed, g)``), what the paired differences are taken
             over; not part of :meth:`to_dict`.
+        effective: The value the game gives each swept option, where it differs from the one
+            given (``rounds=None`` plays as ``rounds=4`` in a four-player Turn the Tide); not
+            part of :meth:`to_dict`.
     """
 
     options: dict[str, Any]
     seed: int
     metrics: dict[str, Estimate]
     per_deal: dict[str, npt.NDArray[np.float64]] = field(repr=False, compare=False)
+    effective: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The options, seed and metrics, as strict JSON (an undefined number is ``None``)."""
@@ -108,6 +122,8 @@ class SweepResult(ResultOutputs):
         seconds: Wall time.
         baseline: The index in ``points`` of the option set the summary, the report and
             :meth:`to_dict` give the :attr:`differences` from.
+        default_bots: Whether ``bots`` is the default lineup (no bots were given): the game's
+            heuristic bot against ``random`` in the other seats.
     """
 
     game_id: str
@@ -123,6 +139,7 @@ class SweepResult(ResultOutputs):
     rows: list[dict[str, Any]] = field(repr=False)
     seconds: float = 0.0
     baseline: int = 0
+    default_bots: bool = False
 
     @property
     def metrics(self) -> list[str]:
@@ -162,15 +179,15 @@ class SweepResult(ResultOutputs):
             b: The option set it is compared with, given as ``a``.
             metric: One of :attr:`metrics` as the tables show it, e.g. ``"win rate: greedy"`` or
                 ``"mean length"``, or by its short name as a tournament's: ``"win: greedy"``,
-                ``"seat 0 win"``, ``"length"``, ``"margin"``, ``"shared"`` (in any case, with
-                ``_`` for a space; the bot exactly as :attr:`bots` spells it). ``None``: the
-                first, the first bot's win rate.
+                ``"seat 0"``, ``"length"``, ``"margin"``, ``"shared"`` (in any case, with ``_``
+                for a space; the bot exactly as :attr:`bots` spells it). ``None``: the first,
+                the first bot's win rate (seat 0's advantage with one bot in every seat).
 
         Returns:
             ``a − b`` paired by deal, and unpaired (Welch's interval over the two option sets'
             per-deal means, as if each had been played on deals of its own). A difference of win
-            rates or shared wins is a difference of shares (``0.05`` is 5 percentage points). Its
-            ``metric`` is the name of :attr:`metrics`.
+            rates, seat 0's advantages or shared wins is one of shares (``0.05`` is 5 percentage
+            points). Its ``metric`` is the name of :attr:`metrics`.
 
         Raises:
             InvalidOptionError: Unless ``a`` and ``b`` each single out an option set of the sweep
@@ -195,6 +212,51 @@ class SweepResult(ResultOutputs):
             within(unpaired, share),
         )
 
+    @property
+    def effects(self) -> list[PairedDifference]:
+        """Each swept option's own effect on every metric, averaged over the other options.
+
+        For every option with more than one value, each of its later values against its first
+        (``lanes=4`` − ``lanes=3``), in every metric: the mean over the option sets with the
+        later value minus the mean over those with the first, which hold the other options at
+        each of their values alike (the grid is a full product), so the difference is the
+        option's own (main) effect. Paired by deal: per deal, the option sets' means in that deal
+        are averaged on each side first, and the interval is the t interval over deals of the
+        difference; unpaired, Welch's over the two sides' per-deal means. With one swept option
+        these are the differences from the first option set. How the options combine (an
+        option whose effect depends on another's value) shows in the option sets themselves.
+
+        Returns:
+            One :class:`PairedDifference` per option, later value and metric (options in grid
+            order, then values, then :attr:`metrics`), with ``a`` and ``b`` naming the option's
+            two values (``lanes=4``, ``lanes=3``).
+        """
+        return [
+            self._effect(option, value, metric)
+            for option, values in self.grid.items()
+            for value in values[1:]
+            for metric in self.metrics
+        ]
+
+    def _effect(self, option: str, value: Any, metric: str) -> PairedDifference:
+        """``option`` at ``value`` − at its first value in ``metric``, over the other options."""
+        first = self.grid[option][0]
+        sides = [
+            np.mean(
+                [p.per_deal[metric] for p in self.points if _same(p.options[option], v)], axis=0
+            )
+            for v in (value, first)
+        ]
+        share = _is_share(metric)
+        a, b = sides
+        return PairedDifference(
+            options_text({option: value}),
+            options_text({option: first}),
+            metric,
+            paired_estimate(a, b, share=share),
+            within(welch_difference(a[~np.isnan(a)], b[~np.isnan(b)]), share),
+        )
+
     def _index(self, point: object, what: str) -> int:
         """The index in :attr:`points` of the option set ``point`` names.
 
@@ -204,7 +266,7 @@ class SweepResult(ResultOutputs):
         return _point_index(point, self.grid, [p.options for p in self.points], what)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything (the rows included) and the :attr:`differences`, as strict JSON.
+        """Everything (the rows included), the :attr:`differences` and :attr:`effects`, as JSON.
 
         An undefined number is ``None``.
         """
@@ -212,6 +274,7 @@ class SweepResult(ResultOutputs):
             "kind": "sweep",
             **record_dict(self),
             "differences": json_value(self.differences),
+            "effects": json_value(self.effects),
         }
 
     def to_arrow(self) -> pyarrow.Table:
@@ -244,7 +307,10 @@ class SweepResult(ResultOutputs):
         """One line per option set with every metric, then the differences from the baseline.
 
         The differences (each other option set − the baseline, paired by deal) follow in a second
-        table, with one line on how much wider the unpaired intervals would be. The columns are
+        table, with one line on how much wider the unpaired intervals would be, then, with several
+        swept options, each option's own effect (:attr:`effects`); last, in words, the lineup
+        (the default one; one bot in every seat), what seat 0's advantage is, the null values the
+        game plays as another, and the warnings of the report's findings. The columns are
         headed by the names :meth:`difference` takes; a heading or cell too long for its column
         (a bot's win rate, the bot with its parameters) is folded onto more lines, never cut.
 
@@ -275,8 +341,14 @@ class SweepResult(ResultOutputs):
                 for p in self.points
             ),
         )
-        if len(self.points) < 2:
-            return plain_text(width, t)
+        parts: list[Any] = [t]
+        if len(self.points) >= 2:
+            parts += self._difference_tables()
+        notes = [*_lineup_notes(self), _ADVANTAGE_TEXT, *_resolved_notes(self), *_warnings(self)]
+        return plain_text(width, *parts, *["• " + n.replace("**", "") for n in notes])
+
+    def _difference_tables(self) -> list[Any]:
+        """The summary's differences from the baseline, then each option's own effect."""
         differences = self.differences
         per_set = len(self.metrics)
         others = [i for i in range(len(self.points)) if i != self.baseline]
@@ -290,33 +362,130 @@ class SweepResult(ResultOutputs):
             ]
             for n, i in enumerate(others)
         ]
-        d = text_table(
-            f"differences from the baseline {_option_text(self, self.baseline)}: option set − "
-            "baseline, paired by deal (95% CI; win rates and other shares in percentage points)",
-            [*self.grid, *self.metrics],
-            rows,
-        )
+        parts: list[Any] = [
+            text_table(
+                f"differences from the baseline {_option_text(self, self.baseline)}: option set "
+                "− baseline, paired by deal (95% CI; shares and seat 0's advantage in percentage "
+                "points)",
+                [*self.grid, *self.metrics],
+                rows,
+            )
+        ]
         gain = _pairing_gain(differences)
-        if gain is None:
-            return plain_text(width, t, d)
-        return plain_text(width, t, d, _gain_text(gain))
+        if gain is not None:
+            parts.append(_gain_text(gain))
+        if len(self.grid) > 1:
+            effects = iter(self.effects)  # options, then their later values, then metrics
+            rows = [
+                [
+                    f"{option}: {option_text(value)} − {option_text(values[0])}",
+                    *[_fmt_difference(next(effects).paired, m, unit=False) for m in self.metrics],
+                ]
+                for option, values in self.grid.items()
+                for value in values[1:]
+            ]
+            parts.append(
+                text_table(
+                    "each option's own effect: its value − its first value, averaged over the "
+                    "other options' values, paired by deal (95% CI; shares and seat 0's "
+                    "advantage in percentage points)",
+                    ["option", *self.metrics],
+                    rows,
+                    left=("option",),
+                )
+            )
+        return parts
 
     def report(self) -> Report:
         """The HTML report: what changes, the differences from the baseline, a plot per metric."""
         return _sweep_report(self)
 
 
+_ADVANTAGE_TEXT = (
+    "seat 0 advantage: seat 0's win rate minus the share each seat would win if all were equal "
+    "(1/players, more with shared wins, which count for every co-winner), in percentage points; "
+    "0 for equal seats."
+)
+"""What the seat 0 advantage is, for the summary and the report."""
+
+
+def _lineup_notes(s: SweepResult) -> list[str]:
+    """What the lineup means for the metrics: the default one, one bot, seat 0 never rotated."""
+    bots = list(dict.fromkeys(b for lineup in s.lineups for b in lineup))
+    notes = []
+    if s.default_bots:
+        notes.append(
+            f"No bots were given: the default lineup, {s.bots[0]} (the game's heuristic bot) "
+            "against random in the other seats."
+        )
+    if len(bots) == 1:
+        notes.append(
+            f"With {bots[0]} in every seat, a bot's win rate would only be the share each seat "
+            "wins were all equal, which says nothing of its strength: the option sets are "
+            "compared by seat 0's advantage, length, margin and shared wins."
+        )
+    elif not s.rotate_seats:
+        notes.append(
+            f"Seat 0 holds {s.lineups[0][0]} in every game (the seats are not rotated), so its "
+            "advantage includes that bot's strength."
+        )
+    return notes
+
+
+def _warnings(s: SweepResult) -> list[str]:
+    """Option sets whose numbers say little: (nearly) all ties; a bot that (nearly) always wins.
+
+    At :data:`NEARLY_ALL` or more. A bot is only named for the option sets that are not ties,
+    where its wins are its own.
+    """
+    ties = [p for p in s.points if p.metrics["shared wins"].value >= NEARLY_ALL]
+    out = []
+    if ties:
+        where = _where(s, ties, "shared wins")
+        out.append(
+            f"**Degenerate: nearly every game ends in a shared win**{where}. A tie decides "
+            "nothing, so the win rates and seat 0's advantage there say little about the bots or "
+            "the seats."
+        )
+    rest = [p for p in s.points if all(p is not t for t in ties)]
+    for metric in (m for m in s.metrics if m.startswith("win rate: ")):
+        high = [p for p in rest if p.metrics[metric].value >= NEARLY_ALL]
+        if high:
+            out.append(
+                f"**{metric.removeprefix('win rate: ')} wins nearly every game**"
+                f"{_where(s, high, metric)}. Its win rate has little room left to show what the "
+                "options change (stronger opponents would show more)."
+            )
+    return out
+
+
+def _where(s: SweepResult, points: list[SweepPoint], metric: str) -> str:
+    """`` in every option set (at least 95%)``, or ``: <value> in <option set>; ...``."""
+    if len(points) == len(s.points):
+        return f" in every option set (at least {100 * NEARLY_ALL:.0f}%)"
+    return ": " + "; ".join(
+        f"{_fmt_metric(metric, p.metrics[metric])} in {_option_label(s, p)}" for p in points
+    )
+
+
 def _is_share(metric: str) -> bool:
-    return "win" in metric
+    """Whether ``metric`` is a share of games (a win rate, the shared wins): Wilson intervals."""
+    return metric.startswith("win rate: ") or metric == "shared wins"
+
+
+def _in_points(metric: str) -> bool:
+    """Whether ``metric`` is written in percent: a share, or seat 0's advantage (in points)."""
+    return _is_share(metric) or metric == ADVANTAGE
 
 
 def _fmt_metric(metric: str, e: Estimate) -> str:
-    return e.fmt(3, percent=True) if _is_share(metric) else e.fmt(2)
+    """A metric's estimate: a share in percent, seat 0's advantage in signed points."""
+    return e.fmt(3, percent=True) if _in_points(metric) else e.fmt(2)
 
 
 def _fmt_difference(e: Estimate, metric: str, unit: bool = True) -> str:
     """A difference in ``metric``: of shares in percentage points (``pts`` with ``unit``)."""
-    return difference_text(e, percent=_is_share(metric), unit=unit)
+    return difference_text(e, percent=_in_points(metric), unit=unit)
 
 
 def _point_metrics(
@@ -325,21 +494,25 @@ def _point_metrics(
     """Each metric of an option set with its interval, and its mean in each deal."""
     flat = runs.seat_games()
     samples: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
-    for i, b in enumerate(runs.bots):
-        mask = flat["bot"] == i
-        samples[f"win rate: {b}"] = (flat["win"][mask], flat["deal"][mask])
-    seat0 = flat["seat"] == 0
-    samples["seat 0 win rate"] = (flat["win"][seat0], flat["deal"][seat0])
+    # With one bot in every seat, its win rate is only the share each seat would win were all
+    # equal (shared wins counting for every winner): no strength, so no metric.
+    if len(runs.bots) > 1:
+        for i, b in enumerate(runs.bots):
+            mask = flat["bot"] == i
+            samples[f"win rate: {b}"] = (flat["win"][mask], flat["deal"][mask])
     deals = runs.deal.reshape(-1)
+    winners = runs.winners.reshape(-1, runs.players)
+    # Per game: seat 0's win minus the share each seat would win were all equal, so a variant
+    # with more shared wins does not read as a better seat 0.
+    samples[ADVANTAGE] = (winners[:, 0] - _runs.equal_shares(winners), deals)
     samples["mean length"] = (runs.lengths.reshape(-1), deals)
-    m = margins(
-        runs.scores.reshape(-1, runs.players), runs.winners.reshape(-1, runs.players), higher
-    )
+    m = margins(runs.scores.reshape(-1, runs.players), winners, higher)
     samples["mean margin"] = (m, deals)
-    shared = (runs.winners.reshape(-1, runs.players).sum(axis=1) > 1).astype(float)
+    shared = (winners.sum(axis=1) > 1).astype(float)
     samples["shared wins"] = (shared, deals)
     n_deals = int(runs.deal.max()) + 1
     metrics = {k: cluster_mean(v, d, share=_is_share(k)) for k, (v, d) in samples.items()}
+    metrics[ADVANTAGE] = within(metrics[ADVANTAGE], share=False)  # written as a difference
     per_deal = {k: unit_means(v, d, n_deals) for k, (v, d) in samples.items()}
     return metrics, per_deal
 
@@ -468,8 +641,9 @@ def sweep(
         players: Seats.
         grid: Option name → the values to try, e.g. ``{"lanes": [2, 3], "max_cars": [3, 4, 5]}``
             (any iterable of values but a string, read once).
-        bots: Bots to seat (``None``: ``greedy``, or the game's best-named bot, against
-            ``random`` in the other seats; an empty list is refused): built-in bot names and
+        bots: Bots to seat (``None``: the default lineup, ``greedy``, or the game's best-named
+            bot, against ``random`` in the other seats, which the summary and the report name as
+            the default; an empty list is refused): built-in bot names and
             Python policies, named in the results as in :func:`cardtable.analysis.tournament`
             (``policy:<name>``). A sweep with a policy cannot be repeated from the command line,
             and its report says so instead of giving a command.
@@ -545,7 +719,12 @@ def sweep(
                 policies=policies,
             )
             metrics, per_deal = _point_metrics(runs, higher)
-            points.append(SweepPoint(dict(combo), seed, metrics, per_deal))
+            effective = {
+                k: combo_games[i].options[k]
+                for k in names
+                if k in combo_games[i].options and not _same(combo_games[i].options[k], combo[k])
+            }
+            points.append(SweepPoint(dict(combo), seed, metrics, per_deal, effective))
             game_margins = margins(
                 runs.scores.reshape(-1, n), runs.winners.reshape(-1, n), higher
             ).reshape(len(lineups), games)
@@ -590,14 +769,15 @@ def sweep(
         rows=rows,
         seconds=time.perf_counter() - start,
         baseline=base_index,
+        default_bots=bots is None,
     )
 
 
 def _metric_plot(s: SweepResult, metric: str) -> str:
     names = list(s.grid)
-    scale = 100.0 if _is_share(metric) else 1.0
-    digits = 1 if _is_share(metric) else 2
-    unit = " (%)" if _is_share(metric) else ""
+    scale = 100.0 if _in_points(metric) else 1.0
+    digits = 1 if _in_points(metric) else 2
+    unit = " (%)" if _is_share(metric) else " (percentage points)" if _in_points(metric) else ""
     if len(names) == 2:
         a, b = names
         va, vb = s.grid[a], s.grid[b]
@@ -607,8 +787,8 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
         with figure(1.8 + 1.2 * len(vb), 1.2 + 0.75 * len(va)) as (fig, ax):
             im = ax.imshow(m, cmap="viridis", aspect="auto", origin="lower")
             ax.grid(False)
-            ax.set_xticks(range(len(vb)), [option_text(v) for v in vb])
-            ax.set_yticks(range(len(va)), [option_text(v) for v in va])
+            ax.set_xticks(range(len(vb)), [_value_label(s, b, v) for v in vb])
+            ax.set_yticks(range(len(va)), [_value_label(s, a, v) for v in va])
             ax.set_xlabel(b)
             ax.set_ylabel(a)
             lo, hi = np.nanmin(m), np.nanmax(m)
@@ -629,7 +809,7 @@ def _metric_plot(s: SweepResult, metric: str) -> str:
             fig.colorbar(im, ax=ax, label=metric + unit)
             ax.set_title(metric)
             return svg_of(fig)
-    labels = [options_text({k: p.options[k] for k in names}) for p in s.points]
+    labels = [_option_label(s, p) for p in s.points]
     vals = [scale * p.metrics[metric].value for p in s.points]
     err = [
         [max(0.0, scale * (p.metrics[metric].value - p.metrics[metric].low)) for p in s.points],
@@ -663,6 +843,35 @@ def _option_text(s: SweepResult, p: SweepPoint | int) -> str:
     return options_text({k: point.options[k] for k in s.grid})
 
 
+def _value_label(s: SweepResult, option: str, value: Any) -> str:
+    """A swept value as ``-o`` reads it, with the value the game plays it as where that differs.
+
+    ``null (= 4)`` for Turn the Tide's ``rounds=null`` at four players; ``3`` for ``lanes=3``.
+    """
+    text = option_text(value)
+    for p in s.points:
+        if _same(p.options[option], value) and option in p.effective:
+            return f"{text} (= {option_text(p.effective[option])})"
+    return text
+
+
+def _option_label(s: SweepResult, p: SweepPoint | int) -> str:
+    """:func:`_option_text` with each value as :func:`_value_label` writes it, for the eye."""
+    point = s.points[p] if isinstance(p, int) else p
+    return ", ".join(f"{k}={_value_label(s, k, point.options[k])}" for k in s.grid)
+
+
+def _resolved_notes(s: SweepResult) -> list[str]:
+    """One sentence per swept value the game plays as another (``rounds=null`` as ``4``)."""
+    return [
+        f"{k}={option_text(v)} plays as {k}={option_text(p.effective[k])} here."
+        for k, values in s.grid.items()
+        for v in values
+        for p in [next(p for p in s.points if _same(p.options[k], v))]
+        if k in p.effective
+    ]
+
+
 def _reproduce(s: SweepResult) -> str | None:
     """The command that runs ``s`` again (every setting that changes its results).
 
@@ -673,7 +882,8 @@ def _reproduce(s: SweepResult) -> str | None:
     words: list[object] = ["cardtable", "sweep", s.game_id, "--players", s.players]
     for key, values in s.grid.items():
         words += ["--grid", f"{key}={','.join(option_text(v) for v in values)}"]
-    words += ["--bots", ",".join(s.bots), "--games", s.games, "--seed", s.seed]
+    words += [] if s.default_bots else ["--bots", ",".join(s.bots)]  # none given: the default
+    words += ["--games", s.games, "--seed", s.seed]
     words += [] if s.rotate_seats else ["--no-rotate"]
     if s.baseline != 0:
         base = s.points[s.baseline].options
@@ -719,8 +929,8 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
     cells = {i: {m: s.difference(i, s.baseline, m) for m in changing} for i in others}
     section.findings.append(
         f"Each cell is an option set's value minus the baseline's ({base}), paired by deal: the "
-        "mean over deals of the difference in that deal, with its 95% interval (win rates and "
-        "shared wins in percentage points). Every option set plays the same deal seeds, so the "
+        "mean over deals of the difference in that deal, with its 95% interval (shares and seat "
+        "0's advantage in percentage points). Every option set plays the same deal seeds, so the "
         "luck of the deal cancels as far as the options leave the deal alone."
     )
     counts = [
@@ -738,7 +948,7 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
         [*names, *changing],
         [
             [
-                *[option_text(s.points[i].options[k]) for k in names],
+                *[_value_label(s, k, s.points[i].options[k]) for k in names],
                 *[_unbroken(_fmt_difference(cells[i][m].paired, m)) for m in changing],
             ]
             for i in others
@@ -750,12 +960,69 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
     return section
 
 
+def _effects_findings(s: SweepResult, changing: list[str]) -> list[str]:
+    """Per metric that changes, each option's own effect on it, with its interval, in words.
+
+    With several swept options each is :attr:`SweepResult.effects` (averaged over the others), so
+    that an option that only changes the length is not read as changing the win rates.
+    """
+    several = len(s.grid) > 1
+    effects = {(e.a, e.metric): e for e in s.effects}
+    comparisons = sum(len(v) - 1 for v in s.grid.values()) * len(changing)
+    intro = (
+        "Each option's own effect: the change in a metric when the option goes from its first "
+        "value to another, averaged over the values of the other options"
+        if several
+        else f"The change in each metric when {next(iter(s.grid))} goes from its first value to "
+        "another"
+    )
+    out = [
+        intro + ", paired by deal, with its 95% interval; **clear** when the interval excludes 0, "
+        "else not distinguishable from no change with these games."
+        + (" How the options combine shows in the table of all option sets." if several else "")
+        + (
+            f" Of these {comparisons} comparisons, about 1 in 20 of those where an option "
+            "changes nothing still comes out clear by chance."
+            if comparisons >= 10
+            else ""
+        )
+    ]
+    for metric in changing:
+        levels = ""
+        if not several:
+            levels = (
+                ", ".join(
+                    f"{_fmt_metric(metric, p.metrics[metric])} with {_option_label(s, p)}"
+                    for p in s.points
+                )
+                + "; "
+            )
+        parts = []
+        for option, values in s.grid.items():
+            for value in values[1:]:
+                d = effects[(options_text({option: value}), metric)].paired
+                parts.append(
+                    f"{option} {_value_label(s, option, values[0])} → "
+                    f"{_value_label(s, option, value)}: {_fmt_difference(d, metric)}, "
+                    + ("**clear**" if clear(d) else "not distinguishable")
+                )
+        out.append(f"**{metric}**: {levels}" + "; ".join(parts) + ".")
+    return out
+
+
 def _sweep_report(s: SweepResult) -> Report:
     fixed = options_text(s.fixed) if s.fixed else "defaults otherwise"
     report = Report(
         title=f"Option sweep: {s.game_id}, {s.players} players",
         subtitle=(
-            f"Bots {', '.join(s.bots)} in {plural(len(s.lineups), 'seat assignment')}, "
+            f"Bots {', '.join(s.bots)}"
+            + (
+                " (the default lineup, as no bots were given: the game's heuristic bot against "
+                "random players)"
+                if s.default_bots
+                else ""
+            )
+            + f" in {plural(len(s.lineups), 'seat assignment')}, "
             f"{s.games:,} deals each, for every combination of "
             + "; ".join(f"{k} ∈ {{{', '.join(map(option_text, v))}}}" for k, v in s.grid.items())
             + f" ({fixed}); seed {s.seed}."
@@ -768,19 +1035,12 @@ def _sweep_report(s: SweepResult) -> Report:
         ),
     )
     summary = Section("What changes")
+    summary.findings += _warnings(s)
+    summary.findings += [n for n in _lineup_notes(s) if not n.startswith("No bots were given")]
     # With one option set there is nothing to compare: every metric is listed as measured.
     changing = [m for m in s.metrics if len(s.points) > 1 and not _constant(s, m)]
-    for metric in changing:
-        ranked = sorted(range(len(s.points)), key=lambda i: s.points[i].metrics[metric].value)
-        low, high = ranked[0], ranked[-1]
-        d = s.difference(high, low, metric)
-        summary.findings.append(
-            f"**{metric}**: from {_fmt_metric(metric, s.points[low].metrics[metric])} "
-            f"({_option_text(s, low)}) to "
-            f"{_fmt_metric(metric, s.points[high].metrics[metric])} ({_option_text(s, high)}); "
-            f"on the same deals the difference is {_fmt_difference(d.paired, metric)}: "
-            + ("a clear difference." if clear(d.paired) else "not distinguishable.")
-        )
+    if changing:
+        summary.findings += _effects_findings(s, changing)
     same = [m for m in s.metrics if m not in changing]
     if same:
         summary.findings.append(
@@ -788,6 +1048,8 @@ def _sweep_report(s: SweepResult) -> Report:
             + ", ".join(f"**{m}** {_fmt_metric(m, s.points[0].metrics[m])}" for m in same)
             + "."
         )
+    for note in [_ADVANTAGE_TEXT, *_resolved_notes(s)]:
+        summary.add_note(note)
     report.sections.append(summary)
     if changing:
         report.sections.append(_differences_section(s, changing))
@@ -800,7 +1062,10 @@ def _sweep_report(s: SweepResult) -> Report:
     table.add_table(
         [*names, *s.metrics],
         [
-            [*[p.options[k] for k in names], *[_fmt_metric(m, p.metrics[m]) for m in s.metrics]]
+            [
+                *[_value_label(s, k, p.options[k]) for k in names],
+                *[_unbroken(_fmt_metric(m, p.metrics[m])) for m in s.metrics],
+            ]
             for p in s.points
         ],
     )

@@ -560,9 +560,11 @@ def _reproduce(t: TournamentResult) -> str | None:
 
 def _tournament_report(t: TournamentResult) -> Report:
     n = t.players
-    fair = 1 / n
+    fair = float(_runs.equal_shares(t.runs.winners).mean())
+    # The headline compares the best bot with the runner-up (the next highest win rate): is the
+    # best clearly ahead of its nearest rival? With two bots that is the one pair.
     order = sorted(t.results, key=lambda r: -r.win_rate.value)
-    best, worst = order[0], order[-1]
+    best, runner_up, last = order[0], order[1], order[-1]
     direction = "higher" if spec(t.game_id).higher_is_better else "lower"
     report = Report(
         title=f"Tournament: {t.game_id}, {n} players",
@@ -582,19 +584,24 @@ def _tournament_report(t: TournamentResult) -> Report:
     )
     s = Section("Who is stronger")
     s.findings.append(
-        f"**{best.bot}** wins {best.win_rate.fmt(3, percent=True)} of its games and "
-        f"**{worst.bot}** {worst.win_rate.fmt(3, percent=True)}; with {n} equal players each "
-        f"would win about {100 * fair:.0f}%."
+        f"**{best.bot}** wins {best.win_rate.fmt(3, percent=True)} of its games, the runner-up "
+        f"**{runner_up.bot}** {runner_up.win_rate.fmt(3, percent=True)}"
+        + (
+            f" and the last, {last.bot}, {last.win_rate.fmt(3, percent=True)}"
+            if len(order) > 2
+            else ""
+        )
+        + f"; with {n} equal players each would win about {100 * fair:.0f}% (shared wins "
+        "counting for every winner)."
     )
-    d = t.difference(best.bot, worst.bot, "win")
+    d = t.difference(best.bot, runner_up.bot, "win")
     sure = clear(d.paired)
     s.findings.append(
-        f"On the same deals, {best.bot} wins {100 * d.paired.value:.1f} percentage points more "
-        f"often than {worst.bot} (95% interval {100 * d.paired.low:.1f} to "
-        f"{100 * d.paired.high:.1f}): "
+        f"On the same deals, the win rate of {best.bot} minus that of the runner-up "
+        f"{runner_up.bot} is {d.paired.fmt(3, percent=True)} (with its 95% interval): "
         + ("**a clear difference**." if sure else "**not distinguishable** with these games.")
     )
-    ds = t.difference(best.bot, worst.bot, "score")
+    ds = t.difference(best.bot, runner_up.bot, "score")
     if t.duplicate and ds.unpaired.high > ds.unpaired.low:
         ratio = (ds.unpaired.high - ds.unpaired.low) / max(ds.paired.high - ds.paired.low, 1e-12)
         s.findings.append(

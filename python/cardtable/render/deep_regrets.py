@@ -7,6 +7,7 @@ from functools import cache
 from html import escape as _escape
 from typing import Any
 
+from cardtable._words import plural
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
@@ -326,7 +327,7 @@ def _seat(
             fill = {"passed": "#c9cfc9", "winner": "#9fd59f"}.get(tag, ACCENT)
             x += svg.badge(x, top + 4, tag, fill=fill) + 6
     where = DEPTHS[st["depth"]] if 0 <= st["depth"] < len(DEPTHS) else f"depth {st['depth']}"
-    info = f"{where} · ${st['money']} · {st['regret_count']} regrets"
+    info = f"{where} · ${st['money']} · {plural(st['regret_count'], 'regret')}"
     if st["regrets"] is not None:
         info += " (values " + (", ".join(str(r) for r in st["regrets"]) or "none") + ")"
     info += " · score " + ("hidden" if v["end"] is None else str(v["scores"][q]))
@@ -347,11 +348,11 @@ def _seat(
     if st["dinks"] is not None:
         gear.append("dinks: " + (", ".join(st["dinks"]) or "none"))
     else:
-        gear.append(f"{st['dink_count']} dinks")
+        gear.append(plural(st["dink_count"], "dink"))
     if st["supplies"] is not None:
         gear.append("supplies: " + (", ".join(st["supplies"]) or "none"))
     else:
-        gear.append(f"{st['supply_count']} supplies")
+        gear.append(plural(st["supply_count"], "supply", "supplies"))
     svg.text(12, top + 50, " · ".join(gear), size=9, fill=MUTED)
     y = top + 58
     x = 12.0
@@ -423,7 +424,7 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
             seat_names(names, q, v["seat"]),
             where,
             f"${st['money']}",
-            f"{st['regret_count']} regrets",
+            plural(st["regret_count"], "regret"),
             "dice " + (" ".join(st["fresh"]) or "none"),
         ]
         if st["passed"]:
