@@ -246,7 +246,8 @@ def test_resume_finishes_a_saved_run_that_was_stopped(tmp_path: Path) -> None:
         return False  # at the first report, 0.1 s in: seconds before the run's end
 
     kw: dict[str, Any] = {"players": 3, "games": 200_000, "seed": 4, "bots": ["greedy"] * 3}
-    part = cardtable.simulate("turn_the_tide", progress=stop, **kw)
+    # One thread: the run takes seconds whatever the machine's cores.
+    part = cardtable.simulate("turn_the_tide", progress=stop, threads=1, **kw)
     assert part.interrupted
     saved = tmp_path / "part.parquet"
     part.to_parquet(saved)
@@ -647,20 +648,28 @@ def test_simulate_takes_its_player_count_from_the_bots_or_the_game() -> None:
 )
 def test_a_reader_that_goes_away_stops_the_command_quietly(args: list[str]) -> None:
     # `cardtable games | head -1` printed "Error: could not write standard output: Broken pipe".
-    # Here the pipe has no reader from the start, so the first write fails.
+    run = _run_with_no_reader(args)
+    assert (run.returncode, run.stderr) == (1, "")
+
+
+def _run_with_no_reader(
+    args: list[str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Runs the command with a standard output whose reader has gone from the start (as in
+    ``| head -1`` once ``head`` has read its line), so that its first write fails."""
     read, write = os.pipe()
     os.close(read)
     try:
-        run = subprocess.run(
+        return subprocess.run(
             [sys.executable, "-m", "cardtable", *args],
             stdout=write,
             stderr=subprocess.PIPE,
             text=True,
             timeout=120,
+            cwd=cwd,
         )
     finally:
         os.close(write)
-    assert (run.returncode, run.stderr) == (1, "")
 
 
 @pytest.mark.parametrize(
@@ -676,19 +685,7 @@ def test_a_reader_that_goes_away_does_not_cost_the_files(
 ) -> None:
     # `cardtable balance ... --report r.html | true` left no report: the summary was printed
     # first, and the broken pipe ended the command before the files were written.
-    read, write = os.pipe()
-    os.close(read)
-    try:
-        run = subprocess.run(
-            [sys.executable, "-m", "cardtable", *args],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-            cwd=tmp_path,
-        )
-    finally:
-        os.close(write)
+    run = _run_with_no_reader(args, tmp_path)
     assert run.returncode == 1, run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
     assert all((tmp_path / name).stat().st_size > 0 for name in files)

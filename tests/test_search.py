@@ -307,8 +307,8 @@ def test_search_refuses_bad_requests_naming_the_state() -> None:
         ({"bot": "nobody"}, "unknown bot"),
         ({"bot": "mcts:iterations=0"}, "iterations"),
         ({"bot": "random", "seed": -1}, "seed must be an int"),
-        ({"bot": "random", "threads": 0}, "threads must be in"),
-        ({"bot": "random", "progress": 1}, "progress must be True or False"),
+        ({"bot": "random", "threads": 0}, "threads must be an int in 1..=1024"),
+        ({"bot": "random", "progress": 1}, "progress must be True, False or a callable"),
         ({"bot": 3}, "bot must be a str"),
     ]:
         with pytest.raises(InvalidOptionError, match=message):

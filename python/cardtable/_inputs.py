@@ -20,6 +20,7 @@ from cardtable.errors import InvalidOptionError
 __all__ = [
     "MAX_DEPTH",
     "MAX_SEED",
+    "MAX_THREADS",
     "MAX_VALUES",
     "as_int",
     "as_items",
@@ -40,6 +41,8 @@ read in full, in time exponential in its nesting."""
 
 MAX_SEED = (1 << 64) - 1
 """The largest seed (and game index) of the package: seeds are below 2**64."""
+MAX_THREADS = 1024
+"""The most worker threads a run (or a batch of decisions) may ask for."""
 
 
 NUMPY_BOOLS = ("bool_", "bool")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import as_int
+from cardtable._inputs import MAX_THREADS, as_int, check_int
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
@@ -365,7 +365,8 @@ class SearchBatch:
         """Every state's visit counts as one ``[states, num_actions]`` array (int64).
 
         Entry ``[i, a]`` is ``stats[i].visits`` of action ``a``, 0 for an action that is not
-        legal and for every action of a state without statistics.
+        legal and for every action of a state without statistics (a row of zeros: use
+        :meth:`policies` for distributions).
         """
         out = np.zeros((len(self), self.num_actions), dtype=np.int64)
         for i, stats in enumerate(self.stats):
@@ -381,7 +382,7 @@ def search(
     *,
     seed: int = 0,
     threads: int | None = None,
-    progress: bool = False,
+    progress: bool | Callable[[int, int], object] = False,
 ) -> SearchBatch:
     """The decision of built-in bot ``bot`` in each of ``states``, on all cores.
 
@@ -404,7 +405,9 @@ def search(
             every game's bots).
         seed: The batch's seed, an int in ``0..2**64 - 1``.
         threads: Worker threads (``None``: one per core).
-        progress: Show a progress bar on standard error.
+        progress: Show a progress bar on standard error (``True``), nothing (``False``), or call
+            ``progress(done, total)`` about ten times a second with the states decided so far;
+            returning ``False`` from it stops the batch as Ctrl-C does.
 
     Returns:
         The actions and statistics, one per state.
@@ -413,7 +416,8 @@ def search(
         InvalidOptionError: On an unknown bot, a bad parameter, seed or thread count.
         IllegalActionError: If a state is not of ``game``, or no seat is to move in it (a chance
             node, the end); the message names the state's index.
-        KeyboardInterrupt: On Ctrl-C, which ends the searches in progress at once.
+        KeyboardInterrupt: On Ctrl-C (or ``progress`` returning ``False``), which ends the
+            searches in progress at once.
 
     Examples:
         >>> import cardtable
@@ -424,14 +428,15 @@ def search(
         True
     """
     from cardtable import _core
-    from cardtable._simulation import Progress
+    from cardtable._simulation import Progress, check_progress
 
     if not isinstance(bot, str):
         raise InvalidOptionError(f"bot must be a str, got {bot!r}")
     if isinstance(states, str | bytes) or not isinstance(states, Sequence):
         raise InvalidOptionError(f"states must be a sequence of states, got {states!r:.80}")
-    if progress is not True and progress is not False:
-        raise InvalidOptionError(f"progress must be True or False, got {progress!r}")
+    check_progress(progress)
+    if threads is not None:
+        threads = check_int("threads", threads, 1, MAX_THREADS)
     rust_game = _engine_game(game)
     engine_states = []
     for i, state in enumerate(states):
@@ -448,10 +453,12 @@ def search(
             threads=threads,
             progress=report,
         )
-    if decided is None:  # only a progress callback that asks to stop gives None
+    if decided is None:  # the progress callback asked to stop
         raise KeyboardInterrupt
+    actions = np.array([action for action, _ in decided], dtype=np.int64)
+    actions.flags.writeable = False  # a record of the decisions, as the statistics are
     return SearchBatch(
-        actions=np.array([action for action, _ in decided], dtype=np.int64),
+        actions=actions,
         stats=tuple(_stats_of(raw) for _, raw in decided),
         num_actions=rust_game.num_actions,
     )

@@ -26,11 +26,10 @@ from cardtable._cli_options import (
     option_pairs,
     parse_options,
 )
-from cardtable._inputs import writing
+from cardtable._inputs import MAX_THREADS, writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
 from cardtable.protocols import GameProtocol
-from cardtable.sim import MAX_THREADS
 
 __all__ = ["main"]
 

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Literal
 
 from cardtable import _rng
-from cardtable._inputs import MAX_SEED, check_int, is_choice
+from cardtable._inputs import MAX_SEED, MAX_THREADS, check_int, is_choice
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -73,8 +73,6 @@ def _own_arguments() -> list[str]:
     ]
 
 
-MAX_THREADS = 1024
-"""The most worker threads a run may ask for."""
 MAX_BATCH = 1 << 20
 """The largest ``batch_size`` (games stepped together for Python policies)."""
 

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 import click
 
 from cardtable._cli_options import option_pairs, parse_options
+from cardtable._inputs import MAX_THREADS
 from cardtable.analysis.tournament import RATING_BOOTSTRAP, RATING_GAMES
-from cardtable.sim import MAX_THREADS
 
 __all__ = ["register"]
 

@@ -79,7 +79,7 @@ def check_threads(threads: object) -> int | None:
     Raises:
         InvalidOptionError: If it is not.
     """
-    from cardtable.sim import MAX_THREADS
+    from cardtable._inputs import MAX_THREADS
 
     return None if threads is None else check_count("threads", threads, 1, MAX_THREADS)
 

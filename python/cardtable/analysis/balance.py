@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -267,7 +268,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                 dec[t.game] = decided_at(t.trace, t.winners, higher)
         cols["lead_changes"] = lc
         cols["decided"] = dec
-        meta = {"game_id": self.game_id, "bots": ",".join([self.bot] * r.players)}
+        # The bots as a JSON list, as a simulation's table keeps them.
+        meta = {"game_id": self.game_id, "bots": json.dumps([self.bot] * r.players)}
         return pa.table(cols, metadata=meta)
 
     def findings(self) -> list[str]:

@@ -20,24 +20,12 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, write_whole
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing, outcome
-
-
-class SimulatedRun(Protocol):
-    """A :class:`cardtable.SimulationResult`, as :func:`replay_simulated` takes it.
-
-    Named by its shape so the viewer does not import the simulation layer, which imports it.
-    """
-
-    def replay(self, game: int, title: str | None = None) -> Replay:
-        """Rebuilds game ``game`` of the run (see :meth:`cardtable.SimulationResult.replay`)."""
-        ...
-
 
 __all__ = [
     "Frame",
@@ -45,7 +33,6 @@ __all__ = [
     "play_game",
     "replay",
     "replay_run_game",
-    "replay_simulated",
 ]
 
 
@@ -445,19 +432,6 @@ def play_game(game: GameProtocol, bots: Sequence[str], seed: int) -> tuple[list[
         for b in seated:
             b.observe(state)
     return list(state.history), [b.name for b in seated]
-
-
-def replay_simulated(result: SimulatedRun, game: int, title: str | None = None) -> Replay:
-    """Rebuilds game ``game`` of a :func:`cardtable.simulate` run from its seed, as a replay.
-
-    The same as ``result.replay(game, title)``: see :meth:`cardtable.SimulationResult.replay`
-    for the games it takes.
-
-    Raises:
-        InvalidOptionError: If ``game`` is not an int or not a game the run completed, if the run
-            used Python policies, or if the game cannot be rebuilt with the per-step bots.
-    """
-    return result.replay(game, title)
 
 
 def replay_run_game(

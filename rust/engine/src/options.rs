@@ -167,10 +167,12 @@ impl<'a> OptionReader<'a> {
         self.values.set(name, v);
     }
 
-    fn int_in(&self, name: &str, v: &Value, min: i64, max: i64) -> Result<i64> {
+    /// `v` as an int in `min..=max`; refused as "an int in min..=max" followed by `or_else`
+    /// (the other values the option takes, or nothing).
+    fn int_in(&self, name: &str, v: &Value, min: i64, max: i64, or_else: &str) -> Result<i64> {
         match v.as_i64() {
             Some(i) if (min..=max).contains(&i) => Ok(i),
-            _ => Err(self.bad(name, &format!("an int in {min}..={max}"), v)),
+            _ => Err(self.bad(name, &format!("an int in {min}..={max}{or_else}"), v)),
         }
     }
 
@@ -192,7 +194,7 @@ impl<'a> OptionReader<'a> {
         let (kind, v) = self.lookup(name)?;
         match kind {
             OptionKind::Int { min, max } => {
-                let i = self.int_in(name, v, min, max)?;
+                let i = self.int_in(name, v, min, max, "")?;
                 self.record(name, Value::from(i));
                 Ok(i)
             }
@@ -209,13 +211,7 @@ impl<'a> OptionReader<'a> {
                 Ok(None)
             }
             (OptionKind::OptionalInt { min, max }, _) => {
-                let i = match v.as_i64() {
-                    Some(i) if (min..=max).contains(&i) => i,
-                    _ => {
-                        let expected = format!("an int in {min}..={max} or null (None)");
-                        return Err(self.bad(name, &expected, v));
-                    }
-                };
+                let i = self.int_in(name, v, min, max, " or null (None)")?;
                 self.record(name, Value::from(i));
                 Ok(Some(i))
             }

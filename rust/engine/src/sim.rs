@@ -519,15 +519,11 @@ pub(crate) fn while_reporting<T: Send>(
     stop: impl Fn(),
     work: impl FnOnce() -> Result<T> + Send,
 ) -> Result<T> {
-    let finished = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let result = work();
-            finished.store(true, Ordering::Release);
-            result
-        });
+        // Polled through the thread's own state, so that work that panics ends the loop too.
+        let worker = scope.spawn(work);
         let mut last_report = Instant::now();
-        while !finished.load(Ordering::Acquire) {
+        while !worker.is_finished() {
             std::thread::sleep(Duration::from_millis(5));
             if last_report.elapsed() >= Duration::from_millis(100) {
                 last_report = Instant::now();
@@ -643,6 +639,39 @@ pub fn simulate<G: Game>(
     result.lengths = lengths;
     progress(result.games_played);
     Ok(result)
+}
+
+#[cfg(test)]
+mod reporting {
+    use super::*;
+
+    #[test]
+    fn work_that_panics_is_an_error_not_a_hang() {
+        let done = AtomicU64::new(0);
+        let outcome: Result<()> = while_reporting(&done, &|_| true, || {}, || panic!("a bug"));
+        assert_eq!(
+            outcome,
+            Err(EngineError::InvalidState("an engine thread failed".into()))
+        );
+    }
+
+    #[test]
+    fn a_refusing_progress_stops_the_work() {
+        let done = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        let outcome = while_reporting(
+            &done,
+            &|_| false,
+            || stop.store(true, Ordering::SeqCst),
+            || {
+                while !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Ok(7)
+            },
+        );
+        assert_eq!(outcome, Ok(7));
+    }
 }
 
 #[cfg(test)]

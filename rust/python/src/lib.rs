@@ -930,8 +930,15 @@ fn decide_all(
     // refused instead of changing it under the bot.
     let states = states
         .iter()
-        .map(|s| s.try_borrow(py))
-        .collect::<Result<Vec<PyRef<'_, PyState>>, _>>()?;
+        .enumerate()
+        .map(|(i, s)| {
+            s.try_borrow(py).map_err(|_| {
+                to_py_err(EngineError::InvalidState(format!(
+                    "state {i} is being changed by another thread"
+                )))
+            })
+        })
+        .collect::<PyResult<Vec<PyRef<'_, PyState>>>>()?;
     let sessions: Vec<&dyn AnySession> = states.iter().map(|s| &*s.inner).collect();
     let reporter = Reporter::new(progress, true);
     let inner = &*game.inner;

@@ -47,25 +47,24 @@ pub fn decide_all(
     progress: &dyn Fn(u64) -> bool,
 ) -> Result<Option<Vec<Decision>>> {
     check_threads(threads)?;
-    // An unknown bot or a bad parameter is refused before any session is looked at.
+    // An unknown bot or a bad parameter is refused before any session is looked at, and a
+    // session without a seat to decide before any search starts.
     game.bot(spec, 0, seed)?;
+    let seats = sessions
+        .iter()
+        .enumerate()
+        .map(|(i, session)| seat_to_decide(i, *session))
+        .collect::<Result<Vec<_>>>()?;
     let pool = thread_pool(threads)?;
     let stopped = AtomicBool::new(false);
     let done = AtomicU64::new(0);
     let searches = SearchStops::default();
-    let decide = |i: usize, session: &dyn AnySession| -> Result<Option<Decision>> {
+    let stop = || {
+        stopped.store(true, Ordering::SeqCst);
+        searches.raise();
+    };
+    let decide = |i: usize, session: &dyn AnySession, seat: usize| -> Result<Option<Decision>> {
         let at = |e: EngineError| e.prefixed(&format!("state {i}: "));
-        let player = session.current_player();
-        let seat = usize::try_from(player).map_err(|_| {
-            at(EngineError::IllegalAction(
-                if player == CHANCE {
-                    "a chance outcome is due, no seat decides"
-                } else {
-                    "the game is over"
-                }
-                .into(),
-            ))
-        })?;
         let mut bot = game
             .bot(spec, seat, derive_seed(seed, i as u64))
             .map_err(at)?;
@@ -86,16 +85,16 @@ pub fn decide_all(
             stats: bot.search_stats(),
         }))
     };
-    let stop = || {
-        stopped.store(true, Ordering::SeqCst);
-        searches.raise();
-    };
     let decided = while_reporting(&done, progress, stop, || {
         pool.install(|| {
             sessions
                 .par_iter()
+                .zip(&seats)
                 .enumerate()
-                .map(|(i, session)| decide(i, *session))
+                .map(|(i, (session, &seat))| {
+                    // An error (a session of another game) ends the searches still running.
+                    decide(i, *session, seat).inspect_err(|_| stop())
+                })
                 .collect::<Result<Vec<_>>>()
         })
     })?;
@@ -106,26 +105,39 @@ pub fn decide_all(
     Ok(decisions)
 }
 
+/// The seat to decide in session `i`, or the error naming it: a chance node or a game over.
+fn seat_to_decide(i: usize, session: &dyn AnySession) -> Result<usize> {
+    let player = session.current_player();
+    usize::try_from(player).map_err(|_| {
+        let why = if player == CHANCE {
+            "a chance outcome is due, no seat decides"
+        } else {
+            "the game is over"
+        };
+        EngineError::IllegalAction(format!("state {i}: {why}"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::registry;
     use serde_json::Map;
 
-    /// Sessions of `game` at decisions: seeded games of Turn the Tide played at random for a few
-    /// steps each (some at the start of a hand, some in the middle).
+    /// Sessions of `game` at decisions: seeded games played at random for a few steps each
+    /// (some at the start of a hand, some in the middle).
     fn decision_sessions(game: &dyn AnyGame, count: u64) -> Vec<Box<dyn AnySession>> {
         (0..count)
             .map(|g| {
                 let mut s = game.new_session(Some(derive_seed(7, g)));
-                let mut bot = game.bot("random", 0, g).unwrap();
+                let mut rng = crate::rng::SplitMix64::new(g);
                 for _ in 0..(g % 23) {
                     let p = s.current_player();
                     if p < 0 {
                         break;
                     }
                     let legal = s.legal_actions();
-                    let pick = legal[(bot.act(&*s).unwrap_or(0) as usize) % legal.len()];
+                    let pick = legal[rng.below(legal.len() as u64) as usize];
                     s.apply(i64::from(pick), Some(i64::from(p))).unwrap();
                 }
                 s
