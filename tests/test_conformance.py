@@ -28,6 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
+import cardtable
 from cardtable.cli import main
 from cardtable.conformance import (
     FIELDS,
@@ -50,6 +51,7 @@ from cardtable.conformance import (
 from cardtable.conformance.protocol import SCHEMA_NAMES, _surely_valid, _validator, schema_errors
 from cardtable.errors import InvalidOptionError
 from tests.command_line import run_cli
+from tests.docblocks import find_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "conformance"
@@ -513,7 +515,7 @@ def test_a_divergence_off_the_simplest_game_is_found_and_shrunk(fake: Any) -> No
     assert divergence.first_length is not None and divergence.first_length >= 10
     assert [str(d) for d in divergence.differences] == [
         "legal_actions: cardtable [3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "
-        "implementation [3, 4, 5, 6, 7, 8, 9, 10, 11]"
+        "implementation [3, 4, 5, 6, 7, 8, 9, 10, 11] (only in cardtable: [12])"
     ]
 
 
@@ -996,8 +998,164 @@ def test_a_reproducer_that_cannot_be_written_keeps_the_finding(
     args = ["conformance", "goofspiel", "-p", "2", "--cmd", command, "--out-dir", str(tmp_path)]
     result = CliRunner().invoke(main, [*args, "--seed", "0"])
     assert isinstance(result.exception, SystemExit) and result.exit_code == 1, result.output
-    assert "DIVERGENCE after 1 steps" in result.output
+    assert "DIVERGENCE after 1 step\n" in result.output
     assert "no reproducer: cannot write the reproducer" in result.output
     assert "No space left on device" in result.output
     with pytest.raises(ConformanceError, match="cannot write the reproducer"):
         write_reproducer(Outcome(Target("goofspiel", 2, {}, command)), tmp_path)
+
+
+# --- a variant held to a reference of its own --------------------------------------------------
+
+SERVE = r"""
+import importlib.util, json, sys
+path, name = sys.argv[1].rsplit(":", 1)
+spec = importlib.util.spec_from_file_location("served", path)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+game_class = getattr(module, name)
+FIELDS = ["current_player", "is_terminal", "legal_actions", "chance_outcomes", "scores", "winners"]
+state = None
+for line in sys.stdin:
+    request = json.loads(line)
+    kind, rid = request["type"], request["id"]
+    answer = {"type": "ok"}
+    if kind == "hello":
+        answer = {"type": "hello", "protocol": 1, "name": name,
+                  "games": {"goofspiel": {"fields": FIELDS}}}
+    elif kind == "new_game":
+        state = game_class(players=request["players"], **request["options"]).new_state()
+    elif kind == "apply":
+        state.apply(request["action"])
+    elif kind == "query":
+        answer = {"type": "state", "current_player": state.current_player,
+                  "is_terminal": state.is_terminal, "legal_actions": state.legal_actions(),
+                  "chance_outcomes": state.chance_outcomes(), "scores": state.scores,
+                  "winners": state.winners}
+    print(json.dumps({"id": rid, **answer}), flush=True)
+"""
+
+FLOOR_SPLIT = '''
+
+class FloorSplitState(GoofspielState):
+    """The variant done wrong: half the point card rounded down."""
+
+    def _reveal_and_score(self):
+        if self.pending[0] == self.pending[1]:
+            self.points[0] += self.point_card // 2
+            self.points[1] += self.point_card // 2
+        super()._reveal_and_score()
+
+
+class FloorSplitGoofspiel(GoofspielGame):
+    def _initial_state(self):
+        return FloorSplitState(self)
+'''
+
+
+def test_cli_holds_an_implementation_to_a_variant_and_replays_it(tmp_path: Path) -> None:
+    """``--reference`` names the variant (docs/testing.md's worked example, as a module).
+
+    The reproducer did not record a variant tested by patching our registry, so that ``--replay``
+    answered "OK: no divergence found" for a real bug; the report named the variant
+    ``cardtable`` and cited the stock contract's rule.
+    """
+    (block,) = [
+        b for b in find_blocks(ROOT / "docs" / "testing.md") if "class SplitTiesGoofspiel" in b.code
+    ]
+    variants = tmp_path / "split_ties.py"
+    variants.write_text(block.code + FLOOR_SPLIT, encoding="utf-8")
+    server = tmp_path / "serve.py"
+    server.write_text(SERVE, encoding="utf-8")
+
+    def serving(name: str) -> str:
+        return shlex.join([sys.executable, str(server), f"{variants}:{name}"])
+
+    reference = f"{variants}:SplitTiesGoofspiel"
+    args = ["conformance", "goofspiel", "-o", "num_cards=4", "-n", "30", "--seed", "0"]
+    out = ["--out-dir", str(tmp_path / "out")]
+    right = run_cli(*args, "--cmd", serving("SplitTiesGoofspiel"), "--reference", reference)
+    assert f"(ours: the reference {reference})" in right and "OK: no divergence found" in right
+    stock = run_cli(*args, *out, "--cmd", serving("SplitTiesGoofspiel"), exit_code=1)
+    assert "scores: cardtable [0, 0], implementation [0.5, 0.5]" in stock
+    assert "Goofspiel contract § Rules" in stock
+    (tmp_path / "out").rename(tmp_path / "stock")
+    wrong = run_cli(
+        *args, *out, "--cmd", serving("FloorSplitGoofspiel"), "--reference", reference, exit_code=1
+    )
+    assert "scores: SplitTiesGoofspiel [0.5, 0.5], implementation [0, 0]" in wrong
+    assert "SplitTiesGoofspiel answers:" in wrong and "cardtable answers:" not in wrong
+    unwrapped = " ".join(wrong.split())
+    assert f"those of the reference {reference}" in unwrapped and "Goofspiel contract" not in wrong
+    (path,) = (tmp_path / "out").glob("conformance-goofspiel-*.json")
+    assert json.loads(path.read_text(encoding="utf-8"))["reference"] == reference
+    replayed = run_cli("conformance", "--replay", str(path), exit_code=1)
+    assert "DIVERGENCE after 3 steps" in replayed and "SplitTiesGoofspiel [0.5, 0.5]" in replayed
+    fixed = ["conformance", "--replay", str(path), "--cmd", serving("SplitTiesGoofspiel")]
+    assert "OK: no divergence found" in run_cli(*fixed)
+    # A reference that cannot be imported is a bad argument, told before anything starts.
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["reference"] = "no_such_module_here:SplitTiesGoofspiel"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    refused = run_cli("conformance", "--replay", str(path), exit_code=2)
+    assert "cannot load the reference 'no_such_module_here:SplitTiesGoofspiel'" in refused
+    both = run_cli(
+        *args, "--cmd", "true", "--reference", reference, "--backend", "rust", exit_code=2
+    )
+    assert "--reference and --backend exclude each other" in both
+
+
+def another_game(**config: Any) -> Any:
+    """A reference that makes another game than the one tested."""
+    return cardtable.make("trafficars", players=2)
+
+
+@pytest.mark.parametrize(
+    ("reference", "message"),
+    [
+        ("no_such_module_here:Game", "cannot load the reference"),
+        ("cardtable:__version__", "must be a game class or a factory"),
+        ("tests.test_conformance:another_game", "must return a game of goofspiel"),
+        (5, "reference must be None or a string"),
+    ],
+)
+def test_bad_references_are_refused_before_anything_starts(reference: Any, message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        check("goofspiel", "false", players=2, reference=reference)
+
+
+# --- an implementation that does not flush its answers -----------------------------------------
+
+UNFLUSHED = r"""
+import json, os, sys
+out = os.fdopen(1, "w", buffering=1 << 16)  # block-buffered, whatever PYTHONUNBUFFERED says
+for line in sys.stdin:
+    request = json.loads(line)
+    out.write(json.dumps({"id": request["id"], "type": "hello", "protocol": 1, "games": {}}) + "\n")
+"""
+
+
+def test_an_implementation_that_never_flushes_is_told_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing came at all: the report asks about flushing, counts the time waited and writes
+    no reproducer (it had an empty history and no fields, nothing to replay)."""
+    from cardtable.conformance import harness
+
+    monkeypatch.setattr(harness, "STARTUP_ALLOWANCE", 0.0)  # hello waits --timeout only
+    script = tmp_path / "unflushed.py"
+    script.write_text(UNFLUSHED, encoding="utf-8")
+    command = shlex.join([sys.executable, str(script)])
+    outcome = check("goofspiel", command, players=2, timeout=0.5)
+    assert outcome.error is not None and outcome.error.kind == "timeout"
+    assert (
+        "nothing received at all: does the program flush its standard output after each line?"
+        in (outcome.error.detail)
+    )
+    assert outcome.seconds >= 0.5  # the time waited, not 0.0
+    out_dir = tmp_path / "out"
+    args = ["conformance", "goofspiel", "--cmd", command, "--timeout", "0.5"]
+    output = run_cli(*args, "--out-dir", str(out_dir), exit_code=1)
+    assert "does the program flush" in output
+    assert re.search(r"0 games, 0 steps in (0\.[5-9]|[1-9][0-9.]*) s", output)
+    assert "reproducer" not in output and not list(tmp_path.glob("**/conformance-*.json"))

@@ -33,6 +33,7 @@ from cardtable.conformance.runner import (
     Divergence,
     Outcome,
     Target,
+    _smaller_game,
     check,
     replay_history,
 )
@@ -103,6 +104,8 @@ for line in sys.stdin:
             leaks = False
         if leaks and games >= 2 and not state.is_terminal:
             answer["legal_actions"] = answer["legal_actions"][1:]
+        if mode == "rare" and [12, 13] in state.bids:  # seat 0 bid 12, seat 1 bid 13
+            answer["is_terminal"] = not state.is_terminal
         if mode.startswith("deep="):  # legal actions nested N levels deep
             depth = int(mode[5:])
             text = json.dumps(answer)
@@ -167,7 +170,7 @@ def test_a_failure_at_a_later_new_game_is_reported_and_replayed(
     assert outcome.error.kind == kind and words in outcome.error.describe()
     assert outcome.history == [] and len(outcome.earlier_games) == 1
     assert len(outcome.earlier_games[0]) == 6  # the whole first game
-    assert "the same process had played 1 game(s) before this one" in format_outcome(outcome)
+    assert "the same process had played 1 game before this one" in format_outcome(outcome)
     path = write_reproducer(outcome, tmp_path)
     assert load_reproducer(path).earlier_games == outcome.earlier_games
     replayed = _replay_cli(path, "--timeout", "0.3")
@@ -217,12 +220,13 @@ def test_a_divergence_that_needs_earlier_games_is_reported_and_replayed(
     assert outcome.earlier_games and all(len(game) == 6 for game in outcome.earlier_games)
     report = format_outcome(outcome)
     count = len(outcome.earlier_games)
-    assert f"the same process had played {count} game(s) before this one" in report
+    games = "1 game" if count == 1 else f"{count} games"
+    assert f"the same process had played {games} before this one" in report
     path = write_reproducer(outcome, tmp_path)
     assert load_reproducer(path).earlier_games == outcome.earlier_games
     replayed = _replay_cli(path)  # exit status 1: found again
     assert f"DIVERGENCE after {steps} steps" in replayed
-    assert f"the same process had played {count} game(s) before this one" in replayed
+    assert f"the same process had played {games} before this one" in replayed
     again = replay_history(outcome.target, divergence.history, earlier_games=outcome.earlier_games)
     assert again.divergence is not None and again.divergence.history == divergence.history
     assert replay_history(outcome.target, divergence.history).ok  # not without them
@@ -255,8 +259,9 @@ def test_a_divergence_not_found_again_in_a_new_process_is_flaky(
     assert len(outcome.earlier_games) == 1 and len(outcome.earlier_games[0]) == 6
     assert outcome.error.detail == (
         "the divergence found after 0 steps, legal_actions: cardtable [0, 1, 2], implementation "
-        "[1, 2], was not found again when its game was replayed in a new process, alone or after "
-        "the 1 game(s) its process had played before it: the implementation is not deterministic"
+        "[1, 2] (only in cardtable: [0]), was not found again when its game was replayed in a new "
+        "process, alone or after the 1 game its process had played before it: the implementation "
+        "is not deterministic"
     )
     path = write_reproducer(outcome, tmp_path)
     assert load_reproducer(path).earlier_games == outcome.earlier_games
@@ -317,14 +322,14 @@ def test_a_refused_move_is_in_the_reproducer_and_replays(faulty: Any, tmp_path: 
     assert divergence.history == [0, 0, 0] and divergence.refused == "seat 1's move"
     assert divergence.labels[-1] == "seat 1: bid 1"
     assert divergence.sections == [
-        "docs/games/goofspiel.md § Flow and ids (bids: the player's remaining cards)"
+        "Goofspiel contract § Flow and ids (bids: the player's remaining cards)"
     ]
     report = format_outcome(outcome)
     heading = "DIVERGENCE after 3 steps (the implementation refused the last one, seat 1's move)"
     assert heading in report
     assert (
-        "apply: step 2 (seat 1 plays 0) is legal for cardtable; the implementation refuses it: "
-        "bid 1 is not allowed"
+        "apply: step 2 (seat 1: bid 1, id 0) is legal for cardtable; the implementation refuses "
+        "it: bid 1 is not allowed"
     ) in report
     again = replay_history(outcome.target, divergence.history)
     assert again.divergence is not None and again.divergence.refused == "seat 1's move"
@@ -597,3 +602,53 @@ def test_reproducers_of_different_findings_have_different_names(
     paths = {write_reproducer(o, tmp_path) for o in (crash, timeout, other)}
     assert len(paths) == 3
     assert write_reproducer(crash, tmp_path) in paths  # the same finding: the same file
+
+
+# --- the shortest divergence found, and a hint for one at the end ------------------------------
+
+
+def test_the_divergence_reported_is_never_longer_than_the_first_found(faulty: Any) -> None:
+    """Seat 1's 13 against seat 0's 12 goes wrong, in 13-card games (seed 1: found after 33
+    steps, then shrunk by Hypothesis to small choices that meet only in the forced last turn).
+
+    The report said "DIVERGENCE after 36 steps (shrunk from a first failing game of 33 steps)".
+    """
+    command, _ = faulty("rare")
+    outcome = check("goofspiel", command, players=2, examples=100, seed=1)
+    divergence = outcome.divergence
+    assert divergence is not None and divergence.first_length is not None
+    assert len(divergence.history) <= divergence.first_length, format_outcome(outcome)
+    assert [12, 13] in replay_bids(divergence.history)
+
+
+def replay_bids(history: list[int]) -> list[list[int]]:
+    """The bids of each turn of a goofspiel history (13 cards)."""
+    import cardtable
+
+    state = cardtable.make("goofspiel", players=2).new_state()
+    for step in history:
+        state.apply(step)
+    bids: list[list[int]] = state.observation(0)["bids"]
+    return bids
+
+
+def _ended(history: list[int]) -> Divergence:
+    return Divergence(history, [Difference(("winners",), [0, 1], [])], {"is_terminal": True}, {})
+
+
+def test_a_divergence_at_the_end_of_a_long_game_suggests_a_smaller_game() -> None:
+    goofspiel = Target("goofspiel", 2, {"num_cards": 13}, "x")
+    hint = _smaller_game(goofspiel, _ended(list(range(36))))
+    assert (
+        hint is not None
+        and "num_cards=1 (-o num_cards=1: at most 3 steps a game instead of 39)" in hint
+    )
+    tide = Target("turn_the_tide", 4, {"rounds": None, "highest_chooses_tide": False}, "x")
+    hint = _smaller_game(tide, _ended(list(range(200))))
+    assert hint is not None and "rounds=1" in hint
+    assert _smaller_game(goofspiel, _ended([0, 0, 0])) is None  # as short as it gets
+    early = Divergence(list(range(20)), [], {"is_terminal": False}, {})
+    assert _smaller_game(goofspiel, early) is None  # not at the end: the game's length is not why
+    outcome = Outcome(goofspiel, divergence=_ended(list(range(36))))
+    outcome.divergence.hint = "the divergence shows at the end of the game"  # type: ignore[union-attr]
+    assert format_outcome(outcome).endswith("\nhint: the divergence shows at the end of the game")

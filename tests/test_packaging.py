@@ -167,3 +167,21 @@ def test_reprs_agree_between_backends() -> None:
             action = a.legal_actions()[0]
             a.apply(action)
             b.apply(action)
+
+
+def test_the_sdist_has_what_the_conformance_docs_and_reports_point_to() -> None:
+    """The conformance examples and the game contracts (not in the wheel) are in the sdist, which
+    docs/conformance.md and the reports name as where to find them."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    included = {
+        entry["path"]
+        for entry in project["tool"]["maturin"]["include"]
+        if "sdist" in entry["format"]  # a string or a list of formats
+    }
+    for wanted, files in (
+        ("examples/conformance/*", ["main.js", "wrong_tie_rule.js", "named_moves.py"]),
+        ("docs/games/*.md", [f"{info.id}.md" for info in cardtable.games()]),
+    ):
+        assert wanted in included
+        folder = ROOT / wanted.rsplit("/", 1)[0]
+        assert all((folder / name).is_file() for name in files)

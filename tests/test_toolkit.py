@@ -12,6 +12,7 @@ import copy
 import itertools
 import math
 import textwrap
+import time
 import unittest
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import Phase, find, given, settings
 from hypothesis.database import InMemoryExampleDatabase
+from hypothesis.errors import DeadlineExceeded
 
 import cardtable
 from cardtable import pytest_plugin, testing
@@ -40,6 +42,7 @@ from cardtable.testing import (
     random_choices,
     reachable_states,
 )
+from tests.docblocks import find_blocks
 
 TERMINAL, CHANCE = -2, -1
 
@@ -62,7 +65,7 @@ class TinyGoofspielState:
         self.hands = [set(range(1, n + 1)), set(range(1, n + 1))]
         self.point: int | None = None
         self.bids: list[int] = []
-        self.points = [0, 0]
+        self.points: list[Any] = [0, 0]  # halves too, in the variant of split ties
         self.history: list[int] = []
         self._draw_chance()
 
@@ -118,6 +121,10 @@ class TinyGoofspielState:
             self.points[0] += self.point
         elif b1 > b0:
             self.points[1] += self.point
+        elif self.bug.startswith("split_ties"):  # the house rule: equal bids split the card
+            half = self.point // 2 if self.bug == "split_ties_floor" else self.point / 2
+            self.points[0] += half
+            self.points[1] += half
         self.hands[0].discard(b0)
         self.hands[1].discard(b1)
         self.point, self.bids = None, []
@@ -165,7 +172,11 @@ BUGS = (
     "clone_forgets_points",
     "winners_in_reverse",
 )
-"""The mistakes ``TinyGoofspiel(bug=...)`` can make (besides ``ties_to_seat_0``)."""
+"""The mistakes ``TinyGoofspiel(bug=...)`` can make (besides ``ties_to_seat_0``).
+
+Two more ``bug`` values play the variant of ``docs/testing.md`` where equal bids split the point
+card: ``split_ties`` (right) and ``split_ties_floor`` (half a card rounded down: wrong).
+"""
 
 
 class TinyGoofspiel:
@@ -642,7 +653,7 @@ def test_a_clone_that_shares_state_with_its_original_is_reported() -> None:
     hidden = testing._Probes(illegal_at=999, illegal_pick=0, clone_at=0, clone_choices=(0, 0, 0))
     error = play_with_probes("clone_shares_hands", [0], hidden)
     assert error is not None and error.divergence.differences == [
-        "legal_actions(): cardtable = [0, 1, 2, 3], yours = [1, 2, 3]",
+        "legal_actions(): cardtable = [0, 1, 2, 3], yours = [1, 2, 3] (only in cardtable: [0])",
         "(earlier, clone() was called at history [] and 3 steps [0, 0, 0] played on the clone: "
         "if the history alone does not reproduce this, the clone shares state with its original)",
     ]
@@ -1034,3 +1045,105 @@ def test_a_refused_pin_is_named_once(value: object, message: str) -> None:
     with pytest.raises(InvalidOptionError) as info:
         game_configs("goofspiel", num_cards=value)
     assert str(info.value) == message
+
+
+# --- the test's settings: no deadline, and changes given ------------------------------------------
+
+
+class SlowState(TinyGoofspielState):
+    """A correct goofspiel that takes its time: a millisecond or more per step."""
+
+    def apply(self, action: int, player: int | None = None) -> None:
+        time.sleep(0.001)
+        super().apply(action, player)
+
+
+class SlowGoofspiel(TinyGoofspiel):
+    """The game of :class:`SlowState`."""
+
+    def new_state(self, seed: int | None = None) -> SlowState:
+        return SlowState(self.num_cards, self.ties_to_seat_0, None, self.bug)
+
+
+def test_a_slow_correct_implementation_passes_whatever_deadline_the_profile_sets() -> None:
+    """A whole game per example: eight cards take 20 ms or more, past a 10 ms deadline.
+
+    Whole games failed Hypothesis' deadline (200 ms by default) with DeadlineExceeded, however
+    correct, and a deadline could not be lifted on the test (it has its settings already).
+    """
+    slow: dict[str, Any] = {"max_examples": 3, "num_cards": 8}
+    with profile(deadline=10, database=None):
+        equivalence_test("goofspiel", SlowGoofspiel, **slow)()
+        # A deadline asked for in settings= holds, over ours.
+        asked = {"deadline": 10, "phases": [Phase.generate]}
+        with pytest.raises(DeadlineExceeded):
+            equivalence_test("goofspiel", SlowGoofspiel, settings=asked, **slow)()
+
+
+def test_the_profile_and_the_settings_given_set_the_examples() -> None:
+    played: list[dict[str, Any]] = []
+
+    def counted(**config: Any) -> TinyGoofspiel:
+        played.append(config)
+        return TinyGoofspiel(**config)
+
+    with profile(max_examples=4, database=None):
+        equivalence_test("goofspiel", counted)()
+        assert len(played) == 4  # the profile's
+        played.clear()
+        equivalence_test("goofspiel", counted, settings={"max_examples": 2})()
+        assert len(played) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"settings": settings(deadline=None)}, "settings must be None or a dict"),
+        ({"settings": {"deadlin": 5}}, "settings: .*'deadlin'"),
+        ({"settings": {"deadline": "soon"}}, "settings: deadline='soon'"),
+        ({"settings": {"max_examples": 0}}, "max_examples must be an int >= 1"),
+        ({"settings": {"max_examples": 5}, "max_examples": 5}, "max_examples is given twice"),
+        ({"reference": 5}, "reference must be None or a callable"),
+        ({"reference": TinyGoofspiel, "reference_backend": "reference"}, "not both"),
+    ],
+)
+def test_bad_settings_and_references_are_refused(kwargs: dict[str, Any], match: str) -> None:
+    with pytest.raises(InvalidOptionError, match=match):
+        equivalence_test("goofspiel", TinyGoofspiel, **kwargs)
+
+
+# --- a variant (house rule) against a reference of its own ----------------------------------------
+
+
+def docs_variant() -> dict[str, Any]:
+    """The names the worked example of docs/testing.md, "Testing a variant", defines (run)."""
+    (block,) = [
+        block
+        for block in find_blocks(ROOT / "docs" / "testing.md")
+        if "class SplitTiesGoofspiel" in block.code
+    ]
+    namespace: dict[str, Any] = {"__name__": "docs_testing_split_ties"}
+    exec(compile(block.code, "docs/testing.md", "exec"), namespace)
+    return namespace
+
+
+def test_a_variant_is_held_to_its_reference_and_differs_from_ours() -> None:
+    """Tied bids split the point card: the docs' variant, as ``reference=``.
+
+    A variant needed private hooks patched and our registry monkeypatched, and its report named
+    it ``cardtable``.
+    """
+    variant = docs_variant()["SplitTiesGoofspiel"]
+    equivalence_test("goofspiel", with_bug("split_ties"), reference=variant, max_examples=30)()
+    with profile(database=None), pytest.raises(DivergenceError) as info:
+        equivalence_test(
+            "goofspiel", with_bug("split_ties_floor"), reference=variant, max_examples=100
+        )()
+    divergence = info.value.divergence
+    assert divergence.labels == ("SplitTiesGoofspiel", "yours")
+    assert (divergence.config, divergence.history) == ({"players": 2, "num_cards": 1}, [0, 0, 0])
+    assert divergence.differences == ["scores: SplitTiesGoofspiel = [0.5, 0.5], yours = [0, 0]"]
+    # Our stock goofspiel discards the point card on a tie.
+    with profile(database=None), pytest.raises(DivergenceError) as info:
+        equivalence_test("goofspiel", with_bug("split_ties"), max_examples=100)()
+    assert info.value.divergence.differences == ["scores: cardtable = [0, 0], yours = [0.5, 0.5]"]

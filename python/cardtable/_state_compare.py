@@ -386,7 +386,7 @@ def compare_states(
     return _compare(a, b, names, seats, chosen, sides)
 
 
-_KINDS = {"chance_outcomes": "chance", "legal_action_mask": "array"}
+_KINDS = {"chance_outcomes": "chance", "legal_action_mask": "array", "legal_actions": "actions"}
 """How a field's value differs from another's, when it is not a plain value (:data:`_DIFFS`)."""
 
 
@@ -519,8 +519,29 @@ def _diff_arrays(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB)
         )
 
 
+def _diff_actions(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB) -> None:
+    """Reports legal actions that differ, with the actions only one side lists.
+
+    ``legal_actions(): A = [0, 1, 2], B = [1, 2, 3] (only in A: [0]; only in B: [3])``.
+    """
+    before = len(out)
+    _diff(name, a, b, out, sides)
+    if len(out) == before:
+        return
+    try:
+        only = [
+            (side, [x for x in mine if _canonical(x) not in {_canonical(y) for y in other}])
+            for side, mine, other in ((sides[0], list(a), list(b)), (sides[1], list(b), list(a)))
+        ]
+    except Exception:  # not lists of actions: the line says enough
+        return
+    parts = [f"only in {side}: {_canonical(values)!r}" for side, values in only if values]
+    out[-1] += f" ({'; '.join(parts)})" if parts else " (the same actions, reordered or repeated)"
+
+
 _DIFFS: dict[str, Callable[[str, Any, Any, list[str], _Sides], None]] = {
     "": _diff,
+    "actions": _diff_actions,
     "chance": _diff_chance,
     "array": _diff_arrays,
 }

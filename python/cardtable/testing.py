@@ -984,14 +984,40 @@ class _KeyedDatabase(ExampleDatabase):
                 self._broadcast_change(("delete", (key[size:], maybe)))
 
 
+def _settings_changes(changes: object) -> dict[str, Any]:
+    """The ``settings`` of :func:`equivalence_test` as a dict of ``hypothesis.settings`` keywords.
+
+    Raises:
+        InvalidOptionError: Unless ``changes`` is ``None`` or a mapping with string keys.
+    """
+    if changes is None:
+        return {}
+    if not isinstance(changes, Mapping) or not all(isinstance(key, str) for key in changes):
+        raise InvalidOptionError(
+            "settings must be None or a dict of hypothesis.settings keyword arguments, such as "
+            f"{{'deadline': 500}}, got {changes!r}"
+        )
+    return dict(changes)
+
+
+def _reference_label(reference: object) -> str:
+    """The name of a ``reference`` in reports: its class or function name (else ``reference``)."""
+    name = getattr(reference, "__name__", None)
+    if not isinstance(name, str) or not name.isidentifier() or name == "yours":
+        return "reference"
+    return name
+
+
 def equivalence_test(
     game_id: str,
     factory: Callable[..., RulesGame],
     *,
     reference_backend: str = "rust",
+    reference: Callable[..., RulesGame] | None = None,
     fields: Sequence[str] = RULES_FIELDS,
     max_examples: int | None = None,
     seed: int | str | None = None,
+    settings: Mapping[str, Any] | None = None,
     **fixed: Any,
 ) -> Callable[[], None]:
     """Builds a Hypothesis test that your implementation of ``game_id`` follows our rules.
@@ -1014,34 +1040,53 @@ def equivalence_test(
     - ``clone()``, if your state has one: the clone equals its original, plays up to a dozen drawn
       steps like our clone, and the original is unchanged afterwards.
 
+    A variant of the game (a house rule) is tested by passing its implementation as
+    ``reference``: a subclass of our reference game whose rules you changed (see
+    ``docs/testing.md``, "Testing a variant"), compared instead of ours and named after its class
+    in the report.
+
     Every test built here has keys of its own in the example database of the active Hypothesis
     profile (none if that is ``None``), made of the game, the factory's qualified name, the
-    backend, the fields, the seed and the fixed arguments: one test's saved failure is replayed by
-    that test, never erased by another. The test comes with a Hypothesis ``settings`` object for
-    this (and ``max_examples``), and Hypothesis allows one per test: choose other settings (a
-    deadline, the phases, another database) in a settings profile, as for any test.
+    backend (or the reference), the fields, the seed and the fixed arguments: one test's saved
+    failure is replayed by that test, never erased by another. The test comes with a Hypothesis
+    ``settings`` object for this: the active profile's, with the keyed database, ``max_examples``
+    and no deadline (an example is a whole game, which a correct but slow implementation may
+    play in more than Hypothesis' default 200 ms), then the changes given in ``settings``.
+    Hypothesis allows one ``settings`` per test, so pass other settings (a deadline, the phases)
+    there rather than decorating the returned test.
 
     Args:
         game_id: The registered game.
         factory: Creates your implementation from ``make`` keyword arguments.
         reference_backend: Our backend to compare against (``"rust"`` or ``"reference"``).
+        reference: Compare against this instead of our backend: a callable (a game class, such as
+            a subclass of our reference game ``cardtable.reference.goofspiel.GoofspielGame``)
+            creating a game from the same ``make`` keyword arguments (``players`` and the
+            game's options). ``None`` (the default): our game.
         fields: What must agree after every step (default :data:`RULES_FIELDS`; use
             :data:`ALL_FIELDS` if your implementation also reproduces our observation and state
             formats).
-        max_examples: Hypothesis examples, an int ``>= 1`` (default: the active profile's).
+        max_examples: Hypothesis examples, an int ``>= 1`` (default: ``settings``'
+            ``max_examples`` if given, else ``--cardtable-examples``, else the active profile's).
         seed: ``None`` (the default): chance nodes are explicit, and their outcomes are drawn
             like actions. An int in ``0..2**64-1``: every game starts with ``new_state(seed)``, so
             your state resolves its chance nodes itself with our generator (``docs/rng.md``), and
             both ``history`` members are compared too (if both states have one). ``"drawn"``:
             the same, with a seed drawn per example.
+        settings: Changes to the test's Hypothesis settings, as keyword arguments of
+            ``hypothesis.settings`` (e.g. ``{"deadline": 500, "phases": [Phase.generate]}``),
+            applied over ours: the active profile with no deadline. A ``database`` given is keyed
+            like the profile's.
         **fixed: Keyword arguments held fixed, e.g. ``players=4``.
 
     Raises:
         InvalidOptionError: At once, on an unknown game, a fixed argument the game refuses (see
-            :func:`game_configs`), a factory that is not callable, an unknown backend, bad
-            ``fields``, ``max_examples`` or ``seed``.
+            :func:`game_configs`), a factory or reference that is not callable, an unknown
+            backend (or one given with ``reference``), bad ``fields``, ``max_examples``,
+            ``seed`` or ``settings`` (``max_examples`` given twice included).
     """
-    from hypothesis import given, settings
+    from hypothesis import given
+    from hypothesis import settings as hypothesis_settings
 
     import cardtable
 
@@ -1052,8 +1097,25 @@ def equivalence_test(
         raise InvalidOptionError(
             f"reference_backend must be 'rust' or 'reference', got {reference_backend!r}"
         )
+    if reference is not None and not callable(reference):
+        raise InvalidOptionError(
+            f"reference must be None or a callable returning a game (a game class), got "
+            f"{reference!r}"
+        )
+    if reference is not None and reference_backend != "rust":
+        raise InvalidOptionError(
+            "give reference_backend or reference, not both: the reference is compared instead "
+            "of our backends"
+        )
     names = _fields(fields)
-    examples = max_examples if max_examples is not None else DEFAULT_MAX_EXAMPLES
+    changes = _settings_changes(settings)
+    if max_examples is not None and "max_examples" in changes:
+        raise InvalidOptionError(
+            "max_examples is given twice: as max_examples= and in settings; give it once"
+        )
+    examples = changes.pop("max_examples", max_examples)
+    if examples is None:
+        examples = DEFAULT_MAX_EXAMPLES
     if examples is not None:
         examples = check_int("max_examples", examples, 1)
     seeds: st.SearchStrategy[int | None]
@@ -1065,17 +1127,31 @@ def equivalence_test(
         raise InvalidOptionError(f"seed must be None, an int or 'drawn', got {seed!r}")
     else:
         seeds = st.just(_seed(seed))
-    sides = ("cardtable", "yours")
+    sides = ("cardtable" if reference is None else _reference_label(reference), "yours")
+
+    def ours_for(config: dict[str, Any]) -> Any:
+        if reference is None:
+            return cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
+        call = f"reference(**{config!r})"
+        try:
+            game = reference(**config)
+        except Exception as err:
+            raise InvalidOptionError(
+                f"the reference {_qualified_name(reference)} refuses {call}: {err!r} (it must "
+                f"take the make arguments of {game_id})"
+            ) from err
+        _check_game(game, f"the result of {call}")
+        return game
 
     def example(
         config: dict[str, Any], choices: list[int], probes: _Probes | None, start: int | None
     ) -> DivergenceError | None:
-        ours = cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
+        ours = ours_for(config)
         call = f"factory(**{config!r})"
         try:
             theirs = factory(**config)
         except Exception as err:
-            line = f"{call} raises {err!r} (our make accepts these arguments)"
+            line = f"{call} raises {err!r} (the reference accepts these arguments)"
             failure = DivergenceError(Divergence([], [line], start, game_id, config, sides))
             failure.__cause__ = err
             return failure
@@ -1103,13 +1179,24 @@ def equivalence_test(
 
     pinned = sorted(fixed.items())
     seeded = "" if seed is None else f", seed={seed!r}"
+    ours_key = (
+        f"reference_backend={reference_backend!r}"
+        if reference is None
+        else f"reference={_qualified_name(reference)}"
+    )
     key = (
         f"cardtable.testing.equivalence_test({game_id!r}, {_qualified_name(factory)}, "
-        f"reference_backend={reference_backend!r}, fields={names!r}{seeded}, fixed={pinned!r})"
+        f"{ours_key}, fields={names!r}{seeded}, fixed={pinned!r})"
     )
-    profile = settings()  # the active profile, as @given has just taken it
-    database = None if profile.database is None else _KeyedDatabase(profile.database, key)
+    profile = hypothesis_settings()  # the active profile, as @given has just taken it
+    saved = changes.pop("database", profile.database)
+    database = None if saved is None else _KeyedDatabase(saved, key)
     chosen = profile.max_examples if examples is None else examples
-    test = settings(profile, max_examples=chosen, database=database)(test)
+    try:
+        merged = {"deadline": None, **changes, "max_examples": chosen, "database": database}
+        applied = hypothesis_settings(profile, **merged)
+    except Exception as err:  # hypothesis.errors.InvalidArgument, a TypeError
+        raise InvalidOptionError(f"settings: {err}") from None
+    test = applied(test)
     test.__name__ = test.__qualname__ = f"test_{game_id}_equivalence"
     return test

@@ -73,6 +73,13 @@ def register(group: click.Group) -> None:
     )
     @choice_option("--backend", ["rust", "reference"], "Our implementation to compare against.")
     @click.option(
+        "--reference",
+        "reference",
+        metavar="MODULE:NAME",
+        help="Compare against this game class instead of our backends (MODULE:NAME or "
+        "FILE.py:NAME): a variant of GAME_ID, e.g. a subclass of our reference game.",
+    )
+    @click.option(
         "--seed",
         type=click.IntRange(0, MAX_SEED),
         help="Seed of the choices (default: a fresh run).",
@@ -100,6 +107,7 @@ def register(group: click.Group) -> None:
         max_line: int,
         map_spec: str | None,
         backend: str,
+        reference: str | None,
         seed: int | None,
         out_dir: Path,
         replay: Path | None,
@@ -130,6 +138,11 @@ def register(group: click.Group) -> None:
                 check_fields(compared)
         if replay is not None:
             _refuse_search_options()
+        if reference is not None and _given("backend"):
+            raise click.UsageError(
+                "--reference and --backend exclude each other: the reference is compared "
+                "instead of our backends"
+            )
         with _usage_error("--map", MapLoadError):
             action_map = None if map_spec is None else load_map(map_spec)  # "" is refused
         options = parse_options(option_pairs)
@@ -148,6 +161,7 @@ def register(group: click.Group) -> None:
                         timeout,
                         max_line,
                         backend if given else None,
+                        reference,
                     )
                 else:
                     if not game_id or not command:
@@ -167,7 +181,7 @@ def register(group: click.Group) -> None:
                             game_id, command, players=players, options=options,
                             examples=examples, fields=compared, timeout=timeout,
                             action_map=action_map, map_spec=map_spec, backend=backend,
-                            seed=seed, max_line=max_line,
+                            seed=seed, max_line=max_line, reference=reference,
                         )  # fmt: skip
         except KeyboardInterrupt:
             stopped = "terminated" if terminated else "interrupted"
@@ -176,10 +190,9 @@ def register(group: click.Group) -> None:
         except CardtableError as err:
             raise click.ClickException(printable(str(err))) from None
         path = unwritten = None
-        nothing_played = outcome.error is not None and outcome.error.kind in (
-            "start",
-            "unsupported",
-        )
+        # A failure before the first game (the start, hello, a game or field it does not
+        # play): a reproducer would hold no game to replay, and running again shows it.
+        nothing_played = outcome.error is not None and not outcome.fields
         if not outcome.ok and replay is None and not nothing_played:
             try:
                 path = str(write_reproducer(outcome, out_dir))
@@ -218,7 +231,7 @@ def _refuse_search_options() -> None:
         raise click.UsageError(
             f"--replay plays the reproducer's own game, players, options and history: "
             f"{', '.join(given)} cannot be used with it (only GAME_ID, --cmd, --map, --fields, "
-            "--timeout, --max-line and --backend)"
+            "--timeout, --max-line, --backend and --reference)"
         )
 
 
@@ -297,10 +310,12 @@ def _replay(
     timeout: float,
     max_line: int,
     backend: str | None,
+    reference: str | None,
 ) -> Outcome:
     """Replays the reproducer at ``path``, the games its process played first included.
 
-    The command, map and backend given, if any, replace the reproducer's own.
+    The command, map, backend and reference given, if any, replace the reproducer's own (a
+    backend given replaces its reference too: the replay is against our backend).
     """
     from cardtable.conformance.reproducer import load_reproducer
     from cardtable.conformance.runner import Target, check_replay, replay_checked
@@ -323,6 +338,7 @@ def _replay(
         command or target.command,
         spec,
         backend or target.backend,
+        reference or (None if backend else target.reference),
     )
     if action_map is None and spec:
         with _usage_error("--map", MapLoadError):

@@ -287,6 +287,7 @@ class Implementation:
         self._closed = False
         self._closing = False  # close() was called: no more requests
         self._partial = bytearray()  # the answer line read so far, while its newline is due
+        self._received = False  # whether any answer line came (for the hint of a timeout)
         try:
             argv = shlex.split(command)
         except ValueError as err:
@@ -638,6 +639,7 @@ class Implementation:
             else:
                 if raw is None:
                     raise self._fail("crash", f"no answer: {self._exit_detail()}")
+                self._received = True
                 return raw
             now = time.monotonic()
             if exited_at is None and self._proc.poll() is not None:
@@ -654,6 +656,13 @@ class Implementation:
     def _timeout(self, wait: float) -> ProtocolError:
         """The ``timeout`` error, showing an answer that came without its newline, if any."""
         partial = bytes(self._partial)
+        if not partial and not self._received:
+            return self._fail(
+                "timeout",
+                f"no answer within {wait:g} s, and nothing received at all: does the program "
+                "flush its standard output after each line? (print(..., flush=True) in Python, "
+                "fflush(stdout) in C; many runtimes buffer output to a pipe)",
+            )
         if not partial:
             return self._fail("timeout", f"no answer within {wait:g} s")
         assert self.last is not None

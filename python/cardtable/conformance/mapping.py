@@ -19,7 +19,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from cardtable.errors import CardtableError, InvalidOptionError
 
-__all__ = ["ActionMap", "IdentityMap", "MapLoadError", "Node", "check_map", "load_map"]
+__all__ = [
+    "ActionMap",
+    "IdentityMap",
+    "MapLoadError",
+    "Node",
+    "check_map",
+    "load_map",
+    "load_object",
+]
 
 
 @dataclass(frozen=True)
@@ -106,7 +114,42 @@ def check_map(action_map: Any) -> ActionMap:
 
 
 class MapLoadError(CardtableError):
-    """A ``--map`` specification that does not name a usable map."""
+    """A ``--map`` specification naming no usable map (or one :func:`load_object` fails on)."""
+
+
+def load_object(spec: str, what: str) -> Any:
+    """The object named by ``module:name`` or ``path/to/file.py:name`` (for ``--map``, ...).
+
+    A file is loaded as a module named ``_cardtable_<what>_<its stem>``.
+
+    Args:
+        spec: The object's specification.
+        what: What it is, for messages (``map``, ``reference``).
+
+    Raises:
+        MapLoadError: If the module, file or name cannot be loaded (an exception or
+            ``SystemExit`` raised while importing it included).
+    """
+    where, sep, name = spec.rpartition(":")
+    if not sep or not where or not name:
+        raise MapLoadError(f"expected MODULE:NAME or FILE.py:NAME, got {spec!r}")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            module_name = f"_cardtable_{what}_{path.stem}"
+            loader = importlib.util.spec_from_file_location(module_name, path)
+            if loader is None or loader.loader is None:
+                raise MapLoadError(f"cannot load {where!r}")
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[module_name] = module
+            loader.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+        return getattr(module, name)
+    except MapLoadError:
+        raise
+    except (Exception, SystemExit) as err:  # sys.exit() at import too; never KeyboardInterrupt
+        raise MapLoadError(f"cannot load the {what} {spec!r}: {err!r}") from None
 
 
 def load_map(spec: str) -> ActionMap:
@@ -119,26 +162,7 @@ def load_map(spec: str) -> ActionMap:
         MapLoadError: If the module, file or name cannot be loaded or is not a map (an exception
             or ``SystemExit`` raised while importing or calling it included).
     """
-    where, sep, name = spec.rpartition(":")
-    if not sep or not where or not name:
-        raise MapLoadError(f"expected MODULE:NAME or FILE.py:NAME, got {spec!r}")
-    try:
-        if where.endswith(".py"):
-            path = Path(where)
-            module_name = f"_cardtable_map_{path.stem}"
-            loader = importlib.util.spec_from_file_location(module_name, path)
-            if loader is None or loader.loader is None:
-                raise MapLoadError(f"cannot load {where!r}")
-            module = importlib.util.module_from_spec(loader)
-            sys.modules[module_name] = module
-            loader.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-        obj = getattr(module, name)
-    except MapLoadError:
-        raise
-    except (Exception, SystemExit) as err:  # sys.exit() at import too; never KeyboardInterrupt
-        raise MapLoadError(f"cannot load the map {spec!r}: {err!r}") from None
+    obj = load_object(spec, "map")
     if not _is_map(obj) and callable(obj):  # a class or a factory
         try:
             obj = obj()

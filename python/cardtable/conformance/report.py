@@ -6,8 +6,10 @@ import json
 import textwrap
 from typing import Any
 
+from cardtable._words import plural
 from cardtable.conformance.harness import printable
 from cardtable.conformance.runner import Divergence, Outcome
+from cardtable.conformance.sections import CONTRACTS
 
 __all__ = ["format_outcome"]
 
@@ -29,17 +31,19 @@ def format_outcome(outcome: Outcome, *, reproducer: str | None = None) -> str:
         lines.append(f"moves translated by the map {t.map_spec}")
     if outcome.fields:
         lines.append(f"compared after every step: {', '.join(outcome.fields)}")
+    ours = f"{t.backend} backend" if t.reference is None else f"the reference {t.reference}"
     lines.append(
-        f"{outcome.examples} game(s), {outcome.steps} steps in {outcome.seconds:.1f} s "
-        f"(ours: {t.backend} backend)"
+        f"{plural(outcome.examples, 'game')}, {plural(outcome.steps, 'step')} in "
+        f"{outcome.seconds:.1f} s (ours: {ours})"
     )
     if outcome.divergence is not None:
-        lines += _divergence(outcome.divergence, outcome.earlier_games)
+        lines += _divergence(outcome.divergence, outcome.earlier_games, t.ours, bool(t.reference))
     elif outcome.error is not None:
         lines.append("")
         lines.append(outcome.error.describe())
         if outcome.history:
-            lines.append(f"history played in this game before it ({len(outcome.history)} steps):")
+            steps = plural(len(outcome.history), "step")
+            lines.append(f"history played in this game before it ({steps}):")
             lines += _wrap(json.dumps(outcome.history))
         lines += _earlier(outcome.earlier_games)
     else:
@@ -58,8 +62,8 @@ def _earlier(games: list[list[int]]) -> list[str]:
     if not games:
         return []
     return [
-        f"the same process had played {len(games)} game(s) before this one "
-        f"({sum(map(len, games))} steps; a replay plays them first)"
+        f"the same process had played {plural(len(games), 'game')} before this one "
+        f"({plural(sum(map(len, games)), 'step')}; a replay plays them first)"
     ]
 
 
@@ -67,11 +71,11 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, _WIDTH, initial_indent=indent, subsequent_indent=indent)
 
 
-def _divergence(d: Divergence, earlier: list[list[int]]) -> list[str]:
+def _divergence(d: Divergence, earlier: list[list[int]], ours: str, reference: bool) -> list[str]:
     shrunk = ""
-    if d.first_length is not None and d.first_length != len(d.history):
-        shrunk = f" (shrunk from a first failing game of {d.first_length} steps)"
-    heading = f"DIVERGENCE after {len(d.history)} steps{shrunk}"
+    if d.first_length is not None and d.first_length > len(d.history):
+        shrunk = f" (shrunk from a first failing game of {plural(d.first_length, 'step')})"
+    heading = f"DIVERGENCE after {plural(len(d.history), 'step')}{shrunk}"
     if d.refused is not None:
         heading += f" (the implementation refused the last one, {d.refused})"
     lines = ["", heading, *_earlier(earlier), "history (our ids):"]
@@ -89,14 +93,27 @@ def _divergence(d: Divergence, earlier: list[list[int]]) -> list[str]:
     if same:
         lines.append("both answer:")
         lines += _answer(same, [])
-    lines.append("cardtable answers:")
+    lines.append(f"{ours} answers:")
     lines += _answer({k: v for k, v in d.ours.items() if k in differing}, seats[:1])
     lines.append("the implementation answers:")
     lines += _answer({k: v for k, v in d.theirs.items() if k in differing}, seats[:1])
     if len(seats) > 1:
-        lines.append(f"  (observations of seats {', '.join(map(str, seats[1:]))} differ too)")
+        others = ", ".join(map(str, seats[1:]))
+        lines.append(f"  (observations of seat{'s' if len(seats) > 2 else ''} {others} differ too)")
     lines.append("rules concerned:")
-    lines += [f"  {s}" for s in d.sections]
+    for section in d.sections:
+        lines += textwrap.wrap(
+            section,
+            _WIDTH,
+            initial_indent="  ",
+            subsequent_indent="    ",
+            break_long_words=False,  # paths stay whole
+            break_on_hyphens=False,
+        )
+    if not reference:
+        lines += _wrap(CONTRACTS)
+    if d.hint:
+        lines += textwrap.wrap(f"hint: {d.hint}", _WIDTH, subsequent_indent="  ")
     return lines
 
 

@@ -48,6 +48,7 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
         "command": target.command,
         "map": target.map_spec,
         "backend": target.backend,
+        "reference": target.reference,
         "fields": outcome.fields or None,  # none compared yet: the command failed at once
     }
     if outcome.divergence is not None:
@@ -119,9 +120,9 @@ def check_out_dir(directory: Any) -> Path:
 def write_reproducer(outcome: Outcome, directory: Path) -> Path:
     """Writes the reproducer of ``outcome`` to ``directory`` (created if missing); returns its path.
 
-    The name ends with a hash of the configuration (the command, map and backend included), the
-    histories and what was found (the fields that differ, or the kind of protocol error), so the
-    same finding is written once and different findings never overwrite each other.
+    The name ends with a hash of the configuration (the command, map, backend and reference
+    included), the histories and what was found (the fields that differ, or the kind of protocol
+    error), so the same finding is written once and different findings never overwrite each other.
 
     Raises:
         cardtable.errors.InvalidOptionError: If ``directory`` is not as :func:`check_out_dir` wants.
@@ -133,6 +134,8 @@ def write_reproducer(outcome: Outcome, directory: Path) -> Path:
     path = directory / f"conformance-{data['game']}.json"
     try:
         config = [data[key] for key in ("game", "players", "options", "command", "map", "backend")]
+        if data["reference"] is not None:  # the names of findings against ours stay as they were
+            config.append(data["reference"])
         key = json.dumps([*config, data["history"], data["earlier_games"], _finding(outcome)])
         digest = hashlib.sha256(key.encode()).hexdigest()[:10]
         path = directory / f"conformance-{data['game']}-{digest}.json"
@@ -178,7 +181,8 @@ def load_reproducer(path: Path) -> Reproducer:
 
     Every key must hold what :func:`write_reproducer` writes: ``history`` a list of integers (no
     bools, floats or strings), ``earlier_games`` absent, ``null`` or a list of such lists,
-    ``fields`` ``null`` or a non-empty list of known field names.
+    ``fields`` ``null`` or a non-empty list of known field names, ``reference`` absent, ``null`` or
+    a string (``--reference``).
 
     Raises:
         ConformanceError: If the file is missing, not JSON, or not a valid reproducer.
@@ -197,6 +201,7 @@ def load_reproducer(path: Path) -> Reproducer:
             command=_get(data, "command", str),
             map_spec=_get(data, "map", str, None),
             backend=_get(data, "backend", str, "rust"),
+            reference=_get(data, "reference", str, None),
         )
         history = _ids(_get(data, "history", list), "'history'")
         earlier = _get(data, "earlier_games", list, None) or []

@@ -9,6 +9,7 @@ actions), as :mod:`cardtable.testing` does for Python implementations.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -25,6 +26,7 @@ from hypothesis.errors import Flaky
 import cardtable
 from cardtable._inputs import MAX_SEED, as_int, check_int
 from cardtable._state_compare import _canonical
+from cardtable._words import plural
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
     ConformanceError,
@@ -37,7 +39,14 @@ from cardtable.conformance.harness import (
     check_timeout,
     shorten,
 )
-from cardtable.conformance.mapping import ActionMap, IdentityMap, Node, check_map
+from cardtable.conformance.mapping import (
+    ActionMap,
+    IdentityMap,
+    MapLoadError,
+    Node,
+    check_map,
+    load_object,
+)
 from cardtable.conformance.protocol import FIELDS, MAX_LINE_BYTES, check_fields
 from cardtable.conformance.sections import rule_sections
 from cardtable.errors import InvalidOptionError
@@ -68,7 +77,12 @@ class Target:
         options: Every option with its effective value (as sent in ``new_game``).
         command: The implementation's command line.
         map_spec: The ``--map`` hook (``module:name``), if any.
-        backend: Our backend compared against (``rust`` or ``reference``).
+        backend: Our backend compared against (``rust`` or ``reference``), unless ``reference``
+            is given.
+        reference: The game compared against instead of ours (``--reference``), if any: a
+            ``module:name`` or ``path/file.py:name`` naming a class or factory that makes the
+            game from ``players`` and the options, such as a variant of the game made by
+            subclassing our reference game (``docs/testing.md``, "Testing a variant").
     """
 
     game_id: str
@@ -77,15 +91,29 @@ class Target:
     command: str
     map_spec: str | None = None
     backend: str = "rust"
+    reference: str | None = None
+
+    @property
+    def ours(self) -> str:
+        """Our side's name in reports: ``cardtable``, or the reference's name (after the colon)."""
+        return "cardtable" if self.reference is None else self.reference.rpartition(":")[2]
 
 
 @dataclass
 class Difference:
-    """One field (or observation entry) where the two sides answer differently."""
+    """One field (or observation entry) where the two sides answer differently.
+
+    Attributes:
+        path: The field and, inside ``observations``, the seat and the key.
+        ours: Our answer there.
+        theirs: The implementation's.
+        label: Our side's name (``cardtable``, or the reference's: :attr:`Target.ours`).
+    """
 
     path: tuple[str, ...]
     ours: Any
     theirs: Any
+    label: str = "cardtable"
 
     @property
     def where(self) -> str:
@@ -98,8 +126,33 @@ class Difference:
 
     def __str__(self) -> str:
         if self.path == ("apply",):  # a move refused: both are sentences
-            return f"apply: {self.ours} for cardtable; the implementation {self.theirs}"
-        return f"{self.where}: cardtable {_json(self.ours)}, implementation {_json(self.theirs)}"
+            return f"apply: {self.ours} for {self.label}; the implementation {self.theirs}"
+        text = f"{self.where}: {self.label} {_json(self.ours)}, implementation {_json(self.theirs)}"
+        if self.path == ("legal_actions",):
+            text += _only_in(self.label, self.ours, self.theirs)
+        return text
+
+
+def _only_in(label: str, ours: Any, theirs: Any) -> str:
+    """What tells two lists of legal actions apart: the actions only one of them holds.
+
+    ``" (only in cardtable: [12]; only in the implementation: [13])"``; empty unless both are
+    lists. Lists of the same actions differ in their repeats.
+    """
+    if not isinstance(ours, list) or not isinstance(theirs, list):
+        return ""
+    mine, other = {_json(a): a for a in ours}, {_json(a): a for a in theirs}
+    parts = [
+        f"only in {side}: {_json([values[k] for k in values if k not in others])}"
+        for side, values, others in (
+            (label, mine, other),
+            ("the implementation", other, mine),
+        )
+        if any(k not in others for k in values)
+    ]
+    if not parts:
+        return " (the same actions, some listed more than once)"
+    return f" ({'; '.join(parts)})"
 
 
 def _json(value: Any) -> str:
@@ -130,6 +183,8 @@ class Divergence:
         refused: What the implementation refused with an ``error`` answer to ``apply``, the last
             step of ``history``: ``"seat 2's move"`` or ``"a chance outcome"``; ``None`` if it
             refused nothing.
+        hint: For a divergence seen only at the end of a game, an option setting that makes the
+            game's games shorter (see :func:`check`), if the game has one.
     """
 
     history: list[int]
@@ -140,6 +195,7 @@ class Divergence:
     labels: list[str] = field(default_factory=list)
     first_length: int | None = None
     refused: str | None = None
+    hint: str | None = None
 
 
 @dataclass
@@ -285,9 +341,15 @@ class _Driver:
             chunk *= 2
         if found is not None:
             where = found.history[:-1] if found.refused else found.history  # before the refusal
-            found.sections = rule_sections(
-                self.target.game_id, [d.path for d in found.differences], self._seat0(where)
-            )
+            if self.target.reference is not None:  # a variant: our contract is not its rules
+                found.sections = [
+                    f"those of the reference {self.target.reference} (compared instead of "
+                    f"cardtable's {self.target.game_id}, whose contract does not apply)"
+                ]
+            else:
+                found.sections = rule_sections(
+                    self.target.game_id, [d.path for d in found.differences], self._seat0(where)
+                )
         return found
 
     def _chunk(
@@ -336,16 +398,18 @@ class _Driver:
             if isinstance(applied, RefusedError):
                 # The history ends with the move refused, so that a replay sends it again.
                 who = "chance" if players[i] == -1 else f"seat {players[i]}"
+                move = self._move_text(history[: step + 1], moves[i])
                 found: Divergence | None = Divergence(
                     history[: step + 1],
                     [
                         Difference(
                             ("apply",),
-                            f"step {step} ({who} plays {_json(moves[i])}) is legal",
+                            f"step {step} ({move}) is legal",
                             f"refuses it: {applied.message}",
+                            self.target.ours,
                         )
                     ],
-                    {"apply": f"ok ({who} plays {_json(moves[i])})"},
+                    {"apply": f"ok ({move})"},
                     {"apply": f"error: {applied.message}"},
                     refused="a chance outcome" if players[i] == -1 else f"{who}'s move",
                 )
@@ -355,6 +419,16 @@ class _Driver:
                 self._drain(sent[2 * i + 2 :])
                 return found
         return None
+
+    def _move_text(self, history: list[int], move: Any) -> str:
+        """The last step of ``history`` as the report's steps show it, with its id.
+
+        ``seat 1: bid 13, id 12``; a move the map translated adds what was sent (``sent as
+        "bid 13"``).
+        """
+        label = _labels(self.target, history)[-1]
+        sent = f", sent as {_json(move)}" if self._mapped else ""
+        return f"{label}, id {history[-1]}{sent}"
 
     def _to_impl(self, action: int, node: Node, history: list[int]) -> Any:
         """The implementation's move for ``action``, by the map.
@@ -412,6 +486,8 @@ class _Driver:
             differences += self._differences(name, ours[name], theirs[name], node)
         if not differences:
             return None
+        for difference in differences:
+            difference.label = self.target.ours
         return Divergence(list(history), differences, ours, theirs)
 
     def _ours(self, state: StateProtocol, name: str) -> Any:
@@ -452,7 +528,7 @@ class _Driver:
         steps = len(self.reached)
         raise ProtocolError(
             "map",
-            f"the map's from_impl({_json(move)}) after {steps} steps ({where}) {problem}",
+            f"the map's from_impl({_json(move)}) after {plural(steps, 'step')} ({where}) {problem}",
             self.impl.last,
         )
 
@@ -506,12 +582,55 @@ class _Driver:
 
 
 def _make(target: Target) -> Any:
-    return cardtable.make(
-        target.game_id,
-        players=target.players,
-        backend=target.backend,  # type: ignore[arg-type]
-        **target.options,
-    )
+    """Our game of ``target``: made by its reference, if it names one, else by our backend.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: If the reference cannot be loaded, or does not
+            make a game of ``target.game_id`` from its players and options.
+    """
+    if target.reference is None:
+        return cardtable.make(
+            target.game_id,
+            players=target.players,
+            backend=target.backend,  # type: ignore[arg-type]
+            **target.options,
+        )
+    factory = _load_reference(target.reference)
+    call = f"{target.reference}(players={target.players!r}, **{target.options!r})"
+    try:
+        game = factory(players=target.players, **target.options)
+    except InvalidOptionError as err:
+        raise InvalidOptionError(f"the reference {target.reference}: {err}") from None
+    except Exception as err:
+        raise InvalidOptionError(f"{call} raised {err!r}") from None
+    game_id = getattr(game, "game_id", None)
+    if not callable(getattr(game, "new_state", None)) or game_id != target.game_id:
+        raise InvalidOptionError(
+            f"{call} must return a game of {target.game_id} (with game_id {target.game_id!r} "
+            f"and new_state(), as cardtable's games), got {game!r}"
+        )
+    return game
+
+
+@functools.lru_cache(maxsize=8)
+def _load_reference(spec: str) -> Callable[..., Any]:
+    """The class or factory that ``--reference`` names, loaded once per run.
+
+    Raises:
+        cardtable.errors.InvalidOptionError: If it cannot be loaded or is not callable.
+    """
+    if not isinstance(spec, str):
+        raise InvalidOptionError(f"reference must be None or a string, got {spec!r}")
+    try:
+        factory = load_object(spec, "reference")
+    except MapLoadError as err:
+        raise InvalidOptionError(f"{err} (--reference names a game class as MODULE:NAME)") from None
+    if not callable(factory):
+        raise InvalidOptionError(
+            f"the reference {spec} must be a game class or a factory, got {factory!r}"
+        )
+    result: Callable[..., Any] = factory
+    return result
 
 
 def _probabilities(weights: list[float]) -> list[float]:
@@ -579,23 +698,37 @@ def _labels(target: Target, history: Sequence[int]) -> list[str]:
 
 
 def _target(
-    game_id: Any, players: Any, options: Any, command: Any, map_spec: Any, backend: Any
+    game_id: Any,
+    players: Any,
+    options: Any,
+    command: Any,
+    map_spec: Any,
+    backend: Any,
+    reference: Any = None,
 ) -> Target:
     """The target checked, with every option at its effective value (as sent in ``new_game``).
 
     Raises:
         cardtable.errors.InvalidOptionError: On a bad game, player count, option or backend,
-            ``options`` that are not a dict of option names, a bad ``command``, or a ``map_spec``
-            that is not a string.
+            ``options`` that are not a dict of option names, a bad ``command``, a ``map_spec``
+            that is not a string, or a ``reference`` that does not make a game of ``game_id``
+            (see :func:`_make`).
     """
     options = {} if options is None else options
     if not isinstance(options, dict) or not all(isinstance(key, str) for key in options):
         raise InvalidOptionError(f"options must be a dict of option names, got {options!r}")
     if map_spec is not None and not isinstance(map_spec, str):
         raise InvalidOptionError(f"map_spec must be None or a string, got {map_spec!r}")
+    if reference is not None and not isinstance(reference, str):
+        raise InvalidOptionError(
+            f"reference must be None or a string naming a game class as MODULE:NAME, got "
+            f"{reference!r}"
+        )
     command = check_command(command)
-    game = _make(Target(game_id, players, options, command, backend=backend))
-    return Target(game_id, game.players, dict(game.options), command, map_spec, backend)
+    if reference is not None:  # our game's checks first: the game id, players, options, backend
+        _make(Target(game_id, players, options, command, backend=backend))
+    game = _make(Target(game_id, players, options, command, backend=backend, reference=reference))
+    return Target(game_id, game.players, dict(game.options), command, map_spec, backend, reference)
 
 
 @dataclass(frozen=True)
@@ -719,6 +852,7 @@ def check(
     seed: int | None = None,
     cwd: str | None = None,
     max_line: int = MAX_LINE_BYTES,
+    reference: str | None = None,
 ) -> Outcome:
     """Property-tests the implementation run by ``command`` against our ``game_id``.
 
@@ -737,34 +871,40 @@ def check(
         action_map: Translates our ids to the implementation's moves and back: an object with
             the methods ``to_impl`` and ``from_impl`` (:class:`ActionMap`).
         map_spec: How ``action_map`` was named (recorded in the reproducer), a string.
-        backend: Our backend to compare against.
+        backend: Our backend to compare against (not used with ``reference``).
         seed: Seed of Hypothesis' choices, an int in ``0..2**64-1`` (``None``: a fresh random
             run).
         cwd: Working directory of the implementation, an existing directory.
         max_line: The longest answer line read, in bytes (an int ``>= 1``, default the
             protocol's :data:`~cardtable.conformance.protocol.MAX_LINE_BYTES`); a longer one
             ends the run with a ``too_long`` protocol error.
+        reference: Compare against this game instead of ours, as ``module:name`` or
+            ``path/file.py:name``: a class or factory making the game from ``players`` and the
+            options, such as a variant made by subclassing our reference game (recorded in the
+            reproducer, named in the report).
 
     Returns:
         The outcome; ``outcome.ok`` if no difference was found. A divergence found is replayed
         in a new process first, alone, then after some or all of the games its process had
         played before it (``outcome.earlier_games``, when it needs them); one that no replay
-        shows again is a ``flaky`` protocol error.
+        shows again is a ``flaky`` protocol error. Of the divergences found, the shortest that
+        a new process shows again is reported.
 
     Raises:
         cardtable.errors.InvalidOptionError: Before anything starts, on any argument that is not
             as above: a bad game, player count, option or backend, bad ``command``,
             ``examples``, ``fields``, ``timeout``, ``action_map``, ``map_spec``, ``seed``,
-            ``cwd`` or ``max_line``.
+            ``cwd`` or ``max_line``, or a ``reference`` that cannot be loaded or does not make
+            a game of ``game_id``.
     """
     fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
     examples = check_int("examples", examples, 1, MAX_SEED)
     seed = None if seed is None else check_int("seed", seed, 0, MAX_SEED)
-    target = _target(game_id, players, options, command, map_spec, backend)
+    target = _target(game_id, players, options, command, map_spec, backend, reference)
     started = time.perf_counter()
     outcome, driver = _open(target, fields, limits, action_map)
     if driver is None:
-        return outcome
+        return _finish(outcome, target, started)
     first_length: list[int] = []
     # The protocol error that ended the run, with the games played before it. Hypothesis may
     # report it as a Flaky instead: the game that failed at new_game (or at any step) followed
@@ -773,6 +913,9 @@ def check(
     # The first divergence found, with the games its process had played before it: a divergence
     # that needs them (state left over from an earlier game) is a Flaky to Hypothesis as well.
     first: list[_Found] = []
+    # The shortest divergence found: Hypothesis shrinks to its own notion of simple (small
+    # choices), which can be a longer game than one it saw fail before.
+    shortest: list[_Found] = []
     found: list[_Found] = []  # the divergences to confirm in a new process, in order
     try:
 
@@ -799,9 +942,12 @@ def check(
                 aborted.append((err, list(driver.reached), driver.earlier))
                 raise _Abort(err) from None
             if diverged is not None:
+                seen = _Found(diverged, driver.earlier, trusted=False)
                 if not first_length:
                     first_length.append(len(diverged.history))
-                    first.append(_Found(diverged, driver.earlier, trusted=False))
+                    first.append(seen)
+                if not shortest or len(diverged.history) < len(shortest[0].divergence.history):
+                    shortest[:] = [seen]
                 raise _Diverged(diverged, driver.earlier)
 
         if seed is not None:
@@ -810,15 +956,15 @@ def check(
             run()
         except _Diverged as failed:
             # Hypothesis played it last: in a process of its own if no earlier game came first.
-            found = [_Found(failed.divergence, failed.earlier, trusted=not failed.earlier)]
-            found += [f for f in first if not f.same(found[0])]
+            last_run = _Found(failed.divergence, failed.earlier, trusted=not failed.earlier)
+            found = _candidates([last_run, *shortest, *first])
         except _Abort:
             outcome.error, outcome.history, outcome.earlier_games = aborted[0]
         except Flaky as err:
             if aborted:
                 outcome.error, outcome.history, outcome.earlier_games = aborted[0]
             elif first:  # found once, not when replayed: perhaps it needs the games before it
-                found = first
+                found = _candidates([*shortest, *first])
             else:
                 outcome.error = ProtocolError(
                     "flaky",
@@ -836,7 +982,66 @@ def check(
         _confirm(outcome, found, last, limits, action_map)
     if outcome.divergence is not None:
         outcome.divergence.first_length = first_length[0]
+        outcome.divergence.hint = _smaller_game(target, outcome.divergence)
     return _finish(outcome, target, started)
+
+
+def _candidates(found: list[_Found]) -> list[_Found]:
+    """The divergences to confirm, each once, the shortest first (the earlier found first)."""
+    distinct: list[_Found] = []
+    for candidate in found:
+        if not any(candidate.same(kept) for kept in distinct):
+            distinct.append(candidate)
+    return sorted(distinct, key=lambda f: len(f.divergence.history))
+
+
+def _smaller_game(target: Target, divergence: Divergence) -> str | None:
+    """A hint for a divergence seen at the end of a long game: an option making games shorter.
+
+    Each integer option of the game is tried at its smallest value the game accepts (below the
+    one used); the hint names the one whose games are the shortest by the game's declared bound
+    of a game's steps (``max_game_length`` of our reference game), if shorter than the history.
+    ``None`` if the divergence shows before the end or no option shortens the game.
+    """
+    if divergence.ours.get("is_terminal") is not True or divergence.refused is not None:
+        return None
+
+    def bound(options: dict[str, Any]) -> int | None:
+        try:
+            game = cardtable.make(
+                target.game_id, players=target.players, backend="reference", **options
+            )
+        except InvalidOptionError:
+            return None
+        steps = getattr(game, "max_game_length", None)
+        return steps if isinstance(steps, int) else None
+
+    now = bound(target.options)
+    (info,) = [g for g in cardtable.games() if g.id == target.game_id]
+    best: tuple[int, str, int] | None = None
+    for option in info.options:
+        value = target.options.get(option.name)
+        if option.type not in ("int", "int | None") or isinstance(value, bool):
+            continue
+        below = value if isinstance(value, int) else _SMALL_GAME_TRIES
+        for smaller in range(min(below, _SMALL_GAME_TRIES)):
+            steps = bound({**target.options, option.name: smaller})
+            if steps is not None:  # the smallest value accepted
+                if now is not None and steps < now and (best is None or steps < best[0]):
+                    best = (steps, option.name, smaller)
+                break
+    if best is None or best[0] >= len(divergence.history):
+        return None
+    steps, name, value = best
+    return (
+        "the divergence shows at the end of the game: a smaller game may show it in fewer steps, "
+        f"e.g. {name}={value} (-o {name}={value}: at most {plural(steps, 'step')} a game instead "
+        f"of {now})"
+    )
+
+
+_SMALL_GAME_TRIES = 64
+"""The values of an integer option :func:`_smaller_game` tries, from 0."""
 
 
 @dataclass
@@ -865,7 +1070,7 @@ def _shown(divergence: Divergence) -> list[str]:
 
 def _what(divergence: Divergence) -> str:
     """A divergence in a few words: where, and its first difference."""
-    return f"after {len(divergence.history)} steps, {shorten(_shown(divergence)[0], 200)}"
+    return f"after {plural(len(divergence.history), 'step')}, {shorten(_shown(divergence)[0], 200)}"
 
 
 def _confirm(
@@ -913,7 +1118,7 @@ def _confirm(
                 return
     d, earlier = found[0].divergence, found[0].earlier
     after = (
-        f", alone or after the {len(earlier)} game(s) its process had played before it"
+        f", alone or after the {plural(len(earlier), 'game')} its process had played before it"
         if earlier
         else ""
     )
@@ -982,13 +1187,15 @@ def check_replay(
     """Checks what :func:`replay_history` is to play, with nothing started; returns it checked.
 
     ``target`` comes back with every option at its effective value, ``history`` and each of
-    ``earlier_games`` as lists of ints, each of them played through on our backend.
+    ``earlier_games`` as lists of ints, each of them played through on our backend (or the
+    target's reference).
 
     Raises:
         ConformanceError: If ``history`` or an earlier game is not a legal game of ours (an
             illegal step, or steps after the end).
         cardtable.errors.InvalidOptionError: On a ``target`` that is not a :class:`Target` as
-            :func:`check` wants, or a history or earlier games that are not lists of integers.
+            :func:`check` wants (its reference one that cannot be loaded included), or a history
+            or earlier games that are not lists of integers.
     """
     history = _history(history)
     if not isinstance(earlier_games, (list, tuple)):
@@ -1005,6 +1212,7 @@ def check_replay(
         target.command,
         target.map_spec,
         target.backend,
+        target.reference,
     )
     game = _make(target)
     for number, steps in enumerate([*earlier, history]):
@@ -1013,8 +1221,8 @@ def check_replay(
         for step, action in enumerate(steps):
             if state.is_terminal:
                 raise ConformanceError(
-                    f"{name} is not a game of ours: the game ends after {step} steps, {name} "
-                    f"has {len(steps)}"
+                    f"{name} is not a game of ours: the game ends after {plural(step, 'step')}, "
+                    f"{name} has {len(steps)}"
                 )
             legal = state.legal_actions()
             if action not in legal:
@@ -1102,7 +1310,7 @@ def _replay(
     started = time.perf_counter()
     outcome, opened = _open(target, fields, limits, action_map)
     if opened is None:
-        return outcome
+        return _finish(outcome, target, started)
     driver = opened
     try:
         outcome.divergence = _play_games(driver, earlier, history, outcome)

@@ -1,7 +1,9 @@
 """Where in the rule documents a divergence lies, for the games whose contracts we can point into.
 
-The contract of game ``g`` is ``docs/games/g.md``; the shared rules text is ``rules/g.md`` of the
-project's shared rules (kept with its design documents, outside this repository).
+The contract of game ``g`` is ``docs/games/g.md`` (in the source distribution, not in the wheel:
+reports cite it by its title and section, and name the file once, see :data:`CONTRACTS`); the
+shared rules text is ``rules/g.md`` of the project's shared rules (kept with its design
+documents, outside this repository).
 """
 
 from __future__ import annotations
@@ -9,11 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["rule_sections"]
+__all__ = ["CONTRACTS", "rule_sections"]
 
-_TIDE = "docs/games/turn_the_tide.md"
+CONTRACTS = (
+    "(cited by title and section: the contract of a game is docs/games/GAME.md of the source "
+    "distribution, cardtable-VERSION.tar.gz)"
+)
+"""Where a report's reader finds the contracts that its sections cite."""
+
+_TIDE = "Turn the Tide contract"
 _TIDE_RULES = "rules/turn_the_tide.md"
-_GOOF = "docs/games/goofspiel.md"
+_GOOF = "Goofspiel contract"
 
 _TURN_THE_TIDE_KEYS: dict[str, str] = {
     "lifebuoys": f"{_TIDE} § Flow, step 4 (losing lifebuoys); {_TIDE_RULES} § One hand, steps 4-7",
@@ -72,7 +80,7 @@ def rule_sections(
         section = _section(game_id, key, observation or {})
         if section is not None and section not in found:
             found.append(section)
-    return found or [f"docs/games/{game_id}.md"]
+    return found or [f"the {game_id} contract"]
 
 
 def _section(game_id: str, key: str, observation: Mapping[str, Any]) -> str | None:
