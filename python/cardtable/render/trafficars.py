@@ -213,13 +213,16 @@ def draw(v: View, names: list[str] | None = None) -> str:
     return svg.render()
 
 
+_WORD_STYLES = {"car": "bold", "trailer": "bold yellow"}
+"""The terminal's style of a card by kind (any other kind: ``bold magenta``)."""
+
+
 def _word(card: int) -> str:
-    label, name, _, _ = card_face(card)
-    if name == "car":
-        return f"[bold]{label}[/bold]"
-    if name == "trailer":
-        return f"[bold yellow]{label}t[/bold yellow]"
-    return f"[bold magenta]{name}[/bold magenta]"
+    """A card in the terminal: a car's number, a trailer's ``10t``, a special card's kind."""
+    name = card_face(card)[1]
+    word = _short(card) if name in _WORD_STYLES else name
+    style = _WORD_STYLES.get(name, "bold magenta")
+    return f"[{style}]{word}[/{style}]"
 
 
 def terminal(v: View, names: list[str] | None = None) -> list[str]:
