@@ -191,6 +191,10 @@ def test_search_stats_policy_follows_the_visits() -> None:
         chosen=1,
     )
     assert unvisited.policy(0).tolist() == [0.5, 0.5]
+    # The state's value: the visit-weighted mean, a class counted once.
+    assert stats.value == pytest.approx((30 * 0.5 + 10 * 0.25) / 40)
+    assert shared.value == pytest.approx((20 * 0.5 + 20 * 0.4) / 40)
+    assert np.isnan(unvisited.value)
     for bad in (-1, float("nan"), float("inf"), "1", True):
         with pytest.raises(InvalidOptionError, match="temperature must be a finite number"):
             stats.policy(bad)  # type: ignore[arg-type]
@@ -253,8 +257,9 @@ def test_search_labels_each_state_as_the_bot_seated_by_hand(game_id: str, spec: 
     batch = cardtable.search(game, states, spec, seed=9, threads=2)
     assert len(batch) == len(states) and batch.actions.dtype == np.int64
     assert batch.actions.tolist() == cardtable.search(game, states, spec, seed=9).actions.tolist()
-    policies, visits = batch.policies(), batch.visits()
+    policies, visits, values = batch.policies(), batch.visits(), batch.values()
     assert policies.shape == visits.shape == (len(states), game.num_actions)
+    assert values.shape == (len(states),)
     assert policies.sum(axis=1) == pytest.approx(np.ones(len(states)))
     for i, state in enumerate(states):
         bot = cardtable.bot(game, spec, state.current_player, seed=derive_seed(9, i))
@@ -263,7 +268,9 @@ def test_search_labels_each_state_as_the_bot_seated_by_hand(game_id: str, spec: 
         stats, mine = batch.stats[i], bot.search_stats()
         if mine is None:  # a single legal action: no search, the policy is the action
             assert stats is None and policies[i, batch.actions[i]] == 1.0
+            assert np.isnan(values[i])
             continue
+        assert values[i] == mine.value and 0 <= values[i] <= 1
         assert stats is not None
         for name in ("actions", "visits", "choices"):
             assert getattr(stats, name).tolist() == getattr(mine, name).tolist()
@@ -298,7 +305,10 @@ def test_search_refuses_bad_requests_naming_the_state() -> None:
     with pytest.raises(IllegalActionError, match=r"^state 1: the game is over"):
         cardtable.search(game, [ready, over], "random")
     other = cardtable.make("goofspiel", players=2)
-    with pytest.raises(IllegalActionError, match=r"^state 0: this bot plays turn_the_tide"):
+    with pytest.raises(
+        IllegalActionError,
+        match=r"^state 0: this bot plays turn_the_tide, not that state's goofspiel$",
+    ):
         cardtable.search(game, [other.new_state(seed=1)], "random")
     reference_other = cardtable.make("turn_the_tide", players=4, backend="reference")
     with pytest.raises(IllegalActionError, match=r"^state 0: this bot plays turn_the_tide with 3"):

@@ -72,6 +72,23 @@ class SearchStats:
     iterations: int
     chosen: int
 
+    @property
+    def value(self) -> float:
+        """The searching seat's value of the state: its mean reward over all the visits.
+
+        The mean of ``values`` weighted by ``visits``, each choice counted once (the actions of
+        one class share its visits and value); ``nan`` without any visit. A value target for
+        the seat to move, on the scale of the bot's ``reward`` (``win``: a win share in
+        ``[0, 1]``); the search keeps no value for the other seats.
+        """
+        _, first = np.unique(self.choices, return_index=True)
+        visits = self.visits[first].astype(np.float64)
+        total = visits.sum()
+        if total == 0:
+            return math.nan
+        seen = visits > 0
+        return float((visits[seen] * self.values[first][seen]).sum() / total)
+
     def policy(
         self,
         temperature: float | np.floating[Any] | np.integer[Any] = 1.0,
@@ -365,14 +382,25 @@ class SearchBatch:
         """Every state's visit counts as one ``[states, num_actions]`` array (int64).
 
         Entry ``[i, a]`` is ``stats[i].visits`` of action ``a``, 0 for an action that is not
-        legal and for every action of a state without statistics (a row of zeros: use
-        :meth:`policies` for distributions).
+        legal and for every action of a state without statistics (a row of zeros). With action
+        classes every action of a class carries the class's count, so a row can add up to more
+        than the iterations: use :meth:`policies` for distributions.
         """
         out = np.zeros((len(self), self.num_actions), dtype=np.int64)
         for i, stats in enumerate(self.stats):
             if stats is not None:
                 out[i, stats.actions] = stats.visits
         return out
+
+    def values(self) -> npt.NDArray[np.float64]:
+        """Every state's :attr:`SearchStats.value` for the seat to move (float64, ``[states]``).
+
+        ``nan`` for a state without statistics (a bot that does not search, a single legal
+        action).
+        """
+        return np.array(
+            [math.nan if stats is None else stats.value for stats in self.stats], dtype=np.float64
+        )
 
 
 def search(
@@ -396,7 +424,10 @@ def search(
         action, stats = b.act(state), b.search_stats()
 
     With a search bot (``mcts``, ``flatmc``) it labels states with the search's visit counts for
-    training, e.g. ``search(game, states, "mcts:iterations=800").policies()``.
+    training, e.g. ``search(game, states, "mcts:iterations=800").policies()``, and with a value
+    for the seat to move (:meth:`SearchBatch.values`). A state's seed depends on its place in the
+    list: a loop that searches batch after batch gives each call a seed of its own (e.g. the
+    round's number), or its searches repeat the same random streams.
 
     Args:
         game: The game of the states (``cardtable.make(...)``).

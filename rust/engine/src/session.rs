@@ -284,6 +284,8 @@ pub trait AnyGame: Send + Sync {
 
 /// A session of any registered game (object-safe view of [`Session`]).
 pub trait AnySession: Send + Sync {
+    /// The id of the session's game.
+    fn game_id(&self) -> &'static str;
     /// A seat, [`CHANCE`] or [`TERMINAL`].
     fn current_player(&self) -> i32;
     /// Sorted legal actions, or chance outcomes at a chance node.
@@ -432,8 +434,9 @@ impl<G: Game> BotHandle<G> {
             .downcast_ref::<Session<G>>()
             .ok_or_else(|| {
                 EngineError::IllegalAction(format!(
-                    "this bot plays {}, not that state's game",
-                    G::ID
+                    "this bot plays {}, not that state's {}",
+                    G::ID,
+                    session.game_id()
                 ))
             })?;
         let same = Arc::ptr_eq(&s.game, &self.game)
@@ -541,6 +544,10 @@ impl<G: Game> AnyBot for BotHandle<G> {
 }
 
 impl<G: Game> AnySession for Session<G> {
+    fn game_id(&self) -> &'static str {
+        G::ID
+    }
+
     fn current_player(&self) -> i32 {
         self.game.current_player(&self.state)
     }

@@ -18,7 +18,7 @@ use crate::step::{self, Stepped};
 pub use crate::step::{SeatBot, SimSeat};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The most games per unit of work handed to a thread.
@@ -509,6 +509,28 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))
 }
 
+/// Runs `work` on its own thread and calls `tick` on the calling thread every `every` until the
+/// work ends; the end (a return or a panic) wakes the calling thread at once, so a short piece of
+/// work costs no more than its own time. The work's result, or the panic's payload.
+pub fn run_watched<T: Send>(
+    every: Duration,
+    mut tick: impl FnMut(),
+    work: impl FnOnce() -> T + Send,
+) -> std::thread::Result<T> {
+    std::thread::scope(|scope| {
+        let (finished, wait) = mpsc::channel::<()>();
+        let worker = scope.spawn(move || {
+            // Dropped when the work returns or unwinds: either way the watcher wakes.
+            let _finished = finished;
+            work()
+        });
+        while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
+            tick();
+        }
+        worker.join()
+    })
+}
+
 /// Runs `work` on its own thread while the calling thread calls `progress(done)` about ten
 /// times a second with the count `done` the work keeps up to date; whenever `progress` returns
 /// `false`, `stop` is called (it is to make the work end early). The work's result, or an error
@@ -519,23 +541,17 @@ pub(crate) fn while_reporting<T: Send>(
     stop: impl Fn(),
     work: impl FnOnce() -> Result<T> + Send,
 ) -> Result<T> {
-    std::thread::scope(|scope| {
-        // Polled through the thread's own state, so that work that panics ends the loop too.
-        let worker = scope.spawn(work);
-        let mut last_report = Instant::now();
-        while !worker.is_finished() {
-            std::thread::sleep(Duration::from_millis(5));
-            if last_report.elapsed() >= Duration::from_millis(100) {
-                last_report = Instant::now();
-                if !progress(done.load(Ordering::Relaxed)) {
-                    stop();
-                }
+    let mut last_report = Instant::now();
+    let tick = || {
+        if last_report.elapsed() >= Duration::from_millis(100) {
+            last_report = Instant::now();
+            if !progress(done.load(Ordering::Relaxed)) {
+                stop();
             }
         }
-        worker
-            .join()
-            .unwrap_or_else(|_| Err(EngineError::InvalidState("an engine thread failed".into())))
-    })
+    };
+    run_watched(Duration::from_millis(5), tick, work)
+        .unwrap_or_else(|_| Err(EngineError::InvalidState("an engine thread failed".into())))
 }
 
 /// Runs `config.games` games of `game` on a thread pool.
@@ -653,6 +669,19 @@ mod reporting {
             outcome,
             Err(EngineError::InvalidState("an engine thread failed".into()))
         );
+    }
+
+    #[test]
+    fn short_work_ends_without_waiting_for_a_tick() {
+        let started = Instant::now();
+        let ticks = std::cell::Cell::new(0);
+        for _ in 0..20 {
+            let out = run_watched(Duration::from_secs(10), || ticks.set(ticks.get() + 1), || 3);
+            assert_eq!(out.ok(), Some(3));
+        }
+        // Twenty waits of a 10 s tick would take 200 s; each ends when its work does.
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(ticks.get(), 0);
     }
 
     #[test]

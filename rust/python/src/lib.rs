@@ -286,19 +286,15 @@ fn run_stoppable<T: Send>(
 ) -> PyResult<T> {
     let mut signal: Option<PyErr> = None;
     let joined = py.detach(|| {
-        std::thread::scope(|scope| {
-            let handle = scope.spawn(work);
-            while !handle.is_finished() {
-                std::thread::sleep(Duration::from_millis(5));
-                if signal.is_none() {
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        signal = Some(e);
-                        stop();
-                    }
+        let check = || {
+            if signal.is_none() {
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    signal = Some(e);
+                    stop();
                 }
             }
-            handle.join()
-        })
+        };
+        engine::sim::run_watched(Duration::from_millis(5), check, work)
     });
     if let Some(e) = signal {
         return Err(e);
