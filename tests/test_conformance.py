@@ -46,6 +46,7 @@ from cardtable.conformance import (
     load_schema,
     read_reproducer,
     replay_history,
+    runner,
     write_reproducer,
 )
 from cardtable.conformance.protocol import SCHEMA_NAMES, _surely_valid, _validator, schema_errors
@@ -1053,12 +1054,15 @@ class FloorSplitGoofspiel(GoofspielGame):
 '''
 
 
-def test_cli_holds_an_implementation_to_a_variant_and_replays_it(tmp_path: Path) -> None:
+def test_cli_holds_an_implementation_to_a_variant_and_replays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--reference`` names the variant (docs/testing.md's worked example, as a module).
 
     The reproducer did not record a variant tested by patching our registry, so that ``--replay``
     answered "OK: no divergence found" for a real bug; the report named the variant
-    ``cardtable`` and cited the stock contract's rule.
+    ``cardtable`` and cited the stock contract's rule. A file given by a relative path was
+    recorded as typed, so that a replay from another directory could not load it.
     """
     (block,) = [
         b for b in find_blocks(ROOT / "docs" / "testing.md") if "class SplitTiesGoofspiel" in b.code
@@ -1071,24 +1075,27 @@ def test_cli_holds_an_implementation_to_a_variant_and_replays_it(tmp_path: Path)
     def serving(name: str) -> str:
         return shlex.join([sys.executable, str(server), f"{variants}:{name}"])
 
-    reference = f"{variants}:SplitTiesGoofspiel"
+    monkeypatch.chdir(tmp_path)
+    typed, reference = "split_ties.py:SplitTiesGoofspiel", f"{variants}:SplitTiesGoofspiel"
     args = ["conformance", "goofspiel", "-o", "num_cards=4", "-n", "30", "--seed", "0"]
     out = ["--out-dir", str(tmp_path / "out")]
-    right = run_cli(*args, "--cmd", serving("SplitTiesGoofspiel"), "--reference", reference)
+    right = run_cli(*args, "--cmd", serving("SplitTiesGoofspiel"), "--reference", typed)
     assert f"(ours: the reference {reference})" in right and "OK: no divergence found" in right
     stock = run_cli(*args, *out, "--cmd", serving("SplitTiesGoofspiel"), exit_code=1)
     assert "scores: cardtable [0, 0], implementation [0.5, 0.5]" in stock
     assert "Goofspiel contract § Rules" in stock
     (tmp_path / "out").rename(tmp_path / "stock")
     wrong = run_cli(
-        *args, *out, "--cmd", serving("FloorSplitGoofspiel"), "--reference", reference, exit_code=1
+        *args, *out, "--cmd", serving("FloorSplitGoofspiel"), "--reference", typed, exit_code=1
     )
     assert "scores: SplitTiesGoofspiel [0.5, 0.5], implementation [0, 0]" in wrong
     assert "SplitTiesGoofspiel answers:" in wrong and "cardtable answers:" not in wrong
     unwrapped = " ".join(wrong.split())
     assert f"those of the reference {reference}" in unwrapped and "Goofspiel contract" not in wrong
     (path,) = (tmp_path / "out").glob("conformance-goofspiel-*.json")
-    assert json.loads(path.read_text(encoding="utf-8"))["reference"] == reference
+    assert json.loads(path.read_text(encoding="utf-8"))["reference"] == reference  # absolute
+    monkeypatch.chdir(tmp_path / "stock")  # the replay runs in another directory,
+    runner._load_reference.cache_clear()  # and in a new process, which has loaded nothing
     replayed = run_cli("conformance", "--replay", str(path), exit_code=1)
     assert "DIVERGENCE after 3 steps" in replayed and "SplitTiesGoofspiel [0.5, 0.5]" in replayed
     fixed = ["conformance", "--replay", str(path), "--cmd", serving("SplitTiesGoofspiel")]
@@ -1122,6 +1129,19 @@ def another_game(**config: Any) -> Any:
 def test_bad_references_are_refused_before_anything_starts(reference: Any, message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
         check("goofspiel", "false", players=2, reference=reference)
+
+
+def test_a_reference_that_cannot_be_imported_is_told_both_forms() -> None:
+    """The cardtable command's sys.path does not hold the current directory, so a module there
+    is not found as MODULE:NAME: the message says where modules are looked for, and the other
+    form."""
+    with pytest.raises(InvalidOptionError) as info:
+        check("goofspiel", "false", players=2, reference="split_ties_not_here:SplitTiesGoofspiel")
+    message = str(info.value)
+    assert "cannot load the reference 'split_ties_not_here:SplitTiesGoofspiel'" in message
+    assert "MODULE:NAME, a module importable from sys.path" in message
+    assert "does not look in the current directory: add it to PYTHONPATH" in message
+    assert "or as FILE.py:NAME, a file path" in message
 
 
 # --- an implementation that does not flush its answers -----------------------------------------

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from cardtable.cli import main
 from cardtable.conformance.harness import ConformanceError, Implementation, ProtocolError
-from cardtable.conformance.mapping import MapLoadError, Node, load_map
+from cardtable.conformance.mapping import IdentityMap, MapLoadError, Node, load_map
 from cardtable.conformance.protocol import MAX_DEPTH
 from cardtable.conformance.report import format_outcome
 from cardtable.conformance.reproducer import load_reproducer, write_reproducer
@@ -637,18 +637,87 @@ def _ended(history: list[int]) -> Divergence:
 
 
 def test_a_divergence_at_the_end_of_a_long_game_suggests_a_smaller_game() -> None:
+    """The two smallest values that shorten the game: the smallest alone (goofspiel with one
+    card, every move forced) removes the step at fault of a bug in the forced last turn, which
+    needs a real choice before it, two cards."""
     goofspiel = Target("goofspiel", 2, {"num_cards": 13}, "x")
     hint = _smaller_game(goofspiel, _ended(list(range(36))))
-    assert (
-        hint is not None
-        and "num_cards=1 (-o num_cards=1: at most 3 steps a game instead of 39)" in hint
+    both = (
+        "e.g. num_cards=1 or 2 (-o num_cards=1: at most 3 steps a game, -o num_cards=2: at most "
+        "6, instead of 39; try both: the smallest game may be too small to hold the step at fault"
     )
+    assert hint is not None and both in hint
+    two = Target("goofspiel", 2, {"num_cards": 2}, "x")
+    hint = _smaller_game(two, _ended(list(range(6))))  # only one value below the one used
+    assert hint is not None and "e.g. num_cards=1 (-o num_cards=1: at most 3 steps a game" in hint
     tide = Target("turn_the_tide", 4, {"rounds": None, "highest_chooses_tide": False}, "x")
     hint = _smaller_game(tide, _ended(list(range(200))))
-    assert hint is not None and "rounds=1" in hint
+    assert hint is not None and "rounds=1 or 2" in hint
     assert _smaller_game(goofspiel, _ended([0, 0, 0])) is None  # as short as it gets
     early = Divergence(list(range(20)), [], {"is_terminal": False}, {})
     assert _smaller_game(goofspiel, early) is None  # not at the end: the game's length is not why
     outcome = Outcome(goofspiel, divergence=_ended(list(range(36))))
     outcome.divergence.hint = "the divergence shows at the end of the game"  # type: ignore[union-attr]
     assert format_outcome(outcome).endswith("\nhint: the divergence shows at the end of the game")
+
+
+# --- confirming a divergence in a new process -------------------------------------------------
+
+
+def test_a_confirmed_divergence_is_kept_when_a_shorter_one_cannot_be_replayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shorter divergences are replayed first; one whose replay breaks the protocol (its
+    process crashed, say) moves on to the next.
+
+    The error of that replay was the outcome's, and the divergence that Hypothesis' last run
+    had confirmed (30 steps) was thrown away.
+    """
+    from cardtable.conformance import runner
+
+    crash = ProtocolError("crash", "no answer: it exited with status 3")
+    short = _ended([0, 0, 0])
+
+    def replay_new(
+        outcome: Outcome, earlier: list[list[int]], history: list[int], *args: Any
+    ) -> Divergence:
+        if history == short.history:
+            raise runner._Broken(crash, history[:1], earlier)
+        return _ended(list(history))  # the same divergence again
+
+    monkeypatch.setattr(runner, "_replay_new", replay_new)
+    limits = runner._Limits(1.0, 1000, None)
+    target = Target("goofspiel", 2, {"num_cards": 13}, "x")
+    unconfirmed = runner._Found(short, [[1, 2]], trusted=False)
+    for confirmed in (
+        runner._Found(_ended(list(range(30))), [], trusted=True),  # by Hypothesis' last run
+        runner._Found(_ended(list(range(30))), [], trusted=False),  # by a replay
+    ):
+        outcome = Outcome(target)
+        found = runner._candidates([confirmed, unconfirmed])
+        assert found[0] is unconfirmed  # the shortest first
+        runner._confirm(outcome, found, ProtocolError("flaky", ""), limits, IdentityMap())
+        assert outcome.error is None and outcome.divergence is confirmed.divergence
+        assert outcome.earlier_games == []
+    # With none confirmed, the replay's protocol error is the outcome's.
+    outcome = Outcome(target)
+    runner._confirm(outcome, [unconfirmed], ProtocolError("flaky", ""), limits, IdentityMap())
+    assert outcome.divergence is None and outcome.error is not None
+    assert outcome.error.kind == "crash"
+    assert "while the harness replayed, in a new process, the divergence found after 3 steps" in (
+        outcome.error.detail
+    )
+    assert (outcome.history, outcome.earlier_games) == ([0], [])
+
+
+def test_legal_actions_that_differ_only_in_repeats_say_so() -> None:
+    """The words of the shared helper (``cardtable.testing`` uses it too)."""
+    difference = Difference(("legal_actions",), [1, 2], [1, 1, 2])
+    assert str(difference) == (
+        "legal_actions: cardtable [1, 2], implementation [1, 1, 2] (the same actions, reordered "
+        "or repeated)"
+    )
+    apart = Difference(("legal_actions",), [0, 1, 1], [1, "<untranslatable 'x'>"], "Variant")
+    assert str(apart).endswith(
+        """(only in Variant: [0]; only in the implementation: ["<untranslatable 'x'>"])"""
+    )

@@ -563,8 +563,17 @@ def test_an_exception_in_new_state_or_the_factory_is_a_divergence() -> None:
     def factory(**config: Any) -> RulesOnlyGame:
         raise KeyError("no such deck")
 
-    with pytest.raises(DivergenceError, match=r"factory.*raises KeyError"):
+    # Our side accepts these arguments: named as it is (it said "the reference" of ours).
+    with pytest.raises(DivergenceError) as info:
         equivalence_test("goofspiel", factory, max_examples=2)()
+    [line] = info.value.divergence.differences
+    assert line.startswith("factory(**{'players': 2")
+    assert line.endswith(" raises KeyError('no such deck') (cardtable accepts these arguments)")
+    variant = docs_variant()["SplitTiesGoofspiel"]
+    with pytest.raises(DivergenceError) as info:
+        equivalence_test("goofspiel", factory, reference=variant, max_examples=2)()
+    [line] = info.value.divergence.differences
+    assert line.endswith(" (SplitTiesGoofspiel accepts these arguments)")
 
 
 class NoChanceOutcomes:
@@ -1104,12 +1113,31 @@ def test_the_profile_and_the_settings_given_set_the_examples() -> None:
         ({"settings": {"max_examples": 0}}, "max_examples must be an int >= 1"),
         ({"settings": {"max_examples": 5}, "max_examples": 5}, "max_examples is given twice"),
         ({"reference": 5}, "reference must be None or a callable"),
-        ({"reference": TinyGoofspiel, "reference_backend": "reference"}, "not both"),
+        ({"reference": wrong_ties, "reference_backend": "reference"}, "not both"),
+        # Refused at once: it failed only when the test ran, with an AttributeError.
+        (
+            {"settings": {"database": "x"}},
+            "settings: database must be None or a hypothesis.database.ExampleDatabase",
+        ),
+        # The factory compared with itself: a test that cannot fail.
+        ({"reference": TinyGoofspiel}, "reference is factory: .* could never fail"),
     ],
 )
 def test_bad_settings_and_references_are_refused(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(InvalidOptionError, match=match):
         equivalence_test("goofspiel", TinyGoofspiel, **kwargs)
+
+
+def test_a_database_in_the_settings_is_used_keyed() -> None:
+    """A database given in ``settings`` is an ``ExampleDatabase`` (or ``None``): it saves the
+    failure under this test's keys, not the profile's database."""
+    given, profiled = RecordingDatabase(), RecordingDatabase()
+    with profile(database=profiled), pytest.raises(DivergenceError):
+        equivalence_test("goofspiel", wrong_ties, settings={"database": given}, max_examples=200)()
+    assert any(given.data.values()) and not profiled.fetched
+    with profile(database=profiled):
+        equivalence_test("goofspiel", TinyGoofspiel, settings={"database": None}, max_examples=2)()
+    assert not profiled.fetched
 
 
 # --- a variant (house rule) against a reference of its own ----------------------------------------
@@ -1125,6 +1153,23 @@ def docs_variant() -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": "docs_testing_split_ties"}
     exec(compile(block.code, "docs/testing.md", "exec"), namespace)
     return namespace
+
+
+def test_a_reference_of_another_game_is_refused() -> None:
+    """The reference must make a game of the game tested, as ``cardtable conformance
+    --reference`` wants (one helper for both): a trafficars reference was compared with a
+    goofspiel, and a game that does not say which it is could be any."""
+
+    def trafficars(**config: Any) -> Any:
+        return cardtable.make("trafficars", players=2)
+
+    with profile(database=None), pytest.raises(InvalidOptionError) as info:
+        equivalence_test("goofspiel", TinyGoofspiel, reference=trafficars, max_examples=2)()
+    assert "must return a game of goofspiel (with game_id 'goofspiel'" in str(info.value)
+    assert str(info.value).endswith("got a game with game_id 'trafficars'")
+    unnamed = rules_only("goofspiel")  # a RulesGame without game_id
+    with profile(database=None), pytest.raises(InvalidOptionError, match="game_id None"):
+        equivalence_test("goofspiel", TinyGoofspiel, reference=unnamed, max_examples=2)()
 
 
 def test_a_variant_is_held_to_its_reference_and_differs_from_ours() -> None:

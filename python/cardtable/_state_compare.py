@@ -526,17 +526,102 @@ def _diff_actions(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB
     """
     before = len(out)
     _diff(name, a, b, out, sides)
-    if len(out) == before:
-        return
+    if len(out) > before:
+        out[-1] += _only_in(a, b, sides)
+
+
+def _action_key(action: Any) -> Any:
+    """``action`` in :func:`_canonical` form, hashable (``True`` and ``1`` stay apart)."""
+    canonical = _canonical(action)
     try:
-        only = [
-            (side, [x for x in mine if _canonical(x) not in {_canonical(y) for y in other}])
-            for side, mine, other in ((sides[0], list(a), list(b)), (sides[1], list(b), list(a)))
-        ]
-    except Exception:  # not lists of actions: the line says enough
-        return
-    parts = [f"only in {side}: {_canonical(values)!r}" for side, values in only if values]
-    out[-1] += f" ({'; '.join(parts)})" if parts else " (the same actions, reordered or repeated)"
+        hash(canonical)
+    except TypeError:  # a list or a dict: compared by its text
+        return ("unhashable", repr(canonical))
+    return canonical
+
+
+def _shown_actions(actions: list[Any]) -> str:
+    return repr(_canonical(actions))
+
+
+def _only_in(
+    a: Any, b: Any, sides: _Sides, show: Callable[[list[Any]], str] = _shown_actions
+) -> str:
+    """What tells two lists of legal actions apart: the actions only one of them holds.
+
+    The end of a difference line, for :func:`compare_states` and the conformance reports:
+    ``" (only in A: [0]; only in B: [3])"`` (each action once, in its list's order, shown by
+    ``show``), or ``" (the same actions, reordered or repeated)"`` when both hold the same ones.
+    Empty unless both are sequences of actions (not strings or mappings).
+
+    Args:
+        a: The first side's actions.
+        b: The second side's.
+        sides: The names of the two sides.
+        show: Writes a list of actions (default: its :func:`_canonical` form's ``repr``).
+    """
+    if any(isinstance(v, (str, bytes, Mapping)) for v in (a, b)):
+        return ""
+    try:
+        first, second = list(a), list(b)
+        keys_a, keys_b = [_action_key(x) for x in first], [_action_key(x) for x in second]
+    except Exception:  # not lists of actions: the difference line says enough
+        return ""
+    set_a, set_b = set(keys_a), set(keys_b)
+    parts = []
+    for side, values, keys, others in (
+        (sides[0], first, keys_a, set_b),
+        (sides[1], second, keys_b, set_a),
+    ):
+        only = {key: value for key, value in zip(keys, values, strict=True) if key not in others}
+        if only:
+            parts.append(f"only in {side}: {show(list(only.values()))}")
+    if not parts:
+        return " (the same actions, reordered or repeated)"
+    return f" ({'; '.join(parts)})"
+
+
+def _reference_game(
+    reference: Callable[..., Any], name: str, game_id: str, config: Mapping[str, Any]
+) -> Any:
+    """The game that a reference makes from ``config``, checked to be a game of ``game_id``.
+
+    A reference (``equivalence_test(reference=...)``, ``cardtable conformance --reference``) is
+    compared instead of our game: it makes the game from the same ``make`` keyword arguments
+    (``players`` and the options), and the game must say it is one of ``game_id`` (its
+    ``game_id``, as our games and their subclasses do), so that a reference of another game is
+    refused instead of compared.
+
+    Args:
+        reference: The class or factory.
+        name: Its name in messages.
+        game_id: The game it stands for.
+        config: The ``make`` keyword arguments.
+
+    Raises:
+        InvalidOptionError: If ``reference`` raises (it refuses ``config``), or returns something
+            that is not a game of ``game_id`` (no ``new_state()``, another ``game_id`` or none).
+    """
+    arguments = ", ".join(f"{key}={value!r}" for key, value in config.items())
+    call = f"{name}({arguments})"
+    try:
+        game = reference(**config)
+    except Exception as err:
+        raise InvalidOptionError(
+            f"the reference refuses {call}: {type(err).__name__}: {err} (it must take the make "
+            f"arguments of {game_id}: players and its options)"
+        ) from err
+    found = getattr(game, "game_id", None)
+    if not callable(getattr(game, "new_state", None)):
+        got = f"{type(game).__name__}, which has no new_state()"
+    elif found != game_id:
+        got = f"a game with game_id {found!r}"
+    else:
+        return game
+    raise InvalidOptionError(
+        f"{call} must return a game of {game_id} (with game_id {game_id!r} and new_state(), as "
+        f"cardtable's games), got {got}"
+    )
 
 
 _DIFFS: dict[str, Callable[[str, Any, Any, list[str], _Sides], None]] = {

@@ -54,6 +54,7 @@ from cardtable._state_compare import (
     _labels,
     _Raised,
     _read_field,
+    _reference_game,
     _require,
     _same,
     _seed,
@@ -988,7 +989,9 @@ def _settings_changes(changes: object) -> dict[str, Any]:
     """The ``settings`` of :func:`equivalence_test` as a dict of ``hypothesis.settings`` keywords.
 
     Raises:
-        InvalidOptionError: Unless ``changes`` is ``None`` or a mapping with string keys.
+        InvalidOptionError: Unless ``changes`` is ``None`` or a mapping with string keys, its
+            ``database`` (if any) ``None`` or an ``ExampleDatabase``: one that is not would fail
+            only when the test runs, with an ``AttributeError``.
     """
     if changes is None:
         return {}
@@ -996,6 +999,12 @@ def _settings_changes(changes: object) -> dict[str, Any]:
         raise InvalidOptionError(
             "settings must be None or a dict of hypothesis.settings keyword arguments, such as "
             f"{{'deadline': 500}}, got {changes!r}"
+        )
+    database = changes.get("database")
+    if database is not None and not isinstance(database, ExampleDatabase):
+        raise InvalidOptionError(
+            "settings: database must be None or a hypothesis.database.ExampleDatabase (such as "
+            f"DirectoryBasedExampleDatabase('.hypothesis/examples')), got {database!r}"
         )
     return dict(changes)
 
@@ -1061,8 +1070,9 @@ def equivalence_test(
         reference_backend: Our backend to compare against (``"rust"`` or ``"reference"``).
         reference: Compare against this instead of our backend: a callable (a game class, such as
             a subclass of our reference game ``cardtable.reference.goofspiel.GoofspielGame``)
-            creating a game from the same ``make`` keyword arguments (``players`` and the
-            game's options). ``None`` (the default): our game.
+            creating a game of ``game_id`` (its ``game_id`` says so, as our games' do) from the
+            same ``make`` keyword arguments (``players`` and the game's options). ``None`` (the
+            default): our game. Not ``factory`` itself, which would be compared with itself.
         fields: What must agree after every step (default :data:`RULES_FIELDS`; use
             :data:`ALL_FIELDS` if your implementation also reproduces our observation and state
             formats).
@@ -1075,15 +1085,18 @@ def equivalence_test(
             the same, with a seed drawn per example.
         settings: Changes to the test's Hypothesis settings, as keyword arguments of
             ``hypothesis.settings`` (e.g. ``{"deadline": 500, "phases": [Phase.generate]}``),
-            applied over ours: the active profile with no deadline. A ``database`` given is keyed
-            like the profile's.
+            applied over ours: the active profile with no deadline (a deadline of the profile is
+            not used: give one here). A ``database`` given (``None`` or an ``ExampleDatabase``)
+            is keyed like the profile's.
         **fixed: Keyword arguments held fixed, e.g. ``players=4``.
 
     Raises:
         InvalidOptionError: At once, on an unknown game, a fixed argument the game refuses (see
-            :func:`game_configs`), a factory or reference that is not callable, an unknown
-            backend (or one given with ``reference``), bad ``fields``, ``max_examples``,
-            ``seed`` or ``settings`` (``max_examples`` given twice included).
+            :func:`game_configs`), a factory or reference that is not callable, a reference that
+            is the factory, an unknown backend (or one given with ``reference``), bad
+            ``fields``, ``max_examples``, ``seed`` or ``settings`` (``max_examples`` given twice
+            and a ``database`` that is not an ``ExampleDatabase`` included). When the test runs,
+            on a reference that refuses a drawn configuration or makes no game of ``game_id``.
     """
     from hypothesis import given
     from hypothesis import settings as hypothesis_settings
@@ -1101,6 +1114,12 @@ def equivalence_test(
         raise InvalidOptionError(
             f"reference must be None or a callable returning a game (a game class), got "
             f"{reference!r}"
+        )
+    if reference is factory:
+        raise InvalidOptionError(
+            "reference is factory: the test would compare your implementation with itself and "
+            "could never fail; pass the implementation of the variant as factory and its "
+            "reference as reference, or leave reference out to compare with our game"
         )
     if reference is not None and reference_backend != "rust":
         raise InvalidOptionError(
@@ -1132,16 +1151,7 @@ def equivalence_test(
     def ours_for(config: dict[str, Any]) -> Any:
         if reference is None:
             return cardtable.make(game_id, backend=reference_backend, **config)  # type: ignore[arg-type]
-        call = f"reference(**{config!r})"
-        try:
-            game = reference(**config)
-        except Exception as err:
-            raise InvalidOptionError(
-                f"the reference {_qualified_name(reference)} refuses {call}: {err!r} (it must "
-                f"take the make arguments of {game_id})"
-            ) from err
-        _check_game(game, f"the result of {call}")
-        return game
+        return _reference_game(reference, _qualified_name(reference), game_id, config)
 
     def example(
         config: dict[str, Any], choices: list[int], probes: _Probes | None, start: int | None
@@ -1151,7 +1161,7 @@ def equivalence_test(
         try:
             theirs = factory(**config)
         except Exception as err:
-            line = f"{call} raises {err!r} (the reference accepts these arguments)"
+            line = f"{call} raises {err!r} ({sides[0]} accepts these arguments)"
             failure = DivergenceError(Divergence([], [line], start, game_id, config, sides))
             failure.__cause__ = err
             return failure

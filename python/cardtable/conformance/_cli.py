@@ -76,8 +76,9 @@ def register(group: click.Group) -> None:
         "--reference",
         "reference",
         metavar="MODULE:NAME",
-        help="Compare against this game class instead of our backends (MODULE:NAME or "
-        "FILE.py:NAME): a variant of GAME_ID, e.g. a subclass of our reference game.",
+        help="Compare against this game class instead of our backends: MODULE:NAME (a module "
+        "on sys.path, e.g. by PYTHONPATH) or FILE.py:NAME (recorded by its absolute path): a "
+        "variant of GAME_ID, e.g. a subclass of our reference game.",
     )
     @click.option(
         "--seed",

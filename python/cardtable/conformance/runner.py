@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from hypothesis.errors import Flaky
 
 import cardtable
 from cardtable._inputs import MAX_SEED, as_int, check_int
-from cardtable._state_compare import _canonical
+from cardtable._state_compare import _canonical, _only_in, _reference_game
 from cardtable._words import plural
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
@@ -82,7 +83,9 @@ class Target:
         reference: The game compared against instead of ours (``--reference``), if any: a
             ``module:name`` or ``path/file.py:name`` naming a class or factory that makes the
             game from ``players`` and the options, such as a variant of the game made by
-            subclassing our reference game (``docs/testing.md``, "Testing a variant").
+            subclassing our reference game (``docs/testing.md``, "Testing a variant"). The
+            targets of :func:`check` and :func:`check_replay` name a file by its absolute path
+            (a relative one is taken from the current directory of the process).
     """
 
     game_id: str
@@ -129,30 +132,8 @@ class Difference:
             return f"apply: {self.ours} for {self.label}; the implementation {self.theirs}"
         text = f"{self.where}: {self.label} {_json(self.ours)}, implementation {_json(self.theirs)}"
         if self.path == ("legal_actions",):
-            text += _only_in(self.label, self.ours, self.theirs)
+            text += _only_in(self.ours, self.theirs, (self.label, "the implementation"), _json)
         return text
-
-
-def _only_in(label: str, ours: Any, theirs: Any) -> str:
-    """What tells two lists of legal actions apart: the actions only one of them holds.
-
-    ``" (only in cardtable: [12]; only in the implementation: [13])"``; empty unless both are
-    lists. Lists of the same actions differ in their repeats.
-    """
-    if not isinstance(ours, list) or not isinstance(theirs, list):
-        return ""
-    mine, other = {_json(a): a for a in ours}, {_json(a): a for a in theirs}
-    parts = [
-        f"only in {side}: {_json([values[k] for k in values if k not in others])}"
-        for side, values, others in (
-            (label, mine, other),
-            ("the implementation", other, mine),
-        )
-        if any(k not in others for k in values)
-    ]
-    if not parts:
-        return " (the same actions, some listed more than once)"
-    return f" ({'; '.join(parts)})"
 
 
 def _json(value: Any) -> str:
@@ -595,21 +576,30 @@ def _make(target: Target) -> Any:
             backend=target.backend,  # type: ignore[arg-type]
             **target.options,
         )
-    factory = _load_reference(target.reference)
-    call = f"{target.reference}(players={target.players!r}, **{target.options!r})"
-    try:
-        game = factory(players=target.players, **target.options)
-    except InvalidOptionError as err:
-        raise InvalidOptionError(f"the reference {target.reference}: {err}") from None
-    except Exception as err:
-        raise InvalidOptionError(f"{call} raised {err!r}") from None
-    game_id = getattr(game, "game_id", None)
-    if not callable(getattr(game, "new_state", None)) or game_id != target.game_id:
-        raise InvalidOptionError(
-            f"{call} must return a game of {target.game_id} (with game_id {target.game_id!r} "
-            f"and new_state(), as cardtable's games), got {game!r}"
-        )
-    return game
+    config = {"players": target.players, **target.options}
+    return _reference_game(
+        _load_reference(target.reference), target.reference, target.game_id, config
+    )
+
+
+_REFERENCE_FORMS = (
+    "--reference names a game class as MODULE:NAME, a module importable from sys.path (the "
+    "cardtable command does not look in the current directory: add it to PYTHONPATH), or as "
+    "FILE.py:NAME, a file path"
+)
+"""The forms of a reference, for the message of one that cannot be loaded."""
+
+
+def _resolved_reference(spec: str) -> str:
+    """``spec`` with the file of a ``FILE.py:NAME`` as an absolute path (``MODULE:NAME`` as is).
+
+    A relative path is taken from the current directory of this process, now (not from the
+    implementation's ``cwd``), so that the reproducer names the same file from anywhere.
+    """
+    where, sep, name = spec.rpartition(":")
+    if sep and where.endswith(".py"):
+        return f"{os.path.abspath(where)}:{name}"
+    return spec
 
 
 @functools.lru_cache(maxsize=8)
@@ -624,7 +614,7 @@ def _load_reference(spec: str) -> Callable[..., Any]:
     try:
         factory = load_object(spec, "reference")
     except MapLoadError as err:
-        raise InvalidOptionError(f"{err} (--reference names a game class as MODULE:NAME)") from None
+        raise InvalidOptionError(f"{err} ({_REFERENCE_FORMS})") from None
     if not callable(factory):
         raise InvalidOptionError(
             f"the reference {spec} must be a game class or a factory, got {factory!r}"
@@ -712,7 +702,8 @@ def _target(
         cardtable.errors.InvalidOptionError: On a bad game, player count, option or backend,
             ``options`` that are not a dict of option names, a bad ``command``, a ``map_spec``
             that is not a string, or a ``reference`` that does not make a game of ``game_id``
-            (see :func:`_make`).
+            (see :func:`_make`). The target's ``reference`` names a file by its absolute path
+            (see :func:`_resolved_reference`).
     """
     options = {} if options is None else options
     if not isinstance(options, dict) or not all(isinstance(key, str) for key in options):
@@ -727,6 +718,7 @@ def _target(
     command = check_command(command)
     if reference is not None:  # our game's checks first: the game id, players, options, backend
         _make(Target(game_id, players, options, command, backend=backend))
+        reference = _resolved_reference(reference)
     game = _make(Target(game_id, players, options, command, backend=backend, reference=reference))
     return Target(game_id, game.players, dict(game.options), command, map_spec, backend, reference)
 
@@ -881,7 +873,10 @@ def check(
         reference: Compare against this game instead of ours, as ``module:name`` or
             ``path/file.py:name``: a class or factory making the game from ``players`` and the
             options, such as a variant made by subclassing our reference game (recorded in the
-            reproducer, named in the report).
+            reproducer, named in the report). A relative ``FILE.py`` is taken from the current
+            directory of this process (as Python's imports are, not from ``cwd``, the
+            implementation's), and recorded by its absolute path, so that a replay from another
+            directory finds it.
 
     Returns:
         The outcome; ``outcome.ok`` if no difference was found. A divergence found is replayed
@@ -998,9 +993,12 @@ def _candidates(found: list[_Found]) -> list[_Found]:
 def _smaller_game(target: Target, divergence: Divergence) -> str | None:
     """A hint for a divergence seen at the end of a long game: an option making games shorter.
 
-    Each integer option of the game is tried at its smallest value the game accepts (below the
-    one used); the hint names the one whose games are the shortest by the game's declared bound
-    of a game's steps (``max_game_length`` of our reference game), if shorter than the history.
+    Each integer option of the game is tried at its two smallest values the game accepts (below
+    the one used) whose games are shorter, by the game's declared bound of a game's steps
+    (``max_game_length`` of our reference game); the hint names the option whose smallest value
+    gives the shortest games, if shorter than the history, with both values. Both, because the
+    smallest game may be too small to hold the step at fault: in goofspiel with one card every
+    move is forced, so a bug in the forced last turn after a real choice needs two.
     ``None`` if the divergence shows before the end or no option shortens the game.
     """
     if divergence.ours.get("is_terminal") is not True or divergence.refused is not None:
@@ -1017,26 +1015,39 @@ def _smaller_game(target: Target, divergence: Divergence) -> str | None:
         return steps if isinstance(steps, int) else None
 
     now = bound(target.options)
+    if now is None:
+        return None
     (info,) = [g for g in cardtable.games() if g.id == target.game_id]
-    best: tuple[int, str, int] | None = None
+    best: tuple[str, list[tuple[int, int]]] | None = None  # the option, (value, steps) pairs
     for option in info.options:
         value = target.options.get(option.name)
         if option.type not in ("int", "int | None") or isinstance(value, bool):
             continue
         below = value if isinstance(value, int) else _SMALL_GAME_TRIES
+        shorter: list[tuple[int, int]] = []
         for smaller in range(min(below, _SMALL_GAME_TRIES)):
             steps = bound({**target.options, option.name: smaller})
-            if steps is not None:  # the smallest value accepted
-                if now is not None and steps < now and (best is None or steps < best[0]):
-                    best = (steps, option.name, smaller)
+            if steps is None:  # refused: not a value of the option
+                continue
+            if steps >= now:  # no shorter game
                 break
-    if best is None or best[0] >= len(divergence.history):
+            shorter.append((smaller, steps))
+            if len(shorter) == 2:
+                break
+        if shorter and (best is None or shorter[0][1] < best[1][0][1]):
+            best = (option.name, shorter)
+    if best is None or best[1][0][1] >= len(divergence.history):
         return None
-    steps, name, value = best
+    name, ((value, steps), *rest) = best
+    head = "the divergence shows at the end of the game: a smaller game may show it in fewer steps"
+    small = "too small to hold the step at fault, one with every move forced, say"
+    first = f"-o {name}={value}: at most {plural(steps, 'step')} a game"
+    if not rest:
+        return f"{head}, e.g. {name}={value} ({first} instead of {now}; it may be {small})"
+    ((second, second_steps),) = rest
     return (
-        "the divergence shows at the end of the game: a smaller game may show it in fewer steps, "
-        f"e.g. {name}={value} (-o {name}={value}: at most {plural(steps, 'step')} a game instead "
-        f"of {now})"
+        f"{head}, e.g. {name}={value} or {second} ({first}, -o {name}={second}: at most "
+        f"{second_steps}, instead of {now}; try both: the smallest game may be {small})"
     )
 
 
@@ -1086,9 +1097,12 @@ def _confirm(
     process had played before it, then after all of them, until it diverges again the same way:
     the reproducer then holds these games (``outcome.earlier_games``), and ``--replay`` finds it
     again. If none does, the outcome is a ``flaky`` error on the first (its history and earlier
-    games recorded), with the exchange and standard error of ``last`` (the run's last answers);
-    a protocol error while replaying is the outcome's error.
+    games recorded), with the exchange and standard error of ``last`` (the run's last answers).
+    A protocol error while replaying one ends its replays and moves on to the next (they come
+    shortest first, so a shorter one may come before the one Hypothesis' last run confirmed):
+    the first such error is the outcome's error only if none is confirmed.
     """
+    broken: tuple[_Broken, Divergence] | None = None  # the first replay that broke
     for candidate in found:
         if candidate.trusted:
             outcome.divergence, outcome.earlier_games = candidate.divergence, []
@@ -1098,24 +1112,28 @@ def _confirm(
                 again = _replay_new(
                     outcome, earlier, candidate.divergence.history, limits, action_map
                 )
-            except _Broken as broken:
-                d = candidate.divergence
-                err = broken.error
-                outcome.error = ProtocolError(
-                    err.kind,
-                    f"{err.detail} (while the harness replayed, in a new process, the divergence "
-                    f"found {_what(d)})",
-                    err.exchange,
-                    err.stderr,
-                )
-                outcome.history, outcome.earlier_games = broken.history, broken.earlier
-                return
+            except _Broken as replay_broke:
+                if broken is None:
+                    broken = (replay_broke, candidate.divergence)
+                break  # this one cannot be replayed: the next may be confirmed
             if again is not None and (again.history, _shown(again)) == (
                 candidate.divergence.history,
                 _shown(candidate.divergence),
             ):
                 outcome.divergence, outcome.earlier_games = candidate.divergence, earlier
                 return
+    if broken is not None:
+        failure, d = broken
+        error = failure.error
+        outcome.error = ProtocolError(
+            error.kind,
+            f"{error.detail} (while the harness replayed, in a new process, the divergence found "
+            f"{_what(d)})",
+            error.exchange,
+            error.stderr,
+        )
+        outcome.history, outcome.earlier_games = failure.history, failure.earlier
+        return
     d, earlier = found[0].divergence, found[0].earlier
     after = (
         f", alone or after the {plural(len(earlier), 'game')} its process had played before it"
