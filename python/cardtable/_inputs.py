@@ -26,6 +26,7 @@ __all__ = [
     "as_items",
     "check_int",
     "check_path",
+    "check_threads",
     "is_choice",
     "write_whole",
     "writing",
@@ -100,6 +101,15 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
         bound = f">= {low}" if high is None else f"in {low}..={high}"
         raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
     return number
+
+
+def check_threads(threads: object) -> int | None:
+    """Worker threads: ``None`` (all cores) or an int in ``1..=MAX_THREADS``.
+
+    Raises:
+        InvalidOptionError: If it is not (by :func:`check_int`'s rule).
+    """
+    return None if threads is None else check_int("threads", threads, 1, MAX_THREADS)
 
 
 def is_choice(value: object, *choices: str | None) -> bool:

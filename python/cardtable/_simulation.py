@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, MAX_THREADS, as_int, as_items, check_int, write_whole
+from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, check_threads, write_whole
 from cardtable._option_text import changed_options, options_text
 from cardtable._rich_text import plain_text
 from cardtable.errors import InvalidOptionError, InvalidStateError
@@ -567,8 +567,7 @@ class SimulationResult:
         from cardtable import _core
 
         check_progress(progress)
-        if threads is not None:
-            threads = check_int("threads", threads, 1, MAX_THREADS)
+        threads = check_threads(threads)
         if self.scores is None or self.winners is None or self.lengths is None:
             raise InvalidOptionError(
                 "a run made with keep_games=False does not say which games it completed: "

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_THREADS, as_int, check_int
+from cardtable._inputs import as_int, check_threads
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
@@ -466,8 +466,7 @@ def search(
     if isinstance(states, str | bytes) or not isinstance(states, Sequence):
         raise InvalidOptionError(f"states must be a sequence of states, got {states!r:.80}")
     check_progress(progress)
-    if threads is not None:
-        threads = check_int("threads", threads, 1, MAX_THREADS)
+    threads = check_threads(threads)
     rust_game = _engine_game(game)
     engine_states = []
     for i, state in enumerate(states):

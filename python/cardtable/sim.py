@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Literal
 
 from cardtable import _rng
-from cardtable._inputs import MAX_SEED, MAX_THREADS, check_int, is_choice
+from cardtable._inputs import MAX_SEED, check_int, check_threads, is_choice
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -149,8 +149,7 @@ def simulate(
     games = check_int("games", games, 0, MAX_SEED)
     seed = check_int("seed", seed, 0, MAX_SEED)
     first_game = check_int("first_game", first_game, 0, MAX_SEED - games)
-    if threads is not None:
-        threads = check_int("threads", threads, 1, MAX_THREADS)
+    threads = check_threads(threads)
     batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH)
     if not isinstance(keep_games, bool):
         raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")

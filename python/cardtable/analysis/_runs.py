@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import check_int
+from cardtable._inputs import check_int, check_threads
 from cardtable._simulation import PythonPolicy, check_progress
 from cardtable.analysis._games import spec
 from cardtable.analysis._text import summary_title
@@ -71,17 +71,6 @@ def check_seed(seed: object) -> int:
         InvalidOptionError: If it is not.
     """
     return check_count("seed", seed, 0)
-
-
-def check_threads(threads: object) -> int | None:
-    """A study's worker threads: ``None`` (all cores) or an int in ``1..=1024``.
-
-    Raises:
-        InvalidOptionError: If it is not.
-    """
-    from cardtable._inputs import MAX_THREADS
-
-    return None if threads is None else check_count("threads", threads, 1, MAX_THREADS)
 
 
 def check_flag(name: str, value: object) -> bool:
