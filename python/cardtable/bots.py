@@ -459,13 +459,13 @@ def search(
         True
     """
     from cardtable import _core
-    from cardtable._simulation import Progress, check_progress
+    from cardtable._simulation import Progress
 
     if not isinstance(bot, str):
         raise InvalidOptionError(f"bot must be a str, got {bot!r}")
     if isinstance(states, str | bytes) or not isinstance(states, Sequence):
         raise InvalidOptionError(f"states must be a sequence of states, got {states!r:.80}")
-    check_progress(progress)
+    bar = Progress(progress, len(states), doing="searching", unit="states")  # checks progress
     threads = check_threads(threads)
     rust_game = _engine_game(game)
     engine_states = []
@@ -474,7 +474,7 @@ def search(
             engine_states.append(_engine_state(rust_game, state))
         except IllegalActionError as e:
             raise IllegalActionError(f"state {i}: {e}") from None
-    with Progress(progress, len(engine_states), doing="searching", unit="states") as report:
+    with bar as report:
         decided = _core.decide_all(
             rust_game,
             engine_states,
