@@ -496,8 +496,7 @@ def resume_command(
         result = saved.resume(threads=threads, progress=not no_progress)
     except CardtableError as err:
         raise click.ClickException(str(err)) from None
-    if fmt is not None:
-        _report_run(result, result.games_requested, out, fmt, plot)
+    _report_run(result, result.games_requested, out, fmt, plot)
     if result.interrupted:
         raise SystemExit(INTERRUPTED)
 
