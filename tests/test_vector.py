@@ -657,6 +657,103 @@ def test_a_failed_reset_leaves_no_half_started_envs(reuse: bool) -> None:
             env.step([0, 0])
 
 
+# ----- states(): the envs' games as per-step states -----
+
+
+def _heuristic_bot(game_id: str) -> str:
+    """The game's first built-in bot other than ``random`` (one that may observe), or random."""
+    return next((b for b in cardtable.game_info(game_id).bots if b != "random"), "random")
+
+
+@pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
+def test_states_are_the_envs_games_with_their_histories(
+    game_id: str, config: dict[str, Any]
+) -> None:
+    """Against built-in opponents, every state is at the env's seat and observation, its history
+    replays to it in both backends, and it is a copy (playing it on leaves the env alone)."""
+    opponents = [_heuristic_bot(game_id), "random"][: config["players"] - 1]
+    opponents += ["random"] * (config["players"] - 1 - len(opponents))
+    env = VectorEnv(game_id, 3, seed=7, agent_seats=0, opponents=opponents, **config)
+    reference = cardtable.make(game_id, backend="reference", **config)
+    rng = np.random.default_rng(2)
+    obs, info = env.reset()
+    for _ in range(12):
+        states = env.states()
+        assert len(states) == 3
+        for i, state in enumerate(states):
+            seat = int(info["seat"][i])
+            if not state.is_terminal:
+                assert state.current_player == seat
+                assert np.flatnonzero(info["action_mask"][i]).tolist() == state.legal_actions()
+            np.testing.assert_array_equal(obs[i], state.observation_tensor(seat))
+            assert env.game.state_from_dict(state.to_dict()).to_dict() == state.to_dict()
+            replayed = reference.new_state()
+            for action in state.history:
+                replayed.apply(action)
+            assert replayed.observation(seat) == state.observation(seat)
+        played = states[0]
+        if not played.is_terminal:
+            played.apply(played.legal_actions()[0])
+            np.testing.assert_array_equal(env.observe([0]), obs[:1])
+        obs, _, _, _, info = env.step(random_actions(rng, info["action_mask"]))
+
+
+@pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
+def test_states_play_on_as_their_envs(game_id: str, config: dict[str, Any]) -> None:
+    """With every seat an agent, a state given the env's action draws the env's chance outcomes:
+    it is the env's state after the step (until the env starts its next game)."""
+    env = VectorEnv(game_id, 4, seed=3, agent_seats="all", **config)
+    rng = np.random.default_rng(5)
+    _, info = env.reset()
+    before = env.states()
+    for _ in range(40):
+        actions = random_actions(rng, info["action_mask"])
+        ended = info["action_mask"].any(axis=1) == 0
+        _, _, _, _, info = env.step(actions)
+        after = env.states()
+        for i in np.flatnonzero(~ended):
+            before[i].apply(int(actions[i]))
+            assert before[i].to_dict() == after[i].to_dict()
+        before = after
+
+
+def test_states_of_some_envs_and_search_on_them() -> None:
+    env = VectorEnv("turn_the_tide", 3, players=3, seed=4, agent_seats=(1,))
+    env.reset()
+    some = env.states([2, 0, 2])
+    assert [s.to_dict() for s in some] == [env.states()[i].to_dict() for i in (2, 0, 2)]
+    batch = cardtable.search(env.game, some, "mcts:iterations=30", seed=1)
+    by_hand = cardtable.bot(env.game, "mcts:iterations=30", 1, seed=derive_seed(1, 1))
+    assert batch.actions[1] == by_hand.act(some[1])
+
+
+@pytest.mark.parametrize(
+    ("envs", "error", "match"),
+    [
+        ([3], InvalidOptionError, r"env 3 is out of range 0\.\.=2"),
+        ([-1], InvalidOptionError, "env -1 is out of range"),
+        ([0.5], InvalidOptionError, "integers"),
+        ([[0]], InvalidOptionError, "one-dimensional"),
+    ],
+)
+def test_states_rejects_bad_env_indices(envs: Any, error: type[Exception], match: str) -> None:
+    env = VectorEnv("goofspiel", 3, players=2)
+    env.reset()
+    with pytest.raises(error, match=match):
+        env.states(envs)
+
+
+def test_states_before_reset_and_after_a_failed_one() -> None:
+    env = VectorEnv("goofspiel", 2, players=2)
+    with pytest.raises(InvalidStateError, match=r"call reset\(\) before states"):
+        env.states()
+    broken = VectorEnv("trafficars_memory", 2, players=2, agent_seats=(1,), max_number=2)
+    with pytest.raises(InvalidStateError, match="games in a row ended"):
+        broken.reset()
+    with pytest.raises(InvalidStateError, match="call reset"):
+        broken.states()
+
+
 # ----- Gymnasium-style spaces, action_masks(), final scores, reward and seat spellings -----
 
 

@@ -396,6 +396,44 @@ class VectorEnv:
         result: npt.NDArray[np.float32] = self._env.observe(rows, who, out)
         return result
 
+    def states(self, envs: npt.ArrayLike | None = None) -> list[_core.State]:
+        """The current games of some envs, as states with their whole histories.
+
+        Each is a :class:`State` like one from :meth:`Game.new_state`: its history holds every
+        chance outcome, built-in bot decision and agent action since the game began, so it
+        replays, saves with ``to_dict``, and shows a bot the game from its start. Hand them to
+        :func:`cardtable.search` to label an env loop's positions with a search (a teacher for
+        the agent), or play them on to look ahead: each is seeded with its env's chance stream,
+        so it draws the chance outcomes the env would draw. They are copies: changing one does
+        not change the env.
+
+        An env whose game ended on the last step gives that finished game (its next step starts
+        the next one); in the others the seat to move is ``info["seat"]``.
+
+        Args:
+            envs: Env indices, shape ``[k]`` (repeats allowed); ``None``: every env in order.
+
+        Returns:
+            ``k`` states.
+
+        Raises:
+            InvalidOptionError: On an env out of range or indices that are not integers.
+            InvalidStateError: Before the first :meth:`reset`, or after a reset or step that
+                failed part-way.
+
+        Examples:
+            >>> import cardtable
+            >>> env = cardtable.VectorEnv("goofspiel", 2, players=2, seed=1)
+            >>> _ = env.reset()
+            >>> [state.current_player for state in env.states()]
+            [0, 0]
+            >>> batch = cardtable.search(env.game, env.states(), "mcts:iterations=50", seed=0)
+            >>> len(batch.actions)
+            2
+        """
+        rows = None if envs is None else self._indices(envs, "envs")
+        return self._env.states(rows)
+
     @staticmethod
     def _indices(values: npt.ArrayLike, what: str) -> npt.NDArray[np.int64]:
         array = _array(values, what, InvalidOptionError)

@@ -210,6 +210,7 @@ impl<G: Game> Lockstep<G> {
                 slot.observing,
                 &mut self.legal[i],
                 &mut self.chance_buf,
+                &mut 0,
             )
             .map_err(step::StepError::into_error::<G>)?;
             match stepped {

@@ -43,6 +43,23 @@ impl<G: Game> Session<G> {
         session
     }
 
+    /// A session at `state`, which `history` leads to from the initial state, seeded with `rng`
+    /// (if any) for the chance nodes to come.
+    pub(crate) fn from_parts(
+        game: Arc<G>,
+        state: G::State,
+        history: Vec<u32>,
+        rng: Option<SplitMix64>,
+    ) -> Self {
+        Self {
+            game,
+            state,
+            history,
+            rng,
+            sampled: false,
+        }
+    }
+
     /// The rules state.
     pub fn state(&self) -> &G::State {
         &self.state

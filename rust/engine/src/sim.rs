@@ -259,8 +259,10 @@ pub fn play_game<G: Game, B: SimSeat<G>>(
         step::start_game(game, game_seed, state, &mut rng, bots, chance);
     let mut decisions = 0u32;
     loop {
-        match step::step(game, state, &mut rng, bots, observing, legal, chance)
-            .map_err(step::StepError::into_error::<G>)?
+        match step::step(
+            game, state, &mut rng, bots, observing, legal, chance, &mut 0,
+        )
+        .map_err(step::StepError::into_error::<G>)?
         {
             Stepped::Terminal => return Ok((decisions, chance_steps)),
             Stepped::Chance => chance_steps += 1,

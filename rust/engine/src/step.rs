@@ -327,9 +327,12 @@ pub enum Stepped {
 
 /// Advances one game by one step: a chance node is resolved with `rng` (through
 /// [`Game::sample_chance`]); a seat with a built-in bot decides and its action is applied; an
-/// external seat stops stepping. After an applied step the observing seats see the new state.
+/// external seat stops stepping. After an applied step the observing seats see the new state,
+/// and `applied` holds the outcome or action applied.
 // Always inlined into each driver's loop: the batch runner's per-step cost is mostly this
 // dispatch, and a call here (with the result enum in memory) costs several percent of a game.
+// The scratch buffers and `applied` are the drivers' own fields, borrowed separately.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub fn step<G: Game, B: SimSeat<G>>(
     game: &G,
@@ -339,6 +342,7 @@ pub fn step<G: Game, B: SimSeat<G>>(
     observing: u64,
     legal: &mut Vec<u32>,
     chance: &mut Vec<(u32, u64)>,
+    applied: &mut u32,
 ) -> StepResult<Stepped> {
     let player = game.current_player(state);
     let done = if player == TERMINAL {
@@ -346,6 +350,7 @@ pub fn step<G: Game, B: SimSeat<G>>(
     } else if player == CHANCE {
         let outcome = game.sample_chance(state, rng, chance);
         game.apply(state, outcome);
+        *applied = outcome;
         Stepped::Chance
     } else {
         let seat = player as usize;
@@ -353,10 +358,13 @@ pub fn step<G: Game, B: SimSeat<G>>(
             return Err(StepError::NoBot(seat as u32));
         };
         match bot.decide(game, state, seat, legal)? {
-            Some(action) => game.apply(state, action),
+            Some(action) => {
+                game.apply(state, action);
+                *applied = action;
+                Stepped::Decision
+            }
             None => return Ok(Stepped::External),
         }
-        Stepped::Decision
     };
     observe(game, state, seats, observing);
     Ok(done)

@@ -357,6 +357,7 @@ pub fn check_batch_games_match_stepping<G: Game>(game: &G, spec: &str, games: u6
                     observing,
                     &mut legal,
                     &mut chance,
+                    &mut 0,
                 );
                 match done {
                     Ok(crate::step::Stepped::Decision) => slow_counts.0 += 1,

@@ -24,6 +24,7 @@ use crate::error::{
 };
 use crate::game::Game;
 use crate::rng::{derive_seed, SplitMix64};
+use crate::session::{AnySession, Session};
 use crate::sim::{check_threads, make_bot, thread_pool};
 use crate::step::{self, Stepped};
 use rayon::prelude::*;
@@ -430,6 +431,11 @@ struct Env<G: Game> {
     chance: Vec<(u32, u64)>,
     /// The final scores of the game that ended last (one per seat).
     scores: Vec<i64>,
+    /// The chance nodes that opened the current game, resolved in one call by
+    /// [`step::start_game`] (their outcomes are drawn again by [`VectorEnv::sessions`]).
+    opening: u32,
+    /// Every outcome and action of the current game after its opening, in order.
+    history: Vec<u32>,
 }
 
 /// Shared read-only parts of a step.
@@ -448,7 +454,8 @@ impl<G: Game> Env<G> {
     fn start(&mut self, sh: &Shared<'_, G>, mut k: u64) -> Result<()> {
         for _ in 0..MAX_SKIPPED_GAMES {
             let seed = derive_seed(self.base_seed, k);
-            (self.observing, _) = step::start_game(
+            self.history.clear();
+            (self.observing, self.opening) = step::start_game(
                 sh.game,
                 seed,
                 &mut self.state,
@@ -498,6 +505,7 @@ impl<G: Game> Env<G> {
     /// its legal actions: the mask is written from [`Game::legal_bits`] instead.
     #[inline(always)]
     fn next_agent(&mut self, sh: &Shared<'_, G>) -> Result<Option<usize>> {
+        let mut applied = 0;
         loop {
             let player = sh.game.current_player(&self.state);
             if let Ok(seat) = u32::try_from(player) {
@@ -513,12 +521,13 @@ impl<G: Game> Env<G> {
                 self.observing,
                 &mut self.legal,
                 &mut self.chance,
+                &mut applied,
             )
             .map_err(step::StepError::into_error::<G>)?;
             match stepped {
                 Stepped::Terminal => return Ok(None),
                 Stepped::External => return Ok(Some(sh.game.current_player(&self.state) as usize)),
-                Stepped::Chance | Stepped::Decision => {}
+                Stepped::Chance | Stepped::Decision => self.history.push(applied),
             }
         }
     }
@@ -581,6 +590,7 @@ impl<G: Game> Env<G> {
             &mut self.bots,
             self.observing,
         );
+        self.history.push(action);
         match self.advance(sh)? {
             Some(seat) => self.seat = seat,
             None => {
@@ -693,6 +703,8 @@ impl<G: Game> VectorEnv<G> {
                 legal: Vec::new(),
                 chance: Vec::new(),
                 scores: vec![0; n],
+                opening: 0,
+                history: Vec::new(),
             });
         }
         let pool = match config.threads {
@@ -860,6 +872,54 @@ impl<G: Game> VectorEnv<G> {
         let mut out = try_filled(len, 0.0, &what, hint)?;
         self.observe_into(envs, seats, &mut out)?;
         Ok(out)
+    }
+
+    /// The current game of each of `envs` as a [`Session`] with its whole history: every chance
+    /// outcome, bot decision and agent action since the game's start, so that it replays, shows
+    /// a bot (or [`crate::search::decide_all`]) the game from its start, and saves and loads
+    /// like any other. It is seeded with the env's chance stream: playing on from it draws the
+    /// outcomes the env would draw. An env whose game ended on the last step gives that finished
+    /// game (its next step starts the next one).
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidOption`] for an env out of range; [`EngineError::InvalidState`]
+    /// before the first reset or after a failed one.
+    pub fn sessions(&self, envs: &[usize]) -> Result<Vec<Session<G>>> {
+        if self.broken {
+            return Err(broken_error());
+        }
+        let mut chance = Vec::new();
+        envs.iter()
+            .map(|&i| {
+                let env = self.envs.get(i).ok_or_else(|| {
+                    EngineError::InvalidOption(format!(
+                        "env {i} is out of range {}",
+                        indices(self.envs.len() as u64)
+                    ))
+                })?;
+                let k = env.episode.ok_or_else(|| {
+                    EngineError::InvalidState("call reset() before states()".into())
+                })?;
+                // The opening's outcomes, stepped one at a time with the game's stream: the draws
+                // `Game::resolve_chance` made in one call.
+                let game = &*self.game;
+                let mut state = game.initial_state();
+                let mut rng = SplitMix64::new(derive_seed(env.base_seed, k));
+                let mut history = Vec::with_capacity(env.opening as usize + env.history.len());
+                for _ in 0..env.opening {
+                    let outcome = game.sample_chance(&state, &mut rng, &mut chance);
+                    game.apply(&mut state, outcome);
+                    history.push(outcome);
+                }
+                history.extend_from_slice(&env.history);
+                Ok(Session::from_parts(
+                    Arc::clone(&self.game),
+                    env.state.clone(),
+                    history,
+                    Some(env.rng),
+                ))
+            })
+            .collect()
     }
 
     /// Fails unless `out` has the sizes of [`VectorEnv::output`]'s buffers.
@@ -1063,6 +1123,8 @@ pub trait AnyVectorEnv: Send {
     fn stop_flags(&self) -> Vec<Arc<AtomicBool>>;
     /// See [`VectorEnv::mark_broken`].
     fn mark_broken(&mut self);
+    /// [`VectorEnv::sessions`], each boxed.
+    fn sessions(&self, envs: &[usize]) -> Result<Vec<Box<dyn AnySession>>>;
 }
 
 impl<G: Game> AnyVectorEnv for VectorEnv<G> {
@@ -1104,6 +1166,13 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
     }
     fn mark_broken(&mut self) {
         VectorEnv::mark_broken(self);
+    }
+    fn sessions(&self, envs: &[usize]) -> Result<Vec<Box<dyn AnySession>>> {
+        let sessions = VectorEnv::sessions(self, envs)?;
+        Ok(sessions
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn AnySession>)
+            .collect())
     }
 }
 
@@ -1230,6 +1299,57 @@ mod tests {
             }
             out = env.output();
             env.step(&actions, &mut out).unwrap();
+        }
+    }
+
+    /// Each env's session replays from its history (with the opening dealt in one call by the
+    /// env drawn again), shows the env's observation, and, seeded with the env's stream, plays
+    /// on as the env does.
+    #[test]
+    fn sessions_replay_and_play_on_as_the_env() {
+        for info in registry::games() {
+            let game = registry::make(info.id, info.players.0 as i64, &Map::new()).unwrap();
+            let n = game.players();
+            let actions = game.num_actions() as usize;
+            let size = game.observation_shape().iter().product();
+            let mut tensor = vec![0.0; size];
+            // Seat 0 against built-in bots (whose decisions the history holds), and every seat.
+            for agents in [vec![0], (0..n).collect()] {
+                let mut env = game.vector_env(config(6, 13, agents.clone(), n)).unwrap();
+                let envs: Vec<usize> = (0..6).collect();
+                let mut out = env.output();
+                assert!(matches!(
+                    env.sessions(&[0]),
+                    Err(EngineError::InvalidState(_))
+                ));
+                env.reset(None, &mut out).unwrap();
+                assert!(matches!(
+                    env.sessions(&[6]),
+                    Err(EngineError::InvalidOption(_))
+                ));
+                let mut rng = SplitMix64::new(4);
+                let mut before = env.sessions(&envs).unwrap();
+                for _ in 0..60 {
+                    for (i, s) in before.iter().enumerate() {
+                        let json = s.to_json();
+                        let back = game.session_from_json(&json).unwrap();
+                        assert_eq!(back.to_json(), json, "{}", info.id);
+                        s.observation_tensor(out.seat[i], &mut tensor).unwrap();
+                        assert_eq!(env.observe(&[i], None).unwrap(), tensor, "{}", info.id);
+                    }
+                    let chosen = pick(&mut rng, &out, actions);
+                    let ended = out.terminated.clone();
+                    env.step(&chosen, &mut out).unwrap();
+                    let after = env.sessions(&envs).unwrap();
+                    if agents.len() == n {
+                        for (i, s) in before.iter_mut().enumerate().filter(|(i, _)| !ended[*i]) {
+                            s.apply(chosen[i], None).unwrap();
+                            assert_eq!(s.to_json(), after[i].to_json(), "{}", info.id);
+                        }
+                    }
+                    before = after;
+                }
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 
 use super::{
     list_arg, optional_threads, run_stoppable, str_arg, to_py_err, uint_arg, Locked, PyGame,
+    PyState,
 };
 use cardtable_engine as engine;
 use engine::EngineError;
@@ -509,6 +510,38 @@ impl PyVectorEnv {
         Ok(numpy::PyArray1::from_vec(py, filled)
             .reshape(shape)?
             .into_any())
+    }
+
+    /// The current games of `envs` (all envs if `None`) as states with their whole histories,
+    /// seeded with each env's chance stream (see `cardtable.VectorEnv.states`).
+    #[pyo3(signature = (envs=None))]
+    fn states(
+        &self,
+        py: Python<'_>,
+        envs: Option<numpy::PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<Vec<PyState>> {
+        let envs = match envs {
+            Some(a) => a
+                .as_array()
+                .iter()
+                .map(|&x| {
+                    usize::try_from(x).map_err(|_| {
+                        to_py_err(EngineError::InvalidOption(format!(
+                            "env {x} is out of range"
+                        )))
+                    })
+                })
+                .collect::<PyResult<Vec<usize>>>()?,
+            None => (0..self.num_envs).collect(),
+        };
+        let inner = &self.inner;
+        let sessions = py
+            .detach(|| inner.lock()?.sessions(&envs))
+            .map_err(to_py_err)?;
+        Ok(sessions
+            .into_iter()
+            .map(|inner| PyState { inner })
+            .collect())
     }
 
     /// Number of envs.
