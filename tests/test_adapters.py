@@ -327,6 +327,21 @@ def test_gymnasium_step_does_not_call_a_non_int_a_bool(action: Any) -> None:
     assert "bool" not in str(caught.value)
 
 
+def test_gymnasium_env_reset_refuses_options_and_changes_nothing() -> None:
+    """As the vector env does: options are the game's, given when the env is made."""
+    pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_env
+
+    env = make_env("goofspiel", players=2)
+    obs, _ = env.reset(seed=3)
+    with pytest.raises(InvalidOptionError, match="options=None or an empty dict only"):
+        env.reset(seed=4, options={"num_cards": 5})
+    again = make_env("goofspiel", players=2)
+    again.reset(seed=3)
+    assert env.np_random.integers(1 << 62) == again.np_random.integers(1 << 62)
+    assert env.reset(options={})[0].shape == obs.shape
+
+
 def legal_actions(mask: Any) -> Any:
     """The first legal action per row (0 where nothing is legal: an env that just ended)."""
     return np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in mask], np.int64)

@@ -6,6 +6,7 @@ instead of taking the test run down with it.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -338,6 +339,38 @@ def test_two_threads_sharing_a_policy_run_and_a_state() -> None:
     assert failures == []
 
 
+def test_applying_to_a_state_a_search_reads_in_another_thread_is_refused() -> None:
+    """A state that a search reads with the GIL released cannot change meanwhile: ``apply`` is
+    an ``InvalidStateError`` (it was PyO3's ``RuntimeError: Already borrowed``), the state is
+    unchanged, and it plays on once the search is done."""
+    game = cardtable.make("turn_the_tide", players=3)
+    state = game.new_state(seed=1)
+    searching, checked = threading.Event(), threading.Event()
+
+    def progress(done: int, total: int) -> bool:
+        searching.set()
+        checked.wait(30)
+        return False  # ends the batch
+
+    def search() -> None:
+        with contextlib.suppress(KeyboardInterrupt):  # what a stopped batch raises
+            cardtable.search(game, [state], "mcts:iterations=100000000", progress=progress)
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    try:
+        assert searching.wait(30)
+        before = state.to_dict()
+        with pytest.raises(InvalidStateError, match="being read in another thread"):
+            state.apply(state.legal_actions()[0])
+        assert state.to_dict() == before
+    finally:
+        checked.set()
+        thread.join(30)
+    assert not thread.is_alive()
+    state.apply(state.legal_actions()[0])
+
+
 # ----- 4. Ctrl-C latency -----
 
 INTERRUPT = """
@@ -485,6 +518,24 @@ def test_an_exception_from_a_signal_handler_is_not_taken_for_ctrl_c() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_ctrl_c_inside_the_progress_callback_keeps_the_games_played() -> None:
+    """Ctrl-C that lands while the progress callback runs (raised inside it) ends ``simulate``
+    with the games played so far, as one between two callbacks does; it used to propagate and
+    lose them."""
+    calls = 0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+
+    result = cardtable.simulate(
+        "goofspiel", players=2, games=10**9, keep_games=False, threads=1, progress=progress
+    )
+    assert result.interrupted and 0 < result.games_played < 10**9
 
 
 # ----- 5. clone never mutates its source -----

@@ -50,7 +50,7 @@ from cardtable import games
 from cardtable._inputs import as_int, is_choice
 from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from cardtable.vector import Info, Reward, StepResult, VectorEnv
+from cardtable.vector import Info, Reward, StepResult, VectorEnv, _check_reset_options
 
 __all__ = ["ENV_IDS", "CardtableEnv", "CardtableVectorEnv", "make_env", "make_vec_env"]
 
@@ -141,10 +141,16 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Starts a game (its seed is drawn from the generator that ``seed`` seeds).
 
+        Args:
+            seed: Seeds the generator that draws the game's seed (``None``: go on with it).
+            options: ``None`` or an empty dict (the game's options are given when the env is
+                made).
+
         Raises:
             InvalidOptionError: If ``seed`` is not ``None`` or an int in ``0..2**64 - 1`` (NumPy
-                integers too).
+                integers too), or on options that are not ``None`` or empty.
         """
+        _check_reset_options(options)
         super().reset(seed=check_seed(seed))
         game_seed = int(self.np_random.integers(1 << 63))
         obs, info = self._env.reset(seed=game_seed)

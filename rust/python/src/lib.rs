@@ -551,10 +551,12 @@ impl PyState {
         self.inner.chance_outcomes()
     }
 
-    /// Applies an action or chance outcome.
+    /// Applies an action or chance outcome. A state that a bot or a search reads in another
+    /// thread (with the GIL released) cannot change until it is done: that is an
+    /// `InvalidStateError`, not PyO3's borrow error.
     #[pyo3(signature = (action, player=None))]
     fn apply(
-        &mut self,
+        slf: &Bound<'_, Self>,
         action: &Bound<'_, PyAny>,
         player: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
@@ -563,7 +565,14 @@ impl PyState {
             None => None,
             Some(p) => Some(int_arg(p, "player", EngineError::IllegalAction)?),
         };
-        self.inner.apply(a, p).map_err(to_py_err)
+        let mut state = slf.try_borrow_mut().map_err(|_| {
+            to_py_err(EngineError::InvalidState(
+                "this state is being read in another thread (a bot's decision or a search on \
+                 it); apply to a copy (copy.copy(state)) or once that is done"
+                    .into(),
+            ))
+        })?;
+        state.inner.apply(a, p).map_err(to_py_err)
     }
 
     /// A readable label of an action id.
@@ -846,24 +855,22 @@ impl Reporter {
     /// Whether the work may go on after `done` steps of it.
     fn report(&self, done: u64) -> bool {
         Python::attach(|py| {
-            if let Err(e) = py.check_signals() {
+            let go_on = py.check_signals().and_then(|()| match &self.progress {
+                None => Ok(true),
+                Some(cb) => cb
+                    .call1(py, (done,))
+                    .map(|ret| !matches!(ret.extract::<bool>(py), Ok(false))),
+            });
+            go_on.unwrap_or_else(|e| {
+                // Ctrl-C stops the work the same way whether it comes between two calls of the
+                // callback or while the callback runs (raised inside it).
                 if self.keep_interrupt
                     || !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py)
                 {
                     self.keep(e);
                 }
-                return false;
-            }
-            match &self.progress {
-                None => true,
-                Some(cb) => match cb.call1(py, (done,)) {
-                    Ok(ret) => !matches!(ret.extract::<bool>(py), Ok(false)),
-                    Err(e) => {
-                        self.keep(e);
-                        false
-                    }
-                },
-            }
+                false
+            })
         })
     }
 
