@@ -301,7 +301,7 @@ def test_progress_callback_and_stopping_early() -> None:
 
     def stop_soon(done: int, total: int) -> bool:
         seen.append((done, total))
-        return False
+        return done == 0  # on a loaded machine no game may be done by the first call
 
     result = cardtable.simulate(
         "turn_the_tide", players=4, games=3_000_000, threads=1, progress=stop_soon
