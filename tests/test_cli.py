@@ -276,6 +276,44 @@ def test_summary_says_it_reads_the_parquet_files_simulate_writes(tmp_path: Path)
     assert "it is not a Parquet file; resume reads the Parquet files that simulate" in text
 
 
+def test_summary_and_resume_refuse_a_corrupt_run_in_one_line(tmp_path: Path) -> None:
+    """A saved run with a bad column, options nested too deep for Python's JSON reader or a range
+    too large to load ended the command with a traceback (``TypeError``, ``RecursionError``,
+    NumPy's ``MemoryError``)."""
+    pa = pytest.importorskip("pyarrow")
+    table = cardtable.simulate("goofspiel", players=2, games=5, progress=False).to_arrow()
+    meta = {k.decode(): v.decode() for k, v in table.schema.metadata.items()}
+    cases = [
+        (
+            table.set_column(table.schema.get_field_index("win_0"), "win_0", pa.array(["x"] * 5)),
+            "column win_0 is of type string, not booleans",
+        ),
+        (
+            table.replace_schema_metadata({**meta, "options": "[" * 100_000 + "]" * 100_000}),
+            "options is JSON nested too deep to read",
+        ),
+        (
+            table.replace_schema_metadata(
+                {**meta, "games_requested": str(10**15), "interrupted": "true"}
+            ),
+            f"the per-game results of {10**15} games (the table's games_requested) would not "
+            "fit in memory",
+        ),
+    ]
+    for i, (bad, message) in enumerate(cases):
+        path = tmp_path / f"bad{i}.parquet"
+        pq.write_table(bad, path)
+        for args in (
+            ["summary", str(path)],
+            ["resume", str(path), "--out", str(tmp_path / "o.csv")],
+        ):
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 1 and isinstance(result.exception, SystemExit), args
+            text = " ".join(result.output.split())
+            assert text.startswith(f"Error: cannot read {path}: ") and message in text, text
+    assert not (tmp_path / "o.csv").exists()
+
+
 def _simulate(*args: str) -> list[str]:
     return ["simulate", "goofspiel", "-p", "2", "-n", "50", "--no-progress", *args]
 

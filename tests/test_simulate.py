@@ -486,6 +486,141 @@ def test_a_table_that_is_not_a_run_is_refused() -> None:
             cardtable.SimulationResult.from_arrow(bad)
 
 
+def _saved_tide(**changes: str) -> Any:
+    """A saved 20-game run of Turn the Tide, its metadata changed by ``changes``."""
+    table = cardtable.simulate(
+        "turn_the_tide", players=3, games=20, seed=1, progress=False
+    ).to_arrow()
+    meta = {k.decode(): v.decode() for k, v in table.schema.metadata.items()}
+    return table.replace_schema_metadata({**meta, **changes})
+
+
+def _with_column(table: Any, name: str, values: list[Any], kind: str | None = None) -> Any:
+    """``table`` with column ``name`` replaced by ``values`` (of Arrow type ``kind``)."""
+    import pyarrow as pa
+
+    array = pa.array(values, getattr(pa, kind)() if kind else None)
+    return table.set_column(table.schema.get_field_index(name), name, array)
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "kind", "message"),
+    [
+        ("score_0", [None] * 20, "int16", "column score_0 has 20 nulls"),
+        ("score_0", [float("nan")] * 20, None, "column score_0 is of type double, not integers"),
+        ("score_0", [1.5] * 20, None, "column score_0 is of type double, not integers"),
+        ("score_0", [[1]] * 20, None, r"column score_0 is of type list<.*>, not integers"),
+        ("score_0", [2**63] * 20, "uint64", "column score_0 holds 9223372036854775808, not in"),
+        ("win_0", ["x"] * 20, None, "column win_0 is of type string, not booleans"),
+        ("win_0", [None] * 20, "bool_", "column win_0 has 20 nulls"),
+        ("win_0", [7] * 20, None, "column win_0 is of type int64, not booleans"),
+        ("length", [-3] * 20, "int64", r"column length holds -3, not in 1\.\.=4294967295"),
+        ("length", [0] * 20, "uint32", r"column length holds 0, not in 1\.\.=4294967295"),
+        ("length", [1.5] * 20, None, "column length is of type double, not integers"),
+        ("length", [float("nan")] * 20, None, "column length is of type double, not integers"),
+        ("game", [g + 0.5 for g in range(20)], None, "column game is of type double"),
+        ("game", [str(g) for g in range(20)], None, "column game is of type string"),
+        ("game", [-1, *range(1, 20)], "int64", "column game holds -1, not in 0"),
+    ],
+)
+def test_a_saved_table_with_a_bad_column_is_refused_naming_it(
+    name: str, values: list[Any], kind: str | None, message: str
+) -> None:
+    """A column of another type, with nulls or out of range was read into wrapped, truncated or
+    NaN-converted arrays, or failed with a bare ``ValueError`` or ``TypeError``."""
+    pytest.importorskip("pyarrow")
+    bad = _with_column(_saved_tide(), name, values, kind)
+    with pytest.raises(InvalidOptionError, match=message) as refused:
+        cardtable.SimulationResult.from_arrow(bad)
+    assert str(refused.value).startswith("not a table of SimulationResult.to_arrow (or simulate")
+
+
+def test_a_saved_table_with_bad_metadata_is_refused_naming_the_key() -> None:
+    pytest.importorskip("pyarrow")
+    table = _saved_tide()
+    unknown = 'bots: turn_the_tide: unknown bot "foo"; built-in bots: random, greedy'
+    for changes, message in [
+        ({"seed": "-1"}, r"seed must be an int in 0\.\.=18446744073709551615, got -1$"),
+        ({"seed": str(2**70)}, "seed must be an int in 0..=18446744073709551615, got 1180"),
+        ({"bots": json.dumps(["foo", "bar", "baz"])}, unknown),
+        ({"bots": "random,mcts:iterations=x,random"}, "bots: turn_the_tide: bot mcts: iterations"),
+        ({"options": "[" * 100_000 + "]" * 100_000}, "options is JSON nested too deep to read"),
+        ({"bots": "[" * 100_000 + "]" * 100_000}, "bots is JSON nested too deep to read"),
+        ({"options": json.dumps({"rounds": [[[]]] * 2})}, "turn_the_tide: option rounds"),
+    ]:
+        with pytest.raises(InvalidOptionError, match=message):
+            cardtable.SimulationResult.from_arrow(_saved_tide(**changes))
+    # A run that was not interrupted has a row for each of its games.
+    for rows in (0, 10, 19):
+        with pytest.raises(InvalidOptionError, match=f"completed all its 20 games .* has {rows}"):
+            cardtable.SimulationResult.from_arrow(table.slice(0, rows))
+    with pytest.raises(InvalidOptionError, match="all its 1000000000000 games"):
+        cardtable.SimulationResult.from_arrow(_saved_tide(games_requested=str(10**12)))
+
+
+def test_a_saved_run_too_large_to_load_is_a_capacity_error() -> None:
+    """``games_requested`` sized the per-game arrays unchecked: NumPy's own ``MemoryError``."""
+    pytest.importorskip("pyarrow")
+    for games in (10**15, 2**63, 2**64 - 1):
+        with pytest.raises(
+            cardtable.CapacityError,
+            match=f"the per-game results of {games} games .* would not fit in memory",
+        ):
+            cardtable.SimulationResult.from_arrow(
+                _saved_tide(games_requested=str(games), interrupted="true")
+            )
+    # A stopped run's table (some games of a large range) loads as it was.
+    loaded = cardtable.SimulationResult.from_arrow(
+        _saved_tide(games_requested="100000", interrupted="true")
+    )
+    assert loaded.interrupted and loaded.games_played == 20 and loaded.games_requested == 100_000
+
+
+def test_every_table_a_run_writes_loads_after_the_checks() -> None:
+    """The checks refuse no table ``to_arrow`` writes: a Python policy's label, a game number
+    from 2**63 on (``uint64``), an empty part, and a table from before ``interrupted`` and
+    ``games_requested`` were saved (missing games: it was stopped)."""
+    pa = pytest.importorskip("pyarrow")
+    policy = cardtable.simulate(
+        "goofspiel", players=2, games=6, bots=[first_legal, "random"], progress=False
+    )
+    assert policy.bots[0] == "policy:first_legal"
+    wide = cardtable.simulate("goofspiel", players=2, games=5, first_game=2**63, progress=False)
+    assert wide.to_arrow().schema.field("game").type == pa.uint64()
+    empty = cardtable.simulate("goofspiel", players=2, games=0, first_game=3, progress=False)
+    for run in (policy, wide, empty):
+        assert cardtable.SimulationResult.from_arrow(run.to_arrow()) == run
+    table = _saved_tide()
+    meta = {k: v for k, v in table.schema.metadata.items() if k != b"interrupted"}
+    old = table.replace_schema_metadata(
+        {k: v for k, v in meta.items() if k not in (b"games_requested", b"first_game")}
+    )
+    assert not cardtable.SimulationResult.from_arrow(old).interrupted
+    stopped = cardtable.SimulationResult.from_arrow(old.take([0, 1, 5]))
+    assert stopped.interrupted and stopped.games_played == 3 and stopped.games_requested == 6
+
+
+def test_from_parquet_refuses_what_is_not_a_saved_run(tmp_path: Path) -> None:
+    """pyarrow's ``ArrowInvalid`` and ``TypeError`` came through for a file that is not Parquet,
+    a directory (read as a dataset of the files in it), ``5`` and ``None``."""
+    pytest.importorskip("pyarrow")
+    text = tmp_path / "run.parquet"
+    text.write_text("game,length\n", encoding="utf-8")
+    with pytest.raises(InvalidOptionError, match="not a Parquet file of SimulationResult"):
+        cardtable.SimulationResult.from_parquet(text)
+    for bad in (5, None, ""):
+        with pytest.raises(InvalidOptionError, match="path must be a str or a path"):
+            cardtable.SimulationResult.from_parquet(bad)  # type: ignore[arg-type]
+    # A directory of saved runs is no saved run (it was read as one table of all of them).
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    cardtable.simulate("goofspiel", players=2, games=3, progress=False).to_parquet(parts / "a.pq")
+    with pytest.raises(IsADirectoryError):
+        cardtable.SimulationResult.from_parquet(parts)
+    with pytest.raises(FileNotFoundError):
+        cardtable.SimulationResult.from_parquet(tmp_path / "none.parquet")
+
+
 def test_saved_bots_keep_their_specs_as_written() -> None:
     pytest.importorskip("pyarrow")
     # A spec written with spaces came back without them (the names were joined with commas and
@@ -895,6 +1030,32 @@ def test_progress_is_exactly_true_false_or_a_callable(
     assert not calls  # refused before any game
     captured = capsys.readouterr()
     assert "simulating" not in captured.out + captured.err
+
+
+def test_a_progress_callable_must_take_done_and_total() -> None:
+    """``progress=lambda done: ...`` failed with a bare ``TypeError`` at the first report."""
+    game = cardtable.make("goofspiel", players=2)
+    states = [game.new_state(seed=1)]
+    for wrong in (lambda done: None, lambda: None, lambda done, total, rate: None):
+        with pytest.raises(InvalidOptionError, match=r"accept two positional arguments"):
+            cardtable.simulate("goofspiel", players=2, games=5, progress=wrong)
+        with pytest.raises(InvalidOptionError, match=r"progress\(done, total\)"):
+            cardtable.search(game, states, "random", progress=wrong)
+        with pytest.raises(InvalidOptionError, match=r"accept two positional arguments"):
+            cardtable.simulate(
+                "goofspiel", players=2, games=5, bots=[first_legal, "random"], progress=wrong
+            )
+
+    class Report:
+        def __call__(self, done: int, total: int, note: str = "") -> None:
+            pass
+
+    seen: list[tuple[Any, ...]] = []
+    # min has no signature to inspect; a method, *args and a default are fine.
+    for right in (min, Report(), lambda *args: seen.append(args), Report().__call__):
+        cardtable.simulate("goofspiel", players=2, games=5, progress=right)
+        cardtable.search(game, states, "random", progress=right)
+    assert seen and all(len(args) == 2 for args in seen)
 
 
 def test_the_progress_bar_is_drawn_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,9 @@ types; this module imports none of them (the replay viewer only inside
 
 from __future__ import annotations
 
+import errno
 import functools
+import inspect
 import itertools
 import json
 import math
@@ -20,10 +22,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, check_threads, write_whole
+from cardtable._inputs import (
+    MAX_SEED,
+    as_int,
+    as_items,
+    check_fits,
+    check_int,
+    check_path,
+    check_threads,
+    write_whole,
+)
 from cardtable._option_text import changed_options, options_text
 from cardtable._rich_text import plain_text
-from cardtable.errors import InvalidOptionError, InvalidStateError
+from cardtable.errors import CapacityError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     import pyarrow
@@ -843,38 +854,65 @@ class SimulationResult:
         games from its rows; the summary is computed from the games again, exactly as the run
         computed it, so ``SimulationResult.from_arrow(r.to_arrow()) == r``. Tables of the parts
         of a run (``first_game``) load and :meth:`merge` like the parts themselves. A table from
-        before ``first_game`` existed is read as a whole run of its games.
+        before ``first_game`` existed is read as a whole run of its games (interrupted if some of
+        them are missing).
+
+        Everything is checked before the per-game arrays are made: the columns' types (``game``
+        and ``length`` integers, ``score_<p>`` integers that fit ``int64``, ``win_<p>``
+        booleans, none of them null), each row a completed game (``length`` in
+        ``1..=2**32-1``), the seed and the bots as :func:`cardtable.simulate` checks them (a
+        Python policy's ``policy:<name>`` label is kept as it is), and one row per game of the
+        range unless the run was interrupted.
 
         Raises:
-            InvalidOptionError: If ``table`` is not such a table (no metadata, other columns).
+            InvalidOptionError: If ``table`` is not such a table (no metadata, other columns, a
+                column of another type or with nulls, values or metadata no run writes); the
+                message names the column or key.
+            CapacityError: If the run's per-game arrays (``games_requested`` games) would not fit
+                in memory.
         """
         from cardtable import _core
 
         try:
             meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
             players = int(meta["players"])
-            game = _core.Game(meta["game_id"], players, json.loads(meta["options"]))
-            games = table.column("game").to_numpy().astype(np.uint64)
-            lengths = table.column("length").to_numpy()
-            scores = np.stack([table.column(f"score_{p}").to_numpy() for p in range(players)], 1)
-            winners = np.stack([table.column(f"win_{p}").to_numpy() for p in range(players)], 1)
+            game = _core.Game(meta["game_id"], players, _metadata_json(meta, "options"))
+            games = _int_column(table, "game", 0, MAX_SEED).astype(np.uint64)
+            lengths = _int_column(table, "length", 1, _MAX_LENGTH).astype(np.uint32)
+            scores = np.stack([_score_column(table, p) for p in range(players)], 1)
+            winners = np.stack([_win_column(table, p) for p in range(players)], 1)
             first = int(meta.get("first_game", "0"))
             last = int(games.max()) + 1 if len(games) else 0
             requested = int(meta.get("games_requested", str(last)))
-            interrupted = json.loads(meta.get("interrupted", "false"))
-            seed, bots = int(meta["seed"]), _bots_of(meta["bots"])
-            rows = games - np.uint64(first) if len(games) else np.zeros(0, np.uint64)
+            # A table from before ``interrupted`` was saved: interrupted if it lacks games.
+            interrupted = (
+                _metadata_json(meta, "interrupted")
+                if "interrupted" in meta
+                else len(games) < requested
+            )
+            seed = check_int("seed", int(meta["seed"]), 0, MAX_SEED)
+            bots = _bots_of(meta)
             problem = _table_problem(games, first, requested, len(bots), players, interrupted)
+            if problem is None:
+                _check_bot_specs(game, bots)
+        except InvalidOptionError as err:  # a check of a column, the seed, the bots or the game
+            problem = str(err)
         except (AttributeError, KeyError, ValueError, TypeError, OverflowError) as err:
             problem = repr(err)
         if problem is not None:
             raise InvalidOptionError(
                 f"not a table of SimulationResult.to_arrow (or simulate --out): {problem}"
             )
-        rows = rows.astype(np.int64)
-        full_scores = np.zeros((requested, players), dtype=scores.dtype)
-        full_winners = np.zeros((requested, players), dtype=np.bool_)
-        full_lengths = np.zeros(requested, dtype=np.uint32)
+        what = f"the per-game results of {requested} games (the table's games_requested)"
+        hint = "load the table on a machine with more memory"
+        check_fits(requested * (players * (scores.itemsize + 1) + 4), what, hint)
+        rows = (games - np.uint64(first)).astype(np.int64)
+        try:
+            full_scores = np.zeros((requested, players), dtype=scores.dtype)
+            full_winners = np.zeros((requested, players), dtype=np.bool_)
+            full_lengths = np.zeros(requested, dtype=np.uint32)
+        except MemoryError as err:  # where the system does not tell the memory available
+            raise CapacityError(f"{what} would not fit in memory; {hint}") from err
         full_scores[rows], full_winners[rows], full_lengths[rows] = scores, winners, lengths
         raw = {
             "games_played": len(rows),
@@ -893,30 +931,151 @@ class SimulationResult:
         """:meth:`from_arrow` of a Parquet file written by :meth:`to_parquet` or ``--out``.
 
         Raises:
-            InvalidOptionError: If the file is not such a table.
-            OSError: If the file cannot be read.
+            InvalidOptionError: If ``path`` is not a ``str`` or a path, or the file is not such a
+                table (not Parquet at all, say).
+            CapacityError: As :meth:`from_arrow`.
+            OSError: If the file cannot be read (``FileNotFoundError`` if it does not exist,
+                ``IsADirectoryError`` for a directory).
         """
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        return cls.from_arrow(pq.read_table(path))
+        name = os.fspath(check_path(path))
+        if os.path.isdir(name):  # pyarrow would read the Parquet files in it as one dataset
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+        try:
+            table = pq.read_table(name)
+        except (OSError, MemoryError):
+            raise
+        except pa.ArrowException as err:
+            raise InvalidOptionError(
+                f"not a Parquet file of SimulationResult.to_parquet (or simulate --out): {err}"
+            ) from None
+        return cls.from_arrow(table)
 
 
-def _bots_of(text: str) -> list[str]:
+_MAX_LENGTH = (1 << 32) - 1
+"""The most decisions a game's ``length`` holds (``uint32``)."""
+
+
+def _checked_column(table: pyarrow.Table, name: str, kind: str) -> npt.NDArray[Any]:
+    """Column ``name`` of a saved table as a NumPy array, if it is of ``kind`` without nulls.
+
+    ``kind`` is ``"integers"`` (any signed or unsigned integer type) or ``"booleans"``.
+
+    Raises:
+        InvalidOptionError: If it is of another type or holds nulls.
+        KeyError: If there is no such column.
+    """
+    import pyarrow as pa
+
+    column = table.column(name)
+    is_kind = pa.types.is_integer if kind == "integers" else pa.types.is_boolean
+    if not is_kind(column.type):
+        raise InvalidOptionError(f"column {name} is of type {column.type}, not {kind}")
+    if column.null_count:
+        raise InvalidOptionError(f"column {name} has {column.null_count} nulls")
+    values: npt.NDArray[Any] = column.to_numpy()
+    return values
+
+
+def _int_column(table: pyarrow.Table, name: str, low: int, high: int) -> npt.NDArray[Any]:
+    """Integer column ``name`` of a saved table, its values in ``low..=high``.
+
+    Raises:
+        InvalidOptionError: If it is not a column of integers in that range without nulls.
+        KeyError: If there is no such column.
+    """
+    values = _checked_column(table, name, "integers")
+    if len(values):
+        smallest, largest = int(values.min()), int(values.max())
+        if smallest < low or largest > high:
+            bad = smallest if smallest < low else largest
+            raise InvalidOptionError(f"column {name} holds {bad}, not in {low}..={high}")
+    return values
+
+
+def _score_column(table: pyarrow.Table, seat: int) -> npt.NDArray[np.signedinteger[Any]]:
+    """Seat ``seat``'s scores (``score_<seat>``) as signed integers, ``int16`` at least.
+
+    Raises:
+        InvalidOptionError: If the column is not of integers that fit ``int64``, without nulls.
+        KeyError: If there is no such column.
+    """
+    name = f"score_{seat}"
+    values = _int_column(table, name, -_INT64_MAX - 1, _INT64_MAX)
+    if values.dtype == np.uint64:
+        return values.astype(np.int64)
+    return values.astype(np.promote_types(values.dtype, np.int16))
+
+
+def _win_column(table: pyarrow.Table, seat: int) -> npt.NDArray[np.bool_]:
+    """Whether seat ``seat`` won each game (``win_<seat>``).
+
+    Raises:
+        InvalidOptionError: If the column is not of booleans without nulls.
+        KeyError: If there is no such column.
+    """
+    return _checked_column(table, f"win_{seat}", "booleans")
+
+
+def _metadata_json(meta: dict[str, str], key: str) -> Any:
+    """The JSON value of metadata ``key`` of a saved table.
+
+    Raises:
+        InvalidOptionError: If it nests too deep for Python's JSON reader (which would exhaust
+            the recursion limit; the engine refuses options nested deeper than 64 levels).
+        KeyError: If there is no such key.
+        ValueError: If it is not JSON.
+    """
+    try:
+        return json.loads(meta[key])
+    except RecursionError:
+        raise InvalidOptionError(
+            f"the metadata's {key} is JSON nested too deep to read ({meta[key]:.40}...)"
+        ) from None
+
+
+def _bots_of(meta: dict[str, str]) -> list[str]:
     """The bots of a saved table's metadata.
 
     A JSON list of specs, or (in tables written before that) the specs joined with commas.
 
     Raises:
+        InvalidOptionError: If the list nests too deep to read.
+        KeyError: If the metadata has no bots.
         ValueError: If it is neither.
     """
     from cardtable.bots import split_bot_specs
 
+    text = meta["bots"]
     if not text.startswith("["):
         return split_bot_specs(text)
-    bots = json.loads(text)
+    bots = _metadata_json(meta, "bots")
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         raise ValueError(f"bots is not a list of bot specs: {text!r:.80}")
     return bots
+
+
+def _check_bot_specs(game: _core.Game, bots: list[str]) -> None:
+    """Checks a saved table's bots as :func:`cardtable.simulate` does, one per seat.
+
+    A Python policy's label (``policy:<name>``, which no built-in bot has) is not a bot to seat:
+    a result does not keep the policy.
+
+    Raises:
+        InvalidOptionError: On an unknown bot or a bad parameter (the engine's message, after
+            ``bots: ``).
+    """
+    from cardtable.bots import bot
+
+    for seat, spec in enumerate(bots):
+        if spec.startswith("policy:"):
+            continue
+        try:
+            bot(game, spec, seat)
+        except InvalidOptionError as err:
+            raise InvalidOptionError(f"bots: {err}") from None
 
 
 def _table_problem(
@@ -927,7 +1086,11 @@ def _table_problem(
     players: int,
     interrupted: object,
 ) -> str | None:
-    """What makes a saved table's games and metadata not those of a run, or ``None``."""
+    """What makes a saved table's games and metadata not those of a run, or ``None``.
+
+    A table has one row per completed game (:meth:`SimulationResult.game_columns`): all the
+    games of its range unless the run was interrupted.
+    """
     if bots != players:
         return f"{bots} bots for {players} players"
     if not 0 <= requested <= MAX_SEED or not 0 <= first <= MAX_SEED - requested:
@@ -938,6 +1101,11 @@ def _table_problem(
         return f"game numbers outside the run's range {first}..{first + requested - 1}"
     if len(np.unique(games)) != len(games):
         return "a game number is given twice"
+    if not interrupted and len(games) != requested:
+        return (
+            f"interrupted is false, so the run completed all its {requested} games (one row "
+            f"each), but the table has {len(games)} rows"
+        )
     return None
 
 
@@ -1107,16 +1275,32 @@ def check_progress(
 ) -> bool | Callable[[int, int], object]:
     """``progress`` if it is ``True`` (a bar), ``False`` or a callable ``progress(done, total)``.
 
-    The rule of ``simulate`` and the studies.
+    The rule of ``simulate``, ``search`` and the studies. A callable is called with two
+    positional ints (the units done so far and the total), so one whose signature cannot take
+    them is refused before any work starts; one whose signature cannot be inspected (some
+    built-ins) is accepted.
 
     Raises:
         InvalidOptionError: If ``progress`` is anything else (``0``, ``1``, ``"yes"``, ``None``,
-            ``numpy.True_``: a boolean is exactly ``True`` or ``False``, docs/errors.md).
+            ``numpy.True_``: a boolean is exactly ``True`` or ``False``, docs/errors.md), or a
+            callable that cannot be called as ``progress(done, total)``.
     """
     if progress is not True and progress is not False and not callable(progress):
         raise InvalidOptionError(
             f"progress must be True, False or a callable progress(done, total), got {progress!r}"
         )
+    if callable(progress):
+        try:
+            signature = inspect.signature(progress)
+        except (TypeError, ValueError):  # no signature to inspect: called as it is
+            return progress
+        try:
+            signature.bind(0, 0)
+        except TypeError:
+            raise InvalidOptionError(
+                "a progress callable must accept two positional arguments, progress(done, "
+                f"total), got {progress!r} with the signature {signature}"
+            ) from None
     return progress
 
 

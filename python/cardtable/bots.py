@@ -444,7 +444,8 @@ def search(
         The actions and statistics, one per state.
 
     Raises:
-        InvalidOptionError: On an unknown bot, a bad parameter, seed or thread count.
+        InvalidOptionError: On an unknown bot, a bad parameter, seed or thread count, or a
+            ``progress`` that is not ``True``, ``False`` or a callable taking ``(done, total)``.
         IllegalActionError: If a state is not of ``game``, or no seat is to move in it (a chance
             node, the end); the message names the state's index.
         KeyboardInterrupt: On Ctrl-C (or ``progress`` returning ``False``), which ends the

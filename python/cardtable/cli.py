@@ -523,10 +523,14 @@ def _check_parquet(path: Path, command: str) -> None:
 
 @contextlib.contextmanager
 def read_errors(path: Path) -> Iterator[None]:
-    """Turns failing to read ``path`` (missing, not Parquet) into a one-line error (status 1)."""
+    """Turns failing to read ``path`` into a one-line error (status 1).
+
+    Missing or unreadable, not Parquet, not a saved run (any :class:`CardtableError`, such as the
+    ``CapacityError`` of a run too large to load).
+    """
     try:
         yield
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, CardtableError) as err:
         raise click.ClickException(f"cannot read {path}: {err}") from None
 
 

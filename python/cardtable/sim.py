@@ -142,7 +142,8 @@ def simulate(
         anywhere in the range: each thread plays its own part of it).
 
     Raises:
-        InvalidOptionError: On a bad game, option, bot, count or backend.
+        InvalidOptionError: On a bad game, option, bot, count or backend, or a ``progress``
+            that is not ``True``, ``False`` or a callable taking ``(done, total)``.
     """
     from cardtable import _core
 
