@@ -1180,6 +1180,7 @@ impl<G: Game> AnyVectorEnv for VectorEnv<G> {
 mod tests {
     use super::*;
     use crate::registry;
+    use crate::session::AnyGame;
     use serde_json::Map;
 
     fn config(num_envs: usize, seed: u64, agent_seats: Vec<usize>, players: usize) -> VectorConfig {
@@ -1192,6 +1193,14 @@ mod tests {
             reward: RewardKind::Win,
             threads: Some(2),
         }
+    }
+
+    /// Every registered game with its fewest players and default options.
+    fn smallest_tables() -> impl Iterator<Item = (registry::GameInfo, Box<dyn AnyGame>)> {
+        registry::games().into_iter().map(|info| {
+            let game = registry::make(info.id, info.players.0 as i64, &Map::new()).unwrap();
+            (info, game)
+        })
     }
 
     /// Random legal actions from the masks (0 for envs without a legal action).
@@ -1307,10 +1316,8 @@ mod tests {
     /// on as the env does.
     #[test]
     fn sessions_replay_and_play_on_as_the_env() {
-        for info in registry::games() {
-            let game = registry::make(info.id, info.players.0 as i64, &Map::new()).unwrap();
-            let n = game.players();
-            let actions = game.num_actions() as usize;
+        for (info, game) in smallest_tables() {
+            let (n, actions) = (game.players(), game.num_actions() as usize);
             let size = game.observation_shape().iter().product();
             let mut tensor = vec![0.0; size];
             // Seat 0 against built-in bots (whose decisions the history holds), and every seat.
@@ -1355,10 +1362,8 @@ mod tests {
 
     #[test]
     fn buffers_without_observations_and_observe_into_give_the_same_values() {
-        for info in registry::games() {
-            let game = registry::make(info.id, info.players.0 as i64, &Map::new()).unwrap();
-            let n = game.players();
-            let actions = game.num_actions() as usize;
+        for (info, game) in smallest_tables() {
+            let (n, actions) = (game.players(), game.num_actions() as usize);
             let mut full = game.vector_env(config(40, 5, (0..n).collect(), n)).unwrap();
             let mut lazy = game.vector_env(config(40, 5, (0..n).collect(), n)).unwrap();
             let (mut a, mut b) = (full.output(), lazy.try_output_with(false).unwrap());
