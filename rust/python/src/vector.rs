@@ -114,6 +114,14 @@ impl PyVectorEnv {
         shape
     }
 
+    /// The env indices a call names (`None`: every env, in order).
+    fn env_indices(&self, envs: Option<numpy::PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<usize>> {
+        match envs {
+            Some(a) => indices_arg(&a, "env", self.num_envs),
+            None => Ok((0..self.num_envs).collect()),
+        }
+    }
+
     /// The buffers of one call as a dict of NumPy arrays.
     fn output_to_py<'py>(
         &self,
@@ -478,19 +486,10 @@ impl PyVectorEnv {
         out: Option<&Bound<'py, numpy::PyArrayDyn<f32>>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let opt = |m: String| to_py_err(EngineError::InvalidOption(m));
-        let indices = |a: &numpy::PyReadonlyArray1<'py, i64>, what: &str| {
-            a.as_array()
-                .iter()
-                .map(|&x| {
-                    usize::try_from(x).map_err(|_| opt(format!("{what} {x} is out of range")))
-                })
-                .collect::<PyResult<Vec<usize>>>()
-        };
-        let envs = match envs {
-            Some(a) => indices(&a, "env")?,
-            None => (0..self.num_envs).collect(),
-        };
-        let seats = seats.map(|a| indices(&a, "seat")).transpose()?;
+        let envs = self.env_indices(envs)?;
+        let seats = seats
+            .map(|a| indices_arg(&a, "seat", self.players))
+            .transpose()?;
         let inner = &self.inner;
         if let Some(array) = out {
             let mut rw = array
@@ -520,20 +519,7 @@ impl PyVectorEnv {
         py: Python<'_>,
         envs: Option<numpy::PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<Vec<PyState>> {
-        let envs = match envs {
-            Some(a) => a
-                .as_array()
-                .iter()
-                .map(|&x| {
-                    usize::try_from(x).map_err(|_| {
-                        to_py_err(EngineError::InvalidOption(format!(
-                            "env {x} is out of range"
-                        )))
-                    })
-                })
-                .collect::<PyResult<Vec<usize>>>()?,
-            None => (0..self.num_envs).collect(),
-        };
+        let envs = self.env_indices(envs)?;
         let inner = &self.inner;
         let sessions = py
             .detach(|| inner.lock()?.sessions(&envs))
@@ -549,6 +535,27 @@ impl PyVectorEnv {
     fn num_envs(&self) -> usize {
         self.num_envs
     }
+}
+
+/// The indices in `array`, each naming one of `count` `what`s (a negative one is refused here,
+/// one too large by the engine, with the same message).
+fn indices_arg(
+    array: &numpy::PyReadonlyArray1<'_, i64>,
+    what: &str,
+    count: usize,
+) -> PyResult<Vec<usize>> {
+    array
+        .as_array()
+        .iter()
+        .map(|&x| {
+            usize::try_from(x).map_err(|_| {
+                to_py_err(EngineError::InvalidOption(format!(
+                    "{what} {x} is out of range {}",
+                    engine::error::indices(count as u64)
+                )))
+            })
+        })
+        .collect()
 }
 
 /// The elements of `array` in row-major order, if it is C-contiguous (`as_slice_mut` alone also
