@@ -342,6 +342,18 @@ def test_gymnasium_env_reset_refuses_options_and_changes_nothing() -> None:
     assert env.reset(options={})[0].shape == obs.shape
 
 
+def test_gymnasium_vector_env_hands_out_its_games_as_states() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from cardtable.adapters.gymnasium import make_vec_env
+
+    envs = make_vec_env("goofspiel", 3, players=2, seed=4)
+    wrapped = gymnasium.wrappers.vector.RecordEpisodeStatistics(envs)
+    obs, info = wrapped.reset()
+    states = wrapped.unwrapped.states()
+    assert [s.current_player for s in states] == info["seat"].tolist()
+    np.testing.assert_array_equal(states[1].observation_tensor(int(info["seat"][1])), obs[1])
+
+
 def legal_actions(mask: Any) -> Any:
     """The first legal action per row (0 where nothing is legal: an env that just ended)."""
     return np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in mask], np.int64)

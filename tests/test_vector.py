@@ -743,6 +743,21 @@ def test_states_rejects_bad_env_indices(envs: Any, error: type[Exception], match
         env.states(envs)
 
 
+def test_states_and_observe_take_a_bool_mask_of_the_envs() -> None:
+    env = VectorEnv("goofspiel", 4, players=2, seed=2)
+    obs, _ = env.reset()
+    mask = np.array([True, False, True, False])
+    assert [s.to_dict() for s in env.states(mask)] == [s.to_dict() for s in env.states([0, 2])]
+    np.testing.assert_array_equal(env.observe(mask), obs[mask])
+    np.testing.assert_array_equal(
+        env.observe(mask, seats=[1, 1]), env.observe([0, 2], seats=[1, 1])
+    )
+    with pytest.raises(InvalidOptionError, match=r"a mask of envs must have shape \(4,\)"):
+        env.states(np.ones(3, dtype=np.bool_))
+    with pytest.raises(InvalidOptionError, match="not bools"):  # a list of bools is no mask
+        env.states([True, False, True, False])
+
+
 def test_states_before_reset_and_after_a_failed_one() -> None:
     env = VectorEnv("goofspiel", 2, players=2)
     with pytest.raises(InvalidStateError, match=r"call reset\(\) before states"):

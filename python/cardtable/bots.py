@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -81,13 +82,8 @@ class SearchStats:
         the seat to move, on the scale of the bot's ``reward`` (``win``: a win share in
         ``[0, 1]``); the search keeps no value for the other seats.
         """
-        _, first = np.unique(self.choices, return_index=True)
-        visits = self.visits[first].astype(np.float64)
-        total = visits.sum()
-        if total == 0:
-            return math.nan
-        seen = visits > 0
-        return float((visits[seen] * self.values[first][seen]).sum() / total)
+        rows = np.zeros(len(self.actions), dtype=np.int64)
+        return float(_flat_values(rows, self.visits, self.values, self.choices)[0])
 
     def policy(
         self,
@@ -117,21 +113,8 @@ class SearchStats:
                 that is not an int above every legal action.
         """
         temperature = _check_temperature(temperature)
-        _, first, inverse, members = np.unique(
-            self.choices, return_index=True, return_inverse=True, return_counts=True
-        )
-        counts = self.visits[first].astype(np.float64)
-        if counts.max(initial=0.0) == 0.0:
-            weights = members.astype(np.float64)
-        elif temperature == 0:
-            weights = (counts == counts.max()).astype(np.float64)
-        else:
-            # Relative to the most visited choice, so that small temperatures do not overflow
-            # (a ratio below 1 to a power that overflows is 0).
-            with np.errstate(divide="ignore", over="ignore"):
-                weights = np.exp(np.log(counts / counts.max()) / temperature)
-        per_choice = weights / weights.sum() / members
-        probabilities: npt.NDArray[np.float64] = per_choice[inverse.reshape(-1)]
+        rows = np.zeros(len(self.actions), dtype=np.int64)
+        probabilities = _flat_policy(rows, self.visits, self.choices, temperature)
         if num_actions is None:
             return probabilities
         above = int(self.actions.max(initial=-1)) + 1
@@ -144,6 +127,72 @@ class SearchStats:
         dense = np.zeros(size, dtype=np.float64)
         dense[self.actions] = probabilities
         return dense
+
+
+# Both the statistics of one decision and a whole batch's are computed by the two functions
+# below, over "flat" arrays: the entries of every row one after the other, ``rows`` naming the row
+# of each entry (rows in increasing order). A row's result does not depend on the other rows, so
+# a batch's row is exactly its decision's.
+
+
+def _choice_groups(
+    rows: npt.NDArray[np.int64], choices: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.intp], ...]:
+    """The entries grouped by (row, choice), in that order.
+
+    Returns:
+        ``(first, inverse, members, segment, starts)``: per group its first entry, its number of
+        entries and its row's segment (the rows with entries, numbered from 0); per entry its
+        group; per segment its first group.
+    """
+    keys = rows * (int(choices.max(initial=0)) + 1) + choices
+    _, first, inverse, members = np.unique(
+        keys, return_index=True, return_inverse=True, return_counts=True
+    )
+    new_row = np.diff(rows[first], prepend=-1) != 0
+    return first, inverse.reshape(-1), members, np.cumsum(new_row) - 1, np.flatnonzero(new_row)
+
+
+def _flat_policy(
+    rows: npt.NDArray[np.int64],
+    visits: npt.NDArray[np.int64],
+    choices: npt.NDArray[np.int64],
+    temperature: float,
+) -> npt.NDArray[np.float64]:
+    """:meth:`SearchStats.policy` of every row, per entry (``temperature`` checked)."""
+    first, inverse, members, segment, starts = _choice_groups(rows, choices)
+    counts = visits[first].astype(np.float64)
+    top = np.maximum.reduceat(counts, starts)[segment]
+    if temperature == 0:
+        weights = (counts == top).astype(np.float64)
+    else:
+        # Relative to the most visited choice, so that small temperatures do not overflow (a
+        # ratio below 1 to a power that overflows is 0).
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            weights = np.exp(np.log(counts / top) / temperature)
+    # A row without any visit: every action alike.
+    weights = np.where(top == 0.0, members.astype(np.float64), weights)
+    per_choice = weights / np.add.reduceat(weights, starts)[segment] / members
+    probabilities: npt.NDArray[np.float64] = per_choice[inverse]
+    return probabilities
+
+
+def _flat_values(
+    rows: npt.NDArray[np.int64],
+    visits: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float64],
+    choices: npt.NDArray[np.int64],
+) -> npt.NDArray[np.float64]:
+    """:attr:`SearchStats.value` of every row with entries, in order."""
+    first, _, _, _, starts = _choice_groups(rows, choices)
+    counts = visits[first].astype(np.float64)
+    seen = counts > 0  # an unvisited choice's value is nan
+    with np.errstate(invalid="ignore"):
+        weighted = np.add.reduceat(np.where(seen, counts * values[first], 0.0), starts)
+    total = np.add.reduceat(counts, starts)
+    out: npt.NDArray[np.float64] = np.full(len(starts), math.nan)
+    np.divide(weighted, total, out=out, where=total > 0)
+    return out
 
 
 def _engine_game(game: GameProtocol) -> _core.Game:
@@ -371,11 +420,11 @@ class SearchBatch:
         """
         t = _check_temperature(temperature)
         out = np.zeros((len(self), self.num_actions), dtype=np.float64)
-        for i, (action, stats) in enumerate(zip(self.actions, self.stats, strict=True)):
-            if stats is None:
-                out[i, action] = 1.0
-            else:
-                out[i] = stats.policy(t, num_actions=self.num_actions)
+        bare = np.array([s is None for s in self.stats], dtype=np.bool_)
+        out[bare, self.actions[bare]] = 1.0
+        flat = self._flat
+        if len(flat.rows):
+            out[flat.rows, flat.actions] = _flat_policy(flat.rows, flat.visits, flat.choices, t)
         return out
 
     def visits(self) -> npt.NDArray[np.int64]:
@@ -387,9 +436,8 @@ class SearchBatch:
         than the iterations: use :meth:`policies` for distributions.
         """
         out = np.zeros((len(self), self.num_actions), dtype=np.int64)
-        for i, stats in enumerate(self.stats):
-            if stats is not None:
-                out[i, stats.actions] = stats.visits
+        flat = self._flat
+        out[flat.rows, flat.actions] = flat.visits
         return out
 
     def values(self) -> npt.NDArray[np.float64]:
@@ -398,9 +446,38 @@ class SearchBatch:
         ``nan`` for a state without statistics (a bot that does not search, a single legal
         action).
         """
-        return np.array(
-            [math.nan if stats is None else stats.value for stats in self.stats], dtype=np.float64
+        out = np.full(len(self), math.nan)
+        flat = self._flat
+        if len(flat.rows):
+            searched = np.unique(flat.rows)
+            out[searched] = _flat_values(flat.rows, flat.visits, flat.values, flat.choices)
+        return out
+
+    @functools.cached_property
+    def _flat(self) -> _FlatStats:
+        """Every state's statistics, one row after the other (see :func:`_flat_policy`)."""
+        kept = [(i, s) for i, s in enumerate(self.stats) if s is not None]
+        if not kept:
+            empty = np.zeros(0, dtype=np.int64)
+            return _FlatStats(empty, empty, empty, np.zeros(0), empty)
+        lengths = [len(s.actions) for _, s in kept]
+        return _FlatStats(
+            rows=np.repeat(np.array([i for i, _ in kept], dtype=np.int64), lengths),
+            actions=np.concatenate([s.actions for _, s in kept]),
+            visits=np.concatenate([s.visits for _, s in kept]),
+            values=np.concatenate([s.values for _, s in kept]),
+            choices=np.concatenate([s.choices for _, s in kept]),
         )
+
+
+class _FlatStats(NamedTuple):
+    """The statistics of a batch's states in flat arrays: ``rows`` names each entry's state."""
+
+    rows: npt.NDArray[np.int64]
+    actions: npt.NDArray[np.int64]
+    visits: npt.NDArray[np.int64]
+    values: npt.NDArray[np.float64]
+    choices: npt.NDArray[np.int64]
 
 
 def search(

@@ -370,7 +370,9 @@ class VectorEnv:
         seat's view). Works with either setting of ``observations``.
 
         Args:
-            envs: Env indices, shape ``[k]`` (repeats allowed); ``None``: every env in order.
+            envs: Env indices, shape ``[k]`` (repeats allowed), or a bool mask of shape
+                ``[num_envs]`` (the envs where it is true, in order, e.g.
+                ``info["action_mask"].any(axis=1)``); ``None``: every env in order.
             seats: One seat per env asked, shape ``[k]``; ``None``: each env's ``info["seat"]``
                 (the seat to move, or the last agent mover of an env that just ended).
             out: A C-contiguous float32 array of shape ``[k, *observation_shape]`` to write
@@ -381,10 +383,11 @@ class VectorEnv:
 
         Raises:
             InvalidOptionError: On an env or seat out of range, indices that are not integers,
-                lengths that differ, or an ``out`` of the wrong shape or dtype.
+                a mask of another shape, lengths that differ, or an ``out`` of the wrong shape or
+                dtype.
             InvalidStateError: Before the first :meth:`reset`.
         """
-        rows = None if envs is None else self._indices(envs, "envs")
+        rows = self._env_rows(envs)
         count = self.num_envs if rows is None else rows.shape[0]
         who = None if seats is None else self._indices(seats, "seats")
         if who is not None and who.shape[0] != count:
@@ -411,13 +414,16 @@ class VectorEnv:
         the next one); in the others the seat to move is ``info["seat"]``.
 
         Args:
-            envs: Env indices, shape ``[k]`` (repeats allowed); ``None``: every env in order.
+            envs: Env indices, shape ``[k]`` (repeats allowed), or a bool mask of shape
+                ``[num_envs]`` (the envs where it is true, in order, e.g.
+                ``info["action_mask"].any(axis=1)``); ``None``: every env in order.
 
         Returns:
             ``k`` states.
 
         Raises:
-            InvalidOptionError: On an env out of range or indices that are not integers.
+            InvalidOptionError: On an env out of range, indices that are not integers, or a mask
+                of another shape.
             InvalidStateError: Before the first :meth:`reset`, or after a reset or step that
                 failed part-way.
 
@@ -431,8 +437,20 @@ class VectorEnv:
             >>> len(batch.actions)
             2
         """
-        rows = None if envs is None else self._indices(envs, "envs")
+        rows = self._env_rows(envs)
         return self._env.states(rows)
+
+    def _env_rows(self, envs: npt.ArrayLike | None) -> npt.NDArray[np.int64] | None:
+        """The env indices a call names: indices, or the true entries of a NumPy bool mask."""
+        if envs is None:
+            return None
+        if isinstance(envs, np.ndarray) and envs.dtype == np.bool_:
+            if envs.shape != (self.num_envs,):
+                raise InvalidOptionError(
+                    f"a mask of envs must have shape ({self.num_envs},), got {envs.shape}"
+                )
+            return np.flatnonzero(envs)
+        return self._indices(envs, "envs")
 
     @staticmethod
     def _indices(values: npt.ArrayLike, what: str) -> npt.NDArray[np.int64]:

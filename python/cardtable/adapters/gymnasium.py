@@ -40,7 +40,7 @@ from __future__ import annotations
 import inspect
 import secrets
 from collections.abc import Sequence
-from typing import Any, Literal, SupportsFloat
+from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -51,6 +51,9 @@ from cardtable._inputs import as_int, is_choice
 from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.vector import Info, Reward, StepResult, VectorEnv, _check_reset_options
+
+if TYPE_CHECKING:
+    from cardtable import _core
 
 __all__ = ["ENV_IDS", "CardtableEnv", "CardtableVectorEnv", "make_env", "make_vec_env"]
 
@@ -378,6 +381,13 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
             InvalidStateError: Before the first :meth:`reset`.
         """
         return self.vector_env.action_masks()
+
+    def states(self, envs: npt.ArrayLike | None = None) -> list[_core.State]:
+        """The envs' games as states with their histories: :meth:`cardtable.VectorEnv.states`.
+
+        Behind Gymnasium's wrappers: ``envs.unwrapped.states()``.
+        """
+        return self.vector_env.states(envs)
 
     def render(self) -> None:
         """Nothing to render (``render_mode`` is ``None``)."""
