@@ -279,6 +279,25 @@ def test_search_labels_each_state_as_the_bot_seated_by_hand(game_id: str, spec: 
     assert any(stats is not None for stats in batch.stats)
 
 
+def test_search_with_a_seed_per_state_labels_each_state_by_its_own_seed() -> None:
+    """``seed=[...]``: state ``i``'s bot is seeded with ``seed[i]`` itself, so a state's label
+    does not depend on its place in the batch, and the derived seeds give the one-seed batch."""
+    game = cardtable.make("turn_the_tide", players=3)
+    states = decision_states(game, 8)
+    seeds = np.arange(50, 50 + len(states), dtype=np.uint64)
+    forward = cardtable.search(game, states, "mcts:iterations=30", seed=seeds)
+    backward = cardtable.search(game, states[::-1], "mcts:iterations=30", seed=seeds[::-1].tolist())
+    assert forward.visits().tolist() == backward.visits()[::-1].tolist()
+    derived = [derive_seed(4, i) for i in range(len(states))]
+    one = cardtable.search(game, states, "mcts:iterations=30", seed=4)
+    each = cardtable.search(game, states, "mcts:iterations=30", seed=tuple(derived))
+    assert one.visits().tolist() == each.visits().tolist()
+    with pytest.raises(InvalidOptionError, match=f"3 seeds given for {len(states)} states"):
+        cardtable.search(game, states, "mcts", seed=[1, 2, 3])
+    with pytest.raises(InvalidOptionError, match=r"seed\[1\] must be an int"):
+        cardtable.search(game, states[:2], "mcts", seed=[1, -1])
+
+
 def test_search_takes_reference_states_and_any_bot() -> None:
     rust = cardtable.make("turn_the_tide", players=3)
     reference = cardtable.make("turn_the_tide", players=3, backend="reference")

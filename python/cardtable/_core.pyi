@@ -100,7 +100,7 @@ def decide_all(
     states: list[State],
     *,
     bot: str,
-    seed: int,
+    seed: int | list[int],
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> list[tuple[int, _StatsTuple | None]] | None: ...

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import as_int, check_threads
+from cardtable._inputs import MAX_SEED, as_int, check_int, check_threads
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
@@ -238,6 +238,27 @@ def _engine_state(game: _core.Game, state: StateProtocol) -> _core.State:
             f"players and options {data.get('options')}"
         )
     return game.state_from_dict(data)
+
+
+def _search_seeds(seed: object, count: int) -> int | list[int]:
+    """:func:`search`'s ``seed``: one int for the batch, or a list of ``count`` (one per state).
+
+    Raises:
+        InvalidOptionError: On a seed that is not an int in ``0..2**64 - 1`` (or a sequence or
+            1-d array of them), or a number of seeds other than ``count``.
+    """
+    if isinstance(seed, np.ndarray) and seed.ndim > 0:
+        if seed.ndim != 1:
+            raise InvalidOptionError(
+                f"seed must be an int or one per state, got shape {seed.shape}"
+            )
+        seed = list(seed)
+    if not isinstance(seed, list | tuple):
+        return check_int("seed", seed, 0, MAX_SEED)
+    seeds = [check_int(f"seed[{i}]", s, 0, MAX_SEED) for i, s in enumerate(seed)]
+    if len(seeds) != count:
+        raise InvalidOptionError(f"{len(seeds)} seeds given for {count} states")
+    return seeds
 
 
 def _stats_of(
@@ -485,7 +506,7 @@ def search(
     states: Sequence[StateProtocol],
     bot: str,
     *,
-    seed: int = 0,
+    seed: int | Sequence[int] | npt.NDArray[np.integer[Any]] = 0,
     threads: int | None = None,
     progress: bool | Callable[[int, int], object] = False,
 ) -> SearchBatch:
@@ -502,16 +523,21 @@ def search(
 
     With a search bot (``mcts``, ``flatmc``) it labels states with the search's visit counts for
     training, e.g. ``search(game, states, "mcts:iterations=800").policies()``, and with a value
-    for the seat to move (:meth:`SearchBatch.values`). A state's seed depends on its place in the
-    list: a loop that searches batch after batch gives each call a seed of its own (e.g. the
-    round's number), or its searches repeat the same random streams.
+    for the seat to move (:meth:`SearchBatch.values`). With one ``seed`` a state's seed depends on
+    its place in the list: a loop that searches batch after batch gives each call a seed of its
+    own (e.g. the round's number), or its searches repeat the same random streams. With a seed
+    per state (``seed=[...]``) each bot is seeded with its state's own, so that a state's label
+    does not depend on which other states share its batch (e.g. the envs of a ``VectorEnv``
+    with a decision to make).
 
     Args:
         game: The game of the states (``cardtable.make(...)``).
         states: States of ``game`` of either backend, each with a seat to move.
         bot: A built-in bot spec, e.g. ``"mcts:iterations=800"`` (``cardtable.games()`` lists
             every game's bots).
-        seed: The batch's seed, an int in ``0..2**64 - 1``.
+        seed: The batch's seed, an int in ``0..2**64 - 1`` (state ``i``'s bot gets
+            ``derive_seed(seed, i)``), or one seed per state (a sequence or a 1-d integer array
+            of ``len(states)`` ints in that range), each used as it is.
         threads: Worker threads (``None``: one per core).
         progress: Show a progress bar on standard error (``True``), nothing (``False``), or call
             ``progress(done, total)`` about ten times a second with the states decided so far;
@@ -521,8 +547,9 @@ def search(
         The actions and statistics, one per state.
 
     Raises:
-        InvalidOptionError: On an unknown bot, a bad parameter, seed or thread count, or a
-            ``progress`` that is not ``True``, ``False`` or a callable taking ``(done, total)``.
+        InvalidOptionError: On an unknown bot, a bad parameter, seed or thread count, a number
+            of seeds other than the number of states, or a ``progress`` that is not ``True``,
+            ``False`` or a callable taking ``(done, total)``.
         IllegalActionError: If a state is not of ``game``, or no seat is to move in it (a chance
             node, the end); the message names the state's index.
         KeyboardInterrupt: On Ctrl-C (or ``progress`` returning ``False``), which ends the
@@ -545,6 +572,7 @@ def search(
         raise InvalidOptionError(f"states must be a sequence of states, got {states!r:.80}")
     bar = Progress(progress, len(states), doing="searching", unit="states")  # checks progress
     threads = check_threads(threads)
+    seeds = _search_seeds(seed, len(states))
     rust_game = _engine_game(game)
     engine_states = []
     for i, state in enumerate(states):
@@ -557,7 +585,7 @@ def search(
             rust_game,
             engine_states,
             bot=bot,
-            seed=seed,
+            seed=seeds,
             threads=threads,
             progress=report,
         )

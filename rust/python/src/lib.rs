@@ -905,7 +905,8 @@ fn stats_tuple(s: engine::SearchStats) -> StatsTuple {
 }
 
 /// The decision of a fresh built-in bot `bot` in the seat to move of each of `states`, with the
-/// GIL released; see `cardtable.search` and `engine::search::decide_all`. Each decision is
+/// GIL released; see `cardtable.search` and `engine::search::decide_all` (`seed` an int) or
+/// `decide_seeded` (`seed` a list, one per state). Each decision is
 /// `(action, stats)`, `stats` as `Bot.search_stats` gives them. `progress(done)` is called about
 /// ten times a second; Ctrl-C (or `progress` returning `False` or raising) stops the batch, and
 /// the exception is raised (`None` comes back when `progress` returned `False`).
@@ -923,7 +924,18 @@ fn decide_all(
 ) -> PyResult<Option<Vec<(u32, Option<StatsTuple>)>>> {
     let opt = EngineError::InvalidOption;
     let spec = str_arg(bot, "bot", opt)?;
-    let seed = uint_arg(seed, "seed", u64::MAX, opt)?;
+    // One seed for the batch, or one per state.
+    let seeds = if seed.is_instance_of::<pyo3::types::PyList>() {
+        Some(list_arg(seed, "seed", opt, |s| {
+            uint_arg(s, "a seed", u64::MAX, opt)
+        })?)
+    } else {
+        None
+    };
+    let seed = match seeds {
+        Some(_) => 0,
+        None => uint_arg(seed, "seed", u64::MAX, opt)?,
+    };
     let threads = optional_threads(threads)?;
     let states = list_arg(states, "states", opt, |s| {
         s.extract::<Py<PyState>>()
@@ -947,9 +959,15 @@ fn decide_all(
     let inner = &*game.inner;
     let decided = py
         .detach(|| {
-            engine::search::decide_all(inner, &sessions, &spec, seed, threads, &|done| {
-                reporter.report(done)
-            })
+            let progress = |done| reporter.report(done);
+            match &seeds {
+                Some(seeds) => engine::search::decide_seeded(
+                    inner, &sessions, &spec, seeds, threads, &progress,
+                ),
+                None => {
+                    engine::search::decide_all(inner, &sessions, &spec, seed, threads, &progress)
+                }
+            }
         })
         .map_err(to_py_err)?;
     reporter.raise()?;

@@ -46,10 +46,37 @@ pub fn decide_all(
     threads: Option<usize>,
     progress: &dyn Fn(u64) -> bool,
 ) -> Result<Option<Vec<Decision>>> {
+    let seeds: Vec<u64> = (0..sessions.len() as u64)
+        .map(|i| derive_seed(seed, i))
+        .collect();
+    decide_seeded(game, sessions, spec, &seeds, threads, progress)
+}
+
+/// [`decide_all`] with the bot of session `i` seeded with `seeds[i]` itself: a session's decision
+/// then depends on its own seed only, not on its place in the batch.
+///
+/// # Errors
+/// As [`decide_all`], and [`EngineError::InvalidOption`] for a number of seeds other than the
+/// number of sessions.
+pub fn decide_seeded(
+    game: &dyn AnyGame,
+    sessions: &[&dyn AnySession],
+    spec: &str,
+    seeds: &[u64],
+    threads: Option<usize>,
+    progress: &dyn Fn(u64) -> bool,
+) -> Result<Option<Vec<Decision>>> {
     check_threads(threads)?;
+    if seeds.len() != sessions.len() {
+        return Err(EngineError::InvalidOption(format!(
+            "{} seeds given for {} states",
+            seeds.len(),
+            sessions.len()
+        )));
+    }
     // An unknown bot or a bad parameter is refused before any session is looked at, and a
     // session without a seat to decide before any search starts.
-    game.bot(spec, 0, seed)?;
+    game.bot(spec, 0, seeds.first().copied().unwrap_or(0))?;
     let seats = sessions
         .iter()
         .enumerate()
@@ -65,9 +92,8 @@ pub fn decide_all(
     };
     let decide = |i: usize, session: &dyn AnySession, seat: usize| -> Result<Option<Decision>> {
         let at = |e: EngineError| e.prefixed(&format!("state {i}: "));
-        let mut bot = game
-            .bot(spec, seat, derive_seed(seed, i as u64))
-            .map_err(at)?;
+        let seed = seeds.get(i).copied().unwrap_or(0);
+        let mut bot = game.bot(spec, seat, seed).map_err(at)?;
         searches.add(bot.stop_flag());
         // Checked after the bot's flag is kept, so that a stop is never missed in between.
         if stopped.load(Ordering::SeqCst) {
@@ -225,6 +251,37 @@ mod tests {
         assert_eq!(
             decide_all(&*game, &[], "random", 0, None, &|_| true),
             Ok(Some(Vec::new()))
+        );
+    }
+
+    /// With a seed per session, a decision depends on its session and seed only: the batch
+    /// reversed gives the same decisions, reversed.
+    #[test]
+    fn seeded_decisions_do_not_depend_on_their_place() {
+        let game = ttt();
+        let sessions = decision_sessions(&*game, 12);
+        let refs = as_refs(&sessions);
+        let seeds: Vec<u64> = (0..12).map(|i| 1000 + 7 * i).collect();
+        let spec = "mcts:iterations=40";
+        let forward = decide_seeded(&*game, &refs, spec, &seeds, Some(2), &|_| true)
+            .unwrap()
+            .unwrap();
+        let (mut back_refs, mut back_seeds) = (refs.clone(), seeds.clone());
+        back_refs.reverse();
+        back_seeds.reverse();
+        let mut backward = decide_seeded(&*game, &back_refs, spec, &back_seeds, None, &|_| true)
+            .unwrap()
+            .unwrap();
+        backward.reverse();
+        assert_eq!(forward, backward);
+        let derived: Vec<u64> = (0..12).map(|i| derive_seed(3, i)).collect();
+        assert_eq!(
+            decide_seeded(&*game, &refs, spec, &derived, Some(1), &|_| true).unwrap(),
+            decide_all(&*game, &refs, spec, 3, Some(1), &|_| true).unwrap()
+        );
+        let short = decide_seeded(&*game, &refs, spec, &seeds[..3], None, &|_| true);
+        assert!(
+            matches!(short, Err(EngineError::InvalidOption(m)) if m == "3 seeds given for 12 states")
         );
     }
 

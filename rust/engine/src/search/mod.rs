@@ -30,7 +30,7 @@ pub mod toy;
 #[cfg(test)]
 mod tests;
 
-pub use batch::{decide_all, Decision};
+pub use batch::{decide_all, decide_seeded, Decision};
 pub use flatmc::{FlatMcBot, FlatMcParams};
 pub use mcts::{IsmctsBot, MctsParams, Opponents};
 
