@@ -30,6 +30,7 @@ from cardtable.analysis import (
     tournament,
 )
 from cardtable.analysis._differences import difference_text, paired_estimate
+from cardtable.analysis._games import _SPECS
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import (
@@ -294,6 +295,17 @@ REPLAY_CASES = [
     ("goofspiel", 2, ["greedy", "random"], {"num_cards": 6}),
     ("deep_regrets", 2, ["greedy", "random"], {}),
 ]
+
+
+def test_replay_cases_and_study_specs_name_every_game() -> None:
+    registered = {g.id for g in cardtable.games()}
+    missing = sorted(registered - {case[0] for case in REPLAY_CASES})
+    assert not missing, f"REPLAY_CASES in tests/test_analysis.py lacks {missing}"
+    missing = sorted(registered - set(_SPECS))
+    assert not missing, (
+        f"_SPECS in python/cardtable/analysis/_games.py lacks {missing}: whether higher scores "
+        "are better, and the game's score trace (its contract's 'Score trace')"
+    )
 
 
 @pytest.mark.parametrize(("game_id", "players", "bots", "options"), REPLAY_CASES)

@@ -563,7 +563,7 @@ def test_search_md_shows_its_simulate_example() -> None:
 def test_play_help_names_the_default_bot_of_every_game() -> None:
     help_text = " ".join(run_cli("play", "--help").split())
     assert "(default: greedy)" not in help_text
-    assert "greedy; memory in trafficars_memory" in help_text
+    assert "greedy, else its first own bot, e.g. memory in trafficars_memory" in help_text
     output = run_cli("play", "trafficars_memory", "-p", "3", "--seed", "1", input=_every_id(300))
     assert "seat 1 memory, seat 2 memory" in " ".join(output.split())
 

@@ -46,7 +46,10 @@ def test_playthrough_matches_golden_file(
     if game_id not in registered():
         pytest.skip(f"{game_id} is not registered")
     game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
-    expected = golden_path(game_id, name).read_text()
+    path = golden_path(game_id, name)
+    if not path.exists():
+        pytest.fail(f"no golden playthrough {path.name}: run `make golden ACCEPT=1`")
+    expected = path.read_text()
     assert playthrough(game, seed) == expected
 
 
@@ -54,7 +57,9 @@ def test_playthrough_matches_golden_file(
 def test_perft_counts(game_id: str, backend: str) -> None:
     if game_id not in registered():
         pytest.skip(f"{game_id} is not registered")
-    stored = json.loads(PERFT_FILE.read_text())[game_id]
+    stored = json.loads(PERFT_FILE.read_text()).get(game_id)
+    if stored is None:
+        pytest.fail(f"no perft entry {game_id!r} in {PERFT_FILE.name}: run `make golden ACCEPT=1`")
     _, _, ref_depth, rust_depth = PERFT[game_id]
     depth = rust_depth if backend == "rust" else ref_depth
     assert perft_counts(game_id, backend, depth) == stored["counts"][: depth + 1]

@@ -58,13 +58,13 @@ def missing_parts(game_id: str) -> list[str]:
     perft = json.loads((ROOT / "tests" / "data" / "perft.json").read_text())
     if game_id not in perft:
         lacks.append(f"perft entry {game_id!r} in tests/data/perft.json ({_WRITE})")
-    for path in (
-        ROOT / "benches" / f"{game_id}.py",
-        ROOT / "docs" / "games" / f"{game_id}.md",
-        ROOT / "python" / "cardtable" / "reference" / f"{game_id}.py",
+    for path, what in (
+        (ROOT / "benches" / f"{game_id}.py", "its CONFIG and define_benchmarks, as in goofspiel's"),
+        (ROOT / "docs" / "games" / f"{game_id}.md", "the game's contract"),
+        (ROOT / "python" / "cardtable" / "reference" / f"{game_id}.py", "the reference game"),
     ):
         if not path.exists():
-            lacks.append(str(path.relative_to(ROOT)))
+            lacks.append(f"{path.relative_to(ROOT)} ({what})")
     bench = ROOT / "benches" / f"{game_id}.py"
     if bench.exists() and not isinstance(
         getattr(importlib.import_module(f"benches.{game_id}"), "CONFIG", None), dict
@@ -133,8 +133,8 @@ def test_every_scenario_file_and_reference_is_a_registered_game() -> None:
 def test_missing_parts_are_named() -> None:
     lacks = missing_parts("no_such_game")
     assert "scenario file tests/games/no_such_game.py" in lacks
-    assert "benches/no_such_game.py" in lacks
-    assert "docs/games/no_such_game.md" in lacks
+    assert "benches/no_such_game.py (its CONFIG and define_benchmarks, as in goofspiel's)" in lacks
+    assert "docs/games/no_such_game.md (the game's contract)" in lacks
     assert "a page games/no_such_game.md in the nav of mkdocs.yml" in lacks
     assert "a row | `no_such_game` | ... in the games table of docs/games.md" in lacks
     assert any(line.startswith("a drawing module python/cardtable/render/") for line in lacks)

@@ -812,6 +812,14 @@ PLAY_ARGS: dict[str, list[str]] = {
 }
 
 
+def test_play_args_name_every_game() -> None:
+    missing = sorted({g.id for g in cardtable.games()} - set(PLAY_ARGS))
+    assert not missing, (
+        f"PLAY_ARGS in tests/test_render.py lacks {missing}: the players and options of a short "
+        "game, for `cardtable play`"
+    )
+
+
 @pytest.mark.parametrize("game_id", sorted(PLAY_ARGS))
 def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
     pexpect = pytest.importorskip("pexpect")

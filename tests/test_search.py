@@ -25,6 +25,7 @@ import cardtable
 from benches.ladder import seat_rotated_share
 from cardtable import _core
 from cardtable._rng import derive_seed
+from cardtable.analysis.balance import default_bot
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.sim import simulate
 from cardtable.testing import game_configs
@@ -460,10 +461,8 @@ def test_determinizations_under_drawn_options(
 
 
 def heuristic_bot(game_id: str) -> str:
-    """The game's ``greedy`` bot, or its first own bot when it has none (Trafficars memory)."""
-    info = next(g for g in SEARCHABLE if g.id == game_id)
-    own = [b for b in info.bots if b != "random"]
-    return "greedy" if "greedy" in own else own[0]
+    """The game's heuristic bot, as the studies choose it (:func:`analysis.default_bot`)."""
+    return default_bot(game_id)
 
 
 def observing_before_deciding(

@@ -648,17 +648,23 @@ def test_merge_takes_results_and_first_game_fits_the_seed_range() -> None:
         cardtable.simulate("goofspiel", players=2, games=5, first_game=-1, progress=False)
 
 
-@pytest.mark.parametrize(
-    ("game_id", "players", "bots", "options"),
-    [
-        ("turn_the_tide", 4, ["greedy", "random", "random", "random"], {}),
-        ("goofspiel", 2, None, {"num_cards": 5}),
-        ("deep_regrets", 3, None, {}),
-        ("trafficars", 5, ["greedy"] * 5, {"lanes": 2}),
-        ("trafficars_memory", 2, ["memory", "random"], {}),
-        ("trafficars_overtaking", 3, None, {}),
-    ],
-)
+SAVED_RUNS: list[tuple[str, int, list[str] | None, dict[str, Any]]] = [
+    ("turn_the_tide", 4, ["greedy", "random", "random", "random"], {}),
+    ("goofspiel", 2, None, {"num_cards": 5}),
+    ("deep_regrets", 3, None, {}),
+    ("trafficars", 5, ["greedy"] * 5, {"lanes": 2}),
+    ("trafficars_memory", 2, ["memory", "random"], {}),
+    ("trafficars_overtaking", 3, None, {}),
+]
+"""A run of every game to save and load (a new game adds its own: see the test below it)."""
+
+
+def test_saved_runs_name_every_game() -> None:
+    missing = sorted({g.id for g in cardtable.games()} - {run[0] for run in SAVED_RUNS})
+    assert not missing, f"SAVED_RUNS in tests/test_simulate.py lacks {missing}"
+
+
+@pytest.mark.parametrize(("game_id", "players", "bots", "options"), SAVED_RUNS)
 def test_a_saved_table_gives_back_the_result(
     game_id: str, players: int, bots: list[str] | None, options: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import cardtable
 from cardtable import IllegalActionError, InvalidOptionError, InvalidStateError, VectorEnv, _core
 from cardtable._rng import derive_seed
+from cardtable.analysis.balance import default_bot
 from cardtable.bots import BuiltinBot
 from cardtable.testing import game_configs
 from tests.configs import CONFIGS
@@ -660,18 +661,13 @@ def test_a_failed_reset_leaves_no_half_started_envs(reuse: bool) -> None:
 # ----- states(): the envs' games as per-step states -----
 
 
-def _heuristic_bot(game_id: str) -> str:
-    """The game's first built-in bot other than ``random`` (one that may observe), or random."""
-    return next((b for b in cardtable.game_info(game_id).bots if b != "random"), "random")
-
-
 @pytest.mark.parametrize(("game_id", "config"), FIRST, ids=FIRST_IDS)
 def test_states_are_the_envs_games_with_their_histories(
     game_id: str, config: dict[str, Any]
 ) -> None:
     """Against built-in opponents, every state is at the env's seat and observation, its history
     replays to it in both backends, and it is a copy (playing it on leaves the env alone)."""
-    opponents = [_heuristic_bot(game_id), "random"][: config["players"] - 1]
+    opponents = [default_bot(game_id), "random"][: config["players"] - 1]
     opponents += ["random"] * (config["players"] - 1 - len(opponents))
     env = VectorEnv(game_id, 3, seed=7, agent_seats=0, opponents=opponents, **config)
     reference = cardtable.make(game_id, backend="reference", **config)

@@ -686,8 +686,8 @@ _register_replay()
 @click.option(
     "-b",
     "--bots",
-    help="Comma-separated bots for the other seats (default: the game's default heuristic bot, "
-    "greedy; memory in trafficars_memory).",
+    help="Comma-separated bots for the other seats (default: the game's heuristic bot: greedy, "
+    "else its first own bot, e.g. memory in trafficars_memory).",
 )
 @click.option(
     "--seed", type=click.IntRange(0, 2**64 - 1), help="Seed of the deal (default: random)."

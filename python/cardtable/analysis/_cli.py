@@ -63,7 +63,7 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.argument("game_id")(f)
 
 
-_HEURISTIC = "the game's heuristic bot: greedy, or memory in trafficars_memory"
+_HEURISTIC = "the game's heuristic bot: greedy, else its first own bot (memory in the memory game)"
 """What the studies seat when no bot is named (:func:`cardtable.analysis.default_bot`)."""
 
 _COMMON = (

@@ -40,7 +40,7 @@ def register(main: click.Group) -> None:
         "-b",
         "--bots",
         help="Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
-        "greedy; memory in trafficars_memory; with --game, random everywhere, as simulate).",
+        "greedy, else its first own bot; with --game, random everywhere, as simulate).",
     )
     @click.option("--seed", type=_SEED, default=0, show_default=True, help="Seed of the game.")
     @click.option(
