@@ -346,7 +346,7 @@ def test_gymnasium_vector_env_hands_out_its_games_as_states() -> None:
     gymnasium = pytest.importorskip("gymnasium")
     from cardtable.adapters.gymnasium import make_vec_env
 
-    envs = make_vec_env("goofspiel", 3, players=2, seed=4)
+    envs = make_vec_env("goofspiel", 3, players=2, seed=4, keep_histories=True)
     wrapped = gymnasium.wrappers.vector.RecordEpisodeStatistics(envs)
     obs, info = wrapped.reset()
     states = wrapped.unwrapped.states()

@@ -658,6 +658,52 @@ def test_a_failed_reset_leaves_no_half_started_envs(reuse: bool) -> None:
             env.step([0, 0])
 
 
+def test_rotating_seats_turn_the_seating_game_by_game() -> None:
+    """``rotate_seats``: in env i's game k whoever the configuration seats at s sits at
+    (s + i + k) % players, the agent and its opponents alike, and each bot is the one a run
+    seats there (seeded for its seat: every decision of a bot is that per-step bot's)."""
+    n, seed, specs = 3, 2, {1: "greedy", 2: "random"}  # the configuration: the agent at 0
+    env = VectorEnv(
+        "turn_the_tide",
+        3,
+        players=n,
+        seed=seed,
+        agent_seats=0,
+        opponents=["greedy", "random"],
+        rotate_seats=True,
+        keep_histories=True,
+        rounds=1,
+    )
+    assert "rotate_seats=True" in repr(env)
+    rng = np.random.default_rng(3)
+    _, info = env.reset()
+    finished: list[tuple[int, int, Any]] = []
+    while len(finished) < 8:
+        for i in np.flatnonzero(info["action_mask"].any(axis=1)):
+            assert info["seat"][i] == (i + info["game_index"][i]) % n
+        _, _, terminated, _, info = env.step(random_actions(rng, info["action_mask"]))
+        for i in np.flatnonzero(terminated):
+            finished.append((int(i), int(info["game_index"][i]), env.states([i])[0]))
+    assert len({(i + k) % n for i, k, _ in finished}) == n  # the agent sat in every seat
+    for i, k, played in finished:
+        game_seed = derive_seed(derive_seed(seed, i), k)
+        bots = {
+            (s + i + k) % n: cardtable.bot(
+                env.game, spec, (s + i + k) % n, seed=derive_seed(game_seed, (s + i + k) % n + 1)
+            )
+            for s, spec in specs.items()
+        }
+        replayed = env.game.new_state()
+        for action in played.history:
+            seat = replayed.current_player
+            if seat in bots:
+                assert bots[seat].act(replayed) == action, (i, k)
+            replayed.apply(action)
+            for bot in bots.values():
+                bot.observe(replayed)
+        assert replayed.to_dict()["state"] == played.to_dict()["state"]
+
+
 # ----- states(): the envs' games as per-step states -----
 
 
@@ -669,7 +715,9 @@ def test_states_are_the_envs_games_with_their_histories(
     replays to it in both backends, and it is a copy (playing it on leaves the env alone)."""
     opponents = [default_bot(game_id), "random"][: config["players"] - 1]
     opponents += ["random"] * (config["players"] - 1 - len(opponents))
-    env = VectorEnv(game_id, 3, seed=7, agent_seats=0, opponents=opponents, **config)
+    env = VectorEnv(
+        game_id, 3, seed=7, agent_seats=0, opponents=opponents, keep_histories=True, **config
+    )
     reference = cardtable.make(game_id, backend="reference", **config)
     rng = np.random.default_rng(2)
     obs, info = env.reset()
@@ -698,7 +746,7 @@ def test_states_are_the_envs_games_with_their_histories(
 def test_states_play_on_as_their_envs(game_id: str, config: dict[str, Any]) -> None:
     """With every seat an agent, a state given the env's action draws the env's chance outcomes:
     it is the env's state after the step (until the env starts its next game)."""
-    env = VectorEnv(game_id, 4, seed=3, agent_seats="all", **config)
+    env = VectorEnv(game_id, 4, seed=3, agent_seats="all", keep_histories=True, **config)
     rng = np.random.default_rng(5)
     _, info = env.reset()
     before = env.states()
@@ -714,7 +762,7 @@ def test_states_play_on_as_their_envs(game_id: str, config: dict[str, Any]) -> N
 
 
 def test_states_of_some_envs_and_search_on_them() -> None:
-    env = VectorEnv("turn_the_tide", 3, players=3, seed=4, agent_seats=(1,))
+    env = VectorEnv("turn_the_tide", 3, players=3, seed=4, agent_seats=(1,), keep_histories=True)
     env.reset()
     some = env.states([2, 0, 2])
     assert [s.to_dict() for s in some] == [env.states()[i].to_dict() for i in (2, 0, 2)]
@@ -733,14 +781,14 @@ def test_states_of_some_envs_and_search_on_them() -> None:
     ],
 )
 def test_states_rejects_bad_env_indices(envs: Any, error: type[Exception], match: str) -> None:
-    env = VectorEnv("goofspiel", 3, players=2)
+    env = VectorEnv("goofspiel", 3, players=2, keep_histories=True)
     env.reset()
     with pytest.raises(error, match=match):
         env.states(envs)
 
 
 def test_states_and_observe_take_a_bool_mask_of_the_envs() -> None:
-    env = VectorEnv("goofspiel", 4, players=2, seed=2)
+    env = VectorEnv("goofspiel", 4, players=2, seed=2, keep_histories=True)
     obs, _ = env.reset()
     mask = np.array([True, False, True, False])
     assert [s.to_dict() for s in env.states(mask)] == [s.to_dict() for s in env.states([0, 2])]
@@ -755,14 +803,21 @@ def test_states_and_observe_take_a_bool_mask_of_the_envs() -> None:
 
 
 def test_states_before_reset_and_after_a_failed_one() -> None:
-    env = VectorEnv("goofspiel", 2, players=2)
+    env = VectorEnv("goofspiel", 2, players=2, keep_histories=True)
     with pytest.raises(InvalidStateError, match=r"call reset\(\) before states"):
         env.states()
-    broken = VectorEnv("trafficars_memory", 2, players=2, agent_seats=(1,), max_number=2)
+    broken = VectorEnv(
+        "trafficars_memory", 2, players=2, agent_seats=(1,), max_number=2, keep_histories=True
+    )
     with pytest.raises(InvalidStateError, match="games in a row ended"):
         broken.reset()
     with pytest.raises(InvalidStateError, match="call reset"):
         broken.states()
+    plain = VectorEnv("goofspiel", 2, players=2)
+    plain.reset()
+    with pytest.raises(InvalidStateError, match="keep_histories=True"):
+        plain.states()
+    assert "keep_histories=True" in repr(env) and "keep_histories" not in repr(plain)
 
 
 # ----- Gymnasium-style spaces, action_masks(), final scores, reward and seat spellings -----

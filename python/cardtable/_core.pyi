@@ -168,6 +168,8 @@ class VectorEnv:
         reward: str,
         threads: int | None = None,
         observations: bool = True,
+        rotate_seats: bool = False,
+        keep_histories: bool = False,
     ) -> VectorEnv: ...
     def reset(
         self, seed: int | None = None, out: Mapping[str, npt.NDArray[Any]] | None = None

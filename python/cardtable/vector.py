@@ -180,6 +180,14 @@ class VectorEnv:
             :meth:`reset`) instead of fresh ones: no allocation per step, but the arrays a call
             returns are overwritten by the next call (copy what you keep). The truncated array
             is shared too (and set back to all ``False`` by every call).
+        rotate_seats: ``False`` (the default): the agents and opponents keep their seats.
+            ``True``: the seating turns from game to game, so that an agent trained in one seat
+            learns every seat: in env ``i``'s ``k``-th game whoever ``agent_seats`` and
+            ``opponents`` put in seat ``s`` sits at seat ``(s + i + k) % players``
+            (``info["seat"]`` names the agent's seat).
+        keep_histories: Keep every env's game history, for :meth:`states` (off by default:
+            recording costs a few instructions a step, about a tenth of a step without
+            observations).
         observations: ``True`` (the default): :meth:`reset` and :meth:`step` return every env's
             observation tensor. ``False``: they write none and return an empty array of shape
             ``[num_envs, 0]`` in its place, and :meth:`observe` gives the tensors of the envs
@@ -205,6 +213,8 @@ class VectorEnv:
         threads: int | None = None,
         reuse_buffers: bool = False,
         observations: bool = True,
+        rotate_seats: bool = False,
+        keep_histories: bool = False,
         **options: Any,
     ) -> None:
         from cardtable import _core
@@ -258,6 +268,12 @@ class VectorEnv:
         if not isinstance(observations, bool):
             raise InvalidOptionError(f"observations must be a bool, got {observations!r}")
         self.observations = observations
+        if not isinstance(rotate_seats, bool):
+            raise InvalidOptionError(f"rotate_seats must be a bool, got {rotate_seats!r}")
+        self.rotate_seats = rotate_seats
+        if not isinstance(keep_histories, bool):
+            raise InvalidOptionError(f"keep_histories must be a bool, got {keep_histories!r}")
+        self.keep_histories = keep_histories
         self._out: Mapping[str, npt.NDArray[Any]] | None = None
         # With reuse_buffers, the arrays of `_out` in `_OUTPUTS` order, looked up once instead
         # of at every step.
@@ -271,6 +287,8 @@ class VectorEnv:
             reward="win" if self.reward == "win" else "score",
             threads=threads,
             observations=observations,
+            rotate_seats=rotate_seats,
+            keep_histories=keep_histories,
         )
         self.opponents: tuple[str, ...] = tuple(str(b) for b in bots)
         self._truncated = np.zeros(count, dtype=np.bool_)
@@ -411,7 +429,8 @@ class VectorEnv:
         not change the env.
 
         An env whose game ended on the last step gives that finished game (its next step starts
-        the next one); in the others the seat to move is ``info["seat"]``.
+        the next one); in the others the seat to move is ``info["seat"]``. The env must keep its
+        games' histories (``keep_histories=True``).
 
         Args:
             envs: Env indices, shape ``[k]`` (repeats allowed), or a bool mask of shape
@@ -424,12 +443,12 @@ class VectorEnv:
         Raises:
             InvalidOptionError: On an env out of range, indices that are not integers, or a mask
                 of another shape.
-            InvalidStateError: Before the first :meth:`reset`, or after a reset or step that
-                failed part-way.
+            InvalidStateError: Without ``keep_histories=True``, before the first :meth:`reset`,
+                or after a reset or step that failed part-way.
 
         Examples:
             >>> import cardtable
-            >>> env = cardtable.VectorEnv("goofspiel", 2, players=2, seed=1)
+            >>> env = cardtable.VectorEnv("goofspiel", 2, players=2, seed=1, keep_histories=True)
             >>> _ = env.reset()
             >>> [state.current_player for state in env.states()]
             [0, 0]
@@ -603,6 +622,8 @@ class VectorEnv:
             + (f" options={options!r}" if options else "")
             + ("" if self.observations else " observations=False")
             + (" reuse_buffers=True" if self.reuse_buffers else "")
+            + (" rotate_seats=True" if self.rotate_seats else "")
+            + (" keep_histories=True" if self.keep_histories else "")
             + ">"
         )
 

@@ -274,6 +274,8 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         reward: Reward = "win",
         threads: int | None = None,
         render_mode: None = None,
+        rotate_seats: bool = False,
+        keep_histories: bool = False,
         **options: Any,
     ) -> None:
         """Creates the environment.
@@ -294,6 +296,8 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
             threads: Worker threads for large batches (``None``: all cores); results do not
                 depend on it.
             render_mode: ``None`` only (there is no rendering).
+            rotate_seats: Turn the seating from game to game (see :class:`cardtable.VectorEnv`).
+            keep_histories: Keep the games' histories, for :meth:`states`.
             **options: The game's options. ``reuse_buffers`` and ``observations`` of
                 :class:`cardtable.VectorEnv`, and ``seat`` and ``illegal_action`` of
                 :func:`make_env`, are refused.
@@ -328,6 +332,8 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
             opponents=opponents,
             reward=reward,
             threads=threads,
+            rotate_seats=rotate_seats,
+            keep_histories=keep_histories,
             **options,
         )
         """The :class:`cardtable.VectorEnv` that plays the games (e.g. for ``observe``)."""

@@ -32,6 +32,8 @@ fn main() {
             opponents: Vec::new(),
             reward: RewardKind::Win,
             threads: Some(threads),
+            rotate_seats: false,
+            keep_histories: false,
         })?;
         let mut out = env.try_output_with(observations)?;
         env.reset(None, &mut out)?;

@@ -76,6 +76,12 @@ pub struct VectorConfig {
     pub reward: RewardKind,
     /// Worker threads for large batches (`None`: all cores).
     pub threads: Option<usize>,
+    /// Whether the seating turns from game to game: in env `i`'s game `k` the occupant of seat
+    /// `s` of `agent_seats` and `opponents` sits at seat `(s + i + k) mod players`.
+    pub rotate_seats: bool,
+    /// Whether each env keeps its game's history, for [`VectorEnv::sessions`] (recording costs
+    /// a few instructions a step).
+    pub keep_histories: bool,
 }
 
 /// The buffers one `reset` or `step` fills, one row per env (row-major).
@@ -409,8 +415,12 @@ struct Env<G: Game> {
     index: u64,
     state: G::State,
     rng: SplitMix64,
-    /// Every seat: a built-in bot, or `None` for an agent seat.
+    /// Every seat: a built-in bot, or `None` for an agent seat (in the current game's seating).
     bots: Vec<Option<step::SeatBot<G>>>,
+    /// The agent seats of the current game, as a bitset.
+    agents: u64,
+    /// How many seats on the current game's seating is turned from the configuration's.
+    turned: usize,
     /// The seats whose bots observe (see [`step::reset_seats`]).
     observing: u64,
     /// Base seed of this env's games (`derive_seed(run seed, index)`).
@@ -442,8 +452,12 @@ struct Env<G: Game> {
 struct Shared<'a, G: Game> {
     game: &'a G,
     reward: RewardKind,
-    /// The agent seats as a bitset (bit `s` for seat `s`).
+    /// The configuration's agent seats as a bitset (bit `s` for seat `s`).
     agents: u64,
+    /// Whether the seating turns from game to game ([`VectorConfig::rotate_seats`]).
+    rotate: bool,
+    /// Whether the envs keep their games' histories ([`VectorConfig::keep_histories`]).
+    keep_histories: bool,
 }
 
 impl<G: Game> Env<G> {
@@ -454,6 +468,7 @@ impl<G: Game> Env<G> {
     fn start(&mut self, sh: &Shared<'_, G>, mut k: u64) -> Result<()> {
         for _ in 0..MAX_SKIPPED_GAMES {
             let seed = derive_seed(self.base_seed, k);
+            self.seat_for_game(sh, k);
             self.history.clear();
             (self.observing, self.opening) = step::start_game(
                 sh.game,
@@ -509,7 +524,7 @@ impl<G: Game> Env<G> {
         loop {
             let player = sh.game.current_player(&self.state);
             if let Ok(seat) = u32::try_from(player) {
-                if sh.agents.checked_shr(seat).unwrap_or(0) & 1 == 1 {
+                if self.agents.checked_shr(seat).unwrap_or(0) & 1 == 1 {
                     return Ok(Some(seat as usize));
                 }
             }
@@ -527,7 +542,10 @@ impl<G: Game> Env<G> {
             match stepped {
                 Stepped::Terminal => return Ok(None),
                 Stepped::External => return Ok(Some(sh.game.current_player(&self.state) as usize)),
-                Stepped::Chance | Stepped::Decision => self.history.push(applied),
+                Stepped::Chance | Stepped::Decision if sh.keep_histories => {
+                    self.history.push(applied)
+                }
+                Stepped::Chance | Stepped::Decision => {}
             }
         }
     }
@@ -566,6 +584,22 @@ impl<G: Game> Env<G> {
         }
     }
 
+    /// Seats game `k`: the configuration's seating, turned `(index + k) mod players` seats on
+    /// when the seating rotates.
+    fn seat_for_game(&mut self, sh: &Shared<'_, G>, k: u64) {
+        let n = self.bots.len();
+        if !sh.rotate || n == 0 {
+            self.agents = sh.agents;
+            return;
+        }
+        let turn = (self.index.wrapping_add(k) % n as u64) as usize;
+        self.bots.rotate_right((turn + n - self.turned) % n);
+        self.turned = turn;
+        self.agents = (0..n)
+            .filter(|&s| sh.agents >> s & 1 == 1)
+            .fold(0, |m, s| m | 1u64 << ((s + turn) % n));
+    }
+
     /// Resets this env: game `k` of a new seed, or its next game.
     fn reset(&mut self, sh: &Shared<'_, G>) -> Result<()> {
         let k = self.episode.map_or(0, |k| k + 1);
@@ -590,7 +624,9 @@ impl<G: Game> Env<G> {
             &mut self.bots,
             self.observing,
         );
-        self.history.push(action);
+        if sh.keep_histories {
+            self.history.push(action);
+        }
         match self.advance(sh)? {
             Some(seat) => self.seat = seat,
             None => {
@@ -705,6 +741,8 @@ impl<G: Game> VectorEnv<G> {
                 scores: vec![0; n],
                 opening: 0,
                 history: Vec::new(),
+                agents: 0,
+                turned: 0,
             });
         }
         let pool = match config.threads {
@@ -883,8 +921,15 @@ impl<G: Game> VectorEnv<G> {
     ///
     /// # Errors
     /// [`EngineError::InvalidOption`] for an env out of range; [`EngineError::InvalidState`]
-    /// before the first reset or after a failed one.
+    /// without [`VectorConfig::keep_histories`], before the first reset or after a failed one.
     pub fn sessions(&self, envs: &[usize]) -> Result<Vec<Session<G>>> {
+        if !self.config.keep_histories {
+            return Err(EngineError::InvalidState(
+                "the envs keep no histories: make the vector env with keep_histories=True to \
+                 get its games as states"
+                    .into(),
+            ));
+        }
         if self.broken {
             return Err(broken_error());
         }
@@ -966,6 +1011,8 @@ impl<G: Game> VectorEnv<G> {
                 .agent_seats
                 .iter()
                 .fold(0, |m, &s| m | 1u64.checked_shl(s as u32).unwrap_or(0)),
+            rotate: self.config.rotate_seats,
+            keep_histories: self.config.keep_histories,
         };
         let f = &f;
         let shared = &shared;
@@ -1192,6 +1239,8 @@ mod tests {
             opponents: vec!["random".to_string(); others],
             reward: RewardKind::Win,
             threads: Some(2),
+            rotate_seats: false,
+            keep_histories: true,
         }
     }
 

@@ -373,7 +373,8 @@ impl<'py> OutArrays<'py> {
 impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (
-        game, *, num_envs, seed, agent_seats, opponents, reward, threads=None, observations=true
+        game, *, num_envs, seed, agent_seats, opponents, reward, threads=None, observations=true,
+        rotate_seats=false, keep_histories=false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -385,6 +386,8 @@ impl PyVectorEnv {
         reward: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
         observations: bool,
+        rotate_seats: bool,
+        keep_histories: bool,
     ) -> PyResult<Self> {
         let opt = EngineError::InvalidOption;
         let config = engine::VectorConfig {
@@ -397,6 +400,8 @@ impl PyVectorEnv {
             reward: engine::RewardKind::parse(&str_arg(reward, "reward", opt)?)
                 .map_err(to_py_err)?,
             threads: optional_threads(threads)?,
+            rotate_seats,
+            keep_histories,
         };
         let inner = game.inner.vector_env(config).map_err(to_py_err)?;
         Ok(Self {
