@@ -1042,7 +1042,8 @@ def test_a_progress_callable_must_take_done_and_total() -> None:
     """``progress=lambda done: ...`` failed with a bare ``TypeError`` at the first report."""
     game = cardtable.make("goofspiel", players=2)
     states = [game.new_state(seed=1)]
-    for wrong in (lambda done: None, lambda: None, lambda done, total, rate: None):
+    wrong_arities: list[Any] = [lambda done: None, lambda: None, lambda done, total, rate: None]
+    for wrong in wrong_arities:
         with pytest.raises(InvalidOptionError, match=r"accept two positional arguments"):
             cardtable.simulate("goofspiel", players=2, games=5, progress=wrong)
         with pytest.raises(InvalidOptionError, match=r"progress\(done, total\)"):

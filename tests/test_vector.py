@@ -679,11 +679,11 @@ def test_rotating_seats_turn_the_seating_game_by_game() -> None:
     _, info = env.reset()
     finished: list[tuple[int, int, Any]] = []
     while len(finished) < 8:
-        for i in np.flatnonzero(info["action_mask"].any(axis=1)):
-            assert info["seat"][i] == (i + info["game_index"][i]) % n
+        for row in np.flatnonzero(info["action_mask"].any(axis=1)):
+            assert info["seat"][row] == (row + info["game_index"][row]) % n
         _, _, terminated, _, info = env.step(random_actions(rng, info["action_mask"]))
-        for i in np.flatnonzero(terminated):
-            finished.append((int(i), int(info["game_index"][i]), env.states([i])[0]))
+        for row in np.flatnonzero(terminated):
+            finished.append((int(row), int(info["game_index"][row]), env.states([row])[0]))
     assert len({(i + k) % n for i, k, _ in finished}) == n  # the agent sat in every seat
     for i, k, played in finished:
         game_seed = derive_seed(derive_seed(seed, i), k)
