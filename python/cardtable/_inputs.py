@@ -25,6 +25,7 @@ __all__ = [
     "MAX_VALUES",
     "as_int",
     "as_items",
+    "check_bool",
     "check_fits",
     "check_int",
     "check_path",
@@ -89,6 +90,17 @@ def as_items(value: object) -> list[object] | None:
         return list(value)
     except TypeError:  # e.g. a 0-d NumPy array
         return None
+
+
+def check_bool(name: str, value: object) -> bool:
+    """A flag: exactly ``True`` or ``False`` (``0``, ``1`` and ``numpy.bool_`` are refused).
+
+    Raises:
+        InvalidOptionError: Otherwise, naming ``name``.
+    """
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"{name} must be a bool, got {value!r}")
+    return value
 
 
 def check_int(name: str, value: object, low: int, high: int | None = None) -> int:

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Literal
 
 from cardtable import _rng
-from cardtable._inputs import MAX_SEED, check_int, check_threads, is_choice
+from cardtable._inputs import MAX_SEED, check_bool, check_int, check_threads, is_choice
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -152,8 +152,7 @@ def simulate(
     first_game = check_int("first_game", first_game, 0, MAX_SEED - games)
     threads = check_threads(threads)
     batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH)
-    if not isinstance(keep_games, bool):
-        raise InvalidOptionError(f"keep_games must be a bool, got {keep_games!r}")
+    check_bool("keep_games", keep_games)
     check_progress(progress)  # before any runner or cluster is set up
     try:
         game = _core.Game(game_id, players, options)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._inputs import MAX_SEED, as_int, check_bool, check_int
 from cardtable._option_text import changed_options
 from cardtable.errors import (
     CardtableError,
@@ -262,18 +262,10 @@ class VectorEnv:
         self.reward: Reward = (
             "win" if reward == "win" else "margin" if reward == "margin" else "score"
         )
-        if not isinstance(reuse_buffers, bool):
-            raise InvalidOptionError(f"reuse_buffers must be a bool, got {reuse_buffers!r}")
-        self.reuse_buffers = reuse_buffers
-        if not isinstance(observations, bool):
-            raise InvalidOptionError(f"observations must be a bool, got {observations!r}")
-        self.observations = observations
-        if not isinstance(rotate_seats, bool):
-            raise InvalidOptionError(f"rotate_seats must be a bool, got {rotate_seats!r}")
-        self.rotate_seats = rotate_seats
-        if not isinstance(keep_histories, bool):
-            raise InvalidOptionError(f"keep_histories must be a bool, got {keep_histories!r}")
-        self.keep_histories = keep_histories
+        self.reuse_buffers = check_bool("reuse_buffers", reuse_buffers)
+        self.observations = check_bool("observations", observations)
+        self.rotate_seats = check_bool("rotate_seats", rotate_seats)
+        self.keep_histories = check_bool("keep_histories", keep_histories)
         self._out: Mapping[str, npt.NDArray[Any]] | None = None
         # With reuse_buffers, the arrays of `_out` in `_OUTPUTS` order, looked up once instead
         # of at every step.
