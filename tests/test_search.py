@@ -276,6 +276,9 @@ def test_search_labels_each_state_as_the_bot_seated_by_hand(game_id: str, spec: 
         for name in ("actions", "visits", "choices"):
             assert getattr(stats, name).tolist() == getattr(mine, name).tolist()
         assert policies[i].tolist() == mine.policy(num_actions=game.num_actions).tolist()
+        for t in (0, 0.5, 2, 1e-300):  # the batch's rows are its states' own, at every temperature
+            row = mine.policy(t, num_actions=game.num_actions)
+            assert batch.policies(t)[i].tolist() == row.tolist(), (i, t)
         assert visits[i, mine.actions].tolist() == mine.visits.tolist()
     assert any(stats is not None for stats in batch.stats)
 
