@@ -17,6 +17,7 @@ __all__ = [
     "VectorEnv",
     "_restore_state",
     "decide_all",
+    "ensure_fits",
     "games",
     "simulate",
 ]
@@ -95,6 +96,7 @@ def simulate(
     first_game: int = 0,
     progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]: ...
+def ensure_fits(nbytes: int, what: str, hint: str) -> None: ...
 def decide_all(
     game: Game,
     states: list[State],

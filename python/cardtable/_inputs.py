@@ -1,4 +1,4 @@
-"""The package's rules for integer inputs, output paths and memory (``docs/errors.md``), a leaf.
+"""The package's rules for integer inputs and output paths (``docs/errors.md``), in one leaf.
 
 Every Python layer that reads an integer from a caller (the reference backend, the policy runner,
 pictures and replays, the adapters, the test kit, the studies) reads it here, so all of them
@@ -12,11 +12,10 @@ import operator
 import os
 import secrets
 import stat
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from typing import BinaryIO
 
-from cardtable.errors import CapacityError, InvalidOptionError
+from cardtable.errors import InvalidOptionError
 
 __all__ = [
     "MAX_DEPTH",
@@ -26,7 +25,6 @@ __all__ = [
     "as_int",
     "as_items",
     "check_bool",
-    "check_fits",
     "check_int",
     "check_path",
     "check_threads",
@@ -115,41 +113,6 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
         bound = f">= {low}" if high is None else f"in {low}..={high}"
         raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
     return number
-
-
-SMALL_REQUEST = 64 << 20
-"""Requests below this many bytes are never checked against the available memory (as in the
-engine: reading ``/proc/meminfo`` costs more than such a request)."""
-
-
-def _available_memory() -> int | None:
-    """The memory the system says is available (``MemAvailable``), in bytes, where it tells it."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
-def check_fits(nbytes: int, what: str, hint: str) -> None:
-    """Refuses to allocate ``nbytes`` bytes for ``what`` if they cannot be held.
-
-    The engine's rule (``ensure_fits`` in ``rust/engine/src/error.rs``), checked before anything
-    is allocated: more than a machine word counts, or (from :data:`SMALL_REQUEST` bytes on) more
-    than the memory the system says is available. The message is the engine's: ``"{what} would
-    not fit in memory; {hint}"``.
-
-    Raises:
-        CapacityError: If they cannot.
-    """
-    if nbytes <= sys.maxsize and nbytes < SMALL_REQUEST:
-        return
-    available = _available_memory()
-    if nbytes > sys.maxsize or (available is not None and nbytes > available):
-        raise CapacityError(f"{what} would not fit in memory; {hint}")
 
 
 def check_threads(threads: object) -> int | None:

@@ -26,7 +26,6 @@ from cardtable._inputs import (
     MAX_SEED,
     as_int,
     as_items,
-    check_fits,
     check_int,
     check_path,
     check_threads,
@@ -905,7 +904,7 @@ class SimulationResult:
             )
         what = f"the per-game results of {requested} games (the table's games_requested)"
         hint = "load the table on a machine with more memory"
-        check_fits(requested * (players * (scores.itemsize + 1) + 4), what, hint)
+        _core.ensure_fits(requested * (players * (scores.itemsize + 1) + 4), what, hint)
         rows = (games - np.uint64(first)).astype(np.int64)
         try:
             full_scores = np.zeros((requested, players), dtype=scores.dtype)

@@ -978,6 +978,13 @@ fn decide_all(
     }))
 }
 
+/// Raises `CapacityError` if `nbytes` bytes for `what` cannot be held: the engine's own rule
+/// (`engine::error::ensure_fits`), for memory the Python layer allocates (a saved run loaded).
+#[pyfunction]
+fn ensure_fits(nbytes: u128, what: &str, hint: &str) -> PyResult<()> {
+    engine::error::ensure_fits(usize::try_from(nbytes).ok(), what, hint).map_err(to_py_err)
+}
+
 /// A built-in bot seated in one game; see `cardtable.bot`.
 #[pyclass(module = "cardtable._core", name = "Bot")]
 struct PyBot {
@@ -1298,6 +1305,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(decide_all, m)?)?;
+    m.add_function(wrap_pyfunction!(ensure_fits, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
     m.add("CHANCE", engine::CHANCE)?;
     m.add("TERMINAL", engine::TERMINAL)?;
