@@ -441,9 +441,9 @@ struct Env<G: Game> {
     chance: Vec<(u32, u64)>,
     /// The final scores of the game that ended last (one per seat).
     scores: Vec<i64>,
-    /// The chance nodes that opened the current game, resolved in one call by
-    /// [`step::start_game`] (their outcomes are drawn again by [`VectorEnv::sessions`]).
-    opening: u32,
+    /// Whether [`step::start_game`] resolved the chance nodes that open the current game in one
+    /// call, unrecorded (their outcomes are drawn again by [`VectorEnv::sessions`]).
+    dealt_opening: bool,
     /// Every outcome and action of the current game after its opening, in order.
     history: Vec<u32>,
 }
@@ -470,7 +470,8 @@ impl<G: Game> Env<G> {
             let seed = derive_seed(self.base_seed, k);
             self.seat_for_game(sh, k);
             self.history.clear();
-            (self.observing, self.opening) = step::start_game(
+            let opening;
+            (self.observing, opening) = step::start_game(
                 sh.game,
                 seed,
                 &mut self.state,
@@ -478,6 +479,7 @@ impl<G: Game> Env<G> {
                 &mut self.bots,
                 &mut self.chance,
             );
+            self.dealt_opening = opening > 0;
             self.episode = Some(k);
             self.done = false;
             if let Some(seat) = self.advance(sh)? {
@@ -739,7 +741,7 @@ impl<G: Game> VectorEnv<G> {
                 legal: Vec::new(),
                 chance: Vec::new(),
                 scores: vec![0; n],
-                opening: 0,
+                dealt_opening: false,
                 history: Vec::new(),
                 agents: 0,
                 turned: 0,
@@ -933,7 +935,6 @@ impl<G: Game> VectorEnv<G> {
         if self.broken {
             return Err(broken_error());
         }
-        let mut chance = Vec::new();
         envs.iter()
             .map(|&i| {
                 let env = self.envs.get(i).ok_or_else(|| {
@@ -945,17 +946,17 @@ impl<G: Game> VectorEnv<G> {
                 let k = env.episode.ok_or_else(|| {
                     EngineError::InvalidState("call reset() before states()".into())
                 })?;
-                // The opening's outcomes, stepped one at a time with the game's stream: the draws
+                // The opening's outcomes, drawn again by a session seeded as the game was: it
+                // steps the chance nodes before the first decision one at a time, the draws
                 // `Game::resolve_chance` made in one call.
-                let game = &*self.game;
-                let mut state = game.initial_state();
-                let mut rng = SplitMix64::new(derive_seed(env.base_seed, k));
-                let mut history = Vec::with_capacity(env.opening as usize + env.history.len());
-                for _ in 0..env.opening {
-                    let outcome = game.sample_chance(&state, &mut rng, &mut chance);
-                    game.apply(&mut state, outcome);
-                    history.push(outcome);
-                }
+                let mut history = if env.dealt_opening {
+                    let seed = derive_seed(env.base_seed, k);
+                    Session::new(Arc::clone(&self.game), Some(seed))
+                        .history()
+                        .to_vec()
+                } else {
+                    Vec::new()
+                };
                 history.extend_from_slice(&env.history);
                 Ok(Session::from_parts(
                     Arc::clone(&self.game),
