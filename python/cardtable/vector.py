@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, as_int, check_bool, check_int
+from cardtable._inputs import MAX_SEED, as_int, check_bool, check_int, check_threads
 from cardtable._option_text import changed_options
 from cardtable.errors import (
     CardtableError,
@@ -222,8 +222,7 @@ class VectorEnv:
         count = _int(num_envs, "num_envs")
         if not 1 <= count <= MAX_SEED:
             raise InvalidOptionError(f"num_envs must be in 1..={MAX_SEED}, got {count}")
-        if threads is not None and not 1 <= _int(threads, "threads") <= 1024:
-            raise InvalidOptionError(f"threads must be in 1..=1024, got {threads}")
+        threads = check_threads(threads)
         self.game: _core.Game = _core.Game(game_id, players, options)
         self.game_id = game_id
         self.num_envs = count
