@@ -808,6 +808,12 @@ def test_an_ambulance_counts_a_tow_truck_left_alone_as_two_cars(backend: Backend
 
 
 def test_a_police_car_goes_to_the_end_and_opens_the_lane(backend: Backend) -> None:
+    """ "Pelaaja saa päättää, mihin jonoon asettaa poliisikortin. Poliisi toimii saattueena
+    seuraavalle autolle: poliisikortin perään saa asettaa minkä tahansa kortin" [The player
+    decides into which lane he puts the police card. The police escorts the next car: any card may
+    be put after the police card.] It joins the chosen lane at its end; "Poliisi joutuu antamaan
+    tietä vain ambulanssille" is the order of resolution, not a move to the front (contract,
+    Decision 22)."""
     state = start(backend, [10, 20, 30], [[POLICE_A], [35], [5]])
     commit(state, [POLICE_A, 35, 5])
     decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
@@ -878,6 +884,11 @@ def tow_lanes(backend: Backend, seat_1: Sequence[int], seat_2: Sequence[int]) ->
 
 
 def test_a_tow_truck_lifts_the_last_car_and_a_card_fills_the_free_place(backend: Backend) -> None:
+    """ "Ensimmäisenä ehtivä saa asettaa korttinsa hinattavan auton vapauttamalle paikalle
+    noudattaen Pienimmästä isoimpaan -sääntöä." [The first in time may put his card in the place
+    the towed car freed, following the increasing rule.] A card below every lane end is still too
+    low ("liian pieni asetettavaksi mihinkään jonoon", read against the lane ends): it may fill
+    the free place or take a lane (contract, Decisions 13 and 24)."""
     state = tow_lanes(backend, [18, 34], [25, 44])
     commit(state, [TOW_A, 18, 25])
     decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
@@ -887,6 +898,25 @@ def test_a_tow_truck_lifts_the_last_car_and_a_card_fills_the_free_place(backend:
     # 25 follows 20 in the lane that has 4 cars: it takes it.
     assert lanes(state) == [[[25]], [[30]], [[41], [42]]]
     assert penalties(state) == [0, 0, 5]
+
+
+def test_a_trailer_on_a_tow_trucks_load_leaves_the_tow_truck_in_effect(backend: Backend) -> None:
+    """ "Peräkärryn voi asettaa myös toisen peräkärryn tai jonkin muun erikoiskortin päälle
+    (tällöin alla oleva erikoiskortti ei ole enää voimassa)." [A trailer may also be put on another
+    trailer or another special card; the special card underneath is then no longer in effect.]
+    The card underneath is the one the trailer is put on, the tow truck's load: the free place
+    stays open for the rest of the turn and, left unfilled, the tow truck counts 2 (contract,
+    Decision 23)."""
+    state = tow_lanes(backend, [TRAILER_30, 34], [44, 43])
+    commit(state, [TOW_A, TRAILER_30, 44])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 1, "target", [LANE_0, FREE_0], LANE_0)
+    assert lanes(state)[0] == [[12], [15], None, [TOW_A, 20, TRAILER_30]]
+    # The free place is still offered to the next numbered card; its owner declines it.
+    decide(state, 2, "target", [LANE_2, FREE_0], LANE_2)
+    assert lanes(state)[0] == [[12], [15], [TOW_A, 20, TRAILER_30]]
+    assert view(state)["place_cars"][0] == [1, 1, 2]
+    assert penalties(state) == [0, 0, 0]
 
 
 def test_the_free_place_counts_as_a_car(backend: Backend) -> None:
