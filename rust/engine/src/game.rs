@@ -291,7 +291,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
 
     /// Whether a higher score is better (the default); `false` for games scored in penalties. Used
-    /// by score-based rewards ([`crate::vector`]).
+    /// by score-based rewards ([`crate::vector`], the search's `reward=margin`) and by the
+    /// studies; the shared test kit checks that no winner has a worse score than a seat that lost.
     fn higher_score_is_better(&self) -> bool {
         true
     }

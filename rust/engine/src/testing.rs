@@ -12,6 +12,7 @@ use crate::error::EngineError;
 use crate::game::{Bot, Game, RandomBot, CHANCE, TERMINAL};
 use crate::options::{OptionKind, OptionSpec};
 use crate::rng::{derive_seed, SplitMix64};
+use crate::search::{margin_rewards, win_shares};
 use crate::session::{AnySession, Session};
 use crate::sim::{self, SimConfig, SHARE_DENOMINATOR};
 use serde_json::{Map, Value};
@@ -181,6 +182,7 @@ pub fn check_random_playouts<G: Game>(game: &Arc<G>, games: u64, seed: u64) {
                 check_round_trip(game, &session, &what);
             }
             if player == TERMINAL {
+                check_score_direction(&**game, state, &what);
                 break;
             }
             let action = if player == CHANCE {
@@ -197,6 +199,36 @@ pub fn check_random_playouts<G: Game>(game: &Arc<G>, games: u64, seed: u64) {
             session
                 .apply(i64::from(action), Some(i64::from(player)))
                 .unwrap_or_else(|e| panic!("{what}: a legal action is refused: {e}"));
+        }
+    }
+}
+
+/// Asserts that the terminal `state` agrees with [`Game::higher_score_is_better`]: no seat that
+/// did not win has a better score than a winner, and the search's `reward=margin`
+/// ([`margin_rewards`]) orders the seats by win share first and then by score in the game's
+/// direction (fewer penalty cards are better in Trafficars).
+fn check_score_direction<G: Game>(game: &G, state: &G::State, what: &str) {
+    let n = game.players();
+    let (mut wins, mut margins, mut scores) = (vec![0.0; n], vec![0.0; n], vec![0i64; n]);
+    win_shares(game, state, &mut wins);
+    margin_rewards(game, state, &mut scores, &mut margins);
+    game.scores(state, &mut scores);
+    let sign = if game.higher_score_is_better() { 1 } else { -1 };
+    let key = |s: usize| (wins[s], sign * scores[s]);
+    for a in 0..n {
+        for b in 0..n {
+            if wins[a] > 0.0 && wins[b] == 0.0 {
+                assert!(
+                    sign * scores[a] >= sign * scores[b],
+                    "{what}: seat {b} lost with a better score than winner {a}: {scores:?}"
+                );
+            }
+            assert_eq!(
+                key(a).partial_cmp(&key(b)),
+                margins[a].partial_cmp(&margins[b]),
+                "{what}: seats {a} and {b}: win shares {wins:?}, scores {scores:?}, margin \
+                 rewards {margins:?}"
+            );
         }
     }
 }

@@ -12,8 +12,9 @@
 //! winner gets `1 / (number of winners)`, every other seat `0` (see [`win_shares`]). The reward is
 //! thus in `0..=1`, comparable across games, and a shared win is worth less than a sole one. With
 //! `reward=margin` it is half that win share plus half a score margin in `0..1`
-//! ([`margin_rewards`]): winning still counts most, but among playouts with the same winners more
-//! points count more, a much less noisy signal where single decisions rarely change the winner.
+//! ([`margin_rewards`]): winning still counts most, but among playouts with the same winners a
+//! better score counts more (more points; fewer penalty cards in Trafficars), a much less noisy
+//! signal where single decisions rarely change the winner.
 //!
 //! # Bot specs
 //! `"mcts:iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on,crn=off|on"`
@@ -263,9 +264,17 @@ pub fn win_shares<G: Game>(game: &G, state: &G::State, out: &mut [f64]) {
 /// Writes each seat's [`Reward::Margin`] reward of the terminal `state` into `out`:
 /// `(win share + m) / 2` with `m = 1/2 + (s_i - mean of the other seats' scores) / (2 (1 + sum of
 /// |s_j|))`, which lies strictly between 0 and 1 (`scores` is a buffer of one entry per seat).
+/// The scores `s` are the game's scores where a higher score is better and their negations where
+/// a lower one is ([`Game::higher_score_is_better`]: Trafficars' penalty cards), so more is
+/// always better for the seat; `scores` holds them so on return.
 pub fn margin_rewards<G: Game>(game: &G, state: &G::State, scores: &mut [i64], out: &mut [f64]) {
     win_shares(game, state, out);
     game.scores(state, scores);
+    if !game.higher_score_is_better() {
+        for s in scores.iter_mut() {
+            *s = -*s;
+        }
+    }
     let n = scores.len();
     if n < 2 {
         return;
@@ -321,7 +330,8 @@ pub(crate) struct Playout<G: Game> {
     pub(crate) rewards: Vec<f64>,
     /// How a finished playout is scored.
     reward: Reward,
-    /// Each seat's score of the last finished playout (for [`Reward::Margin`]).
+    /// Each seat's score of the last finished playout, negated where lower is better (for
+    /// [`Reward::Margin`]).
     scores: Vec<i64>,
     /// Steps played by the playout policy so far (for speed measurements).
     pub(crate) steps: u64,
