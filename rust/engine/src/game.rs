@@ -37,6 +37,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The accepted player counts, inclusive (as declared with [`Game::Options`]).
     const PLAYERS: (usize, usize) = <Self::Options as GameOptions>::PLAYERS;
 
+    /// The `mcts` (and `flatmc`) parameters that measured strongest in this game, written as in
+    /// a bot spec (`"rollout=greedy,opponents=rollout"`; `docs/search.md`, "Per-game
+    /// defaults"): every parameter it does not name keeps its generic default. Empty (the
+    /// generic defaults) unless the game sets it; the shared test kit checks that it parses.
+    const SEARCH_DEFAULTS: &'static str = "";
+
     /// The options this game accepts (not counting `players`).
     fn option_specs() -> Vec<OptionSpec> {
         Self::Options::specs()

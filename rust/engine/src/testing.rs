@@ -1183,8 +1183,12 @@ pub fn check_bots_beat_random<G: Game>(game: &G, games_per_seat: u64, margin: f6
 
 /// Checks the bot contract on bot specs: `random` and every built-in bot name build; an unknown
 /// name, an empty name, and a nonsense parameter for any bot are [`EngineError::InvalidOption`]
-/// errors, never a panic; a simulation naming a bad bot fails before playing.
+/// errors, never a panic; a simulation naming a bad bot fails before playing; the game's
+/// [`Game::SEARCH_DEFAULTS`] parse.
 pub fn check_bot_specs<G: Game>(game: &G) {
+    if let Err(e) = crate::search::MctsParams::check_game_defaults::<G>() {
+        panic!("{}: SEARCH_DEFAULTS does not parse: {e}", G::ID);
+    }
     let build = |spec: &str| {
         catch_unwind(AssertUnwindSafe(|| sim::make_bot(game, spec).map(|_| ())))
             .unwrap_or_else(|_| panic!("{}: bot spec {spec:?} panics", G::ID))

@@ -126,14 +126,20 @@ pub enum Opponents {
 }
 
 impl Default for MctsParams {
+    /// The generic defaults: 1000 iterations, `c = 0.7`, random playouts, [`Opponents::Tree`],
+    /// [`Reward::Win`], no prior, classes, widening or common random numbers.
     fn default() -> Self {
-        tuned(
-            RolloutPolicy::Random,
-            Opponents::Tree,
-            Reward::Win,
-            0.7,
-            0.0,
-        )
+        MctsParams {
+            iterations: 1000,
+            c: 0.7,
+            rollout: RolloutPolicy::Random,
+            opponents: Opponents::Tree,
+            reward: Reward::Win,
+            prior: 0.0,
+            classes: false,
+            widen: 0.0,
+            crn: false,
+        }
     }
 }
 
@@ -154,7 +160,12 @@ impl MctsParams {
     /// Parses `"iterations=2000,c=0.7,rollout=random|greedy,opponents=tree|rollout,reward=win|margin,prior=0,classes=off|on,crn=off|on"`
     /// (any subset, any order; `None` means all defaults) for game `G`; [`EngineError::InvalidOption`] on anything else.
     pub fn parse<G: Game>(params: Option<&str>) -> Result<Self> {
-        let mut p = Self::for_game::<G>();
+        Self::for_game::<G>().with::<G>(params)
+    }
+
+    /// These parameters with those of the list `params` (as in [`MctsParams::parse`]) set.
+    fn with<G: Game>(self, params: Option<&str>) -> Result<Self> {
+        let mut p = self;
         for (key, value) in parse_pairs::<G>("mcts", params, KEYS)? {
             match key {
                 "iterations" => p.iterations = parse_budget::<G>("mcts", key, value)?,
@@ -184,14 +195,31 @@ impl MctsParams {
         Ok(p)
     }
 
-    /// The defaults for game `G`: [`MctsParams::default`] with the rollout policy, opponent
-    /// model, reward and exploration constant that measured strongest in that game
-    /// (`docs/search.md`).
+    /// The defaults for game `G`: [`MctsParams::default`] with the game's
+    /// [`Game::SEARCH_DEFAULTS`] set, the parameters that measured strongest in that game
+    /// (`docs/search.md`). The shared test kit checks that every game's list parses; one that
+    /// did not would leave the generic defaults.
     pub fn for_game<G: Game>() -> Self {
-        GAME_DEFAULTS
-            .iter()
-            .find(|(id, _)| *id == G::ID)
-            .map_or_else(Self::default, |&(_, p)| p)
+        let generic = Self::default();
+        if G::SEARCH_DEFAULTS.is_empty() {
+            return generic;
+        }
+        generic
+            .with::<G>(Some(G::SEARCH_DEFAULTS))
+            .unwrap_or(generic)
+    }
+
+    /// Checks [`Game::SEARCH_DEFAULTS`] of `G` (for the shared test kit).
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidOption`] naming what does not parse.
+    pub fn check_game_defaults<G: Game>() -> Result<()> {
+        if G::SEARCH_DEFAULTS.is_empty() {
+            return Ok(());
+        }
+        Self::default()
+            .with::<G>(Some(G::SEARCH_DEFAULTS))
+            .map(|_| ())
     }
 }
 
@@ -203,58 +231,6 @@ fn parse_weight<G: Game>(key: &str, value: &str) -> Result<f64> {
             "{}: bot mcts: {key} must be a finite number >= 0, got {value:?}",
             G::ID
         ))),
-    }
-}
-
-/// Per-game defaults (games not listed use [`MctsParams::default`]): rollout policy, opponent
-/// model, reward, `c` and `prior` (and `classes`, `widen` and `crn` in the memory game);
-/// `iterations` is the generic 1000 everywhere.
-const GAME_DEFAULTS: &[(&str, MctsParams)] = {
-    use Opponents::{Rollout, Tree};
-    use Reward::{Margin, Win};
-    use RolloutPolicy::Greedy;
-    &[
-        ("goofspiel", tuned(Greedy, Tree, Win, 0.7, 0.0)),
-        ("trafficars", tuned(Greedy, Tree, Win, 0.7, 0.0)),
-        ("deep_regrets", tuned(Greedy, Rollout, Win, 0.7, 0.0)),
-        (
-            "trafficars_overtaking",
-            tuned(Greedy, Rollout, Margin, 0.5, 0.0),
-        ),
-        // The memory game searches one move deep: a bandit over the root's choices (the
-        // never-seen flips pooled into one class) whose iterations play on with the `memory`
-        // bot for every seat (a node below the root would need 10,000 visits for a second
-        // edge), on common samples.
-        (
-            "trafficars_memory",
-            MctsParams {
-                classes: true,
-                widen: 0.01,
-                crn: true,
-                ..tuned(Greedy, Rollout, Margin, 0.3, 1.0)
-            },
-        ),
-    ]
-};
-
-/// The generic iteration count with the given choices.
-const fn tuned(
-    rollout: RolloutPolicy,
-    opponents: Opponents,
-    reward: Reward,
-    c: f64,
-    prior: f64,
-) -> MctsParams {
-    MctsParams {
-        iterations: 1000,
-        c,
-        rollout,
-        opponents,
-        reward,
-        prior,
-        classes: false,
-        widen: 0.0,
-        crn: false,
     }
 }
 

@@ -803,3 +803,48 @@ fn search_bot_usages_spell_every_parameter_key() {
         assert_eq!(spelled, keys, "{usage}");
     }
 }
+
+/// Each game's `SEARCH_DEFAULTS` give the parameters its table row in `docs/search.md` names
+/// (those the measurements there chose), and a game without any the generic defaults.
+#[test]
+fn each_game_searches_with_its_measured_defaults() {
+    use crate::games::{
+        deep_regrets::DeepRegrets, goofspiel::Goofspiel, trafficars::Trafficars,
+        trafficars_memory::TrafficarsMemory, trafficars_overtaking::TrafficarsOvertaking,
+        turn_the_tide::TurnTheTide,
+    };
+    let generic = MctsParams::default();
+    let greedy = MctsParams {
+        rollout: RolloutPolicy::Greedy,
+        ..generic
+    };
+    assert_eq!(MctsParams::for_game::<TurnTheTide>(), generic);
+    assert_eq!(MctsParams::for_game::<HiddenDuel>(), generic);
+    assert_eq!(MctsParams::for_game::<Goofspiel>(), greedy);
+    assert_eq!(MctsParams::for_game::<Trafficars>(), greedy);
+    let rollout = MctsParams {
+        opponents: Opponents::Rollout,
+        ..greedy
+    };
+    assert_eq!(MctsParams::for_game::<DeepRegrets>(), rollout);
+    let margin = |c| MctsParams {
+        reward: Reward::Margin,
+        c,
+        ..rollout
+    };
+    assert_eq!(MctsParams::for_game::<TrafficarsOvertaking>(), margin(0.5));
+    assert_eq!(
+        MctsParams::for_game::<TrafficarsMemory>(),
+        MctsParams {
+            prior: 1.0,
+            classes: true,
+            widen: 0.01,
+            crn: true,
+            ..margin(0.3)
+        }
+    );
+    assert_eq!(
+        (generic.iterations, generic.c, generic.prior, generic.widen),
+        (1000, 0.7, 0.0, 0.0)
+    );
+}

@@ -1171,6 +1171,9 @@ impl Trafficars {
 impl Game for Trafficars {
     type State = TrafficarsState;
     const ID: &'static str = "trafficars";
+    /// Greedy playouts with tree opponents: random playouts do not beat `greedy`, and with
+    /// rollout opponents 4000 iterations lose to 250 (`docs/search.md`).
+    const SEARCH_DEFAULTS: &'static str = "rollout=greedy";
     type Options = TrafficarsOptions;
 
     fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {

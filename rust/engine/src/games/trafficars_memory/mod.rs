@@ -296,6 +296,12 @@ impl TrafficarsMemory {
 impl Game for TrafficarsMemory {
     type State = TrafficarsMemoryState;
     const ID: &'static str = "trafficars_memory";
+    /// One move deep: a bandit over the root's choices (the never-seen flips pooled into one
+    /// class) whose iterations play on with the `memory` bot for every seat (a node below the
+    /// root would need 10,000 visits for a second edge), on common samples, scored by margins
+    /// (`docs/search.md`).
+    const SEARCH_DEFAULTS: &'static str =
+        "rollout=greedy,opponents=rollout,reward=margin,c=0.3,prior=1,classes=on,widen=0.01,crn=on";
     type Options = TrafficarsMemoryOptions;
 
     fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {

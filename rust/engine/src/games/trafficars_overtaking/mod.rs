@@ -357,6 +357,9 @@ impl TrafficarsOvertaking {
 impl Game for TrafficarsOvertaking {
     type State = TrafficarsOvertakingState;
     const ID: &'static str = "trafficars_overtaking";
+    /// Margins rather than win shares (one overtake rarely changes the winner) and `c = 0.5`
+    /// (`docs/search.md`).
+    const SEARCH_DEFAULTS: &'static str = "rollout=greedy,opponents=rollout,reward=margin,c=0.5";
     type Options = TrafficarsOvertakingOptions;
 
     fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
