@@ -50,6 +50,16 @@ def configs() -> dict[str, dict[str, Any]]:
     return found
 
 
+def search_decisions(game_id: str) -> int:
+    """The decisions ``search_perf.py`` measures in a game: its bench file's optional
+    ``SEARCH_DECISIONS`` (about half a second of native work), else 10."""
+    module = importlib.import_module(f"benches.{game_id}")
+    decisions = getattr(module, "SEARCH_DECISIONS", 10)
+    if not isinstance(decisions, int) or decisions < 1:
+        raise TypeError(f"benches/{game_id}.py: SEARCH_DECISIONS must be an int >= 1")
+    return decisions
+
+
 def _label(benchmark: BenchmarkFixture, op: str, game_id: str, backend: str, **info: Any) -> None:
     benchmark.group = f"{game_id}: {op}"
     benchmark.extra_info.update({"game": game_id, "backend": backend, "operation": op, **info})

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benches.common import configs  # noqa: E402
+from benches.common import configs, search_decisions  # noqa: E402
 from benches.perf import (  # noqa: E402
     Column,
     build_example,
@@ -57,16 +57,6 @@ SETUP_DECISIONS = 1
 
 ITERATIONS = 1000
 """``mcts`` iterations per decision (every game's default budget in the search docs)."""
-
-DECISIONS: dict[str, int] = {
-    "turn_the_tide": 12,
-    "trafficars": 3,
-    "trafficars_memory": 40,
-    "trafficars_overtaking": 100,
-    "deep_regrets": 4,
-    "goofspiel": 40,
-}
-"""Measured decisions per game (beyond the setup run's), about half a second of native work."""
 
 PLAYOUTS_PER_STATE = 50
 """Plain random playouts of determinizations per decision state, for scale."""
@@ -146,7 +136,7 @@ def heuristic_bot(perf_rows: list[dict[str, Any]], game: str) -> str:
 
 def measure(game: str, perf_rows: list[dict[str, Any]], iterations: int) -> dict[str, Any]:
     """One row: the search's and the plain playouts' cost per step of ``game``."""
-    decisions = DECISIONS.get(game, 10)
+    decisions = search_decisions(game)
     search = difference(game, decisions, f"mcts:iterations={iterations}")
     plain = difference(game, decisions, f"playouts:{PLAYOUTS_PER_STATE}")
     batch = batch_per_step(perf_rows, game, "random")

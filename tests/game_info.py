@@ -57,6 +57,21 @@ class Mutation:
 
 
 @dataclass(frozen=True)
+class Run:
+    """A seeded simulation of the shared tests.
+
+    Attributes:
+        players: The player count.
+        bots: One bot spec per seat, or ``None`` for ``simulate``'s default bots.
+        options: The game's options besides ``players``.
+    """
+
+    players: int
+    bots: list[str] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameTestInfo:
     """The per-game data of the generic tests.
 
@@ -105,6 +120,11 @@ class GameTestInfo:
         mutations: The rules of the game broken on purpose for ``python -m tests.mutants``
             (at least one per important rule; ``tests/mutants.py`` gathers them into
             ``MUTATIONS``, each with ``game`` set to this game's id).
+        replay_run: The run whose games ``tests/test_analysis.py`` replays decision by decision
+            and compares with the simulated ones (default: the small game, the game's heuristic
+            bot and random bots in turn).
+        saved_run: The run ``tests/test_simulate.py`` saves to Arrow and Parquet and loads back
+            (default: the small game with the default bots).
     """
 
     configs: list[dict[str, Any]]
@@ -122,10 +142,29 @@ class GameTestInfo:
     sweep_grid: dict[str, list[Any]] | None = None
     readme_image: tuple[dict[str, Any], int, int, int | None] | None = None
     mutations: tuple[Mutation, ...] = ()
+    replay_run: Run | None = None
+    saved_run: Run | None = None
 
     def small_game(self) -> dict[str, Any]:
         """The ``make`` keyword arguments of the short whole game (``small``)."""
         return self.configs[0] if self.small is None else self.small
+
+    def _small_run(self, bots: list[str] | None) -> Run:
+        options = dict(self.small_game())
+        return Run(options.pop("players"), bots, options)
+
+    def replay_case(self, game_id: str) -> Run:
+        """The run of the exact-replay test (``replay_run``, or its default)."""
+        if self.replay_run is not None:
+            return self.replay_run
+        from cardtable.analysis.balance import default_bot
+
+        players = self._small_run(None).players
+        return self._small_run([(default_bot(game_id), "random")[s % 2] for s in range(players)])
+
+    def saved_case(self) -> Run:
+        """The run of the save-and-load test (``saved_run``, or its default)."""
+        return self._small_run(None) if self.saved_run is None else self.saved_run
 
     def picture_cases(self) -> list[tuple[str, dict[str, Any], int, int | None]]:
         """The golden pictures (``pictures``, or the defaults)."""

@@ -30,7 +30,6 @@ from cardtable.analysis import (
     tournament,
 )
 from cardtable.analysis._differences import difference_text, paired_estimate
-from cardtable.analysis._games import _SPECS
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import (
@@ -288,24 +287,11 @@ def test_lineups() -> None:
 # --- exact replays ---------------------------------------------------------------------------
 
 REPLAY_CASES = [
-    ("turn_the_tide", 4, ["greedy", "random", "greedy", "random"], {}),
-    ("trafficars", 3, ["greedy", "random", "greedy"], {"lanes": 2}),
-    ("trafficars_memory", 3, ["memory", "forgetful:0.3", "random"], {"jokers": True}),
-    ("trafficars_overtaking", 3, ["greedy", "random", "greedy"], {}),
-    ("goofspiel", 2, ["greedy", "random"], {"num_cards": 6}),
-    ("deep_regrets", 2, ["greedy", "random"], {}),
+    (game_id, run.players, run.bots, run.options)
+    for game_id, info in all_games().items()
+    for run in [info.replay_case(game_id)]
 ]
-
-
-def test_replay_cases_and_study_specs_name_every_game() -> None:
-    registered = {g.id for g in cardtable.games()}
-    missing = sorted(registered - {case[0] for case in REPLAY_CASES})
-    assert not missing, f"REPLAY_CASES in tests/test_analysis.py lacks {missing}"
-    missing = sorted(registered - set(_SPECS))
-    assert not missing, (
-        f"_SPECS in python/cardtable/analysis/_games.py lacks {missing}: whether higher scores "
-        "are better, and the game's score trace (its contract's 'Score trace')"
-    )
+"""Each game's ``replay_run`` (``tests/games/<game_id>.py``)."""
 
 
 @pytest.mark.parametrize(("game_id", "players", "bots", "options"), REPLAY_CASES)
@@ -2153,3 +2139,24 @@ def test_sweep_seats_a_policy_like_the_built_in_bot_it_imitates() -> None:
         "bots must be built-in bot names or Python policies (callables taking a PolicyBatch), "
         "got 2.5 at index 1"
     )
+
+
+def test_study_specs_come_from_the_engine_and_the_drawing_modules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardtable.analysis._games import spec
+    from cardtable.render import drawing
+
+    for info in cardtable.games():
+        s = spec(info.id)
+        assert s.higher_is_better == info.higher_score_is_better
+        assert s.trace_doc == drawing(info.id).SCORE_TRACE  # type: ignore[attr-defined]
+    state = cardtable.make("goofspiel", players=2).new_state(seed=1)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    assert spec("goofspiel").trace(state) == [float(x) for x in state.scores]
+    # A game whose drawing declares no trace is traced by its running scores.
+    monkeypatch.delattr(drawing("trafficars"), "SCORE_TRACE")
+    assert spec("trafficars").trace_doc == "the running scores (lower is better)"
+    with pytest.raises(cardtable.InvalidOptionError, match="unknown game"):
+        spec("no_such_game")

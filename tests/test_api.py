@@ -78,6 +78,23 @@ def test_bot_usages_spell_every_bot_with_its_parameter() -> None:
     assert "forgetful[:P]" in spelled["trafficars_memory"]
 
 
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_winners_have_the_best_scores_in_the_games_direction(game_id: str) -> None:
+    """``GameInfo.higher_score_is_better`` agrees with the winners the engine picks."""
+    info = next(g for g in cardtable.games() if g.id == game_id)
+    assert info.higher_score_is_better == (game_id != "trafficars")  # penalty cards
+    result = cardtable.simulate(
+        game_id, players=info.min_players, games=200, seed=1, progress=False
+    )
+    assert result.scores is not None and result.winners is not None
+    scores = result.scores if info.higher_score_is_better else -result.scores
+    worst_winner = (scores + (~result.winners) * 10**9).min(axis=1)
+    best_loser = (scores - result.winners * 10**9).max(axis=1)
+    assert (worst_winner >= best_loser).all()
+    # Some game is won by a strictly better score, so a flipped direction would fail above.
+    assert (worst_winner > best_loser).any()
+
+
 @pytest.mark.parametrize(("game_id", "config"), ALL, ids=IDS)
 def test_game_properties_match(game_id: str, config: dict[str, Any]) -> None:
     rust = make(game_id, config, "rust")

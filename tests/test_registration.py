@@ -8,9 +8,9 @@ A game registered by the Rust engine (``cardtable.games()``) needs its scenario 
 ``docs/games/<id>.md`` in the documentation's nav, a reference module
 ``python/cardtable/reference/<id>.py`` registered in ``cardtable.reference.GAMES`` whose game
 class defines every abstract member (its ``max_game_length`` among them, the OpenSpiel bound), a
-drawing module ``python/cardtable/render/<id>.py`` and its observation types
-``python/cardtable/observations/<id>.py``, imported by the package, and its rows in the games
-tables of the README and ``docs/games.md``.
+drawing module ``python/cardtable/render/<id>.py`` (with its ``SCORE_TRACE``) and its observation
+types ``python/cardtable/observations/<id>.py``, imported by the package, and its rows in the
+games tables of the README and ``docs/games.md``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from typing import Any, TypedDict
 import pytest
 
 import cardtable
+from benches.common import search_decisions
 from cardtable import observations, reference
 from cardtable.observations import OBSERVATION_TYPES
+from cardtable.render import drawing
 from tests.game_info import GameTestInfo, load, scenario_ids
 
 _WRITE = "run `make golden ACCEPT=1`"
@@ -72,6 +74,11 @@ def missing_parts(game_id: str) -> list[str]:
         lacks.append(
             f"CONFIG (the players and options it is measured with) in benches/{game_id}.py"
         )
+    if bench.exists():
+        try:
+            search_decisions(game_id)
+        except TypeError as err:
+            lacks.append(str(err))
     if game_id not in reference.GAMES:
         lacks.append(f"a reference game class with @register({game_id!r}, players=...)")
     else:
@@ -81,6 +88,12 @@ def missing_parts(game_id: str) -> list[str]:
     render = ROOT / "python" / "cardtable" / "render" / f"{game_id}.py"
     if not render.exists():
         lacks.append(f"a drawing module {render.relative_to(ROOT)} (view, draw, terminal, ...)")
+    elif not isinstance(getattr(drawing(game_id), "SCORE_TRACE", None), str):
+        lacks.append(
+            f"SCORE_TRACE in {render.relative_to(ROOT)}: one sentence saying what the score "
+            "trace is (the contract's 'Score trace'; score_trace(state) too where it is not "
+            "the running scores)"
+        )
     if game_id not in OBSERVATION_TYPES:
         lacks.append(
             f"its observation types python/cardtable/observations/{game_id}.py "

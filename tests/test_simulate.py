@@ -19,6 +19,7 @@ from cardtable import InvalidOptionError, PolicyBatch
 from cardtable._rng import SplitMix64, derive_seed
 from cardtable.testing import game_configs
 from tests.configs import ALL, CONFIGS, IDS
+from tests.game_info import all_games
 from tests.walk import apply_and_observe, seat_bots
 
 BOTS = {g.id: g.bots for g in cardtable.games()}
@@ -648,20 +649,12 @@ def test_merge_takes_results_and_first_game_fits_the_seed_range() -> None:
         cardtable.simulate("goofspiel", players=2, games=5, first_game=-1, progress=False)
 
 
-SAVED_RUNS: list[tuple[str, int, list[str] | None, dict[str, Any]]] = [
-    ("turn_the_tide", 4, ["greedy", "random", "random", "random"], {}),
-    ("goofspiel", 2, None, {"num_cards": 5}),
-    ("deep_regrets", 3, None, {}),
-    ("trafficars", 5, ["greedy"] * 5, {"lanes": 2}),
-    ("trafficars_memory", 2, ["memory", "random"], {}),
-    ("trafficars_overtaking", 3, None, {}),
+SAVED_RUNS = [
+    (game_id, run.players, run.bots, run.options)
+    for game_id, info in all_games().items()
+    for run in [info.saved_case()]
 ]
-"""A run of every game to save and load (a new game adds its own: see the test below it)."""
-
-
-def test_saved_runs_name_every_game() -> None:
-    missing = sorted({g.id for g in cardtable.games()} - {run[0] for run in SAVED_RUNS})
-    assert not missing, f"SAVED_RUNS in tests/test_simulate.py lacks {missing}"
+"""Each game's ``saved_run`` (``tests/games/<game_id>.py``)."""
 
 
 @pytest.mark.parametrize(("game_id", "players", "bots", "options"), SAVED_RUNS)

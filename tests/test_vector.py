@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -847,7 +848,15 @@ def test_spaces_hold_the_observations_of_random_play(game_id: str, config: dict[
 
 
 def test_goofspiel_tensors_lie_in_the_unit_interval() -> None:
+    from cardtable.observations import TENSOR_BOUNDS, _tensor_bounds
+
+    assert TENSOR_BOUNDS == {"goofspiel": (0.0, 1.0)}  # declared in observations/goofspiel.py
     assert cardtable.vector.observation_bounds("goofspiel") == (0.0, 1.0)
+    for bad in [(0, 1), (1.0, 0.0), (0.0,), [0.0, 1.0]]:
+        module = types.ModuleType("cardtable.observations.bad")
+        module.TENSOR_BOUNDS = bad  # type: ignore[attr-defined]
+        with pytest.raises(TypeError, match=r"bad\.TENSOR_BOUNDS must be a pair of floats"):
+            _tensor_bounds(module)
     env = VectorEnv("goofspiel", 32, players=2, seed=9, agent_seats="all", num_cards=4)
     for obs, *_ in rollout(env, 60):
         assert obs.min() >= 0.0 and obs.max() <= 1.0

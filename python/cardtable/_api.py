@@ -54,6 +54,8 @@ class GameInfo:
         bot_usages: How each bot of ``bots + search_bots`` is written in a bot spec, in the
             same order, with its parameters: ``"random"``, ``"greedy[:N]"`` (``greedy:4``),
             ``"mcts[:iterations=N,...]"``.
+        higher_score_is_better: Whether a higher final score is better (the winners have the best
+            score); ``False`` for Trafficars, scored in penalty cards.
     """
 
     id: str
@@ -63,6 +65,7 @@ class GameInfo:
     bots: tuple[str, ...]
     search_bots: tuple[str, ...] = ()
     bot_usages: tuple[str, ...] = ()
+    higher_score_is_better: bool = True
 
 
 def games() -> list[GameInfo]:
@@ -81,6 +84,7 @@ def games() -> list[GameInfo]:
             bots=tuple(g["bots"]),
             search_bots=tuple(g["search_bots"]),
             bot_usages=tuple(g["bot_usages"]),
+            higher_score_is_better=g["higher_score_is_better"],
         )
         for g in _core.games()
     ]

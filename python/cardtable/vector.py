@@ -27,6 +27,7 @@ from cardtable.errors import (
     InvalidOptionError,
     InvalidStateError,
 )
+from cardtable.observations import TENSOR_BOUNDS
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -619,16 +620,12 @@ class VectorEnv:
         )
 
 
-_UNIT_INTERVAL_GAMES = frozenset({"goofspiel"})
-"""Games whose every tensor entry lies in [0, 1] by their contract: goofspiel's are one-hots,
-multi-hots, booleans, ``turn / N`` (at most N turns) and ``points / (N(N+1)/2)`` (all points)."""
-
-
 def observation_bounds(game_id: str) -> tuple[float, float]:
     """Bounds that every entry of ``game_id``'s observation tensors lies within.
 
-    ``(0.0, 1.0)`` where the game's contract guarantees it (goofspiel). The other games' tensors
-    hold scaled counts that may exceed 1 (``docs/learning.md``) and, in Turn the Tide, negative
+    The bounds the game's contract guarantees, where it does (``TENSOR_BOUNDS`` in
+    :mod:`cardtable.observations`: goofspiel's ``(0.0, 1.0)``). The other games' tensors hold
+    scaled counts that may exceed 1 (``docs/learning.md``) and, in Turn the Tide, negative
     scores, with no bound the contracts state: for them, the finite float32 range (every entry is
     finite), which claims nothing more.
 
@@ -638,8 +635,9 @@ def observation_bounds(game_id: str) -> tuple[float, float]:
     Returns:
         ``(low, high)``.
     """
-    if game_id in _UNIT_INTERVAL_GAMES:
-        return 0.0, 1.0
+    bounds = TENSOR_BOUNDS.get(game_id)
+    if bounds is not None:
+        return bounds
     top = float(np.finfo(np.float32).max)
     return -top, top
 

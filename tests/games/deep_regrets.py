@@ -22,7 +22,7 @@ from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from tests.drawn_games import Player
-from tests.game_info import GameTestInfo, Mutation, every_player_count
+from tests.game_info import GameTestInfo, Mutation, Run, every_player_count
 from tests.render_checks import strings_in
 from tests.scenarios import one_bad_option_each
 
@@ -155,6 +155,8 @@ GAME = GameTestInfo(
     perft=({"players": 2}, 5, 4, 9),
     tensor_size=lambda n, o: 2267 + 362 * n,
     small={"players": 2, "days": 5},
+    replay_run=Run(2, ["greedy", "random"]),
+    saved_run=Run(3),
     pictures=[("mid", {"players": 2, "days": 5}, 16, 40)],
     hidden_cards=hidden_cards,
     drawn_players=(

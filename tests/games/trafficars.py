@@ -22,7 +22,7 @@ from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError, InvalidStateError
 from cardtable.reference.trafficars import RULE_EVENTS
 from tests.drawn_games import Player, extremes
-from tests.game_info import GameTestInfo, Mutation
+from tests.game_info import GameTestInfo, Mutation, Run
 from tests.render_checks import others_hands_and_commitments
 from tests.scenarios import assert_rejected, one_bad_option_each
 
@@ -125,6 +125,8 @@ GAME = GameTestInfo(
     perft=({"players": 2, "hand_size": 4}, 5, 4, 9),
     tensor_size=lambda n, o: 385 + 64 * o.get("lanes", 3) + 128 * n,
     small={"players": 3, "hand_size": 4},
+    replay_run=Run(3, ["greedy", "random", "greedy"], {"lanes": 2}),
+    saved_run=Run(5, ["greedy"] * 5, {"lanes": 2}),
     pictures=[
         ("mid", {"players": 3, "hand_size": 5}, 12, 9),
         ("end", {"players": 3, "hand_size": 5}, 12, None),

@@ -17,7 +17,7 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from cardtable.reference.trafficars import CARDS as TRAFFICARS_CARDS
-from tests.game_info import GameTestInfo, Mutation
+from tests.game_info import GameTestInfo, Mutation, Run
 from tests.scenarios import assert_rejected
 
 # ----- what the shared tests need (the GAME block below) -----
@@ -52,6 +52,8 @@ GAME = GameTestInfo(
     perft=({"players": 2, "max_number": 10}, 5, 3, 6),
     tensor_size=None,  # depends on the grid size N
     small={"players": 2, "max_number": 10},
+    replay_run=Run(3, ["memory", "forgetful:0.3", "random"], {"jokers": True}),
+    saved_run=Run(2, ["memory", "random"]),
     pictures=[("mid", {"players": 2, "max_number": 20}, 13, 9)],
     hidden_cards=hidden_cards,
     # Games per seat-rotated match of the slow strength test, where 60 cannot show the gap: the

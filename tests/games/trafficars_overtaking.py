@@ -18,7 +18,7 @@ import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
 from cardtable.reference.trafficars import CARDS as TRAFFICARS_CARDS
-from tests.game_info import GameTestInfo, Mutation, every_player_count
+from tests.game_info import GameTestInfo, Mutation, Run, every_player_count
 from tests.scenarios import assert_rejected, one_bad_option_each
 
 # ----- what the shared tests need (the GAME block below) -----
@@ -48,6 +48,8 @@ GAME = GameTestInfo(
     perft=({"players": 2}, 5, 4, 12),
     tensor_size=lambda n, o: 156 + 6 * n,
     small={"players": 2},
+    replay_run=Run(3, ["greedy", "random", "greedy"]),
+    saved_run=Run(3),
     pictures=[("mid", {"players": 3}, 14, 12), ("end", {"players": 3}, 14, None)],
     hidden_cards=hidden_cards,
     # Games per seat-rotated match of the slow strength test, where 60 cannot show the gap: the

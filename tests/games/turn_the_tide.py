@@ -16,7 +16,7 @@ import pytest
 import cardtable
 from cardtable import CHANCE, TERMINAL, Backend, GameProtocol, StateProtocol
 from cardtable.errors import InvalidOptionError
-from tests.game_info import GameTestInfo, Mutation
+from tests.game_info import GameTestInfo, Mutation, Run
 from tests.render_checks import others_hands_and_commitments
 from tests.scenarios import assert_rejected, one_bad_option_each
 
@@ -45,6 +45,8 @@ GAME = GameTestInfo(
     perft=({"players": 3}, 5, 3, 6),
     tensor_size=lambda n, o: 210 + o.get("rounds", n) + 77 * n,
     small={"players": 3, "rounds": 1},
+    replay_run=Run(4, ["greedy", "random", "greedy", "random"]),
+    saved_run=Run(4, ["greedy", "random", "random", "random"]),
     hidden_cards=others_hands_and_commitments,
     mutations=(
         Mutation(

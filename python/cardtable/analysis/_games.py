@@ -1,7 +1,10 @@
 """What a study needs to know about each game beyond its engine.
 
-Which way scores point, and the public score trace (the "Score trace" section at the end of each
-``docs/games/<id>.md``).
+Which way scores point (the engine's ``higher_score_is_better``, in :class:`cardtable.GameInfo`)
+and the public score trace (the "Score trace" section at the end of each
+``docs/games/<id>.md``), which the game's drawing module ``cardtable/render/<id>.py`` declares:
+``SCORE_TRACE``, one sentence saying what it is, and ``score_trace(state)`` where it is not the
+running scores. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -9,25 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cardtable import _core
+from cardtable.errors import InvalidOptionError
+from cardtable.protocols import StateProtocol
+from cardtable.render._common import drawing
 
 __all__ = ["GameSpec", "score_label", "spec"]
 
 
-def _running_scores(state: _core.State) -> list[float]:
+def _running_scores(state: StateProtocol) -> list[float]:
     return [float(s) for s in state.scores]
-
-
-def _deep_regrets_fish(state: _core.State) -> list[float]:
-    # Scores stay hidden (0) until the end; the public proxy is the number of fish each seat holds
-    # or has mounted (`hand_count` and `mounted` are public), and the final scores once it is over.
-    if state.is_terminal:
-        return [float(s) for s in state.scores]
-    obs = state.observation(0)
-    return [
-        float(held + sum(fish is not None for fish in mounted))
-        for held, mounted in zip(obs["hand_count"], obs["mounted"], strict=True)
-    ]
 
 
 @dataclass(frozen=True)
@@ -42,29 +35,8 @@ class GameSpec:
     """
 
     higher_is_better: bool
-    trace: Callable[[_core.State], list[float]]
+    trace: Callable[[StateProtocol], list[float]]
     trace_doc: str
-
-
-_SPECS: dict[str, GameSpec] = {
-    "turn_the_tide": GameSpec(
-        True, _running_scores, "the running score totals (they change at the end of each round)"
-    ),
-    "trafficars": GameSpec(
-        False, _running_scores, "the penalty cards each seat has taken so far (lower is better)"
-    ),
-    "trafficars_memory": GameSpec(True, _running_scores, "the cards each seat has taken so far"),
-    "trafficars_overtaking": GameSpec(
-        True, _running_scores, "minus the cards each seat still holds in hand and pile"
-    ),
-    "goofspiel": GameSpec(True, _running_scores, "the points each seat has won so far"),
-    "deep_regrets": GameSpec(
-        True,
-        _deep_regrets_fish,
-        "scores are hidden until the end: the fish each seat holds or has mounted (public "
-        "counts), then the final scores",
-    ),
-}
 
 
 def score_label(game_id: str, label: str) -> str:
@@ -73,7 +45,23 @@ def score_label(game_id: str, label: str) -> str:
 
 
 def spec(game_id: str) -> GameSpec:
-    """The study spec of ``game_id``; an unknown game falls back to its running scores."""
-    return _SPECS.get(
-        game_id, GameSpec(True, _running_scores, "the running scores (higher is better)")
+    """The study spec of the registered game ``game_id``.
+
+    A game whose drawing module declares no score trace is traced by its running scores.
+
+    Raises:
+        InvalidOptionError: If ``game_id`` is not a registered game.
+    """
+    from cardtable._api import game_info
+
+    higher = game_info(game_id).higher_score_is_better
+    try:
+        module: object = drawing(game_id)
+    except InvalidOptionError:
+        module = None
+    default_doc = f"the running scores ({'higher' if higher else 'lower'} is better)"
+    return GameSpec(
+        higher,
+        getattr(module, "score_trace", _running_scores),
+        getattr(module, "SCORE_TRACE", default_doc),
     )

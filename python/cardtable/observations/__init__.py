@@ -12,9 +12,11 @@ observation handling code::
 The formats are documented per game in ``docs/games/<game_id>.md``.
 
 Each game's types live in its own module ``cardtable.observations.<game_id>``, which lists them
-in its ``__all__`` and names its observation type ``OBSERVATION``. This package imports every
-public name of each game module (one ``import *`` line per game, so that type checkers and the
-API reference see them here) and builds :data:`OBSERVATION_TYPES` from the modules by their names.
+in its ``__all__`` and names its observation type ``OBSERVATION``; a game whose contract bounds
+every entry of its observation tensor says so in ``TENSOR_BOUNDS = (low, high)``. This package
+imports every public name of each game module (one ``import *`` line per game, so that type
+checkers and the API reference see them here) and builds :data:`OBSERVATION_TYPES` and
+:data:`TENSOR_BOUNDS` from the modules by their names.
 
 This package is a leaf: it imports nothing of cardtable outside itself, so the reference
 implementations import their observation types from here (never the other way round).
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from types import ModuleType
 from typing import is_typeddict
 
 from cardtable.observations.deep_regrets import *  # noqa: F403
@@ -34,19 +37,43 @@ from cardtable.observations.trafficars_overtaking import *  # noqa: F403
 from cardtable.observations.turn_the_tide import *  # noqa: F403
 
 
-def _observation_types() -> dict[str, type]:
-    """The ``OBSERVATION`` of every game module of this package, by game id (its name)."""
-    types: dict[str, type] = {}
-    for module in pkgutil.iter_modules(__path__):  # noqa: F405 (the package's own)
-        if module.name.startswith("_"):
-            continue
-        game = importlib.import_module(f"{__name__}.{module.name}")
-        observation = getattr(game, "OBSERVATION", None)
-        if not (isinstance(observation, type) and is_typeddict(observation)):
-            raise TypeError(f"{game.__name__} must name its observation TypedDict OBSERVATION")
-        types[module.name] = observation
-    return dict(sorted(types.items()))
+def _game_modules() -> dict[str, ModuleType]:
+    """Every game module of this package, by game id (its name)."""
+    return {
+        module.name: importlib.import_module(f"{__name__}.{module.name}")
+        for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)  # noqa: F405
+        if not module.name.startswith("_")
+    }
 
 
-OBSERVATION_TYPES: dict[str, type] = _observation_types()
+def _observation_type(game: ModuleType) -> type:
+    observation = getattr(game, "OBSERVATION", None)
+    if not (isinstance(observation, type) and is_typeddict(observation)):
+        raise TypeError(f"{game.__name__} must name its observation TypedDict OBSERVATION")
+    return observation
+
+
+def _tensor_bounds(game: ModuleType) -> tuple[float, float] | None:
+    bounds = getattr(game, "TENSOR_BOUNDS", None)
+    if bounds is None:
+        return None
+    if not (
+        isinstance(bounds, tuple)
+        and len(bounds) == 2
+        and all(isinstance(b, float) for b in bounds)
+        and bounds[0] < bounds[1]
+    ):
+        raise TypeError(f"{game.__name__}.TENSOR_BOUNDS must be a pair of floats (low, high)")
+    return bounds
+
+
+_GAMES = _game_modules()
+
+OBSERVATION_TYPES: dict[str, type] = {g: _observation_type(m) for g, m in _GAMES.items()}
 """The observation type of each game id (the ``OBSERVATION`` of each game module)."""
+
+TENSOR_BOUNDS: dict[str, tuple[float, float]] = {
+    g: b for g, m in _GAMES.items() if (b := _tensor_bounds(m)) is not None
+}
+"""``(low, high)`` bounding every entry of the observation tensor, for each game whose contract
+bounds them (the ``TENSOR_BOUNDS`` of its module; goofspiel's lie in ``[0, 1]``)."""

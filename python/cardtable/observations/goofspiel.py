@@ -28,3 +28,7 @@ class GoofspielObservation(TypedDict):
 
 OBSERVATION = GoofspielObservation
 """What ``state.observation(p)`` returns in this game."""
+
+TENSOR_BOUNDS = (0.0, 1.0)
+"""Bounds of every entry of the observation tensor, which the contract guarantees: one-hots,
+multi-hots, booleans, ``turn / N`` (at most N turns) and ``points / (N(N+1)/2)`` (all points)."""

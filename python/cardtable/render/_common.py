@@ -41,6 +41,10 @@ View = dict[str, Any]
 class GameDrawing(Protocol):
     """The functions of one game's drawing module.
 
+    Every game's module also says what its score trace is (the contract's "Score trace", which
+    the studies read lead changes from): ``SCORE_TRACE``, one sentence, and ``score_trace(state)``,
+    the public score of every seat, where that is not the running scores (``state.scores``).
+
     A few more are optional: ``COMMITMENTS_TURNED_UP = True`` when a move made face down is a
     card turned up as the hand resolves (``cardtable play`` and a replay's seat log name it
     then), ``SCORES_HIDDEN = True`` when the scores are 0 until the game is over (a replay says

@@ -20,7 +20,28 @@ from cardtable.render._common import (
 )
 from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, titled
 
-__all__ = ["chapter", "draw", "secret", "terminal", "view"]
+__all__ = ["chapter", "draw", "score_trace", "secret", "terminal", "view"]
+
+SCORE_TRACE = (
+    "scores are hidden until the end: the fish each seat holds or has mounted (public "
+    "counts), then the final scores"
+)
+"""What the score trace is (the contract's "Score trace"), in the studies' reports."""
+
+
+def score_trace(state: StateProtocol) -> list[float]:
+    """The public score of every seat: the fish it holds or has mounted, then the final scores.
+
+    The scores stay hidden (0) until the end; ``hand_count`` and ``mounted`` are public.
+    """
+    if state.is_terminal:
+        return [float(s) for s in state.scores]
+    obs = state.observation(0)
+    return [
+        float(held + sum(fish is not None for fish in mounted))
+        for held, mounted in zip(obs["hand_count"], obs["mounted"], strict=True)
+    ]
+
 
 DIE_COLOURS = {"P": "#f4efe1", "B": "#8fb8e8", "G": "#9fd59f", "O": "#f3b36b", "M": "#c7a3e8"}
 DEPTHS = ["port", "depth I", "depth II", "depth III"]

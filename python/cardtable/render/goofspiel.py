@@ -18,6 +18,9 @@ from cardtable.render._svg import CARD_H, MUTED, titled
 
 __all__ = ["chapter", "draw", "narrate", "secret", "terminal", "view"]
 
+SCORE_TRACE = "the points each seat has won so far"
+"""What the score trace is (the contract's "Score trace"), in the studies' reports."""
+
 POINT_FILL = "#f6e7c1"
 
 

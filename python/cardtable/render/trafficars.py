@@ -17,6 +17,9 @@ from cardtable.render._svg import CARD_H, CARD_W, INK, MUTED, Svg, titled
 
 __all__ = ["SCORE", "card_face", "card_name", "chapter", "draw", "secret", "terminal", "view"]
 
+SCORE_TRACE = "the penalty cards each seat has taken so far (lower is better)"
+"""What the score trace is (the contract's "Score trace"), in the studies' reports."""
+
 KIND_STYLE = {
     "car": ("#fbfaf6", "#1d2731", "car"),
     "trailer": ("#f6e7c1", "#1d2731", "trailer"),

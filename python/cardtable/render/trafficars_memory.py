@@ -8,6 +8,9 @@ from cardtable.render._svg import ACCENT, MUTED, Svg, seat_label, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
+SCORE_TRACE = "the cards each seat has taken so far"
+"""What the score trace is (the contract's "Score trace"), in the studies' reports."""
+
 COLUMNS = 10
 W, H = 44, 60
 

@@ -18,6 +18,9 @@ from cardtable.render._svg import CARD_H, CARD_W, MUTED, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
+SCORE_TRACE = "minus the cards each seat still holds in hand and pile"
+"""What the score trace is (the contract's "Score trace"), in the studies' reports."""
+
 
 def view(state: StateProtocol, seat: int | None) -> View:
     """Seat ``seat``'s view (its observation) or the full view (``to_dict()``)."""

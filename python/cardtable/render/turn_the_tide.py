@@ -15,6 +15,9 @@ from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
+SCORE_TRACE = "the running score totals (they change at the end of each round)"
+"""What the score trace is (the contract's "Score trace"), in the studies' reports."""
+
 TIDE_FILL = "#cfe3f5"
 
 

@@ -27,13 +27,16 @@ pub struct GameInfo {
     /// How each bot of `bots` and then of `search_bots` is written in a bot spec, parameters
     /// included (`"greedy[:N]"`, see [`Game::bot_usages`]).
     pub usages: Vec<&'static str>,
+    /// Whether a higher final score is better ([`Game::higher_score_is_better`], probed like
+    /// `search_bots`): `false` for a game scored in penalties.
+    pub higher_score_is_better: bool,
 }
 
 fn info<G: Game>() -> GameInfo {
     let mut bots = vec!["random"];
     bots.extend_from_slice(G::bot_names());
-    let searchable = G::from_options(G::PLAYERS.0, &Map::new())
-        .is_ok_and(|g| crate::search::has_determinizer(&g));
+    let probe = G::from_options(G::PLAYERS.0, &Map::new()).ok();
+    let searchable = probe.as_ref().is_some_and(crate::search::has_determinizer);
     let mut usages = vec!["random"];
     usages.extend_from_slice(G::bot_usages());
     let search_bots = if searchable {
@@ -49,6 +52,7 @@ fn info<G: Game>() -> GameInfo {
         bots,
         search_bots,
         usages,
+        higher_score_is_better: probe.as_ref().is_none_or(Game::higher_score_is_better),
     }
 }
 

@@ -1278,6 +1278,7 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
                 "bots": g.bots,
                 "search_bots": g.search_bots,
                 "bot_usages": g.usages,
+                "higher_score_is_better": g.higher_score_is_better,
                 "options": g.options.iter().map(|o| serde_json::json!({
                     "name": o.name,
                     "type": o.kind.name(),
