@@ -441,11 +441,16 @@ def test_ctrl_c_stops_perft_at_once() -> None:
 
 
 def test_ctrl_c_ends_a_batch_of_searches_at_once() -> None:
-    """Every search in progress of a ``cardtable.search`` batch stops at Ctrl-C."""
+    """Every search in progress of a ``cardtable.search`` batch stops at Ctrl-C, which raises
+    ``SearchInterrupted`` (a ``KeyboardInterrupt``) without the searches it cut short."""
     how, latency = interrupt_latency(
         "g = cardtable.make('goofspiel', players=2, num_cards=13); "
-        "cardtable.search(g, [g.new_state(seed=s) for s in range(6)], "
-        "'mcts:iterations=50000000', threads=2)"
+        'exec("try:\\n'
+        "    cardtable.search(g, [g.new_state(seed=s) for s in range(6)], "
+        "'mcts:iterations=50000000', threads=2)\\n"
+        "except cardtable.SearchInterrupted as stop:\\n"
+        "    assert stop.total == 6 and len(stop.indices) == len(stop.batch) == 0, stop\\n"
+        '    raise")'
     )
     assert how == "interrupted"
     assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"

@@ -302,6 +302,27 @@ def test_search_with_a_seed_per_state_labels_each_state_by_its_own_seed() -> Non
         cardtable.search(game, states[:2], "mcts", seed=[1, -1])
 
 
+def test_a_stopped_search_keeps_the_decisions_it_made() -> None:
+    """``progress`` returning ``False`` (as Ctrl-C) raises ``SearchInterrupted``, a
+    ``KeyboardInterrupt`` holding the decisions made before the stop: each row is the whole
+    batch's row of that state."""
+    game = cardtable.make("turn_the_tide", players=3)
+    states = decision_states(game, 40)
+    spec = "mcts:iterations=3000"
+    whole = cardtable.search(game, states, spec, seed=6, threads=1)
+    with pytest.raises(cardtable.SearchInterrupted) as stop:
+        cardtable.search(game, states, spec, seed=6, threads=1, progress=lambda d, t: d < 3)
+    assert isinstance(stop.value, KeyboardInterrupt)
+    got = stop.value
+    assert got.total == len(states) and 3 <= len(got.indices) < len(states)
+    assert str(got) == f"search stopped: {len(got.indices)} of {len(states)} states decided"
+    assert got.indices.dtype == np.int64 and not got.indices.flags.writeable
+    assert (np.diff(got.indices) > 0).all() and len(got.batch) == len(got.indices)
+    assert got.batch.actions.tolist() == whole.actions[got.indices].tolist()
+    assert got.batch.visits().tolist() == whole.visits()[got.indices].tolist()
+    np.testing.assert_array_equal(got.batch.values(), whole.values()[got.indices])  # NaN too
+
+
 def test_search_takes_reference_states_and_any_bot() -> None:
     rust = cardtable.make("turn_the_tide", players=3)
     reference = cardtable.make("turn_the_tide", players=3, backend="reference")

@@ -19,7 +19,7 @@ from importlib import metadata as _metadata
 
 from cardtable import render
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, game_info, games, make
-from cardtable.bots import BuiltinBot, SearchBatch, SearchStats, bot, search
+from cardtable.bots import BuiltinBot, SearchBatch, SearchInterrupted, SearchStats, bot, search
 from cardtable.errors import (
     CapacityError,
     CardtableError,
@@ -48,6 +48,7 @@ __all__ = [
     "PolicyBatch",
     "Replay",
     "SearchBatch",
+    "SearchInterrupted",
     "SearchStats",
     "SimulationResult",
     "StateProtocol",

@@ -105,7 +105,7 @@ def decide_all(
     seed: int | list[int],
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
-) -> list[tuple[int, _StatsTuple | None]] | None: ...
+) -> list[tuple[int, _StatsTuple | None] | None]: ...
 
 @final
 class Lockstep:

@@ -18,7 +18,15 @@ from cardtable.protocols import GameProtocol, StateProtocol
 if TYPE_CHECKING:
     from cardtable import _core
 
-__all__ = ["BuiltinBot", "SearchBatch", "SearchStats", "bot", "search", "split_bot_specs"]
+__all__ = [
+    "BuiltinBot",
+    "SearchBatch",
+    "SearchInterrupted",
+    "SearchStats",
+    "bot",
+    "search",
+    "split_bot_specs",
+]
 
 
 _MAX_NUM_ACTIONS = 1 << 24
@@ -501,6 +509,32 @@ class _FlatStats(NamedTuple):
     choices: npt.NDArray[np.int64]
 
 
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or ``progress`` returning ``False``) stopped :func:`search`: the decisions made.
+
+    A ``KeyboardInterrupt``, so that a script stops as on any Ctrl-C; catch it to keep the labels
+    of a long batch::
+
+        try:
+            batch = cardtable.search(game, states, "mcts:iterations=800")
+        except cardtable.SearchInterrupted as stop:
+            done = [states[i] for i in stop.indices]  # labelled by stop.batch, row by row
+
+    Attributes:
+        batch: The decisions made before the stop, one row per state of ``indices``, each the
+            one the whole batch would have given (a search the stop cut short is not among them).
+        indices: The positions in ``states`` of the states decided (int64, increasing).
+        total: The number of states asked for.
+    """
+
+    def __init__(self, batch: SearchBatch, indices: npt.NDArray[np.int64], total: int) -> None:
+        """The stop of a batch of ``total`` states, ``batch`` deciding those at ``indices``."""
+        super().__init__(f"search stopped: {len(indices)} of {total} states decided")
+        self.batch = batch
+        self.indices = indices
+        self.total = total
+
+
 def search(
     game: GameProtocol,
     states: Sequence[StateProtocol],
@@ -552,8 +586,9 @@ def search(
             ``False`` or a callable taking ``(done, total)``.
         IllegalActionError: If a state is not of ``game``, or no seat is to move in it (a chance
             node, the end); the message names the state's index.
-        KeyboardInterrupt: On Ctrl-C (or ``progress`` returning ``False``), which ends the
-            searches in progress at once.
+        SearchInterrupted: On Ctrl-C (or ``progress`` returning ``False``), which ends the
+            searches in progress at once; it holds the decisions made before the stop (a
+            ``KeyboardInterrupt``).
 
     Examples:
         >>> import cardtable
@@ -589,12 +624,16 @@ def search(
             threads=threads,
             progress=report,
         )
-    if decided is None:  # the progress callback asked to stop
-        raise KeyboardInterrupt
-    actions = np.array([action for action, _ in decided], dtype=np.int64)
+    made = [d for d in decided if d is not None]
+    actions = np.array([action for action, _ in made], dtype=np.int64)
     actions.flags.writeable = False  # a record of the decisions, as the statistics are
-    return SearchBatch(
+    batch = SearchBatch(
         actions=actions,
-        stats=tuple(_stats_of(raw) for _, raw in decided),
+        stats=tuple(_stats_of(raw) for _, raw in made),
         num_actions=rust_game.num_actions,
     )
+    if len(made) < len(decided):  # Ctrl-C, or the progress callback asked to stop
+        indices = np.flatnonzero([d is not None for d in decided]).astype(np.int64)
+        indices.flags.writeable = False
+        raise SearchInterrupted(batch, indices, len(decided))
+    return batch

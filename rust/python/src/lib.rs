@@ -824,7 +824,7 @@ fn simulate<'py>(
     };
     // Ctrl-C ends the run with what it has; any other exception a signal handler raises (an
     // alarm's timeout, say) is the caller's, and is raised again.
-    let reporter = Reporter::new(progress, false);
+    let reporter = Reporter::new(progress);
     let inner = &*game.inner;
     let result = py
         .detach(|| inner.simulate(&config, &|done| reporter.report(done)))
@@ -836,18 +836,17 @@ fn simulate<'py>(
 /// The engine's `progress(done)` callback for a long call made with the GIL released: it calls
 /// the Python callback `progress(done)` (if any) and checks for signals; Ctrl-C, another signal
 /// handler's exception, the callback raising or returning `False` all ask the work to stop. The
-/// exception is kept for [`Reporter::raise`] (a `KeyboardInterrupt` only when `keep_interrupt`).
+/// exception is kept for [`Reporter::raise`], but a `KeyboardInterrupt`: the caller returns
+/// what was done before the stop (`simulate` its games, `search` its decisions).
 struct Reporter {
     progress: Option<Py<PyAny>>,
-    keep_interrupt: bool,
     failure: Mutex<Option<PyErr>>,
 }
 
 impl Reporter {
-    fn new(progress: Option<Py<PyAny>>, keep_interrupt: bool) -> Self {
+    fn new(progress: Option<Py<PyAny>>) -> Self {
         Self {
             progress,
-            keep_interrupt,
             failure: Mutex::new(None),
         }
     }
@@ -864,9 +863,7 @@ impl Reporter {
             go_on.unwrap_or_else(|e| {
                 // Ctrl-C stops the work the same way whether it comes between two calls of the
                 // callback or while the callback runs (raised inside it).
-                if self.keep_interrupt
-                    || !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py)
-                {
+                if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
                     self.keep(e);
                 }
                 false
@@ -908,8 +905,9 @@ fn stats_tuple(s: engine::SearchStats) -> StatsTuple {
 /// GIL released; see `cardtable.search` and `engine::search::decide_all` (`seed` an int) or
 /// `decide_seeded` (`seed` a list, one per state). Each decision is
 /// `(action, stats)`, `stats` as `Bot.search_stats` gives them. `progress(done)` is called about
-/// ten times a second; Ctrl-C (or `progress` returning `False` or raising) stops the batch, and
-/// the exception is raised (`None` comes back when `progress` returned `False`).
+/// ten times a second; Ctrl-C or `progress` returning `False` stops the batch, and a state the
+/// stop left undecided gets `None` (the caller raises `SearchInterrupted`); an exception that
+/// `progress` raises, other than `KeyboardInterrupt`, stops it too and is raised.
 #[pyfunction]
 #[pyo3(signature = (game, states, *, bot, seed, threads=None, progress=None))]
 #[allow(clippy::type_complexity)]
@@ -921,7 +919,7 @@ fn decide_all(
     seed: &Bound<'_, PyAny>,
     threads: Option<&Bound<'_, PyAny>>,
     progress: Option<Py<PyAny>>,
-) -> PyResult<Option<Vec<(u32, Option<StatsTuple>)>>> {
+) -> PyResult<Vec<Option<(u32, Option<StatsTuple>)>>> {
     let opt = EngineError::InvalidOption;
     let spec = str_arg(bot, "bot", opt)?;
     // One seed for the batch, or one per state.
@@ -955,7 +953,7 @@ fn decide_all(
         })
         .collect::<PyResult<Vec<PyRef<'_, PyState>>>>()?;
     let sessions: Vec<&dyn AnySession> = states.iter().map(|s| &*s.inner).collect();
-    let reporter = Reporter::new(progress, true);
+    let reporter = Reporter::new(progress);
     let inner = &*game.inner;
     let decided = py
         .detach(|| {
@@ -971,11 +969,10 @@ fn decide_all(
         })
         .map_err(to_py_err)?;
     reporter.raise()?;
-    Ok(decided.map(|all| {
-        all.into_iter()
-            .map(|d| (d.action, d.stats.map(stats_tuple)))
-            .collect()
-    }))
+    Ok(decided
+        .into_iter()
+        .map(|d| d.map(|d| (d.action, d.stats.map(stats_tuple))))
+        .collect())
 }
 
 /// Raises `CapacityError` if `nbytes` bytes for `what` cannot be held: the engine's own rule

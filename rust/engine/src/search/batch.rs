@@ -32,7 +32,9 @@ pub struct Decision {
 ///
 /// `progress(done)` is called from the calling thread about ten times a second with the number
 /// of decisions made; when it returns `false` the batch stops (a search in progress ends after
-/// its current iteration) and `Ok(None)` comes back.
+/// its current iteration). Entry `i` of the result is session `i`'s decision, `None` for one the
+/// stop left unmade or cut short: every entry is `Some` unless the batch was stopped, and each
+/// decision made is the one an unstopped batch gives.
 ///
 /// # Errors
 /// [`EngineError::InvalidOption`] for an unknown bot, a bad parameter or thread count;
@@ -45,7 +47,7 @@ pub fn decide_all(
     seed: u64,
     threads: Option<usize>,
     progress: &dyn Fn(u64) -> bool,
-) -> Result<Option<Vec<Decision>>> {
+) -> Result<Vec<Option<Decision>>> {
     let seeds: Vec<u64> = (0..sessions.len() as u64)
         .map(|i| derive_seed(seed, i))
         .collect();
@@ -65,7 +67,7 @@ pub fn decide_seeded(
     seeds: &[u64],
     threads: Option<usize>,
     progress: &dyn Fn(u64) -> bool,
-) -> Result<Option<Vec<Decision>>> {
+) -> Result<Vec<Option<Decision>>> {
     check_threads(threads)?;
     if seeds.len() != sessions.len() {
         return Err(EngineError::InvalidOption(format!(
@@ -124,11 +126,10 @@ pub fn decide_seeded(
                 .collect::<Result<Vec<_>>>()
         })
     })?;
-    let decisions = decided.into_iter().collect::<Option<Vec<_>>>();
-    if decisions.is_some() {
+    if decided.iter().all(Option::is_some) {
         progress(done.load(Ordering::Relaxed));
     }
-    Ok(decisions)
+    Ok(decided)
 }
 
 /// The seat to decide in session `i`, or the error naming it: a chance node or a game over.
@@ -172,6 +173,15 @@ mod tests {
             .collect()
     }
 
+    /// The decisions of a batch that was not stopped.
+    fn made(decided: Result<Vec<Option<Decision>>>) -> Vec<Decision> {
+        decided
+            .unwrap()
+            .into_iter()
+            .map(|d| d.expect("a decision of an unstopped batch"))
+            .collect()
+    }
+
     fn as_refs(sessions: &[Box<dyn AnySession>]) -> Vec<&dyn AnySession> {
         sessions.iter().map(|s| &**s).collect()
     }
@@ -186,12 +196,8 @@ mod tests {
         let sessions = decision_sessions(&*game, 24);
         let refs = as_refs(&sessions);
         let spec = "mcts:iterations=60";
-        let one = decide_all(&*game, &refs, spec, 5, Some(1), &|_| true)
-            .unwrap()
-            .unwrap();
-        let two = decide_all(&*game, &refs, spec, 5, Some(2), &|_| true)
-            .unwrap()
-            .unwrap();
+        let one = made(decide_all(&*game, &refs, spec, 5, Some(1), &|_| true));
+        let two = made(decide_all(&*game, &refs, spec, 5, Some(2), &|_| true));
         assert_eq!(one, two);
         assert_eq!(one.len(), refs.len());
         for (i, (session, decision)) in refs.iter().zip(&one).enumerate() {
@@ -209,9 +215,7 @@ mod tests {
         let game = ttt();
         let sessions = decision_sessions(&*game, 5);
         let refs = as_refs(&sessions);
-        let decided = decide_all(&*game, &refs, "greedy", 0, None, &|_| true)
-            .unwrap()
-            .unwrap();
+        let decided = made(decide_all(&*game, &refs, "greedy", 0, None, &|_| true));
         assert!(decided.iter().all(|d| d.stats.is_none()));
         for (session, d) in refs.iter().zip(&decided) {
             assert!(session.legal_actions().contains(&d.action));
@@ -250,7 +254,7 @@ mod tests {
         ));
         assert_eq!(
             decide_all(&*game, &[], "random", 0, None, &|_| true),
-            Ok(Some(Vec::new()))
+            Ok(Vec::new())
         );
     }
 
@@ -263,15 +267,20 @@ mod tests {
         let refs = as_refs(&sessions);
         let seeds: Vec<u64> = (0..12).map(|i| 1000 + 7 * i).collect();
         let spec = "mcts:iterations=40";
-        let forward = decide_seeded(&*game, &refs, spec, &seeds, Some(2), &|_| true)
-            .unwrap()
-            .unwrap();
+        let forward = made(decide_seeded(&*game, &refs, spec, &seeds, Some(2), &|_| {
+            true
+        }));
         let (mut back_refs, mut back_seeds) = (refs.clone(), seeds.clone());
         back_refs.reverse();
         back_seeds.reverse();
-        let mut backward = decide_seeded(&*game, &back_refs, spec, &back_seeds, None, &|_| true)
-            .unwrap()
-            .unwrap();
+        let mut backward = made(decide_seeded(
+            &*game,
+            &back_refs,
+            spec,
+            &back_seeds,
+            None,
+            &|_| true,
+        ));
         backward.reverse();
         assert_eq!(forward, backward);
         let derived: Vec<u64> = (0..12).map(|i| derive_seed(3, i)).collect();
@@ -294,7 +303,31 @@ mod tests {
         let spec = "mcts:iterations=100000000";
         let started = std::time::Instant::now();
         let decided = decide_all(&*game, &refs, spec, 0, Some(2), &|_| false).unwrap();
-        assert_eq!(decided, None);
+        assert_eq!(decided, vec![None; refs.len()]);
         assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    }
+
+    /// A batch stopped midway keeps the decisions it made, each the one the whole batch gives,
+    /// and leaves the others `None`.
+    #[test]
+    fn a_stopped_batch_keeps_the_decisions_made() {
+        let game = ttt();
+        let sessions = decision_sessions(&*game, 40);
+        let refs = as_refs(&sessions);
+        let spec = "mcts:iterations=3000";
+        let whole = made(decide_all(&*game, &refs, spec, 9, Some(1), &|_| true));
+        let stopped = decide_all(&*game, &refs, spec, 9, Some(1), &|done| done < 3).unwrap();
+        assert_eq!(stopped.len(), refs.len());
+        let kept = stopped.iter().filter(|d| d.is_some()).count();
+        assert!(
+            (3..refs.len()).contains(&kept),
+            "{kept} of {} kept",
+            refs.len()
+        );
+        for (i, (d, w)) in stopped.iter().zip(&whole).enumerate() {
+            if let Some(d) = d {
+                assert_eq!(d, w, "state {i}");
+            }
+        }
     }
 }
