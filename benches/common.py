@@ -55,7 +55,7 @@ def search_decisions(game_id: str) -> int:
     ``SEARCH_DECISIONS`` (about half a second of native work), else 10."""
     module = importlib.import_module(f"benches.{game_id}")
     decisions = getattr(module, "SEARCH_DECISIONS", 10)
-    if not isinstance(decisions, int) or decisions < 1:
+    if not isinstance(decisions, int) or isinstance(decisions, bool) or decisions < 1:
         raise TypeError(f"benches/{game_id}.py: SEARCH_DECISIONS must be an int >= 1")
     return decisions
 

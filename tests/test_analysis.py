@@ -2158,5 +2158,7 @@ def test_study_specs_come_from_the_engine_and_the_drawing_modules(
     # A game whose drawing declares no trace is traced by its running scores.
     monkeypatch.delattr(drawing("trafficars"), "SCORE_TRACE")
     assert spec("trafficars").trace_doc == "the running scores (lower is better)"
+    monkeypatch.setattr(drawing("trafficars"), "score_trace", lambda s: [0.0], raising=False)
+    assert spec("trafficars").trace_doc == "the game's own score trace (lower is better)"
     with pytest.raises(cardtable.InvalidOptionError, match="unknown game"):
         spec("no_such_game")

@@ -28,7 +28,7 @@ from benches.common import search_decisions
 from cardtable import observations, reference
 from cardtable.observations import OBSERVATION_TYPES
 from cardtable.render import drawing
-from tests.game_info import GameTestInfo, load, scenario_ids
+from tests.game_info import GameTestInfo, Run, load, scenario_ids
 
 _WRITE = "run `make golden ACCEPT=1`"
 
@@ -165,6 +165,17 @@ def test_missing_members_of_a_reference_game_are_named(monkeypatch: pytest.Monke
     monkeypatch.setitem(reference.GAMES, "unfinished", Unfinished)
     [line] = [x for x in missing_parts("unfinished") if x.startswith("in its reference game")]
     assert "max_game_length" in line and "num_actions" in line
+
+
+def test_a_game_block_without_test_runs_takes_the_defaults() -> None:
+    """``replay_run`` and ``saved_run`` default to the small game: the heuristic bot against
+    random ones in turn, and the default bots."""
+    info = GameTestInfo(configs=[{"players": 3, "num_cards": 4}], golden=[], perft=({}, 0, 0, 0))
+    assert info.replay_case("turn_the_tide") == Run(
+        3, ["greedy", "random", "greedy"], {"num_cards": 4}
+    )
+    assert info.saved_case() == Run(3, None, {"num_cards": 4})
+    assert info.replay_case("trafficars_memory").bots == ["memory", "random", "memory"]
 
 
 def test_observation_types_not_imported_by_the_package_are_named(

@@ -12,7 +12,7 @@ import cardtable
 from cardtable import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 from tests.drawn_games import Player, extremes
-from tests.game_info import GameTestInfo, Mutation
+from tests.game_info import GameTestInfo, Mutation, Run
 
 # ----- what the shared tests need (the GAME block below) -----
 
@@ -47,6 +47,7 @@ GAME = GameTestInfo(
     perft=({"players": 2, "num_cards": 6}, 5, 4, 9),
     tensor_size=lambda n, o: 7 + 5 * o.get("num_cards", 13) + 3 * o.get("num_cards", 13) ** 2,
     small={"players": 2, "num_cards": 5},
+    replay_run=Run(2, ["greedy", "random"], {"num_cards": 6}),
     sweep_grid={"num_cards": [4, 6]},
     pictures=[
         ("mid", {"players": 2, "num_cards": 6}, 15, 5),

@@ -59,9 +59,11 @@ def spec(game_id: str) -> GameSpec:
         module: object = drawing(game_id)
     except InvalidOptionError:
         module = None
-    default_doc = f"the running scores ({'higher' if higher else 'lower'} is better)"
-    return GameSpec(
-        higher,
-        getattr(module, "score_trace", _running_scores),
-        getattr(module, "SCORE_TRACE", default_doc),
+    trace = getattr(module, "score_trace", None)
+    direction = f"({'higher' if higher else 'lower'} is better)"
+    default_doc = (
+        f"the running scores {direction}"
+        if trace is None
+        else f"the game's own score trace {direction}"
     )
+    return GameSpec(higher, trace or _running_scores, getattr(module, "SCORE_TRACE", default_doc))

@@ -37,11 +37,33 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The accepted player counts, inclusive (as declared with [`Game::Options`]).
     const PLAYERS: (usize, usize) = <Self::Options as GameOptions>::PLAYERS;
 
-    /// The `mcts` (and `flatmc`) parameters that measured strongest in this game, written as in
-    /// a bot spec (`"rollout=greedy,opponents=rollout"`; `docs/search.md`, "Per-game
-    /// defaults"): every parameter it does not name keeps its generic default. Empty (the
-    /// generic defaults) unless the game sets it; the shared test kit checks that it parses.
+    /// The `mcts` parameters that measured strongest in this game (`flatmc` takes its `rollout`
+    /// and `reward` from them), written as in a bot spec (`"rollout=greedy,opponents=rollout"`;
+    /// `docs/search.md`, "Per-game defaults"): every parameter it does not name keeps its
+    /// generic default. Empty (the generic defaults) unless the game sets it; the shared test
+    /// kit checks that it parses.
     const SEARCH_DEFAULTS: &'static str = "";
+
+    /// Whether the search may pool exchangeable actions into classes ([`Game::search_class`],
+    /// the `mcts` parameter `classes=on`): only for a game whose determinizer makes some actions
+    /// interchangeable (Trafficars memory: its never-seen positions). `false` by default.
+    const HAS_ACTION_CLASSES: bool = false;
+
+    /// Whether every decision is shown to every seat as it is taken (nothing is committed face
+    /// down), so that the others' decisions hide nothing the determinizer of the current state
+    /// does not already respect: `mcts` then needs no earlier state to replay from (Trafficars
+    /// memory, whose whole table is public). `false` by default.
+    const DECISIONS_ARE_PUBLIC: bool = false;
+
+    /// The class of `action` in `state` for the search: actions of one class are worth the same
+    /// in every determinization of `state`'s information set, so a search may keep one edge for
+    /// the class and play any member. It reads only what every seat knows. The action itself
+    /// (the default) unless [`Game::HAS_ACTION_CLASSES`].
+    #[inline]
+    fn search_class(state: &Self::State, action: u32) -> u32 {
+        let _ = state;
+        action
+    }
 
     /// The options this game accepts (not counting `players`).
     fn option_specs() -> Vec<OptionSpec> {

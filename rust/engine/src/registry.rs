@@ -28,7 +28,8 @@ pub struct GameInfo {
     /// included (`"greedy[:N]"`, see [`Game::bot_usages`]).
     pub usages: Vec<&'static str>,
     /// Whether a higher final score is better ([`Game::higher_score_is_better`], probed like
-    /// `search_bots`): `false` for a game scored in penalties.
+    /// `search_bots`, with its default options and fewest players; `true` were that game not to
+    /// build): `false` for a game scored in penalties.
     pub higher_score_is_better: bool,
 }
 

@@ -204,9 +204,9 @@ impl MctsParams {
         if G::SEARCH_DEFAULTS.is_empty() {
             return generic;
         }
-        generic
-            .with::<G>(Some(G::SEARCH_DEFAULTS))
-            .unwrap_or(generic)
+        let parsed = generic.with::<G>(Some(G::SEARCH_DEFAULTS));
+        debug_assert!(parsed.is_ok(), "{}: SEARCH_DEFAULTS: {parsed:?}", G::ID);
+        parsed.unwrap_or(generic)
     }
 
     /// Checks [`Game::SEARCH_DEFAULTS`] of `G` (for the shared test kit).

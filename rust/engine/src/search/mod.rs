@@ -37,9 +37,7 @@ pub use mcts::{IsmctsBot, MctsParams, Opponents};
 
 use crate::error::{EngineError, Result};
 use crate::game::{Bot, Game, CHANCE, TERMINAL};
-use crate::games::trafficars_memory::TrafficarsMemoryState;
 use crate::rng::SplitMix64;
-use std::any::{Any, TypeId};
 
 /// The largest `iterations` / `samples` value a search bot accepts (tree indices are `u32`).
 pub const MAX_BUDGET: u64 = 100_000_000;
@@ -208,35 +206,23 @@ fn parse_rollout<G: Game>(bot: &str, value: &str) -> Result<RolloutPolicy> {
     )
 }
 
-/// Whether `G` is Trafficars memory, the game with the two properties below.
-fn is_memory_game<G: Game>() -> bool {
-    TypeId::of::<G::State>() == TypeId::of::<TrafficarsMemoryState>()
-}
-
 /// Whether the search may pool exchangeable actions of game `G` into classes (see
-/// [`action_class`]): only games whose determinizer makes some actions interchangeable, today
-/// Trafficars memory (its never-seen positions).
+/// [`action_class`]): [`Game::HAS_ACTION_CLASSES`].
 pub(crate) fn has_action_classes<G: Game>() -> bool {
-    is_memory_game::<G>()
+    G::HAS_ACTION_CLASSES
 }
 
-/// Whether every decision of game `G` is shown to every seat as it is taken (nothing is
-/// committed face down), so that the others' decisions hide nothing the determinizer of the
-/// current state does not already respect: `mcts` then needs no earlier state to replay from.
-/// Today Trafficars memory, where the whole table is public.
+/// Whether every decision of game `G` is shown to every seat as it is taken:
+/// [`Game::DECISIONS_ARE_PUBLIC`].
 pub(crate) fn decisions_are_public<G: Game>() -> bool {
-    is_memory_game::<G>()
+    G::DECISIONS_ARE_PUBLIC
 }
 
-/// The class of `action` in `state`: actions of one class are worth the same in every
-/// determinization of `state`'s information set, so a search may keep one edge for the class and
-/// play any member. The class of an action is the action itself except in the games listed by
-/// [`has_action_classes`]; it depends only on what every seat knows.
+/// The class of `action` in `state` ([`Game::search_class`]): the action itself except in the
+/// games with [`Game::HAS_ACTION_CLASSES`].
 #[inline]
 pub(crate) fn action_class<G: Game>(state: &G::State, action: u32) -> u32 {
-    let any: &dyn Any = state;
-    any.downcast_ref::<TrafficarsMemoryState>()
-        .map_or(action, |st| st.search_class(action))
+    G::search_class(state, action)
 }
 
 /// The first listed action (`0` for an empty list, which callers never pass).

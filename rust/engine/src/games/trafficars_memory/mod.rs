@@ -302,7 +302,16 @@ impl Game for TrafficarsMemory {
     /// (`docs/search.md`).
     const SEARCH_DEFAULTS: &'static str =
         "rollout=greedy,opponents=rollout,reward=margin,c=0.3,prior=1,classes=on,widen=0.01,crn=on";
+    /// The never-seen positions are interchangeable (`TrafficarsMemoryState::search_class`).
+    const HAS_ACTION_CLASSES: bool = true;
+    /// The whole table is public: every flip is seen by every seat.
+    const DECISIONS_ARE_PUBLIC: bool = true;
     type Options = TrafficarsMemoryOptions;
+
+    #[inline]
+    fn search_class(state: &TrafficarsMemoryState, action: u32) -> u32 {
+        state.search_class(action)
+    }
 
     fn with_options(players: usize, options: Self::Options, values: OptionValues) -> Result<Self> {
         if options.min_number >= options.max_number {
