@@ -23,10 +23,11 @@
 //! # Action classes
 //! With `classes=on` (default off but in Trafficars memory, the only game that has classes so far)
 //! actions that are worth the same in every determinization of an information set share one edge
-//! (`action_class` in the search module): the flips of never-seen positions, whose cards the
-//! determinizer deals uniformly, become one choice "flip a card nobody has seen", which the walk
-//! plays at a uniformly random member. The tree then compares a handful of choices (that class,
-//! each remembered card, stop) instead of splitting its iterations over some 40 equivalent flips.
+//! ([`Game::search_class`], where [`Game::HAS_ACTION_CLASSES`]): the flips of never-seen
+//! positions, whose cards the determinizer deals uniformly, become one choice "flip a card nobody
+//! has seen", which the walk plays at a uniformly random member. The tree then compares a
+//! handful of choices (that class, each remembered card, stop) instead of splitting its
+//! iterations over some 40 equivalent flips.
 //!
 //! # Opponents
 //! With `opponents=tree` every seat chooses in its own information sets (multiple-observer
@@ -43,7 +44,7 @@
 //! the other seats' commitments under the opponent model), else the iteration falls back to a
 //! determinization of the current state. Both states are read only through `determinize` for
 //! the bot's own seat, so no hidden information leaks. In a game that shows every decision to every
-//! seat (`decisions_are_public` in the search module: nothing is committed face down) the others'
+//! seat ([`Game::DECISIONS_ARE_PUBLIC`]: nothing is committed face down) the others'
 //! decisions hide nothing, so the bot keeps no earlier state there, and one observation per step
 //! keys the information sets of every seat (they all see the same table).
 //!
@@ -56,9 +57,8 @@
 //! `determinize` returns.
 
 use super::{
-    action_class, decisions_are_public, first_or_zero, has_action_classes, heuristic_bots,
-    parse_budget, parse_choice, parse_pairs, parse_reward, parse_rollout, require_determinizer,
-    Playout, Reward, RolloutPolicy,
+    first_or_zero, heuristic_bots, parse_budget, parse_choice, parse_pairs, parse_reward,
+    parse_rollout, require_determinizer, Playout, Reward, RolloutPolicy,
 };
 use crate::error::{ensure_fits, EngineError, Result};
 use crate::game::{Bot, Game, SearchStats, CHANCE, TERMINAL};
@@ -98,7 +98,7 @@ pub struct MctsParams {
     /// expanded first); default 0 (off).
     pub prior: f64,
     /// Whether exchangeable actions share one edge per information set (see
-    /// `action_class` in the search module; only some games have such actions); default off
+    /// [`Game::search_class`]; only some games have such actions); default off
     /// (on in the memory game).
     pub classes: bool,
     /// Progressive widening: with `widen = W > 0` an information set below the root visited `n`
@@ -416,7 +416,7 @@ impl<G: Game> IsmctsBot<G> {
             legal: Vec::new(),
             slots: Vec::new(),
             concrete: Vec::new(),
-            classing: params.classes && has_action_classes::<G>(),
+            classing: params.classes && G::HAS_ACTION_CLASSES,
             keys: vec![0; game.players()],
             seen: vec![0; game.players()],
             tensor: vec![0.0; tensor_len],
@@ -430,7 +430,7 @@ impl<G: Game> IsmctsBot<G> {
             seat: 0,
             anchor: None,
             in_run: false,
-            public: decisions_are_public::<G>(),
+            public: G::DECISIONS_ARE_PUBLIC,
             searching: 0,
             common: None,
             root_hash: 0,
@@ -664,7 +664,7 @@ impl<G: Game> IsmctsBot<G> {
         self.concrete.clear();
         self.concrete.extend_from_slice(&self.legal);
         for a in &mut self.legal {
-            *a = action_class::<G>(state, *a);
+            *a = G::search_class(state, *a);
         }
         self.legal.sort_unstable();
         self.legal.dedup();
@@ -679,13 +679,13 @@ impl<G: Game> IsmctsBot<G> {
         let count = self
             .concrete
             .iter()
-            .filter(|&&a| action_class::<G>(state, a) == class)
+            .filter(|&&a| G::search_class(state, a) == class)
             .count();
         let k = self.rng.below(count as u64) as usize;
         self.concrete
             .iter()
             .copied()
-            .filter(|&a| action_class::<G>(state, a) == class)
+            .filter(|&a| G::search_class(state, a) == class)
             .nth(k)
             .unwrap_or(class)
     }
@@ -700,7 +700,7 @@ impl<G: Game> IsmctsBot<G> {
         let hint = match self.hinters.get_mut(mover as usize) {
             Some(bot) => {
                 let a = if self.classing {
-                    action_class::<G>(state, bot.act(game, state, &self.concrete))
+                    G::search_class(state, bot.act(game, state, &self.concrete))
                 } else {
                     bot.act(game, state, &self.legal)
                 };
@@ -1152,7 +1152,7 @@ impl<G: Game> Bot<G> for IsmctsBot<G> {
         last.choices.clear();
         if self.classing {
             last.choices
-                .extend(legal.iter().map(|&a| action_class::<G>(state, a)));
+                .extend(legal.iter().map(|&a| G::search_class(state, a)));
         } else {
             last.choices.extend_from_slice(legal);
         }

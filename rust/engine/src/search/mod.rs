@@ -206,25 +206,6 @@ fn parse_rollout<G: Game>(bot: &str, value: &str) -> Result<RolloutPolicy> {
     )
 }
 
-/// Whether the search may pool exchangeable actions of game `G` into classes (see
-/// [`action_class`]): [`Game::HAS_ACTION_CLASSES`].
-pub(crate) fn has_action_classes<G: Game>() -> bool {
-    G::HAS_ACTION_CLASSES
-}
-
-/// Whether every decision of game `G` is shown to every seat as it is taken:
-/// [`Game::DECISIONS_ARE_PUBLIC`].
-pub(crate) fn decisions_are_public<G: Game>() -> bool {
-    G::DECISIONS_ARE_PUBLIC
-}
-
-/// The class of `action` in `state` ([`Game::search_class`]): the action itself except in the
-/// games with [`Game::HAS_ACTION_CLASSES`].
-#[inline]
-pub(crate) fn action_class<G: Game>(state: &G::State, action: u32) -> u32 {
-    G::search_class(state, action)
-}
-
 /// The first listed action (`0` for an empty list, which callers never pass).
 fn first_or_zero(legal: &[u32]) -> u32 {
     legal.first().copied().unwrap_or(0)

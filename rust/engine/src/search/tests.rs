@@ -265,7 +265,7 @@ fn parameters_parse() {
 fn the_memory_game_pools_never_seen_flips() {
     use crate::games::trafficars_memory::TrafficarsMemory;
     let game = TrafficarsMemory::from_options(2, &serde_json::Map::new()).unwrap();
-    assert!(has_action_classes::<TrafficarsMemory>() && !has_action_classes::<HiddenDuel>());
+    const { assert!(TrafficarsMemory::HAS_ACTION_CLASSES && !HiddenDuel::HAS_ACTION_CLASSES) };
     assert!(MctsParams::for_game::<TrafficarsMemory>().classes);
     assert!(!MctsParams::for_game::<HiddenDuel>().classes);
     let off = MctsParams::parse::<TrafficarsMemory>(Some("classes=off")).unwrap();
@@ -286,7 +286,7 @@ fn the_memory_game_pools_never_seen_flips() {
         let obs = game.observation(&st, 0);
         let seen = obs["seen"].as_array().unwrap();
         for &a in &legal {
-            let class = action_class::<TrafficarsMemory>(&st, a);
+            let class = TrafficarsMemory::search_class(&st, a);
             let never_seen = seen.get(a as usize).is_some_and(|v| v.is_null());
             if never_seen {
                 assert_eq!(class, 64, "position {a}");
