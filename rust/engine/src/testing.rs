@@ -1186,7 +1186,7 @@ pub fn check_bots_beat_random<G: Game>(game: &G, games_per_seat: u64, margin: f6
 /// errors, never a panic; a simulation naming a bad bot fails before playing; the game's
 /// [`Game::SEARCH_DEFAULTS`] parse.
 pub fn check_bot_specs<G: Game>(game: &G) {
-    if let Err(e) = crate::search::MctsParams::check_game_defaults::<G>() {
+    if let Err(e) = crate::search::MctsParams::game_defaults::<G>() {
         panic!("{}: SEARCH_DEFAULTS does not parse: {e}", G::ID);
     }
     let build = |spec: &str| {

@@ -200,26 +200,19 @@ impl MctsParams {
     /// (`docs/search.md`). The shared test kit checks that every game's list parses; one that
     /// did not would leave the generic defaults.
     pub fn for_game<G: Game>() -> Self {
-        let generic = Self::default();
-        if G::SEARCH_DEFAULTS.is_empty() {
-            return generic;
-        }
-        let parsed = generic.with::<G>(Some(G::SEARCH_DEFAULTS));
+        let parsed = Self::game_defaults::<G>();
         debug_assert!(parsed.is_ok(), "{}: SEARCH_DEFAULTS: {parsed:?}", G::ID);
-        parsed.unwrap_or(generic)
+        parsed.unwrap_or_default()
     }
 
-    /// Checks [`Game::SEARCH_DEFAULTS`] of `G` (for the shared test kit).
+    /// [`MctsParams::default`] with [`Game::SEARCH_DEFAULTS`] of `G` set (the shared test kit
+    /// checks every game's).
     ///
     /// # Errors
     /// [`EngineError::InvalidOption`] naming what does not parse.
-    pub fn check_game_defaults<G: Game>() -> Result<()> {
-        if G::SEARCH_DEFAULTS.is_empty() {
-            return Ok(());
-        }
-        Self::default()
-            .with::<G>(Some(G::SEARCH_DEFAULTS))
-            .map(|_| ())
+    pub fn game_defaults<G: Game>() -> Result<Self> {
+        let list = Some(G::SEARCH_DEFAULTS).filter(|s| !s.is_empty());
+        Self::default().with::<G>(list)
     }
 }
 
