@@ -10,6 +10,7 @@ import dataclasses
 import json
 import math
 import os
+import random
 import re
 import shlex
 import shutil
@@ -29,6 +30,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 import cardtable
+import cardtable.observations
 from cardtable.cli import main
 from cardtable.conformance import (
     FIELDS,
@@ -51,6 +53,7 @@ from cardtable.conformance import (
 )
 from cardtable.conformance.protocol import SCHEMA_NAMES, _surely_valid, _validator, schema_errors
 from cardtable.errors import InvalidOptionError
+from cardtable.protocols import RULES_FIELDS
 from tests.command_line import run_cli
 from tests.docblocks import find_blocks
 
@@ -1179,3 +1182,47 @@ def test_an_implementation_that_never_flushes_is_told_to(
     assert "does the program flush" in output
     assert re.search(r"0 games, 0 steps in (0\.[5-9]|[1-9][0-9.]*) s", output)
     assert "reproducer" not in output and not list(tmp_path.glob("**/conformance-*.json"))
+
+
+# --- contract sections ----------------------------------------------------------------------------
+
+
+def _contract_headings(game_id: str) -> tuple[str, list[str]]:
+    """A contract's title as reports cite it ("<H1 title> contract") and its section headings."""
+    lines = (ROOT / "docs" / "games" / f"{game_id}.md").read_text(encoding="utf-8").splitlines()
+    title = lines[0].removeprefix("# ").removesuffix(" — engine contract") + " contract"
+    headings = [line.lstrip("#").strip() for line in lines if line.startswith("##")]
+    # A heading may be cited without its parenthesised remark ("Flow and ids (the same ids as
+    # OpenSpiel)" as "Flow and ids").
+    return title, headings + [h.split(" (")[0] for h in headings]
+
+
+@pytest.mark.parametrize("game_id", sorted(cardtable.observations.CONTRACT_SECTIONS))
+def test_every_observation_key_points_into_a_real_section_of_its_contract(game_id: str) -> None:
+    """Every observation key and answer field, in every phase a game passes through, is given a
+    section of the game's contract, and every section cited is a heading of that contract."""
+    section_of = cardtable.observations.CONTRACT_SECTIONS[game_id]
+    title, headings = _contract_headings(game_id)
+    info = cardtable.game_info(game_id)
+    rng = random.Random(3)
+    cited: set[str] = set()
+    for players in sorted({info.min_players, info.max_players}):
+        state = cardtable.make(game_id, players=players).new_state(seed=players)
+        while True:
+            observation = state.observation(0)
+            for key in [*observation, *RULES_FIELDS]:
+                section = section_of(key, observation)
+                assert section, f"{game_id}: no section for {key!r} in {observation}"
+                cited.update(section.split("; "))
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    for key in RULES_FIELDS:  # no observation at hand: a section or None, never an error
+        assert section_of(key, {}) != ""
+    ours = [part for part in cited if part.startswith(f"{title} § ")]
+    assert ours, f"{game_id}: no section cites {title!r}"
+    for part in ours:
+        cite = part.removeprefix(f"{title} § ")
+        assert any(cite == h or cite.startswith((f"{h} (", f"{h},")) for h in headings), (
+            f"{game_id}: {part!r} names no heading of docs/games/{game_id}.md"
+        )

@@ -13,10 +13,12 @@ The formats are documented per game in ``docs/games/<game_id>.md``.
 
 Each game's types live in its own module ``cardtable.observations.<game_id>``, which lists them
 in its ``__all__`` and names its observation type ``OBSERVATION``; a game whose contract bounds
-every entry of its observation tensor says so in ``TENSOR_BOUNDS = (low, high)``. This package
+every entry of its observation tensor says so in ``TENSOR_BOUNDS = (low, high)``; and its
+``contract_section(key, observation)`` names the section of the game's contract that decides an
+observation key (or a field of a conformance answer), for the conformance reports. This package
 imports every public name of each game module (one ``import *`` line per game, so that type
-checkers and the API reference see them here) and builds :data:`OBSERVATION_TYPES` and
-:data:`TENSOR_BOUNDS` from the modules by their names.
+checkers and the API reference see them here) and builds :data:`OBSERVATION_TYPES`,
+:data:`TENSOR_BOUNDS` and :data:`CONTRACT_SECTIONS` from the modules by their names.
 
 This package is a leaf: it imports nothing of cardtable outside itself, so the reference
 implementations import their observation types from here (never the other way round).
@@ -26,8 +28,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import is_typeddict
+from typing import Any, is_typeddict
 
 from cardtable.observations.deep_regrets import *  # noqa: F403
 from cardtable.observations.goofspiel import *  # noqa: F403
@@ -67,6 +70,16 @@ def _tensor_bounds(game: ModuleType) -> tuple[float, float] | None:
     return bounds
 
 
+def _contract_section(game: ModuleType) -> Callable[[str, Mapping[str, Any]], str | None]:
+    section = getattr(game, "contract_section", None)
+    if not callable(section):
+        raise TypeError(
+            f"{game.__name__} must define contract_section(key, observation): the section of the "
+            "game's contract that decides an observation key, for the conformance reports"
+        )
+    return section  # type: ignore[no-any-return]
+
+
 _GAMES = _game_modules()
 
 OBSERVATION_TYPES: dict[str, type] = {g: _observation_type(m) for g, m in _GAMES.items()}
@@ -77,3 +90,11 @@ TENSOR_BOUNDS: dict[str, tuple[float, float]] = {
 }
 """``(low, high)`` bounding every entry of the observation tensor, for each game whose contract
 bounds them (the ``TENSOR_BOUNDS`` of its module; goofspiel's lie in ``[0, 1]``)."""
+
+CONTRACT_SECTIONS: dict[str, Callable[[str, Mapping[str, Any]], str | None]] = {
+    g: _contract_section(m) for g, m in _GAMES.items()
+}
+"""For each game id, its module's ``contract_section(key, observation)``: the section of the
+game's contract (``docs/games/<game_id>.md``) that decides the observation key ``key`` or the
+answer field ``key`` (``legal_actions``, ``current_player``, ...), given seat 0's observation there
+(``None`` where nothing finer than the whole contract is known)."""

@@ -6,7 +6,8 @@ cardtable.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 __all__ = [
     "AbilityObservation",
@@ -232,3 +233,174 @@ class DeepRegretsObservation(DeepRegretsClock):
 
 OBSERVATION = DeepRegretsObservation
 """What ``state.observation(p)`` returns in this game."""
+
+_C = "Deep Regrets contract §"
+_TERMS = f"{_C} 3. Terms"
+_SETUP = f"{_C} 5. Setup"
+_DAY = f"{_C} 6. The day"
+_START = f"{_DAY}, 6.1 Start phase"
+_REFRESH = f"{_DAY}, 6.2 Refresh phase"
+_DECLARATION = f"{_DAY}, 6.3 Declaration phase"
+_ACTIONS = f"{_DAY}, 6.4 Actions phase"
+_MUSTER = f"{_C} 7. Procedures, 7.1 Muster(p)"
+_MAKE_PORT = f"{_C} 7. Procedures, 7.2 MakePort(p)"
+_TURN = f"{_C} 7.3 The turn node"
+_CAST = f"{_C} 7.4 Cast"
+_DRAWS = f"{_C} 7.5 Draws and discards"
+_EFFECTS = f"{_C} 7. Procedures, 7.6 Effect nodes"
+_END = f"{_C} 8. End of the game and scores"
+_OBSERVATION = f"{_C} 11.3 Observation of seat p"
+_FRONT = f"{_C} 16.2 Fish in front"
+_STANDING = f"{_C} 16. Step 2: every card ability, 16.3 Standing rules"
+_CAST_2 = f"{_C} 16. Step 2: every card ability, 16.5 The cast"
+_CATCH = f"{_C} 16. Step 2: every card ability, 16.6 Catching, declining, the cast end"
+_PRIMITIVES = f"{_C} 16.7 Primitives"
+_STANDING_ACTIONS = f"{_C} 16. Step 2: every card ability, 16.8 Free and main actions"
+_DRAW_EVENTS = f"{_C} 16.9 Regret draw events and extra draws"
+_ITEMS_2 = f"{_C} 16.10 Items of step 2"
+_OTHER = f"{_C} 16.11 Other rules"
+_RESET = f"{_START}, step 5 (reset)"
+
+_KEYS: dict[str, str] = {
+    "seat": _OBSERVATION,
+    "day": f"{_START}, step 1 (day += 1); {_TERMS} (days)",
+    "first_player": f"{_SETUP} (first_player = 0); {_START}, step 1 (first_player + 1 mod n)",
+    "turn": f"{_ACTIONS} (Arrive, Advance, null when the day ends)",
+    "last_turns": f"{_ACTIONS} (Pass, EndTurn: last_turns); {_TURN} (Abandon ship: 4 or 5)",
+    "life_preserver": f"{_REFRESH} (the giver); {_TURN} (Item use: the holder becomes null); "
+    f"{_START}, step 5 (it returns to the supply)",
+    "money": f"{_TURN} (Sell, Shop); {_TERMS} (money is capped at 10); "
+    f"{_START}, step 3 (day 4: $3)",
+    "depth": f"{_TURN} (Sinker, Abandon ship); {_DECLARATION}, step 1 (declare); "
+    f"{_START}, step 4 (boats move up one depth)",
+    "regret_count": f"{_DRAWS} (DrawRegret, Random discard); {_DRAW_EVENTS}",
+    "regrets": f"{_DRAWS} (DrawRegret, Random discard); {_DRAW_EVENTS}",
+    "fresh": f"{_MUSTER}; {_TERMS} (dice: Fresh, Spent, spending)",
+    "spent": f"{_MUSTER}; {_TERMS} (dice: Fresh, Spent, spending)",
+    "hand": f"{_CATCH} (Catch: the fish moves to the hand); {_TURN} (Sell, Mount)",
+    "hand_count": f"{_CATCH} (Catch: the fish moves to the hand); {_TURN} (Sell, Mount)",
+    "mounted": f"{_TURN} (Mount); {_END}, step 2 (the highest RV loses a mounted fish)",
+    "dinks": f"{_DRAWS} (DrawDinks); {_ACTIONS} (Reward)",
+    "dink_count": f"{_DRAWS} (DrawDinks); {_ACTIONS} (Reward)",
+    "supplies": f"{_TURN} (Shop: card shop); {_PRIMITIVES} (take_supply)",
+    "supply_count": f"{_TURN} (Shop: card shop); {_PRIMITIVES} (take_supply)",
+    "rods": f"{_TURN} (Shop: card shop)",
+    "reels": f"{_TURN} (Shop: card shop)",
+    "rod": f"{_DECLARATION}, steps 2-3 (equip_rod, equip_reel)",
+    "reel": f"{_DECLARATION}, steps 2-3 (equip_rod, equip_reel)",
+    "worms": f"{_TURN} (Can of Worms); {_START}, step 3 (days 3 and 5: face up); "
+    f"{_MAKE_PORT} (face up)",
+    "lifeboat_used": f"{_TURN} (Abandon ship)",
+    "passed": f"{_ACTIONS} (Pass); {_RESET}",
+    "reel_used": f"{_TURN} (Item use: reel_used); {_RESET}",
+    "caught_today": f"{_CATCH} (Catch: caught_today); {_RESET}",
+    "shops_used": f"{_TURN} (Shop: shops_used); {_RESET}",
+    "plug": f"{_OTHER} (The Plug); {_PRIMITIVES} (plug)",
+    "front": _FRONT,
+    "locks": f"{_FRONT} (Column locks)",
+    "cloche": f"{_ITEMS_2} (Cloche, Claw Hammer)",
+    "skull_used": f"{_STANDING_ACTIONS} (22: the Whispering Skull, reset each turn)",
+    "coffin_used": f"{_STANDING_ACTIONS} (23: the Iron Coffin, reset each turn)",
+    "shoals": f"{_CAST} (Known tops); {_CAST_2}, step 4 (reveal); {_OBSERVATION} (shoals)",
+    "fish_discard": f"{_START}, step 2 (face-up tops discarded); {_TURN} (Sell)",
+    "bag": f"{_TURN} (Shop: tackle); {_TERMS} (spending a tackle die returns it to the bag)",
+    "decks": f"{_DRAWS}; {_C} 4. Node model (decks are unordered, reshuffle)",
+    "ctx": f"{_C} 11. Observation and canonical state, 11.1 `ctx`; {_OBSERVATION} (ctx)",
+    "scores": f"{_END}, step 3 (0 until the game is over); {_OTHER} (End of the game)",
+    "end": f"{_END}, steps 1-2 (Regret Value, discarded fish); {_OTHER} (End of the game)",
+    "winners": f"{_END}, step 4 (the highest score, ties: lower RV, then fewer regrets)",
+    "is_terminal": f"{_END} (after day 6, or at once when the sea is empty); "
+    f"{_ACTIONS} (when the day ends)",
+}
+
+_NODES: dict[str, str] = {  # for keys with no entry (legal_actions, actor, ...): by the node
+    "deal": f"{_SETUP} (Deal: the in-play fish of the shoal's depth)",
+    "roll": f"{_MUSTER}, step 3 (roll); {_EFFECTS} (refresh, reroll); {_TURN} (Shop: tackle)",
+    "roll_high": f"{_EFFECTS} (reroll_low)",
+    "draw_regret": f"{_DRAWS} (DrawRegret); {_DRAW_EVENTS}",
+    "steal_regret": f"{_DRAWS} (DrawRegret: the victim)",
+    "discard_random_regret": f"{_DRAWS} (Random discard); {_ACTIONS} (Reward)",
+    "draw_dink": f"{_DRAWS} (DrawDinks)",
+    "draw_supply": f"{_TURN} (Shop: card shop); {_PRIMITIVES} (take_supply)",
+    "draw_rod": f"{_TURN} (Shop: card shop)",
+    "draw_reel": f"{_TURN} (Shop: card shop)",
+    "draw_bag": f"{_TURN} (Shop: tackle)",
+    "muster_select": f"{_MUSTER}, step 1 (muster_select)",
+    "reroll_select": f"{_EFFECTS} (reroll); {_PRIMITIVES} (reroll max 1)",
+    "muster_keep": f"{_MUSTER}, step 4 (muster_keep)",
+    "life_preserver": f"{_REFRESH} (the giver)",
+    "declare": f"{_DECLARATION}, step 1 (declare)",
+    "port_discard": f"{_MAKE_PORT} (port_discard)",
+    "equip_rod": f"{_DECLARATION}, step 2 (equip_rod)",
+    "equip_reel": f"{_DECLARATION}, step 3 (equip_reel)",
+    "turn": f"{_TURN}; {_ACTIONS} (Arrive, Advance); {_STANDING_ACTIONS} (21-23)",
+    "worms": f"{_TURN} (Can of Worms)",
+    "pay": f"{_CAST}, step 5 (pay); {_CAST_2}, step 7 (pay); {_STANDING} (Effective difficulty)",
+    "decline_die": f"{_CAST}, step 7 (Decline: decline_die); {_CATCH} (Decline)",
+    "reward": f"{_ACTIONS} (Reward)",
+    "sell": f"{_TURN} (Sell)",
+    "mount_slot": f"{_TURN} (Mount)",
+    "mount_fish": f"{_TURN} (Mount); {_ITEMS_2} (Cloche)",
+    "shop_keep": f"{_TURN} (Shop: card shop, shop_keep)",
+    "discard_regret": f"{_EFFECTS} (discard_regret); {_STANDING_ACTIONS} (21: the Dumbo Octopus)",
+    "refresh_die": f"{_EFFECTS} (refresh); {_STANDING_ACTIONS} (23: the Iron Coffin)",
+    "set_max": f"{_EFFECTS} (set_max)",
+    "peek_shoal": f"{_EFFECTS} (peek: shoal); {_STANDING_ACTIONS} (22: the Whispering Skull)",
+    "peek_row": f"{_EFFECTS} (peek: row)",
+    "peek_column": f"{_EFFECTS} (peek: column)",
+    "over": _END,
+    "coin": f"{_PRIMITIVES} (coin)",
+    "shuffle_back": f"{_PRIMITIVES} (shuffle_back)",
+    "choose_effect": f"{_PRIMITIVES} (choice)",
+    "increment": f"{_PRIMITIVES} (increment)",
+    "discard_fish": f"{_PRIMITIVES} (discard_fish); {_CATCH} (Catch with 19)",
+    "discard_item": f"{_PRIMITIVES} (discard_item)",
+    "give_fish": f"{_PRIMITIVES} (give_this); {_STANDING_ACTIONS} (21: the Dumbo Octopus)",
+    "give_regret": f"{_PRIMITIVES} (deal_regrets, give_regrets, receive_regrets)",
+    "swap_beneath": f"{_PRIMITIVES} (swap_beneath)",
+    "move_offer": f"{_PRIMITIVES} (move_offer)",
+    "ignore_reveal": f"{_CAST_2}, step 5 (ignore_reveal); {_ITEMS_2} (Rod of the Dead)",
+    "reveal_beneath": f"{_PRIMITIVES} (reveal_beneath)",
+    "ignore_catch": f"{_CATCH} (Catch: ignore_catch); {_ITEMS_2} (Rod of the Dead)",
+    "reorder": f"{_CAST_2}, step 3 (Rods that reorder)",
+    "reveal_shoal": f"{_PRIMITIVES} (reveal: any)",
+    "reveal_column": f"{_PRIMITIVES} (reveal: column)",
+    "peek_line": f"{_PRIMITIVES} (peek: line)",
+    "mimic": f"{_PRIMITIVES} (mimic)",
+    "hadal_shade": f"{_PRIMITIVES} (hadal_shade)",
+    "offer_target": f"{_STANDING_ACTIONS} (23: the Iron Coffin, offer_target)",
+    "offer_regret": f"{_STANDING_ACTIONS} (23: the Iron Coffin, offer_regret)",
+    "accept_offer": f"{_STANDING_ACTIONS} (23: the Iron Coffin, accept_offer)",
+    "after_main": f"{_TURN} (After the main action); {_STANDING_ACTIONS} (22, 23)",
+}
+
+_PHASES: dict[str, str] = {  # without a known node: by the phase
+    "setup": _SETUP,
+    "refresh": f"{_REFRESH}; {_MUSTER}",
+    "declaration": _DECLARATION,
+    "actions": f"{_ACTIONS}; {_TURN}",
+    "over": _END,
+}
+
+_ACTION_IDS = f"{_C} 9. Action ids; {_C} 10. Node kinds and labels"
+
+
+def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
+    """The section of this game's contract that a divergence at ``key`` concerns.
+
+    Args:
+        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
+            answer: ``legal_actions`` (also for a move the implementation refused),
+            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
+        observation: Seat 0's observation in our state where the answers differ (for a refused
+            move, the state before it); may be empty.
+
+    Returns:
+        ``"<Title> contract § <section>"`` (several joined with ``"; "`` where two sections
+        are concerned), or None where nothing finer than the whole contract is known.
+    """
+    if key in _KEYS:
+        return _KEYS[key]
+    if (node := str(observation.get("node"))) in _NODES:
+        return _NODES[node]
+    return _PHASES.get(str(observation.get("phase")), _ACTION_IDS)

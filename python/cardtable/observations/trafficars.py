@@ -6,7 +6,8 @@ cardtable.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 __all__ = ["TrafficarsDecision", "TrafficarsObservation", "TrafficarsPhase"]
 
@@ -56,3 +57,74 @@ class TrafficarsObservation(TypedDict):
 
 OBSERVATION = TrafficarsObservation
 """What ``state.observation(p)`` returns in this game."""
+
+_C = "Trafficars — the traffic jam contract §"
+_TURN = f"{_C} Flow, A turn"
+_RESOLVE = f"{_C} Resolving one card: options and effects"
+_ORDER = f"{_TURN}, steps 4-5 (resolution order)"
+_END = f"{_C} Flow, End"
+_COMMIT = f"{_TURN}, steps 3-4 (commit, then the reveal clears the commitments)"
+_SCORING = f"{_C} Decisions, 19 (scores and winners)"
+
+_KEYS: dict[str, str] = {
+    "seat": f"{_C} Observation of seat p",
+    "turn": f"{_TURN}, step 6 (end of turn: turn += 1); {_C} Decisions, 18 (around the game)",
+    "hand": f"{_C} Flow, Deal, step 2 (the hands); {_TURN}, step 3 (the card leaves the hand)",
+    "lanes": f"{_C} The lane model; {_RESOLVE} (effects)",
+    "place_cars": f"{_C} The lane model (car counts); "
+    f"{_TURN}, step 6 (an unfilled free place: its tow truck counts 2)",
+    "cars": f"{_C} The lane model (cars(L)); {_RESOLVE} (effects)",
+    "penalties": f"{_RESOLVE} (cards taken as penalty); "
+    f"{_C} Decisions, 21 (penalty cards are cards)",
+    "committed": _COMMIT,
+    "own_commitment": _COMMIT,
+    "revealed": f"{_TURN}, steps 4 and 6 (the reveal, null again at the end of the turn)",
+    "last_revealed": f"{_TURN}, step 6 (last_revealed = revealed); "
+    f"{_C} Decisions, 20 (the last turn's reveal stays in view)",
+    "resolving": f"{_TURN}, step 5 (the card of seat queue[0])",
+    "queue": _ORDER,
+    "is_terminal": f"{_TURN}, step 6 (the game ends after hand_size turns); {_END}",
+    "scores": f"{_END} (score = penalties); {_SCORING}",
+    "winners": f"{_END} (the fewest penalties win, ties share); {_SCORING}",
+}
+
+_DECISIONS: dict[str, str] = {  # at a decision (legal_actions, current_player, ...): by its kind
+    "commit": f"{_TURN}, step 3 (commit: the lowest seat without a commitment, its hand)",
+    "ambulance": f"{_RESOLVE} (Ambulance A); {_ORDER}",
+    "police": f"{_RESOLVE} (Police car P: the legal lanes); {_ORDER}",
+    "police_take": f"{_RESOLVE} (Police car P: no lane legal, police_take); {_ORDER}",
+    "tow_truck": f"{_RESOLVE} (Tow truck T); {_ORDER}",
+    "target": f"{_RESOLVE} (Numbered card X: legal lane ends, the free place); {_ORDER}",
+    "take": f"{_RESOLVE} (Numbered card X: too low, take); {_ORDER}",
+    "insert": f"{_RESOLVE} (Numbered card X: too low, insert); {_ORDER}",
+}
+
+_PHASES: dict[str, str] = {  # elsewhere: by the observation's phase
+    "deal": f"{_C} Flow, Deal (lane starters, then the hands)",
+    "commit": f"{_TURN}, step 3 (commit: the lowest seat without a commitment, its hand)",
+    "resolve": f"{_ORDER}; {_RESOLVE}",
+    "over": _END,
+}
+
+_ACTIONS = f"{_C} Actions and labels"
+
+
+def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
+    """The section of this game's contract that a divergence at ``key`` concerns.
+
+    Args:
+        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
+            answer: ``legal_actions`` (also for a move the implementation refused),
+            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
+        observation: Seat 0's observation in our state where the answers differ (for a refused
+            move, the state before it); may be empty.
+
+    Returns:
+        ``"<Title> contract § <section>"`` (several joined with ``"; "`` where two sections
+        are concerned), or None where nothing finer than the whole contract is known.
+    """
+    if key in _KEYS:
+        return _KEYS[key]
+    if (decision := str(observation.get("decision"))) in _DECISIONS:
+        return _DECISIONS[decision]
+    return _PHASES.get(str(observation.get("phase")), _ACTIONS)

@@ -6,7 +6,8 @@ A leaf module: it imports nothing of cardtable.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 __all__ = ["TrafficarsMemoryObservation", "TrafficarsMemoryPhase"]
 
@@ -41,3 +42,52 @@ class TrafficarsMemoryObservation(TypedDict):
 
 OBSERVATION = TrafficarsMemoryObservation
 """What ``state.observation(p)`` returns in this game."""
+
+_C = "Trafficars — memory contract §"
+_FLOW = f"{_C} Flow"
+_END_TEST = f"{_C} Definitions (End test)"
+_SCORING = f"{_C} Decisions, 13 (scores and winners)"
+
+_KEYS: dict[str, str] = {
+    "seat": f"{_C} Observation of seat p",
+    "current": f"{_FLOW}, steps 1 and 3 (seat 0 starts, then the next seat whatever happened); "
+    f"{_C} Decisions, 7 (who starts, who follows)",
+    "faces": f"{_FLOW}, step 2 (a flipped card is face up, a breaker face down again)",
+    "seen": f"{_FLOW}, steps 2-3 (set when flipped, null once taken); {_C} Decisions, 9 (memory)",
+    "on_table": f"{_FLOW}, steps 1 and 3 (laid out, a run taken leaves the table)",
+    "taken": f"{_FLOW}, step 3 (the seat takes a collectable K'); {_C} Definitions (collectable)",
+    "flipped": f"{_FLOW}, steps 2-3 (flip order, the breaker removed, [] between turns); "
+    f"{_C} Definitions (continue)",
+    "idle_turns": f"{_FLOW}, step 3 (idle_turns); {_C} Decisions, 11 (a stalled game ends)",
+    "is_terminal": f"{_FLOW}, steps 1 and 3 (the end test, N(N - 1)/2 quiet turns); {_END_TEST}",
+    "scores": f"{_FLOW}, step 4 (score = taken); {_SCORING}",
+    "winners": f"{_FLOW}, step 4 (the most cards taken win, ties share); {_SCORING}",
+}
+
+_PHASES: dict[str, str] = {  # for keys with no entry (legal_actions, ...): by the phase
+    "layout": f"{_FLOW}, step 1 (layout: a deck card not yet laid out, position by position)",
+    "flip": f"{_FLOW}, steps 2-3 (flip: face-down positions, 63 once collectable, end of turn); "
+    f"{_C} Definitions (collectable, continue)",
+    "over": f"{_FLOW}, step 4 (end); {_END_TEST}",
+}
+
+_ACTIONS = f"{_C} Actions and labels"
+
+
+def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
+    """The section of this game's contract that a divergence at ``key`` concerns.
+
+    Args:
+        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
+            answer: ``legal_actions`` (also for a move the implementation refused),
+            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
+        observation: Seat 0's observation in our state where the answers differ (for a refused
+            move, the state before it); may be empty.
+
+    Returns:
+        ``"<Title> contract § <section>"`` (several joined with ``"; "`` where two sections
+        are concerned), or None where nothing finer than the whole contract is known.
+    """
+    if key in _KEYS:
+        return _KEYS[key]
+    return _PHASES.get(str(observation.get("phase")), _ACTIONS)

@@ -6,7 +6,8 @@ cardtable.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 __all__ = ["TurnTheTideObservation", "TurnTheTidePhase"]
 
@@ -47,3 +48,54 @@ class TurnTheTideObservation(TypedDict):
 
 OBSERVATION = TurnTheTideObservation
 """What ``state.observation(p)`` returns in this game."""
+
+
+_CONTRACT = "Turn the Tide contract"
+_RULES = "rules/turn_the_tide.md"
+
+_KEY_SECTIONS: dict[str, str] = {
+    "lifebuoys": f"{_CONTRACT} § Flow, step 4 (losing lifebuoys); {_RULES} § One hand, steps 4-7",
+    "eliminated": f"{_CONTRACT} § Flow, step 4 (elimination); {_RULES} § One hand, steps 4-7",
+    "tide": f"{_CONTRACT} § Flow, steps 3-4 (taking tide cards, elimination); "
+    f"{_RULES} § One hand, steps 3-5",
+    "revealed_tide": f"{_CONTRACT} § Flow, step 3 (tide draws); {_RULES} § Engine model",
+    "played": f"{_CONTRACT} § Flow, step 3 (reveal); {_RULES} § One hand, step 3",
+    "committed": f"{_CONTRACT} § Flow, step 3 (commitments); {_RULES} § One hand, step 2",
+    "own_commitment": f"{_CONTRACT} § Flow, step 3 (commitments); {_RULES} § One hand, step 2",
+    "scores": f"{_CONTRACT} § Flow, step 5 (round scoring); {_RULES} § Scoring",
+    "winners": f"{_RULES} § Scoring (the highest total wins, ties share the win)",
+    "hand": f"{_CONTRACT} § Flow, step 2 (hands rotate); {_RULES} § Game structure",
+    "round": f"{_CONTRACT} § Flow, steps 5-6 (end of a round); {_RULES} § One hand, steps 6 and 8",
+    "hand_index": f"{_CONTRACT} § Flow, step 5 (after the hand); {_RULES} § One hand, step 8",
+    "is_terminal": f"{_CONTRACT} § Flow, step 6 (end of the game); {_RULES} § Game structure",
+}
+
+_PHASE_SECTIONS: dict[str, str] = {
+    "deal": f"{_CONTRACT} § Flow, step 1 (the deal); {_RULES} § Engine model",
+    "tide": f"{_CONTRACT} § Flow, step 3 (tide draws); {_RULES} § Engine model",
+    "play": f"{_CONTRACT} § Flow, step 3 (commitments); {_RULES} § One hand, step 2",
+    "choose_tide": f"{_CONTRACT} § Flow, step 3 (highest_chooses_tide); {_RULES} § Options",
+    "over": f"{_CONTRACT} § Flow, step 6 (end of the game)",
+}
+
+
+def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
+    """The section of this game's contract that a divergence at ``key`` concerns.
+
+    Sections of the contract are cited with those of the shared rules text
+    (``rules/turn_the_tide.md``) they implement.
+
+    Args:
+        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
+            answer: ``legal_actions`` (also for a move the implementation refused),
+            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
+        observation: Seat 0's observation in our state where the answers differ (for a refused
+            move, the state before it); may be empty.
+
+    Returns:
+        The section of the key, or else that of the observation's phase; None if neither is
+        known.
+    """
+    if key in _KEY_SECTIONS:
+        return _KEY_SECTIONS[key]
+    return _PHASE_SECTIONS.get(str(observation.get("phase")))
