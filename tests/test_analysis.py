@@ -45,6 +45,7 @@ from cardtable.analysis._stats import (
 from cardtable.analysis.balance import margins
 from cardtable.analysis.sweep import SweepResult
 from cardtable.bots import split_bot_specs
+from tests.command_line import run_cli
 from tests.game_info import all_games
 
 REPS = 4000  # coverage 95% ± 1.5% is about ± 4.4 standard errors at this size
@@ -842,7 +843,6 @@ def _refused_before_the_progress_bar(
 
 
 def test_sweep_command_prints_the_differences() -> None:
-    from tests.command_line import run_cli
 
     args = ["sweep", "goofspiel", "-p", "2", "--grid", "num_cards=4,6", "-n", "50", "--no-progress"]
     output = run_cli(*args)
@@ -1104,7 +1104,6 @@ def test_cli_writes_json_and_parquet(tmp_path: Any) -> None:
     from click.testing import CliRunner
 
     from cardtable.cli import main
-    from tests.command_line import run_cli
 
     output = run_cli(
         "tournament",
@@ -1169,8 +1168,6 @@ def test_study_commands_write_their_tables_as_csv(tmp_path: Path) -> None:
     import csv
 
     import pyarrow.parquet as pq
-
-    from tests.command_line import run_cli
 
     for study in ("tournament", "balance", "sweep"):
         parquet, table_csv = tmp_path / f"{study}.parquet", tmp_path / f"{study}.csv"
@@ -1251,8 +1248,6 @@ def _reproduced(result: Any) -> None:
     """The report footer's command gives ``result`` again (but for its timing)."""
     import json
     import shlex
-
-    from tests.command_line import run_cli
 
     command = result.report().footer.split("Reproduce with `")[1].split("`")[0]
     words = shlex.split(command)
@@ -1343,7 +1338,6 @@ def test_studies_take_numpy_integers_and_any_iterable_grid() -> None:
 
 
 def test_running_out_of_memory_says_to_play_fewer_games() -> None:
-    from tests.command_line import run_cli
 
     with pytest.raises(cardtable.CapacityError, match="play fewer games") as err:
         _goofspiel_tournament(games=10**12)
@@ -1410,7 +1404,6 @@ BAD_ARGUMENTS: dict[str, tuple[str, list[str], str]] = {
 def test_study_commands_refuse_bad_arguments_before_running(
     case: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.command_line import run_cli
 
     monkeypatch.chdir(tmp_path)
     study, args, message = BAD_ARGUMENTS[case]
@@ -1502,8 +1495,6 @@ def test_tournament_without_rating_bootstrap_shows_no_rating_interval(tmp_path: 
     ``2023 (nan–nan)``; now they show the rating alone, and the JSON has null ends."""
     import json
 
-    from tests.command_line import run_cli
-
     t = _goofspiel_tournament(games=4, rating_bootstrap=0)
     table = t.summary_table()
     assert "nan" not in table
@@ -1566,7 +1557,6 @@ def test_empty_bot_specs_are_refused() -> None:
     ``balance(bot="")`` and ``sweep(bots=[])`` (and ``--bot ""``, ``--bots ""`` at the command
     line) used to run with the default bots.
     """
-    from tests.command_line import run_cli
 
     with pytest.raises(cardtable.InvalidOptionError, match='unknown bot ""'):
         _goofspiel_balance(games=2, bot="")
@@ -1678,7 +1668,6 @@ def test_tournament_report_compares_the_best_bot_with_the_runner_up() -> None:
 def test_tournament_names_an_unknown_bot_before_counting_distinct_bots(bots: list[str]) -> None:
     """``cardtable tournament -b nope`` said "a tournament needs at least two distinct bots"
     instead of naming the unknown bot (in the words of every unknown-bot error of the package)."""
-    from tests.command_line import run_cli
 
     message = 'goofspiel: unknown bot "nope"; built-in bots: random, greedy, flatmc, mcts'
     with pytest.raises(cardtable.InvalidOptionError) as err:
@@ -1694,6 +1683,29 @@ def test_tournament_refuses_a_bot_given_twice_among_more_bots_than_seats() -> No
     """``greedy, greedy, random`` at two seats used to play greedy against itself."""
     with pytest.raises(cardtable.InvalidOptionError, match="bot 'greedy' is given twice"):
         tournament("goofspiel", players=2, bots=["greedy", "greedy", "random"], games=2)
+
+
+def test_sweep_refuses_a_bot_given_twice_among_more_bots_than_seats() -> None:
+    """``sweep`` took ``greedy, random, random`` at two seats: it played every greedy-random
+    assignment twice and added random-against-random games, and its win rates and seat advantage
+    came out wrong without a word, where ``tournament`` refused the same bots."""
+    grid = {"num_cards": [3, 4]}
+    with pytest.raises(cardtable.InvalidOptionError, match="bot 'random' is given twice"):
+        sweep("goofspiel", players=2, grid=grid, bots=["greedy", "random", "random"], games=2)
+    output = run_cli(
+        "sweep",
+        "goofspiel",
+        "-p",
+        "2",
+        "--bots",
+        "greedy,random,random",
+        "--grid",
+        "num_cards=3,4",
+        "--games",
+        "2",
+        exit_code=2,
+    )
+    assert "bot 'random' is given twice" in output
 
 
 def test_sweep_results_of_numpy_values_are_plain_json(tmp_path: Path) -> None:

@@ -178,6 +178,18 @@ class _LyingStr(str):
         return "take"
 
 
+class _SelfishStr(str):
+    """A str equal only to itself, with a hash of its own."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return 0
+
+
 class _LyingFloat(float):
     """A float whose ``float()`` is another number."""
 
@@ -188,8 +200,8 @@ class _LyingFloat(float):
 @pytest.mark.parametrize("backend", ["rust", "reference"])
 def test_subclasses_are_read_by_what_they_store(backend: str) -> None:
     """Subclasses of list, dict, str and float are read by their contents, whatever their
-    iteration, ``items``, ``str()`` or ``float()`` say, in both backends (the reference used to
-    iterate them, so the two read such a state dict or option differently)."""
+    iteration, ``items``, ``str()``, ``==`` or ``float()`` say, in both backends (the reference
+    used to iterate them, so the two read such a state dict or option differently)."""
     game = cardtable.make("goofspiel", players=2, backend=backend)  # type: ignore[arg-type]
     data = game.new_state(seed=1).to_dict()
     state = {k: _LyingList(v) if isinstance(v, list) else v for k, v in data["state"].items()}
@@ -198,6 +210,10 @@ def test_subclasses_are_read_by_what_they_store(backend: str) -> None:
     too_low = _LyingStr("insert")
     traffic = cardtable.make("trafficars", players=3, backend=backend, too_low=too_low)  # type: ignore[arg-type]
     assert traffic.options["too_low"] == "insert"
+    # A game id too (the reference looked it up by the subclass's own hash and equality).
+    selfish = cardtable.make(_SelfishStr("goofspiel"), players=2, backend=backend)  # type: ignore[arg-type]
+    assert selfish.game_id == "goofspiel"
+    assert cardtable.game_info(_SelfishStr("goofspiel")).id == "goofspiel"
     # The float stored is 5.0 (refused as not an int), not the NaN its float() gives.
     with pytest.raises(InvalidOptionError, match=r"must be an int in 1\.\.=60, got 5\.0"):
         cardtable.make("goofspiel", players=2, backend=backend, num_cards=_LyingFloat(5.0))  # type: ignore[arg-type]

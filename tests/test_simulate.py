@@ -270,6 +270,18 @@ def test_python_policy_returning_an_illegal_action_is_refused() -> None:
         )
 
 
+def test_a_policy_that_empties_its_legal_lists_is_still_named_for_its_illegal_action() -> None:
+    """A policy that cleared ``batch.legal_actions`` in place and then answered an illegal
+    action got a bare ``IndexError``: the error message was built from the lists it changed."""
+
+    def clears(batch: PolicyBatch) -> list[int]:
+        batch.legal_actions.clear()
+        return [0] * len(batch)
+
+    with pytest.raises(cardtable.IllegalActionError, match=r"policy 'clears', row 0 .* legal: \["):
+        cardtable.simulate("goofspiel", players=2, games=8, bots=[clears, "random"], progress=False)
+
+
 @pytest.mark.parametrize(
     "answer",
     [

@@ -98,9 +98,11 @@ def game_info(game_id: object) -> GameInfo:
             the words of both backends.
     """
     found = games()
-    for info in found:
-        if isinstance(game_id, str) and info.id == game_id:
-            return info
+    if isinstance(game_id, str):
+        wanted = str.__str__(game_id)  # a subclass by what it stores, whatever its ``__eq__``
+        for info in found:
+            if info.id == wanted:
+                return info
     known = ", ".join(sorted(g.id for g in found))
     raise InvalidOptionError(f"unknown game {game_id!r}; registered games: {known}")
 

@@ -108,8 +108,9 @@ def run_with_policies(
                     runner.act(actions)
                 except IllegalActionError:
                     # The engine checked every action before applying any: find the row at fault
-                    # to name its policy, row, game and seat.
-                    _explain(answers, step.legal_actions())
+                    # to name its policy, row, game and seat, from the engine's lists (the ones
+                    # a policy was handed may have been changed by it).
+                    _explain(answers, runner.legal_actions())
                     raise
                 if report is not None and not report(runner.games_played):
                     break

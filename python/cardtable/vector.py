@@ -329,16 +329,17 @@ class VectorEnv:
         """Plays one action per env, then chance and bots until agent seats must decide again.
 
         Args:
-            actions: Integers, shape ``[num_envs]``: a legal action for each env's seat to move
-                (ignored, and any value accepted, for an env that ended on the previous step).
+            actions: Integers that fit in int64, shape ``[num_envs]``: a legal action for each
+                env's seat to move (for an env that ended on the previous step, ignored: any
+                such value is accepted).
 
         Returns:
             ``(observations, rewards [num_envs] float32, terminated [num_envs] bool,
             truncated [num_envs] bool (always False), info)``.
 
         Raises:
-            IllegalActionError: If ``actions`` has the wrong shape or dtype or holds an illegal
-                action; then nothing is applied.
+            IllegalActionError: If ``actions`` has the wrong shape or dtype, holds a value
+                beyond int64 or an illegal action; then nothing is applied.
             InvalidStateError: Before a successful :meth:`reset`, or if an env's next game
                 cannot start (as in :meth:`reset`).
         """

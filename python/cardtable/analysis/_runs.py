@@ -265,10 +265,22 @@ def lineups_for(players: int, bots: Sequence[str], rotate_seats: bool) -> list[t
     the table (``greedy,random`` at four seats is ``greedy,random,greedy,random``), then its
     distinct rotations. More: every ordered choice of ``players`` distinct bots. Without
     ``rotate_seats`` only the first assignment.
+
+    Raises:
+        InvalidOptionError: On no bot, or on a bot given twice where every ordered choice of
+            distinct bots is played (it would be seated against itself and play some
+            assignments twice).
     """
     bots = list(bots)
     if not bots:
         raise InvalidOptionError("give at least one bot")
+    if rotate_seats and len(bots) > players:
+        for i, repeated in enumerate(bots):
+            if repeated in bots[:i]:
+                raise InvalidOptionError(
+                    f"bot {repeated!r} is given twice: with more bots than seats, every seat "
+                    "assignment of distinct bots is played, so give each bot once"
+                )
     if len(bots) > players:
         table = list(itertools.permutations(bots, players))
         return table if rotate_seats else table[:1]

@@ -664,7 +664,8 @@ def sweep(
     Raises:
         InvalidOptionError: On a grid that is not a dict of non-empty lists of values, an option
             both swept and fixed, any option set the game rejects, a baseline that names no
-            single option set, or a bad bot, count or seed (all checked before anything runs).
+            single option set, a bad bot, count or seed, or a bot given twice among more bots
+            than seats (all checked before anything runs).
         IllegalActionError: If a Python policy returns an action that is not legal.
         CapacityError: If an option set's results would not fit in memory.
         KeyboardInterrupt: If stopped with Ctrl-C.

@@ -486,15 +486,6 @@ def tournament(
         raise InvalidOptionError(
             f"a tournament needs at least two distinct bots, got {', '.join(labels) or 'none'}"
         )
-    if rotate_seats and len(labels) > game.players:
-        # Every ordered choice of distinct bots: a repeated bot would be seated against itself
-        # and play some assignments twice.
-        for i, repeated in enumerate(labels):
-            if repeated in labels[:i]:
-                raise InvalidOptionError(
-                    f"bot {repeated!r} is given twice: with more bots than seats, every seat "
-                    "assignment of distinct bots is played, so give each bot once"
-                )
     lineups = _runs.seat_assignments(game, labels, rotate_seats, policies)
     seeds = [seed if duplicate else derive_seed(seed, i) for i in range(len(lineups))]
     total = games * len(lineups)

@@ -34,7 +34,9 @@ GAMES: dict[str, type[ReferenceGame[Any]]] = dict(sorted(REGISTERED.items()))
 def make(game_id: str, *, players: int, **options: Any) -> ReferenceGame[Any]:
     """Creates a reference game (see :func:`cardtable.make`)."""
     try:
-        cls = GAMES[game_id]
+        # A ``str`` subclass is read by the characters it stores, as the engine reads it,
+        # whatever its own ``__eq__`` and ``__hash__`` say.
+        cls = GAMES[str.__str__(game_id)]
     except (KeyError, TypeError):
         raise InvalidOptionError(
             f"unknown game {game_id!r}; registered games: {', '.join(GAMES)}"
