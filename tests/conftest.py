@@ -54,7 +54,10 @@ def _profile(value: str) -> str:
     )
 
 
-settings.load_profile(_profile(os.environ.get("CARDTABLE_HYPOTHESIS", "default")))
+PROFILE = _profile(os.environ.get("CARDTABLE_HYPOTHESIS", "default"))
+settings.load_profile(PROFILE)
+DEEP = PROFILE not in ("default", "mutants")
+"""A long Hypothesis run (``deep`` or a number of examples): tests get :data:`SLOW_TIMEOUT`."""
 
 BACKENDS = ("rust", "reference")
 
@@ -87,11 +90,16 @@ iterations has taken 1,100 s on a loaded machine)."""
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skips the ``slow`` tests unless asked for (they are for deliberate, long runs), and gives
-    them :data:`SLOW_TIMEOUT` when they run (unless a test sets its own)."""
-    if config.getoption("--slow") or os.environ.get("CARDTABLE_SLOW") == "1":
-        for item in items:
-            if "slow" in item.keywords and item.get_closest_marker("timeout") is None:
-                item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+    them :data:`SLOW_TIMEOUT` when they run (unless a test sets its own); in a :data:`DEEP` run,
+    every test gets it (a thousand drawn games of Trafficars memory in the reference take longer
+    than the 900 s that stops a hung test)."""
+    slow = config.getoption("--slow") or os.environ.get("CARDTABLE_SLOW") == "1"
+    for item in items:
+        if (DEEP or (slow and "slow" in item.keywords)) and item.get_closest_marker(
+            "timeout"
+        ) is None:
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+    if slow:
         return
     skip = pytest.mark.skip(reason="slow: run with --slow or CARDTABLE_SLOW=1")
     for item in items:
