@@ -41,7 +41,7 @@ workflow-lint:  ## actionlint on the GitHub workflows
 	    -shellcheck= -pyflakes= .github/workflows/*.yml
 
 rust-test:  ## Rust unit and integration tests of the engine, and the engine crate packaged alone
-	cargo test -p cardtable-engine --release
+	cargo test -p cardtable-engine --profile test-opt
 	cargo package -p cardtable-engine --allow-dirty --quiet
 
 py-test:  ## pytest: API conformance, rule scenarios, differential and seeded tests, benches once
