@@ -3,9 +3,8 @@
 The contract of game ``g`` is ``docs/games/g.md`` (in the source distribution, not in the wheel:
 reports cite it by its title and section, and name the file once, see :data:`CONTRACTS`); the
 shared rules text is ``rules/g.md`` of the project's shared rules (kept with its design
-documents, outside this repository). Each game names the section of a key in the
-``contract_section`` of its observation module (gathered in
-:data:`cardtable.observations.CONTRACT_SECTIONS`).
+documents, outside this repository). Each game names the sections of its keys in its
+observation module (gathered in :data:`cardtable.observations.CONTRACT_SECTIONS`).
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ def rule_sections(
         key = path[2] if path[0] == "observations" and len(path) > 2 else path[0]
         if key == "apply":  # a move refused: which moves are legal there
             key = "legal_actions"
-        section = section_of(key, observation or {}) if section_of is not None else None
+        section = section_of.section(key, observation or {}) if section_of is not None else None
         if section is not None and section not in found:
             found.append(section)
     return found or [f"the {game_id} contract"]

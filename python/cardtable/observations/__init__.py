@@ -13,12 +13,12 @@ The formats are documented per game in ``docs/games/<game_id>.md``.
 
 Each game's types live in its own module ``cardtable.observations.<game_id>``, which lists them
 in its ``__all__`` and names its observation type ``OBSERVATION``; a game whose contract bounds
-every entry of its observation tensor says so in ``TENSOR_BOUNDS = (low, high)``; and its
-``contract_section(key, observation)`` names the section of the game's contract that decides an
-observation key (or a field of a conformance answer), for the conformance reports. This package
-imports every public name of each game module (one ``import *`` line per game, so that type
-checkers and the API reference see them here) and builds :data:`OBSERVATION_TYPES`,
-:data:`TENSOR_BOUNDS` and :data:`CONTRACT_SECTIONS` from the modules by their names.
+every entry of its observation tensor says so in ``TENSOR_BOUNDS = (low, high)``; and each names
+the sections of its contract that decide each observation key or answer field, for the
+conformance reports (see :class:`ContractSections`). This package imports every public name of
+each game module (one ``import *`` line per game, so that type checkers and the API reference
+see them here) and builds :data:`OBSERVATION_TYPES`, :data:`TENSOR_BOUNDS` and
+:data:`CONTRACT_SECTIONS` from the modules by their names.
 
 This package is a leaf: it imports nothing of cardtable outside itself, so the reference
 implementations import their observation types from here (never the other way round).
@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, is_typeddict
 
@@ -70,14 +71,54 @@ def _tensor_bounds(game: ModuleType) -> tuple[float, float] | None:
     return bounds
 
 
-def _contract_section(game: ModuleType) -> Callable[[str, Mapping[str, Any]], str | None]:
-    section = getattr(game, "contract_section", None)
-    if not callable(section):
+@dataclass(frozen=True)
+class ContractSections:
+    """Where in a game's contract (``docs/games/<game_id>.md``) each value is decided.
+
+    Each game module declares the three fields as ``KEY_SECTIONS``, ``STATE_SECTIONS`` and
+    ``OTHER_SECTION``. A section reads ``"<Title> contract § <heading>"``, optionally with a
+    pointer after the heading (``", step 4 (losing lifebuoys)"``); several are joined by
+    ``"; "``.
+
+    Attributes:
+        keys: The sections of each observation key and answer field (``legal_actions``,
+            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores``, ``winners``)
+            that one part of the contract decides.
+        by_state: For the other keys (who moves, what is legal), pairs of an observation key
+            and the section of each of its values (its ``str()``): the first value found
+            that has one (e.g. the decision kind, then the phase).
+        other: The section of any other key; None for the contract as a whole.
+    """
+
+    keys: Mapping[str, str]
+    by_state: tuple[tuple[str, Mapping[str, str]], ...]
+    other: str | None
+
+    def section(self, key: str, observation: Mapping[str, Any]) -> str | None:
+        """The sections deciding ``key``, given seat 0's ``observation`` there (may be empty)."""
+        if key in self.keys:
+            return self.keys[key]
+        for state_key, sections in self.by_state:
+            found = sections.get(str(observation.get(state_key)))
+            if found is not None:
+                return found
+        return self.other
+
+
+def _contract_sections(game: ModuleType) -> ContractSections:
+    keys = getattr(game, "KEY_SECTIONS", None)
+    by_state = getattr(game, "STATE_SECTIONS", None)
+    if not (
+        isinstance(keys, dict)
+        and isinstance(by_state, tuple)
+        and all(isinstance(pair, tuple) and len(pair) == 2 for pair in by_state)
+        and hasattr(game, "OTHER_SECTION")
+    ):
         raise TypeError(
-            f"{game.__name__} must define contract_section(key, observation): the section of the "
-            "game's contract that decides an observation key, for the conformance reports"
+            f"{game.__name__} must declare KEY_SECTIONS, STATE_SECTIONS and OTHER_SECTION: the "
+            "sections of the game's contract that decide each observation key (ContractSections)"
         )
-    return section  # type: ignore[no-any-return]
+    return ContractSections(keys, by_state, game.OTHER_SECTION)
 
 
 _GAMES = _game_modules()
@@ -91,10 +132,8 @@ TENSOR_BOUNDS: dict[str, tuple[float, float]] = {
 """``(low, high)`` bounding every entry of the observation tensor, for each game whose contract
 bounds them (the ``TENSOR_BOUNDS`` of its module; goofspiel's lie in ``[0, 1]``)."""
 
-CONTRACT_SECTIONS: dict[str, Callable[[str, Mapping[str, Any]], str | None]] = {
-    g: _contract_section(m) for g, m in _GAMES.items()
+CONTRACT_SECTIONS: dict[str, ContractSections] = {
+    g: _contract_sections(m) for g, m in _GAMES.items()
 }
-"""For each game id, its module's ``contract_section(key, observation)``: the section of the
-game's contract (``docs/games/<game_id>.md``) that decides the observation key ``key`` or the
-answer field ``key`` (``legal_actions``, ``current_player``, ...), given seat 0's observation there
-(``None`` where nothing finer than the whole contract is known)."""
+"""For each game id, where its contract decides each observation key and answer field (from its
+module's ``KEY_SECTIONS``, ``STATE_SECTIONS`` and ``OTHER_SECTION``)."""

@@ -6,8 +6,7 @@ cardtable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 __all__ = [
     "AbilityObservation",
@@ -261,7 +260,7 @@ _ITEMS_2 = f"{_C} 16.10 Items of step 2"
 _OTHER = f"{_C} 16.11 Other rules"
 _RESET = f"{_START}, step 5 (reset)"
 
-_KEYS: dict[str, str] = {
+KEY_SECTIONS: dict[str, str] = {
     "seat": _OBSERVATION,
     "day": f"{_START}, step 1 (day += 1); {_TERMS} (days)",
     "first_player": f"{_SETUP} (first_player = 0); {_START}, step 1 (first_player + 1 mod n)",
@@ -384,23 +383,5 @@ _PHASES: dict[str, str] = {  # without a known node: by the phase
 
 _ACTION_IDS = f"{_C} 9. Action ids; {_C} 10. Node kinds and labels"
 
-
-def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
-    """The section of this game's contract that a divergence at ``key`` concerns.
-
-    Args:
-        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
-            answer: ``legal_actions`` (also for a move the implementation refused),
-            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
-        observation: Seat 0's observation in our state where the answers differ (for a refused
-            move, the state before it); may be empty.
-
-    Returns:
-        ``"<Title> contract § <section>"`` (several joined with ``"; "`` where two sections
-        are concerned), or None where nothing finer than the whole contract is known.
-    """
-    if key in _KEYS:
-        return _KEYS[key]
-    if (node := str(observation.get("node"))) in _NODES:
-        return _NODES[node]
-    return _PHASES.get(str(observation.get("phase")), _ACTION_IDS)
+STATE_SECTIONS: tuple[tuple[str, dict[str, str]], ...] = (("node", _NODES), ("phase", _PHASES))
+OTHER_SECTION: str | None = _ACTION_IDS

@@ -6,8 +6,7 @@ cardtable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
 __all__ = ["GoofspielObservation"]
 
@@ -38,8 +37,9 @@ _CONTRACT = "Goofspiel contract"
 _RULES = f"{_CONTRACT} § Rules"
 _CHANCE = f"{_CONTRACT} § Flow and ids (chance at the start of every turn)"
 _LAST_TURN = f"{_CONTRACT} § Flow and ids (the last turn is played at once)"
+_OBSERVATION = f"{_CONTRACT} § Observation of seat p"
 
-_KEY_SECTIONS: dict[str, str] = {
+KEY_SECTIONS: dict[str, str] = {
     "scores": f"{_RULES} (the higher bid wins the point card, equal bids nobody)",
     "points": f"{_RULES} (the higher bid wins the point card, equal bids nobody)",
     "winners": f"{_RULES} (more points wins; equal points: both win)",
@@ -47,27 +47,15 @@ _KEY_SECTIONS: dict[str, str] = {
     "is_terminal": _LAST_TURN,
     "point_card": _CHANCE,
     "remaining_points": _CHANCE,
+    "seat": _OBSERVATION,
+    "hands": _OBSERVATION,
+    "bids": _OBSERVATION,
+    "point_history": _OBSERVATION,
+    "committed": _OBSERVATION,
+    "own_bid": _OBSERVATION,
 }
 
-
-def contract_section(key: str, observation: Mapping[str, Any]) -> str:
-    """The section of this game's contract that a divergence at ``key`` concerns.
-
-    Args:
-        key: A key of the observation that differs (e.g. ``"hands"``), or a field of the
-            answer: ``legal_actions`` (also for a move the implementation refused),
-            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
-        observation: Seat 0's observation in our state where the answers differ (for a refused
-            move, the state before it); may be empty.
-
-    Returns:
-        The section of the key; for who moves and what is legal, the chance draw or the bids by
-        whether the turn's point card is drawn; for any other observation key, the observation.
-    """
-    if key in _KEY_SECTIONS:
-        return _KEY_SECTIONS[key]
-    if key in ("legal_actions", "chance_outcomes", "current_player"):
-        if observation.get("point_card") is None:
-            return _CHANCE
-        return f"{_CONTRACT} § Flow and ids (bids: the player's remaining cards)"
-    return f"{_CONTRACT} § Observation of seat p"
+# Who moves and what is legal: the chance draw while the turn's point card is not drawn, else the
+# bids.
+STATE_SECTIONS: tuple[tuple[str, dict[str, str]], ...] = (("point_card", {"None": _CHANCE}),)
+OTHER_SECTION: str | None = f"{_CONTRACT} § Flow and ids (bids: the player's remaining cards)"

@@ -6,8 +6,7 @@ cardtable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 __all__ = ["TrafficarsDecision", "TrafficarsObservation", "TrafficarsPhase"]
 
@@ -66,7 +65,7 @@ _END = f"{_C} Flow, End"
 _COMMIT = f"{_TURN}, steps 3-4 (commit, then the reveal clears the commitments)"
 _SCORING = f"{_C} Decisions, 19 (scores and winners)"
 
-_KEYS: dict[str, str] = {
+KEY_SECTIONS: dict[str, str] = {
     "seat": f"{_C} Observation of seat p",
     "turn": f"{_TURN}, step 6 (end of turn: turn += 1); {_C} Decisions, 18 (around the game)",
     "hand": f"{_C} Flow, Deal, step 2 (the hands); {_TURN}, step 3 (the card leaves the hand)",
@@ -108,23 +107,8 @@ _PHASES: dict[str, str] = {  # elsewhere: by the observation's phase
 
 _ACTIONS = f"{_C} Actions and labels"
 
-
-def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
-    """The section of this game's contract that a divergence at ``key`` concerns.
-
-    Args:
-        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
-            answer: ``legal_actions`` (also for a move the implementation refused),
-            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
-        observation: Seat 0's observation in our state where the answers differ (for a refused
-            move, the state before it); may be empty.
-
-    Returns:
-        ``"<Title> contract § <section>"`` (several joined with ``"; "`` where two sections
-        are concerned), or None where nothing finer than the whole contract is known.
-    """
-    if key in _KEYS:
-        return _KEYS[key]
-    if (decision := str(observation.get("decision"))) in _DECISIONS:
-        return _DECISIONS[decision]
-    return _PHASES.get(str(observation.get("phase")), _ACTIONS)
+STATE_SECTIONS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("decision", _DECISIONS),
+    ("phase", _PHASES),
+)
+OTHER_SECTION: str | None = _ACTIONS

@@ -6,8 +6,7 @@ A leaf module: it imports nothing of cardtable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 __all__ = ["TrafficarsOvertakingObservation", "TrafficarsOvertakingPhase"]
 
@@ -51,7 +50,7 @@ _PLAY = f"{_C} Flow, Phase `play`"
 _OVERTAKE = f"{_C} Flow, Phase `overtake`"
 _END = f"{_C} Flow, End"
 
-_KEYS: dict[str, str] = {
+KEY_SECTIONS: dict[str, str] = {
     "seat": f"{_C} Observation of seat p",
     "row": f"{_PLAY} (play X at an end, the overtake, all pass: the row leaves the game); "
     f"{_PROC} (start a row)",
@@ -79,21 +78,5 @@ _PHASES: dict[str, str] = {  # for keys with no entry (legal_actions, ...): by t
 
 _ACTIONS = f"{_C} Actions and labels"
 
-
-def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
-    """The section of this game's contract that a divergence at ``key`` concerns.
-
-    Args:
-        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
-            answer: ``legal_actions`` (also for a move the implementation refused),
-            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
-        observation: Seat 0's observation in our state where the answers differ (for a refused
-            move, the state before it); may be empty.
-
-    Returns:
-        ``"<Title> contract § <section>"`` (several joined with ``"; "`` where two sections
-        are concerned), or None where nothing finer than the whole contract is known.
-    """
-    if key in _KEYS:
-        return _KEYS[key]
-    return _PHASES.get(str(observation.get("phase")), _ACTIONS)
+STATE_SECTIONS: tuple[tuple[str, dict[str, str]], ...] = (("phase", _PHASES),)
+OTHER_SECTION: str | None = _ACTIONS

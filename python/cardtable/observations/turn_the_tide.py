@@ -6,8 +6,7 @@ cardtable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 __all__ = ["TurnTheTideObservation", "TurnTheTidePhase"]
 
@@ -53,7 +52,7 @@ OBSERVATION = TurnTheTideObservation
 _CONTRACT = "Turn the Tide contract"
 _RULES = "rules/turn_the_tide.md"
 
-_KEY_SECTIONS: dict[str, str] = {
+KEY_SECTIONS: dict[str, str] = {
     "lifebuoys": f"{_CONTRACT} § Flow, step 4 (losing lifebuoys); {_RULES} § One hand, steps 4-7",
     "eliminated": f"{_CONTRACT} § Flow, step 4 (elimination); {_RULES} § One hand, steps 4-7",
     "tide": f"{_CONTRACT} § Flow, steps 3-4 (taking tide cards, elimination); "
@@ -78,24 +77,5 @@ _PHASE_SECTIONS: dict[str, str] = {
     "over": f"{_CONTRACT} § Flow, step 6 (end of the game)",
 }
 
-
-def contract_section(key: str, observation: Mapping[str, Any]) -> str | None:
-    """The section of this game's contract that a divergence at ``key`` concerns.
-
-    Sections of the contract are cited with those of the shared rules text
-    (``rules/turn_the_tide.md``) they implement.
-
-    Args:
-        key: A key of the observation that differs (e.g. ``"hand"``), or a field of the
-            answer: ``legal_actions`` (also for a move the implementation refused),
-            ``current_player``, ``is_terminal``, ``chance_outcomes``, ``scores`` or ``winners``.
-        observation: Seat 0's observation in our state where the answers differ (for a refused
-            move, the state before it); may be empty.
-
-    Returns:
-        The section of the key, or else that of the observation's phase; None if neither is
-        known.
-    """
-    if key in _KEY_SECTIONS:
-        return _KEY_SECTIONS[key]
-    return _PHASE_SECTIONS.get(str(observation.get("phase")))
+STATE_SECTIONS: tuple[tuple[str, dict[str, str]], ...] = (("phase", _PHASE_SECTIONS),)
+OTHER_SECTION: str | None = None
