@@ -496,6 +496,26 @@ def test_balance_finds_the_seat_advantage_of_the_overtaking_game() -> None:
     assert "The seats are not equal" in " ".join(b.findings())
 
 
+def test_balance_of_two_seats_gives_one_p_value_for_its_one_test() -> None:
+    """With 2 players the seat table showed twice the headline p-value: the two seats' tests (one
+    test, seat 1 winning alone whenever seat 0 does not) were Holm-adjusted as if independent."""
+    b = balance(
+        "trafficars_overtaking",
+        players=2,
+        games=400,
+        seed=1,
+        trace_games=0,
+        weaker=None,
+        progress=False,
+    )
+    from scipy import stats
+
+    sole = [s.sole_wins for s in b.seats]
+    exact = stats.binomtest(sole[0], sum(sole), 0.5).pvalue
+    assert b.seat_p_value == pytest.approx(exact) and b.seat_p_value < 0.05
+    assert [s.p_value for s in b.seats] == [b.seat_p_value, b.seat_p_value]
+
+
 def test_balance_of_a_symmetric_game_shows_no_seat_advantage() -> None:
     # goofspiel's seats differ only by who bids first, and bids stay hidden until both are in.
     b = balance(

@@ -61,7 +61,8 @@ class SeatBalance(Record):
         sole_wins: Games the seat won alone.
         score: Mean final score with its t interval.
         p_value: Exact two-sided binomial test of the seat's share of the games won alone against
-            1/players, Holm-adjusted over the seats.
+            1/players, Holm-adjusted over the seats (with 2 players the two seats' tests are one
+            test, not adjusted: both are :attr:`BalanceResult.seat_p_value`).
     """
 
     seat: int
@@ -547,7 +548,9 @@ def balance(
         float(stats.binomtest(int(c), sole_total, 1 / n).pvalue) if sole_total else 1.0
         for c in sole_counts
     ]
-    adjusted = holm(raw_p)
+    # With 2 players the seats' tests are one test (seat 1 won alone whenever seat 0 did not, and
+    # the two-sided test of 1/2 is symmetric): nothing to adjust for.
+    adjusted = raw_p if n == 2 else holm(raw_p)
     seat_p = raw_p[0] if n == 2 else min(adjusted)
     chi2_p = float(stats.chisquare(sole_counts).pvalue) if sole_total else 1.0
     seats = [
