@@ -639,6 +639,61 @@ def test_a_full_disk_is_a_one_line_error(tmp_path: Path, args: list[str], name: 
 
 
 @_NO_DEV_FULL
+def test_a_failed_write_keeps_the_summary(tmp_path: Path) -> None:
+    """The summary came after the files, so a file that could not be written lost the whole
+    run's summary too."""
+    (tmp_path / "full.csv").symlink_to("/dev/full")
+    run = _shell("cardtable " + " ".join(_SIMULATE) + " --out full.csv", tmp_path)
+    _failed_cleanly(run, "could not write full.csv: No space left")
+    assert "goofspiel, 2 players, 50 games" in run.stdout and "win rate" in run.stdout
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+@pytest.mark.parametrize(
+    "args",
+    [[*_SIMULATE, "-n", "100000000"], [*_BALANCE, "-n", "100000"]],
+    ids=["simulate", "balance"],
+)
+def test_an_output_the_file_system_refuses_is_refused_before_the_run(args: list[str]) -> None:
+    """``/proc`` takes no new file, but ``os.access`` says it is writable to root: the whole run
+    was played (a hundred million games), and then lost on writing."""
+    option, path = ("--out", "/proc/x.csv") if args[0] == "simulate" else ("--json", "/proc/x.json")
+    output = run_cli(*args, option, path, exit_code=2)
+    assert f"cannot write {path}" in output
+
+
+def test_first_game_beyond_the_last_game_number_is_a_usage_error() -> None:
+    """It was an engine error (status 1, no usage line) naming ``first_game``."""
+    top = 2**64 - 1 - 50
+    assert "50 games" in run_cli(*_SIMULATE, "--first-game", str(top))
+    output = run_cli(*_SIMULATE, "--first-game", str(top + 1), exit_code=2)
+    assert "Invalid value for --first-game" in output and f"at most {top:,}" in output
+
+
+def test_sigterm_leaves_no_half_written_file(tmp_path: Path) -> None:
+    """SIGTERM killed the CLI where it stood: a temporary file of the output being written stayed
+    beside its target. It now unwinds like Ctrl-C: status 143, nothing left behind."""
+    import signal
+    import time
+
+    script = (
+        "import sys, cardtable.cli; print('ready', flush=True); "
+        "sys.argv = ['cardtable', 'simulate', 'goofspiel', '-n', '1000000000', '--no-progress', "
+        "'--out', 'big.csv']; cardtable.cli.main()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=tmp_path
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(2)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=120)
+    assert proc.returncode == 143
+    assert list(tmp_path.iterdir()) == []
+
+
+@_NO_DEV_FULL
 @pytest.mark.parametrize("command", ["cardtable games", "cardtable " + " ".join(_SIMULATE)])
 def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str) -> None:
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")

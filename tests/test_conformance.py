@@ -243,6 +243,7 @@ def test_cli_goofspiel_with_map_and_options() -> None:
 
 FAKE = r"""
 import contextlib, json, os, subprocess, sys, time
+sys.set_int_max_str_digits(0)  # integers of any length, as JSON has them
 mode = sys.argv[1]
 state = None
 with open(sys.argv[2], "w") as f:
@@ -914,11 +915,13 @@ def test_cli_bad_arguments_are_usage_errors(fake: Any, arguments: list[str], mes
     assert not pid_file.exists()
 
 
-@pytest.mark.parametrize("weight", ["1e308", "1e-320", "5e-324", str(10**400)])
+@pytest.mark.parametrize("weight", ["1e308", "1e-320", "5e-324", str(10**400), "1" + "0" * 5000])
 def test_chance_weights_of_any_size_are_normalized(fake: Any, weight: str) -> None:
     """Weights of 1e308 overflowed when summed: a false divergence with probabilities 0.0.
 
     The documentation allows any positive weights; they are now scaled by the largest first.
+    An integer of more than 4,300 digits was refused as "not JSON" (Python's default limit on
+    the digits ``int()`` converts), where the documentation reads any integer exactly.
     """
     command, _ = fake(f"weight={weight}")  # our reference, every outcome with this weight
     outcome = check("goofspiel", command, players=2, options={"num_cards": 4}, examples=3, seed=0)

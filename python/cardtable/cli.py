@@ -8,9 +8,13 @@ import importlib.util
 import io
 import json
 import os
+import secrets
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any, Literal, NoReturn
 
 import click
@@ -36,10 +40,24 @@ __all__ = ["main"]
 console = Console()
 
 
+TERMINATED = 143
+"""The exit status of a command stopped by SIGTERM (128 + SIGTERM, as a shell reports it)."""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(cardtable.__version__, prog_name="cardtable")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Exact, fast engines for tabletop card games: simulate, study and play."""
+    # SIGTERM ends the command by unwinding it, as Ctrl-C does, so that a file being written
+    # is removed rather than left half-written beside its target (exit status 143).
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
+        ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, previous))
+
+
+def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
+    raise SystemExit(TERMINATED)
 
 
 @contextlib.contextmanager
@@ -147,7 +165,7 @@ def _check_writable(path: Path, option: str) -> None:
 
     That is: its directory (links followed, so a link to a missing place counts) does not exist
     or is not writable, ``path`` is a directory, or the file system refuses the name (too long,
-    say).
+    say) or a new file there (``/proc``, a read-only mount, even for root).
     """
 
     def refuse(reason: str) -> NoReturn:
@@ -166,6 +184,17 @@ def _check_writable(path: Path, option: str) -> None:
         found and not os.access(target, os.W_OK)
     ):
         refuse("permission denied")
+    if found and not target.is_file():
+        return  # a device or pipe (``/dev/stdout``) is written directly
+    # What the file system really allows (``os.access`` says yes to root everywhere, ``/proc``
+    # included): a file made and removed where the output's temporary file will go.
+    probe = target.parent / f".{secrets.token_hex(6)}.cardtable.probe"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as err:
+        refuse(err.strerror or str(err))
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def output_format(path: Path) -> OutputFormat:
@@ -354,6 +383,12 @@ def simulate_command(
     """
     if summary_only and (out or plot):
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
+    if games > 0 and first_game > 2**64 - 1 - games:
+        raise click.BadParameter(
+            f"the run's game numbers must stay below 2**64 - 1: with {games:,} games it must be "
+            f"at most {2**64 - 1 - games:,}, got {first_game:,}",
+            param_hint="--first-game",
+        )
     fmt = _check_outputs(out, plot, backend)
     options = parse_options(option_pairs)
     given = players is not None
@@ -403,7 +438,8 @@ def _report_run(
     """Writes a run's outputs, then prints its summary and what it wrote.
 
     The files come first, so that a reader of standard output that goes away early
-    (``cardtable simulate ... | head -1``) does not cost them.
+    (``cardtable simulate ... | head -1``) does not cost them; a file that cannot be written
+    is reported after the summary.
     """
     if result.games_played == 0:
         if result.interrupted:
@@ -411,14 +447,19 @@ def _report_run(
         echo("no games were completed: nothing to summarize or write")
         return
     written: list[Path] = []
-    if out and fmt:
-        with write_errors(out):
-            write_results(result, out, fmt)
-        written.append(out)
-    if plot:
-        with write_errors(plot):
-            _write_plot(result, plot)
-        written.append(plot)
+    try:
+        if out and fmt:
+            with write_errors(out):
+                write_results(result, out, fmt)
+            written.append(out)
+        if plot:
+            with write_errors(plot):
+                _write_plot(result, plot)
+            written.append(plot)
+    except click.ClickException:
+        # A file that could not be written (a full disk, say) does not cost the summary too.
+        echo(result.summary_table())
+        raise
     echo(result.summary_table())
     if result.interrupted:
         echo(f"interrupted: {result.games_played:,} of {games:,} games completed")

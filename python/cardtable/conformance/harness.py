@@ -591,7 +591,9 @@ class Implementation:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         self.last.answer = text
         try:
-            answer = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+            answer = json.loads(
+                text, parse_constant=_no_constant, parse_float=_finite, parse_int=_exact_int
+            )
         except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
             raise self._fail("bad_json", f"the answer is not JSON ({err})") from None
         if _too_deep(text, answer):
@@ -743,6 +745,29 @@ def _too_deep(text: str, value: Any) -> bool:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
+
+
+_DIGITS_AT_ONCE = 600
+"""Digits converted at a time by :func:`_exact_int`: below the least limit Python allows on the
+digits ``int()`` converts (640, see ``sys.set_int_max_str_digits``)."""
+
+
+def _exact_int(text: str) -> int:
+    """A JSON integer, exactly, however many digits it has.
+
+    ``int()`` alone refuses more than ``sys.get_int_max_str_digits()`` digits (4,300 by default),
+    which JSON does not limit.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    digits = text.removeprefix("-")
+    value = 0
+    for start in range(0, len(digits), _DIGITS_AT_ONCE):
+        chunk = digits[start : start + _DIGITS_AT_ONCE]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return -value if text.startswith("-") else value
 
 
 def _finite(text: str) -> float:
