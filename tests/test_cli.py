@@ -211,6 +211,34 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
     assert "Traceback" not in out
 
 
+def test_ctrl_c_stops_a_study_with_the_status_of_a_stopped_run() -> None:
+    """A study stopped by Ctrl-C exited with status 1 ("Error: interrupted"), as a failure does;
+    it now exits with 130, as ``cardtable simulate`` does."""
+    import signal
+    import time
+
+    args = ["tournament", "goofspiel", "-p", "2", "-b", "greedy,random", "-n", "100000000"]
+    args += ["--no-progress"]
+    script = (
+        "import sys, cardtable.cli; print('ready', flush=True); "
+        f"sys.argv = ['cardtable', *{args!r}]; cardtable.cli.main()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, out
+    assert "interrupted: the study was stopped" in out and "Traceback" not in out
+
+
 def test_simulate_plays_a_range_of_the_run_with_first_game(tmp_path: Path) -> None:
     out = tmp_path / "part.csv"
     text = run_cli(*_simulate("--first-game", "100", "--out", str(out)))

@@ -118,7 +118,11 @@ class _Study:
         except CardtableError as err:
             raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:
-            raise click.ClickException("interrupted") from None
+            # As `cardtable simulate` stopped by Ctrl-C: status 130 (a study keeps nothing).
+            click.echo(
+                "interrupted: the study was stopped before it finished; nothing written", err=True
+            )
+            raise SystemExit(130) from None
         _finish(result, self.json_path, self.parquet, self.csv_path, self.report)
 
 
