@@ -367,6 +367,19 @@ def test_a_value_that_is_not_json_is_refused_before_the_player_count_is_checked(
         cardtable.make("chess", players=2, backend=backend, num_cards=float("nan"))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("rounds", [0, 4])
+def test_rounds_beyond_the_players_are_refused_in_the_same_words(backend: str, rounds: int) -> None:
+    """Turn the Tide's ``rounds`` is at most the player count ("a game has as many rounds as
+    players" by default, null): the engine's check against the player count left out the "or
+    null" that its own range check and the reference both say (found by a deep run of the
+    drawn option sets)."""
+    with pytest.raises(InvalidOptionError) as err:
+        cardtable.make("turn_the_tide", players=3, backend=backend, rounds=rounds)  # type: ignore[arg-type]
+    high = 3 if rounds else 5  # 0 fails the option's own range, before the player count is known
+    expected = f"turn_the_tide: option rounds must be an int in 1..={high} or null (None), got "
+    assert str(err.value) == f"{expected}{rounds}"
+
+
 @pytest.mark.parametrize("game_id", ["chess", 5, None])
 def test_an_unknown_game_is_named_alike_by_both_backends(
     backend: cardtable.Backend, game_id: Any

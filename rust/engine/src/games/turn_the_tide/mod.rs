@@ -814,7 +814,7 @@ impl Game for TurnTheTide {
         let rounds = options.rounds;
         if rounds.is_some_and(|r| r > players as i64) {
             return Err(crate::error::EngineError::InvalidOption(format!(
-                "{}: option rounds must be an int in 1..={players}, got {}",
+                "{}: option rounds must be an int in 1..={players} or null (None), got {}",
                 Self::ID,
                 rounds.unwrap_or_default()
             )));
