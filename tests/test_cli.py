@@ -168,25 +168,18 @@ def test_play_narrates_the_last_goofspiel_turn_that_plays_itself() -> None:
     assert "turn 14" not in output and "all 13 turns played" in output
 
 
-def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
+def _stopped_cli(
+    args: list[str], signum: int, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``cardtable ARGS`` in a child process, sent ``signum`` two seconds after its run started.
+
+    The child imports the CLI, says so, then runs it: the signal is sent once the run has
+    started, not while a loaded machine is still importing (a Ctrl-C during start-up is plain
+    Python's business).
+    """
     import signal
-    import subprocess
-    import sys
     import time
 
-    # The child imports the CLI, says so, then runs it: the signal is sent once the run has
-    # started, not while a loaded machine is still importing (a Ctrl-C during start-up is plain
-    # Python's business).
-    args = [
-        "simulate",
-        "turn_the_tide",
-        "-p",
-        "4",
-        "-n",
-        "1000000000",
-        "--summary-only",
-        "--no-progress",
-    ]
     script = (
         "import sys, cardtable.cli; print('ready', flush=True); "
         f"sys.argv = ['cardtable', *{args!r}]; cardtable.cli.main()"
@@ -196,14 +189,24 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        cwd=cwd,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
     time.sleep(2)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, _ = proc.communicate(timeout=120)
-    assert proc.returncode == 130, out  # a partial run, told apart from a whole one
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out)
+
+
+def test_ctrl_c_stops_cleanly_with_the_partial_summary() -> None:
+    import signal
+
+    args = ["simulate", "turn_the_tide", "-p", "4", "-n", "1000000000", "--summary-only"]
+    run = _stopped_cli([*args, "--no-progress"], signal.SIGINT)
+    out = run.stdout
+    assert run.returncode == 130, out  # a partial run, told apart from a whole one
     assert "interrupted:" in out
     # The summary of the games completed, or (on a loaded machine, interrupted before the first
     # game was done) the word that there is none.
@@ -215,28 +218,11 @@ def test_ctrl_c_stops_a_study_with_the_status_of_a_stopped_run() -> None:
     """A study stopped by Ctrl-C exited with status 1 ("Error: interrupted"), as a failure does;
     it now exits with 130, as ``cardtable simulate`` does."""
     import signal
-    import time
 
     args = ["tournament", "goofspiel", "-p", "2", "-b", "greedy,random", "-n", "100000000"]
-    args += ["--no-progress"]
-    script = (
-        "import sys, cardtable.cli; print('ready', flush=True); "
-        f"sys.argv = ['cardtable', *{args!r}]; cardtable.cli.main()"
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    time.sleep(2)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=120)
-    assert proc.returncode == 130, out
-    assert "interrupted: the study was stopped" in out and "Traceback" not in out
+    run = _stopped_cli([*args, "--no-progress"], signal.SIGINT)
+    assert run.returncode == 130, run.stdout
+    assert "interrupted: the study was stopped" in run.stdout and "Traceback" not in run.stdout
 
 
 def test_simulate_plays_a_range_of_the_run_with_first_game(tmp_path: Path) -> None:
@@ -702,22 +688,10 @@ def test_sigterm_leaves_no_half_written_file(tmp_path: Path) -> None:
     """SIGTERM killed the CLI where it stood: a temporary file of the output being written stayed
     beside its target. It now unwinds like Ctrl-C: status 143, nothing left behind."""
     import signal
-    import time
 
-    script = (
-        "import sys, cardtable.cli; print('ready', flush=True); "
-        "sys.argv = ['cardtable', 'simulate', 'goofspiel', '-n', '1000000000', '--no-progress', "
-        "'--out', 'big.csv']; cardtable.cli.main()"
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=tmp_path
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    time.sleep(2)
-    proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=120)
-    assert proc.returncode == 143
+    args = ["simulate", "goofspiel", "-n", "1000000000", "--no-progress", "--out", "big.csv"]
+    run = _stopped_cli(args, signal.SIGTERM, cwd=tmp_path)
+    assert run.returncode == 143, run.stdout
     assert list(tmp_path.iterdir()) == []
 
 
