@@ -803,7 +803,8 @@ def test_a_file_size_limit_leaves_no_truncated_file(tmp_path: Path, command: str
 
 def test_outputs_still_go_to_pipes_and_special_files(tmp_path: Path) -> None:
     command = "cardtable " + " ".join(_BALANCE) + " --report >(wc -c > n.txt) --json /dev/null"
-    run = _shell(command + "; sleep 0.2", tmp_path)
+    # The command's own status, once ``wc`` has had time to write its count.
+    run = _shell(command + "; status=$?; sleep 0.2; exit $status", tmp_path)
     assert run.returncode == 0, run.stderr
     assert int((tmp_path / "n.txt").read_text()) > 1000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["n.txt"]

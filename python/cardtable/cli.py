@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Iterator
@@ -171,6 +172,14 @@ def _check_writable(path: Path, option: str) -> None:
     def refuse(reason: str) -> NoReturn:
         raise click.BadParameter(f"cannot write {path}: {reason}", param_hint=option)
 
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        # A pipe or device (``/dev/stdout``, a shell's ``>(...)``, whose link names no real
+        # path) is written directly, as ``writing`` does.
+        return
     target = Path(os.path.realpath(path))
     try:
         if not target.parent.is_dir():
@@ -184,8 +193,6 @@ def _check_writable(path: Path, option: str) -> None:
         found and not os.access(target, os.W_OK)
     ):
         refuse("permission denied")
-    if found and not target.is_file():
-        return  # a device or pipe (``/dev/stdout``) is written directly
     # What the file system really allows (``os.access`` says yes to root everywhere, ``/proc``
     # included): a file made and removed where the output's temporary file will go.
     probe = target.parent / f".{secrets.token_hex(6)}.cardtable.probe"
