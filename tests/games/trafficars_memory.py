@@ -700,6 +700,29 @@ def test_a_new_card_or_a_taken_run_breaks_the_quiet_turns(backend: Backend) -> N
     assert public(state)["idle_turns"] == 1
 
 
+def test_a_game_that_delays_its_progress_stays_within_the_length_bound(backend: Backend) -> None:
+    """``max_game_length`` (OpenSpiel's bound, the conformance runner's hang limit) holds for a game
+    that waits N(N - 1)/2 - 1 = 20 quiet turns before every step of progress (N = 7). The bound
+    still counted the single round of quiet turns of an older version (183 steps here), which this
+    game passes long before it ends."""
+    from cardtable import reference
+
+    bound = reference.make("trafficars_memory", players=2, min_number=1, max_number=7)
+    state = laid(backend, SEVEN, min_number=1, max_number=7)
+    for progress in [(1, 3), (1, 5), (1, 7), (3, 6)]:  # each shows a new card
+        flip(state, *progress)
+        quiet_turns(state, 20)
+    flip(state, 1, 2, 4)  # 1, 2 taken; 4 (new) breaks the run
+    for _ in range(20):
+        flip(state, 3, 5)
+    assert not state.is_terminal
+    assert len(state.history) > 183
+    flip(state, 3, 5)  # the 21st quiet turn in a row
+    assert state.is_terminal
+    assert public(state)["taken"] == [2, 0]
+    assert len(state.history) <= bound.max_game_length
+
+
 def test_the_game_goes_on_while_two_neighbours_are_on_the_table(backend: Backend) -> None:
     state = laid(backend, [1, 2, 3, 4, 5, 6], min_number=1, max_number=6)
     flip(state, 3, 4, 1)

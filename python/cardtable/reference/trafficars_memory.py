@@ -436,11 +436,12 @@ class TrafficarsMemoryGame(ReferenceGame[TrafficarsMemoryState]):
         """The bound of a game's steps: the layout, then turns of at most N flips and a stop.
 
         N is the grid size (the layout's chance outcomes). A turn that makes progress shows a new
-        card (at most N of them) or takes a run (at most N / 2); after each, and before the
-        first, fewer than ``players`` quiet turns can follow (that many in a row end the game).
+        card (at most N of them) or takes a run (at most N / 2). Before the first and after each,
+        at most N(N - 1)/2 quiet turns can follow, the last of them ending the game (Decision 11).
         """
         grid = len(self.deck)
-        turns = (grid + grid // 2 + 1) * self.players
+        progress = grid + grid // 2
+        turns = progress + (progress + 1) * (grid * (grid - 1) // 2)
         return grid + turns * (grid + 1)
 
     rule_event_names = (
