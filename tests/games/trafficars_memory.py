@@ -175,6 +175,12 @@ def cards_on_table(state: StateProtocol) -> list[int]:
 
 
 def test_options_default_to_the_cars_1_to_50_without_jokers(backend: Backend) -> None:
+    """The default game uses all 50 cars and no special cards.
+
+    "Pakasta poistetaan kaikki erikoiskortit (kortit, joissa ei ole lukua)." (All the special
+    cards, the cards without a number, are removed from the deck.) The jokers are the booklet's
+    variant "Erikoiskortit jokerikortteina" (special cards as jokers), off by default.
+    """
     game = new_game(backend)
     assert game.options == {"min_number": 1, "max_number": 50, "jokers": False}
     assert game.num_actions == 64
@@ -196,6 +202,10 @@ def test_options_default_to_the_cars_1_to_50_without_jokers(backend: Backend) ->
 def test_jokers_are_floor_12_per_50_cars_used(
     backend: Backend, min_number: int, max_number: int, jokers: list[int]
 ) -> None:
+    """ "Jos pelissä käytetään vain osaa autokorteista, vähennetään erikoiskorttien määrää
+    vastaavasti." (If only some of the car cards are used, the number of special cards is reduced
+    accordingly.) "Accordingly" is floor(12 * cars used / 50) (contract, Decision 4).
+    """
     # "floor(12 * cars used / 50) of them, ids 51.. in deck order"
     game = new_game(backend, min_number=min_number, max_number=max_number, jokers=True)
     assert game.num_actions == 64
@@ -218,12 +228,24 @@ def test_the_trailers_leave_the_deck_and_come_back_only_as_jokers(backend: Backe
 
 
 def test_the_number_range_limits_the_cars_without_jokers(backend: Backend) -> None:
+    """ "Pelissä voi käyttää vain osaa korteista. Kortit voivat kattaa vain tietyn lukualueen (esim.
+    1 12, 1 30 tai 26 50)." (Only some of the cards may be used: they may cover a range of numbers,
+    e.g. 1-12, 1-30 or 26-50; the transcript lost the dashes.) Here the booklet's 26-50.
+    """
     state = new_game(backend, min_number=26, max_number=50).new_state()
     assert state.chance_outcomes() == [(card, 1 / 25) for card in range(26, 51)]
     assert len(public(state)["on_table"]) == 25
 
 
 def test_two_neighbour_cars_are_the_smallest_game(backend: Backend) -> None:
+    """Two neighbour cars are the smallest game (contract, Decision 6: at least two cars).
+
+    "Jos pelaajan kääntämien korttien luvut ovat naapuriluvut (esim. 10 ja 9) pelaaja saa kääntää
+    kolmannen kortin." (If the numbers the player turned are neighbours, e.g. 10 and 9, he may turn
+    a third card.) No card is left to turn, so the turn ends (contract, Decision 1) and "Pelaaja
+    ottaa vuoronsa lopuksi kaikki löytämänsä naapuriluvut" (at the end of his turn the player takes
+    all the neighbour numbers he found).
+    """
     state = laid(backend, [8, 7], min_number=7, max_number=8)
     assert state.current_player == 0
     flip(state, 7)
@@ -265,6 +287,7 @@ def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_two_to_five_players(backend: Backend, players: int) -> None:
+    """ "2 5 pelaajaa" (2-5 players, the box's count; the transcript lost the dash)."""
     state = laid(backend, players=players)
     assert public(state)["taken"] == [0] * players
     assert state.scores == [0] * players
@@ -274,6 +297,10 @@ def test_two_to_five_players(backend: Backend, players: int) -> None:
 
 
 def test_the_layout_fills_position_0_first(backend: Backend) -> None:
+    """ "Kortit asetetaan pöydälle kuvapuoli alaspäin ruudukoksi." (The cards are laid out face down
+    on the table in a grid.) The layout is dealt position by position, position 0 first; then
+    "Nuorin pelaaja aloittaa" (the youngest player starts): seat 0 (contract, Decision 7).
+    """
     state = new_game(backend, min_number=1, max_number=12, jokers=True).new_state()
     assert state.current_player == CHANCE
     assert state.action_label(52) == "lay joker (52) at position 0"
@@ -316,6 +343,11 @@ def test_the_layout_fills_position_0_first(backend: Backend) -> None:
 
 
 def test_the_youngest_seat_0_starts_and_may_flip_any_position(backend: Backend) -> None:
+    """ "Nuorin pelaaja aloittaa ja pelivuoro siirtyy myötäpäivään. Pelaaja valitsee kaksi
+    satunnaista korttia ja kääntää ne kuvapuoli ylöspäin." (The youngest player starts and the turn
+    passes clockwise. The player picks any two cards and turns them face up.) Seat 0 is the
+    youngest (contract, Decision 7); every face-down position may be flipped.
+    """
     state = laid(backend, players=3)
     assert state.current_player == 0
     assert state.legal_actions() == list(range(50))
@@ -329,6 +361,18 @@ def test_the_youngest_seat_0_starts_and_may_flip_any_position(backend: Backend) 
 def test_neighbour_numbers_let_the_player_flip_on_until_a_card_breaks_the_run(
     backend: Backend,
 ) -> None:
+    """The run goes on while each card is a neighbour; the card that breaks it is turned back.
+
+    "Jos pelaajan kääntämän kolmannen kortin luku on aiemmin kääntämien korttien lukujen
+    naapuriluku (esim. 11), pelaaja saa avata neljännen kortin ja niin edelleen, kunnes pelaajan
+    avaaman kortin luku ei ole enää jo avattujen korttien lukujen naapuriluku. Pelaaja ottaa
+    vuoronsa lopuksi kaikki löytämänsä naapuriluvut ja asettaa ne viereensä pinoon. Viimeiseksi
+    avattu, ei-naapuriluku käännetään takaisin samalle paikalle." (If the third card's number is a
+    neighbour of the numbers turned before, e.g. 11, the player may open a fourth card and so on,
+    until the number he opens is no longer a neighbour of the numbers already open. At the end of
+    his turn he takes all the neighbour numbers he found and stacks them beside him. The last card
+    opened, not a neighbour, is turned back in its place.) It stays seen (contract, Decision 2).
+    """
     state = laid(backend)
     flip(state, 10)
     assert public(state)["faces"][position(state, 10)] == 10
@@ -358,6 +402,12 @@ def test_neighbour_numbers_let_the_player_flip_on_until_a_card_breaks_the_run(
 
 
 def test_a_run_grows_at_either_end(backend: Backend) -> None:
+    """Each card may extend the run below or above: after 10 and 9 the booklet goes on with 11.
+
+    "Jos pelaajan kääntämän kolmannen kortin luku on aiemmin kääntämien korttien lukujen
+    naapuriluku (esim. 11) …" (If the third card's number is a neighbour of the numbers turned
+    before, e.g. 11 after 10 and 9 …)
+    """
     state = laid(backend)
     flip(state, 20, 19, 21, 18, 17, 22, 23, 16)
     assert state.current_player == 0
@@ -367,6 +417,11 @@ def test_a_run_grows_at_either_end(backend: Backend) -> None:
 
 
 def test_a_card_next_to_the_run_but_not_to_its_ends_breaks_it(backend: Backend) -> None:
+    """ "… kunnes pelaajan avaaman kortin luku ei ole enää jo avattujen korttien lukujen
+    naapuriluku" (… until the number opened is no longer a neighbour of the numbers already open):
+    13 is a neighbour of neither 10 nor 11. "Viimeiseksi avattu, ei-naapuriluku käännetään
+    takaisin samalle paikalle" (the last card opened, not a neighbour, is turned back in its place).
+    """
     # Each new card must be "a neighbour of the run's lowest or highest number": after 10, 11 the
     # card 13 leaves a gap.
     state = laid(backend)
@@ -377,7 +432,13 @@ def test_a_card_next_to_the_run_but_not_to_its_ends_breaks_it(backend: Backend) 
 
 
 def test_the_first_two_not_neighbours_both_turn_back(backend: Backend) -> None:
-    # "If the first two are not neighbours, both are turned back and the player keeps nothing."
+    """ "Jos pelaajan kääntämissä kortteissa luvut ei ole naapurilukuja (vaan esim. 10 ja 22),
+    pelaaja kääntää molemmat kortit taas kuvapuoli alaspäin ja vuoro siirtyy seuraavalle
+    pelaajalle." (If the numbers on the cards the player turned are not neighbours, e.g. 10 and
+    22, he turns both cards face down again and the turn passes to the next player.) Nothing is
+    taken, and both stay seen: "Kaikkien pelaajien pitää nähdä avatut kortit …" (all players must
+    see the opened cards …; contract, Decision 9).
+    """
     state = laid(backend)
     flip(state, 10, 22)
     observation = public(state)
@@ -392,6 +453,13 @@ def test_the_first_two_not_neighbours_both_turn_back(backend: Backend) -> None:
 
 
 def test_the_turn_ends_keeping_the_run_when_no_face_down_card_is_left(backend: Backend) -> None:
+    """With no card left face down the turn ends with the run, which the seat takes.
+
+    The booklet is silent on a table with no card left to turn: contract, Decision 1 (the turn
+    ends by itself with the run) and Decision 8 (flipping the last position is still a decision).
+    "Pelaaja ottaa vuoronsa lopuksi kaikki löytämänsä naapuriluvut" (at the end of his turn the
+    player takes all the neighbour numbers he found).
+    """
     state = laid(backend, [3, 1, 2], min_number=1, max_number=3)
     flip(state, 2, 1)
     # One face-down position left: flipping it is still a decision (or the seat stops).
@@ -407,6 +475,10 @@ def test_the_turn_ends_keeping_the_run_when_no_face_down_card_is_left(backend: B
 
 
 def test_the_turn_passes_to_the_next_seat_whatever_happened(backend: Backend) -> None:
+    """ "Nuorin pelaaja aloittaa ja pelivuoro siirtyy myötäpäivään." (The youngest player starts and
+    the turn passes clockwise.) The booklet gives no extra turn for a run taken: the next seat
+    plays whatever happened (contract, Decision 7).
+    """
     state = laid(backend, players=3)
     assert state.current_player == 0
     flip(state, 1, 2, 40)  # takes 2
@@ -425,6 +497,11 @@ def test_the_turn_passes_to_the_next_seat_whatever_happened(backend: Backend) ->
 
 
 def test_seen_remembers_every_card_flipped_while_it_is_on_the_table(backend: Backend) -> None:
+    """ "Kaikkien pelaajien pitää nähdä avatut kortit, jotta he voivat itse muistaa avatut kortit ja
+    niiden sijainnit." (All players must see the opened cards, so that they can remember the
+    opened cards and their places themselves.) ``seen`` is that memory, kept perfectly for every
+    card still on the table (contract, Decision 9); a card taken leaves it.
+    """
     state = laid(backend, players=3)
     flip(state, 10, 22)
     flip(state, 23)
@@ -443,6 +520,9 @@ def test_seen_remembers_every_card_flipped_while_it_is_on_the_table(backend: Bac
 
 
 def test_everyone_sees_the_cards_face_up_during_a_turn(backend: Backend) -> None:
+    """ "Kaikkien pelaajien pitää nähdä avatut kortit …" (All players must see the opened cards …):
+    every seat's observation shows the faces turned up this turn.
+    """
     state = laid(backend, players=3)
     flip(state, 25, 26)
     faces: list[int | None] = [None] * 50
@@ -459,6 +539,15 @@ def test_everyone_sees_the_cards_face_up_during_a_turn(backend: Backend) -> None
 
 
 def test_the_contract_example_with_jokers(backend: Backend) -> None:
+    """The contract's example with jokers.
+
+    "Erikoiskortit toimivat jokerikortteina, eli ne voivat korvata minkä tahansa autokortin, mutta
+    vain kahden autokortin kanssa." (The special cards work as jokers: they can stand for any car
+    card, but only together with two car cards.) 5, joker, 7 is the booklet's 21, joker, 23; after
+    3 and 4 "jokerikortti voi olla arvoltaan joko 2 tai 5" (the joker may be worth 2 or 5): here it
+    bridges 1 and 3, then, the real 2 found, 4 and 6 (the run is judged on the flipped set,
+    contract, Decision 5).
+    """
     state = laid(backend, JOKER_LAYOUT, min_number=1, max_number=12, jokers=True)
     flip(state, 5, 51, 7)
     assert state.current_player == 0
@@ -476,6 +565,11 @@ def test_the_contract_example_with_jokers(backend: Backend) -> None:
 
 
 def test_a_joker_alone_with_one_car_is_not_collectable(backend: Backend) -> None:
+    """ "… ne voivat korvata minkä tahansa autokortin, mutta vain kahden autokortin kanssa" (… they
+    can stand for any car card, but only together with two car cards): a joker and 8 are no set,
+    so when 11 breaks the run every card is turned back and nothing is taken (contract,
+    Decisions 3 and 4).
+    """
     # "Had seat 1 flipped 52, 8, 11 instead": {52, 8} continues, 11 breaks, {52, 8} has one car.
     state = laid(backend, JOKER_LAYOUT, min_number=1, max_number=12, jokers=True)
     flip(state, 5, 51, 7, 9)
@@ -505,6 +599,17 @@ def test_a_joker_alone_with_one_car_is_not_collectable(backend: Backend) -> None
 def test_a_run_with_jokers_goes_on_until_a_card_breaks_it(
     backend: Backend, run: tuple[int, ...], breaker: int, taken: int
 ) -> None:
+    """The booklet's examples with jokers.
+
+    "… jos pelaaja on kääntänyt auki kortin 21 ja erikoiskortin, hän saa avata kolmannen kortin.
+    Pelaaja saa kortit itselleen vain, jos kolmas kortti, esimerkiksi 23, sopii kahteen
+    ensimmäiseen korttiin (tässä tapauksessa jokerikortti on 22)." (… if the player has turned 21
+    and a special card, he may open a third card. He gets the cards only if the third card, e.g.
+    23, fits the first two; here the joker is 22.) "Jos kaksi ensimmäistä korttia ovat 3 ja 4, ja
+    seuraava kortti on jokerikortti, jokerikortti voi olla arvoltaan joko 2 tai 5." (If the first
+    two cards are 3 and 4 and the next one is a joker, the joker may be worth 2 or 5.) Two jokers
+    first: with fewer than two cars anything continues (contract, Decision 5).
+    """
     state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, *run)
     assert state.current_player == 0
@@ -514,6 +619,11 @@ def test_a_run_with_jokers_goes_on_until_a_card_breaks_it(
 
 
 def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
+    """ "Pelaaja saa kortit itselleen vain, jos kolmas kortti, esimerkiksi 23, sopii kahteen
+    ensimmäiseen korttiin" (the player gets the cards only if the third card, e.g. 23, fits the
+    first two): 25 does not fit 21 and a joker, so nothing is taken and every card is turned back
+    (contract, Decision 3).
+    """
     state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 21, 51, 25)
     assert public(state)["taken"] == [0, 0]
@@ -522,6 +632,11 @@ def test_21_a_joker_and_25_breaks(backend: Backend) -> None:
 
 
 def test_a_joker_flipped_later_must_already_cover_the_gap(backend: Backend) -> None:
+    """ "Jos pelaajan kääntämissä kortteissa luvut ei ole naapurilukuja (vaan esim. 10 ja 22),
+    pelaaja kääntää molemmat kortit taas kuvapuoli alaspäin …" (If the numbers the player turned
+    are not neighbours, e.g. 10 and 22, he turns both cards face down again …): a joker still face
+    down does not help, the run is judged on the cards flipped so far (contract, Decision 5).
+    """
     # 10 and 12 are not neighbours: the turn does not wait for a joker still face down.
     state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 10, 12)
@@ -530,6 +645,12 @@ def test_a_joker_flipped_later_must_already_cover_the_gap(backend: Backend) -> N
 
 
 def test_jokers_count_as_cards_taken_and_extend_the_run(backend: Backend) -> None:
+    """Jokers count as cards taken, and jokers beyond the gaps extend the run.
+
+    The jokers "voivat korvata minkä tahansa autokortin" (can stand for any car card), so spare
+    ones extend the run; "Eniten kortteja kerännyt pelaaja voittaa" (the player who collected the
+    most cards wins) counts cards, jokers among them (contract, Decision 4).
+    """
     state = laid(backend, IN_ORDER_WITH_JOKERS, jokers=True)
     flip(state, 30, 51, 31, 52, 53, 28)
     assert state.current_player == 0
@@ -608,6 +729,10 @@ def test_stopping_is_not_legal_before_the_flipped_cards_are_collectable(backend:
 
 
 def test_the_game_ends_when_no_neighbour_numbers_are_left(backend: Backend) -> None:
+    """ "Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja." (The game ends
+    when no neighbour numbers can be found among the cards on the table.) "Eniten kortteja
+    kerännyt pelaaja voittaa." (The player who collected the most cards wins.)
+    """
     state = laid(backend, [7, 6, 5, 4, 3, 2, 1], min_number=1, max_number=7)
     flip(state, 2, 3, 7)
     assert public(state)["taken"] == [2, 0]
@@ -666,7 +791,10 @@ def test_a_stalled_game_ends_after_n_n_minus_1_over_2_quiet_turns(backend: Backe
 
 def test_a_round_without_progress_no_longer_ends_the_game(backend: Backend) -> None:
     """Players who forget flip seen cards for a while and then find a set: the game goes on as the
-    booklet plays it (a single round of quiet turns ended it before)."""
+    booklet plays it (a single round of quiet turns ended it before). "Peli loppuu, kun pöydällä
+    olevista korteista ei enää löydy naapurilukuja" (the game ends when no neighbour numbers are
+    left on the table); a stalled game needs N(N - 1)/2 quiet turns (contract, Decision 11).
+    """
     state = laid(backend, SEVEN, players=3, min_number=1, max_number=7)
     flip(state, 1, 3)
     flip(state, 5, 7)
@@ -680,6 +808,11 @@ def test_a_round_without_progress_no_longer_ends_the_game(backend: Backend) -> N
 
 
 def test_a_new_card_or_a_taken_run_breaks_the_quiet_turns(backend: Backend) -> None:
+    """A turn that shows a new card or takes a run is progress: the quiet turns count anew. The
+    booklet is silent here, its only end being "Peli loppuu, kun pöydällä olevista korteista ei
+    enää löydy naapurilukuja" (the game ends when no neighbour numbers are left on the table);
+    the stalled-game end is the contract's Decision 11.
+    """
     state = laid(backend, SEVEN, min_number=1, max_number=7)
     flip(state, 1, 3)
     flip(state, 5, 7)
@@ -724,6 +857,10 @@ def test_a_game_that_delays_its_progress_stays_within_the_length_bound(backend: 
 
 
 def test_the_game_goes_on_while_two_neighbours_are_on_the_table(backend: Backend) -> None:
+    """ "Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja." (The game ends
+    when no neighbour numbers can be found among the cards on the table.) While neighbours lie
+    there the game goes on.
+    """
     state = laid(backend, [1, 2, 3, 4, 5, 6], min_number=1, max_number=6)
     flip(state, 3, 4, 1)
     assert cards_on_table(state) == [1, 2, 5, 6]
@@ -738,6 +875,11 @@ def test_the_game_goes_on_while_two_neighbours_are_on_the_table(backend: Backend
 
 
 def test_the_end_test_counts_the_jokers_on_the_table(backend: Backend) -> None:
+    """ "Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja" (the game ends
+    when no neighbour numbers can be found among the cards on the table), jokers included
+    (contract, Decision 10): 2, 6, 10 and one joker hold no set, since a joker fills a gap of
+    one number.
+    """
     # The contract's example: a table with the cars 2, 6, 10 and one joker holds no collectable set.
     state = laid(backend, JOKER_LAYOUT, min_number=1, max_number=12, jokers=True)
     flip(state, 1, 52, 3, 4, 5, 10)
@@ -760,6 +902,12 @@ def laid_nine_with_two_jokers(backend: Backend) -> StateProtocol:
 
 
 def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -> None:
+    """A joker on the table keeps 1 and 3 collectable: it can be 2, as in the booklet's "kolmas
+    kortti, esimerkiksi 23, sopii kahteen ensimmäiseen korttiin (tässä tapauksessa jokerikortti on
+    22)" (the third card, e.g. 23, fits the first two, 21 and a joker; here the joker is 22). So
+    "Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja" (the game ends when
+    no neighbour numbers are left on the table) counts the jokers (contract, Decision 10).
+    """
     # 1..9 with jokers: 2 jokers (51, 52).
     state = laid_nine_with_two_jokers(backend)
     flip(state, 2, 52, 4, 5, 6, 9)
@@ -775,6 +923,10 @@ def test_a_joker_on_the_table_keeps_a_gap_of_one_collectable(backend: Backend) -
 
 
 def test_a_gap_without_a_joker_on_the_table_ends_the_game(backend: Backend) -> None:
+    """ "Peli loppuu, kun pöydällä olevista korteista ei enää löydy naapurilukuja." (The game ends
+    when no neighbour numbers can be found among the cards on the table.) 1 and 3 without a joker
+    are no neighbours.
+    """
     state = laid_nine_with_two_jokers(backend)
     flip(state, 2, 52, 4, 5, 6, 51, 9)
     flip(state, 7, 8, 9, 1)
@@ -784,6 +936,9 @@ def test_a_gap_without_a_joker_on_the_table_ends_the_game(backend: Backend) -> N
 
 
 def test_ties_share_the_win(backend: Backend) -> None:
+    """ "Eniten kortteja kerännyt pelaaja voittaa" (the player who collected the most cards wins);
+    the booklet is silent on ties: tied seats share the win (contract, Decision 13).
+    """
     state = laid(backend, [1, 2, 3, 4], min_number=1, max_number=4)
     flip(state, 1, 2, 4)
     flip(state, 4, 3)
@@ -793,6 +948,9 @@ def test_ties_share_the_win(backend: Backend) -> None:
 
 
 def test_most_cards_taken_wins_with_five_players(backend: Backend) -> None:
+    """ "Eniten kortteja kerännyt pelaaja voittaa." (The player who collected the most cards
+    wins.)
+    """
     state = laid(backend, list(range(1, 11)), players=5, min_number=1, max_number=10)
     flip(state, 1, 2, 5)  # seat 0: 2
     flip(state, 3, 4, 5, 6, 9)  # seat 1: 4

@@ -239,6 +239,12 @@ def passing_example(backend: Backend) -> StateProtocol:
 
 
 def test_two_players_share_the_50_cards_without_removing_any(backend: Backend) -> None:
+    """The 50 cars go into the players' piles, top first; with two players the deal is even.
+
+    "Kaikki kortit jaetaan pelaajien kesken ja asetetaan pelaajan eteen pinoon, kuvapuoli
+    alaspäin." (All the cards are dealt among the players and put in a face-down pile in front of
+    each player.) The booklet keeps no score: the running -(hand + pile) is Decision 10.
+    """
     state = new_game(backend).new_state()
     assert state.current_player == CHANCE
     assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
@@ -280,6 +286,16 @@ def test_the_deck_is_the_50_car_cards_without_the_trailers(backend: Backend) -> 
 def test_everyone_draws_six_and_seat_0_turns_its_pile_top_as_start_card(
     backend: Backend, players: int, pile: int
 ) -> None:
+    """After the deal everyone draws 6 cards, then seat 0 turns its pile top as the start card.
+
+    "Pelin aluksi jokainen pelaaja ottaa käteensä 6 korttia omasta pakastaan. Nuorin pelaaja
+    aloittaa." (At the start every player takes 6 cards from his own pile into his hand. The
+    youngest player starts.) "Pelin aloittaja avaa pakkansa päällimmäisenä olevan kortin ja
+    asettaa sen pöydän keskelle aloituskortiksi." (The starting player turns the top card of his
+    pile and puts it in the middle of the table as the start card.) The overtaker is "Vuorossa
+    olevan pelaajan vasemmalla puolella oleva pelaaja" (the player on the left of the player in
+    turn): seat 1 (contract, Decision 3).
+    """
     removed = list(range(50, 50 - 50 % players, -1))
     deal = complete(players, [[] for _ in range(players)], removed)
     state = new_game(backend, players).new_state()
@@ -302,6 +318,10 @@ def test_everyone_draws_six_and_seat_0_turns_its_pile_top_as_start_card(
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_leftover_two_cards_are_removed_unseen(backend: Backend, players: int) -> None:
+    """ "Jos jako ei mene tasan, pelistä voidaan poistaa tarvittava määrä kortteja." (If the deal
+    does not come out even, the cards needed may be removed from the game.) The 50 mod n cards are
+    removed at random and unseen, before the piles are dealt (contract, Decision 4).
+    """
     state = new_game(backend, players).new_state()
     assert state.action_label(33) == "remove 33"
     assert state.chance_outcomes() == [(card, 1 / 50) for card in range(1, 51)]
@@ -326,6 +346,10 @@ def test_the_leftover_two_cards_are_removed_unseen(backend: Backend, players: in
 
 
 def test_two_and_five_players_remove_nothing(backend: Backend) -> None:
+    """ "Kaikki kortit jaetaan pelaajien kesken …" (all the cards are dealt among the players …);
+    only "Jos jako ei mene tasan" (if the deal does not come out even) are cards removed, and 50
+    cards share evenly among 2 or 5 players.
+    """
     for players in (2, 5):
         state = new_game(backend, players).new_state()
         assert state.action_label(33) == "deal 33 to seat 0"
@@ -338,6 +362,12 @@ def test_two_and_five_players_remove_nothing(backend: Backend) -> None:
 
 
 def test_every_hand_card_fits_a_row_of_one_start_card(backend: Backend) -> None:
+    """ "Pelaaja jatkaa asettamalla kädestään kortteja avaamansa kortin oikealle puolelle (jos
+    kortin luku on pöydällä olevan kortin lukua suurempi) tai vasemmalle puolelle (jos kortin
+    luku on pienempi)." (The player goes on putting cards from his hand to the right of the card he
+    turned, if its number is larger, or to its left, if smaller.) Every other number is one or the
+    other.
+    """
     state = worked_example(backend)
     assert row(state) == [18]
     assert state.legal_actions() == [3, 11, 20, 26, 40, 47]
@@ -345,6 +375,15 @@ def test_every_hand_card_fits_a_row_of_one_start_card(backend: Backend) -> None:
 
 
 def test_cards_go_left_if_smaller_and_right_if_larger(backend: Backend) -> None:
+    """Cards go to the left end if smaller and to the right end if larger, never inside the row.
+
+    "… oikealle puolelle (jos kortin luku on pöydällä olevan kortin lukua suurempi) tai
+    vasemmalle puolelle (jos kortin luku on pienempi)" (… to the right if the number is larger, to
+    the left if smaller) and "Jokaisen pöydälle asetettavan kortin pitää olla joko pienempi kuin
+    jonon vasemmassa laidassa oleva kortti tai suurempi kuin jonon oikeassa laidassa oleva kortti"
+    (every card put down must be smaller than the row's leftmost card or larger than its
+    rightmost). With only 10 and 40 left nothing fits: "… hän sanoo Ohi" (… he says "Pass").
+    """
     state = dealt(backend, ([10, 20, 30, 40, 45, 5, 25], [1, 2, 3, 4, 46, 47]))
     assert row(state) == [25]
     act(state, 0, 30)
@@ -437,6 +476,16 @@ def test_with_optional_overtake_the_overtaker_chooses(backend: Backend) -> None:
 
 
 def test_overtaking_puts_every_card_between_into_the_row(backend: Backend) -> None:
+    """The overtaker puts every hand card between the played card and its neighbour into the row.
+
+    "Hän yrittää löytää kädestään yhden tai useamman kortin, jotka osuvat jonossa jo olevien
+    korttien ja vuorossa olevan pelaajan pelaaman kortin väliin. … hän sanoo Ohitus! ja asettaa
+    pöydälle kaikki kortit, jotka sopivat väliin." (He tries to find in his hand one or more cards
+    that fall between the cards already in the row and the card the player in turn played … he
+    calls "Overtake!" and puts down ALL the cards that fit in between.) Then "Vuoron vaihtuessa
+    kaikki pelaajat nostavat pakasta kortteja niin, että heillä on kädessään 6 korttia" (when the
+    turn changes, every player draws from his pile until he holds 6 cards).
+    """
     state = dealt(backend, ([2, 30, 31, 32, 33, 34, 40], [3, 5, 7, 38, 39, 41]))
     act(state, 0, 2)
     # Between 2 and its neighbour 40: seat 1 holds 3, 5, 7, 38 and 39 (not 41).
@@ -447,6 +496,13 @@ def test_overtaking_puts_every_card_between_into_the_row(backend: Backend) -> No
 
 
 def test_only_cards_between_the_played_card_and_its_neighbour_overtake(backend: Backend) -> None:
+    """Only a card between the played card and the card it was put next to overtakes.
+
+    "… kortin, jotka osuvat jonossa jo olevien korttien ja vuorossa olevan pelaajan pelaaman
+    kortin väliin" (… a card that falls between the cards already in the row and the card the
+    player in turn played): 15 lies inside the row, between 10 and 20, not between 20 and the
+    played 30 (contract, Decision 2).
+    """
     state = dealt(backend, ([10, 30, 1, 2, 3, 4, 20], [15, 35, 36, 37, 38, 39]), **OPTIONAL)
     act(state, 0, 10)
     # Seat 1 holds 15 between 10 and 20.
@@ -460,6 +516,13 @@ def test_only_cards_between_the_played_card_and_its_neighbour_overtake(backend: 
 
 
 def test_letting_go_lets_the_active_player_play_on(backend: Backend) -> None:
+    """With ``optional_overtake`` a "let go" leaves the active seat to play on, without a refill.
+
+    The booklet has no "let go" (the overtaker "pitää … sanoa Ohitus!", MUST call "Overtake!"):
+    the option is the contract's variant of Decision 1. The player in turn does not change, so
+    nobody draws: "Vuoron vaihtuessa kaikki pelaajat nostavat pakasta kortteja niin, että heillä
+    on kädessään 6 korttia" (WHEN THE TURN CHANGES, every player draws up to 6 cards in hand).
+    """
     state = worked_example(backend, **OPTIONAL)
     act(state, 0, 26)
     act(state, 1, LET_GO)
@@ -474,6 +537,14 @@ def test_letting_go_lets_the_active_player_play_on(backend: Backend) -> None:
 
 
 def test_a_start_card_or_overtaking_cards_give_no_overtake_chance(backend: Backend) -> None:
+    """Only a card the active player played gives an overtake chance.
+
+    The overtaking cards fall "… vuorossa olevan pelaajan pelaaman kortin väliin" (… between the
+    row and the card the player in turn played); a start card is turned from the pile, and the
+    overtaker puts its cards down before "Ohituskaistalle päässyt pelaaja muuttuu vuorossa olevaksi
+    pelaajaksi" (the player who got into the overtaking lane becomes the player in turn), so the
+    new overtaker does not overtake them (contract, Decision 2).
+    """
     state = worked_example(backend)
     # Seat 1 holds cards on both sides of the start card 18: no overtake node before seat 0 plays.
     assert public(state)["phase"] == "play"
@@ -487,6 +558,13 @@ def test_a_start_card_or_overtaking_cards_give_no_overtake_chance(backend: Backe
 
 
 def test_a_pass_is_forced_and_only_allowed_when_nothing_fits(backend: Backend) -> None:
+    """ "Jos vuorossa olevalla pelaajalla ei ole yhtään pöydälle sopivaa korttia, hän sanoo Ohi, ja
+    vuoro siirtyy seuraavalle pelaajalle." (If the player in turn has no card that fits the table,
+    he says "Pass" and the turn goes to the next player.) That a seat holding a fitting card may not
+    pass is the contract's reading (Decision 6). Before that, "Jos ohituskaistalle pyrkivä pelaaja
+    ei pysty pelaamaan yhtään korttia, vuorossa oleva pelaaja asettaa seuraavan kortin pöydälle"
+    (if the overtaker cannot play a card, the player in turn puts down his next card).
+    """
     state = passing_example(backend)
     assert row(state) == [10, 15, 20, 30, 44]
     assert (public(state)["active"], public(state)["overtaker"]) == (2, 0)
@@ -504,6 +582,14 @@ def test_a_pass_is_forced_and_only_allowed_when_nothing_fits(backend: Backend) -
 def test_everyone_passing_clears_the_row_and_the_next_seat_starts_a_new_one(
     backend: Backend,
 ) -> None:
+    """ "Jos kukaan pelaajista ei pysty pelaamaan yhtään korttia (kaikki ovat sanoneet Ohi ),
+    pöydällä olevat kortit poistetaan pelistä ja seurava pelaaja aloittaa uuden jonon avaamalla
+    pakassaan päällimmäisenä olevan kortin pöydälle." (If none of the players can play a card, all
+    having said "Pass", the cards on the table leave the game and the next player starts a new row
+    by turning the top card of his pile.) Each pass changes the player in turn: "Vuoron
+    vaihtuessa kaikki pelaajat täydentävät käteensä 6 korttia" (when the turn changes, every
+    player refills his hand to 6 cards).
+    """
     state = passing_example(backend)
     act(state, 2, 49)
     act(state, 2, PASS)
@@ -529,6 +615,12 @@ def test_everyone_passing_clears_the_row_and_the_next_seat_starts_a_new_one(
 
 
 def test_a_card_placed_resets_the_passes(backend: Backend) -> None:
+    """A card put into the row starts the count of passes anew.
+
+    "Jos kukaan pelaajista ei pysty pelaamaan yhtään korttia (kaikki ovat sanoneet Ohi ) …" (If
+    none of the players can play a card, all having said "Pass" …): a seat that plays a card was
+    not stuck, so only the passes since the last card placed count (contract, Decision 6).
+    """
     state = dealt(
         backend,
         (
@@ -553,6 +645,12 @@ def test_a_card_placed_resets_the_passes(backend: Backend) -> None:
 
 
 def test_an_emptied_hand_moves_the_turn_on_without_a_pass(backend: Backend) -> None:
+    """ "Jos vuorossa oleva pelaaja on saanut pelattua kaikki kortit kädestään, vuoro siirtyy
+    seuraavalle pelaajalle." (If the player in turn has played all the cards in his hand, the turn
+    goes to the next player.) This is no pass (contract, Decision 7); "Vuoron vaihtuessa kaikki
+    pelaajat täydentävät käteensä 6 korttia" (when the turn changes, every player refills his hand
+    to 6 cards).
+    """
     state = dealt(
         backend,
         (
@@ -572,6 +670,14 @@ def test_an_emptied_hand_moves_the_turn_on_without_a_pass(backend: Backend) -> N
 
 
 def test_an_emptied_hand_moves_the_turn_on_and_refills(backend: Backend) -> None:
+    """An emptied hand moves the turn on; the refill draws what the pile still holds.
+
+    "Jos vuorossa oleva pelaaja on saanut pelattua kaikki kortit kädestään, vuoro siirtyy
+    seuraavalle pelaajalle. Vuoron vaihtuessa kaikki pelaajat täydentävät käteensä 6 korttia." (If
+    the player in turn has played all the cards in his hand, the turn goes to the next player.
+    When the turn changes, every player refills his hand to 6 cards.) Seat 0's pile holds only 3
+    cards: it draws them all.
+    """
     state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10)
     assert hand(state, 0) == [3]
@@ -590,6 +696,14 @@ def test_an_emptied_hand_moves_the_turn_on_and_refills(backend: Backend) -> None
 
 
 def test_with_an_empty_pile_the_start_card_comes_from_the_hand(backend: Backend) -> None:
+    """A seat whose pile is empty starts the new row with a hand card of its choice.
+
+    The booklet starts a row "avaamalla pakassaan päällimmäisenä olevan kortin pöydälle" (by
+    turning the top card of one's pile onto the table) and is silent on an empty pile: contract,
+    Decision 5. Playing the last card wins: "Peli jatkuu, kunnes yhdeltä pelaajalta loppuvat kortit
+    kädestä ja pakasta. Tämä pelaaja voittaa." (The game goes on until one player has no cards
+    left in hand or pile. This player wins.)
+    """
     state = dealt(backend, FIVE_PLAYERS_START_FROM_HAND, **OPTIONAL)
     play_letting_go(state, 0, 30, 40, 48, 20, 10, 3)
     for seat in (1, 2, 3):
@@ -628,6 +742,11 @@ def test_with_an_empty_pile_the_start_card_comes_from_the_hand(backend: Backend)
 
 
 def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Backend) -> None:
+    """Starting a row from the hand is a decision even with one card (contract, Decision 5; the
+    booklet is silent on an empty pile). That card is the seat's last, so it wins at once: "Peli
+    jatkuu, kunnes yhdeltä pelaajalta loppuvat kortit kädestä ja pakasta. Tämä pelaaja voittaa."
+    (The game goes on until one player has no cards left in hand or pile. This player wins.)
+    """
     state = seat_0_overtakes_the_1(backend, FIVE_PLAYERS_WIN_BY_START_CARD, 4)
     assert row(state)[:4] == [1, 2, 3, 4]
     assert hand(state, 0) == [35]
@@ -650,6 +769,13 @@ def test_a_start_card_from_the_hand_is_a_decision_even_with_one_card(backend: Ba
 
 
 def test_the_first_player_without_cards_wins_even_by_overtaking(backend: Backend) -> None:
+    """Getting rid of the last cards by overtaking wins at once.
+
+    "Pelin voittaa pelaaja, joka pääsee eroon korteistaan ensimmäisenä." (The player who gets rid
+    of his cards first wins.) "Peli jatkuu, kunnes yhdeltä pelaajalta loppuvat kortit kädestä ja
+    pakasta. Tämä pelaaja voittaa." (The game goes on until one player has no cards left in hand
+    or pile. This player wins.) That nothing else of the step happens is Decision 9.
+    """
     state = seat_0_overtakes_the_1(backend, FIVE_PLAYERS_WIN_BY_OVERTAKING, 5)
     observation = public(state)
     # Nothing else happens: no change of the active player, no refill.
@@ -673,6 +799,9 @@ def test_the_first_player_without_cards_wins_even_by_overtaking(backend: Backend
 
 
 def test_scores_count_the_cards_left_in_hand_and_pile(backend: Backend) -> None:
+    """The booklet only names a winner and is silent on scores: the running score -(hand + pile)
+    is the contract's Decision 10.
+    """
     state = worked_example(backend)
     assert state.scores == [-24, -25]
     act(state, 0, 26)
@@ -701,6 +830,12 @@ def test_labels_depend_only_on_the_node_and_the_id(backend: Backend) -> None:
 
 
 def test_illegal_plays_are_rejected(backend: Backend) -> None:
+    """A card that does not fit, an id that is no play here and another seat's play are rejected.
+
+    "Jokaisen pöydälle asetettavan kortin pitää olla joko pienempi kuin jonon vasemmassa laidassa
+    oleva kortti tai suurempi kuin jonon oikeassa laidassa oleva kortti" (every card put down must
+    be smaller than the row's leftmost card or larger than its rightmost): 20 lies inside the row.
+    """
     state = worked_example(backend, **OPTIONAL)
     act(state, 0, 26)
     act(state, 1, LET_GO)
@@ -713,6 +848,11 @@ def test_illegal_plays_are_rejected(backend: Backend) -> None:
 
 
 def test_the_overtaker_may_only_overtake_or_let_go(backend: Backend) -> None:
+    """At an ``overtake`` node the overtaker cannot pick some of its fitting cards.
+
+    "… asettaa pöydälle kaikki kortit, jotka sopivat väliin" (… puts down ALL the cards that fit in
+    between); the choice of overtaking or not is the variant of Decision 1.
+    """
     state = worked_example(backend, **OPTIONAL)
     act(state, 0, 26)
     for action in (21, 24, 3, PASS, 0):
@@ -721,6 +861,9 @@ def test_the_overtaker_may_only_overtake_or_let_go(backend: Backend) -> None:
 
 
 def test_the_start_card_must_come_from_the_hand(backend: Backend) -> None:
+    """With an empty pile the start card must be one of the seat's own hand cards. The booklet
+    only starts a row from the pile and is silent here (contract, Decision 5).
+    """
     state = seat_0_overtakes_the_1(backend, FIVE_PLAYERS_START_FROM_HAND, 3)
     for seat in (0, 1, 2, 3, 4):
         act(state, seat, PASS)
