@@ -496,6 +496,25 @@ def test_ctrl_c_ends_a_batch_whose_search_bot_is_deciding() -> None:
     assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
 
 
+@pytest.mark.parametrize("policy_seat", [0, 1])
+def test_ctrl_c_ends_a_policy_run_whose_search_bot_is_deciding(policy_seat: int) -> None:
+    """A run of a Python policy against a search bot stops at Ctrl-C as a run of built-in bots
+    does: the search ends at once, the run returns marked interrupted, and the game it cut short
+    is not counted. It used to finish the decision first (the GIL held while the search played up
+    to the policy's first decision) or let ``KeyboardInterrupt`` escape ``simulate``."""
+    bots = ["policy", "'mcts:iterations=50000000'"]
+    if policy_seat == 1:
+        bots.reverse()
+    how, latency = interrupt_latency(
+        "policy = lambda batch: [legal[0] for legal in batch.legal_actions]\n"
+        "    r = cardtable.simulate('goofspiel', players=2, num_cards=13, games=4, "
+        f"bots=[{', '.join(bots)}], progress=False)\n"
+        "    assert r.interrupted and r.games_played == 0, r"
+    )
+    assert how == "returned"
+    assert latency < PROMPT, f"stopped {latency:.3f} s after SIGINT"
+
+
 @pytest.mark.parametrize("buffers", [False, True])
 def test_ctrl_c_ends_a_vector_step_whose_opponent_is_searching(buffers: bool) -> None:
     """VectorEnv.step raised KeyboardInterrupt only once its opponents' searches were done (10 s

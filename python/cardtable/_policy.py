@@ -66,6 +66,7 @@ def run_with_policies(
             policies.append(bot)
     with Progress(progress, games) as report, _batch_lists_uncounted(batch_size):
         try:
+            runner.advance()  # the built-in seats play up to the policies' first decisions
             while not runner.is_done:
                 step = _Step(runner)
                 game_ids, seats, legal_flat, offsets = runner.pending_flat()

@@ -17,6 +17,7 @@ use crate::sim::{
 };
 use crate::step::{self, Stepped};
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The most games stepped together (the batch size of Python policies).
@@ -45,10 +46,15 @@ pub struct Lockstep<G: Game> {
     result: SimResult,
     chance_buf: Vec<(u32, u64)>,
     scores_buf: Vec<i64>,
+    /// The run's stop flag, then the stop flags of its search bots ([`Lockstep::stop_flags`]).
+    stops: Vec<Arc<AtomicBool>>,
+    /// A stop ended an advance part-way: only the results may be taken.
+    broken: bool,
 }
 
 impl<G: Game> Lockstep<G> {
     /// Prepares `config.games` games; seats whose bot spec is `None` in `bots` are external.
+    /// Nothing is played yet: [`Lockstep::advance`] plays up to the first external decisions.
     pub fn new(
         game: Arc<G>,
         config: SimConfig,
@@ -111,14 +117,62 @@ impl<G: Game> Lockstep<G> {
             result,
             chance_buf: Vec::new(),
             scores_buf: vec![0; n],
+            stops: Vec::new(),
+            broken: false,
             config,
             game,
         };
         for i in 0..width {
             me.start_slot(i);
         }
-        me.advance()?;
+        let searches: Vec<_> = me
+            .bots
+            .iter()
+            .flatten()
+            .flatten()
+            .filter_map(|bot| match bot {
+                step::SeatBot::Other(bot) => bot.stop_flag(),
+                step::SeatBot::Random(_) => None,
+            })
+            .collect();
+        if !searches.is_empty() {
+            me.stops = std::iter::once(Arc::new(AtomicBool::new(false)))
+                .chain(searches)
+                .collect();
+        }
         Ok(me)
+    }
+
+    /// The flags that stop an advance in progress (Ctrl-C), empty when no search bot is seated
+    /// (the built-in bots' steps are then short, and an advance ends soon anyway). The first is
+    /// the run's own, the others the search bots' ([`crate::game::Bot::stop_flag`]); a caller
+    /// raises them in that order from another thread. The advance then returns after the search
+    /// iteration in progress, without recording a game that ends after the run's flag was
+    /// raised (a search cut short may have decided it); the caller lowers the flags and calls
+    /// [`Lockstep::mark_broken`].
+    pub fn stop_flags(&self) -> Vec<Arc<AtomicBool>> {
+        self.stops.clone()
+    }
+
+    /// Marks the run as stopped part-way: [`Lockstep::act`] and [`Lockstep::advance`] are then
+    /// refused, and [`Lockstep::take_result`] gives the games completed before the stop.
+    pub fn mark_broken(&mut self) {
+        self.broken = true;
+    }
+
+    /// Whether the run's stop flag is raised.
+    fn stopping(&self) -> bool {
+        stopping(&self.stops)
+    }
+
+    /// Refuses to go on with a run stopped part-way.
+    fn check_whole(&self) -> Result<()> {
+        if self.broken {
+            return Err(EngineError::InvalidState(
+                "the run was stopped part-way (Ctrl-C): only its results can be taken".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// Starts the run's next game in slot `i`, in place (an inactive slot once every game of the
@@ -185,11 +239,15 @@ impl<G: Game> Lockstep<G> {
     /// the CPU's bit instructions, as the batch runner's does (see
     /// `crate::cpu::with_bit_instructions`), so that the games' bit picks inline.
     pub fn advance(&mut self) -> Result<()> {
+        self.check_whole()?;
         self.pending.clear();
         crate::cpu::with_bit_instructions(
             #[inline(always)]
             || {
                 for i in 0..self.slots.len() {
+                    if self.stopping() {
+                        break;
+                    }
                     self.advance_slot(i)?;
                 }
                 Ok(())
@@ -214,6 +272,8 @@ impl<G: Game> Lockstep<G> {
             )
             .map_err(step::StepError::into_error::<G>)?;
             match stepped {
+                // A game that ends once the run is stopping may hold a search cut short.
+                Stepped::Terminal if stopping(&self.stops) => break,
                 Stepped::Terminal => {
                     self.record(i);
                     self.start_slot(i);
@@ -338,6 +398,7 @@ impl<G: Game> Lockstep<G> {
 
     /// Applies one action per pending game (all are checked before any is applied), then advances.
     pub fn act(&mut self, actions: &[i64]) -> Result<()> {
+        self.check_whole()?;
         if actions.len() != self.pending.len() {
             return Err(EngineError::IllegalAction(format!(
                 "{} actions given for {} pending games",
@@ -384,12 +445,20 @@ impl<G: Game> Lockstep<G> {
         self.slots.iter().all(|s| !s.active)
     }
 
-    /// The results so far (complete once [`Lockstep::is_done`]); marks them interrupted otherwise.
+    /// The results so far (complete once [`Lockstep::is_done`]); marks them interrupted otherwise,
+    /// and after a stop ([`Lockstep::mark_broken`]).
     pub fn take_result(&mut self) -> SimResult {
         let mut result = std::mem::take(&mut self.result);
-        result.interrupted = !self.is_done();
+        result.interrupted = self.broken || !self.is_done();
         result
     }
+}
+
+/// Whether the run's stop flag (the first of `stops`, see [`Lockstep::stop_flags`]) is raised.
+fn stopping(stops: &[Arc<AtomicBool>]) -> bool {
+    stops
+        .first()
+        .is_some_and(|stop| stop.load(Ordering::Acquire))
 }
 
 /// The pending games of a [`Lockstep`] as flat arrays (see [`Lockstep::pending_flat`]).
@@ -421,8 +490,14 @@ pub trait AnyLockstep: Send {
     fn pending_count(&self) -> usize;
     /// See [`Lockstep::legal_masks`].
     fn legal_masks(&self, out: &mut [bool]) -> Result<()>;
+    /// See [`Lockstep::advance`].
+    fn advance(&mut self) -> Result<()>;
     /// See [`Lockstep::act`].
     fn act(&mut self, actions: &[i64]) -> Result<()>;
+    /// See [`Lockstep::stop_flags`].
+    fn stop_flags(&self) -> Vec<Arc<AtomicBool>>;
+    /// See [`Lockstep::mark_broken`].
+    fn mark_broken(&mut self);
     /// See [`Lockstep::games_played`].
     fn games_played(&self) -> u64;
     /// See [`Lockstep::is_done`].
@@ -453,8 +528,17 @@ impl<G: Game> AnyLockstep for Lockstep<G> {
     fn legal_masks(&self, out: &mut [bool]) -> Result<()> {
         Lockstep::legal_masks(self, out)
     }
+    fn advance(&mut self) -> Result<()> {
+        Lockstep::advance(self)
+    }
     fn act(&mut self, actions: &[i64]) -> Result<()> {
         Lockstep::act(self, actions)
+    }
+    fn stop_flags(&self) -> Vec<Arc<AtomicBool>> {
+        Lockstep::stop_flags(self)
+    }
+    fn mark_broken(&mut self) {
+        Lockstep::mark_broken(self)
     }
     fn games_played(&self) -> u64 {
         Lockstep::games_played(self)

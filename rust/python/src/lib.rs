@@ -1214,9 +1214,16 @@ impl PyLockstep {
             .into_any())
     }
 
+    /// Plays chance and the built-in bots up to the first decisions of the external seats (call
+    /// once, before reading them). Ctrl-C raises `KeyboardInterrupt`; see [`PyLockstep::stoppable`].
+    fn advance(&self, py: Python<'_>) -> PyResult<()> {
+        self.stoppable(py, |runner| runner.advance())
+    }
+
     /// Applies one action per pending game, then plays on until the next decisions.
     ///
-    /// `actions` is a sequence of ints, or (faster) a contiguous int64 NumPy array.
+    /// `actions` is a sequence of ints, or (faster) a contiguous int64 NumPy array. Ctrl-C raises
+    /// `KeyboardInterrupt`; see [`PyLockstep::stoppable`].
     fn act(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let ill = EngineError::IllegalAction;
         let actions = if let Ok(list) = actions.cast::<PyList>() {
@@ -1239,8 +1246,7 @@ impl PyLockstep {
                 Err(_) => list_arg(actions, "actions", ill, |a| int_arg(a, "an action", ill))?,
             }
         };
-        let inner = &self.inner;
-        py.detach(|| inner.lock()?.act(&actions)).map_err(to_py_err)
+        self.stoppable(py, move |runner| runner.act(&actions))
     }
 
     /// Games completed so far.
@@ -1255,10 +1261,45 @@ impl PyLockstep {
         Ok(self.inner.lock_py()?.is_done())
     }
 
-    /// The results (like `simulate`'s); interrupted if not done.
+    /// The results (like `simulate`'s); interrupted if not done or stopped by Ctrl-C.
     fn take_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let result = self.inner.lock_py()?.take_result();
         result_to_py(py, result, self.players, self.keep_games)
+    }
+}
+
+impl PyLockstep {
+    /// Runs `work` on the runner without the GIL. With search bots seated, Ctrl-C raises the
+    /// run's stop flags (their decisions end after the iteration in progress, and no game that
+    /// ends after that is recorded); once `work` returns, the run is marked stopped part-way
+    /// (only `take_result` may follow) and `KeyboardInterrupt` is raised. Without search bots
+    /// the built-in bots' steps are short, and Ctrl-C is seen when `work` returns.
+    fn stoppable(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut dyn engine::lockstep::AnyLockstep) -> engine::Result<()> + Send,
+    ) -> PyResult<()> {
+        let inner = &self.inner;
+        let stops = inner.lock_py()?.stop_flags();
+        if stops.is_empty() {
+            return py.detach(|| work(&mut **inner.lock()?)).map_err(to_py_err);
+        }
+        let raise = || {
+            for stop in &stops {
+                stop.store(true, Ordering::Release);
+            }
+        };
+        let done = run_stoppable(py, raise, || work(&mut **inner.lock()?));
+        for stop in &stops {
+            stop.store(false, Ordering::Release);
+        }
+        match done {
+            Ok(result) => result.map_err(to_py_err),
+            Err(signal) => {
+                inner.lock_py()?.mark_broken();
+                Err(signal)
+            }
+        }
     }
 }
 
