@@ -34,7 +34,11 @@ def register(main: click.Group) -> None:
     @main.command("replay")
     @click.argument("game_id")
     @click.option(
-        "-p", "--players", type=_PLAYERS, help="Number of players (default: one per bot)."
+        "-p",
+        "--players",
+        type=_PLAYERS,
+        help="Number of players (default: one per bot given with --bots, within the game's "
+        "range; without --bots the game's fewest).",
     )
     @click.option(
         "-b",

@@ -326,9 +326,10 @@ def replay(
 
     Args:
         source: A state of either backend (its whole history is replayed), or a history: every
-            chance outcome and action from the start, as ``state.history`` gives it (a list, a
-            tuple or a 1-d NumPy array of ints; NumPy integers are ints, bools, floats and
-            strings are not).
+            chance outcome and action from the start, as ``state.history`` gives it: a list, a
+            tuple, a 1-d NumPy array or any other iterable of ints in order (a generator too;
+            not a str, bytes, a mapping or a set). NumPy integers are ints; bools, floats and
+            strings are not.
         game: The game the history belongs to; needed for a history. With a state it is optional
             and must be the state's game (the same game id, players and options; either backend).
         names: The name of each seat's player, shown in the log and the pictures: one str per
