@@ -35,7 +35,8 @@ from cardtable.cli import main
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 from cardtable.render import deep_regrets as deep_regrets_drawing
-from cardtable.render._common import outcome
+from cardtable.render._common import data_file, outcome
+from cardtable.render._svg import text_width
 from cardtable.render.replay import play_game
 from cardtable.testing import play_random
 from tests.browser import headless_chromium
@@ -125,6 +126,176 @@ def test_states_of_both_backends_show_themselves_in_jupyter(backend: cardtable.B
     state = make("goofspiel", backend).new_state(seed=2)
     picture = state._repr_svg_()  # type: ignore[attr-defined]
     assert picture == render.svg(state) and picture.startswith("<svg")
+
+
+# ----- long rows --------------------------------------------------------------------------------
+CHROMIUM_BOLD_10PX = {
+    "Hammerhead Shark": 111.6,
+    "Hollow Earth Worm": 108.5,
+    "Great White Shark": 104.2,
+    "Magnapinna Squid": 104.8,
+    "Amulet of Agartha": 103.7,
+}
+"""Widths Chromium lays these names out at in bold 10 px DejaVu Sans, the pictures' first font."""
+
+
+def test_the_text_width_estimate_is_chromiums() -> None:
+    """``text_width`` (the sum of DejaVu Sans advances) is what the checks below measure text by.
+
+    It is within 0.5 px of Chromium's widths (kerning, which it leaves out, only narrows a line);
+    a flat 0.62 em per character would call "Hammerhead Shark" 99.2 px, 12 px short.
+    """
+    for name, width in CHROMIUM_BOLD_10PX.items():
+        assert abs(text_width(name, 10, bold=True) - width) <= 0.5, name
+    assert text_width("11", 12) == text_width("88", 12) == 2 * 12 * 1303 / 2048
+    assert text_width("é", 10) == 10  # outside ASCII: 1 em
+
+
+def _spilled(picture: str) -> list[str]:
+    """The ``<rect>`` and ``<text>`` elements of a picture that reach out of its width.
+
+    A text's extent is its :func:`text_width` (see the test above) placed by its anchor.
+    """
+    root = ET.fromstring(picture)
+    width = float(root.get("width", "0"))
+    out = []
+    for element in root.iter():
+        x = float(element.get("x", "0"))
+        if element.tag == f"{SVG}rect":
+            left, right = x, x + float(element.get("width", "0"))
+        elif element.tag == f"{SVG}text":
+            bold = element.get("font-weight") == "bold"
+            w = text_width(element.text or "", float(element.get("font-size", "0")), bold=bold)
+            shift = {"start": 0.0, "middle": w / 2, "end": w}[element.get("text-anchor", "start")]
+            left = x - shift
+            right = left + w
+        else:
+            continue
+        if left < 0 or right > width:
+            out.append(ET.tostring(element, encoding="unicode"))
+    return out
+
+
+Box = tuple[str, float, float, float, float]
+"""A card's ``data-card`` and outline: left, top, right, bottom."""
+
+
+def _overlapping_cards(picture: str, *, stacks: bool = False) -> list[tuple[str, str]]:
+    """The pairs of face-up cards of a picture whose outlines overlap.
+
+    With ``stacks``, cards at the same height may overlap (Trafficars' stacked cards do).
+    """
+    root = ET.fromstring(picture)
+    boxes: list[Box] = []
+    for group in root.iter(f"{SVG}g"):
+        rect = group.find(f"{SVG}rect")
+        if group.get("class") == "card" and rect is not None:
+            x, y = float(rect.get("x", "0")), float(rect.get("y", "0"))
+            w, h = float(rect.get("width", "0")), float(rect.get("height", "0"))
+            boxes.append((str(group.get("data-card")), x, y, x + w, y + h))
+
+    def overlap(a: Box, b: Box) -> bool:
+        if stacks and a[2] == b[2]:
+            return False
+        return a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+
+    return [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b)]
+
+
+def _random_game(
+    game_id: str, options: dict[str, Any], seed: int, backend: cardtable.Backend
+) -> Iterator[StateProtocol]:
+    """The states of a seeded game as it is played (one state, yielded after every action), each
+    action drawn by ``random.Random(seed)`` from the legal ones."""
+    state = cardtable.make(game_id, backend=backend, **options).new_state(seed=seed)
+    rng = random.Random(seed)
+    yield state
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+        yield state
+
+
+def assert_every_card_shows(state: StateProtocol, *, stacks: bool = False) -> None:
+    """Every view of ``state`` draws all inside the picture's width, no card over another."""
+    for seat in (None, *range(len(state.scores))):
+        picture = render.svg(state, seat)
+        assert not _spilled(picture), (seat, _spilled(picture)[:3])
+        assert not _overlapping_cards(picture, stacks=stacks), (seat, _overlapping_cards(picture))
+
+
+def test_goofspiel_of_60_cards_shows_every_card(backend: cardtable.Backend) -> None:
+    """60 cards a hand drew past the 720 px picture (the 17th card on; the 15th lay on the bid)."""
+    longest = 0
+    for state in _random_game("goofspiel", {"players": 2, "num_cards": 60}, 1, backend):
+        assert_every_card_shows(state)
+        longest = max(longest, len(state.to_dict()["state"]["bids"]))
+    assert longest == 60
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2, "hand_size": 30, "lanes": 1, "max_cars": None, "too_low": "insert"},
+        {"players": 2, "hand_size": 30, "lanes": 2, "max_cars": None},
+    ],
+    ids=["one-lane-insert", "two-lanes"],
+)
+def test_trafficars_hands_of_30_and_long_lanes_show_every_card(
+    options: dict[str, Any], backend: cardtable.Backend
+) -> None:
+    """A hand of 19 or more cards, or a lane of 15 places or more, drew past the 820 px picture
+    (and a hand of 18 ran under the card committed)."""
+    most = 0
+    for state in _random_game("trafficars", options, 2, backend):
+        assert_every_card_shows(state, stacks=True)
+        most = max(most, *state.observation(0)["cars"])
+    assert most > (16 if options["lanes"] == 1 else 8)
+
+
+@pytest.mark.parametrize(
+    ("options", "seed", "longest"),
+    [({"players": 2}, 8, 18), ({"players": 2, "optional_overtake": True}, 38, 16)],
+    ids=["overtaking", "optional-overtake"],
+)
+def test_a_long_overtaking_row_shows_every_card(
+    options: dict[str, Any], seed: int, longest: int, backend: cardtable.Backend
+) -> None:
+    """A row of 17 cards or more drew past the 820 px picture, and the card the overtaker plays
+    lay on the 16th card of the row (both reached in these seeded games)."""
+    rows = set()
+    for state in _random_game("trafficars_overtaking", options, seed, backend):
+        assert_every_card_shows(state)
+        observed = state.observation(0)
+        rows.add((len(observed["row"]), observed["overtake_card"] is not None))
+    assert max(rows)[0] == longest
+    if options.get("optional_overtake"):
+        assert (longest, True) in rows
+
+
+def test_every_fish_name_fits_on_its_card() -> None:
+    """Names were cut after 17 characters, so that "Hammerhead Shark" (111.6 px in Chromium)
+    ran past the 104 px card: now every line of every name is at most the card's width less
+    4 px each side by :func:`text_width`, in at most 3 lines, all of its words."""
+    fish = [f["name"] for f in data_file("deep_regrets.json")["fish"]]
+    state = golden_state("deep_regrets", SMALL["deep_regrets"], 16, 30, "rust")
+    view = deep_regrets_drawing.view(state, None)
+    view["seats"][0]["hand"] = fish  # every fish drawn in seat 0's hand
+    root = ET.fromstring(deep_regrets_drawing.draw(view))
+    cards = {
+        g.get("data-card"): g
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "card" and g.get("data-card") in fish
+    }
+    assert set(cards) == set(fish)
+    for name, card in cards.items():
+        outline = card.find(f"{SVG}rect")
+        assert outline is not None
+        room = float(outline.get("width", "0")) - 8
+        lines = [t for t in card.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
+        assert " ".join(t.text or "" for t in lines) == name and 1 <= len(lines) <= 3
+        for line in lines:
+            size = float(line.get("font-size", "0"))
+            assert text_width(line.text or "", size, bold=True) <= room, (name, line.text)
 
 
 # ----- no leaks ---------------------------------------------------------------------------------

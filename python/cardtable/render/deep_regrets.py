@@ -18,7 +18,7 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, titled
+from cardtable.render._svg import ACCENT, BACK, INK, MUTED, PAPER, Svg, text_width, titled
 
 __all__ = ["chapter", "draw", "score_trace", "secret", "terminal", "view"]
 
@@ -153,14 +153,36 @@ def chapter(v: View) -> str:
     return f"day {v['day']} ({day_name(v['day'])})"
 
 
-def _wrap(text: str, width: int) -> list[str]:
+NAME_ROOM = FISH_W - 8
+"""How wide a line of a fish's name may be: the card less 4 px each side."""
+
+
+def _wrap(text: str, size: float) -> list[str]:
+    """``text`` in lines of whole words, each at most :data:`NAME_ROOM` wide in bold ``size`` px.
+
+    A word wider than that goes alone on its line.
+    """
     lines: list[str] = []
     for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
+        if lines and text_width(f"{lines[-1]} {word}", size, bold=True) <= NAME_ROOM:
             lines[-1] += " " + word
         else:
             lines.append(word)
-    return lines[:3]
+    return lines
+
+
+@cache
+def _name_lines(name: str) -> tuple[tuple[str, ...], float]:
+    """The lines of a fish's name on its card and their font size.
+
+    10 px where the name fits the card in at most 3 lines, else the largest of 9 and 8 px where
+    it does (8 px if none does).
+    """
+    for size in (10, 9):
+        lines = _wrap(name, size)
+        if len(lines) <= 3 and all(text_width(x, size, bold=True) <= NAME_ROOM for x in lines):
+            return tuple(lines), size
+    return tuple(_wrap(name, 8)), 8
 
 
 def _fish_card(
@@ -187,8 +209,9 @@ def _fish_card(
         stroke=ACCENT if highlight else INK,
         stroke_width=3 if highlight else 1,
     )
-    for i, line in enumerate(_wrap(name, 17)):
-        svg.centered(x + FISH_W / 2, y + 17 + i * 12, line, size=10, weight="bold")
+    lines, size = _name_lines(name)
+    for i, line in enumerate(lines):
+        svg.centered(x + FISH_W / 2, y + 17 + i * (size + 2), line, size=size, weight="bold")
     if info is not None:
         corner = f"{'I' * info['depth']} · {info['alignment']} · {info['size']}"
         svg.text(x + 4, y + FISH_H - 5, corner, size=7, fill=MUTED)

@@ -14,7 +14,7 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import CARD_H, MUTED, titled
+from cardtable.render._svg import CARD_H, CARD_W, MUTED, flow, titled
 
 __all__ = ["chapter", "draw", "narrate", "secret", "terminal", "view"]
 
@@ -88,9 +88,11 @@ def draw(v: View, names: list[str] | None = None) -> str:
     else:
         svg.slot(12, y + 18, w=52, h=72)
     svg.text(90, y + 12, "still to come", size=11, fill=MUTED)
-    for i, value in enumerate(v["remaining_points"]):
-        svg.card(90 + i * 30, y + 18, f"point-{value}", str(value), fill=POINT_FILL, w=26, h=36)
-    y += 104
+    remaining = v["remaining_points"]
+    spots, lines = flow([26] * len(remaining), 90, svg.width - 12, 4)
+    for value, (x, line) in zip(remaining, spots, strict=True):
+        svg.card(x, y + 18 + line * 42, f"point-{value}", str(value), fill=POINT_FILL, w=26, h=36)
+    y += max(104, 20 + lines * 42)
     for q in range(2):
         top = y
         svg.seat_heading(top, q, names, seat)
@@ -105,9 +107,11 @@ def draw(v: View, names: list[str] | None = None) -> str:
             svg.back(cx, top + 16)
         elif bid is not None:
             svg.card(cx, top + 16, f"bid-{q}-{bid}", str(bid), highlight=True)
-        for i, card in enumerate(v["hands"][q]):
-            svg.card(12 + i * 44, top + 44, f"hand-{q}-{card}", str(card))
-        y = top + 44 + CARD_H + 8
+        # Left of the bid's place, on as many lines as it takes.
+        spots, lines = flow([CARD_W] * len(v["hands"][q]), 12, cx - 6, 4)
+        for card, (x, line) in zip(v["hands"][q], spots, strict=True):
+            svg.card(x, top + 44 + line * (CARD_H + 6), f"hand-{q}-{card}", str(card))
+        y = top + 44 + lines * (CARD_H + 6) + 2
         svg.seat_divider(top, y, q == v["current"])
         y += 8
     if v["bids"]:
@@ -119,20 +123,22 @@ def draw(v: View, names: list[str] | None = None) -> str:
             fill=MUTED,
         )
         y += 20
-        for t, (point, pair) in enumerate(zip(v["point_history"], v["bids"], strict=True)):
-            x = 12 + t * 52
-            svg.centered(x + 20, y + 10, str(point), size=12, weight="bold")
+        turns = list(zip(v["point_history"], v["bids"], strict=True))
+        spots, lines = flow([40] * len(turns), 12, svg.width - 12, 12)
+        for (point, pair), (x, line) in zip(turns, spots, strict=True):
+            ty = y + line * 52
+            svg.centered(x + 20, ty + 10, str(point), size=12, weight="bold")
             for q in range(2):
                 won = pair[q] > pair[1 - q]
                 svg.centered(
                     x + 20,
-                    y + 26 + 14 * q,
+                    ty + 26 + 14 * q,
                     str(pair[q]),
                     size=11,
                     fill="#1f7a3a" if won else MUTED,
                     weight="bold" if won else None,
                 )
-        y += 52
+        y += lines * 52
     svg.grow(y)
     return svg.render()
 

@@ -13,7 +13,7 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import CARD_H, CARD_W, INK, MUTED, Svg, titled
+from cardtable.render._svg import CARD_H, CARD_W, INK, MUTED, Svg, flow, titled
 
 __all__ = ["SCORE", "card_face", "card_name", "chapter", "draw", "secret", "terminal", "view"]
 
@@ -78,6 +78,8 @@ def chapter(v: View) -> str:
 
 STACK_STEP = 22
 """How far each card of a stack lies right of the card under it: the strip left visible."""
+LANE_LINE = CARD_H + 28
+"""How far each line of a long lane lies below the one before it."""
 DOUBLE_NOTE = "a tow truck and its load that count as 2 cars (its free place was left unfilled)"
 """What the ``x2`` badge on a place means (its tooltip, and the picture's legend)."""
 
@@ -143,40 +145,41 @@ def draw(v: View, names: list[str] | None = None) -> str:
     svg, y = titled(v, "Trafficars", 820, status)
     doubles = False
     for k, lane in enumerate(v["lanes"]):
-        svg.rect(0, y, svg.width, CARD_H + 34, fill="#8f9691")
+        # A long lane goes on in more lines of the same road (the x2 badge stays inside).
+        widths = [CARD_W + STACK_STEP * (len(place) - 1) if place else CARD_W for place in lane]
+        spots, lines = flow(widths, 70, svg.width - 14, 14)
+        extra = (lines - 1) * LANE_LINE
+        svg.rect(0, y, svg.width, CARD_H + 34 + extra, fill="#8f9691")
         svg.path(
-            f"M0,{y + CARD_H + 30} L{svg.width},{y + CARD_H + 30}",
+            f"M0,{y + CARD_H + 30 + extra} L{svg.width},{y + CARD_H + 30 + extra}",
             stroke="#f2f2f2",
             stroke_dasharray="14 10",
             stroke_width=2,
         )
         svg.text(8, y + 16, f"lane {k}", size=12, weight="bold", fill="#ffffff")
         svg.text(8, y + 31, _cars(v["cars"][k]), size=10, fill="#ffffff")
-        x = 70.0
-        for i, place in enumerate(lane):
+        for i, (place, width, (x, line)) in enumerate(zip(lane, widths, spots, strict=True)):
             count = v["place_cars"][k][i]
+            py = y + line * LANE_LINE
             if place is None:
-                svg.slot(x, y + 8, label="free")
-                x += CARD_W + 14
+                svg.slot(x, py + 8, label="free")
                 continue
-            width = CARD_W + STACK_STEP * (len(place) - 1)
             for j, card in enumerate(place[:-1]):
-                _covered(svg, x + j * STACK_STEP, y + 8, card)
+                _covered(svg, x + j * STACK_STEP, py + 8, card)
             top = place[-1]
             tip = None if len(place) == 1 else card_name(top)
-            _card(svg, x + width - CARD_W, y + 8, top, tooltip=tip)
+            _card(svg, x + width - CARD_W, py + 8, top, tooltip=tip)
             if len(place) > 1:
                 svg.centered(
-                    x + width / 2, y + CARD_H + 22, f"{len(place)} cards", size=9, fill="#ffffff"
+                    x + width / 2, py + CARD_H + 22, f"{len(place)} cards", size=9, fill="#ffffff"
                 )
             if count > 1:
                 doubles = True
                 svg.open(class_="badge")
                 svg.raw(f"<title>x{count}: {DOUBLE_NOTE}</title>")
-                svg.badge(x + width - 8, y + 1, f"x{count}")
+                svg.badge(x + width - 8, py + 1, f"x{count}")
                 svg.close()
-            x += width + 14
-        y += CARD_H + 40
+        y += CARD_H + 40 + extra
     if doubles:
         svg.text(12, y + 8, f"x2 = {DOUBLE_NOTE}", size=10, fill=MUTED)
         y += 14
@@ -206,9 +209,11 @@ def draw(v: View, names: list[str] | None = None) -> str:
         y = top + 44
         hand = v["hands"][q]
         if hand:
-            for i, card in enumerate(hand):
-                _card(svg, 12 + i * (CARD_W + 4), y, card)
-            y += CARD_H + 6
+            # Left of the commitment's place, on as many lines as it takes.
+            spots, lines = flow([CARD_W] * len(hand), 12, cx - 4, 4)
+            for card, (x, line) in zip(hand, spots, strict=True):
+                _card(svg, x, y + line * (CARD_H + 6), card)
+            y += lines * (CARD_H + 6)
         y = max(y, top + 16 + CARD_H + 6) if commitment is not None else y
         svg.seat_divider(top, y, q == v["current"], below=4)
         y += 10

@@ -14,7 +14,7 @@ from cardtable.render._common import (
     pick,
     seat_names,
 )
-from cardtable.render._svg import CARD_H, CARD_W, MUTED, titled
+from cardtable.render._svg import CARD_H, CARD_W, MUTED, flow, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
 
@@ -56,6 +56,10 @@ def chapter(v: View) -> str:
     return f"seat {v['active']} active"
 
 
+ROW_LINE = CARD_H + 8
+"""How far each line of a long row lies below the one before it."""
+
+
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
@@ -64,15 +68,18 @@ def draw(v: View, names: list[str] | None = None) -> str:
     if v["winner"] is not None:
         status += f" · seat {v['winner']} wins"
     svg, y = titled(v, "Trafficars overtaking", 820, status)
-    svg.rect(0, y, svg.width, CARD_H + 24, fill="#8f9691")
+    # The row wraps onto more lines left of the overtaking card's place (kept free).
+    ox = svg.width - CARD_W - 20
+    spots, lines = flow([CARD_W] * len(v["row"]), 70, ox - 6, 6)
+    extra = (lines - 1) * ROW_LINE
+    svg.rect(0, y, svg.width, CARD_H + 24 + extra, fill="#8f9691")
     svg.text(8, y + 14, "the row", size=11, weight="bold", fill="#ffffff")
-    for i, card in enumerate(v["row"]):
-        svg.card(70 + i * (CARD_W + 6), y + 12, str(card), str(card))
+    for card, (x, line) in zip(v["row"], spots, strict=True):
+        svg.card(x, y + 12 + line * ROW_LINE, str(card), str(card))
     if v["overtake_card"] is not None:
-        ox = svg.width - CARD_W - 20
-        svg.text(ox - 4, y + 14, "overtaking with", size=9, anchor="end", fill="#ffffff")
+        svg.text(ox - 4, y + 9, "overtaking with", size=9, anchor="end", fill="#ffffff")
         svg.card(ox, y + 12, str(v["overtake_card"]), str(v["overtake_card"]), highlight=True)
-    y += CARD_H + 36
+    y += CARD_H + 36 + extra
     for q in range(v["players"]):
         top = y
         svg.seat_heading(top, q, names, seat)
