@@ -1,4 +1,4 @@
-"""Every Python code block of README.md and docs/*.md runs (see tests/docblocks.py), and so does
+"""Every Python code block of README.md and docs/**/*.md runs (see tests/docblocks.py), and so does
 every docstring example (``>>>``) of the package (the API reference shows them)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from tests.docblocks import Block, find_blocks, run_block
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCKS = [block for path in DOCS for block in find_blocks(path)]
 PACKAGE = ROOT / "python" / "cardtable"
 EXAMPLE_MODULES = sorted(
