@@ -7,9 +7,11 @@ picture can be checked for what it shows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import cache
 from html import escape as _escape
+from importlib import resources
 from typing import Any
 
 from cardtable.render._common import View, seat_names, view_title
@@ -28,27 +30,14 @@ ACCENT = "#d99a1e"
 BACK = "#2f5d8a"
 
 
-# Advance widths of the printable ASCII characters (space to ~) in DejaVu Sans, the first font of
-# FONT, in 1/2048 em (read from DejaVuSans.ttf and DejaVuSans-Bold.ttf; Chromium lays out
-# "Hammerhead Shark" in bold 10 px 111.6 px wide, their sum 111.6).
-_ADVANCE = (
-    (651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690)
-    + (1303,) * 10
-    + (690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577, 1294, 1178, 1587, 1540)
-    + (604, 604, 1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025)
-    + (1403, 1251, 1403, 799, 690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721)
-    + (1300, 1298, 569, 569, 1186, 569, 1995, 1298, 1253, 1300, 1300, 842, 1067, 803, 1298)
-    + (1212, 1675, 1212, 1212, 1075, 1303, 690, 1303, 1716)
-)
-_ADVANCE_BOLD = (
-    (713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748)
-    + (1425,) * 10
-    + (819, 819, 1716, 1716, 1716, 1188, 2048, 1585, 1561, 1503, 1700, 1399, 1399, 1681, 1714)
-    + (762, 762, 1587, 1305, 2038, 1714, 1741, 1501, 1741, 1577, 1475, 1397, 1663, 1585, 2259)
-    + (1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024, 1382, 1466, 1214, 1466, 1389, 891)
-    + (1466, 1458, 702, 702, 1362, 702, 2134, 1458, 1407, 1466, 1466, 1010, 1219, 979, 1458)
-    + (1335, 1892, 1321, 1335, 1192, 1458, 748, 1458, 1716)
-)
+@cache
+def _advances() -> dict[str, Any]:
+    """DejaVu Sans's advance widths of the printable ASCII characters, regular and bold."""
+    text = (
+        resources.files("cardtable.render").joinpath("dejavu_sans_widths.json").read_text("utf-8")
+    )
+    widths: dict[str, Any] = json.loads(text)
+    return widths
 
 
 def text_width(content: str, size: float, *, bold: bool = False) -> float:
@@ -57,9 +46,10 @@ def text_width(content: str, size: float, *, bold: bool = False) -> float:
     Kerning is left out (it only narrows a line: "Hollow Earth Worm" is 108.5 px in Chromium,
     108.8 here); a character outside ASCII counts as 1 em.
     """
-    table = _ADVANCE_BOLD if bold else _ADVANCE
-    units = sum(table[ord(c) - 32] if " " <= c <= "~" else 2048 for c in content)
-    return units * size / 2048
+    font = _advances()
+    table, em = font["bold" if bold else "regular"], font["units_per_em"]
+    units = sum(table[ord(c) - 32] if " " <= c <= "~" else em for c in content)
+    return float(units * size / em)
 
 
 def flow(
