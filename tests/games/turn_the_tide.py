@@ -178,6 +178,9 @@ def play_lowest_cards(state: StateProtocol, tides: tuple[int, int]) -> None:
 
 
 def test_the_deal_gives_seat_0_its_twelve_cards_first(backend: Backend) -> None:
+    """ "Sääkortit sekoitetaan ja jokaiselle pelaajalle jaetaan 12 kortin käsi." [The weather cards
+    are shuffled and each player is dealt a hand of 12 cards.] Dealing seat 0's twelve cards first,
+    one chance node a card, is the contract's flow step 1."""
     state = new_game(backend).new_state()
     assert state.current_player == CHANCE
     assert state.chance_outcomes() == [(card, 1 / 60) for card in range(1, 61)]
@@ -210,17 +213,25 @@ def test_lifebuoys_count_the_halves_and_round_down(backend: Backend) -> None:
 
 
 def test_a_single_half_lifebuoy_rounds_down_to_none(backend: Backend) -> None:
+    """ "Kahdesta puolikkaasta tulee yksi kokonainen, yli jäävät puolikkaat pyöristetään alaspäin."
+    [Two halves make one whole; halves left over are rounded down.]"""
     state = dealt(backend, ([13, *cards(1, 11)], [14, 15, 16, *cards(49, 57)], cards(25, 36)))
     assert public(state)["lifebuoys"] == [0, 1, 12]
 
 
 def test_the_whole_deck_holds_24_lifebuoys(backend: Backend) -> None:
+    """ "24 pelastusrengaskorttia (kuvissa pelastusrenkaita)" [24 lifebuoy cards, showing
+    lifebuoys]: with five players all 60 weather cards are dealt, and their lifebuoys add up to that
+    many."""
     state = dealt(backend, [cards(12 * seat + 1, 12 * seat + 12) for seat in range(5)])
     assert public(state)["lifebuoys"] == [0, 6, 12, 6, 0]
     assert sum(public(state)["lifebuoys"]) == 24
 
 
 def test_a_round_starts_with_no_tide_cards_and_no_one_eliminated(backend: Backend) -> None:
+    """ "Vedenkorkeuskortit sekoitetaan ja asetetaan kuvapuoli alaspäin keskelle pöytää." [The tide
+    cards are shuffled and put face down in the middle of the table.] So no one has a tide card when
+    a round starts, and no one has had to stop yet."""
     state = dealt(backend, MIXED)
     observation = public(state)
     assert observation["phase"] == "tide"
@@ -236,6 +247,9 @@ def test_a_round_starts_with_no_tide_cards_and_no_one_eliminated(backend: Backen
 
 
 def test_two_tide_cards_are_revealed_weighted_by_the_copies_left(backend: Backend) -> None:
+    """ "Vedenkorkeuspakan kaksi päällimmäistä korttia käännetään esiin." [The top two cards of the
+    tide deck are turned up.] The deck is shuffled, so each draw is weighted by the copies left (two
+    of each value 1..12, rules doc)."""
     state = dealt(backend, MIXED)
     assert state.current_player == CHANCE
     assert state.chance_outcomes() == [(value, 2 / 24) for value in range(1, 13)]
@@ -253,6 +267,10 @@ def test_two_tide_cards_are_revealed_weighted_by_the_copies_left(backend: Backen
 
 
 def test_players_commit_in_seat_order(backend: Backend) -> None:
+    """ "Kukin pelaaja valitsee yhden sääkortin kädestään ja laittaa sen kuvapuoli alaspäin eteensä.
+    Kortit paljastetaan sitten yhtä aikaa." [Each player picks a weather card from their hand and
+    puts it face down in front of them; the cards are then revealed together.] The choices are
+    simultaneous; asking them in seat order is the contract's flow step 3."""
     state = dealt(backend, MIXED)
     draw_tides(state, 9, 4)
     assert public(state)["phase"] == "play"
@@ -266,6 +284,9 @@ def test_players_commit_in_seat_order(backend: Backend) -> None:
 
 
 def test_a_commitment_stays_hidden_until_all_have_committed(backend: Backend) -> None:
+    """ "…pelaajat valitsevat salaa toisiltaan sääkortin, jotka paljastetaan samanaikaisesti."
+    [… the players choose a weather card in secret from each other, and the cards are revealed
+    together.]"""
     views = []
     for card in (55, 56):
         state = dealt(backend, MIXED)
@@ -290,6 +311,10 @@ def test_the_observation_hides_the_other_hands(backend: Backend) -> None:
 def test_the_highest_card_takes_the_lower_tide_and_the_second_highest_the_higher(
     backend: Backend,
 ) -> None:
+    """ "Korkeimman sääkortin pelannut pelaaja ottaa matalamman vedenkorkeuskortin pöydältä." [The
+    player of the highest weather card takes the lower tide card.] "Toiseksi korkeimman sääkortin
+    pelannut pelaaja ottaa jäljelle jääneen vedenkorkeuskortin, joka on siis korkeampi kahdesta."
+    [The player of the second-highest takes the remaining one, so the higher of the two.]"""
     state = dealt(backend, MIXED)
     play_hand(state, (9, 4), {0: 55, 1: 7, 2: 43, 3: 25})
     observation = public(state)
@@ -311,6 +336,8 @@ def test_cards_played_this_round_stay_public(backend: Backend) -> None:
 
 
 def test_in_the_first_hand_only_the_higher_new_tide_loses_a_lifebuoy(backend: Backend) -> None:
+    """ "Pelaaja, jolla on korkein vedenkorkeuskortti menettää pelastusrenkaan." [The player with
+    the highest tide card loses a lifebuoy.]"""
     # Players without a tide card are never highest.
     state = dealt(backend, MIXED)
     play_hand(state, (9, 4), {0: 55, 1: 7, 2: 43, 3: 25})
@@ -318,6 +345,9 @@ def test_in_the_first_hand_only_the_higher_new_tide_loses_a_lifebuoy(backend: Ba
 
 
 def test_the_loser_need_not_have_taken_a_tide_card_this_hand(backend: Backend) -> None:
+    """ "Huomatkaa, että pelastusrenkaan menettäjä ei ole lainkaan välttämättä se, joka kyseisellä
+    vuorolla joutui ottamaan korkeamman vedenkorkeuskortin itselleen." [Note that the one who loses
+    a lifebuoy is not necessarily the one who had to take the higher tide card that turn.]"""
     state = dealt(backend, MIXED)
     play_hand(state, (10, 2), {0: 1, 1: 7, 2: 13, 3: 25})  # seat 3 highest, seat 2 second
     assert public(state)["tide"] == [None, None, 10, 2]
@@ -329,6 +359,8 @@ def test_the_loser_need_not_have_taken_a_tide_card_this_hand(backend: Backend) -
 
 
 def test_a_new_tide_card_covers_the_previous_one(backend: Backend) -> None:
+    """ "Jos pelaajalla on jo vedenkorkeuskortti ja hän saa uuden, korvataan vanha uudella." [If a
+    player already has a tide card and gets a new one, the new one replaces the old.]"""
     state = dealt(backend, MIXED)
     play_hand(state, (10, 2), {0: 1, 1: 7, 2: 13, 3: 25})
     play_hand(state, (1, 5), {0: 2, 1: 8, 2: 43, 3: 26})  # seat 2 highest, seat 3 second
@@ -337,6 +369,8 @@ def test_a_new_tide_card_covers_the_previous_one(backend: Backend) -> None:
 
 
 def test_tied_highest_tides_all_lose_a_lifebuoy(backend: Backend) -> None:
+    """ "Tasapelien sattuessa kaikki tasoissa olevat pelaajat menettävät pelastusrenkaan." [In a
+    tie, every tied player loses a lifebuoy.] (contract, Decisions 2)"""
     state = dealt(backend, MIXED)
     play_hand(state, (6, 6), {0: 1, 1: 7, 2: 13, 3: 25})
     assert public(state)["tide"] == [None, None, 6, 6]
@@ -347,6 +381,8 @@ def test_tied_highest_tides_all_lose_a_lifebuoy(backend: Backend) -> None:
 
 
 def test_losing_the_last_lifebuoy_does_not_eliminate(backend: Backend) -> None:
+    """ "Kun pelaaja menettää viimeisen pelastusrenkaansa, jatkaa hän yhä peliä." [A player who
+    loses their last lifebuoy still plays on.]"""
     state = dealt(backend, LAST_CHANCE)
     play_hand(state, (7, 9), {0: 49, 1: 38, 2: 13, 3: 25})
     assert public(state)["tide"] == [7, 9, None, None]
@@ -355,6 +391,12 @@ def test_losing_the_last_lifebuoy_does_not_eliminate(backend: Backend) -> None:
 
 
 def test_a_player_who_must_lose_a_lifebuoy_but_has_none_is_eliminated(backend: Backend) -> None:
+    """ "Pelaaja joutuu lopettamaan vasta kun hänen pitäisi luopua pelastusrenkaasta, mutta hän ei
+    voi. Jos näin käy, pelaaja kääntää käteensä jääneet sääkortit ja vedenkorkeuskorttinsa kuvapuoli
+    alaspäin." [A player has to stop only when they should give up a lifebuoy but cannot. Then they
+    turn the weather cards left in their hand and their tide cards face down.] The Polish and German
+    texts discard them instead ("są odrzucane", "werden … abgelegt"); either way they are never
+    played again, and the seat keeps its hand, as in the Finnish."""
     state = dealt(backend, LAST_CHANCE, recheck_after_elimination=False)
     play_hand(state, (7, 9), {0: 49, 1: 38, 2: 13, 3: 25})
     play_hand(state, (3, 12), {0: 50, 1: 37, 2: 14, 3: 26})
@@ -369,6 +411,11 @@ def test_a_player_who_must_lose_a_lifebuoy_but_has_none_is_eliminated(backend: B
 def test_an_eliminated_player_no_longer_plays_and_their_tide_no_longer_counts(
     backend: Backend,
 ) -> None:
+    """ "Jos näin käy, pelaaja kääntää käteensä jääneet sääkortit ja vedenkorkeuskorttinsa kuvapuoli
+    alaspäin." [If so, the player turns the weather cards left in their hand and their tide cards
+    face down.] Polish: "Jeśli zostaniesz wyeliminowany z rundy, twoje karty pogody i poziomu fali
+    są odrzucane." [If you are eliminated from the round, your weather and tide cards are
+    discarded.] Face down or discarded, the tide card no longer counts (contract, Decisions 5)."""
     state = dealt(backend, LAST_CHANCE, recheck_after_elimination=False)
     play_hand(state, (7, 9), {0: 49, 1: 38, 2: 13, 3: 25})
     play_hand(state, (3, 12), {0: 50, 1: 37, 2: 14, 3: 26})
@@ -384,6 +431,11 @@ def test_an_eliminated_player_no_longer_plays_and_their_tide_no_longer_counts(
 def test_recheck_after_elimination_the_next_highest_tide_loses_a_lifebuoy(
     backend: Backend, recheck: bool, seat_3_lifebuoys: int
 ) -> None:
+    """ "Nyt se pelaaja, jolla on muutoksen jälkeen korkein vedenkorkeuskortti joutuu luopumaan
+    pelastusrenkaasta." [Now the player who, after the change, has the highest tide card must give
+    up a lifebuoy.] Only the Finnish text has this re-check; the Polish and German ones stop at the
+    cards put away, which is what ``recheck_after_elimination=False`` plays (contract,
+    Decisions 1)."""
     state = dealt(backend, MIXED, recheck_after_elimination=recheck)
     play_hand(state, (10, 3), {0: 1, 1: 7, 2: 43, 3: 25})  # seat 2 takes 3, seat 3 takes 10
     play_hand(state, (12, 1), {0: 55, 1: 49, 2: 13, 3: 26})  # seat 0 takes 1, seat 1 takes 12
@@ -398,6 +450,11 @@ def test_recheck_after_elimination_the_next_highest_tide_loses_a_lifebuoy(
 def test_recheck_applies_step_4_again_to_a_tied_player_who_survived(
     backend: Backend, recheck: bool, seat_2_lifebuoys: int
 ) -> None:
+    """ "Nyt se pelaaja, jolla on muutoksen jälkeen korkein vedenkorkeuskortti joutuu luopumaan
+    pelastusrenkaasta." [Now the player who, after the change, has the highest tide card must give
+    up a lifebuoy.] (Finnish only.) Seat 2 tied with the eliminated seat 1 and still shows the
+    highest tide after the change, so the re-check takes a second lifebuoy: contract,
+    Decisions 1."""
     state = dealt(backend, MIXED, recheck_after_elimination=recheck)
     play_hand(state, (8, 8), {0: 1, 1: 49, 2: 43, 3: 25})  # seats 1 and 2 both show 8
     observation = public(state)
@@ -407,6 +464,11 @@ def test_recheck_applies_step_4_again_to_a_tied_player_who_survived(
 
 
 def test_recheck_after_elimination_cascades_until_the_round_ends(backend: Backend) -> None:
+    """ "Nyt se pelaaja, jolla on muutoksen jälkeen korkein vedenkorkeuskortti joutuu luopumaan
+    pelastusrenkaasta." [Now the player who, after the change, has the highest tide card must give
+    up a lifebuoy.] (Finnish only; repeated while it eliminates someone: contract, Decisions 1.)
+    "Kierros loppuu myös välittömästi kun pelissä on enää kaksi pelaajaa jäljellä." [The round also
+    ends immediately when only two players remain.]"""
     state = dealt(backend, LAST_CHANCE)
     play_hand(state, (7, 9), {0: 49, 1: 38, 2: 13, 3: 25})
     play_hand(state, (3, 12), {0: 50, 1: 37, 2: 14, 3: 26})
@@ -417,6 +479,11 @@ def test_recheck_after_elimination_cascades_until_the_round_ends(backend: Backen
 
 
 def test_several_players_can_be_eliminated_at_once(backend: Backend) -> None:
+    """ "Tasapelien sattuessa kaikki tasoissa olevat pelaajat menettävät pelastusrenkaan." [In a
+    tie, every tied player loses a lifebuoy.] Both tied seats must lose one and have none, so both
+    are eliminated at the same moment (contract, Decisions 2 and 3). "Kierros loppuu myös
+    välittömästi kun pelissä on enää kaksi pelaajaa jäljellä." [The round also ends immediately when
+    only two players remain.]"""
     state = dealt(backend, MIXED, recheck_after_elimination=False)
     play_hand(state, (5, 5), {0: 55, 1: 49, 2: 13, 3: 25})  # seats 0 and 1 tie, both at 0
     # Two remain, so the round is over at once: -1 each, and seats 2 and 3 have no tide card.
@@ -425,10 +492,13 @@ def test_several_players_can_be_eliminated_at_once(backend: Backend) -> None:
 
 
 def test_the_round_ends_at_once_when_two_players_remain(backend: Backend) -> None:
-    """ "Pelastusrenkaattomat eivät saa yhtään pistettä." [Those without lifebuoys get no points.]
-    read with the Polish and Board Game Arena texts, which give the bonus on top ("Dodatkowo",
-    "Darüber hinaus"): contract, Decisions 12. Seat 1 ends the round still in, without lifebuoys
-    and without a tide card (the lowest): 0 + 1."""
+    """ "Kierros loppuu myös välittömästi kun pelissä on enää kaksi pelaajaa jäljellä." [The round
+    also ends immediately when only two players remain in the game.] Seat 2, tied with the
+    eliminated seat 0, loses no second lifebuoy: the check comes before the re-check (contract,
+    Decisions 4). The scores: "Pelastusrenkaattomat eivät saa yhtään pistettä." [Those without
+    lifebuoys get no points.] read with the Polish and Board Game Arena texts, which give the bonus
+    on top ("Dodatkowo", "Darüber hinaus"): contract, Decisions 12. Seat 1 ends the round still in,
+    without lifebuoys and without a tide card (the lowest): 0 + 1."""
     state = dealt(backend, THREE)
     play_hand(state, (6, 6), {0: 49, 1: 1, 2: 25})  # seat 0 and 2 tie; seat 0 is eliminated
     observation = public(state)
@@ -440,6 +510,9 @@ def test_the_round_ends_at_once_when_two_players_remain(backend: Backend) -> Non
 
 
 def test_a_round_ends_after_the_twelfth_hand(backend: Backend) -> None:
+    """ "Kierros loppuu kahdentoista vuoron jälkeen eli kun jokainen pelaaja on pelannut kaikki
+    kortit kädestään." [The round ends after twelve turns, that is when every player has played all
+    the cards in their hand.] The scores follow contract, Decisions 5 and 12."""
     state = dealt(backend, FULL)
     for hand in range(12):
         assert (public(state)["round"], public(state)["hand_index"]) == (0, hand)
@@ -484,7 +557,12 @@ def test_the_lowest_showing_tide_earns_a_bonus(
     tides: list[tuple[int, int]],
     scores: list[int],
 ) -> None:
-    """Tied lowest tides all earn it; eliminated players score -1 and never earn it."""
+    """ "Pelaaja, jolla on vuoron lopussa matalin vedenkorkeuskortti saa yhden bonuspisteen
+    (tasatilanteessa kaikki tasoissa olevat saavat pisteen)." [The player with the lowest tide card
+    at the end of the turn gets a bonus point; in a tie, everyone tied gets it.] "Pelaajat, jotka
+    joutuivat lopettamaan kesken kierroksen saavat yhden miinuspisteen." [Players who had to stop
+    during the round get one minus point.] Tied lowest tides all earn it; eliminated players score
+    -1 and never earn it, their tide cards being face down (contract, Decisions 5)."""
     state = dealt(backend, deal)
     for hand_tides, hand_plays in zip(tides, plays, strict=True):
         play_hand(state, hand_tides, hand_plays)
@@ -508,6 +586,9 @@ def test_no_tide_card_counts_as_the_lowest_tide(backend: Backend) -> None:
 
 
 def test_hands_rotate_to_the_left_each_round(backend: Backend) -> None:
+    """ "…antavat ne vasemmalla puolellaan istuvalle pelaajalle." [… give them to the player sitting
+    on their left.] The Polish ("po twojej lewej stronie") and German ("zu deiner Linken") agree.
+    Seats are numbered clockwise, so that is the next seat (contract, Decisions 14)."""
     state = dealt(backend, THREE)
     lifebuoys = [0, 0, 12]  # of the hands dealt to seats 0, 1, 2
     for round_ in range(3):
@@ -520,6 +601,10 @@ def test_hands_rotate_to_the_left_each_round(backend: Backend) -> None:
 
 
 def test_hands_rotate_with_their_lifebuoys_after_a_round(backend: Backend) -> None:
+    """ "Pisteidenlaskun jälkeen pelaajat ottavat sääkorttinsa ja niihin liittyvät pelastusrenkaat
+    ja antavat ne vasemmalla puolellaan istuvalle pelaajalle." [After scoring, the players take
+    their weather cards with their lifebuoys and give them to the player on their left.] The
+    lifebuoys are counted again from the hand's cards (contract, Decisions 14)."""
     state = dealt(backend, LAST_CHANCE)
     play_hand(state, (7, 9), {0: 49, 1: 38, 2: 13, 3: 25})
     play_hand(state, (3, 12), {0: 50, 1: 37, 2: 14, 3: 26})
@@ -530,6 +615,9 @@ def test_hands_rotate_with_their_lifebuoys_after_a_round(backend: Backend) -> No
 
 
 def test_the_tide_deck_is_full_again_each_round(backend: Backend) -> None:
+    """ "Vedenkorkeuskortit sekoitetaan uudestaan." [The tide cards are shuffled again.] Polish:
+    "Karty poziomu fal należy przetasować na początku każdej rundy." [The tide cards are to be
+    shuffled at the start of every round.]"""
     state = dealt(backend, THREE)
     play_lowest_cards(state, (6, 6))
     assert public(state)["round"] == 1
@@ -537,6 +625,10 @@ def test_the_tide_deck_is_full_again_each_round(backend: Backend) -> None:
 
 
 def test_scores_add_up_over_all_rounds_and_ties_share_the_win(backend: Backend) -> None:
+    """ "Pisteet kirjataan ylös." [The points are written down.] "Se voittaa, jolla on viimeisen
+    kierroksen jälkeen eniten pisteitä." [The one with the most points after the last round wins.]
+    None of the three texts says what a tie at the most points gives: sharing the win is the
+    contract's decision (Decisions 13)."""
     # Each round one tied hand ends it: the high hand is eliminated (-1), the middle hand keeps
     # 11 lifebuoys and the low hand, without a tide card, gets the bonus (+1).
     state = dealt(backend, THREE)
@@ -552,6 +644,9 @@ def test_scores_add_up_over_all_rounds_and_ties_share_the_win(backend: Backend) 
 
 
 def test_the_game_ends_after_as_many_rounds_as_players(backend: Backend) -> None:
+    """ "Pelissä on kierroksia yhtä monta kuin pelaajia, joten kaikki pelaavat kaikilla korteilla."
+    [There are as many rounds as players, so everyone plays with every hand.] What the state shows
+    at the end is the contract's (Decisions 10)."""
     state = dealt(backend, THREE)
     for _ in range(3):
         assert not state.is_terminal
@@ -575,6 +670,9 @@ def test_the_game_ends_after_as_many_rounds_as_players(backend: Backend) -> None
 def test_the_rounds_option_sets_the_number_of_rounds(
     backend: Backend, rounds: int, scores: list[int], winners: list[int]
 ) -> None:
+    """ "Kierrosten määrä on sama kuin pelaajien määrä." [The number of rounds equals the number of
+    players.] That is the default; fewer rounds is the contract's ``rounds`` option, beyond the
+    originals. The three-way tie shares the win (contract, Decisions 13)."""
     state = dealt(backend, THREE, rounds=rounds)
     for _ in range(rounds):
         assert not state.is_terminal
@@ -590,6 +688,9 @@ def test_the_rounds_option_sets_the_number_of_rounds(
 def test_game_options_hold_the_resolved_number_of_rounds(
     backend: Backend, given: dict[str, Any], resolved: int
 ) -> None:
+    """ "Kierrosten määrä on sama kuin pelaajien määrä." [The number of rounds equals the number of
+    players.] So ``rounds`` left out or null resolves to the number of players (contract,
+    Options)."""
     game = new_game(backend, **given)
     assert game.options == {
         "recheck_after_elimination": True,
@@ -603,6 +704,8 @@ def test_game_options_hold_the_resolved_number_of_rounds(
 
 
 def test_without_highest_chooses_tide_no_choice_is_asked(backend: Backend) -> None:
+    """ "Korkeimman sääkortin pelannut pelaaja ottaa matalamman vedenkorkeuskortin pöydältä." [The
+    player of the highest weather card takes the lower tide card.] No choice: the rule decides."""
     state = dealt(backend, MIXED)
     play_hand(state, (9, 4), {0: 55, 1: 7, 2: 43, 3: 25})
     assert state.current_player == CHANCE
@@ -624,6 +727,9 @@ def test_with_highest_chooses_tide_the_highest_card_chooses_a_tide_card(
     lifebuoys: list[int],
     eliminated: list[bool],
 ) -> None:
+    """``highest_chooses_tide`` is a variant none of the three originals has (contract, Options):
+    they make the highest card take the lower tide card. The re-check after seat 0's elimination is
+    contract, Decisions 1."""
     state = dealt(backend, MIXED, highest_chooses_tide=True)
     play_hand(state, (9, 4), {0: 55, 1: 7, 2: 43, 3: 25})
     assert state.current_player == 0
@@ -641,6 +747,8 @@ def test_with_highest_chooses_tide_the_highest_card_chooses_a_tide_card(
 
 
 def test_with_highest_chooses_tide_equal_tides_still_ask_the_choice(backend: Backend) -> None:
+    """A variant none of the originals has (``highest_chooses_tide``); the choice is asked even
+    between equal values: contract, Decisions 8."""
     state = dealt(backend, MIXED, highest_chooses_tide=True)
     play_hand(state, (3, 3), {0: 1, 1: 7, 2: 13, 3: 25})
     assert state.current_player == 3
@@ -654,6 +762,8 @@ def test_with_highest_chooses_tide_equal_tides_still_ask_the_choice(backend: Bac
 
 
 def test_a_card_not_in_hand_is_illegal(backend: Backend) -> None:
+    """ "Kukin pelaaja valitsee yhden sääkortin kädestään…" [Each player picks one weather card from
+    their hand …]"""
     state = dealt(backend, MIXED)
     draw_tides(state, 9, 4)
     assert_rejected(state, 49)  # seat 1's card
@@ -663,6 +773,9 @@ def test_a_card_not_in_hand_is_illegal(backend: Backend) -> None:
 
 
 def test_a_card_already_played_is_illegal(backend: Backend) -> None:
+    """ "Lopuksi pelaajat ottavat äsken pelaamansa sääkortit ja laittavat ne kukin omaan pinoonsa
+    kuvapuoli alaspäin." [Finally the players put the weather cards they just played face down on a
+    pile of their own.] A card played has left the hand."""
     state = dealt(backend, MIXED)
     play_hand(state, (9, 4), {0: 55, 1: 7, 2: 43, 3: 25})
     draw_tides(state, 1, 2)
@@ -754,5 +867,8 @@ def test_acting_on_a_terminal_state_is_illegal(backend: Backend) -> None:
     ],
 )
 def test_bad_options_are_rejected(backend: Backend, options: dict[str, Any]) -> None:
+    """ "Stefan Dorran korttipeli 3-5 pelaajalle." [A card game by Stefan Dorra for 3-5 players.]
+    The other checks (``rounds`` at most the number of players, the option types) are the contract's
+    Options."""
     with pytest.raises(InvalidOptionError):
         cardtable.make("turn_the_tide", backend=backend, **options)
