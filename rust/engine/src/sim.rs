@@ -533,6 +533,30 @@ pub fn run_watched<T: Send>(
     })
 }
 
+/// [`run_watched`] for work that owns what it uses: it runs on a thread of rayon's global pool,
+/// so no thread is started for it. For calls made often with little work each (a run of Python
+/// policies calls once a step), where starting a thread would cost more than the work.
+pub fn run_watched_owned<T: Send + 'static>(
+    every: Duration,
+    mut tick: impl FnMut(),
+    work: impl FnOnce() -> T + Send + 'static,
+) -> std::thread::Result<T> {
+    let (finished, wait) = mpsc::channel();
+    rayon::spawn(move || {
+        // A panic is caught and handed back: one left to the pool would end the process.
+        let _ = finished.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+    });
+    loop {
+        match wait.recv_timeout(every) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => tick(),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Box::new("the pool thread ended without an answer"))
+            }
+        }
+    }
+}
+
 /// Runs `work` on its own thread while the calling thread calls `progress(done)` about ten
 /// times a second with the count `done` the work keeps up to date; whenever `progress` returns
 /// `false`, `stop` is called (it is to make the work end early). The work's result, or an error
@@ -684,6 +708,36 @@ mod reporting {
         // Twenty waits of a 10 s tick would take 200 s; each ends when its work does.
         assert!(started.elapsed() < Duration::from_secs(5));
         assert_eq!(ticks.get(), 0);
+    }
+
+    #[test]
+    fn owned_work_ends_without_a_tick_and_its_panic_is_handed_back() {
+        let ticks = std::cell::Cell::new(0);
+        let tick = || ticks.set(ticks.get() + 1);
+        for i in 0..20u64 {
+            let out = run_watched_owned(Duration::from_secs(10), tick, move || i * 2);
+            assert_eq!(out.ok(), Some(i * 2));
+        }
+        assert_eq!(ticks.get(), 0);
+        let failed = run_watched_owned(Duration::from_secs(10), tick, || -> u8 { panic!("a bug") });
+        assert!(failed.is_err());
+        // The pool thread lives on: the next work is done.
+        assert_eq!(
+            run_watched_owned(Duration::from_millis(1), tick, || 5).ok(),
+            Some(5)
+        );
+    }
+
+    #[test]
+    fn owned_work_is_watched_while_it_runs() {
+        let ticks = std::cell::Cell::new(0);
+        let out = run_watched_owned(
+            Duration::from_millis(1),
+            || ticks.set(ticks.get() + 1),
+            || std::thread::sleep(Duration::from_millis(50)),
+        );
+        assert!(out.is_ok());
+        assert!(ticks.get() > 0);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use serde_json::{Map, Number, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 mod vector;
@@ -284,9 +284,37 @@ fn run_stoppable<T: Send>(
     stop: impl Fn() + Sync,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    watch_signals(py, stop, |check| {
+        engine::sim::run_watched(SIGNAL_CHECKS, check, work)
+    })
+}
+
+/// [`run_stoppable`] for work that owns what it uses (see `engine::sim::run_watched_owned`): no
+/// thread is started for it, so a call that does little costs little.
+fn run_stoppable_owned<T: Send + 'static>(
+    py: Python<'_>,
+    stop: impl Fn() + Sync,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    watch_signals(py, stop, |check| {
+        engine::sim::run_watched_owned(SIGNAL_CHECKS, check, work)
+    })
+}
+
+/// How often a thread waiting for engine work checks for signals.
+const SIGNAL_CHECKS: Duration = Duration::from_millis(5);
+
+/// Runs `watch` with the GIL released, handing it the check it is to call on this thread while
+/// its work runs: a signal's exception is kept and `stop` called, and the exception is returned
+/// once the work has stopped.
+fn watch_signals<T: Send>(
+    py: Python<'_>,
+    stop: impl Fn() + Sync,
+    watch: impl FnOnce(&mut dyn FnMut()) -> std::thread::Result<T> + Send,
+) -> PyResult<T> {
     let mut signal: Option<PyErr> = None;
     let joined = py.detach(|| {
-        let check = || {
+        let mut check = || {
             if signal.is_none() {
                 if let Err(e) = Python::attach(|py| py.check_signals()) {
                     signal = Some(e);
@@ -294,7 +322,7 @@ fn run_stoppable<T: Send>(
                 }
             }
         };
-        engine::sim::run_watched(Duration::from_millis(5), check, work)
+        watch(&mut check)
     });
     if let Some(e) = signal {
         return Err(e);
@@ -1074,7 +1102,7 @@ impl PyBot {
 struct PyLockstep {
     /// The runner, locked while the GIL is held only for short reads. `act` takes the lock after
     /// releasing the GIL instead, so a thread waiting for it never blocks the holder.
-    inner: Locked<dyn engine::lockstep::AnyLockstep>,
+    inner: Arc<Locked<dyn engine::lockstep::AnyLockstep>>,
     players: usize,
     keep_games: bool,
     shape: Vec<usize>,
@@ -1125,7 +1153,7 @@ impl PyLockstep {
             .lockstep(config, bots, batch)
             .map_err(to_py_err)?;
         Ok(Self {
-            inner: Locked::new(inner, "lockstep runner"),
+            inner: Arc::new(Locked::new(inner, "lockstep runner")),
             players: game.inner.players(),
             keep_games,
             shape: game.inner.observation_shape(),
@@ -1277,7 +1305,7 @@ impl PyLockstep {
     fn stoppable(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&mut dyn engine::lockstep::AnyLockstep) -> engine::Result<()> + Send,
+        work: impl FnOnce(&mut dyn engine::lockstep::AnyLockstep) -> engine::Result<()> + Send + 'static,
     ) -> PyResult<()> {
         let inner = &self.inner;
         let stops = inner.lock_py()?.stop_flags();
@@ -1289,7 +1317,8 @@ impl PyLockstep {
                 stop.store(true, Ordering::Release);
             }
         };
-        let done = run_stoppable(py, raise, || work(&mut **inner.lock()?));
+        let runner = Arc::clone(inner);
+        let done = run_stoppable_owned(py, raise, move || work(&mut **runner.lock()?));
         for stop in &stops {
             stop.store(false, Ordering::Release);
         }
