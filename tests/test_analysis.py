@@ -2194,3 +2194,22 @@ def test_study_specs_come_from_the_engine_and_the_drawing_modules(
     assert spec("trafficars").trace_doc == "the game's own score trace (lower is better)"
     with pytest.raises(cardtable.InvalidOptionError, match="unknown game"):
         spec("no_such_game")
+
+
+def test_a_report_legend_sits_above_the_plot_and_covers_no_bar() -> None:
+    """The tournament and balance charts put their legend inside the axes at the lower right, on
+    top of the last bar and its interval; it now sits above the plot."""
+    from cardtable.analysis._report import figure, legend_above
+
+    with figure(7.5, 3.0) as (fig, ax):
+        bars = ax.bar(["seat 0", "seat 1", "seat 2"], [40, 35, 25], yerr=5)
+        ax.axhline(33, linestyle="--", label="equal seats (33.3%)")
+        legend_above(ax)
+        renderer = fig.canvas.get_renderer()
+        box = ax.get_legend().get_window_extent(renderer)
+        assert box.y0 >= ax.get_window_extent(renderer).y1 - 1
+        for bar in bars:
+            assert not box.overlaps(bar.get_window_extent(renderer))
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

@@ -109,6 +109,15 @@ def figure(width: float = 7.5, height: float = 3.6) -> Iterator[Any]:
         yield fig, ax
 
 
+def legend_above(ax: Any) -> None:
+    """Puts the axes' legend above the plot, right-aligned and without a frame.
+
+    Inside the axes a legend box can cover a bar or an interval (``loc="lower right"`` covered
+    the last bar of the tournament and balance charts).
+    """
+    ax.legend(loc="lower right", bbox_to_anchor=(1, 1), borderaxespad=0.2, frameon=False)
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """An HTML table (cells are escaped)."""
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from scipy import stats
 
 from cardtable._rng import derive_seed
-from cardtable.analysis import _runs
+from cardtable.analysis import _report, _runs
 from cardtable.analysis._games import score_label, spec
 from cardtable.analysis._report import Report, ResultOutputs, Section, command_line, figure, svg_of
 from cardtable.analysis._runs import Progress, Runs
@@ -687,7 +687,7 @@ def _balance_report(b: BalanceResult) -> Report:
         ax.axhline(even, color="#e45756", linestyle="--", label=f"equal seats ({even:.1f}%)")
         ax.set_ylim(0, min(100, max(vals) * 1.3))
         ax.set_ylabel("win rate (%)")
-        ax.legend(loc="lower right")
+        _report.legend_above(ax)
         s.add_figure(svg_of(fig), "Win rate by seat with 95% intervals.")
     report.sections.append(s)
 
@@ -720,7 +720,7 @@ def _balance_report(b: BalanceResult) -> Report:
             ax.set_ylim(0, 105)
             ax.set_xlabel("share of the game played (%)")
             ax.set_ylabel("sole leader wins (%)")
-            ax.legend(loc="lower right")
+            _report.legend_above(ax)
             tr.add_figure(
                 svg_of(fig),
                 "How often a player who leads alone at each point of the game goes on to win, "

@@ -30,6 +30,7 @@ from cardtable.analysis._report import (
     Section,
     command_line,
     figure,
+    legend_above,
     rerun_text,
     svg_of,
 )
@@ -622,8 +623,7 @@ def _tournament_report(t: TournamentResult) -> Report:
             100 * fair, color="#e45756", linestyle="--", label=f"even game ({100 * fair:.0f}%)"
         )
         ax.set_xlabel("win rate (%)")
-        # Above the plot, where it covers no bar and no interval.
-        ax.legend(loc="lower right", bbox_to_anchor=(1, 1), borderaxespad=0.2, frameon=False)
+        legend_above(ax)
         s.add_figure(
             svg_of(fig), "Win rate per bot with its 95% interval; the dashed line is an even game."
         )
