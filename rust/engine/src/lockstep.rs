@@ -160,11 +160,6 @@ impl<G: Game> Lockstep<G> {
         self.broken = true;
     }
 
-    /// Whether the run's stop flag is raised.
-    fn stopping(&self) -> bool {
-        stopping(&self.stops)
-    }
-
     /// Refuses to go on with a run stopped part-way.
     fn check_whole(&self) -> Result<()> {
         if self.broken {
@@ -245,7 +240,7 @@ impl<G: Game> Lockstep<G> {
             #[inline(always)]
             || {
                 for i in 0..self.slots.len() {
-                    if self.stopping() {
+                    if stopping(&self.stops) {
                         break;
                     }
                     self.advance_slot(i)?;

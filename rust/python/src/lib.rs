@@ -301,6 +301,34 @@ fn run_stoppable_owned<T: Send + 'static>(
     })
 }
 
+/// Runs work that search bots may be deciding in through `run`, which is handed the call that
+/// raises the bots' stop flags `stops` (for Ctrl-C; their decisions then end after the iteration
+/// in progress). The flags are lowered once `run` returns; after a signal, `mark_broken` marks the
+/// runner stopped part-way (only its results or a reset may follow) and the signal's exception
+/// is raised.
+fn with_stop_flags<T>(
+    stops: &[Arc<AtomicBool>],
+    run: impl FnOnce(&(dyn Fn() + Sync)) -> PyResult<engine::Result<T>>,
+    mark_broken: impl FnOnce() -> PyResult<()>,
+) -> PyResult<T> {
+    let raise = || {
+        for stop in stops {
+            stop.store(true, Ordering::Release);
+        }
+    };
+    let done = run(&raise);
+    for stop in stops {
+        stop.store(false, Ordering::Release);
+    }
+    match done {
+        Ok(result) => result.map_err(to_py_err),
+        Err(signal) => {
+            mark_broken()?;
+            Err(signal)
+        }
+    }
+}
+
 /// How often a thread waiting for engine work checks for signals.
 const SIGNAL_CHECKS: Duration = Duration::from_millis(5);
 
@@ -1312,23 +1340,12 @@ impl PyLockstep {
         if stops.is_empty() {
             return py.detach(|| work(&mut **inner.lock()?)).map_err(to_py_err);
         }
-        let raise = || {
-            for stop in &stops {
-                stop.store(true, Ordering::Release);
-            }
-        };
         let runner = Arc::clone(inner);
-        let done = run_stoppable_owned(py, raise, move || work(&mut **runner.lock()?));
-        for stop in &stops {
-            stop.store(false, Ordering::Release);
-        }
-        match done {
-            Ok(result) => result.map_err(to_py_err),
-            Err(signal) => {
-                inner.lock_py()?.mark_broken();
-                Err(signal)
-            }
-        }
+        with_stop_flags(
+            &stops,
+            |raise| run_stoppable_owned(py, raise, move || work(&mut **runner.lock()?)),
+            || inner.lock_py().map(|mut runner| runner.mark_broken()),
+        )
     }
 }
 

@@ -3,15 +3,14 @@
 //! Like the rest of the crate it converts types and errors only; the stepping is the engine's.
 
 use super::{
-    list_arg, optional_threads, run_stoppable, str_arg, to_py_err, uint_arg, Locked, PyGame,
-    PyState,
+    list_arg, optional_threads, run_stoppable, str_arg, to_py_err, uint_arg, with_stop_flags,
+    Locked, PyGame, PyState,
 };
 use cardtable_engine as engine;
 use engine::EngineError;
 use numpy::{PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMappingProxy, PyString, PyTuple};
-use std::sync::atomic::Ordering;
 
 /// Many games stepped together for learning agents; see `cardtable.VectorEnv`.
 #[pyclass(module = "cardtable._core", name = "VectorEnv")]
@@ -84,22 +83,11 @@ impl PyVectorEnv {
         if stops.is_empty() {
             return py.detach(work).map_err(to_py_err);
         }
-        let raise = || {
-            for stop in &stops {
-                stop.store(true, Ordering::Relaxed);
-            }
-        };
-        let done = run_stoppable(py, raise, work);
-        for stop in &stops {
-            stop.store(false, Ordering::Relaxed);
-        }
-        match done {
-            Ok(result) => result.map_err(to_py_err),
-            Err(signal) => {
-                self.inner.lock_py()?.mark_broken();
-                Err(signal)
-            }
-        }
+        with_stop_flags(
+            &stops,
+            |raise| run_stoppable(py, raise, work),
+            || self.inner.lock_py().map(|mut envs| envs.mark_broken()),
+        )
     }
 
     /// The shape of a call's `obs` array: `[num_envs, *observation_shape]`, or `[num_envs, 0]`
