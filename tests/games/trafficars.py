@@ -1060,6 +1060,10 @@ def test_a_second_tow_truck_as_fifth_car(backend: Backend) -> None:
 
 
 def test_a_tow_truck_carrying_a_police_car_leaves_the_lane_open(backend: Backend) -> None:
+    """ "Poliisi toimii saattueena seuraavalle autolle: poliisikortin perään saa asettaa minkä
+    tahansa kortin, jossa on mikä tahansa luku." [The police escorts the next car: any card with
+    any number may be put after the police card.] A tow truck that lifts the police car carries it
+    on top, still in effect (contract, Decision 25)."""
     state = start(backend, [10, 20, 30], [[POLICE_A], [TOW_A], [5]])
     commit(state, [POLICE_A, TOW_A, 5])
     decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
@@ -1069,6 +1073,68 @@ def test_a_tow_truck_carrying_a_police_car_leaves_the_lane_open(backend: Backend
     assert lanes(state) == [[[10], [TOW_A, POLICE_A], [5]], [[20]], [[30]]]
     assert view(state)["place_cars"] == [[1, 2, 1], [1], [1]]
     assert view(state)["cars"] == [4, 1, 1]
+
+
+def test_a_free_place_above_the_towed_car_takes_a_larger_card(backend: Backend) -> None:
+    """ "Ensimmäisenä ehtivä saa asettaa korttinsa hinattavan auton vapauttamalle paikalle
+    noudattaen Pienimmästä isoimpaan -sääntöä." [The first in time may put his card in the place
+    the towed car freed, following the increasing rule.] The rule tests the card in front only
+    ("isompi kuin jonossa viimeisenä olevan kortin luku", larger than the last card's number): 25
+    may take the place of the towed 20 (contract, Decision 13)."""
+    state = tow_lanes(backend, [33, 34], [25, 44])
+    commit(state, [TOW_A, 33, 25])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 2, "target", [LANE_0, FREE_0], FREE_0)
+    assert lanes(state) == [[[12], [15], [25], [TOW_A, 20]], [[30], [33]], [[41], [42]]]
+    assert view(state)["place_cars"][0] == [1, 1, 1, 1]
+    assert penalties(state) == [0, 0, 0]
+
+
+def test_a_tow_truck_carrying_a_lone_ambulance_leaves_it_open(backend: Backend) -> None:
+    """ "Kun jonon ensimmäinen kortti on ambulanssikortti, pelaaja saa päättää, asettaako hän
+    korttinsa ambulanssin perään, vai johonkin muuhun sopivaan jonoon." [When a lane's first card is
+    an ambulance, the player may choose to put his card after the ambulance or into another lane
+    that fits.] A tow truck that lifts an ambulance standing alone in its lane carries it on top,
+    and the ambulance is still the lane's first card: any number may follow it (contract,
+    Decision 25)."""
+    hands = [[11, AMBULANCE_A, TOW_A], [12, 21, 5], [13, 31, 45]]
+    state = start(backend, [10, 20, 30], hands)
+    play_turn(state, [11, 12, 13])
+    commit(state, [AMBULANCE_A, 21, 31])
+    # The ambulance is lane 0's fifth car: seat 0 takes the other four and it stands alone.
+    decide(state, 0, "ambulance", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 1, "target", [LANE_0, LANE_1], LANE_1)
+    decide(state, 2, "target", [LANE_0, LANE_2], LANE_2)
+    assert lanes(state)[0] == [[AMBULANCE_A]]
+    commit(state, [TOW_A, 5, 45])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [None, [TOW_A, AMBULANCE_A]]
+    # 5 is below every numbered lane end, and yet it may follow the towed ambulance.
+    decide(state, 1, "target", [LANE_0, FREE_0], LANE_0)
+    decide(state, 2, "target", [LANE_2, FREE_0], LANE_2)
+    assert lanes(state) == [[[TOW_A, AMBULANCE_A], [5]], [[20], [21]], [[30], [31], [45]]]
+    assert penalties(state) == [4, 0, 0]
+
+
+def test_the_place_behind_a_police_car_freed_by_a_tow_truck_takes_any_number(
+    backend: Backend,
+) -> None:
+    """ "Poliisi toimii saattueena seuraavalle autolle." [The police escorts the next car.] When a
+    tow truck lifts the car behind a police car, the car that fills the freed place is the police
+    car's next car, and may have any number (contract, Decision 26)."""
+    state = start(backend, [10, 30, 40], [[POLICE_A, TOW_A], [41, 5], [31, 45]])
+    commit(state, [POLICE_A, 41, 31])
+    decide(state, 0, "police", [LANE_0, LANE_1, LANE_2], LANE_0)
+    decide(state, 2, "target", [LANE_0, LANE_1], LANE_0)
+    assert lanes(state)[0] == [[10], [POLICE_A], [31]]
+    commit(state, [TOW_A, 5, 45])
+    decide(state, 0, "tow_truck", [LANE_0, LANE_1, LANE_2], LANE_0)
+    assert lanes(state)[0] == [[10], [POLICE_A], None, [TOW_A, 31]]
+    # 5 fits no lane end; the place after the police car accepts it.
+    decide(state, 1, "take", [LANE_0, LANE_1, LANE_2, FREE_0], FREE_0)
+    assert state.is_terminal
+    assert lanes(state) == [[[10], [POLICE_A], [5], [TOW_A, 31]], [[30]], [[40], [41], [45]]]
+    assert penalties(state) == [0, 0, 0]
 
 
 # ----- fewer lanes -----
