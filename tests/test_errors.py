@@ -458,3 +458,82 @@ def test_counts_and_seeds_of_the_package_are_written_lo_to_hi_inclusive() -> Non
         with pytest.raises(InvalidOptionError) as err:
             call()
         assert message in str(err.value)
+
+
+class _Unprintable:
+    """A value whose ``repr`` fails, as a caller's odd object may."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+_HUGE = 10**5000
+"""An int of more digits than Python turns into text (4,300 by default)."""
+
+
+def _calls_with(value: Any, backend: cardtable.Backend) -> dict[str, Any]:
+    """Every public call that reads an integer, each given ``value`` where it reads it."""
+    from cardtable import render
+
+    game = cardtable.make("goofspiel", players=2, backend=backend)
+    state = game.new_state(seed=1)
+    legal = state.legal_actions()[0]
+    calls: dict[str, Any] = {
+        "make(players=)": lambda: cardtable.make("goofspiel", players=value, backend=backend),
+        "new_state(seed=)": lambda: game.new_state(seed=value),
+        "apply()": lambda: state.apply(value),
+        "apply(player=)": lambda: state.apply(legal, player=value),
+        "action_label()": lambda: state.action_label(value),
+        "rule_events_of()": lambda: state.rule_events_of(value),
+        "observation()": lambda: state.observation(value),
+        "observation_tensor()": lambda: state.observation_tensor(value),
+        "bot(seat)": lambda: cardtable.bot(game, "random", value),
+        "bot(seed=)": lambda: cardtable.bot(game, "random", 0, seed=value),
+        "svg(seat=)": lambda: render.svg(state, seat=value),
+        "replay()": lambda: render.replay([value], game),
+        "search(seed=)": lambda: cardtable.search(game, [state], "random", seed=value),
+    }
+    if backend == "rust":
+        calls |= {
+            "resample(observer)": lambda: state.resample(value, 0),
+            "resample(seed)": lambda: state.resample(0, value),
+            "simulate(games=)": lambda: cardtable.simulate(
+                "goofspiel", players=2, games=value, progress=False
+            ),
+            "simulate(seed=)": lambda: cardtable.simulate(
+                "goofspiel", players=2, games=2, seed=value, progress=False
+            ),
+            "simulate(threads=)": lambda: cardtable.simulate(
+                "goofspiel", players=2, games=2, threads=value, progress=False
+            ),
+            "simulate(first_game=)": lambda: cardtable.simulate(
+                "goofspiel", players=2, games=2, first_game=value, progress=False
+            ),
+            "a policy's action": lambda: cardtable.simulate(
+                "goofspiel",
+                players=2,
+                games=2,
+                progress=False,
+                bots=[lambda batch: [value] * len(batch.legal_actions), "random"],
+            ),
+            "derive_seed()": lambda: cardtable.derive_seed(value, 0),
+            "VectorEnv(num_envs)": lambda: cardtable.VectorEnv("goofspiel", value, players=2),
+            "VectorEnv(seed=)": lambda: cardtable.VectorEnv("goofspiel", 2, players=2, seed=value),
+        }
+    return calls
+
+
+@pytest.mark.parametrize("value", [_HUGE, _Unprintable()], ids=["5001 digits", "failing repr"])
+def test_a_value_that_cannot_be_printed_is_refused_in_the_packages_words(
+    backend: cardtable.Backend, value: Any
+) -> None:
+    """An int of more than 4,300 digits (Python will not turn it into text) or an object whose
+    ``repr`` fails: the refusal named the value with ``repr``, and Python's ValueError or the
+    object's own error escaped instead of the package's."""
+    game = cardtable.make("goofspiel", players=2, backend=backend)
+    state = game.new_state(seed=1)
+    before = state.to_dict()
+    for name, call in _calls_with(value, backend).items():
+        with pytest.raises(cardtable.CardtableError):
+            call()
+        assert state.to_dict() == before, name

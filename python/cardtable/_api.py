@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from cardtable._inputs import is_choice
+from cardtable._inputs import is_choice, shown
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import GameProtocol
 
@@ -104,7 +104,7 @@ def game_info(game_id: object) -> GameInfo:
             if info.id == wanted:
                 return info
     known = ", ".join(sorted(g.id for g in found))
-    raise InvalidOptionError(f"unknown game {game_id!r}; registered games: {known}")
+    raise InvalidOptionError(f"unknown game {shown(game_id)}; registered games: {known}")
 
 
 def make(
@@ -150,4 +150,4 @@ def make(
         from cardtable import reference
 
         return reference.make(game_id, players=players, **options)
-    raise InvalidOptionError(f"backend must be 'rust' or 'reference', got {backend!r}")
+    raise InvalidOptionError(f"backend must be 'rust' or 'reference', got {shown(backend)}")

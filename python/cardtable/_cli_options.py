@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cardtable._inputs import MAX_DEPTH
+from cardtable._inputs import MAX_DEPTH, shown
 from cardtable.errors import InvalidOptionError
 
 __all__ = [
@@ -108,10 +108,12 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
+            raise click.BadParameter(
+                f"expected KEY=VALUE, got {shown(pair)}", param_hint="--option"
+            )
         if key in given:
             raise click.BadParameter(
-                f"option {key!r} given twice ({given[key]!r}, then {_shorten(pair)!r})",
+                f"option {shown(key)} given twice ({shown(given[key])}, then {_shorten(pair)!r})",
                 param_hint="--option",
             )
         given[key] = _shorten(pair)

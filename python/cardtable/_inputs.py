@@ -29,6 +29,7 @@ __all__ = [
     "check_path",
     "check_threads",
     "is_choice",
+    "shown",
     "write_whole",
     "writing",
 ]
@@ -90,6 +91,26 @@ def as_items(value: object) -> list[object] | None:
         return None
 
 
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, whatever the value.
+
+    A refusal names the value it refuses, and naming it must not fail in its turn: an int too
+    long for Python to write (over 4,300 digits by default, see ``sys.set_int_max_str_digits``) is
+    described by its size, and an object whose ``repr`` fails by its type.
+
+    Examples:
+        >>> shown(3), shown("x"), shown(10**5000)
+        ('3', "'x'", '<an int of about 5001 digits>')
+    """
+    try:
+        return repr(value)
+    except Exception:
+        if isinstance(value, int):
+            digits = int(abs(value).bit_length() * 0.30103) + 1
+            return f"<an int of about {digits} digits>"
+        return f"<unprintable {type(value).__name__} object>"
+
+
 def check_bool(name: str, value: object) -> bool:
     """A flag: exactly ``True`` or ``False`` (``0``, ``1`` and ``numpy.bool_`` are refused).
 
@@ -97,7 +118,7 @@ def check_bool(name: str, value: object) -> bool:
         InvalidOptionError: Otherwise, naming ``name``.
     """
     if not isinstance(value, bool):
-        raise InvalidOptionError(f"{name} must be a bool, got {value!r}")
+        raise InvalidOptionError(f"{name} must be a bool, got {shown(value)}")
     return value
 
 
@@ -111,7 +132,7 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
     number = as_int(value)
     if number is None or number < low or (high is not None and number > high):
         bound = f">= {low}" if high is None else f"in {low}..={high}"
-        raise InvalidOptionError(f"{name} must be an int {bound}, got {value!r}")
+        raise InvalidOptionError(f"{name} must be an int {bound}, got {shown(value)}")
     return number
 
 
@@ -156,7 +177,7 @@ def check_path(path: object, name: str = "path") -> str | os.PathLike[str]:
             text = None
     if not isinstance(text, str) or not text or "\0" in text:
         raise InvalidOptionError(
-            f"{name} must be a str or a path (not empty, without NUL), got {path!r}"
+            f"{name} must be a str or a path (not empty, without NUL), got {shown(path)}"
         )
     return path  # type: ignore[return-value]
 

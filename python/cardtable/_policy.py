@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable import _core
-from cardtable._inputs import as_int
+from cardtable._inputs import as_int, shown
 from cardtable._simulation import PolicyBatch, Progress, PythonPolicy
 from cardtable.errors import IllegalActionError
 
@@ -263,7 +263,7 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
             return answer.astype(np.int64, copy=False)
         if answer.ndim == 0:
             raise IllegalActionError(
-                f"policy {_name(policy)!r} must return a sequence of actions, got {answer!r}"
+                f"policy {_name(policy)!r} must return a sequence of actions, got {shown(answer)}"
             )
         if answer.ndim > 1:  # argmax(..., keepdims=True), say
             raise IllegalActionError(
@@ -278,7 +278,7 @@ def _as_actions(policy: PythonPolicy, answer: object, batch: PolicyBatch) -> npt
         # row at fault.
         raise IllegalActionError(
             f"policy {_name(policy)!r} must return a sequence of actions (a list, a tuple or a "
-            f"1-d integer array), got {type(answer).__name__} {answer!r}"
+            f"1-d integer array), got {type(answer).__name__} {shown(answer)}"
         )
     if len(chosen) != rows:
         raise IllegalActionError(
@@ -303,9 +303,9 @@ def _slow_actions(
         )
         value = as_int(action)
         if value is None:
-            raise IllegalActionError(f"{where}: the action must be an int, got {action!r}")
+            raise IllegalActionError(f"{where}: the action must be an int, got {shown(action)}")
         if not -(2**63) <= value < 2**63:
-            raise IllegalActionError(f"{where}: action {value} is not legal")
+            raise IllegalActionError(f"{where}: action {shown(value)} is not legal")
         out[row] = value
     return out
 
@@ -332,10 +332,10 @@ def _checked_action(
     """
     name = getattr(policy, "__name__", policy)
     game, seat = game_seat
-    where = f"policy {name!r}, row {row} of its batch (game {game}, seat {seat})"
+    where = f"policy {shown(name)}, row {row} of its batch (game {game}, seat {seat})"
     value = as_int(action)
     if value is None:
-        raise IllegalActionError(f"{where}: the action must be an int, got {action!r}")
+        raise IllegalActionError(f"{where}: the action must be an int, got {shown(action)}")
     if value not in legal:
-        raise IllegalActionError(f"{where}: action {value} is not legal; legal: {legal}")
+        raise IllegalActionError(f"{where}: action {shown(value)} is not legal; legal: {legal}")
     return value

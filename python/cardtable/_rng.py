@@ -10,6 +10,7 @@ import operator
 from collections.abc import Sequence
 from typing import SupportsIndex
 
+from cardtable._inputs import shown
 from cardtable.errors import InvalidOptionError
 
 __all__ = ["SplitMix64", "derive_seed"]
@@ -46,7 +47,9 @@ class SplitMix64:
         except TypeError:
             whole = None
         if whole is None or not 0 < whole <= 1 << 64:
-            raise InvalidOptionError(f"below(n) needs a whole number n in 1..=2**64, got {n!r}")
+            raise InvalidOptionError(
+                f"below(n) needs a whole number n in 1..=2**64, got {shown(n)}"
+            )
         n = whole
         m = self.next() * n
         low = m & _MASK

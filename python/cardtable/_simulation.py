@@ -29,6 +29,7 @@ from cardtable._inputs import (
     check_int,
     check_path,
     check_threads,
+    shown,
     write_whole,
 )
 from cardtable._option_text import changed_options, options_text
@@ -298,11 +299,13 @@ def _hand_made_rows(
     """
     rows = _length(games)
     if rows is None:
-        raise InvalidOptionError(f"games must be a sequence of ints, got {games!r}")
+        raise InvalidOptionError(f"games must be a sequence of ints, got {shown(games)}")
     given = (("seats", seats), ("observations", observations), ("tensors", tensors))
     for name, value in (*given, ("legal_actions", legal_actions)):
         if value is not None and _length(value) != rows:
-            raise InvalidOptionError(f"{name} must have one entry per game ({rows}), got {value!r}")
+            raise InvalidOptionError(
+                f"{name} must have one entry per game ({rows}), got {shown(value)}"
+            )
     if legal_actions is None:
         return None
     checked: list[list[int]] = []
@@ -312,7 +315,7 @@ def _hand_made_rows(
         if any(a is None or not 0 <= a <= _MAX_ACTION for a in ids):
             raise InvalidOptionError(
                 f"each row of legal_actions must be a list of ints in 0..={_MAX_ACTION}, "
-                f"got {row!r}"
+                f"got {shown(row)}"
             )
         checked.append([a for a in ids if a is not None])
     return checked
@@ -1052,7 +1055,7 @@ def _bots_of(meta: dict[str, str]) -> list[str]:
         return split_bot_specs(text)
     bots = _metadata_json(meta, "bots")
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
-        raise ValueError(f"bots is not a list of bot specs: {text!r:.80}")
+        raise ValueError(f"bots is not a list of bot specs: {shown(text):.80}")
     return bots
 
 
@@ -1095,7 +1098,7 @@ def _table_problem(
     if not 0 <= requested <= MAX_SEED or not 0 <= first <= MAX_SEED - requested:
         return f"games {first}.. ({requested} of them) are not a range of a run"
     if not isinstance(interrupted, bool):
-        return f"interrupted is {interrupted!r}, not a bool"
+        return f"interrupted is {shown(interrupted)}, not a bool"
     if len(games) and (int(games.min()) < first or int(games.max()) >= first + requested):
         return f"game numbers outside the run's range {first}..{first + requested - 1}"
     if len(np.unique(games)) != len(games):
@@ -1229,7 +1232,7 @@ def _as_results(results: object) -> list[SimulationResult]:
     parts = as_items(results)
     if not parts or not all(isinstance(r, SimulationResult) for r in parts):
         raise InvalidOptionError(
-            f"merge takes one or more SimulationResults (a list of them), got {results!r:.80}"
+            f"merge takes one or more SimulationResults (a list of them), got {shown(results):.80}"
         )
     return [r for r in parts if isinstance(r, SimulationResult)]
 
@@ -1286,7 +1289,8 @@ def check_progress(
     """
     if progress is not True and progress is not False and not callable(progress):
         raise InvalidOptionError(
-            f"progress must be True, False or a callable progress(done, total), got {progress!r}"
+            "progress must be True, False or a callable progress(done, total), got "
+            f"{shown(progress)}"
         )
     if callable(progress):
         try:
@@ -1298,7 +1302,7 @@ def check_progress(
         except TypeError:
             raise InvalidOptionError(
                 "a progress callable must accept two positional arguments, progress(done, "
-                f"total), got {progress!r} with the signature {signature}"
+                f"total), got {shown(progress)} with the signature {signature}"
             ) from None
     return progress
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._inputs import MAX_SEED, as_int, check_int, shown
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import RULES_FIELDS, RulesState
 
@@ -47,7 +47,7 @@ class Divergence:
     def __str__(self) -> str:
         where = ""
         if self.game_id is not None:
-            arguments = ", ".join(f"{k}={v!r}" for k, v in (self.config or {}).items())
+            arguments = ", ".join(f"{k}={shown(v)}" for k, v in (self.config or {}).items())
             where = f" on {self.game_id}" + (f" with {arguments}" if arguments else "")
         if self.seed is None:
             head = f"implementations diverge{where} after history {self.history}:"
@@ -126,7 +126,7 @@ def _walk(name: str, a: Any, b: Any, out: list[str], wording: _Wording) -> None:
     """
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         for key in sorted(set(a) | set(b), key=str):
-            label = f"{name}[{key!r}]"
+            label = f"{name}[{shown(key)}]"
             if key not in a:
                 out.append(wording.only_second(label, b[key]))
             elif key not in b:
@@ -141,9 +141,9 @@ def _diff(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB) -> Non
     """The difference lines of two implementations' values (``sides`` names them)."""
     first, second = sides
     wording = _Wording(
-        only_second=lambda label, v: f"{label}: missing in {first}, {second} has {v!r}",
-        only_first=lambda label, v: f"{label}: {first} has {v!r}, missing in {second}",
-        differ=lambda label, x, y: f"{label}: {first} = {x!r}, {second} = {y!r}",
+        only_second=lambda label, v: f"{label}: missing in {first}, {second} has {shown(v)}",
+        only_first=lambda label, v: f"{label}: {first} has {shown(v)}, missing in {second}",
+        differ=lambda label, x, y: f"{label}: {first} = {shown(x)}, {second} = {shown(y)}",
     )
     _walk(name, a, b, out, wording)
 
@@ -171,14 +171,14 @@ def _outcome_map(value: Any) -> dict[int, float] | str:
     for pair in items:
         parts = pair.tolist() if isinstance(pair, np.ndarray) else pair
         if not isinstance(parts, (list, tuple)) or len(parts) != 2:
-            return f"{pair!r} is not an (outcome, probability) pair"
+            return f"{shown(pair)} is not an (outcome, probability) pair"
         outcome, probability = as_int(parts[0]), parts[1]
         if isinstance(probability, np.generic):
             probability = probability.item()
         if outcome is None or isinstance(probability, bool):
-            return f"{pair!r} is not an (outcome, probability) pair"
+            return f"{shown(pair)} is not an (outcome, probability) pair"
         if not isinstance(probability, (int, float)):
-            return f"{pair!r} is not an (outcome, probability) pair"
+            return f"{shown(pair)} is not an (outcome, probability) pair"
         if outcome in result:
             return f"outcome {outcome} is listed twice"
         result[outcome] = float(probability)
@@ -197,24 +197,26 @@ def _diff_chance(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB)
             why = "; ".join(
                 f"{s}: {m}" for s, m in ((first, map_a), (second, map_b)) if isinstance(m, str)
             )
-            out.append(f"{name}: {first} = {a!r}, {second} = {b!r} ({why})")
+            out.append(f"{name}: {first} = {shown(a)}, {second} = {shown(b)} ({why})")
         return
     entries = []
     for outcome in sorted(set(map_a) | set(map_b)):
         if outcome not in map_b:
             entries.append(
-                f"outcome {outcome} has p={map_a[outcome]!r} in {first}, is missing in {second}"
+                f"outcome {outcome} has p={shown(map_a[outcome])} in {first}, "
+                f"is missing in {second}"
             )
         elif outcome not in map_a:
             entries.append(
-                f"outcome {outcome} is missing in {first}, has p={map_b[outcome]!r} in {second}"
+                f"outcome {outcome} is missing in {first}, "
+                f"has p={shown(map_b[outcome])} in {second}"
             )
         elif not math.isclose(
             map_a[outcome], map_b[outcome], rel_tol=CHANCE_REL_TOL, abs_tol=CHANCE_ABS_TOL
         ):
             entries.append(
-                f"outcome {outcome}: {first} has p={map_a[outcome]!r}, "
-                f"{second} p={map_b[outcome]!r}"
+                f"outcome {outcome}: {first} has p={shown(map_a[outcome])}, "
+                f"{second} p={shown(map_b[outcome])}"
             )
     if entries:
         more = f"; and {len(entries) - _SHOWN} more" if len(entries) > _SHOWN else ""
@@ -276,7 +278,7 @@ class _Raised:
         self.error = error
 
     def __repr__(self) -> str:
-        return f"raises {self.error!r}"
+        return f"raises {shown(self.error)}"
 
 
 def _ask(state: Any, side: str, name: str, get: Callable[[Any], Any]) -> Any:
@@ -297,7 +299,7 @@ def _ask(state: Any, side: str, name: str, get: Callable[[Any], Any]) -> Any:
             )
             raise InvalidOptionError(
                 f"the state of implementation {side} ({type(state).__name__}) has no "
-                f"{member!r}, which the field {name!r} needs: {hint}"
+                f"{shown(member)}, which the field {shown(name)} needs: {hint}"
             ) from None
         return _Raised(err)
     except Exception as err:
@@ -308,7 +310,7 @@ def _fields(fields: object) -> tuple[str, ...]:
     """The field names ``fields`` holds, checked against :data:`ALL_FIELDS`."""
     if isinstance(fields, (str, bytes)) or not isinstance(fields, Iterable):
         raise InvalidOptionError(
-            f"fields must be a sequence of field names such as RULES_FIELDS, got {fields!r}"
+            f"fields must be a sequence of field names such as RULES_FIELDS, got {shown(fields)}"
         )
     names = tuple(fields)
     unknown = [f for f in names if f not in ALL_FIELDS]
@@ -327,7 +329,7 @@ def _require(obj: object, what: str, members: Iterable[str], kind: str) -> None:
     for member in members:
         if not hasattr(obj, member):
             raise InvalidOptionError(
-                f"{what} ({type(obj).__name__}) is not {kind}: it has no {member!r} "
+                f"{what} ({type(obj).__name__}) is not {kind}: it has no {shown(member)} "
                 "(see cardtable.protocols)"
             )
 
@@ -438,7 +440,7 @@ def _labels(labels: object) -> _Sides:
         if isinstance(first, str) and isinstance(second, str) and first and second != first:
             return first, second
     raise InvalidOptionError(
-        f"labels must be two distinct non-empty strings, such as ('A', 'B'), got {labels!r}"
+        f"labels must be two distinct non-empty strings, such as ('A', 'B'), got {shown(labels)}"
     )
 
 
@@ -448,7 +450,7 @@ def _seat_list(seats: Iterable[int], valid: range) -> list[int]:
     Reading stops at the first bad item, so an endless or huge iterable is refused at once.
     """
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
-        raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {seats!r}")
+        raise InvalidOptionError(f"tensor_seats must be an iterable of ints, got {shown(seats)}")
     out: list[int] = []
     for item in seats:
         seat = as_int(item)
@@ -456,7 +458,7 @@ def _seat_list(seats: Iterable[int], valid: range) -> list[int]:
             again = " twice" if seat in out else ""
             raise InvalidOptionError(
                 f"tensor_seats must hold distinct int seats in 0..={len(valid) - 1} "
-                f"(players={len(valid)}), got {item!r}{again}"
+                f"(players={len(valid)}), got {shown(item)}{again}"
             )
         out.append(seat)
     return out
@@ -472,11 +474,11 @@ def _report(
 ) -> None:
     """``diff`` of two answers, or one line if either side raised."""
     if isinstance(a, _Raised) or isinstance(b, _Raised):
-        shown = [
-            f"{side} {v!r}" if isinstance(v, _Raised) else f"{side} = {v!r}"
+        answers = [
+            f"{side} {shown(v)}" if isinstance(v, _Raised) else f"{side} = {shown(v)}"
             for side, v in zip(sides, (a, b), strict=True)
         ]
-        out.append(f"{label}: {', '.join(shown)}")
+        out.append(f"{label}: {', '.join(answers)}")
     else:
         diff(label, a, b, out, sides)
 
@@ -491,7 +493,9 @@ def _diff_arrays(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB)
     try:
         x, y = np.asarray(a), np.asarray(b)
     except Exception as err:
-        out.append(f"{name}: {first} = {a!r}, {second} = {b!r}, not both arrays ({err!r})")
+        out.append(
+            f"{name}: {first} = {shown(a)}, {second} = {shown(b)}, not both arrays ({shown(err)})"
+        )
         return
     if x.shape != y.shape or x.dtype != y.dtype:
         out.append(
@@ -507,15 +511,16 @@ def _diff_arrays(name: str, a: Any, b: Any, out: list[str], sides: _Sides = _AB)
         if not _same(x, y):
             out.append(
                 f"{name}: {first} = {x.tolist()!r}, {second} = {y.tolist()!r} "
-                f"(not comparable: {err!r})"
+                f"(not comparable: {shown(err)})"
             )
         return
     if where.size:
-        shown = where[:_SHOWN].tolist()
+        first_differing = where[:_SHOWN].tolist()
         flat_a, flat_b = x.reshape(-1), y.reshape(-1)
         out.append(
-            f"{name}: {where.size} of {x.size} entries differ, first at flat indices {shown}: "
-            f"{first} = {flat_a[shown].tolist()}, {second} = {flat_b[shown].tolist()}"
+            f"{name}: {where.size} of {x.size} entries differ, first at flat indices "
+            f"{first_differing}: {first} = {flat_a[first_differing].tolist()}, "
+            f"{second} = {flat_b[first_differing].tolist()}"
         )
 
 
@@ -602,7 +607,7 @@ def _reference_game(
         InvalidOptionError: If ``reference`` raises (it refuses ``config``), or returns something
             that is not a game of ``game_id`` (no ``new_state()``, another ``game_id`` or none).
     """
-    arguments = ", ".join(f"{key}={value!r}" for key, value in config.items())
+    arguments = ", ".join(f"{key}={shown(value)}" for key, value in config.items())
     call = f"{name}({arguments})"
     try:
         game = reference(**config)
@@ -615,12 +620,12 @@ def _reference_game(
     if not callable(getattr(game, "new_state", None)):
         got = f"{type(game).__name__}, which has no new_state()"
     elif found != game_id:
-        got = f"a game with game_id {found!r}"
+        got = f"a game with game_id {shown(found)}"
     else:
         return game
     raise InvalidOptionError(
-        f"{call} must return a game of {game_id} (with game_id {game_id!r} and new_state(), as "
-        f"cardtable's games), got {got}"
+        f"{call} must return a game of {game_id} (with game_id {shown(game_id)} and "
+        f"new_state(), as cardtable's games), got {got}"
     )
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, as_int, check_int, check_threads
+from cardtable._inputs import MAX_SEED, as_int, check_int, check_threads, shown
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.protocols import GameProtocol, StateProtocol
 
@@ -49,7 +49,9 @@ def _check_temperature(temperature: object) -> float:
     """
     t = None if isinstance(temperature, bool | np.bool_) else _real(temperature)
     if t is None or not math.isfinite(t) or t < 0:
-        raise InvalidOptionError(f"temperature must be a finite number >= 0, got {temperature!r}")
+        raise InvalidOptionError(
+            f"temperature must be a finite number >= 0, got {shown(temperature)}"
+        )
     return t
 
 
@@ -130,7 +132,7 @@ class SearchStats:
         if size is None or not above <= size <= _MAX_NUM_ACTIONS:
             raise InvalidOptionError(
                 f"num_actions must be an int in {above}..={_MAX_NUM_ACTIONS} (above every legal "
-                f"action), got {num_actions!r}"
+                f"action), got {shown(num_actions)}"
             )
         dense = np.zeros(size, dtype=np.float64)
         dense[self.actions] = probabilities
@@ -215,7 +217,7 @@ def _engine_game(game: GameProtocol) -> _core.Game:
     options = getattr(game, "options", None)
     if not isinstance(game_id, str) or not isinstance(options, Mapping) or players is None:
         raise InvalidOptionError(
-            f"expected a game (cardtable.make(...)) to seat a bot in, got {game!r:.80}"
+            f"expected a game (cardtable.make(...)) to seat a bot in, got {shown(game):.80}"
         )
     return _core.Game(game_id, players, dict(options))
 
@@ -234,7 +236,7 @@ def _engine_state(game: _core.Game, state: StateProtocol) -> _core.State:
     to_dict = getattr(state, "to_dict", None)
     data = to_dict() if callable(to_dict) else None
     if not isinstance(data, dict):
-        raise IllegalActionError(f"this bot plays {game.game_id}, not {state!r:.80}")
+        raise IllegalActionError(f"this bot plays {game.game_id}, not {shown(state):.80}")
     if (data.get("game"), data.get("players"), data.get("options")) != (
         game.game_id,
         game.players,
@@ -408,7 +410,7 @@ def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:
         True
     """
     if not isinstance(name, str):
-        raise InvalidOptionError(f"bot name must be a str, got {name!r}")
+        raise InvalidOptionError(f"bot name must be a str, got {shown(name)}")
     return BuiltinBot(game, name, seat, seed)
 
 
@@ -602,9 +604,9 @@ def search(
     from cardtable._simulation import Progress
 
     if not isinstance(bot, str):
-        raise InvalidOptionError(f"bot must be a str, got {bot!r}")
+        raise InvalidOptionError(f"bot must be a str, got {shown(bot)}")
     if isinstance(states, str | bytes) or not isinstance(states, Sequence):
-        raise InvalidOptionError(f"states must be a sequence of states, got {states!r:.80}")
+        raise InvalidOptionError(f"states must be a sequence of states, got {shown(states):.80}")
     bar = Progress(progress, len(states), doing="searching", unit="states")  # checks progress
     threads = check_threads(threads)
     seeds = _search_seeds(seed, len(states))

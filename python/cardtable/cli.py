@@ -31,7 +31,7 @@ from cardtable._cli_options import (
     option_pairs,
     parse_options,
 )
-from cardtable._inputs import MAX_THREADS, writing
+from cardtable._inputs import MAX_THREADS, shown, writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
 from cardtable.protocols import GameProtocol
@@ -214,7 +214,7 @@ def output_format(path: Path) -> OutputFormat:
     if fmt is None:
         known = ", ".join(_OUT_FORMATS)
         raise click.BadParameter(
-            f"cannot tell the format of {path.name!r} from its extension; use one of {known}",
+            f"cannot tell the format of {shown(path.name)} from its extension; use one of {known}",
             param_hint="--out",
         )
     return fmt
@@ -231,7 +231,7 @@ def _check_outputs(out: Path | None, plot: Path | None, backend: str) -> OutputF
     if plot is not None:
         if plot.suffix.lower() not in _PLOT_FORMATS:
             raise click.BadParameter(
-                f"a plot is written as {', '.join(_PLOT_FORMATS)}; got {plot.name!r}",
+                f"a plot is written as {', '.join(_PLOT_FORMATS)}; got {shown(plot.name)}",
                 param_hint="--plot",
             )
         _require("matplotlib", "plot", "--plot")
@@ -618,7 +618,7 @@ def bot_names(bots: str | None) -> list[str]:
         return []
     names = split_bot_specs(bots)
     if not names:
-        raise click.BadParameter(f"no bot named in {bots!r}", param_hint="--bots")
+        raise click.BadParameter(f"no bot named in {shown(bots)}", param_hint="--bots")
     return names
 
 

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Literal
 
 from cardtable import _rng
-from cardtable._inputs import MAX_SEED, check_bool, check_int, check_threads, is_choice
+from cardtable._inputs import MAX_SEED, check_bool, check_int, check_threads, is_choice, shown
 from cardtable._simulation import (
     BotSummary,
     PolicyBatch,
@@ -161,19 +161,19 @@ def simulate(
     if bots is None:
         bots = ["random"] * game.players
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidOptionError(f"bots must be a list of bot names or policies, got {bots!r}")
+        raise InvalidOptionError(f"bots must be a list of bot names or policies, got {shown(bots)}")
     bots = list(bots)
     if len(bots) != game.players:
         raise InvalidOptionError(f"{game_id}: {len(bots)} bots given for {game.players} players")
     for seat, b in enumerate(bots):
         if not isinstance(b, str) and not callable(b):
             raise InvalidOptionError(
-                f"bots[{seat}] must be a bot name or a Python policy (a callable), got {b!r}"
+                f"bots[{seat}] must be a bot name or a Python policy (a callable), got {shown(b)}"
             )
     names = bot_labels(bots)
     if ray_chunks is not None and not is_choice(backend, "ray"):
         raise InvalidOptionError(
-            f"ray_chunks={ray_chunks!r} goes with backend='ray' (the local backend splits the "
+            f"ray_chunks={shown(ray_chunks)} goes with backend='ray' (the local backend splits the "
             "games over its threads itself)"
         )
     run: partial[dict[str, Any]]
@@ -190,7 +190,7 @@ def simulate(
 
         run = partial(simulate_ray, game, names, chunks=ray_chunks)
     else:
-        raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
+        raise InvalidOptionError(f"backend must be 'local' or 'ray', got {shown(backend)}")
     raw = run(
         games=games, seed=seed, keep_games=keep_games, progress=progress, first_game=first_game
     )

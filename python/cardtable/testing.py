@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 
-from cardtable._inputs import MAX_SEED, as_int, check_int, is_choice
+from cardtable._inputs import MAX_SEED, as_int, check_int, is_choice, shown
 from cardtable._rng import SplitMix64
 from cardtable._state_compare import (
     _AB,
@@ -365,7 +365,7 @@ class _Run:
     ) -> None:
         players = as_int(getattr(game_a, "players", None))
         if players is None or players < 1:
-            raise InvalidOptionError(f"game_a.players must be an int >= 1, got {players!r}")
+            raise InvalidOptionError(f"game_a.players must be an int >= 1, got {shown(players)}")
         self.game_a, self.game_b = game_a, game_b
         self.names, self.start, self.sides = names, start, sides
         self.game_id, self.config = game_id, config
@@ -388,13 +388,18 @@ class _Run:
         """
         lines = list(lines)
         first, second = self.sides
-        shown = any(line.startswith("history") for line in lines)
-        if self.start is not None and not shown and self.b is not None and _has(self.b, "history"):
+        has_history = any(line.startswith("history") for line in lines)
+        if (
+            self.start is not None
+            and not has_history
+            and self.b is not None
+            and _has(self.b, "history")
+        ):
             # The history reported is the first state's: show the second one's if it differs.
             theirs = _ask(self.b, second, "history", _GETTERS["history"])
             ours = _full_history(self.a, self.chosen)
             if history == ours and not isinstance(theirs, _Raised) and not _same(theirs, ours):
-                lines.append(f"history: {first} = {ours!r}, {second} = {theirs!r}")
+                lines.append(f"history: {first} = {shown(ours)}, {second} = {shown(theirs)}")
         if self.cloned is not None:
             lines.append(
                 f"(earlier, {self.cloned}: if the history alone does not reproduce this, the clone "
@@ -409,7 +414,7 @@ class _Run:
         """A field of the first state (a divergence if it raises)."""
         value = _ask(self.a, self.sides[0], name, _GETTERS[name])
         if isinstance(value, _Raised):
-            raise self.diverge(self.played(), [f"{name}: {self.sides[0]} {value!r}"]) from (
+            raise self.diverge(self.played(), [f"{name}: {self.sides[0]} {shown(value)}"]) from (
                 value.error
             )
         return value
@@ -432,28 +437,28 @@ class _Run:
             a.apply(action)
         except Exception as err:
             raise self.diverge(
-                history, [f"{where}apply({action}): {first} raises {err!r}"]
+                history, [f"{where}apply({action}): {first} raises {shown(err)}"]
             ) from err
         try:
             b.apply(action)
         except Exception as err:
-            line = f"{where}apply({action}): {first} accepts it, {second} raises {err!r}"
+            line = f"{where}apply({action}): {first} accepts it, {second} raises {shown(err)}"
             raise self.diverge(history, [line]) from err
 
     def play(self, choices: Iterable[int], steps: int, probes: _Probes | None) -> list[int]:
         """Plays ``choices`` (see :func:`assert_equivalent`), with the ``probes`` if any."""
         if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
-            raise InvalidOptionError(f"choices must be an iterable of ints, got {choices!r}")
+            raise InvalidOptionError(f"choices must be an iterable of ints, got {shown(choices)}")
         first, second = self.sides
         start = self.start
         try:
             self.a = self.game_a.new_state(start)
         except Exception as err:
-            raise self.diverge([], [f"new_state({start}): {first} raises {err!r}"]) from err
+            raise self.diverge([], [f"new_state({start}): {first} raises {shown(err)}"]) from err
         try:
             self.b = self.game_b.new_state(start)
         except Exception as err:
-            line = f"new_state({start}): {first} returns a state, {second} raises {err!r}"
+            line = f"new_state({start}): {first} returns a state, {second} raises {shown(err)}"
             raise self.diverge([], [line]) from err
         # A seed draws chance outcomes inside new_state and apply: compare them too.
         compared = "history" in self.names or start is None
@@ -484,7 +489,7 @@ class _Run:
                 choice = 0 if step - exhausted_at < FIRST_LEGAL_STEPS else fallback.next()
             index = as_int(choice)
             if index is None:
-                raise InvalidOptionError(f"choices must be ints, got {choice!r}")
+                raise InvalidOptionError(f"choices must be ints, got {shown(choice)}")
             action = legal[index % len(legal)]
             # With a seed, apply draws chance outcomes too: the history before it is A's own.
             before = list(self.chosen) if start is None else _full_history(self.a, self.chosen)
@@ -518,7 +523,7 @@ class _Run:
         except IllegalActionError:
             pass
         except Exception as err:
-            line = f"{head} {first} raises {err!r} instead of IllegalActionError"
+            line = f"{head} {first} raises {shown(err)} instead of IllegalActionError"
             raise self.diverge(history, [line]) from err
         else:
             raise self.diverge(history, [f"{head} {first} accepts it"])
@@ -531,7 +536,7 @@ class _Run:
         except Exception as err:
             cause = err
             problems.append(
-                f"{second} raised {err!r} instead of IllegalActionError (raise "
+                f"{second} raised {shown(err)} instead of IllegalActionError (raise "
                 "cardtable.errors.IllegalActionError, or a subclass, for an action that is not "
                 "legal)"
             )
@@ -556,12 +561,12 @@ class _Run:
         try:
             clone_a = self.a.clone()
         except Exception as err:
-            raise self.diverge(history, [f"clone(): {first} raises {err!r}"]) from err
+            raise self.diverge(history, [f"clone(): {first} raises {shown(err)}"]) from err
         before = _snapshot(self.b, second, self.names, self.players)
         try:
             clone_b = self.b.clone()
         except Exception as err:
-            line = f"clone(): {first} returns a copy, {second} raises {err!r}"
+            line = f"clone(): {first} returns a copy, {second} raises {shown(err)}"
             raise self.diverge(history, [line]) from err
         if clone_b is self.b or clone_b is None:
             what = "None" if clone_b is None else "the state itself"
@@ -627,7 +632,7 @@ def play_random(
     """
     rng = SplitMix64(_seed(seed))
     if policy is not None and not callable(policy):
-        raise InvalidOptionError(f"policy must be None or a callable, got {policy!r}")
+        raise InvalidOptionError(f"policy must be None or a callable, got {shown(policy)}")
     _require(state, "state", ("is_terminal", "legal_actions", "apply"), "a state")
     applied: list[int] = []
     while not state.is_terminal:
@@ -646,7 +651,7 @@ def _game_class(game_id: object) -> type[ReferenceGame[Any]]:
 
     if not isinstance(game_id, str) or game_id not in reference.GAMES:
         raise InvalidOptionError(
-            f"unknown game {game_id!r}; registered games: {', '.join(reference.GAMES)}"
+            f"unknown game {shown(game_id)}; registered games: {', '.join(reference.GAMES)}"
         )
     return reference.GAMES[game_id]
 
@@ -703,7 +708,7 @@ def _check_pin(game_id: str, cls: type[ReferenceGame[Any]], name: str, value: An
     specs = {spec.name: spec for spec in cls.option_specs}
     if name not in specs:
         known = ", ".join(["players", *specs])
-        raise InvalidOptionError(f"{game_id}: unknown option {name!r} (known: {known})")
+        raise InvalidOptionError(f"{game_id}: unknown option {shown(name)} (known: {known})")
     # Checks it (a value that is not JSON too), naming game and option.
     OptionReader(game_id, {name: value}, cls.option_specs)
 
@@ -721,7 +726,7 @@ def _bases(game_id: str, fixed: dict[str, Any]) -> dict[int, dict[str, Any]]:
         if players not in counts:
             raise InvalidOptionError(
                 f"{game_id}: players must be in {cls.min_players}..={cls.max_players}, "
-                f"got {fixed['players']!r}"
+                f"got {shown(fixed['players'])}"
             )
         assert players is not None
         counts = [players]
@@ -948,7 +953,7 @@ class _KeyedDatabase(ExampleDatabase):
         self._prefix = hashlib.sha256(key.encode()).digest()  # fixed length: keys stay apart
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.wrapped!r}, {self.key!r})"
+        return f"{type(self).__name__}({shown(self.wrapped)}, {shown(self.key)})"
 
     def save(self, key: bytes, value: bytes) -> None:
         """Saves ``value`` under this test's ``key``."""
@@ -998,13 +1003,13 @@ def _settings_changes(changes: object) -> dict[str, Any]:
     if not isinstance(changes, Mapping) or not all(isinstance(key, str) for key in changes):
         raise InvalidOptionError(
             "settings must be None or a dict of hypothesis.settings keyword arguments, such as "
-            f"{{'deadline': 500}}, got {changes!r}"
+            f"{{'deadline': 500}}, got {shown(changes)}"
         )
     database = changes.get("database")
     if database is not None and not isinstance(database, ExampleDatabase):
         raise InvalidOptionError(
             "settings: database must be None or a hypothesis.database.ExampleDatabase (such as "
-            f"DirectoryBasedExampleDatabase('.hypothesis/examples')), got {database!r}"
+            f"DirectoryBasedExampleDatabase('.hypothesis/examples')), got {shown(database)}"
         )
     return dict(changes)
 
@@ -1105,15 +1110,17 @@ def equivalence_test(
 
     configs = game_configs(game_id, **fixed)
     if not callable(factory):
-        raise InvalidOptionError(f"factory must be a callable returning a game, got {factory!r}")
+        raise InvalidOptionError(
+            f"factory must be a callable returning a game, got {shown(factory)}"
+        )
     if not is_choice(reference_backend, "rust", "reference"):
         raise InvalidOptionError(
-            f"reference_backend must be 'rust' or 'reference', got {reference_backend!r}"
+            f"reference_backend must be 'rust' or 'reference', got {shown(reference_backend)}"
         )
     if reference is not None and not callable(reference):
         raise InvalidOptionError(
             f"reference must be None or a callable returning a game (a game class), got "
-            f"{reference!r}"
+            f"{shown(reference)}"
         )
     if reference is factory:
         raise InvalidOptionError(
@@ -1143,7 +1150,7 @@ def equivalence_test(
     elif seed == "drawn":
         seeds = st.integers(0, MAX_SEED)
     elif isinstance(seed, str):
-        raise InvalidOptionError(f"seed must be None, an int or 'drawn', got {seed!r}")
+        raise InvalidOptionError(f"seed must be None, an int or 'drawn', got {shown(seed)}")
     else:
         seeds = st.just(_seed(seed))
     sides = ("cardtable" if reference is None else _reference_label(reference), "yours")
@@ -1157,11 +1164,11 @@ def equivalence_test(
         config: dict[str, Any], choices: list[int], probes: _Probes | None, start: int | None
     ) -> DivergenceError | None:
         ours = ours_for(config)
-        call = f"factory(**{config!r})"
+        call = f"factory(**{shown(config)})"
         try:
             theirs = factory(**config)
         except Exception as err:
-            line = f"{call} raises {err!r} ({sides[0]} accepts these arguments)"
+            line = f"{call} raises {shown(err)} ({sides[0]} accepts these arguments)"
             failure = DivergenceError(Divergence([], [line], start, game_id, config, sides))
             failure.__cause__ = err
             return failure
@@ -1188,15 +1195,15 @@ def equivalence_test(
             raise error
 
     pinned = sorted(fixed.items())
-    seeded = "" if seed is None else f", seed={seed!r}"
+    seeded = "" if seed is None else f", seed={shown(seed)}"
     ours_key = (
-        f"reference_backend={reference_backend!r}"
+        f"reference_backend={shown(reference_backend)}"
         if reference is None
         else f"reference={_qualified_name(reference)}"
     )
     key = (
-        f"cardtable.testing.equivalence_test({game_id!r}, {_qualified_name(factory)}, "
-        f"{ours_key}, fields={names!r}{seeded}, fixed={pinned!r})"
+        f"cardtable.testing.equivalence_test({shown(game_id)}, {_qualified_name(factory)}, "
+        f"{ours_key}, fields={shown(names)}{seeded}, fixed={shown(pinned)})"
     )
     profile = hypothesis_settings()  # the active profile, as @given has just taken it
     saved = changes.pop("database", profile.database)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED, as_int, check_bool, check_int, check_threads
+from cardtable._inputs import MAX_SEED, as_int, check_bool, check_int, check_threads, shown
 from cardtable._option_text import changed_options
 from cardtable.errors import (
     CardtableError,
@@ -85,7 +85,7 @@ def _int(value: object, what: str) -> int:
     """``value`` as an int by the package's integer rule (:func:`as_int`), or InvalidOptionError."""
     number = as_int(value)
     if number is None:
-        raise InvalidOptionError(f"{what} must be an int, got {value!r}")
+        raise InvalidOptionError(f"{what} must be an int, got {shown(value)}")
     return number
 
 
@@ -99,7 +99,7 @@ def _array(values: npt.ArrayLike, what: str, error: type[CardtableError]) -> npt
     """
     listed = isinstance(values, (list, tuple))
     if listed and any(isinstance(v, (bool, np.bool_)) for v in values):  # type: ignore[union-attr]
-        raise error(f"{what} must be integers, not bools: {values!r}")
+        raise error(f"{what} must be integers, not bools: {shown(values)}")
     try:
         array = np.asarray(values)
     except ValueError as err:  # ragged nested lists
@@ -136,11 +136,11 @@ def _items(value: object, what: str) -> list[Any]:
     """
     not_sequences = (str, bytes, bytearray, memoryview, Mapping, Set)
     if not isinstance(value, Iterable) or isinstance(value, not_sequences):
-        raise InvalidOptionError(f"{what} must be a sequence, got {value!r}")
+        raise InvalidOptionError(f"{what} must be a sequence, got {shown(value)}")
     try:
         return list(value)
     except TypeError:
-        raise InvalidOptionError(f"{what} must be a sequence, got {value!r}") from None
+        raise InvalidOptionError(f"{what} must be a sequence, got {shown(value)}") from None
 
 
 class VectorEnv:
@@ -222,7 +222,7 @@ class VectorEnv:
 
         count = _int(num_envs, "num_envs")
         if not 1 <= count <= MAX_SEED:
-            raise InvalidOptionError(f"num_envs must be in 1..={MAX_SEED}, got {count}")
+            raise InvalidOptionError(f"num_envs must be in 1..={MAX_SEED}, got {shown(count)}")
         threads = check_threads(threads)
         self.game: _core.Game = _core.Game(game_id, players, options)
         self.game_id = game_id
@@ -233,7 +233,8 @@ class VectorEnv:
         if isinstance(agent_seats, str):
             if agent_seats != "all":
                 raise InvalidOptionError(
-                    f"agent_seats must be a seat, a sequence of seats or 'all', got {agent_seats!r}"
+                    "agent_seats must be a seat, a sequence of seats or 'all', got "
+                    f"{shown(agent_seats)}"
                 )
             seats = list(range(self.players))
         elif (one := as_int(agent_seats)) is not None:
@@ -252,11 +253,11 @@ class VectorEnv:
         else:
             bots = _items(opponents, "opponents (a bot name or a sequence of them)")
             if not all(isinstance(b, str) for b in bots):
-                raise InvalidOptionError(f"opponents must be bot names, got {opponents!r}")
+                raise InvalidOptionError(f"opponents must be bot names, got {shown(opponents)}")
         if not isinstance(reward, str) or reward not in ("win", "margin", "score"):
             raise InvalidOptionError(
                 f"reward must be 'win' or 'margin' ('score' is another name of 'margin'), "
-                f"got {reward!r}"
+                f"got {shown(reward)}"
             )
         # The name given (a numpy.str_ as a plain str); the engine calls the margin "score".
         self.reward: Reward = (
@@ -611,8 +612,8 @@ class VectorEnv:
         options = changed_options(self.game_id, self.players, self.game.options)
         return (
             f"<VectorEnv {self.game_id} players={self.players} num_envs={self.num_envs} "
-            f"agent_seats={self.agent_seats} opponents={bots!r} reward={self.reward!r}"
-            + (f" options={options!r}" if options else "")
+            f"agent_seats={self.agent_seats} opponents={shown(bots)} reward={shown(self.reward)}"
+            + (f" options={shown(options)}" if options else "")
             + ("" if self.observations else " observations=False")
             + (" reuse_buffers=True" if self.reuse_buffers else "")
             + (" rotate_seats=True" if self.rotate_seats else "")
@@ -658,7 +659,7 @@ def _reset_seed(seed: object) -> int | None:
         raise InvalidOptionError(
             f"reset() takes one seed for all the envs, not one per env: pass one int in "
             f"0..={MAX_SEED} (env i's k-th game is then the seeded game "
-            f"derive_seed(derive_seed(seed, i), k)), got {seed!r}"
+            f"derive_seed(derive_seed(seed, i), k)), got {shown(seed)}"
         )
     return check_int("seed", seed, 0, MAX_SEED)
 
@@ -673,7 +674,7 @@ def _check_reset_options(options: object) -> None:
         return
     raise InvalidOptionError(
         "reset() supports options=None or an empty dict only (the game's options are given "
-        f"when the env is made, and every env is reset together), got {options!r}"
+        f"when the env is made, and every env is reset together), got {shown(options)}"
     )
 
 

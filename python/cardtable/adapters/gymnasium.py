@@ -47,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable import games
-from cardtable._inputs import as_int, is_choice
+from cardtable._inputs import as_int, is_choice, shown
 from cardtable.adapters._common import check_seed
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.vector import Info, Reward, StepResult, VectorEnv, _check_reset_options
@@ -107,10 +107,12 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         """
         if not is_choice(illegal_action, "lose", "raise"):
             raise InvalidOptionError(
-                f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
+                f"illegal_action must be 'lose' or 'raise', got {shown(illegal_action)}"
             )
         if not is_choice(render_mode, None, "ansi"):
-            raise InvalidOptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidOptionError(
+                f"render_mode must be None or 'ansi', got {shown(render_mode)}"
+            )
         clash = sorted(_VECTOR_ENV_ARGUMENTS.intersection(options))
         if clash:
             raise InvalidOptionError(
@@ -186,7 +188,7 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         a = as_int(action)
         if a is None:
             kind = " (not a bool)" if isinstance(action, bool | np.bool_) else ""
-            raise IllegalActionError(f"action must be an int{kind}, got {action!r}")
+            raise IllegalActionError(f"action must be an int{kind}, got {shown(action)}")
         if not (0 <= a < len(self._mask) and self._mask[a]):
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -308,13 +310,13 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         if render_mode is not None:
             raise InvalidOptionError(
                 f"render_mode must be None (a CardtableVectorEnv does not render), "
-                f"got {render_mode!r}"
+                f"got {shown(render_mode)}"
             )
         clash = sorted(_NOT_VECTOR_ARGUMENTS.keys() & options.keys())
         if clash:
             name = clash[0]
             raise InvalidOptionError(
-                f"CardtableVectorEnv takes no argument {name!r}: {_NOT_VECTOR_ARGUMENTS[name]}"
+                f"CardtableVectorEnv takes no argument {shown(name)}: {_NOT_VECTOR_ARGUMENTS[name]}"
             )
         run_seed = check_seed(seed)
         if run_seed is None:
@@ -406,7 +408,7 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         self.vector_env.close()
 
     def __repr__(self) -> str:
-        return f"CardtableVectorEnv({self.vector_env!r})"
+        return f"CardtableVectorEnv({shown(self.vector_env)})"
 
 
 make_vec_env = CardtableVectorEnv

@@ -33,7 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import cardtable
-from cardtable._inputs import as_int, is_choice
+from cardtable._inputs import as_int, is_choice, shown
 from cardtable._rng import SplitMix64
 from cardtable.adapters._common import check_seed, win_rewards
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
@@ -71,7 +71,9 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """
         super().__init__()
         if not is_choice(render_mode, None, "ansi"):
-            raise InvalidOptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidOptionError(
+                f"render_mode must be None or 'ansi', got {shown(render_mode)}"
+            )
         self.render_mode = render_mode
         self.game = cardtable.make(game_id, players=players, **options)
         self.metadata = {**self.metadata, "name": f"cardtable_{game_id}_v0"}
@@ -103,7 +105,9 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """
         seat = self._seat.get(agent) if isinstance(agent, str) else None
         if seat is None:
-            raise InvalidOptionError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+            raise InvalidOptionError(
+                f"unknown agent {shown(agent)}; agents: {self.possible_agents}"
+            )
         return seat
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -205,7 +209,9 @@ class CardtableAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         number = as_int(action)
         if number is None:
-            raise IllegalActionError(f"{agent} is to move: an action is an int, got {action!r}")
+            raise IllegalActionError(
+                f"{agent} is to move: an action is an int, got {shown(action)}"
+            )
         self._state.apply(number)
         self._cumulative_rewards[agent] = 0.0
         if self._state.is_terminal:

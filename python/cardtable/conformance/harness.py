@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Self
 
-from cardtable._inputs import check_int, check_path
+from cardtable._inputs import check_int, check_path, shown
 from cardtable.conformance.protocol import (
     FIELDS,
     MAX_DEPTH,
@@ -95,7 +95,7 @@ def check_timeout(timeout: Any) -> float:
     if not 0 < seconds <= MAX_TIMEOUT:  # NaN fails too
         raise InvalidOptionError(
             f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
-            f"got {timeout!r}"
+            f"got {shown(timeout)}"
         )
     return seconds
 
@@ -128,7 +128,7 @@ def check_command(command: Any) -> str:
     if not isinstance(command, str) or "\0" in command or not command.strip():
         raise InvalidOptionError(
             "command must be a command line (a string) or its argv (a list of strings), "
-            f"not empty and without NUL characters, got {given!r}"
+            f"not empty and without NUL characters, got {shown(given)}"
         )
     return command
 
@@ -146,7 +146,7 @@ def check_cwd(cwd: Any) -> str | None:
     except InvalidOptionError:
         path = ""
     if not os.path.isdir(path):
-        raise InvalidOptionError(f"cwd must be None or an existing directory, got {cwd!r}")
+        raise InvalidOptionError(f"cwd must be None or an existing directory, got {shown(cwd)}")
     return path
 
 
@@ -291,7 +291,9 @@ class Implementation:
         try:
             argv = shlex.split(command)
         except ValueError as err:
-            raise ProtocolError("start", f"cannot parse the command {command!r}: {err}") from None
+            raise ProtocolError(
+                "start", f"cannot parse the command {shown(command)}: {err}"
+            ) from None
         try:
             self._proc = subprocess.Popen(
                 argv,
@@ -302,7 +304,7 @@ class Implementation:
                 start_new_session=True,  # its own process group: stopped as a whole, spared ^C
             )
         except OSError as err:
-            raise ProtocolError("start", f"cannot start {command!r}: {err}") from None
+            raise ProtocolError("start", f"cannot start {shown(command)}: {err}") from None
         assert self._proc.stdout is not None and self._proc.stderr is not None
         assert self._proc.stdin is not None
         # Our requests go out on a thread of their own, so that a child that stops reading can
@@ -608,7 +610,7 @@ class Implementation:
         # An answer to another request (a repeated one, say) is told before its schema.
         due, got = request["id"], answer.get("id")
         if type(got) is float:  # JSON Schema's "integer" admits 3.0: the protocol does not
-            raise self._fail("schema", f"['id']: the id must be an integer, not {got!r}")
+            raise self._fail("schema", f"['id']: the id must be an integer, not {shown(got)}")
         if type(got) is int and got != due:
             raise self._fail("wrong_id", f"the answer is for request {got}, not {due}")
         schema = answer_schema(str(request["type"]), answer)

@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from cardtable._inputs import shown
 from cardtable.errors import CardtableError, InvalidOptionError
 
 __all__ = [
@@ -84,7 +85,7 @@ class IdentityMap:
             TypeError: If ``move`` is not an integer.
         """
         if isinstance(move, bool) or not isinstance(move, int):
-            raise TypeError(f"{move!r} is not an action id")
+            raise TypeError(f"{shown(move)} is not an action id")
         return move
 
 
@@ -107,7 +108,7 @@ def check_map(action_map: Any) -> ActionMap:
     if not _is_map(action_map):
         raise InvalidOptionError(
             "action_map must be None or an object with the methods to_impl and from_impl, "
-            f"got {action_map!r}"
+            f"got {shown(action_map)}"
         )
     result: ActionMap = action_map
     return result
@@ -132,14 +133,14 @@ def load_object(spec: str, what: str) -> Any:
     """
     where, sep, name = spec.rpartition(":")
     if not sep or not where or not name:
-        raise MapLoadError(f"expected MODULE:NAME or FILE.py:NAME, got {spec!r}")
+        raise MapLoadError(f"expected MODULE:NAME or FILE.py:NAME, got {shown(spec)}")
     try:
         if where.endswith(".py"):
             path = Path(where)
             module_name = f"_cardtable_{what}_{path.stem}"
             loader = importlib.util.spec_from_file_location(module_name, path)
             if loader is None or loader.loader is None:
-                raise MapLoadError(f"cannot load {where!r}")
+                raise MapLoadError(f"cannot load {shown(where)}")
             module = importlib.util.module_from_spec(loader)
             sys.modules[module_name] = module
             loader.loader.exec_module(module)
@@ -149,7 +150,7 @@ def load_object(spec: str, what: str) -> Any:
     except MapLoadError:
         raise
     except (Exception, SystemExit) as err:  # sys.exit() at import too; never KeyboardInterrupt
-        raise MapLoadError(f"cannot load the {what} {spec!r}: {err!r}") from None
+        raise MapLoadError(f"cannot load the {what} {shown(spec)}: {shown(err)}") from None
 
 
 def load_map(spec: str) -> ActionMap:
@@ -167,8 +168,8 @@ def load_map(spec: str) -> ActionMap:
         try:
             obj = obj()
         except (Exception, SystemExit) as err:
-            raise MapLoadError(f"calling {spec!r} failed: {err!r}") from None
+            raise MapLoadError(f"calling {shown(spec)} failed: {shown(err)}") from None
     if not _is_map(obj):
-        raise MapLoadError(f"{spec!r} has no to_impl and from_impl")
+        raise MapLoadError(f"{shown(spec)} has no to_impl and from_impl")
     result: ActionMap = obj
     return result

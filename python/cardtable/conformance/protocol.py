@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from cardtable._inputs import shown
 from cardtable.errors import InvalidOptionError
 from cardtable.protocols import RULES_FIELDS
 
@@ -74,10 +75,14 @@ def check_fields(fields: Any) -> list[str]:
         InvalidOptionError: For anything else: a string, an unknown name, an empty list.
     """
     if not isinstance(fields, (list, tuple)) or not fields:
-        raise InvalidOptionError(f"fields must be a non-empty list of field names, got {fields!r}")
+        raise InvalidOptionError(
+            f"fields must be a non-empty list of field names, got {shown(fields)}"
+        )
     unknown = [f for f in fields if not isinstance(f, str) or f not in FIELDS]
     if unknown:
-        raise InvalidOptionError(f"unknown fields {unknown!r}; choose from {', '.join(FIELDS)}")
+        raise InvalidOptionError(
+            f"unknown fields {shown(unknown)}; choose from {', '.join(FIELDS)}"
+        )
     return list(fields)
 
 
@@ -98,7 +103,7 @@ def load_schema(name: str) -> dict[str, Any]:
         KeyError: For a name not in :data:`SCHEMA_NAMES`.
     """
     if name not in SCHEMA_NAMES:
-        raise KeyError(f"no schema {name!r}; choose from {list(SCHEMA_NAMES)}")
+        raise KeyError(f"no schema {shown(name)}; choose from {list(SCHEMA_NAMES)}")
     text = resources.files(__package__).joinpath("schemas", f"{name}.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
@@ -179,6 +184,6 @@ def schema_errors(name: str, message: Any) -> list[str]:
     errors = sorted(_validator(name).iter_errors(message), key=lambda e: list(e.absolute_path))
     lines = []
     for error in errors:
-        where = "".join(f"[{p!r}]" for p in error.absolute_path) or "(the message)"
+        where = "".join(f"[{shown(p)}]" for p in error.absolute_path) or "(the message)"
         lines.append(f"{where}: {error.message}")
     return lines

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardtable._inputs import check_path
+from cardtable._inputs import check_path, shown
 from cardtable.conformance.harness import ConformanceError, shorten
 from cardtable.conformance.protocol import check_fields
 from cardtable.conformance.runner import Outcome, Target
@@ -220,7 +220,7 @@ def load_reproducer(path: Path) -> Reproducer:
 def _ids(history: list[Any], name: str) -> list[int]:
     bad = [a for a in history if type(a) is not int]
     if bad:
-        raise ValueError(f"{name} must hold integer action ids only, not {bad[0]!r}")
+        raise ValueError(f"{name} must hold integer action ids only, not {shown(bad[0])}")
     return history
 
 
@@ -243,5 +243,5 @@ def _get(data: dict[str, Any], key: str, kind: type, default: Any = _MISSING) ->
         return default
     if type(value) is not kind:
         what = "missing" if key not in data else _shown(value)
-        raise ValueError(f"{key!r} must be {_KINDS[kind]}, not {what}")
+        raise ValueError(f"{shown(key)} must be {_KINDS[kind]}, not {what}")
     return value

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
 import cardtable
-from cardtable._inputs import MAX_SEED, as_int, check_int
+from cardtable._inputs import MAX_SEED, as_int, check_int, shown
 from cardtable._state_compare import _canonical, _only_in, _reference_game
 from cardtable._words import plural
 from cardtable.conformance.harness import (
@@ -495,7 +495,7 @@ class _Driver:
         try:
             action = self.map.from_impl(move, node)
         except Exception as err:
-            return f"<untranslatable {move!r}: {err}>"
+            return f"<untranslatable {shown(move)}: {err}>"
         except SystemExit as err:  # never KeyboardInterrupt
             problem = f"raised SystemExit: {err}"
         else:
@@ -610,14 +610,14 @@ def _load_reference(spec: str) -> Callable[..., Any]:
         cardtable.errors.InvalidOptionError: If it cannot be loaded or is not callable.
     """
     if not isinstance(spec, str):
-        raise InvalidOptionError(f"reference must be None or a string, got {spec!r}")
+        raise InvalidOptionError(f"reference must be None or a string, got {shown(spec)}")
     try:
         factory = load_object(spec, "reference")
     except MapLoadError as err:
         raise InvalidOptionError(f"{err} ({_REFERENCE_FORMS})") from None
     if not callable(factory):
         raise InvalidOptionError(
-            f"the reference {spec} must be a game class or a factory, got {factory!r}"
+            f"the reference {spec} must be a game class or a factory, got {shown(factory)}"
         )
     result: Callable[..., Any] = factory
     return result
@@ -707,13 +707,13 @@ def _target(
     """
     options = {} if options is None else options
     if not isinstance(options, dict) or not all(isinstance(key, str) for key in options):
-        raise InvalidOptionError(f"options must be a dict of option names, got {options!r}")
+        raise InvalidOptionError(f"options must be a dict of option names, got {shown(options)}")
     if map_spec is not None and not isinstance(map_spec, str):
-        raise InvalidOptionError(f"map_spec must be None or a string, got {map_spec!r}")
+        raise InvalidOptionError(f"map_spec must be None or a string, got {shown(map_spec)}")
     if reference is not None and not isinstance(reference, str):
         raise InvalidOptionError(
             f"reference must be None or a string naming a game class as MODULE:NAME, got "
-            f"{reference!r}"
+            f"{shown(reference)}"
         )
     command = check_command(command)
     if reference is not None:  # our game's checks first: the game id, players, options, backend
@@ -817,13 +817,13 @@ def _history(history: Any) -> list[int]:
         cardtable.errors.InvalidOptionError: For anything else.
     """
     if not isinstance(history, (list, tuple)):
-        raise InvalidOptionError(f"a history is a list of action ids, got {history!r}")
+        raise InvalidOptionError(f"a history is a list of action ids, got {shown(history)}")
     out: list[int] = []
     for i, action in enumerate(history):
         number = as_int(action)
         if number is None:
             raise InvalidOptionError(
-                f"a history is a list of integer action ids; step {i} is {action!r}"
+                f"a history is a list of integer action ids; step {i} is {shown(action)}"
             )
         out.append(number)
     return out
@@ -1218,11 +1218,11 @@ def check_replay(
     history = _history(history)
     if not isinstance(earlier_games, (list, tuple)):
         raise InvalidOptionError(
-            f"earlier_games must be a list of histories, got {earlier_games!r}"
+            f"earlier_games must be a list of histories, got {shown(earlier_games)}"
         )
     earlier = [_history(game) for game in earlier_games]
     if not isinstance(target, Target):
-        raise InvalidOptionError(f"target must be a Target, got {target!r}")
+        raise InvalidOptionError(f"target must be a Target, got {shown(target)}")
     target = _target(
         target.game_id,
         target.players,

@@ -17,6 +17,7 @@ import importlib
 import pkgutil
 from typing import Any
 
+from cardtable._inputs import shown
 from cardtable.errors import InvalidOptionError
 from cardtable.reference._base import CHANCE, REGISTERED, TERMINAL, ReferenceGame, ReferenceState
 
@@ -39,6 +40,6 @@ def make(game_id: str, *, players: int, **options: Any) -> ReferenceGame[Any]:
         cls = GAMES[str.__str__(game_id)]
     except (KeyError, TypeError):
         raise InvalidOptionError(
-            f"unknown game {game_id!r}; registered games: {', '.join(GAMES)}"
+            f"unknown game {shown(game_id)}; registered games: {', '.join(GAMES)}"
         ) from None
     return cls(players=players, **options)

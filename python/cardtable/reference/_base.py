@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import MAX_SEED
+from cardtable._inputs import MAX_SEED, shown
 from cardtable._rng import SplitMix64
 from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from cardtable.reference._options import (
@@ -68,9 +68,9 @@ class ReferenceGame(ABC, Generic[StateT]):
         # together.
         count = as_int(players)
         if count is None:
-            raise InvalidOptionError(f"players must be an int, got {players!r}")
+            raise InvalidOptionError(f"players must be an int, got {shown(players)}")
         if not -(2**63) <= count < 2**63:
-            raise InvalidOptionError(f"players {count} is out of range")
+            raise InvalidOptionError(f"players {shown(count)} is out of range")
         plain_options(self.game_id, options)
         if not self.min_players <= count <= self.max_players:
             raise InvalidOptionError(
@@ -135,7 +135,9 @@ class ReferenceGame(ABC, Generic[StateT]):
         """Starts a game; with ``seed`` every chance node resolves itself (seeded SplitMix64)."""
         number = None if seed is None else as_int(seed)
         if seed is not None and (number is None or not 0 <= number < 1 << 64):
-            raise InvalidOptionError(f"seed must be None or an int in 0..={MAX_SEED}, got {seed!r}")
+            raise InvalidOptionError(
+                f"seed must be None or an int in 0..={MAX_SEED}, got {shown(seed)}"
+            )
         state = self._initial_state()
         if number is not None:
             state._rng = SplitMix64(number)
@@ -158,18 +160,18 @@ class ReferenceGame(ABC, Generic[StateT]):
         keys = ("game", "players", "options", "history", "rng", "state")
         for key in keys:
             if key not in data:
-                raise InvalidStateError(f"state dict lacks the key {key!r}")
+                raise InvalidStateError(f"state dict lacks the key {shown(key)}")
         for key in data:
             if key not in keys:
-                raise InvalidStateError(f"state dict has an unknown key {key!r}")
+                raise InvalidStateError(f"state dict has an unknown key {shown(key)}")
         if data["game"] != self.game_id:
-            raise InvalidStateError(f"state is of game {data['game']!r}, not {self.game_id}")
+            raise InvalidStateError(f"state is of game {shown(data['game'])}, not {self.game_id}")
         if not _json_equal(data["players"], self.players) or not _json_equal(
             data["options"], self.options
         ):
             raise InvalidStateError(
-                f"state has players={data['players']!r} options={data['options']!r}, but this "
-                f"game has players={self.players} options={self.options}"
+                f"state has players={shown(data['players'])} options={shown(data['options'])}, "
+                f"but this game has players={self.players} options={self.options}"
             )
         history = data["history"]
         if not isinstance(history, list):
@@ -182,7 +184,7 @@ class ReferenceGame(ABC, Generic[StateT]):
         state = self._initial_state()
         for i, action in enumerate(history):
             if not isinstance(action, int) or isinstance(action, bool):
-                raise InvalidStateError(f"history[{i}] = {action!r} is not an int")
+                raise InvalidStateError(f"history[{i}] = {shown(action)} is not an int")
             try:
                 state.apply(action)
             except IllegalActionError as err:
@@ -269,7 +271,7 @@ def register(game_id: str, *, players: tuple[int, int]) -> Callable[[GameT], Gam
 
     def decorate(cls: GameT) -> GameT:
         if game_id in REGISTERED:
-            raise ValueError(f"reference game {game_id!r} is registered twice")
+            raise ValueError(f"reference game {shown(game_id)} is registered twice")
         cls.game_id = game_id
         cls.min_players, cls.max_players = players
         REGISTERED[game_id] = cls
@@ -392,9 +394,11 @@ class ReferenceState(ABC):
     def _check_range(self, action: object) -> int:
         a = _as_int(action)
         if a is None:
-            raise IllegalActionError(f"action must be an int, got {action!r}")
+            raise IllegalActionError(f"action must be an int, got {shown(action)}")
         if not 0 <= a < self._game.num_actions:
-            raise IllegalActionError(f"action {a} is out of range 0..={self._game.num_actions - 1}")
+            raise IllegalActionError(
+                f"action {shown(a)} is out of range 0..={self._game.num_actions - 1}"
+            )
         return a
 
     def apply(self, action: int, player: int | None = None) -> None:
@@ -409,10 +413,10 @@ class ReferenceState(ABC):
         """
         current = self._current_player()
         if current == TERMINAL:
-            raise IllegalActionError(f"the game is over; action {action!r} cannot be applied")
+            raise IllegalActionError(f"the game is over; action {shown(action)} cannot be applied")
         if player is not None and _as_int(player) != current:
             whose = "a chance node" if current == CHANCE else f"seat {current}'s turn"
-            raise IllegalActionError(f"it is {whose}, not seat {player}'s")
+            raise IllegalActionError(f"it is {whose}, not seat {shown(player)}'s")
         a = self._check_range(action)
         legal = self._legal_actions()
         if a not in legal:
@@ -477,7 +481,7 @@ class ReferenceState(ABC):
         seat = _as_int(player)
         if seat is None or not 0 <= seat < self._game.players:
             raise IllegalActionError(
-                f"seat {player!r} is out of range 0..={self._game.players - 1}"
+                f"seat {shown(player)} is out of range 0..={self._game.players - 1}"
             )
         return self._observation(seat)
 
@@ -490,7 +494,7 @@ class ReferenceState(ABC):
         seat = _as_int(player)
         if seat is None or not 0 <= seat < self._game.players:
             raise IllegalActionError(
-                f"seat {player!r} is out of range 0..={self._game.players - 1}"
+                f"seat {shown(player)} is out of range 0..={self._game.players - 1}"
             )
         values = self._observation_tensor(seat)
         return np.asarray(values, dtype=np.float32).reshape(self._game.observation_shape)
@@ -531,8 +535,8 @@ class ReferenceState(ABC):
                 ``cardtable.make(...).state_from_dict(state.to_dict())``).
         """
         raise InvalidOptionError(
-            f"{self._game.game_id}: resample({observer!r}, {seed!r}) is available on the Rust "
-            "backend only; make the game with backend='rust'"
+            f"{self._game.game_id}: resample({shown(observer)}, {shown(seed)}) is available on "
+            "the Rust backend only; make the game with backend='rust'"
         )
 
     def __copy__(self: StateT) -> StateT:

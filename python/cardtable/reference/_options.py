@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from cardtable._inputs import MAX_DEPTH, MAX_VALUES, as_int
+from cardtable._inputs import MAX_DEPTH, MAX_VALUES, as_int, shown
 from cardtable.errors import CardtableError, InvalidOptionError
 
 __all__ = [
@@ -68,7 +68,7 @@ def _plain(value: object, depth: builtins.int, left: list[builtins.int]) -> obje
             out: dict[str, object] = {}
             for key, item in dict.items(value):
                 if not isinstance(key, str):
-                    raise ValueError(f"dict key {key!r} is not a str")
+                    raise ValueError(f"dict key {shown(key)} is not a str")
                 if not _utf8(key):
                     raise ValueError("a dict key that is not valid UTF-8")
                 out[str.__str__(key)] = _plain(item, depth + 1, left)
@@ -124,7 +124,7 @@ def plain_options(game: str, given: Mapping[str, object]) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, value in dict.items(dict(given)):
         if not isinstance(name, str):
-            raise InvalidOptionError(f"not JSON-compatible: dict key {name!r} is not a str")
+            raise InvalidOptionError(f"not JSON-compatible: dict key {shown(name)} is not a str")
         if not _utf8(name):  # not printable in a message either
             raise InvalidOptionError("not JSON-compatible: a dict key that is not valid UTF-8")
         try:
@@ -241,7 +241,7 @@ class OptionReader:
     def _get(self, name: str, kind: str) -> object:
         spec = self._specs.get(name)
         if spec is None or spec.kind != kind:
-            raise LookupError(f"{self._game} reads the undeclared {kind} option {name!r}")
+            raise LookupError(f"{self._game} reads the undeclared {kind} option {shown(name)}")
         return self._values[name]
 
     def bool(self, name: str) -> builtins.bool:

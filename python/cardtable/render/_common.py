@@ -15,7 +15,7 @@ from importlib import import_module, resources
 from importlib.util import find_spec
 from typing import Any, Protocol
 
-from cardtable._inputs import as_int, as_items
+from cardtable._inputs import as_int, as_items, shown
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import StateProtocol
 
@@ -82,13 +82,13 @@ def check_seat(state: StateProtocol, seat: object) -> int | None:
         IllegalActionError: Unless ``seat`` is ``None`` or a seat of the state's game.
     """
     if not all(hasattr(state, name) for name in ("to_dict", "scores", "observation")):
-        raise InvalidOptionError(f"expected a state of either backend, got {state!r:.80}")
+        raise InvalidOptionError(f"expected a state of either backend, got {shown(state):.80}")
     if seat is None:
         return None
     players = len(state.scores)
     number = as_int(seat)
     if number is None or not 0 <= number < players:
-        raise IllegalActionError(f"seat must be None or in 0..={players - 1}, got {seat!r}")
+        raise IllegalActionError(f"seat must be None or in 0..={players - 1}, got {shown(seat)}")
     return number
 
 
@@ -103,15 +103,15 @@ def check_names(names: object, players: int) -> list[str] | None:
         return None
     out = as_items(names)
     if out is None:
-        raise InvalidOptionError(f"names must be a list of {players} str, got {names!r}")
+        raise InvalidOptionError(f"names must be a list of {players} str, got {shown(names)}")
     texts = [name for name in out if isinstance(name, str)]
     if len(out) != players or len(texts) != players:
-        raise InvalidOptionError(f"names must be {players} str, one per seat, got {names!r}")
+        raise InvalidOptionError(f"names must be {players} str, one per seat, got {shown(names)}")
     for seat, name in enumerate(texts):
         if any(_unwritable(c) for c in name):
             raise InvalidOptionError(
                 f"names[{seat}] must be text that SVG and UTF-8 can hold (no control character or "
-                f"lone surrogate), got {name!r}"
+                f"lone surrogate), got {shown(name)}"
             )
     return texts
 
@@ -260,7 +260,8 @@ def drawing(game_id: str) -> GameDrawing:
         or find_spec(name) is None
     ):
         raise InvalidOptionError(
-            f"no drawing for game {game_id!r} (a game draws itself in cardtable/render/<id>.py)"
+            f"no drawing for game {shown(game_id)} "
+            "(a game draws itself in cardtable/render/<id>.py)"
         )
     module: GameDrawing = import_module(name)
     return module

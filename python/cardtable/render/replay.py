@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, write_whole
+from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, shown, write_whole
 from cardtable.errors import IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing, outcome
@@ -114,7 +114,7 @@ class Replay:
         )
         return (
             f"<Replay {self.game_id}: {players}"
-            + (f" options={options!r}" if options else "")
+            + (f" options={shown(options)}" if options else "")
             + f";{source} {steps} steps, {end}; .save('replay.html') writes the viewer, a"
             " notebook cell shows it>"
         )
@@ -163,7 +163,7 @@ def _check_title(title: object) -> str | None:
             pass
         else:
             return title
-    raise InvalidOptionError(f"title must be a str (valid UTF-8) or None, got {title!r}")
+    raise InvalidOptionError(f"title must be a str (valid UTF-8) or None, got {shown(title)}")
 
 
 def _build(
@@ -358,7 +358,7 @@ def replay(
     import cardtable
 
     if game is not None and not isinstance(game, GameProtocol):
-        raise InvalidOptionError(f"game must be a game (cardtable.make), got {game!r}")
+        raise InvalidOptionError(f"game must be a game (cardtable.make), got {shown(game)}")
     if hasattr(source, "to_dict") and hasattr(source, "history"):
         state: StateProtocol = source  # type: ignore[assignment]
         d = state.to_dict()
@@ -382,7 +382,7 @@ def _identity(game: GameProtocol) -> tuple[str, int, dict[str, Any]]:
 
 
 def _describe(game_id: str, players: int, options: Mapping[str, Any]) -> str:
-    settings = ", ".join(f"{k}={v!r}" for k, v in options.items())
+    settings = ", ".join(f"{k}={shown(v)}" for k, v in options.items())
     return f"{game_id} with {players} players ({settings or 'no options'})"
 
 
@@ -396,13 +396,14 @@ def _history(source: object) -> list[int]:
     items = as_items(source)
     if items is None:
         raise InvalidOptionError(
-            f"a history is a sequence of ints (actions and chance outcomes), got {source!r:.80}"
+            "a history is a sequence of ints (actions and chance outcomes), got "
+            f"{shown(source):.80}"
         )
     history = []
     for i, item in enumerate(items):
         action = as_int(item)
         if action is None:
-            raise IllegalActionError(f"history step {i}: {item!r} is not an action (an int)")
+            raise IllegalActionError(f"history step {i}: {shown(item)} is not an action (an int)")
         history.append(action)
     return history
 
@@ -469,15 +470,17 @@ def replay_run_game(
         or isinstance(bots, str)
         or not all(isinstance(name, str) for name in bots)
     ):
-        raise InvalidOptionError(f"bots must be a list of bot names, one per seat, got {bots!r}")
+        raise InvalidOptionError(
+            f"bots must be a list of bot names, one per seat, got {shown(bots)}"
+        )
     builtin = {
         b for info in cardtable.games() if info.id == game_id for b in info.bots + info.search_bots
     }
     for name in bots:
         if name.split(":")[0] not in builtin:
             raise InvalidOptionError(
-                f"{name!r} is not a built-in bot of {game_id!r}: only games of built-in bots can"
-                " be rebuilt (not Python policies)"
+                f"{shown(name)} is not a built-in bot of {shown(game_id)}: only games of built-in "
+                "bots can be rebuilt (not Python policies)"
             )
     g = cardtable.make(game_id, players=players, **dict(options or {}))
     if len(bots) != g.players:

@@ -66,20 +66,42 @@ fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
             .is_ok_and(|n| matches!(n.to_str(), Ok("bool_" | "bool")))
 }
 
+/// `repr(obj)` for an error message, whatever `obj`: an int too long for Python to write (over
+/// 4,300 digits by default) is described by its size and an object whose `repr` fails by its
+/// type, without the "Exception ignored" report that formatting it with `{:?}` would print.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    if let Ok(text) = obj.repr() {
+        return text.to_string_lossy().into_owned();
+    }
+    let bits = obj
+        .is_instance_of::<PyInt>()
+        .then(|| obj.call_method0("bit_length").ok()?.extract::<u64>().ok())
+        .flatten();
+    match bits {
+        // log10(2) digits a bit, as the Python side counts them.
+        Some(bits) => format!("<an int of about {} digits>", bits * 30103 / 100_000 + 1),
+        None => match obj.get_type().name() {
+            Ok(name) => format!("<unprintable {} object>", name.to_string_lossy()),
+            Err(_) => "<unprintable object>".to_owned(),
+        },
+    }
+}
+
 /// An integer argument (an `int` or any integer type with `__index__`, never a `bool`) as `i64`,
 /// or the given error.
 fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -> PyResult<i64> {
     if is_bool(obj) {
         return Err(to_py_err(err(format!(
-            "{what} must be an int, got {obj:?}"
+            "{what} must be an int, got {}",
+            shown(obj)
         ))));
     }
     obj.extract::<i64>().map_err(|_| {
         // An integer that does not fit (its `__index__` works) is out of range, not a non-int.
         let message = if obj.call_method0("__index__").is_ok() {
-            format!("{what} {obj} is out of range")
+            format!("{what} {} is out of range", shown(obj))
         } else {
-            format!("{what} must be an int, got {obj:?}")
+            format!("{what} must be an int, got {}", shown(obj))
         };
         to_py_err(err(message))
     })
@@ -98,7 +120,8 @@ where
 {
     let bad = || {
         to_py_err(err(format!(
-            "{what} must be an int in 0..={max}, got {obj:?}"
+            "{what} must be an int in 0..={max}, got {}",
+            shown(obj)
         )))
     };
     if is_bool(obj) {
@@ -125,7 +148,8 @@ fn list_arg<T>(
         t.iter().collect()
     } else {
         return Err(to_py_err(err(format!(
-            "{what} must be a list, got {obj:?}"
+            "{what} must be a list, got {}",
+            shown(obj)
         ))));
     };
     items.iter().map(item).collect()
@@ -138,9 +162,12 @@ fn str_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
         .and_then(|s| s.to_str().ok().map(str::to_owned))
         .ok_or_else(|| {
             let message = if obj.is_instance_of::<PyString>() {
-                format!("{what} must be valid UTF-8 (it holds a lone surrogate), got {obj:?}")
+                format!(
+                    "{what} must be valid UTF-8 (it holds a lone surrogate), got {}",
+                    shown(obj)
+                )
             } else {
-                format!("{what} must be a str, got {obj:?}")
+                format!("{what} must be a str, got {}", shown(obj))
             };
             to_py_err(err(message))
         })
@@ -212,7 +239,8 @@ fn json_value(obj: &Bound<'_, PyAny>, depth: usize, left: &mut usize) -> Result<
         // An integer whose `__index__` works but does not fit.
         if obj.call_method0("__index__").is_ok() {
             return Err(format!(
-                "the integer {obj} is out of range {}..={}",
+                "the integer {} is out of range {}..={}",
+                shown(obj),
                 i64::MIN,
                 u64::MAX
             ));
@@ -248,7 +276,7 @@ fn options_arg(game: &str, obj: &Bound<'_, PyAny>) -> PyResult<Map<String, Value
     let bad = |m: String| to_py_err(EngineError::InvalidOption(m));
     let Ok(dict) = obj.cast::<PyDict>() else {
         json_arg(obj, EngineError::InvalidOption)?;
-        return Err(bad(format!("options must be a dict, got {obj}")));
+        return Err(bad(format!("options must be a dict, got {}", shown(obj))));
     };
     let mut left = MAX_VALUES - 1; // the dict of the options is one value
     let mut map = Map::new();
@@ -532,8 +560,9 @@ impl PyGame {
             Some(s) => {
                 let bad = || {
                     to_py_err(EngineError::InvalidOption(format!(
-                        "seed must be None or an int in 0..={}, got {s:?}",
-                        u64::MAX
+                        "seed must be None or an int in 0..={}, got {}",
+                        u64::MAX,
+                        shown(s)
                     )))
                 };
                 if is_bool(s) {
@@ -992,8 +1021,12 @@ fn decide_all(
     };
     let threads = optional_threads(threads)?;
     let states = list_arg(states, "states", opt, |s| {
-        s.extract::<Py<PyState>>()
-            .map_err(|_| to_py_err(opt(format!("states must hold engine states, got {s:?}"))))
+        s.extract::<Py<PyState>>().map_err(|_| {
+            to_py_err(opt(format!(
+                "states must hold engine states, got {}",
+                shown(s)
+            )))
+        })
     })?;
     // Borrowed for the whole batch: a thread that tries to step one of them meanwhile is
     // refused instead of changing it under the bot.
@@ -1065,12 +1098,13 @@ impl PyBot {
         // The whole u64 range: batch runs derive bot seeds over all 64 bits, and a replay of one
         // of their games must be able to seat the same bot.
         if is_bool(seed) {
-            return Err(bad(format!("seed must be an int, got {seed:?}")));
+            return Err(bad(format!("seed must be an int, got {}", shown(seed))));
         }
         let seed = seed.extract::<u64>().map_err(|_| {
             bad(format!(
-                "seed must be an int in 0..={}, got {seed:?}",
-                u64::MAX
+                "seed must be an int in 0..={}, got {}",
+                u64::MAX,
+                shown(seed)
             ))
         })?;
         let inner = game.inner.bot(&name, seat, seed).map_err(to_py_err)?;
