@@ -29,7 +29,7 @@ from cardtable.analysis import (
     sweep,
     tournament,
 )
-from cardtable.analysis._differences import difference_text, paired_estimate
+from cardtable.analysis._differences import difference_text, paired_estimate, unpaired_estimate
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import (
@@ -126,6 +126,88 @@ def test_clustered_win_rate_interval_covers_95_percent() -> None:
     assert abs(coverage - 0.95) <= 0.02  # the clipped mean is 0.3 within 0.001
 
 
+def test_a_bot_in_two_seats_of_each_game_gets_a_win_rate_interval_that_covers_95_percent() -> None:
+    """A bot holding two seats of a game cannot win both, so its per-deal shares spread less than
+    independent games' would. The effective size capped at the seat-games gave Wilson's interval
+    of independent seat-games, far too wide: it covered 98.8% here (a tournament audit saw 200
+    of 200)."""
+
+    def wins(rng: np.random.Generator, deals: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        p = np.clip(0.3 + rng.normal(0, 0.08, size=10), 0, 0.5)[deals[::2]]
+        u = rng.random(deals.size // 2)
+        out = np.empty(deals.size)
+        out[::2] = u < p  # the bot's first seat of each game wins
+        out[1::2] = (p <= u) & (u < 2 * p)  # or its second, never both
+        return out
+
+    # 10 deals of 4 games, 2 seat-games each; the clipped mean is 0.3 (the clip is symmetric).
+    coverage = _clustered_coverage(8, (10, 8), wins, cluster_mean, 0.3)
+    assert abs(coverage - 0.95) <= 0.015
+
+
+def test_a_few_deals_that_agree_by_chance_get_an_interval() -> None:
+    """Four deals won once in two games each: the shares agree by chance, not by design, and the
+    interval was 50.0% (50.0–50.0%). With no spread to read a design effect from, the seat-games
+    count as independent."""
+    e = cluster_mean(np.tile([1.0, 0.0], 4), np.repeat(np.arange(4), 2), share=True)
+    assert e.value == 0.5
+    assert (e.low, e.high) == pytest.approx((0.2152, 0.7848), abs=1e-4)  # Wilson for 4 of 8
+
+
+def test_the_share_interval_is_the_t_interval_over_few_deals_too() -> None:
+    # Away from 0 and 1, with 6 deals: the degrees-of-freedom adjustment gives Student's width.
+    rng = np.random.default_rng(2)
+    wins = (rng.random(6 * 40) < np.repeat(rng.uniform(0.3, 0.6, 6), 40)).astype(float)
+    e = cluster_mean(wins, np.repeat(np.arange(6), 40), share=True)
+    t = mean_estimate(wins.reshape(6, 40).mean(axis=1))
+    assert e.high - e.low == pytest.approx(t.high - t.low, rel=0.02)
+
+
+def test_unpaired_differences_count_every_game_of_each_bot() -> None:
+    """With more bots than seats the unpaired difference took only the games that seated both
+    (160 of 480 here) and measured another thing: −1.77 points against the paired −1.24, and the
+    report called the pairing 1.7× as precise where it gains 1.1×."""
+    t = tournament(
+        "trafficars",
+        players=2,
+        bots=["greedy", "random", "greedy:1"],
+        games=80,
+        seed=8,
+        progress=False,
+    )
+    for metric in ("score", "win", "place"):
+        d = t.difference("greedy", "greedy:1", metric)
+        assert d.unpaired.value == pytest.approx(d.paired.value, abs=1e-12)
+        assert d.unpaired.n == 480  # every game that seats either bot
+    d = t.difference("greedy", "greedy:1", "score")
+    ratio = (d.unpaired.high - d.unpaired.low) / (d.paired.high - d.paired.low)
+    assert 1.05 < ratio < 1.15
+    assert "make the score comparison 1.1× as precise" in t.report().render()
+    # Two bots on the same deals: the pairing gains nothing in the score, and says so.
+    two = tournament(
+        "trafficars", players=2, bots=["greedy", "random"], games=80, seed=8, progress=False
+    )
+    d = two.difference("greedy", "random", "score")
+    assert (d.unpaired.high - d.unpaired.low) / (d.paired.high - d.paired.low) < 1.05
+    assert "no more precise here than the same games" in " ".join(two.report().render().split())
+
+
+def test_the_unpaired_estimate_is_the_paired_one_where_both_are_always_there() -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(1.0, 1.0, 50), rng.normal(0.5, 1.0, 50)
+    same, paired = unpaired_estimate(a, b), paired_estimate(a, b)
+    assert (same.value, same.low, same.high) == pytest.approx(
+        (paired.value, paired.low, paired.high)
+    )
+    assert same.n == paired.n
+    # One unit each alone: the means are over each one's units, the interval over all of them.
+    a[::2], b[1::2] = np.nan, np.nan
+    e = unpaired_estimate(a, b)
+    assert e.value == pytest.approx(np.nanmean(a) - np.nanmean(b)) and e.n == 50
+    welch = welch_difference(a[1::2], b[::2])  # disjoint units: Welch's, but for the df
+    assert e.high - e.low == pytest.approx(welch.high - welch.low, rel=0.05)
+
+
 def test_paired_difference_interval_covers_95_percent() -> None:
     rng = np.random.default_rng(6)
     hits = []
@@ -173,10 +255,11 @@ def test_constant_metric_that_is_no_share_gets_a_zero_width_interval(value: floa
 
 def test_share_intervals_stay_within_0_and_1() -> None:
     # 9 deals out of 10 won: the t interval, 0.9 ± 0.23, would end above 100%; Wilson's at the
-    # effective sample size (9 here) is 0.577–0.983 (Clopper-Pearson's for 9 of 10: 0.555–0.997).
+    # effective sample size (Kish's 9 times (z / t₉)², 6.76) is 0.523–0.987 (Clopper-Pearson's for
+    # 9 of 10: 0.555–0.997).
     high = cluster_mean(np.r_[np.ones(9), 0.0], np.arange(10), share=True)
     assert high.value == pytest.approx(0.9)
-    assert (high.low, high.high) == pytest.approx((0.5773, 0.9834), abs=1e-4)
+    assert (high.low, high.high) == pytest.approx((0.5234, 0.9866), abs=1e-4)
     low = cluster_mean(np.r_[np.zeros(14), 1.0], np.arange(15), share=True)
     assert 0 < low.low < low.value < low.high < 0.35  # Wilson for 1 of 15: 0.012–0.30
     # Not a share: the same values keep their t interval.
@@ -493,7 +576,9 @@ def test_balance_finds_the_seat_advantage_of_the_overtaking_game() -> None:
     assert len(b.traced) == 40
     assert b.luck is not None and b.luck.upset_rate.high < 1 / 3
     assert 0 <= b.luck.deal_share <= 1 and b.luck.bot_share > 0.05
-    assert "The seats are not equal" in " ".join(b.findings())
+    said = " ".join(b.findings())
+    assert "Seat 0 wins more often than an equal share" in said
+    assert "seat 2 wins less often than an equal share" in said
 
 
 def test_balance_of_two_seats_gives_one_p_value_for_its_one_test() -> None:
@@ -1259,9 +1344,11 @@ def test_close_games_are_counted_from_the_exact_margins() -> None:
     )
     assert len(b.margin.values) == 40  # bins, not values
     exact = margins(b.runs.scores[0], b.runs.winners[0], True)
-    close = int((exact <= 1).sum())
-    assert 0 < close < 60 and b.close_games.value == close / 600
-    assert f"{100 * close / 600:.1f}% of games are decided by at most one point" in str(b)
+    alone = b.runs.winners[0].sum(axis=1) == 1  # a draw is no close game: counted apart
+    close, decided = int((exact[alone] <= 1).sum()), int(alone.sum())
+    assert 0 < close < 60 and b.close_games.value == close / decided
+    said = f"of the others {100 * close / decided:.1f}% are decided by at most one point"
+    assert said in " ".join(b.summary_table(width=400).split())
 
 
 def _reproduced(result: Any) -> None:
@@ -1612,12 +1699,12 @@ def test_balance_has_nothing_to_measure_when_every_seat_wins() -> None:
     text = " ".join(str(b).split())
     assert "every one of the 10 traced games ended with every seat sharing the win" in text
     assert "leads for good after" not in text and "after 0%" not in text
-    assert np.isnan(b.to_arrow().column("decided").to_numpy()).all()
+    assert b.to_arrow().column("decided").null_count == 20
     assert json.loads(json.dumps(b.to_dict(), allow_nan=False))["decided"]["mean"]["value"] is None
     assert "nothing to measure" in b.report().render()
-    # Equal seats would each win (share) every game, and so would the weaker bot in an even one.
+    # Equal seats would each win (share) every game; the luck finding says so, not "even game".
     assert b.equal_share == 1.0
-    assert "(an even game: 100%, as in the mirrored games)" in text
+    assert "in the mirrored games, all of which end in a shared win" in text
     # Random against itself: its drawn games are left out, the others measured.
     r = _goofspiel_balance(bot="random", games=200, trace_games=60, weaker=None, num_cards=4)
     decisive = [t for t in r.traced if len(t.winners) < 2]
@@ -1761,6 +1848,160 @@ def test_text_summaries_say_when_a_lower_score_is_better() -> None:
         "turn_the_tide", bots=["greedy", "random"], players=3, games=6, progress=False
     )
     assert "lower is better" not in higher.summary_table()
+
+
+# --- balance findings: which seat differs, draws, nulls, bounded intervals, stopping ----------
+
+
+def _flat(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces as single spaces (a wrapped summary)."""
+    return " ".join(unescape(text).split())
+
+
+def test_balance_headline_gives_each_seat_its_own_p_value() -> None:
+    """The headline read "seat 0 wins most often: 40.5% … seat 2 least: 23.0% … The seats are
+    not equal (exact test p = 0.0048)", but 0.0048 was seat 2's Holm-adjusted p-value (it wins
+    less than an equal share): seat 0's lead (adjusted p = 0.071) is within chance. Every output
+    (summary, report, command line) now names the seat that differs and its direction."""
+    b = balance(
+        "trafficars_overtaking", players=3, games=200, seed=4, trace_games=0, progress=False
+    )
+    best = max(b.seats, key=lambda s: s.win_rate.value)
+    worst = min(b.seats, key=lambda s: s.win_rate.value)
+    assert (best.seat, worst.seat) == (0, 2)
+    assert worst.p_value == b.seat_p_value < 0.05 <= best.p_value  # the case of the finding
+    fair = sum(s.sole_wins for s in b.seats) / 3
+    assert worst.sole_wins < fair
+    verdict = (
+        f"Seat 2 wins less often than an equal share ({worst.sole_wins} of the "
+        f"{sum(s.sole_wins for s in b.seats)} games won alone; Holm-adjusted exact test "
+        f"p = {worst.p_value:.2g}); seat 0's lead is not distinguishable from chance "
+        f"(p = {best.p_value:.2g})."
+    )
+    cli = run_cli(
+        "balance", "trafficars_overtaking", "-p", "3", "-n", "200", "--seed", "4",
+        "--trace-games", "0", "--no-progress",
+    )  # fmt: skip
+    for text in (b.summary_table(width=400), b.report().render(), cli):
+        flat = _flat(text).replace("**", "")
+        assert verdict in flat.replace("<strong>", "").replace("</strong>", "")
+        assert "The seats are not equal" not in flat
+
+
+def test_balance_two_seats_say_which_seat_is_ahead() -> None:
+    b = balance(
+        "trafficars_overtaking", players=2, games=400, seed=1, trace_games=0, weaker=None,
+        progress=False,
+    )  # fmt: skip
+    ahead, behind = sorted(b.seats, key=lambda s: -s.sole_wins)
+    assert b.seat_p_value < 0.05
+    said = (
+        f"Seat {ahead.seat} wins more often than an equal share and seat {behind.seat} less "
+        f"often (seat {ahead.seat} won {ahead.sole_wins} of the "
+        f"{ahead.sole_wins + behind.sole_wins} games won alone; exact test "
+        f"p = {b.seat_p_value:.2g})."
+    )
+    assert said in _flat(b.summary_table(width=400))
+
+
+def test_balance_draws_are_not_games_decided_by_one_point() -> None:
+    """Goofspiel's greedy against itself draws every game; the summary said "100% of games are
+    decided by at most one point and 100.0% end in a shared win", and of the luck measure that
+    random "still wins 2.5% … (an even game: 100%, as in the mirrored games)": the 100% is every
+    seat sharing every drawn game, no even game."""
+    import json
+
+    b = _goofspiel_balance(games=200, seed=3, trace_games=0)
+    assert b.runs.winners[0].all() and b.close_games.n == 0 and math.isnan(b.close_games.value)
+    assert json.loads(json.dumps(b.to_dict(), allow_nan=False))["close_games"]["value"] is None
+    text = _flat(b.summary_table(width=400))
+    assert "decided by at most one point" not in text
+    assert "Every one of the 200 games ends with every seat sharing the win" in text
+    assert b.luck is not None and b.luck.upset_alone.value <= b.luck.upset_rate.value
+    assert "an even game" not in text
+    assert (
+        "A greedy player in its seat wins 100% in the mirrored games, all of which end in a "
+        "shared win (counted for every winner)."
+    ) in text
+    # Some shared wins, some sole winners: the close games are a share of the games won alone.
+    t = balance("turn_the_tide", players=4, games=300, seed=0, trace_games=0, progress=False)
+    w = t.runs.winners[0]
+    alone = w.sum(axis=1) == 1
+    assert 0 < alone.sum() < 300 and t.close_games.n == alone.sum()
+    exact = margins(t.runs.scores[0], w, True)
+    assert t.close_games.value == pytest.approx((exact[alone] <= 1).mean())
+    text = _flat(t.summary_table(width=400))
+    assert f"{100 * t.shared_wins.value:.1f}% of games end in a shared win, and of the " in text
+    assert "an even game" not in text and "in the mirrored games, " in text
+    report = _flat(t.report().render())
+    assert "of the others" in report and "shared wins counting for every winner" in report
+
+
+def test_balance_parquet_has_nulls_not_nan_for_untraced_games(tmp_path: Path) -> None:
+    """``lead_changes`` and ``decided`` of the 40 untraced games of 50 were NaN (null_count 0) in
+    ``to_arrow()`` and the Parquet file, where the docs promise an empty cell."""
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    path, csv = tmp_path / "bal.parquet", tmp_path / "bal.csv"
+    run_cli(
+        "balance", "goofspiel", "-p", "2", "--games", "50", "--trace-games", "10",
+        "--parquet", str(path), "--csv", str(csv), "--no-progress",
+    )  # fmt: skip
+    for table in (pq.read_table(path), pcsv.read_csv(csv)):
+        assert table.column("lead_changes").null_count == 40
+        assert table.column("decided").null_count == 50  # greedy draws every game: no loser
+    r = _goofspiel_balance(bot="random", games=50, trace_games=10, weaker=None, num_cards=4)
+    decided = r.to_arrow().column("decided")
+    decisive = [t.game for t in r.traced if len(t.winners) < 2]
+    assert decided.null_count == 50 - len(decisive) and len(decisive) > 0
+    assert [g for g, v in enumerate(decided.to_pylist()) if v is not None] == decisive
+    assert not any(math.isnan(v) for v in decided.to_pylist() if v is not None)
+    assert r.to_arrow().column("lead_changes").to_pylist()[10:] == [None] * 40
+
+
+def test_balance_intervals_stay_within_what_each_quantity_can_take() -> None:
+    """Two games of five-seat Trafficars gave ``decided`` 0.536 (−1.38…2.45), a share of the
+    game, and a winning margin's interval below 0 (the winners score best: never negative)."""
+    b = balance("trafficars", players=5, games=2, seed=1, trace_games=2, progress=False)
+    game_margins = margins(b.runs.scores[0], b.runs.winners[0], False)
+    assert game_margins.min() >= 0 and mean_estimate(game_margins).low < 0  # unclipped: below 0
+    assert 0 <= b.decided.mean.low <= b.decided.mean.value <= b.decided.mean.high <= 1
+    for d in (b.margin, b.length, b.lead_changes):
+        assert 0 <= d.mean.low <= d.mean.value <= d.mean.high
+    raw = [_trace.decided_at(t.trace, t.winners, False) for t in b.traced]
+    assert mean_estimate(raw).low < 0 < mean_estimate(raw).value  # what clipping corrects
+    s = sweep("trafficars", players=5, grid={"lanes": [3]}, games=2, seed=1, progress=False)
+    for metric in ("mean margin", "mean length"):
+        assert s.points[0].metrics[metric].low >= 0
+
+
+@pytest.mark.parametrize("study", sorted(QUICK_STUDIES))
+def test_a_progress_callable_returning_false_stops_the_study(study: str) -> None:
+    """``simulate`` stops when its progress callable returns False; the studies ignored the
+    return value and played on. Now False stops a study as Ctrl-C does (KeyboardInterrupt),
+    and nothing is reported after it."""
+    calls: list[int] = []
+
+    def stop(done: int, total: int) -> bool:
+        calls.append(done)
+        return False
+
+    with pytest.raises(KeyboardInterrupt):
+        QUICK_STUDIES[study](progress=stop)
+    assert len(calls) == 1
+
+
+def test_a_progress_callable_stops_a_balance_among_its_score_traces() -> None:
+    calls: list[int] = []
+
+    def stop_at_the_first_trace(done: int, total: int) -> bool | None:
+        calls.append(done)
+        return False if done > 4 else None  # None goes on, as any value but False
+
+    with pytest.raises(KeyboardInterrupt):
+        balance("goofspiel", players=2, games=4, trace_games=4, progress=stop_at_the_first_trace)
+    assert calls[-1] == 5 and calls.count(5) == 1
 
 
 # --- bot and metric names in the tables --------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 import click
 
 from cardtable._cli_options import option_pairs, parse_options
-from cardtable._inputs import MAX_THREADS
+from cardtable._inputs import MAX_THREADS, shown
 from cardtable.analysis.tournament import RATING_BOOTSTRAP, RATING_GAMES
 
 __all__ = ["register"]
@@ -161,7 +161,7 @@ def _check_outputs(
             other = [o for o, (_, s) in _FORMATS.items() if path.suffix.lower() in s]
             raise click.BadParameter(
                 f"writes {name}: name the file {' or '.join('FILE' + x for x in suffixes)}, got "
-                f"{path.name!r}" + (f" ({other[0]} writes that format)" if other else ""),
+                f"{shown(path.name)}" + (f" ({other[0]} writes that format)" if other else ""),
                 param_hint=option,
             )
         _check_writable(path, option)
@@ -372,7 +372,7 @@ def register(main: click.Group) -> None:
             key = key.strip()
             if not sep or not key or not values:
                 raise click.BadParameter(
-                    f"expected KEY=V1,V2,..., got {pair!r}", param_hint="--grid"
+                    f"expected KEY=V1,V2,..., got {shown(pair)}", param_hint="--grid"
                 )
             if key in grid:
                 raise click.BadParameter(

@@ -8,14 +8,17 @@ to show what the shared deals gain.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from scipy import stats
 
-from cardtable.analysis._stats import Estimate, Record, clip, mean_estimate
+from cardtable._inputs import shown
+from cardtable.analysis._stats import LEVEL, Estimate, Record, clip, mean_estimate
 from cardtable.errors import InvalidOptionError
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "metric_name",
     "paired_estimate",
     "unit_means",
+    "unpaired_estimate",
     "within",
 ]
 
@@ -96,7 +100,7 @@ def metric_name(metric: object, metrics: Sequence[str]) -> str:
     others = [_other_name(m) for m in metrics]
     raise InvalidOptionError(
         f"metric must be one of {', '.join(map(repr, metrics))} (also named "
-        f"{', '.join(map(repr, others))}), got {metric!r}"
+        f"{', '.join(map(repr, others))}), got {shown(metric)}"
     )
 
 
@@ -204,6 +208,44 @@ def paired_estimate(
     """
     both = ~np.isnan(a) & ~np.isnan(b)
     return within(mean_estimate((a - b)[both]), share)
+
+
+def unpaired_estimate(
+    a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], *, share: bool = False
+) -> Difference:
+    """``a``'s mean over its units minus ``b``'s over theirs, the units taken as independent.
+
+    The interval is Student's over the units with the linearized variance of the difference of
+    the two means: a unit holding both counts what they share (two bots of one game, say), a unit
+    holding one counts it alone. Where both are defined in every unit it is
+    :func:`paired_estimate`; where some units hold only one of them (a tournament with more bots
+    than seats), every unit of each still counts, so the value is the same difference as the
+    paired one.
+
+    Args:
+        a: Per unit (a game, say) means of the first; NaN where it has none.
+        b: Per unit means of the second, unit for unit.
+        share: Whether the metric is a share (the interval is clipped to −1..1).
+
+    Returns:
+        The difference; ``n`` is the number of units that hold either.
+    """
+    has_a, has_b = ~np.isnan(a), ~np.isnan(b)
+    n_a, n_b = int(has_a.sum()), int(has_b.sum())
+    either = has_a | has_b
+    n = int(either.sum())
+    if n_a == 0 or n_b == 0:
+        return Difference(math.nan, math.nan, math.nan, n)
+    mean_a, mean_b = float(a[has_a].mean()), float(b[has_b].mean())
+    value = mean_a - mean_b
+    if n < 2:
+        return Difference(value, math.nan, math.nan, n)
+    # Each unit's part in the difference of the two means, about its expectation.
+    part = np.where(has_a, a - mean_a, 0.0) / n_a - np.where(has_b, b - mean_b, 0.0) / n_b
+    half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * math.sqrt(
+        n / (n - 1) * float(np.sum(part[either] ** 2))
+    )
+    return within(Estimate(value, value - half, value + half, n), share)
 
 
 def clear(e: Estimate) -> bool:

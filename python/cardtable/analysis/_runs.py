@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from cardtable._inputs import check_int, check_threads
+from cardtable._inputs import check_int, check_threads, shown
 from cardtable._simulation import PythonPolicy, check_progress
 from cardtable.analysis._games import spec
 from cardtable.analysis._text import summary_title
@@ -80,7 +80,7 @@ def check_flag(name: str, value: object) -> bool:
         InvalidOptionError: If it is not.
     """
     if not isinstance(value, bool):
-        raise InvalidOptionError(f"{name} must be True or False, got {value!r}")
+        raise InvalidOptionError(f"{name} must be True or False, got {shown(value)}")
     return value
 
 
@@ -110,18 +110,18 @@ def study_bots(bots: object, what: str) -> tuple[list[str], dict[str, PythonPoli
 
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise InvalidOptionError(
-            f"{what} must be a list of built-in bot names or Python policies, got {bots!r}"
+            f"{what} must be a list of built-in bot names or Python policies, got {shown(bots)}"
         )
     given: list[str | PythonPolicy] = list(bots)
     for i, bot in enumerate(given):
         if not isinstance(bot, str) and not callable(bot):
             raise InvalidOptionError(
                 f"{what} must be built-in bot names or Python policies (callables taking a "
-                f"PolicyBatch), got {bot!r} at index {i}"
+                f"PolicyBatch), got {shown(bot)} at index {i}"
             )
         if isinstance(bot, str) and bot.startswith("policy:"):
             raise InvalidOptionError(
-                f"{what}: {bot!r} at index {i} is how a study labels a Python policy, not a "
+                f"{what}: {shown(bot)} at index {i} is how a study labels a Python policy, not a "
                 "built-in bot; give the policy (the callable) itself"
             )
     labels = bot_labels(given)
@@ -163,6 +163,10 @@ class Progress:
     """One rich progress bar (on standard error) over several runs, or nothing.
 
     ``enabled`` may also be a callable ``progress(done, total)``, called instead of drawing a bar.
+    As for :func:`cardtable.simulate`, a callable that returns ``False`` (exactly) stops the
+    study: the run under way stops at once, and the study raises ``KeyboardInterrupt``, as
+    Ctrl-C makes it do (see :attr:`stopped` and :meth:`stop_if_asked`). Any other return value
+    goes on.
     """
 
     def __init__(self, enabled: bool | Callable[[int, int], object], total: int, what: str):
@@ -180,6 +184,8 @@ class Progress:
         self._spec = check_progress(enabled)
         self.total = total
         self.done = 0
+        self.stopped = False
+        """Whether the ``progress`` callable has returned ``False``: the study is to stop."""
         self._bar: Any = None
         self._what = what
 
@@ -209,20 +215,36 @@ class Progress:
             self._bar.add_task("", total=self.total)
         return self
 
-    def update(self, done: int, note: str = "") -> None:
-        """Sets the units done so far."""
+    def update(self, done: int, note: str = "") -> bool:
+        """Sets the units done so far.
+
+        Returns:
+            Whether to go on: ``False`` once the ``progress`` callable has returned ``False``.
+        """
         self.done = done
         if self._bar is not None:
             self._bar.update(self._bar.tasks[0].id, completed=done, description=note)
-        elif callable(self._spec):
-            self._spec(done, self.total)
+        elif callable(self._spec) and self._spec(done, self.total) is False:
+            self.stopped = True
+        return not self.stopped
+
+    def stop_if_asked(self) -> None:
+        """Stops the study if the ``progress`` callable asked for it.
+
+        Raises:
+            KeyboardInterrupt: If it has returned ``False`` (the study stops as on Ctrl-C).
+        """
+        if self.stopped:
+            raise KeyboardInterrupt
 
     def callback(self, base: int, note: str = "") -> Callable[[int, int], bool]:
-        """A ``progress=`` callable for one simulate run whose units start at ``base``."""
+        """A ``progress=`` callable for one simulate run whose units start at ``base``.
+
+        It returns ``False``, which stops the run, once the study's ``progress`` callable has.
+        """
 
         def report(done: int, _total: int) -> bool:
-            self.update(base + done, note)
-            return True
+            return self.update(base + done, note)
 
         return report
 
@@ -278,7 +300,7 @@ def lineups_for(players: int, bots: Sequence[str], rotate_seats: bool) -> list[t
         for i, repeated in enumerate(bots):
             if repeated in bots[:i]:
                 raise InvalidOptionError(
-                    f"bot {repeated!r} is given twice: with more bots than seats, every seat "
+                    f"bot {shown(repeated)} is given twice: with more bots than seats, every seat "
                     "assignment of distinct bots is played, so give each bot once"
                 )
     if len(bots) > players:
@@ -437,7 +459,8 @@ def run_lineups(
     Raises:
         IllegalActionError: If a policy returns an action that is not legal (``simulate``'s
             error, naming the policy, its game and seat).
-        KeyboardInterrupt: If a run was stopped (Ctrl-C).
+        KeyboardInterrupt: If a run was stopped (Ctrl-C), or the ``progress`` callable returned
+            ``False``.
     """
     from cardtable import _core
     from cardtable.sim import simulate
@@ -457,6 +480,7 @@ def run_lineups(
         )
         if result.interrupted:
             raise KeyboardInterrupt
+        progress.stop_if_asked()  # a False at a run's last report: no later run starts
         assert result.scores is not None and result.winners is not None
         assert result.lengths is not None
         scores.append(result.scores)

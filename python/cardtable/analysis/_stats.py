@@ -138,12 +138,15 @@ def cluster_mean(
     With ``share`` the values are a share in [0, 1] (a 0/1 outcome, or a share with ties counting
     half) and the interval is Wilson's at the effective sample size of the clustered design
     (Kish): the units (``values``) discounted by the spread of the cluster means, ``p(1 - p) /
-    var(mean)``, at most the number of units. In the middle of the range it is the t interval's
-    width; near 0% or 100%, where the t interval is far too narrow (one win in 12,000 seat-games
-    would get ``0.0–0.0%``), it stays a proper interval that widens as the share grows. A share that
-    never (or always) happened has no spread to read a design effect from: its units count as
-    independent. A share that is the same in every cluster strictly inside (0, 1) is exact by the
-    design (a mirrored seat that wins every other game) and keeps its zero-width interval.
+    var(mean)``, with Korn and Graubard's adjustment for the clusters' degrees of freedom (times
+    ``(z / t)²``, ``t`` Student's quantile with one fewer degrees of freedom than clusters). In the
+    middle of the range it is the t interval over the clusters, whatever their number; near 0% or
+    100%, where the t interval is far too narrow (one win in 12,000 seat-games would get
+    ``0.0–0.0%``), it stays a proper interval that widens as the share grows. The effective size
+    may exceed the units: a bot holding two seats of a game cannot win both, so its per-deal shares
+    spread less than independent games' would. A share with no spread across the clusters (one
+    that never or always happened, or a few deals that happened to agree) has no design effect to
+    read: its units count as independent.
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(clusters)
@@ -158,12 +161,12 @@ def cluster_mean(
     n = int(means.size)
     share_value = float(means.mean())
     spread = float(means.var(ddof=1)) / n if n > 1 else 0.0
-    if 0.0 < share_value < 1.0 and spread == 0.0:
-        return Estimate(share_value, share_value, share_value, n)
-    units = float(v.size)
-    effective = units
-    if 0.0 < share_value < 1.0:
-        effective = min(share_value * (1.0 - share_value) / spread, units)
+    effective = float(v.size)
+    if 0.0 < share_value < 1.0 and spread > 0.0:
+        kish = share_value * (1.0 - share_value) / spread
+        z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+        t = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1))
+        effective = kish * (z / t) ** 2
     low, high = _wilson(share_value, effective)
     return Estimate(share_value, low, high, n)
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import shown
 from cardtable._rng import derive_seed
 from cardtable.analysis._games import spec
 from cardtable.analysis._runs import check_count, check_seed
@@ -82,7 +83,9 @@ def replay(
     seed = check_seed(seed)
     game = check_count("game", game, 0)
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidOptionError(f"bots must be a list of bot names, one per seat, got {bots!r}")
+        raise InvalidOptionError(
+            f"bots must be a list of bot names, one per seat, got {shown(bots)}"
+        )
     if not all(isinstance(b, str) for b in bots):
         raise InvalidOptionError(f"bots must be built-in bot names, got {list(bots)!r}")
     rust_game = _core.Game(game_id, players, options)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
+from cardtable._inputs import shown
 from cardtable._rng import derive_seed
 from cardtable.analysis import _report, _runs
 from cardtable.analysis._games import score_label, spec
@@ -20,6 +22,7 @@ from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
     Record,
+    clip,
     cluster_mean,
     holm,
     json_dict,
@@ -59,7 +62,9 @@ class SeatBalance(Record):
         win_rate: Share of games the seat won (a shared win counts for every co-winner), with its
             Wilson interval.
         sole_wins: Games the seat won alone.
-        score: Mean final score with its t interval.
+        score: Mean final score with its t interval. Unlike the other intervals of a balance
+            study, it is not clipped to the range the quantity can take: the study does not know
+            the range of a game's scores (some games' scores go below 0).
         p_value: Exact two-sided binomial test of the seat's share of the games won alone against
             1/players, Holm-adjusted over the seats (with 2 players the two seats' tests are one
             test, not adjusted: both are :attr:`BalanceResult.seat_p_value`).
@@ -89,8 +94,26 @@ class Distribution:
     counts: list[int]
 
     @staticmethod
-    def of(x: npt.NDArray[Any], max_bins: int = 60) -> Distribution:
-        """The distribution of ``x``."""
+    def of(
+        x: npt.NDArray[Any],
+        max_bins: int = 60,
+        *,
+        low: float = -math.inf,
+        high: float = math.inf,
+    ) -> Distribution:
+        """The distribution of ``x``.
+
+        Args:
+            x: The values, one per game.
+            max_bins: More distinct values than this are grouped into 40 bins.
+            low: The least value the quantity can take: the mean's interval is clipped to it
+                (a share of the game, a margin or a count cannot go below 0, however few the
+                games).
+            high: The greatest value it can take (1 for a share).
+
+        Returns:
+            The mean with its interval, the quantiles and the histogram.
+        """
         a = np.asarray(x, dtype=np.float64)
         quantiles = {q: float(np.quantile(a, q)) for q in _QUANTILES} if a.size else {}
         if a.size and np.all(a == np.round(a)) and np.unique(a).size <= max_bins:
@@ -101,7 +124,7 @@ class Distribution:
         else:
             values, counts = np.array([]), np.array([], dtype=np.int64)
         return Distribution(
-            mean_estimate(a),
+            clip(mean_estimate(a), low, high),
             quantiles,
             [float(v) for v in values],
             [int(c) for c in counts],
@@ -125,8 +148,12 @@ class Luck(Record):
         weaker: The weaker bot (one seat, rotated through all seats).
         stronger: The bot in the other seats.
         games: Deals (each played under every rotation).
-        upset_rate: Share of its games the weaker bot wins (an even game: the mirrored games'
-            :attr:`BalanceResult.equal_share`).
+        upset_rate: Share of its games the weaker bot wins, a shared win counting for every
+            winner: the stronger bot in its seat would win the mirrored games'
+            :attr:`BalanceResult.equal_share` (``1 / players`` without shared wins, 1 where
+            every mirrored game ends with every seat sharing the win).
+        upset_alone: Share of its games the weaker bot wins alone, with its interval as
+            ``upset_rate``'s.
         stronger_win_rate: Share of its seat-games the stronger bot wins.
         deal_share: Share of the variance of final scores explained by the deal.
         bot_share: Share explained by which bot played the seat.
@@ -137,6 +164,7 @@ class Luck(Record):
     stronger: str
     games: int
     upset_rate: Estimate
+    upset_alone: Estimate
     stronger_win_rate: Estimate
     deal_share: float
     bot_share: float
@@ -162,8 +190,10 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         length: Decisions per game.
         margin: Winning margin: the best winner's score minus the best other score (in the
             direction where better is positive; 0 when every seat won).
-        close_games: Share of games decided by at most one point (margin at most 1), from the
-            exact margins, with its Wilson interval.
+        close_games: Share of the games won alone (:attr:`shared_wins` are left out: a draw is
+            not decided by a point) that were decided by at most one point (margin at most 1),
+            from the exact margins, with its Wilson interval; NaN (``None`` in :meth:`to_dict`)
+            when no game was won alone.
         traced: The replayed games the trace statistics rest on.
         lead_changes: Lead changes per traced game.
         decided: Share of a traced game's decisions after which its winners always lead, over
@@ -245,7 +275,7 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
 
         Columns ``game``, ``seed`` (the run's), ``length``, ``margin``, ``score_<p>``, ``win_<p>``,
         and, for traced games, ``lead_changes`` and ``decided`` (``decided`` only where some seat
-        lost, see :attr:`decided`).
+        lost, see :attr:`decided`): null (a missing value, not NaN) in the other rows.
         """
         import pyarrow as pa
 
@@ -260,15 +290,17 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             cols[f"score_{p}"] = r.scores[0, :, p]
         for p in range(r.players):
             cols[f"win_{p}"] = r.winners[0, :, p]
-        lc = np.full(r.games, np.nan)
-        dec = np.full(r.games, np.nan)
+        # An untraced game (and the "decided" of a game every seat won) is null, not NaN: a
+        # missing value, as a reader of the Parquet file counts it.
+        lc: list[int | None] = [None] * r.games
+        dec: list[float | None] = [None] * r.games
         higher = spec(self.game_id).higher_is_better
         for t in self.traced:
             lc[t.game] = lead_changes(t.trace, higher)
             if _decisive(t, r.players):
                 dec[t.game] = decided_at(t.trace, t.winners, higher)
-        cols["lead_changes"] = lc
-        cols["decided"] = dec
+        cols["lead_changes"] = pa.array(lc, type=pa.float64())
+        cols["decided"] = pa.array(dec, type=pa.float64())
         # The bots as a JSON list, as a simulation's table keeps them.
         meta = {"game_id": self.game_id, "bots": json.dumps([self.bot] * r.players)}
         return pa.table(cols, metadata=meta)
@@ -294,27 +326,13 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                 f"{worst.seat} least: {worst.win_rate.fmt(3, True)} (equal seats would each win "
                 f"{100 * even:.1f}%, shared wins counting for every winner). "
             )
-        out.append(
-            f"With {self.bot} in every seat, "
-            + seats
-            + (
-                f"**The seats are not equal** (exact test p = {self.seat_p_value:.2g})."
-                if clear
-                else f"**No seat advantage shows** (exact test p = {self.seat_p_value:.2g})."
-            )
-        )
+        out.append(f"With {self.bot} in every seat, " + seats + self._seat_verdict(best, worst))
         q = self.length.quantiles
         out.append(
             f"A game lasts **{self.length.mean.value:.1f} decisions** on average "
             f"(90% of games between {q[0.05]:.0f} and {q[0.95]:.0f})."
         )
-        close = 100 * self.close_games.value
-        out.append(
-            f"The winner is ahead by **{self.margin.mean.value:.2f} points** on average (median "
-            f"{self.margin.quantiles[0.5]:.0f}); {close:.{0 if close >= 10 else 1}f}% of games are "
-            f"decided by at most one point and {100 * self.shared_wins.value:.1f}% end in a shared "
-            "win."
-        )
+        out.append(self._margin_finding())
         if self.traced:
             out.append(self._lead_finding())
             half = [
@@ -332,13 +350,114 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             lk = self.luck
             out.append(
                 f"Luck: one {lk.weaker} player against {n - 1} × {lk.stronger} still wins "
-                f"**{lk.upset_rate.fmt(3, True)}** of its games (an even game: "
-                f"{100 * self.equal_share:.0f}%, as in the mirrored games). "
+                f"**{lk.upset_rate.fmt(3, True)}** of its games{self._even_game_text()} "
                 f"Of the variation in final scores, the deal explains "
                 f"{100 * lk.deal_share:.0f}%, the bot {100 * lk.bot_share:.0f}%, the seat "
                 f"{100 * lk.seat_share:.0f}%; the rest is how the game went."
             )
         return out
+
+    def _seat_verdict(self, best: SeatBalance, worst: SeatBalance) -> str:
+        """Which seats win more or less often than an equal share, by the exact tests.
+
+        The tests are on the games won alone: a seat differs when its (Holm-adjusted) p-value is
+        below 0.05, in the direction of its games won alone against an equal share of them. The
+        seat that wins most (least) often but does not differ is said to be within chance, so
+        that the p-value of one seat is never read as another's.
+
+        Args:
+            best: The seat of the highest win rate.
+            worst: The seat of the lowest win rate.
+        """
+        if self.seat_p_value >= 0.05:
+            return f"**No seat advantage shows** (exact test p = {self.seat_p_value:.2g})."
+        alone = sum(s.sole_wins for s in self.seats)
+        fair = alone / self.players
+        if self.players == 2:  # one test: one seat ahead of an equal share, the other behind
+            ahead, behind = sorted(self.seats, key=lambda s: -s.sole_wins)
+            return (
+                f"**Seat {ahead.seat} wins more often than an equal share and seat "
+                f"{behind.seat} less often** (seat {ahead.seat} won {ahead.sole_wins:,} of the "
+                f"{alone:,} games won alone; exact test p = {self.seat_p_value:.2g})."
+            )
+        differ = [s for s in self.seats if s.p_value < 0.05]
+        clauses = [
+            f"**seat {s.seat} wins {'more' if s.sole_wins > fair else 'less'} often than an "
+            f"equal share** ({s.sole_wins:,} of "
+            + (f"the {alone:,} games won alone; Holm-adjusted exact test " if i == 0 else "them; ")
+            + f"p = {s.p_value:.2g})"
+            for i, s in enumerate(differ)
+        ]
+        even = self.equal_share
+        if best not in differ and best.win_rate.value > even:
+            clauses.append(
+                f"seat {best.seat}'s lead is not distinguishable from chance "
+                f"(p = {best.p_value:.2g})"
+            )
+        if worst not in differ and worst.win_rate.value < even:
+            clauses.append(
+                f"seat {worst.seat}'s shortfall is not distinguishable from chance "
+                f"(p = {worst.p_value:.2g})"
+            )
+        text = "; ".join(clauses) + "."
+        return text[:2] + text[2].upper() + text[3:]  # after the opening "**"
+
+    def _margin_finding(self) -> str:
+        """The winning margin, the close games and the shared wins.
+
+        A shared win is named apart: a draw (margin 0, every seat sharing the win) is no game
+        decided by at most one point, so the close games are a share of the games won alone.
+        """
+        w = self.runs.winners[0]
+        margin = (
+            f"**{self.margin.mean.value:.2f} points** on average (median "
+            f"{self.margin.quantiles[0.5]:.0f})"
+        )
+        close = 100 * self.close_games.value
+        close_text = f"{close:.{0 if close >= 10 else 1}f}%"
+        if self.close_games.n == self.games:
+            return (
+                f"The winner is ahead by {margin}; {close_text} of games are decided by at most "
+                "one point and none ends in a shared win."
+            )
+        if self.close_games.n == 0:
+            if bool(w.all()):
+                return (
+                    f"Every one of the {self.games:,} games ends with every seat sharing the win: "
+                    "no game has a winning margin or a sole winner."
+                )
+            return (
+                f"Every one of the {self.games:,} games ends in a shared win (none has a sole "
+                f"winner); the winners are ahead of the best other seat by {margin}."
+            )
+        return (
+            f"The winner is ahead by {margin}; {100 * self.shared_wins.value:.1f}% of games end "
+            f"in a shared win, and of the others {close_text} are decided by at most one point."
+        )
+
+    def _even_game_text(self) -> str:
+        """What the weaker bot's win rate compares with, ending the sentence it is part of.
+
+        Without shared wins in the mirrored games, an even game's share (``1 / players``).
+        With them, the upset rate counts the weaker bot's shared wins too and the reference is
+        what each seat wins in the mirrored games, shared wins counting for every winner
+        (100% when every mirrored game ends in a shared win): that is said, with the share of
+        the weaker bot's games it wins alone.
+        """
+        assert self.luck is not None
+        lk = self.luck
+        even = f"{100 * self.equal_share:.0f}%"
+        if self.shared_wins.value == 0:
+            return f" (an even game: {even}, as in the mirrored games)."
+        shared = (
+            "all of which end in a shared win"
+            if self.shared_wins.value == 1
+            else f"{100 * self.shared_wins.value:.0f}% of which end in a shared win"
+        )
+        return (
+            f", {100 * lk.upset_alone.value:.1f}% alone. A {lk.stronger} player in its seat wins "
+            f"{even} in the mirrored games, {shared} (counted for every winner)."
+        )
 
     def _lead_finding(self) -> str:
         """The lead changes and when the winner leads for good, over the traced games."""
@@ -489,7 +608,9 @@ def balance(
         luck_games: Deals of the luck tournament, at least 2 (default ``games // players``, at
             least 2).
         threads: Worker threads (results do not depend on it).
-        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable;
+            as in :func:`cardtable.simulate`, returning ``False`` stops the study (as Ctrl-C
+            does: it raises ``KeyboardInterrupt``).
         **options: The game's options.
 
     Returns:
@@ -498,7 +619,7 @@ def balance(
     Raises:
         InvalidOptionError: On a bad game, option, bot, count or seed.
         CapacityError: If the games' results would not fit in memory.
-        KeyboardInterrupt: If stopped with Ctrl-C.
+        KeyboardInterrupt: If stopped with Ctrl-C or by the ``progress`` callable.
     """
     from cardtable import _core
 
@@ -509,7 +630,7 @@ def balance(
         luck_games = _runs.check_count("luck_games (the luck tournament's deals)", luck_games, 2)
     for name, value in (("bot", bot), ("weaker", weaker)):
         if value is not None and not isinstance(value, str):
-            raise InvalidOptionError(f"{name} must be a bot name or None, got {value!r}")
+            raise InvalidOptionError(f"{name} must be a bot name or None, got {shown(value)}")
     game = _core.Game(game_id, players, options)
     n = game.players
     bot = default_bot(game_id) if bot is None else bot
@@ -532,6 +653,7 @@ def balance(
                 raise InvalidStateError(f"replay of game {g} differs from the simulated game")
             traced.append(t)
             bar.update(games + k + 1, "score traces")
+            bar.stop_if_asked()
         luck_runs = None
         if luck_lineups:
             luck_seeds = [derive_seed(seed, 1)] * len(luck_lineups)
@@ -571,11 +693,14 @@ def balance(
         wmask = flat["bot"] == weak_index
         smask = flat["bot"] == strong_index
         deal_share, bot_share, seat_share = _shares(luck_runs)
+        # Per seat-game (seat_games' order): whether that seat won its game alone.
+        alone = flat["win"] * np.repeat((luck_runs.winners.sum(axis=-1) == 1).reshape(-1), n)
         luck = Luck(
             weaker=weaker,
             stronger=bot,
             games=luck_deals,
             upset_rate=cluster_mean(flat["win"][wmask], flat["deal"][wmask], share=True),
+            upset_alone=cluster_mean(alone[wmask], flat["deal"][wmask], share=True),
             stronger_win_rate=cluster_mean(flat["win"][smask], flat["deal"][smask], share=True),
             deal_share=deal_share,
             bot_share=bot_share,
@@ -591,13 +716,20 @@ def balance(
         seat_p_value=seat_p,
         seat_chi2_p_value=chi2_p,
         shared_wins=proportion(int((w.sum(axis=1) > 1).sum()), games),
-        length=Distribution.of(runs.lengths[0]),
-        margin=Distribution.of(game_margins),
-        close_games=proportion(int((game_margins <= 1).sum()), games),
+        # The intervals stay within what each quantity can take: a count or a margin (the
+        # winners have the best score) is never below 0, a share of the game lies in 0..1.
+        length=Distribution.of(runs.lengths[0], low=0),
+        margin=Distribution.of(game_margins, low=0),
+        # A draw is no game decided by a point: close games are counted among the games won alone.
+        close_games=proportion(int((game_margins[sole] <= 1).sum()), int(sole.sum())),
         traced=traced,
-        lead_changes=Distribution.of(np.array([lead_changes(t.trace, higher) for t in traced])),
+        lead_changes=Distribution.of(
+            np.array([lead_changes(t.trace, higher) for t in traced]), low=0
+        ),
         decided=Distribution.of(
-            np.array([decided_at(t.trace, t.winners, higher) for t in traced if _decisive(t, n)])
+            np.array([decided_at(t.trace, t.winners, higher) for t in traced if _decisive(t, n)]),
+            low=0,
+            high=1,
         ),
         leader_wins=[
             (float(x), float(v)) for x, v in zip(np.linspace(0, 1, len(curve)), curve, strict=True)
@@ -743,8 +875,13 @@ def _balance_report(b: BalanceResult) -> Report:
             ["measure", "value"],
             [
                 [f"{lk.weaker} wins", lk.upset_rate.fmt(3, True)],
+                ["… alone", lk.upset_alone.fmt(3, True)],
                 [f"{lk.stronger} wins (per seat)", lk.stronger_win_rate.fmt(3, True)],
-                ["even game (the mirrored games' equal share)", f"{100 * b.equal_share:.1f}%"],
+                [
+                    f"a seat of the mirrored games, {lk.stronger} in every seat, wins (the equal "
+                    "share, shared wins counting for every winner)",
+                    f"{100 * b.equal_share:.1f}%",
+                ],
                 ["score variance explained by the deal", f"{100 * lk.deal_share:.1f}%"],
                 ["… by the bot", f"{100 * lk.bot_share:.1f}%"],
                 ["… by the seat", f"{100 * lk.seat_share:.1f}%"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import shown
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
     PairedDifference,
@@ -36,6 +38,7 @@ from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
     Estimate,
     Record,
+    clip,
     cluster_mean,
     json_value,
     mean_estimate,
@@ -513,6 +516,8 @@ def _point_metrics(
     n_deals = int(runs.deal.max()) + 1
     metrics = {k: cluster_mean(v, d, share=_is_share(k)) for k, (v, d) in samples.items()}
     metrics[ADVANTAGE] = within(metrics[ADVANTAGE], share=False)  # written as a difference
+    for name in ("mean length", "mean margin"):  # never below 0 (the winners score best)
+        metrics[name] = clip(metrics[name], 0.0, math.inf)
     per_deal = {k: unit_means(v, d, n_deals) for k, (v, d) in samples.items()}
     return metrics, per_deal
 
@@ -530,17 +535,17 @@ def _check_grid(grid: object) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for key, values in grid.items():
         if not isinstance(key, str):
-            raise InvalidOptionError(f"grid keys must be option names (str), got {key!r}")
+            raise InvalidOptionError(f"grid keys must be option names (str), got {shown(key)}")
         if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
             raise InvalidOptionError(
-                f"grid[{key!r}] must be a list of the values to try, got {values!r}"
+                f"grid[{shown(key)}] must be a list of the values to try, got {shown(values)}"
             )
         out[key] = list(values)
         if not out[key]:
-            raise InvalidOptionError(f"grid[{key!r}] has no values to try")
+            raise InvalidOptionError(f"grid[{shown(key)}] has no values to try")
         for i, value in enumerate(out[key]):
             if any(_same(value, other) for other in out[key][:i]):
-                raise InvalidOptionError(f"grid[{key!r}] lists {value!r} twice")
+                raise InvalidOptionError(f"grid[{shown(key)}] lists {shown(value)} twice")
     if not out:
         raise InvalidOptionError("the grid needs at least one option with at least one value")
     return out
@@ -584,10 +589,10 @@ def _point_index(
             raise InvalidOptionError(f"{what}: there is no option set {point}; {choices}")
         return int(point)
     if not isinstance(point, Mapping):
-        raise InvalidOptionError(f"{what} must name an option set, got {point!r}; {choices}")
+        raise InvalidOptionError(f"{what} must name an option set, got {shown(point)}; {choices}")
     for key in point:
         if key not in grid:
-            raise InvalidOptionError(f"{what}: {key!r} is not a swept option; {choices}")
+            raise InvalidOptionError(f"{what}: {shown(key)} is not a swept option; {choices}")
     given = _plain(point)
     matches = [
         i for i, values in enumerate(options) if all(_same(values[k], v) for k, v in given.items())
@@ -652,7 +657,9 @@ def sweep(
         rotate_seats: Play every seat assignment (``False``: only ``bots`` as given).
         threads: Worker threads, as in ``simulate`` (results do not depend on it): an assignment
             that seats a Python policy is stepped in the calling thread whatever it says.
-        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable;
+            as in :func:`cardtable.simulate`, returning ``False`` stops the study (as Ctrl-C
+            does: it raises ``KeyboardInterrupt``).
         baseline: The option set the summary, the report and ``to_dict`` give the differences
             from: its index in grid order or its swept options' values, e.g. ``{"lanes": 3}``
             (the first option set by default).
@@ -668,7 +675,7 @@ def sweep(
             than seats (all checked before anything runs).
         IllegalActionError: If a Python policy returns an action that is not legal.
         CapacityError: If an option set's results would not fit in memory.
-        KeyboardInterrupt: If stopped with Ctrl-C.
+        KeyboardInterrupt: If stopped with Ctrl-C or by the ``progress`` callable.
     """
     from cardtable import _core
 

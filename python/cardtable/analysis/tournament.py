@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._inputs import shown
 from cardtable._rng import derive_seed
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
@@ -21,6 +22,7 @@ from cardtable.analysis._differences import (
     metric_name,
     paired_estimate,
     unit_means,
+    unpaired_estimate,
 )
 from cardtable.analysis._games import score_label, spec
 from cardtable.analysis._ratings import Rating, rate_games
@@ -187,7 +189,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
                 return d
             if d.metric == metric and (d.a, d.b) == (b, a):
                 return PairedDifference(a, b, metric, flipped(d.paired), flipped(d.unpaired))
-        raise InvalidOptionError(f"a difference needs two different bots, got {a!r} twice")
+        raise InvalidOptionError(f"a difference needs two different bots, got {shown(a)} twice")
 
     def result(self, bot: str) -> BotResult:
         """The result of ``bot``.
@@ -205,7 +207,7 @@ class TournamentResult(ResultOutputs, _runs.FromRuns):
         """
         if not isinstance(bot, str) or bot not in self.bots:
             raise InvalidOptionError(
-                f"{bot!r} is not a bot of this tournament; its bots: {', '.join(self.bots)}"
+                f"{shown(bot)} is not a bot of this tournament; its bots: {', '.join(self.bots)}"
             )
         return self.bots.index(bot)
 
@@ -378,7 +380,7 @@ def paired_differences(runs: Runs) -> list[PairedDifference]:
             ga = _per_game_means(flat, i, metric, runs.scores.shape[:2])
             gb = _per_game_means(flat, j, metric, runs.scores.shape[:2])
             # Game by game, every game an independent unit: the deals they share are ignored.
-            unpaired = paired_estimate(ga, gb, share=share)
+            unpaired = unpaired_estimate(ga, gb, share=share)
             out.append(PairedDifference(a, b, metric, paired, unpaired))
     return out
 
@@ -450,7 +452,9 @@ def tournament(
         threads: Worker threads, as in ``simulate`` (results do not depend on it): an assignment
             that seats a Python policy is stepped in the calling thread, batch by batch, whatever
             ``threads`` says.
-        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable.
+        progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable;
+            a callable that returns ``False`` stops the study (as Ctrl-C does: it raises
+            ``KeyboardInterrupt``).
         rating_bootstrap: Bootstrap replicates for the rating intervals: 0 (no intervals) or at
             least 2.
         rating_games: Games rated per fit, at least 1 (a seeded sample of whole deals beyond
@@ -466,7 +470,7 @@ def tournament(
         IllegalActionError: If a Python policy returns an action that is not legal (``simulate``'s
             error, naming the policy, its game and seat).
         CapacityError: If the games' results would not fit in memory.
-        KeyboardInterrupt: If stopped with Ctrl-C.
+        KeyboardInterrupt: If stopped with Ctrl-C or by the ``progress`` callable.
     """
     from cardtable import _core
 
@@ -599,6 +603,10 @@ def _tournament_report(t: TournamentResult) -> Report:
         s.findings.append(
             f"Duplicate deals make the score comparison {ratio:.1f}× as precise as the same "
             "games compared without pairing (interval widths)."
+            if ratio >= 1.05
+            else "Duplicate deals make the score comparison no more precise here than the same "
+            "games compared without pairing (interval widths): the deals' luck, which pairing "
+            "cancels, is small next to the games' own."
         )
     s.add_table(
         [
