@@ -1699,6 +1699,8 @@ def test_balance_has_nothing_to_measure_when_every_seat_wins() -> None:
     assert b.to_arrow().column("decided").null_count == 20
     assert json.loads(json.dumps(b.to_dict(), allow_nan=False))["decided"]["mean"]["value"] is None
     assert "nothing to measure" in b.report().render()
+    # Nor a chart of how often a sole leader wins (it was an empty axis from −0.04 to 0.04).
+    assert "How often a player who leads alone" not in b.report().render()
     # Equal seats would each win (share) every game; the luck finding says so, not "even game".
     assert b.equal_share == 1.0
     assert "in the mirrored games, all of which end in a shared win" in text

@@ -537,3 +537,35 @@ def test_a_value_that_cannot_be_printed_is_refused_in_the_packages_words(
         with pytest.raises(cardtable.CardtableError):
             call()
         assert state.to_dict() == before, name
+
+
+def test_search_reads_the_bot_before_the_states(backend: cardtable.Backend) -> None:
+    """An unknown bot and a state of another game: the engine refused the bot, the reference
+    path the state (another error class for the same call)."""
+    game = cardtable.make("goofspiel", players=2, backend=backend)
+    other = cardtable.make("turn_the_tide", players=3, backend=backend).new_state(seed=1)
+    with pytest.raises(InvalidOptionError, match="unknown bot"):
+        cardtable.search(game, [other], "nope")
+
+
+def test_a_restored_state_is_read_by_what_its_dict_stores() -> None:
+    """What ``pickle`` calls to rebuild a state: the reference read a dict subclass through its
+    own ``get`` (and str-subclass keys through their own ``==``), the engine by what it stores."""
+    from cardtable import _core
+    from cardtable.reference import _base
+
+    class OwnGet(dict[str, Any]):
+        def get(self, key: Any, default: Any = None) -> Any:
+            return "x"
+
+    class OwnEquality(str):
+        def __eq__(self, other: object) -> bool:
+            return False
+
+        def __hash__(self) -> int:
+            return 1
+
+    data = cardtable.make("goofspiel", players=2).new_state(seed=1).to_dict()
+    for restore in (_core._restore_state, _base._restore_state):
+        assert restore(OwnGet(data)).to_dict() == data
+        assert restore({OwnEquality(k): v for k, v in data.items()}).to_dict() == data

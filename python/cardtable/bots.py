@@ -611,6 +611,9 @@ def search(
     threads = check_threads(threads)
     seeds = _search_seeds(seed, len(states))
     rust_game = _engine_game(game)
+    # The bot is read before the states, as the engine reads them: the same refusal comes first
+    # whatever the states' backend.
+    _core.Bot(rust_game, bot, 0, 0)
     engine_states = []
     for i, state in enumerate(states):
         try:

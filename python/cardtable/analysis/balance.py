@@ -834,30 +834,31 @@ def _balance_report(b: BalanceResult) -> Report:
     if b.traced:
         tr = Section("Lead changes and when the game is decided")
         tr.findings.append(_trace_text(b.trace_doc))
-        with figure(7.5, 3.0) as (fig, ax):
-            # Each point with its 95% Wilson interval over the games it rests on: a point of a
-            # handful of games (early on few games have a sole leader) shows as uncertain.
-            xs = [100 * x for x, _ in b.leader_wins]
-            ys = [100 * y for _, y in b.leader_wins]
-            ci = [
-                proportion(h, g) if g else None
-                for h, g in zip(b.leader_hits, b.leader_games, strict=True)
-            ]
-            err = [
-                [0.0 if e is None else 100 * (e.value - e.low) for e in ci],
-                [0.0 if e is None else 100 * (e.high - e.value) for e in ci],
-            ]
-            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color="#54a24b")
-            ax.axhline(100 / n, color="#e45756", linestyle="--", label="no information")
-            ax.set_ylim(0, 105)
-            ax.set_xlabel("share of the game played (%)")
-            ax.set_ylabel("sole leader wins (%)")
-            _report.legend_above(ax)
-            tr.add_figure(
-                svg_of(fig),
-                "How often a player who leads alone at each point of the game goes on to win, "
-                "with its 95% interval over the traced games that had a sole leader there.",
-            )
+        if any(b.leader_games):  # no traced game had a sole leader anywhere (all shared wins)
+            with figure(7.5, 3.0) as (fig, ax):
+                # Each point with its 95% Wilson interval over the games it rests on: a point of a
+                # handful of games (early on few games have a sole leader) shows as uncertain.
+                xs = [100 * x for x, _ in b.leader_wins]
+                ys = [100 * y for _, y in b.leader_wins]
+                ci = [
+                    proportion(h, g) if g else None
+                    for h, g in zip(b.leader_hits, b.leader_games, strict=True)
+                ]
+                err = [
+                    [0.0 if e is None else 100 * (e.value - e.low) for e in ci],
+                    [0.0 if e is None else 100 * (e.high - e.value) for e in ci],
+                ]
+                ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color="#54a24b")
+                ax.axhline(100 / n, color="#e45756", linestyle="--", label="no information")
+                ax.set_ylim(0, 105)
+                ax.set_xlabel("share of the game played (%)")
+                ax.set_ylabel("sole leader wins (%)")
+                _report.legend_above(ax)
+                tr.add_figure(
+                    svg_of(fig),
+                    "How often a player who leads alone at each point of the game goes on to win, "
+                    "with its 95% interval over the traced games that had a sole leader there.",
+                )
         tr.add_figure(
             _bar_distribution(b.lead_changes, "lead changes per game", "#b279a2"),
             "Lead changes: how often the sole leader changes.",

@@ -222,14 +222,16 @@ def _restore_state(data: dict[str, Any]) -> ReferenceState:
     """Rebuilds a reference state from its canonical dict alone (what ``pickle`` calls)."""
     from cardtable import reference
 
-    options = data.get("options") if isinstance(data, dict) else None
-    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+    # Read by what the dict stores, as the engine reads it (a subclass's own methods are ignored).
+    plain = plain_json(data, InvalidStateError)
+    options = plain.get("options") if isinstance(plain, dict) else None
+    if not isinstance(plain, dict) or not isinstance(options, dict):
         raise InvalidStateError("a state must be a dict with an options dict of str keys")
     try:
-        game = reference.make(data.get("game"), players=data.get("players"), **data["options"])  # type: ignore[arg-type]
+        game = reference.make(plain.get("game"), players=plain.get("players"), **options)  # type: ignore[arg-type]
     except InvalidOptionError as err:
         raise InvalidStateError(str(err)) from None
-    state: ReferenceState = game.state_from_dict(data)
+    state: ReferenceState = game.state_from_dict(plain)
     return state
 
 
