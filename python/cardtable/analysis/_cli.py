@@ -103,6 +103,15 @@ class _Study:
         from cardtable.errors import CapacityError, CardtableError, InvalidOptionError
 
         _check_outputs(self.json_path, self.parquet, self.csv_path, self.report)
+        options = parse_options(self.option_pairs)
+        taken = sorted(
+            set(options) & ({"game_id", "players", "seed", "threads", "progress"} | set(params))
+        )
+        if taken:
+            raise click.UsageError(
+                f"-o {taken[0]}=... is not a game option of {self.game_id}: {taken[0]} is a "
+                "setting of the study (see --help)"
+            )
         try:
             result = study(
                 self.game_id,
@@ -111,7 +120,7 @@ class _Study:
                 threads=self.threads,
                 progress=not self.no_progress,
                 **params,
-                **parse_options(self.option_pairs),
+                **options,
             )
         except (InvalidOptionError, CapacityError) as err:
             raise click.UsageError(str(err)) from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -280,32 +281,51 @@ def seat_assignments(
     return lineups
 
 
+MAX_LINEUPS = 100_000
+"""The most seat assignments a study plays (every ordered choice of 5 of 12 bots is 95,040)."""
+
+
 def lineups_for(players: int, bots: Sequence[str], rotate_seats: bool) -> list[tuple[str, ...]]:
     """The seat assignments of a tournament.
 
     ``players`` bots: their rotations (each bot in each seat once). Fewer: the list repeated to fill
     the table (``greedy,random`` at four seats is ``greedy,random,greedy,random``), then its
     distinct rotations. More: every ordered choice of ``players`` distinct bots. Without
-    ``rotate_seats`` only the first assignment.
+    ``rotate_seats`` only the first assignment, so at most ``players`` bots.
 
     Raises:
-        InvalidOptionError: On no bot, or on a bot given twice where every ordered choice of
+        InvalidOptionError: On no bot, on more bots than seats without ``rotate_seats`` (the
+            others would never play), or on a bot given twice where every ordered choice of
             distinct bots is played (it would be seated against itself and play some
             assignments twice).
+        CapacityError: On more than :data:`MAX_LINEUPS` ordered choices, before any is made.
     """
     bots = list(bots)
     if not bots:
         raise InvalidOptionError("give at least one bot")
-    if rotate_seats and len(bots) > players:
-        for i, repeated in enumerate(bots):
-            if repeated in bots[:i]:
+    if len(bots) > players and not rotate_seats:
+        raise InvalidOptionError(
+            f"{len(bots)} bots for {players} seats without seat rotation: every game would seat "
+            f"the first {players} and the others would never play; give at most {players} bots, "
+            "or rotate the seats"
+        )
+    if len(bots) > players:
+        seen: set[str] = set()
+        for repeated in bots:
+            if repeated in seen:
                 raise InvalidOptionError(
                     f"bot {shown(repeated)} is given twice: with more bots than seats, every seat "
                     "assignment of distinct bots is played, so give each bot once"
                 )
-    if len(bots) > players:
-        table = list(itertools.permutations(bots, players))
-        return table if rotate_seats else table[:1]
+            seen.add(repeated)
+        count = math.perm(len(bots), players)
+        if count > MAX_LINEUPS:
+            raise CapacityError(
+                f"{len(bots)} bots at {players} seats make {count:,} seat assignments (every "
+                f"ordered choice of {players} distinct bots), more than {MAX_LINEUPS:,}: give "
+                "fewer bots"
+            )
+        return list(itertools.permutations(bots, players))
     seats = tuple(bots[p % len(bots)] for p in range(players))
     if not rotate_seats:
         return [seats]

@@ -87,7 +87,7 @@ def replay(
             f"bots must be a list of bot names, one per seat, got {shown(bots)}"
         )
     if not all(isinstance(b, str) for b in bots):
-        raise InvalidOptionError(f"bots must be built-in bot names, got {list(bots)!r}")
+        raise InvalidOptionError(f"bots must be built-in bot names, got {shown(list(bots))}")
     rust_game = _core.Game(game_id, players, options)
     if len(bots) != rust_game.players:
         raise InvalidOptionError(

@@ -522,11 +522,16 @@ def _point_metrics(
     return metrics, per_deal
 
 
+MAX_GRID_VALUES = 1_000
+"""The most values a sweep tries for one option (the grid is the product of all options')."""
+
+
 def _check_grid(grid: object) -> dict[str, list[Any]]:
     """The grid as a dict of option name → list of values, each iterable read once.
 
     Raises:
-        InvalidOptionError: Unless ``grid`` maps option names to non-empty collections of values.
+        InvalidOptionError: Unless ``grid`` maps option names to non-empty collections of at most
+            :data:`MAX_GRID_VALUES` distinct values.
     """
     if not isinstance(grid, Mapping):
         raise InvalidOptionError(
@@ -540,7 +545,13 @@ def _check_grid(grid: object) -> dict[str, list[Any]]:
             raise InvalidOptionError(
                 f"grid[{shown(key)}] must be a list of the values to try, got {shown(values)}"
             )
-        out[key] = list(values)
+        # Read no further than one value past the limit: a huge range or an endless iterator is
+        # refused without being read (or held) whole.
+        out[key] = list(itertools.islice(values, MAX_GRID_VALUES + 1))
+        if len(out[key]) > MAX_GRID_VALUES:
+            raise InvalidOptionError(
+                f"grid[{shown(key)}] lists more than {MAX_GRID_VALUES:,} values to try"
+            )
         if not out[key]:
             raise InvalidOptionError(f"grid[{shown(key)}] has no values to try")
         for i, value in enumerate(out[key]):
@@ -586,7 +597,9 @@ def _point_index(
     )
     if isinstance(point, int | np.integer) and not isinstance(point, bool):
         if not 0 <= point < len(options):
-            raise InvalidOptionError(f"{what}: there is no option set {point}; {choices}")
+            raise InvalidOptionError(
+                f"{what}: there is no option set {shown(int(point))}; {choices}"
+            )
         return int(point)
     if not isinstance(point, Mapping):
         raise InvalidOptionError(f"{what} must name an option set, got {shown(point)}; {choices}")

@@ -56,6 +56,9 @@ __all__ = ["BotResult", "PairedDifference", "TournamentResult", "tournament"]
 
 RATING_BOOTSTRAP = 100
 """Bootstrap replicates of the rating intervals, by default."""
+MAX_RATING_BOOTSTRAP = 10_000
+"""The most bootstrap replicates a tournament takes: a replicate refits every rated game, so a
+huge count would run for days with its progress bar already full."""
 RATING_GAMES = 500
 """Games rated per fit, by default."""
 
@@ -455,8 +458,8 @@ def tournament(
         progress: A progress bar (``True``), nothing, or a ``progress(done, total)`` callable;
             a callable that returns ``False`` stops the study (as Ctrl-C does: it raises
             ``KeyboardInterrupt``).
-        rating_bootstrap: Bootstrap replicates for the rating intervals: 0 (no intervals) or at
-            least 2.
+        rating_bootstrap: Bootstrap replicates for the rating intervals: 0 (no intervals) or
+            2 to :data:`MAX_RATING_BOOTSTRAP` (each refits every rated game).
         rating_games: Games rated per fit, at least 1 (a seeded sample of whole deals beyond
             that).
         **options: The game's options.
@@ -479,7 +482,9 @@ def tournament(
     games, seed, threads = _runs.check_run(games, seed, threads)
     rotate_seats = _runs.check_flag("rotate_seats", rotate_seats)
     duplicate = _runs.check_flag("duplicate", duplicate)
-    rating_bootstrap = _runs.check_count("rating_bootstrap", rating_bootstrap, 0)
+    rating_bootstrap = _runs.check_count(
+        "rating_bootstrap", rating_bootstrap, 0, MAX_RATING_BOOTSTRAP
+    )
     if rating_bootstrap == 1:
         raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
     rating_games = _runs.check_count("rating_games", rating_games, 1)
