@@ -103,25 +103,23 @@ class _Study:
         from cardtable.errors import CapacityError, CardtableError, InvalidOptionError
 
         _check_outputs(self.json_path, self.parquet, self.csv_path, self.report)
+        settings: dict[str, Any] = {
+            "players": self.players,
+            "seed": self.seed,
+            "threads": self.threads,
+            "progress": not self.no_progress,
+            **params,
+        }
         options = parse_options(self.option_pairs)
-        taken = sorted(
-            set(options) & ({"game_id", "players", "seed", "threads", "progress"} | set(params))
-        )
+        # The study's own keywords (and the game id it takes first) are no game options.
+        taken = sorted(set(options) & {"game_id", *settings})
         if taken:
             raise click.UsageError(
                 f"-o {taken[0]}=... is not a game option of {self.game_id}: {taken[0]} is a "
                 "setting of the study (see --help)"
             )
         try:
-            result = study(
-                self.game_id,
-                players=self.players,
-                seed=self.seed,
-                threads=self.threads,
-                progress=not self.no_progress,
-                **params,
-                **options,
-            )
+            result = study(self.game_id, **settings, **options)
         except (InvalidOptionError, CapacityError) as err:
             raise click.UsageError(str(err)) from None
         except CardtableError as err:
