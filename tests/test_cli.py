@@ -701,6 +701,26 @@ def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cardtable " + " ".join(_BALANCE) + " --json - --report /dev/stdout",
+        "cardtable " + " ".join(_BALANCE) + " --csv out.csv > out.csv",
+        "cardtable " + " ".join(_SIMULATE) + " --out out.jsonl > out.jsonl",
+        "cardtable replay goofspiel --out /dev/stdout",
+    ],
+)
+def test_an_output_file_that_is_standard_output_is_refused(tmp_path: Path, command: str) -> None:
+    """``balance --json - --report /dev/stdout`` wrote the HTML report and then the JSON into one
+    stream, and ``--out f.jsonl > f.jsonl`` mixed the results with the summary printed after
+    them: an output that is standard output is now a usage error before anything runs."""
+    run = _shell(command, tmp_path)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "it is standard output, where the command prints what it did" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert all(p.stat().st_size == 0 for p in tmp_path.iterdir())  # the shell's empty file
+
+
 def test_play_takes_its_player_count_from_the_bots_or_the_game() -> None:
     # `play goofspiel` asked for --players like simulate did; --bots names the other seats.
     assert "goofspiel, 2 players, you are seat 0" in run_cli(

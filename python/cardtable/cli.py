@@ -161,6 +161,18 @@ def _require(module: str, extra: str, why: str) -> None:
         )
 
 
+def _is_standard_output(found: os.stat_result) -> bool:
+    """Whether ``found`` (what ``os.stat`` says of an output path) is standard output.
+
+    That is ``/dev/stdout``, or the file this process's standard output is redirected to.
+    """
+    try:
+        out = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # standard output is closed or not a file (captured)
+    return (found.st_dev, found.st_ino) == (out.st_dev, out.st_ino)
+
+
 def _check_writable(path: Path, option: str) -> None:
     """Fails before the run if ``path`` cannot be written.
 
@@ -173,9 +185,12 @@ def _check_writable(path: Path, option: str) -> None:
         raise click.BadParameter(f"cannot write {path}: {reason}", param_hint=option)
 
     try:
-        mode = os.stat(path).st_mode
+        found_stat: os.stat_result | None = os.stat(path)
     except OSError:
-        mode = None
+        found_stat = None
+    if found_stat is not None and _is_standard_output(found_stat):
+        refuse("it is standard output, where the command prints what it did: name a file")
+    mode = None if found_stat is None else found_stat.st_mode
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         # A pipe or device (``/dev/stdout``, a shell's ``>(...)``, whose link names no real
         # path) is written directly, as ``writing`` does.
