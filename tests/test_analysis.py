@@ -312,6 +312,22 @@ def test_ratings_recover_known_strengths(theta: list[float], seed: int) -> None:
         assert r.elo.high - r.elo.low < 150
 
 
+@pytest.mark.parametrize("seed", [6, 9])
+def test_a_rating_lies_inside_its_own_interval(seed: int) -> None:
+    """With ten bootstrap replicates, a rating fell outside its interval: the point estimate
+    averages four orders of the games and each replicate is rated in one, and the order's noise
+    moved the raw percentiles off the point. The interval is now the replicates' spread around
+    it."""
+    bots, place = _plackett_luce_games(np.array([0.0, 0.1, 0.2, 0.3]), 500, seed)
+    names = [f"bot{i}" for i in range(4)]
+    ratings = rate_games(
+        names, bots, place, np.arange(len(bots)), players=4, seed=seed, bootstrap=10
+    )
+    for r in ratings:
+        assert r.elo.low < r.elo.value < r.elo.high, r
+        assert r.mu.low < r.mu.value < r.mu.high, r
+
+
 # --- small pieces ------------------------------------------------------------------------------
 
 
@@ -916,6 +932,8 @@ def _fmt_row(d: Any) -> str:
     [
         (2, "baseline: there is no option set 2"),
         ({"num_cards": 5}, "baseline: no option set has num_cards=5"),
+        # 4.0 was taken for the option set num_cards=4, a value the game itself refuses.
+        ({"num_cards": 4.0}, "baseline: no option set has num_cards=4.0"),
         ({"cards": 4}, "baseline: 'cards' is not a swept option"),
         ("num_cards=4", "baseline must name an option set"),
     ],

@@ -607,8 +607,12 @@ def _point_index(
         if key not in grid:
             raise InvalidOptionError(f"{what}: {shown(key)} is not a swept option; {choices}")
     given = _plain(point)
+
+    def names(swept: object, value: object) -> bool:  # 3.0 names no option set an int option has
+        return _same(swept, value) and isinstance(swept, float) == isinstance(value, float)
+
     matches = [
-        i for i, values in enumerate(options) if all(_same(values[k], v) for k, v in given.items())
+        i for i, values in enumerate(options) if all(names(values[k], v) for k, v in given.items())
     ]
     if len(matches) == 1:
         return matches[0]
