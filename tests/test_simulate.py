@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import cardtable
 from cardtable import InvalidOptionError, PolicyBatch
 from cardtable._rng import SplitMix64, derive_seed
+from cardtable.bots import split_bot_specs
 from cardtable.testing import game_configs
 from tests.configs import ALL, CONFIGS, IDS
 from tests.game_info import all_games
@@ -1109,6 +1110,14 @@ def test_python_policies_are_labelled_apart_from_bots_and_each_other() -> None:
     )
     assert tide.bots == ["policy:<lambda>", "policy:<lambda>#2", "policy:<lambda>", "random"]
     assert [b.seats for b in tide.by_bot] == [(0, 2), (1,), (3,)]
+    # A comma in a policy's name split a study's "lineup" column (labels joined by commas) into
+    # a label of no bot: it is written as ";".
+    first.__name__ = "first, legal"
+    assert cardtable.sim.bot_labels([first, "random"]) == ["policy:first; legal", "random"]
+    assert split_bot_specs(",".join(cardtable.sim.bot_labels([first, last]))) == [
+        "policy:first; legal",
+        "policy:<lambda>",
+    ]
 
 
 def test_a_near_miss_of_an_argument_of_simulate_is_named() -> None:

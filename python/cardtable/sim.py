@@ -204,7 +204,8 @@ def bot_labels(bots: Sequence[str | PythonPolicy]) -> list[str]:
     from an earlier one of the same label gets ``#2``, ``#3``, ... appended, so labels never
     collide with a built-in bot (none is named ``policy``) or with another policy, while the same
     callable in several seats keeps one label (the same method of the same object too:
-    ``agent.act`` given twice is one policy).
+    ``agent.act`` given twice is one policy). A comma in the name becomes ``;``, so that a lineup
+    of labels joined by commas (a study's ``lineup`` column) splits back into its labels.
 
     Args:
         bots: One built-in bot name or Python policy per seat.
@@ -221,7 +222,8 @@ def bot_labels(bots: Sequence[str | PythonPolicy]) -> list[str]:
         label = next((lab for p, lab in seen if _same_policy(p, b)), None)
         if label is None:
             name = getattr(b, "__name__", None)
-            base = f"policy:{name if isinstance(name, str) else type(b).__name__}"
+            name = name if isinstance(name, str) else type(b).__name__
+            base = f"policy:{name.replace(',', ';')}"
             label, n = base, 1
             while any(label == lab for _, lab in seen):
                 n += 1
