@@ -833,6 +833,7 @@ def browser() -> Iterator[Any]:
 def test_replay_steps_forward_and_back_in_a_browser(
     browser: Any, tmp_path: Path, game_id: str
 ) -> None:
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     game = make(game_id)
@@ -928,6 +929,25 @@ def test_replay_steps_forward_and_back_in_a_browser(
     )
     browser.execute_script("location.hash = '#step=1'")
     WebDriverWait(browser, 5).until(lambda b: step() == "1")
+    # An arrow key on the focused slider moved two steps: the page's and the slider's own.
+    slider = browser.find_element("id", "slider")
+    browser.execute_script("arguments[0].focus()", slider)
+    slider.send_keys(Keys.ARROW_RIGHT)
+    assert step() == "2"
+    # A link to the last step scrolled the whole page down to the log's line (in a window too
+    # low for the log to show whole).
+    browser.get("about:blank")
+    browser.set_window_size(1300, 400)
+    try:
+        browser.get(path.as_uri() + f"#step={total}")
+        WebDriverWait(browser, 20).until(
+            lambda b: b.execute_script("return document.body.dataset.ready") == "true"
+        )
+        assert step() == str(total)
+        scrolled = browser.execute_script("return [window.scrollY, el('log').scrollTop > 0]")
+    finally:
+        browser.set_window_size(1300, 1000)
+    assert scrolled == [0, True]
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     assert errors == []
 
@@ -1127,3 +1147,85 @@ def test_both_backends_write_the_same_replay_page(game_id: str) -> None:
         for b in ("rust", "reference")
     ]
     assert pages[0] == pages[1]
+
+
+def test_a_seat_log_names_its_own_dealt_cards_and_no_card_it_cannot_see() -> None:
+    """A seat's log judged each dealt card by the observation right after it: Turn the Tide
+    shows a hand once the deal is done, so no seat saw its own cards; a deck's last card, the
+    only outcome left, counted as public, so every seat saw it (another seat's card, a face-down
+    card of the memory layout). A card is now judged by the observation at the end of the deal,
+    against the deals that put another card in its place."""
+    five = cardtable.make("turn_the_tide", players=5).new_state(seed=3)
+    hands = five.to_dict()["state"]["hands"]
+    tide = cardtable.replay(five)
+    for p in range(5):
+        line = tide.frames[1].seen[p]
+        assert line.startswith("chance, 62 outcomes (48 that seat") and f"seat {p} cannot" in line
+        assert re.search(rf": deal (\d+) to seat {p} … tide B: \d+$", line), line
+        first = int(line.split(": deal ")[1].split(" ")[0])
+        assert first in hands[p]
+    memory = cardtable.replay(cardtable.make("trafficars_memory", players=2).new_state(seed=3))
+    assert memory.frames[1].seen[0] == "chance: 50 outcomes seat 0 cannot see"
+
+
+def test_a_card_drawn_alone_from_a_one_card_deck_is_seen_by_its_drawer_only() -> None:
+    """The last dink of the deck (the only outcome left) was named in every seat's log, though it
+    goes to one seat's private dinks."""
+    from cardtable.render.replay import _seen_in_run
+
+    game = cardtable.make("deep_regrets", players=5)
+    history, _ = play_game(game, ["greedy"] * 5, 2)
+    state = game.new_state()
+    for action in history[:745]:
+        state.apply(action)
+    assert state.chance_outcomes() == [(history[745], 1.0)]
+    assert _seen_in_run(state, [history[745]], 5) == [
+        ("draw Wallet", [False, True, False, False, False])
+    ]
+
+
+def test_the_full_view_of_a_finished_turn_the_tide_game_holds_no_old_hand() -> None:
+    """After a round of all twelve hands every hand is empty, and the full view showed the
+    round-0 deal (kept for the deal's pictures) as the seats' hands: every card twice."""
+    for seed in range(40):
+        state = play_random(cardtable.make("turn_the_tide", players=3).new_state(seed=seed), seed)
+        if not any(state.to_dict()["state"]["hands"]):
+            break
+    else:
+        pytest.fail("no game ended with every hand played")
+    full = render.view(state, None)
+    assert full["hands"] == [[], [], []]
+    assert "game over · " in render.svg(state)
+
+
+def test_a_deep_regrets_card_inside_a_longer_name_is_not_named() -> None:
+    """``eat Stye Eel`` was a move other seats could not see, as the Eel (a name inside the Stye
+    Eel) was not on the table; the Stye Eel, in the public discard, was."""
+    after = {"seat": 0, "discarded": ["Stye Eel"], "hand": ["Eel"]}
+    assert not deep_regrets_drawing.secret(after, 1, "eat Stye Eel")
+    assert deep_regrets_drawing.secret({"seat": 0, "discarded": []}, 1, "eat Stye Eel")
+    assert not deep_regrets_drawing.secret(
+        {"seat": 0, "x": ["Hollow Earth Worm"]}, 1, "eat Hollow Earth Worm"
+    )
+
+
+def test_a_long_seat_name_is_cut_before_the_badges() -> None:
+    """A bot's spec as a name (``mcts:iterations=5000,c=0.7``) ran under the "to move" badge;
+    it is cut short with an ellipsis, the whole label its tooltip."""
+    state = cardtable.make("turn_the_tide", players=3).new_state(seed=1)
+    while state.is_chance_node:
+        state.apply(state.chance_outcomes()[0][0])
+    names = ["mcts:iterations=5000,c=0.7", "greedy", "flatmc:samples=16,rollout=greedy"]
+    svg = render.svg(state, 0, names)
+    assert "<title>seat 0 (mcts:iterations=5000,c=0.7) · you</title>" in svg
+    headings = re.findall(r'font-size="13" font-weight="bold" fill="#1d2731">([^<]*)<', svg)
+    assert headings[1] == "seat 1 (greedy)"
+    assert all(text_width(html.unescape(h), 13, bold=True) <= 180 for h in headings)
+    assert headings[0].endswith("…) · you") and headings[2].endswith("…)")
+
+
+def test_small_render_api_mistakes() -> None:
+    with pytest.raises(InvalidOptionError, match="a game id is a str, got 5"):
+        render.drawing(5)  # type: ignore[arg-type]
+    state = cardtable.make("goofspiel").new_state(seed=1)  # its first point card turned up
+    assert "; 1 step, the game is not over" in repr(cardtable.replay(state))

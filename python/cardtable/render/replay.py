@@ -17,13 +17,14 @@ import json
 import os
 import re
 import zlib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, shown, write_whole
-from cardtable.errors import IllegalActionError, InvalidOptionError
+from cardtable.errors import CardtableError, IllegalActionError, InvalidOptionError
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing, outcome
 
@@ -115,8 +116,8 @@ class Replay:
         return (
             f"<Replay {self.game_id}: {players}"
             + (f" options={shown(options)}" if options else "")
-            + f";{source} {steps} steps, {end}; .save('replay.html') writes the viewer, a"
-            " notebook cell shows it>"
+            + f";{source} {steps} step{'' if steps == 1 else 's'}, {end};"
+            " .save('replay.html') writes the viewer, a notebook cell shows it>"
         )
 
     @property
@@ -245,12 +246,12 @@ def _build(
         if state.is_terminal:
             raise IllegalActionError(f"history goes on after the end of the game at step {i}")
         if state.is_chance_node:
-            chances = []
+            start, run = state.clone(), []
             while i < len(history) and state.is_chance_node:
-                label, node = state.action_label(history[i]), state.clone()
+                run.append(history[i])
                 state.apply(history[i])
-                chances.append((label, _seen_by(node, history[i], game.players)))
                 i += 1
+            chances = _seen_in_run(start, run, game.players)
             text = _chance_text([text for text, _ in chances], len(chances), None)
             snap(text, None, chances=chances)
         else:
@@ -269,29 +270,99 @@ def _build(
     return result
 
 
-def _seen_by(state: StateProtocol, outcome: int, players: int) -> list[bool]:
-    """Per seat, whether its observation tells chance outcome ``outcome`` from every other one.
+def _seen_in_run(
+    start: StateProtocol, run: Sequence[int], players: int
+) -> list[tuple[str, list[bool]]]:
+    """Each outcome of a run of chance outcomes from ``start``: its label, and who sees it.
 
-    ``state`` is the chance node. A seat that would observe the same after some other outcome
-    cannot see which it was (a card dealt to another seat); an outcome every seat sees (a tide
-    card, a point card, a forced one) is public.
+    A seat sees an outcome unless some other run it cannot tell from this one, by its
+    observation at the run's end, lacks the outcome's label. The other runs tried are the ones
+    that put another outcome of the same chance node in its place: a card still in the deck (the
+    card's later place, if it is dealt later in the run, taking this one), a face of a die. So
+    ``deal 9 to seat 4`` is seen by seat 4, whose hand holds the 9 once the deal is done, and by
+    nobody else while another seat's hand could hold the 9 instead; a deck's last card, the only
+    outcome left, is hidden like the others; a tide card turned up is seen by all.
     """
-    others = [a for a, _ in state.chance_outcomes() if a != outcome]
-    unique = list(range(players))
+    labels, nodes = [], [start.clone()]
+    for action in run:
+        labels.append(nodes[-1].action_label(action))
+        after = nodes[-1].clone()
+        after.apply(action)
+        nodes.append(after)
+    final = [nodes[-1].observation(p) for p in range(players)]
+    hidden: list[set[str]] = [set() for _ in range(players)]
+    varied: set[str] = set()  # the labels some other run tried lacks
+    for k, node in enumerate(nodes[:-1]):
+        for other, _ in node.chance_outcomes():
+            if other == run[k]:
+                continue
+            variant = [other, *run[k + 1 :]]
+            if other in variant[1:]:  # dealt later in the run: the two outcomes trade places
+                variant[variant.index(other, 1)] = run[k]
+            replayed = _replay_run(node, variant)
+            if replayed is None:
+                continue
+            end, their_labels = replayed
+            missing = Counter(labels[k:]) - Counter(their_labels)
+            varied.update(missing)
+            for p in range(players):
+                if not missing.keys() <= hidden[p] and end.observation(p) == final[p]:
+                    hidden[p].update(missing)
+    for k, node in enumerate(nodes[:-1]):
+        if labels[k] not in varied:  # the only outcome there could be: see _forced_seen_by
+            for p in range(players):
+                if not _forced_seen_by(node, labels[k], nodes[k + 1].observation(p), p):
+                    hidden[p].add(labels[k])
+    return [(label, [label not in hidden[p] for p in range(players)]) for label in labels]
 
-    def after(action: int) -> StateProtocol:
-        s = state.clone()
-        s.apply(action)
-        return s
 
-    happened = after(outcome)
-    mine = {p: happened.observation(p) for p in unique}
-    for other in others:
-        if not unique:
-            break
-        alternative = after(other)
-        unique = [p for p in unique if alternative.observation(p) != mine[p]]
-    return [p in unique for p in range(players)]
+FORCED_SAMPLES = 8
+"""How many states seat ``p`` cannot tell from a chance node :func:`_forced_seen_by` tries."""
+
+
+def _forced_seen_by(node: StateProtocol, label: str, seen: object, seat: int) -> bool:
+    """Whether ``seat`` sees the outcome ``label`` of a chance node with nothing else in sight.
+
+    That is a node where, as far as the run shows, nothing else could happen (a deck's last
+    card, drawn alone). It could have been another card for all the seat knows: the node is
+    resampled for the seat (``state.resample``: states the seat cannot tell from it, seeded 0,
+    1, ...). The seat sees the outcome unless in one of them another outcome leaves it the same
+    observation ``seen`` as this one did (a card drawn into another seat's hand; one drawn into
+    its own it sees).
+    """
+    for seed in range(FORCED_SAMPLES):
+        try:
+            other = node.resample(seat, seed)
+            outcomes = [a for a, _ in other.chance_outcomes()]
+        except CardtableError:
+            return True  # a game that cannot resample here: as the run shows
+        tried = {label}
+        for action in outcomes:
+            if (text := other.action_label(action)) in tried:
+                continue  # one outcome of each label is enough
+            tried.add(text)
+            after = other.clone()
+            after.apply(action)
+            if after.observation(seat) == seen:
+                return False
+    return True
+
+
+def _replay_run(node: StateProtocol, run: Sequence[int]) -> tuple[StateProtocol, list[str]] | None:
+    """``node`` after the chance outcomes ``run``, and their labels.
+
+    ``None`` if one of them is not an outcome where it comes (a card dealt twice).
+    """
+    state, labels = node.clone(), []
+    for action in run:
+        if not state.is_chance_node:
+            return None
+        try:
+            labels.append(state.action_label(action))
+            state.apply(action)
+        except IllegalActionError:
+            return None
+    return state, labels
 
 
 def _chance_text(labels: Sequence[str], count: int, seat: int | None) -> str:
@@ -654,7 +725,10 @@ function show(n) {
   if (old) old.classList.remove("current");
   const item = el("log").children[step];
   item.classList.add("current");
-  item.scrollIntoView({block: "nearest"});
+  // The log scrolls to the step by itself (scrollIntoView would scroll the page as well).
+  const log = el("log"), box = log.getBoundingClientRect(), at = item.getBoundingClientRect();
+  if (at.top < box.top) log.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) log.scrollTop += at.bottom - box.bottom;
 }
 
 function stop() {
@@ -698,8 +772,9 @@ function start() {
   window.addEventListener("hashchange", () => { stop(); fromAddress(); });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLSelectElement) return;
-    if (event.key === "ArrowRight") { stop(); show(step + 1); }
-    else if (event.key === "ArrowLeft") { stop(); show(step - 1); }
+    // preventDefault: on the focused slider the key would move it a step more.
+    if (event.key === "ArrowRight") { event.preventDefault(); stop(); show(step + 1); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); stop(); show(step - 1); }
     else if (event.key === " ") { event.preventDefault(); play(); }
   });
   fromAddress();
