@@ -229,6 +229,16 @@ def outcome(winners: Sequence[int], names: Sequence[str] | None = None) -> str:
     return ", ".join(seats[:-1]) + f" and {seats[-1]} share the win"
 
 
+def game_over(view: View, names: Sequence[str] | None = None) -> str:
+    """The end of a picture's status line once the view's game is over, else ``""``.
+
+    That is `` · game over · seat 1 (greedy) wins`` (names the winners as :func:`outcome`).
+    """
+    if not view.get("winners"):
+        return ""
+    return f" · game over · {outcome(view['winners'], names)}"
+
+
 def pending_move(move: Any, hidden: str, shown: str) -> list[str]:
     """The words on a seat's pending secret move, for the terminal.
 
@@ -252,6 +262,8 @@ def drawing(game_id: str) -> GameDrawing:
     Raises:
         InvalidOptionError: If the game has no drawing.
     """
+    if not isinstance(game_id, str):
+        raise InvalidOptionError(f"a game id is a str, got {shown(game_id)}")
     name = f"cardtable.render.{game_id}"
     if (
         not game_id.isidentifier()

@@ -52,6 +52,25 @@ def text_width(content: str, size: float, *, bold: bool = False) -> float:
     return float(units * size / em)
 
 
+def fit(content: str, width: float, size: float, *, bold: bool = False) -> str:
+    """``content``, cut short with an ellipsis if it would be drawn wider than ``width`` px.
+
+    Examples:
+        >>> fit("greedy", 100, 12), fit("mcts:iterations=5000,c=0.7", 100, 12)
+        ('greedy', 'mcts:iteration…')
+    """
+    if text_width(content, size, bold=bold) <= width:
+        return content
+    room = width - text_width("…", size, bold=bold)
+    kept = 0
+    for end, char in enumerate(content):
+        room -= text_width(char, size, bold=bold)
+        if room < 0:
+            break
+        kept = end + 1
+    return content[:kept].rstrip() + "…"
+
+
 def flow(
     widths: Sequence[float], left: float, right: float, gap: float
 ) -> tuple[list[tuple[float, int]], int]:
@@ -282,8 +301,19 @@ class Svg:
     def seat_heading(
         self, top: float, seat: int, names: list[str] | None, viewer: int | None
     ) -> None:
-        """The name of ``seat`` at the top left of its band (see :func:`seat_label`)."""
-        self.text(12, top + 16, seat_label(seat, names, viewer), size=13, weight="bold")
+        """The name of ``seat`` at the top left of its band (see :func:`seat_label`).
+
+        It ends before the badges that follow it (at x 200): a longer name is cut short, and the
+        whole label is the heading's tooltip.
+        """
+        whole = seat_label(seat, names, viewer)
+        label = seat_label(seat, names, viewer, room=180, size=13, bold=True)
+        if label != whole:
+            self.open()
+            self.raw(f"<title>{_escape(whole)}</title>")
+        self.text(12, top + 16, label, size=13, weight="bold")
+        if label != whole:
+            self.close()
 
     def seat_divider(self, top: float, bottom: float, current: bool, *, below: float = 0) -> None:
         """The rule under a seat's band, with the accent bar beside the seat to act.
@@ -326,6 +356,24 @@ def titled(view: View, game: str, width: int, status: str) -> tuple[Svg, float]:
     return svg, header(svg, title, status)
 
 
-def seat_label(seat: int, names: list[str] | None, viewer: int | None) -> str:
-    """``seat 2 (greedy)``, with ``you`` for the viewing seat."""
-    return seat_names(names, seat, viewer, you=" · you")
+def seat_label(
+    seat: int,
+    names: list[str] | None,
+    viewer: int | None,
+    *,
+    room: float | None = None,
+    size: float = 12,
+    bold: bool = False,
+) -> str:
+    """``seat 2 (greedy)``, with ``you`` for the viewing seat.
+
+    With ``room``, the name is cut short (:func:`fit`) so that the label is drawn at most
+    ``room`` px wide at ``size`` px.
+    """
+    whole = seat_names(names, seat, viewer, you=" · you")
+    if room is None or names is None or text_width(whole, size, bold=bold) <= room:
+        return whole
+    name = names[seat]
+    around = text_width(whole, size, bold=bold) - text_width(name, size, bold=bold)
+    cut = fit(name, max(0.0, room - around), size, bold=bold)
+    return seat_names([*names[:seat], cut, *names[seat + 1 :]], seat, viewer, you=" · you")

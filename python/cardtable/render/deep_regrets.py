@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from html import escape as _escape
 from typing import Any
@@ -496,6 +497,20 @@ def secret(after: View, actor: int, label: str) -> bool:
     if "regret" in label and after["seat"] != actor:
         return True
     shown = json.dumps(after, ensure_ascii=False)
-    return any(
-        name in label and json.dumps(name, ensure_ascii=False) not in shown for name in _all_names()
-    )
+    return any(json.dumps(name, ensure_ascii=False) not in shown for name in _names_in(label))
+
+
+def _names_in(label: str) -> list[str]:
+    """The card names a label names, each as a whole.
+
+    ``eat Stye Eel`` names the Stye Eel, not also the Eel: a name inside a longer one, or inside
+    a longer word (the Ear in Hollow Earth Worm), is not named.
+    """
+    return [m.group(0) for m in _name_pattern().finditer(label)]
+
+
+@cache
+def _name_pattern() -> re.Pattern[str]:
+    # Longest first, so that at each place the longest name that stands there is the one found.
+    names = "|".join(re.escape(name) for name in _all_names())
+    return re.compile(rf"(?<!\w)(?:{names})(?!\w)")

@@ -6,6 +6,7 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
     full_state,
+    game_over,
     hands_and_commitments,
     observe,
     pending_move,
@@ -40,13 +41,16 @@ def view(state: StateProtocol, seat: int | None) -> View:
         o, n, d = full_state(state)
         rounds = d["options"]["rounds"]
     hands, commitments = hands_and_commitments(o, seat, n)
-    if seat is None and not any(hands) and any(o["dealt"]):
+    phase = o.get("phase", _phase(state))
+    if seat is None and phase == "deal" and not any(hands) and any(o["dealt"]):
+        # Mid-deal the hands are still empty: the cards dealt so far. (After the last hand of
+        # a game every hand is empty too, and `dealt` is an old deal no seat holds.)
         hands = [sorted(x) for x in o["dealt"]]
     return {
         "game": "turn_the_tide",
         "seat": seat,
         "players": n,
-        "phase": o.get("phase", _phase(state)),
+        "phase": phase,
         "round": o["round"],
         "rounds": rounds,
         "hand_index": o["hand_index"],
@@ -54,6 +58,7 @@ def view(state: StateProtocol, seat: int | None) -> View:
         "commitments": commitments,
         **pick(o, "lifebuoys", "tide", "revealed_tide", "eliminated", "played", "scores"),
         "current": state.current_player,
+        "winners": list(state.winners) if state.is_terminal else [],
     }
 
 
@@ -88,6 +93,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     status = f"{chapter(v)} · {v['phase'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to move"
+    status += game_over(v, names)
     svg, y = titled(v, "Turn the Tide", 780, status)
     svg.text(12, y + 12, "tide cards this hand", size=11, fill=MUTED)
     for i, value in enumerate(v["revealed_tide"]):
@@ -143,7 +149,10 @@ def terminal(v: View, names: list[str] | None = None) -> list[str]:
 
     lines = [
         f"[bold]{chapter(v)}[/bold] · tide cards: "
-        + (" ".join(f"[blue]{t}[/blue]" for t in v["revealed_tide"]) or "none yet")
+        + (
+            " ".join(f"[blue]{t}[/blue]" for t in v["revealed_tide"])
+            or ("none" if v["phase"] == "over" else "none yet")
+        )
     ]
     for q in range(v["players"]):
         tide = v["tide"][q]
