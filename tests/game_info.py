@@ -157,7 +157,7 @@ class GameTestInfo:
         """The run of the exact-replay test (``replay_run``, or its default)."""
         if self.replay_run is not None:
             return self.replay_run
-        from cardtable.analysis.balance import default_bot
+        from cardtable.bots import default_bot
 
         players = self._small_run(None).players
         return self._small_run([(default_bot(game_id), "random")[s % 2] for s in range(players)])

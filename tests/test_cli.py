@@ -721,6 +721,26 @@ def test_an_output_file_that_is_standard_output_is_refused(tmp_path: Path, comma
     assert all(p.stat().st_size == 0 for p in tmp_path.iterdir())  # the shell's empty file
 
 
+def test_commands_that_run_no_study_do_not_import_scipy(tmp_path: Path) -> None:
+    """Every command imported SciPy at start (the study commands' module did), about 1.5 s of a
+    2 s ``cardtable --version``; and replay and play without --bots imported the studies to find
+    the game's heuristic bot, so that they failed without the analysis extra."""
+    code = (
+        "import sys\n"
+        "from cardtable.cli import main\n"
+        "try:\n"
+        "    main(['replay', 'goofspiel', '--out', 'r.html'])\n"
+        "except SystemExit as exit:\n"
+        "    assert exit.code == 0, exit.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "wrote r.html" in run.stdout and run.stdout.rstrip().endswith("[]"), run.stdout
+
+
 def test_play_takes_its_player_count_from_the_bots_or_the_game() -> None:
     # `play goofspiel` asked for --players like simulate did; --bots names the other seats.
     assert "goofspiel, 2 players, you are seat 0" in run_cli(

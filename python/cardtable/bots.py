@@ -24,6 +24,7 @@ __all__ = [
     "SearchInterrupted",
     "SearchStats",
     "bot",
+    "default_bot",
     "search",
     "split_bot_specs",
 ]
@@ -396,6 +397,26 @@ def split_bot_specs(text: str) -> list[str]:
         else:
             specs.append(piece)
     return specs
+
+
+def default_bot(game_id: str) -> str:
+    """The game's heuristic bot: ``greedy``, else its first own bot, else ``random``.
+
+    Its first own bot is its first built-in bot other than ``random`` (``memory`` in the memory
+    game). The studies, ``cardtable play`` and ``cardtable replay`` seat it when no bot is named.
+
+    Raises:
+        InvalidOptionError: On an unknown game (the message lists the registered ones).
+
+    Examples:
+        >>> default_bot("turn_the_tide"), default_bot("trafficars_memory")
+        ('greedy', 'memory')
+    """
+    from cardtable._api import game_info
+
+    info = game_info(game_id)
+    own = [name for name in info.bots if name != "random"]
+    return "greedy" if "greedy" in own else next(iter(own), "random")
 
 
 def bot(game: GameProtocol, name: str, seat: int, seed: int = 0) -> BuiltinBot:

@@ -31,6 +31,7 @@ from cardtable._cli_options import (
     option_pairs,
     parse_options,
 )
+from cardtable._extras import missing_extra
 from cardtable._inputs import MAX_THREADS, shown, writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
@@ -154,11 +155,9 @@ _PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 def _require(module: str, extra: str, why: str) -> None:
     """Fails before any work if an optional dependency is missing, naming the extra to install."""
-    if importlib.util.find_spec(module) is None:
-        raise click.UsageError(
-            f"{why} needs {module}, which is not installed: "
-            f'pip install "cardtable[{extra}]" (from a clone: pip install ".[{extra}]")'
-        )
+    message = missing_extra(module, extra, why)
+    if message is not None:
+        raise click.UsageError(message)
 
 
 def _is_standard_output(found: os.stat_result) -> bool:
@@ -767,7 +766,7 @@ def play_command(
     """Play one seat of GAME_ID in the terminal against built-in bots."""
     import random
 
-    from cardtable.render._cli import default_bot
+    from cardtable.bots import default_bot
     from cardtable.render.play import play
     from cardtable.render.replay import _bot_seed
 

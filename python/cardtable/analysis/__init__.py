@@ -9,6 +9,7 @@ through :func:`cardtable.simulate` and the public API) nor import the reference 
 
 from __future__ import annotations
 
+from cardtable.analysis import _extra  # noqa: F401 (first: it says which extra is missing)
 from cardtable.analysis._differences import Difference, PairedDifference
 from cardtable.analysis._stats import Estimate
 from cardtable.analysis._trace import GameTrace, replay, replayable

@@ -64,7 +64,7 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _HEURISTIC = "the game's heuristic bot: greedy, else its first own bot (memory in the memory game)"
-"""What the studies seat when no bot is named (:func:`cardtable.analysis.default_bot`)."""
+"""What the studies seat when no bot is named (:func:`cardtable.bots.default_bot`)."""
 
 _COMMON = (
     "game_id",

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from cardtable._inputs import shown
-from cardtable.analysis._stats import LEVEL, Estimate, Record, clip, mean_estimate
+from cardtable.analysis._stats import Estimate, Record, clip, mean_estimate, t_quantile
 from cardtable.errors import InvalidOptionError
 
 __all__ = [
@@ -242,9 +241,7 @@ def unpaired_estimate(
         return Difference(value, math.nan, math.nan, n)
     # Each unit's part in the difference of the two means, about its expectation.
     part = np.where(has_a, a - mean_a, 0.0) / n_a - np.where(has_b, b - mean_b, 0.0) / n_b
-    half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * math.sqrt(
-        n / (n - 1) * float(np.sum(part[either] ** 2))
-    )
+    half = t_quantile(n - 1) * math.sqrt(n / (n - 1) * float(np.sum(part[either] ** 2)))
     return within(Estimate(value, value - half, value + half, n), share)
 
 

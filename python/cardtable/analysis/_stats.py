@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 __all__ = [
     "Estimate",
@@ -27,10 +26,30 @@ __all__ = [
     "mean_estimate",
     "proportion",
     "record_dict",
+    "t_quantile",
     "welch_difference",
+    "z_quantile",
 ]
 
 LEVEL = 0.95
+
+
+def t_quantile(df: float) -> float:
+    """Student's t quantile of the two-sided :data:`LEVEL` interval with ``df`` degrees of freedom.
+
+    SciPy is imported here, when a study first needs it, so that ``cardtable`` commands that
+    run no study start without it (it takes longer to import than most commands to run).
+    """
+    from scipy import stats
+
+    return float(stats.t.ppf(0.5 + LEVEL / 2, df))
+
+
+def z_quantile() -> float:
+    """The standard normal quantile of the two-sided :data:`LEVEL` interval (1.96)."""
+    from scipy import stats
+
+    return float(stats.norm.ppf(0.5 + LEVEL / 2))
 
 
 @dataclass(frozen=True)
@@ -91,7 +110,7 @@ def mean_estimate(x: npt.ArrayLike) -> Estimate:
     if n == 1:
         return Estimate(mean, math.nan, math.nan, 1)
     sem = float(a.std(ddof=1)) / math.sqrt(n)
-    half = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1)) * sem
+    half = t_quantile(n - 1) * sem
     return Estimate(mean, mean - half, mean + half, n)
 
 
@@ -122,7 +141,7 @@ def welch_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
     if spread == 0.0:
         return Estimate(value, value, value, n)
     df = spread**2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
-    half = float(stats.t.ppf(0.5 + LEVEL / 2, df)) * math.sqrt(spread)
+    half = t_quantile(df) * math.sqrt(spread)
     return Estimate(value, value - half, value + half, n)
 
 
@@ -164,8 +183,8 @@ def cluster_mean(
     effective = float(v.size)
     if 0.0 < share_value < 1.0 and spread > 0.0:
         kish = share_value * (1.0 - share_value) / spread
-        z = float(stats.norm.ppf(0.5 + LEVEL / 2))
-        t = float(stats.t.ppf(0.5 + LEVEL / 2, n - 1))
+        z = z_quantile()
+        t = t_quantile(n - 1)
         effective = kish * (z / t) ** 2
     low, high = _wilson(share_value, effective)
     return Estimate(share_value, low, high, n)
@@ -177,7 +196,7 @@ def _wilson(share: float, trials: float) -> tuple[float, float]:
     ``trials`` may be an effective sample size (not a whole number), and the share the mean of
     the trials' outcomes in [0, 1].
     """
-    z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+    z = z_quantile()
     z2n = z * z / trials
     centre = (share + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(share * (1 - share) / trials + z2n / (4 * trials))

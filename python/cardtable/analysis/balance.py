@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from cardtable._inputs import shown
 from cardtable._rng import derive_seed
@@ -43,6 +42,7 @@ from cardtable.analysis._trace import (
     leader_shares,
     replay,
 )
+from cardtable.bots import default_bot
 from cardtable.errors import InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -520,19 +520,6 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         return _balance_report(self)
 
 
-def default_bot(game_id: str) -> str:
-    """The game's heuristic bot: ``greedy``, else its first own bot, else ``random``.
-
-    Its first own bot is its first built-in bot other than ``random`` (``memory`` in the memory
-    game). The studies seat it when no bot is named; the tests measure search players against it.
-    """
-    from cardtable._api import game_info
-
-    info = game_info(game_id)  # an unknown game: the message that lists the registered ones
-    own = [name for name in info.bots if name != "random"]
-    return "greedy" if "greedy" in own else next(iter(own), "random")
-
-
 def margins(
     scores: npt.NDArray[np.int64], winners: npt.NDArray[np.bool_], higher_is_better: bool
 ) -> npt.NDArray[np.float64]:
@@ -661,6 +648,8 @@ def balance(
             luck_runs = _runs.run_lineups(
                 game_id, n, luck_lineups, luck_seeds, luck_deals, options, threads, bar, base=base
             )
+
+    from scipy import stats  # see _stats.t_quantile
 
     w = runs.winners[0]
     sole = w.sum(axis=1) == 1

@@ -10,22 +10,11 @@ from cardtable._api import game_info
 from cardtable._cli_options import option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 
-__all__ = ["default_bot", "register"]
+__all__ = ["register"]
 
 _SEED = click.IntRange(0, MAX_SEED)
 """Seeds and game indices: below 2**64, as for ``cardtable simulate`` (``docs/errors.md``)."""
 _PLAYERS = click.IntRange(min=1)
-
-
-def default_bot(game_id: str) -> str:
-    """The bot the commands seat when none is named: the studies' :func:`default_bot`.
-
-    Raises:
-        InvalidOptionError: On an unknown game.
-    """
-    from cardtable.analysis.balance import default_bot as heuristic
-
-    return heuristic(game_id)
 
 
 def register(main: click.Group) -> None:
@@ -100,7 +89,7 @@ def register(main: click.Group) -> None:
                 seats = min(max(len(names), low), high) if names else low
             game = cardtable.make(game_id, players=seats, **options)  # checks players first
             if not names:  # simulate's default for a game of a run, else the heuristic bot
-                bot = "random" if game_index is not None else default_bot(game_id)
+                bot = "random" if game_index is not None else cardtable.bots.default_bot(game_id)
                 names = [bot] * game.players
             check_bot_names(game, names, players)
             if game_index is not None:

@@ -1,0 +1,18 @@
+"""Refuses to import the studies without the ``analysis`` extra, naming it.
+
+Imported first by ``cardtable.analysis``. The modules are looked for, not imported: SciPy is
+imported when a study first needs it (``_stats.t_quantile``), so that ``cardtable`` commands
+that run no study start quickly.
+"""
+
+from __future__ import annotations
+
+from cardtable._extras import require
+
+__all__ = ["EXTRA_MODULES"]
+
+EXTRA_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
+"""What the ``analysis`` extra installs that the studies need."""
+
+for _module in EXTRA_MODULES:
+    require(_module, "analysis", "cardtable.analysis")
