@@ -185,3 +185,28 @@ def test_the_sdist_has_what_the_conformance_docs_and_reports_point_to() -> None:
         assert wanted in included
         folder = ROOT / wanted.rsplit("/", 1)[0]
         assert all((folder / name).is_file() for name in files)
+
+
+def test_the_package_data_is_the_engines() -> None:
+    """The card data ships twice: in the engine crate (``rust/engine/data``, so that the crate
+    packages alone) and in the Python package (``cardtable/data``, read by the reference and the
+    pictures). It was one directory and a symbolic link to it, which a checkout without links
+    (Git for Windows by default) turns into a small text file: the wheel then had no data. Two
+    copies, held equal here."""
+    engine = ROOT / "rust" / "engine" / "data"
+    package = ROOT / "python" / "cardtable" / "data"
+    assert not package.is_symlink()
+    names = sorted(p.name for p in engine.glob("*.json"))
+    assert names and names == sorted(p.name for p in package.glob("*.json"))
+    for name in names:
+        assert (package / name).read_bytes() == (engine / name).read_bytes(), (
+            f"python/cardtable/data/{name} differs from rust/engine/data/{name}: copy the "
+            "engine's file over it"
+        )
+
+
+def test_the_license_is_shipped() -> None:
+    """MIT was declared, but no licence text was in the repository, the sdist or the wheel."""
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert {"path": "LICENSE", "format": "sdist"} in project["tool"]["maturin"]["include"]

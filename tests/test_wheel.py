@@ -181,6 +181,37 @@ def test_command_line(venv: Path, tmp_path: Path) -> None:
         tmp_path,
     )
     assert "wrote r.csv" in out and (tmp_path / "r.csv").read_text().startswith("game,length")
+    # Without --bots, replay and play seat the game's heuristic bot; finding it imported the
+    # studies, which need the analysis extra this environment lacks.
+    cli: list[str | Path] = [venv, "-I", "-m", "cardtable"]
+    out = _run([*cli, "replay", "turn_the_tide", "-p", "3", "--out", "r.html"], tmp_path)
+    assert "wrote r.html" in out and "seat 0 (greedy)" in out
+    play = subprocess.run(
+        [str(a) for a in [*cli, "play", "goofspiel", "--seed", "1"]],
+        cwd=tmp_path,
+        env=_clean_env(),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert "goofspiel, 2 players, you are seat 0" in play.stdout, play.stdout + play.stderr
+    assert "Traceback" not in play.stderr, play.stderr
+    studies = subprocess.run(
+        [str(venv), "-I", "-c", "import cardtable.analysis"],
+        cwd=tmp_path,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert 'pip install "cardtable[analysis]"' in studies.stderr, studies.stderr
+    licence = _run(
+        [venv, "-I", "-c", "import importlib.metadata as m; print(m.files('cardtable'))"], tmp_path
+    )
+    assert "LICENSE" in licence
 
 
 def test_pytest_plugin_without_hypothesis(venv: Path, tmp_path: Path) -> None:

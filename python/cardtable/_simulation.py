@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from cardtable._extras import require
 from cardtable._inputs import (
     MAX_SEED,
     as_int,
@@ -820,6 +821,7 @@ class SimulationResult:
         Raises:
             InvalidOptionError: If the run was made with ``keep_games=False``.
         """
+        require("pyarrow", "arrow", "a table of the results")
         import pyarrow as pa
 
         columns = self.game_columns()
@@ -844,6 +846,7 @@ class SimulationResult:
             InvalidOptionError: If ``path`` is not a ``str`` or a path.
             OSError: If the file cannot be written.
         """
+        require("pyarrow", "arrow", "a Parquet file of the results")
         import pyarrow.parquet as pq
 
         write_whole(path, lambda f: pq.write_table(self.to_arrow(), f))
@@ -939,6 +942,7 @@ class SimulationResult:
             OSError: If the file cannot be read (``FileNotFoundError`` if it does not exist,
                 ``IsADirectoryError`` for a directory).
         """
+        require("pyarrow", "arrow", "reading a Parquet file of results")
         import pyarrow as pa
         import pyarrow.parquet as pq
 

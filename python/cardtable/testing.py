@@ -30,6 +30,10 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from cardtable._extras import require
+
+require("hypothesis", "testing", "cardtable.testing")
+
 from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 

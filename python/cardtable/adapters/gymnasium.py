@@ -42,6 +42,10 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 
+from cardtable._extras import require
+
+require("gymnasium", "gymnasium", "cardtable.adapters.gymnasium")
+
 import gymnasium
 import numpy as np
 import numpy.typing as npt

@@ -47,6 +47,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cardtable._extras import require
+
+require("pyspiel", "openspiel", "cardtable.adapters.openspiel")
+
 import numpy as np
 import numpy.typing as npt
 import pyspiel

@@ -27,6 +27,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from cardtable._extras import require
+
+require("pettingzoo", "pettingzoo", "cardtable.adapters.pettingzoo")
+
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces

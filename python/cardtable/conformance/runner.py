@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from cardtable._extras import require
+
+require("hypothesis", "conformance", "cardtable.conformance")
+
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
