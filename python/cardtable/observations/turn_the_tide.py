@@ -50,30 +50,28 @@ OBSERVATION = TurnTheTideObservation
 
 
 _CONTRACT = "Turn the Tide contract"
-_RULES = "rules/turn_the_tide.md"
 
 KEY_SECTIONS: dict[str, str] = {
-    "lifebuoys": f"{_CONTRACT} § Flow, step 4 (losing lifebuoys); {_RULES} § One hand, steps 4-7",
-    "eliminated": f"{_CONTRACT} § Flow, step 4 (elimination); {_RULES} § One hand, steps 4-7",
-    "tide": f"{_CONTRACT} § Flow, steps 3-4 (taking tide cards, elimination); "
-    f"{_RULES} § One hand, steps 3-5",
-    "revealed_tide": f"{_CONTRACT} § Flow, step 3 (tide draws); {_RULES} § Engine model",
-    "played": f"{_CONTRACT} § Flow, step 3 (reveal); {_RULES} § One hand, step 3",
-    "committed": f"{_CONTRACT} § Flow, step 3 (commitments); {_RULES} § One hand, step 2",
-    "own_commitment": f"{_CONTRACT} § Flow, step 3 (commitments); {_RULES} § One hand, step 2",
-    "scores": f"{_CONTRACT} § Flow, step 5 (round scoring); {_RULES} § Scoring",
-    "winners": f"{_RULES} § Scoring (the highest total wins, ties share the win)",
-    "hand": f"{_CONTRACT} § Flow, step 2 (hands rotate); {_RULES} § Game structure",
-    "round": f"{_CONTRACT} § Flow, steps 5-6 (end of a round); {_RULES} § One hand, steps 6 and 8",
-    "hand_index": f"{_CONTRACT} § Flow, step 5 (after the hand); {_RULES} § One hand, step 8",
-    "is_terminal": f"{_CONTRACT} § Flow, step 6 (end of the game); {_RULES} § Game structure",
+    "lifebuoys": f"{_CONTRACT} § Flow, step 4 (losing lifebuoys)",
+    "eliminated": f"{_CONTRACT} § Flow, step 4 (elimination)",
+    "tide": f"{_CONTRACT} § Flow, steps 3-4 (taking tide cards, elimination)",
+    "revealed_tide": f"{_CONTRACT} § Flow, step 3 (tide draws)",
+    "played": f"{_CONTRACT} § Flow, step 3 (reveal)",
+    "committed": f"{_CONTRACT} § Flow, step 3 (commitments)",
+    "own_commitment": f"{_CONTRACT} § Flow, step 3 (commitments)",
+    "scores": f"{_CONTRACT} § Flow, step 5 (round scoring)",
+    "winners": f"{_CONTRACT} § Flow, step 7 (the highest total wins; Decisions, 13: ties share)",
+    "hand": f"{_CONTRACT} § Flow, step 2 (hands rotate)",
+    "round": f"{_CONTRACT} § Flow, steps 5-6 (end of a round)",
+    "hand_index": f"{_CONTRACT} § Flow, step 5 (after the hand)",
+    "is_terminal": f"{_CONTRACT} § Flow, step 6 (end of the game)",
 }
 
 _PHASE_SECTIONS: dict[str, str] = {
-    "deal": f"{_CONTRACT} § Flow, step 1 (the deal); {_RULES} § Engine model",
-    "tide": f"{_CONTRACT} § Flow, step 3 (tide draws); {_RULES} § Engine model",
-    "play": f"{_CONTRACT} § Flow, step 3 (commitments); {_RULES} § One hand, step 2",
-    "choose_tide": f"{_CONTRACT} § Flow, step 3 (highest_chooses_tide); {_RULES} § Options",
+    "deal": f"{_CONTRACT} § Flow, step 1 (the deal)",
+    "tide": f"{_CONTRACT} § Flow, step 3 (tide draws)",
+    "play": f"{_CONTRACT} § Flow, step 3 (commitments)",
+    "choose_tide": f"{_CONTRACT} § Flow, step 3 (highest_chooses_tide)",
     "over": f"{_CONTRACT} § Flow, step 6 (end of the game)",
 }
 
