@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import importlib.util
 import io
 import json
 import os
@@ -502,13 +501,14 @@ def summary_command(files: tuple[Path, ...]) -> None:
     Several files are the parts of one run (simulate --first-game, on one machine or many): they
     are joined into the summary of the whole run, as one run of it would print.
     """
-    if importlib.util.find_spec("pyarrow") is None:
-        raise click.UsageError("reading .parquet files needs the extra 'arrow'")
+    for path in files:  # a .csv or .jsonl run is refused as such, with or without pyarrow
+        with read_errors(path):
+            _check_parquet(path, "summary")
+    _require("pyarrow", "arrow", "reading a .parquet run")
     try:
         parts = []
         for path in files:
             with read_errors(path):
-                _check_parquet(path, "summary")
                 parts.append(cardtable.SimulationResult.from_parquet(path))
         result = cardtable.SimulationResult.merge(parts)
     except CardtableError as err:
@@ -548,12 +548,12 @@ def resume_command(
     summarized and written to --out, as one uninterrupted run would have been. Ctrl-C stops this
     too; resume the file it writes in turn.
     """
-    if importlib.util.find_spec("pyarrow") is None:
-        raise click.UsageError("reading .parquet files needs the extra 'arrow'")
+    with read_errors(file):  # a .csv or .jsonl run is refused as such, with or without pyarrow
+        _check_parquet(file, "resume")
+    _require("pyarrow", "arrow", "reading a .parquet run")
     fmt = _check_outputs(out, plot, "local")
     try:
         with read_errors(file):
-            _check_parquet(file, "resume")
             saved = cardtable.SimulationResult.from_parquet(file)
         result = saved.resume(threads=threads, progress=not no_progress)
     except CardtableError as err:
