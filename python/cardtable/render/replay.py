@@ -45,8 +45,9 @@ class Frame:
         label: What happened to reach this step, in words (``"seat 1 (greedy): play 37"``).
         seen: The same as each seat saw it then, seat 0 first: a move the seat could not see (a
             card played face down) is "a move seat p cannot see", and a chance outcome is
-            spelled out only if the seat's observation tells it from every other outcome (a tide
-            card, a point card, a card dealt to that seat), else counted.
+            spelled out only if the seat knows it once the run of chance steps is over (a tide
+            card, a point card, a card dealt to that seat; not a card dealt to another seat, even
+            the last of the deck), else counted.
         actor: The seat that acted, or ``None`` for the start and for chance.
         scores: The scores after the step.
         views: Index into :attr:`Replay.pictures` per view (full view, then seat 0, 1, ...).
