@@ -92,6 +92,16 @@ def test_a_stopped_ray_run_keeps_the_completed_games_in_full_size_arrays() -> No
     np.testing.assert_array_equal(stopped.scores[played], local.scores[played])
     np.testing.assert_array_equal(stopped.winners[played], local.winners[played])
     assert not stopped.scores[~played].any() and not stopped.winners[~played].any()
+    # Asked to stop only once every range was done, the run is whole, not "interrupted" with
+    # all its games (which resume could never repair).
+    whole = cardtable.simulate(
+        "turn_the_tide",
+        backend="ray",
+        ray_chunks=2,
+        progress=lambda done, total: done < total,
+        **kwargs,
+    )
+    assert not whole.interrupted and whole == local
 
 
 def test_python_policies_are_local_only() -> None:

@@ -408,6 +408,54 @@ def test_a_resume_interrupted_again_resumes_again() -> None:
     assert again.resume(progress=False) == whole
 
 
+def _interrupt_at_the_end(done: int, total: int) -> None:
+    """A progress callable that is Ctrl-C pressed at the run's last report, after its last game."""
+    if done == total:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_after_the_last_game_is_not_lost() -> None:
+    """The engine looks for Ctrl-C at its reports, and a short run's only one comes after its
+    last game: the interrupt was taken there and dropped, so a loop of short runs could not be
+    stopped. It is raised again once the run is complete (a run it cut short returns what it
+    has, as before)."""
+    kw: dict[str, Any] = {"players": 2, "games": 50, "seed": 3}
+    with pytest.raises(KeyboardInterrupt):
+        cardtable.simulate("goofspiel", progress=_interrupt_at_the_end, **kw)
+    game = cardtable.make("goofspiel", players=2)
+    states = [game.new_state(seed=s) for s in range(3)]
+    with pytest.raises(KeyboardInterrupt):
+        cardtable.search(game, states, "flatmc:samples=2", progress=_interrupt_at_the_end)
+    # resume plays one range at a time: Ctrl-C at the end of one keeps the ranges before it.
+    whole = cardtable.simulate("goofspiel", progress=False, **kw)
+    table = cardtable.simulate("goofspiel", progress=False, **kw).to_arrow()
+    kept = [g for g in range(50) if not (10 <= g < 20 or 30 <= g < 40)]  # two ranges missing
+    meta = dict(table.schema.metadata) | {b"interrupted": b"true"}
+    part = cardtable.SimulationResult.from_arrow(table.take(kept).replace_schema_metadata(meta))
+    assert part.interrupted and part.games_played == 30
+    reports: list[int] = []
+
+    def second_range_interrupted(done: int, total: int) -> None:
+        reports.append(done)
+        if done == total:
+            raise KeyboardInterrupt
+
+    again = part.resume(progress=second_range_interrupted)
+    assert again.interrupted and again.games_played == 40
+    assert again.resume(progress=False) == whole
+
+
+def test_a_progress_callable_returning_numpy_false_stops_the_run() -> None:
+    result = cardtable.simulate(
+        "turn_the_tide",
+        players=4,
+        games=3_000_000,
+        threads=1,
+        progress=lambda done, total: np.bool_(done == 0),
+    )
+    assert result.interrupted and result.games_played < 3_000_000
+
+
 def test_only_runs_that_kept_their_games_with_built_in_bots_resume() -> None:
     summary = cardtable.simulate("goofspiel", players=2, games=10, keep_games=False, progress=False)
     with pytest.raises(cardtable.InvalidOptionError, match="does not say which games"):

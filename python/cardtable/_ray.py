@@ -93,8 +93,10 @@ def simulate_ray(
                     stopped = True
                     break
         except KeyboardInterrupt:
+            if len(finished) == len(refs):
+                raise  # every game was played: Ctrl-C is the caller's, as after the call
             stopped = True
-    if not stopped:
+    if not stopped or len(finished) == len(refs):  # stopped after the last range: complete
         return merge_raw(_results(ray, refs), game.players)
     for ref in refs:
         if ref not in finished:

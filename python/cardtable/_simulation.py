@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
@@ -594,7 +595,7 @@ class SimulationResult:
                 "keep: play the missing games with simulate(first_game=...) and the same policies"
             )
         missing = np.flatnonzero(self.lengths == 0)
-        if not len(missing):
+        if not len(missing) and not self.interrupted:
             return self
         # The missing games as ranges [start, end) of rows.
         breaks = np.flatnonzero(np.diff(missing) != 1) + 1
@@ -607,15 +608,18 @@ class SimulationResult:
                 shifted = None
                 if report is not None:
                     shifted = functools.partial(_shifted_report, report, done)
-                raw = _core.simulate(
-                    game,
-                    games=end - start,
-                    seed=self.seed,
-                    bots=self.bots,
-                    threads=threads,
-                    first_game=self.first_game + start,
-                    progress=shifted,
-                )
+                try:
+                    raw = _core.simulate(
+                        game,
+                        games=end - start,
+                        seed=self.seed,
+                        bots=self.bots,
+                        threads=threads,
+                        first_game=self.first_game + start,
+                        progress=shifted,
+                    )
+                except KeyboardInterrupt:  # as the range ended: keep the ranges done before it
+                    break
                 scores[start:end] = raw["scores"]
                 winners[start:end] = raw["winners"]
                 lengths[start:end] = raw["lengths"]
@@ -1276,6 +1280,18 @@ def _shifted_report(report: Callable[[int], bool], offset: int, done: int) -> bo
     return report(offset + done)
 
 
+_REDRAW_SECONDS = 0.1
+"""The progress bar is redrawn at most this often (the last count is always drawn)."""
+
+
+def stops(answer: object) -> bool:
+    """Whether a progress callable's ``answer`` asks the work to stop: ``False`` (NumPy's too).
+
+    Anything else (``None``, ``True``, any other value) lets it go on.
+    """
+    return answer is False or (isinstance(answer, np.bool_) and not answer)
+
+
 def check_progress(
     progress: bool | Callable[[int, int], object],
 ) -> bool | Callable[[int, int], object]:
@@ -1342,13 +1358,14 @@ class Progress:
         self._doing, self._unit = doing, unit
         self._bar: Any = None
         self._task: Any = None
+        self._done = 0
 
     def __enter__(self) -> Callable[[int], bool] | None:
         if self._spec is False:
             return None
         if callable(self._spec):
             callback = self._spec
-            return lambda done: callback(done, self._total) is not False
+            return lambda done: not stops(callback(done, self._total))
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -1373,7 +1390,14 @@ class Progress:
         self._bar.start()
         self._task = self._bar.add_task(self._unit, total=self._total, rate="")
 
+        drawn = [0.0]  # when the bar was last redrawn
+
         def report(done: int) -> bool:
+            self._done = done
+            now = time.monotonic()
+            if now - drawn[0] < _REDRAW_SECONDS and done < self._total:
+                return True  # a Python-policy run reports every step: redrawing each costs more
+            drawn[0] = now
             task = self._bar.tasks[0]
             speed = task.speed
             self._bar.update(
@@ -1385,6 +1409,7 @@ class Progress:
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         if self._bar is not None:
+            self._bar.update(self._task, completed=self._done)  # the last count reported
             if exc_type is not None and not self._bar.tasks[0].completed:
                 # A run refused before its first game (a bad bot name, say) leaves no empty
                 # bar above its error.

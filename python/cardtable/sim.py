@@ -139,7 +139,10 @@ def simulate(
         is ``True`` and the summary covers the ``games_played`` games completed so far; the
         per-game arrays keep the requested size, a game not completed having length 0 and zero
         scores and winners (``result.lengths > 0`` selects the completed ones, which may lie
-        anywhere in the range: each thread plays its own part of it).
+        anywhere in the range: each thread plays its own part of it). Ctrl-C that comes once
+        every game is played (the engine checks for it about ten times a second and after the
+        last game: a short run's only check) raises ``KeyboardInterrupt``, as right after the
+        call.
 
     Raises:
         InvalidOptionError: On a bad game, option, bot, count or backend, or a ``progress``

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import check_int, check_threads, shown
-from cardtable._simulation import PythonPolicy, check_progress
+from cardtable._simulation import PythonPolicy, check_progress, stops
 from cardtable.analysis._games import spec
 from cardtable.analysis._text import summary_title
 from cardtable.errors import CapacityError, InvalidOptionError
@@ -225,7 +225,7 @@ class Progress:
         self.done = done
         if self._bar is not None:
             self._bar.update(self._bar.tasks[0].id, completed=done, description=note)
-        elif callable(self._spec) and self._spec(done, self.total) is False:
+        elif callable(self._spec) and stops(self._spec(done, self.total)):
             self.stopped = True
         return not self.stopped
 

@@ -914,7 +914,7 @@ fn simulate<'py>(
     let result = py
         .detach(|| inner.simulate(&config, &|done| reporter.report(done)))
         .map_err(to_py_err)?;
-    reporter.raise()?;
+    reporter.finish(!result.interrupted)?;
     result_to_py(py, result, inner.players(), keep_games)
 }
 
@@ -926,6 +926,8 @@ fn simulate<'py>(
 struct Reporter {
     progress: Option<Py<PyAny>>,
     failure: Mutex<Option<PyErr>>,
+    /// The `KeyboardInterrupt` of a Ctrl-C that stopped the work (see [`Reporter::finish`]).
+    interrupt: Mutex<Option<PyErr>>,
 }
 
 impl Reporter {
@@ -933,6 +935,7 @@ impl Reporter {
         Self {
             progress,
             failure: Mutex::new(None),
+            interrupt: Mutex::new(None),
         }
     }
 
@@ -948,7 +951,11 @@ impl Reporter {
             go_on.unwrap_or_else(|e| {
                 // Ctrl-C stops the work the same way whether it comes between two calls of the
                 // callback or while the callback runs (raised inside it).
-                if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                    if let Ok(mut slot) = self.interrupt.lock() {
+                        slot.get_or_insert(e);
+                    }
+                } else {
                     self.keep(e);
                 }
                 false
@@ -962,11 +969,17 @@ impl Reporter {
         }
     }
 
-    /// Raises the exception kept, if any.
-    fn raise(&self) -> PyResult<()> {
-        match self.failure.lock().ok().and_then(|mut slot| slot.take()) {
-            Some(err) => Err(err),
-            None => Ok(()),
+    /// After the work: raises the exception kept, if any; then, if the work was `complete`
+    /// although Ctrl-C was pressed (at its last report, after the last game: a short run's
+    /// only one), raises that `KeyboardInterrupt`, as Python would have right after the call.
+    /// Work that Ctrl-C cut short returns what it did instead (its caller says so).
+    fn finish(&self, complete: bool) -> PyResult<()> {
+        if let Some(err) = self.failure.lock().ok().and_then(|mut slot| slot.take()) {
+            return Err(err);
+        }
+        match self.interrupt.lock().ok().and_then(|mut slot| slot.take()) {
+            Some(err) if complete => Err(err),
+            _ => Ok(()),
         }
     }
 }
@@ -1057,7 +1070,7 @@ fn decide_all(
             }
         })
         .map_err(to_py_err)?;
-    reporter.raise()?;
+    reporter.finish(decided.iter().all(Option::is_some))?;
     Ok(decided
         .into_iter()
         .map(|d| d.map(|d| (d.action, d.stats.map(stats_tuple))))
