@@ -221,6 +221,23 @@ def test_cli_finds_writes_and_replays(tmp_path: Path) -> None:
     assert "not goofspiel" in other
 
 
+def test_a_reproducer_of_a_relative_command_replays_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--cmd "node wrong_tie_rule.js"`` run in the examples' directory wrote a reproducer whose
+    replay from any other directory crashed ("Cannot find module"): the command now runs where
+    it ran (the reproducer's ``cwd``)."""
+    monkeypatch.chdir(EXAMPLES)
+    command = shlex.join([_node(), "wrong_tie_rule.js"])
+    args = ["conformance", "turn_the_tide", "-p", "3", "-n", "50", "--seed", "1"]
+    run_cli(*args, "--cmd", command, "--out-dir", str(tmp_path), exit_code=1)
+    (reproducer,) = tmp_path.glob("conformance-turn_the_tide-*.json")
+    assert json.loads(reproducer.read_text())["cwd"] == str(EXAMPLES)
+    monkeypatch.chdir(tmp_path)
+    replayed = run_cli("conformance", "--replay", str(reproducer), exit_code=1)
+    assert "DIVERGENCE after 41 steps" in replayed
+
+
 def test_cli_goofspiel_with_map_and_options() -> None:
     output = run_cli(
         "conformance",
@@ -708,7 +725,10 @@ def test_a_failing_map_is_a_map_error(fake: Any, failure: str, words: str) -> No
     assert replayed.error is not None and replayed.error.kind == "map"
 
 
-def test_sigterm_stops_the_cli_and_the_child(fake: Any) -> None:
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_stops_the_cli_and_the_child(fake: Any, signum: int, status: int) -> None:
+    """SIGHUP (the terminal closed) killed the harness and left the child, in a session of its
+    own, running: it now stops the child as SIGTERM does."""
     command, pid_file = fake("hang")
     cli = [sys.executable, "-m", "cardtable", "conformance", "goofspiel", "-p", "2"]
     harness = subprocess.Popen(
@@ -720,9 +740,9 @@ def test_sigterm_stops_the_cli_and_the_child(fake: Any) -> None:
             assert time.monotonic() < deadline and harness.poll() is None
             time.sleep(0.05)
         time.sleep(0.5)  # it answered hello and hangs on new_game
-        harness.send_signal(signal.SIGTERM)
+        harness.send_signal(signum)
         _, err = harness.communicate(timeout=20)
-        assert harness.returncode == 143, err
+        assert harness.returncode == status, err
         assert "terminated; the implementation was stopped" in err
         assert _gone(pid_file)
     finally:

@@ -45,6 +45,10 @@ import json, os, subprocess, sys, time
 import cardtable
 mode, pid_file = sys.argv[1], sys.argv[2]
 first_process = not os.path.exists(pid_file)  # the first process started with this pid file
+with open(pid_file + ".starts", "a") as f:  # one line per process started
+    f.write("x")
+with open(pid_file + ".starts") as f:
+    odd_process = len(f.read()) % 2 == 1  # the 1st, 3rd, ... process started
 with open(pid_file, "w") as f:
     f.write(str(os.getpid()))
 games = steps = 0
@@ -93,6 +97,11 @@ for line in sys.stdin:
                   "is_terminal": state.is_terminal, "legal_actions": state.legal_actions()}
         if mode == "float_id":
             answer["id"] = float(rid)
+        if mode == "long_int":  # an action id of 5,000 digits (JSON has no limit)
+            field = '"legal_actions": ['
+            answer = json.dumps(answer).replace(field, field + "9" * 5000 + ", ", 1)
+        if mode == "long_id":
+            answer = json.dumps(answer).replace('"id": %d' % rid, '"id": ' + "7" * 5000, 1)
         if mode == "float_wrong_id":  # the id of the next request, as a float
             answer["id"] = float(rid + 1)
         # State left over from the first game: a wrong answer in every later game, at once or
@@ -104,6 +113,8 @@ for line in sys.stdin:
             leaks = False
         if leaks and games >= 2 and not state.is_terminal:
             answer["legal_actions"] = answer["legal_actions"][1:]
+        if mode == "every_other_process" and odd_process and games >= 2 and steps >= 2:
+            answer["legal_actions"] = answer["legal_actions"][1:]  # as if at random
         if mode == "rare" and [12, 13] in state.bids:  # seat 0 bid 12, seat 1 bid 13
             answer["is_terminal"] = not state.is_terminal
         if mode.startswith("deep="):  # legal actions nested N levels deep
@@ -268,6 +279,18 @@ def test_a_divergence_not_found_again_in_a_new_process_is_flaky(
     assert "OK: no divergence found" in _replay_cli(path, exit_code=0)
 
 
+def test_a_divergence_shown_by_every_other_process_is_flaky(faulty: Any) -> None:
+    """An implementation that diverges now and then (here: in every other process it starts)
+    was reported as a divergence that needs the games played before it, as soon as one replay
+    happened to show it again; its reproducer then failed as often as not. A replay must show it
+    twice in a row."""
+    command, _ = faulty("every_other_process")
+    outcome = check("goofspiel", command, players=2, options=SMALL, examples=20, seed=0)
+    assert outcome.divergence is None and outcome.error is not None, format_outcome(outcome)
+    assert outcome.error.kind == "flaky", format_outcome(outcome)
+    assert "only once when its game was replayed twice" in outcome.error.detail
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
@@ -347,6 +370,27 @@ def test_an_id_that_is_a_float_is_refused(faulty: Any, mode: str, shown: str) ->
     outcome = check("goofspiel", command, players=2, options=SMALL, examples=2, seed=0)
     assert outcome.error is not None and outcome.error.kind == "schema", format_outcome(outcome)
     assert outcome.error.detail == f"['id']: the id must be an integer, not {shown}"
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("long_int", "legal_actions = [<an int of 5000 digits>, 0, 1, 2]"),
+        ("long_id", "the answer is for request <an int of 5000 digits>, not"),
+    ],
+)
+def test_an_int_too_long_to_write_is_reported_by_its_size(
+    faulty: Any, tmp_path: Path, mode: str, words: str
+) -> None:
+    """An answer holding an int of 5,000 digits was read exactly, then the report that named it
+    failed with Python's "Exceeds the limit (4300 digits)" traceback, and so did the
+    reproducer."""
+    command, _ = faulty(mode)
+    outcome = check("goofspiel", command, players=2, options=SMALL, examples=2, seed=0)
+    report = format_outcome(outcome)
+    assert not outcome.ok and words in report, report
+    path = write_reproducer(outcome, tmp_path)
+    assert load_reproducer(path).target.game_id == "goofspiel"
 
 
 # --- D4 and D6: what a map's hooks return or raise ---------------------------------------------

@@ -98,16 +98,37 @@ def shown(value: object) -> str:
     long for Python to write (over 4,300 digits by default, see ``sys.set_int_max_str_digits``) is
     described by its size, and an object whose ``repr`` fails by its type.
 
+    A list, tuple or dict whose ``repr`` fails is written item by item, so that the rest of it
+    is still shown.
+
     Examples:
-        >>> shown(3), shown("x"), shown(10**5000)
-        ('3', "'x'", '<an int of about 5001 digits>')
+        >>> shown(3), shown("x"), shown(10**5000), shown([1, 10**5000])
+        ('3', "'x'", '<an int of about 5001 digits>', '[1, <an int of about 5001 digits>]')
     """
+    return _shown(value, 0)
+
+
+def _shown(value: object, depth: int) -> str:
+    """:func:`shown` of an item ``depth`` containers down (a container deeper than 20: ``...``)."""
     try:
         return repr(value)
+    except RecursionError:
+        raise  # nested too deeply: the caller's to say (item by item would go as deep)
     except Exception:
         if isinstance(value, int):
             digits = int(abs(value).bit_length() * 0.30103) + 1
             return f"<an int of about {digits} digits>"
+        deeper = depth + 1
+        if depth >= 20:
+            return "..."
+        if isinstance(value, dict) and type(value) is dict:
+            pairs = ", ".join(f"{_shown(k, deeper)}: {_shown(v, deeper)}" for k, v in value.items())
+            return "{" + pairs + "}"
+        if type(value) is list:
+            return "[" + ", ".join(_shown(v, deeper) for v in value) + "]"
+        if type(value) is tuple:
+            inner = ", ".join(_shown(v, deeper) for v in value)
+            return f"({inner}{',' * (len(value) == 1)})"
         return f"<unprintable {type(value).__name__} object>"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -120,7 +121,8 @@ def register(group: click.Group) -> None:
         compared after every step, and the first divergence is shrunk and reported with a
         reproducer file. Exit status: 0 if they agree, 1 on a divergence or protocol error, 2 on
         a bad argument (a --replay file that is no reproducer, or one of another game,
-        included); 130 on Ctrl-C and 143 on SIGTERM, after stopping the implementation.
+        included); 130 on Ctrl-C, 143 on SIGTERM and 129 on SIGHUP, after stopping the
+        implementation.
         """
         try:  # Hypothesis and jsonschema: the conformance extra, loaded only when used
             import hypothesis  # noqa: F401
@@ -187,7 +189,7 @@ def register(group: click.Group) -> None:
         except KeyboardInterrupt:
             stopped = "terminated" if terminated else "interrupted"
             click.echo(f"{stopped}; the implementation was stopped", err=True)
-            sys.exit(143 if terminated else 130)
+            sys.exit(128 + terminated[0] if terminated else 130)
         except CardtableError as err:
             raise click.ClickException(printable(str(err))) from None
         path = unwritten = None
@@ -277,7 +279,7 @@ def _checked_option(
 
 @contextlib.contextmanager
 def _sigterm_interrupts(terminated: list[int]) -> Iterator[None]:
-    """Turns the first SIGTERM into a ``KeyboardInterrupt`` while the block runs.
+    """Turns the first SIGTERM or SIGHUP into a ``KeyboardInterrupt`` while the block runs.
 
     The implementation runs in a session of its own, so a signal to us does not reach it: the
     interrupt unwinds through the harness, which stops it as it does on Ctrl-C. A SIGTERM while
@@ -294,11 +296,16 @@ def _sigterm_interrupts(terminated: list[int]) -> Iterator[None]:
             terminated.append(signum)
             raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    # SIGHUP too (the terminal closed): it would kill us where we stand, leaving the
+    # implementation, in its own session, running without its harness.
+    hangup = getattr(signal, "SIGHUP", None)  # not on Windows
+    handled = [signal.SIGTERM] + ([hangup] if hangup is not None else [])
+    previous = {signum: signal.signal(signum, interrupt) for signum in handled}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _replay(
@@ -332,6 +339,9 @@ def _replay(
             f"{path} is a reproducer of {target.game_id}, not {game_id}", param_hint="GAME_ID"
         )
     spec = map_spec or target.map_spec
+    # The reproducer's command runs where it ran (a relative path in it is found again from
+    # anywhere); a command given here runs in the current directory.
+    ran_in = target.cwd if command is None and target.cwd and os.path.isdir(target.cwd) else None
     target = Target(
         target.game_id,
         target.players,
@@ -340,6 +350,7 @@ def _replay(
         spec,
         backend or target.backend,
         reference or (None if backend else target.reference),
+        ran_in,
     )
     if action_map is None and spec:
         with _usage_error("--map", MapLoadError):
@@ -354,4 +365,5 @@ def _replay(
         timeout=timeout,
         action_map=action_map,
         max_line=max_line,
+        cwd=ran_in,
     )

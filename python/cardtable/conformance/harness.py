@@ -611,7 +611,7 @@ class Implementation:
         due, got = request["id"], answer.get("id")
         if type(got) is float:  # JSON Schema's "integer" admits 3.0: the protocol does not
             raise self._fail("schema", f"['id']: the id must be an integer, not {shown(got)}")
-        if type(got) is int and got != due:
+        if type(got) in (int, LongInt) and got != due:
             raise self._fail("wrong_id", f"the answer is for request {got}, not {due}")
         schema = answer_schema(str(request["type"]), answer)
         problems = schema_errors(schema, answer)
@@ -769,7 +769,31 @@ def _exact_int(text: str) -> int:
     for start in range(0, len(digits), _DIGITS_AT_ONCE):
         chunk = digits[start : start + _DIGITS_AT_ONCE]
         value = value * 10 ** len(chunk) + int(chunk)
-    return -value if text.startswith("-") else value
+    return LongInt(-value if text.startswith("-") else value, len(digits))
+
+
+class LongInt(int):
+    """An integer of more digits than Python writes (over 4,300 by default), as read exactly.
+
+    It compares and computes as the int it is, and is written as ``<an int of N digits>``: a
+    report that names it (a divergence, a wrong id) would otherwise fail to print it.
+    """
+
+    digits: int
+
+    def __new__(cls, value: int, digits: int) -> LongInt:
+        """``value``, which has ``digits`` digits."""
+        number = super().__new__(cls, value)
+        number.digits = digits
+        return number
+
+    def __repr__(self) -> str:
+        return f"<an int of {self.digits} digits>"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return format(repr(self), spec)
 
 
 def _finite(text: str) -> float:

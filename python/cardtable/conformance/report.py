@@ -148,11 +148,19 @@ def _answer(answer: dict[str, Any], seats: list[int]) -> list[str]:
         if name == "observations" and isinstance(value, list):
             for seat in seats:
                 if seat < len(value):
-                    text = json.dumps(value[seat], sort_keys=True)
+                    text = _dumps(value[seat], sort_keys=True)
                     lines += _wrap(f"observations[{seat}] = {text}", "    ")
         elif name == "chance_outcomes" and isinstance(value, list):
             shown = [[o, round(p, 6) if isinstance(p, float) else p] for o, p in value]
-            lines += _wrap(f"{name} = {json.dumps(shown)}", "    ")
+            lines += _wrap(f"{name} = {_dumps(shown)}", "    ")
         else:
-            lines += _wrap(f"{name} = {json.dumps(value)}", "    ")
+            lines += _wrap(f"{name} = {_dumps(value)}", "    ")
     return lines
+
+
+def _dumps(value: Any, *, sort_keys: bool = False) -> str:
+    """``value`` as JSON; its ``repr`` if it holds an int too long to write (``LongInt``)."""
+    try:
+        return json.dumps(value, sort_keys=sort_keys)
+    except ValueError:
+        return repr(value)

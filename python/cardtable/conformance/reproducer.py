@@ -49,6 +49,7 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
         "map": target.map_spec,
         "backend": target.backend,
         "reference": target.reference,
+        "cwd": target.cwd,
         "fields": outcome.fields or None,  # none compared yet: the command failed at once
     }
     if outcome.divergence is not None:
@@ -57,8 +58,8 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
         data["earlier_games"] = outcome.earlier_games
         data["found"] = {
             "differences": [str(x) for x in d.differences],
-            "cardtable": d.ours,
-            "implementation": d.theirs,
+            "cardtable": _writable(d.ours),
+            "implementation": _writable(d.theirs),
             "sections": d.sections,
         }
     else:
@@ -66,6 +67,23 @@ def reproducer_data(outcome: Outcome) -> dict[str, Any]:
         data["earlier_games"] = outcome.earlier_games
         data["found"] = {"protocol_error": outcome.error.describe() if outcome.error else None}
     return data
+
+
+def _writable(value: Any, depth: int = 0) -> Any:
+    """``value`` with each int too long for Python to write as its description.
+
+    An int over 4,300 digits (Python's default limit) becomes ``"<an int of about N digits>"``:
+    what was found is for reading, and such an int could not be written (nor read back).
+    """
+    if depth > 100:  # deeper than JSON is written here: left as it is, for json to refuse
+        return value
+    if isinstance(value, dict):
+        return {k: _writable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_writable(v, depth + 1) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
+        return shown(value)
+    return value
 
 
 def _finding(outcome: Outcome) -> list[Any]:
@@ -202,6 +220,7 @@ def load_reproducer(path: Path) -> Reproducer:
             map_spec=_get(data, "map", str, None),
             backend=_get(data, "backend", str, "rust"),
             reference=_get(data, "reference", str, None),
+            cwd=_get(data, "cwd", str, None),
         )
         history = _ids(_get(data, "history", list), "'history'")
         earlier = _get(data, "earlier_games", list, None) or []

@@ -89,7 +89,11 @@ class Target:
             game from ``players`` and the options, such as a variant of the game made by
             subclassing our reference game (``docs/testing.md``, "Testing a variant"). The
             targets of :func:`check` and :func:`check_replay` name a file by its absolute path
-            (a relative one is taken from the current directory of the process).
+            (a relative one is taken from the current directory of the process), and so does
+            the ``map_spec`` of :func:`check`.
+        cwd: The directory the command ran in (absolute), recorded by :func:`check` so that a
+            replay of its reproducer runs the command there, from wherever it is started
+            (``None``: unknown, the current directory).
     """
 
     game_id: str
@@ -99,6 +103,7 @@ class Target:
     map_spec: str | None = None
     backend: str = "rust"
     reference: str | None = None
+    cwd: str | None = None
 
     @property
     def ours(self) -> str:
@@ -147,7 +152,7 @@ def _json(value: Any) -> str:
     except (TypeError, ValueError, RecursionError):
         pass
     try:
-        return shorten(repr(value), 200)
+        return shorten(shown(value), 200)  # an int too long to write, as its size
     except RecursionError:  # nested too deeply even for repr
         return f"<a {type(value).__name__} nested too deeply to show>"
 
@@ -699,6 +704,7 @@ def _target(
     map_spec: Any,
     backend: Any,
     reference: Any = None,
+    cwd: str | None = None,
 ) -> Target:
     """The target checked, with every option at its effective value (as sent in ``new_game``).
 
@@ -724,7 +730,11 @@ def _target(
         _make(Target(game_id, players, options, command, backend=backend))
         reference = _resolved_reference(reference)
     game = _make(Target(game_id, players, options, command, backend=backend, reference=reference))
-    return Target(game_id, game.players, dict(game.options), command, map_spec, backend, reference)
+    if map_spec is not None:
+        map_spec = _resolved_reference(map_spec)  # a FILE.py:NAME found again from anywhere
+    return Target(
+        game_id, game.players, dict(game.options), command, map_spec, backend, reference, cwd
+    )
 
 
 @dataclass(frozen=True)
@@ -899,7 +909,8 @@ def check(
     fields, limits, action_map = _arguments(fields, timeout, max_line, cwd, action_map)
     examples = check_int("examples", examples, 1, MAX_SEED)
     seed = None if seed is None else check_int("seed", seed, 0, MAX_SEED)
-    target = _target(game_id, players, options, command, map_spec, backend, reference)
+    ran_in = os.path.abspath(limits.cwd) if limits.cwd is not None else os.getcwd()
+    target = _target(game_id, players, options, command, map_spec, backend, reference, ran_in)
     started = time.perf_counter()
     outcome, driver = _open(target, fields, limits, action_map)
     if driver is None:
@@ -1098,35 +1109,49 @@ def _confirm(
     """Sets ``outcome.divergence`` to the first of ``found`` that a new process shows again.
 
     Each is replayed in a new process alone, then after the last 1, 2, 4, ... of the games its
-    process had played before it, then after all of them, until it diverges again the same way:
-    the reproducer then holds these games (``outcome.earlier_games``), and ``--replay`` finds it
-    again. If none does, the outcome is a ``flaky`` error on the first (its history and earlier
-    games recorded), with the exchange and standard error of ``last`` (the run's last answers).
+    process had played before it, then after all of them, until it diverges again the same way
+    twice in a row (once after Hypothesis' own last run of a first game): the reproducer then
+    holds these games (``outcome.earlier_games``), and ``--replay`` finds it again. If none does,
+    or a replay shows it once and not the second time, the outcome is a ``flaky`` error on the
+    first (its history and earlier games recorded), with the exchange and standard error of
+    ``last`` (the run's last answers).
     A protocol error while replaying one ends its replays and moves on to the next (they come
     shortest first, so a shorter one may come before the one Hypothesis' last run confirmed):
     the first such error is the outcome's error only if none is confirmed.
     """
     broken: tuple[_Broken, Divergence] | None = None  # the first replay that broke
+    wavered = False  # a replay showed it and the same replay again did not
     for candidate in found:
-        if candidate.trusted:
-            outcome.divergence, outcome.earlier_games = candidate.divergence, []
-            return
+        if wavered:
+            break
         for earlier in _trials(candidate.earlier):
+            # Shown twice in a row: a nondeterministic implementation shows a divergence now and
+            # then, and one lucky replay would claim it, or claim it needs the earlier games.
+            # Hypothesis' last run of a first game counts as the first showing.
+            needed = 1 if candidate.trusted and not earlier else 2
+            shown_again = 0
             try:
-                again = _replay_new(
-                    outcome, earlier, candidate.divergence.history, limits, action_map
-                )
+                while shown_again < needed:
+                    again = _replay_new(
+                        outcome, earlier, candidate.divergence.history, limits, action_map
+                    )
+                    if again is None or (again.history, _shown(again)) != (
+                        candidate.divergence.history,
+                        _shown(candidate.divergence),
+                    ):
+                        break
+                    shown_again += 1
             except _Broken as replay_broke:
                 if broken is None:
                     broken = (replay_broke, candidate.divergence)
                 break  # this one cannot be replayed: the next may be confirmed
-            if again is not None and (again.history, _shown(again)) == (
-                candidate.divergence.history,
-                _shown(candidate.divergence),
-            ):
+            if shown_again == needed:
                 outcome.divergence, outcome.earlier_games = candidate.divergence, earlier
                 return
-    if broken is not None:
+            if shown_again:
+                wavered = True
+                break
+    if broken is not None and not wavered:
         failure, d = broken
         error = failure.error
         outcome.error = ProtocolError(
@@ -1144,10 +1169,14 @@ def _confirm(
         if earlier
         else ""
     )
+    how = (
+        "was found again only once when its game was replayed twice in a new process"
+        if wavered
+        else f"was not found again when its game was replayed in a new process{after}"
+    )
     outcome.error = ProtocolError(
         "flaky",
-        f"the divergence found {_what(d)}, was not found again when its game was replayed in a "
-        f"new process{after}: the implementation is not deterministic",
+        f"the divergence found {_what(d)}, {how}: the implementation is not deterministic",
         last.exchange,
         last.stderr,
     )
