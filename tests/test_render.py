@@ -1182,6 +1182,11 @@ def test_a_card_drawn_alone_from_a_one_card_deck_is_seen_by_its_drawer_only() ->
     assert _seen_in_run(state, [history[745]], 5) == [
         ("draw Wallet", [False, True, False, False, False])
     ]
+    # The reference backend has no determinizers: its replay judges on a Rust twin, and agrees.
+    reference = cardtable.make("deep_regrets", players=5, backend="reference")
+    ours, theirs = (cardtable.replay(history[:746], g) for g in (game, reference))
+    assert ours.frames[-1].seen == theirs.frames[-1].seen
+    assert theirs.frames[-1].seen[1] == "chance: draw Wallet"
 
 
 def test_the_full_view_of_a_finished_turn_the_tide_game_holds_no_old_hand() -> None:

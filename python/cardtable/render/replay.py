@@ -178,6 +178,7 @@ def _build(
     module = drawing(game.game_id)
     names = list(names) if names else [""] * game.players
     state = game.new_state()
+    twin = _rust_twin(game)
     index: dict[str, int] = {}
     result = Replay(
         game_id=game.game_id,
@@ -247,10 +248,11 @@ def _build(
         if state.is_terminal:
             raise IllegalActionError(f"history goes on after the end of the game at step {i}")
         if state.is_chance_node:
-            start, run = state.clone(), []
+            start, run = (state if twin is None else twin).clone(), []
             while i < len(history) and state.is_chance_node:
                 run.append(history[i])
                 state.apply(history[i])
+                twin = _step_twin(twin, history[i])
                 i += 1
             chances = _seen_in_run(start, run, game.players)
             text = _chance_text([text for text, _ in chances], len(chances), None)
@@ -259,6 +261,7 @@ def _build(
             seat = state.current_player
             label = state.action_label(history[i])
             state.apply(history[i])
+            twin = _step_twin(twin, history[i])
             i += 1
             snap(f"{_who(seat, names)}: {label}", seat, label)
     if state.is_terminal and len(result.frames) > 1:
@@ -269,6 +272,34 @@ def _build(
         seen = [line + over for line in last.seen]
         result.frames[-1] = dataclasses.replace(last, label=last.label + over, seen=seen)
     return result
+
+
+def _rust_twin(game: GameProtocol) -> StateProtocol | None:
+    """A Rust state of ``game``'s configuration, for :func:`_seen_in_run` to resample.
+
+    The reference backend has no determinizers: its replays judge what a seat saw on this twin,
+    so that both backends' replays agree. ``None`` for a game that is not one of ours (a
+    variant, a subclass of our reference game defined elsewhere): its own state is used.
+    """
+    import cardtable
+
+    if not type(game).__module__.startswith("cardtable."):
+        return None
+    try:
+        return cardtable.make(game.game_id, players=game.players, **dict(game.options)).new_state()
+    except CardtableError:
+        return None
+
+
+def _step_twin(twin: StateProtocol | None, action: int) -> StateProtocol | None:
+    """The twin after ``action``; ``None`` from the first step its rules refuse (a variant)."""
+    if twin is None:
+        return None
+    try:
+        twin.apply(action)
+    except CardtableError:
+        return None
+    return twin
 
 
 def _seen_in_run(
