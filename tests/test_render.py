@@ -1200,7 +1200,7 @@ def test_the_full_view_of_a_finished_turn_the_tide_game_holds_no_old_hand() -> N
         pytest.fail("no game ended with every hand played")
     full = render.view(state, None)
     assert full["hands"] == [[], [], []]
-    assert "game over · " in render.svg(state)
+    assert re.search(r" · over · seat \d wins<", render.svg(state))
 
 
 def test_a_deep_regrets_card_inside_a_longer_name_is_not_named() -> None:

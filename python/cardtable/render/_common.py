@@ -229,14 +229,15 @@ def outcome(winners: Sequence[int], names: Sequence[str] | None = None) -> str:
     return ", ".join(seats[:-1]) + f" and {seats[-1]} share the win"
 
 
-def game_over(view: View, names: Sequence[str] | None = None) -> str:
+def who_won(view: View, names: Sequence[str] | None = None) -> str:
     """The end of a picture's status line once the view's game is over, else ``""``.
 
-    That is `` · game over · seat 1 (greedy) wins`` (names the winners as :func:`outcome`).
+    That is `` · seat 1 (greedy) wins`` (the winners as :func:`outcome` names them), after a
+    status that says the game is over (its phase, ``over``, or all its turns played).
     """
     if not view.get("winners"):
         return ""
-    return f" · game over · {outcome(view['winners'], names)}"
+    return f" · {outcome(view['winners'], names)}"
 
 
 def pending_move(move: Any, hidden: str, shown: str) -> list[str]:

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
-    game_over,
     game_view,
     hidden_commitments,
     observe,
     pending_move,
     pick,
     seat_names,
+    who_won,
 )
 from cardtable.render._svg import CARD_H, CARD_W, MUTED, flow, titled
 
@@ -71,7 +71,7 @@ def narrate(before: View, after: View, who: Callable[[int], str]) -> list[str]:
 def draw(v: View, names: list[str] | None = None) -> str:
     """The picture of a view."""
     seat = v["seat"]
-    status = f"{chapter(v)} · points {v['points'][0]} : {v['points'][1]}" + game_over(v, names)
+    status = f"{chapter(v)} · points {v['points'][0]} : {v['points'][1]}" + who_won(v, names)
     svg, y = titled(v, "Goofspiel", 720, status)
     svg.text(12, y + 12, "point card", size=11, fill=MUTED)
     if v["point_card"] is not None:

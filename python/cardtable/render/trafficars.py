@@ -7,12 +7,12 @@ from cardtable.render._common import (
     View,
     data_file,
     full_state,
-    game_over,
     game_view,
     hands_and_commitments,
     observe,
     pick,
     seat_names,
+    who_won,
 )
 from cardtable.render._svg import CARD_H, CARD_W, INK, MUTED, Svg, flow, titled
 
@@ -143,7 +143,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     status = f"{chapter(v)} · {v['phase']}"
     if v["decision"]:
         status += f" · seat {v['current']} decides: {v['decision'].replace('_', ' ')}"
-    status += game_over(v, names)
+    status += who_won(v, names)
     svg, y = titled(v, "Trafficars", 820, status)
     doubles = False
     for k, lane in enumerate(v["lanes"]):

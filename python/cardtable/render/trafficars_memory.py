@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtable.protocols import StateProtocol
-from cardtable.render._common import View, game_over, game_view, observe, pick, seat_names
+from cardtable.render._common import View, game_view, observe, pick, seat_names, who_won
 from cardtable.render._svg import ACCENT, MUTED, Svg, seat_label, titled
 
 __all__ = ["chapter", "draw", "secret", "terminal", "view"]
@@ -61,7 +61,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     status = f"{v['phase']}"
     if v["turn_seat"] is not None:
         status += f" · seat {v['turn_seat']} flips"
-    status += game_over(v, names)
+    status += who_won(v, names)
     svg, y = titled(v, "Trafficars memory", 24 + COLUMNS * (W + 6) + 200, status)
     for i, here in enumerate(v["on_table"]):
         x = 12 + (i % COLUMNS) * (W + 6)

@@ -6,11 +6,11 @@ from cardtable.protocols import StateProtocol
 from cardtable.render._common import (
     View,
     full_state,
-    game_over,
     hands_and_commitments,
     observe,
     pending_move,
     pick,
+    who_won,
 )
 from cardtable.render._svg import ACCENT, CARD_H, CARD_W, MUTED, Svg, titled
 
@@ -93,7 +93,7 @@ def draw(v: View, names: list[str] | None = None) -> str:
     status = f"{chapter(v)} · {v['phase'].replace('_', ' ')}"
     if v["current"] >= 0:
         status += f" · seat {v['current']} to move"
-    status += game_over(v, names)
+    status += who_won(v, names)
     svg, y = titled(v, "Turn the Tide", 780, status)
     svg.text(12, y + 12, "tide cards this hand", size=11, fill=MUTED)
     for i, value in enumerate(v["revealed_tide"]):
