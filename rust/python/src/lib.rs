@@ -66,25 +66,20 @@ fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
             .is_ok_and(|n| matches!(n.to_str(), Ok("bool_" | "bool")))
 }
 
-/// `repr(obj)` for an error message, whatever `obj`: an int too long for Python to write (over
-/// 4,300 digits by default) is described by its size and an object whose `repr` fails by its
-/// type, without the "Exception ignored" report that formatting it with `{:?}` would print.
+/// `repr(obj)` for an error message, whatever `obj`: the package's own rule
+/// (`cardtable._inputs.shown`: an int too long for Python to write described by its size, a
+/// container holding one item by item, an object whose `repr` fails by its type), so that both
+/// backends name a value alike, without the "Exception ignored" report that formatting it with
+/// `{:?}` would print. Should that rule itself fail (a value nested too deeply), by its type.
 fn shown(obj: &Bound<'_, PyAny>) -> String {
-    if let Ok(text) = obj.repr() {
-        return text.to_string_lossy().into_owned();
-    }
-    let bits = obj
-        .is_instance_of::<PyInt>()
-        .then(|| obj.call_method0("bit_length").ok()?.extract::<u64>().ok())
-        .flatten();
-    match bits {
-        // log10(2) digits a bit, as the Python side counts them.
-        Some(bits) => format!("<an int of about {} digits>", bits * 30103 / 100_000 + 1),
-        None => match obj.get_type().name() {
-            Ok(name) => format!("<unprintable {} object>", name.to_string_lossy()),
-            Err(_) => "<unprintable object>".to_owned(),
-        },
-    }
+    let by_the_package = obj
+        .py()
+        .import("cardtable._inputs")
+        .and_then(|m| m.getattr("shown")?.call1((obj,))?.extract::<String>());
+    by_the_package.unwrap_or_else(|_| match obj.get_type().name() {
+        Ok(name) => format!("<unprintable {} object>", name.to_string_lossy()),
+        Err(_) => "<unprintable object>".to_owned(),
+    })
 }
 
 /// An integer argument (an `int` or any integer type with `__index__`, never a `bool`) as `i64`,
@@ -952,21 +947,13 @@ impl Reporter {
                 // Ctrl-C stops the work the same way whether it comes between two calls of the
                 // callback or while the callback runs (raised inside it).
                 if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                    if let Ok(mut slot) = self.interrupt.lock() {
-                        slot.get_or_insert(e);
-                    }
+                    keep(&self.interrupt, e);
                 } else {
-                    self.keep(e);
+                    keep(&self.failure, e);
                 }
                 false
             })
         })
-    }
-
-    fn keep(&self, e: PyErr) {
-        if let Ok(mut slot) = self.failure.lock() {
-            slot.get_or_insert(e);
-        }
     }
 
     /// After the work: raises the exception kept, if any; then, if the work was `complete`
@@ -981,6 +968,13 @@ impl Reporter {
             Some(err) if complete => Err(err),
             _ => Ok(()),
         }
+    }
+}
+
+/// Keeps `e` in `slot` unless an earlier exception is there (the first one is raised).
+fn keep(slot: &Mutex<Option<PyErr>>, e: PyErr) {
+    if let Ok(mut slot) = slot.lock() {
+        slot.get_or_insert(e);
     }
 }
 
