@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-__all__ = ["missing_extra", "require"]
+__all__ = ["ANALYSIS_MODULES", "missing_extra", "require"]
+
+ANALYSIS_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
+"""What the ``analysis`` extra installs that the studies need (``cardtable.analysis`` refuses to
+import without them; the command line then offers study commands that say so)."""
 
 
 def missing_extra(module: str, extra: str, what: str) -> str | None:

@@ -30,7 +30,7 @@ from cardtable._cli_options import (
     option_pairs,
     parse_options,
 )
-from cardtable._extras import missing_extra
+from cardtable._extras import ANALYSIS_MODULES, missing_extra
 from cardtable._inputs import MAX_THREADS, shown, writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
@@ -694,7 +694,6 @@ def _check_bots(
 
 # --- Balance studies: tournament, balance, sweep (cardtable.analysis) ---------------------------
 _STUDY_COMMANDS = ("tournament", "balance", "sweep")
-_ANALYSIS_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
 
 
 def _register_studies() -> None:
@@ -702,7 +701,7 @@ def _register_studies() -> None:
     try:
         from cardtable.analysis._cli import register
     except ModuleNotFoundError as err:
-        if (err.name or "").split(".")[0] not in _ANALYSIS_MODULES:
+        if (err.name or "").split(".")[0] not in ANALYSIS_MODULES:
             raise
         for name in _STUDY_COMMANDS:
             _register_missing_extra(name, err.name or "")

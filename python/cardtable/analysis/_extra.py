@@ -7,12 +7,7 @@ that run no study start quickly.
 
 from __future__ import annotations
 
-from cardtable._extras import require
+from cardtable._extras import ANALYSIS_MODULES, require
 
-__all__ = ["EXTRA_MODULES"]
-
-EXTRA_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
-"""What the ``analysis`` extra installs that the studies need."""
-
-for _module in EXTRA_MODULES:
+for _module in ANALYSIS_MODULES:
     require(_module, "analysis", "cardtable.analysis")
