@@ -6,6 +6,7 @@ import json
 import textwrap
 from typing import Any
 
+from cardtable._inputs import shown
 from cardtable._words import plural
 from cardtable.conformance.harness import printable
 from cardtable.conformance.runner import Divergence, Outcome
@@ -151,16 +152,19 @@ def _answer(answer: dict[str, Any], seats: list[int]) -> list[str]:
                     text = _dumps(value[seat], sort_keys=True)
                     lines += _wrap(f"observations[{seat}] = {text}", "    ")
         elif name == "chance_outcomes" and isinstance(value, list):
-            shown = [[o, round(p, 6) if isinstance(p, float) else p] for o, p in value]
-            lines += _wrap(f"{name} = {_dumps(shown)}", "    ")
+            outcomes = [[o, round(p, 6) if isinstance(p, float) else p] for o, p in value]
+            lines += _wrap(f"{name} = {_dumps(outcomes)}", "    ")
         else:
             lines += _wrap(f"{name} = {_dumps(value)}", "    ")
     return lines
 
 
 def _dumps(value: Any, *, sort_keys: bool = False) -> str:
-    """``value`` as JSON; its ``repr`` if it holds an int too long to write (``LongInt``)."""
+    """``value`` as JSON, or as :func:`~cardtable._inputs.shown` writes it.
+
+    The latter if it holds an int too long to write (a ``LongInt``, or a plain int of its size).
+    """
     try:
         return json.dumps(value, sort_keys=sort_keys)
     except ValueError:
-        return repr(value)
+        return shown(value)
