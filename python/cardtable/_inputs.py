@@ -121,7 +121,7 @@ def _shown(value: object, depth: int) -> str:
         deeper = depth + 1
         if depth >= 20:
             return "..."
-        if isinstance(value, dict) and type(value) is dict:
+        if type(value) is dict:
             pairs = ", ".join(f"{_shown(k, deeper)}: {_shown(v, deeper)}" for k, v in value.items())
             return "{" + pairs + "}"
         if type(value) is list:

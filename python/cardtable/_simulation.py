@@ -1359,6 +1359,7 @@ class Progress:
         self._bar: Any = None
         self._task: Any = None
         self._done = 0
+        self._drawn = 0.0  # when the bar was last redrawn (time.monotonic)
 
     def __enter__(self) -> Callable[[int], bool] | None:
         if self._spec is False:
@@ -1390,14 +1391,12 @@ class Progress:
         self._bar.start()
         self._task = self._bar.add_task(self._unit, total=self._total, rate="")
 
-        drawn = [0.0]  # when the bar was last redrawn
-
         def report(done: int) -> bool:
             self._done = done
             now = time.monotonic()
-            if now - drawn[0] < _REDRAW_SECONDS and done < self._total:
+            if now - self._drawn < _REDRAW_SECONDS and done < self._total:
                 return True  # a Python-policy run reports every step: redrawing each costs more
-            drawn[0] = now
+            self._drawn = now
             task = self._bar.tasks[0]
             speed = task.speed
             self._bar.update(

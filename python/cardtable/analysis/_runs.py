@@ -164,7 +164,7 @@ class Progress:
     """One rich progress bar (on standard error) over several runs, or nothing.
 
     ``enabled`` may also be a callable ``progress(done, total)``, called instead of drawing a bar.
-    As for :func:`cardtable.simulate`, a callable that returns ``False`` (exactly) stops the
+    As for :func:`cardtable.simulate`, a callable that returns ``False`` (NumPy's too) stops the
     study: the run under way stops at once, and the study raises ``KeyboardInterrupt``, as
     Ctrl-C makes it do (see :attr:`stopped` and :meth:`stop_if_asked`). Any other return value
     goes on.
