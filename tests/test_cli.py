@@ -684,15 +684,20 @@ def test_first_game_beyond_the_last_game_number_is_a_usage_error() -> None:
     assert "Invalid value for --first-game" in output and f"at most {top:,}" in output
 
 
-def test_sigterm_leaves_no_half_written_file(tmp_path: Path) -> None:
-    """SIGTERM killed the CLI where it stood: a temporary file of the output being written stayed
-    beside its target. It now unwinds like Ctrl-C: status 143, nothing left behind."""
+def test_sigterm_stops_a_run_like_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
+    """SIGTERM (a batch system's time limit, say) first killed the CLI where it stood, leaving a
+    temporary file beside its target; then it unwound the command and lost the whole run. It now
+    stops the games as Ctrl-C does: the games completed are summarized and written whole (to
+    ``resume`` later), and the status is 143, nothing else left behind."""
     import signal
 
     args = ["simulate", "goofspiel", "-n", "1000000000", "--no-progress", "--out", "big.csv"]
     run = _stopped_cli(args, signal.SIGTERM, cwd=tmp_path)
     assert run.returncode == 143, run.stdout
-    assert list(tmp_path.iterdir()) == []
+    assert "Traceback" not in run.stdout and "stopped by SIGTERM" in run.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["big.csv"]
+    rows = (tmp_path / "big.csv").read_text(encoding="utf-8").splitlines()
+    assert f"interrupted: {len(rows) - 1:,} of 1,000,000,000 games completed" in run.stdout
 
 
 @_NO_DEV_FULL

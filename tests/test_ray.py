@@ -153,3 +153,14 @@ def test_a_worker_error_reaches_the_caller_as_the_package_error() -> None:
         "goofspiel", players=2, games=40, backend="ray", ray_chunks=chunks, progress=False
     )
     assert result.games_played == 40
+
+
+def test_a_worker_of_another_version_is_refused() -> None:
+    """A cluster whose machines had two versions of cardtable merged their games into one run,
+    though a game's result may differ between versions: a worker now checks the driver's."""
+    from cardtable._ray import _run_range
+
+    run = ("goofspiel", 2, {}, ["random", "random"], 3, True)
+    assert _run_range(*run, cardtable.__version__, 0, 5)["games_played"] == 5
+    with pytest.raises(cardtable.InvalidOptionError, match=r"has cardtable .* and the driver 0\.0\.1"):
+        _run_range(*run, "0.0.1", 0, 5)

@@ -503,6 +503,43 @@ def test_only_consecutive_parts_of_one_run_merge(change: dict[str, Any], message
         cardtable.SimulationResult.merge([head, other])
 
 
+def test_a_run_records_the_version_that_played_it_and_mixes_no_two(tmp_path: Path) -> None:
+    """A saved run did not say which version of cardtable played it, so ``merge`` and ``resume``
+    joined games of two versions, whose results may differ, into one run without a word."""
+    import dataclasses
+
+    pytest.importorskip("pyarrow")
+    kw: dict[str, Any] = {"players": 3, "seed": 7, "progress": False}
+    head = cardtable.simulate("turn_the_tide", games=20, **kw)
+    tail = cardtable.simulate("turn_the_tide", games=10, first_game=20, **kw)
+    assert head.version == cardtable.__version__
+    table = head.to_arrow()
+    assert table.schema.metadata[b"cardtable_version"] == cardtable.__version__.encode()
+    assert cardtable.SimulationResult.from_arrow(table) == head
+    older = dataclasses.replace(tail, version="0.0.1")
+    with pytest.raises(InvalidOptionError, match=r"different versions of cardtable \(0.0.1, "):
+        cardtable.SimulationResult.merge([head, older])
+    # A table saved before versions were kept loads as of an unknown version (""), which merges
+    # with any other; the whole is then of an unknown version too.
+    meta = {k: v for k, v in table.schema.metadata.items() if k != b"cardtable_version"}
+    unknown = cardtable.SimulationResult.from_arrow(table.replace_schema_metadata(meta))
+    assert unknown.version == ""
+    merged = cardtable.SimulationResult.merge([unknown, tail])
+    assert merged.version == "" and dataclasses.replace(merged, version=head.version) == (
+        cardtable.SimulationResult.merge([head, tail])
+    )
+    # Resuming plays this version's games into the run: refused for a run of another version.
+    whole = cardtable.SimulationResult.merge([head, tail])
+    assert whole.lengths is not None
+    lengths = whole.lengths.copy()
+    lengths[12:] = 0  # games 12.. not played: as a run stopped there
+    stopped = dataclasses.replace(whole, lengths=lengths, interrupted=True)
+    with pytest.raises(InvalidOptionError, match="played by cardtable 0.0.1 and this is"):
+        dataclasses.replace(stopped, version="0.0.1").resume(progress=False)
+    assert stopped.resume(progress=False) == whole
+    assert dataclasses.replace(stopped, version="").resume(progress=False) == merged
+
+
 def test_empty_parts_merge_in_any_order_and_results_survive_pickling() -> None:
     import pickle
 

@@ -15,9 +15,9 @@ rulebook and behaves identically.
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
 
 from cardtable import render
+from cardtable._version import VERSION
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, game_info, games, make
 from cardtable.bots import BuiltinBot, SearchBatch, SearchInterrupted, SearchStats, bot, search
 from cardtable.errors import (
@@ -64,7 +64,4 @@ __all__ = [
     "simulate",
 ]
 
-try:
-    __version__ = _metadata.version("cardtable")
-except _metadata.PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+__version__ = VERSION

@@ -28,12 +28,28 @@ def _run_range(
     bots: list[str],
     seed: int,
     keep_games: bool,
+    version: str,
     first: int,
     count: int,
 ) -> dict[str, Any]:
-    """Games ``first .. first + count`` of the run, on one thread of a Ray worker."""
+    """Games ``first .. first + count`` of the run, on one thread of a Ray worker.
+
+    Raises:
+        InvalidOptionError: If the worker's cardtable is not ``version``, the driver's: its games
+            could differ from the driver's.
+    """
+    import socket
+
     from cardtable import _core
     from cardtable._simulation import run_local
+    from cardtable._version import VERSION
+
+    if version != VERSION:
+        raise InvalidOptionError(
+            f"a Ray worker ({socket.gethostname()}) has cardtable {VERSION} and the driver "
+            f"{version}: a game's result may differ between versions; install one version on "
+            "every machine of the cluster"
+        )
 
     game = _core.Game(game_id, players, options)
     return run_local(game, bots, count, seed, keep_games, False, threads=1, first_game=first)
@@ -66,6 +82,7 @@ def simulate_ray(
     except ImportError:
         raise InvalidOptionError("backend='ray' needs Ray: pip install 'cardtable[ray]'") from None
     from cardtable._simulation import Progress, merge_raw, run_local
+    from cardtable._version import VERSION
 
     if chunks is not None:
         chunks = check_int("ray_chunks", chunks, 1)
@@ -76,7 +93,7 @@ def simulate_ray(
         chunks = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
     chunks = min(chunks, max(games, 1))
     bounds = [games * i // chunks for i in range(chunks + 1)]
-    run = (game.game_id, game.players, game.options, bots, seed, keep_games)
+    run = (game.game_id, game.players, game.options, bots, seed, keep_games, VERSION)
     task = ray.remote(_run_range)
     refs = [task.remote(*run, first_game + lo, hi - lo) for lo, hi in pairwise(bounds)]
     sizes = {ref: hi - lo for ref, (lo, hi) in zip(refs, pairwise(bounds), strict=True)}

@@ -36,6 +36,7 @@ from cardtable._inputs import (
 )
 from cardtable._option_text import changed_options, options_text
 from cardtable._rich_text import plain_text
+from cardtable._version import VERSION
 from cardtable.errors import CapacityError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -463,6 +464,9 @@ class SimulationResult:
             players), in these arrays as during the run (the engine fills them in place).
         first_game: The number of the run's first game: row ``i`` of the arrays is game
             ``first_game + i`` (``simulate(first_game=...)``; 0 for a whole run).
+        version: The version of cardtable that played the games (``cardtable.__version__``;
+            ``""`` for a table saved before versions were recorded). A game's result may differ
+            between versions, so :meth:`merge` and :meth:`resume` refuse to mix two.
         seats: Per-seat summary.
     """
 
@@ -479,6 +483,7 @@ class SimulationResult:
     winners: npt.NDArray[np.bool_] | None
     lengths: npt.NDArray[np.uint32] | None
     first_game: int = 0
+    version: str = VERSION
     seats: list[SeatSummary] = field(default_factory=list)
     _totals: list[dict[str, int]] = field(default_factory=list, repr=False)
 
@@ -536,6 +541,12 @@ class SimulationResult:
                     "the results are of different runs (game, players, options, bots or seed "
                     f"differ): {run} and {other}"
                 )
+        versions = sorted({r.version for r in parts} - {""})
+        if len(versions) > 1:
+            raise InvalidOptionError(
+                f"the parts were played by different versions of cardtable ({', '.join(versions)})"
+                ", and a game's result may differ between versions: play every part with one"
+            )
         for a, b in itertools.pairwise(parts):
             end = a.first_game + a.games_requested
             if b.first_game != end:
@@ -553,7 +564,8 @@ class SimulationResult:
 
         game = _core.Game(head.game_id, head.players, head.options)
         games = sum(r.games_requested for r in parts)
-        return result_from_raw(raw, game, head.bots, head.seed, games, head.first_game)
+        version = versions[0] if len(versions) == 1 and all(r.version for r in parts) else ""
+        return result_from_raw(raw, game, head.bots, head.seed, games, head.first_game, version)
 
     def resume(
         self,
@@ -577,7 +589,8 @@ class SimulationResult:
         Raises:
             InvalidOptionError: If the run kept no per-game arrays (``keep_games=False``: it does
                 not say which games it completed) or used Python policies (they are not part of
-                the result), or on a bad ``threads`` or ``progress``.
+                the result), if another version of cardtable played it (``version``), or on a
+                bad ``threads`` or ``progress``.
         """
         from cardtable import _core
 
@@ -597,6 +610,12 @@ class SimulationResult:
         missing = np.flatnonzero(self.lengths == 0)
         if not len(missing) and not self.interrupted:
             return self
+        if self.version and self.version != VERSION:
+            raise InvalidOptionError(
+                f"the run was played by cardtable {self.version} and this is {VERSION}: a game's "
+                f"result may differ between versions, so resume it with cardtable {self.version} "
+                f"(pip install 'cardtable=={self.version}')"
+            )
         # The missing games as ranges [start, end) of rows.
         breaks = np.flatnonzero(np.diff(missing) != 1) + 1
         ranges = [(int(r[0]), int(r[-1]) + 1) for r in np.split(missing, breaks)]
@@ -638,7 +657,7 @@ class SimulationResult:
             "lengths": lengths,
         }
         return result_from_raw(
-            raw, game, self.bots, self.seed, self.games_requested, self.first_game
+            raw, game, self.bots, self.seed, self.games_requested, self.first_game, self.version
         )
 
     def _raw(self) -> dict[str, Any]:
@@ -838,6 +857,7 @@ class SimulationResult:
             "first_game": str(self.first_game),
             "games_requested": str(self.games_requested),
             "interrupted": json.dumps(self.interrupted),
+            "cardtable_version": self.version,
         }
         return pa.table(columns, metadata=meta)
 
@@ -933,7 +953,8 @@ class SimulationResult:
             "winners": full_winners,
             "lengths": full_lengths,
         }
-        return result_from_raw(raw, game, bots, seed, requested, first)
+        version = meta.get("cardtable_version", "")  # "": saved before versions were kept
+        return result_from_raw(raw, game, bots, seed, requested, first, version)
 
     @classmethod
     def from_parquet(cls, path: str | os.PathLike[str]) -> SimulationResult:
@@ -1188,8 +1209,10 @@ def result_from_raw(
     seed: int,
     games: int,
     first_game: int = 0,
+    version: str = VERSION,
 ) -> SimulationResult:
-    """The :class:`SimulationResult` of ``games`` games of ``game`` from ``first_game`` on."""
+    """The :class:`SimulationResult` of ``games`` games of ``game`` from ``first_game`` on,
+    played by cardtable ``version``."""
     n = int(raw["games_played"])
     seats = []
     totals = []
@@ -1226,6 +1249,7 @@ def result_from_raw(
         winners=raw.get("winners"),
         lengths=raw.get("lengths"),
         first_game=first_game,
+        version=version,
         seats=seats,
         _totals=totals,
     )

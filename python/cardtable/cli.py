@@ -61,6 +61,44 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
     raise SystemExit(TERMINATED)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM during a run's games: it stops them as Ctrl-C does (:func:`_sigterm_stops_games`)."""
+
+
+@contextlib.contextmanager
+def _sigterm_stops_games() -> Iterator[list[bool]]:
+    """Makes SIGTERM stop the games played in the block as Ctrl-C does, keeping those completed.
+
+    A batch system's SIGTERM (a job's time limit, say) then leaves the partial run summarized
+    and written, to ``resume`` later, instead of losing it all. Yields a list that holds
+    ``True`` once a SIGTERM came. After the block SIGTERM unwinds the command (status 143).
+    """
+    came: list[bool] = []
+
+    def stop(signum: int, frame: FrameType | None) -> NoReturn:
+        came.append(True)
+        signal.signal(signal.SIGTERM, _terminate)  # a second one unwinds at once
+        raise _Terminated
+
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield came
+    finally:
+        if not came:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _stopped(terminated: list[bool]) -> SystemExit:
+    """The exit of a run stopped part-way: status 143 after SIGTERM, 130 after Ctrl-C."""
+    if terminated:
+        echo("stopped by SIGTERM")
+        return SystemExit(TERMINATED)
+    return SystemExit(INTERRUPTED)
+
+
 @contextlib.contextmanager
 def write_errors(path: object = None) -> Iterator[None]:
     """Turns an ``OSError`` of writing ``path`` into a one-line error (exit status 1).
@@ -407,7 +445,7 @@ def simulate_command(
 
     Ctrl-C stops the run, prints the summary of the games completed so far (and writes them
     with --out), and exits with status 130, so that a script can tell a partial run from a whole
-    one.
+    one. SIGTERM (a batch system's time limit) does the same with status 143.
     """
     if summary_only and (out or plot):
         raise click.UsageError("--out and --plot need per-game data; drop --summary-only")
@@ -423,37 +461,38 @@ def simulate_command(
     if players is None:
         players = seat_count(game_id, bots)
     bot_list = _check_bots(game_id, players, bots, options, given=given)
-    try:
-        result = cardtable.simulate(
-            game_id,
-            games=games,
-            players=players,
-            bots=bot_list,
-            seed=seed,
-            first_game=first_game,
-            threads=threads,
-            keep_games=not summary_only,
-            progress=not no_progress,
-            backend=backend,  # type: ignore[arg-type]
-            **options,
-        )
-    except CapacityError:
-        raise click.UsageError(
-            f"the per-game results of {games:,} games would not fit in memory; add "
-            "--summary-only to keep only the summary (fixed memory), or play fewer games"
-        ) from None
-    except CardtableError as err:
-        raise click.ClickException(str(err)) from None
-    except KeyboardInterrupt:  # outside the games (joining Ray, gathering its results)
-        echo("interrupted before the run's result was complete: nothing to summarize or write")
-        raise SystemExit(INTERRUPTED) from None
+    with _sigterm_stops_games() as terminated:
+        try:
+            result = cardtable.simulate(
+                game_id,
+                games=games,
+                players=players,
+                bots=bot_list,
+                seed=seed,
+                first_game=first_game,
+                threads=threads,
+                keep_games=not summary_only,
+                progress=not no_progress,
+                backend=backend,  # type: ignore[arg-type]
+                **options,
+            )
+        except CapacityError:
+            raise click.UsageError(
+                f"the per-game results of {games:,} games would not fit in memory; add "
+                "--summary-only to keep only the summary (fixed memory), or play fewer games"
+            ) from None
+        except CardtableError as err:
+            raise click.ClickException(str(err)) from None
+        except KeyboardInterrupt:  # outside the games (joining Ray, gathering its results)
+            echo("interrupted before the run's result was complete: nothing to summarize or write")
+            raise _stopped(terminated) from None
     try:
         _report_run(result, games, out, fmt, plot)
     except KeyboardInterrupt:  # while writing: the file is written whole or not at all
         echo("interrupted while writing the outputs")
-        raise SystemExit(INTERRUPTED) from None
+        raise _stopped(terminated) from None
     if result.interrupted:  # the partial run's outputs are written: tell it from a whole run
-        raise SystemExit(INTERRUPTED)
+        raise _stopped(terminated)
 
 
 def _report_run(
@@ -553,29 +592,31 @@ def resume_command(
 
     FILE is what simulate --out FILE.parquet wrote when Ctrl-C stopped it: every game the run did
     not complete is played now, exactly as the run would have played it, and the whole run is
-    summarized and written to --out, as one uninterrupted run would have been. Ctrl-C stops this
-    too; resume the file it writes in turn (a .parquet --out: only Parquet can be resumed).
+    summarized and written to --out, as one uninterrupted run would have been. Ctrl-C (or
+    SIGTERM) stops this too; resume the file it writes in turn (a .parquet --out: only Parquet
+    can be resumed).
     """
     with read_errors(file):  # a .csv or .jsonl run is refused as such, with or without pyarrow
         _check_parquet(file, "resume")
     _require("pyarrow", "arrow", "reading a .parquet run")
     fmt = _check_outputs(out, plot, "local")
-    try:
-        with read_errors(file):
-            saved = cardtable.SimulationResult.from_parquet(file)
-        result = saved.resume(threads=threads, progress=not no_progress)
-    except CardtableError as err:
-        raise click.ClickException(str(err)) from None
-    except KeyboardInterrupt:  # reading the file, before any game
-        echo("interrupted before any game was played: nothing written")
-        raise SystemExit(INTERRUPTED) from None
+    with _sigterm_stops_games() as terminated:
+        try:
+            with read_errors(file):
+                saved = cardtable.SimulationResult.from_parquet(file)
+            result = saved.resume(threads=threads, progress=not no_progress)
+        except CardtableError as err:
+            raise click.ClickException(str(err)) from None
+        except KeyboardInterrupt:  # reading the file, before any game
+            echo("interrupted before any game was played: nothing written")
+            raise _stopped(terminated) from None
     try:
         _report_run(result, result.games_requested, out, fmt, plot)
     except KeyboardInterrupt:  # while writing: the file is written whole or not at all
         echo("interrupted while writing the outputs")
-        raise SystemExit(INTERRUPTED) from None
+        raise _stopped(terminated) from None
     if result.interrupted:
-        raise SystemExit(INTERRUPTED)
+        raise _stopped(terminated)
 
 
 def _check_parquet(path: Path, command: str) -> None:
