@@ -162,5 +162,6 @@ def test_a_worker_of_another_version_is_refused() -> None:
 
     run = ("goofspiel", 2, {}, ["random", "random"], 3, True)
     assert _run_range(*run, cardtable.__version__, 0, 5)["games_played"] == 5
-    with pytest.raises(cardtable.InvalidOptionError, match=r"has cardtable .* and the driver 0\.0\.1"):
+    refused = r"has cardtable .* and the driver 0\.0\.1"
+    with pytest.raises(cardtable.InvalidOptionError, match=refused):
         _run_range(*run, "0.0.1", 0, 5)

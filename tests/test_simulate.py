@@ -534,7 +534,7 @@ def test_a_run_records_the_version_that_played_it_and_mixes_no_two(tmp_path: Pat
     lengths = whole.lengths.copy()
     lengths[12:] = 0  # games 12.. not played: as a run stopped there
     stopped = dataclasses.replace(whole, lengths=lengths, interrupted=True)
-    with pytest.raises(InvalidOptionError, match="played by cardtable 0.0.1 and this is"):
+    with pytest.raises(InvalidOptionError, match=r"played by cardtable 0\.0\.1 and this is"):
         dataclasses.replace(stopped, version="0.0.1").resume(progress=False)
     assert stopped.resume(progress=False) == whole
     assert dataclasses.replace(stopped, version="").resume(progress=False) == merged

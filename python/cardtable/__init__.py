@@ -15,10 +15,9 @@ rulebook and behaves identically.
 
 from __future__ import annotations
 
-
 from cardtable import render
-from cardtable._version import VERSION
 from cardtable._api import CHANCE, TERMINAL, Backend, GameInfo, OptionInfo, game_info, games, make
+from cardtable._version import VERSION
 from cardtable.bots import BuiltinBot, SearchBatch, SearchInterrupted, SearchStats, bot, search
 from cardtable.errors import (
     CapacityError,

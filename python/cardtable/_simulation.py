@@ -1211,8 +1211,10 @@ def result_from_raw(
     first_game: int = 0,
     version: str = VERSION,
 ) -> SimulationResult:
-    """The :class:`SimulationResult` of ``games`` games of ``game`` from ``first_game`` on,
-    played by cardtable ``version``."""
+    """The :class:`SimulationResult` of ``games`` games of ``game`` from ``first_game`` on.
+
+    ``version`` is the version of cardtable that played them (``""``: unknown).
+    """
     n = int(raw["games_played"])
     seats = []
     totals = []
