@@ -165,3 +165,21 @@ def test_a_worker_of_another_version_is_refused() -> None:
     refused = r"has cardtable .* and the driver 0\.0\.1"
     with pytest.raises(cardtable.InvalidOptionError, match=refused):
         _run_range(*run, "0.0.1", 0, 5)
+
+
+@pytest.mark.usefixtures("local_cluster")
+def test_the_command_line_sets_the_number_of_ray_tasks(tmp_path: Any) -> None:
+    """``ray_chunks`` had no command-line option: a cluster's run could not be cut finer (for a
+    fairer spread) or coarser (for less overhead) from the command line."""
+    from tests.command_line import run_cli
+
+    out = tmp_path / "run.csv"
+    args = ["simulate", "goofspiel", "-p", "2", "-n", "40", "--no-progress", "--out", str(out)]
+    run_cli(*args, "--backend", "ray", "--ray-chunks", "3")
+    local = cardtable.simulate("goofspiel", players=2, games=40, progress=False)
+    assert local.scores is not None
+    rows = out.read_text(encoding="utf-8").splitlines()[1:]
+    assert [[int(x) for x in row.split(",")[2:4]] for row in rows] == local.scores.tolist()
+    output = run_cli(*args, "--ray-chunks", "3", exit_code=2)
+    assert "--ray-chunks goes with --backend ray" in output
+    assert "Invalid value for '--ray-chunks'" in run_cli(*args, "--ray-chunks", "0", exit_code=2)

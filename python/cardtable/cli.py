@@ -425,6 +425,12 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     "--summary-only", is_flag=True, help="Keep no per-game data (fixed memory, for huge runs)."
 )
 @choice_option("--backend", ["local", "ray"], "Run here, or as Ray tasks.")
+@click.option(
+    "--ray-chunks",
+    type=click.IntRange(1),
+    default=None,
+    help="With --backend ray: the number of Ray tasks (default: twice the cluster's CPUs).",
+)
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar (on standard error).")
 def simulate_command(
     game_id: str,
@@ -439,6 +445,7 @@ def simulate_command(
     plot: Path | None,
     summary_only: bool,
     backend: str,
+    ray_chunks: int | None,
     no_progress: bool,
 ) -> None:
     """Play many games of GAME_ID with built-in bots and print a summary per seat and bot.
@@ -455,6 +462,8 @@ def simulate_command(
             f"at most {2**64 - 1 - games:,}, got {first_game:,}",
             param_hint="--first-game",
         )
+    if ray_chunks is not None and backend != "ray":
+        raise click.UsageError("--ray-chunks goes with --backend ray")
     fmt = _check_outputs(out, plot, backend)
     options = parse_options(option_pairs)
     given = players is not None
@@ -474,6 +483,7 @@ def simulate_command(
                 keep_games=not summary_only,
                 progress=not no_progress,
                 backend=backend,  # type: ignore[arg-type]
+                ray_chunks=ray_chunks,
                 **options,
             )
         except CapacityError:
