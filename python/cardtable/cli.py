@@ -30,7 +30,7 @@ from cardtable._cli_options import (
     option_pairs,
     parse_options,
 )
-from cardtable._extras import ANALYSIS_MODULES, missing_extra
+from cardtable._extras import missing_extra
 from cardtable._inputs import MAX_THREADS, shown, writing
 from cardtable.bots import split_bot_specs
 from cardtable.errors import CapacityError, CardtableError
@@ -744,35 +744,11 @@ def _check_bots(
 
 
 # --- Balance studies: tournament, balance, sweep (cardtable.analysis) ---------------------------
-_STUDY_COMMANDS = ("tournament", "balance", "sweep")
-
-
 def _register_studies() -> None:
-    """Adds the study commands; without the ``analysis`` extra, commands that say it is needed."""
-    try:
-        from cardtable.analysis._cli import register
-    except ModuleNotFoundError as err:
-        if (err.name or "").split(".")[0] not in ANALYSIS_MODULES:
-            raise
-        for name in _STUDY_COMMANDS:
-            _register_missing_extra(name, err.name or "")
-        return
+    """Adds the study commands (each says so when the ``analysis`` extra it needs is missing)."""
+    from cardtable._study_cli import register
+
     register(main)
-
-
-def _register_missing_extra(name: str, module: str) -> None:
-    """A study command that only explains which extra it needs."""
-
-    @main.command(
-        name,
-        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-        add_help_option=False,
-    )
-    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-    def missing(args: tuple[str, ...]) -> None:
-        _require(module, "analysis", f"cardtable {name}")
-
-    missing.help = f"Balance studies: needs the extra 'analysis' ({module} is missing)."
 
 
 _register_studies()

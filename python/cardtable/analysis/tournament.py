@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from cardtable._inputs import shown
 from cardtable._rng import derive_seed
+from cardtable._study_defaults import MAX_RATING_BOOTSTRAP, RATING_BOOTSTRAP, RATING_GAMES
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
     PairedDifference,
@@ -54,13 +55,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BotResult", "PairedDifference", "TournamentResult", "tournament"]
 
-RATING_BOOTSTRAP = 100
-"""Bootstrap replicates of the rating intervals, by default."""
-MAX_RATING_BOOTSTRAP = 10_000
-"""The most bootstrap replicates a tournament takes: a replicate refits every rated game, so a
-huge count would run for days with its progress bar already full."""
-RATING_GAMES = 500
-"""Games rated per fit, by default."""
 
 _METRICS = ("win", "score", "place")
 """The metrics of the paired differences, by their short names."""

@@ -1,4 +1,8 @@
-"""The ``cardtable tournament``, ``balance`` and ``sweep`` commands (registered by ``cli.py``)."""
+"""The ``cardtable tournament``, ``balance`` and ``sweep`` commands (registered by ``cli.py``).
+
+Outside ``cardtable.analysis``, which needs the ``analysis`` extra: the commands and their
+``--help`` are there without it, and running one says which extra to install.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +17,23 @@ from typing import Any, Protocol
 import click
 
 from cardtable._cli_options import option_pairs, parse_options
+from cardtable._extras import ANALYSIS_MODULES
 from cardtable._inputs import MAX_THREADS, shown
-from cardtable.analysis.tournament import RATING_BOOTSTRAP, RATING_GAMES
+from cardtable._study_defaults import RATING_BOOTSTRAP, RATING_GAMES
 
 __all__ = ["register"]
+
+
+def _need_analysis(command: str) -> None:
+    """Fails before any work unless the ``analysis`` extra is installed, naming it.
+
+    Raises:
+        click.UsageError: If a module it installs is missing.
+    """
+    from cardtable.cli import _require
+
+    for module in ANALYSIS_MODULES:
+        _require(module, "analysis", f"cardtable {command}")
 
 
 class _Result(Protocol):
@@ -276,6 +293,7 @@ def register(main: click.Group) -> None:
 
         Prints win rates, places, scores, head-to-head shares, paired differences and ratings.
         """
+        _need_analysis("tournament")
         from cardtable.analysis import tournament
 
         study.run(
@@ -323,6 +341,7 @@ def register(main: click.Group) -> None:
         Prints seat advantage, game length, margins, lead changes, how early the winner is
         decided, and a luck measure.
         """
+        _need_analysis("balance")
         from cardtable.analysis import balance
 
         study.run(
@@ -371,6 +390,7 @@ def register(main: click.Group) -> None:
         from the baseline and each option's own effect, paired by deal; the report has a plot per
         metric (a heat map for two options).
         """
+        _need_analysis("sweep")
         from cardtable.analysis import sweep
 
         grid: dict[str, list[Any]] = {}
