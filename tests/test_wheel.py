@@ -208,6 +208,8 @@ def test_command_line(venv: Path, tmp_path: Path) -> None:
         check=False,
     )
     assert 'pip install "cardtable[analysis]"' in studies.stderr, studies.stderr
+    # A study's help is there without the extra (it printed only that the extra was needed).
+    assert "--rating-bootstrap" in _run([*cli, "tournament", "--help"], tmp_path)
     licence = _run(
         [venv, "-I", "-c", "import importlib.metadata as m; print(m.files('cardtable'))"], tmp_path
     )
