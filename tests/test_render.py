@@ -272,6 +272,27 @@ def test_a_long_overtaking_row_shows_every_card(
         assert (longest, True) in rows
 
 
+def test_every_corner_label_stays_inside_its_card() -> None:
+    """The traffic jam's "ambulance" label, 7 px from 3 px inside a 40 px card, ran 2 px past
+    its right edge: a corner label is now drawn smaller when it would not fit 3 px inside."""
+    checked = 0
+    for path in sorted(Path("tests/golden_svg").glob("*.svg")):
+        root = ET.fromstring(path.read_text(encoding="utf-8"))
+        for card in root.iter(f"{SVG}g"):
+            outline = card.find(f"{SVG}rect")
+            if card.get("class") != "card" or outline is None:
+                continue
+            left, width = float(outline.get("x", "0")), float(outline.get("width", "0"))
+            for text in card.iter(f"{SVG}text"):
+                if text.get("x") != f"{left + 3:g}" or text.get("text-anchor"):
+                    continue  # not a corner label: those start 3 px inside, anchored at start
+                size = float(text.get("font-size", "0"))
+                end = left + 3 + text_width(text.text or "", size)
+                assert end <= left + width - 3 + 0.05, (path.name, text.text, end)
+                checked += 1
+    assert checked > 20
+
+
 def test_every_fish_name_fits_on_its_card() -> None:
     """Names were cut after 17 characters, so that "Hammerhead Shark" (111.6 px in Chromium)
     ran past the 104 px card: now every line of every name is at most the card's width less

@@ -231,8 +231,9 @@ class Svg:
             weight="bold",
             fill=ink,
         )
-        if corner:
-            self.text(x + 3, y + 9, corner, size=7, fill=ink)
+        if corner:  # 7 px, or smaller to stay 3 px inside the card ("ambulance" ran 2 px over)
+            size = min(7.0, round(7 * (w - 6) / text_width(corner, 7), 2))
+            self.text(x + 3, y + 9, corner, size=size, fill=ink)
         if note:
             self.centered(x + w / 2, y + h - 4, note, size=7, fill=ink)
         self.close()
