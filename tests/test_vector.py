@@ -1062,3 +1062,51 @@ def test_bad_reward_names_every_accepted_name() -> None:
     message = re.escape("reward must be 'win' or 'margin' ('score' is another name of 'margin')")
     with pytest.raises(InvalidOptionError, match=message + ".*'points'"):
         VectorEnv("goofspiel", 2, players=2, reward="points")  # type: ignore[arg-type]
+
+
+def test_a_thread_waiting_for_a_busy_env_lets_every_other_thread_run() -> None:
+    """A second thread calling an env that another was stepping waited for the engine's lock
+    with the GIL held: every Python thread stood still (and Ctrl-C waited) until the first
+    call ended. It now waits with the GIL released, as docs/errors.md says."""
+    import itertools
+    import threading
+    import time
+
+    env = VectorEnv(
+        "goofspiel", 1, players=2, agent_seats=1, threads=1, opponents="mcts:iterations=100000"
+    )
+    started = time.perf_counter()
+    env.reset()  # seat 0's search decides first: about as long as each reset below
+    one_call = time.perf_counter() - started
+    first = threading.Thread(target=env.reset)
+    second = threading.Thread(target=env.reset)
+    first.start()
+    time.sleep(one_call / 5)  # the first holds the lock now
+    ticks = [time.perf_counter()]
+    second.start()  # returns once the second thread runs, which then waits for the lock
+    while first.is_alive() or second.is_alive():
+        time.sleep(0.01)
+        ticks.append(time.perf_counter())
+    first.join()
+    second.join()
+    longest = max(b - a for a, b in itertools.pairwise(ticks))
+    assert longest < one_call / 2, (longest, one_call)
+
+
+def test_unaligned_actions_are_copied_and_an_unaligned_out_is_named_so() -> None:
+    """An int64 array at an odd byte offset is contiguous but not aligned: it was refused as
+    "not a contiguous array"; it is now copied, as arrays of other dtypes are."""
+    env = VectorEnv("goofspiel", 4, players=2, num_cards=4)
+    env.reset(seed=1)
+    raw = np.zeros(33, np.uint8)
+    actions = np.ndarray((4,), np.int64, buffer=raw.data, offset=1)
+    actions[:] = 3
+    assert not actions.flags.aligned and actions.flags.c_contiguous
+    fresh = VectorEnv("goofspiel", 4, players=2, num_cards=4)
+    fresh.reset(seed=1)
+    mine, theirs = env.step(actions), fresh.step(np.full(4, 3, np.int64))
+    assert all(np.array_equal(a, b) for a, b in zip(mine[:4], theirs[:4], strict=True))
+    floats = np.zeros(4 * int(np.prod(env.observation_shape)) * 4 + 1, np.uint8)
+    out = np.ndarray((4, *env.observation_shape), np.float32, buffer=floats.data, offset=1)
+    with pytest.raises(InvalidOptionError, match="out must be C-contiguous and aligned"):
+        env.observe(out=out)

@@ -115,7 +115,9 @@ def _array(values: npt.ArrayLike, what: str, error: type[CardtableError]) -> npt
 def _int64(
     array: npt.NDArray[Any], what: str, error: type[CardtableError]
 ) -> npt.NDArray[np.int64]:
-    """``array`` (of the right shape) as C-contiguous int64 if it holds integers below 2**63.
+    """``array`` (of the right shape) as C-contiguous, aligned int64 (copied if need be).
+
+    Its values must be integers below 2**63.
 
     Raises:
         error: Otherwise.
@@ -125,7 +127,8 @@ def _int64(
         raise error(f"{what} must be integers, got dtype {array.dtype}")
     if np.issubdtype(array.dtype, np.unsignedinteger) and array.size and array.max() >= 2**63:
         raise error(f"{what} out of range: {array.max()}")
-    return np.ascontiguousarray(array, dtype=np.int64)
+    # "A": aligned too (a view at an odd byte offset is contiguous but not aligned).
+    return np.require(array, dtype=np.int64, requirements=["C", "A"])
 
 
 def _items(value: object, what: str) -> list[Any]:
@@ -180,7 +183,9 @@ class VectorEnv:
         reuse_buffers: Write every call's outputs into the same arrays (allocated by the first
             :meth:`reset`) instead of fresh ones: no allocation per step, but the arrays a call
             returns are overwritten by the next call (copy what you keep). The truncated array
-            is shared too (and set back to all ``False`` by every call).
+            is shared too (and set back to all ``False`` by every call). Leave the arrays
+            writeable: a call refuses read-only ones (``InvalidOptionError``), and NumPy cannot
+            make an array that was set read-only writeable again.
         rotate_seats: ``False`` (the default): the agents and opponents keep their seats.
             ``True``: the seating turns from game to game, so that an agent trained in one seat
             learns every seat: in env ``i``'s ``k``-th game whoever ``agent_seats`` and
@@ -343,6 +348,8 @@ class VectorEnv:
                 beyond int64 or an illegal action; then nothing is applied.
             InvalidStateError: Before a successful :meth:`reset`, or if an env's next game
                 cannot start (as in :meth:`reset`).
+            InvalidOptionError: With ``reuse_buffers=True``, if those arrays were made
+                read-only.
         """
         checked = self._check_actions(actions)
         with self._turns():
@@ -387,8 +394,8 @@ class VectorEnv:
                 ``info["action_mask"].any(axis=1)``); ``None``: every env in order.
             seats: One seat per env asked, shape ``[k]``; ``None``: each env's ``info["seat"]``
                 (the seat to move, or the last agent mover of an env that just ended).
-            out: A C-contiguous float32 array of shape ``[k, *observation_shape]`` to write
-                into (then returned) instead of a new array.
+            out: A C-contiguous, aligned float32 array of shape ``[k, *observation_shape]`` to
+                write into (then returned) instead of a new array.
 
         Returns:
             float32 ``[k, *observation_shape]``.
@@ -481,6 +488,7 @@ class VectorEnv:
             and actions.dtype is _INT64
             and actions.shape == (self.num_envs,)
             and actions.flags.c_contiguous
+            and actions.flags.aligned
         ):
             return actions
         array = _array(actions, "actions", IllegalActionError)

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use serde_json::{Map, Number, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 mod vector;
@@ -413,14 +413,27 @@ impl<T: ?Sized> Locked<T> {
 
     /// Locks it; usable without the GIL.
     fn lock(&self) -> Result<MutexGuard<'_, Box<T>>, EngineError> {
-        self.mutex
-            .lock()
-            .map_err(|_| EngineError::InvalidState(format!("{} was poisoned", self.what)))
+        self.mutex.lock().map_err(|_| self.poisoned())
     }
 
-    /// Locks it while the GIL is held, with the error as a Python exception.
-    fn lock_py(&self) -> PyResult<MutexGuard<'_, Box<T>>> {
-        self.lock().map_err(to_py_err)
+    /// Locks it while the GIL is held, with the error as a Python exception. While another
+    /// thread holds the lock, it is waited for with the GIL released, so that the waiting never
+    /// stops the holder or any other Python thread (nor Ctrl-C's handler).
+    fn lock_py(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Box<T>>>
+    where
+        T: Send,
+    {
+        loop {
+            match self.mutex.try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(TryLockError::WouldBlock) => py.detach(|| drop(self.mutex.lock())),
+                Err(TryLockError::Poisoned(_)) => return Err(to_py_err(self.poisoned())),
+            }
+        }
+    }
+
+    fn poisoned(&self) -> EngineError {
+        EngineError::InvalidState(format!("{} was poisoned", self.what))
     }
 }
 
@@ -1126,8 +1139,12 @@ impl PyBot {
     /// decides with the GIL released, and Ctrl-C ends its decision and raises
     /// `KeyboardInterrupt`.
     fn act(&self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
-        let Some(stop) = self.inner.lock_py()?.stop_flag() else {
-            return self.inner.lock_py()?.act(&*state.inner).map_err(to_py_err);
+        let Some(stop) = self.inner.lock_py(py)?.stop_flag() else {
+            return self
+                .inner
+                .lock_py(py)?
+                .act(&*state.inner)
+                .map_err(to_py_err);
         };
         let (inner, session) = (&self.inner, &*state.inner);
         let decided = run_interruptible(py, &stop, || inner.lock()?.act(session));
@@ -1136,17 +1153,17 @@ impl PyBot {
     }
 
     /// Lets a bot with memory see `state` (call after every step).
-    fn observe(&self, state: &PyState) -> PyResult<()> {
+    fn observe(&self, py: Python<'_>, state: &PyState) -> PyResult<()> {
         self.inner
-            .lock_py()?
+            .lock_py(py)?
             .observe(&*state.inner)
             .map_err(to_py_err)
     }
 
     /// The search statistics of the bot's latest decision (see [`StatsTuple`]); `None` for a bot
     /// that does not search or a decision that needed no search.
-    fn search_stats(&self) -> PyResult<Option<StatsTuple>> {
-        Ok(self.inner.lock_py()?.search_stats().map(stats_tuple))
+    fn search_stats(&self, py: Python<'_>) -> PyResult<Option<StatsTuple>> {
+        Ok(self.inner.lock_py(py)?.search_stats().map(stats_tuple))
     }
 
     /// The bot's name.
@@ -1233,20 +1250,20 @@ impl PyLockstep {
     }
 
     /// `(game index, seat)` of every game waiting for a decision.
-    fn pending(&self) -> PyResult<Vec<(u64, usize)>> {
-        Ok(self.inner.lock_py()?.pending())
+    fn pending(&self, py: Python<'_>) -> PyResult<Vec<(u64, usize)>> {
+        Ok(self.inner.lock_py(py)?.pending())
     }
 
     /// The waiting seats' observations.
     fn observations(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        let obs = self.inner.lock_py()?.observations();
+        let obs = self.inner.lock_py(py)?.observations();
         obs.iter().map(|o| to_py(py, o)).collect()
     }
 
     /// The waiting seats' legal actions, one list per pending game, each built at its length
     /// from the action ids' Python ints (made once, shared by every list).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let runner = self.inner.lock_py()?;
+        let runner = self.inner.lock_py(py)?;
         let int = |&a: &u32| -> Bound<'py, PyAny> {
             match self.actions.get(a as usize) {
                 Some(obj) => obj.bind(py).clone(),
@@ -1276,7 +1293,7 @@ impl PyLockstep {
         Bound<'py, numpy::PyArray1<u32>>,
         Bound<'py, numpy::PyArray1<u64>>,
     )> {
-        let flat = self.inner.lock_py()?.pending_flat();
+        let flat = self.inner.lock_py(py)?.pending_flat();
         Ok((
             numpy::PyArray1::from_vec(py, flat.games),
             numpy::PyArray1::from_vec(py, flat.seats),
@@ -1288,7 +1305,7 @@ impl PyLockstep {
     /// The waiting seats' `observation_tensor` rows as one float32 array
     /// `[pending, *observation_shape]`.
     fn observation_tensors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let runner = self.inner.lock_py()?;
+        let runner = self.inner.lock_py(py)?;
         let size: usize = self.shape.iter().product();
         let rows = runner.pending_count();
         let mut buf = vec![0.0f32; size * rows];
@@ -1302,7 +1319,7 @@ impl PyLockstep {
 
     /// The waiting seats' legal-action masks as one bool array `[pending, num_actions]`.
     fn legal_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let runner = self.inner.lock_py()?;
+        let runner = self.inner.lock_py(py)?;
         let rows = runner.pending_count();
         let mut buf = vec![false; self.actions.len() * rows];
         runner.legal_masks(&mut buf).map_err(to_py_err)?;
@@ -1348,19 +1365,19 @@ impl PyLockstep {
 
     /// Games completed so far.
     #[getter]
-    fn games_played(&self) -> PyResult<u64> {
-        Ok(self.inner.lock_py()?.games_played())
+    fn games_played(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.inner.lock_py(py)?.games_played())
     }
 
     /// Whether every game is finished.
     #[getter]
-    fn is_done(&self) -> PyResult<bool> {
-        Ok(self.inner.lock_py()?.is_done())
+    fn is_done(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.inner.lock_py(py)?.is_done())
     }
 
     /// The results (like `simulate`'s); interrupted if not done or stopped by Ctrl-C.
     fn take_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let result = self.inner.lock_py()?.take_result();
+        let result = self.inner.lock_py(py)?.take_result();
         result_to_py(py, result, self.players, self.keep_games)
     }
 }
@@ -1377,7 +1394,7 @@ impl PyLockstep {
         work: impl FnOnce(&mut dyn engine::lockstep::AnyLockstep) -> engine::Result<()> + Send + 'static,
     ) -> PyResult<()> {
         let inner = &self.inner;
-        let stops = inner.lock_py()?.stop_flags();
+        let stops = inner.lock_py(py)?.stop_flags();
         if stops.is_empty() {
             return py.detach(|| work(&mut **inner.lock()?)).map_err(to_py_err);
         }
@@ -1385,7 +1402,7 @@ impl PyLockstep {
         with_stop_flags(
             &stops,
             |raise| run_stoppable_owned(py, raise, move || work(&mut **runner.lock()?)),
-            || inner.lock_py().map(|mut runner| runner.mark_broken()),
+            || inner.lock_py(py).map(|mut runner| runner.mark_broken()),
         )
     }
 }

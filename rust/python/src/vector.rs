@@ -79,14 +79,14 @@ impl PyVectorEnv {
         py: Python<'_>,
         work: impl FnOnce() -> engine::Result<T> + Send,
     ) -> PyResult<T> {
-        let stops = self.inner.lock_py()?.stop_flags();
+        let stops = self.inner.lock_py(py)?.stop_flags();
         if stops.is_empty() {
             return py.detach(work).map_err(to_py_err);
         }
         with_stop_flags(
             &stops,
             |raise| run_stoppable(py, raise, work),
-            || self.inner.lock_py().map(|mut envs| envs.mark_broken()),
+            || self.inner.lock_py(py).map(|mut envs| envs.mark_broken()),
         )
     }
 
@@ -336,11 +336,11 @@ impl<'py> OutArrays<'py> {
         })
     }
 
-    /// The arrays as the engine's output slices; fails unless every one is contiguous.
+    /// The arrays as the engine's output slices; fails unless every one is contiguous and aligned.
     fn slices(&mut self) -> PyResult<engine::OutputSlices<'_>> {
         let bad = || {
             to_py_err(EngineError::InvalidOption(
-                "the arrays of out must be C-contiguous".into(),
+                "the arrays of out must be C-contiguous and aligned".into(),
             ))
         };
         Ok(engine::OutputSlices {
@@ -411,7 +411,7 @@ impl PyVectorEnv {
         let packed = self.packed.get_or_try_init(py, || {
             let out = self
                 .inner
-                .lock_py()?
+                .lock_py(py)?
                 .try_output_with(self.observations)
                 .map_err(to_py_err)?;
             Packed::new(py, self, out)
@@ -456,7 +456,7 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyAny>> {
         let actions = actions.as_slice().map_err(|_| {
             to_py_err(EngineError::IllegalAction(
-                "actions must be a contiguous array".into(),
+                "actions must be a contiguous, aligned array".into(),
             ))
         })?;
         self.run(
@@ -488,7 +488,8 @@ impl PyVectorEnv {
             let mut rw = array
                 .try_readwrite()
                 .map_err(|_| opt("out is not writeable or is in use".into()))?;
-            let slice = c_order(&mut rw).ok_or_else(|| opt("out must be C-contiguous".into()))?;
+            let slice = c_order(&mut rw)
+                .ok_or_else(|| opt("out must be C-contiguous and aligned".into()))?;
             py.detach(|| inner.lock()?.observe_into(&envs, seats.as_deref(), slice))
                 .map_err(to_py_err)?;
             return Ok(array.clone().into_any());
