@@ -790,6 +790,44 @@ def test_play_takes_its_player_count_from_the_bots_or_the_game() -> None:
     assert "give --players (or one --bots name per other seat)" in several
 
 
+def test_play_asks_again_for_any_text_that_is_not_a_listed_number() -> None:
+    """``--5`` passed the digit check (``lstrip("-")``) and ``²`` is a digit to ``isdigit``:
+    both crashed ``int()`` with a traceback."""
+    output = run_cli("play", "goofspiel", "--seed", "1", input="--5\n²\n" + _every_id(20, 13))
+    assert output.count("type the number shown before a move") >= 2
+    assert "goofspiel, 2 players" in output and "Traceback" not in output
+
+
+def test_play_says_when_its_input_ends_and_when_the_bots_set_too_many_players() -> None:
+    """The end of the input was click's "Aborted!", like Ctrl-C; and ``goofspiel --bots
+    greedy,greedy`` said "players must be in 2..=2, got 3", with no word of where 3 came from."""
+    ended = run_cli("play", "goofspiel", "--seed", "1", input="0\n", exit_code=1)
+    assert "input ended before the game: it is left unfinished" in ended
+    assert "Aborted" not in ended
+    output = run_cli("play", "goofspiel", "-b", "greedy,greedy", exit_code=2)
+    assert "2 bots (one per seat but yours) make 3 players" in output
+
+
+@_NO_DEV_FULL
+def test_play_to_a_full_standard_output_is_a_one_line_error(tmp_path: Path) -> None:
+    """Its moves and tables were printed without the other commands' error handling: a
+    traceback of ``OSError: No space left on device``."""
+    run = _shell("yes 0 | cardtable play goofspiel --seed 1 > /dev/full", tmp_path)
+    _failed_cleanly(run, "standard output")
+
+
+def test_play_says_which_cards_an_overtake_put_into_the_row() -> None:
+    """Compulsory overtakes happen within the step of the card that allowed them, whose label
+    names only that card: the row grew by cards nobody was said to play, the human's own among
+    them, and the tables were titled "seat 0 active is over"."""
+    args = ["play", "trafficars_overtaking", "-p", "2", "--seed", "3"]
+    output = run_cli(*args, input="31\n", exit_code=1)  # then the input ends
+    assert "you played 31" in output
+    assert "seat 1 (greedy) overtook: 13, 27 into the row" in output
+    assert "you overtook: 33 into the row" in output
+    assert "seat 0's turn is over" in output and "active is over" not in output
+
+
 def test_simulate_takes_its_player_count_from_the_bots_or_the_game() -> None:
     # `simulate goofspiel` asked for --players although goofspiel has only 2.
     assert "goofspiel, 2 players, 20 games" in run_cli(

@@ -1067,6 +1067,19 @@ def test_play_a_whole_game_in_a_pseudo_terminal(game_id: str) -> None:
     assert "acted" not in text  # other seats' moves are described in words
 
 
+def test_ctrl_c_leaves_play_with_the_status_of_a_stopped_run() -> None:
+    """Ctrl-C at the prompt ended with click's "Aborted!" and status 1, as the end of the input
+    did: it now says the game is left unfinished and exits with 130, as ``simulate`` does."""
+    pexpect = pytest.importorskip("pexpect")
+    args = ["-m", "cardtable", "play", "goofspiel", "--seed", "1"]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child.expect(r"choose: ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "interrupted: the game is left unfinished" in child.before
+
+
 def test_a_deep_regrets_seat_sees_the_fish_it_peeks_at_while_it_decides() -> None:
     """With the Can of Worms the fish showed only after the choice (leave it on top or put it at
     the bottom): the deciding seat's view now shows it, and no other seat's does."""

@@ -934,6 +934,51 @@ def test_the_pytest_option_refuses_fewer_than_one_example(examples: int) -> None
         pytest_plugin.pytest_configure(Config())  # type: ignore[arg-type]
 
 
+def test_the_pytest_option_reaches_tests_built_in_a_conftest(tmp_path: Path) -> None:
+    """``--cardtable-examples`` was applied at ``pytest_configure``, after pytest had imported
+    the first ``conftest.py`` files: a test built in one ran the default count of examples."""
+    import subprocess
+    import sys
+
+    (tmp_path / "conftest.py").write_text(
+        textwrap.dedent(
+            """
+            import cardtable
+            from cardtable.testing import equivalence_test
+
+            CALLS = []
+
+            def counted(**options):
+                CALLS.append(options)
+                return cardtable.make("goofspiel", **options)
+
+            built_in_conftest = equivalence_test("goofspiel", counted, num_cards=3)
+            """
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "test_counted.py").write_text(
+        textwrap.dedent(
+            """
+            from conftest import CALLS, built_in_conftest as test_built_in_conftest
+
+            def test_zz_counted():
+                assert 0 < len(CALLS) <= 5, len(CALLS)
+            """
+        ),
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cardtable-examples=5"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0 and "2 passed" in run.stdout, run.stdout + run.stderr
+
+
 def test_chance_outcomes_compare_as_probabilities_in_any_order() -> None:
     a = Stub(chance_outcomes=lambda: [(0, 1 / 13), (1, 12 / 13)])
     b = Stub(chance_outcomes=lambda: [(1, 12 / 13), (0, 1 - 12 / 13)])

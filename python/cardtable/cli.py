@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import secrets
 import signal
 import stat
@@ -813,11 +814,17 @@ def play_command(
 
     options = parse_options(option_pairs)
     named = bot_names(bots)  # the other seats' bots
+    given = players is not None
     if players is None:
         players = len(named) + 1 if named else seat_count(game_id, None, per="other seat")
     try:
         game = cardtable.make(game_id, players=players, **options)
     except CardtableError as err:
+        if named and not given:  # the count came from --bots: say so
+            raise click.BadParameter(
+                f"{len(named)} bots (one per seat but yours) make {players} players: {err}",
+                param_hint="--bots",
+            ) from None
         raise click.UsageError(str(err)) from None
     if not 0 <= seat < game.players:
         raise click.BadParameter(
@@ -837,21 +844,30 @@ def play_command(
         except CardtableError as err:
             raise click.BadParameter(str(err), param_hint="--bots") from None
     state = game.new_state(seed=seed)
-    console.print(
+    title = (
         f"[bold]{game_id}[/bold], {game.players} players, you are seat {seat} "
         f"(seed {seed}). Bots: " + ", ".join(f"seat {s} {b.name}" for s, b in seated.items())
     )
 
     def choose(legal: list[int]) -> int:
-        # The number shown before a move; no default, so that an empty line plays nothing.
+        # The number shown before a move; an empty line plays nothing.
         while True:
-            text = str(click.prompt("choose", type=str)).strip()
-            if text.lstrip("-").isdigit() and int(text) in legal:
+            text = console.input("choose: ").strip()
+            if re.fullmatch("[0-9]{1,9}", text) and int(text) in legal:
                 return int(text)
             shown = ", ".join(map(str, legal[:8])) + (", ..." if len(legal) > 8 else "")
             console.print(f"type the number shown before a move ({shown}), then Enter")
 
-    play(game, state, seat, seated, console, choose)
+    try:
+        with write_errors():
+            console.print(title)
+            play(game, state, seat, seated, console, choose)
+    except EOFError:  # standard input ended before the game did
+        echo("input ended before the game: it is left unfinished")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        echo("interrupted: the game is left unfinished")
+        sys.exit(INTERRUPTED)
     sys.exit(0)
 
 

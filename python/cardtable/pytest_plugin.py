@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import pytest
 
-__all__ = ["cardtable_backend", "pytest_addoption", "pytest_configure"]
+__all__ = [
+    "cardtable_backend",
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_load_initial_conftests",
+]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -32,9 +37,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Applies ``--cardtable-examples`` before the first ``conftest.py`` files are imported.
+
+    A test that such a file builds with :func:`cardtable.testing.equivalence_test` takes the
+    count then; :func:`pytest_configure` comes after them.
+    """
+    examples = getattr(early_config.known_args_namespace, "cardtable_examples", None)
+    _apply(examples)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Applies ``--cardtable-examples`` (which needs Hypothesis, from ``cardtable[testing]``)."""
-    examples = config.getoption("--cardtable-examples", default=None)
+    _apply(config.getoption("--cardtable-examples", default=None))
+
+
+def _apply(examples: int | None) -> None:
+    """Sets the examples of the equivalence tests that set none, if ``examples`` is given.
+
+    Raises:
+        pytest.UsageError: If it is below 1 or Hypothesis is not installed.
+    """
     if examples is None:
         return
     if examples < 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cardtable.protocols import StateProtocol
@@ -16,7 +17,7 @@ from cardtable.render._common import (
 )
 from cardtable.render._svg import CARD_H, CARD_W, MUTED, flow, titled
 
-__all__ = ["chapter", "draw", "secret", "terminal", "view"]
+__all__ = ["chapter", "draw", "narrate", "secret", "terminal", "view"]
 
 SCORE_TRACE = "minus the cards each seat still holds in hand and pile"
 """What the score trace is (the contract's "Score trace"), in the studies' reports."""
@@ -52,8 +53,26 @@ def view(state: StateProtocol, seat: int | None) -> View:
 
 
 def chapter(v: View) -> str:
-    """Who is active."""
-    return f"seat {v['active']} active"
+    """Whose turn it is (the active seat's)."""
+    return f"seat {v['active']}'s turn"
+
+
+def narrate(before: View, after: View, who: Callable[[int], str]) -> list[str]:
+    """The overtake a step made that no move names: the overtaker's cards put into the row.
+
+    Overtaking is compulsory by default, so it is carried out within the step of the card that
+    allowed it (whose label names that card only); with ``optional_overtake`` the ``overtake``
+    move names no card. The cards new in the row lie on one side of it: the played card is the
+    outermost of them, and the others are the overtaker's.
+    """
+    old, new = set(before["row"]), sorted(set(after["row"]) - set(before["row"]))
+    if before["phase"] == "play" and len(new) > 1:
+        played = new[-1] if old and new[-1] > max(old) else new[0]
+        new.remove(played)
+    elif before["phase"] != "overtake" or not new:
+        return []
+    cards = ", ".join(map(str, new))
+    return [f"{who(before['overtaker'])} overtook: {cards} into the row"]
 
 
 ROW_LINE = CARD_H + 8
