@@ -42,6 +42,7 @@ elsewhere; and the ratios random / policy, the share of the all-random speed tha
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import os
@@ -59,6 +60,42 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import configs  # noqa: E402
+
+
+def provenance() -> dict[str, str]:
+    """What a saved measurement was made with: the ``cardtable`` version, the git commit of the
+    checkout (``git rev-parse --short HEAD``; "unknown" outside a checkout or without git) and
+    the UTC date."""
+    import cardtable
+
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        commit = proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else "unknown"
+    except OSError:
+        commit = "unknown"
+    return {
+        "cardtable": cardtable.__version__,
+        "commit": commit,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+    }
+
+
+def merge_by_game(
+    saved: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The saved rows with those of every game in ``rows`` replaced by ``rows``' (a run of some
+    games keeps the other games' rows), in the order of :func:`~benches.common.configs` (games it
+    does not know last)."""
+    measured = {r["game"] for r in rows}
+    merged = [r for r in saved if r["game"] not in measured] + list(rows)
+    order = {game: i for i, game in enumerate(configs())}
+    return sorted(merged, key=lambda r: order.get(r["game"], len(order)))
 
 
 def example_path(name: str) -> Path:
@@ -497,8 +534,49 @@ def build_example(name: str) -> None:
     )
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    value = float(text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
+    return value
+
+
+def lineup_problem(game: str, bots: list[str]) -> str | None:
+    """Why ``bots`` cannot play ``game`` with its :func:`~benches.common.configs` setup (a bot the
+    game does not have, a bad parameter, not one bot per seat, a parameter list the example cannot
+    take), or ``None``. Checked before any callgrind run."""
+    import cardtable
+
+    config = configs()[game]
+    players = int(config["players"])
+    made = cardtable.make(game, **config)
+    for seat, spec in enumerate(bots):
+        try:
+            cardtable.bot(made, spec, min(seat, players - 1))
+        except cardtable.CardtableError as err:
+            return str(err)
+    if len(bots) != players:
+        named = f"{len(bots)} bot" + ("" if len(bots) == 1 else "s")
+        return f"{game} is measured with {players} seats, the lineup {','.join(bots)} names {named}"
+    for spec in bots:
+        if "," in spec:
+            return f"{spec}: the perf example takes no bot with several parameters (a comma)"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: measure, print the table, save the JSON."""
+    from cardtable.bots import split_bot_specs
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=sorted(configs()), default=list(configs()))
     parser.add_argument(
@@ -507,8 +585,12 @@ def main(argv: list[str] | None = None) -> int:
         help="these lineups instead of the built-in ones (comma-separated, a bot per seat; "
         "bots with parameters too, e.g. greedy:4,random,random,random)",
     )
-    parser.add_argument("--budget", type=float, default=3e8, help="instructions per row")
-    parser.add_argument("--count", type=int, help="games per row (instead of --budget)")
+    parser.add_argument(
+        "--budget", type=positive_float, default=3e8, help="instructions per row"
+    )
+    parser.add_argument(
+        "--count", type=positive_int, help="games per row, at least 1 (instead of --budget)"
+    )
     parser.add_argument("--json", type=Path, help="save the rows here")
     parser.add_argument("--baseline", type=Path, help="a saved run to compare with")
     parser.add_argument("--no-build", action="store_true", help="use the example as built")
@@ -517,6 +599,14 @@ def main(argv: list[str] | None = None) -> int:
         "--policy", action="store_true", help="measure simulate with a Python policy instead"
     )
     args = parser.parse_args(argv)
+    lineups = [split_bot_specs(b) for b in args.bots or []]
+    for game in args.games:
+        for bots in lineups:
+            problem = lineup_problem(game, bots)
+            if problem is not None:
+                parser.error(f"--bots: {problem}")
+    if args.bots and (args.policy or args.vector):
+        parser.error("--bots: only the batch rows take lineups (not --vector or --policy)")
     if args.policy:
         return policy_main(args.games, args.count or 4000, args.json)
     if not args.no_build:
@@ -529,8 +619,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     counts = {_key(r): int(r["games"]) for r in baseline or []}
     for game in args.games:
-        lineups = [b.split(",") for b in args.bots] if args.bots else bot_lineups(game)
-        for bots in lineups:
+        for bots in lineups or bot_lineups(game):
             count = args.count or counts.get((game, ",".join(bots)))
             row = measure(game, bots, args.budget, count)
             rows.append(row)
@@ -575,16 +664,19 @@ def _show(
 
 
 def _save(path: Path, key: str, rows: list[dict[str, Any]]) -> None:
-    """Writes ``rows`` under ``key`` of the JSON at ``path``, keeping its other rows."""
+    """Writes ``rows`` under ``key`` of the JSON at ``path``, keeping its other keys and, under
+    ``key``, the rows of the games not measured now (:func:`merge_by_game`). Every new row records
+    what it was measured with (:func:`provenance`, under ``"measured"``)."""
     saved: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     valgrind = subprocess.run(["valgrind", "--version"], capture_output=True, text=True)
+    measured = provenance()
     saved.update(
         {
             "tool": "valgrind --tool=callgrind (instructions executed, all threads)",
             "valgrind": valgrind.stdout.strip(),
             "machine": platform.machine(),
             "setup_games": SETUP_GAMES,
-            key: rows,
+            key: merge_by_game(saved.get(key, []), [{**r, "measured": measured} for r in rows]),
         }
     )
     path.write_text(json.dumps(saved, indent=2) + "\n")

@@ -46,6 +46,8 @@ from benches.perf import (  # noqa: E402
     example_path,
     game_label,
     measure_games,
+    merge_by_game,
+    provenance,
     run_callgrind,
 )
 
@@ -226,10 +228,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(table(rows))
     if args.json is not None:
-        args.json.write_text(
-            json.dumps({"setup_decisions": SETUP_DECISIONS, "rows": rows}, indent=1) + "\n"
-        )
+        save(args.json, rows)
     return 0
+
+
+def save(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Writes ``rows`` to the JSON at ``path``, keeping its rows of the games not measured now;
+    every new row records what it was measured with (``"measured"``: the cardtable version, the
+    git commit and the UTC date)."""
+    saved: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    measured = provenance()
+    new = [{**r, "measured": measured} for r in rows]
+    payload = {"setup_decisions": SETUP_DECISIONS, "rows": merge_by_game(saved.get("rows", []), new)}
+    path.write_text(json.dumps(payload, indent=1) + "\n")
 
 
 def test_table_renders() -> None:

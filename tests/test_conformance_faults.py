@@ -60,7 +60,10 @@ for line in sys.stdin:
     request = json.loads(line)
     kind, rid = request["type"], request["id"]
     if kind == "hello":
-        say({"id": rid, "type": "hello", "protocol": 1, "name": "faulty",
+        if mode == "blank_line":  # a blank line before the answer
+            say("")
+        say({"id": rid, "type": "hello", "protocol": 2 if mode == "protocol_2" else 1,
+             "name": "faulty",
              "games": {"goofspiel": {"fields": ["current_player", "is_terminal",
                                                 "legal_actions"]}}})
     elif kind == "new_game":
@@ -547,6 +550,24 @@ def test_an_answer_without_its_newline_is_shown(faulty: Any) -> None:
     assert 'received: {"id": 2, "type": "ok"}' in error.describe()
 
 
+@pytest.mark.parametrize(
+    ("mode", "detail"),
+    [
+        ("blank_line", "the answer is an empty line: each answer is one JSON object on one line"),
+        ("protocol_2", "the implementation speaks version 2 of the protocol and this harness "),
+    ],
+)
+def test_a_blank_line_and_another_protocol_version_are_named(
+    faulty: Any, mode: str, detail: str
+) -> None:
+    """Both were generic: "the answer is not JSON (Expecting value: line 1 column 1 (char 0))",
+    and the schema's "['protocol']: 1 was expected" among its other complaints."""
+    command, _ = faulty(mode)
+    with Implementation(command, timeout=10) as impl, pytest.raises(ProtocolError) as info:
+        impl.hello()
+    assert info.value.detail.startswith(detail), info.value.detail
+
+
 def test_a_child_that_exits_while_its_output_is_held_has_crashed(faulty: Any) -> None:
     """The report waited the whole timeout and said ``timeout``: the end of output never came."""
     command, pid_file = faulty("exit_held")
@@ -695,9 +716,14 @@ def test_a_divergence_at_the_end_of_a_long_game_suggests_a_smaller_game() -> Non
     hint = _smaller_game(two, _ended(list(range(6))))  # only one value below the one used
     assert hint is not None and "e.g. num_cards=1 (-o num_cards=1: at most 3 steps a game" in hint
     tide = Target("turn_the_tide", 4, {"rounds": None, "highest_chooses_tide": False}, "x")
-    hint = _smaller_game(tide, _ended(list(range(200))))
+    hint = _smaller_game(tide, _ended(list(range(300))))
     assert hint is not None and "rounds=1 or 2" in hint
+    hint = _smaller_game(tide, _ended(list(range(200))))  # 2 rounds may take longer than 200
+    assert hint is not None and "e.g. rounds=1 (-o rounds=1" in hint and "or 2" not in hint
     assert _smaller_game(goofspiel, _ended([0, 0, 0])) is None  # as short as it gets
+    # After 5 steps, 2 cards (at most 6 steps) would not be shorter: only 1 card is named.
+    hint = _smaller_game(goofspiel, _ended(list(range(5))))
+    assert hint is not None and "e.g. num_cards=1 (-o num_cards=1" in hint and "or 2" not in hint
     early = Divergence(list(range(20)), [], {"is_terminal": False}, {})
     assert _smaller_game(goofspiel, early) is None  # not at the end: the game's length is not why
     outcome = Outcome(goofspiel, divergence=_ended(list(range(36))))
@@ -765,3 +791,17 @@ def test_legal_actions_that_differ_only_in_repeats_say_so() -> None:
     assert str(apart).endswith(
         """(only in Variant: [0]; only in the implementation: ["<untranslatable 'x'>"])"""
     )
+
+
+def test_a_key_one_side_lacks_is_not_shown_as_a_string() -> None:
+    """A key missing on one side was shown as the JSON string "(missing)", like an answer that
+    held that string."""
+    from cardtable.conformance.runner import _diff_values
+
+    found: list[Difference] = []
+    _diff_values(("observations", "0"), {"x": 5}, {"x": 5, "y": "(no such key)"}, found)
+    _diff_values(("observations", "1"), {"z": 1}, {}, found)
+    assert [str(d) for d in found] == [
+        'observations[0].y: cardtable (no such key), implementation "(no such key)"',
+        "observations[1].z: cardtable 1, implementation (missing)",
+    ]

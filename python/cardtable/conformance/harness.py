@@ -592,6 +592,12 @@ class Implementation:
             raise self._fail("too_long", raw.detail(self.max_line))
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         self.last.answer = text
+        if not text.strip():
+            raise self._fail(
+                "bad_json",
+                "the answer is an empty line: each answer is one JSON object on one line (was a "
+                "blank line printed before or after it?)",
+            )
         try:
             answer = json.loads(
                 text, parse_constant=_no_constant, parse_float=_finite, parse_int=_exact_int
@@ -613,8 +619,16 @@ class Implementation:
             raise self._fail("schema", f"['id']: the id must be an integer, not {shown(got)}")
         if type(got) in (int, LongInt) and got != due:
             raise self._fail("wrong_id", f"the answer is for request {got}, not {due}")
+        spoken = answer.get("protocol")
+        if request["type"] == "hello" and type(spoken) is int and spoken != PROTOCOL_VERSION:
+            raise self._fail(
+                "schema",
+                f"the implementation speaks version {spoken} of the protocol and this harness "
+                f"version {PROTOCOL_VERSION}: use the cardtable release whose protocol it "
+                "implements, or update the implementation",
+            )
         schema = answer_schema(str(request["type"]), answer)
-        problems = schema_errors(schema, answer)
+        problems = list(dict.fromkeys(schema_errors(schema, answer)))  # each once
         if problems:
             raise self._fail("schema", f"the answer breaks {schema}: " + "; ".join(problems))
         if answer["type"] == "error":

@@ -117,8 +117,8 @@ class Difference:
 
     Attributes:
         path: The field and, inside ``observations``, the seat and the key.
-        ours: Our answer there.
-        theirs: The implementation's.
+        ours: Our answer there (:data:`NO_SUCH_KEY` if our answer lacks the key).
+        theirs: The implementation's (:data:`MISSING` if its answer lacks the key).
         label: Our side's name (``cardtable``, or the reference's: :attr:`Target.ours`).
     """
 
@@ -155,6 +155,28 @@ def _json(value: Any) -> str:
         return shorten(shown(value), 200)  # an int too long to write, as its size
     except RecursionError:  # nested too deeply even for repr
         return f"<a {type(value).__name__} nested too deeply to show>"
+
+
+class Absent:
+    """No value on one side of a :class:`Difference`: the key is not in that side's answer.
+
+    Shown as ``(missing)`` or ``(no such key)``, unquoted, so that it is never read as a string
+    the answer held.
+    """
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"({self.why})"
+
+
+MISSING = Absent("missing")
+"""The implementation's side of a key only our answer has."""
+NO_SUCH_KEY = Absent("no such key")
+"""Our side of a key only the implementation's answer has."""
 
 
 @dataclass
@@ -676,9 +698,9 @@ def _diff_values(path: tuple[str, ...], a: Any, b: Any, out: list[Difference]) -
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             if key not in b:
-                out.append(Difference((*path, str(key)), a[key], "(missing)"))
+                out.append(Difference((*path, str(key)), a[key], MISSING))
             elif key not in a:
-                out.append(Difference((*path, str(key)), "(no such key)", b[key]))
+                out.append(Difference((*path, str(key)), NO_SUCH_KEY, b[key]))
             else:
                 _diff_values((*path, str(key)), a[key], b[key], out)
         return
@@ -1051,9 +1073,13 @@ def _smaller_game(target: Target, divergence: Divergence) -> str | None:
                 break
         if shorter and (best is None or shorter[0][1] < best[1][0][1]):
             best = (option.name, shorter)
-    if best is None or best[1][0][1] >= len(divergence.history):
+    if best is None:
         return None
-    name, ((value, steps), *rest) = best
+    # Only values whose games are bound to be shorter than the history (the second tried may not).
+    name, tried = best[0], [(v, steps) for v, steps in best[1] if steps < len(divergence.history)]
+    if not tried:
+        return None
+    (value, steps), *rest = tried
     head = "the divergence shows at the end of the game: a smaller game may show it in fewer steps"
     small = "too small to hold the step at fault, one with every move forced, say"
     first = f"-o {name}={value}: at most {plural(steps, 'step')} a game"
