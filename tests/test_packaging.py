@@ -210,3 +210,29 @@ def test_the_license_is_shipped() -> None:
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert {"path": "LICENSE", "format": "sdist"} in project["tool"]["maturin"]["include"]
+
+
+def test_the_engine_crate_packages_every_file_its_code_includes() -> None:
+    """The crate's RNG test read its vectors from the workspace's ``tests/data``, which the
+    packaged crate lacks: ``cargo test`` of the published crate did not compile."""
+    import re
+    import shutil
+
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("needs cargo")
+    listed = subprocess.run(
+        [cargo, "package", "--list", "-p", "cardtable-engine", "--allow-dirty", "--offline"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.split()
+    crate = ROOT / "rust" / "engine"
+    included = re.compile(r'include_(?:str|bytes)!\("([^"]+)"\)')
+    needed = set()
+    for source in crate.rglob("*.rs"):
+        for path in included.findall(source.read_text(encoding="utf-8")):
+            needed.add((source.parent / path).resolve().relative_to(crate.resolve()).as_posix())
+    assert needed and needed <= set(listed), sorted(needed - set(listed))

@@ -12,8 +12,9 @@ import pytest
 from cardtable._rng import SplitMix64, derive_seed
 from cardtable.errors import InvalidOptionError
 
+# In the engine crate, so that its packaged tests have them too.
 VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).parent / "data" / "rng_vectors.json").read_text()
+    (Path(__file__).parents[1] / "rust/engine/tests/data/rng_vectors.json").read_text()
 )
 
 

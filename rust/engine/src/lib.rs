@@ -1,6 +1,48 @@
 //! `cardtable-engine`: exact, fast rules engines for the games of `cardtable`, with the shared
 //! deterministic RNG, built-in bots and batch simulation. Pure Rust; the Python bindings live in a
 //! separate crate and only convert types and errors.
+//!
+//! # Start here
+//! [`make`] builds a game by id, player count and options (a JSON object; [`games`] lists the
+//! ids, player ranges, options and bots). A game makes sessions, one game being played each,
+//! stepped through [`AnySession`]; every wrong input is an [`EngineError`], and a rejected
+//! action leaves the session as it was.
+//!
+//! ```
+//! use cardtable_engine::{make, SimConfig, TERMINAL};
+//! use serde_json::{json, Map};
+//!
+//! let options: Map<_, _> = json!({"num_cards": 5}).as_object().cloned().unwrap_or_default();
+//! let game = make("goofspiel", 2, &options)?;
+//! let mut state = game.new_session(Some(7)); // seeded: its chance outcomes are drawn from 7
+//! while state.current_player() != TERMINAL {
+//!     // At a chance node (`CHANCE`) the legal actions are the outcomes.
+//!     let first = state.legal_actions()[0];
+//!     state.apply(i64::from(first), None)?;
+//! }
+//! assert!(state.apply(0, None).is_err()); // the game is over
+//! println!("{state:?}: scores {:?}, winners {:?}", state.scores(), state.winners());
+//! let copy = state.clone(); // an independent copy (`Box<dyn AnySession>` is `Clone`)
+//! assert_eq!(copy.history(), state.history());
+//!
+//! // Many games on every core, with built-in bots: the summary per seat, exactly.
+//! let config = SimConfig {
+//!     games: 1000,
+//!     first_game: 0,
+//!     seed: 1,
+//!     threads: None,
+//!     bots: vec!["greedy".into(), "random".into()],
+//!     keep_games: false,
+//! };
+//! let result = game.simulate(&config, &|_done| true)?; // return false to stop early
+//! assert_eq!(result.games_played, 1000);
+//! println!("seat 0 won {} games", result.seats[0].wins);
+//! # Ok::<(), cardtable_engine::EngineError>(())
+//! ```
+//!
+//! A game of your own implements [`Game`] (its rules, on a small `Copy` state) and gets
+//! sessions, bots, batch runs and the vectorised environment from the generic code; the
+//! [`testing`] module checks it the way the built-in games are checked.
 // `unsafe` is denied everywhere but in `cpu`, which calls the CPU's bit instructions.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

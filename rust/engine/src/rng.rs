@@ -36,7 +36,8 @@ impl SplitMix64 {
         mix64(self.state)
     }
 
-    /// A uniform integer in `0..n` (Lemire's method with rejection). `n` must be positive.
+    /// A uniform integer in `0..n` (Lemire's method with rejection). `n` must be positive:
+    /// `below(0)` panics in debug builds and returns 0 (after one draw) in release builds.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0, "below(0) is undefined");
@@ -54,9 +55,12 @@ impl SplitMix64 {
 
     /// Picks one outcome from `(outcome, weight)` pairs listed in increasing outcome order:
     /// draws `u = below(sum of weights)` and returns the first outcome whose running sum exceeds `u`.
-    /// Returns `None` when the list is empty or all weights are zero.
+    /// Returns `None` (drawing nothing) when the list is empty, all weights are zero, or the
+    /// weights sum past `u64::MAX`.
     pub fn pick_weighted(&mut self, outcomes: &[(u32, u64)]) -> Option<u32> {
-        let total: u64 = outcomes.iter().map(|&(_, w)| w).sum();
+        let total = outcomes
+            .iter()
+            .try_fold(0u64, |sum, &(_, w)| sum.checked_add(w))?;
         if total == 0 {
             return None;
         }
@@ -106,6 +110,16 @@ impl SeedDeriver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_summing_past_the_range_pick_nothing() {
+        // The sum wrapped: to 0 in release builds (None, "empty"), a panic in debug builds.
+        let mut r = SplitMix64::new(1);
+        assert_eq!(r.pick_weighted(&[(0, u64::MAX), (1, 1)]), None);
+        assert_eq!(r.pick_weighted(&[(7, 1 << 63), (9, 1 << 63)]), None);
+        assert_eq!(r.state(), 1); // nothing was drawn
+        assert!(r.pick_weighted(&[(7, u64::MAX - 1), (9, 1)]).is_some());
+    }
 
     #[test]
     fn below_is_in_range() {

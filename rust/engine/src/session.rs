@@ -299,6 +299,36 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<Box<dyn AnyLockstep>>;
 }
 
+/// The game's id, players and options (`dbg!(make(...)?)`).
+impl std::fmt::Debug for dyn AnyGame + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnyGame")
+            .field("id", &self.id())
+            .field("players", &self.players())
+            .field("options", &self.options())
+            .finish()
+    }
+}
+
+/// The game's id, the seat to move and the history (everything else follows from them and the
+/// seed).
+impl std::fmt::Debug for dyn AnySession + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnySession")
+            .field("game", &self.game_id())
+            .field("current_player", &self.current_player())
+            .field("history", &self.history())
+            .finish()
+    }
+}
+
+/// [`AnySession::clone_box`]: an independent copy.
+impl Clone for Box<dyn AnySession> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
 /// A session of any registered game (object-safe view of [`Session`]).
 pub trait AnySession: Send + Sync {
     /// The id of the session's game.
@@ -327,7 +357,7 @@ pub trait AnySession: Send + Sync {
     /// of the shape).
     fn observation_tensor(&self, player: i64, out: &mut [f32]) -> Result<()>;
     /// Writes `true` at every legal action (chance outcome at a chance node) into `out`, of length
-    /// `num_actions`, and `false` elsewhere.
+    /// `num_actions`, and `false` elsewhere (a shorter `out` gets only its first entries).
     fn legal_action_mask(&self, out: &mut [bool]);
     /// The canonical dict.
     fn to_json(&self) -> Value;
@@ -578,7 +608,8 @@ impl<G: Game> AnySession for Session<G> {
     fn chance_outcomes(&self) -> Vec<(u32, f64)> {
         let mut out = Vec::new();
         self.game.chance_outcomes(&self.state, &mut out);
-        let total: u64 = out.iter().map(|&(_, w)| w).sum();
+        // In u128: the weights of a game of one's own may sum past u64::MAX.
+        let total: u128 = out.iter().map(|&(_, w)| u128::from(w)).sum();
         out.into_iter()
             .map(|(o, w)| (o, w as f64 / total as f64))
             .collect()
@@ -638,7 +669,7 @@ impl<G: Game> AnySession for Session<G> {
         let n = self.game.players();
         let size: usize = self.game.observation_shape().iter().product();
         if out.len() != size {
-            return Err(EngineError::InvalidState(format!(
+            return Err(EngineError::InvalidOption(format!(
                 "an observation tensor has {size} entries, not {}",
                 out.len()
             )));

@@ -78,9 +78,9 @@ pub struct SeatStats {
     pub score_sum: i128,
     /// Sum of squared final scores.
     pub score_sq_sum: i128,
-    /// Smallest final score.
+    /// Smallest final score (`i64::MAX` while no game is counted).
     pub score_min: i64,
-    /// Largest final score.
+    /// Largest final score (`i64::MIN` while no game is counted).
     pub score_max: i64,
 }
 
@@ -561,6 +561,9 @@ pub fn run_watched_owned<T: Send + 'static>(
 /// times a second with the count `done` the work keeps up to date; whenever `progress` returns
 /// `false`, `stop` is called (it is to make the work end early). The work's result, or an error
 /// if its thread failed.
+///
+/// A `progress` that panics stops the work the same way, and its panic resumes once the work has
+/// ended (without the stop, the work ran to its end before the panic reached the caller).
 pub(crate) fn while_reporting<T: Send>(
     done: &AtomicU64,
     progress: &dyn Fn(u64) -> bool,
@@ -568,16 +571,26 @@ pub(crate) fn while_reporting<T: Send>(
     work: impl FnOnce() -> Result<T> + Send,
 ) -> Result<T> {
     let mut last_report = Instant::now();
+    let mut panicked = None;
     let tick = || {
-        if last_report.elapsed() >= Duration::from_millis(100) {
+        if panicked.is_none() && last_report.elapsed() >= Duration::from_millis(100) {
             last_report = Instant::now();
-            if !progress(done.load(Ordering::Relaxed)) {
-                stop();
+            let count = done.load(Ordering::Relaxed);
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| progress(count))) {
+                Ok(true) => {}
+                Ok(false) => stop(),
+                Err(payload) => {
+                    stop();
+                    panicked = Some(payload);
+                }
             }
         }
     };
-    run_watched(Duration::from_millis(5), tick, work)
-        .unwrap_or_else(|_| Err(EngineError::InvalidState("an engine thread failed".into())))
+    let result = run_watched(Duration::from_millis(5), tick, work);
+    if let Some(payload) = panicked {
+        std::panic::resume_unwind(payload);
+    }
+    result.unwrap_or_else(|_| Err(EngineError::InvalidState("an engine thread failed".into())))
 }
 
 /// Runs `config.games` games of `game` on a thread pool.
@@ -695,6 +708,29 @@ mod reporting {
             outcome,
             Err(EngineError::InvalidState("an engine thread failed".into()))
         );
+    }
+
+    #[test]
+    fn a_progress_that_panics_stops_the_work_then_panics() {
+        // It stood in the watcher's scope, which waited for the work to end by itself: a run of
+        // a trillion games played on with nothing to report to.
+        let done = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            while_reporting(
+                &done,
+                &|_| panic!("a bug in the callback"),
+                || stop.store(true, Ordering::Relaxed),
+                || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    Ok(())
+                },
+            )
+        }));
+        assert!(unwound.is_err());
+        assert!(stop.load(Ordering::Relaxed));
     }
 
     #[test]

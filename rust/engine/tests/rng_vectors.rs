@@ -4,7 +4,7 @@ use cardtable_engine::{derive_seed, SplitMix64};
 use serde_json::Value;
 
 fn vectors() -> Value {
-    serde_json::from_str(include_str!("../../../tests/data/rng_vectors.json")).expect("valid JSON")
+    serde_json::from_str(include_str!("data/rng_vectors.json")).expect("valid JSON")
 }
 
 fn u64s(v: &Value) -> Vec<u64> {
