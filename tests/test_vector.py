@@ -1110,3 +1110,21 @@ def test_unaligned_actions_are_copied_and_an_unaligned_out_is_named_so() -> None
     out = np.ndarray((4, *env.observation_shape), np.float32, buffer=floats.data, offset=1)
     with pytest.raises(InvalidOptionError, match="out must be C-contiguous and aligned"):
         env.observe(out=out)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc")
+def test_a_batch_too_small_for_the_thread_pool_starts_no_threads() -> None:
+    """``VectorEnv(..., threads=1024)`` started 1,024 threads even for 2 envs, a batch the pool
+    never steps (small ones run on the calling thread)."""
+
+    def threads() -> int:
+        return len(list(Path("/proc/self/task").iterdir()))
+
+    before = threads()
+    small = VectorEnv("goofspiel", 2, players=2, threads=64)
+    small.reset(seed=1)
+    assert threads() == before
+    large = VectorEnv("goofspiel", 64, players=2, threads=4)
+    large.reset(seed=1)
+    assert threads() >= before + 4  # a batch it steps has its pool
+    del small, large

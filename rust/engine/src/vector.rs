@@ -747,8 +747,10 @@ impl<G: Game> VectorEnv<G> {
                 turned: 0,
             });
         }
+        // A batch too small for the pool never uses it: no threads are started for it.
         let pool = match config.threads {
             Some(1) => None,
+            _ if envs.len() < PARALLEL_MIN_ENVS => None,
             t => Some(thread_pool(t)?),
         };
         let stops = envs
