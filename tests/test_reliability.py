@@ -965,3 +965,38 @@ print("OUT", sorted(os.listdir(folder)))
     assert lines[:2] == ["r.html 27", "v.html 27"]  # EFBIG
     # A small Parquet file fits under the limit: it is there whole, or not at all.
     assert lines[-1] == ("['r.parquet']" if lines[2] == "r.parquet written" else "[]")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_can_count_and_run_policies_after_its_parent_did() -> None:
+    """``State.perft`` at depth 3 and a Python-policy run with a search bot used rayon's global
+    pool, whose threads a child of ``fork`` (multiprocessing's default start method on Linux)
+    does not have: after the parent had made either call, the child's hung forever, deaf to
+    Ctrl-C. The child now runs them as the parent did."""
+    script = textwrap.dedent(
+        """
+        import os, sys, cardtable
+        game = cardtable.make("goofspiel", players=2, num_cards=4)
+
+        def policy(batch):
+            return [legal[0] for legal in batch.legal_actions]
+
+        def work():
+            count = game.new_state(seed=1).perft(3)
+            run = cardtable.simulate(
+                "goofspiel", players=2, games=3, bots=[policy, "mcts:iterations=5"],
+                num_cards=4, progress=False,
+            )
+            return count, run.games_played
+
+        expected = work()  # the parent starts the pools
+        child = os.fork()
+        if child == 0:
+            os._exit(0 if work() == expected else 3)
+        _, status = os.waitpid(child, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """
+    )
+    command = [sys.executable, "-c", script]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr

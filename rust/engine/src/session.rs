@@ -432,16 +432,23 @@ pub fn perft_cancellable<G: Game>(
     if depth < 3 || game.current_player(state) == TERMINAL {
         return count(game, state, depth, cancel);
     }
+    // A pool of its own, not rayon's global one: in the child of a fork (multiprocessing's
+    // "fork" start method) the global pool's threads are gone, and its work would never run.
+    let Ok(pool) = crate::sim::thread_pool(None) else {
+        return count(game, state, depth, cancel); // no threads to be had: one is enough
+    };
     let mut legal = Vec::new();
     game.legal_actions(state, &mut legal);
-    legal
-        .par_iter()
-        .map(|&a| {
-            let mut child = state.clone();
-            game.apply(&mut child, a);
-            count(game, &child, depth - 1, cancel)
-        })
-        .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(PerftStop::Overflow))
+    pool.install(|| {
+        legal
+            .par_iter()
+            .map(|&a| {
+                let mut child = state.clone();
+                game.apply(&mut child, a);
+                count(game, &child, depth - 1, cancel)
+            })
+            .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(PerftStop::Overflow))
+    })
 }
 
 /// A built-in bot seated in one game, driving sessions of that game (object-safe view of [`Bot`]).

@@ -511,6 +511,10 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .map_err(|e| EngineError::InvalidOption(format!("cannot start threads: {e}")))
 }
 
+/// The process that first used rayon's global pool (through [`run_watched_owned`]): a child of a
+/// fork made after that has a copy of the pool without its threads.
+static GLOBAL_POOL_PROCESS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
 /// Runs `work` on its own thread and calls `tick` on the calling thread every `every` until the
 /// work ends; the end (a return or a panic) wakes the calling thread at once, so a short piece of
 /// work costs no more than its own time. The work's result, or the panic's payload.
@@ -536,16 +540,24 @@ pub fn run_watched<T: Send>(
 /// [`run_watched`] for work that owns what it uses: it runs on a thread of rayon's global pool,
 /// so no thread is started for it. For calls made often with little work each (a run of Python
 /// policies calls once a step), where starting a thread would cost more than the work.
+///
+/// In the child of a fork made after the pool started (multiprocessing's "fork" start method),
+/// whose copy of the pool has no threads, the work gets a thread of its own instead.
 pub fn run_watched_owned<T: Send + 'static>(
     every: Duration,
     mut tick: impl FnMut(),
     work: impl FnOnce() -> T + Send + 'static,
 ) -> std::thread::Result<T> {
     let (finished, wait) = mpsc::channel();
-    rayon::spawn(move || {
+    let job = move || {
         // A panic is caught and handed back: one left to the pool would end the process.
         let _ = finished.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
-    });
+    };
+    if *GLOBAL_POOL_PROCESS.get_or_init(std::process::id) == std::process::id() {
+        rayon::spawn(job);
+    } else {
+        std::thread::spawn(job);
+    }
     loop {
         match wait.recv_timeout(every) {
             Ok(result) => return result,

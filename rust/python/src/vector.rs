@@ -282,7 +282,12 @@ fn view<'py>(
         isize::try_from(i)
             .map_err(|_| to_py_err(EngineError::TooLarge(format!("an output of {i} entries"))))
     };
-    let part = base.get_item(pyo3::types::PySlice::new(py, index(start)?, index(end)?, 1))?;
+    // `slice(start, end)`, made by calling the type: `PySlice::new` leaks the three ints it
+    // makes (`PySlice_New` does not take them over).
+    let range = py
+        .get_type::<pyo3::types::PySlice>()
+        .call1((index(start)?, index(end)?))?;
+    let part = base.get_item(range)?;
     part.call_method1("reshape", (PyTuple::new(py, shape)?,))
 }
 
