@@ -900,6 +900,22 @@ def test_arrow_and_parquet_round_trip(tmp_path: Any, monkeypatch: pytest.MonkeyP
     assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.parquet"]
 
 
+def test_a_damaged_parquet_page_is_refused_by_its_checksum(tmp_path: Path) -> None:
+    """The files had no page checksums: a flipped byte in a page's data could be read as other
+    games. They are written with checksums now, and reading verifies them."""
+    import pyarrow.parquet as pq
+
+    result = cardtable.simulate("goofspiel", players=2, games=500, progress=False)
+    path = tmp_path / "run.parquet"
+    result.to_parquet(path)
+    chunk = pq.ParquetFile(path).metadata.row_group(0).column(2)  # score_0
+    data = bytearray(path.read_bytes())
+    data[chunk.data_page_offset + chunk.total_compressed_size - 1] ^= 0x10  # its page's data
+    path.write_bytes(bytes(data))
+    with pytest.raises(OSError, match="CRC checksum verification failed"):
+        cardtable.SimulationResult.from_parquet(path)
+
+
 def test_builtin_bots_drive_states_of_both_backends(backend: str) -> None:
     game = cardtable.make("turn_the_tide", players=3, backend=backend)  # type: ignore[arg-type]
     state = game.new_state(seed=4)

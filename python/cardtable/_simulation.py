@@ -873,7 +873,9 @@ class SimulationResult:
         require("pyarrow", "arrow", "a Parquet file of the results")
         import pyarrow.parquet as pq
 
-        write_whole(path, lambda f: pq.write_table(self.to_arrow(), f))
+        # With page checksums, which from_parquet verifies: a damaged file is refused, not read
+        # as other games.
+        write_whole(path, lambda f: pq.write_table(self.to_arrow(), f, write_page_checksum=True))
 
     @classmethod
     def from_arrow(cls, table: pyarrow.Table) -> SimulationResult:
@@ -965,7 +967,8 @@ class SimulationResult:
                 table (not Parquet at all, say).
             CapacityError: As :meth:`from_arrow`.
             OSError: If the file cannot be read (``FileNotFoundError`` if it does not exist,
-                ``IsADirectoryError`` for a directory).
+                ``IsADirectoryError`` for a directory), or a page fails its checksum (a damaged
+                file written with checksums, as :meth:`to_parquet` writes them).
         """
         require("pyarrow", "arrow", "reading a Parquet file of results")
         import pyarrow as pa
@@ -975,7 +978,7 @@ class SimulationResult:
         if os.path.isdir(name):  # pyarrow would read the Parquet files in it as one dataset
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
         try:
-            table = pq.read_table(name)
+            table = pq.read_table(name, page_checksum_verification=True)
         except (OSError, MemoryError):
             raise
         except pa.ArrowException as err:

@@ -242,7 +242,7 @@ class ResultOutputs:
         import pyarrow.parquet as pq
 
         table = self.to_arrow()
-        write_whole(path, lambda f: pq.write_table(table, f))
+        write_whole(path, lambda f: pq.write_table(table, f, write_page_checksum=True))
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`to_arrow` as CSV, whole or not at all: a header line, then the rows.
