@@ -8,6 +8,10 @@ at the same time. Usage::
     python benches/compare.py                       # every game, table on stdout
     python benches/compare.py --games goofspiel --seconds 3 --json results.json
 
+The saved JSON records the ``cardtable`` version, the git commit and the UTC date of the run
+(``"measured"``), and whether OpenSpiel was measured (without ``pyspiel`` its rows are skipped,
+with a note on stderr).
+
 Measurements per game:
 
 - ``rust batch, 1 thread`` / ``rust batch, N threads``: ``cardtable.simulate`` (whole games in
@@ -37,6 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benches.common import configs  # noqa: E402
+from benches.perf import positive_float, provenance  # noqa: E402
 
 
 def _timed(run_one: Any, seconds: float) -> dict[str, float]:
@@ -158,8 +163,12 @@ def _subprocess_measure(kind: str, game_id: str, seconds: float) -> dict[str, fl
 def main() -> int:
     """Runs the comparison (or, with ``--measure``, one measurement in this process)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument(
+        "--games", nargs="+", choices=sorted(configs()), default=None, help="(default: all)"
+    )
+    parser.add_argument(
+        "--seconds", type=positive_float, default=2.0, help="time per measurement (above 0)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also save results as JSON")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "GAME"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -169,14 +178,20 @@ def main() -> int:
 
     import cardtable
 
-    registered = [g.id for g in cardtable.games()]
-    games = [g for g in (args.games or configs()) if g in registered]
+    measured = provenance()  # the commit measured is the one at the start
+    games = list(args.games or configs())
     try:
         import pyspiel  # noqa: F401
 
         have_openspiel = True
     except ImportError:
         have_openspiel = False
+        if "goofspiel" in games:
+            print(
+                "note: pyspiel is not installed, so OpenSpiel is not measured "
+                "(pip install open_spiel for its goofspiel rows)",
+                file=sys.stderr,
+            )
     results: dict[str, dict[str, Any]] = {}
     for game_id in games:
         results[game_id] = {"config": configs()[game_id], "measurements": {}}
@@ -207,6 +222,8 @@ def main() -> int:
     print("\n".join(lines))
     if args.json:
         payload = {
+            "measured": measured,
+            "openspiel": have_openspiel,
             "machine": {
                 "arch": platform.machine(),
                 "cores": os.cpu_count(),

@@ -20,12 +20,20 @@ instructions (a small run first estimates the cost of a game); ``--count`` fixes
 with ``--baseline`` every row plays as many games as the saved row did, so that both average over
 the same games.
 
+``--json`` saves the rows under the JSON's ``"rows"`` key (``"vector"``, ``"policy"`` below): the
+rows of the games measured replace theirs (``--bots`` rows only the saved rows of the same game
+and lineup), the other games' rows are kept, and every new row records what it was measured
+with (``"measured"``: the cardtable version, the git commit and the UTC date).
+
 ``--vector`` measures ``cardtable.VectorEnv`` instead (saved under the JSON's ``"vector"`` key, the
 batch rows kept): every seat an agent choosing uniformly random legal actions, one thread, 1,024
 envs with reused buffers, for one game length of steps after ``reset`` (at least 100). Only the
 ``VectorEnv.step`` calls are counted (callgrind's ``--toggle-collect`` on the binding's ``step``,
 which includes the binding's own work; the NumPy policy is not counted), with the observations
-written at every step (the default) and with ``observations=False``. Each row also gives the
+written at every step (the default) and with ``observations=False``, and divided by the agent
+decisions the steps made: an env-step whose ``info["autoreset"]`` is true (the step after that
+env's game ended, which ignores the action and starts the next game) makes none, so the
+decisions are the steps times the envs less the autoresets. Each row also gives the
 batch runner's instructions per decision of the same game with ``random`` in every seat (two runs
 of the example, as above) and the ratio of the two.
 
@@ -43,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import math
 import os
@@ -62,10 +71,11 @@ if str(ROOT) not in sys.path:
 from benches.common import configs  # noqa: E402
 
 
+@functools.cache
 def provenance() -> dict[str, str]:
     """What a saved measurement was made with: the ``cardtable`` version, the git commit of the
     checkout (``git rev-parse --short HEAD``; "unknown" outside a checkout or without git) and
-    the UTC date."""
+    the UTC date, as they were at the first call (the scripts make it when they start)."""
     import cardtable
 
     try:
@@ -82,18 +92,21 @@ def provenance() -> dict[str, str]:
     return {
         "cardtable": cardtable.__version__,
         "commit": commit,
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
     }
 
 
 def merge_by_game(
-    saved: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]]
+    saved: Sequence[dict[str, Any]],
+    rows: Sequence[dict[str, Any]],
+    same: Callable[[dict[str, Any]], object] = lambda r: r["game"],
 ) -> list[dict[str, Any]]:
     """The saved rows with those of every game in ``rows`` replaced by ``rows``' (a run of some
-    games keeps the other games' rows), in the order of :func:`~benches.common.configs` (games it
-    does not know last)."""
-    measured = {r["game"] for r in rows}
-    merged = [r for r in saved if r["game"] not in measured] + list(rows)
+    games keeps the other games' rows; with ``same``, the saved rows replaced are those with the
+    ``same(row)`` of a new row), in the order of :func:`~benches.common.configs` (games it does not
+    know last)."""
+    measured = {same(r) for r in rows}
+    merged = [r for r in saved if same(r) not in measured] + list(rows)
     order = {game: i for i, game in enumerate(configs())}
     return sorted(merged, key=lambda r: order.get(r["game"], len(order)))
 
@@ -328,11 +341,14 @@ env = cardtable.VectorEnv(
 rng = np.random.default_rng(0)
 _, info = env.reset()
 mask = info["action_mask"]
+decisions = 0
 for _ in range(steps):
     scores = rng.random(mask.shape, dtype=np.float32)
     np.putmask(scores, ~mask, -1.0)
     *_, info = env.step(scores.argmax(axis=1).astype(np.int64))
     mask = info["action_mask"]
+    decisions += int(np.count_nonzero(~info["autoreset"]))
+print(decisions)
 """
 
 _STEP_SYMBOL = "_core::*PyVectorEnv::__pymethod_step__"
@@ -351,8 +367,9 @@ def batch_per_decision(game: str, count: int) -> tuple[float, float]:
     return (i1 - i0) / count, (d1 - d0) / count
 
 
-def vector_step_instructions(game: str, steps: int, observations: bool) -> int:
-    """Instructions inside ``VectorEnv.step`` over ``steps`` calls of ``VECTOR_ENVS`` envs."""
+def vector_step_instructions(game: str, steps: int, observations: bool) -> tuple[int, int]:
+    """Instructions inside ``VectorEnv.step`` over ``steps`` calls of ``VECTOR_ENVS`` envs, and the
+    agent decisions they made (the env-steps that were not autoresets)."""
     config = configs()[game]
     options = {k: v for k, v in config.items() if k != "players"}
     command = [
@@ -366,8 +383,8 @@ def vector_step_instructions(game: str, steps: int, observations: bool) -> int:
         "1" if observations else "0",
         repr(options),
     ]
-    instructions, _ = callgrind_toggled(command, _STEP_SYMBOL, f"VectorEnv {game}")
-    return instructions
+    instructions, printed = callgrind_toggled(command, _STEP_SYMBOL, f"VectorEnv {game}")
+    return instructions, int(printed.split()[-1])
 
 
 def callgrind_toggled(command: list[str], symbol: str, what: str) -> tuple[int, str]:
@@ -385,16 +402,24 @@ def callgrind_toggled(command: list[str], symbol: str, what: str) -> tuple[int, 
 def measure_vector(game: str, count: int) -> dict[str, Any]:
     """One ``--vector`` row: instructions per decision of ``VectorEnv.step`` and of the batch."""
     batch_instr, batch_decisions = batch_per_decision(game, count)
-    # About one game per env: the envs start together, so every env ends and restarts once.
+    # About one game per env: the envs start together, so most envs end and restart once. The
+    # step after an env's game ended (an autoreset) makes no decision: only the others count.
     steps = max(100, math.ceil(batch_decisions))
-    decisions = steps * VECTOR_ENVS
     batch = batch_instr / batch_decisions
-    with_obs = vector_step_instructions(game, steps, True) / decisions
-    without = vector_step_instructions(game, steps, False) / decisions
+    instr, decisions = vector_step_instructions(game, steps, True)
+    instr_without, decisions_without = vector_step_instructions(game, steps, False)
+    if decisions != decisions_without:
+        raise RuntimeError(
+            f"{game}: {decisions} decisions with observations, {decisions_without} without"
+        )
+    with_obs = instr / decisions
+    without = instr_without / decisions
     return {
         **configuration(game),
         "num_envs": VECTOR_ENVS,
         "steps": steps,
+        "decisions": decisions,
+        "autoresets": steps * VECTOR_ENVS - decisions,
         "batch_games": count,
         "batch_instructions_per_decision": batch,
         "step_instructions_per_decision": with_obs,
@@ -585,9 +610,7 @@ def main(argv: list[str] | None = None) -> int:
         help="these lineups instead of the built-in ones (comma-separated, a bot per seat; "
         "bots with parameters too, e.g. greedy:4,random,random,random)",
     )
-    parser.add_argument(
-        "--budget", type=positive_float, default=3e8, help="instructions per row"
-    )
+    parser.add_argument("--budget", type=positive_float, default=3e8, help="instructions per row")
     parser.add_argument(
         "--count", type=positive_int, help="games per row, at least 1 (instead of --budget)"
     )
@@ -599,6 +622,7 @@ def main(argv: list[str] | None = None) -> int:
         "--policy", action="store_true", help="measure simulate with a Python policy instead"
     )
     args = parser.parse_args(argv)
+    provenance()  # the commit measured is the one at the start
     lineups = [split_bot_specs(b) for b in args.bots or []]
     for game in args.games:
         for bots in lineups:
@@ -631,7 +655,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     print(table(rows, baseline))
     if args.json is not None:
-        _save(args.json, "rows", rows)
+        # The built-in lineups of a game replace its saved rows; lineups of --bots only their own.
+        _save(args.json, "rows", rows, _key if lineups else lambda r: r["game"])
     return 0
 
 
@@ -663,10 +688,16 @@ def _show(
     return 0
 
 
-def _save(path: Path, key: str, rows: list[dict[str, Any]]) -> None:
+def _save(
+    path: Path,
+    key: str,
+    rows: list[dict[str, Any]],
+    same: Callable[[dict[str, Any]], object] = lambda r: r["game"],
+) -> None:
     """Writes ``rows`` under ``key`` of the JSON at ``path``, keeping its other keys and, under
-    ``key``, the rows of the games not measured now (:func:`merge_by_game`). Every new row records
-    what it was measured with (:func:`provenance`, under ``"measured"``)."""
+    ``key``, the rows of the games not measured now (:func:`merge_by_game`, ``same`` telling which
+    saved rows a new one replaces). Every new row records what it was measured with
+    (:func:`provenance`, under ``"measured"``)."""
     saved: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     valgrind = subprocess.run(["valgrind", "--version"], capture_output=True, text=True)
     measured = provenance()
@@ -676,7 +707,9 @@ def _save(path: Path, key: str, rows: list[dict[str, Any]]) -> None:
             "valgrind": valgrind.stdout.strip(),
             "machine": platform.machine(),
             "setup_games": SETUP_GAMES,
-            key: merge_by_game(saved.get(key, []), [{**r, "measured": measured} for r in rows]),
+            key: merge_by_game(
+                saved.get(key, []), [{**r, "measured": measured} for r in rows], same
+            ),
         }
     )
     path.write_text(json.dumps(saved, indent=2) + "\n")

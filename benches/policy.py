@@ -7,7 +7,9 @@ Two ratios, each measured in one process so that the machine's load affects both
 - time per agent decision of ``VectorEnv.step`` (every seat an agent, buffers reused, random legal
   actions chosen outside the timed call) over time per decision of the batch runner (target: at
   most 3), with the observation tensors written at every step and with ``observations=False``
-  (tensors on demand through ``VectorEnv.observe``).
+  (tensors on demand through ``VectorEnv.observe``). Decisions are the env-steps that made one:
+  the step after an env's game ended (``info["autoreset"]``) ignores its action and starts the
+  next game, so it is not counted.
 
 The same ratios counted in instructions, which do not depend on the machine's load, are measured
 by ``python benches/perf.py --vector``. The table's last column is the engine's share of the
@@ -16,7 +18,9 @@ runner in the same process (the release example ``vector_speed``, built with car
 
 Run ``python -m benches.policy [GAME ...]`` for both, as a table over every game (or the games
 named), each measured with the players and options of ``benches.common.configs()``; ``make bench``
-runs the pytest-benchmark versions, for Turn the Tide with 4 players.
+runs the pytest-benchmark versions, for Turn the Tide with 4 players (the ``VectorEnv`` ones also
+choose the actions outside the timed call, in ``benchmark.pedantic``'s setup, and time one step of
+1,024 envs per round; then they play every env to the end of a game and check that it ended).
 """
 
 from __future__ import annotations
@@ -97,37 +101,101 @@ def random_legal(rng: np.random.Generator, mask: npt.NDArray[np.bool_]) -> npt.N
     return best
 
 
-def vector_stepper(
-    reuse_buffers: bool = True,
-    observations: bool = True,
-    game_id: str = GAME,
-    config: Mapping[str, Any] = CONFIG,
-) -> Callable[[], float]:
-    """A function doing one ``VectorEnv.step``; returns the seconds spent inside the step."""
-    env = cardtable.VectorEnv(
-        game_id,
-        NUM_ENVS,
-        agent_seats="all",
-        seed=0,
-        threads=1,
-        reuse_buffers=reuse_buffers,
-        observations=observations,
-        **config,
-    )
-    rng = np.random.default_rng(0)
-    _, info = env.reset()
-    mask = info["action_mask"]
+class VectorRun:
+    """A ``VectorEnv`` of :data:`NUM_ENVS` envs, every seat an agent, one thread, playing
+    uniformly random legal actions, and what its steps did.
 
-    def step() -> float:
-        nonlocal mask
-        actions = random_legal(rng, mask)
+    An env-step whose ``info["autoreset"]`` is true (the step after that env's game ended) makes no
+    decision: it ignores the action and starts the env's next game. ``decisions`` counts the
+    others, the agent decisions made; ``ended`` the games ended, ``rewarded`` the nonzero rewards.
+    """
+
+    def __init__(
+        self,
+        reuse_buffers: bool = True,
+        observations: bool = True,
+        game_id: str = GAME,
+        config: Mapping[str, Any] = CONFIG,
+    ) -> None:
+        self.env = cardtable.VectorEnv(
+            game_id,
+            NUM_ENVS,
+            agent_seats="all",
+            seed=0,
+            threads=1,
+            reuse_buffers=reuse_buffers,
+            observations=observations,
+            **config,
+        )
+        self.rng = np.random.default_rng(0)
+        _, info = self.env.reset()
+        self.mask: npt.NDArray[np.bool_] = info["action_mask"]
+        self.games_started = info["game_index"].copy()
+        self.last: tuple[Any, ...] = ()
+        self.decisions = self.ended = self.rewarded = 0
+        self.unrecorded = False
+
+    def choose(self) -> npt.NDArray[np.int64]:
+        """Random legal actions for the envs' current masks (the timed step excludes this)."""
+        return random_legal(self.rng, self.mask)
+
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        """``VectorEnv.step`` alone; :meth:`record` reads its result."""
+        self.last = self.env.step(actions)
+        self.unrecorded = True
+
+    def record(self, *_: Any) -> int:
+        """Counts what the last :meth:`step` did; returns its decisions (a pedantic teardown)."""
+        self.unrecorded = False
+        _, rewards, terminated, _, info = self.last
+        decisions = int(np.count_nonzero(~info["autoreset"]))
+        self.decisions += decisions
+        self.ended += int(np.count_nonzero(terminated))
+        self.rewarded += int(np.count_nonzero(rewards))
+        self.mask = info["action_mask"]
+        return decisions
+
+    def timed_step(self) -> tuple[float, int]:
+        """One step, its actions chosen first: (seconds inside ``VectorEnv.step``, decisions)."""
+        actions = self.choose()
         start = time.perf_counter()
-        *_, info = env.step(actions)
+        self.step(actions)
         spent = time.perf_counter() - start
-        mask = info["action_mask"]
-        return spent
+        return spent, self.record()
 
-    return step
+    def check_plays(self, max_steps: int = 5000) -> None:
+        """Asserts that the steps so far made decisions, then steps on until every env has ended
+        a game (at most ``max_steps`` steps) and asserts that they did, with rewards, and started
+        new ones: a ``step`` that did nothing fails here."""
+        assert self.decisions > 0, "the measured steps made no decision"
+        ended = np.zeros(NUM_ENVS, dtype=bool)
+        for _ in range(max_steps):
+            if ended.all():
+                break
+            self.step(self.choose())
+            ended |= self.last[2]
+            self.record()
+        assert ended.all(), "some env never ended a game"
+        assert self.rewarded > 0, "games ended without a reward"
+        self.step(self.choose())  # the autoreset step of the envs that ended last
+        self.record()
+        started = self.last[4]["game_index"]
+        assert (started > self.games_started).all(), "some env started no new game"
+
+
+def vector_run_benchmark(benchmark: BenchmarkFixture, run: VectorRun, rounds: int = 300) -> None:
+    """Times ``VectorEnv.step`` alone (the actions are chosen in the untimed setup), then checks
+    that the steps played (:meth:`VectorRun.check_plays`)."""
+    benchmark.pedantic(  # type: ignore[no-untyped-call]
+        run.step,
+        setup=lambda: ((run.choose(),), {}),
+        teardown=run.record,
+        rounds=rounds,
+        warmup_rounds=10,
+    )
+    if run.unrecorded:  # a disabled benchmark makes one call, without the teardown
+        run.record()
+    run.check_plays()
 
 
 def best_time(
@@ -155,12 +223,15 @@ def seconds_per_decision_vector(
     game_id: str = GAME,
     config: Mapping[str, Any] = CONFIG,
 ) -> float:
-    step = vector_stepper(reuse_buffers, observations, game_id, config)
+    """Seconds inside ``VectorEnv.step`` per agent decision (autoreset env-steps make none), the
+    best of three runs of ``steps`` steps."""
+    run = VectorRun(reuse_buffers, observations, game_id, config)
     for _ in range(20):
-        step()
+        run.timed_step()
     best = float("inf")
     for _ in range(3):
-        best = min(best, sum(step() for _ in range(steps)) / (steps * NUM_ENVS))
+        timed = [run.timed_step() for _ in range(steps)]
+        best = min(best, sum(t for t, _ in timed) / sum(d for _, d in timed))
     return best
 
 
@@ -195,26 +266,23 @@ def test_legal_only_array_policy_games(
 
 
 def test_vector_env_step_reused_buffers(benchmark: BenchmarkFixture) -> None:
-    step = vector_stepper(reuse_buffers=True)
-    benchmark.group = "VectorEnv step (1024 decisions)"
+    benchmark.group = "VectorEnv step (1024 envs)"
     benchmark.extra_info.update({"game": GAME, "num_envs": NUM_ENVS, "reuse_buffers": True})
-    benchmark(step)
+    vector_run_benchmark(benchmark, VectorRun(reuse_buffers=True))
 
 
 def test_vector_env_step_fresh_buffers(benchmark: BenchmarkFixture) -> None:
-    step = vector_stepper(reuse_buffers=False)
-    benchmark.group = "VectorEnv step (1024 decisions)"
+    benchmark.group = "VectorEnv step (1024 envs)"
     benchmark.extra_info.update({"game": GAME, "num_envs": NUM_ENVS, "reuse_buffers": False})
-    benchmark(step)
+    vector_run_benchmark(benchmark, VectorRun(reuse_buffers=False))
 
 
 def test_vector_env_step_without_observations(benchmark: BenchmarkFixture) -> None:
-    step = vector_stepper(reuse_buffers=True, observations=False)
-    benchmark.group = "VectorEnv step (1024 decisions)"
+    benchmark.group = "VectorEnv step (1024 envs)"
     benchmark.extra_info.update(
         {"game": GAME, "num_envs": NUM_ENVS, "reuse_buffers": True, "observations": False}
     )
-    benchmark(step)
+    vector_run_benchmark(benchmark, VectorRun(reuse_buffers=True, observations=False))
 
 
 LEGAL_ONLY: tuple[tuple[str, PythonPolicy], ...] = (

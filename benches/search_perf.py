@@ -23,6 +23,9 @@ search's per-iteration work to the playouts. Usage::
 
     python benches/search_perf.py                  # every game; a few minutes
     python benches/search_perf.py --games goofspiel --json out.json
+
+``--json`` keeps the saved rows of the games not measured, and every new row records what it was
+measured with (``"measured"``: the cardtable version, the git commit and the UTC date).
 """
 
 from __future__ import annotations
@@ -214,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="save the rows here")
     parser.add_argument("--no-build", action="store_true", help="use the example as built")
     args = parser.parse_args(argv)
+    provenance()  # the commit measured is the one at the start
     if not args.no_build:
         build_example("search_perf")
     perf_rows: list[dict[str, Any]] = json.loads(args.perf.read_text())["rows"]
@@ -239,7 +243,10 @@ def save(path: Path, rows: list[dict[str, Any]]) -> None:
     saved: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     measured = provenance()
     new = [{**r, "measured": measured} for r in rows]
-    payload = {"setup_decisions": SETUP_DECISIONS, "rows": merge_by_game(saved.get("rows", []), new)}
+    payload = {
+        "setup_decisions": SETUP_DECISIONS,
+        "rows": merge_by_game(saved.get("rows", []), new),
+    }
     path.write_text(json.dumps(payload, indent=1) + "\n")
 
 

@@ -1,17 +1,20 @@
 """VectorEnv throughput against the same game driven through the PettingZoo adapter.
 
 Both play Turn the Tide (4 players) with uniformly random legal actions for every seat, and count
-agent decisions. ``VectorEnv`` steps 1024 games per call in Rust; the PettingZoo loop makes one
-Python call per decision, as PettingZoo's AEC API does. Run ``python -m benches.vector`` for the
-steps/s of both and their ratio. The last figures it prints are the time of one ``VectorEnv.step``
-call with reused buffers for a few envs and for many, with the binding's packed output arrays and
-with the same arrays in a plain dict.
+agent decisions: a ``VectorEnv`` env-step whose ``info["autoreset"]`` is true (the step after that
+env's game ended, which ignores the action and starts the next game) is not one, nor is a
+PettingZoo ``step(None)`` of an agent whose game ended. ``VectorEnv`` steps 1024 games per call
+in Rust; the PettingZoo loop makes one Python call per decision, as PettingZoo's AEC API does.
+Run ``python -m benches.vector`` for the decisions/s of both and their ratio. The last figures it
+prints are the time of one ``VectorEnv.step`` call with reused buffers for a few envs and for
+many, with the binding's packed output arrays and with the same arrays in a plain dict.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,65 +36,87 @@ def random_legal(rng: np.random.Generator, mask: npt.NDArray[np.bool_]) -> npt.N
     return best
 
 
-def vector_stepper(num_envs: int = NUM_ENVS) -> tuple[Callable[[], None], int]:
-    """A function doing one ``VectorEnv.step`` with random legal actions; decisions per call."""
+Stepper = Callable[[], int]
+"""One step of a loop; returns the agent decisions it made."""
+
+
+def vector_stepper(num_envs: int = NUM_ENVS) -> Stepper:
+    """A function doing one ``VectorEnv.step`` with random legal actions; returns the decisions it
+    made: one per env, except the envs whose step is an autoreset (``info["autoreset"]``: the step
+    after a game ended ignores the action and starts the next game)."""
     env = cardtable.VectorEnv(GAME, num_envs, players=PLAYERS, agent_seats="all", seed=0)
     rng = np.random.default_rng(0)
     _, info = env.reset()
     mask = info["action_mask"]
 
-    def step() -> None:
+    def step() -> int:
         nonlocal mask
         *_, info = env.step(random_legal(rng, mask))
         mask = info["action_mask"]
+        return int(np.count_nonzero(~info["autoreset"]))
 
-    return step, num_envs
+    return step
 
 
-def pettingzoo_stepper() -> tuple[Callable[[], None], int]:
-    """A function doing one PettingZoo AEC step (random legal action); decisions per call."""
+def pettingzoo_stepper() -> Stepper:
+    """A function doing one PettingZoo AEC call; returns the decisions it made: 1 for a random legal
+    action, 0 for the ``step(None)`` of an agent whose game ended (and the ``reset`` after the
+    last one)."""
     from cardtable.adapters.pettingzoo import env as make_aec
 
     aec = make_aec(GAME, players=PLAYERS)
     rng = np.random.default_rng(0)
     aec.reset(seed=0)
 
-    def step() -> None:
+    def step() -> int:
         if not aec.agents:
             aec.reset()
+            return 0
         obs, _, terminated, truncated, _ = aec.last()
         if terminated or truncated:
             aec.step(None)
-        else:
-            aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            return 0
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return 1
 
-    return step, 1
+    return step
+
+
+def plays_on(step: Stepper, calls: int) -> int:
+    """The decisions of ``calls`` more calls of ``step`` (to check that a benchmark's steps
+    play)."""
+    return sum(step() for _ in range(calls))
 
 
 def test_vector_env_1024_steps(benchmark: BenchmarkFixture) -> None:
-    step, decisions = vector_stepper()
+    step = vector_stepper()
     benchmark.group = "VectorEnv vs PettingZoo: agent decisions"
-    benchmark.extra_info.update({"game": GAME, "num_envs": NUM_ENVS, "decisions": decisions})
-    benchmark(step)
+    benchmark.extra_info.update({"game": GAME, "num_envs": NUM_ENVS})
+    decisions = benchmark(step)
+    assert 0 < decisions <= NUM_ENVS
+    # About a game per env: every env ends a game, so some steps are autoresets.
+    later = plays_on(step, 400)
+    assert NUM_ENVS * 300 < later < NUM_ENVS * 400
 
 
 def test_pettingzoo_aec_steps(benchmark: BenchmarkFixture) -> None:
     pytest.importorskip("pettingzoo")
-    step, decisions = pettingzoo_stepper()
+    step = pettingzoo_stepper()
     benchmark.group = "VectorEnv vs PettingZoo: agent decisions"
-    benchmark.extra_info.update({"game": GAME, "num_envs": 1, "decisions": decisions})
-    benchmark(step)
+    benchmark.extra_info.update({"game": GAME, "num_envs": 1})
+    assert benchmark(step) in (0, 1)
+    # A few games: most calls are decisions, the ended agents' calls and the resets are not.
+    later = plays_on(step, 1000)
+    assert 900 < later < 1000
 
 
-def decisions_per_second(stepper: tuple[Callable[[], None], int], seconds: float) -> float:
+def decisions_per_second(step: Stepper, seconds: float) -> float:
     """Agent decisions per second of a stepper, measured for about ``seconds``."""
-    step, decisions = stepper
     step()  # warm up
-    calls, start = 0, time.perf_counter()
+    decisions, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        step()
-        calls += 1
-    return calls * decisions / (time.perf_counter() - start)
+        decisions += step()
+    return decisions / (time.perf_counter() - start)
 
 
 def vector_rates(
@@ -108,25 +133,25 @@ def vector_rates(
     rng = np.random.default_rng(0)
     _, info = env.reset()
     mask = info["action_mask"]
-    calls, in_step, start = 0, 0.0, time.perf_counter()
+    decisions, in_step, start = 0, 0.0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         actions = random_legal(rng, mask)
         before = time.perf_counter()
         *_, info = env.step(actions)
         in_step += time.perf_counter() - before
         mask = info["action_mask"]
-        calls += 1
+        decisions += int(np.count_nonzero(~info["autoreset"]))
     total = time.perf_counter() - start
-    return calls * num_envs / total, calls * num_envs / in_step
+    return decisions / total, decisions / in_step
 
 
 SMALL_BATCHES = (1, 16, 64, 1024)
 """Env counts of the per-call timings (learners often step a few envs at a time)."""
 
 
-def reused_stepper(num_envs: int, packed: bool = True) -> tuple[Callable[[], None], int]:
+def reused_stepper(num_envs: int, packed: bool = True) -> Callable[[], tuple[Any, ...]]:
     """One ``VectorEnv.step`` with ``reuse_buffers=True`` and ``observations=False``, each env's
-    first legal action chosen outside the step; decisions per call.
+    first legal action chosen by ``argmax`` in the call; returns the step's result.
 
     ``packed=False`` gives the step the same arrays in a plain dict, which the binding borrows
     one by one (eight borrows a call) instead of through the three packed arrays behind them.
@@ -147,24 +172,38 @@ def reused_stepper(num_envs: int, packed: bool = True) -> tuple[Callable[[], Non
     mask = info["action_mask"]
     actions = np.zeros(num_envs, np.int64)
 
-    def step() -> None:
+    def step() -> tuple[Any, ...]:
         np.argmax(mask, axis=1, out=actions)
-        env.step(actions)
+        return env.step(actions)
 
-    return step, num_envs
+    return step
 
 
 @pytest.mark.parametrize("num_envs", [1, 64])
 def test_vector_env_small_batch_steps(benchmark: BenchmarkFixture, num_envs: int) -> None:
-    step, decisions = reused_stepper(num_envs)
+    step = reused_stepper(num_envs)
     benchmark.group = "VectorEnv: one step call, reused buffers"
-    benchmark.extra_info.update({"game": GAME, "num_envs": num_envs, "decisions": decisions})
-    benchmark(step)
+    benchmark.extra_info.update({"game": GAME, "num_envs": num_envs})
+    _, _, _, _, info = benchmark(step)
+    started = info["game_index"].copy()
+    # Played on, every env ends a game (a reward for some seat) and starts the next one.
+    ended = np.zeros(num_envs, dtype=bool)
+    rewarded = False
+    for _ in range(2000):
+        _, _, terminated, _, info = step()
+        ended |= terminated
+        rewarded = rewarded or bool(info["rewards"].any())
+    assert ended.all() and rewarded and (info["game_index"] > started).all()
 
 
-def microseconds_per_call(stepper: tuple[Callable[[], None], int], seconds: float) -> float:
-    """Microseconds per call of a stepper (choosing the actions included), over ``seconds``."""
-    return stepper[1] / decisions_per_second(stepper, seconds) * 1e6
+def microseconds_per_call(step: Callable[[], object], seconds: float) -> float:
+    """Microseconds per call of ``step`` (choosing the actions included), over ``seconds``."""
+    step()  # warm up
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        step()
+        calls += 1
+    return (time.perf_counter() - start) / calls * 1e6
 
 
 def main() -> None:
