@@ -160,11 +160,13 @@ def test_a_worker_of_another_version_is_refused() -> None:
     though a game's result may differ between versions: a worker now checks the driver's."""
     from cardtable._ray import _run_range
 
-    run = ("goofspiel", 2, {}, ["random", "random"], 3, True)
-    assert _run_range(*run, cardtable.__version__, 0, 5)["games_played"] == 5
+    def run(version: str) -> dict[str, Any]:
+        return _run_range("goofspiel", 2, {}, ["random", "random"], 3, True, version, 0, 5)
+
+    assert run(cardtable.__version__)["games_played"] == 5
     refused = r"has cardtable .* and the driver 0\.0\.1"
     with pytest.raises(cardtable.InvalidOptionError, match=refused):
-        _run_range(*run, "0.0.1", 0, 5)
+        run("0.0.1")
 
 
 @pytest.mark.usefixtures("local_cluster")

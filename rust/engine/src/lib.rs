@@ -3,7 +3,7 @@
 //! separate crate and only convert types and errors.
 //!
 //! # Start here
-//! [`make`] builds a game by id, player count and options (a JSON object; [`games`] lists the
+//! [`make()`] builds a game by id, player count and options (a JSON object; [`games()`] lists the
 //! ids, player ranges, options and bots). A game makes sessions, one game being played each,
 //! stepped through [`AnySession`]; every wrong input is an [`EngineError`], and a rejected
 //! action leaves the session as it was.
