@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -1072,7 +1073,15 @@ def test_ctrl_c_leaves_play_with_the_status_of_a_stopped_run() -> None:
     did: it now says the game is left unfinished and exits with 130, as ``simulate`` does."""
     pexpect = pytest.importorskip("pexpect")
     args = ["-m", "cardtable", "play", "goofspiel", "--seed", "1"]
-    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    # SIGINT as a terminal delivers it, even where the test runner ignores it (pytest-xdist's
+    # workers do, and a child inherits that).
+    child = pexpect.spawn(
+        sys.executable,
+        args,
+        encoding="utf-8",
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     child.expect(r"choose: ")
     child.sendintr()
     child.expect(pexpect.EOF)
