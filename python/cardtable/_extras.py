@@ -15,14 +15,21 @@ ANALYSIS_MODULES = ("scipy", "openskill", "matplotlib", "pyarrow")
 import without them; the command line then offers study commands that say so)."""
 
 
-def missing_extra(module: str, extra: str, what: str) -> str | None:
-    """What to tell a user of ``what`` if ``module`` (a top-level module) is not installed.
+def _first_missing(modules: str | tuple[str, ...]) -> str | None:
+    """The first of ``modules`` (one top-level module name or several) not installed, if any."""
+    names = (modules,) if isinstance(modules, str) else modules
+    return next((name for name in names if find_spec(name) is None), None)
+
+
+def missing_extra(modules: str | tuple[str, ...], extra: str, what: str) -> str | None:
+    """What to tell a user of ``what`` if one of ``modules`` (top-level modules) is not installed.
 
     Returns:
-        ``None`` if it is installed, else ``WHAT needs MODULE, which is not installed: pip
-        install "cardtable[EXTRA]" (from a clone: pip install ".[EXTRA]")``.
+        ``None`` if they all are, else, for the first one missing, ``WHAT needs MODULE, which is
+        not installed: pip install "cardtable[EXTRA]" (from a clone: pip install ".[EXTRA]")``.
     """
-    if find_spec(module) is not None:
+    module = _first_missing(modules)
+    if module is None:
         return None
     return (
         f"{what} needs {module}, which is not installed: "
@@ -30,15 +37,15 @@ def missing_extra(module: str, extra: str, what: str) -> str | None:
     )
 
 
-def require(module: str, extra: str, what: str) -> None:
-    """Fails unless ``module`` is installed, naming the extra that installs it.
+def require(modules: str | tuple[str, ...], extra: str, what: str) -> None:
+    """Fails unless ``modules`` (one name or several) are installed, naming the extra.
 
     Raises:
-        ModuleNotFoundError: If it is not (``name`` is ``module``, as Python's own).
+        ModuleNotFoundError: If one is not (``name`` is the first missing, as Python's own).
 
     Examples:
         >>> require("numpy", "arrow", "this example")  # installed: nothing happens
     """
-    message = missing_extra(module, extra, what)
+    message = missing_extra(modules, extra, what)
     if message is not None:
-        raise ModuleNotFoundError(message, name=module)
+        raise ModuleNotFoundError(message, name=_first_missing(modules))

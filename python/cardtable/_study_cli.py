@@ -32,8 +32,7 @@ def _need_analysis(command: str) -> None:
     """
     from cardtable.cli import _require
 
-    for module in ANALYSIS_MODULES:
-        _require(module, "analysis", f"cardtable {command}")
+    _require(ANALYSIS_MODULES, "analysis", f"cardtable {command}")
 
 
 class _Result(Protocol):

@@ -191,9 +191,9 @@ _OUT_FORMATS: dict[str, OutputFormat] = {
 _PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 
-def _require(module: str, extra: str, why: str) -> None:
+def _require(modules: str | tuple[str, ...], extra: str, why: str) -> None:
     """Fails before any work if an optional dependency is missing, naming the extra to install."""
-    message = missing_extra(module, extra, why)
+    message = missing_extra(modules, extra, why)
     if message is not None:
         raise click.UsageError(message)
 

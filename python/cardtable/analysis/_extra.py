@@ -9,5 +9,4 @@ from __future__ import annotations
 
 from cardtable._extras import ANALYSIS_MODULES, require
 
-for _module in ANALYSIS_MODULES:
-    require(_module, "analysis", "cardtable.analysis")
+require(ANALYSIS_MODULES, "analysis", "cardtable.analysis")
