@@ -44,6 +44,7 @@
 //! sessions, bots, batch runs and the vectorised environment from the generic code; the
 //! [`testing`] module checks it the way the built-in games are checked.
 // `unsafe` is denied everywhere but in `cpu`, which calls the CPU's bit instructions.
+#![warn(missing_debug_implementations)]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -129,6 +129,7 @@ impl OptionValues {
 
 /// Options given by the caller, read one by one by a game's constructor against the game's specs;
 /// anything left over at the end is an unknown option.
+#[derive(Debug)]
 pub struct OptionReader<'a> {
     game: &'static str,
     specs: Vec<OptionSpec>,

@@ -28,6 +28,20 @@ pub struct Session<G: Game> {
     sampled: bool,
 }
 
+impl<G: Game> std::fmt::Debug for Session<G> {
+    /// The game, the actions played so far and whether chance is seeded; not the state, whose
+    /// type need not be `Debug` (the whole game is [`Session::to_json`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("game", &G::ID)
+            .field("players", &self.game.players())
+            .field("history", &self.history)
+            .field("seeded", &self.rng.is_some())
+            .field("sampled", &self.sampled)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<G: Game> Session<G> {
     /// A new game; with `seed`, every chance node is resolved with a SplitMix64 seeded with it.
     pub fn new(game: Arc<G>, seed: Option<u64>) -> Self {
@@ -730,6 +744,15 @@ impl<G: Game> AnySession for Session<G> {
 
 /// A [`Game`] behind an `Arc`, usable as [`AnyGame`].
 pub struct GameHandle<G: Game>(pub Arc<G>);
+
+impl<G: Game> std::fmt::Debug for GameHandle<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameHandle")
+            .field("id", &G::ID)
+            .field("players", &self.0.players())
+            .finish_non_exhaustive()
+    }
+}
 
 impl<G: Game> AnyGame for GameHandle<G> {
     fn id(&self) -> &'static str {

@@ -199,6 +199,15 @@ pub enum SeatBot<G: Game> {
     Other(Box<dyn Bot<G>>),
 }
 
+impl<G: Game> std::fmt::Debug for SeatBot<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Random(rng) => f.debug_tuple("Random").field(rng).finish(),
+            Self::Other(_) => f.debug_tuple("Other").finish_non_exhaustive(),
+        }
+    }
+}
+
 impl<G: Game> SeatBot<G> {
     /// Creates the bot named by `spec` (see [`make_bot`]), keeping `random` inline.
     pub fn new(game: &G, spec: &str) -> Result<Self> {
@@ -389,6 +398,7 @@ pub fn reset_random_seats(seats: &mut [SplitMix64], game_seed: u64) {
 
 /// A table of `random` bots as a random playout steps it: the game's chance stream, every seat's
 /// stream, scratch space, and what it has done so far.
+#[derive(Debug)]
 pub struct RandomTable<'a> {
     /// The game's chance stream.
     pub chance: &'a mut SplitMix64,

@@ -737,6 +737,18 @@ pub struct SampleCase<'a, G: Game> {
     pub sample: G::State,
 }
 
+impl<G: Game> std::fmt::Debug for SampleCase<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SampleCase")
+            .field("game", &G::ID)
+            .field("history", &self.history)
+            .field("observer", &self.observer)
+            .field("node", &self.node)
+            .field("seed", &self.seed)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The generic determinizer checks over `games` random games of `game` (seeded from `seed`): at
 /// the nodes that `pick` accepts (given the node's position in its game and its history) and at
 /// the end, for every seat, the sample exists, shows that seat
@@ -1025,6 +1037,7 @@ pub fn play_bot_decisions<G: Game, B: Bot<G>>(
 }
 
 /// One set of games whose bot decisions a test pins (see [`check_pinned_decisions`]).
+#[derive(Debug)]
 pub struct DecisionRun<G> {
     /// Names the run in the pinned table and in messages.
     pub label: String,
