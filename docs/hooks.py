@@ -1,11 +1,15 @@
-"""MkDocs hooks: the README as the home page, and docstring roles as plain code.
+"""MkDocs hooks: the README as the home page, docstring roles as plain code, a complete reference.
 
 The README is the site's home page, with its links made relative to ``docs/``; the docstrings'
-cross-reference roles (``:meth:`x```) read as plain code in the API reference.
+cross-reference roles (``:meth:`x```) read as plain code in the API reference; and every public
+name (the ``__all__`` of the public modules) must have its entry in the API reference, or the
+(strict) build fails naming it.
 """
 
 from __future__ import annotations
 
+import importlib
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -63,3 +67,58 @@ def on_page_content(html: str, **_: Any) -> str:
     roles, which editors and ``help()`` read as usual.
     """
     return _ROLE.sub(_plain_role, html)
+
+
+_LOG = logging.getLogger("mkdocs.plugins.cardtable")
+
+PUBLIC_MODULES = (
+    "cardtable",
+    "cardtable.sim",
+    "cardtable.vector",
+    "cardtable.bots",
+    "cardtable.errors",
+    "cardtable.protocols",
+    "cardtable.observations",
+    "cardtable.testing",
+    "cardtable.analysis",
+    "cardtable.analysis.balance",
+    "cardtable.analysis.sweep",
+    "cardtable.analysis.tournament",
+    "cardtable.render",
+    "cardtable.conformance",
+    "cardtable.adapters.pettingzoo",
+    "cardtable.adapters.gymnasium",
+    "cardtable.adapters.openspiel",
+)
+"""The modules whose ``__all__`` the API reference documents, name by name."""
+
+_ID = re.compile(r'\bid="(cardtable(?:\.\w+)+)"')
+
+
+def _public_names() -> dict[str, list[str]]:
+    """Each public object's possible reference ids (``module.name`` for every public module that
+    exports it under that name), keyed by the first of them; modules whose optional dependencies
+    are missing are left out."""
+    exported: dict[int, list[str]] = {}
+    first: dict[int, str] = {}
+    for name in PUBLIC_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as error:
+            _LOG.info("API reference check skips %s: %s", name, error)
+            continue
+        for member in getattr(module, "__all__", ()):
+            key = id(getattr(module, member))
+            exported.setdefault(key, []).append(f"{name}.{member}")
+            first.setdefault(key, f"{name}.{member}")
+    return {first[key]: ids for key, ids in exported.items()}
+
+
+def on_post_page(html: str, page: Any, **_: Any) -> str:
+    """Checks that the API reference has an entry for every public name."""
+    if page.file.src_uri == "api.md":
+        anchors = set(_ID.findall(html))
+        for name, ids in sorted(_public_names().items()):
+            if not anchors.intersection(ids):
+                _LOG.warning("the API reference (docs/api.md) has no entry for %s", name)
+    return html

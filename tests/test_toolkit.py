@@ -838,7 +838,7 @@ def test_labels_name_the_implementations() -> None:
     assert compare_states(a, b, 2, ["scores"], labels=YOURS) == [
         "scores: cardtable = [1, 2], yours = [1, 3]"
     ]
-    for bad in ("AB", ("A", "A"), ("A",), ("A", 1), ("", "B")):
+    for bad in ("AB", ("A", "A"), ("A",), ("A", 1), ("", "B"), ("A", "")):
         with pytest.raises(InvalidOptionError, match="labels"):
             compare_states(a, b, 2, ["scores"], labels=bad)  # type: ignore[arg-type]
 

@@ -437,7 +437,8 @@ def _labels(labels: object) -> _Sides:
     """``labels`` as two distinct non-empty strings."""
     if isinstance(labels, (list, tuple)) and len(labels) == 2:
         first, second = labels
-        if isinstance(first, str) and isinstance(second, str) and first and second != first:
+        named = isinstance(first, str) and isinstance(second, str) and first and second
+        if named and second != first:
             return first, second
     raise InvalidOptionError(
         f"labels must be two distinct non-empty strings, such as ('A', 'B'), got {shown(labels)}"

@@ -843,6 +843,10 @@ def perft(state: StateProtocol, depth: int) -> int:
 
     Actions and chance outcomes both count as steps; a sequence that ends the game earlier counts
     once. Rust states count in Rust (all cores); any other state is explored by cloning.
+
+    Raises:
+        InvalidOptionError: If ``depth`` is not an int in ``0..2**32 - 1``, or ``state`` is not a
+            state (it lacks ``is_terminal``, ``legal_actions``, ``clone`` or ``apply``).
     """
     native = getattr(state, "perft", None)
     if callable(native):

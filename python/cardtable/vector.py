@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from gymnasium import spaces
 
     from cardtable import _core
+    from cardtable.protocols import StateProtocol
 
 __all__ = ["Info", "Reward", "StepResult", "VectorEnv", "observation_bounds"]
 
@@ -149,7 +150,7 @@ def _items(value: object, what: str) -> list[Any]:
 class VectorEnv:
     """``num_envs`` games stepped together, for agents in some seats against built-in bots.
 
-    Observations are :meth:`State.observation_tensor` of the agent seat to move in each env;
+    Observations are the ``observation_tensor`` of the agent seat to move in each env;
     ``info["seat"]`` names that seat and ``info["action_mask"]`` its legal actions. Autoreset is
     Gymnasium's "next step" mode: an env that ends reports ``terminated`` with its final
     observation and reward once, and the next :meth:`step` ignores its action and starts its next
@@ -201,6 +202,21 @@ class VectorEnv:
             step's cost in games with large tensors, so a caller that reads them for some envs
             only (or not at every step) saves that.
         **options: The game's options.
+
+    Attributes:
+        game: The game the envs play (the Rust engine's ``Game``).
+        game_id: Its id.
+        num_envs: The number of envs.
+        players: Seats per game.
+        num_actions: The length of an action mask (the game's action ids run from 0).
+        observation_shape: The shape of one observation tensor (one row of the observations).
+        agent_seats: The seats the caller plays, in the order given.
+        opponents: The bot of every other seat, in increasing seat order.
+        reward: ``"win"`` or ``"margin"`` (``"score"`` is read as ``"margin"``).
+        rotate_seats: Whether the seating turns from game to game.
+        keep_histories: Whether every env keeps its game's history (for :meth:`states`).
+        reuse_buffers: Whether the calls write into the same arrays.
+        observations: Whether :meth:`reset` and :meth:`step` return observation tensors.
 
     Raises:
         InvalidOptionError: On a bad game, option, seat, bot, reward or count.
@@ -418,16 +434,16 @@ class VectorEnv:
         result: npt.NDArray[np.float32] = self._env.observe(rows, who, out)
         return result
 
-    def states(self, envs: npt.ArrayLike | None = None) -> list[_core.State]:
+    def states(self, envs: npt.ArrayLike | None = None) -> list[StateProtocol]:
         """The current games of some envs, as states with their whole histories.
 
-        Each is a :class:`State` like one from :meth:`Game.new_state`: its history holds every
-        chance outcome, built-in bot decision and agent action since the game began, so it
-        replays, saves with ``to_dict``, and shows a bot the game from its start. Hand them to
-        :func:`cardtable.search` to label an env loop's positions with a search (a teacher for
-        the agent), or play them on to look ahead: each is seeded with its env's chance stream,
-        so it draws the chance outcomes the env would draw. They are copies: changing one does
-        not change the env.
+        Each is a Rust-backed state like one from ``cardtable.make(...).new_state()``: its history
+        holds every chance outcome, built-in bot decision and agent action since the game began, so
+        it replays, saves with ``to_dict``, and shows a bot the game from its start. Hand them to
+        :func:`cardtable.search` to label an env loop's positions with a search (a teacher for the
+        agent), or play them on to look ahead: each is seeded with its env's chance stream, so it
+        draws the chance outcomes the env would draw. They are copies: changing one does not change
+        the env.
 
         An env whose game ended on the last step gives that finished game (its next step starts
         the next one); in the others the seat to move is ``info["seat"]``. The env must keep its
@@ -458,7 +474,7 @@ class VectorEnv:
             2
         """
         rows = self._env_rows(envs)
-        return self._env.states(rows)
+        return list(self._env.states(rows))
 
     def _env_rows(self, envs: npt.ArrayLike | None) -> npt.NDArray[np.int64] | None:
         """The env indices a call names: indices, or the true entries of a NumPy bool mask."""

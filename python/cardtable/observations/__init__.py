@@ -33,12 +33,26 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, is_typeddict
 
+from cardtable.observations import deep_regrets as _deep_regrets
+from cardtable.observations import goofspiel as _goofspiel
+from cardtable.observations import trafficars as _trafficars
+from cardtable.observations import trafficars_memory as _trafficars_memory
+from cardtable.observations import trafficars_overtaking as _trafficars_overtaking
+from cardtable.observations import turn_the_tide as _turn_the_tide
 from cardtable.observations.deep_regrets import *  # noqa: F403
 from cardtable.observations.goofspiel import *  # noqa: F403
 from cardtable.observations.trafficars import *  # noqa: F403
 from cardtable.observations.trafficars_memory import *  # noqa: F403
 from cardtable.observations.trafficars_overtaking import *  # noqa: F403
 from cardtable.observations.turn_the_tide import *  # noqa: F403
+
+__all__ = ["CONTRACT_SECTIONS", "OBSERVATION_TYPES", "TENSOR_BOUNDS", "ContractSections"]
+__all__ += _deep_regrets.__all__
+__all__ += _goofspiel.__all__
+__all__ += _trafficars.__all__
+__all__ += _trafficars_memory.__all__
+__all__ += _trafficars_overtaking.__all__
+__all__ += _turn_the_tide.__all__
 
 
 def _game_modules() -> dict[str, ModuleType]:
@@ -127,7 +141,9 @@ OBSERVATION_TYPES: dict[str, type] = {g: _observation_type(m) for g, m in _GAMES
 """The observation type of each game id (the ``OBSERVATION`` of each game module)."""
 
 TENSOR_BOUNDS: dict[str, tuple[float, float]] = {
-    g: b for g, m in _GAMES.items() if (b := _tensor_bounds(m)) is not None
+    g: bounds
+    for g, bounds in ((g, _tensor_bounds(m)) for g, m in _GAMES.items())
+    if bounds is not None
 }
 """``(low, high)`` bounding every entry of the observation tensor, for each game whose contract
 bounds them (the ``TENSOR_BOUNDS`` of its module; goofspiel's lie in ``[0, 1]``)."""
