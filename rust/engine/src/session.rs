@@ -371,8 +371,9 @@ pub trait AnySession: Send + Sync {
     /// of the shape).
     fn observation_tensor(&self, player: i64, out: &mut [f32]) -> Result<()>;
     /// Writes `true` at every legal action (chance outcome at a chance node) into `out`, of length
-    /// `num_actions`, and `false` elsewhere (a shorter `out` gets only its first entries).
-    fn legal_action_mask(&self, out: &mut [bool]);
+    /// `num_actions`, and `false` elsewhere. Fails with [`EngineError::InvalidOption`] (and writes
+    /// nothing) if `out` has another length.
+    fn legal_action_mask(&self, out: &mut [bool]) -> Result<()>;
     /// The canonical dict.
     fn to_json(&self) -> Value;
     /// Every applied action and chance outcome.
@@ -707,10 +708,18 @@ impl<G: Game> AnySession for Session<G> {
         }
     }
 
-    fn legal_action_mask(&self, out: &mut [bool]) {
+    fn legal_action_mask(&self, out: &mut [bool]) -> Result<()> {
+        let size = self.game.num_actions() as usize;
+        if out.len() != size {
+            return Err(EngineError::InvalidOption(format!(
+                "a legal-action mask has {size} entries, not {}",
+                out.len()
+            )));
+        }
         let mut legal = Vec::new();
         self.game.legal_actions(&self.state, &mut legal);
         crate::game::write_action_mask(out, legal);
+        Ok(())
     }
 
     fn to_json(&self) -> Value {

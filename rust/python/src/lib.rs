@@ -723,10 +723,13 @@ impl PyState {
     }
 
     /// `True` at every legal action (chance outcome at a chance node).
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, numpy::PyArray1<bool>>> {
         let mut out = vec![false; self.inner.num_actions() as usize];
-        self.inner.legal_action_mask(&mut out);
-        numpy::PyArray1::from_vec(py, out)
+        self.inner.legal_action_mask(&mut out).map_err(to_py_err)?;
+        Ok(numpy::PyArray1::from_vec(py, out))
     }
 
     /// The canonical full state.
