@@ -605,6 +605,21 @@ def test_play_refuses_bad_input_as_usage_errors() -> None:
         assert expected in output and "Traceback" not in output, args
 
 
+@pytest.mark.parametrize("key", ["players", "game_id", "backend"])
+def test_every_command_refuses_make_keywords_as_game_options(key: str) -> None:
+    """``-o players=3`` went on to ``make(..., players=2, players=3)``: a TypeError traceback."""
+    for command in (
+        ["simulate", "goofspiel", "-n", "2"],
+        ["play", "goofspiel"],
+        ["replay", "goofspiel", "--out", "unwritten.html"],
+        ["conformance", "goofspiel", "--cmd", "true"],
+        ["balance", "goofspiel", "-p", "2", "-n", "2"],
+    ):
+        output = run_cli(*command, "-o", f"{key}=2", exit_code=2, input="")
+        assert f"{key} is not a game option: it is an argument of the command" in output, command
+        assert "Traceback" not in output
+
+
 def test_simulate_refuses_counts_beyond_the_library_bounds_as_usage_errors() -> None:
     _fails_before_the_run(_simulate("--threads", "1025"), "--threads", "1024")
     _fails_before_the_run(_simulate("--games", str(2**64)), "--games")
@@ -779,6 +794,16 @@ def test_play_says_when_its_input_ends_and_when_the_bots_set_too_many_players() 
     ended = run_cli("play", "goofspiel", "--seed", "1", input="0\n", exit_code=1)
     assert "input ended before the game: it is left unfinished" in ended
     assert "Aborted" not in ended
+    # What went wrong goes to standard error, the game's text to standard output.
+    split = subprocess.run(
+        [sys.executable, "-m", "cardtable", "play", "goofspiel", "--seed", "1"],
+        input="0\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert split.returncode == 1 and "goofspiel, 2 players" in split.stdout
+    assert "input ended" in split.stderr and "input ended" not in split.stdout
     output = run_cli("play", "goofspiel", "-b", "greedy,greedy", exit_code=2)
     assert "2 bots (one per seat but yours) make 3 players" in output
 

@@ -17,6 +17,7 @@ from cardtable._inputs import MAX_DEPTH, shown
 from cardtable.errors import InvalidOptionError
 
 __all__ = [
+    "MAKE_KEYWORDS",
     "bot_count_error",
     "choice_option",
     "games_option",
@@ -26,6 +27,10 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+MAKE_KEYWORDS = frozenset({"game_id", "players", "backend"})
+"""The keywords of ``cardtable.make`` besides a game's options: never an ``-o`` key (each command
+takes them as its own arguments)."""
 
 
 # The engine refuses an option value of MAX_DEPTH nested arrays or objects (the options are the
@@ -99,8 +104,9 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         The options by name.
 
     Raises:
-        click.BadParameter: On a pair without ``=`` or a key, an option given twice, or a value
-            :func:`parse_value` refuses (all usage errors: exit status 2).
+        click.BadParameter: On a pair without ``=`` or a key, an option given twice, a key of
+            :data:`MAKE_KEYWORDS`, or a value :func:`parse_value` refuses (all usage errors: exit
+            status 2).
     """
     options: dict[str, Any] = {}
     given: dict[str, str] = {}
@@ -116,11 +122,16 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
                 f"option {shown(key)} given twice ({shown(given[key])}, then {_shorten(pair)!r})",
                 param_hint="--option",
             )
+        if key in MAKE_KEYWORDS:
+            raise click.BadParameter(
+                f"{key} is not a game option: it is an argument of the command (see --help)",
+                param_hint="--option",
+            )
         given[key] = _shorten(pair)
         try:
             options[key] = parse_value(value)
         except click.BadParameter as err:
-            raise click.BadParameter(f"{key}: {err.message}") from None
+            raise click.BadParameter(f"{key}: {err.message}", param_hint="--option") from None
     return options
 
 

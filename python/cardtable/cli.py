@@ -95,7 +95,7 @@ def _sigterm_stops_games() -> Iterator[list[bool]]:
 def _stopped(terminated: list[bool]) -> SystemExit:
     """The exit of a run stopped part-way: status 143 after SIGTERM, 130 after Ctrl-C."""
     if terminated:
-        echo("stopped by SIGTERM")
+        echo("stopped by SIGTERM", err=True)
         return SystemExit(TERMINATED)
     return SystemExit(INTERRUPTED)
 
@@ -128,14 +128,17 @@ def write_errors(path: object = None) -> Iterator[None]:
         raise click.ClickException(f"could not write {where}: {reason}") from None
 
 
-def echo(text: str) -> None:
-    """``click.echo`` to standard output; a failure to write it is a one-line error.
+def echo(text: str, *, err: bool = False) -> None:
+    """``click.echo`` to standard output, or to standard error with ``err``.
+
+    Results go to standard output; what went wrong or was cut short to standard error. A failure
+    to write is a one-line error.
 
     Raises:
-        click.ClickException: If standard output cannot be written (a full disk, say).
+        click.ClickException: If the stream cannot be written (a full disk, say).
     """
     with write_errors():
-        click.echo(text)
+        click.echo(text, err=err)
 
 
 @main.command("games")
@@ -495,12 +498,15 @@ def simulate_command(
         except CardtableError as err:
             raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:  # outside the games (joining Ray, gathering its results)
-            echo("interrupted before the run's result was complete: nothing to summarize or write")
+            echo(
+                "interrupted before the run's result was complete: nothing to summarize or write",
+                err=True,
+            )
             raise _stopped(terminated) from None
     try:
         _report_run(result, games, out, fmt, plot)
     except KeyboardInterrupt:  # while writing: the file is written whole or not at all
-        echo("interrupted while writing the outputs")
+        echo("interrupted while writing the outputs", err=True)
         raise _stopped(terminated) from None
     if result.interrupted:  # the partial run's outputs are written: tell it from a whole run
         raise _stopped(terminated)
@@ -521,8 +527,8 @@ def _report_run(
     """
     if result.games_played == 0:
         if result.interrupted:
-            echo(f"interrupted: 0 of {games:,} games completed")
-        echo("no games were completed: nothing to summarize or write")
+            echo(f"interrupted: 0 of {games:,} games completed", err=True)
+        echo("no games were completed: nothing to summarize or write", err=True)
         return
     written: list[Path] = []
     try:
@@ -540,7 +546,7 @@ def _report_run(
         raise
     echo(result.summary_table())
     if result.interrupted:
-        echo(f"interrupted: {result.games_played:,} of {games:,} games completed")
+        echo(f"interrupted: {result.games_played:,} of {games:,} games completed", err=True)
     for path in written:
         echo(f"wrote {path}")
 
@@ -573,7 +579,10 @@ def summary_command(files: tuple[Path, ...]) -> None:
         raise click.ClickException(str(err)) from None
     echo(result.summary_table())
     if result.interrupted:
-        echo(f"interrupted: {result.games_played:,} of {result.games_requested:,} games completed")
+        echo(
+            f"interrupted: {result.games_played:,} of {result.games_requested:,} games completed",
+            err=True,
+        )
 
 
 @main.command("resume")
@@ -619,12 +628,12 @@ def resume_command(
         except CardtableError as err:
             raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:  # reading the file, before any game
-            echo("interrupted before any game was played: nothing written")
+            echo("interrupted before any game was played: nothing written", err=True)
             raise _stopped(terminated) from None
     try:
         _report_run(result, result.games_requested, out, fmt, plot)
     except KeyboardInterrupt:  # while writing: the file is written whole or not at all
-        echo("interrupted while writing the outputs")
+        echo("interrupted while writing the outputs", err=True)
         raise _stopped(terminated) from None
     if result.interrupted:
         raise _stopped(terminated)
@@ -863,10 +872,10 @@ def play_command(
             console.print(title)
             play(game, state, seat, seated, console, choose)
     except EOFError:  # standard input ended before the game did
-        echo("input ended before the game: it is left unfinished")
+        echo("input ended before the game: it is left unfinished", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        echo("interrupted: the game is left unfinished")
+        echo("interrupted: the game is left unfinished", err=True)
         sys.exit(INTERRUPTED)
     sys.exit(0)
 
