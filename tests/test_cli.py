@@ -1022,3 +1022,22 @@ def test_study_commands_name_every_bot_in_full() -> None:
         if line.startswith(("│", "┃"))
     )
     assert all(first.count(bot) == 1 + 2 + 1 for bot in bots), first
+
+
+def test_study_commands_state_their_bounds_and_infer_a_single_player_count() -> None:
+    """The studies required ``-p`` even for goofspiel (one count), balance alone took no ``-b``,
+    and a count beyond the library's bound was an error naming a Python parameter
+    (``rating_bootstrap must be an int in 0..=10000``) where ``--help`` showed no upper bound."""
+    output = run_cli("balance", "goofspiel", "-n", "2", "-b", "random", "--no-progress")
+    assert "goofspiel, 2 × random, 2 games" in output
+    several = run_cli("balance", "turn_the_tide", "-n", "2", exit_code=2)
+    assert "turn_the_tide is played by 3..=5 players: give --players" in several
+    tournament = ["tournament", "goofspiel", "-b", "greedy,random", "-n", "2"]
+    capped = run_cli(*tournament, "--rating-bootstrap", "10001", exit_code=2)
+    assert "'--rating-bootstrap': 10001 is not in the range" in capped
+    assert "0<=x<=10000" in " ".join(run_cli("tournament", "--help").split())
+    huge = run_cli("balance", "goofspiel", "-n", str(2**64), exit_code=2)
+    assert "'-n' / '--games'" in huge and "games must be" not in huge
+    sweep_help = " ".join(run_cli("sweep", "--help").split())
+    assert "Write the per option set and seat table as Parquet" in sweep_help
+    assert "sweep:" not in " ".join(run_cli("balance", "--help").split())

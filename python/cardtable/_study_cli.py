@@ -19,7 +19,7 @@ import click
 from cardtable._cli_options import option_pairs, parse_options
 from cardtable._extras import ANALYSIS_MODULES
 from cardtable._inputs import MAX_THREADS, shown
-from cardtable._study_defaults import RATING_BOOTSTRAP, RATING_GAMES
+from cardtable._study_defaults import MAX_RATING_BOOTSTRAP, RATING_BOOTSTRAP, RATING_GAMES
 
 __all__ = ["register"]
 
@@ -45,7 +45,7 @@ class _Result(Protocol):
     def write_report(self, path: str | Path) -> None: ...
 
 
-def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
+def _outputs(f: Callable[..., Any], table: str) -> Callable[..., Any]:
     f = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(f)
     f = click.option(
         "--report",
@@ -61,8 +61,7 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option(
         "--parquet",
         type=click.Path(dir_okay=False, path_type=Path),
-        help="Write the per-game (sweep: per option set and seat) table as Parquet "
-        "(FILE.parquet or FILE.pq).",
+        help=f"Write the {table} table as Parquet (FILE.parquet or FILE.pq).",
     )(f)
     f = click.option(
         "--json",
@@ -75,7 +74,12 @@ def _outputs(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("--threads", type=threads, help="Worker threads (default: all).")(f)
     seed = click.IntRange(0, 2**64 - 1)
     f = click.option("--seed", type=seed, default=0, show_default=True, help="Study's seed.")(f)
-    f = click.option("-p", "--players", type=int, required=True, help="Number of players.")(f)
+    f = click.option(
+        "-p",
+        "--players",
+        type=click.IntRange(min=1),
+        help="Number of players (default: the game's only count, for a game of one).",
+    )(f)
     return click.argument("game_id")(f)
 
 
@@ -100,7 +104,7 @@ class _Study:
     """What every study command takes: the game, the study's seed and threads, and the outputs."""
 
     game_id: str
-    players: int
+    players: int | None
     seed: int
     threads: int | None
     option_pairs: tuple[str, ...]
@@ -116,11 +120,13 @@ class _Study:
         The output paths are checked first; a bad input to the study (or one too large for
         memory) is a usage error.
         """
+        from cardtable.cli import seat_count
         from cardtable.errors import CapacityError, CardtableError, InvalidOptionError
 
         _check_outputs(self.json_path, self.parquet, self.csv_path, self.report)
+        players = seat_count(self.game_id, None, None) if self.players is None else self.players
         settings: dict[str, Any] = {
-            "players": self.players,
+            "players": players,
             "seed": self.seed,
             "threads": self.threads,
             "progress": not self.no_progress,
@@ -149,14 +155,20 @@ class _Study:
         _finish(result, self.json_path, self.parquet, self.csv_path, self.report)
 
 
-def _study_command(f: Callable[..., None]) -> Callable[..., None]:
-    """Gives the command ``f`` the common options, gathered into a :class:`_Study` argument."""
+def _study_command(table: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Gives a command the common options, gathered into a :class:`_Study` argument.
 
-    def command(**kwargs: Any) -> None:
-        common = {field.name: kwargs.pop(field.name) for field in fields(_Study)}
-        f(_Study(**common), **kwargs)
+    ``table`` names the rows of its ``--parquet`` and ``--csv`` table.
+    """
 
-    return _outputs(functools.update_wrapper(command, f))
+    def decorate(f: Callable[..., None]) -> Callable[..., None]:
+        def command(**kwargs: Any) -> None:
+            common = {field.name: kwargs.pop(field.name) for field in fields(_Study)}
+            f(_Study(**common), **kwargs)
+
+        return _outputs(functools.update_wrapper(command, f), table)
+
+    return decorate
 
 
 _FORMATS = {"--parquet": ("Parquet", (".parquet", ".pq")), "--csv": ("CSV", (".csv",))}
@@ -235,10 +247,15 @@ def _finish(
         echo(f"wrote {path}")
 
 
+def _COUNT(low: int) -> click.IntRange:  # noqa: N802 (a type, as click.IntRange)
+    """A count of ``low`` or more, up to the studies' limit (below 2**64)."""
+    return click.IntRange(low, 2**64 - 1)
+
+
 def _games_option(default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The ``-n/--games`` option of a study: at least two (an interval needs two games)."""
     return click.option(
-        "-n", "--games", type=click.IntRange(min=2), default=default, show_default=True, help=help
+        "-n", "--games", type=_COUNT(2), default=default, show_default=True, help=help
     )
 
 
@@ -259,14 +276,14 @@ def register(main: click.Group) -> None:
     """Adds the study commands to the ``cardtable`` command group."""
 
     @main.command("tournament")
-    @_study_command
+    @_study_command("per-game")
     @click.option("-b", "--bots", required=True, help="Comma-separated bots, e.g. greedy,random.")
     @_games_option(1000, "Deals.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     @click.option("--no-duplicate", is_flag=True, help="New deals for every seat assignment.")
     @click.option(
         "--rating-bootstrap",
-        type=click.IntRange(min=0),
+        type=click.IntRange(0, MAX_RATING_BOOTSTRAP),
         callback=_not_one,
         default=RATING_BOOTSTRAP,
         show_default=True,
@@ -274,7 +291,7 @@ def register(main: click.Group) -> None:
     )
     @click.option(
         "--rating-games",
-        type=click.IntRange(min=1),
+        type=_COUNT(1),
         default=RATING_GAMES,
         show_default=True,
         help="Games rated per fit (a seeded sample of whole deals beyond that).",
@@ -306,8 +323,10 @@ def register(main: click.Group) -> None:
         )
 
     @main.command("balance")
-    @_study_command
-    @click.option("--bot", default=None, help=f"The bot in every seat (default: {_HEURISTIC}).")
+    @_study_command("per-game")
+    @click.option(
+        "-b", "--bot", default=None, help=f"The bot in every seat (default: {_HEURISTIC})."
+    )
     @click.option(
         "--weaker",
         default="random",
@@ -317,14 +336,14 @@ def register(main: click.Group) -> None:
     @_games_option(10_000, "Games.")
     @click.option(
         "--trace-games",
-        type=click.IntRange(min=0),
+        type=_COUNT(0),
         default=300,
         show_default=True,
         help="Games replayed step by step.",
     )
     @click.option(
         "--luck-games",
-        type=click.IntRange(min=2),
+        type=_COUNT(2),
         help="Deals of the luck tournament, at least 2 (default: games / players).",
     )
     def balance_command(
@@ -353,7 +372,7 @@ def register(main: click.Group) -> None:
         )
 
     @main.command("sweep")
-    @_study_command
+    @_study_command("per option set and seat")
     @click.option(
         "-g",
         "--grid",
