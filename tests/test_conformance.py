@@ -238,6 +238,24 @@ def test_a_reproducer_of_a_relative_command_replays_from_anywhere(
     assert "DIVERGENCE after 41 steps" in replayed
 
 
+def test_cli_leaves_no_hypothesis_folder_where_it_ran(tmp_path: Path) -> None:
+    """A run with nothing to report left ``.hypothesis/`` (Hypothesis' cache of the constants in
+    the code under test) in the current directory, though it keeps no example database."""
+    # A process of its own: Hypothesis fixes its storage directory once per process.
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    args = ["conformance", "goofspiel", "-n", "3", "--seed", "1", "--cmd", _js("main.js")]
+    run = subprocess.run(
+        [sys.executable, "-m", "cardtable", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0 and "no divergence found" in run.stdout, run.stdout + run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_cli_goofspiel_with_map_and_options() -> None:
     output = run_cli(
         "conformance",

@@ -151,7 +151,7 @@ def register(group: click.Group) -> None:
         options = parse_options(option_pairs)
         terminated: list[int] = []
         try:
-            with _sigterm_interrupts(terminated):
+            with _sigterm_interrupts(terminated), _hypothesis_storage_elsewhere():
                 if replay is not None:
                     given = _given("backend")
                     outcome = _replay(
@@ -275,6 +275,30 @@ def _checked_option(
     return click.option(
         name, type=kind, default=default, show_default=True, callback=callback, help=help
     )
+
+
+@contextlib.contextmanager
+def _hypothesis_storage_elsewhere() -> Iterator[None]:
+    """Points Hypothesis' storage at a temporary directory while the block runs.
+
+    The run keeps no example database (``database=None``), but Hypothesis also caches the
+    constants it finds in the code under test in its storage directory, by default
+    ``.hypothesis`` in the current directory: a run would leave that folder wherever it was
+    started. A directory the user chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is kept.
+    """
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    import tempfile
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    with tempfile.TemporaryDirectory(prefix="cardtable-hypothesis-") as home:
+        set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)
 
 
 @contextlib.contextmanager
