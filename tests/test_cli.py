@@ -724,7 +724,17 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_keeps_its_games(tmp_path: Path) -> 
 
 
 @_NO_DEV_FULL
-@pytest.mark.parametrize("command", ["cardtable games", "cardtable " + " ".join(_SIMULATE)])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cardtable games",
+        "cardtable " + " ".join(_SIMULATE),
+        # click prints these itself: they ended in a traceback.
+        "cardtable --help",
+        "cardtable --version",
+        "cardtable simulate --help",
+    ],
+)
 def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str) -> None:
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
 

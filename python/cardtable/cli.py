@@ -13,6 +13,7 @@ import signal
 import stat
 import sys
 import threading
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -46,7 +47,30 @@ TERMINATED = 143
 """The exit status of a command stopped by SIGTERM (128 + SIGTERM, as a shell reports it)."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group, whose own printing (``--help``, ``--version``) fails in one line.
+
+    Every command writes through :func:`write_errors`; click prints the help and version texts
+    itself, and a standard output it cannot write (a full disk) ended them in a traceback.
+    """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Runs the command line, as :meth:`click.Group.main`."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as err:
+            frames = traceback.extract_tb(err.__traceback__)
+            if not frames or frames[-1].name != "echo" or "click" not in frames[-1].filename:
+                raise
+            try:
+                with write_errors():
+                    raise
+            except click.ClickException as failed:
+                failed.show()
+                sys.exit(failed.exit_code)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(cardtable.__version__, prog_name="cardtable")
 @click.pass_context
 def main(ctx: click.Context) -> None:
