@@ -41,6 +41,20 @@ def test_games_shows_the_games_named() -> None:
     assert cardtable.game_info("goofspiel").max_players == 2
 
 
+def test_games_reads_as_json_names_near_misses_and_which_scores_win() -> None:
+    """``games`` had no machine-readable form, never said that Trafficars' lowest score wins,
+    printed a game named twice twice, and met a misspelt id with the bare list of games."""
+    listed = json.loads(run_cli("games", "--json"))
+    expected = [dataclasses.asdict(info) for info in cardtable.games()]
+    assert listed == json.loads(json.dumps(expected))  # tuples read back as lists
+    (one,) = json.loads(run_cli("games", "--json", "goofspiel", "goofspiel"))
+    assert one["id"] == "goofspiel" and one["higher_score_is_better"] is True
+    assert "trafficars  (2-5 players, lowest score wins)" in run_cli("games", "trafficars")
+    assert run_cli("games", "goofspiel", "goofspiel").count("goofspiel  (2 players") == 1
+    near = run_cli("games", "goofspeil", exit_code=2)
+    assert "unknown game 'goofspeil' (did you mean goofspiel?)" in near
+
+
 def test_games_never_cuts_a_bot_usage_when_the_output_is_no_terminal() -> None:
     """Piped, the output was folded at 80 columns: "reward=win|m" / "argin"."""
     output = run_cli("games")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
+import difflib
 import io
 import json
 import os
@@ -167,14 +169,30 @@ def echo(text: str, *, err: bool = False) -> None:
 
 @main.command("games")
 @click.argument("game_ids", nargs=-1, metavar="[GAME_ID]...")
-def games_command(game_ids: tuple[str, ...]) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON list of the games, one object each with the fields of GameInfo "
+    "(id, min_players, max_players, options, bots, search_bots, bot_usages, "
+    "higher_score_is_better).",
+)
+def games_command(game_ids: tuple[str, ...], as_json: bool) -> None:
     """List the games (or only GAME_ID...) with their player counts, options and built-in bots."""
-    try:
-        chosen = [cardtable.game_info(g) for g in game_ids] if game_ids else cardtable.games()
-    except CardtableError as err:
-        raise click.UsageError(str(err)) from None
+    known = [info.id for info in cardtable.games()]
+    for game_id in game_ids:
+        if game_id not in known:
+            near = difflib.get_close_matches(game_id, known, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise click.UsageError(
+                f"unknown game {shown(game_id)}{hint}; registered games: {', '.join(sorted(known))}"
+            )
+    chosen = [cardtable.game_info(g) for g in dict.fromkeys(game_ids)] or cardtable.games()
     with write_errors():
-        _print_games(chosen)
+        if as_json:
+            click.echo(json.dumps([dataclasses.asdict(info) for info in chosen], indent=2))
+        else:
+            _print_games(chosen)
 
 
 def _print_games(chosen: list[cardtable.GameInfo]) -> None:
@@ -184,6 +202,7 @@ def _print_games(chosen: list[cardtable.GameInfo]) -> None:
             if info.min_players == info.max_players
             else f"{info.min_players}-{info.max_players} players"
         )
+        players += ", highest score wins" if info.higher_score_is_better else ", lowest score wins"
         bots = ", ".join(info.bot_usages)
         # The bot list is long (search bots with their parameters): it goes under the options,
         # so that the title stays one line on a narrow terminal. It is one line that rich does
@@ -200,7 +219,7 @@ def _print_games(chosen: list[cardtable.GameInfo]) -> None:
         table.add_column("default")
         table.add_column("meaning")
         for o in info.options:
-            kind = o.type + (f" {list(o.choices)}" if o.choices else "")
+            kind = o.type + (f" {json.dumps(list(o.choices))}" if o.choices else "")
             table.add_row(o.name, kind, json.dumps(o.default), o.doc)
         console.print(table)
         console.print(f"bots: {bots}\n", soft_wrap=True, markup=False, highlight=False)
