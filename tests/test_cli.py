@@ -1065,3 +1065,16 @@ def test_study_commands_state_their_bounds_and_infer_a_single_player_count() -> 
     sweep_help = " ".join(run_cli("sweep", "--help").split())
     assert "Write the per option set and seat table as Parquet" in sweep_help
     assert "sweep:" not in " ".join(run_cli("balance", "--help").split())
+
+
+def test_game_numbers_stop_where_a_run_can_reach_and_one_game_is_singular() -> None:
+    """``replay --game 2**64 - 1`` rebuilt a game no ``simulate`` run can hold (a run's game
+    numbers stay below 2**64 - 1), and a run of one game was titled "1 games"."""
+    refused = run_cli(
+        "replay", "goofspiel", "--game", str(2**64 - 1), "--out", "x.html", exit_code=2
+    )
+    assert (
+        "'--game': 18446744073709551615 is not in the range 0<=x<=18446744073709551614" in refused
+    )
+    one = run_cli("simulate", "goofspiel", "-n", "1", "--first-game", "5", "--no-progress")
+    assert "goofspiel, 2 players, 1 game 5–5, seed 0" in one

@@ -37,6 +37,7 @@ from cardtable._inputs import (
 from cardtable._option_text import changed_options, options_text
 from cardtable._rich_text import plain_text
 from cardtable._version import VERSION
+from cardtable._words import plural
 from cardtable.errors import CapacityError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
@@ -752,7 +753,8 @@ class SimulationResult:
         part = f" {self.first_game:,}–{last:,}" if self.first_game and self.games_requested else ""
         title = (
             f"{self.game_id}{f' ({changed})' if changed else ''}, {self.players} players, "
-            f"{self.games_played:,} games{part}{' (interrupted)' if self.interrupted else ''}, "
+            f"{plural(self.games_played, 'game')}{part}"
+            f"{' (interrupted)' if self.interrupted else ''}, "
             f"seed {self.seed}"
         )
         caption = (

@@ -39,7 +39,7 @@ def register(main: click.Group) -> None:
     @click.option(
         "--game",
         "game_index",
-        type=_SEED,
+        type=click.IntRange(0, 2**64 - 2),  # a run's game numbers stay below 2**64 - 1
         default=None,
         help="Rebuild game G of `cardtable simulate --seed SEED` run with the same --bots "
         "(default, as there: random everywhere) and options instead.",
