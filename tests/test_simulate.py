@@ -489,7 +489,7 @@ def test_policy_runs_split_into_ranges_too() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"seed": 8}, "the results are of different runs"),
+        ({"seed": 8}, "the results are of different runs: seed 7 and 8 \\(parts of one run"),
         ({"first_game": 300}, "games 0..199 are followed by games from 300, not from 200"),
         ({"first_game": 100}, "games 0..199 are followed by games from 100, not from 200"),
         ({"keep_games": False}, "some results kept per-game arrays and some did not"),

@@ -534,13 +534,16 @@ class SimulationResult:
         # An empty part sorts before a part starting at the same game.
         parts = sorted(_as_results(results), key=lambda r: (r.first_game, r.games_requested))
         head = parts[0]
-        run = (head.game_id, head.players, head.options, head.bots, head.seed)
         for r in parts[1:]:
-            other = (r.game_id, r.players, r.options, r.bots, r.seed)
-            if other != run:
+            differ = [
+                f"{name} {shown(getattr(head, name))} and {shown(getattr(r, name))}"
+                for name in ("game_id", "players", "options", "bots", "seed")
+                if getattr(r, name) != getattr(head, name)
+            ]
+            if differ:
                 raise InvalidOptionError(
-                    "the results are of different runs (game, players, options, bots or seed "
-                    f"differ): {run} and {other}"
+                    f"the results are of different runs: {'; '.join(differ)} (parts of one run "
+                    "share the game, players, options, bots and seed)"
                 )
         versions = sorted({r.version for r in parts} - {""})
         if len(versions) > 1:

@@ -315,7 +315,9 @@ def _fields(fields: object) -> tuple[str, ...]:
     names = tuple(fields)
     unknown = [f for f in names if f not in ALL_FIELDS]
     if unknown:
-        raise InvalidOptionError(f"unknown fields {unknown}; choose from {list(ALL_FIELDS)}")
+        raise InvalidOptionError(
+            f"unknown fields {', '.join(map(shown, unknown))}; choose from {', '.join(ALL_FIELDS)}"
+        )
     return names
 
 

@@ -619,7 +619,7 @@ def summary_command(files: tuple[Path, ...]) -> None:
                 parts.append(cardtable.SimulationResult.from_parquet(path))
         result = cardtable.SimulationResult.merge(parts)
     except CardtableError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(f"{', '.join(map(str, files))}: {err}") from None
     echo(result.summary_table())
     if result.interrupted:
         echo(
