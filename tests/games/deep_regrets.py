@@ -153,7 +153,7 @@ GAME = GameTestInfo(
         ("3p-5days-tentacles", {"players": 3, "days": 5, "expansion_tentacles": True}, 2),
     ],
     perft=({"players": 2}, 5, 4, 9),
-    tensor_size=lambda n, o: 2267 + 362 * n,
+    tensor_size=lambda n, o: 2268 + 362 * n,
     small={"players": 2, "days": 5},
     replay_run=Run(2, ["greedy", "random"]),
     saved_run=Run(3),
@@ -549,8 +549,9 @@ def tackle_after_a_sale(backend: Backend, tops: Mapping[int, Sequence[int]]) -> 
     return t
 
 
-def cast_context(shoal: int, *, zero: bool = False) -> dict[str, Any]:
-    """``ctx.cast`` of the canonical state right after a cast at ``shoal`` (nothing paid yet)."""
+def cast_context(shoal: int, *, zero: bool = False, revealed: bool = True) -> dict[str, Any]:
+    """``ctx.cast`` of the canonical state right after a cast at ``shoal`` (nothing paid yet);
+    ``revealed``: the cast turned a face-down top face up (§16.5 step 4)."""
     return {
         "shoal": shoal,
         "reduction": 0,
@@ -559,6 +560,7 @@ def cast_context(shoal: int, *, zero: bool = False) -> dict[str, Any]:
         "base": None,
         "beneath": None,
         "ignored": False,
+        "revealed": revealed,
     }
 
 
@@ -832,6 +834,7 @@ def test_cast_reveals_the_top_and_a_catch_spends_the_payment(backend: Backend) -
         "base": None,
         "beneath": None,
         "ignored": False,
+        "revealed": True,
     }
     assert t.obs(1)["shoals"][0] == {"size": 13, "top": "Sheepshead", "known": None, "back": "m"}
     assert t.legal() == [DECLINE, 50, 51, 52]
@@ -4841,13 +4844,18 @@ def test_step_two_state_and_observation_keys(backend: Backend) -> None:
     for key in ("ability", "pool", "target", "offer", "order"):
         assert key in obs["ctx"]
     cast = obs["ctx"]["cast"]
-    assert (cast["base"], cast["beneath"], cast["ignored"]) == (None, None, False)
+    assert (cast["base"], cast["beneath"], cast["ignored"], cast["revealed"]) == (
+        None,
+        None,
+        False,
+        True,
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_step_two_tensor_size(backend: Backend, players: int) -> None:
     t = monday(backend, players)
-    assert len(t.state.observation_tensor(0)) == 2267 + 362 * players
+    assert len(t.state.observation_tensor(0)) == 2268 + 362 * players
 
 
 def test_step_two_labels_at_turn_and_pay(backend: Backend) -> None:
@@ -4873,7 +4881,7 @@ def test_coin_and_choice_labels(backend: Backend) -> None:
 
 
 # ======================================================================================
-# Readings of the original texts: the Finnish summary and the printed card texts (§7.3, §16)
+# Readings of the original texts: the Finnish summary and the card texts (§7.3, §16)
 # ======================================================================================
 
 
@@ -5018,7 +5026,7 @@ def test_abandon_ship_is_a_free_action(backend: Backend) -> None:
 def test_bone_wheel_retains_unspent_points(
     backend: Backend, payment: list[str], fresh: list[str], spent: list[str]
 ) -> None:
-    """Bone Wheel, printed text: "Retain unspent points on dice."
+    """Bone Wheel (``items.csv``: "passive: retain unspent points on dice"; Decision 46).
 
     Barracuda has difficulty 3 (the Trolling Rod only helps large fish). Paid exactly with one
     P3, that die is spent; paid 5 with P2 and P3, the largest die stays Fresh showing the
@@ -5037,8 +5045,8 @@ def test_bone_wheel_retains_unspent_points(
 
 
 def test_centerpin_reel_triples_only_the_dinks_of_the_own_fishing_action(backend: Backend) -> None:
-    """Centerpin Reel, printed text: "When you would draw a Dink card as part of a fishing
-    action, draw three instead."
+    """Centerpin Reel (``items.csv``: "when you would draw a Dink as part of your own fishing
+    action … draw 3 instead (keep all)"; Decision 19).
 
     The Dink for declining is drawn three times; a pass reward stays one Dink.
     """
@@ -5065,8 +5073,8 @@ def test_centerpin_reel_triples_only_the_dinks_of_the_own_fishing_action(backend
 def test_rod_of_the_dead_ignores_reveal_and_catch_abilities_separately(
     backend: Backend, ignore: bool
 ) -> None:
-    """Rod of the Dead, printed text: "You may choose to ignore reveal and/or catch abilities on
-    the Fish you reveal and/or catch."
+    """Rod of the Dead (``items.csv``: "you may choose to ignore the Reveal and/or Catch
+    abilities of the fish you reveal and/or catch (each ability separately)"; Decision 38).
 
     Foot's Reveal ability (everyone draws a regret) and Osteofish's Catch ability (draw a regret)
     are each a choice of their own.
@@ -5099,25 +5107,156 @@ def test_rod_of_the_dead_ignores_reveal_and_catch_abilities_separately(
     assert t.seat(0)["regrets"] == ([0, 0, 0, 0] if ignore else [0, 1, 1, 0])
 
 
-def test_rod_of_the_dead_leaves_not_caught_abilities_alone(backend: Backend) -> None:
-    """Rod of the Dead: "You may choose to ignore reveal and/or catch abilities" — Scrat has
-    neither, so no choice is asked, and its not-caught ability (it goes to the right) runs."""
-    t = rich_monday(backend, tops={1: [FISH["Scrat"]]})
+def rod_of_the_dead_tuesday(backend: Backend, tops: Mapping[int, Sequence[int]]) -> Table:
+    """Seat 0 buys the Rod of the Dead on Monday; Tuesday it has it equipped and Fresh P2 P3 P3,
+    and seat 1 (the first player, Fresh P1 P1 P1) is at its turn node."""
+    t = rich_monday(backend, tops=tops)
     buy_rod(t, "Rod of the Dead")
     t.pass_turn(0, DINKS["Pearl"])
     muster_faces(t, {0: (3, 3, 2), 1: (1, 1, 1)})
-    resolve(t, lambda t: t.at("turn", 0))
+    assert t.at("turn", 1) and t.seat(0)["rod"] == RODS["Rod of the Dead"]
+    assert t.seat(0)["fresh"] == ["P2", "P3", "P3"]
+    return t
+
+
+@pytest.mark.parametrize("ignore", [True, False])
+def test_rod_of_the_dead_ignores_a_not_caught_clause_with_the_reveal(
+    backend: Backend, ignore: bool
+) -> None:
+    """Decision 37: "Not caught" clauses are part of the fish's Reveal ability; Scrat's card text
+    is "R: if not caught, it goes to the player on your right". Rod of the Dead (``items.csv``:
+    "you may choose to ignore the Reveal and/or Catch abilities of the fish you reveal and/or
+    catch (each ability separately)"): ``ignore_reveal`` is asked for Scrat, whose only reveal
+    text is its not-caught clause (Decision 38).
+
+    Resolved, the declined Scrat goes to the right (seat 1). Ignored, it stays face up on top of
+    its shoal; a reveal ability comes from the cast that turns the card up ("Käännä kortti esiin
+    ja toteuta ilmestymisefekti (silmä), jos kalalla on sellainen." Turn the card face up and
+    resolve its reveal effect, the eye, if the fish has one.), so seat 1 declining it afterwards
+    does nothing either, and seat 0 casting at it again is asked nothing.
+    """
+    t = rod_of_the_dead_tuesday(backend, {1: [FISH["Scrat"]]})
+    # Seat 1 declines the Hammerhead Shark of shoal 0 without a dink: seat 0's turn.
+    t.act(CAST + 0, "turn", 1)
+    t.act(DECLINE, "pay", 1)
+    t.act(TAKE_NOTHING, "decline_die", 1)
     t.act(CAST + 1, "turn", 0)
+    t.asks_yes_no("ignore_reveal", 0, "resolve the reveal ability", "ignore the reveal ability")
+    assert t.st["ctx"]["cast"]["revealed"] is True
+    t.act(NO if ignore else YES, "ignore_reveal", 0)
     assert t.at("pay", 0)
+    cast = t.st["ctx"]["cast"]
+    assert (cast["ignored"], cast["revealed"]) == (ignore, True)
+    assert (t.obs(1)["ctx"]["cast"]["ignored"], t.obs(1)["ctx"]["cast"]["revealed"]) == (
+        ignore,
+        True,
+    )
     t.act(DECLINE, "pay", 0)
     t.act(die("P2"), "decline_die", 0)
     t.act(DINKS["Bearer Bond"], "draw_dink", 0)
-    assert t.seat(1)["hand"] == [FISH["Scrat"]]
+    st = t.st
+    assert st["players"][0]["dinks"] == sorted([DINKS["Pearl"], DINKS["Bearer Bond"]])
+    if not ignore:
+        assert st["players"][1]["hand"] == [FISH["Scrat"]]
+        assert st["shoals"][1][0] != FISH["Scrat"]
+        return
+    assert (st["shoals"][1][0], st["face_up"][1]) == (FISH["Scrat"], True)
+    assert st["players"][1]["hand"] == []
+    # Declined earlier by another seat: seat 1 meets it face up, and declining does nothing.
+    t.act(CAST + 1, "turn", 1)
+    assert t.at("pay", 1) and t.st["ctx"]["cast"]["revealed"] is False
+    t.act(DECLINE, "pay", 1)
+    t.act(TAKE_NOTHING, "decline_die", 1)
+    st = t.st
+    assert (st["shoals"][1][0], st["face_up"][1]) == (FISH["Scrat"], True)
+    assert all(FISH["Scrat"] not in seat["hand"] for seat in st["players"])
+    # Seat 0 casts at the face-up Scrat again: nothing is revealed, so nothing is asked.
+    t.act(CAST + 1, "turn", 0)
+    assert t.at("pay", 0)
+    cast = t.st["ctx"]["cast"]
+    assert (cast["ignored"], cast["revealed"]) == (False, False)
+
+
+@pytest.mark.parametrize("ignore", [True, False])
+def test_rod_of_the_dead_ignores_both_halves_of_brittle_lungs_reveal(
+    backend: Backend, ignore: bool
+) -> None:
+    """Decision 37: Brittle Lung's card text is "R: draw 1; if not caught, discard it" — one
+    Reveal ability ("Käännä kortti esiin ja toteuta ilmestymisefekti (silmä), jos kalalla on
+    sellainen." Turn the card face up and resolve its reveal effect, the eye, if the fish has
+    one.). With the Rod of the Dead ("you may choose to ignore the Reveal and/or Catch abilities
+    of the fish you reveal and/or catch (each ability separately)"), ignoring it skips both the
+    draw and the discard (Decision 38): the declined fish stays face up on top of its shoal.
+    """
+    t = rod_of_the_dead_tuesday(backend, {3: [FISH["Brittle Lung"]]})
+    t.pass_turn(1, None)
+    sink_to(t, 0, 2)
+    assert t.seat(0)["fresh"] == ["P3", "P3"]
+    t.act(CAST + 3, "turn", 0)
+    t.asks_yes_no("ignore_reveal", 0, "resolve the reveal ability", "ignore the reveal ability")
+    t.act(NO if ignore else YES, "ignore_reveal", 0)
+    if not ignore:
+        t.act(3, "draw_regret", 0)  # "draw 1"
+    assert t.at("pay", 0) and t.st["ctx"]["cast"]["ignored"] is ignore
+    t.act(DECLINE, "pay", 0)
+    t.act(die("P3"), "decline_die", 0)
+    t.act(DINKS["Bearer Bond"], "draw_dink", 0)
+    st = t.st
+    if ignore:
+        assert st["players"][0]["regrets"] == [0, 0, 0, 0]
+        assert (st["shoals"][3][0], st["face_up"][3]) == (FISH["Brittle Lung"], True)
+        assert st["fish_discard"][1] == []
+    else:
+        assert st["players"][0]["regrets"] == [0, 0, 0, 1]
+        assert st["shoals"][3][0] != FISH["Brittle Lung"] and st["face_up"][3] is False
+        assert st["fish_discard"][1] == [FISH["Brittle Lung"]]
+
+
+@pytest.mark.parametrize("how", ["The Mollusk", "Diving Lantern"])
+def test_a_not_caught_clause_needs_the_cast_to_reveal_the_fish(backend: Backend, how: str) -> None:
+    """Decision 37: "Not caught" clauses are part of the fish's Reveal ability; Scrat's card text
+    is "R: if not caught, it goes to the player on your right". A reveal ability comes from the
+    cast that turns the card up: "Käännä kortti esiin ja toteuta ilmestymisefekti (silmä), jos
+    kalalla on sellainen." (Turn the card face up and resolve its reveal effect, the eye, if the
+    fish has one.)
+
+    Scrat turned face up before the cast, by The Mollusk's Reveal ability (its column) or by the
+    Diving Lantern, does nothing when declined: it stays face up on top of its shoal.
+    """
+    if how == "The Mollusk":
+        t = monday(backend, 2, tops={4: [FISH["The Mollusk"]], 1: [FISH["Scrat"]]})
+        sink_to(t, 0, 2)
+        t.act(CAST + 4, "turn", 0)  # The Mollusk reveals shoals 1, 4 and 7
+        t.act(DECLINE, "pay", 0)
+        t.act(TAKE_NOTHING, "decline_die", 0)
+        p = 1
+    else:
+        t = rich_monday(backend, tops={1: [FISH["Scrat"]]})
+        buy_supplies(t, ["Diving Lantern", "Scotch Egg", "Black Tea"], ["Cloche", "Cask Ale"])
+        tuesday(t)
+        t.act(SUPPLY + SUPPLIES["Diving Lantern"], "turn", 0)
+        t.act(COLUMN + 1, "reveal_column", 0)
+        p = 0
+    st = t.st
+    assert (st["shoals"][1][0], st["face_up"][1]) == (FISH["Scrat"], True)
+    assert t.at("turn", p)
+    t.act(CAST + 1, "turn", p)
+    assert t.at("pay", p)
+    assert t.st["ctx"]["cast"]["revealed"] is False
+    assert t.obs(p)["ctx"]["cast"]["revealed"] is False
+    t.act(DECLINE, "pay", p)
+    t.act(die(t.seat(p)["fresh"][-1]), "decline_die", p)
+    t.act(DINKS["Bearer Bond"], "draw_dink", p)
+    st = t.st
+    assert (st["shoals"][1][0], st["face_up"][1]) == (FISH["Scrat"], True)
+    assert all(FISH["Scrat"] not in seat["hand"] for seat in st["players"])
+    assert DINKS["Bearer Bond"] in st["players"][p]["dinks"]
 
 
 def test_rod_of_the_infinite_reorders_three_fish_without_a_dink(backend: Backend) -> None:
-    """Rod of the Infinite, printed text: "When you cast, peek at the top three Fish of the Shoal
-    and place them back in any order, before revealing the top Fish." No Dink is discarded."""
+    """Rod of the Infinite (``items.csv``: "when you cast: peek at the top 3 fish of the shoal and
+    put them back in any order, before revealing the top fish"; Decision 45). No Dink is
+    discarded."""
     t = rod_tuesday(backend, "Rod of the Infinite")
     dinks = t.seat(0)["dinks"]
     t.act(CAST + 1, "turn", 0)

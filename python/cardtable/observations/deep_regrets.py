@@ -114,6 +114,9 @@ class CastObservation(TypedDict):
     base: int | None
     beneath: str | None
     ignored: bool
+    """§16.5 step 5: the Rod of the Dead ignored the fish's Reveal ability."""
+    revealed: bool
+    """§16.5 step 4: this cast turned its fish face up."""
 
 
 class AbilityObservation(TypedDict):

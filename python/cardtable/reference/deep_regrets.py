@@ -35,8 +35,10 @@ A game, as the engine sees it:
 
 Every reading decided beyond the rules is listed in the contract's §15 "Decisions" (the readings
 below are its items 71-84; the turn with free actions before and after the main action, the Can of
-Worms, abandon ship, eating and the four items read from their printed texts are items 10, 14, 19,
-22, 38, 45, 46, 51 and 63-70).
+Worms, abandon ship, eating and the four items read from their card texts in ``items.csv`` (the
+Centerpin Reel, the Rod of the Dead, the Rod of the Infinite and the Bone Wheel, §16.10) are items
+10, 14, 19, 22, 38, 45, 46, 51 and 63-70; the not-caught clause as part of the Reveal ability is
+item 37).
 
 Decisions on points the rules docs and the contract leave open (the simplest reading each time):
 
@@ -239,7 +241,7 @@ class DeepRegretsGame(ReferenceGame[DeepRegretsState]):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """``(2267 + 362 * players,)`` (§16.12)."""
+        """``(2268 + 362 * players,)`` (§16.12)."""
         return (tensor_size(self.players),)
 
     @property

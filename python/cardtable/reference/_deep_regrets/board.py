@@ -271,8 +271,8 @@ class Board(ReferenceState):
     def _ignores(self, p: int, trigger: Trigger) -> bool:
         """§16.10 Rod of the Dead: whether p's equipped rod lets p ignore ``trigger`` abilities.
 
-        "You may choose to ignore reveal and/or catch abilities on the Fish you reveal and/or
-        catch."
+        ``items.csv``: "you may choose to ignore the Reveal and/or Catch abilities of the fish you
+        reveal and/or catch (each ability separately)" (Decision 38).
         """
         rod = self._passive(p, "rod", "ignore_abilities")
         return rod is not None and trigger in rod.triggers

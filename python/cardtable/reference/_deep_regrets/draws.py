@@ -96,8 +96,8 @@ class Draws(Scoring):
         "k times: if the dink deck is empty, the dink discard pile moves into it; if still
         empty, nothing; else chance draw_dink (outcome dink id, weight 1) → p's dinks." k = 3
         "only if p's equipped reel has the dink_draw passive AND the draw happens during p's own
-        cast", else 1 (Centerpin Reel: "When you would draw a Dink card as part of a fishing
-        action, draw three instead.").
+        cast", else 1 (Centerpin Reel, ``items.csv``: "when you would draw a Dink as part of
+        your own fishing action … draw 3 instead (keep all)", Decision 19).
         """
         seat = self._seats[p]
         k = 1

@@ -76,7 +76,7 @@ class Fishing(Items):
         """
         ctx = self._ctx
         # 1. "ctx.cast = {shoal s, reduction 0, zero false, payment [], base null, beneath null,
-        # ignored false}."
+        # ignored false, revealed false}."
         cast = Cast(s)
         ctx.cast = cast
         self._cast_end = None
@@ -84,21 +84,31 @@ class Fishing(Items):
         # 3. Rods that reorder.
         yield from self._reorder_with_rod(p, s)
         # 4. "Reveal: if the top of s is face down it turns face up (s leaves every known set)
-        # and it is revealed by the cast; a top that was already face up is not revealed."
-        revealed = not self._face_up[s]
-        if revealed:
+        # and it is revealed by the cast (cast.revealed = true); a top that was already face up
+        # is not revealed (cast.revealed stays false: no reveal ability, no not-caught clause)."
+        if not self._face_up[s]:
             self._face_up[s] = True
             self._forget(s)
+            cast.revealed = True
         fish = CARDS.fish[self._shoals[s][0]]
-        # 5. Rod of the Dead: "At reveal: node ignore_reveal (16 resolve / 17 ignore), asked if
-        # the revealed fish is not special and has a non-empty reveal list; ignoring skips only
-        # the reveal list (cast.ignored then only records that the reveal was ignored)."
-        if revealed and "special" not in fish.flags and fish.reveal and self._ignores(p, "reveal"):
+        # 5. Rod of the Dead ("you may choose to ignore the Reveal and/or Catch abilities of the
+        # fish you reveal and/or catch"): "if revealed and the fish is not special, has a
+        # non-empty reveal or not_caught list (both are its Reveal ability, Decision 37) and p's
+        # equipped rod has the ignore_abilities passive with "reveal" in its triggers: node
+        # ignore_reveal (16 = resolve, 17 = ignore). Ignoring sets cast.ignored = true and skips
+        # the reveal list now and the not_caught list on decline."
+        has_reveal_ability = bool(fish.reveal or fish.not_caught)
+        if (
+            cast.revealed
+            and "special" not in fish.flags
+            and has_reveal_ability
+            and self._ignores(p, "reveal")
+        ):
             action = yield decision("ignore_reveal", p, [YES, NO])
             cast.ignored = action == NO
         # 6. "If revealed and not ignored: its reveal list runs with user p. ... The list may end
         # the cast: then continue at 16.6 Cast end."
-        if revealed and not cast.ignored:
+        if cast.revealed and not cast.ignored:
             yield from self._run_list(p, fish.id, "reveal", fish.reveal)
         ending = self._cast_end
         self._cast_end = None
@@ -118,8 +128,9 @@ class Fishing(Items):
         165+f for f in ctx.order): f is the next card from the top; it repeats while ≥ 2 fish
         are left in ctx.order; the last one goes last automatically. The reordered fish are put
         back on top of s in the chosen order, all face down; ctx.order = []. s leaves every
-        known set." The Rod of the Infinite: "When you cast, peek at the top three Fish of the
-        Shoal and place them back in any order, before revealing the top Fish" (no Dink).
+        known set." The Rod of the Infinite (``items.csv``: "when you cast: peek at the top 3
+        fish of the shoal and put them back in any order, before revealing the top fish"; no
+        Dink, Decision 45).
         """
         rod = self._passive(p, "rod", "reorder")
         shoal = self._shoals[s]
@@ -307,12 +318,12 @@ class Fishing(Items):
     def _spend_payment(self, p: int, payment: list[int], difficulty: int) -> None:
         """§7.4 step 6 and §16.10 Bone Wheel: the payment dice of a catch with action 6.
 
-        Bone Wheel ("Retain unspent points on dice."): "let D = effective difficulty, T = Σ
-        payment faces, L = T - D. Take the payment die with the highest face (ties: the highest
-        class). If L ≥ 1: the target face is min(L, that die's face); if that die's kind has the
-        target face it stays Fresh on that face; else on the highest face of its kind below the
-        target; if its kind has no face ≤ target (or L ≤ 0), it is spent as usual. Every other
-        payment die is spent as usual."
+        Bone Wheel (``items.csv``: "passive: retain unspent points on dice"): "let D = effective
+        difficulty, T = Σ payment faces, L = T - D. Take the payment die with the highest face
+        (ties: the highest class). If L ≥ 1: the target face is min(L, that die's face); if that
+        die's kind has the target face it stays Fresh on that face; else on the highest face of
+        its kind below the target; if its kind has no face ≤ target (or L ≤ 0), it is spent as
+        usual. Every other payment die is spent as usual."
         """
         spent = list(payment)
         if self._passive(p, "reel", "retain_leftover") is not None and payment:
@@ -330,14 +341,14 @@ class Fishing(Items):
     def _decline(self, p: int) -> Flow:
         """§16.6 Decline (7).
 
-        "as in step 1 (payment back, decline_die, dinks); then its not_caught list runs with
-        user p (whatever cast.ignored says: the Rod of the Dead ignores reveal and catch abilities
-        only, Decision 38). Then the cast ends." Step 1: "the payment dice return
-        to Fresh. If p has a Fresh die, node decline_die (legal: 0 take no dink, 50+c for each
-        Fresh class): that die is spent and p DrawDinks. (With no Fresh die, nothing is spent or
-        drawn.)" The dink is a permission: "Jos et voi tai halua maksaa esiin tulleen kalan
-        maksua, saat kuitenkin nostaa sinttikortin." (If you cannot or will not pay the fish's
-        cost, you may still draw a dink.)
+        "as in step 1 (payment back, decline_die, dinks); then, if cast.revealed and not
+        cast.ignored, its not_caught list runs with user p (ctx.ability = {fish, not_caught}).
+        Then the cast ends." Step 1: "the payment dice return to Fresh. If p has a Fresh die,
+        node decline_die (legal: 0 take no dink, 50+c for each Fresh class): that die is spent
+        and p DrawDinks. (With no Fresh die, nothing is spent or drawn.)" The dink is a
+        permission: "Jos et voi tai halua maksaa esiin tulleen kalan maksua, saat kuitenkin
+        nostaa sinttikortin." (If you cannot or will not pay the fish's cost, you may still draw
+        a dink.)
         """
         cast = self._ctx.cast
         assert cast is not None
@@ -350,8 +361,14 @@ class Fishing(Items):
             if action != TAKE_NOTHING:
                 self._spend(p, action - DIE)
                 yield from self._draw_dinks(p, own_cast=True)
-        # The Rod of the Dead covers reveal and catch abilities only: this list always runs.
-        yield from self._run_list(p, fish.id, "not_caught", fish.not_caught)
+        # Decision 37: "the not-caught clause is part of the Reveal ability, so a fish that was
+        # already face up before this cast, or whose reveal the Rod of the Dead ignored, does
+        # nothing when declined." The card text: Scrat "R: if not caught, it goes to the player
+        # on your right"; a reveal ability comes from the cast that turns the card up: "Käännä
+        # kortti esiin ja toteuta ilmestymisefekti (silmä), jos kalalla on sellainen." (Turn
+        # the card face up and resolve its reveal effect, the eye, if the fish has one.)
+        if cast.revealed and not cast.ignored:
+            yield from self._run_list(p, fish.id, "not_caught", fish.not_caught)
 
     # ==================================================================================
     # §16.4 Eating, §16.8 actions of standing rules

@@ -232,7 +232,9 @@ class Cast:
     beneath: int | None = None
     """§16.7 ``peek_beneath``: the second fish of the shoal, shown to the caster."""
     ignored: bool = False
-    """§16.5 step 5: the reveal ability is ignored (Rod of the Dead)."""
+    """§16.5 step 5: the reveal ability is ignored (Rod of the Dead), its not-caught clause too."""
+    revealed: bool = False
+    """§16.5 step 4: this cast turned its fish face up (``cast.revealed``)."""
 
 
 @dataclass

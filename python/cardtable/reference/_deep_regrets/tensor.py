@@ -3,7 +3,7 @@
 §16.12: "the node segment has 58 entries (35 + 23 in the order above); the mounted segment encodes
 the Cloche fish as slot 3 (entry (3+1)/3); and these segments are appended at the end": ``plug``,
 ``front``, ``locks``, ``used``, ``ctx.ability``, ``ctx.pool``, ``ctx.target``, ``ctx.offer``,
-``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2267 + 362·n."
+``ctx.order``, ``ctx.cast2``, ``shoal_top_depth``. "Total size: 2268 + 362·n."
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ BACKS = ("s", "m", "l")
 
 
 def tensor_size(players: int) -> int:
-    """The number of entries: ``2267 + 362 * players``."""
-    return 2267 + 362 * players
+    """The number of entries: ``2268 + 362 * players``."""
+    return 2268 + 362 * players
 
 
 def _in_block(name: str | None) -> int | None:
@@ -265,9 +265,11 @@ def _ability_segments(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> 
             if name is not None:
                 order[FISH_ID[name]] = (k + 1) / 3
     t.extend(order)
+    # ctx.cast2 (139): "[1 if base not null, base / 10, one-hot(beneath, 135) if p is the caster,
+    # ignored, revealed]; 0 when no cast".
     cast = ctx["cast"]
     if cast is None:
-        t.extend([0.0] * (2 + FISH + 1))
+        t.extend([0.0] * (2 + FISH + 2))
     else:
         base, beneath = cast["base"], cast["beneath"]
         t.flag(base is not None)
@@ -275,6 +277,7 @@ def _ability_segments(t: TensorBuilder, obs: DeepRegretsObservation, n: int) -> 
         caster = obs["turn"] == seat
         t.one_hot(None if beneath is None or not caster else FISH_ID[beneath], FISH)
         t.flag(cast["ignored"])
+        t.flag(cast["revealed"])
     for shoal in obs["shoals"]:
         top = shoal["top"]
         t.one_hot(None if top is None else FISH_ID[top] // BLOCK, 3)

@@ -169,6 +169,7 @@ class Views(Labels):
                 "base": ctx.cast.base,
                 "beneath": None if beneath is None or player != caster else fish_name(beneath),
                 "ignored": ctx.cast.ignored,
+                "revealed": ctx.cast.revealed,
             }
         shop: ShopObservation | None = None
         if ctx.shop is not None:
@@ -254,6 +255,7 @@ class Views(Labels):
                 "base": ctx.cast.base,
                 "beneath": ctx.cast.beneath,
                 "ignored": ctx.cast.ignored,
+                "revealed": ctx.cast.revealed,
             },
             "peek": ctx.peek,
             "shop": None

@@ -38,8 +38,8 @@ impl S {
         self.cast_base = None;
         self.cast_beneath = NONE;
         self.cast_ignored = false;
-        self.cast_end = 0;
         self.cast_revealed = false;
+        self.cast_end = 0;
         self.cast_fish = NONE;
     }
 
@@ -326,10 +326,11 @@ impl DeepRegrets {
         self.run_unless(st, asked);
     }
 
-    /// Bone Wheel (§16.10, "Retain unspent points on dice"): on a catch paid with more than the
-    /// effective difficulty, the payment die with the highest face (ties: the highest class)
-    /// stays Fresh showing the leftover L = Σ faces − D, capped at its face (or the highest face
-    /// of its kind below that); with no leftover or no such face it is spent like the others.
+    /// Bone Wheel (§16.10, `items.csv`: "passive: retain unspent points on dice"): on a catch
+    /// paid with more than the effective difficulty, the payment die with the highest face (ties:
+    /// the highest class) stays Fresh showing the leftover L = Σ faces − D, capped at its face (or
+    /// the highest face of its kind below that); with no leftover or no such face it is spent like
+    /// the others.
     pub(super) fn retain_leftover(&self, st: &mut S, p: usize) {
         let reel = st.seats[p].reel;
         let on = reel != NONE
@@ -465,7 +466,10 @@ impl DeepRegrets {
                 .rods
                 .get(usize::from(st.seats[usize::from(p)].rod))
                 .is_some_and(|r| r.ignore_reveal);
-            if st.cast_revealed && !fish.special && fish.reveal != 0 && dead {
+            // The not-caught clause is part of the Reveal ability (Decision 37): the rod also
+            // asks for a fish whose only reveal text is a not-caught clause (Scrat).
+            let ability = fish.reveal != 0 || fish.not_caught != 0;
+            if st.cast_revealed && !fish.special && ability && dead {
                 st.push(Task::CastAbility(p));
                 return self.ask(st, Node::IgnoreReveal, p);
             }
@@ -510,7 +514,13 @@ impl DeepRegrets {
             Task::CastAbility(p) => self.cast_ability(st, p),
             Task::CastAfterReveal(p) => self.cast_after_reveal(st, p),
             Task::NotCaught(p) => {
-                let list = self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught);
+                // §16.6 Decline: only for a fish this cast revealed, its reveal not ignored by the
+                // Rod of the Dead (Decision 37: the clause is part of the Reveal ability).
+                let list = if st.cast_revealed && !st.cast_ignored {
+                    self.fish_data(st.cast_fish).map_or(0, |x| x.not_caught)
+                } else {
+                    0
+                };
                 self.start_list(st, usize::from(p), st.cast_fish, TRIGGER_NOT_CAUGHT, list)
             }
             Task::CastEnd(p) => {

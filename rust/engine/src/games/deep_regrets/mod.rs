@@ -358,7 +358,8 @@ pub(crate) enum Task {
     Catch(u8),
     /// The overfishing draw after a catch that emptied the shoal.
     Overfish(u8),
-    /// The not-caught list after a decline.
+    /// The not-caught list after a decline (§16.6), for a fish this cast revealed whose reveal
+    /// ability the Rod of the Dead did not ignore (Decision 37); else nothing.
     NotCaught(u8),
     /// The cast ends.
     CastEnd(u8),
@@ -584,7 +585,7 @@ pub struct DeepRegretsState {
     reel_discard: u32,
     /// Every seat's holdings, index = seat (entries n.. unused).
     seats: [Seat; MAX_SEATS],
-    /// `ctx` (§11.1, §16.12) from here to `cast_ignored` except `plug`. `ctx.to_roll`: dice
+    /// `ctx` (§11.1, §16.12) from here to `cast_revealed` except `plug`. `ctx.to_roll`: dice
     /// waiting to be rolled by `actor`, count per kind; the first kind rolls next.
     to_roll: [u8; KINDS],
     /// `ctx.rolled`: Muster dice rolled and waiting for the keep step, count per die class.
@@ -649,8 +650,12 @@ pub struct DeepRegretsState {
     /// `ctx.cast.beneath`: the second fish of the cast's shoal seen by `peek_beneath`, shown to
     /// the caster only (NONE = null).
     cast_beneath: u8,
-    /// `ctx.cast.ignored`: the Rod of the Dead ignored this cast's reveal ability.
+    /// `ctx.cast.ignored`: the Rod of the Dead ignored this cast's reveal ability (its
+    /// `reveal` list and, on decline, its `not_caught` list: Decision 37).
     cast_ignored: bool,
+    /// `ctx.cast.revealed`: this cast turned the top of its shoal face up (it was face down,
+    /// §16.5 step 4), so its reveal list and, on decline, its not-caught list may run.
+    cast_revealed: bool,
     /// Internal continuation (no `ctx` key) from here to `stack_len`. The `turn` seat has taken
     /// this turn's main action (free actions return to `after_main`).
     main_done: bool,
@@ -660,9 +665,6 @@ pub struct DeepRegretsState {
     catch_fish: u8,
     /// The fish at the top of the cast's shoal after the reveal step.
     cast_fish: u8,
-    /// This cast turned the top of its shoal face up (it was face down), so its reveal list may
-    /// run.
-    cast_revealed: bool,
     /// 0 = the cast goes on, 1 = it ends, 2 = it ends as a free cast.
     cast_end: u8,
     /// Fish already put back by a reorder, top first.
@@ -861,6 +863,7 @@ impl DeepRegretsState {
         self.cast_base = None;
         self.cast_beneath = NONE;
         self.cast_ignored = false;
+        self.cast_revealed = false;
     }
 }
 
@@ -1204,11 +1207,11 @@ impl Game for DeepRegrets {
             cast_base: None,
             cast_beneath: NONE,
             cast_ignored: false,
+            cast_revealed: false,
             main_done: false,
             worms_shoal: NONE,
             catch_fish: NONE,
             cast_fish: NONE,
-            cast_revealed: false,
             cast_end: 0,
             chosen: [0; 3],
             chosen_len: 0,

@@ -239,7 +239,7 @@ impl DeepRegrets {
             json!({"shoal": st.cast_shoal, "reduction": st.cast_reduction,
                    "zero": st.cast_zero, "payment": dice(&st.payment),
                    "base": st.cast_base, "beneath": opt(st.cast_beneath),
-                   "ignored": st.cast_ignored})
+                   "ignored": st.cast_ignored, "revealed": st.cast_revealed})
         } else {
             Value::Null
         };
@@ -381,6 +381,7 @@ impl DeepRegrets {
                     Value::Null
                 },
                 "ignored": st.cast_ignored,
+                "revealed": st.cast_revealed,
             })
         } else {
             Value::Null

@@ -106,11 +106,17 @@ fn give_this_by_choice_ends_the_cast() {
     assert!(!st.cast_on);
 }
 
+/// Contract Decision 37: Scrat "R: if not caught, it goes to the player on your right"; "Käännä
+/// kortti esiin ja toteuta ilmestymisefekti (silmä), jos kalalla on sellainen." (Turn the card
+/// face up and resolve its reveal effect, the eye, if the fish has one.) This cast revealed
+/// Scrat (`ctx.cast.revealed`), so declining it runs the clause, after the decline's dink.
 #[test]
 fn not_caught_gives_the_fish_to_the_right_after_the_dink() {
     let (g, mut st, [scrat]) = started_with(3, json!({}), [(0, "Scrat")], 1);
     step(&g, &mut st, 32);
     assert_eq!(st.node, Node::Pay);
+    assert_eq!(g.state_json(&st)["ctx"]["cast"]["revealed"], true);
+    assert_eq!(g.observation(&st, 1)["ctx"]["cast"]["revealed"], true);
     step(&g, &mut st, 7);
     assert_eq!(st.node, Node::DeclineDie);
     assert!(st.cast_on, "the cast stays live until the cast end");
@@ -266,4 +272,178 @@ fn a_fish_swapped_beneath_into_a_hand_is_dealt_again_for_the_other_seats() {
         others.len() > 5,
         "the fish beneath is dealt again: {others:?}"
     );
+}
+
+/// The `ctx.cast2` tensor entries `ignored` and `revealed` (contract §16.12: "[1 if base not
+/// null, base / 10, one-hot(beneath, 135) if p is the caster, ignored, revealed]"), the last two
+/// before the 27 entries of `shoal_top_depth`.
+fn cast_flags(g: &DeepRegrets, st: &DeepRegretsState, p: usize) -> (f32, f32) {
+    let mut t = vec![0.0f32; g.observation_shape()[0]];
+    g.observation_tensor(st, p, &mut t);
+    let end = t.len() - 27;
+    (t[end - 2], t[end - 1])
+}
+
+/// Contract Decision 37: "a fish that was already face up (declined earlier, or turned up by an
+/// item or another ability) does nothing when declined"; Scrat "R: if not caught, it goes to the
+/// player on your right", and "Käännä kortti esiin ja toteuta ilmestymisefekti (silmä), jos
+/// kalalla on sellainen." (Turn the card face up and resolve its reveal effect, the eye, if the
+/// fish has one.) Only the cast that turns the card up has its reveal ability.
+#[test]
+fn a_not_caught_fish_already_face_up_does_nothing_when_declined_again() {
+    let (g, mut st, [scrat]) = started_with(3, json!({}), [(0, "Scrat")], 1);
+    // the Rod of the Dead; seat 0 reveals Scrat, ignores its reveal ability and declines: Scrat
+    // stays face up
+    equip_rod(&mut st, 0, 9);
+    steps(&g, &mut st, &[32, NO, DECLINE, 0]);
+    end_turn(&g, &mut st, 0);
+    assert_eq!(st.top_fish(0), Some(scrat));
+    assert_eq!(st.face_up & 1, 1);
+    // seat 1 casts at the face-up Scrat: not revealed by this cast
+    assert_eq!((st.node, st.actor), (Node::Turn, 1));
+    step(&g, &mut st, 32);
+    assert_eq!((st.node, st.actor), (Node::Pay, 1));
+    assert!(!st.cast_revealed && !st.cast_ignored);
+    let cast = &g.state_json(&st)["ctx"]["cast"];
+    assert_eq!(
+        (&cast["ignored"], &cast["revealed"]),
+        (&json!(false), &json!(false))
+    );
+    assert_eq!(g.observation(&st, 2)["ctx"]["cast"]["revealed"], false);
+    assert_eq!(cast_flags(&g, &st, 1), (0.0, 0.0));
+    // declined again: it does nothing, Scrat stays on top of its shoal, face up
+    steps(&g, &mut st, &[DECLINE, 0]);
+    end_turn(&g, &mut st, 1);
+    assert_eq!(st.top_fish(0), Some(scrat));
+    assert_eq!(st.face_up & 1, 1);
+    assert!((0..3).all(|q| !st.seats[q].hand.contains(usize::from(scrat))));
+
+    // Northern Stargazer "R: if not caught, shuffle it back into this shoal", Brittle Lung "R:
+    // draw 1; if not caught, discard it", Skitterfin "R: if not caught, it goes to the player on
+    // your left": face up before the cast (as if turned up by an item), declining does nothing.
+    let (g, start, fish) = started_with(
+        3,
+        json!({}),
+        [
+            (3, "Northern Stargazer"),
+            (4, "Brittle Lung"),
+            (6, "Skitterfin"),
+        ],
+        1,
+    );
+    for (&s, &f) in [3usize, 4, 6].iter().zip(&fish) {
+        let mut st = start;
+        st.seats[0].depth = 3;
+        st.face_up |= 1 << s;
+        step(&g, &mut st, CAST + s as u32);
+        assert_eq!(st.node, Node::Pay);
+        assert_eq!(g.state_json(&st)["ctx"]["cast"]["revealed"], false);
+        steps(&g, &mut st, &[DECLINE, 0]);
+        assert_eq!((st.node, st.actor), (Node::AfterMain, 0), "fish {f}");
+        assert_eq!(st.top_fish(s), Some(f));
+        assert_eq!(st.face_up >> s & 1, 1);
+        assert_eq!(st.discard_len, start.discard_len);
+        assert_eq!(st.seats[0].regret_count(), 0);
+        assert!((0..3).all(|q| !st.seats[q].hand.contains(usize::from(f))));
+    }
+}
+
+/// Contract Decision 38, Rod of the Dead (`items.csv`: "you may choose to ignore the Reveal
+/// and/or Catch abilities of the fish you reveal and/or catch (each ability separately)"): "the
+/// not-caught clause is part of the Reveal ability (Decision 37): ignoring the reveal ignores it
+/// too, so `ignore_reveal` is also asked for a fish whose only reveal text is a not-caught clause
+/// (Scrat)". Scrat "R: if not caught, it goes to the player on your right"; "Käännä kortti esiin
+/// ja toteuta ilmestymisefekti (silmä), jos kalalla on sellainen." (Turn the card face up and
+/// resolve its reveal effect, the eye, if the fish has one.)
+#[test]
+fn rod_of_the_dead_ignores_a_not_caught_clause() {
+    let (g, mut st, [scrat]) = started_with(2, json!({}), [(0, "Scrat")], 1);
+    equip_rod(&mut st, 0, 9); // Rod of the Dead
+    step(&g, &mut st, 32);
+    assert_eq!((st.node, st.actor), (Node::IgnoreReveal, 0));
+    assert_eq!(legal_of(&g, &st), vec![YES, NO]);
+    let cast = &g.state_json(&st)["ctx"]["cast"];
+    assert_eq!(
+        (&cast["ignored"], &cast["revealed"]),
+        (&json!(false), &json!(true))
+    );
+    assert_eq!(cast_flags(&g, &st, 0), (0.0, 1.0));
+    // a sampled state keeps the flag (it is public: everyone saw the card turn up)
+    for seed in 0..4 {
+        for me in 0..2 {
+            let d = crate::testing::determinized(&*g, &st, me, seed);
+            assert!(d.cast_revealed && !d.cast_ignored);
+            assert_eq!(g.state_json(&d)["ctx"]["cast"]["revealed"], true);
+        }
+    }
+    let mut resolved = st;
+    // ignored: no clause on decline, Scrat stays on the shoal (face up)
+    step(&g, &mut st, NO);
+    assert_eq!(st.node, Node::Pay);
+    let cast = &g.state_json(&st)["ctx"]["cast"];
+    assert_eq!(
+        (&cast["ignored"], &cast["revealed"]),
+        (&json!(true), &json!(true))
+    );
+    let cast = &g.observation(&st, 1)["ctx"]["cast"];
+    assert_eq!(
+        (&cast["ignored"], &cast["revealed"]),
+        (&json!(true), &json!(true))
+    );
+    assert_eq!(cast_flags(&g, &st, 1), (1.0, 1.0));
+    steps(&g, &mut st, &[DECLINE, 0]);
+    end_turn(&g, &mut st, 0);
+    assert_eq!(st.top_fish(0), Some(scrat));
+    assert_eq!(st.face_up & 1, 1);
+    assert!(!st.seats[1].hand.contains(usize::from(scrat)));
+    assert!(
+        !st.cast_revealed && !st.cast_ignored,
+        "cleared at the cast end"
+    );
+    // resolved: declining passes it to the player on the right
+    step(&g, &mut resolved, YES);
+    assert_eq!(resolved.node, Node::Pay);
+    assert_eq!(g.state_json(&resolved)["ctx"]["cast"]["ignored"], false);
+    steps(&g, &mut resolved, &[DECLINE, 0]);
+    end_turn(&g, &mut resolved, 0);
+    assert!(resolved.seats[1].hand.contains(usize::from(scrat)));
+    assert_eq!(resolved.shoal_len[0], st.shoal_len[0] - 1);
+}
+
+/// Contract Decision 38: "ignoring Brittle Lung's reveal skips both its draw and its discard";
+/// Brittle Lung "R: draw 1; if not caught, discard it" (Decision 37). Rod of the Dead
+/// (`items.csv`): "you may choose to ignore the Reveal and/or Catch abilities of the fish you
+/// reveal and/or catch (each ability separately)".
+#[test]
+fn rod_of_the_dead_ignoring_brittle_lung_skips_its_draw_and_its_discard() {
+    let (g, mut st, [lung]) = started_with(2, json!({}), [(3, "Brittle Lung")], 1);
+    equip_rod(&mut st, 0, 9); // Rod of the Dead
+    st.seats[0].depth = 2;
+    let discards = st.discard_len[1];
+    step(&g, &mut st, CAST + 3);
+    assert_eq!((st.node, st.actor), (Node::IgnoreReveal, 0));
+    let mut resolved = st;
+    // ignored: no regret drawn, and the decline leaves it on top of the shoal, face up
+    step(&g, &mut st, NO);
+    assert_eq!(st.node, Node::Pay);
+    assert_eq!(st.seats[0].regret_count(), 0);
+    steps(&g, &mut st, &[DECLINE, 0]);
+    assert_eq!((st.node, st.actor), (Node::AfterMain, 0));
+    assert_eq!(st.top_fish(3), Some(lung));
+    assert_eq!(st.face_up >> 3 & 1, 1);
+    assert_eq!(st.discard_len[1], discards);
+    assert_eq!(st.seats[0].regret_count(), 0);
+    // resolved: one regret drawn at the reveal, the lung discarded on decline
+    step(&g, &mut resolved, YES);
+    assert_eq!((resolved.node, resolved.actor), (Node::DrawRegret, 0));
+    let a = legal_of(&g, &resolved)[0];
+    step(&g, &mut resolved, a);
+    assert_eq!(resolved.node, Node::Pay);
+    assert_eq!(resolved.seats[0].regret_count(), 1);
+    steps(&g, &mut resolved, &[DECLINE, 0]);
+    assert_eq!((resolved.node, resolved.actor), (Node::AfterMain, 0));
+    assert_eq!(resolved.discard_len[1], discards + 1);
+    assert_eq!(resolved.fish_discard[1][usize::from(discards)], lung);
+    assert_ne!(resolved.top_fish(3), Some(lung));
+    assert_eq!(resolved.seats[0].regret_count(), 1);
 }

@@ -43,7 +43,7 @@ fn cast_with_payment_worked_example() {
     assert_eq!(
         o["ctx"]["cast"],
         json!({"shoal": 4, "fish": "Monkfish", "difficulty": 2, "exact": null, "payment": [],
-               "base": null, "beneath": null, "ignored": false})
+               "base": null, "beneath": null, "ignored": false, "revealed": true})
     );
     assert_eq!(o["shoals"][4]["top"], "Monkfish");
     step(&g, &mut st, 57);
@@ -51,7 +51,7 @@ fn cast_with_payment_worked_example() {
     assert_eq!(
         g.state_json(&st)["ctx"]["cast"],
         json!({"shoal": 4, "reduction": 0, "zero": false, "payment": ["G2"],
-               "base": null, "beneath": null, "ignored": false})
+               "base": null, "beneath": null, "ignored": false, "revealed": true})
     );
     step(&g, &mut st, 6);
     assert_eq!(st.bag[1], 8);

@@ -115,9 +115,9 @@ fn bone_wheel_turns_the_largest_payment_die_down() {
     assert_eq!(st.seats[0].spent[0], 0);
 }
 
-/// Bone Wheel: "Retain unspent points on dice." Paid exactly: the die is spent; paid
-/// with more: the largest payment die stays Fresh showing the leftover (or its highest face
-/// below), else it is spent.
+/// Bone Wheel (`items.csv`, contract Decision 46 and §16.10): "passive: retain unspent points on
+/// dice". Paid exactly: the die is spent; paid with more: the largest payment die stays Fresh
+/// showing the leftover (or its highest face below), else it is spent.
 #[test]
 fn bone_wheel_retains_the_leftover() {
     let (g, mut st, [shark, _eyefish]) =
@@ -154,8 +154,9 @@ fn bone_wheel_retains_the_leftover() {
     assert_eq!(st.seats[0].fresh[..3], [1, 1, 0]);
 }
 
-/// Centerpin Reel: "When you would draw a Dink card as part of a fishing action, draw
-/// three instead." Only Dinks of the own cast become three; pass rewards stay one.
+/// Centerpin Reel (`items.csv`, contract Decision 19 and §16.10): "when you would draw a Dink as
+/// part of your own fishing action … draw 3 instead (keep all)". Only Dinks of the own cast
+/// become three; pass rewards stay one.
 #[test]
 fn centerpin_reel_only_in_the_own_cast() {
     let (g, mut st, [_blanket]) = started_with(2, tentacles(), [(0, "Blanket Octopus")], 1);
@@ -189,9 +190,10 @@ fn centerpin_reel_only_in_the_own_cast() {
     assert_ne!(st.node, Node::DrawDink);
 }
 
-/// Rod of the Dead: "You may choose to ignore reveal and/or catch abilities on the Fish
-/// you reveal and/or catch." One choice per Reveal and per Catch ability; not-caught abilities
-/// are not covered.
+/// Rod of the Dead (`items.csv`, contract Decision 38 and §16.10): "you may choose to ignore the
+/// Reveal and/or Catch abilities of the fish you reveal and/or catch (each ability separately)".
+/// One choice per Reveal and per Catch ability; a not-caught clause is part of the Reveal
+/// ability (Decision 37), so a fish with only that clause (Scrat) is asked about too.
 #[test]
 fn rod_of_the_dead_reveal_and_catch_separately() {
     let (g, mut st, [eyefish, scrat, _stingray]) = started_with(
@@ -221,9 +223,12 @@ fn rod_of_the_dead_reveal_and_catch_separately() {
     assert_eq!((st.node, st.actor), (Node::IgnoreReveal, 0));
     step(&g, &mut st, 17);
     assert_eq!(st.node, Node::Pay);
-    // Scrat: only a not-caught list, which the rod does not cover
+    // Scrat: only a not-caught clause, part of its Reveal ability → ignore_reveal too;
+    // resolved, the clause runs on decline (see rod_of_the_dead_ignores_a_not_caught_clause)
     let mut st = start;
     step(&g, &mut st, 33);
+    assert_eq!((st.node, st.actor), (Node::IgnoreReveal, 0));
+    step(&g, &mut st, 16);
     assert_eq!(st.node, Node::Pay);
     steps(&g, &mut st, &[7, 50]);
     let a = legal_of(&g, &st)[0];
@@ -251,8 +256,9 @@ fn rod_of_the_deep_reorders_before_the_reveal() {
     );
 }
 
-/// Rod of the Infinite: "When you cast, peek at the top three Fish of the Shoal and
-/// place them back in any order, before revealing the top Fish." No Dink is discarded.
+/// Rod of the Infinite (`items.csv`, contract Decision 45 and §16.10): "when you cast: peek at
+/// the top 3 fish of the shoal and put them back in any order, before revealing the top fish".
+/// No Dink is discarded.
 #[test]
 fn rod_of_the_infinite_needs_no_dink() {
     let (a, b, c) = (fid("Eyefish"), fid("Osteofish"), fid("Geist"));

@@ -339,13 +339,13 @@ fn labels_follow_the_node_and_fall_back() {
     assert_eq!(g.action_label(&st, 511), "action 511");
 }
 
-/// Contract §16.12: "Total size: 1792 + 23 + 221·n + 1 + 140·n + 139 + 6 + n + 5 + 136 + 138 + 27
-/// = 2267 + 362·n".
+/// Contract §16.12: "Total size: 1792 + 23 + 221·n + 1 + 140·n + 139 + 6 + n + 5 + 136 + 139 + 27
+/// = 2268 + 362·n" (`ctx.cast2` ends with `ignored, revealed`).
 #[test]
-fn tensor_size_is_2267_plus_362_per_seat() {
+fn tensor_size_is_2268_plus_362_per_seat() {
     for n in 2..=5 {
         let g = game(n, tentacles());
-        assert_eq!(g.observation_shape(), vec![2267 + 362 * n]);
+        assert_eq!(g.observation_shape(), vec![2268 + 362 * n]);
     }
 }
 

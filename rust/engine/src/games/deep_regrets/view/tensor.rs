@@ -1,5 +1,5 @@
 //! The observation tensor (contract §11.4, §16.12): the observation of §11.3 encoded with ids
-//! instead of names, as a flat `f32` vector of `2267 + 362 n` entries.
+//! instead of names, as a flat `f32` vector of `2268 + 362 n` entries.
 //!
 //! Must not: encode anything the observation does not show to the seat, or change the order or
 //! size of the segments (the Python reference writes the same vector).
@@ -22,7 +22,7 @@ fn some(x: u8) -> Option<usize> {
 impl DeepRegrets {
     /// The tensor size for this player count.
     pub(in super::super) fn tensor_size(&self) -> usize {
-        2267 + 362 * self.n()
+        2268 + 362 * self.n()
     }
 
     /// Writes seat `me`'s observation tensor into `out`.
@@ -307,8 +307,9 @@ impl DeepRegrets {
             };
             w.one_hot(beneath, FISH_COUNT);
             w.push_bool(st.cast_ignored);
+            w.push_bool(st.cast_revealed);
         } else {
-            w.skip(3 + FISH_COUNT);
+            w.skip(4 + FISH_COUNT);
         }
         for s in 0..9 {
             let up = st.face_up >> s & 1 == 1;
