@@ -48,6 +48,21 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Implements `Debug` for an engine handle generic over its game `G`: the type's name, the game's
+/// id and the fields named, never the game state (whose type need not be `Debug`).
+macro_rules! debug_handle {
+    ($handle:ident, $($field:ident),*) => {
+        impl<G: $crate::game::Game> std::fmt::Debug for $handle<G> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($handle))
+                    .field("game", &G::ID)
+                    $(.field(stringify!($field), &self.$field))*
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
 pub mod bits;
 #[allow(unsafe_code)]
 mod cpu;

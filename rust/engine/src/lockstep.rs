@@ -52,18 +52,7 @@ pub struct Lockstep<G: Game> {
     broken: bool,
 }
 
-impl<G: Game> std::fmt::Debug for Lockstep<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Lockstep")
-            .field("game", &G::ID)
-            .field("config", &self.config)
-            .field("next_game", &self.next_game)
-            .field("slots", &self.slots.len())
-            .field("pending", &self.pending.len())
-            .field("broken", &self.broken)
-            .finish_non_exhaustive()
-    }
-}
+debug_handle!(Lockstep, config, next_game, pending, broken);
 
 impl<G: Game> Lockstep<G> {
     /// Prepares `config.games` games; seats whose bot spec is `None` in `bots` are external.

@@ -28,19 +28,7 @@ pub struct Session<G: Game> {
     sampled: bool,
 }
 
-impl<G: Game> std::fmt::Debug for Session<G> {
-    /// The game, the actions played so far and whether chance is seeded; not the state, whose
-    /// type need not be `Debug` (the whole game is [`Session::to_json`]).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Session")
-            .field("game", &G::ID)
-            .field("players", &self.game.players())
-            .field("history", &self.history)
-            .field("seeded", &self.rng.is_some())
-            .field("sampled", &self.sampled)
-            .finish_non_exhaustive()
-    }
-}
+debug_handle!(Session, history, rng, sampled);
 
 impl<G: Game> Session<G> {
     /// A new game; with `seed`, every chance node is resolved with a SplitMix64 seeded with it.

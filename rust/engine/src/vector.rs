@@ -664,23 +664,7 @@ pub struct VectorEnv<G: Game> {
     stops: Vec<Arc<AtomicBool>>,
 }
 
-impl<G: Game> std::fmt::Debug for VectorEnv<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VectorEnv")
-            .field("game", &G::ID)
-            .field("config", &self.config)
-            .field("obs_size", &self.obs_size)
-            .field(
-                "threads",
-                &self
-                    .pool
-                    .as_ref()
-                    .map_or(1, rayon::ThreadPool::current_num_threads),
-            )
-            .field("broken", &self.broken)
-            .finish_non_exhaustive()
-    }
-}
+debug_handle!(VectorEnv, config, obs_size, pool, broken);
 
 /// The error of a step or observation after a failed reset or step.
 fn broken_error() -> EngineError {

@@ -89,15 +89,7 @@ pub struct FlatMcBot<G: Game> {
     stop: Arc<AtomicBool>,
 }
 
-impl<G: Game> std::fmt::Debug for FlatMcBot<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FlatMcBot")
-            .field("game", &G::ID)
-            .field("params", &self.params)
-            .field("last", &self.last)
-            .finish_non_exhaustive()
-    }
-}
+debug_handle!(FlatMcBot, params, last);
 
 impl<G: Game> FlatMcBot<G> {
     /// A bot for `game`; fails if the game has no determinizer.

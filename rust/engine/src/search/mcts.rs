@@ -378,16 +378,7 @@ struct LastSearch {
     chosen: u32,
 }
 
-impl<G: Game> std::fmt::Debug for IsmctsBot<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IsmctsBot")
-            .field("game", &G::ID)
-            .field("params", &self.params)
-            .field("seat", &self.seat)
-            .field("nodes", &self.nodes.len())
-            .finish_non_exhaustive()
-    }
-}
+debug_handle!(IsmctsBot, params, seat);
 
 impl<G: Game> IsmctsBot<G> {
     /// A bot for `game`; fails if the game has no determinizer or the tree would not fit in
