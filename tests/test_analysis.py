@@ -29,7 +29,12 @@ from cardtable.analysis import (
     sweep,
     tournament,
 )
-from cardtable.analysis._differences import difference_text, paired_estimate, unpaired_estimate
+from cardtable.analysis._differences import (
+    clear,
+    difference_text,
+    paired_estimate,
+    unpaired_estimate,
+)
 from cardtable.analysis._ratings import rate_games
 from cardtable.analysis._runs import lineups_for, places
 from cardtable.analysis._stats import (
@@ -39,6 +44,7 @@ from cardtable.analysis._stats import (
     holm,
     json_value,
     mean_estimate,
+    paired_share_difference,
     proportion,
     welch_difference,
 )
@@ -456,7 +462,7 @@ def greedy_against_random_at_trafficars(
 
 
 def test_stronger_bot_comes_out_ahead() -> None:
-    t = greedy_against_random_at_trafficars(players=3, games=150, seed=3, rating_bootstrap=30)
+    t = greedy_against_random_at_trafficars(players=3, games=150, seed=3, rating_bootstrap=50)
     g, r = t.result("greedy"), t.result("random")
     assert g.win_rate.low > r.win_rate.high
     assert g.place.high < r.place.low
@@ -473,8 +479,12 @@ def test_identical_bots_with_rotated_seats_show_no_difference() -> None:
     bots = ["forgetful:0.3", "forgetful:0.30"]  # the same bot under two names
     t = tournament("trafficars_memory", players=2, bots=bots, games=200, seed=4, progress=False)
     for metric in ("win", "score", "place"):
-        d = t.difference(bots[0], bots[1], metric)
-        assert d.paired.value == 0 and d.paired.low == 0 and d.paired.high == 0
+        d = t.difference(bots[0], bots[1], metric).paired
+        assert d.value == 0 and d.no_spread and not clear(d)
+        if metric == "win":  # Tango's interval of a share never collapses: ±1.9 points here
+            assert d.low == pytest.approx(-d.high) and 0.01 < d.high < 0.03
+        else:
+            assert d.low == 0 and d.high == 0
     # Without duplicate deals the games differ, and the interval still covers no difference.
     u = tournament(
         "trafficars_memory",
@@ -484,7 +494,7 @@ def test_identical_bots_with_rotated_seats_show_no_difference() -> None:
         seed=4,
         duplicate=False,
         progress=False,
-        rating_bootstrap=20,
+        rating_bootstrap=0,
     )
     for metric in ("win", "score"):
         assert u.difference(bots[0], bots[1], metric).paired.contains(0.0)
@@ -554,7 +564,7 @@ def test_results_do_not_depend_on_threads() -> None:
             bots=["greedy", "random"],
             games=1500,
             threads=threads,
-            rating_bootstrap=10,
+            rating_bootstrap=50,
             **kw,
         )
     )
@@ -787,7 +797,8 @@ def test_sweep_plays_the_same_deals_for_every_option_set() -> None:
     assert nulls.points[0].effective == {"rounds": 3} and nulls.points[1].effective == {}
     page = nulls.report().render()
     assert "rounds ∈ {null, 1}" in page and "None" not in page
-    assert "<td>null (= 3)</td>" in page and "<td>1</td>" in page
+    assert '<th scope="row"><span class="name">null (= 3)</span></th>' in page
+    assert '<th scope="row"><span class="name">1</span></th>' in page
     assert "rounds=null plays as rounds=3 here." in page
     text = nulls.summary_table()
     assert "None" not in text and "rounds=null plays as rounds=3 here." in text
@@ -845,9 +856,14 @@ def test_sweep_difference_is_paired_by_deal() -> None:
         diff = per_deal[1] - per_deal[0]
         half = stats.t.ppf(0.975, diff.size - 1) * diff.std(ddof=1) / math.sqrt(diff.size)
         d = s.difference(1, 0, metric)
-        assert (d.paired.low, d.paired.high) == pytest.approx(
-            (diff.mean() - half, diff.mean() + half)
-        )
+        if metric == "mean margin":  # a mean: the t interval over deals
+            assert (d.paired.low, d.paired.high) == pytest.approx(
+                (diff.mean() - half, diff.mean() + half)
+            )
+        else:  # a share: Tango's interval at the effective deals, near the t interval here
+            tango = paired_share_difference(per_deal[1], per_deal[0])
+            assert (d.paired.low, d.paired.high) == pytest.approx((tango.low, tango.high))
+            assert d.paired.high - d.paired.low == pytest.approx(2 * half, rel=0.1)
         ci = stats.ttest_ind(per_deal[1], per_deal[0], equal_var=False).confidence_interval()
         assert (d.unpaired.low, d.unpaired.high) == pytest.approx((ci.low, ci.high))
     # greedy's win rate is a share: the first metric, and the default.
@@ -857,7 +873,12 @@ def test_sweep_difference_is_paired_by_deal() -> None:
 def test_sweep_difference_of_identical_option_sets_is_exactly_zero() -> None:
     s = _sweep_of_an_option_that_changes_nothing(100)
     for d in s.differences:
-        assert (d.paired.value, d.paired.low, d.paired.high) == (0.0, 0.0, 0.0)
+        assert d.paired.value == 0.0 and d.paired.no_spread and not clear(d.paired)
+        if d.metric.startswith("win rate") or d.metric in ("seat 0 advantage", "shared wins"):
+            # A share's interval (Tango's) keeps its width; seat 0's advantage is a mean.
+            assert d.paired.low < 0 < d.paired.high or d.metric == "seat 0 advantage"
+        else:
+            assert (d.paired.low, d.paired.high) == (0.0, 0.0)
         assert d.unpaired.value == 0.0
     # Unpaired, the deals' luck stays in the interval.
     assert s.difference(1, 0, "mean length").unpaired.high > 0
@@ -923,8 +944,10 @@ def test_sweep_outputs_show_the_differences_from_the_baseline() -> None:
 
 
 def _fmt_row(d: Any) -> str:
-    """The summary's cell of a difference of mean lengths."""
-    return f"{d.paired.value:+.2f} ({d.paired.low:+.2f}…{d.paired.high:+.2f})"
+    """The summary's cell of a difference of mean lengths: the same in every deal (goofspiel's
+    length is fixed by its cards), so no interval but the deals it rests on."""
+    assert d.paired.no_spread and d.paired.low == d.paired.high
+    return f"{d.paired.value:+.2f} (all {d.paired.n} deals alike)"
 
 
 @pytest.mark.parametrize(
@@ -1049,7 +1072,10 @@ def test_sweep_effects_are_each_options_own() -> None:
         if metric == "mean length":
             assert own.paired.low > 0
         else:
-            assert (own.paired.value, own.paired.low, own.paired.high) == (0, 0, 0), metric
+            assert own.paired.value == 0 and own.paired.no_spread and not clear(own.paired)
+            # A mean's interval has no width; a share's (Tango's) never collapses.
+            width = 0 if metric != "shared wins" else pytest.approx(0.0377, abs=1e-3)
+            assert own.paired.high - own.paired.low == width, metric
         # The main effect: the mean over the other option's values of the two option sets'
         # difference, paired by deal over the per-deal means averaged on each side.
         other = effects[("recheck_after_elimination=false", metric)]
@@ -1198,7 +1224,7 @@ def test_every_study_runs_on_every_game(game_id: str) -> None:
         games=12,
         seed=1,
         progress=False,
-        rating_bootstrap=5,
+        rating_bootstrap=50,
     )
     assert sum(r.seat_games for r in t.results) == 12 * len(t.lineups) * players
     t.report().render()
@@ -1235,7 +1261,7 @@ def test_cli_writes_json_and_parquet(tmp_path: Any) -> None:
         "-n",
         "30",
         "--rating-bootstrap",
-        "5",
+        "50",
         "-o",
         "num_cards=5",
         "--no-progress",
@@ -1381,7 +1407,7 @@ def _reproduced(result: Any) -> None:
 def test_tournament_footer_reproduces_the_run() -> None:
     bots = ["greedy", "random", "random", "random"]
     kw: dict[str, Any] = {"games": 12, "seed": 3, "progress": False, "too_low": "insert"}
-    _reproduced(tournament("trafficars", players=4, bots=bots, rating_bootstrap=4, **kw))
+    _reproduced(tournament("trafficars", players=4, bots=bots, rating_bootstrap=50, **kw))
     _reproduced(
         tournament("trafficars", players=4, bots=bots, duplicate=False, rating_games=9, **kw)
     )
@@ -1484,6 +1510,7 @@ BAD_ARGUMENTS: dict[str, tuple[str, list[str], str]] = {
     "tournament seed 2**64": ("tournament", ["--no-duplicate", "--seed", str(2**64)], "--seed"),
     "rating bootstrap -5": ("tournament", ["--rating-bootstrap", "-5"], "--rating-bootstrap"),
     "rating bootstrap 1": ("tournament", ["--rating-bootstrap", "1"], "--rating-bootstrap"),
+    "rating bootstrap 49": ("tournament", ["--rating-bootstrap", "49"], "at least 50"),
     "rating games 0": ("tournament", ["--rating-games", "0"], "--rating-games"),
     "trace games -3": ("balance", ["--trace-games", "-3"], "--trace-games"),
     "luck games -1": ("balance", ["--luck-games", "-1"], "--luck-games"),
@@ -1630,7 +1657,8 @@ def test_tournament_without_rating_bootstrap_shows_no_rating_interval(tmp_path: 
     html = report.read_text(encoding="utf-8")
     assert "nan–nan" not in html and "(nan" not in html and "Elo (95% interval)" not in html
     assert (
-        "Elo (95% interval)" in _goofspiel_tournament(games=4, rating_bootstrap=2).report().render()
+        "Elo (95% interval)"
+        in _goofspiel_tournament(games=4, rating_bootstrap=50).report().render()
     )
 
 
@@ -2235,7 +2263,7 @@ def test_a_policy_that_plays_like_a_built_in_bot_gives_that_bots_tournament() ->
     bot it imitates: the results are that bot's tournament with the policy's name in its place."""
     import json
 
-    kw: dict[str, Any] = {"games": 60, "seed": 7, "progress": False, "rating_bootstrap": 4}
+    kw: dict[str, Any] = {"games": 60, "seed": 7, "progress": False, "rating_bootstrap": 50}
     t = tournament("goofspiel", players=2, bots=[plays_greedy, "random"], **kw)
     built_in = tournament("goofspiel", players=2, bots=["greedy", "random"], **kw)
     name = "policy:plays_greedy"
@@ -2275,7 +2303,11 @@ def test_tournament_of_two_alike_policies_replays_every_deal() -> None:
     assert len({tuple(s) for s in t.runs.scores[0].tolist()}) > 5  # the deals differ
     for metric in ("win", "score", "place"):
         d = t.difference("policy:first", "policy:first#2", metric).paired
-        assert d.value == d.low == d.high == 0
+        assert d.value == 0 and d.no_spread and not clear(d)  # the same in every deal
+        # A mean's interval has no width; a share's (Tango's) keeps one: ±8.8 points of 40.
+        assert (d.low, d.high) == pytest.approx(
+            (-0.0876, 0.0876) if metric == "win" else (0, 0), abs=1e-4
+        )
     fresh = tournament("trafficars", players=2, bots=[a, b], duplicate=False, **kw)
     assert not np.array_equal(fresh.runs.scores[0], fresh.runs.scores[1])
 
@@ -2403,7 +2435,7 @@ def test_results_with_a_policy_do_not_depend_on_threads() -> None:
             games=30,
             threads=threads,
             progress=False,
-            rating_bootstrap=4,
+            rating_bootstrap=50,
         )
     )
 
@@ -2544,3 +2576,156 @@ def test_a_sweep_refuses_a_huge_or_endless_list_of_values_without_reading_it() -
     for values in (range(10**19), itertools.count(), range(1, 100_000)):
         with pytest.raises(cardtable.InvalidOptionError, match="more than 1,000 values"):
             sweep("goofspiel", players=2, grid={"num_cards": values}, games=2, progress=False)
+
+
+# --- paired differences of shares: Tango's interval, and what is called clear --------------------
+
+
+def _tango_from_its_definition(b12: int, b21: int, n: int) -> tuple[float, float]:
+    """Tango's 95% interval for paired proportions, from the definition: the Δ whose score
+    statistic, with the cell shares' maximum likelihood under Δ found numerically, is within
+    ±1.96 (no closed form, unlike the one the studies use)."""
+    from scipy import optimize, special, stats
+
+    z = float(stats.norm.ppf(0.975))
+
+    def score(delta: float) -> float:
+        def minus_log_likelihood(q21: float) -> float:
+            q12 = q21 + delta
+            return -float(
+                special.xlogy(b12, q12)
+                + special.xlogy(b21, q21)
+                + special.xlogy(n - b12 - b21, 1 - q12 - q21)
+            )
+
+        low, high = max(0.0, -delta), (1 - delta) / 2
+        q21 = optimize.minimize_scalar(
+            minus_log_likelihood, bounds=(low, high), method="bounded", options={"xatol": 1e-13}
+        ).x
+        return float((b12 - b21 - n * delta) / math.sqrt(n * (2 * q21 + delta * (1 - delta))))
+
+    estimate = (b12 - b21) / n
+    lower = optimize.brentq(lambda d: score(d) - z, -1 + 1e-9, estimate, xtol=1e-12)
+    upper = optimize.brentq(lambda d: score(d) + z, estimate, 1 - 1e-9, xtol=1e-12)
+    return lower, upper
+
+
+@pytest.mark.parametrize(("b12", "b21", "n"), [(1, 7, 21), (6, 16, 161), (40, 20, 160), (3, 0, 5)])
+def test_a_difference_of_paired_0_1_outcomes_gets_tangos_interval(
+    b12: int, b21: int, n: int
+) -> None:
+    """The paired difference of shares was the t interval over deals, which has zero width when
+    every deal gives the same difference. Of 0/1 outcomes it is now Tango's score interval."""
+    a = np.r_[np.ones(b12), np.zeros(b21), np.ones(n - b12 - b21)]
+    b = np.r_[np.zeros(b12), np.ones(b21), np.ones(n - b12 - b21)]
+    e = paired_share_difference(a, b)
+    assert e.value == pytest.approx((b12 - b21) / n) and e.n == n
+    assert (e.low, e.high) == pytest.approx(_tango_from_its_definition(b12, b21, n), abs=1e-6)
+    if (b12, b21, n) == (1, 7, 21):  # Fagerland, Lydersen and Laake's airway example
+        assert (e.low, e.high) == pytest.approx((-0.517, -0.026), abs=1e-3)
+
+
+@pytest.mark.parametrize(("shift", "deals"), [(0.4, 60), (2.5, 12), (3.5, 12)])
+def test_a_paired_difference_of_shares_covers_95_percent(shift: float, deals: int) -> None:
+    """Per-deal shares of two rotations (0, ½ or 1), each deal's luck shared by both bots. Near
+    ±100 points and with few deals the t interval over deals covered 88–90% here; Tango's interval
+    at the effective number of deals covers at least 95%, and 95 ± 1.5% with many deals."""
+    from scipy.special import expit
+
+    rng = np.random.default_rng(12)
+    big = rng.normal(0, 1.0, 1_000_000)
+    truth = float(np.mean(expit(shift + big) - expit(-shift + big)))
+    hits = []
+    for _ in range(2000):
+        luck = rng.normal(0, 1.0, deals)
+        a = rng.binomial(2, expit(shift + luck)) / 2
+        b = rng.binomial(2, expit(-shift + luck)) / 2
+        hits.append(paired_share_difference(a, b).contains(truth))
+    coverage = _coverage(hits)
+    assert (abs(coverage - 0.95) <= 0.02) if deals == 60 else (0.945 <= coverage <= 0.99)
+
+
+def test_a_tournament_of_two_deals_claims_no_certain_difference() -> None:
+    """``cardtable tournament goofspiel -p 2 -b greedy,random -n 2`` printed greedy − random
+    ``+100.0 pts (+100.0…+100.0)`` while the win rates were 51–100% and 0–49%, and its report called
+    it **a clear difference**: two deals claimed certainty. The interval (Tango's) now has width,
+    and a sample in which every deal gave the same difference is said so, never called clear."""
+    t = _goofspiel_tournament(games=2, rating_bootstrap=0)
+    win = t.difference("greedy", "random", "win").paired
+    assert win.value == 1 and win.no_spread and not clear(win)
+    assert (win.low, win.high) == pytest.approx((-0.3152, 1.0), abs=1e-4)
+    place = t.difference("greedy", "random", "place").paired
+    assert place.low == place.high == -1 and place.no_spread and not clear(place)
+    text = t.summary_table(width=300)
+    assert "+100.0 pts (-31.5…+100.0)" in text
+    assert "(+100.0…+100.0)" not in text and "-1.00 (all 2 deals alike)" in text
+    page = " ".join(unescape(t.report().render()).split())
+    assert "the same in each of the 2 deals</strong>, too few to tell" in page
+    assert "a clear difference" not in page
+    assert t.to_dict()["differences"][0]["paired"]["no_spread"] is True
+
+
+def test_a_sweep_on_four_deals_calls_no_change_clear_that_every_deal_repeats() -> None:
+    """``cardtable sweep goofspiel -g num_cards=1,...,40 -n 4`` marked 37 changes of random's win
+    rate clear, from zero-width intervals of four deals that all agreed (and the lengths, which
+    the cards fix). Now such a change is "the same in every deal" and, under 10 deals, too few to
+    tell; the findings sum up an option's many values instead of listing 36 KB of them."""
+    s = sweep(
+        "goofspiel", players=2, grid={"num_cards": list(range(1, 13))}, games=4, progress=False
+    )
+    alike = [d for d in s.differences if d.paired.no_spread and d.paired.value != 0]
+    assert len(alike) > 20 and not any(clear(d.paired) for d in alike)
+    for d in s.differences:
+        if d.metric.startswith("win rate") or d.metric == "shared wins":
+            assert d.paired.high > d.paired.low  # a share's interval never collapses
+    page = " ".join(unescape(s.report().render()).split())
+    assert "<strong>win rate: random</strong> in 0 of 11" in page
+    assert "<strong>mean length</strong> in 0 of 11" in page
+    assert "the same in every deal with 10 (fewer than 10 deals: too few to tell)" in page
+    assert "num_cards 1 → each of its 11 other values" in page and "num_cards 1 → 7:" not in page
+    summary = page[page.index("What changes") : page.index("Differences from the baseline")]
+    assert len(summary) < 6000
+
+
+@pytest.mark.parametrize("replicates", [2, 10, 49])
+def test_a_rating_interval_needs_enough_bootstrap_replicates(replicates: int) -> None:
+    """``rating_bootstrap=2`` was taken, and its two replicates' spread shown as a 95% interval
+    (whose ends are the 2.5th and 97.5th percentiles of the replicates)."""
+    from cardtable._study_defaults import MIN_RATING_BOOTSTRAP
+
+    assert MIN_RATING_BOOTSTRAP == 50
+    message = f"rating_bootstrap must be 0 .* or at least 50 .*got {replicates}"
+    with pytest.raises(cardtable.InvalidOptionError, match=message):
+        _goofspiel_tournament(games=2, rating_bootstrap=replicates)
+    assert _goofspiel_tournament(games=2, rating_bootstrap=50).rating_bootstrap == 50
+
+
+def test_balance_without_a_sole_winner_says_the_seats_cannot_be_tested() -> None:
+    """No game had a sole winner, so the exact test had nothing to count, yet the findings said
+    "No seat advantage shows (exact test p = 1)"."""
+    import json
+
+    b = balance(
+        "trafficars",
+        players=5,
+        games=100,
+        trace_games=0,
+        weaker=None,
+        progress=False,
+        hand_size=1,
+        lanes=1,
+        max_number=5,
+    )
+    assert all(s.sole_wins == 0 for s in b.seats)
+    assert math.isnan(b.seat_p_value) and math.isnan(b.seat_chi2_p_value)
+    assert all(math.isnan(s.p_value) for s in b.seats)
+    data = json.loads(json.dumps(b.to_dict(), allow_nan=False))
+    assert data["seat_p_value"] is None and data["seats"][0]["p_value"] is None
+    text = " ".join(str(b).split())
+    page = " ".join(unescape(b.report().render()).split())
+    for shown in (text, page):
+        assert "The seats cannot be tested for an advantage: no game had a sole winner" in (
+            shown.replace("<strong>", "").replace("</strong>", "")
+        )
+        assert "No seat advantage shows" not in shown and "p = 1" not in shown
+    assert "nan" not in text and "nan" not in page

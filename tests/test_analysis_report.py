@@ -34,7 +34,7 @@ def _make(kind: str, path: Path) -> None:
             "-n",
             "150",
             "--rating-bootstrap",
-            "20",
+            "50",
         ],
         "balance": ["balance", "turn_the_tide", "-p", "4", "-n", "600", "--trace-games", "40"],
         "sweep": [

@@ -19,7 +19,12 @@ import click
 from cardtable._cli_options import option_pairs, parse_options
 from cardtable._extras import ANALYSIS_MODULES
 from cardtable._inputs import MAX_THREADS, shown
-from cardtable._study_defaults import MAX_RATING_BOOTSTRAP, RATING_BOOTSTRAP, RATING_GAMES
+from cardtable._study_defaults import (
+    MAX_RATING_BOOTSTRAP,
+    MIN_RATING_BOOTSTRAP,
+    RATING_BOOTSTRAP,
+    RATING_GAMES,
+)
 
 __all__ = ["register"]
 
@@ -259,10 +264,13 @@ def _games_option(default: int, help: str) -> Callable[[Callable[..., Any]], Cal
     )
 
 
-def _not_one(ctx: click.Context, param: click.Parameter, value: int) -> int:
-    """Refuses 1 bootstrap replicate: an interval needs 0 (none) or at least 2."""
-    if value == 1:
-        raise click.BadParameter("give 0 (no rating intervals) or at least 2")
+def _none_or_enough(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """Refuses a few bootstrap replicates: 0 (no intervals) or enough for a 95% interval."""
+    if 0 < value < MIN_RATING_BOOTSTRAP:
+        raise click.BadParameter(
+            f"give 0 (no rating intervals) or at least {MIN_RATING_BOOTSTRAP} (a 95% interval "
+            "from fewer replicates is mostly noise)"
+        )
     return value
 
 
@@ -284,10 +292,11 @@ def register(main: click.Group) -> None:
     @click.option(
         "--rating-bootstrap",
         type=click.IntRange(0, MAX_RATING_BOOTSTRAP),
-        callback=_not_one,
+        callback=_none_or_enough,
         default=RATING_BOOTSTRAP,
         show_default=True,
-        help="Bootstrap replicates of the rating intervals (0: none, else at least 2).",
+        help="Bootstrap replicates of the rating intervals (0: none, else at least "
+        f"{MIN_RATING_BOOTSTRAP}).",
     )
     @click.option(
         "--rating-games",

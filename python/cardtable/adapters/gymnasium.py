@@ -57,7 +57,7 @@ from cardtable.errors import IllegalActionError, InvalidOptionError, InvalidStat
 from cardtable.vector import Info, Reward, StepResult, VectorEnv, _check_reset_options
 
 if TYPE_CHECKING:
-    from cardtable import _core
+    from cardtable.protocols import StateProtocol
 
 __all__ = ["ENV_IDS", "CardtableEnv", "CardtableVectorEnv", "make_env", "make_vec_env"]
 
@@ -394,7 +394,7 @@ class CardtableVectorEnv(gymnasium.vector.VectorEnv[Observations, Actions, npt.N
         """
         return self.vector_env.action_masks()
 
-    def states(self, envs: npt.ArrayLike | None = None) -> list[_core.State]:
+    def states(self, envs: npt.ArrayLike | None = None) -> list[StateProtocol]:
         """The envs' games as states with their histories: :meth:`cardtable.VectorEnv.states`.
 
         Behind Gymnasium's wrappers: ``envs.unwrapped.states()``.

@@ -1,9 +1,16 @@
 """Differences ``a − b`` paired by deal, shared by tournaments (bots) and sweeps (option sets).
 
 Two things played on the same deals are compared deal by deal: the mean over deals of (a's mean −
-b's mean in that deal), with the Student-t interval over deals. The deal's luck, common to both,
-cancels. Each study also gives the interval the same difference would get without the pairing,
-to show what the shared deals gain.
+b's mean in that deal). The deal's luck, common to both, cancels. A difference of means (score,
+place, length, margin) has the Student-t interval over deals; a difference of shares (win rates,
+shared wins) Tango's score interval for paired proportions
+(:func:`cardtable.analysis._stats.paired_share_difference`), which never has zero width, however
+few the deals. Each study also gives the interval the same difference would get without the
+pairing, to show what the shared deals gain.
+
+A difference is called clear only when its interval excludes 0 and the deals' differences spread:
+a sample in which every deal gave the same difference (two deals both won by the same bot, or a
+length that an option fixes) says so instead (:func:`verdict`).
 """
 
 from __future__ import annotations
@@ -17,10 +24,18 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable._inputs import shown
-from cardtable.analysis._stats import Estimate, Record, clip, mean_estimate, t_quantile
+from cardtable.analysis._stats import (
+    Estimate,
+    Record,
+    clip,
+    mean_estimate,
+    paired_share_difference,
+    t_quantile,
+)
 from cardtable.errors import InvalidOptionError
 
 __all__ = [
+    "FEW_DEALS",
     "METRIC_WORDS",
     "Difference",
     "PairedDifference",
@@ -31,8 +46,12 @@ __all__ = [
     "paired_estimate",
     "unit_means",
     "unpaired_estimate",
+    "verdict",
     "within",
 ]
+
+FEW_DEALS = 10
+"""Fewer deals than this that all gave the same difference are too few to tell anything from."""
 
 METRIC_WORDS: dict[str, tuple[str, ...]] = {
     "win": ("win rate", "win_rate"),
@@ -121,7 +140,14 @@ class Difference(Estimate):
     An :class:`Estimate` that writes itself as a difference: with its sign, and a difference of
     shares in percentage points, as the study tables write it (``+4.2 pts (+1.0…+7.4)``, where a
     share would read ``4.2% (1.0–7.4%)``). A number that rounds to zero has no sign.
+
+    Attributes:
+        no_spread: Whether every deal gave the same difference: a sample without spread, from
+            which no difference is called clear (a difference of means then has a zero-width
+            interval, written ``+8.00 (all 4 deals alike)``).
     """
+
+    no_spread: bool = False
 
     def fmt(self, digits: int = 3, percent: bool = False) -> str:
         """``+0.420 (+0.100…+0.740)``, or ``+4.2 pts (+1.0…+7.4)`` with ``percent``.
@@ -186,27 +212,41 @@ def unit_means(values: npt.ArrayLike, units: npt.ArrayLike, size: int) -> npt.ND
     return result
 
 
-def within(e: Estimate, share: bool) -> Difference:
-    """``e`` as a :class:`Difference`; one of two shares (``share``) clipped to −1..1, its range."""
+def within(e: Estimate, share: bool, no_spread: bool = False) -> Difference:
+    """``e`` as a :class:`Difference`; one of two shares (``share``) clipped to −1..1, its range.
+
+    Args:
+        e: The estimate.
+        share: Whether it is a difference of shares.
+        no_spread: Whether every deal gave the same difference (see :class:`Difference`).
+    """
     c = clip(e, -1.0, 1.0) if share else e
-    return Difference(c.value, c.low, c.high, c.n)
+    return Difference(c.value, c.low, c.high, c.n, no_spread)
 
 
 def paired_estimate(
     a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], *, share: bool = False
 ) -> Difference:
-    """The mean of ``a − b`` over the units where both are defined, with its t interval.
+    """The mean of ``a − b`` over the units where both are defined, with its 95% interval.
+
+    A difference of means gets the t interval over the units (zero width when every unit gave
+    the same difference); one of shares Tango's score interval for paired proportions
+    (:func:`cardtable.analysis._stats.paired_share_difference`), which never has zero width.
 
     Args:
         a: Per unit (deal, or game) means of the first.
         b: Per unit means of the second, unit for unit.
-        share: Whether the metric is a share (the interval is clipped to −1..1).
+        share: Whether the metric is a share in [0, 1] (the interval is Tango's, within −1..1).
 
     Returns:
-        The paired difference; ``n`` is the number of units both have.
+        The paired difference; ``n`` is the number of units both have, and ``no_spread`` whether
+        they all gave the same difference.
     """
     both = ~np.isnan(a) & ~np.isnan(b)
-    return within(mean_estimate((a - b)[both]), share)
+    d = (a - b)[both]
+    no_spread = bool(d.size) and bool(np.all(d == d[0]))
+    e = paired_share_difference(a[both], b[both]) if share else mean_estimate(d)
+    return within(e, share, no_spread)
 
 
 def unpaired_estimate(
@@ -246,13 +286,38 @@ def unpaired_estimate(
 
 
 def clear(e: Estimate) -> bool:
-    """Whether a difference is clear: its interval excludes 0."""
-    return e.low > 0 or e.high < 0
+    """Whether a difference is clear: its interval has width and excludes 0, and the deals spread.
+
+    A zero-width interval (every deal gave the same difference of means) and a sample without
+    spread (:attr:`Difference.no_spread`) are never clear: they show no uncertainty because they
+    have no spread to read it from, not because there is none.
+    """
+    if isinstance(e, Difference) and e.no_spread:
+        return False
+    return e.low < e.high and (e.low > 0 or e.high < 0)
+
+
+def verdict(e: Estimate) -> str:
+    """What a paired difference says, in words (``**`` marks emphasis).
+
+    ``**clear**`` (:func:`clear`); ``not distinguishable`` from no difference with these deals;
+    or, for a sample without spread, that every deal gave the same difference, with ``too few to
+    tell`` under :data:`FEW_DEALS` deals (one deal has no interval at all).
+    """
+    if clear(e):
+        return "**clear**"
+    if isinstance(e, Difference) and e.no_spread and e.value != 0:
+        if e.n < 2:
+            return "one deal only: too few to tell"
+        few = ": too few to tell" if e.n < FEW_DEALS else ""
+        return f"the same in all {e.n:,} deals{few}"
+    return "not distinguishable"
 
 
 def flipped(e: Estimate) -> Difference:
     """The estimate of ``b − a`` from that of ``a − b``."""
-    return Difference(-e.value, -e.high, -e.low, e.n)
+    no_spread = isinstance(e, Difference) and e.no_spread
+    return Difference(-e.value, -e.high, -e.low, e.n, no_spread)
 
 
 def difference_text(e: Estimate, percent: bool = False, unit: bool = True) -> str:
@@ -280,6 +345,8 @@ def _signed_text(e: Estimate, scale: float, decimals: int, unit: str) -> str:
     value = _signed(scale * e.value, decimals) + unit
     if not (np.isfinite(e.low) and np.isfinite(e.high)):
         return value
+    if isinstance(e, Difference) and e.no_spread and e.low == e.high:
+        return f"{value} (all {e.n:,} deals alike)"
     return f"{value} ({_signed(scale * e.low, decimals)}…{_signed(scale * e.high, decimals)})"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
 import os
 import re
 import shlex
@@ -17,17 +18,27 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardtable._inputs import check_path, write_whole
-from cardtable.analysis._text import option_text
+from cardtable.analysis._text import MARKUP, option_text
 
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Report", "Section", "command_line", "figure", "rerun_text", "svg_of", "table"]
+__all__ = [
+    "Report",
+    "Section",
+    "chart_label",
+    "command_line",
+    "figure",
+    "rerun_text",
+    "svg_of",
+    "table",
+    "text_color",
+]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
        margin: 0; background: #f6f7f9; color: #1d2430; line-height: 1.5; }
-main { max-width: 1040px; margin: 0 auto; padding: 24px 28px 48px; }
+main { max-width: 1040px; margin: 0 auto; padding: 24px 28px 48px; overflow-wrap: break-word; }
 h1 { font-size: 1.7em; margin: 0.2em 0 0.1em; }
 h2 { font-size: 1.25em; margin: 1.6em 0 0.4em; border-bottom: 2px solid #d8dde6;
      padding-bottom: 0.2em; }
@@ -36,9 +47,16 @@ h2 { font-size: 1.25em; margin: 1.6em 0 0.4em; border-bottom: 2px solid #d8dde6;
         box-shadow: 0 1px 3px rgba(0,0,0,0.08); }
 .findings li { margin: 0.35em 0; }
 .findings strong { color: #0b4f8a; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.92em; }
+caption { caption-side: top; text-align: left; color: #5b6576; font-size: 0.95em;
+          padding: 2px 0 4px; }
 th, td { padding: 4px 10px; border-bottom: 1px solid #e3e7ee; text-align: right; }
 th { background: #eef1f6; font-weight: 600; }
+tbody th { background: none; font-weight: normal; }
+.name { display: inline-block; max-width: 18em; }
+.head { display: inline-block; max-width: 11em; }
+.long { min-width: 7em; overflow-wrap: anywhere; }
 td:first-child, th:first-child { text-align: left; }
 figure { margin: 10px 0; }
 .plots { display: flex; flex-wrap: wrap; gap: 4px 18px; }
@@ -46,7 +64,13 @@ figure { margin: 10px 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #5b6576; font-size: 0.9em; }
 .note { color: #5b6576; font-size: 0.88em; }
-code { background: #eef1f6; padding: 1px 4px; border-radius: 4px; }
+code { background: #eef1f6; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
+@media (max-width: 600px) {
+  main { padding: 12px 10px 32px; }
+  .card { padding: 10px 12px; }
+  th, td { padding: 3px 6px; }
+  .plots figure { flex-basis: 100%; }
+}
 """
 
 
@@ -75,16 +99,80 @@ def rerun_text(command: str | None, bots: Sequence[str]) -> str:
     )
 
 
+_SVG_SALT = "cardtable"
+"""matplotlib's ``svg.hashsalt``: its SVG ids are hashes of this and what they name, so the same
+figure gives the same SVG (unset, every id is a new random one). The ids of a page's figures are
+made unique when the page is put together (:meth:`Section.render`)."""
+
+
 def svg_of(fig: Any) -> str:
-    """A matplotlib figure as an inline ``<svg>`` element (text kept as text); closes it."""
+    """A matplotlib figure as an inline ``<svg>`` element (text kept as text); closes it.
+
+    The same figure gives the same text: the ids are hashed with a fixed salt and the
+    ``<metadata>`` block (creation date, tool names) is left out.
+    """
+    import matplotlib
     import matplotlib.pyplot as plt
 
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT}):
+        fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
-    # Drop the <metadata> block (creation date, tool names): the report stays reproducible.
     return re.sub(r"<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.S)
+
+
+_SVG_ID = re.compile(r'(\bid="|\bhref="#|url\(#)')
+"""Where an SVG names or refers to an id: ``id="x"``, ``xlink:href="#x"``, ``url(#x)``."""
+
+
+def _page_svg(svg: str, number: int) -> str:
+    """``svg`` for figure ``number`` of a page: its ids prefixed ``f<number>-`` and labelled.
+
+    Inline SVGs share the page's ids: two figures with an ``axes_1`` (or the same clip path)
+    would refer to each other's. The ``<svg>`` gets ``role="img"`` and is named by its caption
+    (``aria-labelledby``), which :meth:`Section.render` gives the id ``fig<number>-caption``.
+    """
+    svg = _SVG_ID.sub(lambda m: f"{m.group(1)}f{number}-", svg)
+    return svg.replace("<svg ", f'<svg role="img" aria-labelledby="fig{number}-caption" ', 1)
+
+
+def chart_label(text: str, width: int = 22) -> str:
+    """``text`` broken onto lines of at most ``width`` characters, for a chart's tick or legend.
+
+    A long bot spec (``mcts:iterations=8,c=1.4,rollout=greedy``) breaks after its commas and
+    colons; a part still too long is cut at ``width``. Short text is left whole.
+    """
+    if len(text) <= width:
+        return text
+    parts = re.findall(r"[^,:]*[,:]?", text)
+    lines: list[str] = []
+    line = ""
+    for part in filter(None, parts):
+        if line and len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+        while len(line) > width:
+            lines.append(line[:width])
+            line = line[width:]
+    lines.append(line)
+    return "\n".join(x for x in lines if x)
+
+
+def text_color(rgba: Sequence[float]) -> str:
+    """``"black"`` or ``"white"``: whichever contrasts more with a cell of colour ``rgba``.
+
+    By the WCAG relative luminance of the colour (its sRGB channels linearized): black when
+    ``(L + 0.05) / 0.05 >= 1.05 / (L + 0.05)``, else white.
+    """
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "black" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "white"
 
 
 @contextmanager
@@ -97,6 +185,9 @@ def figure(width: float = 7.5, height: float = 3.6) -> Iterator[Any]:
 
     with plt.rc_context(
         {
+            # Text as it is: a bot or policy named "cost$x^2$" is no formula (and "$\\frac$"
+            # no error).
+            "text.parse_math": False,
             "svg.fonttype": "none",
             "font.size": 10,
             "axes.spines.top": False,
@@ -109,22 +200,89 @@ def figure(width: float = 7.5, height: float = 3.6) -> Iterator[Any]:
         yield fig, ax
 
 
-def legend_above(ax: Any) -> None:
+def legend_above(ax: Any, columns: int = 1) -> None:
     """Puts the axes' legend above the plot, right-aligned and without a frame.
 
     Inside the axes a legend box can cover a bar or an interval (``loc="lower right"`` covered
     the last bar of the tournament and balance charts).
+
+    Args:
+        ax: The axes.
+        columns: The legend's entries side by side.
     """
-    ax.legend(loc="lower right", bbox_to_anchor=(1, 1), borderaxespad=0.2, frameon=False)
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """An HTML table (cells are escaped)."""
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows
+    ax.legend(
+        loc="lower right", bbox_to_anchor=(1, 1), borderaxespad=0.2, frameon=False, ncols=columns
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    caption: str,
+    row_headers: int = 1,
+) -> str:
+    """An HTML table (cells are escaped) in a box that scrolls sideways when it is too wide.
+
+    Args:
+        headers: The column headings (``<th scope="col">``).
+        rows: The cells, row by row.
+        caption: What the table shows (its ``<caption>``, which also names the scrolling box).
+        row_headers: How many of a row's first cells name it (``<th scope="row">``).
+
+    Returns:
+        The HTML.
+    """
+    # A cell's text in a box of limited width: a long name or heading wraps (a bot spec
+    # anywhere) rather than widening its column until the numbers beside it wrap.
+    head = "".join(f'<th scope="col">{_boxed(h, "head")}</th>' for h in headers)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<th scope="row">{_boxed(c, "name")}</th>'
+            if i < row_headers
+            else f"<td>{html.escape(str(c))}</td>"
+            for i, c in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    name = html.escape(caption)
+    return (
+        f'<div class="scroll" role="region" tabindex="0" aria-label="{name}">'
+        f"<table><caption>{name}</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+_LONG_WORD = 16
+"""A word longer than this (a bot spec such as ``mcts:iterations=8,c=1.4``) may break anywhere."""
+
+
+def _boxed(text: object, kind: str) -> str:
+    """A heading's or a row name's text in a box of limited width (``kind``: its CSS class).
+
+    A long name or heading then wraps rather than widen its column until the numbers beside it
+    wrap; one with a word longer than :data:`_LONG_WORD` characters (a bot spec) may break inside
+    it too, while a short word (``num_cards``) stays whole.
+    """
+    words = str(text).split()
+    long = " long" if words and max(map(len, words)) > _LONG_WORD else ""
+    return f'<span class="{kind}{long}">{html.escape(str(text))}</span>'
+
+
+@dataclass(frozen=True)
+class _Figure:
+    """A figure of a section: its inline SVG and caption, numbered when the page is made."""
+
+    svg: str
+    caption: str
+
+    def render(self, number: int) -> str:
+        return (
+            f"<figure>{_page_svg(self.svg, number)}"
+            f'<figcaption id="fig{number}-caption">{html.escape(self.caption)}</figcaption>'
+            "</figure>"
+        )
 
 
 @dataclass
@@ -136,38 +294,61 @@ class Section:
 
     heading: str
     findings: list[str] = field(default_factory=list)
-    blocks: list[str] = field(default_factory=list)
+    blocks: list[str | _Figure] = field(default_factory=list)
     side_by_side: bool = False
 
     def add_figure(self, svg: str, caption: str) -> None:
-        """Appends a figure (an inline SVG) with its caption."""
-        self.blocks.append(f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>")
+        """Appends a figure (an inline SVG) with its caption, which names it for screen readers."""
+        self.blocks.append(_Figure(svg, caption))
 
-    def add_table(self, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-        """Appends a table."""
-        self.blocks.append(table(headers, rows))
+    def add_table(
+        self, headers: Sequence[str], rows: Sequence[Sequence[object]], caption: str, **kw: int
+    ) -> None:
+        """Appends a table (see :func:`table`)."""
+        self.blocks.append(table(headers, rows, caption, **kw))
 
     def add_note(self, text: str) -> None:
         """Appends a small note (plain text)."""
         self.blocks.append(f'<p class="note">{html.escape(text)}</p>')
 
-    def render(self) -> str:
-        """The section as HTML. Findings may use ``**bold**``; everything else is escaped."""
+    def render(self, figures: Iterator[int] | None = None) -> str:
+        """The section as HTML. Findings may use ``**bold**``; everything else is escaped.
+
+        Args:
+            figures: The numbers of the page's figures, from the first this section's takes
+                (``None``: from 1). Each number makes its figure's ids unique on the page.
+        """
+        numbers = itertools.count(1) if figures is None else figures
         parts = [f"<h2>{html.escape(self.heading)}</h2>", '<div class="card">']
         if self.findings:
             items = "".join(f"<li>{_inline(f)}</li>" for f in self.findings)
             parts.append(f'<ul class="findings">{items}</ul>')
+        blocks = [b.render(next(numbers)) if isinstance(b, _Figure) else b for b in self.blocks]
         if self.side_by_side:
-            parts.append('<div class="plots">' + "".join(self.blocks) + "</div>")
+            parts.append('<div class="plots">' + "".join(blocks) + "</div>")
         else:
-            parts.extend(self.blocks)
+            parts.extend(blocks)
         parts.append("</div>")
         return "".join(parts)
 
 
 def _inline(text: str) -> str:
-    pieces = html.escape(text).split("**")
-    return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(pieces))
+    """A finding as HTML: ``**bold**``; user text escaped by :func:`_text.literal` stays as is."""
+    out: list[str] = []
+    bold = False
+    end = 0
+    for m in MARKUP.finditer(text):
+        out.append(html.escape(text[end : m.start()]))
+        if m.group(1) is not None:
+            out.append(html.escape(m.group(1)))
+        else:
+            out.append("</strong>" if bold else "<strong>")
+            bold = not bold
+        end = m.end()
+    out.append(html.escape(text[end:]))
+    if bold:
+        out.append("</strong>")
+    return "".join(out)
 
 
 @dataclass
@@ -181,7 +362,8 @@ class Report:
 
     def render(self) -> str:
         """The page as one HTML document."""
-        body = "".join(s.render() for s in self.sections)
+        figures = itertools.count(1)  # one numbering for the page: its SVG ids stay unique
+        body = "".join(s.render(figures) for s in self.sections)
         foot = f'<p class="note">{html.escape(self.footer)}</p>' if self.footer else ""
         return (
             "<!DOCTYPE html>\n"

@@ -24,6 +24,7 @@ __all__ = [
     "json_dict",
     "json_value",
     "mean_estimate",
+    "paired_share_difference",
     "proportion",
     "record_dict",
     "t_quantile",
@@ -80,7 +81,9 @@ class Estimate:
         """``value (low–high)``, as percentages with ``percent``.
 
         Without an interval (an end undefined, as a rating's without bootstrap replicates or a
-        mean of one unit) only the value, never ``nan–nan``; an undefined value is ``—``.
+        mean of one unit) only the value, never ``nan–nan``; an undefined value is ``—``. An
+        interval with a negative end is written ``low…high`` (``-2.56…-1.48``): a dash before a
+        minus sign (``-2.56–-1.48``) reads as a double minus.
         """
         if not math.isfinite(self.value):
             return "—"
@@ -97,7 +100,8 @@ class Estimate:
             and f"{scale * self.low:.{e}f}" == f"{scale * self.high:.{e}f}"
         ):
             e += 1
-        return f"{value} ({scale * self.low:.{e}f}–{scale * self.high:.{e}f}{unit})"
+        dash = "…" if self.low < 0 else "–"
+        return f"{value} ({scale * self.low:.{e}f}{dash}{scale * self.high:.{e}f}{unit})"
 
 
 def mean_estimate(x: npt.ArrayLike) -> Estimate:
@@ -204,6 +208,86 @@ def _wilson(share: float, trials: float) -> tuple[float, float]:
     low = 0.0 if share <= 0.0 else max(centre - half, 0.0)
     high = 1.0 if share >= 1.0 else min(centre + half, 1.0)
     return low, high
+
+
+def paired_share_difference(a: npt.ArrayLike, b: npt.ArrayLike) -> Estimate:
+    """``mean(a) − mean(b)`` of two shares paired unit by unit, with Tango's score 95% interval.
+
+    ``a`` and ``b`` hold, unit for unit (a deal), a share in [0, 1]: a 0/1 outcome or the mean of
+    several (a bot's wins over a deal's seat rotations). For 0/1 outcomes the units are the pairs
+    of a paired 2×2 table: ``b12`` units where only ``a`` happened, ``b21`` where only ``b`` did,
+    and the interval is Tango's (1998) score interval for the difference of paired proportions:
+    the differences ``Δ`` that the score test of ``b12 − b21 − nΔ`` (with the cell shares' maximum
+    likelihood estimates under ``Δ``) does not reject at 5%. Unlike the t interval over the units,
+    it never has zero width: two deals that both went to ``a`` give ``+100 pts (−31.5…+100)``, not
+    ``(+100…+100)``.
+
+    Shares between 0 and 1 generalize the table: each unit's difference ``d = a − b`` counts as
+    ``max(d, 0)`` of a unit for ``a`` and ``max(−d, 0)`` for ``b``, and the units are taken at the
+    design's effective number (Kish, as :func:`cluster_mean`): the variance of such a table's
+    differences, ``q12 + q21 − Δ²``, over the observed variance of ``d``, times the units, times
+    ``(z / t)²`` for the units' degrees of freedom (Korn and Graubard). Away from ±100 points the
+    interval is then the t interval over the units; near them it stays a proper interval. Where
+    every difference is −1, 0 or 1 (0/1 outcomes) the variance follows from the table, and where
+    the differences do not spread (all the same) there is none to read: the units then count as
+    they are, and the interval is Tango's.
+
+    Args:
+        a: The first share per unit.
+        b: The second share per unit, unit for unit (no NaN in either).
+
+    Returns:
+        The difference; ``n`` is the number of units.
+    """
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    n = int(d.size)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    value = float(d.mean())
+    ahead = float(np.maximum(d, 0.0).mean())
+    behind = float(np.maximum(-d, 0.0).mean())
+    table_variance = ahead + behind - value**2
+    spread = float(d.var(ddof=1)) if n > 1 else 0.0
+    units = float(n)
+    binary = bool(np.all((d == 0) | (np.abs(d) == 1)))
+    if spread > 0.0 and table_variance > 0.0 and not binary:
+        units = n * table_variance / spread * (z_quantile() / t_quantile(n - 1)) ** 2
+    low, high = _tango(ahead * units, behind * units, units)
+    return Estimate(value, min(low, value), max(high, value), n)
+
+
+def _tango(b12: float, b21: float, n: float) -> tuple[float, float]:
+    """Tango's 95% score interval for ``p1 − p2`` of ``n`` pairs, ``b12`` and ``b21`` discordant.
+
+    The counts may be effective (not whole numbers). The score statistic decreases in ``Δ`` from
+    ``+∞`` at −1 to −∞ at 1: each end is found by bisection to within about 1e-12.
+    """
+    z = z_quantile()
+
+    def score(delta: float) -> float:
+        numerator = b12 - b21 - n * delta
+        b = -b12 - b21 + (2 * n - b12 + b21) * delta
+        c = -b21 * delta * (1 - delta)
+        q21 = (math.sqrt(max(b * b - 8 * n * c, 0.0)) - b) / (4 * n)
+        variance = n * (2 * q21 + delta * (1 - delta))
+        if variance <= 0.0:
+            return math.copysign(math.inf, numerator) if numerator else 0.0
+        return numerator / math.sqrt(variance)
+
+    def root(low: float, high: float, target: float) -> float:
+        # score(low) > target > score(high): the root lies between.
+        for _ in range(60):
+            middle = (low + high) / 2
+            if score(middle) > target:
+                low = middle
+            else:
+                high = middle
+        return (low + high) / 2
+
+    estimate = (b12 - b21) / n
+    lower = -1.0 if score(-1.0) <= z else root(-1.0, estimate, z)
+    upper = 1.0 if score(1.0) >= -z else root(estimate, 1.0, -z)
+    return lower, upper
 
 
 def clip(e: Estimate, low: float, high: float) -> Estimate:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -11,13 +12,16 @@ from cardtable._rich_text import plain_text
 from cardtable._words import plural
 
 __all__ = [
+    "MARKUP",
     "check_width",
+    "literal",
     "option_text",
     "options_text",
     "plain_text",
     "plural",
     "summary_title",
     "text_table",
+    "unmarked",
 ]
 
 
@@ -83,3 +87,22 @@ def summary_title(
     changed = changed_options(game_id, players, options)
     named = [f"options {options_text(changed)}"] if changed else []
     return ", ".join([game_id, seats, *named, *details])
+
+
+def literal(text: object) -> str:
+    """``text`` to put in a finding as it is: its backslashes and asterisks escaped.
+
+    Findings mark emphasis with ``**``; a name the user chose (a Python policy's ``policy:a**b``,
+    an option value) would otherwise open or close it. The report (``_report._inline``) and
+    :func:`unmarked` read a backslash as keeping the next character.
+    """
+    return re.sub(r"([\\*])", r"\\\1", str(text))
+
+
+MARKUP = re.compile(r"\\(.)|\*\*", re.S)
+"""A finding's markup: ``**`` toggles bold, a backslash keeps the next character as it is."""
+
+
+def unmarked(text: str) -> str:
+    """A finding as plain text: its ``**`` left out, its escaped characters as they are."""
+    return MARKUP.sub(lambda m: m.group(1) or "", text)

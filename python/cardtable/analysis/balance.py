@@ -30,9 +30,11 @@ from cardtable.analysis._stats import (
 )
 from cardtable.analysis._text import (
     check_width,
+    literal,
     options_text,
     plain_text,
     text_table,
+    unmarked,
 )
 from cardtable.analysis._trace import (
     GameTrace,
@@ -67,7 +69,8 @@ class SeatBalance(Record):
             the range of a game's scores (some games' scores go below 0).
         p_value: Exact two-sided binomial test of the seat's share of the games won alone against
             1/players, Holm-adjusted over the seats (with 2 players the two seats' tests are one
-            test, not adjusted: both are :attr:`BalanceResult.seat_p_value`).
+            test, not adjusted: both are :attr:`BalanceResult.seat_p_value`); NaN (``None`` in
+            ``to_dict``) when no game had a sole winner, which leaves the test nothing to count.
     """
 
     seat: int
@@ -184,8 +187,10 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         games: Mirrored games.
         seats: Per seat.
         seat_p_value: Exact test against equal seats: for 2 players the two-sided binomial test of
-            the games won alone, else the smallest Holm-adjusted per-seat p-value.
-        seat_chi2_p_value: The chi-square test of the games won alone against equal seats.
+            the games won alone, else the smallest Holm-adjusted per-seat p-value; NaN (``None``
+            in :meth:`to_dict`) when no game had a sole winner: the seats cannot be tested.
+        seat_chi2_p_value: The chi-square test of the games won alone against equal seats (NaN
+            as :attr:`seat_p_value`).
         shared_wins: Share of games with more than one winner.
         length: Decisions per game.
         margin: Winning margin: the best winner's score minus the best other score (in the
@@ -326,7 +331,9 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                 f"{worst.seat} least: {worst.win_rate.fmt(3, True)} (equal seats would each win "
                 f"{100 * even:.1f}%, shared wins counting for every winner). "
             )
-        out.append(f"With {self.bot} in every seat, " + seats + self._seat_verdict(best, worst))
+        out.append(
+            f"With {literal(self.bot)} in every seat, " + seats + self._seat_verdict(best, worst)
+        )
         q = self.length.quantiles
         out.append(
             f"A game lasts **{self.length.mean.value:.1f} decisions** on average "
@@ -349,7 +356,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
         if self.luck is not None:
             lk = self.luck
             out.append(
-                f"Luck: one {lk.weaker} player against {n - 1} × {lk.stronger} still wins "
+                f"Luck: one {literal(lk.weaker)} player against {n - 1} × {literal(lk.stronger)} "
+                "still wins "
                 f"**{lk.upset_rate.fmt(3, True)}** of its games{self._even_game_text()} "
                 f"Of the variation in final scores, the deal explains "
                 f"{100 * lk.deal_share:.0f}%, the bot {100 * lk.bot_share:.0f}%, the seat "
@@ -369,6 +377,11 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             best: The seat of the highest win rate.
             worst: The seat of the lowest win rate.
         """
+        if math.isnan(self.seat_p_value):
+            return (
+                "**The seats cannot be tested for an advantage**: no game had a sole winner, and "
+                "the exact test compares the games each seat won alone."
+            )
         if self.seat_p_value >= 0.05:
             return f"**No seat advantage shows** (exact test p = {self.seat_p_value:.2g})."
         alone = sum(s.sole_wins for s in self.seats)
@@ -455,7 +468,8 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             else f"{100 * self.shared_wins.value:.0f}% of which end in a shared win"
         )
         return (
-            f", {100 * lk.upset_alone.value:.1f}% alone. A {lk.stronger} player in its seat wins "
+            f", {100 * lk.upset_alone.value:.1f}% alone. A {literal(lk.stronger)} player in its "
+            "seat wins "
             f"{even} in the mirrored games, {shared} (counted for every winner)."
         )
 
@@ -507,13 +521,13 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
                     s.win_rate.fmt(3, True),
                     f"{s.sole_wins:,}",
                     s.score.fmt(2),
-                    f"{s.p_value:.3g}",
+                    _p_text(s.p_value),
                 )
                 for s in self.seats
             ),
         )
         notes = [*self.findings(), *([_trace_text(self.trace_doc)] if self.traced else [])]
-        return plain_text(width, t, *["• " + line.replace("**", "") for line in notes])
+        return plain_text(width, t, *["• " + unmarked(line) for line in notes])
 
     def report(self) -> Report:
         """The HTML report."""
@@ -655,15 +669,15 @@ def balance(
     sole = w.sum(axis=1) == 1
     sole_counts = w[sole].sum(axis=0).astype(int)
     sole_total = int(sole_counts.sum())
-    raw_p = [
-        float(stats.binomtest(int(c), sole_total, 1 / n).pvalue) if sole_total else 1.0
-        for c in sole_counts
-    ]
-    # With 2 players the seats' tests are one test (seat 1 won alone whenever seat 0 did not, and
-    # the two-sided test of 1/2 is symmetric): nothing to adjust for.
-    adjusted = raw_p if n == 2 else holm(raw_p)
-    seat_p = raw_p[0] if n == 2 else min(adjusted)
-    chi2_p = float(stats.chisquare(sole_counts).pvalue) if sole_total else 1.0
+    if sole_total:
+        raw_p = [float(stats.binomtest(int(c), sole_total, 1 / n).pvalue) for c in sole_counts]
+        # With 2 players the seats' tests are one test (seat 1 won alone whenever seat 0 did
+        # not, and the two-sided test of 1/2 is symmetric): nothing to adjust for.
+        adjusted = raw_p if n == 2 else holm(raw_p)
+        seat_p = raw_p[0] if n == 2 else min(adjusted)
+        chi2_p = float(stats.chisquare(sole_counts).pvalue)
+    else:  # no game won alone: nothing to test (a p-value of 1 would read "no advantage")
+        adjusted, seat_p, chi2_p = [math.nan] * n, math.nan, math.nan
     seats = [
         SeatBalance(
             seat=p,
@@ -732,10 +746,40 @@ def balance(
     )
 
 
+def _p_text(p: float) -> str:
+    """A p-value for a table, ``—`` where there was nothing to test."""
+    return "—" if math.isnan(p) else f"{p:.3g}"
+
+
+def _add_distribution(
+    section: Section, d: Distribution, xlabel: str, color: str, caption: str, what: str
+) -> None:
+    """Adds the histogram of ``d`` to ``section``, or a note when it has one value only.
+
+    A histogram of one bar (every game tied, its margin 0) shows nothing: the note says what
+    every game had instead.
+
+    Args:
+        section: The section.
+        d: The distribution.
+        xlabel: The histogram's x axis.
+        color: Its bars' colour.
+        caption: Its caption.
+        what: What every game had, for the note, with ``{value}`` for the value:
+            ``"a winning margin of {value}"``.
+    """
+    if len(d.values) == 1:
+        had = what.format(value=f"{d.values[0]:g}")
+        section.add_note(f"{caption} Every game had {had}: no histogram.")
+    elif d.values:
+        section.add_figure(_bar_distribution(d, xlabel, color), caption)
+
+
 def _bar_distribution(d: Distribution, xlabel: str, color: str) -> str:
     from matplotlib.ticker import MaxNLocator
 
     with figure(7.5, 3.0) as (fig, ax):
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games
         widths = np.diff(d.values).min() if len(d.values) > 1 else 1.0
         ax.bar(d.values, d.counts, width=0.9 * widths, color=color, align="center")
         ax.axvline(d.mean.value, color="#333", linestyle="--", label=f"mean {d.mean.value:.2f}")
@@ -773,6 +817,7 @@ def _balance_report(b: BalanceResult) -> Report:
             f"Reproduce with `{_reproduce(b)}`."
         ),
     )
+    score = score_label(b.game_id, "mean score")
     summary = Section("In short")
     summary.findings = b.findings()
     report.sections.append(summary)
@@ -784,17 +829,18 @@ def _balance_report(b: BalanceResult) -> Report:
         "the games each seat won alone against an equal share, adjusted for testing every seat."
     )
     s.add_table(
-        ["seat", "win rate (95% interval)", "games won alone", "mean score", "p-value"],
+        ["seat", "win rate (95% interval)", "games won alone", score, "p-value"],
         [
             [
-                x.seat,
+                f"seat {x.seat}",
                 x.win_rate.fmt(3, True),
                 f"{x.sole_wins:,}",
                 x.score.fmt(2),
-                f"{x.p_value:.3g}",
+                _p_text(x.p_value),
             ]
             for x in b.seats
         ],
+        "Each seat of the mirrored games, with 95% intervals and the exact test's p-value.",
     )
     with figure(7.5, 3.0) as (fig, ax):
         seats = [f"seat {x.seat}" for x in b.seats]
@@ -806,17 +852,25 @@ def _balance_report(b: BalanceResult) -> Report:
         ax.bar(seats, vals, yerr=err, color="#4c78a8", capsize=5)
         even = 100 * b.equal_share
         ax.axhline(even, color="#e45756", linestyle="--", label=f"equal seats ({even:.1f}%)")
-        ax.set_ylim(0, min(100, max(vals) * 1.3))
+        # Room for the whole of every interval and the equal-seats line, never past 100%.
+        top = max(100 * x.win_rate.high for x in b.seats)
+        ax.set_ylim(0, min(105.0, 1.1 * max(top, even, 1.0)))
         ax.set_ylabel("win rate (%)")
         _report.legend_above(ax)
         s.add_figure(svg_of(fig), "Win rate by seat with 95% intervals.")
     report.sections.append(s)
 
     ln = Section("Game length and margins")
-    ln.add_figure(_bar_distribution(b.length, "decisions per game", "#72b7b2"), "Game length.")
-    ln.add_figure(
-        _bar_distribution(b.margin, "winning margin (points)", "#f58518"),
+    _add_distribution(
+        ln, b.length, "decisions per game", "#72b7b2", "Game length.", "a length of {value}"
+    )
+    _add_distribution(
+        ln,
+        b.margin,
+        "winning margin (points)",
+        "#f58518",
         "Winning margin: the winner's score minus the best other score.",
+        "a winning margin of {value}",
     )
     report.sections.append(ln)
 
@@ -848,9 +902,13 @@ def _balance_report(b: BalanceResult) -> Report:
                     "How often a player who leads alone at each point of the game goes on to win, "
                     "with its 95% interval over the traced games that had a sole leader there.",
                 )
-        tr.add_figure(
-            _bar_distribution(b.lead_changes, "lead changes per game", "#b279a2"),
+        _add_distribution(
+            tr,
+            b.lead_changes,
+            "lead changes per game",
+            "#b279a2",
             "Lead changes: how often the sole leader changes.",
+            "{value} lead changes",
         )
         report.sections.append(tr)
 
@@ -858,8 +916,8 @@ def _balance_report(b: BalanceResult) -> Report:
         lk = b.luck
         lu = Section("Luck")
         lu.findings.append(
-            f"One {lk.weaker} player sits at the table with {n - 1} × {lk.stronger}, in every seat "
-            f"in turn, on the same {lk.games:,} deals."
+            f"One {literal(lk.weaker)} player sits at the table with {n - 1} × "
+            f"{literal(lk.stronger)}, in every seat in turn, on the same {lk.games:,} deals."
         )
         lu.add_table(
             ["measure", "value"],
@@ -876,6 +934,7 @@ def _balance_report(b: BalanceResult) -> Report:
                 ["… by the bot", f"{100 * lk.bot_share:.1f}%"],
                 ["… by the seat", f"{100 * lk.seat_share:.1f}%"],
             ],
+            "Luck: the weaker bot against the mirrored one, on the same deals.",
         )
         report.sections.append(lu)
     return report

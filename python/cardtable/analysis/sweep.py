@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -16,12 +17,15 @@ import numpy.typing as npt
 from cardtable._inputs import shown
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
+    FEW_DEALS,
+    Difference,
     PairedDifference,
     clear,
     difference_text,
     metric_name,
     paired_estimate,
     unit_means,
+    verdict,
     within,
 )
 from cardtable.analysis._games import spec
@@ -29,10 +33,12 @@ from cardtable.analysis._report import (
     Report,
     ResultOutputs,
     Section,
+    chart_label,
     command_line,
     figure,
     rerun_text,
     svg_of,
+    text_color,
 )
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import (
@@ -48,12 +54,14 @@ from cardtable.analysis._stats import (
 )
 from cardtable.analysis._text import (
     check_width,
+    literal,
     option_text,
     options_text,
     plain_text,
     plural,
     summary_title,
     text_table,
+    unmarked,
 )
 from cardtable.analysis.balance import default_bot, margins
 from cardtable.errors import InvalidOptionError
@@ -347,8 +355,13 @@ class SweepResult(ResultOutputs):
         parts: list[Any] = [t]
         if len(self.points) >= 2:
             parts += self._difference_tables()
-        notes = [*_lineup_notes(self), _ADVANTAGE_TEXT, *_resolved_notes(self), *_warnings(self)]
-        return plain_text(width, *parts, *["• " + n.replace("**", "") for n in notes])
+        notes = [
+            *map(unmarked, _lineup_notes(self)),  # findings, with their markup
+            _ADVANTAGE_TEXT,
+            *_resolved_notes(self),  # plain notes
+            *map(unmarked, _warnings(self)),
+        ]
+        return plain_text(width, *parts, *["• " + n for n in notes])
 
     def _difference_tables(self) -> list[Any]:
         """The summary's differences from the baseline, then each option's own effect."""
@@ -418,18 +431,20 @@ def _lineup_notes(s: SweepResult) -> list[str]:
     notes = []
     if s.default_bots:
         notes.append(
-            f"No bots were given: the default lineup, {s.bots[0]} (the game's heuristic bot) "
-            "against random in the other seats."
+            f"No bots were given: the default lineup, {literal(s.bots[0])} (the game's heuristic "
+            "bot) against random in the other seats."
         )
     if len(bots) == 1:
         notes.append(
-            f"With {bots[0]} in every seat, a bot's win rate would only be the share each seat "
+            f"With {literal(bots[0])} in every seat, a bot's win rate would only be the share "
+            "each seat "
             "wins were all equal, which says nothing of its strength: the option sets are "
             "compared by seat 0's advantage, length, margin and shared wins."
         )
     elif not s.rotate_seats:
         notes.append(
-            f"Seat 0 holds {s.lineups[0][0]} in every game (the seats are not rotated), so its "
+            f"Seat 0 holds {literal(s.lineups[0][0])} in every game (the seats are not rotated), "
+            "so its "
             "advantage includes that bot's strength."
         )
     return notes
@@ -455,7 +470,7 @@ def _warnings(s: SweepResult) -> list[str]:
         high = [p for p in rest if p.metrics[metric].value >= NEARLY_ALL]
         if high:
             out.append(
-                f"**{metric.removeprefix('win rate: ')} wins nearly every game**"
+                f"**{literal(metric.removeprefix('win rate: '))} wins nearly every game**"
                 f"{_where(s, high, metric)}. Its win rate has little room left to show what the "
                 "options change (stronger opponents would show more)."
             )
@@ -466,8 +481,14 @@ def _where(s: SweepResult, points: list[SweepPoint], metric: str) -> str:
     """`` in every option set (at least 95%)``, or ``: <value> in <option set>; ...``."""
     if len(points) == len(s.points):
         return f" in every option set (at least {100 * NEARLY_ALL:.0f}%)"
+    if len(points) > MAX_LISTED:  # the values are in the table of all option sets
+        return (
+            f" in {len(points)} of the {len(s.points)} option sets (at least "
+            f"{100 * NEARLY_ALL:.0f}%): " + "; ".join(literal(_option_label(s, p)) for p in points)
+        )
     return ": " + "; ".join(
-        f"{_fmt_metric(metric, p.metrics[metric])} in {_option_label(s, p)}" for p in points
+        f"{_fmt_metric(metric, p.metrics[metric])} in {literal(_option_label(s, p))}"
+        for p in points
     )
 
 
@@ -484,6 +505,17 @@ def _in_points(metric: str) -> bool:
 def _fmt_metric(metric: str, e: Estimate) -> str:
     """A metric's estimate: a share in percent, seat 0's advantage in signed points."""
     return e.fmt(3, percent=True) if _in_points(metric) else e.fmt(2)
+
+
+def _unit(metric: str) -> str:
+    """The unit of ``metric`` for a chart's axis or caption: `` (%)``, `` (points)``, ..."""
+    if _is_share(metric):
+        return " (%)"
+    return {
+        ADVANTAGE: " (percentage points)",
+        "mean length": " (decisions per game)",
+        "mean margin": " (points)",
+    }.get(metric, "")
 
 
 def _fmt_difference(e: Estimate, metric: str, unit: bool = True) -> str:
@@ -799,56 +831,108 @@ def sweep(
 
 
 def _metric_plot(s: SweepResult, metric: str) -> str:
+    """The plot of ``metric`` over the option sets, each value with its 95% interval.
+
+    One swept option: a line over its values, on a numeric axis where they are all numbers (so
+    ``num_cards`` 1, 2, 4, 8 are spaced as numbers, not as categories). Two: a heat map whose
+    cells give the value and its interval. More: a dot per option set.
+    """
     names = list(s.grid)
     scale = 100.0 if _in_points(metric) else 1.0
     digits = 1 if _in_points(metric) else 2
-    unit = " (%)" if _is_share(metric) else " (percentage points)" if _in_points(metric) else ""
+    unit = _unit(metric)
+    title = chart_label(metric, 40)
     if len(names) == 2:
-        a, b = names
-        va, vb = s.grid[a], s.grid[b]
-        m = np.full((len(va), len(vb)), np.nan)
-        for p in s.points:
-            m[va.index(p.options[a]), vb.index(p.options[b])] = scale * p.metrics[metric].value
-        with figure(1.8 + 1.2 * len(vb), 1.2 + 0.75 * len(va)) as (fig, ax):
-            im = ax.imshow(m, cmap="viridis", aspect="auto", origin="lower")
-            ax.grid(False)
-            ax.set_xticks(range(len(vb)), [_value_label(s, b, v) for v in vb])
-            ax.set_yticks(range(len(va)), [_value_label(s, a, v) for v in va])
-            ax.set_xlabel(b)
-            ax.set_ylabel(a)
-            lo, hi = np.nanmin(m), np.nanmax(m)
-            for i in range(len(va)):
-                for j in range(len(vb)):
-                    p = next(x for x in s.points if x.options[a] == va[i] and x.options[b] == vb[j])
-                    e = p.metrics[metric]
-                    light = hi > lo and (m[i, j] - lo) / (hi - lo) < 0.6
-                    ax.text(
-                        j,
-                        i,
-                        f"{scale * e.value:.{digits}f}\n±{scale * (e.high - e.low) / 2:.{digits}f}",
-                        ha="center",
-                        va="center",
-                        fontsize=9,
-                        color="white" if light else "black",
-                    )
-            fig.colorbar(im, ax=ax, label=metric + unit)
-            ax.set_title(metric)
-            return svg_of(fig)
-    labels = [_option_label(s, p) for p in s.points]
+        return _heat_map(s, metric, scale, digits)
+    labels = [chart_label(_option_label(s, p), 30) for p in s.points]
     vals = [scale * p.metrics[metric].value for p in s.points]
     err = [
         [max(0.0, scale * (p.metrics[metric].value - p.metrics[metric].low)) for p in s.points],
         [max(0.0, scale * (p.metrics[metric].high - p.metrics[metric].value)) for p in s.points],
     ]
-    with figure(7.5, 3.0 if len(names) == 1 else 0.8 + 0.4 * len(labels)) as (fig, ax):
+    lines = sum(label.count("\n") + 1 for label in labels)
+    with figure(7.5, 3.0 if len(names) == 1 else 0.8 + 0.4 * lines) as (fig, ax):
         if len(names) == 1:
-            ax.errorbar(labels, vals, yerr=err, marker="o", capsize=5, color="#4c78a8")
-            ax.set_xlabel(names[0])
-            ax.set_ylabel(metric + unit)
+            (option,) = names
+            xs = _numeric_axis(s, option)
+            if xs is None:
+                ax.errorbar(labels, vals, yerr=err, marker="o", capsize=5, color="#4c78a8")
+            else:
+                from matplotlib.ticker import MaxNLocator
+
+                ax.errorbar(xs, vals, yerr=err, marker="o", capsize=5, color="#4c78a8")
+                if len(xs) <= 12:
+                    ax.set_xticks(xs, [option_text(v) for v in s.grid[option]])
+                elif all(float(x).is_integer() for x in xs):
+                    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_xlabel(option)
+            ax.set_ylabel(chart_label(metric, 30) + unit)
         else:
             ax.errorbar(vals, labels, xerr=err, fmt="o", capsize=4, color="#4c78a8")
-            ax.set_xlabel(metric + unit)
-        ax.set_title(metric)
+            ax.set_xlabel(chart_label(metric, 40) + unit)
+        ax.set_title(title)
+        return svg_of(fig)
+
+
+def _numeric_axis(s: SweepResult, option: str) -> list[float] | None:
+    """The values of ``option`` as numbers for a chart's axis, or ``None`` unless all are.
+
+    A bool, a null, a string or a value the game plays as another (``null (= 4)``) makes the
+    values categories.
+    """
+    values = s.grid[option]
+    if any(option in p.effective for p in s.points):
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return None
+    xs = [float(v) for v in values]
+    return xs if all(math.isfinite(x) for x in xs) else None
+
+
+def _interval_text(low: float, high: float, digits: int) -> str:
+    """``(low–high)``, or ``(low…high)`` when an end is negative (no ``-2.5–-1.0``)."""
+    dash = "…" if low < 0 else "–"
+    return f"({low:.{digits}f}{dash}{high:.{digits}f})"
+
+
+def _heat_map(s: SweepResult, metric: str, scale: float, digits: int) -> str:
+    """The heat map of ``metric`` over two swept options: each cell its value and interval.
+
+    A cell gives the interval's ends, as the tournament's head-to-head map does (a Wilson interval
+    near 0% or 100% is lopsided, and ``100.0 ±24.5`` would reach past 100), in black or white,
+    whichever contrasts more with its colour.
+    """
+    a, b = list(s.grid)
+    va, vb = s.grid[a], s.grid[b]
+    m = np.full((len(va), len(vb)), np.nan)
+    cells: dict[tuple[int, int], Estimate] = {}
+    for p in s.points:
+        i = next(k for k, v in enumerate(va) if _same(v, p.options[a]))
+        j = next(k for k, v in enumerate(vb) if _same(v, p.options[b]))
+        cells[(i, j)] = p.metrics[metric]
+        m[i, j] = scale * p.metrics[metric].value
+    with figure(1.8 + 1.3 * len(vb), 1.2 + 0.75 * len(va)) as (fig, ax):
+        im = ax.imshow(m, cmap="viridis", aspect="auto", origin="lower")
+        ax.grid(False)
+        ax.set_xticks(range(len(vb)), [chart_label(_value_label(s, b, v), 12) for v in vb])
+        ax.set_yticks(range(len(va)), [chart_label(_value_label(s, a, v), 12) for v in va])
+        ax.set_xlabel(b)
+        ax.set_ylabel(a)
+        for (i, j), e in cells.items():
+            if np.isnan(m[i, j]):
+                continue
+            ax.text(
+                j,
+                i,
+                f"{scale * e.value:.{digits}f}\n"
+                + _interval_text(scale * e.low, scale * e.high, digits),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color=text_color(im.cmap(im.norm(m[i, j]))),
+            )
+        fig.colorbar(im, ax=ax, label=chart_label(metric, 30) + _unit(metric))
+        ax.set_title(chart_label(metric, 40))
         return svg_of(fig)
 
 
@@ -943,7 +1027,8 @@ def _unbroken(text: str) -> str:
     ``+4.2 pts (+1.0…+7.4)`` keeps ``+4.2 pts`` and ``(+1.0…+7.4)`` whole (a no-break space, and
     word joiners around the ellipsis, which a browser may break after).
     """
-    return text.replace(" pts", "\u00a0pts").replace("…", "\u2060…\u2060")
+    text = text.replace(" pts", "\u00a0pts").replace("…", "\u2060…\u2060")
+    return re.sub(r"\(all ([\d,]+) deals alike\)", "(all\u00a0\\1\u00a0deals\u00a0alike)", text)
 
 
 def _differences_section(s: SweepResult, changing: list[str]) -> Section:
@@ -953,18 +1038,36 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
     others = [i for i in range(len(s.points)) if i != s.baseline]
     cells = {i: {m: s.difference(i, s.baseline, m) for m in changing} for i in others}
     section.findings.append(
-        f"Each cell is an option set's value minus the baseline's ({base}), paired by deal: the "
-        "mean over deals of the difference in that deal, with its 95% interval (shares and seat "
-        "0's advantage in percentage points). Every option set plays the same deal seeds, so the "
-        "luck of the deal cancels as far as the options leave the deal alone."
+        f"Each cell is an option set's value minus the baseline's ({literal(base)}), paired by "
+        "deal: the mean over deals of the difference in that deal, with its 95% interval (shares "
+        "and seat 0's advantage in percentage points; a difference of shares has Tango's score "
+        "interval, which never has zero width). Every option set plays the same deal seeds, so "
+        "the luck of the deal cancels as far as the options leave the deal alone."
     )
     counts = [
-        f"**{m}** in {sum(clear(cells[i][m].paired) for i in others)} of {len(others)}"
+        f"**{literal(m)}** in {sum(clear(cells[i][m].paired) for i in others)} of {len(others)}"
         for m in changing
     ]
     section.findings.append(
-        "Clearly different from the baseline (the interval excludes 0): " + ", ".join(counts) + "."
+        "Clearly different from the baseline (the interval excludes 0, and the deals' differences "
+        "spread): " + ", ".join(counts) + "."
     )
+    alike = [
+        (m, n) for m in changing for n in [sum(_alike(cells[i][m].paired) for i in others)] if n
+    ]
+    if alike:
+        section.findings.append(
+            "The same difference in every deal, which is called neither clear nor not (a sample "
+            "without spread shows no uncertainty because it has none to show"
+            + (
+                f"; fewer than {FEW_DEALS} such deals are too few to tell"
+                if s.games < FEW_DEALS
+                else ""
+            )
+            + "): "
+            + ", ".join(f"**{literal(m)}** in {n} of {len(others)}" for m, n in alike)
+            + "."
+        )
     gain = _pairing_gain([c for i in others for c in cells[i].values()])
     if gain is not None:
         section.findings.append(_gain_text(gain))
@@ -978,6 +1081,9 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
             ]
             for i in others
         ],
+        f"Each option set − the baseline ({base}), paired by deal, with 95% intervals; shares "
+        "and seat 0's advantage in percentage points.",
+        row_headers=len(names),
     )
     same = [m for m in s.metrics if m not in changing]
     if same:
@@ -985,11 +1091,22 @@ def _differences_section(s: SweepResult, changing: list[str]) -> Section:
     return section
 
 
+def _alike(d: Estimate) -> bool:
+    """Whether every deal gave the same, nonzero difference (see ``verdict``)."""
+    return isinstance(d, Difference) and d.no_spread and d.value != 0
+
+
+MAX_LISTED = 8
+"""The most changes of one option in one metric that the report's findings list one by one; more
+are summed up (how many are clear, the largest), and the table gives each."""
+
+
 def _effects_findings(s: SweepResult, changing: list[str]) -> list[str]:
     """Per metric that changes, each option's own effect on it, with its interval, in words.
 
     With several swept options each is :attr:`SweepResult.effects` (averaged over the others), so
-    that an option that only changes the length is not read as changing the win rates.
+    that an option that only changes the length is not read as changing the win rates. An option
+    with more than :data:`MAX_LISTED` later values is summed up rather than listed.
     """
     several = len(s.grid) > 1
     effects = {(e.a, e.metric): e for e in s.effects}
@@ -998,12 +1115,13 @@ def _effects_findings(s: SweepResult, changing: list[str]) -> list[str]:
         "Each option's own effect: the change in a metric when the option goes from its first "
         "value to another, averaged over the values of the other options"
         if several
-        else f"The change in each metric when {next(iter(s.grid))} goes from its first value to "
-        "another"
+        else f"The change in each metric when {literal(next(iter(s.grid)))} goes from its first "
+        "value to another"
     )
     out = [
-        intro + ", paired by deal, with its 95% interval; **clear** when the interval excludes 0, "
-        "else not distinguishable from no change with these games."
+        intro + ", paired by deal, with its 95% interval; **clear** when the interval excludes 0 "
+        "and the deals' differences spread, else not distinguishable from no change with these "
+        "games (a change that was the same in every deal is said so)."
         + (" How the options combine shows in the table of all option sets." if several else "")
         + (
             f" Of these {comparisons} comparisons, about 1 in 20 of those where an option "
@@ -1013,26 +1131,74 @@ def _effects_findings(s: SweepResult, changing: list[str]) -> list[str]:
         )
     ]
     for metric in changing:
-        levels = ""
-        if not several:
-            levels = (
-                ", ".join(
-                    f"{_fmt_metric(metric, p.metrics[metric])} with {_option_label(s, p)}"
-                    for p in s.points
-                )
-                + "; "
-            )
+        levels = "" if several else _levels_text(s, metric) + "; "
         parts = []
         for option, values in s.grid.items():
-            for value in values[1:]:
-                d = effects[(options_text({option: value}), metric)].paired
-                parts.append(
-                    f"{option} {_value_label(s, option, values[0])} → "
-                    f"{_value_label(s, option, value)}: {_fmt_difference(d, metric)}, "
-                    + ("**clear**" if clear(d) else "not distinguishable")
-                )
-        out.append(f"**{metric}**: {levels}" + "; ".join(parts) + ".")
+            changes = [
+                (value, effects[(options_text({option: value}), metric)].paired)
+                for value in values[1:]
+            ]
+            if len(changes) > MAX_LISTED:
+                parts.append(_changes_summary(s, option, metric, changes))
+                continue
+            parts += [
+                f"{literal(option)} {literal(_value_label(s, option, values[0]))} → "
+                f"{literal(_value_label(s, option, value))}: {_fmt_difference(d, metric)}, "
+                + verdict(d)
+                for value, d in changes
+            ]
+        out.append(f"**{literal(metric)}**: {levels}" + "; ".join(parts) + ".")
     return out
+
+
+def _levels_text(s: SweepResult, metric: str) -> str:
+    """Each option set's value of ``metric`` (one swept option), or their range when many."""
+    if len(s.points) <= MAX_LISTED + 1:
+        return ", ".join(
+            f"{_fmt_metric(metric, p.metrics[metric])} with {literal(_option_label(s, p))}"
+            for p in s.points
+        )
+    low = min(s.points, key=lambda p: p.metrics[metric].value)
+    high = max(s.points, key=lambda p: p.metrics[metric].value)
+    return (
+        f"from {_fmt_metric(metric, low.metrics[metric])} with {literal(_option_label(s, low))} "
+        f"to {_fmt_metric(metric, high.metrics[metric])} with "
+        f"{literal(_option_label(s, high))} over the {len(s.points)} option sets"
+    )
+
+
+def _changes_summary(
+    s: SweepResult, option: str, metric: str, changes: list[tuple[Any, Difference]]
+) -> str:
+    """Many changes of ``option`` in ``metric`` in one clause: the verdicts counted, the largest.
+
+    Args:
+        s: The sweep.
+        option: The swept option.
+        metric: The metric.
+        changes: Each later value of the option with its change from the first value.
+    """
+    first = literal(_value_label(s, option, s.grid[option][0]))
+    up = sum(clear(d) and d.value > 0 for _, d in changes)
+    down = sum(clear(d) and d.value < 0 for _, d in changes)
+    alike = sum(_alike(d) for _, d in changes)
+    rest = len(changes) - up - down - alike
+    value, largest = max(changes, key=lambda c: abs(c[1].value))
+    counts = [
+        f"**clearly higher** with {up}" if up else "clearly higher with none",
+        f"**clearly lower** with {down}" if down else "clearly lower with none",
+    ]
+    if alike:
+        few = f" (fewer than {FEW_DEALS} deals: too few to tell)" if s.games < FEW_DEALS else ""
+        counts.append(f"the same in every deal with {alike}{few}")
+    counts.append(f"not distinguishable with {rest}")
+    return (
+        f"{literal(option)} {first} → each of its {len(changes)} other values: "
+        + ", ".join(counts)
+        + f"; the largest change, {_fmt_difference(largest, metric)}, with "
+        f"{literal(option)}={literal(_value_label(s, option, value))} (every one in the table of "
+        "differences)"
+    )
 
 
 def _sweep_report(s: SweepResult) -> Report:
@@ -1054,7 +1220,7 @@ def _sweep_report(s: SweepResult) -> Report:
         ),
         footer=(
             f"Made by cardtable.sweep in {s.seconds:.1f} s. Each number is shown with its 95% "
-            f"interval (low–high; ± half its width in the heat maps). "
+            "interval (low–high, or low…high where an end is negative). "
             f"{rerun_text(_reproduce(s), s.bots)} Every row of the Parquet table is reproducible "
             "from its seed with cardtable.simulate."
         ),
@@ -1070,7 +1236,7 @@ def _sweep_report(s: SweepResult) -> Report:
     if same:
         summary.findings.append(
             ("The same in every option set: " if len(s.points) > 1 else "One option set: ")
-            + ", ".join(f"**{m}** {_fmt_metric(m, s.points[0].metrics[m])}" for m in same)
+            + ", ".join(f"**{literal(m)}** {_fmt_metric(m, s.points[0].metrics[m])}" for m in same)
             + "."
         )
     for note in [_ADVANTAGE_TEXT, *_resolved_notes(s)]:
@@ -1080,7 +1246,7 @@ def _sweep_report(s: SweepResult) -> Report:
         report.sections.append(_differences_section(s, changing))
         plots = Section("A plot per metric that changes", side_by_side=True)
         for metric in changing:
-            plots.add_figure(_metric_plot(s, metric), metric)
+            plots.add_figure(_metric_plot(s, metric), _plot_caption(s, metric))
         report.sections.append(plots)
     table = Section("All option sets")
     names = list(s.grid)
@@ -1093,6 +1259,18 @@ def _sweep_report(s: SweepResult) -> Report:
             ]
             for p in s.points
         ],
+        "Every option set's metrics with 95% intervals (shares in %, seat 0's advantage in "
+        "percentage points, length in decisions, margin in points).",
+        row_headers=len(names),
     )
     report.sections.append(table)
     return report
+
+
+def _plot_caption(s: SweepResult, metric: str) -> str:
+    """A metric plot's caption: the metric with its unit, and what the plot shows."""
+    shape = {
+        1: "over the option's values",
+        2: "per option set, the cell giving its value and interval",
+    }.get(len(s.grid), "per option set")
+    return f"{metric}{_unit(metric)} {shape}, with 95% intervals."

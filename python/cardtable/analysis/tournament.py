@@ -13,9 +13,16 @@ import numpy.typing as npt
 
 from cardtable._inputs import shown
 from cardtable._rng import derive_seed
-from cardtable._study_defaults import MAX_RATING_BOOTSTRAP, RATING_BOOTSTRAP, RATING_GAMES
+from cardtable._study_defaults import (
+    MAX_RATING_BOOTSTRAP,
+    MIN_RATING_BOOTSTRAP,
+    RATING_BOOTSTRAP,
+    RATING_GAMES,
+)
 from cardtable.analysis import _runs
 from cardtable.analysis._differences import (
+    FEW_DEALS,
+    Difference,
     PairedDifference,
     clear,
     difference_text,
@@ -31,16 +38,19 @@ from cardtable.analysis._report import (
     Report,
     ResultOutputs,
     Section,
+    chart_label,
     command_line,
     figure,
     legend_above,
     rerun_text,
     svg_of,
+    text_color,
 )
 from cardtable.analysis._runs import Progress, Runs
 from cardtable.analysis._stats import Estimate, Record, clip, cluster_mean, record_dict
 from cardtable.analysis._text import (
     check_width,
+    literal,
     options_text,
     plain_text,
     plural,
@@ -453,7 +463,10 @@ def tournament(
             a callable that returns ``False`` stops the study (as Ctrl-C does: it raises
             ``KeyboardInterrupt``).
         rating_bootstrap: Bootstrap replicates for the rating intervals: 0 (no intervals) or
-            2 to :data:`MAX_RATING_BOOTSTRAP` (each refits every rated game).
+            :data:`~cardtable._study_defaults.MIN_RATING_BOOTSTRAP` (50) to
+            :data:`~cardtable._study_defaults.MAX_RATING_BOOTSTRAP` (each refits every rated
+            game); fewer replicates cannot place a 95% interval's ends (the 2.5th and 97.5th
+            percentiles of a handful are its lowest and highest).
         rating_games: Games rated per fit, at least 1 (a seeded sample of whole deals beyond
             that).
         **options: The game's options.
@@ -479,8 +492,12 @@ def tournament(
     rating_bootstrap = _runs.check_count(
         "rating_bootstrap", rating_bootstrap, 0, MAX_RATING_BOOTSTRAP
     )
-    if rating_bootstrap == 1:
-        raise InvalidOptionError("rating_bootstrap must be 0 (no rating intervals) or at least 2")
+    if 0 < rating_bootstrap < MIN_RATING_BOOTSTRAP:
+        raise InvalidOptionError(
+            f"rating_bootstrap must be 0 (no rating intervals) or at least "
+            f"{MIN_RATING_BOOTSTRAP} (fewer replicates cannot place the ends of a 95% "
+            f"interval), got {rating_bootstrap}"
+        )
     rating_games = _runs.check_count("rating_games", rating_games, 1)
     game = _core.Game(game_id, players, options)
     for name in dict.fromkeys(labels):  # an unknown bot is named before the count is checked
@@ -579,10 +596,10 @@ def _tournament_report(t: TournamentResult) -> Report:
     )
     s = Section("Who is stronger")
     s.findings.append(
-        f"**{best.bot}** wins {best.win_rate.fmt(3, percent=True)} of its games, the runner-up "
-        f"**{runner_up.bot}** {runner_up.win_rate.fmt(3, percent=True)}"
+        f"**{literal(best.bot)}** wins {best.win_rate.fmt(3, percent=True)} of its games, the "
+        f"runner-up **{literal(runner_up.bot)}** {runner_up.win_rate.fmt(3, percent=True)}"
         + (
-            f" and the last, {last.bot}, {last.win_rate.fmt(3, percent=True)}"
+            f" and the last, {literal(last.bot)}, {last.win_rate.fmt(3, percent=True)}"
             if len(order) > 2
             else ""
         )
@@ -590,11 +607,10 @@ def _tournament_report(t: TournamentResult) -> Report:
         "counting for every winner)."
     )
     d = t.difference(best.bot, runner_up.bot, "win")
-    sure = clear(d.paired)
     s.findings.append(
-        f"On the same deals, the win rate of {best.bot} minus that of the runner-up "
-        f"{runner_up.bot} is {d.paired.fmt(3, percent=True)} (with its 95% interval): "
-        + ("**a clear difference**." if sure else "**not distinguishable** with these games.")
+        f"On the same deals, the win rate of {literal(best.bot)} minus that of the runner-up "
+        f"{literal(runner_up.bot)} is {d.paired.fmt(3, percent=True)} (with its 95% interval): "
+        + _verdict_text(d.paired)
     )
     ds = t.difference(best.bot, runner_up.bot, "score")
     if t.duplicate and ds.unpaired.high > ds.unpaired.low:
@@ -619,9 +635,10 @@ def _tournament_report(t: TournamentResult) -> Report:
             [r.bot, f"{r.seat_games:,}", r.win_rate.fmt(3, True), r.place.fmt(2), r.score.fmt(2)]
             for r in t.results
         ],
+        "Each bot over all its seat-games, with 95% intervals.",
     )
-    with figure(7.5, 0.6 + 0.45 * len(t.results)) as (fig, ax):
-        names = [r.bot for r in t.results][::-1]
+    with figure(7.5, 0.6 + 0.45 * _label_lines(t.bots)) as (fig, ax):
+        names = [chart_label(r.bot) for r in t.results][::-1]
         vals = [100 * r.win_rate.value for r in t.results][::-1]
         lo = [100 * (r.win_rate.value - r.win_rate.low) for r in t.results][::-1]
         hi = [100 * (r.win_rate.high - r.win_rate.value) for r in t.results][::-1]
@@ -648,19 +665,21 @@ def _tournament_report(t: TournamentResult) -> Report:
         )
         im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
         ax.grid(False)
-        # Long names (a search bot's parameters) slant rather than run into each other.
+        # Long names (a search bot's parameters) slant rather than run into each other, and
+        # break after their commas.
+        labels = [chart_label(b) for b in t.bots]
         slant = max(map(len, t.bots)) > 10
         ax.set_xticks(
-            range(k), t.bots, rotation=30 if slant else 0, ha="right" if slant else "center"
+            range(k), labels, rotation=30 if slant else 0, ha="right" if slant else "center"
         )
-        ax.set_yticks(range(k), t.bots)
+        ax.set_yticks(range(k), labels)
         ax.set_xlabel("opponent")
         for i in range(k):
             for j in range(k):
                 e = t.head_to_head[i][j]
                 if e is not None and not np.isnan(m[i, j]):
                     # The share and its interval to a tenth of a point (99.6% is not 100%), in
-                    # white on the dark ends of the colour map.
+                    # black or white, whichever contrasts more with the cell's colour.
                     ax.text(
                         j,
                         i,
@@ -668,7 +687,7 @@ def _tournament_report(t: TournamentResult) -> Report:
                         ha="center",
                         va="center",
                         fontsize=9,
-                        color="white" if abs(m[i, j] - 50) > 30 else "black",
+                        color=text_color(im.cmap(im.norm(m[i, j]))),
                     )
         fig.colorbar(im, ax=ax, label="finished ahead (%)")
         h.add_figure(
@@ -688,9 +707,10 @@ def _tournament_report(t: TournamentResult) -> Report:
     r.add_table(
         ["bot", "Elo (95% interval)" if intervals else "Elo", "openskill μ", "σ"],
         [[x.bot, x.elo.fmt(0), x.mu.fmt(2), f"{x.sigma:.2f}"] for x in t.ratings],
+        "Ratings: Elo scale, openskill's μ and σ.",
     )
-    with figure(7.5, 0.6 + 0.45 * len(t.ratings)) as (fig, ax):
-        names = [x.bot for x in t.ratings][::-1]
+    with figure(7.5, 0.6 + 0.45 * _label_lines(t.bots)) as (fig, ax):
+        names = [chart_label(x.bot) for x in t.ratings][::-1]
         vals = [x.elo.value for x in t.ratings][::-1]
         ax.errorbar(
             vals,
@@ -714,17 +734,70 @@ def _tournament_report(t: TournamentResult) -> Report:
         )
     report.sections.append(r)
 
-    sc = Section("Scores")
-    with figure() as (fig, ax):
-        flat = t.runs.seat_games()
-        for i, b in enumerate(t.bots):
-            values = flat["score"][flat["bot"] == i]
-            low, high = int(values.min()), int(values.max())
-            bins = np.arange(low, high + 2) - 0.5 if high - low < 80 else 40
-            ax.hist(values, bins=bins, histtype="step", linewidth=1.6, density=True, label=b)
-        ax.set_xlabel(f"final score ({direction} is better)")
-        ax.set_ylabel("share of seat-games")
-        ax.legend()
-        sc.add_figure(svg_of(fig), "Distribution of final scores per bot.")
-    report.sections.append(sc)
+    report.sections.append(_scores_section(t, direction))
     return report
+
+
+def _verdict_text(d: Estimate) -> str:
+    """The headline's verdict on the best bot's lead over the runner-up (see ``verdict``)."""
+    if clear(d):
+        return "**a clear difference**."
+    if isinstance(d, Difference) and d.no_spread and d.value != 0:
+        few = (
+            f", too few to tell a difference from (at least {FEW_DEALS} would be needed)"
+            if d.n < FEW_DEALS
+            else ""
+        )
+        return f"**the same in each of the {d.n:,} deals**{few}."
+    return "**not distinguishable** with these games."
+
+
+def _label_lines(bots: Sequence[str]) -> int:
+    """How many lines the bots' names take on a chart's axis (see ``chart_label``)."""
+    return sum(chart_label(b).count("\n") + 1 for b in bots)
+
+
+_LINE_STYLES = ("-", "--", ":", "-.")
+"""The histogram's line styles, bot by bot (with the colour): told apart without colour too."""
+
+
+def _scores_section(t: TournamentResult, direction: str) -> Section:
+    """The distribution of final scores per bot: each bar a share of the bot's seat-games.
+
+    The bins are the same for every bot (one per score where the scores span fewer than 80
+    points, else 40 over their range), so the bots' bars compare bin by bin. When every
+    seat-game ended on the same score there is nothing to draw, and the section says so.
+    """
+    sc = Section("Scores")
+    flat = t.runs.seat_games()
+    scores = flat["score"]
+    low, high = float(scores.min()), float(scores.max())
+    if low == high:
+        sc.add_note(f"Every seat-game ended with a score of {low:g}: no distribution to show.")
+        return sc
+    whole = bool(np.all(scores == np.round(scores)))
+    edges = (
+        np.arange(low, high + 2) - 0.5 if whole and high - low < 80 else np.linspace(low, high, 41)
+    )
+    with figure() as (fig, ax):
+        for i, b in enumerate(t.bots):
+            values = scores[flat["bot"] == i]
+            ax.hist(
+                values,
+                bins=edges,
+                weights=np.full(values.size, 100.0 / values.size),
+                histtype="step",
+                linewidth=1.6,
+                linestyle=_LINE_STYLES[i % len(_LINE_STYLES)],
+                label=chart_label(b),
+            )
+        ax.set_xlabel(f"final score ({direction} is better)")
+        ax.set_ylabel("share of the bot's seat-games (%)")
+        legend_above(ax, columns=min(len(t.bots), 3))
+        sc.add_figure(
+            svg_of(fig),
+            "Distribution of final scores per bot: each bar is the share of the bot's "
+            "seat-games that ended on that score (the same bins for every bot; a line style "
+            "per bot).",
+        )
+    return sc
