@@ -92,8 +92,8 @@ Decisions of step 2 where §16 is silent (the simplest reading each time):
   a ``worms_difficulty`` rule; the turn labels 21, 22 and 23 take the names of the fish that
   carry those rules; at ``after_main`` every id but 24 has its ``turn`` label.
 - ``port_mount`` fish are mounted in fish id order if there were several (there is one).
-- Reveals by items or abilities outside the cast's end (§16.11) do not check for an empty sea;
-  the checks stay where §8 and §16 put them (cast end, the Start phase, The Plug).
+- A reveal by an item or ability outside a cast (§16.11) that discards the sea's last card ends
+  the game at once (Decision 83), like the checks at the cast end, the Start phase and The Plug.
 """
 
 from __future__ import annotations
