@@ -3902,6 +3902,10 @@ def test_front_column_locks_restrict_the_casts(backend: Backend, name: str, colu
     t.take_reward(1, None)
     casts = [a for a in t.legal() if CAST <= a < CAST + 9]
     assert casts and all((a - CAST) % 3 == column for a in casts)
+    # Decision 66: the Can of Worms reaches "a shoal you could cast at" (rules README): the locks
+    # bound it too (it reached every shoal within the boat's depth).
+    worms = [a - WORMS for a in t.legal() if WORMS <= a < WORMS + 9]
+    assert worms and worms == [a - CAST for a in casts if not t.st["face_up"][a - CAST]]
     if name == "Gloom Orphan":
         # One more regret at every draw event.
         t.act(DINK + DINKS["Syringe"], "turn", 0)

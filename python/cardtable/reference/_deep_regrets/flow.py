@@ -325,12 +325,16 @@ class Days(Port):
             if not seat.lifeboat_used:
                 legal.append(ABANDON_SHIP)
             # "41+s use the Can of Worms on shoal s: at sea, Can of Worms face up, shoal s
-            # non-empty, depth(s) ≤ p's depth, and the top of s face down"
+            # non-empty, depth(s) ≤ p's depth (and §16.2 column locks), and the top of s face
+            # down (no Fresh die needed; Decision 66)": "a shoal you could cast at".
             if seat.worms:
                 legal += [
                     USE_WORMS + s
                     for s in SHOALS
-                    if self._shoals[s] and shoal_depth(s) <= seat.depth and not self._face_up[s]
+                    if self._shoals[s]
+                    and shoal_depth(s) <= seat.depth
+                    and all(shoal_column(s) == lock for lock in seat.locks)
+                    and not self._face_up[s]
                 ]
             # "50+c drop a sinker with die c: at sea, depth < 3, p has class c in Fresh"
             if seat.depth < DEEPEST:

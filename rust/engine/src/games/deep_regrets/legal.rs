@@ -139,6 +139,22 @@ pub(super) fn reach_mask(depth: u8) -> u16 {
         .fold(0, |m, &r| m | r)
 }
 
+/// The shoals in every column lock of a seat with locks `locks` (a column bitset, §16.2): all
+/// shoals with no lock, one column with one, none with two different columns.
+#[inline]
+pub(super) fn lock_mask(locks: u8) -> u16 {
+    let cols = match crate::bits::count(u64::from(locks)) {
+        0 => 0b111u8,
+        1 => locks,
+        _ => 0,
+    };
+    COL_MASK
+        .iter()
+        .enumerate()
+        .filter(|&(c, _)| cols >> c & 1 == 1)
+        .fold(0, |m, (_, &col)| m | col)
+}
+
 /// Pushes `first + id` for the first `len` ids of `ids`, in increasing id order.
 pub(super) fn push_sorted<const N: usize>(out: &mut Vec<u32>, first: u32, ids: &[u8; N], len: u8) {
     let mut sorted = *ids;
@@ -436,8 +452,9 @@ impl DeepRegrets {
         if !seat.hand.and(&self.eat_set).is_empty() {
             return true;
         }
-        // The Can of Worms (41+s).
-        if seat.worms && st.nonempty() & !st.face_up & reach_mask(seat.depth) != 0 {
+        // The Can of Worms (41+s), on a shoal the boat could cast at (Decision 66).
+        let castable = reach_mask(seat.depth) & lock_mask(seat.locks);
+        if seat.worms && st.nonempty() & !st.face_up & castable != 0 {
             return true;
         }
         let mut any = AnyAction::default();
@@ -488,23 +505,16 @@ impl DeepRegrets {
         } else {
             0
         };
+        // The shoals the boat could cast at: within reach and in every column lock (§16.2).
+        let castable = live & lock_mask(seat.locks);
         let fresh = seat.fresh_mask();
-        if main && live != 0 && fresh != 0 {
-            let cols = match crate::bits::count(u64::from(seat.locks)) {
-                0 => 0b111u8,
-                1 => seat.locks,
-                _ => 0,
-            };
-            let mut open = 0u16;
-            for (c, &m) in COL_MASK.iter().enumerate() {
-                if cols >> c & 1 == 1 {
-                    open |= m;
-                }
-            }
-            out.put_bits(CAST, u32::from(live & open));
+        if main && fresh != 0 {
+            out.put_bits(CAST, u32::from(castable));
         }
+        // Decision 66: the Can of Worms on a shoal the boat could cast at (no Fresh die needed,
+        // after the main action too), its top face down.
         if seat.worms {
-            out.put_bits(USE_WORMS, u32::from(live & !st.face_up));
+            out.put_bits(USE_WORMS, u32::from(castable & !st.face_up));
         }
         if at_sea && seat.depth < 3 {
             out.put_bits(DIE, u32::from(fresh));
