@@ -9,6 +9,7 @@ name (the ``__all__`` of the public modules) must have its entry in the API refe
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
 import re
 from pathlib import Path
@@ -96,11 +97,13 @@ _ID = re.compile(r'\bid="(cardtable(?:\.\w+)+)"')
 
 
 def _public_names() -> dict[str, list[str]]:
-    """Each public object's possible reference ids (``module.name`` for every public module that
-    exports it under that name), keyed by the first of them; modules whose optional dependencies
-    are missing are left out."""
-    exported: dict[int, list[str]] = {}
-    first: dict[int, str] = {}
+    """Each public object's possible reference ids, keyed by the first of them.
+
+    An object's ids are ``module.name`` for every public module that exports it under that name;
+    modules whose optional dependencies are missing are left out.
+    """
+    exported: dict[object, list[str]] = {}
+    first: dict[object, str] = {}
     for name in PUBLIC_MODULES:
         try:
             module = importlib.import_module(name)
@@ -108,7 +111,11 @@ def _public_names() -> dict[str, list[str]]:
             _LOG.info("API reference check skips %s: %s", name, error)
             continue
         for member in getattr(module, "__all__", ()):
-            key = id(getattr(module, member))
+            value = getattr(module, member)
+            # One object re-exported under one name is one entry; a plain value (a constant) is
+            # its own, since equal small ints and strings may be the same object.
+            named = isinstance(value, type) or callable(value) or inspect.ismodule(value)
+            key: object = (id(value), member) if named else f"{name}.{member}"
             exported.setdefault(key, []).append(f"{name}.{member}")
             first.setdefault(key, f"{name}.{member}")
     return {first[key]: ids for key, ids in exported.items()}
