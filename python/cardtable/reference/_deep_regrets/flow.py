@@ -331,10 +331,7 @@ class Days(Port):
                 legal += [
                     USE_WORMS + s
                     for s in SHOALS
-                    if self._shoals[s]
-                    and shoal_depth(s) <= seat.depth
-                    and all(shoal_column(s) == lock for lock in seat.locks)
-                    and not self._face_up[s]
+                    if self._within_reach(p, s) and not self._face_up[s]
                 ]
             # "50+c drop a sinker with die c: at sea, depth < 3, p has class c in Fresh"
             if seat.depth < DEEPEST:
@@ -348,6 +345,19 @@ class Days(Port):
         if self._front_rule(p, "front_offer") and not seat.coffin_used and seat.regret_count:
             legal.append(USE_COFFIN)
         return sorted(legal)
+
+    def _within_reach(self, p: int, s: int) -> bool:
+        """Whether p's boat reaches shoal s: "a shoal you could cast at", without the Fresh die.
+
+        Shoal s is non-empty, depth(s) ≤ p's depth, and (§16.2) "A seat may cast only at shoals
+        whose column is in every lock".
+        """
+        seat = self._seats[p]
+        return (
+            bool(self._shoals[s])
+            and shoal_depth(s) <= seat.depth
+            and all(shoal_column(s) == lock for lock in seat.locks)
+        )
 
     def _free_action(self, p: int, action: int, *, main_taken: bool = False) -> Flow:
         """One free action of p (§7.3, §16.4, §16.8); the caller asks its node again.
@@ -380,13 +390,7 @@ class Days(Port):
             # "32+s cast at shoal s: at sea, p has a Fresh die, shoal s non-empty, depth(s) ≤
             # p's depth"; §16.2: "A seat may cast only at shoals whose column is in every lock".
             if seat.fresh:
-                for s in SHOALS:
-                    if (
-                        self._shoals[s]
-                        and shoal_depth(s) <= seat.depth
-                        and all(shoal_column(s) == lock for lock in seat.locks)
-                    ):
-                        legal.append(CAST + s)
+                legal += [CAST + s for s in SHOALS if self._within_reach(p, s)]
         else:
             # "10 sell: in port, p holds a sellable fish"; "11 mount: in port, p has an empty
             # slot and holds a mountable fish"
