@@ -183,9 +183,11 @@ def test_play_narrates_the_last_goofspiel_turn_that_plays_itself() -> None:
 
 
 def _stopped_cli(
-    args: list[str], signum: int, cwd: Path | None = None
+    args: list[str], signum: int, cwd: Path | None = None, stderr: Any = subprocess.STDOUT
 ) -> subprocess.CompletedProcess[str]:
     """``cardtable ARGS`` in a child process, sent ``signum`` two seconds after its run started.
+
+    Its standard error is mixed into the standard output returned, or goes to ``stderr``.
 
     The child imports the CLI, says so, then runs it: the signal is sent once the run has
     started, not while a loaded machine is still importing (a Ctrl-C during start-up is plain
@@ -201,7 +203,7 @@ def _stopped_cli(
     proc = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        stderr=stderr,
         text=True,
         cwd=cwd,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
@@ -699,6 +701,29 @@ def test_a_failed_write_keeps_the_summary(tmp_path: Path) -> None:
     assert "goofspiel, 2 players, 50 games" in run.stdout and "win rate" in run.stdout
 
 
+@_NO_DEV_FULL
+@pytest.mark.parametrize(
+    ("args", "first", "printed"),
+    [
+        ([*_SIMULATE, "--out", "ok.csv", "--plot", "full.png"], "ok.csv", "win rate"),
+        ([*_BALANCE, "--json", "ok.json", "--report", "full.png"], "ok.json", "took "),
+        ([*_BALANCE, "--json", "-", "--report", "full.png"], None, '"game_id": "goofspiel"'),
+    ],
+    ids=["simulate", "balance", "balance-json-to-stdout"],
+)
+def test_a_failed_write_still_names_the_files_written_before_it(
+    tmp_path: Path, args: list[str], first: str | None, printed: str
+) -> None:
+    """The error named the file that failed, but not the ones written before it, and a study
+    printed neither its summary nor its JSON: the results were on disk, unannounced."""
+    (tmp_path / "full.png").symlink_to("/dev/full")
+    run = _shell(" ".join(shlex.quote(a) for a in ["cardtable", *args]), tmp_path)
+    _failed_cleanly(run, "could not write full.png: No space left")
+    assert printed in run.stdout
+    if first is not None:
+        assert f"wrote {first}" in run.stdout and (tmp_path / first).stat().st_size > 0
+
+
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
 @pytest.mark.parametrize(
     "args",
@@ -751,6 +776,21 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_keeps_its_games(tmp_path: Path) -> 
 )
 def test_a_full_standard_output_is_a_one_line_error(tmp_path: Path, command: str) -> None:
     _failed_cleanly(_shell(command + " > /dev/full", tmp_path), "standard output")
+
+
+@_NO_DEV_FULL
+def test_a_message_standard_error_cannot_take_is_dropped() -> None:
+    """``interrupted: ...`` goes to standard error. When that could not be written (a full disk),
+    it was reported as a failure to write standard output, whose rest was dropped: the summary
+    of the games completed was lost and the run ended in a traceback with status 1."""
+    import signal
+
+    args = ["simulate", "goofspiel", "-n", "1000000000", "--summary-only", "--no-progress"]
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        run = _stopped_cli(args, signal.SIGINT, stderr=full)
+    assert run.returncode == 130, run.stdout
+    assert "Traceback" not in run.stdout and "interrupted:" not in run.stdout
+    assert "goofspiel, 2 players," in run.stdout and "win rate" in run.stdout
 
 
 @pytest.mark.parametrize(

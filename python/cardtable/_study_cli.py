@@ -222,7 +222,10 @@ def _finish(
 
     The files come first, so that a reader of standard output that goes away early
     (``cardtable balance ... | head -1``) does not cost them. A failed write is a one-line
-    error (status 1).
+    error (status 1), after the results and the files written before it.
+
+    Raises:
+        click.ClickException: If an output could not be written.
     """
     from cardtable._inputs import write_whole
     from cardtable.cli import echo, write_errors
@@ -230,26 +233,34 @@ def _finish(
     to_stdout = json_path is not None and str(json_path) == "-"
     text = "" if json_path is None else json.dumps(result.to_dict(), indent=2, allow_nan=False)
     written: list[Path] = []
-    if json_path is not None and not to_stdout:
-        with write_errors(json_path):
-            write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
-        written.append(json_path)
-    for path, write in (
-        (parquet, result.to_parquet),
-        (csv_path, result.to_csv),
-        (report, result.write_report),
-    ):
-        if path is not None:
-            with write_errors(path):
-                write(path)
-            written.append(path)
+    failed: click.ClickException | None = None
+    try:
+        if json_path is not None and not to_stdout:
+            with write_errors(json_path):
+                write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
+            written.append(json_path)
+        for path, write in (
+            (parquet, result.to_parquet),
+            (csv_path, result.to_csv),
+            (report, result.write_report),
+        ):
+            if path is not None:
+                with write_errors(path):
+                    write(path)
+                written.append(path)
+    except click.ClickException as err:
+        # A file that could not be written (a full disk, say) costs neither the results printed
+        # nor the word on the files written before it.
+        failed = err
     if to_stdout:
         echo(text)  # the JSON alone: standard output is a data stream
-        return
-    echo(result.summary_table())
-    echo(f"took {result.seconds:.1f} s")
-    for path in written:
-        echo(f"wrote {path}")
+    else:
+        echo(result.summary_table())
+        echo(f"took {result.seconds:.1f} s")
+        for path in written:
+            echo(f"wrote {path}")
+    if failed is not None:
+        raise failed
 
 
 def _COUNT(low: int) -> click.IntRange:  # noqa: N802 (a type, as click.IntRange)

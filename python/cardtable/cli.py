@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn, TextIO
 
 import click
 from rich.console import Console
@@ -64,12 +64,9 @@ class _Commands(click.Group):
             frames = traceback.extract_tb(err.__traceback__)
             if not frames or frames[-1].name != "echo" or "click" not in frames[-1].filename:
                 raise
-            try:
-                with write_errors():
-                    raise
-            except click.ClickException as failed:
-                failed.show()
-                sys.exit(failed.exit_code)
+            failed = _write_failure(err)
+            failed.show()
+            sys.exit(failed.exit_code)
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -133,7 +130,8 @@ def write_errors(path: object = None) -> Iterator[None]:
     The message is ``could not write PATH: REASON``; ``path`` ``None`` is standard output, whose
     unwritten rest is then dropped (the interpreter would fail again flushing it at exit). A
     reader of standard output that went away (``cardtable games | head -1``) is not reported:
-    the command stops quietly with status 1 (as the tables printed by rich do).
+    the command stops quietly with status 1, as Python's documentation advises for a broken
+    pipe (and as the tables printed by rich do).
 
     Raises:
         click.ClickException: On an ``OSError`` in the ``with`` block.
@@ -143,28 +141,48 @@ def write_errors(path: object = None) -> Iterator[None]:
         yield
     except OSError as err:
         if path is None:
-            with contextlib.suppress(Exception):  # not a real file, as under a test runner
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
-            if isinstance(err, BrokenPipeError):
-                raise SystemExit(1) from None
-        where = "standard output" if path is None else path
+            raise _write_failure(err) from None
         reason = err.strerror or str(err)
-        raise click.ClickException(f"could not write {where}: {reason}") from None
+        raise click.ClickException(f"could not write {path}: {reason}") from None
+
+
+def _write_failure(err: OSError) -> click.ClickException:
+    """The failure to write standard output with ``err``; the output's rest is dropped.
+
+    Raises:
+        SystemExit: With status 1 (and no message) for a broken pipe.
+    """
+    _drop_rest(sys.stdout)
+    if isinstance(err, BrokenPipeError):
+        raise SystemExit(1) from None
+    return click.ClickException(f"could not write standard output: {err.strerror or err}")
+
+
+def _drop_rest(stream: TextIO) -> None:
+    """Points ``stream`` at the null device: the interpreter would fail again flushing it."""
+    with contextlib.suppress(Exception):  # not a real file, as under a test runner
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
 
 
 def echo(text: str, *, err: bool = False) -> None:
     """``click.echo`` to standard output, or to standard error with ``err``.
 
     Results go to standard output; what went wrong or was cut short to standard error. A failure
-    to write is a one-line error.
+    to write standard output is a one-line error. A message standard error cannot take is
+    dropped and the command goes on (there is nowhere left to say it, and the results still
+    belong on standard output).
 
     Raises:
-        click.ClickException: If the stream cannot be written (a full disk, say).
+        click.ClickException: If standard output cannot be written (a full disk, say).
     """
-    with write_errors():
+    try:
         click.echo(text, err=err)
+    except OSError as failed:
+        if not err:
+            raise _write_failure(failed) from None
+        _drop_rest(sys.stderr)
 
 
 @main.command("games")
@@ -179,7 +197,8 @@ def echo(text: str, *, err: bool = False) -> None:
 )
 def games_command(game_ids: tuple[str, ...], as_json: bool) -> None:
     """List the games (or only GAME_ID...) with their player counts, options and built-in bots."""
-    known = [info.id for info in cardtable.games()]
+    registered = {info.id: info for info in cardtable.games()}
+    known = list(registered)
     for game_id in game_ids:
         if game_id not in known:
             near = difflib.get_close_matches(game_id, known, n=1)
@@ -187,7 +206,7 @@ def games_command(game_ids: tuple[str, ...], as_json: bool) -> None:
             raise click.UsageError(
                 f"unknown game {shown(game_id)}{hint}; registered games: {', '.join(sorted(known))}"
             )
-    chosen = [cardtable.game_info(g) for g in dict.fromkeys(game_ids)] or cardtable.games()
+    chosen = [registered[g] for g in dict.fromkeys(game_ids)] or list(registered.values())
     with write_errors():
         if as_json:
             click.echo(json.dumps([dataclasses.asdict(info) for info in chosen], indent=2))
@@ -566,7 +585,10 @@ def _report_run(
 
     The files come first, so that a reader of standard output that goes away early
     (``cardtable simulate ... | head -1``) does not cost them; a file that cannot be written
-    is reported after the summary.
+    is reported after the summary and the files written before it.
+
+    Raises:
+        click.ClickException: If an output could not be written.
     """
     if result.games_played == 0:
         if result.interrupted:
@@ -574,6 +596,7 @@ def _report_run(
         echo("no games were completed: nothing to summarize or write", err=True)
         return
     written: list[Path] = []
+    failed: click.ClickException | None = None
     try:
         if out and fmt:
             with write_errors(out):
@@ -583,15 +606,17 @@ def _report_run(
             with write_errors(plot):
                 _write_plot(result, plot)
             written.append(plot)
-    except click.ClickException:
-        # A file that could not be written (a full disk, say) does not cost the summary too.
-        echo(result.summary_table())
-        raise
+    except click.ClickException as err:
+        # A file that could not be written (a full disk, say) costs neither the summary nor
+        # the word on the files written before it.
+        failed = err
     echo(result.summary_table())
     if result.interrupted:
         echo(f"interrupted: {result.games_played:,} of {games:,} games completed", err=True)
     for path in written:
         echo(f"wrote {path}")
+    if failed is not None:
+        raise failed
 
 
 INTERRUPTED = 130
