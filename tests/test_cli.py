@@ -1118,3 +1118,31 @@ def test_game_numbers_stop_where_a_run_can_reach_and_one_game_is_singular() -> N
     )
     one = run_cli("simulate", "goofspiel", "-n", "1", "--first-game", "5", "--no-progress")
     assert "goofspiel, 2 players, 1 game 5–5, seed 0" in one
+
+
+@pytest.mark.parametrize(
+    ("words", "incomplete", "expected"),
+    [
+        (["simulate"], "tu", ["turn_the_tide"]),
+        (["games"], "trafficars_", ["trafficars_memory", "trafficars_overtaking"]),
+        (["conformance"], "goof", ["goofspiel"]),
+        (["simulate", "goofspiel", "--bots"], "gr", ["greedy"]),
+        (["tournament", "goofspiel", "-p", "2", "-b"], "random,f", ["random,flatmc"]),
+        (["balance", "goofspiel", "--weaker"], "r", ["random"]),
+        (["play", "trafficars_memory", "-b"], "", None),
+        (["replay", "no_such_game", "--bots"], "", []),
+    ],
+)
+def test_game_ids_and_bots_complete_in_the_shell(
+    words: list[str], incomplete: str, expected: list[str] | None
+) -> None:
+    """Tab completion (``eval "$(_CARDTABLE_COMPLETE=bash_source cardtable)"``) offered the
+    commands alone: no game id, no bot name."""
+    from click.shell_completion import ShellComplete
+
+    complete = ShellComplete(main, {}, "cardtable", "_CARDTABLE_COMPLETE")
+    got = [item.value for item in complete.get_completions(words, incomplete)]
+    if expected is None:  # every bot of the game
+        info = cardtable.game_info(words[1])
+        expected = [*info.bots, *info.search_bots]
+    assert got == expected

@@ -1,8 +1,10 @@
 """Options shared by the ``cardtable`` commands: game options, the number of games, choices.
 
 ``-o KEY=VALUE`` (repeatable) is read by :func:`parse_options`: ``true``/``false``/``null``/numbers
-as JSON, anything else as a string. A leaf of the CLI: of cardtable it imports only the input
-checks and the error classes.
+as JSON, anything else as a string. Game ids and bot names complete in the shell
+(:func:`game_id_argument`, :func:`complete_bots`). A leaf of the CLI: of cardtable it imports
+only the input checks and the error classes (and the registry, when the shell asks for
+completions).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from cardtable._inputs import MAX_DEPTH, shown
 from cardtable.errors import InvalidOptionError
@@ -20,6 +23,9 @@ __all__ = [
     "MAKE_KEYWORDS",
     "bot_count_error",
     "choice_option",
+    "complete_bots",
+    "complete_game_id",
+    "game_id_argument",
     "games_option",
     "option_pairs",
     "parse_options",
@@ -133,6 +139,49 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         except click.BadParameter as err:
             raise click.BadParameter(f"{key}: {err.message}", param_hint="--option") from None
     return options
+
+
+def complete_game_id(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Shell completion of a game id: the registered games whose id starts as typed."""
+    from cardtable._api import games
+
+    return [CompletionItem(info.id) for info in games() if info.id.startswith(incomplete)]
+
+
+def game_id_argument(*, required: bool = True, nargs: int = 1, metavar: str | None = None) -> Any:
+    """The ``GAME_ID`` argument of a command, which completes in the shell."""
+    return click.argument(
+        "game_ids" if nargs != 1 else "game_id",
+        required=required,
+        nargs=nargs,
+        metavar=metavar,
+        shell_complete=complete_game_id,
+    )
+
+
+def complete_bots(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Shell completion of a comma-separated bot list, item by item.
+
+    The bots of the command's game (its ``GAME_ID``, once typed) whose name starts as the last
+    item typed, after the items before it.
+    """
+    from cardtable._api import games
+
+    # While the option's value is being typed, click's parse of the line stops at the option
+    # and leaves the words before it unread in ``ctx.args``.
+    registered = {info.id: info for info in games()}
+    words = [ctx.params.get("game_id"), *ctx.args]
+    info = next((registered[w] for w in words if isinstance(w, str) and w in registered), None)
+    if info is None:
+        return []
+    done, _, last = incomplete.rpartition(",")
+    prefix = f"{done}," if done else ""
+    names = [*info.bots, *info.search_bots]
+    return [CompletionItem(prefix + name) for name in names if name.startswith(last)]
 
 
 def option_pairs(f: F) -> F:

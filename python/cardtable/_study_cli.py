@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import click
 
-from cardtable._cli_options import option_pairs, parse_options
+from cardtable._cli_options import complete_bots, game_id_argument, option_pairs, parse_options
 from cardtable._extras import ANALYSIS_MODULES
 from cardtable._inputs import MAX_THREADS, shown
 from cardtable._study_defaults import (
@@ -85,7 +85,7 @@ def _outputs(f: Callable[..., Any], table: str) -> Callable[..., Any]:
         type=click.IntRange(min=1),
         help="Number of players (default: the game's only count, for a game of one).",
     )(f)
-    return click.argument("game_id")(f)
+    return game_id_argument()(f)
 
 
 _HEURISTIC = "the game's heuristic bot: greedy, else its first own bot (memory in the memory game)"
@@ -296,7 +296,13 @@ def register(main: click.Group) -> None:
 
     @main.command("tournament")
     @_study_command("per-game")
-    @click.option("-b", "--bots", required=True, help="Comma-separated bots, e.g. greedy,random.")
+    @click.option(
+        "-b",
+        "--bots",
+        required=True,
+        shell_complete=complete_bots,
+        help="Comma-separated bots, e.g. greedy,random.",
+    )
     @_games_option(1000, "Deals.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     @click.option("--no-duplicate", is_flag=True, help="New deals for every seat assignment.")
@@ -345,12 +351,17 @@ def register(main: click.Group) -> None:
     @main.command("balance")
     @_study_command("per-game")
     @click.option(
-        "-b", "--bot", default=None, help=f"The bot in every seat (default: {_HEURISTIC})."
+        "-b",
+        "--bot",
+        default=None,
+        shell_complete=complete_bots,
+        help=f"The bot in every seat (default: {_HEURISTIC}).",
     )
     @click.option(
         "--weaker",
         default="random",
         show_default=True,
+        shell_complete=complete_bots,
         help="A weaker bot for the luck measure ('none' to skip it).",
     )
     @_games_option(10_000, "Games.")
@@ -402,7 +413,12 @@ def register(main: click.Group) -> None:
         metavar="KEY=V1,V2,...",
         help="An option and the values to try (repeat for more options).",
     )
-    @click.option("-b", "--bots", help=f"Bots (default: {_HEURISTIC}, then random).")
+    @click.option(
+        "-b",
+        "--bots",
+        shell_complete=complete_bots,
+        help=f"Bots (default: {_HEURISTIC}, then random).",
+    )
     @_games_option(2000, "Deals per option set.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     @click.option(

@@ -30,6 +30,8 @@ from cardtable._api import game_info
 from cardtable._cli_options import (
     bot_count_error,
     choice_option,
+    complete_bots,
+    game_id_argument,
     games_option,
     option_pairs,
     parse_options,
@@ -186,7 +188,7 @@ def echo(text: str, *, err: bool = False) -> None:
 
 
 @main.command("games")
-@click.argument("game_ids", nargs=-1, metavar="[GAME_ID]...")
+@game_id_argument(nargs=-1, required=False, metavar="[GAME_ID]...")
 @click.option(
     "--json",
     "as_json",
@@ -444,7 +446,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
 
 
 @main.command("simulate")
-@click.argument("game_id")
+@game_id_argument()
 @click.option(
     "-p",
     "--players",
@@ -453,7 +455,12 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     help="Number of players (default: one per --bots name, or the game's only player count).",
 )
 @games_option("--games", 10_000)
-@click.option("-b", "--bots", help="Comma-separated bot per seat (default: random everywhere).")
+@click.option(
+    "-b",
+    "--bots",
+    shell_complete=complete_bots,
+    help="Comma-separated bot per seat (default: random everywhere).",
+)
 @click.option(
     "--seed",
     type=click.IntRange(0, 2**64 - 1),
@@ -856,7 +863,7 @@ _register_replay()
 
 
 @main.command("play")
-@click.argument("game_id")
+@game_id_argument()
 @click.option(
     "-p",
     "--players",
@@ -867,6 +874,7 @@ _register_replay()
 @click.option(
     "-b",
     "--bots",
+    shell_complete=complete_bots,
     help="Comma-separated bots for the other seats (default: the game's heuristic bot: greedy, "
     "else its first own bot, e.g. memory in trafficars_memory).",
 )

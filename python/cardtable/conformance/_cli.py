@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cardtable._cli_options import choice_option, games_option, option_pairs, parse_options
+from cardtable._cli_options import (
+    choice_option,
+    game_id_argument,
+    games_option,
+    option_pairs,
+    parse_options,
+)
 from cardtable._inputs import MAX_SEED
 from cardtable.conformance.harness import (
     DEFAULT_TIMEOUT,
@@ -40,7 +46,7 @@ def register(group: click.Group) -> None:
     """Adds the ``conformance`` command to ``group``."""
 
     @group.command("conformance")
-    @click.argument("game_id", required=False)
+    @game_id_argument(required=False)
     @click.option("--cmd", "command", help='The implementation\'s command, e.g. "node impl.js".')
     @click.option(
         "-p",

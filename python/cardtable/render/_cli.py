@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cardtable._api import game_info
-from cardtable._cli_options import option_pairs, parse_options
+from cardtable._cli_options import complete_bots, game_id_argument, option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 
 __all__ = ["register"]
@@ -21,7 +21,7 @@ def register(main: click.Group) -> None:
     """Adds the ``replay`` command to the command group."""
 
     @main.command("replay")
-    @click.argument("game_id")
+    @game_id_argument()
     @click.option(
         "-p",
         "--players",
@@ -32,6 +32,7 @@ def register(main: click.Group) -> None:
     @click.option(
         "-b",
         "--bots",
+        shell_complete=complete_bots,
         help="Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
         "greedy, else its first own bot; with --game, random everywhere, as simulate).",
     )
