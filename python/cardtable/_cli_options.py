@@ -150,7 +150,9 @@ def complete_game_id(
     return [CompletionItem(info.id) for info in games() if info.id.startswith(incomplete)]
 
 
-def game_id_argument(*, required: bool = True, nargs: int = 1, metavar: str | None = None) -> Any:
+def game_id_argument(
+    *, required: bool = True, nargs: int = 1, metavar: str | None = None
+) -> Callable[[F], F]:
     """The ``GAME_ID`` argument of a command, which completes in the shell."""
     return click.argument(
         "game_ids" if nargs != 1 else "game_id",
