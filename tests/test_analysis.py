@@ -1183,6 +1183,9 @@ def test_differences_are_written_with_their_sign_in_points() -> None:
     tiny = Estimate(-1e-5, -4e-4, 3e-5, 10)
     assert difference_text(tiny, percent=True) == "0.0 pts (0.0…0.0)"
     assert difference_text(Estimate(-0.004, -0.02, 0.004, 10)) == "0.00 (-0.02…0.00)"
+    # An interval that excludes zero does not read as touching it: it was "(0.0…+8.4)".
+    assert difference_text(Estimate(0.042, 4e-5, 0.084, 50), True) == "+4.2 pts (+0.004…+8.4)"
+    assert difference_text(Estimate(-0.42, -0.74, -1e-5, 50)) == "-0.42 (-0.74…-0.00001)"
     t = _goofspiel_tournament(games=20, rating_bootstrap=0)
     paired = t.difference("greedy", "random").paired
     assert isinstance(paired, Difference) and paired.fmt(3, percent=True).endswith(")")

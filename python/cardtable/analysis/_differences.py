@@ -347,7 +347,17 @@ def _signed_text(e: Estimate, scale: float, decimals: int, unit: str) -> str:
         return value
     if isinstance(e, Difference) and e.no_spread and e.low == e.high:
         return f"{value} (all {e.n:,} deals alike)"
-    return f"{value} ({_signed(scale * e.low, decimals)}…{_signed(scale * e.high, decimals)})"
+    # An interval that excludes zero is never written as if it touched it: ``(0.0…+8.4)`` for a
+    # clear difference whose low end is +0.004 points. Its end nearer zero gets up to four more
+    # decimals.
+    low, high = scale * e.low, scale * e.high
+    near = low if low > 0 else high if high < 0 else 0.0
+    d = decimals
+    while near and d < decimals + 4 and float(f"{near:.{d}f}") == 0:
+        d += 1
+    low_text = _signed(low, d if near == low else decimals)
+    high_text = _signed(high, d if near == high else decimals)
+    return f"{value} ({low_text}…{high_text})"
 
 
 def _signed(x: float, decimals: int) -> str:
