@@ -27,6 +27,7 @@ import cardtable
 from benches.common import search_decisions
 from cardtable import observations, reference
 from cardtable.observations import OBSERVATION_TYPES
+from cardtable.reference._base import ReferenceState
 from cardtable.render import drawing
 from tests.game_info import GameTestInfo, Run, load, scenario_ids
 
@@ -79,12 +80,30 @@ def missing_parts(game_id: str) -> list[str]:
             search_decisions(game_id)
         except TypeError as err:
             lacks.append(str(err))
+    undefined: list[str] = []
     if game_id not in reference.GAMES:
         lacks.append(f"a reference game class with @register({game_id!r}, players=...)")
     else:
         undefined = sorted(getattr(reference.GAMES[game_id], "__abstractmethods__", ()))
         if undefined:
             lacks.append(f"in its reference game class: {', '.join(undefined)}")
+    if game_id in reference.GAMES and game_id in REGISTERED and not undefined:
+        fewest = cardtable.game_info(game_id).min_players
+        state = cardtable.make(game_id, players=fewest, backend="reference").new_state()
+        if (
+            getattr(state, "score_wins", None) is None
+            and type(state)._winners is ReferenceState._winners  # type: ignore[attr-defined]
+        ):
+            lacks.append(
+                f"a winning rule in its reference state class: score_wins = 'highest' or "
+                f"'lowest', or its own _winners ({game_id} would raise NotImplementedError at "
+                "the end of a game)"
+            )
+    if game_id in REGISTERED and len(cardtable.game_info(game_id).bots) < 2:
+        lacks.append(
+            "a built-in bot of its own besides random (crate::game::builtin_bots! in "
+            f"rust/engine/src/games/{game_id}/mod.rs; the studies seat it as the heuristic bot)"
+        )
     render = ROOT / "python" / "cardtable" / "render" / f"{game_id}.py"
     if not render.exists():
         lacks.append(f"a drawing module {render.relative_to(ROOT)} (view, draw, terminal, ...)")
@@ -111,6 +130,12 @@ def missing_parts(game_id: str) -> list[str]:
             lacks.append(
                 f"the line `from cardtable.observations.{game_id} import *` in "
                 "python/cardtable/observations/__init__.py (and its names in the module's __all__)"
+            )
+        elif not set(getattr(module, "__all__", ())) <= set(observations.__all__):
+            lacks.append(
+                f"the lines `from cardtable.observations import {game_id} as _{game_id}` and "
+                f"`__all__ += _{game_id}.__all__` in python/cardtable/observations/__init__.py "
+                "(`from cardtable.observations import *` leaves its types out)"
             )
     scenario = f"tests/games/{game_id}.py"
     if info is None or not info.mutations:
@@ -192,3 +217,25 @@ def test_observation_types_not_imported_by_the_package_are_named(
     )
     # Its module (this one) has no __all__ naming it.
     assert any(line.startswith("__all__ in python/cardtable/observations/") for line in lacks)
+
+
+def test_a_reference_state_without_a_winning_rule_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It failed only at the end of a game, with ``NotImplementedError``."""
+    from cardtable.reference.goofspiel import GoofspielState
+
+    monkeypatch.setattr(GoofspielState, "score_wins", None)
+    assert any(
+        line.startswith("a winning rule in its reference") for line in missing_parts("goofspiel")
+    )
+
+
+def test_observation_types_left_out_of_the_package_all_are_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the ``import *`` line alone, ``from cardtable.observations import *`` left the
+    game's types out, and nothing said so."""
+    from cardtable.observations import goofspiel
+
+    kept = [name for name in observations.__all__ if name not in goofspiel.__all__]
+    monkeypatch.setattr(observations, "__all__", kept)
+    assert any("`__all__ += _goofspiel.__all__`" in line for line in missing_parts("goofspiel"))

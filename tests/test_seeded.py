@@ -30,31 +30,32 @@ def test_different_seeds_give_different_games(
 ) -> None:
     """The seed decides the game: eight seeds give eight games wherever eight games exist.
 
-    With ten or more outcomes at the first chance node (every deal of every game but small
-    ones) the eight fixed seeds give eight different games; with two to nine, at least two. A
-    game that never meets a chance node of two or more outcomes (a one-card goofspiel, or a game
-    without chance) is the same game whatever the seed; one that meets one later gives at least
-    two. (A count of every complete game, which this used to make for small deals, ran for
-    hours on a six-car memory game.)
+    Where the chance nodes of a game multiply to a million ways or more (every deal of every game
+    but small ones) the eight fixed seeds give eight different games; with two ways or more, at
+    least two. A game that never meets a chance node of two or more outcomes (a one-card
+    goofspiel, or a game without chance) is the same game whatever the seed. (The first node's
+    outcomes alone decided it, and a game of two draws of ten cards met two seeds whose first
+    draws agree. A count of every complete game, which this used to make for small deals, ran
+    for hours on a six-car memory game.)
     """
     game = cardtable.make(game_id, backend=backend, **config)  # type: ignore[arg-type]
     games = [play_random(game.new_state(seed=s), 0) for s in range(8)]
     histories = {tuple(g.history) for g in games}
-    first = game.new_state()
-    outcomes = len(first.chance_outcomes()) if first.is_chance_node else 0
-    if outcomes >= 10:
+    ways = min(_draw_ways(game, g.history) for g in games)
+    if ways >= 10**6:
         assert len(histories) == 8
-    elif outcomes >= 2 or any(_meets_a_draw(game, g.history) for g in games):
+    elif max(_draw_ways(game, g.history) for g in games) >= 2:
         assert len(histories) >= 2
     else:
         assert len(histories) == 1
 
 
-def _meets_a_draw(game: cardtable.GameProtocol, history: list[int]) -> bool:
-    """Whether the game of ``history`` meets a chance node of two or more outcomes."""
+def _draw_ways(game: cardtable.GameProtocol, history: list[int]) -> int:
+    """The product of the outcome counts of the chance nodes the game of ``history`` meets."""
     state = game.new_state()
+    ways = 1
     for action in history:
-        if state.is_chance_node and len(state.chance_outcomes()) >= 2:
-            return True
+        if state.is_chance_node:
+            ways *= len(state.chance_outcomes())
         state.apply(action)
-    return False
+    return ways

@@ -850,7 +850,7 @@ def test_spaces_hold_the_observations_of_random_play(game_id: str, config: dict[
 def test_goofspiel_tensors_lie_in_the_unit_interval() -> None:
     from cardtable.observations import TENSOR_BOUNDS, _tensor_bounds
 
-    assert TENSOR_BOUNDS == {"goofspiel": (0.0, 1.0)}  # declared in observations/goofspiel.py
+    assert TENSOR_BOUNDS["goofspiel"] == (0.0, 1.0)  # declared in observations/goofspiel.py
     assert cardtable.vector.observation_bounds("goofspiel") == (0.0, 1.0)
     for bad in [(0, 1), (1.0, 0.0), (0.0,), [0.0, 1.0]]:
         module = types.ModuleType("cardtable.observations.bad")
