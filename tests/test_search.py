@@ -612,6 +612,33 @@ def test_a_sample_refuses_to_be_pickled_instead_of_writing_a_pickle_that_cannot_
     assert pickle.loads(pickle.dumps(state)).to_dict() == state.to_dict()
 
 
+def test_a_sample_has_no_past_that_tells_the_hidden_deal() -> None:
+    """Found by a probe of hidden information: a sample kept the real history, so two worlds its
+    observer cannot tell apart gave the same sampled state but different ``history`` and
+    ``to_dict()``, which held the real deal; and ``replay(sample)`` silently drew the real game.
+    A sample now has no past, and a replay refuses it."""
+    game = cardtable.make("trafficars", players=3)
+    real = game.new_state(seed=5)
+    h = list(real.history)  # 3 lane starters, then 10 cards to each seat
+    swapped = h[:3] + h[23:33] + h[13:23] + h[3:13]  # seats 0 and 2 swap hands
+    worlds = [game.new_state(), game.new_state()]
+    for world, history in zip(worlds, (h, swapped), strict=True):
+        for action in history:
+            world.apply(action)
+    assert worlds[0].observation(1) == worlds[1].observation(1)
+    samples = [w.resample(1, 7) for w in worlds]
+    assert samples[0].to_dict() == samples[1].to_dict()
+    assert samples[0].history == []
+    with pytest.raises(InvalidStateError, match="sampled by resample"):
+        cardtable.replay(samples[0])
+    played_on = samples[0].clone()
+    action = played_on.legal_actions()[0]
+    played_on.apply(action)
+    assert played_on.history == [action]
+    with pytest.raises(InvalidStateError, match="sampled by resample"):
+        cardtable.replay(played_on)
+
+
 def test_a_reorder_sample_does_not_know_the_unseen_fish_below() -> None:
     """Found by an audit of the determinizers: while seat 0 reorders the top of a shoal (Rod of
     the Deep), the sample kept the whole shoal as it really was, the unseen fish below the

@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from cardtable._inputs import MAX_SEED, as_int, as_items, check_int, shown, write_whole
-from cardtable.errors import CardtableError, IllegalActionError, InvalidOptionError
+from cardtable.errors import (
+    CardtableError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidStateError,
+)
 from cardtable.protocols import GameProtocol, StateProtocol
 from cardtable.render._common import check_names, drawing, outcome
 
@@ -448,6 +453,8 @@ def replay(
             state's game, on bad ``names`` or ``title``, or on a game without drawing.
         IllegalActionError: If an item of the history is not an int, or the history is not a
             game of ``game`` (an illegal action or outcome, or steps after the end).
+        InvalidStateError: If the state was drawn by ``state.resample`` (or played on from
+            one): a sample has no past to replay.
 
     Examples:
         >>> import cardtable
@@ -473,11 +480,29 @@ def replay(
                 f"not of the given {_describe(*_identity(game))}"
             )
         history = [int(a) for a in state.history]
+        _check_leads_to(game, history, d["state"])
     else:
         if game is None:
             raise InvalidOptionError("replay(history) needs the game: replay(history, game)")
         history = _history(source)
     return _build(game, history, check_names(names, game.players) or [], _check_title(title))
+
+
+def _check_leads_to(game: GameProtocol, history: Sequence[int], state: object) -> None:
+    """Checks that ``history`` leads to ``state`` (a state's ``to_dict()["state"]``).
+
+    Raises:
+        InvalidStateError: If it does not: the state was drawn by ``resample``, which has no
+            past (its history holds only the steps played on from it).
+    """
+    end = game.new_state()
+    for action in history:
+        end.apply(action)
+    if end.to_dict()["state"] != state:
+        raise InvalidStateError(
+            "a state sampled by resample() has no past to replay (its history holds only the "
+            "steps played on from it): replay the real state"
+        )
 
 
 def _identity(game: GameProtocol) -> tuple[str, int, dict[str, Any]]:

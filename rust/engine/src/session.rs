@@ -23,8 +23,9 @@ pub struct Session<G: Game> {
     state: G::State,
     history: Vec<u32>,
     rng: Option<SplitMix64>,
-    /// Made by [`Session::resample`] (or played on from one): the history is the real game's,
-    /// which does not lead to this state, so its dict cannot be restored.
+    /// Made by [`Session::resample`] (or played on from one): the history holds only the steps
+    /// played since the sample was drawn, which do not lead to this state from the start, so its
+    /// dict cannot be restored.
     sampled: bool,
 }
 
@@ -168,9 +169,9 @@ impl<G: Game> Session<G> {
     /// know here, drawn with a SplitMix64 seeded with `seed`: it has the same observation for
     /// `observer` and depends on `self` only through that seat's information. When `self` is
     /// seeded, the sample's later chance draws also come from `seed` (never from the original's
-    /// random stream, which would reveal the hidden future). The sample keeps the original's
-    /// history, whose hidden chance outcomes are not the sample's, so its dict does not
-    /// restore. Fails with [`EngineError::InvalidOption`] for a game without a determinizer and
+    /// random stream, which would reveal the hidden future). A sample has no past: its history
+    /// starts empty and holds the steps played on from it (the original's would tell its hidden
+    /// chance outcomes, and does not lead to the sample), so its dict does not restore. Fails with [`EngineError::InvalidOption`] for a game without a determinizer and
     /// [`EngineError::IllegalAction`] for a seat out of range.
     pub fn resample(&self, observer: i64, seed: u64) -> Result<Self> {
         let n = self.game.players();
@@ -197,7 +198,7 @@ impl<G: Game> Session<G> {
         Ok(Self {
             game: Arc::clone(&self.game),
             state,
-            history: self.history.clone(),
+            history: Vec::new(),
             rng: self.rng.map(|_| SplitMix64::new(next)),
             sampled: true,
         })
@@ -375,7 +376,7 @@ pub trait AnySession: Send + Sync {
     /// A full state sampled from what seat `observer` can know here (see [`Session::resample`]).
     fn resample(&self, observer: i64, seed: u64) -> Result<Box<dyn AnySession>>;
     /// Whether the state was sampled by [`AnySession::resample`] (or played on from one): its
-    /// history is the real game's, so its dict does not restore it.
+    /// history holds only the steps since the sample, so its dict does not restore it.
     fn is_sample(&self) -> bool;
     /// The concrete session, for [`AnyBot`] to recover its game's state type.
     fn as_any(&self) -> &dyn Any;

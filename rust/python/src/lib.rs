@@ -767,9 +767,9 @@ impl PyState {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         if self.inner.is_sample() {
             return Err(to_py_err(EngineError::InvalidState(
-                "a state sampled by resample() cannot be pickled: its history is the real \
-                 game's, which does not lead to it (pickle the real state and resample it where \
-                 it is unpickled, or clone() the sample)"
+                "a state sampled by resample() cannot be pickled: it has no past, its history \
+                 holds only the steps played on from it (pickle the real state and resample it \
+                 where it is unpickled, or clone() the sample)"
                     .into(),
             )));
         }

@@ -570,7 +570,7 @@ fn simulate_runs_search_bots_identically_on_any_thread_count() {
 
 #[test]
 fn a_resampled_session_keeps_the_observation_and_does_not_peek() {
-    use crate::session::Session;
+    use crate::session::{AnySession, Session};
     use std::sync::Arc;
     let game = Arc::new(HiddenDuel::default());
     let mut checked = 0;
@@ -585,18 +585,25 @@ fn a_resampled_session_keeps_the_observation_and_does_not_peek() {
                 game.observation(sample.state(), seat),
                 game.observation(s.state(), seat)
             );
+            // A sample has no past: the real history would tell the hidden chance outcomes.
+            assert!(sample.history().is_empty());
             // The sample of the sample is the sample of the real state (no peeking).
             let again = sample.resample(seat as i64, seed).unwrap();
             assert_eq!(
                 again.state(),
                 s.resample(seat as i64, seed).unwrap().state()
             );
-            // Both play to the end.
+            // Both play to the end; the sample's history is what was played on from it.
             let mut end = sample.clone();
+            let mut played = Vec::new();
             while game.current_player(end.state()) != TERMINAL {
                 game.legal_actions(end.state(), &mut legal);
                 end.apply(i64::from(legal[0]), None).unwrap();
+                played.push(legal[0]);
             }
+            // Played on from the sample: its steps with the chance outcomes drawn between them.
+            let mut steps = end.history().iter();
+            assert!(played.iter().all(|a| steps.any(|h| h == a)));
             let a = game.random_action(s.state(), &mut rng, &mut legal).unwrap();
             s.apply(i64::from(a), None).unwrap();
             checked += 1;
