@@ -24,7 +24,7 @@ fmt:  ## Format Rust and Python sources
 	$(PYTHON) -m ruff format python tests benches
 	$(PYTHON) -m ruff check --fix python tests benches
 
-lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy and rustdoc -D warnings
+lint:  ## ruff, mypy --strict, stubtest, cargo fmt --check, clippy, rustdoc -D warnings, actionlint
 	$(PYTHON) -m ruff check python tests benches
 	$(PYTHON) -m ruff format --check python tests benches
 	$(PYTHON) -m mypy
