@@ -143,17 +143,23 @@ pub(super) fn reach_mask(depth: u8) -> u16 {
 /// shoals with no lock, one column with one, none with two different columns.
 #[inline]
 pub(super) fn lock_mask(locks: u8) -> u16 {
-    let cols = match crate::bits::count(u64::from(locks)) {
-        0 => 0b111u8,
-        1 => locks,
-        _ => 0,
-    };
-    COL_MASK
-        .iter()
-        .enumerate()
-        .filter(|&(c, _)| cols >> c & 1 == 1)
-        .fold(0, |m, (_, &col)| m | col)
+    LOCK_MASKS[usize::from(locks & 0b111)]
 }
+
+/// [`lock_mask`] of every column bitset, read at every turn node.
+const LOCK_MASKS: [u16; 8] = {
+    let mut masks = [0u16; 8];
+    let mut locks = 0;
+    while locks < 8 {
+        masks[locks] = match locks.count_ones() {
+            0 => COL_MASK[0] | COL_MASK[1] | COL_MASK[2],
+            1 => COL_MASK[locks.trailing_zeros() as usize],
+            _ => 0,
+        };
+        locks += 1;
+    }
+    masks
+};
 
 /// Pushes `first + id` for the first `len` ids of `ids`, in increasing id order.
 pub(super) fn push_sorted<const N: usize>(out: &mut Vec<u32>, first: u32, ids: &[u8; N], len: u8) {
@@ -453,8 +459,9 @@ impl DeepRegrets {
             return true;
         }
         // The Can of Worms (41+s), on a shoal the boat could cast at (Decision 66).
-        let castable = reach_mask(seat.depth) & lock_mask(seat.locks);
-        if seat.worms && st.nonempty() & !st.face_up & castable != 0 {
+        if seat.worms
+            && st.nonempty() & !st.face_up & reach_mask(seat.depth) & lock_mask(seat.locks) != 0
+        {
             return true;
         }
         let mut any = AnyAction::default();
