@@ -2,7 +2,7 @@
 
 ``-o KEY=VALUE`` (repeatable) is read by :func:`parse_options`: ``true``/``false``/``null``/numbers
 as JSON, anything else as a string. Game ids and bot names complete in the shell
-(:func:`game_id_argument`, :func:`complete_bots`). A leaf of the CLI: of cardtable it imports
+(:func:`game_id_argument`, :func:`bots_option`). A leaf of the CLI: of cardtable it imports
 only the input checks and the error classes (and the registry, when the shell asks for
 completions).
 """
@@ -22,6 +22,7 @@ from cardtable.errors import InvalidOptionError
 __all__ = [
     "MAKE_KEYWORDS",
     "bot_count_error",
+    "bots_option",
     "choice_option",
     "complete_bots",
     "complete_game_id",
@@ -184,6 +185,32 @@ def complete_bots(
     prefix = f"{done}," if done else ""
     names = [*info.bots, *info.search_bots]
     return [CompletionItem(prefix + name) for name in names if name.startswith(last)]
+
+
+def bots_option(
+    help: str,
+    *names: str,
+    required: bool = False,
+    default: str | None = None,
+    show_default: bool = False,
+) -> Callable[[F], F]:
+    """An option naming bots (``-b/--bots`` unless ``names`` are given), completed in the shell.
+
+    Args:
+        help: Its help text.
+        *names: Its names, ``("-b", "--bots")`` when none are given.
+        required: Whether it must be given.
+        default: Its value when it is not given.
+        show_default: Whether ``--help`` shows the default.
+    """
+    return click.option(
+        *(names or ("-b", "--bots")),
+        required=required,
+        default=default,
+        show_default=show_default,
+        shell_complete=complete_bots,
+        help=help,
+    )
 
 
 def option_pairs(f: F) -> F:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import click
 
-from cardtable._cli_options import complete_bots, game_id_argument, option_pairs, parse_options
+from cardtable._cli_options import bots_option, game_id_argument, option_pairs, parse_options
 from cardtable._extras import ANALYSIS_MODULES
 from cardtable._inputs import MAX_THREADS, shown
 from cardtable._study_defaults import (
@@ -296,13 +296,7 @@ def register(main: click.Group) -> None:
 
     @main.command("tournament")
     @_study_command("per-game")
-    @click.option(
-        "-b",
-        "--bots",
-        required=True,
-        shell_complete=complete_bots,
-        help="Comma-separated bots, e.g. greedy,random.",
-    )
+    @bots_option("Comma-separated bots, e.g. greedy,random.", required=True)
     @_games_option(1000, "Deals.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     @click.option("--no-duplicate", is_flag=True, help="New deals for every seat assignment.")
@@ -350,19 +344,12 @@ def register(main: click.Group) -> None:
 
     @main.command("balance")
     @_study_command("per-game")
-    @click.option(
-        "-b",
-        "--bot",
-        default=None,
-        shell_complete=complete_bots,
-        help=f"The bot in every seat (default: {_HEURISTIC}).",
-    )
-    @click.option(
+    @bots_option(f"The bot in every seat (default: {_HEURISTIC}).", "-b", "--bot")
+    @bots_option(
+        "A weaker bot for the luck measure ('none' to skip it).",
         "--weaker",
         default="random",
         show_default=True,
-        shell_complete=complete_bots,
-        help="A weaker bot for the luck measure ('none' to skip it).",
     )
     @_games_option(10_000, "Games.")
     @click.option(
@@ -413,12 +400,7 @@ def register(main: click.Group) -> None:
         metavar="KEY=V1,V2,...",
         help="An option and the values to try (repeat for more options).",
     )
-    @click.option(
-        "-b",
-        "--bots",
-        shell_complete=complete_bots,
-        help=f"Bots (default: {_HEURISTIC}, then random).",
-    )
+    @bots_option(f"Bots (default: {_HEURISTIC}, then random).")
     @_games_option(2000, "Deals per option set.")
     @click.option("--no-rotate", is_flag=True, help="Only the seat assignment given.")
     @click.option(

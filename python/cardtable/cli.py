@@ -29,8 +29,8 @@ import cardtable
 from cardtable._api import game_info
 from cardtable._cli_options import (
     bot_count_error,
+    bots_option,
     choice_option,
-    complete_bots,
     game_id_argument,
     games_option,
     option_pairs,
@@ -455,12 +455,7 @@ def _write_plot(result: cardtable.SimulationResult, path: Path) -> None:
     help="Number of players (default: one per --bots name, or the game's only player count).",
 )
 @games_option("--games", 10_000)
-@click.option(
-    "-b",
-    "--bots",
-    shell_complete=complete_bots,
-    help="Comma-separated bot per seat (default: random everywhere).",
-)
+@bots_option("Comma-separated bot per seat (default: random everywhere).")
 @click.option(
     "--seed",
     type=click.IntRange(0, 2**64 - 1),
@@ -871,11 +866,8 @@ _register_replay()
     help="Number of players (default: one more than the --bots names, or the game's only count).",
 )
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
-@click.option(
-    "-b",
-    "--bots",
-    shell_complete=complete_bots,
-    help="Comma-separated bots for the other seats (default: the game's heuristic bot: greedy, "
+@bots_option(
+    "Comma-separated bots for the other seats (default: the game's heuristic bot: greedy, "
     "else its first own bot, e.g. memory in trafficars_memory).",
 )
 @click.option(

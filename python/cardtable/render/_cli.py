@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cardtable._api import game_info
-from cardtable._cli_options import complete_bots, game_id_argument, option_pairs, parse_options
+from cardtable._cli_options import bots_option, game_id_argument, option_pairs, parse_options
 from cardtable._inputs import MAX_SEED
 
 __all__ = ["register"]
@@ -29,11 +29,8 @@ def register(main: click.Group) -> None:
         help="Number of players (default: one per bot given with --bots, within the game's "
         "range; without --bots the game's fewest).",
     )
-    @click.option(
-        "-b",
-        "--bots",
-        shell_complete=complete_bots,
-        help="Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
+    @bots_option(
+        "Comma-separated bot per seat (default: the game's heuristic bot in every seat, "
         "greedy, else its first own bot; with --game, random everywhere, as simulate).",
     )
     @click.option("--seed", type=_SEED, default=0, show_default=True, help="Seed of the game.")
