@@ -228,30 +228,21 @@ def _finish(
         click.ClickException: If an output could not be written.
     """
     from cardtable._inputs import write_whole
-    from cardtable.cli import echo, write_errors
+    from cardtable.cli import echo, write_outputs
 
     to_stdout = json_path is not None and str(json_path) == "-"
     text = "" if json_path is None else json.dumps(result.to_dict(), indent=2, allow_nan=False)
-    written: list[Path] = []
-    failed: click.ClickException | None = None
-    try:
-        if json_path is not None and not to_stdout:
-            with write_errors(json_path):
-                write_whole(json_path, lambda f: f.write((text + "\n").encode("utf-8")))
-            written.append(json_path)
-        for path, write in (
+    written, failed = write_outputs(
+        [
+            (
+                None if to_stdout else json_path,
+                lambda path: write_whole(path, lambda f: f.write((text + "\n").encode("utf-8"))),
+            ),
             (parquet, result.to_parquet),
             (csv_path, result.to_csv),
             (report, result.write_report),
-        ):
-            if path is not None:
-                with write_errors(path):
-                    write(path)
-                written.append(path)
-    except click.ClickException as err:
-        # A file that could not be written (a full disk, say) costs neither the results printed
-        # nor the word on the files written before it.
-        failed = err
+        ]
+    )
     if to_stdout:
         echo(text)  # the JSON alone: standard output is a data stream
     else:

@@ -16,7 +16,7 @@ import stat
 import sys
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, NoReturn, TextIO
@@ -148,6 +148,31 @@ def write_errors(path: object = None) -> Iterator[None]:
         raise click.ClickException(f"could not write {path}: {reason}") from None
 
 
+def write_outputs(
+    outputs: Iterable[tuple[Path | None, Callable[[Path], object]]],
+) -> tuple[list[Path], click.ClickException | None]:
+    """Writes each output ``(path, write)`` whose path is given, in order, until one fails.
+
+    A file that cannot be written (a full disk, say) costs neither the results the command
+    prints after its files nor the word on the files written before it: the caller prints
+    those, then raises the failure.
+
+    Returns:
+        The paths written, and the one-line error of the output that failed (``None`` if none).
+    """
+    written: list[Path] = []
+    for path, write in outputs:
+        if path is None:
+            continue
+        try:
+            with write_errors(path):
+                write(path)
+        except click.ClickException as failed:
+            return written, failed
+        written.append(path)
+    return written, None
+
+
 def _write_failure(err: OSError) -> click.ClickException:
     """The failure to write standard output with ``err``; the output's rest is dropped.
 
@@ -200,13 +225,13 @@ def echo(text: str, *, err: bool = False) -> None:
 def games_command(game_ids: tuple[str, ...], as_json: bool) -> None:
     """List the games (or only GAME_ID...) with their player counts, options and built-in bots."""
     registered = {info.id: info for info in cardtable.games()}
-    known = list(registered)
     for game_id in game_ids:
-        if game_id not in known:
-            near = difflib.get_close_matches(game_id, known, n=1)
+        if game_id not in registered:
+            near = difflib.get_close_matches(game_id, list(registered), n=1)
             hint = f" (did you mean {near[0]}?)" if near else ""
             raise click.UsageError(
-                f"unknown game {shown(game_id)}{hint}; registered games: {', '.join(sorted(known))}"
+                f"unknown game {shown(game_id)}{hint}; registered games: "
+                f"{', '.join(sorted(registered))}"
             )
     chosen = [registered[g] for g in dict.fromkeys(game_ids)] or list(registered.values())
     with write_errors():
@@ -597,21 +622,13 @@ def _report_run(
             echo(f"interrupted: 0 of {games:,} games completed", err=True)
         echo("no games were completed: nothing to summarize or write", err=True)
         return
-    written: list[Path] = []
-    failed: click.ClickException | None = None
-    try:
-        if out and fmt:
-            with write_errors(out):
-                write_results(result, out, fmt)
-            written.append(out)
-        if plot:
-            with write_errors(plot):
-                _write_plot(result, plot)
-            written.append(plot)
-    except click.ClickException as err:
-        # A file that could not be written (a full disk, say) costs neither the summary nor
-        # the word on the files written before it.
-        failed = err
+    outputs: list[tuple[Path | None, Callable[[Path], object]]] = [
+        (plot, lambda path: _write_plot(result, path))
+    ]
+    if out and fmt:
+        chosen = fmt
+        outputs.insert(0, (out, lambda path: write_results(result, path, chosen)))
+    written, failed = write_outputs(outputs)
     echo(result.summary_table())
     if result.interrupted:
         echo(f"interrupted: {result.games_played:,} of {games:,} games completed", err=True)
