@@ -637,6 +637,25 @@ def test_a_sample_has_no_past_that_tells_the_hidden_deal() -> None:
     assert played_on.history == [action]
     with pytest.raises(InvalidStateError, match="sampled by resample"):
         cardtable.replay(played_on)
+    # Steps played on from a sample that are illegal from the start: still the sample's error.
+    dr = cardtable.make("deep_regrets", players=2)
+    state = dr.new_state(seed=5)
+    for _ in range(12):
+        state.apply(state.legal_actions()[-1])
+    sample = state.resample(0, 7)
+    for _ in range(2):
+        sample.apply(sample.legal_actions()[-1])
+    with pytest.raises(IllegalActionError):
+        replay_steps(dr, sample.history)
+    with pytest.raises(InvalidStateError, match="sampled by resample"):
+        cardtable.replay(sample)
+
+
+def replay_steps(game: cardtable.GameProtocol, history: list[int]) -> None:
+    """Applies ``history`` to a new state of ``game``."""
+    state = game.new_state()
+    for action in history:
+        state.apply(action)
 
 
 def test_a_reorder_sample_does_not_know_the_unseen_fish_below() -> None:

@@ -171,7 +171,8 @@ impl<G: Game> Session<G> {
     /// seeded, the sample's later chance draws also come from `seed` (never from the original's
     /// random stream, which would reveal the hidden future). A sample has no past: its history
     /// starts empty and holds the steps played on from it (the original's would tell its hidden
-    /// chance outcomes, and does not lead to the sample), so its dict does not restore. Fails with [`EngineError::InvalidOption`] for a game without a determinizer and
+    /// chance outcomes, and does not lead to the sample), so its dict does not restore. Fails
+    /// with [`EngineError::InvalidOption`] for a game without a determinizer and
     /// [`EngineError::IllegalAction`] for a seat out of range.
     pub fn resample(&self, observer: i64, seed: u64) -> Result<Self> {
         let n = self.game.players();
