@@ -18,8 +18,15 @@ from typing import Any
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-def _site_links(markdown: str, prefix: str) -> str:
-    """Rewrites links to the docs folder (``docs/x.md``, ``games``, pictures) into site links."""
+def _site_links(markdown: str, prefix: str, depth: int = 0) -> str:
+    """Rewrites links to the docs folder (``docs/x.md``, ``games``, pictures) into site links.
+
+    A page ``depth`` folders below ``docs/`` links to the README (which reads right where the
+    files are browsed) as ``../`` times ``depth + 1`` then ``README.md``: on the site the README is
+    the home page, ``index.md``.
+    """
+    up = "../" * depth
+    markdown = markdown.replace("](" + up + "../README.md", "](" + up + "index.md")
     markdown = re.sub(r"\]\(" + re.escape(prefix) + r"games/?\)", "](games.md)", markdown)
     if prefix:  # pictures under docs/ (e.g. docs/images/x.png) are files of the site too
         markdown = re.sub(r"\]\(" + re.escape(prefix) + r"([^)#]+\.png)", r"](\1", markdown)
@@ -48,7 +55,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     if page.file.src_uri == "index.md":
         markdown = _site_links((_ROOT / "README.md").read_text(encoding="utf-8"), "docs/")
     else:
-        markdown = _site_links(markdown, "")
+        markdown = _site_links(markdown, "", page.file.src_uri.count("/"))
     return _plain_indexing(markdown)
 
 
