@@ -66,6 +66,10 @@ def test_pictures_match_the_golden_files_from_both_backends(
 ) -> None:
     name, game_id, kwargs, seed, steps = case
     state = golden_state(game_id, kwargs, seed, steps, backend)
+    if steps is not None:
+        # A picture stopped after some decisions must show a game still going: one that ended
+        # first would only repeat the end picture (pick a larger game or fewer decisions).
+        assert not state.is_terminal, f"{name}: the game ends within {steps} decisions"
     for seat in VIEWS:
         path = path_of(name, seat)
         assert path.exists(), f"missing {path.name}: run python -m tests.render_golden --accept"
