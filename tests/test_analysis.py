@@ -4,6 +4,7 @@ games (duplicate deals, exact replays, reproducible rows, thread independence)."
 from __future__ import annotations
 
 import functools
+import importlib
 import io
 import itertools
 import math
@@ -46,6 +47,7 @@ from cardtable.analysis._stats import (
     mean_estimate,
     paired_share_difference,
     proportion,
+    unpaired_share_difference,
     welch_difference,
 )
 from cardtable.analysis.balance import margins
@@ -235,6 +237,39 @@ def test_welch_difference_is_scipys_welch_interval() -> None:
     same = welch_difference([2.0, 2.0], [1.0, 1.0, 1.0])
     assert (same.value, same.low, same.high) == (1.0, 1.0, 1.0)
     assert math.isnan(welch_difference([1.0], [2.0, 3.0]).low)
+
+
+def test_an_unpaired_difference_of_shares_never_has_zero_width() -> None:
+    """Two sides that never won: Welch's interval is 0–0; Newcombe's is Wilson's ends combined."""
+    # (The package's ``sweep`` is the function; its module is found by name.)
+    sweep_module = importlib.import_module("cardtable.analysis.sweep")
+
+    none = np.zeros(40)
+    assert welch_difference(none, none).high == 0.0
+    d = unpaired_share_difference(none, none)
+    wilson_high = 1.96**2 / (40 + 1.96**2)  # Wilson's upper end of 0 in 40
+    assert d.value == 0.0 and d.n == 80
+    assert (d.low, d.high) == pytest.approx((-wilson_high, wilson_high), rel=1e-3)
+    # The sweep's unpaired difference of a share takes it; of a mean, Welch's still.
+    a, b = np.zeros(40), np.r_[np.zeros(39), np.nan]
+    share = sweep_module._unpaired(a, b, share=True)
+    assert share.low < 0.0 < share.high and share.n == 79
+    assert sweep_module._unpaired(a, b, share=False).high == 0.0
+    # A side of one unit still gets an interval, one with no unit none.
+    one = unpaired_share_difference([1.0], [0.0, 1.0])
+    assert -1.0 < one.low < 0.0 and 0.9 < one.high <= 1.0
+    assert math.isnan(unpaired_share_difference([], [0.5]).value)
+
+
+def test_the_unpaired_share_interval_covers_about_95_percent() -> None:
+    """0/1 outcomes near the edge (90% against 95% over 60 units each), where Welch's is poor."""
+    rng = np.random.default_rng(12)
+    hits = []
+    for _ in range(REPS):
+        x = (rng.random(60) < 0.90).astype(float)
+        y = (rng.random(60) < 0.95).astype(float)
+        hits.append(unpaired_share_difference(x, y).contains(-0.05))
+    assert 0.93 <= _coverage(hits) <= 0.98
 
 
 def test_holm_adjustment() -> None:
@@ -865,7 +900,12 @@ def test_sweep_difference_is_paired_by_deal() -> None:
             assert (d.paired.low, d.paired.high) == pytest.approx((tango.low, tango.high))
             assert d.paired.high - d.paired.low == pytest.approx(2 * half, rel=0.1)
         ci = stats.ttest_ind(per_deal[1], per_deal[0], equal_var=False).confidence_interval()
-        assert (d.unpaired.low, d.unpaired.high) == pytest.approx((ci.low, ci.high))
+        if metric == "mean margin":  # a mean: Welch's interval
+            assert (d.unpaired.low, d.unpaired.high) == pytest.approx((ci.low, ci.high))
+        else:  # a share: Newcombe's, near Welch's away from the edges
+            newcombe = unpaired_share_difference(per_deal[1], per_deal[0])
+            assert (d.unpaired.low, d.unpaired.high) == pytest.approx((newcombe.low, newcombe.high))
+            assert d.unpaired.high - d.unpaired.low == pytest.approx(ci.high - ci.low, rel=0.1)
     # greedy's win rate is a share: the first metric, and the default.
     assert s.difference(1, 0) == s.difference(1, 0, "win rate: greedy")
 

@@ -181,8 +181,9 @@ class PairedDifference(Record):
             Tournament: the mean over games of (a's mean − b's mean in that game) with the t
             interval that treats every game as independent, about what a tournament without
             duplicate deals would give with as many games. Sweep: the difference of the two option
-            sets' means with Welch's t interval over their per-deal means, as if each option set
-            had been played on deals of its own.
+            sets' means with an interval over their per-deal means as if each option set had been
+            played on deals of its own: Welch's t interval, or for shares Newcombe's hybrid
+            score interval (never of zero width).
     """
 
     a: str

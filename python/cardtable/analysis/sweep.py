@@ -50,6 +50,7 @@ from cardtable.analysis._stats import (
     mean_estimate,
     proportion,
     record_dict,
+    unpaired_share_difference,
     welch_difference,
 )
 from cardtable.analysis._text import (
@@ -195,8 +196,9 @@ class SweepResult(ResultOutputs):
                 the first bot's win rate (seat 0's advantage with one bot in every seat).
 
         Returns:
-            ``a − b`` paired by deal, and unpaired (Welch's interval over the two option sets'
-            per-deal means, as if each had been played on deals of its own). A difference of win
+            ``a − b`` paired by deal, and unpaired (over the two option sets' per-deal means, as
+            if each had been played on deals of its own: Welch's interval, or for shares
+            Newcombe's hybrid score interval, which never has zero width). A difference of win
             rates, seat 0's advantages or shared wins is one of shares (``0.05`` is 5 percentage
             points). Its ``metric`` is the name of :attr:`metrics`.
 
@@ -214,13 +216,12 @@ class SweepResult(ResultOutputs):
             )
         pa, pb = self.points[i].per_deal[metric], self.points[j].per_deal[metric]
         share = _is_share(metric)
-        unpaired = welch_difference(pa[~np.isnan(pa)], pb[~np.isnan(pb)])
         return PairedDifference(
             _option_text(self, i),
             _option_text(self, j),
             metric,
             paired_estimate(pa, pb, share=share),
-            within(unpaired, share),
+            _unpaired(pa, pb, share),
         )
 
     @property
@@ -233,7 +234,7 @@ class SweepResult(ResultOutputs):
         each of their values alike (the grid is a full product), so the difference is the
         option's own (main) effect. Paired by deal: per deal, the option sets' means in that deal
         are averaged on each side first, and the interval is the t interval over deals of the
-        difference; unpaired, Welch's over the two sides' per-deal means. With one swept option
+        difference; unpaired, Welch's over the two sides' per-deal means (Newcombe's for shares). With one swept option
         these are the differences from the first option set. How the options combine (an
         option whose effect depends on another's value) shows in the option sets themselves.
 
@@ -265,7 +266,7 @@ class SweepResult(ResultOutputs):
             options_text({option: first}),
             metric,
             paired_estimate(a, b, share=share),
-            within(welch_difference(a[~np.isnan(a)], b[~np.isnan(b)]), share),
+            _unpaired(a, b, share),
         )
 
     def _index(self, point: object, what: str) -> int:
@@ -490,6 +491,17 @@ def _where(s: SweepResult, points: list[SweepPoint], metric: str) -> str:
         f"{_fmt_metric(metric, p.metrics[metric])} in {literal(_option_label(s, p))}"
         for p in points
     )
+
+
+def _unpaired(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], share: bool) -> Difference:
+    """``a − b`` of two option sets' per-deal means as if each had been played on deals of its own.
+
+    Welch's t interval for a difference of means; Newcombe's hybrid score interval for one of
+    shares (:func:`~cardtable.analysis._stats.unpaired_share_difference`), which never has zero
+    width (Welch's has when neither side spreads, as a win rate of 0% on both).
+    """
+    x, y = a[~np.isnan(a)], b[~np.isnan(b)]
+    return within(unpaired_share_difference(x, y) if share else welch_difference(x, y), share)
 
 
 def _is_share(metric: str) -> bool:
