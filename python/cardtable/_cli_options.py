@@ -10,7 +10,7 @@ completions).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -28,6 +28,7 @@ __all__ = [
     "complete_game_id",
     "game_id_argument",
     "games_option",
+    "key_value_pairs",
     "option_pairs",
     "parse_options",
     "parse_value",
@@ -101,6 +102,47 @@ def parse_value(text: str) -> Any:
         raise click.BadParameter(f"cannot read {_shorten(text)}: {reason}") from None
 
 
+def key_value_pairs(
+    pairs: Iterable[str],
+    form: str,
+    param_hint: str,
+    twice: Callable[[str, str, str], str],
+    *,
+    need_value: bool = False,
+) -> Iterator[tuple[str, str]]:
+    """Each ``KEY=VALUE`` of ``pairs`` split at its first ``=``, the key stripped, in order.
+
+    Args:
+        pairs: The pairs as given, in order.
+        form: The form a pair must have, for the error (``"KEY=VALUE"``).
+        param_hint: The option that takes the pairs, for the error (``"--option"``).
+        twice: The error message for a key given again, of the key, its first pair and this one.
+        need_value: Refuse a pair with nothing after its ``=`` too.
+
+    Yields:
+        ``(key, value)`` of each pair, once the pairs before it passed.
+
+    Raises:
+        click.BadParameter: On a pair without ``=`` or a key (or a value, with ``need_value``),
+            or a key given twice (a usage error: exit status 2).
+    """
+    first: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key or (need_value and not value):
+            raise click.BadParameter(f"expected {form}, got {shown(pair)}", param_hint=param_hint)
+        if key in first:
+            raise click.BadParameter(twice(key, first[key], pair), param_hint=param_hint)
+        first[key] = pair
+        yield key, value
+
+
+def _option_twice(key: str, first: str, pair: str) -> str:
+    """The error of ``-o`` naming ``key`` again (:func:`key_value_pairs`' ``twice``)."""
+    return f"option {shown(key)} given twice ({shown(_shorten(first))}, then {_shorten(pair)!r})"
+
+
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     """The ``-o KEY=VALUE`` pairs as keyword arguments for ``cardtable.make``.
 
@@ -116,25 +158,12 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             status 2).
     """
     options: dict[str, Any] = {}
-    given: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise click.BadParameter(
-                f"expected KEY=VALUE, got {shown(pair)}", param_hint="--option"
-            )
-        if key in given:
-            raise click.BadParameter(
-                f"option {shown(key)} given twice ({shown(given[key])}, then {_shorten(pair)!r})",
-                param_hint="--option",
-            )
+    for key, value in key_value_pairs(pairs, "KEY=VALUE", "--option", _option_twice):
         if key in MAKE_KEYWORDS:
             raise click.BadParameter(
                 f"{key} is not a game option: it is an argument of the command (see --help)",
                 param_hint="--option",
             )
-        given[key] = _shorten(pair)
         try:
             options[key] = parse_value(value)
         except click.BadParameter as err:

@@ -16,7 +16,14 @@ from typing import Any, Protocol
 
 import click
 
-from cardtable._cli_options import bots_option, game_id_argument, option_pairs, parse_options
+from cardtable._cli_options import (
+    F,
+    bots_option,
+    game_id_argument,
+    key_value_pairs,
+    option_pairs,
+    parse_options,
+)
 from cardtable._extras import ANALYSIS_MODULES
 from cardtable._inputs import MAX_THREADS, shown
 from cardtable._study_defaults import (
@@ -50,29 +57,26 @@ class _Result(Protocol):
     def write_report(self, path: str | Path) -> None: ...
 
 
+def _file_option(*decls: str, help: str, allow_dash: bool = False) -> Callable[[F], F]:
+    """An option naming an output file (``allow_dash``: ``-`` for standard output)."""
+    path = click.Path(dir_okay=False, allow_dash=allow_dash, path_type=Path)
+    return click.option(*decls, type=path, help=help)
+
+
 def _outputs(f: Callable[..., Any], table: str) -> Callable[..., Any]:
     f = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(f)
-    f = click.option(
-        "--report",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Write a self-contained HTML report.",
+    f = _file_option("--report", help="Write a self-contained HTML report.")(f)
+    f = _file_option(
+        "--csv", "csv_path", help="Write the same table as --parquet as CSV (FILE.csv)."
     )(f)
-    f = click.option(
-        "--csv",
-        "csv_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Write the same table as --parquet as CSV (FILE.csv).",
+    f = _file_option(
+        "--parquet", help=f"Write the {table} table as Parquet (FILE.parquet or FILE.pq)."
     )(f)
-    f = click.option(
-        "--parquet",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help=f"Write the {table} table as Parquet (FILE.parquet or FILE.pq).",
-    )(f)
-    f = click.option(
+    f = _file_option(
         "--json",
         "json_path",
-        type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
         help="Write the results as JSON ('-': to standard output, without the table).",
+        allow_dash=True,
     )(f)
     f = option_pairs(f)
     threads = click.IntRange(1, MAX_THREADS)
@@ -282,6 +286,11 @@ def _bot_list(text: str) -> list[str]:
     return split_bot_specs(text)
 
 
+def _grid_key_twice(key: str, first: str, pair: str) -> str:
+    """The error of ``--grid`` naming ``key`` again (:func:`key_value_pairs`' ``twice``)."""
+    return f"{key} is given twice; list all its values once: {key}=V1,V2,..."
+
+
 def register(main: click.Group) -> None:
     """Adds the study commands to the ``cardtable`` command group."""
 
@@ -421,18 +430,10 @@ def register(main: click.Group) -> None:
         from cardtable.analysis import sweep
 
         grid: dict[str, list[Any]] = {}
-        for pair in grid_pairs:
-            key, sep, values = pair.partition("=")
-            key = key.strip()
-            if not sep or not key or not values:
-                raise click.BadParameter(
-                    f"expected KEY=V1,V2,..., got {shown(pair)}", param_hint="--grid"
-                )
-            if key in grid:
-                raise click.BadParameter(
-                    f"{key} is given twice; list all its values once: {key}=V1,V2,...",
-                    param_hint="--grid",
-                )
+        pairs = key_value_pairs(
+            grid_pairs, "KEY=V1,V2,...", "--grid", _grid_key_twice, need_value=True
+        )
+        for key, values in pairs:
             grid[key] = [parse_options((f"{key}={v}",))[key] for v in values.split(",")]
         bot_list = None if bots is None else _bot_list(bots)
         try:
