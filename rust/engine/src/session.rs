@@ -303,27 +303,27 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<Box<dyn AnyLockstep>>;
 }
 
-/// The game's id, players and options (`dbg!(make(...)?)`).
-impl std::fmt::Debug for dyn AnyGame + '_ {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AnyGame")
-            .field("id", &self.id())
-            .field("players", &self.players())
-            .field("options", &self.options())
-            .finish()
-    }
+/// Implements `Debug` for trait objects as structs named after their trait, each field the value
+/// of one of the trait's methods: `Trait { "field" => method, ... }`.
+macro_rules! debug_trait_objects {
+    ($($(#[$meta:meta])* $trait:ident { $($field:literal => $method:ident),* $(,)? })*) => {$(
+        $(#[$meta])*
+        impl std::fmt::Debug for dyn $trait + '_ {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($trait))
+                    $(.field($field, &self.$method()))*
+                    .finish()
+            }
+        }
+    )*};
 }
 
-/// The game's id, the seat to move and the history (everything else follows from them and the
-/// seed).
-impl std::fmt::Debug for dyn AnySession + '_ {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AnySession")
-            .field("game", &self.game_id())
-            .field("current_player", &self.current_player())
-            .field("history", &self.history())
-            .finish()
-    }
+debug_trait_objects! {
+    /// The game's id, players and options (`dbg!(make(...)?)`).
+    AnyGame { "id" => id, "players" => players, "options" => options }
+    /// The game's id, the seat to move and the history (everything else follows from them and
+    /// the seed).
+    AnySession { "game" => game_id, "current_player" => current_player, "history" => history }
 }
 
 /// [`AnySession::clone_box`]: an independent copy.

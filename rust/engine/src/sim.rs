@@ -67,6 +67,22 @@ pub struct SimConfig {
     pub keep_games: bool,
 }
 
+impl SimConfig {
+    /// A run of `games` games from game 0 with `seed` and one bot spec per seat, on all cores,
+    /// keeping the per-game results; change the other fields with struct update syntax
+    /// (`SimConfig { threads: Some(1), ..SimConfig::new(10, 1, bots) }`).
+    pub fn new(games: u64, seed: u64, bots: Vec<String>) -> Self {
+        Self {
+            games,
+            first_game: 0,
+            seed,
+            threads: None,
+            bots,
+            keep_games: true,
+        }
+    }
+}
+
 /// Exact integer totals per seat, mergeable in any order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatStats {
@@ -817,12 +833,9 @@ mod limits {
 
     fn config(games: u64, keep_games: bool) -> SimConfig {
         SimConfig {
-            games,
-            first_game: 0,
-            seed: 1,
             threads: Some(2),
-            bots: vec!["random".into(), "random".into()],
             keep_games,
+            ..SimConfig::new(games, 1, vec!["random".into(), "random".into()])
         }
     }
 

@@ -1163,12 +1163,9 @@ pub fn win_share_against_random<G: Game>(game: &G, bot: &str, games_per_seat: u6
         let mut bots = vec!["random".to_string(); n];
         bots[seat] = bot.to_string();
         let config = SimConfig {
-            games: games_per_seat,
-            first_game: 0,
-            seed: 0x5EED + seat as u64,
             threads: Some(1),
-            bots,
             keep_games: false,
+            ..SimConfig::new(games_per_seat, 0x5EED + seat as u64, bots)
         };
         let result = sim::simulate(game, &config, &|_| true)
             .unwrap_or_else(|e| panic!("{}: bot {bot}: {e}", G::ID));
@@ -1251,12 +1248,8 @@ pub fn check_bot_specs<G: Game>(game: &G) {
         );
     }
     let config = SimConfig {
-        games: 1,
-        first_game: 0,
-        seed: 0,
         threads: Some(1),
-        bots: vec!["no_such_bot".to_string(); game.players()],
-        keep_games: true,
+        ..SimConfig::new(1, 0, vec!["no_such_bot".to_string(); game.players()])
     };
     assert!(
         matches!(

@@ -58,12 +58,9 @@ fn batch_handles_show_their_configuration() {
     assert!(text.contains("pool: None"), "{text}"); // under 32 envs: no pool
 
     let sim = SimConfig {
-        games: 5,
-        first_game: 0,
-        seed: 1,
         threads: Some(1),
-        bots: vec!["random".into(), "random".into()],
         keep_games: false,
+        ..SimConfig::new(5, 1, vec!["random".into(), "random".into()])
     };
     let lockstep = Lockstep::new(game, sim, vec![None, Some("random".into())], 2)
         .expect("a valid configuration");

@@ -73,12 +73,8 @@ fn per_step_bots_play_the_batch_runner_games() {
         }
         for bots in lineups {
             let config = SimConfig {
-                games: count,
-                first_game: 0,
-                seed,
                 threads: Some(1),
-                bots: bots.clone(),
-                keep_games: true,
+                ..SimConfig::new(count, seed, bots.clone())
             };
             let run = game.simulate(&config, &|_| true).expect("a valid run");
             for g in 0..count {

@@ -190,21 +190,45 @@ mod tests {
         registry::make("turn_the_tide", 4, &Map::new()).unwrap()
     }
 
+    /// Turn the Tide for four and `count` of its sessions at decisions (see
+    /// [`decision_sessions`]).
+    fn ttt_decisions(count: u64) -> (Box<dyn AnyGame>, Vec<Box<dyn AnySession>>) {
+        let game = ttt();
+        let sessions = decision_sessions(&*game, count);
+        (game, sessions)
+    }
+
+    /// The decisions of [`decide_all`] on `sessions`, never stopped.
+    fn decided(
+        game: &dyn AnyGame,
+        sessions: &[Box<dyn AnySession>],
+        spec: &str,
+        seed: u64,
+        threads: Option<usize>,
+    ) -> Vec<Decision> {
+        made(decide_all(
+            game,
+            &as_refs(sessions),
+            spec,
+            seed,
+            threads,
+            &|_| true,
+        ))
+    }
+
     #[test]
     fn each_decision_is_the_bot_seated_by_hand_whatever_the_threads() {
-        let game = ttt();
-        let sessions = decision_sessions(&*game, 24);
-        let refs = as_refs(&sessions);
+        let (game, sessions) = ttt_decisions(24);
         let spec = "mcts:iterations=60";
-        let one = made(decide_all(&*game, &refs, spec, 5, Some(1), &|_| true));
-        let two = made(decide_all(&*game, &refs, spec, 5, Some(2), &|_| true));
+        let one = decided(&*game, &sessions, spec, 5, Some(1));
+        let two = decided(&*game, &sessions, spec, 5, Some(2));
         assert_eq!(one, two);
-        assert_eq!(one.len(), refs.len());
-        for (i, (session, decision)) in refs.iter().zip(&one).enumerate() {
+        assert_eq!(one.len(), sessions.len());
+        for (i, (session, decision)) in sessions.iter().zip(&one).enumerate() {
             let seat = usize::try_from(session.current_player()).unwrap();
             let mut bot = game.bot(spec, seat, derive_seed(5, i as u64)).unwrap();
-            bot.observe(*session).unwrap();
-            assert_eq!(bot.act(*session).unwrap(), decision.action, "state {i}");
+            bot.observe(&**session).unwrap();
+            assert_eq!(bot.act(&**session).unwrap(), decision.action, "state {i}");
             assert_eq!(bot.search_stats(), decision.stats, "state {i}");
         }
         assert!(one.iter().any(|d| d.stats.is_some()));
@@ -212,12 +236,10 @@ mod tests {
 
     #[test]
     fn a_bot_without_a_search_gives_no_statistics() {
-        let game = ttt();
-        let sessions = decision_sessions(&*game, 5);
-        let refs = as_refs(&sessions);
-        let decided = made(decide_all(&*game, &refs, "greedy", 0, None, &|_| true));
-        assert!(decided.iter().all(|d| d.stats.is_none()));
-        for (session, d) in refs.iter().zip(&decided) {
+        let (game, sessions) = ttt_decisions(5);
+        let decisions = decided(&*game, &sessions, "greedy", 0, None);
+        assert!(decisions.iter().all(|d| d.stats.is_none()));
+        for (session, d) in sessions.iter().zip(&decisions) {
             assert!(session.legal_actions().contains(&d.action));
         }
     }
@@ -262,8 +284,7 @@ mod tests {
     /// reversed gives the same decisions, reversed.
     #[test]
     fn seeded_decisions_do_not_depend_on_their_place() {
-        let game = ttt();
-        let sessions = decision_sessions(&*game, 12);
+        let (game, sessions) = ttt_decisions(12);
         let refs = as_refs(&sessions);
         let seeds: Vec<u64> = (0..12).map(|i| 1000 + 7 * i).collect();
         let spec = "mcts:iterations=40";
@@ -296,8 +317,7 @@ mod tests {
 
     #[test]
     fn a_stop_ends_the_searches_in_progress() {
-        let game = ttt();
-        let sessions = decision_sessions(&*game, 4);
+        let (game, sessions) = ttt_decisions(4);
         let refs = as_refs(&sessions);
         // Far more iterations than the test could wait for: only the stop ends them.
         let spec = "mcts:iterations=100000000";
@@ -311,11 +331,10 @@ mod tests {
     /// and leaves the others `None`.
     #[test]
     fn a_stopped_batch_keeps_the_decisions_made() {
-        let game = ttt();
-        let sessions = decision_sessions(&*game, 40);
+        let (game, sessions) = ttt_decisions(40);
         let refs = as_refs(&sessions);
         let spec = "mcts:iterations=3000";
-        let whole = made(decide_all(&*game, &refs, spec, 9, Some(1), &|_| true));
+        let whole = decided(&*game, &sessions, spec, 9, Some(1));
         let stopped = decide_all(&*game, &refs, spec, 9, Some(1), &|done| done < 3).unwrap();
         assert_eq!(stopped.len(), refs.len());
         let kept = stopped.iter().filter(|d| d.is_some()).count();

@@ -301,13 +301,10 @@ fn the_memory_game_pools_never_seen_flips() {
     assert!(checked > 100);
     // The search with classes plays whole games, deterministically for its seed.
     let play = || {
+        let bots = vec!["mcts:iterations=100,classes=on".into(), "memory".into()];
         let config = crate::sim::SimConfig {
-            games: 2,
-            first_game: 0,
-            seed: 5,
             threads: Some(1),
-            bots: vec!["mcts:iterations=100,classes=on".into(), "memory".into()],
-            keep_games: true,
+            ..crate::sim::SimConfig::new(2, 5, bots)
         };
         crate::sim::simulate(&game, &config, &|_| true)
             .unwrap()
@@ -518,23 +515,21 @@ fn search_stats_share_a_class_between_its_actions() {
 #[test]
 fn the_bot_factory_makes_search_bots() {
     let game = HiddenDuel::default();
+    let make = |spec: &str| crate::sim::make_bot(&game, spec);
     for spec in [
         "mcts",
         "mcts:iterations=20,c=1.2",
         "flatmc:samples=5,rollout=greedy",
     ] {
-        assert!(crate::sim::make_bot(&game, spec).is_ok(), "{spec}");
+        assert!(make(spec).is_ok(), "{spec}");
     }
     for spec in ["mcts:iterations=0", "flatmc:bogus=1", "mcts:", "mcts2"] {
         assert!(
-            matches!(
-                crate::sim::make_bot(&game, spec),
-                Err(EngineError::InvalidOption(_))
-            ),
+            matches!(make(spec), Err(EngineError::InvalidOption(_))),
             "{spec}"
         );
     }
-    let Err(EngineError::InvalidOption(msg)) = crate::sim::make_bot(&game, "nope") else {
+    let Err(EngineError::InvalidOption(msg)) = make("nope") else {
         panic!("an unknown bot builds");
     };
     assert!(msg.contains("mcts") && msg.contains("flatmc"), "{msg}");
@@ -553,13 +548,10 @@ fn the_bot_factory_makes_search_bots() {
 fn simulate_runs_search_bots_identically_on_any_thread_count() {
     let game = HiddenDuel::default();
     let run = |threads| {
+        let bots = vec!["mcts:iterations=30".into(), "flatmc:samples=4".into()];
         let config = crate::sim::SimConfig {
-            games: 12,
-            first_game: 0,
-            seed: 9,
             threads: Some(threads),
-            bots: vec!["mcts:iterations=30".into(), "flatmc:samples=4".into()],
-            keep_games: true,
+            ..crate::sim::SimConfig::new(12, 9, bots)
         };
         crate::sim::simulate(&game, &config, &|_| true).unwrap()
     };
@@ -718,12 +710,9 @@ fn memory_match() {
             })
             .collect();
         let config = SimConfig {
-            games: per_seat,
-            first_game: 0,
-            seed: seed + seat as u64,
             threads: Some(1),
-            bots,
             keep_games: false,
+            ..SimConfig::new(per_seat, seed + seat as u64, bots)
         };
         let r = simulate(&game, &config, &|_| true).unwrap();
         share += r.seats[seat].win_shares as f64 / SHARE_DENOMINATOR as f64;

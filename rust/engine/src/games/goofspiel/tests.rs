@@ -451,12 +451,8 @@ fn greedy_bids_the_matching_card_and_ignores_the_pending_bid() {
 fn batch_simulation_runs() {
     let g = game(json!({}));
     let config = SimConfig {
-        games: 3000,
-        first_game: 0,
-        seed: 5,
         threads: Some(2),
-        bots: vec!["greedy".into(), "random".into()],
-        keep_games: true,
+        ..SimConfig::new(3000, 5, vec!["greedy".into(), "random".into()])
     };
     let r = simulate(&*g, &config, &|_| true).unwrap();
     assert_eq!(r.games_played, 3000);
