@@ -255,6 +255,11 @@ def test_an_unpaired_difference_of_shares_never_has_zero_width() -> None:
     share = sweep_module._unpaired(a, b, share=True)
     assert share.low < 0.0 < share.high and share.n == 79
     assert sweep_module._unpaired(a, b, share=False).high == 0.0
+    # So does a tournament's unpaired difference of shares when its games do not spread.
+    won, lost = np.ones(4), np.zeros(4)
+    flat = unpaired_estimate(won, lost, share=True)
+    assert flat.value == 1.0 and 0.0 < flat.low < 1.0 and flat.high == 1.0
+    assert (unpaired_estimate(won, lost).low, unpaired_estimate(won, lost).high) == (1.0, 1.0)
     # A side of one unit still gets an interval, one with no unit none.
     one = unpaired_share_difference([1.0], [0.0, 1.0])
     assert -1.0 < one.low < 0.0 and 0.9 < one.high <= 1.0

@@ -153,14 +153,15 @@ def welch_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
 def unpaired_share_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
     """``mean(x) − mean(y)`` of two shares over independent units, with a 95% interval.
 
-    The interval is Newcombe's hybrid score interval (method 10 of Newcombe 1998), built from
-    each side's own interval: :func:`cluster_mean`'s with ``share`` and every unit its own
-    cluster, Wilson's at the side's effective number of units: for one 0/1 outcome per unit
-    that is ``n − 1`` times ``(z / t)²``, a little below Newcombe's ``n`` (56/70 against 48/80
-    gives 0.049–0.337 where Newcombe's gives 0.052–0.334); for shares between 0 and 1 per unit
-    (a bot's wins over a deal's seat rotations) it counts how much they spread, as
-    :func:`cluster_mean` does; for a side that does not spread, its ``n``. Unlike Welch's t interval (:func:`welch_difference`) it never has zero width: two
-    sides that never (or always) won differ by 0 with an interval about it, not ``0–0``.
+    The interval is Newcombe's hybrid score interval (method 10 of Newcombe 1998), built from each
+    side's own interval: :func:`cluster_mean`'s with ``share`` and every unit its own cluster,
+    Wilson's at the side's effective number of units: for one 0/1 outcome per unit that is ``n − 1``
+    times ``(z / t)²``, a little below Newcombe's ``n`` (56/70 against 48/80 gives 0.049–0.337 where
+    Newcombe's gives 0.052–0.334); for shares between 0 and 1 per unit (a bot's wins over a deal's
+    seat rotations) it counts how much they spread, as :func:`cluster_mean` does; for a side that
+    does not spread, its ``n``. Unlike Welch's t interval (:func:`welch_difference`) it never has
+    zero width: two sides that never (or always) won differ by 0 with an interval about it, not
+    ``0–0``.
 
     Args:
         x: The first side's share per unit, in [0, 1].

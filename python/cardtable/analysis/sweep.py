@@ -234,9 +234,10 @@ class SweepResult(ResultOutputs):
         each of their values alike (the grid is a full product), so the difference is the
         option's own (main) effect. Paired by deal: per deal, the option sets' means in that deal
         are averaged on each side first, and the interval is the t interval over deals of the
-        difference; unpaired, Welch's over the two sides' per-deal means (Newcombe's for shares). With one swept option
-        these are the differences from the first option set. How the options combine (an
-        option whose effect depends on another's value) shows in the option sets themselves.
+        difference; unpaired, Welch's over the two sides' per-deal means (Newcombe's for
+        shares). With one swept option these are the differences from the first option set. How
+        the options combine (an option whose effect depends on another's value) shows in the
+        option sets themselves.
 
         Returns:
             One :class:`PairedDifference` per option, later value and metric (options in grid
