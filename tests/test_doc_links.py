@@ -25,13 +25,11 @@ _EXPLICIT = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 
 def _markdown_files() -> list[Path]:
     """The tracked Markdown files at the top level and under ``docs/``."""
-    listed = subprocess.run(
-        ["git", "ls-files", "*.md", "docs/**.md"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.split()
+    try:
+        tracked = subprocess.check_output(["git", "ls-files", "*.md", "docs/**.md"], cwd=ROOT)
+    except (OSError, subprocess.CalledProcessError):
+        tracked = b""
+    listed = tracked.decode().split()
     if not listed:  # not a git checkout (an unpacked sdist): the same files by pattern
         listed = [
             str(p.relative_to(ROOT)) for p in [*ROOT.glob("*.md"), *ROOT.glob("docs/**/*.md")]

@@ -119,6 +119,15 @@ def mean_estimate(x: npt.ArrayLike) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
+def _two_samples(
+    x: npt.ArrayLike, y: npt.ArrayLike
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], int]:
+    """``x`` and ``y`` as float arrays, and how many observations they hold together."""
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    return a, b, int(a.size + b.size)
+
+
 def welch_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
     """``mean(x) − mean(y)`` of two independent samples, with Welch's t 95% interval.
 
@@ -132,9 +141,7 @@ def welch_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
     Returns:
         The difference; ``n`` counts the observations of both.
     """
-    a = np.asarray(x, dtype=np.float64)
-    b = np.asarray(y, dtype=np.float64)
-    n = int(a.size + b.size)
+    a, b, n = _two_samples(x, y)
     if a.size == 0 or b.size == 0:
         return Estimate(math.nan, math.nan, math.nan, n)
     value = float(a.mean() - b.mean())
@@ -170,9 +177,7 @@ def unpaired_share_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
     Returns:
         The difference; ``n`` counts the units of both.
     """
-    a = np.asarray(x, dtype=np.float64)
-    b = np.asarray(y, dtype=np.float64)
-    n = int(a.size + b.size)
+    a, b, n = _two_samples(x, y)
     if a.size == 0 or b.size == 0:
         return Estimate(math.nan, math.nan, math.nan, n)
     ea = cluster_mean(a, np.arange(a.size), share=True)
