@@ -2777,3 +2777,89 @@ def test_balance_without_a_sole_winner_says_the_seats_cannot_be_tested() -> None
         )
         assert "No seat advantage shows" not in shown and "p = 1" not in shown
     assert "nan" not in text and "nan" not in page
+
+
+# ----- small and degenerate samples --------------------------------------------------------------
+def _greedy_sweeps_two_deals() -> Any:
+    """greedy against random in goofspiel, two deals: greedy wins all four games."""
+    return tournament(
+        "goofspiel", players=2, bots=["greedy", "random"], games=2, seed=1, progress=False
+    )
+
+
+def test_a_rating_from_replicates_all_alike_has_no_interval() -> None:
+    """Every deal went to greedy: every bootstrap resample is the same games, and the rating read
+    `1721 (1721–1721)` with the point a rounding error outside its own interval."""
+    t = _greedy_sweeps_two_deals()
+    for r in t.ratings:
+        assert math.isfinite(r.elo.value) and math.isnan(r.elo.low) and math.isnan(r.elo.high)
+        assert "–" not in r.elo.fmt(0)
+    # Replicates that spread: the interval holds the point, however skewed they are.
+    from cardtable.analysis._ratings import _around
+
+    low, high = _around(10.0, [0.0, 0.0, 0.0, 100.0])
+    assert low <= 10.0 <= high
+    assert all(math.isnan(end) for end in _around(5.0, [5.0] * 50))  # no interval
+
+
+def test_the_report_compares_interval_widths_only_where_it_can() -> None:
+    """Paired score differences all alike gave `1149599145241.8× as precise`; two deals blamed
+    the games' own luck for what Student's t at one degree of freedom does."""
+    alike = tournament(
+        "goofspiel",
+        players=2,
+        bots=["greedy", "random"],
+        games=3,
+        seed=4,
+        num_cards=2,
+        progress=False,
+        rating_bootstrap=0,
+    )
+    assert alike.difference("greedy", "random", "score").paired.no_spread
+    assert "as precise" not in _flat(alike.report().render())
+    few = " ".join(_greedy_sweeps_two_deals().report().render().split())
+    assert "With 2 deals the interval widths cannot tell" in few
+    assert "as precise" not in few and "no more precise" not in few
+
+
+def test_means_whose_deals_agree_but_whose_games_do_not_keep_an_interval() -> None:
+    """Places 2, 1, 2, 1, … in every deal read `1.500 (1.500–1.500)`."""
+    e = cluster_mean([1.0, 2.0, 1.0, 2.0, 1.0, 2.0], [0, 0, 1, 1, 2, 2])
+    units = mean_estimate([1.0, 2.0, 1.0, 2.0, 1.0, 2.0])
+    assert e.value == 1.5 and e.n == 3
+    assert (e.low, e.high) == pytest.approx((units.low, units.high))
+    same = cluster_mean([3.0] * 6, [0, 0, 1, 1, 2, 2])
+    assert (same.low, same.high) == (3.0, 3.0)  # the same in every game: nothing to spread
+
+
+def test_place_differences_and_seat_advantages_stay_in_their_range() -> None:
+    t = tournament(
+        "trafficars",
+        players=2,
+        bots=["greedy", "random", "greedy:2"],
+        games=3,
+        seed=1,
+        progress=False,
+    )
+    for d in t.differences:
+        if d.metric == "place":
+            for e in (d.paired, d.unpaired):
+                assert -1.0 <= e.low <= e.value <= e.high <= 1.0
+    s = sweep("trafficars", players=3, grid={"lanes": [1, 3]}, games=2, seed=1, progress=False)
+    for point in s.points:
+        advantage = point.metrics["seat 0 advantage"]
+        assert -2 / 3 <= advantage.low <= advantage.value <= advantage.high <= 2 / 3
+
+
+def test_the_unpaired_share_interval_never_narrows_as_the_sample_improves() -> None:
+    """19 of 20 wins against 0 of 20 gave a higher lower end (+85.0) than 20 of 20 (+77.2)."""
+    b = np.r_[np.full(20, np.nan), np.zeros(20)]
+    nineteen = unpaired_estimate(np.r_[np.ones(19), 0.0, np.full(20, np.nan)], b, share=True)
+    twenty = unpaired_estimate(np.r_[np.ones(20), np.full(20, np.nan)], b, share=True)
+    assert nineteen.low < twenty.low
+    assert nineteen.low <= unpaired_share_difference(np.r_[np.ones(19), 0.0], np.zeros(20)).low
+
+
+def test_nothing_observed_is_a_proportion_without_an_interval() -> None:
+    e = proportion(0, 0)
+    assert math.isnan(e.value) and math.isnan(e.low) and math.isnan(e.high) and e.n == 0

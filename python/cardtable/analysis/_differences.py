@@ -263,10 +263,12 @@ def unpaired_estimate(
     than seats), every unit of each still counts, so the value is the same difference as the
     paired one.
 
-    A difference of shares whose units do not spread (a bot that won every game it sat in
-    against one that never did) would get a zero-width interval: it gets Newcombe's hybrid score
-    interval instead (:func:`~cardtable.analysis._stats.unpaired_share_difference`, each side's
-    units as independent), as a sweep's unpaired difference of shares does.
+    A difference of shares takes the wider of this interval and Newcombe's hybrid score interval
+    (:func:`~cardtable.analysis._stats.unpaired_share_difference`, each side's units as
+    independent, as a sweep's unpaired difference of shares has it) at each end: near 0% or 100%
+    Student's interval is far too narrow (of zero width when no unit spreads, as a bot that won
+    every game it sat in against one that never did), and where the two bots share games
+    Newcombe's alone is too narrow (in a game of two, one's win is the other's loss).
 
     Args:
         a: Per unit (a game, say) means of the first; NaN where it has none.
@@ -289,10 +291,11 @@ def unpaired_estimate(
     # Each unit's part in the difference of the two means, about its expectation.
     part = np.where(has_a, a - mean_a, 0.0) / n_a - np.where(has_b, b - mean_b, 0.0) / n_b
     half = t_quantile(n - 1) * math.sqrt(n / (n - 1) * float(np.sum(part[either] ** 2)))
-    if share and half == 0.0:
-        flat = unpaired_share_difference(a[has_a], b[has_b])
-        return within(Estimate(value, flat.low, flat.high, n), share)
-    return within(Estimate(value, value - half, value + half, n), share)
+    low, high = value - half, value + half
+    if share:
+        score = unpaired_share_difference(a[has_a], b[has_b])
+        low, high = min(low, score.low), max(high, score.high)
+    return within(Estimate(value, low, high, n), share)
 
 
 def clear(e: Estimate) -> bool:

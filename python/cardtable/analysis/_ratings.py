@@ -15,7 +15,9 @@ its seat rotations) and the games are rated again, each replicate in one random 
 interval is the spread of the replicates (their 2.5th and 97.5th percentiles, less their mean)
 around the point estimate: the point estimate averages several orders and a replicate only one,
 so the raw percentiles of a few replicates could miss the point estimate by the order's noise
-alone (about ±16 Elo with 500 games) and leave it outside its own interval.
+alone (about ±16 Elo with 500 games) and leave it outside its own interval. When every deal went
+the same way the replicates are all alike and there is no interval (the rating of a bot that won
+every game also grows with the number of games: no finite rating fits a clean sweep).
 """
 
 from __future__ import annotations
@@ -155,8 +157,13 @@ def _around(point: float, replicates: list[float]) -> tuple[float, float]:
     """The 95% interval of ``point`` from its bootstrap ``replicates``.
 
     That is the replicates' 2.5th and 97.5th percentiles, shifted by ``point`` less the
-    replicates' mean (see the module's docstring).
+    replicates' mean (see the module's docstring), and widened to ``point`` should rounding or
+    skewed replicates leave it outside. Replicates that are all alike (every deal went the same
+    way, so every resample is the same games) give no interval, ``(nan, nan)``: the bootstrap
+    has no spread to read one from, and a zero-width interval would claim certainty.
     """
+    if not replicates or min(replicates) == max(replicates):
+        return math.nan, math.nan
     low, high = np.percentile(replicates, [2.5, 97.5])
     shift = point - float(np.mean(replicates))
-    return float(low + shift), float(high + shift)
+    return min(float(low + shift), point), max(float(high + shift), point)

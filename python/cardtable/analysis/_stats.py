@@ -195,7 +195,10 @@ def cluster_mean(
 
     Each cluster's mean is taken first; the estimate is their mean (clusters of equal size, as in a
     balanced tournament, give the plain mean) and the interval is the Student-t interval over the
-    cluster means. A metric that is the same in every cluster gets a zero-width interval.
+    cluster means. A metric that is the same in every unit gets a zero-width interval; one whose
+    cluster means agree while its units differ (places 1 and 2 in every deal of a two-seat game)
+    gets the t interval over the units taken as independent, since the clusters show no spread to
+    read one from and a zero-width interval would claim certainty.
 
     With ``share`` the values are a share in [0, 1] (a 0/1 outcome, or a share with ties counting
     half) and the interval is Wilson's at the effective sample size of the clustered design
@@ -219,7 +222,12 @@ def cluster_mean(
     counts = np.bincount(inverse)
     means = sums / counts
     if not share:
-        return mean_estimate(means)
+        e = mean_estimate(means)
+        if e.low == e.high and v.min() != v.max():  # the clusters agree, their units do not
+            units = mean_estimate(v)
+            half = (units.high - units.low) / 2
+            return Estimate(e.value, e.value - half, e.value + half, e.n)
+        return e
     n = int(means.size)
     share_value = float(means.mean())
     spread = float(means.var(ddof=1)) / n if n > 1 else 0.0
@@ -336,8 +344,8 @@ def clip(e: Estimate, low: float, high: float) -> Estimate:
 
 def proportion(successes: int, trials: int) -> Estimate:
     """A proportion of independent trials with its 95% Wilson interval."""
-    if trials == 0:
-        return Estimate(math.nan, 0.0, 1.0, 0)
+    if trials == 0:  # nothing observed: neither a value nor an interval
+        return Estimate(math.nan, math.nan, math.nan, 0)
     low, high = _wilson(successes / trials, trials)
     return Estimate(successes / trials, low, high, trials)
 

@@ -335,9 +335,14 @@ class BalanceResult(ResultOutputs, _runs.FromRuns):
             f"With {literal(self.bot)} in every seat, " + seats + self._seat_verdict(best, worst)
         )
         q = self.length.quantiles
+        low, high = f"{q[0.05]:.0f}", f"{q[0.95]:.0f}"
         out.append(
             f"A game lasts **{self.length.mean.value:.1f} decisions** on average "
-            f"(90% of games between {q[0.05]:.0f} and {q[0.95]:.0f})."
+            + (
+                f"(90% of games between {low} and {high})."
+                if low != high
+                else f"(at least 90% of games {low} decisions long)."
+            )
         )
         out.append(self._margin_finding())
         if self.traced:

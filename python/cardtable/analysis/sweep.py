@@ -199,8 +199,9 @@ class SweepResult(ResultOutputs):
             ``a − b`` paired by deal, and unpaired (over the two option sets' per-deal means, as
             if each had been played on deals of its own: Welch's interval, or for shares
             Newcombe's hybrid score interval, which never has zero width). A difference of win
-            rates, seat 0's advantages or shared wins is one of shares (``0.05`` is 5 percentage
-            points). Its ``metric`` is the name of :attr:`metrics`.
+            rates or shared wins is one of shares (Tango's interval paired; ``0.05`` is 5
+            percentage points); one of seat 0's advantages is written in points too but is a
+            difference of means (the t interval). Its ``metric`` is the name of :attr:`metrics`.
 
         Raises:
             InvalidOptionError: Unless ``a`` and ``b`` each single out an option set of the sweep
@@ -229,15 +230,15 @@ class SweepResult(ResultOutputs):
         """Each swept option's own effect on every metric, averaged over the other options.
 
         For every option with more than one value, each of its later values against its first
-        (``lanes=4`` − ``lanes=3``), in every metric: the mean over the option sets with the
-        later value minus the mean over those with the first, which hold the other options at
-        each of their values alike (the grid is a full product), so the difference is the
-        option's own (main) effect. Paired by deal: per deal, the option sets' means in that deal
-        are averaged on each side first, and the interval is the t interval over deals of the
-        difference; unpaired, Welch's over the two sides' per-deal means (Newcombe's for
-        shares). With one swept option these are the differences from the first option set. How
-        the options combine (an option whose effect depends on another's value) shows in the
-        option sets themselves.
+        (``lanes=4`` − ``lanes=3``), in every metric: the mean over the option sets with the later
+        value minus the mean over those with the first, which hold the other options at each of
+        their values alike (the grid is a full product), so the difference is the option's own
+        (main) effect. Paired by deal: per deal, the option sets' means in that deal are averaged on
+        each side first, and the interval is the t interval over deals of the difference (Tango's
+        for shares, as in :meth:`difference`); unpaired, Welch's over the two sides' per-deal means
+        (Newcombe's for shares). With one swept option these are the differences from the first
+        option set. How the options combine (an option whose effect depends on another's value)
+        shows in the option sets themselves.
 
         Returns:
             One :class:`PairedDifference` per option, later value and metric (options in grid
@@ -560,7 +561,9 @@ def _point_metrics(
     samples["shared wins"] = (shared, deals)
     n_deals = int(runs.deal.max()) + 1
     metrics = {k: cluster_mean(v, d, share=_is_share(k)) for k, (v, d) in samples.items()}
-    metrics[ADVANTAGE] = within(metrics[ADVANTAGE], share=False)  # written as a difference
+    # Written as a difference; a game's advantage lies within ±(players − 1) / players.
+    bound = (runs.players - 1) / runs.players
+    metrics[ADVANTAGE] = within(clip(metrics[ADVANTAGE], -bound, bound), share=False)
     for name in ("mean length", "mean margin"):  # never below 0 (the winners score best)
         metrics[name] = clip(metrics[name], 0.0, math.inf)
     per_deal = {k: unit_means(v, d, n_deals) for k, (v, d) in samples.items()}

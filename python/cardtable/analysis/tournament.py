@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -388,8 +389,16 @@ def paired_differences(runs: Runs) -> list[PairedDifference]:
             gb = _per_game_means(flat, j, metric, runs.scores.shape[:2])
             # Game by game, every game an independent unit: the deals they share are ignored.
             unpaired = unpaired_estimate(ga, gb, share=share)
+            if metric == "place":  # two places differ by at most the seats less one
+                paired, unpaired = (_within_places(d, runs.players) for d in (paired, unpaired))
             out.append(PairedDifference(a, b, metric, paired, unpaired))
     return out
+
+
+def _within_places(d: Difference, players: int) -> Difference:
+    """A difference of mean places with its interval clipped to ``±(players − 1)``."""
+    bound = players - 1.0
+    return dataclasses.replace(d, low=max(d.low, -bound), high=min(d.high, bound))
 
 
 def head_to_head(runs: Runs) -> list[list[Estimate | None]]:
@@ -613,16 +622,25 @@ def _tournament_report(t: TournamentResult) -> Report:
         + _verdict_text(d.paired)
     )
     ds = t.difference(best.bot, runner_up.bot, "score")
-    if t.duplicate and ds.unpaired.high > ds.unpaired.low:
-        ratio = (ds.unpaired.high - ds.unpaired.low) / max(ds.paired.high - ds.paired.low, 1e-12)
-        s.findings.append(
-            f"Duplicate deals make the score comparison {ratio:.1f}× as precise as the same "
-            "games compared without pairing (interval widths)."
-            if ratio >= 1.05
-            else "Duplicate deals make the score comparison no more precise here than the same "
-            "games compared without pairing (interval widths): the deals' luck, which pairing "
-            "cancels, is small next to the games' own."
-        )
+    paired_width = ds.paired.high - ds.paired.low
+    # Widths compare only where the paired interval has one (deals that all differ alike do not).
+    if t.duplicate and not ds.paired.no_spread and paired_width > 0:
+        if ds.paired.n < FEW_DEALS:
+            s.findings.append(
+                f"With {ds.paired.n} deals the interval widths cannot tell how much duplicate "
+                "deals sharpen the score comparison: the paired interval's t quantile over so "
+                "few deals is large whatever the pairing cancels."
+            )
+        elif ds.unpaired.high > ds.unpaired.low:
+            ratio = (ds.unpaired.high - ds.unpaired.low) / paired_width
+            s.findings.append(
+                f"Duplicate deals make the score comparison {ratio:.1f}× as precise as the same "
+                "games compared without pairing (interval widths)."
+                if ratio >= 1.05
+                else "Duplicate deals make the score comparison no more precise here than the "
+                "same games compared without pairing (interval widths): the deals' luck, which "
+                "pairing cancels, is small next to the games' own."
+            )
     s.add_table(
         [
             "bot",
