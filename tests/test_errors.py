@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -184,6 +185,44 @@ def test_same_inputs_accepted_and_rejected(value: Any) -> None:
     for label, call in checks.items():
         seen = _both(call)
         assert seen["rust"] == seen["reference"], f"{label} = {value!r}: {seen}"
+
+
+_WIDE_INTS = [2**63, -(2**63) - 1, 2**64, -(2**64), np.uint64(2**64 - 1), 10**5000]
+"""Integers no ``i64`` holds, which the Rust backend hands to its engine as a stand-in."""
+
+
+@pytest.mark.parametrize(
+    "value", _WIDE_INTS, ids=["2**63", "-2**63-1", "2**64", "-2**64", "u64", "10**5000"]
+)
+@pytest.mark.parametrize("finished", [False, True], ids=["playing", "finished"])
+def test_integers_too_wide_for_64_bits_get_the_same_message(value: Any, finished: bool) -> None:
+    """They read `action 9223372036854775808 is out of range` on the Rust backend, without the
+    range, the engine's word for a seat or the game being over that the reference names."""
+
+    def state(backend: str) -> Any:
+        game = cardtable.make("goofspiel", players=2, backend=backend, num_cards=3)  # type: ignore[arg-type]
+        s = game.new_state(seed=1)
+        while finished and not s.is_terminal:
+            s.apply(s.legal_actions()[0])
+        return s
+
+    calls: dict[str, Callable[[Any], object]] = {
+        "apply": lambda s: s.apply(value),
+        "apply as a player": lambda s: s.apply(0, value),
+        "action_label": lambda s: s.action_label(value),
+        "rule_events_of": lambda s: s.rule_events_of(value),
+        "observation": lambda s: s.observation(value),
+        "observation_tensor": lambda s: s.observation_tensor(value),
+    }
+    for label, call in calls.items():
+        seen = {}
+        for backend in ("rust", "reference"):
+            s = state(backend)
+            with pytest.raises(IllegalActionError) as err:
+                call(s)
+            seen[backend] = str(err.value)
+        assert seen["rust"] == seen["reference"], f"{label}: {seen}"
+        assert "9223372036854775807" not in seen["rust"], seen  # no stand-in shows
 
 
 def _replace_key(key: str, value: Any, backend: str) -> None:

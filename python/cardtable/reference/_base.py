@@ -414,11 +414,16 @@ class ReferenceState(ABC):
             IllegalActionError: If the action is not legal here; the state is then unchanged.
         """
         current = self._current_player()
+        # An integer of any type is named as the number it is (np.int64(7) as 7).
         if current == TERMINAL:
-            raise IllegalActionError(f"the game is over; action {shown(action)} cannot be applied")
-        if player is not None and _as_int(player) != current:
+            named = shown(action if _as_int(action) is None else _as_int(action))
+            raise IllegalActionError(f"the game is over; action {named} cannot be applied")
+        seat = None if player is None else _as_int(player)
+        if player is not None and seat != current:
             whose = "a chance node" if current == CHANCE else f"seat {current}'s turn"
-            raise IllegalActionError(f"it is {whose}, not seat {shown(player)}'s")
+            raise IllegalActionError(
+                f"it is {whose}, not seat {shown(player if seat is None else seat)}'s"
+            )
         a = self._check_range(action)
         legal = self._legal_actions()
         if a not in legal:
@@ -478,14 +483,21 @@ class ReferenceState(ABC):
         """The seats that won (empty before the game is over)."""
         return list(self._winners()) if self.is_terminal else []
 
-    def observation(self, player: int) -> Mapping[str, Any]:
-        """Exactly what seat ``player`` may know, as a JSON-compatible dict."""
+    def _check_seat(self, player: object) -> int:
+        """``player`` as a seat of the game (an integer of any type, named as the number it is).
+
+        Raises:
+            IllegalActionError: If it is not one.
+        """
         seat = _as_int(player)
         if seat is None or not 0 <= seat < self._game.players:
-            raise IllegalActionError(
-                f"seat {shown(player)} is out of range 0..={self._game.players - 1}"
-            )
-        return self._observation(seat)
+            named = shown(player if seat is None else seat)
+            raise IllegalActionError(f"seat {named} is out of range 0..={self._game.players - 1}")
+        return seat
+
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """Exactly what seat ``player`` may know, as a JSON-compatible dict."""
+        return self._observation(self._check_seat(player))
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         """Exactly what seat ``player`` may know, as a float32 array of ``observation_shape``.
@@ -493,12 +505,7 @@ class ReferenceState(ABC):
         Raises:
             IllegalActionError: If ``player`` is not a seat.
         """
-        seat = _as_int(player)
-        if seat is None or not 0 <= seat < self._game.players:
-            raise IllegalActionError(
-                f"seat {shown(player)} is out of range 0..={self._game.players - 1}"
-            )
-        values = self._observation_tensor(seat)
+        values = self._observation_tensor(self._check_seat(player))
         return np.asarray(values, dtype=np.float32).reshape(self._game.observation_shape)
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:

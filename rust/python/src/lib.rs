@@ -102,6 +102,58 @@ fn int_arg(obj: &Bound<'_, PyAny>, what: &str, err: fn(String) -> EngineError) -
     })
 }
 
+/// An integer argument of a state's method as the engine takes it (see [`engine_int_arg`]).
+struct EngineInt {
+    /// The value; for an integer too wide for `i64`, the nearest `i64`, which the engine refuses
+    /// as out of range like any other id or seat it does not have.
+    value: i64,
+    /// For an integer too wide for `i64`: the caller's number, as errors name it.
+    wide: Option<String>,
+}
+
+impl EngineInt {
+    /// The engine's error, with the caller's number where the engine named the stand-in.
+    fn restore(&self, err: EngineError) -> EngineError {
+        let Some(shown) = &self.wide else {
+            return err;
+        };
+        let stand_in = self.value.to_string();
+        let put_back = |m: String| m.replacen(&stand_in, shown, 1);
+        match err {
+            EngineError::IllegalAction(m) => EngineError::IllegalAction(put_back(m)),
+            EngineError::InvalidOption(m) => EngineError::InvalidOption(put_back(m)),
+            EngineError::InvalidState(m) => EngineError::InvalidState(put_back(m)),
+            EngineError::TooLarge(m) => EngineError::TooLarge(put_back(m)),
+        }
+    }
+}
+
+/// An integer argument (as [`int_arg`]) for the engine to check: one too wide for `i64` goes
+/// to the engine as the nearest `i64`, so that it is refused by the engine's own checks in their
+/// order (the game being over before the range) and with their words and ranges, with the
+/// caller's number put back ([`EngineInt::restore`]), as the reference refuses it.
+fn engine_int_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    err: fn(String) -> EngineError,
+) -> PyResult<EngineInt> {
+    if let Ok(value) = int_arg(obj, what, err) {
+        return Ok(EngineInt { value, wide: None });
+    }
+    // `int_arg` refused it: a bool or a non-int keep its error; a wide int has an `__index__`.
+    match obj.call_method0("__index__") {
+        Ok(index) if !is_bool(obj) => {
+            let value = if index.lt(0)? { i64::MIN } else { i64::MAX };
+            // Named as the number it stands for (a NumPy integer as a plain int).
+            Ok(EngineInt {
+                value,
+                wide: Some(shown(&index)),
+            })
+        }
+        _ => int_arg(obj, what, err).map(|value| EngineInt { value, wide: None }),
+    }
+}
+
 /// An integer argument in `0..=max` (same types as [`int_arg`]) as a `u64` or a `usize`, or the
 /// given error.
 fn uint_arg<T>(
@@ -653,10 +705,10 @@ impl PyState {
         action: &Bound<'_, PyAny>,
         player: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let a = int_arg(action, "action", EngineError::IllegalAction)?;
+        let a = engine_int_arg(action, "action", EngineError::IllegalAction)?;
         let p = match player {
             None => None,
-            Some(p) => Some(int_arg(p, "player", EngineError::IllegalAction)?),
+            Some(p) => Some(engine_int_arg(p, "player", EngineError::IllegalAction)?),
         };
         let mut state = slf.try_borrow_mut().map_err(|_| {
             to_py_err(EngineError::InvalidState(
@@ -665,19 +717,28 @@ impl PyState {
                     .into(),
             ))
         })?;
-        state.inner.apply(a, p).map_err(to_py_err)
+        let restored = |e| match &p {
+            Some(p) => p.restore(a.restore(e)),
+            None => a.restore(e),
+        };
+        state
+            .inner
+            .apply(a.value, p.as_ref().map(|p| p.value))
+            .map_err(|e| to_py_err(restored(e)))
     }
 
     /// A readable label of an action id.
     fn action_label(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let a = int_arg(action, "action", EngineError::IllegalAction)?;
-        self.inner.action_label(a).map_err(to_py_err)
+        let a = engine_int_arg(action, "action", EngineError::IllegalAction)?;
+        let label = self.inner.action_label(a.value);
+        label.map_err(|e| to_py_err(a.restore(e)))
     }
 
     /// The rule events applying `action` would trigger (the state is unchanged).
     fn rule_events_of(&self, action: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
-        let a = int_arg(action, "action", EngineError::IllegalAction)?;
-        self.inner.rule_events_of(a).map_err(to_py_err)
+        let a = engine_int_arg(action, "action", EngineError::IllegalAction)?;
+        let events = self.inner.rule_events_of(a.value);
+        events.map_err(|e| to_py_err(a.restore(e)))
     }
 
     /// Every rule event name of the game.
@@ -700,8 +761,11 @@ impl PyState {
 
     /// What seat `player` may know.
     fn observation(&self, py: Python<'_>, player: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let p = int_arg(player, "player", EngineError::IllegalAction)?;
-        let obs = self.inner.observation(p).map_err(to_py_err)?;
+        let p = engine_int_arg(player, "player", EngineError::IllegalAction)?;
+        let obs = self
+            .inner
+            .observation(p.value)
+            .map_err(|e| to_py_err(p.restore(e)))?;
         to_py(py, &obs)
     }
 
@@ -711,12 +775,12 @@ impl PyState {
         py: Python<'py>,
         player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let p = int_arg(player, "player", EngineError::IllegalAction)?;
+        let p = engine_int_arg(player, "player", EngineError::IllegalAction)?;
         let shape = self.inner.observation_shape();
         let mut out = vec![0.0f32; shape.iter().product()];
         self.inner
-            .observation_tensor(p, &mut out)
-            .map_err(to_py_err)?;
+            .observation_tensor(p.value, &mut out)
+            .map_err(|e| to_py_err(p.restore(e)))?;
         Ok(numpy::PyArray1::from_vec(py, out)
             .reshape(shape)?
             .into_any())
@@ -746,9 +810,12 @@ impl PyState {
 
     /// A full state sampled from what seat `observer` can know here (a determinization).
     fn resample(&self, observer: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let observer = int_arg(observer, "observer", EngineError::IllegalAction)?;
+        let observer = engine_int_arg(observer, "observer", EngineError::IllegalAction)?;
         let seed = uint_arg(seed, "seed", u64::MAX, EngineError::InvalidOption)?;
-        let inner = self.inner.resample(observer, seed).map_err(to_py_err)?;
+        let inner = self
+            .inner
+            .resample(observer.value, seed)
+            .map_err(|e| to_py_err(observer.restore(e)))?;
         Ok(Self { inner })
     }
 
