@@ -156,10 +156,16 @@ def test_a_bot_in_two_seats_of_each_game_gets_a_win_rate_interval_that_covers_95
 def test_a_few_deals_that_agree_by_chance_get_an_interval() -> None:
     """Four deals won once in two games each: the shares agree by chance, not by design, and the
     interval was 50.0% (50.0–50.0%). With no spread to read a design effect from, the seat-games
-    count as independent."""
+    count as independent, with the deals' degrees of freedom as where they spread."""
+    from scipy import stats
+
     e = cluster_mean(np.tile([1.0, 0.0], 4), np.repeat(np.arange(4), 2), share=True)
     assert e.value == 0.5
-    assert (e.low, e.high) == pytest.approx((0.2152, 0.7848), abs=1e-4)  # Wilson for 4 of 8
+    z, t = stats.norm.ppf(0.975), stats.t.ppf(0.975, 3)
+    n = 8 * (z / t) ** 2  # the effective seat-games: 8 at the deals' degrees of freedom
+    half = z / (1 + z * z / n) * math.sqrt(0.25 / n + z * z / (4 * n * n))
+    assert (e.low, e.high) == pytest.approx((0.5 - half, 0.5 + half), abs=1e-9)  # Wilson at n
+    assert e.high - e.low > 0.5687  # wider than Wilson for 4 of 8 (0.2152–0.7848)
 
 
 def test_the_share_interval_is_the_t_interval_over_few_deals_too() -> None:
@@ -247,7 +253,8 @@ def test_an_unpaired_difference_of_shares_never_has_zero_width() -> None:
     none = np.zeros(40)
     assert welch_difference(none, none).high == 0.0
     d = unpaired_share_difference(none, none)
-    wilson_high = 1.96**2 / (40 + 1.96**2)  # Wilson's upper end of 0 in 40
+    n = 40 * (1.959964 / 2.022691) ** 2  # 40 deals at their degrees of freedom (t at 39)
+    wilson_high = 1.959964**2 / (n + 1.959964**2)  # Wilson's upper end of 0 in n
     assert d.value == 0.0 and d.n == 80
     assert (d.low, d.high) == pytest.approx((-wilson_high, wilson_high), rel=1e-3)
     # The sweep's unpaired difference of a share takes it; of a mean, Welch's still.
@@ -258,7 +265,7 @@ def test_an_unpaired_difference_of_shares_never_has_zero_width() -> None:
     # So does a tournament's unpaired difference of shares when its games do not spread.
     won, lost = np.ones(4), np.zeros(4)
     flat = unpaired_estimate(won, lost, share=True)
-    assert flat.value == 1.0 and 0.0 < flat.low < 1.0 and flat.high == 1.0
+    assert flat.value == 1.0 and -1.0 < flat.low < 1.0 and flat.high == 1.0
     assert (unpaired_estimate(won, lost).low, unpaired_estimate(won, lost).high) == (1.0, 1.0)
     # A side of one unit still gets an interval, one with no unit none.
     one = unpaired_share_difference([1.0], [0.0, 1.0])
@@ -1164,7 +1171,7 @@ def test_sweep_of_one_bot_gives_no_win_rate_and_warns_of_ties() -> None:
     )
     assert s.metrics == ["seat 0 advantage", "mean length", "mean margin", "shared wins"]
     assert s.difference(1, 0).metric == "seat 0 advantage"
-    warning = "Degenerate: nearly every game ends in a shared win: 100.0% (96.3–100.0%) in "
+    warning = "Degenerate: nearly every game ends in a shared win: 100.0% (96.2–100.0%) in "
     page = unescape(s.report().render()).replace("<strong>", "").replace("</strong>", "")
     for text in (str(s), page):
         assert "With greedy in every seat, a bot's win rate would only be the share" in text

@@ -166,9 +166,9 @@ def unpaired_share_difference(x: npt.ArrayLike, y: npt.ArrayLike) -> Estimate:
     times ``(z / t)²``, a little below Newcombe's ``n`` (56/70 against 48/80 gives 0.049–0.337 where
     Newcombe's gives 0.052–0.334); for shares between 0 and 1 per unit (a bot's wins over a deal's
     seat rotations) it counts how much they spread, as :func:`cluster_mean` does; for a side that
-    does not spread, its ``n``. Unlike Welch's t interval (:func:`welch_difference`) it never has
-    zero width: two sides that never (or always) won differ by 0 with an interval about it, not
-    ``0–0``.
+    does not spread, its ``n`` times ``(z / t)²``. Unlike Welch's t interval
+    (:func:`welch_difference`) it never has zero width: two sides that never (or always) won differ
+    by 0 with an interval about it, not ``0–0``.
 
     Args:
         x: The first side's share per unit, in [0, 1].
@@ -211,7 +211,8 @@ def cluster_mean(
     may exceed the units: a bot holding two seats of a game cannot win both, so its per-deal shares
     spread less than independent games' would. A share with no spread across the clusters (one
     that never or always happened, or a few deals that happened to agree) has no design effect to
-    read: its units count as independent.
+    read: its units count as independent, with the same adjustment for the clusters' degrees of
+    freedom (two clusters without spread count for 2.4% of their units).
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(clusters)
@@ -233,10 +234,9 @@ def cluster_mean(
     spread = float(means.var(ddof=1)) / n if n > 1 else 0.0
     effective = float(v.size)
     if 0.0 < share_value < 1.0 and spread > 0.0:
-        kish = share_value * (1.0 - share_value) / spread
-        z = z_quantile()
-        t = t_quantile(n - 1)
-        effective = kish * (z / t) ** 2
+        effective = share_value * (1.0 - share_value) / spread  # Kish's
+    if n > 1:  # Korn and Graubard: the clusters' degrees of freedom, with spread or without
+        effective *= (z_quantile() / t_quantile(n - 1)) ** 2
     low, high = _wilson(share_value, effective)
     return Estimate(share_value, low, high, n)
 
