@@ -2840,14 +2840,8 @@ def test_means_whose_deals_agree_but_whose_games_do_not_keep_an_interval() -> No
 
 
 def test_place_differences_and_seat_advantages_stay_in_their_range() -> None:
-    t = tournament(
-        "trafficars",
-        players=2,
-        bots=["greedy", "random", "greedy:2"],
-        games=3,
-        seed=1,
-        progress=False,
-    )
+    bots = ["greedy", "random", "greedy:2"]
+    t = tournament("trafficars", players=2, bots=bots, games=3, seed=1, progress=False)
     for d in t.differences:
         if d.metric == "place":
             for e in (d.paired, d.unpaired):
