@@ -2,10 +2,8 @@
 //! (fresh dicts of NumPy arrays, a caller's arrays, or the packed arrays of `output_buffers()`).
 //! Like the rest of the crate it converts types and errors only; the stepping is the engine's.
 
-use super::{
-    list_arg, optional_threads, run_stoppable, str_arg, to_py_err, uint_arg, with_stop_flags,
-    Locked, PyGame, PyState,
-};
+use super::convert::{list_arg, str_arg, to_py_err, uint_arg};
+use super::{optional_threads, run_stoppable, with_stop_flags, Locked, PyGame, PyState};
 use cardtable_engine as engine;
 use engine::EngineError;
 use numpy::{PyArrayMethods, PyUntypedArrayMethods};
