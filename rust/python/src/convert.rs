@@ -130,21 +130,22 @@ pub(crate) fn engine_int_arg(
     what: &str,
     err: fn(String) -> EngineError,
 ) -> PyResult<EngineInt> {
-    if let Ok(value) = int_arg(obj, what, err) {
-        return Ok(EngineInt { value, wide: None });
-    }
-    // `int_arg` refused it: a bool or a non-int keep its error; a wide int has an `__index__`.
-    match obj.call_method0("__index__") {
-        Ok(index) if !is_bool(obj) => {
+    if !is_bool(obj) {
+        if let Ok(value) = obj.extract::<i64>() {
+            return Ok(EngineInt { value, wide: None });
+        }
+        // An integer too wide for `i64`: no `i64`, but an `__index__`.
+        if let Ok(index) = obj.call_method0("__index__") {
             let value = if index.lt(0)? { i64::MIN } else { i64::MAX };
             // Named as the number it stands for (a NumPy integer as a plain int).
-            Ok(EngineInt {
+            return Ok(EngineInt {
                 value,
                 wide: Some(shown(&index)),
-            })
+            });
         }
-        _ => int_arg(obj, what, err).map(|value| EngineInt { value, wide: None }),
     }
+    // A bool or a non-integer: `int_arg`'s error.
+    int_arg(obj, what, err).map(|value| EngineInt { value, wide: None })
 }
 
 /// An integer argument in `0..=max` (same types as [`int_arg`]) as a `u64` or a `usize`, or the
