@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -32,6 +31,7 @@ from cardtable.analysis._differences import (
     paired_estimate,
     unit_means,
     unpaired_estimate,
+    within,
 )
 from cardtable.analysis._games import score_label, spec
 from cardtable.analysis._ratings import Rating, rate_games
@@ -397,8 +397,7 @@ def paired_differences(runs: Runs) -> list[PairedDifference]:
 
 def _within_places(d: Difference, players: int) -> Difference:
     """A difference of mean places with its interval clipped to ``±(players − 1)``."""
-    bound = players - 1.0
-    return dataclasses.replace(d, low=max(d.low, -bound), high=min(d.high, bound))
+    return within(clip(d, 1.0 - players, players - 1.0), share=False, no_spread=d.no_spread)
 
 
 def head_to_head(runs: Runs) -> list[list[Estimate | None]]:
