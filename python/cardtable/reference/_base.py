@@ -218,6 +218,15 @@ class ReferenceGame(ABC, Generic[StateT]):
 _as_int = as_int
 
 
+def _named(value: object) -> str:
+    """How an error names ``value``: an integer of any type as its number (7 for ``np.int64(7)``).
+
+    Anything else as :func:`~cardtable._inputs.shown` writes it.
+    """
+    number = _as_int(value)
+    return shown(value if number is None else number)
+
+
 def _restore_state(data: dict[str, Any]) -> ReferenceState:
     """Rebuilds a reference state from its canonical dict alone (what ``pickle`` calls)."""
     from cardtable import reference
@@ -414,16 +423,11 @@ class ReferenceState(ABC):
             IllegalActionError: If the action is not legal here; the state is then unchanged.
         """
         current = self._current_player()
-        # An integer of any type is named as the number it is (np.int64(7) as 7).
         if current == TERMINAL:
-            named = shown(action if _as_int(action) is None else _as_int(action))
-            raise IllegalActionError(f"the game is over; action {named} cannot be applied")
-        seat = None if player is None else _as_int(player)
-        if player is not None and seat != current:
+            raise IllegalActionError(f"the game is over; action {_named(action)} cannot be applied")
+        if player is not None and _as_int(player) != current:
             whose = "a chance node" if current == CHANCE else f"seat {current}'s turn"
-            raise IllegalActionError(
-                f"it is {whose}, not seat {shown(player if seat is None else seat)}'s"
-            )
+            raise IllegalActionError(f"it is {whose}, not seat {_named(player)}'s")
         a = self._check_range(action)
         legal = self._legal_actions()
         if a not in legal:
@@ -491,8 +495,9 @@ class ReferenceState(ABC):
         """
         seat = _as_int(player)
         if seat is None or not 0 <= seat < self._game.players:
-            named = shown(player if seat is None else seat)
-            raise IllegalActionError(f"seat {named} is out of range 0..={self._game.players - 1}")
+            raise IllegalActionError(
+                f"seat {_named(player)} is out of range 0..={self._game.players - 1}"
+            )
         return seat
 
     def observation(self, player: int) -> Mapping[str, Any]:
