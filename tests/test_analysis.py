@@ -1711,10 +1711,10 @@ def test_tournament_without_rating_bootstrap_shows_no_rating_interval(tmp_path: 
     assert all(r[k]["low"] is None and r[k]["high"] is None for r in ratings for k in ("elo", "mu"))
     html = report.read_text(encoding="utf-8")
     assert "nan–nan" not in html and "(nan" not in html and "Elo (95% interval)" not in html
-    assert (
-        "Elo (95% interval)"
-        in _goofspiel_tournament(games=4, rating_bootstrap=50).report().render()
-    )
+    # With replicates that spread (three cards: random wins some deals; with thirteen greedy wins
+    # every deal, and replicates all alike give no interval either).
+    spread = _goofspiel_tournament(games=4, rating_bootstrap=50, num_cards=3)
+    assert "Elo (95% interval)" in spread.report().render()
 
 
 @pytest.mark.parametrize("path", [None, 5, b"out.parquet", ["out.parquet"]])
@@ -2801,6 +2801,10 @@ def test_a_rating_from_replicates_all_alike_has_no_interval() -> None:
     for r in t.ratings:
         assert math.isfinite(r.elo.value) and math.isnan(r.elo.low) and math.isnan(r.elo.high)
         assert "–" not in r.elo.fmt(0)
+    # The report says so, not "with bootstrap 95% intervals" above a table without any.
+    text = " ".join(t.report().render().split())
+    assert "Ratings, without intervals: every deal went the same way" in text
+    assert "Elo (95% interval)" not in text and "Ratings with bootstrap" not in text
     # Replicates that spread: the interval holds the point, however skewed they are.
     from cardtable.analysis._ratings import _around
 

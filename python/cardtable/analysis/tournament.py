@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -720,7 +721,8 @@ def _tournament_report(t: TournamentResult) -> Report:
         + " model on the finishing places, shown on the Elo scale (the bots average 1500; "
         "200 points ≈ finishing ahead 76% of the time)."
     )
-    intervals = t.rating_bootstrap > 0  # none without bootstrap replicates
+    # None without bootstrap replicates, nor from replicates all alike (every deal went one way).
+    intervals = any(math.isfinite(x.elo.low) for x in t.ratings)
     r.add_table(
         ["bot", "Elo (95% interval)" if intervals else "Elo", "openskill μ", "σ"],
         [[x.bot, x.elo.fmt(0), x.mu.fmt(2), f"{x.sigma:.2f}"] for x in t.ratings],
@@ -747,7 +749,10 @@ def _tournament_report(t: TournamentResult) -> Report:
             svg_of(fig),
             "Ratings with bootstrap 95% intervals (deals resampled)."
             if intervals
-            else "Ratings, without intervals (no bootstrap replicates).",
+            else "Ratings, without intervals (no bootstrap replicates)."
+            if t.rating_bootstrap == 0
+            else "Ratings, without intervals: every deal went the same way, so the resampled "
+            "deals do not spread.",
         )
     report.sections.append(r)
 
