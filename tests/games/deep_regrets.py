@@ -3913,6 +3913,44 @@ def test_front_column_locks_restrict_the_casts(backend: Backend, name: str, colu
         assert t.seat(0)["regrets"] == [0, 3, 0, 0]
 
 
+def test_the_can_of_worms_alone_keeps_a_locked_seat_at_after_main(backend: Backend) -> None:
+    """ "Ilmaiset & rajoittamattomat toiminnot: [...] Käytä matopurkki ja vilkaise päälimmäinen
+    kala, laita se sitten pohjalle tai päälimmäiseksi." (Free & unlimited actions: [...] use the
+    can of worms and peek at the top fish, then put it at the bottom or on top.) The rules README
+    takes free actions "before AND after its main action", the can on "a shoal you could cast
+    at" (Decision 66: the column locks bound it; no Fresh die is needed).
+
+    Seat 0 has used its lifeboat (Monday), then on Tuesday drops two sinkers to depth III and
+    casts at the Gloom Orphan, which locks it to column 2 and spends no die. After that main action
+    no sinker can go deeper, no dink or fish is ready and the lifeboat is gone: only the can
+    keeps the turn open at ``after_main``, and only on the shoals of its column. Once the can is
+    used, no free action is left and the turn ends at once (no second ``after_main``).
+    """
+    orphan = FISH["Gloom Orphan"]
+    s = shoal_of(orphan, 2)
+    t = monday(backend, 2, tops={s: [orphan]}, dice={0: (3, 3, 3)})
+    t.act(ABANDON, "turn", 0)
+    t.act(ROLL_NOW, "muster_select", 0)
+    t.act(PASS, "turn", 0)
+    t.take_reward(0, None)
+    t.to_turn(0, day=2)
+    assert t.seat(0)["lifeboat_used"] is True and t.seat(0)["depth"] == 1
+    t.free_after_main = True
+    sink_to(t, 0, 3)
+    t.act(CAST + s, "turn", 0)
+    seat = t.seat(0)
+    assert (seat["front"], seat["locks"], seat["worms"]) == ([orphan], [2], True)
+    assert seat["fresh"] and seat["depth"] == 3
+    assert t.at("after_main", 0)
+    # Depth III reaches every shoal, and each has a face-down top: the lock leaves column 2.
+    assert not any(t.st["face_up"]) and all(t.st["shoals"])
+    assert t.legal() == [END_TURN, WORMS + 2, WORMS + 5, WORMS + 8]
+    t.act(WORMS + 5, "after_main", 0)
+    t.act(LEAVE_ON_TOP, "worms", 0)
+    assert t.st["known"][0] == [5]
+    assert t.st["node"] != "after_main" and t.st["actor"] == 1
+
+
 @pytest.mark.parametrize(
     ("front", "target", "shoal", "difficulty"),
     [("Orca", "Mermaid", 4, 3), ("Orca", "Halibut", 4, 2), ("Eversquid", "Halibut", 4, 1)],
