@@ -406,17 +406,25 @@ def test_a_value_that_is_not_json_is_refused_before_the_player_count_is_checked(
         cardtable.make("chess", players=2, backend=backend, num_cards=float("nan"))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("rounds", [0, 4])
+@pytest.mark.parametrize("rounds", [0, 4, 6])
 def test_rounds_beyond_the_players_are_refused_in_the_same_words(backend: str, rounds: int) -> None:
     """Turn the Tide's ``rounds`` is at most the player count ("a game has as many rounds as
     players" by default, null): the engine's check against the player count left out the "or
     null" that its own range check and the reference both say (found by a deep run of the
-    drawn option sets)."""
+    drawn option sets). Every refusal names the range for this player count: ``rounds=0`` was
+    refused with ``1..=5``, the bound over every player count, and ``rounds=4`` with ``1..=3``."""
     with pytest.raises(InvalidOptionError) as err:
         cardtable.make("turn_the_tide", players=3, backend=backend, rounds=rounds)  # type: ignore[arg-type]
-    high = 3 if rounds else 5  # 0 fails the option's own range, before the player count is known
-    expected = f"turn_the_tide: option rounds must be an int in 1..={high} or null (None), got "
+    expected = "turn_the_tide: option rounds must be an int in 1..=3 or null (None), got "
     assert str(err.value) == f"{expected}{rounds}"
+
+
+def test_a_bad_player_count_is_named_before_rounds_counted_in_players(backend: str) -> None:
+    """With a player count the game refuses, ``rounds`` keeps its bound over every count and the
+    player count's own error follows (as before the bound counted in players)."""
+    with pytest.raises(InvalidOptionError) as err:
+        cardtable.make("turn_the_tide", players=2, backend=backend, rounds=3)  # type: ignore[arg-type]
+    assert str(err.value) == "turn_the_tide: players must be in 3..=5, got 2"
 
 
 @pytest.mark.parametrize("game_id", ["chess", 5, None])

@@ -78,7 +78,7 @@ class ReferenceGame(ABC, Generic[StateT]):
                 f"got {count}"
             )
         self.players = count
-        reader = OptionReader(self.game_id, options, self.option_specs)
+        reader = OptionReader(self.game_id, options, self.option_specs, count)
         self._configure(reader)
         self._option_values = reader.finish()
 

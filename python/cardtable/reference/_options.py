@@ -145,7 +145,9 @@ class OptionSpec:
         doc: One line saying what it does.
         choices: The accepted strings of a ``"str"`` option.
         low: The smallest accepted value of an integer option.
-        high: The largest accepted value of an integer option.
+        high: The largest accepted value of an integer option (over every player count).
+        at_most_players: Whether an integer option is also at most the player count (an option
+            counted in players, such as a number of rounds).
     """
 
     name: str
@@ -155,6 +157,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     low: builtins.int = 0
     high: builtins.int = 0
+    at_most_players: bool = False
 
 
 def bool_option(name: str, default: bool, doc: str) -> OptionSpec:
@@ -168,10 +171,22 @@ def int_option(name: str, default: int, low: int, high: int, doc: str) -> Option
 
 
 def optional_int_option(
-    name: str, default: int | None, low: int, high: int, doc: str
+    name: str,
+    default: int | None,
+    low: int,
+    high: int,
+    doc: str,
+    *,
+    at_most_players: bool = False,
 ) -> OptionSpec:
-    """An integer option in ``low..high`` inclusive that may be ``None``."""
-    return OptionSpec(name, "int | None", default, doc, low=low, high=high)
+    """An integer option in ``low..high`` inclusive that may be ``None``.
+
+    With ``at_most_players`` it is also at most the player count (``high`` bounds it over every
+    player count the game accepts).
+    """
+    return OptionSpec(
+        name, "int | None", default, doc, low=low, high=high, at_most_players=at_most_players
+    )
 
 
 def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str) -> OptionSpec:
@@ -192,8 +207,16 @@ class OptionReader:
     on the player count).
     """
 
-    def __init__(self, game: str, given: Mapping[str, object], specs: Sequence[OptionSpec]) -> None:
+    def __init__(
+        self,
+        game: str,
+        given: Mapping[str, object],
+        specs: Sequence[OptionSpec],
+        players: builtins.int | None = None,
+    ) -> None:
         """Checks the options ``given`` to game ``game``, whose declared options are ``specs``.
+
+        An option counted in players (``at_most_players``) is also at most ``players``, if given.
 
         Raises:
             InvalidOptionError: For the first declared option given a bad value, else the first
@@ -205,8 +228,11 @@ class OptionReader:
         self._values: dict[str, object] = {}
         for spec in specs:
             value = plain.get(spec.name, spec.default)
+            high = spec.high
+            if spec.at_most_players and players is not None:
+                high = min(high, players)
             if spec.name in plain:
-                self._check(spec, value, spec.high)
+                self._check(spec, value, high)
             self._values[spec.name] = value
         unknown = sorted(name for name in plain if name not in self._specs)
         if unknown:
@@ -256,16 +282,9 @@ class OptionReader:
         assert isinstance(value, builtins.int)
         return value
 
-    def optional_int(self, name: str, *, high: builtins.int | None = None) -> builtins.int | None:
-        """The value of an integer option that may be ``None`` (within its declared bounds).
-
-        Raises:
-            InvalidOptionError: If ``high`` is given and the value is above it (a bound that
-                depends on other settings, such as the player count).
-        """
+    def optional_int(self, name: str) -> builtins.int | None:
+        """The value of an integer option that may be ``None`` (within its declared bounds)."""
         value = self._get(name, "int | None")
-        if high is not None and value is not None:
-            self._check(self._specs[name], value, high)
         assert value is None or isinstance(value, builtins.int)
         return value
 

@@ -517,13 +517,14 @@ class TurnTheTideGame(ReferenceGame[TurnTheTideState]):
             1,
             5,
             "number of rounds, 1..players (None: as many as players)",
+            at_most_players=True,
         ),
     )
 
     def _configure(self, options: OptionReader) -> None:
         self.recheck_after_elimination = options.bool("recheck_after_elimination")
         self.highest_chooses_tide = options.bool("highest_chooses_tide")
-        rounds = options.optional_int("rounds", high=self.players)
+        rounds = options.optional_int("rounds")
         self.rounds = self.players if rounds is None else rounds
         options.set("rounds", self.rounds)
 

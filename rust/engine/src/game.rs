@@ -78,9 +78,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Builds the game from a player count and options; rejects anything invalid with
     /// [`crate::EngineError::InvalidOption`]. The default reads [`Game::Options`] against
     /// [`Game::option_specs`], then rejects unknown options, then checks the player count
-    /// ([`check_players`]), then calls [`Game::with_options`]; the first error wins.
+    /// ([`check_players`]), then calls [`Game::with_options`]; the first error wins. An option
+    /// counted in players ([`crate::OptionSpec::at_most_players`]) is read for `players` when the
+    /// game accepts that count (otherwise the player count's own error follows).
     fn from_options(players: usize, options: &Map<String, Value>) -> Result<Self> {
         let mut reader = OptionReader::new(Self::ID, Self::option_specs(), options);
+        if check_players::<Self>(players).is_ok() {
+            reader = reader.for_players(players);
+        }
         let read = Self::Options::read(&mut reader)?;
         let option_values = reader.finish()?;
         check_players::<Self>(players)?;

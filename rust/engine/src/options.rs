@@ -55,6 +55,9 @@ pub struct OptionSpec {
     pub default: Value,
     /// One line saying what it does.
     pub doc: &'static str,
+    /// Whether an integer option is also at most the game's player count (an option counted in
+    /// players, such as a number of rounds): the reader then names `min..=players` as its range.
+    pub at_most_players: bool,
 }
 
 impl OptionSpec {
@@ -65,6 +68,7 @@ impl OptionSpec {
             kind: OptionKind::Bool,
             default: Value::Bool(default),
             doc,
+            at_most_players: false,
         }
     }
 
@@ -75,6 +79,7 @@ impl OptionSpec {
             kind: OptionKind::Int { min, max },
             default: Value::from(default),
             doc,
+            at_most_players: false,
         }
     }
 
@@ -91,6 +96,22 @@ impl OptionSpec {
             kind: OptionKind::OptionalInt { min, max },
             default: default.map_or(Value::Null, Value::from),
             doc,
+            at_most_players: false,
+        }
+    }
+
+    /// [`OptionSpec::optional_int`] that is also at most the player count (`max` is the bound
+    /// over every player count the game accepts).
+    pub fn optional_int_up_to_players(
+        name: &'static str,
+        default: Option<i64>,
+        min: i64,
+        max: i64,
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            at_most_players: true,
+            ..Self::optional_int(name, default, min, max, doc)
         }
     }
 
@@ -106,6 +127,7 @@ impl OptionSpec {
             kind: OptionKind::Choice(choices),
             default: Value::from(default),
             doc,
+            at_most_players: false,
         }
     }
 }
@@ -135,6 +157,8 @@ pub struct OptionReader<'a> {
     specs: Vec<OptionSpec>,
     given: &'a Map<String, Value>,
     values: OptionValues,
+    /// The player count the options are read for (bounds the options counted in players).
+    players: Option<usize>,
 }
 
 impl<'a> OptionReader<'a> {
@@ -145,7 +169,16 @@ impl<'a> OptionReader<'a> {
             specs,
             given,
             values: OptionValues::default(),
+            players: None,
         }
+    }
+
+    /// Reads the options for a game of `players` players: an option declared
+    /// [`OptionSpec::at_most_players`] is then also at most `players`.
+    #[must_use]
+    pub fn for_players(mut self, players: usize) -> Self {
+        self.players = Some(players);
+        self
     }
 
     fn bad(&self, name: &str, expected: &str, v: &Value) -> EngineError {
@@ -161,7 +194,17 @@ impl<'a> OptionReader<'a> {
         let spec = self.specs.iter().find(|s| s.name == name).ok_or_else(|| {
             EngineError::InvalidOption(format!("{}: option {name} is not declared", self.game))
         })?;
-        Ok((spec.kind, self.given.get(name).unwrap_or(&spec.default)))
+        let kind = match (spec.kind, self.players) {
+            (OptionKind::OptionalInt { min, max }, Some(players)) if spec.at_most_players => {
+                let players = i64::try_from(players).unwrap_or(i64::MAX);
+                OptionKind::OptionalInt {
+                    min,
+                    max: max.min(players),
+                }
+            }
+            (kind, _) => kind,
+        };
+        Ok((kind, self.given.get(name).unwrap_or(&spec.default)))
     }
 
     fn record(&mut self, name: &str, v: Value) {
@@ -218,6 +261,12 @@ impl<'a> OptionReader<'a> {
             }
             _ => Err(self.bad(name, "an int or None", v)),
         }
+    }
+
+    /// An integer option that may be `null` (`None`), within its declared bounds and at most the
+    /// player count given to [`OptionReader::for_players`].
+    pub fn optional_int_up_to_players(&mut self, name: &'static str) -> Result<Option<i64>> {
+        self.optional_int(name)
     }
 
     /// A string option that must be one of its declared choices; returns its index.
@@ -283,9 +332,10 @@ pub trait GameOptions: Sized {
 /// with one field per option. The field's name is the option's name, its doc comment the
 /// option's doc, and its kind one of [`OptionSpec`]'s constructors with that constructor's
 /// arguments between the name and the doc (`bool(default)`, `int(default, min, max)`,
-/// `optional_int(default, min, max)`, `choice(default, choices)`). The field holds what
-/// [`OptionReader`] returns for that kind (`bool`, `i64`, `Option<i64>`, or the index of the
-/// choice), and the struct implements [`GameOptions`].
+/// `optional_int(default, min, max)`, `optional_int_up_to_players(default, min, max)`,
+/// `choice(default, choices)`). The field holds what [`OptionReader`] returns for that kind
+/// (`bool`, `i64`, `Option<i64>`, or the index of the choice), and the struct implements
+/// [`GameOptions`].
 macro_rules! game_options {
     (
         $(#[doc = $struct_doc:literal])*
@@ -330,6 +380,7 @@ macro_rules! game_options {
     (@type bool) => { bool };
     (@type int) => { i64 };
     (@type optional_int) => { Option<i64> };
+    (@type optional_int_up_to_players) => { Option<i64> };
     (@type choice) => { usize };
 }
 pub(crate) use game_options;
@@ -381,6 +432,25 @@ mod tests {
         assert!(read(json!({"zz": 1})).is_err());
         let (_, n, m, c, _) = read(json!({"n": 5, "m": 9, "c": "y"})).expect("valid");
         assert_eq!((n, m, c), (5, Some(9), 1));
+    }
+
+    #[test]
+    fn an_option_counted_in_players_is_bounded_by_the_player_count() {
+        let specs = || vec![OptionSpec::optional_int_up_to_players("r", None, 1, 5, "rounds")];
+        let given = json!({"r": 4}).as_object().cloned().unwrap_or_default();
+        let mut any_count = OptionReader::new("t", specs(), &given);
+        assert_eq!(any_count.optional_int_up_to_players("r").ok(), Some(Some(4)));
+        for r in [0, 4] {
+            let given = json!({ "r": r }).as_object().cloned().unwrap_or_default();
+            let mut three = OptionReader::new("t", specs(), &given).for_players(3);
+            let err = three.optional_int_up_to_players("r").map(|_| ()).unwrap_err();
+            let expected = format!("t: option r must be an int in 1..=3 or null (None), got {r}");
+            assert_eq!(err.to_string(), expected);
+        }
+        // Other options keep their declared bounds whatever the player count.
+        let given = json!({"m": 9}).as_object().cloned().unwrap_or_default();
+        let mut r = OptionReader::new("t", specs(), &given).for_players(2);
+        assert_eq!(r.optional_int("m").ok(), Some(Some(9)));
     }
 
     game_options! {

@@ -168,7 +168,7 @@ crate::options::game_options! {
         /// the highest weather card chooses either tide card
         highest_chooses_tide: bool(false),
         /// number of rounds, 1..players (null: as many as players)
-        rounds: optional_int(None, 1, MAX_SEATS as i64),
+        rounds: optional_int_up_to_players(None, 1, MAX_SEATS as i64),
     }
 }
 
@@ -811,15 +811,7 @@ impl Game for TurnTheTide {
         options: Self::Options,
         mut values: OptionValues,
     ) -> Result<Self> {
-        let rounds = options.rounds;
-        if rounds.is_some_and(|r| r > players as i64) {
-            return Err(crate::error::EngineError::InvalidOption(format!(
-                "{}: option rounds must be an int in 1..={players} or null (None), got {}",
-                Self::ID,
-                rounds.unwrap_or_default()
-            )));
-        }
-        let rounds = rounds.map_or(players, |r| r as usize);
+        let rounds = options.rounds.map_or(players, |r| r as usize);
         values.set("rounds", json!(rounds));
         Ok(Self {
             players,
