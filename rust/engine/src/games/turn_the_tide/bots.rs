@@ -643,7 +643,7 @@ impl Eval {
 /// and multiply from the lowest bit, then one division for a negative `n`), so the result is
 /// the same to the last bit.
 #[inline]
-fn powi(x: f64, n: i32) -> f64 {
+const fn powi(x: f64, n: i32) -> f64 {
     let mut pow = n.unsigned_abs();
     let mut a = x;
     let mut mul = if pow & 1 != 0 { a } else { 1.0 };
@@ -666,7 +666,7 @@ fn powi(x: f64, n: i32) -> f64 {
 /// multiplications [`powi`] makes for them (`1.0 · z` is `z`), so the results are the same to
 /// the last bit.
 #[inline(always)]
-fn powers(y: f64, n: i32) -> (f64, f64) {
+const fn powers(y: f64, n: i32) -> (f64, f64) {
     match n {
         2 => (y * y, y),
         3 => {
@@ -696,6 +696,39 @@ fn card_cost(costs: [f64; 3], c: u32, above: u32, m: f64, k: usize, kf: f64) -> 
     (cost, p_high)
 }
 
+/// Entries per count of [`PROBABILITIES`]: the most cards the bot may not see (the 60 weather
+/// cards), plus one.
+const PROB_COUNTS: usize = 61;
+/// `[p_high, p_second, p_none]` of [`card_cost`] at `[k][m][above]` (`m` the unseen cards, taken
+/// as 1 when there are none): worked out once by the same operations, so the same to the last
+/// bit.
+type ProbTable = [[[[f64; 3]; PROB_COUNTS]; PROB_COUNTS]; MAX_OPPONENTS + 1];
+
+/// See [`ProbTable`]: worked out when compiling, by the operations of [`card_cost`].
+static PROBABILITIES: ProbTable = {
+    let mut table = [[[[0.0; 3]; PROB_COUNTS]; PROB_COUNTS]; MAX_OPPONENTS + 1];
+    let mut k = 0;
+    while k <= MAX_OPPONENTS {
+        let kf = k as i32 as f64;
+        let mut count = 0;
+        while count < PROB_COUNTS {
+            let m = (if count == 0 { 1 } else { count }) as u32 as f64;
+            let mut above = 0;
+            while above < PROB_COUNTS {
+                let q = above as u32 as f64 / m;
+                let (p_high, below) = powers(1.0 - q, k as i32);
+                let p_second = kf * q * below;
+                let p_none = (1.0 - p_high - p_second).max(0.0);
+                table[k][count][above] = [p_high, p_second, p_none];
+                above += 1;
+            }
+            count += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
 /// The card to play among `legal` (bit `c` = card `c`): the first of least [`card_cost`] with
 /// the outcome `costs`, the cards the bot cannot see `unseen` and `k` opponents (the first
 /// legal card if there is none).
@@ -719,6 +752,10 @@ fn best_card(costs: [f64; 3], unseen: u64, legal: u64, k: usize) -> u32 {
 fn scan_cards(costs: [f64; 3], unseen: u64, legal: u64, k: usize, low_dearer: bool) -> u32 {
     let m = f64::from(unseen.count_ones().max(1));
     let kf = f64::from(k as i32);
+    // The probabilities of each count of unseen cards above a card, for these `k` and `m`.
+    let row = PROBABILITIES
+        .get(k)
+        .and_then(|rows| rows.get(unseen.count_ones() as usize));
     // A card's cost is `s(q) + CARD_COST · c`, and `q` depends only on how many unseen cards lie
     // above it: a higher card (the cards come in increasing order) with as many above it costs
     // at least as much, so it can never be the first cheapest one and is not evaluated.
@@ -745,7 +782,16 @@ fn scan_cards(costs: [f64; 3], unseen: u64, legal: u64, k: usize, low_dearer: bo
             continue;
         }
         last_above = above;
-        let (cost, p_high) = card_cost(costs, c, above, m, k, kf);
+        let (cost, p_high) = match row.and_then(|row| row.get(above as usize)) {
+            Some(&[p_high, p_second, p_none]) => (
+                p_high * costs[0]
+                    + p_second * costs[1]
+                    + p_none * costs[2]
+                    + CARD_COST * f64::from(c),
+                p_high,
+            ),
+            None => card_cost(costs, c, above, m, k, kf),
+        };
         if cost < best_cost {
             (best, best_cost) = (Some(c), cost);
         }
@@ -826,7 +872,152 @@ fn each_pair<const K: usize>(mut f: impl FnMut(usize, usize)) {
     }
 }
 
+/// The cost of one usual result (nobody eliminated) for [`GreedyBot::quick_outcome_costs`]:
+/// the bot shows `xm`, an opponent `a`, another one `b` if any, and the rest of the opponents
+/// `rest` (their highest tide, how many show it, their lowest tide).
+#[inline(always)]
+fn quick_cost(
+    xm: u8,
+    a: u8,
+    b: Option<u8>,
+    rest: (u8, usize, u8),
+    ends: bool,
+    danger: &[[f64; 2]; TIDE_VALUES + 1],
+    bases: &[[f64; THEIRS_ENTRIES]; MINE_ENTRIES],
+) -> f64 {
+    let (r_top, r_count, r_low) = rest;
+    let b_top = b.unwrap_or(0);
+    let top = xm.max(a).max(b_top).max(r_top);
+    let n_top = usize::from(a == top)
+        + usize::from(b.is_some() && b_top == top)
+        + if r_top == top { r_count } else { 0 };
+    let me_top = usize::from(xm == top);
+    let base = bases[HALVES_PER_LIFEBUOY as usize * me_top][HALVES_PER_LIFEBUOY as usize * n_top];
+    if ends {
+        let lowest = xm.min(a).min(b.unwrap_or(u8::MAX)).min(r_low);
+        if xm == lowest {
+            return base - BONUS_VALUE;
+        }
+        return base;
+    }
+    if xm > 0 {
+        let higher = a > xm || b_top > xm || r_top > xm;
+        return base + danger[usize::from(xm)][usize::from(higher)];
+    }
+    base
+}
+
 impl GreedyBot {
+    /// [`GreedyBot::outcome_costs`] in the usual case where no seat still in can be eliminated
+    /// (every one has a lifebuoy), worked out on the tide values directly: rules steps 4–7 are
+    /// then one pass in which the seats at the highest tide lose a lifebuoy each. Every result
+    /// is the same sum of the same table entries as the board evaluation's (`BASE_COSTS` holds
+    /// what `USUAL_BASE_COSTS` holds for the same losses), and the per-opponent results are
+    /// added up in the same order, so the costs are the same to the last bit. `None` outside
+    /// that case.
+    #[inline(always)]
+    fn quick_outcome_costs<const K: usize>(
+        &self,
+        game: &TurnTheTide,
+        st: &TurnTheTideState,
+        opponents: &[usize; K],
+        n: usize,
+        low: u8,
+        high: u8,
+    ) -> Option<[f64; 3]> {
+        let me = self.seat;
+        let top_tide = TIDE_VALUES as u8;
+        if K < 2
+            || K != n
+            || me >= MAX_SEATS
+            || st.in_round & !SEAT_ROW != 0
+            || !has(st.in_round, me)
+            || low == 0
+            || high > top_tide
+        {
+            return None;
+        }
+        let x0 = st.tide[me];
+        let t: [u8; K] = std::array::from_fn(|i| st.tide[opponents[i] % MAX_SEATS]);
+        let mut ok = x0 <= top_tide && st.lifebuoys[me] > 0;
+        for (i, &o) in opponents.iter().enumerate() {
+            ok &= t[i] <= top_tide && st.lifebuoys[o % MAX_SEATS] > 0;
+        }
+        if !ok {
+            return None;
+        }
+        let hands_left = (HAND_SIZE as u32).saturating_sub(u32::from(st.hand_index) + 1);
+        let ends = st.in_round.count_ones() <= 2 || hands_left == 0;
+        let danger = &DANGER_COSTS[hands_left.min(DANGER_HORIZON) as usize];
+        let bases = &BASE_COSTS[n.min(MAX_OPPONENTS)];
+        // The opponents other than those of the seat bitset `skip` (bits over opponent indices):
+        // their highest tide, how many show it and their lowest tide (`u8::MAX` if none).
+        let rest = |skip: u32| -> (u8, usize, u8) {
+            let (mut top, mut low_t) = (0u8, u8::MAX);
+            for (i, &y) in t.iter().enumerate() {
+                if skip >> i & 1 == 0 {
+                    top = top.max(y);
+                    low_t = low_t.min(y);
+                }
+            }
+            let mut count = 0usize;
+            for (i, &y) in t.iter().enumerate() {
+                count += usize::from(skip >> i & 1 == 0 && y == top);
+            }
+            (top, count, low_t)
+        };
+        let (mut take_low, mut take_high) = ([0.0; K], [0.0; K]);
+        for i in 0..K {
+            let r = rest(1 << i);
+            take_low[i] = quick_cost(low, high, None, r, ends, danger, bases);
+            take_high[i] = quick_cost(high, low, None, r, ends, danger, bases);
+        }
+        let div = n.max(1) as f64;
+        let take_low = take_low.iter().sum::<f64>() / div;
+        let take_high = take_high.iter().sum::<f64>() / div;
+        let first = if game.highest_chooses_tide {
+            take_low.min(take_high)
+        } else {
+            take_low
+        };
+        // Nobody can be eliminated, so which of two opponents takes which tide does not change
+        // the result (the board evaluation shares it too).
+        let mut cases = [[0.0; K]; K];
+        // Each pair once, written to both of its cells.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..K {
+            for j in i + 1..K {
+                let cost = quick_cost(
+                    x0,
+                    low,
+                    Some(high),
+                    rest(1 << i | 1 << j),
+                    ends,
+                    danger,
+                    bases,
+                );
+                cases[i][j] = cost;
+                cases[j][i] = cost;
+            }
+        }
+        let mut nothing = 0.0;
+        let mut pairs = 0u32;
+        for (i, row) in cases.iter().enumerate() {
+            for (j, &cost) in row.iter().enumerate() {
+                if i != j {
+                    nothing += cost;
+                    pairs += 1;
+                }
+            }
+        }
+        let nothing = if pairs == 0 {
+            0.0
+        } else {
+            nothing / f64::from(pairs)
+        };
+        Some([first, take_high, nothing])
+    }
+
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand, with
     /// the first `K` (at most [`MAX_OPPONENTS`]) of the `n` opponents still in `opponents`: a
     /// copy per opponent count, so that the loops over the opponents are unrolled and their
@@ -844,6 +1035,9 @@ impl GreedyBot {
         let me = self.seat;
         let (a, b) = (st.revealed[0], st.revealed[1]);
         let (low, high) = (a.min(b), a.max(b));
+        if let Some(costs) = self.quick_outcome_costs::<K>(game, st, &opponents, n, low, high) {
+            return costs;
+        }
         let e = Eval::new(game, st, me, n);
         let div = n.max(1) as f64;
         // With an opponent taking the other tide: the bot's cost of taking the low tide and of
@@ -943,7 +1137,6 @@ impl GreedyBot {
     #[inline(always)]
     fn choose_card(&self, game: &TurnTheTide, st: &TurnTheTideState, legal: u64) -> u32 {
         let me = self.seat;
-        let (costs, k) = self.outcome_costs_of(game, st);
         // The usual seat counts as constants, so that the passes over the seats are written out.
         let (played, played_len) = (&st.played, &st.played_len);
         let played = match game.players {
@@ -952,7 +1145,9 @@ impl GreedyBot {
             players => played_set(played, played_len, players),
         };
         let seen = st.hands.get(me).copied().unwrap_or(0) | played;
-        best_card(costs, ALL_CARDS & !seen, legal, k)
+        let unseen = ALL_CARDS & !seen;
+        let (costs, k) = self.outcome_costs_of(game, st);
+        best_card(costs, unseen, legal, k)
     }
 
     /// The tide card to take: `legal` is the set of the legal actions.
