@@ -436,14 +436,24 @@ mod tests {
 
     #[test]
     fn an_option_counted_in_players_is_bounded_by_the_player_count() {
-        let specs = || vec![OptionSpec::optional_int_up_to_players("r", None, 1, 5, "rounds")];
+        let specs = || {
+            vec![OptionSpec::optional_int_up_to_players(
+                "r", None, 1, 5, "rounds",
+            )]
+        };
         let given = json!({"r": 4}).as_object().cloned().unwrap_or_default();
         let mut any_count = OptionReader::new("t", specs(), &given);
-        assert_eq!(any_count.optional_int_up_to_players("r").ok(), Some(Some(4)));
+        assert_eq!(
+            any_count.optional_int_up_to_players("r").ok(),
+            Some(Some(4))
+        );
         for r in [0, 4] {
             let given = json!({ "r": r }).as_object().cloned().unwrap_or_default();
             let mut three = OptionReader::new("t", specs(), &given).for_players(3);
-            let err = three.optional_int_up_to_players("r").map(|_| ()).unwrap_err();
+            let err = three
+                .optional_int_up_to_players("r")
+                .map(|_| ())
+                .unwrap_err();
             let expected = format!("t: option r must be an int in 1..=3 or null (None), got {r}");
             assert_eq!(err.to_string(), expected);
         }

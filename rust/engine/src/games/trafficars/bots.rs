@@ -11,11 +11,14 @@ use crate::bits;
 use crate::game::{cheapest, Bot};
 use crate::rng::SplitMix64;
 
-/// Opponent deals sampled per candidate card when choosing a card to commit, for plain
-/// `greedy` (`greedy:N` samples `N`).
-pub(super) const DEFAULT_SAMPLES: usize = 3;
+/// Opponent deals sampled per candidate card for plain `greedy`: none, its cards are weighed
+/// by the formula (`greedy:N` samples `N`).
+pub(super) const DEFAULT_SAMPLES: usize = 0;
 /// The most deals `greedy:N` may sample: the lookahead's cost grows with the count.
 pub(super) const MAX_SAMPLES: usize = 64;
+/// The sample count whose deals the lookahead keeps in fixed arrays and loops over unrolled
+/// (`greedy:3`, plain `greedy` before the formula); other counts keep them in vectors.
+const FIXED_SAMPLES: usize = 3;
 /// Cost of spending a special card (ambulance, police car, tow truck): specials are kept for
 /// turns where they save at least this many penalty cards.
 const SPECIAL_COST: f64 = 1.0;
@@ -25,39 +28,55 @@ const OPPONENT_WEIGHT: f64 = 0.3;
 /// The `greedy` bot: a one-turn lookahead that minimises its own penalty cards.
 ///
 /// It reads only what its seat's observation holds: its hand, the lanes, the penalty counts,
-/// this turn's revealed cards and the resolution queue, plus its memory of every card it has seen
-/// on the table (never other hands, other seats' pending commitments or the undealt deck).
+/// this turn's and the last turn's revealed cards and the resolution queue, plus its memory of
+/// every card it has seen on the table (never other hands, other seats' pending commitments or
+/// the undealt deck).
 ///
 /// The cost of a turn's outcome is the bot's own penalty cards taken in it minus
-/// `OPPONENT_WEIGHT` times the other seats' average.
+/// `OPPONENT_WEIGHT` (0.3) times the other seats' average.
 ///
-/// Committing a card: for each card of its hand it plays out this turn's resolution once per
-/// sampled deal, the other seats' cards drawn uniformly (without replacement) from the cards it
-/// has not seen, every resolution choice in the simulation taking the option with the fewest
-/// immediate penalty cards (the first such option on a tie); the same sampled deals are used for
-/// every candidate. A card's cost is its average outcome cost, plus `SPECIAL_COST` for an
-/// ambulance, police car or tow truck; it commits the cheapest card (the lowest id on a tie). In
-/// effect it plays cards that fit closely above a lane end, avoids being the car after a full
-/// lane or a card too low for every lane, and saves its specials to dodge such penalties.
+/// Committing a card (plain `greedy`): each card of its hand gets its expected penalty cards
+/// this turn by a formula, and it commits the cheapest (the lowest id on a tie). The unseen
+/// cards are the deck less its hand and the cards it has seen; each other seat is taken to play
+/// one of them, uniformly and independently. A car or trailer goes to the lane whose end is the
+/// highest number below it (or to an open lane, which costs nothing unless it is full, the
+/// cheaper counting); the other seats' numbered cards between that end and the card resolve
+/// before it into the same lane, their count binomial over the other seats with the share of
+/// such cards among the unseen ones; a car takes the lane, with its cards and theirs, exactly
+/// when the cars before it bring the lane to `max_cars` (a full lane: at once); a trailer that
+/// fits never takes one. A card too low for every lane costs the fewest cards of a lane times
+/// the chance that no other seat plays a lower numbered card or a police car (either gives it a
+/// place). A special card (ambulance, police car, tow truck) costs 0.5 (specials are kept for
+/// turns where every numbered card is expected to cost more), plus the fewest cards of a lane
+/// if every lane is full. Its memory is read off the table when it commits: the lanes and the
+/// last turn's reveal then hold every card that reached the table since its previous commit.
 ///
-/// `greedy` samples 3 deals; `greedy:N` samples `N` (a whole number, 1 ≤ `N` ≤ 64, built by
-/// [`GreedyBot::with_samples`]). Fewer deals cost less and estimate a card's cost more coarsely,
-/// more deals the reverse: with the default options and 4 players, each count measured (2, 3,
-/// 4, 6, 8 and 16) plays stronger than every smaller one, against `random` and head to head. The
-/// default is the most deals that keep the bot within 5 times the instructions of a game of
-/// `random` players; `greedy:8`, the default of earlier versions, makes their decisions.
+/// Committing a card (`greedy:N`, `N` from 1 to 64, built by [`GreedyBot::with_samples`]; plain
+/// `greedy` too with `too_low = "insert"`, which the formula does not model, over 3 deals): for
+/// each card of its hand it plays out this turn's resolution once per sampled deal, the other
+/// seats' cards drawn uniformly (without replacement) from the cards it has not seen, every
+/// resolution choice in the simulation taking the option with the fewest immediate penalty
+/// cards (the first such option on a tie); the same sampled deals are used for every candidate.
+/// A card's cost is its average outcome cost, plus `SPECIAL_COST` (1.0) for a special card; it
+/// commits the cheapest card (the lowest id on a tie). More deals cost more and estimate a
+/// card's cost more finely: with the default options and 4 players each count measured (2, 3,
+/// 4, 6, 8 and 16) plays stronger than every smaller one, against `random` and head to head;
+/// the formula plays stronger than `greedy:3` against `random` and head to head, and than
+/// `greedy:16` head to head. `greedy:3` and `greedy:8` make the decisions of plain `greedy` in
+/// earlier versions.
 ///
 /// Resolution choices: every revealed card is public then, so it plays out the rest of the turn
 /// exactly for each option (the other seats choosing as above) and takes the cheapest option
 /// (the lowest action id on a tie); a take therefore usually goes to the lane with the fewest
-/// cards (the cost counts the other seats' penalties too).
+/// cards (the cost counts the other seats' penalties too). Plain `greedy` plays a special card's
+/// options out on lane summaries made mid-turn, which give the same penalties as the lanes.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     seat: usize,
     rng: SplitMix64,
-    /// Opponent deals sampled per candidate card, in `1..=MAX_SAMPLES`.
+    /// Opponent deals sampled per candidate card, in `0..=MAX_SAMPLES` (0: the formula).
     samples: usize,
-    /// The deals of a count other than [`DEFAULT_SAMPLES`], kept from one decision to the next.
+    /// The deals of a count other than [`FIXED_SAMPLES`], kept from one decision to the next.
     deals: DealBuffers,
     /// Every card id the bot has seen on the table or revealed (so no longer in any hand).
     seen: u64,
@@ -66,7 +85,7 @@ pub struct GreedyBot {
 }
 
 impl Default for GreedyBot {
-    /// The `greedy` bot, sampling the default 3 deals.
+    /// The `greedy` bot, weighing cards by the formula.
     fn default() -> Self {
         Self::with_samples(DEFAULT_SAMPLES)
     }
@@ -98,12 +117,12 @@ fn number_bit(g: &Trafficars, id: u8) -> u64 {
 
 impl GreedyBot {
     /// The bot sampling `samples` opponent deals per candidate card (`greedy:N`), brought into
-    /// `1..=64`.
+    /// `0..=64`; 0 weighs the cards by the formula (plain `greedy`).
     pub fn with_samples(samples: usize) -> Self {
         Self {
             seat: 0,
             rng: SplitMix64::default(),
-            samples: samples.clamp(1, MAX_SAMPLES),
+            samples: samples.min(MAX_SAMPLES),
             deals: DealBuffers::default(),
             seen: 0,
             epoch: None,
@@ -264,11 +283,14 @@ impl GreedyBot {
     /// `crate::cpu::with_bit_instructions`): the deals' draws and counts are then single
     /// instructions instead of calls and portable bit tricks (the same draws either way).
     ///
-    /// The default sample count and the others are compiled apart (`DEFAULT` = whether the bot
-    /// samples [`DEFAULT_SAMPLES`] deals), so that the default's lookahead loops over a number
-    /// of deals known when compiling and its code is not shared with the other counts'.
+    /// [`FIXED_SAMPLES`] and the other sample counts are compiled apart (`DEFAULT` = whether
+    /// the bot samples [`FIXED_SAMPLES`] deals), so that its lookahead loops over a number of
+    /// deals known when compiling and its code is not shared with the other counts'.
+    ///
+    /// Plain `greedy` (no samples) comes here only with `too_low = "insert"`, which its formula
+    /// does not model: it then samples [`FIXED_SAMPLES`] deals.
     fn choose_card(&mut self, g: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
-        if self.samples == DEFAULT_SAMPLES {
+        if matches!(self.samples, 0 | FIXED_SAMPLES) {
             crate::cpu::with_bit_instructions(
                 #[inline(always)]
                 || self.choose_card_steps::<true>(g, st, legal),
@@ -1098,11 +1120,11 @@ impl<T: TurnPlay> Deal<T> {
         }
     }
 
-    /// [`DEFAULT_SAMPLES`] deals on `start` without cards yet (made apart from the lookahead,
+    /// [`FIXED_SAMPLES`] deals on `start` without cards yet (made apart from the lookahead,
     /// whose other code then compiles the same whatever the layout of a deal).
     #[inline(never)]
-    fn samples(start: T) -> [Self; DEFAULT_SAMPLES] {
-        [Self::new(start); DEFAULT_SAMPLES]
+    fn samples(start: T) -> [Self; FIXED_SAMPLES] {
+        [Self::new(start); FIXED_SAMPLES]
     }
 
     /// The other seats' `cards` revealed (the bot's own slot 0), `table_numbers` being the
@@ -1116,7 +1138,7 @@ impl<T: TurnPlay> Deal<T> {
     }
 }
 
-/// The deals of [`GreedyBot::choose_card`] for a sample count other than [`DEFAULT_SAMPLES`],
+/// The deals of [`GreedyBot::choose_card`] for a sample count other than [`FIXED_SAMPLES`],
 /// one vector per board the lookahead plays on, kept by the bot so that a decision sets up
 /// exactly as many deals as it samples without allocating them anew.
 #[derive(Clone, Debug, Default)]
@@ -1355,6 +1377,10 @@ impl Bot<Trafficars> for GreedyBot {
     }
 
     fn act(&mut self, game: &Trafficars, st: &TrafficarsState, legal: &[u32]) -> u32 {
+        // Plain `greedy` first: it remembers the table at every commit, a forced one too.
+        if let Some(a) = self.act_unlisted(game, st) {
+            return a;
+        }
         if let [only] = legal {
             return *only;
         }
@@ -1363,6 +1389,45 @@ impl Bot<Trafficars> for GreedyBot {
             Phase::Resolve => self.choose_option(game, st, legal),
             _ => legal.first().copied().unwrap_or(0),
         }
+    }
+
+    /// Plain `greedy` decides from the state alone (its memory updated as it commits); `greedy:N`
+    /// needs the legal actions (`None`).
+    fn act_unlisted(&mut self, game: &Trafficars, st: &TrafficarsState) -> Option<u32> {
+        if self.samples != 0 {
+            return None;
+        }
+        match st.phase {
+            Phase::Commit => {
+                self.remember(game, st);
+                Some(self.choose_card_by_formula(game, st))
+            }
+            Phase::Resolve => {
+                let acts = st.choice.acts();
+                let mut legal = [0u32; 2 * MAX_LANES];
+                for (d, &a) in legal.iter_mut().zip(acts) {
+                    *d = u32::from(a);
+                }
+                let legal = &legal[..acts.len().min(legal.len())];
+                if let [only] = legal {
+                    return Some(*only);
+                }
+                let special = !matches!(st.choice.kind, Decision::Target | Decision::Take);
+                Some(
+                    special
+                        .then(|| self.special_option(game, st, legal))
+                        .flatten()
+                        .unwrap_or_else(|| self.choose_option(game, st, legal)),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// Only `greedy:N` follows every state (its memory of the table); plain `greedy` reads its
+    /// memory off the table when it commits.
+    fn observes(&self) -> bool {
+        self.samples != 0
     }
 
     fn observe(&mut self, game: &Trafficars, st: &TrafficarsState) {
@@ -1386,6 +1451,9 @@ impl Bot<Trafficars> for GreedyBot {
         self.seen |= m & CARD_BITS | st.board.revealed_mask;
     }
 }
+
+#[path = "formula.rs"]
+mod formula;
 
 #[cfg(test)]
 #[path = "tests/lookahead.rs"]

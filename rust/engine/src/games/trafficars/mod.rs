@@ -1372,7 +1372,7 @@ impl Game for Trafficars {
     crate::game::common_game_methods!(num_actions: NUM_ACTIONS, determinize: sample_unseen);
 
     crate::game::builtin_bots! {
-        "greedy" [N: "a number of sampled deals", 1..=bots::MAX_SAMPLES,
+        "greedy" [N: "a number of sampled deals", 0..=bots::MAX_SAMPLES,
             default bots::DEFAULT_SAMPLES, example 4]
             => GreedyBot::with_samples,
     }

@@ -1,5 +1,5 @@
-//! `greedy:N`, the `greedy` bot sampling `N` opponent deals: which parameters it takes, and that
-//! it plays legal games, the same as `greedy` at the default 8 and differently with fewer deals.
+//! `greedy:N`, the `greedy` bot sampling `N` opponent deals: which parameters it takes, that it
+//! plays legal games, and that plain `greedy` (the formula) is `greedy:0`.
 
 use super::super::{Trafficars, TrafficarsState};
 use crate::error::EngineError;
@@ -64,27 +64,27 @@ fn decisions(run: &DecisionRun<Trafficars>, spec: &str) -> Vec<(u64, usize, u32)
     out
 }
 
-/// `greedy:N` takes a whole number of deals from 1 to 64 and nothing else.
+/// `greedy:N` takes a whole number of deals from 0 to 64 and nothing else.
 #[test]
-fn greedy_takes_a_number_of_samples_from_1_to_64() {
+fn greedy_takes_a_number_of_samples_from_0_to_64() {
     let g = Trafficars::from_options(4, &serde_json::Map::new()).unwrap();
     assert!(g.make_bot("greedy", None).is_some_and(|b| b.is_ok()));
-    for ok in ["1", "2", "4", "8", "9", "64", " 6 "] {
+    for ok in ["0", "1", "2", "4", "8", "9", "64", " 6 "] {
         assert!(
             g.make_bot("greedy", Some(ok)).is_some_and(|b| b.is_ok()),
             "{ok}"
         );
     }
-    for bad in ["0", "x", "1000", "65", "", "-1", "4.0", "+", "8x"] {
+    for bad in ["x", "1000", "65", "", "-1", "4.0", "+", "8x"] {
         match g.make_bot("greedy", Some(bad)) {
             Some(Err(EngineError::InvalidOption(m))) => {
-                assert!(m.contains("greedy") && m.contains("1..=64"), "{m}")
+                assert!(m.contains("greedy") && m.contains("0..=64"), "{m}")
             }
             _ => panic!("greedy:{bad} must be an InvalidOption error"),
         }
     }
     assert!(make_bot(&g, "greedy:4").is_ok());
-    for bad in ["greedy:0", "greedy:x", "greedy:1000"] {
+    for bad in ["greedy:65", "greedy:x", "greedy:1000"] {
         assert!(
             matches!(make_bot(&g, bad), Err(EngineError::InvalidOption(_))),
             "{bad}"
@@ -92,25 +92,31 @@ fn greedy_takes_a_number_of_samples_from_1_to_64() {
     }
 }
 
-/// `greedy:3` is `greedy`: the same decisions, one for one.
+/// `greedy:0` is `greedy`: the same decisions, one for one; and the formula decides otherwise
+/// than `greedy:3` (where it is used: not with `too_low = "insert"`, whose cards it weighs over
+/// 3 sampled deals).
 #[test]
-fn greedy_with_3_samples_is_greedy() {
-    let mut checked = 0;
+fn greedy_is_greedy_0_and_not_greedy_3() {
+    let (mut checked, mut differs) = (0, 0);
     for run in runs() {
         let plain = decisions(&run, "greedy");
-        assert_eq!(decisions(&run, "greedy:3"), plain, "{}", run.label);
+        assert_eq!(decisions(&run, "greedy:0"), plain, "{}", run.label);
+        if !run.game.insert {
+            differs += usize::from(decisions(&run, "greedy:3") != plain);
+        }
         checked += plain.len();
     }
     assert!(checked > 2_000, "only {checked} decisions checked");
+    assert!(differs > 0, "the formula decided as greedy:3 in every run");
 }
 
-/// `greedy:N` plays legal games to the end with fewer deals than the default and with more, and
-/// `greedy:4` decides differently from `greedy`.
+/// `greedy:N` plays legal games to the end with fewer deals than `greedy:3` and with more, and
+/// `greedy:4` decides differently from `greedy:3`.
 #[test]
 fn greedy_with_other_sample_counts_plays_legal_games() {
     let mut differs = 0;
     for run in runs() {
-        let plain = decisions(&run, "greedy");
+        let plain = decisions(&run, "greedy:3");
         let four = decisions(&run, "greedy:4");
         assert!(!four.is_empty(), "{}", run.label);
         differs += usize::from(four != plain);
@@ -118,5 +124,5 @@ fn greedy_with_other_sample_counts_plays_legal_games() {
             assert!(!decisions(&run, spec).is_empty(), "{spec} {}", run.label);
         }
     }
-    assert!(differs > 0, "greedy:4 decided as greedy in every run");
+    assert!(differs > 0, "greedy:4 decided as greedy:3 in every run");
 }
