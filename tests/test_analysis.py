@@ -2063,8 +2063,9 @@ def test_balance_parquet_has_nulls_not_nan_for_untraced_games(tmp_path: Path) ->
 
 def test_balance_intervals_stay_within_what_each_quantity_can_take() -> None:
     """Two games of five-seat Trafficars gave ``decided`` 0.536 (−1.38…2.45), a share of the
-    game, and a winning margin's interval below 0 (the winners score best: never negative)."""
-    b = balance("trafficars", players=5, games=2, seed=1, trace_games=2, progress=False)
+    game, and a winning margin's interval below 0 (the winners score best: never negative). Seed
+    2 gives two such games with today's ``greedy`` (seed 1 did with the sampling one)."""
+    b = balance("trafficars", players=5, games=2, seed=2, trace_games=2, progress=False)
     game_margins = margins(b.runs.scores[0], b.runs.winners[0], False)
     assert game_margins.min() >= 0 and mean_estimate(game_margins).low < 0  # unclipped: below 0
     assert 0 <= b.decided.mean.low <= b.decided.mean.value <= b.decided.mean.high <= 1

@@ -843,7 +843,7 @@ def test_a_run_stopped_before_any_game_ended_says_so_instead_of_showing_nan() ->
 def test_a_refused_run_leaves_no_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
     """A bad bot is refused before any game; the default bar does not stand empty above it."""
     with pytest.raises(InvalidOptionError, match="greedy takes a number of sampled deals"):
-        cardtable.simulate("trafficars", players=3, games=5, bots=["greedy:0", "random", "random"])
+        cardtable.simulate("trafficars", players=3, games=5, bots=["greedy:65", "random", "random"])
     captured = capsys.readouterr()
     assert "simulating" not in captured.out + captured.err
     cardtable.simulate("trafficars", players=3, games=5, bots=["greedy:2", "random", "random"])

@@ -845,6 +845,35 @@ impl TurnBoard {
         }
     }
 
+    /// Carries out a tow truck of `seat` into lane `k`: on a full lane (the 5th car) the tow
+    /// truck with its load becomes the lane's only place and the seat takes the rest of the
+    /// lane; otherwise it tows the last place away and leaves a free place where it stood.
+    fn tow_into(&mut self, g: &Trafficars, seat: usize, k: usize) {
+        let full = Self::full(g, &self.lanes[k]);
+        let l = &mut self.lanes[k];
+        let load = l.last_cards;
+        if full {
+            let p = l.cards - l.last_cards;
+            *l = TurnLane::single(l.end, false);
+            l.cards = 1 + load;
+            l.last_cards = 1 + load;
+            self.penalize(seat, p);
+        } else {
+            let removed = 1 + u8::from(l.last_double) + u8::from(l.free_is_prev);
+            l.cars = l.cars - removed + 2;
+            l.cards += 1;
+            l.last_cards = load + 1;
+            l.last_double = false;
+            l.police_last = false;
+            if !l.free_is_prev {
+                l.free_after = l.prev;
+            }
+            l.prev = 0;
+            l.free = true;
+            l.free_is_prev = true;
+        }
+    }
+
     /// Whether lane `l` is full for a car.
     #[inline(always)]
     fn full(g: &Trafficars, l: &TurnLane) -> bool {
@@ -955,28 +984,7 @@ impl TurnBoard {
                         self.penalize(seat, p);
                         return;
                     }
-                    let l = &mut self.lanes[k];
-                    let load = l.last_cards;
-                    if full(l) {
-                        // The 5th car: the tow truck with its load is the lane's only place.
-                        *l = TurnLane::single(l.end, false);
-                        l.cards = 1 + load;
-                        l.last_cards = 1 + load;
-                        self.penalize(seat, p);
-                    } else {
-                        let removed = 1 + u8::from(l.last_double) + u8::from(l.free_is_prev);
-                        l.cars = l.cars - removed + 2;
-                        l.cards += 1;
-                        l.last_cards = load + 1;
-                        l.last_double = false;
-                        l.police_last = false;
-                        if !l.free_is_prev {
-                            l.free_after = l.prev;
-                        }
-                        l.prev = 0;
-                        l.free = true;
-                        l.free_is_prev = true;
-                    }
+                    self.tow_into(g, seat, k);
                 }
             }
             Kind::Car | Kind::Trailer => {

@@ -318,31 +318,7 @@ impl TurnBoard {
                 self.penalize(seat, p);
                 self.lanes[k] = TurnLane::single(0, true);
             }
-            Decision::TowTruck => {
-                let full = Self::full(g, &self.lanes[k]);
-                let l = &mut self.lanes[k];
-                let load = l.last_cards;
-                if full {
-                    let p = l.cards - l.last_cards;
-                    *l = TurnLane::single(l.end, false);
-                    l.cards = 1 + load;
-                    l.last_cards = 1 + load;
-                    self.penalize(seat, p);
-                } else {
-                    let removed = 1 + u8::from(l.last_double) + u8::from(l.free_is_prev);
-                    l.cars = l.cars - removed + 2;
-                    l.cards += 1;
-                    l.last_cards = load + 1;
-                    l.last_double = false;
-                    l.police_last = false;
-                    if !l.free_is_prev {
-                        l.free_after = l.prev;
-                    }
-                    l.prev = 0;
-                    l.free = true;
-                    l.free_is_prev = true;
-                }
-            }
+            Decision::TowTruck => self.tow_into(g, seat, k),
             _ => {}
         }
     }

@@ -872,6 +872,27 @@ fn each_pair<const K: usize>(mut f: impl FnMut(usize, usize)) {
     }
 }
 
+/// The mean of the cells of `cases` off its diagonal (the costs of the bot taking nothing, one
+/// per ordered pair of opponents taking the two tides), added row by row; 0 without any.
+#[inline(always)]
+fn mean_off_diagonal<const K: usize>(cases: &[[f64; K]; K]) -> f64 {
+    let mut sum = 0.0;
+    let mut pairs = 0u32;
+    for (i, row) in cases.iter().enumerate() {
+        for (j, &cost) in row.iter().enumerate() {
+            if i != j {
+                sum += cost;
+                pairs += 1;
+            }
+        }
+    }
+    if pairs == 0 {
+        0.0
+    } else {
+        sum / f64::from(pairs)
+    }
+}
+
 /// The cost of one usual result (nobody eliminated) for [`GreedyBot::quick_outcome_costs`]:
 /// the bot shows `xm`, an opponent `a`, another one `b` if any, and the rest of the opponents
 /// `rest` (their highest tide, how many show it, their lowest tide).
@@ -1000,22 +1021,7 @@ impl GreedyBot {
                 cases[j][i] = cost;
             }
         }
-        let mut nothing = 0.0;
-        let mut pairs = 0u32;
-        for (i, row) in cases.iter().enumerate() {
-            for (j, &cost) in row.iter().enumerate() {
-                if i != j {
-                    nothing += cost;
-                    pairs += 1;
-                }
-            }
-        }
-        let nothing = if pairs == 0 {
-            0.0
-        } else {
-            nothing / f64::from(pairs)
-        };
-        Some([first, take_high, nothing])
+        Some([first, take_high, mean_off_diagonal(&cases)])
     }
 
     /// The costs of the bot taking the low tide, the high tide, or nothing in this hand, with
@@ -1100,22 +1106,7 @@ impl GreedyBot {
                 }
             }
         }
-        let mut nothing = 0.0;
-        let mut pairs = 0u32;
-        for (i, row) in cases.iter().enumerate() {
-            for (j, &cost) in row.iter().enumerate() {
-                if i != j {
-                    nothing += cost;
-                    pairs += 1;
-                }
-            }
-        }
-        let nothing = if pairs == 0 {
-            0.0
-        } else {
-            nothing / f64::from(pairs)
-        };
-        [first, take_high, nothing]
+        [first, take_high, mean_off_diagonal(&cases)]
     }
 
     /// [`GreedyBot::outcome_costs`] with the opponents still in, and how many they are.
