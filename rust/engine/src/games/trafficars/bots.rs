@@ -621,6 +621,21 @@ struct TurnLane {
 }
 
 impl TurnLane {
+    /// Puts an ambulance of `seat` at the front of the lane: onto the ambulance already there
+    /// (the stack counts one car), or as a new car.
+    #[inline(always)]
+    fn add_ambulance(&mut self, seat: usize) {
+        if self.ambulance_front {
+            self.front_cards += 1;
+        } else {
+            self.cars += 1;
+            self.front_cards = 1;
+            self.ambulance_front = true;
+        }
+        self.cards += 1;
+        self.front_owner = seat as u8;
+    }
+
     /// The summary of `lane` with nothing of it revealed this turn; `None` for a lane without
     /// places (never the case once the starters are dealt).
     #[inline(always)]
@@ -848,6 +863,7 @@ impl TurnBoard {
     /// Carries out a tow truck of `seat` into lane `k`: on a full lane (the 5th car) the tow
     /// truck with its load becomes the lane's only place and the seat takes the rest of the
     /// lane; otherwise it tows the last place away and leaves a free place where it stood.
+    #[inline(always)]
     fn tow_into(&mut self, g: &Trafficars, seat: usize, k: usize) {
         let full = Self::full(g, &self.lanes[k]);
         let l = &mut self.lanes[k];
@@ -938,16 +954,7 @@ impl TurnBoard {
                     }
                 };
                 if let Some((_, k)) = Self::least(&self.lanes[..n], |_| true, penalty) {
-                    let l = &mut self.lanes[k];
-                    if l.ambulance_front {
-                        l.front_cards += 1;
-                    } else {
-                        l.cars += 1;
-                        l.front_cards = 1;
-                        l.ambulance_front = true;
-                    }
-                    l.cards += 1;
-                    l.front_owner = seat as u8;
+                    self.lanes[k].add_ambulance(seat);
                 }
                 // After the turn's last ambulance, the overflow check (only an ambulance can be
                 // the last one, so it is made here).

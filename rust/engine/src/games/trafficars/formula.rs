@@ -291,16 +291,7 @@ impl TurnBoard {
     ) {
         match kind {
             Decision::Ambulance => {
-                let l = &mut self.lanes[k];
-                if l.ambulance_front {
-                    l.front_cards += 1;
-                } else {
-                    l.cars += 1;
-                    l.front_cards = 1;
-                    l.ambulance_front = true;
-                }
-                l.cards += 1;
-                l.front_owner = seat as u8;
+                self.lanes[k].add_ambulance(seat);
                 if last_ambulance(g, card, next) {
                     self.overflow::<0>(g);
                 }
