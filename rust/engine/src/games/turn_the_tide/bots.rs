@@ -872,6 +872,28 @@ fn each_pair<const K: usize>(mut f: impl FnMut(usize, usize)) {
     }
 }
 
+/// The bot's costs as the highest and as the second-highest card, from its costs of taking the
+/// low and the high tide with each opponent taking the other one, averaged over the `n`
+/// opponents: as second-highest it gets the high tide (a choosing highest seat is assumed to
+/// keep the low one); as highest with `highest_chooses_tide` it picks the better one.
+#[inline(always)]
+fn first_and_second<const K: usize>(
+    game: &TurnTheTide,
+    take_low: &[f64; K],
+    take_high: &[f64; K],
+    n: usize,
+) -> (f64, f64) {
+    let div = n.max(1) as f64;
+    let take_low = take_low.iter().sum::<f64>() / div;
+    let take_high = take_high.iter().sum::<f64>() / div;
+    let first = if game.highest_chooses_tide {
+        take_low.min(take_high)
+    } else {
+        take_low
+    };
+    (first, take_high)
+}
+
 /// The mean of the cells of `cases` off its diagonal (the costs of the bot taking nothing, one
 /// per ordered pair of opponents taking the two tides), added row by row; 0 without any.
 #[inline(always)]
@@ -993,14 +1015,7 @@ impl GreedyBot {
             take_low[i] = quick_cost(low, high, None, r, ends, danger, bases);
             take_high[i] = quick_cost(high, low, None, r, ends, danger, bases);
         }
-        let div = n.max(1) as f64;
-        let take_low = take_low.iter().sum::<f64>() / div;
-        let take_high = take_high.iter().sum::<f64>() / div;
-        let first = if game.highest_chooses_tide {
-            take_low.min(take_high)
-        } else {
-            take_low
-        };
+        let (first, take_high) = first_and_second(game, &take_low, &take_high, n);
         // Nobody can be eliminated, so which of two opponents takes which tide does not change
         // the result (the board evaluation shares it too).
         let mut cases = [[0.0; K]; K];
@@ -1045,7 +1060,6 @@ impl GreedyBot {
             return costs;
         }
         let e = Eval::new(game, st, me, n);
-        let div = n.max(1) as f64;
         // With an opponent taking the other tide: the bot's cost of taking the low tide and of
         // taking the high one.
         let (mut take_low, mut take_high) = ([0.0; K], [0.0; K]);
@@ -1070,15 +1084,7 @@ impl GreedyBot {
                 take_high[i] = e.slow(me, high, o, low);
             }
         }
-        let take_low = take_low.iter().sum::<f64>() / div;
-        // As second-highest the bot gets the high tide (a choosing highest seat is assumed to
-        // keep the low one); as highest with `highest_chooses_tide` it picks the better one.
-        let take_high = take_high.iter().sum::<f64>() / div;
-        let first = if game.highest_chooses_tide {
-            take_low.min(take_high)
-        } else {
-            take_low
-        };
+        let (first, take_high) = first_and_second(game, &take_low, &take_high, n);
         // Two opponents taking the tides, `cases[i][j]` with opponent `i` taking the low one. The
         // usual result does not depend on which of the two takes which when neither can be
         // eliminated, so it is worked out once for both.
