@@ -436,20 +436,20 @@ mod tests {
 
     #[test]
     fn an_option_counted_in_players_is_bounded_by_the_player_count() {
-        let specs = || {
+        let rounds = || {
             vec![OptionSpec::optional_int_up_to_players(
                 "r", None, 1, 5, "rounds",
             )]
         };
         let given = json!({"r": 4}).as_object().cloned().unwrap_or_default();
-        let mut any_count = OptionReader::new("t", specs(), &given);
+        let mut any_count = OptionReader::new("t", rounds(), &given);
         assert_eq!(
             any_count.optional_int_up_to_players("r").ok(),
             Some(Some(4))
         );
         for r in [0, 4] {
             let given = json!({ "r": r }).as_object().cloned().unwrap_or_default();
-            let mut three = OptionReader::new("t", specs(), &given).for_players(3);
+            let mut three = OptionReader::new("t", rounds(), &given).for_players(3);
             let err = three
                 .optional_int_up_to_players("r")
                 .map(|_| ())

@@ -82,7 +82,7 @@ pub fn decide_seeded(
     let seats = sessions
         .iter()
         .enumerate()
-        .map(|(i, session)| seat_to_decide(i, *session))
+        .map(|(i, session)| seat_to_decide(i, game, *session))
         .collect::<Result<Vec<_>>>()?;
     let pool = thread_pool(threads)?;
     let stopped = AtomicBool::new(false);
@@ -132,8 +132,18 @@ pub fn decide_seeded(
     Ok(decided)
 }
 
-/// The seat to decide in session `i`, or the error naming it: a chance node or a game over.
-fn seat_to_decide(i: usize, session: &dyn AnySession) -> Result<usize> {
+/// The seat to decide in session `i`, or the error naming it: a state of another game, a chance
+/// node or a game over.
+fn seat_to_decide(i: usize, game: &dyn AnyGame, session: &dyn AnySession) -> Result<usize> {
+    // A state of another game is named here, in order, rather than by whichever search meets
+    // it first.
+    if session.game_id() != game.id() {
+        return Err(EngineError::IllegalAction(format!(
+            "state {i}: this bot plays {}, not that state's {}",
+            game.id(),
+            session.game_id()
+        )));
+    }
     let player = session.current_player();
     usize::try_from(player).map_err(|_| {
         let why = if player == CHANCE {
